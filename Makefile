@@ -1,0 +1,33 @@
+# libcap-perfmon: a drop-in libcap.so.2, its programs and pam_cap.
+topdir := .
+include Make.Rules
+
+SUBDIRS := libcap progs pam_cap
+EXISTING := $(foreach d,$(SUBDIRS),$(if $(wildcard $(d)/Makefile),$(d)))
+
+all:
+	@for d in $(EXISTING); do $(MAKE) -C $$d all || exit 1; done
+
+install: all
+	@for d in $(EXISTING); do $(MAKE) -C $$d install || exit 1; done
+	@if [ -f man/Makefile ]; then $(MAKE) -C man install; fi
+
+# Runs every tier of the suite; installs missing build and test dependencies
+# first when run as root (and says what to install otherwise).
+test:
+	@sh tests/install-deps.sh
+	@$(MAKE) all
+	@$(MAKE) -C tests check
+
+abi-check: all
+	@sh tests/cli/abi_exports.sh
+
+bench: all
+	@$(MAKE) -C bench run
+
+clean:
+	@for d in $(EXISTING) tests bench; do \
+		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
+	rm -f .build-flags
+
+.PHONY: all install test abi-check bench clean

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* One allocator for every object the library returns, and one cap_free(). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lcap.h"
+
+/*
+ * Each object is preceded by a header that names its kind and size, so
+ * cap_free() can release any of them and refuse pointers it did not hand
+ * out. The header is 16 bytes to keep objects at malloc's alignment.
+ */
+struct lcap_header {
+	uint32_t magic;
+	uint32_t size;		/* bytes of object after the header */
+	uint64_t reserved;
+};
+
+#define LCAP_MAGIC_BASE	UINT32_C(0xCA9F1000)
+#define LCAP_MAGIC(kind) (LCAP_MAGIC_BASE + (uint32_t)(kind))
+
+static struct lcap_header *header_of(const void *obj)
+{
+	return (struct lcap_header *)((uintptr_t)obj - sizeof(struct lcap_header));
+}
+
+void *lcap_alloc(enum lcap_kind kind, size_t size)
+{
+	struct lcap_header *hdr;
+
+	if (size > UINT32_MAX - sizeof(*hdr)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	hdr = calloc(1, sizeof(*hdr) + size);
+	if (hdr == NULL)
+		return NULL;		/* ENOMEM from calloc */
+	hdr->magic = LCAP_MAGIC(kind);
+	hdr->size = (uint32_t)size;
+	return hdr + 1;
+}
+
+/* Returns 1 when obj is a live object of this kind, 0 otherwise. */
+int lcap_is(const void *obj, enum lcap_kind kind)
+{
+	if (obj == NULL || ((uintptr_t)obj & (sizeof(uint64_t) - 1)) != 0)
+		return 0;
+	return header_of(obj)->magic == LCAP_MAGIC(kind);
+}
+
+char *lcap_strndup(const char *text, size_t len)
+{
+	char *copy;
+
+	if (len >= UINT32_MAX - 1) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	copy = lcap_alloc(LCAP_KIND_STRING, len + 1);
+	if (copy == NULL)
+		return NULL;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return copy;
+}
+
+char *lcap_strdup(const char *text)
+{
+	return lcap_strndup(text, strlen(text));
+}
+
+/*
+ * The launcher owns an IAB and a chroot string; its module supplies the
+ * release step. Weak, so the core library links before that module exists.
+ */
+void lcap_launch_release(cap_launch_t launcher) __attribute__((weak));
+
+int cap_free(void *obj)
+{
+	struct lcap_header *hdr;
+	uint32_t kind;
+
+	if (obj == NULL)
+		return 0;
+	if (((uintptr_t)obj & (sizeof(uint64_t) - 1)) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	hdr = header_of(obj);
+	kind = hdr->magic - LCAP_MAGIC_BASE;
+	if (kind > LCAP_KIND_STRING) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (kind == LCAP_KIND_LAUNCH && lcap_launch_release != NULL)
+		lcap_launch_release(obj);
+	/* Scrub the whole object: capability sets and paths are worth hiding. */
+	explicit_bzero(hdr, sizeof(*hdr) + hdr->size);
+	free(hdr);
+	return 0;
+}
+
+cap_t cap_init(void)
+{
+	return lcap_alloc(LCAP_KIND_SET, sizeof(struct _cap_struct));
+}
+
+cap_t cap_dup(cap_t caps)
+{
+	cap_t copy;
+
+	if (!lcap_is(caps, LCAP_KIND_SET)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	copy = cap_init();
+	if (copy != NULL)
+		*copy = *caps;
+	return copy;
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# Installs what the build and the test suite need, on Debian and derivatives.
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+#
+# Build: gcc make pkg-config, Check (unit tests), PAM headers (pam_cap).
+# Tests: the reference libcap 2.66 library, programs and pam_cap to compare
+# against, attr (setfattr writes raw xattrs), cwrap's pam/nss wrappers,
+# mandoc (man page lint), valgrind, clang (fuzz smoke), strace (bench).
+PACKAGES="gcc make pkg-config check libsubunit-dev libpam0g-dev
+libcap-dev libcap2-bin libpam-cap attr
+libpam-wrapper libpamtest0-dev libnss-wrapper
+mandoc valgrind clang strace"
+
+missing=
+if command -v dpkg-query >/dev/null 2>&1; then
+	for p in $PACKAGES; do
+		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+		case "$status" in
+		*" installed") ;;
+		*) missing="$missing $p" ;;
+		esac
+	done
+else
+	echo "install-deps: not a Debian system; make sure these (or your" \
+	     "distribution's equivalents) are installed:" $PACKAGES >&2
+	exit 0
+fi
+
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages:$missing" >&2
+	echo "install-deps: run as root: apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null &&
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+	{ echo "install-deps: apt-get install$missing failed" >&2; exit 1; }

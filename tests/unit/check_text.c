@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* cap_from_text, cap_to_text, cap_from_name, cap_to_name, cap_mode_name, cap_max_bits. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+
+#include "check_run.h"
+
+/* Input and canonical output, as libcap 2.66 produces them (NULL: rejected). */
+static const struct {
+	const char *in, *out;
+} cases[] = {
+	{ "", "=" }, { " ", "=" }, { "=", "=" }, { "all=", "=" },
+	{ "all", NULL }, { "=ep", "=ep" }, { "all=eip", "=eip" },
+	{ "all+p", "=p" }, { "all-p", "=" }, { "+p", NULL }, { "-p", NULL },
+	{ "=+p", NULL }, { "cap_chown+ep", "cap_chown=ep" },
+	{ "cap_chown=p cap_chown+e", "cap_chown=ep" },
+	{ "CAP_CHOWN=ep", "cap_chown=ep" }, { "Cap_Net_Raw+ep", "cap_net_raw=ep" },
+	{ "ALL=p", "=p" }, { "CAP_ALL=p", NULL }, { "cap_chown=PE", NULL },
+	{ "cap_perfmon=ep", "cap_perfmon=ep" },
+	{ "cap_bpf,cap_perfmon=ep", "cap_perfmon,cap_bpf=ep" },
+	{ "cap_sys_admin,cap_perfmon+ep", "cap_sys_admin,cap_perfmon=ep" },
+	{ "all=ep cap_perfmon-ep", "=ep cap_perfmon-ep" },
+	{ "38=ep", "cap_perfmon=ep" }, { "0x26=ep", "cap_perfmon=ep" },
+	{ "046=ep", "cap_perfmon=ep" }, { "41=ep", "= 41+ep" },
+	{ "63=p", "= 63+p" }, { "64=p", NULL }, { "-1=p", NULL },
+	{ "9999999999999999999=p", NULL }, { "0x=p", NULL }, { "1e=p", NULL },
+	{ "all=p 63+p", "=p 63+p" }, { "=p 63-p", "=p" },
+	{ "=ep 41,42+p", "=ep 41,42+p" },
+	{ "cap_chown=e cap_chown=p", "cap_chown=p" },
+	{ "cap_fowner=-p", "=" }, { "cap_fowner=+pe", "cap_fowner=ep" },
+	{ "cap_chown=ep-e", "cap_chown=p" }, { "cap_setpcap=p+e-e", "cap_setpcap=p" },
+	{ "cap_chown+", NULL }, { "cap_chown", NULL }, { "cap_chown=", "=" },
+	{ "cap_chown=ep junk", NULL }, { "cap_chown=epx", NULL },
+	{ "cap_chown=ep,", NULL }, { "cap_chown,,cap_kill=ep", NULL },
+	{ "cap_chown cap_kill=ep", NULL }, { "cap_chown=ep;cap_kill=p", NULL },
+	{ "cap_chownx=ep", NULL }, { "chown=ep", NULL }, { "cap_chown=e=p", NULL },
+	{ "cap_chown==p", NULL },
+	{ "  cap_chown=ep \t cap_kill+p\n", "cap_chown=ep cap_kill+p" },
+	{ "cap_dac_override,cap_dac_read_search=ie",
+	  "cap_dac_override,cap_dac_read_search=ei" },
+	{ "cap_chown,all=p", "=p" }, { "all,cap_chown-p", "=" },
+	{ "cap_chown=p all+e", "=e cap_chown+p" },
+	{ "cap_chown=e cap_kill=i cap_setuid=p",
+	  "cap_kill=i cap_setuid+p cap_chown+e" },
+	{ "all=ep cap_chown=i", "=ep cap_chown+i-ep" },
+	{ "all=eip cap_chown=e", "=eip cap_chown-ip" },
+	{ "all=i cap_chown,cap_kill=p", "=i cap_chown,cap_kill+p-i" },
+};
+
+START_TEST(canonical_text_table)
+{
+	size_t n;
+
+	/* The expected strings are for a kernel whose last capability is 40. */
+	ck_assert_int_eq(cap_max_bits(), 41);
+	for (n = 0; n < sizeof(cases) / sizeof(cases[0]); n++) {
+		cap_t caps;
+		char *text;
+		ssize_t len = -7;
+
+		errno = 0;
+		caps = cap_from_text(cases[n].in);
+		if (cases[n].out == NULL) {
+			ck_assert_msg(caps == NULL, "accepted \"%s\"", cases[n].in);
+			ck_assert_int_eq(errno, EINVAL);
+			continue;
+		}
+		ck_assert_msg(caps != NULL, "rejected \"%s\"", cases[n].in);
+		text = cap_to_text(caps, &len);
+		ck_assert_str_eq(text, cases[n].out);
+		ck_assert_int_eq(len, (ssize_t)strlen(cases[n].out));
+		cap_free(text);
+		cap_free(caps);
+	}
+}
+END_TEST
+
+START_TEST(text_rejects_null_and_bad_sets)
+{
+	errno = 0;
+	ck_assert_ptr_null(cap_from_text(NULL));
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_ptr_null(cap_to_text(NULL, NULL));
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+START_TEST(majority_picks_the_base)
+{
+	cap_t caps = cap_from_text("all=p");
+	cap_value_t cap;
+	char *text;
+
+	/* Clear 20 of 41: 21 remain =p, so "=p" is the base. */
+	for (cap = 0; cap < 20; cap++)
+		cap_set_flag(caps, CAP_PERMITTED, 1, &cap, CAP_CLEAR);
+	text = cap_to_text(caps, NULL);
+	ck_assert_str_eq(text, "=p cap_chown,cap_dac_override,cap_dac_read_search,"
+		"cap_fowner,cap_fsetid,cap_kill,cap_setgid,cap_setuid,cap_setpcap,"
+		"cap_linux_immutable,cap_net_bind_service,cap_net_broadcast,"
+		"cap_net_admin,cap_net_raw,cap_ipc_lock,cap_ipc_owner,cap_sys_module,"
+		"cap_sys_rawio,cap_sys_chroot,cap_sys_ptrace-p");
+	cap_free(text);
+	cap = 20;	/* now 21 cleared, 20 left: "none" is the base */
+	cap_set_flag(caps, CAP_PERMITTED, 1, &cap, CAP_CLEAR);
+	text = cap_to_text(caps, NULL);
+	ck_assert_str_eq(text, "cap_sys_admin,cap_sys_boot,cap_sys_nice,"
+		"cap_sys_resource,cap_sys_time,cap_sys_tty_config,cap_mknod,"
+		"cap_lease,cap_audit_write,cap_audit_control,cap_setfcap,"
+		"cap_mac_override,cap_mac_admin,cap_syslog,cap_wake_alarm,"
+		"cap_block_suspend,cap_audit_read,cap_perfmon,cap_bpf,"
+		"cap_checkpoint_restore=p");
+	cap_free(text);
+	cap_free(caps);
+}
+END_TEST
+
+START_TEST(every_name_round_trips)
+{
+	cap_value_t cap;
+
+	for (cap = 0; cap <= CAP_CHECKPOINT_RESTORE; cap++) {
+		char *name = cap_to_name(cap);
+		cap_value_t back = -1;
+
+		ck_assert_ptr_nonnull(name);
+		ck_assert(strncmp(name, "cap_", 4) == 0);
+		ck_assert_int_eq(cap_from_name(name, &back), 0);
+		ck_assert_int_eq(back, cap);
+		cap_free(name);
+	}
+	for (cap = 41; cap < 64; cap++) {
+		char *name = cap_to_name(cap), want[8];
+		cap_value_t back = -1;
+
+		snprintf(want, sizeof(want), "%d", cap);
+		ck_assert_str_eq(name, want);
+		ck_assert_int_eq(cap_from_name(name, &back), 0);
+		ck_assert_int_eq(back, cap);
+		cap_free(name);
+	}
+}
+END_TEST
+
+START_TEST(perfmon_name_and_number)
+{
+	cap_value_t v = -1;
+	char *name = cap_to_name(38);
+
+	ck_assert_int_eq(CAP_PERFMON, 38);
+	ck_assert_int_eq(CAP_BPF, 39);
+	ck_assert_int_eq(CAP_CHECKPOINT_RESTORE, 40);
+	ck_assert_str_eq(name, "cap_perfmon");
+	cap_free(name);
+	ck_assert_int_eq(cap_from_name("CAP_PERFMON", &v), 0);
+	ck_assert_int_eq(v, CAP_PERFMON);
+}
+END_TEST
+
+START_TEST(from_name_quirks)
+{
+	cap_value_t v = -1;
+
+	/* What follows a complete item is ignored, and errno is left alone. */
+	errno = 1234;
+	ck_assert_int_eq(cap_from_name("cap_chown,cap_kill", &v), 0);
+	ck_assert_int_eq(v, CAP_CHOWN);
+	ck_assert_int_eq(cap_from_name("cap_kill2", &v), 0);
+	ck_assert_int_eq(v, CAP_KILL);
+	ck_assert_int_eq(cap_from_name("7abc", &v), 0);
+	ck_assert_int_eq(v, 7);
+	ck_assert_int_eq(cap_from_name("cap_chown", NULL), 0);
+	ck_assert_int_eq(cap_from_name("all", &v), -1);
+	ck_assert_int_eq(cap_from_name("", &v), -1);
+	ck_assert_int_eq(cap_from_name("-1", &v), -1);
+	ck_assert_int_eq(cap_from_name("64", &v), -1);
+	ck_assert_int_eq(cap_from_name("chown", &v), -1);
+	ck_assert_int_eq(cap_from_name("cap_chownx", &v), -1);
+	ck_assert_int_eq(cap_from_name(NULL, &v), -1);
+	ck_assert_int_eq(errno, 1234);
+}
+END_TEST
+
+START_TEST(to_name_prints_unsigned)
+{
+	char *name = cap_to_name(-1);
+
+	ck_assert_str_eq(name, "4294967295");
+	cap_free(name);
+	name = cap_to_name(65);
+	ck_assert_str_eq(name, "65");
+	cap_free(name);
+}
+END_TEST
+
+START_TEST(mode_names)
+{
+	ck_assert_str_eq(cap_mode_name(CAP_MODE_UNCERTAIN), "UNCERTAIN");
+	ck_assert_str_eq(cap_mode_name(CAP_MODE_NOPRIV), "NOPRIV");
+	ck_assert_str_eq(cap_mode_name(CAP_MODE_PURE1E_INIT), "PURE1E_INIT");
+	ck_assert_str_eq(cap_mode_name(CAP_MODE_PURE1E), "PURE1E");
+	ck_assert_str_eq(cap_mode_name(CAP_MODE_HYBRID), "HYBRID");
+	ck_assert_str_eq(cap_mode_name(5), "UNKNOWN");
+}
+END_TEST
+
+START_TEST(max_bits_matches_kernel)
+{
+	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "r");
+	int last = -1;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%d", &last), 1);
+	fclose(f);
+	errno = 4321;
+	ck_assert_int_eq(cap_max_bits(), last + 1);
+	ck_assert_int_eq(errno, 4321);		/* probing leaves errno alone */
+	ck_assert_int_eq(cap_max_bits(), last + 1);	/* cached */
+}
+END_TEST
+
+static Suite *text_suite(void)
+{
+	Suite *s = suite_create("text");
+	TCase *tc = tcase_create("text");
+
+	tcase_add_test(tc, canonical_text_table);
+	tcase_add_test(tc, text_rejects_null_and_bad_sets);
+	tcase_add_test(tc, majority_picks_the_base);
+	tcase_add_test(tc, every_name_round_trips);
+	tcase_add_test(tc, perfmon_name_and_number);
+	tcase_add_test(tc, from_name_quirks);
+	tcase_add_test(tc, to_name_prints_unsigned);
+	tcase_add_test(tc, mode_names);
+	tcase_add_test(tc, max_bits_matches_kernel);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(text_suite)
