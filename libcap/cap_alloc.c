@@ -70,12 +70,6 @@ char *lcap_strdup(const char *text)
 	return lcap_strndup(text, strlen(text));
 }
 
-/*
- * The launcher owns an IAB and a chroot string; its module supplies the
- * release step. Weak, so the core library links before that module exists.
- */
-void lcap_launch_release(cap_launch_t launcher) __attribute__((weak));
-
 int cap_free(void *obj)
 {
 	struct lcap_header *hdr;
@@ -93,7 +87,12 @@ int cap_free(void *obj)
 		errno = EINVAL;
 		return -1;
 	}
-	if (kind == LCAP_KIND_LAUNCH && lcap_launch_release != NULL)
+	/* A launcher's IAB goes with the launcher, never on its own. */
+	if (kind == LCAP_KIND_IAB && lcap_iab_held(obj)) {
+		errno = EBUSY;
+		return -1;
+	}
+	if (kind == LCAP_KIND_LAUNCH)
 		lcap_launch_release(obj);
 	/* Scrub the whole object: capability sets and paths are worth hiding. */
 	explicit_bzero(hdr, sizeof(*hdr) + hdr->size);

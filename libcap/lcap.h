@@ -35,6 +35,7 @@ struct cap_iab_s {
 	uint32_t i[LCAP_WORDS];
 	uint32_t a[LCAP_WORDS];
 	uint32_t nb[LCAP_WORDS];	/* set = drop from the bounding set */
+	uint32_t held;		/* nonzero while a launcher holds it */
 };
 
 /* Kinds of object handed out by the allocator, told apart by cap_free(). */
@@ -57,6 +58,34 @@ int lcap_kernel_bits(void);
 /* cap_names.c */
 const char *lcap_name_of(unsigned cap);	/* NULL above the named range */
 int lcap_scan_value(const char *text, const char **end);
+
+/* cap_sys.c, process state: changes go through the cap_set_syscall() table. */
+int lcap_sys_capget(struct __user_cap_header_struct *hdr,
+		    struct __user_cap_data_struct *data);
+int lcap_sys_capset(struct __user_cap_header_struct *hdr,
+		    const struct __user_cap_data_struct *data);
+int lcap_sys_prctl_write(long option, long a2, long a3, long a4, long a5);
+int lcap_sys_prctl(long option, long a2, long a3, long a4, long a5);
+int lcap_sys_setuid(uid_t uid);
+int lcap_sys_setgid(gid_t gid);
+int lcap_sys_setgroups(size_t n, const gid_t *groups);
+int lcap_sys_chroot(const char *path);
+
+/*
+ * cap_proc.c: bracket one privileged step. lcap_proc_raise() applies the
+ * current state plus cap in E and returns that working copy (NULL, errno on
+ * failure); lcap_proc_end() clears E, applies it, frees the copy and
+ * returns rc with errno as it was.
+ */
+cap_t lcap_proc_raise(cap_value_t cap);
+int lcap_proc_end(cap_t working, int rc);
+
+/* cap_iab.c: a launcher holds its IAB, which may then not change or be freed. */
+void lcap_iab_hold(cap_iab_t iab, int held);
+int lcap_iab_held(const void *iab);
+
+/* cap_launch.c: releases what a launcher owns; cap_free() calls it. */
+void lcap_launch_release(cap_launch_t launcher);
 
 /* cap_sys.c: the only file that issues raw system calls. */
 long lcap_sys_prctl_read(long option, long arg2, long arg3);

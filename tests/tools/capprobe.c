@@ -13,6 +13,9 @@
  *   X <hex>           cap_copy_int_check then cap_to_text
  *   I <text>          cap_iab_from_text then cap_iab_to_text (if built with IAB)
  *   J <seed> <count>  generated IAB text through I (if built with IAB)
+ *   K <seed> <count>  random IABs built with cap_iab_set_vector/fill: the
+ *                     return codes, cap_iab_to_text, every vector bit and
+ *                     the text read back (if built with IAB)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -186,6 +189,77 @@ static void generated_iab(unsigned long count)
 }
 #endif
 
+#ifdef PROBE_IAB
+static void print_vectors(cap_iab_t iab)
+{
+	int vec;
+
+	for (vec = CAP_IAB_INH; vec <= CAP_IAB_BOUND; vec++) {
+		uint64_t bits = 0;
+		cap_value_t cap;
+
+		for (cap = 0; cap < 64; cap++) {
+			if (cap_iab_get_vector(iab, (cap_iab_vector_t)vec, cap))
+				bits |= UINT64_C(1) << cap;
+		}
+		printf(" %016llx", (unsigned long long)bits);
+	}
+}
+
+static void random_iabs(unsigned long count)
+{
+	unsigned long n;
+
+	for (n = 0; n < count; n++) {
+		cap_iab_t iab = cap_iab_init(), back;
+		int ops = (int)(next_random() % 12), k, rc;
+		char *text, *again;
+
+		for (k = 0; k < ops; k++) {
+			uint64_t r = next_random();
+			int vec = 1 + (int)(r % 5);	/* 1 and 5 are invalid */
+			/* libcap 2.66 crashes on negative values: 0..69 only. */
+			cap_value_t cap = (cap_value_t)((r >> 8) % 70);
+			int value = (r >> 16) % 9 == 0 ? 2 : (int)((r >> 20) & 1);
+
+			if ((r >> 24) % 10 == 0) {
+				/* Whole vectors from a random set's flag. */
+				cap_t caps = cap_init();
+				cap_value_t c;
+				uint64_t bits = next_random() & next_random();
+
+				for (c = 0; c < 64; c++) {
+					if (bits >> c & 1)
+						cap_set_flag(caps, CAP_PERMITTED, 1,
+							     &c, CAP_SET);
+				}
+				errno = 0;
+				rc = cap_iab_fill(iab, (cap_iab_vector_t)vec,
+						  caps, CAP_PERMITTED);
+				printf("f%d:%d/%d ", vec, rc, errno);
+				cap_free(caps);
+				continue;
+			}
+			errno = 0;
+			rc = cap_iab_set_vector(iab, (cap_iab_vector_t)vec,
+						cap, (cap_flag_value_t)value);
+			printf("s%d,%d,%d:%d/%d ", vec, cap, value, rc, errno);
+		}
+		text = cap_iab_to_text(iab);
+		back = cap_iab_from_text(text);
+		again = back ? cap_iab_to_text(back) : NULL;
+		printf("-> [%s]", text);
+		print_vectors(iab);
+		printf(" back [%s] cmp %d\n", again ? again : "(null)",
+		       back ? cap_iab_compare(iab, back) : -2);
+		cap_free(again);
+		cap_free(back);
+		cap_free(text);
+		cap_free(iab);
+	}
+}
+#endif
+
 static void copy_int_hex(const char *hex)
 {
 	unsigned char buf[256];
@@ -245,6 +319,7 @@ int main(void)
 		case 'R':
 		case 'G':
 		case 'J':
+		case 'K':
 			if (sscanf(arg, "%lu %lu", &seed, &count) != 2)
 				return 2;
 			rng_state = seed | 1;
@@ -253,8 +328,10 @@ int main(void)
 			else if (line[0] == 'G')
 				generated_text(count);
 #ifdef PROBE_IAB
-			else
+			else if (line[0] == 'J')
 				generated_iab(count);
+			else
+				random_iabs(count);
 #endif
 			break;
 		case 'X':

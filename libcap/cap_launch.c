@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* Launchers: fork a child, change its privileges, then run a program or function. */
+#define _GNU_SOURCE	/* pipe2() */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lcap.h"
+
+extern char **environ;
+
+struct cap_launch_s {
+	/* Caller memory, kept by pointer as libcap's API says: arg0/argv/envp. */
+	const char *arg0;
+	const char *const *argv;
+	const char *const *envp;
+	int (*callback)(void *detail);
+	int change_uid;
+	uid_t uid;
+	int change_groups;
+	gid_t gid;
+	size_t ngroups;
+	gid_t *groups;		/* our copy; malloc'ed */
+	int change_mode;
+	cap_mode_t mode;
+	cap_iab_t iab;		/* owned while attached; held against changes */
+	char *chroot;		/* our copy; cap_free'd */
+};
+
+static cap_launch_t new_launcher(void)
+{
+	return lcap_alloc(LCAP_KIND_LAUNCH, sizeof(struct cap_launch_s));
+}
+
+/*
+ * A launcher that runs arg0 with argv and envp (NULL envp: the parent's
+ * environment at launch time). The three pointers are kept, not copied:
+ * they must stay valid until the launcher is freed. Caller frees with
+ * cap_free(), which also frees an attached IAB.
+ */
+cap_launch_t cap_new_launcher(const char *arg0, const char *const *argv,
+			      const char *const *envp)
+{
+	cap_launch_t attr;
+
+	if (arg0 == NULL || argv == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	attr = new_launcher();
+	if (attr != NULL) {
+		attr->arg0 = arg0;
+		attr->argv = argv;
+		attr->envp = envp;
+	}
+	return attr;
+}
+
+/* A launcher whose child runs only callback_fn(detail), then exits. */
+cap_launch_t cap_func_launcher(int (*callback_fn)(void *detail))
+{
+	cap_launch_t attr;
+
+	if (callback_fn == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	attr = new_launcher();
+	if (attr != NULL)
+		attr->callback = callback_fn;
+	return attr;
+}
+
+static int check_attr(cap_launch_t attr)
+{
+	if (!lcap_is(attr, LCAP_KIND_LAUNCH)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Installs or (with NULL) removes the callback run first in the child. */
+int cap_launcher_callback(cap_launch_t attr, int (*callback_fn)(void *detail))
+{
+	if (check_attr(attr) < 0)
+		return -1;
+	attr->callback = callback_fn;
+	return 0;
+}
+
+int cap_launcher_setuid(cap_launch_t attr, uid_t uid)
+{
+	if (check_attr(attr) < 0)
+		return -1;
+	attr->uid = uid;
+	attr->change_uid = 1;
+	return 0;
+}
+
+/* The group list is copied. */
+int cap_launcher_setgroups(cap_launch_t attr, gid_t gid, int ngroups,
+			   const gid_t *groups)
+{
+	gid_t *copy = NULL;
+
+	if (check_attr(attr) < 0)
+		return -1;
+	if (ngroups < 0 || (ngroups > 0 && groups == NULL)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (ngroups > 0) {
+		copy = calloc((size_t)ngroups, sizeof(*copy));
+		if (copy == NULL)
+			return -1;
+		memcpy(copy, groups, (size_t)ngroups * sizeof(*copy));
+	}
+	free(attr->groups);
+	attr->groups = copy;
+	attr->ngroups = (size_t)ngroups;
+	attr->gid = gid;
+	attr->change_groups = 1;
+	return 0;
+}
+
+int cap_launcher_set_mode(cap_launch_t attr, cap_mode_t mode)
+{
+	if (check_attr(attr) < 0)
+		return -1;
+	attr->mode = mode;
+	attr->change_mode = 1;
+	return 0;
+}
+
+/*
+ * Attaches iab (not a copy) and returns the one attached before, which is
+ * the caller's again. While attached, the IAB refuses changes and
+ * cap_free() (EBUSY) and is freed with the launcher. NULL detaches.
+ * Returns NULL with EINVAL for a bad launcher or IAB; NULL is also the
+ * normal answer when nothing was attached.
+ */
+cap_iab_t cap_launcher_set_iab(cap_launch_t attr, cap_iab_t iab)
+{
+	cap_iab_t old;
+
+	if (check_attr(attr) < 0)
+		return NULL;
+	if (iab != NULL && (!lcap_is(iab, LCAP_KIND_IAB) || iab->held)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	old = attr->iab;
+	if (old != NULL)
+		lcap_iab_hold(old, 0);
+	if (iab != NULL)
+		lcap_iab_hold(iab, 1);
+	attr->iab = iab;
+	return old;
+}
+
+/* The path is copied; NULL cancels the chroot. */
+int cap_launcher_set_chroot(cap_launch_t attr, const char *path)
+{
+	char *copy = NULL;
+
+	if (check_attr(attr) < 0)
+		return -1;
+	if (path != NULL) {
+		copy = lcap_strdup(path);
+		if (copy == NULL)
+			return -1;
+	}
+	cap_free(attr->chroot);
+	attr->chroot = copy;
+	return 0;
+}
+
+void lcap_launch_release(cap_launch_t attr)
+{
+	if (attr->iab != NULL) {
+		lcap_iab_hold(attr->iab, 0);
+		cap_free(attr->iab);
+	}
+	cap_free(attr->chroot);
+	free(attr->groups);
+}
+
+/* chroot(2) needs CAP_SYS_CHROOT in E, which cap_setuid() has cleared. */
+static int enter_chroot(const char *path)
+{
+	cap_t working = lcap_proc_raise(CAP_SYS_CHROOT);
+
+	if (working == NULL)
+		return -1;
+	return lcap_proc_end(working, lcap_sys_chroot(path));
+}
+
+/*
+ * The child's side. The order is libcap's, and it is what makes an
+ * unprivileged child with ambient capabilities possible: the uid changes
+ * first while cap_setuid() keeps P, so P still holds what the IAB raises
+ * into A afterwards (the kernel empties A on leaving uid 0, so A set
+ * before the uid change would be lost). Groups and mode need P too. The
+ * chroot comes last so the earlier steps still see the real filesystem.
+ * Returns only on failure, with errno.
+ */
+static void run_child(cap_launch_t attr, void *detail)
+{
+	char *const *envp;
+
+	if (attr->callback != NULL && attr->callback(detail) != 0)
+		return;
+	if (attr->arg0 == NULL)
+		exit(0);	/* a function launcher is done; flush stdio */
+	if (attr->change_uid && cap_setuid(attr->uid) < 0)
+		return;
+	if (attr->change_groups &&
+	    cap_setgroups(attr->gid, attr->ngroups, attr->groups) < 0)
+		return;
+	if (attr->change_mode && cap_set_mode(attr->mode) < 0)
+		return;
+	if (attr->iab != NULL && cap_iab_set_proc(attr->iab) < 0)
+		return;
+	if (attr->chroot != NULL &&
+	    (enter_chroot(attr->chroot) < 0 || chdir("/") < 0))
+		return;
+	/*
+	 * execve() takes non-const arrays for historical reasons and does
+	 * not write to them; launder the const away without a cast warning.
+	 */
+	envp = attr->envp != NULL ? (char *const *)(uintptr_t)attr->envp :
+				    environ;
+	execve(attr->arg0, (char *const *)(uintptr_t)attr->argv, envp);
+}
+
+/* Waits for the child we forked, retrying interrupted waits. */
+static void reap(pid_t pid)
+{
+	int saved = errno;
+
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	errno = saved;
+}
+
+/*
+ * Forks and sets the child up as configured. Returns the child's pid once
+ * it has exec'd (or, for a function launcher, once its callback succeeded;
+ * the caller reaps it), or -1 with errno: EINVAL for a bad launcher, the
+ * error of fork() or pipe2(), or the errno of the step that failed in the
+ * child (ECHILD if the child failed without one), in which case the child
+ * has already been reaped.
+ */
+pid_t cap_launch(cap_launch_t attr, void *detail)
+{
+	int report[2], child_errno;
+	ssize_t n;
+	pid_t pid;
+
+	if (check_attr(attr) < 0)
+		return -1;
+	if (attr->callback == NULL && attr->arg0 == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	/*
+	 * The child reports a failed step through this pipe; a successful
+	 * execve() closes it (O_CLOEXEC), so end-of-file means success.
+	 */
+	if (pipe2(report, O_CLOEXEC) < 0)
+		return -1;
+	/* Unflushed output would otherwise be written by both processes. */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int saved = errno;
+
+		close(report[0]);
+		close(report[1]);
+		errno = saved;
+		return -1;
+	}
+	if (pid == 0) {
+		close(report[0]);
+		lcap_sys_prctl(PR_SET_NAME, (long)"cap-launcher", 0, 0, 0);
+		errno = 0;
+		run_child(attr, detail);
+		child_errno = errno != 0 ? errno : ECHILD;
+		while (write(report[1], &child_errno, sizeof(child_errno)) < 0 &&
+		       errno == EINTR)
+			;
+		_exit(1);
+	}
+	close(report[1]);
+	do {
+		n = read(report[0], &child_errno, sizeof(child_errno));
+	} while (n < 0 && errno == EINTR);
+	close(report[0]);
+	if (n == 0)
+		return pid;
+	reap(pid);
+	errno = n == (ssize_t)sizeof(child_errno) ? child_errno : ECHILD;
+	return -1;
+}
