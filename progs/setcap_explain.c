@@ -38,13 +38,14 @@ static int name_is_valid(const char *name, size_t len)
 }
 
 /* Why cap_from_text refused this one clause (which has no whitespace). */
-static void explain_clause(const char *text, int index, const char *clause)
+static void explain_clause(int index, int count, const char *clause)
 {
 	size_t names_len = strcspn(clause, "=+-");
 	const char *item = clause, *end = clause + names_len;
 
-	fprintf(stderr, "setcap: capability text \"%s\": clause %d \"%s\": ",
-		text, index, clause);
+	/* Not the whole text: it may span lines (stdin); the clause cannot. */
+	fprintf(stderr, "setcap: bad capability text, clause %d of %d \"%s\": ",
+		index, count, clause);
 	if (clause[names_len] == '\0') {
 		fputs("no operator: write names=flags, names+flags or "
 		      "names-flags (flags e, i, p)\n", stderr);
@@ -79,10 +80,23 @@ static void explain_clause(const char *text, int index, const char *clause)
 		      "+, -; flags e, i, p in lower case)\n", stderr);
 }
 
+static int count_clauses(const char *text)
+{
+	int count = 0;
+
+	for (;;) {
+		text += strspn(text, WHITESPACE);
+		if (*text == '\0')
+			return count;
+		count++;
+		text += strcspn(text, WHITESPACE);
+	}
+}
+
 void explain_text(const char *text)
 {
 	char *copy = strdup(text), *clause, *save = NULL;
-	int index = 0;
+	int index = 0, count = count_clauses(text);
 
 	if (copy == NULL)
 		return;
@@ -90,13 +104,14 @@ void explain_text(const char *text)
 	     clause = strtok_r(NULL, WHITESPACE, &save)) {
 		index++;
 		if (!text_parses(clause)) {
-			explain_clause(text, index, clause);
+			explain_clause(index, count, clause);
 			free(copy);
 			return;
 		}
 	}
 	free(copy);
-	fprintf(stderr, "setcap: capability text \"%s\" is not valid\n", text);
+	fputs("setcap: bad capability text: each clause is valid alone, but "
+	      "not together\n", stderr);
 }
 
 /* E must be empty or cover P | I; this says whether caps breaks that. */
