@@ -184,8 +184,8 @@ static void raise_setfcap(struct opts *o)
 	o->raised = 1;
 }
 
-/* -v: a missing or unreadable xattr counts as the empty set. */
-static void verify_file(const struct opts *o, cap_t want, const char *file)
+/* -v: a missing or unreadable xattr counts as the empty set. 0 = match. */
+static int verify_file(const struct opts *o, cap_t want, const char *file)
 {
 	cap_t got = cap_get_file(file);
 	uid_t got_ns, want_ns = o->rootid;
@@ -203,7 +203,7 @@ static void verify_file(const struct opts *o, cap_t want, const char *file)
 	if (cmp == 0 && got_ns == want_ns) {
 		if (!o->quiet)
 			printf("%s: OK\n", file);
-		return;
+		return 0;
 	}
 	if (!o->quiet) {
 		if (got_ns != want_ns)
@@ -214,7 +214,7 @@ static void verify_file(const struct opts *o, cap_t want, const char *file)
 		       CAP_DIFFERS(cmp, CAP_INHERITABLE) ? "i" : "",
 		       CAP_DIFFERS(cmp, CAP_EFFECTIVE) ? "e" : "");
 	}
-	exit(EXIT_FAILURE);
+	return -1;
 }
 
 /* Writes caps (NULL: removes them); returns only on success or with -f. */
@@ -307,10 +307,16 @@ int main(int argc, char **argv)
 		}
 		if (o.verify) {
 			cap_t want = remove ? cap_init() : caps;
+			int differs = verify_file(&o, want, argv[i]);
 
-			verify_file(&o, want, argv[i]);
 			if (remove)
 				cap_free(want);
+			if (differs) {
+				/* The first mismatch ends the run, as in libcap. */
+				cap_free(caps);
+				cap_free(o.mycaps);
+				exit(EXIT_FAILURE);
+			}
 		} else {
 			set_file(&o, caps, argv[i]);
 		}
