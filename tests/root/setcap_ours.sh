@@ -136,5 +136,38 @@ fi
 n=$((n + 1))
 [ "$rc" = 1 ] && [ "$out" = "$want" ] || { echo "as nobody: $rc [$out]"; fail=1; }
 
+# A non-root holder of CAP_SETFCAP may set caps on its own mode 0111 file,
+# which it cannot open for reading: cap_set_file's O_PATH open needs no
+# read permission.
+cp /bin/true x && chown nobody x && chmod 0111 x
+out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	--inh-caps=+setfcap --ambient-caps=+setfcap "$S" cap_perfmon=ep x 2>&1); rc=$?
+n=$((n + 1))
+[ "$rc" = 0 ] && [ -z "$out" ] && [ "$(hex x)" = 0x0100000200000000000000004000000000000000 ] ||
+	{ echo "nobody+CAP_SETFCAP on its 0111 file: $rc [$out] $(hex x)"; fail=1; }
+
+# Without /proc, cap_set_file reopens the path and insists on the same
+# inode: writes, removal, symlink and FIFO refusals all still hold.
+rm -f x; touch x; ln -sf x xlink
+if unshare -m sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
+	out=$(unshare -m sh -c 'mount -t tmpfs none /proc &&
+		"$0" cap_net_raw=ep x && echo set &&
+		{ timeout 5 "$0" = fifo; echo "fifo $?"; } &&
+		{ "$0" = xlink; echo "link $?"; } &&
+		"$0" -v cap_net_raw=ep x' "$S" 2>&1)
+	want="set
+Invalid file 'fifo' for capability operation
+setcap: fifo: is a FIFO (named pipe): $TAIL
+fifo 1
+Invalid file 'xlink' for capability operation
+setcap: xlink: is a symbolic link: setcap never follows links, name the target file itself
+link 1
+x: OK"
+	n=$((n + 1))
+	[ "$out" = "$want" ] || { echo "without /proc:"; echo "$out"; fail=1; }
+else
+	echo "note: no private mount namespace; /proc-less cases not run"
+fi
+
 [ $fail -eq 0 ] || exit 1
 echo "$n cases: 2.76 behaviours and our added lines exactly as specified"

@@ -301,6 +301,17 @@ START_TEST(round_trip_rootid_and_fd)
 	ck_assert_uint_eq(cap_get_nsowner(back), 1000);
 	ck_assert_str_eq(text_of(back), "cap_perfmon,cap_bpf=eip");
 	cap_free(back);
+	/* Reading follows a symlink, as libcap's getxattr-based reader does. */
+	{
+		char link_path[160];
+
+		snprintf(link_path, sizeof(link_path), "%s/link", dir);
+		ck_assert_int_eq(symlink("f", link_path), 0);
+		back = cap_get_file(link_path);
+		ck_assert_ptr_nonnull(back);
+		ck_assert_uint_eq(cap_get_nsowner(back), 1000);
+		cap_free(back);
+	}
 	/* The fd variants, on a read-only descriptor. */
 	fd = open(path, O_RDONLY);
 	ck_assert_int_eq(cap_set_nsowner(caps, 0), 0);
