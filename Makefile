@@ -22,6 +22,12 @@ test:
 abi-check: all
 	@sh tests/cli/abi_exports.sh
 
+# The main job, end to end: perf refused to nobody, our setcap grants
+# cap_perfmon, getcap audits it, perf allowed. Needs root.
+demo: all
+	@$(MAKE) -s -C tests bin/perfprobe
+	@sh demo/demo.sh
+
 bench: all
 	@$(MAKE) -C bench run
 
@@ -30,4 +36,4 @@ clean:
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
 	rm -f .build-flags
 
-.PHONY: all install test abi-check bench clean
+.PHONY: all install test abi-check demo bench clean

@@ -90,4 +90,20 @@ void lcap_launch_release(cap_launch_t launcher);
 /* cap_sys.c: the only file that issues raw system calls. */
 long lcap_sys_prctl_read(long option, long arg2, long arg3);
 
+/* cap_sys.c, file capabilities: security.capability and the descriptors
+ * cap_file.c needs to reach it without re-resolving a path. */
+#include <sys/types.h>
+struct stat;
+ssize_t lcap_sys_getxattr(const char *path, void *buf, size_t size);
+ssize_t lcap_sys_fgetxattr(int fd, void *buf, size_t size);
+int lcap_sys_setxattr(const char *path, const void *value, size_t size);
+int lcap_sys_fsetxattr(int fd, const void *value, size_t size);
+int lcap_sys_removexattr(const char *path);
+int lcap_sys_fremovexattr(int fd);
+int lcap_sys_open(const char *path, int flags);
+int lcap_sys_fstat(int fd, struct stat *st);
+int lcap_sys_stat(const char *path, struct stat *st);
+int lcap_sys_fcntl_getfl(int fd);
+int lcap_sys_close(int fd);
+
 #endif

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * setcap: set, remove or verify the file capabilities of regular files,
+ * acting on (caps, file) pairs strictly left to right like libcap's setcap.
+ *
+ * Output is byte-identical to Debian's libcap 2.66 setcap, with libcap
+ * 2.76's features: -f, the rejection of whitespace-only capability text and
+ * the effective-set check before writing. Messages name the file, as 2.66
+ * does (2.76 names argv[0] there by mistake). Anything we add is an extra
+ * line after libcap's, prefixed "setcap:" (see setcap_explain.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <unistd.h>
+
+#include "setcap_explain.h"
+
+/* libcap reads at most this much capability text from stdin. */
+#define STDIN_MAX	2048
+
+struct opts {
+	int quiet;		/* -q: no stdin prompt, no -v output */
+	int verify;		/* -v: compare instead of writing */
+	int force;		/* -f (2.76): E mismatch and -r on nothing are not fatal */
+	uid_t rootid;		/* -n: namespace owner written as revision 3 */
+	cap_t mycaps;		/* our own process capabilities, for CAP_SETFCAP */
+	int raised;		/* CAP_SETFCAP already in our effective set */
+};
+
+/*
+ * The process-state functions live in another part of the library; linking
+ * them weakly lets setcap run on a library build that lacks them (it then
+ * simply tries the write and lets the kernel decide).
+ */
+#pragma weak cap_get_proc
+#pragma weak cap_set_proc
+
+static void print_usage(void)
+{
+	/* libcap's usage text, to the byte, then our -f line. */
+	fputs("usage: setcap [-h] [-q] [-v] [-n <rootid>] (-r|-|<caps>) "
+	      "<filename> [ ... (-r|-|<capsN>) <filenameN> ]\n"
+	      "\n"
+	      " Note <filename> must be a regular (non-symlink) file.\n"
+	      " -r          remove capability from file\n"
+	      " -           read capability text from stdin\n"
+	      " <capsN>     cap_from_text(3) formatted file capability\n"
+	      " [ Note: capsh --suggest=\"something...\" might help you pick. ]\n"
+	      " -h          this message and exit status 0\n"
+	      " -q          quietly\n"
+	      " -v          validate supplied capability matches file\n"
+	      " -n <rootid> write a user namespace (!= 0) limited capability\n"
+	      " --license   display the license info\n"
+	      " -f          force: a partial effective set or nothing to remove is not fatal\n",
+	      stderr);
+}
+
+static void usage(int status)
+{
+	print_usage();
+	exit(status);
+}
+
+static void license(const char *argv0)
+{
+	/* 2.76 names the program here; 2.66 printed the option itself. */
+	printf("%s see LICENSE file for details.\n"
+	       "Copyright (c) 1997,2007-8,2020-21 Andrew G. Morgan "
+	       "<morgan@kernel.org>\n", argv0);
+	exit(EXIT_SUCCESS);
+}
+
+/*
+ * -n takes a strictly positive number (strtoul, base 0). As in libcap, a
+ * leading '-' is refused, the value is then narrowed to uid_t.
+ */
+static uid_t parse_rootid(const char *arg)
+{
+	unsigned long v;
+	char *end;
+
+	v = strtoul(arg, &end, 0);
+	if (arg[0] == '-' || end == arg || *end != '\0' || v == 0) {
+		fprintf(stderr,
+			"bad ns rootid: want positive integer, got \"%s\"\n",
+			arg);
+		exit(EXIT_FAILURE);
+	}
+	return (uid_t)v;
+}
+
+/*
+ * "-": up to STDIN_MAX bytes, ending at EOF or at a read that starts with
+ * a newline (an empty line typed at a terminal). Embedded newlines are
+ * whitespace to cap_from_text, so piped multi-line text works.
+ */
+static char *read_stdin_caps(const struct opts *o, char *buf)
+{
+	size_t len = 0;
+
+	if (!o->quiet)
+		fputs("Please enter caps for file [empty line to end]:\n",
+		      stderr);
+	while (len < STDIN_MAX) {
+		ssize_t n = read(STDIN_FILENO, buf + len, STDIN_MAX - len);
+
+		if (n <= 0 || buf[len] == '\n')
+			break;
+		len += (size_t)n;
+	}
+	if (len == 0)
+		usage(EXIT_FAILURE);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Parses capability text or exits the way libcap's setcap does. */
+static cap_t parse_caps(const char *text)
+{
+	cap_t caps;
+
+	if (text[strspn(text, " \t\n\r\f\v")] == '\0') {
+		/* 2.76: 2.66 silently wrote an empty set here. */
+		fputs("empty space is an invalid capability, did you mean -r?\n",
+		      stderr);
+		exit(EXIT_FAILURE);
+	}
+	caps = cap_from_text(text);
+	if (caps == NULL) {
+		perror("fatal error");
+		print_usage();
+		explain_text(text);
+		exit(EXIT_FAILURE);
+	}
+	return caps;
+}
+
+/*
+ * File capabilities have one effective flag, so E must be empty or equal
+ * P | I. Like 2.76 we walk the bits in order, stop at the first one whose
+ * E differs from P | I, and complain only if an E bit came before it; the
+ * other partial sets are left to cap_set_file (EINVAL, "Invalid file").
+ */
+static int effective_is_partial(cap_t caps)
+{
+	cap_flag_value_t e, p, i;
+	int seen_e = 0;
+	cap_value_t v;
+
+	for (v = 0; v < 64; v++) {
+		if (cap_get_flag(caps, v, CAP_EFFECTIVE, &e) < 0 ||
+		    cap_get_flag(caps, v, CAP_PERMITTED, &p) < 0 ||
+		    cap_get_flag(caps, v, CAP_INHERITABLE, &i) < 0)
+			break;
+		if (e != (p | i))
+			return seen_e;
+		seen_e |= e;
+	}
+	return 0;
+}
+
+/*
+ * setcap may run with CAP_SETFCAP permitted but not effective (a capable
+ * wrapper, or a file capability of =p), so raise it before the first write.
+ */
+static void raise_setfcap(struct opts *o)
+{
+	cap_value_t setfcap = CAP_SETFCAP;
+
+	if (o->raised || o->mycaps == NULL)
+		return;
+	if (cap_set_flag(o->mycaps, CAP_EFFECTIVE, 1, &setfcap, CAP_SET) < 0) {
+		perror("unable to manipulate CAP_SETFCAP - try a newer libcap?");
+		exit(EXIT_FAILURE);
+	}
+	if (cap_set_proc(o->mycaps) < 0) {
+		perror("unable to set CAP_SETFCAP effective capability");
+		explain_no_setfcap();
+		exit(EXIT_FAILURE);
+	}
+	o->raised = 1;
+}
+
+/* -v: a missing or unreadable xattr counts as the empty set. 0 = match. */
+static int verify_file(const struct opts *o, cap_t want, const char *file)
+{
+	cap_t got = cap_get_file(file);
+	uid_t got_ns, want_ns = o->rootid;
+	int cmp;
+
+	if (got == NULL)
+		got = cap_init();
+	if (got == NULL || want == NULL) {
+		perror("fatal error");
+		exit(EXIT_FAILURE);
+	}
+	got_ns = cap_get_nsowner(got);
+	cmp = cap_compare(got, want);
+	cap_free(got);
+	if (cmp == 0 && got_ns == want_ns) {
+		if (!o->quiet)
+			printf("%s: OK\n", file);
+		return 0;
+	}
+	if (!o->quiet) {
+		if (got_ns != want_ns)
+			printf("nsowner[got=%d, want=%d],", (int)got_ns,
+			       (int)want_ns);
+		printf("%s differs in [%s%s%s]\n", file,
+		       CAP_DIFFERS(cmp, CAP_PERMITTED) ? "p" : "",
+		       CAP_DIFFERS(cmp, CAP_INHERITABLE) ? "i" : "",
+		       CAP_DIFFERS(cmp, CAP_EFFECTIVE) ? "e" : "");
+	}
+	return -1;
+}
+
+/* Writes caps (NULL: removes them); returns only on success or with -f. */
+static void set_file(struct opts *o, cap_t caps, const char *file)
+{
+	int err;
+
+	if (caps != NULL && effective_is_partial(caps) && !o->force) {
+		fputs("Error: under Linux, effective file capabilities must "
+		      "either be empty, or\n"
+		      "       exactly match the union of selected permitted "
+		      "and inheritable bits.\n", stderr);
+		exit(EXIT_FAILURE);
+	}
+	raise_setfcap(o);
+	if (cap_set_file(file, caps) == 0) {
+		if (caps != NULL && !o->quiet)
+			warn_above_kernel(file, caps);
+		return;
+	}
+	err = errno;
+	if (err == EINVAL) {
+		fprintf(stderr, "Invalid file '%s' for capability operation\n",
+			file);
+	} else if (err == ENODATA && caps == NULL) {
+		/* The misspelling is libcap's, kept for byte-identical output. */
+		fprintf(stderr, "File '%s' has no capablity to remove\n", file);
+	} else {
+		fprintf(stderr, "Failed to set capabilities on file '%s': %s\n",
+			file, strerror(err));
+	}
+	explain_set_error(file, err, caps);
+	if (err == ENODATA && caps == NULL && o->force)
+		return;
+	exit(EXIT_FAILURE);
+}
+
+int main(int argc, char **argv)
+{
+	static char stdin_buf[STDIN_MAX + 1];
+	struct opts o = { 0 };
+	int i;
+
+	if (argc < 2)
+		usage(EXIT_FAILURE);
+	if (cap_get_proc != NULL && cap_set_proc != NULL) {
+		o.mycaps = cap_get_proc();
+		if (o.mycaps == NULL)
+			fputs("warning - unable to get process capabilities "
+			      "(old libcap?)\n", stderr);
+	}
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		cap_t caps = NULL;
+		int remove = 0;
+
+		if (strcmp(arg, "-q") == 0) {
+			o.quiet = 1;
+			continue;
+		} else if (strcmp(arg, "-v") == 0) {
+			o.verify = 1;
+			continue;
+		} else if (strcmp(arg, "-f") == 0) {
+			o.force = 1;
+			continue;
+		} else if (strcmp(arg, "-h") == 0) {
+			usage(EXIT_SUCCESS);
+		} else if (strcmp(arg, "--license") == 0) {
+			license(argv[0]);
+		} else if (strcmp(arg, "-n") == 0) {
+			if (++i == argc) {
+				fputs("usage: .. -n <rootid> .. - rootid!=0 "
+				      "file caps", stderr);
+				exit(EXIT_FAILURE);
+			}
+			o.rootid = parse_rootid(argv[i]);
+			continue;
+		} else if (strcmp(arg, "-r") == 0) {
+			remove = 1;
+		} else if (strcmp(arg, "-") == 0) {
+			caps = parse_caps(read_stdin_caps(&o, stdin_buf));
+		} else {
+			caps = parse_caps(arg);
+		}
+		if (++i == argc)
+			usage(EXIT_FAILURE);
+		if (caps != NULL && cap_set_nsowner(caps, o.rootid) < 0) {
+			perror("fatal error");
+			exit(EXIT_FAILURE);
+		}
+		if (o.verify) {
+			cap_t want = remove ? cap_init() : caps;
+			int differs = verify_file(&o, want, argv[i]);
+
+			if (remove)
+				cap_free(want);
+			if (differs) {
+				/* The first mismatch ends the run, as in libcap. */
+				cap_free(caps);
+				cap_free(o.mycaps);
+				exit(EXIT_FAILURE);
+			}
+		} else {
+			set_file(&o, caps, argv[i]);
+		}
+		cap_free(caps);
+	}
+	cap_free(o.mycaps);
+	return EXIT_SUCCESS;
+}

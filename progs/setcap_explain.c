@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * setcap's own diagnostics. libcap's messages ("Invalid file ...", "fatal
+ * error: Invalid argument") are kept word for word by setcap.c; the lines
+ * here come after them, start with "setcap:", and name the file or clause
+ * and the actual cause, which libcap's messages leave the user to guess.
+ * Nothing here decides anything: a failed call is already final, and the
+ * lstat() below only describes what the path names now.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "setcap_explain.h"
+
+#define WHITESPACE	" \t\n\r\f\v"
+
+static int text_parses(const char *text)
+{
+	cap_t caps = cap_from_text(text);
+
+	cap_free(caps);
+	return caps != NULL;
+}
+
+/* Is this one item of a capability list (a name, a number, "all") known? */
+static int name_is_valid(const char *name, size_t len)
+{
+	char probe[128];
+
+	if (len == 0 || len + 3 > sizeof(probe))
+		return 0;
+	snprintf(probe, sizeof(probe), "%.*s=p", (int)len, name);
+	return text_parses(probe);
+}
+
+/* Why cap_from_text refused this one clause (which has no whitespace). */
+static void explain_clause(int index, int count, const char *clause)
+{
+	size_t names_len = strcspn(clause, "=+-");
+	const char *item = clause, *end = clause + names_len;
+
+	/* Not the whole text: it may span lines (stdin); the clause cannot. */
+	fprintf(stderr, "setcap: bad capability text, clause %d of %d \"%s\": ",
+		index, count, clause);
+	if (clause[names_len] == '\0') {
+		fputs("no operator: write names=flags, names+flags or "
+		      "names-flags (flags e, i, p)\n", stderr);
+		return;
+	}
+	while (names_len > 0 && item <= end) {
+		size_t len = strcspn(item, ",=+-");
+
+		if (item + len > end)
+			len = (size_t)(end - item);
+		if (len == 0) {
+			fputs("empty capability name (a stray comma?)\n",
+			      stderr);
+			return;
+		}
+		if (!name_is_valid(item, len)) {
+			if (isdigit((unsigned char)*item))
+				fprintf(stderr, "capability number \"%.*s\" is "
+					"out of range (0 to 63)\n", (int)len,
+					item);
+			else
+				fprintf(stderr, "unknown capability name "
+					"\"%.*s\"\n", (int)len, item);
+			return;
+		}
+		item += len + 1;
+	}
+	if (names_len == 0 && clause[0] != '=')
+		fputs("only '=' may stand without capability names\n", stderr);
+	else
+		fputs("bad operator or flags after the names (operators =, "
+		      "+, -; flags e, i, p in lower case)\n", stderr);
+}
+
+static int count_clauses(const char *text)
+{
+	int count = 0;
+
+	for (;;) {
+		text += strspn(text, WHITESPACE);
+		if (*text == '\0')
+			return count;
+		count++;
+		text += strcspn(text, WHITESPACE);
+	}
+}
+
+void explain_text(const char *text)
+{
+	char *copy = strdup(text), *clause, *save = NULL;
+	int index = 0, count = count_clauses(text);
+
+	if (copy == NULL)
+		return;
+	for (clause = strtok_r(copy, WHITESPACE, &save); clause != NULL;
+	     clause = strtok_r(NULL, WHITESPACE, &save)) {
+		index++;
+		if (!text_parses(clause)) {
+			explain_clause(index, count, clause);
+			free(copy);
+			return;
+		}
+	}
+	free(copy);
+	fputs("setcap: bad capability text: each clause is valid alone, but "
+	      "not together\n", stderr);
+}
+
+/* E must be empty or cover P | I; this says whether caps breaks that. */
+static int effective_is_partial(cap_t caps)
+{
+	cap_flag_value_t e, p, i;
+	int any_e = 0, gap = 0;
+	cap_value_t v;
+
+	for (v = 0; v < 64; v++) {
+		if (cap_get_flag(caps, v, CAP_EFFECTIVE, &e) < 0 ||
+		    cap_get_flag(caps, v, CAP_PERMITTED, &p) < 0 ||
+		    cap_get_flag(caps, v, CAP_INHERITABLE, &i) < 0)
+			return 0;
+		any_e |= e;
+		gap |= (p | i) && !e;
+	}
+	return any_e && gap;
+}
+
+static const char *kind_of(mode_t mode)
+{
+	if (S_ISLNK(mode))
+		return "is a symbolic link: setcap never follows links, name "
+		       "the target file itself";
+	if (S_ISDIR(mode))
+		return "is a directory: only regular files carry file "
+		       "capabilities";
+	if (S_ISFIFO(mode))
+		return "is a FIFO (named pipe): only regular files carry file "
+		       "capabilities";
+	if (S_ISCHR(mode))
+		return "is a character device: only regular files carry file "
+		       "capabilities";
+	if (S_ISBLK(mode))
+		return "is a block device: only regular files carry file "
+		       "capabilities";
+	if (S_ISSOCK(mode))
+		return "is a socket: only regular files carry file "
+		       "capabilities";
+	return NULL;
+}
+
+static void explain_einval(const char *file, cap_t caps)
+{
+	struct stat st;
+	const char *kind;
+
+	if (lstat(file, &st) == 0 && (kind = kind_of(st.st_mode)) != NULL) {
+		fprintf(stderr, "setcap: %s: %s\n", file, kind);
+		return;
+	}
+	if (caps != NULL && effective_is_partial(caps)) {
+		fprintf(stderr, "setcap: %s: the effective flags must be empty "
+			"or include every permitted and inheritable "
+			"capability (a file has one effective bit)\n", file);
+		return;
+	}
+	if (caps != NULL && cap_get_nsowner(caps) != 0) {
+		fprintf(stderr, "setcap: %s: the kernel refused namespace root "
+			"uid %u (not a uid mapped in this user namespace?)\n",
+			file, (unsigned)cap_get_nsowner(caps));
+		return;
+	}
+	fprintf(stderr, "setcap: %s: the kernel refused this capability "
+		"value\n", file);
+}
+
+void explain_set_error(const char *file, int err, cap_t caps)
+{
+	switch (err) {
+	case EINVAL:
+		explain_einval(file, caps);
+		break;
+	case ENODATA:
+		fprintf(stderr, "setcap: %s: has no security.capability "
+			"attribute, so there is nothing to remove (-f makes "
+			"this non-fatal)\n", file);
+		break;
+	case ENOTSUP:
+		fprintf(stderr, "setcap: %s: this filesystem does not support "
+			"security.capability extended attributes\n", file);
+		break;
+	case EPERM:
+		fprintf(stderr, "setcap: %s: permission denied: writing file "
+			"capabilities needs CAP_SETFCAP, and ownership of the "
+			"file or CAP_FOWNER\n", file);
+		break;
+	case EACCES:
+		fprintf(stderr, "setcap: %s: permission denied: a directory on "
+			"the path cannot be searched\n", file);
+		break;
+	case ENOENT:
+		fprintf(stderr, "setcap: %s: no such file: check the path\n",
+			file);
+		break;
+	case ENOTDIR:
+		fprintf(stderr, "setcap: %s: a component of the path is not a "
+			"directory\n", file);
+		break;
+	case EROFS:
+		fprintf(stderr, "setcap: %s: the filesystem is mounted "
+			"read-only\n", file);
+		break;
+	case ELOOP:
+		fprintf(stderr, "setcap: %s: too many symbolic links in the "
+			"directories of the path\n", file);
+		break;
+	default:
+		break;
+	}
+}
+
+void explain_no_setfcap(void)
+{
+	fputs("setcap: writing file capabilities needs CAP_SETFCAP in the "
+	      "permitted set: run setcap as root\n", stderr);
+}
+
+/*
+ * The kernel keeps bits above its last capability in the xattr but masks
+ * them off at exec, so such a grant is silently worthless on this kernel.
+ */
+void warn_above_kernel(const char *file, cap_t caps)
+{
+	cap_value_t max = cap_max_bits(), v;
+	char *last = cap_to_name(max - 1);
+
+	for (v = max; v < 64; v++) {
+		cap_flag_value_t e = 0, p = 0, i = 0;
+		char *name;
+
+		cap_get_flag(caps, v, CAP_EFFECTIVE, &e);
+		cap_get_flag(caps, v, CAP_PERMITTED, &p);
+		cap_get_flag(caps, v, CAP_INHERITABLE, &i);
+		if (!(e | p | i))
+			continue;
+		name = cap_to_name(v);
+		if (name == NULL || isdigit((unsigned char)name[0]))
+			fprintf(stderr, "setcap: warning: %s: capability %d",
+				file, v);
+		else
+			fprintf(stderr, "setcap: warning: %s: %s (%d)", file,
+				name, v);
+		fprintf(stderr, " is above this kernel's last capability %s "
+			"(%d); the kernel will ignore it at exec\n",
+			last != NULL ? last : "?", max - 1);
+		cap_free(name);
+	}
+	cap_free(last);
+}

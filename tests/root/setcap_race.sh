@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# CVE-2026-4878-style race: while the entry "p" flips between a regular
+# file and a symlink to "target" (atomic renameat2 exchanges), setcap is
+# run on "p" over and over. It may hit the file or refuse the symlink, but
+# the symlink's target must never receive a capability. Phases:
+#   0. control: a naive lstat-then-setxattr loop (tools/setloop -naive)
+#      should hit the target, showing this test can see the bug;
+#   1. our setcap program, run repeatedly (bounded: 2000 runs or 3 s);
+#   2. cap_set_file in a tight loop (tools/setloop), tens of thousands of calls;
+#   3. the same with /proc hidden (private mount namespace), which takes
+#      cap_set_file's same-inode reopen fallback.
+set -u
+S=$TOP/progs/setcap swap=$BIN/pathswap loop=$BIN/setloop
+[ -x "$S" ] && [ -x "$swap" ] && [ -x "$loop" ] || { echo "setcap, pathswap or setloop not built"; exit 1; }
+tmp=$(mktemp -d); pid=
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+touch target p && ln -s target q
+
+target_has_caps() { getfattr -n security.capability target >/dev/null 2>&1; }
+
+# library_phase <label> <command...>: runs the loop against the swapper.
+library_phase() {
+	label=$1; shift
+	"$swap" p q 2 >swaps & pid=$!
+	counts=$("$@")
+	wait $pid || { echo "pathswap failed"; exit 1; }
+	pid=
+	echo "$label: $counts; $(cat swaps) swaps"
+	set -- $counts
+	if target_has_caps; then
+		echo "RACE: the symlink target got a capability ($label)"; exit 1
+	fi
+	[ "$6" -eq 0 ] || { echo "unexpected errors ($label)"; exit 1; }
+	[ "$2" -gt 0 ] && [ "$4" -gt 0 ] || { echo "the race was not exercised ($label)"; exit 1; }
+}
+
+# 0. Control.
+"$swap" p q 2 >swaps & pid=$!
+counts=$("$loop" -naive p 2)
+wait $pid; pid=
+if target_has_caps; then
+	echo "control: a naive lstat+setxattr loop wrote to the symlink target ($counts)"
+	setfattr -x security.capability target
+else
+	echo "control: the naive loop did not hit the window this time ($counts)"
+fi
+
+# 1. The program.
+secs=3
+"$swap" p q $secs >swaps & pid=$!
+ok=0 refused=0 other=0 i=0
+end=$(($(date +%s) + secs - 1))
+while [ $i -lt 2000 ] && [ "$(date +%s)" -lt $end ]; do
+	i=$((i + 1))
+	"$S" cap_net_raw=ep p 2>err
+	case $? in
+	0) ok=$((ok + 1)) ;;
+	*) if grep -q "^Invalid file 'p'" err; then refused=$((refused + 1)); else other=$((other + 1)); cat err; fi ;;
+	esac
+done
+wait $pid || { echo "pathswap failed"; exit 1; }
+pid=
+echo "setcap: $i runs: $ok written to the regular file, $refused refused a symlink, $other other; $(cat swaps) swaps"
+target_has_caps && { echo "RACE: the symlink target got a capability (setcap)"; exit 1; }
+[ $other -eq 0 ] || { echo "unexpected failures"; exit 1; }
+[ $ok -gt 0 ] && [ $refused -gt 0 ] || { echo "the race was not exercised"; exit 1; }
+
+# 2. The library, as fast as it goes.
+library_phase "cap_set_file loop" "$loop" p 2
+
+# 3. Without /proc.
+if unshare -m sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
+	library_phase "cap_set_file loop, /proc hidden" \
+		unshare -m sh -c 'mount -t tmpfs none /proc && exec "$0" p 2' "$loop"
+else
+	echo "note: cannot make a private mount namespace; /proc-less phase not run"
+fi
+echo "the symlink target never received a capability"
