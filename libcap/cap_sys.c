@@ -16,10 +16,12 @@ typedef long (*lcap_syscall6)(long, long, long, long, long, long, long);
  * libpsx, when linked in, offers versions of these that apply a system
  * call to every thread of the process. Weak and undefined: it resolves to
  * NULL unless the program (or a library it loaded) provides it, so libcap
- * programs linked with -lpsx keep working unchanged.
+ * programs linked with -lpsx keep working unchanged. Default visibility,
+ * or the hidden-by-default build would bind it at link time and libpsx
+ * loaded later could never be found.
  */
 void psx_load_syscalls(lcap_syscall3 *fn3, lcap_syscall6 *fn6)
-	__attribute__((weak));
+	__attribute__((weak, visibility("default")));
 
 static long plain_syscall3(long nr, long a1, long a2, long a3)
 {

@@ -30,14 +30,6 @@ struct opts {
 	int raised;		/* CAP_SETFCAP already in our effective set */
 };
 
-/*
- * The process-state functions live in another part of the library; linking
- * them weakly lets setcap run on a library build that lacks them (it then
- * simply tries the write and lets the kernel decide).
- */
-#pragma weak cap_get_proc
-#pragma weak cap_set_proc
-
 static void print_usage(void)
 {
 	/* libcap's usage text, to the byte, then our -f line. */
@@ -260,12 +252,10 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		usage(EXIT_FAILURE);
-	if (cap_get_proc != NULL && cap_set_proc != NULL) {
-		o.mycaps = cap_get_proc();
-		if (o.mycaps == NULL)
-			fputs("warning - unable to get process capabilities "
-			      "(old libcap?)\n", stderr);
-	}
+	o.mycaps = cap_get_proc();
+	if (o.mycaps == NULL)
+		fputs("warning - unable to get process capabilities "
+		      "(old libcap?)\n", stderr);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		cap_t caps = NULL;

@@ -28,7 +28,7 @@ extra=$(comm -23 "$tmp/map" "$tmp/declared")
 if [ -n "$extra" ]; then
 	echo "in libcap.map but not declared in the header: $extra"; status=1
 fi
-if [ "${LIBCAP_COMPLETE:-0}" = 1 ]; then
+if [ "${LIBCAP_COMPLETE:-1}" = 1 ]; then
 	missing=$(comm -13 "$tmp/exported" "$tmp/declared")
 	if [ -n "$missing" ]; then
 		echo "declared but not exported:" $missing; status=1
