@@ -50,7 +50,8 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 [ "$paranoid" -ge 1 ] ||
 	skip "perf_event_paranoid=$paranoid lets anyone open CPU-wide events"
 
-work=$(mktemp -d)
+# Physical path: readlink -f in the guide must print what we map back.
+work=$(mktemp -d) && work=$(cd "$work" && pwd -P) || exit 1
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"	# the member and outsider must reach perf
 mkdir -p "$work/usr/bin" "$work/etc/security" "$work/bin" "$work/shims" \
