@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# The manual is complete and clean: every exported function has a page under
+# its own name in man/man3 (a page, or a ".so" stub to a page whose NAME
+# lists it), every option of setcap, getcap, getpcaps and capsh (taken from
+# the built program's own usage text, or from the table below until it is
+# built) and of pam_cap appears in its page, each page has the sections the
+# project promises, and mandoc -Tlint -W warning reports nothing.
+set -u
+top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+man=$top/man
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+command -v mandoc >/dev/null 2>&1 || { echo "mandoc is not installed"; exit 77; }
+[ -d "$man/man3" ] || { echo "FAIL: no $man/man3"; exit 1; }
+
+# A page is a stub when its only content is one ".so" request.
+is_stub() { head -c 4 "$1" | grep -q '^\.so '; }
+
+# Names listed in a page's NAME section: the words before "\-".
+name_section() {
+	awk '/^\.SH NAME/ { f = 1; next } /^\.SH/ { f = 0 } f' "$1" |
+		tr '\n' ' ' | sed 's/\\-.*//' | tr ', ' '\n\n' | sed '/^$/d'
+}
+
+# Text as a reader sees it, on lines wide enough that nothing is wrapped.
+render() { mandoc -T ascii -O width=400 "$1" 2>/dev/null | col -b; }
+
+# --- 1. every exported function has a page under its own name --------------
+# Exported names: libcap.map (what is exported today) and every function the
+# header declares (what will be exported), less the libc system calls.
+{
+	[ -f "$top/libcap/libcap.map" ] &&
+		sed -n 's/^[[:space:]]*\([a-z_][a-z0-9_]*\);$/\1/p' "$top/libcap/libcap.map"
+	sed -n 's/^extern[^(]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' \
+		"$top/include/sys/capability.h"
+} | grep -vx 'capget\|capset' | sort -u >"$tmp/names"
+[ -s "$tmp/names" ] || fail "no exported names found"
+
+nnames=0
+while read -r name; do
+	nnames=$((nnames + 1))
+	page=$man/man3/$name.3
+	if [ ! -f "$page" ]; then
+		fail "$name: no man/man3/$name.3"
+		continue
+	fi
+	target=$page
+	if is_stub "$page"; then
+		if [ "$(wc -l <"$page")" -ne 1 ]; then
+			fail "$name.3: a stub must be one .so line"
+			continue
+		fi
+		rel=$(sed -n 's/^\.so \(man3\/[A-Za-z0-9_.]*\.3\)$/\1/p' "$page")
+		target=$man/$rel
+		if [ -z "$rel" ] || [ ! -f "$target" ]; then
+			fail "$name.3: stub points to a missing page ($(cat "$page"))"
+			continue
+		fi
+		if is_stub "$target"; then
+			fail "$name.3: stub points to another stub ($rel)"
+			continue
+		fi
+	fi
+	name_section "$target" | grep -qx "$name" ||
+		fail "$name: not listed in the NAME section of $(basename "$target")"
+done <"$tmp/names"
+
+# Stubs that lead nowhere are as bad as missing pages.
+for page in "$man"/man*/*.[1-8]; do
+	is_stub "$page" || continue
+	rel=$(sed -n '1s/^\.so //p' "$page")
+	[ -f "$man/$rel" ] || fail "$(basename "$page"): dangling stub to $rel"
+done
+
+# --- 2. every option appears in its page -------------------------------------
+# Fallback tables, used while a program is not built yet (libcap 2.76's
+# options plus our additions).
+table_setcap='--license -f -h -n -q -v -r'
+table_getcap='-h -l -n -r -v -x --one-file-system --exclude'
+table_getpcaps='--help -h --usage --verbose --ugly --legacy --iab --license'
+table_capsh='--addamb --cap-uid --caps --chroot --current --decode --delamb
+--drop --dropped --explain --forkfor --gid --groups --has-a --has-b
+--has-ambient --has-i --has-p --has-no-new-privs --help -h --iab --inh
+--inmode --is-uid --is-gid --keep --killit --license --mode --modes
+--no-new-privs --noamb --noenv --print --quiet --secbits --shell --strict
+--suggest --supports --uid --user'
+# capsh's command separators are not "-word" options; always check them.
+always_capsh='== =+ -- -+'
+
+# Options named by a program's own usage text: every -x or --word on the
+# "usage:" line and on lines that start with an option (the option list),
+# so prose such as "capsh --suggest might help" is not mistaken for one.
+help_options() {
+	grep -E '^usage:|^[[:space:]]*-' |
+		grep -oE '(^|[^A-Za-z0-9_-])--?[A-Za-z][A-Za-z0-9-]*' |
+		sed 's/^[^-]*//' | sort -u
+}
+
+check_option() {	# page option
+	# Bounded: "-v" must not be found inside "-verbose" or "cap-v".
+	grep -qE -- "(^|[^A-Za-z0-9_-])$(printf '%s' "$2" |
+		sed 's/[+.]/\\&/g')([^A-Za-z0-9_-]|$)" "$tmp/rendered" ||
+		fail "$(basename "$1"): option $2 is not documented"
+}
+
+for prog in setcap getcap getpcaps capsh; do
+	case $prog in
+	capsh) page=$man/man1/capsh.1; helparg=--help ;;
+	getpcaps) page=$man/man8/$prog.8; helparg=--help ;;
+	*) page=$man/man8/$prog.8; helparg=-h ;;
+	esac
+	[ -f "$page" ] || { fail "no page for $prog"; continue; }
+	if [ -x "$top/progs/$prog" ]; then
+		"$top/progs/$prog" $helparg 2>&1 | help_options >"$tmp/opts"
+		[ -s "$tmp/opts" ] ||
+			fail "$prog: no options found in its usage text"
+		src="usage text"
+	else
+		eval "printf '%s\n' \$table_$prog" | tr ' ' '\n' |
+			sed '/^$/d' >"$tmp/opts"
+		src="table (not built)"
+	fi
+	[ $prog = capsh ] && printf '%s\n' $always_capsh >>"$tmp/opts"
+	render "$page" >"$tmp/rendered"
+	n=0
+	while read -r opt; do
+		n=$((n + 1))
+		check_option "$page" "$opt"
+	done <"$tmp/opts"
+	echo "$prog: $n options checked (from its $src)"
+done
+
+# pam_cap's module arguments and the configuration syntax.
+render "$man/man8/pam_cap.8" >"$tmp/rendered"
+for opt in config= default= debug keepcaps autoauth defer; do
+	grep -q -- "$opt" "$tmp/rendered" ||
+		fail "pam_cap.8: module argument $opt is not documented"
+done
+
+# --- 3. each page has the sections the project promises ----------------------
+need_sections() {	# page section...
+	page=$1; shift
+	for s in "$@"; do
+		grep -qx "\\.SH \"*$s\"*" "$page" ||
+			fail "$(basename "$page"): no $s section"
+	done
+}
+pages=0
+for page in "$man"/man[1-8]/*.[1-8]; do
+	is_stub "$page" && continue
+	pages=$((pages + 1))
+	need_sections "$page" NAME DESCRIPTION EXAMPLES "SEE ALSO" \
+		"DIFFERENCES FROM LIBCAP"
+	case $page in
+	*/man3/*) need_sections "$page" SYNOPSIS "RETURN VALUE" ERRORS ;;
+	*/man1/*|*/man8/*) need_sections "$page" SYNOPSIS OPTIONS FILES ;;
+	*/man5/*) need_sections "$page" FILES ;;
+	esac
+	case $page in
+	*/man1/*|*/man8/setcap.8|*/man8/getcap.8|*/man8/getpcaps.8)
+		need_sections "$page" "EXIT STATUS" ;;
+	esac
+	# The differences list closes the page, where readers look for it.
+	last=$(grep '^\.SH' "$page" | tail -n 1)
+	[ "$last" = ".SH SEE ALSO" ] || [ "$last" = ".SH DIFFERENCES FROM LIBCAP" ] ||
+		fail "$(basename "$page"): last section is $last"
+done
+grep -q 'setcap cap_perfmon=ep /usr/bin/perf' "$man/man8/setcap.8" ||
+	fail "setcap.8: the perf example is missing"
+grep -q 'cap_perfmon *@perf_users' "$man/man5/capability.conf.5" ||
+	fail "capability.conf.5: the perf_users example is missing"
+
+# --- 4. mandoc -Tlint -W warning is silent -----------------------------------
+# Stubs are linted too, from man/ so their ".so" resolves. The one message
+# accepted is mandoc's style note that ".so is fragile, better use ln(1)",
+# and only on stubs: the project installs aliases as .so stubs (as libcap
+# and the man-pages project do), because they survive packaging and
+# compressing, and man-db and mandoc both follow them; part 1 above checks
+# each stub's target instead.
+cd "$man" || exit 1
+for page in man[1-8]/*.[1-8]; do
+	mandoc -T lint -W warning "$page" >"$tmp/lint" 2>&1
+	if is_stub "$page"; then
+		grep -v 'WARNING: \.so is fragile, better use ln(1)' "$tmp/lint" >"$tmp/lint2"
+		mv "$tmp/lint2" "$tmp/lint"
+	fi
+	if [ -s "$tmp/lint" ]; then
+		fail "mandoc -Tlint: $page"
+		sed 's/^/    /' "$tmp/lint"
+	fi
+done
+
+[ $status -eq 0 ] &&
+	echo "$nnames exported names have pages; $pages pages pass mandoc -Tlint -W warning"
+exit $status

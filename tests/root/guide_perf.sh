@@ -1,0 +1,256 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# Runs docs/perf-without-root.md: every ```sh block, in order, as the user
+# its "<!-- test: KIND -->" comment names, and compares the ```text blocks
+# marked "output" with what the block printed. The guide drifting from the
+# programs, or a block losing its marker, fails the suite.
+#
+# Kinds: root, member (in perf_users, no capabilities), member-pam (the same
+# with CAP_PERFMON inheritable, as pam_cap leaves a login), outsider (not in
+# the group); "fails" after a kind means the block must fail. Text blocks:
+# "output" (exact) or "output-first-line" (first line only: capsh's
+# explanations are our own prose and may be reworded).
+#
+# Nothing on the machine changes. /usr/bin/perf and /etc/security/ are
+# rewritten to a scratch directory; perf is a copy of $BIN/perfprobe. The
+# group and user come from private passwd/group files read through
+# nss_wrapper (LD_PRELOAD, by absolute path so that ld.so silently skips it
+# for the capability-raising exec of perf), with a uid and gid that the real
+# databases do not use; groupadd, usermod and sysctl are stand-ins that edit
+# those files or only check their argument, never /etc or the kernel.
+#
+# GUIDE_PROGS=/dir runs the guide with the programs in /dir (for instance
+# /usr/sbin, libcap's, to check the guide itself); default $TOP/progs.
+set -u
+top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+bin=${BIN:-$top/tests/bin}
+guide=$top/docs/perf-without-root.md
+progs=${GUIDE_PROGS:-$top/progs}
+
+skip() { echo "$*"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (file capabilities, setpriv)"
+[ -f "$guide" ] || { echo "FAIL: no $guide"; exit 1; }
+for p in setcap getcap getpcaps capsh; do
+	[ -x "$progs/$p" ] || skip "$progs/$p is not built yet"
+done
+# The configuration checker's name is provisional: look where it may land.
+capcheck=
+for c in "$progs/capcheck" "$top/pam_cap/capcheck"; do
+	[ -x "$c" ] && { capcheck=$c; break; }
+done
+[ -n "$capcheck" ] || skip "capcheck (pam_cap's configuration checker) is not built yet"
+[ -x "$bin/perfprobe" ] || skip "$bin/perfprobe is not built (make -C tests all)"
+nsswrap=$(ls /usr/lib/*/libnss_wrapper.so /usr/lib64/libnss_wrapper.so \
+	/usr/lib/libnss_wrapper.so 2>/dev/null | head -n 1)
+[ -n "$nsswrap" ] || skip "nss_wrapper (libnss-wrapper) is not installed"
+command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
+last=$(cat /proc/sys/kernel/cap_last_cap)
+[ "$last" -ge 38 ] || skip "kernel has no CAP_PERFMON (cap_last_cap=$last)"
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+[ "$paranoid" -ge 1 ] ||
+	skip "perf_event_paranoid=$paranoid lets anyone open CPU-wide events"
+
+# Physical path: readlink -f in the guide must print what we map back.
+work=$(mktemp -d) && work=$(cd "$work" && pwd -P) || exit 1
+trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"	# the member and outsider must reach perf
+mkdir -p "$work/usr/bin" "$work/etc/security" "$work/bin" "$work/shims" \
+	"$work/steps"
+cp "$bin/perfprobe" "$work/usr/bin/perf"
+chmod 0755 "$work/usr/bin/perf"
+for p in setcap getcap getpcaps capsh; do
+	ln -s "$progs/$p" "$work/bin/$p"
+done
+ln -s "$capcheck" "$work/bin/capcheck"
+
+# A uid and a gid nobody uses, for alice and perf_users.
+free_id() {	# database
+	i=4700
+	while getent "$1" "$i" >/dev/null; do i=$((i + 1)); done
+	echo "$i"
+}
+uid=$(free_id passwd)
+gid=$(free_id group)
+cp /etc/passwd "$work/passwd"
+cp /etc/group "$work/group"
+echo "alice:x:$uid:65534:guide test user:/nonexistent:/bin/sh" >>"$work/passwd"
+chmod 644 "$work/passwd" "$work/group"
+
+# Stand-ins for the commands that would change the machine; they find the
+# private files through GUIDE_WORK and GUIDE_GID.
+export GUIDE_WORK="$work" GUIDE_GID="$gid"
+cat >"$work/shims/groupadd" <<'EOF'
+#!/bin/sh
+# groupadd [--system] NAME, into the private group file only.
+[ "$1" = --system ] && shift
+[ $# -eq 1 ] || { echo "groupadd stand-in: unexpected arguments: $*" >&2; exit 2; }
+if grep -q "^$1:" "$GUIDE_WORK/group"; then
+	echo "groupadd: group '$1' already exists" >&2; exit 9
+fi
+echo "$1:x:$GUIDE_GID:" >>"$GUIDE_WORK/group"
+EOF
+cat >"$work/shims/usermod" <<'EOF'
+#!/bin/sh
+# usermod --append --groups GROUP USER (or -aG GROUP USER), on the private
+# group file only.
+if [ "$1" = --append ] && [ "$2" = --groups ]; then
+	shift 2
+elif [ "$1" = -aG ]; then
+	shift
+else
+	echo "usermod stand-in: unexpected arguments: $*" >&2; exit 2
+fi
+[ $# -eq 2 ] || { echo "usermod stand-in: want GROUP USER" >&2; exit 2; }
+grep -q "^$2:" "$GUIDE_WORK/passwd" ||
+	{ echo "usermod: user '$2' does not exist" >&2; exit 6; }
+line=$(grep "^$1:" "$GUIDE_WORK/group") ||
+	{ echo "usermod: group '$1' does not exist" >&2; exit 6; }
+case $line in
+*:) new="$line$2" ;;
+*) new="$line,$2" ;;
+esac
+grep -v "^$1:" "$GUIDE_WORK/group" >"$GUIDE_WORK/group.new"
+echo "$new" >>"$GUIDE_WORK/group.new"
+mv "$GUIDE_WORK/group.new" "$GUIDE_WORK/group"
+EOF
+cat >"$work/shims/sysctl" <<'EOF'
+#!/bin/sh
+# sysctl -w KEY=VALUE: check that the setting exists; change nothing.
+if [ "$1" != -w ] || [ $# -ne 2 ]; then
+	echo "sysctl stand-in: want -w key=value" >&2; exit 2
+fi
+key=${2%%=*}
+if [ ! -f "/proc/sys/$(echo "$key" | tr . /)" ]; then
+	echo "sysctl: cannot stat /proc/sys/$key" >&2; exit 255
+fi
+echo "$key = ${2#*=}"
+EOF
+chmod 755 "$work/shims/"*
+
+export NSS_WRAPPER_PASSWD="$work/passwd" NSS_WRAPPER_GROUP="$work/group"
+export LD_PRELOAD="$nsswrap"
+# Sanitizer builds of our programs must accept the preloaded library.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export PATH="$work/shims:$work/bin:$work/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+# Split the guide into steps: NNN.sh (the block), NNN.kind, and NNN.out
+# (expected output) plus NNN.cmp (how to compare). Fences and markers may
+# be indented (inside list items); the fence's indentation is removed.
+awk -v dir="$work/steps" '
+	function fail(msg) { print "FAIL: guide line " NR ": " msg; bad = 1 }
+	/^[ \t]*<!-- test: .* -->[ \t]*$/ {
+		kind = $0
+		sub(/^[ \t]*<!-- test: /, "", kind); sub(/ -->[ \t]*$/, "", kind)
+		marked = NR; next
+	}
+	!inblock && /^[ \t]*```/ {
+		indent = $0; sub(/```.*/, "", indent)
+		lang = $0; sub(/^[ \t]*```/, "", lang)
+		inblock = 1; text = ""
+		if (lang == "sh") {
+			if (marked != NR - 1) fail("sh block without a test marker")
+			else if (kind !~ /^(root|member|member-pam|outsider)( fails)?$/)
+				fail("unknown kind \"" kind "\" for a sh block")
+			n++; file = sprintf("%s/%03d", dir, n)
+			print kind > (file ".kind"); close(file ".kind")
+			target = file ".sh"
+		} else if (marked == NR - 1 && kind ~ /^output/) {
+			if (n == 0 || lastout == n)
+				fail("output block not after a sh block")
+			lastout = n
+			file = sprintf("%s/%03d", dir, n)
+			print kind > (file ".cmp"); close(file ".cmp")
+			target = file ".out"
+		} else {
+			if (marked == NR - 1) fail("marker \"" kind "\" on a " lang " block")
+			target = ""
+		}
+		next
+	}
+	inblock && /^[ \t]*```[ \t]*$/ {
+		inblock = 0
+		if (target != "") { printf "%s", text > target; close(target) }
+		next
+	}
+	inblock {
+		line = $0
+		if (indent != "" && index(line, indent) == 1)
+			line = substr(line, length(indent) + 1)
+		text = text line "\n"
+	}
+	END { if (inblock) fail("unterminated block"); exit bad }
+' "$guide" || exit 1
+
+nsteps=$(ls "$work/steps"/*.sh 2>/dev/null | wc -l)
+[ "$nsteps" -gt 0 ] || { echo "FAIL: no sh blocks in the guide"; exit 1; }
+
+# Guide paths to scratch paths, and back for the output.
+to_work() {
+	sed -e "s|/usr/bin/perf|$work/usr/bin/perf|g" \
+		-e "s|/etc/security/|$work/etc/security/|g" "$1"
+}
+from_work() { sed -e "s|$work||g" -e 's/^[0-9][0-9]*:/4242:/'; }
+
+status=0
+checked=0
+for step in "$work/steps"/*.sh; do
+	n=${step%.sh}
+	kind=$(cat "$n.kind")
+	script=$(to_work "$step")
+	cd "$work" || exit 1
+	case $kind in
+	root*)
+		sh -ec "$script" >"$n.got" 2>&1 ;;
+	member*)
+		if [ "${kind%% *}" = member-pam ]; then
+			# pam_cap's "cap_perfmon @perf_users" leaves the login with
+			# CAP_PERFMON inheritable; capsh does the same here.
+			"$work/bin/capsh" --inh=cap_perfmon --user=alice -- \
+				-ec "$script" >"$n.got" 2>&1
+		else
+			setpriv --reuid=alice --regid=65534 --init-groups -- \
+				sh -ec "$script" >"$n.got" 2>&1
+		fi ;;
+	outsider*)
+		setpriv --reuid=nobody --regid=65534 --clear-groups -- \
+			sh -ec "$script" >"$n.got" 2>&1 ;;
+	esac
+	rc=$?
+	name="step $(basename "$n") ($kind): $(head -n 1 "$step")"
+	case $kind in
+	*fails)
+		if [ $rc -eq 0 ]; then
+			echo "FAIL: $name succeeded but must fail"; status=1
+			sed 's/^/    /' "$n.got"
+		fi ;;
+	*)
+		if [ $rc -ne 0 ]; then
+			echo "FAIL: $name exited $rc"; status=1
+			sed 's/^/    /' "$n.got"
+		fi ;;
+	esac
+	if [ -f "$n.out" ]; then
+		checked=$((checked + 1))
+		from_work <"$n.got" >"$n.norm"
+		from_work <"$n.out" >"$n.want"
+		if [ "$(cat "$n.cmp")" = output-first-line ]; then
+			head -n 1 "$n.norm" >"$n.norm1"; mv "$n.norm1" "$n.norm"
+			head -n 1 "$n.want" >"$n.want1"; mv "$n.want1" "$n.want"
+		fi
+		if ! cmp -s "$n.want" "$n.norm"; then
+			echo "FAIL: $name: output differs from the guide (- guide, + got)"
+			diff -u "$n.want" "$n.norm" | tail -n +3 | sed 's/^/    /'
+			status=1
+		fi
+	fi
+done
+
+# The guide's state really took effect: the final step undid everything.
+[ -z "$(getcap "$work/usr/bin/perf")" ] ||
+	{ echo "FAIL: perf still has capabilities after the undo step"; status=1; }
+grep -q "^perf_users:x:$gid:alice\$" "$work/group" ||
+	{ echo "FAIL: the group step did not add alice to perf_users"; status=1; }
+
+[ $status -eq 0 ] &&
+	echo "guide: $nsteps blocks run, $checked outputs match (programs from $progs)"
+exit $status
