@@ -34,6 +34,27 @@ static void apply_deferred(pam_handle_t *pamh, void *data, int status)
 	cap_free(iab);
 }
 
+/*
+ * "none": clear I now, even with defer (as libcap does), and with it A (the
+ * kernel keeps A within I). The bounding set is left alone and keepcaps is
+ * not set: there is nothing to keep.
+ */
+static int clear_inheritable(pam_handle_t *pamh, const struct pam_cap_opts *opts)
+{
+	cap_t caps = cap_get_proc();
+	int rc = PAM_IGNORE;
+
+	if (caps != NULL && cap_clear_flag(caps, CAP_INHERITABLE) == 0 &&
+	    cap_set_proc(caps) == 0)
+		rc = PAM_SUCCESS;
+	else
+		pam_syslog(pamh, LOG_ERR, "cannot clear inheritable set: %m");
+	cap_free(caps);
+	if (opts->debug && rc == PAM_SUCCESS)
+		pam_syslog(pamh, LOG_DEBUG, "'none': inheritable and ambient sets cleared");
+	return rc;
+}
+
 int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 		  const char *text)
 {
@@ -47,14 +68,9 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 			pam_syslog(pamh, LOG_DEBUG, "'all': capabilities left unchanged");
 		return PAM_SUCCESS;
 	}
-	/*
-	 * "none" is the empty IAB: I is cleared, and with it A (the kernel
-	 * keeps A within I); the bounding set is left as it is.
-	 */
 	if (strcmp(text, "none") == 0)
-		iab = cap_iab_init();
-	else
-		iab = cap_iab_from_text(text);
+		return clear_inheritable(pamh, opts);
+	iab = cap_iab_from_text(text);
 	if (iab == NULL) {
 		/* Fail closed: a line we cannot parse grants nothing. */
 		pam_syslog(pamh, LOG_ERR, "invalid capability text '%s': nothing granted",
@@ -76,7 +92,6 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 		if (pam_set_data(pamh, DEFER_KEY, iab, apply_deferred) != PAM_SUCCESS) {
 			pam_syslog(pamh, LOG_ERR, "cannot queue capabilities for pam_end()");
 			cap_free(iab);
-			return PAM_IGNORE;
 		}
 	} else {
 		if (cap_iab_set_proc(iab) == 0)
@@ -87,7 +102,8 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 	}
 	/*
 	 * keepcaps: the application is about to setuid() away from root and
-	 * wants to keep P (and so A) across it; set even when deferred.
+	 * wants to keep P (and so A) across it. Set even when deferred, and
+	 * whether or not applying worked, as libcap does.
 	 */
 	if (opts->keepcaps && cap_prctlw(PR_SET_KEEPCAPS, 1, 0, 0, 0, 0) != 0)
 		pam_syslog(pamh, LOG_ERR, "PR_SET_KEEPCAPS failed: %m");

@@ -28,12 +28,14 @@ static int lookup_passwd(const char *name, struct passwd *pw, char **buf)
 		if (nbuf == NULL)
 			return -1;
 		*buf = nbuf;
+		/* Some NSS shims leave res untouched on failure: reset it. */
+		res = NULL;
 		rc = getpwnam_r(name, pw, *buf, size, &res);
 		if (rc != ERANGE || size >= NSS_BUF_MAX)
 			break;
 		size *= 2;
 	}
-	if (res == NULL) {
+	if (rc != 0 || res == NULL) {
 		/* Not found (rc 0) and lookup errors both mean "no such user". */
 		errno = rc == ENOMEM ? ENOMEM : ENOENT;
 		return -1;
@@ -53,12 +55,13 @@ static char *group_name(gid_t gid, char **buf)
 		if (nbuf == NULL)
 			return NULL;
 		*buf = nbuf;
+		res = NULL;
 		rc = getgrgid_r(gid, &gr, *buf, size, &res);
 		if (rc != ERANGE || size >= NSS_BUF_MAX)
 			break;
 		size *= 2;
 	}
-	return res == NULL ? NULL : strdup(gr.gr_name);
+	return rc != 0 || res == NULL ? NULL : strdup(gr.gr_name);
 }
 
 /* All of the user's gids, primary first; caller frees. */

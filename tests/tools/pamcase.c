@@ -5,7 +5,8 @@
  *   auth=SUCCESS setcred=SUCCESS end=SUCCESS iab=^38 keepcaps=0
  * Meant to run under cwrap's pam_wrapper and nss_wrapper.
  *
- *   pamcase [-m MODULE] [-s SERVICE] [-u USER] [-A] [-x PROG] [-a ARG]... OP...
+ *   pamcase [-m MODULE] [-s SERVICE] [-u USER] [-A] [-x PROG] [-I MASK]
+ *           [-M MASK] [-a ARG]... OP...
  *
  * With -m, the module is dlopen()ed and its hooks are called directly with
  * the -a arguments, so the printed codes are the module's own. Without -m,
@@ -14,18 +15,22 @@
  * end[=silent] (pam_end(PAM_SUCCESS[|PAM_DATA_SILENT]); done implicitly
  * last otherwise). -u sets the PAM user (none: the conversation fails, or
  * with -A answers PAM_CONV_AGAIN). -x: after pam_end, become USER as a
- * login does (groups, gid, uid) and exec PROG -c.
+ * login does (groups, gid, uid) and exec PROG -c. -I and -M first set the
+ * inheritable set and raise ambient bits (hex masks), to see what a grant
+ * replaces.
  *
  * It does not use libcap: the IAB comes from /proc/self/status, so the
  * module under test brings whichever libcap.so.2 it was linked with.
  */
 #include <dlfcn.h>
+#include <linux/capability.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <security/pam_appl.h>
@@ -127,6 +132,31 @@ static void print_iab(unsigned long long start_bnd)
 	}
 }
 
+/* Presets I (and then A) with raw syscalls: this tool links no libcap. */
+static void preset(unsigned long long inh, unsigned long long amb)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	int n;
+
+	if (inh != 0) {
+		if (syscall(SYS_capget, &hdr, d) < 0)
+			exit(3);
+		d[0].inheritable = (unsigned)inh;
+		d[1].inheritable = (unsigned)(inh >> 32);
+		if (syscall(SYS_capset, &hdr, d) < 0) {
+			perror("pamcase: capset");
+			exit(3);
+		}
+	}
+	for (n = 0; n < 64; n++)
+		if ((amb >> n & 1) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, n, 0, 0) < 0) {
+			perror("pamcase: ambient");
+			exit(3);
+		}
+}
+
 static void become_and_exec(const char *user, const char *prog)
 {
 	struct passwd *pw = getpwnam(user);
@@ -162,15 +192,18 @@ int main(int argc, char **argv)
 	pam_handle_t *pamh = NULL;
 	void *dl = NULL;
 	int c, nargs = 0, ended = 0, rc;
+	unsigned long long inh = 0, amb = 0;
 	unsigned long long start_bnd = status_mask("CapBnd");
 
-	while ((c = getopt(argc, argv, "m:s:u:Ax:a:")) != -1) {
+	while ((c = getopt(argc, argv, "m:s:u:Ax:I:M:a:")) != -1) {
 		switch (c) {
 		case 'm': module = optarg; break;
 		case 's': service = optarg; break;
 		case 'u': user = optarg; break;
 		case 'A': conv_again = 1; break;
 		case 'x': prog = optarg; break;
+		case 'I': inh = strtoull(optarg, NULL, 16); break;
+		case 'M': amb = strtoull(optarg, NULL, 16); break;
 		case 'a':
 			if (nargs < 63)
 				margs[nargs++] = optarg;
@@ -181,6 +214,7 @@ int main(int argc, char **argv)
 		}
 	}
 	margs[nargs] = NULL;
+	preset(inh, amb);
 	if (module != NULL) {
 		dl = dlopen(module, RTLD_NOW | RTLD_LOCAL);
 		if (dl == NULL) {
