@@ -8,59 +8,6 @@
 # differ (fail closed) or follow 2.69+ (world-writable config).
 set -u
 . "$TESTS_DIR/tools/pam_world.sh"
-fails=0 cases=0 diffed=0
-
-# t KIND CONFIG ARGS USER OPS EXPECTED [PRESET]
-#   CONFIG  file text (printf %b), or @PATH to use PATH as it is
-#   ARGS    module arguments; config=<the file> is added unless given
-#   USER    the PAM user; "-" for none, "" for the empty name
-#   OPS     pamcase ops; a leading "stack" runs them through libpam and
-#           a service "auth optional <module> ARGS" instead of direct calls
-#   PRESET  pamcase -I/-M options applied before the ops
-t() {
-	kind=$1 conf=$2 args=$3 user=$4 ops=$5 want=$6 preset=${7:-}
-	cases=$((cases + 1))
-	case $conf in
-	@*) path=${conf#@} ;;
-	*) path=$T/c$cases; printf '%b' "$conf" >"$path" ;;
-	esac
-	case " $args " in
-	*" config="*) margs=$args ;;
-	*) margs="config=$path $args" ;;
-	esac
-	check_one "$OURS" "ours"
-	if [ "$kind" = both ] && [ -n "$DEB" ]; then
-		check_one "$DEB" "Debian's pam_cap"
-		diffed=$((diffed + 1))
-	fi
-}
-
-# run_one MODULE: prints pamcase's line for the current case.
-run_one() {
-	mod=$1 stack=0 o=$ops
-	case $o in stack\ *) stack=1 o=${o#stack } ;; esac
-	if [ "$user" = - ]; then set --; else set -- -u "$user"; fi
-	# shellcheck disable=SC2086 # word splitting of options is intended
-	if [ $stack = 1 ]; then
-		echo "auth optional $mod $margs" >"$T/svc/s$cases"
-		pam -s "s$cases" "$@" $preset $o
-	else
-		for a in $margs; do set -- "$@" -a "$a"; done
-		pam -m "$mod" "$@" $preset $o
-	fi
-}
-
-check_one() {
-	got=$(run_one "$1")
-	if [ "$got" != "$want" ]; then
-		fails=$((fails + 1))
-		echo "FAIL case $cases ($2): config '$conf' args '$args' user '$user' ops '$ops'"
-		echo "    want: $want"
-		echo "    got:  $got"
-		sed 's/^/    log: /' "$T/log" | head -5
-	fi
-}
-
 ok='auth=SUCCESS setcred=SUCCESS'
 ign='auth=IGNORE setcred=IGNORE'
 k0='keepcaps=0'

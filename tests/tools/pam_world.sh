@@ -2,7 +2,8 @@
 # Sourced (not run) by the pam_cap suites: a private world of users, groups and PAM
 # services through cwrap's nss_wrapper and pam_wrapper, and pam() to drive
 # pamcase in it. Nothing in /etc is read or written. Sets $T (temp dir),
-# $OURS (our module) and $DEB (Debian's pam_cap.so, or empty).
+# $OURS (our module) and $DEB (Debian's pam_cap.so, or empty); t() runs
+# one case through our module (and Debian's for "both" cases).
 
 find_lib() {
 	for d in /usr/lib/*-linux-gnu /usr/lib64 /usr/lib /lib/*-linux-gnu; do
@@ -69,3 +70,57 @@ pam() {
 		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
 		LD_PRELOAD="$PWRAP $NWRAP" $NS "$BIN/pamcase" "$@" 2>"$T/log"
 }
+
+fails=0 cases=0 diffed=0
+
+# t KIND CONFIG ARGS USER OPS EXPECTED [PRESET]
+#   CONFIG  file text (printf %b), or @PATH to use PATH as it is
+#   ARGS    module arguments; config=<the file> is added unless given
+#   USER    the PAM user; "-" for none, "" for the empty name
+#   OPS     pamcase ops; a leading "stack" runs them through libpam and
+#           a service "auth optional <module> ARGS" instead of direct calls
+#   PRESET  pamcase -I/-M options applied before the ops
+t() {
+	kind=$1 conf=$2 args=$3 user=$4 ops=$5 want=$6 preset=${7:-}
+	cases=$((cases + 1))
+	case $conf in
+	@*) path=${conf#@} ;;
+	*) path=$T/c$cases; printf '%b' "$conf" >"$path" ;;
+	esac
+	case " $args " in
+	*" config="*) margs=$args ;;
+	*) margs="config=$path $args" ;;
+	esac
+	check_one "$OURS" "ours"
+	if [ "$kind" = both ] && [ -n "$DEB" ]; then
+		check_one "$DEB" "Debian's pam_cap"
+		diffed=$((diffed + 1))
+	fi
+}
+
+# run_one MODULE: prints pamcase's line for the current case.
+run_one() {
+	mod=$1 stack=0 o=$ops
+	case $o in stack\ *) stack=1 o=${o#stack } ;; esac
+	if [ "$user" = - ]; then set --; else set -- -u "$user"; fi
+	# shellcheck disable=SC2086 # word splitting of options is intended
+	if [ $stack = 1 ]; then
+		echo "auth optional $mod $margs" >"$T/svc/s$cases"
+		pam -s "s$cases" "$@" $preset $o
+	else
+		for a in $margs; do set -- "$@" -a "$a"; done
+		pam -m "$mod" "$@" $preset $o
+	fi
+}
+
+check_one() {
+	got=$(run_one "$1")
+	if [ "$got" != "$want" ]; then
+		fails=$((fails + 1))
+		echo "FAIL case $cases ($2): config '$conf' args '$args' user '$user' ops '$ops'"
+		echo "    want: $want"
+		echo "    got:  $got"
+		sed 's/^/    log: /' "$T/log" | head -5
+	fi
+}
+
