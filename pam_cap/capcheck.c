@@ -155,6 +155,9 @@ static void report_user(const char *path, const char *user)
 		return;
 	case CAPCONF_NOMEM:
 		errx(EXIT_FAILURE, "out of memory");
+	case CAPCONF_UNREADABLE:
+		printf("%s: %s is not used: nothing granted\n", user, path);
+		return;
 	default:
 		printf("%s: no line matches: nothing granted\n", user);
 		return;
