@@ -14,8 +14,9 @@
  * setcred[=FLAGS] (FLAGS: establish, delete, reinit, refresh or a number),
  * end[=silent] (pam_end(PAM_SUCCESS[|PAM_DATA_SILENT]); done implicitly
  * last otherwise). -u sets the PAM user (none: the conversation fails, or
- * with -A answers PAM_CONV_AGAIN). -x: after pam_end, become USER as a
- * login does (groups, gid, uid) and exec PROG -c. -I and -M first set the
+ * with -A answers PAM_CONV_AGAIN). The op "become" switches to USER as a
+ * login does (groups, gid, uid). -x: at the end, become USER if no op did,
+ * and exec PROG -c. -I and -M first set the
  * inheritable set and raise ambient bits (hex masks), to see what a grant
  * replaces.
  *
@@ -157,26 +158,32 @@ static void preset(unsigned long long inh, unsigned long long amb)
 		}
 }
 
-static void become_and_exec(const char *user, const char *prog)
+/* Becomes user as a login does: groups and gid while still root, uid last. */
+static void become(const char *user)
 {
-	struct passwd *pw = getpwnam(user);
+	struct passwd *pw = user == NULL ? NULL : getpwnam(user);
 	gid_t groups[256];
 	int ng = 256;
-	static char opt_c[] = "-c", path[] = "PATH=/usr/bin:/bin";
-	char *args[] = { strdup(prog), opt_c, NULL };
-	char *env[] = { path, NULL };
 
-	fflush(stdout);
 	if (pw == NULL || getgrouplist(user, pw->pw_gid, groups, &ng) < 0) {
-		fprintf(stderr, "pamcase: cannot resolve %s\n", user);
+		fprintf(stderr, "pamcase: cannot resolve the user\n");
 		exit(3);
 	}
-	/* The order a login uses: groups and gid while still root, uid last. */
 	if (setgroups((size_t)ng, groups) < 0 || setgid(pw->pw_gid) < 0 ||
 	    setuid(pw->pw_uid) < 0) {
 		perror("pamcase: switching to the user");
 		exit(3);
 	}
+}
+
+/* Runs PROG -c with a clean environment (no preloaded wrappers). */
+static void run_prog(const char *prog)
+{
+	static char opt_c[] = "-c", path[] = "PATH=/usr/bin:/bin";
+	char *args[] = { strdup(prog), opt_c, NULL };
+	char *env[] = { path, NULL };
+
+	fflush(stdout);
 	execve(prog, args, env);
 	perror(prog);
 	exit(3);
@@ -191,7 +198,7 @@ int main(int argc, char **argv)
 	hook_fn auth_fn = NULL, cred_fn = NULL;
 	pam_handle_t *pamh = NULL;
 	void *dl = NULL;
-	int c, nargs = 0, ended = 0, rc;
+	int c, nargs = 0, ended = 0, became = 0, rc;
 	unsigned long long inh = 0, amb = 0;
 	unsigned long long start_bnd = status_mask("CapBnd");
 
@@ -246,6 +253,9 @@ int main(int argc, char **argv)
 			rc = cred_fn ? cred_fn(pamh, fl, nargs, margs) :
 				       pam_setcred(pamh, fl);
 			emit("setcred", code_name(rc));
+		} else if (strcmp(op, "become") == 0) {
+			become(user);
+			became = 1;
 		} else if (strncmp(op, "end", 3) == 0 && !ended) {
 			int st = PAM_SUCCESS;
 
@@ -263,8 +273,11 @@ int main(int argc, char **argv)
 	print_iab(start_bnd);
 	printf(" keepcaps=%d\n", prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0));
 	fflush(stdout);
-	if (prog != NULL)
-		become_and_exec(user, prog);
+	if (prog != NULL) {
+		if (!became)
+			become(user);
+		run_prog(prog);
+	}
 	/* The module is unloaded only now: pam_end ran its cleanup. */
 	if (dl != NULL)
 		dlclose(dl);
