@@ -13,7 +13,7 @@ cc() {
 	want=$1; shift
 	cases=$((cases + 1))
 	env NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
-		LD_PRELOAD="$NWRAP" "$CC" "$@" >"$T/out" 2>"$T/err"
+		ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD="$NWRAP" "$CC" "$@" >"$T/out" 2>"$T/err"
 	rc=$?
 	[ "$rc" -eq "$want" ] && return
 	fails=$((fails + 1))
@@ -93,6 +93,12 @@ cc 2 -c "$T/missing" alice
 same "$T/err" "capcheck: $T/missing: No such file or directory"
 cp "$BIN/pamcase" "$T/elf"
 cc 1 -c "$T/elf" alice
+same "$T/out" "alice: no line matches: nothing granted"
+head -c 2000000 /dev/zero | tr '\0' a >"$T/huge"	# one 2 MB line, no newline
+cc 1 -c "$T/huge" alice
+same "$T/err" "capcheck: $T/huge:1: warning: longer than 4095 bytes: ignored (libcap would split it into two lines)"
+head -c 262144 /dev/urandom >"$T/random"
+cc 1 -c "$T/random" alice bob
 
 # Usage errors.
 cc 2 --bogus

@@ -8,6 +8,7 @@
 # differ (fail closed) or follow 2.69+ (world-writable config).
 set -u
 . "$TESTS_DIR/tools/pam_world.sh"
+require_pam_driver
 ok='auth=SUCCESS setcred=SUCCESS'
 ign='auth=IGNORE setcred=IGNORE'
 k0='keepcaps=0'

@@ -6,6 +6,7 @@
 # Debian's 2.66 module behaves differently, the case shows that too.
 set -u
 . "$TESTS_DIR/tools/pam_world.sh"
+require_pam_driver
 PWDEBUG=2	# pam_wrapper prints pam_syslog() messages as "SYSLOG(prio): ..."
 
 # logged PATTERN / not_logged PATTERN: about the last run of our module.

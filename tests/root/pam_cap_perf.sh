@@ -11,6 +11,7 @@
 # Users and groups are nss_wrapper entries; nothing in /etc is touched.
 set -u
 . "$TESTS_DIR/tools/pam_world.sh"
+require_pam_driver
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo -1)
 if [ "$paranoid" -lt 1 ]; then
 	echo "skipped: perf_event_paranoid=$paranoid lets anybody open CPU-wide events"; exit 77
