@@ -64,7 +64,8 @@ static void check_who(const char *path, unsigned long n, const char *t)
 		return;
 	if (t[0] == '@') {
 		if (getgrnam(t + 1) == NULL)
-			warn_line(path, n, "unknown group '%s': never matches", t + 1);
+			warn_line(path, n, "unknown group '%s': never matches",
+				  t + 1);
 		return;
 	}
 	if (getpwnam(t) != NULL)
@@ -104,8 +105,8 @@ static int lint(const char *path)
 	while ((rc = capconf_next(&r, &line)) > 0) {
 		if (line->error == CAPCONF_LINE_TOO_LONG) {
 			warn_line(path, line->number, "longer than %d bytes: "
-				  "ignored (libcap would split it into two lines)",
-				  CAPCONF_LINE_MAX);
+				  "ignored (libcap would split it into two "
+				  "lines)", CAPCONF_LINE_MAX);
 			continue;
 		}
 		if (line->error == CAPCONF_LINE_NUL) {
@@ -172,7 +173,8 @@ static void report_user(const char *path, const char *user)
 	} else if ((iab = cap_iab_from_text(m.caps)) == NULL) {
 		printf("%s: nothing granted: '%s' is not valid IAB text "
 		       "[%s:%lu, %s %s]\n",
-		       user, m.caps, path, m.line, capconf_why_name(m.why), m.who);
+		       user, m.caps, path, m.line, capconf_why_name(m.why),
+		       m.who);
 	} else {
 		text = cap_iab_to_text(iab);
 		/* The canonical form is what cap_iab_set_proc() will apply. */

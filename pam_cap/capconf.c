@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* Reading capability.conf safely: open checks, bounded lines, tokens, comments. */
+/* Reading capability.conf safely: open checks, bounded lines, tokens. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 
 #include "capconf.h"
 
-/* The null device by its numbers, so a renamed or bind-mounted one also counts. */
+/* The null device by its numbers, so a bind-mounted or renamed one counts. */
 static int is_null_device(const struct stat *st)
 {
 	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 &&
@@ -38,7 +38,7 @@ int capconf_open(struct capconf_reader *r, const char *path)
 		return CAPCONF_OPEN_FAILED;
 	}
 	if (is_null_device(&st)) {
-		/* libcap allows config=/dev/null: an empty file, nothing matches. */
+		/* libcap allows config=/dev/null: empty, nothing matches. */
 		close(fd);
 		return CAPCONF_OPEN_OK;
 	}
@@ -48,7 +48,7 @@ int capconf_open(struct capconf_reader *r, const char *path)
 		return CAPCONF_OPEN_NOT_REGULAR;
 	}
 	if (st.st_mode & S_IWOTH) {
-		/* Anyone could grant themselves anything (libcap 2.69+ agrees). */
+		/* Anyone could grant themselves anything (as libcap 2.69+). */
 		close(fd);
 		return CAPCONF_OPEN_WORLD_WRITABLE;
 	}
@@ -94,7 +94,7 @@ static int read_line(FILE *fp, struct capconf_line *line)
 		if (c == '\0' && line->error == CAPCONF_LINE_OK)
 			line->error = CAPCONF_LINE_NUL;
 		if (len == CAPCONF_LINE_MAX) {
-			/* Keep reading to the newline: the tail is not a line. */
+			/* Read on to the newline: the tail is no line. */
 			line->error = CAPCONF_LINE_TOO_LONG;
 			continue;
 		}

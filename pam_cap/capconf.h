@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* capability.conf: reading, tokenising and matching lines, shared by pam_cap.so and capcheck. */
+/* capability.conf reading and matching, shared by pam_cap.so and capcheck. */
 #ifndef CAPCONF_H
 #define CAPCONF_H
 
@@ -29,10 +29,10 @@ enum capconf_open_status {
 	CAPCONF_OPEN_OK = 0,
 	CAPCONF_OPEN_FAILED = -1,	/* errno says why */
 	CAPCONF_OPEN_WORLD_WRITABLE = -2,	/* S_IWOTH and not /dev/null */
-	CAPCONF_OPEN_NOT_REGULAR = -3,	/* a FIFO, a device other than /dev/null... */
+	CAPCONF_OPEN_NOT_REGULAR = -3,	/* FIFO, device other than /dev/null */
 };
 
-/* One non-empty, non-comment line, split into tokens (tok[0] is the caps text). */
+/* A line with tokens that is no comment; tok[0] is the caps text. */
 struct capconf_line {
 	unsigned long number;		/* 1-based line number in the file */
 	enum capconf_line_error error;
@@ -47,7 +47,7 @@ struct capconf_reader {
 	struct capconf_line line;
 };
 
-/* What a user looks like to the matcher: the name and the names of all groups. */
+/* A user as the matcher sees it: the name and the names of all groups. */
 struct capconf_user {
 	char *name;
 	char **groups;			/* names from getgrouplist(), by gid */
@@ -56,7 +56,7 @@ struct capconf_user {
 
 enum capconf_why {
 	CAPCONF_WHY_USER,		/* the user's name is listed */
-	CAPCONF_WHY_GROUP,		/* "@group" names one of the user's groups */
+	CAPCONF_WHY_GROUP,		/* "@group" names a group of the user */
 	CAPCONF_WHY_ANY,		/* "*" */
 };
 
@@ -72,8 +72,8 @@ struct capconf_match {
 enum capconf_find_status {
 	CAPCONF_FOUND = 1,
 	CAPCONF_NOT_FOUND = 0,
-	CAPCONF_UNKNOWN_USER = -1,	/* no passwd entry: libcap matches nothing */
-	CAPCONF_UNREADABLE = -2,	/* see the open status; matches nothing */
+	CAPCONF_UNKNOWN_USER = -1,	/* no passwd entry: nothing matches */
+	CAPCONF_UNREADABLE = -2,	/* not opened or not trusted */
 	CAPCONF_NOMEM = -3,
 };
 

@@ -39,7 +39,8 @@ static void apply_deferred(pam_handle_t *pamh, void *data, int status)
  * kernel keeps A within I). The bounding set is left alone and keepcaps is
  * not set: there is nothing to keep.
  */
-static int clear_inheritable(pam_handle_t *pamh, const struct pam_cap_opts *opts)
+static int clear_inheritable(pam_handle_t *pamh,
+			     const struct pam_cap_opts *opts)
 {
 	cap_t caps = cap_get_proc();
 	int rc = PAM_IGNORE;
@@ -51,7 +52,8 @@ static int clear_inheritable(pam_handle_t *pamh, const struct pam_cap_opts *opts
 		pam_syslog(pamh, LOG_ERR, "cannot clear inheritable set: %m");
 	cap_free(caps);
 	if (opts->debug && rc == PAM_SUCCESS)
-		pam_syslog(pamh, LOG_DEBUG, "'none': inheritable and ambient sets cleared");
+		pam_syslog(pamh, LOG_DEBUG,
+			   "'none': inheritable and ambient sets cleared");
 	return rc;
 }
 
@@ -62,10 +64,11 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 	char *shown;
 	int rc = PAM_IGNORE;
 
-	/* "all" (exact, as in libcap): leave every inherited capability alone. */
+	/* "all" (exact, as in libcap): leave inherited capabilities alone. */
 	if (strcmp(text, "all") == 0) {
 		if (opts->debug)
-			pam_syslog(pamh, LOG_DEBUG, "'all': capabilities left unchanged");
+			pam_syslog(pamh, LOG_DEBUG,
+				   "'all': capabilities left unchanged");
 		return PAM_SUCCESS;
 	}
 	if (strcmp(text, "none") == 0)
@@ -73,7 +76,8 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 	iab = cap_iab_from_text(text);
 	if (iab == NULL) {
 		/* Fail closed: a line we cannot parse grants nothing. */
-		pam_syslog(pamh, LOG_ERR, "invalid capability text '%s': nothing granted",
+		pam_syslog(pamh, LOG_ERR,
+			   "invalid capability text '%s': nothing granted",
 			   text);
 		return PAM_IGNORE;
 	}
@@ -89,15 +93,18 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 		 * setcred reports IGNORE even though the grant is queued, as
 		 * libcap does: the capabilities are not in place yet.
 		 */
-		if (pam_set_data(pamh, DEFER_KEY, iab, apply_deferred) != PAM_SUCCESS) {
-			pam_syslog(pamh, LOG_ERR, "cannot queue capabilities for pam_end()");
+		if (pam_set_data(pamh, DEFER_KEY, iab, apply_deferred) !=
+		    PAM_SUCCESS) {
+			pam_syslog(pamh, LOG_ERR,
+				   "cannot queue capabilities for pam_end()");
 			cap_free(iab);
 		}
 	} else {
 		if (cap_iab_set_proc(iab) == 0)
 			rc = PAM_SUCCESS;
 		else
-			pam_syslog(pamh, LOG_ERR, "capabilities not applied: %m");
+			pam_syslog(pamh, LOG_ERR,
+				   "capabilities not applied: %m");
 		cap_free(iab);
 	}
 	/*

@@ -36,7 +36,7 @@ static int lookup_passwd(const char *name, struct passwd *pw, char **buf)
 		size *= 2;
 	}
 	if (rc != 0 || res == NULL) {
-		/* Not found (rc 0) and lookup errors both mean "no such user". */
+		/* Not found (rc 0) and lookup errors: "no such user". */
 		errno = rc == ENOMEM ? ENOMEM : ENOENT;
 		return -1;
 	}
@@ -115,7 +115,7 @@ int capconf_user_lookup(struct capconf_user *u, const char *name)
 	if (u->groups == NULL)
 		goto fail;
 	for (i = 0; i < n; i++) {
-		/* A gid without a name can never be written as @name: skip it. */
+		/* A gid without a name cannot be written as @name. */
 		char *g = group_name(gids[i], &buf);
 
 		if (g != NULL)
@@ -162,7 +162,7 @@ int capconf_line_matches(const struct capconf_line *line,
 			return i;
 		}
 		if (t[0] == '@') {
-			/* Only "@" makes a group (CVE-2025-1390: never guess). */
+			/* Only "@" makes a group (CVE-2025-1390). */
 			for (g = 0; g < u->ngroups; g++) {
 				if (strcmp(t + 1, u->groups[g]) == 0) {
 					*why = CAPCONF_WHY_GROUP;
@@ -250,13 +250,14 @@ int capconf_find(const char *path, const char *user, struct capconf_match *m,
 		if (errno == ENOMEM)
 			return CAPCONF_NOMEM;
 		if (log != NULL)
-			log(ctx, LOG_DEBUG, "user '%s' unknown: no line can match",
+			log(ctx, LOG_DEBUG,
+			    "user '%s' unknown: no line can match",
 			    user == NULL ? "" : user);
 		return CAPCONF_UNKNOWN_USER;
 	}
 	rc = capconf_open(&r, path);
 	if (rc != CAPCONF_OPEN_OK) {
-		/* A missing file is a normal "no grants"; the rest are errors. */
+		/* A missing file means "no grants"; the rest are errors. */
 		if (log != NULL)
 			log(ctx, rc == CAPCONF_OPEN_FAILED && errno == ENOENT ?
 				 LOG_DEBUG : LOG_ERR,

@@ -9,7 +9,7 @@
 #include "capconf.h"
 #include "pam_cap.h"
 
-/* Where capconf's messages go: syslog through PAM, debug ones only on request. */
+/* Where capconf's messages go: syslog via PAM, debug ones only on request. */
 struct log_ctx {
 	pam_handle_t *pamh;
 	int debug;
@@ -77,7 +77,8 @@ static int find_grant(pam_handle_t *pamh, const struct pam_cap_opts *o,
 		return 1;
 	}
 	if (rc == CAPCONF_NOMEM)
-		pam_syslog(pamh, LOG_CRIT, "out of memory reading %s", o->config);
+		pam_syslog(pamh, LOG_CRIT, "out of memory reading %s",
+			   o->config);
 	else if (o->debug)
 		pam_syslog(pamh, LOG_DEBUG, "%s: no line matches '%s'",
 			   o->config, user);
@@ -99,8 +100,8 @@ int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
 		return PAM_INCOMPLETE;	/* the application will call again */
 	if (o.autoauth) {
 		if (o.debug)
-			pam_syslog(pamh, LOG_DEBUG, "autoauth: success without %s",
-				   o.config);
+			pam_syslog(pamh, LOG_DEBUG,
+				   "autoauth: success without %s", o.config);
 		return PAM_SUCCESS;
 	}
 	if (rc != PAM_SUCCESS || user == NULL)
@@ -123,12 +124,12 @@ int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	const char *user;
 	int rc;
 
-	/* Only establishing (or re-establishing) credentials grants anything. */
+	/* Only establishing (or re-establishing) credentials grants. */
 	if (!(flags & (PAM_ESTABLISH_CRED | PAM_REINITIALIZE_CRED)))
 		return PAM_IGNORE;
 	parse_opts(pamh, argc, argv, &o);
-	if (pam_get_item(pamh, PAM_USER, &item) != PAM_SUCCESS || item == NULL ||
-	    *(const char *)item == '\0')
+	if (pam_get_item(pamh, PAM_USER, &item) != PAM_SUCCESS ||
+	    item == NULL || *(const char *)item == '\0')
 		return PAM_AUTH_ERR;
 	user = item;
 	if (find_grant(pamh, &o, user, &m)) {

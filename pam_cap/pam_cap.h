@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* Internal declarations of pam_cap.so: its options and how a grant is applied. */
+/* Internal declarations of pam_cap.so: its options and applying a grant. */
 #ifndef PAM_CAP_H
 #define PAM_CAP_H
 
@@ -17,7 +17,7 @@ struct pam_cap_opts {
 	int debug;			/* log each decision at LOG_DEBUG */
 	int keepcaps;			/* PR_SET_KEEPCAPS after applying */
 	int autoauth;			/* authenticate always succeeds */
-	int defer;			/* apply at pam_end() instead of setcred */
+	int defer;			/* apply at pam_end(), not setcred */
 	const char *config;		/* capability.conf path */
 	const char *fallback;		/* default=: IAB when no line matches */
 };

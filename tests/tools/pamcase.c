@@ -136,7 +136,9 @@ static void print_iab(unsigned long long start_bnd)
 /* Presets I (and then A) with raw syscalls: this tool links no libcap. */
 static void preset(unsigned long long inh, unsigned long long amb)
 {
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_header_struct hdr = {
+		_LINUX_CAPABILITY_VERSION_3, 0
+	};
 	struct __user_cap_data_struct d[2];
 	int n;
 
@@ -231,7 +233,8 @@ int main(int argc, char **argv)
 		auth_fn = (hook_fn)dlsym(dl, "pam_sm_authenticate");
 		cred_fn = (hook_fn)dlsym(dl, "pam_sm_setcred");
 		if (auth_fn == NULL || cred_fn == NULL) {
-			fprintf(stderr, "pamcase: %s lacks the hooks\n", module);
+			fprintf(stderr, "pamcase: %s lacks the hooks\n",
+				module);
 			return 2;
 		}
 	}
