@@ -32,26 +32,34 @@ fi
 
 # login USER CONF ARGS OPS PROG EXPECTED-PAM-LINE EXPECTED-PROBE-RC
 # The service stands in for login: pam_permit plays the password check.
+# With Debian's pam_cap.so installed, every login also runs through it and
+# must end the same way (differential test on the real kernel).
 login() {
-	user=$1 conf=$2 args=$3 ops=$4 prog=$5 want=$6 want_rc=$7
+	login_with "$OURS" "$@"
+	[ -z "$DEB" ] || login_with "$DEB" "$@"
+}
+
+login_with() {
+	mod=$1 user=$2 conf=$3 args=$4 ops=$5 prog=$6 want=$7 want_rc=$8
 	cases=$((cases + 1))
 	printf '%s\n' "$conf" >"$T/c$cases"
 	printf 'auth required pam_permit.so\nauth optional %s config=%s %s\n' \
-		"$OURS" "$T/c$cases" "$args" >"$T/svc/login$cases"
+		"$mod" "$T/c$cases" "$args" >"$T/svc/login$cases"
 	# shellcheck disable=SC2086 # ops are words
 	out=$(pam -s "login$cases" -u "$user" -x "$prog" $ops)
 	rc=$?
 	pamline=$(printf '%s\n' "$out" | head -n 1)
 	if [ "$pamline" != "$want" ] || [ "$rc" -ne "$want_rc" ]; then
 		fails=$((fails + 1))
-		echo "FAIL case $cases: $user with '$conf' ($args), $ops, $(basename "$prog")"
+		echo "FAIL case $cases ($mod): $user with '$conf' ($args), $ops, $(basename "$prog")"
 		echo "    want: $want / probe exit $want_rc"
 		printf '%s\n' "$out" | sed 's/^/    got:  /'
 		echo "    probe exit $rc"; sed 's/^/    log: /' "$T/log" | head -5
 		return
 	fi
 	# The probe's own view of its capabilities after exec, for the record.
-	printf '%s: %s\n' "$user" "$(printf '%s\n' "$out" | grep -E '^(CapEff|perf)' | tr '\n\t' '  ')"
+	label=debian; [ "$mod" = "$OURS" ] && label=ours
+	printf '%s %s: %s\n' "$label" "$user" "$(printf '%s\n' "$out" | grep -E '^(CapEff|perf)' | tr '\n\t' '  ')"
 }
 
 good='auth=SUCCESS setcred=SUCCESS end=SUCCESS'
@@ -73,5 +81,5 @@ login bob   "$B" 'keepcaps defer' 'auth setcred become end=silent' "$T/perf-plai
 login alice "$B" 'keepcaps' 'auth setcred become end=silent' "$T/perf-plain" "$good iab=38 keepcaps=1" 1
 login alice "$B" 'keepcaps defer' 'auth setcred become end' "$T/perf-plain" "$good iab= keepcaps=1" 1
 
-echo "$cases logins"
+echo "$cases logins${DEB:+, half of them through $DEB}"
 [ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
