@@ -100,6 +100,13 @@ same "$T/err" "capcheck: $T/huge:1: warning: longer than 4095 bytes: ignored (li
 head -c 262144 /dev/urandom >"$T/random"
 cc 1 -c "$T/random" alice bob
 
+# The example shipped with the module: one active line, no warnings.
+cc 0 -c "$TOP/pam_cap/capability.conf" alice bob
+same "$T/out" "alice: cap_perfmon [$TOP/pam_cap/capability.conf:$(grep -n '^cap_perfmon' "$TOP/pam_cap/capability.conf" | cut -d: -f1), group @perf_users]
+bob: no line matches: nothing granted"
+[ "$(grep -cv '^[[:space:]]*\(#\|$\)' "$TOP/pam_cap/capability.conf")" -eq 1 ] || {
+	fails=$((fails + 1)); echo "FAIL: the example has more than one active line"; }
+
 # Usage errors.
 cc 2 --bogus
 cc 2 -c
