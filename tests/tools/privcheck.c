@@ -146,10 +146,24 @@ START_TEST(mode_hybrid_and_uncertain)
 	set_proc_text("all=ep");
 	ck_assert_int_eq(cap_set_secbits(SECBIT_NOROOT), 0);
 	ck_assert_uint_eq(cap_get_mode(), CAP_MODE_UNCERTAIN);
+	/* All of PURE1E's bits plus KEEP_CAPS: not a mode either. */
+	ck_assert_int_eq(cap_set_secbits(0xff), 0);
+	ck_assert_uint_eq(cap_get_mode(), CAP_MODE_UNCERTAIN);
 	errno = 0;
 	ck_assert_int_eq(cap_set_mode((cap_mode_t)42), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_uint_eq(status_vector("CapEff:"), 0);
+}
+END_TEST
+
+START_TEST(basic_secbits_without_ambient_lock_are_uncertain)
+{
+	/* 0x2f locks all but the ambient bits: libcap says UNCERTAIN. */
+	set_proc_text("all=ep");
+	ck_assert_int_eq(cap_set_secbits(0x2f), 0);
+	ck_assert_uint_eq(cap_get_mode(), CAP_MODE_UNCERTAIN);
+	ck_assert_int_eq(cap_set_secbits(0xef), 0);
+	ck_assert_uint_eq(cap_get_mode(), CAP_MODE_PURE1E_INIT);
 }
 END_TEST
 
@@ -409,6 +423,7 @@ static Suite *priv_suite(void)
 	tcase_add_test(tc, mode_pure1e_init_then_pure1e);
 	tcase_add_test(tc, mode_nopriv);
 	tcase_add_test(tc, mode_hybrid_and_uncertain);
+	tcase_add_test(tc, basic_secbits_without_ambient_lock_are_uncertain);
 	tcase_add_test(tc, setuid_keeps_permitted);
 	tcase_add_test(tc, setgroups_sets_gid_and_list);
 	tcase_add_test(tc, iab_set_proc_applies_exactly);
