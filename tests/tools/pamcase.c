@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <security/pam_appl.h>
@@ -160,6 +161,30 @@ static void preset(unsigned long long inh, unsigned long long amb)
 		}
 }
 
+/*
+ * Leaves a parent that waits and exits with the child's status, while the
+ * child goes on. The parent stays root, so that pam_wrapper's exit handler
+ * can remove its root-owned directory in /tmp: the child cannot, once it is
+ * the user or has exec()ed.
+ */
+static void fork_waiting_parent(void)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("pamcase: fork");
+		exit(3);
+	}
+	if (pid == 0)
+		return;
+	if (waitpid(pid, &st, 0) < 0)
+		exit(3);
+	exit(WIFEXITED(st) ? WEXITSTATUS(st) : 3);
+}
+
 /* Becomes user as a login does: groups and gid while still root, uid last. */
 static void become(const char *user)
 {
@@ -171,6 +196,7 @@ static void become(const char *user)
 		fprintf(stderr, "pamcase: cannot resolve the user\n");
 		exit(3);
 	}
+	fork_waiting_parent();
 	if (setgroups((size_t)ng, groups) < 0 || setgid(pw->pw_gid) < 0 ||
 	    setuid(pw->pw_uid) < 0) {
 		perror("pamcase: switching to the user");
