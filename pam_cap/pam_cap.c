@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* pam_cap.so: the auth and setcred hooks and their module arguments. */
+#include <stdarg.h>
+#include <string.h>
+#include <syslog.h>
+
+#include <security/pam_ext.h>
+
+#include "capconf.h"
+#include "pam_cap.h"
+
+/* Where capconf's messages go: syslog via PAM, debug ones only on request. */
+struct log_ctx {
+	pam_handle_t *pamh;
+	int debug;
+};
+
+static void log_to_pam(void *ctx, int prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void log_to_pam(void *ctx, int prio, const char *fmt, ...)
+{
+	struct log_ctx *lc = ctx;
+	va_list ap;
+
+	if (prio == LOG_DEBUG && !lc->debug)
+		return;
+	va_start(ap, fmt);
+	pam_vsyslog(lc->pamh, prio, fmt, ap);
+	va_end(ap);
+}
+
+static void parse_opts(pam_handle_t *pamh, int argc, const char **argv,
+		       struct pam_cap_opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->config = CAPCONF_DEFAULT_PATH;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "debug") == 0)
+			o->debug = 1;
+		else if (strcmp(a, "keepcaps") == 0)
+			o->keepcaps = 1;
+		else if (strcmp(a, "autoauth") == 0)
+			o->autoauth = 1;
+		else if (strcmp(a, "defer") == 0)
+			o->defer = 1;
+		else if (strncmp(a, "config=", 7) == 0)
+			o->config = a + 7;
+		else if (strncmp(a, "default=", 8) == 0)
+			o->fallback = a + 8;
+		else
+			/* A typo must not stop logins; say so and go on. */
+			pam_syslog(pamh, LOG_ERR, "unknown option; %s", a);
+	}
+}
+
+/*
+ * Looks user up in the config. Returns 1 with m filled (release it), or 0
+ * when no line applies; logs the decision when debugging.
+ */
+static int find_grant(pam_handle_t *pamh, const struct pam_cap_opts *o,
+		      const char *user, struct capconf_match *m)
+{
+	struct log_ctx lc = { pamh, o->debug };
+	int rc = capconf_find(o->config, user, m, log_to_pam, &lc);
+
+	if (rc == CAPCONF_FOUND) {
+		if (o->debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "%s:%lu matches '%s' by %s '%s': '%s'",
+				   o->config, m->line, user,
+				   capconf_why_name(m->why), m->who, m->caps);
+		return 1;
+	}
+	if (rc == CAPCONF_NOMEM)
+		pam_syslog(pamh, LOG_CRIT, "out of memory reading %s",
+			   o->config);
+	else if (o->debug)
+		pam_syslog(pamh, LOG_DEBUG, "%s: no line matches '%s'",
+			   o->config, user);
+	return 0;
+}
+
+int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
+			const char **argv)
+{
+	struct pam_cap_opts o;
+	struct capconf_match m;
+	const char *user = NULL;
+	int rc;
+
+	(void)flags;
+	parse_opts(pamh, argc, argv, &o);
+	rc = pam_get_user(pamh, &user, NULL);
+	if (rc == PAM_CONV_AGAIN)
+		return PAM_INCOMPLETE;	/* the application will call again */
+	if (o.autoauth) {
+		if (o.debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "autoauth: success without %s", o.config);
+		return PAM_SUCCESS;
+	}
+	if (rc != PAM_SUCCESS || user == NULL)
+		return PAM_AUTH_ERR;
+	/*
+	 * Success means "this user has an entry", nothing more: pam_cap
+	 * checks no password, and is meant to be stacked as optional.
+	 */
+	if (!find_grant(pamh, &o, user, &m))
+		return PAM_IGNORE;
+	capconf_match_release(&m);
+	return PAM_SUCCESS;
+}
+
+int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
+{
+	struct pam_cap_opts o;
+	struct capconf_match m;
+	const void *item = NULL;
+	const char *user;
+	int rc;
+
+	/* Only establishing (or re-establishing) credentials grants. */
+	if (!(flags & (PAM_ESTABLISH_CRED | PAM_REINITIALIZE_CRED)))
+		return PAM_IGNORE;
+	parse_opts(pamh, argc, argv, &o);
+	if (pam_get_item(pamh, PAM_USER, &item) != PAM_SUCCESS ||
+	    item == NULL || *(const char *)item == '\0')
+		return PAM_AUTH_ERR;
+	user = item;
+	if (find_grant(pamh, &o, user, &m)) {
+		rc = pam_cap_apply(pamh, &o, m.caps);
+		capconf_match_release(&m);
+		return rc;
+	}
+	if (o.fallback == NULL)
+		return PAM_IGNORE;
+	if (o.debug)
+		pam_syslog(pamh, LOG_DEBUG, "using default='%s' for '%s'",
+			   o.fallback, user);
+	return pam_cap_apply(pamh, &o, o.fallback);
+}

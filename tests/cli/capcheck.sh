@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capcheck: per-user verdicts (what, from which line, why), every warning
+# class, and the exit codes 0 (clean), 1 (warnings), 2 (usage/unreadable).
+# Users and groups come from nss_wrapper files, never from /etc.
+set -u
+. "$TESTS_DIR/tools/pam_world.sh"
+CC=$TOP/pam_cap/capcheck
+[ -x "$CC" ] || { echo "capcheck has not been built"; exit 1; }
+
+# cc EXPECTED-RC ARGS...: runs capcheck; stdout in $T/out, stderr in $T/err.
+cc() {
+	want=$1; shift
+	cases=$((cases + 1))
+	env NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+		ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD="$NWRAP" "$CC" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] && return
+	fails=$((fails + 1))
+	echo "FAIL case $cases: capcheck $*: exit $rc, want $want"
+	sed 's/^/    /' "$T/out" "$T/err"
+}
+# same FILE TEXT: FILE ($T/out or $T/err) must read exactly TEXT.
+same() {
+	if [ -z "$2" ]; then
+		[ -s "$1" ] || return 0
+		: >"$T/empty"; diff -u "$T/empty" "$1" >"$T/diff"
+	else
+		printf '%s\n' "$2" | diff -u - "$1" >"$T/diff" && return
+	fi
+	fails=$((fails + 1))
+	echo "FAIL case $cases: $1 differs (- wanted, + got)"; sed 's/^/    /' "$T/diff"
+}
+
+C=$T/conf
+cat >"$C" <<'CONF'
+# perf for the perf team; comment lines start with '#'
+cap_perfmon	@perf_users
+^cap_perfmon,!cap_sys_admin bob
+cap_bogus carol
+all root bin,daemon +bin #x
+none nosuch
+cap_kill
+38,^39 *
+cap_bpf bob @nogroup
+CONF
+printf 'cap_kill bob\0\n' >>"$C"
+printf '#%04100d\n' 0 >>"$C"
+
+cc 1 --config "$C" alice bob carol root zed daemon
+same "$T/out" "alice: cap_perfmon [$C:2, group @perf_users]
+bob: !cap_sys_admin,^cap_perfmon [$C:3, user name bob]
+carol: cap_perfmon [$C:2, group @perf_users]
+root: all: capabilities left unchanged [$C:5, user name root]
+zed: unknown user: nothing granted
+daemon: cap_perfmon,^cap_bpf [$C:8, wildcard *]"
+same "$T/err" "capcheck: $C:4: warning: 'cap_bogus' is not valid IAB text: users it matches get nothing
+capcheck: $C:5: warning: 'bin,daemon' is one user name, not a list: separate names with spaces
+capcheck: $C:5: warning: '+bin' is a user name, not a group: write '@bin'
+capcheck: $C:5: warning: '#x' is a user name: '#' starts a comment only at the start of a line
+capcheck: $C:6: warning: unknown user 'nosuch': never matches
+capcheck: $C:7: warning: no users listed: never matches
+capcheck: $C:9: warning: never used: the '*' on line 8 matches everybody first
+capcheck: $C:10: warning: NUL byte: ignored
+capcheck: $C:11: warning: longer than 4095 bytes: ignored (libcap would split it into two lines)"
+
+# A clean file: no warnings, exit 0, also with no user to report on.
+printf 'cap_perfmon @perf_users\nnone @devs\n' >"$T/good"
+cc 0 -c "$T/good" alice bob dave nobody
+same "$T/out" "alice: cap_perfmon [$T/good:1, group @perf_users]
+bob: none: inheritable and ambient sets cleared [$T/good:2, group @devs]
+dave: cap_perfmon [$T/good:1, group @perf_users]
+nobody: no line matches: nothing granted"
+same "$T/err" ""
+cc 0 --config="$T/good"
+printf 'cap_perfmon @perf_team\n' >"$T/badgroup"
+cc 1 -c "$T/badgroup"
+same "$T/err" "capcheck: $T/badgroup:1: warning: unknown group 'perf_team': never matches"
+
+# A malformed line that matches still decides, exactly as in the module.
+printf 'cap_bogus alice\ncap_kill alice\n' >"$T/mal"
+cc 1 -c "$T/mal" alice
+same "$T/out" "alice: nothing granted: 'cap_bogus' is not valid IAB text [$T/mal:1, user name alice]"
+
+# Files pam_cap will not use.
+cp "$T/good" "$T/ww"; chmod 666 "$T/ww"
+cc 1 -c "$T/ww" alice
+same "$T/out" "alice: $T/ww is not used: nothing granted"
+same "$T/err" "capcheck: $T/ww: world-writable, ignored: pam_cap grants nothing from it"
+cc 0 -c /dev/null alice
+same "$T/out" "alice: no line matches: nothing granted"
+cc 2 -c "$T/missing" alice
+same "$T/err" "capcheck: $T/missing: No such file or directory"
+cp "$BIN/pamcase" "$T/elf"
+cc 1 -c "$T/elf" alice
+same "$T/out" "alice: no line matches: nothing granted"
+head -c 2000000 /dev/zero | tr '\0' a >"$T/huge"	# one 2 MB line, no newline
+cc 1 -c "$T/huge" alice
+same "$T/err" "capcheck: $T/huge:1: warning: longer than 4095 bytes: ignored (libcap would split it into two lines)"
+head -c 262144 /dev/urandom >"$T/random"
+cc 1 -c "$T/random" alice bob
+
+# The example shipped with the module: one active line, no warnings.
+cc 0 -c "$TOP/pam_cap/capability.conf" alice bob
+same "$T/out" "alice: cap_perfmon [$TOP/pam_cap/capability.conf:$(grep -n '^cap_perfmon' "$TOP/pam_cap/capability.conf" | cut -d: -f1), group @perf_users]
+bob: no line matches: nothing granted"
+[ "$(grep -cv '^[[:space:]]*\(#\|$\)' "$TOP/pam_cap/capability.conf")" -eq 1 ] || {
+	fails=$((fails + 1)); echo "FAIL: the example has more than one active line"; }
+
+# Usage errors.
+cc 2 --bogus
+cc 2 -c
+cc 0 --help
+same "$T/out" "usage: capcheck [--config FILE] [USER...]"
+
+echo "$cases capcheck runs"
+[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }

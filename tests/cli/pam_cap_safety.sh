@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# pam_cap.so fails closed and says why: world-writable, binary, endless or
+# over-long configs grant nothing (a later good line still works), nothing
+# crashes, and the debug argument logs file, line, reason and IAB. Where
+# Debian's 2.66 module behaves differently, the case shows that too.
+set -u
+. "$TESTS_DIR/tools/pam_world.sh"
+require_pam_driver
+PWDEBUG=2	# pam_wrapper prints pam_syslog() messages as "SYSLOG(prio): ..."
+
+# logged PATTERN / not_logged PATTERN: about the last run of our module.
+logged() {
+	grep -qF -- "$1" "$T/log" && return
+	fails=$((fails + 1))
+	echo "FAIL after case $cases: log lacks '$1'"; sed 's/^/    log: /' "$T/log"
+}
+not_logged() {
+	grep -qF -- "$1" "$T/log" || return
+	fails=$((fails + 1))
+	echo "FAIL after case $cases: log has '$1'"; sed 's/^/    log: /' "$T/log"
+}
+# deb CONFIG ARGS USER OPS EXPECTED: what Debian's 2.66 module does instead.
+deb() {
+	[ -n "$DEB" ] || return 0
+	conf=$1 args=$2 user=$3 ops=$4 want=$5 preset=
+	margs="config=$T/c$cases $args"
+	check_one "$DEB" "Debian's pam_cap (known difference)"
+}
+
+ok='auth=SUCCESS setcred=SUCCESS'
+ign='auth=IGNORE setcred=IGNORE'
+k0='keepcaps=0'
+pad() { head -c "$1" /dev/zero | tr '\0' "$2"; }
+
+# --- World-writable config: ignored (2.69+); default= still applies ---
+printf 'cap_kill alice\n' >"$T/ww"; chmod 666 "$T/ww"
+t ours "@$T/ww" "config=$T/ww" alice 'auth setcred' "$ign iab= $k0"
+logged "$T/ww: world-writable, ignored"
+logged "SYSLOG(3)"
+t ours "@$T/ww" "config=$T/ww default=cap_bpf" alice 'auth setcred' "auth=IGNORE setcred=SUCCESS iab=39 $k0"
+[ -z "$DEB" ] || { margs="config=$T/ww" want="$ok iab=5 $k0" user=alice ops='auth setcred' preset=
+	check_one "$DEB" "Debian's pam_cap 2.66 (no world-writable check)"; }
+chmod 664 "$T/ww"	# group-writable: owner and group are not checked
+t both "@$T/ww" "config=$T/ww" alice 'auth setcred' "$ok iab=5 $k0"
+
+# --- Over-long lines: refused whole, never split into a surprise grant ---
+line4095="cap_kill alice$(pad 4081 ' ')"
+t both "$line4095\n" '' alice 'auth setcred' "$ok iab=5 $k0"	# the longest line
+t ours "$line4095 \n" '' alice 'auth setcred' "$ign iab= $k0"
+logged ":1: line longer than 4095 bytes, ignored"
+deb "$line4095 \n" '' alice 'auth setcred' "$ok iab=5 $k0"
+# libcap reads 4095 bytes, then parses the rest of this comment as a line.
+t ours "#$(pad 4094 x)cap_kill alice\n" '' alice 'auth setcred' "$ign iab= $k0"
+deb "#$(pad 4094 x)cap_kill alice\n" '' alice 'auth setcred' "$ok iab=5 $k0"
+t ours "#$(pad 5000 x)cap_kill alice\ncap_bpf alice\n" 'debug' alice 'auth setcred' "$ok iab=39 $k0"
+logged ":2 matches 'alice' by user name 'alice': 'cap_bpf'"
+pad 2000000 a >"$T/huge1"	# 2 MB, no newline at all
+t ours "@$T/huge1" "config=$T/huge1" alice 'auth setcred' "$ign iab= $k0"
+
+# --- NUL bytes and binary files ---
+t ours 'cap_kill alice\0junk\n' '' alice 'auth setcred' "$ign iab= $k0"
+logged ":1: NUL byte in line, ignored"
+t ours 'cap_kill\0 alice\ncap_bpf alice\n' '' alice 'auth setcred' "$ok iab=39 $k0"
+cp "$BIN/pamcase" "$T/elf"
+t ours "@$T/elf" "config=$T/elf" alice 'auth setcred' "$ign iab= $k0"
+t ours "@$T/elf" "config=$T/elf default=cap_bpf" alice 'auth setcred' "auth=IGNORE setcred=SUCCESS iab=39 $k0"
+head -c 262144 /dev/urandom >"$T/random"
+t ours "@$T/random" "config=$T/random" alice 'auth setcred' "$ign iab= $k0"
+
+# --- Not a file at all: no hang on a FIFO or an endless device ---
+mkfifo "$T/fifo"
+t ours "@$T/fifo" "config=$T/fifo" alice 'auth setcred' "$ign iab= $k0"
+logged "$T/fifo: not a regular file, ignored"
+t ours @/dev/zero 'config=/dev/zero' alice 'auth setcred' "$ign iab= $k0"
+
+# --- A big config: the match on its last line is still found ---
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "cap_kill user%d @group%d\n", i, i }' >"$T/big"
+echo 'cap_bpf alice' >>"$T/big"
+t both "@$T/big" "config=$T/big" alice 'auth setcred' "$ok iab=39 $k0"
+
+# --- What debug logs: file, line, reason, IAB; silence without it ---
+t ours 'cap_kill bob\ncap_perfmon @perf_users\n' 'debug' alice 'auth setcred' "$ok iab=38 $k0"
+logged "SYSLOG(7): $T/c$cases:2 matches 'alice' by group '@perf_users': 'cap_perfmon'"
+logged "SYSLOG(7): applying IAB 'cap_perfmon'"
+t ours '38,^cap_bpf *\n' 'debug' alice 'setcred' "setcred=SUCCESS iab=38,^39 $k0"
+logged "$T/c$cases:1 matches 'alice' by wildcard '*': '38,^cap_bpf'"
+logged "applying IAB 'cap_perfmon,^cap_bpf'"
+t ours 'cap_kill alice\n' 'debug' alice 'setcred' "setcred=SUCCESS iab=5 $k0"
+logged "by user name 'alice'"
+t ours 'cap_kill alice\n' 'debug default=cap_bpf' bob 'setcred' "setcred=SUCCESS iab=39 $k0"
+logged "SYSLOG(7): $T/c$cases: no line matches 'bob'"
+logged "SYSLOG(7): using default='cap_bpf' for 'bob'"
+t ours 'cap_kill *\n' 'debug' zed 'auth' "auth=IGNORE iab= $k0"
+logged "user 'zed' unknown"
+t ours 'cap_kill alice\n' 'debug defer' alice 'stack setcred end=silent' "setcred=PERM_DENIED end=SUCCESS iab=5 $k0"
+logged "deferring to pam_end() IAB 'cap_kill'"
+t ours 'cap_kill alice\n' '' alice 'auth setcred' "$ok iab=5 $k0"
+not_logged "SYSLOG(7)"
+t ours 'cap_bogus alice\n' '' alice 'auth setcred' "auth=SUCCESS setcred=IGNORE iab= $k0"
+logged "SYSLOG(3): invalid capability text 'cap_bogus': nothing granted"
+t ours 'cap_kill alice\n' 'keepcap' alice 'auth setcred' "$ok iab=5 $k0"
+logged "SYSLOG(3): unknown option; keepcap"
+
+echo "$cases cases"
+[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }

@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# Sourced (not run) by the pam_cap suites: a private world of users, groups and PAM
+# services through cwrap's nss_wrapper and pam_wrapper, and pam() to drive
+# pamcase in it. Nothing in /etc is read or written. Sets $T (temp dir),
+# $OURS (our module) and $DEB (Debian's pam_cap.so, or empty); t() runs
+# one case through our module (and Debian's for "both" cases).
+
+find_lib() {
+	for d in /usr/lib/*-linux-gnu /usr/lib64 /usr/lib /lib/*-linux-gnu; do
+		[ -e "$d/$1" ] && { echo "$d/$1"; return 0; }
+	done
+	return 1
+}
+PWRAP=$(find_lib libpam_wrapper.so) || {
+	echo "skipped: cwrap's pam_wrapper (libpam-wrapper) is not installed"; exit 77; }
+NWRAP=$(find_lib libnss_wrapper.so) || {
+	echo "skipped: cwrap's nss_wrapper (libnss-wrapper) is not installed"; exit 77; }
+OURS=$TOP/pam_cap/pam_cap.so
+[ -f "$OURS" ] || { echo "pam_cap.so has not been built"; exit 1; }
+DEB=
+for d in /lib/*-linux-gnu/security /usr/lib/*-linux-gnu/security; do
+	[ -f "$d/pam_cap.so" ] && DEB=$d/pam_cap.so && break
+done
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+chmod 755 "$T"
+mkdir "$T/svc"
+# alice: perf_users as a supplementary group; carol: as her primary group;
+# bob: in devs only; dave: both bob's group and perf_users.
+cat >"$T/passwd" <<'PW'
+root:x:0:0:root:/root:/bin/sh
+daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin
+bin:x:2:2:bin:/bin:/usr/sbin/nologin
+alice:x:4001:4001:Alice:/tmp:/bin/sh
+bob:x:4002:4002:Bob:/tmp:/bin/sh
+carol:x:4003:4100:Carol:/tmp:/bin/sh
+dave:x:4004:4004:Dave:/tmp:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
+PW
+cat >"$T/group" <<'GR'
+root:x:0:
+daemon:x:1:
+bin:x:2:
+alice:x:4001:
+bob:x:4002:
+dave:x:4004:
+perf_users:x:4100:alice,dave
+devs:x:4200:bob,dave
+nogroup:x:65534:
+GR
+echo 'auth required pam_permit.so' >"$T/svc/pamcase"
+echo 'auth required pam_deny.so' >"$T/svc/other"
+
+# The kernel refuses cap_iab_set_proc() without CAP_SETPCAP: as another
+# user, run in a user namespace where we hold every capability.
+NS=
+if [ "$(id -u)" -ne 0 ]; then
+	if unshare -Ur true 2>/dev/null; then
+		NS="unshare -Ur"
+	else
+		echo "skipped: needs root or unprivileged user namespaces"; exit 77
+	fi
+fi
+
+# pam PAMCASE-ARGS...: pamcase in the wrapped world (stderr kept in $T/log).
+# pam_wrapper (1.1.4 here) always dlopen()s libpam with RTLD_DEEPBIND,
+# which ASan refuses outright; suites that drive PAM call this first. Their
+# memory checking under such builds is VALGRIND=1 (pam() honours it).
+require_pam_driver() {
+	if nm -D "$BIN/pamcase" 2>/dev/null | grep -q __asan_init; then
+		echo "skipped: ASan cannot run under pam_wrapper (RTLD_DEEPBIND); use VALGRIND=1"
+		exit 77
+	fi
+}
+
+# pam_wrapper must not dlopen libpam with RTLD_DEEPBIND where the version
+# supports turning it off, and ASan must tolerate the preloads coming first.
+pam() {
+	env PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/svc" \
+		PAM_WRAPPER_DISABLE_DEEPBIND=1 \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
+		PAM_WRAPPER_DEBUGLEVEL="${PWDEBUG:-0}" \
+		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+		LD_PRELOAD="$PWRAP $NWRAP" $NS ${VALGRIND_CMD:-} "$BIN/pamcase" "$@" 2>"$T/log"
+}
+
+fails=0 cases=0 diffed=0
+
+# t KIND CONFIG ARGS USER OPS EXPECTED [PRESET]
+#   CONFIG  file text (printf %b), or @PATH to use PATH as it is
+#   ARGS    module arguments; config=<the file> is added unless given
+#   USER    the PAM user; "-" for none, "" for the empty name
+#   OPS     pamcase ops; a leading "stack" runs them through libpam and
+#           a service "auth optional <module> ARGS" instead of direct calls
+#   PRESET  pamcase -I/-M options applied before the ops
+t() {
+	kind=$1 conf=$2 args=$3 user=$4 ops=$5 want=$6 preset=${7:-}
+	cases=$((cases + 1))
+	case $conf in
+	@*) path=${conf#@} ;;
+	*) path=$T/c$cases; printf '%b' "$conf" >"$path" ;;
+	esac
+	case " $args " in
+	*" config="*) margs=$args ;;
+	*) margs="config=$path $args" ;;
+	esac
+	check_one "$OURS" "ours"
+	if [ "$kind" = both ] && [ -n "$DEB" ]; then
+		check_one "$DEB" "Debian's pam_cap"
+		diffed=$((diffed + 1))
+	fi
+}
+
+# run_one MODULE: prints pamcase's line for the current case.
+run_one() {
+	mod=$1 stack=0 o=$ops
+	case $o in stack\ *) stack=1 o=${o#stack } ;; esac
+	if [ "$user" = - ]; then set --; else set -- -u "$user"; fi
+	# shellcheck disable=SC2086 # word splitting of options is intended
+	if [ $stack = 1 ]; then
+		echo "auth optional $mod $margs" >"$T/svc/s$cases"
+		pam -s "s$cases" "$@" $preset $o
+	else
+		for a in $margs; do set -- "$@" -a "$a"; done
+		pam -m "$mod" "$@" $preset $o
+	fi
+}
+
+check_one() {
+	got=$(run_one "$1")
+	if [ "$got" != "$want" ]; then
+		fails=$((fails + 1))
+		echo "FAIL case $cases ($2): config '$conf' args '$args' user '$user' ops '$ops'"
+		echo "    want: $want"
+		echo "    got:  $got"
+		sed 's/^/    log: /' "$T/log" | head -5
+	fi
+}
+
