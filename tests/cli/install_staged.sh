@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# "make install" into a staging directory honours DESTDIR, prefix, libdir,
+# sbindir, pkgconfigdir and pamdir; installs the library with its SONAME
+# symlinks, the header, libcap.pc, the programs, pam_cap.so and the man
+# pages; and nothing installed carries a run path into the build tree.
+set -u
+stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+make -s -C "$TOP" install DESTDIR="$stage" prefix=/usr libdir=/usr/lib \
+	sbindir=/usr/sbin pamdir=/usr/lib/security >"$stage.log" 2>&1 ||
+	{ cat "$stage.log"; rm -f "$stage.log"; echo "make install failed"; exit 1; }
+rm -f "$stage.log"
+
+r=$stage/usr
+[ -f "$r/lib/libcap.so.2.76" ] || fail "no libcap.so.2.76"
+[ "$(readlink "$r/lib/libcap.so.2")" = libcap.so.2.76 ] || fail "libcap.so.2 link"
+[ "$(readlink "$r/lib/libcap.so")" = libcap.so.2 ] || fail "libcap.so link"
+[ -f "$r/lib/libcap.a" ] || fail "no libcap.a"
+cmp -s "$r/include/sys/capability.h" "$TOP/include/sys/capability.h" || fail "header"
+grep -qx 'libdir=/usr/lib' "$r/lib/pkgconfig/libcap.pc" || fail "libcap.pc libdir"
+grep -qx 'Version: 2.76' "$r/lib/pkgconfig/libcap.pc" || fail "libcap.pc version"
+PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_LIBDIR=$r/lib/pkgconfig \
+	pkg-config --libs libcap | grep -q -- '-lcap' || fail "pkg-config --libs libcap"
+for p in setcap getcap getpcaps capsh perfdoctor capmanifest capcheck; do
+	[ -f "$TOP/progs/$p.c" ] || [ "$p" = capcheck ] || continue
+	[ -x "$r/sbin/$p" ] || fail "no $p in sbindir"
+done
+[ -f "$r/lib/security/pam_cap.so" ] || fail "no pam_cap.so in pamdir"
+for f in "$r"/sbin/* "$r/lib/security/pam_cap.so" "$r/lib/libcap.so.2.76"; do
+	[ -f "$f" ] || continue
+	if readelf -d "$f" | grep -q 'RPATH\|RUNPATH'; then
+		fail "$f carries a run path: $(readelf -d "$f" | grep 'RPATH\|RUNPATH')"
+	fi
+done
+for page in man3/cap_get_file.3 man3/cap_launcher_setuid.3 man8/setcap.8 \
+	    man1/capsh.1 man5/capability.conf.5 man7/cap_text_formats.7; do
+	[ -f "$r/share/man/$page" ] || fail "man page $page not installed"
+done
+# An installed program finds the installed library by its SONAME.
+LD_LIBRARY_PATH=$r/lib "$r/sbin/setcap" -v = /nonexistent-file >/dev/null ||
+	fail "installed setcap does not run against the installed library"
+[ $fails -eq 0 ] && echo "staged install complete: $(find "$stage" -type f | wc -l) files"
+[ $fails -eq 0 ]
