@@ -42,6 +42,12 @@ static cap_t caps_from_raw(const unsigned char *raw, ssize_t len)
 	return caps;
 }
 
+/*
+ * Returns the file capabilities of path (a final symlink is followed), or
+ * NULL with errno: EINVAL for a NULL path or a malformed value (wrong size,
+ * revision or flags), ENODATA when the file has none, or getxattr's own.
+ * The caller frees with cap_free().
+ */
 cap_t cap_get_file(const char *path)
 {
 	unsigned char raw[READ_SIZE];
@@ -54,6 +60,7 @@ cap_t cap_get_file(const char *path)
 	return caps_from_raw(raw, lcap_sys_getxattr(path, raw, sizeof(raw)));
 }
 
+/* As cap_get_file, for an open descriptor (EBADF for a bad one). */
 cap_t cap_get_fd(int fd)
 {
 	unsigned char raw[READ_SIZE];
@@ -98,10 +105,17 @@ static ssize_t encode_caps(cap_t caps, unsigned char *raw)
 }
 
 /*
+ * /proc/thread-self (Linux 3.17), not /proc/self: a thread that unshared
+ * its descriptor table (CLONE_FILES) would find another file under the
+ * thread-group leader's /proc/self/fd/N.
+ */
+#define PROC_FD_FORMAT	"/proc/thread-self/fd/%d"
+
+/*
  * Writes (or, with caps NULL, removes) the xattr of the file open on fd.
  * An O_PATH descriptor cannot carry f*xattr calls (EBADF), so for one we go
- * through its /proc/self/fd magic link, which names the very inode we hold
- * and is never re-resolved from the caller's path.
+ * through its /proc magic link, which names the very inode we hold and is
+ * never re-resolved from the caller's path.
  */
 static int write_fd(int fd, int via_proc, cap_t caps)
 {
@@ -119,7 +133,7 @@ static int write_fd(int fd, int via_proc, cap_t caps)
 			return lcap_sys_fremovexattr(fd);
 		return lcap_sys_fsetxattr(fd, raw, (size_t)len);
 	}
-	snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", fd);
+	snprintf(proc_path, sizeof(proc_path), PROC_FD_FORMAT, fd);
 	if (caps == NULL)
 		return lcap_sys_removexattr(proc_path);
 	return lcap_sys_setxattr(proc_path, raw, (size_t)len);
@@ -144,6 +158,13 @@ static int check_regular(const struct stat *st)
 	return 0;
 }
 
+/*
+ * Sets (caps NULL: removes) the capabilities of the regular file open on
+ * fd; an O_PATH descriptor is written through /proc. Returns 0, or -1 with
+ * errno: EINVAL for a foreign caps, a non-regular file or a partial
+ * effective set; ENODATA when removing nothing; else the kernel's (EPERM
+ * without CAP_SETFCAP, ENOTSUP where the filesystem has no such xattrs).
+ */
 int cap_set_fd(int fd, cap_t caps)
 {
 	struct stat st;
@@ -161,13 +182,13 @@ int cap_set_fd(int fd, cap_t caps)
 	return write_fd(fd, (flags & O_PATH) != 0, caps);
 }
 
-/* Is /proc/self/fd/<fd> the inode described by st? (Is /proc usable?) */
+/* Does /proc name fd as the inode described by st? (Is /proc usable?) */
 static int proc_names_inode(int fd, const struct stat *st)
 {
 	char proc_path[40];
 	struct stat via;
 
-	snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", fd);
+	snprintf(proc_path, sizeof(proc_path), PROC_FD_FORMAT, fd);
 	if (lcap_sys_stat(proc_path, &via) < 0)
 		return 0;
 	return via.st_dev == st->st_dev && via.st_ino == st->st_ino;
@@ -211,13 +232,16 @@ static int reopen_same_inode(const char *path, const struct stat *st)
  * Race-free by construction (compare CVE-2026-4878, where a check by path
  * and a write by path could be split by a symlink swap): the path is
  * resolved exactly once, by an O_PATH|O_NOFOLLOW open, and both the
- * regular-file check and the write act on that descriptor.
+ * regular-file check and the write act on that descriptor (reached through
+ * /proc/thread-self/fd/N, or a same-inode reopen when /proc is missing).
  *
  * Why O_PATH and not O_RDONLY: O_PATH opens nothing. It needs no read
  * permission (a CAP_SETFCAP holder who owns a mode 0111 binary may set
  * its capabilities, but could not open it for reading), it cannot block on
  * a FIFO, and it has no side effects on a device node. With O_NOFOLLOW it
  * yields the symlink itself, which fstat reports as not regular: EINVAL.
+ *
+ * Returns and errno as cap_set_fd; also ENOENT and the like from open.
  */
 int cap_set_file(const char *path, cap_t caps)
 {
@@ -249,6 +273,7 @@ out:
 	return ret;
 }
 
+/* The rootid of a v3 capability, 0 for none; (uid_t)-1 and EINVAL for a bad caps. */
 uid_t cap_get_nsowner(cap_t caps)
 {
 	if (!lcap_is(caps, LCAP_KIND_SET)) {
@@ -261,6 +286,7 @@ uid_t cap_get_nsowner(cap_t caps)
 /*
  * A non-zero owner makes cap_set_file write revision 3, which the kernel
  * honours only inside the user namespace whose root maps to that uid.
+ * Returns 0, or -1 and EINVAL for a bad caps.
  */
 int cap_set_nsowner(cap_t caps, uid_t rootid)
 {

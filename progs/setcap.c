@@ -5,9 +5,14 @@
  *
  * Output is byte-identical to Debian's libcap 2.66 setcap, with libcap
  * 2.76's features: -f, the rejection of whitespace-only capability text and
- * the effective-set check before writing. Messages name the file, as 2.66
- * does (2.76 names argv[0] there by mistake). Anything we add is an extra
- * line after libcap's, prefixed "setcap:" (see setcap_explain.c).
+ * the effective-set check before writing. Deliberate choices where the two
+ * differ (tests/root/setcap_diff.sh lists them, setcap_ours.sh checks them):
+ *  - messages name the file, as 2.66 does (2.76 names argv[0] by mistake);
+ *  - --license names the program, as 2.76 does (2.66 echoes the option);
+ *  - 2.76's "argument: <text>" debugging line on stdout is not printed;
+ *  - the usage text is 2.66's, plus one line for -f at the end.
+ * Anything we add is an extra line after libcap's, prefixed "setcap:"
+ * (see setcap_explain.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -186,7 +191,7 @@ static int verify_file(const struct opts *o, cap_t want, const char *file)
 	if (got == NULL)
 		got = cap_init();
 	if (got == NULL || want == NULL) {
-		perror("fatal error");
+		perror("unable to obtain empty capability");
 		exit(EXIT_FAILURE);
 	}
 	got_ns = cap_get_nsowner(got);
@@ -292,7 +297,7 @@ int main(int argc, char **argv)
 		if (++i == argc)
 			usage(EXIT_FAILURE);
 		if (caps != NULL && cap_set_nsowner(caps, o.rootid) < 0) {
-			perror("fatal error");
+			perror("unable to set nsowner");
 			exit(EXIT_FAILURE);
 		}
 		if (o.verify) {
