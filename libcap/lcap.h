@@ -56,7 +56,8 @@ int lcap_kernel_bits(void);
 
 /* cap_names.c */
 const char *lcap_name_of(unsigned cap);	/* NULL above the named range */
-int lcap_scan_value(const char *text, const char **end);
+size_t lcap_name_len(unsigned cap);	/* strlen of that name; 0 above it */
+int lcap_scan_value(const char *text, const char **end);	/* errno untouched */
 
 /* cap_sys.c: the only file that issues raw system calls. */
 long lcap_sys_prctl_read(long option, long arg2, long arg3);
