@@ -25,9 +25,13 @@ abi-check: all
 bench: all
 	@$(MAKE) -C bench run
 
+# libFuzzer harnesses (clang), each for FUZZ_SECONDS (default 60).
+fuzz:
+	@$(MAKE) -C tests/fuzz fuzz
+
 clean:
-	@for d in $(EXISTING) tests bench; do \
+	@for d in $(EXISTING) tests tests/fuzz bench; do \
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
 	rm -f .build-flags
 
-.PHONY: all install test abi-check bench clean
+.PHONY: all install test abi-check bench fuzz clean
