@@ -21,6 +21,17 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 		echo "N cap_$n"; echo "N CAP_$n"; echo "N cap_${n}2"; echo "N cap_${n}x"
 		echo "N cap_$n,cap_kill"; echo "T cap_$n=ep"; echo "T cap_$n+i"
 	done
+	# Every name the reference knows, and near misses of each (the look-up
+	# is a hash index: a miss must not land on a neighbour).
+	v=0; while [ $v -le 40 ]; do echo "V $v"; v=$((v + 1)); done |
+		"$ref" | while read -r n; do
+		up=$(echo "$n" | tr a-z A-Z) short=${n%?} tail=${n#cap_}
+		for t in "$n" "$up" "$short" "${n}_" "${n}s" "${tail}" "${short}x" \
+			 "cap_${up#CAP_}" "${n}=ep"; do
+			echo "N $t"
+		done
+		echo "T $n,$short=ep"; echo "T $up+i"
+	done
 	for x in 90c20151 90c2015100 90c20151080102 90c2015101010204 \
 		 91c2015108 90c20151ff 90c201510801ff01ff01ff01ff01ff01ff01ff01ff; do
 		echo "X $x"
