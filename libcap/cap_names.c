@@ -56,11 +56,17 @@ size_t lcap_name_len(unsigned cap)
  * above 0x7f that the locale calls a letter also continues the run (as
  * isalpha() always decided), but can never be part of a match.
  */
+enum { NOT_NAME, NAME, ASK_LOCALE };
+static const unsigned char name_class[256] = {
+	['A' ... 'Z'] = NAME, ['a' ... 'z'] = NAME, ['_'] = NAME,
+	[0x80 ... 0xff] = ASK_LOCALE,
+};
+
 static int is_name_char(unsigned char c)
 {
-	if (c >= 0x80)
-		return isalpha(c) != 0;
-	return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_';
+	unsigned class = name_class[c];
+
+	return class == NAME || (class == ASK_LOCALE && isalpha(c));
 }
 
 /* Eight bytes at p, in whatever order: only equality is asked of them. */
