@@ -39,8 +39,6 @@ static const struct {
 };
 #undef NAME
 
-#define LONGEST_NAME	22	/* cap_checkpoint_restore */
-
 const char *lcap_name_of(unsigned cap)
 {
 	return cap < LCAP_NAMED ? cap_names[cap].text : NULL;
@@ -82,8 +80,8 @@ static uint64_t load8(const char *p)
  * Case-insensitive equality of a run of name characters with a name of
  * the same length. Both hold only letters and '_' (a run may also hold
  * bytes above 0x7f, which match nothing): OR-ing 0x20 folds case and sends
- * '_' to 0x7f, which no letter becomes. Eight bytes at a time, the last
- * block overlapping the one before it, since names are 7 to 22 bytes.
+ * '_' to 0x7f, which no letter becomes. Eight bytes at a time once a
+ * name is that long, the last block overlapping the one before it.
  */
 static int same_name(const char *run, const char *name, size_t len)
 {
@@ -112,6 +110,7 @@ static int same_name(const char *run, const char *name, size_t len)
  */
 #define INDEX_SIZE	128	/* a power of two, about 3x the names */
 #define SHORTEST_RUN	5	/* every name is "cap_" and something */
+_Static_assert(LCAP_NAMED < INDEX_SIZE / 2, "probing needs empty slots");
 
 static inline unsigned slot_of(const char *run, size_t len)
 {
@@ -158,7 +157,7 @@ static int lookup_name(const char *run, size_t len)
 {
 	unsigned slot;
 
-	if (len < SHORTEST_RUN || len > LONGEST_NAME)
+	if (len < SHORTEST_RUN)
 		return -1;
 	if (!__atomic_load_n(&index_ready, __ATOMIC_ACQUIRE))
 		build_index();
