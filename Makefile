@@ -13,11 +13,21 @@ install: all
 	@if [ -f man/Makefile ]; then $(MAKE) -C man install; fi
 
 # Runs every tier of the suite; installs missing build and test dependencies
-# first when run as root (and says what to install otherwise).
+# first when run as root (and says what to install otherwise). Then, unless
+# this run is already a sanitizer or valgrind one, the unit and cli tiers
+# again under ASan+UBSan (built in a scratch copy) and under valgrind.
+# TEST_PASSES=plain keeps to the first pass.
+TEST_PASSES ?= plain sanitize valgrind
+ifneq ($(SANITIZE)$(filter 1,$(VALGRIND)),)
+TEST_PASSES := plain
+endif
+
 test:
 	@sh tests/install-deps.sh
 	@$(MAKE) all
 	@$(MAKE) -C tests check
+	@for pass in $(filter-out plain,$(TEST_PASSES)); do \
+		sh tests/extra_pass.sh $$pass || exit 1; done
 
 abi-check: all
 	@sh tests/cli/abi_exports.sh
@@ -31,9 +41,13 @@ demo: all
 bench: all
 	@$(MAKE) -C bench run
 
+# libFuzzer harnesses (clang), each for FUZZ_SECONDS (default 60).
+fuzz:
+	@$(MAKE) -C tests/fuzz fuzz
+
 clean:
-	@for d in $(EXISTING) tests bench; do \
+	@for d in $(EXISTING) tests tests/fuzz bench; do \
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
 	rm -f .build-flags
 
-.PHONY: all install test abi-check demo bench clean
+.PHONY: all install test abi-check demo bench fuzz clean

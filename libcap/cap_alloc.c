@@ -25,7 +25,8 @@ static struct lcap_header *header_of(const void *obj)
 	return (struct lcap_header *)((uintptr_t)obj - sizeof(struct lcap_header));
 }
 
-void *lcap_alloc(enum lcap_kind kind, size_t size)
+/* zero = 0 is for callers that fill every byte of the object at once. */
+static void *alloc_object(enum lcap_kind kind, size_t size, int zero)
 {
 	struct lcap_header *hdr;
 
@@ -33,12 +34,21 @@ void *lcap_alloc(enum lcap_kind kind, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	hdr = calloc(1, sizeof(*hdr) + size);
+	if (zero)
+		hdr = calloc(1, sizeof(*hdr) + size);
+	else
+		hdr = malloc(sizeof(*hdr) + size);
 	if (hdr == NULL)
-		return NULL;		/* ENOMEM from calloc */
+		return NULL;		/* ENOMEM from calloc or malloc */
 	hdr->magic = LCAP_MAGIC(kind);
 	hdr->size = (uint32_t)size;
+	hdr->reserved = 0;
 	return hdr + 1;
+}
+
+void *lcap_alloc(enum lcap_kind kind, size_t size)
+{
+	return alloc_object(kind, size, 1);
 }
 
 /* Returns 1 when obj is a live object of this kind, 0 otherwise. */
@@ -57,7 +67,7 @@ char *lcap_strndup(const char *text, size_t len)
 		errno = ENOMEM;
 		return NULL;
 	}
-	copy = lcap_alloc(LCAP_KIND_STRING, len + 1);
+	copy = alloc_object(LCAP_KIND_STRING, len + 1, 0);
 	if (copy == NULL)
 		return NULL;
 	memcpy(copy, text, len);

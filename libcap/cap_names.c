@@ -5,37 +5,172 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "lcap.h"
 
 /*
  * Every name is known whatever the running kernel: a file capability may
  * carry cap_perfmon before the kernel it runs on understands it, and text
- * naming it must still parse (as in libcap's gperf builds).
+ * naming it must still parse (as in libcap's gperf builds). Lengths are
+ * kept beside the names (sizeof, not strlen) because look-ups and
+ * cap_to_text() are on getcap's and capsh's hot paths.
  */
-static const char *const cap_names[LCAP_NAMED] = {
-	"cap_chown", "cap_dac_override", "cap_dac_read_search", "cap_fowner",
-	"cap_fsetid", "cap_kill", "cap_setgid", "cap_setuid", "cap_setpcap",
-	"cap_linux_immutable", "cap_net_bind_service", "cap_net_broadcast",
-	"cap_net_admin", "cap_net_raw", "cap_ipc_lock", "cap_ipc_owner",
-	"cap_sys_module", "cap_sys_rawio", "cap_sys_chroot", "cap_sys_ptrace",
-	"cap_sys_pacct", "cap_sys_admin", "cap_sys_boot", "cap_sys_nice",
-	"cap_sys_resource", "cap_sys_time", "cap_sys_tty_config", "cap_mknod",
-	"cap_lease", "cap_audit_write", "cap_audit_control", "cap_setfcap",
-	"cap_mac_override", "cap_mac_admin", "cap_syslog", "cap_wake_alarm",
-	"cap_block_suspend", "cap_audit_read", "cap_perfmon", "cap_bpf",
-	"cap_checkpoint_restore",
+#define NAME(s)	{ s, sizeof(s) - 1 }
+static const struct {
+	const char *text;
+	unsigned char len;
+} cap_names[LCAP_NAMED] = {
+	NAME("cap_chown"), NAME("cap_dac_override"),
+	NAME("cap_dac_read_search"), NAME("cap_fowner"), NAME("cap_fsetid"),
+	NAME("cap_kill"), NAME("cap_setgid"), NAME("cap_setuid"),
+	NAME("cap_setpcap"), NAME("cap_linux_immutable"),
+	NAME("cap_net_bind_service"), NAME("cap_net_broadcast"),
+	NAME("cap_net_admin"), NAME("cap_net_raw"), NAME("cap_ipc_lock"),
+	NAME("cap_ipc_owner"), NAME("cap_sys_module"), NAME("cap_sys_rawio"),
+	NAME("cap_sys_chroot"), NAME("cap_sys_ptrace"), NAME("cap_sys_pacct"),
+	NAME("cap_sys_admin"), NAME("cap_sys_boot"), NAME("cap_sys_nice"),
+	NAME("cap_sys_resource"), NAME("cap_sys_time"),
+	NAME("cap_sys_tty_config"), NAME("cap_mknod"), NAME("cap_lease"),
+	NAME("cap_audit_write"), NAME("cap_audit_control"),
+	NAME("cap_setfcap"), NAME("cap_mac_override"), NAME("cap_mac_admin"),
+	NAME("cap_syslog"), NAME("cap_wake_alarm"), NAME("cap_block_suspend"),
+	NAME("cap_audit_read"), NAME("cap_perfmon"), NAME("cap_bpf"),
+	NAME("cap_checkpoint_restore"),
 };
+#undef NAME
 
 const char *lcap_name_of(unsigned cap)
 {
-	return cap < LCAP_NAMED ? cap_names[cap] : NULL;
+	return cap < LCAP_NAMED ? cap_names[cap].text : NULL;
 }
 
-static int is_name_char(int c)
+size_t lcap_name_len(unsigned cap)
 {
-	return isalpha((unsigned char)c) || c == '_';
+	return cap < LCAP_NAMED ? cap_names[cap].len : 0;
+}
+
+/*
+ * ASCII letters and underscore, the only characters in a name. A byte
+ * above 0x7f that the locale calls a letter also continues the run (as
+ * isalpha() always decided), but can never be part of a match.
+ */
+enum { NOT_NAME, NAME, ASK_LOCALE };
+static const unsigned char name_class[256] = {
+	['A' ... 'Z'] = NAME, ['a' ... 'z'] = NAME, ['_'] = NAME,
+	[0x80 ... 0xff] = ASK_LOCALE,
+};
+
+static int is_name_char(unsigned char c)
+{
+	unsigned class = name_class[c];
+
+	return class == NAME || (class == ASK_LOCALE && isalpha(c));
+}
+
+/* Eight bytes at p, in whatever order: only equality is asked of them. */
+static uint64_t load8(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/*
+ * Case-insensitive equality of a run of name characters with a name of
+ * the same length. Both hold only letters and '_' (a run may also hold
+ * bytes above 0x7f, which match nothing): OR-ing 0x20 folds case and sends
+ * '_' to 0x7f, which no letter becomes. Eight bytes at a time once a
+ * name is that long, the last block overlapping the one before it.
+ */
+static int same_name(const char *run, const char *name, size_t len)
+{
+	const uint64_t fold = UINT64_C(0x2020202020202020);
+	size_t i;
+
+	if (len < 8) {
+		for (i = 0; i < len; i++)
+			if (((unsigned char)run[i] | 0x20) !=
+			    ((unsigned char)name[i] | 0x20))
+				return 0;
+		return 1;
+	}
+	for (i = 0; i + 8 < len; i += 8)
+		if ((load8(run + i) | fold) != (load8(name + i) | fold))
+			return 0;
+	return (load8(run + len - 8) | fold) == (load8(name + len - 8) | fold);
+}
+
+/*
+ * Name look-up is an open-addressed hash table over the names, filled on
+ * first use: it needs no generated data, so adding a name to cap_names[]
+ * is all it takes. The hash reads the length and four folded characters
+ * (the first after "cap_" and three near the end), which tells almost all
+ * names apart; the rest are probing's business.
+ */
+#define INDEX_SIZE	128	/* a power of two, about 3x the names */
+#define SHORTEST_RUN	5	/* every name is "cap_" and something */
+_Static_assert(LCAP_NAMED < INDEX_SIZE / 2, "probing needs empty slots");
+
+static inline unsigned slot_of(const char *run, size_t len)
+{
+	unsigned hash = (unsigned)len * 37 +
+			((unsigned char)run[4] | 0x20) * 11 +
+			((unsigned char)run[len - 1] | 0x20) * 7 +
+			((unsigned char)run[len - 3] | 0x20) * 3 +
+			((unsigned char)run[len - 4] | 0x20);
+
+	return (hash ^ hash >> 7) & (INDEX_SIZE - 1);
+}
+
+/*
+ * cap + 1 per slot, 0 when empty. Thread safety: every thread that builds
+ * the index stores the same bytes in the same order, and a slot only ever
+ * goes from 0 to its final value, so concurrent builders agree; the byte
+ * accesses are atomic to make that race well-defined, and index_ready is
+ * published with release and read with acquire.
+ */
+static unsigned char name_index[INDEX_SIZE];
+static int index_ready;
+
+static void build_index(void)
+{
+	unsigned cap;
+
+	for (cap = 0; cap < LCAP_NAMED; cap++) {
+		unsigned slot = slot_of(cap_names[cap].text, cap_names[cap].len);
+
+		for (;; slot = (slot + 1) & (INDEX_SIZE - 1)) {
+			unsigned char seen = __atomic_load_n(&name_index[slot],
+							     __ATOMIC_RELAXED);
+
+			if (seen == 0 || seen == cap + 1)
+				break;
+		}
+		__atomic_store_n(&name_index[slot], (unsigned char)(cap + 1),
+				 __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&index_ready, 1, __ATOMIC_RELEASE);
+}
+
+static int lookup_name(const char *run, size_t len)
+{
+	unsigned slot;
+
+	if (len < SHORTEST_RUN)
+		return -1;
+	if (!__atomic_load_n(&index_ready, __ATOMIC_ACQUIRE))
+		build_index();
+	for (slot = slot_of(run, len);; slot = (slot + 1) & (INDEX_SIZE - 1)) {
+		unsigned entry = __atomic_load_n(&name_index[slot],
+						 __ATOMIC_RELAXED);
+
+		if (entry == 0)
+			return -1;
+		if (cap_names[entry - 1].len == len &&
+		    same_name(run, cap_names[entry - 1].text, len))
+			return (int)entry - 1;
+	}
 }
 
 /*
@@ -43,38 +178,33 @@ static int is_name_char(int c)
  * A name is a run of letters and underscores matched without regard to
  * case; a number is anything strtoul() accepts in base 0 below 64.
  * Returns the value and sets *end past it, or -1 when text does not start
- * with a capability. What follows is the caller's business.
+ * with a capability; errno is left alone. What follows is the caller's
+ * business.
  */
 int lcap_scan_value(const char *text, const char **end)
 {
 	const char *p = text;
-	size_t len;
-	unsigned cap;
+	int cap;
 
-	if (isdigit((unsigned char)*p)) {
+	if (*p >= '0' && *p <= '9') {
+		int saved = errno;	/* only strtoul's verdict is wanted */
 		unsigned long value;
 		char *stop;
 
 		errno = 0;
 		value = strtoul(p, &stop, 0);
-		if (errno != 0 || value >= LCAP_BITS)
-			return -1;
-		*end = stop;
-		return (int)value;
+		cap = errno == 0 && value < LCAP_BITS ? (int)value : -1;
+		errno = saved;
+		if (cap >= 0)
+			*end = stop;
+		return cap;
 	}
-	while (is_name_char(*p))
+	while (is_name_char((unsigned char)*p))
 		p++;
-	len = (size_t)(p - text);
-	if (len == 0)
-		return -1;
-	for (cap = 0; cap < LCAP_NAMED; cap++) {
-		if (strlen(cap_names[cap]) == len &&
-		    strncasecmp(cap_names[cap], text, len) == 0) {
-			*end = p;
-			return (int)cap;
-		}
-	}
-	return -1;
+	cap = lookup_name(text, (size_t)(p - text));
+	if (cap >= 0)
+		*end = p;
+	return cap;
 }
 
 /* Like libcap, this neither sets errno nor minds what follows the item. */
@@ -82,12 +212,10 @@ int cap_from_name(const char *name, cap_value_t *value)
 {
 	const char *end;
 	int cap;
-	int saved = errno;
 
 	if (name == NULL)
 		return -1;
 	cap = lcap_scan_value(name, &end);
-	errno = saved;
 	if (cap < 0)
 		return -1;
 	if (value != NULL)
@@ -100,7 +228,7 @@ char *cap_to_name(cap_value_t cap)
 	char number[16];
 
 	if (cap >= 0 && cap < LCAP_NAMED)
-		return lcap_strdup(cap_names[cap]);
+		return lcap_strndup(cap_names[cap].text, cap_names[cap].len);
 	/* Unnamed values print unsigned, so -1 becomes 4294967295 as in libcap. */
 	snprintf(number, sizeof(number), "%u", (unsigned)cap);
 	return lcap_strdup(number);

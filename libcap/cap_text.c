@@ -2,7 +2,6 @@
 /* The textual form of a cap_t: cap_from_text() and the canonical cap_to_text(). */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -176,10 +175,8 @@ struct text_buf {
 	size_t len, cap;
 };
 
-static void put(struct text_buf *out, const char *s)
+static void put(struct text_buf *out, const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
 	if (out->len + n < out->cap) {
 		memcpy(out->data + out->len, s, n);
 		out->len += n;
@@ -188,58 +185,72 @@ static void put(struct text_buf *out, const char *s)
 	}
 }
 
+static void put_char(struct text_buf *out, char c)
+{
+	put(out, &c, 1);
+}
+
 static void put_flags(struct text_buf *out, int combo)
 {
 	if (combo & COMBO_E)
-		put(out, "e");
+		put_char(out, 'e');
 	if (combo & COMBO_I)
-		put(out, "i");
+		put_char(out, 'i');
 	if (combo & COMBO_P)
-		put(out, "p");
+		put_char(out, 'p');
 }
 
 static void put_cap(struct text_buf *out, unsigned cap)
 {
-	char number[8];
-	const char *name = lcap_name_of(cap);
+	char number[2];
 
-	if (name == NULL) {
-		snprintf(number, sizeof(number), "%u", cap);
-		name = number;
+	if (cap < LCAP_NAMED) {
+		put(out, lcap_name_of(cap), lcap_name_len(cap));
+	} else if (cap < 10) {		/* unnamed caps are below LCAP_BITS */
+		put_char(out, (char)('0' + cap));
+	} else {
+		number[0] = (char)('0' + cap / 10 % 10);
+		number[1] = (char)('0' + cap % 10);
+		put(out, number, 2);
 	}
-	put(out, name);
 }
 
-static int combo_of(cap_t caps, unsigned cap)
+/* Comma-joined names of the caps in members, in ascending order. */
+static void put_cap_group(struct text_buf *out, uint64_t members)
 {
-	uint32_t mask = LCAP_MASK(cap);
-	unsigned word = LCAP_WORD(cap);
-	int combo = 0;
-
-	if (caps->flags[CAP_EFFECTIVE][word] & mask)
-		combo |= COMBO_E;
-	if (caps->flags[CAP_PERMITTED][word] & mask)
-		combo |= COMBO_P;
-	if (caps->flags[CAP_INHERITABLE][word] & mask)
-		combo |= COMBO_I;
-	return combo;
-}
-
-/* Comma-joined names of caps in [from, to) having this combination. */
-static void put_cap_group(struct text_buf *out, cap_t caps, int combo,
-			  unsigned from, unsigned to)
-{
-	unsigned cap;
 	int first = 1;
 
-	for (cap = from; cap < to; cap++) {
-		if (combo_of(caps, cap) != combo)
-			continue;
+	while (members != 0) {
 		if (!first)
-			put(out, ",");
-		put_cap(out, cap);
+			put_char(out, ',');
+		put_cap(out, (unsigned)__builtin_ctzll(members));
+		members &= members - 1;
 		first = 0;
 	}
+}
+
+/* Bits set in v; libgcc's __builtin_popcountll is a call without -mpopcnt. */
+static unsigned count_bits(uint64_t v)
+{
+	v = v - (v >> 1 & UINT64_C(0x5555555555555555));
+	v = (v & UINT64_C(0x3333333333333333)) +
+	    (v >> 2 & UINT64_C(0x3333333333333333));
+	v = (v + (v >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (unsigned)((v * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* The caps whose flags are exactly those of combo, for every combo at once. */
+static void split_by_combo(cap_t caps, uint64_t members[COMBOS])
+{
+	uint64_t e = flag_vector(caps, CAP_EFFECTIVE);
+	uint64_t p = flag_vector(caps, CAP_PERMITTED);
+	uint64_t i = flag_vector(caps, CAP_INHERITABLE);
+	int combo;
+
+	for (combo = 0; combo < COMBOS; combo++)
+		members[combo] = (combo & COMBO_E ? e : ~e) &
+				 (combo & COMBO_P ? p : ~p) &
+				 (combo & COMBO_I ? i : ~i);
 }
 
 /*
@@ -251,11 +262,11 @@ static void put_cap_group(struct text_buf *out, cap_t caps, int combo,
  */
 char *cap_to_text(cap_t caps, ssize_t *length)
 {
-	unsigned kernel_bits = (unsigned)lcap_kernel_bits();
-	unsigned counts[COMBOS] = { 0 };
+	uint64_t known = kernel_mask();
+	uint64_t members[COMBOS];
+	unsigned counts[COMBOS];
 	char buffer[LCAP_BITS * 24 + 64];
 	struct text_buf out = { buffer, 0, sizeof(buffer) };
-	unsigned cap;
 	int base = 0, combo;
 	char *result;
 
@@ -263,15 +274,14 @@ char *cap_to_text(cap_t caps, ssize_t *length)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (kernel_bits > LCAP_BITS)
-		kernel_bits = LCAP_BITS;
-	for (cap = 0; cap < kernel_bits; cap++)
-		counts[combo_of(caps, cap)]++;
-	for (combo = 1; combo < COMBOS; combo++)
+	split_by_combo(caps, members);
+	for (combo = 0; combo < COMBOS; combo++) {
+		counts[combo] = count_bits(members[combo] & known);
 		if (counts[combo] > counts[base])
-			base = combo;
+			base = combo;	/* ties keep the smaller combination */
+	}
 
-	put(&out, "=");
+	put_char(&out, '=');
 	put_flags(&out, base);
 	for (combo = COMBOS - 1; combo >= 0; combo--) {
 		int raise = combo & ~base, lower = base & ~combo;
@@ -280,34 +290,29 @@ char *cap_to_text(cap_t caps, ssize_t *length)
 			continue;
 		if (out.len == 1 && base == 0) {
 			out.len = 0;	/* "= x+f" becomes "x=f" */
-			put_cap_group(&out, caps, combo, 0, kernel_bits);
-			put(&out, "=");
+			put_cap_group(&out, members[combo] & known);
+			put_char(&out, '=');
 		} else {
-			put(&out, " ");
-			put_cap_group(&out, caps, combo, 0, kernel_bits);
+			put_char(&out, ' ');
+			put_cap_group(&out, members[combo] & known);
 			if (raise)
-				put(&out, "+");
+				put_char(&out, '+');
 		}
 		put_flags(&out, raise);
 		if (lower) {
-			put(&out, "-");
+			put_char(&out, '-');
 			put_flags(&out, lower);
 		}
 	}
-	if (kernel_bits < LCAP_BITS) {
-		for (combo = COMBOS - 1; combo > 0; combo--) {
-			int present = 0;
+	for (combo = COMBOS - 1; combo > 0; combo--) {
+		uint64_t unknown = members[combo] & ~known;
 
-			for (cap = kernel_bits; cap < LCAP_BITS; cap++)
-				present |= combo_of(caps, cap) == combo;
-			if (!present)
-				continue;
-			put(&out, " ");
-			put_cap_group(&out, caps, combo, kernel_bits,
-				      LCAP_BITS);
-			put(&out, "+");
-			put_flags(&out, combo);
-		}
+		if (unknown == 0)
+			continue;
+		put_char(&out, ' ');
+		put_cap_group(&out, unknown);
+		put_char(&out, '+');
+		put_flags(&out, combo);
 	}
 	if (out.len >= out.cap) {
 		errno = ERANGE;

@@ -57,7 +57,8 @@ int lcap_kernel_bits(void);
 
 /* cap_names.c */
 const char *lcap_name_of(unsigned cap);	/* NULL above the named range */
-int lcap_scan_value(const char *text, const char **end);
+size_t lcap_name_len(unsigned cap);	/* strlen of that name; 0 above it */
+int lcap_scan_value(const char *text, const char **end);	/* errno untouched */
 
 /* cap_sys.c, process state: changes go through the cap_set_syscall() table. */
 int lcap_sys_capget(struct __user_cap_header_struct *hdr,

@@ -6,11 +6,12 @@
 # Build: gcc make pkg-config, Check (unit tests), PAM headers (pam_cap).
 # Tests: the reference libcap 2.66 library, programs and pam_cap to compare
 # against, attr (setfattr writes raw xattrs), cwrap's pam/nss wrappers,
-# mandoc (man page lint), valgrind, clang (fuzz smoke), strace (bench).
+# mandoc (man page lint), valgrind, clang and its sanitizer/libFuzzer
+# runtimes (fuzz smoke; only recommended by clang), strace (bench).
 PACKAGES="gcc make pkg-config check libsubunit-dev libpam0g-dev
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
-mandoc valgrind clang strace"
+mandoc valgrind clang libclang-rt-dev strace"
 
 missing=
 if command -v dpkg-query >/dev/null 2>&1; then

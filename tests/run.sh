@@ -6,7 +6,19 @@
 # passes. The root tier runs when we are root and is skipped otherwise.
 #
 #   TESTS="unit/check_text cli/diff_text.sh" sh run.sh   runs only those
-#   VALGRIND=1 sh run.sh   runs unit suites and tools under valgrind memcheck
+#   TIERS="unit cli" sh run.sh   runs only those tiers (default: unit cli root)
+#   VALGRIND=1 sh run.sh   runs unit suites under valgrind memcheck (Check in
+#                          no-fork mode) and exports VALGRIND_CMD, which
+#                          suites put before our tools via run_ours
+#
+# Suites get TOP, BIN and TESTS_DIR, plus SANITIZE (exported by
+# tests/Makefile: non-empty when the tree was built with sanitizers) and
+# VALGRIND. Shell suites source lib.sh for is_sanitized, skip_if_sanitized,
+# run_ours and with_our_lib: a foreign, uninstrumented binary (a Debian
+# program) loading our ASan-built library needs the sanitizer runtimes
+# preloaded, which with_our_lib does. "make test" runs this three times:
+# as built, then a sanitizer build and a valgrind pass of the unit and cli
+# tiers (see tests/extra_pass.sh).
 cd "$(dirname "$0")" || exit 1
 TESTS_DIR=$(pwd)
 TOP=$(cd .. && pwd)
@@ -17,7 +29,7 @@ mkdir -p "$LOGDIR"
 
 if [ "${VALGRIND:-0}" = 1 ]; then
 	# Check forks per test; trace children and fail on any leak or error.
-	export VALGRIND_CMD="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --trace-children=yes"
+	export VALGRIND_CMD="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --trace-children=yes"
 	export CK_FORK=no
 fi
 
@@ -25,11 +37,17 @@ suites=
 if [ -n "${TESTS:-}" ]; then
 	suites=$TESTS
 else
-	for f in unit/check_*.c; do
-		[ -e "$f" ] && suites="$suites unit/$(basename "$f" .c)"
-	done
-	for f in cli/*.sh root/*.sh; do
-		[ -e "$f" ] && suites="$suites $f"
+	for tier in ${TIERS:-unit cli root}; do
+		case $tier in
+		unit)
+			for f in unit/check_*.c; do
+				[ -e "$f" ] && suites="$suites unit/$(basename "$f" .c)"
+			done ;;
+		*)
+			for f in "$tier"/*.sh; do
+				[ -e "$f" ] && suites="$suites $f"
+			done ;;
+		esac
 	done
 fi
 
