@@ -18,7 +18,11 @@ static void header_for(struct __user_cap_header_struct *hdr, pid_t pid)
 static int read_caps(pid_t pid, cap_t caps)
 {
 	struct __user_cap_header_struct hdr;
-	struct __user_cap_data_struct data[LCAP_WORDS];
+	/*
+	 * Zeroed although the kernel fills both words: valgrind's capget
+	 * model marks only the first (v1-sized) word as written.
+	 */
+	struct __user_cap_data_struct data[LCAP_WORDS] = { { 0, 0, 0 } };
 	int w;
 
 	header_for(&hdr, pid);
