@@ -27,7 +27,7 @@ static int read_caps(pid_t pid, cap_t caps)
 
 	header_for(&hdr, pid);
 	if (lcap_sys_capget(&hdr, data) < 0)
-		return -1;		/* errno from capget(2): ESRCH, EPERM */
+		return -1;	/* errno from capget(2): ESRCH, EPERM */
 	for (w = 0; w < LCAP_WORDS; w++) {
 		caps->flags[CAP_EFFECTIVE][w] = data[w].effective;
 		caps->flags[CAP_PERMITTED][w] = data[w].permitted;
