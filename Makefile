@@ -22,19 +22,27 @@ ifneq ($(SANITIZE)$(filter 1,$(VALGRIND)),)
 TEST_PASSES := plain
 endif
 
+TEST_SUMMARY := $(abspath .test-summary)
+export TEST_SUMMARY
+
 test:
 	@sh tests/install-deps.sh
+	@rm -f $(TEST_SUMMARY)
 	@$(MAKE) all
 	@$(MAKE) -C tests check
 	@for pass in $(filter-out plain,$(TEST_PASSES)); do \
 		sh tests/extra_pass.sh $$pass || exit 1; done
+	@awk '{ p += $$1; f += $$2; s += $$3 } END { \
+		printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' $(TEST_SUMMARY)
 
 abi-check: all
 	@sh tests/cli/abi_exports.sh
 
 # The main job, end to end: perf refused to nobody, our setcap grants
 # cap_perfmon, getcap audits it, perf allowed. Needs root.
-demo: all
+demo:
+	@sh tests/install-deps.sh --build
+	@$(MAKE) -s all
 	@$(MAKE) -s -C tests bin/perfprobe
 	@sh demo/demo.sh
 

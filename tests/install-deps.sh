@@ -8,10 +8,14 @@
 # against, attr (setfattr writes raw xattrs), cwrap's pam/nss wrappers,
 # mandoc (man page lint), valgrind, clang and its sanitizer/libFuzzer
 # runtimes (fuzz smoke; only recommended by clang), strace (bench).
-PACKAGES="gcc make pkg-config check libsubunit-dev libpam0g-dev
+#
+# With --build, only what "make" and "make demo" need.
+BUILD_PACKAGES="gcc make pkg-config libpam0g-dev"
+PACKAGES="$BUILD_PACKAGES check libsubunit-dev
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
 mandoc valgrind clang libclang-rt-dev strace"
+[ "${1:-}" = --build ] && PACKAGES=$BUILD_PACKAGES
 
 missing=
 if command -v dpkg-query >/dev/null 2>&1; then
