@@ -8,10 +8,13 @@
 #include <sys/capability.h>
 #include <sys/types.h>
 
+#include "cap_json.h"
+
 enum format {
 	FORMAT_PLAIN,		/* "<arg>: <text>" */
 	FORMAT_VERBOSE,		/* "Capabilities for '<arg>': <text>" */
 	FORMAT_LEGACY,		/* the same with `...', on stderr */
+	FORMAT_JSON,		/* ours: one JSON object per pid (cap_json.h) */
 };
 
 /* Options apply to the pids after them; the last format option wins. */
@@ -36,7 +39,9 @@ static void usage(int status)
 	      "     --verbose             use a more verbose output format.\n"
 	      "     --ugly or --legacy    use the archaic legacy output format.\n"
 	      "     --iab                 show IAB of process too.\n"
-	      "     --license             display license info\n", stderr);
+	      "     --license             display license info\n"
+	      "     --json                one JSON object per process (not in libcap)\n",
+	      stderr);
 	exit(status);
 }
 
@@ -112,6 +117,55 @@ static void show_iab(const struct opts *o, const char *arg, pid_t pid,
 	cap_free(iab);
 }
 
+/* A vector of an IAB as a mask; the bounding set is the complement of "drop". */
+static uint64_t iab_mask(cap_iab_t iab, cap_iab_vector_t vec)
+{
+	cap_value_t cap, bits = cap_max_bits();
+	uint64_t mask = 0;
+
+	for (cap = 0; cap < bits && cap < 64; cap++) {
+		int set = cap_iab_get_vector(iab, vec, cap) == CAP_SET;
+
+		if (vec == CAP_IAB_BOUND)
+			set = !set;
+		if (set)
+			mask |= UINT64_C(1) << cap;
+	}
+	return mask;
+}
+
+/*
+ * {"schema":1,"arg":..,"pid":..,"text":..,"effective":{..},"permitted":{..},
+ *  "inheritable":{..},"ambient":{..},"bounding":{..},"iab":".."}
+ * ambient, bounding and iab are null when /proc does not show them.
+ */
+static void show_json(const char *arg, pid_t pid, cap_t caps, const char *text)
+{
+	cap_iab_t iab = cap_iab_get_pid(pid);
+
+	printf("{\"schema\":%d,", CAP_JSON_SCHEMA);
+	json_path(stdout, "arg", arg);
+	printf(",\"pid\":%d,\"text\":", (int)pid);
+	json_string(stdout, text);
+	putchar(',');
+	json_capset(stdout, caps);
+	if (iab != NULL) {
+		char *iab_text = cap_iab_to_text(iab);
+
+		putchar(',');
+		json_vector(stdout, "ambient", iab_mask(iab, CAP_IAB_AMB));
+		putchar(',');
+		json_vector(stdout, "bounding", iab_mask(iab, CAP_IAB_BOUND));
+		printf(",\"iab\":");
+		json_string(stdout, iab_text != NULL ? iab_text : "");
+		cap_free(iab_text);
+		cap_free(iab);
+	} else {
+		printf(",\"ambient\":null,\"bounding\":null,\"iab\":null");
+	}
+	printf("}\n");
+}
+
 /* Returns 0 when the pid's capabilities were shown, -1 after a message. */
 static int show_pid(const struct opts *o, const char *arg)
 {
@@ -132,13 +186,15 @@ static int show_pid(const struct opts *o, const char *arg)
 		return -1;
 	}
 	text = cap_to_text(caps, NULL);
-	cap_free(caps);
 	if (text == NULL) {
 		fprintf(stderr, "Failed to get cap's for process %d: (%s)\n",
 			(int)pid, strerror(errno));
+		cap_free(caps);
 		return -1;
 	}
-	if (o->iab)
+	if (o->format == FORMAT_JSON)
+		show_json(arg, pid, caps, text);
+	else if (o->iab)
 		show_iab(o, arg, pid, text);
 	else if (o->format == FORMAT_VERBOSE)
 		printf("Capabilities for '%s': %s\n", arg, text);
@@ -146,6 +202,7 @@ static int show_pid(const struct opts *o, const char *arg)
 		fprintf(stderr, "Capabilities for `%s': %s\n", arg, text);
 	else
 		printf("%s: %s\n", arg, text);
+	cap_free(caps);
 	cap_free(text);
 	return 0;
 }
@@ -171,6 +228,8 @@ int main(int argc, char *argv[])
 			o.format = FORMAT_LEGACY;
 		else if (!strcmp(arg, "--iab"))
 			o.iab = 1;
+		else if (!strcmp(arg, "--json"))
+			o.format = FORMAT_JSON;
 		else if (show_pid(&o, arg) < 0)
 			status = EXIT_FAILURE;
 	}

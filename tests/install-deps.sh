@@ -7,14 +7,15 @@
 # Tests: the reference libcap 2.66 library, programs and pam_cap to compare
 # against, attr (setfattr writes raw xattrs), cwrap's pam/nss wrappers,
 # mandoc (man page lint), valgrind, clang and its sanitizer/libFuzzer
-# runtimes (fuzz smoke; only recommended by clang), strace (bench).
+# runtimes (fuzz smoke; only recommended by clang), strace (bench),
+# python3 (parses the --json output in tests).
 #
 # With --build, only what "make" and "make demo" need.
 BUILD_PACKAGES="gcc make pkg-config libpam0g-dev"
 PACKAGES="$BUILD_PACKAGES check libsubunit-dev
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
-mandoc valgrind clang libclang-rt-dev strace"
+mandoc valgrind clang libclang-rt-dev strace python3"
 [ "${1:-}" = --build ] && PACKAGES=$BUILD_PACKAGES
 
 missing=
