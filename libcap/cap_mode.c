@@ -43,7 +43,13 @@ cap_mode_t cap_get_mode(void)
 
 	if (bits == 0)
 		return CAP_MODE_HYBRID;
-	if ((bits & BITS_BASIC) != BITS_BASIC || any_set(cap_get_ambient)) {
+	/*
+	 * The pure modes are exactly the bits cap_set_mode() applies: libcap
+	 * calls 0x2f UNCERTAIN where ambient exists, and so is any extra bit
+	 * such as KEEP_CAPS (0xff), as observed with libcap 2.66.
+	 */
+	if (bits != (cap_get_ambient(CAP_CHOWN) < 0 ? BITS_BASIC : BITS_AMBIENT) ||
+	    any_set(cap_get_ambient)) {
 		errno = saved;
 		return CAP_MODE_UNCERTAIN;
 	}

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* getpcaps: print the capabilities (and optionally the IAB) of processes. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/types.h>
+
+enum format {
+	FORMAT_PLAIN,		/* "<arg>: <text>" */
+	FORMAT_VERBOSE,		/* "Capabilities for '<arg>': <text>" */
+	FORMAT_LEGACY,		/* the same with `...', on stderr */
+};
+
+/* Options apply to the pids after them; the last format option wins. */
+struct opts {
+	enum format format;
+	int iab;
+};
+
+/*
+ * libcap 2.66 printed "getcaps" here, a typo fixed in 2.70; we follow
+ * 2.76. Everything else is byte-identical to libcap's text.
+ */
+static void usage(int status)
+{
+	fputs("usage: getpcaps [opts] <pid> [<pid> ...]\n"
+	      "\n"
+	      "  This program displays the capabilities on the queried process(es).\n"
+	      "  The capabilities are displayed in the cap_from_text(3) format.\n"
+	      "\n"
+	      "  Optional arguments:\n"
+	      "     --help, -h or --usage display this message.\n"
+	      "     --verbose             use a more verbose output format.\n"
+	      "     --ugly or --legacy    use the archaic legacy output format.\n"
+	      "     --iab                 show IAB of process too.\n"
+	      "     --license             display license info\n", stderr);
+	exit(status);
+}
+
+/* libcap echoes the option as typed, not the program name. */
+static void license(const char *arg)
+{
+	printf("%s see LICENSE file for details.\n"
+	       "[Copyright (c) 1997-8,2007-8,19,21-22 Andrew G. Morgan"
+	       " <morgan@kernel.org>]\n", arg);
+	exit(EXIT_SUCCESS);
+}
+
+/*
+ * Decimal only, surrounding rules as libcap's: leading blanks and a sign
+ * are accepted, an empty argument means 0 (this process), strtol's ERANGE
+ * wins over trailing junk (EINVAL), and anything outside 0..INT_MAX is
+ * EOVERFLOW. Returns 0 or an errno value.
+ */
+static int parse_pid(const char *arg, pid_t *pid)
+{
+	char *end;
+	long value;
+
+	errno = 0;
+	value = strtol(arg, &end, 10);
+	if (errno != 0)
+		return errno;
+	if (*end != '\0')
+		return EINVAL;
+	if (value < 0 || value > INT_MAX)
+		return EOVERFLOW;
+	*pid = (pid_t)value;
+	return 0;
+}
+
+/* True when the IAB blocks or passes ambient anything; I alone is dull. */
+static int iab_is_interesting(cap_iab_t iab)
+{
+	cap_iab_t empty = cap_iab_init();
+	int differs = cap_iab_compare(iab, empty);
+
+	cap_free(empty);
+	return differs < 0 || CAP_IAB_DIFFERS(differs, CAP_IAB_AMB) ||
+	       CAP_IAB_DIFFERS(differs, CAP_IAB_BOUND);
+}
+
+/*
+ * "<arg>: \"<text>\" [<iab>]"; the quoted text is left out when it is
+ * "=" and the IAB part when it is uninteresting, unless a format option
+ * asked for detail. A pid without an IAB ends the program, as in libcap.
+ */
+static void show_iab(const struct opts *o, const char *arg, pid_t pid,
+		     const char *text)
+{
+	int detail = o->format != FORMAT_PLAIN;
+	cap_iab_t iab;
+
+	printf("%s:", arg);
+	if (detail || strcmp(text, "=") != 0)
+		printf(" \"%s\"", text);
+	iab = cap_iab_get_pid(pid);
+	if (iab == NULL) {
+		fprintf(stderr, " no IAB value for %d\n", (int)pid);
+		exit(EXIT_FAILURE);
+	}
+	if (detail || iab_is_interesting(iab)) {
+		char *iab_text = cap_iab_to_text(iab);
+
+		printf(" [%s]", iab_text != NULL ? iab_text : "");
+		cap_free(iab_text);
+	}
+	printf("\n");
+	cap_free(iab);
+}
+
+/* Returns 0 when the pid's capabilities were shown, -1 after a message. */
+static int show_pid(const struct opts *o, const char *arg)
+{
+	pid_t pid = 0;
+	cap_t caps;
+	char *text;
+	int error = parse_pid(arg, &pid);
+
+	if (error != 0) {
+		fprintf(stderr, "Cannot parse pid %s: (%s)\n", arg,
+			strerror(error));
+		return -1;
+	}
+	caps = cap_get_pid(pid);
+	if (caps == NULL) {
+		fprintf(stderr, "Failed to get cap's for process %d: (%s)\n",
+			(int)pid, strerror(errno));
+		return -1;
+	}
+	text = cap_to_text(caps, NULL);
+	cap_free(caps);
+	if (text == NULL) {
+		fprintf(stderr, "Failed to get cap's for process %d: (%s)\n",
+			(int)pid, strerror(errno));
+		return -1;
+	}
+	if (o->iab)
+		show_iab(o, arg, pid, text);
+	else if (o->format == FORMAT_VERBOSE)
+		printf("Capabilities for '%s': %s\n", arg, text);
+	else if (o->format == FORMAT_LEGACY)
+		fprintf(stderr, "Capabilities for `%s': %s\n", arg, text);
+	else
+		printf("%s: %s\n", arg, text);
+	cap_free(text);
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	struct opts o = { FORMAT_PLAIN, 0 };
+	int i, status = EXIT_SUCCESS;
+
+	if (argc < 2)
+		usage(EXIT_FAILURE);
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h") ||
+		    !strcmp(arg, "--usage"))
+			usage(EXIT_SUCCESS);
+		else if (!strcmp(arg, "--license"))
+			license(arg);
+		else if (!strcmp(arg, "--verbose"))
+			o.format = FORMAT_VERBOSE;
+		else if (!strcmp(arg, "--ugly") || !strcmp(arg, "--legacy"))
+			o.format = FORMAT_LEGACY;
+		else if (!strcmp(arg, "--iab"))
+			o.iab = 1;
+		else if (show_pid(&o, arg) < 0)
+			status = EXIT_FAILURE;
+	}
+	return status;
+}
