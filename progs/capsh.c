@@ -277,7 +277,8 @@ int main(int argc, char *argv[])
 		}
 		if (strcmp(arg, "--license") == 0) {
 			printf("%s see License file for details.\n", o.argv0);
-			printf("Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap's capsh)\n");
+			printf("Copyright (c) 2026 the libcap-perfmon authors "
+			       "(an independent reimplementation of libcap's capsh)\n");
 			return 0;
 		}
 		for (k = 0; k < sizeof(valued_opts) / sizeof(valued_opts[0]); k++) {

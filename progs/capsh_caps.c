@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* capsh's changes to the capability sets: --caps, --inh, --drop, ambient, --iab. */
+/* capsh changes to the capability sets: --caps, --inh, --drop, ambient, --iab. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* capsh's tests of the current state: --has-*, --dropped, --supports, --is-*, --inmode. */
+/* capsh tests of the state: --has-*, --dropped, --supports, --is-*, --inmode. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -59,7 +59,7 @@ int capsh_has_ambient_bit(const char *name)
 	return 0;
 }
 
-/* --has-b=: fails when the capability has been dropped from the bounding set. */
+/* --has-b=: fails when the capability has left the bounding set. */
 int capsh_has_bound(const char *name)
 {
 	cap_value_t cap;

@@ -48,7 +48,7 @@ static void describe(cap_value_t cap)
 	}
 }
 
-/* --explain=<name or number>: 0..63, with the same parsing as cap_from_name(). */
+/* --explain=<name or number>: 0..63, parsed by cap_from_name(). */
 int capsh_explain(const char *what)
 {
 	cap_value_t cap;

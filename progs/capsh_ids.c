@@ -11,7 +11,7 @@
 
 #include "capsh.h"
 
-/* --uid=<n>: plain setuid(2); as root this also clears P and E (no keep-caps). */
+/* --uid=<n>: plain setuid(2); leaving root clears P and E (unless keep-caps). */
 int capsh_uid(const char *text)
 {
 	unsigned uid;
@@ -40,7 +40,7 @@ int capsh_gid(const char *text)
 	return 0;
 }
 
-/* --cap-uid=<n>: libcap's cap_setuid() keeps P across the change (E is cleared). */
+/* --cap-uid=<n>: cap_setuid() keeps P across the change (E is cleared). */
 int capsh_cap_uid(const char *text)
 {
 	unsigned uid;

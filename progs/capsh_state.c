@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* capsh's process-state options: --mode=, --secbits, --keep, --no-new-privs, --chroot, --forkfor, --killit. */
+/* capsh options on process state: modes, securebits, prctl, chroot, child. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -67,5 +67,30 @@ run --forkfor=0; expect_rc 1 --forkfor=0; expect_err "require non-zero --forkfor
 " --forkfor=0
 cmp -s "$tmp/out" "$tmp/usage" || bad "--forkfor=0: usage expected on stdout"
 run --strict --strict --noenv --quiet; expect_rc 0 "flags"; expect_out "" flags
+# == and =+ find capsh along PATH when argv[0] has no '/', pass on --quiet.
+if b=$(command -v bash); then
+	mkdir "$tmp/bin"
+	cat >"$tmp/bin/capsh" <<'ARGS'
+#!/bin/sh
+echo "re-run: $0 $*"
+ARGS
+	chmod 755 "$tmp/bin/capsh"
+	for op in == =+; do
+		out=$(PATH="/nonexistent::$tmp/bin" "$b" -c 'exec -a capsh "$0" --quiet "$1" a b' "$C" $op 2>&1); rc=$?
+		[ $rc -eq 0 ] && [ "$out" = "re-run: $tmp/bin/capsh --quiet a b" ] || bad "$op via PATH: $rc [$out]"
+		out=$(PATH="/nonexistent" "$b" -c 'exec -a capsh "$0" "$1" a' "$C" $op 2>&1); rc=$?
+		[ $rc -eq 1 ] && [ "$out" = "unable to find executable 'capsh' in PATH" ] || bad "$op not in PATH: $rc [$out]"
+		out=$(env -u PATH "$b" -c 'exec -a capsh "$0" "$1" a' "$C" $op 2>&1); rc=$?
+		[ $rc -eq 1 ] && [ "$out" = "no PATH environment variable found for re-execing" ] || bad "$op without PATH: $rc [$out]"
+	done
+	out=$(cd "$tmp" && "$b" -c 'exec -a ./nothere "$0" == x' "$C" 2>&1); rc=$?
+	[ $rc -eq 1 ] && [ "$out" = "execve './nothere' failed!" ] || bad "== with a path: $rc [$out]"
+fi
+out=$("$C" --shell=/nonexistent -- x 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$out" = "execve '/nonexistent' failed!" ] || bad "-- with a missing shell: $rc [$out]"
+out=$("$C" --shell=/bin/sh -- -c 'echo "$0|$*"; exit 3' a b c 2>&1); rc=$?
+[ $rc -eq 3 ] && [ "$out" = "a|b c" ] || bad "-- arguments: $rc [$out]"
+out=$("$C" --shell=/bin/sh -+ -c 'exit 4' 2>&1); rc=$?
+[ $rc -eq 4 ] || bad "-+ exit status: $rc"
 [ $fail -eq 0 ] && echo "capsh usage and argument handling: all checks passed"
 exit $fail
