@@ -53,7 +53,7 @@ const char *const capsh_cap_text[] = {
 	/* 4: cap_fsetid */
 	[4] =
 		"Keeps the set-user-ID and set-group-ID bits of a file\n"
-		"when it is written to or its owner changes (the kernel\n"
+		"when the process writes to or truncates it (the kernel\n"
 		"clears them otherwise), and lets a process set the\n"
 		"set-group-ID bit on a file of a group it is not in.\n"
 		"In Linux since 2.2.",
@@ -223,10 +223,10 @@ const char *const capsh_cap_text[] = {
 	[24] =
 		"Overrides resource limits: raising hard rlimits, disk\n"
 		"quotas and the reserved space of ext2/ext4, System V\n"
-		"and POSIX message queue limits, pipe size limits,\n"
-		"fs.nr_open for file descriptors in flight, PR_SET_MM,\n"
-		"lowering oom_score_adj, fast real-time clock interrupts,\n"
-		"and console and keymap limits.\n"
+		"and POSIX message queue limits, pipe size limits, the\n"
+		"RLIMIT_NOFILE limit on descriptors in flight over UNIX\n"
+		"sockets, PR_SET_MM, lowering oom_score_adj, fast\n"
+		"real-time clock interrupts, console and keymap limits.\n"
 		"In Linux since 2.2.",
 	/* 25: cap_sys_time */
 	[25] =
