@@ -22,6 +22,9 @@
  *     -+/=+ the child's output can come before capsh's own.
  *  6. --license keeps libcap's first line but names this project's
  *     authors on the second: this is not Andrew G. Morgan's code.
+ *  7. stdout is flushed before --forkfor forks and its child leaves with
+ *     _exit(). libcap's child calls exit(), so with stdout redirected,
+ *     text capsh had buffered ("--mode --forkfor=1") is written twice.
  */
 #include <stdio.h>
 #include <stdlib.h>

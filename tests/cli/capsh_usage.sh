@@ -92,5 +92,11 @@ out=$("$C" --shell=/bin/sh -- -c 'echo "$0|$*"; exit 3' a b c 2>&1); rc=$?
 [ $rc -eq 3 ] && [ "$out" = "a|b c" ] || bad "-- arguments: $rc [$out]"
 out=$("$C" --shell=/bin/sh -+ -c 'exit 4' 2>&1); rc=$?
 [ $rc -eq 4 ] || bad "-+ exit status: $rc"
+# Differences 5 and 7 (progs/capsh.c): buffered output is neither lost by
+# -- nor written twice by the --forkfor child.
+"$C" --mode --shell=/bin/sh -- -c true >"$tmp/flush"
+[ "$(wc -l <"$tmp/flush")" -eq 1 ] || bad "--mode before --: $(wc -l <"$tmp/flush") lines"
+"$C" --mode --forkfor=1 >"$tmp/flush"; sleep 2
+[ "$(wc -l <"$tmp/flush")" -eq 1 ] || bad "--mode --forkfor: $(wc -l <"$tmp/flush") lines"
 [ $fail -eq 0 ] && echo "capsh usage and argument handling: all checks passed"
 exit $fail
