@@ -101,8 +101,9 @@ char *cap_iab_to_text(cap_iab_t iab)
 			snprintf(number, sizeof(number), "%d", cap);
 			name = number;
 		}
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s%s%s",
-					len > 0 ? "," : "", nb ? "!" : "",
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+					"%s%s%s%s", len > 0 ? "," : "",
+					nb ? "!" : "",
 					a ? "^" : (nb && i) ? "%" : "", name);
 	}
 	buf[len] = '\0';

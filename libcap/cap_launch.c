@@ -16,7 +16,7 @@
 extern char **environ;
 
 struct cap_launch_s {
-	/* Caller memory, kept by pointer as libcap's API says: arg0/argv/envp. */
+	/* Caller memory, kept by pointer as libcap's API says. */
 	const char *arg0;
 	const char *const *argv;
 	const char *const *envp;
@@ -29,7 +29,7 @@ struct cap_launch_s {
 	gid_t *groups;		/* our copy; malloc'ed */
 	int change_mode;
 	cap_mode_t mode;
-	cap_iab_t iab;		/* owned while attached; held against changes */
+	cap_iab_t iab;		/* owned while attached, held unchangeable */
 	char *chroot;		/* our copy; cap_free'd */
 };
 
@@ -293,8 +293,8 @@ pid_t cap_launch(cap_launch_t attr, void *detail)
 		errno = 0;
 		run_child(attr, detail);
 		child_errno = errno != 0 ? errno : ECHILD;
-		while (write(report[1], &child_errno, sizeof(child_errno)) < 0 &&
-		       errno == EINTR)
+		while (write(report[1], &child_errno,
+			     sizeof(child_errno)) < 0 && errno == EINTR)
 			;
 		_exit(1);
 	}

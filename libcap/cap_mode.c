@@ -13,7 +13,8 @@
  * Where the kernel has ambient support it is blocked as well.
  */
 #define BITS_BASIC	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |		\
-			 SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED | \
+			 SECBIT_NO_SETUID_FIXUP |			\
+			 SECBIT_NO_SETUID_FIXUP_LOCKED |		\
 			 SECBIT_KEEP_CAPS_LOCKED)
 #define BITS_AMBIENT	(BITS_BASIC | SECBIT_NO_CAP_AMBIENT_RAISE |	\
 			 SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
@@ -36,7 +37,7 @@ static int any_set(int (*v)(cap_value_t))
  */
 cap_mode_t cap_get_mode(void)
 {
-	unsigned bits = cap_get_secbits();
+	unsigned bits = cap_get_secbits(), pure;
 	cap_t current, empty;
 	int saved = errno, differs;
 	cap_mode_t mode;
@@ -48,8 +49,8 @@ cap_mode_t cap_get_mode(void)
 	 * calls 0x2f UNCERTAIN where ambient exists, and so is any extra bit
 	 * such as KEEP_CAPS (0xff), as observed with libcap 2.66.
 	 */
-	if (bits != (cap_get_ambient(CAP_CHOWN) < 0 ? BITS_BASIC : BITS_AMBIENT) ||
-	    any_set(cap_get_ambient)) {
+	pure = cap_get_ambient(CAP_CHOWN) < 0 ? BITS_BASIC : BITS_AMBIENT;
+	if (bits != pure || any_set(cap_get_ambient)) {
 		errno = saved;
 		return CAP_MODE_UNCERTAIN;
 	}

@@ -86,7 +86,7 @@ int cap_prctl(long pr_cmd, long arg1, long arg2, long arg3, long arg4,
 	return lcap_sys_prctl(pr_cmd, arg1, arg2, arg3, arg4);
 }
 
-/* A "write" prctl: routed like every state change (process-wide with libpsx). */
+/* A "write" prctl: routed like state changes (all threads with libpsx). */
 int cap_prctlw(long pr_cmd, long arg1, long arg2, long arg3, long arg4,
 	       long arg5)
 {

@@ -18,12 +18,16 @@ static void header_for(struct __user_cap_header_struct *hdr, pid_t pid)
 static int read_caps(pid_t pid, cap_t caps)
 {
 	struct __user_cap_header_struct hdr;
-	struct __user_cap_data_struct data[LCAP_WORDS];
+	/*
+	 * Zeroed although the kernel fills both words: valgrind's capget
+	 * model marks only the first (v1-sized) word as written.
+	 */
+	struct __user_cap_data_struct data[LCAP_WORDS] = { { 0, 0, 0 } };
 	int w;
 
 	header_for(&hdr, pid);
 	if (lcap_sys_capget(&hdr, data) < 0)
-		return -1;		/* errno from capget(2): ESRCH, EPERM */
+		return -1;	/* errno from capget(2): ESRCH, EPERM */
 	for (w = 0; w < LCAP_WORDS; w++) {
 		caps->flags[CAP_EFFECTIVE][w] = data[w].effective;
 		caps->flags[CAP_PERMITTED][w] = data[w].permitted;
