@@ -19,34 +19,60 @@ sys_resource sys_time sys_tty_config mknod lease audit_write audit_control setfc
 mac_override mac_admin syslog wake_alarm block_suspend audit_read perfmon bpf
 checkpoint_restore"
 last=$(($(cat /proc/sys/kernel/cap_last_cap 2>/dev/null || echo 40)))
-n=0
+# Three spellings of each value (name, number, upper case), all in one run;
+# the expected header lines are built with the shell's own printf.
+n=0 args=""
+: >"$tmp/want"
 for name in $names; do
-	hex=$(printf '0x%016x' $((1 << n)))
-	if [ $n -le "$last" ]; then head="cap_$name ($n) [/proc/self/status:CapXXX: $hex]"
-	else head="<reserved for> cap_$name ($n) [/proc/self/status:CapXXX: $hex]"; fi
-	# Three spellings of the same value, in one run: identical output each.
-	form2=$(echo "CAP_$name" | tr a-z A-Z)
-	run "--explain=cap_$name" "--explain=$n" "--explain=$form2"
-	[ $rc -eq 0 ] || bad "--explain=cap_$name: exit $rc"
-	[ -s "$tmp/err" ] && bad "--explain=cap_$name: stderr $(cat "$tmp/err")"
-	len=$(($(wc -l <"$tmp/out") / 3))
-	head -n $len "$tmp/out" >"$tmp/one"
-	{ cat "$tmp/one" "$tmp/one" "$tmp/one"; } | cmp -s - "$tmp/out" ||
-		bad "--explain: cap_$name, $n and $form2 differ"
-	mv "$tmp/one" "$tmp/out"
-	[ "$(sed -n 1p "$tmp/out")" = "$head" ] || bad "--explain=cap_$name: header [$(sed -n 1p "$tmp/out")]"
-	[ -z "$(sed -n 2p "$tmp/out")" ] || bad "--explain=cap_$name: line 2 not blank"
-	# Each description: indented by four spaces, says since when, is ours.
-	sed -n '3,$p' "$tmp/out" >"$tmp/body"
-	[ -s "$tmp/body" ] || bad "cap_$name: no description"
-	grep -v '^$' "$tmp/body" | grep -qv '^    ' && bad "cap_$name: unindented line"
-	grep -q 'In Linux since [0-9]' "$tmp/body" || bad "cap_$name: no 'In Linux since'"
-	grep -q '^    Allows a process to' "$tmp/body" && bad "cap_$name: libcap's wording"
-	awk 'length > 64 { exit 1 }' "$tmp/body" || bad "cap_$name: line longer than 64"
-	cp "$tmp/body" "$tmp/body.$name"
+	upper=$(echo "CAP_$name" | tr a-z A-Z)
+	args="$args --explain=cap_$name --explain=$n --explain=$upper"
+	prefix=""; [ $n -le "$last" ] || prefix="<reserved for> "
+	printf '%scap_%s (%d) [/proc/self/status:CapXXX: 0x%016x]\n' "$prefix" "$name" $n $((1 << n)) >>"$tmp/want"
 	n=$((n + 1))
 done
 [ $n -eq 41 ] || bad "only $n names checked"
+# shellcheck disable=SC2086
+run $args
+[ $rc -eq 0 ] || bad "--explain x123: exit $rc"
+[ -s "$tmp/err" ] && bad "--explain x123: stderr $(head -n 3 "$tmp/err")"
+# Split into blocks at header lines; check each triple is identical, the
+# blank second line, the indentation, the line length, "In Linux since",
+# and that no line uses libcap's stock opening. Bodies go to body.<name>.
+awk -v dir="$tmp" -v names="$names" '
+	function flush() {
+		if (blk < 0) return
+		i = int(blk / 3)
+		if (blk % 3 == 0) { first = text; hdr = head; print head > (dir "/got") }
+		else if (text != first || head != hdr) printf "FAIL: --explain spellings of %s differ\n", nm[i + 1]
+		if (blk % 3 == 2) {
+			file = dir "/body." nm[i + 1]
+			printf "%s", body > file; close(file)
+			if (!seen_blank) printf "FAIL: %s: line 2 not blank\n", nm[i + 1]
+			if (!since) printf "FAIL: %s: no In Linux since\n", nm[i + 1]
+			if (stock) printf "FAIL: %s: libcap wording\n", nm[i + 1]
+			if (bad_line) printf "FAIL: %s: unindented or long line\n", nm[i + 1]
+		}
+	}
+	BEGIN { blk = -1; split(names, nm, /[ \n]+/) }
+	/^[^ ]/ {
+		flush(); blk++; head = $0; text = ""; body = ""; lineno = 0
+		seen_blank = since = stock = bad_line = 0; next
+	}
+	{
+		lineno++; text = text $0 "\n"
+		if (lineno == 1) { seen_blank = ($0 == ""); next }
+		body = body $0 "\n"
+		if ($0 ~ /In Linux since [0-9]/) since = 1
+		if ($0 ~ /^    Allows a process to/) stock = 1
+		if (($0 != "" && $0 !~ /^    /) || length($0) > 64) bad_line = 1
+	}
+	END { flush(); if (blk != 122) printf "FAIL: %d blocks, want 123\n", blk + 1 }
+' "$tmp/out" >"$tmp/awk"
+[ -s "$tmp/awk" ] && { cat "$tmp/awk"; fail=1; }
+cmp -s "$tmp/want" "$tmp/got" || { bad "--explain headers:"; diff "$tmp/want" "$tmp/got" | head; }
+for name in $names; do
+	[ -s "$tmp/body.$name" ] || bad "cap_$name: no description"
+done
 
 since() { grep -q "In Linux since $2" "$tmp/body.$1" || bad "cap_$1: want since $2"; }
 since chown 2.2; since sys_admin 2.2; since mknod 2.4; since lease 2.4

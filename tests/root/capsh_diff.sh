@@ -205,6 +205,11 @@ while IFS= read -r line; do
 	eval "set -- $line"
 	(cd "$tmp" && "$ref" "$@" >"$tmp/r.out" 2>"$tmp/r.err" </dev/null); rrc=$?
 	(cd "$tmp" && "$ours" "$@" >"$tmp/o.out" 2>"$tmp/o.err" </dev/null); orc=$?
+	# Most runs match as they are; normalise only the others.
+	if [ "$rrc" = "$orc" ] && cmp -s "$tmp/r.out" "$tmp/o.out" &&
+	   cmp -s "$tmp/r.err" "$tmp/o.err"; then
+		continue
+	fi
 	norm "$tmp/r.out" | fix_ref >"$tmp/r.out.n"; norm "$tmp/r.err" >"$tmp/r.err.n"
 	norm "$tmp/o.out" >"$tmp/o.out.n"; norm "$tmp/o.err" >"$tmp/o.err.n"
 	if [ "$rrc" != "$orc" ] || ! cmp -s "$tmp/r.out.n" "$tmp/o.out.n" ||
