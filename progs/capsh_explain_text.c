@@ -275,13 +275,14 @@ const char *const capsh_cap_text[] = {
 		"capability) to a program the caller controls.",
 	/* 32: cap_mac_override */
 	[32] =
-		"Overrides Mandatory Access Control. Only Smack checks\n"
-		"it; SELinux and AppArmor use their own policies.\n"
+		"Overrides Mandatory Access Control; implemented for the\n"
+		"Smack security module.\n"
 		"In Linux since 2.6.25.",
 	/* 33: cap_mac_admin */
 	[33] =
-		"Changes Mandatory Access Control configuration or state\n"
-		"(Smack rules, SELinux contexts unknown to the policy).\n"
+		"Changes Mandatory Access Control configuration or state:\n"
+		"Smack rules, AppArmor policy loading, SELinux contexts\n"
+		"that the loaded policy does not define.\n"
 		"In Linux since 2.6.25.",
 	/* 34: cap_syslog */
 	[34] =
