@@ -156,7 +156,7 @@ cat >"$tmp/cases" <<'CASES'
 --forkfor=1 --forkfor=1
 --forkfor=1 --killit=18
 --forkfor=5 --killit=9
---forkfor=5 --killit=99
+--forkfor=1 --killit=99
 --killit=9
 --killit=-1
 --license --foo
