@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "setcap_explain.h"
+#include "setcap_perf.h"
 
 /* libcap reads at most this much capability text from stdin. */
 #define STDIN_MAX	2048
@@ -31,6 +32,7 @@ struct opts {
 	int verify;		/* -v: compare instead of writing */
 	int force;		/* -f (2.76): E mismatch and -r on nothing are not fatal */
 	uid_t rootid;		/* -n: namespace owner written as revision 3 */
+	const char *perf_group;	/* --perf-group=: chgrp + chmod 0750 before --perf */
 	cap_t mycaps;		/* our own process capabilities, for CAP_SETFCAP */
 	int raised;		/* CAP_SETFCAP already in our effective set */
 };
@@ -51,7 +53,9 @@ static void print_usage(void)
 	      " -v          validate supplied capability matches file\n"
 	      " -n <rootid> write a user namespace (!= 0) limited capability\n"
 	      " --license   display the license info\n"
-	      " -f          force: a partial effective set or nothing to remove is not fatal\n",
+	      " -f          force: a partial effective set or nothing to remove is not fatal\n"
+	      " --perf[=<subcommands>] <filename>  the least perf needs on this kernel, then verify (not in libcap)\n"
+	      " --perf-group=<group>  with --perf: chgrp <group> and chmod 0750 first (not in libcap)\n",
 	      stderr);
 }
 
@@ -264,7 +268,7 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		cap_t caps = NULL;
-		int remove = 0;
+		int remove = 0, perf = 0;
 
 		if (strcmp(arg, "-q") == 0) {
 			o.quiet = 1;
@@ -287,6 +291,15 @@ int main(int argc, char **argv)
 			}
 			o.rootid = parse_rootid(argv[i]);
 			continue;
+		} else if (strncmp(arg, "--perf-group=", 13) == 0) {
+			o.perf_group = arg + 13;
+			continue;
+		} else if (strcmp(arg, "--perf") == 0 ||
+			   strncmp(arg, "--perf=", 7) == 0) {
+			caps = perf_preset(arg[6] == '=' ? arg + 7 : NULL);
+			if (caps == NULL)
+				exit(EXIT_FAILURE);
+			perf = 1;
 		} else if (strcmp(arg, "-r") == 0) {
 			remove = 1;
 		} else if (strcmp(arg, "-") == 0) {
@@ -313,7 +326,13 @@ int main(int argc, char **argv)
 				exit(EXIT_FAILURE);
 			}
 		} else {
+			if (perf && o.perf_group != NULL &&
+			    perf_restrict_to_group(argv[i], o.perf_group) < 0)
+				exit(EXIT_FAILURE);
 			set_file(&o, caps, argv[i]);
+			/* The preset always checks what landed on disk. */
+			if (perf && verify_file(&o, caps, argv[i]) != 0)
+				exit(EXIT_FAILURE);
 		}
 		cap_free(caps);
 	}
