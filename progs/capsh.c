@@ -93,6 +93,8 @@ void capsh_usage(const struct opts *o, int status)
 		puts(usage_lines[i]);
 	printf("                 (without -- [%s] will simply exit(0))\n",
 	       o->argv0);
+	/* Our own options, after libcap's text so nothing of it moves. */
+	puts("  --json         later --print and --decode print JSON (not in libcap)");
 	exit(status);
 }
 
@@ -173,7 +175,7 @@ static int run_valued(struct opts *o, enum valued id, const char *arg,
 	case V_CHROOT:	return capsh_chroot(v);
 	case V_FORKFOR:	return capsh_forkfor(o, v);
 	case V_KILLIT:	return capsh_killit(o, v);
-	case V_DECODE:	return capsh_decode(v);
+	case V_DECODE:	return o->json ? capsh_decode_json(v) : capsh_decode(v);
 	case V_SUPPORTS: return capsh_supports(v);
 	case V_EXPLAIN:	return capsh_explain(v);
 	case V_SUGGEST:	return capsh_suggest(v);
@@ -187,7 +189,11 @@ static int run_flag(struct opts *o, const char *arg, int *matched)
 {
 	*matched = 1;
 	if (strcmp(arg, "--print") == 0)
-		return capsh_print();
+		return o->json ? capsh_print_json() : capsh_print();
+	if (strcmp(arg, "--json") == 0) {
+		o->json = 1;
+		return 0;
+	}
 	if (strcmp(arg, "--current") == 0)
 		return capsh_current();
 	if (strcmp(arg, "--strict") == 0) {

@@ -19,6 +19,7 @@ struct opts {
 	int noenv;		/* --noenv: --user leaves HOME and USER alone */
 	pid_t child;		/* --forkfor child awaiting --killit, or 0 */
 	int usage_status;	/* 0 only when argv[1] asked for help */
+	int json;		/* --json (ours): later --print/--decode print JSON */
 };
 
 /* capsh.c */
@@ -34,6 +35,10 @@ int capsh_current(void);
 int capsh_decode(const char *hex);
 int capsh_show_mode(void);
 int capsh_show_modes(void);
+
+/* capsh_json.c */
+int capsh_print_json(void);
+int capsh_decode_json(const char *hex);
 
 /* capsh_explain.c */
 int capsh_explain(const char *what);

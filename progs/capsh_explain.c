@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cap_risk.h"
 #include "capsh.h"
 
 /* Prints each line of text indented by four spaces (empty lines stay empty). */
@@ -19,6 +20,40 @@ static void print_indented(const char *text)
 		if (*text == '\n')
 			text++;
 	}
+}
+
+/*
+ * The risk label shared with getcap --audit and perfdoctor, wrapped like
+ * the descriptions: "Risk: <tier>: <reason>." in lines of at most 64.
+ */
+static void print_risk(cap_value_t cap)
+{
+	char text[512], line[128];
+	const char *word;
+	size_t len = 0;
+
+	snprintf(text, sizeof(text), "Risk: %s: %s.",
+		 cap_risk_tier_name(cap_risk_tier_of(cap)), cap_risk_reason(cap));
+	putchar('\n');
+	for (word = text; *word != '\0';) {
+		size_t n = strcspn(word, " ");
+
+		if (len > 0 && 4 + len + 1 + n > 64) {
+			printf("    %.*s\n", (int)len, line);
+			len = 0;
+		}
+		if (len > 0)
+			line[len++] = ' ';
+		if (n > sizeof(line) - len - 1)
+			n = sizeof(line) - len - 1;
+		memcpy(line + len, word, n);
+		len += n;
+		word += n;
+		while (*word == ' ')
+			word++;
+	}
+	if (len > 0)
+		printf("    %.*s\n", (int)len, line);
 }
 
 /*
@@ -46,6 +81,8 @@ static void describe(cap_value_t cap)
 		putchar('\n');
 		print_indented(capsh_cap_text[cap]);
 	}
+	if (cap_risk_reason(cap) != NULL)
+		print_risk(cap);
 }
 
 /* --explain=<name or number>: 0..63, parsed by cap_from_name(). */
