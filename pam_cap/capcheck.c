@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/capability.h>
 
+#include "cap_risk.h"
 #include "capconf.h"
 
 #define PROG		"capcheck"
@@ -138,6 +139,34 @@ static int lint(const char *path)
 	return 0;
 }
 
+/*
+ * "  risk: <tier>: <cap>: <reason>" for the riskiest capability the grant
+ * puts in the inheritable or ambient set; nothing for a grant of none.
+ */
+static void report_risk(cap_iab_t iab)
+{
+	cap_t granted = cap_init();
+	cap_value_t cap, bits = cap_max_bits(), worst;
+	enum cap_risk_tier tier;
+	char *name;
+
+	if (granted == NULL)
+		errx(EXIT_FAILURE, "out of memory");
+	for (cap = 0; cap < bits && cap < 64; cap++)
+		if (cap_iab_get_vector(iab, CAP_IAB_INH, cap) == CAP_SET ||
+		    cap_iab_get_vector(iab, CAP_IAB_AMB, cap) == CAP_SET)
+			cap_set_flag(granted, CAP_INHERITABLE, 1, &cap, CAP_SET);
+	tier = cap_risk_highest(granted, 1u << CAP_INHERITABLE, &worst);
+	cap_free(granted);
+	if (worst < 0)
+		return;
+	name = cap_to_name(worst);
+	printf("  risk: %s: %s: %s\n", cap_risk_tier_name(tier),
+	       name != NULL ? name : "?", cap_risk_reason(worst) ?
+	       cap_risk_reason(worst) : "no label for this capability");
+	cap_free(name);
+}
+
 /* Prints what user would receive; the wording says which rule decided. */
 static void report_user(const char *path, const char *user)
 {
@@ -181,6 +210,7 @@ static void report_user(const char *path, const char *user)
 		printf("%s: %s [%s:%lu, %s %s]\n", user,
 		       text == NULL ? m.caps : text, path, m.line,
 		       capconf_why_name(m.why), m.who);
+		report_risk(iab);
 		cap_free(text);
 		cap_free(iab);
 	}

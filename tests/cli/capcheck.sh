@@ -47,13 +47,19 @@ CONF
 printf 'cap_kill bob\0\n' >>"$C"
 printf '#%04100d\n' 0 >>"$C"
 
+# Each grant is followed by the risk label of its riskiest capability.
+RISK_PERFMON="  risk: kernel-read: cap_perfmon: observes every process and the kernel through perf_events; with cap_bpf it loads tracing programs that read kernel memory"
 cc 1 --config "$C" alice bob carol root zed daemon
 same "$T/out" "alice: cap_perfmon [$C:2, group @perf_users]
+$RISK_PERFMON
 bob: !cap_sys_admin,^cap_perfmon [$C:3, user name bob]
+$RISK_PERFMON
 carol: cap_perfmon [$C:2, group @perf_users]
+$RISK_PERFMON
 root: all: capabilities left unchanged [$C:5, user name root]
 zed: unknown user: nothing granted
-daemon: cap_perfmon,^cap_bpf [$C:8, wildcard *]"
+daemon: cap_perfmon,^cap_bpf [$C:8, wildcard *]
+$RISK_PERFMON"
 same "$T/err" "capcheck: $C:4: warning: 'cap_bogus' is not valid IAB text: users it matches get nothing
 capcheck: $C:5: warning: 'bin,daemon' is one user name, not a list: separate names with spaces
 capcheck: $C:5: warning: '+bin' is a user name, not a group: write '@bin'
@@ -68,8 +74,10 @@ capcheck: $C:11: warning: longer than 4095 bytes: ignored (libcap would split it
 printf 'cap_perfmon @perf_users\nnone @devs\n' >"$T/good"
 cc 0 -c "$T/good" alice bob dave nobody
 same "$T/out" "alice: cap_perfmon [$T/good:1, group @perf_users]
+$RISK_PERFMON
 bob: none: inheritable and ambient sets cleared [$T/good:2, group @devs]
 dave: cap_perfmon [$T/good:1, group @perf_users]
+$RISK_PERFMON
 nobody: no line matches: nothing granted"
 same "$T/err" ""
 cc 0 --config="$T/good"
@@ -103,6 +111,7 @@ cc 1 -c "$T/random" alice bob
 # The example shipped with the module: one active line, no warnings.
 cc 0 -c "$TOP/pam_cap/capability.conf" alice bob
 same "$T/out" "alice: cap_perfmon [$TOP/pam_cap/capability.conf:$(grep -n '^cap_perfmon' "$TOP/pam_cap/capability.conf" | cut -d: -f1), group @perf_users]
+$RISK_PERFMON
 bob: no line matches: nothing granted"
 [ "$(grep -cv '^[[:space:]]*\(#\|$\)' "$TOP/pam_cap/capability.conf")" -eq 1 ] || {
 	fails=$((fails + 1)); echo "FAIL: the example has more than one active line"; }
@@ -112,6 +121,14 @@ cc 2 --bogus
 cc 2 -c
 cc 0 --help
 same "$T/out" "usage: capcheck [--config FILE] [USER...]"
+
+# The risk line names the riskiest grant: root-equivalent beats the rest.
+printf 'cap_kill,cap_net_bind_service,cap_setuid,^cap_net_raw bob\ncap_net_bind_service alice\n' >"$T/risky"
+cc 0 -c "$T/risky" bob alice
+same "$T/out" "bob: cap_kill,cap_setuid,cap_net_bind_service,^cap_net_raw [$T/risky:1, user name bob]
+  risk: root-equivalent: cap_setuid: can switch to uid 0: root in one system call
+alice: cap_net_bind_service [$T/risky:2, user name alice]
+  risk: low: cap_net_bind_service: can bind ports below 1024"
 
 echo "$cases capcheck runs"
 [ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
