@@ -21,12 +21,13 @@ median() {
 		awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
 }
 echo "text benchmark: median of $rounds alternating rounds; libcap $ref_version"
-for metric in text from_name to_name; do
+for metric in text from_name to_name corpus; do
 	ours=$(median ours "$metric") ref=$(median ref "$metric")
 	case $metric in
 	text) what="cap_from_text+cap_to_text" ;;
 	from_name) what="cap_from_name" ;;
 	to_name) what="cap_to_name+cap_free" ;;
+	corpus) what="whole corpus, all of these" ;;
 	esac
 	awk -v m="$metric" -v w="$what" -v o="$ours" -v r="$ref" 'BEGIN {
 		printf "%-9s %-25s ours %10.0f ops/s  libcap %10.0f ops/s  ratio %.2fx\n", m, w, o, r, o / r }'
