@@ -17,11 +17,13 @@
 #include <unistd.h>
 
 #include "cap_risk.h"
+#include "capconf.h"
 #include "perfdoctor.h"
 
 struct opts {
 	const char *user;
 	const char *binary;
+	const char *config;	/* pam_cap's capability.conf */
 	pid_t pid;
 };
 
@@ -30,10 +32,12 @@ struct opts {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: perfdoctor [--user=NAME] [--pid=PID] [PERF_BINARY]\n"
+		"usage: perfdoctor [--user=NAME] [--pid=PID] [--config=FILE] [PERF_BINARY]\n"
 		"  Explains whether NAME (default: you) can monitor the whole system\n"
 		"  with PERF_BINARY (default: perf from PATH, else /usr/bin/perf),\n"
-		"  judging the session of PID (default: this process), and prints the fix.\n"
+		"  judging the session of PID (default: this process, plus what pam_cap\n"
+		"  would grant at login from FILE, default " CAPCONF_DEFAULT_PATH "),\n"
+		"  and prints the fix.\n"
 		"  Exit status: 0 yes, 1 no, 2 usage or lookup error.\n");
 }
 
@@ -178,6 +182,41 @@ static const char *perf_caps_for(const struct kernel_facts *k)
 	return "cap_perfmon,cap_syslog=ep";
 }
 
+/*
+ * What pam_cap.so would put in the user's inheritable and ambient sets at
+ * login, read with the module's own parser; prints one line about it.
+ */
+static void pam_grant(const struct opts *o, const char *user, uint64_t *inh,
+		      uint64_t *amb)
+{
+	struct capconf_match m;
+	cap_iab_t iab;
+	cap_value_t cap;
+	int rc = capconf_find(o->config, user, &m, NULL, NULL);
+
+	*inh = *amb = 0;
+	if (rc != CAPCONF_FOUND) {
+		printf("%-10s %s: %s\n", "pam_cap:", o->config,
+		       rc == CAPCONF_UNREADABLE ? "absent or not trusted: grants nothing" :
+		       "no line matches this user: grants nothing");
+		return;
+	}
+	iab = strcmp(m.caps, "all") && strcmp(m.caps, "none") ?
+	      cap_iab_from_text(m.caps) : NULL;
+	for (cap = 0; iab != NULL && cap < 64 && cap < cap_max_bits(); cap++) {
+		if (cap_iab_get_vector(iab, CAP_IAB_INH, cap) == CAP_SET)
+			*inh |= BIT(cap);
+		if (cap_iab_get_vector(iab, CAP_IAB_AMB, cap) == CAP_SET)
+			*amb |= BIT(cap);
+	}
+	printf("%-10s %s:%lu grants '%s' (%s %s)%s\n", "pam_cap:", o->config,
+	       m.line, m.caps, capconf_why_name(m.why), m.who,
+	       iab == NULL && strcmp(m.caps, "all") && strcmp(m.caps, "none") ?
+	       ": not valid IAB text, so nothing" : "");
+	cap_free(iab);
+	capconf_match_release(&m);
+}
+
 static int diagnose(const struct opts *o)
 {
 	struct kernel_facts k;
@@ -186,6 +225,7 @@ static int diagnose(const struct opts *o)
 	struct session_facts s;
 	struct verdict v = { 0 };
 	uint64_t fp = 0, fi = 0, fe = 0, p_after, e_after, needed;
+	uint64_t pam_inh = 0, pam_amb = 0;
 	const char *can_exec = NULL, *suggestion;
 	char gbuf[32], ubuf[32];
 	int knows_perfmon;
@@ -246,6 +286,17 @@ static int diagnose(const struct opts *o)
 		       "session:", s.pid > 0 ? "that process" : "this process",
 		       (s.bounding & BIT(CAP_PERFMON)) ? "includes" : "LACKS",
 		       s.no_new_privs, s.seccomp);
+
+	/*
+	 * Judging this process for another user stands in for that user's
+	 * login: add what pam_cap would grant there. With --pid the process
+	 * already carries whatever its login granted.
+	 */
+	if (o->pid == 0) {
+		pam_grant(o, u.name, &pam_inh, &pam_amb);
+		s.inheritable |= pam_inh;
+		s.ambient |= pam_amb & s.inheritable;
+	}
 
 	/* The kernel's exec rule: P' = (fP & bounding) | (fI & pI), E' = fE ? P' : 0;
 	 * a file without capabilities keeps only the ambient set. */
@@ -340,16 +391,20 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "user", required_argument, NULL, 'u' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { 0 };
+	struct opts o = { .config = CAPCONF_DEFAULT_PATH };
 	struct passwd *pw;
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "u:p:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "u:p:c:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			o.config = optarg;
+			break;
 		case 'u':
 			o.user = optarg;
 			break;

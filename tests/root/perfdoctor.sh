@@ -19,13 +19,16 @@ chmod 755 "$tmp"
 perf=$tmp/perf
 cp "$probe" "$perf"
 fails=0
+# No pam_cap grant unless a case writes one: the doctor must not read /etc.
+conf=$tmp/capability.conf
+: >"$conf"
 
 # Through sh: setpriv itself still holds root's capabilities at its exec.
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'exec "$0" "$@"' "$@"; }
 
 # check LABEL: the doctor's verdict must equal the probe's real outcome.
 check() {
-	"$doctor" --user=nobody "$perf" >"$tmp/out" 2>&1; d=$?
+	"$doctor" --config="$conf" --user=nobody "$perf" >"$tmp/out" 2>&1; d=$?
 	as_nobody "$perf" >/dev/null 2>&1; r=$?
 	[ $r -eq 0 ] || r=1	# 126: not executable, 1: event refused
 	if [ $d -ne $r ] || [ $d -gt 1 ]; then
@@ -47,7 +50,7 @@ check "permitted but not effective"
 expect "in permitted but not effective"
 
 # Apply the doctor's own fix line and check that it turns NO into YES.
-"$doctor" --user=nobody "$perf" >"$tmp/out" 2>&1
+"$doctor" --config="$conf" --user=nobody "$perf" >"$tmp/out" 2>&1
 fix=$(sed -n 's/^fix: *\(setcap .*\)$/\1/p' "$tmp/out" | head -n 1)
 [ -n "$fix" ] || { echo "FAIL: no setcap fix printed"; fails=$((fails + 1)); }
 set -- $fix
@@ -72,6 +75,21 @@ chmod 0755 "$perf"
 /usr/sbin/setcap cap_perfmon+ei "$perf"
 check "inheritable-only file capability"
 expect "only to callers holding it in their inheritable set"
+
+# The same file with pam_cap granting cap_perfmon inheritable at login: the
+# doctor counts the grant, and so does the kernel for a session holding it.
+echo "cap_perfmon nobody" >"$conf"
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+perfmon \
+		sh -c 'exec "$0" "$@"' "$@"
+}
+check "inheritable-only file capability plus pam_cap's grant"
+expect "pam_cap:   $conf:1 grants 'cap_perfmon' (user name nobody)"
+expect "verdict:   YES"
+echo "cap_bogus nobody" >"$conf"
+"$doctor" --config="$conf" --user=nobody "$perf" >"$tmp/out" 2>&1
+[ $? -eq 1 ] || { echo "FAIL: a bad grant line counted"; fails=$((fails + 1)); }
+expect "not valid IAB text, so nothing"
 
 "$doctor" --user=no-such-user-here "$perf" >"$tmp/out" 2>&1
 [ $? -eq 2 ] || { echo "FAIL: unknown user should exit 2"; fails=$((fails + 1)); }
