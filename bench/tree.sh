@@ -29,31 +29,41 @@ dirs=$(find "$work/t" -type d | wc -l)
 echo "tree: $regular regular files, $dirs directories, $(nproc) cpus"
 
 now() { date +%s%N; }
-# Prints the wall time of one run in milliseconds.
+# Prints "wall-ms cpu-ms" for one run. It runs in its own subshell, whose
+# children's CPU time (POSIX times) is then this run plus two dates.
 run_ms() {
 	t0=$(now)
 	(cd "$work/t" && "$1" -r . >"$2" 2>&1)
 	t1=$(now)
-	echo $(( (t1 - t0) / 1000000 ))
+	times >"$work/times"	# a builtin, not a subshell: sees our children
+	cpu=$(tail -n 1 "$work/times" | awk '{
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2]
+		}
+		printf "%d", t * 1000 }')
+	echo "$(( (t1 - t0) / 1000000 )) $cpu"
 }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # Warm the caches for both equally, then alternate.
 run_ms "$ours" "$work/ours.out" >/dev/null
 run_ms "$ref" "$work/ref.out" >/dev/null
-t_ours= t_ref=
+t_ours= t_ref= c_ours= c_ref=
 i=0
 while [ $i -lt "$rounds" ]; do
-	t_ref="$t_ref $(run_ms "$ref" "$work/ref.out")"
-	t_ours="$t_ours $(run_ms "$ours" "$work/ours.out")"
+	set -- $(run_ms "$ref" "$work/ref.out"); t_ref="$t_ref $1"; c_ref="$c_ref $2"
+	set -- $(run_ms "$ours" "$work/ours.out"); t_ours="$t_ours $1"; c_ours="$c_ours $2"
 	i=$((i + 1))
 done
-m_ours=$(echo "$t_ours" | median)
-m_ref=$(echo "$t_ref" | median)
-echo "ours  (ms):$t_ours  median $m_ours"
-echo "libcap(ms):$t_ref  median $m_ref"
+m_ours=$(echo "$t_ours" | median) m_ref=$(echo "$t_ref" | median)
+mc_ours=$(echo "$c_ours" | median) mc_ref=$(echo "$c_ref" | median)
+echo "ours   wall ms:$t_ours  median $m_ours (cpu median $mc_ours)"
+echo "libcap wall ms:$t_ref  median $m_ref (cpu median $mc_ref)"
 ratio=$(awk -v a="$m_ours" -v b="$m_ref" 'BEGIN { printf "%.3f", a / b }')
-echo "wall-time ratio ours/libcap: $ratio (target <= 0.4)"
+cratio=$(awk -v a="$mc_ours" -v b="$mc_ref" 'BEGIN { printf "%.3f", a / b }')
+echo "wall-time ratio ours/libcap: $ratio (target <= 0.4); cpu-time ratio: $cratio"
+echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the cores skews the wall ratio)"
 
 status=0
 sort "$work/ours.out" >"$work/ours.sorted"
