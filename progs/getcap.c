@@ -1,5 +1,28 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* getcap: show file capabilities, as libcap's getcap does, plus a fast -r. */
+/*
+ * Compatibility with libcap 2.66's getcap, and what we chose to add:
+ * - stdout lines, stderr lines and the exit status (0 once options parse)
+ *   are libcap's, including nftw's naming under -r (trailing '/' cut,
+ *   "dir/name" joins) and its view of entries: directories, symlinks and
+ *   names that vanish or cannot be looked up are "(Not a regular file)"
+ *   under -v; FIFOs and devices are queried.
+ * - -r lists directories in parallel, so lines from different directories
+ *   interleave (each line is whole, and a directory's entries keep their
+ *   getdents order); sort the output to compare it with libcap's.
+ * - Additions on stderr, where libcap's nftw says nothing: "Failed to read
+ *   directory '<d>' (<strerror>)" for a directory that cannot be opened or
+ *   read, and "Failed to search directory '<d>' (Permission denied)" once
+ *   for a directory we may list but not search. Vanished entries stay
+ *   silent, as in libcap.
+ * - Files deeper than PATH_MAX are read (libcap prints ENAMETOOLONG).
+ * - A malformed value (the kernel refuses to store one) is reported with
+ *   EINVAL; libcap leaves errno stale there.
+ * - New options: -x/--one-file-system, --exclude=PATH (repeatable; PATH is
+ *   compared with the printed path, trailing '/' ignored), listed after
+ *   libcap's usage text. An unknown "--word" is still "invalid option --
+ *   '-'", as libcap's plain getopt reports it.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
