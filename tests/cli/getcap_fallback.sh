@@ -4,6 +4,8 @@
 # seccomp filter refuses it: an LD_PRELOAD shim makes syscall(464) fail
 # with ENOSYS or EPERM, and getcap must fall back to lgetxattr(2), also for
 # names longer than PATH_MAX, with output identical to the direct path.
+# The same shim can hide d_type (DT_UNKNOWN, as some filesystems report),
+# which sends the walker to fstatat(2) for the type.
 # Capabilities are set (and so compared) only when run as root.
 set -u
 ours=$TOP/progs/getcap
@@ -22,8 +24,12 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 
 cat >"$tmp/shim.c" <<'EOF'
-/* Fails getxattrat (464) with $SHIM_ERRNO; marks $SHIM_MARK when it did. */
+/*
+ * Fails getxattrat (464) with $SHIM_ERRNO, marking $SHIM_MARK when it did;
+ * with $SHIM_NO_DTYPE, getdents64 reports every type as DT_UNKNOWN.
+ */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +48,7 @@ long syscall(long n, ...)
 	for (i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	if (n == 464) {
+	if (n == 464 && getenv("SHIM_ERRNO") != NULL) {
 		const char *mark = getenv("SHIM_MARK");
 
 		if (mark != NULL)
@@ -53,6 +59,23 @@ long syscall(long n, ...)
 	if (real == NULL)
 		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 	return real(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+ssize_t getdents64(int fd, void *buf, size_t len)
+{
+	static ssize_t (*real)(int, void *, size_t);
+	ssize_t n, off;
+
+	if (real == NULL)
+		real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "getdents64");
+	n = real(fd, buf, len);
+	for (off = 0; getenv("SHIM_NO_DTYPE") != NULL && off < n;) {
+		struct dirent64 *d = (struct dirent64 *)((char *)buf + off);
+
+		d->d_type = DT_UNKNOWN;
+		off += d->d_reclen;
+	}
+	return n;
 }
 EOF
 "$cc" -shared -fPIC -o "$tmp/shim.so" "$tmp/shim.c" -ldl ||
@@ -87,6 +110,21 @@ for err in 38 1; do	# ENOSYS, EPERM
 	SHIM_ERRNO=$err LD_PRELOAD=$tmp/shim.so "$ours" -vn a/f a/b/g a/fifo >"$tmp/fb1.o" 2>&1
 	cmp -s "$tmp/direct1.o" "$tmp/fb1.o" || { echo "FAIL errno $err, operands"; fails=$((fails + 1)); }
 done
+# No d_type: one fstatat per entry decides, with the same result.
+SHIM_NO_DTYPE=1 SHIM_MARK=$tmp/mark LD_PRELOAD=$tmp/shim.so "$ours" -rvn . >"$tmp/nd.o" 2>"$tmp/nd.e"
+for s in o e; do
+	sort "$tmp/direct.$s" >"$tmp/d.s"; sort "$tmp/nd.$s" >"$tmp/f.s"
+	cmp -s "$tmp/d.s" "$tmp/f.s" ||
+		{ echo "FAIL DT_UNKNOWN ($s):"; diff "$tmp/d.s" "$tmp/f.s" | head; fails=$((fails + 1)); }
+done
+if command -v strace >/dev/null; then
+	SHIM_NO_DTYPE=1 LD_PRELOAD=$tmp/shim.so strace -f -qq -e trace=newfstatat,fstatat64 \
+		-o "$tmp/st" "$ours" -r a >/dev/null 2>&1
+	# a/ holds five entries; each needs a descriptor-relative fstatat.
+	n=$(grep -c 'statat[0-9]*([0-9].*AT_SYMLINK_NOFOLLOW' "$tmp/st")
+	[ "$n" -ge 5 ] || { echo "FAIL: DT_UNKNOWN reached fstatat $n times"; fails=$((fails + 1)); }
+fi
+
 # The deepest file is over PATH_MAX: read through /proc/self/fd.
 want="./$deepf"
 [ $caps = yes ] && want="./$deepf cap_kill=p"
