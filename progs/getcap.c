@@ -92,8 +92,8 @@ static void bad_option(const char *argv0, const char *arg)
 	if (optopt == OPT_EXCLUDE)
 		out_err("%s: option '--exclude' requires an argument\n", argv0);
 	else if (optopt == OPT_ONE_FS)
-		out_err("%s: option '--one-file-system' doesn't allow an argument\n",
-			argv0);
+		out_err("%s: option '--one-file-system' doesn't allow an "
+			"argument\n", argv0);
 	else if (optopt == 0 && arg != NULL && strncmp(arg, "--", 2) == 0)
 		out_err("%s: invalid option -- '-'\n", argv0);
 	else
@@ -145,7 +145,8 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 			       "<morgan@kernel.org>\n", argv[0]);
 			exit(0);
 		default:
-			bad_option(argv[0], before < argc ? argv[before] : NULL);
+			bad_option(argv[0],
+				   before < argc ? argv[before] : NULL);
 			usage();
 			exit(1);
 		}

@@ -11,7 +11,7 @@ struct opts {
 	int verbose;		/* -v */
 	int show_rootid;	/* -n */
 	int one_fs;		/* -x, --one-file-system (ours) */
-	const char **exclude;	/* --exclude=PATH (ours), trailing '/' cut */
+	const char **exclude;	/* --exclude=PATH (ours), no trailing '/' */
 	size_t n_exclude;
 };
 

@@ -94,7 +94,7 @@ static void write_all(int fd, const char *p, size_t n)
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			return;	/* like stdio, a failing stdout is not reported */
+			return;	/* as with stdio: a failing stdout is quiet */
 		}
 		p += w;
 		n -= (size_t)w;

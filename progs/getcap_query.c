@@ -74,7 +74,8 @@ static ssize_t lgetxattr_fallback(const struct ent *e, void *buf, size_t size)
 	if (strlen(path) >= PATH_MAX) {
 		char *via = NULL;
 
-		if (asprintf(&via, "/proc/self/fd/%d/%s", e->dirfd, e->name) < 0) {
+		if (asprintf(&via, "/proc/self/fd/%d/%s", e->dirfd,
+			     e->name) < 0) {
 			free(path);
 			errno = ENOMEM;
 			return -1;
@@ -167,7 +168,8 @@ static void print_caps(const struct opts *o, struct outbuf *ob,
 	}
 	/* -n: rootid 0 is the initial namespace, -1 the "no owner" value. */
 	if (o->show_rootid && x->rootid != 0 && x->rootid != UINT32_MAX)
-		n = asprintf(&rest, " %s [rootid=%u]", text, (unsigned)x->rootid);
+		n = asprintf(&rest, " %s [rootid=%u]", text,
+			     (unsigned)x->rootid);
 	else
 		n = asprintf(&rest, " %s", text);
 	if (n < 0)

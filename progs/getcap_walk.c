@@ -13,7 +13,7 @@
 
 #include "getcap_int.h"
 
-#define DENTS_BUF	(64 * 1024)	/* most directories in two getdents64 */
+#define DENTS_BUF	(64 * 1024)	/* most directories: two getdents64 */
 #define MAX_THREADS	64
 
 /*
@@ -23,12 +23,12 @@
  * stack. The parent's descriptor stays open while children are unopened.
  */
 struct dnode {
-	struct dnode *parent;	/* NULL: the operand, opened from the cwd */
+	struct dnode *parent;	/* NULL: the operand, opened from cwd */
 	int fd;
-	int pending;		/* unopened children, +1 while being listed */
-	size_t nameoff;		/* the name to open sits at path + nameoff */
+	int pending;		/* unopened children, +1 while listed */
+	size_t nameoff;		/* the name to open: path + nameoff */
 	size_t pathlen;
-	char path[];		/* as printed: the operand joined with names */
+	char path[];		/* as printed: operand joined with names */
 };
 
 struct walk {
@@ -115,8 +115,8 @@ static void push_kids(struct worker *k)
 
 		if (s == NULL) {
 			pthread_mutex_unlock(&w->lock);
-			out_err("getcap: out of memory: %zu directories skipped\n",
-				k->nkids);
+			out_err("getcap: out of memory: %zu directories "
+				"skipped\n", k->nkids);
 			for (i = 0; i < k->nkids; i++) {
 				put_node(k->kids[i]->parent);
 				free(k->kids[i]);
@@ -269,7 +269,7 @@ static void open_dir(struct worker *k, struct dnode *d)
 		}
 	}
 	if (d->parent != NULL)
-		put_node(d->parent);	/* its descriptor is no longer needed */
+		put_node(d->parent);	/* its descriptor is not needed */
 	d->parent = NULL;
 }
 
@@ -299,7 +299,7 @@ static void *work(void *arg)
 			w->waiting--;
 		}
 		if (w->n == 0) {
-			/* Nothing queued and nobody listing: the walk is over. */
+			/* Nothing queued, nobody listing: the walk is over. */
 			pthread_cond_broadcast(&w->more);
 			pthread_mutex_unlock(&w->lock);
 			return NULL;
@@ -360,7 +360,7 @@ void walk_tree(const struct opts *o, struct outbuf *ob, const char *path)
 		return;
 	}
 	raise_fd_limit();
-	out_flush(ob);		/* the operand's own line before its contents */
+	out_flush(ob);		/* the operand's line before its contents */
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.more, NULL);
 	main_worker.dents = malloc(DENTS_BUF);
