@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,8 @@ struct walk {
 	size_t busy;		/* threads holding a directory */
 	int waiting;
 	dev_t dev;		/* the operand's filesystem, for -x */
+	int open_fds;		/* directory descriptors open now (atomic) */
+	int fd_budget;		/* above it, parents stop holding theirs */
 };
 
 /* Per-thread scratch: output lines, getdents64 buffer, found subdirectories. */
@@ -90,13 +93,21 @@ static struct dnode *new_node(struct dnode *parent, const char *dir,
 	return d;
 }
 
+static void close_dir(struct walk *w, struct dnode *d)
+{
+	if (d->fd < 0)
+		return;
+	close(d->fd);
+	d->fd = -1;
+	__atomic_sub_fetch(&w->open_fds, 1, __ATOMIC_RELAXED);
+}
+
 /* Drops one reference; the last closes the descriptor and frees. */
-static void put_node(struct dnode *d)
+static void put_node(struct walk *w, struct dnode *d)
 {
 	if (__atomic_sub_fetch(&d->pending, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
-	if (d->fd >= 0)
-		close(d->fd);
+	close_dir(w, d);
 	free(d);
 }
 
@@ -118,7 +129,8 @@ static void push_kids(struct worker *k)
 			out_err("getcap: out of memory: %zu directories "
 				"skipped\n", k->nkids);
 			for (i = 0; i < k->nkids; i++) {
-				put_node(k->kids[i]->parent);
+				if (k->kids[i]->parent != NULL)
+					put_node(w, k->kids[i]->parent);
 				free(k->kids[i]);
 			}
 			k->nkids = 0;
@@ -252,6 +264,8 @@ static void open_dir(struct worker *k, struct dnode *d)
 	d->fd = openat(base, d->path + d->nameoff,
 		       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
 		       O_NOCTTY);
+	if (d->fd >= 0)
+		__atomic_add_fetch(&w->open_fds, 1, __ATOMIC_RELAXED);
 	if (d->fd < 0) {
 		/* Gone or replaced since listed: nftw would not see it. */
 		if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP)
@@ -261,16 +275,41 @@ static void open_dir(struct worker *k, struct dnode *d)
 	} else if (w->o->one_fs) {
 		/* Per directory, not per file: the mount boundary test. */
 		if (fstat(d->fd, &st) < 0 ||
-		    (d->parent != NULL && st.st_dev != w->dev)) {
-			close(d->fd);
-			d->fd = -1;
-		} else if (d->parent == NULL) {
+		    (d->parent != NULL && st.st_dev != w->dev))
+			close_dir(w, d);
+		else if (d->parent == NULL) {
 			w->dev = st.st_dev;
 		}
 	}
 	if (d->parent != NULL)
-		put_node(d->parent);	/* its descriptor is not needed */
+		put_node(w, d->parent);	/* its descriptor is not needed */
 	d->parent = NULL;
+}
+
+/*
+ * A wide and deep tree can hold a descriptor per level (each parent keeps
+ * its own until every child is open). Past the budget, children of a
+ * short enough path are opened by that path from the current directory
+ * instead, so the parent closes now; slower (the whole path is resolved
+ * again) and only O_NOFOLLOW on the last component, but never EMFILE.
+ */
+static void release_kids(struct worker *k, struct dnode *d)
+{
+	struct walk *w = k->w;
+	size_t i;
+
+	if (__atomic_load_n(&w->open_fds, __ATOMIC_RELAXED) <= w->fd_budget)
+		return;
+	for (i = 0; i < k->nkids; i++) {
+		struct dnode *kid = k->kids[i];
+
+		if (kid->pathlen >= PATH_MAX)
+			continue;	/* too long for a path: keep the fd */
+		kid->parent = NULL;
+		kid->nameoff = 0;
+		/* Our listing reference still keeps d: put_node closes it. */
+		__atomic_sub_fetch(&d->pending, 1, __ATOMIC_ACQ_REL);
+	}
 }
 
 static void process(struct worker *k, struct dnode *d)
@@ -278,9 +317,10 @@ static void process(struct worker *k, struct dnode *d)
 	open_dir(k, d);
 	if (d->fd >= 0) {
 		list_dir(k, d);
+		release_kids(k, d);
 		push_kids(k);
 	}
-	put_node(d);
+	put_node(k->w, d);
 	out_maybe_flush(k->ob);
 }
 
@@ -330,20 +370,31 @@ static int thread_count(void)
 /*
  * Deep trees keep one descriptor per level whose subdirectories are not
  * all opened yet; the soft limit (often 1024) would stop us long before
- * memory does, so take what the hard limit allows. Asked once.
+ * memory does, so take what the hard limit allows. Asked once. Returns
+ * how many directory descriptors the walk may hold: under half the limit,
+ * as each thread may open one more past the check, and stdio needs three.
  */
-static void raise_fd_limit(void)
+static int fd_budget(int nthreads)
 {
-	static int done;
+	static long limit;
 	struct rlimit rl;
+	long b;
 
-	if (done)
-		return;
-	done = 1;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+	if (limit == 0) {
+		limit = 64;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+			if (rl.rlim_cur < rl.rlim_max) {
+				rl.rlim_cur = rl.rlim_max;
+				if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+					getrlimit(RLIMIT_NOFILE, &rl);
+			}
+			limit = rl.rlim_cur == RLIM_INFINITY ||
+				rl.rlim_cur > INT_MAX ? INT_MAX :
+							(long)rl.rlim_cur;
+		}
 	}
+	b = (limit - 3 - 2L * nthreads) / 2;
+	return b < 1 ? 1 : (int)b;
 }
 
 void walk_tree(const struct opts *o, struct outbuf *ob, const char *path)
@@ -359,7 +410,7 @@ void walk_tree(const struct opts *o, struct outbuf *ob, const char *path)
 		out_err("getcap: out of memory walking '%s'\n", path);
 		return;
 	}
-	raise_fd_limit();
+	w.fd_budget = fd_budget(nthreads);
 	out_flush(ob);		/* the operand's line before its contents */
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.more, NULL);

@@ -108,6 +108,23 @@ grep -q "(File name too long)" "$tmp/r.e" ||
 	echo "note: libcap now reads the deepest file too"
 rm -rf deep
 
+# Wide and deep (a binary tree, 1022 directories) under a descriptor limit
+# of 12: parents stop holding descriptors and nothing is lost to EMFILE.
+perl -e 'sub mk { my ($p, $d) = @_; return unless $d;
+	for my $c ("a", "b") { mkdir "$p/$c" or die; open F, ">$p/$c/f" or die;
+		close F; mk("$p/$c", $d - 1) } }
+	mkdir "bin" or die; mk("bin", 9)' || { echo "cannot build the binary tree"; exit 1; }
+run "$ref" "$tmp/r" -rv bin
+# (dash keeps its own descriptors at 10 and up: lower the limit in a child)
+sh -c 'ulimit -n 12 && exec "$0" -rv bin' "$ours" >"$tmp/u.o" 2>"$tmp/u.e"
+sort "$tmp/r.o" >"$tmp/r.o.s"; sort "$tmp/u.o" >"$tmp/u.o.s"
+if ! cmp -s "$tmp/r.o.s" "$tmp/u.o.s" || [ -s "$tmp/u.e" ] ||
+   [ "$(wc -l <"$tmp/u.o")" -ne 2045 ]; then
+	echo "FAIL binary tree under ulimit -n 12: $(wc -l <"$tmp/u.o") lines"
+	head -3 "$tmp/u.e"; diff "$tmp/r.o.s" "$tmp/u.o.s" | head -5; fails=$((fails + 1))
+fi
+rm -rf bin
+
 # --exclude: the named path (as printed) and everything below it vanish.
 run "$ref" "$tmp/r" -rv .
 run "$ours" "$tmp/u" -rv --exclude=./d/e --exclude ./fifo/ .
