@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -24,8 +25,9 @@
  * stack. The parent's descriptor stays open while children are unopened.
  */
 struct dnode {
-	struct dnode *parent;	/* NULL: the operand, opened from cwd */
+	struct dnode *parent;	/* NULL: opened by path from the cwd */
 	int fd;
+	int root;		/* the operand: its st_dev is the -x one */
 	int pending;		/* unopened children, +1 while listed */
 	size_t nameoff;		/* the name to open: path + nameoff */
 	size_t pathlen;
@@ -83,6 +85,7 @@ static struct dnode *new_node(struct dnode *parent, const char *dir,
 		return NULL;
 	d->parent = parent;
 	d->fd = -1;
+	d->root = 0;
 	d->pending = 1;
 	memcpy(d->path, dir != NULL ? dir : "", dirlen);
 	if (slash)
@@ -274,12 +277,10 @@ static void open_dir(struct worker *k, struct dnode *d)
 				d->path, strerror(errno));
 	} else if (w->o->one_fs) {
 		/* Per directory, not per file: the mount boundary test. */
-		if (fstat(d->fd, &st) < 0 ||
-		    (d->parent != NULL && st.st_dev != w->dev))
+		if (fstat(d->fd, &st) < 0 || (!d->root && st.st_dev != w->dev))
 			close_dir(w, d);
-		else if (d->parent == NULL) {
+		else if (d->root)
 			w->dev = st.st_dev;
-		}
 	}
 	if (d->parent != NULL)
 		put_node(w, d->parent);	/* its descriptor is not needed */
@@ -358,9 +359,16 @@ static void *work(void *arg)
 	}
 }
 
+/* One thread per CPU we may run on: taskset and cpusets are honoured. */
 static int thread_count(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set);
+	else
+		n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (n < 1)
 		return 1;
@@ -394,7 +402,7 @@ static int fd_budget(int nthreads)
 		}
 	}
 	b = (limit - 3 - 2L * nthreads) / 2;
-	return b < 1 ? 1 : (int)b;
+	return b < 0 ? 0 : (int)b;	/* 0: every short path by path */
 }
 
 void walk_tree(const struct opts *o, struct outbuf *ob, const char *path)
@@ -410,6 +418,7 @@ void walk_tree(const struct opts *o, struct outbuf *ob, const char *path)
 		out_err("getcap: out of memory walking '%s'\n", path);
 		return;
 	}
+	root->root = 1;
 	w.fd_budget = fd_budget(nthreads);
 	out_flush(ob);		/* the operand's line before its contents */
 	pthread_mutex_init(&w.lock, NULL);

@@ -122,6 +122,13 @@ rm -rf deep
 # -x / --one-file-system at a tmpfs mount point, in a private mount
 # namespace so nothing is left mounted whatever happens.
 mkdir -p mnt/under && : >mnt/under/file && $setcap cap_chown=p mnt/under/file
+# A binary tree (510 directories) beside the mount point, so that under a
+# low descriptor limit the walk opens directories by path and must still
+# stop at a mount point.
+perl -e 'sub mk { my ($p, $d) = @_; return unless $d;
+	for my $c ("a", "b") { mkdir "$p/$c" or die; mk("$p/$c", $d - 1) } }
+	mk("mnt", 8)' || { echo "cannot build the binary tree"; exit 1; }
+mkdir -p mnt/a/a/a/a/a/a/a/a/under2 && : >mnt/a/a/a/a/a/a/a/a/under2/g
 if unshare -m true 2>/dev/null; then
 	(cd "$tmp/t" && unshare -m sh -c '
 		mount --make-rprivate / 2>/dev/null
@@ -130,7 +137,12 @@ if unshare -m true 2>/dev/null; then
 		'"$ours"' -rv mnt >'"$tmp"'/all.o 2>&1
 		'"$ours"' -rvx mnt >'"$tmp"'/x.o 2>&1
 		'"$ours"' -rv --one-file-system mnt >'"$tmp"'/x2.o 2>&1
-		'"$ref"' -rv mnt >'"$tmp"'/r.o 2>&1')
+		'"$ref"' -rv mnt >'"$tmp"'/r.o 2>&1
+		mount -t tmpfs none mnt/a/a/a/a/a/a/a/a/under2 || exit 3
+		: >mnt/a/a/a/a/a/a/a/a/under2/inside2 || exit 3
+		'"$ours"' -rvx mnt >'"$tmp"'/x3.o 2>&1
+		sh -c "ulimit -n 12 && exec '"$ours"' -rvx mnt" >'"$tmp"'/x4.o 2>&1
+		sh -c "ulimit -n 6 && exec taskset -c 0 '"$ours"' -rvx mnt" >'"$tmp"'/x5.o 2>&1')
 	rc=$?
 	if [ $rc -eq 3 ]; then
 		echo "note: cannot mount tmpfs here, -x not tested"
@@ -138,9 +150,22 @@ if unshare -m true 2>/dev/null; then
 		sort "$tmp/all.o" >"$tmp/all.s"; sort "$tmp/r.o" >"$tmp/r.s"
 		cmp -s "$tmp/all.s" "$tmp/r.s" || fail "-r across a mount point"
 		grep -qx "mnt/under/inside cap_kill=p" "$tmp/all.o" || fail "-r did not cross"
-		printf '%s\n' "mnt (Not a regular file)" "mnt/under (Not a regular file)" >"$tmp/want"
-		sort "$tmp/x.o" | cmp -s - "$tmp/want" || { fail "-x"; cat "$tmp/x.o"; }
-		cmp -s "$tmp/x.o" "$tmp/x2.o" || fail "--one-file-system differs from -x"
+		grep -v '^mnt/[ab]' "$tmp/x.o" | sort >"$tmp/x.s"
+		printf '%s\n' "mnt (Not a regular file)" "mnt/under (Not a regular file)" |
+			cmp -s - "$tmp/x.s" || { fail "-x"; cat "$tmp/x.s"; }
+		[ "$(grep -c '^mnt/[ab]' "$tmp/x.o")" -eq 512 ] || fail "-x: binary tree"
+		sort "$tmp/x.o" >"$tmp/x.s"; sort "$tmp/x2.o" >"$tmp/x2.s"
+		cmp -s "$tmp/x.s" "$tmp/x2.s" || fail "--one-file-system differs from -x"
+		sort "$tmp/x3.o" >"$tmp/x3.s"; sort "$tmp/x4.o" >"$tmp/x4.s"
+		grep -q "under2/g\|inside2" "$tmp/x3.s" && fail "-x entered the second mount"
+		grep -q "under2 (Not a regular file)" "$tmp/x3.s" || fail "-x: under2 missing"
+		# One thread (taskset) and 6 descriptors: every directory is
+		# opened by path, the mount point included.
+		sort "$tmp/x5.o" >"$tmp/x5.s"
+		for x in x4 x5; do
+			cmp -s "$tmp/x3.s" "$tmp/$x.s" || { fail "-x under a low ulimit -n ($x)"
+				diff "$tmp/x3.s" "$tmp/$x.s" | head -5; }
+		done
 	fi
 else
 	echo "note: no mount namespaces here, -x not tested"
