@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* Declarations shared by getcap's modules: options, output, query, walk. */
+#ifndef GETCAP_INT_H
+#define GETCAP_INT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct opts {
+	int recursive;		/* -r */
+	int verbose;		/* -v */
+	int show_rootid;	/* -n */
+	int one_fs;		/* -x, --one-file-system (ours) */
+	const char **exclude;	/* --exclude=PATH (ours), no trailing '/' */
+	size_t n_exclude;
+};
+
+/*
+ * Output: each thread owns a buffer of whole lines, so a line is never
+ * split by another thread's write. Stdout is written through one mutex;
+ * stderr lines go out at once, one write(2) each, like libcap's
+ * unbuffered stderr.
+ */
+struct outbuf {
+	char *data;
+	size_t len, cap;
+	int failed;		/* out of memory: lines were lost */
+};
+
+/*
+ * An object is named by the directory's printed path (dir, dirlen; NULL for
+ * a command-line operand) and its name in it, joined the way nftw joins.
+ */
+struct ent {
+	int dirfd;		/* AT_FDCWD for a command-line operand */
+	const char *dir;
+	size_t dirlen;
+	const char *name;
+};
+
+void out_init(struct outbuf *ob);
+void out_line(struct outbuf *ob, const struct ent *e, const char *rest);
+char *ent_path(const struct ent *e);	/* caller frees; NULL: ENOMEM */
+void out_flush(struct outbuf *ob);
+void out_maybe_flush(struct outbuf *ob);	/* when large or on a tty */
+void out_free(struct outbuf *ob);
+void out_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Reads security.capability of e->name relative to e->dirfd, never
+ * following a final symlink: one getxattrat(2), or lgetxattr(2) where the
+ * kernel lacks it. Returns the value's length or -1 with errno set.
+ */
+ssize_t query_read(const struct ent *e, void *buf, size_t size);
+
+/*
+ * Reports one object libcap would query (nftw's FTW_F): prints its line,
+ * the bare name with -v when it has no capabilities, or the failure on
+ * stderr. in_walk makes a vanished or unsearchable entry look as it does
+ * to libcap's nftw (a stat failure): "(Not a regular file)" with -v.
+ * Returns the errno of a failed read, or 0.
+ */
+int query_report(const struct opts *o, struct outbuf *ob,
+		 const struct ent *e, int in_walk);
+
+/* Walks the directory path (already lstat'ed, trailing '/' cut). */
+void walk_tree(const struct opts *o, struct outbuf *ob, const char *path);
+
+/* 1 when the entry's printed path equals one of the --exclude operands. */
+int is_excluded(const struct opts *o, const struct ent *e);
+
+#endif

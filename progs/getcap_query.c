@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* One file's capabilities: a single xattr read, decoded and printed. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "cap_xattr.h"
+#include "getcap_int.h"
+
+/*
+ * getxattrat(2), Linux 6.13 (commit 6140be90ec70): the directory-relative
+ * read that lets the walker spend exactly one system call per file. Numbers
+ * from 424 on are shared by every architecture except alpha (+110).
+ * glibc 2.36 has no wrapper and its headers no number, so both are here.
+ */
+#ifndef SYS_getxattrat
+#if defined(__alpha__)
+#define SYS_getxattrat	574
+#else
+#define SYS_getxattrat	464
+#endif
+#endif
+
+/* The kernel's struct xattr_args (include/uapi/linux/xattr.h). */
+struct getcap_xattr_args {
+	uint64_t value;
+	uint32_t size;
+	uint32_t flags;
+};
+
+/*
+ * 1 while getxattrat(2) is worth trying. Cleared once when the kernel lacks
+ * it (ENOSYS) or a seccomp filter refuses it (EPERM where lgetxattr(2)
+ * works); threads racing here store the same 0.
+ */
+static int use_getxattrat = 1;
+
+static ssize_t getxattrat_once(const struct ent *e, void *buf, size_t size)
+{
+	struct getcap_xattr_args args = {
+		.value = (uint64_t)(uintptr_t)buf,
+		.size = (uint32_t)size,
+		.flags = 0,
+	};
+
+	return syscall(SYS_getxattrat, e->dirfd, e->name, AT_SYMLINK_NOFOLLOW,
+		       LCAP_XATTR_NAME, &args, sizeof(args));
+}
+
+/*
+ * The pre-6.13 path: by name from the current directory, or through the
+ * directory descriptor in /proc when the name would exceed PATH_MAX.
+ */
+static ssize_t lgetxattr_fallback(const struct ent *e, void *buf, size_t size)
+{
+	char *path;
+	ssize_t n;
+	int saved;
+
+	if (e->dir == NULL)
+		return lgetxattr(e->name, LCAP_XATTR_NAME, buf, size);
+	path = ent_path(e);
+	if (path == NULL)
+		return -1;
+	if (strlen(path) >= PATH_MAX) {
+		char *via = NULL;
+
+		if (asprintf(&via, "/proc/self/fd/%d/%s", e->dirfd,
+			     e->name) < 0) {
+			free(path);
+			errno = ENOMEM;
+			return -1;
+		}
+		free(path);
+		path = via;
+	}
+	n = lgetxattr(path, LCAP_XATTR_NAME, buf, size);
+	saved = errno;
+	free(path);
+	errno = saved;
+	return n;
+}
+
+ssize_t query_read(const struct ent *e, void *buf, size_t size)
+{
+	ssize_t n;
+
+	if (__atomic_load_n(&use_getxattrat, __ATOMIC_RELAXED)) {
+		n = getxattrat_once(e, buf, size);
+		if (n >= 0 || (errno != ENOSYS && errno != EPERM))
+			return n;
+		if (errno == EPERM) {
+			/* A real EPERM stays EPERM through lgetxattr too. */
+			n = lgetxattr_fallback(e, buf, size);
+			if (n >= 0 || errno != EPERM)
+				__atomic_store_n(&use_getxattrat, 0,
+						 __ATOMIC_RELAXED);
+			return n;
+		}
+		__atomic_store_n(&use_getxattrat, 0, __ATOMIC_RELAXED);
+	}
+	return lgetxattr_fallback(e, buf, size);
+}
+
+static int set_bits(cap_t caps, cap_flag_t flag, uint64_t bits)
+{
+	cap_value_t list[64];
+	int n = 0, bit;
+
+	for (bit = 0; bit < 64; bit++)
+		if (bits >> bit & 1)
+			list[n++] = bit;
+	return n == 0 ? 0 : cap_set_flag(caps, flag, n, list, CAP_SET);
+}
+
+/* The decoded value as libcap's cap_get_file() would hold it. */
+static cap_t caps_from_xattr(const struct lcap_xattr *x)
+{
+	uint64_t p = (uint64_t)x->permitted[1] << 32 | x->permitted[0];
+	uint64_t i = (uint64_t)x->inheritable[1] << 32 | x->inheritable[0];
+	cap_t caps = cap_init();
+	int saved;
+
+	if (caps == NULL)
+		return NULL;
+	/* One on-disk flag: at exec the kernel raises E to all of P and I. */
+	if (set_bits(caps, CAP_PERMITTED, p) < 0 ||
+	    set_bits(caps, CAP_INHERITABLE, i) < 0 ||
+	    (x->effective && set_bits(caps, CAP_EFFECTIVE, p | i) < 0)) {
+		saved = errno;
+		cap_free(caps);
+		errno = saved;
+		return NULL;
+	}
+	return caps;
+}
+
+static void report_failure(const struct ent *e, const char *what, int err)
+{
+	char *path = ent_path(e);
+
+	out_err("Failed to get capabilities of %s '%s' (%s)\n", what,
+		path != NULL ? path : e->name, strerror(err));
+	free(path);
+}
+
+static void print_caps(const struct opts *o, struct outbuf *ob,
+		       const struct ent *e, const struct lcap_xattr *x)
+{
+	cap_t caps = caps_from_xattr(x);
+	char *text = caps != NULL ? cap_to_text(caps, NULL) : NULL;
+	char *rest = NULL;
+	int n;
+
+	if (text == NULL) {
+		report_failure(e, "human readable format at", errno);
+		cap_free(caps);
+		return;
+	}
+	/* -n: rootid 0 is the initial namespace, -1 the "no owner" value. */
+	if (o->show_rootid && x->rootid != 0 && x->rootid != UINT32_MAX)
+		n = asprintf(&rest, " %s [rootid=%u]", text,
+			     (unsigned)x->rootid);
+	else
+		n = asprintf(&rest, " %s", text);
+	if (n < 0)
+		ob->failed = 1;
+	else
+		out_line(ob, e, rest);
+	free(rest);
+	cap_free(text);
+	cap_free(caps);
+}
+
+int query_report(const struct opts *o, struct outbuf *ob,
+		 const struct ent *e, int in_walk)
+{
+	unsigned char raw[LCAP_XATTR_MAX];
+	struct lcap_xattr x;
+	ssize_t len = query_read(e, raw, sizeof(raw));
+	int err;
+
+	if (len < 0) {
+		err = errno;
+		if (err == ENODATA || err == ENOTSUP) {
+			if (o->verbose)
+				out_line(ob, e, "");
+			return 0;
+		}
+		/*
+		 * nftw lstat()s every entry first: a name that vanished, or
+		 * sits in a directory we may list but not search, fails
+		 * there and is shown as "(Not a regular file)" under -v.
+		 */
+		if (in_walk && (err == ENOENT || err == EACCES ||
+				err == ENOTDIR)) {
+			if (o->verbose)
+				out_line(ob, e, " (Not a regular file)");
+			return err;
+		}
+		report_failure(e, "file", err);
+		return err;
+	}
+	if (lcap_xattr_decode(&x, raw, (size_t)len) < 0) {
+		/* libcap leaves errno stale here; EINVAL says what happened. */
+		report_failure(e, "file", EINVAL);
+		return EINVAL;
+	}
+	print_caps(o, ob, e, &x);
+	return 0;
+}
