@@ -19,7 +19,9 @@
  * - A malformed value (the kernel refuses to store one) is reported with
  *   EINVAL; libcap leaves errno stale there.
  * - New options: -x/--one-file-system, --exclude=PATH (repeatable; PATH is
- *   compared with the printed path, trailing '/' ignored), listed after
+ *   compared with the printed path, trailing '/' ignored), --json (one
+ *   schema-1 object per line, so huge audits stream) and --audit (risk
+ *   tier and suggestion lines after each file's line), listed after
  *   libcap's usage text. An unknown "--word" is still "invalid option --
  *   '-'", as libcap's plain getopt reports it.
  */
@@ -36,7 +38,7 @@
 #include "getcap_int.h"
 
 /* Long-only options get values no short option can have. */
-enum { OPT_EXCLUDE = 256, OPT_ONE_FS };
+enum { OPT_EXCLUDE = 256, OPT_ONE_FS, OPT_JSON, OPT_AUDIT };
 
 /* libcap's three lines first and unchanged; ours are additions after them. */
 static void usage(void)
@@ -45,7 +47,9 @@ static void usage(void)
 		"\n"
 		"\tdisplays the capabilities on the queried file(s).\n"
 		"\t-x, --one-file-system  with -r, stay on each operand's filesystem\n"
-		"\t--exclude=PATH         with -r, skip PATH (as printed) and below\n");
+		"\t--exclude=PATH         with -r, skip PATH (as printed) and below\n"
+		"\t--json                 one JSON object per line (schema 1)\n"
+		"\t--audit                add each file's risk tier and a suggestion\n");
 }
 
 /* nftw's naming: trailing slashes go, but "/" stays "/". */
@@ -91,9 +95,11 @@ static void bad_option(const char *argv0, const char *arg)
 {
 	if (optopt == OPT_EXCLUDE)
 		out_err("%s: option '--exclude' requires an argument\n", argv0);
-	else if (optopt == OPT_ONE_FS)
-		out_err("%s: option '--one-file-system' doesn't allow an "
-			"argument\n", argv0);
+	else if (optopt == OPT_ONE_FS || optopt == OPT_JSON ||
+		 optopt == OPT_AUDIT)
+		out_err("%s: option '--%s' doesn't allow an argument\n", argv0,
+			optopt == OPT_ONE_FS ? "one-file-system" :
+			optopt == OPT_JSON ? "json" : "audit");
 	else if (optopt == 0 && arg != NULL && strncmp(arg, "--", 2) == 0)
 		out_err("%s: invalid option -- '-'\n", argv0);
 	else
@@ -105,6 +111,8 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
 		{ "one-file-system", no_argument, NULL, OPT_ONE_FS },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "audit", no_argument, NULL, OPT_AUDIT },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -129,6 +137,12 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		case 'x':
 		case OPT_ONE_FS:
 			o->one_fs = 1;
+			break;
+		case OPT_JSON:
+			o->json = 1;
+			break;
+		case OPT_AUDIT:
+			o->audit = 1;
 			break;
 		case OPT_EXCLUDE:
 			if (add_exclude(o, optarg) < 0) {
@@ -196,6 +210,7 @@ int main(int argc, char **argv)
 	int i;
 
 	parse_opts(&o, argc, argv);
+	out_set_json(o.json);
 	if (optind >= argc) {
 		usage();
 		exit(1);

@@ -13,6 +13,8 @@ struct opts {
 	int one_fs;		/* -x, --one-file-system (ours) */
 	const char **exclude;	/* --exclude=PATH (ours), no trailing '/' */
 	size_t n_exclude;
+	int json;		/* --json (ours): one object per line, schema 1 */
+	int audit;		/* --audit (ours): risk tier and suggestion */
 };
 
 /*
@@ -40,6 +42,14 @@ struct ent {
 
 void out_init(struct outbuf *ob);
 void out_line(struct outbuf *ob, const struct ent *e, const char *rest);
+/*
+ * JSON output (--json): set once before any output, read-only afterwards.
+ * out_line() then writes {"schema":1,"path":..} objects for -v's bare and
+ * "(Not a regular file)" lines, and out_json() one whose remaining fields
+ * are the given text (",\"text\":..." and so on, starting with a comma).
+ */
+void out_set_json(int on);
+void out_json(struct outbuf *ob, const struct ent *e, const char *fields);
 char *ent_path(const struct ent *e);	/* caller frees; NULL: ENOMEM */
 void out_flush(struct outbuf *ob);
 void out_maybe_flush(struct outbuf *ob);	/* when large or on a tty */

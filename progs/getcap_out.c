@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cap_json.h"
 #include "getcap_int.h"
 
 /* Big enough to make stdout writes rare on a large tree. */
@@ -68,12 +69,50 @@ char *ent_path(const struct ent *e)
 	return p;
 }
 
+/* Set before any thread starts, never written again: no lock needed. */
+static int json_output;
+
+void out_set_json(int on)
+{
+	json_output = on;
+}
+
+/* {"schema":1,"path":"<path>"<fields>}: built in memory, appended whole. */
+void out_json(struct outbuf *ob, const struct ent *e, const char *fields)
+{
+	char *path = ent_path(e), *line = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	mem = path != NULL ? open_memstream(&line, &len) : NULL;
+	if (mem == NULL) {
+		free(path);
+		ob->failed = 1;
+		return;
+	}
+	fprintf(mem, "{\"schema\":%d,", CAP_JSON_SCHEMA);
+	json_path(mem, "path", path);
+	fprintf(mem, "%s}\n", fields);
+	if (fclose(mem) != 0 || reserve(ob, len) < 0)
+		ob->failed = 1;
+	else
+		append(ob, line, len);
+	free(line);
+	free(path);
+}
+
 void out_line(struct outbuf *ob, const struct ent *e, const char *rest)
 {
 	size_t dl = e->dir != NULL ? e->dirlen : 0, nl = strlen(e->name);
 	size_t rl = strlen(rest);
 	int slash = needs_slash(e);
 
+	if (json_output) {
+		/* Only -v's lines come here in JSON mode; capabilities use out_json. */
+		out_json(ob, e, rest[0] == '\0' ? ",\"text\":null" :
+			 ",\"text\":null,\"regular\":false");
+		return;
+	}
 	if (reserve(ob, dl + 1 + nl + rl + 1) < 0) {
 		ob->failed = 1;
 		return;

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "cap_xattr.h"
+#include "cap_json.h"
+#include "cap_risk.h"
 #include "getcap_int.h"
 
 /*
@@ -153,18 +155,108 @@ static void report_failure(const struct ent *e, const char *what, int err)
 	free(path);
 }
 
+/*
+ * --json: the fields after "path". Masks, names, the on-disk revision and
+ * rootid, and the risk label; built in memory, NULL when out of memory.
+ */
+static char *json_fields(const struct lcap_xattr *x, cap_t caps,
+			 const char *text, const char *path)
+{
+	cap_value_t worst;
+	enum cap_risk_tier tier = cap_risk_highest(caps, ~0u, &worst);
+	const char *suggestion = cap_risk_suggestion(caps, path);
+	char *fields = NULL, *name;
+	size_t len = 0;
+	FILE *mem = open_memstream(&fields, &len);
+
+	if (mem == NULL)
+		return NULL;
+	fprintf(mem, ",\"text\":");
+	json_string(mem, text);
+	fprintf(mem, ",\"revision\":%d,\"rootid\":%u,", x->revision,
+		(unsigned)x->rootid);
+	json_capset(mem, caps);
+	fprintf(mem, ",\"effective_flag\":%s,\"risk\":", x->effective ? "true" : "false");
+	if (worst < 0) {
+		fputs("null", mem);
+	} else {
+		name = cap_to_name(worst);
+		fprintf(mem, "{\"tier\":\"%s\",\"cap\":", cap_risk_tier_name(tier));
+		json_string(mem, name != NULL ? name : "?");
+		fputs(",\"reason\":", mem);
+		json_string(mem, cap_risk_reason(worst) ? cap_risk_reason(worst) : "");
+		fputc('}', mem);
+		cap_free(name);
+	}
+	fputs(",\"suggestion\":", mem);
+	if (suggestion != NULL)
+		json_string(mem, suggestion);
+	else
+		fputs("null", mem);
+	if (fclose(mem) != 0) {
+		free(fields);
+		return NULL;
+	}
+	return fields;
+}
+
+/*
+ * --audit: after the line libcap prints, "  risk: <tier>: <cap>: <reason>"
+ * and, where one applies, "  suggest: <what to grant instead>".
+ */
+static int append_audit(char **rest, cap_t caps, const char *path)
+{
+	cap_value_t worst;
+	enum cap_risk_tier tier = cap_risk_highest(caps, ~0u, &worst);
+	const char *suggestion = cap_risk_suggestion(caps, path);
+	char *name, *more = NULL;
+	int n;
+
+	if (worst < 0)
+		return 0;
+	name = cap_to_name(worst);
+	n = asprintf(&more, "%s\n  risk: %s: %s: %s%s%s", *rest,
+		     cap_risk_tier_name(tier), name != NULL ? name : "?",
+		     cap_risk_reason(worst) ? cap_risk_reason(worst) : "no label",
+		     suggestion != NULL ? "\n  suggest: " : "",
+		     suggestion != NULL ? suggestion : "");
+	cap_free(name);
+	if (n < 0)
+		return -1;
+	free(*rest);
+	*rest = more;
+	return 0;
+}
+
 static void print_caps(const struct opts *o, struct outbuf *ob,
 		       const struct ent *e, const struct lcap_xattr *x)
 {
 	cap_t caps = caps_from_xattr(x);
 	char *text = caps != NULL ? cap_to_text(caps, NULL) : NULL;
-	char *rest = NULL;
+	char *rest = NULL, *path = NULL;
 	int n;
 
 	if (text == NULL) {
 		report_failure(e, "human readable format at", errno);
 		cap_free(caps);
 		return;
+	}
+	if (o->json || o->audit) {
+		path = ent_path(e);
+		if (path == NULL) {
+			ob->failed = 1;
+		} else if (o->json) {
+			rest = json_fields(x, caps, text, path);
+			if (rest == NULL)
+				ob->failed = 1;
+			else
+				out_json(ob, e, rest);
+			free(rest);
+			free(path);
+			cap_free(text);
+			cap_free(caps);
+			return;
+		}
 	}
 	/* -n: rootid 0 is the initial namespace, -1 the "no owner" value. */
 	if (o->show_rootid && x->rootid != 0 && x->rootid != UINT32_MAX)
@@ -173,9 +265,16 @@ static void print_caps(const struct opts *o, struct outbuf *ob,
 	else
 		n = asprintf(&rest, " %s", text);
 	if (n < 0)
+		rest = NULL;
+	if (rest != NULL && o->audit && append_audit(&rest, caps, path) < 0) {
+		free(rest);
+		rest = NULL;
+	}
+	if (rest == NULL)
 		ob->failed = 1;
 	else
 		out_line(ob, e, rest);
+	free(path);
 	free(rest);
 	cap_free(text);
 	cap_free(caps);
