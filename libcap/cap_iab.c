@@ -57,6 +57,21 @@ static int check_writable(cap_iab_t iab)
 }
 
 /* Returns CAP_SET or CAP_CLEAR; CAP_CLEAR for anything invalid, as libcap. */
+/* The words of one vector, or NULL for a value that names none. */
+static uint32_t *vector_of(cap_iab_t iab, cap_iab_vector_t vec)
+{
+	switch (vec) {
+	case CAP_IAB_INH:
+		return iab->i;
+	case CAP_IAB_AMB:
+		return iab->a;
+	case CAP_IAB_BOUND:
+		return iab->nb;
+	default:
+		return NULL;
+	}
+}
+
 cap_flag_value_t cap_iab_get_vector(cap_iab_t iab, cap_iab_vector_t vec,
 				    cap_value_t cap)
 {
@@ -65,19 +80,9 @@ cap_flag_value_t cap_iab_get_vector(cap_iab_t iab, cap_iab_vector_t vec,
 	if (!lcap_is(iab, LCAP_KIND_IAB) || cap < 0 ||
 	    cap >= lcap_kernel_bits())
 		return CAP_CLEAR;
-	switch (vec) {
-	case CAP_IAB_INH:
-		bits = iab->i;
-		break;
-	case CAP_IAB_AMB:
-		bits = iab->a;
-		break;
-	case CAP_IAB_BOUND:
-		bits = iab->nb;
-		break;
-	default:
+	bits = vector_of(iab, vec);
+	if (bits == NULL)
 		return CAP_CLEAR;
-	}
 	return (bits[LCAP_WORD(cap)] & LCAP_MASK(cap)) ? CAP_SET : CAP_CLEAR;
 }
 
@@ -111,17 +116,8 @@ int cap_iab_set_vector(cap_iab_t iab, cap_iab_vector_t vec, cap_value_t cap,
 		errno = EINVAL;
 		return -1;
 	}
-	switch (vec) {
-	case CAP_IAB_INH:
-		bits = iab->i;
-		break;
-	case CAP_IAB_AMB:
-		bits = iab->a;
-		break;
-	case CAP_IAB_BOUND:
-		bits = iab->nb;
-		break;
-	default:
+	bits = vector_of(iab, vec);
+	if (bits == NULL) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -142,6 +138,7 @@ int cap_iab_set_vector(cap_iab_t iab, cap_iab_vector_t vec, cap_value_t cap,
 int cap_iab_fill(cap_iab_t iab, cap_iab_vector_t vec, cap_t caps,
 		 cap_flag_t flag)
 {
+	uint32_t *bits;
 	int w;
 
 	if (check_writable(iab) < 0)
@@ -152,24 +149,14 @@ int cap_iab_fill(cap_iab_t iab, cap_iab_vector_t vec, cap_t caps,
 		errno = EINVAL;
 		return -1;
 	}
-	for (w = 0; w < LCAP_WORDS; w++) {
-		uint32_t bits = caps->flags[flag][w];
-
-		switch (vec) {
-		case CAP_IAB_INH:
-			iab->i[w] = bits;
-			break;
-		case CAP_IAB_AMB:
-			iab->a[w] = bits;
-			break;
-		case CAP_IAB_BOUND:
-			iab->nb[w] = ~bits;
-			break;
-		default:
-			errno = EINVAL;
-			return -1;
-		}
+	bits = vector_of(iab, vec);
+	if (bits == NULL) {
+		errno = EINVAL;
+		return -1;
 	}
+	for (w = 0; w < LCAP_WORDS; w++)
+		bits[w] = vec == CAP_IAB_BOUND ? ~caps->flags[flag][w]
+					       : caps->flags[flag][w];
 	keep_a_within_i(iab, vec);
 	return 0;
 }

@@ -61,23 +61,16 @@ static int print_iab(void)
  * answers -1 past its last capability, which ends the list; -1 for bit 0
  * means the whole vector is unsupported.
  */
-static void print_vector(const char *label, int (*get)(cap_value_t))
+/* "a,b,41": the names of the set bits, numbers where there is no name. */
+static void print_names(unsigned long long bits)
 {
 	const char *sep = "";
 	cap_value_t c;
-	int r;
 
-	printf("%s set =", label);
 	for (c = 0; c < 64; c++) {
 		char *name;
 
-		r = get(c);
-		if (r < 0) {
-			if (c == 0)
-				printf(" <unsupported>");
-			break;
-		}
-		if (r == 0)
+		if (!((bits >> c) & 1))
 			continue;
 		name = cap_to_name(c);
 		if (name != NULL)
@@ -87,6 +80,26 @@ static void print_vector(const char *label, int (*get)(cap_value_t))
 		cap_free(name);
 		sep = ",";
 	}
+}
+
+static void print_vector(const char *label, int (*get)(cap_value_t))
+{
+	unsigned long long bits = 0;
+	cap_value_t c;
+	int r;
+
+	printf("%s set =", label);
+	for (c = 0; c < 64; c++) {
+		r = get(c);
+		if (r < 0) {
+			if (c == 0)
+				printf(" <unsupported>");
+			break;
+		}
+		if (r > 0)
+			bits |= 1ULL << c;
+	}
+	print_names(bits);
 	putchar('\n');
 }
 
@@ -215,23 +228,9 @@ int capsh_current(void)
 int capsh_decode(const char *hex)
 {
 	unsigned long long bits = strtoull(hex, NULL, 16);
-	const char *sep = "";
-	cap_value_t c;
 
 	printf("0x%016llx=", bits);
-	for (c = 0; c < 64; c++) {
-		char *name;
-
-		if (!((bits >> c) & 1))
-			continue;
-		name = cap_to_name(c);
-		if (name != NULL)
-			printf("%s%s", sep, name);
-		else
-			printf("%s%d", sep, c);
-		cap_free(name);
-		sep = ",";
-	}
+	print_names(bits);
 	putchar('\n');
 	return 0;
 }
