@@ -155,8 +155,9 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 			exit(0);
 		case 'l':
 			printf("%s see LICENSE file for details.\n"
-			       "Copyright (c) 1997,2007,2021 Andrew G. Morgan "
-			       "<morgan@kernel.org>\n", argv[0]);
+			       "Copyright (c) 2026 the libcap-perfmon authors (an "
+			       "independent reimplementation of libcap's getcap)\n",
+			       argv[0]);
 			exit(0);
 		default:
 			bad_option(argv[0],

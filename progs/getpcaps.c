@@ -49,8 +49,8 @@ static void usage(int status)
 static void license(const char *arg)
 {
 	printf("%s see LICENSE file for details.\n"
-	       "[Copyright (c) 1997-8,2007-8,19,21-22 Andrew G. Morgan"
-	       " <morgan@kernel.org>]\n", arg);
+	       "[Copyright (c) 2026 the libcap-perfmon authors (an independent"
+	       " reimplementation of libcap's getpcaps)]\n", arg);
 	exit(EXIT_SUCCESS);
 }
 

@@ -69,8 +69,8 @@ static void license(const char *argv0)
 {
 	/* 2.76 names the program here; 2.66 printed the option itself. */
 	printf("%s see LICENSE file for details.\n"
-	       "Copyright (c) 1997,2007-8,2020-21 Andrew G. Morgan "
-	       "<morgan@kernel.org>\n", argv0);
+	       "Copyright (c) 2026 the libcap-perfmon authors (an independent "
+	       "reimplementation of libcap's setcap)\n", argv0);
 	exit(EXIT_SUCCESS);
 }
 

@@ -19,6 +19,8 @@ run() {
 	prog=$1 out=$2; shift 2
 	(cd "$tmp/t" && "$prog" "$@" >"$out.o" 2>"$out.e"; echo $? >"$out.rc")
 	sed -i "s|$prog|getcap|g" "$out.o" "$out.e"
+	# -l: our second line names our authors, not libcap's.
+	sed -i 's/^Copyright (c) 1997,2007,2021 Andrew G. Morgan <morgan@kernel.org>$/Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap'"'"'s getcap)/' "$out.o"
 }
 
 # same ARGS...: identical sorted stdout, sorted stderr and exit status.

@@ -29,9 +29,10 @@ touch g f
 E1='Error: under Linux, effective file capabilities must either be empty, or'
 E2='       exactly match the union of selected permitted and inheritable bits.'
 
-# --license names the program (2.76), not the option (2.66).
+# --license names the program (2.76), not the option (2.66), and claims no
+# copyright of libcap's author over code he did not write.
 expect 0 "$S see LICENSE file for details.
-Copyright (c) 1997,2007-8,2020-21 Andrew G. Morgan <morgan@kernel.org>" "" -- --license
+Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap's setcap)" "" -- --license
 
 # Whitespace-only text is refused (2.76), and nothing is written.
 expect 1 "" "empty space is an invalid capability, did you mean -r?" -- " " g
