@@ -43,17 +43,24 @@ static int lookup_passwd(const char *name, struct passwd *pw, char **buf)
 	return 0;
 }
 
+/*
+ * The name of gid, or NULL: with errno ENOMEM when memory ran out, else
+ * (errno ENOENT) because the gid has no name. The two must not be
+ * confused: a group silently left out on ENOMEM would make the user a
+ * non-member, so an "@group" line would be passed over for a later one.
+ */
 static char *group_name(gid_t gid, char **buf)
 {
 	size_t size = 1024;
 	struct group gr, *res;
+	char *name;
 	int rc;
 
 	for (;;) {
 		char *nbuf = realloc(*buf, size);
 
 		if (nbuf == NULL)
-			return NULL;
+			return NULL;		/* ENOMEM from realloc */
 		*buf = nbuf;
 		res = NULL;
 		rc = getgrgid_r(gid, &gr, *buf, size, &res);
@@ -61,7 +68,18 @@ static char *group_name(gid_t gid, char **buf)
 			break;
 		size *= 2;
 	}
-	return rc != 0 || res == NULL ? NULL : strdup(gr.gr_name);
+	if (rc == ENOMEM) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (rc != 0 || res == NULL) {
+		errno = ENOENT;
+		return NULL;
+	}
+	name = strdup(gr.gr_name);
+	if (name == NULL)
+		errno = ENOMEM;
+	return name;
 }
 
 /* All of the user's gids, primary first; caller frees. */
@@ -120,6 +138,8 @@ int capconf_user_lookup(struct capconf_user *u, const char *name)
 
 		if (g != NULL)
 			u->groups[u->ngroups++] = g;
+		else if (errno == ENOMEM)
+			goto fail;
 	}
 	free(gids);
 	free(buf);

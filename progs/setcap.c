@@ -27,6 +27,9 @@
 /* libcap reads at most this much capability text from stdin. */
 #define STDIN_MAX	2048
 
+/* Set when "-" filled the buffer: the text was cut, which explains a lot. */
+static int stdin_full;
+
 struct opts {
 	int quiet;		/* -q: no stdin prompt, no -v output */
 	int verify;		/* -v: compare instead of writing */
@@ -114,8 +117,16 @@ static char *read_stdin_caps(const struct opts *o, char *buf)
 	}
 	if (len == 0)
 		usage(EXIT_FAILURE);
+	stdin_full = len == STDIN_MAX;
 	buf[len] = '\0';
 	return buf;
+}
+
+static void note_stdin_cut(void)
+{
+	fprintf(stderr, "setcap: capability text on stdin was cut at %d bytes, "
+		"as libcap's setcap reads no more; the rest was ignored\n",
+		STDIN_MAX);
 }
 
 /* Parses capability text or exits the way libcap's setcap does. */
@@ -134,8 +145,12 @@ static cap_t parse_caps(const char *text)
 		perror("fatal error");
 		print_usage();
 		explain_text(text);
+		if (stdin_full)
+			note_stdin_cut();
 		exit(EXIT_FAILURE);
 	}
+	if (stdin_full)
+		note_stdin_cut();	/* what was read parsed: the rest is lost */
 	return caps;
 }
 

@@ -26,15 +26,48 @@ static int text_parses(const char *text)
 	return caps != NULL;
 }
 
+/*
+ * The text may be binary garbage or megabytes long: quote at most
+ * SHOW_MAX of its bytes, escaping anything a terminal might act on, so the
+ * message stays one readable line.
+ */
+#define SHOW_MAX	64
+
+static void put_quoted(const char *text, size_t len)
+{
+	size_t i, shown = len > SHOW_MAX ? SHOW_MAX : len;
+
+	fputc('"', stderr);
+	for (i = 0; i < shown; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(stderr, "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			fputc(c, stderr);
+	}
+	fputs(shown < len ? "...\"" : "\"", stderr);
+}
+
 /* Is this one item of a capability list (a name, a number, "all") known? */
 static int name_is_valid(const char *name, size_t len)
 {
-	char probe[128];
+	char *probe;
+	int ok;
 
-	if (len == 0 || len + 3 > sizeof(probe))
+	if (len == 0)
 		return 0;
-	snprintf(probe, sizeof(probe), "%.*s=p", (int)len, name);
-	return text_parses(probe);
+	/* Sized to the item: a long one (leading zeros) may still be valid. */
+	probe = malloc(len + 3);
+	if (probe == NULL)
+		return 0;
+	memcpy(probe, name, len);
+	memcpy(probe + len, "=p", 3);
+	ok = text_parses(probe);
+	free(probe);
+	return ok;
 }
 
 /* Why cap_from_text refused this one clause (which has no whitespace). */
@@ -44,8 +77,10 @@ static void explain_clause(int index, int count, const char *clause)
 	const char *item = clause, *end = clause + names_len;
 
 	/* Not the whole text: it may span lines (stdin); the clause cannot. */
-	fprintf(stderr, "setcap: bad capability text, clause %d of %d \"%s\": ",
-		index, count, clause);
+	fprintf(stderr, "setcap: bad capability text, clause %d of %d ",
+		index, count);
+	put_quoted(clause, strlen(clause));
+	fputs(": ", stderr);
 	if (clause[names_len] == '\0') {
 		fputs("no operator: write names=flags, names+flags or "
 		      "names-flags (flags e, i, p)\n", stderr);
@@ -62,13 +97,15 @@ static void explain_clause(int index, int count, const char *clause)
 			return;
 		}
 		if (!name_is_valid(item, len)) {
-			if (isdigit((unsigned char)*item))
-				fprintf(stderr, "capability number \"%.*s\" is "
-					"out of range (0 to 63)\n", (int)len,
-					item);
-			else
-				fprintf(stderr, "unknown capability name "
-					"\"%.*s\"\n", (int)len, item);
+			if (isdigit((unsigned char)*item)) {
+				fputs("capability number ", stderr);
+				put_quoted(item, len);
+				fputs(" is out of range (0 to 63)\n", stderr);
+			} else {
+				fputs("unknown capability name ", stderr);
+				put_quoted(item, len);
+				fputc('\n', stderr);
+			}
 			return;
 		}
 		item += len + 1;

@@ -16,6 +16,8 @@
  *   K <seed> <count>  random IABs built with cap_iab_set_vector/fill: the
  *                     return codes, cap_iab_to_text, every vector bit and
  *                     the text read back (if built with IAB)
+ *   P <pid>           cap_iab_get_pid then cap_iab_to_text, or "ERR <errno>"
+ *                     (if built with IAB)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -260,6 +262,25 @@ static void random_iabs(unsigned long count)
 }
 #endif
 
+#ifdef PROBE_IAB
+static void iab_of_pid(pid_t pid)
+{
+	cap_iab_t iab;
+	char *text;
+
+	errno = 0;
+	iab = cap_iab_get_pid(pid);
+	if (iab == NULL) {
+		printf("ERR %d\n", errno);
+		return;
+	}
+	text = cap_iab_to_text(iab);
+	printf("%s\n", text);
+	cap_free(text);
+	cap_free(iab);
+}
+#endif
+
 static void copy_int_hex(const char *hex)
 {
 	unsigned char buf[256];
@@ -340,6 +361,9 @@ int main(void)
 #ifdef PROBE_IAB
 		case 'I':
 			iab_roundtrip(arg);
+			break;
+		case 'P':
+			iab_of_pid(atoi(arg));
 			break;
 #endif
 		default:

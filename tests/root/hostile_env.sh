@@ -1,0 +1,196 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# Hostile environments: no procfs, overlong arguments and paths, binary
+# garbage as capability text. Each program must give a clear error and its
+# documented exit status, byte for byte as libcap's program does (ours may
+# add "setcap: " lines after libcap's), and change nothing: the files'
+# security.capability bytes are compared before and after.
+#
+# Arguments are at most 128 KiB - 1 (the kernel's MAX_ARG_STRLEN refuses a
+# longer one at execve, so no program ever sees a 1 MiB argument); 1 MiB
+# goes through setcap's stdin instead. Unreadable directories and files
+# vanishing mid-walk are getcap's and tested with it.
+set -u
+. "$TESTS_DIR/lib.sh"
+P=$TOP/progs R=/usr/sbin
+for t in setcap getpcaps capsh; do
+	[ -x "$R/$t" ] || { echo "skipped: $R/$t (libcap2-bin) is not installed"; exit 77; }
+	[ -x "$P/$t" ] || { echo "progs/$t is not built"; exit 1; }
+done
+command -v getfattr >/dev/null || { echo "skipped: getfattr (attr) is not installed"; exit 77; }
+command -v python3 >/dev/null || { echo "skipped: python3 is not installed"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+xattr_of() { getfattr -h -n security.capability -e hex "$1" 2>/dev/null | sed -n 's/^security.capability=//p'; }
+
+# same NAME PROG ARGS...: runs libcap's PROG and ours with ARGS; stdout,
+# stderr and exit status must match exactly.
+same() {
+	name=$1 prog=$2; shift 2
+	"$R/$prog" "$@" >ref.out 2>ref.err </dev/null; echo $? >ref.rc
+	run_ours "$P/$prog" "$@" >ours.out 2>ours.err </dev/null; echo $? >ours.rc
+	for f in out err rc; do
+		cmp -s "ref.$f" "ours.$f" || fail "$name: std$f differs from libcap's" \
+			"($(head -c 120 ref.$f | tr -cd '[:print:]') / $(head -c 120 ours.$f | tr -cd '[:print:]'))"
+	done
+}
+
+# --- overlong arguments and garbage (no privileges needed for these) ---
+big=$(python3 -c "print('x' * 130000)")	# + "--decode=" < 128 KiB
+ones=$(python3 -c "print('1' * 130000)")
+nines=$(python3 -c "print('9' * (128 * 1024 - 1))")
+garbage=$(head -c 4096 /dev/urandom | tr -d '\000\n' | head -c 1000)
+for arg in "--caps=$big" "--iab=$big" "--decode=$big" "--decode=$ones" \
+	   "--caps=$garbage" "--iab=$garbage" "--decode=$garbage"; do
+	same "capsh ${arg%%=*}=<$(printf %s "${arg#*=}" | wc -c) bytes>" capsh "$arg"
+done
+same "capsh --caps=128 KiB" capsh "--caps=$big"
+[ "$(cat ours.rc)" = 1 ] || fail "capsh --caps=<128 KiB>: exit $(cat ours.rc), not 1"
+grep -q "^unable to interpret \[--caps=xxxx" ours.err ||
+	fail "capsh --caps=<128 KiB>: no 'unable to interpret' message"
+same "capsh --iab=128 KiB" capsh "--iab=$big"
+[ "$(cat ours.rc)" = 1 ] || fail "capsh --iab=<128 KiB>: exit $(cat ours.rc), not 1"
+same "getpcaps <128 KiB pid>" getpcaps "$nines"
+[ "$(cat ours.rc)" = 1 ] && grep -q "^Cannot parse pid 9999" ours.err ||
+	fail "getpcaps <128 KiB pid>: $(cat ours.rc) $(head -c 40 ours.err)"
+same "getpcaps <garbage pid>" getpcaps "$garbage"
+[ "$(cat ours.rc)" = 1 ] || fail "getpcaps <garbage>: exit $(cat ours.rc), not 1"
+
+# --- setcap: overlong and garbage text, on a file that has capabilities ---
+if [ "$(id -u)" -ne 0 ]; then
+	echo "skipped: setcap and procfs cases need root (the rest passed: $fails failures)"
+	[ $fails -eq 0 ] && exit 77 || exit 1
+fi
+cp /bin/true t
+$R/setcap cap_net_raw=ep t || { echo "cannot set up the fixture"; exit 1; }
+before=$(xattr_of t)
+[ -n "$before" ] || { echo "fixture has no capabilities"; exit 1; }
+
+# prefix_ok NAME: without the lines we add (our usage lines, "setcap: "
+# lines) our stderr is libcap's, and the "setcap: " lines come last and are
+# printable ASCII only.
+ADDED='^(setcap: | -f  |  ?--perf)'
+prefix_ok() {
+	grep -Eav "$ADDED" ours.err | cmp -s - ref.err ||
+		fail "$1: stderr without our additions differs from libcap's"
+	n=$(grep -Eav '^setcap: ' ours.err | wc -c)
+	tail -c +"$((n + 1))" ours.err >extra
+	if LC_ALL=C grep -aq '[^[:print:]]' extra || grep -aqv '^setcap: ' extra; then
+		fail "$1: our extra lines are not printable 'setcap: ' lines at the end: $(head -c 200 extra | od -c | head -3)"
+	fi
+	cmp -s ref.out ours.out || fail "$1: stdout differs"
+	cmp -s ref.rc ours.rc || fail "$1: exit $(cat ours.rc), libcap $(cat ref.rc)"
+	[ "$(xattr_of t)" = "$before" ] || fail "$1: the file's capabilities changed"
+}
+
+# run_setcap NAME INPUT ARGS...: both setcaps with stdin from INPUT.
+run_setcap() {
+	name=$1 input=$2; shift 2
+	"$R/setcap" "$@" <"$input" >ref.out 2>ref.err; echo $? >ref.rc
+	[ "$(xattr_of t)" = "$before" ] || fail "$name: libcap's setcap changed the file"
+	run_ours "$P/setcap" "$@" <"$input" >ours.out 2>ours.err; echo $? >ours.rc
+	prefix_ok "$name"
+}
+
+python3 -c "import sys; sys.stdout.write('cap_chown,' * 104857 + 'cap_kill=ep')" >mib
+python3 -c "import sys; sys.stdout.write('x' * (1 << 20))" >mibx
+head -c 65536 /dev/urandom >binary
+printf 'cap_chown=p \033[31mcap_\001\377"\\=p' >escapes
+: >empty
+run_setcap "setcap - <1 MiB list>" mib - t
+grep -q "^setcap: capability text on stdin was cut at 2048 bytes" ours.err ||
+	fail "setcap - <1 MiB>: no note that stdin was cut"
+[ "$(cat ours.rc)" = 1 ] || fail "setcap - <1 MiB>: exit $(cat ours.rc), not 1"
+run_setcap "setcap - <1 MiB x>" mibx - t
+grep -q '^setcap: bad capability text, clause 1 of 1 "x\{64\}\.\.\.": no operator' ours.err ||
+	fail "setcap - <1 MiB x>: explanation not cut at 64 bytes: $(grep -c x ours.err)"
+run_setcap "setcap - <binary>" binary - t
+run_setcap "setcap <128 KiB arg>" empty "$big" t
+run_setcap "setcap <garbage arg>" empty "$garbage" t
+run_setcap "setcap <escapes>" empty "$(cat escapes)" t
+grep -qF 'setcap: bad capability text, clause 2 of 2 "\x1b[31mcap_\x01\xff\"\\=p": unknown capability name "\x1b[31mcap_\x01\xff\"\\"' ours.err ||
+	fail "setcap <escapes>: not escaped as documented: $(tail -n 1 ours.err)"
+# A capability text that parses once cut at 2048 bytes is applied, as by
+# libcap; ours says what was lost.
+python3 -c "import sys; sys.stdout.write('cap_chown=ep' + ' ' * 2100 + 'cap_kill=ep')" >cut
+cp t t2
+"$R/setcap" - t2 <cut 2>/dev/null; ref_cut=$(xattr_of t2)
+run_ours "$P/setcap" -q - t2 <cut >ours.out 2>ours.err; rc=$?
+[ $rc = 0 ] && [ "$(xattr_of t2)" = "$ref_cut" ] ||
+	fail "setcap - <cut but valid>: exit $rc, caps $(xattr_of t2) (libcap $ref_cut)"
+grep -q "^setcap: capability text on stdin was cut at 2048 bytes" ours.err ||
+	fail "setcap - <cut but valid>: no note that stdin was cut"
+
+# --- paths longer than PATH_MAX ---
+long=$tmp/$(python3 -c "print('/'.join(['d' * 200] * 25))")
+same "setcap <path > PATH_MAX>" setcap cap_chown=ep "$long"
+grep -q "^Failed to set capabilities on file '$tmp/ddd.*': File name too long\$" ours.err &&
+	[ "$(cat ours.rc)" = 1 ] || fail "setcap <long path>: $(cat ours.rc) $(head -c 80 ours.err)"
+# One that exists, below a deep tree, named relative to it.
+python3 - <<'EOF' || exit 1
+import os
+os.mkdir('deep'); os.chdir('deep')
+for i in range(25):
+    os.mkdir('d' * 200); os.chdir('d' * 200)
+open('f', 'w').close()
+os.setxattr('f', 'security.capability',
+            bytes.fromhex('0100000201000000000000000000000000000000'))
+EOF
+deep=deep/$(python3 -c "print('/'.join(['d' * 200] * 25))")/f
+same "setcap -r <existing path > PATH_MAX>" setcap -r "$deep"
+[ "$(cat ours.rc)" = 1 ] && grep -q "File name too long\$" ours.err ||
+	fail "setcap -r <deep>: $(cat ours.rc) $(tail -c 80 ours.err)"
+run_ours "$P/capmanifest" record deep >manifest 2>ours.err; rc=$?
+[ $rc = 2 ] || fail "capmanifest record <deep>: exit $rc, not 2"
+[ "$(cat ours.err)" = "capmanifest: $deep: File name too long" ] ||
+	fail "capmanifest record <deep>: $(tail -c 100 ours.err)"
+python3 - <<'EOF' || fail "the deep file's capabilities changed"
+import os
+os.chdir('deep')
+for i in range(25):
+    os.chdir('d' * 200)
+assert os.getxattr('f', 'security.capability').hex() == \
+    '0100000201000000000000000000000000000000'
+EOF
+rm -rf deep
+
+# --- no procfs: unshare --mount, an empty tmpfs over /proc ---
+if is_sanitized || [ "${VALGRIND:-0}" = 1 ]; then
+	echo "note: procfs cases skipped in the sanitizer and valgrind passes (their runtimes need /proc)"
+elif ! unshare --mount --propagation private true 2>/dev/null; then
+	fail "unshare --mount is not available"
+else
+	cat >noproc.sh <<'EOF'
+mount -t tmpfs none /proc || exit 9
+pid=$$
+for side in ref ours; do
+	dir=$R; probe=$BIN/ref-capprobe
+	[ $side = ours ] && dir=$P && probe=$BIN/capprobe
+	{
+		"$dir/getpcaps" $pid 1; echo "rc=$?"
+		"$dir/getpcaps" --verbose $pid; echo "rc=$?"
+		"$dir/getpcaps" --iab $pid; echo "rc=$?"
+		"$dir/capsh" --print; echo "rc=$?"
+		"$dir/capsh" --current; echo "rc=$?"
+		echo "P $pid" | "$probe"; echo "rc=$?"
+	} >"$side.np" 2>&1
+done
+echo $pid >pid
+EOF
+	R=$R P=$P BIN=$BIN unshare --mount --propagation private sh noproc.sh
+	rc=$?
+	[ $rc = 0 ] || fail "no-procfs script failed: $rc"
+	cmp -s ref.np ours.np || { fail "without /proc our programs differ from libcap's"; diff ref.np ours.np | head -20; }
+	pid=$(cat pid)
+	grep -qx " no IAB value for $pid" ours.np && grep -qx "$pid: \"=.*\"rc=1" ours.np ||
+		fail "getpcaps --iab without /proc: $(grep -A1 'IAB value' ours.np)"
+	grep -qx "ERR 2" ours.np || fail "cap_iab_get_pid without /proc: not ENOENT"
+	grep -q "^Current IAB: " ours.np || fail "capsh without /proc: no IAB line"
+	[ -d /proc/self ] || fail "procfs is gone outside the namespace"
+fi
+
+[ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
+echo "hostile environments: all cases as libcap, nothing changed"
