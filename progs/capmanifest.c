@@ -158,9 +158,12 @@ static int run(const struct opts *o)
 	int status = 0, failures;
 
 	if (strcmp(o->command, "record") == 0) {
+		/* A tree we could not read whole gets no manifest: a partial
+		 * one would later call the unread files "extra". */
 		if (manifest_record(&have, o->root, o->one_fs) < 0)
 			status = 2;
-		manifest_write(&have, stdout);
+		else
+			manifest_write(&have, stdout);
 		manifest_free(&have);
 		return status;
 	}

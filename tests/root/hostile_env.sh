@@ -147,6 +147,7 @@ run_ours "$P/capmanifest" record deep >manifest 2>ours.err; rc=$?
 [ $rc = 2 ] || fail "capmanifest record <deep>: exit $rc, not 2"
 [ "$(cat ours.err)" = "capmanifest: $deep: File name too long" ] ||
 	fail "capmanifest record <deep>: $(tail -c 100 ours.err)"
+[ -s manifest ] && fail "capmanifest record <deep>: wrote a partial manifest"
 python3 - <<'EOF' || fail "the deep file's capabilities changed"
 import os
 os.chdir('deep')
