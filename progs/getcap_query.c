@@ -155,17 +155,35 @@ static void report_failure(const struct ent *e, const char *what, int err)
 	free(path);
 }
 
+/* The riskiest capability of a file and what to grant instead, if known. */
+struct file_risk {
+	cap_value_t worst;		/* -1: the file grants nothing */
+	const char *tier;
+	char *name;			/* cap_free() */
+	const char *reason;
+	const char *suggestion;		/* NULL when none applies */
+};
+
+static void file_risk_of(struct file_risk *r, cap_t caps, const char *path)
+{
+	enum cap_risk_tier tier = cap_risk_highest(caps, ~0u, &r->worst);
+
+	r->tier = cap_risk_tier_name(tier);
+	r->name = r->worst >= 0 ? cap_to_name(r->worst) : NULL;
+	r->reason = cap_risk_reason(r->worst);
+	if (r->reason == NULL)
+		r->reason = "no label for this capability";
+	r->suggestion = cap_risk_suggestion(caps, path);
+}
+
 /*
  * --json: the fields after "path". Masks, names, the on-disk revision and
  * rootid, and the risk label; built in memory, NULL when out of memory.
  */
 static char *json_fields(const struct lcap_xattr *x, cap_t caps,
-			 const char *text, const char *path)
+			 const char *text, const struct file_risk *r)
 {
-	cap_value_t worst;
-	enum cap_risk_tier tier = cap_risk_highest(caps, ~0u, &worst);
-	const char *suggestion = cap_risk_suggestion(caps, path);
-	char *fields = NULL, *name;
+	char *fields = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&fields, &len);
 
@@ -176,21 +194,20 @@ static char *json_fields(const struct lcap_xattr *x, cap_t caps,
 	fprintf(mem, ",\"revision\":%d,\"rootid\":%u,", x->revision,
 		(unsigned)x->rootid);
 	json_capset(mem, caps);
-	fprintf(mem, ",\"effective_flag\":%s,\"risk\":", x->effective ? "true" : "false");
-	if (worst < 0) {
+	fprintf(mem, ",\"effective_flag\":%s,\"risk\":",
+		x->effective ? "true" : "false");
+	if (r->worst < 0) {
 		fputs("null", mem);
 	} else {
-		name = cap_to_name(worst);
-		fprintf(mem, "{\"tier\":\"%s\",\"cap\":", cap_risk_tier_name(tier));
-		json_string(mem, name != NULL ? name : "?");
+		fprintf(mem, "{\"tier\":\"%s\",\"cap\":", r->tier);
+		json_string(mem, r->name != NULL ? r->name : "?");
 		fputs(",\"reason\":", mem);
-		json_string(mem, cap_risk_reason(worst) ? cap_risk_reason(worst) : "");
+		json_string(mem, r->reason);
 		fputc('}', mem);
-		cap_free(name);
 	}
 	fputs(",\"suggestion\":", mem);
-	if (suggestion != NULL)
-		json_string(mem, suggestion);
+	if (r->suggestion != NULL)
+		json_string(mem, r->suggestion);
 	else
 		fputs("null", mem);
 	if (fclose(mem) != 0) {
@@ -201,31 +218,29 @@ static char *json_fields(const struct lcap_xattr *x, cap_t caps,
 }
 
 /*
- * --audit: after the line libcap prints, "  risk: <tier>: <cap>: <reason>"
- * and, where one applies, "  suggest: <what to grant instead>".
+ * The text after the path: " <caps>", " [rootid=N]" with -n, and with
+ * --audit "\n  risk: <tier>: <cap>: <reason>" and "\n  suggest: ...".
+ * NULL when out of memory.
  */
-static int append_audit(char **rest, cap_t caps, const char *path)
+static char *text_rest(const struct opts *o, const struct lcap_xattr *x,
+		       const char *text, const struct file_risk *r)
 {
-	cap_value_t worst;
-	enum cap_risk_tier tier = cap_risk_highest(caps, ~0u, &worst);
-	const char *suggestion = cap_risk_suggestion(caps, path);
-	char *name, *more = NULL;
+	char rootid[32] = "";
+	char *rest = NULL;
 	int n;
 
-	if (worst < 0)
-		return 0;
-	name = cap_to_name(worst);
-	n = asprintf(&more, "%s\n  risk: %s: %s: %s%s%s", *rest,
-		     cap_risk_tier_name(tier), name != NULL ? name : "?",
-		     cap_risk_reason(worst) ? cap_risk_reason(worst) : "no label",
-		     suggestion != NULL ? "\n  suggest: " : "",
-		     suggestion != NULL ? suggestion : "");
-	cap_free(name);
-	if (n < 0)
-		return -1;
-	free(*rest);
-	*rest = more;
-	return 0;
+	/* -n: rootid 0 is the initial namespace, -1 the "no owner" value. */
+	if (o->show_rootid && x->rootid != 0 && x->rootid != UINT32_MAX)
+		snprintf(rootid, sizeof(rootid), " [rootid=%u]",
+			 (unsigned)x->rootid);
+	if (!o->audit || r->worst < 0)
+		n = asprintf(&rest, " %s%s", text, rootid);
+	else
+		n = asprintf(&rest, " %s%s\n  risk: %s: %s: %s%s%s", text,
+			     rootid, r->tier, r->name != NULL ? r->name : "?",
+			     r->reason, r->suggestion ? "\n  suggest: " : "",
+			     r->suggestion ? r->suggestion : "");
+	return n < 0 ? NULL : rest;
 }
 
 static void print_caps(const struct opts *o, struct outbuf *ob,
@@ -233,49 +248,36 @@ static void print_caps(const struct opts *o, struct outbuf *ob,
 {
 	cap_t caps = caps_from_xattr(x);
 	char *text = caps != NULL ? cap_to_text(caps, NULL) : NULL;
-	char *rest = NULL, *path = NULL;
-	int n;
+	struct file_risk risk = { .worst = -1 };
+	char *path = NULL, *rest;
 
 	if (text == NULL) {
 		report_failure(e, "human readable format at", errno);
 		cap_free(caps);
 		return;
 	}
+	/* Only the risk views need the full path (a perf binary is named). */
 	if (o->json || o->audit) {
 		path = ent_path(e);
-		if (path == NULL) {
-			ob->failed = 1;
-		} else if (o->json) {
-			rest = json_fields(x, caps, text, path);
-			if (rest == NULL)
-				ob->failed = 1;
-			else
-				out_json(ob, e, rest);
-			free(rest);
-			free(path);
-			cap_free(text);
-			cap_free(caps);
-			return;
-		}
+		if (path == NULL)
+			goto out_of_memory;
+		file_risk_of(&risk, caps, path);
 	}
-	/* -n: rootid 0 is the initial namespace, -1 the "no owner" value. */
-	if (o->show_rootid && x->rootid != 0 && x->rootid != UINT32_MAX)
-		n = asprintf(&rest, " %s [rootid=%u]", text,
-			     (unsigned)x->rootid);
-	else
-		n = asprintf(&rest, " %s", text);
-	if (n < 0)
-		rest = NULL;
-	if (rest != NULL && o->audit && append_audit(&rest, caps, path) < 0) {
-		free(rest);
-		rest = NULL;
-	}
+	rest = o->json ? json_fields(x, caps, text, &risk)
+		       : text_rest(o, x, text, &risk);
 	if (rest == NULL)
-		ob->failed = 1;
+		goto out_of_memory;
+	if (o->json)
+		out_json(ob, e, rest);
 	else
 		out_line(ob, e, rest);
-	free(path);
 	free(rest);
+	goto out;
+out_of_memory:
+	ob->failed = 1;
+out:
+	cap_free(risk.name);
+	free(path);
 	cap_free(text);
 	cap_free(caps);
 }
