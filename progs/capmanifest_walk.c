@@ -39,8 +39,16 @@ static int record_one(const char *path, const struct stat *st, int type,
 		}
 		return 0;
 	}
+	if ((size_t)snprintf(relative, sizeof(relative), ".%s",
+			     path + walk_root_len) >= sizeof(relative)) {
+		/* A cut path would name another file: refuse, never record it. */
+		fprintf(stderr, "capmanifest: %s: %s\n", path,
+			strerror(ENAMETOOLONG));
+		walk_status = -1;
+		cap_free(caps);
+		return 0;
+	}
 	text = cap_to_text(caps, NULL);
-	snprintf(relative, sizeof(relative), ".%s", path + walk_root_len);
 	if (text == NULL ||
 	    manifest_add(walk_manifest, relative, text, cap_get_nsowner(caps)) < 0) {
 		fprintf(stderr, "capmanifest: %s: %s\n", path, strerror(errno));

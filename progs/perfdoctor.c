@@ -437,6 +437,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		o.user = strdup(pw->pw_name);
+		if (o.user == NULL) {
+			perror("perfdoctor");
+			return 2;
+		}
 	}
 	return diagnose(&o);
 }

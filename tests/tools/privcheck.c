@@ -21,23 +21,9 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "proc_status.h"
 
 #define NOBODY	65534
-
-static unsigned long long status_vector(const char *key)
-{
-	char line[256];
-	unsigned long long v = ~0ULL;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, key, strlen(key)) == 0)
-			sscanf(line + strlen(key), "%llx", &v);
-	}
-	fclose(f);
-	return v;
-}
 
 #define BIT(c)	(1ULL << (c))
 

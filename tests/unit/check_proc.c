@@ -9,22 +9,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
-
-/* Reads one "CapXxx:" line of /proc/self/status. */
-static unsigned long long status_vector(const char *key)
-{
-	char line[256];
-	unsigned long long v = ~0ULL;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, key, strlen(key)) == 0)
-			sscanf(line + strlen(key), "%llx", &v);
-	}
-	fclose(f);
-	return v;
-}
+#include "proc_status.h"
 
 static unsigned long long flag_bits(cap_t caps, cap_flag_t flag)
 {
