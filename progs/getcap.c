@@ -212,6 +212,7 @@ int main(int argc, char **argv)
 
 	parse_opts(&o, argc, argv);
 	out_set_json(o.json);
+	out_set_escape(o.audit);
 	if (optind >= argc) {
 		usage();
 		exit(1);
@@ -235,6 +236,10 @@ int main(int argc, char **argv)
 	}
 	out_free(&ob);
 	free_opts(&o);
-	/* Like libcap: failures are reported, but the status stays 0. */
-	return 0;
+	/*
+	 * Like libcap: failures are reported, but the status stays 0. An
+	 * audit (--audit, --json) that could not show a file's capabilities
+	 * is incomplete, and says so with 1.
+	 */
+	return (o.audit || o.json) && query_unknown_count() > 0 ? 1 : 0;
 }

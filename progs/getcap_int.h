@@ -49,6 +49,11 @@ void out_line(struct outbuf *ob, const struct ent *e, const char *rest);
  * are the given text (",\"text\":..." and so on, starting with a comma).
  */
 void out_set_json(int on);
+/*
+ * --audit (ours): paths in out_line() are written through escape_fputs's
+ * rules, so a name cannot forge or hide lines. Set once, before threads.
+ */
+void out_set_escape(int on);
 void out_json(struct outbuf *ob, const struct ent *e, const char *fields);
 char *ent_path(const struct ent *e);	/* caller frees; NULL: ENOMEM */
 void out_flush(struct outbuf *ob);
@@ -72,6 +77,13 @@ ssize_t query_read(const struct ent *e, void *buf, size_t size);
  */
 int query_report(const struct opts *o, struct outbuf *ob,
 		 const struct ent *e, int in_walk);
+
+/*
+ * How many regular files --audit or --json reported as "capabilities
+ * unknown" (an xattr that could not be read or decoded); main() exits 1
+ * when there were any.
+ */
+unsigned long query_unknown_count(void);
 
 /* Walks the directory path (already lstat'ed, trailing '/' cut). */
 void walk_tree(const struct opts *o, struct outbuf *ob, const char *path);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cap_json.h"
+#include "escape.h"
 #include "getcap_int.h"
 
 /* Big enough to make stdout writes rare on a large tree. */
@@ -101,6 +102,32 @@ void out_json(struct outbuf *ob, const struct ent *e, const char *fields)
 	free(path);
 }
 
+/* Set before any thread starts, never written again: no lock needed. */
+static int escape_paths;
+
+void out_set_escape(int on)
+{
+	escape_paths = on;
+}
+
+/* out_line() for --audit: the path escaped, the rest as given. */
+static void out_escaped_line(struct outbuf *ob, const struct ent *e,
+			     const char *rest)
+{
+	char *path = ent_path(e), *shown = path ? escape_dup(path) : NULL;
+	size_t sl = shown ? strlen(shown) : 0, rl = strlen(rest);
+
+	if (shown == NULL || reserve(ob, sl + rl + 1) < 0) {
+		ob->failed = 1;
+	} else {
+		append(ob, shown, sl);
+		append(ob, rest, rl);
+		append(ob, "\n", 1);
+	}
+	free(shown);
+	free(path);
+}
+
 void out_line(struct outbuf *ob, const struct ent *e, const char *rest)
 {
 	size_t dl = e->dir != NULL ? e->dirlen : 0, nl = strlen(e->name);
@@ -111,6 +138,10 @@ void out_line(struct outbuf *ob, const struct ent *e, const char *rest)
 		/* Only -v's lines come here in JSON mode; capabilities use out_json. */
 		out_json(ob, e, rest[0] == '\0' ? ",\"text\":null" :
 			 ",\"text\":null,\"regular\":false");
+		return;
+	}
+	if (escape_paths) {
+		out_escaped_line(ob, e, rest);
 		return;
 	}
 	if (reserve(ob, dl + 1 + nl + rl + 1) < 0) {

@@ -16,6 +16,7 @@
 #include "cap_xattr.h"
 #include "cap_json.h"
 #include "cap_risk.h"
+#include "escape.h"
 #include "getcap_int.h"
 
 /*
@@ -113,15 +114,25 @@ ssize_t query_read(const struct ent *e, void *buf, size_t size)
 	return lgetxattr_fallback(e, buf, size);
 }
 
+/*
+ * cap_set_flag() takes fewer than 64 values per call (as libcap's does),
+ * so a value with every bit set, which the kernel honours, is raised one
+ * 32-bit word at a time: refusing it would hide a fully privileged file.
+ */
 static int set_bits(cap_t caps, cap_flag_t flag, uint64_t bits)
 {
-	cap_value_t list[64];
-	int n = 0, bit;
+	cap_value_t list[32];
+	int word, bit, n;
 
-	for (bit = 0; bit < 64; bit++)
-		if (bits >> bit & 1)
-			list[n++] = bit;
-	return n == 0 ? 0 : cap_set_flag(caps, flag, n, list, CAP_SET);
+	for (word = 0; word < 2; word++) {
+		n = 0;
+		for (bit = 32 * word; bit < 32 * word + 32; bit++)
+			if (bits >> bit & 1)
+				list[n++] = bit;
+		if (n > 0 && cap_set_flag(caps, flag, n, list, CAP_SET) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* The decoded value as libcap's cap_get_file() would hold it. */
@@ -146,13 +157,83 @@ static cap_t caps_from_xattr(const struct lcap_xattr *x)
 	return caps;
 }
 
-static void report_failure(const struct ent *e, const char *what, int err)
+/*
+ * libcap's stderr line. Under --audit or --json (ours) the path is escaped
+ * like every other path those modes print: it may hold a terminal's
+ * control sequences.
+ */
+static void report_failure(const struct opts *o, const struct ent *e,
+			   const char *what, int err)
 {
-	char *path = ent_path(e);
+	char *path = ent_path(e), *shown = NULL;
 
+	if (path != NULL && (o->audit || o->json))
+		shown = escape_dup(path);
 	out_err("Failed to get capabilities of %s '%s' (%s)\n", what,
-		path != NULL ? path : e->name, strerror(err));
+		shown != NULL ? shown : path != NULL ? path : e->name,
+		strerror(err));
+	free(shown);
 	free(path);
+}
+
+/* Files whose capabilities --audit or --json could not show (atomic). */
+static unsigned long unknown_files;
+
+unsigned long query_unknown_count(void)
+{
+	return __atomic_load_n(&unknown_files, __ATOMIC_RELAXED);
+}
+
+/*
+ * --audit and --json never leave out a regular file whose capabilities
+ * could not be read: the kernel may grant them at exec all the same. It
+ * reads revision 1 values and undefined flag bits straight from disk
+ * (get_vfs_caps_from_disk) while getxattr(2) refuses to show them
+ * (EINVAL from cap_inode_getsecurity), e.g. on a crafted image. The file
+ * becomes a finding on stdout and getcap exits 1.
+ */
+static void report_unknown(const struct opts *o, struct outbuf *ob,
+			   const struct ent *e, int err)
+{
+	const char *why = err == EINVAL ?
+		"security.capability is present but in a form getxattr(2) will not show (revision 1 or undefined flag bits); the kernel may still grant capabilities from it at exec: rewrite it with setcap, or remove it with setcap -r" :
+		"the capability xattr could not be read; the file may carry any capability";
+	char *rest = NULL;
+	int n;
+
+	__atomic_add_fetch(&unknown_files, 1, __ATOMIC_RELAXED);
+	if (o->json) {
+		char *fields = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&fields, &len);
+
+		if (mem == NULL) {
+			ob->failed = 1;
+			return;
+		}
+		fprintf(mem, ",\"text\":null,\"error\":");
+		json_string(mem, strerror(err));
+		fprintf(mem, ",\"errno\":%d,\"risk\":{\"tier\":\"unknown\","
+			"\"cap\":null,\"reason\":", err);
+		json_string(mem, why);
+		fputs("},\"suggestion\":null", mem);
+		if (fclose(mem) != 0) {
+			free(fields);
+			ob->failed = 1;
+			return;
+		}
+		out_json(ob, e, fields);
+		free(fields);
+		return;
+	}
+	n = asprintf(&rest, " (capabilities unknown: %s)\n  risk: unknown: %s",
+		     strerror(err), why);
+	if (n < 0) {
+		ob->failed = 1;
+		return;
+	}
+	out_line(ob, e, rest);
+	free(rest);
 }
 
 /* The riskiest capability of a file and what to grant instead, if known. */
@@ -252,7 +333,7 @@ static void print_caps(const struct opts *o, struct outbuf *ob,
 	char *path = NULL, *rest;
 
 	if (text == NULL) {
-		report_failure(e, "human readable format at", errno);
+		report_failure(o, e, "human readable format at", errno);
 		cap_free(caps);
 		return;
 	}
@@ -308,12 +389,16 @@ int query_report(const struct opts *o, struct outbuf *ob,
 				out_line(ob, e, " (Not a regular file)");
 			return err;
 		}
-		report_failure(e, "file", err);
+		report_failure(o, e, "file", err);
+		if (o->audit || o->json)
+			report_unknown(o, ob, e, err);
 		return err;
 	}
 	if (lcap_xattr_decode(&x, raw, (size_t)len) < 0) {
 		/* libcap leaves errno stale here; EINVAL says what happened. */
-		report_failure(e, "file", EINVAL);
+		report_failure(o, e, "file", EINVAL);
+		if (o->audit || o->json)
+			report_unknown(o, ob, e, EINVAL);
 		return EINVAL;
 	}
 	print_caps(o, ob, e, &x);

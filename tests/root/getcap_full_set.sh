@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# Issue 12, items 13 and 15. A file whose P or I holds all 64 bits runs
+# fully privileged; getcap used to print nothing for it (an error on
+# stderr, exit 0) and --audit and --json left it out. Now the default
+# output is libcap's byte for byte, and the audit views show the file.
+# Also: --audit escapes the control characters of file names, so a name
+# cannot forge or hide a line, while the default output stays libcap's.
+set -u
+. "$TESTS_DIR/lib.sh"
+command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 is needed to parse JSON"; exit 77; }
+getcap=$TOP/progs/getcap ref=/usr/sbin/getcap
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# Same stdout, stderr and exit status as libcap's getcap for these args.
+same_as_libcap() {
+	run_ours "$getcap" "$@" >"$tmp/o.out" 2>"$tmp/o.err"; orc=$?
+	"$ref" "$@" >"$tmp/r.out" 2>"$tmp/r.err"; rrc=$?
+	cmp -s "$tmp/o.out" "$tmp/r.out" || { fail "stdout differs from libcap for $*:"; diff "$tmp/r.out" "$tmp/o.out"; }
+	cmp -s "$tmp/o.err" "$tmp/r.err" || { fail "stderr differs from libcap for $*:"; diff "$tmp/r.err" "$tmp/o.err"; }
+	[ $orc -eq $rrc ] || fail "exit $orc, libcap $rrc, for $*"
+}
+
+# The issue's value (P all 64 bits), then E+P+I all bits, then I alone.
+t=$tmp/t; mkdir "$t"
+cp /bin/cat "$t/allp"; cp /bin/cat "$t/alleip"; cp /bin/cat "$t/alli"
+setfattr -n security.capability -v 0x00000002ffffffff00000000ffffffff00000000 "$t/allp"
+setfattr -n security.capability -v 0x01000002ffffffffffffffffffffffffffffffff "$t/alleip"
+setfattr -n security.capability -v 0x0000000200000000ffffffff00000000ffffffff "$t/alli"
+for f in allp alleip alli; do same_as_libcap "$t/$f"; done
+same_as_libcap -r "$t"
+[ -s "$tmp/o.out" ] || fail "getcap -r printed nothing for fully capable files"
+
+# The kernel really runs it with every capability of the bounding set
+# (without the effective flag: with it, exec fails unless the bounding
+# set is full, since the kernel then insists on every bit of P).
+bnd=$(awk '/^CapBnd:/ {print $2}' /proc/self/status)
+prm=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$t/allp" /proc/self/status | awk '/^CapPrm:/ {print $2}')
+[ "$prm" = "$bnd" ] || fail "exec as nobody: CapPrm $prm, want the bounding set $bnd"
+
+# --audit: each file, its root-equivalent tier, exit 0.
+run_ours "$getcap" --audit "$t/allp" "$t/alleip" "$t/alli" >"$tmp/audit" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "--audit exit $rc"
+[ -s "$tmp/err" ] && fail "--audit stderr: $(cat "$tmp/err")"
+for f in allp alleip alli; do
+	grep -q "^$t/$f =" "$tmp/audit" || fail "--audit leaves out $f"
+done
+[ "$(grep -c '^  risk: root-equivalent: ' "$tmp/audit")" -eq 3 ] || fail "--audit tiers: $(cat "$tmp/audit")"
+
+# --json: one object per file with the masks the xattrs hold.
+run_ours "$getcap" --json "$t/allp" "$t/alleip" "$t/alli" >"$tmp/json" || fail "--json exit $?"
+python3 - "$tmp/json" <<'PY' || fail "--json objects wrong: $(cat "$tmp/json")"
+import json, sys
+objs = {o["path"].rsplit("/", 1)[1]: o for o in map(json.loads, open(sys.argv[1]))}
+full = "0xffffffffffffffff"
+assert sorted(objs) == ["alleip", "alli", "allp"], objs.keys()
+assert objs["allp"]["permitted"]["hex"] == full and objs["allp"]["inheritable"]["hex"] == "0x0000000000000000"
+assert objs["alleip"]["effective"]["hex"] == full and objs["alleip"]["inheritable"]["hex"] == full
+assert objs["alli"]["inheritable"]["hex"] == full and objs["alli"]["permitted"]["hex"] == "0x0000000000000000"
+assert all(o["risk"]["tier"] == "root-equivalent" for o in objs.values())
+assert all(len(o["permitted"]["names"]) in (0, 64) for o in objs.values())
+PY
+
+# Item 15: names that try to forge a line, clear the screen, hide a tail.
+h=$tmp/h; mkdir "$h"
+# A name cannot hold '/', but directories can: "x<NL>" then usr/bin/fake
+# prints as a line claiming /usr/bin/fake has the capability.
+forge=$(printf 'x\n/usr/bin/fake')
+mkdir -p "$h/$forge"; rmdir "$h/$forge"
+esc=$(printf 'clear\033[2J\033]0;title\007')
+cr=$(printf 'alice\r')
+bidi=$(printf 'evil\342\200\256txt')
+for f in "$forge" "$esc" "$cr" "$bidi" plain; do
+	echo x >"$h/$f"; /usr/sbin/setcap cap_net_raw=ep "$h/$f"
+done
+# Default output: libcap's bytes, whatever they hold (sorted: our -r
+# interleaves directories, and these names share one).
+run_ours "$getcap" -r "$h" | LC_ALL=C sort >"$tmp/ours"
+"$ref" -r "$h" | LC_ALL=C sort >"$tmp/theirs"
+cmp -s "$tmp/ours" "$tmp/theirs" || fail "default -r output is not libcap's"
+run_ours "$getcap" -r --audit "$h" >"$tmp/audit" 2>"$tmp/err" || fail "--audit -r exit $?"
+python3 - "$tmp/audit" "$h" <<'PY' || fail "--audit output not escaped: $(od -c "$tmp/audit" | head -20)"
+import sys
+data = open(sys.argv[1], "rb").read()
+top = sys.argv[2].encode()
+lines = data.split(b"\n")
+assert lines[-1] == b"", "no final newline"
+lines = lines[:-1]
+# 5 files, each a line plus its risk line; nothing else.
+assert len(lines) == 10, lines
+for l in lines:
+    assert all(b >= 0x20 and b != 0x7f for b in l), l
+    assert b"\xe2\x80\xae" not in l, l
+heads = sorted(l for l in lines if not l.startswith(b"  "))
+want = sorted(top + b"/" + n + b" cap_net_raw=ep" for n in
+              (b"x\\012/usr/bin/fake", b"clear\\033[2J\\033]0;title\\007",
+               b"alice\\015", b"evil\\342\\200\\256txt", b"plain"))
+assert heads == want, (heads, want)
+PY
+# No line of the audit may start with the forged path.
+grep -q '^/usr/bin/fake' "$tmp/audit" && fail "a file name forged an audit line"
+"$ref" -r "$h" | grep -q '^/usr/bin/fake' || fail "the forging name does not forge libcap's line (test broken)"
+
+[ $fails -eq 0 ]
