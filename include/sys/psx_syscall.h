@@ -46,12 +46,14 @@ extern "C" {
  * number. The macro appends the numbers 6..0 so that, whatever the count
  * of arguments given, the seventh variadic argument __psx_syscall reads is
  * that count. Being a macro, it cannot be taken as a function pointer: use
- * psx_syscall3() or psx_syscall6() for that.
+ * psx_syscall3() or psx_syscall6() for that. Its spelling, spaces
+ * included, is libcap's, so a program that also sees libcap's definition
+ * gets no "redefined" warning.
  */
 #define psx_syscall(syscall_nr, ...)					\
-	__psx_syscall(syscall_nr, __VA_ARGS__, (long int)6, (long int)5, \
-		      (long int)4, (long int)3, (long int)2,		\
-		      (long int)1, (long int)0)
+	__psx_syscall(syscall_nr, __VA_ARGS__, (long int) 6, (long int) 5, \
+		      (long int) 4, (long int) 3, (long int) 2,		\
+		      (long int) 1, (long int) 0)
 extern long int __psx_syscall(long int syscall_nr, ...);
 extern long int psx_syscall3(long int syscall_nr, long int arg1,
 			     long int arg2, long int arg3);

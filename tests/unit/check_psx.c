@@ -595,6 +595,51 @@ START_TEST(caller_failure_is_not_broadcast)
 }
 END_TEST
 
+/*
+ * The list of threads is opened before the call: a broadcast chroot(2)
+ * into a tree without /proc completes (the other threads, sharing the
+ * root, then fail and are ignored), and the next broadcast, which can no
+ * longer list the threads, is refused before anything changes.
+ */
+static char chroot_dir[] = "/tmp/check_psx.XXXXXX";
+
+static int chroot_then_refuse(void)
+{
+	struct worker w[2];
+	char name[16];
+	long r;
+
+	memset(w, 0, sizeof(w));
+	if (start_workers(w, 2) ||
+	    psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-root") != 0)
+		FAIL("setup");
+	r = psx_syscall(SYS_chroot, (long)chroot_dir);
+	if (r != 0)
+		FAIL("chroot through libpsx: %ld (%s)", r, strerror(errno));
+	errno = 0;
+	r = psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-noproc");
+	if (r != -1 || errno != ENOENT)
+		FAIL("without /proc: expected -1/ENOENT, got %ld/%s", r, strerror(errno));
+	/* Nothing changed, not even in the caller. */
+	if (prctl(PR_GET_NAME, (long)name, 0, 0, 0) != 0 || strcmp(name, "psx-root") != 0)
+		FAIL("the refused call renamed the caller (%s)", name);
+	printf("chroot broadcast completed; without /proc the next call was refused (ENOENT)\n");
+	return 0;
+}
+
+START_TEST(chroot_keeps_the_list_and_no_proc_refuses)
+{
+	if (geteuid() != 0 || under_valgrind()) {
+		printf("skipped: needs root for chroot(2), and no valgrind "
+		       "(it reads /proc itself)\n");
+		return;
+	}
+	ck_assert_ptr_nonnull(mkdtemp(chroot_dir));
+	ck_assert_int_eq(run_child(chroot_then_refuse), 0);
+	rmdir(chroot_dir);
+}
+END_TEST
+
 /* ---- SIGSYS shared with the program ---------------------------------- */
 
 static int own_count;		/* atomic */
@@ -1002,6 +1047,7 @@ static Suite *psx_suite(void)
 	tcase_set_timeout(threads, 120);
 	tcase_add_test(threads, broadcast_reaches_every_thread);
 	tcase_add_test(threads, caller_failure_is_not_broadcast);
+	tcase_add_test(threads, chroot_keeps_the_list_and_no_proc_refuses);
 	tcase_add_test(threads, mismatch_ignored_by_default);
 	tcase_add_test(threads, mismatch_warned);
 	tcase_add_test(threads, mismatch_kills_on_error);
