@@ -203,6 +203,7 @@ static int count_task(struct lpsx_run *run, pid_t tid)
  */
 int lpsx_run_open(struct lpsx_run *run)
 {
+	uint32_t threads;
 	int saved;
 
 	run->pid = getpid();
@@ -213,11 +214,12 @@ int lpsx_run_open(struct lpsx_run *run)
 		return -1;
 	if (each_task(run, count_task) < 0)
 		goto fail;
-	if (reserve_slots((uint64_t)run->nslots * 2 + CHUNK0) < 0 ||
-	    hash_fit(run, run->nslots * 2 + CHUNK0) < 0)
+	threads = run->nslots;
+	run->nslots = 0;	/* count_task counted in it; no slot is in use */
+	if (reserve_slots((uint64_t)threads * 2 + CHUNK0) < 0 ||
+	    hash_fit(run, threads * 2 + CHUNK0) < 0)
 		goto fail;
 	memset(run->hash, 0, run->hash_size * sizeof(*run->hash));
-	run->nslots = 0;
 	return 0;
 fail:
 	saved = errno;
@@ -348,17 +350,33 @@ static void check_laggard(struct lpsx_run *run, struct lpsx_slot *slot,
 		settle(slot, run->gen, LPSX_PENDING, LPSX_GONE);
 }
 
-/* Returns once every slot of this broadcast is DONE or GONE. */
+static int settled(const struct lpsx_slot *slot)
+{
+	enum lpsx_phase phase =
+		LPSX_PHASE(__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE));
+
+	return phase == LPSX_DONE || phase == LPSX_GONE;
+}
+
+/*
+ * Returns once every slot of this broadcast is DONE or GONE. Slots settle
+ * roughly in the order they were signalled, so the scan starts past the
+ * settled ones: a broadcast to n threads costs about n checks, not n².
+ */
 void lpsx_run_wait(struct lpsx_run *run)
 {
 	struct timespec tick = { 0, WAIT_NS };
+	uint32_t first = 0;
 
 	for (;;) {
 		uint32_t seen = __atomic_load_n(&lpsx_acks, __ATOMIC_ACQUIRE);
 		uint64_t now = now_ns();
 		uint32_t i, pending = 0;
+		int reclaimed = 0;
 
-		for (i = 0; i < run->nslots; i++) {
+		while (first < run->nslots && settled(lpsx_slot_at(first)))
+			first++;
+		for (i = first; i < run->nslots; i++) {
 			struct lpsx_slot *slot = lpsx_slot_at(i);
 			enum lpsx_phase phase = LPSX_PHASE(
 				__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE));
@@ -366,6 +384,16 @@ void lpsx_run_wait(struct lpsx_run *run)
 			if (phase == LPSX_DONE || phase == LPSX_GONE)
 				continue;
 			if (now - slot->sent_ns >= LAG_NS) {
+				/*
+				 * Before signalling again, make sure the signal
+				 * still reaches our handler: a program that set
+				 * its own, or SIG_IGN, meanwhile would swallow
+				 * every copy.
+				 */
+				if (!reclaimed) {
+					lpsx_signal_claim();
+					reclaimed = 1;
+				}
 				check_laggard(run, slot, i, phase, now);
 				phase = LPSX_PHASE(__atomic_load_n(&slot->ticket,
 								   __ATOMIC_ACQUIRE));

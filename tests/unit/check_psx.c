@@ -822,6 +822,53 @@ START_TEST(thread_blocking_sigsys_is_waited_for)
 }
 END_TEST
 
+/*
+ * The program sets SIG_IGN for the signal in the middle of a broadcast,
+ * which discards the copy pending for a thread that blocks it: libpsx
+ * must take the signal back and send again, or wait for ever.
+ */
+static void *ignorer_main(void *arg)
+{
+	sigset_t set;
+
+	(void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, PSX_SIG);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	__atomic_store_n(&blocker_ready, 1, __ATOMIC_SEQ_CST);
+	usleep(100 * 1000);
+	signal(PSX_SIG, SIG_IGN);	/* drops our pending signal */
+	usleep(100 * 1000);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	return NULL;
+}
+
+static int ignored_mid_broadcast(void)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, ignorer_main, NULL) != 0)
+		return 1;
+	while (!__atomic_load_n(&blocker_ready, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-reclaim") != 0 ||
+	    expect_all_named("psx-reclaim"))
+		FAIL("broadcast across a change of disposition");
+	raise(PSX_SIG);		/* the program's SIG_IGN is honoured */
+	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
+	pthread_join(t, NULL);
+	printf("SIG_IGN set mid-broadcast: signal taken back, every thread reached\n");
+	return 0;
+}
+
+START_TEST(disposition_changed_mid_broadcast)
+{
+	ck_assert_int_eq(run_child(ignored_mid_broadcast), 0);
+}
+END_TEST
+
 /* The main thread has called pthread_exit(): a zombie that never answers. */
 static int zombie_rc = 1;
 
@@ -1055,6 +1102,7 @@ static Suite *psx_suite(void)
 	tcase_add_test(threads, seccomp_sigsys_reaches_the_program);
 	tcase_add_test(threads, sigsys_default_and_ignore_kept);
 	tcase_add_test(threads, thread_blocking_sigsys_is_waited_for);
+	tcase_add_test(threads, disposition_changed_mid_broadcast);
 	tcase_add_test(threads, zombie_main_thread_does_not_hang);
 	tcase_add_test(threads, churn_loses_no_thread);
 	tcase_add_test(threads, fork_child_can_broadcast);
