@@ -45,12 +45,18 @@ if [ "${LIBCAP_COMPLETE:-1}" = 1 ]; then
 		break
 	done
 fi
-if readelf -V "$lib" | grep -q 'Version definition'; then
-	echo "libcap.so.2 has symbol versions; libcap's are unversioned"; status=1
-fi
-readelf -d "$lib" | grep -q 'Library soname: \[libcap.so.2\]' ||
-	{ echo "SONAME is not libcap.so.2"; status=1; }
-[ -L "$top/libcap/libcap.so.2" ] || { echo "libcap.so.2 is not a symlink"; status=1; }
+# Unversioned, SONAME its own name, which is a symlink to the real file.
+check_elf() {	# path soname
+	elf_ok=0
+	if readelf -V "$1" | grep -q 'Version definition'; then
+		echo "$2 has symbol versions; libcap's are unversioned"; elf_ok=1
+	fi
+	readelf -d "$1" | grep -q "Library soname: \[$2\]" ||
+		{ echo "the SONAME of $1 is not $2"; elf_ok=1; }
+	[ -L "$1" ] || { echo "$1 is not a symlink"; elf_ok=1; }
+	return $elf_ok
+}
+check_elf "$lib" libcap.so.2 || status=1
 [ $status -eq 0 ] && echo "$(wc -l <"$tmp/exported") exported symbols match libcap.map and the header"
 
 # --- libpsx.so.2 -----------------------------------------------------------
@@ -92,12 +98,7 @@ for sys in /lib/*/libpsx.so.2 /usr/lib/*/libpsx.so.2; do
 	fi
 	break
 done
-if readelf -V "$psx" | grep -q 'Version definition'; then
-	echo "libpsx.so.2 has symbol versions; libcap's are unversioned"; pstatus=1
-fi
-readelf -d "$psx" | grep -q 'Library soname: \[libpsx.so.2\]' ||
-	{ echo "libpsx: SONAME is not libpsx.so.2"; pstatus=1; }
-[ -L "$psx" ] || { echo "libpsx.so.2 is not a symlink"; pstatus=1; }
+check_elf "$psx" libpsx.so.2 || pstatus=1
 [ $pstatus -eq 0 ] && echo "$(wc -l <"$tmp/psx_exported") libpsx symbols: libcap 2.76's API, unversioned"
 [ $pstatus -eq 0 ] || status=1
 exit $status

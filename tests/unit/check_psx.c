@@ -777,17 +777,24 @@ END_TEST
 
 static int blocker_ready;	/* atomic */
 
+/*
+ * Blocks the signal for 300 ms, then unblocks it, when the call runs. With
+ * a non-NULL arg it also sets SIG_IGN halfway, as a program might, which
+ * discards the copy pending for this thread.
+ */
 static void *blocker_main(void *arg)
 {
 	sigset_t set;
 
-	(void)arg;
 	sigemptyset(&set);
 	sigaddset(&set, PSX_SIG);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	__atomic_store_n(&blocker_ready, 1, __ATOMIC_SEQ_CST);
-	usleep(300 * 1000);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);	/* the call runs now */
+	usleep(150 * 1000);
+	if (arg != NULL)
+		signal(PSX_SIG, SIG_IGN);
+	usleep(150 * 1000);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST))
 		usleep(1000);
 	return NULL;
@@ -827,29 +834,12 @@ END_TEST
  * which discards the copy pending for a thread that blocks it: libpsx
  * must take the signal back and send again, or wait for ever.
  */
-static void *ignorer_main(void *arg)
-{
-	sigset_t set;
-
-	(void)arg;
-	sigemptyset(&set);
-	sigaddset(&set, PSX_SIG);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	__atomic_store_n(&blocker_ready, 1, __ATOMIC_SEQ_CST);
-	usleep(100 * 1000);
-	signal(PSX_SIG, SIG_IGN);	/* drops our pending signal */
-	usleep(100 * 1000);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST))
-		usleep(1000);
-	return NULL;
-}
-
 static int ignored_mid_broadcast(void)
 {
+	static int ignore = 1;
 	pthread_t t;
 
-	if (pthread_create(&t, NULL, ignorer_main, NULL) != 0)
+	if (pthread_create(&t, NULL, blocker_main, &ignore) != 0)
 		return 1;
 	while (!__atomic_load_n(&blocker_ready, __ATOMIC_SEQ_CST))
 		usleep(1000);
