@@ -813,7 +813,7 @@ static int blocked_for_a_while(void)
 	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-late") != 0)
 		FAIL("broadcast");
 	waited = now_s() - t0;
-	printf("broadcast waited %.3f s for the thread blocking SIGSYS\n", waited);
+	printf("broadcast waited %.3f s for the thread blocking the signal\n", waited);
 	if (expect_all_named("psx-late"))
 		return 1;
 	if (waited < 0.15)
