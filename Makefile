@@ -2,7 +2,7 @@
 topdir := .
 include Make.Rules
 
-SUBDIRS := libcap common progs pam_cap
+SUBDIRS := libcap psx common progs pam_cap
 EXISTING := $(foreach d,$(SUBDIRS),$(if $(wildcard $(d)/Makefile),$(d)))
 
 all:

@@ -24,12 +24,19 @@ grep -qx 'libdir=/usr/lib' "$r/lib/pkgconfig/libcap.pc" || fail "libcap.pc libdi
 grep -qx 'Version: 2.76' "$r/lib/pkgconfig/libcap.pc" || fail "libcap.pc version"
 PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_LIBDIR=$r/lib/pkgconfig \
 	pkg-config --libs libcap | grep -q -- '-lcap' || fail "pkg-config --libs libcap"
+# libpsx beside libcap.
+[ -f "$r/lib/libpsx.so.2.76" ] || fail "no libpsx.so.2.76"
+[ "$(readlink "$r/lib/libpsx.so.2")" = libpsx.so.2.76 ] || fail "libpsx.so.2 link"
+[ -f "$r/lib/libpsx.a" ] || fail "no libpsx.a"
+cmp -s "$r/include/sys/psx_syscall.h" "$TOP/include/sys/psx_syscall.h" || fail "psx header"
+grep -qx 'libdir=/usr/lib' "$r/lib/pkgconfig/libpsx.pc" || fail "libpsx.pc libdir"
+[ -f "$r/share/man/man3/psx_syscall.3" ] || fail "man page psx_syscall.3 not installed"
 for p in setcap getcap getpcaps capsh perfdoctor capmanifest capcheck; do
 	[ -f "$TOP/progs/$p.c" ] || [ "$p" = capcheck ] || continue
 	[ -x "$r/sbin/$p" ] || fail "no $p in sbindir"
 done
 [ -f "$r/lib/security/pam_cap.so" ] || fail "no pam_cap.so in pamdir"
-for f in "$r"/sbin/* "$r/lib/security/pam_cap.so" "$r/lib/libcap.so.2.76"; do
+for f in "$r"/sbin/* "$r/lib/security/pam_cap.so" "$r/lib/libcap.so.2.76" "$r/lib/libpsx.so.2.76"; do
 	[ -f "$f" ] || continue
 	if readelf -d "$f" | grep -q 'RPATH\|RUNPATH'; then
 		fail "$f carries a run path: $(readelf -d "$f" | grep 'RPATH\|RUNPATH')"

@@ -31,11 +31,18 @@ render() { mandoc -T ascii -O width=400 "$1" 2>/dev/null | col -b; }
 # --- 1. every exported function has a page under its own name --------------
 # Exported names: libcap.map (what is exported today) and every function the
 # header declares (what will be exported), less the libc system calls.
+# libpsx's names come from psx/libpsx.map and <sys/psx_syscall.h>, plus the
+# psx_syscall() macro, whose page is psx_syscall(3).
 {
 	[ -f "$top/libcap/libcap.map" ] &&
 		sed -n 's/^[[:space:]]*\([a-z_][a-z0-9_]*\);$/\1/p' "$top/libcap/libcap.map"
 	sed -n 's/^extern[^(]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' \
 		"$top/include/sys/capability.h"
+	[ -f "$top/psx/libpsx.map" ] &&
+		sed -n 's/^[[:space:]]*\([a-z_][a-z0-9_]*\);$/\1/p' "$top/psx/libpsx.map"
+	[ -f "$top/include/sys/psx_syscall.h" ] &&
+		sed -n 's/^extern[^(]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' \
+			"$top/include/sys/psx_syscall.h" && echo psx_syscall
 } | grep -vx 'capget\|capset' | sort -u >"$tmp/names"
 [ -s "$tmp/names" ] || fail "no exported names found"
 

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# Debian's own libpsx test programs (libcap2's tests directory), built
+# against Debian's libpsx 2.66 and libcap, run on our libpsx.so.2 and
+# libcap.so.2 through LD_LIBRARY_PATH and pass: psx_test (psx_syscall
+# from the main thread and from threads, keepcaps everywhere),
+# libcap_psx_test (cap_set_proc through libpsx while threads come and
+# go), libcap_psx_launch_test (the launcher; despite its name Debian links
+# it without libpsx), and noexploit (the exploit,
+# linked with libpsx, fails). exploit, linked without libpsx, must still
+# succeed: it shows the exploit is real. Then once more with our libpsx
+# and Debian's libcap.
+set -u
+[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (the programs change capabilities)"; exit 77; }
+dir=/usr/lib/x86_64-linux-gnu/libcap2/tests
+[ -x "$dir/psx_test" ] || { echo "skipped: Debian's libcap2 test programs are not installed ($dir)"; exit 77; }
+psx=$TOP/psx cap=$TOP/libcap
+[ -e "$psx/libpsx.so.2" ] || { echo "libpsx.so.2 is not built"; exit 1; }
+if ldd "$psx/libpsx.so.2" "$cap/libcap.so.2" | grep -q 'libasan\|libubsan'; then
+	echo "skipped: built with sanitizers; uninstrumented Debian binaries cannot load it"; exit 77
+fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+bad=0
+
+run() {	# libpath expected-exit last-line-pattern program
+	# From their directory: the launch test runs ./noop.
+	(cd "$dir" && LD_LIBRARY_PATH=$1 timeout 120 "./$4") >"$tmp/out" 2>&1; rc=$?
+	last=$(tail -n 1 "$tmp/out")
+	if [ $rc -ne "$2" ] || ! printf '%s\n' "$last" | grep -qx "$3"; then
+		echo "FAIL: $4 on $1: exit $rc, last line \"$last\" (want $2, \"$3\")"
+		tail -n 15 "$tmp/out" | sed 's/^/    /'
+		bad=$((bad + 1))
+	else
+		echo "ok: $4 on $1: exit $rc, \"$last\""
+	fi
+}
+
+# The loader must really pick ours up.
+for prog in psx_test libcap_psx_test noexploit; do
+	LD_LIBRARY_PATH=$psx:$cap ldd "$dir/$prog" | grep -q "$psx/libpsx.so.2" ||
+		{ echo "FAIL: $prog does not load $psx/libpsx.so.2"; bad=$((bad + 1)); }
+done
+LD_LIBRARY_PATH=$psx:$cap ldd "$dir/libcap_psx_test" | grep -q "$cap/libcap.so.2" ||
+	{ echo "FAIL: libcap_psx_test does not load $cap/libcap.so.2"; bad=$((bad + 1)); }
+
+ours=$psx:$cap
+run "$ours" 0 "\./psx_test PASSED" psx_test
+run "$ours" 0 "hello libcap and libpsx \.* PASSED" libcap_psx_test
+run "$ours" 0 "cap_launch_test: PASSED" libcap_psx_launch_test
+run "$ours" 0 "exploit failed" noexploit
+run "$ours" 1 "exploit succeeded" exploit
+# Our libpsx under Debian's libcap (noexploit loads libpsx first, so
+# Debian's libcap finds its psx_load_syscalls).
+run "$psx" 0 "hello libcap and libpsx \.* PASSED" libcap_psx_test
+run "$psx" 0 "exploit failed" noexploit
+
+[ $bad -eq 0 ] && echo "Debian's libpsx test programs pass on our libpsx.so.2 and libcap.so.2"
+[ $bad -eq 0 ]
