@@ -273,7 +273,7 @@ static void grant_note(const struct pam_view *pv, char *buf, size_t len)
 static void judge_login(const struct kernel_facts *k, const struct binary_facts *b,
 			const struct session_facts *self, const struct user_facts *u,
 			const struct pam_view *pv, const struct fix_context *fx0,
-			struct verdict *v)
+			enum answer may_exec, struct verdict *v)
 {
 	struct fix_context fx = *fx0;
 	struct subject sure, maybe;
@@ -283,7 +283,7 @@ static void judge_login(const struct kernel_facts *k, const struct binary_facts 
 	grant_note(pv, note, sizeof(note));
 	fx.grant_note = note[0] ? note : NULL;
 	login_subject(&sure, self, u, pv, 0);
-	sure.may_exec = may_execute(b->path, u->uid, u->gid, u->groups, u->ngroups);
+	sure.may_exec = may_exec;
 	judge(k, b, &sure, &fx, v);
 	if (v->answer != ANSWER_NO || pv == NULL)
 		return;
@@ -397,6 +397,22 @@ static int exit_code(enum answer a)
 	return a == ANSWER_YES ? 0 : a == ANSWER_NO ? 1 : 3;
 }
 
+/*
+ * A session keeps the groups and capabilities of its login: when a new
+ * login would do better, the answer stays no and the fix is to log in again.
+ */
+static void login_again(struct verdict *v, const char *user, const char *why)
+{
+	size_t len = strlen(v->reason);
+
+	snprintf(v->reason + len, sizeof(v->reason) - len, "; a new login of "
+		 "%s %s: log in again", user, why);
+	memmove(v->fixes[1], v->fixes[0], sizeof(v->fixes[0]) * (MAX_FIXES - 1));
+	snprintf(v->fixes[0], sizeof(v->fixes[0]), "log in again (a new login "
+		 "reads groups and capability.conf afresh)");
+	v->nfixes = v->nfixes < MAX_FIXES ? v->nfixes + 1 : MAX_FIXES;
+}
+
 /* --pid or the caller's own session: its real credentials decide. */
 static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 			    const struct binary_facts *b, struct session_facts *s,
@@ -405,6 +421,7 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	struct fix_context fx;
 	struct subject who;
 	struct verdict v, fresh;
+	enum answer fresh_exec = ANSWER_UNKNOWN;
 	char label[64];
 	int i, fresh_yes = npv > 0;
 
@@ -423,26 +440,30 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 
 		say("%-10s %s", "at exec:", cap_list(v.at_exec, bits, sizeof(bits)));
 	}
-	/*
-	 * A session keeps the groups and capabilities of its login. When a
-	 * new login would pass (group added, capability.conf changed since),
-	 * the answer is still no, and the fix is to log in again.
-	 */
+	if (v.answer != ANSWER_YES && u->known) {
+		fresh_exec = may_execute(b->path, u->uid, u->gid, u->groups,
+					 u->ngroups);
+		/*
+		 * Not root, so the kernel cannot be asked for a login's groups:
+		 * for this hint only, a group the database gives the user and
+		 * the session lacks, with the group's execute bit, will do.
+		 */
+		if (fresh_exec == ANSWER_UNKNOWN && (b->mode & 0010) &&
+		    has_group(u->groups, u->ngroups, b->gid) &&
+		    !has_group(s->groups, s->ngroups, b->gid) && s->fsgid != b->gid)
+			fresh_exec = ANSWER_YES;
+	}
 	for (i = 0; v.answer != ANSWER_YES && u->known && i < npv; i++) {
-		judge_login(k, b, s, u, &pv[i], &fx, &fresh);
+		judge_login(k, b, s, u, &pv[i], &fx, fresh_exec, &fresh);
 		fresh_yes &= fresh.answer == ANSWER_YES;
 	}
-	if (v.answer != ANSWER_YES && u->known && npv > 0 && fresh_yes) {
-		size_t len = strlen(v.reason);
-
-		snprintf(v.reason + len, sizeof(v.reason) - len, "; a new login "
-			 "of %s would pass (the group database or capability.conf "
-			 "changed since this session began): log in again", u->name);
-		memmove(v.fixes[1], v.fixes[0], sizeof(v.fixes[0]) * (MAX_FIXES - 1));
-		snprintf(v.fixes[0], sizeof(v.fixes[0]), "log in again (a new "
-			 "login reads groups and capability.conf afresh)");
-		v.nfixes = v.nfixes < MAX_FIXES ? v.nfixes + 1 : MAX_FIXES;
-	}
+	if (v.answer != ANSWER_YES && who.may_exec == ANSWER_NO &&
+	    fresh_exec == ANSWER_YES)
+		login_again(&v, u->name, "would be allowed to execute it, with "
+			    "groups from the database that this session lacks");
+	else if (v.answer != ANSWER_YES && u->known && npv > 0 && fresh_yes)
+		login_again(&v, u->name, "would pass: the group database or "
+			    "capability.conf changed since this session began");
 	print_verdict(&v, u->name, b->path, "");
 	print_risk(b);
 	return exit_code(v.answer);
@@ -466,7 +487,7 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	print_pam(pv, npv);
 	fill_fix_context(&fx, b, u, o->pam.config);
 	for (i = 0; i < npv; i++) {
-		judge_login(k, b, self, u, &pv[i], &fx, &v[i]);
+		judge_login(k, b, self, u, &pv[i], &fx, who.may_exec, &v[i]);
 		say("%-10s %s%s%s", "at exec:", cap_list(v[i].at_exec, bits, sizeof(bits)),
 		    npv > 1 ? " via " : "", npv > 1 ? pv[i].service : "");
 	}
@@ -474,8 +495,9 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	all.answer = combine(v, pv, npv, all.reason, sizeof(all.reason));
 	if (all.answer == ANSWER_UNKNOWN && v[0].answer != ANSWER_UNKNOWN)
 		all.nfixes = 0;
-	snprintf(how, sizeof(how), " after a new login%s%s", npv > 1 ? "" : " via ",
-		 npv > 1 ? "" : pv[0].service);
+	snprintf(how, sizeof(how), " after a new login%s%s",
+		 npv == 1 && pv[0].service[0] != '(' ? " via " : "",
+		 npv == 1 && pv[0].service[0] != '(' ? pv[0].service : "");
 	print_verdict(&all, u->name, b->path, how);
 	if (all.answer == ANSWER_YES)
 		say("note:      sessions %s began before a change of groups or "

@@ -217,8 +217,11 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	} else if ((p_free & needed) && who->no_new_privs) {
 		no(v, "the session has no_new_privs set, so exec grants no file capabilities");
 		add_fix(v, "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
-	} else if (((fp | fi) & needed) && !(who->bounding & needed)) {
-		no(v, "the session's bounding set lacks cap_perfmon");
+	} else if ((fp | fi) & needed & ~who->bounding) {
+		/* fE with fP beyond the bounding set: execve() fails, EPERM. */
+		no(v, "the session's bounding set lacks cap_perfmon%s",
+		   fe && (fp & ~who->bounding) ? ", so the kernel refuses to "
+		   "execute a file that needs it in its effective set" : "");
 		add_fix(v, "allow cap_perfmon in the bounding set of that service or container");
 	} else if ((fi & needed) && !(fp & needed)) {
 		no(v, "%s grants cap_perfmon only to callers holding it in their "
