@@ -92,4 +92,17 @@ grep -q WARNING "$T/err" || fail "-q silenced the warning"
 # Restricted to a group: no warning.
 run_ours nss "$setcap" --perf-group=perf_users --perf "$T/open" >"$T/out" 2>"$T/err"
 grep -q WARNING "$T/err" && fail "warning for a restricted binary: $(cat "$T/err")"
+# Item 15: names reach stdout and stderr escaped, never raw.
+esc=$(printf '\033')
+evil="$T/e
+setcap: forged$esc[2J"
+printf '#!/bin/sh\n' >"$evil"
+run_ours nss "$setcap" --perf "$evil" >"$T/out" 2>"$T/err"
+grep -q "$esc" "$T/err" "$T/out" && fail "an ESC reached the terminal"
+grep -q "^setcap: forged" "$T/err" && fail "a file name forged a line"
+grep -qF 'e\012setcap: forged\033[2J is a script' "$T/err" || fail "refusal not escaped: $(cat "$T/err")"
+cp "$BIN/perfprobe" "$evil"
+chmod 0750 "$evil"
+run_ours nss "$setcap" --perf "$evil" >"$T/out" 2>"$T/err" || fail "--perf on an oddly named ELF: $(cat "$T/err")"
+[ "$(cat "$T/out")" = "$T/e\012setcap: forged\033[2J: OK" ] || fail "OK line not escaped: $(cat "$T/out")"
 [ $fails -eq 0 ]
