@@ -30,7 +30,7 @@ creds() {
 	esac
 }
 doctor() {	# USER [FILE]
-	run_ours nss "$doctor_bin" --user="$1" --pam-dir="$T/nopam" \
+	ours "$doctor_bin" --user="$1" --pam-dir="$T/nopam" \
 		--config="$T/empty.conf" "${2:-$perf}" >"$T/doc" 2>&1
 	d=$?
 }
@@ -151,7 +151,7 @@ case $? in
 esac
 
 # Errors: unknown user, bad or missing process.
-run_ours nss "$doctor_bin" --user=no-such-user-here --pam-dir="$T/nopam" "$perf" >"$T/doc" 2>&1
+ours "$doctor_bin" --user=no-such-user-here --pam-dir="$T/nopam" "$perf" >"$T/doc" 2>&1
 [ $? -eq 2 ] || fail "unknown user should exit 2"
 expect "perfdoctor: user 'no-such-user-here' is not known"
 run_ours "$doctor_bin" --pid=abc >"$T/doc" 2>&1

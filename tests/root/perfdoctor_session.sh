@@ -26,7 +26,7 @@ chmod 0750 "$perf"
 /usr/sbin/setcap cap_perfmon,cap_syslog=ep "$perf"
 
 doctor() {	# [ARGS...]: perfdoctor in the private world; $d its exit
-	run_ours nss "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" \
+	ours "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" \
 		"$@" >"$T/doc" 2>&1
 	d=$?
 }

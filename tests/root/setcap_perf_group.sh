@@ -23,7 +23,7 @@ setfattr -n system.posix_acl_access -v "$ACL_BOB" "$f" ||
 probe_as 4002 4002 4002 "$f"
 [ $? -ne 126 ] || fail "set-up: the ACL does not let bob execute the file"
 
-run_ours nss "$setcap" --perf-group=perf_users --perf "$f" >"$T/out" 2>"$T/err"
+ours "$setcap" --perf-group=perf_users --perf "$f" >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] || fail "--perf-group=perf_users --perf exited $rc: $(cat "$T/err")"
 grep -q "removed its ACL, which also let user:bob:r-x run it" "$T/err" ||
@@ -38,7 +38,7 @@ probe_as 4001 4001 4001,4100 "$f"; rc=$?
 if [ $rc -eq 0 ]; then ok "alice (in perf_users) opens the CPU-wide event"
 else fail "alice's probe exited $rc: $(cat "$T/probe.out")"; fi
 # -v with the group checks the restriction as well as the capabilities.
-run_ours nss "$setcap" -v --perf-group=perf_users --perf "$f" >"$T/out" 2>&1 ||
+ours "$setcap" -v --perf-group=perf_users --perf "$f" >"$T/out" 2>&1 ||
 	fail "-v on the restricted file: $(cat "$T/out")"
 
 # A file not owned by root: refused, nothing changed (not even the group).
@@ -46,7 +46,7 @@ g=$T/owned
 cp "$BIN/perfprobe" "$g"
 chown 4001:4001 "$g"
 chmod 0755 "$g"
-run_ours nss "$setcap" --perf-group=perf_users --perf "$g" 2>"$T/err"; rc=$?
+ours "$setcap" --perf-group=perf_users --perf "$g" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] || fail "non-root owner: exit $rc"
 grep -q "owned by uid 4001 (alice), not root" "$T/err" || fail "message: $(cat "$T/err")"
 [ -z "$(caps "$g")" ] || fail "non-root owner: capabilities written"
@@ -58,7 +58,7 @@ cp "$BIN/perfprobe" "$h"
 misuse() {	# WANT-IN-MESSAGE ARGS...
 	want=$1
 	shift
-	run_ours nss "$setcap" "$@" >"$T/out" 2>"$T/err"; rc=$?
+	ours "$setcap" "$@" >"$T/out" 2>"$T/err"; rc=$?
 	if [ $rc -ne 1 ]; then fail "setcap $*: exit $rc, want 1"
 	elif ! grep -qF -- "$want" "$T/err"; then fail "setcap $*: message: $(cat "$T/err")"
 	elif [ -n "$(caps "$h")" ] || [ "$(stat -c '%a %g' "$h")" != "755 0" ]; then
@@ -83,7 +83,7 @@ ln -s "$h" "$T/link"
 misuse "not a regular file but a symbolic link" --perf-group=perf_users --perf "$T/link"
 # A file named like the option, in a pair, is a file, not the option.
 cp "$BIN/perfprobe" "$T/--perf-group=x"
-(cd "$T" && run_ours nss "$setcap" cap_perfmon=ep --perf-group=x) 2>"$T/err" ||
+(cd "$T" && ours "$setcap" cap_perfmon=ep --perf-group=x) 2>"$T/err" ||
 	fail "a file named --perf-group=x was taken for the option: $(cat "$T/err")"
 [ "$(caps "$T/--perf-group=x")" = "cap_perfmon=ep" ] || fail "--perf-group=x file: $(caps "$T/--perf-group=x")"
 [ $fails -eq 0 ]

@@ -14,7 +14,7 @@ want="cap_syslog,cap_perfmon=ep"
 
 cp "$BIN/perfprobe" "$tmp/perf"
 grp=perf_users
-run_ours nss "$setcap" --perf-group="$grp" --perf "$tmp/perf" >"$tmp/out" 2>&1 || fail "--perf exited $?: $(cat "$tmp/out")"
+ours "$setcap" --perf-group="$grp" --perf "$tmp/perf" >"$tmp/out" 2>&1 || fail "--perf exited $?: $(cat "$tmp/out")"
 [ "$(cat "$tmp/out")" = "$tmp/perf: OK" ] || fail "--perf output: $(cat "$tmp/out")"
 [ "$(/usr/sbin/getcap "$tmp/perf")" = "$tmp/perf $want" ] || fail "caps: $(/usr/sbin/getcap "$tmp/perf")"
 [ "$(stat -c '%a %g' "$tmp/perf")" = "750 4100" ] || fail "mode/group: $(stat -c '%a %g' "$tmp/perf")"
@@ -29,21 +29,21 @@ case $(/usr/sbin/getcap "$tmp/perf2") in
 *cap_ipc_lock*cap_perfmon=ep) ;;
 *) fail "record,top caps: $(/usr/sbin/getcap "$tmp/perf2")" ;;
 esac
-run_ours nss "$setcap" --perf=stat "$tmp/perf2" >/dev/null 2>&1 || fail "--perf=stat"
+ours "$setcap" --perf=stat "$tmp/perf2" >/dev/null 2>&1 || fail "--perf=stat"
 [ "$(/usr/sbin/getcap "$tmp/perf2")" = "$tmp/perf2 $want" ] || fail "stat resets to the base set"
 
 # Errors: unknown subcommand, unknown group, symlink; nothing is changed.
-run_ours nss "$setcap" --perf=frobnicate "$tmp/perf2" 2>"$tmp/err"; [ $? -eq 1 ] || fail "unknown subcommand accepted"
+ours "$setcap" --perf=frobnicate "$tmp/perf2" 2>"$tmp/err"; [ $? -eq 1 ] || fail "unknown subcommand accepted"
 grep -q "unknown perf subcommand 'frobnicate'" "$tmp/err" || fail "message: $(cat "$tmp/err")"
 cp "$BIN/perfprobe" "$tmp/perf3"
-run_ours nss "$setcap" --perf-group=no-such-group-xyz --perf "$tmp/perf3" 2>"$tmp/err"; [ $? -eq 1 ] || fail "unknown group accepted"
+ours "$setcap" --perf-group=no-such-group-xyz --perf "$tmp/perf3" 2>"$tmp/err"; [ $? -eq 1 ] || fail "unknown group accepted"
 grep -q "no group named 'no-such-group-xyz'" "$tmp/err" || fail "message: $(cat "$tmp/err")"
 [ -z "$(/usr/sbin/getcap "$tmp/perf3")" ] || fail "caps written despite the group error"
 ln -s "$tmp/perf3" "$tmp/link"
-run_ours nss "$setcap" --perf-group="$grp" --perf "$tmp/link" 2>/dev/null && fail "symlink accepted"
+ours "$setcap" --perf-group="$grp" --perf "$tmp/link" 2>/dev/null && fail "symlink accepted"
 [ -z "$(/usr/sbin/getcap "$tmp/perf3")" ] || fail "symlink target got capabilities"
 [ "$(stat -c %g "$tmp/perf3")" = 0 ] || fail "symlink target changed group"
 # -v --perf verifies only.
-run_ours nss "$setcap" -v --perf "$tmp/perf" >"$tmp/out" || fail "-v --perf on a good file"
-run_ours nss "$setcap" -v --perf "$tmp/perf3" >"$tmp/out" 2>/dev/null; [ $? -eq 1 ] || fail "-v --perf on a bare file"
+ours "$setcap" -v --perf "$tmp/perf" >"$tmp/out" || fail "-v --perf on a good file"
+ours "$setcap" -v --perf "$tmp/perf3" >"$tmp/out" 2>/dev/null; [ $? -eq 1 ] || fail "-v --perf on a bare file"
 [ $fails -eq 0 ]

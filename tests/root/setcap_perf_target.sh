@@ -17,7 +17,7 @@ caps() { /usr/sbin/getcap "$1" | sed 's/^[^ ]* //'; }
 
 # refused FILE WANT-IN-MESSAGE: exit 1, the reason, no capabilities written.
 refused() {
-	run_ours nss "$setcap" --perf "$1" >"$T/out" 2>"$T/err"; rc=$?
+	ours "$setcap" --perf "$1" >"$T/out" 2>"$T/err"; rc=$?
 	if [ $rc -ne 1 ]; then fail "--perf $1: exit $rc, want 1 ($(cat "$T/out"))"
 	elif ! grep -qF -- "$2" "$T/err"; then fail "--perf $1: message: $(cat "$T/err")"
 	elif [ -n "$(caps "$1")" ]; then fail "--perf $1: capabilities written: $(caps "$1")"
@@ -79,30 +79,30 @@ grep -q "is on a filesystem mounted noexec: nobody can execute it; refusing --pe
 # World-executable: accepted, loudly, and the warning is true.
 cp "$BIN/perfprobe" "$T/open"
 chmod 0755 "$T/open"
-run_ours nss "$setcap" --perf "$T/open" >"$T/out" 2>"$T/err" || fail "--perf on a 0755 binary exited $?"
+ours "$setcap" --perf "$T/open" >"$T/out" 2>"$T/err" || fail "--perf on a 0755 binary exited $?"
 [ "$(cat "$T/out")" = "$T/open: OK" ] || fail "stdout: $(cat "$T/out")"
 grep -q "WARNING: $T/open is executable by every user (mode 0755)" "$T/err" ||
 	fail "no warning: $(cat "$T/err")"
 grep -q "setcap --perf-group=perf_users --perf $T/open" "$T/err" || fail "no --perf-group suggestion"
 probe_as 4002 4002 - "$T/open" || fail "bob, in no group, could not use the open binary"
 # -q keeps stdout quiet, not the warning.
-run_ours nss "$setcap" -q --perf "$T/open" >"$T/out" 2>"$T/err"
+ours "$setcap" -q --perf "$T/open" >"$T/out" 2>"$T/err"
 [ -s "$T/out" ] && fail "-q printed: $(cat "$T/out")"
 grep -q WARNING "$T/err" || fail "-q silenced the warning"
 # Restricted to a group: no warning.
-run_ours nss "$setcap" --perf-group=perf_users --perf "$T/open" >"$T/out" 2>"$T/err"
+ours "$setcap" --perf-group=perf_users --perf "$T/open" >"$T/out" 2>"$T/err"
 grep -q WARNING "$T/err" && fail "warning for a restricted binary: $(cat "$T/err")"
 # Item 15: names reach stdout and stderr escaped, never raw.
 esc=$(printf '\033')
 evil="$T/e
 setcap: forged$esc[2J"
 printf '#!/bin/sh\n' >"$evil"
-run_ours nss "$setcap" --perf "$evil" >"$T/out" 2>"$T/err"
+ours "$setcap" --perf "$evil" >"$T/out" 2>"$T/err"
 grep -q "$esc" "$T/err" "$T/out" && fail "an ESC reached the terminal"
 grep -q "^setcap: forged" "$T/err" && fail "a file name forged a line"
 grep -qF 'e\012setcap: forged\033[2J is a script' "$T/err" || fail "refusal not escaped: $(cat "$T/err")"
 cp "$BIN/perfprobe" "$evil"
 chmod 0750 "$evil"
-run_ours nss "$setcap" --perf "$evil" >"$T/out" 2>"$T/err" || fail "--perf on an oddly named ELF: $(cat "$T/err")"
+ours "$setcap" --perf "$evil" >"$T/out" 2>"$T/err" || fail "--perf on an oddly named ELF: $(cat "$T/err")"
 [ "$(cat "$T/out")" = "$T/e\012setcap: forged\033[2J: OK" ] || fail "OK line not escaped: $(cat "$T/out")"
 [ $fails -eq 0 ]

@@ -3,7 +3,9 @@
 # private users and groups (alice 4001 and dave 4004 in perf_users 4100,
 # bob 4002 not; nobody 65534), plus
 #   nss CMD...              CMD reading those users and groups (nss_wrapper)
-#   as UID GID GROUPS CMD...  CMD with exactly these credentials (GROUPS:
+#   ours PROG ARGS...       one of our programs so, under valgrind when
+#                           VALGRIND=1 (lib.sh's run_ours, inside nss)
+#   as_user UID GID GROUPS CMD...  CMD with exactly these credentials (GROUPS:
 #                           comma-separated gids, or "-" for none) and no
 #                           capabilities: through sh, since setpriv itself
 #                           still holds root's at its own exec
@@ -31,7 +33,12 @@ nss() {
 		"$@"
 }
 
-as() {
+ours() {
+	# shellcheck disable=SC2086 # VALGRIND_CMD is a command line
+	nss ${VALGRIND_CMD:-} "$@"
+}
+
+as_user() {
 	u=$1 g=$2 gs=$3
 	shift 3
 	if [ "$gs" = - ]; then set -- --clear-groups "$@"; else set -- --groups="$gs" "$@"; fi
@@ -39,7 +46,7 @@ as() {
 }
 
 probe_as() {
-	as "$1" "$2" "$3" sh -c 'exec "$0"' "$4" >"$T/probe.out" 2>&1
+	as_user "$1" "$2" "$3" sh -c 'exec "$0"' "$4" >"$T/probe.out" 2>&1
 }
 
 fails=0
