@@ -426,7 +426,7 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	int i, fresh_yes = npv > 0;
 
 	session_subject(&who, s, u->name);
-	who.may_exec = may_execute(b->path, who.uid, who.gid, who.groups, who.ngroups);
+	who.may_exec = may_execute(b, who.uid, who.gid, who.groups, who.ngroups);
 	if (o->pid > 0)
 		snprintf(label, sizeof(label), "process %d", (int)o->pid);
 	else
@@ -441,7 +441,7 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 		say("%-10s %s", "at exec:", cap_list(v.at_exec, bits, sizeof(bits)));
 	}
 	if (v.answer != ANSWER_YES && u->known) {
-		fresh_exec = may_execute(b->path, u->uid, u->gid, u->groups,
+		fresh_exec = may_execute(b, u->uid, u->gid, u->groups,
 					 u->ngroups);
 		/*
 		 * Not root, so the kernel cannot be asked for a login's groups:
@@ -481,7 +481,7 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	int i;
 
 	login_subject(&who, self, u, NULL, 0);
-	who.may_exec = may_execute(b->path, u->uid, u->gid, u->groups, u->ngroups);
+	who.may_exec = may_execute(b, u->uid, u->gid, u->groups, u->ngroups);
 	print_session(&who, "a new login, groups from the group database, "
 		      "the rest modelled on this process");
 	print_pam(pv, npv);

@@ -132,12 +132,13 @@ void release_session(struct session_facts *s);
 void release_user(struct user_facts *u);
 const char *paranoid_meaning(int level);
 /*
- * May a process with these credentials execute path? The kernel answers
- * (access(2) in a child that takes on the credentials, so ACLs, noexec
- * mounts and every directory on the path count): ANSWER_UNKNOWN when we
- * can neither switch to them (not root) nor are them.
+ * May a process with these credentials execute the binary (and read it,
+ * for a script, whose interpreter opens it)? The kernel answers (access(2)
+ * in a child that takes on the credentials, so ACLs, noexec mounts and
+ * every directory on the path count): ANSWER_UNKNOWN when we can neither
+ * switch to them (not root) nor are them.
  */
-enum answer may_execute(const char *path, uid_t uid, gid_t gid,
+enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
 			const gid_t *groups, int ngroups);
 int has_group(const gid_t *groups, int n, gid_t gid);
 

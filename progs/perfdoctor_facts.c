@@ -407,14 +407,17 @@ static int are_mine(uid_t uid, gid_t gid, const gid_t *groups, int n)
 	return same;
 }
 
-enum answer may_execute(const char *path, uid_t uid, gid_t gid,
+enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
 			const gid_t *groups, int ngroups)
 {
+	int mode = b->target_known && b->target.kind == EXEC_TARGET_SCRIPT ?
+		   X_OK | R_OK : X_OK;
+	const char *path = b->path;
 	pid_t child;
 	int st;
 
 	if (are_mine(uid, gid, groups, ngroups)) {
-		if (access(path, X_OK) == 0)
+		if (access(path, mode) == 0)
 			return ANSWER_YES;
 		return errno == EACCES || errno == EPERM ? ANSWER_NO :
 							    ANSWER_UNKNOWN;
@@ -434,7 +437,7 @@ enum answer may_execute(const char *path, uid_t uid, gid_t gid,
 		if (setgroups((size_t)ngroups, groups) < 0 ||
 		    setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)
 			_exit(3);
-		if (access(path, X_OK) == 0)
+		if (access(path, mode) == 0)
 			_exit(0);
 		_exit(errno == EACCES || errno == EPERM ? 1 : 2);
 	}

@@ -134,7 +134,7 @@ mount -t tmpfs -o nosuid,mode=0755 none "$T/nosuid" || exit 3
 cp "$probe" "$T/nosuid/perf"
 /usr/sbin/setcap cap_perfmon,cap_syslog=ep "$T/nosuid/perf"
 LD_PRELOAD="$nwrap" NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
-	"$doctor" --user=alice --pam-dir="$T/nopam" --config="$T/empty.conf" "$T/nosuid/perf"
+	ASAN_OPTIONS=verify_asan_link_order=0 "$doctor" --user=alice --pam-dir="$T/nopam" --config="$T/empty.conf" "$T/nosuid/perf"
 echo "doctor exit $?"
 setpriv --reuid=4001 --regid=4001 --groups=4001,4100 sh -c 'exec "$0"' "$T/nosuid/perf"
 echo "probe exit $?"

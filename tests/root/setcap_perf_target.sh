@@ -46,7 +46,8 @@ refused "$T/data" "is not an ELF executable"
 unshare -m --propagation private sh -s "$T" "$BIN/perfprobe" "$setcap" "$NWRAP" <<'EOF' >"$T/ns.out" 2>&1
 T=$1 probe=$2 setcap=$3 nwrap=$4
 rc=0
-export LD_PRELOAD="$nwrap" NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group"
+export LD_PRELOAD="$nwrap" NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+	ASAN_OPTIONS=verify_asan_link_order=0
 mkdir "$T/nosuid" "$T/noexec"
 mount -t tmpfs -o nosuid,mode=0755 none "$T/nosuid" || exit 3
 mount -t tmpfs -o noexec,mode=0755 none "$T/noexec" || exit 3
