@@ -11,7 +11,6 @@
  *                  modelled on this process.
  * Exit status: 0 yes, 1 no, 3 unknown, 2 usage or lookup error.
  */
-#define _GNU_SOURCE		/* vasprintf */
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
@@ -53,20 +52,14 @@ static void usage(FILE *out)
 
 void say(const char *fmt, ...)
 {
-	char *line = NULL;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fputs("perfdoctor: out of memory\n", stderr);
+	if (escape_vline(stdout, "", fmt, ap) < 0) {
+		perror("perfdoctor");
 		exit(2);
 	}
-	escape_fputs(line, stdout);
-	fputc('\n', stdout);
-	free(line);
+	va_end(ap);
 }
 
 static const char *default_binary(void)

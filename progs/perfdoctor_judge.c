@@ -12,36 +12,22 @@
 
 #include "perfdoctor.h"
 
-static void vset(struct verdict *v, enum answer a, const char *fmt, va_list ap)
+/*
+ * Records a blocker: the first one is the one to fix first, and NO
+ * (certain) beats UNKNOWN (may or may not block).
+ */
+static void block(struct verdict *v, enum answer a, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void block(struct verdict *v, enum answer a, const char *fmt, ...)
 {
-	/* The first blocker is the one to fix first; NO beats UNKNOWN. */
+	va_list ap;
+
 	if (v->answer == ANSWER_NO || (v->answer == ANSWER_UNKNOWN && a != ANSWER_NO))
 		return;
 	v->answer = a;
+	va_start(ap, fmt);
 	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
-}
-
-static void no(struct verdict *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void no(struct verdict *v, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(v, ANSWER_NO, fmt, ap);
-	va_end(ap);
-}
-
-static void unknown(struct verdict *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void unknown(struct verdict *v, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(v, ANSWER_UNKNOWN, fmt, ap);
 	va_end(ap);
 }
 
@@ -126,7 +112,7 @@ static void target_blocks(struct verdict *v, const struct binary_facts *b)
 	char buf[200];
 	const char *problem = exec_target_problem(&b->target, buf, sizeof(buf));
 
-	no(v, "%s %s", b->path, problem);
+	block(v, ANSWER_NO, "%s %s", b->path, problem);
 	if (b->target.kind == EXEC_TARGET_ELF)
 		add_fix(v, "run perf from a filesystem mounted without nosuid "
 			"and noexec, or grant ^cap_perfmon (ambient) at login "
@@ -154,12 +140,12 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	needed = knows_perfmon ? BIT(CAP_PERFMON) | BIT(CAP_SYS_ADMIN)
 			       : BIT(CAP_SYS_ADMIN);
 	if (!b->exists) {
-		no(v, "%s does not exist", b->path);
+		block(v, ANSWER_NO, "%s does not exist", b->path);
 		add_fix(v, "install perf (Debian: apt-get install linux-perf) or name the binary");
 		return;
 	}
 	if (!b->is_regular) {
-		no(v, "%s is not a regular file", b->path);
+		block(v, ANSWER_NO, "%s is not a regular file", b->path);
 		return;
 	}
 
@@ -182,67 +168,67 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	v->at_exec = e_after & needed;
 
 	if (who->may_exec == ANSWER_NO) {
-		no(v, "%s may not execute %s", who->name, b->path);
+		block(v, ANSWER_NO, "%s may not execute %s", who->name, b->path);
 		fix_exec(v, b, who, fx);
 	} else if (who->may_exec == ANSWER_UNKNOWN) {
-		unknown(v, "perfdoctor cannot check whether %s may execute %s "
+		block(v, ANSWER_UNKNOWN, "perfdoctor cannot check whether %s may execute %s "
 			"(run it as root, or as %s)", who->name, b->path,
 			who->name);
 	}
 	if (who->seccomp == 1)
-		no(v, "the session is in seccomp strict mode, which allows no execve()");
+		block(v, ANSWER_NO, "the session is in seccomp strict mode, which allows no execve()");
 	if (k->paranoid != INT32_MIN && k->paranoid <= 0)
 		goto filters;	/* system-wide monitoring is open to everybody */
 	if (who->init_userns == ANSWER_NO) {
-		no(v, "the session is in a user namespace: perf_event_open() "
+		block(v, ANSWER_NO, "the session is in a user namespace: perf_event_open() "
 		   "asks for CAP_PERFMON in the initial one, and no capability "
 		   "gained in there counts");
 		add_fix(v, "run perf from a session outside the container or "
 			"user namespace");
 	} else if (who->init_userns == ANSWER_UNKNOWN) {
-		unknown(v, "cannot tell whether the session is in the initial "
+		block(v, ANSWER_UNKNOWN, "cannot tell whether the session is in the initial "
 			"user namespace");
 	}
 	if (e_after & needed)
 		goto filters;
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
-		unknown(v, "cannot read %s to tell an ELF binary, whose file "
+		block(v, ANSWER_UNKNOWN, "cannot read %s to tell an ELF binary, whose file "
 			"capabilities count, from a script, whose do not (%s)",
 			b->path, strerror(b->target_err));
 	} else if (b->target_known && !honoured && !who->is_root) {
 		target_blocks(v, b);
 	} else if (b->xattr_unsupported) {
-		no(v, "the filesystem of %s cannot store file capabilities", b->path);
+		block(v, ANSWER_NO, "the filesystem of %s cannot store file capabilities", b->path);
 		add_fix(v, "move perf to a filesystem with extended attributes, or grant ^cap_perfmon (ambient) at login with pam_cap");
 	} else if ((p_free & needed) && who->no_new_privs) {
-		no(v, "the session has no_new_privs set, so exec grants no file capabilities");
+		block(v, ANSWER_NO, "the session has no_new_privs set, so exec grants no file capabilities");
 		add_fix(v, "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
 	} else if ((fp | fi) & needed & ~who->bounding) {
 		/* fE with fP beyond the bounding set: execve() fails, EPERM. */
-		no(v, "the session's bounding set lacks cap_perfmon%s",
+		block(v, ANSWER_NO, "the session's bounding set lacks cap_perfmon%s",
 		   fe && (fp & ~who->bounding) ? ", so the kernel refuses to "
 		   "execute a file that needs it in its effective set" : "");
 		add_fix(v, "allow cap_perfmon in the bounding set of that service or container");
 	} else if ((fi & needed) && !(fp & needed)) {
-		no(v, "%s grants cap_perfmon only to callers holding it in their "
+		block(v, ANSWER_NO, "%s grants cap_perfmon only to callers holding it in their "
 		   "inheritable set, and %s does not", b->path, who->name);
 		add_fix(v, "grant it at login: add 'cap_perfmon %s' to %s, with "
 			"'auth optional pam_cap.so' in the PAM stack of the login "
 			"service", who->name, fx->config);
 	} else if (!knows_perfmon) {
-		no(v, "this kernel predates CAP_PERFMON and %s lacks cap_sys_admin", b->path);
+		block(v, ANSWER_NO, "this kernel predates CAP_PERFMON and %s lacks cap_sys_admin", b->path);
 		fix_with_preset(v, b, who, fx);
 	} else if (fp & needed) {
-		no(v, "%s holds cap_perfmon in permitted but not effective, and "
+		block(v, ANSWER_NO, "%s holds cap_perfmon in permitted but not effective, and "
 		   "perf does not raise it", b->path);
 		fix_with_preset(v, b, who, fx);
 	} else {
-		no(v, "%s carries no cap_perfmon%s%s", b->path,
+		block(v, ANSWER_NO, "%s carries no cap_perfmon%s%s", b->path,
 		   fx->grant_note ? "; " : "", fx->grant_note ? fx->grant_note : "");
 		fix_with_preset(v, b, who, fx);
 	}
 filters:
 	if (who->seccomp == 2)
-		unknown(v, "the session runs under a seccomp filter, which may "
+		block(v, ANSWER_UNKNOWN, "the session runs under a seccomp filter, which may "
 			"refuse perf_event_open() whatever its capabilities");
 }

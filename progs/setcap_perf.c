@@ -14,7 +14,7 @@
  * user may run it; --perf-group makes the file root:GROUP 0750 without any
  * ACL entry first. All of it acts on one inode, opened once.
  */
-#define _GNU_SOURCE		/* O_PATH, AT_EMPTY_PATH, vasprintf */
+#define _GNU_SOURCE		/* O_PATH, AT_EMPTY_PATH */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -55,21 +55,14 @@ static void say(FILE *out, const char *fmt, ...)
 
 static void say(FILE *out, const char *fmt, ...)
 {
-	char *line = NULL;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&line, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fputs("setcap: out of memory\n", stderr);
+	if (escape_vline(out, "setcap: ", fmt, ap) < 0) {
+		perror("setcap");
 		exit(EXIT_FAILURE);
 	}
-	fputs("setcap: ", out);
-	escape_fputs(line, out);
-	fputc('\n', out);
-	free(line);
+	va_end(ap);
 }
 
 static int in_list(const char *word, size_t len, const char *const *list,
