@@ -233,16 +233,21 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 		who->permitted = who->bounding;
 	if (pv == NULL)
 		return;
-	if (pv->iab_reaches == ANSWER_YES ||
-	    (optimistic && pv->iab_reaches == ANSWER_UNKNOWN))
-		who->inheritable = pv->inh;
-	if (pv->amb_reaches == ANSWER_YES ||
-	    (optimistic && pv->amb_reaches == ANSWER_UNKNOWN))
-		who->ambient = pv->amb & who->inheritable;
 	/* Bounding drops: the pessimistic side assumes they arrive. */
 	if (pv->iab_reaches == ANSWER_YES ||
 	    (!optimistic && pv->iab_reaches == ANSWER_UNKNOWN))
 		who->bounding &= ~pv->drop;
+	/*
+	 * pam_cap drops first and raises last, and the kernel lets it raise
+	 * an inheritable bit only within the bounding set (capset(2)); an
+	 * ambient bit must be inheritable too.
+	 */
+	if (pv->iab_reaches == ANSWER_YES ||
+	    (optimistic && pv->iab_reaches == ANSWER_UNKNOWN))
+		who->inheritable = pv->inh & who->bounding;
+	if (pv->amb_reaches == ANSWER_YES ||
+	    (optimistic && pv->amb_reaches == ANSWER_UNKNOWN))
+		who->ambient = pv->amb & who->inheritable;
 }
 
 /* Why a grant that would help does not surely arrive, for the reason line. */
