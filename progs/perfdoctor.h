@@ -115,6 +115,9 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   struct verdict *v);
 void add_fix(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* snprintf for messages: a path too long for the buffer is cut, knowingly. */
+void put(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 const char *group_name(gid_t gid, char *buf, size_t len);
 
 /* perfdoctor.c: one line of output, control characters escaped. */

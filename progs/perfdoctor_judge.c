@@ -42,6 +42,15 @@ void add_fix(struct verdict *v, const char *fmt, ...)
 	va_end(ap);
 }
 
+void put(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
 const char *group_name(gid_t gid, char *buf, size_t len)
 {
 	struct group *gr = getgrgid(gid);

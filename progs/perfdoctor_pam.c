@@ -9,359 +9,20 @@
  * pam_end(PAM_SUCCESS | PAM_DATA_SILENT) after switching (util-linux's
  * login and su do; OpenSSH ends PAM in another process, so a deferred grant
  * never reaches its sessions). Anything we cannot be sure of is "unknown".
- *
- * The stack is read the way libpam reads it: "@include FILE" and
- * "auth include FILE" splice FILE's lines in place (jumps count across
- * them), "auth substack FILE" runs them as one unit whose "done" and jumps
- * stay inside; a missing service file means libpam uses "other".
+ * A missing service file means libpam uses "other"
+ * (perfdoctor_pamstack.c reads the stacks).
  */
-#define _GNU_SOURCE		/* getline, strcasecmp */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "capconf.h"
 #include "perfdoctor.h"
-
-/* libpam's own limit is 16 nested files; deeper is an error for it too. */
-#define MAX_DEPTH	16
-#define MAX_ENTRIES	512
-
-/* One auth line of the flattened stack. */
-struct entry {
-	char where[300];	/* file:line */
-	int level;		/* substack depth */
-	int frame;		/* the substack this line belongs to */
-	int marker;		/* the line that opens a substack */
-	int may_end;		/* sufficient, or an action "done" */
-	int jump;		/* the largest [value=N] jump, 0 for none */
-	int pam_cap;
-	int keepcaps, defer;
-	char config[4096];
-	char fallback[512];	/* default= */
-	char module[4096];
-};
-
-struct stack {
-	const char *dir;
-	struct entry *e;
-	int n;
-	int frames;
-	int parent[MAX_ENTRIES + 1];	/* frame -> enclosing frame */
-	char error[600];		/* set: the stack could not be read */
-};
-
-/* snprintf for messages: a path too long for the buffer is cut, knowingly. */
-static void put(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void put(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
-static void stack_error(struct stack *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void stack_error(struct stack *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (s->error[0] != '\0')
-		return;
-	va_start(ap, fmt);
-	vsnprintf(s->error, sizeof(s->error), fmt, ap);
-	va_end(ap);
-}
-
-/* libpam's word splitting: blanks separate, "[...]" is one word. */
-static char *next_word(char **p)
-{
-	char *start, *end;
-
-	*p += strspn(*p, " \t\r\n");
-	if (**p == '\0')
-		return NULL;
-	start = *p;
-	if (*start == '[') {
-		end = strchr(start, ']');
-		if (end == NULL)
-			end = start + strlen(start) - 1;
-		end++;
-	} else {
-		end = start + strcspn(start, " \t\r\n");
-	}
-	*p = end;
-	if (*end != '\0') {
-		*end = '\0';
-		(*p)++;
-	}
-	return start;
-}
-
-/* "sufficient" ends the stack on success; in brackets, "done" and jumps. */
-static int parse_control(const char *control, struct entry *e)
-{
-	char buf[512], *item, *save = NULL;
-
-	if (strcasecmp(control, "required") == 0 ||
-	    strcasecmp(control, "requisite") == 0 ||
-	    strcasecmp(control, "optional") == 0)
-		return 0;
-	if (strcasecmp(control, "sufficient") == 0) {
-		e->may_end = 1;
-		return 0;
-	}
-	if (control[0] != '[' || strlen(control) >= sizeof(buf))
-		return -1;
-	snprintf(buf, sizeof(buf), "%s", control + 1);
-	buf[strcspn(buf, "]")] = '\0';
-	for (item = strtok_r(buf, " \t", &save); item != NULL;
-	     item = strtok_r(NULL, " \t", &save)) {
-		const char *action = strchr(item, '=');
-		char *end;
-		long n;
-
-		if (action == NULL)
-			return -1;
-		action++;
-		if (strcasecmp(action, "done") == 0) {
-			e->may_end = 1;
-		} else if (action[0] >= '0' && action[0] <= '9') {
-			n = strtol(action, &end, 10);
-			if (*end != '\0' || n < 0 || n > MAX_ENTRIES)
-				return -1;
-			if (n > e->jump)
-				e->jump = (int)n;
-		} else if (strcasecmp(action, "ignore") != 0 &&
-			   strcasecmp(action, "ok") != 0 &&
-			   strcasecmp(action, "bad") != 0 &&
-			   strcasecmp(action, "die") != 0 &&
-			   strcasecmp(action, "reset") != 0) {
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int is_pam_cap(const char *module)
-{
-	const char *base = strrchr(module, '/');
-
-	return strcmp(base != NULL ? base + 1 : module, "pam_cap.so") == 0;
-}
-
-static void read_pam_cap_args(struct entry *e, char **p)
-{
-	char *arg;
-
-	while ((arg = next_word(p)) != NULL) {
-		if (arg[0] == '[') {	/* "[config=a b]" keeps its blanks */
-			arg++;
-			arg[strcspn(arg, "]")] = '\0';
-		}
-		if (strcmp(arg, "keepcaps") == 0)
-			e->keepcaps = 1;
-		else if (strcmp(arg, "defer") == 0)
-			e->defer = 1;
-		else if (strncmp(arg, "config=", 7) == 0)
-			snprintf(e->config, sizeof(e->config), "%s", arg + 7);
-		else if (strncmp(arg, "default=", 8) == 0)
-			snprintf(e->fallback, sizeof(e->fallback), "%s", arg + 8);
-	}
-}
-
-static void read_file(struct stack *s, const char *name, int level,
-		      int frame, int depth);
-
-static struct entry *add_entry(struct stack *s, const char *file,
-			       unsigned long line, int level, int frame)
-{
-	struct entry *e;
-
-	if (s->n >= MAX_ENTRIES) {
-		stack_error(s, "more than %d auth lines", MAX_ENTRIES);
-		return NULL;
-	}
-	e = &s->e[s->n++];
-	memset(e, 0, sizeof(*e));
-	snprintf(e->where, sizeof(e->where), "%s:%lu", file, line);
-	e->level = level;
-	e->frame = frame;
-	return e;
-}
-
-/* One line of a PAM file; comments and continuations already removed. */
-static void read_line(struct stack *s, const char *file, unsigned long lineno,
-		      char *p, int level, int frame, int depth)
-{
-	char *type = next_word(&p), *control, *module;
-	struct entry *e;
-
-	if (type == NULL)
-		return;
-	if (strcmp(type, "@include") == 0) {
-		module = next_word(&p);
-		if (module == NULL)
-			stack_error(s, "%s:%lu: @include without a file", file, lineno);
-		else
-			read_file(s, module, level, frame, depth + 1);
-		return;
-	}
-	if (type[0] == '-')
-		type++;		/* "-auth": a missing module is silently skipped */
-	if (strcasecmp(type, "auth") != 0)
-		return;
-	control = next_word(&p);
-	module = control == NULL ? NULL : next_word(&p);
-	if (module == NULL) {
-		stack_error(s, "%s:%lu: an auth line without a module", file, lineno);
-		return;
-	}
-	if (strcasecmp(control, "include") == 0) {
-		read_file(s, module, level, frame, depth + 1);
-		return;
-	}
-	if (strcasecmp(control, "substack") == 0) {
-		e = add_entry(s, file, lineno, level, frame);
-		if (e == NULL)
-			return;
-		e->marker = 1;
-		s->parent[++s->frames] = frame;
-		read_file(s, module, level + 1, s->frames, depth + 1);
-		return;
-	}
-	e = add_entry(s, file, lineno, level, frame);
-	if (e == NULL)
-		return;
-	if (parse_control(control, e) < 0) {
-		stack_error(s, "%s:%lu: control '%s' is not one perfdoctor reads",
-			    file, lineno, control);
-		return;
-	}
-	snprintf(e->module, sizeof(e->module), "%s", module);
-	if (is_pam_cap(module)) {
-		e->pam_cap = 1;
-		read_pam_cap_args(e, &p);
-	}
-}
-
-/* Every auth line of a file, in order (other types are read past). */
-static void read_file(struct stack *s, const char *name, int level,
-		      int frame, int depth)
-{
-	char path[4096], *line = NULL, *joined = NULL;
-	size_t cap = 0, jlen = 0;
-	unsigned long lineno = 0, first = 0;
-	ssize_t len;
-	FILE *f;
-
-	if (depth > MAX_DEPTH) {
-		stack_error(s, "includes nested more than %d deep at %s",
-			    MAX_DEPTH, name);
-		return;
-	}
-	if (name[0] == '/')
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s", s->dir, name);
-	f = fopen(path, "re");
-	if (f == NULL) {
-		stack_error(s, "%s: %s", path, strerror(errno));
-		return;
-	}
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		char *hash, *grown;
-
-		lineno++;
-		if (joined == NULL)
-			first = lineno;
-		line[strcspn(line, "\n")] = '\0';
-		len = (ssize_t)strlen(line);
-		/* A backslash before the newline continues the line. */
-		grown = realloc(joined, jlen + (size_t)len + 2);
-		if (grown == NULL) {
-			stack_error(s, "out of memory");
-			break;
-		}
-		joined = grown;
-		memcpy(joined + jlen, line, (size_t)len + 1);
-		jlen += (size_t)len;
-		if (jlen > 0 && joined[jlen - 1] == '\\') {
-			joined[jlen - 1] = ' ';
-			continue;
-		}
-		hash = strchr(joined, '#');
-		if (hash != NULL)
-			*hash = '\0';
-		read_line(s, path, first, joined, level, frame, depth);
-		free(joined);
-		joined = NULL;
-		jlen = 0;
-	}
-	if (joined != NULL) {
-		read_line(s, path, first, joined, level, frame, depth);
-		free(joined);
-	}
-	if (ferror(f))
-		stack_error(s, "%s: read error", path);
-	free(line);
-	fclose(f);
-}
-
-/* Is frame f the frame `inner` or one that encloses it? */
-static int encloses(const struct stack *s, int f, int inner)
-{
-	while (inner != 0 && inner != f)
-		inner = s->parent[inner];
-	return inner == f;
-}
-
-/* The index just past the unit (a line, or a whole substack) at i. */
-static int unit_end(const struct stack *s, int i)
-{
-	int level = s->e[i].level;
-
-	i++;
-	while (i < s->n && s->e[i].level > level)
-		i++;
-	return i;
-}
-
-/*
- * Can line j keep the stack from reaching line k? "done" ends the frame
- * it is in (and so every line after it in that frame and in substacks
- * under it); a jump skips the next N units of its own level.
- */
-static int may_skip(const struct stack *s, int j, int k)
-{
-	const struct entry *a = &s->e[j];
-	int i, n;
-
-	if (!encloses(s, a->frame, s->e[k].frame))
-		return 0;
-	if (a->may_end)
-		return 1;
-	for (i = unit_end(s, j), n = 0; n < a->jump && i < s->n; n++) {
-		int end = unit_end(s, i);
-
-		if (s->e[i].level < a->level)
-			break;		/* the frame ended: a jump goes no further */
-		if (k >= i && k < end)
-			return 1;
-		i = end;
-	}
-	return 0;
-}
+#include "perfdoctor_pamstack.h"
 
 /* The module file libpam would load: absolute, or in its module directory. */
 static enum answer module_installed(const char *module, char *where, size_t len)
@@ -435,7 +96,7 @@ static void set_reach(enum answer *a, char *why, size_t len, enum answer v,
  * the ambient set never does. With defer it waits for a silent pam_end()
  * after the switch, which only works if keepcaps kept the permitted set.
  */
-static void judge_survival(struct pam_view *view, const struct entry *e)
+static void judge_survival(struct pam_view *view, const struct pam_entry *e)
 {
 	enum program prog = program_of(view->service);
 	const char *who = prog == PROG_OPENSSH ? "OpenSSH" : view->service;
@@ -478,7 +139,7 @@ static void judge_survival(struct pam_view *view, const struct entry *e)
 }
 
 /* Reads the stack of one service into view (where pam_cap is, what reaches). */
-static void judge_stack(struct stack *s, struct pam_view *view,
+static void judge_stack(struct pam_stack *s, struct pam_view *view,
 			const char *default_config, char *fallback,
 			size_t fallback_len)
 {
@@ -494,7 +155,7 @@ static void judge_stack(struct stack *s, struct pam_view *view,
 		file = "other";		/* libpam's fallback service */
 		snprintf(path, sizeof(path), "%s/other", s->dir);
 	}
-	read_file(s, file, 0, 0, 0);
+	pam_stack_read(s, file);
 	if (s->error[0] != '\0') {
 		put(view->stack, sizeof(view->stack), "cannot read its "
 			 "stack: %s", s->error);
@@ -542,7 +203,7 @@ static void judge_stack(struct stack *s, struct pam_view *view,
 		break;
 	}
 	for (j = 0; j < k; j++) {
-		if (s->e[j].marker || !may_skip(s, j, k))
+		if (s->e[j].marker || !pam_stack_may_skip(s, j, k))
 			continue;
 		REACH(iab, ANSWER_UNKNOWN, "%s may %s before pam_cap runs",
 		      s->e[j].where, s->e[j].may_end ? "end the stack" :
@@ -607,12 +268,12 @@ int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views
 	const char *list = all;
 	int defaulted = o->services == NULL;
 	char fallback[512];
-	struct stack s;
+	struct pam_stack s;
 
 	*n = 0;
 	memset(&s, 0, sizeof(s));
 	s.dir = o->dir;
-	s.e = malloc(MAX_ENTRIES * sizeof(*s.e));
+	s.e = malloc(PAMSTACK_MAX_ENTRIES * sizeof(*s.e));
 	if (s.e == NULL) {
 		perror("perfdoctor");
 		return -1;
