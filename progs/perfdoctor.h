@@ -120,8 +120,18 @@ void put(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *group_name(gid_t gid, char *buf, size_t len);
 
-/* perfdoctor.c: one line of output, control characters escaped. */
+/* perfdoctor_print.c: the report, every line escaped. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *answer_name(enum answer a);
+const char *cap_list(uint64_t bits, char *buf, size_t len);
+const char *group_list(const gid_t *groups, int n, char *buf, size_t len);
+void print_header(const struct kernel_facts *k, const struct binary_facts *b,
+		  const char *user);
+void print_session(const struct subject *who, const char *label);
+void print_pam(const struct pam_view *pv, int n);
+void print_verdict(const struct verdict *v, const char *user, const char *path,
+		   const char *how);
+void print_risk(const struct binary_facts *b);
 
 /* perfdoctor_facts.c */
 void gather_kernel(struct kernel_facts *k);
