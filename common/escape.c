@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Terminal-safe text: what a terminal could act on becomes \ooo. */
+#define _GNU_SOURCE		/* vasprintf */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,4 +126,28 @@ char *escape_dup(const char *s)
 int escape_is_clean(const char *s)
 {
 	return escape_walk(s, emit_nothing, NULL) == strlen(s);
+}
+
+int escape_vline(FILE *out, const char *prefix, const char *fmt, va_list ap)
+{
+	char *text = NULL;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		return -1;
+	fputs(prefix, out);
+	escape_fputs(text, out);
+	fputc('\n', out);
+	free(text);
+	return 0;
+}
+
+int escape_line(FILE *out, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = escape_vline(out, prefix, fmt, ap);
+	va_end(ap);
+	return rc;
 }

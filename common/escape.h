@@ -10,6 +10,7 @@
 #ifndef COMMON_ESCAPE_H
 #define COMMON_ESCAPE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -28,5 +29,16 @@ char *escape_dup(const char *s);
 
 /* 1 when escape_fputs() would print s unchanged. */
 int escape_is_clean(const char *s);
+
+/*
+ * One line of output: prefix as it is (the program's own text), then the
+ * printf-formatted text escaped as by escape_fputs(), then a newline; so
+ * names formatted into a message cannot forge or hide a line. Returns 0,
+ * or -1 with errno from vasprintf(), ENOMEM (nothing is written then).
+ */
+int escape_line(FILE *out, const char *prefix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int escape_vline(FILE *out, const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 #endif

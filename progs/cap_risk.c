@@ -136,7 +136,8 @@ const char *cap_risk_suggestion(cap_t caps, const char *path)
 	int admin = has_cap(caps, CAP_SYS_ADMIN, ALL_FLAGS);
 
 	if (admin && path != NULL && is_perf_binary(path))
-		return "perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap cap_perfmon,cap_syslog=ep";
+		/* The group form: a bare "=ep" would give perf to every user. */
+		return "perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf <file>";
 	if (admin && has_cap(caps, CAP_BPF, ALL_FLAGS))
 		return "BPF tools need cap_bpf with cap_perfmon (Linux 5.8+), not cap_sys_admin";
 	if (has_cap(caps, CAP_SYS_PTRACE, ALL_FLAGS) && path != NULL &&

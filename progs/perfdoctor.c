@@ -1,44 +1,51 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * perfdoctor: answers "why can't this user profile the whole system?" for a
- * user and a perf binary, from the running kernel, the binary's file
- * capabilities and the session's capability state, and prints the fix.
- * Exit status: 0 the user can, 1 the user cannot, 2 usage or lookup error.
+ * user and a perf binary, from the running kernel, the binary, the session
+ * that would run it and, for a new login, the PAM stack and pam_cap's
+ * grant, and prints the fix. Three subjects:
+ *   --pid=N        that process's real credentials and capability state;
+ *   (default)      perfdoctor's own session, i.e. the caller's;
+ *   --user=OTHER   a new login of OTHER: groups from the group database,
+ *                  pam_cap's grant where it provably arrives, the rest
+ *                  modelled on this process.
+ * Exit status: 0 yes, 1 no, 3 unknown, 2 usage or lookup error.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "cap_risk.h"
 #include "capconf.h"
+#include "escape.h"
 #include "perfdoctor.h"
 
-struct opts {
-	const char *user;
-	const char *binary;
-	const char *config;	/* pam_cap's capability.conf */
-	pid_t pid;
-};
+#define MAX_SERVICES 8
 
-#define BIT(cap) (UINT64_C(1) << (cap))
+struct opts {
+	const char *user;	/* --user, or NULL */
+	const char *binary;
+	pid_t pid;		/* --pid, or 0 */
+	struct pam_opts pam;
+};
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: perfdoctor [--user=NAME] [--pid=PID] [--config=FILE] [PERF_BINARY]\n"
-		"  Explains whether NAME (default: you) can monitor the whole system\n"
-		"  with PERF_BINARY (default: perf from PATH, else /usr/bin/perf),\n"
-		"  judging the session of PID (default: this process, plus what pam_cap\n"
-		"  would grant at login from FILE, default " CAPCONF_DEFAULT_PATH "),\n"
+		"usage: perfdoctor [--user=NAME] [--pid=PID] [--config=FILE]\n"
+		"                  [--pam-dir=DIR] [--service=NAME[,NAME...]] [PERF_BINARY]\n"
+		"  Explains whether a session can monitor the whole system with\n"
+		"  PERF_BINARY (default: perf from PATH, else /usr/bin/perf): the\n"
+		"  process PID, else your own session, else (--user=NAME, not you)\n"
+		"  a new login of NAME through the PAM services NAME (default:\n"
+		"  login,sshd,su) in DIR (default /etc/pam.d), with pam_cap reading\n"
+		"  FILE (default " CAPCONF_DEFAULT_PATH ") where its line names none;\n"
 		"  and prints the fix.\n"
-		"  Exit status: 0 yes, 1 no, 2 usage or lookup error.\n");
+		"  Exit status: 0 yes, 1 no, 3 unknown, 2 usage or lookup error.\n");
 }
 
 static const char *default_binary(void)
@@ -61,329 +68,316 @@ static const char *default_binary(void)
 	return "/usr/bin/perf";
 }
 
-static uint64_t file_vector(cap_t caps, cap_flag_t flag)
+static void session_subject(struct subject *who, const struct session_facts *s,
+			    const char *name)
 {
-	uint64_t bits = 0;
-	cap_value_t cap;
-
-	for (cap = 0; caps != NULL && cap < 64; cap++) {
-		cap_flag_value_t v = CAP_CLEAR;
-
-		if (cap_get_flag(caps, cap, flag, &v) == 0 && v == CAP_SET)
-			bits |= BIT(cap);
-	}
-	return bits;
-}
-
-static int in_group(const struct user_facts *u, gid_t gid)
-{
-	int i;
-
-	for (i = 0; i < u->ngroups; i++)
-		if (u->groups[i] == gid)
-			return 1;
-	return u->gid == gid;
-}
-
-/* Whether the user may execute the binary, by its mode bits (root always may). */
-static const char *exec_permission(const struct user_facts *u,
-				   const struct binary_facts *b)
-{
-	if (u->uid == 0)
-		return (b->mode & 0111) ? "yes (root)" : NULL;
-	if (u->uid == b->uid)
-		return (b->mode & 0100) ? "yes (owner)" : NULL;
-	if (in_group(u, b->gid))
-		return (b->mode & 0010) ? "yes (group)" : NULL;
-	return (b->mode & 0001) ? "yes (others)" : NULL;
-}
-
-static void print_caps_line(const char *label, uint64_t bits)
-{
-	cap_value_t cap;
-	int first = 1;
-
-	printf("%-10s ", label);
-	for (cap = 0; cap < 64; cap++) {
-		char *name;
-
-		if (!(bits & BIT(cap)))
-			continue;
-		name = cap_to_name(cap);
-		printf("%s%s", first ? "" : ",", name ? name : "?");
-		cap_free(name);
-		first = 0;
-	}
-	printf("%s\n", first ? "none" : "");
-}
-
-static const char *group_name(gid_t gid, char *buf, size_t len)
-{
-	struct group *gr = getgrgid(gid);
-
-	if (gr != NULL)
-		return gr->gr_name;
-	snprintf(buf, len, "%u", (unsigned)gid);
-	return buf;
-}
-
-static const char *user_name(uid_t uid, char *buf, size_t len)
-{
-	struct passwd *pw = getpwuid(uid);
-
-	if (pw != NULL)
-		return pw->pw_name;
-	snprintf(buf, len, "%u", (unsigned)uid);
-	return buf;
-}
-
-struct verdict {
-	int ok;
-	char reason[512];
-	char fixes[4][512];
-	int nfixes;
-};
-
-static void add_fix(struct verdict *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add_fix(struct verdict *v, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (v->nfixes >= 4)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(v->fixes[v->nfixes++], sizeof(v->fixes[0]), fmt, ap);
-	va_end(ap);
-}
-
-static void set_reason(struct verdict *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void set_reason(struct verdict *v, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (v->reason[0] != '\0')
-		return;		/* the first blocker is the one to fix first */
-	va_start(ap, fmt);
-	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
-	va_end(ap);
-}
-
-/* The capabilities perf needs on this kernel, as setcap text. */
-static const char *perf_caps_for(const struct kernel_facts *k)
-{
-	if (k->cap_bits <= CAP_PERFMON)
-		return "cap_sys_admin,cap_syslog=ep";
-	if (k->major < 5 || (k->major == 5 && k->minor < 9))
-		return "cap_perfmon,cap_sys_ptrace,cap_syslog=ep";
-	return "cap_perfmon,cap_syslog=ep";
+	memset(who, 0, sizeof(*who));
+	who->name = name;
+	who->is_root = s->ruid == 0 || s->euid == 0;
+	who->uid = s->fsuid;
+	who->gid = s->fsgid;
+	who->groups = s->groups;
+	who->ngroups = s->ngroups;
+	who->inheritable = s->inheritable;
+	who->permitted = s->permitted;
+	who->bounding = s->bounding;
+	who->ambient = s->ambient;
+	who->no_new_privs = s->no_new_privs;
+	who->seccomp = s->seccomp;
+	who->init_userns = s->init_userns;
 }
 
 /*
- * What pam_cap.so would put in the user's inheritable and ambient sets at
- * login, read with the module's own parser; prints one line about it.
+ * A new login of u through one PAM service: the group database's groups,
+ * empty inheritable and ambient sets (login programs start from root
+ * daemons that hold none), pam_cap's grant added where it arrives
+ * (optimistic: also where that is unknown), the rest as this process.
  */
-static void pam_grant(const struct opts *o, const char *user, uint64_t *inh,
-		      uint64_t *amb)
+static void login_subject(struct subject *who, const struct session_facts *self,
+			  const struct user_facts *u, const struct pam_view *pv,
+			  int optimistic)
 {
-	struct capconf_match m;
-	cap_iab_t iab;
-	cap_value_t cap;
-	int rc = capconf_find(o->config, user, &m, NULL, NULL);
-
-	*inh = *amb = 0;
-	if (rc != CAPCONF_FOUND) {
-		printf("%-10s %s: %s\n", "pam_cap:", o->config,
-		       rc == CAPCONF_UNREADABLE ? "absent or not trusted: grants nothing" :
-		       "no line matches this user: grants nothing");
+	session_subject(who, self, u->name);
+	who->is_root = u->uid == 0;
+	who->uid = u->uid;
+	who->gid = u->gid;
+	who->groups = u->groups;
+	who->ngroups = u->ngroups;
+	who->inheritable = who->ambient = 0;
+	if (who->is_root)
+		who->permitted = who->bounding;
+	if (pv == NULL)
 		return;
+	/* Bounding drops: the pessimistic side assumes they arrive. */
+	if (pv->iab_reaches == ANSWER_YES ||
+	    (!optimistic && pv->iab_reaches == ANSWER_UNKNOWN))
+		who->bounding &= ~pv->drop;
+	/*
+	 * pam_cap drops first and raises last, and the kernel lets it raise
+	 * an inheritable bit only within the bounding set (capset(2)); an
+	 * ambient bit must be inheritable too.
+	 */
+	if (pv->iab_reaches == ANSWER_YES ||
+	    (optimistic && pv->iab_reaches == ANSWER_UNKNOWN))
+		who->inheritable = pv->inh & who->bounding;
+	if (pv->amb_reaches == ANSWER_YES ||
+	    (optimistic && pv->amb_reaches == ANSWER_UNKNOWN))
+		who->ambient = pv->amb & who->inheritable;
+}
+
+/* Why a grant that would help does not surely arrive, for the reason line. */
+static void grant_note(const struct pam_view *pv, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (pv == NULL)
+		return;
+	if ((pv->amb & BIT(CAP_PERFMON)) && pv->amb_reaches != ANSWER_YES)
+		snprintf(buf, len, "pam_cap's ambient grant does not surely "
+			 "reach a login through %s: %s", pv->service, pv->amb_why);
+	else if ((pv->inh & BIT(CAP_PERFMON)) && pv->iab_reaches != ANSWER_YES)
+		snprintf(buf, len, "pam_cap's grant does not surely reach a "
+			 "login through %s: %s", pv->service, pv->iab_why);
+}
+
+/*
+ * A new login through one service: yes only if it holds even without
+ * the grants we are unsure of, no only if it fails even with them.
+ */
+static void judge_login(const struct kernel_facts *k, const struct binary_facts *b,
+			const struct session_facts *self, const struct user_facts *u,
+			const struct pam_view *pv, const struct fix_context *fx0,
+			enum answer may_exec, struct verdict *v)
+{
+	struct fix_context fx = *fx0;
+	struct subject sure, maybe;
+	struct verdict vm;
+	char note[600];
+
+	grant_note(pv, note, sizeof(note));
+	fx.grant_note = note[0] ? note : NULL;
+	login_subject(&sure, self, u, pv, 0);
+	sure.may_exec = may_exec;
+	judge(k, b, &sure, &fx, v);
+	if (v->answer != ANSWER_NO || pv == NULL)
+		return;
+	login_subject(&maybe, self, u, pv, 1);
+	maybe.may_exec = sure.may_exec;
+	judge(k, b, &maybe, &fx, &vm);
+	if (vm.answer == ANSWER_NO)
+		return;
+	v->answer = ANSWER_UNKNOWN;
+	snprintf(v->reason, sizeof(v->reason), "%s",
+		 note[0] ? note : "pam_cap's grant may or may not arrive");
+}
+
+static void fill_fix_context(struct fix_context *fx, const struct binary_facts *b,
+			     const struct user_facts *u, const char *config)
+{
+	struct group *gr = getgrnam("perf_users");
+
+	memset(fx, 0, sizeof(*fx));
+	fx->config = config;
+	fx->in_file_group = u->known && (u->gid == b->gid ||
+			    has_group(u->groups, u->ngroups, b->gid));
+	fx->perf_users_exists = gr != NULL;
+	fx->in_perf_users = gr != NULL && u->known &&
+			    (u->gid == gr->gr_gid ||
+			     has_group(u->groups, u->ngroups, gr->gr_gid));
+}
+
+/* Every service's answer: all alike, or "unknown: it depends". */
+static enum answer combine(const struct verdict *v, const struct pam_view *pv,
+			   int n, char *why, size_t len)
+{
+	size_t used;
+	int i, same = 1;
+
+	for (i = 1; i < n; i++)
+		same &= v[i].answer == v[0].answer;
+	if (same)
+		return v[0].answer;
+	used = (size_t)snprintf(why, len, "it depends on how the user logs in:");
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(why + used, len - used, "%s %s %s",
+					 i ? ";" : "", pv[i].service,
+					 answer_name(v[i].answer));
+	if (used < len)
+		snprintf(why + used, len - used, " (name one with --service)");
+	return ANSWER_UNKNOWN;
+}
+
+static int exit_code(enum answer a)
+{
+	return a == ANSWER_YES ? 0 : a == ANSWER_NO ? 1 : 3;
+}
+
+/*
+ * A session keeps the groups and capabilities of its login: when a new
+ * login would do better, the answer stays no and the fix is to log in again.
+ */
+static void login_again(struct verdict *v, const char *user, const char *why)
+{
+	size_t len = strlen(v->reason);
+
+	snprintf(v->reason + len, sizeof(v->reason) - len, "; a new login of "
+		 "%s %s: log in again", user, why);
+	memmove(v->fixes[1], v->fixes[0], sizeof(v->fixes[0]) * (MAX_FIXES - 1));
+	snprintf(v->fixes[0], sizeof(v->fixes[0]), "log in again (a new login "
+		 "reads groups and capability.conf afresh)");
+	v->nfixes = v->nfixes < MAX_FIXES ? v->nfixes + 1 : MAX_FIXES;
+}
+
+/* --pid or the caller's own session: its real credentials decide. */
+static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
+			    const struct binary_facts *b, struct session_facts *s,
+			    struct user_facts *u, const struct pam_view *pv, int npv)
+{
+	struct fix_context fx;
+	struct subject who;
+	struct verdict v, fresh;
+	enum answer fresh_exec = ANSWER_UNKNOWN;
+	char label[64];
+	int i, fresh_yes = npv > 0;
+
+	session_subject(&who, s, u->name);
+	who.may_exec = may_execute(b, who.uid, who.gid, who.groups, who.ngroups);
+	if (o->pid > 0)
+		snprintf(label, sizeof(label), "process %d", (int)o->pid);
+	else
+		snprintf(label, sizeof(label), "this process (your session)");
+	print_session(&who, label);
+	print_pam(pv, npv);
+	fill_fix_context(&fx, b, u, o->pam.config);
+	judge(k, b, &who, &fx, &v);
+	{
+		char bits[256];
+
+		say("%-10s %s", "at exec:", cap_list(v.at_exec, bits, sizeof(bits)));
 	}
-	iab = strcmp(m.caps, "all") && strcmp(m.caps, "none") ?
-	      cap_iab_from_text(m.caps) : NULL;
-	for (cap = 0; iab != NULL && cap < 64 && cap < cap_max_bits(); cap++) {
-		if (cap_iab_get_vector(iab, CAP_IAB_INH, cap) == CAP_SET)
-			*inh |= BIT(cap);
-		if (cap_iab_get_vector(iab, CAP_IAB_AMB, cap) == CAP_SET)
-			*amb |= BIT(cap);
+	if (v.answer != ANSWER_YES && u->known) {
+		fresh_exec = may_execute(b, u->uid, u->gid, u->groups,
+					 u->ngroups);
+		/*
+		 * Not root, so the kernel cannot be asked for a login's groups:
+		 * for this hint only, a group the database gives the user and
+		 * the session lacks, with the group's execute bit, will do.
+		 */
+		if (fresh_exec == ANSWER_UNKNOWN && (b->mode & 0010) &&
+		    has_group(u->groups, u->ngroups, b->gid) &&
+		    !has_group(s->groups, s->ngroups, b->gid) && s->fsgid != b->gid)
+			fresh_exec = ANSWER_YES;
 	}
-	printf("%-10s %s:%lu grants '%s' (%s %s)%s\n", "pam_cap:", o->config,
-	       m.line, m.caps, capconf_why_name(m.why), m.who,
-	       iab == NULL && strcmp(m.caps, "all") && strcmp(m.caps, "none") ?
-	       ": not valid IAB text, so nothing" : "");
-	cap_free(iab);
-	capconf_match_release(&m);
+	for (i = 0; v.answer != ANSWER_YES && u->known && i < npv; i++) {
+		judge_login(k, b, s, u, &pv[i], &fx, fresh_exec, &fresh);
+		fresh_yes &= fresh.answer == ANSWER_YES;
+	}
+	if (v.answer != ANSWER_YES && who.may_exec == ANSWER_NO &&
+	    fresh_exec == ANSWER_YES)
+		login_again(&v, u->name, "would be allowed to execute it, with "
+			    "groups from the database that this session lacks");
+	else if (v.answer != ANSWER_YES && u->known && npv > 0 && fresh_yes)
+		login_again(&v, u->name, "would pass: the group database or "
+			    "capability.conf changed since this session began");
+	print_verdict(&v, u->name, b->path, "");
+	print_risk(b);
+	return exit_code(v.answer);
+}
+
+/* A new login of another user, through each PAM service judged. */
+static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
+			  const struct binary_facts *b, struct session_facts *self,
+			  struct user_facts *u, const struct pam_view *pv, int npv)
+{
+	struct verdict v[MAX_SERVICES], all;
+	struct fix_context fx;
+	struct subject who;
+	char bits[256], how[128];
+	int i;
+
+	login_subject(&who, self, u, NULL, 0);
+	who.may_exec = may_execute(b, u->uid, u->gid, u->groups, u->ngroups);
+	print_session(&who, "a new login, groups from the group database, "
+		      "the rest modelled on this process");
+	print_pam(pv, npv);
+	fill_fix_context(&fx, b, u, o->pam.config);
+	for (i = 0; i < npv; i++) {
+		judge_login(k, b, self, u, &pv[i], &fx, who.may_exec, &v[i]);
+		say("%-10s %s%s%s", "at exec:", cap_list(v[i].at_exec, bits, sizeof(bits)),
+		    npv > 1 ? " via " : "", npv > 1 ? pv[i].service : "");
+	}
+	all = v[0];
+	all.answer = combine(v, pv, npv, all.reason, sizeof(all.reason));
+	if (all.answer == ANSWER_UNKNOWN && v[0].answer != ANSWER_UNKNOWN)
+		all.nfixes = 0;
+	snprintf(how, sizeof(how), " after a new login%s%s",
+		 npv == 1 && pv[0].service[0] != '(' ? " via " : "",
+		 npv == 1 && pv[0].service[0] != '(' ? pv[0].service : "");
+	print_verdict(&all, u->name, b->path, how);
+	if (all.answer == ANSWER_YES)
+		say("note:      sessions %s began before a change of groups or "
+		    "capability.conf keep the old state: judge one with --pid", u->name);
+	print_risk(b);
+	return exit_code(all.answer);
 }
 
 static int diagnose(const struct opts *o)
 {
+	struct pam_view pv[MAX_SERVICES];
 	struct kernel_facts k;
 	struct binary_facts b;
-	struct user_facts u;
 	struct session_facts s;
-	struct verdict v = { 0 };
-	uint64_t fp = 0, fi = 0, fe = 0, p_after, e_after, needed;
-	uint64_t pam_inh = 0, pam_amb = 0;
-	const char *can_exec = NULL, *suggestion;
-	char gbuf[32], ubuf[32];
-	int knows_perfmon;
+	struct user_facts u;
+	struct passwd *pw;
+	char uidbuf[32];
+	const char *name;
+	int npv = 0, rc = 2, new_login = 0;
 
-	gather_kernel(&k);
-	gather_user(&u, o->user);
-	if (!u.known) {
-		fprintf(stderr, "perfdoctor: user '%s' is not known\n", o->user);
+	memset(&u, 0, sizeof(u));
+	if (gather_session(&s, o->pid) < 0)
 		return 2;
-	}
-	gather_binary(&b, o->binary);
-	gather_session(&s, o->pid);
-	knows_perfmon = k.cap_bits > CAP_PERFMON;
-	needed = knows_perfmon ? BIT(CAP_PERFMON) | BIT(CAP_SYS_ADMIN)
-			       : BIT(CAP_SYS_ADMIN);
-
-	printf("perfdoctor: can %s monitor the whole system with %s?\n\n",
-	       u.name, b.path);
-	printf("%-10s Linux %s knows %d capabilities: CAP_PERFMON is %s\n",
-	       "kernel:", k.release, k.cap_bits,
-	       knows_perfmon ? "supported (5.8+)" : "NOT supported (needs 5.8+)");
-	if (k.paranoid == INT32_MIN)
-		printf("%-10s kernel.perf_event_paranoid: %s\n", "paranoid:",
-		       paranoid_meaning(k.paranoid));
-	else
-		printf("%-10s kernel.perf_event_paranoid = %d: %s\n",
-		       "paranoid:", k.paranoid, paranoid_meaning(k.paranoid));
-
-	if (!b.exists) {
-		printf("%-10s %s: %s\n", "binary:", b.path, strerror(b.err));
-		set_reason(&v, "%s does not exist", b.path);
-		add_fix(&v, "install perf (Debian: apt-get install linux-perf) or name the binary");
-		goto verdict;
-	}
-	printf("%-10s %s: owner %s group %s mode %04o%s%s\n", "binary:", b.path,
-	       user_name(b.uid, ubuf, sizeof(ubuf)),
-	       group_name(b.gid, gbuf, sizeof(gbuf)),
-	       (unsigned)(b.mode & 07777),
-	       b.nosuid ? ", on a nosuid filesystem (file capabilities are ignored)" : "",
-	       b.xattr_unsupported ? ", on a filesystem without extended attributes" : "");
-	if (b.caps != NULL) {
-		char *text = cap_to_text(b.caps, NULL);
-
-		printf("%-10s %s\n", "file caps:", text ? text : "?");
-		cap_free(text);
-	} else {
-		printf("%-10s none\n", "file caps:");
-	}
-	fp = file_vector(b.caps, CAP_PERMITTED);
-	fi = file_vector(b.caps, CAP_INHERITABLE);
-	fe = file_vector(b.caps, CAP_EFFECTIVE);
-
-	can_exec = b.is_regular ? exec_permission(&u, &b) : NULL;
-	printf("%-10s %s (uid %u, gid %u); may execute it: %s\n", "user:",
-	       u.name, (unsigned)u.uid, (unsigned)u.gid, can_exec ? can_exec : "no");
-	if (s.readable)
-		printf("%-10s %s: bounding set %s cap_perfmon; no_new_privs=%d; seccomp=%d\n",
-		       "session:", s.pid > 0 ? "that process" : "this process",
-		       (s.bounding & BIT(CAP_PERFMON)) ? "includes" : "LACKS",
-		       s.no_new_privs, s.seccomp);
-
-	/*
-	 * Judging this process for another user stands in for that user's
-	 * login: add what pam_cap would grant there. With --pid the process
-	 * already carries whatever its login granted.
-	 */
-	if (o->pid == 0) {
-		pam_grant(o, u.name, &pam_inh, &pam_amb);
-		s.inheritable |= pam_inh;
-		s.ambient |= pam_amb & s.inheritable;
-	}
-
-	/* The kernel's exec rule: P' = (fP & bounding) | (fI & pI), E' = fE ? P' : 0;
-	 * a file without capabilities keeps only the ambient set. */
-	if (u.uid == 0) {
-		p_after = e_after = s.readable ? s.bounding : ~UINT64_C(0);
-	} else if (b.caps == NULL || b.nosuid || s.no_new_privs) {
-		p_after = e_after = s.ambient;
-	} else {
-		p_after = (fp & s.bounding) | (fi & s.inheritable);
-		e_after = fe ? p_after : 0;
-	}
-	print_caps_line("at exec:", e_after & needed);
-
-	if (!b.is_regular) {
-		set_reason(&v, "%s is not a regular file", b.path);
-	} else if (can_exec == NULL) {
-		set_reason(&v, "%s may not execute %s", u.name, b.path);
-		if (b.gid == 0)	/* never suggest joining root's group */
-			add_fix(&v, "groupadd perf_users; chgrp perf_users %s; chmod 0750 %s; usermod -aG perf_users %s",
-				b.path, b.path, u.name);
-		else
-			add_fix(&v, "usermod -aG %s %s   # then log in again",
-				group_name(b.gid, gbuf, sizeof(gbuf)), u.name);
-	}
-	if (k.paranoid != INT32_MIN && k.paranoid <= 0)
-		goto verdict;	/* system-wide monitoring is open to everybody */
-	if (e_after & needed)
-		goto verdict;
-	if (b.xattr_unsupported) {
-		set_reason(&v, "the filesystem of %s cannot store file capabilities", b.path);
-		add_fix(&v, "move perf to a filesystem with extended attributes, or grant ^cap_perfmon (ambient) at login with pam_cap");
-	} else if (b.nosuid) {
-		set_reason(&v, "%s is on a filesystem mounted nosuid, which ignores file capabilities", b.path);
-		add_fix(&v, "move perf to a filesystem mounted without nosuid");
-	} else if (s.no_new_privs) {
-		set_reason(&v, "the session has no_new_privs set, so exec grants no file capabilities");
-		add_fix(&v, "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
-	} else if ((fp | fi) & needed && !(s.bounding & needed)) {
-		set_reason(&v, "the session's bounding set lacks cap_perfmon");
-		add_fix(&v, "allow cap_perfmon in the bounding set of that service or container");
-	} else if (fi & needed && !(fp & needed)) {
-		set_reason(&v, "%s grants cap_perfmon only to callers holding it in their inheritable set, and %s does not",
-			   b.path, u.name);
-		add_fix(&v, "grant it at login: add 'cap_perfmon %s' to /etc/security/capability.conf with 'auth optional pam_cap.so'",
-			u.name);
-	} else if (!knows_perfmon) {
-		set_reason(&v, "this kernel predates CAP_PERFMON and %s lacks cap_sys_admin", b.path);
-		add_fix(&v, "setcap %s %s   # or upgrade to Linux 5.8+ and use cap_perfmon",
-			perf_caps_for(&k), b.path);
-	} else if (fp & needed) {
-		set_reason(&v, "%s holds cap_perfmon in permitted but not effective, and perf does not raise it",
-			   b.path);
-		add_fix(&v, "setcap %s %s", perf_caps_for(&k), b.path);
-	} else {
-		set_reason(&v, "%s carries no cap_perfmon", b.path);
-		add_fix(&v, "setcap %s %s", perf_caps_for(&k), b.path);
-	}
-verdict:
-	v.ok = v.reason[0] == '\0';
-	printf("\n");
-	if (v.ok)
-		printf("verdict:   YES: %s can monitor the whole system with %s\n",
-		       u.name, b.path);
-	else
-		printf("verdict:   NO: %s\n", v.reason);
-	for (int i = 0; i < v.nfixes; i++)
-		printf("fix:       %s\n", v.fixes[i]);
-	if (b.caps != NULL) {
-		cap_value_t worst;
-		enum cap_risk_tier tier = cap_risk_highest(b.caps, ~0u, &worst);
-
-		suggestion = cap_risk_suggestion(b.caps, b.path);
-		if (tier >= CAP_RISK_KERNEL_READ) {
-			char *name = cap_to_name(worst);
-
-			printf("risk:      %s (%s: %s)\n", cap_risk_tier_name(tier),
-			       name, cap_risk_reason(worst));
-			cap_free(name);
+	if (o->pid > 0 || o->user == NULL) {
+		/* The session's own user (effective uid) is the one judged. */
+		pw = getpwuid(s.euid);
+		snprintf(uidbuf, sizeof(uidbuf), "%u", (unsigned)s.euid);
+		name = pw != NULL ? pw->pw_name : uidbuf;
+		if (gather_user(&u, name) < 0)
+			goto out;
+		if (o->user != NULL && strcmp(o->user, u.name) != 0) {
+			fprintf(stderr, "perfdoctor: process %d runs as ", (int)o->pid);
+			escape_fputs(u.name, stderr);
+			fputs(", not ", stderr);
+			escape_fputs(o->user, stderr);
+			fputc('\n', stderr);
+			goto out;
 		}
-		if (suggestion != NULL)
-			printf("suggest:   %s\n", suggestion);
-		if ((b.mode & 0001) && (fp & needed))
-			printf("suggest:   anyone may run it; restrict it to a group: chgrp perf_users %s && chmod 0750 %s\n",
-			       b.path, b.path);
-		cap_free(b.caps);
+	} else {
+		if (gather_user(&u, o->user) < 0)
+			goto out;
+		if (!u.known) {
+			fputs("perfdoctor: user '", stderr);
+			escape_fputs(o->user, stderr);
+			fputs("' is not known\n", stderr);
+			goto out;
+		}
+		/* Yourself by name: your session, not a model of a login. */
+		new_login = u.uid != s.ruid;
 	}
-	return v.ok ? 0 : 1;
+	gather_kernel(&k);
+	gather_binary(&b, o->binary);
+	print_header(&k, &b, u.name);
+	if (pam_views(&o->pam, u.name, pv, MAX_SERVICES, &npv) < 0) {
+		release_binary(&b);
+		goto out;
+	}
+	if (new_login)
+		rc = diagnose_login(o, &k, &b, &s, &u, pv, npv);
+	else
+		rc = diagnose_session(o, &k, &b, &s, &u, pv, npv);
+	release_binary(&b);
+out:
+	release_user(&u);
+	release_session(&s);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -392,29 +386,43 @@ int main(int argc, char **argv)
 		{ "user", required_argument, NULL, 'u' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "pam-dir", required_argument, NULL, 'D' },
+		{ "service", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .config = CAPCONF_DEFAULT_PATH };
-	struct passwd *pw;
+	struct opts o = {
+		.pam = { .dir = "/etc/pam.d", .config = CAPCONF_DEFAULT_PATH },
+	};
+	long pid;
 	char *end;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "u:p:c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			o.config = optarg;
+			o.pam.config = optarg;
+			break;
+		case 'D':
+			o.pam.dir = optarg;
+			break;
+		case 'S':
+			o.pam.services = optarg;
 			break;
 		case 'u':
 			o.user = optarg;
 			break;
 		case 'p':
 			errno = 0;
-			o.pid = (pid_t)strtol(optarg, &end, 10);
-			if (errno != 0 || *end != '\0' || o.pid <= 0) {
-				fprintf(stderr, "perfdoctor: --pid wants a process id, got \"%s\"\n", optarg);
+			pid = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    pid <= 0 || pid > INT32_MAX) {
+				fputs("perfdoctor: --pid wants a process id, got \"", stderr);
+				escape_fputs(optarg, stderr);
+				fputs("\"\n", stderr);
 				return 2;
 			}
+			o.pid = (pid_t)pid;
 			break;
 		case 'h':
 			usage(stdout);
@@ -429,18 +437,5 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.binary = optind < argc ? argv[optind] : default_binary();
-	if (o.user == NULL) {
-		pw = getpwuid(getuid());
-		if (pw == NULL) {
-			fprintf(stderr, "perfdoctor: your uid %u has no name; use --user\n",
-				(unsigned)getuid());
-			return 2;
-		}
-		o.user = strdup(pw->pw_name);
-		if (o.user == NULL) {
-			perror("perfdoctor");
-			return 2;
-		}
-	}
 	return diagnose(&o);
 }

@@ -7,6 +7,17 @@
 #include <sys/capability.h>
 #include <sys/types.h>
 
+#include "exec_target.h"
+
+#define BIT(cap) (UINT64_C(1) << (cap))
+
+/* Every answer is one of these; so is each fact that decides one. */
+enum answer {
+	ANSWER_NO = 0,
+	ANSWER_YES = 1,
+	ANSWER_UNKNOWN = 2,
+};
+
 struct kernel_facts {
 	char release[128];
 	int major, minor;
@@ -22,33 +33,140 @@ struct binary_facts {
 	gid_t gid;
 	mode_t mode;
 	int is_regular;
-	int nosuid;		/* its filesystem ignores set-id bits and file capabilities */
+	int target_known;	/* target below is valid */
+	int target_err;		/* why not (errno), e.g. EACCES: cannot read it */
+	struct exec_target target;
 	int xattr_unsupported;
 	cap_t caps;		/* NULL when it carries none */
 };
 
+/* Credentials and capability state of a session, from /proc/<pid>/status. */
+struct session_facts {
+	pid_t pid;		/* 0: this process */
+	uid_t ruid, euid, fsuid;
+	gid_t rgid, egid, fsgid;
+	gid_t *groups;		/* supplementary groups; free() */
+	int ngroups;
+	uint64_t inheritable, permitted, bounding, ambient;
+	int no_new_privs;
+	int seccomp;		/* 0 none, 1 strict, 2 filter */
+	enum answer init_userns;	/* in the initial user namespace? */
+};
+
+/* The user as the passwd and group databases describe a new login. */
 struct user_facts {
-	const char *name;
+	char *name;		/* free() */
 	int known;
 	uid_t uid;
 	gid_t gid;
-	gid_t groups[256];
+	gid_t *groups;		/* getgrouplist(): what initgroups() gives; free() */
 	int ngroups;
 };
 
-/* The capability state of the session the user would run perf from. */
-struct session_facts {
-	pid_t pid;		/* 0: this process */
-	int readable;
-	uint64_t inheritable, bounding, ambient;
-	int no_new_privs;
-	int seccomp;		/* 0 none, 1 strict, 2 filter; -1 unknown */
+/* What pam_cap would add to a new login through one PAM service. */
+struct pam_view {
+	char service[64];
+	char stack[640];	/* where pam_cap sits, or why it does not run */
+	enum answer iab_reaches;	/* I and bounding drops reach the session */
+	enum answer amb_reaches;	/* ambient bits reach it */
+	char iab_why[200], amb_why[200];
+	char config[4096];	/* the capability.conf it reads */
+	char grant[512];	/* one line: what that file grants the user */
+	uint64_t inh, amb, drop;	/* the grant: I, A, and bounding drops */
 };
 
+/* Whoever would run perf: a session, or a new login modelled on one. */
+struct subject {
+	const char *name;	/* the user, for messages */
+	int is_root;		/* real or effective uid 0: exec keeps privileges */
+	uid_t uid;		/* credentials that exec's permission check uses */
+	gid_t gid;
+	const gid_t *groups;
+	int ngroups;
+	uint64_t inheritable, permitted, bounding, ambient;
+	int no_new_privs;
+	int seccomp;
+	enum answer init_userns;
+	enum answer may_exec;	/* may_execute() with the credentials above */
+};
+
+/* What the fix lines may suggest. */
+struct fix_context {
+	const char *config;	/* capability.conf, for an inheritable grant */
+	int in_file_group;	/* the user is in the binary's group in the database */
+	int perf_users_exists;	/* a group named perf_users exists */
+	int in_perf_users;	/* and the user is in it, in the database */
+	const char *grant_note;	/* a pam_cap grant that does not arrive, or NULL */
+};
+
+#define MAX_FIXES 4
+
+struct verdict {
+	enum answer answer;
+	char reason[1024];
+	char fixes[MAX_FIXES][640];
+	int nfixes;
+	uint64_t at_exec;	/* the needed capabilities effective after exec */
+};
+
+/* perfdoctor_judge.c: the kernel's exec rule and perf's checks, applied. */
+void judge(const struct kernel_facts *k, const struct binary_facts *b,
+	   const struct subject *who, const struct fix_context *fx,
+	   struct verdict *v);
+void add_fix(struct verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* snprintf for messages: a path too long for the buffer is cut, knowingly. */
+void put(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *group_name(gid_t gid, char *buf, size_t len);
+
+/* perfdoctor_print.c: the report, every line escaped. */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *answer_name(enum answer a);
+const char *cap_list(uint64_t bits, char *buf, size_t len);
+const char *group_list(const gid_t *groups, int n, char *buf, size_t len);
+void print_header(const struct kernel_facts *k, const struct binary_facts *b,
+		  const char *user);
+void print_session(const struct subject *who, const char *label);
+void print_pam(const struct pam_view *pv, int n);
+void print_verdict(const struct verdict *v, const char *user, const char *path,
+		   const char *how);
+void print_risk(const struct binary_facts *b);
+
+/* perfdoctor_facts.c */
 void gather_kernel(struct kernel_facts *k);
 void gather_binary(struct binary_facts *b, const char *path);
-void gather_user(struct user_facts *u, const char *name);
-void gather_session(struct session_facts *s, pid_t pid);
+void release_binary(struct binary_facts *b);
+/* 0, or -1 after a message on stderr (no such process, unreadable, bad format). */
+int gather_session(struct session_facts *s, pid_t pid);
+/* 0 (u->known says whether the user exists), or -1 after a message (ENOMEM). */
+int gather_user(struct user_facts *u, const char *name);
+void release_session(struct session_facts *s);
+void release_user(struct user_facts *u);
 const char *paranoid_meaning(int level);
+/*
+ * May a process with these credentials execute the binary (and read it,
+ * for a script, whose interpreter opens it)? The kernel answers (access(2)
+ * in a child that takes on the credentials, so ACLs, noexec mounts and
+ * every directory on the path count): ANSWER_UNKNOWN when we can neither
+ * switch to them (not root) nor are them.
+ */
+enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
+			const gid_t *groups, int ngroups);
+int has_group(const gid_t *groups, int n, gid_t gid);
+
+/* perfdoctor_pam.c */
+struct pam_opts {
+	const char *dir;	/* --pam-dir, default /etc/pam.d */
+	const char *services;	/* --service, comma-separated; NULL: the default list */
+	const char *config;	/* --config: for pam_cap lines without config= */
+};
+/*
+ * Fills views[0..*n) (at most max) for the services to judge and what
+ * pam_cap would grant user through each. Returns 0, or -1 after a
+ * message (ENOMEM).
+ */
+int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views,
+	      int max, int *n);
 
 #endif

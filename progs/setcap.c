@@ -35,7 +35,7 @@ struct opts {
 	int verify;		/* -v: compare instead of writing */
 	int force;		/* -f (2.76): E mismatch and -r on nothing are not fatal */
 	uid_t rootid;		/* -n: namespace owner written as revision 3 */
-	const char *perf_group;	/* --perf-group=: chgrp + chmod 0750 before --perf */
+	struct perf_group perf_group;	/* --perf-group=, checked before any change */
 	cap_t mycaps;		/* our own process capabilities, for CAP_SETFCAP */
 	int raised;		/* CAP_SETFCAP already in our effective set */
 };
@@ -58,7 +58,7 @@ static void print_usage(void)
 	      " --license   display the license info\n"
 	      " -f          force: a partial effective set or nothing to remove is not fatal\n"
 	      " --perf[=<subcommands>] <filename>  the least perf needs on this kernel, then verify (not in libcap)\n"
-	      " --perf-group=<group>  with --perf: chgrp <group> and chmod 0750 first (not in libcap)\n",
+	      " --perf-group=<group>  before --perf: make the file root:<group> 0750 without ACL entries first (not in libcap)\n",
 	      stderr);
 }
 
@@ -276,6 +276,9 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		usage(EXIT_FAILURE);
+	/* Every --perf-group misuse ends the run before any file changes. */
+	if (perf_check_group_args(argc, argv, &o.perf_group) < 0)
+		exit(EXIT_FAILURE);
 	o.mycaps = cap_get_proc();
 	if (o.mycaps == NULL)
 		fputs("warning - unable to get process capabilities "
@@ -307,8 +310,7 @@ int main(int argc, char **argv)
 			o.rootid = parse_rootid(argv[i]);
 			continue;
 		} else if (strncmp(arg, "--perf-group=", 13) == 0) {
-			o.perf_group = arg + 13;
-			continue;
+			continue;	/* resolved by perf_check_group_args() */
 		} else if (strcmp(arg, "--perf") == 0 ||
 			   strncmp(arg, "--perf=", 7) == 0) {
 			caps = perf_preset(arg[6] == '=' ? arg + 7 : NULL);
@@ -328,7 +330,17 @@ int main(int argc, char **argv)
 			perror("unable to set nsowner");
 			exit(EXIT_FAILURE);
 		}
-		if (o.verify) {
+		if (perf) {
+			/* One inode: checks, group, write and read-back. */
+			if (!o.verify)
+				raise_setfcap(&o);
+			if (perf_apply(argv[i], caps, &o.perf_group, o.verify,
+				       o.quiet) < 0) {
+				cap_free(caps);
+				cap_free(o.mycaps);
+				exit(EXIT_FAILURE);
+			}
+		} else if (o.verify) {
 			cap_t want = remove ? cap_init() : caps;
 			int differs = verify_file(&o, want, argv[i]);
 
@@ -341,13 +353,7 @@ int main(int argc, char **argv)
 				exit(EXIT_FAILURE);
 			}
 		} else {
-			if (perf && o.perf_group != NULL &&
-			    perf_restrict_to_group(argv[i], o.perf_group) < 0)
-				exit(EXIT_FAILURE);
 			set_file(&o, caps, argv[i]);
-			/* The preset always checks what landed on disk. */
-			if (perf && verify_file(&o, caps, argv[i]) != 0)
-				exit(EXIT_FAILURE);
 		}
 		cap_free(caps);
 	}

@@ -4,6 +4,13 @@
 #define SETCAP_PERF_H
 
 #include <sys/capability.h>
+#include <sys/types.h>
+
+/* --perf-group=NAME, resolved before anything is changed. */
+struct perf_group {
+	const char *name;	/* NULL: no --perf-group */
+	gid_t gid;
+};
 
 /*
  * The preset for the running kernel and, optionally, a comma-separated
@@ -13,11 +20,23 @@
 cap_t perf_preset(const char *subcommands);
 
 /*
- * The kernel's perf-security procedure: give file to group and make it
- * mode 0750, so only members may run it. Acts on one descriptor opened
- * without following symlinks; must precede the capability write, since
- * the kernel clears file capabilities on chown. 0, or -1 after a message.
+ * Checks --perf-group in setcap's whole command line before any file is
+ * touched: given at most once, with "=GROUP", before every --perf and
+ * followed by at least one, naming a group that exists. Fills g (g->name NULL when absent). Returns 0, or -1
+ * after a message.
  */
-int perf_restrict_to_group(const char *file, const char *group);
+int perf_check_group_args(int argc, char **argv, struct perf_group *g);
+
+/*
+ * setcap --perf on one file: opens it once (O_PATH, no symlink followed),
+ * refuses a file whose capabilities the kernel would ignore (not ELF, a
+ * nosuid or noexec mount), then with a group makes it root:GROUP 0750
+ * with no ACL (refusing a file not owned by root), or without one warns
+ * when every user may execute it; writes caps (unless verify) and checks
+ * what the inode carries, printing "file: OK" unless quiet. The caller
+ * has raised CAP_SETFCAP. Returns 0, or -1 after a message.
+ */
+int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
+	       int verify, int quiet);
 
 #endif

@@ -70,7 +70,7 @@ cmp -s "$tmp/v" "$tmp/want" || { fail "-v --json:"; diff "$tmp/want" "$tmp/v"; }
 cat >"$tmp/want" <<EOF2
 $t/bin/perf cap_sys_admin=ep
   risk: root-equivalent: cap_sys_admin: the catch-all "new root": mounts, namespaces, BPF, perf and much more
-  suggest: perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap cap_perfmon,cap_syslog=ep
+  suggest: perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf <file>
 $t/bin/ping cap_net_raw=ep
   risk: escalation-adjacent: cap_net_raw: raw and packet sockets: can spoof and sniff traffic on the host
 EOF2

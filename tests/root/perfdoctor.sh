@@ -1,100 +1,171 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# perfdoctor's verdict agrees with the real kernel: for each set-up, the
-# doctor's YES/NO (exit 0/1) must match whether the CPU-wide perf probe
-# actually opens its event when run as nobody, and the printed fix must
-# turn a NO into a YES when applied.
+# perfdoctor's verdict agrees with the real kernel, binary by binary: for
+# each set-up, the doctor's YES/NO (exit 0/1) for a new login of alice or
+# bob (users and groups from nss_wrapper, see perf_world.sh; no PAM grant)
+# must match whether the CPU-wide perf probe opens its event when run with
+# exactly that login's credentials (uid, gid, the groups the database
+# gives), and the printed fix must turn a NO into a YES when applied.
+# Issue 12, item 14: scripts and nosuid mounts get NO, the fix for a 0755
+# perf restricts it to a group, ACLs count as the kernel counts them, a
+# missing process is an error; item 15: names are escaped.
 set -u
-doctor=$TOP/progs/perfdoctor probe=$BIN/perfprobe
-[ -x "$doctor" ] || { echo "perfdoctor not built"; exit 1; }
-paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo x)
-case $paranoid in
--*|0|x) echo "skipped: perf_event_paranoid is '$paranoid'; CPU-wide events need no capability here"; exit 77 ;;
-esac
-[ "$(cat /proc/sys/kernel/cap_last_cap)" -ge 38 ] ||
-	{ echo "skipped: this kernel predates CAP_PERFMON"; exit 77; }
+. "$TESTS_DIR/tools/perf_world.sh"
+doctor_bin=$TOP/progs/perfdoctor
+perf=$T/perf
+cp "$BIN/perfprobe" "$perf"
+chmod 0755 "$perf"
+# No pam_cap anywhere: an empty PAM directory and configuration.
+mkdir "$T/nopam"
+: >"$T/empty.conf"
+# Our setcap, for the printed fix lines.
+mkdir "$T/bin"
+ln -s "$TOP/progs/setcap" "$T/bin/setcap"
 
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-perf=$tmp/perf
-cp "$probe" "$perf"
-fails=0
-# No pam_cap grant unless a case writes one: the doctor must not read /etc.
-conf=$tmp/capability.conf
-: >"$conf"
-
-# Through sh: setpriv itself still holds root's capabilities at its exec.
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'exec "$0" "$@"' "$@"; }
-
-# check LABEL: the doctor's verdict must equal the probe's real outcome.
+# creds USER: the uid, gid and database groups of a new login of USER.
+creds() {
+	case $1 in
+	alice) echo "4001 4001 4001,4100" ;;
+	bob) echo "4002 4002 4002,4200" ;;
+	esac
+}
+doctor() {	# USER [FILE]
+	ours "$doctor_bin" --user="$1" --pam-dir="$T/nopam" \
+		--config="$T/empty.conf" "${2:-$perf}" >"$T/doc" 2>&1
+	d=$?
+}
+# check LABEL USER [FILE]: the doctor's verdict equals the probe's outcome.
 check() {
-	"$doctor" --config="$conf" --user=nobody "$perf" >"$tmp/out" 2>&1; d=$?
-	as_nobody "$perf" >/dev/null 2>&1; r=$?
+	label=$1 user=$2 file=${3:-$perf}
+	doctor "$user" "$file"
+	# shellcheck disable=SC2046 # three words
+	probe_as $(creds "$user") "$file"; r=$?
 	[ $r -eq 0 ] || r=1	# 126: not executable, 1: event refused
 	if [ $d -ne $r ] || [ $d -gt 1 ]; then
-		echo "FAIL $1: doctor exit $d, probe exit $r"; cat "$tmp/out"; fails=$((fails + 1))
+		fail "$label: doctor exit $d, probe exit $r"; sed 's/^/    /' "$T/doc"
 	else
-		echo "ok $1: doctor and kernel agree (exit $d)"
+		ok "$label ($user): doctor and kernel agree: $(grep '^verdict' "$T/doc")"
 	fi
 }
-expect() {	# expect TEXT: the last doctor output contains it
-	grep -qF -- "$1" "$tmp/out" || { echo "FAIL: no '$1' in:"; cat "$tmp/out"; fails=$((fails + 1)); }
+expect() {	# TEXT: the last doctor output contains it
+	grep -qF -- "$1" "$T/doc" || { fail "no '$1' in:"; sed 's/^/    /' "$T/doc"; }
+}
+refute() {	# TEXT: and does not
+	grep -qF -- "$1" "$T/doc" && { fail "'$1' in:"; sed 's/^/    /' "$T/doc"; }
 }
 
-check "no capabilities"
+check "no capabilities" alice
 expect "verdict:   NO: $perf carries no cap_perfmon"
-expect "fix:       setcap cap_perfmon,cap_syslog=ep $perf"
+# The fix for a 0755 perf restricts it to a group; never a bare =ep.
+expect "fix:       setcap --perf-group=perf_users --perf $perf"
+refute "setcap cap_perfmon,cap_syslog=ep $perf"
 
 /usr/sbin/setcap cap_perfmon+p "$perf"
-check "permitted but not effective"
+check "permitted but not effective" alice
 expect "in permitted but not effective"
 
-# Apply the doctor's own fix line and check that it turns NO into YES.
-"$doctor" --config="$conf" --user=nobody "$perf" >"$tmp/out" 2>&1
-fix=$(sed -n 's/^fix: *\(setcap .*\)$/\1/p' "$tmp/out" | head -n 1)
-[ -n "$fix" ] || { echo "FAIL: no setcap fix printed"; fails=$((fails + 1)); }
-set -- $fix
-/usr/sbin/setcap "$2" "$3"
-check "after the printed fix"
-expect "verdict:   YES: nobody can monitor the whole system"
+# Apply the doctor's own setcap fix, with our setcap and the private world.
+doctor alice
+fix=$(sed -n 's/^fix: *\(setcap .*\)$/\1/p' "$T/doc" | head -n 1)
+[ -n "$fix" ] || fail "no setcap fix printed"
+PATH="$T/bin:$PATH" nss sh -c "$fix" >/dev/null 2>&1 || fail "the fix '$fix' failed"
+check "after the printed fix" alice
+expect "verdict:   YES: alice can monitor the whole system with $perf"
 expect "risk:      kernel-read (cap_"
+check "after the printed fix, not in the group" bob
+expect "verdict:   NO: bob may not execute $perf"
+expect "fix:       usermod -aG perf_users bob   # then log in again"
 
+chgrp root "$perf"
+chmod 0755 "$perf"
 /usr/sbin/setcap cap_sys_admin=ep "$perf"
-check "cap_sys_admin instead"
-expect "suggest:   perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin"
+check "cap_sys_admin instead" alice
+expect "suggest:   perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf"
+expect "suggest:   every user may run it with these capabilities; restrict it to a group: setcap --perf-group=perf_users --perf $perf"
 expect "risk:      root-equivalent"
 
 /usr/sbin/setcap cap_perfmon=ep "$perf"
 chmod 0750 "$perf"
-check "not executable by nobody"
-expect "verdict:   NO: nobody may not execute $perf"
-expect "fix:       groupadd perf_users; chgrp perf_users $perf; chmod 0750 $perf"
-chmod 0755 "$perf"
+check "not executable by others" alice
+expect "verdict:   NO: alice may not execute $perf"
+# Never "chgrp" after setcap: it would drop the capabilities.
+expect "fix:       setcap --perf-group=perf_users --perf $perf"
+refute "chgrp"
+
+# POSIX ACLs count as the kernel counts them (the mode bits alone said the
+# opposite both times): u:bob:r-x lets bob in, u:alice:--- keeps alice out.
+chgrp perf_users "$perf" 2>/dev/null || chgrp 4100 "$perf"
+/usr/sbin/setcap cap_perfmon=ep "$perf"
+if setfattr -n system.posix_acl_access -v \
+	0x0200000001000700ffffffff02000500a20f000004000500ffffffff10000500ffffffff20000000ffffffff "$perf"; then
+	check "ACL lets bob execute a 0750 file" bob
+	expect "verdict:   YES"
+	setfattr -x system.posix_acl_access "$perf"
+	chmod 0755 "$perf"
+	setfattr -n system.posix_acl_access -v \
+		0x0200000001000700ffffffff02000000a10f000004000500ffffffff10000500ffffffff20000500ffffffff "$perf"
+	check "ACL keeps alice out of a 0755 file" alice
+	expect "verdict:   NO: alice may not execute $perf"
+	setfattr -x system.posix_acl_access "$perf"
+else
+	echo "note: no POSIX ACLs on $T's filesystem; ACL cases not run"
+fi
 
 # cap_perfmon+ei only helps callers holding cap_perfmon inheritable.
+chmod 0755 "$perf"
 /usr/sbin/setcap cap_perfmon+ei "$perf"
-check "inheritable-only file capability"
+check "inheritable-only file capability" alice
 expect "only to callers holding it in their inheritable set"
 
-# The same file with pam_cap granting cap_perfmon inheritable at login: the
-# doctor counts the grant, and so does the kernel for a session holding it.
-echo "cap_perfmon nobody" >"$conf"
-as_nobody() {
-	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+perfmon \
-		sh -c 'exec "$0" "$@"' "$@"
-}
-check "inheritable-only file capability plus pam_cap's grant"
-expect "pam_cap:   $conf:1 grants 'cap_perfmon' (user name nobody)"
-expect "verdict:   YES"
-echo "cap_bogus nobody" >"$conf"
-"$doctor" --config="$conf" --user=nobody "$perf" >"$tmp/out" 2>&1
-[ $? -eq 1 ] || { echo "FAIL: a bad grant line counted"; fails=$((fails + 1)); }
-expect "not valid IAB text, so nothing"
+# A script carrying capabilities: its interpreter (a probe) gets none.
+cp "$BIN/perfprobe" "$T/interp"
+chmod 0755 "$T/interp"
+printf '#!%s\n' "$T/interp" >"$T/script"
+chmod 0755 "$T/script"
+/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$T/script"
+check "a script with file capabilities" alice "$T/script"
+expect "verdict:   NO: $T/script is a script (#!$T/interp): the kernel runs its interpreter and ignores the script's file capabilities"
 
-"$doctor" --user=no-such-user-here "$perf" >"$tmp/out" 2>&1
-[ $? -eq 2 ] || { echo "FAIL: unknown user should exit 2"; fails=$((fails + 1)); }
+# A nosuid mount, in a private mount namespace: doctor and probe both there.
+unshare -m --propagation private sh -s "$T" "$BIN/perfprobe" "$doctor_bin" "$NWRAP" <<'EOF' >"$T/ns.out" 2>&1
+T=$1 probe=$2 doctor=$3 nwrap=$4
+mkdir "$T/nosuid"
+mount -t tmpfs -o nosuid,mode=0755 none "$T/nosuid" || exit 3
+cp "$probe" "$T/nosuid/perf"
+/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$T/nosuid/perf"
+LD_PRELOAD="$nwrap" NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+	ASAN_OPTIONS=verify_asan_link_order=0 "$doctor" --user=alice --pam-dir="$T/nopam" --config="$T/empty.conf" "$T/nosuid/perf"
+echo "doctor exit $?"
+setpriv --reuid=4001 --regid=4001 --groups=4001,4100 sh -c 'exec "$0"' "$T/nosuid/perf"
+echo "probe exit $?"
+umount "$T/nosuid"
+EOF
+case $? in
+3) echo "note: cannot mount a tmpfs in a mount namespace; nosuid case not run" ;;
+*) if grep -q "^doctor exit 1" "$T/ns.out" && grep -q "^probe exit 1" "$T/ns.out" &&
+	grep -q "verdict:   NO: $T/nosuid/perf is on a filesystem mounted nosuid, where the kernel ignores file capabilities" "$T/ns.out"; then
+	ok "nosuid mount: doctor and kernel agree: NO"
+   else
+	fail "nosuid mount:"; sed 's/^/    /' "$T/ns.out"
+   fi ;;
+esac
+
+# Errors: unknown user, bad or missing process.
+ours "$doctor_bin" --user=no-such-user-here --pam-dir="$T/nopam" "$perf" >"$T/doc" 2>&1
+[ $? -eq 2 ] || fail "unknown user should exit 2"
 expect "perfdoctor: user 'no-such-user-here' is not known"
-"$doctor" --pid=abc >"$tmp/out" 2>&1
-[ $? -eq 2 ] || { echo "FAIL: bad --pid should exit 2"; fails=$((fails + 1)); }
+run_ours "$doctor_bin" --pid=abc >"$T/doc" 2>&1
+[ $? -eq 2 ] || fail "bad --pid should exit 2"
+run_ours "$doctor_bin" --pid=999999 --pam-dir="$T/nopam" "$perf" >"$T/doc" 2>&1; d=$?
+[ $d -eq 2 ] || { fail "--pid of a missing process: exit $d, want 2"; sed 's/^/    /' "$T/doc"; }
+expect "perfdoctor: process 999999: no such process"
 
+# Item 15: a name cannot forge a line or reach the terminal raw.
+evil="$T/x
+verdict:   YES: forged$(printf '\033')[2J"
+cp "$BIN/perfprobe" "$evil"
+doctor alice "$evil"
+grep -q "^verdict:   YES: forged" "$T/doc" && fail "a file name forged a verdict line"
+grep -q "$(printf '\033')" "$T/doc" && fail "an ESC reached the output"
+expect 'x\012verdict:   YES: forged\033[2J'
 [ $fails -eq 0 ]

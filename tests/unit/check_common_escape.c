@@ -97,6 +97,21 @@ START_TEST(every_byte_round_trips)
 }
 END_TEST
 
+START_TEST(lines_escape_the_text_not_the_prefix)
+{
+	char *out = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&out, &size);
+
+	ck_assert_ptr_nonnull(mem);
+	ck_assert_int_eq(escape_line(mem, "prog: ", "%s: %d", "a\nprog: forged\033", 7), 0);
+	ck_assert_int_eq(escape_line(mem, "", "%s", ""), 0);
+	fclose(mem);
+	ck_assert_str_eq(out, "prog: a\\012prog: forged\\033: 7\n\n");
+	free(out);
+}
+END_TEST
+
 static Suite *escape_suite(void)
 {
 	Suite *s = suite_create("common_escape");
@@ -107,6 +122,7 @@ static Suite *escape_suite(void)
 	tcase_add_test(tc, unsafe_unicode_is_escaped);
 	tcase_add_test(tc, malformed_utf8_is_escaped);
 	tcase_add_test(tc, every_byte_round_trips);
+	tcase_add_test(tc, lines_escape_the_text_not_the_prefix);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * perfdoctor: does pam_cap's grant reach a new login? capability.conf is
+ * only half of the answer. The module must be in the auth stack of the
+ * login's PAM service, where no earlier line can end the stack or jump
+ * over it, and the grant must survive the login program's switch to the
+ * user: the kernel clears the ambient set on setuid() from root, so an
+ * ambient grant needs "keepcaps defer" and a program that calls
+ * pam_end(PAM_SUCCESS | PAM_DATA_SILENT) after switching (util-linux's
+ * login and su do; OpenSSH ends PAM in another process, so a deferred grant
+ * never reaches its sessions). Anything we cannot be sure of is "unknown".
+ * A missing service file means libpam uses "other"
+ * (perfdoctor_pamstack.c reads the stacks).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capconf.h"
+#include "perfdoctor.h"
+#include "perfdoctor_pamstack.h"
+
+/* The module file libpam would load: absolute, or in its module directory. */
+static enum answer module_installed(const char *module, char *where, size_t len)
+{
+	static const char *const dirs[] = {
+		"/lib/x86_64-linux-gnu/security", "/usr/lib/x86_64-linux-gnu/security",
+		"/lib/aarch64-linux-gnu/security", "/usr/lib/aarch64-linux-gnu/security",
+		"/lib/security", "/lib64/security", "/usr/lib/security",
+		"/usr/lib64/security",
+	};
+	char path[4200];
+	int libpam_dir = 0;
+	size_t i;
+
+	if (module[0] == '/') {
+		snprintf(where, len, "%s", module);
+		return access(module, R_OK) == 0 ? ANSWER_YES : ANSWER_NO;
+	}
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], module);
+		if (access(path, R_OK) == 0) {
+			put(where, len, "%s", path);
+			return ANSWER_YES;
+		}
+		snprintf(path, sizeof(path), "%s/pam_unix.so", dirs[i]);
+		libpam_dir |= access(path, R_OK) == 0;
+	}
+	snprintf(where, len, "%s", module);
+	/* Without libpam's directory we cannot tell where it would look. */
+	return libpam_dir ? ANSWER_NO : ANSWER_UNKNOWN;
+}
+
+/* How login programs behave, by service name (see the top of this file). */
+enum program { PROG_SWITCHES_THEN_ENDS, PROG_OPENSSH, PROG_OTHER };
+
+static enum program program_of(const char *service)
+{
+	static const char *const ends_after_switch[] = {
+		"login", "su", "su-l", "runuser", "runuser-l",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ends_after_switch) / sizeof(ends_after_switch[0]); i++)
+		if (strcmp(service, ends_after_switch[i]) == 0)
+			return PROG_SWITCHES_THEN_ENDS;
+	return strcmp(service, "sshd") == 0 ? PROG_OPENSSH : PROG_OTHER;
+}
+
+static void set_reach(enum answer *a, char *why, size_t len, enum answer v,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void set_reach(enum answer *a, char *why, size_t len, enum answer v,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	*a = v;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+#define REACH(field, v, ...) \
+	set_reach(&view->field##_reaches, view->field##_why, \
+		  sizeof(view->field##_why), v, __VA_ARGS__)
+
+/*
+ * Whether a grant applied by this pam_cap line survives the login
+ * program's switch to the user. Without defer, setcred applies it while
+ * still root: the inheritable set and bounding drops survive setuid(),
+ * the ambient set never does. With defer it waits for a silent pam_end()
+ * after the switch, which only works if keepcaps kept the permitted set.
+ */
+static void judge_survival(struct pam_view *view, const struct pam_entry *e)
+{
+	enum program prog = program_of(view->service);
+	const char *who = prog == PROG_OPENSSH ? "OpenSSH" : view->service;
+
+	if (e->defer && !e->keepcaps) {
+		REACH(iab, ANSWER_NO, "defer without keepcaps: after the switch "
+		      "to the user nothing is left to apply the grant with");
+		REACH(amb, ANSWER_NO, "%s", view->iab_why);
+		return;
+	}
+	if (e->defer && prog == PROG_SWITCHES_THEN_ENDS) {
+		REACH(iab, ANSWER_YES, "applied at pam_end() after %s switches "
+		      "to the user", who);
+		REACH(amb, ANSWER_YES, "%s", view->iab_why);
+		return;
+	}
+	if (e->defer && prog == PROG_OPENSSH) {
+		REACH(iab, ANSWER_NO, "OpenSSH never calls pam_end() in the "
+		      "session, so a deferred grant never arrives");
+		REACH(amb, ANSWER_NO, "%s", view->iab_why);
+		return;
+	}
+	if (e->defer) {
+		REACH(iab, ANSWER_UNKNOWN, "whether '%s' calls pam_end(PAM_SUCCESS"
+		      "|PAM_DATA_SILENT) after switching to the user is not "
+		      "known to perfdoctor", view->service);
+		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
+		return;
+	}
+	if (prog == PROG_OTHER)
+		REACH(iab, ANSWER_UNKNOWN, "whether '%s' calls pam_setcred() in "
+		      "the process that becomes the session is not known to "
+		      "perfdoctor", view->service);
+	else
+		REACH(iab, ANSWER_YES, "applied by pam_setcred(), kept across "
+		      "the switch to the user");
+	REACH(amb, ANSWER_NO, "the kernel clears the ambient set when %s "
+	      "switches from root to the user; it needs 'keepcaps defer' and "
+	      "a login program that honours them (login, su)", who);
+}
+
+/* Reads the stack of one service into view (where pam_cap is, what reaches). */
+static void judge_stack(struct pam_stack *s, struct pam_view *view,
+			const char *default_config, char *fallback,
+			size_t fallback_len)
+{
+	char path[4096], found[4096];
+	struct stat st;
+	int i, j, k = -1, count = 0;
+	const char *file = view->service;
+
+	snprintf(view->config, sizeof(view->config), "%s", default_config);
+	fallback[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", s->dir, view->service);
+	if (stat(path, &st) < 0 && errno == ENOENT) {
+		file = "other";		/* libpam's fallback service */
+		snprintf(path, sizeof(path), "%s/other", s->dir);
+	}
+	pam_stack_read(s, file);
+	if (s->error[0] != '\0') {
+		put(view->stack, sizeof(view->stack), "cannot read its "
+			 "stack: %s", s->error);
+		REACH(iab, ANSWER_UNKNOWN, "its PAM stack could not be read");
+		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
+		return;
+	}
+	for (i = 0; i < s->n; i++)
+		if (s->e[i].pam_cap && count++ == 0)
+			k = i;
+	if (count == 0) {
+		put(view->stack, sizeof(view->stack), "%s%s: no pam_cap "
+			 "in its auth stack, so capability.conf is not read",
+			 path, file == view->service ? "" : " (no service file: "
+			 "libpam uses 'other')");
+		REACH(iab, ANSWER_NO, "pam_cap does not run");
+		REACH(amb, ANSWER_NO, "pam_cap does not run");
+		return;
+	}
+	if (s->e[k].config[0] != '\0')
+		snprintf(view->config, sizeof(view->config), "%s", s->e[k].config);
+	snprintf(fallback, fallback_len, "%s", s->e[k].fallback);
+	put(view->stack, sizeof(view->stack), "pam_cap at %s%s%s%s",
+		 s->e[k].where, s->e[k].keepcaps ? " keepcaps" : "",
+		 s->e[k].defer ? " defer" : "",
+		 s->e[k].config[0] != '\0' ? " config=..." : "");
+	if (count > 1) {
+		REACH(iab, ANSWER_UNKNOWN, "pam_cap appears %d times in the "
+		      "stack", count);
+		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
+		return;
+	}
+	switch (module_installed(s->e[k].module, found, sizeof(found))) {
+	case ANSWER_NO:
+		REACH(iab, ANSWER_NO, "%s is not installed, so libpam cannot "
+		      "load it", found);
+		REACH(amb, ANSWER_NO, "%s", view->iab_why);
+		return;
+	case ANSWER_UNKNOWN:
+		REACH(iab, ANSWER_UNKNOWN, "no libpam module directory found "
+		      "to look for %s in", found);
+		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
+		return;
+	case ANSWER_YES:
+		break;
+	}
+	for (j = 0; j < k; j++) {
+		if (s->e[j].marker || !pam_stack_may_skip(s, j, k))
+			continue;
+		REACH(iab, ANSWER_UNKNOWN, "%s may %s before pam_cap runs",
+		      s->e[j].where, s->e[j].may_end ? "end the stack" :
+		      "jump over it");
+		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
+		return;
+	}
+	judge_survival(view, &s->e[k]);
+}
+
+/* What the config (or default=) grants user, into view's masks and line. */
+static void judge_grant(struct pam_view *view, const char *user,
+			const char *fallback)
+{
+	struct capconf_match m;
+	const char *text = NULL;
+	cap_iab_t iab;
+	cap_value_t cap;
+	int rc = capconf_find(view->config, user, &m, NULL, NULL);
+
+	view->inh = view->amb = view->drop = 0;
+	if (rc == CAPCONF_FOUND) {
+		text = m.caps;
+		put(view->grant, sizeof(view->grant), "%s:%lu grants '%s' "
+			 "(%s %s)", view->config, m.line, m.caps,
+			 capconf_why_name(m.why), m.who);
+	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNKNOWN_USER) {
+		text = fallback[0] != '\0' ? fallback : NULL;
+		put(view->grant, sizeof(view->grant), "%s: no line matches "
+			 "%s%s%s%s", view->config, user,
+			 text ? ", so default='" : ": grants nothing",
+			 text ? text : "", text ? "' applies" : "");
+	} else {
+		/* Any other status: the file could not be used at all. */
+		put(view->grant, sizeof(view->grant), "%s: absent, not "
+			 "trusted or broken (status %d): grants nothing",
+			 view->config, rc);
+	}
+	iab = text != NULL && strcmp(text, "all") && strcmp(text, "none") ?
+	      cap_iab_from_text(text) : NULL;
+	if (text != NULL && iab == NULL && strcmp(text, "all") &&
+	    strcmp(text, "none"))
+		strncat(view->grant, ": not valid IAB text, so nothing",
+			sizeof(view->grant) - strlen(view->grant) - 1);
+	for (cap = 0; iab != NULL && cap < 64 && cap < cap_max_bits(); cap++) {
+		if (cap_iab_get_vector(iab, CAP_IAB_INH, cap) == CAP_SET)
+			view->inh |= BIT(cap);
+		if (cap_iab_get_vector(iab, CAP_IAB_AMB, cap) == CAP_SET)
+			view->amb |= BIT(cap);
+		if (cap_iab_get_vector(iab, CAP_IAB_BOUND, cap) == CAP_SET)
+			view->drop |= BIT(cap);
+	}
+	cap_free(iab);
+	if (rc == CAPCONF_FOUND)
+		capconf_match_release(&m);
+}
+
+int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views,
+	      int max, int *n)
+{
+	const char *all = o->services != NULL ? o->services : "login,sshd,su";
+	const char *list = all;
+	int defaulted = o->services == NULL;
+	char fallback[512];
+	struct pam_stack s;
+
+	*n = 0;
+	memset(&s, 0, sizeof(s));
+	s.dir = o->dir;
+	s.e = malloc(PAMSTACK_MAX_ENTRIES * sizeof(*s.e));
+	if (s.e == NULL) {
+		perror("perfdoctor");
+		return -1;
+	}
+	while (*list != '\0' && *n < max) {
+		size_t len = strcspn(list, ",");
+		struct pam_view *view = &views[*n];
+		char path[4200];
+
+		memset(view, 0, sizeof(*view));
+		snprintf(view->service, sizeof(view->service), "%.*s", (int)len, list);
+		list += len + (list[len] == ',');
+		if (view->service[0] == '\0')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", o->dir, view->service);
+		/* The default list names the usual ways in; skip absent ones. */
+		if (defaulted && access(path, F_OK) < 0)
+			continue;
+		s.n = s.frames = 0;
+		s.error[0] = '\0';
+		judge_stack(&s, view, o->config, fallback, sizeof(fallback));
+		judge_grant(view, user, fallback);
+		(*n)++;
+	}
+	free(s.e);
+	if (*n == 0) {
+		/* None of the usual services: how this user logs in is unknown. */
+		struct pam_view *view = &views[0];
+
+		memset(view, 0, sizeof(*view));
+		snprintf(view->service, sizeof(view->service), "(none)");
+		put(view->stack, sizeof(view->stack), "none of the services "
+			 "%s exists in %s", all, o->dir);
+		snprintf(view->config, sizeof(view->config), "%s", o->config);
+		REACH(iab, ANSWER_UNKNOWN, "no known login service to check");
+		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
+		judge_grant(view, user, "");
+		*n = 1;
+	}
+	return 0;
+}

@@ -1,0 +1,189 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# Issue 12, item 14: perfdoctor's verdict for a new login that depends on
+# pam_cap agrees with a real login through the same PAM stack. For each
+# stack and capability.conf, "perfdoctor --user=alice" (a new login of
+# alice through --service, read from --pam-dir) must answer YES exactly
+# when pamcase, running that very stack through libpam (pam_wrapper) and
+# becoming alice like a login program, then execs a perf probe that opens
+# its CPU-wide event; NO exactly when it does not; UNKNOWN only where the
+# outcome depends on what perfdoctor cannot know, which the test shows by
+# running both outcomes. Login orders: "login" (auth, setcred, switch to
+# the user, pam_end(PAM_SUCCESS|PAM_DATA_SILENT): util-linux login and
+# su) and "sshd" (auth, setcred, switch, and a pam_end without
+# PAM_DATA_SILENT: OpenSSH ends PAM in another process; emulated here,
+# no real sshd runs).
+set -u
+. "$TESTS_DIR/tools/perf_world.sh"
+require_pam_driver
+doctor_bin=$TOP/progs/perfdoctor
+
+cp "$BIN/perfprobe" "$T/perf-ei"
+cp "$BIN/perfprobe" "$T/perf-ep"
+cp "$BIN/perfprobe" "$T/perf-plain"
+chmod 0755 "$T/perf-ei" "$T/perf-ep" "$T/perf-plain"
+/usr/sbin/setcap cap_perfmon+ei "$T/perf-ei"
+/usr/sbin/setcap cap_perfmon=ep "$T/perf-ep"
+conf=$T/capability.conf
+printf 'auth required pam_permit.so\nauth optional %s config=%s\n' "$OURS" "$conf" >"$T/svc/common-cap"
+printf 'auth required pam_permit.so\n' >"$T/svc/common-nocap"
+
+# doctor SERVICE PROG: perfdoctor for a new login of alice; $d its exit.
+doctor() {
+	ours "$doctor_bin" --user=alice --pam-dir="$T/svc" \
+		--service="$1" --config="$T/unused.conf" "$2" >"$T/doc" 2>&1
+	d=$?
+}
+# login SERVICE PROG ORDER: alice's login through SERVICE, then PROG; $r
+# is 0 when the probe opened its event.
+login() {
+	case $3 in
+	login) set -- "$1" "$2" auth setcred become end=silent ;;
+	sshd) set -- "$1" "$2" auth setcred become ;;
+	esac
+	svc=$1 prog=$2
+	shift 2
+	# Never under valgrind: it loads the probe itself, and file
+	# capabilities apply only to an execve() by the kernel.
+	VALGRIND_CMD='' pam -s "$svc" -u alice -x "$prog" "$@" >"$T/login.out"
+	r=$?
+	[ $r -eq 0 ] || r=1	# 1: the event was refused; 3: exec itself failed
+}
+# check LABEL WANT SERVICE PROG ORDER [GREP]: the doctor says WANT (yes,
+# no) for that login, and the login agrees.
+check() {
+	label=$1 want=$2 svc=$3 prog=$4 order=$5 text=${6:-}
+	doctor "$svc" "$prog"
+	login "$svc" "$prog" "$order"
+	case $want in yes) wd=0 wr=0 ;; no) wd=1 wr=1 ;; esac
+	if [ $d -ne $wd ] || [ $r -ne $wr ]; then
+		fail "$label: doctor exit $d (want $wd), $order login's probe exit $r (want $wr)"
+		sed 's/^/    /' "$T/doc" "$T/login.out"
+	elif [ -n "$text" ] && ! grep -qF -- "$text" "$T/doc"; then
+		fail "$label: no '$text' in:"; sed 's/^/    /' "$T/doc"
+	else
+		ok "$label: doctor and a real login agree: $want"
+	fi
+}
+# unknown LABEL SERVICE PROG TEXT ORDER-THAT-WORKS ORDER-THAT-FAILS: the
+# doctor says UNKNOWN (exit 3) with TEXT, and indeed one login order
+# gets perf and the other does not.
+unknown() {
+	label=$1 svc=$2 prog=$3 text=$4
+	doctor "$svc" "$prog"
+	[ $d -eq 3 ] || { fail "$label: doctor exit $d, want 3 (unknown)"; sed 's/^/    /' "$T/doc"; return; }
+	grep -qF -- "$text" "$T/doc" || { fail "$label: no '$text' in:"; sed 's/^/    /' "$T/doc"; return; }
+	ok "$label: unknown: $(grep '^verdict' "$T/doc")"
+}
+# stack NAME LINES...: a service file.
+stack() {
+	name=$1
+	shift
+	printf '%s\n' "$@" >"$T/svc/$name"
+}
+
+# (a) inheritable grant, cap_perfmon+ei perf.
+echo 'cap_perfmon alice' >"$conf"
+stack login "@include $T/svc/common-cap"
+check "inheritable grant, pam_cap via @include" yes login "$T/perf-ei" login \
+	"pam_cap at $T/svc/common-cap:2"
+stack login "auth include $T/svc/common-cap"
+check "inheritable grant, pam_cap via include" yes login "$T/perf-ei" login
+stack login "auth substack $T/svc/common-cap"
+check "inheritable grant, pam_cap via substack" yes login "$T/perf-ei" login
+stack login "@include $T/svc/common-nocap"
+check "pam_cap not in the stack" no login "$T/perf-ei" login \
+	"no pam_cap in its auth stack, so capability.conf is not read"
+stack login "auth optional /nonexistent/pam_cap.so config=$conf"
+check "pam_cap named but not installed" no login "$T/perf-ei" login \
+	"/nonexistent/pam_cap.so is not installed"
+stack sshd "@include $T/svc/common-cap"
+check "inheritable grant through sshd (setcred before the switch)" yes sshd "$T/perf-ei" sshd
+# A jump that skips pam_cap when the module before it succeeds.
+stack login "auth [success=1 default=ignore] pam_permit.so" "@include $T/svc/common-cap"
+check "jump over pam_permit only" yes login "$T/perf-ei" login
+# may_skip LABEL CONTROL TEXT: with "auth CONTROL MODULE" before pam_cap,
+# the doctor says UNKNOWN with TEXT, and rightly: pam_cap is skipped when
+# MODULE is pam_permit.so (the probe fails), not when it is pam_deny.so.
+may_skip() {
+	stack login "auth $2 pam_permit.so" "@include $T/svc/common-cap"
+	unknown "$1" login "$T/perf-ei" "$3"
+	login login "$T/perf-ei" login
+	[ $r -eq 1 ] || fail "$1, pam_permit.so: probe exit $r, want 1"
+	stack login "auth $2 pam_deny.so" "@include $T/svc/common-cap"
+	login login "$T/perf-ei" login
+	[ $r -eq 0 ] || fail "$1, pam_deny.so: probe exit $r, want 0"
+}
+may_skip "a jump that may skip pam_cap" "[success=2 default=ignore]" \
+	"may jump over it before pam_cap runs"
+may_skip "a sufficient module before pam_cap" sufficient \
+	"may end the stack before pam_cap runs"
+# A sufficient module inside a substack ends only the substack.
+stack login "auth substack $T/svc/common-suff" "@include $T/svc/common-cap"
+printf 'auth sufficient pam_permit.so\n' >"$T/svc/common-suff"
+check "sufficient inside an earlier substack" yes login "$T/perf-ei" login
+
+# (b) what the grant itself does.
+stack login "@include $T/svc/common-cap"
+echo 'cap_bogus alice' >"$conf"
+check "grant text that is not IAB" no login "$T/perf-ei" login "not valid IAB text, so nothing"
+echo '!cap_perfmon alice' >"$conf"
+check "a bounding drop against a +ep perf" no login "$T/perf-ep" login \
+	"bounding set lacks cap_perfmon"
+echo 'cap_perfmon alice' >"$conf"
+chmod o+w "$conf"
+check "a world-writable capability.conf" no login "$T/perf-ei" login "not trusted or broken"
+chmod o-w "$conf"
+echo 'none bob' >"$conf"
+printf 'auth required pam_permit.so\nauth optional %s config=%s default=cap_perfmon\n' \
+	"$OURS" "$conf" >"$T/svc/login"
+check "default= when no line matches" yes login "$T/perf-ei" login "so default='cap_perfmon' applies"
+
+# (c) ambient grant, perf without file capabilities.
+echo '^cap_perfmon alice' >"$conf"
+printf 'auth required pam_permit.so\nauth optional %s config=%s keepcaps defer\n' \
+	"$OURS" "$conf" >"$T/svc/common-amb"
+stack login "@include $T/svc/common-amb"
+check "ambient grant, keepcaps defer, login" yes login "$T/perf-plain" login
+stack sshd "@include $T/svc/common-amb"
+check "ambient grant through sshd" no sshd "$T/perf-plain" sshd \
+	"OpenSSH never calls pam_end() in the session"
+stack login "@include $T/svc/common-cap"
+check "ambient grant without keepcaps defer" no login "$T/perf-plain" login \
+	"the kernel clears the ambient set when login switches from root to the user"
+stack xdm "@include $T/svc/common-amb"
+unknown "ambient grant through an unknown program" xdm "$T/perf-plain" \
+	"is not known to perfdoctor"
+login xdm "$T/perf-plain" login
+[ $r -eq 0 ] || fail "xdm, login order: probe exit $r, want 0"
+login xdm "$T/perf-plain" sshd
+[ $r -eq 1 ] || fail "xdm, sshd order: probe exit $r, want 1"
+# A session that began before capability.conf granted it: NO for the
+# session (the probe run with its credentials fails), "log in again", and
+# the new login through the same stack indeed works.
+stack login "@include $T/svc/common-cap"
+echo 'cap_perfmon alice' >"$conf"
+setpriv --reuid=4001 --regid=4001 --groups=4001,4100 sleep 120 &
+old=$!
+trap 'kill $old 2>/dev/null; rm -rf "$T"' EXIT
+while [ "$(readlink "/proc/$old/exe" 2>/dev/null)" != "$(command -v sleep)" ]; do sleep 0.05; done
+ours "$doctor_bin" --pid="$old" --pam-dir="$T/svc" --service=login \
+	--config="$T/unused.conf" "$T/perf-ei" >"$T/doc" 2>&1
+d=$?
+probe_as 4001 4001 4001,4100 "$T/perf-ei"; pr=$?
+login login "$T/perf-ei" login
+if [ $d -eq 1 ] && [ $pr -eq 1 ] && [ $r -eq 0 ] &&
+	grep -q "a new login of alice would pass" "$T/doc"; then
+	ok "an old session: NO and log in again, and a new login works"
+else
+	fail "old session: doctor exit $d, probe exit $pr, new login $r"; sed 's/^/    /' "$T/doc"
+fi
+kill $old
+
+# Several services: the answer is theirs only if they all agree.
+echo '^cap_perfmon alice' >"$conf"
+stack login "@include $T/svc/common-amb"
+doctor login,sshd "$T/perf-plain"
+[ $d -eq 3 ] && grep -qF "it depends on how the user logs in: login yes; sshd no" "$T/doc" ||
+	{ fail "login,sshd: exit $d"; sed 's/^/    /' "$T/doc"; }
+[ $fails -eq 0 ]

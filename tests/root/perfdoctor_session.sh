@@ -1,0 +1,157 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# Issue 12, item 14: perfdoctor judges the session that would run perf from
+# its real credentials and capability state, never from the group database
+# alone. Each case runs a session with chosen credentials (setpriv, unshare)
+# and compares perfdoctor's verdict, for that session (--pid) or run from
+# it (no --pid), with the CPU-wide probe run with exactly those credentials:
+#  - alice is in perf_users in the (nss_wrapper) database, but the session
+#    lacks the group: NO, "log in again", and the probe cannot run;
+#  - the same with the group: YES, and the probe opens its event;
+#  - no_new_privs, a bounding set without cap_perfmon, a user namespace:
+#    NO, and the probe fails;
+#  - inheritable (with a +ei perf) or ambient cap_perfmon: YES, probe works;
+#  - a missing process, or --user naming someone else: exit 2.
+set -u
+. "$TESTS_DIR/tools/perf_world.sh"
+doctor_bin=$TOP/progs/perfdoctor
+pids=
+trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+mkdir "$T/nopam"
+: >"$T/empty.conf"
+perf=$T/perf
+cp "$BIN/perfprobe" "$perf"
+chgrp 4100 "$perf"
+chmod 0750 "$perf"
+/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$perf"
+
+doctor() {	# [ARGS...]: perfdoctor in the private world; $d its exit
+	ours "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" \
+		"$@" >"$T/doc" 2>&1
+	d=$?
+}
+# session SETPRIV-OPTIONS...: a sleeping process with those credentials;
+# $pid is it. (setpriv runs as a simple command, so $! is the sleep.)
+session() {
+	setpriv "$@" sleep 120 &
+	pid=$!
+	pids="$pids $pid"
+	# Wait until setpriv has exec()ed sleep with the new credentials.
+	i=0
+	while [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" != "$(command -v sleep)" ] &&
+		[ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+}
+# agree LABEL WANT(yes|no) TEXT PROBE-SETPRIV-OPTIONS... -- FILE: the last
+# doctor run said WANT with TEXT, and the probe run so agrees.
+agree() {
+	label=$1 want=$2 text=$3
+	shift 3
+	setpriv "$@" sh -c 'exec "$0"' "$file" >"$T/probe.out" 2>&1; r=$?
+	[ $r -eq 0 ] || r=1
+	case $want in yes) w=0 ;; no) w=1 ;; esac
+	if [ $d -ne $w ] || [ $r -ne $w ]; then
+		fail "$label: doctor exit $d, probe exit $r, want both $w"
+		sed 's/^/    /' "$T/doc" "$T/probe.out"
+	elif ! grep -qF -- "$text" "$T/doc"; then
+		fail "$label: no '$text' in:"; sed 's/^/    /' "$T/doc"
+	else
+		ok "$label: doctor and kernel agree: $(grep '^verdict' "$T/doc")"
+	fi
+}
+file=$perf
+stale="--reuid=4001 --regid=4001 --groups=4001"
+fresh="--reuid=4001 --regid=4001 --groups=4001,4100"
+
+# Run from the session itself (as alice, no --pid).
+# shellcheck disable=SC2086 # option lists
+setpriv $stale sh -c 'exec "$@"' sh env LD_PRELOAD="$NWRAP" \
+	NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+	ASAN_OPTIONS=verify_asan_link_order=0 ${VALGRIND_CMD:-} "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" "$perf" >"$T/doc" 2>&1
+d=$?
+# shellcheck disable=SC2086
+agree "alice's own session without perf_users" no \
+	"may not execute $perf; a new login of alice would be allowed to execute it" $stale
+grep -qF "fix:       log in again" "$T/doc" || fail "no 'log in again' fix"
+# shellcheck disable=SC2086
+setpriv $fresh sh -c 'exec "$@"' sh env LD_PRELOAD="$NWRAP" \
+	NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+	ASAN_OPTIONS=verify_asan_link_order=0 ${VALGRIND_CMD:-} "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" "$perf" >"$T/doc" 2>&1
+d=$?
+# shellcheck disable=SC2086
+agree "alice's own session with perf_users" yes "verdict:   YES: alice can monitor" $fresh
+
+# The same sessions judged from outside, by root, with --pid.
+# shellcheck disable=SC2086
+session $stale
+doctor --pid="$pid" "$perf"
+# shellcheck disable=SC2086
+agree "--pid: session without perf_users" no "a new login of alice would be allowed to execute it" $stale
+# shellcheck disable=SC2086
+session $fresh
+doctor --pid="$pid" "$perf"
+# shellcheck disable=SC2086
+agree "--pid: session with perf_users" yes "verdict:   YES" $fresh
+doctor --pid="$pid" --user=bob "$perf"
+[ $d -eq 2 ] && grep -q "process $pid runs as alice, not bob" "$T/doc" ||
+	{ fail "--pid of alice's with --user=bob: exit $d"; sed 's/^/    /' "$T/doc"; }
+
+# shellcheck disable=SC2086
+session $fresh --no-new-privs
+doctor --pid="$pid" "$perf"
+# shellcheck disable=SC2086
+agree "--pid: no_new_privs" no "no_new_privs set" $fresh --no-new-privs
+
+# shellcheck disable=SC2086
+session $fresh --bounding-set=-perfmon
+doctor --pid="$pid" "$perf"
+# shellcheck disable=SC2086
+agree "--pid: bounding set without cap_perfmon" no "bounding set lacks cap_perfmon" \
+	$fresh --bounding-set=-perfmon
+
+# A user namespace: root in there, nobody to perf_event_open() outside.
+unshare --user --map-root-user sleep 120 &
+pid=$!
+pids="$pids $pid"
+i=0
+while [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" != "$(command -v sleep)" ] && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+doctor --pid="$pid" "$perf"
+unshare --user --map-root-user "$perf" >"$T/probe.out" 2>&1; r=$?
+if [ $d -eq 1 ] && [ $r -ne 0 ] && grep -q "the session is in a user namespace" "$T/doc"; then
+	ok "--pid: a user namespace: doctor and kernel agree: NO"
+else
+	fail "user namespace: doctor exit $d, probe exit $r"; sed 's/^/    /' "$T/doc" "$T/probe.out"
+fi
+
+# Capabilities the session carries: inheritable with a +ei perf, ambient
+# with a perf that has none.
+file=$T/perf-ei
+cp "$BIN/perfprobe" "$file"
+/usr/sbin/setcap cap_perfmon+ei "$file"
+# shellcheck disable=SC2086
+session $fresh --inh-caps=+perfmon
+doctor --pid="$pid" "$file"
+# shellcheck disable=SC2086
+agree "--pid: inheritable cap_perfmon, +ei perf" yes "inheritable cap_perfmon" $fresh --inh-caps=+perfmon
+# shellcheck disable=SC2086
+session $fresh
+doctor --pid="$pid" "$file"
+# shellcheck disable=SC2086
+agree "--pid: no inheritable cap_perfmon, +ei perf" no "only to callers holding it" $fresh
+file=$T/perf-plain
+cp "$BIN/perfprobe" "$file"
+# shellcheck disable=SC2086
+session $fresh --inh-caps=+perfmon --ambient-caps=+perfmon
+doctor --pid="$pid" "$file"
+# shellcheck disable=SC2086
+agree "--pid: ambient cap_perfmon, perf without file capabilities" yes "ambient cap_perfmon" \
+	$fresh --inh-caps=+perfmon --ambient-caps=+perfmon
+
+# A process that does not exist is an error, not a verdict.
+doctor --pid=999999 "$perf"
+[ $d -eq 2 ] && grep -q "perfdoctor: process 999999: no such process" "$T/doc" ||
+	{ fail "--pid=999999: exit $d"; sed 's/^/    /' "$T/doc"; }
+[ $fails -eq 0 ]
