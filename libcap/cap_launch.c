@@ -13,8 +13,6 @@
 
 #include "lcap.h"
 
-extern char **environ;
-
 struct cap_launch_s {
 	/* Caller memory, kept by pointer as libcap's API says. */
 	const char *arg0;
@@ -39,8 +37,12 @@ static cap_launch_t new_launcher(void)
 }
 
 /*
- * A launcher that runs arg0 with argv and envp (NULL envp: the parent's
- * environment at launch time). The three pointers are kept, not copied:
+ * A launcher that runs arg0 with argv and envp. A NULL envp gives the
+ * child an empty environment, as libcap does: the child may run with
+ * other ids and capabilities than its parent, and the parent's variables
+ * (secrets, LD_PRELOAD, BASH_ENV, PYTHONPATH) must not follow it there
+ * unless the caller hands them over explicitly. The three pointers are
+ * kept, not copied:
  * they must stay valid until the launcher is freed. Caller frees with
  * cap_free(), which also frees an attached IAB.
  */
@@ -213,6 +215,7 @@ static int enter_chroot(const char *path)
  */
 static void run_child(cap_launch_t attr, void *detail)
 {
+	static char *const no_environment[] = { NULL };
 	char *const *envp;
 
 	if (attr->callback != NULL && attr->callback(detail) != 0)
@@ -236,7 +239,7 @@ static void run_child(cap_launch_t attr, void *detail)
 	 * not write to them; launder the const away without a cast warning.
 	 */
 	envp = attr->envp != NULL ? (char *const *)(uintptr_t)attr->envp :
-				    environ;
+				    no_environment;
 	execve(attr->arg0, (char *const *)(uintptr_t)attr->argv, envp);
 }
 
