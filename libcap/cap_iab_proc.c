@@ -150,7 +150,7 @@ static int raise_ambient(const struct cap_iab_s *iab)
  * it; without it those steps fail (EPERM) and the rest still happen. E is
  * the caller's again on every path.
  */
-static int apply_iab(const struct cap_iab_s *iab)
+int lcap_iab_apply(const struct cap_iab_s *iab)
 {
 	struct outcome out = { 0, 0 };
 	cap_t current, working;
@@ -202,11 +202,12 @@ static int apply_iab(const struct cap_iab_s *iab)
 	return out.rc;
 }
 
+/* Applies a copy: the IAB's lock is not held across the system calls. */
 int cap_iab_set_proc(cap_iab_t iab)
 {
-	if (!lcap_is(iab, LCAP_KIND_IAB)) {
-		errno = EINVAL;
+	struct cap_iab_s snap;
+
+	if (lcap_snapshot(iab, LCAP_KIND_IAB, &snap, sizeof(snap)) < 0)
 		return -1;
-	}
-	return apply_iab(iab);
+	return lcap_iab_apply(&snap);
 }

@@ -28,20 +28,26 @@ static int read_caps(pid_t pid, cap_t caps)
 	header_for(&hdr, pid);
 	if (lcap_sys_capget(&hdr, data) < 0)
 		return -1;	/* errno from capget(2): ESRCH, EPERM */
+	lcap_lock(caps);
 	for (w = 0; w < LCAP_WORDS; w++) {
 		caps->flags[CAP_EFFECTIVE][w] = data[w].effective;
 		caps->flags[CAP_PERMITTED][w] = data[w].permitted;
 		caps->flags[CAP_INHERITABLE][w] = data[w].inheritable;
 	}
+	lcap_unlock(caps);
 	return 0;
 }
 
-static int write_caps(pid_t pid, cap_t caps)
+static int write_caps(pid_t pid, cap_t shared)
 {
 	struct __user_cap_header_struct hdr;
 	struct __user_cap_data_struct data[LCAP_WORDS];
+	struct _cap_struct snap;
+	const struct _cap_struct *caps = &snap;
 	int w;
 
+	if (lcap_snapshot(shared, LCAP_KIND_SET, &snap, sizeof(snap)) < 0)
+		return -1;
 	header_for(&hdr, pid);
 	for (w = 0; w < LCAP_WORDS; w++) {
 		data[w].effective = caps->flags[CAP_EFFECTIVE][w];
