@@ -28,6 +28,7 @@ void capsh_usage(const struct opts *o, int status) __attribute__((noreturn));
 /* capsh_util.c */
 int capsh_parse_uint(const char *text, const char *what, unsigned *value);
 int capsh_cap_value(const char *text, cap_value_t *cap);
+void capsh_bad_value(const char *what, const char *reason, const char *text);
 void capsh_perror(const char *msg);
 
 /* capsh_print.c */

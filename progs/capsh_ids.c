@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "capsh.h"
+#include "number.h"
 
 /* --uid=<n>: plain setuid(2); leaving root clears P and E (unless keep-caps). */
 int capsh_uid(const char *text)
@@ -67,11 +69,15 @@ static int group_id(const char *entry, gid_t *gid)
 	char buf[4096];
 
 	if (isdigit((unsigned char)entry[0])) {
-		unsigned value;
+		unsigned long long value;
+		int rc = number_parse(entry, 0, UINT32_MAX, &value);
 
-		if (capsh_parse_uint(entry, "invalid --groups entry",
-				     &value) != 0)
+		if (rc != 0) {
+			capsh_bad_value("invalid --groups entry", rc == ERANGE ?
+					"out of range (0 to 4294967295)" :
+					"want non-negative integer", entry);
 			return -2;
+		}
 		*gid = (gid_t)value;
 		return 0;
 	}

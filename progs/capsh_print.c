@@ -235,8 +235,8 @@ int capsh_parse_hex(const char *hex, unsigned long long *bits)
 
 	if (rc == 0)
 		return 0;
-	fprintf(stderr, "invalid --decode value: want a 64-bit hexadecimal "
-		"number, got \"%s\"\n", hex);
+	capsh_bad_value("invalid --decode value",
+			"want a 64-bit hexadecimal number", hex);
 	return -1;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "capsh.h"
+#include "escape.h"
 #include "number.h"
 
 /*
@@ -28,8 +29,7 @@ int capsh_parse_uint(const char *text, const char *what, unsigned *value)
 		return 0;
 	}
 	if (rc == ERANGE)
-		fprintf(stderr, "%s: out of range (0 to %u), got \"%s\"\n",
-			what, UINT_MAX, text);
+		capsh_bad_value(what, "out of range (0 to 4294967295)", text);
 	else
 		fprintf(stderr, "%s: want non-negative integer, got \"%s\"\n",
 			what, text);
@@ -57,6 +57,18 @@ int capsh_cap_value(const char *text, cap_value_t *cap)
 	if (text[strspn(text, letters)] != '\0')
 		return -1;
 	return cap_from_name(text, cap);
+}
+
+/*
+ * The line for a value libcap would have taken and we refuse: ours, not
+ * libcap's, so the value is escaped (a terminal never sees its control
+ * characters).
+ */
+void capsh_bad_value(const char *what, const char *reason, const char *text)
+{
+	fprintf(stderr, "%s: %s, got \"", what, reason);
+	escape_fputs(text, stderr);
+	fputs("\"\n", stderr);
 }
 
 /* perror(3) with capsh's own wording; kept separate so errno is read once. */

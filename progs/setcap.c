@@ -21,6 +21,7 @@
 #include <sys/capability.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "number.h"
 #include "setcap_explain.h"
 #include "setcap_perf.h"
@@ -91,8 +92,11 @@ static uid_t parse_rootid(const char *arg)
 	int rc = number_parse(arg, 0, (uid_t)-1, &v);
 
 	if (rc == ERANGE) {
-		fprintf(stderr, "bad ns rootid: out of range (1 to %u), got "
-			"\"%s\"\n", (unsigned)(uid_t)-1, arg);
+		/* Ours, not libcap's: the value is escaped. */
+		fputs("bad ns rootid: out of range (1 to 4294967295), got \"",
+		      stderr);
+		escape_fputs(arg, stderr);
+		fputs("\"\n", stderr);
 		exit(EXIT_FAILURE);
 	}
 	if (rc != 0 || v == 0) {

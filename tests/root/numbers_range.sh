@@ -52,6 +52,9 @@ for v in zz -1 10q 11111111111111111111 ''; do
 	refuse "invalid --decode value: want a 64-bit hexadecimal number, got \"$v\"" "--decode=$v"
 	refuse "invalid --decode value: want a 64-bit hexadecimal number, got \"$v\"" --json "--decode=$v"
 done
+# Our own lines escape what they quote (common/escape.h).
+refuse 'invalid --decode value: want a 64-bit hexadecimal number, got "a\033[31mb"' "$(printf -- '--decode=a\033[31mb')"
+refuse 'invalid --groups entry: want non-negative integer, got "1\015x"' "$(printf -- '--groups=1\rx')"
 refuse "unrecognised value '38junk'" --explain=38junk
 refuse "unrecognised value '4294967334'" --explain=4294967334
 refuse 'capability [5x] is unknown to libcap' --drop=5x
