@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* The calling process's IAB: cap_iab_get_proc and cap_iab_set_proc. */
 #include <errno.h>
+#include <string.h>
 
 #include "lcap.h"
 
@@ -42,7 +43,8 @@ static int want(const uint32_t *bits, cap_value_t cap)
  * non-empty, which failed needlessly without it). Ambient raises need
  * only the bits in P and I.
  */
-static int needs_setpcap(const struct cap_iab_s *iab, cap_t current)
+static int needs_setpcap(const struct cap_iab_s *iab,
+			 const struct _cap_struct *current)
 {
 	cap_value_t cap;
 	int w;
@@ -78,7 +80,8 @@ static void record(struct outcome *out, int rc)
 }
 
 /* Makes I exactly bits; working follows what the kernel holds. */
-static int set_inheritable(cap_t working, const uint32_t bits[LCAP_WORDS])
+static int set_inheritable(struct _cap_struct *working,
+			   const uint32_t bits[LCAP_WORDS])
 {
 	uint32_t before[LCAP_WORDS];
 	int w;
@@ -87,7 +90,7 @@ static int set_inheritable(cap_t working, const uint32_t bits[LCAP_WORDS])
 		before[w] = working->flags[CAP_INHERITABLE][w];
 		working->flags[CAP_INHERITABLE][w] = bits[w];
 	}
-	if (cap_set_proc(working) == 0)
+	if (lcap_proc_write(working) == 0)
 		return 0;
 	for (w = 0; w < LCAP_WORDS; w++)
 		working->flags[CAP_INHERITABLE][w] = before[w];
@@ -148,29 +151,24 @@ static int raise_ambient(const struct cap_iab_s *iab)
  * bounding set, so those bits are raised first; if that fails the drops
  * still happen. CAP_SETPCAP joins E only when a step needs it and P holds
  * it; without it those steps fail (EPERM) and the rest still happen. E is
- * the caller's again on every path.
+ * the caller's again on every path. Nothing here allocates or locks: a
+ * launcher's child runs it between fork() and execve().
  */
 int lcap_iab_apply(const struct cap_iab_s *iab)
 {
 	struct outcome out = { 0, 0 };
-	cap_t current, working;
-	cap_flag_value_t have_setpcap = CAP_CLEAR;
-	cap_value_t setpcap = CAP_SETPCAP;
+	struct _cap_struct current_set, working_set;
+	struct _cap_struct *current = &current_set, *working = &working_set;
 	uint32_t bits[LCAP_WORDS];
 	int w, early = 0;
 
-	current = cap_get_proc();
-	if (current == NULL)
+	if (lcap_proc_read(current) < 0)
 		return -1;
-	working = cap_dup(current);
-	if (working == NULL) {
-		cap_free(current);
-		errno = ENOMEM;
-		return -1;
-	}
-	cap_get_flag(current, CAP_SETPCAP, CAP_PERMITTED, &have_setpcap);
-	if (have_setpcap == CAP_SET && needs_setpcap(iab, current))
-		cap_set_flag(working, CAP_EFFECTIVE, 1, &setpcap, CAP_SET);
+	working_set = current_set;
+	if ((current->flags[CAP_PERMITTED][LCAP_WORD(CAP_SETPCAP)] &
+	     LCAP_MASK(CAP_SETPCAP)) && needs_setpcap(iab, current))
+		working->flags[CAP_EFFECTIVE][LCAP_WORD(CAP_SETPCAP)] |=
+			LCAP_MASK(CAP_SETPCAP);
 
 	/* 1. Restrictions. */
 	for (w = 0; w < LCAP_WORDS; w++)
@@ -193,10 +191,9 @@ int lcap_iab_apply(const struct cap_iab_s *iab)
 		record(&out, raise_ambient(iab));
 
 	/* Give back exactly the E the caller had, whatever happened above. */
-	cap_fill_flag(working, CAP_EFFECTIVE, current, CAP_EFFECTIVE);
-	record(&out, cap_set_proc(working));
-	cap_free(working);
-	cap_free(current);
+	memcpy(working->flags[CAP_EFFECTIVE], current->flags[CAP_EFFECTIVE],
+	       sizeof(working->flags[CAP_EFFECTIVE]));
+	record(&out, lcap_proc_write(working));
 	if (out.rc < 0)
 		errno = out.err;
 	return out.rc;

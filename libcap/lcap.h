@@ -92,6 +92,13 @@ int lcap_sys_chroot(const char *path);
  */
 cap_t lcap_proc_raise(cap_value_t cap);
 int lcap_proc_end(cap_t working, int rc);
+/*
+ * The calling thread's E, P and I in a plain struct, with no lock and no
+ * allocation: what a forked child of a threaded program may still call
+ * (its allocator may be locked by a thread that no longer exists).
+ */
+int lcap_proc_read(struct _cap_struct *caps);
+int lcap_proc_write(const struct _cap_struct *caps);
 
 /*
  * cap_iab.c: a launcher holds its IAB, which may then not change or be

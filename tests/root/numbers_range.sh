@@ -105,6 +105,14 @@ same --explain=64
 same --explain=cap_chownx
 same --has-p=0x26
 same --has-b=63
+# Capability numbers in text go through the library's parser, which never
+# wrapped: the same refusal as libcap's.
+same --inh=4294967296
+same --caps=4294967296=p
+same --iab=4294967297
+same --iab=18446744073709551617
+same --addamb=4294967301
+same --supports=4294967334
 
 # setcap -n: refused values write nothing; in-range ones write the same
 # bytes as libcap's setcap.
