@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* One allocator for every object the library returns, and one cap_free(). */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,8 @@
 struct lcap_header {
 	uint32_t magic;
 	uint32_t size;		/* bytes of object after the header */
-	uint64_t reserved;
+	uint32_t lock;		/* 1 while a call works on the object */
+	uint32_t reserved;
 };
 
 #define LCAP_MAGIC_BASE	UINT32_C(0xCA9F1000)
@@ -42,6 +44,7 @@ static void *alloc_object(enum lcap_kind kind, size_t size, int zero)
 		return NULL;		/* ENOMEM from calloc or malloc */
 	hdr->magic = LCAP_MAGIC(kind);
 	hdr->size = (uint32_t)size;
+	hdr->lock = 0;
 	hdr->reserved = 0;
 	return hdr + 1;
 }
@@ -57,6 +60,39 @@ int lcap_is(const void *obj, enum lcap_kind kind)
 	if (obj == NULL || ((uintptr_t)obj & (sizeof(uint64_t) - 1)) != 0)
 		return 0;
 	return header_of(obj)->magic == LCAP_MAGIC(kind);
+}
+
+/*
+ * A spin lock with a yield: held only for a copy of a few dozen bytes,
+ * except by cap_launch(), which keeps its launcher while the child
+ * starts. Atomic builtins, not a pthread mutex: no allocation (the
+ * out-of-memory paths stay as they were), nothing to initialise or
+ * destroy, and nothing for a forked child to inherit but a word.
+ */
+void lcap_lock(const void *obj)
+{
+	uint32_t *lock = &header_of(obj)->lock;
+
+	while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE) != 0)
+		sched_yield();
+}
+
+void lcap_unlock(const void *obj)
+{
+	__atomic_store_n(&header_of(obj)->lock, 0, __ATOMIC_RELEASE);
+}
+
+int lcap_snapshot(const void *obj, enum lcap_kind kind, void *copy,
+		  size_t size)
+{
+	if (!lcap_is(obj, kind)) {
+		errno = EINVAL;
+		return -1;
+	}
+	lcap_lock(obj);
+	memcpy(copy, obj, size);
+	lcap_unlock(obj);
+	return 0;
 }
 
 char *lcap_strndup(const char *text, size_t len)
@@ -97,8 +133,15 @@ int cap_free(void *obj)
 		errno = EINVAL;
 		return -1;
 	}
+	/*
+	 * Taken and never released: a call on this object in another thread
+	 * waits for the scrub below instead of reading it half-freed (calling
+	 * anything on an object after its cap_free() is the caller's bug).
+	 */
+	lcap_lock(obj);
 	/* A launcher's IAB goes with the launcher, never on its own. */
-	if (kind == LCAP_KIND_IAB && lcap_iab_held(obj)) {
+	if (kind == LCAP_KIND_IAB && ((struct cap_iab_s *)obj)->held) {
+		lcap_unlock(obj);
 		errno = EBUSY;
 		return -1;
 	}
@@ -117,14 +160,13 @@ cap_t cap_init(void)
 
 cap_t cap_dup(cap_t caps)
 {
+	struct _cap_struct snap;
 	cap_t copy;
 
-	if (!lcap_is(caps, LCAP_KIND_SET)) {
-		errno = EINVAL;
+	if (lcap_snapshot(caps, LCAP_KIND_SET, &snap, sizeof(snap)) < 0)
 		return NULL;
-	}
 	copy = cap_init();
 	if (copy != NULL)
-		*copy = *caps;
+		*copy = snap;
 	return copy;
 }

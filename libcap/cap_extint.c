@@ -28,9 +28,11 @@ ssize_t cap_size(cap_t caps)
 ssize_t cap_copy_ext(void *buffer, cap_t caps, ssize_t length)
 {
 	unsigned char *out = buffer;
+	struct _cap_struct snap;
 	int flag, j;
 
-	if (out == NULL || !lcap_is(caps, LCAP_KIND_SET) || length < EXT_SIZE) {
+	if (out == NULL || length < EXT_SIZE ||
+	    lcap_snapshot(caps, LCAP_KIND_SET, &snap, sizeof(snap)) < 0) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -39,7 +41,7 @@ ssize_t cap_copy_ext(void *buffer, cap_t caps, ssize_t length)
 	for (j = 0; j < EXT_VECTOR; j++)
 		for (flag = 0; flag < LCAP_FLAGS; flag++)
 			out[EXT_HEADER + LCAP_FLAGS * j + flag] = (unsigned char)
-				(caps->flags[flag][j / 4] >> (8 * (j % 4)));
+				(snap.flags[flag][j / 4] >> (8 * (j % 4)));
 	return EXT_SIZE;
 }
 

@@ -79,10 +79,15 @@ cap_t cap_get_fd(int fd)
  * P | I have nothing to raise at exec and are dropped, as libcap does.
  * Returns the length, or -1 with errno set.
  */
-static ssize_t encode_caps(cap_t caps, unsigned char *raw)
+static ssize_t encode_caps(cap_t shared, unsigned char *raw)
 {
 	struct lcap_xattr x = { .revision = 2 };
+	struct _cap_struct snap;
+	const struct _cap_struct *caps = &snap;
 	int w, any_e = 0;
+
+	if (lcap_snapshot(shared, LCAP_KIND_SET, &snap, sizeof(snap)) < 0)
+		return -1;
 
 	for (w = 0; w < LCAP_WORDS; w++) {
 		x.permitted[w] = caps->flags[CAP_PERMITTED][w];
@@ -276,11 +281,11 @@ out:
 /* The rootid of a v3 capability, 0 for none; (uid_t)-1 and EINVAL for a bad caps. */
 uid_t cap_get_nsowner(cap_t caps)
 {
-	if (!lcap_is(caps, LCAP_KIND_SET)) {
-		errno = EINVAL;
+	struct _cap_struct snap;
+
+	if (lcap_snapshot(caps, LCAP_KIND_SET, &snap, sizeof(snap)) < 0)
 		return (uid_t)-1;
-	}
-	return caps->rootid;
+	return snap.rootid;
 }
 
 /*
@@ -294,6 +299,8 @@ int cap_set_nsowner(cap_t caps, uid_t rootid)
 		errno = EINVAL;
 		return -1;
 	}
+	lcap_lock(caps);
 	caps->rootid = rootid;
+	lcap_unlock(caps);
 	return 0;
 }

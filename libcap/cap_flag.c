@@ -20,8 +20,10 @@ int cap_get_flag(cap_t caps, cap_value_t cap, cap_flag_t flag,
 		errno = EINVAL;
 		return -1;
 	}
+	lcap_lock(caps);
 	*value = (caps->flags[flag][LCAP_WORD(cap)] & LCAP_MASK(cap)) ?
 		 CAP_SET : CAP_CLEAR;
+	lcap_unlock(caps);
 	return 0;
 }
 
@@ -37,6 +39,7 @@ int cap_set_flag(cap_t caps, cap_flag_t flag, int count,
 		errno = EINVAL;
 		return -1;
 	}
+	lcap_lock(caps);
 	for (n = 0; n < count; n++) {
 		cap_value_t cap = list[n];
 
@@ -48,6 +51,7 @@ int cap_set_flag(cap_t caps, cap_flag_t flag, int count,
 		else
 			caps->flags[flag][LCAP_WORD(cap)] &= ~LCAP_MASK(cap);
 	}
+	lcap_unlock(caps);
 	return 0;
 }
 
@@ -57,7 +61,9 @@ int cap_clear(cap_t caps)
 		errno = EINVAL;
 		return -1;
 	}
+	lcap_lock(caps);
 	memset(caps->flags, 0, sizeof(caps->flags));
+	lcap_unlock(caps);
 	return 0;
 }
 
@@ -67,18 +73,26 @@ int cap_clear_flag(cap_t caps, cap_flag_t flag)
 		errno = EINVAL;
 		return -1;
 	}
+	lcap_lock(caps);
 	memset(caps->flags[flag], 0, sizeof(caps->flags[flag]));
+	lcap_unlock(caps);
 	return 0;
 }
 
+/* ref is read from a copy, so the two locks are never held together. */
 int cap_fill_flag(cap_t to_set, cap_flag_t to, cap_t ref, cap_flag_t from)
 {
-	if (!lcap_is(to_set, LCAP_KIND_SET) || !lcap_is(ref, LCAP_KIND_SET) ||
-	    !valid_flag(to) || !valid_flag(from)) {
+	struct _cap_struct snap;
+
+	if (!lcap_is(to_set, LCAP_KIND_SET) || !valid_flag(to) ||
+	    !valid_flag(from) ||
+	    lcap_snapshot(ref, LCAP_KIND_SET, &snap, sizeof(snap)) < 0) {
 		errno = EINVAL;
 		return -1;
 	}
-	memcpy(to_set->flags[to], ref->flags[from], sizeof(to_set->flags[to]));
+	lcap_lock(to_set);
+	memcpy(to_set->flags[to], snap.flags[from], sizeof(to_set->flags[to]));
+	lcap_unlock(to_set);
 	return 0;
 }
 
@@ -89,16 +103,16 @@ int cap_fill(cap_t caps, cap_flag_t to, cap_flag_t from)
 
 int cap_compare(cap_t a, cap_t b)
 {
+	struct _cap_struct sa, sb;
 	int result = 0;
 	int flag;
 
-	if (!lcap_is(a, LCAP_KIND_SET) || !lcap_is(b, LCAP_KIND_SET)) {
-		errno = EINVAL;
+	if (lcap_snapshot(a, LCAP_KIND_SET, &sa, sizeof(sa)) < 0 ||
+	    lcap_snapshot(b, LCAP_KIND_SET, &sb, sizeof(sb)) < 0)
 		return -1;
-	}
 	for (flag = 0; flag < LCAP_FLAGS; flag++)
-		if (memcmp(a->flags[flag], b->flags[flag],
-			   sizeof(a->flags[flag])) != 0)
+		if (memcmp(sa.flags[flag], sb.flags[flag],
+			   sizeof(sa.flags[flag])) != 0)
 			result |= 1 << flag;
 	return result;
 }

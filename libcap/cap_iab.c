@@ -13,42 +13,42 @@ cap_iab_t cap_iab_init(void)
 /* The copy is not held by any launcher, even when the original is. */
 cap_iab_t cap_iab_dup(cap_iab_t iab)
 {
+	struct cap_iab_s snap;
 	cap_iab_t copy;
 
-	if (!lcap_is(iab, LCAP_KIND_IAB)) {
-		errno = EINVAL;
+	if (lcap_snapshot(iab, LCAP_KIND_IAB, &snap, sizeof(snap)) < 0)
 		return NULL;
-	}
 	copy = cap_iab_init();
 	if (copy != NULL) {
-		*copy = *iab;
+		*copy = snap;
 		copy->held = 0;
 	}
 	return copy;
 }
 
-void lcap_iab_hold(cap_iab_t iab, int held)
+int lcap_iab_hold(cap_iab_t iab, int held)
 {
-	iab->held = held != 0;
-}
+	int rc = 0;
 
-int lcap_iab_held(const void *obj)
-{
-	return lcap_is(obj, LCAP_KIND_IAB) &&
-	       ((const struct cap_iab_s *)obj)->held != 0;
+	lcap_lock(iab);
+	if (held && iab->held) {
+		errno = EINVAL;		/* another launcher has it */
+		rc = -1;
+	} else {
+		iab->held = held != 0;
+	}
+	lcap_unlock(iab);
+	return rc;
 }
 
 /*
  * A launcher keeps a pointer to its IAB (libcap's API), so changing it
  * behind the launcher's back is refused. libcap blocks forever on its
- * mutex here; EBUSY at least tells the caller what is wrong.
+ * mutex here; EBUSY at least tells the caller what is wrong. Called with
+ * the IAB's lock held (the launcher sets held under it too).
  */
 static int check_writable(cap_iab_t iab)
 {
-	if (!lcap_is(iab, LCAP_KIND_IAB)) {
-		errno = EINVAL;
-		return -1;
-	}
 	if (iab->held) {
 		errno = EBUSY;
 		return -1;
@@ -76,14 +76,17 @@ cap_flag_value_t cap_iab_get_vector(cap_iab_t iab, cap_iab_vector_t vec,
 				    cap_value_t cap)
 {
 	const uint32_t *bits;
+	cap_flag_value_t value = CAP_CLEAR;
 
 	if (!lcap_is(iab, LCAP_KIND_IAB) || cap < 0 ||
 	    cap >= lcap_kernel_bits())
 		return CAP_CLEAR;
+	lcap_lock(iab);
 	bits = vector_of(iab, vec);
-	if (bits == NULL)
-		return CAP_CLEAR;
-	return (bits[LCAP_WORD(cap)] & LCAP_MASK(cap)) ? CAP_SET : CAP_CLEAR;
+	if (bits != NULL && (bits[LCAP_WORD(cap)] & LCAP_MASK(cap)))
+		value = CAP_SET;
+	lcap_unlock(iab);
+	return value;
 }
 
 /*
@@ -109,24 +112,26 @@ int cap_iab_set_vector(cap_iab_t iab, cap_iab_vector_t vec, cap_value_t cap,
 	uint32_t *bits;
 	unsigned w;
 
-	if (check_writable(iab) < 0)
-		return -1;
-	if (cap < 0 || cap >= lcap_kernel_bits() ||
-	    (value != CAP_SET && value != CAP_CLEAR)) {
+	if (!lcap_is(iab, LCAP_KIND_IAB) || cap < 0 ||
+	    cap >= lcap_kernel_bits() ||
+	    (value != CAP_SET && value != CAP_CLEAR) ||
+	    vector_of(iab, vec) == NULL) {
 		errno = EINVAL;
+		return -1;
+	}
+	lcap_lock(iab);
+	if (check_writable(iab) < 0) {
+		lcap_unlock(iab);
 		return -1;
 	}
 	bits = vector_of(iab, vec);
-	if (bits == NULL) {
-		errno = EINVAL;
-		return -1;
-	}
 	w = LCAP_WORD(cap);
 	if (value == CAP_SET)
 		bits[w] |= LCAP_MASK(cap);
 	else
 		bits[w] &= ~LCAP_MASK(cap);
 	keep_a_within_i(iab, vec);
+	lcap_unlock(iab);
 	return 0;
 }
 
@@ -138,44 +143,47 @@ int cap_iab_set_vector(cap_iab_t iab, cap_iab_vector_t vec, cap_value_t cap,
 int cap_iab_fill(cap_iab_t iab, cap_iab_vector_t vec, cap_t caps,
 		 cap_flag_t flag)
 {
+	struct _cap_struct snap;
 	uint32_t *bits;
 	int w;
 
-	if (check_writable(iab) < 0)
-		return -1;
-	if (!lcap_is(caps, LCAP_KIND_SET) ||
+	/* caps is read from a copy: never two locks at once. */
+	if (!lcap_is(iab, LCAP_KIND_IAB) || vector_of(iab, vec) == NULL ||
 	    (flag != CAP_EFFECTIVE && flag != CAP_PERMITTED &&
-	     flag != CAP_INHERITABLE)) {
+	     flag != CAP_INHERITABLE) ||
+	    lcap_snapshot(caps, LCAP_KIND_SET, &snap, sizeof(snap)) < 0) {
 		errno = EINVAL;
+		return -1;
+	}
+	lcap_lock(iab);
+	if (check_writable(iab) < 0) {
+		lcap_unlock(iab);
 		return -1;
 	}
 	bits = vector_of(iab, vec);
-	if (bits == NULL) {
-		errno = EINVAL;
-		return -1;
-	}
 	for (w = 0; w < LCAP_WORDS; w++)
-		bits[w] = vec == CAP_IAB_BOUND ? ~caps->flags[flag][w]
-					       : caps->flags[flag][w];
+		bits[w] = vec == CAP_IAB_BOUND ? ~snap.flags[flag][w]
+					       : snap.flags[flag][w];
 	keep_a_within_i(iab, vec);
+	lcap_unlock(iab);
 	return 0;
 }
 
 /* Returns a mask read with CAP_IAB_DIFFERS(), or -1 with EINVAL. */
 int cap_iab_compare(cap_iab_t a, cap_iab_t b)
 {
+	struct cap_iab_s sa, sb;
 	int w, differs = 0;
 
-	if (!lcap_is(a, LCAP_KIND_IAB) || !lcap_is(b, LCAP_KIND_IAB)) {
-		errno = EINVAL;
+	if (lcap_snapshot(a, LCAP_KIND_IAB, &sa, sizeof(sa)) < 0 ||
+	    lcap_snapshot(b, LCAP_KIND_IAB, &sb, sizeof(sb)) < 0)
 		return -1;
-	}
 	for (w = 0; w < LCAP_WORDS; w++) {
-		if (a->i[w] != b->i[w])
+		if (sa.i[w] != sb.i[w])
 			differs |= 1 << CAP_IAB_INH;
-		if (a->a[w] != b->a[w])
+		if (sa.a[w] != sb.a[w])
 			differs |= 1 << CAP_IAB_AMB;
-		if (a->nb[w] != b->nb[w])
+		if (sa.nb[w] != sb.nb[w])
 			differs |= 1 << CAP_IAB_BOUND;
 	}
 	return differs;

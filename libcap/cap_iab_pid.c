@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Another process's IAB, read from procfs: cap_iab_get_pid and cap_proc_root. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,15 +35,27 @@ char *cap_proc_root(const char *root)
 	return __atomic_exchange_n(&proc_root, copy, __ATOMIC_ACQ_REL);
 }
 
-/* Parses the hex value of a "CapXxx:\t%016llx" line into two words. */
+/*
+ * Parses the hex value of a "CapXxx:\t%016llx" line into two words: 1 to
+ * 16 hex digits, then the end of the line. strtoull() alone would also
+ * take blanks, a sign and "0x", and negate "-1" into all 64 bits: a
+ * status file under a relocated root (cap_proc_root) that says so would
+ * read as every capability (issue 12, item 12).
+ */
 static int scan_vector(const char *text, uint32_t out[LCAP_WORDS])
 {
-	char *end;
-	unsigned long long value;
+	unsigned long long value = 0;
+	size_t n;
 
-	errno = 0;
-	value = strtoull(text, &end, 16);
-	if (errno != 0 || end == text || (*end != '\n' && *end != '\0'))
+	for (n = 0; isxdigit((unsigned char)text[n]); n++) {
+		if (n == 16)
+			return -1;
+		value = value << 4 |
+			(unsigned)(isdigit((unsigned char)text[n]) ?
+				   text[n] - '0' :
+				   (tolower((unsigned char)text[n]) - 'a' + 10));
+	}
+	if (n == 0 || (text[n] != '\n' && text[n] != '\0'))
 		return -1;
 	out[0] = (uint32_t)value;
 	out[1] = (uint32_t)(value >> 32);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* The calling process's IAB: cap_iab_get_proc and cap_iab_set_proc. */
 #include <errno.h>
+#include <string.h>
 
 #include "lcap.h"
 
@@ -42,7 +43,8 @@ static int want(const uint32_t *bits, cap_value_t cap)
  * non-empty, which failed needlessly without it). Ambient raises need
  * only the bits in P and I.
  */
-static int needs_setpcap(cap_iab_t iab, cap_t current)
+static int needs_setpcap(const struct cap_iab_s *iab,
+			 const struct _cap_struct *current)
 {
 	cap_value_t cap;
 	int w;
@@ -59,76 +61,150 @@ static int needs_setpcap(cap_iab_t iab, cap_t current)
 	return 0;
 }
 
-/* Ambient: start from empty, then raise what the tuple asks for. */
-static int apply_ambient(cap_iab_t iab)
-{
-	cap_value_t cap;
+/*
+ * The steps of cap_iab_set_proc() record their first failure here and go
+ * on: a restriction is attempted whatever failed before it, a raise only
+ * when nothing did.
+ */
+struct outcome {
+	int rc;
+	int err;
+};
 
-	if (cap_reset_ambient() < 0)
-		return -1;
-	for (cap = 0; cap < lcap_kernel_bits(); cap++) {
-		if (want(iab->a, cap) && cap_set_ambient(cap, CAP_SET) < 0)
-			return -1;
+static void record(struct outcome *out, int rc)
+{
+	if (rc < 0 && out->rc == 0) {
+		out->rc = -1;
+		out->err = errno;
 	}
-	return 0;
 }
 
-static int apply_bounding(cap_iab_t iab)
+/* Makes I exactly bits; working follows what the kernel holds. */
+static int set_inheritable(struct _cap_struct *working,
+			   const uint32_t bits[LCAP_WORDS])
 {
+	uint32_t before[LCAP_WORDS];
+	int w;
+
+	for (w = 0; w < LCAP_WORDS; w++) {
+		before[w] = working->flags[CAP_INHERITABLE][w];
+		working->flags[CAP_INHERITABLE][w] = bits[w];
+	}
+	if (lcap_proc_write(working) == 0)
+		return 0;
+	for (w = 0; w < LCAP_WORDS; w++)
+		working->flags[CAP_INHERITABLE][w] = before[w];
+	return -1;
+}
+
+/* Every requested drop is attempted; the first failure is returned. */
+static int drop_bounding(const struct cap_iab_s *iab)
+{
+	struct outcome out = { 0, 0 };
 	cap_value_t cap;
 
 	for (cap = 0; cap < lcap_kernel_bits(); cap++) {
-		if (want(iab->nb, cap) && cap_get_bound(cap) == 1 &&
-		    cap_drop_bound(cap) < 0)
+		if (want(iab->nb, cap) && cap_get_bound(cap) == 1)
+			record(&out, cap_drop_bound(cap));
+	}
+	if (out.rc < 0)
+		errno = out.err;
+	return out.rc;
+}
+
+/*
+ * Raises the tuple's ambient bits into an empty A. If one is refused, A
+ * is emptied again: a caller told "failed" is left with no ambient grant
+ * rather than part of one.
+ */
+static int raise_ambient(const struct cap_iab_s *iab)
+{
+	cap_value_t cap;
+	int saved;
+
+	for (cap = 0; cap < lcap_kernel_bits(); cap++) {
+		if (want(iab->a, cap) && cap_set_ambient(cap, CAP_SET) < 0) {
+			saved = errno;
+			cap_reset_ambient();
+			errno = saved;
 			return -1;
+		}
 	}
 	return 0;
 }
 
 /*
  * Makes I exactly the tuple's I, A exactly its A, and drops its B bits
- * from the bounding set. Order matters: I first, since the kernel refuses
- * an ambient bit outside I. On failure the state may be partly applied
- * (bounding drops cannot be undone), but E is always restored.
+ * from the bounding set, restrictions first (issue 12, item 7): the
+ * order libcap 2.66 used raised ambient bits between bounding drops, so
+ * one refused raise left later drops undone, and a login went on with
+ * less restriction than configured. Now:
+ *
+ *   1. I is lowered to I & I_new (the kernel empties A of whatever
+ *      leaves I), A is cleared and every B bit is dropped. A failure here
+ *      stops no other restriction.
+ *   2. Only then, and only if step 1 worked, I is raised to I_new and the
+ *      ambient bits are raised.
+ *
+ * One exception must precede the drops: a bit both blocked and
+ * inheritable ("!%cap_x") can only enter I while it is still in the
+ * bounding set, so those bits are raised first; if that fails the drops
+ * still happen. CAP_SETPCAP joins E only when a step needs it and P holds
+ * it; without it those steps fail (EPERM) and the rest still happen. E is
+ * the caller's again on every path. Nothing here allocates or locks: a
+ * launcher's child runs it between fork() and execve().
  */
+int lcap_iab_apply(const struct cap_iab_s *iab)
+{
+	struct outcome out = { 0, 0 };
+	struct _cap_struct current_set, working_set;
+	struct _cap_struct *current = &current_set, *working = &working_set;
+	uint32_t bits[LCAP_WORDS];
+	int w, early = 0;
+
+	if (lcap_proc_read(current) < 0)
+		return -1;
+	working_set = current_set;
+	if ((current->flags[CAP_PERMITTED][LCAP_WORD(CAP_SETPCAP)] &
+	     LCAP_MASK(CAP_SETPCAP)) && needs_setpcap(iab, current))
+		working->flags[CAP_EFFECTIVE][LCAP_WORD(CAP_SETPCAP)] |=
+			LCAP_MASK(CAP_SETPCAP);
+
+	/* 1. Restrictions. */
+	for (w = 0; w < LCAP_WORDS; w++)
+		bits[w] = current->flags[CAP_INHERITABLE][w] & iab->i[w];
+	record(&out, set_inheritable(working, bits));
+	record(&out, cap_reset_ambient());
+	for (w = 0; w < LCAP_WORDS; w++) {
+		bits[w] = working->flags[CAP_INHERITABLE][w] |
+			  (iab->i[w] & iab->nb[w]);
+		early |= bits[w] != working->flags[CAP_INHERITABLE][w];
+	}
+	if (early)
+		record(&out, set_inheritable(working, bits));
+	record(&out, drop_bounding(iab));
+
+	/* 2. Raises, only on top of every restriction. */
+	if (out.rc == 0)
+		record(&out, set_inheritable(working, iab->i));
+	if (out.rc == 0)
+		record(&out, raise_ambient(iab));
+
+	/* Give back exactly the E the caller had, whatever happened above. */
+	memcpy(working->flags[CAP_EFFECTIVE], current->flags[CAP_EFFECTIVE],
+	       sizeof(working->flags[CAP_EFFECTIVE]));
+	record(&out, lcap_proc_write(working));
+	if (out.rc < 0)
+		errno = out.err;
+	return out.rc;
+}
+
+/* Applies a copy: the IAB's lock is not held across the system calls. */
 int cap_iab_set_proc(cap_iab_t iab)
 {
-	cap_t current, working;
-	cap_value_t setpcap = CAP_SETPCAP;
-	int rc = -1, saved, w;
+	struct cap_iab_s snap;
 
-	if (!lcap_is(iab, LCAP_KIND_IAB)) {
-		errno = EINVAL;
+	if (lcap_snapshot(iab, LCAP_KIND_IAB, &snap, sizeof(snap)) < 0)
 		return -1;
-	}
-	current = cap_get_proc();
-	if (current == NULL)
-		return -1;
-	working = cap_dup(current);
-	if (working == NULL)
-		goto out;
-	for (w = 0; w < LCAP_WORDS; w++)
-		working->flags[CAP_INHERITABLE][w] = iab->i[w];
-	if (needs_setpcap(iab, current) &&
-	    cap_set_flag(working, CAP_EFFECTIVE, 1, &setpcap, CAP_SET) < 0)
-		goto out;
-	rc = cap_set_proc(working);
-	if (rc == 0)
-		rc = apply_ambient(iab);
-	if (rc == 0)
-		rc = apply_bounding(iab);
-	/* Give back exactly the E the caller had, whatever happened above. */
-	saved = errno;
-	cap_fill_flag(working, CAP_EFFECTIVE, current, CAP_EFFECTIVE);
-	if (cap_set_proc(working) < 0 && rc == 0) {
-		saved = errno;
-		rc = -1;
-	}
-	errno = saved;
-out:
-	saved = errno;
-	cap_free(working);
-	cap_free(current);
-	errno = saved;
-	return rc;
+	return lcap_iab_apply(&snap);
 }

@@ -76,17 +76,17 @@ bad:
  * blocked (plain inheritable needs no prefix), then the name, or the
  * number when this library has no name. Caller frees with cap_free().
  */
-char *cap_iab_to_text(cap_iab_t iab)
+char *cap_iab_to_text(cap_iab_t shared)
 {
+	struct cap_iab_s snap;
+	const struct cap_iab_s *iab = &snap;
 	/* Longest entry "!^cap_checkpoint_restore," is 25; 64 of them fit. */
 	char buf[64 * 32];
 	size_t len = 0;
 	int cap, bits = lcap_kernel_bits();
 
-	if (!lcap_is(iab, LCAP_KIND_IAB)) {
-		errno = EINVAL;
+	if (lcap_snapshot(shared, LCAP_KIND_IAB, &snap, sizeof(snap)) < 0)
 		return NULL;
-	}
 	for (cap = 0; cap < bits && cap < LCAP_BITS; cap++) {
 		unsigned w = LCAP_WORD(cap);
 		uint32_t m = LCAP_MASK(cap);

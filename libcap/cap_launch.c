@@ -13,8 +13,6 @@
 
 #include "lcap.h"
 
-extern char **environ;
-
 struct cap_launch_s {
 	/* Caller memory, kept by pointer as libcap's API says. */
 	const char *arg0;
@@ -39,8 +37,12 @@ static cap_launch_t new_launcher(void)
 }
 
 /*
- * A launcher that runs arg0 with argv and envp (NULL envp: the parent's
- * environment at launch time). The three pointers are kept, not copied:
+ * A launcher that runs arg0 with argv and envp. A NULL envp gives the
+ * child an empty environment, as libcap does: the child may run with
+ * other ids and capabilities than its parent, and the parent's variables
+ * (secrets, LD_PRELOAD, BASH_ENV, PYTHONPATH) must not follow it there
+ * unless the caller hands them over explicitly. The three pointers are
+ * kept, not copied:
  * they must stay valid until the launcher is freed. Caller frees with
  * cap_free(), which also frees an attached IAB.
  */
@@ -77,30 +79,34 @@ cap_launch_t cap_func_launcher(int (*callback_fn)(void *detail))
 	return attr;
 }
 
-static int check_attr(cap_launch_t attr)
+/* Takes the launcher's lock: 0, or -1 and EINVAL for a bad launcher. */
+static int lock_attr(cap_launch_t attr)
 {
 	if (!lcap_is(attr, LCAP_KIND_LAUNCH)) {
 		errno = EINVAL;
 		return -1;
 	}
+	lcap_lock(attr);
 	return 0;
 }
 
 /* Installs or (with NULL) removes the callback run first in the child. */
 int cap_launcher_callback(cap_launch_t attr, int (*callback_fn)(void *detail))
 {
-	if (check_attr(attr) < 0)
+	if (lock_attr(attr) < 0)
 		return -1;
 	attr->callback = callback_fn;
+	lcap_unlock(attr);
 	return 0;
 }
 
 int cap_launcher_setuid(cap_launch_t attr, uid_t uid)
 {
-	if (check_attr(attr) < 0)
+	if (lock_attr(attr) < 0)
 		return -1;
 	attr->uid = uid;
 	attr->change_uid = 1;
+	lcap_unlock(attr);
 	return 0;
 }
 
@@ -108,11 +114,10 @@ int cap_launcher_setuid(cap_launch_t attr, uid_t uid)
 int cap_launcher_setgroups(cap_launch_t attr, gid_t gid, int ngroups,
 			   const gid_t *groups)
 {
-	gid_t *copy = NULL;
+	gid_t *copy = NULL, *old;
 
-	if (check_attr(attr) < 0)
-		return -1;
-	if (ngroups < 0 || (ngroups > 0 && groups == NULL)) {
+	if (!lcap_is(attr, LCAP_KIND_LAUNCH) ||
+	    ngroups < 0 || (ngroups > 0 && groups == NULL)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -122,20 +127,24 @@ int cap_launcher_setgroups(cap_launch_t attr, gid_t gid, int ngroups,
 			return -1;
 		memcpy(copy, groups, (size_t)ngroups * sizeof(*copy));
 	}
-	free(attr->groups);
+	lcap_lock(attr);
+	old = attr->groups;
 	attr->groups = copy;
 	attr->ngroups = (size_t)ngroups;
 	attr->gid = gid;
 	attr->change_groups = 1;
+	lcap_unlock(attr);
+	free(old);
 	return 0;
 }
 
 int cap_launcher_set_mode(cap_launch_t attr, cap_mode_t mode)
 {
-	if (check_attr(attr) < 0)
+	if (lock_attr(attr) < 0)
 		return -1;
 	attr->mode = mode;
 	attr->change_mode = 1;
+	lcap_unlock(attr);
 	return 0;
 }
 
@@ -144,44 +153,54 @@ int cap_launcher_set_mode(cap_launch_t attr, cap_mode_t mode)
  * the caller's again. While attached, the IAB refuses changes and
  * cap_free() (EBUSY) and is freed with the launcher. NULL detaches.
  * Returns NULL with EINVAL for a bad launcher or IAB; NULL is also the
- * normal answer when nothing was attached.
+ * normal answer when nothing was attached. Locks: the launcher's, then
+ * each IAB's in turn (the only nesting in the library).
  */
 cap_iab_t cap_launcher_set_iab(cap_launch_t attr, cap_iab_t iab)
 {
 	cap_iab_t old;
 
-	if (check_attr(attr) < 0)
-		return NULL;
-	if (iab != NULL && (!lcap_is(iab, LCAP_KIND_IAB) || iab->held)) {
+	if (iab != NULL && !lcap_is(iab, LCAP_KIND_IAB)) {
 		errno = EINVAL;
 		return NULL;
+	}
+	if (lock_attr(attr) < 0)
+		return NULL;
+	if (iab != NULL && lcap_iab_hold(iab, 1) < 0) {
+		lcap_unlock(attr);
+		return NULL;		/* EINVAL: already held by a launcher */
 	}
 	old = attr->iab;
 	if (old != NULL)
 		lcap_iab_hold(old, 0);
-	if (iab != NULL)
-		lcap_iab_hold(iab, 1);
 	attr->iab = iab;
+	lcap_unlock(attr);
 	return old;
 }
 
 /* The path is copied; NULL cancels the chroot. */
 int cap_launcher_set_chroot(cap_launch_t attr, const char *path)
 {
-	char *copy = NULL;
+	char *copy = NULL, *old;
 
-	if (check_attr(attr) < 0)
+	if (!lcap_is(attr, LCAP_KIND_LAUNCH)) {
+		errno = EINVAL;
 		return -1;
+	}
 	if (path != NULL) {
 		copy = lcap_strdup(path);
 		if (copy == NULL)
 			return -1;
 	}
-	cap_free(attr->chroot);
+	lcap_lock(attr);
+	old = attr->chroot;
 	attr->chroot = copy;
+	lcap_unlock(attr);
+	cap_free(old);
 	return 0;
 }
 
+/* Called by cap_free() with the launcher's lock held. */
 void lcap_launch_release(cap_launch_t attr)
 {
 	if (attr->iab != NULL) {
@@ -211,8 +230,10 @@ static int enter_chroot(const char *path)
  * chroot comes last so the earlier steps still see the real filesystem.
  * Returns only on failure, with errno.
  */
-static void run_child(cap_launch_t attr, void *detail)
+static void run_child(cap_launch_t attr, const struct cap_iab_s *iab,
+		      void *detail)
 {
+	static char *const no_environment[] = { NULL };
 	char *const *envp;
 
 	if (attr->callback != NULL && attr->callback(detail) != 0)
@@ -226,7 +247,7 @@ static void run_child(cap_launch_t attr, void *detail)
 		return;
 	if (attr->change_mode && cap_set_mode(attr->mode) < 0)
 		return;
-	if (attr->iab != NULL && cap_iab_set_proc(attr->iab) < 0)
+	if (iab != NULL && lcap_iab_apply(iab) < 0)
 		return;
 	if (attr->chroot != NULL &&
 	    (enter_chroot(attr->chroot) < 0 || chdir("/") < 0))
@@ -236,7 +257,7 @@ static void run_child(cap_launch_t attr, void *detail)
 	 * not write to them; launder the const away without a cast warning.
 	 */
 	envp = attr->envp != NULL ? (char *const *)(uintptr_t)attr->envp :
-				    environ;
+				    no_environment;
 	execve(attr->arg0, (char *const *)(uintptr_t)attr->argv, envp);
 }
 
@@ -251,21 +272,19 @@ static void reap(pid_t pid)
 }
 
 /*
- * Forks and sets the child up as configured. Returns the child's pid once
- * it has exec'd (or, for a function launcher, once its callback succeeded;
- * the caller reaps it), or -1 with errno: EINVAL for a bad launcher, the
- * error of fork() or pipe2(), or the errno of the step that failed in the
- * child (ECHILD if the child failed without one), in which case the child
- * has already been reaped.
+ * Forks and sets the child up as configured; the launcher's lock is held
+ * (so no other thread changes it until the child has exec'd or failed)
+ * and iab is a copy of its IAB, so the child never takes a lock: another
+ * thread may have held the IAB's at the moment of fork(), and in the
+ * child that lock would never be released.
  */
-pid_t cap_launch(cap_launch_t attr, void *detail)
+static pid_t launch_locked(cap_launch_t attr, const struct cap_iab_s *iab,
+			   void *detail)
 {
 	int report[2], child_errno;
 	ssize_t n;
 	pid_t pid;
 
-	if (check_attr(attr) < 0)
-		return -1;
 	if (attr->callback == NULL && attr->arg0 == NULL) {
 		errno = EINVAL;
 		return -1;
@@ -291,7 +310,7 @@ pid_t cap_launch(cap_launch_t attr, void *detail)
 		close(report[0]);
 		lcap_sys_prctl(PR_SET_NAME, (long)"cap-launcher", 0, 0, 0);
 		errno = 0;
-		run_child(attr, detail);
+		run_child(attr, iab, detail);
 		child_errno = errno != 0 ? errno : ECHILD;
 		while (write(report[1], &child_errno,
 			     sizeof(child_errno)) < 0 && errno == EINTR)
@@ -308,4 +327,28 @@ pid_t cap_launch(cap_launch_t attr, void *detail)
 	reap(pid);
 	errno = n == (ssize_t)sizeof(child_errno) ? child_errno : ECHILD;
 	return -1;
+}
+
+/*
+ * Returns the child's pid once it has exec'd (or, for a function
+ * launcher, once its callback succeeded; the caller reaps it), or -1 with
+ * errno: EINVAL for a bad launcher, the error of fork() or pipe2(), or the
+ * errno of the step that failed in the child (ECHILD if the child failed
+ * without one), in which case the child has already been reaped.
+ */
+pid_t cap_launch(cap_launch_t attr, void *detail)
+{
+	struct cap_iab_s iab;
+	pid_t pid;
+	int saved;
+
+	if (lock_attr(attr) < 0)
+		return -1;
+	if (attr->iab != NULL)
+		lcap_snapshot(attr->iab, LCAP_KIND_IAB, &iab, sizeof(iab));
+	pid = launch_locked(attr, attr->iab != NULL ? &iab : NULL, detail);
+	saved = errno;
+	lcap_unlock(attr);
+	errno = saved;
+	return pid;
 }

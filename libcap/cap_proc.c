@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* E, P and I of a process: cap_get_proc, cap_set_proc, cap_get_pid, capgetp, capsetp. */
 #include <errno.h>
+#include <string.h>
 
 #include "lcap.h"
 
@@ -15,7 +16,8 @@ static void header_for(struct __user_cap_header_struct *hdr, pid_t pid)
 	hdr->pid = pid;
 }
 
-static int read_caps(pid_t pid, cap_t caps)
+/* capget(2) into a plain struct: no lock, no allocation. */
+static int read_raw(pid_t pid, struct _cap_struct *caps)
 {
 	struct __user_cap_header_struct hdr;
 	/*
@@ -36,7 +38,20 @@ static int read_caps(pid_t pid, cap_t caps)
 	return 0;
 }
 
-static int write_caps(pid_t pid, cap_t caps)
+static int read_caps(pid_t pid, cap_t caps)
+{
+	struct _cap_struct raw;
+
+	if (read_raw(pid, &raw) < 0)
+		return -1;
+	lcap_lock(caps);
+	memcpy(caps->flags, raw.flags, sizeof(caps->flags));
+	lcap_unlock(caps);
+	return 0;
+}
+
+/* capset(2) from a plain struct: no lock, no allocation. */
+static int write_raw(pid_t pid, const struct _cap_struct *caps)
 {
 	struct __user_cap_header_struct hdr;
 	struct __user_cap_data_struct data[LCAP_WORDS];
@@ -49,6 +64,25 @@ static int write_caps(pid_t pid, cap_t caps)
 		data[w].inheritable = caps->flags[CAP_INHERITABLE][w];
 	}
 	return lcap_sys_capset(&hdr, data);	/* errno from capset(2) */
+}
+
+static int write_caps(pid_t pid, cap_t shared)
+{
+	struct _cap_struct snap;
+
+	if (lcap_snapshot(shared, LCAP_KIND_SET, &snap, sizeof(snap)) < 0)
+		return -1;
+	return write_raw(pid, &snap);
+}
+
+int lcap_proc_read(struct _cap_struct *caps)
+{
+	return read_raw(0, caps);
+}
+
+int lcap_proc_write(const struct _cap_struct *caps)
+{
+	return write_raw(0, caps);
 }
 
 /* Returns a new set (caller frees with cap_free), or NULL with errno. */

@@ -268,13 +268,12 @@ char *cap_to_text(cap_t caps, ssize_t *length)
 	char buffer[LCAP_BITS * 24 + 64];
 	struct text_buf out = { buffer, 0, sizeof(buffer) };
 	int base = 0, combo;
+	struct _cap_struct snap;
 	char *result;
 
-	if (!lcap_is(caps, LCAP_KIND_SET)) {
-		errno = EINVAL;
+	if (lcap_snapshot(caps, LCAP_KIND_SET, &snap, sizeof(snap)) < 0)
 		return NULL;
-	}
-	split_by_combo(caps, members);
+	split_by_combo(&snap, members);
 	for (combo = 0; combo < COMBOS; combo++) {
 		counts[combo] = count_bits(members[combo] & known);
 		if (counts[combo] > counts[base])

@@ -49,6 +49,18 @@ enum lcap_kind {
 /* cap_alloc.c */
 void *lcap_alloc(enum lcap_kind kind, size_t size);
 int lcap_is(const void *obj, enum lcap_kind kind);
+/*
+ * Each object has a lock (libcap's guarantee since 2.61: one cap_t,
+ * cap_iab_t or launcher may be shared between threads). Every public
+ * function holds it while it reads or writes the object, and never holds
+ * two at once except launcher, then its IAB. lcap_snapshot() copies size
+ * bytes of a live obj of kind under its lock (-1 and EINVAL otherwise),
+ * so functions of two objects read each from its own consistent copy.
+ */
+void lcap_lock(const void *obj);
+void lcap_unlock(const void *obj);
+int lcap_snapshot(const void *obj, enum lcap_kind kind, void *copy,
+		  size_t size);
 char *lcap_strdup(const char *text);
 char *lcap_strndup(const char *text, size_t len);
 
@@ -80,10 +92,22 @@ int lcap_sys_chroot(const char *path);
  */
 cap_t lcap_proc_raise(cap_value_t cap);
 int lcap_proc_end(cap_t working, int rc);
+/*
+ * The calling thread's E, P and I in a plain struct, with no lock and no
+ * allocation: what a forked child of a threaded program may still call
+ * (its allocator may be locked by a thread that no longer exists).
+ */
+int lcap_proc_read(struct _cap_struct *caps);
+int lcap_proc_write(const struct _cap_struct *caps);
 
-/* cap_iab.c: a launcher holds its IAB, which may then not change or be freed. */
-void lcap_iab_hold(cap_iab_t iab, int held);
-int lcap_iab_held(const void *iab);
+/*
+ * cap_iab.c: a launcher holds its IAB, which may then not change or be
+ * freed. lcap_iab_hold(iab, 1) fails (EINVAL) if another launcher holds it.
+ */
+int lcap_iab_hold(cap_iab_t iab, int held);
+
+/* cap_iab_proc.c: cap_iab_set_proc() on a copy, which takes no lock. */
+int lcap_iab_apply(const struct cap_iab_s *iab);
 
 /* cap_launch.c: releases what a launcher owns; cap_free() calls it. */
 void lcap_launch_release(cap_launch_t launcher);

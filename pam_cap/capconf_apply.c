@@ -25,11 +25,20 @@ static void apply_deferred(pam_handle_t *pamh, void *data, int status)
 {
 	cap_iab_t iab = data;
 
+	/*
+	 * Nothing can be returned from here, so a failure is only logged;
+	 * cap_iab_set_proc() applies every restriction (lower I, clear A,
+	 * bounding drops) before any raise, so what fails is a grant, and the
+	 * session goes on with no ambient capability rather than with less
+	 * restriction than configured.
+	 */
 	if ((status & PAM_DATA_SILENT) && !(status & PAM_DATA_REPLACE) &&
 	    (status & ~(PAM_DATA_SILENT | PAM_DATA_REPLACE)) == PAM_SUCCESS) {
 		if (cap_iab_set_proc(iab) != 0)
 			pam_syslog(pamh, LOG_ERR,
-				   "deferred capabilities not applied: %m");
+				   "deferred capabilities not applied at "
+				   "pam_end, restrictions applied, no "
+				   "ambient grant: %m");
 	}
 	cap_free(iab);
 }
@@ -37,13 +46,14 @@ static void apply_deferred(pam_handle_t *pamh, void *data, int status)
 /*
  * "none": clear I now, even with defer (as libcap does), and with it A (the
  * kernel keeps A within I). The bounding set is left alone and keepcaps is
- * not set: there is nothing to keep.
+ * not set: there is nothing to keep. Failing to clear them fails setcred
+ * (PAM_CRED_ERR): the session must not inherit what the file took away.
  */
 static int clear_inheritable(pam_handle_t *pamh,
 			     const struct pam_cap_opts *opts)
 {
 	cap_t caps = cap_get_proc();
-	int rc = PAM_IGNORE;
+	int rc = PAM_CRED_ERR;
 
 	if (caps != NULL && cap_clear_flag(caps, CAP_INHERITABLE) == 0 &&
 	    cap_set_proc(caps) == 0)
@@ -98,13 +108,24 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 			pam_syslog(pamh, LOG_ERR,
 				   "cannot queue capabilities for pam_end()");
 			cap_free(iab);
+			rc = PAM_CRED_ERR;
 		}
 	} else {
-		if (cap_iab_set_proc(iab) == 0)
+		/*
+		 * A refused change fails setcred (issue 12, item 7): IGNORE
+		 * would let the login go on as if the line had not matched,
+		 * and libcap's PAM_IGNORE here is why a refused ambient raise
+		 * once left a configured bounding drop undone without a word.
+		 * The library has applied every restriction it could.
+		 */
+		if (cap_iab_set_proc(iab) == 0) {
 			rc = PAM_SUCCESS;
-		else
+		} else {
 			pam_syslog(pamh, LOG_ERR,
-				   "capabilities not applied: %m");
+				   "capabilities '%s' not applied, "
+				   "failing setcred: %m", text);
+			rc = PAM_CRED_ERR;
+		}
 		cap_free(iab);
 	}
 	/*

@@ -27,12 +27,15 @@ void capsh_usage(const struct opts *o, int status) __attribute__((noreturn));
 
 /* capsh_util.c */
 int capsh_parse_uint(const char *text, const char *what, unsigned *value);
+int capsh_cap_value(const char *text, cap_value_t *cap);
+void capsh_bad_value(const char *what, const char *reason, const char *text);
 void capsh_perror(const char *msg);
 
 /* capsh_print.c */
 int capsh_print(void);
 int capsh_current(void);
 int capsh_decode(const char *hex);
+int capsh_parse_hex(const char *hex, unsigned long long *bits);
 int capsh_show_mode(void);
 int capsh_show_modes(void);
 

@@ -184,7 +184,7 @@ int capsh_drop(const struct opts *o, const char *list)
 		cap_t saved = NULL;
 		cap_value_t cap;
 
-		if (cap_from_name(tok, &cap) != 0) {
+		if (capsh_cap_value(tok, &cap) != 0) {
 			fprintf(stderr, "capability [%s] is unknown to libcap\n",
 				tok);
 			status = 1;
@@ -242,7 +242,7 @@ int capsh_ambient(const char *list, cap_flag_value_t value)
 	     tok = strtok_r(NULL, ",", &save)) {
 		cap_value_t cap;
 
-		if (cap_from_name(tok, &cap) != 0) {
+		if (capsh_cap_value(tok, &cap) != 0) {
 			fprintf(stderr, "capability [%s] is unknown to libcap\n",
 				tok);
 			status = 1;

@@ -9,7 +9,7 @@
 
 static int lookup(const char *name, cap_value_t *cap)
 {
-	if (cap_from_name(name, cap) != 0) {
+	if (capsh_cap_value(name, cap) != 0) {
 		fprintf(stderr, "cap[%s] not recognized by library\n", name);
 		return -1;
 	}

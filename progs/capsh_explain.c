@@ -85,12 +85,12 @@ static void describe(cap_value_t cap)
 		print_risk(cap);
 }
 
-/* --explain=<name or number>: 0..63, parsed by cap_from_name(). */
+/* --explain=<name or number>: 0..63, the whole text (capsh_cap_value). */
 int capsh_explain(const char *what)
 {
 	cap_value_t cap;
 
-	if (cap_from_name(what, &cap) != 0 || cap < 0 || cap >= 64) {
+	if (capsh_cap_value(what, &cap) != 0) {
 		fprintf(stderr, "unrecognised value '%s'\n", what);
 		return 1;
 	}

@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "capsh.h"
+#include "number.h"
 
 /* --uid=<n>: plain setuid(2); leaving root clears P and E (unless keep-caps). */
 int capsh_uid(const char *text)
@@ -56,8 +58,10 @@ int capsh_cap_uid(const char *text)
 }
 
 /*
- * One --groups entry: a leading digit means a number (strtoul base 0, the
- * rest of the entry ignored, as libcap does), anything else a group name.
+ * One --groups entry: a leading digit means a number (base 0, as libcap),
+ * anything else a group name. libcap ignores what follows the digits and
+ * wraps a value past 32 bits ("99999999999" joins group 1215752191);
+ * both are refused here with their own message (issue 12, item 12).
  */
 static int group_id(const char *entry, gid_t *gid)
 {
@@ -65,7 +69,16 @@ static int group_id(const char *entry, gid_t *gid)
 	char buf[4096];
 
 	if (isdigit((unsigned char)entry[0])) {
-		*gid = (gid_t)strtoul(entry, NULL, 0);
+		unsigned long long value;
+		int rc = number_parse(entry, 0, UINT32_MAX, &value);
+
+		if (rc != 0) {
+			capsh_bad_value("invalid --groups entry", rc == ERANGE ?
+					"out of range (0 to 4294967295)" :
+					"want non-negative integer", entry);
+			return -2;
+		}
+		*gid = (gid_t)value;
 		return 0;
 	}
 	if (getgrnam_r(entry, &gr, buf, sizeof(buf), &found) != 0 ||
@@ -81,7 +94,7 @@ int capsh_groups(const char *list)
 	long max = sysconf(_SC_NGROUPS_MAX);
 	char *copy, *tok, *save = NULL;
 	gid_t *gids = NULL;
-	int n = 0, status = 1;
+	int n = 0, status = 1, rc;
 
 	if (max <= 0) {
 		fprintf(stderr, "sysconf(%d) returned a non-positive number: %ld\n",
@@ -105,11 +118,12 @@ int capsh_groups(const char *list)
 			fprintf(stderr, "Too many groups specified (%d)\n", n + 1);
 			goto out;
 		}
-		if (group_id(tok, &gids[n]) != 0) {
+		rc = group_id(tok, &gids[n]);
+		if (rc == -1)
 			fprintf(stderr, "Failed to identify gid for group [%s]\n",
 				tok);
+		if (rc != 0)
 			goto out;
-		}
 		n++;
 	}
 	if (setgroups((size_t)n, gids) != 0) {

@@ -89,10 +89,14 @@ out:
 /* {"schema":1,"input":"..","decoded":{"hex":"0x..","names":[..]}} */
 int capsh_decode_json(const char *hex)
 {
+	unsigned long long bits;
+
+	if (capsh_parse_hex(hex, &bits) != 0)
+		return 1;
 	printf("{\"schema\":%d,", CAP_JSON_SCHEMA);
 	json_path(stdout, "input", hex);
 	putchar(',');
-	json_vector(stdout, "decoded", strtoull(hex, NULL, 16));
+	json_vector(stdout, "decoded", bits);
 	printf("}\n");
 	return 0;
 }

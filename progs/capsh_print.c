@@ -2,6 +2,7 @@
 /* capsh's reports: --print, --current, --decode, --mode and --modes. */
 #include <errno.h>
 #include <grp.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "capsh.h"
+#include "number.h"
 
 /* Securebits, from <linux/securebits.h>; spelled out to need no header. */
 #define SB_NOROOT		0
@@ -221,14 +223,29 @@ int capsh_current(void)
 }
 
 /*
- * --decode=<hex>: like libcap, strtoull() in base 16 with no error check,
- * so junk reads as 0 and "-1" as all 64 bits. Bits beyond the names this
- * library knows print as numbers (cap_to_name does that).
+ * --decode=<hex> (with or without 0x). libcap reads it with strtoull()
+ * and no check, so junk decodes as 0, "-1" and any overflow as all 64
+ * bits, "10q" as 0x10; here each is an error (issue 12, item 12). Bits
+ * beyond the names this library knows print as numbers (cap_to_name does
+ * that).
  */
+int capsh_parse_hex(const char *hex, unsigned long long *bits)
+{
+	int rc = number_parse(hex, 16, ULLONG_MAX, bits);
+
+	if (rc == 0)
+		return 0;
+	capsh_bad_value("invalid --decode value",
+			"want a 64-bit hexadecimal number", hex);
+	return -1;
+}
+
 int capsh_decode(const char *hex)
 {
-	unsigned long long bits = strtoull(hex, NULL, 16);
+	unsigned long long bits;
 
+	if (capsh_parse_hex(hex, &bits) != 0)
+		return 1;
 	printf("0x%016llx=", bits);
 	print_names(bits);
 	putchar('\n');

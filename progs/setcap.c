@@ -21,6 +21,8 @@
 #include <sys/capability.h>
 #include <unistd.h>
 
+#include "escape.h"
+#include "number.h"
 #include "setcap_explain.h"
 #include "setcap_perf.h"
 
@@ -78,16 +80,26 @@ static void license(const char *argv0)
 }
 
 /*
- * -n takes a strictly positive number (strtoul, base 0). As in libcap, a
- * leading '-' is refused, the value is then narrowed to uid_t.
+ * -n takes a strictly positive number (base 0, as libcap). libcap narrows
+ * it to uid_t without a check, so "-n 4294967296" became rootid 0 and
+ * wrote a v2 capability that applies in every namespace; a value past
+ * uid_t, a '-' or anything after the digits is refused here (issue 12,
+ * item 12). 4294967295, (uid_t)-1, is passed on as libcap does.
  */
 static uid_t parse_rootid(const char *arg)
 {
-	unsigned long v;
-	char *end;
+	unsigned long long v;
+	int rc = number_parse(arg, 0, (uid_t)-1, &v);
 
-	v = strtoul(arg, &end, 0);
-	if (arg[0] == '-' || end == arg || *end != '\0' || v == 0) {
+	if (rc == ERANGE) {
+		/* Ours, not libcap's: the value is escaped. */
+		fputs("bad ns rootid: out of range (1 to 4294967295), got \"",
+		      stderr);
+		escape_fputs(arg, stderr);
+		fputs("\"\n", stderr);
+		exit(EXIT_FAILURE);
+	}
+	if (rc != 0 || v == 0) {
 		fprintf(stderr,
 			"bad ns rootid: want positive integer, got \"%s\"\n",
 			arg);

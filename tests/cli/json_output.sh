@@ -44,7 +44,7 @@ grep -qx 'Cannot parse pid nosuchpid: (Invalid argument)' "$tmp/err" || fail "ba
 # capsh: --json applies to later --print and --decode only, and agrees
 # with the text forms printed by the same process state.
 run_ours "$TOP/progs/capsh" --decode=0x4000000001 --json --decode=0x4000000001 \
-	--decode=-1 --print >"$tmp/c.out" || fail "capsh --json exit $?"
+	--decode=ffffffffffffffff --print >"$tmp/c.out" || fail "capsh --json exit $?"
 run_ours "$TOP/progs/capsh" --print >"$tmp/c.txt"
 python3 - "$tmp/c.out" "$tmp/c.txt" <<'PY' || fail "capsh JSON"
 import json, sys

@@ -7,6 +7,9 @@
 # --license text is first edited with the deliberate differences listed at
 # the top of progs/capsh.c (nothing else may differ). --explain/--suggest
 # descriptions are our own and are not compared; their error paths are.
+# Numbers that libcap wraps or half-reads (--uid=4294967296, --decode=zz,
+# --groups=1x, ...) are refused on purpose (issue 12) and checked in
+# root/numbers_range.sh instead; in-range numbers stay here.
 set -u
 ours=$TOP/progs/capsh ref=/usr/sbin/capsh
 [ -x "$ref" ] || { echo "skipped: /usr/sbin/capsh (libcap2-bin) is not installed"; exit 77; }
@@ -64,13 +67,9 @@ cat >"$tmp/cases" <<'CASES'
 --secbits=x
 --secbits=-1
 --secbits=0x1000
---secbits=4294967296 --print
 --decode=3
 --decode=0x4000000000
 --decode=ffffffffffffffff
---decode=-1
---decode=zz
---decode=
 --supports=cap_perfmon
 --supports=41
 --supports=64
@@ -128,8 +127,6 @@ cat >"$tmp/cases" <<'CASES'
 --uid=1x
 --uid=
 --uid=4294967295
---uid=99999999999999999999
---uid=4294967296 --current
 --gid=1 --uid=2 --print
 --cap-uid=65534 --print
 --uid=65534 --cap-uid=0
@@ -140,7 +137,7 @@ cat >"$tmp/cases" <<'CASES'
 --uid=65534 --inh=cap_chown
 --groups=0,1,2 --print
 --groups=root,daemon,bin --print
---groups=010,0x10,1x --print
+--groups=010,0x10 --print
 --groups=,0 --print
 --groups= --print
 --groups=nosuch

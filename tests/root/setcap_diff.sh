@@ -18,7 +18,10 @@
 #   "cap_chown=ep cap_kill=e" (2.66 writes cap_chown=ep; 2.76 refuses
 #     unless -f);
 #   --license (2.66 prints the option where 2.76 prints argv[0]);
-#   a FIFO (Debian's 2.66 blocks forever in open()).
+#   a FIFO (Debian's 2.66 blocks forever in open());
+#   -n with a value that wraps (" -5", 18446744073709551616,
+#     9223372036854775808: libcap narrows it to uid_t, 0 writing a v2
+#     capability); we refuse it (issue 12), see root/numbers_range.sh.
 set -u
 ours=$TOP/progs/setcap ref=/usr/sbin/setcap
 [ -x "$ref" ] || { echo "skipped: /usr/sbin/setcap (libcap2-bin) is not installed"; exit 77; }
@@ -114,9 +117,7 @@ cap_chown=p nodir/x
 -v cap_kill=p n
 -v -n 1000 cap_kill=p n
 -v -n 0x10 cap_kill=p n
--v -n ' -5' cap_kill=p n
 -v -n 4294967295 = n
--v -n 18446744073709551616 = n
 -v -n 7 -r g
 -v -n 7 = g
 -v -n 1000 -r n
@@ -124,7 +125,6 @@ cap_chown=p nodir/x
 -n 010 = g
 -n +5 cap_chown=p g
 -n 4294967295 = g
--n 9223372036854775808 cap_chown=p g
 cap_chown=p g cap_kill=p f
 cap_chown=p g cap_kill=p
 cap_chown=p g -v cap_chown=p g

@@ -5,8 +5,8 @@
  *   auth=SUCCESS setcred=SUCCESS end=SUCCESS iab=^38 keepcaps=0
  * Meant to run under cwrap's pam_wrapper and nss_wrapper.
  *
- *   pamcase [-m MODULE] [-s SERVICE] [-u USER] [-A] [-x PROG] [-I MASK]
- *           [-M MASK] [-a ARG]... OP...
+ *   pamcase [-m MODULE] [-s SERVICE] [-u USER] [-A] [-x PROG] [-P MASK]
+ *           [-I MASK] [-M MASK] [-a ARG]... OP...
  *
  * With -m, the module is dlopen()ed and its hooks are called directly with
  * the -a arguments, so the printed codes are the module's own. Without -m,
@@ -18,7 +18,8 @@
  * login does (groups, gid, uid). -x: at the end, become USER if no op did,
  * and exec PROG -c. -I and -M first set the
  * inheritable set and raise ambient bits (hex masks), to see what a grant
- * replaces.
+ * replaces; -P first limits the permitted and effective sets to a mask, to
+ * see what a grant the kernel refuses does.
  *
  * It does not use libcap: the IAB comes from /proc/self/status, so the
  * module under test brings whichever libcap.so.2 it was linked with.
@@ -134,8 +135,12 @@ static void print_iab(unsigned long long start_bnd)
 	}
 }
 
-/* Presets I (and then A) with raw syscalls: this tool links no libcap. */
-static void preset(unsigned long long inh, unsigned long long amb)
+/*
+ * Presets P and E (limited to perm), then I, then A with raw syscalls:
+ * this tool links no libcap.
+ */
+static void preset(unsigned long long perm, unsigned long long inh,
+		   unsigned long long amb)
 {
 	struct __user_cap_header_struct hdr = {
 		_LINUX_CAPABILITY_VERSION_3, 0
@@ -143,11 +148,15 @@ static void preset(unsigned long long inh, unsigned long long amb)
 	struct __user_cap_data_struct d[2];
 	int n;
 
-	if (inh != 0) {
+	if (perm != ~0ULL || inh != 0) {
 		if (syscall(SYS_capget, &hdr, d) < 0)
 			exit(3);
-		d[0].inheritable = (unsigned)inh;
-		d[1].inheritable = (unsigned)(inh >> 32);
+		for (n = 0; n < 2; n++) {
+			d[n].permitted &= (unsigned)(perm >> (32 * n));
+			d[n].effective &= (unsigned)(perm >> (32 * n));
+			if (inh != 0)
+				d[n].inheritable = (unsigned)(inh >> (32 * n));
+		}
 		if (syscall(SYS_capset, &hdr, d) < 0) {
 			perror("pamcase: capset");
 			exit(3);
@@ -227,16 +236,17 @@ int main(int argc, char **argv)
 	pam_handle_t *pamh = NULL;
 	void *dl = NULL;
 	int c, nargs = 0, ended = 0, became = 0, rc;
-	unsigned long long inh = 0, amb = 0;
+	unsigned long long perm = ~0ULL, inh = 0, amb = 0;
 	unsigned long long start_bnd = status_mask("CapBnd");
 
-	while ((c = getopt(argc, argv, "m:s:u:Ax:I:M:a:")) != -1) {
+	while ((c = getopt(argc, argv, "m:s:u:Ax:P:I:M:a:")) != -1) {
 		switch (c) {
 		case 'm': module = optarg; break;
 		case 's': service = optarg; break;
 		case 'u': user = optarg; break;
 		case 'A': conv_again = 1; break;
 		case 'x': prog = optarg; break;
+		case 'P': perm = strtoull(optarg, NULL, 16); break;
 		case 'I': inh = strtoull(optarg, NULL, 16); break;
 		case 'M': amb = strtoull(optarg, NULL, 16); break;
 		case 'a':
@@ -249,7 +259,7 @@ int main(int argc, char **argv)
 		}
 	}
 	margs[nargs] = NULL;
-	preset(inh, amb);
+	preset(perm, inh, amb);
 	if (module != NULL) {
 		dl = dlopen(module, RTLD_NOW | RTLD_LOCAL);
 		if (dl == NULL) {

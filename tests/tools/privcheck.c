@@ -250,6 +250,98 @@ START_TEST(iab_set_proc_without_setpcap_when_not_needed)
 END_TEST
 #endif
 
+/*
+ * Issue 12, item 7: a raise the kernel refuses must not leave a requested
+ * restriction undone. Each case starts from I = {cap_kill, cap_net_raw},
+ * A = {cap_kill} and a P without one capability, then asks for that
+ * capability as ambient along with bounding drops. Both orders of the
+ * names are tried: libcap 2.66 walks the bits from the top down, raising
+ * and dropping as it goes, so it fails one of the two.
+ */
+static void preset_order_case(const char *lacking)
+{
+	char text[128];
+
+	snprintf(text, sizeof(text), "all=ep cap_kill,cap_net_raw+i %s-epi",
+		 lacking);
+	set_proc_text(text);
+	ck_assert_int_eq(cap_set_ambient(CAP_KILL, CAP_SET), 0);
+	ck_assert_uint_eq(status_vector("CapAmb:"), BIT(CAP_KILL));
+}
+
+static void check_drops_survive(const char *lacking, const char *text,
+				unsigned long long dropped,
+				unsigned long long inh_allowed)
+{
+	cap_iab_t iab = cap_iab_from_text(text);
+	unsigned long long eff;
+
+	ck_assert_ptr_nonnull(iab);
+	preset_order_case(lacking);
+	eff = status_vector("CapEff:");
+	errno = 0;
+	ck_assert_int_eq(cap_iab_set_proc(iab), -1);
+	ck_assert_int_eq(errno, EPERM);
+	/* Every drop happened, no ambient bit is left, I asked nothing more. */
+	ck_assert_uint_eq(status_vector("CapBnd:") & dropped, 0);
+	ck_assert_uint_eq(status_vector("CapAmb:"), 0);
+	ck_assert_uint_eq(status_vector("CapInh:") & ~inh_allowed, 0);
+	ck_assert_uint_eq(status_vector("CapEff:"), eff);	/* E restored */
+	cap_free(iab);
+}
+
+START_TEST(iab_set_proc_drops_despite_failed_ambient_low)
+{
+	check_drops_survive("cap_chown", "^cap_chown,!cap_sys_admin,!cap_net_raw",
+			    BIT(CAP_SYS_ADMIN) | BIT(CAP_NET_RAW),
+			    BIT(CAP_CHOWN));
+}
+END_TEST
+
+#ifdef PROBE_OURS
+START_TEST(iab_set_proc_drops_despite_failed_ambient_high)
+{
+	/* 2.66 tries ambient cap_sys_admin (21) before dropping 0 and 13. */
+	check_drops_survive("cap_sys_admin", "!cap_chown,!cap_net_raw,^cap_sys_admin",
+			    BIT(CAP_CHOWN) | BIT(CAP_NET_RAW),
+			    BIT(CAP_SYS_ADMIN));
+}
+END_TEST
+
+/*
+ * Without CAP_SETPCAP the drop fails, but lowering I and clearing A need
+ * no privilege and still happen (2.66 gives up before touching either).
+ */
+START_TEST(iab_set_proc_lowers_i_and_clears_a_when_drop_fails)
+{
+	cap_iab_t iab = cap_iab_from_text("!cap_sys_admin,cap_bpf");
+
+	preset_order_case("cap_setpcap");
+	errno = 0;
+	ck_assert_int_eq(cap_iab_set_proc(iab), -1);
+	ck_assert_int_eq(errno, EPERM);
+	ck_assert_uint_eq(status_vector("CapInh:"), 0);
+	ck_assert_uint_eq(status_vector("CapAmb:"), 0);
+	ck_assert_int_eq(cap_get_bound(CAP_SYS_ADMIN), 1);
+	cap_free(iab);
+}
+END_TEST
+#endif
+
+/* Blocked and inheritable: I must take the bit before B loses it. */
+START_TEST(iab_set_proc_blocked_inheritable_bit)
+{
+	cap_iab_t iab = cap_iab_from_text("!%cap_chown,^cap_kill");
+
+	preset_order_case("cap_sys_boot");
+	ck_assert_int_eq(cap_iab_set_proc(iab), 0);
+	ck_assert_uint_eq(status_vector("CapInh:"), BIT(CAP_CHOWN) | BIT(CAP_KILL));
+	ck_assert_uint_eq(status_vector("CapAmb:"), BIT(CAP_KILL));
+	ck_assert_uint_eq(status_vector("CapBnd:") & BIT(CAP_CHOWN), 0);
+	cap_free(iab);
+}
+END_TEST
+
 static pid_t wait_status(pid_t pid)
 {
 	int status = -1;
@@ -414,8 +506,12 @@ static Suite *priv_suite(void)
 	tcase_add_test(tc, setgroups_sets_gid_and_list);
 	tcase_add_test(tc, iab_set_proc_applies_exactly);
 	tcase_add_test(tc, iab_set_proc_needs_setpcap_to_drop_bound);
+	tcase_add_test(tc, iab_set_proc_drops_despite_failed_ambient_low);
+	tcase_add_test(tc, iab_set_proc_blocked_inheritable_bit);
 #ifdef PROBE_OURS
 	tcase_add_test(tc, iab_set_proc_without_setpcap_when_not_needed);
+	tcase_add_test(tc, iab_set_proc_drops_despite_failed_ambient_high);
+	tcase_add_test(tc, iab_set_proc_lowers_i_and_clears_a_when_drop_fails);
 #endif
 	tcase_add_test(tc, launch_nobody_with_ambient_perfmon);
 	tcase_add_test(tc, launch_nobody_without_iab_fails);

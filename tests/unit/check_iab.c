@@ -243,7 +243,7 @@ static void write_status(const char *dir, const char *body)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/4242", dir);
-	ck_assert_int_eq(mkdir(path, 0755), 0);
+	ck_assert(mkdir(path, 0755) == 0 || errno == EEXIST);
 	snprintf(path, sizeof(path), "%s/4242/status", dir);
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
@@ -306,6 +306,70 @@ START_TEST(status_without_cap_lines)
 }
 END_TEST
 
+/*
+ * Issue 12, item 12: a status value strtoull() would bend ("-1" negated
+ * to all 64 bits, blanks, a sign, "0x", 17 digits) is no value at all:
+ * the file reads as lacking the line (EINVAL), never as every capability.
+ */
+START_TEST(status_values_that_would_wrap)
+{
+	static const char *const bad[] = {
+		"-1", "-0000000000000001", " 20", "+20", "0x20", "20 ",
+		"10000000000000000", "", "2g",
+	};
+	char dir[] = "/tmp/check_iab.XXXXXX";
+	char cmd[600], body[256];
+	cap_iab_t iab;
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	cap_free(cap_proc_root(dir));
+	for (n = 0; n < sizeof(bad) / sizeof(bad[0]); n++) {
+		snprintf(body, sizeof(body), "CapInh:\t%s\n"
+			 "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n",
+			 bad[n]);
+		write_status(dir, body);
+		errno = 0;
+		iab = cap_iab_get_pid(4242);
+		if (iab != NULL)
+			ck_abort_msg("CapInh '%s' read as '%s'", bad[n],
+				     text_of(iab));
+		ck_assert_int_eq(errno, EINVAL);
+	}
+	/* Upper-case digits and short values are still hex, as before. */
+	write_status(dir, "CapInh:\t20\nCapBnd:\t000001FFFFDFFFFF\n"
+		     "CapAmb:\t0\n");
+	iab = cap_iab_get_pid(4242);
+	ck_assert_ptr_nonnull(iab);
+	ck_assert_str_eq(text_of(iab), "cap_kill,!cap_sys_admin");
+	cap_free(iab);
+	cap_free(cap_proc_root(NULL));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* Capability numbers in text never wrap into range. */
+START_TEST(text_numbers_do_not_wrap)
+{
+	static const char *const bad[] = {
+		"4294967296", "4294967297", "18446744073709551616",
+		"18446744073709551617", "0x100000001", "64", "1x",
+	};
+	cap_value_t cap = -1;
+	size_t n;
+	char text[64];
+
+	for (n = 0; n < sizeof(bad) / sizeof(bad[0]); n++) {
+		ck_assert_ptr_null(cap_iab_from_text(bad[n]));
+		snprintf(text, sizeof(text), "%s=ep", bad[n]);
+		ck_assert_ptr_null(cap_from_text(text));
+		if (strcmp(bad[n], "1x") != 0)	/* cap_from_name stops there */
+			ck_assert_int_eq(cap_from_name(bad[n], &cap), -1);
+	}
+}
+END_TEST
+
 static Suite *iab_suite(void)
 {
 	Suite *s = suite_create("iab");
@@ -321,6 +385,8 @@ static Suite *iab_suite(void)
 	tcase_add_test(tc, get_pid_matches_get_proc);
 	tcase_add_test(tc, relocated_proc_root);
 	tcase_add_test(tc, status_without_cap_lines);
+	tcase_add_test(tc, status_values_that_would_wrap);
+	tcase_add_test(tc, text_numbers_do_not_wrap);
 	suite_add_tcase(s, tc);
 	return s;
 }
