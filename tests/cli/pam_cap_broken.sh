@@ -14,18 +14,6 @@ set -u
 require_pam_driver
 PWDEBUG=2	# pam_wrapper prints pam_syslog() messages as "SYSLOG(prio): ..."
 
-logged() {
-	grep -qF -- "$1" "$T/log" && return
-	fails=$((fails + 1))
-	echo "FAIL after case $cases: log lacks '$1'"; sed 's/^/    log: /' "$T/log"
-}
-# deb EXPECTED: Debian's 2.66 module on the case just run by t ours.
-deb() {
-	[ -n "$DEB" ] || return 0
-	want=$1
-	check_one "$DEB" "Debian's pam_cap (known difference)"
-}
-
 stop='auth=AUTHINFO_UNAVAIL setcred=CRED_ERR iab= keepcaps=0'
 k0='keepcaps=0'
 users=$(awk 'BEGIN { for (i = 1; i <= 600; i++) printf " user%d", i }')

@@ -50,16 +50,6 @@ done
 [ "$(getent group deny)" = 'deny:x:4700:mal' ] || { echo "getent does not see the private /etc/group"; exit 1; }
 [ "$(id -Gn mal)" = 'mal deny' ] || { echo "mal's groups are not 'mal deny': $(id -Gn mal)"; exit 1; }
 
-logged() {
-	grep -qF -- "$1" "$T/log" && return
-	fails=$((fails + 1))
-	echo "FAIL after case $cases: log lacks '$1'"; sed 's/^/    log: /' "$T/log"
-}
-deb() {
-	[ -n "$DEB" ] || return 0
-	want=$1
-	check_one "$DEB" "Debian's pam_cap (known difference)"
-}
 ok='auth=SUCCESS setcred=SUCCESS'
 stop='auth=AUTHINFO_UNAVAIL setcred=CRED_ERR iab= keepcaps=0'
 k0='keepcaps=0'

@@ -146,3 +146,23 @@ check_one() {
 	fi
 }
 
+# logged PATTERN / not_logged PATTERN: about the last run's log ($T/log;
+# with PWDEBUG=2, pam_syslog() messages show as "SYSLOG(prio): ...").
+logged() {
+	grep -qF -- "$1" "$T/log" && return
+	fails=$((fails + 1))
+	echo "FAIL after case $cases: log lacks '$1'"; sed 's/^/    log: /' "$T/log"
+}
+not_logged() {
+	grep -qF -- "$1" "$T/log" || return
+	fails=$((fails + 1))
+	echo "FAIL after case $cases: log has '$1'"; sed 's/^/    log: /' "$T/log"
+}
+
+# deb EXPECTED: Debian's module on the case an "ours" t just ran, where it
+# differs from ours by design (shown, and checked, for comparison).
+deb() {
+	[ -n "$DEB" ] || return 0
+	want=$1
+	check_one "$DEB" "Debian's pam_cap (known difference)"
+}
