@@ -105,7 +105,9 @@ cc 2 -c "$T/missing" alice
 same "$T/err" "capcheck: $T/missing: No such file or directory"
 cp "$BIN/pamcase" "$T/elf"
 cc 1 -c "$T/elf" alice
-same "$T/out" "alice: nothing granted, not even default=: NUL byte in line [$T/elf:1, pam_cap stops here]"
+# Its first line holds NUL bytes, and may run past 4095 bytes (builds differ).
+grep -qxE "alice: nothing granted, not even default=: (NUL byte in line|line longer than 4095 bytes) \[$T/elf:1, pam_cap stops here\]" "$T/out" || {
+	fails=$((fails + 1)); echo "FAIL case $cases: binary file:"; sed 's/^/    /' "$T/out"; }
 head -c 2000000 /dev/zero | tr '\0' a >"$T/huge"	# one 2 MB line, no newline
 cc 1 -c "$T/huge" alice
 same "$T/err" "capcheck: $T/huge:1: warning: longer than 4095 bytes: $STOPS (libcap would split it into two lines)"
