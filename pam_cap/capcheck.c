@@ -4,6 +4,7 @@
  * of capability.conf, without a login; warns about lines that can never
  * parse or never match. It uses the module's own parser and matcher.
  */
+#define _GNU_SOURCE			/* vasprintf */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +18,7 @@
 
 #include "cap_risk.h"
 #include "capconf.h"
+#include "escape.h"
 
 #define PROG		"capcheck"
 #define EXIT_WARNINGS	1
@@ -28,6 +30,35 @@ struct opts {
 
 static int warnings;
 
+/*
+ * Prints to out with every control character escaped (escape.h): user
+ * names and config text come from people who may be attackers, and a CR,
+ * a newline or an ESC sequence in them must not forge or hide output.
+ */
+static void vput(FILE *out, const char *fmt, va_list ap)
+{
+	char *text;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		errx(EXIT_FAILURE, "out of memory");
+	escape_fputs(text, out);
+	free(text);
+}
+
+static void say(FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* One escaped line. */
+static void say(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vput(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
+}
+
 static void warn_line(const char *path, unsigned long n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -36,10 +67,11 @@ static void warn_line(const char *path, unsigned long n, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: %s:%lu: warning: ", PROG,
-		path, n);
+	fprintf(stderr, "%s: ", PROG);
+	escape_fputs(path, stderr);
+	fprintf(stderr, ":%lu: warning: ", n);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vput(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	warnings++;
@@ -58,20 +90,40 @@ static int caps_text_valid(const char *text)
 	return 1;
 }
 
+/*
+ * A failed getpwnam()/getgrnam() is "no such entry" with errno 0 (glibc)
+ * or ENOENT (nss_wrapper); anything else is a lookup error, which must not
+ * be reported as an unknown name.
+ */
+static int lookup_failed(void)
+{
+	return errno != 0 && errno != ENOENT;
+}
+
 /* Warns about one "who" token that can never select anybody. */
 static void check_who(const char *path, unsigned long n, const char *t)
 {
 	if (strcmp(t, "*") == 0)
 		return;
 	if (t[0] == '@') {
-		if (getgrnam(t + 1) == NULL)
+		errno = 0;
+		if (getgrnam(t + 1) != NULL)
+			return;
+		if (lookup_failed())
+			warn_line(path, n, "cannot look up group '%s': %s",
+				  t + 1, strerror(errno));
+		else
 			warn_line(path, n, "unknown group '%s': never matches",
 				  t + 1);
 		return;
 	}
+	errno = 0;
 	if (getpwnam(t) != NULL)
 		return;
-	if (strchr(t, ',') != NULL)
+	if (lookup_failed())
+		warn_line(path, n, "cannot look up user '%s': %s", t,
+			  strerror(errno));
+	else if (strchr(t, ',') != NULL)
 		warn_line(path, n, "'%s' is one user name, not a list: "
 			  "separate names with spaces", t);
 	else if (t[0] == '+')
@@ -84,39 +136,49 @@ static void check_who(const char *path, unsigned long n, const char *t)
 		warn_line(path, n, "unknown user '%s': never matches", t);
 }
 
+/* What a line that ends pam_cap's scan means for the users. */
+#define STOPS	"pam_cap stops reading here: users no earlier line names " \
+		"get nothing, not even default="
+
 /* Returns 0 after checking every line, or -1 if the file cannot be read. */
 static int lint(const char *path)
 {
 	struct capconf_reader r;
 	struct capconf_line *line;
-	unsigned long star = 0;
+	unsigned long star = 0, stop = 0;
 	int rc, i;
 
 	rc = capconf_open(&r, path);
 	if (rc == CAPCONF_OPEN_FAILED) {
-		warn("%s", path);
+		say(stderr, "%s: %s: %s", PROG, path, strerror(errno));
 		return -1;
 	}
 	if (rc != CAPCONF_OPEN_OK) {
-		warnx("%s: %s: pam_cap grants nothing from it", path,
-		      capconf_open_strerror(rc));
+		say(stderr, "%s: %s: %s: pam_cap grants nothing from it, "
+		    "not even default=", PROG, path,
+		    capconf_open_strerror(rc));
 		warnings++;
 		return 0;
 	}
 	while ((rc = capconf_next(&r, &line)) > 0) {
 		if (line->error == CAPCONF_LINE_TOO_LONG) {
 			warn_line(path, line->number, "longer than %d bytes: "
-				  "ignored (libcap would split it into two "
-				  "lines)", CAPCONF_LINE_MAX);
-			continue;
-		}
-		if (line->error == CAPCONF_LINE_NUL) {
-			warn_line(path, line->number, "NUL byte: ignored");
-			continue;
-		}
-		if (star != 0)
+				  "%s (libcap would split it into two lines)",
+				  CAPCONF_LINE_MAX, STOPS);
+		} else if (line->error == CAPCONF_LINE_NUL) {
+			warn_line(path, line->number, "NUL byte: %s", STOPS);
+		} else if (stop != 0) {
+			warn_line(path, line->number, "never used: pam_cap "
+				  "stops at line %lu first", stop);
+		} else if (star != 0) {
 			warn_line(path, line->number, "never used: the '*' on "
 				  "line %lu matches everybody first", star);
+		}
+		if (line->error != CAPCONF_LINE_OK) {
+			if (stop == 0)
+				stop = line->number;
+			continue;
+		}
 		if (!caps_text_valid(line->tok[0]))
 			warn_line(path, line->number, "'%s' is not valid IAB "
 				  "text: users it matches get nothing",
@@ -131,7 +193,9 @@ static int lint(const char *path)
 		}
 	}
 	if (rc < 0) {
-		warn("%s", path);
+		/* The module stops there too, and grants nothing. */
+		say(stderr, "%s: %s:%lu: read error: %s", PROG, path,
+		    r.lineno + 1, strerror(errno));
 		capconf_close(&r);
 		return -1;
 	}
@@ -161,7 +225,7 @@ static void report_risk(cap_iab_t iab)
 	if (worst < 0)
 		return;
 	name = cap_to_name(worst);
-	printf("  risk: %s: %s: %s\n", cap_risk_tier_name(tier),
+	say(stdout, "  risk: %s: %s: %s", cap_risk_tier_name(tier),
 	       name != NULL ? name : "?", cap_risk_reason(worst) ?
 	       cap_risk_reason(worst) : "no label for this capability");
 	cap_free(name);
@@ -180,36 +244,48 @@ static void report_user(const char *path, const char *user)
 	case CAPCONF_FOUND:
 		break;
 	case CAPCONF_UNKNOWN_USER:
-		printf("%s: unknown user: nothing granted\n", user);
+		say(stdout, "%s: unknown user: nothing granted", user);
 		warnings++;
 		return;
 	case CAPCONF_NOMEM:
 		errx(EXIT_FAILURE, "out of memory");
 	case CAPCONF_UNREADABLE:
-		printf("%s: %s is not used: nothing granted\n", user, path);
+		say(stdout, "%s: %s does not exist: nothing granted", user,
+		    path);
+		return;
+	case CAPCONF_BROKEN:
+		/* The module's verdict: its scan stops here, as ours did. */
+		if (m.line != 0)
+			say(stdout, "%s: nothing granted, not even default=: "
+			    "%s [%s:%lu, pam_cap stops here]", user, m.problem,
+			    path, m.line);
+		else
+			say(stdout, "%s: nothing granted, not even default=: "
+			    "%s [%s]", user, m.problem, path);
+		warnings++;
 		return;
 	default:
-		printf("%s: no line matches: nothing granted\n", user);
+		say(stdout, "%s: no line matches: nothing granted", user);
 		return;
 	}
 	if (strcmp(m.caps, "all") == 0) {
-		printf("%s: all: capabilities left unchanged [%s:%lu, %s %s]\n",
-		       user, path, m.line, capconf_why_name(m.why), m.who);
+		say(stdout, "%s: all: capabilities left unchanged [%s:%lu, %s %s]",
+		    user, path, m.line, capconf_why_name(m.why), m.who);
 	} else if (strcmp(m.caps, "none") == 0) {
-		printf("%s: none: inheritable and ambient sets cleared "
-		       "[%s:%lu, %s %s]\n",
-		       user, path, m.line, capconf_why_name(m.why), m.who);
+		say(stdout, "%s: none: inheritable and ambient sets cleared "
+		    "[%s:%lu, %s %s]",
+		    user, path, m.line, capconf_why_name(m.why), m.who);
 	} else if ((iab = cap_iab_from_text(m.caps)) == NULL) {
-		printf("%s: nothing granted: '%s' is not valid IAB text "
-		       "[%s:%lu, %s %s]\n",
-		       user, m.caps, path, m.line, capconf_why_name(m.why),
-		       m.who);
+		say(stdout, "%s: nothing granted: '%s' is not valid IAB text "
+		    "[%s:%lu, %s %s]",
+		    user, m.caps, path, m.line, capconf_why_name(m.why),
+		    m.who);
 	} else {
 		text = cap_iab_to_text(iab);
 		/* The canonical form is what cap_iab_set_proc() will apply. */
-		printf("%s: %s [%s:%lu, %s %s]\n", user,
-		       text == NULL ? m.caps : text, path, m.line,
-		       capconf_why_name(m.why), m.who);
+		say(stdout, "%s: %s [%s:%lu, %s %s]", user,
+		    text == NULL ? m.caps : text, path, m.line,
+		    capconf_why_name(m.why), m.who);
 		report_risk(iab);
 		cap_free(text);
 		cap_free(iab);
@@ -232,7 +308,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { CAPCONF_DEFAULT_PATH };
-	int c, i;
+	int c, i, status;
 
 	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -246,9 +322,11 @@ int main(int argc, char **argv)
 			usage(stderr, EXIT_USAGE);
 		}
 	}
-	if (lint(o.config) < 0)
-		return EXIT_USAGE;
+	/* Unreadable: still say what each user gets (the module's answer). */
+	status = lint(o.config) < 0 ? EXIT_USAGE : EXIT_SUCCESS;
 	for (i = optind; i < argc; i++)
 		report_user(o.config, argv[i]);
-	return warnings ? EXIT_WARNINGS : EXIT_SUCCESS;
+	if (status == EXIT_SUCCESS && warnings)
+		status = EXIT_WARNINGS;
+	return status;
 }

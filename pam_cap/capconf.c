@@ -69,9 +69,9 @@ const char *capconf_open_strerror(int status)
 	case CAPCONF_OPEN_OK:
 		return "ok";
 	case CAPCONF_OPEN_WORLD_WRITABLE:
-		return "world-writable, ignored";
+		return "world-writable: anyone could have rewritten it";
 	case CAPCONF_OPEN_NOT_REGULAR:
-		return "not a regular file, ignored";
+		return "not a regular file";
 	default:
 		return strerror(errno);
 	}

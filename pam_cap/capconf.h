@@ -17,7 +17,10 @@
 /* A line of CAPCONF_LINE_MAX bytes holds at most this many tokens. */
 #define CAPCONF_TOKENS_MAX	((CAPCONF_LINE_MAX + 1) / 2)
 
-/* Why a line could not be used at all (it then matches nobody). */
+/*
+ * Why a line could not be used at all. Such a line ends the scan: no line
+ * after it is read, so it never lets a later, broader line decide.
+ */
 enum capconf_line_error {
 	CAPCONF_LINE_OK = 0,
 	CAPCONF_LINE_TOO_LONG,		/* longer than CAPCONF_LINE_MAX */
@@ -47,11 +50,24 @@ struct capconf_reader {
 	struct capconf_line line;
 };
 
+/*
+ * The kernel's NGROUPS_MAX: a login cannot hold more supplementary groups,
+ * and initgroups() silently keeps only the first ones. A user in more
+ * groups has a group list we cannot trust, so it counts as incomplete.
+ */
+#define CAPCONF_GROUPS_MAX	65536
+
 /* A user as the matcher sees it: the name and the names of all groups. */
 struct capconf_user {
 	char *name;
 	char **groups;			/* names from getgrouplist(), by gid */
 	int ngroups;
+	/*
+	 * Empty when groups[] is the whole list. Otherwise why it is not (a
+	 * group lookup failed, too many groups): an "@group" token naming no
+	 * group of groups[] then cannot be decided, and ends the scan.
+	 */
+	char groups_error[128];
 };
 
 enum capconf_why {
@@ -60,21 +76,34 @@ enum capconf_why {
 	CAPCONF_WHY_ANY,		/* "*" */
 };
 
-/* The first line that matched: what it grants and why. */
+/*
+ * The line that decided: on CAPCONF_FOUND what it grants and why; on
+ * CAPCONF_BROKEN the line the scan stopped at (0 when the problem is not
+ * a line: the file, or the user's own entry) and the problem.
+ */
 struct capconf_match {
 	unsigned long line;
 	enum capconf_why why;
 	char *who;			/* the token that matched; free() */
 	char *caps;			/* the first token, unparsed; free() */
+	char problem[512];		/* CAPCONF_BROKEN: what was unusable */
 };
 
-/* Results of capconf_find(). */
+/* Results of capconf_find() and capconf_scan(). */
 enum capconf_find_status {
 	CAPCONF_FOUND = 1,
 	CAPCONF_NOT_FOUND = 0,
 	CAPCONF_UNKNOWN_USER = -1,	/* no passwd entry: nothing matches */
-	CAPCONF_UNREADABLE = -2,	/* not opened or not trusted */
+	CAPCONF_UNREADABLE = -2,	/* no such file: it has no lines */
 	CAPCONF_NOMEM = -3,
+	/*
+	 * The decision stopped at something unusable: a line (NUL byte, too
+	 * long), a read error, a lookup error that leaves a line undecided,
+	 * the user's entry, or a file not trusted (world-writable, not a
+	 * regular file) or not readable. Nothing may be granted, and no later
+	 * rule may apply instead: no later line, and no default= either.
+	 */
+	CAPCONF_BROKEN = -4,
 };
 
 /* Receives every problem met while scanning; prio is a syslog priority. */
@@ -98,23 +127,41 @@ void capconf_close(struct capconf_reader *r);
 
 /*
  * Fills u from the passwd and group databases. Returns 0, or -1 with errno
- * ENOENT (no such user) or ENOMEM. Release with capconf_user_release().
+ * ENOENT (no such user), ENOMEM, or the error of the passwd lookup (any
+ * other value). A failed group lookup is no failure here: it leaves
+ * u->groups_error set. Release with capconf_user_release().
  */
 int capconf_user_lookup(struct capconf_user *u, const char *name);
 void capconf_user_release(struct capconf_user *u);
 
 /*
- * Returns the index (>= 1) of the first "who" token of line that selects u,
- * with *why set, or 0 if none does. A line with an error matches nobody.
+ * Does line select u? Returns the index (>= 1) of the first "who" token
+ * that does, with *why set; 0 when none does; -1 when the line cannot be
+ * used and must end the scan: it has an error (*undecided is then 0), or
+ * no token selects u and the "@group" token at index *undecided names a
+ * group u's incomplete group list (u->groups_error) cannot rule out.
  */
 int capconf_line_matches(const struct capconf_line *line,
-			 const struct capconf_user *u, enum capconf_why *why);
+			 const struct capconf_user *u, enum capconf_why *why,
+			 int *undecided);
+
+/*
+ * Reads r's lines until one selects u (CAPCONF_FOUND, m filled: release it
+ * with capconf_match_release()) or cannot be used (CAPCONF_BROKEN, with
+ * m->line and m->problem set), or to the end (CAPCONF_NOT_FOUND); also
+ * CAPCONF_NOMEM. A read error is CAPCONF_BROKEN. path names the file in
+ * messages; problems go to log at LOG_ERR if log is not NULL.
+ */
+int capconf_scan(struct capconf_reader *r, const char *path,
+		 const struct capconf_user *u, struct capconf_match *m,
+		 capconf_log_fn log, void *ctx);
 
 /*
  * Finds the first line of the file at path that matches user; returns an
  * enum capconf_find_status. On CAPCONF_FOUND, m is filled and must be
- * released with capconf_match_release(). Problems (unreadable or
- * world-writable file, over-long or binary lines) go to log if not NULL.
+ * released with capconf_match_release(); on CAPCONF_BROKEN, m->line and
+ * m->problem say where and why the decision stopped. Problems go to log
+ * if not NULL: at LOG_ERR whatever makes the answer CAPCONF_BROKEN.
  */
 int capconf_find(const char *path, const char *user, struct capconf_match *m,
 		 capconf_log_fn log, void *ctx);

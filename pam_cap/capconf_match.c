@@ -3,143 +3,179 @@
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 
 #include "capconf.h"
 
-/* NSS entries can be large (big groups); grow the buffer up to this. */
-#define NSS_BUF_MAX	(1024 * 1024)
+/* One getpwnam_r()/getgrgid_r() call, so both share the buffer loop. */
+typedef int (*nss_call_fn)(const void *key, void *ent, char *buf,
+			   size_t size, void **res);
+
+static int call_getpwnam(const void *key, void *ent, char *buf, size_t size,
+			 void **res)
+{
+	struct passwd *pw = NULL;
+	int rc = getpwnam_r(key, ent, buf, size, &pw);
+
+	*res = pw;
+	return rc;
+}
+
+static int call_getgrgid(const void *key, void *ent, char *buf, size_t size,
+			 void **res)
+{
+	struct group *gr = NULL;
+	int rc = getgrgid_r(*(const gid_t *)key, ent, buf, size, &gr);
+
+	*res = gr;
+	return rc;
+}
 
 /*
- * The _r lookups: a PAM module must not clobber the static buffers of
- * getpwnam() and friends, which the application may be using.
+ * Runs one reentrant NSS lookup (a PAM module must not clobber the static
+ * buffers of getpwnam() and friends, which the application may be using).
+ * The buffer in *buf grows until the entry fits, bounded only by memory:
+ * glibc's files backend answers ERANGE for every entry after one that does
+ * not fit, so a cap here would make a huge group hide all later ones.
+ * Returns 1 (found), 0 (no such entry) or -1 with errno: ENOMEM, or the
+ * lookup's own error, which is no "not found" and must not be taken as one.
  */
-static int lookup_passwd(const char *name, struct passwd *pw, char **buf)
+static int nss_lookup(nss_call_fn call, const void *key, void *ent,
+		      char **buf)
 {
 	size_t size = 1024;
-	struct passwd *res;
+	void *res;
 	int rc;
 
 	for (;;) {
 		char *nbuf = realloc(*buf, size);
 
 		if (nbuf == NULL)
+			return -1;		/* ENOMEM from realloc */
+		*buf = nbuf;
+		res = NULL;
+		errno = 0;
+		rc = call(key, ent, *buf, size, &res);
+		/* nss_wrapper (1.1.12) says -1 and sets errno, ERANGE too. */
+		if (rc < 0)
+			rc = errno != 0 ? errno : EIO;
+		if (rc != ERANGE)
+			break;
+		if (size > SIZE_MAX / 2) {
+			errno = ENOMEM;
 			return -1;
-		*buf = nbuf;
-		/* Some NSS shims leave res untouched on failure: reset it. */
-		res = NULL;
-		rc = getpwnam_r(name, pw, *buf, size, &res);
-		if (rc != ERANGE || size >= NSS_BUF_MAX)
-			break;
+		}
 		size *= 2;
 	}
-	if (rc != 0 || res == NULL) {
-		/* Not found (rc 0) and lookup errors: "no such user". */
-		errno = rc == ENOMEM ? ENOMEM : ENOENT;
-		return -1;
-	}
-	return 0;
+	if (rc == 0 && res != NULL)
+		return 1;
+	/*
+	 * "Not found" is 0 with no entry (glibc); nss_wrapper and some other
+	 * implementations say ENOENT. Every other code is an error (EIO, an
+	 * unreachable directory service, EINVAL from glibc for a backend that
+	 * failed, ...): the entry may well exist.
+	 */
+	if (rc == 0 || rc == ENOENT)
+		return 0;
+	errno = rc;
+	return -1;
 }
 
 /*
- * The name of gid, or NULL: with errno ENOMEM when memory ran out, else
- * (errno ENOENT) because the gid has no name. The two must not be
- * confused: a group silently left out on ENOMEM would make the user a
- * non-member, so an "@group" line would be passed over for a later one.
+ * All of the user's gids, primary first, in *gids (caller frees). Returns 0,
+ * or -1 with errno ENOMEM, or 1 when the list cannot be had whole: then
+ * *gids holds the primary gid alone and why says what went wrong.
  */
-static char *group_name(gid_t gid, char **buf)
-{
-	size_t size = 1024;
-	struct group gr, *res;
-	char *name;
-	int rc;
-
-	for (;;) {
-		char *nbuf = realloc(*buf, size);
-
-		if (nbuf == NULL)
-			return NULL;		/* ENOMEM from realloc */
-		*buf = nbuf;
-		res = NULL;
-		rc = getgrgid_r(gid, &gr, *buf, size, &res);
-		if (rc != ERANGE || size >= NSS_BUF_MAX)
-			break;
-		size *= 2;
-	}
-	if (rc == ENOMEM) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	if (rc != 0 || res == NULL) {
-		errno = ENOENT;
-		return NULL;
-	}
-	name = strdup(gr.gr_name);
-	if (name == NULL)
-		errno = ENOMEM;
-	return name;
-}
-
-/* All of the user's gids, primary first; caller frees. */
-static gid_t *list_gids(const char *name, gid_t primary, int *count)
+static int list_gids(const char *name, gid_t primary, gid_t **gids,
+		     int *count, char *why, size_t whylen)
 {
 	int n = 32;
-	gid_t *gids = NULL;
 
 	for (;;) {
 		int want = n;
-		gid_t *ngids = realloc(gids, sizeof(*gids) * (size_t)n);
+		gid_t *ngids = realloc(*gids, sizeof(**gids) * (size_t)n);
 
-		if (ngids == NULL) {
-			free(gids);
-			return NULL;
-		}
-		gids = ngids;
-		if (getgrouplist(name, primary, gids, &want) >= 0) {
+		if (ngids == NULL)
+			return -1;
+		*gids = ngids;
+		if (getgrouplist(name, primary, *gids, &want) >= 0) {
 			*count = want;
-			return gids;
+			return 0;
 		}
 		/* glibc reports the size it needs; never loop forever. */
-		if (want <= n || want > 65536) {
-			free(gids);
-			errno = ENOMEM;
-			return NULL;
+		if (want > CAPCONF_GROUPS_MAX) {
+			snprintf(why, whylen, "'%s' is in more than %d groups",
+				 name, CAPCONF_GROUPS_MAX);
+			break;
+		}
+		if (want <= n) {
+			snprintf(why, whylen, "getgrouplist() failed");
+			break;
 		}
 		n = want;
 	}
+	(*gids)[0] = primary;
+	*count = 1;
+	return 1;
 }
 
 int capconf_user_lookup(struct capconf_user *u, const char *name)
 {
 	struct passwd pw;
+	struct group gr;
 	char *buf = NULL;
 	gid_t *gids = NULL;
-	int i, n = 0;
+	int i, n = 0, rc;
 
 	memset(u, 0, sizeof(*u));
 	if (name == NULL || *name == '\0') {
 		errno = ENOENT;
 		return -1;
 	}
-	if (lookup_passwd(name, &pw, &buf) < 0)
+	rc = nss_lookup(call_getpwnam, name, &pw, &buf);
+	if (rc <= 0) {
+		if (rc == 0)
+			errno = ENOENT;
 		goto fail;
+	}
 	u->name = strdup(name);
-	gids = list_gids(name, pw.pw_gid, &n);
-	if (u->name == NULL || gids == NULL)
+	if (u->name == NULL ||
+	    list_gids(name, pw.pw_gid, &gids, &n, u->groups_error,
+		      sizeof(u->groups_error)) < 0)
 		goto fail;
 	u->groups = calloc((size_t)n + 1, sizeof(*u->groups));
 	if (u->groups == NULL)
 		goto fail;
 	for (i = 0; i < n; i++) {
-		/* A gid without a name cannot be written as @name. */
-		char *g = group_name(gids[i], &buf);
-
-		if (g != NULL)
-			u->groups[u->ngroups++] = g;
-		else if (errno == ENOMEM)
+		rc = nss_lookup(call_getgrgid, &gids[i], &gr, &buf);
+		if (rc < 0 && errno == ENOMEM)
 			goto fail;
+		if (rc < 0) {
+			/*
+			 * The gid may have a name this user's "@name" lines
+			 * need. Only the first failure is kept: one is enough
+			 * to make the list incomplete.
+			 */
+			if (u->groups_error[0] == '\0')
+				snprintf(u->groups_error,
+					 sizeof(u->groups_error),
+					 "group %lu cannot be read: %s",
+					 (unsigned long)gids[i],
+					 strerror(errno));
+			continue;
+		}
+		/* A gid without a name cannot be written as @name. */
+		if (rc == 0)
+			continue;
+		u->groups[u->ngroups] = strdup(gr.gr_name);
+		if (u->groups[u->ngroups] == NULL)
+			goto fail;
+		u->ngroups++;
 	}
 	free(gids);
 	free(buf);
@@ -167,13 +203,26 @@ void capconf_user_release(struct capconf_user *u)
 	memset(u, 0, sizeof(*u));
 }
 
-int capconf_line_matches(const struct capconf_line *line,
-			 const struct capconf_user *u, enum capconf_why *why)
+/* Is group among u's group names? */
+static int in_groups(const struct capconf_user *u, const char *group)
 {
-	int i, g;
+	int g;
 
+	for (g = 0; g < u->ngroups; g++)
+		if (strcmp(group, u->groups[g]) == 0)
+			return 1;
+	return 0;
+}
+
+int capconf_line_matches(const struct capconf_line *line,
+			 const struct capconf_user *u, enum capconf_why *why,
+			 int *undecided)
+{
+	int i;
+
+	*undecided = 0;
 	if (line->error != CAPCONF_LINE_OK)
-		return 0;
+		return -1;
 	for (i = 1; i < line->ntok; i++) {
 		const char *t = line->tok[i];
 
@@ -183,18 +232,27 @@ int capconf_line_matches(const struct capconf_line *line,
 		}
 		if (t[0] == '@') {
 			/* Only "@" makes a group (CVE-2025-1390). */
-			for (g = 0; g < u->ngroups; g++) {
-				if (strcmp(t + 1, u->groups[g]) == 0) {
-					*why = CAPCONF_WHY_GROUP;
-					return i;
-				}
+			if (in_groups(u, t + 1)) {
+				*why = CAPCONF_WHY_GROUP;
+				return i;
 			}
+			/*
+			 * Not among the groups we could read: with some
+			 * missing, "not a member" is a guess. Read on, since
+			 * a later token may still select u for sure.
+			 */
+			if (u->groups_error[0] != '\0' && *undecided == 0)
+				*undecided = i;
 			continue;
 		}
 		if (strcmp(t, u->name) == 0) {
 			*why = CAPCONF_WHY_USER;
 			return i;
 		}
+	}
+	if (*undecided != 0) {
+		*why = CAPCONF_WHY_GROUP;
+		return -1;
 	}
 	return 0;
 }
@@ -211,37 +269,63 @@ const char *capconf_why_name(enum capconf_why why)
 	}
 }
 
-static void report_line_error(const char *path,
-			      const struct capconf_line *line,
-			      capconf_log_fn log, void *ctx)
+/*
+ * Records why the decision stops at line n (0: not at a line) in m, and
+ * logs it at LOG_ERR. Returns CAPCONF_BROKEN.
+ */
+static int stop(struct capconf_match *m, const char *path, unsigned long n,
+		capconf_log_fn log, void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static int stop(struct capconf_match *m, const char *path, unsigned long n,
+		capconf_log_fn log, void *ctx, const char *fmt, ...)
 {
+	va_list ap;
+
+	m->line = n;
+	va_start(ap, fmt);
+	vsnprintf(m->problem, sizeof(m->problem), fmt, ap);
+	va_end(ap);
 	if (log == NULL)
-		return;
-	if (line->error == CAPCONF_LINE_TOO_LONG)
-		log(ctx, LOG_ERR, "%s:%lu: line longer than %d bytes, ignored",
-		    path, line->number, CAPCONF_LINE_MAX);
+		return CAPCONF_BROKEN;
+	if (n != 0)
+		log(ctx, LOG_ERR, "%s:%lu: %s; stopped here, nothing granted",
+		    path, n, m->problem);
 	else
-		log(ctx, LOG_ERR, "%s:%lu: NUL byte in line, ignored",
-		    path, line->number);
+		log(ctx, LOG_ERR, "%s: %s; nothing granted", path, m->problem);
+	return CAPCONF_BROKEN;
 }
 
-/* Scans an opened file; returns an enum capconf_find_status. */
-static int scan(struct capconf_reader *r, const char *path,
-		const struct capconf_user *u, struct capconf_match *m,
-		capconf_log_fn log, void *ctx)
+int capconf_scan(struct capconf_reader *r, const char *path,
+		 const struct capconf_user *u, struct capconf_match *m,
+		 capconf_log_fn log, void *ctx)
 {
 	struct capconf_line *line;
 	enum capconf_why why;
-	int rc, at;
+	int rc, at, undecided;
 
+	memset(m, 0, sizeof(*m));
+	/*
+	 * The first line that selects u decides, so a line that cannot be
+	 * used decides too: it might have named u. Reading past it would let
+	 * a later, broader line ("*") grant what it was meant to prevent.
+	 */
 	while ((rc = capconf_next(r, &line)) > 0) {
-		if (line->error != CAPCONF_LINE_OK) {
-			report_line_error(path, line, log, ctx);
-			continue;
-		}
-		at = capconf_line_matches(line, u, &why);
+		at = capconf_line_matches(line, u, &why, &undecided);
 		if (at == 0)
 			continue;
+		if (at < 0 && line->error == CAPCONF_LINE_TOO_LONG)
+			return stop(m, path, line->number, log, ctx,
+				    "line longer than %d bytes",
+				    CAPCONF_LINE_MAX);
+		if (at < 0 && line->error == CAPCONF_LINE_NUL)
+			return stop(m, path, line->number, log, ctx,
+				    "NUL byte in line");
+		if (at < 0)
+			return stop(m, path, line->number, log, ctx,
+				    "cannot tell whether '%s' is in '%s': %s",
+				    u->name, line->tok[undecided],
+				    u->groups_error);
 		m->line = line->number;
 		m->why = why;
 		m->who = strdup(line->tok[at]);
@@ -252,9 +336,10 @@ static int scan(struct capconf_reader *r, const char *path,
 		}
 		return CAPCONF_FOUND;
 	}
-	if (rc < 0 && log != NULL)
-		log(ctx, LOG_ERR, "%s: read error: %s", path, strerror(errno));
-	/* A read error leaves the rest unread: nothing more can match. */
+	/* A read error leaves the rest unread: any of it might decide. */
+	if (rc < 0)
+		return stop(m, path, r->lineno + 1, log, ctx,
+			    "read error: %s", strerror(errno));
 	return CAPCONF_NOT_FOUND;
 }
 
@@ -266,26 +351,40 @@ int capconf_find(const char *path, const char *user, struct capconf_match *m,
 	int rc;
 
 	memset(m, 0, sizeof(*m));
+	if (user == NULL)
+		user = "";
 	if (capconf_user_lookup(&u, user) < 0) {
 		if (errno == ENOMEM)
 			return CAPCONF_NOMEM;
+		if (errno != ENOENT)
+			/*
+			 * Not "no such user": the entry may exist, and the
+			 * file may hold a "*" or "@group" line for it.
+			 */
+			return stop(m, path, 0, log, ctx,
+				    "cannot look up user '%s': %s", user,
+				    strerror(errno));
 		if (log != NULL)
 			log(ctx, LOG_DEBUG,
-			    "user '%s' unknown: no line can match",
-			    user == NULL ? "" : user);
+			    "user '%s' unknown: no line can match", user);
 		return CAPCONF_UNKNOWN_USER;
 	}
 	rc = capconf_open(&r, path);
-	if (rc != CAPCONF_OPEN_OK) {
-		/* A missing file means "no grants"; the rest are errors. */
+	if (rc == CAPCONF_OPEN_FAILED && errno == ENOENT) {
+		/* No file: no lines, as in libcap (default= applies). */
 		if (log != NULL)
-			log(ctx, rc == CAPCONF_OPEN_FAILED && errno == ENOENT ?
-				 LOG_DEBUG : LOG_ERR,
-			    "%s: %s", path, capconf_open_strerror(rc));
+			log(ctx, LOG_DEBUG, "%s: %s", path, strerror(errno));
 		capconf_user_release(&u);
 		return CAPCONF_UNREADABLE;
 	}
-	rc = scan(&r, path, &u, m, log, ctx);
+	if (rc != CAPCONF_OPEN_OK) {
+		/* A file we cannot read or trust might have named u. */
+		rc = stop(m, path, 0, log, ctx, "%s",
+			  capconf_open_strerror(rc));
+		capconf_user_release(&u);
+		return rc;
+	}
+	rc = capconf_scan(&r, path, &u, m, log, ctx);
 	capconf_close(&r);
 	capconf_user_release(&u);
 	return rc;

@@ -59,8 +59,9 @@ static void parse_opts(pam_handle_t *pamh, int argc, const char **argv,
 }
 
 /*
- * Looks user up in the config. Returns 1 with m filled (release it), or 0
- * when no line applies; logs the decision when debugging.
+ * Looks user up in the config. Returns an enum capconf_find_status, with m
+ * filled on CAPCONF_FOUND (release it). capconf has logged at LOG_ERR what
+ * made the answer CAPCONF_BROKEN; the rest is logged when debugging.
  */
 static int find_grant(pam_handle_t *pamh, const struct pam_cap_opts *o,
 		      const char *user, struct capconf_match *m)
@@ -68,21 +69,37 @@ static int find_grant(pam_handle_t *pamh, const struct pam_cap_opts *o,
 	struct log_ctx lc = { pamh, o->debug };
 	int rc = capconf_find(o->config, user, m, log_to_pam, &lc);
 
-	if (rc == CAPCONF_FOUND) {
-		if (o->debug)
-			pam_syslog(pamh, LOG_DEBUG,
-				   "%s:%lu matches '%s' by %s '%s': '%s'",
-				   o->config, m->line, user,
-				   capconf_why_name(m->why), m->who, m->caps);
-		return 1;
-	}
-	if (rc == CAPCONF_NOMEM)
-		pam_syslog(pamh, LOG_CRIT, "out of memory reading %s",
+	if (rc == CAPCONF_FOUND && o->debug)
+		pam_syslog(pamh, LOG_DEBUG,
+			   "%s:%lu matches '%s' by %s '%s': '%s'",
+			   o->config, m->line, user,
+			   capconf_why_name(m->why), m->who, m->caps);
+	else if (rc == CAPCONF_NOMEM)
+		pam_syslog(pamh, LOG_CRIT,
+			   "out of memory reading %s: nothing granted",
 			   o->config);
-	else if (o->debug)
+	else if (rc != CAPCONF_FOUND && rc != CAPCONF_BROKEN && o->debug)
 		pam_syslog(pamh, LOG_DEBUG, "%s: no line matches '%s'",
 			   o->config, user);
-	return 0;
+	return rc;
+}
+
+/*
+ * The code for a decision that ended in an error, or PAM_SUCCESS when it
+ * did not. A broken config (CAPCONF_BROKEN) or no memory means pam_cap
+ * cannot know what the configuration says about this user: never
+ * PAM_SUCCESS, and never PAM_IGNORE, which a stack reads as "this module
+ * has nothing to say". A site that must not let users in without their
+ * configured restrictions stacks pam_cap as "required": these codes then
+ * stop the login. As "optional" (the usual way) they are logged only.
+ */
+static int error_code(int status, int broken_code)
+{
+	if (status == CAPCONF_BROKEN)
+		return broken_code;
+	if (status == CAPCONF_NOMEM)
+		return PAM_BUF_ERR;
+	return PAM_SUCCESS;
 }
 
 int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
@@ -110,10 +127,14 @@ int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
 	 * Success means "this user has an entry", nothing more: pam_cap
 	 * checks no password, and is meant to be stacked as optional.
 	 */
-	if (!find_grant(pamh, &o, user, &m))
-		return PAM_IGNORE;
-	capconf_match_release(&m);
-	return PAM_SUCCESS;
+	rc = find_grant(pamh, &o, user, &m);
+	if (rc == CAPCONF_FOUND) {
+		capconf_match_release(&m);
+		return PAM_SUCCESS;
+	}
+	if (error_code(rc, PAM_AUTHINFO_UNAVAIL) != PAM_SUCCESS)
+		return error_code(rc, PAM_AUTHINFO_UNAVAIL);
+	return PAM_IGNORE;
 }
 
 int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
@@ -132,11 +153,19 @@ int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	    item == NULL || *(const char *)item == '\0')
 		return PAM_AUTH_ERR;
 	user = item;
-	if (find_grant(pamh, &o, user, &m)) {
+	rc = find_grant(pamh, &o, user, &m);
+	if (rc == CAPCONF_FOUND) {
 		rc = pam_cap_apply(pamh, &o, m.caps);
 		capconf_match_release(&m);
 		return rc;
 	}
+	/*
+	 * default= is for users the file does not name. After an error we
+	 * do not know that it does not: default= would be one more rule
+	 * after the line that could not be read.
+	 */
+	if (error_code(rc, PAM_CRED_ERR) != PAM_SUCCESS)
+		return error_code(rc, PAM_CRED_ERR);
 	if (o.fallback == NULL)
 		return PAM_IGNORE;
 	if (o.debug)

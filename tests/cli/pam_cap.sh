@@ -103,7 +103,9 @@ t both 'cap_kill alice\n' '' bob 'stack auth setcred end' "auth=PERM_DENIED setc
 
 # --- Files that are not a plain config ---
 t both @/nonexistent '' alice 'auth setcred' "$ign iab= $k0"
-t both "@$T" "config=$T" alice 'auth setcred' "$ign iab= $k0"	# a directory
+# A directory: Debian reads it as empty (IGNORE, IGNORE); ours refuses a
+# file that is not regular and stops (pam_cap_safety.sh, pam_cap_broken.sh).
+t ours "@$T" "config=$T" alice 'auth setcred' "auth=AUTHINFO_UNAVAIL setcred=CRED_ERR iab= $k0"
 t both '' '' alice 'auth setcred' "$ign iab= $k0"	# empty file
 
 echo "$cases cases, $diffed compared with Debian's pam_cap.so${DEB:+ ($DEB)}"

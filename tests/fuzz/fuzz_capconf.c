@@ -6,10 +6,14 @@
  * through fmemopen() by the real capconf_next(); the user is a fixed one
  * ("alice", groups "staff" and "wheel") so no passwd look-up happens.
  * Properties: every line is read, numbered in order and tokenised without
- * blanks; a line with an error matches nobody; the matcher picks exactly the
- * first token an independent check picks; and a grant whose text does not
- * parse as IAB applies nothing, now or deferred, while one that parses
- * applies exactly that IAB. The process state is never touched: the harness
+ * blanks; the matcher picks exactly the first token an independent check
+ * picks; and it fails closed: a line with an error, or (for a user whose
+ * group list could not be read whole) a line that only an "@group" token
+ * could select, ends the scan with CAPCONF_BROKEN at that line, so no later
+ * line ever decides; capconf_scan() gives exactly the verdict of an
+ * independent walk over the lines. A grant whose text does not parse as IAB
+ * applies nothing, now or deferred, while one that parses applies exactly
+ * that IAB. The process state is never touched: the harness
  * links with -Wl,--wrap for cap_iab_set_proc, cap_set_proc and cap_prctlw.
  */
 #include <errno.h>
@@ -134,47 +138,70 @@ static void check_apply(const char *text)
 	cap_free(want);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The verdict the scan must reach, from an independent walk. */
+struct verdict {
+	int status;
+	unsigned long line;
+	char *who, *caps;		/* CAPCONF_FOUND: copies */
+};
+
+/*
+ * Walks every line of data as u, checking each line's properties and
+ * capconf_line_matches(); returns what capconf_scan() must answer.
+ */
+static struct verdict walk(uint8_t *data, size_t size,
+			   const struct capconf_user *u)
 {
-	struct capconf_user u = {
-		.name = (char *)"alice",
-		.groups = (char **)groups,
-		.ngroups = 2,
-	};
+	struct verdict v = { CAPCONF_NOT_FOUND, 0, NULL, NULL };
 	struct capconf_reader r;
 	struct capconf_line *line;
 	unsigned long newlines = 0, last = 0;
-	uint8_t *copy;
 	size_t i;
-	int rc, t, at, first;
+	int rc, t, at, first, undecided, why_undecided;
+	int incomplete = u->groups_error[0] != '\0';
 	enum capconf_why why;
 
-	if (size == 0)
-		return 0;	/* fmemopen() refuses an empty buffer */
-	copy = fuzz_bytes(data, size);
 	for (i = 0; i < size; i++)
-		newlines += copy[i] == '\n';
+		newlines += data[i] == '\n';
 	memset(&r, 0, sizeof(r));
-	r.fp = fmemopen(copy, size, "r");
+	r.fp = fmemopen(data, size, "r");
 	FUZZ_ASSERT(r.fp != NULL);
 	while ((rc = capconf_next(&r, &line)) > 0) {
 		FUZZ_ASSERT(line->number > last);
 		FUZZ_ASSERT(line->number <= newlines + 1);
 		last = line->number;
-		at = capconf_line_matches(line, &u, &why);
+		at = capconf_line_matches(line, u, &why, &why_undecided);
 		if (line->error != CAPCONF_LINE_OK) {
 			FUZZ_ASSERT(line->error == CAPCONF_LINE_TOO_LONG ||
 				    line->error == CAPCONF_LINE_NUL);
-			FUZZ_ASSERT(at == 0);
+			FUZZ_ASSERT(at == -1 && why_undecided == 0);
+			if (v.line == 0) {
+				v.status = CAPCONF_BROKEN;
+				v.line = line->number;
+			}
 			continue;
 		}
 		FUZZ_ASSERT(line->ntok >= 1 && line->tok[0][0] != '#');
-		first = 0;
+		first = undecided = 0;
 		for (t = 0; t < line->ntok; t++) {
 			FUZZ_ASSERT(line->tok[t][0] != '\0');
 			FUZZ_ASSERT(strpbrk(line->tok[t], " \t\n") == NULL);
-			if (t >= 1 && first == 0 && selects(line->tok[t]))
+			if (t == 0)
+				continue;
+			if (first == 0 && selects(line->tok[t]))
 				first = t;
+			if (incomplete && undecided == 0 &&
+			    line->tok[t][0] == '@' && !selects(line->tok[t]))
+				undecided = t;
+		}
+		if (first == 0 && undecided != 0) {
+			/* Only a group it cannot see could select u. */
+			FUZZ_ASSERT(at == -1 && why_undecided == undecided);
+			if (v.line == 0) {
+				v.status = CAPCONF_BROKEN;
+				v.line = line->number;
+			}
+			continue;
 		}
 		FUZZ_ASSERT(at == first);
 		if (at == 0)
@@ -182,10 +209,68 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(why == (line->tok[at][0] == '*' ? CAPCONF_WHY_ANY :
 				    line->tok[at][0] == '@' ? CAPCONF_WHY_GROUP :
 				    CAPCONF_WHY_USER));
-		check_apply(line->tok[0]);
+		if (!incomplete)
+			check_apply(line->tok[0]);
+		if (v.line == 0) {
+			v.status = CAPCONF_FOUND;
+			v.line = line->number;
+			v.who = strdup(line->tok[at]);
+			v.caps = strdup(line->tok[0]);
+			FUZZ_ASSERT(v.who != NULL && v.caps != NULL);
+		}
 	}
 	FUZZ_ASSERT(rc == 0);
 	capconf_close(&r);
+	return v;
+}
+
+/* capconf_scan() over data as u must reach exactly want. */
+static void check_scan(uint8_t *data, size_t size,
+		       const struct capconf_user *u, struct verdict want)
+{
+	struct capconf_reader r;
+	struct capconf_match m;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.fp = fmemopen(data, size, "r");
+	FUZZ_ASSERT(r.fp != NULL);
+	rc = capconf_scan(&r, "fuzz", u, &m, NULL, NULL);
+	capconf_close(&r);
+	FUZZ_ASSERT(rc == want.status);
+	FUZZ_ASSERT(m.line == want.line);
+	if (rc == CAPCONF_FOUND) {
+		FUZZ_ASSERT(strcmp(m.who, want.who) == 0);
+		FUZZ_ASSERT(strcmp(m.caps, want.caps) == 0);
+	} else {
+		/* Stopped or found nothing: nothing to grant. */
+		FUZZ_ASSERT(m.who == NULL && m.caps == NULL);
+		FUZZ_ASSERT((rc == CAPCONF_BROKEN) == (m.problem[0] != '\0'));
+	}
+	capconf_match_release(&m);
+	free(want.who);
+	free(want.caps);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct capconf_user u = {
+		.name = (char *)"alice",
+		.groups = (char **)groups,
+		.ngroups = 2,
+	};
+	uint8_t *copy;
+	int incomplete;
+
+	if (size == 0)
+		return 0;	/* fmemopen() refuses an empty buffer */
+	copy = fuzz_bytes(data, size);
+	/* alice with all her groups, then with some of them unreadable. */
+	for (incomplete = 0; incomplete <= 1; incomplete++) {
+		strcpy(u.groups_error, incomplete ? "group 7 cannot be read" :
+			"");
+		check_scan(copy, size, &u, walk(copy, size, &u));
+	}
 	cap_free(last_iab);
 	last_iab = NULL;
 	free(copy);

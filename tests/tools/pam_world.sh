@@ -76,13 +76,21 @@ require_pam_driver() {
 
 # pam_wrapper must not dlopen libpam with RTLD_DEEPBIND where the version
 # supports turning it off, and ASan must tolerate the preloads coming first.
+# REAL_NSS=1 leaves nss_wrapper out: users and groups then come from libc's
+# own backends (a suite that sets it provides them in a mount namespace).
 pam() {
+	if [ "${REAL_NSS:-0}" = 1 ]; then
+		nss= preload=$PWRAP
+	else
+		nss="NSS_WRAPPER_PASSWD=$T/passwd NSS_WRAPPER_GROUP=$T/group"
+		preload="$PWRAP $NWRAP"
+	fi
+	# shellcheck disable=SC2086 # $nss: no or two assignments, $T has no blanks
 	env PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$T/svc" \
 		PAM_WRAPPER_DISABLE_DEEPBIND=1 \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
-		PAM_WRAPPER_DEBUGLEVEL="${PWDEBUG:-0}" \
-		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
-		LD_PRELOAD="$PWRAP $NWRAP" $NS ${VALGRIND_CMD:-} "$BIN/pamcase" "$@" 2>"$T/log"
+		PAM_WRAPPER_DEBUGLEVEL="${PWDEBUG:-0}" $nss \
+		LD_PRELOAD="$preload" $NS ${VALGRIND_CMD:-} "$BIN/pamcase" "$@" 2>"$T/log"
 }
 
 fails=0 cases=0 diffed=0
@@ -138,3 +146,23 @@ check_one() {
 	fi
 }
 
+# logged PATTERN / not_logged PATTERN: about the last run's log ($T/log;
+# with PWDEBUG=2, pam_syslog() messages show as "SYSLOG(prio): ...").
+logged() {
+	grep -qF -- "$1" "$T/log" && return
+	fails=$((fails + 1))
+	echo "FAIL after case $cases: log lacks '$1'"; sed 's/^/    log: /' "$T/log"
+}
+not_logged() {
+	grep -qF -- "$1" "$T/log" || return
+	fails=$((fails + 1))
+	echo "FAIL after case $cases: log has '$1'"; sed 's/^/    log: /' "$T/log"
+}
+
+# deb EXPECTED: Debian's module on the case an "ours" t just ran, where it
+# differs from ours by design (shown, and checked, for comparison).
+deb() {
+	[ -n "$DEB" ] || return 0
+	want=$1
+	check_one "$DEB" "Debian's pam_cap (known difference)"
+}

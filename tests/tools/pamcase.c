@@ -71,6 +71,7 @@ static const char *code_name(int rc)
 	case PAM_SYSTEM_ERR: return "SYSTEM_ERR";
 	case PAM_BUF_ERR: return "BUF_ERR";
 	case PAM_CONV_ERR: return "CONV_ERR";
+	case PAM_AUTHINFO_UNAVAIL: return "AUTHINFO_UNAVAIL";
 	}
 	snprintf(buf, sizeof(buf), "%d", rc);
 	return buf;
