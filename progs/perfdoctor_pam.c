@@ -230,17 +230,22 @@ static void judge_grant(struct pam_view *view, const char *user,
 		put(view->grant, sizeof(view->grant), "%s:%lu grants '%s' "
 			 "(%s %s)", view->config, m.line, m.caps,
 			 capconf_why_name(m.why), m.who);
-	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNKNOWN_USER) {
+	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNKNOWN_USER ||
+		   rc == CAPCONF_UNREADABLE) {
+		/* No such file has no lines: default= applies, as in pam_cap. */
 		text = fallback[0] != '\0' ? fallback : NULL;
-		put(view->grant, sizeof(view->grant), "%s: no line matches "
-			 "%s%s%s%s", view->config, user,
-			 text ? ", so default='" : ": grants nothing",
+		put(view->grant, sizeof(view->grant), "%s: %s %s%s%s%s",
+			 view->config, rc == CAPCONF_UNREADABLE ?
+			 "does not exist, so no line matches" : "no line matches",
+			 user, text ? ", so default='" : ": grants nothing",
 			 text ? text : "", text ? "' applies" : "");
+	} else if (rc == CAPCONF_BROKEN) {
+		put(view->grant, sizeof(view->grant), "%s:%lu: pam_cap stops "
+			 "here (%s): grants nothing, not even default=",
+			 view->config, m.line, m.problem);
 	} else {
-		/* Any other status: the file could not be used at all. */
-		put(view->grant, sizeof(view->grant), "%s: absent, not "
-			 "trusted or broken (status %d): grants nothing",
-			 view->config, rc);
+		put(view->grant, sizeof(view->grant), "%s: cannot be judged "
+			 "(out of memory): grants nothing", view->config);
 	}
 	iab = text != NULL && strcmp(text, "all") && strcmp(text, "none") ?
 	      cap_iab_from_text(text) : NULL;

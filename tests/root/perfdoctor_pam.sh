@@ -132,12 +132,22 @@ check "a bounding drop against a +ep perf" no login "$T/perf-ep" login \
 	"bounding set lacks cap_perfmon"
 echo 'cap_perfmon alice' >"$conf"
 chmod o+w "$conf"
-check "a world-writable capability.conf" no login "$T/perf-ei" login "not trusted or broken"
+check "a world-writable capability.conf" no login "$T/perf-ei" login "pam_cap stops here"
 chmod o-w "$conf"
+# A line pam_cap cannot use ends its decision: the broader line after it
+# never grants (issue 12, item 4), and perfdoctor must not say it does.
+printf 'none alice\000\ncap_perfmon *\n' >"$conf"
+check "an unusable line before a broader one" no login "$T/perf-ei" login \
+	"pam_cap stops here (NUL byte in line): grants nothing, not even default="
 echo 'none bob' >"$conf"
 printf 'auth required pam_permit.so\nauth optional %s config=%s default=cap_perfmon\n' \
 	"$OURS" "$conf" >"$T/svc/login"
 check "default= when no line matches" yes login "$T/perf-ei" login "so default='cap_perfmon' applies"
+# No capability.conf at all: pam_cap applies default= (as libcap does).
+mv "$conf" "$conf.away"
+check "default= with no capability.conf" yes login "$T/perf-ei" login \
+	"does not exist, so no line matches alice, so default='cap_perfmon' applies"
+mv "$conf.away" "$conf"
 
 # (c) ambient grant, perf without file capabilities.
 echo '^cap_perfmon alice' >"$conf"
