@@ -456,33 +456,29 @@ static int thread_count(void)
 /*
  * Deep trees keep one descriptor per level whose subdirectories are not
  * all opened yet; the soft limit (often 1024) would stop us long before
- * memory does, so take what the hard limit allows. Asked once. The budget
- * is under half the limit: each thread may open one more past the check,
- * plus one to reopen through and one for its caller's entry, and stdio
- * needs three.
+ * memory does, so take what the hard limit allows (limit 0), or what the
+ * caller says. The budget is under half the limit: each thread may open
+ * one more past the check, plus one to reopen through and one for its
+ * caller's entry, and stdio needs three. Asked at every walk, so a limit
+ * lowered in between is honoured.
  */
-int walk_fd_budget(int nthreads)
+static int fd_budget(long limit, int nthreads)
 {
-	static long limit;
 	struct rlimit rl;
 	long b;
 
-	if (limit == 0) {
-		long got = 64;
-
-		if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-			if (rl.rlim_cur < rl.rlim_max) {
-				rl.rlim_cur = rl.rlim_max;
-				if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
-					getrlimit(RLIMIT_NOFILE, &rl);
-			}
-			got = rl.rlim_cur == RLIM_INFINITY ||
-			      rl.rlim_cur > INT_MAX ? INT_MAX :
-						      (long)rl.rlim_cur;
+	if (limit <= 0 && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+				getrlimit(RLIMIT_NOFILE, &rl);
 		}
-		__atomic_store_n(&limit, got, __ATOMIC_RELAXED);
+		limit = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > INT_MAX ?
+			INT_MAX : (long)rl.rlim_cur;
 	}
-	b = (__atomic_load_n(&limit, __ATOMIC_RELAXED) - 3 - 3L * nthreads) / 2;
+	if (limit <= 0)
+		limit = 64;
+	b = (limit - 3 - 3L * nthreads) / 2;
 	return b < 0 ? 0 : (int)b;	/* 0: only the root keeps one */
 }
 
@@ -515,7 +511,7 @@ int walk_run(const char *root, const struct walk_config *c)
 		return -1;
 	}
 	top->root = 1;
-	w.fd_budget = walk_fd_budget(nthreads);
+	w.fd_budget = fd_budget(c->fd_limit, nthreads);
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.more, NULL);
 	/*

@@ -23,7 +23,7 @@
 /* One entry of a listed directory (never "." or ".."). */
 struct walk_ent {
 	int dirfd;		/* the directory holding it, open for the call */
-	const char *dir;	/* that directory's printed path */
+	const char *dir;	/* that directory's printed path (NUL-ended) */
 	size_t dirlen;
 	const char *name;	/* the entry's name in it */
 	/*
@@ -87,6 +87,12 @@ struct walk_config {
 	void *root_data;	/* dir_data for the root's own entries */
 	int max_threads;	/* 0: one per CPU we may run on */
 	int one_fs;		/* do not list directories on other devices */
+	/*
+	 * Descriptors the process may have open: 0 asks RLIMIT_NOFILE (and
+	 * raises the soft limit to the hard one). The walk keeps under half
+	 * of it. Tests set a small one.
+	 */
+	int fd_limit;
 };
 
 /*
@@ -96,12 +102,5 @@ struct walk_config {
  * reported through ops->error).
  */
 int walk_run(const char *root, const struct walk_config *c);
-
-/*
- * How many directory descriptors a walk of nthreads threads may hold: from
- * the hard RLIMIT_NOFILE, which the first call raises the soft limit to.
- * Exposed for the tests.
- */
-int walk_fd_budget(int nthreads);
 
 #endif
