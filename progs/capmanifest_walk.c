@@ -65,7 +65,7 @@ static void record_file(const struct record_walk *rw, struct rec *r,
 	struct entry ent = { 0 };
 	struct stat st;
 	cap_t caps = NULL;
-	int fd = entry_open_at(e->dirfd, e->name, &st);
+	int fd = entry_open_at(e->dirfd, e->name, &st), err;
 
 	if (fd < 0) {
 		/* Vanished, or not a regular file (any more): not ours. */
@@ -91,10 +91,11 @@ static void record_file(const struct record_walk *rw, struct rec *r,
 		goto failed;
 	goto out;
 failed:
+	err = errno;
 	flockfile(stderr);	/* one line, whatever other threads print */
 	fputs("capmanifest: ", stderr);
 	print_path(e);
-	fprintf(stderr, ": %s\n", strerror(errno));
+	fprintf(stderr, ": %s\n", strerror(err));
 	funlockfile(stderr);
 	r->failed = 1;
 out:
