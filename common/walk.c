@@ -243,9 +243,12 @@ static void list_dir(struct worker *k, struct wnode *d)
 			    (e.name[1] == '.' && e.name[2] == '\0')))
 				continue;
 			e.type = type_of(d->fd, e.name, de->d_type);
-			if (c->ops->visit(c->arg, k->tctx, &e, &child) &&
-			    e.type == DT_DIR)
+			if (!c->ops->visit(c->arg, k->tctx, &e, &child))
+				continue;
+			if (e.type == DT_DIR)
 				add_kid(k, d, &e, child);
+			else
+				done_with(k, child);	/* nothing to enter */
 		}
 	}
 }

@@ -61,7 +61,10 @@ struct walk_ops {
 	void (*thread_end)(void *arg, void *tctx);
 	/*
 	 * Every entry. For a directory (type DT_DIR), returning 1 enters
-	 * it; *child_data then becomes the dir_data of its entries.
+	 * it; *child_data then becomes the dir_data of its entries, and
+	 * dir_done() gets it back once, whatever happens to the directory.
+	 * (Returning 1 for anything else just hands *child_data straight
+	 * to dir_done().)
 	 */
 	int (*visit)(void *arg, void *tctx, const struct walk_ent *e,
 		     void **child_data);

@@ -7,9 +7,9 @@
  *   "dir/name" joins) and its view of entries: directories, symlinks and
  *   names that vanish or cannot be looked up are "(Not a regular file)"
  *   under -v; FIFOs and devices are queried.
- * - -r lists directories in parallel, so lines from different directories
- *   interleave (each line is whole, and a directory's entries keep their
- *   getdents order); sort the output to compare it with libcap's.
+ * - -r lists directories in parallel, but prints in nftw's order (readdir
+ *   order, each subdirectory's output right after its own entry): each
+ *   directory's lines wait until everything before them is out.
  * - Additions on stderr, where libcap's nftw says nothing: "Failed to read
  *   directory '<d>' (<strerror>)" for a directory that cannot be opened or
  *   read, and "Failed to search directory '<d>' (Permission denied)" once
