@@ -123,21 +123,28 @@ static int visit(void *arg, void *tctx, const struct walk_ent *e,
 }
 
 /*
- * Every failure fails the record: a partial manifest would later call
- * the unread files "extra", and restore would strip them.
+ * A directory that cannot be read fails the record: a partial manifest
+ * would later call the unread files "extra", and restore would strip
+ * them. One that vanished, or became a link or a file, between being
+ * listed and being opened is different: at that moment there was nothing
+ * to record under its name. It is skipped with a warning, so a user who
+ * renames directories of her own cannot stop the record of a whole tree.
  */
 static void walk_failed(void *arg, void *tctx, const char *path,
 			enum walk_error what, int err)
 {
 	struct rec *r = tctx;
-	const char *why = strerror(err);
 
 	(void)arg;
-	if (what == WALK_ERR_MOVED ||
-	    (what == WALK_ERR_OPEN && (err == ELOOP || err == ENOTDIR)))
-		why = "replaced during the walk";
+	if (what == WALK_ERR_OPEN &&
+	    (err == ENOENT || err == ENOTDIR || err == ELOOP)) {
+		fprintf(stderr, "capmanifest: warning: %s: vanished or replaced during the walk, nothing recorded below it\n",
+			path);
+		return;
+	}
 	fprintf(stderr, "capmanifest: cannot read directory %s: %s\n", path,
-		why);
+		what == WALK_ERR_MOVED ? "replaced by another directory during the walk" :
+		strerror(err));
 	r->failed = 1;
 }
 

@@ -82,6 +82,21 @@ for n in 2 3 4 5 6 7 8 9 10 11 12; do
 done
 grep -q "^capmanifest: $tmp/bad:13: " "$tmp/err" && fail "good line 13 reported"
 
+# A directory record cannot read fails it whole: no partial manifest.
+# (As root, as nobody: root reads everything.)
+chmod 755 "$tmp" && mkdir -p "$tmp/u/open" "$tmp/u/shut" && echo x >"$tmp/u/open/f" &&
+	chmod 000 "$tmp/u/shut" || exit 1
+if [ "$(id -u)" -eq 0 ]; then
+	as_user() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
+else
+	as_user() { "$@"; }
+fi
+as_user ${VALGRIND_CMD:-} "$cm" record "$tmp/u" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "^capmanifest: cannot read directory $tmp/u/shut: Permission denied\$" "$tmp/err" ||
+	fail "record of an unreadable directory: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+chmod 755 "$tmp/u/shut"
+
 # A FIFO named by a manifest is refused without being opened.
 (exec 3>"$t/fifo"; echo connected >"$tmp/writer") & writer=$!
 printf '# capmanifest 2\n./fifo owner=%s group=%s mode=0644 acl=no cap_net_raw=ep\n' $uid $gid >"$tmp/m"
