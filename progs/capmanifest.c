@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * capmanifest: record which files of a tree carry capabilities, verify a
- * tree against such a record, and restore it. Images, tarballs, rsync and
- * upgrades lose file capabilities silently; this makes the loss visible
- * (verify exits 1, usable in CI) and repairable (restore).
+ * capmanifest: record which files of a tree carry capabilities (and who
+ * may run them: owner, group, mode, ACL), verify a tree against such a
+ * record, and restore it. Images, tarballs, rsync and upgrades lose file
+ * capabilities silently; this makes the loss visible (verify exits 1,
+ * usable in CI) and repairable (restore), without ever granting a
+ * capability to a file that more people can run than when it was recorded.
  *
  *   capmanifest record [-x] DIR            manifest on stdout
  *   capmanifest verify [-x] MANIFEST DIR   differences; exit 1 if any
- *   capmanifest restore [-n] MANIFEST DIR  make DIR match; report each change
+ *   capmanifest restore [-n] [--fix-owner] [--allow-v1] MANIFEST DIR
  * Exit status: 0 success/no difference, 1 differences or failed changes,
  * 2 usage, unreadable manifest or tree.
  */
@@ -22,9 +24,13 @@
 
 #include "capmanifest.h"
 
+enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1 };
+
 struct opts {
 	int one_fs;
 	int dry_run;
+	int fix_owner;		/* restore: re-apply owner, group and mode */
+	int allow_v1;		/* restore: accept a manifest without them */
 	const char *command;
 	const char *manifest;
 	const char *root;
@@ -35,9 +41,12 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: capmanifest record [-x] <dir>\n"
 		"       capmanifest verify [-x] <manifest> <dir>\n"
-		"       capmanifest restore [-n] <manifest> <dir>\n"
+		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] <manifest> <dir>\n"
 		"  -x, --one-file-system  do not cross mount points\n"
-		"  -n, --dry-run          say what restore would change, change nothing\n");
+		"  -n, --dry-run          say what restore would change, change nothing\n"
+		"  --fix-owner            restore owner, group and mode too, where they differ\n"
+		"  --allow-v1             restore a version 1 manifest, which records no owner,\n"
+		"                         group or mode, without checking them\n");
 }
 
 static int load_manifest(struct manifest *m, const char *name)
@@ -65,15 +74,55 @@ static void print_entry(const char *label, const struct entry *e)
 	printf("\n");
 }
 
+/* "differs: <path> has group=0 mode=0755, manifest says group=998 mode=0750" */
+static void print_meta_differs(const char *path, const struct meta *have,
+			       const struct meta *want)
+{
+	printf("differs: ");
+	print_escaped(stdout, path);
+	printf(" has ");
+	print_meta(stdout, have, want);
+	printf(", manifest says ");
+	print_meta(stdout, want, have);
+	printf("\n");
+}
+
+/* The same on stderr, for a file restore leaves alone. */
+static void refuse_meta(const char *path, const struct meta *have,
+			const struct meta *want, const char *why)
+{
+	fprintf(stderr, "capmanifest: ");
+	print_escaped(stderr, path);
+	fprintf(stderr, ": has ");
+	print_meta(stderr, have, want);
+	fprintf(stderr, ", manifest says ");
+	print_meta(stderr, want, have);
+	fprintf(stderr, ": %s\n", why);
+}
+
+static void fail_entry(const char *what, const char *path, int err)
+{
+	fprintf(stderr, "capmanifest: cannot %s ", what);
+	print_escaped(stderr, path);
+	fprintf(stderr, ": %s\n", err == EINVAL ? "not a regular file" :
+		strerror(err));
+}
+
 enum change { SAME, MISSING, EXTRA, DIFFERS };
 
+struct ctx {
+	const struct opts *o;
+	int rootfd;		/* O_PATH, the tree's root */
+};
+
 /*
- * Walks both sorted lists together and calls act() for each difference:
- * want is the manifest's entry (NULL for an extra), have the tree's.
+ * Walks both sorted lists together and calls act() for every path in
+ * either: want is the manifest's entry (NULL for an extra), have the
+ * tree's (NULL for a missing one). Returns the sum of act()'s results.
  */
 static int compare(const struct manifest *want, const struct manifest *have,
-		   int (*act)(enum change, const struct entry *, const struct entry *, void *),
-		   void *ctx)
+		   int (*act)(enum change, const struct entry *, const struct entry *, const struct ctx *),
+		   const struct ctx *ctx)
 {
 	size_t i = 0, j = 0;
 	int failures = 0;
@@ -88,23 +137,49 @@ static int compare(const struct manifest *want, const struct manifest *have,
 			failures += act(EXTRA, NULL, &have->entries[j++], ctx);
 		} else {
 			const struct entry *w = &want->entries[i++], *h = &have->entries[j++];
+			int same = strcmp(w->text, h->text) == 0 && w->rootid == h->rootid;
 
-			if (strcmp(w->text, h->text) != 0 || w->rootid != h->rootid)
-				failures += act(DIFFERS, w, h, ctx);
+			failures += act(same ? SAME : DIFFERS, w, h, ctx);
 		}
 	}
 	return failures;
 }
 
-static int report(enum change c, const struct entry *want,
-		  const struct entry *have, void *ctx)
+/*
+ * The file's owner, group, mode and ACL as they are now, through its own
+ * descriptor; the descriptor stays open in *fd for the caller. -1 when
+ * it cannot be opened (errno set), *fd then -1.
+ */
+static int current_meta(const struct ctx *c, const char *path, int *fd,
+			struct meta *now)
 {
-	(void)ctx;
+	struct stat st;
+
+	*fd = entry_open_beneath(c->rootfd, path, &st);
+	if (*fd < 0)
+		return -1;
+	if (entry_meta(*fd, &st, now) < 0) {
+		int saved = errno;
+
+		close(*fd);
+		*fd = -1;
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+static int report(enum change c, const struct entry *want,
+		  const struct entry *have, const struct ctx *ctx)
+{
+	struct meta now;
+	int found = c != SAME, fd;
+
 	if (c == MISSING) {
 		print_entry("missing:", want);
 	} else if (c == EXTRA) {
 		print_entry("extra:  ", have);
-	} else {
+	} else if (c == DIFFERS) {
 		printf("differs: ");
 		print_escaped(stdout, want->path);
 		printf(" has %s", have->text);
@@ -115,83 +190,144 @@ static int report(enum change c, const struct entry *want,
 			printf(" [rootid=%u]", (unsigned)want->rootid);
 		printf("\n");
 	}
-	return 1;
+	if (c == EXTRA || !want->has_meta)
+		return found;
+	if (c != MISSING) {
+		now = have->meta;	/* recorded through its own descriptor */
+	} else if (current_meta(ctx, want->path, &fd, &now) < 0) {
+		return found;		/* no such file: "missing" says it */
+	} else {
+		close(fd);
+	}
+	if (!meta_equal(&now, &want->meta)) {
+		print_meta_differs(want->path, &now, &want->meta);
+		found = 1;
+	}
+	return found;
 }
 
-struct restore_ctx {
-	int rootfd;
-	int dry_run;
-};
-
+/*
+ * Makes one file match the manifest. Capabilities are only ever written
+ * to a file whose owner, group, mode and ACL presence are those recorded
+ * (checked through the descriptor they are written through), or made so
+ * first with --fix-owner; otherwise nothing is written for it.
+ */
 static int restore_one(enum change c, const struct entry *want,
-		       const struct entry *have, void *arg)
+		       const struct entry *have, const struct ctx *ctx)
 {
-	const struct restore_ctx *ctx = arg;
+	const struct opts *o = ctx->o;
 	const struct entry *e = want != NULL ? want : have;
+	struct meta now;
 	cap_t caps = NULL;
-	int rc = 0;
+	int fd, fixed = 0, rc = -1;
 
-	if (c != EXTRA) {
-		caps = cap_from_text(want->text);
-		if (caps == NULL || cap_set_nsowner(caps, want->rootid) < 0)
-			rc = -1;
-	}
-	if (rc == 0 && !ctx->dry_run)
-		rc = write_caps_beneath(ctx->rootfd, e->path, caps);
-	cap_free(caps);
-	if (rc < 0) {
-		fprintf(stderr, "capmanifest: cannot %s ", c == EXTRA ? "remove capabilities of" : "set");
-		print_escaped(stderr, e->path);
-		fprintf(stderr, ": %s\n", strerror(errno));
+	if (current_meta(ctx, e->path, &fd, &now) < 0) {
+		fail_entry(c == EXTRA ? "remove capabilities of" : "set", e->path, errno);
 		return 1;
 	}
+	if (c != EXTRA && want->has_meta && !meta_equal(&now, &want->meta)) {
+		if (!o->fix_owner) {
+			refuse_meta(e->path, &now, &want->meta,
+				    "not restored (--fix-owner re-applies them)");
+			goto out;
+		}
+		if (want->meta.acl && !now.acl) {
+			refuse_meta(e->path, &now, &want->meta,
+				    "not restored: the ACL's entries were not recorded, so it cannot be re-created");
+			goto out;
+		}
+		if (!o->dry_run && entry_fix_meta(fd, &want->meta, &now) < 0) {
+			fail_entry("change owner, group or mode of", e->path, errno);
+			goto out;
+		}
+		printf("%s ", o->dry_run ? "would fix:" : "fixed:");
+		print_escaped(stdout, e->path);
+		printf(" ");
+		print_meta(stdout, &want->meta, &now);
+		printf("\n");
+		fixed = 1;	/* chown cleared the capabilities */
+	}
+	if (c == SAME && !fixed) {
+		rc = 0;
+		goto out;
+	}
+	if (c != EXTRA) {
+		caps = cap_from_text(want->text);
+		if (caps == NULL || cap_set_nsowner(caps, want->rootid) < 0) {
+			fail_entry("set", e->path, errno);
+			goto out;
+		}
+	}
+	if (!o->dry_run && cap_set_fd(fd, caps) < 0) {
+		fail_entry(c == EXTRA ? "remove capabilities of" : "set", e->path, errno);
+		goto out;
+	}
 	if (c == EXTRA)
-		print_entry(ctx->dry_run ? "would remove:" : "removed:", have);
+		print_entry(o->dry_run ? "would remove:" : "removed:", have);
 	else
-		print_entry(ctx->dry_run ? "would set:" : "set:", want);
-	return 0;
+		print_entry(o->dry_run ? "would set:" : "set:", want);
+	rc = 0;
+out:
+	cap_free(caps);
+	close(fd);
+	return rc < 0 ? 1 : 0;
+}
+
+/*
+ * Every file is read through /proc/thread-self/fd (the xattr calls refuse
+ * O_PATH descriptors): without it nothing could be read safely.
+ */
+static int check_proc(void)
+{
+	if (access("/proc/thread-self/fd", X_OK) == 0)
+		return 0;
+	fprintf(stderr, "capmanifest: /proc/thread-self/fd: %s (capmanifest reads each file through its own descriptor there; is /proc mounted?)\n",
+		strerror(errno));
+	return -1;
 }
 
 static int run(const struct opts *o)
 {
 	struct manifest want = { 0 }, have = { 0 };
-	int status = 0, failures;
+	struct ctx ctx = { .o = o, .rootfd = -1 };
+	int status = 2, failures;
 
+	if (check_proc() < 0)
+		return 2;
 	if (strcmp(o->command, "record") == 0) {
 		/* A tree we could not read whole gets no manifest: a partial
 		 * one would later call the unread files "extra". */
-		if (manifest_record(&have, o->root, o->one_fs) < 0)
-			status = 2;
-		else
+		if (manifest_record(&have, o->root, o->one_fs) == 0) {
 			manifest_write(&have, stdout);
+			status = 0;
+		}
 		manifest_free(&have);
 		return status;
 	}
-	if (load_manifest(&want, o->manifest) < 0) {
-		manifest_free(&want);
-		return 2;
+	if (load_manifest(&want, o->manifest) < 0)
+		goto out;
+	if (want.version < 2 && strcmp(o->command, "restore") == 0 &&
+	    !o->allow_v1) {
+		fprintf(stderr, "capmanifest: %s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check\n",
+			o->manifest);
+		goto out;
 	}
-	if (manifest_record(&have, o->root, o->one_fs) < 0) {
-		manifest_free(&want);
-		manifest_free(&have);
-		return 2;
+	if (want.version < 2)
+		fprintf(stderr, "capmanifest: %s: version 1 manifest: owner, group and mode are not recorded, so not %s\n",
+			o->manifest, strcmp(o->command, "verify") == 0 ? "verified" : "checked");
+	ctx.rootfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ctx.rootfd < 0) {
+		fprintf(stderr, "capmanifest: %s: %s\n", o->root, strerror(errno));
+		goto out;
 	}
-	if (strcmp(o->command, "verify") == 0) {
-		failures = compare(&want, &have, report, NULL);
-		status = failures ? 1 : 0;
-	} else {
-		struct restore_ctx ctx = { -1, o->dry_run };
-
-		ctx.rootfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (ctx.rootfd < 0) {
-			fprintf(stderr, "capmanifest: %s: %s\n", o->root, strerror(errno));
-			status = 2;
-		} else {
-			failures = compare(&want, &have, restore_one, &ctx);
-			status = failures ? 1 : 0;
-			close(ctx.rootfd);
-		}
-	}
+	if (manifest_record(&have, o->root, o->one_fs) < 0)
+		goto out;
+	failures = compare(&want, &have, strcmp(o->command, "verify") == 0 ?
+			   report : restore_one, &ctx);
+	status = failures ? 1 : 0;
+out:
+	if (ctx.rootfd >= 0)
+		close(ctx.rootfd);
 	manifest_free(&want);
 	manifest_free(&have);
 	return status;
@@ -202,6 +338,8 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "one-file-system", no_argument, NULL, 'x' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "fix-owner", no_argument, NULL, OPT_FIX_OWNER },
+		{ "allow-v1", no_argument, NULL, OPT_ALLOW_V1 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -226,6 +364,12 @@ int main(int argc, char **argv)
 		case 'n':
 			o.dry_run = 1;
 			break;
+		case OPT_FIX_OWNER:
+			o.fix_owner = 1;
+			break;
+		case OPT_ALLOW_V1:
+			o.allow_v1 = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -245,8 +389,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (o.dry_run && strcmp(o.command, "restore") != 0) {
-		fprintf(stderr, "capmanifest: --dry-run only applies to restore\n");
+	if ((o.dry_run || o.fix_owner || o.allow_v1) &&
+	    strcmp(o.command, "restore") != 0) {
+		fprintf(stderr, "capmanifest: --dry-run, --fix-owner and --allow-v1 only apply to restore\n");
 		return 2;
 	}
 	return run(&o);

@@ -1,90 +1,222 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * capmanifest: reading and writing a file's capabilities below an open root
- * without following any symlink on the way, so a tree being modified while
- * we restore it cannot redirect a grant to a file outside the manifest.
+ * capmanifest: one file at a time, through a descriptor of its own. Every
+ * entry is opened O_PATH without following a link, relative to its
+ * directory's descriptor, and its type, owner, mode, ACL and capabilities
+ * are then read and written through that descriptor (via its
+ * /proc/thread-self/fd magic link where the f*xattr calls refuse O_PATH),
+ * so they all belong to one inode, a link swapped in is never followed,
+ * and a FIFO or device named by a manifest is never opened for reading.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "capmanifest.h"
 
 /*
- * Opens relpath ("./a/b/file") below rootfd one component at a time with
- * O_NOFOLLOW; the last one must be a regular file. Returns an O_RDONLY
- * descriptor (non-blocking, so a FIFO swapped in cannot hang us) or -1.
+ * /proc/thread-self, not /proc/self: the walk runs on several threads, and
+ * the magic link names the very inode the descriptor holds.
  */
-static int open_beneath(int rootfd, const char *relpath)
+#define PROC_FD_FORMAT	"/proc/thread-self/fd/%d"
+#define ACL_XATTR	"system.posix_acl_access"
+
+static void proc_path(char *buf, size_t size, int fd)
+{
+	snprintf(buf, size, PROC_FD_FORMAT, fd);
+}
+
+/*
+ * Opens name in dirfd as an O_PATH descriptor without following a link,
+ * and fstat()s it into st. Returns the descriptor, or -1 with errno:
+ * EINVAL when it is not a regular file, else openat's or fstat's.
+ */
+int entry_open_at(int dirfd, const char *name, struct stat *st)
+{
+	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		int saved = S_ISREG(st->st_mode) ? errno : EINVAL;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Opens relpath ("./a/b/file", as the manifest parser accepts it) below
+ * rootfd one component at a time, directories with O_PATH | O_DIRECTORY |
+ * O_NOFOLLOW, the last with entry_open_at(). Returns as entry_open_at();
+ * ENAMETOOLONG for a component over NAME_MAX.
+ */
+int entry_open_beneath(int rootfd, const char *relpath, struct stat *st)
 {
 	char component[256];
 	const char *p = relpath;
-	int dirfd = dup(rootfd);
-	struct stat st;
+	int dirfd = rootfd;
 
-	if (dirfd < 0)
-		return -1;
 	if (strncmp(p, "./", 2) == 0)
 		p += 2;
 	for (;;) {
 		size_t len = strcspn(p, "/");
-		int last = p[len] == '\0', fd;
+		int fd, saved;
 
 		if (len == 0 || len >= sizeof(component) ||
-		    (len == 2 && strncmp(p, "..", 2) == 0)) {
-			close(dirfd);
-			errno = EINVAL;
-			return -1;
+		    (len == 2 && strncmp(p, "..", 2) == 0) ||
+		    (len == 1 && p[0] == '.')) {
+			saved = len >= sizeof(component) ? ENAMETOOLONG
+							 : EINVAL;
+			fd = -1;
+		} else {
+			memcpy(component, p, len);
+			component[len] = '\0';
+			if (p[len] == '\0')
+				fd = entry_open_at(dirfd, component, st);
+			else
+				fd = openat(dirfd, component, O_PATH |
+					    O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC);
+			saved = errno;
 		}
-		memcpy(component, p, len);
-		component[len] = '\0';
-		fd = openat(dirfd, component,
-			    last ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
-				 : O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		close(dirfd);
-		if (fd < 0)
-			return -1;	/* ELOOP: a symlink where a name was expected */
-		if (last) {
-			if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-				int saved = S_ISREG(st.st_mode) ? errno : EINVAL;
-
-				close(fd);
-				errno = saved;
-				return -1;
-			}
-			return fd;
+		if (dirfd != rootfd)
+			close(dirfd);
+		if (fd < 0 || p[len] == '\0') {
+			errno = saved;
+			return fd;	/* ELOOP: a link where a name was */
 		}
 		dirfd = fd;
 		p += len + 1;
 	}
 }
 
-cap_t read_caps_beneath(int rootfd, const char *relpath)
+/* The file's capabilities, or NULL with errno (ENODATA: it has none). */
+cap_t entry_caps(int fd)
 {
-	int fd = open_beneath(rootfd, relpath), saved;
-	cap_t caps;
+	char path[40];
 
-	if (fd < 0)
-		return NULL;
-	caps = cap_get_fd(fd);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return caps;
+	proc_path(path, sizeof(path), fd);
+	return cap_get_file(path);
 }
 
-int write_caps_beneath(int rootfd, const char *relpath, cap_t caps)
+/*
+ * 1 when the access ACL value (Linux's xattr form: a 4-byte version, then
+ * 8-byte entries of tag, permissions and id) grants beyond the mode bits:
+ * named users or groups, or a mask. A value we cannot parse counts as one.
+ */
+static int acl_is_extended(const unsigned char *v, size_t len)
 {
-	int fd = open_beneath(rootfd, relpath), rc, saved;
+	size_t off;
 
-	if (fd < 0)
+	if (len < 4 || (len - 4) % 8 != 0)
+		return 1;
+	for (off = 4; off < len; off += 8) {
+		unsigned tag = (unsigned)v[off] | (unsigned)v[off + 1] << 8;
+
+		/* ACL_USER_OBJ 0x01, ACL_GROUP_OBJ 0x04, ACL_OTHER 0x20 */
+		if (tag != 0x01 && tag != 0x04 && tag != 0x20)
+			return 1;
+	}
+	return 0;
+}
+
+/* 1, 0, or -1 with errno when the ACL cannot be read. */
+static int read_acl(const char *path)
+{
+	unsigned char *buf = NULL;
+	ssize_t len;
+	int ext;
+
+	for (;;) {
+		unsigned char *grown;
+
+		len = getxattr(path, ACL_XATTR, NULL, 0);
+		if (len < 0)
+			break;
+		grown = realloc(buf, (size_t)len + 1);
+		if (grown == NULL) {
+			free(buf);
+			errno = ENOMEM;
+			return -1;
+		}
+		buf = grown;
+		len = getxattr(path, ACL_XATTR, buf, (size_t)len + 1);
+		if (len >= 0 || errno != ERANGE)
+			break;		/* ERANGE: it grew; ask again */
+	}
+	if (len < 0) {
+		int saved = errno;
+
+		free(buf);
+		if (saved == ENODATA || saved == ENOTSUP)
+			return 0;	/* none, or no ACLs on this fs */
+		errno = saved;
 		return -1;
-	rc = cap_set_fd(fd, caps);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return rc;
+	}
+	ext = acl_is_extended(buf, (size_t)len);
+	free(buf);
+	return ext;
+}
+
+/* Owner, group, mode (from st, fstat()ed on fd) and ACL. 0 or -1. */
+int entry_meta(int fd, const struct stat *st, struct meta *out)
+{
+	char path[40];
+
+	proc_path(path, sizeof(path), fd);
+	out->uid = st->st_uid;
+	out->gid = st->st_gid;
+	out->mode = st->st_mode & 07777;
+	out->acl = read_acl(path);
+	return out->acl < 0 ? -1 : 0;
+}
+
+int meta_equal(const struct meta *a, const struct meta *b)
+{
+	return a->uid == b->uid && a->gid == b->gid && a->mode == b->mode &&
+	       a->acl == b->acl;
+}
+
+/*
+ * Makes the file's owner, group and mode want's, removing an ACL want does
+ * not have (re-creating one is not possible: the manifest keeps only its
+ * presence, and the caller refuses that case first). The order matters:
+ * the ACL goes first (a later chmod would only narrow its mask), then
+ * chown, which clears the file's capabilities and its setuid and setgid
+ * bits, then chmod; capabilities are written after this returns. The
+ * result is read back. Returns 0, or -1 with errno (EIO when the file does
+ * not end up as asked).
+ */
+int entry_fix_meta(int fd, const struct meta *want, const struct meta *have)
+{
+	char path[40];
+	struct stat st;
+	struct meta now;
+
+	proc_path(path, sizeof(path), fd);
+	if (have->acl && !want->acl && removexattr(path, ACL_XATTR) < 0 &&
+	    errno != ENODATA)
+		return -1;
+	if ((have->uid != want->uid || have->gid != want->gid) &&
+	    fchownat(fd, "", want->uid, want->gid, AT_EMPTY_PATH) < 0)
+		return -1;
+	if (chmod(path, want->mode) < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || entry_meta(fd, &st, &now) < 0)
+		return -1;
+	if (!meta_equal(&now, want)) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
 }

@@ -2,18 +2,24 @@
 /* capmanifest: the manifest text format, with escaped paths, in and out. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capmanifest.h"
+#include "escape.h"
 
 /*
- * Format: a first line "# capmanifest 1", then one line per file:
- *   <path> <capability text>[ [rootid=<n>]]
+ * Format: a first line "# capmanifest 2", then one line per file:
+ *   <path> owner=<uid> group=<gid> mode=<oooo> acl=<yes|no> <capability text>[ [rootid=<n>]]
  * Paths are relative to the recorded tree ("./bin/ping") with space,
  * control bytes, DEL and backslash written as \ooo octal, so the first
- * space always ends the path and names with newlines survive.
+ * space always ends the path and names with newlines survive. owner and
+ * group are numbers, mode the permission bits in four octal digits, and
+ * acl says whether a POSIX access ACL grants beyond them.
+ * Version 1 ("# capmanifest 1") lines have no owner, group, mode or acl
+ * fields; they are still read, as entries without them (has_meta 0).
  */
 void print_escaped(FILE *out, const char *path)
 {
@@ -39,37 +45,68 @@ static int unescape(char *s)
 		if (!(in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
 		      in[3] >= '0' && in[3] <= '7'))
 			return -1;
-		*out++ = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+		*out = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+		/* \000 would end the C string: "./a\000/../x" acts on "./a". */
+		if (*out++ == '\0')
+			return -1;
 		in += 4;
 	}
 	*out = '\0';
 	return 0;
 }
 
-int manifest_add(struct manifest *m, const char *path, const char *text,
-		 uid_t rootid)
+/* Appends a copy of e (path and text are copied). 0, or -1: ENOMEM. */
+int manifest_add(struct manifest *m, const struct entry *e)
 {
-	struct entry *e;
+	struct entry *n;
 
 	if (m->count == m->alloc) {
-		size_t n = m->alloc ? m->alloc * 2 : 64;
-		struct entry *grown = realloc(m->entries, n * sizeof(*grown));
+		size_t size = m->alloc ? m->alloc * 2 : 64;
+		struct entry *grown = realloc(m->entries, size * sizeof(*grown));
 
 		if (grown == NULL)
 			return -1;
 		m->entries = grown;
-		m->alloc = n;
+		m->alloc = size;
 	}
-	e = &m->entries[m->count];
-	e->path = strdup(path);
-	e->text = strdup(text);
-	e->rootid = rootid;
-	if (e->path == NULL || e->text == NULL) {
-		free(e->path);
-		free(e->text);
+	n = &m->entries[m->count];
+	*n = *e;
+	n->path = strdup(e->path);
+	n->text = strdup(e->text);
+	if (n->path == NULL || n->text == NULL) {
+		free(n->path);
+		free(n->text);
 		return -1;
 	}
 	m->count++;
+	return 0;
+}
+
+/*
+ * Moves every entry of from to the end of to; from is left empty either
+ * way. 0, or -1 (ENOMEM: from's entries are freed, to is unchanged).
+ */
+int manifest_take(struct manifest *to, struct manifest *from)
+{
+	struct entry *grown;
+
+	if (from->count == 0) {
+		manifest_free(from);
+		return 0;
+	}
+	grown = realloc(to->entries,
+			(to->count + from->count) * sizeof(*grown));
+	if (grown == NULL) {
+		manifest_free(from);
+		return -1;
+	}
+	memcpy(grown + to->count, from->entries,
+	       from->count * sizeof(*grown));
+	to->entries = grown;
+	to->count += from->count;
+	to->alloc = to->count;
+	free(from->entries);
+	memset(from, 0, sizeof(*from));
 	return 0;
 }
 
@@ -97,6 +134,31 @@ void manifest_free(struct manifest *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * "owner=0 group=998 mode=0750 acl=no"; with only, just the fields that
+ * differ from it (what verify and restore name as different).
+ */
+void print_meta(FILE *out, const struct meta *m, const struct meta *only)
+{
+	const char *sep = "";
+
+	if (only == NULL || m->uid != only->uid) {
+		fprintf(out, "owner=%u", (unsigned)m->uid);
+		sep = " ";
+	}
+	if (only == NULL || m->gid != only->gid) {
+		fprintf(out, "%sgroup=%u", sep, (unsigned)m->gid);
+		sep = " ";
+	}
+	if (only == NULL || m->mode != only->mode) {
+		fprintf(out, "%smode=%04o", sep, (unsigned)m->mode);
+		sep = " ";
+	}
+	if (only == NULL || m->acl != only->acl)
+		fprintf(out, "%sacl=%s", sep, m->acl ? "yes" : "no");
+}
+
+/* Always version 2: every entry written has its metadata. */
 void manifest_write(const struct manifest *m, FILE *out)
 {
 	size_t i;
@@ -104,6 +166,8 @@ void manifest_write(const struct manifest *m, FILE *out)
 	fprintf(out, "%s\n", MANIFEST_MAGIC);
 	for (i = 0; i < m->count; i++) {
 		print_escaped(out, m->entries[i].path);
+		fputc(' ', out);
+		print_meta(out, &m->entries[i].meta, NULL);
 		fprintf(out, " %s", m->entries[i].text);
 		if (m->entries[i].rootid != 0)
 			fprintf(out, " [rootid=%u]", (unsigned)m->entries[i].rootid);
@@ -112,8 +176,9 @@ void manifest_write(const struct manifest *m, FILE *out)
 }
 
 /*
- * Paths stay below the tree's root: "./" first, then components that are
- * neither empty nor "..", so restoring can never write outside the tree.
+ * Paths stay below the tree's root and have one spelling: "./" first, then
+ * components that are neither empty, "." nor "..", so restoring can never
+ * write outside the tree and "./sub/./b" cannot name "./sub/b" again.
  */
 static int is_relative_path(const char *path)
 {
@@ -124,7 +189,8 @@ static int is_relative_path(const char *path)
 	for (p = path + 2; *p != '\0';) {
 		size_t len = strcspn(p, "/");
 
-		if (len == 0 || (len == 2 && strncmp(p, "..", 2) == 0))
+		if (len == 0 || (len == 1 && p[0] == '.') ||
+		    (len == 2 && strncmp(p, "..", 2) == 0))
 			return 0;
 		p += len;
 		if (*p == '/')
@@ -133,6 +199,59 @@ static int is_relative_path(const char *path)
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * Reads "<key><number> " at *p in base (8 or 10) with exactly digits
+ * digits when digits is not 0; moves *p past it. 0, or -1 when malformed
+ * or above max.
+ */
+static int take_number(char **p, const char *key, int base, int digits,
+		       unsigned long max, unsigned long *out)
+{
+	size_t klen = strlen(key);
+	char *q = *p + klen;
+	unsigned long v = 0;
+	int n = 0;
+
+	if (strncmp(*p, key, klen) != 0)
+		return -1;
+	for (; *q >= '0' && *q < (base == 8 ? '8' : '9' + 1); q++, n++) {
+		if (n >= 10 || (digits != 0 && n >= digits))
+			return -1;
+		v = v * (unsigned long)base + (unsigned long)(*q - '0');
+	}
+	if (n == 0 || (digits != 0 && n != digits) || *q != ' ' || v > max)
+		return -1;
+	*out = v;
+	*p = q + 1;
+	return 0;
+}
+
+/* The version 2 fields after the path; *text moves to the capabilities. */
+static int take_meta(char **text, struct meta *m)
+{
+	unsigned long uid, gid, mode;
+	char *p = *text;
+
+	if (take_number(&p, "owner=", 10, 0, (uid_t)-2, &uid) < 0 ||
+	    take_number(&p, "group=", 10, 0, (gid_t)-2, &gid) < 0 ||
+	    take_number(&p, "mode=", 8, 4, 07777, &mode) < 0)
+		return -1;
+	if (strncmp(p, "acl=yes ", 8) == 0) {
+		m->acl = 1;
+		p += 8;
+	} else if (strncmp(p, "acl=no ", 7) == 0) {
+		m->acl = 0;
+		p += 7;
+	} else {
+		return -1;
+	}
+	m->uid = (uid_t)uid;
+	m->gid = (gid_t)gid;
+	m->mode = (mode_t)mode;
+	*text = p;
+	return 0;
 }
 
 /* Parses "[rootid=N]" at the end of text, removing it; 0 when absent. */
@@ -168,11 +287,11 @@ int manifest_read(struct manifest *m, FILE *in, const char *name)
 	unsigned long lineno = 0;
 	int status = 0;
 
+	m->version = 0;
 	while ((len = getline(&line, &size, in)) >= 0) {
+		struct entry e = { 0 };
 		char *space, *text;
 		cap_t caps;
-		char *canonical;
-		uid_t rootid;
 
 		lineno++;
 		if (len > 0 && line[len - 1] == '\n')
@@ -183,7 +302,11 @@ int manifest_read(struct manifest *m, FILE *in, const char *name)
 			continue;
 		}
 		if (lineno == 1) {
-			if (strcmp(line, MANIFEST_MAGIC) != 0) {
+			if (strcmp(line, MANIFEST_MAGIC) == 0) {
+				m->version = 2;
+			} else if (strcmp(line, MANIFEST_MAGIC_V1) == 0) {
+				m->version = 1;
+			} else {
 				fprintf(stderr, "capmanifest: %s:1: not a capability manifest (want \"%s\")\n",
 					name, MANIFEST_MAGIC);
 				status = -1;
@@ -203,37 +326,50 @@ int manifest_read(struct manifest *m, FILE *in, const char *name)
 		*space = '\0';
 		text = space + 1;
 		if (unescape(line) < 0 || line[0] == '\0') {
-			fprintf(stderr, "capmanifest: %s:%lu: bad escape in path\n", name, lineno);
-			status = -1;
-			continue;
-		}
-		if (!is_relative_path(line)) {
-			fprintf(stderr, "capmanifest: %s:%lu: path must start with \"./\" and have no \"..\" or empty component\n",
+			fprintf(stderr, "capmanifest: %s:%lu: bad escape in path (\\ooo octal, not \\000)\n",
 				name, lineno);
 			status = -1;
 			continue;
 		}
-		if (take_rootid(text, &rootid) < 0) {
+		if (!is_relative_path(line)) {
+			fprintf(stderr, "capmanifest: %s:%lu: path must start with \"./\" and have no \".\", \"..\" or empty component\n",
+				name, lineno);
+			status = -1;
+			continue;
+		}
+		if (m->version >= 2) {
+			if (take_meta(&text, &e.meta) < 0) {
+				fprintf(stderr, "capmanifest: %s:%lu: want \"owner=N group=N mode=NNNN acl=yes|no\" after the path\n",
+					name, lineno);
+				status = -1;
+				continue;
+			}
+			e.has_meta = 1;
+		}
+		if (take_rootid(text, &e.rootid) < 0) {
 			fprintf(stderr, "capmanifest: %s:%lu: bad [rootid=] suffix\n", name, lineno);
 			status = -1;
 			continue;
 		}
 		caps = cap_from_text(text);
-		canonical = caps ? cap_to_text(caps, NULL) : NULL;
+		e.text = caps ? cap_to_text(caps, NULL) : NULL;
 		cap_free(caps);
-		if (canonical == NULL) {
-			fprintf(stderr, "capmanifest: %s:%lu: invalid capability text \"%s\"\n",
-				name, lineno, text);
+		if (e.text == NULL) {
+			fprintf(stderr, "capmanifest: %s:%lu: invalid capability text \"",
+				name, lineno);
+			escape_fputs(text, stderr);
+			fputs("\"\n", stderr);
 			status = -1;
 			continue;
 		}
-		if (manifest_add(m, line, canonical, rootid) < 0) {
-			cap_free(canonical);
+		e.path = line;
+		if (manifest_add(m, &e) < 0) {
+			cap_free(e.text);
 			fprintf(stderr, "capmanifest: %s: %s\n", name, strerror(ENOMEM));
 			status = -1;
 			break;
 		}
-		cap_free(canonical);
+		cap_free(e.text);
 	}
 	if (lineno == 0) {
 		fprintf(stderr, "capmanifest: %s: empty file, not a capability manifest\n", name);

@@ -1,87 +1,211 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* capmanifest: recording which regular files below a root carry capabilities. */
+/*
+ * capmanifest record: every regular file below a root that carries
+ * capabilities, with its owner, group, mode and ACL presence. The walk is
+ * getcap's (common/walk.c): directories are opened relative to their
+ * parent without following links, and each file is read through an O_PATH
+ * descriptor of its own, so what is recorded for a path is what that very
+ * inode holds, even while someone swaps links into the tree.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "capmanifest.h"
+#include "walk.h"
 
-/* nftw() offers no closure argument: the walk's state lives here. */
-static struct manifest *walk_manifest;
-static size_t walk_root_len;
-static int walk_status;
+/* Per thread: what it found, and whether anything could not be read. */
+struct rec {
+	struct manifest m;
+	int failed;
+};
 
-static int record_one(const char *path, const struct stat *st, int type,
-		      struct FTW *ftw)
+struct record_walk {
+	size_t rootlen;		/* of the printed root, cut from paths */
+	struct rec *main;	/* the calling thread's, which gets the rest */
+};
+
+static void print_path(const struct walk_ent *e)
 {
-	char relative[4096];
-	cap_t caps;
-	char *text;
-
-	(void)ftw;
-	if (type == FTW_DNR) {
-		fprintf(stderr, "capmanifest: cannot read directory %s: %s\n",
-			path, strerror(EACCES));
-		walk_status = -1;
-		return 0;
-	}
-	if (type != FTW_F || !S_ISREG(st->st_mode))
-		return 0;
-	caps = cap_get_file(path);
-	if (caps == NULL) {
-		if (errno != ENODATA && errno != ENOTSUP && errno != ENOENT) {
-			fprintf(stderr, "capmanifest: %s: %s\n", path, strerror(errno));
-			walk_status = -1;
-		}
-		return 0;
-	}
-	if ((size_t)snprintf(relative, sizeof(relative), ".%s",
-			     path + walk_root_len) >= sizeof(relative)) {
-		/* A cut path would name another file: refuse, never record it. */
-		fprintf(stderr, "capmanifest: %s: %s\n", path,
-			strerror(ENAMETOOLONG));
-		walk_status = -1;
-		cap_free(caps);
-		return 0;
-	}
-	text = cap_to_text(caps, NULL);
-	if (text == NULL ||
-	    manifest_add(walk_manifest, relative, text, cap_get_nsowner(caps)) < 0) {
-		fprintf(stderr, "capmanifest: %s: %s\n", path, strerror(errno));
-		walk_status = -1;
-	}
-	cap_free(text);
-	cap_free(caps);
-	return 0;
+	fprintf(stderr, "%s%s%s", e->dir,
+		e->dirlen > 0 && e->dir[e->dirlen - 1] != '/' ? "/" : "",
+		e->name);
 }
+
+/* "./rel/path" of an entry, or NULL with errno (ENAMETOOLONG, ENOMEM). */
+static char *relative_path(const struct record_walk *rw,
+			   const struct walk_ent *e)
+{
+	const char *below = e->dir + rw->rootlen;
+	int slash = e->dirlen > 0 && e->dir[e->dirlen - 1] != '/';
+	char *rel = NULL;
+
+	if (asprintf(&rel, ".%s%s%s", below, slash ? "/" : "", e->name) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (strlen(rel) >= PATH_MAX) {
+		/* No tool could use it; and a cut path would name another. */
+		free(rel);
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return rel;
+}
+
+/* One regular file (as far as getdents knows): its own inode decides. */
+static void record_file(const struct record_walk *rw, struct rec *r,
+			const struct walk_ent *e)
+{
+	struct entry ent = { 0 };
+	struct stat st;
+	cap_t caps = NULL;
+	int fd = entry_open_at(e->dirfd, e->name, &st), err;
+
+	if (fd < 0) {
+		/* Vanished, or not a regular file (any more): not ours. */
+		if (errno == ENOENT || errno == EINVAL)
+			return;
+		goto failed;
+	}
+	caps = entry_caps(fd);
+	if (caps == NULL) {
+		if (errno == ENODATA || errno == ENOTSUP)
+			goto out;	/* no capabilities */
+		goto failed;
+	}
+	if (entry_meta(fd, &st, &ent.meta) < 0)
+		goto failed;
+	ent.has_meta = 1;
+	ent.rootid = cap_get_nsowner(caps);
+	ent.path = relative_path(rw, e);
+	if (ent.path == NULL)
+		goto failed;
+	ent.text = cap_to_text(caps, NULL);
+	if (ent.text == NULL || manifest_add(&r->m, &ent) < 0)
+		goto failed;
+	goto out;
+failed:
+	err = errno;
+	flockfile(stderr);	/* one line, whatever other threads print */
+	fputs("capmanifest: ", stderr);
+	print_path(e);
+	fprintf(stderr, ": %s\n", strerror(err));
+	funlockfile(stderr);
+	r->failed = 1;
+out:
+	free(ent.path);
+	cap_free(ent.text);
+	cap_free(caps);
+	if (fd >= 0)
+		close(fd);
+}
+
+static int visit(void *arg, void *tctx, const struct walk_ent *e,
+		 void **child_data)
+{
+	(void)child_data;
+	switch (e->type) {
+	case DT_DIR:
+		return 1;
+	case DT_REG:
+	case DT_UNKNOWN:	/* could not be looked up: try, and tell */
+		record_file(arg, tctx, e);
+		return 0;
+	default:		/* links, devices, FIFOs, sockets */
+		return 0;
+	}
+}
+
+/*
+ * A directory that cannot be read fails the record: a partial manifest
+ * would later call the unread files "extra", and restore would strip
+ * them. One that vanished, or became a link or a file, between being
+ * listed and being opened is different: at that moment there was nothing
+ * to record under its name. It is skipped with a warning, so a user who
+ * renames directories of her own cannot stop the record of a whole tree.
+ */
+static void walk_failed(void *arg, void *tctx, const char *path,
+			enum walk_error what, int err)
+{
+	struct rec *r = tctx;
+
+	(void)arg;
+	if (what == WALK_ERR_OPEN &&
+	    (err == ENOENT || err == ENOTDIR || err == ELOOP)) {
+		fprintf(stderr, "capmanifest: warning: %s: vanished or replaced during the walk, nothing recorded below it\n",
+			path);
+		return;
+	}
+	fprintf(stderr, "capmanifest: cannot read directory %s: %s\n", path,
+		what == WALK_ERR_MOVED ? "replaced by another directory during the walk" :
+		strerror(err));
+	r->failed = 1;
+}
+
+static void *thread_start(void *arg)
+{
+	(void)arg;
+	return calloc(1, sizeof(struct rec));
+}
+
+/* Called on the main thread once the worker has stopped: no lock needed. */
+static void thread_end(void *arg, void *tctx)
+{
+	struct rec *r = tctx, *main_rec = ((struct record_walk *)arg)->main;
+
+	if (manifest_take(&main_rec->m, &r->m) < 0) {
+		fprintf(stderr, "capmanifest: %s\n", strerror(ENOMEM));
+		r->failed = 1;
+	}
+	if (r->failed)
+		main_rec->failed = 1;
+	manifest_free(&r->m);
+	free(r);
+}
+
+static const struct walk_ops record_ops = {
+	.thread_start = thread_start,
+	.thread_end = thread_end,
+	.visit = visit,
+	.error = walk_failed,
+};
 
 int manifest_record(struct manifest *m, const char *root, int one_fs)
 {
+	struct rec r = { .m = *m };
+	struct record_walk rw = { .main = &r };
 	struct stat st;
-	size_t len = strlen(root);
+	char *top = strdup(root);
+	size_t len;
+	struct walk_config c = {
+		.ops = &record_ops, .arg = &rw, .main_tctx = &r,
+		.one_fs = one_fs,
+	};
 
-	if (lstat(root, &st) < 0) {
+	if (top == NULL || lstat(root, &st) < 0) {
 		fprintf(stderr, "capmanifest: %s: %s\n", root, strerror(errno));
+		free(top);
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "capmanifest: %s: not a directory\n", root);
+		free(top);
 		return -1;
 	}
-	while (len > 1 && root[len - 1] == '/')
-		len--;		/* "tree/" and "tree" record the same paths */
-	walk_manifest = m;
-	walk_root_len = len == 1 && root[0] == '/' ? 0 : len;
-	walk_status = 0;
-	/* FTW_PHYS: never follow symlinks; FTW_MOUNT: stay on one filesystem. */
-	if (nftw(root, record_one, 64, FTW_PHYS | (one_fs ? FTW_MOUNT : 0)) < 0) {
-		fprintf(stderr, "capmanifest: %s: %s\n", root, strerror(errno));
-		return -1;
-	}
+	len = strlen(top);
+	while (len > 1 && top[len - 1] == '/')
+		top[--len] = '\0';	/* "tree/" and "tree" record the same */
+	rw.rootlen = strcmp(top, "/") == 0 ? 0 : len;
+	if (walk_run(top, &c) < 0)
+		r.failed = 1;		/* reported through walk_failed */
+	free(top);
+	*m = r.m;
 	manifest_sort(m);
-	return walk_status;
+	return r.failed ? -1 : 0;
 }

@@ -7,9 +7,9 @@
  *   "dir/name" joins) and its view of entries: directories, symlinks and
  *   names that vanish or cannot be looked up are "(Not a regular file)"
  *   under -v; FIFOs and devices are queried.
- * - -r lists directories in parallel, so lines from different directories
- *   interleave (each line is whole, and a directory's entries keep their
- *   getdents order); sort the output to compare it with libcap's.
+ * - -r lists directories in parallel, but prints in nftw's order (readdir
+ *   order, each subdirectory's output right after its own entry): each
+ *   directory's lines wait until everything before them is out.
  * - Additions on stderr, where libcap's nftw says nothing: "Failed to read
  *   directory '<d>' (<strerror>)" for a directory that cannot be opened or
  *   read, and "Failed to search directory '<d>' (Permission denied)" once
@@ -19,15 +19,17 @@
  * - A malformed value (the kernel refuses to store one) is reported with
  *   EINVAL; libcap leaves errno stale there.
  * - New options: -x/--one-file-system, --exclude=PATH (repeatable; PATH is
- *   compared with the printed path, trailing '/' ignored), --json (one
+ *   compared with the printed path, both normalised: repeated '/', "."
+ *   components and trailing '/' do not count; one below no operand is
+ *   reported on stderr), --json (one
  *   schema-1 object per line, so huge audits stream) and --audit (risk
  *   tier and suggestion lines after each file's line), listed after
  *   libcap's usage text. An unknown "--word" is still "invalid option --
  *   '-'", as libcap's plain getopt reports it.
  */
+#define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
 #include <getopt.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "getcap_int.h"
 
 /* Long-only options get values no short option can have. */
@@ -61,10 +64,44 @@ static void cut_slashes(char *p)
 		p[--n] = '\0';
 }
 
+/*
+ * The lexical form of a path: no empty or "." components and no trailing
+ * '/', so "/proc/", "//proc" and "/./proc/." are all "/proc", and "" or
+ * "./" is ".". ".." stays: what it names depends on symlinks, so it is
+ * compared as written. NULL when out of memory.
+ */
+static char *normalise(const char *p)
+{
+	int absolute = p[0] == '/';
+	char *out = malloc(strlen(p) + 2), *q = out;
+
+	if (out == NULL)
+		return NULL;
+	if (absolute)
+		*q++ = '/';
+	while (*p != '\0') {
+		size_t len = strcspn(p, "/");
+
+		if (len > 0 && !(len == 1 && p[0] == '.')) {
+			if (q > out + absolute)
+				*q++ = '/';
+			memcpy(q, p, len);
+			q += len;
+		}
+		p += len;
+		while (*p == '/')
+			p++;
+	}
+	if (q == out)
+		*q++ = '.';
+	*q = '\0';
+	return out;
+}
+
 static int add_exclude(struct opts *o, const char *arg)
 {
-	const char **x = realloc(o->exclude, (o->n_exclude + 1) * sizeof(*x));
-	char *copy = strdup(arg);
+	char **x = realloc(o->exclude, (o->n_exclude + 1) * sizeof(*x));
+	char *copy = normalise(arg);
 
 	if (x == NULL || copy == NULL) {
 		free(copy);
@@ -72,7 +109,6 @@ static int add_exclude(struct opts *o, const char *arg)
 			o->exclude = x;
 		return -1;
 	}
-	cut_slashes(copy);
 	x[o->n_exclude++] = copy;
 	o->exclude = x;
 	return 0;
@@ -83,8 +119,103 @@ static void free_opts(struct opts *o)
 	size_t i;
 
 	for (i = 0; i < o->n_exclude; i++)
-		free((char *)(uintptr_t)o->exclude[i]);
+		free(o->exclude[i]);
 	free(o->exclude);
+}
+
+/* 1 when the relative path rest has a ".." component: no walk prints one. */
+static int has_dotdot(const char *rest)
+{
+	while (*rest != '\0') {
+		size_t len = strcspn(rest, "/");
+
+		if (len == 2 && rest[0] == '.' && rest[1] == '.')
+			return 1;
+		rest += len;
+		if (*rest == '/')
+			rest++;
+	}
+	return 0;
+}
+
+/*
+ * The normalised exclude x as the walk of operand op (printed, trailing
+ * '/' cut; nop normalised) would print it: op itself, or op, '/' and the
+ * rest of x below nop. Returns 1 with *out (caller frees), 0 when x is not
+ * op or below it, -1 when out of memory.
+ */
+static int printed_under(const char *op, const char *nop, const char *x,
+			 char **out)
+{
+	size_t nl = strlen(nop), ol = strlen(op);
+	const char *rest;
+
+	*out = NULL;
+	if (strcmp(x, nop) == 0)
+		rest = NULL;
+	else if (strcmp(nop, "/") == 0)
+		rest = x[0] == '/' ? x + 1 : NULL;
+	else if (strcmp(nop, ".") == 0)
+		rest = x[0] != '/' ? x : NULL;
+	else
+		rest = strncmp(x, nop, nl) == 0 && x[nl] == '/' ? x + nl + 1
+								 : NULL;
+	if (rest == NULL && strcmp(x, nop) != 0)
+		return 0;
+	if (rest != NULL && has_dotdot(rest))
+		return 0;
+	if (rest == NULL) {
+		*out = strdup(op);
+		return *out != NULL ? 1 : -1;
+	}
+	if (asprintf(out, "%s%s%s", op, op[ol - 1] == '/' ? "" : "/",
+		     rest) < 0) {
+		*out = NULL;
+		return -1;
+	}
+	return 1;
+}
+
+static void free_skip(struct skip *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * The excludes that fall under operand op, in its printed spelling; each
+ * one found is marked in used. Returns 0, or -1 when out of memory.
+ */
+static int skip_for(const struct opts *o, const char *op, struct skip *s,
+		    unsigned char *used)
+{
+	char *nop = normalise(op);
+	size_t i;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (nop == NULL)
+		return -1;
+	s->paths = calloc(o->n_exclude + 1, sizeof(*s->paths));
+	if (s->paths == NULL)
+		rc = -1;
+	for (i = 0; rc == 0 && i < o->n_exclude; i++) {
+		int under = printed_under(op, nop, o->exclude[i],
+					  &s->paths[s->n]);
+
+		if (under < 0)
+			rc = -1;
+		else if (under > 0) {
+			s->n++;
+			used[i] = 1;
+		}
+	}
+	free(nop);
+	return rc;
 }
 
 /*
@@ -170,11 +301,13 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 
 /* -r on one operand: nftw(FTW_PHYS) semantics on the slash-cut name. */
 static void recurse_operand(const struct opts *o, struct outbuf *ob,
-			    const char *arg, const struct stat *st)
+			    const char *arg, const struct stat *st,
+			    unsigned char *used)
 {
 	char *path = strdup(arg);
 	struct stat own;
 	struct ent e = { .dirfd = AT_FDCWD };
+	struct skip skip = { 0 };
 
 	if (path == NULL) {
 		out_err("getcap: out of memory\n");
@@ -182,7 +315,12 @@ static void recurse_operand(const struct opts *o, struct outbuf *ob,
 	}
 	cut_slashes(path);
 	e.name = path;
-	if (is_excluded(o, &e))
+	if (skip_for(o, path, &skip, used) < 0) {
+		/* Never walk what the caller asked us to leave out. */
+		out_err("getcap: out of memory: '%s' skipped\n", path);
+		goto out;
+	}
+	if (is_excluded(&skip, &e))
 		goto out;
 	/* "link/" lstat()s the target; nftw then lstat()s "link" itself. */
 	if (strcmp(path, arg) != 0) {
@@ -193,7 +331,7 @@ static void recurse_operand(const struct opts *o, struct outbuf *ob,
 	if (S_ISDIR(st->st_mode)) {
 		if (o->verbose)
 			out_line(ob, &e, " (Not a regular file)");
-		walk_tree(o, ob, path);
+		walk_tree(o, &skip, ob, path);
 	} else if (S_ISLNK(st->st_mode)) {
 		if (o->verbose)
 			out_line(ob, &e, " (Not a regular file)");
@@ -201,13 +339,32 @@ static void recurse_operand(const struct opts *o, struct outbuf *ob,
 		query_report(o, ob, &e, 0);
 	}
 out:
+	free_skip(&skip);
 	free(path);
+}
+
+/* An --exclude below no operand is a mistake worth a word (an addition). */
+static void warn_unused(const struct opts *o, const unsigned char *used)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_exclude; i++) {
+		char *shown;
+
+		if (used[i])
+			continue;
+		shown = escape_dup(o->exclude[i]);
+		out_err("getcap: --exclude=%s is not below any operand: "
+			"nothing excluded\n", shown != NULL ? shown : "?");
+		free(shown);
+	}
 }
 
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct outbuf ob;
+	unsigned char *used;
 	int i;
 
 	parse_opts(&o, argc, argv);
@@ -215,6 +372,11 @@ int main(int argc, char **argv)
 	out_set_escape(o.audit);
 	if (optind >= argc) {
 		usage();
+		exit(1);
+	}
+	used = calloc(o.n_exclude + 1, 1);
+	if (used == NULL) {
+		out_err("%s: out of memory\n", argv[0]);
 		exit(1);
 	}
 	out_init(&ob);
@@ -227,7 +389,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (o.recursive)
-			recurse_operand(&o, &ob, argv[i], &st);
+			recurse_operand(&o, &ob, argv[i], &st, used);
 		else if (S_ISREG(st.st_mode))
 			query_report(&o, &ob, &e, 0);
 		else if (o.verbose)
@@ -235,6 +397,9 @@ int main(int argc, char **argv)
 		out_maybe_flush(&ob);
 	}
 	out_free(&ob);
+	if (o.recursive)
+		warn_unused(&o, used);
+	free(used);
 	free_opts(&o);
 	/*
 	 * Like libcap: failures are reported, but the status stays 0. An

@@ -11,7 +11,7 @@ struct opts {
 	int verbose;		/* -v */
 	int show_rootid;	/* -n */
 	int one_fs;		/* -x, --one-file-system (ours) */
-	const char **exclude;	/* --exclude=PATH (ours), no trailing '/' */
+	char **exclude;		/* --exclude=PATH (ours), normalised */
 	size_t n_exclude;
 	int json;		/* --json (ours): one object per line, schema 1 */
 	int audit;		/* --audit (ours): risk tier and suggestion */
@@ -85,10 +85,21 @@ int query_report(const struct opts *o, struct outbuf *ob,
  */
 unsigned long query_unknown_count(void);
 
-/* Walks the directory path (already lstat'ed, trailing '/' cut). */
-void walk_tree(const struct opts *o, struct outbuf *ob, const char *path);
+/*
+ * The --exclude paths below one operand, spelt as the walk prints them
+ * (the operand as given, then "/name" per level), so a plain comparison
+ * decides each entry.
+ */
+struct skip {
+	char **paths;
+	size_t n;
+};
 
-/* 1 when the entry's printed path equals one of the --exclude operands. */
-int is_excluded(const struct opts *o, const struct ent *e);
+/* Walks the directory path (already lstat'ed, trailing '/' cut). */
+void walk_tree(const struct opts *o, const struct skip *skip,
+	       struct outbuf *ob, const char *path);
+
+/* 1 when the entry's printed path is one of skip's. */
+int is_excluded(const struct skip *s, const struct ent *e);
 
 #endif

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,33 +59,32 @@ static ssize_t getxattrat_once(const struct ent *e, void *buf, size_t size)
 }
 
 /*
- * The pre-6.13 path: by name from the current directory, or through the
- * directory descriptor in /proc when the name would exceed PATH_MAX.
+ * The pre-6.13 path: through the directory's descriptor in /proc, so the
+ * directory is never looked up again by its path (a component swapped for
+ * a symlink would lead outside the tree); lgetxattr(2) still does not
+ * follow the entry itself. Only where /proc is not mounted is the name
+ * read from the current directory, as libcap does.
  */
 static ssize_t lgetxattr_fallback(const struct ent *e, void *buf, size_t size)
 {
-	char *path;
+	char *path = NULL;
 	ssize_t n;
 	int saved;
 
 	if (e->dir == NULL)
 		return lgetxattr(e->name, LCAP_XATTR_NAME, buf, size);
-	path = ent_path(e);
-	if (path == NULL)
+	if (asprintf(&path, "/proc/self/fd/%d/%s", e->dirfd, e->name) < 0) {
+		errno = ENOMEM;
 		return -1;
-	if (strlen(path) >= PATH_MAX) {
-		char *via = NULL;
-
-		if (asprintf(&via, "/proc/self/fd/%d/%s", e->dirfd,
-			     e->name) < 0) {
-			free(path);
-			errno = ENOMEM;
-			return -1;
-		}
-		free(path);
-		path = via;
 	}
 	n = lgetxattr(path, LCAP_XATTR_NAME, buf, size);
+	if (n < 0 && errno == ENOENT && access("/proc/self/fd", F_OK) < 0) {
+		free(path);
+		path = ent_path(e);
+		if (path == NULL)
+			return -1;
+		n = lgetxattr(path, LCAP_XATTR_NAME, buf, size);
+	}
 	saved = errno;
 	free(path);
 	errno = saved;

@@ -1,68 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* getcap -r: a parallel, descriptor-relative walk that never follows links. */
-#define _GNU_SOURCE
-#include <dirent.h>
+/* getcap -r: nftw's view of a tree, in nftw's order, through the shared no-follow walker. */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <pthread.h>
-#include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "getcap_int.h"
+#include "walk.h"
 
-#define DENTS_BUF	(64 * 1024)	/* most directories: two getdents64 */
-#define MAX_THREADS	64
-
-/*
- * A directory still to list, or listed with children still to open. Each
- * child is opened relative to its parent's descriptor, so no path is ever
- * resolved twice and depth is bounded by descriptors, not PATH_MAX or the
- * stack. The parent's descriptor stays open while children are unopened.
- */
-struct dnode {
-	struct dnode *parent;	/* NULL: opened by path from the cwd */
-	int fd;
-	int root;		/* the operand: its st_dev is the -x one */
-	int pending;		/* unopened children, +1 while listed */
-	size_t nameoff;		/* the name to open: path + nameoff */
-	size_t pathlen;
-	char path[];		/* as printed: operand joined with names */
-};
-
-struct walk {
-	const struct opts *o;
-	pthread_mutex_t lock;
-	pthread_cond_t more;
-	struct dnode **stack;	/* LIFO keeps the walk near depth-first, */
-	size_t n, cap;		/* so few parent descriptors stay open  */
-	size_t busy;		/* threads holding a directory */
-	int waiting;
-	dev_t dev;		/* the operand's filesystem, for -x */
-	int open_fds;		/* directory descriptors open now (atomic) */
-	int fd_budget;		/* above it, parents stop holding theirs */
-};
-
-/* Per-thread scratch: output lines, getdents64 buffer, found subdirectories. */
-struct worker {
-	struct walk *w;
-	struct outbuf *ob;
-	char *dents;
-	struct dnode **kids;
-	size_t nkids, capkids;
-};
-
-int is_excluded(const struct opts *o, const struct ent *e)
+int is_excluded(const struct skip *s, const struct ent *e)
 {
 	size_t dl = e->dir != NULL ? e->dirlen : 0, nl = strlen(e->name), i;
 	int slash = e->dir != NULL && dl > 0 && e->dir[dl - 1] != '/';
 
-	for (i = 0; i < o->n_exclude; i++) {
-		const char *x = o->exclude[i];
+	for (i = 0; i < s->n; i++) {
+		const char *x = s->paths[i];
 
 		if (strlen(x) != dl + (size_t)slash + nl ||
 		    memcmp(x, e->dir != NULL ? e->dir : "", dl) != 0 ||
@@ -74,406 +27,269 @@ int is_excluded(const struct opts *o, const struct ent *e)
 	return 0;
 }
 
-static struct dnode *new_node(struct dnode *parent, const char *dir,
-			      size_t dirlen, const char *name)
+/*
+ * libcap's order from a parallel walk. nftw prints a directory's entries
+ * in readdir order, each subdirectory's whole output right after its own
+ * entry. So each directory's lines are cut into segments, one ending at
+ * each subdirectory entered: its output is segment 0, the first
+ * subdirectory's output, segment 1, and so on, then the tail. A listed
+ * directory waits in this tree until the emission cursor, which walks it
+ * in that order, reaches it; what the threads did first does not matter.
+ */
+struct onode;
+
+struct oseg {
+	char *text;		/* NULL when empty */
+	size_t len;
+	struct onode *kid;	/* whose output follows text; NULL: the tail */
+};
+
+struct onode {
+	struct onode *parent;
+	struct oseg *segs;
+	size_t nsegs, cap;
+	size_t cursor;		/* next segment to emit (under the lock) */
+	int listed;		/* an entry was visited: its thread has text */
+	int complete;		/* (under the lock) segs are final */
+};
+
+/* What every callback needs: options, exclusions, the ordered output. */
+struct gwalk {
+	const struct opts *o;
+	const struct skip *skip;
+	pthread_mutex_t lock;
+	struct onode *cur;	/* where emission stands; NULL: all out */
+	struct outbuf emit;	/* emitted text, written when large or on a tty */
+};
+
+/*
+ * Moves the thread's pending lines (ob, empty afterwards) into a new
+ * segment of n, followed by kid. -1 when out of memory (ob untouched).
+ */
+static int add_seg(struct onode *n, struct outbuf *ob, struct onode *kid)
 {
-	size_t nl = strlen(name);
-	int slash = dir != NULL && dirlen > 0 && dir[dirlen - 1] != '/';
-	struct dnode *d = malloc(sizeof(*d) + dirlen + (size_t)slash + nl + 1);
+	struct oseg *seg;
 
-	if (d == NULL)
-		return NULL;
-	d->parent = parent;
-	d->fd = -1;
-	d->root = 0;
-	d->pending = 1;
-	memcpy(d->path, dir != NULL ? dir : "", dirlen);
-	if (slash)
-		d->path[dirlen] = '/';
-	d->nameoff = dirlen + (size_t)slash;
-	memcpy(d->path + d->nameoff, name, nl + 1);
-	d->pathlen = d->nameoff + nl;
-	return d;
-}
-
-static void close_dir(struct walk *w, struct dnode *d)
-{
-	if (d->fd < 0)
-		return;
-	close(d->fd);
-	d->fd = -1;
-	__atomic_sub_fetch(&w->open_fds, 1, __ATOMIC_RELAXED);
-}
-
-/* Drops one reference; the last closes the descriptor and frees. */
-static void put_node(struct walk *w, struct dnode *d)
-{
-	if (__atomic_sub_fetch(&d->pending, 1, __ATOMIC_ACQ_REL) != 0)
-		return;
-	close_dir(w, d);
-	free(d);
-}
-
-static void push_kids(struct worker *k)
-{
-	struct walk *w = k->w;
-	size_t i;
-
-	if (k->nkids == 0)
-		return;
-	pthread_mutex_lock(&w->lock);
-	if (w->n + k->nkids > w->cap) {
-		size_t cap = w->cap * 2 > w->n + k->nkids ? w->cap * 2 :
-							    w->n + k->nkids;
-		struct dnode **s = realloc(w->stack, cap * sizeof(*s));
-
-		if (s == NULL) {
-			pthread_mutex_unlock(&w->lock);
-			out_err("getcap: out of memory: %zu directories "
-				"skipped\n", k->nkids);
-			for (i = 0; i < k->nkids; i++) {
-				if (k->kids[i]->parent != NULL)
-					put_node(w, k->kids[i]->parent);
-				free(k->kids[i]);
-			}
-			k->nkids = 0;
-			return;
-		}
-		w->stack = s;
-		w->cap = cap;
-	}
-	/* Reversed, so the first subdirectory listed is taken first. */
-	for (i = k->nkids; i > 0; i--)
-		w->stack[w->n++] = k->kids[i - 1];
-	if (w->waiting > 0) {
-		if (k->nkids > 1)
-			pthread_cond_broadcast(&w->more);
-		else
-			pthread_cond_signal(&w->more);
-	}
-	pthread_mutex_unlock(&w->lock);
-	k->nkids = 0;
-}
-
-static void add_kid(struct worker *k, struct dnode *parent, const struct ent *e)
-{
-	struct dnode *d;
-
-	if (k->nkids == k->capkids) {
-		size_t cap = k->capkids ? 2 * k->capkids : 64;
-		struct dnode **p = realloc(k->kids, cap * sizeof(*p));
+	if (n->nsegs == n->cap) {
+		size_t cap = n->cap ? 2 * n->cap : 4;
+		struct oseg *p = realloc(n->segs, cap * sizeof(*p));
 
 		if (p == NULL)
-			goto nomem;
-		k->kids = p;
-		k->capkids = cap;
+			return -1;
+		n->segs = p;
+		n->cap = cap;
 	}
-	d = new_node(parent, e->dir, e->dirlen, e->name);
-	if (d == NULL)
-		goto nomem;
-	__atomic_add_fetch(&parent->pending, 1, __ATOMIC_ACQ_REL);
-	k->kids[k->nkids++] = d;
-	return;
-nomem:
-	out_err("getcap: out of memory: directory '%s/%s' skipped\n", e->dir,
-		e->name);
+	seg = &n->segs[n->nsegs];
+	seg->text = NULL;
+	seg->len = ob->len;
+	seg->kid = kid;
+	if (ob->len > 0) {
+		seg->text = malloc(ob->len);
+		if (seg->text == NULL)
+			return -1;
+		memcpy(seg->text, ob->data, ob->len);
+	}
+	n->nsegs++;
+	ob->len = 0;
+	return 0;
 }
 
-static unsigned char type_of(const struct ent *e, unsigned char d_type)
+static void emit(struct gwalk *g, const char *text, size_t len)
 {
-	struct stat st;
+	struct outbuf *out = &g->emit, direct;
 
-	if (d_type != DT_UNKNOWN)
-		return d_type;
-	/* Some filesystems leave d_type out: ask, without following. */
-	if (fstatat(e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return DT_UNKNOWN;
-	if (S_ISDIR(st.st_mode))
-		return DT_DIR;
-	if (S_ISLNK(st.st_mode))
-		return DT_LNK;
-	return DT_REG;		/* queried, as nftw's FTW_F */
+	if (out->len + len > out->cap) {
+		size_t cap = out->cap * 2 > out->len + len ? out->cap * 2 :
+							   out->len + len;
+		char *p = realloc(out->data, cap);
+
+		if (p == NULL) {
+			/* No room to gather: write what we have, then this. */
+			out_flush(out);
+			direct.data = (char *)(uintptr_t)text;
+			direct.len = len;
+			out_flush(&direct);
+			return;
+		}
+		out->data = p;
+		out->cap = cap;
+	}
+	memcpy(out->data + out->len, text, len);
+	out->len += len;
+}
+
+/* Emits all that is ready in order; frees what is done. Under g->lock. */
+static void advance(struct gwalk *g)
+{
+	struct onode *n;
+
+	while ((n = g->cur) != NULL && n->complete) {
+		struct oseg *seg;
+
+		if (n->cursor == n->nsegs) {
+			g->cur = n->parent;
+			free(n->segs);
+			free(n);
+			if (g->cur != NULL)
+				g->cur->cursor++;	/* past n's segment */
+			continue;
+		}
+		seg = &n->segs[n->cursor];
+		if (seg->text != NULL) {
+			emit(g, seg->text, seg->len);
+			free(seg->text);
+			seg->text = NULL;
+		}
+		if (seg->kid != NULL)
+			g->cur = seg->kid;	/* cursor moves on when it is done */
+		else
+			n->cursor++;
+	}
+	out_maybe_flush(&g->emit);
 }
 
 /* One entry of a listed directory, as nftw would report it. */
-static void visit(struct worker *k, struct dnode *d, const struct ent *e,
-		  unsigned char d_type, int *unsearchable)
+static int visit(void *arg, void *tctx, const struct walk_ent *w,
+		 void **child_data)
 {
-	const struct opts *o = k->w->o;
+	const struct gwalk *g = arg;
+	const struct opts *o = g->o;
+	struct outbuf *ob = tctx;
+	struct ent e = {
+		.dirfd = w->dirfd, .dir = w->dir, .dirlen = w->dirlen,
+		.name = w->name,
+	};
 
-	if (o->n_exclude > 0 && is_excluded(o, e))
-		return;
-	switch (type_of(e, d_type)) {
-	case DT_DIR:
+	((struct onode *)w->dir_data)->listed = 1;
+	if (g->skip->n > 0 && is_excluded(g->skip, &e))
+		return 0;
+	switch (w->type) {
+	case DT_DIR: {
+		struct onode *kid = calloc(1, sizeof(*kid));
+
 		if (o->verbose)
-			out_line(k->ob, e, " (Not a regular file)");
-		add_kid(k, d, e);
-		break;
+			out_line(ob, &e, " (Not a regular file)");
+		if (kid == NULL || add_seg(w->dir_data, ob, kid) < 0) {
+			free(kid);
+			out_err("getcap: out of memory: directory '%s%s%s' "
+				"skipped\n", w->dir, e.dir[e.dirlen - 1] == '/' ?
+				"" : "/", w->name);
+			return 0;
+		}
+		kid->parent = w->dir_data;
+		*child_data = kid;
+		return 1;
+	}
 	case DT_LNK:
 	case DT_UNKNOWN:	/* stat failed: nftw's FTW_NS */
 		if (o->verbose)
-			out_line(k->ob, e, " (Not a regular file)");
-		break;
-	default:
-		if (query_report(o, k->ob, e, 1) == EACCES && !*unsearchable) {
+			out_line(ob, &e, " (Not a regular file)");
+		return 0;
+	default:		/* FIFOs and devices too, as nftw's FTW_F */
+		if (query_report(o, ob, &e, 1) == EACCES && !*w->dir_note) {
 			/* An addition: libcap says nothing about this. */
-			*unsearchable = 1;
+			*w->dir_note = 1;
 			out_err("Failed to search directory '%s' (%s)\n",
-				d->path, strerror(EACCES));
+				w->dir, strerror(EACCES));
 		}
+		return 0;
+	}
+}
+
+static void walk_failed(void *arg, void *tctx, const char *path,
+			enum walk_error what, int err)
+{
+	(void)arg;
+	(void)tctx;
+	switch (what) {
+	case WALK_ERR_OPEN:
+	case WALK_ERR_READ:
+		/* Gone or replaced since listed: nftw would not see it. */
+		if (what == WALK_ERR_OPEN &&
+		    (err == ENOENT || err == ENOTDIR || err == ELOOP))
+			break;
+		/* Additions: nftw is silent (FTW_DNR) or stops silently. */
+		out_err("Failed to read directory '%s' (%s)\n", path,
+			strerror(err));
+		break;
+	case WALK_ERR_MOVED:
+		out_err("Failed to read directory '%s' (replaced by another "
+			"directory during the walk)\n", path);
+		break;
+	case WALK_ERR_NOMEM:
+		out_err("getcap: out of memory: directory '%s' skipped\n",
+			path);
 		break;
 	}
 }
 
-static void list_dir(struct worker *k, struct dnode *d)
-{
-	struct ent e = { .dirfd = d->fd, .dir = d->path, .dirlen = d->pathlen };
-	int unsearchable = 0;
-
-	for (;;) {
-		long n = getdents64(d->fd, k->dents, DENTS_BUF), off;
-
-		if (n == 0)
-			break;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			/* An addition: nftw stops on this silently. */
-			out_err("Failed to read directory '%s' (%s)\n",
-				d->path, strerror(errno));
-			break;
-		}
-		for (off = 0; off < n;) {
-			struct dirent64 *de = (struct dirent64 *)(void *)
-					      (k->dents + off);
-
-			off += de->d_reclen;
-			e.name = de->d_name;
-			if (e.name[0] == '.' && (e.name[1] == '\0' ||
-			    (e.name[1] == '.' && e.name[2] == '\0')))
-				continue;
-			visit(k, d, &e, de->d_type, &unsearchable);
-		}
-	}
-}
-
-static void open_dir(struct worker *k, struct dnode *d)
-{
-	struct walk *w = k->w;
-	int base = d->parent != NULL ? d->parent->fd : AT_FDCWD;
-	struct stat st;
-
-	/* O_NOFOLLOW: a directory swapped for a symlink is not entered. */
-	d->fd = openat(base, d->path + d->nameoff,
-		       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
-		       O_NOCTTY);
-	if (d->fd >= 0)
-		__atomic_add_fetch(&w->open_fds, 1, __ATOMIC_RELAXED);
-	if (d->fd < 0) {
-		/* Gone or replaced since listed: nftw would not see it. */
-		if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP)
-			/* An addition: nftw (FTW_DNR) is silent here. */
-			out_err("Failed to read directory '%s' (%s)\n",
-				d->path, strerror(errno));
-	} else if (w->o->one_fs) {
-		/* Per directory, not per file: the mount boundary test. */
-		if (fstat(d->fd, &st) < 0 || (!d->root && st.st_dev != w->dev))
-			close_dir(w, d);
-		else if (d->root)
-			w->dev = st.st_dev;
-	}
-	if (d->parent != NULL)
-		put_node(w, d->parent);	/* its descriptor is not needed */
-	d->parent = NULL;
-}
-
 /*
- * A wide and deep tree can hold a descriptor per level (each parent keeps
- * its own until every child is open). Past the budget, children of a
- * short enough path are opened by that path from the current directory
- * instead, so the parent closes now; slower (the whole path is resolved
- * again) and only O_NOFOLLOW on the last component, but never EMFILE.
+ * A directory is finished (listed, or it could not be): its tail segment
+ * is the rest of its thread's lines. One never listed has none of them:
+ * its thread may be in the middle of its parent.
  */
-static void release_kids(struct worker *k, struct dnode *d)
+static void dir_done(void *arg, void *tctx, void *dir_data)
 {
-	struct walk *w = k->w;
-	size_t i;
+	struct gwalk *g = arg;
+	struct outbuf *ob = tctx;
+	struct onode *n = dir_data;
 
-	if (__atomic_load_n(&w->open_fds, __ATOMIC_RELAXED) <= w->fd_budget)
-		return;
-	for (i = 0; i < k->nkids; i++) {
-		struct dnode *kid = k->kids[i];
-
-		if (kid->pathlen >= PATH_MAX)
-			continue;	/* too long for a path: keep the fd */
-		kid->parent = NULL;
-		kid->nameoff = 0;
-		/* Our listing reference still keeps d: put_node closes it. */
-		__atomic_sub_fetch(&d->pending, 1, __ATOMIC_ACQ_REL);
+	if (n->listed && add_seg(n, ob, NULL) < 0) {
+		ob->failed = 1;		/* reported once, by out_free() */
+		ob->len = 0;
 	}
+	pthread_mutex_lock(&g->lock);
+	n->complete = 1;
+	advance(g);
+	pthread_mutex_unlock(&g->lock);
 }
 
-static void process(struct worker *k, struct dnode *d)
+static void *thread_start(void *arg)
 {
-	open_dir(k, d);
-	if (d->fd >= 0) {
-		list_dir(k, d);
-		release_kids(k, d);
-		push_kids(k);
-	}
-	put_node(k->w, d);
-	out_maybe_flush(k->ob);
+	struct outbuf *ob = malloc(sizeof(*ob));
+
+	(void)arg;
+	if (ob != NULL)
+		out_init(ob);
+	return ob;
 }
 
-static void *work(void *arg)
+static void thread_end(void *arg, void *tctx)
 {
-	struct worker *k = arg;
-	struct walk *w = k->w;
-
-	for (;;) {
-		struct dnode *d;
-
-		pthread_mutex_lock(&w->lock);
-		while (w->n == 0 && w->busy > 0) {
-			w->waiting++;
-			pthread_cond_wait(&w->more, &w->lock);
-			w->waiting--;
-		}
-		if (w->n == 0) {
-			/* Nothing queued, nobody listing: the walk is over. */
-			pthread_cond_broadcast(&w->more);
-			pthread_mutex_unlock(&w->lock);
-			return NULL;
-		}
-		d = w->stack[--w->n];
-		w->busy++;
-		pthread_mutex_unlock(&w->lock);
-
-		process(k, d);
-
-		pthread_mutex_lock(&w->lock);
-		w->busy--;
-		if (w->busy == 0 && w->n == 0 && w->waiting > 0)
-			pthread_cond_broadcast(&w->more);
-		pthread_mutex_unlock(&w->lock);
-	}
+	(void)arg;
+	out_free(tctx);
+	free(tctx);
 }
 
-/* One thread per CPU we may run on: taskset and cpusets are honoured. */
-static int thread_count(void)
+static const struct walk_ops getcap_walk_ops = {
+	.thread_start = thread_start,
+	.thread_end = thread_end,
+	.visit = visit,
+	.dir_done = dir_done,
+	.error = walk_failed,
+};
+
+void walk_tree(const struct opts *o, const struct skip *skip,
+	       struct outbuf *ob, const char *path)
 {
-	cpu_set_t set;
-	long n;
+	struct gwalk g = { .o = o, .skip = skip };
+	struct onode *top = calloc(1, sizeof(*top));
+	struct walk_config c = {
+		.ops = &getcap_walk_ops, .arg = &g, .main_tctx = ob,
+		.root_data = top, .one_fs = o->one_fs,
+	};
 
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		n = CPU_COUNT(&set);
-	else
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (n < 1)
-		return 1;
-	return n > MAX_THREADS ? MAX_THREADS : (int)n;
-}
-
-/*
- * Deep trees keep one descriptor per level whose subdirectories are not
- * all opened yet; the soft limit (often 1024) would stop us long before
- * memory does, so take what the hard limit allows. Asked once. Returns
- * how many directory descriptors the walk may hold: under half the limit,
- * as each thread may open one more past the check, and stdio needs three.
- */
-static int fd_budget(int nthreads)
-{
-	static long limit;
-	struct rlimit rl;
-	long b;
-
-	if (limit == 0) {
-		limit = 64;
-		if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-			if (rl.rlim_cur < rl.rlim_max) {
-				rl.rlim_cur = rl.rlim_max;
-				if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
-					getrlimit(RLIMIT_NOFILE, &rl);
-			}
-			limit = rl.rlim_cur == RLIM_INFINITY ||
-				rl.rlim_cur > INT_MAX ? INT_MAX :
-							(long)rl.rlim_cur;
-		}
-	}
-	b = (limit - 3 - 2L * nthreads) / 2;
-	return b < 0 ? 0 : (int)b;	/* 0: every short path by path */
-}
-
-void walk_tree(const struct opts *o, struct outbuf *ob, const char *path)
-{
-	struct walk w = { .o = o };
-	struct worker main_worker = { .w = &w, .ob = ob };
-	struct worker *extra = NULL;
-	pthread_t *tids = NULL;
-	int nthreads = thread_count(), started = 0, i;
-	struct dnode *root = new_node(NULL, NULL, 0, path);
-
-	if (root == NULL) {
-		out_err("getcap: out of memory walking '%s'\n", path);
-		return;
-	}
-	root->root = 1;
-	w.fd_budget = fd_budget(nthreads);
 	out_flush(ob);		/* the operand's line before its contents */
-	pthread_mutex_init(&w.lock, NULL);
-	pthread_cond_init(&w.more, NULL);
-	main_worker.dents = malloc(DENTS_BUF);
-	if (main_worker.dents == NULL) {
+	if (top == NULL) {
 		out_err("getcap: out of memory walking '%s'\n", path);
-		free(root);
-		goto out;
+		return;
 	}
-	/*
-	 * The operand itself first, on this thread: a lone directory (the
-	 * common small case) then costs no thread at all.
-	 */
-	w.busy = 1;
-	process(&main_worker, root);
-	w.busy = 0;
-	if (w.n == 0)
-		goto out;
-	if (nthreads > 1) {
-		tids = calloc((size_t)nthreads - 1, sizeof(*tids));
-		extra = calloc((size_t)nthreads - 1, sizeof(*extra));
-	}
-	for (i = 0; tids != NULL && extra != NULL && i < nthreads - 1; i++) {
-		extra[i].w = &w;
-		extra[i].ob = malloc(sizeof(*extra[i].ob));
-		extra[i].dents = malloc(DENTS_BUF);
-		if (extra[i].ob == NULL || extra[i].dents == NULL) {
-			free(extra[i].ob);
-			free(extra[i].dents);
-			break;
-		}
-		out_init(extra[i].ob);
-		if (pthread_create(&tids[i], NULL, work, &extra[i]) != 0) {
-			free(extra[i].ob);
-			free(extra[i].dents);
-			break;
-		}
-		started++;
-	}
-	work(&main_worker);
-	for (i = 0; i < started; i++) {
-		pthread_join(tids[i], NULL);
-		out_free(extra[i].ob);
-		free(extra[i].ob);
-		free(extra[i].dents);
-		free(extra[i].kids);
-	}
-out:
-	out_flush(ob);
-	free(tids);
-	free(extra);
-	free(main_worker.dents);
-	free(main_worker.kids);
-	free(w.stack);
-	pthread_cond_destroy(&w.more);
-	pthread_mutex_destroy(&w.lock);
+	pthread_mutex_init(&g.lock, NULL);
+	out_init(&g.emit);
+	g.cur = top;
+	/* The operand was lstat()ed as a directory: a failure is reported. */
+	walk_run(path, &c);
+	/* Every directory is done by now, so everything has been emitted. */
+	out_free(&g.emit);
+	pthread_mutex_destroy(&g.lock);
 }

@@ -12,6 +12,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 t=$tmp/tree fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
+umask 022
 mkdir -p "$t/bin" "$t/usr/lib/x" "$t/odd dir" "$t/empty"
 i=0
 while [ $i -lt 60 ]; do echo "$i" >"$t/usr/lib/x/f$i"; i=$((i + 1)); done
@@ -26,11 +27,11 @@ ln -s /usr/bin/passwd "$t/bin/link"
 
 "$cm" record "$t" >"$tmp/m" || fail "record exited $?"
 cat >"$tmp/want" <<'MANIFEST'
-# capmanifest 1
-./bin/perf cap_syslog,cap_perfmon=ep
-./bin/ping cap_net_raw=ep
-./odd\040dir/new\012line cap_kill=p [rootid=1000]
-./usr/lib/x/f7 cap_chown=eip 41+eip
+# capmanifest 2
+./bin/perf owner=0 group=0 mode=0644 acl=no cap_syslog,cap_perfmon=ep
+./bin/ping owner=0 group=0 mode=0644 acl=no cap_net_raw=ep
+./odd\040dir/new\012line owner=0 group=0 mode=0644 acl=no cap_kill=p [rootid=1000]
+./usr/lib/x/f7 owner=0 group=0 mode=0644 acl=no cap_chown=eip 41+eip
 MANIFEST
 cmp -s "$tmp/m" "$tmp/want" || { fail "recorded manifest differs:"; diff "$tmp/want" "$tmp/m"; }
 "$cm" verify "$tmp/m" "$t" >"$tmp/out" || fail "verify of an intact tree exited $?"
@@ -83,14 +84,14 @@ grep -q 'not a capability manifest' "$tmp/err" || fail "non-manifest message: $(
 # a symlinked directory on its way, fails and the target stays untouched.
 echo x >"$tmp/target"
 mkdir "$tmp/t2"; ln -s "$tmp/target" "$tmp/t2/victim"; ln -s "$tmp" "$tmp/t2/dir"
-printf '# capmanifest 1\n./victim cap_sys_admin=ep\n./dir/target cap_sys_admin=ep\n' >"$tmp/m2"
+printf '# capmanifest 2\n./victim owner=0 group=0 mode=0644 acl=no cap_sys_admin=ep\n./dir/target owner=0 group=0 mode=0644 acl=no cap_sys_admin=ep\n' >"$tmp/m2"
 "$cm" restore "$tmp/m2" "$tmp/t2" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "restore through symlinks exited $rc, want 1"
 [ -z "$(/usr/sbin/getcap "$tmp/target")" ] || fail "symlink target got a capability"
 
 # The race: swap a symlink and a file at one path while restoring.
 mkdir "$tmp/t3"; echo x >"$tmp/t3/file"
-printf '# capmanifest 1\n./file cap_net_raw=ep\n' >"$tmp/m3"
+printf '# capmanifest 2\n./file owner=0 group=0 mode=0644 acl=no cap_net_raw=ep\n' >"$tmp/m3"
 ( end=$(($(date +%s) + 3))
   while [ "$(date +%s)" -lt $end ]; do
 	ln -sfn "$tmp/target" "$tmp/t3/file.new" && mv -T "$tmp/t3/file.new" "$tmp/t3/file"

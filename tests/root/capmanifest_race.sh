@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capmanifest record while an unprivileged user swaps things in her own
+# directory inside the recorded tree (issue 12, item 1). nobody owns
+# ./home/m; running as nobody, pathswap exchanges (renameat2
+# RENAME_EXCHANGE) her file with a symlink to a capable binary of the tree,
+# then her directory with a symlink to the tree's directory of capable
+# binaries. record runs over and over meanwhile: a manifest may leave her
+# entries out (with a warning when her directory became a link while
+# being walked), but record must succeed and her paths must never be
+# recorded with capabilities (a later restore would grant them). The base commit, which walked with nftw and read each file
+# again by its path, recorded them in 10-50% of the runs.
+set -u
+. "$TESTS_DIR/lib.sh"
+cm=$TOP/progs/capmanifest swap=$BIN/pathswap
+[ -x "$cm" ] && [ -x "$swap" ] || { echo "capmanifest or pathswap not built"; exit 1; }
+id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }
+uid=$(id -u nobody)
+tmp=$(mktemp -d); swapper=
+trap '[ -n "$swapper" ] && kill $swapper 2>/dev/null; rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+seconds=${CAPMANIFEST_RACE_SECONDS:-10}
+t=$tmp/tree
+mkdir -p "$t/usr/bin" "$t/usr/lib" "$t/home/m/dir"
+for f in tool perf ping; do
+	cp /bin/true "$t/usr/bin/$f" || exit 1
+done
+setcap cap_sys_admin=ep "$t/usr/bin/tool" && setcap cap_perfmon=ep "$t/usr/bin/perf" &&
+	setcap cap_net_raw=ep "$t/usr/bin/ping" || { echo "setcap failed"; exit 1; }
+# A little bulk, as on a real system (more would only slow each attempt).
+i=0
+while [ $i -lt 20 ]; do : >"$t/usr/lib/f$i"; i=$((i + 1)); done
+: >"$t/home/m/tool" && : >"$t/home/m/dir/tool"
+ln -s "$t/usr/bin/tool" "$t/home/m/tool.lnk"
+ln -s "$t/usr/bin" "$t/home/m/dir.lnk"
+chown -R -h nobody "$t/home/m"
+as_her() { setpriv --reuid="$uid" --regid="$(id -g nobody)" --clear-groups "$@"; }
+
+# phase NAME A B: A and B (in her directory) swapped while record loops.
+phase() {
+	(cd "$t/home/m" && exec setpriv --reuid="$uid" --regid="$(id -g nobody)" \
+		--clear-groups "$swap" "$2" "$3" "$seconds") >"$tmp/swaps" & swapper=$!
+	runs=0 skipped=0 recorded=0
+	while kill -0 $swapper 2>/dev/null; do
+		"$cm" record "$t" >"$tmp/m" 2>"$tmp/err"; rc=$?
+		runs=$((runs + 1))
+		[ $rc -eq 0 ] || { fail "$1: record exited $rc: $(cat "$tmp/err")"; continue; }
+		if grep -q '^\./home/' "$tmp/m"; then
+			recorded=$((recorded + 1))
+			[ $recorded -eq 1 ] && echo "$1: run $runs recorded $(grep '^\./home/' "$tmp/m" | head -n 1)"
+		fi
+		grep -q '^\./usr/bin/tool ' "$tmp/m" || fail "$1: run $runs lost ./usr/bin/tool"
+		# Her directory turning into a link mid-walk is skipped, and said.
+		if [ -s "$tmp/err" ]; then
+			skipped=$((skipped + 1))
+			grep -qv "^capmanifest: warning: $t/home/m/dir[.a-z]*: vanished or replaced during the walk, nothing recorded below it\$" "$tmp/err" &&
+				fail "$1: stderr $(cat "$tmp/err")"
+		fi
+	done
+	wait $swapper || fail "$1: pathswap failed"
+	swapper=
+	echo "$1: $runs records against $(cat "$tmp/swaps") swaps: $recorded recorded her path with capabilities, $skipped skipped her directory as it turned into a link"
+	[ $runs -ge 60 ] || fail "$1: only $runs records, the race was hardly exercised"
+	[ $recorded -eq 0 ] || fail "$1: her path was recorded with capabilities in $recorded of $runs runs"
+}
+phase file tool tool.lnk
+phase directory dir dir.lnk
+[ $fails -eq 0 ]
