@@ -79,10 +79,16 @@ int query_report(const struct opts *o, struct outbuf *ob,
 		 const struct ent *e, int in_walk);
 
 /*
- * How many regular files --audit or --json reported as "capabilities
- * unknown" (an xattr that could not be read or decoded); main() exits 1
- * when there were any.
+ * --audit and --json: reports on stdout something that could not be
+ * examined (a file's capabilities, a directory's contents) as a finding
+ * of tier "unknown": " (<what>: <strerror(err)>)" and a risk line with
+ * why, or a JSON object with "error", "errno" and that risk.
  */
+void query_unknown(const struct opts *o, struct outbuf *ob,
+		   const struct ent *e, const char *what, int err,
+		   const char *why);
+
+/* How many findings query_unknown() made; main() exits 1 if any. */
 unsigned long query_unknown_count(void);
 
 /*

@@ -174,7 +174,7 @@ static void report_failure(const struct opts *o, const struct ent *e,
 	free(path);
 }
 
-/* Files whose capabilities --audit or --json could not show (atomic). */
+/* Files and directories --audit or --json could not examine (atomic). */
 static unsigned long unknown_files;
 
 unsigned long query_unknown_count(void)
@@ -187,17 +187,20 @@ unsigned long query_unknown_count(void)
  * could not be read: the kernel may grant them at exec all the same. It
  * reads revision 1 values and undefined flag bits straight from disk
  * (get_vfs_caps_from_disk) while getxattr(2) refuses to show them
- * (EINVAL from cap_inode_getsecurity), e.g. on a crafted image. The file
- * becomes a finding on stdout and getcap exits 1.
+ * (EINVAL from cap_inode_getsecurity), e.g. on a crafted image.
  */
-static void report_unknown(const struct opts *o, struct outbuf *ob,
-			   const struct ent *e, int err)
+static const char *unknown_reason(int err)
 {
-	const char *why = err == EINVAL ?
+	return err == EINVAL ?
 		"security.capability is present but in a form getxattr(2) will not show (revision 1 or undefined flag bits); the kernel may still grant capabilities from it at exec: rewrite it with setcap, or remove it with setcap -r" :
 		"the capability xattr could not be read; the file may carry any capability";
+}
+
+void query_unknown(const struct opts *o, struct outbuf *ob,
+		   const struct ent *e, const char *what, int err,
+		   const char *why)
+{
 	char *rest = NULL;
-	int n;
 
 	__atomic_add_fetch(&unknown_files, 1, __ATOMIC_RELAXED);
 	if (o->json) {
@@ -224,9 +227,8 @@ static void report_unknown(const struct opts *o, struct outbuf *ob,
 		free(fields);
 		return;
 	}
-	n = asprintf(&rest, " (capabilities unknown: %s)\n  risk: unknown: %s",
-		     strerror(err), why);
-	if (n < 0) {
+	if (asprintf(&rest, " (%s: %s)\n  risk: unknown: %s", what,
+		     strerror(err), why) < 0) {
 		ob->failed = 1;
 		return;
 	}
@@ -383,20 +385,26 @@ int query_report(const struct opts *o, struct outbuf *ob,
 		 */
 		if (in_walk && (err == ENOENT || err == EACCES ||
 				err == ENOTDIR)) {
-			if (o->verbose)
+			/* Vanished is nothing; unsearchable is not seen. */
+			if (err == EACCES && (o->audit || o->json))
+				query_unknown(o, ob, e, "capabilities unknown",
+					      err, unknown_reason(err));
+			else if (o->verbose)
 				out_line(ob, e, " (Not a regular file)");
 			return err;
 		}
 		report_failure(o, e, "file", err);
 		if (o->audit || o->json)
-			report_unknown(o, ob, e, err);
+			query_unknown(o, ob, e, "capabilities unknown", err,
+				      unknown_reason(err));
 		return err;
 	}
 	if (lcap_xattr_decode(&x, raw, (size_t)len) < 0) {
 		/* libcap leaves errno stale here; EINVAL says what happened. */
 		report_failure(o, e, "file", EINVAL);
 		if (o->audit || o->json)
-			report_unknown(o, ob, e, EINVAL);
+			query_unknown(o, ob, e, "capabilities unknown", EINVAL,
+				      unknown_reason(EINVAL));
 		return EINVAL;
 	}
 	print_caps(o, ob, e, &x);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "getcap_int.h"
 #include "walk.h"
 
@@ -53,6 +54,12 @@ struct onode {
 	int complete;		/* (under the lock) segs are final */
 };
 
+/* A directory --audit or --json could not look into (see walk_failed). */
+struct unexamined {
+	char *path;
+	int err;
+};
+
 /* What every callback needs: options, exclusions, the ordered output. */
 struct gwalk {
 	const struct opts *o;
@@ -60,6 +67,9 @@ struct gwalk {
 	pthread_mutex_t lock;
 	struct onode *cur;	/* where emission stands; NULL: all out */
 	struct outbuf emit;	/* emitted text, written when large or on a tty */
+	struct unexamined *dirs;	/* under lock */
+	size_t ndirs;
+	int dirs_lost;		/* out of memory recording one (under lock) */
 };
 
 /*
@@ -188,18 +198,52 @@ static int visit(void *arg, void *tctx, const struct walk_ent *w,
 	default:		/* FIFOs and devices too, as nftw's FTW_F */
 		if (query_report(o, ob, &e, 1) == EACCES && !*w->dir_note) {
 			/* An addition: libcap says nothing about this. */
+			char *shown = o->audit || o->json ?
+				      escape_dup(w->dir) : NULL;
+
 			*w->dir_note = 1;
 			out_err("Failed to search directory '%s' (%s)\n",
-				w->dir, strerror(EACCES));
+				shown != NULL ? shown : w->dir,
+				strerror(EACCES));
+			free(shown);
 		}
 		return 0;
 	}
 }
 
+/*
+ * An audit never hides what it could not see: under --audit or --json a
+ * directory that could not be examined is kept here and reported on
+ * stdout, after the walk, as a finding of tier "unknown" (files below it
+ * may carry any capability), and getcap exits 1.
+ */
+static void note_unexamined(struct gwalk *g, const char *path, int err)
+{
+	struct unexamined *grown;
+	char *copy = strdup(path);
+
+	pthread_mutex_lock(&g->lock);
+	grown = copy != NULL ? realloc(g->dirs, (g->ndirs + 1) *
+				       sizeof(*grown)) : NULL;
+	if (grown == NULL) {
+		free(copy);
+		g->dirs_lost = 1;
+	} else {
+		g->dirs = grown;
+		g->dirs[g->ndirs].path = copy;
+		g->dirs[g->ndirs++].err = err;
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
 static void walk_failed(void *arg, void *tctx, const char *path,
 			enum walk_error what, int err)
 {
-	(void)arg;
+	struct gwalk *g = arg;
+	int audit = g->o->audit || g->o->json;
+	char *shown = audit ? escape_dup(path) : NULL;
+	const char *p = shown != NULL ? shown : path;
+
 	(void)tctx;
 	switch (what) {
 	case WALK_ERR_OPEN:
@@ -209,17 +253,54 @@ static void walk_failed(void *arg, void *tctx, const char *path,
 		    (err == ENOENT || err == ENOTDIR || err == ELOOP))
 			break;
 		/* Additions: nftw is silent (FTW_DNR) or stops silently. */
-		out_err("Failed to read directory '%s' (%s)\n", path,
+		out_err("Failed to read directory '%s' (%s)\n", p,
 			strerror(err));
+		if (audit)
+			note_unexamined(g, path, err);
 		break;
 	case WALK_ERR_MOVED:
 		out_err("Failed to read directory '%s' (replaced by another "
-			"directory during the walk)\n", path);
+			"directory during the walk)\n", p);
+		if (audit)
+			note_unexamined(g, path, ESTALE);
 		break;
 	case WALK_ERR_NOMEM:
-		out_err("getcap: out of memory: directory '%s' skipped\n",
-			path);
+		out_err("getcap: out of memory: directory '%s' skipped\n", p);
+		if (audit)
+			note_unexamined(g, path, ENOMEM);
 		break;
+	}
+	free(shown);
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct unexamined *)a)->path,
+		      ((const struct unexamined *)b)->path);
+}
+
+/* The findings of note_unexamined(), sorted, once the walk is over. */
+static void report_unexamined(struct gwalk *g, struct outbuf *ob)
+{
+	size_t i;
+
+	if (g->ndirs > 1)
+		qsort(g->dirs, g->ndirs, sizeof(*g->dirs), by_path);
+	for (i = 0; i < g->ndirs; i++) {
+		struct ent e = { .dirfd = -1, .name = g->dirs[i].path };
+
+		query_unknown(g->o, ob, &e, "directory not examined",
+			      g->dirs[i].err, "the files below it could not be "
+			      "examined; they may carry any capability");
+		free(g->dirs[i].path);
+	}
+	free(g->dirs);
+	if (g->dirs_lost) {
+		struct ent e = { .dirfd = -1, .name = "?" };
+
+		query_unknown(g->o, ob, &e, "directory not examined", ENOMEM,
+			      "out of memory: a directory that could not be "
+			      "examined was not recorded");
 	}
 }
 
@@ -291,5 +372,6 @@ void walk_tree(const struct opts *o, const struct skip *skip,
 	walk_run(path, &c);
 	/* Every directory is done by now, so everything has been emitted. */
 	out_free(&g.emit);
+	report_unexamined(&g, ob);
 	pthread_mutex_destroy(&g.lock);
 }
