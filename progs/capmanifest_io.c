@@ -14,8 +14,10 @@
  * Format: a first line "# capmanifest 2", then one line per file:
  *   <path> owner=<uid> group=<gid> mode=<oooo> acl=<yes|no> <capability text>[ [rootid=<n>]]
  * Paths are relative to the recorded tree ("./bin/ping") with space,
- * control bytes, DEL and backslash written as \ooo octal, so the first
- * space always ends the path and names with newlines survive. owner and
+ * backslash and whatever a terminal could act on (control bytes, DEL, C1
+ * controls, bidi and line separators, bytes that are not UTF-8) written
+ * as \ooo octal, so the first space always ends the path, names with
+ * newlines survive, and printing a manifest cannot steer a terminal. owner and
  * group are numbers, mode the permission bits in four octal digits, and
  * acl says whether a POSIX access ACL grants beyond them.
  * Version 1 ("# capmanifest 1") lines have no owner, group, mode or acl
@@ -23,10 +25,27 @@
  */
 void print_escaped(FILE *out, const char *path)
 {
+	/*
+	 * escape_dup() writes what a terminal could act on (C0 and C1
+	 * controls, DEL, bidi and line separators, bytes that are not UTF-8)
+	 * and the backslash as \ooo; the space is escaped too, as it ends
+	 * the path. Out of memory, every byte outside printable ASCII is.
+	 */
+	char *text = escape_dup(path);
 	const unsigned char *p;
 
+	if (text != NULL) {
+		for (p = (const unsigned char *)text; *p != '\0'; p++) {
+			if (*p == ' ')
+				fputs("\\040", out);
+			else
+				fputc(*p, out);
+		}
+		free(text);
+		return;
+	}
 	for (p = (const unsigned char *)path; *p != '\0'; p++) {
-		if (*p <= ' ' || *p == 0x7f || *p == '\\')
+		if (*p <= ' ' || *p >= 0x7f || *p == '\\')
 			fprintf(out, "\\%03o", *p);
 		else
 			fputc(*p, out);
@@ -202,12 +221,12 @@ static int is_relative_path(const char *path)
 }
 
 /*
- * Reads "<key><number> " at *p in base (8 or 10) with exactly digits
+ * Reads "<key><number><end>" at *p in base (8 or 10) with exactly digits
  * digits when digits is not 0; moves *p past it. 0, or -1 when malformed
  * or above max.
  */
 static int take_number(char **p, const char *key, int base, int digits,
-		       unsigned long max, unsigned long *out)
+		       char end, unsigned long max, unsigned long *out)
 {
 	size_t klen = strlen(key);
 	char *q = *p + klen;
@@ -221,7 +240,7 @@ static int take_number(char **p, const char *key, int base, int digits,
 			return -1;
 		v = v * (unsigned long)base + (unsigned long)(*q - '0');
 	}
-	if (n == 0 || (digits != 0 && n != digits) || *q != ' ' || v > max)
+	if (n == 0 || (digits != 0 && n != digits) || *q != end || v > max)
 		return -1;
 	*out = v;
 	*p = q + 1;
@@ -234,9 +253,9 @@ static int take_meta(char **text, struct meta *m)
 	unsigned long uid, gid, mode;
 	char *p = *text;
 
-	if (take_number(&p, "owner=", 10, 0, (uid_t)-2, &uid) < 0 ||
-	    take_number(&p, "group=", 10, 0, (gid_t)-2, &gid) < 0 ||
-	    take_number(&p, "mode=", 8, 4, 07777, &mode) < 0)
+	if (take_number(&p, "owner=", 10, 0, ' ', (uid_t)-2, &uid) < 0 ||
+	    take_number(&p, "group=", 10, 0, ' ', (gid_t)-2, &gid) < 0 ||
+	    take_number(&p, "mode=", 8, 4, ' ', 07777, &mode) < 0)
 		return -1;
 	if (strncmp(p, "acl=yes ", 8) == 0) {
 		m->acl = 1;
@@ -257,17 +276,16 @@ static int take_meta(char **text, struct meta *m)
 /* Parses "[rootid=N]" at the end of text, removing it; 0 when absent. */
 static int take_rootid(char *text, uid_t *rootid)
 {
-	char *tag = strstr(text, " [rootid=");
-	char *end;
+	char *tag = strstr(text, " [rootid="), *p;
 	unsigned long v;
 
 	*rootid = 0;
 	if (tag == NULL)
 		return 0;
-	errno = 0;
-	v = strtoul(tag + 9, &end, 10);
-	if (errno != 0 || end == tag + 9 || strcmp(end, "]") != 0 || v == 0 ||
-	    v > (uid_t)-2)
+	/* Digits only: strtoul() read "-4294967295" as 1 (a wrap). */
+	p = tag + 2;
+	if (take_number(&p, "rootid=", 10, 0, ']', (uid_t)-2, &v) < 0 ||
+	    *p != '\0' || v == 0)
 		return -1;
 	*rootid = (uid_t)v;
 	*tag = '\0';
