@@ -54,6 +54,7 @@ fi
 pass=0 fail=0 skip=0
 for s in $suites; do
 	log=$LOGDIR/$(echo "$s" | tr / _).log
+	started=$(date +%s)
 	case $s in
 	unit/*)
 		${VALGRIND_CMD:-} "$BIN/$(basename "$s")" >"$log" 2>&1 ;;
@@ -67,10 +68,12 @@ for s in $suites; do
 		sh "$s" >"$log" 2>&1 ;;
 	esac
 	rc=$?
+	# Seconds per suite: CI must stay under 20 minutes for all passes.
+	took="$(($(date +%s) - started)) s"
 	case $rc in
-	0) pass=$((pass + 1)); echo "PASS: $s" ;;
-	77) skip=$((skip + 1)); echo "SKIP: $s ($(tail -n 1 "$log"))" ;;
-	*) fail=$((fail + 1)); echo "FAIL: $s (exit $rc)"; sed 's/^/    /' "$log" | tail -n 40 ;;
+	0) pass=$((pass + 1)); echo "PASS: $s ($took)" ;;
+	77) skip=$((skip + 1)); echo "SKIP: $s ($(tail -n 1 "$log"); $took)" ;;
+	*) fail=$((fail + 1)); echo "FAIL: $s (exit $rc; $took)"; sed 's/^/    /' "$log" | tail -n 40 ;;
 	esac
 done
 echo "suites: $pass passed, $fail failed, $skip skipped"
