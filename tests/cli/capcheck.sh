@@ -158,8 +158,13 @@ cc 2 -c /proc/self/mem alice
 same "$T/out" "alice: nothing granted, not even default=: read error: Input/output error [/proc/self/mem:1, pam_cap stops here]"
 same "$T/err" "capcheck: /proc/self/mem:1: read error: Input/output error"
 # A group list that cannot be had whole (more groups than a login can
-# hold) leaves "@deny" undecided for mal. Not under valgrind: nss_wrapper
-# builds the list one gid at a time and takes minutes there.
+# hold) leaves "@deny" undecided for mal. Not under valgrind or the
+# sanitizers: nss_wrapper grows its group table one entry at a time, and
+# their realloc always copies, so reading 65,537 groups takes minutes
+# there (300 s under ASan) against well under a second here.
+if [ -n "${SANITIZE:-}" ]; then
+	echo "sanitizer pass: the 65,537-group case runs in the plain pass only"
+else
 cp "$T/passwd" "$T/passwd.orig"; cp "$T/group" "$T/group.orig"
 echo 'mal:x:4500:4500:Mal:/tmp:/bin/sh' >>"$T/passwd"
 awk 'BEGIN { print "mal:x:4500:"; print "deny:x:4700:mal"
@@ -172,6 +177,7 @@ same "$T/out" "mal: nothing granted, not even default=: cannot tell whether 'mal
 bob: ^cap_perfmon [$T/many:1, user name bob]
 $RISK_PERFMON"
 cp "$T/passwd.orig" "$T/passwd"; cp "$T/group.orig" "$T/group"
+fi
 
 # --- Hostile text is escaped (issue 12, item 15) ---
 # Every control character, the backslash and bidi controls come out as

@@ -21,6 +21,12 @@ DEB=
 for d in /lib/*-linux-gnu/security /usr/lib/*-linux-gnu/security; do
 	[ -f "$d/pam_cap.so" ] && DEB=$d/pam_cap.so && break
 done
+# The valgrind pass checks our module's memory; Debian's behaviour was
+# compared in the plain pass, and under valgrind it doubled the time.
+if [ "${VALGRIND:-0}" = 1 ] && [ -n "$DEB" ]; then
+	echo "valgrind pass: Debian's pam_cap.so is compared in the plain pass only"
+	DEB=
+fi
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
