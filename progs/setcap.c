@@ -168,11 +168,14 @@ static cap_t parse_caps(const char *text)
 
 /*
  * File capabilities have one effective flag, so E must be empty or equal
- * P | I. Like 2.76 we walk the bits in order, stop at the first one whose
- * E differs from P | I, and complain only if an E bit came before it; the
- * other partial sets are left to cap_set_file (EINVAL, "Invalid file").
+ * P | I. libcap 2.76 checks this before writing: it walks the bits in
+ * order, stops at the first one whose E differs from P | I, and refuses if
+ * an E bit came up to and including it. That bit itself counts, so
+ * "cap_net_raw+e" (E with nothing to raise) is refused; a set whose first
+ * mismatch is a P | I bit without E ("cap_chown=p cap_kill=ep") passes and
+ * is left to cap_set_file (EINVAL, "Invalid file"). Same walk, same cases.
  */
-static int effective_is_partial(cap_t caps)
+static int effective_refused(cap_t caps)
 {
 	cap_flag_value_t e, p, i;
 	int seen_e = 0;
@@ -183,9 +186,9 @@ static int effective_is_partial(cap_t caps)
 		    cap_get_flag(caps, v, CAP_PERMITTED, &p) < 0 ||
 		    cap_get_flag(caps, v, CAP_INHERITABLE, &i) < 0)
 			break;
+		seen_e |= e;
 		if (e != (p | i))
 			return seen_e;
-		seen_e |= e;
 	}
 	return 0;
 }
@@ -250,14 +253,21 @@ static void set_file(struct opts *o, cap_t caps, const char *file)
 {
 	int err;
 
-	if (caps != NULL && effective_is_partial(caps) && !o->force) {
+	/* 2.76 raises CAP_SETFCAP first: without it, that is the error. */
+	raise_setfcap(o);
+	if (caps != NULL && effective_refused(caps)) {
+		/* 2.76's lines, printed with -f too, where they are a warning. */
 		fputs("Error: under Linux, effective file capabilities must "
 		      "either be empty, or\n"
 		      "       exactly match the union of selected permitted "
 		      "and inheritable bits.\n", stderr);
-		exit(EXIT_FAILURE);
+		if (!o->force) {
+			explain_effective(file, caps, 0);
+			exit(EXIT_FAILURE);
+		}
+		if (!o->quiet)
+			explain_effective(file, caps, 1);
 	}
-	raise_setfcap(o);
 	if (cap_set_file(file, caps) == 0) {
 		if (caps != NULL && !o->quiet)
 			warn_above_kernel(file, caps);

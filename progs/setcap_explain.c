@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "escape.h"
 #include "setcap_explain.h"
 
 #define WHITESPACE	" \t\n\r\f\v"
@@ -169,6 +170,85 @@ static int effective_is_partial(cap_t caps)
 	return any_e && gap;
 }
 
+/* At most this many names in one line; "=e" alone would list them all. */
+#define NAMES_MAX	4
+
+/*
+ * Writes into buf (size len) the names of the capabilities of caps that
+ * pick() selects from their E and P | I bits, comma-separated, with
+ * "and N more" past NAMES_MAX. Returns how many it selected.
+ */
+static int list_names(char *buf, size_t len, cap_t caps,
+		      int (*pick)(cap_flag_value_t e, cap_flag_value_t pi))
+{
+	int count = 0;
+	size_t used = 0;
+	cap_value_t v;
+
+	buf[0] = '\0';
+	for (v = 0; v < 64; v++) {
+		cap_flag_value_t e = 0, p = 0, i = 0;
+		char *name;
+
+		if (cap_get_flag(caps, v, CAP_EFFECTIVE, &e) < 0 ||
+		    cap_get_flag(caps, v, CAP_PERMITTED, &p) < 0 ||
+		    cap_get_flag(caps, v, CAP_INHERITABLE, &i) < 0)
+			break;
+		if (!pick(e, p | i))
+			continue;
+		if (++count > NAMES_MAX)
+			continue;
+		name = cap_to_name(v);
+		if (name != NULL && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 count > 1 ? "," : "", name);
+		cap_free(name);
+	}
+	if (count > NAMES_MAX && used < len)
+		snprintf(buf + used, len - used, " and %d more",
+			 count - NAMES_MAX);
+	return count;
+}
+
+/* Effective, but neither permitted nor inheritable: nothing to raise. */
+static int pick_extra(cap_flag_value_t e, cap_flag_value_t pi)
+{
+	return e && !pi;
+}
+
+/* Permitted or inheritable, but left out of a non-empty effective set. */
+static int pick_missing(cap_flag_value_t e, cap_flag_value_t pi)
+{
+	return pi && !e;
+}
+
+void explain_effective(const char *file, cap_t caps, int forced)
+{
+	/* NAMES_MAX names of at most ~24 bytes, with commas and the tail. */
+	char extra[160], missing[160];
+	int n_extra = list_names(extra, sizeof(extra), caps, pick_extra);
+	int n_missing = list_names(missing, sizeof(missing), caps,
+				   pick_missing);
+
+	/*
+	 * With -f, cap_set_file drops the extra bits (the file's flag can
+	 * only make effective what it grants) and refuses missing ones.
+	 */
+	if (n_extra > 0 && forced && n_missing == 0)
+		escape_line(stderr, "setcap: ", "%s: written anyway (-f), "
+			    "without %s: neither permitted nor inheritable, so "
+			    "never raised", file, extra);
+	else if (n_extra > 0)
+		escape_line(stderr, "setcap: ", "%s: %s: effective but neither "
+			    "permitted nor inheritable, so there is nothing to "
+			    "raise: add p (=ep), or leave e out", file, extra);
+	if (n_missing > 0)
+		escape_line(stderr, "setcap: ", "%s: %s: permitted or "
+			    "inheritable but not effective: a file has one "
+			    "effective flag, on for all its capabilities or "
+			    "for none", file, missing);
+}
+
 static const char *kind_of(mode_t mode)
 {
 	if (S_ISLNK(mode))
@@ -284,7 +364,8 @@ void warn_above_kernel(const char *file, cap_t caps)
 		cap_get_flag(caps, v, CAP_EFFECTIVE, &e);
 		cap_get_flag(caps, v, CAP_PERMITTED, &p);
 		cap_get_flag(caps, v, CAP_INHERITABLE, &i);
-		if (!(e | p | i))
+		/* E alone is never stored: only P | I reach the file. */
+		if (!(p | i))
 			continue;
 		name = cap_to_name(v);
 		if (name == NULL || isdigit((unsigned char)name[0]))

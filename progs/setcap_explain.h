@@ -11,6 +11,12 @@ void explain_text(const char *text);
 /* Names the real cause of a failed cap_set_file(file, caps) with errno err. */
 void explain_set_error(const char *file, int err, cap_t caps);
 
+/*
+ * After libcap 2.76's effective-set error: names the capabilities that
+ * break "E empty or E = P | I"; forced says -f lets the write go on.
+ */
+void explain_effective(const char *file, cap_t caps, int forced);
+
 /* Says why raising CAP_SETFCAP failed. */
 void explain_no_setfcap(void);
 

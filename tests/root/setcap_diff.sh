@@ -5,10 +5,10 @@
 # exit status and resulting security.capability bytes, for every argument
 # list in the table below. Lines we add on purpose are removed from our
 # stderr before comparing: those starting "setcap: " (the cause lines and
-# warnings) and the usage text's " -f " line; setcap_cli.sh checks them.
+# warnings) and the usage text's " -f " line; setcap_ours.sh checks them.
 #
 # Rows are only cases where 2.66 and 2.76 agree. We follow 2.76 on purpose,
-# so these are left out here and asserted in setcap_cli.sh instead:
+# so these are left out here and asserted in setcap_ours.sh instead:
 #   -f (2.66 parses it as capability text);
 #   whitespace-only text " " or "" (2.66 writes an empty set, 2.76 refuses);
 #   a partial effective set such as "cap_chown=ep cap_kill=p" (2.66 tries,
@@ -17,11 +17,19 @@
 #     "cap_chown=p cap_kill=ep" (2.76: "Invalid file" without the NOTE);
 #   "cap_chown=ep cap_kill=e" (2.66 writes cap_chown=ep; 2.76 refuses
 #     unless -f);
+#   an effective bit with nothing to raise, "=e", "cap_net_raw+e" or
+#     "cap_chown=ep cap_chown-p" (2.66 writes a lone effective flag and
+#     exits 0; 2.76 refuses before writing: issue 13, item 4);
+#   the refusals among these are kept below as "!" rows;
 #   --license (2.66 prints the option where 2.76 prints argv[0]);
 #   a FIFO (Debian's 2.66 blocks forever in open());
 #   -n with a value that wraps (" -5", 18446744073709551616,
 #     9223372036854775808: libcap narrows it to uid_t, 0 writing a v2
 #     capability); we refuse it (issue 12), see root/numbers_range.sh.
+# Rows starting "!" are effective sets 2.76 refuses and 2.66 writes: for
+# them the expected result is 2.76's, not /usr/sbin/setcap's (exit 1, its
+# two "Error: under Linux, ..." lines, empty stdout, nothing written);
+# root/setcap_effective.sh checks our added lines and -f.
 set -u
 ours=$TOP/progs/setcap ref=/usr/sbin/setcap
 [ -x "$ref" ] || { echo "skipped: /usr/sbin/setcap (libcap2-bin) is not installed"; exit 77; }
@@ -82,7 +90,13 @@ cap_perfmon,cap_bpf=eip g
 all=p g
 all=eip g
 = g
-=e g
+!=e g
+!cap_net_raw+e g
+!'cap_chown=ep cap_chown-p' g
+!'cap_chown=ep cap_kill=e' g
+!'cap_chown=ep cap_kill=p' g
+!-q -n 1000 cap_net_raw+e g
+!<cap_net_raw+e\n|-q - g
 'cap_chown=p 41+p' g
 63=p g
 cap_chown+i g
@@ -176,6 +190,12 @@ run() {		# run <setcap> <dir> <row>; leaves out, err, rc, xattrs in <dir>
 }
 
 make_fixture "$tmp/fixture"
+xattrs "$tmp/fixture" >"$tmp/fixture.xattrs"
+# What 2.76 prints when it refuses an effective set, as it prints it.
+printf '%s\n' \
+	'Error: under Linux, effective file capabilities must either be empty, or' \
+	'       exactly match the union of selected permitted and inheritable bits.' \
+	>"$tmp/refused.err"
 [ "$(getfattr --absolute-names -e hex -n security.capability "$tmp/fixture/n")" ] ||
 	{ echo "could not write the v3 fixture"; exit 1; }
 n=0 bad=0
@@ -183,23 +203,33 @@ while IFS= read -r row; do
 	n=$((n + 1))
 	rm -rf "$tmp/a" "$tmp/b"
 	cp -a "$tmp/fixture" "$tmp/a"; cp -a "$tmp/fixture" "$tmp/b"
-	run "$ref" "$tmp/a" "$row"
+	case $row in
+	'!'*)
+		# 2.76's refusal, not 2.66's write, is what we compare with.
+		row=${row#!} label="$row (as 2.76)"
+		: >"$tmp/a/out" && echo 1 >"$tmp/a/rc" &&
+			cp "$tmp/fixture.xattrs" "$tmp/a/xattrs" &&
+			cp "$tmp/refused.err" "$tmp/a/err" || exit 1 ;;
+	*)
+		label=$row
+		run "$ref" "$tmp/a" "$row" ;;
+	esac
 	run "$ours" "$tmp/b" "$row"
 	# sed, not grep: a message without a final newline must stay so.
 	sed -e '/^setcap: /d' -e '/^ -f  /d' -e '/(not in libcap)$/d' "$tmp/b/err" >"$tmp/b/err.libcap"
 	for what in out rc xattrs; do
 		if ! cmp -s "$tmp/a/$what" "$tmp/b/$what"; then
-			echo "row $n [$row]: $what differs (< 2.66, > ours)"
+			echo "row $n [$label]: $what differs (< libcap, > ours)"
 			diff "$tmp/a/$what" "$tmp/b/$what" | head -10
 			bad=$((bad + 1))
 		fi
 	done
 	if ! cmp -s "$tmp/a/err" "$tmp/b/err.libcap"; then
-		echo "row $n [$row]: stderr differs (< 2.66, > ours)"
+		echo "row $n [$label]: stderr differs (< libcap, > ours)"
 		diff "$tmp/a/err" "$tmp/b/err.libcap" | head -10
 		bad=$((bad + 1))
 	fi
 done <"$tmp/rows"
 [ "$n" -ge 90 ] || { echo "only $n rows ran"; exit 1; }
 [ "$bad" -eq 0 ] || { echo "$bad differences in $n rows"; exit 1; }
-echo "$n argument lists: stdout, stderr, exit status and xattrs identical to libcap 2.66"
+echo "$n argument lists: stdout, stderr, exit status and xattrs identical to libcap 2.66 (2.76 for the ! rows)"
