@@ -23,6 +23,9 @@
 #     9223372036854775808: libcap narrows it to uid_t, 0 writing a v2
 #     capability); we refuse it (issue 12), see root/numbers_range.sh.
 set -u
+. "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 ours=$TOP/progs/setcap ref=/usr/sbin/setcap
 [ -x "$ref" ] || { echo "skipped: /usr/sbin/setcap (libcap2-bin) is not installed"; exit 77; }
 command -v setfattr >/dev/null && command -v getfattr >/dev/null ||
