@@ -87,7 +87,8 @@ grep -q "^capmanifest: $tmp/bad:13: " "$tmp/err" && fail "good line 13 reported"
 chmod 755 "$tmp" && mkdir -p "$tmp/u/open" "$tmp/u/shut" && echo x >"$tmp/u/open/f" &&
 	chmod 000 "$tmp/u/shut" || exit 1
 if [ "$(id -u)" -eq 0 ]; then
-	as_user() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
+	# By number: the host's user database is not the test's.
+	as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 else
 	as_user() { "$@"; }
 fi

@@ -147,7 +147,8 @@ touch locked/x noexec/z
 if [ "$(id -u)" -eq 0 ]; then
 	command -v setpriv >/dev/null || { echo "skipped: setpriv needed as root"; exit 77; }
 	chmod 700 locked; chmod 744 noexec
-	as="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	# By number: the host's user database is not the test's.
+	as="setpriv --reuid=65534 --regid=65534 --clear-groups"
 else
 	chmod 000 locked; chmod 644 noexec
 	as=

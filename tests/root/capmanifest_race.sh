@@ -12,6 +12,8 @@
 # again by its path, recorded them in 10-50% of the runs.
 set -u
 . "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 cm=$TOP/progs/capmanifest swap=$BIN/pathswap
 [ -x "$cm" ] && [ -x "$swap" ] || { echo "capmanifest or pathswap not built"; exit 1; }
 id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }

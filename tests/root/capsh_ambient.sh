@@ -6,6 +6,9 @@
 # only P or only I, the same program as the same user fails with EACCES.
 # Also the recipe printed by "capsh --explain=cap_perfmon".
 set -u
+. "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 C=$TOP/progs/capsh
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
 [ -x "$C" ] && [ -x "$BIN/perfprobe" ] || { echo "capsh or perfprobe not built"; exit 1; }

@@ -11,6 +11,9 @@
 # --groups=1x, ...) are refused on purpose (issue 12) and checked in
 # root/numbers_range.sh instead; in-range numbers stay here.
 set -u
+. "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 ours=$TOP/progs/capsh ref=/usr/sbin/capsh
 [ -x "$ref" ] || { echo "skipped: /usr/sbin/capsh (libcap2-bin) is not installed"; exit 77; }
 [ -x "$ours" ] || { echo "our capsh is not built"; exit 1; }

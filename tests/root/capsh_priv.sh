@@ -7,6 +7,9 @@
 # --mode=NOPRIV locking the securebits, --secbits, and --forkfor/--killit
 # across a uid change.
 set -u
+. "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 C=$TOP/progs/capsh
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
 [ -x "$C" ] || { echo "capsh not built"; exit 1; }

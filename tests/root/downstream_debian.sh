@@ -6,6 +6,9 @@
 # bits, an IAB with ambient perfmon, nobody, the modes, securebits,
 # chroot, and capsh's own launcher-free helpers.
 set -u
+. "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (capsh state changes)"; exit 77; }
 capsh=/usr/sbin/capsh getpcaps=/usr/sbin/getpcaps
 if [ ! -x "$capsh" ] || [ ! -x "$getpcaps" ]; then

@@ -9,6 +9,8 @@
 # reports and in --audit's stderr lines are escaped.
 set -u
 . "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 is needed to parse JSON"; exit 77; }
 getcap=$TOP/progs/getcap ref=/usr/sbin/getcap
 tmp=$(mktemp -d); trap 'chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT

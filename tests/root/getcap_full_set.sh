@@ -8,6 +8,8 @@
 # cannot forge or hide a line, while the default output stays libcap's.
 set -u
 . "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 is needed to parse JSON"; exit 77; }
 getcap=$TOP/progs/getcap ref=/usr/sbin/getcap

@@ -9,6 +9,8 @@
 # --audit and --json report the file on stdout and exit 1.
 set -u
 . "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 for t in debugfs mkfs.ext4 unshare python3; do
 	command -v $t >/dev/null 2>&1 || { echo "skipped: $t is not installed"; exit 77; }
 done

@@ -11,13 +11,18 @@
 # "output" (exact) or "output-first-line" (first line only: capsh's
 # explanations are our own prose and may be reworded).
 #
-# Nothing on the machine changes. /usr/bin/perf and /etc/security/ are
-# rewritten to a scratch directory; perf is a copy of $BIN/perfprobe. The
-# group and user come from private passwd/group files read through
-# nss_wrapper (LD_PRELOAD, by absolute path so that ld.so silently skips it
-# for the capability-raising exec of perf), with a uid and gid that the real
-# databases do not use; groupadd, usermod and sysctl are stand-ins that edit
-# those files or only check their argument, never /etc or the kernel.
+# Nothing on the machine changes, and nothing on it is read as the
+# guide's: the suite runs in lib.sh's private_etc world (a mount namespace
+# whose /etc/passwd and /etc/group hold only the base system accounts), so
+# a machine already set up for perf, with its own perf_users group and
+# alice, runs the guide from the same blank start. /usr/bin/perf and
+# /etc/security/ are rewritten to a scratch directory; perf is a copy of
+# $BIN/perfprobe. The group and user the guide creates live in private
+# passwd/group files read through nss_wrapper (LD_PRELOAD, by absolute path
+# so that ld.so silently skips it for the capability-raising exec of perf),
+# with ids the private world does not use; groupadd, usermod and sysctl are
+# stand-ins that edit those files or only check their argument, never /etc
+# or the kernel.
 #
 # GUIDE_PROGS=/dir runs the guide with the programs in /dir (for instance
 # /usr/sbin, libcap's, to check the guide itself); default $TOP/progs.
@@ -29,6 +34,9 @@ progs=${GUIDE_PROGS:-$top/progs}
 
 skip() { echo "$*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (file capabilities, setpriv)"
+TESTS_DIR=${TESTS_DIR:-$top/tests}
+. "$TESTS_DIR/lib.sh"
+private_etc "$@"
 [ -f "$guide" ] || { echo "FAIL: no $guide"; exit 1; }
 for p in setcap getcap getpcaps capsh; do
 	[ -x "$progs/$p" ] || skip "$progs/$p is not built yet"
@@ -63,17 +71,18 @@ for p in setcap getcap getpcaps capsh; do
 done
 ln -s "$capcheck" "$work/bin/capcheck"
 
-# A uid and a gid nobody uses, for alice and perf_users.
-free_id() {	# database
-	i=4700
-	while getent "$1" "$i" >/dev/null; do i=$((i + 1)); done
-	echo "$i"
-}
-uid=$(free_id passwd)
-gid=$(free_id group)
-cp /etc/passwd "$work/passwd"
-cp /etc/group "$work/group"
-echo "alice:x:$uid:65534:guide test user:/nonexistent:/bin/sh" >>"$work/passwd"
+# The guide's start: the base system accounts and alice, not yet in any
+# group of the guide's. Ids 4700 are free in the private world.
+uid=4700 gid=4700
+cat >"$work/passwd" <<EOF
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
+alice:x:$uid:65534:guide test user:/nonexistent:/bin/sh
+EOF
+cat >"$work/group" <<'EOF'
+root:x:0:
+nogroup:x:65534:
+EOF
 chmod 644 "$work/passwd" "$work/group"
 
 # Stand-ins for the commands that would change the machine; they find the

@@ -151,12 +151,13 @@ case $? in
 esac
 
 # Errors: unknown user, bad or missing process.
-ours "$doctor_bin" --user=no-such-user-here --pam-dir="$T/nopam" "$perf" >"$T/doc" 2>&1
+ours "$doctor_bin" --user=no-such-user-here --pam-dir="$T/nopam" \
+	--config="$T/empty.conf" "$perf" >"$T/doc" 2>&1
 [ $? -eq 2 ] || fail "unknown user should exit 2"
 expect "perfdoctor: user 'no-such-user-here' is not known"
 run_ours "$doctor_bin" --pid=abc >"$T/doc" 2>&1
 [ $? -eq 2 ] || fail "bad --pid should exit 2"
-run_ours "$doctor_bin" --pid=999999 --pam-dir="$T/nopam" "$perf" >"$T/doc" 2>&1; d=$?
+run_ours "$doctor_bin" --pid=999999 --pam-dir="$T/nopam" --config="$T/empty.conf" "$perf" >"$T/doc" 2>&1; d=$?
 [ $d -eq 2 ] || { fail "--pid of a missing process: exit $d, want 2"; sed 's/^/    /' "$T/doc"; }
 expect "perfdoctor: process 999999: no such process"
 

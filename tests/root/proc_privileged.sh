@@ -7,6 +7,9 @@
 # against our library and against the system libcap, so the expectations
 # are libcap's own (apart from the documented 2.66 differences).
 set -u
+. "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
 id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }
 [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 0)" -ge 1 ] ||

@@ -31,6 +31,9 @@
 # two "Error: under Linux, ..." lines, empty stdout, nothing written);
 # root/setcap_effective.sh checks our added lines and -f.
 set -u
+. "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 ours=$TOP/progs/setcap ref=/usr/sbin/setcap
 [ -x "$ref" ] || { echo "skipped: /usr/sbin/setcap (libcap2-bin) is not installed"; exit 77; }
 command -v setfattr >/dev/null && command -v getfattr >/dev/null ||

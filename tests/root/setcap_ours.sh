@@ -4,6 +4,9 @@
 # libcap 2.76: -f, empty text, the effective check, --license), and the
 # lines we add after libcap's messages: exact stdout, stderr and status.
 set -u
+. "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 S=$TOP/progs/setcap
 [ -x "$S" ] || { echo "progs/setcap is not built"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -3,6 +3,9 @@
 # The headline: a CPU-wide perf probe is refused to nobody, and after OUR
 # setcap grants cap_perfmon=ep (and nothing else) it works for nobody.
 set -u
+. "$TESTS_DIR/lib.sh"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
 S=$TOP/progs/setcap probe=$BIN/perfprobe
 [ -x "$S" ] && [ -x "$probe" ] || { echo "setcap or perfprobe not built"; exit 1; }
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
