@@ -12,6 +12,13 @@ install: all
 	@for d in $(EXISTING); do $(MAKE) -C $$d install || exit 1; done
 	@if [ -f man/Makefile ]; then $(MAKE) -C man install; fi
 
+# Removes what "make install" wrote, given the same DESTDIR, prefix and
+# other paths (and LIBCAP_LAYOUT): exactly those files, and the directories
+# only this package uses once they are empty. Nothing is built.
+uninstall:
+	@for d in $(EXISTING) man; do \
+		[ -f $$d/Makefile ] && { $(MAKE) -C $$d uninstall || exit 1; }; done; true
+
 # Runs every tier of the suite; installs missing build and test dependencies
 # first when run as root (and says what to install otherwise). Then, unless
 # this run is already a sanitizer or valgrind one, the unit and cli tiers
@@ -56,6 +63,6 @@ fuzz:
 clean:
 	@for d in $(EXISTING) tests tests/fuzz bench; do \
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
-	rm -f .build-flags
+	rm -f .build-flags .install-flags
 
-.PHONY: all install test abi-check demo bench fuzz clean
+.PHONY: all install uninstall test abi-check demo bench fuzz clean

@@ -3,14 +3,16 @@
 # "make install" into a staging directory honours DESTDIR, prefix, libdir,
 # sbindir, pkgconfigdir and pamdir; installs the library with its SONAME
 # symlinks, the header, libcap.pc, the programs, pam_cap.so and the man
-# pages; and nothing installed carries a run path into the build tree.
+# pages; nothing installed carries a run path into the build tree; and
+# "make uninstall" with the same paths removes every file again.
 set -u
 stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-make -s -C "$TOP" install DESTDIR="$stage" prefix=/usr libdir=/usr/lib \
-	sbindir=/usr/sbin pamdir=/usr/lib/security >"$stage.log" 2>&1 ||
+paths="DESTDIR=$stage prefix=/usr libdir=/usr/lib sbindir=/usr/sbin pamdir=/usr/lib/security"
+# shellcheck disable=SC2086
+make -s -C "$TOP" install $paths >"$stage.log" 2>&1 ||
 	{ cat "$stage.log"; rm -f "$stage.log"; echo "make install failed"; exit 1; }
 rm -f "$stage.log"
 
@@ -49,5 +51,14 @@ done
 # An installed program finds the installed library by its SONAME.
 LD_LIBRARY_PATH=$r/lib "$r/sbin/setcap" -v = /nonexistent-file >/dev/null ||
 	fail "installed setcap does not run against the installed library"
-[ $fails -eq 0 ] && echo "staged install complete: $(find "$stage" -type f | wc -l) files"
+files=$(find "$stage" -type f | wc -l)
+# shellcheck disable=SC2086
+if make -s -C "$TOP" uninstall $paths >"$stage.log" 2>&1; then
+	left=$(find "$stage" ! -type d)
+	[ -z "$left" ] || fail "left after make uninstall: $(echo $left)"
+else
+	fail "make uninstall: $(tail -3 "$stage.log")"
+fi
+rm -f "$stage.log"
+[ $fails -eq 0 ] && echo "staged install complete: $files files, all removed by uninstall"
 [ $fails -eq 0 ]

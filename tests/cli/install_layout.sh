@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# A plain "make install" must not take over the system's libcap: Debian's
+# ld.so searches /usr/local/lib before the multiarch directory holding
+# libcap.so.2, so the default (private) layout keeps libcap.so.2 and
+# libpsx.so.2 out of every directory ld.so searches, and our programs and
+# pam_cap.so load them through a run path. Also: "make uninstall" removes
+# exactly what install wrote, and the installed man pages name the real
+# paths. Everything goes to temporary directories.
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+minstall() {	# make TARGET VAR=VALUE...; the log is shown on failure
+	make -s -C "$TOP" "$@" >"$tmp/log" 2>&1 ||
+		{ cat "$tmp/log"; echo "make $*: failed"; return 1; }
+}
+
+# One install, for real, under a temporary prefix that stands for
+# /usr/local (the layout does not depend on the prefix; a real one lets the
+# run paths resolve). No DESTDIR, LIBCAP_LAYOUT or libdir: the defaults.
+p=$tmp/usr/local
+minstall install prefix="$p" || exit 1
+ours=$p/lib/libcap-perfmon/libcap.so.2
+
+# 1. Nothing in $(libdir), which ld.so searches first on Debian, nor where cc
+# and pkg-config look first; the library in its own directory.
+for lib in libcap.so.2 libpsx.so.2 libcap.so libpsx.so libcap.a; do
+	{ [ -e "$p/lib/$lib" ] || [ -L "$p/lib/$lib" ]; } &&
+		fail "default install put $lib in \$(libdir), which ld.so searches before the system's libcap"
+done
+[ -f "$p/lib/libcap-perfmon/libcap.so.2.76" ] || fail "no libcap.so.2.76 in the private directory"
+[ -e "$p/include/sys/capability.h" ] && fail "default install put sys/capability.h where cc looks first"
+[ -e "$p/lib/pkgconfig/libcap.pc" ] && fail "default install put libcap.pc where pkg-config looks first"
+
+# 2. The programs, pam_cap.so and a program built with the installed
+# libcap.pc load our library, not the system's, with no LD_LIBRARY_PATH.
+for f in "$p"/sbin/* "$p/lib/security/pam_cap.so"; do
+	[ -f "$f" ] || { fail "nothing installed in sbin"; break; }
+	got=$(env -u LD_LIBRARY_PATH ldd "$f" | awk '$1 == "libcap.so.2" {print $3}')
+	[ "$got" = "$ours" ] || fail "$(basename "$f") loads '$got', not $ours"
+done
+env -u LD_LIBRARY_PATH LD_DEBUG=libs "$p/sbin/getpcaps" $$ >/dev/null 2>"$tmp/debug" ||
+	fail "installed getpcaps failed: $(tail -1 "$tmp/debug")"
+grep -q "calling init: $ours\$" "$tmp/debug" || fail "getpcaps did not initialise $ours"
+printf '#include <sys/capability.h>\nint main(void) { return cap_max_bits() > 0 ? 0 : 1; }\n' >"$tmp/t.c"
+# shellcheck disable=SC2046
+if cc -o "$tmp/t" "$tmp/t.c" $(PKG_CONFIG_PATH=$p/lib/libcap-perfmon/pkgconfig \
+		pkg-config --cflags --libs libcap) 2>"$tmp/cc"; then
+	got=$(env -u LD_LIBRARY_PATH ldd "$tmp/t" | awk '$1 == "libcap.so.2" {print $3}')
+	[ "$got" = "$ours" ] || fail "a program built with libcap.pc loads '$got', not $ours"
+else
+	fail "building with the installed libcap.pc: $(head -1 "$tmp/cc")"
+fi
+
+# 3. Installed man pages carry the paths of this install, no make variable
+# or placeholder.
+man=$p/share/man
+if grep -lrE '\$\((prefix|exec_prefix|libdir|sbindir|bindir|includedir|mandir|pkgconfigdir|pamdir)\)|@[a-z]+dir@' \
+	"$man" >"$tmp/left"; then
+	fail "installed pages with build variables left: $(tr '\n' ' ' <"$tmp/left")"
+fi
+grep -qxF ".I $p/sbin/setcap" "$man/man8/setcap.8" || fail "setcap.8 FILES does not name $p/sbin/setcap"
+grep -qxF ".I $p/lib/security/pam_cap.so" "$man/man8/pam_cap.8" || fail "pam_cap.8 FILES does not name the module"
+grep -qxF ".I $ours" "$man/man3/libcap.3" || fail "libcap.3 FILES does not name $ours"
+
+# 4. Uninstall with the same prefix removes every file install wrote and
+# nothing else: another package's files in the same directories stay.
+echo other >"$p/sbin/other"
+echo other >"$p/lib/libother.so.1"
+if minstall uninstall prefix="$p"; then
+	left=$(cd "$p" && find . ! -type d | sort | tr '\n' ' ')
+	[ "$left" = "./lib/libother.so.1 ./sbin/other " ] ||
+		fail "after uninstall: left '$left', expected only the two foreign files"
+	[ -d "$p/lib/libcap-perfmon" ] && fail "private libdir not removed"
+else
+	fail "make uninstall failed"
+fi
+
+[ $fails -eq 0 ] && echo "default install stays private, uninstall is exact"
+[ $fails -eq 0 ]
