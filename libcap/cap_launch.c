@@ -214,11 +214,11 @@ void lcap_launch_release(cap_launch_t attr)
 /* chroot(2) needs CAP_SYS_CHROOT in E, which cap_setuid() has cleared. */
 static int enter_chroot(const char *path)
 {
-	cap_t working = lcap_proc_raise(CAP_SYS_CHROOT);
+	struct _cap_struct working;
 
-	if (working == NULL)
+	if (lcap_proc_raise(&working, CAP_SYS_CHROOT) < 0)
 		return -1;
-	return lcap_proc_end(working, lcap_sys_chroot(path));
+	return lcap_proc_end(&working, lcap_sys_chroot(path));
 }
 
 /*
@@ -228,7 +228,15 @@ static int enter_chroot(const char *path)
  * into A afterwards (the kernel empties A on leaving uid 0, so A set
  * before the uid change would be lost). Groups and mode need P too. The
  * chroot comes last so the earlier steps still see the real filesystem.
- * Returns only on failure, with errno.
+ *
+ * The child of a threaded program may only do what is async-signal-safe
+ * until it execs: another thread may have held a lock (malloc's, an
+ * object's) at the moment of fork(), and here that thread is gone. So
+ * each step allocates nothing and takes no lock, and every change is a
+ * plain system call (lcap_sys_unroute() was called): the child is the
+ * only thread, and libpsx's broadcast could not even list the threads
+ * once the chroot hides /proc. The callback is the caller's own code.
+ * Returns only on failure.
  */
 static void run_child(cap_launch_t attr, const struct cap_iab_s *iab,
 		      void *detail)
@@ -281,9 +289,11 @@ static void reap(pid_t pid)
 static pid_t launch_locked(cap_launch_t attr, const struct cap_iab_s *iab,
 			   void *detail)
 {
-	int report[2], child_errno;
+	const char failed = 1;
+	int report[2];
 	ssize_t n;
 	pid_t pid;
+	char byte;
 
 	if (attr->callback == NULL && attr->arg0 == NULL) {
 		errno = EINVAL;
@@ -307,34 +317,38 @@ static pid_t launch_locked(cap_launch_t attr, const struct cap_iab_s *iab,
 		return -1;
 	}
 	if (pid == 0) {
+		lcap_sys_unroute();
 		close(report[0]);
 		lcap_sys_prctl(PR_SET_NAME, (long)"cap-launcher", 0, 0, 0);
-		errno = 0;
 		run_child(attr, iab, detail);
-		child_errno = errno != 0 ? errno : ECHILD;
-		while (write(report[1], &child_errno,
-			     sizeof(child_errno)) < 0 && errno == EINTR)
+		while (write(report[1], &failed, 1) < 0 && errno == EINTR)
 			;
 		_exit(1);
 	}
 	close(report[1]);
 	do {
-		n = read(report[0], &child_errno, sizeof(child_errno));
+		n = read(report[0], &byte, 1);
 	} while (n < 0 && errno == EINTR);
 	close(report[0]);
 	if (n == 0)
 		return pid;
 	reap(pid);
-	errno = n == (ssize_t)sizeof(child_errno) ? child_errno : ECHILD;
+	/*
+	 * libcap's contract (2.66 and 2.76 alike): whichever step failed in
+	 * the child, the launch fails with ECHILD, so callers written for
+	 * libcap see the errno they test for.
+	 */
+	errno = ECHILD;
 	return -1;
 }
 
 /*
  * Returns the child's pid once it has exec'd (or, for a function
  * launcher, once its callback succeeded; the caller reaps it), or -1 with
- * errno: EINVAL for a bad launcher, the error of fork() or pipe2(), or the
- * errno of the step that failed in the child (ECHILD if the child failed
- * without one), in which case the child has already been reaped.
+ * errno: EINVAL for a bad launcher, the error of fork() or pipe2(), or
+ * ECHILD when a step failed in the child (the callback, a privilege
+ * change, chroot(2) or execve(2)), in which case the child has already
+ * been reaped.
  */
 pid_t cap_launch(cap_launch_t attr, void *detail)
 {

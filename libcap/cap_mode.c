@@ -2,6 +2,7 @@
 /* libcap's process modes (cap_get_mode, cap_set_mode) and cap_setuid, cap_setgroups. */
 #include <errno.h>
 #include <linux/securebits.h>
+#include <string.h>
 #include <sys/prctl.h>
 
 #include "lcap.h"
@@ -98,36 +99,37 @@ static void drop_all_bounds(void)
 	errno = saved;
 }
 
+/* Empties one flag of a plain set. */
+static void clear_flag(struct _cap_struct *caps, cap_flag_t flag)
+{
+	memset(caps->flags[flag], 0, sizeof(caps->flags[flag]));
+}
+
 /*
  * Needs CAP_SETPCAP in P. Whatever the outcome, E is empty afterwards:
- * libcap documents that, and callers rely on it to shed privilege.
+ * libcap documents that, and callers rely on it to shed privilege. It
+ * allocates nothing and takes no lock, so a launcher's child may use it.
  */
 int cap_set_mode(cap_mode_t mode)
 {
-	cap_value_t setpcap = CAP_SETPCAP;
-	cap_t working = cap_get_proc();
-	int rc;
+	struct _cap_struct working;
+	int rc, saved;
 
-	if (working == NULL)
-		return -1;
 	/* Securebits, bounding and ambient changes all need CAP_SETPCAP. */
-	rc = cap_set_flag(working, CAP_EFFECTIVE, 1, &setpcap, CAP_SET);
-	if (rc == 0)
-		rc = cap_set_proc(working);
-	if (rc < 0)
-		goto out;
+	if (lcap_proc_raise(&working, CAP_SETPCAP) < 0)
+		return -1;
 	switch (mode) {
 	case CAP_MODE_NOPRIV:
 	case CAP_MODE_PURE1E_INIT:
 		/* Nothing is handed down through I in these modes. */
-		cap_clear_flag(working, CAP_INHERITABLE);
+		clear_flag(&working, CAP_INHERITABLE);
 		/* fall through */
 	case CAP_MODE_PURE1E:
 		rc = lock_pure_bits();
 		if (rc < 0 || mode != CAP_MODE_NOPRIV)
 			break;
 		drop_all_bounds();
-		cap_clear_flag(working, CAP_PERMITTED);
+		clear_flag(&working, CAP_PERMITTED);
 		/*
 		 * With P, I and the bounding set empty nothing can be regained
 		 * anyway; no_new_privs makes that hold for setuid binaries too.
@@ -142,18 +144,14 @@ int cap_set_mode(cap_mode_t mode)
 		rc = -1;
 		break;
 	}
-out:
-	{
-		int saved = errno;
-
-		cap_clear_flag(working, CAP_EFFECTIVE);
-		if (cap_set_proc(working) < 0 && rc == 0) {
-			saved = errno;
-			rc = -1;
-		}
-		cap_free(working);
-		errno = saved;
+	/* The cleared I and P are applied here too: their failure counts. */
+	saved = errno;
+	clear_flag(&working, CAP_EFFECTIVE);
+	if (lcap_proc_write(&working) < 0 && rc == 0) {
+		saved = errno;
+		rc = -1;
 	}
+	errno = saved;
 	return rc;
 }
 
@@ -161,14 +159,14 @@ out:
  * Changes all uids, keeping P: KEEP_CAPS is set just for the setuid(2),
  * since without it leaving uid 0 empties P. The kernel still clears E and
  * the ambient set when leaving uid 0, and E is cleared here in any case.
- * Needs CAP_SETUID in P.
+ * Needs CAP_SETUID in P. Like cap_setgroups(), it allocates nothing.
  */
 int cap_setuid(uid_t uid)
 {
-	cap_t working = lcap_proc_raise(CAP_SETUID);
+	struct _cap_struct working;
 	int rc, saved;
 
-	if (working == NULL)
+	if (lcap_proc_raise(&working, CAP_SETUID) < 0)
 		return -1;
 	/*
 	 * In the pure modes KEEP_CAPS is locked off and this fails with
@@ -179,24 +177,23 @@ int cap_setuid(uid_t uid)
 	saved = errno;
 	lcap_sys_prctl_write(PR_SET_KEEPCAPS, 0, 0, 0, 0);
 	errno = saved;
-	return lcap_proc_end(working, rc);
+	return lcap_proc_end(&working, rc);
 }
 
 /* Sets the gid, then the supplementary groups; needs CAP_SETGID in P. */
 int cap_setgroups(gid_t gid, size_t ngroups, const gid_t groups[])
 {
-	cap_t working;
+	struct _cap_struct working;
 	int rc;
 
 	if (ngroups > 0 && groups == NULL) {
 		errno = EINVAL;
 		return -1;
 	}
-	working = lcap_proc_raise(CAP_SETGID);
-	if (working == NULL)
+	if (lcap_proc_raise(&working, CAP_SETGID) < 0)
 		return -1;
 	rc = lcap_sys_setgid(gid);
 	if (rc == 0)
 		rc = lcap_sys_setgroups(ngroups, groups);
-	return lcap_proc_end(working, rc);
+	return lcap_proc_end(&working, rc);
 }

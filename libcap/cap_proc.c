@@ -140,22 +140,18 @@ int capsetp(pid_t pid, cap_t caps)
 	return write_caps(pid, caps);
 }
 
-cap_t lcap_proc_raise(cap_value_t cap)
+int lcap_proc_raise(struct _cap_struct *working, cap_value_t cap)
 {
-	cap_t working = cap_get_proc();
-
-	if (working == NULL)
-		return NULL;
-	if (cap_set_flag(working, CAP_EFFECTIVE, 1, &cap, CAP_SET) < 0 ||
-	    cap_set_proc(working) < 0) {
+	if (lcap_proc_read(working) < 0)
+		return -1;
+	working->flags[CAP_EFFECTIVE][LCAP_WORD(cap)] |= LCAP_MASK(cap);
+	if (lcap_proc_write(working) < 0)
 		/* E may not have changed, but apply the cleared E anyway. */
-		lcap_proc_end(working, -1);
-		return NULL;
-	}
-	return working;
+		return lcap_proc_end(working, -1);
+	return 0;
 }
 
-int lcap_proc_end(cap_t working, int rc)
+int lcap_proc_end(struct _cap_struct *working, int rc)
 {
 	int saved = errno;
 
@@ -164,9 +160,9 @@ int lcap_proc_end(cap_t working, int rc)
 	 * effective for the code that runs next. A failure here cannot undo
 	 * the step, so the step's own result is what the caller sees.
 	 */
-	cap_clear_flag(working, CAP_EFFECTIVE);
-	cap_set_proc(working);
-	cap_free(working);
+	memset(working->flags[CAP_EFFECTIVE], 0,
+	       sizeof(working->flags[CAP_EFFECTIVE]));
+	lcap_proc_write(working);
 	errno = saved;
 	return rc;
 }

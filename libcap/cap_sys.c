@@ -75,6 +75,22 @@ static long route_call6(long nr, long a1, long a2, long a3, long a4,
 }
 
 /*
+ * For a launcher's child, between fork() and execve(): it is single
+ * threaded, so a change made by the calling thread is made by the whole
+ * process, and broadcasting it would only add ways to fail (libpsx lists
+ * the threads in /proc/self/task, which a chroot hides) and work that is
+ * not async-signal-safe. The routes live in the child's own copy of this
+ * memory, so the parent keeps its own; a routine set with
+ * cap_set_syscall() is bypassed too, as libcap's child bypasses it.
+ */
+void lcap_sys_unroute(void)
+{
+	__atomic_store_n(&route3, plain_syscall3, __ATOMIC_RELAXED);
+	__atomic_store_n(&route6, plain_syscall6, __ATOMIC_RELAXED);
+	__atomic_store_n(&routes_ready, 1, __ATOMIC_RELEASE);
+}
+
+/*
  * A NULL routine means "the default": libpsx's if it is linked, otherwise
  * plain syscall(2). Both routines are replaced together.
  */

@@ -83,15 +83,18 @@ int lcap_sys_setuid(uid_t uid);
 int lcap_sys_setgid(gid_t gid);
 int lcap_sys_setgroups(size_t n, const gid_t *groups);
 int lcap_sys_chroot(const char *path);
+/* In a launcher's child only: every change from now on is a plain syscall. */
+void lcap_sys_unroute(void);
 
 /*
- * cap_proc.c: bracket one privileged step. lcap_proc_raise() applies the
- * current state plus cap in E and returns that working copy (NULL, errno on
- * failure); lcap_proc_end() clears E, applies it, frees the copy and
- * returns rc with errno as it was.
+ * cap_proc.c: bracket one privileged step, with no lock and no allocation
+ * (a launcher's child uses them). lcap_proc_raise() reads the current
+ * state into working and applies it with cap added to E (0, or -1 with
+ * errno and E cleared again); lcap_proc_end() clears E in working,
+ * applies it and returns rc with errno as it was.
  */
-cap_t lcap_proc_raise(cap_value_t cap);
-int lcap_proc_end(cap_t working, int rc);
+int lcap_proc_raise(struct _cap_struct *working, cap_value_t cap);
+int lcap_proc_end(struct _cap_struct *working, int rc);
 /*
  * The calling thread's E, P and I in a plain struct, with no lock and no
  * allocation: what a forked child of a threaded program may still call

@@ -4,7 +4,8 @@
 # --has-*, --dropped, --is-uid/--is-gid, --mode/--modes/--inmode, the
 # --print and --current layout checked against /proc/self/status and id(1),
 # the number parser's messages, the failure messages of the options that
-# change state, and --forkfor/--killit on an unprivileged child.
+# change state (-+ whose child cannot exec), and --forkfor/--killit on an
+# unprivileged child.
 set -u
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
@@ -156,6 +157,9 @@ is 1 "" "failed to set securebits to 010000/0x1000$nl" --secbits=0x1000
 is 1 "" "prctl(PR_SET_KEEPCAPS, 2) failed: Invalid argument$nl" --keep=2
 is 0 "" "" --drop=
 is 0 "" "" --addamb=
+# A launch that fails in the child is ECHILD, whatever failed there (here
+# execve's ENOENT), as libcap's cap_launch reports it (issue 13, item 2).
+is 1 "" "child failed to start: No child processes$nl" --shell=/nonexistent/sh -+
 
 # --forkfor / --killit on our own child.
 is 1 "" "no forked process to kill$nl" --killit=9

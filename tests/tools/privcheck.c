@@ -50,16 +50,6 @@ static void set_proc_text(const char *text)
 	cap_free(caps);
 }
 
-/*
- * libcap 2.66's cap_launch reports every failure in the child as ECHILD;
- * 2.76, and we, pass the child's errno back.
- */
-#ifdef PROBE_OURS
-#define ck_assert_launch_errno(e)	ck_assert_int_eq(errno, (e))
-#else
-#define ck_assert_launch_errno(e)	ck_assert_int_eq(errno, ECHILD)
-#endif
-
 START_TEST(drop_bound_is_seen_in_status)
 {
 	ck_assert_int_eq(cap_get_bound(CAP_SYS_ADMIN), 1);
@@ -422,14 +412,14 @@ START_TEST(launch_in_chroot)
 	ck_assert_int_eq(cap_launcher_set_chroot(attr, dir), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
-	ck_assert_launch_errno(EACCES);
+	ck_assert_int_eq(errno, ECHILD);	/* EACCES in the child */
 	/* The child has been reaped by cap_launch. */
 	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
 	/* A chroot that does not exist: chroot(2)'s ENOENT. */
 	ck_assert_int_eq(cap_launcher_set_chroot(attr, "/nonexistent/dir"), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
-	ck_assert_launch_errno(ENOENT);
+	ck_assert_int_eq(errno, ECHILD);	/* ENOENT in the child */
 	/* The real root works. */
 	ck_assert_int_eq(cap_launcher_set_chroot(attr, "/"), 0);
 	ck_assert_int_eq(wait_status(cap_launch(attr, NULL)), 0);
@@ -449,7 +439,7 @@ START_TEST(launch_bad_uid_reports_errno)
 	ck_assert_int_eq(cap_launcher_setuid(attr, (uid_t)-1), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
-	ck_assert_launch_errno(EINVAL);
+	ck_assert_int_eq(errno, ECHILD);	/* EINVAL in the child */
 	cap_free(attr);
 }
 END_TEST
@@ -483,7 +473,7 @@ START_TEST(func_launcher_and_callback_errors)
 	ck_assert_int_eq(cap_launcher_callback(attr, failing_callback), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
-	ck_assert_launch_errno(EDOM);
+	ck_assert_int_eq(errno, ECHILD);	/* EDOM in the child */
 	ck_assert_int_eq(cap_free(attr), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(NULL, NULL), -1);

@@ -136,7 +136,8 @@ START_TEST(set_chroot)
 	failalloc_stop();
 	ck_assert_uint_eq(failalloc_live(), 0);
 	if (geteuid() == 0) {
-		ck_assert_int_eq(launch(op.attr), -ENOENT);	/* still dir */
+		/* Still dir: no /bin/sh to exec there (any failure is ECHILD). */
+		ck_assert_int_eq(launch(op.attr), -ECHILD);
 	} else {
 		fprintf(stderr, "nomem_launch: not root, the chroot kept is "
 			"not launched into\n");
@@ -174,6 +175,40 @@ START_TEST(setgroups)
 }
 END_TEST
 
+/*
+ * The child's steps allocate nothing (issue 13, item 2): in the child of a
+ * threaded program the allocator may be locked by a thread that no longer
+ * exists, so between fork and exec only async-signal-safe work is done.
+ * With every allocation failing, a launch with each step still works: as
+ * root uid, groups, mode, IAB and chroot; otherwise the IAB alone (the
+ * current one, which needs no privilege).
+ */
+START_TEST(child_allocates_nothing)
+{
+	static const char *const argv_true[] = { "true", NULL };
+	static const gid_t groups[] = { 0 };
+	cap_launch_t attr = cap_new_launcher("/bin/true", argv_true, NULL);
+	int rc;
+
+	ck_assert_ptr_nonnull(attr);
+	ck_assert_ptr_null(cap_launcher_set_iab(attr, cap_iab_get_proc()));
+	if (geteuid() == 0) {
+		ck_assert_int_eq(cap_launcher_setuid(attr, 0), 0);
+		ck_assert_int_eq(cap_launcher_setgroups(attr, 0, 1, groups), 0);
+		ck_assert_int_eq(cap_launcher_set_mode(attr, CAP_MODE_HYBRID), 0);
+		ck_assert_int_eq(cap_launcher_set_chroot(attr, "/"), 0);
+	} else {
+		fprintf(stderr, "nomem_launch: not root, the child applies "
+			"only an IAB\n");
+	}
+	failalloc_start(1);
+	rc = launch(attr);
+	failalloc_stop();
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(cap_free(attr), 0);
+}
+END_TEST
+
 static Suite *nomem_suite(void)
 {
 	Suite *s = suite_create("nomem_launch");
@@ -182,6 +217,7 @@ static Suite *nomem_suite(void)
 	tcase_add_test(tc, new_launchers);
 	tcase_add_test(tc, set_chroot);
 	tcase_add_test(tc, setgroups);
+	tcase_add_test(tc, child_allocates_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
