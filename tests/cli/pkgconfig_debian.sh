@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # libcap.pc and libpsx.pc, as built and as installed with
-# "make install DESTDIR=... prefix=/usr", carry the fields and variables of
+# "make install DESTDIR=... prefix=/usr LIBCAP_LAYOUT=system" (as a
+# package build installs them), carry the fields and variables of
 # Debian's (libcap-dev), in the same order, and pkg-config answers
 # --print-variables, --cflags, --libs and --libs --static as for Debian's.
 # One difference is on purpose: libpsx's link flags are libcap 2.76's
@@ -24,7 +25,7 @@ fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
 # libcap/ and psx/ install the .pc files; the top-level install would
 # relink every program for nothing here (install_staged.sh covers it).
 for d in libcap psx; do
-	make -s -C "$TOP/$d" install DESTDIR="$stage/root" prefix=/usr || exit 1
+	make -s -C "$TOP/$d" install DESTDIR="$stage/root" prefix=/usr LIBCAP_LAYOUT=system || exit 1
 done >"$stage/log" 2>&1 ||
 	{ cat "$stage/log"; echo "make install failed"; exit 1; }
 ours=$stage/root/usr/lib/pkgconfig

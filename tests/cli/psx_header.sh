@@ -94,7 +94,11 @@ fi
 # --- 4. pkg-config ---------------------------------------------------------
 if command -v pkg-config >/dev/null 2>&1; then
 	want='-L/usr/local/lib -Wl,--no-as-needed -Wl,--whole-archive -lpsx -Wl,--no-whole-archive -Wl,--as-needed -lpthread'
-	got=$(PKG_CONFIG_LIBDIR=$psx pkg-config --define-variable=libdir=/usr/local/lib --libs libpsx | sed 's/ *$//')
+	# The default (private) layout adds a run path to its libdir, so that
+	# programs built against it load our libpsx (install_layout.sh); the
+	# rest of the line is libcap 2.76's.
+	got=$(PKG_CONFIG_LIBDIR=$psx pkg-config --define-variable=libdir=/usr/local/lib --libs libpsx |
+		sed -e 's/ *$//' -e 's| -Wl,-rpath,/usr/local/lib$||')
 	[ "$got" = "$want" ] || fail "pkg-config --libs libpsx: \"$got\", want \"$want\""
 	vars=$(PKG_CONFIG_LIBDIR=$psx pkg-config --print-variables libpsx | sort | tr '\n' ' ')
 	for v in exec_prefix includedir libdir prefix; do
