@@ -25,6 +25,10 @@
  *  7. stdout is flushed before --forkfor forks and its child leaves with
  *     _exit(). libcap's child calls exit(), so with stdout redirected,
  *     text capsh had buffered ("--mode --forkfor=1") is written twice.
+ *  8. Additions, never in place of libcap's text: --version, and after
+ *     libcap's lines for an unknown argument or capability name, one
+ *     stderr line naming it with the nearest option or name
+ *     (common/suggest.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,8 +24,9 @@
  *   reported on stderr), --json (one
  *   schema-1 object per line, so huge audits stream) and --audit (risk
  *   tier and suggestion lines after each file's line), listed after
- *   libcap's usage text. An unknown "--word" is still "invalid option --
- *   '-'", as libcap's plain getopt reports it.
+ *   libcap's usage text, and --version. An unknown "--word" is still
+ *   "invalid option -- '-'", as libcap's plain getopt reports it; after
+ *   the usage text, a line of ours names the word and the nearest option.
  */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
