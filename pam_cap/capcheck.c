@@ -19,6 +19,8 @@
 #include "cap_risk.h"
 #include "capconf.h"
 #include "escape.h"
+#include "suggest.h"
+#include "version.h"
 
 #define PROG		"capcheck"
 #define EXIT_WARNINGS	1
@@ -295,7 +297,7 @@ static void report_user(const char *path, const char *user)
 
 static void usage(FILE *out, int status)
 {
-	fprintf(out, "usage: %s [--config FILE] [USER...]\n",
+	fprintf(out, "usage: %s [--config FILE] [--version] [USER...]\n",
 		PROG);
 	exit(status);
 }
@@ -305,6 +307,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { CAPCONF_DEFAULT_PATH };
@@ -318,7 +321,12 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout, EXIT_SUCCESS);
 			break;
+		case 'V':
+			return version_print(PROG) == 0 ? EXIT_SUCCESS :
+			       EXIT_USAGE;
 		default:
+			suggest_getopt(stderr, PROG, argv[optind - 1],
+				       longopts);
 			usage(stderr, EXIT_USAGE);
 		}
 	}

@@ -23,8 +23,13 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "suggest.h"
+#include "version.h"
 
 enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1 };
+
+/* The subcommands, for "did you mean". */
+static const char *const commands[] = { "record", "verify", "restore" };
 
 struct opts {
 	int one_fs;
@@ -46,7 +51,20 @@ static void usage(FILE *out)
 		"  -n, --dry-run          say what restore would change, change nothing\n"
 		"  --fix-owner            restore owner, group and mode too, where they differ\n"
 		"  --allow-v1             restore a version 1 manifest, which records no owner,\n"
-		"                         group or mode, without checking them\n");
+		"                         group or mode, without checking them\n"
+		"  --version              print the version and exit\n");
+}
+
+/*
+ * The plain answer before the usage text: which word was wrong, and what
+ * was probably meant. capmanifest is ours, so no libcap line goes first.
+ */
+static int bad_command(const char *word)
+{
+	suggest_unknown(stderr, "capmanifest", "command", word, commands,
+			sizeof(commands) / sizeof(commands[0]));
+	usage(stderr);
+	return 2;
 }
 
 static int load_manifest(struct manifest *m, const char *name)
@@ -355,6 +373,12 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (strcmp(o.command, "--version") == 0)
+		return version_print("capmanifest") == 0 ? 0 : 2;
+	if (strcmp(o.command, "record") != 0 &&
+	    strcmp(o.command, "verify") != 0 &&
+	    strcmp(o.command, "restore") != 0)
+		return bad_command(o.command);
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "xnh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -374,6 +398,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
+			suggest_getopt(stderr, "capmanifest", argv[optind - 1],
+				       longopts);
 			usage(stderr);
 			return 2;
 		}
@@ -386,6 +412,10 @@ int main(int argc, char **argv)
 		o.manifest = argv[optind];
 		o.root = argv[optind + 1];
 	} else {
+		fprintf(stderr, "capmanifest: %s takes %s, got %d\n",
+			o.command, strcmp(o.command, "record") == 0 ?
+			"1 operand (<dir>)" : "2 operands (<manifest> <dir>)",
+			operands);
 		usage(stderr);
 		return 2;
 	}

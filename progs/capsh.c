@@ -25,12 +25,18 @@
  *  7. stdout is flushed before --forkfor forks and its child leaves with
  *     _exit(). libcap's child calls exit(), so with stdout redirected,
  *     text capsh had buffered ("--mode --forkfor=1") is written twice.
+ *  8. Additions, never in place of libcap's text: --version, and after
+ *     libcap's lines for an unknown argument or capability name, one
+ *     stderr line naming it with the nearest option or name
+ *     (common/suggest.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capsh.h"
+#include "suggest.h"
+#include "version.h"
 
 /* Usage text, first and last lines carry argv[0]. */
 static const char *const usage_lines[] = {
@@ -83,8 +89,8 @@ static const char *const usage_lines[] = {
 	"  -+             cap_launch /bin/bash with remaining args",
 };
 
-/* Usage goes to stdout, as libcap's does; the caller picks the status. */
-void capsh_usage(const struct opts *o, int status)
+/* Usage goes to stdout, as libcap's does. */
+static void print_usage(const struct opts *o)
 {
 	size_t i;
 
@@ -95,7 +101,41 @@ void capsh_usage(const struct opts *o, int status)
 	       o->argv0);
 	/* Our own options, after libcap's text so nothing of it moves. */
 	puts("  --json         later --print and --decode print JSON (not in libcap)");
+	puts("  --version      print capsh's version and exit (not in libcap)");
+}
+
+/* The caller picks the status. */
+void capsh_usage(const struct opts *o, int status)
+{
+	print_usage(o);
 	exit(status);
+}
+
+/*
+ * After libcap's usage text for a word it does not know, ours on stderr:
+ * the word and the nearest option. The list is every option as written.
+ */
+static void __attribute__((noreturn))
+usage_unknown(const struct opts *o, const char *arg)
+{
+	static const char *const options[] = {
+		"--addamb=", "--cap-uid=", "--caps=", "--chroot=", "--current",
+		"--decode=", "--delamb=", "--drop=", "--dropped=", "--explain=",
+		"--forkfor=", "--gid=", "--groups=", "--has-a=", "--has-b=",
+		"--has-ambient", "--has-i=", "--has-p=", "--has-no-new-privs",
+		"--help", "--iab=", "--inh=", "--inmode=", "--is-uid=",
+		"--is-gid=", "--keep=", "--killit=", "--license", "--mode",
+		"--mode=", "--modes", "--no-new-privs", "--noamb", "--noenv",
+		"--print", "--quiet", "--secbits=", "--shell=", "--strict",
+		"--suggest=", "--supports=", "--uid=", "--user=", "--json",
+		"--version", "==", "=+", "--", "-+",
+	};
+
+	print_usage(o);
+	fflush(stdout);		/* libcap's text first, also into one pipe */
+	suggest_unknown(stderr, "capsh", "option", arg, options,
+			sizeof(options) / sizeof(options[0]));
+	exit(o->usage_status);
 }
 
 /*
@@ -231,7 +271,7 @@ static int run_mode(const struct opts *o, const char *arg)
 	if (strncmp(arg, "--mode=", 7) == 0)
 		return capsh_set_mode(arg + 7);
 	printf("unrecognized command [%s]\n", arg);
-	capsh_usage(o, o->usage_status);
+	usage_unknown(o, arg);
 }
 
 int main(int argc, char *argv[])
@@ -284,6 +324,8 @@ int main(int argc, char *argv[])
 				return status;
 			continue;
 		}
+		if (strcmp(arg, "--version") == 0)
+			return version_print("capsh");	/* ours, as --license */
 		if (strcmp(arg, "--license") == 0) {
 			printf("%s see License file for details.\n", o.argv0);
 			printf("Copyright (c) 2026 the libcap-perfmon authors "
@@ -296,8 +338,12 @@ int main(int argc, char *argv[])
 			if (strncmp(arg, valued_opts[k].prefix, n) == 0)
 				break;
 		}
-		if (k == sizeof(valued_opts) / sizeof(valued_opts[0]))
-			capsh_usage(&o, o.usage_status);	/* also --help, -h */
+		if (k == sizeof(valued_opts) / sizeof(valued_opts[0])) {
+			if (strcmp(arg, "--help") == 0 ||
+			    strcmp(arg, "-h") == 0)
+				capsh_usage(&o, o.usage_status);
+			usage_unknown(&o, arg);
+		}
 		status = run_valued(&o, valued_opts[k].id, arg,
 				    arg + strlen(valued_opts[k].prefix));
 		if (status != 0)

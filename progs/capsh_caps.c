@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "capsh.h"
+#include "suggest.h"
 
 /*
  * Outside --strict, capsh lends a hand with CAP_SETPCAP: if it is
@@ -44,6 +45,7 @@ int capsh_caps(const struct opts *o, const char *arg, const char *text)
 
 	if (caps == NULL) {
 		fprintf(stderr, "unable to interpret [%s]\n", arg);
+		suggest_cap_text(stderr, "capsh", text);
 		return 1;
 	}
 	if (!o->strict && lend_setpcap() != 0)
@@ -92,6 +94,7 @@ int capsh_inh(const struct opts *o, const char *list)
 	want = cap_from_text(joined != NULL ? joined : text);
 	if (want == NULL) {
 		capsh_perror("Fatal error internalizing capabilities");
+		suggest_cap_text(stderr, "capsh", list);
 		goto out;
 	}
 	if (!o->strict && lend_setpcap() != 0)
@@ -187,6 +190,7 @@ int capsh_drop(const struct opts *o, const char *list)
 		if (capsh_cap_value(tok, &cap) != 0) {
 			fprintf(stderr, "capability [%s] is unknown to libcap\n",
 				tok);
+			suggest_unknown_cap(stderr, "capsh", tok);
 			status = 1;
 			break;
 		}
@@ -245,6 +249,7 @@ int capsh_ambient(const char *list, cap_flag_value_t value)
 		if (capsh_cap_value(tok, &cap) != 0) {
 			fprintf(stderr, "capability [%s] is unknown to libcap\n",
 				tok);
+			suggest_unknown_cap(stderr, "capsh", tok);
 			status = 1;
 			break;
 		}
@@ -276,6 +281,7 @@ int capsh_iab(const char *text)
 
 	if (iab == NULL) {
 		fprintf(stderr, "iab: '%s' malformed\n", text);
+		suggest_cap_text(stderr, "capsh", text);
 		return 1;
 	}
 	if (cap_iab_set_proc(iab) != 0) {

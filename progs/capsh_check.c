@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include "capsh.h"
+#include "suggest.h"
 
 static int lookup(const char *name, cap_value_t *cap)
 {
 	if (capsh_cap_value(name, cap) != 0) {
 		fprintf(stderr, "cap[%s] not recognized by library\n", name);
+		suggest_unknown_cap(stderr, "capsh", name);
 		return -1;
 	}
 	return 0;

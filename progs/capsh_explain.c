@@ -6,6 +6,7 @@
 
 #include "cap_risk.h"
 #include "capsh.h"
+#include "suggest.h"
 
 /* Prints each line of text indented by four spaces (empty lines stay empty). */
 static void print_indented(const char *text)
@@ -92,6 +93,7 @@ int capsh_explain(const char *what)
 
 	if (capsh_cap_value(what, &cap) != 0) {
 		fprintf(stderr, "unrecognised value '%s'\n", what);
+		suggest_unknown_cap(stderr, "capsh", what);
 		return 1;
 	}
 	describe(cap);

@@ -24,8 +24,9 @@
  *   reported on stderr), --json (one
  *   schema-1 object per line, so huge audits stream) and --audit (risk
  *   tier and suggestion lines after each file's line), listed after
- *   libcap's usage text. An unknown "--word" is still "invalid option --
- *   '-'", as libcap's plain getopt reports it.
+ *   libcap's usage text, and --version. An unknown "--word" is still
+ *   "invalid option -- '-'", as libcap's plain getopt reports it; after
+ *   the usage text, a line of ours names the word and the nearest option.
  */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
@@ -39,9 +40,11 @@
 
 #include "escape.h"
 #include "getcap_int.h"
+#include "suggest.h"
+#include "version.h"
 
 /* Long-only options get values no short option can have. */
-enum { OPT_EXCLUDE = 256, OPT_ONE_FS, OPT_JSON, OPT_AUDIT };
+enum { OPT_EXCLUDE = 256, OPT_ONE_FS, OPT_JSON, OPT_AUDIT, OPT_VERSION };
 
 /* libcap's three lines first and unchanged; ours are additions after them. */
 static void usage(void)
@@ -52,7 +55,8 @@ static void usage(void)
 		"\t-x, --one-file-system  with -r, stay on each operand's filesystem\n"
 		"\t--exclude=PATH         with -r, skip PATH (as printed) and below\n"
 		"\t--json                 one JSON object per line (schema 1)\n"
-		"\t--audit                add each file's risk tier and a suggestion\n");
+		"\t--audit                add each file's risk tier and a suggestion\n"
+		"\t--version              print the version and exit\n");
 }
 
 /* nftw's naming: trailing slashes go, but "/" stays "/". */
@@ -219,6 +223,28 @@ static int skip_for(const struct opts *o, const char *op, struct skip *s,
 }
 
 /*
+ * After libcap's lines, ours for a "--word" getopt did not know: the word
+ * itself (libcap names only its '-') and the nearest option.
+ */
+static void suggest_long(const char *arg)
+{
+	static const char *const options[] = {
+		"--exclude=", "--one-file-system", "--json", "--audit",
+		"--version",
+	};
+	static const char *const habits[] = { "--help", "--usage" };
+
+	if (suggest_nearest(arg, habits, sizeof(habits) / sizeof(habits[0]))
+	    != NULL) {
+		/* Not a typo but a habit: libcap's getcap spells it -h. */
+		suggest_say(stderr, "getcap", "option", arg, "-h");
+		return;
+	}
+	suggest_unknown(stderr, "getcap", "option", arg, options,
+			sizeof(options) / sizeof(options[0]));
+}
+
+/*
  * getopt's own messages, in libcap's words: an unknown "--word" is reported
  * as getopt without long options reports it, "invalid option -- '-'".
  */
@@ -227,10 +253,11 @@ static void bad_option(const char *argv0, const char *arg)
 	if (optopt == OPT_EXCLUDE)
 		out_err("%s: option '--exclude' requires an argument\n", argv0);
 	else if (optopt == OPT_ONE_FS || optopt == OPT_JSON ||
-		 optopt == OPT_AUDIT)
+		 optopt == OPT_AUDIT || optopt == OPT_VERSION)
 		out_err("%s: option '--%s' doesn't allow an argument\n", argv0,
 			optopt == OPT_ONE_FS ? "one-file-system" :
-			optopt == OPT_JSON ? "json" : "audit");
+			optopt == OPT_JSON ? "json" :
+			optopt == OPT_VERSION ? "version" : "audit");
 	else if (optopt == 0 && arg != NULL && strncmp(arg, "--", 2) == 0)
 		out_err("%s: invalid option -- '-'\n", argv0);
 	else
@@ -244,6 +271,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		{ "one-file-system", no_argument, NULL, OPT_ONE_FS },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "audit", no_argument, NULL, OPT_AUDIT },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -281,6 +309,9 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 				exit(1);
 			}
 			break;
+		case OPT_VERSION:
+			/* Ours: libcap's getcap has no long options at all. */
+			exit(version_print("getcap"));
 		case 'h':
 			usage();
 			exit(0);
@@ -294,6 +325,9 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 			bad_option(argv[0],
 				   before < argc ? argv[before] : NULL);
 			usage();
+			if (optopt == 0 && before < argc &&
+			    strncmp(argv[before], "--", 2) == 0)
+				suggest_long(argv[before]);
 			exit(1);
 		}
 	}

@@ -9,6 +9,8 @@
 #include <sys/types.h>
 
 #include "cap_json.h"
+#include "suggest.h"
+#include "version.h"
 
 enum format {
 	FORMAT_PLAIN,		/* "<arg>: <text>" */
@@ -40,7 +42,8 @@ static void usage(int status)
 	      "     --ugly or --legacy    use the archaic legacy output format.\n"
 	      "     --iab                 show IAB of process too.\n"
 	      "     --license             display license info\n"
-	      "     --json                one JSON object per process (not in libcap)\n",
+	      "     --json                one JSON object per process (not in libcap)\n"
+	      "     --version             print the version and exit (not in libcap)\n",
 	      stderr);
 	exit(status);
 }
@@ -166,6 +169,25 @@ static void show_json(const char *arg, pid_t pid, cap_t caps, const char *text)
 	printf("}\n");
 }
 
+/*
+ * After libcap's "Cannot parse pid --jsn" line, ours: a word that looks
+ * like an option ("-" and a letter; "-1" is a bad pid) is named as an
+ * unknown option with the nearest real one.
+ */
+static void suggest_option(const char *arg)
+{
+	static const char *const options[] = {
+		"--help", "-h", "--usage", "--license", "--verbose", "--ugly",
+		"--legacy", "--iab", "--json", "--version",
+	};
+
+	if (arg[0] != '-' || arg[1] == '\0' ||
+	    (arg[1] >= '0' && arg[1] <= '9'))
+		return;
+	suggest_unknown(stderr, "getpcaps", "option", arg, options,
+			sizeof(options) / sizeof(options[0]));
+}
+
 /* Returns 0 when the pid's capabilities were shown, -1 after a message. */
 static int show_pid(const struct opts *o, const char *arg)
 {
@@ -177,6 +199,7 @@ static int show_pid(const struct opts *o, const char *arg)
 	if (error != 0) {
 		fprintf(stderr, "Cannot parse pid %s: (%s)\n", arg,
 			strerror(error));
+		suggest_option(arg);
 		return -1;
 	}
 	caps = cap_get_pid(pid);
@@ -230,6 +253,8 @@ int main(int argc, char *argv[])
 			o.iab = 1;
 		else if (!strcmp(arg, "--json"))
 			o.format = FORMAT_JSON;
+		else if (!strcmp(arg, "--version"))
+			return version_print("getpcaps");	/* ours */
 		else if (show_pid(&o, arg) < 0)
 			status = EXIT_FAILURE;
 	}

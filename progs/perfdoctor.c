@@ -23,6 +23,8 @@
 #include "capconf.h"
 #include "escape.h"
 #include "perfdoctor.h"
+#include "suggest.h"
+#include "version.h"
 
 #define MAX_SERVICES 8
 
@@ -45,7 +47,8 @@ static void usage(FILE *out)
 		"  login,sshd,su) in DIR (default /etc/pam.d), with pam_cap reading\n"
 		"  FILE (default " CAPCONF_DEFAULT_PATH ") where its line names none;\n"
 		"  and prints the fix.\n"
-		"  Exit status: 0 yes, 1 no, 3 unknown, 2 usage or lookup error.\n");
+		"  Exit status: 0 yes, 1 no, 3 unknown, 2 usage or lookup error.\n"
+		"  --version prints the version and exits.\n");
 }
 
 static const char *default_binary(void)
@@ -389,6 +392,7 @@ int main(int argc, char **argv)
 		{ "pam-dir", required_argument, NULL, 'D' },
 		{ "service", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = {
@@ -427,7 +431,11 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			return version_print("perfdoctor") == 0 ? 0 : 2;
 		default:
+			suggest_getopt(stderr, "perfdoctor", argv[optind - 1],
+				       longopts);
 			usage(stderr);
 			return 2;
 		}

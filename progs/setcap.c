@@ -25,6 +25,8 @@
 #include "number.h"
 #include "setcap_explain.h"
 #include "setcap_perf.h"
+#include "suggest.h"
+#include "version.h"
 
 /* libcap reads at most this much capability text from stdin. */
 #define STDIN_MAX	2048
@@ -60,7 +62,8 @@ static void print_usage(void)
 	      " --license   display the license info\n"
 	      " -f          force: a partial effective set or nothing to remove is not fatal\n"
 	      " --perf[=<subcommands>] <filename>  the least perf needs on this kernel, then verify (not in libcap)\n"
-	      " --perf-group=<group>  before --perf: make the file root:<group> 0750 without ACL entries first (not in libcap)\n",
+	      " --perf-group=<group>  before --perf: make the file root:<group> 0750 without ACL entries first (not in libcap)\n"
+	      " --version   print the version and exit (not in libcap)\n",
 	      stderr);
 }
 
@@ -141,8 +144,13 @@ static void note_stdin_cut(void)
 		STDIN_MAX);
 }
 
-/* Parses capability text or exits the way libcap's setcap does. */
-static cap_t parse_caps(const char *text)
+/*
+ * Parses capability text or exits the way libcap's setcap does: libcap's
+ * lines, then ours. An argument (not stdin text) that starts with '-' and
+ * does not parse was meant as an option ("--help", "-x"): no capability
+ * text can start with '-', so ours names the option, not a clause.
+ */
+static cap_t parse_caps(const char *text, int is_arg)
 {
 	cap_t caps;
 
@@ -156,7 +164,13 @@ static cap_t parse_caps(const char *text)
 	if (caps == NULL) {
 		perror("fatal error");
 		print_usage();
+		if (is_arg && text[0] == '-') {
+			suggest_option(text);
+			exit(EXIT_FAILURE);
+		}
 		explain_text(text);
+		/* A near name for a mistyped one ("did you mean"). */
+		suggest_cap_text(stderr, "setcap", text);
 		if (stdin_full)
 			note_stdin_cut();
 		exit(EXIT_FAILURE);
@@ -323,6 +337,9 @@ int main(int argc, char **argv)
 			usage(EXIT_SUCCESS);
 		} else if (strcmp(arg, "--license") == 0) {
 			license(argv[0]);
+		} else if (strcmp(arg, "--version") == 0) {
+			/* Ours: libcap's setcap took it for capability text. */
+			exit(version_print("setcap"));
 		} else if (strcmp(arg, "-n") == 0) {
 			if (++i == argc) {
 				fputs("usage: .. -n <rootid> .. - rootid!=0 "
@@ -342,9 +359,9 @@ int main(int argc, char **argv)
 		} else if (strcmp(arg, "-r") == 0) {
 			remove = 1;
 		} else if (strcmp(arg, "-") == 0) {
-			caps = parse_caps(read_stdin_caps(&o, stdin_buf));
+			caps = parse_caps(read_stdin_caps(&o, stdin_buf), 0);
 		} else {
-			caps = parse_caps(arg);
+			caps = parse_caps(arg, 1);
 		}
 		if (++i == argc)
 			usage(EXIT_FAILURE);

@@ -23,4 +23,10 @@ void explain_no_setfcap(void);
 /* Warns about capabilities in caps that the running kernel does not know. */
 void warn_above_kernel(const char *file, cap_t caps);
 
+/*
+ * setcap_suggest.c: for an argument that starts with '-' and is no option,
+ * "setcap: unknown option '<word>'" and the nearest option.
+ */
+void suggest_option(const char *word);
+
 #endif

@@ -126,7 +126,7 @@ bob: no line matches: nothing granted"
 cc 2 --bogus
 cc 2 -c
 cc 0 --help
-same "$T/out" "usage: capcheck [--config FILE] [USER...]"
+same "$T/out" "usage: capcheck [--config FILE] [--version] [USER...]"
 
 # The risk line names the riskiest grant: root-equivalent beats the rest.
 printf 'cap_kill,cap_net_bind_service,cap_setuid,^cap_net_raw bob\ncap_net_bind_service alice\n' >"$T/risky"

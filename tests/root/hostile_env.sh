@@ -81,7 +81,7 @@ before=$(xattr_of t)
 # prefix_ok NAME: without the lines we add (our usage lines, "setcap: "
 # lines) our stderr is libcap's, and the "setcap: " lines come last and are
 # printable ASCII only.
-ADDED='^(setcap: | -f  |  ?--perf)'
+ADDED='^(setcap: | -f  |  ?--perf| --version )'
 prefix_ok() {
 	grep -Eav "$ADDED" ours.err | cmp -s - ref.err ||
 		fail "$1: stderr without our additions differs from libcap's"

@@ -98,10 +98,12 @@ setcap: g: the kernel refused namespace root uid 4294967295 (not a uid mapped in
 USAGE=$("$S" -h 2>&1)
 expect 1 "" "fatal error: Invalid argument
 $USAGE
-setcap: bad capability text, clause 2 of 3 \"cap_kil=p\": unknown capability name \"cap_kil\"" -- "cap_chown=p cap_kil=p cap_kill=i" g
+setcap: bad capability text, clause 2 of 3 \"cap_kil=p\": unknown capability name \"cap_kil\"
+setcap: unknown capability 'cap_kil'; did you mean cap_kill?" -- "cap_chown=p cap_kil=p cap_kill=i" g
 expect 1 "" "fatal error: Invalid argument
 $USAGE
-setcap: bad capability text, clause 1 of 1 \"cap_chown,cap_perfmonn=ep\": unknown capability name \"cap_perfmonn\"" -- "cap_chown,cap_perfmonn=ep" g
+setcap: bad capability text, clause 1 of 1 \"cap_chown,cap_perfmonn=ep\": unknown capability name \"cap_perfmonn\"
+setcap: unknown capability 'cap_perfmonn'; did you mean cap_perfmon?" -- "cap_chown,cap_perfmonn=ep" g
 expect 1 "" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"99=p\": capability number \"99\" is out of range (0 to 63)" -- 99=p g

@@ -1,0 +1,174 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# --version for every program (issue 13, item 7) and plain answers to
+# mistakes (issue 14, item 6): the unknown word named, the nearest option,
+# command or capability name suggested. Where libcap's program prints
+# something for the same mistake, its lines come first, byte for byte as
+# Debian's 2.66 prints them (with our usage additions taken out), same
+# stdout and exit status; ours follow.
+set -u
+. "$TESTS_DIR/lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+version=$(sed -n 's/^VERSION_\(MAJOR\|MINOR\) *:= *\([0-9]*\)$/\2/p' "$TOP/Make.Rules" |
+	paste -sd.)
+[ -n "$version" ] || { echo "no version in Make.Rules"; exit 1; }
+
+prog_path() {
+	case $1 in
+	capcheck) echo "$TOP/pam_cap/capcheck" ;;
+	*) echo "$TOP/progs/$1" ;;
+	esac
+}
+
+# --- --version: one line on stdout, nothing else, status 0 ----------------
+for p in setcap getcap getpcaps capsh capmanifest perfdoctor capcheck; do
+	exe=$(prog_path "$p")
+	[ -x "$exe" ] || { bad "$p is not built"; continue; }
+	run_ours "$exe" --version >"$tmp/o" 2>"$tmp/e" </dev/null; rc=$?
+	[ $rc -eq 0 ] || bad "$p --version: exit $rc"
+	echo "$p (libcap-perfmon) $version" | cmp -s - "$tmp/o" ||
+		bad "$p --version: stdout [$(head -c 200 "$tmp/o")]"
+	[ -s "$tmp/e" ] && bad "$p --version: stderr [$(head -c 200 "$tmp/e")]"
+done
+# Options before it still count, as for -h and --license.
+for args in "setcap -q --version" "getcap -r --version" \
+	    "getpcaps --verbose --version" "capsh --quiet --version"; do
+	set -- $args; p=$1; shift
+	run_ours "$(prog_path "$p")" "$@" >"$tmp/o" 2>/dev/null </dev/null; rc=$?
+	[ $rc -eq 0 ] && grep -qxF "$p (libcap-perfmon) $version" "$tmp/o" ||
+		bad "$args: exit $rc, stdout [$(head -c 200 "$tmp/o")]"
+done
+# A --version that cannot be written is not a success.
+if [ -w /dev/full ]; then
+	run_ours "$TOP/progs/getcap" --version >/dev/full 2>"$tmp/e"; rc=$?
+	[ $rc -ne 0 ] && grep -q '^getcap: writing --version: No space left on device$' "$tmp/e" ||
+		bad "getcap --version >/dev/full: exit $rc [$(cat "$tmp/e")]"
+fi
+
+# --- mistakes ---------------------------------------------------------------
+# Lines our usage texts add to libcap's: taken out before comparing; and
+# capsh's three help lines that differ on purpose (progs/capsh.c, 1-3),
+# taken out of both.
+strip_ours() {
+	sed -e '/(not in libcap)$/d' -e '/^ -f  /d' \
+	    -e '/^	\(-x, \)\{0,1\}--[a-z-]*=\{0,1\}[A-Z]* /d' \
+	    -e '/^  --\(has-b\|dropped\|shell\)=/d' "$1"
+}
+
+# mistake PROG WANT_RC OURS_LINES ARGS...: our program exits WANT_RC; its
+# stderr ends in OURS_LINES (newline-separated; "" for none). With
+# Debian's /usr/sbin/PROG present, what comes before our lines (less our
+# usage additions) equals Debian's stderr, and stdout and status agree.
+# Under VALGRIND=1 every fourth case runs in valgrind (each start costs a
+# second or two there); the others run plain.
+k=0
+mistake() {
+	p=$1 want_rc=$2 ours_lines=$3; shift 3
+	exe=$(prog_path "$p")
+	k=$((k + 1)) vg=
+	[ $((k % 4)) -eq 1 ] && vg=${VALGRIND_CMD:-}
+	(cd "$tmp/w" && $vg "$exe" "$@" >"$tmp/u.o" 2>"$tmp/u.e" </dev/null)
+	rc=$?
+	[ $rc -eq "$want_rc" ] || bad "$p $*: exit $rc, want $want_rc"
+	n=0
+	[ -n "$ours_lines" ] && n=$(printf '%s\n' "$ours_lines" | wc -l)
+	if [ "$n" -gt 0 ]; then
+		tail -n "$n" "$tmp/u.e" >"$tmp/ours"
+		printf '%s\n' "$ours_lines" | cmp -s - "$tmp/ours" ||
+			bad "$p $*: our lines [$(cat "$tmp/ours")], want [$ours_lines]"
+	fi
+	ref=/usr/sbin/$p
+	[ -x "$ref" ] && [ "$p" != capmanifest ] && [ "$p" != perfdoctor ] &&
+		[ "$p" != capcheck ] || return 0
+	(cd "$tmp/w" && "$ref" "$@" >"$tmp/r.o" 2>"$tmp/r.e" </dev/null)
+	ref_rc=$?
+	[ $ref_rc -eq $rc ] || bad "$p $*: exit $rc, libcap's $ref_rc"
+	# Both name themselves by argv[0]: compare by program name.
+	sed -i "s#$ref#$p#g" "$tmp/r.o" "$tmp/r.e"
+	sed -i "s#$exe#$p#g" "$tmp/u.o" "$tmp/u.e"
+	total=$(wc -l <"$tmp/u.e")
+	head -n $((total - n)) "$tmp/u.e" >"$tmp/u.e.head"
+	strip_ours "$tmp/u.e.head" | cmp -s - "$tmp/r.e" || {
+		bad "$p $*: libcap's stderr lines differ (< 2.66, > ours)"
+		strip_ours "$tmp/u.e.head" | diff "$tmp/r.e" - | head -n 8
+	}
+	strip_ours "$tmp/r.o" >"$tmp/r.o.s"
+	strip_ours "$tmp/u.o" | cmp -s - "$tmp/r.o.s" || {
+		bad "$p $*: stdout differs (< 2.66, > ours)"
+		strip_ours "$tmp/u.o" | diff "$tmp/r.o.s" - | head -n 8
+	}
+}
+
+mkdir "$tmp/w" && touch "$tmp/w/f" || exit 1
+[ -x /usr/sbin/setcap ] || echo "note: /usr/sbin/setcap absent: libcap's lines not compared"
+
+# setcap: options it does not have are capability text to libcap.
+mistake setcap 1 "setcap: unknown option '--help'; did you mean -h?" --help f
+mistake setcap 1 "setcap: unknown option '--hlep'; did you mean -h?" --hlep f
+mistake setcap 1 "setcap: unknown option '--verison'; did you mean --version?" --verison f
+mistake setcap 1 "setcap: unknown option '--lisence'; did you mean --license?" --lisence f
+mistake setcap 1 "setcap: unknown option '-x'" -x f
+mistake setcap 1 "setcap: unknown option '--perf-grup=x'; did you mean --perf-group=?" --perf-grup=x f
+mistake setcap 1 "setcap: bad capability text, clause 1 of 1 \"cap_perfmn+ep\": unknown capability name \"cap_perfmn\"
+setcap: unknown capability 'cap_perfmn'; did you mean cap_perfmon?" cap_perfmn+ep f
+mistake setcap 1 "setcap: bad capability text, clause 2 of 2 \"CAP_SYSADMIN-i\": unknown capability name \"CAP_SYSADMIN\"
+setcap: unknown capability 'CAP_SYSADMIN'; did you mean cap_sys_admin?" "cap_chown=ep CAP_SYSADMIN-i" f
+# Far from every name: libcap's lines and the explanation, no guess.
+mistake setcap 1 "setcap: bad capability text, clause 1 of 1 \"cap_xyzzy_plugh=p\": unknown capability name \"cap_xyzzy_plugh\"" cap_xyzzy_plugh=p f
+
+# getcap: libcap's getopt names only the '-' of a --word.
+mistake getcap 1 "getcap: unknown option '--jsn'; did you mean --json?" --jsn f
+mistake getcap 1 "getcap: unknown option '--help'; did you mean -h?" --help
+mistake getcap 1 "getcap: unknown option '--audti'; did you mean --audit?" --audti f
+mistake getcap 1 "getcap: unknown option '--exlcude=/x'; did you mean --exclude=?" -r --exlcude=/x .
+mistake getcap 1 "getcap: unknown option '--frobnicate'" --frobnicate f
+mistake getcap 1 "" -z f
+# The word is the user's: escaped, so it cannot forge or hide a line.
+esc=$(printf '\033')
+mistake getcap 1 "getcap: unknown option '--js\\033[2Jn'" "--js$esc[2Jn" f
+
+# getpcaps: libcap reads an option it lacks as a pid it cannot parse.
+mistake getpcaps 1 "getpcaps: unknown option '--jsn'; did you mean --json?" --jsn 1
+mistake getpcaps 1 "getpcaps: unknown option '--verbse'; did you mean --verbose?" --verbse 1
+mistake getpcaps 1 "" -1x
+
+# capsh: libcap prints its usage (stdout) and nothing on stderr.
+mistake capsh 1 "capsh: unknown option '--dcode'; did you mean --decode=?" --dcode
+mistake capsh 1 "capsh: unknown option '--dcode=0x4000000000'; did you mean --decode=?" --dcode=0x4000000000
+mistake capsh 1 "capsh: unknown option '--prnit'; did you mean --print?" --prnit
+mistake capsh 1 "capsh: unknown option '--xyzzy'" --xyzzy
+mistake capsh 1 "capsh: unknown option '--modez'; did you mean --mode?" --modez
+mistake capsh 1 "capsh: unknown capability 'cap_perfmn'; did you mean cap_perfmon?" --drop=cap_perfmn
+mistake capsh 1 "capsh: unknown capability 'cap_perfmn'; did you mean cap_perfmon?" --has-p=cap_perfmn
+mistake capsh 1 "capsh: unknown capability 'cap_bpff'; did you mean cap_bpf?" --supports=cap_bpff
+mistake capsh 1 "capsh: unknown capability 'cap_perfmn'; did you mean cap_perfmon?" --explain=cap_perfmn
+mistake capsh 1 "capsh: unknown capability 'cap_perfmn'; did you mean cap_perfmon?" --caps=cap_perfmn=ep
+mistake capsh 1 "capsh: unknown capability 'cap_sysadmin'; did you mean cap_sys_admin?" --iab=!cap_sysadmin
+mistake capsh 1 "" --drop=cap_nothing_like_this
+
+# Our own programs: no libcap lines to keep.
+mistake capmanifest 2 "" recrod .
+head -n 1 "$tmp/u.e" | grep -qxF "capmanifest: unknown command 'recrod'; did you mean record?" ||
+	bad "capmanifest recrod: first line [$(head -n 1 "$tmp/u.e")]"
+grep -q '^usage: capmanifest record' "$tmp/u.e" || bad "capmanifest recrod: no usage"
+mistake capmanifest 2 "" list .
+head -n 1 "$tmp/u.e" | grep -qxF "capmanifest: unknown command 'list'" ||
+	bad "capmanifest list: first line [$(head -n 1 "$tmp/u.e")]"
+mistake capmanifest 2 "" verify only-one
+head -n 1 "$tmp/u.e" | grep -qxF "capmanifest: verify takes 2 operands (<manifest> <dir>), got 1" ||
+	bad "capmanifest verify: first line [$(head -n 1 "$tmp/u.e")]"
+mistake capmanifest 2 "" restore --fix-ownr m .
+sed -n 2p "$tmp/u.e" | grep -qxF "capmanifest: unknown option '--fix-ownr'; did you mean --fix-owner?" ||
+	bad "capmanifest --fix-ownr: [$(head -n 2 "$tmp/u.e")]"
+mistake perfdoctor 2 "" --usr=bob
+sed -n 2p "$tmp/u.e" | grep -qxF "perfdoctor: unknown option '--usr=bob'; did you mean --user=?" ||
+	bad "perfdoctor --usr: [$(head -n 2 "$tmp/u.e")]"
+mistake capcheck 2 "" --confg=/x
+sed -n 2p "$tmp/u.e" | grep -qxF "capcheck: unknown option '--confg=/x'; did you mean --config=?" ||
+	bad "capcheck --confg: [$(head -n 2 "$tmp/u.e")]"
+
+[ $fails -eq 0 ] && echo "--version and mistakes: all checks passed"
+exit $((fails > 0))
