@@ -147,6 +147,7 @@ static void fix_from_view(struct fix_context *fx, const struct pam_view *pv)
 	fx->config = pv->config;
 	fx->star = pv->star;
 	fx->shadow = pv->shadow;
+	fx->shadow_ambient = pv->shadow_ambient;
 	fx->shadow_text = pv->shadow_text;
 }
 

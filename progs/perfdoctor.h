@@ -79,6 +79,7 @@ struct pam_view {
 	 * shadow is its number, shadow_text its caps and who.
 	 */
 	unsigned long star, shadow;
+	int shadow_ambient;	/* and it grants cap_perfmon ambient too */
 	char shadow_text[300];
 };
 
@@ -106,6 +107,7 @@ struct fix_context {
 	const char *grant_note;	/* a pam_cap grant that does not arrive, or NULL */
 	/* From the pam view judged (struct pam_view): where a grant must go. */
 	unsigned long star, shadow;
+	int shadow_ambient;
 	const char *shadow_text;
 };
 

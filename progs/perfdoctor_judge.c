@@ -252,8 +252,12 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	} else {
 		block(v, ANSWER_NO, "%s carries no cap_perfmon%s%s", b->path,
 		   fx->grant_note ? "; " : "", fx->grant_note ? fx->grant_note : "");
-		/* An ambient grant that pam_cap never reaches: move it up. */
-		if (fx->shadow != 0)
+		/*
+		 * An ambient grant that pam_cap never reaches: moved up, it
+		 * works without file capabilities (an inheritable one would
+		 * still need the file's).
+		 */
+		if (fx->shadow != 0 && fx->shadow_ambient)
 			fix_shadowed_grant(v, fx);
 		fix_with_preset(v, b, who, fx);
 	}

@@ -223,19 +223,23 @@ static void judge_shadow(struct pam_view *view, const char *user)
 {
 	struct capconf_match later;
 	cap_iab_t iab;
-	int perfmon = 0;
+	int perfmon = 0, ambient = 0;
 	size_t len;
 
 	if (capconf_find_shadowed(view->config, user, view->star,
 				  &later) != CAPCONF_FOUND)
 		return;
 	iab = cap_iab_from_text(later.caps);
-	if (iab != NULL && CAP_PERFMON < cap_max_bits())
+	if (iab != NULL && CAP_PERFMON < cap_max_bits()) {
 		perfmon = cap_iab_get_vector(iab, CAP_IAB_INH, CAP_PERFMON) ==
 			  CAP_SET;
+		ambient = cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_PERFMON) ==
+			  CAP_SET;
+	}
 	cap_free(iab);
 	if (perfmon) {
 		view->shadow = later.line;
+		view->shadow_ambient = ambient;
 		snprintf(view->shadow_text, sizeof(view->shadow_text), "%s %s",
 			 later.caps, later.who);
 		len = strlen(view->grant);
