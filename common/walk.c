@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "walk.h"
@@ -49,6 +50,7 @@ struct walk {
 	int waiting;
 	int root_err;		/* why the root could not be opened, or 0 */
 	dev_t dev;		/* the root's filesystem, for one_fs */
+	unsigned long root_ftype;	/* its statfs f_type, for skip_pseudo */
 	int open_fds;		/* (atomic) directory descriptors held now */
 	int fd_budget;		/* above it, listed directories give theirs back */
 };
@@ -328,6 +330,60 @@ static int parent_fd(struct worker *k, struct wnode *d, int *owned)
 	return cur;
 }
 
+/* Magic numbers from the kernel's include/uapi/linux/magic.h. */
+static const struct {
+	unsigned long magic;
+	const char *name;
+} pseudo_fs[] = {
+	{ 0x9fa0, "proc" },
+	{ 0x62656572, "sysfs" },
+	{ 0x1cd1, "devpts" },
+	{ 0x27e0eb, "cgroup" },
+	{ 0x63677270, "cgroup2" },
+	{ 0x64626720, "debugfs" },
+	{ 0x74726163, "tracefs" },
+	{ 0x73636673, "securityfs" },
+	{ 0xcafe4a11, "bpf" },
+	{ 0x6165676c, "pstore" },
+	{ 0xde5e81e4, "efivarfs" },
+	{ 0x62656570, "configfs" },
+	{ 0x65735543, "fusectl" },
+	{ 0x19800202, "mqueue" },
+	{ 0x42494e4d, "binfmt_misc" },
+	{ 0xf97cff8c, "selinuxfs" },
+	{ 0x43415d53, "smackfs" },
+	{ 0x6e736673, "nsfs" },
+};
+
+const char *walk_pseudo_fs(unsigned long f_type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++)
+		if (pseudo_fs[i].magic == (f_type & 0xffffffffUL))
+			return pseudo_fs[i].name;
+	return NULL;
+}
+
+/*
+ * Whether d, just opened, is on a pseudo filesystem to leave out; the
+ * root's kind is noted first, and never left out (walking /proc on
+ * purpose is allowed). Per directory: a mount can be anywhere.
+ */
+static int is_skipped_pseudo(struct walk *w, struct wnode *d)
+{
+	struct statfs sf;
+
+	if (!w->c->skip_pseudo || fstatfs(d->fd, &sf) < 0)
+		return 0;
+	if (d->root) {
+		w->root_ftype = (unsigned long)sf.f_type;	/* before any other thread */
+		return 0;
+	}
+	return (unsigned long)sf.f_type != w->root_ftype &&
+	       walk_pseudo_fs((unsigned long)sf.f_type) != NULL;
+}
+
 /* Opens d below its parent; 0, or -1 when it is not to be listed. */
 static int open_node(struct worker *k, struct wnode *d)
 {
@@ -361,6 +417,10 @@ static int open_node(struct worker *k, struct wnode *d)
 		}
 		if (d->root)
 			w->dev = st.st_dev;	/* before any other thread */
+	}
+	if (is_skipped_pseudo(w, d)) {
+		close_dir(w, d);
+		return -1;
 	}
 	return 0;
 }

@@ -91,12 +91,27 @@ struct walk_config {
 	int max_threads;	/* 0: one per CPU we may run on */
 	int one_fs;		/* do not list directories on other devices */
 	/*
+	 * Do not list directories on a pseudo filesystem (proc, sysfs,
+	 * cgroup, debugfs, ...: walk_pseudo_fs()) below the root, unless
+	 * it is the root's own kind. They hold no programs, and /proc's
+	 * per-task directories come and go, some unreadable even to root.
+	 */
+	int skip_pseudo;
+	/*
 	 * Descriptors the process may have open: 0 asks RLIMIT_NOFILE (and
 	 * raises the soft limit to the hard one). The walk keeps under half
 	 * of it. Tests set a small one.
 	 */
 	int fd_limit;
 };
+
+/*
+ * The name of the pseudo filesystem with this statfs f_type ("proc",
+ * "sysfs", ...), or NULL for any other: one that can hold regular files
+ * with capabilities. tmpfs is no pseudo filesystem (it holds real files),
+ * and devtmpfs reports tmpfs's number, so /dev is walked like a tmpfs.
+ */
+const char *walk_pseudo_fs(unsigned long f_type);
 
 /*
  * Walks the directory root (opened by that path, without following a

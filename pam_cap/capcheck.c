@@ -174,7 +174,8 @@ static int lint(const char *path)
 				  "stops at line %lu first", stop);
 		} else if (star != 0) {
 			warn_line(path, line->number, "never used: the '*' on "
-				  "line %lu matches everybody first", star);
+				  "line %lu matches everybody first: move this "
+				  "line above line %lu", star, star);
 		}
 		if (line->error != CAPCONF_LINE_OK) {
 			if (stop == 0)
@@ -231,6 +232,29 @@ static void report_risk(cap_iab_t iab)
 	       name != NULL ? name : "?", cap_risk_reason(worst) ?
 	       cap_risk_reason(worst) : "no label for this capability");
 	cap_free(name);
+}
+
+/*
+ * A "*" line decided for user: is a later line, never reached, the one
+ * meant for them? (Appending "cap_perfmon @perf_users" to Debian's file,
+ * which ends with "none *", gives exactly that.)
+ */
+static void report_shadowed(const char *path, const char *user,
+			    unsigned long star)
+{
+	struct capconf_match later;
+	int rc = capconf_find_shadowed(path, user, star, &later);
+
+	if (rc == CAPCONF_NOMEM)
+		errx(EXIT_FAILURE, "out of memory");
+	if (rc != CAPCONF_FOUND)
+		return;
+	say(stdout, "  never reached: line %lu ('%s', %s %s) is meant for "
+	    "%s, but the '*' on line %lu matches first: move line %lu above "
+	    "line %lu", later.line, later.caps, capconf_why_name(later.why),
+	    later.who, user, star, later.line, star);
+	warnings++;
+	capconf_match_release(&later);
 }
 
 /* Prints what user would receive; the wording says which rule decided. */
@@ -292,6 +316,8 @@ static void report_user(const char *path, const char *user)
 		cap_free(text);
 		cap_free(iab);
 	}
+	if (m.why == CAPCONF_WHY_ANY)
+		report_shadowed(path, user, m.line);
 	capconf_match_release(&m);
 }
 

@@ -167,6 +167,18 @@ int capconf_find(const char *path, const char *user, struct capconf_match *m,
 		 capconf_log_fn log, void *ctx);
 void capconf_match_release(struct capconf_match *m);
 
+/*
+ * After a "*" line (number after) decided for user: the first later line
+ * that names the user or one of the user's groups. pam_cap never reaches
+ * it, since the first matching line wins, yet it is plainly the line meant
+ * for this user (Debian's file ends with "none *", and a grant appended
+ * below it is dead). Returns CAPCONF_FOUND with later filled (release with
+ * capconf_match_release()), CAPCONF_NOT_FOUND (also when an unusable line
+ * comes first), or CAPCONF_UNKNOWN_USER, CAPCONF_UNREADABLE, CAPCONF_NOMEM.
+ */
+int capconf_find_shadowed(const char *path, const char *user,
+			  unsigned long after, struct capconf_match *later);
+
 /* "user", "@group" or "*": how a match is described in logs. */
 const char *capconf_why_name(enum capconf_why why);
 

@@ -390,6 +390,67 @@ int capconf_find(const char *path, const char *user, struct capconf_match *m,
 	return rc;
 }
 
+/* The first "who" token naming u itself or a group of u ("*" is no name). */
+static int names_user(const struct capconf_line *line,
+		      const struct capconf_user *u, enum capconf_why *why)
+{
+	int i;
+
+	for (i = 1; i < line->ntok; i++) {
+		const char *t = line->tok[i];
+
+		if (t[0] == '@' && in_groups(u, t + 1)) {
+			*why = CAPCONF_WHY_GROUP;
+			return i;
+		}
+		if (t[0] != '@' && strcmp(t, "*") != 0 &&
+		    strcmp(t, u->name) == 0) {
+			*why = CAPCONF_WHY_USER;
+			return i;
+		}
+	}
+	return 0;
+}
+
+int capconf_find_shadowed(const char *path, const char *user,
+			  unsigned long after, struct capconf_match *later)
+{
+	struct capconf_reader r;
+	struct capconf_line *line;
+	struct capconf_user u;
+	enum capconf_why why;
+	int rc = CAPCONF_NOT_FOUND, at;
+
+	memset(later, 0, sizeof(*later));
+	if (capconf_user_lookup(&u, user) < 0)
+		return errno == ENOMEM ? CAPCONF_NOMEM : CAPCONF_UNKNOWN_USER;
+	if (capconf_open(&r, path) != CAPCONF_OPEN_OK) {
+		capconf_user_release(&u);
+		return CAPCONF_UNREADABLE;
+	}
+	while (capconf_next(&r, &line) > 0) {
+		/* pam_cap would stop at an unusable line: nothing past it. */
+		if (line->error != CAPCONF_LINE_OK)
+			break;
+		if (line->number <= after ||
+		    (at = names_user(line, &u, &why)) == 0)
+			continue;
+		later->line = line->number;
+		later->why = why;
+		later->who = strdup(line->tok[at]);
+		later->caps = strdup(line->tok[0]);
+		rc = CAPCONF_FOUND;
+		if (later->who == NULL || later->caps == NULL) {
+			capconf_match_release(later);
+			rc = CAPCONF_NOMEM;
+		}
+		break;
+	}
+	capconf_close(&r);
+	capconf_user_release(&u);
+	return rc;
+}
+
 void capconf_match_release(struct capconf_match *m)
 {
 	free(m->who);

@@ -7,11 +7,12 @@
  * usable in CI) and repairable (restore), without ever granting a
  * capability to a file that more people can run than when it was recorded.
  *
- *   capmanifest record [-x] DIR            manifest on stdout
- *   capmanifest verify [-x] MANIFEST DIR   differences; exit 1 if any
- *   capmanifest restore [-n] [--fix-owner] [--allow-v1] MANIFEST DIR
- * Exit status: 0 success/no difference, 1 differences or failed changes,
- * 2 usage, unreadable manifest or tree.
+ *   capmanifest record [-x] [--include-pseudo] DIR            manifest on stdout
+ *   capmanifest verify [-x] [--include-pseudo] MANIFEST DIR   differences; exit 1 if any
+ *   capmanifest restore [-n] [--fix-owner] [--allow-v1] [--include-pseudo] MANIFEST DIR
+ * Exit status: 0 success/no difference, 1 differences or failed changes
+ * (record: a manifest written, but some paths could not be read), 2
+ * usage, unreadable manifest or tree.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,13 +27,14 @@
 #include "suggest.h"
 #include "version.h"
 
-enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1 };
+enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1, OPT_PSEUDO };
 
 /* The subcommands, for "did you mean". */
 static const char *const commands[] = { "record", "verify", "restore" };
 
 struct opts {
 	int one_fs;
+	int pseudo;		/* walk pseudo filesystems (proc, sysfs, ...) too */
 	int dry_run;
 	int fix_owner;		/* restore: re-apply owner, group and mode */
 	int allow_v1;		/* restore: accept a manifest without them */
@@ -44,10 +46,12 @@ struct opts {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: capmanifest record [-x] <dir>\n"
-		"       capmanifest verify [-x] <manifest> <dir>\n"
-		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] <manifest> <dir>\n"
+		"usage: capmanifest record [-x] [--include-pseudo] <dir>\n"
+		"       capmanifest verify [-x] [--include-pseudo] <manifest> <dir>\n"
+		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] [--include-pseudo] <manifest> <dir>\n"
 		"  -x, --one-file-system  do not cross mount points\n"
+		"  --include-pseudo       also walk pseudo filesystems (proc, sysfs, cgroup,\n"
+		"                         debugfs, ...) mounted below <dir>\n"
 		"  -n, --dry-run          say what restore would change, change nothing\n"
 		"  --fix-owner            restore owner, group and mode too, where they differ\n"
 		"  --allow-v1             restore a version 1 manifest, which records no owner,\n"
@@ -133,6 +137,16 @@ struct ctx {
 	int rootfd;		/* O_PATH, the tree's root */
 };
 
+/* A capable file where the manifest could not look when it was recorded. */
+static void not_covered(const char *path, const char *unread)
+{
+	fprintf(stderr, "capmanifest: not compared: ");
+	print_escaped(stderr, path);
+	fprintf(stderr, " (the manifest marks ");
+	print_escaped(stderr, unread);
+	fprintf(stderr, " " UNREAD_TAG ")\n");
+}
+
 /*
  * Walks both sorted lists together and calls act() for every path in
  * either: want is the manifest's entry (NULL for an extra), have the
@@ -152,7 +166,14 @@ static int compare(const struct manifest *want, const struct manifest *have,
 		if (order < 0) {
 			failures += act(MISSING, &want->entries[i++], NULL, ctx);
 		} else if (order > 0) {
-			failures += act(EXTRA, NULL, &have->entries[j++], ctx);
+			const struct entry *h = &have->entries[j++];
+			const char *unread = manifest_unread_above(want, h->path);
+
+			/* Not recorded is not "not there": leave it alone. */
+			if (unread != NULL)
+				not_covered(h->path, unread);
+			else
+				failures += act(EXTRA, NULL, h, ctx);
 		} else {
 			const struct entry *w = &want->entries[i++], *h = &have->entries[j++];
 			int same = strcmp(w->text, h->text) == 0 && w->rootid == h->rootid;
@@ -308,17 +329,26 @@ static int run(const struct opts *o)
 {
 	struct manifest want = { 0 }, have = { 0 };
 	struct ctx ctx = { .o = o, .rootfd = -1 };
-	int status = 2, failures;
+	int status = 2, failures, rc;
 
 	if (check_proc() < 0)
 		return 2;
 	if (strcmp(o->command, "record") == 0) {
-		/* A tree we could not read whole gets no manifest: a partial
-		 * one would later call the unread files "extra". */
-		if (manifest_record(&have, o->root, o->one_fs) == 0) {
+		/*
+		 * What could not be read is named on stderr and, as "!unread"
+		 * lines, in the manifest, so verify and restore never take
+		 * the files there for extra ones; the rest is recorded.
+		 */
+		rc = manifest_record(&have, o->root, o->one_fs, o->pseudo);
+		if (rc >= 0) {
 			manifest_write(&have, stdout);
-			status = 0;
+			status = rc == 0 ? 0 : 1;
 		}
+		if (rc > 0)
+			fprintf(stderr, "capmanifest: %zu path%s could not be read: the manifest marks %s \"" UNREAD_TAG "\" and does not cover %s\n",
+				have.nunread, have.nunread == 1 ? "" : "s",
+				have.nunread == 1 ? "it" : "them",
+				have.nunread == 1 ? "it" : "them");
 		manifest_free(&have);
 		return status;
 	}
@@ -338,7 +368,8 @@ static int run(const struct opts *o)
 		fprintf(stderr, "capmanifest: %s: %s\n", o->root, strerror(errno));
 		goto out;
 	}
-	if (manifest_record(&have, o->root, o->one_fs) < 0)
+	/* Comparing with a tree not read whole would report false differences. */
+	if (manifest_record(&have, o->root, o->one_fs, o->pseudo) != 0)
 		goto out;
 	failures = compare(&want, &have, strcmp(o->command, "verify") == 0 ?
 			   report : restore_one, &ctx);
@@ -358,6 +389,7 @@ int main(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "fix-owner", no_argument, NULL, OPT_FIX_OWNER },
 		{ "allow-v1", no_argument, NULL, OPT_ALLOW_V1 },
+		{ "include-pseudo", no_argument, NULL, OPT_PSEUDO },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -393,6 +425,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ALLOW_V1:
 			o.allow_v1 = 1;
+			break;
+		case OPT_PSEUDO:
+			o.pseudo = 1;
 			break;
 		case 'h':
 			usage(stdout);

@@ -11,6 +11,8 @@
 /* Version 2 adds owner, group, mode and ACL presence; 1 is still read. */
 #define MANIFEST_MAGIC		"# capmanifest 2"
 #define MANIFEST_MAGIC_V1	"# capmanifest 1"
+/* Starts a line naming a path record could not read (capmanifest_io.c). */
+#define UNREAD_TAG		"!unread"
 
 /*
  * Who may run a file: a capability is only as narrow as the set of people
@@ -37,11 +39,22 @@ struct manifest {
 	struct entry *entries;
 	size_t count, alloc;
 	int version;		/* of the manifest read: 1 or 2 */
+	/*
+	 * Paths ("./dir", raw bytes) record could not read: a directory
+	 * not listed or a file whose capabilities could not be read. The
+	 * manifest says nothing about them or what lies below, so verify
+	 * and restore leave the tree's files there alone ("!unread" lines).
+	 */
+	char **unread;
+	size_t nunread, aunread;
 };
 
 /* capmanifest_io.c */
 int manifest_add(struct manifest *m, const struct entry *e);
 int manifest_take(struct manifest *to, struct manifest *from);
+int manifest_add_unread(struct manifest *m, const char *path);
+/* The unread path path is, or lies below; NULL if none. */
+const char *manifest_unread_above(const struct manifest *m, const char *path);
 void manifest_sort(struct manifest *m);
 void manifest_free(struct manifest *m);
 void manifest_write(const struct manifest *m, FILE *out);
@@ -49,8 +62,15 @@ int manifest_read(struct manifest *m, FILE *in, const char *name);
 void print_escaped(FILE *out, const char *path);
 void print_meta(FILE *out, const struct meta *m, const struct meta *only);
 
-/* capmanifest_walk.c: every regular file under root with capabilities. */
-int manifest_record(struct manifest *m, const char *root, int one_fs);
+/*
+ * capmanifest_walk.c: every regular file under root with capabilities.
+ * Returns 0 (all read), 1 (some paths could not be read: each reported on
+ * stderr and listed in m->unread, the rest recorded) or -1 (nothing: the
+ * root itself could not be read). Pseudo filesystems below root are left
+ * out unless pseudo is set.
+ */
+int manifest_record(struct manifest *m, const char *root, int one_fs,
+		    int pseudo);
 
 /*
  * capmanifest_apply.c: one file, always through a descriptor of its own

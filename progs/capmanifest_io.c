@@ -20,6 +20,10 @@
  * newlines survive, and printing a manifest cannot steer a terminal. owner and
  * group are numbers, mode the permission bits in four octal digits, and
  * acl says whether a POSIX access ACL grants beyond them.
+ * A line "!unread <path>" (version 2) names a path record could not read:
+ * the manifest says nothing about it or below it. A reader that does not
+ * know the line refuses the manifest (its path is not "./..."), which is
+ * safer than taking the files there for extra ones and stripping them.
  * Version 1 ("# capmanifest 1") lines have no owner, group, mode or acl
  * fields; they are still read, as entries without them (has_meta 0).
  */
@@ -101,13 +105,60 @@ int manifest_add(struct manifest *m, const struct entry *e)
 	return 0;
 }
 
+/* Appends a copy of path to m's unread paths. 0, or -1: ENOMEM. */
+int manifest_add_unread(struct manifest *m, const char *path)
+{
+	char *copy;
+
+	if (m->nunread == m->aunread) {
+		size_t size = m->aunread ? m->aunread * 2 : 8;
+		char **grown = realloc(m->unread, size * sizeof(*grown));
+
+		if (grown == NULL)
+			return -1;
+		m->unread = grown;
+		m->aunread = size;
+	}
+	copy = strdup(path);
+	if (copy == NULL)
+		return -1;
+	m->unread[m->nunread++] = copy;
+	return 0;
+}
+
+const char *manifest_unread_above(const struct manifest *m, const char *path)
+{
+	size_t i, len;
+
+	for (i = 0; i < m->nunread; i++) {
+		len = strlen(m->unread[i]);
+		if (strncmp(path, m->unread[i], len) == 0 &&
+		    (path[len] == '\0' || path[len] == '/'))
+			return m->unread[i];
+	}
+	return NULL;
+}
+
 /*
- * Moves every entry of from to the end of to; from is left empty either
- * way. 0, or -1 (ENOMEM: from's entries are freed, to is unchanged).
+ * Moves every entry (and unread path) of from to the end of to; from is
+ * left empty either way. 0, or -1 (ENOMEM: from's entries are freed, to
+ * may have some of its unread paths).
  */
 int manifest_take(struct manifest *to, struct manifest *from)
 {
 	struct entry *grown;
+	size_t i;
+
+	for (i = 0; i < from->nunread; i++) {
+		if (manifest_add_unread(to, from->unread[i]) < 0) {
+			manifest_free(from);
+			return -1;
+		}
+		free(from->unread[i]);
+	}
+	free(from->unread);
+	from->unread = NULL;
+	from->nunread = from->aunread = 0;
 
 	if (from->count == 0) {
 		manifest_free(from);
@@ -135,10 +186,17 @@ static int by_path(const void *a, const void *b)
 		      ((const struct entry *)b)->path);
 }
 
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 void manifest_sort(struct manifest *m)
 {
 	if (m->count > 1)
 		qsort(m->entries, m->count, sizeof(*m->entries), by_path);
+	if (m->nunread > 1)
+		qsort(m->unread, m->nunread, sizeof(*m->unread), by_string);
 }
 
 void manifest_free(struct manifest *m)
@@ -150,6 +208,9 @@ void manifest_free(struct manifest *m)
 		free(m->entries[i].text);
 	}
 	free(m->entries);
+	for (i = 0; i < m->nunread; i++)
+		free(m->unread[i]);
+	free(m->unread);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -183,6 +244,11 @@ void manifest_write(const struct manifest *m, FILE *out)
 	size_t i;
 
 	fprintf(out, "%s\n", MANIFEST_MAGIC);
+	for (i = 0; i < m->nunread; i++) {
+		fputs(UNREAD_TAG " ", out);
+		print_escaped(out, m->unread[i]);
+		fputc('\n', out);
+	}
 	for (i = 0; i < m->count; i++) {
 		print_escaped(out, m->entries[i].path);
 		fputc(' ', out);
@@ -334,6 +400,21 @@ int manifest_read(struct manifest *m, FILE *in, const char *name)
 		}
 		if (line[0] == '\0' || line[0] == '#')
 			continue;
+		if (strncmp(line, UNREAD_TAG " ", sizeof(UNREAD_TAG)) == 0 &&
+		    m->version >= 2) {
+			char *path = line + sizeof(UNREAD_TAG);
+
+			if (unescape(path) < 0 || !is_relative_path(path)) {
+				fprintf(stderr, "capmanifest: %s:%lu: bad path after " UNREAD_TAG "\n",
+					name, lineno);
+				status = -1;
+			} else if (manifest_add_unread(m, path) < 0) {
+				fprintf(stderr, "capmanifest: %s: %s\n", name, strerror(ENOMEM));
+				status = -1;
+				break;
+			}
+			continue;
+		}
 		space = strchr(line, ' ');
 		if (space == NULL) {
 			fprintf(stderr, "capmanifest: %s:%lu: no capability text after the path\n",

@@ -19,16 +19,35 @@
 #include "capmanifest.h"
 #include "walk.h"
 
-/* Per thread: what it found, and whether anything could not be read. */
+/*
+ * Per thread: what it found, and whether anything could not be read
+ * (failed: the paths are in m.unread; lost: not even that could be
+ * kept, out of memory, so no manifest may be written).
+ */
 struct rec {
 	struct manifest m;
-	int failed;
+	int failed, lost;
 };
 
 struct record_walk {
 	size_t rootlen;		/* of the printed root, cut from paths */
+	const char *top;	/* the printed root */
 	struct rec *main;	/* the calling thread's, which gets the rest */
 };
+
+/*
+ * Notes a path that could not be read, so the manifest says it does not
+ * cover it: a manifest that simply left it out would later call its files
+ * "extra", and restore would strip them.
+ */
+static void note_unread(struct rec *r, const char *rel)
+{
+	r->failed = 1;
+	if (rel == NULL || manifest_add_unread(&r->m, rel) < 0) {
+		fprintf(stderr, "capmanifest: %s\n", strerror(ENOMEM));
+		r->lost = 1;
+	}
+}
 
 static void print_path(const struct walk_ent *e)
 {
@@ -97,7 +116,9 @@ failed:
 	print_path(e);
 	fprintf(stderr, ": %s\n", strerror(err));
 	funlockfile(stderr);
-	r->failed = 1;
+	free(ent.path);
+	ent.path = relative_path(rw, e);
+	note_unread(r, ent.path);
 out:
 	free(ent.path);
 	cap_free(ent.text);
@@ -133,9 +154,10 @@ static int visit(void *arg, void *tctx, const struct walk_ent *e,
 static void walk_failed(void *arg, void *tctx, const char *path,
 			enum walk_error what, int err)
 {
+	const struct record_walk *rw = arg;
 	struct rec *r = tctx;
+	char *rel = NULL;
 
-	(void)arg;
 	if (what == WALK_ERR_OPEN &&
 	    (err == ENOENT || err == ENOTDIR || err == ELOOP)) {
 		fprintf(stderr, "capmanifest: warning: %s: vanished or replaced during the walk, nothing recorded below it\n",
@@ -145,7 +167,15 @@ static void walk_failed(void *arg, void *tctx, const char *path,
 	fprintf(stderr, "capmanifest: cannot read directory %s: %s\n", path,
 		what == WALK_ERR_MOVED ? "replaced by another directory during the walk" :
 		strerror(err));
-	r->failed = 1;
+	/* The root itself: nothing is recorded (walk_run() fails). */
+	if (strcmp(path, rw->top) == 0) {
+		r->failed = 1;
+		return;
+	}
+	if (asprintf(&rel, ".%s", path + rw->rootlen) < 0)
+		rel = NULL;
+	note_unread(r, rel);
+	free(rel);
 }
 
 static void *thread_start(void *arg)
@@ -161,10 +191,10 @@ static void thread_end(void *arg, void *tctx)
 
 	if (manifest_take(&main_rec->m, &r->m) < 0) {
 		fprintf(stderr, "capmanifest: %s\n", strerror(ENOMEM));
-		r->failed = 1;
+		main_rec->lost = 1;
 	}
-	if (r->failed)
-		main_rec->failed = 1;
+	main_rec->failed |= r->failed;
+	main_rec->lost |= r->lost;
 	manifest_free(&r->m);
 	free(r);
 }
@@ -176,7 +206,8 @@ static const struct walk_ops record_ops = {
 	.error = walk_failed,
 };
 
-int manifest_record(struct manifest *m, const char *root, int one_fs)
+int manifest_record(struct manifest *m, const char *root, int one_fs,
+		    int pseudo)
 {
 	struct rec r = { .m = *m };
 	struct record_walk rw = { .main = &r };
@@ -185,7 +216,7 @@ int manifest_record(struct manifest *m, const char *root, int one_fs)
 	size_t len;
 	struct walk_config c = {
 		.ops = &record_ops, .arg = &rw, .main_tctx = &r,
-		.one_fs = one_fs,
+		.one_fs = one_fs, .skip_pseudo = !pseudo,
 	};
 
 	if (top == NULL || lstat(root, &st) < 0) {
@@ -202,10 +233,11 @@ int manifest_record(struct manifest *m, const char *root, int one_fs)
 	while (len > 1 && top[len - 1] == '/')
 		top[--len] = '\0';	/* "tree/" and "tree" record the same */
 	rw.rootlen = strcmp(top, "/") == 0 ? 0 : len;
+	rw.top = top;
 	if (walk_run(top, &c) < 0)
-		r.failed = 1;		/* reported through walk_failed */
+		r.lost = 1;		/* the root: reported through walk_failed */
 	free(top);
 	*m = r.m;
 	manifest_sort(m);
-	return r.failed ? -1 : 0;
+	return r.lost ? -1 : r.failed ? 1 : 0;
 }

@@ -142,6 +142,18 @@ static void grant_note(const struct pam_view *pv, char *buf, size_t len)
 			 "login through %s: %s", pv->service, pv->iab_why);
 }
 
+/* Where a pam_cap grant must go: the file this service's pam_cap reads. */
+static void fix_from_view(struct fix_context *fx, const struct pam_view *pv)
+{
+	if (pv == NULL)
+		return;
+	fx->config = pv->config;
+	fx->star = pv->star;
+	fx->shadow = pv->shadow;
+	fx->shadow_ambient = pv->shadow_ambient;
+	fx->shadow_text = pv->shadow_text;
+}
+
 /*
  * A new login through one service: yes only if it holds even without
  * the grants we are unsure of, no only if it fails even with them.
@@ -158,6 +170,7 @@ static void judge_login(const struct kernel_facts *k, const struct binary_facts 
 
 	grant_note(pv, note, sizeof(note));
 	fx.grant_note = note[0] ? note : NULL;
+	fix_from_view(&fx, pv);
 	login_subject(&sure, self, u, pv, 0);
 	sure.may_exec = may_exec;
 	judge(k, b, &sure, &fx, v);
@@ -251,6 +264,8 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	print_session(&who, label);
 	print_pam(pv, npv);
 	fill_fix_context(&fx, b, u, o->pam.config);
+	if (npv > 0)
+		fix_from_view(&fx, &pv[0]);
 	judge(k, b, &who, &fx, &v);
 	{
 		char bits[256];

@@ -73,6 +73,14 @@ struct pam_view {
 	char config[4096];	/* the capability.conf it reads */
 	char grant[512];	/* one line: what that file grants the user */
 	uint64_t inh, amb, drop;	/* the grant: I, A, and bounding drops */
+	/*
+	 * A "*" line decided (star, else 0), and a later line that names the
+	 * user and would grant cap_perfmon (I or A) is never reached:
+	 * shadow is its number, shadow_text its caps and who.
+	 */
+	unsigned long star, shadow;
+	int shadow_ambient;	/* and it grants cap_perfmon ambient too */
+	char shadow_text[300];
 };
 
 /* Whoever would run perf: a session, or a new login modelled on one. */
@@ -97,6 +105,10 @@ struct fix_context {
 	int perf_users_exists;	/* a group named perf_users exists */
 	int in_perf_users;	/* and the user is in it, in the database */
 	const char *grant_note;	/* a pam_cap grant that does not arrive, or NULL */
+	/* From the pam view judged (struct pam_view): where a grant must go. */
+	unsigned long star, shadow;
+	int shadow_ambient;
+	const char *shadow_text;
 };
 
 #define MAX_FIXES 4
@@ -113,6 +125,8 @@ struct verdict {
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v);
+/* The fix for a capability.conf whose grant sits below a "*" line. */
+void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
 void add_fix(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* snprintf for messages: a path too long for the buffer is cut, knowingly. */

@@ -115,6 +115,14 @@ static void fix_exec(struct verdict *v, const struct binary_facts *b,
 	}
 }
 
+void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx)
+{
+	add_fix(v, "move line %lu of %s ('%s') above line %lu: the '*' on "
+		"line %lu matches everybody first, and the first matching "
+		"line wins", fx->shadow, fx->config, fx->shadow_text,
+		fx->star, fx->star);
+}
+
 /* The file's capabilities decide nothing here: why, and what to do. */
 static void target_blocks(struct verdict *v, const struct binary_facts *b)
 {
@@ -221,9 +229,19 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	} else if ((fi & needed) && !(fp & needed)) {
 		block(v, ANSWER_NO, "%s grants cap_perfmon only to callers holding it in their "
 		   "inheritable set, and %s does not", b->path, who->name);
-		add_fix(v, "grant it at login: add 'cap_perfmon %s' to %s, with "
-			"'auth optional pam_cap.so' in the PAM stack of the login "
-			"service", who->name, fx->config);
+		if (fx->shadow != 0)
+			fix_shadowed_grant(v, fx);
+		else if (fx->star != 0)
+			add_fix(v, "grant it at login: add 'cap_perfmon %s' to "
+				"%s above line %lu (its '*' matches everybody "
+				"first, and the first matching line wins), "
+				"with 'auth optional pam_cap.so' in the PAM "
+				"stack of the login service", who->name,
+				fx->config, fx->star);
+		else
+			add_fix(v, "grant it at login: add 'cap_perfmon %s' to %s, with "
+				"'auth optional pam_cap.so' in the PAM stack of the login "
+				"service", who->name, fx->config);
 	} else if (!knows_perfmon) {
 		block(v, ANSWER_NO, "this kernel predates CAP_PERFMON and %s lacks cap_sys_admin", b->path);
 		fix_with_preset(v, b, who, fx);
@@ -234,6 +252,13 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	} else {
 		block(v, ANSWER_NO, "%s carries no cap_perfmon%s%s", b->path,
 		   fx->grant_note ? "; " : "", fx->grant_note ? fx->grant_note : "");
+		/*
+		 * An ambient grant that pam_cap never reaches: moved up, it
+		 * works without file capabilities (an inheritable one would
+		 * still need the file's).
+		 */
+		if (fx->shadow != 0 && fx->shadow_ambient)
+			fix_shadowed_grant(v, fx);
 		fix_with_preset(v, b, who, fx);
 	}
 filters:

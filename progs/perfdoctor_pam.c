@@ -214,6 +214,43 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 	judge_survival(view, &s->e[k]);
 }
 
+/*
+ * The '*' line view->star decided: does a later line, which pam_cap never
+ * reaches, name the user and grant cap_perfmon? Debian's capability.conf
+ * ends with "none *", so "cap_perfmon @perf_users" appended to it is dead.
+ */
+static void judge_shadow(struct pam_view *view, const char *user)
+{
+	struct capconf_match later;
+	cap_iab_t iab;
+	int perfmon = 0, ambient = 0;
+	size_t len;
+
+	if (capconf_find_shadowed(view->config, user, view->star,
+				  &later) != CAPCONF_FOUND)
+		return;
+	iab = cap_iab_from_text(later.caps);
+	if (iab != NULL && CAP_PERFMON < cap_max_bits()) {
+		perfmon = cap_iab_get_vector(iab, CAP_IAB_INH, CAP_PERFMON) ==
+			  CAP_SET;
+		ambient = cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_PERFMON) ==
+			  CAP_SET;
+	}
+	cap_free(iab);
+	if (perfmon) {
+		view->shadow = later.line;
+		view->shadow_ambient = ambient;
+		snprintf(view->shadow_text, sizeof(view->shadow_text), "%s %s",
+			 later.caps, later.who);
+		len = strlen(view->grant);
+		snprintf(view->grant + len, sizeof(view->grant) - len,
+			 "; line %lu ('%s') names %s but is never reached: the "
+			 "first matching line wins", later.line,
+			 view->shadow_text, user);
+	}
+	capconf_match_release(&later);
+}
+
 /* What the config (or default=) grants user, into view's masks and line. */
 static void judge_grant(struct pam_view *view, const char *user,
 			const char *fallback)
@@ -262,6 +299,10 @@ static void judge_grant(struct pam_view *view, const char *user,
 			view->drop |= BIT(cap);
 	}
 	cap_free(iab);
+	if (rc == CAPCONF_FOUND && m.why == CAPCONF_WHY_ANY) {
+		view->star = m.line;
+		judge_shadow(view, user);
+	}
 	if (rc == CAPCONF_FOUND)
 		capconf_match_release(&m);
 }

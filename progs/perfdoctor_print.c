@@ -110,6 +110,17 @@ void print_header(const struct kernel_facts *k,
 		say("%-10s %s", "target:", why != NULL ? why : "an ELF "
 		    "executable, on a filesystem that honours file capabilities");
 	}
+	{
+		/* perf takes its subcommand from its name: "perf-test" is "perf test". */
+		const char *base = strrchr(b->path, '/');
+
+		base = base != NULL ? base + 1 : b->path;
+		if (strncmp(base, "perf-", 5) == 0 && base[5] != '\0')
+			say("%-10s perf runs a file named '%s' as 'perf %s' (it "
+			    "takes its subcommand from its own name): name the "
+			    "copy without 'perf-', e.g. 'perf_%s'", "name:",
+			    base, base + 5, base + 5);
+	}
 	if (b->caps != NULL) {
 		char *text = cap_to_text(b->caps, NULL);
 

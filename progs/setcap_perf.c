@@ -300,6 +300,24 @@ static int check_exec_target(const struct target *t)
 	return 0;
 }
 
+/*
+ * perf dispatches on the name it was started by: a copy named "perf-test"
+ * runs "perf test", "perf-stat stat -a" runs "perf stat" on a program
+ * called stat. Granting is still correct, but the administrator meant a
+ * perf, so say what the name does.
+ */
+static void warn_dispatch_name(const char *file)
+{
+	const char *base = strrchr(file, '/');
+
+	base = base != NULL ? base + 1 : file;
+	if (strncmp(base, "perf-", 5) != 0 || base[5] == '\0')
+		return;
+	say(stderr, "warning: %s: perf runs a file named '%s' as 'perf %s' "
+	    "(it takes its subcommand from its own name): name the copy "
+	    "without 'perf-', e.g. 'perf_%s'", file, base, base + 5, base + 5);
+}
+
 /* -v with --perf-group: is the file root:GROUP 0750 without ACL entries? */
 static int check_restricted(const struct target *t, const struct perf_group *g)
 {
@@ -472,6 +490,7 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 	}
 	if (check_exec_target(&t) < 0)
 		goto out;
+	warn_dispatch_name(file);
 	if (group != NULL && group->name != NULL) {
 		if (verify ? check_restricted(&t, group) < 0 :
 			     restrict_to_group(&t, group) < 0)

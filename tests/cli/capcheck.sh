@@ -70,7 +70,7 @@ capcheck: $C:5: warning: '+bin' is a user name, not a group: write '@bin'
 capcheck: $C:5: warning: '#x' is a user name: '#' starts a comment only at the start of a line
 capcheck: $C:6: warning: unknown user 'nosuch': never matches
 capcheck: $C:7: warning: no users listed: never matches
-capcheck: $C:9: warning: never used: the '*' on line 8 matches everybody first
+capcheck: $C:9: warning: never used: the '*' on line 8 matches everybody first: move this line above line 8
 capcheck: $C:10: warning: NUL byte: $STOPS
 capcheck: $C:11: warning: longer than 4095 bytes: $STOPS (libcap would split it into two lines)"
 
@@ -88,6 +88,26 @@ cc 0 --config="$T/good"
 printf 'cap_perfmon @perf_team\n' >"$T/badgroup"
 cc 1 -c "$T/badgroup"
 same "$T/err" "capcheck: $T/badgroup:1: warning: unknown group 'perf_team': never matches"
+
+# Debian's capability.conf ends with "none *": a grant appended below it
+# (as the guide once said) is never reached, since the first matching
+# line wins. capcheck says which line was meant for whom and where it
+# must go; bob, whom no later line names, gets no such hint.
+printf '# stock file\nnone  *\n\ncap_perfmon @perf_users\ncap_kill bob\n' >"$T/deb"
+cc 1 -c "$T/deb" alice dave nobody
+same "$T/out" "alice: none: inheritable and ambient sets cleared [$T/deb:2, wildcard *]
+  never reached: line 4 ('cap_perfmon', group @perf_users) is meant for alice, but the '*' on line 2 matches first: move line 4 above line 2
+dave: none: inheritable and ambient sets cleared [$T/deb:2, wildcard *]
+  never reached: line 4 ('cap_perfmon', group @perf_users) is meant for dave, but the '*' on line 2 matches first: move line 4 above line 2
+nobody: none: inheritable and ambient sets cleared [$T/deb:2, wildcard *]"
+same "$T/err" "capcheck: $T/deb:4: warning: never used: the '*' on line 2 matches everybody first: move this line above line 2
+capcheck: $T/deb:5: warning: never used: the '*' on line 2 matches everybody first: move this line above line 2"
+# Moved above it (the guide's "sed -i 1i"), the grant decides: no warning.
+printf 'cap_perfmon @perf_users\n# stock file\nnone  *\n' >"$T/deb"
+cc 0 -c "$T/deb" alice bob
+same "$T/out" "alice: cap_perfmon [$T/deb:1, group @perf_users]
+$RISK_PERFMON
+bob: none: inheritable and ambient sets cleared [$T/deb:3, wildcard *]"
 
 # A malformed line that matches still decides, exactly as in the module.
 printf 'cap_bogus alice\ncap_kill alice\n' >"$T/mal"

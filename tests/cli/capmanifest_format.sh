@@ -82,8 +82,9 @@ for n in 2 3 4 5 6 7 8 9 10 11 12; do
 done
 grep -q "^capmanifest: $tmp/bad:13: " "$tmp/err" && fail "good line 13 reported"
 
-# A directory record cannot read fails it whole: no partial manifest.
-# (As root, as nobody: root reads everything.)
+# A directory record cannot read is named on stderr and marked "!unread"
+# in the manifest, which holds the rest; exit 1 (issue 14: it was exit 2
+# with an empty manifest). (As root, as nobody: root reads everything.)
 chmod 755 "$tmp" && mkdir -p "$tmp/u/open" "$tmp/u/shut" && echo x >"$tmp/u/open/f" &&
 	chmod 000 "$tmp/u/shut" || exit 1
 if [ "$(id -u)" -eq 0 ]; then
@@ -93,10 +94,18 @@ else
 	as_user() { "$@"; }
 fi
 as_user ${VALGRIND_CMD:-} "$cm" record "$tmp/u" >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
-	grep -q "^capmanifest: cannot read directory $tmp/u/shut: Permission denied\$" "$tmp/err" ||
+[ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "$(printf '# capmanifest 2\n!unread ./shut')" ] &&
+	[ "$(cat "$tmp/err")" = "capmanifest: cannot read directory $tmp/u/shut: Permission denied
+capmanifest: 1 path could not be read: the manifest marks it \"!unread\" and does not cover it" ] ||
 	fail "record of an unreadable directory: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 chmod 755 "$tmp/u/shut"
+# "!unread" paths have the entries' one spelling; a bad one fails the read.
+for bad in '/etc' './a/../b' './' 'x' './a\000'; do
+	printf '# capmanifest 2\n!unread %s\n' "$bad" >"$tmp/m"
+	run_ours "$cm" verify "$tmp/m" "$t" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	[ $rc -eq 2 ] && grep -q "^capmanifest: $tmp/m:2: bad path after !unread\$" "$tmp/err" ||
+		fail "!unread $bad: exit $rc: $(cat "$tmp/err")"
+done
 
 # A FIFO named by a manifest is refused without being opened.
 (exec 3>"$t/fifo"; echo connected >"$tmp/writer") & writer=$!

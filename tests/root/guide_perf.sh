@@ -5,9 +5,13 @@
 # marked "output" with what the block printed. The guide drifting from the
 # programs, or a block losing its marker, fails the suite.
 #
-# Kinds: root, member (in perf_users, no capabilities), member-pam (the same
-# with CAP_PERFMON inheritable, as pam_cap leaves a login), outsider (not in
-# the group); "fails" after a kind means the block must fail. Text blocks:
+# Kinds: root, member (in perf_users, no capabilities), member-pam (a real
+# login of alice through a PAM stack with our pam_cap reading the guide's
+# capability.conf, driven by pamcase under pam_wrapper), outsider (not in
+# the group); "fails" after a kind means the block must fail. Members and
+# outsiders get an ordinary user's PATH (Debian's login.defs ENV_PATH: no
+# /usr/sbin), so a command the guide names without its directory must be
+# found there. Text blocks:
 # "output" (exact) or "output-first-line" (first line only: capsh's
 # explanations are our own prose and may be reworded).
 #
@@ -16,7 +20,9 @@
 # whose /etc/passwd and /etc/group hold only the base system accounts), so
 # a machine already set up for perf, with its own perf_users group and
 # alice, runs the guide from the same blank start. /usr/bin/perf and
-# /etc/security/ are rewritten to a scratch directory; perf is a copy of
+# /etc/security/ are rewritten to a scratch directory, where
+# capability.conf starts as Debian's does, ending with "none *";
+# /usr/sbin/<our program> runs the program under test; perf is a copy of
 # $BIN/perfprobe. The group and user the guide creates live in private
 # passwd/group files read through nss_wrapper (LD_PRELOAD, by absolute path
 # so that ld.so silently skips it for the capability-raising exec of perf),
@@ -51,6 +57,11 @@ done
 nsswrap=$(ls /usr/lib/*/libnss_wrapper.so /usr/lib64/libnss_wrapper.so \
 	/usr/lib/libnss_wrapper.so 2>/dev/null | head -n 1)
 [ -n "$nsswrap" ] || skip "nss_wrapper (libnss-wrapper) is not installed"
+pamwrap=$(ls /usr/lib/*/libpam_wrapper.so /usr/lib64/libpam_wrapper.so \
+	/usr/lib/libpam_wrapper.so 2>/dev/null | head -n 1)
+[ -n "$pamwrap" ] || skip "pam_wrapper (libpam-wrapper) is not installed"
+[ -f "$top/pam_cap/pam_cap.so" ] || skip "pam_cap.so is not built yet"
+[ -x "$bin/pamcase" ] || skip "$bin/pamcase is not built (make -C tests all)"
 command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
 last=$(cat /proc/sys/kernel/cap_last_cap)
 [ "$last" -ge 38 ] || skip "kernel has no CAP_PERFMON (cap_last_cap=$last)"
@@ -63,7 +74,22 @@ work=$(mktemp -d) && work=$(cd "$work" && pwd -P) || exit 1
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"	# the member and outsider must reach perf
 mkdir -p "$work/usr/bin" "$work/etc/security" "$work/bin" "$work/shims" \
-	"$work/steps"
+	"$work/steps" "$work/pam.d"
+# capability.conf as Debian ships it: comments, then "none *" last.
+cat >"$work/etc/security/capability.conf" <<'CONF'
+# /etc/security/capability.conf (a stand-in for Debian's: its active
+# line is the last one, and the first line naming a user wins)
+#cap_setfcap	someuser
+
+## nobody else gets inheritable capabilities
+none  *
+CONF
+chmod 0644 "$work/etc/security/capability.conf"
+# A login service with our pam_cap after the password check. ("other" as Debian has it, so libpam finds a default.)
+printf 'auth required pam_permit.so\nauth optional %s config=%s\n' \
+	"$top/pam_cap/pam_cap.so" "$work/etc/security/capability.conf" \
+	>"$work/pam.d/guide-login"
+echo 'auth required pam_deny.so' >"$work/pam.d/other"
 cp "$bin/perfprobe" "$work/usr/bin/perf"
 chmod 0755 "$work/usr/bin/perf"
 for p in setcap getcap getpcaps capsh; do
@@ -196,8 +222,11 @@ nsteps=$(ls "$work/steps"/*.sh 2>/dev/null | wc -l)
 # Guide paths to scratch paths, and back for the output.
 to_work() {
 	sed -e "s|/usr/bin/perf|$work/usr/bin/perf|g" \
+		-e "s|/usr/sbin/\(setcap\|getcap\|getpcaps\|capsh\|capcheck\)\\b|$work/bin/\\1|g" \
 		-e "s|/etc/security/|$work/etc/security/|g" "$1"
 }
+# An ordinary user's PATH on Debian (login.defs ENV_PATH), perf first.
+user_path="$work/usr/bin:/usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games"
 from_work() { sed -e "s|$work||g" -e 's/^[0-9][0-9]*:/4242:/'; }
 
 status=0
@@ -212,17 +241,26 @@ for step in "$work/steps"/*.sh; do
 		sh -ec "$script" >"$n.got" 2>&1 ;;
 	member*)
 		if [ "${kind%% *}" = member-pam ]; then
-			# pam_cap's "cap_perfmon @perf_users" leaves the login with
-			# CAP_PERFMON inheritable; capsh does the same here.
-			"$work/bin/capsh" --inh=cap_perfmon --user=alice -- \
-				-ec "$script" >"$n.got" 2>&1
+			# A real login: pam_cap reads the guide's capability.conf,
+			# pamcase becomes alice and runs the block (with PATH
+			# /usr/bin:/bin, a clean environment), its output to a
+			# file alice may write.
+			: >"$n.got"; chmod 666 "$n.got"
+			printf '#!/bin/sh\nexec >>"%s" 2>&1\nPATH=%s\nset -e\n%s\n' \
+				"$n.got" "$user_path" "$script" >"$n.login"
+			chmod 755 "$n.login"
+			env PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$work/pam.d" \
+				PAM_WRAPPER_DISABLE_DEEPBIND=1 \
+				LD_PRELOAD="$pamwrap $nsswrap" "$bin/pamcase" \
+				-s guide-login -u alice -x "$n.login" \
+				auth setcred become end=silent >"$n.pam" 2>&1
 		else
-			setpriv --reuid=alice --regid=65534 --init-groups -- \
-				sh -ec "$script" >"$n.got" 2>&1
+			PATH=$user_path setpriv --reuid=alice --regid=65534 \
+				--init-groups -- sh -ec "$script" >"$n.got" 2>&1
 		fi ;;
 	outsider*)
-		setpriv --reuid=nobody --regid=65534 --clear-groups -- \
-			sh -ec "$script" >"$n.got" 2>&1 ;;
+		PATH=$user_path setpriv --reuid=nobody --regid=65534 \
+			--clear-groups -- sh -ec "$script" >"$n.got" 2>&1 ;;
 	esac
 	rc=$?
 	name="step $(basename "$n") ($kind): $(head -n 1 "$step")"
@@ -236,6 +274,7 @@ for step in "$work/steps"/*.sh; do
 		if [ $rc -ne 0 ]; then
 			echo "FAIL: $name exited $rc"; status=1
 			sed 's/^/    /' "$n.got"
+			[ -f "$n.pam" ] && sed 's/^/    pam: /' "$n.pam"
 		fi ;;
 	esac
 	if [ -f "$n.out" ]; then

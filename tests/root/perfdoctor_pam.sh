@@ -139,6 +139,33 @@ chmod o-w "$conf"
 printf 'none alice\000\ncap_perfmon *\n' >"$conf"
 check "an unusable line before a broader one" no login "$T/perf-ei" login \
 	"pam_cap stops here (NUL byte in line): grants nothing, not even default="
+# Debian's capability.conf ends with "none *": a grant appended below it
+# is never reached (the first matching line wins). perfdoctor and capcheck
+# must say so, and say to move it above; a real login agrees, before and
+# after the move (issue 14, item 5).
+printf '# as Debian ships it\nnone  *\ncap_perfmon @perf_users\n' >"$conf"
+check "a grant below 'none *'" no login "$T/perf-ei" login \
+	"fix:       move line 3 of $conf ('cap_perfmon @perf_users') above line 2: the '*' on line 2 matches everybody first"
+ours "$TOP/pam_cap/capcheck" -c "$conf" alice >"$T/cc" 2>&1
+grep -qF "never reached: line 3 ('cap_perfmon', group @perf_users) is meant for alice, but the '*' on line 2 matches first: move line 3 above line 2" "$T/cc" ||
+	{ fail "capcheck on a grant below 'none *':"; sed 's/^/    /' "$T/cc"; }
+printf '# as Debian ships it\nnone  *\n' >"$conf"
+check "no grant, a 'none *' line" no login "$T/perf-ei" login \
+	"add 'cap_perfmon alice' to $conf above line 2"
+printf 'cap_perfmon @perf_users\n# as Debian ships it\nnone  *\n' >"$conf"
+check "the grant moved above 'none *'" yes login "$T/perf-ei" login
+ours "$TOP/pam_cap/capcheck" -c "$conf" alice >"$T/cc" 2>&1 ||
+	{ fail "capcheck on the moved grant: exit $?"; sed 's/^/    /' "$T/cc"; }
+# An ambient grant below it, perf without file capabilities.
+printf 'none  *\n^cap_perfmon @perf_users\n' >"$conf"
+stack login "@include $T/svc/common-amb-early"
+printf 'auth required pam_permit.so\nauth optional %s config=%s keepcaps defer\n' \
+	"$OURS" "$conf" >"$T/svc/common-amb-early"
+check "an ambient grant below 'none *'" no login "$T/perf-plain" login \
+	"move line 2 of $conf ('^cap_perfmon @perf_users') above line 1"
+printf '^cap_perfmon @perf_users\nnone  *\n' >"$conf"
+check "the ambient grant moved above 'none *'" yes login "$T/perf-plain" login
+stack login "@include $T/svc/common-cap"
 echo 'none bob' >"$conf"
 printf 'auth required pam_permit.so\nauth optional %s config=%s default=cap_perfmon\n' \
 	"$OURS" "$conf" >"$T/svc/login"

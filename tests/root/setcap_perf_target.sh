@@ -106,4 +106,30 @@ cp "$BIN/perfprobe" "$evil"
 chmod 0750 "$evil"
 ours "$setcap" --perf "$evil" >"$T/out" 2>"$T/err" || fail "--perf on an oddly named ELF: $(cat "$T/err")"
 [ "$(cat "$T/out")" = "$T/e\012setcap: forged\033[2J: OK" ] || fail "OK line not escaped: $(cat "$T/out")"
+
+# Issue 14: perf takes its subcommand from its own name, so a copy named
+# perf-test runs "perf test". setcap --perf grants (the file is fine) but
+# warns, and so does perfdoctor; perf_test draws no warning. With Debian's
+# perf installed, the premise itself is checked: perf-version is "perf version".
+cp "$BIN/perfprobe" "$T/perf-test"
+cp "$BIN/perfprobe" "$T/perf_test"
+chmod 0750 "$T/perf-test" "$T/perf_test"
+dispatch="perf runs a file named 'perf-test' as 'perf test' (it takes its subcommand from its own name): name the copy without 'perf-', e.g. 'perf_test'"
+ours "$setcap" --perf "$T/perf-test" >"$T/out" 2>"$T/err" || fail "--perf perf-test: exit $?: $(cat "$T/err")"
+grep -qxF "setcap: warning: $T/perf-test: $dispatch" "$T/err" || fail "--perf perf-test: no dispatch warning: $(cat "$T/err")"
+[ "$(caps "$T/perf-test")" != "" ] || fail "--perf perf-test: nothing granted"
+ours "$setcap" --perf "$T/perf_test" >"$T/out" 2>"$T/err" || fail "--perf perf_test: exit $?"
+grep -q "as 'perf" "$T/err" && fail "--perf perf_test: warned: $(cat "$T/err")"
+ours "$TOP/progs/perfdoctor" "$T/perf-test" >"$T/doc" 2>&1
+grep -qxF "name:      $dispatch" "$T/doc" || { fail "perfdoctor perf-test: no dispatch line:"; sed 's/^/    /' "$T/doc"; }
+ours "$TOP/progs/perfdoctor" "$T/perf_test" >"$T/doc" 2>&1
+grep -q '^name:' "$T/doc" && fail "perfdoctor perf_test: dispatch line"
+if [ -x /usr/bin/perf ] && head -c 4 /usr/bin/perf | grep -q ELF; then
+	cp /usr/bin/perf "$T/perf-version"
+	out=$("$T/perf-version" 2>&1)
+	case $out in
+	"perf version "*) ok "a copy of $(readlink -f /usr/bin/perf) named perf-version runs 'perf version'" ;;
+	*) fail "perf-version printed [$out]: the dispatch warning's premise does not hold" ;;
+	esac
+fi
 [ $fails -eq 0 ]

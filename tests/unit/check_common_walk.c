@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -316,6 +317,28 @@ END_TEST
  * is exchanged with the same level of a decoy comb: the walk must notice
  * (WALK_ERR_MOVED) and never list the decoy under the tree's names.
  */
+/*
+ * The pseudo filesystems capmanifest leaves out, by statfs magic: the
+ * kernel's own (statfs of /proc and /sys here), none of the file systems
+ * that hold programs, and not tmpfs, whose files are real.
+ */
+START_TEST(pseudo_fs_by_magic)
+{
+	struct statfs sf;
+
+	ck_assert_str_eq(walk_pseudo_fs(0x9fa0), "proc");
+	ck_assert_str_eq(walk_pseudo_fs(0x62656572), "sysfs");
+	ck_assert_str_eq(walk_pseudo_fs(0x63677270), "cgroup2");
+	ck_assert_str_eq(walk_pseudo_fs(0x74726163), "tracefs");
+	ck_assert_ptr_null(walk_pseudo_fs(0x01021994));	/* tmpfs, devtmpfs */
+	ck_assert_ptr_null(walk_pseudo_fs(0xef53));	/* ext2/3/4 */
+	ck_assert_ptr_null(walk_pseudo_fs(0x58465342));	/* xfs */
+	ck_assert_ptr_null(walk_pseudo_fs(0x794c7630));	/* overlayfs */
+	if (statfs("/proc", &sf) == 0)
+		ck_assert_str_eq(walk_pseudo_fs((unsigned long)sf.f_type), "proc");
+}
+END_TEST
+
 START_TEST(moved_directory_caught)
 {
 	char *root = make_root(), *tree = join(root, "tree");
@@ -370,6 +393,7 @@ static Suite *walk_suite(void)
 	tcase_add_test(tc, root_symlink_refused);
 	tcase_add_test(tc, deep_tree_bounded_descriptors);
 	tcase_add_test(tc, moved_directory_caught);
+	tcase_add_test(tc, pseudo_fs_by_magic);
 	suite_add_tcase(s, tc);
 	return s;
 }
