@@ -48,7 +48,8 @@ if [ -n "$fresh" ] && [ "$sums" = "$(cat "$out/.sources" 2>/dev/null)" ]; then
 	exit 0
 fi
 
-rm -rf "$out/libcap2" "$out/.sources"
+rm -rf "$out/libcap2" "$out/.sources" "$out/lintian.txt" "$out"/*.deb \
+	"$out"/*.changes "$out"/*.buildinfo
 mkdir "$out/libcap2"
 list_sources | while IFS= read -r f; do
 	[ -f "$f" ] && { mkdir -p "$out/libcap2/$(dirname "$f")"; cp -p "$f" "$out/libcap2/$f"; }
@@ -60,6 +61,12 @@ chmod +x "$out/libcap2/debian/rules"
 	exit 1
 }
 rm -rf "$out/libcap2"
+# lintian reads every .deb and takes a minute; its verdict is kept with the
+# packages (lintian.txt) so that callers need not run it again.
+if command -v lintian >/dev/null 2>&1; then
+	lintian --tag-display-limit 0 "$out"/libcap2_*_"$arch".changes \
+		>"$out/lintian.txt" 2>&1 || true
+fi
 echo "$sums" >"$out/.sources"
 echo "make-deb: built in $out:"
 for d in $debs; do echo "  $(basename "$d")"; done
