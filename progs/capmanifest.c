@@ -24,13 +24,14 @@
 
 #include "capmanifest.h"
 
-enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1 };
+enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1, OPT_LISTED_ONLY };
 
 struct opts {
 	int one_fs;
 	int dry_run;
 	int fix_owner;		/* restore: re-apply owner, group and mode */
 	int allow_v1;		/* restore: accept a manifest without them */
+	int listed_only;	/* restore: leave files the manifest omits alone */
 	const char *command;
 	const char *manifest;
 	const char *root;
@@ -41,12 +42,14 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: capmanifest record [-x] <dir>\n"
 		"       capmanifest verify [-x] <manifest> <dir>\n"
-		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] <manifest> <dir>\n"
+		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] [--listed-only] <manifest> <dir>\n"
 		"  -x, --one-file-system  do not cross mount points\n"
 		"  -n, --dry-run          say what restore would change, change nothing\n"
 		"  --fix-owner            restore owner, group and mode too, where they differ\n"
 		"  --allow-v1             restore a version 1 manifest, which records no owner,\n"
-		"                         group or mode, without checking them\n");
+		"                         group or mode, without checking them\n"
+		"  --listed-only          restore only the files the manifest lists; leave the\n"
+		"                         capabilities of every other file alone\n");
 }
 
 static int load_manifest(struct manifest *m, const char *name)
@@ -221,6 +224,11 @@ static int restore_one(enum change c, const struct entry *want,
 	cap_t caps = NULL;
 	int fd, fixed = 0, rc = -1;
 
+	/* A manifest registered for a few files (the dpkg trigger's) says
+	 * nothing about the rest of the tree: ping keeps its capability. */
+	if (c == EXTRA && o->listed_only)
+		return 0;
+
 	if (current_meta(ctx, e->path, &fd, &now) < 0) {
 		fail_entry(c == EXTRA ? "remove capabilities of" : "set", e->path, errno);
 		return 1;
@@ -320,7 +328,8 @@ static int run(const struct opts *o)
 		fprintf(stderr, "capmanifest: %s: %s\n", o->root, strerror(errno));
 		goto out;
 	}
-	if (manifest_record(&have, o->root, o->one_fs) < 0)
+	if (o->listed_only ? manifest_record_listed(&have, &want, ctx.rootfd) < 0
+			   : manifest_record(&have, o->root, o->one_fs) < 0)
 		goto out;
 	failures = compare(&want, &have, strcmp(o->command, "verify") == 0 ?
 			   report : restore_one, &ctx);
@@ -340,6 +349,7 @@ int main(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "fix-owner", no_argument, NULL, OPT_FIX_OWNER },
 		{ "allow-v1", no_argument, NULL, OPT_ALLOW_V1 },
+		{ "listed-only", no_argument, NULL, OPT_LISTED_ONLY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -370,6 +380,9 @@ int main(int argc, char **argv)
 		case OPT_ALLOW_V1:
 			o.allow_v1 = 1;
 			break;
+		case OPT_LISTED_ONLY:
+			o.listed_only = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -389,9 +402,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if ((o.dry_run || o.fix_owner || o.allow_v1) &&
+	if ((o.dry_run || o.fix_owner || o.allow_v1 || o.listed_only) &&
 	    strcmp(o.command, "restore") != 0) {
-		fprintf(stderr, "capmanifest: --dry-run, --fix-owner and --allow-v1 only apply to restore\n");
+		fprintf(stderr, "capmanifest: --dry-run, --fix-owner, --allow-v1 and --listed-only only apply to restore\n");
 		return 2;
 	}
 	return run(&o);

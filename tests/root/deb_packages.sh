@@ -118,7 +118,41 @@ inside() {
 		echo "note: perf is not installed; perf stat not checked"
 	fi
 
-	# 5. Debian's packages back: the system still works.
+	# 5. The trigger: a registered file replaced by dpkg (a stand-in
+	# package, versions 1 and 2, each unpacking a new copy) gets its
+	# capability back only when owner, group and mode are the recorded
+	# ones, which dpkg-statoverride makes them.
+	probe=/usr/bin/capmanifest-probe
+	for v in 1 2; do
+		mkdir -p "$tmp/probe$v/DEBIAN" "$tmp/probe$v/usr/bin"
+		cp /bin/true "$tmp/probe$v$probe"
+		printf 'Package: capmanifest-probe\nVersion: %s\nArchitecture: all\nMaintainer: test <test@localhost>\nDescription: stand-in for linux-perf\n' \
+			"$v" >"$tmp/probe$v/DEBIAN/control"
+		dpkg-deb -b --root-owner-group "$tmp/probe$v" "$tmp/probe$v.deb" >/dev/null
+	done
+	inroot dpkg -i "$tmp/probe1.deb" >/dev/null
+	inroot sh -c "chgrp perf_users $probe && chmod 0750 $probe && setcap cap_perfmon+ep $probe &&
+		capmanifest record /usr/bin | sed -n 's|^\./capmanifest-probe |.$probe |p' |
+		{ echo '# capmanifest 2'; cat; } >/etc/capmanifest.d/probe.manifest" ||
+		bad "cannot register $probe"
+	grep -q "^.$probe owner=0 group=[0-9]* mode=0750 acl=no cap_perfmon=ep" "$m/etc/capmanifest.d/probe.manifest" ||
+		{ bad "the registered manifest is not as expected"; cat "$m/etc/capmanifest.d/probe.manifest"; }
+	inroot dpkg -i "$tmp/probe2.deb" >"$tmp/trig.log" 2>&1
+	[ -z "$(inroot getcap "$probe")" ] ||
+		bad "the trigger gave a root:root 0755 $probe its capability: $(inroot getcap "$probe")"
+	grep -q 'not restored' "$tmp/trig.log" ||
+		{ bad "the trigger did not say why it refused"; cat "$tmp/trig.log"; }
+	inroot dpkg-statoverride --update --add root perf_users 0750 "$probe" ||
+		bad "dpkg-statoverride fails"
+	inroot dpkg -i "$tmp/probe1.deb" >"$tmp/trig.log" 2>&1
+	[ "$(inroot getcap "$probe")" = "$probe cap_perfmon=ep" ] ||
+		{ bad "the trigger did not restore $probe: $(inroot getcap "$probe")"; cat "$tmp/trig.log"; }
+	if [ -n "$ping" ]; then
+		[ "$(inroot getcap /usr/bin/ping)" = "/usr/bin/ping cap_net_raw=ep" ] ||
+			bad "the trigger touched ping, which no manifest lists"
+	fi
+
+	# 6. Debian's packages back: the system still works.
 	theirs=
 	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
 		f=$(ls "$tmp/${p}_$(echo "$debver" | sed 's/:/%3a/')_"*.deb 2>/dev/null)
