@@ -229,9 +229,12 @@ int manifest_record_listed(struct manifest *m, const struct manifest *want,
 		int fd = entry_open_beneath(rootfd, want->entries[i].path, &st);
 
 		if (fd < 0) {
-			if (errno != ENOENT && errno != EINVAL)
+			/* Gone, not a regular file, or behind a symlink:
+			 * not there for restore, which then says why. */
+			if (errno != ENOENT && errno != EINVAL &&
+			    errno != ENOTDIR && errno != ELOOP)
 				goto failed;
-			continue;	/* restore says what is missing */
+			continue;
 		}
 		caps = entry_caps(fd);
 		if (caps == NULL) {
