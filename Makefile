@@ -42,6 +42,13 @@ test:
 	@awk '{ p += $$1; f += $$2; s += $$3 } END { \
 		printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' $(TEST_SUMMARY)
 
+# Debian packages (libcap2, libcap2-bin, libpam-cap, libcap-dev) built with
+# dpkg-buildpackage from a clean copy of the tree; the .debs go to build/deb
+# (DEB_OUT=dir for elsewhere). See debian/README.Debian.
+DEB_OUT ?= build/deb
+deb:
+	@sh debian/make-deb.sh $(DEB_OUT)
+
 abi-check: all
 	@sh tests/cli/abi_exports.sh
 
@@ -65,4 +72,4 @@ clean:
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
 	rm -f .build-flags .install-flags
 
-.PHONY: all install uninstall test abi-check demo bench fuzz clean
+.PHONY: all install uninstall test deb abi-check demo bench fuzz clean

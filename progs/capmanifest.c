@@ -27,7 +27,8 @@
 #include "suggest.h"
 #include "version.h"
 
-enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1, OPT_PSEUDO };
+enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1, OPT_PSEUDO,
+       OPT_LISTED_ONLY };
 
 /* The subcommands, for "did you mean". */
 static const char *const commands[] = { "record", "verify", "restore" };
@@ -38,6 +39,7 @@ struct opts {
 	int dry_run;
 	int fix_owner;		/* restore: re-apply owner, group and mode */
 	int allow_v1;		/* restore: accept a manifest without them */
+	int listed_only;	/* restore: leave files the manifest omits alone */
 	const char *command;
 	const char *manifest;
 	const char *root;
@@ -48,7 +50,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: capmanifest record [-x] [--include-pseudo] <dir>\n"
 		"       capmanifest verify [-x] [--include-pseudo] <manifest> <dir>\n"
-		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] [--include-pseudo] <manifest> <dir>\n"
+		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] [--listed-only]\n"
+		"                           [--include-pseudo] <manifest> <dir>\n"
 		"  -x, --one-file-system  do not cross mount points\n"
 		"  --include-pseudo       also walk pseudo filesystems (proc, sysfs, cgroup,\n"
 		"                         debugfs, ...) mounted below <dir>\n"
@@ -56,6 +59,8 @@ static void usage(FILE *out)
 		"  --fix-owner            restore owner, group and mode too, where they differ\n"
 		"  --allow-v1             restore a version 1 manifest, which records no owner,\n"
 		"                         group or mode, without checking them\n"
+		"  --listed-only          restore only the files the manifest lists; leave the\n"
+		"                         capabilities of every other file alone\n"
 		"  --version              print the version and exit\n");
 }
 
@@ -260,6 +265,11 @@ static int restore_one(enum change c, const struct entry *want,
 	cap_t caps = NULL;
 	int fd, fixed = 0, rc = -1;
 
+	/* A manifest registered for a few files (the dpkg trigger's) says
+	 * nothing about the rest of the tree: ping keeps its capability. */
+	if (c == EXTRA && o->listed_only)
+		return 0;
+
 	if (current_meta(ctx, e->path, &fd, &now) < 0) {
 		fail_entry(c == EXTRA ? "remove capabilities of" : "set", e->path, errno);
 		return 1;
@@ -369,7 +379,8 @@ static int run(const struct opts *o)
 		goto out;
 	}
 	/* Comparing with a tree not read whole would report false differences. */
-	if (manifest_record(&have, o->root, o->one_fs, o->pseudo) != 0)
+	if (o->listed_only ? manifest_record_listed(&have, &want, ctx.rootfd) < 0
+			   : manifest_record(&have, o->root, o->one_fs, o->pseudo) != 0)
 		goto out;
 	failures = compare(&want, &have, strcmp(o->command, "verify") == 0 ?
 			   report : restore_one, &ctx);
@@ -390,6 +401,7 @@ int main(int argc, char **argv)
 		{ "fix-owner", no_argument, NULL, OPT_FIX_OWNER },
 		{ "allow-v1", no_argument, NULL, OPT_ALLOW_V1 },
 		{ "include-pseudo", no_argument, NULL, OPT_PSEUDO },
+		{ "listed-only", no_argument, NULL, OPT_LISTED_ONLY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -429,6 +441,9 @@ int main(int argc, char **argv)
 		case OPT_PSEUDO:
 			o.pseudo = 1;
 			break;
+		case OPT_LISTED_ONLY:
+			o.listed_only = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -454,9 +469,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if ((o.dry_run || o.fix_owner || o.allow_v1) &&
+	if ((o.dry_run || o.fix_owner || o.allow_v1 || o.listed_only) &&
 	    strcmp(o.command, "restore") != 0) {
-		fprintf(stderr, "capmanifest: --dry-run, --fix-owner and --allow-v1 only apply to restore\n");
+		fprintf(stderr, "capmanifest: --dry-run, --fix-owner, --allow-v1 and --listed-only only apply to restore\n");
 		return 2;
 	}
 	return run(&o);

@@ -71,6 +71,9 @@ void print_meta(FILE *out, const struct meta *m, const struct meta *only);
  */
 int manifest_record(struct manifest *m, const char *root, int one_fs,
 		    int pseudo);
+/* The same for only the files want lists, below rootfd, without a walk. */
+int manifest_record_listed(struct manifest *m, const struct manifest *want,
+			   int rootfd);
 
 /*
  * capmanifest_apply.c: one file, always through a descriptor of its own

@@ -241,3 +241,60 @@ int manifest_record(struct manifest *m, const char *root, int one_fs,
 	manifest_sort(m);
 	return r.lost ? -1 : r.failed ? 1 : 0;
 }
+
+/*
+ * restore --listed-only: the state of just the files a manifest lists,
+ * each opened below rootfd one component at a time, no walk (the dpkg
+ * trigger runs against "/", whose walk takes seconds to minutes). A file
+ * that is gone or carries no capabilities gets no entry, as in a walk.
+ */
+int manifest_record_listed(struct manifest *m, const struct manifest *want,
+			   int rootfd)
+{
+	size_t i;
+	int failed = 0, err;
+
+	for (i = 0; i < want->count; i++) {
+		struct entry ent = { 0 };
+		struct stat st;
+		cap_t caps = NULL;
+		int fd = entry_open_beneath(rootfd, want->entries[i].path, &st);
+
+		if (fd < 0) {
+			/* Gone, not a regular file, or behind a symlink:
+			 * not there for restore, which then says why. */
+			if (errno != ENOENT && errno != EINVAL &&
+			    errno != ENOTDIR && errno != ELOOP)
+				goto failed;
+			continue;
+		}
+		caps = entry_caps(fd);
+		if (caps == NULL) {
+			if (errno != ENODATA && errno != ENOTSUP)
+				goto failed;
+			goto next;
+		}
+		if (entry_meta(fd, &st, &ent.meta) < 0)
+			goto failed;
+		ent.has_meta = 1;
+		ent.rootid = cap_get_nsowner(caps);
+		ent.path = want->entries[i].path;	/* copied by manifest_add */
+		ent.text = cap_to_text(caps, NULL);
+		if (ent.text == NULL || manifest_add(m, &ent) < 0)
+			goto failed;
+		goto next;
+failed:
+		err = errno;
+		fputs("capmanifest: ", stderr);
+		print_escaped(stderr, want->entries[i].path);
+		fprintf(stderr, ": %s\n", strerror(err));
+		failed = 1;
+next:
+		cap_free(ent.text);
+		cap_free(caps);
+		if (fd >= 0)
+			close(fd);
+	}
+	manifest_sort(m);
+	return failed ? -1 : 0;
+}

@@ -8,11 +8,12 @@
 # against, attr (setfattr writes raw xattrs), cwrap's pam/nss wrappers,
 # mandoc (man page lint), valgrind, clang and its sanitizer/libFuzzer
 # runtimes (fuzz smoke; only recommended by clang), strace (bench),
-# python3 (parses the --json output in tests).
+# python3 (parses the --json output in tests), debhelper, dpkg-dev and
+# lintian (make deb, tests/root/deb_packages.sh).
 #
 # With --build, only what "make" and "make demo" need.
 BUILD_PACKAGES="gcc make pkg-config libpam0g-dev"
-PACKAGES="$BUILD_PACKAGES check libsubunit-dev
+PACKAGES="$BUILD_PACKAGES check libsubunit-dev debhelper dpkg-dev lintian
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
 mandoc valgrind clang libclang-rt-dev strace python3"
