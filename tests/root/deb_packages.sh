@@ -231,4 +231,5 @@ sum_after=$(sha256sum "$hostlib" | cut -d' ' -f1)
 [ "$sum_before" = "$sum_after" ] || bad "the host's $hostlib changed"
 [ "$(dpkg-query -W -f='${Version}' libcap2)" = "$debver" ] ||
 	bad "the host's libcap2 package changed"
+[ $fail -eq 0 ] && echo "our packages replaced Debian's in a throw-away root, worked, and gave way to Debian's again; the host is unchanged"
 exit $fail
