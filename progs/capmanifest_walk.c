@@ -43,10 +43,16 @@ struct record_walk {
 static void note_unread(struct rec *r, const char *rel)
 {
 	r->failed = 1;
-	if (rel == NULL || manifest_add_unread(&r->m, rel) < 0) {
+	if (rel != NULL && manifest_add_unread(&r->m, rel) == 0)
+		return;
+	/*
+	 * A path the manifest cannot name (longer than a path may be, whose
+	 * error line is already out) or cannot hold (no memory) loses the
+	 * whole record: no manifest beats one that says nothing of it.
+	 */
+	if (errno == ENOMEM)
 		fprintf(stderr, "capmanifest: %s\n", strerror(ENOMEM));
-		r->lost = 1;
-	}
+	r->lost = 1;
 }
 
 static void print_path(const struct walk_ent *e)
@@ -172,8 +178,10 @@ static void walk_failed(void *arg, void *tctx, const char *path,
 		r->failed = 1;
 		return;
 	}
-	if (asprintf(&rel, ".%s", path + rw->rootlen) < 0)
+	if (asprintf(&rel, ".%s", path + rw->rootlen) < 0) {
 		rel = NULL;
+		errno = ENOMEM;
+	}
 	note_unread(r, rel);
 	free(rel);
 }
