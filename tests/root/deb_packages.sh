@@ -7,7 +7,8 @@
 # systemctl, ping (iputils-ping's postinst sets its capability with our
 # setcap) and getcap -r still work; a login through the system's "login"
 # PAM stack, where pam-auth-update put our pam_cap, gives a perf_users
-# member cap_perfmon; perf runs for that member; Debian's packages go back
+# member cap_perfmon; perf runs for that member; the guide is walked with
+# the installed programs and module; Debian's packages go back
 # and the system still works. The host is checked unchanged at the end.
 #
 # The packages are built once and kept in build/deb (make deb skips the
@@ -120,6 +121,17 @@ inside() {
 		fi
 	else
 		echo "note: perf is not installed; perf stat not checked"
+	fi
+
+	# 4b. The guide (docs/perf-without-root.md), every step run, with the
+	# programs and pam_cap.so our packages installed (root/guide_perf.sh).
+	if chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		TOP="$TOP" BIN="$BIN" TESTS_DIR="$TESTS_DIR" GUIDE_PROGS=/sbin \
+		GUIDE_PAM_CAP="/lib/$ma/security/pam_cap.so" \
+		sh "$TESTS_DIR/root/guide_perf.sh" >"$tmp/guide.log" 2>&1; then
+		tail -n 1 "$tmp/guide.log"
+	else
+		bad "the guide fails with the installed packages"; tail -n 20 "$tmp/guide.log"
 	fi
 
 	# 5. The trigger: a registered file replaced by dpkg (a stand-in

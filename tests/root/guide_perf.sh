@@ -32,11 +32,14 @@
 #
 # GUIDE_PROGS=/dir runs the guide with the programs in /dir (for instance
 # /usr/sbin, libcap's, to check the guide itself); default $TOP/progs.
+# GUIDE_PAM_CAP=/path/pam_cap.so logs in through that module (default the
+# build's); root/deb_packages.sh sets both to what our packages installed.
 set -u
 top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 bin=${BIN:-$top/tests/bin}
 guide=$top/docs/perf-without-root.md
 progs=${GUIDE_PROGS:-$top/progs}
+pam_cap=${GUIDE_PAM_CAP:-$top/pam_cap/pam_cap.so}
 
 skip() { echo "$*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (file capabilities, setpriv)"
@@ -60,7 +63,7 @@ nsswrap=$(ls /usr/lib/*/libnss_wrapper.so /usr/lib64/libnss_wrapper.so \
 pamwrap=$(ls /usr/lib/*/libpam_wrapper.so /usr/lib64/libpam_wrapper.so \
 	/usr/lib/libpam_wrapper.so 2>/dev/null | head -n 1)
 [ -n "$pamwrap" ] || skip "pam_wrapper (libpam-wrapper) is not installed"
-[ -f "$top/pam_cap/pam_cap.so" ] || skip "pam_cap.so is not built yet"
+[ -f "$pam_cap" ] || skip "$pam_cap is not built yet"
 [ -x "$bin/pamcase" ] || skip "$bin/pamcase is not built (make -C tests all)"
 command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"
 last=$(cat /proc/sys/kernel/cap_last_cap)
@@ -87,7 +90,7 @@ CONF
 chmod 0644 "$work/etc/security/capability.conf"
 # A login service with our pam_cap after the password check. ("other" as Debian has it, so libpam finds a default.)
 printf 'auth required pam_permit.so\nauth optional %s config=%s\n' \
-	"$top/pam_cap/pam_cap.so" "$work/etc/security/capability.conf" \
+	"$pam_cap" "$work/etc/security/capability.conf" \
 	>"$work/pam.d/guide-login"
 echo 'auth required pam_deny.so' >"$work/pam.d/other"
 cp "$bin/perfprobe" "$work/usr/bin/perf"
@@ -300,5 +303,5 @@ grep -q "^perf_users:x:$gid:alice\$" "$work/group" ||
 	{ echo "FAIL: the group step did not add alice to perf_users"; status=1; }
 
 [ $status -eq 0 ] &&
-	echo "guide: $nsteps blocks run, $checked outputs match (programs from $progs)"
+	echo "guide: $nsteps blocks run, $checked outputs match (programs from $progs, $pam_cap)"
 exit $status
