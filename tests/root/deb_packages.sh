@@ -134,6 +134,23 @@ inside() {
 		bad "the guide fails with the installed packages"; tail -n 20 "$tmp/guide.log"
 	fi
 
+	# 4c. The installed manual names the installed files: every program,
+	# module and configuration file in a FILES section is there.
+	named=0 missing=0
+	for page in $(inroot dpkg -L libcap2-bin libpam-cap | grep '^/usr/share/man/.*\.gz$'); do
+		for f in $(zcat "$m$page" | sed -n '/^\.SH FILES/,/^\.SH [^F]/p' |
+			   grep -o '/[A-Za-z0-9_./-]*' | grep -E '^/(s?bin|lib|usr|etc/security)/.*[^/]$'); do
+			named=$((named + 1))
+			[ -e "$m$f" ] || { missing=$((missing + 1))
+				bad "$page names $f, which the packages did not install"; }
+		done
+	done
+	if [ "$named" -lt 6 ]; then
+		bad "the installed manual's FILES sections name only $named files"
+	elif [ "$missing" -eq 0 ]; then
+		echo "manual: $named files named in FILES sections, all installed"
+	fi
+
 	# 5. The trigger: a registered file replaced by dpkg (a stand-in
 	# package, versions 1 and 2, each unpacking a new copy) gets its
 	# capability back only when owner, group and mode are the recorded
