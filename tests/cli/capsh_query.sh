@@ -151,8 +151,12 @@ is 1 "" "failed to raise ambient [41=41]$nl" --addamb=41
 is 1 "" "failed to clear ambient [41=41]$nl" --delamb=41
 is 1 "" "iab: 'all' malformed$nl" --iab=all
 is 1 "" "iab: 'foo' malformed$nl" --iab=foo
-is 1 "" "User [no-such-user-x] not known$nl" --user=no-such-user-x
-is 1 "" "Failed to identify gid for group [no-such-group-x]$nl" --groups=no-such-group-x
+# Names this host does not have (a host may have any name at all).
+nouser=no-such-user-x nogroup_=no-such-group-x i=0
+while getent passwd "$nouser" >/dev/null 2>&1; do i=$((i + 1)); nouser=no-such-user-x$i; done
+while getent group "$nogroup_" >/dev/null 2>&1; do i=$((i + 1)); nogroup_=no-such-group-x$i; done
+is 1 "" "User [$nouser] not known$nl" --user="$nouser"
+is 1 "" "Failed to identify gid for group [$nogroup_]$nl" --groups="$nogroup_"
 is 1 "" "failed to set securebits to 010000/0x1000$nl" --secbits=0x1000
 is 1 "" "prctl(PR_SET_KEEPCAPS, 2) failed: Invalid argument$nl" --keep=2
 is 0 "" "" --drop=
