@@ -180,6 +180,15 @@ inside() {
 	inroot dpkg -i "$tmp/probe1.deb" >"$tmp/trig.log" 2>&1
 	[ "$(inroot getcap "$probe")" = "$probe cap_perfmon=ep" ] ||
 		{ bad "the trigger did not restore $probe: $(inroot getcap "$probe")"; cat "$tmp/trig.log"; }
+	# A manifest someone besides root could have written grants nothing:
+	# group-writable, the next upgrade of the file leaves it bare.
+	chmod 0664 "$m/etc/capmanifest.d/probe.manifest"
+	inroot dpkg -i "$tmp/probe2.deb" >"$tmp/trig.log" 2>&1
+	[ -z "$(inroot getcap "$probe")" ] ||
+		bad "the trigger trusted a group-writable manifest: $(inroot getcap "$probe")"
+	grep -q 'probe.manifest: ignored: ' "$tmp/trig.log" ||
+		{ bad "the trigger did not say why it ignored the manifest"; cat "$tmp/trig.log"; }
+	chmod 0644 "$m/etc/capmanifest.d/probe.manifest"
 	if [ -n "$ping" ]; then
 		[ "$(inroot getcap /usr/bin/ping)" = "/usr/bin/ping cap_net_raw=ep" ] ||
 			bad "the trigger touched ping, which no manifest lists"
