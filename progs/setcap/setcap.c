@@ -23,8 +23,7 @@
 
 #include "escape.h"
 #include "number.h"
-#include "setcap_explain.h"
-#include "setcap_perf.h"
+#include "setcap.h"
 #include "suggest.h"
 #include "version.h"
 
