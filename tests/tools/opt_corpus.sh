@@ -184,6 +184,13 @@ getcap --audit -r tree
 getcap --audit --json -rv tree
 getcap --j tree/t1
 getcap -rvx tree -- tree/t1
+getcap --ex
+getcap --one=1 tree
+getcap -rQ tree
+getcap -Qr tree
+getcap -r --exc tree/sub tree
+getcap --help=x
+getcap --usag
 # --- setcap
 setcap
 setcap -h
@@ -271,6 +278,11 @@ capmanifest record --listed-only tree
 capmanifest record --help
 capmanifest restore -h
 capmanifest record --version
+capmanifest restore --d -n --f --a --l --i m tree
+capmanifest restore --fix m tree
+capmanifest record --help=x
+capmanifest record -- tree
+capmanifest verify -xh
 capmanifest record --fix-owner=1 tree
 capmanifest verify nonexistent tree
 capmanifest record tree
@@ -301,6 +313,11 @@ perfdoctor --pid=0
 perfdoctor --pid=-3
 perfdoctor --pid=99999999999
 perfdoctor -x
+perfdoctor --p=1
+perfdoctor --pa=pam --config=cap.conf
+perfdoctor -D pam
+perfdoctor --help=x
+perfdoctor --servic
 perfdoctor a b
 perfdoctor --pam-dir=pam --config=cap.conf /bin/true
 perfdoctor --pam-dir=pam --config=cap.conf --pid=1 /bin/true
@@ -321,6 +338,9 @@ capcheck -c
 capcheck --confg=cap.conf
 capcheck --bogus
 capcheck -x
+capcheck --c cap.conf
+capcheck --help=x
+capcheck -V
 capcheck --config=nonexistent
 capcheck --config=cap.conf
 capcheck --config cap.conf alice bob carol dave
