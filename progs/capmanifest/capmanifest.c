@@ -24,11 +24,9 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "opts.h"
 #include "suggest.h"
 #include "version.h"
-
-enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1, OPT_PSEUDO,
-       OPT_LISTED_ONLY };
 
 /* The subcommands, for "did you mean". */
 static const char *const commands[] = { "record", "verify", "restore" };
@@ -45,25 +43,7 @@ struct opts {
 	const char *root;
 };
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: capmanifest record [-x] [--include-pseudo] <dir>\n"
-		"       capmanifest verify [-x] [--include-pseudo] <manifest> <dir>\n"
-		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] [--listed-only]\n"
-		"                           [--include-pseudo] <manifest> <dir>\n"
-		"  -x, --one-file-system  do not cross mount points\n"
-		"  --include-pseudo       also walk pseudo filesystems (proc, sysfs, cgroup,\n"
-		"                         debugfs, ...) mounted below <dir>\n"
-		"  -n, --dry-run          say what restore would change, change nothing\n"
-		"  --fix-owner            restore owner, group and mode too, where they differ\n"
-		"  --allow-v1             restore a version 1 manifest, which records no owner,\n"
-		"                         group or mode, without checking them\n"
-		"  --listed-only          restore only the files the manifest lists; leave the\n"
-		"                         capabilities of every other file alone\n"
-		"  --version              print the version and exit\n");
-}
-
+static void usage(FILE *out);
 /*
  * The plain answer before the usage text: which word was wrong, and what
  * was probably meant. capmanifest is ours, so no libcap line goes first.
@@ -393,86 +373,185 @@ out:
 	return status;
 }
 
-int main(int argc, char **argv)
+/* The handlers: each returns OPTS_NEXT, or the exit status. */
+static int opt_one_fs(void *p, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "one-file-system", no_argument, NULL, 'x' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "fix-owner", no_argument, NULL, OPT_FIX_OWNER },
-		{ "allow-v1", no_argument, NULL, OPT_ALLOW_V1 },
-		{ "include-pseudo", no_argument, NULL, OPT_PSEUDO },
-		{ "listed-only", no_argument, NULL, OPT_LISTED_ONLY },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct opts o = { 0 };
-	int c, operands;
+	(void)arg;
+	((struct opts *)p)->one_fs = 1;
+	return OPTS_NEXT;
+}
 
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
-	o.command = argv[1];
-	if (strcmp(o.command, "-h") == 0 || strcmp(o.command, "--help") == 0) {
-		usage(stdout);
-		return 0;
-	}
-	if (strcmp(o.command, "--version") == 0)
-		return version_print("capmanifest") == 0 ? 0 : 2;
-	if (strcmp(o.command, "record") != 0 &&
-	    strcmp(o.command, "verify") != 0 &&
-	    strcmp(o.command, "restore") != 0)
-		return bad_command(o.command);
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "xnh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'x':
-			o.one_fs = 1;
-			break;
-		case 'n':
-			o.dry_run = 1;
-			break;
-		case OPT_FIX_OWNER:
-			o.fix_owner = 1;
-			break;
-		case OPT_ALLOW_V1:
-			o.allow_v1 = 1;
-			break;
-		case OPT_PSEUDO:
-			o.pseudo = 1;
-			break;
-		case OPT_LISTED_ONLY:
-			o.listed_only = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			suggest_getopt(stderr, "capmanifest", argv[optind - 1],
-				       longopts);
-			usage(stderr);
-			return 2;
+static int opt_pseudo(void *p, const char *arg)
+{
+	(void)arg;
+	((struct opts *)p)->pseudo = 1;
+	return OPTS_NEXT;
+}
+
+static int opt_dry_run(void *p, const char *arg)
+{
+	(void)arg;
+	((struct opts *)p)->dry_run = 1;
+	return OPTS_NEXT;
+}
+
+static int opt_fix_owner(void *p, const char *arg)
+{
+	(void)arg;
+	((struct opts *)p)->fix_owner = 1;
+	return OPTS_NEXT;
+}
+
+static int opt_allow_v1(void *p, const char *arg)
+{
+	(void)arg;
+	((struct opts *)p)->allow_v1 = 1;
+	return OPTS_NEXT;
+}
+
+static int opt_listed_only(void *p, const char *arg)
+{
+	(void)arg;
+	((struct opts *)p)->listed_only = 1;
+	return OPTS_NEXT;
+}
+
+static int opt_help(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	usage(stdout);
+	return 0;
+}
+
+static int opt_version(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	return version_print("capmanifest") == 0 ? 0 : 2;
+}
+
+/* The options after the command, in the order the usage text lists them. */
+static const struct opt options[] = {
+	{ "one-file-system", 'x', no_argument, opt_one_fs, NULL,
+	  "do not cross mount points" },
+	{ "include-pseudo", 0, no_argument, opt_pseudo, NULL,
+	  "also walk pseudo filesystems (proc, sysfs, cgroup,\n"
+	  "debugfs, ...) mounted below <dir>" },
+	{ "dry-run", 'n', no_argument, opt_dry_run, NULL,
+	  "say what restore would change, change nothing" },
+	{ "fix-owner", 0, no_argument, opt_fix_owner, NULL,
+	  "restore owner, group and mode too, where they differ" },
+	{ "allow-v1", 0, no_argument, opt_allow_v1, NULL,
+	  "restore a version 1 manifest, which records no owner,\n"
+	  "group or mode, without checking them" },
+	{ "listed-only", 0, no_argument, opt_listed_only, NULL,
+	  "restore only the files the manifest lists; leave the\n"
+	  "capabilities of every other file alone" },
+	{ "help", 'h', no_argument, opt_help, NULL, NULL },
+};
+
+/*
+ * The options that stand instead of the command, matched whole (no
+ * getopt: "capmanifest record --version" is a usage error).
+ */
+static const struct opt first_options[] = {
+	{ "help", 'h', no_argument, opt_help, NULL, NULL },
+	{ "version", 0, no_argument, opt_version, NULL,
+	  "print the version and exit" },
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: capmanifest record [-x] [--include-pseudo] <dir>\n"
+		"       capmanifest verify [-x] [--include-pseudo] <manifest> <dir>\n"
+		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] [--listed-only]\n"
+		"                           [--include-pseudo] <manifest> <dir>\n");
+	opts_help(out, options, COUNT(options), "  ", 23);
+	opts_help(out, first_options, COUNT(first_options), "  ", 23);
+}
+
+/*
+ * argv[1]: one of first_options (1, *status its exit status), a command
+ * (0), or neither (1 after the "did you mean" and the usage text).
+ */
+static int parse_command(struct opts *o, const char *word, int *status)
+{
+	size_t i;
+
+	for (i = 0; i < COUNT(first_options); i++) {
+		const struct opt *r = &first_options[i];
+
+		if ((r->letter && word[0] == '-' && word[1] == r->letter &&
+		     word[2] == '\0') ||
+		    (strncmp(word, "--", 2) == 0 &&
+		     strcmp(word + 2, r->name) == 0)) {
+			*status = r->handle(o, NULL);
+			return 1;
 		}
 	}
-	operands = argc - optind;
-	if (strcmp(o.command, "record") == 0 && operands == 1) {
-		o.root = argv[optind];
-	} else if ((strcmp(o.command, "verify") == 0 ||
-		    strcmp(o.command, "restore") == 0) && operands == 2) {
-		o.manifest = argv[optind];
-		o.root = argv[optind + 1];
+	o->command = word;
+	if (strcmp(word, "record") != 0 && strcmp(word, "verify") != 0 &&
+	    strcmp(word, "restore") != 0) {
+		*status = bad_command(word);
+		return 1;
+	}
+	return 0;
+}
+
+/* The operands a command takes; 0, or 2 after the usage text. */
+static int take_operands(struct opts *o, int argc, char **argv)
+{
+	int operands = argc - optind;
+
+	if (strcmp(o->command, "record") == 0 && operands == 1) {
+		o->root = argv[optind];
+	} else if ((strcmp(o->command, "verify") == 0 ||
+		    strcmp(o->command, "restore") == 0) && operands == 2) {
+		o->manifest = argv[optind];
+		o->root = argv[optind + 1];
 	} else {
 		fprintf(stderr, "capmanifest: %s takes %s, got %d\n",
-			o.command, strcmp(o.command, "record") == 0 ?
+			o->command, strcmp(o->command, "record") == 0 ?
 			"1 operand (<dir>)" : "2 operands (<manifest> <dir>)",
 			operands);
 		usage(stderr);
 		return 2;
 	}
-	if ((o.dry_run || o.fix_owner || o.allow_v1 || o.listed_only) &&
-	    strcmp(o.command, "restore") != 0) {
+	if ((o->dry_run || o->fix_owner || o->allow_v1 || o->listed_only) &&
+	    strcmp(o->command, "restore") != 0) {
 		fprintf(stderr, "capmanifest: --dry-run, --fix-owner, --allow-v1 and --listed-only only apply to restore\n");
 		return 2;
 	}
-	return run(&o);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts_getopt g;
+	struct opts o = { 0 };
+	int status;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (parse_command(&o, argv[1], &status))
+		return status;
+	opts_build(&g, options, COUNT(options));
+	optind = 2;
+	switch (opts_parse(&g, argc, argv, &o, &status)) {
+	case 1:
+		return status;
+	case -1:
+		suggest_getopt(stderr, "capmanifest", argv[optind - 1],
+			       g.longopts);
+		usage(stderr);
+		return 2;
+	}
+	status = take_operands(&o, argc, argv);
+	return status != 0 ? status : run(&o);
 }
