@@ -296,6 +296,12 @@ capmanifest record tree > m && capmanifest restore --allow-v1 -n m tree
 printf 'capmanifest 1\n' > m1 && capmanifest restore m1 tree
 printf 'capmanifest 1\n' > m1 && capmanifest verify m1 tree
 printf 'garbage\n' > m2 && capmanifest verify m2 tree
+: > m3 && capmanifest verify m3 tree
+capmanifest record tree | head -1 > m4 && printf '%s\n' '# c' '' 'nospace' './a\\999 =p' '/abs =p' './b owner=x =p' './c owner=0 group=0 mode=0755 acl=no =p [rootid=-1]' './d owner=0 group=0 mode=0755 acl=no cap_bogus+p' '!unread ../x' '!unread ./ok' './e owner=0 group=0 mode=0755 acl=no cap_chown=p' './e owner=0 group=0 mode=0755 acl=no cap_kill=p' >> m4 && capmanifest verify m4 tree
+capmanifest record tree | head -1 > m5 && printf '%s\n' './e owner=0 group=0 mode=0755 acl=no cap_chown=p' './e owner=0 group=0 mode=0755 acl=no cap_kill=p' >> m5 && capmanifest verify m5 tree
+printf '# capmanifest 1\n./t1 cap_net_raw=ep\n./x cap_chown=p [rootid=5]\n' > m6 && capmanifest verify m6 tree
+printf '# capmanifest 1\n./t1 cap_net_raw=ep\000x\n' > m7 && capmanifest verify m7 tree
+capmanifest verify tree tree
 root capmanifest record tree > m && setcap -r tree/t1 && capmanifest verify m tree; capmanifest restore m tree; getcap tree/t1
 root capmanifest record tree > m && chmod 0777 tree/t1 && capmanifest restore m tree; capmanifest restore --fix-owner m tree; chmod 0755 tree/t1
 # --- perfdoctor
