@@ -15,6 +15,7 @@
  * usage, unreadable manifest or tree.
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -62,7 +63,7 @@ static int load_manifest(struct manifest *m, const char *name)
 	int rc;
 
 	if (in == NULL) {
-		fprintf(stderr, "capmanifest: %s: %s\n", name, strerror(errno));
+		warn("%s", name);
 		return -1;
 	}
 	rc = manifest_read(m, in, name);
@@ -310,8 +311,8 @@ static int check_proc(void)
 {
 	if (access("/proc/thread-self/fd", X_OK) == 0)
 		return 0;
-	fprintf(stderr, "capmanifest: /proc/thread-self/fd: %s (capmanifest reads each file through its own descriptor there; is /proc mounted?)\n",
-		strerror(errno));
+	warnx("/proc/thread-self/fd: %s (capmanifest reads each file through its own descriptor there; is /proc mounted?)",
+	      strerror(errno));
 	return -1;
 }
 
@@ -335,10 +336,10 @@ static int run(const struct opts *o)
 			status = rc == 0 ? 0 : 1;
 		}
 		if (rc > 0)
-			fprintf(stderr, "capmanifest: %zu path%s could not be read: the manifest marks %s \"" UNREAD_TAG "\" and does not cover %s\n",
-				have.nunread, have.nunread == 1 ? "" : "s",
-				have.nunread == 1 ? "it" : "them",
-				have.nunread == 1 ? "it" : "them");
+			warnx("%zu path%s could not be read: the manifest marks %s \"" UNREAD_TAG "\" and does not cover %s",
+			      have.nunread, have.nunread == 1 ? "" : "s",
+			      have.nunread == 1 ? "it" : "them",
+			      have.nunread == 1 ? "it" : "them");
 		manifest_free(&have);
 		return status;
 	}
@@ -346,16 +347,16 @@ static int run(const struct opts *o)
 		goto out;
 	if (want.version < 2 && strcmp(o->command, "restore") == 0 &&
 	    !o->allow_v1) {
-		fprintf(stderr, "capmanifest: %s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check\n",
-			o->manifest);
+		warnx("%s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check",
+		      o->manifest);
 		goto out;
 	}
 	if (want.version < 2)
-		fprintf(stderr, "capmanifest: %s: version 1 manifest: owner, group and mode are not recorded, so not %s\n",
-			o->manifest, strcmp(o->command, "verify") == 0 ? "verified" : "checked");
+		warnx("%s: version 1 manifest: owner, group and mode are not recorded, so not %s",
+		      o->manifest, strcmp(o->command, "verify") == 0 ? "verified" : "checked");
 	ctx.rootfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx.rootfd < 0) {
-		fprintf(stderr, "capmanifest: %s: %s\n", o->root, strerror(errno));
+		warn("%s", o->root);
 		goto out;
 	}
 	/* Comparing with a tree not read whole would report false differences. */
@@ -514,16 +515,16 @@ static int take_operands(struct opts *o, int argc, char **argv)
 		o->manifest = argv[optind];
 		o->root = argv[optind + 1];
 	} else {
-		fprintf(stderr, "capmanifest: %s takes %s, got %d\n",
-			o->command, strcmp(o->command, "record") == 0 ?
-			"1 operand (<dir>)" : "2 operands (<manifest> <dir>)",
-			operands);
+		warnx("%s takes %s, got %d",
+		      o->command, strcmp(o->command, "record") == 0 ?
+		      "1 operand (<dir>)" : "2 operands (<manifest> <dir>)",
+		      operands);
 		usage(stderr);
 		return 2;
 	}
 	if ((o->dry_run || o->fix_owner || o->allow_v1 || o->listed_only) &&
 	    strcmp(o->command, "restore") != 0) {
-		fprintf(stderr, "capmanifest: --dry-run, --fix-owner, --allow-v1 and --listed-only only apply to restore\n");
+		warnx("--dry-run, --fix-owner, --allow-v1 and --listed-only only apply to restore");
 		return 2;
 	}
 	return 0;
