@@ -61,6 +61,10 @@ int opts_parse(struct opts_getopt *g, int argc, char **argv,
 			g->word = before;
 			return -1;
 		}
+		if (row->handle == NULL) {
+			*(int *)(void *)((char *)opts + row->flag - 1) = 1;
+			continue;
+		}
 		rc = row->handle(opts, optarg);
 		if (rc != OPTS_NEXT) {
 			*status = rc;

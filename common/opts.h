@@ -18,7 +18,9 @@
 /*
  * One option. At least one of name and letter is set. The handler gets
  * the program's struct opts and optarg (NULL for no_argument); it returns
- * OPTS_NEXT, or an exit status that ends the run (--help, --version).
+ * OPTS_NEXT, or an exit status that ends the run (--help, --version). A
+ * plain switch needs no handler: OPTS_FLAG names the int member of the
+ * program's struct opts that it sets to 1.
  */
 struct opt {
 	const char *name;	/* long name without "--", or NULL */
@@ -32,7 +34,11 @@ struct opt {
 	 * continuation line under the text.
 	 */
 	const char *help;
+	size_t flag;		/* OPTS_FLAG(), with a NULL handler */
 };
+
+/* The offset of an int member, plus one so that 0 means "none". */
+#define OPTS_FLAG(type, member)	(offsetof(type, member) + 1)
 
 /* Long options get getopt_long() values no short option can have. */
 #define OPTS_LONG_BASE	256

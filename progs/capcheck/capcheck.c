@@ -352,9 +352,9 @@ static int opt_version(void *p, const char *arg)
 
 /* No help lines: the one-line usage text names them all. */
 static const struct opt options[] = {
-	{ "config", 'c', required_argument, opt_config, "FILE", NULL },
-	{ "help", 'h', no_argument, opt_help, NULL, NULL },
-	{ "version", 0, no_argument, opt_version, NULL, NULL },
+	{ "config", 'c', required_argument, opt_config, "FILE", NULL, 0 },
+	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
+	{ "version", 0, no_argument, opt_version, NULL, NULL, 0 },
 };
 
 int main(int argc, char **argv)

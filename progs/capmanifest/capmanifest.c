@@ -375,48 +375,6 @@ out:
 }
 
 /* The handlers: each returns OPTS_NEXT, or the exit status. */
-static int opt_one_fs(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->one_fs = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_pseudo(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->pseudo = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_dry_run(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->dry_run = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_fix_owner(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->fix_owner = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_allow_v1(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->allow_v1 = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_listed_only(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->listed_only = 1;
-	return OPTS_NEXT;
-}
-
 static int opt_help(void *p, const char *arg)
 {
 	(void)p;
@@ -434,22 +392,28 @@ static int opt_version(void *p, const char *arg)
 
 /* The options after the command, in the order the usage text lists them. */
 static const struct opt options[] = {
-	{ "one-file-system", 'x', no_argument, opt_one_fs, NULL,
-	  "do not cross mount points" },
-	{ "include-pseudo", 0, no_argument, opt_pseudo, NULL,
+	{ "one-file-system", 'x', no_argument, NULL, NULL,
+	  "do not cross mount points",
+	  OPTS_FLAG(struct opts, one_fs) },
+	{ "include-pseudo", 0, no_argument, NULL, NULL,
 	  "also walk pseudo filesystems (proc, sysfs, cgroup,\n"
-	  "debugfs, ...) mounted below <dir>" },
-	{ "dry-run", 'n', no_argument, opt_dry_run, NULL,
-	  "say what restore would change, change nothing" },
-	{ "fix-owner", 0, no_argument, opt_fix_owner, NULL,
-	  "restore owner, group and mode too, where they differ" },
-	{ "allow-v1", 0, no_argument, opt_allow_v1, NULL,
+	  "debugfs, ...) mounted below <dir>",
+	  OPTS_FLAG(struct opts, pseudo) },
+	{ "dry-run", 'n', no_argument, NULL, NULL,
+	  "say what restore would change, change nothing",
+	  OPTS_FLAG(struct opts, dry_run) },
+	{ "fix-owner", 0, no_argument, NULL, NULL,
+	  "restore owner, group and mode too, where they differ",
+	  OPTS_FLAG(struct opts, fix_owner) },
+	{ "allow-v1", 0, no_argument, NULL, NULL,
 	  "restore a version 1 manifest, which records no owner,\n"
-	  "group or mode, without checking them" },
-	{ "listed-only", 0, no_argument, opt_listed_only, NULL,
+	  "group or mode, without checking them",
+	  OPTS_FLAG(struct opts, allow_v1) },
+	{ "listed-only", 0, no_argument, NULL, NULL,
 	  "restore only the files the manifest lists; leave the\n"
-	  "capabilities of every other file alone" },
-	{ "help", 'h', no_argument, opt_help, NULL, NULL },
+	  "capabilities of every other file alone",
+	  OPTS_FLAG(struct opts, listed_only) },
+	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
 };
 
 /*
@@ -457,9 +421,9 @@ static const struct opt options[] = {
  * getopt: "capmanifest record --version" is a usage error).
  */
 static const struct opt first_options[] = {
-	{ "help", 'h', no_argument, opt_help, NULL, NULL },
+	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
 	{ "version", 0, no_argument, opt_version, NULL,
-	  "print the version and exit" },
+	  "print the version and exit", 0 },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

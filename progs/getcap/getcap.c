@@ -259,48 +259,6 @@ static void bad_option(const struct opts_getopt *g, const char *argv0,
 }
 
 /* The handlers: each returns OPTS_NEXT, or the exit status. */
-static int opt_recursive(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->recursive = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_verbose(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->verbose = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_rootid(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->show_rootid = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_one_fs(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->one_fs = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_json(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->json = 1;
-	return OPTS_NEXT;
-}
-
-static int opt_audit(void *p, const char *arg)
-{
-	(void)arg;
-	((struct opts *)p)->audit = 1;
-	return OPTS_NEXT;
-}
-
 static int opt_exclude(void *p, const char *arg)
 {
 	if (add_exclude(p, arg) < 0) {
@@ -341,21 +299,27 @@ static int opt_version(void *p, const char *arg)
  * ones the usage text lists after libcap's lines.
  */
 static const struct opt options[] = {
-	{ NULL, 'r', no_argument, opt_recursive, NULL, NULL },
-	{ NULL, 'v', no_argument, opt_verbose, NULL, NULL },
-	{ NULL, 'h', no_argument, opt_help, NULL, NULL },
-	{ NULL, 'n', no_argument, opt_rootid, NULL, NULL },
-	{ NULL, 'l', no_argument, opt_license, NULL, NULL },
-	{ "one-file-system", 'x', no_argument, opt_one_fs, NULL,
-	  "with -r, stay on each operand's filesystem" },
+	{ NULL, 'r', no_argument, NULL, NULL, NULL,
+	  OPTS_FLAG(struct opts, recursive) },
+	{ NULL, 'v', no_argument, NULL, NULL, NULL,
+	  OPTS_FLAG(struct opts, verbose) },
+	{ NULL, 'h', no_argument, opt_help, NULL, NULL, 0 },
+	{ NULL, 'n', no_argument, NULL, NULL, NULL,
+	  OPTS_FLAG(struct opts, show_rootid) },
+	{ NULL, 'l', no_argument, opt_license, NULL, NULL, 0 },
+	{ "one-file-system", 'x', no_argument, NULL, NULL,
+	  "with -r, stay on each operand's filesystem",
+	  OPTS_FLAG(struct opts, one_fs) },
 	{ "exclude", 0, required_argument, opt_exclude, "PATH",
-	  "with -r, skip PATH (as printed) and below" },
-	{ "json", 0, no_argument, opt_json, NULL,
-	  "one JSON object per line (schema 1)" },
-	{ "audit", 0, no_argument, opt_audit, NULL,
-	  "add each file's risk tier and a suggestion" },
+	  "with -r, skip PATH (as printed) and below", 0 },
+	{ "json", 0, no_argument, NULL, NULL,
+	  "one JSON object per line (schema 1)",
+	  OPTS_FLAG(struct opts, json) },
+	{ "audit", 0, no_argument, NULL, NULL,
+	  "add each file's risk tier and a suggestion",
+	  OPTS_FLAG(struct opts, audit) },
 	{ "version", 0, no_argument, opt_version, NULL,
-	  "print the version and exit" },
+	  "print the version and exit", 0 },
 };
 static const size_t n_options = sizeof(options) / sizeof(options[0]);
 

@@ -463,14 +463,14 @@ static int opt_version(void *p, const char *arg)
  * explains them together, in prose.
  */
 static const struct opt options[] = {
-	{ "user", 'u', required_argument, opt_user, "NAME", NULL },
-	{ "pid", 'p', required_argument, opt_pid, "PID", NULL },
-	{ "config", 'c', required_argument, opt_config, "FILE", NULL },
-	{ "pam-dir", 0, required_argument, opt_pam_dir, "DIR", NULL },
+	{ "user", 'u', required_argument, opt_user, "NAME", NULL, 0 },
+	{ "pid", 'p', required_argument, opt_pid, "PID", NULL, 0 },
+	{ "config", 'c', required_argument, opt_config, "FILE", NULL, 0 },
+	{ "pam-dir", 0, required_argument, opt_pam_dir, "DIR", NULL, 0 },
 	{ "service", 0, required_argument, opt_service, "NAME[,NAME...]",
-	  NULL },
-	{ "help", 'h', no_argument, opt_help, NULL, NULL },
-	{ "version", 0, no_argument, opt_version, NULL, NULL },
+	  NULL, 0 },
+	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
+	{ "version", 0, no_argument, opt_version, NULL, NULL, 0 },
 };
 
 int main(int argc, char **argv)

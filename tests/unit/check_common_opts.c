@@ -11,6 +11,7 @@
 struct seen {
 	int all, verbose;
 	const char *file;
+	int quiet;		/* set by its row, no handler */
 };
 
 static int on_all(void *p, const char *arg)
@@ -41,12 +42,14 @@ static int on_stop(void *p, const char *arg)
 }
 
 static const struct opt rows[] = {
-	{ NULL, 'a', no_argument, on_all, NULL, NULL },
-	{ "verbose", 'v', no_argument, on_verbose, NULL, "say more" },
+	{ NULL, 'a', no_argument, on_all, NULL, NULL, 0 },
+	{ "verbose", 'v', no_argument, on_verbose, NULL, "say more", 0 },
 	{ "file", 0, required_argument, on_file, "FILE",
-	  "read FILE\nand nothing else" },
-	{ NULL, 'f', required_argument, on_file, "NAME", "the same, short" },
-	{ "stop", 0, no_argument, on_stop, NULL, NULL },
+	  "read FILE\nand nothing else", 0 },
+	{ NULL, 'f', required_argument, on_file, "NAME", "the same, short", 0 },
+	{ "stop", 0, no_argument, on_stop, NULL, NULL, 0 },
+	{ "quiet", 'q', no_argument, NULL, NULL, "no news",
+	  OPTS_FLAG(struct seen, quiet) },
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -80,14 +83,15 @@ START_TEST(build_makes_getopt_arrays)
 	struct opts_getopt g;
 
 	ck_assert_int_eq(opts_build(&g, rows, NROWS), 0);
-	ck_assert_str_eq(g.shortopts, "avf:");
+	ck_assert_str_eq(g.shortopts, "avf:q");
 	ck_assert_str_eq(g.longopts[0].name, "verbose");
 	ck_assert_int_eq(g.longopts[0].val, 'v');
 	ck_assert_str_eq(g.longopts[1].name, "file");
 	ck_assert_int_eq(g.longopts[1].has_arg, required_argument);
 	ck_assert_int_eq(g.longopts[1].val, OPTS_LONG_BASE + 2);
 	ck_assert_str_eq(g.longopts[2].name, "stop");
-	ck_assert_ptr_null(g.longopts[3].name);
+	ck_assert_str_eq(g.longopts[3].name, "quiet");
+	ck_assert_ptr_null(g.longopts[4].name);
 	ck_assert_ptr_eq(opts_row(&g, 'v'), &rows[1]);
 	ck_assert_ptr_eq(opts_row(&g, OPTS_LONG_BASE + 2), &rows[2]);
 	ck_assert_ptr_null(opts_row(&g, 'z'));
@@ -116,8 +120,24 @@ START_TEST(parse_runs_handlers_in_order)
 	ck_assert_int_eq(s.all, 1);
 	ck_assert_int_eq(s.verbose, 2);
 	ck_assert_str_eq(s.file, "y");
+	ck_assert_int_eq(s.quiet, 0);
 	ck_assert_int_eq(status, -5);
 	ck_assert_int_eq(optind, 6);
+}
+END_TEST
+
+START_TEST(flag_rows_set_their_member)
+{
+	struct opts_getopt g;
+	struct seen s;
+	int status = 0;
+
+	ck_assert_int_eq(parse(&g, &s, &status, "prog -qa --quiet x"), 0);
+	ck_assert_int_eq(s.quiet, 1);
+	ck_assert_int_eq(s.all, 1);
+	ck_assert_int_eq(s.verbose, 0);
+	ck_assert_ptr_null(s.file);
+	ck_assert_int_eq(optind, 3);
 }
 END_TEST
 
@@ -169,6 +189,7 @@ START_TEST(help_lists_rows_with_help)
 		"  --file=FILE    read FILE\n"
 		"                 and nothing else\n"
 		"  -f NAME        the same, short\n"
+		"  -q, --quiet    no news\n"
 		"\t-v, --verbose  say more\n");
 	free(out);
 }
@@ -182,6 +203,7 @@ static Suite *opts_suite(void)
 	tcase_add_test(tc, build_makes_getopt_arrays);
 	tcase_add_test(tc, build_refuses_too_many_rows);
 	tcase_add_test(tc, parse_runs_handlers_in_order);
+	tcase_add_test(tc, flag_rows_set_their_member);
 	tcase_add_test(tc, parse_stops_where_a_handler_says);
 	tcase_add_test(tc, parse_reports_the_bad_word);
 	tcase_add_test(tc, help_lists_rows_with_help);
