@@ -118,6 +118,16 @@ capsh --shell=/bin/true -- -c 'exit 3'
 capsh --shell=/bin/true == --print
 capsh -- -c 'echo hi; exit 4'
 capsh == --print
+capsh --shell=/bin/false -+ -c x
+capsh =+ --has-p=cap_bogus
+capsh --quiet =+ --print
+capsh --license --print
+capsh --version --print
+capsh -h --print
+capsh --print -h
+capsh --mode= 
+capsh --noamb=
+capsh --json --decode=0x3 --current
 capsh --secbits=abc
 capsh --keep=2x
 capsh --uid=abc
