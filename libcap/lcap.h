@@ -18,8 +18,19 @@
 /* A cap_t holds 64 bits per flag, as two 32-bit words (libcap's layout). */
 #define LCAP_WORDS	2
 #define LCAP_BITS	64
-/* Capabilities this library can name: 0 (cap_chown) .. 40 (cap_checkpoint_restore). */
-#define LCAP_NAMED	41
+/*
+ * Capabilities this library can name: one per entry of caps.def, numbered
+ * 0 .. LCAP_NAMED - 1 (cap_names.c checks that the numbers are dense and
+ * agree with <sys/capability.h>). LCAP_ORDER_<NAME> is an entry's position.
+ */
+enum lcap_named {
+#define CAP_FACT(number, NAME, ...)	LCAP_ORDER_##NAME,
+#include "caps.def"
+#undef CAP_FACT
+	LCAP_NAMED
+};
+/* The longest name, "cap_" included, that a buffer must hold (checked). */
+#define LCAP_NAME_MAX	29
 #define LCAP_FLAGS	3	/* CAP_EFFECTIVE, CAP_PERMITTED, CAP_INHERITABLE */
 
 #define LCAP_WORD(cap)	((unsigned)(cap) >> 5)
