@@ -11,7 +11,7 @@
 const char *const capsh_cap_text[] = {
 #define CAP_FACT(number, NAME, name, since, risk, reason, what, rest) \
 	[number] = what "In Linux since " since rest,
-#include "../libcap/caps.def"
+#include "../../libcap/caps.def"
 #undef CAP_FACT
 };
 
