@@ -2,6 +2,7 @@
 /* Another process's IAB, read from procfs: cap_iab_get_pid and cap_proc_root. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,7 @@ static int parse_status(FILE *file, cap_iab_t iab)
 
 /*
  * Returns a new IAB (caller frees with cap_free), or NULL with errno:
- * that of fopen() (ENOENT for a missing pid or no procfs at the root),
+ * that of open() (ENOENT for a missing pid or no procfs at the root),
  * or EINVAL when the file lacks the CapInh, CapBnd and CapAmb lines.
  */
 cap_iab_t cap_iab_get_pid(pid_t pid)
@@ -112,7 +113,7 @@ cap_iab_t cap_iab_get_pid(pid_t pid)
 	char path[4096];
 	cap_iab_t iab;
 	FILE *file;
-	int n, saved;
+	int fd, n, saved;
 
 	n = snprintf(path, sizeof(path), "%s/%d/status",
 		     root != NULL ? root : "/proc", (int)pid);
@@ -120,9 +121,17 @@ cap_iab_t cap_iab_get_pid(pid_t pid)
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	file = fopen(path, "re");
-	if (file == NULL)
+	/* Opened through the seam, so a test's fake kernel supplies the file. */
+	fd = lcap_sys_open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
+	file = fdopen(fd, "r");
+	if (file == NULL) {
+		saved = errno;		/* ENOMEM */
+		lcap_sys_close(fd);
+		errno = saved;
+		return NULL;
+	}
 	iab = cap_iab_init();
 	if (iab != NULL && parse_status(file, iab) < 0) {
 		saved = errno;

@@ -80,8 +80,8 @@ char *cap_iab_to_text(cap_iab_t shared)
 {
 	struct cap_iab_s snap;
 	const struct cap_iab_s *iab = &snap;
-	/* Longest entry "!^cap_checkpoint_restore," is 25; 64 of them fit. */
-	char buf[64 * 32];
+	/* Each entry is at most "!^", a name and ",": 64 of them fit. */
+	char buf[LCAP_BITS * (LCAP_NAME_MAX + 3)];
 	size_t len = 0;
 	int cap, bits = lcap_kernel_bits();
 

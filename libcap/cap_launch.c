@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Launchers: fork a child, change its privileges, then run a program or function. */
-#define _GNU_SOURCE	/* pipe2() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,7 +7,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lcap.h"
@@ -258,7 +256,7 @@ static void run_child(cap_launch_t attr, const struct cap_iab_s *iab,
 	if (iab != NULL && lcap_iab_apply(iab) < 0)
 		return;
 	if (attr->chroot != NULL &&
-	    (enter_chroot(attr->chroot) < 0 || chdir("/") < 0))
+	    (enter_chroot(attr->chroot) < 0 || lcap_sys_chdir("/") < 0))
 		return;
 	/*
 	 * execve() takes non-const arrays for historical reasons and does
@@ -266,7 +264,7 @@ static void run_child(cap_launch_t attr, const struct cap_iab_s *iab,
 	 */
 	envp = attr->envp != NULL ? (char *const *)(uintptr_t)attr->envp :
 				    no_environment;
-	execve(attr->arg0, (char *const *)(uintptr_t)attr->argv, envp);
+	lcap_sys_execve(attr->arg0, (char *const *)(uintptr_t)attr->argv, envp);
 }
 
 /* Waits for the child we forked, retrying interrupted waits. */
@@ -274,7 +272,7 @@ static void reap(pid_t pid)
 {
 	int saved = errno;
 
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	while (lcap_sys_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	errno = saved;
 }
@@ -303,33 +301,33 @@ static pid_t launch_locked(cap_launch_t attr, const struct cap_iab_s *iab,
 	 * The child reports a failed step through this pipe; a successful
 	 * execve() closes it (O_CLOEXEC), so end-of-file means success.
 	 */
-	if (pipe2(report, O_CLOEXEC) < 0)
+	if (lcap_sys_pipe2(report, O_CLOEXEC) < 0)
 		return -1;
 	/* Unflushed output would otherwise be written by both processes. */
 	fflush(NULL);
-	pid = fork();
+	pid = lcap_sys_fork();
 	if (pid < 0) {
 		int saved = errno;
 
-		close(report[0]);
-		close(report[1]);
+		lcap_sys_close(report[0]);
+		lcap_sys_close(report[1]);
 		errno = saved;
 		return -1;
 	}
 	if (pid == 0) {
 		lcap_sys_unroute();
-		close(report[0]);
+		lcap_sys_close(report[0]);
 		lcap_sys_prctl(PR_SET_NAME, (long)"cap-launcher", 0, 0, 0);
 		run_child(attr, iab, detail);
-		while (write(report[1], &failed, 1) < 0 && errno == EINTR)
+		while (lcap_sys_write(report[1], &failed, 1) < 0 && errno == EINTR)
 			;
 		_exit(1);
 	}
-	close(report[1]);
+	lcap_sys_close(report[1]);
 	do {
-		n = read(report[0], &byte, 1);
+		n = lcap_sys_read(report[0], &byte, 1);
 	} while (n < 0 && errno == EINTR);
-	close(report[0]);
+	lcap_sys_close(report[0]);
 	if (n == 0)
 		return pid;
 	reap(pid);

@@ -16,12 +16,12 @@ static int probe_kernel_bits(void)
 {
 	int low = 0, high = LCAP_BITS;	/* PR_CAPBSET_READ(low) works, high fails */
 
-	if (lcap_sys_prctl_read(PR_CAPBSET_READ, 0, 0) < 0)
+	if (lcap_sys_prctl(PR_CAPBSET_READ, 0, 0, 0, 0) < 0)
 		return LCAP_NAMED;	/* prctl unavailable (seccomp?): our names */
 	while (high - low > 1) {
 		int mid = low + (high - low) / 2;
 
-		if (lcap_sys_prctl_read(PR_CAPBSET_READ, mid, 0) < 0)
+		if (lcap_sys_prctl(PR_CAPBSET_READ, mid, 0, 0, 0) < 0)
 			high = mid;
 		else
 			low = mid;
@@ -41,6 +41,11 @@ int lcap_kernel_bits(void)
 		__atomic_store_n(&kernel_bits, bits, __ATOMIC_RELAXED);
 	}
 	return bits;
+}
+
+void lcap_kernel_bits_forget(void)
+{
+	__atomic_store_n(&kernel_bits, 0, __ATOMIC_RELAXED);
 }
 
 cap_value_t cap_max_bits(void)

@@ -15,29 +15,33 @@
  * kept beside the names (sizeof, not strlen) because look-ups and
  * cap_to_text() are on getcap's and capsh's hot paths.
  */
-#define NAME(s)	{ s, sizeof(s) - 1 }
+#define CAP_FACT(number, NAME, name, ...) \
+	[number] = { "cap_" #name, sizeof("cap_" #name) - 1 },
 static const struct {
 	const char *text;
 	unsigned char len;
-} cap_names[LCAP_NAMED] = {
-	NAME("cap_chown"), NAME("cap_dac_override"),
-	NAME("cap_dac_read_search"), NAME("cap_fowner"), NAME("cap_fsetid"),
-	NAME("cap_kill"), NAME("cap_setgid"), NAME("cap_setuid"),
-	NAME("cap_setpcap"), NAME("cap_linux_immutable"),
-	NAME("cap_net_bind_service"), NAME("cap_net_broadcast"),
-	NAME("cap_net_admin"), NAME("cap_net_raw"), NAME("cap_ipc_lock"),
-	NAME("cap_ipc_owner"), NAME("cap_sys_module"), NAME("cap_sys_rawio"),
-	NAME("cap_sys_chroot"), NAME("cap_sys_ptrace"), NAME("cap_sys_pacct"),
-	NAME("cap_sys_admin"), NAME("cap_sys_boot"), NAME("cap_sys_nice"),
-	NAME("cap_sys_resource"), NAME("cap_sys_time"),
-	NAME("cap_sys_tty_config"), NAME("cap_mknod"), NAME("cap_lease"),
-	NAME("cap_audit_write"), NAME("cap_audit_control"),
-	NAME("cap_setfcap"), NAME("cap_mac_override"), NAME("cap_mac_admin"),
-	NAME("cap_syslog"), NAME("cap_wake_alarm"), NAME("cap_block_suspend"),
-	NAME("cap_audit_read"), NAME("cap_perfmon"), NAME("cap_bpf"),
-	NAME("cap_checkpoint_restore"),
+} cap_names[] = {
+#include "caps.def"
 };
-#undef NAME
+#undef CAP_FACT
+
+/*
+ * caps.def is the only list of capabilities: its entries must be numbered
+ * 0, 1, 2, ... in order, each name must fit LCAP_NAME_MAX, and the public
+ * header (installed, so self-contained) must define every CAP_<NAME> with
+ * the same value. A new entry without its define fails to compile here.
+ */
+#define CAP_FACT(number, NAME, name, ...) \
+	_Static_assert(LCAP_ORDER_##NAME == (number), \
+		       "caps.def: cap_" #name " is out of order or not " #number); \
+	_Static_assert(sizeof("cap_" #name) - 1 <= LCAP_NAME_MAX, \
+		       "caps.def: cap_" #name " is longer than LCAP_NAME_MAX"); \
+	_Static_assert(CAP_##NAME == (number), \
+		       "sys/capability.h: CAP_" #NAME " is not " #number);
+#include "caps.def"
+#undef CAP_FACT
+_Static_assert(sizeof(cap_names) / sizeof(cap_names[0]) == LCAP_NAMED,
+	       "a name for every capability");
 
 const char *lcap_name_of(unsigned cap)
 {

@@ -8,7 +8,7 @@
 /* Returns 1 or 0, or -1 with EINVAL for a capability the kernel lacks. */
 int cap_get_bound(cap_value_t cap)
 {
-	return (int)lcap_sys_prctl_read(PR_CAPBSET_READ, cap, 0);
+	return lcap_sys_prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
 }
 
 /* Needs CAP_SETPCAP in E (EPERM otherwise). Dropping is irreversible. */
@@ -28,8 +28,8 @@ int cap_drop_bound(cap_value_t cap)
  */
 int cap_get_ambient(cap_value_t cap)
 {
-	return (int)lcap_sys_prctl_read(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET,
-					cap);
+	return lcap_sys_prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0,
+			      0);
 }
 
 /* Raising needs the bit in both P and I, and no SECBIT_NO_CAP_AMBIENT_RAISE. */
@@ -69,7 +69,7 @@ int cap_reset_ambient(void)
 
 unsigned cap_get_secbits(void)
 {
-	return (unsigned)lcap_sys_prctl_read(PR_GET_SECUREBITS, 0, 0);
+	return (unsigned)lcap_sys_prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 }
 
 /* Needs CAP_SETPCAP in E; locked bits can never be cleared again. */

@@ -3,9 +3,11 @@
  * <sys/capability.h>: the public interface of libcap.so.2, source- and
  * ABI-compatible with libcap's header of the same name.
  *
- * Every CAP_* value up to CAP_CHECKPOINT_RESTORE (40) is defined here even
- * when the build machine's <linux/capability.h> predates it, so a program
- * can name CAP_PERFMON (38) whatever kernel headers it was built with.
+ * Every CAP_* value the library names is defined here even when the build
+ * machine's <linux/capability.h> predates it, so a program can name
+ * CAP_PERFMON (38) whatever kernel headers it was built with. (The values
+ * come from the source tree's libcap/caps.def; its build checks that this
+ * header defines each, with the same value.)
  */
 #ifndef SYS_CAPABILITY_H_DROPIN
 #define SYS_CAPABILITY_H_DROPIN

@@ -102,6 +102,15 @@ for sys in /lib/*/libpsx.so.2 /usr/lib/*/libpsx.so.2; do
 	break
 done
 check_elf "$psx" libpsx.so.2 || pstatus=1
+# The header's capability values are exactly libcap/caps.def's (the build
+# checks each entry has its define; this checks there are no others).
+sed -n 's/^#define[[:space:]]\{1,\}CAP_\([A-Z0-9_]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\)$/\2 \1/p' \
+	"$top/include/sys/capability.h" | sort -n >"$tmp/header_caps"
+sed -n 's/^CAP_FACT(\([0-9]*\), *\([A-Z0-9_]*\),.*/\1 \2/p' "$top/libcap/caps.def" |
+	sort -n >"$tmp/table_caps"
+if ! diff -u "$tmp/table_caps" "$tmp/header_caps"; then
+	echo "<sys/capability.h> CAP_* values differ from libcap/caps.def (- table, + header)"; status=1
+fi
 [ $pstatus -eq 0 ] && echo "$(wc -l <"$tmp/psx_exported") libpsx symbols: libcap 2.76's API, unversioned"
 [ $pstatus -eq 0 ] || status=1
 exit $status

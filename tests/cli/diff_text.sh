@@ -39,6 +39,9 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 } >"$tmp/cmds"
 run_ours "$ours" <"$tmp/cmds" >"$tmp/ours" || { echo "our probe failed"; exit 1; }
 "$ref" <"$tmp/cmds" >"$tmp/ref" || { echo "reference probe failed"; exit 1; }
+# libcap 2.66 names 0..40: names our table has beyond them, as its numbers.
+sh "$TESTS_DIR/tools/as_libcap266.sh" --lengths <"$tmp/ours" >"$tmp/ours.266" &&
+	mv "$tmp/ours.266" "$tmp/ours"
 lines=$(wc -l <"$tmp/ours")
 if ! diff "$tmp/ref" "$tmp/ours" >"$tmp/diff"; then
 	echo "differences (< libcap 2.66, > ours):"; head -40 "$tmp/diff"; exit 1

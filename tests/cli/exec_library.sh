@@ -85,13 +85,16 @@ same_shape "libcap.so.2" libcap.so.2 1
 memck=1 run libcap.so.2 --summary
 status_is "libcap.so.2 --summary" 0
 same_shape "libcap.so.2 --summary" libcap.so.2 1
+# Debian's libcap 2.66 names 41 capabilities; ours as many as its table.
+named=$(grep -c '^CAP_FACT(' "$TOP/libcap/caps.def")
 for key in "Current mode:" "Number of cap values known to:"; do
 	o=$(grep "^$key" "$tmp/o") || fail "libcap.so.2 --summary: no \"$key\" line"
-	[ -z "$sysdir" ] || [ "$o" = "$(grep "^$key" "$tmp/d")" ] ||
-		fail "libcap.so.2 --summary: \"$o\", Debian's \"$(grep "^$key" "$tmp/d")\""
+	d=$(grep "^$key" "$tmp/d" 2>/dev/null | sed "s/this libcap=41,/this libcap=$named,/")
+	[ -z "$sysdir" ] || [ "$o" = "$d" ] ||
+		fail "libcap.so.2 --summary: \"$o\", Debian's \"$d\""
 done
-grep -qx "Number of cap values known to: this libcap=[0-9]*, running kernel=$kernel" "$tmp/o" ||
-	fail "libcap.so.2 --summary: the kernel's count is not $kernel (cap_last_cap $last)"
+grep -qx "Number of cap values known to: this libcap=$named, running kernel=$kernel" "$tmp/o" ||
+	fail "libcap.so.2 --summary: the counts are not $named (libcap/caps.def) and $kernel (cap_last_cap $last)"
 names=$(sed -n 's/^Capabilities of the running kernel: //p' "$tmp/o")
 set -- $names
 [ $# -eq $kernel ] || fail "libcap.so.2 --summary: $# names, the kernel knows $kernel"

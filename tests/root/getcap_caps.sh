@@ -41,7 +41,7 @@ done
 $setcap cap_net_raw=ep ep && $setcap cap_perfmon=p p &&
 	$setcap cap_chown+i i && $setcap cap_perfmon,cap_bpf=eip eip &&
 	$setcap = emptyset && $setcap all=p all &&
-	$setcap "cap_chown=p 41+p" high && $setcap -n 1000 cap_perfmon=p rootid &&
+	$setcap "cap_chown=p 62+p" high && $setcap -n 1000 cap_perfmon=p rootid &&
 	$setcap cap_kill,cap_setfcap=ie sub/a && $setcap -n 1000 cap_sys_admin=p sub/deeper/b ||
 	{ echo "system setcap failed"; exit 1; }
 # Raw revision 2 (perfmon=ep, bit 38 in the second word) and a revision 3
@@ -60,7 +60,7 @@ for o in "" -v -n -vn -r -rv -rn -rvn; do
 done
 run "$ours" "$tmp/u" -n rootid rawv2 high emptyset
 printf '%s\n' "rootid cap_perfmon=p [rootid=1000]" "rawv2 cap_perfmon=ep" \
-	"high cap_chown=p 41+p" "emptyset =" | cmp -s - "$tmp/u.o" ||
+	"high cap_chown=p 62+p" "emptyset =" | cmp -s - "$tmp/u.o" ||
 	{ fail "exact lines"; cat "$tmp/u.o"; }
 
 # An unmapped rootid: the kernel's getxattr gives EOVERFLOW in a user

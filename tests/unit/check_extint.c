@@ -62,9 +62,9 @@ START_TEST(round_trip)
 {
 	unsigned char ext[29];
 
-	ext_of("=ep cap_perfmon-e cap_kill+i 41,63+p", ext);
-	assert_text(cap_copy_int(ext), "=ep cap_kill+i cap_perfmon-e 41,63+p");
-	assert_text(cap_copy_int_check(ext, 29), "=ep cap_kill+i cap_perfmon-e 41,63+p");
+	ext_of("=ep cap_perfmon-e cap_kill+i 62,63+p", ext);
+	assert_text(cap_copy_int(ext), "=ep cap_kill+i cap_perfmon-e 62,63+p");
+	assert_text(cap_copy_int_check(ext, 29), "=ep cap_kill+i cap_perfmon-e 62,63+p");
 }
 END_TEST
 
