@@ -2,6 +2,7 @@
 /* The risk tier of every capability, with a one-line reason for each. */
 #include <string.h>
 
+#include "mask.h"
 #include "risk.h"
 
 #define ALL_FLAGS ((1u << CAP_EFFECTIVE) | (1u << CAP_PERMITTED) | \
@@ -87,30 +88,19 @@ const char *cap_risk_tier_name(enum cap_risk_tier tier)
 
 static int has_cap(cap_t caps, cap_value_t cap, unsigned flag_mask)
 {
-	int flag;
-
-	for (flag = CAP_EFFECTIVE; flag <= CAP_INHERITABLE; flag++) {
-		cap_flag_value_t v = CAP_CLEAR;
-
-		if ((flag_mask & (1u << flag)) &&
-		    cap_get_flag(caps, cap, (cap_flag_t)flag, &v) == 0 &&
-		    v == CAP_SET)
-			return 1;
-	}
-	return 0;
+	return (mask_of_flags(caps, flag_mask) & MASK_BIT(cap)) != 0;
 }
 
 enum cap_risk_tier cap_risk_highest(cap_t caps, unsigned flag_mask,
 				    cap_value_t *worst)
 {
 	enum cap_risk_tier highest = CAP_RISK_LOW;
+	uint64_t held = mask_of_flags(caps, flag_mask);
 	cap_value_t which = -1, cap;
 
-	for (cap = 0; cap < 64; cap++) {
+	for (MASK_EACH(cap, held)) {
 		enum cap_risk_tier tier;
 
-		if (!has_cap(caps, cap, flag_mask))
-			continue;
 		tier = cap_risk_tier_of(cap);
 		if (which < 0 || tier > highest) {
 			highest = tier;

@@ -19,6 +19,7 @@
 #include "risk.h"
 #include "capconf.h"
 #include "escape.h"
+#include "mask.h"
 #include "suggest.h"
 #include "version.h"
 
@@ -213,16 +214,16 @@ static int lint(const char *path)
 static void report_risk(cap_iab_t iab)
 {
 	cap_t granted = cap_init();
-	cap_value_t cap, bits = cap_max_bits(), worst;
+	uint64_t inh = mask_of_iab(iab, CAP_IAB_INH) |
+		       mask_of_iab(iab, CAP_IAB_AMB);
+	cap_value_t cap, worst;
 	enum cap_risk_tier tier;
 	char *name;
 
 	if (granted == NULL)
 		errx(EXIT_FAILURE, "out of memory");
-	for (cap = 0; cap < bits && cap < 64; cap++)
-		if (cap_iab_get_vector(iab, CAP_IAB_INH, cap) == CAP_SET ||
-		    cap_iab_get_vector(iab, CAP_IAB_AMB, cap) == CAP_SET)
-			cap_set_flag(granted, CAP_INHERITABLE, 1, &cap, CAP_SET);
+	for (MASK_EACH(cap, inh))
+		cap_set_flag(granted, CAP_INHERITABLE, 1, &cap, CAP_SET);
 	tier = cap_risk_highest(granted, 1u << CAP_INHERITABLE, &worst);
 	cap_free(granted);
 	if (worst < 0)

@@ -8,24 +8,8 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "mask.h"
 #include "capsh.h"
-
-/* A vector read bit by bit through get(); bits the kernel lacks stay clear. */
-static uint64_t vector_mask(int (*get)(cap_value_t))
-{
-	uint64_t mask = 0;
-	cap_value_t c;
-
-	for (c = 0; c < 64; c++) {
-		int r = get(c);
-
-		if (r < 0)
-			break;
-		if (r > 0)
-			mask |= UINT64_C(1) << c;
-	}
-	return mask;
-}
 
 static void json_name_field(const char *key, const char *name)
 {
@@ -60,9 +44,9 @@ int capsh_print_json(void)
 	putchar(',');
 	json_capset(stdout, caps);
 	putchar(',');
-	json_vector(stdout, "bounding", vector_mask(cap_get_bound));
+	json_vector(stdout, "bounding", mask_of_vector(cap_get_bound, NULL));
 	putchar(',');
-	json_vector(stdout, "ambient", vector_mask(cap_get_ambient));
+	json_vector(stdout, "ambient", mask_of_vector(cap_get_ambient, NULL));
 	printf(",\"iab\":");
 	json_string(stdout, iab_text);
 	printf(",\"securebits\":%u,\"no_new_privs\":%d", cap_get_secbits(),

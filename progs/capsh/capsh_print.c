@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "capsh.h"
+#include "mask.h"
 #include "number.h"
 
 /* Securebits, from <linux/securebits.h>; spelled out to need no header. */
@@ -69,12 +70,9 @@ static void print_names(unsigned long long bits)
 	const char *sep = "";
 	cap_value_t c;
 
-	for (c = 0; c < 64; c++) {
-		char *name;
+	for (MASK_EACH(c, bits)) {
+		char *name = cap_to_name(c);
 
-		if (!((bits >> c) & 1))
-			continue;
-		name = cap_to_name(c);
 		if (name != NULL)
 			printf("%s%s", sep, name);
 		else
@@ -86,21 +84,12 @@ static void print_names(unsigned long long bits)
 
 static void print_vector(const char *label, int (*get)(cap_value_t))
 {
-	unsigned long long bits = 0;
-	cap_value_t c;
-	int r;
+	cap_value_t answered;
+	uint64_t bits = mask_of_vector(get, &answered);
 
 	printf("%s set =", label);
-	for (c = 0; c < 64; c++) {
-		r = get(c);
-		if (r < 0) {
-			if (c == 0)
-				printf(" <unsupported>");
-			break;
-		}
-		if (r > 0)
-			bits |= 1ULL << c;
-	}
+	if (answered == 0)
+		printf(" <unsupported>");
 	print_names(bits);
 	putchar('\n');
 }

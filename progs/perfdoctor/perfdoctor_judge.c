@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mask.h"
 #include "perfdoctor.h"
 
 /*
@@ -60,20 +61,6 @@ const char *group_name(gid_t gid, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%u", (unsigned)gid);
 	return buf;
-}
-
-static uint64_t file_vector(cap_t caps, cap_flag_t flag)
-{
-	uint64_t bits = 0;
-	cap_value_t cap;
-
-	for (cap = 0; caps != NULL && cap < 64; cap++) {
-		cap_flag_value_t f = CAP_CLEAR;
-
-		if (cap_get_flag(caps, cap, flag, &f) == 0 && f == CAP_SET)
-			bits |= BIT(cap);
-	}
-	return bits;
 }
 
 /*
@@ -144,9 +131,9 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v)
 {
-	uint64_t fp = file_vector(b->caps, CAP_PERMITTED);
-	uint64_t fi = file_vector(b->caps, CAP_INHERITABLE);
-	uint64_t fe = file_vector(b->caps, CAP_EFFECTIVE);
+	uint64_t fp = mask_of_flag(b->caps, CAP_PERMITTED);
+	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
+	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
 	uint64_t needed, p_free, p_after, e_after;
 	int knows_perfmon = k->cap_bits > CAP_PERFMON;
 	int honoured = b->target_known && b->target.kind == EXEC_TARGET_ELF &&

@@ -13,6 +13,7 @@
 
 #include "risk.h"
 #include "escape.h"
+#include "mask.h"
 #include "perfdoctor.h"
 
 void say(const char *fmt, ...)
@@ -35,21 +36,7 @@ const char *answer_name(enum answer a)
 /* "cap_perfmon,cap_syslog" or "none", into buf. */
 const char *cap_list(uint64_t bits, char *buf, size_t len)
 {
-	size_t used = 0;
-	cap_value_t cap;
-
-	buf[0] = '\0';
-	for (cap = 0; cap < 64 && used < len; cap++) {
-		char *name;
-
-		if (!(bits & BIT(cap)))
-			continue;
-		name = cap_to_name(cap);
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 used ? "," : "", name ? name : "?");
-		cap_free(name);
-	}
-	if (used == 0)
+	if (mask_names(buf, len, bits, 0) == 0)
 		snprintf(buf, len, "none");
 	return buf;
 }
