@@ -44,11 +44,17 @@ int entry_open_at(int dirfd, const char *name, struct stat *st)
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
-		int saved = S_ISREG(st->st_mode) ? errno : EINVAL;
+	/* After a failed fstat() st holds nothing: only errno says why. */
+	if (fstat(fd, st) < 0) {
+		int saved = errno;
 
 		close(fd);
 		errno = saved;
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		errno = EINVAL;
 		return -1;
 	}
 	return fd;
