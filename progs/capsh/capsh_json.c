@@ -7,6 +7,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "groups.h"
 #include "json.h"
 #include "mask.h"
 #include "capsh.h"
@@ -32,7 +33,7 @@ int capsh_print_json(void)
 	char *text = caps != NULL ? cap_to_text(caps, NULL) : NULL;
 	char *iab_text = iab != NULL ? cap_iab_to_text(iab) : NULL;
 	struct passwd *pw;
-	gid_t groups[256];
+	gid_t *groups = NULL;
 	int n, i, status = 1;
 
 	if (text == NULL || iab_text == NULL) {
@@ -53,7 +54,8 @@ int capsh_print_json(void)
 	       cap_prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0, 0));
 	printf(",\"uid\":%u,\"euid\":%u,\"gid\":%u,\"groups\":[",
 	       (unsigned)getuid(), (unsigned)geteuid(), (unsigned)getgid());
-	n = getgroups((int)(sizeof(groups) / sizeof(groups[0])), groups);
+	/* However many there are (a fixed array once printed [] past 256). */
+	n = groups_of_process(&groups);
 	for (i = 0; i < n; i++)
 		printf("%s%u", i ? "," : "", (unsigned)groups[i]);
 	putchar(']');
@@ -63,6 +65,7 @@ int capsh_print_json(void)
 	printf("}\n");
 	status = 0;
 out:
+	free(groups);
 	cap_free(text);
 	cap_free(iab_text);
 	cap_free(caps);

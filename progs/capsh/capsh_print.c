@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "capsh.h"
+#include "groups.h"
 #include "mask.h"
 #include "number.h"
 
@@ -161,20 +162,13 @@ static int print_ids(void)
 	printf("euid=%u(%s)\n", (unsigned)euid, user_name(euid));
 	printf("gid=%u(%s)\n", (unsigned)gid, group_name(gid));
 
-	n = getgroups(0, NULL);
-	if (n < 0) {
-		capsh_perror("unable to get groups");
-		return 1;
-	}
-	groups = calloc((size_t)n + 1, sizeof(*groups));
-	if (groups == NULL) {
+	n = groups_of_process(&groups);
+	if (n < 0 && errno == ENOMEM) {
 		fprintf(stderr, "No memory for gid list\n");
 		return 1;
 	}
-	n = getgroups(n, groups);
 	if (n < 0) {
 		capsh_perror("unable to get groups");
-		free(groups);
 		return 1;
 	}
 	printf("groups=");

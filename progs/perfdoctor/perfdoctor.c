@@ -22,6 +22,7 @@
 
 #include "capconf.h"
 #include "escape.h"
+#include "groups.h"
 #include "perfdoctor.h"
 #include "suggest.h"
 #include "version.h"
@@ -194,11 +195,11 @@ static void fill_fix_context(struct fix_context *fx, const struct binary_facts *
 	memset(fx, 0, sizeof(*fx));
 	fx->config = config;
 	fx->in_file_group = u->known && (u->gid == b->gid ||
-			    has_group(u->groups, u->ngroups, b->gid));
+			    groups_have(u->groups, u->ngroups, b->gid));
 	fx->perf_users_exists = gr != NULL;
 	fx->in_perf_users = gr != NULL && u->known &&
 			    (u->gid == gr->gr_gid ||
-			     has_group(u->groups, u->ngroups, gr->gr_gid));
+			     groups_have(u->groups, u->ngroups, gr->gr_gid));
 }
 
 /* Every service's answer: all alike, or "unknown: it depends". */
@@ -281,8 +282,8 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 		 * the session lacks, with the group's execute bit, will do.
 		 */
 		if (fresh_exec == ANSWER_UNKNOWN && (b->mode & 0010) &&
-		    has_group(u->groups, u->ngroups, b->gid) &&
-		    !has_group(s->groups, s->ngroups, b->gid) && s->fsgid != b->gid)
+		    groups_have(u->groups, u->ngroups, b->gid) &&
+		    !groups_have(s->groups, s->ngroups, b->gid) && s->fsgid != b->gid)
 			fresh_exec = ANSWER_YES;
 	}
 	for (i = 0; v.answer != ANSWER_YES && u->known && i < npv; i++) {

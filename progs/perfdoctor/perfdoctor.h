@@ -167,7 +167,6 @@ const char *paranoid_meaning(int level);
  */
 enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
 			const gid_t *groups, int ngroups);
-int has_group(const gid_t *groups, int n, gid_t gid);
 
 /* perfdoctor_pam.c */
 struct pam_opts {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "groups.h"
 #include "perfdoctor.h"
 
 /* The inode number of the initial user namespace (PROC_USER_INIT_INO). */
@@ -333,7 +334,6 @@ void release_session(struct session_facts *s)
 int gather_user(struct user_facts *u, const char *name)
 {
 	struct passwd *pw;
-	int n = 64;
 
 	memset(u, 0, sizeof(*u));
 	u->name = strdup(name);
@@ -347,24 +347,13 @@ int gather_user(struct user_facts *u, const char *name)
 	u->known = 1;
 	u->uid = pw->pw_uid;
 	u->gid = pw->pw_gid;
-	/* getgrouplist() says how many it needs when the array is too small. */
-	for (;;) {
-		gid_t *g = realloc(u->groups, (size_t)n * sizeof(*g));
-		int want = n;
-
-		if (g == NULL) {
-			perror("perfdoctor");
-			return -1;
-		}
-		u->groups = g;
-		if (getgrouplist(name, u->gid, u->groups, &want) >= 0) {
-			u->ngroups = want;
-			return 0;
-		}
-		if (want <= n)
-			want = n * 2;
-		n = want;
+	u->ngroups = groups_of_user(name, u->gid, &u->groups);
+	if (u->ngroups < 0) {
+		perror("perfdoctor");
+		u->ngroups = 0;
+		return -1;
 	}
+	return 0;
 }
 
 void release_user(struct user_facts *u)
@@ -372,16 +361,6 @@ void release_user(struct user_facts *u)
 	free(u->name);
 	free(u->groups);
 	memset(u, 0, sizeof(*u));
-}
-
-int has_group(const gid_t *groups, int n, gid_t gid)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (groups[i] == gid)
-			return 1;
-	return 0;
 }
 
 /* Are these our own real credentials, so access(2) may answer directly? */
@@ -392,17 +371,12 @@ static int are_mine(uid_t uid, gid_t gid, const gid_t *groups, int n)
 
 	if (uid != getuid() || gid != getgid())
 		return 0;
-	count = getgroups(0, NULL);
-	if (count < 0 || count != n)
+	count = groups_of_process(&mine);
+	if (count < 0)
 		return 0;
-	mine = calloc((size_t)count + 1, sizeof(*mine));
-	if (mine == NULL || getgroups(count, mine) != count) {
-		free(mine);
-		return 0;
-	}
-	same = 1;
+	same = count == n;
 	for (i = 0; i < n && same; i++)
-		same = has_group(mine, count, groups[i]);
+		same = groups_have(mine, count, groups[i]);
 	free(mine);
 	return same;
 }
