@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "mask.h"
+#include "perf.h"
 #include "risk.h"
 
 #define ALL_FLAGS ((1u << CAP_EFFECTIVE) | (1u << CAP_PERMITTED) | \
@@ -112,27 +113,18 @@ enum cap_risk_tier cap_risk_highest(cap_t caps, unsigned flag_mask,
 	return highest;
 }
 
-static int is_perf_binary(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base != NULL ? base + 1 : path;
-	return strcmp(base, "perf") == 0 || strncmp(base, "perf_", 5) == 0 ||
-	       strncmp(base, "perf-", 5) == 0;
-}
-
 const char *cap_risk_suggestion(cap_t caps, const char *path)
 {
 	int admin = has_cap(caps, CAP_SYS_ADMIN, ALL_FLAGS);
 
-	if (admin && path != NULL && is_perf_binary(path))
+	if (admin && path != NULL && perf_is_binary(path))
 		/* The group form: a bare "=ep" would give perf to every user. */
-		return "perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf <file>";
+		return "perf needs cap_perfmon (Linux " PERF_PERFMON_LINUX "+), not cap_sys_admin: " PERF_SETCAP_FIX("<file>");
 	if (admin && has_cap(caps, CAP_BPF, ALL_FLAGS))
-		return "BPF tools need cap_bpf with cap_perfmon (Linux 5.8+), not cap_sys_admin";
+		return "BPF tools need cap_bpf with cap_perfmon (Linux " PERF_PERFMON_LINUX "+), not cap_sys_admin";
 	if (has_cap(caps, CAP_SYS_PTRACE, ALL_FLAGS) && path != NULL &&
-	    is_perf_binary(path))
-		return "perf on Linux 5.9+ needs no cap_sys_ptrace once it holds cap_perfmon";
+	    perf_is_binary(path))
+		return "perf on Linux " PERF_NO_PTRACE_LINUX "+ needs no cap_sys_ptrace once it holds cap_perfmon";
 	if (has_cap(caps, CAP_DAC_OVERRIDE, ALL_FLAGS) &&
 	    !has_cap(caps, CAP_DAC_READ_SEARCH, ALL_FLAGS))
 		return "if the program only reads files, cap_dac_read_search is narrower than cap_dac_override";

@@ -14,6 +14,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "path.h"
 #include "walk.h"
 
 #define DENTS_BUF	(64 * 1024)	/* most directories: two getdents64 */
@@ -87,7 +88,7 @@ static struct wnode *new_node(struct wnode *parent, const char *dir,
 			      size_t dirlen, const char *name, void *data)
 {
 	size_t nl = strlen(name);
-	int slash = dir != NULL && dirlen > 0 && dir[dirlen - 1] != '/';
+	int slash = path_needs_slash(dir, dirlen);
 	struct wnode *d = malloc(sizeof(*d) + dirlen + (size_t)slash + nl + 1);
 
 	if (d == NULL)

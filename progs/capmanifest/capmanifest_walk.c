@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "path.h"
 #include "walk.h"
 
 /*
@@ -58,8 +59,7 @@ static void note_unread(struct rec *r, const char *rel)
 static void print_path(const struct walk_ent *e)
 {
 	fprintf(stderr, "%s%s%s", e->dir,
-		e->dirlen > 0 && e->dir[e->dirlen - 1] != '/' ? "/" : "",
-		e->name);
+		path_needs_slash(e->dir, e->dirlen) ? "/" : "", e->name);
 }
 
 /* "./rel/path" of an entry, or NULL with errno (ENAMETOOLONG, ENOMEM). */
@@ -67,10 +67,10 @@ static char *relative_path(const struct record_walk *rw,
 			   const struct walk_ent *e)
 {
 	const char *below = e->dir + rw->rootlen;
-	int slash = e->dirlen > 0 && e->dir[e->dirlen - 1] != '/';
 	char *rel = NULL;
 
-	if (asprintf(&rel, ".%s%s%s", below, slash ? "/" : "", e->name) < 0) {
+	if (asprintf(&rel, ".%s%s%s", below, path_needs_slash(e->dir,
+		     e->dirlen) ? "/" : "", e->name) < 0) {
 		errno = ENOMEM;
 		return NULL;
 	}

@@ -23,6 +23,8 @@
 #include "capconf.h"
 #include "escape.h"
 #include "groups.h"
+#include "path.h"
+#include "perf.h"
 #include "perfdoctor.h"
 #include "suggest.h"
 #include "version.h"
@@ -55,20 +57,14 @@ static void usage(FILE *out)
 static const char *default_binary(void)
 {
 	static char found[4096];
-	const char *path = getenv("PATH");
+	char *perf = path_search(getenv("PATH"), "perf", F_OK);
 
-	while (path != NULL && *path != '\0') {
-		size_t len = strcspn(path, ":");
-
-		if (len > 0 && len < sizeof(found) - 6) {
-			snprintf(found, sizeof(found), "%.*s/perf", (int)len, path);
-			if (access(found, F_OK) == 0)
-				return found;
-		}
-		path += len;
-		if (*path == ':')
-			path++;
+	if (perf != NULL && strlen(perf) < sizeof(found)) {
+		strcpy(found, perf);
+		free(perf);
+		return found;
 	}
+	free(perf);
 	return "/usr/bin/perf";
 }
 
@@ -190,7 +186,7 @@ static void judge_login(const struct kernel_facts *k, const struct binary_facts 
 static void fill_fix_context(struct fix_context *fx, const struct binary_facts *b,
 			     const struct user_facts *u, const char *config)
 {
-	struct group *gr = getgrnam("perf_users");
+	struct group *gr = getgrnam(PERF_GROUP);
 
 	memset(fx, 0, sizeof(*fx));
 	fx->config = config;

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include "escape.h"
 #include "groups.h"
+#include "kernel.h"
 #include "perfdoctor.h"
 
 /* The inode number of the initial user namespace (PROC_USER_INIT_INO). */
@@ -24,15 +24,10 @@
 
 void gather_kernel(struct kernel_facts *k)
 {
-	struct utsname uts;
 	FILE *f;
 
 	memset(k, 0, sizeof(*k));
-	if (uname(&uts) == 0) {
-		snprintf(k->release, sizeof(k->release), "%s", uts.release);
-		if (sscanf(uts.release, "%d.%d", &k->major, &k->minor) != 2)
-			k->major = k->minor = 0;
-	}
+	kernel_release(k->release, sizeof(k->release), &k->major, &k->minor);
 	k->cap_bits = cap_max_bits();
 	k->paranoid = INT32_MIN;
 	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");

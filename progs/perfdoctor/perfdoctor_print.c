@@ -14,6 +14,8 @@
 #include "risk.h"
 #include "escape.h"
 #include "mask.h"
+#include "names.h"
+#include "perf.h"
 #include "perfdoctor.h"
 
 void say(const char *fmt, ...)
@@ -52,7 +54,7 @@ const char *group_list(const gid_t *groups, int n, char *buf, size_t len)
 	for (i = 0; i < n && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%u (%s)",
 					 i ? ", " : "", (unsigned)groups[i],
-					 group_name(groups[i], name, sizeof(name)));
+					 names_group(groups[i], name, sizeof(name)));
 	if (n == 0)
 		snprintf(buf, len, "none");
 	return buf;
@@ -62,7 +64,6 @@ void print_header(const struct kernel_facts *k,
 			 const struct binary_facts *b, const char *user)
 {
 	char gbuf[64], pbuf[64], problem[200];
-	struct passwd *pw;
 
 	say("perfdoctor: can %s monitor the whole system with %s?", user, b->path);
 	say("%s", "");
@@ -79,13 +80,9 @@ void print_header(const struct kernel_facts *k,
 		say("%-10s %s: %s", "binary:", b->path, strerror(b->err));
 		return;
 	}
-	pw = getpwuid(b->uid);
-	if (pw != NULL)
-		snprintf(pbuf, sizeof(pbuf), "%s", pw->pw_name);
-	else
-		snprintf(pbuf, sizeof(pbuf), "%u", (unsigned)b->uid);
+	names_user(b->uid, pbuf, sizeof(pbuf));
 	say("%-10s %s: owner %s group %s mode %04o%s", "binary:", b->path, pbuf,
-	    group_name(b->gid, gbuf, sizeof(gbuf)), (unsigned)(b->mode & 07777),
+	    names_group(b->gid, gbuf, sizeof(gbuf)), (unsigned)(b->mode & 07777),
 	    b->xattr_unsupported ? ", on a filesystem without extended attributes" : "");
 	if (b->is_regular && !b->target_known) {
 		say("%-10s cannot read it to tell an ELF binary from a script: %s",
@@ -174,7 +171,7 @@ void print_risk(const struct binary_facts *b)
 		say("suggest:   %s", suggestion);
 	if ((b->mode & 0001) && cap_risk_highest(b->caps, ~0u, NULL) >= CAP_RISK_KERNEL_READ)
 		say("suggest:   every user may run it with these capabilities; "
-		    "restrict it to a group: setcap --perf-group=perf_users --perf %s",
+		    "restrict it to a group: " PERF_SETCAP_FIX("%s"),
 		    b->path);
 	if (b->uid != 0)
 		say("suggest:   its owner (uid %u), not root, can change who runs "
