@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "walk.h"
 #include "suggest.h"
 #include "version.h"
 
@@ -199,7 +200,7 @@ static int current_meta(const struct ctx *c, const char *path, int *fd,
 {
 	struct stat st;
 
-	*fd = entry_open_beneath(c->rootfd, path, &st);
+	*fd = walk_open_beneath(c->rootfd, path, &st);
 	if (*fd < 0)
 		return -1;
 	if (entry_meta(*fd, &st, now) < 0) {

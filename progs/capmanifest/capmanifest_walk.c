@@ -90,7 +90,7 @@ static void record_file(const struct record_walk *rw, struct rec *r,
 	struct entry ent = { 0 };
 	struct stat st;
 	cap_t caps = NULL;
-	int fd = entry_open_at(e->dirfd, e->name, &st), err;
+	int fd = walk_open_file(e->dirfd, e->name, &st), err;
 
 	if (fd < 0) {
 		/* Vanished, or not a regular file (any more): not ours. */
@@ -266,7 +266,7 @@ int manifest_record_listed(struct manifest *m, const struct manifest *want,
 		struct entry ent = { 0 };
 		struct stat st;
 		cap_t caps = NULL;
-		int fd = entry_open_beneath(rootfd, want->entries[i].path, &st);
+		int fd = walk_open_beneath(rootfd, want->entries[i].path, &st);
 
 		if (fd < 0) {
 			/* Gone, not a regular file, or behind a symlink:

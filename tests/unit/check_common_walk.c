@@ -383,6 +383,87 @@ START_TEST(moved_directory_caught)
 }
 END_TEST
 
+/* walk_open_beneath(): no link on the way, nothing but a regular file at the end. */
+START_TEST(open_beneath_follows_no_link)
+{
+	char tmp[] = "/tmp/check_walk_open.XXXXXX", *p;
+	struct stat st;
+	int root, fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	p = join(tmp, "d");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	free(p);
+	p = join(tmp, "d/f");
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "x", 1), 1);
+	close(fd);
+	free(p);
+	p = join(tmp, "link");
+	ck_assert_int_eq(symlink("d", p), 0);
+	free(p);
+	p = join(tmp, "d/flink");
+	ck_assert_int_eq(symlink("f", p), 0);
+	free(p);
+	root = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(root, 0);
+
+	fd = walk_open_beneath(root, "./d/f", &st);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_int_eq(st.st_size, 1);
+	close(fd);
+	fd = walk_open_beneath(root, "d/f", &st);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	errno = 0;
+	ck_assert_int_eq(walk_open_beneath(root, "./link/f", &st), -1);
+	ck_assert_int_eq(errno, ENOTDIR);	/* a link where a directory was */
+	errno = 0;
+	ck_assert_int_eq(walk_open_beneath(root, "./d/flink", &st), -1);
+	ck_assert_int_eq(errno, EINVAL);	/* O_PATH opens the link: not regular */
+	errno = 0;
+	ck_assert_int_eq(walk_open_beneath(root, "./d", &st), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(walk_open_beneath(root, "./d/../d/f", &st), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(walk_open_beneath(root, "./d//f", &st), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(walk_open_beneath(root, "./d/none", &st), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	errno = 0;
+	ck_assert_int_eq(walk_open_file(root, "d", &st), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	{
+		char longname[300];
+
+		memset(longname, 'n', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		errno = 0;
+		ck_assert_int_eq(walk_open_beneath(root, longname, &st), -1);
+		ck_assert_int_eq(errno, ENAMETOOLONG);
+	}
+	close(root);
+	p = join(tmp, "d/flink");
+	unlink(p);
+	free(p);
+	p = join(tmp, "d/f");
+	unlink(p);
+	free(p);
+	p = join(tmp, "link");
+	unlink(p);
+	free(p);
+	p = join(tmp, "d");
+	rmdir(p);
+	free(p);
+	rmdir(tmp);
+}
+END_TEST
+
 static Suite *walk_suite(void)
 {
 	Suite *s = suite_create("common_walk");
@@ -394,6 +475,7 @@ static Suite *walk_suite(void)
 	tcase_add_test(tc, deep_tree_bounded_descriptors);
 	tcase_add_test(tc, moved_directory_caught);
 	tcase_add_test(tc, pseudo_fs_by_magic);
+	tcase_add_test(tc, open_beneath_follows_no_link);
 	suite_add_tcase(s, tc);
 	return s;
 }
