@@ -383,6 +383,54 @@ START_TEST(moved_directory_caught)
 }
 END_TEST
 
+/*
+ * fstat() as the walker calls it (linked with --wrap=fstat): the real one,
+ * unless fail_fstat is set; then it scribbles a directory's mode into st
+ * and fails with EIO, as nothing promises st is untouched on failure.
+ */
+static int fail_fstat;
+int __real_fstat(int fd, struct stat *st);
+int __wrap_fstat(int fd, struct stat *st);
+
+int __wrap_fstat(int fd, struct stat *st)
+{
+	if (!fail_fstat)
+		return __real_fstat(fd, st);
+	st->st_mode = S_IFDIR | 0755;
+	errno = EIO;
+	return -1;
+}
+
+/* A failed fstat() decides by its errno, never by what st then holds. */
+START_TEST(open_file_after_failed_fstat)
+{
+	char tmp[] = "/tmp/check_walk_fstat.XXXXXX", *p;
+	struct stat st;
+	int root, fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	p = join(tmp, "f");
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	root = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(root, 0);
+	fail_fstat = 1;
+	errno = 0;
+	fd = walk_open_file(root, "f", &st);
+	fail_fstat = 0;
+	ck_assert_int_eq(fd, -1);
+	ck_assert_int_eq(errno, EIO);	/* not EINVAL from st's mode */
+	fd = walk_open_file(root, "f", &st);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	close(root);
+	unlink(p);
+	free(p);
+	rmdir(tmp);
+}
+END_TEST
+
 /* walk_open_beneath(): no link on the way, nothing but a regular file at the end. */
 START_TEST(open_beneath_follows_no_link)
 {
@@ -476,6 +524,7 @@ static Suite *walk_suite(void)
 	tcase_add_test(tc, moved_directory_caught);
 	tcase_add_test(tc, pseudo_fs_by_magic);
 	tcase_add_test(tc, open_beneath_follows_no_link);
+	tcase_add_test(tc, open_file_after_failed_fstat);
 	suite_add_tcase(s, tc);
 	return s;
 }
