@@ -220,21 +220,21 @@ static void report_risk(cap_iab_t iab)
 	uint64_t inh = mask_of_iab(iab, CAP_IAB_INH) |
 		       mask_of_iab(iab, CAP_IAB_AMB);
 	cap_value_t cap, worst;
-	enum cap_risk_tier tier;
+	enum risk_tier tier;
 	char *name;
 
 	if (granted == NULL)
 		errx(EXIT_FAILURE, "out of memory");
 	for (MASK_EACH(cap, inh))
 		cap_set_flag(granted, CAP_INHERITABLE, 1, &cap, CAP_SET);
-	tier = cap_risk_highest(granted, 1u << CAP_INHERITABLE, &worst);
+	tier = risk_highest(granted, 1u << CAP_INHERITABLE, &worst);
 	cap_free(granted);
 	if (worst < 0)
 		return;
 	name = cap_to_name(worst);
-	say(stdout, "  risk: %s: %s: %s", cap_risk_tier_name(tier),
-	       name != NULL ? name : "?", cap_risk_reason(worst) ?
-	       cap_risk_reason(worst) : "no label for this capability");
+	say(stdout, "  risk: %s: %s: %s", risk_tier_name(tier),
+	       name != NULL ? name : "?", risk_reason(worst) ?
+	       risk_reason(worst) : "no label for this capability");
 	cap_free(name);
 }
 

@@ -204,14 +204,14 @@ struct file_risk {
 
 static void file_risk_of(struct file_risk *r, cap_t caps, const char *path)
 {
-	enum cap_risk_tier tier = cap_risk_highest(caps, ~0u, &r->worst);
+	enum risk_tier tier = risk_highest(caps, ~0u, &r->worst);
 
-	r->tier = cap_risk_tier_name(tier);
+	r->tier = risk_tier_name(tier);
 	r->name = r->worst >= 0 ? cap_to_name(r->worst) : NULL;
-	r->reason = cap_risk_reason(r->worst);
+	r->reason = risk_reason(r->worst);
 	if (r->reason == NULL)
 		r->reason = "no label for this capability";
-	r->suggestion = cap_risk_suggestion(caps, path);
+	r->suggestion = risk_suggestion(caps, path);
 }
 
 /*

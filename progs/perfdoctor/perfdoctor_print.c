@@ -153,23 +153,23 @@ void print_verdict(const struct verdict *v, const char *user,
 void print_risk(const struct binary_facts *b)
 {
 	const char *suggestion;
-	enum cap_risk_tier tier;
+	enum risk_tier tier;
 	cap_value_t worst;
 
 	if (b->caps == NULL)
 		return;
-	tier = cap_risk_highest(b->caps, ~0u, &worst);
-	suggestion = cap_risk_suggestion(b->caps, b->path);
-	if (tier >= CAP_RISK_KERNEL_READ) {
+	tier = risk_highest(b->caps, ~0u, &worst);
+	suggestion = risk_suggestion(b->caps, b->path);
+	if (tier >= RISK_KERNEL_READ) {
 		char *name = cap_to_name(worst);
 
-		say("risk:      %s (%s: %s)", cap_risk_tier_name(tier), name,
-		    cap_risk_reason(worst));
+		say("risk:      %s (%s: %s)", risk_tier_name(tier), name,
+		    risk_reason(worst));
 		cap_free(name);
 	}
 	if (suggestion != NULL)
 		say("suggest:   %s", suggestion);
-	if ((b->mode & 0001) && cap_risk_highest(b->caps, ~0u, NULL) >= CAP_RISK_KERNEL_READ)
+	if ((b->mode & 0001) && risk_highest(b->caps, ~0u, NULL) >= RISK_KERNEL_READ)
 		say("suggest:   every user may run it with these capabilities; "
 		    "restrict it to a group: " PERF_SETCAP_FIX("%s"),
 		    b->path);
