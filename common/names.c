@@ -6,24 +6,28 @@
 
 #include "names.h"
 
+static const char *name_or_number(const char *name, unsigned id, char *buf,
+				  size_t len)
+{
+	if (name != NULL)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%u", id);
+	return buf;
+}
+
 const char *names_user(uid_t uid, char *buf, size_t len)
 {
 	struct passwd *pw = getpwuid(uid);
 
-	if (pw != NULL)
-		snprintf(buf, len, "%s", pw->pw_name);
-	else
-		snprintf(buf, len, "%u", (unsigned)uid);
-	return buf;
+	return name_or_number(pw != NULL ? pw->pw_name : NULL, (unsigned)uid,
+			      buf, len);
 }
 
 const char *names_group(gid_t gid, char *buf, size_t len)
 {
 	struct group *gr = getgrgid(gid);
 
-	if (gr != NULL)
-		snprintf(buf, len, "%s", gr->gr_name);
-	else
-		snprintf(buf, len, "%u", (unsigned)gid);
-	return buf;
+	return name_or_number(gr != NULL ? gr->gr_name : NULL, (unsigned)gid,
+			      buf, len);
 }
