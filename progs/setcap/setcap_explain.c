@@ -16,7 +16,7 @@
 
 #include "escape.h"
 #include "mask.h"
-#include "setcap_explain.h"
+#include "setcap.h"
 
 #define WHITESPACE	" \t\n\r\f\v"
 

@@ -27,7 +27,7 @@
 #include "exec_target.h"
 #include "names.h"
 #include "perf.h"
-#include "setcap_perf.h"
+#include "setcap.h"
 
 #define ACL_XATTR	"system.posix_acl_access"
 /* Entry tags of the ACL xattr (see acl(5); the on-disk format is the kernel's). */
