@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "groups.h"
+
 #define CAPCONF_DEFAULT_PATH	"/etc/security/capability.conf"
 
 /*
@@ -51,11 +53,10 @@ struct capconf_reader {
 };
 
 /*
- * The kernel's NGROUPS_MAX: a login cannot hold more supplementary groups,
- * and initgroups() silently keeps only the first ones. A user in more
- * groups has a group list we cannot trust, so it counts as incomplete.
+ * A user in more than GROUPS_MAX groups (groups.h) has a group list we
+ * cannot trust, so it counts as incomplete.
  */
-#define CAPCONF_GROUPS_MAX	65536
+#define CAPCONF_GROUPS_MAX	GROUPS_MAX
 
 /* A user as the matcher sees it: the name and the names of all groups. */
 struct capconf_user {

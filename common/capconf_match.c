@@ -11,6 +11,7 @@
 #include <syslog.h>
 
 #include "capconf.h"
+#include "groups.h"
 
 /* One getpwnam_r()/getgrgid_r() call, so both share the buffer loop. */
 typedef int (*nss_call_fn)(const void *key, void *ent, char *buf,
@@ -94,31 +95,22 @@ static int nss_lookup(nss_call_fn call, const void *key, void *ent,
 static int list_gids(const char *name, gid_t primary, gid_t **gids,
 		     int *count, char *why, size_t whylen)
 {
-	int n = 32;
+	int n = groups_of_user(name, primary, gids);
 
-	for (;;) {
-		int want = n;
-		gid_t *ngids = realloc(*gids, sizeof(**gids) * (size_t)n);
-
-		if (ngids == NULL)
-			return -1;
-		*gids = ngids;
-		if (getgrouplist(name, primary, *gids, &want) >= 0) {
-			*count = want;
-			return 0;
-		}
-		/* glibc reports the size it needs; never loop forever. */
-		if (want > CAPCONF_GROUPS_MAX) {
-			snprintf(why, whylen, "'%s' is in more than %d groups",
-				 name, CAPCONF_GROUPS_MAX);
-			break;
-		}
-		if (want <= n) {
-			snprintf(why, whylen, "getgrouplist() failed");
-			break;
-		}
-		n = want;
+	if (n >= 0) {
+		*count = n;
+		return 0;
 	}
+	if (errno == ENOMEM)
+		return -1;
+	if (errno == E2BIG)
+		snprintf(why, whylen, "'%s' is in more than %d groups",
+			 name, CAPCONF_GROUPS_MAX);
+	else
+		snprintf(why, whylen, "getgrouplist() failed");
+	*gids = malloc(sizeof(**gids));
+	if (*gids == NULL)
+		return -1;
 	(*gids)[0] = primary;
 	*count = 1;
 	return 1;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "mask.h"
 
 /* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
 static size_t utf8_length(const unsigned char *s)
@@ -95,12 +96,9 @@ void json_vector(FILE *out, const char *key, uint64_t mask)
 
 	fprintf(out, "\"%s\":{\"hex\":\"0x%016llx\",\"names\":[", key,
 		(unsigned long long)mask);
-	for (cap = 0; cap < 64; cap++) {
-		char *name;
+	for (MASK_EACH(cap, mask)) {
+		char *name = cap_to_name(cap);
 
-		if (!(mask >> cap & 1))
-			continue;
-		name = cap_to_name(cap);
 		fprintf(out, "%s", first ? "" : ",");
 		json_string(out, name != NULL ? name : "?");
 		cap_free(name);
@@ -109,25 +107,11 @@ void json_vector(FILE *out, const char *key, uint64_t mask)
 	fputs("]}", out);
 }
 
-uint64_t json_flag_mask(cap_t caps, cap_flag_t flag)
-{
-	uint64_t mask = 0;
-	cap_value_t cap;
-
-	for (cap = 0; cap < 64; cap++) {
-		cap_flag_value_t v = CAP_CLEAR;
-
-		if (cap_get_flag(caps, cap, flag, &v) == 0 && v == CAP_SET)
-			mask |= UINT64_C(1) << cap;
-	}
-	return mask;
-}
-
 void json_capset(FILE *out, cap_t caps)
 {
-	json_vector(out, "effective", json_flag_mask(caps, CAP_EFFECTIVE));
+	json_vector(out, "effective", mask_of_flag(caps, CAP_EFFECTIVE));
 	fputc(',', out);
-	json_vector(out, "permitted", json_flag_mask(caps, CAP_PERMITTED));
+	json_vector(out, "permitted", mask_of_flag(caps, CAP_PERMITTED));
 	fputc(',', out);
-	json_vector(out, "inheritable", json_flag_mask(caps, CAP_INHERITABLE));
+	json_vector(out, "inheritable", mask_of_flag(caps, CAP_INHERITABLE));
 }

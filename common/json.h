@@ -26,9 +26,6 @@ void json_path(FILE *out, const char *key, const char *path);
 /* "key":{"hex":"0x%016llx","names":["cap_chown",...,"41"]} */
 void json_vector(FILE *out, const char *key, uint64_t mask);
 
-/* The three flag vectors of a set as 64-bit masks. */
-uint64_t json_flag_mask(cap_t caps, cap_flag_t flag);
-
 /* "effective":{...},"permitted":{...},"inheritable":{...} */
 void json_capset(FILE *out, cap_t caps);
 

@@ -2,6 +2,8 @@
 /* The risk tier of every capability, with a one-line reason for each. */
 #include <string.h>
 
+#include "mask.h"
+#include "perf.h"
 #include "risk.h"
 
 #define ALL_FLAGS ((1u << CAP_EFFECTIVE) | (1u << CAP_PERMITTED) | \
@@ -13,11 +15,11 @@
  * judge it. Facts from capabilities(7) and the kernel sources.
  */
 static const struct {
-	enum cap_risk_tier tier;
+	enum risk_tier tier;
 	const char *reason;
 } labels[] = {
 #define CAP_FACT(number, NAME, name, since, risk, reason, ...) \
-	[number] = { CAP_RISK_##risk, reason },
+	[number] = { RISK_##risk, reason },
 #include "../libcap/caps.def"
 #undef CAP_FACT
 };
@@ -31,24 +33,24 @@ _Static_assert(sizeof(labels) / sizeof(labels[0]) == 0
 
 #define LABELS ((cap_value_t)(sizeof(labels) / sizeof(labels[0])))
 
-enum cap_risk_tier cap_risk_tier_of(cap_value_t cap)
+enum risk_tier risk_tier_of(cap_value_t cap)
 {
-	return cap >= 0 && cap < LABELS ? labels[cap].tier : CAP_RISK_LOW;
+	return cap >= 0 && cap < LABELS ? labels[cap].tier : RISK_LOW;
 }
 
-const char *cap_risk_reason(cap_value_t cap)
+const char *risk_reason(cap_value_t cap)
 {
 	return cap >= 0 && cap < LABELS ? labels[cap].reason : NULL;
 }
 
-const char *cap_risk_tier_name(enum cap_risk_tier tier)
+const char *risk_tier_name(enum risk_tier tier)
 {
 	switch (tier) {
-	case CAP_RISK_ROOT:
+	case RISK_ROOT:
 		return "root-equivalent";
-	case CAP_RISK_KERNEL_READ:
+	case RISK_KERNEL_READ:
 		return "kernel-read";
-	case CAP_RISK_ESCALATION:
+	case RISK_ESCALATION:
 		return "escalation-adjacent";
 	default:
 		return "low";
@@ -57,31 +59,20 @@ const char *cap_risk_tier_name(enum cap_risk_tier tier)
 
 static int has_cap(cap_t caps, cap_value_t cap, unsigned flag_mask)
 {
-	int flag;
-
-	for (flag = CAP_EFFECTIVE; flag <= CAP_INHERITABLE; flag++) {
-		cap_flag_value_t v = CAP_CLEAR;
-
-		if ((flag_mask & (1u << flag)) &&
-		    cap_get_flag(caps, cap, (cap_flag_t)flag, &v) == 0 &&
-		    v == CAP_SET)
-			return 1;
-	}
-	return 0;
+	return (mask_of_flags(caps, flag_mask) & MASK_BIT(cap)) != 0;
 }
 
-enum cap_risk_tier cap_risk_highest(cap_t caps, unsigned flag_mask,
+enum risk_tier risk_highest(cap_t caps, unsigned flag_mask,
 				    cap_value_t *worst)
 {
-	enum cap_risk_tier highest = CAP_RISK_LOW;
+	enum risk_tier highest = RISK_LOW;
+	uint64_t held = mask_of_flags(caps, flag_mask);
 	cap_value_t which = -1, cap;
 
-	for (cap = 0; cap < 64; cap++) {
-		enum cap_risk_tier tier;
+	for (MASK_EACH(cap, held)) {
+		enum risk_tier tier;
 
-		if (!has_cap(caps, cap, flag_mask))
-			continue;
-		tier = cap_risk_tier_of(cap);
+		tier = risk_tier_of(cap);
 		if (which < 0 || tier > highest) {
 			highest = tier;
 			which = cap;
@@ -92,27 +83,18 @@ enum cap_risk_tier cap_risk_highest(cap_t caps, unsigned flag_mask,
 	return highest;
 }
 
-static int is_perf_binary(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base != NULL ? base + 1 : path;
-	return strcmp(base, "perf") == 0 || strncmp(base, "perf_", 5) == 0 ||
-	       strncmp(base, "perf-", 5) == 0;
-}
-
-const char *cap_risk_suggestion(cap_t caps, const char *path)
+const char *risk_suggestion(cap_t caps, const char *path)
 {
 	int admin = has_cap(caps, CAP_SYS_ADMIN, ALL_FLAGS);
 
-	if (admin && path != NULL && is_perf_binary(path))
+	if (admin && path != NULL && perf_is_binary(path))
 		/* The group form: a bare "=ep" would give perf to every user. */
-		return "perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf <file>";
+		return "perf needs cap_perfmon (Linux " PERF_PERFMON_LINUX "+), not cap_sys_admin: " PERF_SETCAP_FIX("<file>");
 	if (admin && has_cap(caps, CAP_BPF, ALL_FLAGS))
-		return "BPF tools need cap_bpf with cap_perfmon (Linux 5.8+), not cap_sys_admin";
+		return "BPF tools need cap_bpf with cap_perfmon (Linux " PERF_PERFMON_LINUX "+), not cap_sys_admin";
 	if (has_cap(caps, CAP_SYS_PTRACE, ALL_FLAGS) && path != NULL &&
-	    is_perf_binary(path))
-		return "perf on Linux 5.9+ needs no cap_sys_ptrace once it holds cap_perfmon";
+	    perf_is_binary(path))
+		return "perf on Linux " PERF_NO_PTRACE_LINUX "+ needs no cap_sys_ptrace once it holds cap_perfmon";
 	if (has_cap(caps, CAP_DAC_OVERRIDE, ALL_FLAGS) &&
 	    !has_cap(caps, CAP_DAC_READ_SEARCH, ALL_FLAGS))
 		return "if the program only reads files, cap_dac_read_search is narrower than cap_dac_override";

@@ -9,6 +9,7 @@
 #include <sys/capability.h>
 
 #include "escape.h"
+#include "mask.h"
 #include "suggest.h"
 
 /* Large enough to mean "not a typo" whatever the threshold. */
@@ -93,14 +94,14 @@ const char *suggest_nearest(const char *word, const char *const *words,
 const char *const *suggest_cap_names(size_t *n)
 {
 	/* The longest name today is 23 bytes; longer ones are left out. */
-	static char store[64][32];
-	static const char *names[64];
+	static char store[MASK_BITS][32];
+	static const char *names[MASK_BITS];
 	static size_t count;
 	static int built;
 	cap_value_t v;
 
 	if (!built) {
-		for (v = 0; v < 64; v++) {
+		for (v = 0; v < MASK_BITS; v++) {
 			char *name = cap_to_name(v);
 
 			if (name != NULL && !isdigit((unsigned char)name[0]) &&

@@ -14,6 +14,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "path.h"
 #include "walk.h"
 
 #define DENTS_BUF	(64 * 1024)	/* most directories: two getdents64 */
@@ -87,7 +88,7 @@ static struct wnode *new_node(struct wnode *parent, const char *dir,
 			      size_t dirlen, const char *name, void *data)
 {
 	size_t nl = strlen(name);
-	int slash = dir != NULL && dirlen > 0 && dir[dirlen - 1] != '/';
+	int slash = path_needs_slash(dir, dirlen);
 	struct wnode *d = malloc(sizeof(*d) + dirlen + (size_t)slash + nl + 1);
 
 	if (d == NULL)
@@ -628,4 +629,66 @@ int walk_run(const char *root, const struct walk_config *c)
 		return -1;
 	}
 	return 0;
+}
+
+int walk_open_file(int dirfd, const char *name, struct stat *st)
+{
+	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	/* After a failed fstat() st holds nothing: only errno says why. */
+	if (fstat(fd, st) < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+int walk_open_beneath(int rootfd, const char *relpath, struct stat *st)
+{
+	char component[256];
+	const char *p = relpath;
+	int dirfd = rootfd;
+
+	if (strncmp(p, "./", 2) == 0)
+		p += 2;
+	for (;;) {
+		size_t len = strcspn(p, "/");
+		int fd, saved;
+
+		if (len == 0 || len >= sizeof(component) ||
+		    (len == 2 && strncmp(p, "..", 2) == 0) ||
+		    (len == 1 && p[0] == '.')) {
+			saved = len >= sizeof(component) ? ENAMETOOLONG
+							 : EINVAL;
+			fd = -1;
+		} else {
+			memcpy(component, p, len);
+			component[len] = '\0';
+			if (p[len] == '\0')
+				fd = walk_open_file(dirfd, component, st);
+			else
+				fd = openat(dirfd, component, O_PATH |
+					    O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC);
+			saved = errno;
+		}
+		if (dirfd != rootfd)
+			close(dirfd);
+		if (fd < 0 || p[len] == '\0') {
+			errno = saved;
+			return fd;	/* ENOTDIR: a link where a directory was */
+		}
+		dirfd = fd;
+		p += len + 1;
+	}
 }

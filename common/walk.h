@@ -121,4 +121,25 @@ const char *walk_pseudo_fs(unsigned long f_type);
  */
 int walk_run(const char *root, const struct walk_config *c);
 
+struct stat;
+
+/*
+ * Opens the regular file name in dirfd as an O_PATH descriptor without
+ * following a link, and fstat()s it into st. Returns the descriptor, or
+ * -1 with errno: EINVAL when it is not a regular file (a link is opened
+ * as itself, so it is EINVAL too), else openat's or fstat's (st is then
+ * undefined).
+ */
+int walk_open_file(int dirfd, const char *name, struct stat *st);
+
+/*
+ * The same for relpath ("./a/b/file", or "a/b/file") below rootfd, one
+ * component at a time: directories with O_PATH | O_DIRECTORY |
+ * O_NOFOLLOW, the last with walk_open_file(), so no link anywhere on the
+ * way is followed and nothing outside rootfd is reached (a link where a
+ * directory should be is ENOTDIR). An empty, "." or ".." component is
+ * EINVAL; one over NAME_MAX is ENAMETOOLONG.
+ */
+int walk_open_beneath(int rootfd, const char *relpath, struct stat *st);
+
 #endif

@@ -19,6 +19,7 @@
 #include "risk.h"
 #include "capconf.h"
 #include "escape.h"
+#include "mask.h"
 #include "opts.h"
 #include "suggest.h"
 #include "version.h"
@@ -217,24 +218,24 @@ static int lint(const char *path)
 static void report_risk(cap_iab_t iab)
 {
 	cap_t granted = cap_init();
-	cap_value_t cap, bits = cap_max_bits(), worst;
-	enum cap_risk_tier tier;
+	uint64_t inh = mask_of_iab(iab, CAP_IAB_INH) |
+		       mask_of_iab(iab, CAP_IAB_AMB);
+	cap_value_t cap, worst;
+	enum risk_tier tier;
 	char *name;
 
 	if (granted == NULL)
 		errx(EXIT_FAILURE, "out of memory");
-	for (cap = 0; cap < bits && cap < 64; cap++)
-		if (cap_iab_get_vector(iab, CAP_IAB_INH, cap) == CAP_SET ||
-		    cap_iab_get_vector(iab, CAP_IAB_AMB, cap) == CAP_SET)
-			cap_set_flag(granted, CAP_INHERITABLE, 1, &cap, CAP_SET);
-	tier = cap_risk_highest(granted, 1u << CAP_INHERITABLE, &worst);
+	for (MASK_EACH(cap, inh))
+		cap_set_flag(granted, CAP_INHERITABLE, 1, &cap, CAP_SET);
+	tier = risk_highest(granted, 1u << CAP_INHERITABLE, &worst);
 	cap_free(granted);
 	if (worst < 0)
 		return;
 	name = cap_to_name(worst);
-	say(stdout, "  risk: %s: %s: %s", cap_risk_tier_name(tier),
-	       name != NULL ? name : "?", cap_risk_reason(worst) ?
-	       cap_risk_reason(worst) : "no label for this capability");
+	say(stdout, "  risk: %s: %s: %s", risk_tier_name(tier),
+	       name != NULL ? name : "?", risk_reason(worst) ?
+	       risk_reason(worst) : "no label for this capability");
 	cap_free(name);
 }
 

@@ -26,6 +26,7 @@
 
 #include "capmanifest.h"
 #include "opts.h"
+#include "walk.h"
 #include "suggest.h"
 #include "version.h"
 
@@ -180,7 +181,7 @@ static int current_meta(const struct ctx *c, const char *path, int *fd,
 {
 	struct stat st;
 
-	*fd = entry_open_beneath(c->rootfd, path, &st);
+	*fd = walk_open_beneath(c->rootfd, path, &st);
 	if (*fd < 0)
 		return -1;
 	if (entry_meta(*fd, &st, now) < 0) {

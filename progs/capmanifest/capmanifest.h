@@ -81,8 +81,6 @@ int manifest_record_listed(struct manifest *m, const struct manifest *want,
  * ACL and capabilities all belong to one inode and no FIFO or device is
  * ever opened for reading.
  */
-int entry_open_at(int dirfd, const char *name, struct stat *st);
-int entry_open_beneath(int rootfd, const char *relpath, struct stat *st);
 cap_t entry_caps(int fd);
 int entry_meta(int fd, const struct stat *st, struct meta *out);
 int entry_fix_meta(int fd, const struct meta *want, const struct meta *have);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "path.h"
 #include "walk.h"
 
 /*
@@ -58,8 +59,7 @@ static void note_unread(struct rec *r, const char *rel)
 static void print_path(const struct walk_ent *e)
 {
 	fprintf(stderr, "%s%s%s", e->dir,
-		e->dirlen > 0 && e->dir[e->dirlen - 1] != '/' ? "/" : "",
-		e->name);
+		path_needs_slash(e->dir, e->dirlen) ? "/" : "", e->name);
 }
 
 /* "./rel/path" of an entry, or NULL with errno (ENAMETOOLONG, ENOMEM). */
@@ -67,10 +67,10 @@ static char *relative_path(const struct record_walk *rw,
 			   const struct walk_ent *e)
 {
 	const char *below = e->dir + rw->rootlen;
-	int slash = e->dirlen > 0 && e->dir[e->dirlen - 1] != '/';
 	char *rel = NULL;
 
-	if (asprintf(&rel, ".%s%s%s", below, slash ? "/" : "", e->name) < 0) {
+	if (asprintf(&rel, ".%s%s%s", below, path_needs_slash(e->dir,
+		     e->dirlen) ? "/" : "", e->name) < 0) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -90,7 +90,7 @@ static void record_file(const struct record_walk *rw, struct rec *r,
 	struct entry ent = { 0 };
 	struct stat st;
 	cap_t caps = NULL;
-	int fd = entry_open_at(e->dirfd, e->name, &st), err;
+	int fd = walk_open_file(e->dirfd, e->name, &st), err;
 
 	if (fd < 0) {
 		/* Vanished, or not a regular file (any more): not ours. */
@@ -266,7 +266,7 @@ int manifest_record_listed(struct manifest *m, const struct manifest *want,
 		struct entry ent = { 0 };
 		struct stat st;
 		cap_t caps = NULL;
-		int fd = entry_open_beneath(rootfd, want->entries[i].path, &st);
+		int fd = walk_open_beneath(rootfd, want->entries[i].path, &st);
 
 		if (fd < 0) {
 			/* Gone, not a regular file, or behind a symlink:

@@ -34,7 +34,7 @@ static void print_risk(cap_value_t cap)
 	size_t len = 0;
 
 	snprintf(text, sizeof(text), "Risk: %s: %s.",
-		 cap_risk_tier_name(cap_risk_tier_of(cap)), cap_risk_reason(cap));
+		 risk_tier_name(risk_tier_of(cap)), risk_reason(cap));
 	putchar('\n');
 	for (word = text; *word != '\0';) {
 		size_t n = strcspn(word, " ");
@@ -82,7 +82,7 @@ static void describe(cap_value_t cap)
 		putchar('\n');
 		print_indented(capsh_cap_text[cap]);
 	}
-	if (cap_risk_reason(cap) != NULL)
+	if (risk_reason(cap) != NULL)
 		print_risk(cap);
 }
 

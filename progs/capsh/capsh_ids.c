@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "capsh.h"
+#include "groups.h"
 #include "number.h"
 
 /* --uid=<n>: plain setuid(2); leaving root clears P and E (unless keep-caps). */
@@ -172,12 +173,8 @@ int capsh_user(const struct opts *o, const char *name)
 		fprintf(stderr, "User [%s] not known\n", name);
 		return 1;
 	}
-	/* getgrouplist() says how many entries it needs when told 0 fit. */
-	if (getgrouplist(pw->pw_name, pw->pw_gid, NULL, &n) >= 0 || n <= 0)
-		n = 1;
-	groups = calloc((size_t)n, sizeof(*groups));
-	if (groups == NULL ||
-	    getgrouplist(pw->pw_name, pw->pw_gid, groups, &n) < 0) {
+	n = groups_of_user(pw->pw_name, pw->pw_gid, &groups);
+	if (n < 0) {
 		capsh_perror("Unable to get group list for user");
 		goto out;
 	}

@@ -7,25 +7,10 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "groups.h"
 #include "json.h"
+#include "mask.h"
 #include "capsh.h"
-
-/* A vector read bit by bit through get(); bits the kernel lacks stay clear. */
-static uint64_t vector_mask(int (*get)(cap_value_t))
-{
-	uint64_t mask = 0;
-	cap_value_t c;
-
-	for (c = 0; c < 64; c++) {
-		int r = get(c);
-
-		if (r < 0)
-			break;
-		if (r > 0)
-			mask |= UINT64_C(1) << c;
-	}
-	return mask;
-}
 
 static void json_name_field(const char *key, const char *name)
 {
@@ -48,7 +33,7 @@ int capsh_print_json(void)
 	char *text = caps != NULL ? cap_to_text(caps, NULL) : NULL;
 	char *iab_text = iab != NULL ? cap_iab_to_text(iab) : NULL;
 	struct passwd *pw;
-	gid_t groups[256];
+	gid_t *groups = NULL;
 	int n, i, status = 1;
 
 	if (text == NULL || iab_text == NULL) {
@@ -60,16 +45,17 @@ int capsh_print_json(void)
 	putchar(',');
 	json_capset(stdout, caps);
 	putchar(',');
-	json_vector(stdout, "bounding", vector_mask(cap_get_bound));
+	json_vector(stdout, "bounding", mask_of_vector(cap_get_bound, NULL));
 	putchar(',');
-	json_vector(stdout, "ambient", vector_mask(cap_get_ambient));
+	json_vector(stdout, "ambient", mask_of_vector(cap_get_ambient, NULL));
 	printf(",\"iab\":");
 	json_string(stdout, iab_text);
 	printf(",\"securebits\":%u,\"no_new_privs\":%d", cap_get_secbits(),
 	       cap_prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0, 0));
 	printf(",\"uid\":%u,\"euid\":%u,\"gid\":%u,\"groups\":[",
 	       (unsigned)getuid(), (unsigned)geteuid(), (unsigned)getgid());
-	n = getgroups((int)(sizeof(groups) / sizeof(groups[0])), groups);
+	/* However many there are (a fixed array once printed [] past 256). */
+	n = groups_of_process(&groups);
 	for (i = 0; i < n; i++)
 		printf("%s%u", i ? "," : "", (unsigned)groups[i]);
 	putchar(']');
@@ -79,6 +65,7 @@ int capsh_print_json(void)
 	printf("}\n");
 	status = 0;
 out:
+	free(groups);
 	cap_free(text);
 	cap_free(iab_text);
 	cap_free(caps);

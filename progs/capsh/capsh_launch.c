@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "capsh.h"
+#include "path.h"
 
 extern char **environ;
 
@@ -121,7 +122,7 @@ int capsh_launch_shell(const struct opts *o, char **args)
 static char *find_self(const char *argv0)
 {
 	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *found = NULL;
+	char *found;
 
 	if (strchr(argv0, '/') != NULL) {
 		found = strdup(argv0);
@@ -133,25 +134,10 @@ static char *find_self(const char *argv0)
 		fprintf(stderr, "no PATH environment variable found for re-execing\n");
 		return NULL;
 	}
-	copy = strdup(path);
-	if (copy == NULL) {
-		fprintf(stderr, "insufficient memory for parts of path\n");
-		return NULL;
-	}
-	for (dir = strtok_r(copy, ":", &save); dir != NULL;
-	     dir = strtok_r(NULL, ":", &save)) {
-		if (asprintf(&found, "%s/%s", dir, argv0) < 0) {
-			fprintf(stderr, "insufficient memory for path building\n");
-			found = NULL;
-			break;
-		}
-		if (access(found, X_OK) == 0)
-			break;
-		free(found);
-		found = NULL;
-	}
-	free(copy);
-	if (found == NULL && dir == NULL)
+	found = path_search(path, argv0, X_OK);
+	if (found == NULL && errno == ENOMEM)
+		fprintf(stderr, "insufficient memory for path building\n");
+	else if (found == NULL)
 		fprintf(stderr, "unable to find executable '%s' in PATH\n", argv0);
 	return found;
 }

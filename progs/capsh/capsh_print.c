@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "capsh.h"
+#include "groups.h"
+#include "mask.h"
 #include "number.h"
 
 /* Securebits, from <linux/securebits.h>; spelled out to need no header. */
@@ -69,12 +71,9 @@ static void print_names(unsigned long long bits)
 	const char *sep = "";
 	cap_value_t c;
 
-	for (c = 0; c < 64; c++) {
-		char *name;
+	for (MASK_EACH(c, bits)) {
+		char *name = cap_to_name(c);
 
-		if (!((bits >> c) & 1))
-			continue;
-		name = cap_to_name(c);
 		if (name != NULL)
 			printf("%s%s", sep, name);
 		else
@@ -86,21 +85,12 @@ static void print_names(unsigned long long bits)
 
 static void print_vector(const char *label, int (*get)(cap_value_t))
 {
-	unsigned long long bits = 0;
-	cap_value_t c;
-	int r;
+	cap_value_t answered;
+	uint64_t bits = mask_of_vector(get, &answered);
 
 	printf("%s set =", label);
-	for (c = 0; c < 64; c++) {
-		r = get(c);
-		if (r < 0) {
-			if (c == 0)
-				printf(" <unsupported>");
-			break;
-		}
-		if (r > 0)
-			bits |= 1ULL << c;
-	}
+	if (answered == 0)
+		printf(" <unsupported>");
 	print_names(bits);
 	putchar('\n');
 }
@@ -172,20 +162,13 @@ static int print_ids(void)
 	printf("euid=%u(%s)\n", (unsigned)euid, user_name(euid));
 	printf("gid=%u(%s)\n", (unsigned)gid, group_name(gid));
 
-	n = getgroups(0, NULL);
-	if (n < 0) {
-		capsh_perror("unable to get groups");
-		return 1;
-	}
-	groups = calloc((size_t)n + 1, sizeof(*groups));
-	if (groups == NULL) {
+	n = groups_of_process(&groups);
+	if (n < 0 && errno == ENOMEM) {
 		fprintf(stderr, "No memory for gid list\n");
 		return 1;
 	}
-	n = getgroups(n, groups);
 	if (n < 0) {
 		capsh_perror("unable to get groups");
-		free(groups);
 		return 1;
 	}
 	printf("groups=");

@@ -41,6 +41,7 @@
 #include "escape.h"
 #include "getcap.h"
 #include "opts.h"
+#include "path.h"
 #include "suggest.h"
 #include "version.h"
 
@@ -138,7 +139,7 @@ static int has_dotdot(const char *rest)
 static int printed_under(const char *op, const char *nop, const char *x,
 			 char **out)
 {
-	size_t nl = strlen(nop), ol = strlen(op);
+	size_t nl = strlen(nop);
 	const char *rest;
 
 	*out = NULL;
@@ -159,12 +160,8 @@ static int printed_under(const char *op, const char *nop, const char *x,
 		*out = strdup(op);
 		return *out != NULL ? 1 : -1;
 	}
-	if (asprintf(out, "%s%s%s", op, op[ol - 1] == '/' ? "" : "/",
-		     rest) < 0) {
-		*out = NULL;
-		return -1;
-	}
-	return 1;
+	*out = path_join(op, strlen(op), rest);
+	return *out != NULL ? 1 : -1;
 }
 
 static void free_skip(struct skip *s)

@@ -11,6 +11,7 @@
 #include "json.h"
 #include "escape.h"
 #include "getcap.h"
+#include "path.h"
 
 /* Big enough to make stdout writes rare on a large tree. */
 #define FLUSH_AT	(64 * 1024)
@@ -52,22 +53,12 @@ static void append(struct outbuf *ob, const char *s, size_t n)
 /* nftw's join: no second '/' after a directory printed as "/". */
 static int needs_slash(const struct ent *e)
 {
-	return e->dir != NULL && e->dirlen > 0 && e->dir[e->dirlen - 1] != '/';
+	return path_needs_slash(e->dir, e->dirlen);
 }
 
 char *ent_path(const struct ent *e)
 {
-	size_t dl = e->dir != NULL ? e->dirlen : 0, nl = strlen(e->name);
-	int slash = needs_slash(e);
-	char *p = malloc(dl + (size_t)slash + nl + 1);
-
-	if (p == NULL)
-		return NULL;
-	memcpy(p, e->dir != NULL ? e->dir : "", dl);
-	if (slash)
-		p[dl] = '/';
-	memcpy(p + dl + (size_t)slash, e->name, nl + 1);
-	return p;
+	return path_join(e->dir, e->dirlen, e->name);
 }
 
 /* Set before any thread starts, never written again: no lock needed. */

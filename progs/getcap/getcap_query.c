@@ -12,10 +12,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "cap_xattr.h"
 #include "json.h"
 #include "risk.h"
 #include "escape.h"
+#include "filecap.h"
 #include "getcap.h"
 
 /*
@@ -55,7 +55,7 @@ static ssize_t getxattrat_once(const struct ent *e, void *buf, size_t size)
 	};
 
 	return syscall(SYS_getxattrat, e->dirfd, e->name, AT_SYMLINK_NOFOLLOW,
-		       LCAP_XATTR_NAME, &args, sizeof(args));
+		       FILECAP_XATTR_NAME, &args, sizeof(args));
 }
 
 /*
@@ -72,18 +72,18 @@ static ssize_t lgetxattr_fallback(const struct ent *e, void *buf, size_t size)
 	int saved;
 
 	if (e->dir == NULL)
-		return lgetxattr(e->name, LCAP_XATTR_NAME, buf, size);
+		return lgetxattr(e->name, FILECAP_XATTR_NAME, buf, size);
 	if (asprintf(&path, "/proc/self/fd/%d/%s", e->dirfd, e->name) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
-	n = lgetxattr(path, LCAP_XATTR_NAME, buf, size);
+	n = lgetxattr(path, FILECAP_XATTR_NAME, buf, size);
 	if (n < 0 && errno == ENOENT && access("/proc/self/fd", F_OK) < 0) {
 		free(path);
 		path = ent_path(e);
 		if (path == NULL)
 			return -1;
-		n = lgetxattr(path, LCAP_XATTR_NAME, buf, size);
+		n = lgetxattr(path, FILECAP_XATTR_NAME, buf, size);
 	}
 	saved = errno;
 	free(path);
@@ -110,49 +110,6 @@ ssize_t query_read(const struct ent *e, void *buf, size_t size)
 		__atomic_store_n(&use_getxattrat, 0, __ATOMIC_RELAXED);
 	}
 	return lgetxattr_fallback(e, buf, size);
-}
-
-/*
- * cap_set_flag() takes fewer than 64 values per call (as libcap's does),
- * so a value with every bit set, which the kernel honours, is raised one
- * 32-bit word at a time: refusing it would hide a fully privileged file.
- */
-static int set_bits(cap_t caps, cap_flag_t flag, uint64_t bits)
-{
-	cap_value_t list[32];
-	int word, bit, n;
-
-	for (word = 0; word < 2; word++) {
-		n = 0;
-		for (bit = 32 * word; bit < 32 * word + 32; bit++)
-			if (bits >> bit & 1)
-				list[n++] = bit;
-		if (n > 0 && cap_set_flag(caps, flag, n, list, CAP_SET) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The decoded value as libcap's cap_get_file() would hold it. */
-static cap_t caps_from_xattr(const struct lcap_xattr *x)
-{
-	uint64_t p = (uint64_t)x->permitted[1] << 32 | x->permitted[0];
-	uint64_t i = (uint64_t)x->inheritable[1] << 32 | x->inheritable[0];
-	cap_t caps = cap_init();
-	int saved;
-
-	if (caps == NULL)
-		return NULL;
-	/* One on-disk flag: at exec the kernel raises E to all of P and I. */
-	if (set_bits(caps, CAP_PERMITTED, p) < 0 ||
-	    set_bits(caps, CAP_INHERITABLE, i) < 0 ||
-	    (x->effective && set_bits(caps, CAP_EFFECTIVE, p | i) < 0)) {
-		saved = errno;
-		cap_free(caps);
-		errno = saved;
-		return NULL;
-	}
-	return caps;
 }
 
 /*
@@ -247,21 +204,21 @@ struct file_risk {
 
 static void file_risk_of(struct file_risk *r, cap_t caps, const char *path)
 {
-	enum cap_risk_tier tier = cap_risk_highest(caps, ~0u, &r->worst);
+	enum risk_tier tier = risk_highest(caps, ~0u, &r->worst);
 
-	r->tier = cap_risk_tier_name(tier);
+	r->tier = risk_tier_name(tier);
 	r->name = r->worst >= 0 ? cap_to_name(r->worst) : NULL;
-	r->reason = cap_risk_reason(r->worst);
+	r->reason = risk_reason(r->worst);
 	if (r->reason == NULL)
 		r->reason = "no label for this capability";
-	r->suggestion = cap_risk_suggestion(caps, path);
+	r->suggestion = risk_suggestion(caps, path);
 }
 
 /*
  * --json: the fields after "path". Masks, names, the on-disk revision and
  * rootid, and the risk label; built in memory, NULL when out of memory.
  */
-static char *json_fields(const struct lcap_xattr *x, cap_t caps,
+static char *json_fields(const struct filecap *x, cap_t caps,
 			 const char *text, const struct file_risk *r)
 {
 	char *fields = NULL;
@@ -303,7 +260,7 @@ static char *json_fields(const struct lcap_xattr *x, cap_t caps,
  * --audit "\n  risk: <tier>: <cap>: <reason>" and "\n  suggest: ...".
  * NULL when out of memory.
  */
-static char *text_rest(const struct opts *o, const struct lcap_xattr *x,
+static char *text_rest(const struct opts *o, const struct filecap *x,
 		       const char *text, const struct file_risk *r)
 {
 	char rootid[32] = "";
@@ -325,9 +282,9 @@ static char *text_rest(const struct opts *o, const struct lcap_xattr *x,
 }
 
 static void print_caps(const struct opts *o, struct outbuf *ob,
-		       const struct ent *e, const struct lcap_xattr *x)
+		       const struct ent *e, const struct filecap *x)
 {
-	cap_t caps = caps_from_xattr(x);
+	cap_t caps = filecap_to_caps(x);
 	char *text = caps != NULL ? cap_to_text(caps, NULL) : NULL;
 	struct file_risk risk = { .worst = -1 };
 	char *path = NULL, *rest;
@@ -366,8 +323,8 @@ out:
 int query_report(const struct opts *o, struct outbuf *ob,
 		 const struct ent *e, int in_walk)
 {
-	unsigned char raw[LCAP_XATTR_MAX];
-	struct lcap_xattr x;
+	unsigned char raw[FILECAP_XATTR_MAX];
+	struct filecap x;
 	ssize_t len = query_read(e, raw, sizeof(raw));
 	int err;
 
@@ -399,7 +356,7 @@ int query_report(const struct opts *o, struct outbuf *ob,
 				      unknown_reason(err));
 		return err;
 	}
-	if (lcap_xattr_decode(&x, raw, (size_t)len) < 0) {
+	if (filecap_decode(&x, raw, (size_t)len) < 0) {
 		/* libcap leaves errno stale here; EINVAL says what happened. */
 		report_failure(o, e, "file", EINVAL);
 		if (o->audit || o->json)

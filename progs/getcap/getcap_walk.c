@@ -8,23 +8,16 @@
 
 #include "escape.h"
 #include "getcap.h"
+#include "path.h"
 #include "walk.h"
 
 int is_excluded(const struct skip *s, const struct ent *e)
 {
-	size_t dl = e->dir != NULL ? e->dirlen : 0, nl = strlen(e->name), i;
-	int slash = e->dir != NULL && dl > 0 && e->dir[dl - 1] != '/';
+	size_t i;
 
-	for (i = 0; i < s->n; i++) {
-		const char *x = s->paths[i];
-
-		if (strlen(x) != dl + (size_t)slash + nl ||
-		    memcmp(x, e->dir != NULL ? e->dir : "", dl) != 0 ||
-		    (slash && x[dl] != '/') ||
-		    memcmp(x + dl + (size_t)slash, e->name, nl) != 0)
-			continue;
-		return 1;
-	}
+	for (i = 0; i < s->n; i++)
+		if (path_is_join(s->paths[i], e->dir, e->dirlen, e->name))
+			return 1;
 	return 0;
 }
 
@@ -182,8 +175,8 @@ static int visit(void *arg, void *tctx, const struct walk_ent *w,
 		if (kid == NULL || add_seg(w->dir_data, ob, kid) < 0) {
 			free(kid);
 			out_err("getcap: out of memory: directory '%s%s%s' "
-				"skipped\n", w->dir, e.dir[e.dirlen - 1] == '/' ?
-				"" : "/", w->name);
+				"skipped\n", w->dir, path_needs_slash(w->dir,
+				w->dirlen) ? "/" : "", w->name);
 			return 0;
 		}
 		kid->parent = w->dir_data;

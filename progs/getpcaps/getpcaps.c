@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "json.h"
+#include "mask.h"
 #include "suggest.h"
 #include "version.h"
 
@@ -120,23 +121,6 @@ static void show_iab(const struct opts *o, const char *arg, pid_t pid,
 	cap_free(iab);
 }
 
-/* A vector of an IAB as a mask; the bounding set is the complement of "drop". */
-static uint64_t iab_mask(cap_iab_t iab, cap_iab_vector_t vec)
-{
-	cap_value_t cap, bits = cap_max_bits();
-	uint64_t mask = 0;
-
-	for (cap = 0; cap < bits && cap < 64; cap++) {
-		int set = cap_iab_get_vector(iab, vec, cap) == CAP_SET;
-
-		if (vec == CAP_IAB_BOUND)
-			set = !set;
-		if (set)
-			mask |= UINT64_C(1) << cap;
-	}
-	return mask;
-}
-
 /*
  * {"schema":1,"arg":..,"pid":..,"text":..,"effective":{..},"permitted":{..},
  *  "inheritable":{..},"ambient":{..},"bounding":{..},"iab":".."}
@@ -156,9 +140,11 @@ static void show_json(const char *arg, pid_t pid, cap_t caps, const char *text)
 		char *iab_text = cap_iab_to_text(iab);
 
 		putchar(',');
-		json_vector(stdout, "ambient", iab_mask(iab, CAP_IAB_AMB));
+		json_vector(stdout, "ambient", mask_of_iab(iab, CAP_IAB_AMB));
 		putchar(',');
-		json_vector(stdout, "bounding", iab_mask(iab, CAP_IAB_BOUND));
+		/* The bounding set is the complement of the IAB's "drop". */
+		json_vector(stdout, "bounding", mask_below(cap_max_bits()) &
+			    ~mask_of_iab(iab, CAP_IAB_BOUND));
 		printf(",\"iab\":");
 		json_string(stdout, iab_text != NULL ? iab_text : "");
 		cap_free(iab_text);

@@ -22,7 +22,10 @@
 
 #include "capconf.h"
 #include "escape.h"
+#include "groups.h"
 #include "opts.h"
+#include "path.h"
+#include "perf.h"
 #include "perfdoctor.h"
 #include "suggest.h"
 #include "version.h"
@@ -55,20 +58,14 @@ static void usage(FILE *out)
 static const char *default_binary(void)
 {
 	static char found[4096];
-	const char *path = getenv("PATH");
+	char *perf = path_search(getenv("PATH"), "perf", F_OK);
 
-	while (path != NULL && *path != '\0') {
-		size_t len = strcspn(path, ":");
-
-		if (len > 0 && len < sizeof(found) - 6) {
-			snprintf(found, sizeof(found), "%.*s/perf", (int)len, path);
-			if (access(found, F_OK) == 0)
-				return found;
-		}
-		path += len;
-		if (*path == ':')
-			path++;
+	if (perf != NULL && strlen(perf) < sizeof(found)) {
+		strcpy(found, perf);
+		free(perf);
+		return found;
 	}
+	free(perf);
 	return "/usr/bin/perf";
 }
 
@@ -190,16 +187,16 @@ static void judge_login(const struct kernel_facts *k, const struct binary_facts 
 static void fill_fix_context(struct fix_context *fx, const struct binary_facts *b,
 			     const struct user_facts *u, const char *config)
 {
-	struct group *gr = getgrnam("perf_users");
+	struct group *gr = getgrnam(PERF_GROUP);
 
 	memset(fx, 0, sizeof(*fx));
 	fx->config = config;
 	fx->in_file_group = u->known && (u->gid == b->gid ||
-			    has_group(u->groups, u->ngroups, b->gid));
+			    groups_have(u->groups, u->ngroups, b->gid));
 	fx->perf_users_exists = gr != NULL;
 	fx->in_perf_users = gr != NULL && u->known &&
 			    (u->gid == gr->gr_gid ||
-			     has_group(u->groups, u->ngroups, gr->gr_gid));
+			     groups_have(u->groups, u->ngroups, gr->gr_gid));
 }
 
 /* Every service's answer: all alike, or "unknown: it depends". */
@@ -282,8 +279,8 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 		 * the session lacks, with the group's execute bit, will do.
 		 */
 		if (fresh_exec == ANSWER_UNKNOWN && (b->mode & 0010) &&
-		    has_group(u->groups, u->ngroups, b->gid) &&
-		    !has_group(s->groups, s->ngroups, b->gid) && s->fsgid != b->gid)
+		    groups_have(u->groups, u->ngroups, b->gid) &&
+		    !groups_have(s->groups, s->ngroups, b->gid) && s->fsgid != b->gid)
 			fresh_exec = ANSWER_YES;
 	}
 	for (i = 0; v.answer != ANSWER_YES && u->known && i < npv; i++) {

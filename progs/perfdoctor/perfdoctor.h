@@ -132,7 +132,6 @@ void add_fix(struct verdict *v, const char *fmt, ...)
 /* snprintf for messages: a path too long for the buffer is cut, knowingly. */
 void put(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-const char *group_name(gid_t gid, char *buf, size_t len);
 
 /* perfdoctor_print.c: the report, every line escaped. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -167,7 +166,6 @@ const char *paranoid_meaning(int level);
  */
 enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
 			const gid_t *groups, int ngroups);
-int has_group(const gid_t *groups, int n, gid_t gid);
 
 /* perfdoctor_pam.c */
 struct pam_opts {

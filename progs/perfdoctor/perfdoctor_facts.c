@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include "escape.h"
+#include "groups.h"
+#include "kernel.h"
+#include "procstatus.h"
 #include "perfdoctor.h"
 
 /* The inode number of the initial user namespace (PROC_USER_INIT_INO). */
@@ -23,15 +25,10 @@
 
 void gather_kernel(struct kernel_facts *k)
 {
-	struct utsname uts;
 	FILE *f;
 
 	memset(k, 0, sizeof(*k));
-	if (uname(&uts) == 0) {
-		snprintf(k->release, sizeof(k->release), "%s", uts.release);
-		if (sscanf(uts.release, "%d.%d", &k->major, &k->minor) != 2)
-			k->major = k->minor = 0;
-	}
+	kernel_release(k->release, sizeof(k->release), &k->major, &k->minor);
 	k->cap_bits = cap_max_bits();
 	k->paranoid = INT32_MIN;
 	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
@@ -108,138 +105,6 @@ void release_binary(struct binary_facts *b)
 	b->caps = NULL;
 }
 
-/* Strict numbers: all digits, in range, nothing after but blanks. */
-static int parse_ulong(const char **p, int base, unsigned long long max,
-		       unsigned long long *out)
-{
-	char *end;
-
-	while (**p == ' ' || **p == '\t')
-		(*p)++;
-	if (**p == '\0' || **p == '\n' || **p == '-' || **p == '+')
-		return -1;
-	errno = 0;
-	*out = strtoull(*p, &end, base);
-	if (errno != 0 || end == *p || *out > max ||
-	    (*end != '\0' && *end != '\n' && *end != ' ' && *end != '\t'))
-		return -1;
-	*p = end;
-	return 0;
-}
-
-static int at_end(const char *p)
-{
-	p += strspn(p, " \t");
-	return *p == '\0' || *p == '\n';
-}
-
-/* "Uid:\t0\t0\t0\t0": real, effective, saved, filesystem. */
-static int parse_ids(const char *p, unsigned id[4])
-{
-	unsigned long long v;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		if (parse_ulong(&p, 10, UINT32_MAX, &v) < 0)
-			return -1;
-		id[i] = (unsigned)v;
-	}
-	return at_end(p) ? 0 : -1;
-}
-
-static int parse_groups(const char *p, struct session_facts *s)
-{
-	unsigned long long v;
-	gid_t *g;
-
-	while (!at_end(p)) {
-		if (parse_ulong(&p, 10, UINT32_MAX, &v) < 0)
-			return -1;
-		g = realloc(s->groups, (size_t)(s->ngroups + 1) * sizeof(*g));
-		if (g == NULL)
-			return -1;
-		s->groups = g;
-		s->groups[s->ngroups++] = (gid_t)v;
-	}
-	return 0;
-}
-
-static int parse_hex(const char *p, uint64_t *out)
-{
-	unsigned long long v;
-
-	if (parse_ulong(&p, 16, UINT64_MAX, &v) < 0 || !at_end(p))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_small(const char *p, int max, int *out)
-{
-	unsigned long long v;
-
-	if (parse_ulong(&p, 10, (unsigned long long)max, &v) < 0 || !at_end(p))
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-enum {
-	F_UID = 1, F_GID = 2, F_GROUPS = 4, F_INH = 8, F_PRM = 16, F_BND = 32,
-	F_AMB = 64, F_NNP = 128, F_SECCOMP = 256, F_ALL = 511
-};
-
-/* Parses one status line; returns the field it set, 0 for others, -1 if malformed. */
-static int parse_status_line(const char *line, struct session_facts *s)
-{
-	static const char *const keys[] = {
-		"Uid:", "Gid:", "Groups:", "CapInh:", "CapPrm:", "CapBnd:",
-		"CapAmb:", "NoNewPrivs:", "Seccomp:",
-	};
-	unsigned id[4];
-	size_t i;
-	int rc = -1;
-
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strncmp(line, keys[i], strlen(keys[i])) == 0)
-			break;
-	if (i == sizeof(keys) / sizeof(keys[0]))
-		return 0;
-	line += strlen(keys[i]);
-	switch (1 << i) {
-	case F_UID:
-	case F_GID:
-		rc = parse_ids(line, id);
-		if (rc == 0 && i == 0)
-			s->ruid = id[0], s->euid = id[1], s->fsuid = id[3];
-		else if (rc == 0)
-			s->rgid = id[0], s->egid = id[1], s->fsgid = id[3];
-		break;
-	case F_GROUPS:
-		rc = parse_groups(line, s);
-		break;
-	case F_INH:
-		rc = parse_hex(line, &s->inheritable);
-		break;
-	case F_PRM:
-		rc = parse_hex(line, &s->permitted);
-		break;
-	case F_BND:
-		rc = parse_hex(line, &s->bounding);
-		break;
-	case F_AMB:
-		rc = parse_hex(line, &s->ambient);
-		break;
-	case F_NNP:
-		rc = parse_small(line, 1, &s->no_new_privs);
-		break;
-	case F_SECCOMP:
-		rc = parse_small(line, 2, &s->seccomp);
-		break;
-	}
-	return rc < 0 ? -1 : 1 << i;
-}
-
 /* "perfdoctor: process 42: no such process", names escaped. */
 static void status_error(pid_t pid, const char *what, const char *detail)
 {
@@ -262,11 +127,10 @@ static void status_error(pid_t pid, const char *what, const char *detail)
  */
 int gather_session(struct session_facts *s, pid_t pid)
 {
-	char dir[32], *line = NULL;
-	size_t cap = 0;
-	int dfd, fd, seen = 0, field;
+	struct proc_status ps;
+	char dir[32], *bad = NULL;
+	int dfd, ok;
 	struct stat ns;
-	FILE *f;
 
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
@@ -280,43 +144,39 @@ int gather_session(struct session_facts *s, pid_t pid)
 			     strerror(errno), NULL);
 		return -1;
 	}
-	fd = openat(dfd, "status", O_RDONLY | O_CLOEXEC);
-	f = fd < 0 ? NULL : fdopen(fd, "r");
-	if (f == NULL) {
+	ok = proc_status_read(dfd, &ps, &bad) == 0;
+	if (!ok && bad != NULL)
+		status_error(pid, "cannot parse this line of its status:", bad);
+	else if (!ok)
 		status_error(pid, errno == ESRCH ? "no such process" :
 			     strerror(errno), NULL);
-		if (fd >= 0)
-			close(fd);
-		close(dfd);
-		return -1;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		field = parse_status_line(line, s);
-		if (field < 0) {
-			/* Fail closed: a field we cannot read decides nothing. */
-			line[strcspn(line, "\n")] = '\0';
-			status_error(pid, "cannot parse this line of its status:",
-				     line);
-			seen = -1;
-			break;
-		}
-		seen |= field;
-	}
-	free(line);
-	fclose(f);
-	if (seen >= 0 && seen != F_ALL) {
+	else if (ps.seen != PROC_STATUS_ALL)
 		status_error(pid, "its status lacks Uid, Gid, Groups, Cap*, "
 			     "NoNewPrivs or Seccomp (process gone, or a kernel "
 			     "before 4.10)", NULL);
-		seen = -1;
+	ok = ok && ps.seen == PROC_STATUS_ALL;
+	free(bad);
+	if (ok) {
+		s->ruid = ps.uid[0], s->euid = ps.uid[1], s->fsuid = ps.uid[3];
+		s->rgid = ps.gid[0], s->egid = ps.gid[1], s->fsgid = ps.gid[3];
+		s->groups = ps.groups;	/* s owns them now */
+		s->ngroups = ps.ngroups;
+		ps.groups = NULL;
+		s->inheritable = ps.inheritable;
+		s->permitted = ps.permitted;
+		s->bounding = ps.bounding;
+		s->ambient = ps.ambient;
+		s->no_new_privs = ps.no_new_privs;
+		s->seccomp = ps.seccomp;
 	}
+	proc_status_release(&ps);
 	/* Capabilities count for perf_event_open only in the initial namespace. */
 	if (fstatat(dfd, "ns/user", &ns, 0) == 0)
 		s->init_userns = ns.st_ino == INIT_USERNS_INO ? ANSWER_YES : ANSWER_NO;
 	else
 		s->init_userns = ANSWER_UNKNOWN;
 	close(dfd);
-	if (seen < 0) {
+	if (!ok) {
 		release_session(s);
 		return -1;
 	}
@@ -333,7 +193,6 @@ void release_session(struct session_facts *s)
 int gather_user(struct user_facts *u, const char *name)
 {
 	struct passwd *pw;
-	int n = 64;
 
 	memset(u, 0, sizeof(*u));
 	u->name = strdup(name);
@@ -347,24 +206,13 @@ int gather_user(struct user_facts *u, const char *name)
 	u->known = 1;
 	u->uid = pw->pw_uid;
 	u->gid = pw->pw_gid;
-	/* getgrouplist() says how many it needs when the array is too small. */
-	for (;;) {
-		gid_t *g = realloc(u->groups, (size_t)n * sizeof(*g));
-		int want = n;
-
-		if (g == NULL) {
-			perror("perfdoctor");
-			return -1;
-		}
-		u->groups = g;
-		if (getgrouplist(name, u->gid, u->groups, &want) >= 0) {
-			u->ngroups = want;
-			return 0;
-		}
-		if (want <= n)
-			want = n * 2;
-		n = want;
+	u->ngroups = groups_of_user(name, u->gid, &u->groups);
+	if (u->ngroups < 0) {
+		perror("perfdoctor");
+		u->ngroups = 0;
+		return -1;
 	}
+	return 0;
 }
 
 void release_user(struct user_facts *u)
@@ -372,16 +220,6 @@ void release_user(struct user_facts *u)
 	free(u->name);
 	free(u->groups);
 	memset(u, 0, sizeof(*u));
-}
-
-int has_group(const gid_t *groups, int n, gid_t gid)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (groups[i] == gid)
-			return 1;
-	return 0;
 }
 
 /* Are these our own real credentials, so access(2) may answer directly? */
@@ -392,17 +230,12 @@ static int are_mine(uid_t uid, gid_t gid, const gid_t *groups, int n)
 
 	if (uid != getuid() || gid != getgid())
 		return 0;
-	count = getgroups(0, NULL);
-	if (count < 0 || count != n)
+	count = groups_of_process(&mine);
+	if (count < 0)
 		return 0;
-	mine = calloc((size_t)count + 1, sizeof(*mine));
-	if (mine == NULL || getgroups(count, mine) != count) {
-		free(mine);
-		return 0;
-	}
-	same = 1;
+	same = count == n;
 	for (i = 0; i < n && same; i++)
-		same = has_group(mine, count, groups[i]);
+		same = groups_have(mine, count, groups[i]);
 	free(mine);
 	return same;
 }

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mask.h"
+#include "names.h"
+#include "perf.h"
 #include "perfdoctor.h"
 
 /*
@@ -51,31 +54,6 @@ void put(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *group_name(gid_t gid, char *buf, size_t len)
-{
-	struct group *gr = getgrgid(gid);
-
-	if (gr != NULL)
-		snprintf(buf, len, "%s", gr->gr_name);
-	else
-		snprintf(buf, len, "%u", (unsigned)gid);
-	return buf;
-}
-
-static uint64_t file_vector(cap_t caps, cap_flag_t flag)
-{
-	uint64_t bits = 0;
-	cap_value_t cap;
-
-	for (cap = 0; caps != NULL && cap < 64; cap++) {
-		cap_flag_value_t f = CAP_CLEAR;
-
-		if (cap_get_flag(caps, cap, flag, &f) == 0 && f == CAP_SET)
-			bits |= BIT(cap);
-	}
-	return bits;
-}
-
 /*
  * The group-restricted preset, never a bare "setcap ...=ep" that would
  * give perf to every user: the binary's own group when it already keeps
@@ -86,18 +64,18 @@ static void fix_with_preset(struct verdict *v, const struct binary_facts *b,
 			    const struct fix_context *fx)
 {
 	char gbuf[64];
-	const char *grp = "perf_users";
+	const char *grp = PERF_GROUP;
 
 	if (b->gid != 0 && !(b->mode & 0001) && fx->in_file_group) {
-		grp = group_name(b->gid, gbuf, sizeof(gbuf));
+		grp = names_group(b->gid, gbuf, sizeof(gbuf));
 	} else if (!fx->perf_users_exists) {
-		add_fix(v, "groupadd --system perf_users; usermod -aG perf_users %s"
+		add_fix(v, "groupadd --system " PERF_GROUP "; usermod -aG " PERF_GROUP " %s"
 			"   # %s then logs in again", who->name, who->name);
 	} else if (!fx->in_perf_users && !who->is_root) {
-		add_fix(v, "usermod -aG perf_users %s   # %s then logs in again",
+		add_fix(v, "usermod -aG " PERF_GROUP " %s   # %s then logs in again",
 			who->name, who->name);
 	}
-	add_fix(v, "setcap --perf-group=%s --perf %s", grp, b->path);
+	add_fix(v, PERF_SETCAP_GROUP_FIX, grp, b->path);
 }
 
 /* The user may not execute the binary: join its group, or give it one. */
@@ -108,7 +86,7 @@ static void fix_exec(struct verdict *v, const struct binary_facts *b,
 
 	if (b->gid != 0 && !fx->in_file_group) {
 		add_fix(v, "usermod -aG %s %s   # then log in again",
-			group_name(b->gid, gbuf, sizeof(gbuf)), who->name);
+			names_group(b->gid, gbuf, sizeof(gbuf)), who->name);
 	} else if (b->gid == 0) {
 		/* Never suggest joining root's group. */
 		fix_with_preset(v, b, who, fx);
@@ -137,7 +115,7 @@ static void target_blocks(struct verdict *v, const struct binary_facts *b)
 	else
 		add_fix(v, "find the ELF binary it runs (readlink -f, file: it "
 			"must say ELF) and give that one the capabilities: "
-			"setcap --perf-group=perf_users --perf /path/to/it");
+			PERF_SETCAP_FIX("/path/to/it"));
 }
 
 /* Whether the kernel applies b's file capabilities at exec at all. */
@@ -157,9 +135,9 @@ static int caps_honoured(const struct binary_facts *b)
 static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		      uint64_t *p_free, uint64_t *e_after)
 {
-	uint64_t fp = file_vector(b->caps, CAP_PERMITTED);
-	uint64_t fi = file_vector(b->caps, CAP_INHERITABLE);
-	uint64_t fe = file_vector(b->caps, CAP_EFFECTIVE);
+	uint64_t fp = mask_of_flag(b->caps, CAP_PERMITTED);
+	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
+	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
 	uint64_t p_after;
 
 	if (who->is_root) {
@@ -217,9 +195,9 @@ static void judge_file_caps(const struct kernel_facts *k,
 			    const struct fix_context *fx, uint64_t p_free,
 			    uint64_t needed, struct verdict *v)
 {
-	uint64_t fp = file_vector(b->caps, CAP_PERMITTED);
-	uint64_t fi = file_vector(b->caps, CAP_INHERITABLE);
-	uint64_t fe = file_vector(b->caps, CAP_EFFECTIVE);
+	uint64_t fp = mask_of_flag(b->caps, CAP_PERMITTED);
+	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
+	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
 	int knows_perfmon = k->cap_bits > CAP_PERFMON;
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
@@ -282,12 +260,10 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   struct verdict *v)
 {
 	uint64_t needed, p_free, e_after;
-	int knows_perfmon = k->cap_bits > CAP_PERFMON;
 
 	memset(v, 0, sizeof(*v));
 	v->answer = ANSWER_YES;
-	needed = knows_perfmon ? BIT(CAP_PERFMON) | BIT(CAP_SYS_ADMIN)
-			       : BIT(CAP_SYS_ADMIN);
+	needed = perf_enough(k->cap_bits);
 	if (!b->exists) {
 		block(v, ANSWER_NO, "%s does not exist", b->path);
 		add_fix(v, "install perf (Debian: apt-get install linux-perf) or name the binary");

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "capconf.h"
+#include "mask.h"
 #include "perfdoctor.h"
 
 /* The module file libpam would load: absolute, or in its module directory. */
@@ -257,7 +258,6 @@ static void judge_grant(struct pam_view *view, const char *user,
 	struct capconf_match m;
 	const char *text = NULL;
 	cap_iab_t iab;
-	cap_value_t cap;
 	int rc = capconf_find(view->config, user, &m, NULL, NULL);
 
 	view->inh = view->amb = view->drop = 0;
@@ -289,14 +289,9 @@ static void judge_grant(struct pam_view *view, const char *user,
 	    strcmp(text, "none"))
 		strncat(view->grant, ": not valid IAB text, so nothing",
 			sizeof(view->grant) - strlen(view->grant) - 1);
-	for (cap = 0; iab != NULL && cap < 64 && cap < cap_max_bits(); cap++) {
-		if (cap_iab_get_vector(iab, CAP_IAB_INH, cap) == CAP_SET)
-			view->inh |= BIT(cap);
-		if (cap_iab_get_vector(iab, CAP_IAB_AMB, cap) == CAP_SET)
-			view->amb |= BIT(cap);
-		if (cap_iab_get_vector(iab, CAP_IAB_BOUND, cap) == CAP_SET)
-			view->drop |= BIT(cap);
-	}
+	view->inh |= mask_of_iab(iab, CAP_IAB_INH);
+	view->amb |= mask_of_iab(iab, CAP_IAB_AMB);
+	view->drop |= mask_of_iab(iab, CAP_IAB_BOUND);
 	cap_free(iab);
 	if (rc == CAPCONF_FOUND && m.why == CAPCONF_WHY_ANY) {
 		view->star = m.line;

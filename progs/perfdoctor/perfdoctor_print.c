@@ -13,6 +13,9 @@
 
 #include "risk.h"
 #include "escape.h"
+#include "mask.h"
+#include "names.h"
+#include "perf.h"
 #include "perfdoctor.h"
 
 void say(const char *fmt, ...)
@@ -35,21 +38,7 @@ const char *answer_name(enum answer a)
 /* "cap_perfmon,cap_syslog" or "none", into buf. */
 const char *cap_list(uint64_t bits, char *buf, size_t len)
 {
-	size_t used = 0;
-	cap_value_t cap;
-
-	buf[0] = '\0';
-	for (cap = 0; cap < 64 && used < len; cap++) {
-		char *name;
-
-		if (!(bits & BIT(cap)))
-			continue;
-		name = cap_to_name(cap);
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 used ? "," : "", name ? name : "?");
-		cap_free(name);
-	}
-	if (used == 0)
+	if (mask_names(buf, len, bits, 0) == 0)
 		snprintf(buf, len, "none");
 	return buf;
 }
@@ -65,7 +54,7 @@ const char *group_list(const gid_t *groups, int n, char *buf, size_t len)
 	for (i = 0; i < n && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%u (%s)",
 					 i ? ", " : "", (unsigned)groups[i],
-					 group_name(groups[i], name, sizeof(name)));
+					 names_group(groups[i], name, sizeof(name)));
 	if (n == 0)
 		snprintf(buf, len, "none");
 	return buf;
@@ -75,7 +64,6 @@ void print_header(const struct kernel_facts *k,
 			 const struct binary_facts *b, const char *user)
 {
 	char gbuf[64], pbuf[64], problem[200];
-	struct passwd *pw;
 
 	say("perfdoctor: can %s monitor the whole system with %s?", user, b->path);
 	say("%s", "");
@@ -92,13 +80,9 @@ void print_header(const struct kernel_facts *k,
 		say("%-10s %s: %s", "binary:", b->path, strerror(b->err));
 		return;
 	}
-	pw = getpwuid(b->uid);
-	if (pw != NULL)
-		snprintf(pbuf, sizeof(pbuf), "%s", pw->pw_name);
-	else
-		snprintf(pbuf, sizeof(pbuf), "%u", (unsigned)b->uid);
+	names_user(b->uid, pbuf, sizeof(pbuf));
 	say("%-10s %s: owner %s group %s mode %04o%s", "binary:", b->path, pbuf,
-	    group_name(b->gid, gbuf, sizeof(gbuf)), (unsigned)(b->mode & 07777),
+	    names_group(b->gid, gbuf, sizeof(gbuf)), (unsigned)(b->mode & 07777),
 	    b->xattr_unsupported ? ", on a filesystem without extended attributes" : "");
 	if (b->is_regular && !b->target_known) {
 		say("%-10s cannot read it to tell an ELF binary from a script: %s",
@@ -169,25 +153,25 @@ void print_verdict(const struct verdict *v, const char *user,
 void print_risk(const struct binary_facts *b)
 {
 	const char *suggestion;
-	enum cap_risk_tier tier;
+	enum risk_tier tier;
 	cap_value_t worst;
 
 	if (b->caps == NULL)
 		return;
-	tier = cap_risk_highest(b->caps, ~0u, &worst);
-	suggestion = cap_risk_suggestion(b->caps, b->path);
-	if (tier >= CAP_RISK_KERNEL_READ) {
+	tier = risk_highest(b->caps, ~0u, &worst);
+	suggestion = risk_suggestion(b->caps, b->path);
+	if (tier >= RISK_KERNEL_READ) {
 		char *name = cap_to_name(worst);
 
-		say("risk:      %s (%s: %s)", cap_risk_tier_name(tier), name,
-		    cap_risk_reason(worst));
+		say("risk:      %s (%s: %s)", risk_tier_name(tier), name,
+		    risk_reason(worst));
 		cap_free(name);
 	}
 	if (suggestion != NULL)
 		say("suggest:   %s", suggestion);
-	if ((b->mode & 0001) && cap_risk_highest(b->caps, ~0u, NULL) >= CAP_RISK_KERNEL_READ)
+	if ((b->mode & 0001) && risk_highest(b->caps, ~0u, NULL) >= RISK_KERNEL_READ)
 		say("suggest:   every user may run it with these capabilities; "
-		    "restrict it to a group: setcap --perf-group=perf_users --perf %s",
+		    "restrict it to a group: " PERF_SETCAP_FIX("%s"),
 		    b->path);
 	if (b->uid != 0)
 		say("suggest:   its owner (uid %u), not root, can change who runs "

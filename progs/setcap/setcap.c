@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "mask.h"
 #include "number.h"
 #include "setcap.h"
 #include "suggest.h"
@@ -190,20 +191,13 @@ static cap_t parse_caps(const char *text, int is_arg)
  */
 static int effective_refused(cap_t caps)
 {
-	cap_flag_value_t e, p, i;
-	int seen_e = 0;
-	cap_value_t v;
+	uint64_t e = mask_of_flag(caps, CAP_EFFECTIVE);
+	uint64_t pi = mask_of_flags(caps, (1u << CAP_PERMITTED) |
+					  (1u << CAP_INHERITABLE));
+	cap_value_t first = mask_next(e ^ pi, 0);
 
-	for (v = 0; v < 64; v++) {
-		if (cap_get_flag(caps, v, CAP_EFFECTIVE, &e) < 0 ||
-		    cap_get_flag(caps, v, CAP_PERMITTED, &p) < 0 ||
-		    cap_get_flag(caps, v, CAP_INHERITABLE, &i) < 0)
-			break;
-		seen_e |= e;
-		if (e != (p | i))
-			return seen_e;
-	}
-	return 0;
+	/* An E bit at or below the first mismatch refuses. */
+	return first >= 0 && (e & mask_below(first + 1)) != 0;
 }
 
 /*

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "escape.h"
+#include "mask.h"
 #include "setcap.h"
 
 #define WHITESPACE	" \t\n\r\f\v"
@@ -152,83 +153,38 @@ void explain_text(const char *text)
 	      "not together\n", stderr);
 }
 
-/* E must be empty or cover P | I; this says whether caps breaks that. */
-static int effective_is_partial(cap_t caps)
+static uint64_t permitted_or_inheritable(cap_t caps)
 {
-	cap_flag_value_t e, p, i;
-	int any_e = 0, gap = 0;
-	cap_value_t v;
+	return mask_of_flags(caps, (1u << CAP_PERMITTED) |
+				   (1u << CAP_INHERITABLE));
+}
 
-	for (v = 0; v < 64; v++) {
-		if (cap_get_flag(caps, v, CAP_EFFECTIVE, &e) < 0 ||
-		    cap_get_flag(caps, v, CAP_PERMITTED, &p) < 0 ||
-		    cap_get_flag(caps, v, CAP_INHERITABLE, &i) < 0)
-			return 0;
-		any_e |= e;
-		gap |= (p | i) && !e;
-	}
-	return any_e && gap;
+/*
+ * E must be empty or cover P | I: does caps have some E bits yet leave a
+ * P | I bit out of E? (Unlike setcap.c's effective_refused(), which
+ * replays libcap's own pre-write check, this names the kernel's rule.)
+ */
+static int effective_leaves_granted_out(cap_t caps)
+{
+	uint64_t e = mask_of_flag(caps, CAP_EFFECTIVE);
+
+	return e != 0 && (permitted_or_inheritable(caps) & ~e) != 0;
 }
 
 /* At most this many names in one line; "=e" alone would list them all. */
 #define NAMES_MAX	4
 
-/*
- * Writes into buf (size len) the names of the capabilities of caps that
- * pick() selects from their E and P | I bits, comma-separated, with
- * "and N more" past NAMES_MAX. Returns how many it selected.
- */
-static int list_names(char *buf, size_t len, cap_t caps,
-		      int (*pick)(cap_flag_value_t e, cap_flag_value_t pi))
-{
-	int count = 0;
-	size_t used = 0;
-	cap_value_t v;
-
-	buf[0] = '\0';
-	for (v = 0; v < 64; v++) {
-		cap_flag_value_t e = 0, p = 0, i = 0;
-		char *name;
-
-		if (cap_get_flag(caps, v, CAP_EFFECTIVE, &e) < 0 ||
-		    cap_get_flag(caps, v, CAP_PERMITTED, &p) < 0 ||
-		    cap_get_flag(caps, v, CAP_INHERITABLE, &i) < 0)
-			break;
-		if (!pick(e, p | i))
-			continue;
-		if (++count > NAMES_MAX)
-			continue;
-		name = cap_to_name(v);
-		if (name != NULL && used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-						 count > 1 ? "," : "", name);
-		cap_free(name);
-	}
-	if (count > NAMES_MAX && used < len)
-		snprintf(buf + used, len - used, " and %d more",
-			 count - NAMES_MAX);
-	return count;
-}
-
-/* Effective, but neither permitted nor inheritable: nothing to raise. */
-static int pick_extra(cap_flag_value_t e, cap_flag_value_t pi)
-{
-	return e && !pi;
-}
-
-/* Permitted or inheritable, but left out of a non-empty effective set. */
-static int pick_missing(cap_flag_value_t e, cap_flag_value_t pi)
-{
-	return pi && !e;
-}
-
 void explain_effective(const char *file, cap_t caps, int forced)
 {
 	/* NAMES_MAX names of at most ~24 bytes, with commas and the tail. */
 	char extra[160], missing[160];
-	int n_extra = list_names(extra, sizeof(extra), caps, pick_extra);
-	int n_missing = list_names(missing, sizeof(missing), caps,
-				   pick_missing);
+	uint64_t e = mask_of_flag(caps, CAP_EFFECTIVE);
+	uint64_t pi = permitted_or_inheritable(caps);
+	/* Effective, but neither permitted nor inheritable: nothing to raise. */
+	int n_extra = mask_names(extra, sizeof(extra), e & ~pi, NAMES_MAX);
+	/* Permitted or inheritable, but left out of a non-empty effective set. */
+	int n_missing = mask_names(missing, sizeof(missing), pi & ~e,
+				   NAMES_MAX);
 
 	/*
 	 * With -f, cap_set_file drops the extra bits (the file's flag can
@@ -281,7 +237,7 @@ static void explain_einval(const char *file, cap_t caps)
 		fprintf(stderr, "setcap: %s: %s\n", file, kind);
 		return;
 	}
-	if (caps != NULL && effective_is_partial(caps)) {
+	if (caps != NULL && effective_leaves_granted_out(caps)) {
 		fprintf(stderr, "setcap: %s: the effective flags must be empty "
 			"or include every permitted and inheritable "
 			"capability (a file has one effective bit)\n", file);
@@ -356,18 +312,12 @@ void warn_above_kernel(const char *file, cap_t caps)
 {
 	cap_value_t max = cap_max_bits(), v;
 	char *last = cap_to_name(max - 1);
+	/* E alone is never stored: only P | I reach the file. */
+	uint64_t above = permitted_or_inheritable(caps) & ~mask_below(max);
 
-	for (v = max; v < 64; v++) {
-		cap_flag_value_t e = 0, p = 0, i = 0;
-		char *name;
+	for (MASK_EACH(v, above)) {
+		char *name = cap_to_name(v);
 
-		cap_get_flag(caps, v, CAP_EFFECTIVE, &e);
-		cap_get_flag(caps, v, CAP_PERMITTED, &p);
-		cap_get_flag(caps, v, CAP_INHERITABLE, &i);
-		/* E alone is never stored: only P | I reach the file. */
-		if (!(p | i))
-			continue;
-		name = cap_to_name(v);
 		if (name == NULL || isdigit((unsigned char)name[0]))
 			fprintf(stderr, "setcap: warning: %s: capability %d",
 				file, v);

@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * setcap --perf: the least a perf binary needs, by kernel version and perf
- * subcommand, so an administrator need not remember the table:
- *   Linux 5.9+  cap_perfmon (events, tracing), cap_syslog (kernel symbols);
- *   Linux 5.8   the same plus cap_sys_ptrace, which perf's access checks
- *               still asked for before 5.9 moved them to CAP_PERFMON;
- *   older       cap_sys_admin: there is no CAP_PERFMON to grant.
- * Sampling subcommands map ring buffers that can exceed RLIMIT_MEMLOCK,
- * which the kernel allows above the limit only with cap_ipc_lock.
+ * subcommand (the policy is common/perf.h's), so an administrator need not
+ * remember the table.
  *
  * --perf refuses a file whose capabilities the kernel would not honour (a
  * script, anything not ELF, a nosuid or noexec mount) and warns when every
@@ -25,12 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include "escape.h"
 #include "exec_target.h"
+#include "names.h"
+#include "perf.h"
 #include "setcap.h"
 
 #define ACL_XATTR	"system.posix_acl_access"
@@ -38,13 +34,6 @@
 #define ACL_TAG_USER	0x02
 #define ACL_TAG_GROUP	0x08
 #define ACL_TAG_MASK	0x10
-
-/* Subcommands whose buffers may need locking beyond RLIMIT_MEMLOCK. */
-static const char *const buffered[] = {
-	"record", "top", "trace", "sched", "kmem", "mem", "lock", "c2c", "kvm",
-};
-/* Subcommands that count and need nothing more than the base set. */
-static const char *const counting[] = { "stat", "list", "report", "script" };
 
 /*
  * One line on out, "setcap: " and the formatted text, every control
@@ -65,62 +54,33 @@ static void say(FILE *out, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int in_list(const char *word, size_t len, const char *const *list,
-		   size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strlen(list[i]) == len && strncmp(list[i], word, len) == 0)
-			return 1;
-	return 0;
-}
-
-static void kernel_version(int *major, int *minor)
-{
-	struct utsname uts;
-
-	*major = *minor = 0;
-	if (uname(&uts) == 0 && sscanf(uts.release, "%d.%d", major, minor) != 2)
-		*major = *minor = 0;
-}
-
 cap_t perf_preset(const char *subcommands)
 {
-	cap_value_t list[4];
-	int n = 0, major, minor, lock = 0;
+	cap_value_t list[PERF_PRESET_MAX];
+	int n, lock = 0;
 	const char *p = subcommands;
 	cap_t caps;
 
 	while (p != NULL && *p != '\0') {
 		size_t len = strcspn(p, ",");
+		enum perf_subcommand kind = perf_subcommand_kind(p, len);
 
-		if (in_list(p, len, buffered, sizeof(buffered) / sizeof(*buffered)))
+		if (kind == PERF_SUB_BUFFERED)
 			lock = 1;
-		else if (!in_list(p, len, counting, sizeof(counting) / sizeof(*counting))) {
+		else if (kind == PERF_SUB_UNKNOWN) {
 			say(stderr, "--perf: unknown perf subcommand '%.*s' "
-			    "(known: record top trace sched kmem mem lock c2c "
-			    "kvm stat list report script)", (int)len, p);
+			    "(known: " PERF_SUBCOMMANDS ")", (int)len, p);
 			return NULL;
 		}
 		p += len;
 		if (*p == ',')
 			p++;
 	}
-	kernel_version(&major, &minor);
-	if (cap_max_bits() <= CAP_PERFMON) {
-		list[n++] = CAP_SYS_ADMIN;
+	n = perf_preset_caps(lock, list);
+	if (list[0] == CAP_SYS_ADMIN)
 		say(stderr, "warning: --perf: this kernel predates "
-		    "CAP_PERFMON (Linux 5.8); granting cap_sys_admin, which "
-		    "is equivalent to root");
-	} else {
-		list[n++] = CAP_PERFMON;
-		if (major < 5 || (major == 5 && minor < 9))
-			list[n++] = CAP_SYS_PTRACE;
-	}
-	list[n++] = CAP_SYSLOG;
-	if (lock)
-		list[n++] = CAP_IPC_LOCK;
+		    "CAP_PERFMON (Linux " PERF_PERFMON_LINUX "); granting "
+		    "cap_sys_admin, which is equivalent to root");
 	caps = cap_init();
 	if (caps == NULL ||
 	    cap_set_flag(caps, CAP_PERMITTED, n, list, CAP_SET) < 0 ||
@@ -213,14 +173,21 @@ struct target {
 	struct stat st;
 };
 
+/* "1000 (alice)", or "1000" for a uid without a name. */
 static const char *user_label(uid_t uid, char *buf, size_t len)
 {
-	struct passwd *pw = getpwuid(uid);
+	char name[64], number[16];
+	int n;
 
-	if (pw != NULL)
-		snprintf(buf, len, "%u (%s)", (unsigned)uid, pw->pw_name);
+	snprintf(number, sizeof(number), "%u", (unsigned)uid);
+	names_user(uid, name, sizeof(name));
+	/* A long name is cut to fit: this is a message. */
+	if (strcmp(name, number) != 0)
+		n = snprintf(buf, len, "%s (%s)", number, name);
 	else
-		snprintf(buf, len, "%u", (unsigned)uid);
+		n = snprintf(buf, len, "%s", number);
+	if (n < 0)
+		buf[0] = '\0';
 	return buf;
 }
 
@@ -250,7 +217,7 @@ static int acl_extended_entries(const struct target *t, char *buf,
 		unsigned perm = raw[off + 2] | raw[off + 3] << 8;
 		uint32_t id = (uint32_t)raw[off + 4] | (uint32_t)raw[off + 5] << 8 |
 			      (uint32_t)raw[off + 6] << 16 | (uint32_t)raw[off + 7] << 24;
-		char who[64];
+		char who[64], name[64];
 
 		if (tag != ACL_TAG_USER && tag != ACL_TAG_GROUP &&
 		    tag != ACL_TAG_MASK)
@@ -258,19 +225,12 @@ static int acl_extended_entries(const struct target *t, char *buf,
 		count++;
 		if (tag == ACL_TAG_MASK)
 			continue;
-		if (tag == ACL_TAG_USER) {
-			struct passwd *pw = getpwuid(id);
-
-			snprintf(who, sizeof(who), "user:%s", pw ? pw->pw_name : "");
-			if (pw == NULL)
-				snprintf(who, sizeof(who), "user:%u", (unsigned)id);
-		} else {
-			struct group *gr = getgrgid(id);
-
-			snprintf(who, sizeof(who), "group:%s", gr ? gr->gr_name : "");
-			if (gr == NULL)
-				snprintf(who, sizeof(who), "group:%u", (unsigned)id);
-		}
+		if (tag == ACL_TAG_USER)
+			snprintf(who, sizeof(who), "user:%s",
+				 names_user(id, name, sizeof(name)));
+		else
+			snprintf(who, sizeof(who), "group:%s",
+				 names_group(id, name, sizeof(name)));
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used,
 						 "%s%s:%c%c%c", used ? " " : "", who,
@@ -414,8 +374,8 @@ static void warn_unrestricted(const struct target *t)
 		    "%04o): each of them runs perf with these capabilities "
 		    "and can monitor the whole system", t->file,
 		    (unsigned)(t->st.st_mode & 07777));
-		say(stderr, "WARNING: restrict it to a group instead: setcap "
-		    "--perf-group=perf_users --perf %s", t->file);
+		say(stderr, "WARNING: restrict it to a group instead: "
+		    PERF_SETCAP_FIX("%s"), t->file);
 	}
 	if (t->st.st_uid != 0)
 		say(stderr, "WARNING: %s is owned by uid %s, not root, who can "

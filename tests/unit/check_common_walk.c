@@ -383,6 +383,132 @@ START_TEST(moved_directory_caught)
 }
 END_TEST
 
+/*
+ * fstat() as the walker calls it (linked with --wrap=fstat): the real one,
+ * unless fail_fstat is set; then it scribbles a directory's mode into st
+ * and fails with EIO, as nothing promises st is untouched on failure.
+ */
+static int fail_fstat;
+int __real_fstat(int fd, struct stat *st);
+int __wrap_fstat(int fd, struct stat *st);
+
+int __wrap_fstat(int fd, struct stat *st)
+{
+	if (!fail_fstat)
+		return __real_fstat(fd, st);
+	st->st_mode = S_IFDIR | 0755;
+	errno = EIO;
+	return -1;
+}
+
+/* A failed fstat() decides by its errno, never by what st then holds. */
+START_TEST(open_file_after_failed_fstat)
+{
+	char tmp[] = "/tmp/check_walk_fstat.XXXXXX", *p;
+	struct stat st;
+	int root, fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	p = join(tmp, "f");
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	root = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(root, 0);
+	fail_fstat = 1;
+	errno = 0;
+	fd = walk_open_file(root, "f", &st);
+	fail_fstat = 0;
+	ck_assert_int_eq(fd, -1);
+	ck_assert_int_eq(errno, EIO);	/* not EINVAL from st's mode */
+	fd = walk_open_file(root, "f", &st);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	close(root);
+	unlink(p);
+	free(p);
+	rmdir(tmp);
+}
+END_TEST
+
+/* walk_open_beneath() refuses relpath with errno err. */
+static void refused(int root, const char *relpath, int err)
+{
+	struct stat st;
+
+	errno = 0;
+	ck_assert_msg(walk_open_beneath(root, relpath, &st) == -1,
+		      "opened %s", relpath);
+	ck_assert_int_eq(errno, err);
+}
+
+/* walk_open_beneath(): no link on the way, nothing but a regular file at the end. */
+START_TEST(open_beneath_follows_no_link)
+{
+	char tmp[] = "/tmp/check_walk_open.XXXXXX", *p;
+	struct stat st;
+	int root, fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	p = join(tmp, "d");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	free(p);
+	p = join(tmp, "d/f");
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "x", 1), 1);
+	close(fd);
+	free(p);
+	p = join(tmp, "link");
+	ck_assert_int_eq(symlink("d", p), 0);
+	free(p);
+	p = join(tmp, "d/flink");
+	ck_assert_int_eq(symlink("f", p), 0);
+	free(p);
+	root = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(root, 0);
+
+	fd = walk_open_beneath(root, "./d/f", &st);
+	ck_assert_int_ge(fd, 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_int_eq(st.st_size, 1);
+	close(fd);
+	fd = walk_open_beneath(root, "d/f", &st);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	refused(root, "./link/f", ENOTDIR); /* a link where a directory was */
+	refused(root, "./d/flink", EINVAL); /* O_PATH opens the link: not regular */
+	refused(root, "./d", EINVAL);
+	refused(root, "./d/../d/f", EINVAL);
+	refused(root, "./d//f", EINVAL);
+	refused(root, "./d/none", ENOENT);
+	errno = 0;
+	ck_assert_int_eq(walk_open_file(root, "d", &st), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	{
+		char longname[300];
+
+		memset(longname, 'n', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		refused(root, longname, ENAMETOOLONG);
+	}
+	close(root);
+	p = join(tmp, "d/flink");
+	unlink(p);
+	free(p);
+	p = join(tmp, "d/f");
+	unlink(p);
+	free(p);
+	p = join(tmp, "link");
+	unlink(p);
+	free(p);
+	p = join(tmp, "d");
+	rmdir(p);
+	free(p);
+	rmdir(tmp);
+}
+END_TEST
+
 static Suite *walk_suite(void)
 {
 	Suite *s = suite_create("common_walk");
@@ -394,6 +520,8 @@ static Suite *walk_suite(void)
 	tcase_add_test(tc, deep_tree_bounded_descriptors);
 	tcase_add_test(tc, moved_directory_caught);
 	tcase_add_test(tc, pseudo_fs_by_magic);
+	tcase_add_test(tc, open_beneath_follows_no_link);
+	tcase_add_test(tc, open_file_after_failed_fstat);
 	suite_add_tcase(s, tc);
 	return s;
 }

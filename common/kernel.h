@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* The running kernel's release, as uname(2) gives it, and its version. */
+#ifndef COMMON_KERNEL_H
+#define COMMON_KERNEL_H
+
+#include <stddef.h>
+
+/*
+ * Writes the release ("6.1.0-18-amd64") into text (size len; text may be
+ * NULL when len is 0), "" when uname() fails, and its first two numbers
+ * into *major and *minor: both 0 when they cannot be read, so a caller
+ * comparing versions takes an unreadable release for an old kernel.
+ * Returns 0, or -1 when the version is unknown.
+ */
+int kernel_release(char *text, size_t len, int *major, int *minor);
+
+/* 1 when major.minor is want_major.want_minor or later. */
+int kernel_at_least(int major, int minor, int want_major, int want_minor);
+
+#endif
