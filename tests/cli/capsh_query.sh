@@ -32,7 +32,7 @@ is 0 "0x0000000000000003=cap_chown,cap_dac_override$nl" "" --decode=3
 is 0 "0x0000004000000000=cap_perfmon$nl" "" --decode=0x4000000000
 is 0 "0x000000c000000000=cap_perfmon,cap_bpf$nl" "" --decode=c000000000
 # Junk, empty, negative: libcap decodes 0x3z as 3, zz and "" as 0 and -1
-# as all 64 bits; refused here (issue 12, root/numbers_range.sh has more).
+# as all 64 bits; refused here (issue 12, root/progs_numbers_range.sh has more).
 is 1 "" "invalid --decode value: want a 64-bit hexadecimal number, got \"0x3z\"$nl" --decode=0x3z
 is 1 "" "invalid --decode value: want a 64-bit hexadecimal number, got \"\"$nl" --decode=
 is 0 "0x0000020000000000=41$nl" "" --decode=20000000000

@@ -55,7 +55,7 @@ for a in --foo x - --printx --print=1 --current=1 --strict=1 --quiet=1 --help=1 
 	 --has-ambientx --no-new-privsx --licensex --noam --caps --uid --inmode \
 	 --decodex=1 --- -++ === =+= -+x; do
 	# libcap says nothing on stderr; ours is one line naming the word
-	# (cli_version_help.sh checks the suggestions).
+	# (progs_version_help.sh checks the suggestions).
 	run "$a"; expect_rc 1 "$a"
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] && head -n 1 "$tmp/err" |
 		grep -qF "capsh: unknown option '$a'" || bad "capsh $a: stderr [$(cat "$tmp/err")]"

@@ -54,7 +54,7 @@ check() {
 		sed -i '/(not in libcap)$/d' "$tmp/our.err"
 	fi
 	# Ours: after libcap's "Cannot parse pid -x" line, the unknown option
-	# named (tests/cli/cli_version_help.sh checks those lines).
+	# named (tests/cli/progs_version_help.sh checks those lines).
 	sed -i "/^getpcaps: unknown option '/d" "$tmp/our.err"
 	# pid 0 and "" name the getpcaps process itself: same state in both.
 	if ! cmp -s "$tmp/ref.out" "$tmp/our.out" ||

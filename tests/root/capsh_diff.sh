@@ -8,10 +8,10 @@
 # the top of progs/capsh/capsh.c (nothing else may differ). --explain/--suggest
 # descriptions are our own and are not compared; their error paths are.
 # Our one-line plain answer to a mistake, after libcap's lines, is not
-# compared either (cli/cli_version_help.sh checks it).
+# compared either (cli/progs_version_help.sh checks it).
 # Numbers that libcap wraps or half-reads (--uid=4294967296, --decode=zz,
 # --groups=1x, ...) are refused on purpose (issue 12) and checked in
-# root/numbers_range.sh instead; in-range numbers stay here.
+# root/progs_numbers_range.sh instead; in-range numbers stay here.
 set -u
 . "$TESTS_DIR/lib.sh"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
@@ -216,7 +216,7 @@ while IFS= read -r line; do
 	# Our own options' usage lines come after libcap's and say so.
 	norm "$tmp/o.out" | sed '/(not in libcap)$/d' >"$tmp/o.out.n"
 	# Our plain answer to a mistake is one line after libcap's, on stderr
-	# (cli/cli_version_help.sh checks it); everything before it is libcap's.
+	# (cli/progs_version_help.sh checks it); everything before it is libcap's.
 	norm "$tmp/o.err" | sed '$ { /^capsh: unknown [a-z -]* '"'"'.*'"'"'\(; did you mean .*?\)\{0,1\}$/d; }' >"$tmp/o.err.n"
 	if [ "$rrc" != "$orc" ] || ! cmp -s "$tmp/r.out.n" "$tmp/o.out.n" ||
 	   ! cmp -s "$tmp/r.err.n" "$tmp/o.err.n"; then

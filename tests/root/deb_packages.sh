@@ -124,11 +124,11 @@ inside() {
 	fi
 
 	# 4b. The guide (docs/perf-without-root.md), every step run, with the
-	# programs and pam_cap.so our packages installed (root/guide_perf.sh).
+	# programs and pam_cap.so our packages installed (root/docs_guide_perf.sh).
 	if chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		TOP="$TOP" BUILD="$BUILD" BIN="$BIN" TESTS_DIR="$TESTS_DIR" GUIDE_PROGS=/sbin \
 		GUIDE_PAM_CAP="/lib/$ma/security/pam_cap.so" \
-		sh "$TESTS_DIR/root/guide_perf.sh" >"$tmp/guide.log" 2>&1; then
+		sh "$TESTS_DIR/root/docs_guide_perf.sh" >"$tmp/guide.log" 2>&1; then
 		tail -n 1 "$tmp/guide.log"
 	else
 		bad "the guide fails with the installed packages"; tail -n 20 "$tmp/guide.log"

@@ -25,7 +25,7 @@
 #   a FIFO (Debian's 2.66 blocks forever in open());
 #   -n with a value that wraps (" -5", 18446744073709551616,
 #     9223372036854775808: libcap narrows it to uid_t, 0 writing a v2
-#     capability); we refuse it (issue 12), see root/numbers_range.sh.
+#     capability); we refuse it (issue 12), see root/progs_numbers_range.sh.
 # Rows starting "!" are effective sets 2.76 refuses and 2.66 writes: for
 # them the expected result is 2.76's, not /usr/sbin/setcap's (exit 1, its
 # two "Error: under Linux, ..." lines, empty stdout, nothing written);

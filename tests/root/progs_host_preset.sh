@@ -16,12 +16,12 @@
 # (capcheck, perfdoctor, pam_cap) or drive PAM (pam_wrapper). Left out as
 # too slow for what they add: the root suites that use users only through
 # lib.sh's private_etc, which hides the host's users and groups whatever
-# they are (capmanifest_race, capsh_diff, downstream_debian, getcap_*,
+# they are (capmanifest_race, capsh_diff, libcap_debian_programs, getcap_*,
 # setcap_diff, setcap_ours: 5 to 40 s each), and cli/getcap_diff.sh and
 # getpcaps_diff.sh, which now name no user at all. A suite added later
 # that reads users, groups, PAM or capability.conf belongs in this list.
 SUITES="
-cli/capcheck.sh
+cli/capcheck_verdicts.sh
 cli/pam_cap.sh
 cli/pam_cap_broken.sh
 cli/pam_cap_refused.sh
@@ -29,13 +29,13 @@ cli/pam_cap_safety.sh
 root/capmanifest_owner.sh
 root/capsh_ambient.sh
 root/capsh_priv.sh
-root/guide_perf.sh
+root/docs_guide_perf.sh
 root/pam_cap_nss_files.sh
 root/pam_cap_perf.sh
-root/perfdoctor.sh
+root/perfdoctor_verdicts.sh
 root/perfdoctor_pam.sh
 root/perfdoctor_session.sh
-root/proc_privileged.sh
+root/libcap_proc_privileged.sh
 root/setcap_perf_group.sh
 root/setcap_perf_preset.sh
 root/setcap_perf_target.sh

@@ -77,7 +77,7 @@ same() {
 	(cd "$tmp" && /usr/sbin/capsh "$@" >"$tmp/r.out" 2>"$tmp/r.err"); rrc=$?
 	(cd "$tmp" && run_ours "$capsh" "$@" >"$tmp/o.out" 2>"$tmp/o.err"); orc=$?
 	sed -i "s|/usr/sbin/capsh|CAPSH|g; s|$capsh|CAPSH|g" "$tmp/r.err" "$tmp/o.err"
-	# Ours after libcap's lines (cli/cli_version_help.sh checks them).
+	# Ours after libcap's lines (cli/progs_version_help.sh checks them).
 	sed -i "/^capsh: unknown capability '/d" "$tmp/o.err"
 	if [ $rrc != $orc ] || ! cmp -s "$tmp/r.out" "$tmp/o.out" ||
 	   ! cmp -s "$tmp/r.err" "$tmp/o.err"; then
