@@ -42,10 +42,13 @@
 #   expect_out TEXT [CASE]   its stdout is exactly TEXT (no newline added)
 #   expect_err TEXT [CASE]   its stderr is exactly TEXT
 #   expect RC OUT ERR CMD... run CMD, then all three of the above
+#                        (the expect_ and same return 1 on a failure)
 #   same FILE1 FILE2 [CASE]  the files are identical; the diff on failure
-#   finish [SUMMARY]     print "N checks, M failed" (and SUMMARY when none
+#   pass                 count a check that passed, silently
+#   finish [SUMMARY]     print "N checks, M failed" ("M failed" when only
+#                        failures were counted) and SUMMARY when none
 #                        failed), exit 0 when none failed, else 1
-# Suites may keep their own counters (cases, rows) for their summary.
+# $nl is a newline. Suites may keep their own counters (cases, rows) for their summary.
 #
 # It knows how the tree was built (SANITIZE, exported by tests/Makefile)
 # and whether this is a valgrind pass (VALGRIND=1, see run.sh):
@@ -69,6 +72,8 @@ BUILD=${BUILD:-$TOP/build/main}
 BIN=${BIN:-$BUILD/tests/bin}
 export TESTS_DIR TOP BUILD BIN
 fails=0 checks=0 rc=0 ran=
+nl='
+'
 T=
 lib_cleanups=
 
@@ -114,6 +119,10 @@ ok() {
 	echo "ok: $*"
 }
 
+pass() {
+	checks=$((checks + 1))
+}
+
 check() {
 	lib_case=$1; shift
 	if "$@"; then checks=$((checks + 1)); else fail "$lib_case"; fi
@@ -126,8 +135,9 @@ run() {
 }
 
 expect_rc() {
-	if [ "$rc" = "$1" ]; then checks=$((checks + 1))
-	else fail "${2:-$ran}: exit $rc, want $1"; fi
+	if [ "$rc" = "$1" ]; then checks=$((checks + 1)); return 0; fi
+	fail "${2:-$ran}: exit $rc, want $1"
+	return 1
 }
 
 expect_out() {
@@ -139,8 +149,13 @@ expect_err() {
 }
 
 lib_same_text() {	# TEXT FILE CASE
-	if printf '%s' "$1" | cmp -s - "$2"; then checks=$((checks + 1))
-	else fail "$3 [$(head -c 300 "$2")], want [$1]"; fi
+	if printf '%s' "$1" | cmp -s - "$2"; then
+		checks=$((checks + 1))
+		return 0
+	fi
+	fail "$3 differs (- wanted, + got)"
+	printf '%s' "$1" | diff -u - "$2" | sed '1,2d; s/^/    /' | head -n 60
+	return 1
 }
 
 expect() {
@@ -162,7 +177,11 @@ same() {
 }
 
 finish() {
-	echo "$checks checks, $fails failed"
+	if [ "$checks" -gt "$fails" ]; then
+		echo "$checks checks, $fails failed"
+	else	# a suite that counts its failures only
+		echo "$fails failed"
+	fi
 	[ "$fails" -eq 0 ] || exit 1
 	[ $# -eq 0 ] || echo "$*"
 	exit 0

@@ -9,18 +9,16 @@
 # (--whole-archive -lpsx), not 2.66's -Wl,-wrap,pthread_create, which our
 # libpsx does not need (see psx_syscall(3), README.md); that line is
 # checked against 2.76's instead.
-set -u
-. "$TESTS_DIR/lib.sh"
-command -v pkg-config >/dev/null 2>&1 || { echo "skipped: pkg-config is not installed"; exit 77; }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+command -v pkg-config >/dev/null 2>&1 || skip "pkg-config is not installed"
 deb=
 for d in /usr/lib/*/pkgconfig /usr/lib/pkgconfig /usr/share/pkgconfig; do
 	[ -f "$d/libcap.pc" ] && [ -f "$d/libpsx.pc" ] && { deb=$d; break; }
 done
-[ -n "$deb" ] || { echo "skipped: Debian's libcap.pc and libpsx.pc are not installed (libcap-dev)"; exit 77; }
+[ -n "$deb" ] || skip "Debian's libcap.pc and libpsx.pc are not installed (libcap-dev)"
 
 stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
-bad=0
-fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
 
 # libcap/ and psx/ install the .pc files; the top-level install would
 # relink every program for nothing here (install_staged.sh covers it).
@@ -74,5 +72,4 @@ for static in "" --static; do
 		fail "libpsx --libs $static: \"$got\", want libcap 2.76's \"$want\""
 done
 
-[ $bad -eq 0 ] && echo "libcap.pc and libpsx.pc carry Debian's fields and variables"
-[ $bad -eq 0 ]
+finish "libcap.pc and libpsx.pc carry Debian's fields and variables"

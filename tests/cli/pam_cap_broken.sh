@@ -9,7 +9,8 @@
 # the process ends up with; Debian's module's result is shown beside it.
 # The users and groups are nss_wrapper files; tests/root/pam_cap_nss_files.sh
 # runs the group cases through glibc's own files backend.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/pam_world.sh"
 require_pam_driver
 PWDEBUG=2	# pam_wrapper prints pam_syslog() messages as "SYSLOG(prio): ..."
@@ -92,4 +93,4 @@ cp "$T/group.small" "$T/group"
 VALGRIND_CMD=$vg
 
 echo "$cases cases"
-[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -3,18 +3,15 @@
 # --json output (schema 1): every line parses as JSON, carries the schema
 # field, and its masks agree with the text the same program prints and with
 # /proc; paths that are not UTF-8 keep their exact bytes in *_hex.
-set -u
-. "$TESTS_DIR/lib.sh"
-command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 is needed to parse JSON"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+command -v python3 >/dev/null 2>&1 || skip "python3 is needed to parse JSON"
 
 # getpcaps: masks equal /proc/<pid>/status, text equals the plain output.
 sleep 30 & sleeper=$!
-run_ours "$BUILD/progs/getpcaps" --json $sleeper 1 >"$tmp/g.json" || fail "getpcaps --json exit $?"
-run_ours "$BUILD/progs/getpcaps" $sleeper 1 >"$tmp/g.txt"
-python3 - "$tmp/g.json" "$tmp/g.txt" $sleeper 1 <<'PY' || fail "getpcaps JSON does not match /proc"
+run_ours "$BUILD/progs/getpcaps" --json $sleeper 1 >"$T/g.json" || fail "getpcaps --json exit $?"
+run_ours "$BUILD/progs/getpcaps" $sleeper 1 >"$T/g.txt"
+python3 - "$T/g.json" "$T/g.txt" $sleeper 1 <<'PY' || fail "getpcaps JSON does not match /proc"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 texts = [l.rstrip("\n").split(": ", 1)[1] for l in open(sys.argv[2])]
@@ -36,17 +33,17 @@ for obj, text, pid in zip(objs, texts, sys.argv[3:]):
 PY
 kill $sleeper 2>/dev/null
 # Errors keep libcap's stderr line and exit status in JSON mode too.
-run_ours "$BUILD/progs/getpcaps" --json nosuchpid >"$tmp/out" 2>"$tmp/err"; rc=$?
+run_ours "$BUILD/progs/getpcaps" --json nosuchpid >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] || fail "bad pid exit $rc"
-grep -qx 'Cannot parse pid nosuchpid: (Invalid argument)' "$tmp/err" || fail "bad pid message: $(cat "$tmp/err")"
-[ -s "$tmp/out" ] && fail "bad pid printed JSON: $(cat "$tmp/out")"
+grep -qx 'Cannot parse pid nosuchpid: (Invalid argument)' "$T/err" || fail "bad pid message: $(cat "$T/err")"
+[ -s "$T/out" ] && fail "bad pid printed JSON: $(cat "$T/out")"
 
 # capsh: --json applies to later --print and --decode only, and agrees
 # with the text forms printed by the same process state.
 run_ours "$BUILD/progs/capsh" --decode=0x4000000001 --json --decode=0x4000000001 \
-	--decode=ffffffffffffffff --print >"$tmp/c.out" || fail "capsh --json exit $?"
-run_ours "$BUILD/progs/capsh" --print >"$tmp/c.txt"
-python3 - "$tmp/c.out" "$tmp/c.txt" <<'PY' || fail "capsh JSON"
+	--decode=ffffffffffffffff --print >"$T/c.out" || fail "capsh --json exit $?"
+run_ours "$BUILD/progs/capsh" --print >"$T/c.txt"
+python3 - "$T/c.out" "$T/c.txt" <<'PY' || fail "capsh JSON"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 assert lines[0] == "0x0000004000000001=cap_chown,cap_perfmon", lines[0]
@@ -66,4 +63,4 @@ bnd = open(sys.argv[2]).read().split("Bounding set =")[1].split("\n")[0]
 assert p["bounding"]["names"] == (bnd.split(",") if bnd else []), (p["bounding"], bnd)
 PY
 
-[ $fails -eq 0 ]
+finish

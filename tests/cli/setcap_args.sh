@@ -5,15 +5,15 @@
 # CAP_SETFCAP. Our stdout, stderr (less the "setcap: " lines and the usage
 # text's -f line we add) and exit status must equal /usr/sbin/setcap's.
 # The privileged rows live in tests/root/setcap_diff.sh.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
-[ -x "$ref" ] || { echo "skipped: /usr/sbin/setcap (libcap2-bin) is not installed"; exit 77; }
+[ -x "$ref" ] || skip "/usr/sbin/setcap (libcap2-bin) is not installed"
 [ -x "$ours" ] || { echo "progs/setcap is not built"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" && touch g && mkdir d || exit 1
+cd "$T" && touch g && mkdir d || exit 1
 n=0 bad=0
 while IFS= read -r row; do
 	input=
