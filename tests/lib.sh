@@ -47,7 +47,7 @@
 #   pass                 count a check that passed, silently
 #   finish [SUMMARY]     print "N checks, M failed" ("M failed" when only
 #                        failures were counted) and SUMMARY when none
-#                        failed), exit 0 when none failed, else 1
+#                        failed; exits 0 when none failed, else 1
 # $nl is a newline. Suites may keep their own counters (cases, rows) for their summary.
 #
 # It knows how the tree was built (SANITIZE, exported by tests/Makefile)

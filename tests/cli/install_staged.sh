@@ -10,12 +10,13 @@ init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
-stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
+stage=$T/stage
+mkdir "$stage"
 
 paths="DESTDIR=$stage prefix=/usr libdir=/usr/lib sbindir=/usr/sbin pamdir=/usr/lib/security"
 # shellcheck disable=SC2086
 make -s -C "$TOP" install $paths >"$stage.log" 2>&1 ||
-	{ cat "$stage.log"; rm -f "$stage.log"; echo "make install failed"; exit 1; }
+	{ cat "$stage.log"; fail "make install"; finish; }
 rm -f "$stage.log"
 
 r=$stage/usr

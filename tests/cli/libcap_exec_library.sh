@@ -15,8 +15,9 @@
 #    entry symbol, and the static archives carry no entry point.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
-bad=0 mark=0
-ok() { [ $bad -eq $mark ] && echo "ok: $*"; mark=$bad; }	# a section passed
+# section_ok WHAT: "ok: WHAT" when the section since the last one failed nothing.
+mark=0
+section_ok() { [ $fails -eq $mark ] && ok "$*"; mark=$fails; }
 ver=2.76
 
 last=$(cat /proc/sys/kernel/cap_last_cap 2>/dev/null) ||
@@ -39,11 +40,11 @@ else
 	echo "note: Debian's libcap2, libpam-cap not installed: no comparison of formats"
 fi
 
-# run NAME ARGS...: ours into $T/o (status $ro), Debian's into $T/d ($rd).
+# run_lib NAME ARGS...: ours into $T/o (status $ro), Debian's into $T/d ($rd).
 # Under valgrind only the richest run of each library is checked (memck=1:
 # --summary, --help), to keep the pass cheap; the others run as they are.
 memck=0
-run() {
+run_lib() {
 	lib=$1; shift
 	if [ $memck = 1 ]; then
 		run_ours "$T/ours/$lib" "$@" >"$T/o" 2>"$T/oe"; ro=$?
@@ -75,12 +76,12 @@ same_shape() {	# label lib line
 
 # --- libcap.so.2 -------------------------------------------------------
 first="$T/ours/libcap.so.2 is the shared library version: libcap-$ver."
-run libcap.so.2
+run_lib libcap.so.2
 status_is "libcap.so.2" 0
 [ "$(head -n 1 "$T/o")" = "$first" ] || fail "libcap.so.2: first line \"$(head -n 1 "$T/o")\""
 same_shape "libcap.so.2" libcap.so.2 1
 
-memck=1 run libcap.so.2 --summary
+memck=1 run_lib libcap.so.2 --summary
 status_is "libcap.so.2 --summary" 0
 same_shape "libcap.so.2 --summary" libcap.so.2 1
 for key in "Current mode:" "Number of cap values known to:"; do
@@ -99,34 +100,34 @@ if [ -x /usr/sbin/capsh ] && [ $kernel -lt 64 ]; then
 	       sed 's/^[^=]*=//; s/,/ /g')
 	[ "$names" = "$want" ] || fail "libcap.so.2 --summary names: \"$names\", capsh: \"$want\""
 fi
-[ -z "$names" ] || ok "libcap.so.2 --summary: $kernel capabilities, $1 ... $(eval echo \"\${$#}\")"
+[ -z "$names" ] || section_ok "libcap.so.2 --summary: $kernel capabilities, $1 ... $(eval echo \"\${$#}\")"
 
 for arg in --help --usage; do
-	run libcap.so.2 $arg
+	run_lib libcap.so.2 $arg
 	status_is "libcap.so.2 $arg" 0
 	[ "$(tail -n 1 "$T/o")" = "usage: libcap.so [--help|--usage|--summary]" ] ||
 		fail "libcap.so.2 $arg: last line \"$(tail -n 1 "$T/o")\""
 	[ -z "$sysdir" ] || [ "$(tail -n 1 "$T/o")" = "$(tail -n 1 "$T/d")" ] ||
 		fail "libcap.so.2 $arg: usage line differs from Debian's \"$(tail -n 1 "$T/d")\""
 done
-run libcap.so.2 --no-such-option
+run_lib libcap.so.2 --no-such-option
 status_is "libcap.so.2 --no-such-option" 1
 grep -qx "usage: libcap.so \[--help|--usage|--summary\]" "$T/o" ||
 	fail "libcap.so.2 --no-such-option: no usage line"
-ok "libcap.so.2: version line, --summary, --help, --usage, bad option"
+section_ok "libcap.so.2: version line, --summary, --help, --usage, bad option"
 
 # --- libpsx.so.2 -------------------------------------------------------
 for args in "" "--help"; do
-	memck=1 run libpsx.so.2 $args
+	memck=1 run_lib libpsx.so.2 $args
 	status_is "libpsx.so.2 $args" 0
 	[ "$(head -n 1 "$T/o")" = "$T/ours/libpsx.so.2 is the shared library version: libpsx-$ver." ] ||
 		fail "libpsx.so.2 $args: first line \"$(head -n 1 "$T/o")\""
 	same_shape "libpsx.so.2 $args" libpsx.so.2 1
 done
-ok "libpsx.so.2: version line"
+section_ok "libpsx.so.2: version line"
 
 # --- pam_cap.so --------------------------------------------------------
-run pam_cap.so
+run_lib pam_cap.so
 status_is "pam_cap.so" 0
 case $(head -n 1 "$T/o") in
 "$T/ours/pam_cap.so (version libcap-$ver) "*) ;;
@@ -135,7 +136,7 @@ esac
 [ -z "$sysdir" ] || [ "$(shape "$T/o" pam_cap.so 1 | cut -d' ' -f1-3)" = \
 	"$(shape "$T/d" pam_cap.so 1 | cut -d' ' -f1-3)" ] ||
 	fail "pam_cap.so: first line's shape differs from Debian's: $(head -n 1 "$T/d")"
-memck=1 run pam_cap.so --help
+memck=1 run_lib pam_cap.so --help
 status_is "pam_cap.so --help" 0
 args() { sed -n 's/^\([a-z]*=*[<a-z>]*\) *- .*/\1/p' "$1" | tr '\n' ' '; }
 o=$(args "$T/o")
@@ -144,10 +145,10 @@ o=$(args "$T/o")
 [ -z "$sysdir" ] || [ "$o" = "$(args "$T/d")" ] ||
 	fail "pam_cap.so --help: arguments \"$o\", Debian's \"$(args "$T/d")\""
 for args in "--usage" "--help extra"; do
-	run pam_cap.so $args
+	run_lib pam_cap.so $args
 	status_is "pam_cap.so $args" 1
 done
-ok "pam_cap.so: version line, --help's arguments, bad option"
+section_ok "pam_cap.so: version line, --help's arguments, bad option"
 
 # --- still shared libraries ----------------------------------------------
 interp=$(readelf -lW /bin/sh | sed -n 's/.*program interpreter: \(.*\)\]$/\1/p')

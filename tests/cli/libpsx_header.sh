@@ -20,11 +20,11 @@ san=; is_sanitized && san="-fsanitize=$SANITIZE"
 threads=3; [ "${VALGRIND:-0}" = 1 ] && threads=0
 
 # psxapi's verdict line, then its output on failure.
-expect_pass() {	# label command...
+psxapi_passes() {	# label command...
 	label=$1; shift
 	"$@" >"$T/out" 2>&1; rc=$?
 	if [ $rc -eq 0 ] && tail -n 1 "$T/out" | grep -qx 'psxapi: PASSED'; then
-		echo "ok: $label ($(head -n 1 "$T/out"))"
+		ok "$label ($(head -n 1 "$T/out"))"
 	else
 		fail "$label: exit $rc"; sed 's/^/    /' "$T/out"
 	fi
@@ -71,13 +71,13 @@ else
 fi
 
 # --- 3. psxapi against each header and library ----------------------------
-expect_pass "our header, our libpsx" run_ours "$BIN/psxapi" $threads
+psxapi_passes "our header, our libpsx" run_ours "$BIN/psxapi" $threads
 if [ -f "$sys_h" ]; then
 	# No -I of ours: <sys/psx_syscall.h> is Debian's.
 	$cc $san -o "$T/debhdr" "$src" -L"$psx" -Wl,-rpath,"$psx" -lpsx \
 		-lpthread -Wl,-wrap,pthread_create || fail "Debian's header, our libpsx: link"
 	ldd "$T/debhdr" | grep -q "$psx/libpsx.so.2" || fail "debhdr does not load our libpsx"
-	expect_pass "Debian's header, our libpsx" run_ours "$T/debhdr" $threads
+	psxapi_passes "Debian's header, our libpsx" run_ours "$T/debhdr" $threads
 fi
 if [ -f "$sys_h" ] && [ -n "$sys_lib" ]; then
 	$cc -o "$T/debian" "$src" "$sys_lib" -lpthread -Wl,-wrap,pthread_create ||
@@ -85,7 +85,7 @@ if [ -f "$sys_h" ] && [ -n "$sys_lib" ]; then
 	LD_LIBRARY_PATH=$psx ldd "$T/debian" | grep -q "$psx/libpsx.so.2" ||
 		fail "a binary linked with Debian's libpsx does not load ours"
 	on_ours() { LD_LIBRARY_PATH=$psx with_our_lib ${VALGRIND_CMD:-} "$@"; }
-	expect_pass "built on Debian's libpsx, run on ours" on_ours "$T/debian" $threads
+	psxapi_passes "built on Debian's libpsx, run on ours" on_ours "$T/debian" $threads
 fi
 
 # --- 4. pkg-config ---------------------------------------------------------

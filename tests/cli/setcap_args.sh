@@ -14,7 +14,7 @@ ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
 [ -x "$ref" ] || skip "/usr/sbin/setcap (libcap2-bin) is not installed"
 [ -x "$ours" ] || { echo "progs/setcap is not built"; exit 1; }
 cd "$T" && touch g && mkdir d || exit 1
-n=0 bad=0
+n=0
 while IFS= read -r row; do
 	input=
 	case $row in '<'*) input=${row%%|*}; input=${input#<}; row=${row#*|} ;; esac
@@ -24,9 +24,8 @@ while IFS= read -r row; do
 	sed -e '/^setcap: /d' -e '/^ -f  /d' -e '/(not in libcap)$/d' our.err >our.err.libcap
 	n=$((n + 1))
 	if ! cmp -s ref.out our.out || ! cmp -s ref.err our.err.libcap; then
-		echo "[$row]: differs (< 2.66, > ours)"
+		fail "[$row]: differs (< 2.66, > ours)"
 		diff ref.out our.out; diff ref.err our.err.libcap
-		bad=$((bad + 1))
 	fi
 done <<'ROWS'
 
@@ -64,6 +63,6 @@ cap_chown g
 <bogus\n|-v - g
 <=\n|-q -v - g
 ROWS
-[ "$n" -ge 34 ] || { echo "only $n rows ran"; exit 1; }
-[ "$bad" -eq 0 ] || { echo "$bad of $n argument lists differ"; exit 1; }
-echo "$n argument lists identical to libcap 2.66 (unprivileged)"
+[ "$n" -ge 34 ] || fail "only $n rows ran"
+[ "$fails" -eq 0 ] || echo "$fails of $n argument lists differ"
+finish "$n argument lists identical to libcap 2.66 (unprivileged)"
