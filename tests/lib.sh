@@ -45,6 +45,8 @@
 #                        (the expect_ and same return 1 on a failure)
 #   same FILE1 FILE2 [CASE]  the files are identical; the diff on failure
 #   pass                 count a check that passed, silently
+#   xattr_hex FILE       FILE's security.capability as getfattr's hex
+#                        (0x...), empty when it has none
 #   finish [SUMMARY]     print "N checks, M failed" ("M failed" when only
 #                        failures were counted) and SUMMARY when none
 #                        failed; exits 0 when none failed, else 1
@@ -74,12 +76,16 @@ export TESTS_DIR TOP BUILD BIN
 fails=0 checks=0 rc=0 ran=
 nl='
 '
-T=
+# A script a suite runs inside itself (unshare ... sh -s) and that sources
+# lib.sh shares the suite's $T when the suite exports LIB_T=$T: its init
+# then leaves the removal to the suite.
+T=${LIB_T:-}
+unset LIB_T	# not the programs' the inner script runs in turn
 lib_cleanups=
 
 init() {
 	set -u
-	[ -z "$T" ] || return 0		# once, though worlds call it too
+	[ -z "$T" ] || return 0		# once (worlds call it too), or LIB_T
 	T=$(mktemp -d "${TMPDIR:-/tmp}/$(basename "$0" .sh).XXXXXX") ||
 		{ echo "init: cannot create a temp dir"; exit 1; }
 	trap lib_exit EXIT
@@ -174,6 +180,11 @@ same() {
 	fail "${3:-$1 and $2}: differ (- $1, + $2)"
 	diff -u "$1" "$2" | sed 's/^/    /' | head -n 60
 	return 1
+}
+
+xattr_hex() {
+	getfattr -e hex -n security.capability "$1" 2>/dev/null |
+		sed -n 's/^security.capability=//p'
 }
 
 finish() {

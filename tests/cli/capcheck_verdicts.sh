@@ -9,7 +9,7 @@
 init
 . "$TESTS_DIR/tools/pam_world.sh"
 CC=$BUILD/progs/capcheck
-[ -x "$CC" ] || { echo "capcheck has not been built"; exit 1; }
+[ -x "$CC" ] || { fail "capcheck has not been built"; finish; }
 
 # cc EXPECTED-RC ARGS...: runs capcheck; stdout in $T/out, stderr in $T/err.
 # Under VALGRIND=1 it runs inside valgrind (as run_ours in lib.sh does).

@@ -7,7 +7,7 @@
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 cm=$BUILD/progs/capmanifest
-[ -x "$cm" ] || { echo "capmanifest not built"; exit 1; }
+[ -x "$cm" ] || { fail "capmanifest not built"; finish; }
 writer=
 at_exit '[ -z "$writer" ] || kill $writer 2>/dev/null'
 umask 022

@@ -10,7 +10,7 @@ init
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 C=$BUILD/progs/capsh
-[ -x "$C" ] || { echo "capsh not built"; exit 1; }
+[ -x "$C" ] || { fail "capsh not built"; finish; }
 
 names="chown dac_override dac_read_search fowner fsetid kill setgid setuid setpcap
 linux_immutable net_bind_service net_broadcast net_admin net_raw ipc_lock ipc_owner

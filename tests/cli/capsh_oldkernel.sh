@@ -13,7 +13,7 @@ init
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 C=$BUILD/progs/capsh ref=/usr/sbin/capsh old=$BIN/oldkernel
-[ -x "$C" ] && [ -x "$old" ] || { echo "capsh or oldkernel not built"; exit 1; }
+[ -x "$C" ] && [ -x "$old" ] || { fail "capsh or oldkernel not built"; finish; }
 "$old" 37 /bin/true; rc=$?
 [ $rc -eq 0 ] || skip "seccomp filter unavailable here (exit $rc)"
 nl='

@@ -12,7 +12,7 @@ init
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 C=$BUILD/progs/capsh
-[ -x "$C" ] || { echo "capsh not built"; exit 1; }
+[ -x "$C" ] || { fail "capsh not built"; finish; }
 nl='
 '
 last=$(cat /proc/sys/kernel/cap_last_cap)

@@ -11,7 +11,7 @@ init
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/getcap ref=/usr/sbin/getcap
-[ -x "$ours" ] || { echo "getcap not built"; exit 1; }
+[ -x "$ours" ] || { fail "getcap not built"; finish; }
 [ -x "$ref" ] || skip "no reference $ref (libcap2-bin)"
 command -v perl >/dev/null || skip "perl needed for the deep tree"
 chmod 755 "$T"
@@ -98,7 +98,7 @@ as_libcap -rv -- d
 # ENAMETOOLONG; we open each level relative to its parent and succeed.
 mkdir deep
 (cd deep && perl -e 'for (1..3000) { mkdir "d" or die; chdir "d" or die }
-	open F, ">f" or die') || { echo "cannot build the deep tree"; exit 1; }
+	open F, ">f" or die') || { fail "cannot build the deep tree"; finish; }
 run_in_t "$ours" "$T/u" -rv deep
 dirs=$(grep -c ' (Not a regular file)$' "$T/u.o")
 last=$(grep -v ' (Not a regular file)$' "$T/u.o")
@@ -116,7 +116,7 @@ rm -rf deep
 perl -e 'sub mk { my ($p, $d) = @_; return unless $d;
 	for my $c ("a", "b") { mkdir "$p/$c" or die; open F, ">$p/$c/f" or die;
 		close F; mk("$p/$c", $d - 1) } }
-	mkdir "bin" or die; mk("bin", 9)' || { echo "cannot build the binary tree"; exit 1; }
+	mkdir "bin" or die; mk("bin", 9)' || { fail "cannot build the binary tree"; finish; }
 run_in_t "$ref" "$T/r" -rv bin
 # (dash keeps its own descriptors at 10 and up: lower the limit in a child)
 sh -c 'ulimit -n 12 && exec "$0" -rv bin' "$ours" >"$T/u.o" 2>"$T/u.e"

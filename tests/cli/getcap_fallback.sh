@@ -13,7 +13,7 @@ init
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/getcap
-[ -x "$ours" ] || { echo "getcap not built"; exit 1; }
+[ -x "$ours" ] || { fail "getcap not built"; finish; }
 cc=${CC:-cc}
 command -v "$cc" >/dev/null || skip "no C compiler for the shim"
 command -v perl >/dev/null || skip "perl needed for the deep tree"
@@ -81,7 +81,7 @@ ssize_t getdents64(int fd, void *buf, size_t len)
 }
 EOF
 "$cc" -shared -fPIC -o "$T/shim.so" "$T/shim.c" -ldl ||
-	{ echo "cannot build the shim"; exit 1; }
+	{ fail "cannot build the shim"; finish; }
 
 mkdir -p "$T/t/a/b" "$T/t/deep" && cd "$T/t" || exit 1
 : >a/f; : >a/b/g; : >"a/$(printf 'odd\nname')"; mkfifo a/fifo; ln -s f a/link
@@ -89,12 +89,12 @@ caps=no setcap=
 if [ "$(id -u)" -eq 0 ] && [ -x /usr/sbin/setcap ]; then
 	caps=yes setcap=/usr/sbin/setcap
 	$setcap cap_net_raw=ep a/f && $setcap -n 1000 cap_perfmon=p a/b/g ||
-		{ echo "setcap failed"; exit 1; }
+		{ fail "setcap failed"; finish; }
 fi
 # perl builds it (sh cannot cd that deep) and sets the deepest file's caps.
 (cd deep && perl -e 'for (1..1500) { mkdir "dd" or die; chdir "dd" or die }
 	open F, ">f" or die; close F; exec @ARGV if @ARGV' \
-	${setcap:+"$setcap" cap_kill=p f}) || { echo "cannot build the deep tree"; exit 1; }
+	${setcap:+"$setcap" cap_kill=p f}) || { fail "cannot build the deep tree"; finish; }
 deepf="deep$(perl -e 'print "/dd" x 1500')/f"
 
 "$ours" -rvn . >"$T/direct.o" 2>"$T/direct.e"

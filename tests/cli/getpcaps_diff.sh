@@ -14,7 +14,7 @@ init
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/getpcaps ref=/usr/sbin/getpcaps capsh=/usr/sbin/capsh
-[ -x "$ours" ] || { echo "progs/getpcaps is not built"; exit 1; }
+[ -x "$ours" ] || { fail "progs/getpcaps is not built"; finish; }
 if [ ! -x "$ref" ] || [ ! -x "$capsh" ]; then
 	skip "/usr/sbin/getpcaps or capsh (libcap2-bin) is not installed"
 fi

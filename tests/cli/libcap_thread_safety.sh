@@ -41,7 +41,7 @@ srcs=$(ls "$TOP"/libcap/*.c | grep -v '/cap_exec_entry\.c$')
 "$cc" -std=gnu11 -O1 -g -fsanitize=thread -Wall -Wextra -Werror \
 	-I"$TOP/include" -I"$TOP/libcap" -o "$T/threads" \
 	$srcs "$TESTS_DIR/tsan/threads.c" -lpthread ||
-	{ echo "could not build the TSan copy"; exit 1; }
+	{ fail "could not build the TSan copy"; finish; }
 
 # A deadlock (a launch child stuck on a lock held by a thread that does
 # not exist after fork) must fail the suite, not hang it.

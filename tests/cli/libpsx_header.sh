@@ -14,7 +14,7 @@ init
 psx=$BUILD/psx inc=$TOP/include src=$TESTS_DIR/tools/psxapi.c
 sys_h=/usr/include/sys/psx_syscall.h
 sys_lib=$(ls /usr/lib/*/libpsx.so /lib/*/libpsx.so 2>/dev/null | head -n 1)
-[ -e "$psx/libpsx.so.2" ] || { echo "libpsx.so.2 is not built"; exit 1; }
+[ -e "$psx/libpsx.so.2" ] || { fail "libpsx.so.2 is not built"; finish; }
 cc=${CC:-cc}
 san=; is_sanitized && san="-fsanitize=$SANITIZE"
 threads=3; [ "${VALGRIND:-0}" = 1 ] && threads=0

@@ -68,7 +68,7 @@ echo 'mal:x:4500:' >>"$T/group"
 # gave up at 1 MiB and took mal for a non-member, so "*" decided.
 awk 'BEGIN { printf "deny:x:4700:"
 	for (i = 1; i <= 70000; i++) printf "deny_member_%05d,", i; print "mal" }' >>"$T/group"
-[ "$(grep '^deny:' "$T/group" | wc -c)" -gt 1048576 ] || { echo "the deny group is too small to test"; exit 1; }
+[ "$(grep '^deny:' "$T/group" | wc -c)" -gt 1048576 ] || { fail "the deny group is too small to test"; finish; }
 t both 'none @deny\n^cap_sys_admin *\n' '' mal 'auth setcred' "auth=SUCCESS setcred=SUCCESS iab= $k0" '-I 4000000000 -M 4000000000'
 t both '!cap_sys_admin @deny\n^cap_sys_admin *\n' '' mal 'setcred' "setcred=SUCCESS iab=!21 $k0"
 t both 'none @deny\n^cap_sys_admin *\n' '' alice 'setcred' "setcred=SUCCESS iab=^21 $k0"

@@ -11,7 +11,7 @@ init
 
 version=$(sed -n 's/^VERSION_\(MAJOR\|MINOR\) *:= *\([0-9]*\)$/\2/p' "$TOP/Make.Rules" |
 	paste -sd.)
-[ -n "$version" ] || { echo "no version in Make.Rules"; exit 1; }
+[ -n "$version" ] || { fail "no version in Make.Rules"; finish; }
 
 prog_path() {
 	case $1 in

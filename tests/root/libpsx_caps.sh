@@ -10,45 +10,43 @@
 # CAP_NET_RAW after the main thread dropped every capability.
 # Three builds: libpsx.so (the pkg-config link), libpsx.a with
 # -Wl,-wrap,pthread_create, and none, where the bug must show.
-set -u
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (full capability sets)"; exit 77; }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+[ "$(id -u)" -eq 0 ] || skip "needs root (full capability sets)"
 for b in psxcaps psxcaps-static psxcaps-nopsx; do
-	[ -x "$BIN/$b" ] || { echo "$BIN/$b is not built"; exit 1; }
+	[ -x "$BIN/$b" ] || { fail "$BIN/$b is not built"; finish; }
 done
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # A file only CAP_DAC_OVERRIDE opens, even for its owner, root.
-install -m 000 /dev/null "$tmp/secret"
-bad=0
+install -m 000 /dev/null "$T/secret"
 
-run() {	# expected-exit binary args...
+run_tool() {	# expected-exit binary args...
 	want=$1; shift
-	timeout 60 "$BIN/$@" >"$tmp/out" 2>&1; rc=$?
-	sed 's/^/    /' "$tmp/out"
+	timeout 60 "$BIN/$@" >"$T/out" 2>&1; rc=$?
+	sed 's/^/    /' "$T/out"
 	if [ $rc -ne "$want" ]; then
-		echo "FAIL: $* exited $rc, expected $want"; bad=$((bad + 1))
+		fail "$* exited $rc, expected $want"
 	else
-		echo "ok: $* (exit $rc)"
+		ok "$* (exit $rc)"
 	fi
 }
 
 for mode in proc mode setuid iab; do
-	run 0 psxcaps $mode
-	grep -qx '5 threads, 0 differ from the expected state' "$tmp/out" ||
-		{ echo "FAIL: psxcaps $mode: not every thread changed"; bad=$((bad + 1)); }
-	run 0 psxcaps-static $mode
+	run_tool 0 psxcaps $mode
+	grep -qx '5 threads, 0 differ from the expected state' "$T/out" ||
+		{ fail "psxcaps $mode: not every thread changed"; }
+	run_tool 0 psxcaps-static $mode
 	# Without libpsx only the main thread changes: the bug libpsx fixes.
-	run 1 psxcaps-nopsx $mode
-	grep -qx '5 threads, 4 differ from the expected state' "$tmp/out" ||
-		{ echo "FAIL: psxcaps-nopsx $mode: expected the four workers to differ"; bad=$((bad + 1)); }
+	run_tool 1 psxcaps-nopsx $mode
+	grep -qx '5 threads, 4 differ from the expected state' "$T/out" ||
+		{ fail "psxcaps-nopsx $mode: expected the four workers to differ"; }
 done
 
-run 0 psxcaps exploit "$tmp/secret"
-grep -q '^worker thread: CapEff 0000000000000000, .*Permission denied, raw socket: Operation not permitted$' "$tmp/out" ||
-	{ echo "FAIL: the worker kept privilege with libpsx"; bad=$((bad + 1)); }
-run 0 psxcaps-static exploit "$tmp/secret"
-run 1 psxcaps-nopsx exploit "$tmp/secret"
-grep -q '^worker thread: .*OPENED, raw socket: OPENED$' "$tmp/out" ||
-	{ echo "FAIL: without libpsx the exploit should work (test broken?)"; bad=$((bad + 1)); }
+run_tool 0 psxcaps exploit "$T/secret"
+grep -q '^worker thread: CapEff 0000000000000000, .*Permission denied, raw socket: Operation not permitted$' "$T/out" ||
+	{ fail "the worker kept privilege with libpsx"; }
+run_tool 0 psxcaps-static exploit "$T/secret"
+run_tool 1 psxcaps-nopsx exploit "$T/secret"
+grep -q '^worker thread: .*OPENED, raw socket: OPENED$' "$T/out" ||
+	{ fail "without libpsx the exploit should work (test broken?)"; }
 
-[ $bad -eq 0 ] && echo "every thread changed with libpsx (shared and static); without it the exploit works"
-[ $bad -eq 0 ]
+finish "every thread changed with libpsx (shared and static); without it the exploit works"
