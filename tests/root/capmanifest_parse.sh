@@ -18,8 +18,8 @@ mkdir -p "$t/sub" && echo x >"$t/sub/b" && echo x >"$t/a"
 hdr="# capmanifest 2" meta="owner=0 group=0 mode=0644 acl=no "
 caps_of() { /usr/sbin/getcap "$1" | sed 's/^[^ ]* //'; }
 
-# bad NAME LINE ERROR: a manifest with LINE is refused whole with ERROR.
-bad() {
+# refused NAME LINE ERROR: a manifest with LINE is refused whole with ERROR.
+refused() {
 	printf '%s\n%s\n' "$hdr" "$2" >"$T/m"
 	for cmd in restore verify; do
 		"$cm" $cmd "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
@@ -28,11 +28,11 @@ bad() {
 		[ -s "$T/out" ] && fail "$1 ($cmd): stdout $(cat "$T/out")"
 	done
 }
-bad "a '.' component" "./sub/./b ${meta}cap_net_raw=ep" 'path must start with "./" and have no ".", ".." or empty component'
-bad "a final '.'" "./sub/. ${meta}cap_net_raw=ep" 'path must start'
-bad "a leading './.'" "././a ${meta}cap_net_raw=ep" 'path must start'
-bad "an escaped NUL" "./a\\000/../../../etc/passwd ${meta}cap_net_raw=ep" 'bad escape in path'
-bad "an escaped NUL at the end" "./a\\000 ${meta}cap_net_raw=ep" 'bad escape in path'
+refused "a '.' component" "./sub/./b ${meta}cap_net_raw=ep" 'path must start with "./" and have no ".", ".." or empty component'
+refused "a final '.'" "./sub/. ${meta}cap_net_raw=ep" 'path must start'
+refused "a leading './.'" "././a ${meta}cap_net_raw=ep" 'path must start'
+refused "an escaped NUL" "./a\\000/../../../etc/passwd ${meta}cap_net_raw=ep" 'bad escape in path'
+refused "an escaped NUL at the end" "./a\\000 ${meta}cap_net_raw=ep" 'bad escape in path'
 [ -z "$(caps_of "$t/sub/b")" ] && [ -z "$(caps_of "$t/a")" ] || fail "a refused manifest granted something"
 # The same escape of other bytes still works: \001 is a name's byte.
 printf 'x' >"$t/c$(printf '\001')d"
