@@ -50,7 +50,8 @@
 #   finish [SUMMARY]     print "N checks, M failed" ("M failed" when only
 #                        failures were counted) and SUMMARY when none
 #                        failed; exits 0 when none failed, else 1
-# $nl is a newline. Suites may keep their own counters (cases, rows) for their summary.
+# $nl is a newline. Suites may keep their own counters (cases, rows) for
+# their summary lines.
 #
 # It knows how the tree was built (SANITIZE, exported by tests/Makefile)
 # and whether this is a valgrind pass (VALGRIND=1, see run.sh):
@@ -63,7 +64,8 @@
 #                            sanitizers the runtimes are preloaded, as ASan
 #                            must come first, and leaks are not checked since
 #                            the program's own are not ours to fix
-
+#   private_etc [ARG...]     root suites: re-run in a world of base accounts
+#                            only (see below)
 
 [ -n "${LIB_SH_LOADED:-}" ] && return 0
 LIB_SH_LOADED=1
@@ -253,11 +255,11 @@ private_etc() {
 		private_etc_bind || { echo "private_etc: cannot bind the private /etc files"; exit 1; }
 		return 0
 	fi
-	[ "$(id -u)" -eq 0 ] || { echo "skipped: a private /etc needs root"; exit 77; }
+	[ "$(id -u)" -eq 0 ] || skip "a private /etc needs root"
 	command -v unshare >/dev/null ||
-		{ echo "skipped: unshare (util-linux) is not installed"; exit 77; }
+		skip "unshare (util-linux) is not installed"
 	unshare -m true 2>/dev/null ||
-		{ echo "skipped: cannot create a mount namespace"; exit 77; }
+		skip "cannot create a mount namespace"
 	# The run in the namespace makes its own $T.
 	[ -z "$T" ] || { rm -rf "$T"; T=; trap - EXIT; }
 	PRIVATE_ETC_NS=1 exec unshare -m --propagation private sh "$0" "$@"
