@@ -19,6 +19,7 @@
 #include "risk.h"
 #include "capconf.h"
 #include "escape.h"
+#include "opts.h"
 #include "suggest.h"
 #include "version.h"
 
@@ -37,6 +38,9 @@ static int warnings;
  * names and config text come from people who may be attackers, and a CR,
  * a newline or an ESC sequence in them must not forge or hide output.
  */
+static void vput(FILE *out, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
 static void vput(FILE *out, const char *fmt, va_list ap)
 {
 	char *text;
@@ -321,40 +325,54 @@ static void report_user(const char *path, const char *user)
 	capconf_match_release(&m);
 }
 
-static void usage(FILE *out, int status)
+static void __attribute__((noreturn)) usage(FILE *out, int status)
 {
 	fprintf(out, "usage: %s [--config FILE] [--version] [USER...]\n",
 		PROG);
 	exit(status);
 }
 
+/* The handlers: each returns OPTS_NEXT, or the exit status. */
+static int opt_config(void *p, const char *arg)
+{
+	((struct opts *)p)->config = arg;
+	return OPTS_NEXT;
+}
+
+static int opt_help(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	usage(stdout, EXIT_SUCCESS);
+}
+
+static int opt_version(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	return version_print(PROG) == 0 ? EXIT_SUCCESS : EXIT_USAGE;
+}
+
+/* No help lines: the one-line usage text names them all. */
+static const struct opt options[] = {
+	{ "config", 'c', required_argument, opt_config, "FILE", NULL, 0 },
+	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
+	{ "version", 0, no_argument, opt_version, NULL, NULL, 0 },
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct opts o = { CAPCONF_DEFAULT_PATH };
-	int c, i, status;
+	struct opts_getopt g;
+	int i, status;
 
-	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			o.config = optarg;
-			break;
-		case 'h':
-			usage(stdout, EXIT_SUCCESS);
-			break;
-		case 'V':
-			return version_print(PROG) == 0 ? EXIT_SUCCESS :
-			       EXIT_USAGE;
-		default:
-			suggest_getopt(stderr, PROG, argv[optind - 1],
-				       longopts);
-			usage(stderr, EXIT_USAGE);
-		}
+	opts_build(&g, options, sizeof(options) / sizeof(options[0]));
+	switch (opts_parse(&g, argc, argv, &o, &status)) {
+	case 1:
+		return status;
+	case -1:
+		suggest_getopt(stderr, PROG, argv[optind - 1], g.longopts);
+		usage(stderr, EXIT_USAGE);
 	}
 	/* Unreadable: still say what each user gets (the module's answer). */
 	status = lint(o.config) < 0 ? EXIT_USAGE : EXIT_SUCCESS;

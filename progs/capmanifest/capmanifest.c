@@ -15,6 +15,7 @@
  * usage, unreadable manifest or tree.
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -24,11 +25,9 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "opts.h"
 #include "suggest.h"
 #include "version.h"
-
-enum { OPT_FIX_OWNER = 256, OPT_ALLOW_V1, OPT_PSEUDO,
-       OPT_LISTED_ONLY };
 
 /* The subcommands, for "did you mean". */
 static const char *const commands[] = { "record", "verify", "restore" };
@@ -45,25 +44,7 @@ struct opts {
 	const char *root;
 };
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: capmanifest record [-x] [--include-pseudo] <dir>\n"
-		"       capmanifest verify [-x] [--include-pseudo] <manifest> <dir>\n"
-		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] [--listed-only]\n"
-		"                           [--include-pseudo] <manifest> <dir>\n"
-		"  -x, --one-file-system  do not cross mount points\n"
-		"  --include-pseudo       also walk pseudo filesystems (proc, sysfs, cgroup,\n"
-		"                         debugfs, ...) mounted below <dir>\n"
-		"  -n, --dry-run          say what restore would change, change nothing\n"
-		"  --fix-owner            restore owner, group and mode too, where they differ\n"
-		"  --allow-v1             restore a version 1 manifest, which records no owner,\n"
-		"                         group or mode, without checking them\n"
-		"  --listed-only          restore only the files the manifest lists; leave the\n"
-		"                         capabilities of every other file alone\n"
-		"  --version              print the version and exit\n");
-}
-
+static void usage(FILE *out);
 /*
  * The plain answer before the usage text: which word was wrong, and what
  * was probably meant. capmanifest is ours, so no libcap line goes first.
@@ -82,7 +63,7 @@ static int load_manifest(struct manifest *m, const char *name)
 	int rc;
 
 	if (in == NULL) {
-		fprintf(stderr, "capmanifest: %s: %s\n", name, strerror(errno));
+		warn("%s", name);
 		return -1;
 	}
 	rc = manifest_read(m, in, name);
@@ -330,8 +311,8 @@ static int check_proc(void)
 {
 	if (access("/proc/thread-self/fd", X_OK) == 0)
 		return 0;
-	fprintf(stderr, "capmanifest: /proc/thread-self/fd: %s (capmanifest reads each file through its own descriptor there; is /proc mounted?)\n",
-		strerror(errno));
+	warnx("/proc/thread-self/fd: %s (capmanifest reads each file through its own descriptor there; is /proc mounted?)",
+	      strerror(errno));
 	return -1;
 }
 
@@ -355,10 +336,10 @@ static int run(const struct opts *o)
 			status = rc == 0 ? 0 : 1;
 		}
 		if (rc > 0)
-			fprintf(stderr, "capmanifest: %zu path%s could not be read: the manifest marks %s \"" UNREAD_TAG "\" and does not cover %s\n",
-				have.nunread, have.nunread == 1 ? "" : "s",
-				have.nunread == 1 ? "it" : "them",
-				have.nunread == 1 ? "it" : "them");
+			warnx("%zu path%s could not be read: the manifest marks %s \"" UNREAD_TAG "\" and does not cover %s",
+			      have.nunread, have.nunread == 1 ? "" : "s",
+			      have.nunread == 1 ? "it" : "them",
+			      have.nunread == 1 ? "it" : "them");
 		manifest_free(&have);
 		return status;
 	}
@@ -366,16 +347,16 @@ static int run(const struct opts *o)
 		goto out;
 	if (want.version < 2 && strcmp(o->command, "restore") == 0 &&
 	    !o->allow_v1) {
-		fprintf(stderr, "capmanifest: %s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check\n",
-			o->manifest);
+		warnx("%s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check",
+		      o->manifest);
 		goto out;
 	}
 	if (want.version < 2)
-		fprintf(stderr, "capmanifest: %s: version 1 manifest: owner, group and mode are not recorded, so not %s\n",
-			o->manifest, strcmp(o->command, "verify") == 0 ? "verified" : "checked");
+		warnx("%s: version 1 manifest: owner, group and mode are not recorded, so not %s",
+		      o->manifest, strcmp(o->command, "verify") == 0 ? "verified" : "checked");
 	ctx.rootfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx.rootfd < 0) {
-		fprintf(stderr, "capmanifest: %s: %s\n", o->root, strerror(errno));
+		warn("%s", o->root);
 		goto out;
 	}
 	/* Comparing with a tree not read whole would report false differences. */
@@ -393,86 +374,149 @@ out:
 	return status;
 }
 
+/* The handlers: each returns OPTS_NEXT, or the exit status. */
+static int opt_help(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	usage(stdout);
+	return 0;
+}
+
+static int opt_version(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	return version_print("capmanifest") == 0 ? 0 : 2;
+}
+
+/* The options after the command, in the order the usage text lists them. */
+static const struct opt options[] = {
+	{ "one-file-system", 'x', no_argument, NULL, NULL,
+	  "do not cross mount points",
+	  OPTS_FLAG(struct opts, one_fs) },
+	{ "include-pseudo", 0, no_argument, NULL, NULL,
+	  "also walk pseudo filesystems (proc, sysfs, cgroup,\n"
+	  "debugfs, ...) mounted below <dir>",
+	  OPTS_FLAG(struct opts, pseudo) },
+	{ "dry-run", 'n', no_argument, NULL, NULL,
+	  "say what restore would change, change nothing",
+	  OPTS_FLAG(struct opts, dry_run) },
+	{ "fix-owner", 0, no_argument, NULL, NULL,
+	  "restore owner, group and mode too, where they differ",
+	  OPTS_FLAG(struct opts, fix_owner) },
+	{ "allow-v1", 0, no_argument, NULL, NULL,
+	  "restore a version 1 manifest, which records no owner,\n"
+	  "group or mode, without checking them",
+	  OPTS_FLAG(struct opts, allow_v1) },
+	{ "listed-only", 0, no_argument, NULL, NULL,
+	  "restore only the files the manifest lists; leave the\n"
+	  "capabilities of every other file alone",
+	  OPTS_FLAG(struct opts, listed_only) },
+	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
+};
+
+/*
+ * The options that stand instead of the command, matched whole (no
+ * getopt: "capmanifest record --version" is a usage error).
+ */
+static const struct opt first_options[] = {
+	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
+	{ "version", 0, no_argument, opt_version, NULL,
+	  "print the version and exit", 0 },
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: capmanifest record [-x] [--include-pseudo] <dir>\n"
+		"       capmanifest verify [-x] [--include-pseudo] <manifest> <dir>\n"
+		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] [--listed-only]\n"
+		"                           [--include-pseudo] <manifest> <dir>\n");
+	opts_help(out, options, COUNT(options), "  ", 23);
+	opts_help(out, first_options, COUNT(first_options), "  ", 23);
+}
+
+/*
+ * argv[1]: one of first_options (1, *status its exit status), a command
+ * (0), or neither (1 after the "did you mean" and the usage text).
+ */
+static int parse_command(struct opts *o, const char *word, int *status)
+{
+	size_t i;
+
+	for (i = 0; i < COUNT(first_options); i++) {
+		const struct opt *r = &first_options[i];
+
+		if ((r->letter && word[0] == '-' && word[1] == r->letter &&
+		     word[2] == '\0') ||
+		    (strncmp(word, "--", 2) == 0 &&
+		     strcmp(word + 2, r->name) == 0)) {
+			*status = r->handle(o, NULL);
+			return 1;
+		}
+	}
+	o->command = word;
+	if (strcmp(word, "record") != 0 && strcmp(word, "verify") != 0 &&
+	    strcmp(word, "restore") != 0) {
+		*status = bad_command(word);
+		return 1;
+	}
+	return 0;
+}
+
+/* The operands a command takes; 0, or 2 after the usage text. */
+static int take_operands(struct opts *o, int argc, char **argv)
+{
+	int operands = argc - optind;
+
+	if (strcmp(o->command, "record") == 0 && operands == 1) {
+		o->root = argv[optind];
+	} else if ((strcmp(o->command, "verify") == 0 ||
+		    strcmp(o->command, "restore") == 0) && operands == 2) {
+		o->manifest = argv[optind];
+		o->root = argv[optind + 1];
+	} else {
+		warnx("%s takes %s, got %d",
+		      o->command, strcmp(o->command, "record") == 0 ?
+		      "1 operand (<dir>)" : "2 operands (<manifest> <dir>)",
+		      operands);
+		usage(stderr);
+		return 2;
+	}
+	if ((o->dry_run || o->fix_owner || o->allow_v1 || o->listed_only) &&
+	    strcmp(o->command, "restore") != 0) {
+		warnx("--dry-run, --fix-owner, --allow-v1 and --listed-only only apply to restore");
+		return 2;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "one-file-system", no_argument, NULL, 'x' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "fix-owner", no_argument, NULL, OPT_FIX_OWNER },
-		{ "allow-v1", no_argument, NULL, OPT_ALLOW_V1 },
-		{ "include-pseudo", no_argument, NULL, OPT_PSEUDO },
-		{ "listed-only", no_argument, NULL, OPT_LISTED_ONLY },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opts_getopt g;
 	struct opts o = { 0 };
-	int c, operands;
+	int status;
 
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	o.command = argv[1];
-	if (strcmp(o.command, "-h") == 0 || strcmp(o.command, "--help") == 0) {
-		usage(stdout);
-		return 0;
-	}
-	if (strcmp(o.command, "--version") == 0)
-		return version_print("capmanifest") == 0 ? 0 : 2;
-	if (strcmp(o.command, "record") != 0 &&
-	    strcmp(o.command, "verify") != 0 &&
-	    strcmp(o.command, "restore") != 0)
-		return bad_command(o.command);
+	if (parse_command(&o, argv[1], &status))
+		return status;
+	opts_build(&g, options, COUNT(options));
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "xnh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'x':
-			o.one_fs = 1;
-			break;
-		case 'n':
-			o.dry_run = 1;
-			break;
-		case OPT_FIX_OWNER:
-			o.fix_owner = 1;
-			break;
-		case OPT_ALLOW_V1:
-			o.allow_v1 = 1;
-			break;
-		case OPT_PSEUDO:
-			o.pseudo = 1;
-			break;
-		case OPT_LISTED_ONLY:
-			o.listed_only = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			suggest_getopt(stderr, "capmanifest", argv[optind - 1],
-				       longopts);
-			usage(stderr);
-			return 2;
-		}
-	}
-	operands = argc - optind;
-	if (strcmp(o.command, "record") == 0 && operands == 1) {
-		o.root = argv[optind];
-	} else if ((strcmp(o.command, "verify") == 0 ||
-		    strcmp(o.command, "restore") == 0) && operands == 2) {
-		o.manifest = argv[optind];
-		o.root = argv[optind + 1];
-	} else {
-		fprintf(stderr, "capmanifest: %s takes %s, got %d\n",
-			o.command, strcmp(o.command, "record") == 0 ?
-			"1 operand (<dir>)" : "2 operands (<manifest> <dir>)",
-			operands);
+	switch (opts_parse(&g, argc, argv, &o, &status)) {
+	case 1:
+		return status;
+	case -1:
+		suggest_getopt(stderr, "capmanifest", argv[optind - 1],
+			       g.longopts);
 		usage(stderr);
 		return 2;
 	}
-	if ((o.dry_run || o.fix_owner || o.allow_v1 || o.listed_only) &&
-	    strcmp(o.command, "restore") != 0) {
-		fprintf(stderr, "capmanifest: --dry-run, --fix-owner, --allow-v1 and --listed-only only apply to restore\n");
-		return 2;
-	}
-	return run(&o);
+	status = take_operands(&o, argc, argv);
+	return status != 0 ? status : run(&o);
 }

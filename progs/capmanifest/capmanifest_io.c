@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* capmanifest: the manifest text format, with escaped paths, in and out. */
 #include <ctype.h>
+#include <err.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -358,6 +359,136 @@ static int take_rootid(char *text, uid_t *rootid)
 	return 0;
 }
 
+/* What one line of a manifest did to the read. */
+enum line_result {
+	LINE_OK,
+	LINE_BAD,		/* reported; the read fails but goes on */
+	LINE_STOP,		/* reported; nothing after it can be read */
+};
+
+/* Line 1: which version of the format, if it is a manifest at all. */
+static enum line_result read_magic(struct manifest *m, const char *line,
+				   const char *name)
+{
+	if (strcmp(line, MANIFEST_MAGIC) == 0) {
+		m->version = 2;
+	} else if (strcmp(line, MANIFEST_MAGIC_V1) == 0) {
+		m->version = 1;
+	} else {
+		warnx("%s:1: not a capability manifest (want \"%s\")",
+		      name, MANIFEST_MAGIC);
+		return LINE_STOP;
+	}
+	return LINE_OK;
+}
+
+/* "!unread PATH" (version 2): a path record could not read. */
+static enum line_result read_unread(struct manifest *m, char *path,
+				    const char *name, unsigned long lineno)
+{
+	if (unescape(path) < 0 || !is_relative_path(path)) {
+		warnx("%s:%lu: bad path after " UNREAD_TAG, name, lineno);
+		return LINE_BAD;
+	}
+	if (manifest_add_unread(m, path) < 0) {
+		warnx("%s: %s", name, strerror(ENOMEM));
+		return LINE_STOP;
+	}
+	return LINE_OK;
+}
+
+/*
+ * "PATH [owner=N group=N mode=NNNN acl=yes|no] CAPS [[rootid=N]]": the
+ * path must be one a walk can produce, the capabilities valid text (kept
+ * in cap_to_text()'s canonical form).
+ */
+static enum line_result read_entry(struct manifest *m, char *line,
+				   const char *name, unsigned long lineno)
+{
+	struct entry e = { 0 };
+	char *space = strchr(line, ' '), *text;
+	cap_t caps;
+
+	if (space == NULL) {
+		warnx("%s:%lu: no capability text after the path", name, lineno);
+		return LINE_BAD;
+	}
+	*space = '\0';
+	text = space + 1;
+	if (unescape(line) < 0 || line[0] == '\0') {
+		warnx("%s:%lu: bad escape in path (\\ooo octal, not \\000)",
+		      name, lineno);
+		return LINE_BAD;
+	}
+	if (!is_relative_path(line)) {
+		warnx("%s:%lu: path must start with \"./\" and have no \".\", \"..\" or empty component",
+		      name, lineno);
+		return LINE_BAD;
+	}
+	if (m->version >= 2) {
+		if (take_meta(&text, &e.meta) < 0) {
+			warnx("%s:%lu: want \"owner=N group=N mode=NNNN acl=yes|no\" after the path",
+			      name, lineno);
+			return LINE_BAD;
+		}
+		e.has_meta = 1;
+	}
+	if (take_rootid(text, &e.rootid) < 0) {
+		warnx("%s:%lu: bad [rootid=] suffix", name, lineno);
+		return LINE_BAD;
+	}
+	caps = cap_from_text(text);
+	e.text = caps ? cap_to_text(caps, NULL) : NULL;
+	cap_free(caps);
+	if (e.text == NULL) {
+		/* The text is the file's: escaped, so it cannot forge lines. */
+		fprintf(stderr, "capmanifest: %s:%lu: invalid capability text \"",
+			name, lineno);
+		escape_fputs(text, stderr);
+		fputs("\"\n", stderr);
+		return LINE_BAD;
+	}
+	e.path = line;
+	if (manifest_add(m, &e) < 0) {
+		cap_free(e.text);
+		warnx("%s: %s", name, strerror(ENOMEM));
+		return LINE_STOP;
+	}
+	cap_free(e.text);
+	return LINE_OK;
+}
+
+/* One line, its newline already cut, as the read's first or a later one. */
+static enum line_result read_line(struct manifest *m, char *line,
+				  const char *name, unsigned long lineno)
+{
+	if (lineno == 1)
+		return read_magic(m, line, name);
+	if (line[0] == '\0' || line[0] == '#')
+		return LINE_OK;
+	if (strncmp(line, UNREAD_TAG " ", sizeof(UNREAD_TAG)) == 0 &&
+	    m->version >= 2)
+		return read_unread(m, line + sizeof(UNREAD_TAG), name, lineno);
+	return read_entry(m, line, name, lineno);
+}
+
+/* A path listed twice would be granted twice, perhaps differently: -1. */
+static int check_unique(struct manifest *m, const char *name)
+{
+	size_t i;
+
+	manifest_sort(m);
+	for (i = 1; i < m->count; i++) {
+		if (strcmp(m->entries[i - 1].path, m->entries[i].path) == 0) {
+			fprintf(stderr, "capmanifest: %s: path listed twice: ", name);
+			print_escaped(stderr, m->entries[i].path);
+			fputc('\n', stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Reads a manifest; every bad line is reported with its number and the
  * reason, and makes the whole read fail, so a damaged manifest never
@@ -373,120 +504,34 @@ int manifest_read(struct manifest *m, FILE *in, const char *name)
 
 	m->version = 0;
 	while ((len = getline(&line, &size, in)) >= 0) {
-		struct entry e = { 0 };
-		char *space, *text;
-		cap_t caps;
+		enum line_result r;
 
 		lineno++;
 		if (len > 0 && line[len - 1] == '\n')
 			line[--len] = '\0';
 		if ((size_t)len != strlen(line)) {
-			fprintf(stderr, "capmanifest: %s:%lu: NUL byte in line\n", name, lineno);
+			warnx("%s:%lu: NUL byte in line", name, lineno);
 			status = -1;
 			continue;
 		}
-		if (lineno == 1) {
-			if (strcmp(line, MANIFEST_MAGIC) == 0) {
-				m->version = 2;
-			} else if (strcmp(line, MANIFEST_MAGIC_V1) == 0) {
-				m->version = 1;
-			} else {
-				fprintf(stderr, "capmanifest: %s:1: not a capability manifest (want \"%s\")\n",
-					name, MANIFEST_MAGIC);
-				status = -1;
-				break;
-			}
-			continue;
-		}
-		if (line[0] == '\0' || line[0] == '#')
-			continue;
-		if (strncmp(line, UNREAD_TAG " ", sizeof(UNREAD_TAG)) == 0 &&
-		    m->version >= 2) {
-			char *path = line + sizeof(UNREAD_TAG);
-
-			if (unescape(path) < 0 || !is_relative_path(path)) {
-				fprintf(stderr, "capmanifest: %s:%lu: bad path after " UNREAD_TAG "\n",
-					name, lineno);
-				status = -1;
-			} else if (manifest_add_unread(m, path) < 0) {
-				fprintf(stderr, "capmanifest: %s: %s\n", name, strerror(ENOMEM));
-				status = -1;
-				break;
-			}
-			continue;
-		}
-		space = strchr(line, ' ');
-		if (space == NULL) {
-			fprintf(stderr, "capmanifest: %s:%lu: no capability text after the path\n",
-				name, lineno);
+		r = read_line(m, line, name, lineno);
+		if (r != LINE_OK)
 			status = -1;
-			continue;
-		}
-		*space = '\0';
-		text = space + 1;
-		if (unescape(line) < 0 || line[0] == '\0') {
-			fprintf(stderr, "capmanifest: %s:%lu: bad escape in path (\\ooo octal, not \\000)\n",
-				name, lineno);
-			status = -1;
-			continue;
-		}
-		if (!is_relative_path(line)) {
-			fprintf(stderr, "capmanifest: %s:%lu: path must start with \"./\" and have no \".\", \"..\" or empty component\n",
-				name, lineno);
-			status = -1;
-			continue;
-		}
-		if (m->version >= 2) {
-			if (take_meta(&text, &e.meta) < 0) {
-				fprintf(stderr, "capmanifest: %s:%lu: want \"owner=N group=N mode=NNNN acl=yes|no\" after the path\n",
-					name, lineno);
-				status = -1;
-				continue;
-			}
-			e.has_meta = 1;
-		}
-		if (take_rootid(text, &e.rootid) < 0) {
-			fprintf(stderr, "capmanifest: %s:%lu: bad [rootid=] suffix\n", name, lineno);
-			status = -1;
-			continue;
-		}
-		caps = cap_from_text(text);
-		e.text = caps ? cap_to_text(caps, NULL) : NULL;
-		cap_free(caps);
-		if (e.text == NULL) {
-			fprintf(stderr, "capmanifest: %s:%lu: invalid capability text \"",
-				name, lineno);
-			escape_fputs(text, stderr);
-			fputs("\"\n", stderr);
-			status = -1;
-			continue;
-		}
-		e.path = line;
-		if (manifest_add(m, &e) < 0) {
-			cap_free(e.text);
-			fprintf(stderr, "capmanifest: %s: %s\n", name, strerror(ENOMEM));
-			status = -1;
+		if (r == LINE_STOP)
 			break;
-		}
-		cap_free(e.text);
 	}
 	if (lineno == 0) {
-		fprintf(stderr, "capmanifest: %s: empty file, not a capability manifest\n", name);
+		warnx("%s: empty file, not a capability manifest", name);
 		status = -1;
 	}
 	free(line);
 	if (ferror(in)) {
-		fprintf(stderr, "capmanifest: %s: %s\n", name, strerror(errno));
+		warn("%s", name);
 		status = -1;
 	}
-	manifest_sort(m);
-	for (size_t i = 1; status == 0 && i < m->count; i++) {
-		if (strcmp(m->entries[i - 1].path, m->entries[i].path) == 0) {
-			fprintf(stderr, "capmanifest: %s: path listed twice: ", name);
-			print_escaped(stderr, m->entries[i].path);
-			fputc('\n', stderr);
-			status = -1;
-		}
-	}
+	if (status == 0)
+		status = check_unique(m, name);
+	else
+		manifest_sort(m);
 	return status;
 }

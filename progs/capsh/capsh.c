@@ -38,70 +38,242 @@
 #include "suggest.h"
 #include "version.h"
 
-/* Usage text, first and last lines carry argv[0]. */
-static const char *const usage_lines[] = {
-	"  --addamb=xxx   add xxx,... capabilities to ambient set",
-	"  --cap-uid=<n>  use libcap cap_setuid() to change uid",
-	"  --caps=xxx     set caps as per cap_from_text()",
-	"  --chroot=path  chroot(2) to this path",
-	"  --current      show current caps and IAB vectors",
-	"  --decode=xxx   decode a hex string to a list of caps",
-	"  --delamb=xxx   remove xxx,... capabilities from ambient",
-	"  --drop=xxx     drop xxx,... caps from bounding set",
-	"  --dropped=xxx  exit 1 unless capability xxx dropped",
-	"  --explain=xxx  explain what capability xxx permits",
-	"  --forkfor=<n>  fork and make child sleep for <n> sec",
-	"  --gid=<n>      set gid to <n> (hint: id <username>)",
-	"  --groups=g,... set the supplemental groups",
-	"  --has-a=xxx    exit 1 if capability xxx not ambient",
-	"  --has-b=xxx    exit 1 if capability xxx dropped",
-	"  --has-ambient  exit 1 unless ambient vector supported",
-	"  --has-i=xxx    exit 1 if capability xxx not inheritable",
-	"  --has-p=xxx    exit 1 if capability xxx not permitted",
-	"  --has-no-new-privs  exit 1 if privs not limited",
-	"  --help, -h     this message (or try 'man capsh')",
-	"  --iab=...      use cap_iab_from_text() to set iab",
-	"  --inh=xxx      set xxx,.. inheritable set",
-	"  --inmode=<xxx> exit 1 if current mode is not <xxx>",
-	"  --is-uid=<n>   exit 1 if uid != <n>",
-	"  --is-gid=<n>   exit 1 if gid != <n>",
-	"  --keep=<n>     set keep-capability bit to <n>",
-	"  --killit=<n>   send signal(n) to child",
-	"  --license      display license info",
-	"  --mode         display current libcap mode",
-	"  --mode=<xxx>   set libcap mode to <xxx>",
-	"  --modes        list libcap named modes",
-	"  --no-new-privs set sticky process privilege limiter",
-	"  --noamb        reset (drop) all ambient capabilities",
-	"  --noenv        no fixup of env vars (for --user)",
-	"  --print        display capability relevant state",
-	"  --quiet        if first argument skip max cap check",
-	"  --secbits=<n>  write a new value for securebits",
-	"  --shell=/xx/yy use /xx/yy instead of /bin/bash for -- and -+",
-	"  --strict       toggle --caps, --drop and --inh fixups",
-	"  --suggest=text search cap descriptions for text",
-	"  --supports=xxx exit 1 if capability xxx unsupported",
-	"  --uid=<n>      set uid to <n> (hint: id <username>)",
-	"  --user=<name>  set uid,gid and groups to that of user",
-	"  ==             re-exec(capsh) with args as for --",
-	"  =+             cap_launch capsh with args as for -+",
-	"  --             remaining arguments are for /bin/bash",
-	"  -+             cap_launch /bin/bash with remaining args",
+/*
+ * How a row's name matches an argument: the whole word, a "name=" prefix
+ * with the value after it, or any word that starts with the name (libcap
+ * resets the ambient set for "--noambXYZ" too).
+ */
+enum match { MATCH_WORD, MATCH_VALUE, MATCH_PREFIX };
+
+/* What a handler is given: the word, the text after the name, what follows. */
+struct call {
+	const char *word;
+	const char *value;
+	char **rest;		/* the arguments after word (the launchers') */
 };
 
-/* Usage goes to stdout, as libcap's does. */
+/*
+ * One argument capsh knows. The handler returns 0 to carry on, or the
+ * exit status; a row marked last ends the run with whatever it returns
+ * (the launchers, --license, --version).
+ */
+struct capsh_opt {
+	const char *name;
+	enum match match;
+	int last;
+	int (*run)(struct opts *o, const struct call *c);
+	/* The usage line, as libcap writes it; NULL for an alias (-h). */
+	const char *usage;
+	int ours;		/* not in libcap: listed after its text */
+};
+
+/* A handler that calls one capsh_*() function with what the row gives. */
+#define HANDLER(fn, expr)						\
+	static int fn(struct opts *o, const struct call *c)		\
+	{								\
+		(void)o;						\
+		(void)c;						\
+		return expr;						\
+	}
+
+static int run_license(struct opts *o, const struct call *c);
+static int set_flag(int *flag, int value);
+
+HANDLER(run_addamb, capsh_ambient(c->value, CAP_SET))
+HANDLER(run_cap_uid, capsh_cap_uid(c->value))
+HANDLER(run_caps, capsh_caps(o, c->word, c->value))
+HANDLER(run_chroot, capsh_chroot(c->value))
+HANDLER(run_current, capsh_current())
+HANDLER(run_decode, o->json ? capsh_decode_json(c->value)
+			     : capsh_decode(c->value))
+HANDLER(run_delamb, capsh_ambient(c->value, CAP_CLEAR))
+HANDLER(run_drop, capsh_drop(o, c->value))
+HANDLER(run_dropped, capsh_dropped(c->value))
+HANDLER(run_explain, capsh_explain(c->value))
+HANDLER(run_forkfor, capsh_forkfor(o, c->value))
+HANDLER(run_gid, capsh_gid(c->value))
+HANDLER(run_groups, capsh_groups(c->value))
+HANDLER(run_has_a, capsh_has_ambient_bit(c->value))
+HANDLER(run_has_b, capsh_has_bound(c->value))
+HANDLER(run_has_ambient, capsh_has_ambient())
+HANDLER(run_has_i, capsh_has_flag(c->value, CAP_INHERITABLE))
+HANDLER(run_has_p, capsh_has_flag(c->value, CAP_PERMITTED))
+HANDLER(run_has_nnp, capsh_has_no_new_privs())
+HANDLER(run_help, (capsh_usage(o, o->usage_status), 1))
+HANDLER(run_iab, capsh_iab(c->value))
+HANDLER(run_inh, capsh_inh(o, c->value))
+HANDLER(run_inmode, capsh_inmode(c->value))
+HANDLER(run_is_uid, capsh_is_id(c->value, 0))
+HANDLER(run_is_gid, capsh_is_id(c->value, 1))
+HANDLER(run_keep, capsh_keep(c->value))
+HANDLER(run_killit, capsh_killit(o, c->value))
+HANDLER(run_show_mode, capsh_show_mode())
+HANDLER(run_set_mode, capsh_set_mode(c->value))
+HANDLER(run_modes, capsh_show_modes())
+HANDLER(run_nnp, capsh_no_new_privs())
+HANDLER(run_noamb, capsh_noamb())
+HANDLER(run_noenv, set_flag(&o->noenv, 1))
+HANDLER(run_print, o->json ? capsh_print_json() : capsh_print())
+HANDLER(run_quiet, set_flag(&o->quiet, 1))
+HANDLER(run_secbits, capsh_secbits(c->value))
+HANDLER(run_shell, (o->shell = c->value, 0))
+HANDLER(run_strict, set_flag(&o->strict, !o->strict))
+HANDLER(run_suggest, capsh_suggest(c->value))
+HANDLER(run_supports, capsh_supports(c->value))
+HANDLER(run_uid, capsh_uid(c->value))
+HANDLER(run_user, capsh_user(o, c->value))
+HANDLER(run_json, set_flag(&o->json, 1))
+HANDLER(run_version, version_print("capsh"))	/* ours, as --license */
+HANDLER(run_exec_self, capsh_exec_self(o, c->rest))
+HANDLER(run_launch_self, capsh_launch_self(o, c->rest))
+HANDLER(run_exec_shell, capsh_exec_shell(o, c->rest))
+HANDLER(run_launch_shell, capsh_launch_shell(o, c->rest))
+
+#define W MATCH_WORD
+#define V MATCH_VALUE
+
+/*
+ * Every argument, in the order of the usage text (and of the names the
+ * "did you mean" line picks from: on a tie, the earlier row).
+ */
+static const struct capsh_opt options[] = {
+	{ "--addamb=", V, 0, run_addamb,
+	  "  --addamb=xxx   add xxx,... capabilities to ambient set", 0 },
+	{ "--cap-uid=", V, 0, run_cap_uid,
+	  "  --cap-uid=<n>  use libcap cap_setuid() to change uid", 0 },
+	{ "--caps=", V, 0, run_caps,
+	  "  --caps=xxx     set caps as per cap_from_text()", 0 },
+	{ "--chroot=", V, 0, run_chroot,
+	  "  --chroot=path  chroot(2) to this path", 0 },
+	{ "--current", W, 0, run_current,
+	  "  --current      show current caps and IAB vectors", 0 },
+	{ "--decode=", V, 0, run_decode,
+	  "  --decode=xxx   decode a hex string to a list of caps", 0 },
+	{ "--delamb=", V, 0, run_delamb,
+	  "  --delamb=xxx   remove xxx,... capabilities from ambient", 0 },
+	{ "--drop=", V, 0, run_drop,
+	  "  --drop=xxx     drop xxx,... caps from bounding set", 0 },
+	{ "--dropped=", V, 0, run_dropped,
+	  "  --dropped=xxx  exit 1 unless capability xxx dropped", 0 },
+	{ "--explain=", V, 0, run_explain,
+	  "  --explain=xxx  explain what capability xxx permits", 0 },
+	{ "--forkfor=", V, 0, run_forkfor,
+	  "  --forkfor=<n>  fork and make child sleep for <n> sec", 0 },
+	{ "--gid=", V, 0, run_gid,
+	  "  --gid=<n>      set gid to <n> (hint: id <username>)", 0 },
+	{ "--groups=", V, 0, run_groups,
+	  "  --groups=g,... set the supplemental groups", 0 },
+	{ "--has-a=", V, 0, run_has_a,
+	  "  --has-a=xxx    exit 1 if capability xxx not ambient", 0 },
+	{ "--has-b=", V, 0, run_has_b,
+	  "  --has-b=xxx    exit 1 if capability xxx dropped", 0 },
+	{ "--has-ambient", W, 0, run_has_ambient,
+	  "  --has-ambient  exit 1 unless ambient vector supported", 0 },
+	{ "--has-i=", V, 0, run_has_i,
+	  "  --has-i=xxx    exit 1 if capability xxx not inheritable", 0 },
+	{ "--has-p=", V, 0, run_has_p,
+	  "  --has-p=xxx    exit 1 if capability xxx not permitted", 0 },
+	{ "--has-no-new-privs", W, 0, run_has_nnp,
+	  "  --has-no-new-privs  exit 1 if privs not limited", 0 },
+	{ "--help", W, 0, run_help,
+	  "  --help, -h     this message (or try 'man capsh')", 0 },
+	{ "-h", W, 0, run_help, NULL, 0 },
+	{ "--iab=", V, 0, run_iab,
+	  "  --iab=...      use cap_iab_from_text() to set iab", 0 },
+	{ "--inh=", V, 0, run_inh,
+	  "  --inh=xxx      set xxx,.. inheritable set", 0 },
+	{ "--inmode=", V, 0, run_inmode,
+	  "  --inmode=<xxx> exit 1 if current mode is not <xxx>", 0 },
+	{ "--is-uid=", V, 0, run_is_uid,
+	  "  --is-uid=<n>   exit 1 if uid != <n>", 0 },
+	{ "--is-gid=", V, 0, run_is_gid,
+	  "  --is-gid=<n>   exit 1 if gid != <n>", 0 },
+	{ "--keep=", V, 0, run_keep,
+	  "  --keep=<n>     set keep-capability bit to <n>", 0 },
+	{ "--killit=", V, 0, run_killit,
+	  "  --killit=<n>   send signal(n) to child", 0 },
+	{ "--license", W, 1, run_license,
+	  "  --license      display license info", 0 },
+	{ "--mode", W, 0, run_show_mode,
+	  "  --mode         display current libcap mode", 0 },
+	{ "--mode=", V, 0, run_set_mode,
+	  "  --mode=<xxx>   set libcap mode to <xxx>", 0 },
+	{ "--modes", W, 0, run_modes,
+	  "  --modes        list libcap named modes", 0 },
+	{ "--no-new-privs", W, 0, run_nnp,
+	  "  --no-new-privs set sticky process privilege limiter", 0 },
+	{ "--noamb", MATCH_PREFIX, 0, run_noamb,
+	  "  --noamb        reset (drop) all ambient capabilities", 0 },
+	{ "--noenv", W, 0, run_noenv,
+	  "  --noenv        no fixup of env vars (for --user)", 0 },
+	{ "--print", W, 0, run_print,
+	  "  --print        display capability relevant state", 0 },
+	{ "--quiet", W, 0, run_quiet,
+	  "  --quiet        if first argument skip max cap check", 0 },
+	{ "--secbits=", V, 0, run_secbits,
+	  "  --secbits=<n>  write a new value for securebits", 0 },
+	{ "--shell=", V, 0, run_shell,
+	  "  --shell=/xx/yy use /xx/yy instead of /bin/bash for -- and -+", 0 },
+	{ "--strict", W, 0, run_strict,
+	  "  --strict       toggle --caps, --drop and --inh fixups", 0 },
+	{ "--suggest=", V, 0, run_suggest,
+	  "  --suggest=text search cap descriptions for text", 0 },
+	{ "--supports=", V, 0, run_supports,
+	  "  --supports=xxx exit 1 if capability xxx unsupported", 0 },
+	{ "--uid=", V, 0, run_uid,
+	  "  --uid=<n>      set uid to <n> (hint: id <username>)", 0 },
+	{ "--user=", V, 0, run_user,
+	  "  --user=<name>  set uid,gid and groups to that of user", 0 },
+	/* Our own options, after libcap's text so nothing of it moves. */
+	{ "--json", W, 0, run_json,
+	  "  --json         later --print and --decode print JSON (not in libcap)", 1 },
+	{ "--version", W, 1, run_version,
+	  "  --version      print capsh's version and exit (not in libcap)", 1 },
+	/* The launchers take every remaining argument. */
+	{ "==", W, 1, run_exec_self,
+	  "  ==             re-exec(capsh) with args as for --", 0 },
+	{ "=+", W, 1, run_launch_self,
+	  "  =+             cap_launch capsh with args as for -+", 0 },
+	{ "--", W, 1, run_exec_shell,
+	  "  --             remaining arguments are for /bin/bash", 0 },
+	{ "-+", W, 1, run_launch_shell,
+	  "  -+             cap_launch /bin/bash with remaining args", 0 },
+};
+
+#undef W
+#undef V
+
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+static int set_flag(int *flag, int value)
+{
+	*flag = value;
+	return 0;
+}
+
+static int run_license(struct opts *o, const struct call *c)
+{
+	(void)c;
+	printf("%s see License file for details.\n", o->argv0);
+	printf("Copyright (c) 2026 the libcap-perfmon authors "
+	       "(an independent reimplementation of libcap's capsh)\n");
+	return 0;
+}
+
+/* Usage goes to stdout, as libcap's does; its first and last lines carry argv[0]. */
 static void print_usage(const struct opts *o)
 {
 	size_t i;
 
 	printf("usage: %s [args ...]\n", o->argv0);
-	for (i = 0; i < sizeof(usage_lines) / sizeof(usage_lines[0]); i++)
-		puts(usage_lines[i]);
+	for (i = 0; i < N_OPTIONS; i++)
+		if (options[i].usage != NULL && !options[i].ours)
+			puts(options[i].usage);
 	printf("                 (without -- [%s] will simply exit(0))\n",
 	       o->argv0);
-	/* Our own options, after libcap's text so nothing of it moves. */
-	puts("  --json         later --print and --decode print JSON (not in libcap)");
-	puts("  --version      print capsh's version and exit (not in libcap)");
+	for (i = 0; i < N_OPTIONS; i++)
+		if (options[i].usage != NULL && options[i].ours)
+			puts(options[i].usage);
 }
 
 /* The caller picks the status. */
@@ -113,28 +285,20 @@ void capsh_usage(const struct opts *o, int status)
 
 /*
  * After libcap's usage text for a word it does not know, ours on stderr:
- * the word and the nearest option. The list is every option as written.
+ * the word and the nearest option (every row with a usage line).
  */
 static void __attribute__((noreturn))
 usage_unknown(const struct opts *o, const char *arg)
 {
-	static const char *const options[] = {
-		"--addamb=", "--cap-uid=", "--caps=", "--chroot=", "--current",
-		"--decode=", "--delamb=", "--drop=", "--dropped=", "--explain=",
-		"--forkfor=", "--gid=", "--groups=", "--has-a=", "--has-b=",
-		"--has-ambient", "--has-i=", "--has-p=", "--has-no-new-privs",
-		"--help", "--iab=", "--inh=", "--inmode=", "--is-uid=",
-		"--is-gid=", "--keep=", "--killit=", "--license", "--mode",
-		"--mode=", "--modes", "--no-new-privs", "--noamb", "--noenv",
-		"--print", "--quiet", "--secbits=", "--shell=", "--strict",
-		"--suggest=", "--supports=", "--uid=", "--user=", "--json",
-		"--version", "==", "=+", "--", "-+",
-	};
+	const char *names[N_OPTIONS];
+	size_t i, n = 0;
 
+	for (i = 0; i < N_OPTIONS; i++)
+		if (options[i].usage != NULL)
+			names[n++] = options[i].name;
 	print_usage(o);
 	fflush(stdout);		/* libcap's text first, also into one pipe */
-	suggest_unknown(stderr, "capsh", "option", arg, options,
-			sizeof(options) / sizeof(options[0]));
+	suggest_unknown(stderr, "capsh", "option", arg, names, n);
 	exit(o->usage_status);
 }
 
@@ -158,128 +322,26 @@ static int check_highest_name(void)
 	return 0;
 }
 
-/* Options taking "=<value>": the name includes the '='. */
-enum valued {
-	V_CAPS, V_INH, V_DROP, V_DROPPED, V_HAS_P, V_HAS_I, V_HAS_A, V_HAS_B,
-	V_ADDAMB, V_DELAMB, V_IAB, V_INMODE, V_SECBITS, V_KEEP, V_UID, V_GID,
-	V_CAP_UID, V_GROUPS, V_USER, V_IS_UID, V_IS_GID, V_CHROOT, V_FORKFOR,
-	V_KILLIT, V_DECODE, V_SUPPORTS, V_EXPLAIN, V_SUGGEST, V_SHELL,
-};
-
-static const struct {
-	const char *prefix;
-	enum valued id;
-} valued_opts[] = {
-	{ "--caps=", V_CAPS },		{ "--inh=", V_INH },
-	{ "--drop=", V_DROP },		{ "--dropped=", V_DROPPED },
-	{ "--has-p=", V_HAS_P },	{ "--has-i=", V_HAS_I },
-	{ "--has-a=", V_HAS_A },	{ "--has-b=", V_HAS_B },
-	{ "--addamb=", V_ADDAMB },	{ "--delamb=", V_DELAMB },
-	{ "--iab=", V_IAB },		{ "--inmode=", V_INMODE },
-	{ "--secbits=", V_SECBITS },	{ "--keep=", V_KEEP },
-	{ "--uid=", V_UID },		{ "--gid=", V_GID },
-	{ "--cap-uid=", V_CAP_UID },	{ "--groups=", V_GROUPS },
-	{ "--user=", V_USER },		{ "--is-uid=", V_IS_UID },
-	{ "--is-gid=", V_IS_GID },	{ "--chroot=", V_CHROOT },
-	{ "--forkfor=", V_FORKFOR },	{ "--killit=", V_KILLIT },
-	{ "--decode=", V_DECODE },	{ "--supports=", V_SUPPORTS },
-	{ "--explain=", V_EXPLAIN },	{ "--suggest=", V_SUGGEST },
-	{ "--shell=", V_SHELL },
-};
-
-static int run_valued(struct opts *o, enum valued id, const char *arg,
-		      const char *v)
+/* The row for arg, or NULL. Names never overlap, so the order does not matter. */
+static const struct capsh_opt *find_option(const char *arg)
 {
-	switch (id) {
-	case V_CAPS:	return capsh_caps(o, arg, v);
-	case V_INH:	return capsh_inh(o, v);
-	case V_DROP:	return capsh_drop(o, v);
-	case V_DROPPED:	return capsh_dropped(v);
-	case V_HAS_P:	return capsh_has_flag(v, CAP_PERMITTED);
-	case V_HAS_I:	return capsh_has_flag(v, CAP_INHERITABLE);
-	case V_HAS_A:	return capsh_has_ambient_bit(v);
-	case V_HAS_B:	return capsh_has_bound(v);
-	case V_ADDAMB:	return capsh_ambient(v, CAP_SET);
-	case V_DELAMB:	return capsh_ambient(v, CAP_CLEAR);
-	case V_IAB:	return capsh_iab(v);
-	case V_INMODE:	return capsh_inmode(v);
-	case V_SECBITS:	return capsh_secbits(v);
-	case V_KEEP:	return capsh_keep(v);
-	case V_UID:	return capsh_uid(v);
-	case V_GID:	return capsh_gid(v);
-	case V_CAP_UID:	return capsh_cap_uid(v);
-	case V_GROUPS:	return capsh_groups(v);
-	case V_USER:	return capsh_user(o, v);
-	case V_IS_UID:	return capsh_is_id(v, 0);
-	case V_IS_GID:	return capsh_is_id(v, 1);
-	case V_CHROOT:	return capsh_chroot(v);
-	case V_FORKFOR:	return capsh_forkfor(o, v);
-	case V_KILLIT:	return capsh_killit(o, v);
-	case V_DECODE:	return o->json ? capsh_decode_json(v) : capsh_decode(v);
-	case V_SUPPORTS: return capsh_supports(v);
-	case V_EXPLAIN:	return capsh_explain(v);
-	case V_SUGGEST:	return capsh_suggest(v);
-	case V_SHELL:	o->shell = v; return 0;
-	}
-	return 1;
-}
+	size_t i;
 
-/* Flags: exact matches only ("--printx" is a usage error). */
-static int run_flag(struct opts *o, const char *arg, int *matched)
-{
-	*matched = 1;
-	if (strcmp(arg, "--print") == 0)
-		return o->json ? capsh_print_json() : capsh_print();
-	if (strcmp(arg, "--json") == 0) {
-		o->json = 1;
-		return 0;
-	}
-	if (strcmp(arg, "--current") == 0)
-		return capsh_current();
-	if (strcmp(arg, "--strict") == 0) {
-		o->strict = !o->strict;
-		return 0;
-	}
-	if (strcmp(arg, "--quiet") == 0) {
-		o->quiet = 1;
-		return 0;
-	}
-	if (strcmp(arg, "--noenv") == 0) {
-		o->noenv = 1;
-		return 0;
-	}
-	if (strcmp(arg, "--has-ambient") == 0)
-		return capsh_has_ambient();
-	if (strcmp(arg, "--no-new-privs") == 0)
-		return capsh_no_new_privs();
-	if (strcmp(arg, "--has-no-new-privs") == 0)
-		return capsh_has_no_new_privs();
-	*matched = 0;
-	return 0;
-}
+	for (i = 0; i < N_OPTIONS; i++) {
+		const struct capsh_opt *r = &options[i];
 
-/*
- * Everything beginning "--mode" belongs to the mode options; a near miss
- * such as "--modex" is named before the usage text, as libcap does.
- */
-static int run_mode(const struct opts *o, const char *arg)
-{
-	if (strcmp(arg, "--mode") == 0)
-		return capsh_show_mode();
-	if (strcmp(arg, "--modes") == 0)
-		return capsh_show_modes();
-	if (strncmp(arg, "--mode=", 7) == 0)
-		return capsh_set_mode(arg + 7);
-	printf("unrecognized command [%s]\n", arg);
-	usage_unknown(o, arg);
+		if (r->match == MATCH_WORD ? strcmp(arg, r->name) == 0
+		    : strncmp(arg, r->name, strlen(r->name)) == 0)
+			return r;
+	}
+	return NULL;
 }
 
 int main(int argc, char *argv[])
 {
 	struct opts o = { .argv0 = argv[0], .shell = "/bin/bash",
 			  .usage_status = 1 };
-	int i, status, matched;
-	size_t k;
+	int i, status;
 
 	if (o.argv0 == NULL)
 		o.argv0 = "capsh";
@@ -293,60 +355,20 @@ int main(int argc, char *argv[])
 	}
 
 	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
+		const struct capsh_opt *r = find_option(argv[i]);
+		struct call c;
 
-		/* The launchers take every remaining argument and never return. */
-		if (strcmp(arg, "--") == 0)
-			return capsh_exec_shell(&o, argv + i + 1);
-		if (strcmp(arg, "-+") == 0)
-			return capsh_launch_shell(&o, argv + i + 1);
-		if (strcmp(arg, "==") == 0)
-			return capsh_exec_self(&o, argv + i + 1);
-		if (strcmp(arg, "=+") == 0)
-			return capsh_launch_self(&o, argv + i + 1);
-
-		status = run_flag(&o, arg, &matched);
-		if (matched) {
-			if (status != 0)
-				return status;
-			continue;
+		if (r == NULL) {
+			/* A near miss such as "--modex" is named first, as libcap does. */
+			if (strncmp(argv[i], "--mode", 6) == 0)
+				printf("unrecognized command [%s]\n", argv[i]);
+			usage_unknown(&o, argv[i]);
 		}
-		if (strncmp(arg, "--mode", 6) == 0) {
-			status = run_mode(&o, arg);
-			if (status != 0)
-				return status;
-			continue;
-		}
-		/* libcap matches only the prefix here: "--noambXYZ" resets too. */
-		if (strncmp(arg, "--noamb", 7) == 0) {
-			status = capsh_noamb();
-			if (status != 0)
-				return status;
-			continue;
-		}
-		if (strcmp(arg, "--version") == 0)
-			return version_print("capsh");	/* ours, as --license */
-		if (strcmp(arg, "--license") == 0) {
-			printf("%s see License file for details.\n", o.argv0);
-			printf("Copyright (c) 2026 the libcap-perfmon authors "
-			       "(an independent reimplementation of libcap's capsh)\n");
-			return 0;
-		}
-		for (k = 0; k < sizeof(valued_opts) / sizeof(valued_opts[0]); k++) {
-			size_t n = strlen(valued_opts[k].prefix);
-
-			if (strncmp(arg, valued_opts[k].prefix, n) == 0)
-				break;
-		}
-		if (k == sizeof(valued_opts) / sizeof(valued_opts[0])) {
-			if (strcmp(arg, "--help") == 0 ||
-			    strcmp(arg, "-h") == 0)
-				capsh_usage(&o, o.usage_status);
-			usage_unknown(&o, arg);
-		}
-		status = run_valued(&o, valued_opts[k].id, arg,
-				    arg + strlen(valued_opts[k].prefix));
-		if (status != 0)
+		c.word = argv[i];
+		c.value = argv[i] + strlen(r->name);
+		c.rest = argv + i + 1;
+		status = r->run(&o, &c);
+		if (r->last || status != 0)
 			return status;
 	}
 	return 0;

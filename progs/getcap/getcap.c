@@ -40,24 +40,11 @@
 
 #include "escape.h"
 #include "getcap.h"
+#include "opts.h"
 #include "suggest.h"
 #include "version.h"
 
-/* Long-only options get values no short option can have. */
-enum { OPT_EXCLUDE = 256, OPT_ONE_FS, OPT_JSON, OPT_AUDIT, OPT_VERSION };
-
-/* libcap's three lines first and unchanged; ours are additions after them. */
-static void usage(void)
-{
-	out_err("usage: getcap [-h] [-l] [-n] [-r] [-v] <filename> [<filename> ...]\n"
-		"\n"
-		"\tdisplays the capabilities on the queried file(s).\n"
-		"\t-x, --one-file-system  with -r, stay on each operand's filesystem\n"
-		"\t--exclude=PATH         with -r, skip PATH (as printed) and below\n"
-		"\t--json                 one JSON object per line (schema 1)\n"
-		"\t--audit                add each file's risk tier and a suggestion\n"
-		"\t--version              print the version and exit\n");
-}
+static void usage(void);
 
 /* nftw's naming: trailing slashes go, but "/" stays "/". */
 static void cut_slashes(char *p)
@@ -224,15 +211,14 @@ static int skip_for(const struct opts *o, const char *op, struct skip *s,
 
 /*
  * After libcap's lines, ours for a "--word" getopt did not know: the word
- * itself (libcap names only its '-') and the nearest option.
+ * itself (libcap names only its '-') and the nearest long option.
  */
-static void suggest_long(const char *arg)
+static void suggest_long(const struct opts_getopt *g, const char *arg)
 {
-	static const char *const options[] = {
-		"--exclude=", "--one-file-system", "--json", "--audit",
-		"--version",
-	};
 	static const char *const habits[] = { "--help", "--usage" };
+	char store[OPTS_MAX][SUGGEST_MAX_LEN + 1];
+	const char *words[OPTS_MAX];
+	size_t i, n = 0;
 
 	if (suggest_nearest(arg, habits, sizeof(habits) / sizeof(habits[0]))
 	    != NULL) {
@@ -240,97 +226,147 @@ static void suggest_long(const char *arg)
 		suggest_say(stderr, "getcap", "option", arg, "-h");
 		return;
 	}
-	suggest_unknown(stderr, "getcap", "option", arg, options,
-			sizeof(options) / sizeof(options[0]));
+	for (i = 0; i < g->n && n < OPTS_MAX; i++) {
+		if (g->rows[i].name == NULL)
+			continue;
+		snprintf(store[n], sizeof(store[n]), "--%s%s", g->rows[i].name,
+			 g->rows[i].arg == required_argument ? "=" : "");
+		words[n] = store[n];
+		n++;
+	}
+	suggest_unknown(stderr, "getcap", "option", arg, words, n);
 }
 
 /*
  * getopt's own messages, in libcap's words: an unknown "--word" is reported
  * as getopt without long options reports it, "invalid option -- '-'".
+ * arg is the word getopt stopped at.
  */
-static void bad_option(const char *argv0, const char *arg)
+static void bad_option(const struct opts_getopt *g, const char *argv0,
+		       const char *arg)
 {
-	if (optopt == OPT_EXCLUDE)
-		out_err("%s: option '--exclude' requires an argument\n", argv0);
-	else if (optopt == OPT_ONE_FS || optopt == OPT_JSON ||
-		 optopt == OPT_AUDIT || optopt == OPT_VERSION)
-		out_err("%s: option '--%s' doesn't allow an argument\n", argv0,
-			optopt == OPT_ONE_FS ? "one-file-system" :
-			optopt == OPT_JSON ? "json" :
-			optopt == OPT_VERSION ? "version" : "audit");
+	const struct opt *row = opts_row(g, optopt);
+
+	if (row != NULL && row->name != NULL && arg != NULL &&
+	    strncmp(arg, "--", 2) == 0)
+		out_err("%s: option '--%s' %s\n", argv0, row->name,
+			row->arg == required_argument ?
+			"requires an argument" : "doesn't allow an argument");
 	else if (optopt == 0 && arg != NULL && strncmp(arg, "--", 2) == 0)
 		out_err("%s: invalid option -- '-'\n", argv0);
 	else
 		out_err("%s: invalid option -- '%c'\n", argv0, optopt);
 }
 
-static int parse_opts(struct opts *o, int argc, char **argv)
+/* The handlers: each returns OPTS_NEXT, or the exit status. */
+static int opt_exclude(void *p, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
-		{ "one-file-system", no_argument, NULL, OPT_ONE_FS },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "audit", no_argument, NULL, OPT_AUDIT },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	opterr = 0;
-	for (;;) {
-		int before = optind;
-
-		c = getopt_long(argc, argv, "rvhnlx", longopts, NULL);
-		if (c == -1)
-			return 0;
-		switch (c) {
-		case 'r':
-			o->recursive = 1;
-			break;
-		case 'v':
-			o->verbose = 1;
-			break;
-		case 'n':
-			o->show_rootid = 1;
-			break;
-		case 'x':
-		case OPT_ONE_FS:
-			o->one_fs = 1;
-			break;
-		case OPT_JSON:
-			o->json = 1;
-			break;
-		case OPT_AUDIT:
-			o->audit = 1;
-			break;
-		case OPT_EXCLUDE:
-			if (add_exclude(o, optarg) < 0) {
-				out_err("%s: out of memory\n", argv[0]);
-				exit(1);
-			}
-			break;
-		case OPT_VERSION:
-			/* Ours: libcap's getcap has no long options at all. */
-			exit(version_print("getcap"));
-		case 'h':
-			usage();
-			exit(0);
-		case 'l':
-			printf("%s see LICENSE file for details.\n"
-			       "Copyright (c) 2026 the libcap-perfmon authors (an "
-			       "independent reimplementation of libcap's getcap)\n",
-			       argv[0]);
-			exit(0);
-		default:
-			bad_option(argv[0],
-				   before < argc ? argv[before] : NULL);
-			usage();
-			if (optopt == 0 && before < argc &&
-			    strncmp(argv[before], "--", 2) == 0)
-				suggest_long(argv[before]);
-			exit(1);
-		}
+	if (add_exclude(p, arg) < 0) {
+		out_err("%s: out of memory\n", ((struct opts *)p)->argv0);
+		return 1;
 	}
+	return OPTS_NEXT;
+}
+
+static int opt_help(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	usage();
+	return 0;
+}
+
+static int opt_license(void *p, const char *arg)
+{
+	printf("%s see LICENSE file for details.\n"
+	       "Copyright (c) 2026 the libcap-perfmon authors (an "
+	       "independent reimplementation of libcap's getcap)\n",
+	       ((struct opts *)p)->argv0);
+	(void)arg;
+	return 0;
+}
+
+static int opt_version(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	/* Ours: libcap's getcap has no long options at all. */
+	return version_print("getcap");
+}
+
+/*
+ * libcap's options (no help: its usage line names them), then ours, the
+ * ones the usage text lists after libcap's lines.
+ */
+static const struct opt options[] = {
+	{ NULL, 'r', no_argument, NULL, NULL, NULL,
+	  OPTS_FLAG(struct opts, recursive) },
+	{ NULL, 'v', no_argument, NULL, NULL, NULL,
+	  OPTS_FLAG(struct opts, verbose) },
+	{ NULL, 'h', no_argument, opt_help, NULL, NULL, 0 },
+	{ NULL, 'n', no_argument, NULL, NULL, NULL,
+	  OPTS_FLAG(struct opts, show_rootid) },
+	{ NULL, 'l', no_argument, opt_license, NULL, NULL, 0 },
+	{ "one-file-system", 'x', no_argument, NULL, NULL,
+	  "with -r, stay on each operand's filesystem",
+	  OPTS_FLAG(struct opts, one_fs) },
+	{ "exclude", 0, required_argument, opt_exclude, "PATH",
+	  "with -r, skip PATH (as printed) and below", 0 },
+	{ "json", 0, no_argument, NULL, NULL,
+	  "one JSON object per line (schema 1)",
+	  OPTS_FLAG(struct opts, json) },
+	{ "audit", 0, no_argument, NULL, NULL,
+	  "add each file's risk tier and a suggestion",
+	  OPTS_FLAG(struct opts, audit) },
+	{ "version", 0, no_argument, opt_version, NULL,
+	  "print the version and exit", 0 },
+};
+static const size_t n_options = sizeof(options) / sizeof(options[0]);
+
+/*
+ * libcap's three lines first and unchanged; the option list after them
+ * (ours) comes from the table. One write, as every stderr line here.
+ */
+static void usage(void)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&text, &size);
+
+	if (mem == NULL) {
+		out_err("getcap: out of memory\n");
+		return;
+	}
+	fputs("usage: getcap [-h] [-l] [-n] [-r] [-v] <filename> [<filename> ...]\n"
+	      "\n"
+	      "\tdisplays the capabilities on the queried file(s).\n", mem);
+	opts_help(mem, options, n_options, "\t", 23);
+	if (fclose(mem) == 0)
+		out_err("%s", text);
+	free(text);
+}
+
+/* Returns only when the options are done; -h, -l, --version and errors exit. */
+static void parse_opts(struct opts *o, int argc, char **argv)
+{
+	struct opts_getopt g;
+	const char *word;
+	int status = 1;
+
+	opts_build(&g, options, n_options);
+	opterr = 0;
+	switch (opts_parse(&g, argc, argv, o, &status)) {
+	case 0:
+		return;
+	case 1:
+		exit(status);
+	}
+	word = g.word < argc ? argv[g.word] : NULL;
+	bad_option(&g, argv[0], word);
+	usage();
+	if (optopt == 0 && word != NULL && strncmp(word, "--", 2) == 0)
+		suggest_long(&g, word);
+	exit(1);
 }
 
 /* -r on one operand: nftw(FTW_PHYS) semantics on the slash-cut name. */
@@ -396,7 +432,7 @@ static void warn_unused(const struct opts *o, const unsigned char *used)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { 0 };
+	struct opts o = { .argv0 = argv[0] };
 	struct outbuf ob;
 	unsigned char *used;
 	int i;

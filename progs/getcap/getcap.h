@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 struct opts {
+	const char *argv0;	/* as invoked: messages and -l */
 	int recursive;		/* -r */
 	int verbose;		/* -v */
 	int show_rootid;	/* -n */

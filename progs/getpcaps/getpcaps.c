@@ -230,6 +230,13 @@ static int show_pid(const struct opts *o, const char *arg)
 	return 0;
 }
 
+/*
+ * getpcaps parses by hand, not with getopt or common/opts, because
+ * libcap's does: every word is looked at in order, an option applies to
+ * the pids after it only, a word that is no option is a pid (so "--jsn"
+ * is "Cannot parse pid"), and getopt would permute, bundle and word its
+ * errors differently.
+ */
 int main(int argc, char *argv[])
 {
 	struct opts o = { FORMAT_PLAIN, 0 };

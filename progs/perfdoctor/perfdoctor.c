@@ -22,6 +22,7 @@
 
 #include "capconf.h"
 #include "escape.h"
+#include "opts.h"
 #include "perfdoctor.h"
 #include "suggest.h"
 #include "version.h"
@@ -398,62 +399,97 @@ out:
 	return rc;
 }
 
+/* The handlers: each returns OPTS_NEXT, or the exit status. */
+static int opt_user(void *p, const char *arg)
+{
+	((struct opts *)p)->user = arg;
+	return OPTS_NEXT;
+}
+
+static int opt_pid(void *p, const char *arg)
+{
+	long pid;
+	char *end;
+
+	errno = 0;
+	pid = strtol(arg, &end, 10);
+	if (errno != 0 || end == arg || *end != '\0' ||
+	    pid <= 0 || pid > INT32_MAX) {
+		fputs("perfdoctor: --pid wants a process id, got \"", stderr);
+		escape_fputs(arg, stderr);
+		fputs("\"\n", stderr);
+		return 2;
+	}
+	((struct opts *)p)->pid = (pid_t)pid;
+	return OPTS_NEXT;
+}
+
+static int opt_config(void *p, const char *arg)
+{
+	((struct opts *)p)->pam.config = arg;
+	return OPTS_NEXT;
+}
+
+static int opt_pam_dir(void *p, const char *arg)
+{
+	((struct opts *)p)->pam.dir = arg;
+	return OPTS_NEXT;
+}
+
+static int opt_service(void *p, const char *arg)
+{
+	((struct opts *)p)->pam.services = arg;
+	return OPTS_NEXT;
+}
+
+static int opt_help(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	usage(stdout);
+	return 0;
+}
+
+static int opt_version(void *p, const char *arg)
+{
+	(void)p;
+	(void)arg;
+	return version_print("perfdoctor") == 0 ? 0 : 2;
+}
+
+/*
+ * The options, in the order getopt lists an ambiguous abbreviation's
+ * candidates ("--p": --pid, --pam-dir). No help lines: the usage text
+ * explains them together, in prose.
+ */
+static const struct opt options[] = {
+	{ "user", 'u', required_argument, opt_user, "NAME", NULL, 0 },
+	{ "pid", 'p', required_argument, opt_pid, "PID", NULL, 0 },
+	{ "config", 'c', required_argument, opt_config, "FILE", NULL, 0 },
+	{ "pam-dir", 0, required_argument, opt_pam_dir, "DIR", NULL, 0 },
+	{ "service", 0, required_argument, opt_service, "NAME[,NAME...]",
+	  NULL, 0 },
+	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
+	{ "version", 0, no_argument, opt_version, NULL, NULL, 0 },
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "user", required_argument, NULL, 'u' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "pam-dir", required_argument, NULL, 'D' },
-		{ "service", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct opts o = {
 		.pam = { .dir = "/etc/pam.d", .config = CAPCONF_DEFAULT_PATH },
 	};
-	long pid;
-	char *end;
-	int c;
+	struct opts_getopt g;
+	int status;
 
-	while ((c = getopt_long(argc, argv, "u:p:c:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			o.pam.config = optarg;
-			break;
-		case 'D':
-			o.pam.dir = optarg;
-			break;
-		case 'S':
-			o.pam.services = optarg;
-			break;
-		case 'u':
-			o.user = optarg;
-			break;
-		case 'p':
-			errno = 0;
-			pid = strtol(optarg, &end, 10);
-			if (errno != 0 || end == optarg || *end != '\0' ||
-			    pid <= 0 || pid > INT32_MAX) {
-				fputs("perfdoctor: --pid wants a process id, got \"", stderr);
-				escape_fputs(optarg, stderr);
-				fputs("\"\n", stderr);
-				return 2;
-			}
-			o.pid = (pid_t)pid;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			return version_print("perfdoctor") == 0 ? 0 : 2;
-		default:
-			suggest_getopt(stderr, "perfdoctor", argv[optind - 1],
-				       longopts);
-			usage(stderr);
-			return 2;
-		}
+	opts_build(&g, options, sizeof(options) / sizeof(options[0]));
+	switch (opts_parse(&g, argc, argv, &o, &status)) {
+	case 1:
+		return status;
+	case -1:
+		suggest_getopt(stderr, "perfdoctor", argv[optind - 1],
+			       g.longopts);
+		usage(stderr);
+		return 2;
 	}
 	if (argc - optind > 1) {
 		usage(stderr);

@@ -140,50 +140,45 @@ static void target_blocks(struct verdict *v, const struct binary_facts *b)
 			"setcap --perf-group=perf_users --perf /path/to/it");
 }
 
-void judge(const struct kernel_facts *k, const struct binary_facts *b,
-	   const struct subject *who, const struct fix_context *fx,
-	   struct verdict *v)
+/* Whether the kernel applies b's file capabilities at exec at all. */
+static int caps_honoured(const struct binary_facts *b)
+{
+	return b->target_known && b->target.kind == EXEC_TARGET_ELF &&
+	       !b->target.nosuid && !b->target.noexec;
+}
+
+/*
+ * The kernel's exec rule: P' = (fP & bounding) | (fI & pI), E' = fE ?
+ * P' : 0, the ambient set cleared; a file whose capabilities do not
+ * count keeps only the ambient set (P' = E' = A); root keeps the
+ * bounding set. no_new_privs caps P' at the old P. *p_free gets P'
+ * before that cap, *e_after E'.
+ */
+static void exec_sets(const struct binary_facts *b, const struct subject *who,
+		      uint64_t *p_free, uint64_t *e_after)
 {
 	uint64_t fp = file_vector(b->caps, CAP_PERMITTED);
 	uint64_t fi = file_vector(b->caps, CAP_INHERITABLE);
 	uint64_t fe = file_vector(b->caps, CAP_EFFECTIVE);
-	uint64_t needed, p_free, p_after, e_after;
-	int knows_perfmon = k->cap_bits > CAP_PERFMON;
-	int honoured = b->target_known && b->target.kind == EXEC_TARGET_ELF &&
-		       !b->target.nosuid && !b->target.noexec;
+	uint64_t p_after;
 
-	memset(v, 0, sizeof(*v));
-	v->answer = ANSWER_YES;
-	needed = knows_perfmon ? BIT(CAP_PERFMON) | BIT(CAP_SYS_ADMIN)
-			       : BIT(CAP_SYS_ADMIN);
-	if (!b->exists) {
-		block(v, ANSWER_NO, "%s does not exist", b->path);
-		add_fix(v, "install perf (Debian: apt-get install linux-perf) or name the binary");
-		return;
-	}
-	if (!b->is_regular) {
-		block(v, ANSWER_NO, "%s is not a regular file", b->path);
-		return;
-	}
-
-	/*
-	 * The kernel's exec rule: P' = (fP & bounding) | (fI & pI), E' = fE ?
-	 * P' : 0, the ambient set cleared; a file whose capabilities do not
-	 * count keeps only the ambient set (P' = E' = A); root keeps the
-	 * bounding set. no_new_privs caps P' at the old P.
-	 */
 	if (who->is_root) {
-		p_free = who->bounding;
-		e_after = p_after = who->no_new_privs ? p_free & who->permitted : p_free;
-	} else if (b->caps == NULL || !honoured) {
-		p_free = p_after = e_after = who->ambient;
+		*p_free = who->bounding;
+		*e_after = p_after = who->no_new_privs ? *p_free & who->permitted
+						       : *p_free;
+	} else if (b->caps == NULL || !caps_honoured(b)) {
+		*p_free = p_after = *e_after = who->ambient;
 	} else {
-		p_free = (fp & who->bounding) | (fi & who->inheritable);
-		p_after = who->no_new_privs ? p_free & who->permitted : p_free;
-		e_after = fe ? p_after : 0;
+		*p_free = (fp & who->bounding) | (fi & who->inheritable);
+		p_after = who->no_new_privs ? *p_free & who->permitted : *p_free;
+		*e_after = fe ? p_after : 0;
 	}
-	v->at_exec = e_after & needed;
+}
 
+/* What keeps the session from running the binary at all. */
+static void judge_exec(const struct binary_facts *b, const struct subject *who,
+		       const struct fix_context *fx, struct verdict *v)
+{
 	if (who->may_exec == ANSWER_NO) {
 		block(v, ANSWER_NO, "%s may not execute %s", who->name, b->path);
 		fix_exec(v, b, who, fx);
@@ -194,8 +189,11 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	}
 	if (who->seccomp == 1)
 		block(v, ANSWER_NO, "the session is in seccomp strict mode, which allows no execve()");
-	if (k->paranoid != INT32_MIN && k->paranoid <= 0)
-		goto filters;	/* system-wide monitoring is open to everybody */
+}
+
+/* A user namespace: no capability gained in there counts. */
+static void judge_userns(const struct subject *who, struct verdict *v)
+{
 	if (who->init_userns == ANSWER_NO) {
 		block(v, ANSWER_NO, "the session is in a user namespace: perf_event_open() "
 		   "asks for CAP_PERFMON in the initial one, and no capability "
@@ -206,13 +204,29 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 		block(v, ANSWER_UNKNOWN, "cannot tell whether the session is in the initial "
 			"user namespace");
 	}
-	if (e_after & needed)
-		goto filters;
+}
+
+/*
+ * Why exec leaves the needed capabilities out of the effective set: the
+ * first reason that applies, from the binary's kind and filesystem to
+ * the session's limits and the file's own sets, with its fix.
+ */
+static void judge_file_caps(const struct kernel_facts *k,
+			    const struct binary_facts *b,
+			    const struct subject *who,
+			    const struct fix_context *fx, uint64_t p_free,
+			    uint64_t needed, struct verdict *v)
+{
+	uint64_t fp = file_vector(b->caps, CAP_PERMITTED);
+	uint64_t fi = file_vector(b->caps, CAP_INHERITABLE);
+	uint64_t fe = file_vector(b->caps, CAP_EFFECTIVE);
+	int knows_perfmon = k->cap_bits > CAP_PERFMON;
+
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN, "cannot read %s to tell an ELF binary, whose file "
 			"capabilities count, from a script, whose do not (%s)",
 			b->path, strerror(b->target_err));
-	} else if (b->target_known && !honoured && !who->is_root) {
+	} else if (b->target_known && !caps_honoured(b) && !who->is_root) {
 		target_blocks(v, b);
 	} else if (b->xattr_unsupported) {
 		block(v, ANSWER_NO, "the filesystem of %s cannot store file capabilities", b->path);
@@ -261,7 +275,37 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 			fix_shadowed_grant(v, fx);
 		fix_with_preset(v, b, who, fx);
 	}
-filters:
+}
+
+void judge(const struct kernel_facts *k, const struct binary_facts *b,
+	   const struct subject *who, const struct fix_context *fx,
+	   struct verdict *v)
+{
+	uint64_t needed, p_free, e_after;
+	int knows_perfmon = k->cap_bits > CAP_PERFMON;
+
+	memset(v, 0, sizeof(*v));
+	v->answer = ANSWER_YES;
+	needed = knows_perfmon ? BIT(CAP_PERFMON) | BIT(CAP_SYS_ADMIN)
+			       : BIT(CAP_SYS_ADMIN);
+	if (!b->exists) {
+		block(v, ANSWER_NO, "%s does not exist", b->path);
+		add_fix(v, "install perf (Debian: apt-get install linux-perf) or name the binary");
+		return;
+	}
+	if (!b->is_regular) {
+		block(v, ANSWER_NO, "%s is not a regular file", b->path);
+		return;
+	}
+	exec_sets(b, who, &p_free, &e_after);
+	v->at_exec = e_after & needed;
+	judge_exec(b, who, fx, v);
+	/* paranoid <= 0: system-wide monitoring is open to everybody. */
+	if (k->paranoid == INT32_MIN || k->paranoid > 0) {
+		judge_userns(who, v);
+		if (!(e_after & needed))
+			judge_file_caps(k, b, who, fx, p_free, needed, v);
+	}
 	if (who->seccomp == 2)
 		block(v, ANSWER_UNKNOWN, "the session runs under a seccomp filter, which may "
 			"refuse perf_event_open() whatever its capabilities");

@@ -22,7 +22,6 @@
 
 #include "capconf.h"
 #include "perfdoctor.h"
-#include "perfdoctor_pamstack.h"
 
 /* The module file libpam would load: absolute, or in its module directory. */
 static enum answer module_installed(const char *module, char *where, size_t len)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "perfdoctor_pamstack.h"
+#include "perfdoctor.h"
 
 static void stack_error(struct pam_stack *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -23,8 +23,7 @@
 
 #include "escape.h"
 #include "number.h"
-#include "setcap_explain.h"
-#include "setcap_perf.h"
+#include "setcap.h"
 #include "suggest.h"
 #include "version.h"
 
@@ -304,6 +303,112 @@ static void set_file(struct opts *o, cap_t caps, const char *file)
 	exit(EXIT_FAILURE);
 }
 
+/*
+ * setcap's own parser, by hand and not getopt or common/opts, because
+ * libcap's is: options and (caps, file) pairs mix left to right, an
+ * option applies to the pairs after it, "-" is capability text from
+ * stdin, and any other word is capability text, so getopt's permutation,
+ * bundling ("-qv") and messages would all change what setcap does.
+ *
+ * When argv[*i] is an option, acts on it (-n consumes its value, moving
+ * *i) and returns 1; -h, --license, --version and a bad -n exit. Returns 0
+ * for the first word of a pair.
+ */
+static int take_option(struct opts *o, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i];
+
+	if (strcmp(arg, "-q") == 0) {
+		o->quiet = 1;
+	} else if (strcmp(arg, "-v") == 0) {
+		o->verify = 1;
+	} else if (strcmp(arg, "-f") == 0) {
+		o->force = 1;
+	} else if (strcmp(arg, "-h") == 0) {
+		usage(EXIT_SUCCESS);
+	} else if (strcmp(arg, "--license") == 0) {
+		license(argv[0]);
+	} else if (strcmp(arg, "--version") == 0) {
+		/* Ours: libcap's setcap took it for capability text. */
+		exit(version_print("setcap"));
+	} else if (strcmp(arg, "-n") == 0) {
+		if (++*i == argc) {
+			fputs("usage: .. -n <rootid> .. - rootid!=0 "
+			      "file caps", stderr);
+			exit(EXIT_FAILURE);
+		}
+		o->rootid = parse_rootid(argv[*i]);
+	} else if (strncmp(arg, "--perf-group=", 13) == 0) {
+		/* resolved by perf_check_group_args() */
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* What the first word of a pair asks for. */
+struct pair {
+	cap_t caps;		/* NULL for -r */
+	int remove;		/* -r */
+	int perf;		/* --perf[=...] */
+};
+
+/* The first word of a pair: -r, -, --perf[=...] or capability text. */
+static void take_caps(const struct opts *o, const char *arg, char *stdin_buf,
+		      struct pair *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (strcmp(arg, "--perf") == 0 || strncmp(arg, "--perf=", 7) == 0) {
+		p->caps = perf_preset(arg[6] == '=' ? arg + 7 : NULL);
+		if (p->caps == NULL)
+			exit(EXIT_FAILURE);
+		p->perf = 1;
+	} else if (strcmp(arg, "-r") == 0) {
+		p->remove = 1;
+	} else if (strcmp(arg, "-") == 0) {
+		p->caps = parse_caps(read_stdin_caps(o, stdin_buf), 0);
+	} else {
+		p->caps = parse_caps(arg, 1);
+	}
+}
+
+/*
+ * The pair's file: --perf, -v or a plain write. The first failure ends
+ * the run, as in libcap (set_file() decides for itself when -f lets it
+ * go on).
+ */
+static void apply_pair(struct opts *o, const struct pair *p, const char *file)
+{
+	if (p->caps != NULL && cap_set_nsowner(p->caps, o->rootid) < 0) {
+		perror("unable to set nsowner");
+		exit(EXIT_FAILURE);
+	}
+	if (p->perf) {
+		/* One inode: checks, group, write and read-back. */
+		if (!o->verify)
+			raise_setfcap(o);
+		if (perf_apply(file, p->caps, &o->perf_group, o->verify,
+			       o->quiet) < 0) {
+			cap_free(p->caps);
+			cap_free(o->mycaps);
+			exit(EXIT_FAILURE);
+		}
+	} else if (o->verify) {
+		cap_t want = p->remove ? cap_init() : p->caps;
+		int differs = verify_file(o, want, file);
+
+		if (p->remove)
+			cap_free(want);
+		if (differs) {
+			cap_free(p->caps);
+			cap_free(o->mycaps);
+			exit(EXIT_FAILURE);
+		}
+	} else {
+		set_file(o, p->caps, file);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static char stdin_buf[STDIN_MAX + 1];
@@ -320,81 +425,15 @@ int main(int argc, char **argv)
 		fputs("warning - unable to get process capabilities "
 		      "(old libcap?)\n", stderr);
 	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		cap_t caps = NULL;
-		int remove = 0, perf = 0;
+		struct pair p;
 
-		if (strcmp(arg, "-q") == 0) {
-			o.quiet = 1;
+		if (take_option(&o, argc, argv, &i))
 			continue;
-		} else if (strcmp(arg, "-v") == 0) {
-			o.verify = 1;
-			continue;
-		} else if (strcmp(arg, "-f") == 0) {
-			o.force = 1;
-			continue;
-		} else if (strcmp(arg, "-h") == 0) {
-			usage(EXIT_SUCCESS);
-		} else if (strcmp(arg, "--license") == 0) {
-			license(argv[0]);
-		} else if (strcmp(arg, "--version") == 0) {
-			/* Ours: libcap's setcap took it for capability text. */
-			exit(version_print("setcap"));
-		} else if (strcmp(arg, "-n") == 0) {
-			if (++i == argc) {
-				fputs("usage: .. -n <rootid> .. - rootid!=0 "
-				      "file caps", stderr);
-				exit(EXIT_FAILURE);
-			}
-			o.rootid = parse_rootid(argv[i]);
-			continue;
-		} else if (strncmp(arg, "--perf-group=", 13) == 0) {
-			continue;	/* resolved by perf_check_group_args() */
-		} else if (strcmp(arg, "--perf") == 0 ||
-			   strncmp(arg, "--perf=", 7) == 0) {
-			caps = perf_preset(arg[6] == '=' ? arg + 7 : NULL);
-			if (caps == NULL)
-				exit(EXIT_FAILURE);
-			perf = 1;
-		} else if (strcmp(arg, "-r") == 0) {
-			remove = 1;
-		} else if (strcmp(arg, "-") == 0) {
-			caps = parse_caps(read_stdin_caps(&o, stdin_buf), 0);
-		} else {
-			caps = parse_caps(arg, 1);
-		}
+		take_caps(&o, argv[i], stdin_buf, &p);
 		if (++i == argc)
 			usage(EXIT_FAILURE);
-		if (caps != NULL && cap_set_nsowner(caps, o.rootid) < 0) {
-			perror("unable to set nsowner");
-			exit(EXIT_FAILURE);
-		}
-		if (perf) {
-			/* One inode: checks, group, write and read-back. */
-			if (!o.verify)
-				raise_setfcap(&o);
-			if (perf_apply(argv[i], caps, &o.perf_group, o.verify,
-				       o.quiet) < 0) {
-				cap_free(caps);
-				cap_free(o.mycaps);
-				exit(EXIT_FAILURE);
-			}
-		} else if (o.verify) {
-			cap_t want = remove ? cap_init() : caps;
-			int differs = verify_file(&o, want, argv[i]);
-
-			if (remove)
-				cap_free(want);
-			if (differs) {
-				/* The first mismatch ends the run, as in libcap. */
-				cap_free(caps);
-				cap_free(o.mycaps);
-				exit(EXIT_FAILURE);
-			}
-		} else {
-			set_file(&o, caps, argv[i]);
-		}
-		cap_free(caps);
+		apply_pair(&o, &p, argv[i]);
+		cap_free(p.caps);
 	}
 	cap_free(o.mycaps);
 	return EXIT_SUCCESS;

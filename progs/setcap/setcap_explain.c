@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 #include "escape.h"
-#include "setcap_explain.h"
+#include "setcap.h"
 
 #define WHITESPACE	" \t\n\r\f\v"
 

@@ -31,7 +31,7 @@
 
 #include "escape.h"
 #include "exec_target.h"
-#include "setcap_perf.h"
+#include "setcap.h"
 
 #define ACL_XATTR	"system.posix_acl_access"
 /* Entry tags of the ACL xattr (see acl(5); the on-disk format is the kernel's). */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "setcap_explain.h"
+#include "setcap.h"
 #include "suggest.h"
 
 void suggest_option(const char *word)

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # The manual is complete and clean: every exported function has a page under
 # its own name in man/man3 (a page, or a ".so" stub to a page whose NAME
-# lists it), every option of setcap, getcap, getpcaps and capsh (taken from
-# the built program's own usage text, or from the table below until it is
-# built) and of pam_cap appears in its page, each page has the sections the
+# lists it), every option of setcap, getcap, getpcaps, capsh, capmanifest,
+# perfdoctor and capcheck (taken from the built program's own usage text,
+# which the programs produce from their option tables, or from the table
+# below until it is built) and of pam_cap appears in its page, each page has the sections the
 # project promises, and mandoc -Tlint -W warning reports nothing.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -94,14 +95,19 @@ table_capsh='--addamb --cap-uid --caps --chroot --current --decode --delamb
 --inmode --is-uid --is-gid --keep --killit --license --mode --modes
 --no-new-privs --noamb --noenv --print --quiet --secbits --shell --strict
 --suggest --supports --uid --user'
+table_capmanifest='-x --one-file-system --include-pseudo -n --dry-run
+--fix-owner --allow-v1 --listed-only --version'
+table_perfdoctor='--user --pid --config --pam-dir --service --version'
+table_capcheck='--config --version'
 # capsh's command separators are not "-word" options; always check them.
 always_capsh='== =+ -- -+'
 
 # Options named by a program's own usage text: every -x or --word on the
-# "usage:" line and on lines that start with an option (the option list),
-# so prose such as "capsh --suggest might help" is not mistaken for one.
+# "usage:" line, on the synopsis' continuation lines (they start with
+# "[-") and on lines that start with an option (the option list), so prose
+# such as "capsh --suggest might help" is not mistaken for one.
 help_options() {
-	grep -E '^usage:|^[[:space:]]*-' |
+	grep -E '^usage:|^[[:space:]]*-|^[[:space:]]*\[-' |
 		grep -oE '(^|[^A-Za-z0-9_-])--?[A-Za-z][A-Za-z0-9-]*' |
 		sed 's/^[^-]*//' | sort -u
 }
@@ -113,7 +119,7 @@ check_option() {	# page option
 		fail "$(basename "$1"): option $2 is not documented"
 }
 
-for prog in setcap getcap getpcaps capsh; do
+for prog in setcap getcap getpcaps capsh capmanifest perfdoctor capcheck; do
 	case $prog in
 	capsh) page=$man/man1/capsh.1; helparg=--help ;;
 	getpcaps) page=$man/man8/$prog.8; helparg=--help ;;

@@ -17,7 +17,7 @@
 #include <sys/capability.h>
 
 #include "fuzz.h"
-#include "setcap_explain.h"
+#include "setcap.h"
 
 #define BLANKS	" \t\n\r\f\v"
 
