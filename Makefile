@@ -55,7 +55,7 @@ distcheck:
 	@sh tools/distcheck.sh
 
 abi-check: all
-	@BUILD=$(BUILD) TOP=$(CURDIR) sh tests/cli/abi_exports.sh
+	@BUILD=$(BUILD) TOP=$(CURDIR) sh tests/cli/libcap_abi_exports.sh
 
 # The main job, end to end: perf refused to nobody, our setcap grants
 # cap_perfmon, getcap audits it, perf allowed. Needs root.

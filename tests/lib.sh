@@ -1,9 +1,60 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Helpers for tests/cli and tests/root suites; source it with
-#   . "$TESTS_DIR/lib.sh"
+# The one harness of the shell suites (tests/cli, tests/root, and the
+# worlds in tests/tools). A suite starts
+#
+#   #!/bin/sh
+#   # SPDX-License-Identifier: ...
+#   # what it proves
+#   . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+#   init
+#
+# and ends with "finish [WHAT PASSED]". run.sh exports TOP, BUILD, BIN and
+# TESTS_DIR; run by hand from the tree (sh tests/cli/setcap_args.sh) the
+# suite gets the same defaults: the plain build in build/main.
+#
+# Suite names: <program>_<aspect>.sh, so the tests of a feature are found
+# by the program's name. <program> is one of setcap, getcap, getpcaps,
+# capsh, capmanifest, perfdoctor, capcheck, pam_cap, libcap, libpsx; or
+#   install  the Makefile's install/uninstall and the installed files
+#   deb      the Debian packages
+#   docs     the man pages and guides (their examples run)
+#   progs    one property checked across several programs alike
+# <aspect> names what is checked; "_diff" marks a byte-for-byte comparison
+# with Debian's libcap 2.66 tools. Unit suites are tests/unit/check_<x>.c,
+# one per libcap/<x>.c (check_common_<x>.c: common/<x>.c).
+#
+# Set-up
+#   init                 set -u; $T, a private temp dir (mode 0700) that
+#                        is removed on exit, whatever the exit; INT, TERM
+#                        and HUP exit through the same clean-up
+#   at_exit CMD          CMD (a shell string, evaluated at exit) runs before
+#                        $T goes, newest first: kill a helper process,
+#                        unmount, restore a limit
+#   skip WHY             print "skipped: WHY" and exit 77
+# Checks (each counts one; a failure prints a line naming the case)
+#   fail CASE            count a failure: "FAIL: CASE"
+#   ok CASE              count a pass: "ok: CASE"
+#   check CASE CMD...    CMD must succeed, else fail CASE
+#   run CMD...           run CMD with stdin /dev/null; stdout in $T/out,
+#                        stderr in $T/err, exit status in $rc; $ran is
+#                        the command line, the case for the expect_ below
+#   expect_rc RC [CASE]      the last run exited RC
+#   expect_out TEXT [CASE]   its stdout is exactly TEXT (no newline added)
+#   expect_err TEXT [CASE]   its stderr is exactly TEXT
+#   expect RC OUT ERR CMD... run CMD, then all three of the above
+#                        (the expect_ and same return 1 on a failure)
+#   same FILE1 FILE2 [CASE]  the files are identical; the diff on failure
+#   pass                 count a check that passed, silently
+#   xattr_hex FILE       FILE's security.capability as getfattr's hex
+#                        (0x...), empty when it has none
+#   finish [SUMMARY]     print "N checks, M failed" ("M failed" when only
+#                        failures were counted) and SUMMARY when none
+#                        failed; exits 0 when none failed, else 1
+# $nl is a newline. Suites may keep their own counters (cases, rows) for
+# their summary lines.
+#
 # It knows how the tree was built (SANITIZE, exported by tests/Makefile)
 # and whether this is a valgrind pass (VALGRIND=1, see run.sh):
-#
 #   is_sanitized             true when the library was built with SANITIZE=...
 #   skip_if_sanitized WHY    exit 77 with WHY under sanitizers
 #   run_ours CMD [ARG...]    run one of our binaries (programs, $BIN tools);
@@ -13,6 +64,141 @@
 #                            sanitizers the runtimes are preloaded, as ASan
 #                            must come first, and leaks are not checked since
 #                            the program's own are not ours to fix
+#   private_etc [ARG...]     root suites: re-run in a world of base accounts
+#                            only (see below)
+
+[ -n "${LIB_SH_LOADED:-}" ] && return 0
+LIB_SH_LOADED=1
+
+TESTS_DIR=${TESTS_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+TOP=${TOP:-$(cd "$TESTS_DIR/.." && pwd)}
+BUILD=${BUILD:-$TOP/build/main}
+BIN=${BIN:-$BUILD/tests/bin}
+export TESTS_DIR TOP BUILD BIN
+fails=0 checks=0 rc=0 ran=
+nl='
+'
+# A script a suite runs inside itself (unshare ... sh -s) and that sources
+# lib.sh shares the suite's $T when the suite exports LIB_T=$T: its init
+# then leaves the removal to the suite.
+T=${LIB_T:-}
+unset LIB_T	# not the programs' the inner script runs in turn
+lib_cleanups=
+
+init() {
+	set -u
+	[ -z "$T" ] || return 0		# once (worlds call it too), or LIB_T
+	T=$(mktemp -d "${TMPDIR:-/tmp}/$(basename "$0" .sh).XXXXXX") ||
+		{ echo "init: cannot create a temp dir"; exit 1; }
+	trap lib_exit EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+at_exit() {
+	lib_cleanups="$1${lib_cleanups:+
+$lib_cleanups}"
+}
+
+lib_exit() {
+	lib_rc=$?
+	trap - EXIT
+	[ -z "$lib_cleanups" ] || eval "$lib_cleanups"
+	if [ -n "$T" ] && [ -d "$T" ]; then
+		chmod -R u+rwx "$T" 2>/dev/null	# a suite's unreadable dirs
+		rm -rf "$T"
+	fi
+	exit $lib_rc
+}
+
+skip() {
+	echo "skipped: $*"
+	exit 77
+}
+
+fail() {
+	checks=$((checks + 1)) fails=$((fails + 1))
+	echo "FAIL: $*"
+}
+
+ok() {
+	checks=$((checks + 1))
+	echo "ok: $*"
+}
+
+pass() {
+	checks=$((checks + 1))
+}
+
+check() {
+	lib_case=$1; shift
+	if "$@"; then checks=$((checks + 1)); else fail "$lib_case"; fi
+}
+
+run() {
+	ran="$*"
+	"$@" >"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+}
+
+expect_rc() {
+	if [ "$rc" = "$1" ]; then checks=$((checks + 1)); return 0; fi
+	fail "${2:-$ran}: exit $rc, want $1"
+	return 1
+}
+
+expect_out() {
+	lib_same_text "$1" "$T/out" "${2:-$ran}: stdout"
+}
+
+expect_err() {
+	lib_same_text "$1" "$T/err" "${2:-$ran}: stderr"
+}
+
+lib_same_text() {	# TEXT FILE CASE
+	if printf '%s' "$1" | cmp -s - "$2"; then
+		checks=$((checks + 1))
+		return 0
+	fi
+	fail "$3 differs (- wanted, + got)"
+	printf '%s' "$1" | diff -u - "$2" | sed '1,2d; s/^/    /' | head -n 60
+	return 1
+}
+
+expect() {
+	lib_rc=$1 lib_out=$2 lib_err=$3; shift 3
+	run "$@"
+	expect_rc "$lib_rc"
+	expect_out "$lib_out"
+	expect_err "$lib_err"
+}
+
+same() {
+	if cmp -s "$1" "$2"; then
+		checks=$((checks + 1))
+		return 0
+	fi
+	fail "${3:-$1 and $2}: differ (- $1, + $2)"
+	diff -u "$1" "$2" | sed 's/^/    /' | head -n 60
+	return 1
+}
+
+xattr_hex() {
+	getfattr -e hex -n security.capability "$1" 2>/dev/null |
+		sed -n 's/^security.capability=//p'
+}
+
+finish() {
+	if [ "$checks" -gt "$fails" ]; then
+		echo "$checks checks, $fails failed"
+	else	# a suite that counts its failures only
+		echo "$fails failed"
+	fi
+	[ "$fails" -eq 0 ] || exit 1
+	[ $# -eq 0 ] || echo "$*"
+	exit 0
+}
 
 is_sanitized() {
 	[ -n "${SANITIZE:-}" ]
@@ -69,11 +255,13 @@ private_etc() {
 		private_etc_bind || { echo "private_etc: cannot bind the private /etc files"; exit 1; }
 		return 0
 	fi
-	[ "$(id -u)" -eq 0 ] || { echo "skipped: a private /etc needs root"; exit 77; }
+	[ "$(id -u)" -eq 0 ] || skip "a private /etc needs root"
 	command -v unshare >/dev/null ||
-		{ echo "skipped: unshare (util-linux) is not installed"; exit 77; }
+		skip "unshare (util-linux) is not installed"
 	unshare -m true 2>/dev/null ||
-		{ echo "skipped: cannot create a mount namespace"; exit 77; }
+		skip "cannot create a mount namespace"
+	# The run in the namespace makes its own $T.
+	[ -z "$T" ] || { rm -rf "$T"; T=; trap - EXIT; }
 	PRIVATE_ETC_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 }
 

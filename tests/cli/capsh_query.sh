@@ -6,53 +6,42 @@
 # the number parser's messages, the failure messages of the options that
 # change state (-+ whose child cannot exec), and --forkfor/--killit on an
 # unprivileged child.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 C=$BUILD/progs/capsh
-[ -x "$C" ] || { echo "capsh not built"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-run() { "$C" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?; }
-# is <rc> <stdout> <stderr> <args...>
-is() {
-	want_rc=$1 want_out=$2 want_err=$3; shift 3
-	run "$@"
-	[ "$rc" = "$want_rc" ] || bad "capsh $*: exit $rc, want $want_rc"
-	printf '%s' "$want_out" | cmp -s - "$tmp/out" || bad "capsh $*: stdout [$(cat "$tmp/out")] want [$want_out]"
-	printf '%s' "$want_err" | cmp -s - "$tmp/err" || bad "capsh $*: stderr [$(cat "$tmp/err")] want [$want_err]"
-}
+[ -x "$C" ] || { fail "capsh not built"; finish; }
 nl='
 '
 last=$(cat /proc/sys/kernel/cap_last_cap)
 
-is 0 "0x0000000000000003=cap_chown,cap_dac_override$nl" "" --decode=3
-is 0 "0x0000004000000000=cap_perfmon$nl" "" --decode=0x4000000000
-is 0 "0x000000c000000000=cap_perfmon,cap_bpf$nl" "" --decode=c000000000
+expect 0 "0x0000000000000003=cap_chown,cap_dac_override$nl" "" "$C" --decode=3
+expect 0 "0x0000004000000000=cap_perfmon$nl" "" "$C" --decode=0x4000000000
+expect 0 "0x000000c000000000=cap_perfmon,cap_bpf$nl" "" "$C" --decode=c000000000
 # Junk, empty, negative: libcap decodes 0x3z as 3, zz and "" as 0 and -1
-# as all 64 bits; refused here (issue 12, root/numbers_range.sh has more).
-is 1 "" "invalid --decode value: want a 64-bit hexadecimal number, got \"0x3z\"$nl" --decode=0x3z
-is 1 "" "invalid --decode value: want a 64-bit hexadecimal number, got \"\"$nl" --decode=
+# as all 64 bits; refused here (issue 12, root/progs_numbers_range.sh has more).
+expect 1 "" "invalid --decode value: want a 64-bit hexadecimal number, got \"0x3z\"$nl" "$C" --decode=0x3z
+expect 1 "" "invalid --decode value: want a 64-bit hexadecimal number, got \"\"$nl" "$C" --decode=
 # 62 and 63: numbers no table names yet and no kernel knows.
-is 0 "0x4000000000000000=62$nl" "" --decode=4000000000000000
-run --decode=ffffffffffffffff
-[ "$(cut -d= -f1 "$tmp/out")" = 0xffffffffffffffff ] || bad "--decode=ffffffffffffffff"
-tr ',' '\n' <"$tmp/out" | tail -n 1 | grep -qx 63 || bad "--decode=ffffffffffffffff: does not end in 63"
-[ "$(tr ',' '\n' <"$tmp/out" | wc -l)" -eq 64 ] || bad "--decode=ffffffffffffffff: not 64 entries"
+expect 0 "0x4000000000000000=62$nl" "" "$C" --decode=4000000000000000
+run "$C" --decode=ffffffffffffffff
+[ "$(cut -d= -f1 "$T/out")" = 0xffffffffffffffff ] || fail "--decode=ffffffffffffffff"
+tr ',' '\n' <"$T/out" | tail -n 1 | grep -qx 63 || fail "--decode=ffffffffffffffff: does not end in 63"
+[ "$(tr ',' '\n' <"$T/out" | wc -l)" -eq 64 ] || fail "--decode=ffffffffffffffff: not 64 entries"
 
-is 0 "" "" --supports=cap_chown
-is 0 "" "" --supports=0x26
-is 1 "" "cap[foo] not recognized by library$nl" --supports=foo
-is 1 "" "cap[64] not recognized by library$nl" --supports=64
-is 1 "" "cap[] not recognized by library$nl" --supports=
+expect 0 "" "" "$C" --supports=cap_chown
+expect 0 "" "" "$C" --supports=0x26
+expect 1 "" "cap[foo] not recognized by library$nl" "$C" --supports=foo
+expect 1 "" "cap[64] not recognized by library$nl" "$C" --supports=64
+expect 1 "" "cap[] not recognized by library$nl" "$C" --supports=
 if [ "$last" -lt 63 ]; then
 	v=$((last + 1))
-	is 1 "" "cap[$v=$v] not supported by kernel$nl" --supports=$v
+	expect 1 "" "cap[$v=$v] not supported by kernel$nl" "$C" --supports=$v
 fi
-if [ "$last" -ge 38 ]; then is 0 "" "" --supports=cap_perfmon
-else is 1 "" "cap[cap_perfmon=38] not supported by kernel$nl" --supports=cap_perfmon; fi
+if [ "$last" -ge 38 ]; then expect 0 "" "" "$C" --supports=cap_perfmon
+else expect 1 "" "cap[cap_perfmon=38] not supported by kernel$nl" "$C" --supports=cap_perfmon; fi
 
 # --has-*: compare with what the kernel says about this very process.
 bit_set() { # <hexmask from /proc> <bit>
@@ -64,118 +53,117 @@ bnd=$(awk '/^CapBnd/ {print $2}' /proc/self/status)
 amb=$(awk '/^CapAmb/ {print $2}' /proc/self/status)
 for c in 0 5 21 38; do
 	name=$("$C" --decode=$(printf '%x' $((1 << c))) | cut -d= -f2)
-	if bit_set "$prm" $c; then is 0 "" "" --has-p=$name
-	else is 1 "" "cap[$name] not permitted$nl" --has-p=$name; fi
-	if bit_set "$inh" $c; then is 0 "" "" --has-i=$name
-	else is 1 "" "cap[$name] not inheritable$nl" --has-i=$name; fi
-	if bit_set "$amb" $c; then is 0 "" "" --has-a=$name
-	else is 1 "" "cap[$name] not in ambient vector$nl" --has-a=$name; fi
+	if bit_set "$prm" $c; then expect 0 "" "" "$C" --has-p=$name
+	else expect 1 "" "cap[$name] not permitted$nl" "$C" --has-p=$name; fi
+	if bit_set "$inh" $c; then expect 0 "" "" "$C" --has-i=$name
+	else expect 1 "" "cap[$name] not inheritable$nl" "$C" --has-i=$name; fi
+	if bit_set "$amb" $c; then expect 0 "" "" "$C" --has-a=$name
+	else expect 1 "" "cap[$name] not in ambient vector$nl" "$C" --has-a=$name; fi
 	if bit_set "$bnd" $c; then
-		is 0 "" "" --has-b=$name
-		is 1 "" "cap[$name] raised in bounding vector$nl" --dropped=$name
+		expect 0 "" "" "$C" --has-b=$name
+		expect 1 "" "cap[$name] raised in bounding vector$nl" "$C" --dropped=$name
 	else
-		is 1 "" "cap[$name] not in bounding vector$nl" --has-b=$name
-		is 0 "" "" --dropped=$name
+		expect 1 "" "cap[$name] not in bounding vector$nl" "$C" --has-b=$name
+		expect 0 "" "" "$C" --dropped=$name
 	fi
 done
 for o in --has-p --has-i --has-a --has-b --dropped; do
-	is 1 "" "cap[nope] not recognized by library$nl" $o=nope
+	expect 1 "" "cap[nope] not recognized by library$nl" "$C" $o=nope
 done
-is 1 "" "cap[62] not permitted$nl" --has-p=62
-is 0 "" "" --has-a=63
-is 0 "" "" --has-b=63
-is 0 "" "" --dropped=63
-is 0 "" "" --has-ambient
+expect 1 "" "cap[62] not permitted$nl" "$C" --has-p=62
+expect 0 "" "" "$C" --has-a=63
+expect 0 "" "" "$C" --has-b=63
+expect 0 "" "" "$C" --dropped=63
+expect 0 "" "" "$C" --has-ambient
 nnp=$(awk '/^NoNewPrivs/ {print $2}' /proc/self/status)
-if [ "$nnp" = 1 ]; then is 0 "" "" --has-no-new-privs
-else is 1 "" "no-new-privs not set$nl" --has-no-new-privs; fi
-is 0 "" "" --no-new-privs --has-no-new-privs
+if [ "$nnp" = 1 ]; then expect 0 "" "" "$C" --has-no-new-privs
+else expect 1 "" "no-new-privs not set$nl" "$C" --has-no-new-privs; fi
+expect 0 "" "" "$C" --no-new-privs --has-no-new-privs
 
 uid=$(id -ru) gid=$(id -rg)
-is 0 "" "" --is-uid=$uid --is-gid=$gid
+expect 0 "" "" "$C" --is-uid=$uid --is-gid=$gid
 other=$((uid + 1)) otherg=$((gid + 1))
-is 1 "" "uid: got=$uid, want=$other$nl" --is-uid=$other
-is 1 "" "gid: got=$gid, want=$otherg$nl" --is-gid=$otherg
+expect 1 "" "uid: got=$uid, want=$other$nl" "$C" --is-uid=$other
+expect 1 "" "gid: got=$gid, want=$otherg$nl" "$C" --is-gid=$otherg
 
 # The number parser: strtoul base 0, whole text, no '-'; a value past 32
 # bits is refused where libcap truncates it (issue 12).
 for o in uid gid cap-uid is-uid is-gid keep secbits forkfor; do
 	for v in x -1 -0 "" 1x 0x 08 "0 "; do
-		is 1 "" "invalid --$o value: want non-negative integer, got \"$v\"$nl" "--$o=$v"
+		expect 1 "" "invalid --$o value: want non-negative integer, got \"$v\"$nl" "$C" "--$o=$v"
 	done
 done
-is 1 "" "invalid --killit signo value: want non-negative integer, got \"x\"$nl" --killit=x
-is 1 "" "invalid --is-uid value: out of range (0 to 4294967295), got \"$((uid + 4294967296))\"$nl" --is-uid=$((uid + 4294967296))
-is 0 "" "" "--is-uid= $uid" --is-uid=0x$(printf '%x' "$uid")
+expect 1 "" "invalid --killit signo value: want non-negative integer, got \"x\"$nl" "$C" --killit=x
+expect 1 "" "invalid --is-uid value: out of range (0 to 4294967295), got \"$((uid + 4294967296))\"$nl" "$C" --is-uid=$((uid + 4294967296))
+expect 0 "" "" "$C" "--is-uid= $uid" --is-uid=0x$(printf '%x' "$uid")
 
-is 0 "Supported modes: NOPRIV PURE1E_INIT PURE1E HYBRID$nl" "" --modes
-run --mode
-mode=$(sed -n 's/^Mode: //p' "$tmp/out")
-[ -n "$mode" ] || bad "--mode: $(cat "$tmp/out")"
-is 0 "" "" --inmode=$mode
-is 1 "mismatched mode got=$mode want=nopriv$nl" "" --inmode=nopriv
-is 1 "unsupported mode: FOO$nl" "" --mode=FOO
-is 1 "unsupported mode: $nl" "" --mode=
-is 1 "unsupported mode: UNCERTAIN$nl" "" --mode=UNCERTAIN
+expect 0 "Supported modes: NOPRIV PURE1E_INIT PURE1E HYBRID$nl" "" "$C" --modes
+run "$C" --mode
+mode=$(sed -n 's/^Mode: //p' "$T/out")
+[ -n "$mode" ] || fail "--mode: $(cat "$T/out")"
+expect 0 "" "" "$C" --inmode=$mode
+expect 1 "mismatched mode got=$mode want=nopriv$nl" "" "$C" --inmode=nopriv
+expect 1 "unsupported mode: FOO$nl" "" "$C" --mode=FOO
+expect 1 "unsupported mode: $nl" "" "$C" --mode=
+expect 1 "unsupported mode: UNCERTAIN$nl" "" "$C" --mode=UNCERTAIN
 
 # --print: the layout, and values that match the kernel's and id(1)'s view.
-run --print
-[ $rc -eq 0 ] || bad "--print: exit $rc"
-sed -n 1p "$tmp/out" | grep -q '^Current: ' || bad "--print line 1"
-sed -n 2p "$tmp/out" | grep -q '^Bounding set =' || bad "--print line 2"
-sed -n 3p "$tmp/out" | grep -q '^Ambient set =' || bad "--print line 3"
-sed -n 4p "$tmp/out" | grep -q '^Current IAB: ' || bad "--print line 4"
-sed -n 5p "$tmp/out" | grep -Eq "^Securebits: 0[0-7]*/0x[0-9a-f]+/[0-9]+'b[01]+ \(no-new-privs=[01]\)$" || bad "--print line 5"
-sed -n 6p "$tmp/out" | grep -Eq '^ secure-noroot: (yes|no) \((locked|unlocked)\)$' || bad "--print line 6"
-sed -n 7p "$tmp/out" | grep -Eq '^ secure-no-suid-fixup: (yes|no) \((locked|unlocked)\)$' || bad "--print line 7"
-sed -n 8p "$tmp/out" | grep -Eq '^ secure-keep-caps: (yes|no) \((locked|unlocked)\)$' || bad "--print line 8"
-sed -n 9p "$tmp/out" | grep -Eq '^ secure-no-ambient-raise: (yes|no) \((locked|unlocked)\)$' || bad "--print line 9"
-sed -n 10p "$tmp/out" | grep -qx "uid=$uid($(id -run)) euid=$(id -u)($(id -un))" || bad "--print uid line: $(sed -n 10p "$tmp/out")"
-sed -n 11p "$tmp/out" | grep -qx "gid=$gid($(id -rgn))" || bad "--print gid line: $(sed -n 11p "$tmp/out")"
-sed -n 12p "$tmp/out" | grep -q '^groups=' || bad "--print groups line"
-sed -n 13p "$tmp/out" | grep -qx "Guessed mode: $mode ([0-9])" || bad "--print mode line"
-[ "$(wc -l <"$tmp/out")" -eq 13 ] || bad "--print: not 13 lines"
+run "$C" --print
+[ $rc -eq 0 ] || fail "--print: exit $rc"
+sed -n 1p "$T/out" | grep -q '^Current: ' || fail "--print line 1"
+sed -n 2p "$T/out" | grep -q '^Bounding set =' || fail "--print line 2"
+sed -n 3p "$T/out" | grep -q '^Ambient set =' || fail "--print line 3"
+sed -n 4p "$T/out" | grep -q '^Current IAB: ' || fail "--print line 4"
+sed -n 5p "$T/out" | grep -Eq "^Securebits: 0[0-7]*/0x[0-9a-f]+/[0-9]+'b[01]+ \(no-new-privs=[01]\)$" || fail "--print line 5"
+sed -n 6p "$T/out" | grep -Eq '^ secure-noroot: (yes|no) \((locked|unlocked)\)$' || fail "--print line 6"
+sed -n 7p "$T/out" | grep -Eq '^ secure-no-suid-fixup: (yes|no) \((locked|unlocked)\)$' || fail "--print line 7"
+sed -n 8p "$T/out" | grep -Eq '^ secure-keep-caps: (yes|no) \((locked|unlocked)\)$' || fail "--print line 8"
+sed -n 9p "$T/out" | grep -Eq '^ secure-no-ambient-raise: (yes|no) \((locked|unlocked)\)$' || fail "--print line 9"
+sed -n 10p "$T/out" | grep -qx "uid=$uid($(id -run)) euid=$(id -u)($(id -un))" || fail "--print uid line: $(sed -n 10p "$T/out")"
+sed -n 11p "$T/out" | grep -qx "gid=$gid($(id -rgn))" || fail "--print gid line: $(sed -n 11p "$T/out")"
+sed -n 12p "$T/out" | grep -q '^groups=' || fail "--print groups line"
+sed -n 13p "$T/out" | grep -qx "Guessed mode: $mode ([0-9])" || fail "--print mode line"
+[ "$(wc -l <"$T/out")" -eq 13 ] || fail "--print: not 13 lines"
 # The bounding line names exactly the CapBnd bits.
 want=$("$C" --decode=$bnd | cut -d= -f2)
-sed -n 2p "$tmp/out" | grep -qx "Bounding set =$want" || bad "--print bounding differs from CapBnd"
-run --current
-[ "$(wc -l <"$tmp/out")" -eq 2 ] && grep -q '^Current: ' "$tmp/out" && grep -q '^Current IAB: ' "$tmp/out" || bad "--current layout"
+sed -n 2p "$T/out" | grep -qx "Bounding set =$want" || fail "--print bounding differs from CapBnd"
+run "$C" --current
+[ "$(wc -l <"$T/out")" -eq 2 ] && grep -q '^Current: ' "$T/out" && grep -q '^Current IAB: ' "$T/out" || fail "--current layout"
 
 # Messages of the state-changing options that fail before touching anything.
-is 1 "" "unable to interpret [--caps=foo]$nl" --caps=foo
-is 1 "" "Fatal error internalizing capabilities: Invalid argument$nl" --inh=foo
-is 1 "" "capability [foo] is unknown to libcap$nl" --drop=foo
-is 1 "" "capability [all] is unknown to libcap$nl" --drop=all,cap_kill
-is 1 "" "capability [foo] is unknown to libcap$nl" --addamb=foo
-is 1 "" "capability [ALL] is unknown to libcap$nl" --delamb=ALL
-is 1 "" "failed to raise ambient [62=62]$nl" --addamb=62
-is 1 "" "failed to clear ambient [62=62]$nl" --delamb=62
-is 1 "" "iab: 'all' malformed$nl" --iab=all
-is 1 "" "iab: 'foo' malformed$nl" --iab=foo
+expect 1 "" "unable to interpret [--caps=foo]$nl" "$C" --caps=foo
+expect 1 "" "Fatal error internalizing capabilities: Invalid argument$nl" "$C" --inh=foo
+expect 1 "" "capability [foo] is unknown to libcap$nl" "$C" --drop=foo
+expect 1 "" "capability [all] is unknown to libcap$nl" "$C" --drop=all,cap_kill
+expect 1 "" "capability [foo] is unknown to libcap$nl" "$C" --addamb=foo
+expect 1 "" "capability [ALL] is unknown to libcap$nl" "$C" --delamb=ALL
+expect 1 "" "failed to raise ambient [62=62]$nl" "$C" --addamb=62
+expect 1 "" "failed to clear ambient [62=62]$nl" "$C" --delamb=62
+expect 1 "" "iab: 'all' malformed$nl" "$C" --iab=all
+expect 1 "" "iab: 'foo' malformed$nl" "$C" --iab=foo
 # Names this host does not have (a host may have any name at all).
 nouser=no-such-user-x nogroup_=no-such-group-x i=0
 while getent passwd "$nouser" >/dev/null 2>&1; do i=$((i + 1)); nouser=no-such-user-x$i; done
 while getent group "$nogroup_" >/dev/null 2>&1; do i=$((i + 1)); nogroup_=no-such-group-x$i; done
-is 1 "" "User [$nouser] not known$nl" --user="$nouser"
-is 1 "" "Failed to identify gid for group [$nogroup_]$nl" --groups="$nogroup_"
-is 1 "" "failed to set securebits to 010000/0x1000$nl" --secbits=0x1000
-is 1 "" "prctl(PR_SET_KEEPCAPS, 2) failed: Invalid argument$nl" --keep=2
-is 0 "" "" --drop=
-is 0 "" "" --addamb=
+expect 1 "" "User [$nouser] not known$nl" "$C" --user="$nouser"
+expect 1 "" "Failed to identify gid for group [$nogroup_]$nl" "$C" --groups="$nogroup_"
+expect 1 "" "failed to set securebits to 010000/0x1000$nl" "$C" --secbits=0x1000
+expect 1 "" "prctl(PR_SET_KEEPCAPS, 2) failed: Invalid argument$nl" "$C" --keep=2
+expect 0 "" "" "$C" --drop=
+expect 0 "" "" "$C" --addamb=
 # A launch that fails in the child is ECHILD, whatever failed there (here
 # execve's ENOENT), as libcap's cap_launch reports it (issue 13, item 2).
-is 1 "" "child failed to start: No child processes$nl" --shell=/nonexistent/sh -+
+expect 1 "" "child failed to start: No child processes$nl" "$C" --shell=/nonexistent/sh -+
 
 # --forkfor / --killit on our own child.
-is 1 "" "no forked process to kill$nl" --killit=9
-is 1 "" "already forked$nl" --forkfor=1 --forkfor=1
+expect 1 "" "no forked process to kill$nl" "$C" --killit=9
+expect 1 "" "already forked$nl" "$C" --forkfor=1 --forkfor=1
 start=$(date +%s)
-is 0 "" "" --forkfor=30 --killit=9
-is 0 "" "" --forkfor=30 --killit=15
-[ $(( $(date +%s) - start )) -lt 20 ] || bad "--killit did not end the child early"
-is 1 "" "child terminated with odd signal (18 != 0)$nl" --forkfor=1 --killit=18
-is 0 "" "" --forkfor=1 --killit=0
-is 1 "" "Unable to kill child process: Invalid argument$nl" --forkfor=1 --killit=99
-is 1 "" "no forked process to kill$nl" --forkfor=5 --killit=9 --killit=9
-[ $fail -eq 0 ] && echo "capsh queries and failure messages: all checks passed"
-exit $fail
+expect 0 "" "" "$C" --forkfor=30 --killit=9
+expect 0 "" "" "$C" --forkfor=30 --killit=15
+[ $(( $(date +%s) - start )) -lt 20 ] || fail "--killit did not end the child early"
+expect 1 "" "child terminated with odd signal (18 != 0)$nl" "$C" --forkfor=1 --killit=18
+expect 0 "" "" "$C" --forkfor=1 --killit=0
+expect 1 "" "Unable to kill child process: Invalid argument$nl" "$C" --forkfor=1 --killit=99
+expect 1 "" "no forked process to kill$nl" "$C" --forkfor=5 --killit=9 --killit=9
+finish "capsh queries and failure messages: all checks passed"

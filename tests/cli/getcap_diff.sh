@@ -5,41 +5,38 @@
 # type, -r/-v naming, symlink loops, odd names, depth 3000, --exclude and
 # unreadable directories. stdout and stderr are compared sorted (our -r is
 # parallel), exit codes exactly. Capabilities are in root/getcap_caps.sh.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/getcap ref=/usr/sbin/getcap
-[ -x "$ours" ] || { echo "getcap not built"; exit 1; }
-[ -x "$ref" ] || { echo "skipped: no reference $ref (libcap2-bin)"; exit 77; }
-command -v perl >/dev/null || { echo "skipped: perl needed for the deep tree"; exit 77; }
-tmp=$(mktemp -d); trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-fails=0
+[ -x "$ours" ] || { fail "getcap not built"; finish; }
+[ -x "$ref" ] || skip "no reference $ref (libcap2-bin)"
+command -v perl >/dev/null || skip "perl needed for the deep tree"
+chmod 755 "$T"
 
-# run PROG OUTPREFIX ARGS...: in $tmp/t, argv[0] "getcap" in messages.
-run() {
+# run_in_t PROG OUTPREFIX ARGS...: in $T/t, argv[0] "getcap" in messages.
+run_in_t() {
 	prog=$1 out=$2; shift 2
-	(cd "$tmp/t" && "$prog" "$@" >"$out.o" 2>"$out.e"; echo $? >"$out.rc")
+	(cd "$T/t" && "$prog" "$@" >"$out.o" 2>"$out.e"; echo $? >"$out.rc")
 	sed -i "s|$prog|getcap|g" "$out.o" "$out.e"
 	# -l: our second line names our authors, not libcap's.
 	sed -i 's/^Copyright (c) 1997,2007,2021 Andrew G. Morgan <morgan@kernel.org>$/Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap'"'"'s getcap)/' "$out.o"
 }
 
-# same ARGS...: identical sorted stdout, sorted stderr and exit status.
-same() {
-	run "$ref" "$tmp/r" "$@"; run "$ours" "$tmp/u" "$@"
+# as_libcap ARGS...: identical sorted stdout, sorted stderr and exit status.
+as_libcap() {
+	run_in_t "$ref" "$T/r" "$@"; run_in_t "$ours" "$T/u" "$@"
 	for s in o e; do
-		sort "$tmp/r.$s" >"$tmp/r.$s.s"; sort "$tmp/u.$s" >"$tmp/u.$s.s"
-		if ! cmp -s "$tmp/r.$s.s" "$tmp/u.$s.s"; then
-			echo "FAIL getcap $* (std$( [ $s = o ] && echo out || echo err)):"
-			diff "$tmp/r.$s.s" "$tmp/u.$s.s" | head -10
-			fails=$((fails + 1))
+		sort "$T/r.$s" >"$T/r.$s.s"; sort "$T/u.$s" >"$T/u.$s.s"
+		if ! cmp -s "$T/r.$s.s" "$T/u.$s.s"; then
+			fail "getcap $* (std$( [ $s = o ] && echo out || echo err)):"
+			diff "$T/r.$s.s" "$T/u.$s.s" | head -10
 		fi
 	done
-	if ! cmp -s "$tmp/r.rc" "$tmp/u.rc"; then
-		echo "FAIL getcap $*: exit $(cat "$tmp/r.rc") vs ours $(cat "$tmp/u.rc")"
-		fails=$((fails + 1))
+	if ! cmp -s "$T/r.rc" "$T/u.rc"; then
+		fail "getcap $*: exit $(cat "$T/r.rc") vs ours $(cat "$T/u.rc")"
 	fi
 }
 
@@ -48,20 +45,19 @@ same() {
 # "getcap: unknown option" line for a --word), stdout and status equal.
 usage_case() {
 	want=$1; shift
-	run "$ref" "$tmp/r" "$@"; run "$ours" "$tmp/u" "$@"
-	n=$(wc -l <"$tmp/r.e")
+	run_in_t "$ref" "$T/r" "$@"; run_in_t "$ours" "$T/u" "$@"
+	n=$(wc -l <"$T/r.e")
 	extra=5
 	case " $* " in *" --"[!\ ]*) extra=6 ;; esac
-	if ! head -n "$n" "$tmp/u.e" | cmp -s - "$tmp/r.e" ||
-	   [ "$(wc -l <"$tmp/u.e")" -ne $((n + extra)) ] ||
-	   ! cmp -s "$tmp/r.o" "$tmp/u.o" || [ "$(cat "$tmp/u.rc")" != "$want" ] ||
-	   ! cmp -s "$tmp/r.rc" "$tmp/u.rc"; then
-		echo "FAIL usage case: getcap $*"; diff "$tmp/r.e" "$tmp/u.e"
-		fails=$((fails + 1))
+	if ! head -n "$n" "$T/u.e" | cmp -s - "$T/r.e" ||
+	   [ "$(wc -l <"$T/u.e")" -ne $((n + extra)) ] ||
+	   ! cmp -s "$T/r.o" "$T/u.o" || [ "$(cat "$T/u.rc")" != "$want" ] ||
+	   ! cmp -s "$T/r.rc" "$T/u.rc"; then
+		fail "usage case: getcap $*"; diff "$T/r.e" "$T/u.e"
 	fi
 }
 
-mkdir "$tmp/t" && cd "$tmp/t" || exit 1
+mkdir "$T/t" && cd "$T/t" || exit 1
 mkdir -p d/e d/empty
 touch plain d/f d/e/g
 mkfifo fifo
@@ -81,38 +77,37 @@ usage_case 1 --foo plain
 usage_case 1 --
 usage_case 1 -r
 usage_case 1 -vn
-same -l
-same -lh
-same -v -- d/-dash
+as_libcap -l
+as_libcap -lh
+as_libcap -v -- d/-dash
 
 # Operands of every kind, with and without -r and -v.
 ops="plain d fifo sl dangling sld loop1 nonexist d/e/g d/ d// sld/ sld// plain/ fifo/ sl/ . ./ .//"
 for o in "" -v -n -r -rv -rn -rvn -vr; do
 	# shellcheck disable=SC2086
-	same $o $ops
-	same $o ""
+	as_libcap $o $ops
+	as_libcap $o ""
 done
-same -rv "d/$nl" "d/$bad"
-same -rv ../t
-(cd d && same -rv .. )
-same -v plain -r d		# GNU getopt: options anywhere
-same -rv -- d
+as_libcap -rv "d/$nl" "d/$bad"
+as_libcap -rv ../t
+(cd d && as_libcap -rv .. )
+as_libcap -v plain -r d		# GNU getopt: options anywhere
+as_libcap -rv -- d
 
 # Depth 3000: nftw walks it but getxattr() on the full path fails with
 # ENAMETOOLONG; we open each level relative to its parent and succeed.
 mkdir deep
 (cd deep && perl -e 'for (1..3000) { mkdir "d" or die; chdir "d" or die }
-	open F, ">f" or die') || { echo "cannot build the deep tree"; exit 1; }
-run "$ours" "$tmp/u" -rv deep
-dirs=$(grep -c ' (Not a regular file)$' "$tmp/u.o")
-last=$(grep -v ' (Not a regular file)$' "$tmp/u.o")
+	open F, ">f" or die') || { fail "cannot build the deep tree"; finish; }
+run_in_t "$ours" "$T/u" -rv deep
+dirs=$(grep -c ' (Not a regular file)$' "$T/u.o")
+last=$(grep -v ' (Not a regular file)$' "$T/u.o")
 want="deep$(perl -e 'print "/d" x 3000')/f"
-if [ "$dirs" -ne 3001 ] || [ "$last" != "$want" ] || [ -s "$tmp/u.e" ]; then
-	echo "FAIL deep tree: $dirs directory lines, stderr: $(head -c 200 "$tmp/u.e")"
-	fails=$((fails + 1))
+if [ "$dirs" -ne 3001 ] || [ "$last" != "$want" ] || [ -s "$T/u.e" ]; then
+	fail "deep tree: $dirs directory lines, stderr: $(head -c 200 "$T/u.e")"
 fi
-run "$ref" "$tmp/r" -rv deep
-grep -q "(File name too long)" "$tmp/r.e" ||
+run_in_t "$ref" "$T/r" -rv deep
+grep -q "(File name too long)" "$T/r.e" ||
 	echo "note: libcap now reads the deepest file too"
 rm -rf deep
 
@@ -121,29 +116,29 @@ rm -rf deep
 perl -e 'sub mk { my ($p, $d) = @_; return unless $d;
 	for my $c ("a", "b") { mkdir "$p/$c" or die; open F, ">$p/$c/f" or die;
 		close F; mk("$p/$c", $d - 1) } }
-	mkdir "bin" or die; mk("bin", 9)' || { echo "cannot build the binary tree"; exit 1; }
-run "$ref" "$tmp/r" -rv bin
+	mkdir "bin" or die; mk("bin", 9)' || { fail "cannot build the binary tree"; finish; }
+run_in_t "$ref" "$T/r" -rv bin
 # (dash keeps its own descriptors at 10 and up: lower the limit in a child)
-sh -c 'ulimit -n 12 && exec "$0" -rv bin' "$ours" >"$tmp/u.o" 2>"$tmp/u.e"
-sort "$tmp/r.o" >"$tmp/r.o.s"; sort "$tmp/u.o" >"$tmp/u.o.s"
-if ! cmp -s "$tmp/r.o.s" "$tmp/u.o.s" || [ -s "$tmp/u.e" ] ||
-   [ "$(wc -l <"$tmp/u.o")" -ne 2045 ]; then
-	echo "FAIL binary tree under ulimit -n 12: $(wc -l <"$tmp/u.o") lines"
-	head -3 "$tmp/u.e"; diff "$tmp/r.o.s" "$tmp/u.o.s" | head -5; fails=$((fails + 1))
+sh -c 'ulimit -n 12 && exec "$0" -rv bin' "$ours" >"$T/u.o" 2>"$T/u.e"
+sort "$T/r.o" >"$T/r.o.s"; sort "$T/u.o" >"$T/u.o.s"
+if ! cmp -s "$T/r.o.s" "$T/u.o.s" || [ -s "$T/u.e" ] ||
+   [ "$(wc -l <"$T/u.o")" -ne 2045 ]; then
+	fail "binary tree under ulimit -n 12: $(wc -l <"$T/u.o") lines"
+	head -3 "$T/u.e"; diff "$T/r.o.s" "$T/u.o.s" | head -5
 fi
 rm -rf bin
 
 # --exclude: the named path (as printed) and everything below it vanish.
-run "$ref" "$tmp/r" -rv .
-run "$ours" "$tmp/u" -rv --exclude=./d/e --exclude ./fifo/ .
-grep -av -e '^\./d/e[/ ]' -e '^\./d/e$' -e '^\./fifo$' "$tmp/r.o" | sort >"$tmp/r.o.s"
-sort "$tmp/u.o" >"$tmp/u.o.s"
-if ! cmp -s "$tmp/r.o.s" "$tmp/u.o.s" || grep -aq -e '^\./d/e[/ ]' -e '^\./fifo' "$tmp/u.o"; then
-	echo "FAIL --exclude"; diff "$tmp/r.o.s" "$tmp/u.o.s" | head; fails=$((fails + 1))
+run_in_t "$ref" "$T/r" -rv .
+run_in_t "$ours" "$T/u" -rv --exclude=./d/e --exclude ./fifo/ .
+grep -av -e '^\./d/e[/ ]' -e '^\./d/e$' -e '^\./fifo$' "$T/r.o" | sort >"$T/r.o.s"
+sort "$T/u.o" >"$T/u.o.s"
+if ! cmp -s "$T/r.o.s" "$T/u.o.s" || grep -aq -e '^\./d/e[/ ]' -e '^\./fifo' "$T/u.o"; then
+	fail "--exclude"; diff "$T/r.o.s" "$T/u.o.s" | head
 fi
-run "$ours" "$tmp/u" -rv --exclude=d d
-if [ -s "$tmp/u.o" ]; then
-	echo "FAIL --exclude of the operand itself"; fails=$((fails + 1))
+run_in_t "$ours" "$T/u" -rv --exclude=d d
+if [ -s "$T/u.o" ]; then
+	fail "--exclude of the operand itself"
 fi
 
 # Unreadable (700 of another user, or 000 when not root) and unsearchable
@@ -151,7 +146,7 @@ fi
 mkdir -p locked/in noexec/sub
 touch locked/x noexec/z
 if [ "$(id -u)" -eq 0 ]; then
-	command -v setpriv >/dev/null || { echo "skipped: setpriv needed as root"; exit 77; }
+	command -v setpriv >/dev/null || skip "setpriv needed as root"
 	chmod 700 locked; chmod 744 noexec
 	# By number: the host's user database is not the test's.
 	as="setpriv --reuid=65534 --regid=65534 --clear-groups"
@@ -160,17 +155,16 @@ else
 	as=
 fi
 for o in -r -rv; do
-	(cd "$tmp/t" && $as "$ref" $o locked noexec >"$tmp/r.o" 2>"$tmp/r.e")
-	(cd "$tmp/t" && $as "$ours" $o locked noexec >"$tmp/u.o" 2>"$tmp/u.e")
-	sort "$tmp/r.o" >"$tmp/r.o.s"; sort "$tmp/u.o" >"$tmp/u.o.s"
-	if ! cmp -s "$tmp/r.o.s" "$tmp/u.o.s" || [ -s "$tmp/r.e" ] ||
-	   ! grep -qx "Failed to read directory 'locked' (Permission denied)" "$tmp/u.e" ||
-	   ! grep -qx "Failed to search directory 'noexec' (Permission denied)" "$tmp/u.e"; then
-		echo "FAIL unreadable directories ($o)"; diff "$tmp/r.o.s" "$tmp/u.o.s"
-		cat "$tmp/u.e"; fails=$((fails + 1))
+	(cd "$T/t" && $as "$ref" $o locked noexec >"$T/r.o" 2>"$T/r.e")
+	(cd "$T/t" && $as "$ours" $o locked noexec >"$T/u.o" 2>"$T/u.e")
+	sort "$T/r.o" >"$T/r.o.s"; sort "$T/u.o" >"$T/u.o.s"
+	if ! cmp -s "$T/r.o.s" "$T/u.o.s" || [ -s "$T/r.e" ] ||
+	   ! grep -qx "Failed to read directory 'locked' (Permission denied)" "$T/u.e" ||
+	   ! grep -qx "Failed to search directory 'noexec' (Permission denied)" "$T/u.e"; then
+		fail "unreadable directories ($o)"; diff "$T/r.o.s" "$T/u.o.s"
+		cat "$T/u.e"
 	fi
 done
 chmod 755 locked noexec
 
-[ "$fails" -eq 0 ] || { echo "$fails failures"; exit 1; }
-echo "getcap matches libcap 2.66 on every case"
+finish "getcap matches libcap 2.66 on every case"

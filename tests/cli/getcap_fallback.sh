@@ -7,26 +7,25 @@
 # The same shim can hide d_type (DT_UNKNOWN, as some filesystems report),
 # which sends the walker to fstatat(2) for the type.
 # Capabilities are set (and so compared) only when run as root.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/getcap
-[ -x "$ours" ] || { echo "getcap not built"; exit 1; }
+[ -x "$ours" ] || { fail "getcap not built"; finish; }
 cc=${CC:-cc}
-command -v "$cc" >/dev/null || { echo "skipped: no C compiler for the shim"; exit 77; }
-command -v perl >/dev/null || { echo "skipped: perl needed for the deep tree"; exit 77; }
+command -v "$cc" >/dev/null || skip "no C compiler for the shim"
+command -v perl >/dev/null || skip "perl needed for the deep tree"
 case $(uname -m) in
 x86_64|aarch64|riscv64|i?86|arm*|ppc64*|s390x|loongarch64) ;;
-*) echo "skipped: getxattrat's number is not 464 on $(uname -m)"; exit 77 ;;
+*) skip "getxattrat's number is not 464 on $(uname -m)" ;;
 esac
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
 # An AddressSanitizer build wants its runtime first; the shim comes first.
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 
-cat >"$tmp/shim.c" <<'EOF'
+cat >"$T/shim.c" <<'EOF'
 /*
  * Fails getxattrat (464) with $SHIM_ERRNO, marking $SHIM_MARK when it did;
  * with $SHIM_NO_DTYPE, getdents64 reports every type as DT_UNKNOWN.
@@ -81,62 +80,61 @@ ssize_t getdents64(int fd, void *buf, size_t len)
 	return n;
 }
 EOF
-"$cc" -shared -fPIC -o "$tmp/shim.so" "$tmp/shim.c" -ldl ||
-	{ echo "cannot build the shim"; exit 1; }
+"$cc" -shared -fPIC -o "$T/shim.so" "$T/shim.c" -ldl ||
+	{ fail "cannot build the shim"; finish; }
 
-mkdir -p "$tmp/t/a/b" "$tmp/t/deep" && cd "$tmp/t" || exit 1
+mkdir -p "$T/t/a/b" "$T/t/deep" && cd "$T/t" || exit 1
 : >a/f; : >a/b/g; : >"a/$(printf 'odd\nname')"; mkfifo a/fifo; ln -s f a/link
 caps=no setcap=
 if [ "$(id -u)" -eq 0 ] && [ -x /usr/sbin/setcap ]; then
 	caps=yes setcap=/usr/sbin/setcap
 	$setcap cap_net_raw=ep a/f && $setcap -n 1000 cap_perfmon=p a/b/g ||
-		{ echo "setcap failed"; exit 1; }
+		{ fail "setcap failed"; finish; }
 fi
 # perl builds it (sh cannot cd that deep) and sets the deepest file's caps.
 (cd deep && perl -e 'for (1..1500) { mkdir "dd" or die; chdir "dd" or die }
 	open F, ">f" or die; close F; exec @ARGV if @ARGV' \
-	${setcap:+"$setcap" cap_kill=p f}) || { echo "cannot build the deep tree"; exit 1; }
+	${setcap:+"$setcap" cap_kill=p f}) || { fail "cannot build the deep tree"; finish; }
 deepf="deep$(perl -e 'print "/dd" x 1500')/f"
 
-"$ours" -rvn . >"$tmp/direct.o" 2>"$tmp/direct.e"
-"$ours" -vn a/f a/b/g a/fifo >"$tmp/direct1.o" 2>&1
+"$ours" -rvn . >"$T/direct.o" 2>"$T/direct.e"
+"$ours" -vn a/f a/b/g a/fifo >"$T/direct1.o" 2>&1
 for err in 38 1; do	# ENOSYS, EPERM
-	rm -f "$tmp/mark"
-	SHIM_ERRNO=$err SHIM_MARK=$tmp/mark LD_PRELOAD=$tmp/shim.so \
-		"$ours" -rvn . >"$tmp/fb.o" 2>"$tmp/fb.e"
-	[ -e "$tmp/mark" ] || { echo "FAIL: the shim never saw getxattrat"; fails=$((fails + 1)); }
+	rm -f "$T/mark"
+	SHIM_ERRNO=$err SHIM_MARK=$T/mark LD_PRELOAD=$T/shim.so \
+		"$ours" -rvn . >"$T/fb.o" 2>"$T/fb.e"
+	[ -e "$T/mark" ] || { fail "the shim never saw getxattrat"; }
 	for s in o e; do
-		sort "$tmp/direct.$s" >"$tmp/d.s"; sort "$tmp/fb.$s" >"$tmp/f.s"
-		cmp -s "$tmp/d.s" "$tmp/f.s" ||
-			{ echo "FAIL errno $err ($s):"; diff "$tmp/d.s" "$tmp/f.s" | head; fails=$((fails + 1)); }
+		sort "$T/direct.$s" >"$T/d.s"; sort "$T/fb.$s" >"$T/f.s"
+		cmp -s "$T/d.s" "$T/f.s" ||
+			{ fail "errno $err ($s):"; diff "$T/d.s" "$T/f.s" | head; }
 	done
-	SHIM_ERRNO=$err LD_PRELOAD=$tmp/shim.so "$ours" -vn a/f a/b/g a/fifo >"$tmp/fb1.o" 2>&1
-	cmp -s "$tmp/direct1.o" "$tmp/fb1.o" || { echo "FAIL errno $err, operands"; fails=$((fails + 1)); }
+	SHIM_ERRNO=$err LD_PRELOAD=$T/shim.so "$ours" -vn a/f a/b/g a/fifo >"$T/fb1.o" 2>&1
+	cmp -s "$T/direct1.o" "$T/fb1.o" || { fail "errno $err, operands"; }
 done
 # No d_type: one fstatat per entry decides, with the same result.
-SHIM_NO_DTYPE=1 SHIM_MARK=$tmp/mark LD_PRELOAD=$tmp/shim.so "$ours" -rvn . >"$tmp/nd.o" 2>"$tmp/nd.e"
+SHIM_NO_DTYPE=1 SHIM_MARK=$T/mark LD_PRELOAD=$T/shim.so "$ours" -rvn . >"$T/nd.o" 2>"$T/nd.e"
 for s in o e; do
-	sort "$tmp/direct.$s" >"$tmp/d.s"; sort "$tmp/nd.$s" >"$tmp/f.s"
-	cmp -s "$tmp/d.s" "$tmp/f.s" ||
-		{ echo "FAIL DT_UNKNOWN ($s):"; diff "$tmp/d.s" "$tmp/f.s" | head; fails=$((fails + 1)); }
+	sort "$T/direct.$s" >"$T/d.s"; sort "$T/nd.$s" >"$T/f.s"
+	cmp -s "$T/d.s" "$T/f.s" ||
+		{ fail "DT_UNKNOWN ($s):"; diff "$T/d.s" "$T/f.s" | head; }
 done
 if command -v strace >/dev/null; then
-	SHIM_NO_DTYPE=1 LD_PRELOAD=$tmp/shim.so strace -f -qq -e trace=newfstatat,fstatat64 \
-		-o "$tmp/st" "$ours" -r a >/dev/null 2>&1
+	SHIM_NO_DTYPE=1 LD_PRELOAD=$T/shim.so strace -f -qq -e trace=newfstatat,fstatat64 \
+		-o "$T/st" "$ours" -r a >/dev/null 2>&1
 	# a/ holds five entries; each needs a descriptor-relative fstatat.
-	n=$(grep -c 'statat[0-9]*([0-9].*AT_SYMLINK_NOFOLLOW' "$tmp/st")
-	[ "$n" -ge 5 ] || { echo "FAIL: DT_UNKNOWN reached fstatat $n times"; fails=$((fails + 1)); }
+	n=$(grep -c 'statat[0-9]*([0-9].*AT_SYMLINK_NOFOLLOW' "$T/st")
+	[ "$n" -ge 5 ] || { fail "DT_UNKNOWN reached fstatat $n times"; }
 fi
 
 # The deepest file is over PATH_MAX: read through /proc/self/fd.
 want="./$deepf"
 [ $caps = yes ] && want="./$deepf cap_kill=p"
-grep -qxF "$want" "$tmp/fb.o" || { echo "FAIL: deep file not read by the fallback"; fails=$((fails + 1)); }
+grep -qxF "$want" "$T/fb.o" || { fail "deep file not read by the fallback"; }
 if [ $caps = yes ]; then
-	grep -qx "./a/b/g cap_perfmon=p \[rootid=1000\]" "$tmp/fb.o" &&
-		grep -qx "./a/f cap_net_raw=ep" "$tmp/fb.o" ||
-		{ echo "FAIL: capabilities through the fallback"; fails=$((fails + 1)); }
+	grep -qx "./a/b/g cap_perfmon=p \[rootid=1000\]" "$T/fb.o" &&
+		grep -qx "./a/f cap_net_raw=ep" "$T/fb.o" ||
+		{ fail "capabilities through the fallback"; }
 fi
 
-[ "$fails" -eq 0 ] || { echo "$fails failures"; exit 1; }
-echo "the lgetxattr fallback matches getxattrat (capabilities compared: $caps)"
+finish "the lgetxattr fallback matches getxattrat (capabilities compared: $caps)"

@@ -5,13 +5,11 @@
 # directories, links and FIFOs; run without privileges, so the ordering
 # code also runs under ASan and valgrind. tests/root/getcap_order.sh
 # covers capable files, low descriptor limits and /usr.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 ref=/usr/sbin/getcap ours=$BUILD/progs/getcap
-[ -x "$ref" ] || { echo "skipped: no reference getcap at $ref"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
-t=$tmp/t
+[ -x "$ref" ] || skip "no reference getcap at $ref"
+t=$T/t
 for i in 0 1 2 3 4 5; do
 	for j in 0 1 2 3; do
 		mkdir -p "$t/d$i/s$j/x/y" "$t/d$i/s$j/empty"
@@ -21,16 +19,15 @@ for i in 0 1 2 3 4 5; do
 	mkfifo "$t/d$i/p"
 done
 for args in "-v -r t" "-r -v t/ ./t/d2 t//d4/"; do
-	(cd "$tmp" && "$ref" $args >"$tmp/ref" 2>/dev/null)
-	(cd "$tmp" && run_ours "$ours" $args >"$tmp/ours" 2>"$tmp/err")
+	(cd "$T" && "$ref" $args >"$T/ref" 2>/dev/null)
+	(cd "$T" && run_ours "$ours" $args >"$T/ours" 2>"$T/err")
 	# valgrind's own notes (it does not know getxattrat) are not ours.
-	grep -v '^--[0-9]*-- ' "$tmp/err" >"$tmp/err2"; mv "$tmp/err2" "$tmp/err"
-	if cmp -s "$tmp/ref" "$tmp/ours" && [ ! -s "$tmp/err" ]; then
-		echo "getcap $args: $(wc -l <"$tmp/ref") lines, identical"
+	grep -v '^--[0-9]*-- ' "$T/err" >"$T/err2"; mv "$T/err2" "$T/err"
+	if cmp -s "$T/ref" "$T/ours" && [ ! -s "$T/err" ]; then
+		echo "getcap $args: $(wc -l <"$T/ref") lines, identical"
 	else
-		echo "FAIL: getcap $args: not libcap's output:"
-		diff "$tmp/ref" "$tmp/ours" | head -n 6; head -n 3 "$tmp/err"
-		fails=$((fails + 1))
+		fail "getcap $args: not libcap's output:"
+		diff "$T/ref" "$T/ours" | head -n 6; head -n 3 "$T/err"
 	fi
 done
-[ $fails -eq 0 ]
+finish

@@ -8,19 +8,18 @@
 # fixed in libcap 2.70); ours says "getpcaps" like 2.76. Our usage text
 # also ends with lines for our own options, marked "(not in libcap)": those
 # additions are removed before comparing, after checking they come last.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/getpcaps ref=/usr/sbin/getpcaps capsh=/usr/sbin/capsh
-[ -x "$ours" ] || { echo "progs/getpcaps is not built"; exit 1; }
+[ -x "$ours" ] || { fail "progs/getpcaps is not built"; finish; }
 if [ ! -x "$ref" ] || [ ! -x "$capsh" ]; then
-	echo "skipped: /usr/sbin/getpcaps or capsh (libcap2-bin) is not installed"; exit 77
+	skip "/usr/sbin/getpcaps or capsh (libcap2-bin) is not installed"
 fi
-tmp=$(mktemp -d)
 pids=
-cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
+at_exit 'for p in $pids; do kill "$p" 2>/dev/null; done'
 
 # Long-lived targets with distinctive states. capsh needs privilege for
 # --iab; without it the target is simply an ordinary process.
@@ -39,30 +38,30 @@ sleep 0.3
 set -- $pids
 t1=$1 t2=$2 t3=${3:-$1}
 
-n=0 bad=0
-check() {
+# compare ARGS...: libcap's getpcaps and ours print the same, exit alike.
+n=0
+compare() {
 	n=$((n + 1))
-	"$ref" "$@" >"$tmp/ref.out" 2>"$tmp/ref.err"; ref_rc=$?
-	"$ours" "$@" >"$tmp/our.out" 2>"$tmp/our.err"; our_rc=$?
-	sed -i 's/^usage: getcaps /usr: getpcaps /; s/^usr: /usage: /' "$tmp/ref.err"
+	"$ref" "$@" >"$T/ref.out" 2>"$T/ref.err"; ref_rc=$?
+	"$ours" "$@" >"$T/our.out" 2>"$T/our.err"; our_rc=$?
+	sed -i 's/^usage: getcaps /usr: getpcaps /; s/^usr: /usage: /' "$T/ref.err"
 	# --license: our second line names our authors, not libcap's.
-	sed -i 's/^\[Copyright (c) 1997-8,2007-8,19,21-22 Andrew G. Morgan <morgan@kernel.org>\]$/[Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap'"'"'s getpcaps)]/' "$tmp/ref.out"
-	if grep -q '(not in libcap)$' "$tmp/our.err"; then
+	sed -i 's/^\[Copyright (c) 1997-8,2007-8,19,21-22 Andrew G. Morgan <morgan@kernel.org>\]$/[Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap'"'"'s getpcaps)]/' "$T/ref.out"
+	if grep -q '(not in libcap)$' "$T/our.err"; then
 		# Additions only after libcap's last usage line.
-		tail -n 1 "$tmp/our.err" | grep -q '(not in libcap)$' ||
-			{ bad=$((bad + 1)); echo "ADDITION NOT LAST: getpcaps $*"; }
-		sed -i '/(not in libcap)$/d' "$tmp/our.err"
+		tail -n 1 "$T/our.err" | grep -q '(not in libcap)$' ||
+			fail "getpcaps $*: an addition is not last"
+		sed -i '/(not in libcap)$/d' "$T/our.err"
 	fi
 	# Ours: after libcap's "Cannot parse pid -x" line, the unknown option
-	# named (tests/cli/cli_version_help.sh checks those lines).
-	sed -i "/^getpcaps: unknown option '/d" "$tmp/our.err"
+	# named (tests/cli/progs_version_help.sh checks those lines).
+	sed -i "/^getpcaps: unknown option '/d" "$T/our.err"
 	# pid 0 and "" name the getpcaps process itself: same state in both.
-	if ! cmp -s "$tmp/ref.out" "$tmp/our.out" ||
-	   ! cmp -s "$tmp/ref.err" "$tmp/our.err" || [ $ref_rc -ne $our_rc ]; then
-		bad=$((bad + 1))
-		echo "DIFFERS: getpcaps $* (exit ref $ref_rc, ours $our_rc)"
-		diff "$tmp/ref.out" "$tmp/our.out" | head -5
-		diff "$tmp/ref.err" "$tmp/our.err" | head -5
+	if ! cmp -s "$T/ref.out" "$T/our.out" ||
+	   ! cmp -s "$T/ref.err" "$T/our.err" || [ $ref_rc -ne $our_rc ]; then
+		fail "getpcaps $* differs (exit ref $ref_rc, ours $our_rc)"
+		diff "$T/ref.out" "$T/our.out" | head -5
+		diff "$T/ref.err" "$T/our.err" | head -5
 	fi
 }
 
@@ -71,34 +70,34 @@ for opts in "" --verbose --legacy --ugly --iab "--iab --verbose" \
 	    "--verbose --legacy"; do
 	# shellcheck disable=SC2086
 	for pid in 0 "" $$ 1 "$t1" "$t2" "$t3" +1 007 -0 " 1"; do
-		check $opts "$pid"
+		compare $opts "$pid"
 	done
-	check $opts 1 "$t1" "$t2" "$t3" $$
-	check $opts abc 1
-	check $opts -5 1
-	check $opts 99999999999 1
-	check $opts 99999999999999999999x
-	check $opts 2147483647 1
-	check $opts 4194304 "$t1"
-	check $opts 0x10 "1 " 1e3 -1x -- -v --foo 1
+	compare $opts 1 "$t1" "$t2" "$t3" $$
+	compare $opts abc 1
+	compare $opts -5 1
+	compare $opts 99999999999 1
+	compare $opts 99999999999999999999x
+	compare $opts 2147483647 1
+	compare $opts 4194304 "$t1"
+	compare $opts 0x10 "1 " 1e3 -1x -- -v --foo 1
 done
-check
-check --help
-check -h
-check --usage
-check 1 --help 1
-check --license
-check 1 --license 1
-check x --license
-check --iab 0 1
-check --iab --verbose "" 1
-check --iab 999999 1
-check 1 --iab "$t1" --verbose "$t2" --legacy "$t3"
+compare
+compare --help
+compare -h
+compare --usage
+compare 1 --help 1
+compare --license
+compare 1 --license 1
+compare x --license
+compare --iab 0 1
+compare --iab --verbose "" 1
+compare --iab 999999 1
+compare 1 --iab "$t1" --verbose "$t2" --legacy "$t3"
 
-[ "$bad" -eq 0 ] || { echo "$bad of $n invocations differ"; exit 1; }
+[ "$fails" -eq 0 ] || { echo "$fails of $n invocations differ"; finish; }
 # The reduced-IAB target must really show its IAB (else the test is weak).
 if [ "$(id -u)" -eq 0 ]; then
 	"$ours" --iab "$t1" | grep -q '!cap_sys_admin.*\^cap_perfmon' ||
-		{ echo "target $t1 lacks the IAB it was started with"; exit 1; }
+		{ fail "target $t1 lacks the IAB it was started with"; finish; }
 fi
-echo "$n invocations identical to /usr/sbin/getpcaps"
+finish "$n invocations identical to /usr/sbin/getpcaps"

@@ -7,22 +7,20 @@
 # pam_cap.so load them through a run path. Also: "make uninstall" removes
 # exactly what install wrote, and the installed man pages name the real
 # paths. Everything goes to temporary directories.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 minstall() {	# make TARGET VAR=VALUE...; the log is shown on failure
-	make -s -C "$TOP" "$@" >"$tmp/log" 2>&1 ||
-		{ cat "$tmp/log"; echo "make $*: failed"; return 1; }
+	make -s -C "$TOP" "$@" >"$T/log" 2>&1 ||
+		{ cat "$T/log"; echo "make $*: failed"; return 1; }
 }
 
 # One install, for real, under a temporary prefix that stands for
 # /usr/local (the layout does not depend on the prefix; a real one lets the
 # run paths resolve). No DESTDIR, LIBCAP_LAYOUT or libdir: the defaults.
-p=$tmp/usr/local
+p=$T/usr/local
 minstall install prefix="$p" || exit 1
 ours=$p/lib/libcap-perfmon/libcap.so.2
 
@@ -43,25 +41,25 @@ for f in "$p"/sbin/* "$p/lib/security/pam_cap.so"; do
 	got=$(env -u LD_LIBRARY_PATH ldd "$f" | awk '$1 == "libcap.so.2" {print $3}')
 	[ "$got" = "$ours" ] || fail "$(basename "$f") loads '$got', not $ours"
 done
-env -u LD_LIBRARY_PATH LD_DEBUG=libs "$p/sbin/getpcaps" $$ >/dev/null 2>"$tmp/debug" ||
-	fail "installed getpcaps failed: $(tail -1 "$tmp/debug")"
-grep -q "calling init: $ours\$" "$tmp/debug" || fail "getpcaps did not initialise $ours"
-printf '#include <sys/capability.h>\nint main(void) { return cap_max_bits() > 0 ? 0 : 1; }\n' >"$tmp/t.c"
+env -u LD_LIBRARY_PATH LD_DEBUG=libs "$p/sbin/getpcaps" $$ >/dev/null 2>"$T/debug" ||
+	fail "installed getpcaps failed: $(tail -1 "$T/debug")"
+grep -q "calling init: $ours\$" "$T/debug" || fail "getpcaps did not initialise $ours"
+printf '#include <sys/capability.h>\nint main(void) { return cap_max_bits() > 0 ? 0 : 1; }\n' >"$T/t.c"
 # shellcheck disable=SC2046
-if cc -o "$tmp/t" "$tmp/t.c" $(PKG_CONFIG_PATH=$p/lib/libcap-perfmon/pkgconfig \
-		pkg-config --cflags --libs libcap) 2>"$tmp/cc"; then
-	got=$(env -u LD_LIBRARY_PATH ldd "$tmp/t" | awk '$1 == "libcap.so.2" {print $3}')
+if cc -o "$T/t" "$T/t.c" $(PKG_CONFIG_PATH=$p/lib/libcap-perfmon/pkgconfig \
+		pkg-config --cflags --libs libcap) 2>"$T/cc"; then
+	got=$(env -u LD_LIBRARY_PATH ldd "$T/t" | awk '$1 == "libcap.so.2" {print $3}')
 	[ "$got" = "$ours" ] || fail "a program built with libcap.pc loads '$got', not $ours"
 else
-	fail "building with the installed libcap.pc: $(head -1 "$tmp/cc")"
+	fail "building with the installed libcap.pc: $(head -1 "$T/cc")"
 fi
 
 # 3. Installed man pages carry the paths of this install, no make variable
 # or placeholder.
 man=$p/share/man
 if grep -lrE '\$\((prefix|exec_prefix|libdir|sbindir|bindir|includedir|mandir|pkgconfigdir|pamdir)\)|@[a-z]+dir@' \
-	"$man" >"$tmp/left"; then
-	fail "installed pages with build variables left: $(tr '\n' ' ' <"$tmp/left")"
+	"$man" >"$T/left"; then
+	fail "installed pages with build variables left: $(tr '\n' ' ' <"$T/left")"
 fi
 grep -qxF ".I $p/sbin/setcap" "$man/man8/setcap.8" || fail "setcap.8 FILES does not name $p/sbin/setcap"
 grep -qxF ".I $p/lib/security/pam_cap.so" "$man/man8/pam_cap.8" || fail "pam_cap.8 FILES does not name the module"
@@ -80,5 +78,4 @@ else
 	fail "make uninstall failed"
 fi
 
-[ $fails -eq 0 ] && echo "default install stays private, uninstall is exact"
-[ $fails -eq 0 ]
+finish "default install stays private, uninstall is exact"

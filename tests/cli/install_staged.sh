@@ -5,18 +5,18 @@
 # symlinks, the header, libcap.pc, the programs, pam_cap.so and the man
 # pages; nothing installed carries a run path into the build tree; and
 # "make uninstall" with the same paths removes every file again.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
-stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
+stage=$T/stage
+mkdir "$stage"
 
 paths="DESTDIR=$stage prefix=/usr libdir=/usr/lib sbindir=/usr/sbin pamdir=/usr/lib/security"
 # shellcheck disable=SC2086
 make -s -C "$TOP" install $paths >"$stage.log" 2>&1 ||
-	{ cat "$stage.log"; rm -f "$stage.log"; echo "make install failed"; exit 1; }
+	{ cat "$stage.log"; fail "make install"; finish; }
 rm -f "$stage.log"
 
 r=$stage/usr
@@ -63,5 +63,4 @@ else
 	fail "make uninstall: $(tail -3 "$stage.log")"
 fi
 rm -f "$stage.log"
-[ $fails -eq 0 ] && echo "staged install complete: $files files, all removed by uninstall"
-[ $fails -eq 0 ]
+finish "staged install complete: $files files, all removed by uninstall"

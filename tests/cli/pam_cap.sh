@@ -6,7 +6,8 @@
 # marked "both" also run through Debian's pam_cap.so, which must give the
 # same line (differential test); "ours" cases are where we deliberately
 # differ (fail closed) or follow 2.69+ (world-writable config).
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/pam_world.sh"
 require_pam_driver
 ok='auth=SUCCESS setcred=SUCCESS'
@@ -109,4 +110,4 @@ t ours "@$T" "config=$T" alice 'auth setcred' "auth=AUTHINFO_UNAVAIL setcred=CRE
 t both '' '' alice 'auth setcred' "$ign iab= $k0"	# empty file
 
 echo "$cases cases, $diffed compared with Debian's pam_cap.so${DEB:+ ($DEB)}"
-[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -9,7 +9,8 @@
 # the process ends up with; Debian's module's result is shown beside it.
 # The users and groups are nss_wrapper files; tests/root/pam_cap_nss_files.sh
 # runs the group cases through glibc's own files backend.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/pam_world.sh"
 require_pam_driver
 PWDEBUG=2	# pam_wrapper prints pam_syslog() messages as "SYSLOG(prio): ..."
@@ -67,7 +68,7 @@ echo 'mal:x:4500:' >>"$T/group"
 # gave up at 1 MiB and took mal for a non-member, so "*" decided.
 awk 'BEGIN { printf "deny:x:4700:"
 	for (i = 1; i <= 70000; i++) printf "deny_member_%05d,", i; print "mal" }' >>"$T/group"
-[ "$(grep '^deny:' "$T/group" | wc -c)" -gt 1048576 ] || { echo "the deny group is too small to test"; exit 1; }
+[ "$(grep '^deny:' "$T/group" | wc -c)" -gt 1048576 ] || { fail "the deny group is too small to test"; finish; }
 t both 'none @deny\n^cap_sys_admin *\n' '' mal 'auth setcred' "auth=SUCCESS setcred=SUCCESS iab= $k0" '-I 4000000000 -M 4000000000'
 t both '!cap_sys_admin @deny\n^cap_sys_admin *\n' '' mal 'setcred' "setcred=SUCCESS iab=!21 $k0"
 t both 'none @deny\n^cap_sys_admin *\n' '' alice 'setcred' "setcred=SUCCESS iab=^21 $k0"
@@ -92,4 +93,4 @@ cp "$T/group.small" "$T/group"
 VALGRIND_CMD=$vg
 
 echo "$cases cases"
-[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

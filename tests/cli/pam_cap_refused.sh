@@ -9,7 +9,8 @@
 #     returns PAM_IGNORE, and for the second order skips the drop too);
 #   - with defer, pam_end cannot fail: the drops happen, no ambient bit is
 #     left, and the failure is logged.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/pam_world.sh"
 require_pam_driver
 PWDEBUG=2	# pam_wrapper prints pam_syslog() messages as "SYSLOG(prio): ..."
@@ -17,12 +18,6 @@ k0='keepcaps=0'
 all=ffffffffffffffff
 no_chown=fffffffffffffffe		# P without cap_chown (0)
 no_sys_admin=ffffffffffdfffff		# P without cap_sys_admin (21)
-
-logged() {
-	grep -qF -- "$1" "$T/log" && return
-	fails=$((fails + 1))
-	echo "FAIL after case $cases: log lacks '$1'"; sed 's/^/    log: /' "$T/log"
-}
 
 # The ambient bit asked for is named first, then last: I gets the bit
 # (raising I beyond P is allowed with CAP_SETPCAP), A stays empty, B loses
@@ -41,10 +36,7 @@ printf 'auth required pam_permit.so\nauth required %s config=%s\n' \
 	"$OURS" "$T/c$cases" >"$T/svc/required"
 want="setcred=CRED_ERR iab=0,!21 $k0"
 got=$(pam -s required -u alice -P "$no_chown" setcred)
-if [ "$got" != "$want" ]; then
-	fails=$((fails + 1))
-	echo "FAIL case $cases (required stack): want '$want' got '$got'"
-fi
+check "case $cases (required stack): want '$want' got '$got'" [ "$got" = "$want" ]
 # Deferred to pam_end, which cannot fail: the drop happens all the same.
 t ours '^cap_chown,!cap_sys_admin alice\n' 'defer' alice 'stack setcred end=silent' \
 	"setcred=PERM_DENIED end=SUCCESS iab=0,!21 $k0" "-P $no_chown -I 20 -M 20"
@@ -56,4 +48,4 @@ t ours '^cap_chown,!cap_sys_admin alice\n' 'defer' alice 'stack setcred end=sile
 	"setcred=PERM_DENIED end=SUCCESS iab=^0,!21 $k0" "-P $all"
 
 echo "$cases cases"
-[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -5,7 +5,8 @@
 # default= decide instead; authenticate AUTHINFO_UNAVAIL, setcred CRED_ERR),
 # nothing crashes, and the debug argument logs file, line, reason and IAB.
 # Where Debian's 2.66 module behaves differently, the case shows that too.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/pam_world.sh"
 require_pam_driver
 PWDEBUG=2	# pam_wrapper prints pam_syslog() messages as "SYSLOG(prio): ..."
@@ -88,4 +89,4 @@ t ours 'cap_kill alice\n' 'keepcap' alice 'auth setcred' "$ok iab=5 $k0"
 logged "SYSLOG(3): unknown option; keepcap"
 
 echo "$cases cases"
-[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -5,16 +5,16 @@
 # CAP_SETFCAP. Our stdout, stderr (less the "setcap: " lines and the usage
 # text's -f line we add) and exit status must equal /usr/sbin/setcap's.
 # The privileged rows live in tests/root/setcap_diff.sh.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
-[ -x "$ref" ] || { echo "skipped: /usr/sbin/setcap (libcap2-bin) is not installed"; exit 77; }
-[ -x "$ours" ] || { echo "progs/setcap is not built"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" && touch g && mkdir d || exit 1
-n=0 bad=0
+[ -x "$ref" ] || skip "/usr/sbin/setcap (libcap2-bin) is not installed"
+[ -x "$ours" ] || { fail "progs/setcap is not built"; finish; }
+cd "$T" && touch g && mkdir d || exit 1
+n=0
 while IFS= read -r row; do
 	input=
 	case $row in '<'*) input=${row%%|*}; input=${input#<}; row=${row#*|} ;; esac
@@ -24,9 +24,8 @@ while IFS= read -r row; do
 	sed -e '/^setcap: /d' -e '/^ -f  /d' -e '/(not in libcap)$/d' our.err >our.err.libcap
 	n=$((n + 1))
 	if ! cmp -s ref.out our.out || ! cmp -s ref.err our.err.libcap; then
-		echo "[$row]: differs (< 2.66, > ours)"
+		fail "[$row]: differs (< 2.66, > ours)"
 		diff ref.out our.out; diff ref.err our.err.libcap
-		bad=$((bad + 1))
 	fi
 done <<'ROWS'
 
@@ -64,6 +63,6 @@ cap_chown g
 <bogus\n|-v - g
 <=\n|-q -v - g
 ROWS
-[ "$n" -ge 34 ] || { echo "only $n rows ran"; exit 1; }
-[ "$bad" -eq 0 ] || { echo "$bad of $n argument lists differ"; exit 1; }
-echo "$n argument lists identical to libcap 2.66 (unprivileged)"
+[ "$n" -ge 34 ] || fail "only $n rows ran"
+[ "$fails" -eq 0 ] || echo "$fails of $n argument lists differ"
+finish "$n argument lists identical to libcap 2.66 (unprivileged)"

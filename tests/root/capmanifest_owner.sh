@@ -14,27 +14,24 @@
 # Also: a mode changed on a capable file, an ACL added to it (it lets
 # nobody profile), an ACL that cannot be re-created, and version 1
 # manifests (no owner/mode: restore refuses unless --allow-v1).
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 cm=$BUILD/progs/capmanifest probe=$BIN/perfprobe
-[ -x "$cm" ] && [ -x "$probe" ] || { echo "capmanifest or perfprobe not built"; exit 1; }
-command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
+[ -x "$cm" ] && [ -x "$probe" ] || { fail "capmanifest or perfprobe not built"; finish; }
+command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
-	{ echo "skipped: no /proc/sys/kernel/perf_event_paranoid (perf events not built in)"; exit 77; }
+	skip "no /proc/sys/kernel/perf_event_paranoid (perf events not built in)"
 [ "$paranoid" -ge 1 ] ||
-	{ echo "skipped: perf_event_paranoid is $paranoid, so everyone may already probe"; exit 77; }
+	skip "perf_event_paranoid is $paranoid, so everyone may already probe"
 [ "$(cat /proc/sys/kernel/cap_last_cap)" -ge 38 ] ||
-	{ echo "skipped: this kernel predates CAP_PERFMON (38)"; exit 77; }
-id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+	skip "this kernel predates CAP_PERFMON (38)"
+id nobody >/dev/null 2>&1 || skip "no user nobody"
+chmod 755 "$T"
 # A group number nobody is not in and no account needs: never in /etc/group.
 gid=47011
-t=$tmp/tree perf=$tmp/tree/usr/bin/perf
+t=$T/tree perf=$T/tree/usr/bin/perf
 mkdir -p "$t/usr/bin" && chmod -R 755 "$t"
 nobody_gid=$(id -g nobody)
 # probe_as WHO: runs perf as nobody, alone or with the group as a
@@ -49,72 +46,72 @@ owner_of() { stat -c '%u:%g %a' "$1"; }
 
 # The packaged perf, restricted to the group as setcap --perf-group leaves it.
 cp "$probe" "$perf" && chown 0:$gid "$perf" && chmod 0750 "$perf" &&
-	/usr/sbin/setcap cap_perfmon=ep "$perf" || { echo "setup failed"; exit 1; }
+	/usr/sbin/setcap cap_perfmon=ep "$perf" || { fail "setup failed"; finish; }
 out=$(probe_as member) || fail "setup: a group member cannot profile: $out"
 probe_as nobody >/dev/null && fail "setup: nobody (not in the group) could run perf"
 
-"$cm" record "$t" >"$tmp/m" || fail "record exited $?"
-printf '# capmanifest 2\n./usr/bin/perf owner=0 group=%s mode=0750 acl=no cap_perfmon=ep\n' $gid >"$tmp/want"
-cmp -s "$tmp/m" "$tmp/want" || { fail "manifest:"; diff "$tmp/want" "$tmp/m"; }
+"$cm" record "$t" >"$T/m" || fail "record exited $?"
+printf '# capmanifest 2\n./usr/bin/perf owner=0 group=%s mode=0750 acl=no cap_perfmon=ep\n' $gid >"$T/want"
+cmp -s "$T/m" "$T/want" || { fail "manifest:"; diff "$T/want" "$T/m"; }
 
 # dpkg's upgrade: a new file renamed over the old one, root:root 0755, no caps.
 upgrade() {
 	cp "$probe" "$perf.dpkg-new" && chmod 0755 "$perf.dpkg-new" &&
-		mv -f "$perf.dpkg-new" "$perf" || { echo "upgrade failed"; exit 1; }
+		mv -f "$perf.dpkg-new" "$perf" || { fail "upgrade failed"; finish; }
 }
 upgrade
 out=$(probe_as nobody) && fail "after the upgrade nobody could profile without capabilities: $out"
 
-"$cm" verify "$tmp/m" "$t" >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$cm" verify "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] || fail "verify after the upgrade exited $rc, want 1"
-cat >"$tmp/want" <<OUT
+cat >"$T/want" <<OUT
 missing: ./usr/bin/perf cap_perfmon=ep
 differs: ./usr/bin/perf has group=0 mode=0755, manifest says group=$gid mode=0750
 OUT
-cmp -s "$tmp/out" "$tmp/want" || { fail "verify output:"; diff "$tmp/want" "$tmp/out"; }
+cmp -s "$T/out" "$T/want" || { fail "verify output:"; diff "$T/want" "$T/out"; }
 
-"$cm" restore "$tmp/m" "$t" >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$cm" restore "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] || fail "restore of the upgraded perf exited $rc, want 1"
-echo "restore refuses: $(cat "$tmp/err")"
-[ "$(cat "$tmp/err")" = "capmanifest: ./usr/bin/perf: has group=0 mode=0755, manifest says group=$gid mode=0750: not restored (--fix-owner re-applies them)" ] ||
-	fail "restore's refusal: $(cat "$tmp/err")"
-[ -s "$tmp/out" ] && fail "restore reported a change: $(cat "$tmp/out")"
+echo "restore refuses: $(cat "$T/err")"
+[ "$(cat "$T/err")" = "capmanifest: ./usr/bin/perf: has group=0 mode=0755, manifest says group=$gid mode=0750: not restored (--fix-owner re-applies them)" ] ||
+	fail "restore's refusal: $(cat "$T/err")"
+[ -s "$T/out" ] && fail "restore reported a change: $(cat "$T/out")"
 [ -z "$(caps_of "$perf")" ] || fail "restore wrote capabilities: $(caps_of "$perf")"
 [ "$(owner_of "$perf")" = "0:0 755" ] || fail "restore changed the file: $(owner_of "$perf")"
 out=$(probe_as nobody) && fail "after the refused restore nobody can profile: $out"
 echo "nobody after the refused restore: $out"
 
-"$cm" restore -n --fix-owner "$tmp/m" "$t" >"$tmp/out" 2>"$tmp/err" || fail "dry run exited $?: $(cat "$tmp/err")"
-cat >"$tmp/want" <<OUT
+"$cm" restore -n --fix-owner "$T/m" "$t" >"$T/out" 2>"$T/err" || fail "dry run exited $?: $(cat "$T/err")"
+cat >"$T/want" <<OUT
 would fix: ./usr/bin/perf group=$gid mode=0750
 would set: ./usr/bin/perf cap_perfmon=ep
 OUT
-cmp -s "$tmp/out" "$tmp/want" || { fail "dry run output:"; diff "$tmp/want" "$tmp/out"; }
+cmp -s "$T/out" "$T/want" || { fail "dry run output:"; diff "$T/want" "$T/out"; }
 [ "$(owner_of "$perf")" = "0:0 755" ] && [ -z "$(caps_of "$perf")" ] || fail "the dry run changed the file"
 
-"$cm" restore --fix-owner "$tmp/m" "$t" >"$tmp/out" 2>"$tmp/err" || fail "restore --fix-owner exited $?: $(cat "$tmp/err")"
-cat >"$tmp/want" <<OUT
+"$cm" restore --fix-owner "$T/m" "$t" >"$T/out" 2>"$T/err" || fail "restore --fix-owner exited $?: $(cat "$T/err")"
+cat >"$T/want" <<OUT
 fixed: ./usr/bin/perf group=$gid mode=0750
 set: ./usr/bin/perf cap_perfmon=ep
 OUT
-cmp -s "$tmp/out" "$tmp/want" || { fail "restore --fix-owner output:"; diff "$tmp/want" "$tmp/out"; }
+cmp -s "$T/out" "$T/want" || { fail "restore --fix-owner output:"; diff "$T/want" "$T/out"; }
 [ "$(owner_of "$perf")" = "0:$gid 750" ] || fail "owner after --fix-owner: $(owner_of "$perf")"
 [ "$(caps_of "$perf")" = "cap_perfmon=ep" ] || fail "caps after --fix-owner: $(caps_of "$perf")"
 out=$(probe_as nobody) && fail "after restore --fix-owner nobody (not in the group) ran perf: $out"
 echo "nobody after --fix-owner: $out"
 out=$(probe_as member) || fail "after restore --fix-owner a group member cannot profile: $out"
 echo "group member after --fix-owner: $out"
-"$cm" verify "$tmp/m" "$t" >"$tmp/out" 2>&1 || fail "verify after --fix-owner: $(cat "$tmp/out")"
+"$cm" verify "$T/m" "$t" >"$T/out" 2>&1 || fail "verify after --fix-owner: $(cat "$T/out")"
 
 # chmod keeps capabilities: a capable perf made world-executable.
 chmod 0755 "$perf"
-"$cm" verify "$tmp/m" "$t" >"$tmp/out"; rc=$?
-[ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "differs: ./usr/bin/perf has mode=0755, manifest says mode=0750" ] ||
-	fail "verify of a chmod: exit $rc, $(cat "$tmp/out")"
-"$cm" restore "$tmp/m" "$t" >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] && grep -q "^capmanifest: ./usr/bin/perf: has mode=0755, manifest says mode=0750: not restored" "$tmp/err" ||
-	fail "restore of a chmod: exit $rc, $(cat "$tmp/err")"
-"$cm" restore --fix-owner "$tmp/m" "$t" >"$tmp/out" 2>"$tmp/err" || fail "restore --fix-owner of a chmod: $(cat "$tmp/err")"
+"$cm" verify "$T/m" "$t" >"$T/out"; rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "differs: ./usr/bin/perf has mode=0755, manifest says mode=0750" ] ||
+	fail "verify of a chmod: exit $rc, $(cat "$T/out")"
+"$cm" restore "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "^capmanifest: ./usr/bin/perf: has mode=0755, manifest says mode=0750: not restored" "$T/err" ||
+	fail "restore of a chmod: exit $rc, $(cat "$T/err")"
+"$cm" restore --fix-owner "$T/m" "$t" >"$T/out" 2>"$T/err" || fail "restore --fix-owner of a chmod: $(cat "$T/err")"
 [ "$(owner_of "$perf")" = "0:$gid 750" ] && [ "$(caps_of "$perf")" = "cap_perfmon=ep" ] ||
 	fail "after fixing a chmod: $(owner_of "$perf") $(caps_of "$perf")"
 
@@ -125,35 +122,35 @@ acl=$(printf '0x02000000''01000700ffffffff''02000500%02x%02x%02x%02x''04000500ff
 	$((u & 255)) $((u >> 8 & 255)) $((u >> 16 & 255)) $((u >> 24 & 255)))
 setfattr -n system.posix_acl_access -v "$acl" "$perf" || fail "cannot set the ACL"
 out=$(probe_as nobody) || fail "the ACL did not let nobody profile (test setup): $out"
-"$cm" verify "$tmp/m" "$t" >"$tmp/out"; rc=$?
-[ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "differs: ./usr/bin/perf has acl=yes, manifest says acl=no" ] ||
-	fail "verify of an added ACL: exit $rc, $(cat "$tmp/out")"
-"$cm" restore --fix-owner "$tmp/m" "$t" >"$tmp/out" 2>"$tmp/err" || fail "restore --fix-owner of an ACL: $(cat "$tmp/err")"
-grep -qx "fixed: ./usr/bin/perf acl=no" "$tmp/out" || fail "ACL fix output: $(cat "$tmp/out")"
+"$cm" verify "$T/m" "$t" >"$T/out"; rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "differs: ./usr/bin/perf has acl=yes, manifest says acl=no" ] ||
+	fail "verify of an added ACL: exit $rc, $(cat "$T/out")"
+"$cm" restore --fix-owner "$T/m" "$t" >"$T/out" 2>"$T/err" || fail "restore --fix-owner of an ACL: $(cat "$T/err")"
+grep -qx "fixed: ./usr/bin/perf acl=no" "$T/out" || fail "ACL fix output: $(cat "$T/out")"
 getfattr -n system.posix_acl_access "$perf" >/dev/null 2>&1 && fail "the ACL is still there"
 out=$(probe_as nobody) && fail "nobody still runs perf after the ACL was removed: $out"
 [ "$(caps_of "$perf")" = "cap_perfmon=ep" ] || fail "caps after the ACL fix: $(caps_of "$perf")"
 
 # A recorded ACL cannot be re-created: even --fix-owner refuses.
 setfattr -n system.posix_acl_access -v "$acl" "$perf"
-"$cm" record "$t" >"$tmp/macl" || fail "record with an ACL exited $?"
-grep -q "^./usr/bin/perf owner=0 group=$gid mode=0750 acl=yes cap_perfmon=ep\$" "$tmp/macl" ||
-	fail "ACL not recorded: $(cat "$tmp/macl")"
+"$cm" record "$t" >"$T/macl" || fail "record with an ACL exited $?"
+grep -q "^./usr/bin/perf owner=0 group=$gid mode=0750 acl=yes cap_perfmon=ep\$" "$T/macl" ||
+	fail "ACL not recorded: $(cat "$T/macl")"
 upgrade
-"$cm" restore --fix-owner "$tmp/macl" "$t" >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] && grep -q "cannot be re-created" "$tmp/err" || fail "restore of a lost ACL: exit $rc, $(cat "$tmp/err")"
+"$cm" restore --fix-owner "$T/macl" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "cannot be re-created" "$T/err" || fail "restore of a lost ACL: exit $rc, $(cat "$T/err")"
 [ -z "$(caps_of "$perf")" ] || fail "capabilities written although the ACL was lost"
 
 # Version 1 manifests cannot prove who may run a file.
-printf '# capmanifest 1\n./usr/bin/perf cap_perfmon=ep\n' >"$tmp/v1"
-"$cm" restore "$tmp/v1" "$t" >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && grep -q "version 1 manifest records no owner, group or mode" "$tmp/err" ||
-	fail "restore of a v1 manifest: exit $rc, $(cat "$tmp/err")"
+printf '# capmanifest 1\n./usr/bin/perf cap_perfmon=ep\n' >"$T/v1"
+"$cm" restore "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "version 1 manifest records no owner, group or mode" "$T/err" ||
+	fail "restore of a v1 manifest: exit $rc, $(cat "$T/err")"
 [ -z "$(caps_of "$perf")" ] || fail "a v1 restore wrote capabilities"
-"$cm" verify "$tmp/v1" "$t" >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] && [ "$(cat "$tmp/out")" = "missing: ./usr/bin/perf cap_perfmon=ep" ] &&
-	grep -q "not recorded, so not verified" "$tmp/err" || fail "verify of a v1 manifest: exit $rc, $(cat "$tmp/out" "$tmp/err")"
-"$cm" restore --allow-v1 "$tmp/v1" "$t" >"$tmp/out" 2>"$tmp/err" || fail "restore --allow-v1 exited $?"
+"$cm" verify "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "missing: ./usr/bin/perf cap_perfmon=ep" ] &&
+	grep -q "not recorded, so not verified" "$T/err" || fail "verify of a v1 manifest: exit $rc, $(cat "$T/out" "$T/err")"
+"$cm" restore --allow-v1 "$T/v1" "$t" >"$T/out" 2>"$T/err" || fail "restore --allow-v1 exited $?"
 [ "$(caps_of "$perf")" = "cap_perfmon=ep" ] || fail "restore --allow-v1 did not set the capability"
-"$cm" verify --fix-owner "$tmp/m" "$t" >/dev/null 2>&1; [ $? -eq 2 ] || fail "--fix-owner accepted by verify"
-[ $fails -eq 0 ]
+"$cm" verify --fix-owner "$T/m" "$t" >/dev/null 2>&1; [ $? -eq 2 ] || fail "--fix-owner accepted by verify"
+finish

@@ -10,27 +10,25 @@
 # being walked), but record must succeed and her paths must never be
 # recorded with capabilities (a later restore would grant them). The base commit, which walked with nftw and read each file
 # again by its path, recorded them in 10-50% of the runs.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 cm=$BUILD/progs/capmanifest swap=$BIN/pathswap
-[ -x "$cm" ] && [ -x "$swap" ] || { echo "capmanifest or pathswap not built"; exit 1; }
-id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }
+[ -x "$cm" ] && [ -x "$swap" ] || { fail "capmanifest or pathswap not built"; finish; }
+id nobody >/dev/null 2>&1 || skip "no user nobody"
 uid=$(id -u nobody)
-tmp=$(mktemp -d); swapper=
-trap '[ -n "$swapper" ] && kill $swapper 2>/dev/null; rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+swapper=
+at_exit '[ -z "$swapper" ] || kill $swapper 2>/dev/null'
+chmod 755 "$T"
 seconds=${CAPMANIFEST_RACE_SECONDS:-10}
-t=$tmp/tree
+t=$T/tree
 mkdir -p "$t/usr/bin" "$t/usr/lib" "$t/home/m/dir"
 for f in tool perf ping; do
 	cp /bin/true "$t/usr/bin/$f" || exit 1
 done
 setcap cap_sys_admin=ep "$t/usr/bin/tool" && setcap cap_perfmon=ep "$t/usr/bin/perf" &&
-	setcap cap_net_raw=ep "$t/usr/bin/ping" || { echo "setcap failed"; exit 1; }
+	setcap cap_net_raw=ep "$t/usr/bin/ping" || { fail "setcap failed"; finish; }
 # A little bulk, as on a real system (more would only slow each attempt).
 i=0
 while [ $i -lt 20 ]; do : >"$t/usr/lib/f$i"; i=$((i + 1)); done
@@ -43,30 +41,30 @@ as_her() { setpriv --reuid="$uid" --regid="$(id -g nobody)" --clear-groups "$@";
 # phase NAME A B: A and B (in her directory) swapped while record loops.
 phase() {
 	(cd "$t/home/m" && exec setpriv --reuid="$uid" --regid="$(id -g nobody)" \
-		--clear-groups "$swap" "$2" "$3" "$seconds") >"$tmp/swaps" & swapper=$!
+		--clear-groups "$swap" "$2" "$3" "$seconds") >"$T/swaps" & swapper=$!
 	runs=0 skipped=0 recorded=0
 	while kill -0 $swapper 2>/dev/null; do
-		"$cm" record "$t" >"$tmp/m" 2>"$tmp/err"; rc=$?
+		"$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
 		runs=$((runs + 1))
-		[ $rc -eq 0 ] || { fail "$1: record exited $rc: $(cat "$tmp/err")"; continue; }
-		if grep -q '^\./home/' "$tmp/m"; then
+		[ $rc -eq 0 ] || { fail "$1: record exited $rc: $(cat "$T/err")"; continue; }
+		if grep -q '^\./home/' "$T/m"; then
 			recorded=$((recorded + 1))
-			[ $recorded -eq 1 ] && echo "$1: run $runs recorded $(grep '^\./home/' "$tmp/m" | head -n 1)"
+			[ $recorded -eq 1 ] && echo "$1: run $runs recorded $(grep '^\./home/' "$T/m" | head -n 1)"
 		fi
-		grep -q '^\./usr/bin/tool ' "$tmp/m" || fail "$1: run $runs lost ./usr/bin/tool"
+		grep -q '^\./usr/bin/tool ' "$T/m" || fail "$1: run $runs lost ./usr/bin/tool"
 		# Her directory turning into a link mid-walk is skipped, and said.
-		if [ -s "$tmp/err" ]; then
+		if [ -s "$T/err" ]; then
 			skipped=$((skipped + 1))
-			grep -qv "^capmanifest: warning: $t/home/m/dir[.a-z]*: vanished or replaced during the walk, nothing recorded below it\$" "$tmp/err" &&
-				fail "$1: stderr $(cat "$tmp/err")"
+			grep -qv "^capmanifest: warning: $t/home/m/dir[.a-z]*: vanished or replaced during the walk, nothing recorded below it\$" "$T/err" &&
+				fail "$1: stderr $(cat "$T/err")"
 		fi
 	done
 	wait $swapper || fail "$1: pathswap failed"
 	swapper=
-	echo "$1: $runs records against $(cat "$tmp/swaps") swaps: $recorded recorded her path with capabilities, $skipped skipped her directory as it turned into a link"
+	echo "$1: $runs records against $(cat "$T/swaps") swaps: $recorded recorded her path with capabilities, $skipped skipped her directory as it turned into a link"
 	[ $runs -ge 60 ] || fail "$1: only $runs records, the race was hardly exercised"
 	[ $recorded -eq 0 ] || fail "$1: her path was recorded with capabilities in $recorded of $runs runs"
 }
 phase file tool tool.lnk
 phase directory dir dir.lnk
-[ $fails -eq 0 ]
+finish

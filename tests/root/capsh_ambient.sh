@@ -5,68 +5,63 @@
 # a CPU-wide perf_event_open) succeeds; without the ambient bit, or with
 # only P or only I, the same program as the same user fails with EACCES.
 # Also the recipe printed by "capsh --explain=cap_perfmon".
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 C=$BUILD/progs/capsh
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
-[ -x "$C" ] && [ -x "$BIN/perfprobe" ] || { echo "capsh or perfprobe not built"; exit 1; }
-id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-cp "$BIN/perfprobe" "$tmp/perfprobe"; chmod 755 "$tmp/perfprobe"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+[ -x "$C" ] && [ -x "$BIN/perfprobe" ] || { fail "capsh or perfprobe not built"; finish; }
+id nobody >/dev/null 2>&1 || skip "no user nobody"
+chmod 755 "$T"
+cp "$BIN/perfprobe" "$T/perfprobe"; chmod 755 "$T/perfprobe"
 
 # The probe must be refused to a capability-less nobody, or nothing is shown.
-if setpriv --reuid=nobody --regid=nogroup --clear-groups "$tmp/perfprobe" >/dev/null 2>&1; then
-	echo "skipped: perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) lets nobody open CPU-wide events"
-	exit 77
+if setpriv --reuid=nobody --regid=nogroup --clear-groups "$T/perfprobe" >/dev/null 2>&1; then
+	skip "perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) lets nobody open CPU-wide events"
 fi
-"$tmp/perfprobe" >/dev/null 2>&1 || { echo "skipped: perf_event_open does not work here even as root"; exit 77; }
-[ "$("$C" --supports=cap_perfmon 2>&1)" = "" ] || { echo "skipped: kernel without CAP_PERFMON"; exit 77; }
+"$T/perfprobe" >/dev/null 2>&1 || skip "perf_event_open does not work here even as root"
+[ "$("$C" --supports=cap_perfmon 2>&1)" = "" ] || skip "kernel without CAP_PERFMON"
 
 setup='--caps=cap_perfmon,cap_setuid,cap_setgid+p cap_perfmon+i'
-probe() { "$C" "$@" --shell=/bin/sh -- -c "$tmp/perfprobe -c" 2>&1; }
+probe() { "$C" "$@" --shell=/bin/sh -- -c "$T/perfprobe -c" 2>&1; }
 
 out=$(probe "$setup" --keep=1 --user=nobody --addamb=cap_perfmon); rc=$?
-[ $rc -eq 0 ] || bad "ambient cap_perfmon as nobody: exit $rc [$out]"
-echo "$out" | grep -qx 'perf_event_open: ok' || bad "ambient: probe output [$out]"
-echo "$out" | grep -q '^CapAmb:.*0000004000000000' || bad "ambient: CapAmb not perfmon [$out]"
-echo "$out" | grep -q '^CapEff:.*0000004000000000' || bad "ambient: CapEff not perfmon [$out]"
+[ $rc -eq 0 ] || fail "ambient cap_perfmon as nobody: exit $rc [$out]"
+echo "$out" | grep -qx 'perf_event_open: ok' || fail "ambient: probe output [$out]"
+echo "$out" | grep -q '^CapAmb:.*0000004000000000' || fail "ambient: CapAmb not perfmon [$out]"
+echo "$out" | grep -q '^CapEff:.*0000004000000000' || fail "ambient: CapEff not perfmon [$out]"
 
 out=$(probe "$setup" --keep=1 --user=nobody); rc=$?
-[ $rc -eq 1 ] || bad "no ambient bit: exit $rc [$out]"
-echo "$out" | grep -q 'Permission denied' || bad "no ambient bit: want EACCES [$out]"
+[ $rc -eq 1 ] || fail "no ambient bit: exit $rc [$out]"
+echo "$out" | grep -q 'Permission denied' || fail "no ambient bit: want EACCES [$out]"
 
 out=$(probe "$setup" --keep=1 --user=nobody --addamb=cap_perfmon --delamb=cap_perfmon); rc=$?
-[ $rc -eq 1 ] || bad "--delamb: probe still works [$out]"
+[ $rc -eq 1 ] || fail "--delamb: probe still works [$out]"
 out=$(probe "$setup" --keep=1 --user=nobody --addamb=cap_perfmon --noamb); rc=$?
-[ $rc -eq 1 ] || bad "--noamb: probe still works [$out]"
+[ $rc -eq 1 ] || fail "--noamb: probe still works [$out]"
 
 # Raising ambient needs the bit in both P and I.
 out=$("$C" --caps=cap_perfmon,cap_setuid,cap_setgid+p --user=nobody --addamb=cap_perfmon 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "failed to raise ambient [cap_perfmon=38]" ] || bad "ambient without I: $rc [$out]"
+[ $rc -eq 1 ] && [ "$out" = "failed to raise ambient [cap_perfmon=38]" ] || fail "ambient without I: $rc [$out]"
 out=$("$C" "--caps=cap_setuid,cap_setgid,cap_setpcap+p cap_perfmon+i" --user=nobody --addamb=cap_perfmon 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "failed to raise ambient [cap_perfmon=38]" ] || bad "ambient without P: $rc [$out]"
+[ $rc -eq 1 ] && [ "$out" = "failed to raise ambient [cap_perfmon=38]" ] || fail "ambient without P: $rc [$out]"
 # The secure-no-ambient-raise bit forbids it altogether.
 out=$("$C" --secbits=0x40 "$setup" --addamb=cap_perfmon 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "failed to raise ambient [cap_perfmon=38]" ] || bad "secbit no-ambient-raise: $rc [$out]"
+[ $rc -eq 1 ] && [ "$out" = "failed to raise ambient [cap_perfmon=38]" ] || fail "secbit no-ambient-raise: $rc [$out]"
 
 # The IAB form of the same thing (libcap 2.66 wants CAP_SETPCAP here; 2.76
 # and this library only when I grows beyond P).
 out=$(probe --caps="cap_perfmon,cap_setuid,cap_setgid+p" --keep=1 --user=nobody --iab='^cap_perfmon'); rc=$?
-[ $rc -eq 0 ] || bad "--iab=^cap_perfmon as nobody: exit $rc [$out]"
+[ $rc -eq 0 ] || fail "--iab=^cap_perfmon as nobody: exit $rc [$out]"
 
 # The recipe from --explain=cap_perfmon, with nobody in place of alice.
 recipe=$("$C" --explain=cap_perfmon | sed -n '/capsh --caps=/,/perf top/p' |
 	sed -e 's/^ *//' -e 's/\\$//' | tr -d '\n')
 case $recipe in
 *'--caps="cap_perfmon,cap_setuid,cap_setgid+p cap_perfmon+i"'*'--keep=1 --user=alice'*'--addamb=cap_perfmon'*) ;;
-*) bad "--explain recipe changed: [$recipe]" ;;
+*) fail "--explain recipe changed: [$recipe]" ;;
 esac
 out=$(probe --caps="cap_perfmon,cap_setuid,cap_setgid+p cap_perfmon+i" --keep=1 --user=nobody --addamb=cap_perfmon); rc=$?
-[ $rc -eq 0 ] || bad "recipe: exit $rc"
-[ $fail -eq 0 ] && echo "capsh ambient cap_perfmon as nobody: all checks passed"
-exit $fail
+[ $rc -eq 0 ] || fail "recipe: exit $rc"
+finish "capsh ambient cap_perfmon as nobody: all checks passed"

@@ -8,25 +8,24 @@
 # the top of progs/capsh/capsh.c (nothing else may differ). --explain/--suggest
 # descriptions are our own and are not compared; their error paths are.
 # Our one-line plain answer to a mistake, after libcap's lines, is not
-# compared either (cli/cli_version_help.sh checks it).
+# compared either (cli/progs_version_help.sh checks it).
 # Numbers that libcap wraps or half-reads (--uid=4294967296, --decode=zz,
 # --groups=1x, ...) are refused on purpose (issue 12) and checked in
-# root/numbers_range.sh instead; in-range numbers stay here.
-set -u
-. "$TESTS_DIR/lib.sh"
+# root/progs_numbers_range.sh instead; in-range numbers stay here.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 ours=$BUILD/progs/capsh ref=/usr/sbin/capsh
-[ -x "$ref" ] || { echo "skipped: /usr/sbin/capsh (libcap2-bin) is not installed"; exit 77; }
-[ -x "$ours" ] || { echo "our capsh is not built"; exit 1; }
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
-id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }
+[ -x "$ref" ] || skip "/usr/sbin/capsh (libcap2-bin) is not installed"
+[ -x "$ours" ] || { fail "our capsh is not built"; finish; }
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+id nobody >/dev/null 2>&1 || skip "no user nobody"
 
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
+chmod 755 "$T"
 
 # One argument list per line, in sh quoting.
-cat >"$tmp/cases" <<'CASES'
+cat >"$T/cases" <<'CASES'
 
 --print
 --current
@@ -203,36 +202,35 @@ fix_ref() {
 
 # 41 stands for the first number neither libcap 2.66 nor our table names.
 first_unnamed=$(grep -c '^CAP_FACT(' "$TOP/libcap/caps.def")
-[ "$first_unnamed" -gt 41 ] && sed -i "s/=41\$/=$first_unnamed/" "$tmp/cases"
+[ "$first_unnamed" -gt 41 ] && sed -i "s/=41\$/=$first_unnamed/" "$T/cases"
 
-n=0 bad=0
+n=0
 while IFS= read -r line; do
 	n=$((n + 1))
 	eval "set -- $line"
-	(cd "$tmp" && "$ref" "$@" >"$tmp/r.out" 2>"$tmp/r.err" </dev/null); rrc=$?
-	(cd "$tmp" && "$ours" "$@" >"$tmp/o.out" 2>"$tmp/o.err" </dev/null); orc=$?
+	(cd "$T" && "$ref" "$@" >"$T/r.out" 2>"$T/r.err" </dev/null); rrc=$?
+	(cd "$T" && "$ours" "$@" >"$T/o.out" 2>"$T/o.err" </dev/null); orc=$?
 	# Most runs match as they are; normalise only the others.
-	if [ "$rrc" = "$orc" ] && cmp -s "$tmp/r.out" "$tmp/o.out" &&
-	   cmp -s "$tmp/r.err" "$tmp/o.err"; then
+	if [ "$rrc" = "$orc" ] && cmp -s "$T/r.out" "$T/o.out" &&
+	   cmp -s "$T/r.err" "$T/o.err"; then
 		continue
 	fi
-	norm "$tmp/r.out" | fix_ref >"$tmp/r.out.n"; norm "$tmp/r.err" >"$tmp/r.err.n"
+	norm "$T/r.out" | fix_ref >"$T/r.out.n"; norm "$T/r.err" >"$T/r.err.n"
 	# Our own options' usage lines come after libcap's and say so.
 	# Names 2.66 lacks (libcap/caps.def's beyond 40) as the numbers it prints.
-	norm "$tmp/o.out" | sed '/(not in libcap)$/d' |
-		sh "$TESTS_DIR/tools/as_libcap266.sh" >"$tmp/o.out.n"
+	norm "$T/o.out" | sed '/(not in libcap)$/d' |
+		sh "$TESTS_DIR/tools/as_libcap266.sh" >"$T/o.out.n"
 	# Our plain answer to a mistake is one line after libcap's, on stderr
-	# (cli/cli_version_help.sh checks it); everything before it is libcap's.
-	norm "$tmp/o.err" | sed '$ { /^capsh: unknown [a-z -]* '"'"'.*'"'"'\(; did you mean .*?\)\{0,1\}$/d; }' >"$tmp/o.err.n"
-	if [ "$rrc" != "$orc" ] || ! cmp -s "$tmp/r.out.n" "$tmp/o.out.n" ||
-	   ! cmp -s "$tmp/r.err.n" "$tmp/o.err.n"; then
-		bad=$((bad + 1))
-		echo "DIFFERS: capsh $line"
+	# (cli/progs_version_help.sh checks it); everything before it is libcap's.
+	norm "$T/o.err" | sed '$ { /^capsh: unknown [a-z -]* '"'"'.*'"'"'\(; did you mean .*?\)\{0,1\}$/d; }' >"$T/o.err.n"
+	if [ "$rrc" != "$orc" ] || ! cmp -s "$T/r.out.n" "$T/o.out.n" ||
+	   ! cmp -s "$T/r.err.n" "$T/o.err.n"; then
+		fail "capsh $line: differs"
 		echo "  exit: libcap $rrc, ours $orc"
-		diff "$tmp/r.out.n" "$tmp/o.out.n" | head -8 | sed 's/^/  stdout /'
-		diff "$tmp/r.err.n" "$tmp/o.err.n" | head -8 | sed 's/^/  stderr /'
+		diff "$T/r.out.n" "$T/o.out.n" | head -8 | sed 's/^/  stdout /'
+		diff "$T/r.err.n" "$T/o.err.n" | head -8 | sed 's/^/  stderr /'
 	fi
-done <"$tmp/cases"
-echo "$n argument lists, $bad differ"
-[ "$n" -ge 40 ] || { echo "too few cases"; exit 1; }
-[ "$bad" -eq 0 ]
+done <"$T/cases"
+echo "$n argument lists, $fails differ"
+[ "$n" -ge 40 ] || fail "too few cases: $n"
+finish

@@ -6,19 +6,16 @@
 # --user and --cap-uid versus --uid, --chroot landing in the new "/",
 # --mode=NOPRIV locking the securebits, --secbits, and --forkfor/--killit
 # across a uid change.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 C=$BUILD/progs/capsh
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
-[ -x "$C" ] || { echo "capsh not built"; exit 1; }
-[ -x /bin/sh ] || { echo "skipped: no /bin/sh"; exit 77; }
-id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+[ -x "$C" ] || { fail "capsh not built"; finish; }
+[ -x /bin/sh ] || skip "no /bin/sh"
+id nobody >/dev/null 2>&1 || skip "no user nobody"
+chmod 755 "$T"
 nl='
 '
 # status <field> <capsh args...>: the field of capsh's own /proc/<pid>/status
@@ -32,98 +29,97 @@ bit() { echo $(( (0x$1 >> $2) & 1 )); }
 
 # Bounding set: drop two, check the kernel's CapBnd and capsh's own tests.
 bnd=$(status CapBnd --drop=cap_net_raw,cap_perfmon)
-[ "$(bit "$bnd" 13)" = 0 ] && [ "$(bit "$bnd" 38)" = 0 ] || bad "--drop: CapBnd=$bnd still has net_raw/perfmon"
-[ "$(bit "$bnd" 0)" = 1 ] || bad "--drop: CapBnd=$bnd lost cap_chown"
+[ "$(bit "$bnd" 13)" = 0 ] && [ "$(bit "$bnd" 38)" = 0 ] || fail "--drop: CapBnd=$bnd still has net_raw/perfmon"
+[ "$(bit "$bnd" 0)" = 1 ] || fail "--drop: CapBnd=$bnd lost cap_chown"
 out=$("$C" --drop=cap_net_raw --has-b=cap_net_raw 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "cap[cap_net_raw] not in bounding vector" ] || bad "--has-b after drop: $rc [$out]"
-"$C" --drop=cap_net_raw --dropped=cap_net_raw || bad "--dropped after drop"
+[ $rc -eq 1 ] && [ "$out" = "cap[cap_net_raw] not in bounding vector" ] || fail "--has-b after drop: $rc [$out]"
+"$C" --drop=cap_net_raw --dropped=cap_net_raw || fail "--dropped after drop"
 out=$("$C" --drop=cap_net_raw --print | sed -n 2p)
-case $out in *cap_net_raw*) bad "--print still bounds cap_net_raw" ;; esac
+case $out in *cap_net_raw*) fail "--print still bounds cap_net_raw" ;; esac
 bnd=$(status CapBnd --drop=all)
-[ "$bnd" = 0000000000000000 ] || bad "--drop=all: CapBnd=$bnd"
+[ "$bnd" = 0000000000000000 ] || fail "--drop=all: CapBnd=$bnd"
 # --strict: no CAP_SETPCAP fix-up, so with it only in P the drop fails.
 out=$("$C" --caps=cap_setpcap=p --strict --drop=cap_kill 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "failed to drop [cap_kill=5]" ] || bad "--strict --drop: $rc [$out]"
+[ $rc -eq 1 ] && [ "$out" = "failed to drop [cap_kill=5]" ] || fail "--strict --drop: $rc [$out]"
 bnd=$(status CapBnd --caps=cap_setpcap=p --drop=cap_kill)
-[ "$(bit "$bnd" 5)" = 0 ] || bad "non-strict --drop with setpcap in P only"
+[ "$(bit "$bnd" 5)" = 0 ] || fail "non-strict --drop with setpcap in P only"
 out=$("$C" --caps=cap_setpcap=p --drop=cap_kill --current | head -n 1)
-[ "$out" = "Current: cap_setpcap=p" ] || bad "--drop left CAP_SETPCAP effective: $out"
+[ "$out" = "Current: cap_setpcap=p" ] || fail "--drop left CAP_SETPCAP effective: $out"
 
 # --caps, --inh, --iab and ambient, read back from the kernel.
 eff=$(status CapEff --caps=cap_chown,cap_kill=ep)
-[ "$eff" = 0000000000000021 ] || bad "--caps: CapEff=$eff"
+[ "$eff" = 0000000000000021 ] || fail "--caps: CapEff=$eff"
 inh=$(status CapInh --inh=cap_chown,cap_perfmon)
-[ "$inh" = 0000004000000001 ] || bad "--inh: CapInh=$inh"
+[ "$inh" = 0000004000000001 ] || fail "--inh: CapInh=$inh"
 amb=$(status CapAmb --inh=cap_perfmon --addamb=cap_perfmon)
-[ "$amb" = 0000004000000000 ] || bad "--addamb: CapAmb=$amb"
+[ "$amb" = 0000004000000000 ] || fail "--addamb: CapAmb=$amb"
 amb=$(status CapAmb --inh=cap_perfmon --addamb=cap_perfmon --noamb)
-[ "$amb" = 0000000000000000 ] || bad "--noamb: CapAmb=$amb"
+[ "$amb" = 0000000000000000 ] || fail "--noamb: CapAmb=$amb"
 amb=$(status CapAmb --iab='^cap_perfmon,^cap_bpf')
-[ "$amb" = 000000c000000000 ] || bad "--iab ambient: CapAmb=$amb"
+[ "$amb" = 000000c000000000 ] || fail "--iab ambient: CapAmb=$amb"
 bnd=$(status CapBnd '--iab=!cap_sys_module')
-[ "$(bit "$bnd" 16)" = 0 ] || bad "--iab !: CapBnd=$bnd"
+[ "$(bit "$bnd" 16)" = 0 ] || fail "--iab !: CapBnd=$bnd"
 
 # --user: ids, groups, HOME; --cap-uid keeps P, --uid does not.
 out=$("$C" --user=nobody --shell=/bin/sh -- -c 'id -u; id -g; echo "$HOME"' 2>&1)
 want="$(id -u nobody)$nl$(id -g nobody)$nl$(getent passwd nobody | cut -d: -f6)"
-[ "$out" = "$want" ] || bad "--user=nobody: [$out] want [$want]"
+[ "$out" = "$want" ] || fail "--user=nobody: [$out] want [$want]"
 out=$("$C" --user=nobody --print | sed -n 10p)
-[ "$out" = "uid=$(id -u nobody)(nobody) euid=$(id -u nobody)(nobody)" ] || bad "--user --print: $out"
-"$C" --cap-uid=65534 --has-p=cap_chown --is-uid=65534 || bad "--cap-uid lost P"
+[ "$out" = "uid=$(id -u nobody)(nobody) euid=$(id -u nobody)(nobody)" ] || fail "--user --print: $out"
+"$C" --cap-uid=65534 --has-p=cap_chown --is-uid=65534 || fail "--cap-uid lost P"
 out=$("$C" --uid=65534 --has-p=cap_chown 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "cap[cap_chown] not permitted" ] || bad "--uid kept P: $rc [$out]"
+[ $rc -eq 1 ] && [ "$out" = "cap[cap_chown] not permitted" ] || fail "--uid kept P: $rc [$out]"
 out=$("$C" --uid=65534 --uid=0 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "Failed to set uid=0: Operation not permitted" ] || bad "--uid back to 0: $rc [$out]"
+[ $rc -eq 1 ] && [ "$out" = "Failed to set uid=0: Operation not permitted" ] || fail "--uid back to 0: $rc [$out]"
 out=$("$C" --groups=0,1,2 --print | sed -n 12p)
-[ "$out" = "groups=0($(getent group 0 | cut -d: -f1)),1($(getent group 1 | cut -d: -f1)),2($(getent group 2 | cut -d: -f1))" ] || bad "--groups: $out"
+[ "$out" = "groups=0($(getent group 0 | cut -d: -f1)),1($(getent group 1 | cut -d: -f1)),2($(getent group 2 | cut -d: -f1))" ] || fail "--groups: $out"
 
 # --chroot: a tree with its own passwd; the second, relative chroot only
 # works if the first one also moved the working directory to the new "/".
 # LeakSanitizer (make SANITIZE=...) needs /proc, which the new root lacks.
 nolsan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-mkdir -p "$tmp/root/sub/etc"
-echo "capshtest:x:4242:4243::/home/capshtest:/bin/false" >"$tmp/root/sub/etc/passwd"
-echo "capshgrp:x:4243:" >"$tmp/root/sub/etc/group"
-out=$(cd / && ASAN_OPTIONS=$nolsan "$C" --chroot="$tmp/root" --chroot=sub --user=capshtest --print 2>&1); rc=$?
-[ $rc -eq 0 ] || bad "--chroot: exit $rc [$out]"
-echo "$out" | grep -qx 'uid=4242(capshtest) euid=4242(capshtest)' || bad "--chroot: passwd of the new root not used [$out]"
-echo "$out" | grep -qx 'gid=4243(capshgrp)' || bad "--chroot: group of the new root not used"
-out=$(cd / && ASAN_OPTIONS=$nolsan "$C" --chroot="$tmp/root/sub" --current | head -n 1)
-[ "$(cd / && "$C" --current | head -n 1)" = "$out" ] || bad "--chroot changed the capabilities: $out"
-out=$("$C" --chroot="$tmp/none" 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "Unable to chroot/chdir to [$tmp/none]" ] || bad "--chroot missing dir: $rc [$out]"
-out=$("$C" --caps=cap_chown=ep --chroot="$tmp/root" 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "unable to raise CAP_SYS_CHROOT: Operation not permitted" ] || bad "--chroot without the cap: $rc [$out]"
+mkdir -p "$T/root/sub/etc"
+echo "capshtest:x:4242:4243::/home/capshtest:/bin/false" >"$T/root/sub/etc/passwd"
+echo "capshgrp:x:4243:" >"$T/root/sub/etc/group"
+out=$(cd / && ASAN_OPTIONS=$nolsan "$C" --chroot="$T/root" --chroot=sub --user=capshtest --print 2>&1); rc=$?
+[ $rc -eq 0 ] || fail "--chroot: exit $rc [$out]"
+echo "$out" | grep -qx 'uid=4242(capshtest) euid=4242(capshtest)' || fail "--chroot: passwd of the new root not used [$out]"
+echo "$out" | grep -qx 'gid=4243(capshgrp)' || fail "--chroot: group of the new root not used"
+out=$(cd / && ASAN_OPTIONS=$nolsan "$C" --chroot="$T/root/sub" --current | head -n 1)
+[ "$(cd / && "$C" --current | head -n 1)" = "$out" ] || fail "--chroot changed the capabilities: $out"
+out=$("$C" --chroot="$T/none" 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$out" = "Unable to chroot/chdir to [$T/none]" ] || fail "--chroot missing dir: $rc [$out]"
+out=$("$C" --caps=cap_chown=ep --chroot="$T/root" 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$out" = "unable to raise CAP_SYS_CHROOT: Operation not permitted" ] || fail "--chroot without the cap: $rc [$out]"
 
 # --mode=NOPRIV: everything empty, securebits locked, no_new_privs set.
 out=$("$C" --mode=NOPRIV --print)
-echo "$out" | grep -qx "Securebits: 0357/0xef/8'b11101111 (no-new-privs=1)" || bad "NOPRIV securebits: $out"
-echo "$out" | grep -qx 'Current: =' || bad "NOPRIV: capabilities left"
-echo "$out" | grep -qx 'Bounding set =' || bad "NOPRIV: bounding set left"
-echo "$out" | grep -qx ' secure-keep-caps: no (locked)' || bad "NOPRIV keep-caps line"
-echo "$out" | grep -qx 'Guessed mode: NOPRIV (1)' || bad "NOPRIV guessed mode"
-[ "$(status NoNewPrivs --mode=NOPRIV)" = 1 ] || bad "NOPRIV: no_new_privs not set in the child"
-[ "$(status CapBnd --mode=NOPRIV)" = 0000000000000000 ] || bad "NOPRIV: child has a bounding set"
+echo "$out" | grep -qx "Securebits: 0357/0xef/8'b11101111 (no-new-privs=1)" || fail "NOPRIV securebits: $out"
+echo "$out" | grep -qx 'Current: =' || fail "NOPRIV: capabilities left"
+echo "$out" | grep -qx 'Bounding set =' || fail "NOPRIV: bounding set left"
+echo "$out" | grep -qx ' secure-keep-caps: no (locked)' || fail "NOPRIV keep-caps line"
+echo "$out" | grep -qx 'Guessed mode: NOPRIV (1)' || fail "NOPRIV guessed mode"
+[ "$(status NoNewPrivs --mode=NOPRIV)" = 1 ] || fail "NOPRIV: no_new_privs not set in the child"
+[ "$(status CapBnd --mode=NOPRIV)" = 0000000000000000 ] || fail "NOPRIV: child has a bounding set"
 out=$("$C" --mode=NOPRIV --secbits=0 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "failed to set securebits to 00/0x0" ] || bad "NOPRIV unlocked: $rc [$out]"
+[ $rc -eq 1 ] && [ "$out" = "failed to set securebits to 00/0x0" ] || fail "NOPRIV unlocked: $rc [$out]"
 out=$("$C" --mode=NOPRIV --mode=HYBRID 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "failed to set mode [HYBRID]: Operation not permitted" ] || bad "NOPRIV left: $rc [$out]"
-"$C" --mode=PURE1E_INIT --inmode=PURE1E_INIT || bad "--mode=PURE1E_INIT --inmode"
-"$C" --secbits=0x10 --print | grep -qx ' secure-keep-caps: yes (unlocked)' || bad "--secbits=0x10"
-[ "$(status NoNewPrivs --no-new-privs)" = 1 ] || bad "--no-new-privs not inherited"
+[ $rc -eq 1 ] && [ "$out" = "failed to set mode [HYBRID]: Operation not permitted" ] || fail "NOPRIV left: $rc [$out]"
+"$C" --mode=PURE1E_INIT --inmode=PURE1E_INIT || fail "--mode=PURE1E_INIT --inmode"
+"$C" --secbits=0x10 --print | grep -qx ' secure-keep-caps: yes (unlocked)' || fail "--secbits=0x10"
+[ "$(status NoNewPrivs --no-new-privs)" = 1 ] || fail "--no-new-privs not inherited"
 
 # --forkfor child stays root: after dropping to nobody, --killit cannot
 # signal it (EPERM), while a root capsh can.
 out=$("$C" --forkfor=2 --uid=65534 --killit=9 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "Unable to kill child process: Operation not permitted" ] || bad "--killit across uid: $rc [$out]"
-"$C" --forkfor=30 --killit=9 || bad "--forkfor/--killit as root"
+[ $rc -eq 1 ] && [ "$out" = "Unable to kill child process: Operation not permitted" ] || fail "--killit across uid: $rc [$out]"
+"$C" --forkfor=30 --killit=9 || fail "--forkfor/--killit as root"
 
 # -- and -+ pass on the shell's status; a signal becomes exit 1.
-"$C" --shell=/bin/sh -- -c 'exit 7'; [ $? -eq 7 ] || bad "-- exit status"
-"$C" --shell=/bin/sh -+ -c 'exit 6'; [ $? -eq 6 ] || bad "-+ exit status"
+"$C" --shell=/bin/sh -- -c 'exit 7'; [ $? -eq 7 ] || fail "-- exit status"
+"$C" --shell=/bin/sh -+ -c 'exit 6'; [ $? -eq 6 ] || fail "-+ exit status"
 out=$("$C" --shell=/bin/sh -+ -c 'kill -9 $$' 2>&1); rc=$?
-[ $rc -eq 1 ] && echo "$out" | grep -Eqx 'child PID=[0-9]+ terminated by signo=9' || bad "-+ signalled: $rc [$out]"
+[ $rc -eq 1 ] && echo "$out" | grep -Eqx 'child PID=[0-9]+ terminated by signo=9' || fail "-+ signalled: $rc [$out]"
 out=$("$C" --print -- -c true | wc -l)
-[ "$out" -eq 13 ] || bad "--print before -- lost (stdout not flushed): $out lines"
-[ $fail -eq 0 ] && echo "capsh privileged scenarios: all checks passed"
-exit $fail
+[ "$out" -eq 13 ] || fail "--print before -- lost (stdout not flushed): $out lines"
+finish "capsh privileged scenarios: all checks passed"

@@ -13,19 +13,20 @@
 #
 # The packages are built once and kept in build/deb (make deb skips the
 # build when the sources are unchanged); lintian's verdict is kept with them.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 
 # --- inside the private mount namespace ---------------------------------
 inside() {
-	tmp=$1 ma=$2 debver=$3
-	m=$tmp/ovl/merged
-	mkdir -p "$tmp/ovl"
+	ma=$1 debver=$2	# $T: the outer run's (LIB_T)
+	m=$T/ovl/merged
+	mkdir -p "$T/ovl"
 	# Upper and work layers on a tmpfs: every write of the throw-away root
 	# lands there and vanishes with the namespace.
-	mount -t tmpfs -o mode=0755 tmpfs "$tmp/ovl" &&
-	mkdir "$tmp/ovl/upper" "$tmp/ovl/work" "$m" &&
+	mount -t tmpfs -o mode=0755 tmpfs "$T/ovl" &&
+	mkdir "$T/ovl/upper" "$T/ovl/work" "$m" &&
 	mount -t overlay overlay \
-		-o "lowerdir=/,upperdir=$tmp/ovl/upper,workdir=$tmp/ovl/work" "$m" ||
+		-o "lowerdir=/,upperdir=$T/ovl/upper,workdir=$T/ovl/work" "$m" ||
 		{ echo "cannot mount an overlay over /"; return 1; }
 	for d in proc sys dev; do mount --rbind "/$d" "$m/$d" || return 1; done
 
@@ -33,8 +34,6 @@ inside() {
 	# (seconds each time); it is not what is tested here.
 	rm -f "$m/var/lib/man-db/auto-update"
 
-	fail=0
-	bad() { echo "FAIL: $*"; fail=1; }
 	# The system's own programs, in the throw-away root, with a plain
 	# environment.
 	inroot() {
@@ -46,44 +45,44 @@ inside() {
 	# then dpkg does it, as apt would have.
 	swap() {
 		inroot apt-get install -s -q --no-download --allow-downgrades "$@" \
-			>"$tmp/apt.log" 2>&1 || { bad "apt refuses the swap"; tail -20 "$tmp/apt.log"; }
-		grep -q ' 0 to remove' "$tmp/apt.log" ||
-			{ bad "apt would remove packages for the swap"; grep -A5 REMOVED "$tmp/apt.log"; }
-		inroot dpkg -i --force-confdef --force-confold "$@" >"$tmp/dpkg.log" 2>&1 ||
-			{ bad "dpkg -i fails"; tail -20 "$tmp/dpkg.log"; }
+			>"$T/apt.log" 2>&1 || { fail "apt refuses the swap"; tail -20 "$T/apt.log"; }
+		grep -q ' 0 to remove' "$T/apt.log" ||
+			{ fail "apt would remove packages for the swap"; grep -A5 REMOVED "$T/apt.log"; }
+		inroot dpkg -i --force-confdef --force-confold "$@" >"$T/dpkg.log" 2>&1 ||
+			{ fail "dpkg -i fails"; tail -20 "$T/dpkg.log"; }
 	}
 	works() {	# $1: when; ip, systemctl, getcap, ping as nobody
-		inroot ip link show lo >/dev/null || bad "$1: ip link fails"
-		inroot systemctl --version >/dev/null || bad "$1: systemctl --version fails"
-		inroot getcap -r /usr >"$tmp/getcap.out" 2>"$tmp/getcap.err" ||
-			{ bad "$1: getcap -r /usr fails"; cat "$tmp/getcap.err"; }
+		inroot ip link show lo >/dev/null || fail "$1: ip link fails"
+		inroot systemctl --version >/dev/null || fail "$1: systemctl --version fails"
+		inroot getcap -r /usr >"$T/getcap.out" 2>"$T/getcap.err" ||
+			{ fail "$1: getcap -r /usr fails"; cat "$T/getcap.err"; }
 		if [ -n "$ping" ]; then
-			grep -q '^/usr/bin/ping cap_net_raw=ep$' "$tmp/getcap.out" ||
-				{ bad "$1: getcap -r does not list ping's capability"; cat "$tmp/getcap.out"; }
+			grep -q '^/usr/bin/ping cap_net_raw=ep$' "$T/getcap.out" ||
+				{ fail "$1: getcap -r does not list ping's capability"; cat "$T/getcap.out"; }
 			chroot --userspec=nobody:nogroup "$m" /usr/bin/ping -c1 -W2 127.0.0.1 >/dev/null ||
-				bad "$1: ping as nobody fails"
+				fail "$1: ping as nobody fails"
 		fi
-		inroot apt-get check -q >/dev/null || bad "$1: apt-get check finds broken dependencies"
+		inroot apt-get check -q >/dev/null || fail "$1: apt-get check finds broken dependencies"
 	}
 
-	ours=$(ls "$tmp"/libcap2_2.76*.deb "$tmp"/libcap2-bin_2.76*.deb \
-		"$tmp"/libpam-cap_2.76*.deb "$tmp"/libcap-dev_2.76*.deb)
+	ours=$(ls "$T"/libcap2_2.76*.deb "$T"/libcap2-bin_2.76*.deb \
+		"$T"/libpam-cap_2.76*.deb "$T"/libcap-dev_2.76*.deb)
 	# 1. apt takes ours as an upgrade of Debian's packages.
 	swap $ours
 	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
 		v=$(inroot dpkg-query -W -f='${Version}' "$p")
-		[ "$v" = 1:2.76+perfmon1 ] || bad "$p is $v after the swap"
+		[ "$v" = 1:2.76+perfmon1 ] || fail "$p is $v after the swap"
 	done
 	[ "$(readlink -f "$m/lib/$ma/libcap.so.2")" = "$m/usr/lib/$ma/libcap.so.2.76" ] ||
-		bad "libcap.so.2 is not ours: $(readlink -f "$m/lib/$ma/libcap.so.2")"
+		fail "libcap.so.2 is not ours: $(readlink -f "$m/lib/$ma/libcap.so.2")"
 	inroot ldd /usr/sbin/ip | grep -q "libcap.so.2 => /lib/$ma/libcap.so.2" ||
-		bad "ip does not load /lib/$ma/libcap.so.2"
+		fail "ip does not load /lib/$ma/libcap.so.2"
 
 	# 2. iputils-ping, installed now, sets its capability with our setcap.
-	ping=$(ls "$tmp"/iputils-ping_*.deb 2>/dev/null | head -1)
+	ping=$(ls "$T"/iputils-ping_*.deb 2>/dev/null | head -1)
 	if [ -n "$ping" ]; then
-		inroot dpkg -i "$ping" >"$tmp/ping.log" 2>&1 || { bad "iputils-ping does not install"; cat "$tmp/ping.log"; }
-		grep -q 'falling back to setuid' "$tmp/ping.log" && bad "iputils-ping's setcap failed"
+		inroot dpkg -i "$ping" >"$T/ping.log" 2>&1 || { fail "iputils-ping does not install"; cat "$T/ping.log"; }
+		grep -q 'falling back to setuid' "$T/ping.log" && fail "iputils-ping's setcap failed"
 	else
 		echo "note: no iputils-ping package at hand (no apt cache, no mirror); ping not checked"
 	fi
@@ -93,45 +92,45 @@ inside() {
 	# our pam_cap in common-auth, and it grants cap_perfmon (38) to a
 	# perf_users member (the user and group exist in the overlay only).
 	grep -q '^auth.*pam_cap\.so' "$m/etc/pam.d/common-auth" ||
-		bad "pam-auth-update did not add pam_cap to common-auth"
+		fail "pam-auth-update did not add pam_cap to common-auth"
 	inroot sh -c 'getent group perf_users >/dev/null || groupadd perf_users
 		getent passwd debpkgtest >/dev/null || useradd -M -s /bin/sh debpkgtest
 		usermod -aG perf_users debpkgtest && passwd -qd debpkgtest' ||
-		bad "cannot create the test user in the overlay"
+		fail "cannot create the test user in the overlay"
 	printf 'cap_perfmon\t@perf_users\nnone\t*\n' >"$m/etc/security/capability.conf"
 	[ -x "$BIN/pamcase" ] || { echo "$BIN/pamcase is not built (make -C tests all)"; return 1; }
 	login=$(chroot "$m" "$BIN/pamcase" -s login -u debpkgtest auth setcred)
 	case $login in
 	"auth=SUCCESS setcred=SUCCESS iab=^38 "*|"auth=SUCCESS setcred=SUCCESS iab=38 "*) ;;
-	*) bad "login did not give cap_perfmon: $login" ;;
+	*) fail "login did not give cap_perfmon: $login" ;;
 	esac
 
 	# 4. perf for that member (pam_cap's inheritable grant meets perf's
 	# file inheritable bit), not for others; kernel-side cpu-clock needs
 	# cap_perfmon at perf_event_paranoid 2.
 	if [ -x /usr/bin/perf ]; then
-		inroot setcap cap_perfmon+ei /usr/bin/perf || bad "setcap on perf fails"
+		inroot setcap cap_perfmon+ei /usr/bin/perf || fail "setcap on perf fails"
 		printf '#!/bin/sh\nexec perf stat -e instructions -e cpu-clock:k true\n' >"$m/tmp/perfrun"
 		chmod 0755 "$m/tmp/perfrun"
 		chroot "$m" "$BIN/pamcase" -s login -u debpkgtest -x /tmp/perfrun auth setcred \
-			>"$tmp/perf.out" 2>&1 || { bad "perf stat as a perf_users member fails"; cat "$tmp/perf.out"; }
+			>"$T/perf.out" 2>&1 || { fail "perf stat as a perf_users member fails"; cat "$T/perf.out"; }
 		if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] &&
 		   chroot --userspec=nobody:nogroup "$m" /usr/bin/perf stat -e cpu-clock:k true >/dev/null 2>&1; then
-			bad "perf's kernel events work for nobody too: the check above proves nothing"
+			fail "perf's kernel events work for nobody too: the check above proves nothing"
 		fi
 	else
 		echo "note: perf is not installed; perf stat not checked"
 	fi
 
 	# 4b. The guide (docs/perf-without-root.md), every step run, with the
-	# programs and pam_cap.so our packages installed (root/guide_perf.sh).
+	# programs and pam_cap.so our packages installed (root/docs_guide_perf.sh).
 	if chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		TOP="$TOP" BUILD="$BUILD" BIN="$BIN" TESTS_DIR="$TESTS_DIR" GUIDE_PROGS=/sbin \
 		GUIDE_PAM_CAP="/lib/$ma/security/pam_cap.so" \
-		sh "$TESTS_DIR/root/guide_perf.sh" >"$tmp/guide.log" 2>&1; then
-		tail -n 1 "$tmp/guide.log"
+		sh "$TESTS_DIR/root/docs_guide_perf.sh" >"$T/guide.log" 2>&1; then
+		tail -n 1 "$T/guide.log"
 	else
-		bad "the guide fails with the installed packages"; tail -n 20 "$tmp/guide.log"
+		fail "the guide fails with the installed packages"; tail -n 20 "$T/guide.log"
 	fi
 
 	# 4c. The installed manual names the installed files: every program,
@@ -142,11 +141,11 @@ inside() {
 			   grep -o '/[A-Za-z0-9_./-]*' | grep -E '^/(s?bin|lib|usr|etc/security)/.*[^/]$'); do
 			named=$((named + 1))
 			[ -e "$m$f" ] || { missing=$((missing + 1))
-				bad "$page names $f, which the packages did not install"; }
+				fail "$page names $f, which the packages did not install"; }
 		done
 	done
 	if [ "$named" -lt 6 ]; then
-		bad "the installed manual's FILES sections name only $named files"
+		fail "the installed manual's FILES sections name only $named files"
 	elif [ "$missing" -eq 0 ]; then
 		echo "manual: $named files named in FILES sections, all installed"
 	fi
@@ -157,58 +156,58 @@ inside() {
 	# ones, which dpkg-statoverride makes them.
 	probe=/usr/bin/capmanifest-probe
 	for v in 1 2; do
-		mkdir -p "$tmp/probe$v/DEBIAN" "$tmp/probe$v/usr/bin"
-		cp /bin/true "$tmp/probe$v$probe"
+		mkdir -p "$T/probe$v/DEBIAN" "$T/probe$v/usr/bin"
+		cp /bin/true "$T/probe$v$probe"
 		printf 'Package: capmanifest-probe\nVersion: %s\nArchitecture: all\nMaintainer: test <test@localhost>\nDescription: stand-in for linux-perf\n' \
-			"$v" >"$tmp/probe$v/DEBIAN/control"
-		dpkg-deb -b --root-owner-group "$tmp/probe$v" "$tmp/probe$v.deb" >/dev/null
+			"$v" >"$T/probe$v/DEBIAN/control"
+		dpkg-deb -b --root-owner-group "$T/probe$v" "$T/probe$v.deb" >/dev/null
 	done
-	inroot dpkg -i "$tmp/probe1.deb" >/dev/null
+	inroot dpkg -i "$T/probe1.deb" >/dev/null
 	inroot sh -c "chgrp perf_users $probe && chmod 0750 $probe && setcap cap_perfmon+ep $probe &&
 		capmanifest record /usr/bin | sed -n 's|^\./capmanifest-probe |.$probe |p' |
 		{ echo '# capmanifest 2'; cat; } >/etc/capmanifest.d/probe.manifest" ||
-		bad "cannot register $probe"
+		fail "cannot register $probe"
 	grep -q "^.$probe owner=0 group=[0-9]* mode=0750 acl=no cap_perfmon=ep" "$m/etc/capmanifest.d/probe.manifest" ||
-		{ bad "the registered manifest is not as expected"; cat "$m/etc/capmanifest.d/probe.manifest"; }
-	inroot dpkg -i "$tmp/probe2.deb" >"$tmp/trig.log" 2>&1
+		{ fail "the registered manifest is not as expected"; cat "$m/etc/capmanifest.d/probe.manifest"; }
+	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
 	[ -z "$(inroot getcap "$probe")" ] ||
-		bad "the trigger gave a root:root 0755 $probe its capability: $(inroot getcap "$probe")"
-	grep -q 'not restored' "$tmp/trig.log" ||
-		{ bad "the trigger did not say why it refused"; cat "$tmp/trig.log"; }
+		fail "the trigger gave a root:root 0755 $probe its capability: $(inroot getcap "$probe")"
+	grep -q 'not restored' "$T/trig.log" ||
+		{ fail "the trigger did not say why it refused"; cat "$T/trig.log"; }
 	inroot dpkg-statoverride --update --add root perf_users 0750 "$probe" ||
-		bad "dpkg-statoverride fails"
-	inroot dpkg -i "$tmp/probe1.deb" >"$tmp/trig.log" 2>&1
+		fail "dpkg-statoverride fails"
+	inroot dpkg -i "$T/probe1.deb" >"$T/trig.log" 2>&1
 	[ "$(inroot getcap "$probe")" = "$probe cap_perfmon=ep" ] ||
-		{ bad "the trigger did not restore $probe: $(inroot getcap "$probe")"; cat "$tmp/trig.log"; }
+		{ fail "the trigger did not restore $probe: $(inroot getcap "$probe")"; cat "$T/trig.log"; }
 	# A manifest someone besides root could have written grants nothing:
 	# group-writable, the next upgrade of the file leaves it bare.
 	chmod 0664 "$m/etc/capmanifest.d/probe.manifest"
-	inroot dpkg -i "$tmp/probe2.deb" >"$tmp/trig.log" 2>&1
+	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
 	[ -z "$(inroot getcap "$probe")" ] ||
-		bad "the trigger trusted a group-writable manifest: $(inroot getcap "$probe")"
-	grep -q 'probe.manifest: ignored: ' "$tmp/trig.log" ||
-		{ bad "the trigger did not say why it ignored the manifest"; cat "$tmp/trig.log"; }
+		fail "the trigger trusted a group-writable manifest: $(inroot getcap "$probe")"
+	grep -q 'probe.manifest: ignored: ' "$T/trig.log" ||
+		{ fail "the trigger did not say why it ignored the manifest"; cat "$T/trig.log"; }
 	chmod 0644 "$m/etc/capmanifest.d/probe.manifest"
 	if [ -n "$ping" ]; then
 		[ "$(inroot getcap /usr/bin/ping)" = "/usr/bin/ping cap_net_raw=ep" ] ||
-			bad "the trigger touched ping, which no manifest lists"
+			fail "the trigger touched ping, which no manifest lists"
 	fi
 
 	# 6. Debian's packages back: the system still works.
 	theirs=
 	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
-		f=$(ls "$tmp/${p}_$(echo "$debver" | sed 's/:/%3a/')_"*.deb 2>/dev/null)
+		f=$(ls "$T/${p}_$(echo "$debver" | sed 's/:/%3a/')_"*.deb 2>/dev/null)
 		[ -n "$f" ] && theirs="$theirs $f"
 	done
 	if [ "$(echo $theirs | wc -w)" -eq 4 ]; then
 		swap $theirs
 		v=$(inroot dpkg-query -W -f='${Version}' libcap2)
-		[ "$v" = "$debver" ] || bad "libcap2 is $v after going back"
+		[ "$v" = "$debver" ] || fail "libcap2 is $v after going back"
 		works "with Debian's packages again"
 	else
 		echo "note: Debian's $debver packages are not at hand; going back not checked"
 	fi
-	return $fail
+	finish
 }
 if [ "${1:-}" = --inside ]; then
 	shift
@@ -216,25 +215,23 @@ if [ "${1:-}" = --inside ]; then
 	exit $?
 fi
 
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (mount namespace, chroot, dpkg)"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (mount namespace, chroot, dpkg)"
 for tool in dpkg-buildpackage dh lintian unshare chroot apt-get; do
 	command -v "$tool" >/dev/null 2>&1 || {
-		echo "skipped: $tool not found (apt-get install debhelper dpkg-dev lintian)"; exit 77; }
+		skip "$tool not found (apt-get install debhelper dpkg-dev lintian)"; }
 done
 grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null ||
-	{ echo "skipped: the kernel has no overlay filesystem"; exit 77; }
+	skip "the kernel has no overlay filesystem"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 hostlib=/lib/$multiarch/libcap.so.2
-[ -e "$hostlib" ] || { echo "skipped: no system $hostlib to replace"; exit 77; }
+[ -e "$hostlib" ] || skip "no system $hostlib to replace"
 
 out=$TOP/build/deb
-make -s -C "$TOP" deb DEB_OUT="$out" >/dev/null || { echo "make deb failed"; exit 1; }
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+make -s -C "$TOP" deb DEB_OUT="$out" >/dev/null || { fail "make deb"; finish; }
 
 # lintian: no errors (warnings are listed for the reader).
 if grep -q '^E: ' "$out/lintian.txt"; then
-	bad "lintian reports errors:"; grep '^E: ' "$out/lintian.txt"
+	fail "lintian reports errors:"; grep '^E: ' "$out/lintian.txt"
 fi
 grep '^[WI]: ' "$out/lintian.txt" | head -5
 
@@ -257,17 +254,16 @@ for p in libcap2 libcap2-bin libpam-cap libcap-dev iputils-ping; do
 done
 
 sum_before=$(sha256sum "$hostlib" | cut -d' ' -f1)
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cp "$out"/libcap2_*.deb "$out"/libcap2-bin_*.deb "$out"/libpam-cap_*.deb \
-	"$out"/libcap-dev_*.deb "$tmp/" 2>/dev/null
-cp "$deball"/*.deb "$tmp/" 2>/dev/null
+	"$out"/libcap-dev_*.deb "$T/" 2>/dev/null
+cp "$deball"/*.deb "$T/" 2>/dev/null
 
 # The rest runs again in a private mount namespace (see inside(), above).
-unshare -m --propagation private sh "$0" --inside "$tmp" "$multiarch" "$debver" || fail=1
+LIB_T=$T unshare -m --propagation private sh "$0" --inside "$multiarch" "$debver" ||
+	fail "in the throw-away root (above)"
 
 sum_after=$(sha256sum "$hostlib" | cut -d' ' -f1)
-[ "$sum_before" = "$sum_after" ] || bad "the host's $hostlib changed"
+[ "$sum_before" = "$sum_after" ] || fail "the host's $hostlib changed"
 [ "$(dpkg-query -W -f='${Version}' libcap2)" = "$debver" ] ||
-	bad "the host's libcap2 package changed"
-[ $fail -eq 0 ] && echo "our packages replaced Debian's in a throw-away root, worked, and gave way to Debian's again; the host is unchanged"
-exit $fail
+	fail "the host's libcap2 package changed"
+finish "our packages replaced Debian's in a throw-away root, worked, and gave way to Debian's again; the host is unchanged"

@@ -7,19 +7,16 @@
 # additions), while --audit and --json report each unseen directory or
 # file on stdout with the tier "unknown" and exit 1; the paths in those
 # reports and in --audit's stderr lines are escaped.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 is needed to parse JSON"; exit 77; }
+command -v python3 >/dev/null 2>&1 || skip "python3 is needed to parse JSON"
 getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
-tmp=$(mktemp -d); trap 'chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+chmod 755 "$T"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 
-t=$tmp/t
+t=$T/t
 esc=$(printf 'dark\033[8m')
 mkdir -p "$t/open" "$t/$esc/x" "$t/listonly"
 for f in open/ping "$esc/x/tool" listonly/perf; do
@@ -29,28 +26,28 @@ chmod 0700 "$t/$esc"		# nobody can neither list nor search it
 chmod 0744 "$t/listonly"	# nobody can list it but not search it
 
 # Default: libcap's stdout and exit status.
-run_ours as_nobody "$getcap" -r "$t" >"$tmp/ours" 2>/dev/null; orc=$?
-as_nobody "$ref" -r "$t" >"$tmp/theirs" 2>/dev/null; rrc=$?
-cmp -s "$tmp/ours" "$tmp/theirs" || { fail "default -r stdout differs from libcap's"; diff "$tmp/theirs" "$tmp/ours"; }
+run_ours as_nobody "$getcap" -r "$t" >"$T/ours" 2>/dev/null; orc=$?
+as_nobody "$ref" -r "$t" >"$T/theirs" 2>/dev/null; rrc=$?
+cmp -s "$T/ours" "$T/theirs" || { fail "default -r stdout differs from libcap's"; diff "$T/theirs" "$T/ours"; }
 [ $orc -eq $rrc ] || fail "default -r exit $orc, libcap $rrc"
-grep -q "^$t/open/ping cap_net_raw=ep$" "$tmp/ours" || fail "the readable file is missing (test premise)"
+grep -q "^$t/open/ping cap_net_raw=ep$" "$T/ours" || fail "the readable file is missing (test premise)"
 
 # --audit: both unseen places on stdout, escaped; exit 1.
-run_ours as_nobody "$getcap" -r --audit "$t" >"$tmp/audit" 2>"$tmp/err"; rc=$?
+run_ours as_nobody "$getcap" -r --audit "$t" >"$T/audit" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] || fail "--audit exit $rc, want 1"
-grep -qx "$t/open/ping cap_net_raw=ep" "$tmp/audit" || fail "--audit lost the readable file"
-grep -qx "$t/dark\\\\033\\[8m (directory not examined: Permission denied)" "$tmp/audit" ||
-	fail "--audit: the unreadable directory is not reported (escaped): $(cat "$tmp/audit")"
-grep -qx "$t/listonly/perf (capabilities unknown: Permission denied)" "$tmp/audit" ||
-	fail "--audit: the file in the unsearchable directory is not reported: $(cat "$tmp/audit")"
-[ "$(grep -c '^  risk: unknown: ' "$tmp/audit")" -eq 2 ] || fail "--audit risk lines: $(cat "$tmp/audit")"
-grep -q "$(printf '\033')" "$tmp/audit" "$tmp/err" && fail "--audit printed a raw ESC"
-grep -q 'dark\\033\[8m' "$tmp/err" || fail "--audit stderr does not name the directory escaped: $(cat "$tmp/err")"
+grep -qx "$t/open/ping cap_net_raw=ep" "$T/audit" || fail "--audit lost the readable file"
+grep -qx "$t/dark\\\\033\\[8m (directory not examined: Permission denied)" "$T/audit" ||
+	fail "--audit: the unreadable directory is not reported (escaped): $(cat "$T/audit")"
+grep -qx "$t/listonly/perf (capabilities unknown: Permission denied)" "$T/audit" ||
+	fail "--audit: the file in the unsearchable directory is not reported: $(cat "$T/audit")"
+[ "$(grep -c '^  risk: unknown: ' "$T/audit")" -eq 2 ] || fail "--audit risk lines: $(cat "$T/audit")"
+grep -q "$(printf '\033')" "$T/audit" "$T/err" && fail "--audit printed a raw ESC"
+grep -q 'dark\\033\[8m' "$T/err" || fail "--audit stderr does not name the directory escaped: $(cat "$T/err")"
 
 # --json: the same findings as objects; exit 1.
-run_ours as_nobody "$getcap" -r --json "$t" >"$tmp/json" 2>/dev/null; rc=$?
+run_ours as_nobody "$getcap" -r --json "$t" >"$T/json" 2>/dev/null; rc=$?
 [ $rc -eq 1 ] || fail "--json exit $rc, want 1"
-python3 - "$tmp/json" "$t" <<'PY' || fail "--json: $(cat "$tmp/json")"
+python3 - "$T/json" "$t" <<'PY' || fail "--json: $(cat "$T/json")"
 import json, sys
 top = sys.argv[2]
 objs = {o["path"][len(top) + 1:]: o for o in map(json.loads, open(sys.argv[1]))}
@@ -62,6 +59,6 @@ assert objs["open/ping"]["text"] == "cap_net_raw=ep"
 PY
 
 # As root everything is seen: no finding, exit 0.
-run_ours "$getcap" -r --audit "$t" >"$tmp/root" 2>&1 || fail "--audit as root exit $?"
-grep -q unknown "$tmp/root" && fail "--audit as root reports unknowns: $(cat "$tmp/root")"
-[ $fails -eq 0 ]
+run_ours "$getcap" -r --audit "$t" >"$T/root" 2>&1 || fail "--audit as root exit $?"
+grep -q unknown "$T/root" && fail "--audit as root reports unknowns: $(cat "$T/root")"
+finish

@@ -5,35 +5,33 @@
 # with -n, devices, a parallel walk over a few thousand files, the EOVERFLOW
 # error of an unmapped rootid, malformed values where the kernel takes them,
 # depth 3000, and -x at a tmpfs mount point in a private mount namespace.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 ours=$BUILD/progs/getcap ref=/usr/sbin/getcap setcap=/usr/sbin/setcap
-[ -x "$ours" ] || { echo "getcap not built"; exit 1; }
+[ -x "$ours" ] || { fail "getcap not built"; finish; }
 for t in "$ref" "$setcap"; do
-	[ -x "$t" ] || { echo "skipped: no reference $t (libcap2-bin)"; exit 77; }
+	[ -x "$t" ] || skip "no reference $t (libcap2-bin)"
 done
-command -v setfattr >/dev/null || { echo "skipped: setfattr (attr) needed"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
+command -v setfattr >/dev/null || skip "setfattr (attr) needed"
 
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-run() {
+run_in_t() {
 	prog=$1 out=$2; shift 2
-	(cd "$tmp/t" && "$prog" "$@" >"$out.o" 2>"$out.e"; echo $? >"$out.rc")
+	(cd "$T/t" && "$prog" "$@" >"$out.o" 2>"$out.e"; echo $? >"$out.rc")
 }
 
-same() {
-	run "$ref" "$tmp/r" "$@"; run "$ours" "$tmp/u" "$@"
+as_libcap() {
+	run_in_t "$ref" "$T/r" "$@"; run_in_t "$ours" "$T/u" "$@"
 	for s in o e; do
-		sort "$tmp/r.$s" >"$tmp/r.$s.s"; sort "$tmp/u.$s" >"$tmp/u.$s.s"
-		if ! cmp -s "$tmp/r.$s.s" "$tmp/u.$s.s"; then
-			fail "getcap $* ($s):"; diff "$tmp/r.$s.s" "$tmp/u.$s.s" | head -10
+		sort "$T/r.$s" >"$T/r.$s.s"; sort "$T/u.$s" >"$T/u.$s.s"
+		if ! cmp -s "$T/r.$s.s" "$T/u.$s.s"; then
+			fail "getcap $* ($s):"; diff "$T/r.$s.s" "$T/u.$s.s" | head -10
 		fi
 	done
-	cmp -s "$tmp/r.rc" "$tmp/u.rc" || fail "getcap $*: exit status"
+	cmp -s "$T/r.rc" "$T/u.rc" || fail "getcap $*: exit status"
 }
 
-mkdir "$tmp/t" && cd "$tmp/t" || exit 1
+mkdir "$T/t" && cd "$T/t" || exit 1
 mkdir -p sub/deeper empty
 for f in ep p i eip emptyset all high rootid rawv2 rawv3 plain sub/a sub/deeper/b; do
 	: >"$f"
@@ -43,39 +41,39 @@ $setcap cap_net_raw=ep ep && $setcap cap_perfmon=p p &&
 	$setcap = emptyset && $setcap all=p all &&
 	$setcap "cap_chown=p 62+p" high && $setcap -n 1000 cap_perfmon=p rootid &&
 	$setcap cap_kill,cap_setfcap=ie sub/a && $setcap -n 1000 cap_sys_admin=p sub/deeper/b ||
-	{ echo "system setcap failed"; exit 1; }
+	{ fail "system setcap failed"; finish; }
 # Raw revision 2 (perfmon=ep, bit 38 in the second word) and a revision 3
 # with rootid 0, which the kernel stores as revision 2.
 setfattr -n security.capability -v 0x0100000200000000000000004000000000000000 rawv2 &&
 	setfattr -n security.capability -v 0x010000030020000000000000000000000000000000000000 rawv3 ||
-	{ echo "setfattr refused a valid value"; exit 1; }
+	{ fail "setfattr refused a valid value"; finish; }
 mkfifo fifo; mknod null c 1 3
 ln -s ep link-to-ep; ln -s sub link-to-sub
 
 for o in "" -v -n -vn -r -rv -rn -rvn; do
 	# shellcheck disable=SC2086
-	same $o ep p i eip emptyset all high rootid rawv2 rawv3 plain sub fifo null \
+	as_libcap $o ep p i eip emptyset all high rootid rawv2 rawv3 plain sub fifo null \
 		link-to-ep link-to-sub missing sub/deeper/b
-	same $o .
+	as_libcap $o .
 done
-run "$ours" "$tmp/u" -n rootid rawv2 high emptyset
+run_in_t "$ours" "$T/u" -n rootid rawv2 high emptyset
 printf '%s\n' "rootid cap_perfmon=p [rootid=1000]" "rawv2 cap_perfmon=ep" \
-	"high cap_chown=p 62+p" "emptyset =" | cmp -s - "$tmp/u.o" ||
-	{ fail "exact lines"; cat "$tmp/u.o"; }
+	"high cap_chown=p 62+p" "emptyset =" | cmp -s - "$T/u.o" ||
+	{ fail "exact lines"; cat "$T/u.o"; }
 
 # An unmapped rootid: the kernel's getxattr gives EOVERFLOW in a user
 # namespace; the message and the exit status 0 must match.
 if unshare -U -r true 2>/dev/null; then
 	for o in "" -r; do
-		(cd "$tmp/t" && unshare -U -r "$ref" $o rootid sub >"$tmp/r.o" 2>"$tmp/r.e")
-		(cd "$tmp/t" && unshare -U -r "$ours" $o rootid sub >"$tmp/u.o" 2>"$tmp/u.e"
-		 echo $? >"$tmp/u.rc")
+		(cd "$T/t" && unshare -U -r "$ref" $o rootid sub >"$T/r.o" 2>"$T/r.e")
+		(cd "$T/t" && unshare -U -r "$ours" $o rootid sub >"$T/u.o" 2>"$T/u.e"
+		 echo $? >"$T/u.rc")
 		for x in o e; do
-			sort "$tmp/r.$x" >"$tmp/r.$x.s"; sort "$tmp/u.$x" >"$tmp/u.$x.s"
+			sort "$T/r.$x" >"$T/r.$x.s"; sort "$T/u.$x" >"$T/u.$x.s"
 		done
-		if ! cmp -s "$tmp/r.e.s" "$tmp/u.e.s" || ! cmp -s "$tmp/r.o.s" "$tmp/u.o.s" ||
-		   ! grep -q "(Value too large" "$tmp/u.e" || [ "$(cat "$tmp/u.rc")" != 0 ]; then
-			fail "EOVERFLOW in a user namespace ($o)"; cat "$tmp/r.e" "$tmp/u.e"
+		if ! cmp -s "$T/r.e.s" "$T/u.e.s" || ! cmp -s "$T/r.o.s" "$T/u.o.s" ||
+		   ! grep -q "(Value too large" "$T/u.e" || [ "$(cat "$T/u.rc")" != 0 ]; then
+			fail "EOVERFLOW in a user namespace ($o)"; cat "$T/r.e" "$T/u.e"
 		fi
 	done
 else
@@ -88,8 +86,8 @@ fi
 for v in 0x01000001002000000000000000 0x0100000200200000000000000000000000000000ff \
 	 0x010000020020000000000000000000000000 0x0300000200200000 0x04000002002000000000000000000000000000000; do
 	setfattr -n security.capability -v "$v" bad 2>/dev/null || continue
-	run "$ours" "$tmp/u" bad
-	grep -qx "Failed to get capabilities of file 'bad' (.*)" "$tmp/u.e" && [ ! -s "$tmp/u.o" ] ||
+	run_in_t "$ours" "$T/u" bad
+	grep -qx "Failed to get capabilities of file 'bad' (.*)" "$T/u.e" && [ ! -s "$T/u.o" ] ||
 		fail "malformed $v accepted by the kernel and misread"
 	setfattr -x security.capability bad
 done
@@ -104,19 +102,19 @@ while [ $i -lt 40 ]; do
 		cap_kill=i "many/d$i/f59" || exit 1
 	i=$((i + 1))
 done
-same -r many
-same -rv many
-[ "$(wc -l <"$tmp/u.o")" -eq 2441 ] || fail "many: $(wc -l <"$tmp/u.o") lines"
+as_libcap -r many
+as_libcap -rv many
+[ "$(wc -l <"$T/u.o")" -eq 2441 ] || fail "many: $(wc -l <"$T/u.o") lines"
 
 # Depth 3000: libcap's getxattr on the full path fails (ENAMETOOLONG); we
 # read the capability through the parent's descriptor.
 mkdir deep
 (cd deep && perl -e 'for (1..3000) { mkdir "d" or die; chdir "d" or die }
 	open F, ">f" or die; close F; exec @ARGV' "$setcap" cap_kill=p f) ||
-	{ echo "cannot build the deep tree"; exit 1; }
-run "$ours" "$tmp/u" -r deep
+	{ fail "cannot build the deep tree"; finish; }
+run_in_t "$ours" "$T/u" -r deep
 want="deep$(perl -e 'print "/d" x 3000')/f cap_kill=p"
-[ "$(cat "$tmp/u.o")" = "$want" ] && [ ! -s "$tmp/u.e" ] || fail "deep tree"
+[ "$(cat "$T/u.o")" = "$want" ] && [ ! -s "$T/u.e" ] || fail "deep tree"
 rm -rf deep
 
 # -x / --one-file-system at a tmpfs mount point, in a private mount
@@ -127,49 +125,48 @@ mkdir -p mnt/under && : >mnt/under/file && $setcap cap_chown=p mnt/under/file
 # stop at a mount point.
 perl -e 'sub mk { my ($p, $d) = @_; return unless $d;
 	for my $c ("a", "b") { mkdir "$p/$c" or die; mk("$p/$c", $d - 1) } }
-	mk("mnt", 8)' || { echo "cannot build the binary tree"; exit 1; }
+	mk("mnt", 8)' || { fail "cannot build the binary tree"; finish; }
 mkdir -p mnt/a/a/a/a/a/a/a/a/under2 && : >mnt/a/a/a/a/a/a/a/a/under2/g
 if unshare -m true 2>/dev/null; then
-	(cd "$tmp/t" && unshare -m sh -c '
+	(cd "$T/t" && unshare -m sh -c '
 		mount --make-rprivate / 2>/dev/null
 		mount -t tmpfs none mnt/under || exit 3
 		: >mnt/under/inside && '"$setcap"' cap_kill=p mnt/under/inside || exit 3
-		'"$ours"' -rv mnt >'"$tmp"'/all.o 2>&1
-		'"$ours"' -rvx mnt >'"$tmp"'/x.o 2>&1
-		'"$ours"' -rv --one-file-system mnt >'"$tmp"'/x2.o 2>&1
-		'"$ref"' -rv mnt >'"$tmp"'/r.o 2>&1
+		'"$ours"' -rv mnt >'"$T"'/all.o 2>&1
+		'"$ours"' -rvx mnt >'"$T"'/x.o 2>&1
+		'"$ours"' -rv --one-file-system mnt >'"$T"'/x2.o 2>&1
+		'"$ref"' -rv mnt >'"$T"'/r.o 2>&1
 		mount -t tmpfs none mnt/a/a/a/a/a/a/a/a/under2 || exit 3
 		: >mnt/a/a/a/a/a/a/a/a/under2/inside2 || exit 3
-		'"$ours"' -rvx mnt >'"$tmp"'/x3.o 2>&1
-		sh -c "ulimit -n 12 && exec '"$ours"' -rvx mnt" >'"$tmp"'/x4.o 2>&1
-		sh -c "ulimit -n 6 && exec taskset -c 0 '"$ours"' -rvx mnt" >'"$tmp"'/x5.o 2>&1')
+		'"$ours"' -rvx mnt >'"$T"'/x3.o 2>&1
+		sh -c "ulimit -n 12 && exec '"$ours"' -rvx mnt" >'"$T"'/x4.o 2>&1
+		sh -c "ulimit -n 6 && exec taskset -c 0 '"$ours"' -rvx mnt" >'"$T"'/x5.o 2>&1')
 	rc=$?
 	if [ $rc -eq 3 ]; then
 		echo "note: cannot mount tmpfs here, -x not tested"
 	else
-		sort "$tmp/all.o" >"$tmp/all.s"; sort "$tmp/r.o" >"$tmp/r.s"
-		cmp -s "$tmp/all.s" "$tmp/r.s" || fail "-r across a mount point"
-		grep -qx "mnt/under/inside cap_kill=p" "$tmp/all.o" || fail "-r did not cross"
-		grep -v '^mnt/[ab]' "$tmp/x.o" | sort >"$tmp/x.s"
+		sort "$T/all.o" >"$T/all.s"; sort "$T/r.o" >"$T/r.s"
+		cmp -s "$T/all.s" "$T/r.s" || fail "-r across a mount point"
+		grep -qx "mnt/under/inside cap_kill=p" "$T/all.o" || fail "-r did not cross"
+		grep -v '^mnt/[ab]' "$T/x.o" | sort >"$T/x.s"
 		printf '%s\n' "mnt (Not a regular file)" "mnt/under (Not a regular file)" |
-			cmp -s - "$tmp/x.s" || { fail "-x"; cat "$tmp/x.s"; }
-		[ "$(grep -c '^mnt/[ab]' "$tmp/x.o")" -eq 512 ] || fail "-x: binary tree"
-		sort "$tmp/x.o" >"$tmp/x.s"; sort "$tmp/x2.o" >"$tmp/x2.s"
-		cmp -s "$tmp/x.s" "$tmp/x2.s" || fail "--one-file-system differs from -x"
-		sort "$tmp/x3.o" >"$tmp/x3.s"; sort "$tmp/x4.o" >"$tmp/x4.s"
-		grep -q "under2/g\|inside2" "$tmp/x3.s" && fail "-x entered the second mount"
-		grep -q "under2 (Not a regular file)" "$tmp/x3.s" || fail "-x: under2 missing"
+			cmp -s - "$T/x.s" || { fail "-x"; cat "$T/x.s"; }
+		[ "$(grep -c '^mnt/[ab]' "$T/x.o")" -eq 512 ] || fail "-x: binary tree"
+		sort "$T/x.o" >"$T/x.s"; sort "$T/x2.o" >"$T/x2.s"
+		cmp -s "$T/x.s" "$T/x2.s" || fail "--one-file-system differs from -x"
+		sort "$T/x3.o" >"$T/x3.s"; sort "$T/x4.o" >"$T/x4.s"
+		grep -q "under2/g\|inside2" "$T/x3.s" && fail "-x entered the second mount"
+		grep -q "under2 (Not a regular file)" "$T/x3.s" || fail "-x: under2 missing"
 		# One thread (taskset) and 6 descriptors: every directory is
 		# opened by path, the mount point included.
-		sort "$tmp/x5.o" >"$tmp/x5.s"
+		sort "$T/x5.o" >"$T/x5.s"
 		for x in x4 x5; do
-			cmp -s "$tmp/x3.s" "$tmp/$x.s" || { fail "-x under a low ulimit -n ($x)"
-				diff "$tmp/x3.s" "$tmp/$x.s" | head -5; }
+			cmp -s "$T/x3.s" "$T/$x.s" || { fail "-x under a low ulimit -n ($x)"
+				diff "$T/x3.s" "$T/$x.s" | head -5; }
 		done
 	fi
 else
 	echo "note: no mount namespaces here, -x not tested"
 fi
 
-[ "$fails" -eq 0 ] || { echo "$fails failures"; exit 1; }
-echo "getcap matches libcap 2.66 on files with capabilities"
+finish "getcap matches libcap 2.66 on files with capabilities"

@@ -6,36 +6,33 @@
 # output is libcap's byte for byte, and the audit views show the file.
 # Also: --audit escapes the control characters of file names, so a name
 # cannot forge or hide a line, while the default output stays libcap's.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 is needed to parse JSON"; exit 77; }
+command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"
+command -v python3 >/dev/null 2>&1 || skip "python3 is needed to parse JSON"
 getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+chmod 755 "$T"
 
 # Same stdout, stderr and exit status as libcap's getcap for these args.
 same_as_libcap() {
-	run_ours "$getcap" "$@" >"$tmp/o.out" 2>"$tmp/o.err"; orc=$?
-	"$ref" "$@" >"$tmp/r.out" 2>"$tmp/r.err"; rrc=$?
-	cmp -s "$tmp/o.out" "$tmp/r.out" || { fail "stdout differs from libcap for $*:"; diff "$tmp/r.out" "$tmp/o.out"; }
-	cmp -s "$tmp/o.err" "$tmp/r.err" || { fail "stderr differs from libcap for $*:"; diff "$tmp/r.err" "$tmp/o.err"; }
+	run_ours "$getcap" "$@" >"$T/o.out" 2>"$T/o.err"; orc=$?
+	"$ref" "$@" >"$T/r.out" 2>"$T/r.err"; rrc=$?
+	cmp -s "$T/o.out" "$T/r.out" || { fail "stdout differs from libcap for $*:"; diff "$T/r.out" "$T/o.out"; }
+	cmp -s "$T/o.err" "$T/r.err" || { fail "stderr differs from libcap for $*:"; diff "$T/r.err" "$T/o.err"; }
 	[ $orc -eq $rrc ] || fail "exit $orc, libcap $rrc, for $*"
 }
 
 # The issue's value (P all 64 bits), then E+P+I all bits, then I alone.
-t=$tmp/t; mkdir "$t"
+t=$T/t; mkdir "$t"
 cp /bin/cat "$t/allp"; cp /bin/cat "$t/alleip"; cp /bin/cat "$t/alli"
 setfattr -n security.capability -v 0x00000002ffffffff00000000ffffffff00000000 "$t/allp"
 setfattr -n security.capability -v 0x01000002ffffffffffffffffffffffffffffffff "$t/alleip"
 setfattr -n security.capability -v 0x0000000200000000ffffffff00000000ffffffff "$t/alli"
 for f in allp alleip alli; do same_as_libcap "$t/$f"; done
 same_as_libcap -r "$t"
-[ -s "$tmp/o.out" ] || fail "getcap -r printed nothing for fully capable files"
+[ -s "$T/o.out" ] || fail "getcap -r printed nothing for fully capable files"
 
 # The kernel really runs it with every capability of the bounding set
 # (without the effective flag: with it, exec fails unless the bounding
@@ -45,17 +42,17 @@ prm=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$t/allp" /proc/self
 [ "$prm" = "$bnd" ] || fail "exec as nobody: CapPrm $prm, want the bounding set $bnd"
 
 # --audit: each file, its root-equivalent tier, exit 0.
-run_ours "$getcap" --audit "$t/allp" "$t/alleip" "$t/alli" >"$tmp/audit" 2>"$tmp/err"; rc=$?
+run_ours "$getcap" --audit "$t/allp" "$t/alleip" "$t/alli" >"$T/audit" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] || fail "--audit exit $rc"
-[ -s "$tmp/err" ] && fail "--audit stderr: $(cat "$tmp/err")"
+[ -s "$T/err" ] && fail "--audit stderr: $(cat "$T/err")"
 for f in allp alleip alli; do
-	grep -q "^$t/$f =" "$tmp/audit" || fail "--audit leaves out $f"
+	grep -q "^$t/$f =" "$T/audit" || fail "--audit leaves out $f"
 done
-[ "$(grep -c '^  risk: root-equivalent: ' "$tmp/audit")" -eq 3 ] || fail "--audit tiers: $(cat "$tmp/audit")"
+[ "$(grep -c '^  risk: root-equivalent: ' "$T/audit")" -eq 3 ] || fail "--audit tiers: $(cat "$T/audit")"
 
 # --json: one object per file with the masks the xattrs hold.
-run_ours "$getcap" --json "$t/allp" "$t/alleip" "$t/alli" >"$tmp/json" || fail "--json exit $?"
-python3 - "$tmp/json" <<'PY' || fail "--json objects wrong: $(cat "$tmp/json")"
+run_ours "$getcap" --json "$t/allp" "$t/alleip" "$t/alli" >"$T/json" || fail "--json exit $?"
+python3 - "$T/json" <<'PY' || fail "--json objects wrong: $(cat "$T/json")"
 import json, sys
 objs = {o["path"].rsplit("/", 1)[1]: o for o in map(json.loads, open(sys.argv[1]))}
 full = "0xffffffffffffffff"
@@ -68,7 +65,7 @@ assert all(len(o["permitted"]["names"]) in (0, 64) for o in objs.values())
 PY
 
 # Item 15: names that try to forge a line, clear the screen, hide a tail.
-h=$tmp/h; mkdir "$h"
+h=$T/h; mkdir "$h"
 # A name cannot hold '/', but directories can: "x<NL>" then usr/bin/fake
 # prints as a line claiming /usr/bin/fake has the capability.
 forge=$(printf 'x\n/usr/bin/fake')
@@ -80,11 +77,11 @@ for f in "$forge" "$esc" "$cr" "$bidi" plain; do
 	echo x >"$h/$f"; /usr/sbin/setcap cap_net_raw=ep "$h/$f"
 done
 # Default output: libcap's bytes, whatever they hold, in libcap's order.
-run_ours "$getcap" -r "$h" >"$tmp/ours"
-"$ref" -r "$h" >"$tmp/theirs"
-cmp -s "$tmp/ours" "$tmp/theirs" || fail "default -r output is not libcap's"
-run_ours "$getcap" -r --audit "$h" >"$tmp/audit" 2>"$tmp/err" || fail "--audit -r exit $?"
-python3 - "$tmp/audit" "$h" <<'PY' || fail "--audit output not escaped: $(od -c "$tmp/audit" | head -20)"
+run_ours "$getcap" -r "$h" >"$T/ours"
+"$ref" -r "$h" >"$T/theirs"
+cmp -s "$T/ours" "$T/theirs" || fail "default -r output is not libcap's"
+run_ours "$getcap" -r --audit "$h" >"$T/audit" 2>"$T/err" || fail "--audit -r exit $?"
+python3 - "$T/audit" "$h" <<'PY' || fail "--audit output not escaped: $(od -c "$T/audit" | head -20)"
 import sys
 data = open(sys.argv[1], "rb").read()
 top = sys.argv[2].encode()
@@ -103,7 +100,7 @@ want = sorted(top + b"/" + n + b" cap_net_raw=ep" for n in
 assert heads == want, (heads, want)
 PY
 # No line of the audit may start with the forged path.
-grep -q '^/usr/bin/fake' "$tmp/audit" && fail "a file name forged an audit line"
+grep -q '^/usr/bin/fake' "$T/audit" && fail "a file name forged an audit line"
 "$ref" -r "$h" | grep -q '^/usr/bin/fake' || fail "the forging name does not forge libcap's line (test broken)"
 
-[ $fails -eq 0 ]
+finish

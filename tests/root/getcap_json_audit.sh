@@ -5,14 +5,12 @@
 # here independently): masks, revision, rootid, effective flag; its text
 # equals the plain getcap line; non-UTF-8 paths keep their bytes in
 # path_hex. --audit adds the risk and suggestion lines under each file.
-set -u
-command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 is needed to parse JSON"; exit 77; }
-command -v getfattr >/dev/null 2>&1 || { echo "skipped: getfattr (attr) is not installed"; exit 77; }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+command -v python3 >/dev/null 2>&1 || skip "python3 is needed to parse JSON"
+command -v getfattr >/dev/null 2>&1 || skip "getfattr (attr) is not installed"
 getcap=$BUILD/progs/getcap setcap=/usr/sbin/setcap
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-t=$tmp/t
+t=$T/t
 mkdir -p "$t/bin" "$t/sub/deeper"
 odd=$(printf 'we\377ird')
 for f in bin/perf bin/ping bin/plain sub/deeper/tool "sub/$odd" sub/high; do echo x >"$t/$f"; done
@@ -22,9 +20,9 @@ $setcap cap_perfmon,cap_bpf+ei "$t/sub/deeper/tool"
 $setcap -n 1000 cap_kill=p "$t/sub/$odd"
 $setcap "cap_chown=p 41,63+i" "$t/sub/high"
 
-"$getcap" -r --json "$t" >"$tmp/json" || fail "--json exit $?"
-"$getcap" -r "$t" >"$tmp/plain"
-python3 - "$tmp/json" "$tmp/plain" <<'PY' || fail "JSON does not match the xattrs"
+"$getcap" -r --json "$t" >"$T/json" || fail "--json exit $?"
+"$getcap" -r "$t" >"$T/plain"
+python3 - "$T/json" "$T/plain" <<'PY' || fail "JSON does not match the xattrs"
 import json, subprocess, sys
 plain = {}
 for raw in open(sys.argv[2], "rb").read().split(b"\n"):
@@ -58,27 +56,27 @@ assert sugg["perf"].startswith("perf needs cap_perfmon") and sugg["ping"] is Non
 PY
 
 # -v adds objects for uncapped files and for directories.
-"$getcap" -v --json "$t/bin/plain" "$t/bin" >"$tmp/v" || fail "-v --json exit $?"
-cat >"$tmp/want" <<EOF2
+"$getcap" -v --json "$t/bin/plain" "$t/bin" >"$T/v" || fail "-v --json exit $?"
+cat >"$T/want" <<EOF2
 {"schema":1,"path":"$t/bin/plain","text":null}
 {"schema":1,"path":"$t/bin","text":null,"regular":false}
 EOF2
-cmp -s "$tmp/v" "$tmp/want" || { fail "-v --json:"; diff "$tmp/want" "$tmp/v"; }
+cmp -s "$T/v" "$T/want" || { fail "-v --json:"; diff "$T/want" "$T/v"; }
 
 # --audit: libcap's line, then risk and suggestion lines, kept together.
-"$getcap" --audit "$t/bin/perf" "$t/bin/ping" "$t/bin/plain" >"$tmp/audit" || fail "--audit exit $?"
-cat >"$tmp/want" <<EOF2
+"$getcap" --audit "$t/bin/perf" "$t/bin/ping" "$t/bin/plain" >"$T/audit" || fail "--audit exit $?"
+cat >"$T/want" <<EOF2
 $t/bin/perf cap_sys_admin=ep
   risk: root-equivalent: cap_sys_admin: the catch-all "new root": mounts, namespaces, BPF, perf and much more
   suggest: perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf <file>
 $t/bin/ping cap_net_raw=ep
   risk: escalation-adjacent: cap_net_raw: raw and packet sockets: can spoof and sniff traffic on the host
 EOF2
-cmp -s "$tmp/audit" "$tmp/want" || { fail "--audit:"; diff "$tmp/want" "$tmp/audit"; }
+cmp -s "$T/audit" "$T/want" || { fail "--audit:"; diff "$T/want" "$T/audit"; }
 # In a parallel -r, each file's block stays whole.
-"$getcap" -r --audit "$t" >"$tmp/audit"
-grep -A1 "^$t/sub/deeper/tool " "$tmp/audit" | tail -n 1 | grep -q '^  risk: kernel-read: cap_perfmon: ' ||
-	fail "-r --audit block: $(cat "$tmp/audit")"
-"$getcap" --json=1 "$t" 2>"$tmp/err"; [ $? -eq 1 ] || fail "--json=1 accepted"
-grep -q "option '--json' doesn't allow an argument" "$tmp/err" || fail "--json=1 message: $(cat "$tmp/err")"
-[ $fails -eq 0 ]
+"$getcap" -r --audit "$t" >"$T/audit"
+grep -A1 "^$t/sub/deeper/tool " "$T/audit" | tail -n 1 | grep -q '^  risk: kernel-read: cap_perfmon: ' ||
+	fail "-r --audit block: $(cat "$T/audit")"
+"$getcap" --json=1 "$t" 2>"$T/err"; [ $? -eq 1 ] || fail "--json=1 accepted"
+grep -q "option '--json' doesn't allow an argument" "$T/err" || fail "--json=1 message: $(cat "$T/err")"
+finish

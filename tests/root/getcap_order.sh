@@ -7,19 +7,17 @@
 # FIFOs, empty and deep directories; several operand spellings), walked
 # on two CPUs, on one, and out of descriptors (hard limit 48), several
 # times each; and on /usr.
-set -u
-. "$TESTS_DIR/lib.sh"
-command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"
 ref=/usr/sbin/getcap ours=$BUILD/progs/getcap
-[ -x "$ref" ] || { echo "skipped: no reference getcap at $ref"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0 runs=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+[ -x "$ref" ] || skip "no reference getcap at $ref"
+runs=0
 value=0x0100000200200000000000000000000000000000	# cap_net_raw=ep
 
 # A tree whose directories hold files before and after their
 # subdirectories in readdir order, so any interleaving shows.
-t=$tmp/t
+t=$T/t
 mkdir -p "$t"
 i=0
 while [ $i -lt 12 ]; do
@@ -42,32 +40,32 @@ done
 d=$t/comb
 for i in $(seq 34); do mkdir -p "$d/t1" "$d/n" && : >"$d/t1/f" && setfattr -n security.capability -v $value "$d/t1/f"; d=$d/n; done
 
-# same DIR ARGS...: ours, in every way of running it, prints libcap's bytes.
-same() {
+# as_libcap DIR ARGS...: ours, in every way of running it, prints libcap's bytes.
+as_libcap() {
 	dir=$1; shift
-	(cd "$dir" && "$ref" "$@" >"$tmp/ref" 2>/dev/null)
-	[ -s "$tmp/ref" ] || { fail "libcap printed nothing for $*"; return; }
+	(cd "$dir" && "$ref" "$@" >"$T/ref" 2>/dev/null)
+	[ -s "$T/ref" ] || { fail "libcap printed nothing for $*"; return; }
 	for how in plain one-cpu fd48 plain one-cpu fd48; do
 		case $how in
-		plain) (cd "$dir" && "$ours" "$@" >"$tmp/ours" 2>/dev/null) ;;
-		one-cpu) (cd "$dir" && taskset -c 0 "$ours" "$@" >"$tmp/ours" 2>/dev/null) ;;
-		fd48) (cd "$dir" && prlimit --nofile=48:48 "$ours" "$@" >"$tmp/ours" 2>/dev/null) ;;
+		plain) (cd "$dir" && "$ours" "$@" >"$T/ours" 2>/dev/null) ;;
+		one-cpu) (cd "$dir" && taskset -c 0 "$ours" "$@" >"$T/ours" 2>/dev/null) ;;
+		fd48) (cd "$dir" && prlimit --nofile=48:48 "$ours" "$@" >"$T/ours" 2>/dev/null) ;;
 		esac
 		runs=$((runs + 1))
-		if ! cmp -s "$tmp/ref" "$tmp/ours"; then
+		if ! cmp -s "$T/ref" "$T/ours"; then
 			fail "getcap $* ($how, in $dir): not libcap's order; first difference:"
-			diff "$tmp/ref" "$tmp/ours" | head -n 6
+			diff "$T/ref" "$T/ours" | head -n 6
 			return
 		fi
 	done
-	echo "getcap $* (in $dir): $(wc -l <"$tmp/ref") lines, identical"
+	echo "getcap $* (in $dir): $(wc -l <"$T/ref") lines, identical"
 }
-same "$tmp" -r t
-same "$tmp" -v -r t
-same "$tmp" -r -v t/ ./t/d3 t//d5/
-same "$t" -v -r .
-same "$tmp" -r -n t/comb
-same / -r -v usr
-same / -r /usr
+as_libcap "$T" -r t
+as_libcap "$T" -v -r t
+as_libcap "$T" -r -v t/ ./t/d3 t//d5/
+as_libcap "$t" -v -r .
+as_libcap "$T" -r -n t/comb
+as_libcap / -r -v usr
+as_libcap / -r /usr
 echo "$runs runs compared"
-[ $fails -eq 0 ]
+finish

@@ -7,44 +7,40 @@
 # mount it in a private mount namespace, prove the kernel grants the
 # capability, and check that getcap's default output stays libcap's while
 # --audit and --json report the file on stdout and exit 1.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 for t in debugfs mkfs.ext4 unshare python3; do
-	command -v $t >/dev/null 2>&1 || { echo "skipped: $t is not installed"; exit 77; }
+	command -v $t >/dev/null 2>&1 || skip "$t is not installed"
 done
-[ -e /dev/loop-control ] || { echo "skipped: no loop devices (/dev/loop-control)"; exit 77; }
+[ -e /dev/loop-control ] || skip "no loop devices (/dev/loop-control)"
 getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
+chmod 755 "$T"
 
 # rev 2 + effective + undefined flag 0x2, P = cap_net_raw; rev 1, same.
-printf '\003\000\000\002\000\040\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$tmp/v2flags"
-printf '\001\000\000\001\000\040\000\000\000\000\000\000' >"$tmp/v1"
+printf '\003\000\000\002\000\040\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$T/v2flags"
+printf '\001\000\000\001\000\040\000\000\000\000\000\000' >"$T/v1"
 name=$(printf 'rev1\033[2J')
-truncate -s 16M "$tmp/img"
-mkfs.ext4 -q -F "$tmp/img" || { echo "mkfs.ext4 failed"; exit 1; }
-cp /bin/cat "$tmp/cat"
-for cmd in "write $tmp/cat v2flags" "write $tmp/cat plain" "write $tmp/cat $name" \
-	   "ea_set -f $tmp/v2flags /v2flags security.capability" \
-	   "ea_set -f $tmp/v1 /$name security.capability" \
+truncate -s 16M "$T/img"
+mkfs.ext4 -q -F "$T/img" || { fail "mkfs.ext4 failed"; finish; }
+cp /bin/cat "$T/cat"
+for cmd in "write $T/cat v2flags" "write $T/cat plain" "write $T/cat $name" \
+	   "ea_set -f $T/v2flags /v2flags security.capability" \
+	   "ea_set -f $T/v1 /$name security.capability" \
 	   "sif /v2flags mode 0100755" "sif /$name mode 0100755" "sif /plain mode 0100755"; do
-	debugfs -w -R "$cmd" "$tmp/img" >/dev/null 2>&1 || { echo "debugfs $cmd failed"; exit 1; }
+	debugfs -w -R "$cmd" "$T/img" >/dev/null 2>&1 || { fail "debugfs $cmd failed"; finish; }
 done
 
 # Everything below runs in a private mount namespace: the mount (and its
 # loop device, autocleared) goes away with it.
-cat >"$tmp/inner.sh" <<'INNER'
-set -u
+cat >"$T/inner.sh" <<'INNER'
 . "$TESTS_DIR/lib.sh"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-m=$tmp/mnt
+init
+m=$T/mnt
 mkdir "$m"
-if ! mount -o loop "$tmp/img" "$m" 2>"$tmp/mount.err"; then
-	echo "skipped: cannot loop-mount an ext4 image: $(cat "$tmp/mount.err")"
-	exit 77
+if ! mount -o loop "$T/img" "$m" 2>"$T/mount.err"; then
+	skip "cannot loop-mount an ext4 image: $(cat "$T/mount.err")"
 fi
 name=$(printf 'rev1\033[2J')
 
@@ -59,28 +55,28 @@ getfattr -n security.capability "$m/v2flags" >/dev/null 2>&1 && fail "getxattr s
 # Default output: libcap's, byte for byte (stderr only), exit 0.
 for args in "$m/v2flags" "$m/$name" "-r $m"; do
 	# shellcheck disable=SC2086
-	run_ours "$getcap" $args >"$tmp/o.out" 2>"$tmp/o.err"; orc=$?
+	run_ours "$getcap" $args >"$T/o.out" 2>"$T/o.err"; orc=$?
 	# shellcheck disable=SC2086
-	"$ref" $args >"$tmp/r.out" 2>"$tmp/r.err"; rrc=$?
-	sort "$tmp/o.err" >"$tmp/o.errs"; sort "$tmp/r.err" >"$tmp/r.errs"
-	cmp -s "$tmp/o.out" "$tmp/r.out" || fail "stdout differs from libcap for $args"
-	cmp -s "$tmp/o.errs" "$tmp/r.errs" || { fail "stderr differs from libcap for $args"; diff "$tmp/r.errs" "$tmp/o.errs"; }
+	"$ref" $args >"$T/r.out" 2>"$T/r.err"; rrc=$?
+	sort "$T/o.err" >"$T/o.errs"; sort "$T/r.err" >"$T/r.errs"
+	cmp -s "$T/o.out" "$T/r.out" || fail "stdout differs from libcap for $args"
+	cmp -s "$T/o.errs" "$T/r.errs" || { fail "stderr differs from libcap for $args"; diff "$T/r.errs" "$T/o.errs"; }
 	[ $orc -eq $rrc ] || fail "exit $orc, libcap $rrc for $args"
 done
 
 # --audit: both files on stdout, escaped, with the unknown tier; exit 1.
-run_ours "$getcap" -r --audit "$m" >"$tmp/audit" 2>"$tmp/err"; rc=$?
+run_ours "$getcap" -r --audit "$m" >"$T/audit" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] || fail "--audit exit $rc, want 1"
-grep -qx "$m/v2flags (capabilities unknown: Invalid argument)" "$tmp/audit" || fail "--audit: v2flags missing: $(cat "$tmp/audit")"
-grep -qx "$m/rev1\\\\033\\[2J (capabilities unknown: Invalid argument)" "$tmp/audit" || fail "--audit: rev1 missing or unescaped: $(od -c "$tmp/audit" | head)"
-[ "$(grep -c '^  risk: unknown: security.capability is present' "$tmp/audit")" -eq 2 ] || fail "--audit risk lines: $(cat "$tmp/audit")"
-grep -q "$(printf '\033')" "$tmp/audit" "$tmp/err" && fail "--audit printed a raw ESC"
-grep -q plain "$tmp/audit" && fail "--audit reports a file without capabilities"
+grep -qx "$m/v2flags (capabilities unknown: Invalid argument)" "$T/audit" || fail "--audit: v2flags missing: $(cat "$T/audit")"
+grep -qx "$m/rev1\\\\033\\[2J (capabilities unknown: Invalid argument)" "$T/audit" || fail "--audit: rev1 missing or unescaped: $(od -c "$T/audit" | head)"
+[ "$(grep -c '^  risk: unknown: security.capability is present' "$T/audit")" -eq 2 ] || fail "--audit risk lines: $(cat "$T/audit")"
+grep -q "$(printf '\033')" "$T/audit" "$T/err" && fail "--audit printed a raw ESC"
+grep -q plain "$T/audit" && fail "--audit reports a file without capabilities"
 
 # --json: one object each, tier unknown, errno EINVAL; exit 1.
-run_ours "$getcap" --json "$m/v2flags" "$m/plain" >"$tmp/json" 2>/dev/null; rc=$?
+run_ours "$getcap" --json "$m/v2flags" "$m/plain" >"$T/json" 2>/dev/null; rc=$?
 [ $rc -eq 1 ] || fail "--json exit $rc, want 1"
-python3 - "$tmp/json" <<'PY' || fail "--json: $(cat "$tmp/json")"
+python3 - "$T/json" <<'PY' || fail "--json: $(cat "$T/json")"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 assert len(objs) == 1, objs
@@ -91,7 +87,8 @@ PY
 # A file that reads fine keeps exit 0.
 run_ours "$getcap" --json --audit "$m/plain" >/dev/null 2>&1 || fail "--json on a plain file exit $?"
 umount "$m"
-[ $fails -eq 0 ]
+finish
 INNER
-export tmp getcap ref
-unshare -m --propagation private sh "$tmp/inner.sh"
+LIB_T=$T
+export LIB_T getcap ref
+unshare -m --propagation private sh "$T/inner.sh"

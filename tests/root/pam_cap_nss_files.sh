@@ -11,12 +11,13 @@
 # bind-mounts its own passwd, group and nsswitch.conf ("files" only) over
 # /etc's there; nscd's socket directory is hidden the same way. The host's
 # /etc is never written, and the mounts vanish with the namespace.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 if [ -z "${PAM_NSS_FILES_NS:-}" ]; then
-	command -v unshare >/dev/null || { echo "skipped: unshare (util-linux) is not installed"; exit 77; }
-	unshare -m true 2>/dev/null || { echo "skipped: cannot create a mount namespace"; exit 77; }
+	command -v unshare >/dev/null || skip "unshare (util-linux) is not installed"
+	unshare -m true 2>/dev/null || skip "cannot create a mount namespace"
 	PAM_NSS_FILES_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 fi
+init
 . "$TESTS_DIR/tools/pam_world.sh"
 require_pam_driver
 REAL_NSS=1
@@ -39,16 +40,16 @@ PW
 	echo 'deny:x:4700:mal'
 } >"$T/group"
 printf 'passwd: files\ngroup: files\nshadow: files\n' >"$T/nsswitch.conf"
-[ "$(grep '^big:' "$T/group" | wc -c)" -gt 1048576 ] || { echo "the big group is too small to test"; exit 1; }
+[ "$(grep '^big:' "$T/group" | wc -c)" -gt 1048576 ] || { fail "the big group is too small to test"; finish; }
 for f in passwd group nsswitch.conf; do
-	mount --bind "$T/$f" "/etc/$f" || { echo "cannot bind-mount /etc/$f in the namespace"; exit 1; }
+	mount --bind "$T/$f" "/etc/$f" || { fail "cannot bind-mount /etc/$f in the namespace"; finish; }
 done
 for d in /run/nscd /var/run/nscd; do
-	[ -d "$d" ] && { mount -t tmpfs none "$d" || { echo "cannot hide $d"; exit 1; }; }
+	[ -d "$d" ] && { mount -t tmpfs none "$d" || { fail "cannot hide $d"; finish; }; }
 done
 # The files backend now reads our files, and finds deny past the big group.
-[ "$(getent group deny)" = 'deny:x:4700:mal' ] || { echo "getent does not see the private /etc/group"; exit 1; }
-[ "$(id -Gn mal)" = 'mal deny' ] || { echo "mal's groups are not 'mal deny': $(id -Gn mal)"; exit 1; }
+[ "$(getent group deny)" = 'deny:x:4700:mal' ] || { fail "getent does not see the private /etc/group"; finish; }
+[ "$(id -Gn mal)" = 'mal deny' ] || { fail "mal's groups are not 'mal deny': $(id -Gn mal)"; finish; }
 
 ok='auth=SUCCESS setcred=SUCCESS'
 stop='auth=AUTHINFO_UNAVAIL setcred=CRED_ERR iab= keepcaps=0'
@@ -62,7 +63,7 @@ t both 'none @deny\n^cap_sys_admin *\n' '' alice 'auth setcred' "$ok iab=^21 $k0
 
 # --- /etc/group cannot be read (a write-only procfs file: open gives
 # EACCES even to root; nothing writes to it) ---
-mount --bind /proc/sys/vm/drop_caches /etc/group || { echo "cannot make /etc/group unreadable"; exit 1; }
+mount --bind /proc/sys/vm/drop_caches /etc/group || { fail "cannot make /etc/group unreadable"; finish; }
 if getent group mal >/dev/null 2>&1; then echo "/etc/group is still readable"; exit 1; fi
 t ours 'none @deny\n^cap_sys_admin *\n' '' mal 'auth setcred' "$stop"
 logged "SYSLOG(3): $T/c$cases:1: cannot tell whether 'mal' is in '@deny': group 4500 cannot be read: Permission denied; stopped here, nothing granted"
@@ -75,7 +76,7 @@ umount /etc/group
 
 # --- /etc/passwd cannot be read: no "unknown user", whose lines are
 # skipped and who gets default= ---
-mount --bind /proc/sys/vm/drop_caches /etc/passwd || { echo "cannot make /etc/passwd unreadable"; exit 1; }
+mount --bind /proc/sys/vm/drop_caches /etc/passwd || { fail "cannot make /etc/passwd unreadable"; finish; }
 t ours '!cap_sys_admin *\n' 'default=^cap_sys_admin' mal 'auth setcred' "$stop"
 logged "SYSLOG(3): $T/c$cases: cannot look up user 'mal': Permission denied; nothing granted"
 deb "auth=IGNORE setcred=SUCCESS iab=^21 $k0"	# unknown user: default= instead of !21
@@ -84,4 +85,4 @@ umount /etc/passwd
 t both '!cap_sys_admin *\n' 'default=cap_bpf' nosuch 'auth setcred' "auth=IGNORE setcred=SUCCESS iab=39 $k0"
 
 echo "$cases cases through glibc's files backend${DEB:+, compared with $DEB}"
-[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -9,25 +9,26 @@
 #      pam_end(PAM_SUCCESS|PAM_DATA_SILENT): a probe without file caps
 #      gets CAP_PERFMON for members only; without defer setuid drops it.
 # Users and groups are nss_wrapper entries; nothing in /etc is touched.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/pam_world.sh"
 require_pam_driver
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo -1)
 if [ "$paranoid" -lt 1 ]; then
-	echo "skipped: perf_event_paranoid=$paranoid lets anybody open CPU-wide events"; exit 77
+	skip "perf_event_paranoid=$paranoid lets anybody open CPU-wide events"
 fi
 SETCAP=$BUILD/progs/setcap
 [ -x "$SETCAP" ] || SETCAP=/usr/sbin/setcap
-[ -x "$SETCAP" ] || { echo "skipped: no setcap to give the probe file capabilities"; exit 77; }
+[ -x "$SETCAP" ] || skip "no setcap to give the probe file capabilities"
 
 cp "$BIN/perfprobe" "$T/perf-ei"
 cp "$BIN/perfprobe" "$T/perf-plain"
 chmod 755 "$T/perf-ei" "$T/perf-plain"
-"$SETCAP" cap_perfmon+ei "$T/perf-ei" || { echo "setcap failed"; exit 1; }
+"$SETCAP" cap_perfmon+ei "$T/perf-ei" || { fail "setcap failed"; finish; }
 
 # Without PAM the file's inheritable bit alone must give a user nothing.
 if setpriv --reuid=4002 --regid=4002 --clear-groups "$T/perf-ei" >/dev/null 2>&1; then
-	echo "perf-ei works without any grant: the test would prove nothing"; exit 1
+	fail "perf-ei works without any grant: the test would prove nothing"; finish
 fi
 
 # login USER CONF ARGS OPS PROG EXPECTED-PAM-LINE EXPECTED-PROBE-RC
@@ -50,8 +51,7 @@ login_with() {
 	rc=$?
 	pamline=$(printf '%s\n' "$out" | head -n 1)
 	if [ "$pamline" != "$want" ] || [ "$rc" -ne "$want_rc" ]; then
-		fails=$((fails + 1))
-		echo "FAIL case $cases ($mod): $user with '$conf' ($args), $ops, $(basename "$prog")"
+		fail "case $cases ($mod): $user with '$conf' ($args), $ops, $(basename "$prog")"
 		echo "    want: $want / probe exit $want_rc"
 		printf '%s\n' "$out" | sed 's/^/    got:  /'
 		echo "    probe exit $rc"; sed 's/^/    log: /' "$T/log" | head -5
@@ -82,4 +82,4 @@ login alice "$B" 'keepcaps' 'auth setcred become end=silent' "$T/perf-plain" "$g
 login alice "$B" 'keepcaps defer' 'auth setcred become end' "$T/perf-plain" "$good iab= keepcaps=1" 1
 
 echo "$cases logins${DEB:+, half of them through $DEB}"
-[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

@@ -13,7 +13,8 @@
 # su) and "sshd" (auth, setcred, switch, and a pam_end without
 # PAM_DATA_SILENT: OpenSSH ends PAM in another process; emulated here,
 # no real sshd runs).
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/perf_world.sh"
 require_pam_driver
 doctor_bin=$BUILD/progs/perfdoctor
@@ -51,7 +52,7 @@ login() {
 }
 # check LABEL WANT SERVICE PROG ORDER [GREP]: the doctor says WANT (yes,
 # no) for that login, and the login agrees.
-check() {
+agree() {
 	label=$1 want=$2 svc=$3 prog=$4 order=$5 text=${6:-}
 	doctor "$svc" "$prog"
 	login "$svc" "$prog" "$order"
@@ -85,23 +86,23 @@ stack() {
 # (a) inheritable grant, cap_perfmon+ei perf.
 echo 'cap_perfmon alice' >"$conf"
 stack login "@include $T/svc/common-cap"
-check "inheritable grant, pam_cap via @include" yes login "$T/perf-ei" login \
+agree "inheritable grant, pam_cap via @include" yes login "$T/perf-ei" login \
 	"pam_cap at $T/svc/common-cap:2"
 stack login "auth include $T/svc/common-cap"
-check "inheritable grant, pam_cap via include" yes login "$T/perf-ei" login
+agree "inheritable grant, pam_cap via include" yes login "$T/perf-ei" login
 stack login "auth substack $T/svc/common-cap"
-check "inheritable grant, pam_cap via substack" yes login "$T/perf-ei" login
+agree "inheritable grant, pam_cap via substack" yes login "$T/perf-ei" login
 stack login "@include $T/svc/common-nocap"
-check "pam_cap not in the stack" no login "$T/perf-ei" login \
+agree "pam_cap not in the stack" no login "$T/perf-ei" login \
 	"no pam_cap in its auth stack, so capability.conf is not read"
 stack login "auth optional /nonexistent/pam_cap.so config=$conf"
-check "pam_cap named but not installed" no login "$T/perf-ei" login \
+agree "pam_cap named but not installed" no login "$T/perf-ei" login \
 	"/nonexistent/pam_cap.so is not installed"
 stack sshd "@include $T/svc/common-cap"
-check "inheritable grant through sshd (setcred before the switch)" yes sshd "$T/perf-ei" sshd
+agree "inheritable grant through sshd (setcred before the switch)" yes sshd "$T/perf-ei" sshd
 # A jump that skips pam_cap when the module before it succeeds.
 stack login "auth [success=1 default=ignore] pam_permit.so" "@include $T/svc/common-cap"
-check "jump over pam_permit only" yes login "$T/perf-ei" login
+agree "jump over pam_permit only" yes login "$T/perf-ei" login
 # may_skip LABEL CONTROL TEXT: with "auth CONTROL MODULE" before pam_cap,
 # the doctor says UNKNOWN with TEXT, and rightly: pam_cap is skipped when
 # MODULE is pam_permit.so (the probe fails), not when it is pam_deny.so.
@@ -121,39 +122,39 @@ may_skip "a sufficient module before pam_cap" sufficient \
 # A sufficient module inside a substack ends only the substack.
 stack login "auth substack $T/svc/common-suff" "@include $T/svc/common-cap"
 printf 'auth sufficient pam_permit.so\n' >"$T/svc/common-suff"
-check "sufficient inside an earlier substack" yes login "$T/perf-ei" login
+agree "sufficient inside an earlier substack" yes login "$T/perf-ei" login
 
 # (b) what the grant itself does.
 stack login "@include $T/svc/common-cap"
 echo 'cap_bogus alice' >"$conf"
-check "grant text that is not IAB" no login "$T/perf-ei" login "not valid IAB text, so nothing"
+agree "grant text that is not IAB" no login "$T/perf-ei" login "not valid IAB text, so nothing"
 echo '!cap_perfmon alice' >"$conf"
-check "a bounding drop against a +ep perf" no login "$T/perf-ep" login \
+agree "a bounding drop against a +ep perf" no login "$T/perf-ep" login \
 	"bounding set lacks cap_perfmon"
 echo 'cap_perfmon alice' >"$conf"
 chmod o+w "$conf"
-check "a world-writable capability.conf" no login "$T/perf-ei" login "pam_cap stops here"
+agree "a world-writable capability.conf" no login "$T/perf-ei" login "pam_cap stops here"
 chmod o-w "$conf"
 # A line pam_cap cannot use ends its decision: the broader line after it
 # never grants (issue 12, item 4), and perfdoctor must not say it does.
 printf 'none alice\000\ncap_perfmon *\n' >"$conf"
-check "an unusable line before a broader one" no login "$T/perf-ei" login \
+agree "an unusable line before a broader one" no login "$T/perf-ei" login \
 	"pam_cap stops here (NUL byte in line): grants nothing, not even default="
 # Debian's capability.conf ends with "none *": a grant appended below it
 # is never reached (the first matching line wins). perfdoctor and capcheck
 # must say so, and say to move it above; a real login agrees, before and
 # after the move (issue 14, item 5).
 printf '# as Debian ships it\nnone  *\ncap_perfmon @perf_users\n' >"$conf"
-check "a grant below 'none *'" no login "$T/perf-ei" login \
+agree "a grant below 'none *'" no login "$T/perf-ei" login \
 	"fix:       move line 3 of $conf ('cap_perfmon @perf_users') above line 2: the '*' on line 2 matches everybody first"
 ours "$BUILD/progs/capcheck" -c "$conf" alice >"$T/cc" 2>&1
 grep -qF "never reached: line 3 ('cap_perfmon', group @perf_users) is meant for alice, but the '*' on line 2 matches first: move line 3 above line 2" "$T/cc" ||
 	{ fail "capcheck on a grant below 'none *':"; sed 's/^/    /' "$T/cc"; }
 printf '# as Debian ships it\nnone  *\n' >"$conf"
-check "no grant, a 'none *' line" no login "$T/perf-ei" login \
+agree "no grant, a 'none *' line" no login "$T/perf-ei" login \
 	"add 'cap_perfmon alice' to $conf above line 2"
 printf 'cap_perfmon @perf_users\n# as Debian ships it\nnone  *\n' >"$conf"
-check "the grant moved above 'none *'" yes login "$T/perf-ei" login
+agree "the grant moved above 'none *'" yes login "$T/perf-ei" login
 ours "$BUILD/progs/capcheck" -c "$conf" alice >"$T/cc" 2>&1 ||
 	{ fail "capcheck on the moved grant: exit $?"; sed 's/^/    /' "$T/cc"; }
 # An ambient grant below it, perf without file capabilities.
@@ -161,18 +162,18 @@ printf 'none  *\n^cap_perfmon @perf_users\n' >"$conf"
 stack login "@include $T/svc/common-amb-early"
 printf 'auth required pam_permit.so\nauth optional %s config=%s keepcaps defer\n' \
 	"$OURS" "$conf" >"$T/svc/common-amb-early"
-check "an ambient grant below 'none *'" no login "$T/perf-plain" login \
+agree "an ambient grant below 'none *'" no login "$T/perf-plain" login \
 	"move line 2 of $conf ('^cap_perfmon @perf_users') above line 1"
 printf '^cap_perfmon @perf_users\nnone  *\n' >"$conf"
-check "the ambient grant moved above 'none *'" yes login "$T/perf-plain" login
+agree "the ambient grant moved above 'none *'" yes login "$T/perf-plain" login
 stack login "@include $T/svc/common-cap"
 echo 'none bob' >"$conf"
 printf 'auth required pam_permit.so\nauth optional %s config=%s default=cap_perfmon\n' \
 	"$OURS" "$conf" >"$T/svc/login"
-check "default= when no line matches" yes login "$T/perf-ei" login "so default='cap_perfmon' applies"
+agree "default= when no line matches" yes login "$T/perf-ei" login "so default='cap_perfmon' applies"
 # No capability.conf at all: pam_cap applies default= (as libcap does).
 mv "$conf" "$conf.away"
-check "default= with no capability.conf" yes login "$T/perf-ei" login \
+agree "default= with no capability.conf" yes login "$T/perf-ei" login \
 	"does not exist, so no line matches alice, so default='cap_perfmon' applies"
 mv "$conf.away" "$conf"
 
@@ -181,12 +182,12 @@ echo '^cap_perfmon alice' >"$conf"
 printf 'auth required pam_permit.so\nauth optional %s config=%s keepcaps defer\n' \
 	"$OURS" "$conf" >"$T/svc/common-amb"
 stack login "@include $T/svc/common-amb"
-check "ambient grant, keepcaps defer, login" yes login "$T/perf-plain" login
+agree "ambient grant, keepcaps defer, login" yes login "$T/perf-plain" login
 stack sshd "@include $T/svc/common-amb"
-check "ambient grant through sshd" no sshd "$T/perf-plain" sshd \
+agree "ambient grant through sshd" no sshd "$T/perf-plain" sshd \
 	"OpenSSH never calls pam_end() in the session"
 stack login "@include $T/svc/common-cap"
-check "ambient grant without keepcaps defer" no login "$T/perf-plain" login \
+agree "ambient grant without keepcaps defer" no login "$T/perf-plain" login \
 	"the kernel clears the ambient set when login switches from root to the user"
 stack xdm "@include $T/svc/common-amb"
 unknown "ambient grant through an unknown program" xdm "$T/perf-plain" \
@@ -202,7 +203,7 @@ stack login "@include $T/svc/common-cap"
 echo 'cap_perfmon alice' >"$conf"
 setpriv --reuid=4001 --regid=4001 --groups=4001,4100 sleep 120 &
 old=$!
-trap 'kill $old 2>/dev/null; rm -rf "$T"' EXIT
+at_exit 'kill $old 2>/dev/null'
 while [ "$(readlink "/proc/$old/exe" 2>/dev/null)" != "$(command -v sleep)" ]; do sleep 0.05; done
 ours "$doctor_bin" --pid="$old" --pam-dir="$T/svc" --service=login \
 	--config="$T/unused.conf" "$T/perf-ei" >"$T/doc" 2>&1
@@ -223,4 +224,4 @@ stack login "@include $T/svc/common-amb"
 doctor login,sshd "$T/perf-plain"
 [ $d -eq 3 ] && grep -qF "it depends on how the user logs in: login yes; sshd no" "$T/doc" ||
 	{ fail "login,sshd: exit $d"; sed 's/^/    /' "$T/doc"; }
-[ $fails -eq 0 ]
+finish

@@ -12,11 +12,12 @@
 #    NO, and the probe fails;
 #  - inheritable (with a +ei perf) or ambient cap_perfmon: YES, probe works;
 #  - a missing process, or --user naming someone else: exit 2.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/perf_world.sh"
 doctor_bin=$BUILD/progs/perfdoctor
 pids=
-trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+at_exit 'for p in $pids; do kill "$p" 2>/dev/null; done'
 mkdir "$T/nopam"
 : >"$T/empty.conf"
 perf=$T/perf
@@ -154,4 +155,4 @@ agree "--pid: ambient cap_perfmon, perf without file capabilities" yes "ambient 
 doctor --pid=999999 "$perf"
 [ $d -eq 2 ] && grep -q "perfdoctor: process 999999: no such process" "$T/doc" ||
 	{ fail "--pid=999999: exit $d"; sed 's/^/    /' "$T/doc"; }
-[ $fails -eq 0 ]
+finish

@@ -25,22 +25,21 @@
 #   a FIFO (Debian's 2.66 blocks forever in open());
 #   -n with a value that wraps (" -5", 18446744073709551616,
 #     9223372036854775808: libcap narrows it to uid_t, 0 writing a v2
-#     capability); we refuse it (issue 12), see root/numbers_range.sh.
+#     capability); we refuse it (issue 12), see root/progs_numbers_range.sh.
 # Rows starting "!" are effective sets 2.76 refuses and 2.66 writes: for
 # them the expected result is 2.76's, not /usr/sbin/setcap's (exit 1, its
 # two "Error: under Linux, ..." lines, empty stdout, nothing written);
 # root/setcap_effective.sh checks our added lines and -f.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
-[ -x "$ref" ] || { echo "skipped: /usr/sbin/setcap (libcap2-bin) is not installed"; exit 77; }
+[ -x "$ref" ] || skip "/usr/sbin/setcap (libcap2-bin) is not installed"
 command -v setfattr >/dev/null && command -v getfattr >/dev/null ||
-	{ echo "skipped: setfattr/getfattr (attr) are not installed"; exit 77; }
-[ -x "$ours" ] || { echo "progs/setcap is not built"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
+	skip "setfattr/getfattr (attr) are not installed"
+[ -x "$ours" ] || { fail "progs/setcap is not built"; finish; }
+chmod 755 "$T"
 
 # f: cap_net_raw=ep (v2); n: cap_kill=p with rootid 1000 (v3); g: no caps.
 make_fixture() {
@@ -60,7 +59,7 @@ xattrs() {
 	(cd "$1" && getfattr -e hex -n security.capability f g n d 2>&1)
 }
 
-cat >"$tmp/rows" <<'EOF'
+cat >"$T/rows" <<'EOF'
 
 -h
 -q -h
@@ -162,7 +161,7 @@ EOF
 # As nobody: no CAP_SETFCAP to raise. Only meaningful once our library
 # has cap_get_proc/cap_set_proc; without them setcap cannot detect it.
 if nm -D --defined-only "$BUILD/libcap/libcap.so.2" | grep -q ' cap_set_proc$'; then
-	cat >>"$tmp/rows" <<'EOF'
+	cat >>"$T/rows" <<'EOF'
 @= g
 @-r f
 @-v cap_net_raw=ep f
@@ -170,7 +169,7 @@ if nm -D --defined-only "$BUILD/libcap/libcap.so.2" | grep -q ' cap_set_proc$'; 
 EOF
 fi
 
-run() {		# run <setcap> <dir> <row>; leaves out, err, rc, xattrs in <dir>
+run_row() {		# run_row <setcap> <dir> <row>; leaves out, err, rc, xattrs in <dir>
 	prog=$1 dir=$2 args=$3 input= as_nobody=
 	case $args in
 	'<'*) input=${args%%|*}; input=${input#<}; args=${args#*|} ;;
@@ -192,47 +191,45 @@ run() {		# run <setcap> <dir> <row>; leaves out, err, rc, xattrs in <dir>
 	xattrs "$dir" >"$dir/xattrs"
 }
 
-make_fixture "$tmp/fixture"
-xattrs "$tmp/fixture" >"$tmp/fixture.xattrs"
+make_fixture "$T/fixture"
+xattrs "$T/fixture" >"$T/fixture.xattrs"
 # What 2.76 prints when it refuses an effective set, as it prints it.
 printf '%s\n' \
 	'Error: under Linux, effective file capabilities must either be empty, or' \
 	'       exactly match the union of selected permitted and inheritable bits.' \
-	>"$tmp/refused.err"
-[ "$(getfattr --absolute-names -e hex -n security.capability "$tmp/fixture/n")" ] ||
-	{ echo "could not write the v3 fixture"; exit 1; }
-n=0 bad=0
+	>"$T/refused.err"
+[ "$(getfattr --absolute-names -e hex -n security.capability "$T/fixture/n")" ] ||
+	{ fail "could not write the v3 fixture"; finish; }
+n=0
 while IFS= read -r row; do
 	n=$((n + 1))
-	rm -rf "$tmp/a" "$tmp/b"
-	cp -a "$tmp/fixture" "$tmp/a"; cp -a "$tmp/fixture" "$tmp/b"
+	rm -rf "$T/a" "$T/b"
+	cp -a "$T/fixture" "$T/a"; cp -a "$T/fixture" "$T/b"
 	case $row in
 	'!'*)
 		# 2.76's refusal, not 2.66's write, is what we compare with.
 		row=${row#!} label="$row (as 2.76)"
-		: >"$tmp/a/out" && echo 1 >"$tmp/a/rc" &&
-			cp "$tmp/fixture.xattrs" "$tmp/a/xattrs" &&
-			cp "$tmp/refused.err" "$tmp/a/err" || exit 1 ;;
+		: >"$T/a/out" && echo 1 >"$T/a/rc" &&
+			cp "$T/fixture.xattrs" "$T/a/xattrs" &&
+			cp "$T/refused.err" "$T/a/err" || exit 1 ;;
 	*)
 		label=$row
-		run "$ref" "$tmp/a" "$row" ;;
+		run_row "$ref" "$T/a" "$row" ;;
 	esac
-	run "$ours" "$tmp/b" "$row"
+	run_row "$ours" "$T/b" "$row"
 	# sed, not grep: a message without a final newline must stay so.
-	sed -e '/^setcap: /d' -e '/^ -f  /d' -e '/(not in libcap)$/d' "$tmp/b/err" >"$tmp/b/err.libcap"
+	sed -e '/^setcap: /d' -e '/^ -f  /d' -e '/(not in libcap)$/d' "$T/b/err" >"$T/b/err.libcap"
 	for what in out rc xattrs; do
-		if ! cmp -s "$tmp/a/$what" "$tmp/b/$what"; then
-			echo "row $n [$label]: $what differs (< libcap, > ours)"
-			diff "$tmp/a/$what" "$tmp/b/$what" | head -10
-			bad=$((bad + 1))
+		if ! cmp -s "$T/a/$what" "$T/b/$what"; then
+			fail "row $n [$label]: $what differs (< libcap, > ours)"
+			diff "$T/a/$what" "$T/b/$what" | head -10
 		fi
 	done
-	if ! cmp -s "$tmp/a/err" "$tmp/b/err.libcap"; then
-		echo "row $n [$label]: stderr differs (< libcap, > ours)"
-		diff "$tmp/a/err" "$tmp/b/err.libcap" | head -10
-		bad=$((bad + 1))
+	if ! cmp -s "$T/a/err" "$T/b/err.libcap"; then
+		fail "row $n [$label]: stderr differs (< libcap, > ours)"
+		diff "$T/a/err" "$T/b/err.libcap" | head -10
 	fi
-done <"$tmp/rows"
-[ "$n" -ge 90 ] || { echo "only $n rows ran"; exit 1; }
-[ "$bad" -eq 0 ] || { echo "$bad differences in $n rows"; exit 1; }
-echo "$n argument lists: stdout, stderr, exit status and xattrs identical to libcap 2.66 (2.76 for the ! rows)"
+done <"$T/rows"
+[ "$n" -ge 90 ] || fail "only $n rows ran"
+[ "$fails" -eq 0 ] || echo "$fails differences in $n rows"
+finish "$n argument lists: stdout, stderr, exit status and xattrs identical to libcap 2.66 (2.76 for the ! rows)"

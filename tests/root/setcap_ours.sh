@@ -3,30 +3,27 @@
 # Where our setcap deliberately differs from Debian's 2.66 (following
 # libcap 2.76: -f, empty text, the effective check, --license), and the
 # lines we add after libcap's messages: exact stdout, stderr and status.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 S=$BUILD/progs/setcap
-[ -x "$S" ] || { echo "progs/setcap is not built"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fail=0 n=0
+[ -x "$S" ] || { fail "progs/setcap is not built"; finish; }
+cd "$T" || exit 1
+n=0
 
-# expect <status> <stdout> <stderr> -- <setcap args>
-expect() {
+# expect_setcap <status> <stdout> <stderr> -- <setcap args>
+expect_setcap() {
 	want_rc=$1 want_out=$2 want_err=$3; shift 4
 	timeout 10 "$S" "$@" >out 2>err </dev/null; rc=$?
 	n=$((n + 1))
 	if [ "$rc" != "$want_rc" ] || [ "$(cat out)" != "$want_out" ] ||
 	   [ "$(cat err)" != "$want_err" ]; then
-		echo "setcap $*: got status $rc"; echo "stdout:"; cat out
+		fail "setcap $*: got status $rc"; echo "stdout:"; cat out
 		echo "stderr:"; cat err; echo "wanted status $want_rc"
 		echo "stdout:"; echo "$want_out"; echo "stderr:"; echo "$want_err"
-		fail=1
 	fi
 }
-hex() { getfattr -e hex -n security.capability "$1" 2>/dev/null | sed -n 's/^security.capability=//p'; }
 
 touch g f
 E1='Error: under Linux, effective file capabilities must either be empty, or'
@@ -34,86 +31,86 @@ E2='       exactly match the union of selected permitted and inheritable bits.'
 
 # --license names the program (2.76), not the option (2.66), and claims no
 # copyright of libcap's author over code he did not write.
-expect 0 "$S see LICENSE file for details.
+expect_setcap 0 "$S see LICENSE file for details.
 Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap's setcap)" "" -- --license
 
 # Whitespace-only text is refused (2.76), and nothing is written.
-expect 1 "" "empty space is an invalid capability, did you mean -r?" -- " " g
-expect 1 "" "empty space is an invalid capability, did you mean -r?" -- "" g
-[ -z "$(hex g)" ] || { echo "empty text wrote $(hex g)"; fail=1; }
+expect_setcap 1 "" "empty space is an invalid capability, did you mean -r?" -- " " g
+expect_setcap 1 "" "empty space is an invalid capability, did you mean -r?" -- "" g
+[ -z "$(xattr_hex g)" ] || { fail "empty text wrote $(xattr_hex g)"; }
 
 # The effective check before writing (2.76); setcap_effective.sh has the
 # rest of its cases.
-expect 1 "" "$E1
+expect_setcap 1 "" "$E1
 $E2
 setcap: g: cap_kill: permitted or inheritable but not effective: a file has one effective flag, on for all its capabilities or for none" -- "cap_chown=ep cap_kill=p" g
-expect 1 "" "$E1
+expect_setcap 1 "" "$E1
 $E2
 setcap: g: cap_kill: effective but neither permitted nor inheritable, so there is nothing to raise: add p (=ep), or leave e out" -- "cap_chown=ep cap_kill=e" g
-[ -z "$(hex g)" ] || { echo "refused E check wrote $(hex g)"; fail=1; }
+[ -z "$(xattr_hex g)" ] || { fail "refused E check wrote $(xattr_hex g)"; }
 # -f: 2.76's lines become a warning, and E bits outside P|I are dropped
 # by the library.
-expect 0 "" "$E1
+expect_setcap 0 "" "$E1
 $E2
 setcap: g: written anyway (-f), without cap_kill: neither permitted nor inheritable, so never raised" -- -f "cap_chown=ep cap_kill=e" g
-[ "$(hex g)" = 0x0100000201000000000000000000000000000000 ] ||
-	{ echo "-f wrote $(hex g)"; fail=1; }
+[ "$(xattr_hex g)" = 0x0100000201000000000000000000000000000000 ] ||
+	{ fail "-f wrote $(xattr_hex g)"; }
 # A partial E that the walk does not catch fails in the library, and we
 # say why.
-expect 1 "" "Invalid file 'g' for capability operation
+expect_setcap 1 "" "Invalid file 'g' for capability operation
 setcap: g: the effective flags must be empty or include every permitted and inheritable capability (a file has one effective bit)" -- "cap_chown=p cap_kill=ep" g
 
 # -r on nothing: fatal without -f, a message and on with -f.
 setfattr -x security.capability g
 NOCAP="File 'g' has no capablity to remove
 setcap: g: has no security.capability attribute, so there is nothing to remove (-f makes this non-fatal)"
-expect 1 "" "$NOCAP" -- -r g
-expect 0 "" "$NOCAP" -- -f -r g cap_chown=p g
-[ "$(hex g)" = 0x0000000201000000000000000000000000000000 ] ||
-	{ echo "-f -r did not go on to the next pair"; fail=1; }
+expect_setcap 1 "" "$NOCAP" -- -r g
+expect_setcap 0 "" "$NOCAP" -- -f -r g cap_chown=p g
+[ "$(xattr_hex g)" = 0x0000000201000000000000000000000000000000 ] ||
+	{ fail "-f -r did not go on to the next pair"; }
 
 # Non-regular files, each named; a FIFO must not hang (timeout 10 above).
 ln -s f link; mkdir d; mkfifo fifo; mknod null c 1 3
 TAIL='only regular files carry file capabilities'
-expect 1 "" "Invalid file 'link' for capability operation
+expect_setcap 1 "" "Invalid file 'link' for capability operation
 setcap: link: is a symbolic link: setcap never follows links, name the target file itself" -- cap_chown=p link
-expect 1 "" "Invalid file 'd' for capability operation
+expect_setcap 1 "" "Invalid file 'd' for capability operation
 setcap: d: is a directory: $TAIL" -- cap_chown=p d
-expect 1 "" "Invalid file 'fifo' for capability operation
+expect_setcap 1 "" "Invalid file 'fifo' for capability operation
 setcap: fifo: is a FIFO (named pipe): $TAIL" -- cap_chown=p fifo
-expect 1 "" "Invalid file 'null' for capability operation
+expect_setcap 1 "" "Invalid file 'null' for capability operation
 setcap: null: is a character device: $TAIL" -- cap_chown=p null
-[ -z "$(hex f)" ] || { echo "the symlink's target got $(hex f)"; fail=1; }
+[ -z "$(xattr_hex f)" ] || { fail "the symlink's target got $(xattr_hex f)"; }
 
-expect 1 "" "Failed to set capabilities on file '/proc/version': Operation not supported
+expect_setcap 1 "" "Failed to set capabilities on file '/proc/version': Operation not supported
 setcap: /proc/version: this filesystem does not support security.capability extended attributes" -- = /proc/version
-expect 1 "" "Failed to set capabilities on file 'nope': No such file or directory
+expect_setcap 1 "" "Failed to set capabilities on file 'nope': No such file or directory
 setcap: nope: no such file: check the path" -- = nope
-expect 1 "" "Failed to set capabilities on file 'g/x': Not a directory
+expect_setcap 1 "" "Failed to set capabilities on file 'g/x': Not a directory
 setcap: g/x: a component of the path is not a directory" -- = g/x
-expect 1 "" "Invalid file 'g' for capability operation
+expect_setcap 1 "" "Invalid file 'g' for capability operation
 setcap: g: the kernel refused namespace root uid 4294967295 (not a uid mapped in this user namespace?)" -- -n 4294967295 = g
 
 # Bad text: libcap's lines, then the clause and the name at fault.
 USAGE=$("$S" -h 2>&1)
-expect 1 "" "fatal error: Invalid argument
+expect_setcap 1 "" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 2 of 3 \"cap_kil=p\": unknown capability name \"cap_kil\"
 setcap: unknown capability 'cap_kil'; did you mean cap_kill?" -- "cap_chown=p cap_kil=p cap_kill=i" g
-expect 1 "" "fatal error: Invalid argument
+expect_setcap 1 "" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"cap_chown,cap_perfmonn=ep\": unknown capability name \"cap_perfmonn\"
 setcap: unknown capability 'cap_perfmonn'; did you mean cap_perfmon?" -- "cap_chown,cap_perfmonn=ep" g
-expect 1 "" "fatal error: Invalid argument
+expect_setcap 1 "" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"99=p\": capability number \"99\" is out of range (0 to 63)" -- 99=p g
-expect 1 "" "fatal error: Invalid argument
+expect_setcap 1 "" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"cap_chown\": no operator: write names=flags, names+flags or names-flags (flags e, i, p)" -- cap_chown g
-expect 1 "" "fatal error: Invalid argument
+expect_setcap 1 "" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"cap_chown=x\": bad operator or flags after the names (operators =, +, -; flags e, i, p in lower case)" -- cap_chown=x g
-expect 1 "" "fatal error: Invalid argument
+expect_setcap 1 "" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"cap_chown,,cap_kill=p\": empty capability name (a stray comma?)" -- cap_chown,,cap_kill=p g
 
@@ -122,20 +119,20 @@ setcap: bad capability text, clause 1 of 1 \"cap_chown,,cap_kill=p\": empty capa
 last=$(($(cat /proc/sys/kernel/cap_last_cap)))
 if [ "$last" -eq 40 ]; then
 	W="is above this kernel's last capability cap_checkpoint_restore (40); the kernel will ignore it at exec"
-	expect 0 "" "setcap: warning: g: capability 41 $W" -- 41=ep g
-	[ "$(hex g)" = 0x0100000200000000000000000002000000000000 ] ||
-		{ echo "41=ep wrote $(hex g)"; fail=1; }
-	expect 0 "" "setcap: warning: g: capability 41 $W
+	expect_setcap 0 "" "setcap: warning: g: capability 41 $W" -- 41=ep g
+	[ "$(xattr_hex g)" = 0x0100000200000000000000000002000000000000 ] ||
+		{ fail "41=ep wrote $(xattr_hex g)"; }
+	expect_setcap 0 "" "setcap: warning: g: capability 41 $W
 setcap: warning: g: capability 63 $W" -- "cap_perfmon=p 41,63+p" g
-	expect 0 "" "" -- -q 41=ep g
-	expect 0 "g: OK" "" -- -v 41=ep g
+	expect_setcap 0 "" "" -- -q 41=ep g
+	expect_setcap 0 "g: OK" "" -- -v 41=ep g
 else
 	echo "note: cap_last_cap is $last, not 40: warning texts not checked"
 fi
 
 # Without CAP_SETFCAP (nobody): libcap's line and ours, once the library
 # has the process functions setcap raises CAP_SETFCAP with.
-chmod 755 "$tmp"; chmod 666 g
+chmod 755 "$T"; chmod 666 g
 if nm -D --defined-only "$BUILD/libcap/libcap.so.2" | grep -q ' cap_set_proc$'; then
 	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$S" = g 2>&1); rc=$?
 	want="unable to set CAP_SETFCAP effective capability: Operation not permitted
@@ -146,7 +143,7 @@ else
 setcap: g: permission denied: writing file capabilities needs CAP_SETFCAP, and ownership of the file or CAP_FOWNER"
 fi
 n=$((n + 1))
-[ "$rc" = 1 ] && [ "$out" = "$want" ] || { echo "as nobody: $rc [$out]"; fail=1; }
+[ "$rc" = 1 ] && [ "$out" = "$want" ] || { fail "as nobody: $rc [$out]"; }
 
 # A non-root holder of CAP_SETFCAP may set caps on its own mode 0111 file,
 # which it cannot open for reading: cap_set_file's O_PATH open needs no
@@ -155,8 +152,8 @@ cp /bin/true x && chown nobody x && chmod 0111 x
 out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
 	--inh-caps=+setfcap --ambient-caps=+setfcap "$S" cap_perfmon=ep x 2>&1); rc=$?
 n=$((n + 1))
-[ "$rc" = 0 ] && [ -z "$out" ] && [ "$(hex x)" = 0x0100000200000000000000004000000000000000 ] ||
-	{ echo "nobody+CAP_SETFCAP on its 0111 file: $rc [$out] $(hex x)"; fail=1; }
+[ "$rc" = 0 ] && [ -z "$out" ] && [ "$(xattr_hex x)" = 0x0100000200000000000000004000000000000000 ] ||
+	{ fail "nobody+CAP_SETFCAP on its 0111 file: $rc [$out] $(xattr_hex x)"; }
 
 # Without /proc, cap_set_file reopens the path and insists on the same
 # inode: writes, removal, symlink and FIFO refusals all still hold.
@@ -179,10 +176,9 @@ setcap: xlink: is a symbolic link: setcap never follows links, name the target f
 link 1
 x: OK"
 	n=$((n + 1))
-	[ "$out" = "$want" ] || { echo "without /proc:"; echo "$out"; fail=1; }
+	[ "$out" = "$want" ] || { fail "without /proc:"; echo "$out"; }
 else
 	echo "note: no private mount namespace; /proc-less cases not run"
 fi
 
-[ $fail -eq 0 ] || exit 1
-echo "$n cases: 2.76 behaviours and our added lines exactly as specified"
+finish "$n cases: 2.76 behaviours and our added lines exactly as specified"

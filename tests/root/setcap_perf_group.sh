@@ -6,7 +6,8 @@
 # member opens the CPU-wide event; a file not owned by root is refused (its
 # owner could open it again); every misuse of --perf-group is an error
 # that changes nothing. Users and groups are nss_wrapper's (perf_world.sh).
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/perf_world.sh"
 setcap=$BUILD/progs/setcap
 # An access ACL (acl(5) xattr format, version 2): owner rwx, user 4002
@@ -18,7 +19,7 @@ f=$T/perf
 cp "$BIN/perfprobe" "$f"
 chmod 0750 "$f"
 setfattr -n system.posix_acl_access -v "$ACL_BOB" "$f" ||
-	{ echo "skipped: this filesystem ($T) has no POSIX ACLs"; exit 77; }
+	skip "this filesystem ($T) has no POSIX ACLs"
 # The set-up means something: the ACL lets bob execute the 0750 file.
 probe_as 4002 4002 4002 "$f"
 [ $? -ne 126 ] || fail "set-up: the ACL does not let bob execute the file"
@@ -86,4 +87,4 @@ cp "$BIN/perfprobe" "$T/--perf-group=x"
 (cd "$T" && ours "$setcap" cap_perfmon=ep --perf-group=x) 2>"$T/err" ||
 	fail "a file named --perf-group=x was taken for the option: $(cat "$T/err")"
 [ "$(caps "$T/--perf-group=x")" = "cap_perfmon=ep" ] || fail "--perf-group=x file: $(caps "$T/--perf-group=x")"
-[ $fails -eq 0 ]
+finish

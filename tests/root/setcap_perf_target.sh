@@ -10,7 +10,8 @@
 #  - a file on a noexec mount: nobody can execute it;
 #  - a world-executable binary: accepted with a loud warning naming
 #    --perf-group, and indeed bob, in no group, then opens the event.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/perf_world.sh"
 setcap=$BUILD/progs/setcap
 caps() { /usr/sbin/getcap "$1" | sed 's/^[^ ]* //'; }
@@ -69,7 +70,7 @@ exit $rc
 EOF
 case $? in
 0) ok "nosuid and noexec mounts: $(tr '\n' ' ' <"$T/ns.out")" ;;
-3) echo "skipped: cannot mount a tmpfs in a private mount namespace"; cat "$T/ns.out"; exit 77 ;;
+3) skip "cannot mount a tmpfs in a private mount namespace"; cat "$T/ns.out" ;;
 *) fail "mount namespace part:"; cat "$T/ns.out" ;;
 esac
 grep -q "is on a filesystem mounted nosuid, where the kernel ignores file capabilities; refusing --perf" "$T/ns.out" ||
@@ -132,4 +133,4 @@ if [ -x /usr/bin/perf ] && head -c 4 /usr/bin/perf | grep -q ELF; then
 	*) fail "perf-version printed [$out]: the dispatch warning's premise does not hold" ;;
 	esac
 fi
-[ $fails -eq 0 ]
+finish

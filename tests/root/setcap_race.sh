@@ -10,14 +10,15 @@
 #   2. cap_set_file in a tight loop (tools/setloop), tens of thousands of calls;
 #   3. the same with /proc hidden (private mount namespace), which takes
 #      cap_set_file's same-inode reopen fallback.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 S=$BUILD/progs/setcap swap=$BIN/pathswap loop=$BIN/setloop
-[ -x "$S" ] && [ -x "$swap" ] && [ -x "$loop" ] || { echo "setcap, pathswap or setloop not built"; exit 1; }
-tmp=$(mktemp -d); pid=
-trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+[ -x "$S" ] && [ -x "$swap" ] && [ -x "$loop" ] || { fail "setcap, pathswap or setloop not built"; finish; }
+pid=
+at_exit '[ -z "$pid" ] || kill $pid 2>/dev/null'
 # The swapped entries get a directory of their own: renames hold its lock,
 # and the bookkeeping files below should not queue behind them.
-mkdir "$tmp/race" && cd "$tmp/race" || exit 1
+mkdir "$T/race" && cd "$T/race" || exit 1
 touch target p && ln -s target q
 
 target_has_caps() { getfattr -n security.capability target >/dev/null 2>&1; }
@@ -25,21 +26,21 @@ target_has_caps() { getfattr -n security.capability target >/dev/null 2>&1; }
 # library_phase <label> <command...>: runs the loop against the swapper.
 library_phase() {
 	label=$1; shift
-	"$swap" p q 2 >"$tmp/swaps" & pid=$!
+	"$swap" p q 2 >"$T/swaps" & pid=$!
 	counts=$("$@")
-	wait $pid || { echo "pathswap failed"; exit 1; }
+	wait $pid || { fail "pathswap failed"; finish; }
 	pid=
-	echo "$label: $counts; $(cat "$tmp/swaps") swaps"
+	echo "$label: $counts; $(cat "$T/swaps") swaps"
 	set -- $counts
 	if target_has_caps; then
-		echo "RACE: the symlink target got a capability ($label)"; exit 1
+		fail "the symlink target got a capability ($label)"; finish
 	fi
-	[ "$6" -eq 0 ] || { echo "unexpected errors ($label)"; exit 1; }
-	[ "$2" -gt 0 ] && [ "$4" -gt 0 ] || { echo "the race was not exercised ($label)"; exit 1; }
+	[ "$6" -eq 0 ] || { fail "unexpected errors ($label)"; finish; }
+	[ "$2" -gt 0 ] && [ "$4" -gt 0 ] || { fail "the race was not exercised ($label)"; finish; }
 }
 
 # 0. Control.
-"$swap" p q 2 >"$tmp/swaps" & pid=$!
+"$swap" p q 2 >"$T/swaps" & pid=$!
 counts=$("$loop" -naive p 2)
 wait $pid; pid=
 if target_has_caps; then
@@ -51,27 +52,27 @@ fi
 
 # 1. The program.
 secs=3
-"$swap" p q $secs >"$tmp/swaps" & pid=$!
+"$swap" p q $secs >"$T/swaps" & pid=$!
 ok=0 refused=0 other=0 i=0
 end=$(($(date +%s) + secs - 1))
 while [ $i -lt 2000 ] && [ "$(date +%s)" -lt $end ]; do
 	i=$((i + 1))
-	"$S" cap_net_raw=ep p 2>"$tmp/err"
+	"$S" cap_net_raw=ep p 2>"$T/err"
 	case $? in
 	0) ok=$((ok + 1)) ;;
-	*) if grep -q "^Invalid file 'p'" "$tmp/err"; then refused=$((refused + 1)); else other=$((other + 1)); cat "$tmp/err"; fi ;;
+	*) if grep -q "^Invalid file 'p'" "$T/err"; then refused=$((refused + 1)); else other=$((other + 1)); cat "$T/err"; fi ;;
 	esac
 done
-wait $pid || { echo "pathswap failed"; exit 1; }
+wait $pid || { fail "pathswap failed"; finish; }
 pid=
-echo "setcap: $i runs: $ok written to the regular file, $refused refused a symlink, $other other; $(cat "$tmp/swaps") swaps"
-target_has_caps && { echo "RACE: the symlink target got a capability (setcap)"; exit 1; }
-[ $other -eq 0 ] || { echo "unexpected failures"; exit 1; }
+echo "setcap: $i runs: $ok written to the regular file, $refused refused a symlink, $other other; $(cat "$T/swaps") swaps"
+target_has_caps && { fail "the symlink target got a capability (setcap)"; finish; }
+[ $other -eq 0 ] || { fail "unexpected failures"; finish; }
 # Each run is an exec, so on a busy machine there may be few; only then
 # can one outcome be missing by chance. The library phases below must
 # see both.
 if [ $i -ge 20 ] && { [ $ok -eq 0 ] || [ $refused -eq 0 ]; }; then
-	echo "the race was not exercised"; exit 1
+	fail "the race was not exercised"; finish
 fi
 
 # 2. The library, as fast as it goes.
@@ -87,4 +88,4 @@ elif unshare -m sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
 else
 	echo "note: cannot make a private mount namespace; /proc-less phase not run"
 fi
-echo "the symlink target never received a capability"
+finish "the symlink target never received a capability"

@@ -13,13 +13,13 @@
 # Some cases change file capabilities and need root (they are skipped
 # otherwise, in both runs alike). Programs run as "name" through PATH, so
 # argv[0] is the same whichever build they come from.
-set -u
 progs=$(cd "$1" && pwd) || exit 2
 out=$2
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+tmp=$T
 mkdir "$tmp/bin" "$tmp/w"
 for p in setcap getcap getpcaps capsh capmanifest perfdoctor capcheck; do
 	ln -s "$progs/$p" "$tmp/bin/$p"

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # Sourced (not run) by the pam_cap suites: a private world of users, groups and PAM
 # services through cwrap's nss_wrapper and pam_wrapper, and pam() to drive
-# pamcase in it. Nothing in /etc is read or written. Sets $T (temp dir),
-# $OURS (our module) and $DEB (Debian's pam_cap.so, or empty); t() runs
-# one case through our module (and Debian's for "both" cases).
+# pamcase in it. Nothing in /etc is read or written. Uses lib.sh's $T
+# (init), sets $OURS (our module) and $DEB (Debian's pam_cap.so, or
+# empty); t() runs one case through our module (and Debian's for "both"
+# cases).
+. "$TESTS_DIR/lib.sh"
+init
 
 find_lib() {
 	for d in /usr/lib/*-linux-gnu /usr/lib64 /usr/lib /lib/*-linux-gnu; do
@@ -28,8 +31,6 @@ if [ "${VALGRIND:-0}" = 1 ] && [ -n "$DEB" ]; then
 	DEB=
 fi
 
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 chmod 755 "$T"
 mkdir "$T/svc"
 # alice: perf_users as a supplementary group; carol: as her primary group;
@@ -99,7 +100,7 @@ pam() {
 		LD_PRELOAD="$preload" $NS ${VALGRIND_CMD:-} "$BIN/pamcase" "$@" 2>"$T/log"
 }
 
-fails=0 cases=0 diffed=0
+cases=0 diffed=0
 
 # t KIND CONFIG ARGS USER OPS EXPECTED [PRESET]
 #   CONFIG  file text (printf %b), or @PATH to use PATH as it is
@@ -143,9 +144,10 @@ run_one() {
 
 check_one() {
 	got=$(run_one "$1")
-	if [ "$got" != "$want" ]; then
-		fails=$((fails + 1))
-		echo "FAIL case $cases ($2): config '$conf' args '$args' user '$user' ops '$ops'"
+	if [ "$got" = "$want" ]; then
+		pass
+	else
+		fail "case $cases ($2): config '$conf' args '$args' user '$user' ops '$ops'"
 		echo "    want: $want"
 		echo "    got:  $got"
 		sed 's/^/    log: /' "$T/log" | head -5
@@ -155,14 +157,12 @@ check_one() {
 # logged PATTERN / not_logged PATTERN: about the last run's log ($T/log;
 # with PWDEBUG=2, pam_syslog() messages show as "SYSLOG(prio): ...").
 logged() {
-	grep -qF -- "$1" "$T/log" && return
-	fails=$((fails + 1))
-	echo "FAIL after case $cases: log lacks '$1'"; sed 's/^/    log: /' "$T/log"
+	grep -qF -- "$1" "$T/log" && { pass; return; }
+	fail "after case $cases: log lacks '$1'"; sed 's/^/    log: /' "$T/log"
 }
 not_logged() {
-	grep -qF -- "$1" "$T/log" || return
-	fails=$((fails + 1))
-	echo "FAIL after case $cases: log has '$1'"; sed 's/^/    log: /' "$T/log"
+	grep -qF -- "$1" "$T/log" || { pass; return; }
+	fail "after case $cases: log has '$1'"; sed 's/^/    log: /' "$T/log"
 }
 
 # deb EXPECTED: Debian's module on the case an "ours" t just ran, where it

@@ -12,11 +12,10 @@
 #   probe_as UID GID GROUPS FILE  runs FILE (a perfprobe copy) so; exit 0
 #                           when the CPU-wide event opened, 126 when it
 #                           could not even be executed, 1 otherwise
-#   fail MSG / ok MSG       count and print
+# (fail and ok are lib.sh's.)
 # Needs root, a kernel with CAP_PERFMON and perf_event_paranoid >= 1 (else
 # the probe needs no capability and proves nothing): skips otherwise.
 . "$TESTS_DIR/tools/pam_world.sh"
-. "$TESTS_DIR/lib.sh"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo x)
 case $paranoid in
 -*|0|x) echo "skipped: perf_event_paranoid is '$paranoid'; CPU-wide events need no capability here"; exit 77 ;;
@@ -49,6 +48,3 @@ probe_as() {
 	as_user "$1" "$2" "$3" sh -c 'exec "$0"' "$4" >"$T/probe.out" 2>&1
 }
 
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * Privileged Check suite for process state, modes, IAB and launchers, run
- * as root by tests/root/proc_privileged.sh. It is a tool, so it is built
+ * as root by tests/root/libcap_proc_privileged.sh. It is a tool, so it is built
  * twice: against our library (privcheck) and against the system libcap
  * (ref-privcheck), which shows the expectations are libcap's own. Tests of
  * deliberate differences are compiled into ours only (PROBE_OURS).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * psxapi [THREADS]: uses every name <sys/psx_syscall.h> declares, so that
- * tests/cli/psx_header.sh can build it against our header or Debian's and
+ * tests/cli/libpsx_header.sh can build it against our header or Debian's and
  * link it against our libpsx or Debian's (with -Wl,-wrap,pthread_create,
  * as libcap's older documentation has it). With THREADS other threads
  * (default 3), it checks that a broadcast renamed every one of them.

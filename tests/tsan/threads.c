@@ -3,7 +3,7 @@
  * Several threads on one cap_t, one cap_iab_t and one launcher, as libcap
  * (2.61 and later) allows: every call on an object holds that object's
  * lock. Built with -fsanitize=thread against a TSan build of the library
- * by tests/cli/thread_safety.sh, which fails on any ThreadSanitizer
+ * by tests/cli/libcap_thread_safety.sh, which fails on any ThreadSanitizer
  * report. Prints how many calls each kind of thread made.
  */
 #include <pthread.h>

@@ -9,27 +9,24 @@
 #  - libpsx.pc gives libcap's link flags and variables.
 # Under VALGRIND=1 psxapi runs with no other threads: valgrind 3.19 aborts
 # on a SIGSYS sent to another thread (check_psx_valgrind covers that).
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 psx=$BUILD/psx inc=$TOP/include src=$TESTS_DIR/tools/psxapi.c
 sys_h=/usr/include/sys/psx_syscall.h
 sys_lib=$(ls /usr/lib/*/libpsx.so /lib/*/libpsx.so 2>/dev/null | head -n 1)
-[ -e "$psx/libpsx.so.2" ] || { echo "libpsx.so.2 is not built"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+[ -e "$psx/libpsx.so.2" ] || { fail "libpsx.so.2 is not built"; finish; }
 cc=${CC:-cc}
 san=; is_sanitized && san="-fsanitize=$SANITIZE"
 threads=3; [ "${VALGRIND:-0}" = 1 ] && threads=0
-bad=0
-fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
 
 # psxapi's verdict line, then its output on failure.
-expect_pass() {	# label command...
+psxapi_passes() {	# label command...
 	label=$1; shift
-	"$@" >"$tmp/out" 2>&1; rc=$?
-	if [ $rc -eq 0 ] && tail -n 1 "$tmp/out" | grep -qx 'psxapi: PASSED'; then
-		echo "ok: $label ($(head -n 1 "$tmp/out"))"
+	"$@" >"$T/out" 2>&1; rc=$?
+	if [ $rc -eq 0 ] && tail -n 1 "$T/out" | grep -qx 'psxapi: PASSED'; then
+		ok "$label ($(head -n 1 "$T/out"))"
 	else
-		fail "$label: exit $rc"; sed 's/^/    /' "$tmp/out"
+		fail "$label: exit $rc"; sed 's/^/    /' "$T/out"
 	fi
 }
 
@@ -38,7 +35,7 @@ for std in c99 c11 gnu11; do
 	$cc -std=$std -Wall -Wextra -Wpedantic -Werror -I"$inc" -fsyntax-only "$src" ||
 		fail "psxapi.c with our header does not compile as $std"
 done
-cat >"$tmp/cxx.cc" <<'CXX'
+cat >"$T/cxx.cc" <<'CXX'
 #include <sys/psx_syscall.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -50,9 +47,9 @@ int main()
 }
 CXX
 if command -v c++ >/dev/null 2>&1; then
-	c++ $san -Wall -Wextra -Werror -I"$inc" -o "$tmp/cxx" "$tmp/cxx.cc" \
+	c++ $san -Wall -Wextra -Werror -I"$inc" -o "$T/cxx" "$T/cxx.cc" \
 		-L"$psx" -Wl,-rpath,"$psx" -lpsx -lpthread || fail "C++ build"
-	run_ours "$tmp/cxx" || fail "C++ program: exit $?"
+	run_ours "$T/cxx" || fail "C++ program: exit $?"
 	echo "ok: the header works from C++"
 fi
 
@@ -61,10 +58,10 @@ if [ -f "$sys_h" ]; then
 	# Debian's header under another guard, without the enum (which may be
 	# defined once only): what is left must redeclare ours compatibly.
 	sed -e 's/_SYS_PSX_SYSCALL_H/DEBIAN_PSX_SYSCALL_H/' \
-	    -e '/^typedef enum {/,/} psx_sensitivity_t;/d' "$sys_h" >"$tmp/debian.h"
-	grep -q 'psx_set_sensitivity' "$tmp/debian.h" || fail "could not prepare $sys_h"
-	printf '#include <sys/psx_syscall.h>\n#include "debian.h"\nint main(void) { return 0; }\n' >"$tmp/both.c"
-	if $cc -Wall -Wextra -Werror -I"$inc" -I"$tmp" -o "$tmp/both" "$tmp/both.c"; then
+	    -e '/^typedef enum {/,/} psx_sensitivity_t;/d' "$sys_h" >"$T/debian.h"
+	grep -q 'psx_set_sensitivity' "$T/debian.h" || fail "could not prepare $sys_h"
+	printf '#include <sys/psx_syscall.h>\n#include "debian.h"\nint main(void) { return 0; }\n' >"$T/both.c"
+	if $cc -Wall -Wextra -Werror -I"$inc" -I"$T" -o "$T/both" "$T/both.c"; then
 		echo "ok: our declarations agree with $sys_h (macro included)"
 	else
 		fail "our header and Debian's disagree"
@@ -74,21 +71,21 @@ else
 fi
 
 # --- 3. psxapi against each header and library ----------------------------
-expect_pass "our header, our libpsx" run_ours "$BIN/psxapi" $threads
+psxapi_passes "our header, our libpsx" run_ours "$BIN/psxapi" $threads
 if [ -f "$sys_h" ]; then
 	# No -I of ours: <sys/psx_syscall.h> is Debian's.
-	$cc $san -o "$tmp/debhdr" "$src" -L"$psx" -Wl,-rpath,"$psx" -lpsx \
+	$cc $san -o "$T/debhdr" "$src" -L"$psx" -Wl,-rpath,"$psx" -lpsx \
 		-lpthread -Wl,-wrap,pthread_create || fail "Debian's header, our libpsx: link"
-	ldd "$tmp/debhdr" | grep -q "$psx/libpsx.so.2" || fail "debhdr does not load our libpsx"
-	expect_pass "Debian's header, our libpsx" run_ours "$tmp/debhdr" $threads
+	ldd "$T/debhdr" | grep -q "$psx/libpsx.so.2" || fail "debhdr does not load our libpsx"
+	psxapi_passes "Debian's header, our libpsx" run_ours "$T/debhdr" $threads
 fi
 if [ -f "$sys_h" ] && [ -n "$sys_lib" ]; then
-	$cc -o "$tmp/debian" "$src" "$sys_lib" -lpthread -Wl,-wrap,pthread_create ||
+	$cc -o "$T/debian" "$src" "$sys_lib" -lpthread -Wl,-wrap,pthread_create ||
 		fail "Debian's header and libpsx: link"
-	LD_LIBRARY_PATH=$psx ldd "$tmp/debian" | grep -q "$psx/libpsx.so.2" ||
+	LD_LIBRARY_PATH=$psx ldd "$T/debian" | grep -q "$psx/libpsx.so.2" ||
 		fail "a binary linked with Debian's libpsx does not load ours"
 	on_ours() { LD_LIBRARY_PATH=$psx with_our_lib ${VALGRIND_CMD:-} "$@"; }
-	expect_pass "built on Debian's libpsx, run on ours" on_ours "$tmp/debian" $threads
+	psxapi_passes "built on Debian's libpsx, run on ours" on_ours "$T/debian" $threads
 fi
 
 # --- 4. pkg-config ---------------------------------------------------------
@@ -107,5 +104,4 @@ if command -v pkg-config >/dev/null 2>&1; then
 	echo "ok: pkg-config --libs libpsx: $got"
 fi
 
-[ $bad -eq 0 ] && echo "libpsx's header, library and pkg-config file are drop-ins for libcap's"
-[ $bad -eq 0 ]
+finish "libpsx's header, library and pkg-config file are drop-ins for libcap's"

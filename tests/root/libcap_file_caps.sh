@@ -9,19 +9,17 @@
 #  3. raw values written with setfattr: those the kernel takes are read
 #     alike by both libraries; those it refuses are listed (their decoding
 #     is covered by unit/check_file's codec tests).
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
 [ -x "$ref" ] && [ -x /usr/sbin/getcap ] ||
-	{ echo "skipped: libcap2-bin (/usr/sbin/setcap, getcap) is not installed"; exit 77; }
+	skip "libcap2-bin (/usr/sbin/setcap, getcap) is not installed"
 command -v setfattr >/dev/null ||
-	{ echo "skipped: setfattr (attr) is not installed"; exit 77; }
+	skip "setfattr (attr) is not installed"
 [ -x "$BIN/ref-filecap" ] ||
-	{ echo "skipped: libcap-dev is not installed (no ref-filecap)"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fail=0 checked=0
-
-hex() { getfattr -e hex -n security.capability "$1" 2>/dev/null | sed -n 's/^security.capability=//p'; }
+	skip "libcap-dev is not installed (no ref-filecap)"
+cd "$T" || exit 1
+checked=0
 
 read_ours() { "$BIN/filecap" "$@" | sh "$TESTS_DIR/tools/as_libcap266.sh"; }
 
@@ -35,25 +33,24 @@ compare_write() {	# compare_write <setcap args...>: same bytes, same getcap
 	"$ours" $force "$@" a >out.a 2>err.a; rca=$?
 	"$ref" "$@" b >out.b 2>err.b; rcb=$?
 	checked=$((checked + 1))
-	if [ "$rca" != "$rcb" ] || [ "$(hex a)" != "$(hex b)" ]; then
-		echo "setcap $*: ours rc=$rca $(hex a), libcap rc=$rcb $(hex b)"
-		fail=1
+	if [ "$rca" != "$rcb" ] || [ "$(xattr_hex a)" != "$(xattr_hex b)" ]; then
+		fail "setcap $*: ours rc=$rca $(xattr_hex a), libcap rc=$rcb $(xattr_hex b)"
 	fi
 	if [ "$(/usr/sbin/getcap -n a | sed 's/^a //')" != \
 	     "$(/usr/sbin/getcap -n b | sed 's/^b //')" ]; then
-		echo "getcap differs after setcap $*"; fail=1
+		fail "getcap differs after setcap $*"
 	fi
 	# Read back both ways: our library and libcap agree on both files
 	# (on the names libcap 2.66 has: see tools/as_libcap266.sh).
 	if [ "$(read_ours a b)" != "$("$BIN/ref-filecap" a b)" ]; then
-		echo "reading after setcap $*: ours $(read_ours a b | tr '\n' ' ')" \
-		     "libcap $("$BIN/ref-filecap" a b | tr '\n' ' ')"; fail=1
+		fail "reading after setcap $*: ours $(read_ours a b | tr '\n' ' ')" \
+		     "libcap $("$BIN/ref-filecap" a b | tr '\n' ' ')"
 	fi
 	# What libcap wrote, our setcap verifies.
 	# ("=e" is the exception: the flag alone reads back as "=", in both.)
 	case " $* " in *" =e "*) return ;; esac
 	if [ "$rcb" = 0 ] && ! "$ours" -q -v "$@" b; then
-		echo "our setcap -v $* rejects what libcap wrote"; fail=1
+		fail "our setcap -v $* rejects what libcap wrote"
 	fi
 }
 
@@ -97,16 +94,15 @@ for raw in \
 		# libcap 2.66 leaves errno unset for a malformed value; we say EINVAL.
 		case $l in "r NULL Success") l="r NULL Invalid argument" ;; esac
 		if [ "$o" != "$l" ]; then
-			echo "raw $raw: ours [$o], libcap [$l]"; fail=1
+			fail "raw $raw: ours [$o], libcap [$l]"
 		fi
 		"$ours" -q -v = r; rc=$?
-		[ $rc -le 1 ] || { echo "raw $raw: setcap -v crashed ($rc)"; fail=1; }
+		[ $rc -le 1 ] || { fail "raw $raw: setcap -v crashed ($rc)"; }
 	else
 		refused=$((refused + 1))
 	fi
 done
 echo "raw values: kernel accepted $accepted, refused $refused"
-[ $accepted -ge 4 ] || { echo "the kernel accepted too few raw values"; fail=1; }
-[ $checked -ge 100 ] || { echo "only $checked writes compared"; fail=1; }
-[ $fail -eq 0 ] || exit 1
-echo "$checked setcap writes byte-identical to libcap 2.66 and read back alike"
+[ $accepted -ge 4 ] || { fail "the kernel accepted too few raw values"; }
+[ $checked -ge 100 ] || { fail "only $checked writes compared"; }
+finish "$checked setcap writes byte-identical to libcap 2.66 and read back alike"

@@ -9,18 +9,16 @@
 # value and nothing done, checked on the real kernel (the shell after "--"
 # must never run). In-range values still behave byte for byte as libcap's
 # programs (/usr/sbin/capsh, /usr/sbin/setcap, /usr/sbin/getpcaps).
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 capsh=$BUILD/progs/capsh setcap=$BUILD/progs/setcap getpcaps=$BUILD/progs/getpcaps
 for p in /usr/sbin/capsh /usr/sbin/setcap /usr/sbin/getpcaps; do
-	[ -x "$p" ] || { echo "skipped: $p (libcap2-bin) is not installed"; exit 77; }
+	[ -x "$p" ] || skip "$p (libcap2-bin) is not installed"
 done
-command -v getfattr >/dev/null || { echo "skipped: getfattr (attr) is not installed"; exit 77; }
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
+command -v getfattr >/dev/null || skip "getfattr (attr) is not installed"
+[ "$(id -u)" -eq 0 ] || skip "needs root"
 
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0 cases=0
-fail() { fails=$((fails + 1)); echo "FAIL: $*"; }
+cases=0
 
 # refuse MESSAGE ARGS...: our capsh prints exactly MESSAGE on stderr,
 # exits 1, runs nothing (the "--" shell would print "ran").
@@ -28,12 +26,12 @@ refuse() {
 	want=$1; shift
 	cases=$((cases + 1))
 	run_ours "$capsh" "$@" -- -c 'echo ran; id -u; id -g; id -G' \
-		>"$tmp/out" 2>"$tmp/err"
+		>"$T/out" 2>"$T/err"
 	rc=$?
 	[ $rc -eq 1 ] || fail "capsh $*: exit $rc, want 1"
-	[ -s "$tmp/out" ] && fail "capsh $*: ran or printed: $(tr '\n' ' ' <"$tmp/out")"
-	[ "$(cat "$tmp/err")" = "$want" ] ||
-		fail "capsh $*: stderr '$(cat "$tmp/err")', want '$want'"
+	[ -s "$T/out" ] && fail "capsh $*: ran or printed: $(tr '\n' ' ' <"$T/out")"
+	[ "$(cat "$T/err")" = "$want" ] ||
+		fail "capsh $*: stderr '$(cat "$T/err")', want '$want'"
 }
 
 refuse 'invalid --uid value: out of range (0 to 4294967295), got "4294967296"' --uid=4294967296
@@ -63,86 +61,86 @@ capsh: unknown capability 'cap_kill-'; did you mean cap_kill?" --inh=cap_kill --
 refuse 'cap[38junk] not recognized by library' --has-p=38junk
 # libcap's capsh reads the value only as far as the digits go: it drops
 # cap_kill (5) for "5x" and runs the shell.
-/usr/sbin/capsh --drop=5x -- -c 'grep CapBnd /proc/self/status' >"$tmp/ref" 2>&1
-echo "libcap for --drop=5x: $(cat "$tmp/ref")"
+/usr/sbin/capsh --drop=5x -- -c 'grep CapBnd /proc/self/status' >"$T/ref" 2>&1
+echo "libcap for --drop=5x: $(cat "$T/ref")"
 
 # The kernel's word, as libcap's capsh gets it: with 4294967296 it stays
 # root, we never get that far.
-/usr/sbin/capsh --uid=4294967296 -- -c 'id -u' >"$tmp/ref" 2>&1
-echo "libcap for --uid=4294967296: uid $(cat "$tmp/ref")"
+/usr/sbin/capsh --uid=4294967296 -- -c 'id -u' >"$T/ref" 2>&1
+echo "libcap for --uid=4294967296: uid $(cat "$T/ref")"
 
 # In range: byte-identical to libcap's capsh (stdout, stderr, status).
-same() {
+as_libcap() {
 	cases=$((cases + 1))
-	(cd "$tmp" && /usr/sbin/capsh "$@" >"$tmp/r.out" 2>"$tmp/r.err"); rrc=$?
-	(cd "$tmp" && run_ours "$capsh" "$@" >"$tmp/o.out" 2>"$tmp/o.err"); orc=$?
-	sed -i "s|/usr/sbin/capsh|CAPSH|g; s|$capsh|CAPSH|g" "$tmp/r.err" "$tmp/o.err"
-	# Ours after libcap's lines (cli/cli_version_help.sh checks them).
-	sed -i "/^capsh: unknown capability '/d" "$tmp/o.err"
-	if [ $rrc != $orc ] || ! cmp -s "$tmp/r.out" "$tmp/o.out" ||
-	   ! cmp -s "$tmp/r.err" "$tmp/o.err"; then
+	(cd "$T" && /usr/sbin/capsh "$@" >"$T/r.out" 2>"$T/r.err"); rrc=$?
+	(cd "$T" && run_ours "$capsh" "$@" >"$T/o.out" 2>"$T/o.err"); orc=$?
+	sed -i "s|/usr/sbin/capsh|CAPSH|g; s|$capsh|CAPSH|g" "$T/r.err" "$T/o.err"
+	# Ours after libcap's lines (cli/progs_version_help.sh checks them).
+	sed -i "/^capsh: unknown capability '/d" "$T/o.err"
+	if [ $rrc != $orc ] || ! cmp -s "$T/r.out" "$T/o.out" ||
+	   ! cmp -s "$T/r.err" "$T/o.err"; then
 		fail "capsh $*: differs from libcap (exit $rrc/$orc)"
-		diff "$tmp/r.out" "$tmp/o.out" | head -5
-		diff "$tmp/r.err" "$tmp/o.err" | head -5
+		diff "$T/r.out" "$T/o.out" | head -5
+		diff "$T/r.err" "$T/o.err" | head -5
 	fi
 }
-same --uid=65534 -- -c 'id -u'
-same --uid=0x10 --gid=010 -- -c 'id -u; id -g'
-same '--uid= 7' '--gid=+8' -- -c 'id -u; id -g'
-same --gid=4294967294 -- -c 'id -g'
-same --uid=4294967295
-same --gid=4294967295
-same --groups=010,0x10,4294967294,0 -- -c 'id -G'
-same --groups=4294967295
-same --keep=1 --print
-same --keep=2
-same --secbits=0x2f --print
-same --secbits=4294967295
-same --is-uid=0 --is-gid=0
-same --is-uid=4294967295
-same --decode=0x10
-same --decode=ffffffffffffffff
-same --decode=0X4000000001
-same --drop=0x5,010 --print
-same --explain=64
-same --explain=cap_chownx
-same --has-p=0x26
-same --has-b=63
+as_libcap --uid=65534 -- -c 'id -u'
+as_libcap --uid=0x10 --gid=010 -- -c 'id -u; id -g'
+as_libcap '--uid= 7' '--gid=+8' -- -c 'id -u; id -g'
+as_libcap --gid=4294967294 -- -c 'id -g'
+as_libcap --uid=4294967295
+as_libcap --gid=4294967295
+as_libcap --groups=010,0x10,4294967294,0 -- -c 'id -G'
+as_libcap --groups=4294967295
+as_libcap --keep=1 --print
+as_libcap --keep=2
+as_libcap --secbits=0x2f --print
+as_libcap --secbits=4294967295
+as_libcap --is-uid=0 --is-gid=0
+as_libcap --is-uid=4294967295
+as_libcap --decode=0x10
+as_libcap --decode=ffffffffffffffff
+as_libcap --decode=0X4000000001
+as_libcap --drop=0x5,010 --print
+as_libcap --explain=64
+as_libcap --explain=cap_chownx
+as_libcap --has-p=0x26
+as_libcap --has-b=63
 # Capability numbers in text go through the library's parser, which never
 # wrapped: the same refusal as libcap's.
-same --inh=4294967296
-same --caps=4294967296=p
-same --iab=4294967297
-same --iab=18446744073709551617
-same --addamb=4294967301
-same --supports=4294967334
+as_libcap --inh=4294967296
+as_libcap --caps=4294967296=p
+as_libcap --iab=4294967297
+as_libcap --iab=18446744073709551617
+as_libcap --addamb=4294967301
+as_libcap --supports=4294967334
 
 # setcap -n: refused values write nothing; in-range ones write the same
 # bytes as libcap's setcap.
-: >"$tmp/f"
+: >"$T/f"
 for v in 4294967296 18446744073709551616 9223372036854775808 ' -5' 1x; do
 	cases=$((cases + 1))
-	run_ours "$setcap" -n "$v" cap_chown=p "$tmp/f" >"$tmp/out" 2>"$tmp/err"
+	run_ours "$setcap" -n "$v" cap_chown=p "$T/f" >"$T/out" 2>"$T/err"
 	rc=$?
 	case $v in
 	*[!0-9]*) want="bad ns rootid: want positive integer, got \"$v\"" ;;
 	*) want="bad ns rootid: out of range (1 to 4294967295), got \"$v\"" ;;
 	esac
 	[ $rc -eq 1 ] || fail "setcap -n '$v': exit $rc, want 1"
-	[ "$(cat "$tmp/err")" = "$want" ] || fail "setcap -n '$v': stderr '$(cat "$tmp/err")'"
-	if getfattr -n security.capability "$tmp/f" >/dev/null 2>&1; then
-		fail "setcap -n '$v' wrote: $(getfattr -e hex -n security.capability "$tmp/f" 2>&1 | tail -n 2)"
-		setfattr -x security.capability "$tmp/f"
+	[ "$(cat "$T/err")" = "$want" ] || fail "setcap -n '$v': stderr '$(cat "$T/err")'"
+	if getfattr -n security.capability "$T/f" >/dev/null 2>&1; then
+		fail "setcap -n '$v' wrote: $(getfattr -e hex -n security.capability "$T/f" 2>&1 | tail -n 2)"
+		setfattr -x security.capability "$T/f"
 	fi
 done
 for v in 1 1000 0x10 010 +5 4294967294 4294967295; do
 	cases=$((cases + 1))
-	rm -rf "$tmp/r" "$tmp/o"; mkdir "$tmp/r" "$tmp/o"
-	: >"$tmp/r/f"; : >"$tmp/o/f"
-	(cd "$tmp/r" && /usr/sbin/setcap -n "$v" cap_chown=p f 2>/dev/null); rrc=$?
-	(cd "$tmp/o" && run_ours "$setcap" -n "$v" cap_chown=p f 2>/dev/null); orc=$?
-	r=$(cd "$tmp/r" && getfattr -e hex -n security.capability f 2>&1)
-	o=$(cd "$tmp/o" && getfattr -e hex -n security.capability f 2>&1)
+	rm -rf "$T/r" "$T/o"; mkdir "$T/r" "$T/o"
+	: >"$T/r/f"; : >"$T/o/f"
+	(cd "$T/r" && /usr/sbin/setcap -n "$v" cap_chown=p f 2>/dev/null); rrc=$?
+	(cd "$T/o" && run_ours "$setcap" -n "$v" cap_chown=p f 2>/dev/null); orc=$?
+	r=$(cd "$T/r" && getfattr -e hex -n security.capability f 2>&1)
+	o=$(cd "$T/o" && getfattr -e hex -n security.capability f 2>&1)
 	[ $rrc = $orc ] && [ "$r" = "$o" ] ||
 		fail "setcap -n $v: libcap $rrc '$r', ours $orc '$o'"
 done
@@ -150,11 +148,11 @@ done
 # getpcaps already refuses what does not fit a pid, as libcap does.
 for v in 4294967297 -1 1x 99999999999999999999; do
 	cases=$((cases + 1))
-	/usr/sbin/getpcaps "$v" >"$tmp/gr" 2>&1; rrc=$?
-	run_ours "$getpcaps" "$v" >"$tmp/go" 2>&1; orc=$?
-	[ $rrc = $orc ] && cmp -s "$tmp/gr" "$tmp/go" && [ $orc -ne 0 ] ||
-		fail "getpcaps '$v': libcap $rrc '$(cat "$tmp/gr")', ours $orc '$(cat "$tmp/go")'"
+	/usr/sbin/getpcaps "$v" >"$T/gr" 2>&1; rrc=$?
+	run_ours "$getpcaps" "$v" >"$T/go" 2>&1; orc=$?
+	[ $rrc = $orc ] && cmp -s "$T/gr" "$T/go" && [ $orc -ne 0 ] ||
+		fail "getpcaps '$v': libcap $rrc '$(cat "$T/gr")', ours $orc '$(cat "$T/go")'"
 done
 
 echo "$cases cases"
-[ "$fails" -eq 0 ]
+finish

@@ -12,27 +12,25 @@
 # share a process with ASan, nor run inside valgrind). On a kernel whose
 # ASLR layout TSan's runtime rejects ("unexpected memory mapping"), it
 # runs under setarch -R; only a compiler without libtsan skips it.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 cc=${CC:-cc}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # Can this compiler and kernel run TSan at all? A two-line probe decides
 # between "skip, with the reason" and "run".
-printf 'int main(void) { return 0; }\n' >"$tmp/probe.c"
-if ! "$cc" -fsanitize=thread -o "$tmp/probe" "$tmp/probe.c" 2>"$tmp/probe.err"; then
-	echo "skipped: $cc cannot build with -fsanitize=thread (libtsan missing?): $(head -n 1 "$tmp/probe.err")"
-	exit 77
+printf 'int main(void) { return 0; }\n' >"$T/probe.c"
+if ! "$cc" -fsanitize=thread -o "$T/probe" "$T/probe.c" 2>"$T/probe.err"; then
+	skip "$cc cannot build with -fsanitize=thread (libtsan missing?): $(head -n 1 "$T/probe.err")"
 fi
 run_tsan() {
-	"$@" >"$tmp/out" 2>"$tmp/err"
+	"$@" >"$T/out" 2>"$T/err"
 }
 wrap=
-if ! run_tsan "$tmp/probe"; then
-	if command -v setarch >/dev/null && run_tsan setarch "$(uname -m)" -R "$tmp/probe"; then
+if ! run_tsan "$T/probe"; then
+	if command -v setarch >/dev/null && run_tsan setarch "$(uname -m)" -R "$T/probe"; then
 		wrap="setarch $(uname -m) -R"
 	else
-		echo "skipped: TSan binaries do not start on this kernel: $(head -n 1 "$tmp/err")"
-		exit 77
+		skip "TSan binaries do not start on this kernel: $(head -n 1 "$T/err")"
 	fi
 fi
 
@@ -41,24 +39,24 @@ fi
 srcs=$(ls "$TOP"/libcap/*.c | grep -v '/cap_exec_entry\.c$')
 # shellcheck disable=SC2086 # $srcs: one path per word, none with blanks
 "$cc" -std=gnu11 -O1 -g -fsanitize=thread -Wall -Wextra -Werror \
-	-I"$TOP/include" -I"$TOP/libcap" -o "$tmp/threads" \
+	-I"$TOP/include" -I"$TOP/libcap" -o "$T/threads" \
 	$srcs "$TESTS_DIR/tsan/threads.c" -lpthread ||
-	{ echo "could not build the TSan copy"; exit 1; }
+	{ fail "could not build the TSan copy"; finish; }
 
 # A deadlock (a launch child stuck on a lock held by a thread that does
 # not exist after fork) must fail the suite, not hang it.
 to=
 command -v timeout >/dev/null && to="timeout 180"
 TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1" \
-	run_tsan $to $wrap "$tmp/threads"
+	run_tsan $to $wrap "$T/threads"
 rc=$?
-[ "$rc" -eq 124 ] && echo "FAIL: still running after 180 s (deadlock?)"
-cat "$tmp/out"
-reports=$(grep -c '^WARNING: ThreadSanitizer' "$tmp/err")
+[ "$rc" -eq 124 ] && fail "still running after 180 s (deadlock?)"
+cat "$T/out"
+reports=$(grep -c '^WARNING: ThreadSanitizer' "$T/err")
 if [ "$rc" -ne 0 ] || [ "$reports" -ne 0 ]; then
-	echo "FAIL: exit $rc, $reports ThreadSanitizer reports"
-	grep -A 12 '^WARNING: ThreadSanitizer' "$tmp/err" | head -n 80
-	exit 1
+	fail "exit $rc, $reports ThreadSanitizer reports"
+	grep -A 12 '^WARNING: ThreadSanitizer' "$T/err" | head -n 80
+	finish
 fi
-grep -q '^calls: ' "$tmp/out" || { echo "FAIL: no call counts"; exit 1; }
-echo "no ThreadSanitizer report"
+check "call counts printed" grep -q '^calls: ' "$T/out"
+finish "no ThreadSanitizer report"

@@ -6,15 +6,13 @@
 # property fails the suite. Skips only when clang's fuzzer runtime is
 # missing, and in the sanitizer and valgrind passes, which the harnesses'
 # own ASan/UBSan build already covers.
-set -u
-top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 if [ -n "${SANITIZE:-}" ] || [ "${VALGRIND:-0}" = 1 ]; then
-	echo "skipped: the harnesses carry their own sanitizers; run in the plain pass"
-	exit 77
+	skip "the harnesses carry their own sanitizers; run in the plain pass"
 fi
 cc=${FUZZ_CC:-clang}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cat >"$tmp/probe.c" <<'PROBE'
+cat >"$T/probe.c" <<'PROBE'
 #include <stddef.h>
 #include <stdint.h>
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,13 +22,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 PROBE
 if ! command -v "$cc" >/dev/null 2>&1; then
-	echo "skipped: $cc is not installed (apt-get install clang)"; exit 77
+	skip "$cc is not installed (apt-get install clang)"
 fi
-if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$tmp/probe" "$tmp/probe.c" \
-	>"$tmp/err" 2>&1; then
-	cat "$tmp/err"
-	echo "skipped: $cc has no libFuzzer runtime (apt-get install libclang-rt-dev)"
-	exit 77
+if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$T/probe" "$T/probe.c" \
+	>"$T/err" 2>&1; then
+	cat "$T/err"
+	skip "$cc has no libFuzzer runtime (apt-get install libclang-rt-dev)"
 fi
-make -s -C "$top/tests/fuzz" smoke FUZZ_CC="$cc" \
-	FUZZ_SMOKE_SECONDS="${FUZZ_SMOKE_SECONDS:-5}" || exit 1
+make -s -C "$TOP/tests/fuzz" smoke FUZZ_CC="$cc" \
+	FUZZ_SMOKE_SECONDS="${FUZZ_SMOKE_SECONDS:-5}" || fail "make -C tests/fuzz smoke"
+finish

@@ -5,14 +5,13 @@
 # (cap_to_text, cap_copy_ext), 200,000 generated valid and broken texts
 # (cap_from_text -> text or errno), every name and number, and external blobs.
 # Under VALGRIND=1 our probe runs in valgrind, on a fifth of the cases.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 ours=$BIN/capprobe ref=$BIN/ref-capprobe
 scale=1; [ "${VALGRIND:-0}" = 1 ] && scale=5
 if [ ! -x "$ref" ]; then
-	echo "skipped: the system libcap (libcap-dev) is not installed"; exit 77
+	skip "the system libcap (libcap-dev) is not installed"
 fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 {
 	echo "R 20261203 $((100000 / scale))"
 	echo "G 38 $((200000 / scale))"
@@ -36,15 +35,15 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 		 91c2015108 90c20151ff 90c201510801ff01ff01ff01ff01ff01ff01ff01ff; do
 		echo "X $x"
 	done
-} >"$tmp/cmds"
-run_ours "$ours" <"$tmp/cmds" >"$tmp/ours" || { echo "our probe failed"; exit 1; }
-"$ref" <"$tmp/cmds" >"$tmp/ref" || { echo "reference probe failed"; exit 1; }
+} >"$T/cmds"
+run_ours "$ours" <"$T/cmds" >"$T/ours" || { fail "our probe failed"; finish; }
+"$ref" <"$T/cmds" >"$T/ref" || { fail "reference probe failed"; finish; }
 # libcap 2.66 names 0..40: names our table has beyond them, as its numbers.
-sh "$TESTS_DIR/tools/as_libcap266.sh" --lengths <"$tmp/ours" >"$tmp/ours.266" &&
-	mv "$tmp/ours.266" "$tmp/ours"
-lines=$(wc -l <"$tmp/ours")
-if ! diff "$tmp/ref" "$tmp/ours" >"$tmp/diff"; then
-	echo "differences (< libcap 2.66, > ours):"; head -40 "$tmp/diff"; exit 1
+sh "$TESTS_DIR/tools/as_libcap266.sh" --lengths <"$T/ours" >"$T/ours.266" &&
+	mv "$T/ours.266" "$T/ours"
+lines=$(wc -l <"$T/ours")
+if ! diff "$T/ref" "$T/ours" >"$T/diff"; then
+	fail "differences (< libcap 2.66, > ours):"; head -40 "$T/diff"; finish
 fi
-[ "$lines" -ge $((300000 / scale)) ] || { echo "only $lines results compared"; exit 1; }
-echo "$lines results identical to the system libcap"
+[ "$lines" -ge $((300000 / scale)) ] || { fail "only $lines results compared"; finish; }
+finish "$lines results identical to the system libcap"

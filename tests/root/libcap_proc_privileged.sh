@@ -6,27 +6,26 @@
 # chroot, errors returned to the parent). The same Check suite runs
 # against our library and against the system libcap, so the expectations
 # are libcap's own (apart from the documented 2.66 differences).
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
-id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+id nobody >/dev/null 2>&1 || skip "no user nobody"
 [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 0)" -ge 1 ] ||
-	{ echo "skipped: perf_event_paranoid < 1 lets anyone open CPU-wide events"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-cp "$BIN/perfprobe" "$tmp/perfprobe"
-export PERFPROBE=$tmp/perfprobe
+	skip "perf_event_paranoid < 1 lets anyone open CPU-wide events"
+chmod 755 "$T"
+cp "$BIN/perfprobe" "$T/perfprobe"
+export PERFPROBE=$T/perfprobe
 
 # Sanity: nobody cannot open the event unaided, so success below means something.
 if setpriv --reuid=nobody --regid=nogroup --clear-groups "$PERFPROBE" >/dev/null 2>&1; then
-	echo "perfprobe works as nobody without capabilities: test would prove nothing"; exit 1
+	fail "perfprobe works as nobody without capabilities: test would prove nothing"
+	finish
 fi
-status=0
-"$BIN/privcheck" || status=1
+check "privcheck on our libcap" "$BIN/privcheck"
 if [ -x "$BIN/ref-privcheck" ]; then
 	echo "--- the same suite against the system libcap:"
-	"$BIN/ref-privcheck" || status=1
+	check "privcheck on the system libcap" "$BIN/ref-privcheck"
 fi
-exit $status
+finish

@@ -7,18 +7,15 @@
 # which the programs produce from their option tables, or from the table
 # below until it is built) and of pam_cap appears in its page, each page has the sections the
 # project promises, and mandoc -Tlint -W warning reports nothing.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
-top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-man=$top/man
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
+man=$TOP/man
 
-command -v mandoc >/dev/null 2>&1 || { echo "mandoc is not installed"; exit 77; }
-[ -d "$man/man3" ] || { echo "FAIL: no $man/man3"; exit 1; }
+command -v mandoc >/dev/null 2>&1 || skip "mandoc is not installed"
+[ -d "$man/man3" ] || { fail "no $man/man3"; finish; }
 
 # A page is a stub when its only content is one ".so" request.
 is_stub() { head -c 4 "$1" | grep -q '^\.so '; }
@@ -38,17 +35,17 @@ render() { mandoc -T ascii -O width=400 "$1" 2>/dev/null | col -b; }
 # libpsx's names come from psx/libpsx.map and <sys/psx_syscall.h>, plus the
 # psx_syscall() macro, whose page is psx_syscall(3).
 {
-	[ -f "$top/libcap/libcap.map" ] &&
-		sed -n 's/^[[:space:]]*\([a-z_][a-z0-9_]*\);$/\1/p' "$top/libcap/libcap.map"
+	[ -f "$TOP/libcap/libcap.map" ] &&
+		sed -n 's/^[[:space:]]*\([a-z_][a-z0-9_]*\);$/\1/p' "$TOP/libcap/libcap.map"
 	sed -n 's/^extern[^(]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' \
-		"$top/include/sys/capability.h"
-	[ -f "$top/psx/libpsx.map" ] &&
-		sed -n 's/^[[:space:]]*\([a-z_][a-z0-9_]*\);$/\1/p' "$top/psx/libpsx.map"
-	[ -f "$top/include/sys/psx_syscall.h" ] &&
+		"$TOP/include/sys/capability.h"
+	[ -f "$TOP/psx/libpsx.map" ] &&
+		sed -n 's/^[[:space:]]*\([a-z_][a-z0-9_]*\);$/\1/p' "$TOP/psx/libpsx.map"
+	[ -f "$TOP/include/sys/psx_syscall.h" ] &&
 		sed -n 's/^extern[^(]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' \
-			"$top/include/sys/psx_syscall.h" && echo psx_syscall
-} | grep -vx 'capget\|capset' | sort -u >"$tmp/names"
-[ -s "$tmp/names" ] || fail "no exported names found"
+			"$TOP/include/sys/psx_syscall.h" && echo psx_syscall
+} | grep -vx 'capget\|capset' | sort -u >"$T/names"
+[ -s "$T/names" ] || fail "no exported names found"
 
 nnames=0
 while read -r name; do
@@ -77,7 +74,7 @@ while read -r name; do
 	fi
 	name_section "$target" | grep -qx "$name" ||
 		fail "$name: not listed in the NAME section of $(basename "$target")"
-done <"$tmp/names"
+done <"$T/names"
 
 # Stubs that lead nowhere are as bad as missing pages.
 for page in "$man"/man*/*.[1-8]; do
@@ -118,7 +115,7 @@ help_options() {
 check_option() {	# page option
 	# Bounded: "-v" must not be found inside "-verbose" or "cap-v".
 	grep -qE -- "(^|[^A-Za-z0-9_-])$(printf '%s' "$2" |
-		sed 's/[+.]/\\&/g')([^A-Za-z0-9_-]|$)" "$tmp/rendered" ||
+		sed 's/[+.]/\\&/g')([^A-Za-z0-9_-]|$)" "$T/rendered" ||
 		fail "$(basename "$1"): option $2 is not documented"
 }
 
@@ -130,29 +127,29 @@ for prog in setcap getcap getpcaps capsh capmanifest perfdoctor capcheck; do
 	esac
 	[ -f "$page" ] || { fail "no page for $prog"; continue; }
 	if [ -x "$BUILD/progs/$prog" ]; then
-		"$BUILD/progs/$prog" $helparg 2>&1 | help_options >"$tmp/opts"
-		[ -s "$tmp/opts" ] ||
+		"$BUILD/progs/$prog" $helparg 2>&1 | help_options >"$T/opts"
+		[ -s "$T/opts" ] ||
 			fail "$prog: no options found in its usage text"
 		src="usage text"
 	else
 		eval "printf '%s\n' \$table_$prog" | tr ' ' '\n' |
-			sed '/^$/d' >"$tmp/opts"
+			sed '/^$/d' >"$T/opts"
 		src="table (not built)"
 	fi
-	[ $prog = capsh ] && printf '%s\n' $always_capsh >>"$tmp/opts"
-	render "$page" >"$tmp/rendered"
+	[ $prog = capsh ] && printf '%s\n' $always_capsh >>"$T/opts"
+	render "$page" >"$T/rendered"
 	n=0
 	while read -r opt; do
 		n=$((n + 1))
 		check_option "$page" "$opt"
-	done <"$tmp/opts"
+	done <"$T/opts"
 	echo "$prog: $n options checked (from its $src)"
 done
 
 # pam_cap's module arguments and the configuration syntax.
-render "$man/man8/pam_cap.8" >"$tmp/rendered"
+render "$man/man8/pam_cap.8" >"$T/rendered"
 for opt in config= default= debug keepcaps autoauth defer; do
-	grep -q -- "$opt" "$tmp/rendered" ||
+	grep -q -- "$opt" "$T/rendered" ||
 		fail "pam_cap.8: module argument $opt is not documented"
 done
 
@@ -198,17 +195,15 @@ grep -q 'cap_perfmon *@perf_users' "$man/man5/capability.conf.5" ||
 # each stub's target instead.
 cd "$man" || exit 1
 for page in man[1-8]/*.[1-8]; do
-	mandoc -T lint -W warning "$page" >"$tmp/lint" 2>&1
+	mandoc -T lint -W warning "$page" >"$T/lint" 2>&1
 	if is_stub "$page"; then
-		grep -v 'WARNING: \.so is fragile, better use ln(1)' "$tmp/lint" >"$tmp/lint2"
-		mv "$tmp/lint2" "$tmp/lint"
+		grep -v 'WARNING: \.so is fragile, better use ln(1)' "$T/lint" >"$T/lint2"
+		mv "$T/lint2" "$T/lint"
 	fi
-	if [ -s "$tmp/lint" ]; then
+	if [ -s "$T/lint" ]; then
 		fail "mandoc -Tlint: $page"
-		sed 's/^/    /' "$tmp/lint"
+		sed 's/^/    /' "$T/lint"
 	fi
 done
 
-[ $status -eq 0 ] &&
-	echo "$nnames exported names have pages; $pages pages pass mandoc -Tlint -W warning"
-exit $status
+finish "$nnames exported names have pages; $pages pages pass mandoc -Tlint -W warning"

@@ -10,55 +10,52 @@
 # linked with libpsx, fails). exploit, linked without libpsx, must still
 # succeed: it shows the exploit is real. Then once more with our libpsx
 # and Debian's libcap.
-set -u
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (the programs change capabilities)"; exit 77; }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+[ "$(id -u)" -eq 0 ] || skip "needs root (the programs change capabilities)"
 dir=/usr/lib/x86_64-linux-gnu/libcap2/tests
-[ -x "$dir/psx_test" ] || { echo "skipped: Debian's libcap2 test programs are not installed ($dir)"; exit 77; }
+[ -x "$dir/psx_test" ] || skip "Debian's libcap2 test programs are not installed ($dir)"
 psx=$BUILD/psx cap=$BUILD/libcap
-[ -e "$psx/libpsx.so.2" ] || { echo "libpsx.so.2 is not built"; exit 1; }
+[ -e "$psx/libpsx.so.2" ] || { fail "libpsx.so.2 is not built"; finish; }
 if ldd "$psx/libpsx.so.2" "$cap/libcap.so.2" | grep -q 'libasan\|libubsan'; then
-	echo "skipped: built with sanitizers; uninstrumented Debian binaries cannot load it"; exit 77
+	skip "built with sanitizers; uninstrumented Debian binaries cannot load it"
 fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-bad=0
 
-run() {	# libpath expected-exit last-line-pattern program
+run_prog() {	# libpath expected-exit last-line-pattern program
 	# From their directory: the launch test runs ./noop.
-	(cd "$dir" && LD_LIBRARY_PATH=$1 timeout 120 "./$4") >"$tmp/out" 2>&1; rc=$?
-	last=$(tail -n 1 "$tmp/out")
+	(cd "$dir" && LD_LIBRARY_PATH=$1 timeout 120 "./$4") >"$T/out" 2>&1; rc=$?
+	last=$(tail -n 1 "$T/out")
 	# libcap_psx_test forks from threads while its main thread prints, so
 	# a child's exit may flush a stale copy of stdout's buffer: a stray
 	# "h" inside the dots, or ".." after PASSED (seen 2 in 200 runs on
 	# Debian's own libpsx and libcap). Its verdict is then any line.
 	seen=$last
-	[ "$4" = libcap_psx_test ] && seen=$(grep -x "$3" "$tmp/out" | tail -n 1)
+	[ "$4" = libcap_psx_test ] && seen=$(grep -x "$3" "$T/out" | tail -n 1)
 	if [ $rc -ne "$2" ] || ! printf '%s\n' "$seen" | grep -qx "$3"; then
-		echo "FAIL: $4 on $1: exit $rc, last line \"$last\" (want $2, \"$3\")"
-		tail -n 15 "$tmp/out" | sed 's/^/    /'
-		bad=$((bad + 1))
+		fail "$4 on $1: exit $rc, last line \"$last\" (want $2, \"$3\")"
+		tail -n 15 "$T/out" | sed 's/^/    /'
 	else
-		echo "ok: $4 on $1: exit $rc, \"$last\""
+		ok "$4 on $1: exit $rc, \"$last\""
 	fi
 }
 
 # The loader must really pick ours up.
 for prog in psx_test libcap_psx_test noexploit; do
 	LD_LIBRARY_PATH=$psx:$cap ldd "$dir/$prog" | grep -q "$psx/libpsx.so.2" ||
-		{ echo "FAIL: $prog does not load $psx/libpsx.so.2"; bad=$((bad + 1)); }
+		{ fail "$prog does not load $psx/libpsx.so.2"; }
 done
 LD_LIBRARY_PATH=$psx:$cap ldd "$dir/libcap_psx_test" | grep -q "$cap/libcap.so.2" ||
-	{ echo "FAIL: libcap_psx_test does not load $cap/libcap.so.2"; bad=$((bad + 1)); }
+	{ fail "libcap_psx_test does not load $cap/libcap.so.2"; }
 
 ours=$psx:$cap
-run "$ours" 0 "\./psx_test PASSED" psx_test
-run "$ours" 0 "hello libcap and libpsx .* PASSED" libcap_psx_test
-run "$ours" 0 "cap_launch_test: PASSED" libcap_psx_launch_test
-run "$ours" 0 "exploit failed" noexploit
-run "$ours" 1 "exploit succeeded" exploit
+run_prog "$ours" 0 "\./psx_test PASSED" psx_test
+run_prog "$ours" 0 "hello libcap and libpsx .* PASSED" libcap_psx_test
+run_prog "$ours" 0 "cap_launch_test: PASSED" libcap_psx_launch_test
+run_prog "$ours" 0 "exploit failed" noexploit
+run_prog "$ours" 1 "exploit succeeded" exploit
 # Our libpsx under Debian's libcap (noexploit loads libpsx first, so
 # Debian's libcap finds its psx_load_syscalls).
-run "$psx" 0 "hello libcap and libpsx .* PASSED" libcap_psx_test
-run "$psx" 0 "exploit failed" noexploit
+run_prog "$psx" 0 "hello libcap and libpsx .* PASSED" libcap_psx_test
+run_prog "$psx" 0 "exploit failed" noexploit
 
-[ $bad -eq 0 ] && echo "Debian's libpsx test programs pass on our libpsx.so.2 and libcap.so.2"
-[ $bad -eq 0 ]
+finish "Debian's libpsx test programs pass on our libpsx.so.2 and libcap.so.2"

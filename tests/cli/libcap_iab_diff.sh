@@ -5,15 +5,15 @@
 # generated valid and broken texts (cap_iab_from_text -> cap_iab_to_text or
 # errno) and 60,000 random tuples built with cap_iab_set_vector and
 # cap_iab_fill (return codes, errno, text, every vector bit, re-parse).
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BIN/capprobe ref=$BIN/ref-capprobe
 if [ ! -x "$ref" ]; then
-	echo "skipped: the system libcap (libcap-dev) is not installed"; exit 77
+	skip "the system libcap (libcap-dev) is not installed"
 fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 {
 	for t in '' cap_chown %cap_chown '!cap_chown' '^cap_chown' '!%cap_chown' \
 		'!^cap_chown' '!!cap_chown' '^^cap_chown' 'cap_chown,' \
@@ -30,14 +30,14 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 	echo "J 4 100000"
 	echo "J 2026 50000"
 	echo "K 38 60000"
-} >"$tmp/cmds"
-"$ours" <"$tmp/cmds" >"$tmp/ours" || { echo "our probe failed"; exit 1; }
-"$ref" <"$tmp/cmds" >"$tmp/ref" || { echo "reference probe failed"; exit 1; }
-lines=$(wc -l <"$tmp/ours")
-if ! diff "$tmp/ref" "$tmp/ours" >"$tmp/diff"; then
-	echo "differences (< libcap 2.66, > ours):"; head -40 "$tmp/diff"; exit 1
+} >"$T/cmds"
+"$ours" <"$T/cmds" >"$T/ours" || { fail "our probe failed"; finish; }
+"$ref" <"$T/cmds" >"$T/ref" || { fail "reference probe failed"; finish; }
+lines=$(wc -l <"$T/ours")
+if ! diff "$T/ref" "$T/ours" >"$T/diff"; then
+	fail "differences (< libcap 2.66, > ours):"; head -40 "$T/diff"; finish
 fi
-[ "$lines" -ge 210000 ] || { echo "only $lines results compared"; exit 1; }
-valid=$(grep -c '^J .* -> \[' "$tmp/ours")
-[ "$valid" -ge 20000 ] || { echo "only $valid valid generated texts"; exit 1; }
-echo "$lines IAB results identical to the system libcap ($valid valid generated texts)"
+[ "$lines" -ge 210000 ] || { fail "only $lines results compared"; finish; }
+valid=$(grep -c '^J .* -> \[' "$T/ours")
+[ "$valid" -ge 20000 ] || fail "only $valid valid generated texts"
+finish "$lines IAB results identical to the system libcap ($valid valid generated texts)"

@@ -12,31 +12,29 @@
 # in the child), then checks its own cap_set_proc() still reaches every
 # thread. Three builds: libpsx.so, libpsx.a with -Wl,-wrap,pthread_create,
 # and no libpsx.
-set -u
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (chroot, full capability sets)"; exit 77; }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+[ "$(id -u)" -eq 0 ] || skip "needs root (chroot, full capability sets)"
 for b in psxlaunch psxlaunch-static psxlaunch-nopsx chroot-target; do
-	[ -x "$BIN/$b" ] || { echo "$BIN/$b is not built"; exit 1; }
+	[ -x "$BIN/$b" ] || { fail "$BIN/$b is not built"; finish; }
 done
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/root"
-cp "$BIN/chroot-target" "$tmp/root/target"
-: >"$tmp/root/marker"
-mkdir -p "$tmp/root/proc/self/task"
-bad=0
+mkdir "$T/root"
+cp "$BIN/chroot-target" "$T/root/target"
+: >"$T/root/marker"
+mkdir -p "$T/root/proc/self/task"
 
 for b in psxlaunch psxlaunch-static psxlaunch-nopsx; do
-	timeout 60 "$BIN/$b" "$tmp/root" >"$tmp/out" 2>&1; rc=$?
-	sed 's/^/    /' "$tmp/out"
+	timeout 60 "$BIN/$b" "$T/root" >"$T/out" 2>&1; rc=$?
+	sed 's/^/    /' "$T/out"
 	if [ $rc -ne 0 ]; then
-		echo "FAIL: $b exited $rc"; bad=$((bad + 1))
+		fail "$b exited $rc"
 	else
-		echo "ok: $b"
+		ok "$b"
 	fi
 done
-case $(sed -n 1p "$tmp/out") in
+case $(sed -n 1p "$T/out") in
 "libpsx not linked") ;;
-*) echo "FAIL: psxlaunch-nopsx has libpsx linked (test broken?)"; bad=$((bad + 1)) ;;
+*) fail "psxlaunch-nopsx has libpsx linked (test broken?)" ;;
 esac
 
-[ $bad -eq 0 ] && echo "chroot launches work with and without libpsx; failures are ECHILD"
-[ $bad -eq 0 ]
+finish "chroot launches work with and without libpsx; failures are ECHILD"

@@ -16,12 +16,12 @@
 # (capcheck, perfdoctor, pam_cap) or drive PAM (pam_wrapper). Left out as
 # too slow for what they add: the root suites that use users only through
 # lib.sh's private_etc, which hides the host's users and groups whatever
-# they are (capmanifest_race, capsh_diff, downstream_debian, getcap_*,
+# they are (capmanifest_race, capsh_diff, libcap_debian_programs, getcap_*,
 # setcap_diff, setcap_ours: 5 to 40 s each), and cli/getcap_diff.sh and
 # getpcaps_diff.sh, which now name no user at all. A suite added later
 # that reads users, groups, PAM or capability.conf belongs in this list.
 SUITES="
-cli/capcheck.sh
+cli/capcheck_verdicts.sh
 cli/pam_cap.sh
 cli/pam_cap_broken.sh
 cli/pam_cap_refused.sh
@@ -29,21 +29,20 @@ cli/pam_cap_safety.sh
 root/capmanifest_owner.sh
 root/capsh_ambient.sh
 root/capsh_priv.sh
-root/guide_perf.sh
+root/docs_guide_perf.sh
 root/pam_cap_nss_files.sh
 root/pam_cap_perf.sh
-root/perfdoctor.sh
+root/perfdoctor_verdicts.sh
 root/perfdoctor_pam.sh
 root/perfdoctor_session.sh
-root/proc_privileged.sh
+root/libcap_proc_privileged.sh
 root/setcap_perf_group.sh
 root/setcap_perf_preset.sh
 root/setcap_perf_target.sh
 root/setcap_perfmon.sh
 "
-skip() { echo "skipped: $*"; exit 77; }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "needs root (mount namespace, bind mounts)"
-TESTS_DIR=${TESTS_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 
 if [ -z "${HOST_PRESET_NS:-}" ]; then
 	command -v unshare >/dev/null || skip "unshare (util-linux) is not installed"
@@ -52,8 +51,7 @@ if [ -z "${HOST_PRESET_NS:-}" ]; then
 	HOST_PRESET_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 fi
 
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
+init	# in the namespace: the run that exec'd us made no $T
 chmod 755 "$T"
 
 # free ID FILE: the first id from ID on that FILE (passwd or group) lacks.
@@ -82,7 +80,7 @@ grep -q '^alice:' "$T/passwd" || {
 }
 chmod 644 "$T/passwd" "$T/group"
 if ! mount --bind "$T/passwd" /etc/passwd || ! mount --bind "$T/group" /etc/group; then
-	echo "FAIL: cannot bind the preset passwd and group files"; exit 1
+	fail "cannot bind the preset passwd and group files"; finish
 fi
 # capability.conf as the guide leaves it: the grant before Debian's
 # "none *". Only when the host has the file (a bind needs a target).
@@ -91,10 +89,12 @@ if [ -f "$conf" ]; then
 	{ echo "cap_perfmon @perf_users"; cat "$conf"; } >"$T/capability.conf"
 	chmod 644 "$T/capability.conf"
 	mount --bind "$T/capability.conf" "$conf" ||
-		{ echo "FAIL: cannot bind the preset $conf"; exit 1; }
+		{ fail "cannot bind the preset $conf"; finish; }
 fi
 echo "preset: $(grep '^perf_users:' /etc/group), $(grep '^alice:' /etc/passwd)"
 
 # The inner run's logs and verdicts stay out of the outer run's.
 mkdir "$T/logs"
-LOGDIR="$T/logs" TEST_SUMMARY='' TESTS="$SUITES" sh "$TESTS_DIR/run.sh"
+check "the suites above on the preset host" \
+	env LOGDIR="$T/logs" TEST_SUMMARY='' TESTS="$SUITES" sh "$TESTS_DIR/run.sh"
+finish

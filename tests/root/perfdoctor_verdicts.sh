@@ -9,7 +9,8 @@
 # Issue 12, item 14: scripts and nosuid mounts get NO, the fix for a 0755
 # perf restricts it to a group, ACLs count as the kernel counts them, a
 # missing process is an error; item 15: names are escaped.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/perf_world.sh"
 doctor_bin=$BUILD/progs/perfdoctor
 perf=$T/perf
@@ -34,8 +35,8 @@ doctor() {	# USER [FILE]
 		--config="$T/empty.conf" "${2:-$perf}" >"$T/doc" 2>&1
 	d=$?
 }
-# check LABEL USER [FILE]: the doctor's verdict equals the probe's outcome.
-check() {
+# agree LABEL USER [FILE]: the doctor's verdict equals the probe's outcome.
+agree() {
 	label=$1 user=$2 file=${3:-$perf}
 	doctor "$user" "$file"
 	# shellcheck disable=SC2046 # three words
@@ -47,50 +48,50 @@ check() {
 		ok "$label ($user): doctor and kernel agree: $(grep '^verdict' "$T/doc")"
 	fi
 }
-expect() {	# TEXT: the last doctor output contains it
+doc_has() {	# TEXT: the last doctor output contains it
 	grep -qF -- "$1" "$T/doc" || { fail "no '$1' in:"; sed 's/^/    /' "$T/doc"; }
 }
-refute() {	# TEXT: and does not
+doc_lacks() {	# TEXT: and does not
 	grep -qF -- "$1" "$T/doc" && { fail "'$1' in:"; sed 's/^/    /' "$T/doc"; }
 }
 
-check "no capabilities" alice
-expect "verdict:   NO: $perf carries no cap_perfmon"
+agree "no capabilities" alice
+doc_has "verdict:   NO: $perf carries no cap_perfmon"
 # The fix for a 0755 perf restricts it to a group; never a bare =ep.
-expect "fix:       setcap --perf-group=perf_users --perf $perf"
-refute "setcap cap_perfmon,cap_syslog=ep $perf"
+doc_has "fix:       setcap --perf-group=perf_users --perf $perf"
+doc_lacks "setcap cap_perfmon,cap_syslog=ep $perf"
 
 /usr/sbin/setcap cap_perfmon+p "$perf"
-check "permitted but not effective" alice
-expect "in permitted but not effective"
+agree "permitted but not effective" alice
+doc_has "in permitted but not effective"
 
 # Apply the doctor's own setcap fix, with our setcap and the private world.
 doctor alice
 fix=$(sed -n 's/^fix: *\(setcap .*\)$/\1/p' "$T/doc" | head -n 1)
 [ -n "$fix" ] || fail "no setcap fix printed"
 PATH="$T/bin:$PATH" nss sh -c "$fix" >/dev/null 2>&1 || fail "the fix '$fix' failed"
-check "after the printed fix" alice
-expect "verdict:   YES: alice can monitor the whole system with $perf"
-expect "risk:      kernel-read (cap_"
-check "after the printed fix, not in the group" bob
-expect "verdict:   NO: bob may not execute $perf"
-expect "fix:       usermod -aG perf_users bob   # then log in again"
+agree "after the printed fix" alice
+doc_has "verdict:   YES: alice can monitor the whole system with $perf"
+doc_has "risk:      kernel-read (cap_"
+agree "after the printed fix, not in the group" bob
+doc_has "verdict:   NO: bob may not execute $perf"
+doc_has "fix:       usermod -aG perf_users bob   # then log in again"
 
 chgrp root "$perf"
 chmod 0755 "$perf"
 /usr/sbin/setcap cap_sys_admin=ep "$perf"
-check "cap_sys_admin instead" alice
-expect "suggest:   perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf"
-expect "suggest:   every user may run it with these capabilities; restrict it to a group: setcap --perf-group=perf_users --perf $perf"
-expect "risk:      root-equivalent"
+agree "cap_sys_admin instead" alice
+doc_has "suggest:   perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf"
+doc_has "suggest:   every user may run it with these capabilities; restrict it to a group: setcap --perf-group=perf_users --perf $perf"
+doc_has "risk:      root-equivalent"
 
 /usr/sbin/setcap cap_perfmon=ep "$perf"
 chmod 0750 "$perf"
-check "not executable by others" alice
-expect "verdict:   NO: alice may not execute $perf"
+agree "not executable by others" alice
+doc_has "verdict:   NO: alice may not execute $perf"
 # Never "chgrp" after setcap: it would drop the capabilities.
-expect "fix:       setcap --perf-group=perf_users --perf $perf"
-refute "chgrp"
+doc_has "fix:       setcap --perf-group=perf_users --perf $perf"
+doc_lacks "chgrp"
 
 # POSIX ACLs count as the kernel counts them (the mode bits alone said the
 # opposite both times): u:bob:r-x lets bob in, u:alice:--- keeps alice out.
@@ -98,14 +99,14 @@ chgrp perf_users "$perf" 2>/dev/null || chgrp 4100 "$perf"
 /usr/sbin/setcap cap_perfmon=ep "$perf"
 if setfattr -n system.posix_acl_access -v \
 	0x0200000001000700ffffffff02000500a20f000004000500ffffffff10000500ffffffff20000000ffffffff "$perf"; then
-	check "ACL lets bob execute a 0750 file" bob
-	expect "verdict:   YES"
+	agree "ACL lets bob execute a 0750 file" bob
+	doc_has "verdict:   YES"
 	setfattr -x system.posix_acl_access "$perf"
 	chmod 0755 "$perf"
 	setfattr -n system.posix_acl_access -v \
 		0x0200000001000700ffffffff02000000a10f000004000500ffffffff10000500ffffffff20000500ffffffff "$perf"
-	check "ACL keeps alice out of a 0755 file" alice
-	expect "verdict:   NO: alice may not execute $perf"
+	agree "ACL keeps alice out of a 0755 file" alice
+	doc_has "verdict:   NO: alice may not execute $perf"
 	setfattr -x system.posix_acl_access "$perf"
 else
 	echo "note: no POSIX ACLs on $T's filesystem; ACL cases not run"
@@ -114,8 +115,8 @@ fi
 # cap_perfmon+ei only helps callers holding cap_perfmon inheritable.
 chmod 0755 "$perf"
 /usr/sbin/setcap cap_perfmon+ei "$perf"
-check "inheritable-only file capability" alice
-expect "only to callers holding it in their inheritable set"
+agree "inheritable-only file capability" alice
+doc_has "only to callers holding it in their inheritable set"
 
 # A script carrying capabilities: its interpreter (a probe) gets none.
 cp "$BIN/perfprobe" "$T/interp"
@@ -123,8 +124,8 @@ chmod 0755 "$T/interp"
 printf '#!%s\n' "$T/interp" >"$T/script"
 chmod 0755 "$T/script"
 /usr/sbin/setcap cap_perfmon,cap_syslog=ep "$T/script"
-check "a script with file capabilities" alice "$T/script"
-expect "verdict:   NO: $T/script is a script (#!$T/interp): the kernel runs its interpreter and ignores the script's file capabilities"
+agree "a script with file capabilities" alice "$T/script"
+doc_has "verdict:   NO: $T/script is a script (#!$T/interp): the kernel runs its interpreter and ignores the script's file capabilities"
 
 # A nosuid mount, in a private mount namespace: doctor and probe both there.
 unshare -m --propagation private sh -s "$T" "$BIN/perfprobe" "$doctor_bin" "$NWRAP" <<'EOF' >"$T/ns.out" 2>&1
@@ -154,12 +155,12 @@ esac
 ours "$doctor_bin" --user=no-such-user-here --pam-dir="$T/nopam" \
 	--config="$T/empty.conf" "$perf" >"$T/doc" 2>&1
 [ $? -eq 2 ] || fail "unknown user should exit 2"
-expect "perfdoctor: user 'no-such-user-here' is not known"
+doc_has "perfdoctor: user 'no-such-user-here' is not known"
 run_ours "$doctor_bin" --pid=abc >"$T/doc" 2>&1
 [ $? -eq 2 ] || fail "bad --pid should exit 2"
 run_ours "$doctor_bin" --pid=999999 --pam-dir="$T/nopam" --config="$T/empty.conf" "$perf" >"$T/doc" 2>&1; d=$?
 [ $d -eq 2 ] || { fail "--pid of a missing process: exit $d, want 2"; sed 's/^/    /' "$T/doc"; }
-expect "perfdoctor: process 999999: no such process"
+doc_has "perfdoctor: process 999999: no such process"
 
 # Item 15: a name cannot forge a line or reach the terminal raw.
 evil="$T/x
@@ -168,5 +169,5 @@ cp "$BIN/perfprobe" "$evil"
 doctor alice "$evil"
 grep -q "^verdict:   YES: forged" "$T/doc" && fail "a file name forged a verdict line"
 grep -q "$(printf '\033')" "$T/doc" && fail "an ESC reached the output"
-expect 'x\012verdict:   YES: forged\033[2J'
-[ $fails -eq 0 ]
+doc_has 'x\012verdict:   YES: forged\033[2J'
+finish

@@ -6,15 +6,12 @@
 # something for the same mistake, its lines come first, byte for byte as
 # Debian's 2.66 prints them (with our usage additions taken out), same
 # stdout and exit status; ours follow.
-set -u
-. "$TESTS_DIR/lib.sh"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 
 version=$(sed -n 's/^VERSION_\(MAJOR\|MINOR\) *:= *\([0-9]*\)$/\2/p' "$TOP/Make.Rules" |
 	paste -sd.)
-[ -n "$version" ] || { echo "no version in Make.Rules"; exit 1; }
+[ -n "$version" ] || { fail "no version in Make.Rules"; finish; }
 
 prog_path() {
 	case $1 in
@@ -26,26 +23,26 @@ prog_path() {
 # --- --version: one line on stdout, nothing else, status 0 ----------------
 for p in setcap getcap getpcaps capsh capmanifest perfdoctor capcheck; do
 	exe=$(prog_path "$p")
-	[ -x "$exe" ] || { bad "$p is not built"; continue; }
-	run_ours "$exe" --version >"$tmp/o" 2>"$tmp/e" </dev/null; rc=$?
-	[ $rc -eq 0 ] || bad "$p --version: exit $rc"
-	echo "$p (libcap-perfmon) $version" | cmp -s - "$tmp/o" ||
-		bad "$p --version: stdout [$(head -c 200 "$tmp/o")]"
-	[ -s "$tmp/e" ] && bad "$p --version: stderr [$(head -c 200 "$tmp/e")]"
+	[ -x "$exe" ] || { fail "$p is not built"; continue; }
+	run_ours "$exe" --version >"$T/o" 2>"$T/e" </dev/null; rc=$?
+	[ $rc -eq 0 ] || fail "$p --version: exit $rc"
+	echo "$p (libcap-perfmon) $version" | cmp -s - "$T/o" ||
+		fail "$p --version: stdout [$(head -c 200 "$T/o")]"
+	[ -s "$T/e" ] && fail "$p --version: stderr [$(head -c 200 "$T/e")]"
 done
 # Options before it still count, as for -h and --license.
 for args in "setcap -q --version" "getcap -r --version" \
 	    "getpcaps --verbose --version" "capsh --quiet --version"; do
 	set -- $args; p=$1; shift
-	run_ours "$(prog_path "$p")" "$@" >"$tmp/o" 2>/dev/null </dev/null; rc=$?
-	[ $rc -eq 0 ] && grep -qxF "$p (libcap-perfmon) $version" "$tmp/o" ||
-		bad "$args: exit $rc, stdout [$(head -c 200 "$tmp/o")]"
+	run_ours "$(prog_path "$p")" "$@" >"$T/o" 2>/dev/null </dev/null; rc=$?
+	[ $rc -eq 0 ] && grep -qxF "$p (libcap-perfmon) $version" "$T/o" ||
+		fail "$args: exit $rc, stdout [$(head -c 200 "$T/o")]"
 done
 # A --version that cannot be written is not a success.
 if [ -w /dev/full ]; then
-	run_ours "$BUILD/progs/getcap" --version >/dev/full 2>"$tmp/e"; rc=$?
-	[ $rc -ne 0 ] && grep -q '^getcap: writing --version: No space left on device$' "$tmp/e" ||
-		bad "getcap --version >/dev/full: exit $rc [$(cat "$tmp/e")]"
+	run_ours "$BUILD/progs/getcap" --version >/dev/full 2>"$T/e"; rc=$?
+	[ $rc -ne 0 ] && grep -q '^getcap: writing --version: No space left on device$' "$T/e" ||
+		fail "getcap --version >/dev/full: exit $rc [$(cat "$T/e")]"
 fi
 
 # --- mistakes ---------------------------------------------------------------
@@ -70,39 +67,39 @@ mistake() {
 	exe=$(prog_path "$p")
 	k=$((k + 1)) vg=
 	[ $((k % 4)) -eq 1 ] && vg=${VALGRIND_CMD:-}
-	(cd "$tmp/w" && $vg "$exe" "$@" >"$tmp/u.o" 2>"$tmp/u.e" </dev/null)
+	(cd "$T/w" && $vg "$exe" "$@" >"$T/u.o" 2>"$T/u.e" </dev/null)
 	rc=$?
-	[ $rc -eq "$want_rc" ] || bad "$p $*: exit $rc, want $want_rc"
+	[ $rc -eq "$want_rc" ] || fail "$p $*: exit $rc, want $want_rc"
 	n=0
 	[ -n "$ours_lines" ] && n=$(printf '%s\n' "$ours_lines" | wc -l)
 	if [ "$n" -gt 0 ]; then
-		tail -n "$n" "$tmp/u.e" >"$tmp/ours"
-		printf '%s\n' "$ours_lines" | cmp -s - "$tmp/ours" ||
-			bad "$p $*: our lines [$(cat "$tmp/ours")], want [$ours_lines]"
+		tail -n "$n" "$T/u.e" >"$T/ours"
+		printf '%s\n' "$ours_lines" | cmp -s - "$T/ours" ||
+			fail "$p $*: our lines [$(cat "$T/ours")], want [$ours_lines]"
 	fi
 	ref=/usr/sbin/$p
 	[ -x "$ref" ] && [ "$p" != capmanifest ] && [ "$p" != perfdoctor ] &&
 		[ "$p" != capcheck ] || return 0
-	(cd "$tmp/w" && "$ref" "$@" >"$tmp/r.o" 2>"$tmp/r.e" </dev/null)
+	(cd "$T/w" && "$ref" "$@" >"$T/r.o" 2>"$T/r.e" </dev/null)
 	ref_rc=$?
-	[ $ref_rc -eq $rc ] || bad "$p $*: exit $rc, libcap's $ref_rc"
+	[ $ref_rc -eq $rc ] || fail "$p $*: exit $rc, libcap's $ref_rc"
 	# Both name themselves by argv[0]: compare by program name.
-	sed -i "s#$ref#$p#g" "$tmp/r.o" "$tmp/r.e"
-	sed -i "s#$exe#$p#g" "$tmp/u.o" "$tmp/u.e"
-	total=$(wc -l <"$tmp/u.e")
-	head -n $((total - n)) "$tmp/u.e" >"$tmp/u.e.head"
-	strip_ours "$tmp/u.e.head" | cmp -s - "$tmp/r.e" || {
-		bad "$p $*: libcap's stderr lines differ (< 2.66, > ours)"
-		strip_ours "$tmp/u.e.head" | diff "$tmp/r.e" - | head -n 8
+	sed -i "s#$ref#$p#g" "$T/r.o" "$T/r.e"
+	sed -i "s#$exe#$p#g" "$T/u.o" "$T/u.e"
+	total=$(wc -l <"$T/u.e")
+	head -n $((total - n)) "$T/u.e" >"$T/u.e.head"
+	strip_ours "$T/u.e.head" | cmp -s - "$T/r.e" || {
+		fail "$p $*: libcap's stderr lines differ (< 2.66, > ours)"
+		strip_ours "$T/u.e.head" | diff "$T/r.e" - | head -n 8
 	}
-	strip_ours "$tmp/r.o" >"$tmp/r.o.s"
-	strip_ours "$tmp/u.o" | cmp -s - "$tmp/r.o.s" || {
-		bad "$p $*: stdout differs (< 2.66, > ours)"
-		strip_ours "$tmp/u.o" | diff "$tmp/r.o.s" - | head -n 8
+	strip_ours "$T/r.o" >"$T/r.o.s"
+	strip_ours "$T/u.o" | cmp -s - "$T/r.o.s" || {
+		fail "$p $*: stdout differs (< 2.66, > ours)"
+		strip_ours "$T/u.o" | diff "$T/r.o.s" - | head -n 8
 	}
 }
 
-mkdir "$tmp/w" && touch "$tmp/w/f" || exit 1
+mkdir "$T/w" && touch "$T/w/f" || exit 1
 [ -x /usr/sbin/setcap ] || echo "note: /usr/sbin/setcap absent: libcap's lines not compared"
 
 # setcap: options it does not have are capability text to libcap.
@@ -151,24 +148,23 @@ mistake capsh 1 "" --drop=cap_nothing_like_this
 
 # Our own programs: no libcap lines to keep.
 mistake capmanifest 2 "" recrod .
-head -n 1 "$tmp/u.e" | grep -qxF "capmanifest: unknown command 'recrod'; did you mean record?" ||
-	bad "capmanifest recrod: first line [$(head -n 1 "$tmp/u.e")]"
-grep -q '^usage: capmanifest record' "$tmp/u.e" || bad "capmanifest recrod: no usage"
+head -n 1 "$T/u.e" | grep -qxF "capmanifest: unknown command 'recrod'; did you mean record?" ||
+	fail "capmanifest recrod: first line [$(head -n 1 "$T/u.e")]"
+grep -q '^usage: capmanifest record' "$T/u.e" || fail "capmanifest recrod: no usage"
 mistake capmanifest 2 "" list .
-head -n 1 "$tmp/u.e" | grep -qxF "capmanifest: unknown command 'list'" ||
-	bad "capmanifest list: first line [$(head -n 1 "$tmp/u.e")]"
+head -n 1 "$T/u.e" | grep -qxF "capmanifest: unknown command 'list'" ||
+	fail "capmanifest list: first line [$(head -n 1 "$T/u.e")]"
 mistake capmanifest 2 "" verify only-one
-head -n 1 "$tmp/u.e" | grep -qxF "capmanifest: verify takes 2 operands (<manifest> <dir>), got 1" ||
-	bad "capmanifest verify: first line [$(head -n 1 "$tmp/u.e")]"
+head -n 1 "$T/u.e" | grep -qxF "capmanifest: verify takes 2 operands (<manifest> <dir>), got 1" ||
+	fail "capmanifest verify: first line [$(head -n 1 "$T/u.e")]"
 mistake capmanifest 2 "" restore --fix-ownr m .
-sed -n 2p "$tmp/u.e" | grep -qxF "capmanifest: unknown option '--fix-ownr'; did you mean --fix-owner?" ||
-	bad "capmanifest --fix-ownr: [$(head -n 2 "$tmp/u.e")]"
+sed -n 2p "$T/u.e" | grep -qxF "capmanifest: unknown option '--fix-ownr'; did you mean --fix-owner?" ||
+	fail "capmanifest --fix-ownr: [$(head -n 2 "$T/u.e")]"
 mistake perfdoctor 2 "" --usr=bob
-sed -n 2p "$tmp/u.e" | grep -qxF "perfdoctor: unknown option '--usr=bob'; did you mean --user=?" ||
-	bad "perfdoctor --usr: [$(head -n 2 "$tmp/u.e")]"
+sed -n 2p "$T/u.e" | grep -qxF "perfdoctor: unknown option '--usr=bob'; did you mean --user=?" ||
+	fail "perfdoctor --usr: [$(head -n 2 "$T/u.e")]"
 mistake capcheck 2 "" --confg=/x
-sed -n 2p "$tmp/u.e" | grep -qxF "capcheck: unknown option '--confg=/x'; did you mean --config=?" ||
-	bad "capcheck --confg: [$(head -n 2 "$tmp/u.e")]"
+sed -n 2p "$T/u.e" | grep -qxF "capcheck: unknown option '--confg=/x'; did you mean --config=?" ||
+	fail "capcheck --confg: [$(head -n 2 "$T/u.e")]"
 
-[ $fails -eq 0 ] && echo "--version and mistakes: all checks passed"
-exit $((fails > 0))
+finish "--version and mistakes: all checks passed"

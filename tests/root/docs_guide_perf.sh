@@ -34,20 +34,16 @@
 # /usr/sbin, libcap's, to check the guide itself); default $BUILD/progs.
 # GUIDE_PAM_CAP=/path/pam_cap.so logs in through that module (default the
 # build's); root/deb_packages.sh sets both to what our packages installed.
-set -u
-top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-BUILD=${BUILD:-$top/build/main}
-bin=${BIN:-$BUILD/tests/bin}
-guide=$top/docs/perf-without-root.md
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+bin=$BIN
+guide=$TOP/docs/perf-without-root.md
 progs=${GUIDE_PROGS:-$BUILD/progs}
 pam_cap=${GUIDE_PAM_CAP:-$BUILD/pam_cap/pam_cap.so}
 
-skip() { echo "$*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (file capabilities, setpriv)"
-TESTS_DIR=${TESTS_DIR:-$top/tests}
-. "$TESTS_DIR/lib.sh"
 private_etc "$@"
-[ -f "$guide" ] || { echo "FAIL: no $guide"; exit 1; }
+[ -f "$guide" ] || { fail "no $guide"; finish; }
 for p in setcap getcap getpcaps capsh; do
 	[ -x "$progs/$p" ] || skip "$progs/$p is not built yet"
 done
@@ -70,8 +66,7 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 	skip "perf_event_paranoid=$paranoid lets anyone open CPU-wide events"
 
 # Physical path: readlink -f in the guide must print what we map back.
-work=$(mktemp -d) && work=$(cd "$work" && pwd -P) || exit 1
-trap 'rm -rf "$work"' EXIT
+work=$(cd "$T" && pwd -P) || exit 1
 chmod 755 "$work"	# the member and outsider must reach perf
 mkdir -p "$work/usr/bin" "$work/etc/security" "$work/bin" "$work/shims" \
 	"$work/steps" "$work/pam.d"
@@ -217,7 +212,7 @@ awk -v dir="$work/steps" '
 ' "$guide" || exit 1
 
 nsteps=$(ls "$work/steps"/*.sh 2>/dev/null | wc -l)
-[ "$nsteps" -gt 0 ] || { echo "FAIL: no sh blocks in the guide"; exit 1; }
+[ "$nsteps" -gt 0 ] || { fail "no sh blocks in the guide"; finish; }
 
 # Guide paths to scratch paths, and back for the output.
 to_work() {
@@ -229,7 +224,6 @@ to_work() {
 user_path="$work/usr/bin:/usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games"
 from_work() { sed -e "s|$work||g" -e 's/^[0-9][0-9]*:/4242:/'; }
 
-status=0
 checked=0
 for step in "$work/steps"/*.sh; do
 	n=${step%.sh}
@@ -267,12 +261,12 @@ for step in "$work/steps"/*.sh; do
 	case $kind in
 	*fails)
 		if [ $rc -eq 0 ]; then
-			echo "FAIL: $name succeeded but must fail"; status=1
+			fail "$name succeeded but must fail"
 			sed 's/^/    /' "$n.got"
 		fi ;;
 	*)
 		if [ $rc -ne 0 ]; then
-			echo "FAIL: $name exited $rc"; status=1
+			fail "$name exited $rc"
 			sed 's/^/    /' "$n.got"
 			[ -f "$n.pam" ] && sed 's/^/    pam: /' "$n.pam"
 		fi ;;
@@ -286,19 +280,16 @@ for step in "$work/steps"/*.sh; do
 			head -n 1 "$n.want" >"$n.want1"; mv "$n.want1" "$n.want"
 		fi
 		if ! cmp -s "$n.want" "$n.norm"; then
-			echo "FAIL: $name: output differs from the guide (- guide, + got)"
+			fail "$name: output differs from the guide (- guide, + got)"
 			diff -u "$n.want" "$n.norm" | tail -n +3 | sed 's/^/    /'
-			status=1
 		fi
 	fi
 done
 
 # The guide's state really took effect: the final step undid everything.
 [ -z "$(getcap "$work/usr/bin/perf")" ] ||
-	{ echo "FAIL: perf still has capabilities after the undo step"; status=1; }
+	{ fail "perf still has capabilities after the undo step"; }
 grep -q "^perf_users:x:$gid:alice\$" "$work/group" ||
-	{ echo "FAIL: the group step did not add alice to perf_users"; status=1; }
+	{ fail "the group step did not add alice to perf_users"; }
 
-[ $status -eq 0 ] &&
-	echo "guide: $nsteps blocks run, $checked outputs match (programs from $progs, $pam_cap)"
-exit $status
+finish "guide: $nsteps blocks run, $checked outputs match (programs from $progs, $pam_cap)"

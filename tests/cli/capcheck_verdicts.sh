@@ -5,34 +5,20 @@
 # A line that stops pam_cap's scan is reported as stopping it, with the
 # module's verdict; hostile user names and config text come out escaped.
 # Users and groups come from nss_wrapper files, never from /etc.
-set -u
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 . "$TESTS_DIR/tools/pam_world.sh"
 CC=$BUILD/progs/capcheck
-[ -x "$CC" ] || { echo "capcheck has not been built"; exit 1; }
+[ -x "$CC" ] || { fail "capcheck has not been built"; finish; }
 
 # cc EXPECTED-RC ARGS...: runs capcheck; stdout in $T/out, stderr in $T/err.
 # Under VALGRIND=1 it runs inside valgrind (as run_ours in lib.sh does).
 cc() {
 	want=$1; shift
 	cases=$((cases + 1))
-	env NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
-		ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD="$NWRAP" ${VALGRIND_CMD:-} "$CC" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] && return
-	fails=$((fails + 1))
-	echo "FAIL case $cases: capcheck $*: exit $rc, want $want"
-	sed 's/^/    /' "$T/out" "$T/err"
-}
-# same FILE TEXT: FILE ($T/out or $T/err) must read exactly TEXT.
-same() {
-	if [ -z "$2" ]; then
-		[ -s "$1" ] || return 0
-		: >"$T/empty"; diff -u "$T/empty" "$1" >"$T/diff"
-	else
-		printf '%s\n' "$2" | diff -u - "$1" >"$T/diff" && return
-	fi
-	fails=$((fails + 1))
-	echo "FAIL case $cases: $1 differs (- wanted, + got)"; sed 's/^/    /' "$T/diff"
+	run env NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+		ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD="$NWRAP" ${VALGRIND_CMD:-} "$CC" "$@"
+	expect_rc "$want" "case $cases: capcheck $*" || sed 's/^/    /' "$T/out" "$T/err"
 }
 
 C=$T/conf
@@ -54,7 +40,7 @@ STOPS="pam_cap stops reading here: users no earlier line names get nothing, not 
 # Each grant is followed by the risk label of its riskiest capability.
 RISK_PERFMON="  risk: kernel-read: cap_perfmon: observes every process and the kernel through perf_events; with cap_bpf it loads tracing programs that read kernel memory"
 cc 1 --config "$C" alice bob carol root zed daemon
-same "$T/out" "alice: cap_perfmon [$C:2, group @perf_users]
+expect_out "alice: cap_perfmon [$C:2, group @perf_users]
 $RISK_PERFMON
 bob: !cap_sys_admin,^cap_perfmon [$C:3, user name bob]
 $RISK_PERFMON
@@ -63,8 +49,8 @@ $RISK_PERFMON
 root: all: capabilities left unchanged [$C:5, user name root]
 zed: unknown user: nothing granted
 daemon: cap_perfmon,^cap_bpf [$C:8, wildcard *]
-$RISK_PERFMON"
-same "$T/err" "capcheck: $C:4: warning: 'cap_bogus' is not valid IAB text: users it matches get nothing
+$RISK_PERFMON$nl" "case $cases"
+expect_err "capcheck: $C:4: warning: 'cap_bogus' is not valid IAB text: users it matches get nothing
 capcheck: $C:5: warning: 'bin,daemon' is one user name, not a list: separate names with spaces
 capcheck: $C:5: warning: '+bin' is a user name, not a group: write '@bin'
 capcheck: $C:5: warning: '#x' is a user name: '#' starts a comment only at the start of a line
@@ -72,22 +58,22 @@ capcheck: $C:6: warning: unknown user 'nosuch': never matches
 capcheck: $C:7: warning: no users listed: never matches
 capcheck: $C:9: warning: never used: the '*' on line 8 matches everybody first: move this line above line 8
 capcheck: $C:10: warning: NUL byte: $STOPS
-capcheck: $C:11: warning: longer than 4095 bytes: $STOPS (libcap would split it into two lines)"
+capcheck: $C:11: warning: longer than 4095 bytes: $STOPS (libcap would split it into two lines)$nl" "case $cases"
 
 # A clean file: no warnings, exit 0, also with no user to report on.
 printf 'cap_perfmon @perf_users\nnone @devs\n' >"$T/good"
 cc 0 -c "$T/good" alice bob dave nobody
-same "$T/out" "alice: cap_perfmon [$T/good:1, group @perf_users]
+expect_out "alice: cap_perfmon [$T/good:1, group @perf_users]
 $RISK_PERFMON
 bob: none: inheritable and ambient sets cleared [$T/good:2, group @devs]
 dave: cap_perfmon [$T/good:1, group @perf_users]
 $RISK_PERFMON
-nobody: no line matches: nothing granted"
-same "$T/err" ""
+nobody: no line matches: nothing granted$nl" "case $cases"
+expect_err "" "case $cases"
 cc 0 --config="$T/good"
 printf 'cap_perfmon @perf_team\n' >"$T/badgroup"
 cc 1 -c "$T/badgroup"
-same "$T/err" "capcheck: $T/badgroup:1: warning: unknown group 'perf_team': never matches"
+expect_err "capcheck: $T/badgroup:1: warning: unknown group 'perf_team': never matches$nl" "case $cases"
 
 # Debian's capability.conf ends with "none *": a grant appended below it
 # (as the guide once said) is never reached, since the first matching
@@ -95,88 +81,88 @@ same "$T/err" "capcheck: $T/badgroup:1: warning: unknown group 'perf_team': neve
 # must go; bob, whom no later line names, gets no such hint.
 printf '# stock file\nnone  *\n\ncap_perfmon @perf_users\ncap_kill bob\n' >"$T/deb"
 cc 1 -c "$T/deb" alice dave nobody
-same "$T/out" "alice: none: inheritable and ambient sets cleared [$T/deb:2, wildcard *]
+expect_out "alice: none: inheritable and ambient sets cleared [$T/deb:2, wildcard *]
   never reached: line 4 ('cap_perfmon', group @perf_users) is meant for alice, but the '*' on line 2 matches first: move line 4 above line 2
 dave: none: inheritable and ambient sets cleared [$T/deb:2, wildcard *]
   never reached: line 4 ('cap_perfmon', group @perf_users) is meant for dave, but the '*' on line 2 matches first: move line 4 above line 2
-nobody: none: inheritable and ambient sets cleared [$T/deb:2, wildcard *]"
-same "$T/err" "capcheck: $T/deb:4: warning: never used: the '*' on line 2 matches everybody first: move this line above line 2
-capcheck: $T/deb:5: warning: never used: the '*' on line 2 matches everybody first: move this line above line 2"
+nobody: none: inheritable and ambient sets cleared [$T/deb:2, wildcard *]$nl" "case $cases"
+expect_err "capcheck: $T/deb:4: warning: never used: the '*' on line 2 matches everybody first: move this line above line 2
+capcheck: $T/deb:5: warning: never used: the '*' on line 2 matches everybody first: move this line above line 2$nl" "case $cases"
 # Moved above it (the guide's "sed -i 1i"), the grant decides: no warning.
 printf 'cap_perfmon @perf_users\n# stock file\nnone  *\n' >"$T/deb"
 cc 0 -c "$T/deb" alice bob
-same "$T/out" "alice: cap_perfmon [$T/deb:1, group @perf_users]
+expect_out "alice: cap_perfmon [$T/deb:1, group @perf_users]
 $RISK_PERFMON
-bob: none: inheritable and ambient sets cleared [$T/deb:3, wildcard *]"
+bob: none: inheritable and ambient sets cleared [$T/deb:3, wildcard *]$nl" "case $cases"
 
 # A malformed line that matches still decides, exactly as in the module.
 printf 'cap_bogus alice\ncap_kill alice\n' >"$T/mal"
 cc 1 -c "$T/mal" alice
-same "$T/out" "alice: nothing granted: 'cap_bogus' is not valid IAB text [$T/mal:1, user name alice]"
+expect_out "alice: nothing granted: 'cap_bogus' is not valid IAB text [$T/mal:1, user name alice]$nl" "case $cases"
 
 # Files pam_cap will not use.
 cp "$T/good" "$T/ww"; chmod 666 "$T/ww"
 cc 1 -c "$T/ww" alice
-same "$T/out" "alice: nothing granted, not even default=: world-writable: anyone could have rewritten it [$T/ww]"
-same "$T/err" "capcheck: $T/ww: world-writable: anyone could have rewritten it: pam_cap grants nothing from it, not even default="
+expect_out "alice: nothing granted, not even default=: world-writable: anyone could have rewritten it [$T/ww]$nl" "case $cases"
+expect_err "capcheck: $T/ww: world-writable: anyone could have rewritten it: pam_cap grants nothing from it, not even default=$nl" "case $cases"
 cc 0 -c /dev/null alice
-same "$T/out" "alice: no line matches: nothing granted"
+expect_out "alice: no line matches: nothing granted$nl" "case $cases"
 cc 2 -c "$T/missing" alice
-same "$T/err" "capcheck: $T/missing: No such file or directory"
+expect_err "capcheck: $T/missing: No such file or directory$nl" "case $cases"
 cp "$BIN/pamcase" "$T/elf"
 cc 1 -c "$T/elf" alice
 # Its first line holds NUL bytes, and may run past 4095 bytes (builds differ).
 grep -qxE "alice: nothing granted, not even default=: (NUL byte in line|line longer than 4095 bytes) \[$T/elf:1, pam_cap stops here\]" "$T/out" || {
-	fails=$((fails + 1)); echo "FAIL case $cases: binary file:"; sed 's/^/    /' "$T/out"; }
+	fail "case $cases: binary file:"; sed 's/^/    /' "$T/out"; }
 head -c 2000000 /dev/zero | tr '\0' a >"$T/huge"	# one 2 MB line, no newline
 cc 1 -c "$T/huge" alice
-same "$T/err" "capcheck: $T/huge:1: warning: longer than 4095 bytes: $STOPS (libcap would split it into two lines)"
+expect_err "capcheck: $T/huge:1: warning: longer than 4095 bytes: $STOPS (libcap would split it into two lines)$nl" "case $cases"
 head -c 262144 /dev/urandom >"$T/random"
 cc 1 -c "$T/random" alice bob
 
 # The example shipped with the module: one active line, no warnings.
 cc 0 -c "$TOP/pam_cap/capability.conf" alice bob
-same "$T/out" "alice: cap_perfmon [$TOP/pam_cap/capability.conf:$(grep -n '^cap_perfmon' "$TOP/pam_cap/capability.conf" | cut -d: -f1), group @perf_users]
+expect_out "alice: cap_perfmon [$TOP/pam_cap/capability.conf:$(grep -n '^cap_perfmon' "$TOP/pam_cap/capability.conf" | cut -d: -f1), group @perf_users]
 $RISK_PERFMON
-bob: no line matches: nothing granted"
+bob: no line matches: nothing granted$nl" "case $cases"
 [ "$(grep -cv '^[[:space:]]*\(#\|$\)' "$TOP/pam_cap/capability.conf")" -eq 1 ] || {
-	fails=$((fails + 1)); echo "FAIL: the example has more than one active line"; }
+	fail "the example has more than one active line"; }
 
 # Usage errors.
 cc 2 --bogus
 cc 2 -c
 cc 0 --help
-same "$T/out" "usage: capcheck [--config FILE] [--version] [USER...]"
+expect_out "usage: capcheck [--config FILE] [--version] [USER...]$nl" "case $cases"
 
 # The risk line names the riskiest grant: root-equivalent beats the rest.
 printf 'cap_kill,cap_net_bind_service,cap_setuid,^cap_net_raw bob\ncap_net_bind_service alice\n' >"$T/risky"
 cc 0 -c "$T/risky" bob alice
-same "$T/out" "bob: cap_kill,cap_setuid,cap_net_bind_service,^cap_net_raw [$T/risky:1, user name bob]
+expect_out "bob: cap_kill,cap_setuid,cap_net_bind_service,^cap_net_raw [$T/risky:1, user name bob]
   risk: root-equivalent: cap_setuid: can switch to uid 0: root in one system call
 alice: cap_net_bind_service [$T/risky:2, user name alice]
-  risk: low: cap_net_bind_service: can bind ports below 1024"
+  risk: low: cap_net_bind_service: can bind ports below 1024$nl" "case $cases"
 
 # --- Lines that stop pam_cap (issue 12, item 4): the module's verdict ---
 # The issue's repros: the module stops at line 1, so must capcheck.
 printf 'none alice\0\n^cap_sys_admin *\n' >"$T/nul"
 cc 1 -c "$T/nul" alice bob
-same "$T/out" "alice: nothing granted, not even default=: NUL byte in line [$T/nul:1, pam_cap stops here]
-bob: nothing granted, not even default=: NUL byte in line [$T/nul:1, pam_cap stops here]"
-same "$T/err" "capcheck: $T/nul:1: warning: NUL byte: $STOPS
-capcheck: $T/nul:2: warning: never used: pam_cap stops at line 1 first"
+expect_out "alice: nothing granted, not even default=: NUL byte in line [$T/nul:1, pam_cap stops here]
+bob: nothing granted, not even default=: NUL byte in line [$T/nul:1, pam_cap stops here]$nl" "case $cases"
+expect_err "capcheck: $T/nul:1: warning: NUL byte: $STOPS
+capcheck: $T/nul:2: warning: never used: pam_cap stops at line 1 first$nl" "case $cases"
 { printf 'cap_perfmon bob\nnone alice'
   awk 'BEGIN { for (i = 1; i <= 600; i++) printf " user%d", i }'
   printf '\n^cap_sys_admin *\n'; } >"$T/long"
 cc 1 -c "$T/long" bob alice
-same "$T/out" "bob: cap_perfmon [$T/long:1, user name bob]
+expect_out "bob: cap_perfmon [$T/long:1, user name bob]
 $RISK_PERFMON
-alice: nothing granted, not even default=: line longer than 4095 bytes [$T/long:2, pam_cap stops here]"
-same "$T/err" "capcheck: $T/long:2: warning: longer than 4095 bytes: $STOPS (libcap would split it into two lines)
-capcheck: $T/long:3: warning: never used: pam_cap stops at line 2 first"
+alice: nothing granted, not even default=: line longer than 4095 bytes [$T/long:2, pam_cap stops here]$nl" "case $cases"
+expect_err "capcheck: $T/long:2: warning: longer than 4095 bytes: $STOPS (libcap would split it into two lines)
+capcheck: $T/long:3: warning: never used: pam_cap stops at line 2 first$nl" "case $cases"
 # A read error (offset 0 of /proc/self/mem reads EIO): exit 2, verdict too.
 cc 2 -c /proc/self/mem alice
-same "$T/out" "alice: nothing granted, not even default=: read error: Input/output error [/proc/self/mem:1, pam_cap stops here]"
-same "$T/err" "capcheck: /proc/self/mem:1: read error: Input/output error"
+expect_out "alice: nothing granted, not even default=: read error: Input/output error [/proc/self/mem:1, pam_cap stops here]$nl" "case $cases"
+expect_err "capcheck: /proc/self/mem:1: read error: Input/output error$nl" "case $cases"
 # A group list that cannot be had whole (more groups than a login can
 # hold) leaves "@deny" undecided for mal. Not under valgrind or the
 # sanitizers: nss_wrapper grows its group table one entry at a time, and
@@ -193,9 +179,9 @@ printf '^cap_perfmon bob\nnone @deny\n^cap_sys_admin *\n' >"$T/many"
 vg=${VALGRIND_CMD:-}; VALGRIND_CMD=
 cc 1 -c "$T/many" mal bob
 VALGRIND_CMD=$vg
-same "$T/out" "mal: nothing granted, not even default=: cannot tell whether 'mal' is in '@deny': 'mal' is in more than 65536 groups [$T/many:2, pam_cap stops here]
+expect_out "mal: nothing granted, not even default=: cannot tell whether 'mal' is in '@deny': 'mal' is in more than 65536 groups [$T/many:2, pam_cap stops here]
 bob: ^cap_perfmon [$T/many:1, user name bob]
-$RISK_PERFMON"
+$RISK_PERFMON$nl" "case $cases"
 cp "$T/passwd.orig" "$T/passwd"; cp "$T/group.orig" "$T/group"
 fi
 
@@ -208,32 +194,32 @@ RISK_KILL="  risk: escalation-adjacent: cap_kill: can signal any process, includ
 printf 'eve\033[8m:x:4010:4010::/tmp:/bin/sh\n' >>"$T/passwd"
 printf 'cap_kill eve\033[8m\n' >"$T/esc"
 cc 0 -c "$T/esc" "$(printf 'eve\033[8m')"
-same "$T/out" "eve\\033[8m: cap_kill [$T/esc:1, user name eve\\033[8m]
-$RISK_KILL"
-same "$T/err" ""
+expect_out "eve\\033[8m: cap_kill [$T/esc:1, user name eve\\033[8m]
+$RISK_KILL$nl" "case $cases"
+expect_err "" "case $cases"
 # User arguments: a CR that would hide the verdict, a newline that would
 # forge a second one.
 cc 1 -c "$T/good" "$(printf 'alice\r')" "$(printf 'x\nalice: cap_sys_admin [forged]')"
-same "$T/out" "alice\\015: unknown user: nothing granted
-x\\012alice: cap_sys_admin [forged]: unknown user: nothing granted"
+expect_out "alice\\015: unknown user: nothing granted
+x\\012alice: cap_sys_admin [forged]: unknown user: nothing granted$nl" "case $cases"
 # Config tokens: CR, ESC, BEL, a backslash, a right-to-left override, and
 # a NUL line's verdict; valid UTF-8 text passes.
 printf 'cap_perfmon alice\r\n\033]0;pwned\007 bob\ncap_kill a\\b caf\303\251 \342\200\256x\n' >"$T/hostile"
 cc 1 -c "$T/hostile" bob
-same "$T/out" "bob: nothing granted: '\\033]0;pwned\\007' is not valid IAB text [$T/hostile:2, user name bob]"
-same "$T/err" "capcheck: $T/hostile:1: warning: unknown user 'alice\\015': never matches
+expect_out "bob: nothing granted: '\\033]0;pwned\\007' is not valid IAB text [$T/hostile:2, user name bob]$nl" "case $cases"
+expect_err "capcheck: $T/hostile:1: warning: unknown user 'alice\\015': never matches
 capcheck: $T/hostile:2: warning: '\\033]0;pwned\\007' is not valid IAB text: users it matches get nothing
 capcheck: $T/hostile:3: warning: unknown user 'a\\134b': never matches
 capcheck: $T/hostile:3: warning: unknown user 'café': never matches
-capcheck: $T/hostile:3: warning: unknown user '\\342\\200\\256x': never matches"
+capcheck: $T/hostile:3: warning: unknown user '\\342\\200\\256x': never matches$nl" "case $cases"
 # The config's own name, in warnings and verdicts.
-nl=$(printf '%s\nforged' "$T/x")
-printf 'cap_kill nosuch\n' >"$nl"
-cc 1 -c "$nl" alice
-same "$T/out" "alice: no line matches: nothing granted"
-same "$T/err" "capcheck: $T/x\\012forged:1: warning: unknown user 'nosuch': never matches"
+forged=$(printf '%s\nforged' "$T/x")
+printf 'cap_kill nosuch\n' >"$forged"
+cc 1 -c "$forged" alice
+expect_out "alice: no line matches: nothing granted$nl" "case $cases"
+expect_err "capcheck: $T/x\\012forged:1: warning: unknown user 'nosuch': never matches$nl" "case $cases"
 cc 2 -c "$(printf '%s\033[2J' "$T/none")" alice
-same "$T/err" "capcheck: $T/none\\033[2J: No such file or directory"
+expect_err "capcheck: $T/none\\033[2J: No such file or directory$nl" "case $cases"
 
 echo "$cases capcheck runs"
-[ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
+finish

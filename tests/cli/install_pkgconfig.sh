@@ -9,37 +9,36 @@
 # (--whole-archive -lpsx), not 2.66's -Wl,-wrap,pthread_create, which our
 # libpsx does not need (see psx_syscall(3), README.md); that line is
 # checked against 2.76's instead.
-set -u
-. "$TESTS_DIR/lib.sh"
-command -v pkg-config >/dev/null 2>&1 || { echo "skipped: pkg-config is not installed"; exit 77; }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+command -v pkg-config >/dev/null 2>&1 || skip "pkg-config is not installed"
 deb=
 for d in /usr/lib/*/pkgconfig /usr/lib/pkgconfig /usr/share/pkgconfig; do
 	[ -f "$d/libcap.pc" ] && [ -f "$d/libpsx.pc" ] && { deb=$d; break; }
 done
-[ -n "$deb" ] || { echo "skipped: Debian's libcap.pc and libpsx.pc are not installed (libcap-dev)"; exit 77; }
+[ -n "$deb" ] || skip "Debian's libcap.pc and libpsx.pc are not installed (libcap-dev)"
 
-stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
-bad=0
-fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
+stage=$T/stage
+mkdir "$stage"
 
 # libcap/ and psx/ install the .pc files; the top-level install would
 # relink every program for nothing here (install_staged.sh covers it).
 for d in libcap psx; do
 	make -s -C "$TOP/$d" install DESTDIR="$stage/root" prefix=/usr LIBCAP_LAYOUT=system || exit 1
 done >"$stage/log" 2>&1 ||
-	{ cat "$stage/log"; echo "make install failed"; exit 1; }
+	{ cat "$stage/log"; fail "make install"; finish; }
 ours=$stage/root/usr/lib/pkgconfig
 [ -f "$ours/libcap.pc" ] && [ -f "$ours/libpsx.pc" ] ||
-	{ echo "FAIL: make install wrote no .pc files in $ours"; ls -R "$stage/root/usr/lib"; exit 1; }
+	{ fail "make install wrote no .pc files in $ours"; ls -R "$stage/root/usr/lib"; finish; }
 
 # One pkg-config question, put to a single directory only.
 ask() {	# dir package args...
 	dir=$1 pkg=$2; shift 2
 	PKG_CONFIG_LIBDIR=$dir PKG_CONFIG_PATH= pkg-config "$@" "$pkg" 2>&1
 }
-same() {	# label ours debian's
+same_value() {	# label ours debian's
 	if [ "$2" = "$3" ]; then
-		echo "ok: $1: $(printf '%s' "$2" | tr '\n' ' ')"
+		ok "$1: $(printf '%s' "$2" | tr '\n' ' ')"
 	else
 		fail "$1: ours \"$(printf '%s' "$2" | tr '\n' ' ')\"," \
 		     "Debian's \"$(printf '%s' "$3" | tr '\n' ' ')\""
@@ -50,13 +49,13 @@ keys() { sed -n 's/^\([A-Za-z_][A-Za-z0-9_.]*\)[=:].*/\1/p' "$1"; }
 
 for pkg in libcap libpsx; do
 	built=$BUILD/libcap; [ $pkg = libpsx ] && built=$BUILD/psx
-	same "$pkg.pc keys (installed)" "$(keys "$ours/$pkg.pc")" "$(keys "$deb/$pkg.pc")"
-	same "$pkg.pc keys (built)" "$(keys "$built/$pkg.pc")" "$(keys "$deb/$pkg.pc")"
-	same "$pkg --print-variables (installed)" \
+	same_value "$pkg.pc keys (installed)" "$(keys "$ours/$pkg.pc")" "$(keys "$deb/$pkg.pc")"
+	same_value "$pkg.pc keys (built)" "$(keys "$built/$pkg.pc")" "$(keys "$deb/$pkg.pc")"
+	same_value "$pkg --print-variables (installed)" \
 		"$(ask "$ours" $pkg --print-variables)" "$(ask "$deb" $pkg --print-variables)"
-	same "$pkg --print-variables (built)" \
+	same_value "$pkg --print-variables (built)" \
 		"$(ask "$built" $pkg --print-variables)" "$(ask "$deb" $pkg --print-variables)"
-	same "$pkg --cflags" "$(ask "$ours" $pkg --cflags)" "$(ask "$deb" $pkg --cflags)"
+	same_value "$pkg --cflags" "$(ask "$ours" $pkg --cflags)" "$(ask "$deb" $pkg --cflags)"
 	# Our values, as installed with prefix=/usr.
 	for v in prefix=/usr exec_prefix=/usr libdir=/usr/lib includedir=/usr/include; do
 		got=$(ask "$ours" $pkg --variable="${v%%=*}")
@@ -66,7 +65,7 @@ for pkg in libcap libpsx; do
 done
 
 for static in "" --static; do
-	same "libcap --libs $static" "$(ask "$ours" libcap --libs $static)" \
+	same_value "libcap --libs $static" "$(ask "$ours" libcap --libs $static)" \
 		"$(ask "$deb" libcap --libs $static)"
 	want='-Wl,--no-as-needed -Wl,--whole-archive -lpsx -Wl,--no-whole-archive -Wl,--as-needed -lpthread'
 	got=$(ask "$ours" libpsx --libs $static | sed 's/ *$//')
@@ -74,5 +73,4 @@ for static in "" --static; do
 		fail "libpsx --libs $static: \"$got\", want libcap 2.76's \"$want\""
 done
 
-[ $bad -eq 0 ] && echo "libcap.pc and libpsx.pc carry Debian's fields and variables"
-[ $bad -eq 0 ]
+finish "libcap.pc and libpsx.pc carry Debian's fields and variables"

@@ -10,25 +10,22 @@
 # longer one at execve, so no program ever sees a 1 MiB argument); 1 MiB
 # goes through setcap's stdin instead. Unreadable directories and files
 # vanishing mid-walk are getcap's and tested with it.
-set -u
-. "$TESTS_DIR/lib.sh"
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
 P=$BUILD/progs R=/usr/sbin
 for t in setcap getpcaps capsh; do
-	[ -x "$R/$t" ] || { echo "skipped: $R/$t (libcap2-bin) is not installed"; exit 77; }
-	[ -x "$P/$t" ] || { echo "progs/$t is not built"; exit 1; }
+	[ -x "$R/$t" ] || skip "$R/$t (libcap2-bin) is not installed"
+	[ -x "$P/$t" ] || { fail "progs/$t is not built"; finish; }
 done
-command -v getfattr >/dev/null || { echo "skipped: getfattr (attr) is not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "skipped: python3 is not installed"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+command -v getfattr >/dev/null || skip "getfattr (attr) is not installed"
+command -v python3 >/dev/null || skip "python3 is not installed"
+cd "$T" || exit 1
 
 xattr_of() { getfattr -h -n security.capability -e hex "$1" 2>/dev/null | sed -n 's/^security.capability=//p'; }
 
-# same NAME PROG ARGS...: runs libcap's PROG and ours with ARGS; stdout,
+# as_libcap NAME PROG ARGS...: runs libcap's PROG and ours with ARGS; stdout,
 # stderr and exit status must match exactly.
-same() {
+as_libcap() {
 	name=$1 prog=$2; shift 2
 	"$R/$prog" "$@" >ref.out 2>ref.err </dev/null; echo $? >ref.rc
 	run_ours "$P/$prog" "$@" >ours.out 2>ours.err </dev/null; echo $? >ours.rc
@@ -44,7 +41,7 @@ ones=$(python3 -c "print('1' * 130000)")
 nines=$(python3 -c "print('9' * (128 * 1024 - 1))")
 garbage=$(head -c 4096 /dev/urandom | tr -d '\000\n' | head -c 1000)
 for arg in "--caps=$big" "--iab=$big" "--caps=$garbage" "--iab=$garbage"; do
-	same "capsh ${arg%%=*}=<$(printf %s "${arg#*=}" | wc -c) bytes>" capsh "$arg"
+	as_libcap "capsh ${arg%%=*}=<$(printf %s "${arg#*=}" | wc -c) bytes>" capsh "$arg"
 done
 # libcap decodes these as 0 or all ones; we refuse them (issue 12) with
 # one line, the value escaped (capsh(1) DIFFERENCES).
@@ -56,16 +53,16 @@ for arg in "--decode=$big" "--decode=$ones" "--decode=$garbage"; do
 		! LC_ALL=C grep -q '[[:cntrl:]]' ours.err ||
 		fail "$name: exit $rc, $(wc -c <ours.out) bytes out, $(wc -l <ours.err) lines err"
 done
-same "capsh --caps=128 KiB" capsh "--caps=$big"
+as_libcap "capsh --caps=128 KiB" capsh "--caps=$big"
 [ "$(cat ours.rc)" = 1 ] || fail "capsh --caps=<128 KiB>: exit $(cat ours.rc), not 1"
 grep -q "^unable to interpret \[--caps=xxxx" ours.err ||
 	fail "capsh --caps=<128 KiB>: no 'unable to interpret' message"
-same "capsh --iab=128 KiB" capsh "--iab=$big"
+as_libcap "capsh --iab=128 KiB" capsh "--iab=$big"
 [ "$(cat ours.rc)" = 1 ] || fail "capsh --iab=<128 KiB>: exit $(cat ours.rc), not 1"
-same "getpcaps <128 KiB pid>" getpcaps "$nines"
+as_libcap "getpcaps <128 KiB pid>" getpcaps "$nines"
 [ "$(cat ours.rc)" = 1 ] && grep -q "^Cannot parse pid 9999" ours.err ||
 	fail "getpcaps <128 KiB pid>: $(cat ours.rc) $(head -c 40 ours.err)"
-same "getpcaps <garbage pid>" getpcaps "$garbage"
+as_libcap "getpcaps <garbage pid>" getpcaps "$garbage"
 [ "$(cat ours.rc)" = 1 ] || fail "getpcaps <garbage>: exit $(cat ours.rc), not 1"
 
 # --- setcap: overlong and garbage text, on a file that has capabilities ---
@@ -74,9 +71,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	[ $fails -eq 0 ] && exit 77 || exit 1
 fi
 cp /bin/true t
-$R/setcap cap_net_raw=ep t || { echo "cannot set up the fixture"; exit 1; }
+$R/setcap cap_net_raw=ep t || { fail "cannot set up the fixture"; finish; }
 before=$(xattr_of t)
-[ -n "$before" ] || { echo "fixture has no capabilities"; exit 1; }
+[ -n "$before" ] || { fail "fixture has no capabilities"; finish; }
 
 # prefix_ok NAME: without the lines we add (our usage lines, "setcap: "
 # lines) our stderr is libcap's, and the "setcap: " lines come last and are
@@ -134,9 +131,9 @@ grep -q "^setcap: capability text on stdin was cut at 2048 bytes" ours.err ||
 	fail "setcap - <cut but valid>: no note that stdin was cut"
 
 # --- paths longer than PATH_MAX ---
-long=$tmp/$(python3 -c "print('/'.join(['d' * 200] * 25))")
-same "setcap <path > PATH_MAX>" setcap cap_chown=ep "$long"
-grep -q "^Failed to set capabilities on file '$tmp/ddd.*': File name too long\$" ours.err &&
+long=$T/$(python3 -c "print('/'.join(['d' * 200] * 25))")
+as_libcap "setcap <path > PATH_MAX>" setcap cap_chown=ep "$long"
+grep -q "^Failed to set capabilities on file '$T/ddd.*': File name too long\$" ours.err &&
 	[ "$(cat ours.rc)" = 1 ] || fail "setcap <long path>: $(cat ours.rc) $(head -c 80 ours.err)"
 # One that exists, below a deep tree, named relative to it.
 python3 - <<'EOF' || exit 1
@@ -149,7 +146,7 @@ os.setxattr('f', 'security.capability',
             bytes.fromhex('0100000201000000000000000000000000000000'))
 EOF
 deep=deep/$(python3 -c "print('/'.join(['d' * 200] * 25))")/f
-same "setcap -r <existing path > PATH_MAX>" setcap -r "$deep"
+as_libcap "setcap -r <existing path > PATH_MAX>" setcap -r "$deep"
 [ "$(cat ours.rc)" = 1 ] && grep -q "File name too long\$" ours.err ||
 	fail "setcap -r <deep>: $(cat ours.rc) $(tail -c 80 ours.err)"
 run_ours "$P/capmanifest" record deep >manifest 2>ours.err; rc=$?
@@ -202,5 +199,4 @@ EOF
 	[ -d /proc/self ] || fail "procfs is gone outside the namespace"
 fi
 
-[ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
-echo "hostile environments: all cases as libcap, nothing changed"
+finish "hostile environments: all cases as libcap, nothing changed"

@@ -4,11 +4,13 @@
 # change applied to all its threads: our libcap finds psx_load_syscalls
 # through a weak reference and routes cap_set_proc() through psx_syscall.
 # psxprobe clears E from the main thread and reads a second thread's E.
-set -u
-[ "$(id -u)" -eq 0 ] || { echo "skipped: needs a non-empty E (root)"; exit 77; }
-[ -x "$BIN/psxprobe" ] || { echo "skipped: psxprobe not built (libpsx missing)"; exit 77; }
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+[ "$(id -u)" -eq 0 ] || skip "needs a non-empty E (root)"
+[ -x "$BIN/psxprobe" ] || skip "psxprobe not built (libpsx missing)"
 out=$("$BIN/psxprobe"); rc=$?
 echo "$out"
-[ $rc -eq 0 ] || { echo "cap_set_proc did not reach the second thread"; exit 1; }
+[ $rc -eq 0 ] || fail "cap_set_proc did not reach the second thread"
 echo "$out" | grep -qx 'main E 0000000000000000, worker E 0000000000000000' ||
-	{ echo "unexpected output"; exit 1; }
+	fail "unexpected output"
+finish "cap_set_proc reached every thread"
