@@ -60,6 +60,9 @@ conf() {	# KEY: every suite the lines "KEY: ..." name
 	sed -n "s/^$1:[[:space:]]*//p" "$CONF" | tr -s ' \t\n' '   '
 }
 alone=$(conf alone) novalgrind=$(conf novalgrind) once=$(conf once) first=$(conf first)
+privatetmp=$(conf privatetmp)
+can_unshare=
+[ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null && can_unshare=1
 chains=$(sed -n 's/^chain \([A-Za-z0-9_-]*\):.*/\1/p' "$CONF" | sort -u | tr '\n' ' ')
 for c in $chains; do
 	eval "chain_$c=\" \$(conf \"chain $c\") \""
@@ -77,7 +80,7 @@ chain_of() {	# SUITE: the chain naming it, if any
 # A name in suites.conf that is no suite (renamed, say) would silently lose
 # its rule: that is a failure of the run.
 stale=
-for s in $alone $novalgrind $once $first $(for c in $chains; do eval "echo \$chain_$c"; done); do
+for s in $alone $novalgrind $once $first $privatetmp $(for c in $chains; do eval "echo \$chain_$c"; done); do
 	case $s in
 	unit/*) [ -f "$s.c" ] ;;
 	*) [ -f "$s" ] ;;
@@ -264,11 +267,22 @@ run_entry() {
 		fi
 		child=$! ;;
 	*)
-		sh "$s" >"$log" 2>&1 </dev/null 9>&- &
+		if listed "$s" "$privatetmp" && [ -n "$can_unshare" ]; then
+			# A /tmp of its own: an empty directory bound over it.
+			ptmp=$(mktemp -d "/tmp/run-tmp.XXXXXX") && chmod 1777 "$ptmp"
+			unshare -m --propagation private sh -c \
+				'mount --bind "$1" /tmp && shift && exec sh "$@"' \
+				sh "$ptmp" "$s" >"$log" 2>&1 </dev/null 9>&- &
+		else
+			ptmp=
+			sh "$s" >"$log" 2>&1 </dev/null 9>&- &
+		fi
 		child=$! ;;
 	esac
 	wait $child
-	echo "$? $(($(date +%s) - started))" >"$work/res.$1"
+	rc=$?
+	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"
+	echo "$rc $(($(date +%s) - started))" >"$work/res.$1"
 }
 
 # run_build P (in a job's subshell): builds pass P's tree and test programs.
