@@ -250,6 +250,20 @@ pass_env() {
 	fi
 }
 
+# In a new mount namespace: an empty directory ($1) bound over /tmp, with
+# the tree, the build and $TMPDIR bound back in where they are under /tmp;
+# then runs sh with the other arguments.
+PRIVATE_TMP='p=$1; shift; keep=
+for d in "$TOP" "$BUILD" "${TMPDIR:-}"; do
+	case $d in /tmp/?*) ;; *) continue ;; esac
+	for k in $keep; do case $d/ in "$k"/*) continue 2 ;; esac; done
+	keep="$keep $d"
+done
+for d in $keep; do mkdir -p "$p/${d#/tmp/}" || exit 1; done
+for d in $keep; do mount --bind "$d" "$p/${d#/tmp/}" || exit 1; done
+mount --rbind "$p" /tmp || exit 1
+exec sh "$@"'
+
 # run_entry K (in a job's subshell): runs one suite, writes "rc seconds".
 run_entry() {
 	eval "s=\$e${1}_suite"
@@ -270,8 +284,7 @@ run_entry() {
 		if listed "$s" "$privatetmp" && [ -n "$can_unshare" ]; then
 			# A /tmp of its own: an empty directory bound over it.
 			ptmp=$(mktemp -d "/tmp/run-tmp.XXXXXX") && chmod 1777 "$ptmp"
-			unshare -m --propagation private sh -c \
-				'mount --bind "$1" /tmp && shift && exec sh "$@"' \
+			unshare -m --propagation private sh -c "$PRIVATE_TMP" \
 				sh "$ptmp" "$s" >"$log" 2>&1 </dev/null 9>&- &
 		else
 			ptmp=
