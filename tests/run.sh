@@ -226,10 +226,20 @@ for p in $(seq 1 $np); do
 	eval "mkdir -p \"\$p${p}_logs\""
 done
 running= nrunning=0 wrunning=0 alone_running=
+# kill_tree PID: ends PID and every process below it, the deepest first
+# (a suite's own children would outlive it).
+kill_tree() {
+	kill -STOP "$1" 2>/dev/null
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		kill_tree "$c"
+	done
+	kill -TERM "$1" 2>/dev/null
+	kill -CONT "$1" 2>/dev/null
+}
 abort() {
 	trap - INT TERM
 	for j in $running; do
-		eval "kill -TERM \$j${j}_pid 2>/dev/null"
+		eval "kill_tree \$j${j}_pid"
 	done
 	rm -rf "$work"
 	exit 130
