@@ -21,8 +21,11 @@ uninstall:
 # Runs every tier of the suite; installs missing build and test dependencies
 # first when run as root (and says what to install otherwise). Then, unless
 # this run is already a sanitizer or valgrind one, the unit and cli tiers
-# again under ASan+UBSan (built in a scratch copy) and under valgrind.
-# TEST_PASSES=plain keeps to the first pass.
+# again under ASan+UBSan (built in build/address-undefined while the first
+# pass runs) and under valgrind: tests/run.sh runs the three passes' suites
+# side by side (JOBS=N at a time; default twice the CPUs) and prints each
+# pass in turn. TEST_PASSES=plain keeps to the first pass. The builds use
+# every CPU unless make was given -j.
 TEST_PASSES ?= plain sanitize valgrind
 ifneq ($(SANITIZE)$(filter 1,$(VALGRIND)),)
 TEST_PASSES := plain
@@ -34,12 +37,12 @@ export TEST_SUMMARY
 test:
 	@sh tests/install-deps.sh
 	@rm -f $(TEST_SUMMARY)
-	@$(MAKE) all
-	@$(MAKE) -C tests check
-	@for pass in $(filter-out plain,$(TEST_PASSES)); do \
-		sh tests/extra_pass.sh $$pass || exit 1; done
-	@awk '{ p += $$1; f += $$2; s += $$3 } END { \
-		printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' $(TEST_SUMMARY)
+	@case " $$MAKEFLAGS" in *" -j"*) j= ;; *) j=-j$$(getconf _NPROCESSORS_ONLN) ;; esac; \
+		$(MAKE) $$j all && $(MAKE) $$j -C tests all
+	@PASSES="$(TEST_PASSES)" BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh; \
+		rc=$$?; awk '{ p += $$1; f += $$2; s += $$3 } END { \
+		printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' $(TEST_SUMMARY); \
+		exit $$rc
 
 # Debian packages (libcap2, libcap2-bin, libpam-cap, libcap-dev) built with
 # dpkg-buildpackage from a clean copy of the tree; the .debs go to build/deb

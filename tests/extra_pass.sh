@@ -1,37 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# The extra passes "make test" runs after the plain one (issue 8):
+# One of the extra passes of "make test" (issue 8) on its own:
 #
 #   sh tests/extra_pass.sh sanitize   unit and cli tiers built with
 #                                     SANITIZE=address,undefined
+#                                     (EXTRA_SANITIZE=... for others)
 #   sh tests/extra_pass.sh valgrind   unit and cli tiers of the plain build
 #                                     under valgrind memcheck
 #
-# The sanitizer build uses the same rules as the plain one, in a build
+# "make test" runs them through tests/run.sh (PASSES="plain sanitize
+# valgrind"), side by side with the plain pass; this is the same with one
+# pass. The sanitizer build uses the same rules as the plain one, in a build
 # directory of its own (build/address-undefined): nothing is copied and the
 # plain build is left alone. The root tier is left to the plain pass, whose
 # binaries get file capabilities.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-make=${MAKE:-make}
 
 case ${1:-} in
 sanitize)
-	san=${EXTRA_SANITIZE:-address,undefined}
-	echo "== sanitizer pass (SANITIZE=$san)"
-	log=$(mktemp "${TMPDIR:-/tmp}/libcap-perfmon-sanitize.XXXXXX") || exit 1
-	trap 'rm -f "$log"' EXIT
-	$make -s -C "$top" all SANITIZE="$san" >"$log" 2>&1 ||
-		{ tail -n 40 "$log"; exit 1; }
-	TIERS="unit cli" $make -s -C "$top/tests" check SANITIZE="$san"
-	;;
+	PASSES=sanitize exec sh "$top/tests/run.sh" ;;
 valgrind)
-	if ! command -v valgrind >/dev/null 2>&1; then
-		echo "== valgrind pass skipped: valgrind is not installed"; exit 0
-	fi
-	echo "== valgrind pass"
-	VALGRIND=1 TIERS="unit cli" $make -s -C "$top/tests" check
-	;;
+	make -s -C "$top/tests" all || exit 1
+	PASSES=valgrind exec sh "$top/tests/run.sh" ;;
 *)
 	echo "usage: extra_pass.sh sanitize|valgrind" >&2; exit 2 ;;
 esac

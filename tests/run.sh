@@ -1,15 +1,35 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # Runs every tier of the suite and prints one verdict line per suite, then
-# "N passed, N failed, N skipped". A suite exits 0 (pass), 77 (skip, with
-# its reason on its output) or anything else (fail). Skips never count as
-# passes. The root tier runs when we are root and is skipped otherwise.
+# "suites: N passed, N failed, N skipped". A suite exits 0 (pass), 77 (skip,
+# with its reason on its output) or anything else (fail). Skips never count
+# as passes. The root tier runs when we are root and is skipped otherwise.
 #
-#   TESTS="unit/check_text cli/diff_text.sh" sh run.sh   runs only those
+#   TESTS="unit/check_text cli/libcap_text_diff.sh" sh run.sh   runs only those
 #   TIERS="unit cli" sh run.sh   runs only those tiers (default: unit cli root)
 #   VALGRIND=1 sh run.sh   runs unit suites under valgrind memcheck (Check in
 #                          no-fork mode) and exports VALGRIND_CMD, which
 #                          suites put before our tools via run_ours
+#   JOBS=N sh run.sh       runs up to N suites at a time (default: twice the
+#                          number of CPUs; JOBS=1 runs them one by one)
+#   PASSES="plain sanitize valgrind" sh run.sh   what "make test" runs:
+#       plain     the build the environment names (BUILD, SANITIZE,
+#                 VALGRIND), as without PASSES
+#       sanitize  builds the tree with SANITIZE=$EXTRA_SANITIZE (default
+#                 address,undefined) in build/<sanitizers>, in the
+#                 background while other suites run, then runs the unit and
+#                 cli tiers there (the root tier is left to the plain pass,
+#                 whose binaries get file capabilities)
+#       valgrind  the plain build's unit and cli tiers under valgrind
+#     All passes share one pool of JOBS; each prints its verdicts and its
+#     "suites:" line in turn, and appends "passed failed skipped" to
+#     $TEST_SUMMARY when that is set. TESTS and TIERS apply to every pass.
+#
+# Suites run in parallel, each with its log in the pass's logs/ directory
+# ($BIN/logs, the valgrind pass's in $BIN/logs/valgrind); verdicts are
+# printed in the order of the list, each as soon as those before it are in.
+# tests/suites.conf names the suites that must run alone, those that must
+# not overlap one another, and those a pass need not start (see there).
 #
 # Suites get TOP, BUILD (where the programs and libraries were built:
 # $BUILD/progs/setcap, $BUILD/libcap/libcap.so.2), BIN and TESTS_DIR, plus SANITIZE (exported by
@@ -17,70 +37,426 @@
 # VALGRIND. Shell suites source lib.sh for is_sanitized, skip_if_sanitized,
 # run_ours and with_our_lib: a foreign, uninstrumented binary (a Debian
 # program) loading our ASan-built library needs the sanitizer runtimes
-# preloaded, which with_our_lib does. "make test" runs this three times:
-# as built, then a sanitizer build and a valgrind pass of the unit and cli
-# tiers (see tests/extra_pass.sh).
+# preloaded, which with_our_lib does. A suite's standard input is
+# /dev/null, and it inherits no descriptor but 0, 1 and 2 from the runner.
 cd "$(dirname "$0")" || exit 1
 TESTS_DIR=$(pwd)
 TOP=$(cd .. && pwd)
-# The build under test: make exports BUILD (build/main, or the sanitizer
-# build's directory); run by hand, the plain build.
-BUILD=${BUILD:-$TOP/build/main}
-BIN=$BUILD/tests/bin
-export TESTS_DIR TOP BUILD BIN
-LOGDIR=${LOGDIR:-$BIN/logs}
-mkdir -p "$LOGDIR"
+export TESTS_DIR TOP
+CONF=$TESTS_DIR/suites.conf
+cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || cpus=1
+JOBS=${JOBS:-$((2 * cpus))}
+[ "$JOBS" -ge 1 ] 2>/dev/null || { echo "run.sh: JOBS=$JOBS: want a number >= 1" >&2; exit 2; }
+VALGRIND_ARGS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --trace-children=yes"
+# Our builds (the sanitizer pass's) run with -j of their own: make does not
+# hand its job server to this script, so drop it from MAKEFLAGS (keeping
+# the variables given to make, such as CC=clang).
+MAKEFLAGS=$(printf ' %s \n' "${MAKEFLAGS:-}" |
+	sed -e 's/ --jobserver-[a-z]*=[^ ]*//g' -e 's/ -j[0-9]*//g' -e 's/^ *//' -e 's/ *$//')
+export MAKEFLAGS
 
-if [ "${VALGRIND:-0}" = 1 ]; then
-	# Check forks per test; trace children and fail on any leak or error.
-	export VALGRIND_CMD="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --trace-children=yes"
-	export CK_FORK=no
-fi
-
-suites=
-if [ -n "${TESTS:-}" ]; then
-	suites=$TESTS
-else
-	for tier in ${TIERS:-unit cli root}; do
-		case $tier in
-		unit)
-			for f in unit/check_*.c; do
-				[ -e "$f" ] && suites="$suites unit/$(basename "$f" .c)"
-			done ;;
-		*)
-			for f in "$tier"/*.sh; do
-				[ -e "$f" ] && suites="$suites $f"
-			done ;;
-		esac
+# --- tests/suites.conf ----------------------------------------------------
+conf() {	# KEY: every suite the lines "KEY: ..." name
+	sed -n "s/^$1:[[:space:]]*//p" "$CONF" | tr -s ' \t\n' '   '
+}
+alone=$(conf alone) novalgrind=$(conf novalgrind) once=$(conf once) first=$(conf first)
+privatetmp=$(conf privatetmp)
+can_unshare=
+[ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null && can_unshare=1
+chains=$(sed -n 's/^chain \([A-Za-z0-9_-]*\):.*/\1/p' "$CONF" | sort -u | tr '\n' ' ')
+for c in $chains; do
+	eval "chain_$c=\" \$(conf \"chain $c\") \""
+done
+listed() {	# SUITE WORDS: true when SUITE is one of WORDS
+	case " $2 " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+chain_of() {	# SUITE: the chain naming it, if any
+	for c in $chains; do
+		eval "l=\$chain_$c"
+		listed "$1" "$l" && { echo "$c"; return; }
 	done
-fi
+}
+# A name in suites.conf that is no suite (renamed, say) would silently lose
+# its rule: that is a failure of the run.
+stale=
+for s in $alone $novalgrind $once $first $privatetmp $(for c in $chains; do eval "echo \$chain_$c"; done); do
+	case $s in
+	unit/*) [ -f "$s.c" ] ;;
+	*) [ -f "$s" ] ;;
+	esac || listed "$s" "$stale" || stale="$stale $s"
+done
 
-pass=0 fail=0 skip=0
-for s in $suites; do
-	log=$LOGDIR/$(echo "$s" | tr / _).log
+# --- the passes -----------------------------------------------------------
+# Each pass p has: name, build (BUILD), san (SANITIZE), vg (VALGRIND),
+# tiers, logs, head (its header line), and ready (1 once its build exists).
+np=0
+add_pass() {	# NAME BUILD SANITIZE VALGRIND TIERS LOGS HEADER
+	np=$((np + 1))
+	eval "p${np}_name=\$1 p${np}_build=\$2 p${np}_san=\$3 p${np}_vg=\$4 p${np}_tiers=\$5 p${np}_logs=\$6 p${np}_head=\$7 p${np}_ready=1 p${np}_note="
+}
+BUILD=${BUILD:-$TOP/build/main}
+plain_logs=${LOGDIR:-$BUILD/tests/bin/logs}
+# TIERS narrows the extra passes too, but never to the root tier.
+extra_tiers=
+for t in ${TIERS:-unit cli}; do
+	case $t in unit|cli) extra_tiers="$extra_tiers $t" ;; esac
+done
+for pass in ${PASSES:-plain}; do
+	case $pass in
+	plain)
+		add_pass plain "$BUILD" "${SANITIZE:-}" "${VALGRIND:-0}" \
+			"${TIERS:-unit cli root}" "$plain_logs" "" ;;
+	sanitize)
+		san=${EXTRA_SANITIZE:-address,undefined}
+		b=$TOP/build/$(echo "$san" | tr , -)
+		add_pass sanitize "$b" "$san" 0 "$extra_tiers" "$b/tests/bin/logs" \
+			"== sanitizer pass (SANITIZE=$san)"
+		eval "p${np}_ready=0" ;;
+	valgrind)
+		add_pass valgrind "$BUILD" "" 1 "$extra_tiers" "$plain_logs/valgrind" \
+			"== valgrind pass"
+		if ! command -v valgrind >/dev/null 2>&1; then
+			eval "p${np}_tiers= p${np}_head='== valgrind pass skipped: valgrind is not installed' p${np}_note=none"
+		fi ;;
+	*)
+		echo "run.sh: PASSES: unknown pass '$pass' (plain, sanitize, valgrind)" >&2
+		exit 2 ;;
+	esac
+done
+
+# --- the entries: one per suite and pass, in the order they are printed ---
+ne=0
+first_pass=1
+for p in $(seq 1 $np); do
+	eval "tiers=\$p${p}_tiers vg=\$p${p}_vg logs=\$p${p}_logs"
+	suites=
+	eval "name=\$p${p}_name"
+	if [ -n "${TESTS:-}" ] && [ "$name" = plain ]; then
+		suites=$TESTS
+	elif [ -n "${TESTS:-}" ]; then
+		for s in $TESTS; do
+			listed "${s%%/*}" "$tiers" && suites="$suites $s"
+		done
+	else
+		for tier in $tiers; do
+			case $tier in
+			unit)
+				for f in unit/check_*.c; do
+					[ -e "$f" ] && suites="$suites unit/$(basename "$f" .c)"
+				done ;;
+			*)
+				for f in "$tier"/*.sh; do
+					[ -e "$f" ] && suites="$suites $f"
+				done ;;
+			esac
+		done
+	fi
+	eval "p${p}_first=$((ne + 1))"
+	for s in $suites; do
+		ne=$((ne + 1))
+		eval "e${ne}_pass=$p e${ne}_suite=\$s e${ne}_rc= e${ne}_why="
+		if [ "$vg" = 1 ] && listed "$s" "$novalgrind"; then
+			eval "e${ne}_why='runs none of our code under valgrind (tests/suites.conf: novalgrind)'"
+		elif [ "$p" -ne "$first_pass" ] && listed "$s" "$once"; then
+			eval "e${ne}_why='the same run in every pass; run in the first (tests/suites.conf: once)'"
+		fi
+	done
+	eval "p${p}_last=$ne"
+done
+
+# --- the jobs: what the pool starts ---------------------------------------
+# A job is a build (the sanitizer pass's), one suite, or a chain of suites
+# run one after the other. Each has: kind (build, suite, alone), pass,
+# entries, weight (the pool's slots it takes: a build runs make -j$cpus).
+nj=0
+add_job() {	# KIND PASS ENTRIES
+	nj=$((nj + 1))
+	w=1; [ "$1" = build ] && w=$((cpus < JOBS ? cpus : JOBS))
+	eval "j${nj}_kind=\$1 j${nj}_pass=\$2 j${nj}_entries=\$3 j${nj}_w=$w j${nj}_pid="
+}
+queue_alone= queue_build= queue_first= queue_rest=
+for p in $(seq 1 $np); do
+	eval "ready=\$p${p}_ready"
+	[ "$ready" = 1 ] || { add_job build "$p" ""; queue_build="$queue_build $nj"; }
+done
+for k in $(seq 1 $ne); do
+	eval "s=\$e${k}_suite p=\$e${k}_pass why=\$e${k}_why"
+	[ -z "$why" ] || continue
+	c=$(chain_of "$s")
+	if [ -n "$c" ]; then
+		eval "j=\${chainjob_${c}_$p-}"
+		if [ -n "$j" ]; then
+			eval "j${j}_entries=\"\$j${j}_entries $k\""
+			continue
+		fi
+		add_job suite "$p" "$k"
+		eval "chainjob_${c}_$p=$nj"
+	elif listed "$s" "$alone"; then
+		add_job alone "$p" "$k"
+		queue_alone="$queue_alone $nj"
+		continue
+	else
+		add_job suite "$p" "$k"
+	fi
+	if listed "$s" "$first"; then
+		rank=0
+		for f in $first; do
+			rank=$((rank + 1))
+			[ "$f" = "$s" ] && break
+		done
+		queue_first="$queue_first $rank:$nj"
+	else
+		queue_rest="$queue_rest $nj"
+	fi
+done
+# The order in which free slots are filled: the suites that must run alone
+# while nothing else does (at the start), builds, the slowest suites (in
+# the order suites.conf gives, every pass's together), then the rest.
+queue_first=$(for x in $queue_first; do echo "$x"; done | sort -s -t: -k1,1n | sed 's/.*://')
+queue=$(echo $queue_alone $queue_build $queue_first $queue_rest)
+
+# --- running --------------------------------------------------------------
+work=$(mktemp -d "${TMPDIR:-/tmp}/run-tests.XXXXXX") || exit 1
+mkfifo "$work/done" || exit 1
+# Jobs report on this FIFO when they end; held open both ways, reading
+# it waits for the next one.
+exec 9<>"$work/done"
+for p in $(seq 1 $np); do
+	eval "mkdir -p \"\$p${p}_logs\""
+done
+running= nrunning=0 wrunning=0 alone_running=
+# kill_tree PID: ends PID and every process below it, the deepest first
+# (a suite's own children would outlive it).
+kill_tree() {
+	kill -STOP "$1" 2>/dev/null
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		kill_tree "$c"
+	done
+	kill -TERM "$1" 2>/dev/null
+	kill -CONT "$1" 2>/dev/null
+}
+abort() {
+	trap - INT TERM
+	for j in $running; do
+		eval "kill_tree \$j${j}_pid"
+	done
+	rm -rf "$work"
+	exit 130
+}
+trap abort INT TERM
+
+# pass_env P: the environment of pass P's suites (in a job's subshell).
+pass_env() {
+	eval "BUILD=\$p${1}_build SANITIZE=\$p${1}_san VALGRIND=\$p${1}_vg LOGS=\$p${1}_logs"
+	BIN=$BUILD/tests/bin
+	export BUILD BIN SANITIZE VALGRIND
+	if [ "$VALGRIND" = 1 ]; then
+		# Check forks per test; trace children and fail on any leak or error.
+		VALGRIND_CMD="valgrind $VALGRIND_ARGS" CK_FORK=no
+		export VALGRIND_CMD CK_FORK
+	else
+		unset VALGRIND_CMD CK_FORK
+	fi
+}
+
+# In a new mount namespace: an empty directory ($1) bound over /tmp, with
+# the tree, the build and $TMPDIR bound back in where they are under /tmp;
+# then runs sh with the other arguments.
+PRIVATE_TMP='p=$1; shift; keep=
+for d in "$TOP" "$BUILD" "${TMPDIR:-}"; do
+	case $d in /tmp/?*) ;; *) continue ;; esac
+	for k in $keep; do case $d/ in "$k"/*) continue 2 ;; esac; done
+	keep="$keep $d"
+done
+for d in $keep; do mkdir -p "$p/${d#/tmp/}" || exit 1; done
+for d in $keep; do mount --bind "$d" "$p/${d#/tmp/}" || exit 1; done
+mount --rbind "$p" /tmp || exit 1
+exec sh "$@"'
+
+# run_entry K (in a job's subshell): runs one suite, writes "rc seconds".
+run_entry() {
+	eval "s=\$e${1}_suite"
+	log=$LOGS/$(echo "$s" | tr / _).log
 	started=$(date +%s)
 	case $s in
 	unit/*)
-		${VALGRIND_CMD:-} "$BIN/$(basename "$s")" >"$log" 2>&1 ;;
+		${VALGRIND_CMD:-} "$BIN/$(basename "$s")" >"$log" 2>&1 </dev/null 9>&- &
+		child=$! ;;
 	root/*)
 		if [ "$(id -u)" -ne 0 ]; then
-			echo "root tier needs root" >"$log"; (exit 77)
+			echo "root tier needs root" >"$log"; (exit 77) &
 		else
-			sh "$s" >"$log" 2>&1
-		fi ;;
+			sh "$s" >"$log" 2>&1 </dev/null 9>&- &
+		fi
+		child=$! ;;
 	*)
-		sh "$s" >"$log" 2>&1 ;;
+		if listed "$s" "$privatetmp" && [ -n "$can_unshare" ]; then
+			# A /tmp of its own: an empty directory bound over it.
+			ptmp=$(mktemp -d "/tmp/run-tmp.XXXXXX") && chmod 1777 "$ptmp"
+			unshare -m --propagation private sh -c "$PRIVATE_TMP" \
+				sh "$ptmp" "$s" >"$log" 2>&1 </dev/null 9>&- &
+		else
+			ptmp=
+			sh "$s" >"$log" 2>&1 </dev/null 9>&- &
+		fi
+		child=$! ;;
 	esac
+	wait $child
 	rc=$?
-	# Seconds per suite: CI must stay under 20 minutes for all passes.
-	took="$(($(date +%s) - started)) s"
-	case $rc in
-	0) pass=$((pass + 1)); echo "PASS: $s ($took)" ;;
-	77) skip=$((skip + 1)); echo "SKIP: $s ($(tail -n 1 "$log"); $took)" ;;
-	*) fail=$((fail + 1)); echo "FAIL: $s (exit $rc; $took)"; sed 's/^/    /' "$log" | tail -n 40 ;;
-	esac
+	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"
+	echo "$rc $(($(date +%s) - started))" >"$work/res.$1"
+}
+
+# run_build P (in a job's subshell): builds pass P's tree and test programs.
+run_build() {
+	log=$LOGS/build.log
+	{ make -s -j"$cpus" -C "$TOP" all SANITIZE="$SANITIZE" BUILD="$BUILD" &&
+	  make -s -j"$cpus" -C "$TOP/tests" all SANITIZE="$SANITIZE" BUILD="$BUILD"
+	} >"$log" 2>&1 </dev/null 9>&- &
+	child=$!
+	wait $child
+	echo "$? 0" >"$work/build.$1"
+}
+
+start_job() {
+	eval "kind=\$j${1}_kind p=\$j${1}_pass ents=\$j${1}_entries w=\$j${1}_w"
+	(
+		child=
+		trap '[ -n "$child" ] && kill -TERM $child 2>/dev/null; exit 143' TERM
+		pass_env "$p"
+		if [ "$kind" = build ]; then
+			run_build "$p"
+		else
+			for k in $ents; do run_entry "$k"; done
+		fi
+		echo "$1" >&9
+	) &
+	eval "j${1}_pid=$!"
+	running="$running $1" nrunning=$((nrunning + 1)) wrunning=$((wrunning + w))
+	[ "$kind" = alone ] && alone_running=1
+}
+
+# Fills free slots from the queue, in its order, with jobs that may start.
+fill() {
+	left=
+	for j in $queue; do
+		eval "kind=\$j${j}_kind p=\$j${j}_pass"
+		ready=1
+		[ "$kind" = build ] || eval "ready=\$p${p}_ready"
+		if [ -n "$alone_running" ] || [ "$wrunning" -ge "$JOBS" ] || [ "$ready" != 1 ] ||
+		   { [ "$kind" = alone ] && [ "$nrunning" -gt 0 ]; }; then
+			left="$left $j"
+		else
+			start_job "$j"
+		fi
+	done
+	queue=$left
+}
+
+finish_job() {
+	eval "kind=\$j${1}_kind p=\$j${1}_pass ents=\$j${1}_entries w=\$j${1}_w pid=\$j${1}_pid"
+	wait "$pid" 2>/dev/null
+	left=
+	for j in $running; do [ "$j" = "$1" ] || left="$left $j"; done
+	running=$left nrunning=$((nrunning - 1)) wrunning=$((wrunning - w))
+	[ "$kind" = alone ] && alone_running=
+	if [ "$kind" = build ]; then
+		read -r rc _ <"$work/build.$p" 2>/dev/null || rc=1
+		if [ "$rc" -eq 0 ]; then
+			eval "p${p}_ready=1"
+		else
+			# The pass's suites cannot run: drop their jobs.
+			eval "p${p}_ready=failed p${p}_note=\"build failed (exit $rc)\""
+			left=
+			for j in $queue; do
+				eval "jp=\$j${j}_pass"
+				[ "$jp" = "$p" ] || left="$left $j"
+			done
+			queue=$left
+			eval "f=\$p${p}_first l=\$p${p}_last"
+			for k in $(seq "$f" "$l"); do
+				eval "[ -n \"\$e${k}_rc\" ] || e${k}_rc=none"
+			done
+		fi
+		return
+	fi
+	for k in $ents; do
+		read -r rc secs <"$work/res.$k" 2>/dev/null || { rc=1 secs=0; }
+		eval "e${k}_rc=$rc e${k}_secs=$secs"
+	done
+}
+
+# --- printing, in the order of the entries --------------------------------
+cur_p=1 cur_k= total_secs=0
+for k in $(seq 1 $ne); do	# the suites no pass starts are done already
+	eval "why=\$e${k}_why"
+	[ -z "$why" ] || eval "e${k}_rc=77 e${k}_secs=0"
 done
-echo "suites: $pass passed, $fail failed, $skip skipped"
-# "make test" adds up its passes from this file for one closing total.
-[ -n "${TEST_SUMMARY:-}" ] && echo "$pass $fail $skip" >>"$TEST_SUMMARY"
-[ "$fail" -eq 0 ]
+
+print_ready() {
+	while [ "$cur_p" -le "$np" ]; do
+		p=$cur_p
+		if [ -z "$cur_k" ]; then
+			eval "head=\$p${p}_head cur_k=\$p${p}_first"
+			[ -z "$head" ] || echo "$head"
+			npass=0 nfail=0 nskip=0
+			if [ "$p" -eq 1 ] && [ -n "$stale" ]; then
+				nfail=1
+				echo "FAIL: tests/suites.conf names suites that do not exist:$stale"
+			fi
+		fi
+		eval "last=\$p${p}_last"
+		while [ "$cur_k" -le "$last" ]; do
+			eval "rc=\$e${cur_k}_rc secs=\$e${cur_k}_secs s=\$e${cur_k}_suite why=\$e${cur_k}_why"
+			[ -n "$rc" ] || return 0
+			eval "logs=\$p${p}_logs"
+			log=$logs/$(echo "$s" | tr / _).log
+			if [ -n "$why" ]; then
+				echo "skipped by run.sh: $why" >"$log"
+			fi
+			total_secs=$((total_secs + ${secs:-0}))
+			case $rc in
+			none) ;;
+			0) npass=$((npass + 1)); echo "PASS: $s ($secs s)" ;;
+			77) nskip=$((nskip + 1)); echo "SKIP: $s ($(tail -n 1 "$log"); $secs s)" ;;
+			*) nfail=$((nfail + 1)); echo "FAIL: $s (exit $rc; $secs s)"; sed 's/^/    /' "$log" | tail -n 40 ;;
+			esac
+			cur_k=$((cur_k + 1))
+		done
+		eval "ready=\$p${p}_ready note=\$p${p}_note san=\$p${p}_san logs=\$p${p}_logs"
+		[ "$ready" != 0 ] || return 0
+		if [ "$ready" = failed ]; then
+			nfail=$((nfail + 1))
+			echo "FAIL: make all SANITIZE=$san: $note; the pass's suites did not run"
+			sed 's/^/    /' "$logs/build.log" | tail -n 40
+		fi
+		if [ "$note" != none ]; then
+			echo "suites: $npass passed, $nfail failed, $nskip skipped"
+			# "make test" adds up its passes from this file for one closing total.
+			[ -z "${TEST_SUMMARY:-}" ] || echo "$npass $nfail $nskip" >>"$TEST_SUMMARY"
+		fi
+		[ "$nfail" -eq 0 ] || failed=1
+		cur_p=$((cur_p + 1)) cur_k=
+	done
+}
+
+failed=
+started_all=$(date +%s)
+fill
+print_ready
+while [ "$nrunning" -gt 0 ]; do
+	read -r j <&9 || break
+	finish_job "$j"
+	fill
+	print_ready
+done
+exec 9>&-
+rm -rf "$work"
+if [ "$cur_p" -le "$np" ]; then
+	echo "run.sh: internal error: jobs left that cannot start:$queue" >&2
+	exit 1
+fi
+[ "$np" -eq 1 ] && [ "$ne" -le 1 ] ||
+	echo "time: $(($(date +%s) - started_all)) s for $ne suites (their own times add up to $total_secs s; JOBS=$JOBS)"
+[ -z "$failed" ]

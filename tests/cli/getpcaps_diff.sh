@@ -21,17 +21,19 @@ fi
 pids=
 at_exit 'for p in $pids; do kill "$p" 2>/dev/null; done'
 
-# Long-lived targets with distinctive states. capsh needs privilege for
-# --iab; without it the target is simply an ordinary process.
-"$capsh" --iab='!cap_sys_admin,^cap_perfmon,cap_net_raw' -- -c 'exec sleep 60' \
+# Long-lived targets with distinctive states, killed at exit (600 s: on a
+# loaded machine, with suites side by side, the suite can take over 60).
+# capsh needs privilege for --iab; without it the target is simply an
+# ordinary process.
+"$capsh" --iab='!cap_sys_admin,^cap_perfmon,cap_net_raw' -- -c 'exec sleep 600' \
 	2>/dev/null &
 pids="$pids $!"
-"$capsh" --drop=cap_sys_admin --inh=cap_setpcap -- -c 'exec sleep 60' \
+"$capsh" --drop=cap_sys_admin --inh=cap_setpcap -- -c 'exec sleep 600' \
 	2>/dev/null &
 pids="$pids $!"
 # Another uid with nothing, by number: the host's users are not the test's.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 2>/dev/null &
+	setpriv --reuid=65534 --regid=65534 --clear-groups sleep 600 2>/dev/null &
 	pids="$pids $!"
 fi
 sleep 0.3

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # Fuzz smoke: builds every libFuzzer harness in tests/fuzz (clang, ASan,
 # UBSan), replays the seed corpora and saved regressions, then fuzzes each
-# harness for FUZZ_SMOKE_SECONDS (default 5). Any crash, leak or broken
+# harness for FUZZ_SMOKE_SECONDS (default 5), all of them at once (FUZZ_JOBS
+# at a time: by default one per harness). Any crash, leak or broken
 # property fails the suite. Skips only when clang's fuzzer runtime is
 # missing, and in the sanitizer and valgrind passes, which the harnesses'
 # own ASan/UBSan build already covers.
@@ -29,6 +30,7 @@ if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$T/probe" "$T/probe.c" \
 	cat "$T/err"
 	skip "$cc has no libFuzzer runtime (apt-get install libclang-rt-dev)"
 fi
-make -s -C "$TOP/tests/fuzz" smoke FUZZ_CC="$cc" \
+jobs=${FUZZ_JOBS:-$(ls "$TOP"/tests/fuzz/fuzz_*.c | wc -l)}
+make -s -j"$jobs" -O -C "$TOP/tests/fuzz" smoke FUZZ_CC="$cc" \
 	FUZZ_SMOKE_SECONDS="${FUZZ_SMOKE_SECONDS:-5}" || fail "make -C tests/fuzz smoke"
 finish
