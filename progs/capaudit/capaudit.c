@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -237,6 +238,17 @@ static int wait_for_go(void *arg)
 
 	close(h->go[1]);	/* else a dead capaudit leaves us blocked */
 	close(h->ready[0]);
+	/*
+	 * A capaudit holding cap_perfmon as a file capability runs
+	 * non-dumpable, and so would this child until its exec: the
+	 * kernel's ptrace_may_access() check in perf_event_open(2) would
+	 * refuse us our own child. Dumpable is safe here: another process
+	 * of the user may still not trace it, as its permitted set is not
+	 * a subset of theirs (cap_ptrace_access_check()), and the exec
+	 * below decides afresh.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+		return -1;
 	if (write(h->ready[1], &me, sizeof(me)) != (ssize_t)sizeof(me))
 		return -1;
 	do
