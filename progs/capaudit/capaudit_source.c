@@ -243,6 +243,7 @@ static int kprobe_write(const char *dir, const char *line)
  * Two probes of our own on cap_capable(cred, ns, cap, opts): the entry
  * records the third argument, the return probe the result. $argN needs
  * Linux 4.20; the group name carries our pid so two runs never collide.
+ * Returns 0, -2 when dir has no kprobe_events, -1 with errno otherwise.
  */
 static int try_kprobe_events(const char *dir, struct source *src, int check)
 {
@@ -251,7 +252,7 @@ static int try_kprobe_events(const char *dir, struct source *src, int check)
 
 	snprintf(line, sizeof(line), "%s/kprobe_events", dir);
 	if (stat(line, &st) < 0)
-		return -1;
+		return -2;
 	src->kind = SOURCE_KPROBE_EVENTS;
 	src->nevents = 2;
 	snprintf(src->tracefs, sizeof(src->tracefs), "%s", dir);
@@ -464,6 +465,11 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 		snprintf(why, whylen, "the helper process failed");
 		return -1;
 	}
+	if (msg.rc == -2) {
+		snprintf(why, whylen, "it has neither events/capability/cap_capable "
+			 "nor kprobe_events");
+		return -1;
+	}
 	if (msg.rc < 0) {
 		snprintf(why, whylen, "%s", strerror(msg.err));
 		return -1;
@@ -480,7 +486,7 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 {
 	enum tracefs_state state[NTRACEFS];
 	char rel[128] = "?", dir[512], why[256] = "";
-	int major = 0, minor = 0, found = 0, any_mounted = 0, e[NTRACEFS];
+	int major = 0, minor = 0, found = 0, any_mounted = 0, e[NTRACEFS], rc;
 	struct missing m = { .n = 0 };
 	size_t i;
 
@@ -503,10 +509,12 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		if (state[i] != TFS_NO_EVENT)
 			continue;
 		sys_path(sv, dir, sizeof(dir), "%s", tracefs_dirs[i]);
-		if (try_kprobe_events(dir, src, check) == 0)
+		rc = try_kprobe_events(dir, src, check);
+		if (rc == 0)
 			found = 1;
-		else if (errno != ENOENT)
-			miss(&m, "%s/kprobe_events: %s", dir, strerror(errno));
+		else if (rc == -1)
+			miss(&m, "%s/kprobe_events: cannot probe cap_capable: %s",
+			     dir, strerror(errno));
 	}
 	if (!found) {
 		if (major < 6 || (major == 6 && minor < 14))
@@ -526,7 +534,8 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 			sys_path(sv, dir, sizeof(dir), "%s", tracefs_dirs[0]);
 			miss(&m, "tracefs is not mounted at %s%s%s (mount -t tracefs nodev %s, "
 			     "or run capaudit as root: it mounts one in a private mount namespace)",
-			     dir, why[0] ? "; a private mount failed: " : "", why, dir);
+			     dir, why[0] ? "; mounted in a private mount namespace: " : "",
+			     why, dir);
 		}
 		sys_path(sv, dir, sizeof(dir), "/sys/bus/event_source/devices/kprobe");
 		miss(&m, "no kprobe to fall back on: no kprobe PMU (%s) and no "

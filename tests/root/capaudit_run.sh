@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capaudit on the real kernel (issue 16): the probe chowns a file to
+# another uid, binds port 80 on loopback and, in a forked grandchild,
+# opens a CPU-wide perf event. Under capaudit as root every check is
+# granted; under a copy of capaudit holding only cap_perfmon, run as
+# nobody, cap_chown, cap_net_bind_service and cap_perfmon are refused; the
+# grandchild's check is its own; and the --suggest line, applied with our
+# setcap to a copy of the probe, lets nobody run it to the end.
+set -u
+. "$TESTS_DIR/lib.sh"
+# Users by name from the base accounts only; also our private mount
+# namespace, where tracefs is mounted for this suite alone.
+private_etc "$@"
+CA=$TOP/progs/capaudit/capaudit S=$TOP/progs/setcap probe=$BIN/capaudit_probe
+[ -x "$CA" ] && [ -x "$S" ] && [ -x "$probe" ] || { echo "capaudit, setcap or capaudit_probe not built"; exit 1; }
+skip_if_sanitized "file capabilities on a copy of capaudit (ASan refuses AT_SECURE)"
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
+	{ echo "skipped: no perf events in this kernel"; exit 77; }
+[ "$paranoid" -ge 1 ] ||
+	{ echo "skipped: perf_event_paranoid is $paranoid, so nobody may already open CPU-wide events"; exit 77; }
+tfs=/sys/kernel/tracing
+mountpoint -q "$tfs" || mount -t tracefs -o gid=65534,mode=0750 nodev "$tfs" ||
+	{ echo "cannot mount tracefs in our mount namespace"; exit 1; }
+[ -r "$tfs/events/capability/cap_capable/id" ] ||
+	{ echo "skipped: no capability:cap_capable tracepoint (Linux 6.14+)"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+# row REPORT CAP PID: "granted refused" of that table row, or nothing.
+row() { awk -v c="$2" -v p="$3" '$1 == c && $5 == p { print $3, $4 }' "$1"; }
+expect_row() {	# REPORT CAP PID granted|refused
+	r=$(row "$1" "$2" "$3")
+	[ -n "$r" ] || { cat "$1"; fail "no $2 row for pid $3"; }
+	set -- "$r" "$4" "$2" "$3"
+	n_yes=${1% *} n_no=${1#* }
+	case $2 in
+	granted) [ "$n_yes" -ge 1 ] && [ "$n_no" -eq 0 ] || fail "$3 in $4: granted $n_yes refused $n_no, expected granted only" ;;
+	refused) [ "$n_no" -ge 1 ] && [ "$n_yes" -eq 0 ] || fail "$3 in $4: granted $n_yes refused $n_no, expected refused only" ;;
+	esac
+}
+
+# 1. As root: everything granted, the perf check in the grandchild.
+mkdir "$tmp/root"
+"$CA" --output="$tmp/rep" -- "$probe" "$tmp/root" >"$tmp/out" ||
+	{ cat "$tmp/out" "$tmp/rep"; fail "the probe failed under capaudit as root"; }
+pid=$(sed -n 's/^pid //p' "$tmp/out") g=$(sed -n 's/^grandchild //p' "$tmp/out")
+[ -n "$pid" ] && [ -n "$g" ] || fail "probe output: $(cat "$tmp/out")"
+cat "$tmp/rep"
+expect_row "$tmp/rep" cap_chown "$pid" granted
+expect_row "$tmp/rep" cap_net_bind_service "$pid" granted
+expect_row "$tmp/rep" cap_perfmon "$g" granted
+[ -z "$(row "$tmp/rep" cap_perfmon "$pid")" ] || fail "the grandchild's cap_perfmon check went to $pid"
+grep -qx 'lost samples: 0' "$tmp/rep" || fail "lost samples not reported as 0"
+grep -q "^command: exited with status 0 after .*; 3 processes followed$" "$tmp/rep" ||
+	fail "summary line: $(grep '^command' "$tmp/rep")"
+
+# The same as JSON: one object per line, the grandchild's check its own.
+"$CA" --json --output="$tmp/json" -- "$probe" "$tmp/root" >"$tmp/out" || fail "--json run failed"
+g=$(sed -n 's/^grandchild //p' "$tmp/out")
+python3 - "$tmp/json" "$g" <<'PY' || fail "--json output"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+g = int(sys.argv[2])
+assert all(r["schema"] == 1 for r in rows)
+perf = [r for r in rows if r["type"] == "check" and r["capability"] == "cap_perfmon"]
+assert perf and all(r["pid"] == g and r["granted"] >= 1 and r["refused"] == 0 for r in perf), perf
+assert perf[0]["risk"] == "kernel-read", perf
+summary = [r for r in rows if r["type"] == "summary"]
+assert len(summary) == 1 and summary[0]["exit_status"] == 0 and summary[0]["lost"] == 0, summary
+assert summary[0]["source"] == "tracepoint", summary
+PY
+
+# 2. capaudit holding cap_perfmon only, run by nobody: every check refused.
+cp "$CA" "$tmp/capaudit" && chmod 755 "$tmp/capaudit"
+"$S" cap_perfmon=ep "$tmp/capaudit" || fail "our setcap cap_perfmon=ep"
+mkdir "$tmp/w" "$tmp/w2" "$tmp/w3" && chown nobody:nogroup "$tmp/w" "$tmp/w2" "$tmp/w3"
+as_nobody "$tmp/capaudit" --suggest --output="$tmp/w/rep" -- "$probe" "$tmp/w" >"$tmp/out"
+rc=$?
+[ "$rc" -eq 1 ] || { cat "$tmp/out" "$tmp/w/rep"; fail "capaudit as nobody: exit $rc, expected the probe's 1"; }
+pid=$(sed -n 's/^pid //p' "$tmp/out") g=$(sed -n 's/^grandchild //p' "$tmp/out")
+cat "$tmp/w/rep"
+expect_row "$tmp/w/rep" cap_chown "$pid" refused
+expect_row "$tmp/w/rep" cap_net_bind_service "$pid" refused
+expect_row "$tmp/w/rep" cap_perfmon "$g" refused
+grep -q "^command: exited with status 1 " "$tmp/w/rep" || fail "exit status not reported"
+grep -q "^# not exercised: the command failed (exit status 1)" "$tmp/w/rep" ||
+	fail "--suggest does not say the failed run left checks unexercised"
+grep -q "^# left out: cap_sys_admin" "$tmp/w/rep" || fail "cap_sys_admin not explained"
+line=$(grep '^setcap ' "$tmp/w/rep")
+set -- $line
+[ "$#" -eq 3 ] && [ "$2" = cap_chown,cap_net_bind_service,cap_perfmon=ep ] ||
+	fail "suggested: $line"
+grep -qx "cap_chown,cap_net_bind_service,cap_perfmon	nobody" "$tmp/w/rep" ||
+	fail "no capability.conf line for nobody"
+grep -qx "AmbientCapabilities=CAP_CHOWN CAP_NET_BIND_SERVICE CAP_PERFMON" "$tmp/w/rep" ||
+	fail "no AmbientCapabilities= line"
+grep -qx "CapabilityBoundingSet=CAP_CHOWN CAP_NET_BIND_SERVICE CAP_PERFMON" "$tmp/w/rep" ||
+	fail "no CapabilityBoundingSet= line"
+grep -q "^#   cap_perfmon  *kernel-read: " "$tmp/w/rep" || fail "no risk label for cap_perfmon"
+
+# 3. The suggestion applied with our setcap: nobody's probe now succeeds.
+cp "$probe" "$tmp/probe" && chmod 755 "$tmp/probe"
+as_nobody "$tmp/probe" "$tmp/w2" >/dev/null && fail "the probe worked for nobody before setcap"
+"$S" "$2" "$tmp/probe" || fail "our setcap $2"
+as_nobody "$tmp/probe" "$tmp/w2" >"$tmp/out" || { cat "$tmp/out"; fail "the probe still fails after setcap $2"; }
+grep -qx 'chown: ok' "$tmp/out" && grep -qx 'bind: ok' "$tmp/out" && grep -qx 'perf: ok' "$tmp/out" ||
+	fail "probe output: $(cat "$tmp/out")"
+
+# 4. As root with --user=nobody: the launcher's own setuid is not the command's.
+"$CA" --user=nobody --output="$tmp/rep" -- "$probe" "$tmp/w3" >"$tmp/out"
+[ $? -eq 1 ] || fail "--user=nobody run"
+pid=$(sed -n 's/^pid //p' "$tmp/out")
+expect_row "$tmp/rep" cap_chown "$pid" refused
+grep -q '^cap_setuid ' "$tmp/rep" && fail "the launcher's cap_setuid was counted"
+grep -q "^not counted: [0-9]* checks* by capaudit's launcher" "$tmp/rep" ||
+	fail "the launcher's checks are not mentioned"
+echo "capaudit: root granted, nobody+cap_perfmon refused, grandchild attributed, suggestion applied"
