@@ -20,11 +20,11 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 [ "$paranoid" -ge 1 ] ||
 	{ echo "skipped: perf_event_paranoid is $paranoid, so nobody may already open CPU-wide events"; exit 77; }
 tfs=/sys/kernel/tracing
-mountpoint -q "$tfs" || mount -t tracefs -o gid=65534,mode=0750 nodev "$tfs" ||
-	{ echo "cannot mount tracefs in our mount namespace"; exit 1; }
+tmp=$(mktemp -d); trap 'tracefs_restore; rm -rf "$tmp"' EXIT
+# Readable by nogroup, as an admin lets a perf_users group read it.
+tracefs_mount gid=65534,mode=0750 || { echo "cannot mount tracefs in our mount namespace"; exit 1; }
 [ -r "$tfs/events/capability/cap_capable/id" ] ||
 	{ echo "skipped: no capability:cap_capable tracepoint (Linux 6.14+)"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 fail() { echo "FAIL: $*"; exit 1; }
