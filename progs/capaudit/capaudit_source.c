@@ -256,9 +256,9 @@ static int try_kprobe_events(const char *dir, struct source *src, int check)
 	src->kind = SOURCE_KPROBE_EVENTS;
 	src->nevents = 2;
 	snprintf(src->tracefs, sizeof(src->tracefs), "%s", dir);
-	snprintf(src->group, sizeof(src->group), "capaudit_%ld", (long)getpid());
 	if (check)
-		return 0;
+		return 0;	/* nothing created, nothing to remove */
+	snprintf(src->group, sizeof(src->group), "capaudit_%ld", (long)getpid());
 	memset(src->ev, 0, sizeof(src->ev));
 	snprintf(line, sizeof(line), "p:%s/cap cap_capable cap=$arg3:s32\n", src->group);
 	if (kprobe_write(dir, line) < 0)
