@@ -439,7 +439,7 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 		memset(&msg, 0, sizeof(msg));
 		msg.src = *src;
 		if (unshare(CLONE_NEWNS) < 0 ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
 		    mount("nodev", dir, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 			  NULL) < 0) {
 			msg.rc = -1;

@@ -117,4 +117,18 @@ expect_row "$tmp/rep" cap_chown "$pid" refused
 grep -q '^cap_setuid ' "$tmp/rep" && fail "the launcher's cap_setuid was counted"
 grep -q "^not counted: [0-9]* checks* by capaudit's launcher" "$tmp/rep" ||
 	fail "the launcher's checks are not mentioned"
+# 5. --pid: attached to a running loop, the checks of the children it
+#    starts from then on count; a process that ends ends the watch early.
+touch "$tmp/root/x"
+sh -c 'while :; do chown 1 "$1"; sleep 0.2; done' loop "$tmp/root/x" &
+loop=$!
+"$CA" --pid="$loop" --duration=2 --output="$tmp/rep" || fail "--pid run"
+kill "$loop"; wait "$loop" 2>/dev/null
+cat "$tmp/rep"
+grep -q '^cap_chown .* chown$' "$tmp/rep" || fail "no cap_chown from the loop's chown"
+grep -q "^command: attached for 2\.[0-9]* s; " "$tmp/rep" || fail "no 'attached' summary"
+sleep 1 &
+start=$(date +%s)
+"$CA" --pid=$! --duration=60 --output="$tmp/rep" || fail "--pid on a short process"
+[ $(($(date +%s) - start)) -lt 30 ] || fail "--pid watched a finished process on"
 echo "capaudit: root granted, nobody+cap_perfmon refused, grandchild attributed, suggestion applied"
