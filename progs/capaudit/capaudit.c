@@ -371,6 +371,8 @@ static int run_command(char **argv, const char *path, struct opts *o,
 	}
 	rr->seconds = now() - start;
 	tracer_drain(tr, 0, tally_record, t);
+	tracer_flush(tr);
+	tracer_drain(tr, 0, tally_record, t);
 	rc = 0;
 out:
 	tracer_close(tr);
@@ -410,6 +412,8 @@ static int attach(const struct opts *o, const struct source *src,
 		if (kill(o->pid, 0) < 0 && errno == ESRCH)
 			break;
 	}
+	tracer_drain(tr, 0, tally_record, t);
+	tracer_flush(tr);
 	tracer_drain(tr, 0, tally_record, t);
 	rr->attached = 1;
 	rr->seconds = now() - start;

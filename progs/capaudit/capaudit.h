@@ -110,6 +110,8 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 /* Waits up to timeout_ms for data; then calls fn for every record. */
 int tracer_drain(struct tracer *t, int timeout_ms,
 		 void (*fn)(const struct record *, void *), void *arg);
+/* Makes every buffer write once more, so a loss at the end is reported. */
+void tracer_flush(struct tracer *t);
 void tracer_close(struct tracer *t);
 
 /*
@@ -135,7 +137,8 @@ struct proc {
 struct tally {
 	struct proc *procs;
 	size_t nprocs, cap_procs;
-	pid_t root;		/* the command (0 with --pid: all count) */
+	pid_t root;		/* the command, or the process attached to */
+	pid_t self;		/* capaudit: its own checks are not counted */
 	uint64_t lost;		/* samples the kernel could not write */
 	uint64_t launcher;	/* checks by our launcher before the exec */
 	uint64_t out_of_range;	/* cap values beyond NCAPS */

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -30,8 +31,14 @@ struct ring {
 	size_t map_len;
 };
 
+struct sentinel {
+	int fd, cpu;
+};
+
 struct tracer {
 	const struct source *src;
+	struct sentinel *sentinels;
+	size_t nsentinels;
 	int *fds;
 	uint64_t *ids;
 	int *idx;
@@ -68,6 +75,10 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/*
+ * first: this event also reports names, forks and exits. tid 0 opens
+ * capaudit's own sentinel: disabled, not inherited, no side-band.
+ */
 static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
 		      int first)
 {
@@ -92,6 +103,10 @@ static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
 	 */
 	a.comm = a.task = first;
 	a.comm_exec = first;
+	if (tid == 0) {
+		a.inherit = 0;
+		a.disabled = 1;
+	}
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(DATA_PAGES * (size_t)sysconf(_SC_PAGESIZE) / 4);
 	return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1,
@@ -190,6 +205,72 @@ static int add_fd(struct tracer *t, int fd, int spec)
 	return 0;
 }
 
+/*
+ * The kernel says it lost records (PERF_RECORD_LOST) only in the next
+ * record it manages to write into that buffer. After the command's last
+ * check there may be no next record: a loss at the end would go unsaid.
+ * So each CPU's buffer also takes the same event on capaudit itself,
+ * disabled until tracer_flush() makes one check on every CPU.
+ */
+static int open_sentinels(struct tracer *t, int ncpu)
+{
+	size_t r;
+	int cpu;
+
+	t->sentinels = calloc((size_t)ncpu, sizeof(*t->sentinels));
+	if (t->sentinels == NULL)
+		return -1;
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		int fd = open_event(t->src, 0, 0, cpu, 0);
+
+		if (fd < 0 && errno == ENODEV)
+			continue;
+		if (fd < 0)
+			return -1;
+		/* The ring of that CPU is the one that takes it. */
+		for (r = 0; r < t->nrings; r++)
+			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[r].fd) == 0)
+				break;
+		if (r == t->nrings) {
+			close(fd);
+			continue;	/* no buffer on that CPU: nothing to lose */
+		}
+		t->sentinels[t->nsentinels].fd = fd;
+		t->sentinels[t->nsentinels].cpu = cpu;
+		t->nsentinels++;
+	}
+	return 0;
+}
+
+void tracer_flush(struct tracer *t)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	cpu_set_t old, one;
+	size_t i;
+	void *p;
+
+	if (sched_getaffinity(0, sizeof(old), &old) < 0)
+		return;
+	for (i = 0; i < t->nsentinels; i++) {
+		CPU_ZERO(&one);
+		CPU_SET(t->sentinels[i].cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) < 0)
+			continue;
+		ioctl(t->sentinels[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+		/*
+		 * A private writable mapping is accounted, and accounting
+		 * always asks cap_capable() about cap_sys_admin (the
+		 * overcommit reserve): one check, and so one record.
+		 */
+		p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED)
+			munmap(p, (size_t)page);
+		ioctl(t->sentinels[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
 struct tracer *tracer_open(const struct source *src, pid_t pid,
 			   int whole_process, FILE *err)
 {
@@ -256,6 +337,12 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 	free(tids);
 	if (opened == 0) {
 		fprintf(err, "%s: no CPU to open perf events on\n", PROG);
+		tracer_close(t);
+		return NULL;
+	}
+	if (open_sentinels(t, (int)ncpu) < 0) {
+		fprintf(err, "%s: perf_event_open (capaudit itself): %s\n",
+			PROG, strerror(errno));
 		tracer_close(t);
 		return NULL;
 	}
@@ -503,6 +590,9 @@ void tracer_close(struct tracer *t)
 		return;
 	for (i = 0; i < t->nrings; i++)
 		munmap(t->rings[i].meta, t->rings[i].map_len);
+	for (i = 0; i < t->nsentinels; i++)
+		close(t->sentinels[i].fd);
+	free(t->sentinels);
 	for (i = 0; i < t->nfds; i++)
 		close(t->fds[i]);
 	free(t->fds);

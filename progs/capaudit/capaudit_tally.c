@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "capaudit.h"
 
@@ -44,6 +45,7 @@ void tally_init(struct tally *t, pid_t root, const char *root_comm)
 
 	memset(t, 0, sizeof(*t));
 	t->root = root;
+	t->self = getpid();
 	p = find_proc(t, root, 1);
 	if (p != NULL && root_comm != NULL) {
 		snprintf(p->comm, sizeof(p->comm), "%s", root_comm);
@@ -119,6 +121,8 @@ void tally_record(const struct record *r, void *arg)
 
 	switch (r->kind) {
 	case REC_SAMPLE:
+		if (r->s.pid == t->self)
+			break;	/* tracer_flush()'s own check */
 		if (r->s.have_cap && r->s.have_ret)
 			count(t, r->s.pid, r->s.cap, r->s.ret);
 		else if (r->s.have_cap)

@@ -131,4 +131,15 @@ sleep 1 &
 start=$(date +%s)
 "$CA" --pid=$! --duration=60 --output="$tmp/rep" || fail "--pid on a short process"
 [ $(($(date +%s) - start)) -lt 30 ] || fail "--pid watched a finished process on"
+# 6. Lost samples are counted and reported, never silent: capaudit is
+#    stopped while the loop makes 20000 checks, more than its buffer holds.
+"$CA" --output="$tmp/rep" -- "$probe" --loop 20000 "$tmp/root/x" --stop-parent \
+	>"$tmp/out" 2>"$tmp/err" || fail "loop run: $(cat "$tmp/err")"
+lost=$(sed -n 's/^lost samples: \([0-9]*\).*/\1/p' "$tmp/rep")
+checks=$(awk '$1 == "cap_chown" { n += $2 } END { print n + 0 }' "$tmp/rep")
+echo "lost $lost, cap_chown checks $checks"
+[ "${lost:-0}" -gt 0 ] || { cat "$tmp/rep"; fail "no lost samples reported"; }
+[ $((lost + checks)) -ge 20000 ] || fail "lost $lost + counted $checks < 20000 checks made"
+grep -qx "capaudit: $lost samples were lost; the counts are lower bounds" "$tmp/err" ||
+	fail "the loss is not on stderr: $(cat "$tmp/err")"
 echo "capaudit: root granted, nobody+cap_perfmon refused, grandchild attributed, suggestion applied"

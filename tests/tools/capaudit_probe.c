@@ -6,9 +6,16 @@
  * grandchild, open a CPU-wide perf event (cap_perfmon at
  * perf_event_paranoid >= 1). Prints one line per step and
  * "grandchild PID"; exits 0 only when all three succeeded.
+ *
+ * capaudit_probe --loop N FILE [--stop-parent]: a capability-heavy loop
+ * for the benchmark and the lost-sample test: N chowns of FILE, to uid 1
+ * and 2 in turn, each one a cap_chown check; with --stop-parent, the
+ * parent (capaudit) is stopped meanwhile, so its ring buffer overflows.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <netinet/in.h>
@@ -110,9 +117,28 @@ static int in_grandchild(void)
 	return WEXITSTATUS(status);
 }
 
+static int loop(long n, const char *file, int stop_parent)
+{
+	long i, refused = 0;
+
+	if (stop_parent)
+		kill(getppid(), SIGSTOP);
+	for (i = 0; i < n; i++)
+		if (chown(file, (i & 1) ? 1 : 2, (gid_t)-1) < 0)
+			refused++;
+	if (stop_parent)
+		kill(getppid(), SIGCONT);
+	printf("loop: %ld chowns, %ld refused\n", n, refused);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int failed = 0;
+
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "--loop") == 0)
+		return loop(atol(argv[2]), argv[3],
+			    argc == 5 && strcmp(argv[4], "--stop-parent") == 0);
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: capaudit_probe DIR\n");
