@@ -10,8 +10,8 @@
 #include <sys/capability.h>
 #include <sys/wait.h>
 
-#include "cap_json.h"
-#include "cap_risk.h"
+#include "json.h"
+#include "risk.h"
 #include "capaudit.h"
 #include "escape.h"
 

@@ -6,7 +6,7 @@
 # written, then removed), a readable tracepoint; and its usage errors.
 set -u
 . "$TESTS_DIR/lib.sh"
-CA=$TOP/progs/capaudit/capaudit
+CA=$BUILD/progs/capaudit
 [ -x "$CA" ] || { echo "capaudit not built"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -10,7 +10,7 @@ set -u
 # nobody by name, and a private mount namespace in which to unmount and
 # mount tracefs without touching the host's.
 private_etc "$@"
-CA=$TOP/progs/capaudit/capaudit S=$TOP/progs/setcap
+CA=$BUILD/progs/capaudit S=$BUILD/progs/setcap
 [ -x "$CA" ] && [ -x "$S" ] || { echo "capaudit or setcap not built"; exit 1; }
 skip_if_sanitized "file capabilities on a copy of capaudit (ASan refuses AT_SECURE)"
 tfs=/sys/kernel/tracing

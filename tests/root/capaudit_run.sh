@@ -12,7 +12,7 @@ set -u
 # Users by name from the base accounts only; also our private mount
 # namespace, where tracefs is mounted for this suite alone.
 private_etc "$@"
-CA=$TOP/progs/capaudit/capaudit S=$TOP/progs/setcap probe=$BIN/capaudit_probe
+CA=$BUILD/progs/capaudit S=$BUILD/progs/setcap probe=$BIN/capaudit_probe
 [ -x "$CA" ] && [ -x "$S" ] && [ -x "$probe" ] || { echo "capaudit, setcap or capaudit_probe not built"; exit 1; }
 skip_if_sanitized "file capabilities on a copy of capaudit (ASan refuses AT_SECURE)"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||

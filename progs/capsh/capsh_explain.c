@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cap_risk.h"
+#include "risk.h"
 #include "capsh.h"
 #include "suggest.h"
 

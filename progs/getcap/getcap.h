@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Declarations shared by getcap's modules: options, output, query, walk. */
-#ifndef GETCAP_INT_H
-#define GETCAP_INT_H
+#ifndef GETCAP_H
+#define GETCAP_H
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "cap_xattr.h"
-#include "cap_json.h"
-#include "cap_risk.h"
+#include "json.h"
+#include "risk.h"
 #include "escape.h"
-#include "getcap_int.h"
+#include "getcap.h"
 
 /*
  * getxattrat(2), Linux 6.13 (commit 6140be90ec70): the directory-relative

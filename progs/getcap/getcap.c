@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "escape.h"
-#include "getcap_int.h"
+#include "getcap.h"
 #include "suggest.h"
 #include "version.h"
 

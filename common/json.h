@@ -4,8 +4,8 @@
  * line, a "schema" field first, masks as hex strings plus the names in
  * them, so scripts stop scraping text that was never meant to be parsed.
  */
-#ifndef CAP_JSON_H
-#define CAP_JSON_H
+#ifndef COMMON_JSON_H
+#define COMMON_JSON_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cap_risk.h"
+#include "risk.h"
 #include "escape.h"
 #include "perfdoctor.h"
 

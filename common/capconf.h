@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* capability.conf reading and matching, shared by pam_cap.so and capcheck. */
-#ifndef CAPCONF_H
-#define CAPCONF_H
+#ifndef COMMON_CAPCONF_H
+#define COMMON_CAPCONF_H
 
 #include <stdio.h>
 #include <sys/types.h>

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cap_json.h"
+#include "json.h"
 #include "escape.h"
-#include "getcap_int.h"
+#include "getcap.h"
 
 /* Big enough to make stdout writes rare on a large tree. */
 #define FLUSH_AT	(64 * 1024)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/capability.h>
 
-#include "cap_risk.h"
+#include "risk.h"
 #include "capconf.h"
 #include "escape.h"
 #include "suggest.h"

@@ -2,7 +2,7 @@
 /* The risk tier of every capability, with a one-line reason for each. */
 #include <string.h>
 
-#include "cap_risk.h"
+#include "risk.h"
 
 #define ALL_FLAGS ((1u << CAP_EFFECTIVE) | (1u << CAP_PERMITTED) | \
 		   (1u << CAP_INHERITABLE))

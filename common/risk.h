@@ -4,8 +4,8 @@
  * shared by getcap's audit view, capsh --explain, perfdoctor and the
  * pam_cap checker so they never disagree.
  */
-#ifndef CAP_RISK_H
-#define CAP_RISK_H
+#ifndef COMMON_RISK_H
+#define COMMON_RISK_H
 
 #include <sys/capability.h>
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "escape.h"
-#include "getcap_int.h"
+#include "getcap.h"
 #include "walk.h"
 
 int is_excluded(const struct skip *s, const struct ent *e)

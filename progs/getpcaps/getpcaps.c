@@ -8,7 +8,7 @@
 #include <sys/capability.h>
 #include <sys/types.h>
 
-#include "cap_json.h"
+#include "json.h"
 #include "suggest.h"
 #include "version.h"
 

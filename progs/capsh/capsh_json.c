@@ -7,7 +7,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "cap_json.h"
+#include "json.h"
 #include "capsh.h"
 
 /* A vector read bit by bit through get(); bits the kernel lacks stay clear. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* JSON writers for capability sets and paths (see cap_json.h for the schema). */
+/* JSON writers for capability sets and paths (see json.h for the schema). */
 #include <string.h>
 
-#include "cap_json.h"
+#include "json.h"
 
 /* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
 static size_t utf8_length(const unsigned char *s)
