@@ -162,6 +162,8 @@ struct run_result {
 	double seconds;
 };
 
+/* The capability's name (cap_to_name()), into buf. */
+void capability_name(int cap, char *buf, size_t size);
 void report_table(const struct tally *t, const struct source *src,
 		  const struct run_result *rr, FILE *out);
 void report_json(const struct tally *t, const struct source *src,

@@ -13,7 +13,7 @@
 #include "capaudit.h"
 #include "escape.h"
 
-static void print_cap_name(int cap, char *buf, size_t size)
+void capability_name(int cap, char *buf, size_t size)
 {
 	char *name = cap_to_name((cap_value_t)cap);
 
@@ -21,14 +21,23 @@ static void print_cap_name(int cap, char *buf, size_t size)
 	cap_free(name);
 }
 
-static int proc_checked(const struct proc *p)
+/*
+ * The rows of a report, by capability then process: the next process
+ * after (*c, *i) that checked capability *c, or NULL at the end. Start
+ * with both 0; *c is the row's capability.
+ */
+static const struct proc *next_row(const struct tally *t, int *c, size_t *i)
 {
-	int c;
+	for (; *c < NCAPS; (*c)++, *i = 0)
+		for (; *i < t->nprocs; (*i)++) {
+			const struct proc *p = &t->procs[*i];
 
-	for (c = 0; c < NCAPS; c++)
-		if (p->granted[c] || p->refused[c])
-			return 1;
-	return 0;
+			if (p->granted[*c] || p->refused[*c]) {
+				(*i)++;
+				return p;
+			}
+		}
+	return NULL;
 }
 
 static size_t followed(const struct tally *t)
@@ -55,33 +64,26 @@ static void describe_status(const struct run_result *rr, FILE *out)
 void report_table(const struct tally *t, const struct source *src,
 		  const struct run_result *rr, FILE *out)
 {
-	int c, any_refused = 0, sys_admin = 0;
-	size_t i, left;
+	int c = 0, any_refused = 0, sys_admin = 0, rows = 0;
+	const struct proc *p;
+	size_t i = 0, left;
 	char name[64];
 
 	fprintf(out, "%-22s %7s %7s %7s %7s  %s\n", "CAPABILITY", "CHECKS",
 		"GRANTED", "REFUSED", "PID", "COMMAND");
-	for (c = 0; c < NCAPS; c++) {
-		for (i = 0; i < t->nprocs; i++) {
-			const struct proc *p = &t->procs[i];
-
-			if (!p->granted[c] && !p->refused[c])
-				continue;
-			print_cap_name(c, name, sizeof(name));
-			fprintf(out, "%-22s %7llu %7llu %7llu %7ld  ", name,
-				(unsigned long long)(p->granted[c] + p->refused[c]),
-				(unsigned long long)p->granted[c],
-				(unsigned long long)p->refused[c], (long)p->pid);
-			escape_fputs(p->comm[0] ? p->comm : "?", out);
-			fputc('\n', out);
-			any_refused |= p->refused[c] != 0;
-			sys_admin |= c == CAP_SYS_ADMIN;
-		}
+	while ((p = next_row(t, &c, &i)) != NULL) {
+		capability_name(c, name, sizeof(name));
+		fprintf(out, "%-22s %7llu %7llu %7llu %7ld  ", name,
+			(unsigned long long)(p->granted[c] + p->refused[c]),
+			(unsigned long long)p->granted[c],
+			(unsigned long long)p->refused[c], (long)p->pid);
+		escape_fputs(p->comm[0] ? p->comm : "?", out);
+		fputc('\n', out);
+		any_refused |= p->refused[c] != 0;
+		sys_admin |= c == CAP_SYS_ADMIN;
+		rows++;
 	}
-	for (i = 0; i < t->nprocs; i++)
-		if (proc_checked(&t->procs[i]))
-			break;
-	if (i == t->nprocs)
+	if (rows == 0)
 		fprintf(out, "(no capability checks)\n");
 	fprintf(out, "\ncommand: ");
 	describe_status(rr, out);
@@ -92,8 +94,8 @@ void report_table(const struct tally *t, const struct source *src,
 	fprintf(out, "lost samples: %llu%s\n", (unsigned long long)t->lost,
 		t->lost ? " (the counts are lower bounds; a capability may be missing)" : "");
 	if (t->launcher)
-		fprintf(out, "not counted: %llu checks by capaudit's launcher before the command started\n",
-			(unsigned long long)t->launcher);
+		fprintf(out, "not counted: %llu check%s by capaudit's launcher before the command started\n",
+			(unsigned long long)t->launcher, t->launcher == 1 ? "" : "s");
 	if (t->out_of_range || t->unpaired)
 		fprintf(out, "not counted: %llu checks of unknown capabilities, %llu probe returns without an entry\n",
 			(unsigned long long)t->out_of_range,
@@ -122,29 +124,24 @@ static const char *source_name(const struct source *src)
 void report_json(const struct tally *t, const struct source *src,
 		 const struct run_result *rr, FILE *out)
 {
+	const struct proc *p;
 	char name[64];
-	size_t i;
-	int c;
+	size_t i = 0;
+	int c = 0;
 
-	for (c = 0; c < NCAPS; c++) {
-		for (i = 0; i < t->nprocs; i++) {
-			const struct proc *p = &t->procs[i];
-
-			if (!p->granted[c] && !p->refused[c])
-				continue;
-			print_cap_name(c, name, sizeof(name));
-			fprintf(out, "{\"schema\":%d,\"type\":\"check\",\"capability\":",
-				CAP_JSON_SCHEMA);
-			json_string(out, name);
-			fprintf(out, ",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,\"ppid\":%ld,\"command\":",
-				c, cap_risk_tier_name(cap_risk_tier_of(c)),
-				(long)p->pid, (long)p->ppid);
-			json_string(out, p->comm);
-			fprintf(out, ",\"checks\":%llu,\"granted\":%llu,\"refused\":%llu}\n",
-				(unsigned long long)(p->granted[c] + p->refused[c]),
-				(unsigned long long)p->granted[c],
-				(unsigned long long)p->refused[c]);
-		}
+	while ((p = next_row(t, &c, &i)) != NULL) {
+		capability_name(c, name, sizeof(name));
+		fprintf(out, "{\"schema\":%d,\"type\":\"check\",\"capability\":",
+			CAP_JSON_SCHEMA);
+		json_string(out, name);
+		fprintf(out, ",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,\"ppid\":%ld,\"command\":",
+			c, cap_risk_tier_name(cap_risk_tier_of(c)),
+			(long)p->pid, (long)p->ppid);
+		json_string(out, p->comm);
+		fprintf(out, ",\"checks\":%llu,\"granted\":%llu,\"refused\":%llu}\n",
+			(unsigned long long)(p->granted[c] + p->refused[c]),
+			(unsigned long long)p->granted[c],
+			(unsigned long long)p->refused[c]);
 	}
 	fprintf(out, "{\"schema\":%d,\"type\":\"summary\",\"source\":\"%s\",",
 		CAP_JSON_SCHEMA, source_name(src));

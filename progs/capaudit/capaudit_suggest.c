@@ -55,14 +55,6 @@ void suggest_build(const struct tally *t, const struct run_result *rr,
 	sg->unused = refused & ~sg->need & ~INCIDENTAL;
 }
 
-static void cap_name(int c, char *buf, size_t size)
-{
-	char *name = cap_to_name((cap_value_t)c);
-
-	snprintf(buf, size, "%s", name != NULL ? name : "?");
-	cap_free(name);
-}
-
 /* "cap_a,cap_b" or, with upper, "CAP_A CAP_B". */
 static void list_caps(uint64_t mask, int upper, char *buf, size_t size)
 {
@@ -74,7 +66,7 @@ static void list_caps(uint64_t mask, int upper, char *buf, size_t size)
 	for (c = 0; c < NCAPS; c++) {
 		if (!(mask & BIT(c)))
 			continue;
-		cap_name(c, name, sizeof(name));
+		capability_name(c, name, sizeof(name));
 		if (upper) {
 			char *p;
 
@@ -103,12 +95,13 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 	char list[2048], name[64];
 	int c;
 
-	fprintf(out, "# capaudit --suggest: the least grant that let this run %s\n",
-		sg->failed ? "get as far as it did (it failed)" : "succeed");
+	fprintf(out, "# capaudit --suggest: %s\n", sg->failed ?
+		"the grant the refused checks point to (the run failed)" :
+		"the least grant that let this run succeed");
 	for (c = 0; c < NCAPS; c++) {
 		if (!(sg->need & BIT(c)))
 			continue;
-		cap_name(c, name, sizeof(name));
+		capability_name(c, name, sizeof(name));
 		fprintf(out, "#   %-22s %s: %s\n", name,
 			cap_risk_tier_name(cap_risk_tier_of(c)),
 			cap_risk_reason(c) ? cap_risk_reason(c) : "no label");
@@ -131,7 +124,7 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 	for (c = 0; c < NCAPS; c++) {
 		if (!(sg->incidental & BIT(c)))
 			continue;
-		cap_name(c, name, sizeof(name));
+		capability_name(c, name, sizeof(name));
 		fprintf(out, "# left out: %s (%s): checked %llu times (%llu granted); "
 			"the kernel asks for it on its own (the overcommit reserve of "
 			"every private writable mapping, the fallback of cap_perfmon), so "
@@ -144,7 +137,7 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 	for (c = 0; c < NCAPS; c++) {
 		if (!(sg->unused & BIT(c)))
 			continue;
-		cap_name(c, name, sizeof(name));
+		capability_name(c, name, sizeof(name));
 		fprintf(out, "# left out: %s: refused %llu times, yet the run succeeded without it\n",
 			name, (unsigned long long)total(t, c, 1));
 	}
@@ -179,7 +172,7 @@ void suggest_json(const struct suggestion *sg, const char *command, FILE *out)
 
 		if (!(sg->need & BIT(c)))
 			continue;
-		cap_name(c, name, sizeof(name));
+		capability_name(c, name, sizeof(name));
 		fprintf(out, "%s{\"name\":", first ? "" : ",");
 		json_string(out, name);
 		fprintf(out, ",\"risk\":\"%s\"}", cap_risk_tier_name(cap_risk_tier_of(c)));
