@@ -47,6 +47,8 @@ void tally_init(struct tally *t, pid_t root, const char *root_comm)
 	t->root = root;
 	t->self = getpid();
 	p = find_proc(t, root, 1);
+	if (p != NULL && root_comm == NULL)
+		p->ppid = t->self;	/* we launched it */
 	if (p != NULL && root_comm != NULL) {
 		snprintf(p->comm, sizeof(p->comm), "%s", root_comm);
 		p->execd = 1;	/* attached: it runs what it runs */
