@@ -345,12 +345,15 @@ static int run_command(char **argv, const char *path, struct opts *o,
 	h.go[1] = -1;
 	pthread_join(thread, NULL);
 	if (h.pid < 0) {
-		if (tr != NULL) {
+		/* Without tracer, tracer_open() has said why; else say it here. */
+		if (tr != NULL || n != (ssize_t)sizeof(child)) {
 			fprintf(stderr, "%s: ", PROG);
 			escape_fputs(path, stderr);
-			fprintf(stderr, ": the launcher could not start it (%s%s)\n",
-				o->user || o->iab ? "the change of user or IAB was refused, or " : "",
-				"execve failed");
+			if (h.err != ECHILD)
+				fprintf(stderr, ": cannot start it: %s\n", strerror(h.err));
+			else
+				fprintf(stderr, ": the launcher could not start it (%sexecve failed)\n",
+					o->user || o->iab ? "the change of user or IAB was refused, or " : "");
 		}
 		goto out;
 	}

@@ -142,4 +142,10 @@ echo "lost $lost, cap_chown checks $checks"
 [ $((lost + checks)) -ge 20000 ] || fail "lost $lost + counted $checks < 20000 checks made"
 grep -qx "capaudit: $lost samples were lost; the counts are lower bounds" "$tmp/err" ||
 	fail "the loss is not on stderr: $(cat "$tmp/err")"
+# 7. A command the kernel will not execute: one line, exit 1.
+printf '#!/nonexistent/interpreter\n' >"$tmp/bad" && chmod 755 "$tmp/bad"
+"$CA" --output="$tmp/rep" -- "$tmp/bad" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -qx "capaudit: $tmp/bad: the launcher could not start it (execve failed)" "$tmp/err" ||
+	fail "unexecutable command: exit $rc, $(cat "$tmp/err")"
 echo "capaudit: root granted, nobody+cap_perfmon refused, grandchild attributed, suggestion applied"
