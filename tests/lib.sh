@@ -305,3 +305,29 @@ GR
 	# The binds hold the files open; the scratch names may go now.
 	rm -rf "$d"
 }
+
+# tracefs_mount [OPTIONS]: mounts tracefs on /sys/kernel/tracing in this
+# suite's private mount namespace (call private_etc, or unshare -m, first),
+# then applies OPTIONS (say gid=65534,mode=0750). tracefs is one superblock
+# for the whole kernel: its uid, gid and mode options outlive the mount and
+# show in every later mount, the host's included. So the options found are
+# kept in TRACEFS_WAS, and tracefs_restore puts them back and unmounts;
+# call it from the suite's EXIT trap. Returns non-zero if the mount fails.
+tracefs_mount() {
+	mount -t tracefs nodev /sys/kernel/tracing || return 1
+	if [ -z "${TRACEFS_WAS:-}" ]; then
+		TRACEFS_WAS=$(stat -c 'uid=%u,gid=%g,mode=%a' /sys/kernel/tracing) || return 1
+	fi
+	[ -z "${1:-}" ] || mount -o "remount,$1" /sys/kernel/tracing
+}
+
+tracefs_restore() {
+	if [ -n "${TRACEFS_WAS:-}" ] && mountpoint -q /sys/kernel/tracing; then
+		mount -o "remount,$TRACEFS_WAS" /sys/kernel/tracing
+	elif [ -n "${TRACEFS_WAS:-}" ]; then
+		mount -t tracefs -o "$TRACEFS_WAS" nodev /sys/kernel/tracing
+	fi
+	while mountpoint -q /sys/kernel/tracing; do
+		umount /sys/kernel/tracing || return 1
+	done
+}

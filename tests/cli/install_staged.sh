@@ -36,8 +36,9 @@ PKG_CONFIG_SYSROOT_DIR=$stage PKG_CONFIG_LIBDIR=$r/lib/pkgconfig \
 cmp -s "$r/include/sys/psx_syscall.h" "$TOP/include/sys/psx_syscall.h" || fail "psx header"
 grep -qx 'libdir=/usr/lib' "$r/lib/pkgconfig/libpsx.pc" || fail "libpsx.pc libdir"
 [ -f "$r/share/man/man3/psx_syscall.3" ] || fail "man page psx_syscall.3 not installed"
-for p in setcap getcap getpcaps capsh perfdoctor capmanifest capcheck; do
-	[ -f "$BUILD/progs/$p/$p.c" ] || [ "$p" = capcheck ] || continue
+# Every program progs/ builds (one folder each), none forgotten by install.
+for d in "$TOP"/progs/*/; do
+	p=$(basename "$d")
 	[ -x "$r/sbin/$p" ] || fail "no $p in sbindir"
 done
 [ -f "$r/lib/security/pam_cap.so" ] || fail "no pam_cap.so in pamdir"
@@ -48,7 +49,8 @@ for f in "$r"/sbin/* "$r/lib/security/pam_cap.so" "$r/lib/libcap.so.2.76" "$r/li
 	fi
 done
 for page in man3/cap_get_file.3 man3/cap_launcher_setuid.3 man8/setcap.8 \
-	    man1/capsh.1 man5/capability.conf.5 man7/cap_text_formats.7; do
+	    man1/capsh.1 man5/capability.conf.5 man7/cap_text_formats.7 \
+	    man8/capaudit.8; do
 	[ -f "$r/share/man/$page" ] || fail "man page $page not installed"
 done
 # An installed program finds the installed library by its SONAME.

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capaudit says exactly what is missing and exits 1, on the real kernel:
+# no tracefs mounted (for nobody; root mounts one in a private namespace of
+# its own and leaves ours untouched), tracefs readable by root only, and
+# perf_event_paranoid without CAP_PERFMON. A capaudit with file
+# capabilities ignores CAPAUDIT_SYSROOT (a fake /sys is for tests only).
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+# nobody by name, and a private mount namespace in which to unmount and
+# mount tracefs without touching the host's.
+private_etc "$@"
+init
+CA=$BUILD/progs/capaudit S=$BUILD/progs/setcap
+[ -x "$CA" ] && [ -x "$S" ] || { fail "capaudit or setcap not built"; finish; }
+skip_if_sanitized "file capabilities on a copy of capaudit (ASan refuses AT_SECURE)"
+tfs=/sys/kernel/tracing
+[ -d "$tfs" ] || skip "no $tfs (a kernel without tracing)"
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
+	skip "no perf events in this kernel"
+at_exit tracefs_restore
+chmod 755 "$T"
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+cp "$CA" "$T/capaudit" && chmod 755 "$T/capaudit"
+"$S" cap_perfmon=ep "$T/capaudit" || { fail "our setcap cap_perfmon=ep"; finish; }
+# This namespace only: whatever the host has mounted there goes away here
+# (its options noted first, to be put back).
+tracefs_mount || { fail "mount tracefs"; finish; }
+while mountpoint -q "$tfs"; do umount "$tfs" || { fail "umount $tfs"; finish; }; done
+if mountpoint -q /sys/kernel/debug; then umount -l /sys/kernel/debug || { fail "umount debugfs"; finish; }; fi
+
+# 1. No tracefs, nobody with cap_perfmon: it cannot mount one; it says so
+#    and does not run the command.
+as_nobody "$T/capaudit" -- touch "$T/ran" >"$T/out" 2>"$T/err"
+rc=$?
+cat "$T/err"
+[ "$rc" -eq 1 ] || fail "exit $rc without tracefs, expected 1"
+[ ! -e "$T/ran" ] || fail "the command ran although nothing could be traced"
+[ ! -s "$T/out" ] || fail "stdout: $(cat "$T/out")"
+grep -qx "capaudit: tracefs is not mounted at $tfs (mount -t tracefs nodev $tfs, or run capaudit as root: it mounts one in a private mount namespace)" "$T/err" ||
+	fail "no 'tracefs is not mounted' line"
+grep -q "^capaudit: no kprobe to fall back on: no kprobe PMU" "$T/err" ||
+	[ -e /sys/bus/event_source/devices/kprobe ] || fail "no kprobe line"
+grep -q "perf_event_paranoid" "$T/err" && fail "cap_perfmon was there, yet paranoid is blamed"
+
+# 2. Root mounts tracefs in a private namespace of a child of its own:
+#    it works, and our mount table is as it was.
+before=$(grep -c tracefs /proc/self/mountinfo)
+"$CA" --check >"$T/out" 2>&1 || { cat "$T/out"; fail "root --check without tracefs"; }
+cat "$T/out"
+if grep -q "tracepoint capability:cap_capable" "$T/out"; then
+	grep -q "(mounted in a private mount namespace)" "$T/out" || fail "does not say it mounted tracefs"
+fi
+"$CA" -- true >"$T/out" 2>&1 || { cat "$T/out"; fail "root run without tracefs"; }
+[ "$(grep -c tracefs /proc/self/mountinfo)" -eq "$before" ] || fail "tracefs left mounted"
+mountpoint -q "$tfs" && fail "$tfs mounted in our namespace"
+
+# 3. tracefs as the kernel mounts it by default: the id is root's to read.
+tracefs_mount uid=0,gid=0,mode=0700 || { fail "mount tracefs"; finish; }
+if [ -e "$tfs/events/capability/cap_capable" ]; then
+	as_nobody "$T/capaudit" --check >"$T/out" 2>"$T/err" && fail "nobody read root's tracefs"
+	cat "$T/err"
+	grep -q "^capaudit: $tfs: Permission denied (tracefs is root's; let a group read it: mount -o remount,gid=GROUP,mode=0750 $tfs)$" "$T/err" ||
+		fail "no permission line for root's tracefs"
+fi
+umount "$tfs"
+
+# 4. Readable tracefs, but capaudit without cap_perfmon at paranoid >= 0.
+tracefs_mount gid=65534,mode=0750 || { fail "mount tracefs gid=nogroup"; finish; }
+if [ "$paranoid" -ge 0 ]; then
+	as_nobody "$CA" -- touch "$T/ran" >"$T/out" 2>"$T/err"
+	rc=$?
+	cat "$T/err"
+	[ "$rc" -eq 1 ] || fail "exit $rc without CAP_PERFMON, expected 1"
+	[ ! -e "$T/ran" ] || fail "the command ran although nothing could be traced"
+	grep -q "^capaudit: perf_event_paranoid is $paranoid and capaudit's effective set lacks CAP_PERFMON: " "$T/err" ||
+		fail "no perf_event_paranoid line"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than the one missing thing named"
+fi
+
+# 5. A capaudit with file capabilities ignores CAPAUDIT_SYSROOT.
+if [ -e "$tfs/events/capability/cap_capable" ]; then
+	mkdir -p "$T/fake/proc/sys/kernel"
+	echo 5.4.0 >"$T/fake/proc/sys/kernel/osrelease"
+	CAPAUDIT_SYSROOT=$T/fake as_nobody "$T/capaudit" --check >"$T/out" 2>&1 ||
+		{ cat "$T/out"; fail "CAPAUDIT_SYSROOT was honoured with file capabilities"; }
+	grep -qx "capaudit: would use tracepoint capability:cap_capable (id [0-9]*) from $tfs" "$T/out" ||
+		fail "--check: $(cat "$T/out")"
+fi
+finish "capaudit: what is missing is named, and nothing is left mounted"

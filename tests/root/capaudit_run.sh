@@ -1,0 +1,150 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capaudit on the real kernel (issue 16): the probe chowns a file to
+# another uid, binds port 80 on loopback and, in a forked grandchild,
+# opens a CPU-wide perf event. Under capaudit as root every check is
+# granted; under a copy of capaudit holding only cap_perfmon, run as
+# nobody, cap_chown, cap_net_bind_service and cap_perfmon are refused; the
+# grandchild's check is its own; and the --suggest line, applied with our
+# setcap to a copy of the probe, lets nobody run it to the end.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+# Users by name from the base accounts only; also our private mount
+# namespace, where tracefs is mounted for this suite alone.
+private_etc "$@"
+init
+CA=$BUILD/progs/capaudit S=$BUILD/progs/setcap probe=$BIN/capaudit_probe
+[ -x "$CA" ] && [ -x "$S" ] && [ -x "$probe" ] || { fail "capaudit, setcap or capaudit_probe not built"; finish; }
+skip_if_sanitized "file capabilities on a copy of capaudit (ASan refuses AT_SECURE)"
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
+	skip "no perf events in this kernel"
+[ "$paranoid" -ge 1 ] ||
+	skip "perf_event_paranoid is $paranoid, so nobody may already open CPU-wide events"
+tfs=/sys/kernel/tracing
+at_exit tracefs_restore
+# Readable by nogroup, as an admin lets a perf_users group read it.
+tracefs_mount gid=65534,mode=0750 || { fail "cannot mount tracefs in our mount namespace"; finish; }
+[ -r "$tfs/events/capability/cap_capable/id" ] ||
+	skip "no capability:cap_capable tracepoint (Linux 6.14+)"
+chmod 755 "$T"
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+
+# row REPORT CAP PID: "granted refused" of that table row, or nothing.
+row() { awk -v c="$2" -v p="$3" '$1 == c && $5 == p { print $3, $4 }' "$1"; }
+expect_row() {	# REPORT CAP PID granted|refused
+	r=$(row "$1" "$2" "$3")
+	[ -n "$r" ] || { cat "$1"; fail "no $2 row for pid $3"; }
+	set -- "$r" "$4" "$2" "$3"
+	n_yes=${1% *} n_no=${1#* }
+	case $2 in
+	granted) [ "$n_yes" -ge 1 ] && [ "$n_no" -eq 0 ] || fail "$3 in $4: granted $n_yes refused $n_no, expected granted only" ;;
+	refused) [ "$n_no" -ge 1 ] && [ "$n_yes" -eq 0 ] || fail "$3 in $4: granted $n_yes refused $n_no, expected refused only" ;;
+	esac
+}
+
+# 1. As root: everything granted, the perf check in the grandchild.
+mkdir "$T/root"
+"$CA" --output="$T/rep" -- "$probe" "$T/root" >"$T/out" ||
+	{ cat "$T/out" "$T/rep"; fail "the probe failed under capaudit as root"; finish; }
+pid=$(sed -n 's/^pid //p' "$T/out") g=$(sed -n 's/^grandchild //p' "$T/out")
+[ -n "$pid" ] && [ -n "$g" ] || { fail "probe output: $(cat "$T/out")"; finish; }
+cat "$T/rep"
+expect_row "$T/rep" cap_chown "$pid" granted
+expect_row "$T/rep" cap_net_bind_service "$pid" granted
+expect_row "$T/rep" cap_perfmon "$g" granted
+[ -z "$(row "$T/rep" cap_perfmon "$pid")" ] || fail "the grandchild's cap_perfmon check went to $pid"
+grep -qx 'lost samples: 0' "$T/rep" || fail "lost samples not reported as 0"
+grep -q "^command: exited with status 0 after .*; 3 processes followed$" "$T/rep" ||
+	fail "summary line: $(grep '^command' "$T/rep")"
+
+# The same as JSON: one object per line, the grandchild's check its own.
+"$CA" --json --output="$T/json" -- "$probe" "$T/root" >"$T/out" || fail "--json run failed"
+g=$(sed -n 's/^grandchild //p' "$T/out")
+python3 - "$T/json" "$g" <<'PY' || fail "--json output"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+g = int(sys.argv[2])
+assert all(r["schema"] == 1 for r in rows)
+perf = [r for r in rows if r["type"] == "check" and r["capability"] == "cap_perfmon"]
+assert perf and all(r["pid"] == g and r["granted"] >= 1 and r["refused"] == 0 for r in perf), perf
+assert perf[0]["risk"] == "kernel-read", perf
+summary = [r for r in rows if r["type"] == "summary"]
+assert len(summary) == 1 and summary[0]["exit_status"] == 0 and summary[0]["lost"] == 0, summary
+assert summary[0]["source"] == "tracepoint", summary
+PY
+
+# 2. capaudit holding cap_perfmon only, run by nobody: every check refused.
+cp "$CA" "$T/capaudit" && chmod 755 "$T/capaudit"
+"$S" cap_perfmon=ep "$T/capaudit" || { fail "our setcap cap_perfmon=ep"; finish; }
+mkdir "$T/w" "$T/w2" "$T/w3" && chown nobody:nogroup "$T/w" "$T/w2" "$T/w3"
+as_nobody "$T/capaudit" --suggest --output="$T/w/rep" -- "$probe" "$T/w" >"$T/out"
+rc=$?
+[ "$rc" -eq 1 ] || { cat "$T/out" "$T/w/rep"; fail "capaudit as nobody: exit $rc, expected the probe's 1"; }
+pid=$(sed -n 's/^pid //p' "$T/out") g=$(sed -n 's/^grandchild //p' "$T/out")
+cat "$T/w/rep"
+expect_row "$T/w/rep" cap_chown "$pid" refused
+expect_row "$T/w/rep" cap_net_bind_service "$pid" refused
+expect_row "$T/w/rep" cap_perfmon "$g" refused
+grep -q "^command: exited with status 1 " "$T/w/rep" || fail "exit status not reported"
+grep -q "^# not exercised: the command failed (exit status 1)" "$T/w/rep" ||
+	fail "--suggest does not say the failed run left checks unexercised"
+grep -q "^# left out: cap_sys_admin" "$T/w/rep" || fail "cap_sys_admin not explained"
+line=$(grep '^setcap ' "$T/w/rep")
+set -- $line
+[ "$#" -eq 3 ] && [ "$2" = cap_chown,cap_net_bind_service,cap_perfmon=ep ] ||
+	fail "suggested: $line"
+grep -qx "cap_chown,cap_net_bind_service,cap_perfmon	nobody" "$T/w/rep" ||
+	fail "no capability.conf line for nobody"
+grep -qx "AmbientCapabilities=CAP_CHOWN CAP_NET_BIND_SERVICE CAP_PERFMON" "$T/w/rep" ||
+	fail "no AmbientCapabilities= line"
+grep -qx "CapabilityBoundingSet=CAP_CHOWN CAP_NET_BIND_SERVICE CAP_PERFMON" "$T/w/rep" ||
+	fail "no CapabilityBoundingSet= line"
+grep -q "^#   cap_perfmon  *kernel-read: " "$T/w/rep" || fail "no risk label for cap_perfmon"
+
+# 3. The suggestion applied with our setcap: nobody's probe now succeeds.
+cp "$probe" "$T/probe" && chmod 755 "$T/probe"
+as_nobody "$T/probe" "$T/w2" >/dev/null && fail "the probe worked for nobody before setcap"
+"$S" "$2" "$T/probe" || fail "our setcap $2"
+as_nobody "$T/probe" "$T/w2" >"$T/out" || { cat "$T/out"; fail "the probe still fails after setcap $2"; }
+grep -qx 'chown: ok' "$T/out" && grep -qx 'bind: ok' "$T/out" && grep -qx 'perf: ok' "$T/out" ||
+	fail "probe output: $(cat "$T/out")"
+
+# 4. As root with --user=nobody: the launcher's own setuid is not the command's.
+"$CA" --user=nobody --output="$T/rep" -- "$probe" "$T/w3" >"$T/out"
+[ $? -eq 1 ] || fail "--user=nobody run"
+pid=$(sed -n 's/^pid //p' "$T/out")
+expect_row "$T/rep" cap_chown "$pid" refused
+grep -q '^cap_setuid ' "$T/rep" && fail "the launcher's cap_setuid was counted"
+grep -q "^not counted: [0-9]* checks* by capaudit's launcher" "$T/rep" ||
+	fail "the launcher's checks are not mentioned"
+# 5. --pid: attached to a running loop, the checks of the children it
+#    starts from then on count; a process that ends ends the watch early.
+touch "$T/root/x"
+sh -c 'while :; do chown 1 "$1"; sleep 0.2; done' loop "$T/root/x" &
+loop=$!
+"$CA" --pid="$loop" --duration=2 --output="$T/rep" || fail "--pid run"
+kill "$loop"; wait "$loop" 2>/dev/null
+cat "$T/rep"
+grep -q '^cap_chown .* chown$' "$T/rep" || fail "no cap_chown from the loop's chown"
+grep -q "^command: attached for 2\.[0-9]* s; " "$T/rep" || fail "no 'attached' summary"
+sleep 1 &
+start=$(date +%s)
+"$CA" --pid=$! --duration=60 --output="$T/rep" || fail "--pid on a short process"
+[ $(($(date +%s) - start)) -lt 30 ] || fail "--pid watched a finished process on"
+# 6. Lost samples are counted and reported, never silent: capaudit is
+#    stopped while the loop makes 20000 checks, more than its buffer holds.
+"$CA" --output="$T/rep" -- "$probe" --loop 20000 "$T/root/x" --stop-parent \
+	>"$T/out" 2>"$T/err" || fail "loop run: $(cat "$T/err")"
+lost=$(sed -n 's/^lost samples: \([0-9]*\).*/\1/p' "$T/rep")
+counted=$(awk '$1 == "cap_chown" { n += $2 } END { print n + 0 }' "$T/rep")
+echo "lost $lost, cap_chown checks $counted"
+[ "${lost:-0}" -gt 0 ] || { cat "$T/rep"; fail "no lost samples reported"; }
+[ $((lost + counted)) -ge 20000 ] || fail "lost $lost + counted $counted < 20000 checks made"
+grep -qx "capaudit: $lost samples were lost; the counts are lower bounds" "$T/err" ||
+	fail "the loss is not on stderr: $(cat "$T/err")"
+# 7. A command the kernel will not execute: one line, exit 1.
+printf '#!/nonexistent/interpreter\n' >"$T/bad" && chmod 755 "$T/bad"
+"$CA" --output="$T/rep" -- "$T/bad" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -qx "capaudit: $T/bad: the launcher could not start it (execve failed)" "$T/err" ||
+	fail "unexecutable command: exit $rc, $(cat "$T/err")"
+finish "capaudit: root granted, nobody+cap_perfmon refused, grandchild attributed, suggestion applied"
