@@ -312,6 +312,10 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 		goto failed;
 	}
 	exe_err = check_exe(p, dfd, b->status.data);
+	if (vanished(exe_err)) {
+		errno = exe_err;	/* exiting: its memory, exe link included, is gone */
+		goto failed;
+	}
 	if (o->cmdline) {
 		ssize_t len = read_at(dfd, "cmdline", &b->cmdline);
 
