@@ -16,10 +16,15 @@
 #include "escape.h"
 #include "getpcaps.h"
 
-/* uid -> name, looked up once per uid (NSS can be slow). */
+/*
+ * uid -> name, looked up once per uid (NSS can be slow); and the last
+ * capability and IAB texts, since most processes share their parent's.
+ */
 struct user_cache {
 	struct user { uid_t uid; char *name; } *users;
 	size_t n;
+	uint64_t caps_key[3], iab_key[3];
+	char *caps, *iab;
 };
 
 /* The user's name, or NULL when it has none; the cache owns it. */
@@ -49,38 +54,57 @@ static void user_cache_free(struct user_cache *uc)
 	for (i = 0; i < uc->n; i++)
 		free(uc->users[i].name);
 	free(uc->users);
+	cap_free(uc->caps);
+	cap_free(uc->iab);
 }
 
-/* The process's E, P and I as libcap's text ("=ep", "cap_chown+p", ...). */
-static char *caps_text(const struct proc *p)
+/*
+ * The process's E, P and I as libcap's text ("=ep", "cap_chown+p", ...);
+ * the cache owns it. NULL: ENOMEM.
+ */
+static const char *caps_text(struct user_cache *uc, const struct proc *p)
 {
 	static const cap_flag_t flags[] = {
 		CAP_EFFECTIVE, CAP_PERMITTED, CAP_INHERITABLE
 	};
 	const uint64_t masks[] = { p->eff, p->prm, p->inh };
-	cap_t caps = cap_init();
-	char *text;
+	cap_t caps;
 	cap_value_t cap;
 	size_t f;
 
+	if (uc->caps != NULL && memcmp(uc->caps_key, masks, sizeof(masks)) == 0)
+		return uc->caps;
+	cap_free(uc->caps);
+	uc->caps = NULL;
+	caps = cap_init();
 	if (caps == NULL)
 		return NULL;
 	for (f = 0; f < 3; f++)
 		for (cap = 0; cap < 64; cap++)
 			if (masks[f] >> cap & 1)
 				cap_set_flag(caps, flags[f], 1, &cap, CAP_SET);
-	text = cap_to_text(caps, NULL);
+	uc->caps = cap_to_text(caps, NULL);
+	memcpy(uc->caps_key, masks, sizeof(masks));
 	cap_free(caps);
-	return text;
+	return uc->caps;
 }
 
-/* The IAB text: ^ marks an ambient capability, ! a dropped bounding one. */
-static char *iab_text(const struct scan *s, const struct proc *p)
+/*
+ * The IAB text: ^ marks an ambient capability, ! a dropped bounding one;
+ * the cache owns it. NULL: ENOMEM.
+ */
+static const char *iab_text(struct user_cache *uc, const struct scan *s,
+			    const struct proc *p)
 {
-	cap_iab_t iab = cap_iab_init();
-	char *text;
+	const uint64_t key[3] = { p->inh, p->amb, p->bnd };
+	cap_iab_t iab;
 	cap_value_t cap;
 
+	if (uc->iab != NULL && memcmp(uc->iab_key, key, sizeof(key)) == 0)
+		return uc->iab;
+	cap_free(uc->iab);
+	uc->iab = NULL;
+	iab = cap_iab_init();
 	if (iab == NULL)
 		return NULL;
 	for (cap = 0; cap < 64; cap++) {
@@ -93,9 +117,10 @@ static char *iab_text(const struct scan *s, const struct proc *p)
 		if ((s->full & bit) && !(p->bnd & bit))
 			cap_iab_set_vector(iab, CAP_IAB_BOUND, cap, CAP_SET);
 	}
-	text = cap_iab_to_text(iab);
+	uc->iab = cap_iab_to_text(iab);
+	memcpy(uc->iab_key, key, sizeof(key));
 	cap_free(iab);
-	return text;
+	return uc->iab;
 }
 
 /* Ambient raised or bounding reduced: what getpcaps --iab would show. */
@@ -180,16 +205,15 @@ static void put_escaped(const char *s, int width)
 }
 
 /* "<text>" [<iab>], as getpcaps --iab prints them. */
-static void put_caps(const struct scan *s, const struct proc *p, int iab)
+static void put_caps(struct user_cache *uc, const struct scan *s,
+		     const struct proc *p, int iab)
 {
-	char *text = caps_text(p);
+	const char *text = caps_text(uc, p);
 
 	printf("\"%s\"", text != NULL ? text : "?");
-	cap_free(text);
 	if (iab || iab_interesting(s, p)) {
-		text = iab_text(s, p);
+		text = iab_text(uc, s, p);
 		printf(" [%s]", text != NULL ? text : "?");
-		cap_free(text);
 	}
 }
 
@@ -233,7 +257,7 @@ static void print_table(struct scan *s, const struct print_opts *o,
 		putchar(' ');
 		put_escaped(p->comm, 16);
 		printf(" %-19s ", risk_name(p));
-		put_caps(s, p, o->iab);
+		put_caps(uc, s, p, o->iab);
 		putchar('\n');
 		put_details(p, "        ", o->verbose);
 	}
@@ -246,7 +270,7 @@ static void json_process(struct scan *s, const struct proc *p,
 	const char *name = user_name(uc, p->uid[1]);
 	cap_value_t worst;
 	int tier = risk_of(p, &worst), first = 1;
-	char *text;
+	const char *text;
 	size_t i;
 
 	printf("{\"schema\":%d,\"type\":\"process\",\"pid\":%d,\"ppid\":%d,"
@@ -261,13 +285,11 @@ static void json_process(struct scan *s, const struct proc *p,
 	json_path(stdout, "comm", p->comm);
 	printf(",\"tty\":%s,\"no_new_privs\":%s,\"text\":",
 	       p->tty ? "true" : "false", p->nnp ? "true" : "false");
-	text = caps_text(p);
+	text = caps_text(uc, p);
 	json_string(stdout, text != NULL ? text : "");
-	cap_free(text);
 	printf(",\"iab\":");
-	text = iab_text(s, p);
+	text = iab_text(uc, s, p);
 	json_string(stdout, text != NULL ? text : "");
-	cap_free(text);
 	putchar(',');
 	json_vector(stdout, "effective", p->eff);
 	putchar(',');
@@ -394,7 +416,7 @@ static void print_tree_node(struct scan *s, const struct proc *p,
 	printf(" (");
 	put_user(uc, p, 0);
 	printf(") %s ", risk_name(p));
-	put_caps(s, p, o->iab);
+	put_caps(uc, s, p, o->iab);
 	putchar('\n');
 	tree_prefix(last, depth, 1, prefix);
 	strcat(prefix, p->child != NULL ? "|     " : "      ");
@@ -446,11 +468,12 @@ static int print_tree(struct scan *s, const struct print_opts *o,
 
 int print_all(struct scan *s, const struct print_opts *o)
 {
-	struct user_cache uc = { NULL, 0 };
+	struct user_cache uc;
 	const struct scan_counts *c = &s->counts;
 	size_t i, shown = 0;
 	int status = 0;
 
+	memset(&uc, 0, sizeof(uc));
 	for (i = 0; i < s->n; i++)
 		shown += s->procs[i].shown != 0;
 	if (o->tree) {

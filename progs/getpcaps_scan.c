@@ -31,17 +31,17 @@ struct buf {
 };
 
 /*
- * Reads all of name (relative to dfd) into b, NUL-terminated. Returns the
- * length, or -1 with errno. /proc's files are generated whole on the first
- * read, so reading in pieces still gives one consistent text.
+ * Reads all of fd from its start into b, NUL-terminated. Returns the
+ * length, or -1 with errno. /proc's files are generated whole on a read
+ * from offset 0, so reading in pieces still gives one consistent text, and
+ * reading from 0 again generates it anew. stat and status are one record
+ * each (single_open seq files): a read that left room in the buffer has
+ * returned all of it (one system call, not two, per file); whole says so.
  */
-static ssize_t read_at(int dfd, const char *name, struct buf *b)
+static ssize_t read_fd(int fd, struct buf *b, int whole)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	size_t len = 0;
 
-	if (fd < 0)
-		return -1;
 	for (;;) {
 		ssize_t r;
 
@@ -50,30 +50,46 @@ static ssize_t read_at(int dfd, const char *name, struct buf *b)
 			char *data = realloc(b->data, size);
 
 			if (data == NULL) {
-				close(fd);
 				errno = ENOMEM;
 				return -1;
 			}
 			b->data = data;
 			b->size = size;
 		}
-		r = read(fd, b->data + len, b->size - len - 1);
+		r = pread(fd, b->data + len, b->size - len - 1, (off_t)len);
 		if (r < 0) {
-			int saved = errno;
-
-			if (saved == EINTR)
+			if (errno == EINTR)
 				continue;
-			close(fd);
-			errno = saved;
 			return -1;
 		}
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		if (whole && len + 1 < b->size)
+			break;
 	}
-	close(fd);
 	b->data[len] = '\0';
 	return (ssize_t)len;
+}
+
+/* read_fd() of name, relative to the process's directory dfd. */
+static ssize_t read_at(int dfd, const char *name, struct buf *b, int whole)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return -1;
+	len = read_fd(fd, b, whole);
+	if (len < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	close(fd);
+	return len;
 }
 
 /* The fields of /proc/<pid>/stat we use. */
@@ -131,43 +147,61 @@ static const char *status_field(const char *text, const char *key)
 	return NULL;
 }
 
-static int status_mask(const char *text, const char *key, uint64_t *mask,
-		       int required)
+static int parse_mask(const char *v, uint64_t *mask)
 {
-	const char *v = status_field(text, key);
 	char *end;
 
-	if (v == NULL) {
-		*mask = 0;	/* CapAmb before 4.3 */
-		return required ? -1 : 0;
-	}
 	errno = 0;
 	*mask = strtoull(v, &end, 16);
 	return errno != 0 || end == v ? -1 : 0;
 }
 
-/* "Uid:\t0\t0\t0\t0": real, effective, saved, filesystem. */
-static int status_ids(const char *text, const char *key, unsigned ids[4])
+/* "\t0\t0\t0\t0": real, effective, saved, filesystem. */
+static int parse_ids(const char *v, unsigned ids[4])
 {
-	const char *v = status_field(text, key);
-
-	return v != NULL && sscanf(v, "%u %u %u %u", &ids[0], &ids[1],
-				   &ids[2], &ids[3]) == 4 ? 0 : -1;
+	return sscanf(v, "%u %u %u %u", &ids[0], &ids[1], &ids[2],
+		      &ids[3]) == 4 ? 0 : -1;
 }
 
+/* One pass over status for the lines we use. */
 static int parse_status(const char *text, struct proc *p)
 {
-	unsigned uid[4], gid[4];
+	enum { UID, GID, INH, PRM, EFF, BND, AMB, NNP, NKEYS };
+	static const char *const keys[NKEYS] = {
+		"Uid", "Gid", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb",
+		"NoNewPrivs",
+	};
+	const char *v[NKEYS] = { NULL }, *line = text;
 	uint64_t nnp = 0;
+	unsigned uid[4], gid[4];
 	int i;
 
-	if (status_mask(text, "CapInh", &p->inh, 1) < 0 ||
-	    status_mask(text, "CapPrm", &p->prm, 1) < 0 ||
-	    status_mask(text, "CapEff", &p->eff, 1) < 0 ||
-	    status_mask(text, "CapBnd", &p->bnd, 1) < 0 ||
-	    status_mask(text, "CapAmb", &p->amb, 0) < 0 ||
-	    status_mask(text, "NoNewPrivs", &nnp, 0) < 0 ||
-	    status_ids(text, "Uid", uid) < 0 || status_ids(text, "Gid", gid) < 0)
+	while (*line != '\0') {
+		const char *colon = strchr(line, ':'), *nl;
+		size_t len;
+
+		if (colon == NULL)
+			break;
+		len = (size_t)(colon - line);
+		for (i = 0; i < NKEYS; i++)
+			if (keys[i][0] == line[0] && strlen(keys[i]) == len &&
+			    memcmp(keys[i], line, len) == 0) {
+				v[i] = colon + 1;
+				break;
+			}
+		nl = strchr(colon, '\n');
+		if (nl == NULL)
+			break;
+		line = nl + 1;
+	}
+	/* CapAmb is missing before Linux 4.3, NoNewPrivs before 4.10 */
+	if (v[UID] == NULL || v[GID] == NULL || v[INH] == NULL ||
+	    v[PRM] == NULL || v[EFF] == NULL || v[BND] == NULL ||
+	    parse_ids(v[UID], uid) < 0 || parse_ids(v[GID], gid) < 0 ||
+	    parse_mask(v[INH], &p->inh) < 0 || parse_mask(v[PRM], &p->prm) < 0 ||
+	    parse_mask(v[EFF], &p->eff) < 0 || parse_mask(v[BND], &p->bnd) < 0 ||
+	    (v[AMB] != NULL && parse_mask(v[AMB], &p->amb) < 0) ||
+	    (v[NNP] != NULL && parse_mask(v[NNP], &nnp) < 0))
 		return -1;
 	for (i = 0; i < 4; i++) {
 		p->uid[i] = (uid_t)uid[i];
@@ -277,7 +311,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	struct scan_counts *c = &s->counts;
 	struct stat_fields f, again;
 	struct proc *p = NULL;
-	int dfd, err, exe_err;
+	int dfd, sfd = -1, err, exe_err;
 
 	c->listed++;
 	dfd = openat(procfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
@@ -288,7 +322,8 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	if (p == NULL)
 		goto nomem;
 	p->pid = pid;
-	if (read_at(dfd, "stat", &b->stat) < 0)
+	sfd = openat(dfd, "stat", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (sfd < 0 || read_fd(sfd, &b->stat, 1) < 0)
 		goto failed;
 	if (parse_stat(b->stat.data, p->comm, sizeof(p->comm), &f) < 0) {
 		errno = EPROTO;
@@ -305,7 +340,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	p->ppid = f.ppid;
 	p->tty = f.tty_nr != 0;
 	p->start = f.start;
-	if (read_at(dfd, "status", &b->status) < 0)
+	if (read_at(dfd, "status", &b->status, 1) < 0)
 		goto failed;
 	if (parse_status(b->status.data, p) < 0) {
 		errno = EPROTO;
@@ -317,7 +352,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 		goto failed;
 	}
 	if (o->cmdline) {
-		ssize_t len = read_at(dfd, "cmdline", &b->cmdline);
+		ssize_t len = read_at(dfd, "cmdline", &b->cmdline, 0);
 
 		if (len < 0)
 			goto failed;
@@ -329,7 +364,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 		p->exe = read_exe_path(dfd);
 	}
 	/* Still the same process, and did it not exit meanwhile? */
-	if (read_at(dfd, "stat", &b->stat) < 0)
+	if (read_fd(sfd, &b->stat, 1) < 0)
 		goto failed;
 	if (parse_stat(b->stat.data, NULL, 0, &again) < 0 ||
 	    again.start != f.start || again.state == 'Z' ||
@@ -344,6 +379,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	}
 	c->examined++;
 	s->n++;			/* keep the record */
+	close(sfd);
 	close(dfd);
 	return 0;
 failed:
@@ -358,6 +394,8 @@ failed:
 			c->not_examined_errno = err;
 	}
 drop:
+	if (sfd >= 0)
+		close(sfd);
 	if (dfd >= 0)
 		close(dfd);
 	if (p != NULL) {	/* the record is not kept */
@@ -367,6 +405,8 @@ drop:
 	}
 	return 0;
 nomem:
+	if (sfd >= 0)
+		close(sfd);
 	if (dfd >= 0)
 		close(dfd);
 	if (p != NULL) {
