@@ -3,20 +3,19 @@ topdir := .
 include Make.Rules
 
 SUBDIRS := libcap psx common progs pam_cap
-EXISTING := $(foreach d,$(SUBDIRS),$(if $(wildcard $(d)/Makefile),$(d)))
 
 all:
-	@for d in $(EXISTING); do $(MAKE) -C $$d all || exit 1; done
+	@for d in $(SUBDIRS); do $(MAKE) -C $$d all || exit 1; done
 
 install: all
-	@for d in $(EXISTING); do $(MAKE) -C $$d install || exit 1; done
+	@for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit 1; done
 	@if [ -f man/Makefile ]; then $(MAKE) -C man install; fi
 
 # Removes what "make install" wrote, given the same DESTDIR, prefix and
 # other paths (and LIBCAP_LAYOUT): exactly those files, and the directories
 # only this package uses once they are empty. Nothing is built.
 uninstall:
-	@for d in $(EXISTING) man; do \
+	@for d in $(SUBDIRS) man; do \
 		[ -f $$d/Makefile ] && { $(MAKE) -C $$d uninstall || exit 1; }; done; true
 
 # Runs every tier of the suite; installs missing build and test dependencies
@@ -50,7 +49,7 @@ deb:
 	@sh debian/make-deb.sh $(DEB_OUT)
 
 abi-check: all
-	@sh tests/cli/abi_exports.sh
+	@BUILD=$(BUILD) TOP=$(CURDIR) sh tests/cli/abi_exports.sh
 
 # The main job, end to end: perf refused to nobody, our setcap grants
 # cap_perfmon, getcap audits it, perf allowed. Needs root.
@@ -58,7 +57,7 @@ demo:
 	@sh tests/install-deps.sh --build
 	@$(MAKE) -s all
 	@$(MAKE) -s -C tests bin/perfprobe
-	@sh demo/demo.sh
+	@BUILD=$(BUILD) sh demo/demo.sh
 
 bench: all
 	@$(MAKE) -C bench run
@@ -68,8 +67,8 @@ fuzz:
 	@$(MAKE) -C tests/fuzz fuzz
 
 clean:
-	@for d in $(EXISTING) tests tests/fuzz bench; do \
+	@for d in $(SUBDIRS) tests tests/fuzz bench; do \
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
-	rm -f .build-flags .install-flags
+	rm -rf $(BUILD)
 
 .PHONY: all install uninstall test deb abi-check demo bench fuzz clean

@@ -10,11 +10,12 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-ours=${OURS:-$top/progs/getpcaps}
+BUILD=${BUILD:-$top/build/main}
+ours=${OURS:-$BUILD/progs/getpcaps}
 ref=${REF:-$(command -v pscap 2>/dev/null)}
 procs=${PROCS:-5000}
 rounds=${ROUNDS:-5}
-sleepers=$here/bin/sleepers
+sleepers=$BUILD/bench/bin/sleepers
 
 [ -x "$ours" ] || { echo "bench: build first ($ours missing)"; exit 1; }
 [ -x "$sleepers" ] || { echo "bench: $sleepers missing (make -C bench bin/sleepers)"; exit 1; }

@@ -1,18 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Runs bin/text (this library) and bin/ref-text (the system's libcap) in
+# Runs $BUILD/bench/bin/text (this library) and ref-text (the system's libcap) in
 # alternating rounds, so both see the same machine noise, and prints the
 # median rate of each metric and the ratio ours/libcap.
 #   TEXT_ROUNDS (default 7), TEXT_SECONDS per metric per round (default 0.25)
 set -eu
 cd "$(dirname "$0")"
+bin=${BUILD:-$(cd .. && pwd)/build/main}/bench/bin
 rounds=${TEXT_ROUNDS:-7} seconds=${TEXT_SECONDS:-0.25}
 ref_version=$(dpkg-query -W -f='${Version}' libcap2 2>/dev/null || echo system)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 r=0
 while [ "$r" -lt "$rounds" ]; do
-	bin/text "$seconds" | sed 's/^/ours /' >>"$tmp/results"
-	bin/ref-text "$seconds" | sed 's/^/ref /' >>"$tmp/results"
+	"$bin/text" "$seconds" | sed 's/^/ours /' >>"$tmp/results"
+	"$bin/ref-text" "$seconds" | sed 's/^/ref /' >>"$tmp/results"
 	r=$((r + 1))
 done
 median() {

@@ -9,11 +9,12 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-ours=${OURS:-$top/progs/getcap}
+BUILD=${BUILD:-$top/build/main}
+ours=${OURS:-$BUILD/progs/getcap}
 ref=${REF:-/usr/sbin/getcap}
 files=${FILES:-200000}
 rounds=${ROUNDS:-5}
-gen=$here/bin/gentree
+gen=$BUILD/bench/bin/gentree
 
 [ -x "$ours" ] || { echo "bench: build first ($ours missing)"; exit 1; }
 [ -x "$ref" ] || { echo "bench: no reference getcap at $ref"; exit 77; }

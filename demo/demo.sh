@@ -6,8 +6,9 @@
 # write the file capability and to become "nobody"); cleans up after itself.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-setcap=$top/progs/setcap
-probe_src=$top/tests/bin/perfprobe
+BUILD=${BUILD:-$top/build/main}
+setcap=$BUILD/progs/setcap
+probe_src=$BUILD/tests/bin/perfprobe
 
 die() { echo "demo: $*" >&2; exit 1; }
 
@@ -24,8 +25,8 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 	die "perf_event_paranoid is $paranoid: everyone may already probe, nothing to show (needs >= 1)"
 [ "$(cat /proc/sys/kernel/cap_last_cap)" -ge 38 ] ||
 	die "this kernel predates CAP_PERFMON (Linux 5.8)"
-if [ -x "$top/progs/getcap" ]; then
-	getcap=$top/progs/getcap which="our progs/getcap"
+if [ -x "$BUILD/progs/getcap" ]; then
+	getcap=$BUILD/progs/getcap which="our progs/getcap"
 elif [ -x /usr/sbin/getcap ]; then
 	getcap=/usr/sbin/getcap which="the system's /usr/sbin/getcap (ours is not built yet)"
 else

@@ -32,7 +32,7 @@ run_ours() {
 # The sanitizer runtimes the library links, as LD_PRELOAD wants them.
 sanitizer_preload() {
 	preload=
-	for lib in $(ldd "$TOP/libcap/libcap.so.2" 2>/dev/null |
+	for lib in $(ldd "$BUILD/libcap/libcap.so.2" 2>/dev/null |
 		     awk '/lib(asan|ubsan|tsan|lsan)\.so/ {print $3}'); do
 		case $lib in
 		*asan*) preload="$lib${preload:+:$preload}" ;;	# ASan first
@@ -46,9 +46,9 @@ with_our_lib() {
 	if is_sanitized; then
 		LD_PRELOAD="$(sanitizer_preload)${LD_PRELOAD:+:$LD_PRELOAD}" \
 		ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
-		LD_LIBRARY_PATH="$TOP/libcap${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
+		LD_LIBRARY_PATH="$BUILD/libcap${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
 	else
-		LD_LIBRARY_PATH="$TOP/libcap${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
+		LD_LIBRARY_PATH="$BUILD/libcap${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
 	fi
 }
 

@@ -11,7 +11,8 @@
 #                          no-fork mode) and exports VALGRIND_CMD, which
 #                          suites put before our tools via run_ours
 #
-# Suites get TOP, BIN and TESTS_DIR, plus SANITIZE (exported by
+# Suites get TOP, BUILD (where the programs and libraries were built:
+# $BUILD/progs/setcap, $BUILD/libcap/libcap.so.2), BIN and TESTS_DIR, plus SANITIZE (exported by
 # tests/Makefile: non-empty when the tree was built with sanitizers) and
 # VALGRIND. Shell suites source lib.sh for is_sanitized, skip_if_sanitized,
 # run_ours and with_our_lib: a foreign, uninstrumented binary (a Debian
@@ -22,8 +23,11 @@
 cd "$(dirname "$0")" || exit 1
 TESTS_DIR=$(pwd)
 TOP=$(cd .. && pwd)
-BIN=$TESTS_DIR/bin
-export TESTS_DIR TOP BIN
+# The build under test: make exports BUILD (build/main, or the sanitizer
+# build's directory); run by hand, the plain build.
+BUILD=${BUILD:-$TOP/build/main}
+BIN=$BUILD/tests/bin
+export TESTS_DIR TOP BUILD BIN
 LOGDIR=${LOGDIR:-$BIN/logs}
 mkdir -p "$LOGDIR"
 

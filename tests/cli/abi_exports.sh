@@ -11,7 +11,7 @@ set -eu
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
 top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-lib=$top/libcap/libcap.so.2
+lib=$BUILD/libcap/libcap.so.2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 nm -D --defined-only "$lib" | awk '{print $3}' | sort >"$tmp/exported"
@@ -70,7 +70,7 @@ check_elf "$lib" libcap.so.2 || status=1
 # psx_action_key, the pthread key of 2.66's thread registration (gone
 # since 2.72, declared nowhere), and __so_start, the entry point of
 # libcap's runnable-library feature, not an API.
-psx=$top/psx/libpsx.so.2
+psx=$BUILD/psx/libpsx.so.2
 psx_api='__psx_syscall __real_pthread_create __wrap_pthread_create psx_load_syscalls psx_set_sensitivity psx_syscall3 psx_syscall6'
 nm -D --defined-only "$psx" | awk '{print $3}' | LC_ALL=C sort >"$tmp/psx_exported"
 sed -n 's/^[[:space:]]*\([a-z_][a-z0-9_]*\);$/\1/p' "$top/psx/libpsx.map" |

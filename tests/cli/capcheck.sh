@@ -7,7 +7,7 @@
 # Users and groups come from nss_wrapper files, never from /etc.
 set -u
 . "$TESTS_DIR/tools/pam_world.sh"
-CC=$TOP/pam_cap/capcheck
+CC=$BUILD/progs/capcheck
 [ -x "$CC" ] || { echo "capcheck has not been built"; exit 1; }
 
 # cc EXPECTED-RC ARGS...: runs capcheck; stdout in $T/out, stderr in $T/err.

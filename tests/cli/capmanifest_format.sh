@@ -6,7 +6,7 @@
 # version 1 handling, and restore's refusals and dry runs.
 set -u
 . "$TESTS_DIR/lib.sh"
-cm=$TOP/progs/capmanifest
+cm=$BUILD/progs/capmanifest
 [ -x "$cm" ] || { echo "capmanifest not built"; exit 1; }
 tmp=$(mktemp -d); writer=
 trap '[ -n "$writer" ] && kill $writer 2>/dev/null; rm -rf "$tmp"' EXIT

@@ -11,7 +11,7 @@ set -u
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
-C=$TOP/progs/capsh ref=/usr/sbin/capsh old=$BIN/oldkernel
+C=$BUILD/progs/capsh ref=/usr/sbin/capsh old=$BIN/oldkernel
 [ -x "$C" ] && [ -x "$old" ] || { echo "capsh or oldkernel not built"; exit 1; }
 "$old" 37 /bin/true; rc=$?
 [ $rc -eq 0 ] || { echo "skipped: seccomp filter unavailable here (exit $rc)"; exit 77; }

@@ -7,7 +7,7 @@ set -u
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
-C=$TOP/progs/capsh
+C=$BUILD/progs/capsh
 [ -x "$C" ] || { echo "capsh not built"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -39,7 +39,7 @@ for o in --addamb=xxx --cap-uid= --caps=xxx --chroot=path --current --decode=xxx
 	 --strict --suggest=text --supports=xxx --uid= --user= '== ' '=+ ' '-- ' '-+ '; do
 	grep -q -- "^  $o" "$tmp/usage" || bad "usage lacks $o"
 done
-# Deliberate fixes of libcap's text (see progs/capsh.c).
+# Deliberate fixes of libcap's text (see progs/capsh/capsh.c).
 grep -qxF '  --has-b=xxx    exit 1 if capability xxx dropped' "$tmp/usage" || bad "--has-b help line"
 grep -qxF '  --dropped=xxx  exit 1 unless capability xxx dropped' "$tmp/usage" || bad "--dropped help line"
 grep -q 'for -- and -+$' "$tmp/usage" || bad "--shell help line"
@@ -102,7 +102,7 @@ out=$("$C" --shell=/bin/sh -- -c 'echo "$0|$*"; exit 3' a b c 2>&1); rc=$?
 [ $rc -eq 3 ] && [ "$out" = "a|b c" ] || bad "-- arguments: $rc [$out]"
 out=$("$C" --shell=/bin/sh -+ -c 'exit 4' 2>&1); rc=$?
 [ $rc -eq 4 ] || bad "-+ exit status: $rc"
-# Differences 5 and 7 (progs/capsh.c): buffered output is neither lost by
+# Differences 5 and 7 (progs/capsh/capsh.c): buffered output is neither lost by
 # -- nor written twice by the --forkfor child.
 "$C" --mode --shell=/bin/sh -- -c true >"$tmp/flush"
 [ "$(wc -l <"$tmp/flush")" -eq 1 ] || bad "--mode before --: $(wc -l <"$tmp/flush") lines"

@@ -18,8 +18,8 @@ version=$(sed -n 's/^VERSION_\(MAJOR\|MINOR\) *:= *\([0-9]*\)$/\2/p' "$TOP/Make.
 
 prog_path() {
 	case $1 in
-	capcheck) echo "$TOP/pam_cap/capcheck" ;;
-	*) echo "$TOP/progs/$1" ;;
+	capcheck) echo "$BUILD/progs/capcheck" ;;
+	*) echo "$BUILD/progs/$1" ;;
 	esac
 }
 
@@ -43,14 +43,14 @@ for args in "setcap -q --version" "getcap -r --version" \
 done
 # A --version that cannot be written is not a success.
 if [ -w /dev/full ]; then
-	run_ours "$TOP/progs/getcap" --version >/dev/full 2>"$tmp/e"; rc=$?
+	run_ours "$BUILD/progs/getcap" --version >/dev/full 2>"$tmp/e"; rc=$?
 	[ $rc -ne 0 ] && grep -q '^getcap: writing --version: No space left on device$' "$tmp/e" ||
 		bad "getcap --version >/dev/full: exit $rc [$(cat "$tmp/e")]"
 fi
 
 # --- mistakes ---------------------------------------------------------------
 # Lines our usage texts add to libcap's: taken out before comparing; and
-# capsh's three help lines that differ on purpose (progs/capsh.c, 1-3),
+# capsh's three help lines that differ on purpose (progs/capsh/capsh.c, 1-3),
 # taken out of both.
 strip_ours() {
 	sed -e '/(not in libcap)$/d' -e '/^ -f  /d' \

@@ -32,7 +32,7 @@ for d in /lib/*-linux-gnu /usr/lib/*-linux-gnu /lib64 /usr/lib; do
 		[ -f "$d/security/pam_cap.so" ] && { sysdir=$d; break; }
 done
 mkdir "$tmp/ours" "$tmp/deb"
-cp "$TOP/libcap/libcap.so.2" "$TOP/psx/libpsx.so.2" "$TOP/pam_cap/pam_cap.so" "$tmp/ours/"
+cp "$BUILD/libcap/libcap.so.2" "$BUILD/psx/libpsx.so.2" "$BUILD/pam_cap/pam_cap.so" "$tmp/ours/"
 chmod 755 "$tmp/ours/"*
 if [ -n "$sysdir" ]; then
 	cp "$sysdir/libcap.so.2" "$sysdir/libpsx.so.2" "$sysdir/security/pam_cap.so" "$tmp/deb/"
@@ -161,7 +161,7 @@ for lib in libcap.so.2 libpsx.so.2 pam_cap.so; do
 	[ -z "$interp" ] || [ "$got" = "$interp" ] || fail "$lib: interpreter \"$got\", /bin/sh's \"$interp\""
 	nm -D --defined-only "$f" | grep -i 'exec_entry\|so_start' && fail "$lib exports its entry point"
 done
-for a in "$TOP/libcap/libcap.a" "$TOP/psx/libpsx.a"; do
+for a in "$BUILD/libcap/libcap.a" "$BUILD/psx/libpsx.a"; do
 	ar t "$a" | grep exec_entry && fail "$a carries the entry point (its .interp would reach programs)"
 done
 

@@ -9,7 +9,7 @@ set -u
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
-ours=$TOP/progs/getcap ref=/usr/sbin/getcap
+ours=$BUILD/progs/getcap ref=/usr/sbin/getcap
 [ -x "$ours" ] || { echo "getcap not built"; exit 1; }
 [ -x "$ref" ] || { echo "skipped: no reference $ref (libcap2-bin)"; exit 77; }
 command -v perl >/dev/null || { echo "skipped: perl needed for the deep tree"; exit 77; }

@@ -11,7 +11,7 @@ set -u
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
-ours=$TOP/progs/getcap
+ours=$BUILD/progs/getcap
 [ -x "$ours" ] || { echo "getcap not built"; exit 1; }
 cc=${CC:-cc}
 command -v "$cc" >/dev/null || { echo "skipped: no C compiler for the shim"; exit 77; }

@@ -7,7 +7,7 @@
 # covers capable files, low descriptor limits and /usr.
 set -u
 . "$TESTS_DIR/lib.sh"
-ref=/usr/sbin/getcap ours=$TOP/progs/getcap
+ref=/usr/sbin/getcap ours=$BUILD/progs/getcap
 [ -x "$ref" ] || { echo "skipped: no reference getcap at $ref"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0

@@ -12,7 +12,7 @@ set -u
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
-ours=$TOP/progs/getpcaps ref=/usr/sbin/getpcaps capsh=/usr/sbin/capsh
+ours=$BUILD/progs/getpcaps ref=/usr/sbin/getpcaps capsh=/usr/sbin/capsh
 [ -x "$ours" ] || { echo "progs/getpcaps is not built"; exit 1; }
 if [ ! -x "$ref" ] || [ ! -x "$capsh" ]; then
 	echo "skipped: /usr/sbin/getpcaps or capsh (libcap2-bin) is not installed"; exit 77

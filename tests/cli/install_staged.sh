@@ -37,7 +37,7 @@ cmp -s "$r/include/sys/psx_syscall.h" "$TOP/include/sys/psx_syscall.h" || fail "
 grep -qx 'libdir=/usr/lib' "$r/lib/pkgconfig/libpsx.pc" || fail "libpsx.pc libdir"
 [ -f "$r/share/man/man3/psx_syscall.3" ] || fail "man page psx_syscall.3 not installed"
 for p in setcap getcap getpcaps capsh perfdoctor capmanifest capcheck; do
-	[ -f "$TOP/progs/$p.c" ] || [ "$p" = capcheck ] || continue
+	[ -f "$BUILD/progs/$p/$p.c" ] || [ "$p" = capcheck ] || continue
 	[ -x "$r/sbin/$p" ] || fail "no $p in sbindir"
 done
 [ -f "$r/lib/security/pam_cap.so" ] || fail "no pam_cap.so in pamdir"

@@ -12,8 +12,8 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # getpcaps: masks equal /proc/<pid>/status, text equals the plain output.
 sleep 30 & sleeper=$!
-run_ours "$TOP/progs/getpcaps" --json $sleeper 1 >"$tmp/g.json" || fail "getpcaps --json exit $?"
-run_ours "$TOP/progs/getpcaps" $sleeper 1 >"$tmp/g.txt"
+run_ours "$BUILD/progs/getpcaps" --json $sleeper 1 >"$tmp/g.json" || fail "getpcaps --json exit $?"
+run_ours "$BUILD/progs/getpcaps" $sleeper 1 >"$tmp/g.txt"
 python3 - "$tmp/g.json" "$tmp/g.txt" $sleeper 1 <<'PY' || fail "getpcaps JSON does not match /proc"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
@@ -36,16 +36,16 @@ for obj, text, pid in zip(objs, texts, sys.argv[3:]):
 PY
 kill $sleeper 2>/dev/null
 # Errors keep libcap's stderr line and exit status in JSON mode too.
-run_ours "$TOP/progs/getpcaps" --json nosuchpid >"$tmp/out" 2>"$tmp/err"; rc=$?
+run_ours "$BUILD/progs/getpcaps" --json nosuchpid >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "bad pid exit $rc"
 grep -qx 'Cannot parse pid nosuchpid: (Invalid argument)' "$tmp/err" || fail "bad pid message: $(cat "$tmp/err")"
 [ -s "$tmp/out" ] && fail "bad pid printed JSON: $(cat "$tmp/out")"
 
 # capsh: --json applies to later --print and --decode only, and agrees
 # with the text forms printed by the same process state.
-run_ours "$TOP/progs/capsh" --decode=0x4000000001 --json --decode=0x4000000001 \
+run_ours "$BUILD/progs/capsh" --decode=0x4000000001 --json --decode=0x4000000001 \
 	--decode=ffffffffffffffff --print >"$tmp/c.out" || fail "capsh --json exit $?"
-run_ours "$TOP/progs/capsh" --print >"$tmp/c.txt"
+run_ours "$BUILD/progs/capsh" --print >"$tmp/c.txt"
 python3 - "$tmp/c.out" "$tmp/c.txt" <<'PY' || fail "capsh JSON"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()

@@ -123,8 +123,8 @@ for prog in setcap getcap getpcaps capsh; do
 	*) page=$man/man8/$prog.8; helparg=-h ;;
 	esac
 	[ -f "$page" ] || { fail "no page for $prog"; continue; }
-	if [ -x "$top/progs/$prog" ]; then
-		"$top/progs/$prog" $helparg 2>&1 | help_options >"$tmp/opts"
+	if [ -x "$BUILD/progs/$prog" ]; then
+		"$BUILD/progs/$prog" $helparg 2>&1 | help_options >"$tmp/opts"
 		[ -s "$tmp/opts" ] ||
 			fail "$prog: no options found in its usage text"
 		src="usage text"

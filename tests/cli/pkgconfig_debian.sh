@@ -49,7 +49,7 @@ same() {	# label ours debian's
 keys() { sed -n 's/^\([A-Za-z_][A-Za-z0-9_.]*\)[=:].*/\1/p' "$1"; }
 
 for pkg in libcap libpsx; do
-	built=$TOP/libcap; [ $pkg = libpsx ] && built=$TOP/psx
+	built=$BUILD/libcap; [ $pkg = libpsx ] && built=$BUILD/psx
 	same "$pkg.pc keys (installed)" "$(keys "$ours/$pkg.pc")" "$(keys "$deb/$pkg.pc")"
 	same "$pkg.pc keys (built)" "$(keys "$built/$pkg.pc")" "$(keys "$deb/$pkg.pc")"
 	same "$pkg --print-variables (installed)" \

@@ -11,7 +11,7 @@
 # on a SIGSYS sent to another thread (check_psx_valgrind covers that).
 set -u
 . "$TESTS_DIR/lib.sh"
-psx=$TOP/psx inc=$TOP/include src=$TESTS_DIR/tools/psxapi.c
+psx=$BUILD/psx inc=$TOP/include src=$TESTS_DIR/tools/psxapi.c
 sys_h=/usr/include/sys/psx_syscall.h
 sys_lib=$(ls /usr/lib/*/libpsx.so /lib/*/libpsx.so 2>/dev/null | head -n 1)
 [ -e "$psx/libpsx.so.2" ] || { echo "libpsx.so.2 is not built"; exit 1; }

@@ -9,7 +9,7 @@ set -u
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && { echo "skipped: runs none of our code under valgrind (the plain and sanitizer passes run it)"; exit 77; }
-ours=$TOP/progs/setcap ref=/usr/sbin/setcap
+ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
 [ -x "$ref" ] || { echo "skipped: /usr/sbin/setcap (libcap2-bin) is not installed"; exit 77; }
 [ -x "$ours" ] || { echo "progs/setcap is not built"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * libFuzzer harness for pam_cap's capability.conf reader and matcher
- * (pam_cap/capconf.c, capconf_match.c) and for how pam_cap applies a
+ * (common/capconf.c, capconf_match.c) and for how pam_cap applies a
  * matching line (capconf_apply.c). The input is the whole config file, read
  * through fmemopen() by the real capconf_next(); the user is a fixed one
  * ("alice", groups "staff" and "wheel") so no passwd look-up happens.

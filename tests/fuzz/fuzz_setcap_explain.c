@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * libFuzzer harness for setcap's explanation of rejected capability text
- * (progs/setcap_explain.c, explain_text()). It must never crash and must
+ * (progs/setcap/setcap_explain.c, explain_text()). It must never crash and must
  * agree with cap_from_text(): for text that cap_from_text() refuses it
  * prints exactly one printable line naming the first clause refused on its
  * own (a text whose clauses all parse alone always parses whole), and in

@@ -6,7 +6,7 @@
 # manifest can never reach outside the tree; a symlink swapped in during
 # restore never receives a capability.
 set -u
-cm=$TOP/progs/capmanifest
+cm=$BUILD/progs/capmanifest
 [ -x "$cm" ] || { echo "capmanifest not built"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 t=$tmp/tree fails=0

@@ -8,7 +8,7 @@
 set -u
 . "$TESTS_DIR/lib.sh"
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (writes file capabilities)"; exit 77; }
-cm=$TOP/progs/capmanifest
+cm=$BUILD/progs/capmanifest
 [ -x "$cm" ] || { echo "capmanifest not built"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 t=$tmp/tree fails=0

@@ -18,7 +18,7 @@ set -u
 . "$TESTS_DIR/lib.sh"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-cm=$TOP/progs/capmanifest probe=$BIN/perfprobe
+cm=$BUILD/progs/capmanifest probe=$BIN/perfprobe
 [ -x "$cm" ] && [ -x "$probe" ] || { echo "capmanifest or perfprobe not built"; exit 1; }
 command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||

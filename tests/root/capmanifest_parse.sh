@@ -8,7 +8,7 @@
 # error says it is not a regular file. A refused manifest changes nothing.
 set -u
 . "$TESTS_DIR/lib.sh"
-cm=$TOP/progs/capmanifest
+cm=$BUILD/progs/capmanifest
 [ -x "$cm" ] || { echo "capmanifest not built"; exit 1; }
 tmp=$(mktemp -d); writer=
 trap '[ -n "$writer" ] && kill $writer 2>/dev/null; rm -rf "$tmp"' EXIT

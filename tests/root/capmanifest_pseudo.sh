@@ -9,7 +9,7 @@
 # "!unread" lines, the rest is recorded, exit 1; verify and restore then
 # leave the files below an unread path alone instead of calling them extra.
 set -u
-cm=$TOP/progs/capmanifest
+cm=$BUILD/progs/capmanifest
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (mounts, setcap)"; exit 77; }
 [ -x "$cm" ] || { echo "capmanifest not built"; exit 1; }
 unshare -m true 2>/dev/null || { echo "skipped: no mount namespaces (unshare -m)"; exit 77; }

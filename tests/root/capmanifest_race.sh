@@ -14,7 +14,7 @@ set -u
 . "$TESTS_DIR/lib.sh"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-cm=$TOP/progs/capmanifest swap=$BIN/pathswap
+cm=$BUILD/progs/capmanifest swap=$BIN/pathswap
 [ -x "$cm" ] && [ -x "$swap" ] || { echo "capmanifest or pathswap not built"; exit 1; }
 id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }
 uid=$(id -u nobody)

@@ -9,7 +9,7 @@ set -u
 . "$TESTS_DIR/lib.sh"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-C=$TOP/progs/capsh
+C=$BUILD/progs/capsh
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
 [ -x "$C" ] && [ -x "$BIN/perfprobe" ] || { echo "capsh or perfprobe not built"; exit 1; }
 id nobody >/dev/null 2>&1 || { echo "skipped: no user nobody"; exit 77; }

@@ -5,7 +5,7 @@
 # the exit status must be byte-identical. Both programs' paths are replaced
 # by "CAPSH" and child PIDs by "PID=N" first. The reference usage and
 # --license text is first edited with the deliberate differences listed at
-# the top of progs/capsh.c (nothing else may differ). --explain/--suggest
+# the top of progs/capsh/capsh.c (nothing else may differ). --explain/--suggest
 # descriptions are our own and are not compared; their error paths are.
 # Our one-line plain answer to a mistake, after libcap's lines, is not
 # compared either (cli/cli_version_help.sh checks it).
@@ -16,7 +16,7 @@ set -u
 . "$TESTS_DIR/lib.sh"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-ours=$TOP/progs/capsh ref=/usr/sbin/capsh
+ours=$BUILD/progs/capsh ref=/usr/sbin/capsh
 [ -x "$ref" ] || { echo "skipped: /usr/sbin/capsh (libcap2-bin) is not installed"; exit 77; }
 [ -x "$ours" ] || { echo "our capsh is not built"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
@@ -193,7 +193,7 @@ CASES
 norm() {
 	sed -e "s|$ours|CAPSH|g" -e "s|$ref|CAPSH|g" -e 's/PID=[0-9]*/PID=N/g' "$1"
 }
-# The deliberate differences (progs/capsh.c), applied to libcap's text.
+# The deliberate differences (progs/capsh/capsh.c), applied to libcap's text.
 fix_ref() {
 	sed -e 's/exit 1 if capability xxx not dropped/exit 1 if capability xxx dropped/' \
 	    -e 's|^\(  --drop=xxx .*\)$|\1\n  --dropped=xxx  exit 1 unless capability xxx dropped|' \

@@ -6,10 +6,10 @@
 # quoted line is exactly getcap's output, not a hand-written guess (issue
 # 14: it said cap_perfmon,cap_syslog=ep; getcap lists lowest number first).
 set -u
-C=$TOP/progs/capsh
+C=$BUILD/progs/capsh
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (setcap)"; exit 77; }
 for p in capsh setcap getcap; do
-	[ -x "$TOP/progs/$p" ] || { echo "$p not built"; exit 1; }
+	[ -x "$BUILD/progs/$p" ] || { echo "$p not built"; exit 1; }
 done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -24,8 +24,8 @@ recipe=$(sed -n 's|^ *setcap \([^-][^ ]*\) /usr/bin/perf$|\1|p' "$tmp/explain" |
 [ -n "$recipe" ] || bad "no 'setcap CAPS /usr/bin/perf' line in the explanation"
 
 cp /bin/true "$tmp/perf"
-"$TOP/progs/setcap" "$recipe" "$tmp/perf" || bad "setcap $recipe: exit $?"
-got=$("$TOP/progs/getcap" "$tmp/perf" | sed "s|^$tmp/perf|/usr/bin/perf|")
+"$BUILD/progs/setcap" "$recipe" "$tmp/perf" || bad "setcap $recipe: exit $?"
+got=$("$BUILD/progs/getcap" "$tmp/perf" | sed "s|^$tmp/perf|/usr/bin/perf|")
 [ "$got" = "$quoted" ] || bad "explanation says getcap prints [$quoted], ours prints [$got]"
 if [ -x /usr/sbin/getcap ]; then
 	got=$(/usr/sbin/getcap "$tmp/perf" | sed "s|^$tmp/perf|/usr/bin/perf|")

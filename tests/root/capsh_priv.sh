@@ -10,7 +10,7 @@ set -u
 . "$TESTS_DIR/lib.sh"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-C=$TOP/progs/capsh
+C=$BUILD/progs/capsh
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
 [ -x "$C" ] || { echo "capsh not built"; exit 1; }
 [ -x /bin/sh ] || { echo "skipped: no /bin/sh"; exit 77; }

@@ -99,7 +99,7 @@ inside() {
 		usermod -aG perf_users debpkgtest && passwd -qd debpkgtest' ||
 		bad "cannot create the test user in the overlay"
 	printf 'cap_perfmon\t@perf_users\nnone\t*\n' >"$m/etc/security/capability.conf"
-	[ -x "$BIN/pamcase" ] || { echo "tests/bin/pamcase is not built (make -C tests all)"; return 1; }
+	[ -x "$BIN/pamcase" ] || { echo "$BIN/pamcase is not built (make -C tests all)"; return 1; }
 	login=$(chroot "$m" "$BIN/pamcase" -s login -u debpkgtest auth setcred)
 	case $login in
 	"auth=SUCCESS setcred=SUCCESS iab=^38 "*|"auth=SUCCESS setcred=SUCCESS iab=38 "*) ;;
@@ -126,7 +126,7 @@ inside() {
 	# 4b. The guide (docs/perf-without-root.md), every step run, with the
 	# programs and pam_cap.so our packages installed (root/guide_perf.sh).
 	if chroot "$m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		TOP="$TOP" BIN="$BIN" TESTS_DIR="$TESTS_DIR" GUIDE_PROGS=/sbin \
+		TOP="$TOP" BUILD="$BUILD" BIN="$BIN" TESTS_DIR="$TESTS_DIR" GUIDE_PROGS=/sbin \
 		GUIDE_PAM_CAP="/lib/$ma/security/pam_cap.so" \
 		sh "$TESTS_DIR/root/guide_perf.sh" >"$tmp/guide.log" 2>&1; then
 		tail -n 1 "$tmp/guide.log"

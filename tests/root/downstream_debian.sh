@@ -14,7 +14,7 @@ capsh=/usr/sbin/capsh getpcaps=/usr/sbin/getpcaps
 if [ ! -x "$capsh" ] || [ ! -x "$getpcaps" ]; then
 	echo "skipped: Debian's capsh/getpcaps (libcap2-bin) are not installed"; exit 77
 fi
-lib=$TOP/libcap
+lib=$BUILD/libcap
 [ -e "$lib/libcap.so.2" ] || { echo "libcap.so.2 is not built"; exit 1; }
 if ldd "$lib/libcap.so.2" | grep -q 'libasan\|libubsan'; then
 	echo "skipped: libcap is built with sanitizers; uninstrumented Debian binaries cannot load it"; exit 77

@@ -10,7 +10,7 @@
 #     alike by both libraries; those it refuses are listed (their decoding
 #     is covered by unit/check_file's codec tests).
 set -u
-ours=$TOP/progs/setcap ref=/usr/sbin/setcap
+ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
 [ -x "$ref" ] && [ -x /usr/sbin/getcap ] ||
 	{ echo "skipped: libcap2-bin (/usr/sbin/setcap, getcap) is not installed"; exit 77; }
 command -v setfattr >/dev/null ||

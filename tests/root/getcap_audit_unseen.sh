@@ -12,7 +12,7 @@ set -u
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 is needed to parse JSON"; exit 77; }
-getcap=$TOP/progs/getcap ref=/usr/sbin/getcap
+getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
 tmp=$(mktemp -d); trap 'chmod -R u+rwx "$tmp"; rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 fails=0

@@ -6,7 +6,7 @@
 # error of an unmapped rootid, malformed values where the kernel takes them,
 # depth 3000, and -x at a tmpfs mount point in a private mount namespace.
 set -u
-ours=$TOP/progs/getcap ref=/usr/sbin/getcap setcap=/usr/sbin/setcap
+ours=$BUILD/progs/getcap ref=/usr/sbin/getcap setcap=/usr/sbin/setcap
 [ -x "$ours" ] || { echo "getcap not built"; exit 1; }
 for t in "$ref" "$setcap"; do
 	[ -x "$t" ] || { echo "skipped: no reference $t (libcap2-bin)"; exit 77; }

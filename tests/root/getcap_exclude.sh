@@ -8,7 +8,7 @@
 set -u
 . "$TESTS_DIR/lib.sh"
 command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
-getcap=$TOP/progs/getcap
+getcap=$BUILD/progs/getcap
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0 cases=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

@@ -17,7 +17,7 @@ set -u
 . "$TESTS_DIR/lib.sh"
 command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
 command -v prlimit >/dev/null 2>&1 || { echo "skipped: prlimit (util-linux) is not installed"; exit 77; }
-getcap=$TOP/progs/getcap swap=$BIN/pathswap
+getcap=$BUILD/progs/getcap swap=$BIN/pathswap
 [ -x "$getcap" ] && [ -x "$swap" ] || { echo "getcap or pathswap not built"; exit 1; }
 tmp=$(mktemp -d); swapper=
 trap '[ -n "$swapper" ] && kill $swapper 2>/dev/null; rm -rf "$tmp"' EXIT

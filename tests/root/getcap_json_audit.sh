@@ -8,7 +8,7 @@
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "skipped: python3 is needed to parse JSON"; exit 77; }
 command -v getfattr >/dev/null 2>&1 || { echo "skipped: getfattr (attr) is not installed"; exit 77; }
-getcap=$TOP/progs/getcap setcap=/usr/sbin/setcap
+getcap=$BUILD/progs/getcap setcap=/usr/sbin/setcap
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

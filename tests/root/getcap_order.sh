@@ -10,7 +10,7 @@
 set -u
 . "$TESTS_DIR/lib.sh"
 command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
-ref=/usr/sbin/getcap ours=$TOP/progs/getcap
+ref=/usr/sbin/getcap ours=$BUILD/progs/getcap
 [ -x "$ref" ] || { echo "skipped: no reference getcap at $ref"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0 runs=0

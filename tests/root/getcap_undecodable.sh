@@ -15,7 +15,7 @@ for t in debugfs mkfs.ext4 unshare python3; do
 	command -v $t >/dev/null 2>&1 || { echo "skipped: $t is not installed"; exit 77; }
 done
 [ -e /dev/loop-control ] || { echo "skipped: no loop devices (/dev/loop-control)"; exit 77; }
-getcap=$TOP/progs/getcap ref=/usr/sbin/getcap
+getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 

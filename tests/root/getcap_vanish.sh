@@ -6,7 +6,7 @@
 # capabilities, and say nothing on stderr but its own directory messages.
 set -u
 command -v setfattr >/dev/null 2>&1 || { echo "skipped: setfattr (attr) is not installed"; exit 77; }
-getcap=$TOP/progs/getcap
+getcap=$BUILD/progs/getcap
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

@@ -22,7 +22,7 @@
 # and the exit status is 1.
 set -u
 . "$TESTS_DIR/lib.sh"
-G=$TOP/progs/getpcaps C=$TOP/progs/capsh S=$TOP/progs/setcap
+G=$BUILD/progs/getpcaps C=$BUILD/progs/capsh S=$BUILD/progs/setcap
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
 for p in "$G" "$C" "$S"; do [ -x "$p" ] || { echo "$p not built"; exit 1; }; done
 for t in script setsid setpriv unshare python3; do

@@ -12,7 +12,7 @@
 # other's credentials.
 set -u
 . "$TESTS_DIR/lib.sh"
-G=$TOP/progs/getpcaps S=$TOP/progs/setcap
+G=$BUILD/progs/getpcaps S=$BUILD/progs/setcap
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root"; exit 77; }
 for p in "$G" "$S"; do [ -x "$p" ] || { echo "$p not built"; exit 1; }; done
 for t in setpriv unshare; do

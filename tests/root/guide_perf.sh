@@ -31,15 +31,16 @@
 # or the kernel.
 #
 # GUIDE_PROGS=/dir runs the guide with the programs in /dir (for instance
-# /usr/sbin, libcap's, to check the guide itself); default $TOP/progs.
+# /usr/sbin, libcap's, to check the guide itself); default $BUILD/progs.
 # GUIDE_PAM_CAP=/path/pam_cap.so logs in through that module (default the
 # build's); root/deb_packages.sh sets both to what our packages installed.
 set -u
 top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-bin=${BIN:-$top/tests/bin}
+BUILD=${BUILD:-$top/build/main}
+bin=${BIN:-$BUILD/tests/bin}
 guide=$top/docs/perf-without-root.md
-progs=${GUIDE_PROGS:-$top/progs}
-pam_cap=${GUIDE_PAM_CAP:-$top/pam_cap/pam_cap.so}
+progs=${GUIDE_PROGS:-$BUILD/progs}
+pam_cap=${GUIDE_PAM_CAP:-$BUILD/pam_cap/pam_cap.so}
 
 skip() { echo "$*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (file capabilities, setpriv)"
@@ -50,12 +51,8 @@ private_etc "$@"
 for p in setcap getcap getpcaps capsh; do
 	[ -x "$progs/$p" ] || skip "$progs/$p is not built yet"
 done
-# The configuration checker's name is provisional: look where it may land.
-capcheck=
-for c in "$progs/capcheck" "$top/pam_cap/capcheck"; do
-	[ -x "$c" ] && { capcheck=$c; break; }
-done
-[ -n "$capcheck" ] || skip "capcheck (pam_cap's configuration checker) is not built yet"
+capcheck=$progs/capcheck
+[ -x "$capcheck" ] || skip "$capcheck (pam_cap's configuration checker) is not built yet"
 [ -x "$bin/perfprobe" ] || skip "$bin/perfprobe is not built (make -C tests all)"
 nsswrap=$(ls /usr/lib/*/libnss_wrapper.so /usr/lib64/libnss_wrapper.so \
 	/usr/lib/libnss_wrapper.so 2>/dev/null | head -n 1)

@@ -12,7 +12,7 @@
 # vanishing mid-walk are getcap's and tested with it.
 set -u
 . "$TESTS_DIR/lib.sh"
-P=$TOP/progs R=/usr/sbin
+P=$BUILD/progs R=/usr/sbin
 for t in setcap getpcaps capsh; do
 	[ -x "$R/$t" ] || { echo "skipped: $R/$t (libcap2-bin) is not installed"; exit 77; }
 	[ -x "$P/$t" ] || { echo "progs/$t is not built"; exit 1; }

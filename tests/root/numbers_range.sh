@@ -11,7 +11,7 @@
 # programs (/usr/sbin/capsh, /usr/sbin/setcap, /usr/sbin/getpcaps).
 set -u
 . "$TESTS_DIR/lib.sh"
-capsh=$TOP/progs/capsh setcap=$TOP/progs/setcap getpcaps=$TOP/progs/getpcaps
+capsh=$BUILD/progs/capsh setcap=$BUILD/progs/setcap getpcaps=$BUILD/progs/getpcaps
 for p in /usr/sbin/capsh /usr/sbin/setcap /usr/sbin/getpcaps; do
 	[ -x "$p" ] || { echo "skipped: $p (libcap2-bin) is not installed"; exit 77; }
 done

@@ -16,7 +16,7 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo -1)
 if [ "$paranoid" -lt 1 ]; then
 	echo "skipped: perf_event_paranoid=$paranoid lets anybody open CPU-wide events"; exit 77
 fi
-SETCAP=$TOP/progs/setcap
+SETCAP=$BUILD/progs/setcap
 [ -x "$SETCAP" ] || SETCAP=/usr/sbin/setcap
 [ -x "$SETCAP" ] || { echo "skipped: no setcap to give the probe file capabilities"; exit 77; }
 

@@ -11,7 +11,7 @@
 # missing process is an error; item 15: names are escaped.
 set -u
 . "$TESTS_DIR/tools/perf_world.sh"
-doctor_bin=$TOP/progs/perfdoctor
+doctor_bin=$BUILD/progs/perfdoctor
 perf=$T/perf
 cp "$BIN/perfprobe" "$perf"
 chmod 0755 "$perf"
@@ -20,7 +20,7 @@ mkdir "$T/nopam"
 : >"$T/empty.conf"
 # Our setcap, for the printed fix lines.
 mkdir "$T/bin"
-ln -s "$TOP/progs/setcap" "$T/bin/setcap"
+ln -s "$BUILD/progs/setcap" "$T/bin/setcap"
 
 # creds USER: the uid, gid and database groups of a new login of USER.
 creds() {

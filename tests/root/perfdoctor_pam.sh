@@ -16,7 +16,7 @@
 set -u
 . "$TESTS_DIR/tools/perf_world.sh"
 require_pam_driver
-doctor_bin=$TOP/progs/perfdoctor
+doctor_bin=$BUILD/progs/perfdoctor
 
 cp "$BIN/perfprobe" "$T/perf-ei"
 cp "$BIN/perfprobe" "$T/perf-ep"
@@ -146,7 +146,7 @@ check "an unusable line before a broader one" no login "$T/perf-ei" login \
 printf '# as Debian ships it\nnone  *\ncap_perfmon @perf_users\n' >"$conf"
 check "a grant below 'none *'" no login "$T/perf-ei" login \
 	"fix:       move line 3 of $conf ('cap_perfmon @perf_users') above line 2: the '*' on line 2 matches everybody first"
-ours "$TOP/pam_cap/capcheck" -c "$conf" alice >"$T/cc" 2>&1
+ours "$BUILD/progs/capcheck" -c "$conf" alice >"$T/cc" 2>&1
 grep -qF "never reached: line 3 ('cap_perfmon', group @perf_users) is meant for alice, but the '*' on line 2 matches first: move line 3 above line 2" "$T/cc" ||
 	{ fail "capcheck on a grant below 'none *':"; sed 's/^/    /' "$T/cc"; }
 printf '# as Debian ships it\nnone  *\n' >"$conf"
@@ -154,7 +154,7 @@ check "no grant, a 'none *' line" no login "$T/perf-ei" login \
 	"add 'cap_perfmon alice' to $conf above line 2"
 printf 'cap_perfmon @perf_users\n# as Debian ships it\nnone  *\n' >"$conf"
 check "the grant moved above 'none *'" yes login "$T/perf-ei" login
-ours "$TOP/pam_cap/capcheck" -c "$conf" alice >"$T/cc" 2>&1 ||
+ours "$BUILD/progs/capcheck" -c "$conf" alice >"$T/cc" 2>&1 ||
 	{ fail "capcheck on the moved grant: exit $?"; sed 's/^/    /' "$T/cc"; }
 # An ambient grant below it, perf without file capabilities.
 printf 'none  *\n^cap_perfmon @perf_users\n' >"$conf"

@@ -14,7 +14,7 @@
 #  - a missing process, or --user naming someone else: exit 2.
 set -u
 . "$TESTS_DIR/tools/perf_world.sh"
-doctor_bin=$TOP/progs/perfdoctor
+doctor_bin=$BUILD/progs/perfdoctor
 pids=
 trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 mkdir "$T/nopam"

@@ -14,7 +14,7 @@ set -u
 [ "$(id -u)" -eq 0 ] || { echo "skipped: needs root (the programs change capabilities)"; exit 77; }
 dir=/usr/lib/x86_64-linux-gnu/libcap2/tests
 [ -x "$dir/psx_test" ] || { echo "skipped: Debian's libcap2 test programs are not installed ($dir)"; exit 77; }
-psx=$TOP/psx cap=$TOP/libcap
+psx=$BUILD/psx cap=$BUILD/libcap
 [ -e "$psx/libpsx.so.2" ] || { echo "libpsx.so.2 is not built"; exit 1; }
 if ldd "$psx/libpsx.so.2" "$cap/libcap.so.2" | grep -q 'libasan\|libubsan'; then
 	echo "skipped: built with sanitizers; uninstrumented Debian binaries cannot load it"; exit 77

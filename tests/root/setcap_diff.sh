@@ -34,7 +34,7 @@ set -u
 . "$TESTS_DIR/lib.sh"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-ours=$TOP/progs/setcap ref=/usr/sbin/setcap
+ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
 [ -x "$ref" ] || { echo "skipped: /usr/sbin/setcap (libcap2-bin) is not installed"; exit 77; }
 command -v setfattr >/dev/null && command -v getfattr >/dev/null ||
 	{ echo "skipped: setfattr/getfattr (attr) are not installed"; exit 77; }
@@ -161,7 +161,7 @@ EOF
 
 # As nobody: no CAP_SETFCAP to raise. Only meaningful once our library
 # has cap_get_proc/cap_set_proc; without them setcap cannot detect it.
-if nm -D --defined-only "$TOP/libcap/libcap.so.2" | grep -q ' cap_set_proc$'; then
+if nm -D --defined-only "$BUILD/libcap/libcap.so.2" | grep -q ' cap_set_proc$'; then
 	cat >>"$tmp/rows" <<'EOF'
 @= g
 @-r f

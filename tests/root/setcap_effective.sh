@@ -18,7 +18,7 @@
 # rows of setcap_diff.sh.
 set -u
 . "$TESTS_DIR/lib.sh"
-S=$TOP/progs/setcap
+S=$BUILD/progs/setcap
 [ -x "$S" ] || { echo "progs/setcap is not built"; exit 1; }
 command -v getfattr >/dev/null && command -v setfattr >/dev/null ||
 	{ echo "skipped: getfattr/setfattr (attr) are not installed"; exit 77; }

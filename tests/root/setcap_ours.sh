@@ -7,7 +7,7 @@ set -u
 . "$TESTS_DIR/lib.sh"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-S=$TOP/progs/setcap
+S=$BUILD/progs/setcap
 [ -x "$S" ] || { echo "progs/setcap is not built"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -136,7 +136,7 @@ fi
 # Without CAP_SETFCAP (nobody): libcap's line and ours, once the library
 # has the process functions setcap raises CAP_SETFCAP with.
 chmod 755 "$tmp"; chmod 666 g
-if nm -D --defined-only "$TOP/libcap/libcap.so.2" | grep -q ' cap_set_proc$'; then
+if nm -D --defined-only "$BUILD/libcap/libcap.so.2" | grep -q ' cap_set_proc$'; then
 	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$S" = g 2>&1); rc=$?
 	want="unable to set CAP_SETFCAP effective capability: Operation not permitted
 setcap: writing file capabilities needs CAP_SETFCAP in the permitted set: run setcap as root"

@@ -8,7 +8,7 @@
 # that changes nothing. Users and groups are nss_wrapper's (perf_world.sh).
 set -u
 . "$TESTS_DIR/tools/perf_world.sh"
-setcap=$TOP/progs/setcap
+setcap=$BUILD/progs/setcap
 # An access ACL (acl(5) xattr format, version 2): owner rwx, user 4002
 # (bob) r-x, group r-x, mask r-x, others nothing.
 ACL_BOB=0x0200000001000700ffffffff02000500a20f000004000500ffffffff10000500ffffffff20000000ffffffff

@@ -6,7 +6,7 @@
 # an outsider cannot even execute it.
 set -u
 . "$TESTS_DIR/tools/perf_world.sh"
-setcap=$TOP/progs/setcap
+setcap=$BUILD/progs/setcap
 tmp=$T
 major=$(uname -r | cut -d. -f1) minor=$(uname -r | cut -d. -f2)
 want="cap_syslog,cap_perfmon=ep"

@@ -12,7 +12,7 @@
 #    --perf-group, and indeed bob, in no group, then opens the event.
 set -u
 . "$TESTS_DIR/tools/perf_world.sh"
-setcap=$TOP/progs/setcap
+setcap=$BUILD/progs/setcap
 caps() { /usr/sbin/getcap "$1" | sed 's/^[^ ]* //'; }
 
 # refused FILE WANT-IN-MESSAGE: exit 1, the reason, no capabilities written.
@@ -120,9 +120,9 @@ grep -qxF "setcap: warning: $T/perf-test: $dispatch" "$T/err" || fail "--perf pe
 [ "$(caps "$T/perf-test")" != "" ] || fail "--perf perf-test: nothing granted"
 ours "$setcap" --perf "$T/perf_test" >"$T/out" 2>"$T/err" || fail "--perf perf_test: exit $?"
 grep -q "as 'perf" "$T/err" && fail "--perf perf_test: warned: $(cat "$T/err")"
-ours "$TOP/progs/perfdoctor" "$T/perf-test" >"$T/doc" 2>&1
+ours "$BUILD/progs/perfdoctor" "$T/perf-test" >"$T/doc" 2>&1
 grep -qxF "name:      $dispatch" "$T/doc" || { fail "perfdoctor perf-test: no dispatch line:"; sed 's/^/    /' "$T/doc"; }
-ours "$TOP/progs/perfdoctor" "$T/perf_test" >"$T/doc" 2>&1
+ours "$BUILD/progs/perfdoctor" "$T/perf_test" >"$T/doc" 2>&1
 grep -q '^name:' "$T/doc" && fail "perfdoctor perf_test: dispatch line"
 if [ -x /usr/bin/perf ] && head -c 4 /usr/bin/perf | grep -q ELF; then
 	cp /usr/bin/perf "$T/perf-version"

@@ -6,7 +6,7 @@ set -u
 . "$TESTS_DIR/lib.sh"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-S=$TOP/progs/setcap probe=$BIN/perfprobe
+S=$BUILD/progs/setcap probe=$BIN/perfprobe
 [ -x "$S" ] && [ -x "$probe" ] || { echo "setcap or perfprobe not built"; exit 1; }
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 	{ echo "skipped: no /proc/sys/kernel/perf_event_paranoid (perf events not built in)"; exit 77; }

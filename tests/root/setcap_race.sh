@@ -11,7 +11,7 @@
 #   3. the same with /proc hidden (private mount namespace), which takes
 #      cap_set_file's same-inode reopen fallback.
 set -u
-S=$TOP/progs/setcap swap=$BIN/pathswap loop=$BIN/setloop
+S=$BUILD/progs/setcap swap=$BIN/pathswap loop=$BIN/setloop
 [ -x "$S" ] && [ -x "$swap" ] && [ -x "$loop" ] || { echo "setcap, pathswap or setloop not built"; exit 1; }
 tmp=$(mktemp -d); pid=
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT

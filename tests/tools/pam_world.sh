@@ -15,7 +15,7 @@ PWRAP=$(find_lib libpam_wrapper.so) || {
 	echo "skipped: cwrap's pam_wrapper (libpam-wrapper) is not installed"; exit 77; }
 NWRAP=$(find_lib libnss_wrapper.so) || {
 	echo "skipped: cwrap's nss_wrapper (libnss-wrapper) is not installed"; exit 77; }
-OURS=$TOP/pam_cap/pam_cap.so
+OURS=$BUILD/pam_cap/pam_cap.so
 [ -f "$OURS" ] || { echo "pam_cap.so has not been built"; exit 1; }
 DEB=
 for d in /lib/*-linux-gnu/security /usr/lib/*-linux-gnu/security; do

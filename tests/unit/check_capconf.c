@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * pam_cap's capability.conf matcher (pam_cap/capconf.c, capconf_match.c,
+ * pam_cap's capability.conf matcher (common/capconf.c, capconf_match.c,
  * linked in) against a fake user database: this file defines getpwnam_r,
  * getgrgid_r and getgrouplist, which take the place of libc's for the
  * matcher, so each lookup can be made to need a huge buffer, fail, or list

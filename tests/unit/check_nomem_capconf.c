@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * Out of memory in pam_cap's capability.conf matcher (pam_cap/capconf.c,
+ * Out of memory in pam_cap's capability.conf matcher (common/capconf.c,
  * capconf_match.c, linked in): whichever allocation fails, capconf_find()
  * answers CAPCONF_NOMEM with nothing leaked, never a grant. In particular
  * a group name it could not copy must not make the user look like a

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * capcheck: shows what pam_cap.so would grant each user, and from which line
+ * of capability.conf, without a login; warns about lines that can never
+ * parse or never match. It uses the module's own parser and matcher.
+ */
+#define _GNU_SOURCE			/* vasprintf */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+
+#include "risk.h"
+#include "capconf.h"
+#include "escape.h"
+#include "suggest.h"
+#include "version.h"
+
+#define PROG		"capcheck"
+#define EXIT_WARNINGS	1
+#define EXIT_USAGE	2
+
+struct opts {
+	const char *config;
+};
+
+static int warnings;
+
+/*
+ * Prints to out with every control character escaped (escape.h): user
+ * names and config text come from people who may be attackers, and a CR,
+ * a newline or an ESC sequence in them must not forge or hide output.
+ */
+static void vput(FILE *out, const char *fmt, va_list ap)
+{
+	char *text;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		errx(EXIT_FAILURE, "out of memory");
+	escape_fputs(text, out);
+	free(text);
+}
+
+static void say(FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* One escaped line. */
+static void say(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vput(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
+}
+
+static void warn_line(const char *path, unsigned long n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "capcheck: FILE:LINE: warning: ..." on stderr, counted for the exit code. */
+static void warn_line(const char *path, unsigned long n, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", PROG);
+	escape_fputs(path, stderr);
+	fprintf(stderr, ":%lu: warning: ", n);
+	va_start(ap, fmt);
+	vput(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	warnings++;
+}
+
+static int caps_text_valid(const char *text)
+{
+	cap_iab_t iab;
+
+	if (strcmp(text, "all") == 0 || strcmp(text, "none") == 0)
+		return 1;
+	iab = cap_iab_from_text(text);
+	if (iab == NULL)
+		return 0;
+	cap_free(iab);
+	return 1;
+}
+
+/*
+ * A failed getpwnam()/getgrnam() is "no such entry" with errno 0 (glibc)
+ * or ENOENT (nss_wrapper); anything else is a lookup error, which must not
+ * be reported as an unknown name.
+ */
+static int lookup_failed(void)
+{
+	return errno != 0 && errno != ENOENT;
+}
+
+/* Warns about one "who" token that can never select anybody. */
+static void check_who(const char *path, unsigned long n, const char *t)
+{
+	if (strcmp(t, "*") == 0)
+		return;
+	if (t[0] == '@') {
+		errno = 0;
+		if (getgrnam(t + 1) != NULL)
+			return;
+		if (lookup_failed())
+			warn_line(path, n, "cannot look up group '%s': %s",
+				  t + 1, strerror(errno));
+		else
+			warn_line(path, n, "unknown group '%s': never matches",
+				  t + 1);
+		return;
+	}
+	errno = 0;
+	if (getpwnam(t) != NULL)
+		return;
+	if (lookup_failed())
+		warn_line(path, n, "cannot look up user '%s': %s", t,
+			  strerror(errno));
+	else if (strchr(t, ',') != NULL)
+		warn_line(path, n, "'%s' is one user name, not a list: "
+			  "separate names with spaces", t);
+	else if (t[0] == '+')
+		warn_line(path, n, "'%s' is a user name, not a group: "
+			  "write '@%s'", t, t + 1);
+	else if (t[0] == '#')
+		warn_line(path, n, "'%s' is a user name: '#' starts a comment "
+			  "only at the start of a line", t);
+	else
+		warn_line(path, n, "unknown user '%s': never matches", t);
+}
+
+/* What a line that ends pam_cap's scan means for the users. */
+#define STOPS	"pam_cap stops reading here: users no earlier line names " \
+		"get nothing, not even default="
+
+/* Returns 0 after checking every line, or -1 if the file cannot be read. */
+static int lint(const char *path)
+{
+	struct capconf_reader r;
+	struct capconf_line *line;
+	unsigned long star = 0, stop = 0;
+	int rc, i;
+
+	rc = capconf_open(&r, path);
+	if (rc == CAPCONF_OPEN_FAILED) {
+		say(stderr, "%s: %s: %s", PROG, path, strerror(errno));
+		return -1;
+	}
+	if (rc != CAPCONF_OPEN_OK) {
+		say(stderr, "%s: %s: %s: pam_cap grants nothing from it, "
+		    "not even default=", PROG, path,
+		    capconf_open_strerror(rc));
+		warnings++;
+		return 0;
+	}
+	while ((rc = capconf_next(&r, &line)) > 0) {
+		if (line->error == CAPCONF_LINE_TOO_LONG) {
+			warn_line(path, line->number, "longer than %d bytes: "
+				  "%s (libcap would split it into two lines)",
+				  CAPCONF_LINE_MAX, STOPS);
+		} else if (line->error == CAPCONF_LINE_NUL) {
+			warn_line(path, line->number, "NUL byte: %s", STOPS);
+		} else if (stop != 0) {
+			warn_line(path, line->number, "never used: pam_cap "
+				  "stops at line %lu first", stop);
+		} else if (star != 0) {
+			warn_line(path, line->number, "never used: the '*' on "
+				  "line %lu matches everybody first: move this "
+				  "line above line %lu", star, star);
+		}
+		if (line->error != CAPCONF_LINE_OK) {
+			if (stop == 0)
+				stop = line->number;
+			continue;
+		}
+		if (!caps_text_valid(line->tok[0]))
+			warn_line(path, line->number, "'%s' is not valid IAB "
+				  "text: users it matches get nothing",
+				  line->tok[0]);
+		if (line->ntok == 1)
+			warn_line(path, line->number, "no users listed: "
+				  "never matches");
+		for (i = 1; i < line->ntok; i++) {
+			check_who(path, line->number, line->tok[i]);
+			if (star == 0 && strcmp(line->tok[i], "*") == 0)
+				star = line->number;
+		}
+	}
+	if (rc < 0) {
+		/* The module stops there too, and grants nothing. */
+		say(stderr, "%s: %s:%lu: read error: %s", PROG, path,
+		    r.lineno + 1, strerror(errno));
+		capconf_close(&r);
+		return -1;
+	}
+	capconf_close(&r);
+	return 0;
+}
+
+/*
+ * "  risk: <tier>: <cap>: <reason>" for the riskiest capability the grant
+ * puts in the inheritable or ambient set; nothing for a grant of none.
+ */
+static void report_risk(cap_iab_t iab)
+{
+	cap_t granted = cap_init();
+	cap_value_t cap, bits = cap_max_bits(), worst;
+	enum cap_risk_tier tier;
+	char *name;
+
+	if (granted == NULL)
+		errx(EXIT_FAILURE, "out of memory");
+	for (cap = 0; cap < bits && cap < 64; cap++)
+		if (cap_iab_get_vector(iab, CAP_IAB_INH, cap) == CAP_SET ||
+		    cap_iab_get_vector(iab, CAP_IAB_AMB, cap) == CAP_SET)
+			cap_set_flag(granted, CAP_INHERITABLE, 1, &cap, CAP_SET);
+	tier = cap_risk_highest(granted, 1u << CAP_INHERITABLE, &worst);
+	cap_free(granted);
+	if (worst < 0)
+		return;
+	name = cap_to_name(worst);
+	say(stdout, "  risk: %s: %s: %s", cap_risk_tier_name(tier),
+	       name != NULL ? name : "?", cap_risk_reason(worst) ?
+	       cap_risk_reason(worst) : "no label for this capability");
+	cap_free(name);
+}
+
+/*
+ * A "*" line decided for user: is a later line, never reached, the one
+ * meant for them? (Appending "cap_perfmon @perf_users" to Debian's file,
+ * which ends with "none *", gives exactly that.)
+ */
+static void report_shadowed(const char *path, const char *user,
+			    unsigned long star)
+{
+	struct capconf_match later;
+	int rc = capconf_find_shadowed(path, user, star, &later);
+
+	if (rc == CAPCONF_NOMEM)
+		errx(EXIT_FAILURE, "out of memory");
+	if (rc != CAPCONF_FOUND)
+		return;
+	say(stdout, "  never reached: line %lu ('%s', %s %s) is meant for "
+	    "%s, but the '*' on line %lu matches first: move line %lu above "
+	    "line %lu", later.line, later.caps, capconf_why_name(later.why),
+	    later.who, user, star, later.line, star);
+	warnings++;
+	capconf_match_release(&later);
+}
+
+/* Prints what user would receive; the wording says which rule decided. */
+static void report_user(const char *path, const char *user)
+{
+	struct capconf_match m;
+	cap_iab_t iab;
+	char *text;
+	int rc;
+
+	rc = capconf_find(path, user, &m, NULL, NULL);
+	switch (rc) {
+	case CAPCONF_FOUND:
+		break;
+	case CAPCONF_UNKNOWN_USER:
+		say(stdout, "%s: unknown user: nothing granted", user);
+		warnings++;
+		return;
+	case CAPCONF_NOMEM:
+		errx(EXIT_FAILURE, "out of memory");
+	case CAPCONF_UNREADABLE:
+		say(stdout, "%s: %s does not exist: nothing granted", user,
+		    path);
+		return;
+	case CAPCONF_BROKEN:
+		/* The module's verdict: its scan stops here, as ours did. */
+		if (m.line != 0)
+			say(stdout, "%s: nothing granted, not even default=: "
+			    "%s [%s:%lu, pam_cap stops here]", user, m.problem,
+			    path, m.line);
+		else
+			say(stdout, "%s: nothing granted, not even default=: "
+			    "%s [%s]", user, m.problem, path);
+		warnings++;
+		return;
+	default:
+		say(stdout, "%s: no line matches: nothing granted", user);
+		return;
+	}
+	if (strcmp(m.caps, "all") == 0) {
+		say(stdout, "%s: all: capabilities left unchanged [%s:%lu, %s %s]",
+		    user, path, m.line, capconf_why_name(m.why), m.who);
+	} else if (strcmp(m.caps, "none") == 0) {
+		say(stdout, "%s: none: inheritable and ambient sets cleared "
+		    "[%s:%lu, %s %s]",
+		    user, path, m.line, capconf_why_name(m.why), m.who);
+	} else if ((iab = cap_iab_from_text(m.caps)) == NULL) {
+		say(stdout, "%s: nothing granted: '%s' is not valid IAB text "
+		    "[%s:%lu, %s %s]",
+		    user, m.caps, path, m.line, capconf_why_name(m.why),
+		    m.who);
+	} else {
+		text = cap_iab_to_text(iab);
+		/* The canonical form is what cap_iab_set_proc() will apply. */
+		say(stdout, "%s: %s [%s:%lu, %s %s]", user,
+		    text == NULL ? m.caps : text, path, m.line,
+		    capconf_why_name(m.why), m.who);
+		report_risk(iab);
+		cap_free(text);
+		cap_free(iab);
+	}
+	if (m.why == CAPCONF_WHY_ANY)
+		report_shadowed(path, user, m.line);
+	capconf_match_release(&m);
+}
+
+static void usage(FILE *out, int status)
+{
+	fprintf(out, "usage: %s [--config FILE] [--version] [USER...]\n",
+		PROG);
+	exit(status);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { CAPCONF_DEFAULT_PATH };
+	int c, i, status;
+
+	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o.config = optarg;
+			break;
+		case 'h':
+			usage(stdout, EXIT_SUCCESS);
+			break;
+		case 'V':
+			return version_print(PROG) == 0 ? EXIT_SUCCESS :
+			       EXIT_USAGE;
+		default:
+			suggest_getopt(stderr, PROG, argv[optind - 1],
+				       longopts);
+			usage(stderr, EXIT_USAGE);
+		}
+	}
+	/* Unreadable: still say what each user gets (the module's answer). */
+	status = lint(o.config) < 0 ? EXIT_USAGE : EXIT_SUCCESS;
+	for (i = optind; i < argc; i++)
+		report_user(o.config, argv[i]);
+	if (status == EXIT_SUCCESS && warnings)
+		status = EXIT_WARNINGS;
+	return status;
+}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * perfdoctor's report: every line goes through escape_vline(), so file,
+ * user, group and service names and configuration text are printed with
+ * control characters escaped and cannot forge or hide a line.
+ */
+#include <grp.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "risk.h"
+#include "escape.h"
+#include "perfdoctor.h"
+
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (escape_vline(stdout, "", fmt, ap) < 0) {
+		perror("perfdoctor");
+		exit(2);
+	}
+	va_end(ap);
+}
+
+const char *answer_name(enum answer a)
+{
+	return a == ANSWER_YES ? "yes" : a == ANSWER_NO ? "no" : "unknown";
+}
+
+/* "cap_perfmon,cap_syslog" or "none", into buf. */
+const char *cap_list(uint64_t bits, char *buf, size_t len)
+{
+	size_t used = 0;
+	cap_value_t cap;
+
+	buf[0] = '\0';
+	for (cap = 0; cap < 64 && used < len; cap++) {
+		char *name;
+
+		if (!(bits & BIT(cap)))
+			continue;
+		name = cap_to_name(cap);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 used ? "," : "", name ? name : "?");
+		cap_free(name);
+	}
+	if (used == 0)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+/* "4001 (alice), 4100 (perf_users)", into buf. */
+const char *group_list(const gid_t *groups, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	char name[64];
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%u (%s)",
+					 i ? ", " : "", (unsigned)groups[i],
+					 group_name(groups[i], name, sizeof(name)));
+	if (n == 0)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+void print_header(const struct kernel_facts *k,
+			 const struct binary_facts *b, const char *user)
+{
+	char gbuf[64], pbuf[64], problem[200];
+	struct passwd *pw;
+
+	say("perfdoctor: can %s monitor the whole system with %s?", user, b->path);
+	say("%s", "");
+	say("%-10s Linux %s knows %d capabilities: CAP_PERFMON is %s", "kernel:",
+	    k->release, k->cap_bits, k->cap_bits > CAP_PERFMON ?
+	    "supported (5.8+)" : "NOT supported (needs 5.8+)");
+	if (k->paranoid == INT32_MIN)
+		say("%-10s kernel.perf_event_paranoid: %s", "paranoid:",
+		    paranoid_meaning(k->paranoid));
+	else
+		say("%-10s kernel.perf_event_paranoid = %d: %s", "paranoid:",
+		    k->paranoid, paranoid_meaning(k->paranoid));
+	if (!b->exists) {
+		say("%-10s %s: %s", "binary:", b->path, strerror(b->err));
+		return;
+	}
+	pw = getpwuid(b->uid);
+	if (pw != NULL)
+		snprintf(pbuf, sizeof(pbuf), "%s", pw->pw_name);
+	else
+		snprintf(pbuf, sizeof(pbuf), "%u", (unsigned)b->uid);
+	say("%-10s %s: owner %s group %s mode %04o%s", "binary:", b->path, pbuf,
+	    group_name(b->gid, gbuf, sizeof(gbuf)), (unsigned)(b->mode & 07777),
+	    b->xattr_unsupported ? ", on a filesystem without extended attributes" : "");
+	if (b->is_regular && !b->target_known) {
+		say("%-10s cannot read it to tell an ELF binary from a script: %s",
+		    "target:", strerror(b->target_err));
+	} else if (b->is_regular) {
+		const char *why = exec_target_problem(&b->target, problem,
+						      sizeof(problem));
+
+		say("%-10s %s", "target:", why != NULL ? why : "an ELF "
+		    "executable, on a filesystem that honours file capabilities");
+	}
+	{
+		/* perf takes its subcommand from its name: "perf-test" is "perf test". */
+		const char *base = strrchr(b->path, '/');
+
+		base = base != NULL ? base + 1 : b->path;
+		if (strncmp(base, "perf-", 5) == 0 && base[5] != '\0')
+			say("%-10s perf runs a file named '%s' as 'perf %s' (it "
+			    "takes its subcommand from its own name): name the "
+			    "copy without 'perf-', e.g. 'perf_%s'", "name:",
+			    base, base + 5, base + 5);
+	}
+	if (b->caps != NULL) {
+		char *text = cap_to_text(b->caps, NULL);
+
+		say("%-10s %s", "file caps:", text ? text : "?");
+		cap_free(text);
+	} else {
+		say("%-10s none", "file caps:");
+	}
+}
+
+void print_session(const struct subject *who, const char *label)
+{
+	char groups[1024], bits[256];
+
+	say("%-10s %s: uid %u gid %u, groups %s", "session:", label,
+	    (unsigned)who->uid, (unsigned)who->gid,
+	    group_list(who->groups, who->ngroups, groups, sizeof(groups)));
+	say("%-10s bounding set %s cap_perfmon; inheritable %s; ambient %s; "
+	    "no_new_privs=%d; seccomp=%d; user namespace: %s", "",
+	    (who->bounding & BIT(CAP_PERFMON)) ? "includes" : "LACKS",
+	    cap_list(who->inheritable, bits, sizeof(bits)),
+	    cap_list(who->ambient, groups, sizeof(groups)), who->no_new_privs,
+	    who->seccomp, who->init_userns == ANSWER_YES ? "the initial one" :
+	    who->init_userns == ANSWER_NO ? "ANOTHER" : "unknown");
+	say("%-10s may execute the binary: %s", "", answer_name(who->may_exec));
+}
+
+/* The subject for a session read from /proc. */
+void print_verdict(const struct verdict *v, const char *user,
+			  const char *path, const char *how)
+{
+	int i;
+
+	say("%s", "");
+	if (v->answer == ANSWER_YES)
+		say("verdict:   YES: %s can monitor the whole system with %s%s",
+		    user, path, how);
+	else if (v->answer == ANSWER_NO)
+		say("verdict:   NO: %s", v->reason);
+	else
+		say("verdict:   UNKNOWN: %s", v->reason);
+	for (i = 0; i < v->nfixes; i++)
+		say("fix:       %s", v->fixes[i]);
+}
+
+void print_risk(const struct binary_facts *b)
+{
+	const char *suggestion;
+	enum cap_risk_tier tier;
+	cap_value_t worst;
+
+	if (b->caps == NULL)
+		return;
+	tier = cap_risk_highest(b->caps, ~0u, &worst);
+	suggestion = cap_risk_suggestion(b->caps, b->path);
+	if (tier >= CAP_RISK_KERNEL_READ) {
+		char *name = cap_to_name(worst);
+
+		say("risk:      %s (%s: %s)", cap_risk_tier_name(tier), name,
+		    cap_risk_reason(worst));
+		cap_free(name);
+	}
+	if (suggestion != NULL)
+		say("suggest:   %s", suggestion);
+	if ((b->mode & 0001) && cap_risk_highest(b->caps, ~0u, NULL) >= CAP_RISK_KERNEL_READ)
+		say("suggest:   every user may run it with these capabilities; "
+		    "restrict it to a group: setcap --perf-group=perf_users --perf %s",
+		    b->path);
+	if (b->uid != 0)
+		say("suggest:   its owner (uid %u), not root, can change who runs "
+		    "it: chown root, then restrict it again", (unsigned)b->uid);
+}
+
+void print_pam(const struct pam_view *pv, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		say("%-10s %s: %s", "pam:", pv[i].service, pv[i].stack);
+		say("%-10s inheritable and bounding: %s (%s); ambient: %s (%s)", "",
+		    answer_name(pv[i].iab_reaches), pv[i].iab_why,
+		    answer_name(pv[i].amb_reaches), pv[i].amb_why);
+		if (i == 0 || strcmp(pv[i].grant, pv[i - 1].grant) != 0)
+			say("%-10s %s", "pam_cap:", pv[i].grant);
+	}
+}
+
