@@ -45,44 +45,53 @@ else
 fi
 
 now() { date +%s%N; }
-run_ms() {	# prints wall ms; output in $work/$2.out
+# One run: "wall-ms cpu-ms maxrss-KiB"; the output goes to $work/$2.out.
+# CPU time and RSS come from GNU time when installed ("?" otherwise).
+run_one() {
+	prog=$1 name=$2; shift 2
 	t0=$(now)
-	"$1" $3 >"$work/$2.out" 2>"$work/$2.err"
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%U %S %M' -o "$work/time" "$prog" "$@" \
+			>"$work/$name.out" 2>"$work/$name.err"
+	else
+		"$prog" "$@" >"$work/$name.out" 2>"$work/$name.err"
+		echo '? ? ?' >"$work/time"
+	fi
 	t1=$(now)
-	echo $(( (t1 - t0) / 1000000 ))
+	awk -v w=$(( (t1 - t0) / 1000000 )) '{
+		if ($1 == "?") print w, "?", "?"
+		else printf "%d %d %d\n", w, ($1 + $2) * 1000, $3 }' "$work/time"
 }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-maxrss() {	# kilobytes, or "?" without GNU time
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1
-		cat "$work/rss"
-	else
-		echo "?"
-	fi
-}
+col() { echo "$1" | awk -v c="$2" '{ print $c }'; }
 
-run_ms "$ours" ours --all >/dev/null	# warm the caches for both
-[ -n "$ref" ] && run_ms "$ref" ref "" >/dev/null
-t_ours= t_ref=
+run_one "$ours" ours --all >/dev/null	# warm the caches for both
+[ -n "$ref" ] && run_one "$ref" ref >/dev/null
+w_ours= c_ours= r_ours= w_ref= c_ref= r_ref=
 i=0
 while [ $i -lt "$rounds" ]; do
-	[ -n "$ref" ] && t_ref="$t_ref $(run_ms "$ref" ref "")"
-	t_ours="$t_ours $(run_ms "$ours" ours --all)"
+	if [ -n "$ref" ]; then
+		r=$(run_one "$ref" ref)
+		w_ref="$w_ref $(col "$r" 1)" c_ref="$c_ref $(col "$r" 2)" r_ref="$r_ref $(col "$r" 3)"
+	fi
+	r=$(run_one "$ours" ours --all)
+	w_ours="$w_ours $(col "$r" 1)" c_ours="$c_ours $(col "$r" 2)" r_ours="$r_ours $(col "$r" 3)"
 	i=$((i + 1))
 done
 status=0
 if [ -s "$work/ours.err" ]; then
 	echo "getpcaps --all wrote to stderr:"; head -n 5 "$work/ours.err"; status=1
 fi
-m_ours=$(echo "$t_ours" | median)
-echo "getpcaps --all wall ms:$t_ours  median $m_ours; $(tail -n 1 "$work/ours.out")"
-echo "getpcaps --all max RSS: $(maxrss "$ours" --all) KiB"
+mw_ours=$(echo "$w_ours" | median) mc_ours=$(echo "$c_ours" | median)
+echo "getpcaps --all: wall ms$w_ours (median $mw_ours), cpu ms$c_ours (median $mc_ours), max RSS $(echo "$r_ours" | tr ' ' '\n' | sort -n | tail -n 1) KiB"
+echo "  $(tail -n 1 "$work/ours.out")"
 if [ -n "$ref" ]; then
-	m_ref=$(echo "$t_ref" | median)
-	echo "pscap wall ms:$t_ref  median $m_ref; $(($(wc -l <"$work/ref.out") - 1)) processes listed"
-	echo "pscap max RSS: $(maxrss "$ref") KiB"
-	echo "wall-time ratio getpcaps --all / pscap: $(awk -v a="$m_ours" -v b="$m_ref" 'BEGIN { printf "%.3f", b ? a / b : 0 }')"
-	echo "(pscap leaves out pid 1 and processes with empty sets whose bounding set is reduced; getpcaps --all shows those)"
+	mw_ref=$(echo "$w_ref" | median) mc_ref=$(echo "$c_ref" | median)
+	echo "pscap:          wall ms$w_ref (median $mw_ref), cpu ms$c_ref (median $mc_ref), max RSS $(echo "$r_ref" | tr ' ' '\n' | sort -n | tail -n 1) KiB"
+	echo "  $(($(wc -l <"$work/ref.out") - 1)) processes listed"
+	ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "?" || b == "?" || b == 0) print "?"; else printf "%.3f", a / b }'; }
+	echo "ratio getpcaps --all / pscap: wall $(ratio "$mw_ours" "$mw_ref"), cpu $(ratio "$mc_ours" "$mc_ref")"
+	echo "(pscap leaves out pid 1 and processes with empty sets whose bounding set is reduced, which getpcaps --all shows; it reads only status, once, by path)"
 fi
 echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the cores skews wall times)"
 exit $status
