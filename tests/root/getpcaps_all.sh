@@ -28,10 +28,7 @@ for p in "$G" "$C" "$S"; do [ -x "$p" ] || { echo "$p not built"; exit 1; }; don
 for t in script setsid setpriv unshare python3; do
 	command -v $t >/dev/null || { echo "skipped: $t is not installed"; exit 77; }
 done
-if [ -z "${GETPCAPS_ALL_PIDNS:-}" ]; then
-	GETPCAPS_ALL_PIDNS=1 exec unshare --pid --fork --mount-proc sh "$0" "$@"
-fi
-[ $$ -eq 1 ] || { echo "not pid 1 of a new pid namespace"; exit 1; }
+own_pid_ns "$@"
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 

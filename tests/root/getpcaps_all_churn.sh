@@ -18,10 +18,7 @@ for p in "$G" "$S"; do [ -x "$p" ] || { echo "$p not built"; exit 1; }; done
 for t in setpriv unshare; do
 	command -v $t >/dev/null || { echo "skipped: $t is not installed"; exit 77; }
 done
-if [ -z "${GETPCAPS_CHURN_PIDNS:-}" ]; then
-	GETPCAPS_CHURN_PIDNS=1 exec unshare --pid --fork --mount-proc sh "$0" "$@"
-fi
-[ $$ -eq 1 ] || { echo "not pid 1 of a new pid namespace"; exit 1; }
+own_pid_ns "$@"
 # uid 65534 is "nobody" in the base accounts, whatever the host calls it.
 private_etc "$@"
 small=no
