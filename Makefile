@@ -48,6 +48,12 @@ DEB_OUT ?= build/deb
 deb:
 	@sh debian/make-deb.sh $(DEB_OUT)
 
+# Builds with gcc, clang, _FORTIFY_SOURCE=3, ASan+UBSan and static programs,
+# each in build/distcheck/<name>, runs the unit tier of each, and checks that
+# uninstall removes what install wrote (tools/distcheck.sh).
+distcheck:
+	@sh tools/distcheck.sh
+
 abi-check: all
 	@BUILD=$(BUILD) TOP=$(CURDIR) sh tests/cli/abi_exports.sh
 
@@ -71,4 +77,4 @@ clean:
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
 	rm -rf $(BUILD)
 
-.PHONY: all install uninstall test deb abi-check demo bench fuzz clean
+.PHONY: all install uninstall test deb distcheck abi-check demo bench fuzz clean

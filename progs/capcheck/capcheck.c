@@ -38,6 +38,9 @@ static int warnings;
  * a newline or an ESC sequence in them must not forge or hide output.
  */
 static void vput(FILE *out, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void vput(FILE *out, const char *fmt, va_list ap)
 {
 	char *text;
 
