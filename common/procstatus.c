@@ -91,7 +91,7 @@ int proc_status_line(const char *line, struct proc_status *s)
 	/* In the order of the PROC_STATUS_* bits. */
 	static const char *const keys[] = {
 		"Uid:", "Gid:", "Groups:", "CapInh:", "CapPrm:", "CapBnd:",
-		"CapAmb:", "NoNewPrivs:", "Seccomp:",
+		"CapAmb:", "NoNewPrivs:", "Seccomp:", "CapEff:",
 	};
 	unsigned id[4];
 	size_t i;
@@ -139,6 +139,9 @@ int proc_status_line(const char *line, struct proc_status *s)
 	case PROC_STATUS_SECCOMP:
 		rc = parse_small(line, 2, &s->seccomp);
 		break;
+	case PROC_STATUS_CAPEFF:
+		rc = parse_hex(line, &s->effective);
+		break;
 	}
 	if (rc < 0) {
 		errno = EINVAL;
@@ -184,6 +187,28 @@ int proc_status_read(int dirfd, struct proc_status *s, char **bad)
 	if (rc < 0)
 		errno = *bad != NULL ? EINVAL : ENOMEM;
 	return rc;
+}
+
+int proc_status_parse(const char *text, struct proc_status *s,
+		      const char **bad)
+{
+	const char *line = text;
+
+	memset(s, 0, sizeof(*s));
+	*bad = NULL;
+	while (*line != '\0') {
+		const char *nl = strchr(line, '\n');
+
+		if (proc_status_line(line, s) < 0) {
+			if (errno == EINVAL)
+				*bad = line;
+			return -1;	/* fail closed, as proc_status_read */
+		}
+		if (nl == NULL)
+			break;
+		line = nl + 1;
+	}
+	return 0;
 }
 
 void proc_status_release(struct proc_status *s)

@@ -24,7 +24,8 @@ enum {
 	PROC_STATUS_CAPAMB = 64,
 	PROC_STATUS_NNP = 128,
 	PROC_STATUS_SECCOMP = 256,
-	PROC_STATUS_ALL = 511,
+	PROC_STATUS_CAPEFF = 512,
+	PROC_STATUS_ALL = 1023,
 };
 
 struct proc_status {
@@ -33,7 +34,7 @@ struct proc_status {
 	gid_t gid[4];
 	gid_t *groups;		/* supplementary; proc_status_release() */
 	int ngroups;
-	uint64_t inheritable, permitted, bounding, ambient;
+	uint64_t inheritable, permitted, effective, bounding, ambient;
 	int no_new_privs;	/* 0 or 1 */
 	int seccomp;		/* 0 none, 1 strict, 2 filter */
 };
@@ -53,6 +54,14 @@ int proc_status_line(const char *line, struct proc_status *s);
  * there is for the caller to check in s->seen. Release s in any case.
  */
 int proc_status_read(int dirfd, struct proc_status *s, char **bad);
+
+/*
+ * The same for a status file already read into text (NUL-terminated), for
+ * a caller that reads /proc its own way. On EINVAL *bad points at the
+ * malformed line inside text. Release s in any case.
+ */
+int proc_status_parse(const char *text, struct proc_status *s,
+		      const char **bad);
 
 void proc_status_release(struct proc_status *s);
 

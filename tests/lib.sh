@@ -238,6 +238,20 @@ with_our_lib() {
 	fi
 }
 
+# own_pid_ns [ARG...]: re-runs the suite ("$0" ARG...) as pid 1 of a new
+# pid namespace with a /proc of its own (unshare --pid --fork --mount-proc):
+# it sees only the processes it starts, and they all die with it. Call it
+# before private_etc. Skips (77) without unshare.
+own_pid_ns() {
+	if [ -n "${OWN_PID_NS:-}" ]; then
+		[ $$ -eq 1 ] || { echo "own_pid_ns: not pid 1 of the new namespace"; exit 1; }
+		return 0
+	fi
+	command -v unshare >/dev/null ||
+		{ echo "skipped: unshare (util-linux) is not installed"; exit 77; }
+	OWN_PID_NS=1 exec unshare --pid --fork --mount-proc sh "$0" "$@"
+}
+
 # private_etc [ARG...]: call it near the top of a root suite that runs
 # programs as other users by name (setpriv --reuid=nobody, capsh
 # --user=nobody, getent). It re-runs the suite ("$0" ARG...) in a private

@@ -8,6 +8,7 @@
 #include <sys/capability.h>
 #include <sys/types.h>
 
+#include "getpcaps.h"
 #include "json.h"
 #include "mask.h"
 #include "suggest.h"
@@ -44,7 +45,9 @@ static void usage(int status)
 	      "     --iab                 show IAB of process too.\n"
 	      "     --license             display license info\n"
 	      "     --json                one JSON object per process (not in libcap)\n"
-	      "     --version             print the version and exit (not in libcap)\n",
+	      "     --version             print the version and exit (not in libcap)\n"
+	      "     --all                 every process holding capabilities (not in libcap)\n"
+	      "     --tree                the same as a process tree (not in libcap)\n",
 	      stderr);
 	exit(status);
 }
@@ -164,7 +167,7 @@ static void suggest_option(const char *arg)
 {
 	static const char *const options[] = {
 		"--help", "-h", "--usage", "--license", "--verbose", "--ugly",
-		"--legacy", "--iab", "--json", "--version",
+		"--legacy", "--iab", "--json", "--version", "--all", "--tree",
 	};
 
 	if (arg[0] != '-' || arg[1] == '\0' ||
@@ -230,6 +233,14 @@ int main(int argc, char *argv[])
 
 	if (argc < 2)
 		usage(EXIT_FAILURE);
+	/*
+	 * Ours: --all or --tree anywhere makes this the process-wide audit
+	 * (getpcaps_all.c), with a hand-written parser of its own over the
+	 * whole command line. Without them, the loop below is libcap's
+	 * parser, word for word in its order, and its output unchanged.
+	 */
+	if (all_requested(argc, argv))
+		return all_main(argc, argv, usage);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 

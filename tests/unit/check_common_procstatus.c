@@ -22,7 +22,7 @@ static const char good[] =
 	"Groups:\t4 24 27 4294967295 \n"
 	"CapInh:\t0000004000000000\n"
 	"CapPrm:\t0000000000000000\n"
-	"CapEff:\t0000000000000000\n"
+	"CapEff:\t0000000000200000\n"
 	"CapBnd:\t000001ffffffffff\n"
 	"CapAmb:\t0000004000000000\n"
 	"NoNewPrivs:\t1\n"
@@ -63,10 +63,38 @@ START_TEST(reads_every_field)
 	ck_assert_int_eq(s.ngroups, 4);
 	ck_assert_uint_eq(s.groups[3], 4294967295U);
 	ck_assert_uint_eq(s.inheritable, UINT64_C(1) << 38);
+	ck_assert_uint_eq(s.effective, UINT64_C(1) << 21);
 	ck_assert_uint_eq(s.bounding, UINT64_C(0x1ffffffffff));
 	ck_assert_uint_eq(s.ambient, UINT64_C(1) << 38);
 	ck_assert_int_eq(s.no_new_privs, 1);
 	ck_assert_int_eq(s.seccomp, 2);
+	proc_status_release(&s);
+}
+END_TEST
+
+/* Text already read (getpcaps --all's way): the same fields, the same refusals. */
+START_TEST(parses_text_in_memory)
+{
+	static const char broken[] =
+		"Uid:\t0\t0\t0\t0\nCapEff:\t-1\nCapInh:\t0\n";
+	struct proc_status s;
+	const char *bad;
+
+	ck_assert_int_eq(proc_status_parse(good, &s, &bad), 0);
+	ck_assert_ptr_null(bad);
+	ck_assert_uint_eq(s.seen, PROC_STATUS_ALL);
+	ck_assert_uint_eq(s.effective, UINT64_C(1) << 21);
+	ck_assert_int_eq(s.ngroups, 4);
+	proc_status_release(&s);
+	errno = 0;
+	ck_assert_int_eq(proc_status_parse(broken, &s, &bad), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_eq(bad, broken + strlen("Uid:\t0\t0\t0\t0\n"));
+	ck_assert_uint_eq(s.seen, PROC_STATUS_UID);
+	proc_status_release(&s);
+	/* The last line may lack its newline. */
+	ck_assert_int_eq(proc_status_parse("CapEff:\t1", &s, &bad), 0);
+	ck_assert_uint_eq(s.effective, 1);
 	proc_status_release(&s);
 }
 END_TEST
@@ -100,7 +128,7 @@ START_TEST(refuses_what_atoi_would_take)
 		proc_status_release(&s);
 	}
 	memset(&s, 0, sizeof(s));
-	ck_assert_int_eq(proc_status_line("CapEff:\tjunk\n", &s), 0);
+	ck_assert_int_eq(proc_status_line("VmRSS:\tjunk\n", &s), 0);
 	ck_assert_int_eq(proc_status_line("Groups:\t\n", &s), PROC_STATUS_GROUPS);
 	ck_assert_int_eq(s.ngroups, 0);
 }
@@ -170,6 +198,7 @@ static Suite *procstatus_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, reads_every_field);
+	tcase_add_test(tc, parses_text_in_memory);
 	tcase_add_test(tc, refuses_what_atoi_would_take);
 	tcase_add_test(tc, a_bad_line_stops_the_read);
 	tcase_add_test(tc, no_status_file);

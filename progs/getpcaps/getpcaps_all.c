@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * getpcaps --all / --tree: the command line, the judgement of each process
+ * (what is shown, what is flagged) and the exit status.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "getpcaps.h"
+#include "suggest.h"
+#include "version.h"
+
+/*
+ * Command names of interactive shells. A process counts as an interactive
+ * shell when its comm is one of these and it has a controlling terminal:
+ * a person typing commands whose every program inherits the ambient set.
+ * comm is whatever the process last executed (or named itself with
+ * prctl), so a renamed shell escapes this and a renamed program is a
+ * false alarm; both are the process's own doing.
+ */
+static const char *const shells[] = {
+	"ash", "bash", "busybox", "csh", "dash", "elvish", "fish", "ksh",
+	"ksh93", "mksh", "nu", "pdksh", "posh", "pwsh", "rbash", "sh", "tcsh",
+	"xonsh", "yash", "zsh",
+};
+
+/*
+ * Parents that make a terminal-less child a daemon, besides pid 1: service
+ * managers and supervisors (a user's systemd instance, runit, s6,
+ * daemontools, dinit, supervisord) and container shims.
+ */
+static const char *const managers[] = {
+	"conmon", "containerd-shim", "dinit", "runsv", "s6-supervise",
+	"supervise", "supervisord", "systemd",
+};
+
+static int in_list(const char *name, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(name, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+#define IN_LIST(name, list) in_list(name, list, sizeof(list) / sizeof(list[0]))
+
+/*
+ * A daemon: no controlling terminal, started by pid 1 or by a service
+ * manager. Without no_new_privs, a set-user-ID-root or file-capability
+ * program it can be made to run hands it more: for a non-root daemon
+ * root's uid at least (it owns most of the system's files), for a root
+ * one whatever its bounding set allows beyond its permitted set. A root
+ * process already holding its whole bounding set has nothing to gain.
+ */
+static int daemon_without_nnp(const struct scan *s, const struct proc *p)
+{
+	const struct proc *parent;
+
+	if (p->tty || p->nnp || (p->prm | p->amb) == 0)
+		return 0;
+	if (p->uid[1] == 0 && (p->bnd & s->full & ~p->prm) == 0)
+		return 0;
+	if (p->ppid == 1)
+		return 1;
+	parent = scan_find(s, p->ppid);
+	return parent != NULL && IN_LIST(parent->comm, managers);
+}
+
+void judge_all(struct scan *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		struct proc *p = &s->procs[i];
+
+		p->shown = (p->inh | p->prm | p->eff | p->amb) != 0 ||
+			   (p->bnd & s->full) != s->full;
+		p->flags = 0;
+		if (p->amb != 0 && p->tty && IN_LIST(p->comm, shells))
+			p->flags |= FLAG_AMBIENT_SHELL;
+		if (p->exe_state == EXE_WRITABLE)
+			p->flags |= FLAG_WRITABLE_EXE;
+		if (daemon_without_nnp(s, p))
+			p->flags |= FLAG_NO_NNP_DAEMON;
+	}
+}
+
+int all_requested(int argc, char *argv[])
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "--tree"))
+			return 1;
+	return 0;
+}
+
+/*
+ * Hand-written like getpcaps' own parser (libcap's getpcaps has no getopt
+ * and we keep its words as it reads them): --help, -h, --usage and
+ * --version act where they stand; --json, --iab and --verbose keep their
+ * getpcaps meaning for every process shown; --legacy, --ugly, --license
+ * and process ids make no sense for the whole system and are refused.
+ */
+int all_main(int argc, char *argv[], void (*usage)(int status))
+{
+	static const char *const words[] = {
+		"--all", "--tree", "--json", "--iab", "--verbose", "--help",
+		"--usage", "--version",
+	};
+	struct print_opts po = { 0, 0, 0, 0 };
+	struct scan_opts so = { 0 };
+	struct scan s;
+	int i, status = EXIT_SUCCESS;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h") ||
+		    !strcmp(arg, "--usage"))
+			usage(EXIT_SUCCESS);
+		else if (!strcmp(arg, "--version"))
+			return version_print("getpcaps");
+		else if (!strcmp(arg, "--all"))
+			;
+		else if (!strcmp(arg, "--tree"))
+			po.tree = 1;
+		else if (!strcmp(arg, "--json"))
+			po.json = 1;
+		else if (!strcmp(arg, "--iab"))
+			po.iab = 1;
+		else if (!strcmp(arg, "--verbose"))
+			po.verbose = 1;
+		else if (arg[0] == '-' && arg[1] != '\0' &&
+			 (arg[1] < '0' || arg[1] > '9') &&
+			 strcmp(arg, "--legacy") && strcmp(arg, "--ugly") &&
+			 strcmp(arg, "--license")) {
+			suggest_unknown(stderr, "getpcaps", "option", arg, words,
+					sizeof(words) / sizeof(words[0]));
+			return 2;
+		} else {
+			escape_line(stderr, "getpcaps: ", "--all shows every"
+				    " process: '%s' cannot be combined with it",
+				    arg);
+			return 2;
+		}
+	}
+	so.cmdline = po.verbose;
+	if (scan_run(&s, "/proc", &so) < 0) {
+		fprintf(stderr, "getpcaps: /proc: %s\n", strerror(errno));
+		return EXIT_FAILURE;
+	}
+	judge_all(&s);
+	if (print_all(&s, &po) < 0) {
+		fprintf(stderr, "getpcaps: %s\n", strerror(ENOMEM));
+		status = EXIT_FAILURE;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "getpcaps: standard output: %s\n",
+			strerror(errno));
+		status = EXIT_FAILURE;
+	}
+	if (s.counts.not_examined) {
+		fprintf(stderr, "getpcaps: %zu processes not examined: %s"
+			" (a complete audit needs root)\n",
+			s.counts.not_examined,
+			strerror(s.counts.not_examined_errno));
+		status = EXIT_FAILURE;
+	}
+	if (s.counts.exe_unchecked) {
+		fprintf(stderr, "getpcaps: the executables of %zu capable"
+			" processes not examined: %s\n",
+			s.counts.exe_unchecked, strerror(s.counts.exe_errno));
+		status = EXIT_FAILURE;
+	}
+	scan_free(&s);
+	return status;
+}

@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * Reads every process's credentials from /proc for getpcaps --all.
+ *
+ * Each /proc/<pid> is opened once as a directory (O_DIRECTORY|O_NOFOLLOW)
+ * and everything else is read relative to that descriptor, never by a
+ * path again. The kernel ties such a descriptor to the process it was
+ * opened for, not to the number: once that process is gone its files
+ * answer ENOENT or ESRCH, even if the pid has been handed to a new one.
+ * We still compare the start time in stat before and after the other
+ * reads, so two processes' data can never be mixed into one record.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "getpcaps.h"
+#include "procstatus.h"
+
+#define PF_KTHREAD 0x00200000u	/* include/linux/sched.h: a kernel thread */
+
+/* A growing read buffer, reused for every process. */
+struct buf {
+	char *data;
+	size_t size;
+};
+
+/*
+ * Reads all of fd from its start into b, NUL-terminated. Returns the
+ * length, or -1 with errno. /proc's files are generated whole on a read
+ * from offset 0, so reading in pieces still gives one consistent text, and
+ * reading from 0 again generates it anew. stat and status are one record
+ * each (single_open seq files): a read that left room in the buffer has
+ * returned all of it (one system call, not two, per file); whole says so.
+ */
+static ssize_t read_fd(int fd, struct buf *b, int whole)
+{
+	size_t len = 0;
+
+	for (;;) {
+		ssize_t r;
+
+		if (len + 1 >= b->size) {
+			size_t size = b->size ? b->size * 2 : 4096;
+			char *data = realloc(b->data, size);
+
+			if (data == NULL) {
+				errno = ENOMEM;
+				return -1;
+			}
+			b->data = data;
+			b->size = size;
+		}
+		r = pread(fd, b->data + len, b->size - len - 1, (off_t)len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		if (whole && len + 1 < b->size)
+			break;
+	}
+	b->data[len] = '\0';
+	return (ssize_t)len;
+}
+
+/* read_fd() of name, relative to the process's directory dfd. */
+static ssize_t read_at(int dfd, const char *name, struct buf *b, int whole)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return -1;
+	len = read_fd(fd, b, whole);
+	if (len < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	close(fd);
+	return len;
+}
+
+/* The fields of /proc/<pid>/stat we use. */
+struct stat_fields {
+	char state;
+	pid_t ppid;
+	int tty_nr;
+	unsigned flags;
+	unsigned long long start;
+};
+
+/*
+ * "pid (comm) state ppid pgrp session tty_nr tpgid flags ... starttime":
+ * comm may hold spaces and parentheses, so it ends at the last ')'.
+ * Returns 0, or -1 when the text is not what the kernel writes.
+ */
+static int parse_stat(const char *text, char *comm, size_t comm_size,
+		      struct stat_fields *f)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')');
+	size_t len;
+	int ppid;
+
+	if (open == NULL || close == NULL || close < open)
+		return -1;
+	len = (size_t)(close - open - 1);
+	if (comm != NULL) {
+		if (len >= comm_size)
+			len = comm_size - 1;
+		memcpy(comm, open + 1, len);
+		comm[len] = '\0';
+	}
+	/* fields 3..22 of proc(5); %*s skips the ones we do not use */
+	if (sscanf(close + 1, " %c %d %*s %*s %d %*s %u"
+		   " %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+		   &f->state, &ppid, &f->tty_nr, &f->flags, &f->start) != 5)
+		return -1;
+	f->ppid = (pid_t)ppid;
+	return 0;
+}
+
+/*
+ * The status lines we use, read by the shared strict reader: a malformed
+ * line fails the record (it is counted as not examined), never a 0 taken
+ * for root. CapAmb is missing before Linux 4.3, NoNewPrivs before 4.10.
+ */
+static int parse_status(const char *text, struct proc *p,
+			struct proc_status *ps)
+{
+	const unsigned need = PROC_STATUS_UID | PROC_STATUS_GID |
+		PROC_STATUS_GROUPS | PROC_STATUS_CAPINH | PROC_STATUS_CAPPRM |
+		PROC_STATUS_CAPEFF | PROC_STATUS_CAPBND;
+	const char *bad;
+	int i;
+
+	if (proc_status_parse(text, ps, &bad) < 0)
+		return -1;
+	if ((ps->seen & need) != need) {
+		errno = EPROTO;
+		return -1;
+	}
+	for (i = 0; i < 4; i++) {
+		p->uid[i] = ps->uid[i];
+		p->gid[i] = ps->gid[i];
+	}
+	p->inh = ps->inheritable;
+	p->prm = ps->permitted;
+	p->eff = ps->effective;
+	p->bnd = ps->bounding;
+	p->amb = ps->ambient;
+	p->nnp = ps->no_new_privs;
+	return 0;
+}
+
+/* gid is one of the process's groups: its four ids or a supplementary one. */
+static int in_groups(const struct proc *p, const struct proc_status *ps,
+		     gid_t gid)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (p->gid[i] == gid)
+			return 1;
+	for (i = 0; i < ps->ngroups; i++)
+		if (ps->groups[i] == gid)
+			return 1;
+	return 0;
+}
+
+/*
+ * Can the process's user change what it runs? The executable is reached
+ * through the exe link, which the kernel resolves to the very file the
+ * process executes (no path lookup a process could redirect). Its owner
+ * may always chmod it, so ownership counts as writable; so do group write
+ * permission for one of its groups and world write permission. ACLs and
+ * the directory holding the file are not looked at (see getpcaps(8)).
+ */
+static int check_exe(struct proc *p, int dfd, const struct proc_status *ps)
+{
+	struct stat st;
+
+	if (p->uid[1] == 0 || (p->prm | p->eff | p->amb) == 0) {
+		p->exe_state = EXE_NOT_NEEDED;
+		return 0;
+	}
+	if (fstatat(dfd, "exe", &st, 0) < 0) {
+		p->exe_state = EXE_UNCHECKED;
+		return errno;	/* EACCES: not ours to trace */
+	}
+	if (!S_ISREG(st.st_mode)) {
+		p->exe_state = EXE_UNCHECKED;
+		return EINVAL;
+	}
+	if (st.st_uid == p->uid[1] || (st.st_mode & S_IWOTH) ||
+	    ((st.st_mode & S_IWGRP) && in_groups(p, ps, st.st_gid)))
+		p->exe_state = EXE_WRITABLE;
+	else
+		p->exe_state = EXE_SAFE;
+	return 0;
+}
+
+/* The exe's path for printing (NULL when it cannot be read). */
+static char *read_exe_path(int dfd)
+{
+	char path[4096];
+	ssize_t len = readlinkat(dfd, "exe", path, sizeof(path) - 1);
+
+	if (len < 0)
+		return NULL;
+	path[len] = '\0';
+	return strdup(path);
+}
+
+static int vanished(int err)
+{
+	return err == ENOENT || err == ESRCH;
+}
+
+static struct proc *new_proc(struct scan *s)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		struct proc *procs = realloc(s->procs, cap * sizeof(*procs));
+
+		if (procs == NULL)
+			return NULL;
+		s->procs = procs;
+		s->cap = cap;
+	}
+	memset(&s->procs[s->n], 0, sizeof(s->procs[0]));
+	return &s->procs[s->n];
+}
+
+struct bufs {
+	struct buf stat, status, cmdline;
+};
+
+/*
+ * Reads one process into a new record. Returns 0 (read, left out or
+ * counted as vanished or unreadable) or -1 with errno ENOMEM.
+ */
+static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
+		    struct bufs *b, const struct scan_opts *o)
+{
+	struct scan_counts *c = &s->counts;
+	struct stat_fields f, again;
+	struct proc_status ps = { 0 };
+	struct proc *p = NULL;
+	int dfd, sfd = -1, err, exe_err;
+
+	c->listed++;
+	dfd = openat(procfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		     O_CLOEXEC);
+	if (dfd < 0)
+		goto failed;
+	p = new_proc(s);
+	if (p == NULL)
+		goto nomem;
+	p->pid = pid;
+	sfd = openat(dfd, "stat", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (sfd < 0 || read_fd(sfd, &b->stat, 1) < 0)
+		goto failed;
+	if (parse_stat(b->stat.data, p->comm, sizeof(p->comm), &f) < 0) {
+		errno = EPROTO;
+		goto failed;
+	}
+	if (f.flags & PF_KTHREAD) {
+		c->kernel_threads++;
+		goto drop;
+	}
+	if (f.state == 'Z' || f.state == 'X') {
+		c->zombies++;
+		goto drop;
+	}
+	p->ppid = f.ppid;
+	p->tty = f.tty_nr != 0;
+	p->start = f.start;
+	if (read_at(dfd, "status", &b->status, 1) < 0)
+		goto failed;
+	if (parse_status(b->status.data, p, &ps) < 0) {
+		if (errno == EINVAL)
+			errno = EPROTO;
+		goto failed;
+	}
+	exe_err = check_exe(p, dfd, &ps);
+	if (vanished(exe_err)) {
+		errno = exe_err;	/* exiting: its memory, exe link included, is gone */
+		goto failed;
+	}
+	if (o->cmdline) {
+		ssize_t len = read_at(dfd, "cmdline", &b->cmdline, 0);
+
+		if (len < 0)
+			goto failed;
+		p->cmdline = malloc((size_t)len + 1);
+		if (p->cmdline == NULL)
+			goto nomem;
+		memcpy(p->cmdline, b->cmdline.data, (size_t)len + 1);
+		p->cmdline_len = (size_t)len;
+		p->exe = read_exe_path(dfd);
+	}
+	/* Still the same process, and did it not exit meanwhile? */
+	if (read_fd(sfd, &b->stat, 1) < 0)
+		goto failed;
+	if (parse_stat(b->stat.data, NULL, 0, &again) < 0 ||
+	    again.start != f.start || again.state == 'Z' ||
+	    again.state == 'X') {
+		c->exited++;
+		goto drop;
+	}
+	if (p->exe_state == EXE_UNCHECKED) {
+		c->exe_unchecked++;
+		if (c->exe_errno == 0)
+			c->exe_errno = exe_err;
+	}
+	c->examined++;
+	s->n++;			/* keep the record */
+	proc_status_release(&ps);
+	close(sfd);
+	close(dfd);
+	return 0;
+failed:
+	err = errno;
+	if (err == ENOMEM)
+		goto nomem;
+	if (vanished(err)) {
+		c->exited++;
+	} else {
+		c->not_examined++;
+		if (c->not_examined_errno == 0)
+			c->not_examined_errno = err;
+	}
+drop:
+	proc_status_release(&ps);
+	if (sfd >= 0)
+		close(sfd);
+	if (dfd >= 0)
+		close(dfd);
+	if (p != NULL) {	/* the record is not kept */
+		free(p->cmdline);
+		free(p->exe);
+		p->cmdline = p->exe = NULL;
+	}
+	return 0;
+nomem:
+	proc_status_release(&ps);
+	if (sfd >= 0)
+		close(sfd);
+	if (dfd >= 0)
+		close(dfd);
+	if (p != NULL) {
+		free(p->cmdline);
+		free(p->exe);
+		p->cmdline = p->exe = NULL;
+	}
+	errno = ENOMEM;
+	return -1;
+}
+
+static int pid_name(const char *name, pid_t *pid)
+{
+	unsigned long v = 0;
+	const char *q;
+
+	if (*name < '1' || *name > '9')
+		return -1;
+	for (q = name; *q != '\0'; q++) {
+		if (*q < '0' || *q > '9' || v > 0x7fffffffUL / 10)
+			return -1;
+		v = v * 10 + (unsigned long)(*q - '0');
+	}
+	if (v > 0x7fffffffUL)
+		return -1;
+	*pid = (pid_t)v;
+	return 0;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	pid_t x = ((const struct proc *)a)->pid, y = ((const struct proc *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+int scan_run(struct scan *s, const char *proc_root, const struct scan_opts *o)
+{
+	struct bufs b = { { NULL, 0 }, { NULL, 0 }, { NULL, 0 } };
+	struct dirent *d;
+	cap_value_t bits = cap_max_bits();
+	int procfd, status = 0;
+	DIR *dir;
+
+	memset(s, 0, sizeof(*s));
+	s->full = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+	procfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		      O_CLOEXEC);
+	if (procfd < 0)
+		return -1;
+	dir = fdopendir(procfd);
+	if (dir == NULL) {
+		int saved = errno;
+
+		close(procfd);
+		errno = saved;
+		return -1;
+	}
+	for (;;) {
+		pid_t pid;
+
+		errno = 0;
+		d = readdir(dir);
+		if (d == NULL) {
+			if (errno != 0)
+				status = -1;
+			break;
+		}
+		if (pid_name(d->d_name, &pid) < 0)
+			continue;
+		if (scan_one(s, dirfd(dir), d->d_name, pid, &b, o) < 0) {
+			status = -1;
+			break;
+		}
+	}
+	if (status < 0) {
+		int saved = errno;
+
+		closedir(dir);
+		free(b.stat.data);
+		free(b.status.data);
+		free(b.cmdline.data);
+		errno = saved;
+		return -1;
+	}
+	closedir(dir);
+	free(b.stat.data);
+	free(b.status.data);
+	free(b.cmdline.data);
+	qsort(s->procs, s->n, sizeof(s->procs[0]), by_pid);
+	return 0;
+}
+
+void scan_free(struct scan *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->procs[i].cmdline);
+		free(s->procs[i].exe);
+	}
+	free(s->procs);
+	memset(s, 0, sizeof(*s));
+}
+
+struct proc *scan_find(const struct scan *s, pid_t pid)
+{
+	struct proc key;
+
+	key.pid = pid;
+	return s->n ? bsearch(&key, s->procs, s->n, sizeof(key), by_pid) : NULL;
+}

@@ -1,0 +1,242 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# getpcaps --all, --tree and --json on processes started with known
+# capability states, in a pid namespace of their own (its /proc shows
+# only them; this script is its pid 1, so terminal-less children are
+# "daemons"):
+#   A  sh on a terminal (script(1)) as nobody with ambient cap_net_raw:
+#      flagged ambient-shell; its sleep child (not a shell) is not
+#   B  the same without a terminal: no-new-privs-missing, not ambient-shell
+#   C  a copy of sleep owned by nobody with cap_net_bind_service=ep, run
+#      by nobody: writable-exe (and no-new-privs-missing)
+#   D  a root-owned 0755 copy with cap_net_raw=ep, run by nobody: only
+#      no-new-privs-missing
+#   E  a root:nogroup 0775 copy, run by nobody in nogroup: writable-exe
+#   F  ambient cap_net_raw under no_new_privs: shown, nothing flagged
+#   G  nobody with nothing but cap_sys_admin dropped from the bounding set
+# Each row's sets must equal what "getpcaps --iab --verbose <pid>" (capget
+# and /proc) and /proc/<pid>/status say, with the right risk tier and
+# flags. Then: in a user namespace (full bounding set) a process with
+# nothing is not shown; --tree's structure against the parents; --json
+# parses; as nobody under hidepid=1 the unreadable processes are counted
+# and the exit status is 1.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+G=$BUILD/progs/getpcaps C=$BUILD/progs/capsh S=$BUILD/progs/setcap
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+for p in "$G" "$C" "$S"; do [ -x "$p" ] || { fail "$p not built"; finish; }; done
+for t in script setsid setpriv unshare python3; do
+	command -v $t >/dev/null || skip "$t is not installed"
+done
+own_pid_ns "$@"
+# Users and groups by name (nobody, nogroup) from the base accounts only.
+private_etc "$@"
+
+init
+cleanup() {
+	for p in $(ls /proc | grep -E '^[0-9]+$'); do
+		[ "$p" -ne 1 ] && kill -9 "$p" 2>/dev/null
+	done
+}
+at_exit cleanup
+chmod 755 "$T"
+
+# The pid of the process whose command line is exactly the words given.
+pid_of() {
+	want=$(printf '%s\0' "$@" | od -An -c | tr -d ' \n')
+	for d in /proc/[0-9]*; do
+		got=$(od -An -c "$d/cmdline" 2>/dev/null | tr -d ' \n')
+		[ "$got" = "$want" ] && { echo "${d#/proc/}"; return 0; }
+	done
+	return 1
+}
+ppid_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f2; }
+
+amb='--caps=cap_net_raw,cap_setuid,cap_setgid+p cap_net_raw+i'
+script -qfc "$C '$amb' --keep=1 --user=nobody --addamb=cap_net_raw --shell=/bin/sh -- -c 'sleep 61; :'" /dev/null </dev/null >/dev/null 2>&1 &
+setsid "$C" "$amb" --keep=1 --user=nobody --addamb=cap_net_raw --shell=/bin/sh -- -c 'sleep 62; :' </dev/null >/dev/null 2>&1 &
+for f in own root grp; do cp /bin/sleep "$T/${f}sleep"; done
+chown nobody "$T/ownsleep"; chmod 755 "$T/ownsleep"
+chown root:nogroup "$T/grpsleep"; chmod 775 "$T/grpsleep"
+chmod 755 "$T/rootsleep"
+"$S" cap_net_bind_service=ep "$T/ownsleep" cap_net_bind_service=ep "$T/grpsleep" &&
+"$S" cap_net_raw=ep "$T/rootsleep" || { fail "setcap failed"; finish; }
+nb='--reuid=nobody --regid=nogroup --clear-groups'
+# shellcheck disable=SC2086
+setsid setpriv $nb "$T/ownsleep" 63 </dev/null >/dev/null 2>&1 &
+# shellcheck disable=SC2086
+setsid setpriv $nb "$T/rootsleep" 63 </dev/null >/dev/null 2>&1 &
+# shellcheck disable=SC2086
+setsid setpriv $nb "$T/grpsleep" 63 </dev/null >/dev/null 2>&1 &
+setsid "$C" "$amb" --keep=1 --user=nobody --addamb=cap_net_raw --shell=/bin/sh -- -c 'exec setpriv --no-new-privs sleep 64' </dev/null >/dev/null 2>&1 &
+setsid "$C" --drop=cap_sys_admin --shell=/bin/sh -- -c 'exec setpriv --reuid=65534 --regid=65534 --clear-groups sleep 65' </dev/null >/dev/null 2>&1 &
+
+# Wait for every target to be running its final program.
+i=0
+while :; do
+	A1=$(pid_of sleep 61) && A=$(ppid_of "$A1") && B1=$(pid_of sleep 62) &&
+	B=$(ppid_of "$B1") && Cp=$(pid_of "$T/ownsleep" 63) &&
+	D=$(pid_of "$T/rootsleep" 63) && E=$(pid_of "$T/grpsleep" 63) &&
+	F=$(pid_of sleep 64) && Gp=$(pid_of sleep 65) && break
+	i=$((i + 1))
+	[ $i -lt 50 ] || { fail "targets did not start"; ps -ef; finish; }
+	sleep 0.1
+done
+targets="$A $A1 $B $Cp $D $E $F $Gp"
+
+run_ours "$G" --all --iab >"$T/all" 2>"$T/all.err"; rc=$?
+[ $rc -eq 0 ] || fail "--all exit $rc [$(cat "$T/all.err")]"
+[ -s "$T/all.err" ] && fail "--all wrote to stderr: $(cat "$T/all.err")"
+head -n 1 "$T/all" | grep -q '^    PID    PPID USER         COMMAND          RISK                CAPABILITIES$' ||
+	fail "header: $(head -n 1 "$T/all")"
+
+# row PID: the table's line for PID; flags PID: its flags, sorted.
+row() { awk -v p="$1" '$1 == p && $0 !~ /^        !/' "$T/all"; }
+flags() {
+	awk -v p="$1" '/^        ! / { if (cur == p) print $2; next } { cur = $1 }' "$T/all" |
+		tr -d ':' | sort | tr '\n' ' ' | sed 's/ $//'
+}
+# check PID USER COMM RISK FLAGS [TEXT]
+check() {
+	pid=$1 user=$2 comm=$3 risk=$4 want_flags=$5 text=${6:-}
+	r=$(row "$pid")
+	[ -n "$r" ] || { fail "pid $pid ($comm) not shown"; return; }
+	set -- $r
+	[ "$2" = "$(ppid_of "$pid")" ] || fail "$comm: ppid $2, want $(ppid_of "$pid")"
+	[ "$3" = "$user" ] || fail "$comm: user $3, want $user"
+	[ "$4" = "$comm" ] || fail "$comm: command $4"
+	[ "$5" = "$risk" ] || fail "$comm: risk $5, want $risk"
+	caps=$(echo "$r" | cut -c67-)
+	ref=$(run_ours "$G" --iab --verbose "$pid" | sed "s/^$pid: //")
+	[ "$caps" = "$ref" ] || fail "$comm: sets [$caps], getpcaps --iab --verbose [$ref]"
+	if [ -n "$text" ]; then
+		case $caps in "\"$text\""*) ;; *) fail "$comm: text [$caps], want \"$text\"" ;; esac
+	fi
+	[ "$(flags "$pid")" = "$want_flags" ] || fail "$comm: flags [$(flags "$pid")], want [$want_flags]"
+}
+check "$A" nobody sh escalation-adjacent ambient-shell cap_net_raw=eip
+check "$A1" nobody sleep escalation-adjacent "" cap_net_raw=eip
+check "$B" nobody sh escalation-adjacent no-new-privs-missing cap_net_raw=eip
+check "$Cp" nobody ownsleep low "no-new-privs-missing writable-exe" cap_net_bind_service=ep
+check "$D" nobody rootsleep escalation-adjacent no-new-privs-missing cap_net_raw=ep
+check "$E" nobody grpsleep low "no-new-privs-missing writable-exe" cap_net_bind_service=ep
+check "$F" nobody sleep escalation-adjacent "" cap_net_raw=eip
+check "$Gp" nobody sleep - "" =
+case $(row "$Gp" | cut -c67-) in *'!'*cap_sys_admin*) ;; *) fail "G: no !cap_sys_admin: $(row "$Gp")" ;; esac
+check 1 root sh root-equivalent ""
+tail -n 1 "$T/all" | grep -Eq '^summary: [0-9]+ processes examined, [0-9]+ shown; left out: 0 kernel threads, 0 zombies, [0-9]+ exited during the scan; 0 not examined$' ||
+	fail "summary: $(tail -n 1 "$T/all")"
+# Every process of the namespace is root or a target: all are shown.
+shown=$(grep -c '^ *[0-9]' "$T/all")
+total=$(ls /proc | grep -cE '^[0-9]+$')
+[ "$shown" -ge 10 ] || fail "only $shown rows"
+
+# Without --iab, the IAB part only where ambient or bounding say something.
+run_ours "$G" --all >"$T/plain" 2>&1 || fail "--all without --iab failed"
+awk -v p="$F" '$1 == p' "$T/plain" | grep -q '\[\^cap_net_raw' || fail "plain: F lacks its IAB part"
+
+# --json: every line parses; each target's masks equal /proc/<pid>/status.
+run_ours "$G" --all --json >"$T/json" 2>&1 || fail "--json failed: $(tail -n 2 "$T/json")"
+python3 - "$T/json" "$A $B $Cp $D $E $F $Gp" <<'PY' || fail "--json content"
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+assert objs[-1]["type"] == "summary", objs[-1]
+assert objs[-1]["not_examined"] == 0 and objs[-1]["exe_unchecked"] == 0, objs[-1]
+procs = {o["pid"]: o for o in objs if o["type"] == "process"}
+assert objs[-1]["shown"] == len(procs)
+keys = {"CapEff": "effective", "CapPrm": "permitted", "CapInh": "inheritable",
+        "CapAmb": "ambient", "CapBnd": "bounding"}
+for pid in map(int, sys.argv[2].split()):
+    o = procs[pid]
+    st = dict(l.split(":", 1) for l in open("/proc/%d/status" % pid) if ":" in l)
+    for k, j in keys.items():
+        assert int(st[k], 16) == int(o[j]["hex"], 16), (pid, k, st[k], o[j])
+    assert o["uid"] == int(st["Uid"].split()[1]) == 65534, o
+    assert o["user"] == "nobody" and o["no_new_privs"] == (st["NoNewPrivs"].strip() == "1")
+    assert o["ppid"] == int(st["PPid"]), o
+    assert o["text"] and "iab" in o and isinstance(o["flags"], list)
+print("json ok")
+PY
+python3 - "$T/json" "$A" "$Cp" "$F" <<'PY' || fail "--json flags"
+import json, sys
+procs = {o["pid"]: o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "process"}
+a, c, f = (procs[int(x)] for x in sys.argv[2:])
+assert a["flags"] == ["ambient-shell"] and a["tty"] and a["risk"] == "escalation-adjacent" and a["risk_cap"] == "cap_net_raw", a
+assert sorted(c["flags"]) == ["no-new-privs-missing", "writable-exe"] and c["exe_writable"] is True, c
+assert f["flags"] == [] and f["no_new_privs"] and f["exe_writable"] is False, f
+PY
+
+# --tree: pre-order, each child right under its parent's subtree; the text
+# tree's indentation is three columns per level.
+run_ours "$G" --tree --json >"$T/tjson" 2>&1 || fail "--tree --json failed"
+run_ours "$G" --tree >"$T/tree" 2>&1 || fail "--tree failed"
+python3 - "$T/tjson" "$T/tree" "$targets" <<'PY' || fail "--tree structure"
+import json, re, sys
+objs = [o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "process"]
+targets = set(map(int, sys.argv[3].split()))
+stack = []
+for o in objs:
+    d = o["depth"]
+    assert d <= len(stack), o
+    del stack[d:]
+    if d > 0:
+        assert stack[-1] == o["ppid"], (o, stack)
+    stack.append(o["pid"])
+tree = {o["pid"] for o in objs if not o["context"]}
+assert targets <= tree, targets - tree
+# The two runs differ only in getpcaps' own process: compare by pid.
+depth = {o["pid"]: o["depth"] for o in objs}
+seen = set()
+for l in open(sys.argv[2]):
+    m = re.match(r"^([-|` ]*)([0-9]+) ", l)
+    if not m or int(m.group(2)) not in depth:
+        continue
+    pid = int(m.group(2))
+    seen.add(pid)
+    assert len(m.group(1)) == 3 * depth[pid], (l, depth[pid])
+assert targets <= seen, targets - seen
+print("tree ok")
+PY
+grep -q "^|  .*\`- $A1 sleep (nobody)" "$T/tree" || fail "tree: sleep 61 not the last child of A: $(grep -n " $A1 " "$T/tree")"
+
+# Options: pids and the legacy formats do not combine with --all.
+out=$(run_ours "$G" --all 1 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$out" = "getpcaps: --all shows every process: '1' cannot be combined with it" ] ||
+	fail "--all 1: $rc [$out]"
+out=$(run_ours "$G" --legacy --tree 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "--legacy --tree: $rc [$out]"
+out=$(run_ours "$G" --all --tre 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$out" = "getpcaps: unknown option '--tre'; did you mean --tree?" ] || fail "--tre: $rc [$out]"
+out=$(run_ours "$G" --all --help 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q -- '--tree .*(not in libcap)$' || fail "--all --help: $rc"
+
+# A user namespace gives a full bounding set: a process there with nothing
+# (root under SECBIT_NOROOT, all sets empty) is not shown; one that only
+# lacks a bounding capability is.
+unshare -Ur --pid --fork --mount-proc sh -c '
+	setpriv --securebits +noroot --inh-caps=-all sleep 66 &
+	setpriv --securebits +noroot --inh-caps=-all --bounding-set=-net_raw sleep 67 &
+	sleep 0.3; "$1" --all' sh "$G" >"$T/userns" 2>&1 || fail "--all in a user namespace: $(cat "$T/userns")"
+grep -q ' sleep ' "$T/userns" || fail "user namespace: no sleep row at all: $(cat "$T/userns")"
+[ "$(grep -c ' sleep ' "$T/userns")" -eq 1 ] && grep ' sleep ' "$T/userns" | grep -q '"=" \[!cap_net_raw\]$' ||
+	fail "user namespace: want only the bounding-reduced sleep: $(cat "$T/userns")"
+
+# As nobody under hidepid=1, other users' processes cannot be read: they
+# are counted, named on stderr, and the exit status is 1.
+cp "$G" "$T/getpcaps" && chmod 755 "$T/getpcaps"
+if mount -t proc -o hidepid=1 proc /proc 2>/dev/null; then
+	# shellcheck disable=SC2086
+	setpriv $nb "$T/getpcaps" --all >"$T/hid" 2>"$T/hid.err"; rc=$?
+	umount /proc
+	if grep -q 'error while loading shared libraries' "$T/hid.err"; then
+		echo "note: nobody cannot load the build tree's library; hidepid check left out"
+	else
+		[ $rc -eq 1 ] || fail "hidepid as nobody: exit $rc"
+		grep -Eq '^getpcaps: [0-9]+ processes not examined: (Permission denied|Operation not permitted) \(a complete audit needs root\)$' "$T/hid.err" ||
+			fail "hidepid: stderr [$(cat "$T/hid.err")]"
+		grep -Eq '; [1-9][0-9]* not examined$' "$T/hid" || fail "hidepid: summary $(tail -n 1 "$T/hid")"
+	fi
+else
+	echo "note: cannot mount proc with hidepid=1; unreadable-process check left out"
+fi
+
+finish "getpcaps --all: every target with its sets, risk and flags; tree, json, user namespace, hidepid"
