@@ -33,6 +33,17 @@ int opts_build(struct opts_getopt *g, const struct opt *rows, size_t n)
 	return 0;
 }
 
+void opts_stop_at_operand(struct opts_getopt *g)
+{
+	size_t len = strlen(g->shortopts);
+
+	/* shortopts has room: two bytes a row at most, then '+' and NUL. */
+	if (g->shortopts[0] != '+') {
+		memmove(g->shortopts + 1, g->shortopts, len + 1);
+		g->shortopts[0] = '+';
+	}
+}
+
 const struct opt *opts_row(const struct opts_getopt *g, int val)
 {
 	size_t i;

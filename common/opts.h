@@ -49,7 +49,7 @@ struct opts_getopt {
 	const struct opt *rows;
 	size_t n;
 	struct option longopts[OPTS_MAX + 1];
-	char shortopts[2 * OPTS_MAX + 2];	/* ':' after a letter taking a value */
+	char shortopts[2 * OPTS_MAX + 2];	/* [+] letters, ":" after one taking a value */
 	int word;	/* after an error: argv index of the word getopt read */
 };
 
@@ -59,6 +59,12 @@ struct opts_getopt {
  * table order. Returns 0, or -1 when n exceeds OPTS_MAX.
  */
 int opts_build(struct opts_getopt *g, const struct opt *rows, size_t n);
+
+/*
+ * Makes getopt stop at the first operand (a leading '+'), for a program
+ * that runs a command whose own options follow: capaudit ls -l.
+ */
+void opts_stop_at_operand(struct opts_getopt *g);
 
 /*
  * The row getopt_long() names by val (its return value, or optopt after

@@ -27,6 +27,8 @@
 #include "capaudit.h"
 #include "escape.h"
 #include "number.h"
+#include "opts.h"
+#include "path.h"
 #include "suggest.h"
 #include "version.h"
 
@@ -43,17 +45,13 @@ struct opts {
 	const char *output;
 };
 
-/* One table: getopt's options and the usage text both come from it. */
-struct opt_def {
-	const char *name;
-	int has_arg;
-	const char *arg;	/* the value's name in the usage text */
-	int (*handle)(struct opts *o, const char *value);
-	const char *help;
-};
-
-static int opt_user(struct opts *o, const char *v)
+/*
+ * Each handler returns OPTS_NEXT, or the exit status of a bad value; the
+ * plain switches are OPTS_FLAG rows.
+ */
+static int opt_user(void *p, const char *v)
 {
+	struct opts *o = p;
 	unsigned long long n;
 	struct passwd *pw = getpwnam(v);
 
@@ -66,11 +64,13 @@ static int opt_user(struct opts *o, const char *v)
 	o->user = v;
 	o->uid = pw->pw_uid;
 	o->gid = pw->pw_gid;
-	return 0;
+	return OPTS_NEXT;
 }
 
-static int opt_iab(struct opts *o, const char *v)
+static int opt_iab(void *p, const char *v)
 {
+	struct opts *o = p;
+
 	cap_free(o->iab);
 	o->iab = cap_iab_from_text(v);
 	if (o->iab == NULL) {
@@ -78,10 +78,10 @@ static int opt_iab(struct opts *o, const char *v)
 		suggest_cap_text(stderr, PROG, v);
 		return 2;
 	}
-	return 0;
+	return OPTS_NEXT;
 }
 
-static int opt_pid(struct opts *o, const char *v)
+static int opt_pid(void *p, const char *v)
 {
 	unsigned long long n;
 
@@ -89,96 +89,81 @@ static int opt_pid(struct opts *o, const char *v)
 		escape_line(stderr, PROG ": ", "--pid=%s: not a process id", v);
 		return 2;
 	}
-	o->pid = (pid_t)n;
-	return 0;
+	((struct opts *)p)->pid = (pid_t)n;
+	return OPTS_NEXT;
 }
 
-static int opt_duration(struct opts *o, const char *v)
+static int opt_duration(void *p, const char *v)
 {
-	if (number_parse(v, 10, 31536000, &o->duration) != 0 || o->duration == 0) {
+	if (number_parse(v, 10, 31536000, &((struct opts *)p)->duration) != 0 ||
+	    ((struct opts *)p)->duration == 0) {
 		escape_line(stderr, PROG ": ", "--duration=%s: not a number of seconds (1 to 31536000)", v);
 		return 2;
 	}
-	return 0;
+	return OPTS_NEXT;
 }
 
-static int opt_output(struct opts *o, const char *v) { o->output = v; return 0; }
-static int opt_json(struct opts *o, const char *v) { (void)v; o->json = 1; return 0; }
-static int opt_suggest(struct opts *o, const char *v) { (void)v; o->suggest = 1; return 0; }
-static int opt_check(struct opts *o, const char *v) { (void)v; o->check = 1; return 0; }
-static int opt_help(struct opts *o, const char *v) { (void)v; o->help = 1; return 0; }
-static int opt_version(struct opts *o, const char *v) { (void)v; o->version = 1; return 0; }
+static int opt_output(void *p, const char *v)
+{
+	((struct opts *)p)->output = v;
+	return OPTS_NEXT;
+}
 
-static const struct opt_def options[] = {
-	{ "user", required_argument, "USER", opt_user,
-	  "run COMMAND as USER (name or uid), with USER's groups" },
-	{ "iab", required_argument, "IAB", opt_iab,
-	  "run COMMAND with this IAB, e.g. '^cap_net_bind_service'" },
-	{ "pid", required_argument, "PID", opt_pid,
-	  "watch the running process PID (all its threads) instead" },
-	{ "duration", required_argument, "SECONDS", opt_duration,
-	  "with --pid: how long to watch (default 10)" },
-	{ "json", no_argument, NULL, opt_json, "one JSON object per line" },
-	{ "suggest", no_argument, NULL, opt_suggest,
-	  "add the least grant that let the run succeed" },
-	{ "output", required_argument, "FILE", opt_output,
-	  "write the report to FILE instead of stdout" },
-	{ "check", no_argument, NULL, opt_check,
-	  "say which event source would be used, or what is missing" },
-	{ "help", no_argument, NULL, opt_help, "print this text (also -h)" },
-	{ "version", no_argument, NULL, opt_version, "print the version" },
+/* One table: getopt's options and the usage text both come from it. */
+static const struct opt options[] = {
+	{ "user", 0, required_argument, opt_user, "USER",
+	  "run COMMAND as USER (name or uid), with USER's groups", 0 },
+	{ "iab", 0, required_argument, opt_iab, "IAB",
+	  "run COMMAND with this IAB, e.g. '^cap_net_bind_service'", 0 },
+	{ "pid", 0, required_argument, opt_pid, "PID",
+	  "watch the running process PID (all its threads) instead", 0 },
+	{ "duration", 0, required_argument, opt_duration, "SECONDS",
+	  "with --pid: how long to watch (default 10)", 0 },
+	{ "json", 0, no_argument, NULL, NULL, "one JSON object per line",
+	  OPTS_FLAG(struct opts, json) },
+	{ "suggest", 0, no_argument, NULL, NULL,
+	  "add the least grant that let the run succeed",
+	  OPTS_FLAG(struct opts, suggest) },
+	{ "output", 0, required_argument, opt_output, "FILE",
+	  "write the report to FILE instead of stdout", 0 },
+	{ "check", 0, no_argument, NULL, NULL,
+	  "say which event source would be used, or what is missing",
+	  OPTS_FLAG(struct opts, check) },
+	{ "help", 0, no_argument, NULL, NULL, "print this text (also -h)",
+	  OPTS_FLAG(struct opts, help) },
+	{ NULL, 'h', no_argument, NULL, NULL, NULL, OPTS_FLAG(struct opts, help) },
+	{ "version", 0, no_argument, NULL, NULL, "print the version",
+	  OPTS_FLAG(struct opts, version) },
 };
-#define NOPTIONS (sizeof(options) / sizeof(options[0]))
 
 static void usage(FILE *out)
 {
-	char left[64];
-	size_t i;
-
 	fprintf(out,
 		"usage: capaudit [options] [--] COMMAND [ARG...]\n"
 		"       capaudit [options] --pid=PID [--duration=SECONDS]\n"
 		"       capaudit --check\n"
 		"  Reports the capabilities COMMAND and every process it starts ask\n"
 		"  the kernel for: how often, granted or refused, in which process.\n");
-	for (i = 0; i < NOPTIONS; i++) {
-		snprintf(left, sizeof(left), "--%s%s%s", options[i].name,
-			 options[i].arg ? "=" : "", options[i].arg ? options[i].arg : "");
-		fprintf(out, "  %-20s %s\n", left, options[i].help);
-	}
+	opts_help(out, options, sizeof(options) / sizeof(options[0]), "  ", 21);
 	fprintf(out, "  Exit status: COMMAND's; 1 when capaudit fails, 2 for a usage error,\n"
 		"  127 when COMMAND is not found.\n");
 }
 
 static int parse_options(int argc, char **argv, struct opts *o)
 {
-	struct option longopts[NOPTIONS + 1];
-	size_t i;
-	int c;
+	struct opts_getopt g;
+	int status;
 
-	for (i = 0; i < NOPTIONS; i++) {
-		longopts[i].name = options[i].name;
-		longopts[i].has_arg = options[i].has_arg;
-		longopts[i].flag = NULL;
-		longopts[i].val = 256 + (int)i;
-	}
-	memset(&longopts[NOPTIONS], 0, sizeof(longopts[0]));
-	/* "+": the command's own options are its, not ours. */
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		int rc;
-
-		if (c == 'h') {
-			o->help = 1;
-			continue;
-		}
-		if (c < 256) {
-			suggest_getopt(stderr, PROG, argv[optind - 1], longopts);
-			fprintf(stderr, "%s: try 'capaudit --help'\n", PROG);
-			return 2;
-		}
-		rc = options[c - 256].handle(o, optarg);
-		if (rc != 0)
-			return rc;
+	opts_build(&g, options, sizeof(options) / sizeof(options[0]));
+	/* The command's own options are its, not ours. */
+	opts_stop_at_operand(&g);
+	switch (opts_parse(&g, argc, argv, o, &status)) {
+	case 1:
+		return status;
+	case -1:
+		suggest_getopt(stderr, PROG, argv[optind - 1], g.longopts);
+		fprintf(stderr, "%s: try 'capaudit --help'\n", PROG);
+		return 2;
 	}
 	return 0;
 }
@@ -187,33 +172,22 @@ static int parse_options(int argc, char **argv, struct opts *o)
 static int resolve_command(const char *cmd, char *path, size_t size)
 {
 	const char *dirs = getenv("PATH");
-	char buf[PATH_MAX];
+	char *found = NULL;
+	const char *use = cmd;
 
-	if (strchr(cmd, '/') != NULL) {
-		if (access(cmd, X_OK) < 0)
+	if (strchr(cmd, '/') == NULL) {
+		found = path_search(dirs != NULL ? dirs : "/usr/local/bin:/usr/bin:/bin",
+				    cmd, X_OK);
+		if (found == NULL)
 			return -1;
-		if (realpath(cmd, path) == NULL)
-			snprintf(path, size, "%s", cmd);
-		return 0;
+		use = found;
+	} else if (access(cmd, X_OK) < 0) {
+		return -1;
 	}
-	if (dirs == NULL)
-		dirs = "/usr/local/bin:/usr/bin:/bin";
-	while (*dirs != '\0') {
-		size_t len = strcspn(dirs, ":");
-		struct stat st;
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? dirs : ".", cmd);
-		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0) {
-			if (realpath(buf, path) == NULL)
-				snprintf(path, size, "%s", buf);
-			return 0;
-		}
-		dirs += len;
-		if (*dirs == ':')
-			dirs++;
-	}
-	errno = ENOENT;
-	return -1;
+	if (realpath(use, path) == NULL)
+		snprintf(path, size, "%s", use);
+	free(found);
+	return 0;
 }
 
 /*

@@ -126,6 +126,31 @@ START_TEST(parse_runs_handlers_in_order)
 }
 END_TEST
 
+/* capaudit -v cmd -a: the command's -a is its own, not ours. */
+START_TEST(stop_at_operand_leaves_the_command_its_options)
+{
+	static char w[][10] = { "prog", "-v", "cmd", "-a", "--verbose" };
+	char *argv[] = { w[0], w[1], w[2], w[3], w[4], NULL };
+	struct opts_getopt g;
+	struct seen s;
+	int status = -5;
+
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(opts_build(&g, rows, NROWS), 0);
+	opts_stop_at_operand(&g);
+	ck_assert_str_eq(g.shortopts, "+avf:q");
+	opts_stop_at_operand(&g);		/* once is enough */
+	ck_assert_str_eq(g.shortopts, "+avf:q");
+	optind = 0;
+	opterr = 0;
+	ck_assert_int_eq(opts_parse(&g, 5, argv, &s, &status), 0);
+	ck_assert_int_eq(s.verbose, 1);
+	ck_assert_int_eq(s.all, 0);
+	ck_assert_int_eq(optind, 2);
+	ck_assert_str_eq(argv[optind], "cmd");
+}
+END_TEST
+
 START_TEST(flag_rows_set_their_member)
 {
 	struct opts_getopt g;
@@ -203,6 +228,7 @@ static Suite *opts_suite(void)
 	tcase_add_test(tc, build_makes_getopt_arrays);
 	tcase_add_test(tc, build_refuses_too_many_rows);
 	tcase_add_test(tc, parse_runs_handlers_in_order);
+	tcase_add_test(tc, stop_at_operand_leaves_the_command_its_options);
 	tcase_add_test(tc, flag_rows_set_their_member);
 	tcase_add_test(tc, parse_stops_where_a_handler_says);
 	tcase_add_test(tc, parse_reports_the_bad_word);
