@@ -39,7 +39,10 @@ cat >"$T/want" <<'MANIFEST'
 ./odd\040dir/new\012line owner=0 group=0 mode=0644 acl=no cap_kill=p [rootid=1000]
 ./usr/lib/x/f7 owner=0 group=0 mode=0644 acl=no cap_chown=eip 41+eip
 MANIFEST
-cmp -s "$T/m" "$T/want" || { fail "recorded manifest differs:"; diff "$T/want" "$T/m"; }
+# 41 is a number to libcap 2.66's setcap and to this text; a name once
+# libcap/caps.def has one (tools/as_libcap266.sh writes it as 41 again).
+sh "$TESTS_DIR/tools/as_libcap266.sh" <"$T/m" >"$T/m.266"
+cmp -s "$T/m.266" "$T/want" || { fail "recorded manifest differs:"; diff "$T/want" "$T/m.266"; }
 "$cm" verify "$T/m" "$t" >"$T/out" || fail "verify of an intact tree exited $?"
 [ -s "$T/out" ] && fail "verify of an intact tree printed: $(cat "$T/out")"
 
