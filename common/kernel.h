@@ -14,6 +14,20 @@
  */
 int kernel_release(char *text, size_t len, int *major, int *minor);
 
+/*
+ * The first two numbers of a release text ("6.18.0-1-amd64\n") into *major
+ * and *minor; both 0 and -1 returned when they are not there.
+ */
+int kernel_version_parse(const char *release, int *major, int *minor);
+
+/*
+ * kernel.perf_event_paranoid from the file at path (normally
+ * /proc/sys/kernel/perf_event_paranoid): one whole decimal int and a
+ * newline. Returns 0, or -1 with errno (open's or read's; EINVAL for a
+ * text that is not a number), *level untouched.
+ */
+int kernel_perf_paranoid(const char *path, int *level);
+
 /* 1 when major.minor is want_major.want_minor or later. */
 int kernel_at_least(int major, int minor, int want_major, int want_minor);
 

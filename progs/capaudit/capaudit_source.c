@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "kernel.h"
 #include "number.h"
 
 #define MAX_MISSING 8
@@ -350,7 +351,7 @@ static int kernel_version(const struct sysview *sv, char *rel, size_t size,
 		snprintf(rel, size, "%s", u.release);
 	}
 	rel[strcspn(rel, "\n")] = '\0';
-	return sscanf(rel, "%d.%d", major, minor) == 2 ? 0 : -1;
+	return kernel_version_parse(rel, major, minor);
 }
 
 /* CAP_PERFMON (or CAP_SYS_ADMIN, which the kernel also accepts) in E. */
@@ -388,21 +389,17 @@ static void check_permission(const struct sysview *sv, const char *rel,
 			     int major, int minor, struct missing *m)
 {
 	char path[512];
-	unsigned long long v;
-	long paranoid;
-	char buf[32];
+	int paranoid, v;
 
 	sys_path(sv, path, sizeof(path), "/proc/sys/kernel/perf_event_paranoid");
-	if (read_text(path, buf, sizeof(buf)) < 0) {
+	if (kernel_perf_paranoid(path, &paranoid) < 0) {
 		miss(m, "%s: %s (a kernel without perf events?)", path, strerror(errno));
 		return;
 	}
-	buf[strcspn(buf, "\n")] = '\0';
-	paranoid = strtol(buf, NULL, 10);
 	if (paranoid <= -1 || perfmon_capable())
 		return;
-	v = (major > 5 || (major == 5 && minor >= 8)) ? 1 : 0;
-	miss(m, "perf_event_paranoid is %ld and capaudit's effective set lacks %s: "
+	v = kernel_at_least(major, minor, 5, 8);
+	miss(m, "perf_event_paranoid is %d and capaudit's effective set lacks %s: "
 	     "tracing another process's capability checks needs it, or "
 	     "perf_event_paranoid -1 (kernel %s)", paranoid,
 	     v ? "CAP_PERFMON" : "CAP_SYS_ADMIN (this kernel predates CAP_PERFMON)",
@@ -517,7 +514,7 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 			     dir, strerror(errno));
 	}
 	if (!found) {
-		if (major < 6 || (major == 6 && minor < 14))
+		if (!kernel_at_least(major, minor, 6, 14))
 			miss(&m, "kernel %s has no capability:cap_capable tracepoint (it came with Linux 6.14)", rel);
 		for (i = 0; i < NTRACEFS; i++) {
 			sys_path(sv, dir, sizeof(dir), "%s", tracefs_dirs[i]);
@@ -525,8 +522,8 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 				miss(&m, "%s: %s (tracefs is root's; let a group read it: "
 				     "mount -o remount,gid=GROUP,mode=0750 %s)",
 				     dir, strerror(e[i]), dir);
-			else if (state[i] == TFS_NO_EVENT && major >= 6 &&
-				 (major > 6 || minor >= 14))
+			else if (state[i] == TFS_NO_EVENT &&
+				 kernel_at_least(major, minor, 6, 14))
 				miss(&m, "%s/events/capability/cap_capable: %s",
 				     dir, strerror(e[i]));
 		}

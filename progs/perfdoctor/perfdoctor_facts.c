@@ -25,18 +25,12 @@
 
 void gather_kernel(struct kernel_facts *k)
 {
-	FILE *f;
-
 	memset(k, 0, sizeof(*k));
 	kernel_release(k->release, sizeof(k->release), &k->major, &k->minor);
 	k->cap_bits = cap_max_bits();
-	k->paranoid = INT32_MIN;
-	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	if (f != NULL) {
-		if (fscanf(f, "%d", &k->paranoid) != 1)
-			k->paranoid = INT32_MIN;
-		fclose(f);
-	}
+	if (kernel_perf_paranoid("/proc/sys/kernel/perf_event_paranoid",
+				 &k->paranoid) < 0)
+		k->paranoid = INT32_MIN;
 }
 
 /* What each level of kernel.perf_event_paranoid allows without CAP_PERFMON. */
