@@ -8,7 +8,8 @@
 # setcap) and getcap -r still work; a login through the system's "login"
 # PAM stack, where pam-auth-update put our pam_cap, gives a perf_users
 # member cap_perfmon; perf runs for that member; the guide is walked with
-# the installed programs and module; Debian's packages go back
+# the installed programs and module; the installed capaudit and getpcaps
+# --all run; Debian's packages go back
 # and the system still works. The host is checked unchanged at the end.
 #
 # The packages are built once and kept in build/deb (make deb skips the
@@ -149,6 +150,28 @@ inside() {
 	elif [ "$missing" -eq 0 ]; then
 		echo "manual: $named files named in FILES sections, all installed"
 	fi
+
+	# 4d. The additions the packages carry run as installed: capaudit
+	# (root: it mounts tracefs in a namespace of its own) sees the chown
+	# it was given and suggests that one capability; getpcaps --all ends
+	# with its summary.
+	if [ -e "$m/sys/kernel/tracing/events" ] || [ -d "$m/sys/kernel/tracing" ]; then
+		inroot sh -c ': >/tmp/owned' &&
+		inroot capaudit --suggest -- chown 65534 /tmp/owned >"$T/capaudit.out" 2>&1
+		rc=$?
+		if grep -q 'no capability:cap_capable tracepoint\|tracefs is not mounted' "$T/capaudit.out"; then
+			echo "note: no capability tracepoint here; installed capaudit only --version"
+			inroot capaudit --version | grep -q '^capaudit (libcap-perfmon) ' ||
+				fail "installed capaudit --version"
+		elif [ $rc -ne 0 ] || ! grep -q '^cap_chown ' "$T/capaudit.out" ||
+		     ! grep -q '^setcap cap_chown=ep /usr/bin/chown$' "$T/capaudit.out"; then
+			fail "installed capaudit (exit $rc)"; cat "$T/capaudit.out"
+		fi
+	fi
+	inroot getpcaps --all >"$T/all.out" 2>&1
+	rc=$?
+	[ $rc -le 1 ] && tail -n 1 "$T/all.out" | grep -q '^summary: [0-9]* processes examined' ||
+		{ fail "installed getpcaps --all (exit $rc)"; tail -n 3 "$T/all.out"; }
 
 	# 5. The trigger: a registered file replaced by dpkg (a stand-in
 	# package, versions 1 and 2, each unpacking a new copy) gets its
