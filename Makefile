@@ -65,7 +65,7 @@ abi-check: all
 demo:
 	@sh tests/install-deps.sh --build
 	@$(MAKE) -s all
-	@$(MAKE) -s -C tests bin/perfprobe
+	@$(MAKE) -s -C tests $(BUILD)/tests/bin/perfprobe
 	@BUILD=$(BUILD) sh demo/demo.sh
 
 bench: all
