@@ -116,6 +116,17 @@ expect_row "$T/rep" cap_chown "$pid" refused
 grep -q '^cap_setuid ' "$T/rep" && fail "the launcher's cap_setuid was counted"
 grep -q "^not counted: [0-9]* checks* by capaudit's launcher" "$T/rep" ||
 	fail "the launcher's checks are not mentioned"
+# 4b. --iab reaches the command through the launcher: root without
+#     cap_chown in its bounding set is refused; nobody with an ambient
+#     cap_chown is granted, and the file really changes owner.
+: >"$T/w3/iab" && chown nobody:nogroup "$T/w3/iab"
+"$CA" --iab='!cap_chown' --output="$T/rep" -- chown 1 "$T/w3/iab" >/dev/null 2>&1
+[ "$(stat -c %u "$T/w3/iab")" = 65534 ] || fail "--iab=!cap_chown: root still changed the owner"
+grep -q '^cap_chown  *1  *0  *1 ' "$T/rep" || { cat "$T/rep"; fail "--iab=!cap_chown: no refused cap_chown row"; }
+"$CA" --iab='^cap_chown' --user=nobody --output="$T/rep" -- chown 1 "$T/w3/iab" ||
+	fail "--iab=^cap_chown --user=nobody: the chown failed"
+[ "$(stat -c %u "$T/w3/iab")" = 1 ] || fail "--iab=^cap_chown: the owner did not change"
+grep -q '^cap_chown  *1  *1  *0 ' "$T/rep" || { cat "$T/rep"; fail "--iab=^cap_chown: no granted cap_chown row"; }
 # 5. --pid: attached to a running loop, the checks of the children it
 #    starts from then on count; a process that ends ends the watch early.
 touch "$T/root/x"
