@@ -152,6 +152,13 @@ echo "lost $lost, cap_chown checks $counted"
 [ $((lost + counted)) -ge 20000 ] || fail "lost $lost + counted $counted < 20000 checks made"
 grep -qx "capaudit: $lost samples were lost; the counts are lower bounds" "$T/err" ||
 	fail "the loss is not on stderr: $(cat "$T/err")"
+# 6b. A command's name is its own: an escape sequence in it is printed as
+#     text, in the table and in --suggest's setcap line.
+esc=$(printf 'x\033[2Jy')
+cp /bin/true "$T/root/$esc" && chmod 755 "$T/root/$esc"
+"$CA" --suggest --output="$T/rep" -- "$T/root/$esc" || fail "escape-named command"
+grep -q "$(printf '\033')" "$T/rep" && fail "a raw ESC reached the report: $(cat -v "$T/rep")"
+grep -Fq ' x\033[2Jy' "$T/rep" || { cat -v "$T/rep"; fail "the escape-named command is not shown as text"; }
 # 7. A command the kernel will not execute: one line, exit 1.
 printf '#!/nonexistent/interpreter\n' >"$T/bad" && chmod 755 "$T/bad"
 "$CA" --output="$T/rep" -- "$T/bad" 2>"$T/err"

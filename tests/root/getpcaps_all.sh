@@ -239,4 +239,17 @@ else
 	echo "note: cannot mount proc with hidepid=1; unreadable-process check left out"
 fi
 
+# A name is the process's to choose: an escape sequence in it is printed
+# as text (\033), in the table, --verbose's command line and --json.
+esc=$(printf 'x\033[2Jy')
+cp /bin/sleep "$T/$esc" && chmod 755 "$T/$esc" && "$S" cap_net_raw=ep "$T/$esc" ||
+	fail "cannot make the escape-named sleep"
+# shellcheck disable=SC2086
+setsid setpriv $nb "$T/$esc" 64 </dev/null >/dev/null 2>&1 &
+for i in $(seq 50); do pid_of "$T/$esc" 64 >/dev/null && break; sleep 0.1; done
+run_ours "$G" --all --verbose >"$T/esc" 2>&1
+run_ours "$G" --all --json >>"$T/esc" 2>&1
+grep -q "$(printf '\033')" "$T/esc" && fail "a raw ESC reached the output: $(grep -a "$(printf '\033')" "$T/esc" | cat -v)"
+grep -Fq ' x\033[2Jy ' "$T/esc" || fail "the escape-named process is not shown as text: $(grep -a 'x' "$T/esc" | head -n 3 | cat -v)"
+
 finish "getpcaps --all: every target with its sets, risk and flags; tree, json, user namespace, hidepid"
