@@ -51,9 +51,9 @@ int perf_preset_caps(int buffered_too, cap_value_t list[PERF_PRESET_MAX])
 	return n;
 }
 
-uint64_t perf_enough(int cap_bits)
+uint64_t perf_enough(int max_bits)
 {
-	return cap_bits > CAP_PERFMON ?
+	return max_bits > CAP_PERFMON ?
 	       MASK_BIT(CAP_PERFMON) | MASK_BIT(CAP_SYS_ADMIN) :
 	       MASK_BIT(CAP_SYS_ADMIN);
 }

@@ -58,9 +58,9 @@ int perf_preset_caps(int buffered, cap_value_t list[PERF_PRESET_MAX]);
 
 /*
  * Any one of these, effective at exec, lets perf monitor the whole
- * system on a kernel with cap_bits capabilities (MASK_BIT() of each).
+ * system on a kernel with max_bits capabilities (MASK_BIT() of each).
  */
-uint64_t perf_enough(int cap_bits);
+uint64_t perf_enough(int max_bits);
 
 /* Is path (or its last component) named like a perf binary? */
 int perf_is_binary(const char *path);

@@ -136,7 +136,7 @@ struct proc {
 
 struct tally {
 	struct proc *procs;
-	size_t nprocs, cap_procs;
+	size_t nprocs, procs_size;
 	pid_t root;		/* the command, or the process attached to */
 	pid_t self;		/* capaudit: its own checks are not counted */
 	uint64_t lost;		/* samples the kernel could not write */
@@ -144,7 +144,7 @@ struct tally {
 	uint64_t out_of_range;	/* cap values beyond NCAPS */
 	uint64_t unpaired;	/* kprobe returns without an entry */
 	struct pending { pid_t tid; int cap; } *pending;
-	size_t npending, cap_pending;
+	size_t npending, pending_size;
 	int nomem;
 };
 

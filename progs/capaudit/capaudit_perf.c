@@ -42,11 +42,11 @@ struct tracer {
 	int *fds;
 	uint64_t *ids;
 	int *idx;
-	size_t nfds, cap_fds;
+	size_t nfds, fds_size;
 	struct ring *rings;
-	size_t nrings, cap_rings;
+	size_t nrings, rings_size;
 	struct record *recs;
-	size_t nrecs, cap_recs;
+	size_t nrecs, recs_size;
 	unsigned char tmp[65536];	/* a record that wraps the buffer */
 };
 
@@ -119,7 +119,7 @@ static int map_ring(struct tracer *t, int fd)
 	struct ring *r;
 	void *base;
 
-	if (grow((void **)&t->rings, &t->cap_rings, t->nrings + 1,
+	if (grow((void **)&t->rings, &t->rings_size, t->nrings + 1,
 		 sizeof(*t->rings)) < 0)
 		return -1;
 	base = mmap(NULL, (DATA_PAGES + 1) * page, PROT_READ | PROT_WRITE,
@@ -181,17 +181,17 @@ static int add_fd(struct tracer *t, int fd, int spec)
 {
 	uint64_t id = 0;
 
-	if (grow((void **)&t->fds, &t->cap_fds, t->nfds + 1, sizeof(int)) < 0)
+	if (grow((void **)&t->fds, &t->fds_size, t->nfds + 1, sizeof(int)) < 0)
 		return -1;
 	/* ids and idx grow with fds: same capacity. */
 	{
-		uint64_t *ids = reallocarray(t->ids, t->cap_fds, sizeof(*ids));
+		uint64_t *ids = reallocarray(t->ids, t->fds_size, sizeof(*ids));
 		int *idx;
 
 		if (ids == NULL)
 			return -1;
 		t->ids = ids;
-		idx = reallocarray(t->idx, t->cap_fds, sizeof(*idx));
+		idx = reallocarray(t->idx, t->fds_size, sizeof(*idx));
 		if (idx == NULL)
 			return -1;
 		t->idx = idx;
@@ -521,7 +521,7 @@ int record_decode(const void *buf, size_t len, const struct source *src,
 
 static int push_record(struct tracer *t, const struct record *r)
 {
-	if (grow((void **)&t->recs, &t->cap_recs, t->nrecs + 1, sizeof(*r)) < 0)
+	if (grow((void **)&t->recs, &t->recs_size, t->nrecs + 1, sizeof(*r)) < 0)
 		return -1;
 	t->recs[t->nrecs] = *r;
 	t->recs[t->nrecs].seq = t->nrecs;

@@ -132,7 +132,7 @@ void report_json(const struct tally *t, const struct source *src,
 	while ((p = next_row(t, &c, &i)) != NULL) {
 		capability_name(c, name, sizeof(name));
 		fprintf(out, "{\"schema\":%d,\"type\":\"check\",\"capability\":",
-			CAP_JSON_SCHEMA);
+			JSON_SCHEMA);
 		json_string(out, name);
 		fprintf(out, ",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,\"ppid\":%ld,\"command\":",
 			c, risk_tier_name(risk_tier_of(c)),
@@ -144,7 +144,7 @@ void report_json(const struct tally *t, const struct source *src,
 			(unsigned long long)p->refused[c]);
 	}
 	fprintf(out, "{\"schema\":%d,\"type\":\"summary\",\"source\":\"%s\",",
-		CAP_JSON_SCHEMA, source_name(src));
+		JSON_SCHEMA, source_name(src));
 	if (rr->attached)
 		fprintf(out, "\"attached\":true,\"exit_status\":null,\"signal\":null,");
 	else if (WIFSIGNALED(rr->status))

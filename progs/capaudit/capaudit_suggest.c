@@ -166,7 +166,7 @@ void suggest_json(const struct suggestion *sg, const char *command, FILE *out)
 	int c, first = 1;
 
 	fprintf(out, "{\"schema\":%d,\"type\":\"suggest\",\"failed\":%s,\"capabilities\":[",
-		CAP_JSON_SCHEMA, sg->failed ? "true" : "false");
+		JSON_SCHEMA, sg->failed ? "true" : "false");
 	for (c = 0; c < NCAPS; c++) {
 		char name[64];
 

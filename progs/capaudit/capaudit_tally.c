@@ -22,8 +22,8 @@ static struct proc *find_proc(struct tally *t, pid_t pid, int create)
 			return &t->procs[i];
 	if (!create)
 		return NULL;
-	if (t->nprocs == t->cap_procs) {
-		size_t n = t->cap_procs ? t->cap_procs * 2 : 16;
+	if (t->nprocs == t->procs_size) {
+		size_t n = t->procs_size ? t->procs_size * 2 : 16;
 		struct proc *q = reallocarray(t->procs, n, sizeof(*q));
 
 		if (q == NULL) {
@@ -31,7 +31,7 @@ static struct proc *find_proc(struct tally *t, pid_t pid, int create)
 			return NULL;
 		}
 		t->procs = q;
-		t->cap_procs = n;
+		t->procs_size = n;
 	}
 	p = &t->procs[t->nprocs++];
 	memset(p, 0, sizeof(*p));
@@ -86,8 +86,8 @@ static void pair_entry(struct tally *t, pid_t tid, int cap)
 			t->pending[i].cap = cap;
 			return;
 		}
-	if (t->npending == t->cap_pending) {
-		size_t n = t->cap_pending ? t->cap_pending * 2 : 16;
+	if (t->npending == t->pending_size) {
+		size_t n = t->pending_size ? t->pending_size * 2 : 16;
 		struct pending *q = reallocarray(t->pending, n, sizeof(*q));
 
 		if (q == NULL) {
@@ -95,7 +95,7 @@ static void pair_entry(struct tally *t, pid_t tid, int cap)
 			return;
 		}
 		t->pending = q;
-		t->cap_pending = n;
+		t->pending_size = n;
 	}
 	t->pending[t->npending].tid = tid;
 	t->pending[t->npending].cap = cap;

@@ -18,7 +18,7 @@ enum format {
 	FORMAT_PLAIN,		/* "<arg>: <text>" */
 	FORMAT_VERBOSE,		/* "Capabilities for '<arg>': <text>" */
 	FORMAT_LEGACY,		/* the same with `...', on stderr */
-	FORMAT_JSON,		/* ours: one JSON object per pid (cap_json.h) */
+	FORMAT_JSON,		/* ours: one JSON object per pid (common/json.h) */
 };
 
 /* Options apply to the pids after them; the last format option wins. */
@@ -133,7 +133,7 @@ static void show_json(const char *arg, pid_t pid, cap_t caps, const char *text)
 {
 	cap_iab_t iab = cap_iab_get_pid(pid);
 
-	printf("{\"schema\":%d,", CAP_JSON_SCHEMA);
+	printf("{\"schema\":%d,", JSON_SCHEMA);
 	json_path(stdout, "arg", arg);
 	printf(",\"pid\":%d,\"text\":", (int)pid);
 	json_string(stdout, text);

@@ -267,7 +267,7 @@ static void json_process(struct scan *s, const struct proc *p,
 	size_t i;
 
 	printf("{\"schema\":%d,\"type\":\"process\",\"pid\":%d,\"ppid\":%d,"
-	       "\"uid\":%u,\"ruid\":%u,\"user\":", CAP_JSON_SCHEMA,
+	       "\"uid\":%u,\"ruid\":%u,\"user\":", JSON_SCHEMA,
 	       (int)p->pid, (int)p->ppid, (unsigned)p->uid[1],
 	       (unsigned)p->uid[0]);
 	if (name != NULL)
@@ -482,7 +482,7 @@ int print_all(struct scan *s, const struct print_opts *o)
 		printf("{\"schema\":%d,\"type\":\"summary\",\"listed\":%zu,"
 		       "\"examined\":%zu,\"shown\":%zu,\"kernel_threads\":%zu,"
 		       "\"zombies\":%zu,\"exited\":%zu,\"not_examined\":%zu,"
-		       "\"exe_unchecked\":%zu}\n", CAP_JSON_SCHEMA, c->listed,
+		       "\"exe_unchecked\":%zu}\n", JSON_SCHEMA, c->listed,
 		       c->examined, shown, c->kernel_threads, c->zombies,
 		       c->exited, c->not_examined, c->exe_unchecked);
 	else

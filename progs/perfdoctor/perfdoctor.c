@@ -268,7 +268,7 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	{
 		char bits[256];
 
-		say("%-10s %s", "at exec:", cap_list(v.at_exec, bits, sizeof(bits)));
+		say("%-10s %s", "at exec:", names_or_none(v.at_exec, bits, sizeof(bits)));
 	}
 	if (v.answer != ANSWER_YES && u->known) {
 		fresh_exec = may_execute(b, u->uid, u->gid, u->groups,
@@ -318,7 +318,7 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	fill_fix_context(&fx, b, u, o->pam.config);
 	for (i = 0; i < npv; i++) {
 		judge_login(k, b, self, u, &pv[i], &fx, who.may_exec, &v[i]);
-		say("%-10s %s%s%s", "at exec:", cap_list(v[i].at_exec, bits, sizeof(bits)),
+		say("%-10s %s%s%s", "at exec:", names_or_none(v[i].at_exec, bits, sizeof(bits)),
 		    npv > 1 ? " via " : "", npv > 1 ? pv[i].service : "");
 	}
 	all = v[0];

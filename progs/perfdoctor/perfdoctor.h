@@ -21,7 +21,7 @@ enum answer {
 struct kernel_facts {
 	char release[128];
 	int major, minor;
-	int cap_bits;		/* cap_max_bits() */
+	int max_bits;		/* cap_max_bits() */
 	int paranoid;		/* kernel.perf_event_paranoid, or INT32_MIN if unreadable */
 };
 
@@ -136,7 +136,7 @@ void put(char *buf, size_t len, const char *fmt, ...)
 /* perfdoctor_print.c: the report, every line escaped. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *answer_name(enum answer a);
-const char *cap_list(uint64_t bits, char *buf, size_t len);
+const char *names_or_none(uint64_t bits, char *buf, size_t len);
 const char *group_list(const gid_t *groups, int n, char *buf, size_t len);
 void print_header(const struct kernel_facts *k, const struct binary_facts *b,
 		  const char *user);

@@ -27,7 +27,7 @@ void gather_kernel(struct kernel_facts *k)
 {
 	memset(k, 0, sizeof(*k));
 	kernel_release(k->release, sizeof(k->release), &k->major, &k->minor);
-	k->cap_bits = cap_max_bits();
+	k->max_bits = cap_max_bits();
 	if (kernel_perf_paranoid("/proc/sys/kernel/perf_event_paranoid",
 				 &k->paranoid) < 0)
 		k->paranoid = INT32_MIN;

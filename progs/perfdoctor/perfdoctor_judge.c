@@ -198,7 +198,7 @@ static void judge_file_caps(const struct kernel_facts *k,
 	uint64_t fp = mask_of_flag(b->caps, CAP_PERMITTED);
 	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
 	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
-	int knows_perfmon = k->cap_bits > CAP_PERFMON;
+	int knows_perfmon = k->max_bits > CAP_PERFMON;
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN, "cannot read %s to tell an ELF binary, whose file "
@@ -263,7 +263,7 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 
 	memset(v, 0, sizeof(*v));
 	v->answer = ANSWER_YES;
-	needed = perf_enough(k->cap_bits);
+	needed = perf_enough(k->max_bits);
 	if (!b->exists) {
 		block(v, ANSWER_NO, "%s does not exist", b->path);
 		add_fix(v, "install perf (Debian: apt-get install linux-perf) or name the binary");

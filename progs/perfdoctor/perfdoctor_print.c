@@ -36,7 +36,7 @@ const char *answer_name(enum answer a)
 }
 
 /* "cap_perfmon,cap_syslog" or "none", into buf. */
-const char *cap_list(uint64_t bits, char *buf, size_t len)
+const char *names_or_none(uint64_t bits, char *buf, size_t len)
 {
 	if (mask_names(buf, len, bits, 0) == 0)
 		snprintf(buf, len, "none");
@@ -68,7 +68,7 @@ void print_header(const struct kernel_facts *k,
 	say("perfdoctor: can %s monitor the whole system with %s?", user, b->path);
 	say("%s", "");
 	say("%-10s Linux %s knows %d capabilities: CAP_PERFMON is %s", "kernel:",
-	    k->release, k->cap_bits, k->cap_bits > CAP_PERFMON ?
+	    k->release, k->max_bits, k->max_bits > CAP_PERFMON ?
 	    "supported (5.8+)" : "NOT supported (needs 5.8+)");
 	if (k->paranoid == INT32_MIN)
 		say("%-10s kernel.perf_event_paranoid: %s", "paranoid:",
@@ -125,8 +125,8 @@ void print_session(const struct subject *who, const char *label)
 	say("%-10s bounding set %s cap_perfmon; inheritable %s; ambient %s; "
 	    "no_new_privs=%d; seccomp=%d; user namespace: %s", "",
 	    (who->bounding & BIT(CAP_PERFMON)) ? "includes" : "LACKS",
-	    cap_list(who->inheritable, bits, sizeof(bits)),
-	    cap_list(who->ambient, groups, sizeof(groups)), who->no_new_privs,
+	    names_or_none(who->inheritable, bits, sizeof(bits)),
+	    names_or_none(who->ambient, groups, sizeof(groups)), who->no_new_privs,
 	    who->seccomp, who->init_userns == ANSWER_YES ? "the initial one" :
 	    who->init_userns == ANSWER_NO ? "ANOTHER" : "unknown");
 	say("%-10s may execute the binary: %s", "", answer_name(who->may_exec));
