@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # The manual is complete and clean: every exported function has a page under
 # its own name in man/man3 (a page, or a ".so" stub to a page whose NAME
-# lists it), every option of setcap, getcap, getpcaps, capsh, capmanifest,
-# perfdoctor and capcheck (taken from the built program's own usage text,
-# which the programs produce from their option tables, or from the table
-# below until it is built) and of pam_cap appears in its page, each page has the sections the
+# lists it), every option of every program in progs/ (taken from the built
+# program's own usage text, which the programs produce from their option
+# tables) and of
+# pam_cap appears in its page, each page has the sections the
 # project promises, and mandoc -Tlint -W warning reports nothing.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -84,21 +84,6 @@ for page in "$man"/man*/*.[1-8]; do
 done
 
 # --- 2. every option appears in its page -------------------------------------
-# Fallback tables, used while a program is not built yet (libcap 2.76's
-# options plus our additions).
-table_setcap='--license -f -h -n -q -v -r'
-table_getcap='-h -l -n -r -v -x --one-file-system --exclude'
-table_getpcaps='--help -h --usage --verbose --ugly --legacy --iab --license'
-table_capsh='--addamb --cap-uid --caps --chroot --current --decode --delamb
---drop --dropped --explain --forkfor --gid --groups --has-a --has-b
---has-ambient --has-i --has-p --has-no-new-privs --help -h --iab --inh
---inmode --is-uid --is-gid --keep --killit --license --mode --modes
---no-new-privs --noamb --noenv --print --quiet --secbits --shell --strict
---suggest --supports --uid --user'
-table_capmanifest='-x --one-file-system --include-pseudo -n --dry-run
---fix-owner --allow-v1 --listed-only --version'
-table_perfdoctor='--user --pid --config --pam-dir --service --version'
-table_capcheck='--config --version'
 # capsh's command separators are not "-word" options; always check them.
 always_capsh='== =+ -- -+'
 
@@ -119,23 +104,17 @@ check_option() {	# page option
 		fail "$(basename "$1"): option $2 is not documented"
 }
 
-for prog in setcap getcap getpcaps capsh capmanifest perfdoctor capcheck; do
+# Every program progs/ builds (one folder each).
+for prog in $(cd "$TOP/progs" && ls -d */ | tr -d /); do
 	case $prog in
 	capsh) page=$man/man1/capsh.1; helparg=--help ;;
-	getpcaps) page=$man/man8/$prog.8; helparg=--help ;;
+	getpcaps|capaudit) page=$man/man8/$prog.8; helparg=--help ;;
 	*) page=$man/man8/$prog.8; helparg=-h ;;
 	esac
 	[ -f "$page" ] || { fail "no page for $prog"; continue; }
-	if [ -x "$BUILD/progs/$prog" ]; then
-		"$BUILD/progs/$prog" $helparg 2>&1 | help_options >"$T/opts"
-		[ -s "$T/opts" ] ||
-			fail "$prog: no options found in its usage text"
-		src="usage text"
-	else
-		eval "printf '%s\n' \$table_$prog" | tr ' ' '\n' |
-			sed '/^$/d' >"$T/opts"
-		src="table (not built)"
-	fi
+	[ -x "$BUILD/progs/$prog" ] || { fail "$prog is not built"; continue; }
+	"$BUILD/progs/$prog" $helparg 2>&1 | help_options >"$T/opts"
+	[ -s "$T/opts" ] || fail "$prog: no options found in its usage text"
 	[ $prog = capsh ] && printf '%s\n' $always_capsh >>"$T/opts"
 	render "$page" >"$T/rendered"
 	n=0
@@ -143,7 +122,7 @@ for prog in setcap getcap getpcaps capsh capmanifest perfdoctor capcheck; do
 		n=$((n + 1))
 		check_option "$page" "$opt"
 	done <"$T/opts"
-	echo "$prog: $n options checked (from its $src)"
+	echo "$prog: $n options checked (from its usage text)"
 done
 
 # pam_cap's module arguments and the configuration syntax.
