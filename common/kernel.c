@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* The kernel's release string and version, read once the same way everywhere. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <unistd.h>
 
 #include "kernel.h"
+#include "textfile.h"
 
 int kernel_release(char *text, size_t len, int *major, int *minor)
 {
@@ -38,24 +37,10 @@ int kernel_version_parse(const char *release, int *major, int *minor)
 int kernel_perf_paranoid(const char *path, int *level)
 {
 	char buf[32], *end;
-	ssize_t n;
 	long v;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (text_file_read(path, buf, sizeof(buf)) < 0)
 		return -1;
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		int saved = errno;
-
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	close(fd);
-	buf[n] = '\0';
 	errno = 0;
 	v = strtol(buf, &end, 10);
 	if (end == buf || errno != 0 || v < INT_MIN || v > INT_MAX ||

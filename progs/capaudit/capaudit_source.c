@@ -23,6 +23,7 @@
 #include "capaudit.h"
 #include "kernel.h"
 #include "number.h"
+#include "textfile.h"
 
 #define MAX_MISSING 8
 
@@ -50,42 +51,13 @@ static void miss(struct missing *m, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Reads a small file whole, NUL-terminated; -1 with errno. */
-static ssize_t read_text(const char *path, char *buf, size_t size)
-{
-	size_t got = 0;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	while (got < size - 1) {
-		n = read(fd, buf + got, size - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	if (n < 0) {
-		int saved = errno;
-
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return (ssize_t)got;
-}
-
 static int read_number(const char *path, unsigned long long max,
 		       unsigned long long *value)
 {
 	char buf[64];
 	int rc;
 
-	if (read_text(path, buf, sizeof(buf)) < 0)
+	if (text_file_read(path, buf, sizeof(buf)) < 0)
 		return -1;
 	buf[strcspn(buf, "\n")] = '\0';
 	rc = number_parse(buf, 10, max, value);
@@ -165,7 +137,7 @@ static int read_event(const char *dir, const char *event, const char *field,
 	if (read_number(path, UINT32_MAX, &v) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/events/%s/format", dir, event);
-	if (read_text(path, format, sizeof(format)) < 0)
+	if (text_file_read(path, format, sizeof(format)) < 0)
 		return -1;
 	if (format_field(format, field, f) < 0)
 		return -1;
@@ -204,7 +176,7 @@ static enum tracefs_state try_tracepoint(const char *dir, struct source *src,
 	{
 		char format[8192];
 
-		if (read_text(path, format, sizeof(format)) < 0 ||
+		if (text_file_read(path, format, sizeof(format)) < 0 ||
 		    format_field(format, "ret", &ev->ret) < 0) {
 			*err = errno;
 			return TFS_NO_EVENT;
@@ -313,7 +285,7 @@ static int try_kprobe_pmu(const struct sysview *sv, struct source *src,
 	if (read_number(path, UINT32_MAX, &type) < 0)
 		return -1;
 	sys_path(sv, path, sizeof(path), "/sys/bus/event_source/devices/kprobe/format/retprobe");
-	if (read_text(path, fmt, sizeof(fmt)) < 0 ||
+	if (text_file_read(path, fmt, sizeof(fmt)) < 0 ||
 	    sscanf(fmt, "config:%llu", &bit) != 1 || bit > 63) {
 		miss(m, "%s: cannot read which config bit makes a return probe", path);
 		return -1;
@@ -345,7 +317,7 @@ static int kernel_version(const struct sysview *sv, char *rel, size_t size,
 	struct utsname u;
 
 	sys_path(sv, path, sizeof(path), "/proc/sys/kernel/osrelease");
-	if (read_text(path, rel, size) < 0) {
+	if (text_file_read(path, rel, size) < 0) {
 		if (uname(&u) < 0)
 			return -1;
 		snprintf(rel, size, "%s", u.release);
