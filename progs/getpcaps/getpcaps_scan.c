@@ -259,7 +259,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	struct stat_fields f, again;
 	struct proc_status ps = { 0 };
 	struct proc *p = NULL;
-	int dfd, sfd = -1, err, exe_err;
+	int dfd, sfd = -1, err, exe_err, ret = 0;
 
 	c->listed++;
 	dfd = openat(procfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
@@ -343,6 +343,9 @@ failed:
 		if (c->not_examined_errno == 0)
 			c->not_examined_errno = err;
 	}
+	goto drop;
+nomem:
+	ret = -1;
 drop:
 	proc_status_release(&ps);
 	if (sfd >= 0)
@@ -354,20 +357,9 @@ drop:
 		free(p->exe);
 		p->cmdline = p->exe = NULL;
 	}
-	return 0;
-nomem:
-	proc_status_release(&ps);
-	if (sfd >= 0)
-		close(sfd);
-	if (dfd >= 0)
-		close(dfd);
-	if (p != NULL) {
-		free(p->cmdline);
-		free(p->exe);
-		p->cmdline = p->exe = NULL;
-	}
-	errno = ENOMEM;
-	return -1;
+	if (ret < 0)
+		errno = ENOMEM;
+	return ret;
 }
 
 static int pid_name(const char *name, pid_t *pid)
