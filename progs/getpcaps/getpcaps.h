@@ -96,6 +96,14 @@ void scan_free(struct scan *s);
 /* The process with that pid, or NULL. */
 struct proc *scan_find(const struct scan *s, pid_t pid);
 
+/*
+ * p's parent, or NULL: the record with p's ppid, unless that pid was
+ * recycled after the parent exited (a process started after p cannot be
+ * its parent; its name, which it chose, must not make p look like a
+ * service's child).
+ */
+struct proc *scan_parent(const struct scan *s, const struct proc *p);
+
 /* Sets flags and shown on every process (after the whole scan). */
 void judge_all(struct scan *s);
 

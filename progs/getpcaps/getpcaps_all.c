@@ -67,7 +67,7 @@ static int daemon_without_nnp(const struct scan *s, const struct proc *p)
 		return 0;
 	if (p->ppid == 1)
 		return 1;
-	parent = scan_find(s, p->ppid);
+	parent = scan_parent(s, p);
 	return parent != NULL && IN_LIST(parent->comm, managers);
 }
 

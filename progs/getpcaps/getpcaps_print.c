@@ -346,21 +346,24 @@ static void build_tree(struct scan *s)
 	for (i = 0; i < s->n; i++) {
 		struct proc *p = &s->procs[i];
 
-		p->up = p->ppid != p->pid ? scan_find(s, p->ppid) : NULL;
+		p->up = scan_parent(s, p);
 		p->child = p->sibling = NULL;
 		p->mark = 0;
 		p->needed = 0;
 	}
 	/* mark: 0 unseen, 1 on the current walk up, 2 done */
 	for (i = 0; i < s->n; i++) {
-		struct proc *p = &s->procs[i], *q;
+		struct proc *p = &s->procs[i], *q, *cut;
 
 		for (q = p; q != NULL && q->mark == 0; q = q->up)
 			q->mark = 1;
-		if (q != NULL && q->mark == 1)
-			q->up = NULL;	/* its ancestors led back to it */
+		/* q on this walk: its ancestors led back to it */
+		cut = q != NULL && q->mark == 1 ? q : NULL;
+		/* every record of this walk done first, then the one cut */
 		for (q = p; q != NULL && q->mark == 1; q = q->up)
 			q->mark = 2;
+		if (cut != NULL)
+			cut->up = NULL;
 	}
 	for (i = 0; i < s->n; i++) {
 		struct proc *q;

@@ -10,6 +10,7 @@
  * We still compare the start time in stat before and after the other
  * reads, so two processes' data can never be mixed into one record.
  */
+#define _GNU_SOURCE		/* O_PATH */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +19,13 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
+#include "acl.h"
 #include "getpcaps.h"
+#include "groups.h"
+#include "mask.h"
 #include "procstatus.h"
 
 #define PF_KTHREAD 0x00200000u	/* include/linux/sched.h: a kernel thread */
@@ -169,47 +174,94 @@ static int parse_status(const char *text, struct proc *p,
 static int in_groups(const struct proc *p, const struct proc_status *ps,
 		     gid_t gid)
 {
-	int i;
+	return groups_have(p->gid, 4, gid) ||
+	       groups_have(ps->groups, ps->ngroups, gid);
+}
 
-	for (i = 0; i < 4; i++)
-		if (p->gid[i] == gid)
-			return 1;
-	for (i = 0; i < ps->ngroups; i++)
-		if (ps->groups[i] == gid)
-			return 1;
-	return 0;
+/* A process and its status, for acl_permits()'s group test. */
+struct proc_groups {
+	const struct proc *p;
+	const struct proc_status *ps;
+};
+
+static int proc_in_group(gid_t gid, const void *ctx)
+{
+	const struct proc_groups *c = ctx;
+
+	return in_groups(c->p, c->ps, gid);
+}
+
+/* Real, effective or saved uid 0: it can be root again whenever it likes. */
+static int root_like(const struct proc *p)
+{
+	return p->uid[0] == 0 || p->uid[1] == 0 || p->uid[2] == 0;
+}
+
+/*
+ * May the process's user write xfd's file, by its mode or by the POSIX ACL
+ * beside it, as the kernel would judge? 1 or 0, or -1 with errno when the
+ * ACL cannot be read or is not one the kernel writes.
+ */
+static int exe_writable_by(const struct proc *p, const struct proc_status *ps,
+			   int xfd, const struct stat *st)
+{
+	const struct proc_groups c = { p, ps };
+	struct acl_entry e[32];
+	unsigned char raw[4 + 8 * 32];
+	char link[64];
+	ssize_t len;
+	int n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", xfd);
+	len = getxattr(link, ACL_XATTR_ACCESS, raw, sizeof(raw));
+	if (len < 0 && errno != ENODATA && errno != ENOTSUP)
+		return -1;
+	if (len < 0) {		/* no ACL: the mode's three classes */
+		e[0] = (struct acl_entry){ ACL_USER_OBJ, (st->st_mode >> 6) & 7, 0 };
+		e[1] = (struct acl_entry){ ACL_GROUP_OBJ, (st->st_mode >> 3) & 7, 0 };
+		e[2] = (struct acl_entry){ ACL_OTHER, st->st_mode & 7, 0 };
+		n = 3;
+	} else if ((n = acl_decode(raw, (size_t)len, e, 32)) < 0) {
+		return -1;
+	}
+	return acl_permits(e, n, st, p->uid[1], proc_in_group, &c,
+			   ACL_PERM_WRITE);
 }
 
 /*
  * Can the process's user change what it runs? The executable is reached
  * through the exe link, which the kernel resolves to the very file the
- * process executes (no path lookup a process could redirect). Its owner
- * may always chmod it, so ownership counts as writable; so do group write
- * permission for one of its groups and world write permission. ACLs and
- * the directory holding the file are not looked at (see getpcaps(8)).
+ * process executes (no path lookup a process could redirect), once: the
+ * mode, the owner and the ACL are all read from that one descriptor. Its
+ * owner may always chmod it, so ownership counts as writable; otherwise
+ * the kernel's own rule decides, the ACL beside the mode bits included.
+ * The directory holding the file is not looked at (see getpcaps(8)).
  */
 static int check_exe(struct proc *p, int dfd, const struct proc_status *ps)
 {
 	struct stat st;
+	int xfd, w, err = 0;
 
-	if (p->uid[1] == 0 || (p->prm | p->eff | p->amb) == 0) {
+	if (root_like(p) || (p->prm | p->eff | p->amb) == 0) {
 		p->exe_state = EXE_NOT_NEEDED;
 		return 0;
 	}
-	if (fstatat(dfd, "exe", &st, 0) < 0) {
-		p->exe_state = EXE_UNCHECKED;
+	p->exe_state = EXE_UNCHECKED;
+	xfd = openat(dfd, "exe", O_PATH | O_CLOEXEC);
+	if (xfd < 0)
 		return errno;	/* EACCES: not ours to trace */
-	}
-	if (!S_ISREG(st.st_mode)) {
-		p->exe_state = EXE_UNCHECKED;
-		return EINVAL;
-	}
-	if (st.st_uid == p->uid[1] || (st.st_mode & S_IWOTH) ||
-	    ((st.st_mode & S_IWGRP) && in_groups(p, ps, st.st_gid)))
+	if (fstat(xfd, &st) < 0)
+		err = errno;
+	else if (!S_ISREG(st.st_mode))
+		err = EINVAL;
+	else if (st.st_uid == p->uid[1])
 		p->exe_state = EXE_WRITABLE;
+	else if ((w = exe_writable_by(p, ps, xfd, &st)) < 0)
+		err = errno;
 	else
-		p->exe_state = EXE_SAFE;
-	return 0;
+		p->exe_state = w ? EXE_WRITABLE : EXE_SAFE;
+	close(xfd);
+	return err;
 }
 
 /* The exe's path for printing (NULL when it cannot be read). */
@@ -396,7 +448,7 @@ int scan_run(struct scan *s, const char *proc_root, const struct scan_opts *o)
 	DIR *dir;
 
 	memset(s, 0, sizeof(*s));
-	s->full = bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+	s->full = mask_below(bits);
 	procfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 		      O_CLOEXEC);
 	if (procfd < 0)
@@ -462,4 +514,11 @@ struct proc *scan_find(const struct scan *s, pid_t pid)
 
 	key.pid = pid;
 	return s->n ? bsearch(&key, s->procs, s->n, sizeof(key), by_pid) : NULL;
+}
+
+struct proc *scan_parent(const struct scan *s, const struct proc *p)
+{
+	struct proc *parent = p->ppid != p->pid ? scan_find(s, p->ppid) : NULL;
+
+	return parent != NULL && parent->start <= p->start ? parent : NULL;
 }

@@ -23,17 +23,12 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "acl.h"
 #include "escape.h"
 #include "exec_target.h"
 #include "names.h"
 #include "perf.h"
 #include "setcap.h"
-
-#define ACL_XATTR	"system.posix_acl_access"
-/* Entry tags of the ACL xattr (see acl(5); the on-disk format is the kernel's). */
-#define ACL_TAG_USER	0x02
-#define ACL_TAG_GROUP	0x08
-#define ACL_TAG_MASK	0x10
 
 /*
  * One line on out, "setcap: " and the formatted text, every control
@@ -201,41 +196,38 @@ static int acl_extended_entries(const struct target *t, char *buf,
 				size_t len)
 {
 	unsigned char raw[8192];
-	ssize_t n = getxattr(t->proc, ACL_XATTR, raw, sizeof(raw));
-	size_t off, used = 0;
-	int count = 0;
+	struct acl_entry e[ACL_MAX_ENTRIES];
+	ssize_t n = getxattr(t->proc, ACL_XATTR_ACCESS, raw, sizeof(raw));
+	size_t used = 0;
+	int count = 0, i, entries;
 
 	buf[0] = '\0';
 	if (n < 0)
 		return errno == ENODATA ? 0 : -1;
-	if (n < 4 || (n - 4) % 8 != 0) {
-		errno = EINVAL;		/* not an ACL the kernel would write */
-		return -1;
-	}
-	for (off = 4; off + 8 <= (size_t)n; off += 8) {
-		unsigned tag = raw[off] | raw[off + 1] << 8;
-		unsigned perm = raw[off + 2] | raw[off + 3] << 8;
-		uint32_t id = (uint32_t)raw[off + 4] | (uint32_t)raw[off + 5] << 8 |
-			      (uint32_t)raw[off + 6] << 16 | (uint32_t)raw[off + 7] << 24;
+	entries = acl_decode(raw, (size_t)n, e, ACL_MAX_ENTRIES);
+	if (entries < 0)
+		return -1;		/* not an ACL the kernel would write */
+	for (i = 0; i < entries; i++) {
 		char who[64], name[64];
 
-		if (tag != ACL_TAG_USER && tag != ACL_TAG_GROUP &&
-		    tag != ACL_TAG_MASK)
+		if (e[i].tag != ACL_NAMED_USER && e[i].tag != ACL_NAMED_GROUP &&
+		    e[i].tag != ACL_MASK)
 			continue;
 		count++;
-		if (tag == ACL_TAG_MASK)
+		if (e[i].tag == ACL_MASK)
 			continue;
-		if (tag == ACL_TAG_USER)
+		if (e[i].tag == ACL_NAMED_USER)
 			snprintf(who, sizeof(who), "user:%s",
-				 names_user(id, name, sizeof(name)));
+				 names_user(e[i].id, name, sizeof(name)));
 		else
 			snprintf(who, sizeof(who), "group:%s",
-				 names_group(id, name, sizeof(name)));
+				 names_group(e[i].id, name, sizeof(name)));
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used,
 						 "%s%s:%c%c%c", used ? " " : "", who,
-						 perm & 4 ? 'r' : '-', perm & 2 ? 'w' : '-',
-						 perm & 1 ? 'x' : '-');
+						 e[i].perm & 4 ? 'r' : '-',
+						 e[i].perm & 2 ? 'w' : '-',
+						 e[i].perm & 1 ? 'x' : '-');
 	}
 	return count;
 }
@@ -343,7 +335,7 @@ static int restrict_to_group(struct target *t, const struct perf_group *g)
 		    t->file, strerror(errno));
 		return -1;
 	}
-	if (n >= 0 && removexattr(t->proc, ACL_XATTR) < 0 && errno != ENODATA) {
+	if (n >= 0 && removexattr(t->proc, ACL_XATTR_ACCESS) < 0 && errno != ENODATA) {
 		say(stderr, "%s: cannot remove its ACL: %s", t->file,
 		    strerror(errno));
 		return -1;

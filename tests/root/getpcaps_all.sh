@@ -239,6 +239,37 @@ else
 	echo "note: cannot mount proc with hidepid=1; unreadable-process check left out"
 fi
 
+# POSIX ACLs beside the mode bits (root:root 0755 copies, run by nobody):
+# user:nobody:rwx under mask rwx, and group:nogroup:rwx, let nobody write
+# the file: writable-exe; the same user entry under mask r-x does not.
+# Each verdict is held to the kernel's own answer (test -w as nobody).
+acl=0x02000000'01000700ffffffff'
+aclw=$acl'02000700feff0000''04000500ffffffff''10000700ffffffff''20000500ffffffff'
+aclm=$acl'02000700feff0000''04000500ffffffff''10000500ffffffff''20000500ffffffff'
+aclg=$acl'04000500ffffffff''08000700feff0000''10000700ffffffff''20000500ffffffff'
+for v in aclw aclm aclg; do
+	cp /bin/sleep "$T/$v" && chmod 755 "$T/$v" &&
+	eval "setfattr -n system.posix_acl_access -v \$$v \"\$T/\$v\"" &&
+	"$S" cap_net_raw=ep "$T/$v" || { fail "cannot make $v"; continue; }
+	# shellcheck disable=SC2086
+	setsid setpriv $nb "$T/$v" 65 </dev/null >/dev/null 2>&1 &
+done
+for v in aclw aclm aclg; do
+	for i in $(seq 50); do pid_of "$T/$v" 65 >/dev/null && break; sleep 0.1; done
+done
+run_ours "$G" --all >"$T/all" 2>&1
+for v in aclw aclm aclg; do
+	pid=$(pid_of "$T/$v" 65) || { fail "$v did not start"; continue; }
+	# shellcheck disable=SC2086
+	if setpriv $nb test -w "$T/$v"; then kernel=writable-exe; else kernel=; fi
+	case $(flags "$pid") in *writable-exe*) ours=writable-exe ;; *) ours= ;; esac
+	[ "$ours" = "$kernel" ] ||
+		fail "$v: getpcaps says [$ours], the kernel's test -w as nobody says [$kernel]"
+	case $v in aclm) want= ;; *) want=writable-exe ;; esac
+	[ "$ours" = "$want" ] || fail "$v: [$ours], want [$want]"
+done
+echo "acl ok"
+
 # A name is the process's to choose: an escape sequence in it is printed
 # as text (\033), in the table, --verbose's command line and --json.
 esc=$(printf 'x\033[2Jy')
