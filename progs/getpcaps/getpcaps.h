@@ -37,6 +37,13 @@ enum exe_state {
 	EXE_UNCHECKED,		/* /proc/<pid>/exe could not be examined */
 };
 
+/*
+ * How much of a command line is kept: a process chooses its own (a user
+ * can give a thousand processes one 2 MiB argv), and the audit must not
+ * run out of memory on it.
+ */
+#define CMDLINE_MOST	4096
+
 /* One process as one consistent read of /proc/<pid> saw it. */
 struct proc {
 	pid_t pid, ppid;
@@ -49,6 +56,7 @@ struct proc {
 	char comm[64];			/* raw bytes, as the kernel has them */
 	char *cmdline;			/* NUL-separated; only when printed */
 	size_t cmdline_len;
+	int cmdline_cut;		/* longer than CMDLINE_MOST: the rest left out */
 	char *exe;			/* exe's path; only when printed */
 	enum exe_state exe_state;
 	unsigned flags;

@@ -228,6 +228,8 @@ static void put_details(const struct proc *p, const char *indent, int verbose)
 			putchar(' ');
 		escape_fputs(p->cmdline + i, stdout);
 	}
+	if (p->cmdline_cut)
+		printf(" [cut at %d bytes]", CMDLINE_MOST);
 	printf("\n%sexe: ", indent);
 	escape_fputs(p->exe != NULL ? p->exe : "?", stdout);
 	putchar('\n');
@@ -325,7 +327,7 @@ static void json_process(struct scan *s, const struct proc *p,
 				putchar(',');
 			json_string(stdout, p->cmdline + i);
 		}
-		printf("],");
+		printf("],%s", p->cmdline_cut ? "\"cmdline_cut\":true," : "");
 		if (p->exe != NULL)
 			json_path(stdout, "exe", p->exe);
 		else

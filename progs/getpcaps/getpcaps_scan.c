@@ -44,7 +44,7 @@ struct buf {
  * each (single_open seq files): a read that left room in the buffer has
  * returned all of it (one system call, not two, per file); whole says so.
  */
-static ssize_t read_fd(int fd, struct buf *b, int whole)
+static ssize_t read_fd(int fd, struct buf *b, int whole, size_t most)
 {
 	size_t len = 0;
 
@@ -73,20 +73,25 @@ static ssize_t read_fd(int fd, struct buf *b, int whole)
 		len += (size_t)r;
 		if (whole && len + 1 < b->size)
 			break;
+		if (most > 0 && len >= most) {
+			len = most;
+			break;
+		}
 	}
 	b->data[len] = '\0';
 	return (ssize_t)len;
 }
 
 /* read_fd() of name, relative to the process's directory dfd. */
-static ssize_t read_at(int dfd, const char *name, struct buf *b, int whole)
+static ssize_t read_at(int dfd, const char *name, struct buf *b, int whole,
+		       size_t most)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	ssize_t len;
 
 	if (fd < 0)
 		return -1;
-	len = read_fd(fd, b, whole);
+	len = read_fd(fd, b, whole, most);
 	if (len < 0) {
 		int saved = errno;
 
@@ -323,7 +328,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 		goto nomem;
 	p->pid = pid;
 	sfd = openat(dfd, "stat", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (sfd < 0 || read_fd(sfd, &b->stat, 1) < 0)
+	if (sfd < 0 || read_fd(sfd, &b->stat, 1, 0) < 0)
 		goto failed;
 	if (parse_stat(b->stat.data, p->comm, sizeof(p->comm), &f) < 0) {
 		errno = EPROTO;
@@ -340,7 +345,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	p->ppid = f.ppid;
 	p->tty = f.tty_nr != 0;
 	p->start = f.start;
-	if (read_at(dfd, "status", &b->status, 1) < 0)
+	if (read_at(dfd, "status", &b->status, 1, 0) < 0)
 		goto failed;
 	if (parse_status(b->status.data, p, &ps) < 0) {
 		if (errno == EINVAL)
@@ -353,19 +358,25 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 		goto failed;
 	}
 	if (o->cmdline) {
-		ssize_t len = read_at(dfd, "cmdline", &b->cmdline, 0);
+		/* one byte past the most kept: is there more? */
+		ssize_t len = read_at(dfd, "cmdline", &b->cmdline, 0,
+				      CMDLINE_MOST + 1);
 
 		if (len < 0)
 			goto failed;
 		p->cmdline = malloc((size_t)len + 1);
 		if (p->cmdline == NULL)
 			goto nomem;
-		memcpy(p->cmdline, b->cmdline.data, (size_t)len + 1);
+		p->cmdline_cut = len > CMDLINE_MOST;
+		if (p->cmdline_cut)
+			len = CMDLINE_MOST;
+		memcpy(p->cmdline, b->cmdline.data, (size_t)len);
+		p->cmdline[len] = '\0';
 		p->cmdline_len = (size_t)len;
 		p->exe = read_exe_path(dfd);
 	}
 	/* Still the same process, and did it not exit meanwhile? */
-	if (read_fd(sfd, &b->stat, 1) < 0)
+	if (read_fd(sfd, &b->stat, 1, 0) < 0)
 		goto failed;
 	if (parse_stat(b->stat.data, NULL, 0, &again) < 0 ||
 	    again.start != f.start || again.state == 'Z' ||

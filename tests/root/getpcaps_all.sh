@@ -270,6 +270,27 @@ for v in aclw aclm aclg; do
 done
 echo "acl ok"
 
+# A command line is the process's to choose too: a 100,000-byte one is
+# kept to its first 4096 bytes and says so, in the table and in --json.
+cp /bin/sh "$T/longsh" && chmod 755 "$T/longsh" && "$S" cap_net_raw=ep "$T/longsh" ||
+	fail "cannot make the long-argv shell"
+long=$(head -c 100000 /dev/zero | tr '\0' a)
+# shellcheck disable=SC2086
+setsid setpriv $nb "$T/longsh" -c 'sleep 67; :' longsh "$long" </dev/null >/dev/null 2>&1 &
+for i in $(seq 50); do lp=$(pid_of "$T/longsh" -c 'sleep 67; :' longsh "$long") && break; sleep 0.1; done
+run_ours "$G" --all --verbose >"$T/long" 2>&1
+line=$(grep -a "command: $T/longsh -c " "$T/long")
+case $line in *" [cut at 4096 bytes]") ;; *) fail "long command line: not marked cut: $(echo "$line" | tail -c 80)" ;; esac
+[ "$(printf '%s' "$line" | wc -c)" -lt 4300 ] || fail "long command line: $(printf '%s' "$line" | wc -c) bytes printed"
+run_ours "$G" --all --verbose --json >"$T/long.json" 2>&1
+python3 - "$T/long.json" "${lp:-0}" <<'PY' || fail "long command line in --json"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+me = [r for r in rows if r.get("pid") == int(sys.argv[2])]
+assert me and me[0]["cmdline_cut"] is True, me
+assert sum(len(a) + 1 for a in me[0]["cmdline"]) <= 4097, me[0]["cmdline"][:3]
+PY
+
 # A name is the process's to choose: an escape sequence in it is printed
 # as text (\033), in the table, --verbose's command line and --json.
 esc=$(printf 'x\033[2Jy')
