@@ -24,10 +24,28 @@ int kernel_release(char *text, size_t len, int *major, int *minor)
 	return kernel_version_parse(uts.release, major, minor);
 }
 
+/* A whole decimal number of at most 9 digits at *p, moved past. */
+static int version_number(const char **p, int *out)
+{
+	int n = 0, digits = 0;
+
+	while (**p >= '0' && **p <= '9' && digits < 9) {
+		n = n * 10 + (**p - '0');
+		(*p)++;
+		digits++;
+	}
+	if (digits == 0 || (**p >= '0' && **p <= '9'))
+		return -1;
+	*out = n;
+	return 0;
+}
+
 int kernel_version_parse(const char *release, int *major, int *minor)
 {
-	if (sscanf(release, "%d.%d", major, minor) != 2 || *major < 0 ||
-	    *minor < 0) {
+	const char *p = release;
+
+	if (version_number(&p, major) < 0 || *p++ != '.' ||
+	    version_number(&p, minor) < 0) {
 		*major = *minor = 0;
 		return -1;
 	}

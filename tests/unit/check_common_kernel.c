@@ -35,6 +35,11 @@ START_TEST(version_from_release_text)
 	ck_assert_int_eq(kernel_version_parse("-6.1", &major, &minor), -1);
 	ck_assert_int_eq(major, 0);
 	ck_assert_int_eq(kernel_version_parse("", &major, &minor), -1);
+	/* No wrap: a number too long for an int is not a version. */
+	ck_assert_int_eq(kernel_version_parse("99999999999.1", &major, &minor), -1);
+	ck_assert_int_eq(major, 0);
+	ck_assert_int_eq(kernel_version_parse("6.99999999999", &major, &minor), -1);
+	ck_assert_int_eq(kernel_version_parse(" 6.1", &major, &minor), -1);
 }
 END_TEST
 
