@@ -11,11 +11,12 @@
 #include <sys/wait.h>
 
 #include "json.h"
+#include "mask.h"
 #include "risk.h"
 #include "capaudit.h"
 #include "escape.h"
 
-#define BIT(c) (1ULL << (c))
+#define BIT(c) MASK_BIT(c)
 
 /*
  * Capabilities the kernel asks about on its own, whatever the program
@@ -58,24 +59,11 @@ void suggest_build(const struct tally *t, const struct run_result *rr,
 /* "cap_a,cap_b" or, with upper, "CAP_A CAP_B". */
 static void list_caps(uint64_t mask, int upper, char *buf, size_t size)
 {
-	size_t len = 0;
-	char name[64];
-	int c;
+	char *p;
 
-	buf[0] = '\0';
-	for (c = 0; c < NCAPS; c++) {
-		if (!(mask & BIT(c)))
-			continue;
-		capability_name(c, name, sizeof(name));
-		if (upper) {
-			char *p;
-
-			for (p = name; *p; p++)
-				*p = (char)toupper((unsigned char)*p);
-		}
-		len += (size_t)snprintf(buf + len, size > len ? size - len : 0,
-					"%s%s", len ? (upper ? " " : ",") : "", name);
-	}
+	mask_names(buf, size, mask, 0);
+	for (p = buf; upper && *p; p++)
+		*p = *p == ',' ? ' ' : (char)toupper((unsigned char)*p);
 }
 
 static uint64_t total(const struct tally *t, int c, int refused)
