@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -26,9 +27,11 @@
 
 #include "capaudit.h"
 #include "escape.h"
+#include "mask.h"
 #include "number.h"
 #include "opts.h"
 #include "path.h"
+#include "procstatus.h"
 #include "suggest.h"
 #include "version.h"
 
@@ -363,12 +366,47 @@ out:
 	return rc;
 }
 
+/*
+ * With file capabilities (AT_SECURE), capaudit's cap_perfmon would let
+ * perf watch any process on the system. The rule is ptrace's instead:
+ * every user and group id of the process is ours, and it holds no
+ * capability we lack. dfd is its /proc directory, tied to the process
+ * and not to the number, so asking again after the attach finds out
+ * whether the pid still names the process that was judged. 1 allowed,
+ * 0 not, -1 with errno when the process cannot be read (gone).
+ */
+static int watch_allowed(int dfd)
+{
+	struct proc_status ps;
+	char *bad = NULL;
+	uint64_t ours;
+	cap_t self;
+	int ok, i;
+
+	if (proc_status_read(dfd, &ps, &bad) < 0) {
+		free(bad);
+		proc_status_release(&ps);
+		return -1;
+	}
+	self = cap_get_proc();
+	ours = self != NULL ? mask_of_flag(self, CAP_PERMITTED) : 0;
+	cap_free(self);
+	ok = (ps.seen & (PROC_STATUS_UID | PROC_STATUS_GID | PROC_STATUS_CAPPRM)) ==
+	     (PROC_STATUS_UID | PROC_STATUS_GID | PROC_STATUS_CAPPRM) &&
+	     (ps.permitted & ~ours) == 0;
+	for (i = 0; i < 4; i++)
+		ok = ok && ps.uid[i] == getuid() && ps.gid[i] == getgid();
+	proc_status_release(&ps);
+	return ok;
+}
+
 static int attach(const struct opts *o, const struct source *src,
 		  struct tally *t, struct run_result *rr)
 {
 	char path[64], comm[64] = "";
 	struct tracer *tr;
 	double start, end;
+	int dfd = -1;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)o->pid);
@@ -379,9 +417,38 @@ static int attach(const struct opts *o, const struct source *src,
 		fclose(f);
 	}
 	tally_init(t, o->pid, comm);
+	if (getauxval(AT_SECURE)) {
+		snprintf(path, sizeof(path), "/proc/%ld", (long)o->pid);
+		dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0 || watch_allowed(dfd) != 1) {
+			fprintf(stderr, "%s: --pid=%ld: not a process of yours "
+				"(capaudit runs with file capabilities: it watches "
+				"only what ptrace would let you trace)\n",
+				PROG, (long)o->pid);
+			if (dfd >= 0)
+				close(dfd);
+			return 1;
+		}
+	}
 	tr = tracer_open(src, o->pid, 1, stderr);
-	if (tr == NULL)
+	if (tr == NULL) {
+		if (dfd >= 0)
+			close(dfd);
 		return 1;
+	}
+	/* Still the process judged above, not a new one with its pid? */
+	if (dfd >= 0) {
+		int again = watch_allowed(dfd);
+
+		close(dfd);
+		if (again != 1) {
+			fprintf(stderr, "%s: --pid=%ld: the process changed while "
+				"capaudit attached; nothing was watched\n",
+				PROG, (long)o->pid);
+			tracer_close(tr);
+			return 1;
+		}
+	}
 	start = now();
 	end = start + (double)(o->duration ? o->duration : 10);
 	while (!stop && now() < end) {
@@ -484,6 +551,18 @@ int main(int argc, char **argv)
 	}
 	if (root != NULL)
 		sv.root = root;
+	/*
+	 * The launcher applies --iab and --user in a child that still holds
+	 * capaudit's own permitted set: with file capabilities, --iab
+	 * '^cap_perfmon' would hand that privilege to any command.
+	 */
+	if (getauxval(AT_SECURE) && (o.iab != NULL || o.user != NULL)) {
+		fprintf(stderr, "%s: --iab and --user are refused when capaudit "
+			"runs with file capabilities (they would pass its own "
+			"privilege to the command); run it as root for them\n", PROG);
+		cap_free(o.iab);
+		return 2;
+	}
 	if ((rc = check_combinations(&o, argc)) != 0) {
 		cap_free(o.iab);
 		return rc;

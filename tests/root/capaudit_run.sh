@@ -100,6 +100,28 @@ grep -qx "CapabilityBoundingSet=CAP_CHOWN CAP_NET_BIND_SERVICE CAP_PERFMON" "$T/
 	fail "no CapabilityBoundingSet= line"
 grep -q "^#   cap_perfmon  *kernel-read: " "$T/w/rep" || fail "no risk label for cap_perfmon"
 
+# 2b. The cap_perfmon copy passes none of its privilege on: --iab and
+#     --user are refused (before, --iab='^cap_perfmon' gave the command an
+#     ambient cap_perfmon), and --pid watches only nobody's own processes.
+as_nobody "$T/capaudit" --iab='^cap_perfmon' -- grep CapAmb /proc/self/status \
+	>"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q -- '--iab and --user are refused' "$T/err" ||
+	fail "--iab with file capabilities: exit $rc, $(cat "$T/out" "$T/err")"
+grep -q 'CapAmb:.*[1-9a-f]' "$T/out" && fail "--iab gave the command an ambient capability: $(cat "$T/out")"
+as_nobody "$T/capaudit" --user=nobody -- true 2>"$T/err"
+[ $? -eq 2 ] || fail "--user with file capabilities was not refused"
+as_nobody "$T/capaudit" --pid=1 --duration=1 --output="$T/w/rep1" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q -- '--pid=1: not a process of yours' "$T/err" ||
+	fail "--pid=1 as nobody: exit $rc, $(cat "$T/err")"
+setpriv --reuid=nobody --regid=nogroup --clear-groups sleep 5 &
+mine=$!
+sleep 0.2
+as_nobody "$T/capaudit" --pid="$mine" --duration=1 --output="$T/w/rep2" 2>"$T/err" ||
+	fail "--pid of nobody's own process refused: $(cat "$T/err")"
+kill "$mine" 2>/dev/null; wait "$mine" 2>/dev/null
+
 # 3. The suggestion applied with our setcap: nobody's probe now succeeds.
 cp "$probe" "$T/probe" && chmod 755 "$T/probe"
 as_nobody "$T/probe" "$T/w2" >/dev/null && fail "the probe worked for nobody before setcap"
