@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * A hash table of fixed-size keys and values, open addressing: capaudit
+ * looks up a process, a credential's span and a count for every sample,
+ * and a linear search per sample grows with the processes and threads it
+ * follows (a daemon with thousands of threads under --pid).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capaudit.h"
+
+/* A slot: one byte "in use", the key, the value, padded to 8 bytes. */
+static size_t slot_size(const struct table *tb)
+{
+	return (1 + tb->keysize + tb->valsize + 7) & ~(size_t)7;
+}
+
+static unsigned char *slot(const struct table *tb, size_t i)
+{
+	return tb->slots + i * slot_size(tb);
+}
+
+/* FNV-1a, then a final mix: keys are mostly small integers and pointers. */
+static uint64_t hash_key(const void *key, size_t len)
+{
+	const unsigned char *p = key;
+	uint64_t h = UINT64_C(1469598103934665603);
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= UINT64_C(1099511628211);
+	}
+	h ^= h >> 33;
+	h *= UINT64_C(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	return h;
+}
+
+void table_init(struct table *tb, size_t keysize, size_t valsize)
+{
+	memset(tb, 0, sizeof(*tb));
+	tb->keysize = keysize;
+	tb->valsize = valsize;
+}
+
+static int table_grow(struct table *tb)
+{
+	size_t n = tb->size ? tb->size * 2 : 64, i, ss = slot_size(tb);
+	unsigned char *old = tb->slots;
+	size_t oldn = tb->size;
+
+	tb->slots = calloc(n, ss);
+	if (tb->slots == NULL) {
+		tb->slots = old;
+		return -1;
+	}
+	tb->size = n;
+	tb->used = 0;
+	for (i = 0; i < oldn; i++) {
+		unsigned char *s = old + i * ss;
+
+		if (s[0])
+			memcpy(table_get(tb, s + 1, 1), s + 1 + tb->keysize,
+			       tb->valsize);
+	}
+	free(old);
+	return 0;
+}
+
+void *table_get(struct table *tb, const void *key, int create)
+{
+	size_t i;
+
+	if (tb->size == 0 || (create && (tb->used + 1) * 4 > tb->size * 3)) {
+		if (!create)
+			return NULL;
+		if (table_grow(tb) < 0) {
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	i = (size_t)hash_key(key, tb->keysize) & (tb->size - 1);
+	for (;;) {
+		unsigned char *s = slot(tb, i);
+
+		if (!s[0]) {
+			if (!create)
+				return NULL;
+			s[0] = 1;
+			memcpy(s + 1, key, tb->keysize);
+			memset(s + 1 + tb->keysize, 0, tb->valsize);
+			tb->used++;
+			return s + 1 + tb->keysize;
+		}
+		if (memcmp(s + 1, key, tb->keysize) == 0)
+			return s + 1 + tb->keysize;
+		i = (i + 1) & (tb->size - 1);
+	}
+}
+
+int table_next(const struct table *tb, size_t *it, const void **key,
+	       void **val)
+{
+	for (; *it < tb->size; (*it)++) {
+		unsigned char *s = slot(tb, *it);
+
+		if (s[0]) {
+			*key = s + 1;
+			*val = s + 1 + tb->keysize;
+			(*it)++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void table_free(struct table *tb)
+{
+	free(tb->slots);
+	tb->slots = NULL;
+	tb->size = tb->used = 0;
+}
