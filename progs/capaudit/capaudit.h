@@ -24,6 +24,7 @@ struct table {
 	size_t keysize, valsize;
 	unsigned char *slots;
 	size_t size, used;	/* size: a power of two, or 0 */
+	unsigned generation;	/* grows when the slots move: old pointers die */
 };
 
 void table_init(struct table *tb, size_t keysize, size_t valsize);
@@ -237,6 +238,13 @@ struct row {
 	uint64_t granted, refused;
 };
 
+/* The last key found in a table: a busy command repeats one check. */
+struct table_cache {
+	void *val;
+	unsigned generation;
+	unsigned char key[32];
+};
+
 struct tally {
 	struct proc *procs;
 	size_t nprocs, procs_size;
@@ -246,6 +254,9 @@ struct tally {
 	struct table checks;	/* (tid, cred, image, namespace, cap) -> counts */
 	struct table spans;	/* (tid, image, cred) -> when it was used */
 	struct table pending;	/* kprobe entries waiting for their return */
+	struct table_cache last_check, last_span;
+	pid_t last_pid;		/* and its index in procs, plus one */
+	size_t last_pid_at;
 	pid_t self;		/* capaudit: its own checks are not counted */
 	uint64_t init_ns;	/* capaudit's user namespace, from its calibration */
 	int init_ns_state;	/* 0 not seen, 1 known, -1 two different answers */

@@ -22,24 +22,32 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "mask.h"
 #include "procstatus.h"
 
 /*
- * The user's own CAP_SYS_PTRACE: with file capabilities (AT_SECURE)
- * capaudit's privileges are the file's, held to trace, not the user's.
+ * The user's own privileges: with file capabilities (AT_SECURE)
+ * capaudit's are the file's, held to trace, not the user's, who has
+ * none of them (an execve with file capabilities leaves only what the
+ * file gives). Its CAP_SYS_PTRACE (effective), into *ptrace, and its
+ * permitted set, returned.
  */
-static int own_ptrace_cap(void)
+static uint64_t own_privileges(int *ptrace)
 {
 	cap_flag_value_t v = CAP_CLEAR;
+	uint64_t permitted;
 	cap_t self;
 
+	*ptrace = 0;
 	if (getauxval(AT_SECURE))
 		return 0;
 	self = cap_get_proc();
 	if (self != NULL)
 		cap_get_flag(self, CAP_SYS_PTRACE, CAP_EFFECTIVE, &v);
+	permitted = mask_of_flag(self, CAP_PERMITTED);
 	cap_free(self);
-	return v == CAP_SET;
+	*ptrace = v == CAP_SET;
+	return permitted;
 }
 
 /*
@@ -89,7 +97,8 @@ int ptrace_read_allowed(int dfd, pid_t pid, char *why, size_t len)
 	struct stat st;
 	uid_t ruid = getuid();
 	gid_t rgid = getgid();
-	int same, cap, i;
+	uint64_t own;
+	int same, cap, ptrace, i;
 
 	if (proc_status_read(dfd, &ps, &bad) < 0) {
 		int saved = errno;
@@ -109,10 +118,24 @@ int ptrace_read_allowed(int dfd, pid_t pid, char *why, size_t len)
 	same = 1;
 	for (i = 0; i < 3; i++)
 		same = same && ps.uid[i] == ruid && ps.gid[i] == rgid;
-	cap = caps_reach(dfd, own_ptrace_cap());
+	own = own_privileges(&ptrace);
+	cap = caps_reach(dfd, ptrace);
 	if (!same && !cap) {
 		proc_status_release(&ps);
 		snprintf(why, len, "not a process of yours");
+		return 0;
+	}
+	/*
+	 * cap_ptrace_access_check(): without CAP_SYS_PTRACE over it, a
+	 * process may be read only by one permitted every capability it
+	 * is (a program with file capabilities, run by the same user).
+	 */
+	if (!cap && (!(ps.seen & PROC_STATUS_CAPPRM) || (ps.permitted & ~own))) {
+		char list[256];
+
+		mask_names(list, sizeof(list), ps.permitted & ~own, 0);
+		proc_status_release(&ps);
+		snprintf(why, len, "it holds capabilities you do not (%s)", list);
 		return 0;
 	}
 	/*

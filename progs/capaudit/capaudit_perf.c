@@ -17,20 +17,11 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "capaudit.h"
 
 #define DATA_PAGES 64		/* per ring buffer: 256 KiB with 4 KiB pages */
-
-/*
- * How long after its time stamp a record may still be on its way into a
- * buffer. The kernel takes the time, then writes the record with
- * preemption off: microseconds, unless the hypervisor stops the virtual
- * CPU meanwhile. Records younger than this wait for the next drain.
- */
-#define LATE_NS (50 * 1000000ULL)
 
 struct ring {
 	int fd;
@@ -59,7 +50,7 @@ struct tracer {
 	size_t nrings, rings_size;
 	struct record *recs;	/* read, not yet delivered */
 	size_t nrecs, recs_size, seq;
-	int clock;		/* the events stamp CLOCK_MONOTONIC time */
+	uint64_t seen;		/* the latest time stamp read by earlier drains */
 	unsigned char tmp[65536];	/* a record that wraps the buffer */
 };
 
@@ -93,7 +84,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
  * capaudit's own sentinel: disabled, not inherited, no side-band.
  */
 static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
-		      int first, int clock)
+		      int first)
 {
 	const struct event_spec *ev = &src->ev[spec];
 	struct perf_event_attr a;
@@ -120,14 +111,6 @@ static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
 	 * after an exec names the file the process runs.
 	 */
 	a.mmap = a.mmap2 = first;
-	/*
-	 * The clock of clock_gettime(): tracer_drain() can then tell which
-	 * records no CPU can still precede (Linux 4.1).
-	 */
-	if (clock) {
-		a.use_clockid = 1;
-		a.clockid = CLOCK_MONOTONIC;
-	}
 	if (tid == 0) {
 		a.inherit = 0;
 		a.disabled = 1;
@@ -248,7 +231,7 @@ static int open_sentinels(struct tracer *t, int ncpu)
 	if (t->sentinels == NULL)
 		return -1;
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		int fd = open_event(t->src, 0, 0, cpu, 0, t->clock);
+		int fd = open_event(t->src, 0, 0, cpu, 0);
 
 		if (fd < 0 && errno == ENODEV)
 			continue;
@@ -363,7 +346,6 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 		return NULL;
 	}
 	t->src = src;
-	t->clock = 1;
 	tids = list_threads(pid, whole_process, &ntids);
 	if (tids == NULL || ntids == 0) {
 		fprintf(err, "%s: process %ld: %s\n", PROG, (long)pid, strerror(errno));
@@ -376,15 +358,8 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 
 		for (i = 0; i < ntids; i++) {
 			for (spec = 0; spec < src->nevents; spec++) {
-				int fd = open_event(src, spec, tids[i], cpu, spec == 0,
-						    t->clock);
+				int fd = open_event(src, spec, tids[i], cpu, spec == 0);
 
-				if (fd < 0 && errno == EINVAL && t->clock && t->nfds == 0) {
-					/* A kernel before use_clockid: records are then
-					 * delivered as each drain reads them. */
-					t->clock = 0;
-					fd = open_event(src, spec, tids[i], cpu, spec == 0, 0);
-				}
 				if (fd < 0 && errno == ENODEV)
 					break;	/* this CPU is offline */
 				if (fd < 0 && errno == ESRCH && whole_process && ntids > 1)
@@ -498,14 +473,6 @@ static int read_ring(struct tracer *t, struct ring *ring)
 	return rc;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Waits for data on the buffers whose events still have a task. An
  * event whose thread has exited (a watched process's thread) says
@@ -538,22 +505,27 @@ static int wait_for_data(struct tracer *t, int timeout_ms)
 int tracer_drain(struct tracer *t, int timeout_ms,
 		 void (*fn)(const struct record *, void *), void *arg)
 {
-	uint64_t horizon;
-	size_t i;
+	uint64_t horizon = t->seen;
+	size_t i, before = t->nrecs;
 	int rc = 0;
 
 	if (timeout_ms > 0 && wait_for_data(t, timeout_ms) < 0)
 		return -1;
-	/*
-	 * Each CPU writes its own buffer: a record stamped before the read
-	 * began may still be on its way into one (LATE_NS), and is left for
-	 * the next drain, so nothing comes after a later record of another
-	 * CPU (a child's first check before the fork that made it).
-	 */
-	horizon = t->clock ? now_ns() - LATE_NS : UINT64_MAX;
 	for (i = 0; i < t->nrings; i++)
 		if (read_ring(t, &t->rings[i]) < 0)
 			rc = -1;
+	for (i = before; i < t->nrecs; i++)
+		if (t->recs[i].s.time > t->seen)
+			t->seen = t->recs[i].s.time;
+	/*
+	 * Each CPU writes its own buffer, read one after the other: a record
+	 * missed by this drain was written after an earlier drain had read
+	 * its buffer, so it is later than everything that drain saw (the
+	 * kernel stamps a record as it writes it, preemption off). So what
+	 * is no later than the earlier drains' latest goes now, in time
+	 * order, and the rest waits: a child's first check never comes
+	 * before the fork that made it, whatever CPU it ran on.
+	 */
 	t->nrecs = records_release(t->recs, t->nrecs, horizon, fn, arg);
 	return rc;
 }

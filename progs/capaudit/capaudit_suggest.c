@@ -312,12 +312,13 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		}
 		print_file(f, out);
 	}
-	if (grant == 0 && !(sg->proven && sg->runs == 0)) {
-		fprintf(out, "# nothing to grant: %s\n", sg->proven ?
-			"the command succeeds as well without any capability" :
-			sg->failed ? "no check the command made itself was refused; "
-			"its failure is not about capabilities a file could hold" :
-			"this run needed no capability");
+	if (grant == 0) {
+		if (!(sg->proven && sg->runs == 0))
+			fprintf(out, "# nothing to grant: %s\n", sg->proven ?
+				"the command succeeds as well without any capability" :
+				sg->failed ? "no check the command made itself was refused; "
+				"its failure is not about capabilities a file could hold" :
+				"this run needed no capability");
 	} else {
 		list_caps(grant, 0, list, sizeof(list));
 		fprintf(out, "# capability.conf (pam_cap; each file then needs its "

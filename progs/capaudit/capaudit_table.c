@@ -22,19 +22,27 @@ static unsigned char *slot(const struct table *tb, size_t i)
 	return tb->slots + i * slot_size(tb);
 }
 
-/* FNV-1a, then a final mix: keys are mostly small integers and pointers. */
+/*
+ * Keys are small integers and kernel pointers: a multiply-xorshift per
+ * 8-byte word (the keys are padded to 8 bytes but for a lone pid), then
+ * a final mix so the low bits, the ones the slot index keeps, depend on
+ * every bit.
+ */
 static uint64_t hash_key(const void *key, size_t len)
 {
 	const unsigned char *p = key;
-	uint64_t h = UINT64_C(1469598103934665603);
-	size_t i;
+	uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ len, w;
+	size_t i = 0;
 
-	for (i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= UINT64_C(1099511628211);
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
+		h ^= h >> 32;
 	}
+	for (; i < len; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
 	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
+	h *= UINT64_C(0xc4ceb9fe1a85ec53);
 	h ^= h >> 33;
 	return h;
 }
@@ -59,6 +67,7 @@ static int table_grow(struct table *tb)
 	}
 	tb->size = n;
 	tb->used = 0;
+	tb->generation++;
 	for (i = 0; i < oldn; i++) {
 		unsigned char *s = old + i * ss;
 

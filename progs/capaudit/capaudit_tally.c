@@ -38,6 +38,10 @@ struct span_val {
 	int foreign;		/* tally_finish(): used only inside another's span */
 };
 
+_Static_assert(sizeof(struct check_key) <= sizeof(((struct table_cache *)0)->key) &&
+	       sizeof(struct span_key) <= sizeof(((struct table_cache *)0)->key),
+	       "a key too large for the last-key cache");
+
 struct pending_val {
 	int used, cap, have;
 	uint64_t cred, ns;
@@ -45,9 +49,34 @@ struct pending_val {
 
 static struct proc *proc_at(struct tally *t, pid_t pid)
 {
-	size_t *at = table_get(&t->pid_index, &pid, 0);
+	size_t *at;
 
-	return at != NULL ? &t->procs[*at - 1] : NULL;
+	if (t->last_pid_at && t->last_pid == pid)
+		return &t->procs[t->last_pid_at - 1];
+	at = table_get(&t->pid_index, &pid, 0);
+	if (at == NULL)
+		return NULL;
+	t->last_pid = pid;
+	t->last_pid_at = *at;
+	return &t->procs[*at - 1];
+}
+
+/* table_get(tb, key, 1), remembering the last key found. */
+static void *cached_get(struct table *tb, struct table_cache *c,
+			const void *key)
+{
+	void *v;
+
+	if (c->val != NULL && c->generation == tb->generation &&
+	    memcmp(c->key, key, tb->keysize) == 0)
+		return c->val;
+	v = table_get(tb, key, 1);
+	if (v != NULL) {
+		memcpy(c->key, key, tb->keysize);
+		c->val = v;
+		c->generation = tb->generation;
+	}
+	return v;
 }
 
 static struct proc *new_proc(struct tally *t, pid_t pid)
@@ -182,7 +211,7 @@ static void count(struct tally *t, const struct sample *s, int cap, int ret,
 	k.cred = have_id ? cred : 0;
 	k.ns = have_id ? ns : 0;
 	k.cap = cap;
-	v = table_get(&t->checks, &k, 1);
+	v = cached_get(&t->checks, &t->last_check, &k);
 	if (v == NULL) {
 		t->nomem = 1;
 		return;
@@ -198,7 +227,7 @@ static void count(struct tally *t, const struct sample *s, int cap, int ret,
 	sk.tid = s->tid;
 	sk.image = p->image;
 	sk.cred = cred;
-	sv = table_get(&t->spans, &sk, 1);
+	sv = cached_get(&t->spans, &t->last_span, &sk);
 	if (sv == NULL) {
 		t->nomem = 1;
 		return;
