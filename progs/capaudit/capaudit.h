@@ -167,6 +167,8 @@ int tracer_drain(struct tracer *t, int timeout_ms,
  */
 void tracer_finish(struct tracer *t,
 		   void (*fn)(const struct record *, void *), void *arg);
+/* Ends tracer_drain()'s wait as soon as process pid ends. */
+void tracer_wake_on(struct tracer *t, pid_t pid);
 /*
  * Makes one capability check of capaudit's own that its events see: a
  * setuid(2) to its own real uid, which changes nothing (its ids are all

@@ -242,6 +242,7 @@ int attach_run(pid_t pid, unsigned long long duration,
 		tally_free(t);
 		return 1;
 	}
+	tracer_wake_on(tr, pid);
 	tracer_calibrate(tr);
 	start = now();
 	end = start + (double)(duration ? duration : 10);

@@ -260,6 +260,7 @@ int launch_run(const struct launch *l, const struct source *src,
 		tally_init(t, child, NULL);
 		tr = tracer_open(src, child, 0, stderr);
 		if (tr != NULL) {
+			tracer_wake_on(tr, child);
 			tracer_calibrate(tr);
 			if (write(h.go[1], "g", 1) != 1)
 				fprintf(stderr, "%s: pipe: %s\n", PROG, strerror(errno));

@@ -51,6 +51,7 @@ struct tracer {
 	struct record *recs;	/* read, not yet delivered */
 	size_t nrecs, recs_size, seq;
 	uint64_t seen;		/* the latest time stamp read by earlier drains */
+	int wake_fd;		/* a pidfd that ends the wait when its process ends, or -1 */
 	unsigned char tmp[65536];	/* a record that wraps the buffer */
 };
 
@@ -136,6 +137,7 @@ static int map_ring(struct tracer *t, int fd)
 		return -1;
 	r = &t->rings[t->nrings++];
 	r->fd = fd;
+	r->hup = 0;
 	r->meta = base;
 	r->data = (unsigned char *)base + page;
 	r->size = DATA_PAGES * page;
@@ -306,6 +308,14 @@ static void setuid_check(void)
 	syscall(SYS_setuid, getuid());
 }
 
+void tracer_wake_on(struct tracer *t, pid_t pid)
+{
+	if (t->wake_fd >= 0)
+		close(t->wake_fd);
+	/* pidfd_open(2), Linux 5.3; without it the wait ends at its timeout. */
+	t->wake_fd = (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
 void tracer_calibrate(struct tracer *t)
 {
 	on_each_sentinel(t, setuid_check);
@@ -346,6 +356,7 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 		return NULL;
 	}
 	t->src = src;
+	t->wake_fd = -1;
 	tids = list_threads(pid, whole_process, &ntids);
 	if (tids == NULL || ntids == 0) {
 		fprintf(err, "%s: process %ld: %s\n", PROG, (long)pid, strerror(errno));
@@ -482,11 +493,20 @@ static int read_ring(struct tracer *t, struct ring *ring)
  */
 static int wait_for_data(struct tracer *t, int timeout_ms)
 {
-	struct pollfd pfd[64];
-	size_t which[64], i, n = 0;
+	struct pollfd pfd[65];
+	size_t which[65], i, n = 0;
 	int rc;
 
-	for (i = 0; i < t->nrings && n < 64; i++) {
+	/*
+	 * Its process's end: its events say POLLHUP before it can be
+	 * reaped, and with them no longer polled, only this fd tells.
+	 */
+	if (t->wake_fd >= 0) {
+		pfd[n].fd = t->wake_fd;
+		pfd[n].events = POLLIN;
+		which[n++] = SIZE_MAX;
+	}
+	for (i = 0; i < t->nrings && n < 65; i++) {
 		if (t->rings[i].hup)
 			continue;
 		pfd[n].fd = t->rings[i].fd;
@@ -497,7 +517,8 @@ static int wait_for_data(struct tracer *t, int timeout_ms)
 	if (rc < 0)
 		return errno == EINTR ? 0 : -1;
 	for (i = 0; i < n; i++)
-		if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+		if (which[i] != SIZE_MAX &&
+		    (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
 			t->rings[which[i]].hup = 1;
 	return 0;
 }
@@ -551,6 +572,8 @@ void tracer_close(struct tracer *t)
 	for (i = 0; i < t->nrings; i++)
 		munmap(t->rings[i].meta, t->rings[i].map_len);
 	free(t->sentinels);	/* their fds are in fds */
+	if (t->wake_fd >= 0)
+		close(t->wake_fd);
 	for (i = 0; i < t->nfds; i++)
 		close(t->fds[i]);
 	free(t->fds);

@@ -11,10 +11,23 @@
 
 #include "capaudit.h"
 
-/* A slot: one byte "in use", the key, the value, padded to 8 bytes. */
+/*
+ * A slot: the key, the value (8-byte aligned, as the slots are), then
+ * one byte "in use", padded to 8 bytes.
+ */
+static size_t val_off(const struct table *tb)
+{
+	return (tb->keysize + 7) & ~(size_t)7;
+}
+
+static size_t used_off(const struct table *tb)
+{
+	return val_off(tb) + tb->valsize;
+}
+
 static size_t slot_size(const struct table *tb)
 {
-	return (1 + tb->keysize + tb->valsize + 7) & ~(size_t)7;
+	return (used_off(tb) + 1 + 7) & ~(size_t)7;
 }
 
 static unsigned char *slot(const struct table *tb, size_t i)
@@ -71,9 +84,8 @@ static int table_grow(struct table *tb)
 	for (i = 0; i < oldn; i++) {
 		unsigned char *s = old + i * ss;
 
-		if (s[0])
-			memcpy(table_get(tb, s + 1, 1), s + 1 + tb->keysize,
-			       tb->valsize);
+		if (s[used_off(tb)])
+			memcpy(table_get(tb, s, 1), s + val_off(tb), tb->valsize);
 	}
 	free(old);
 	return 0;
@@ -95,17 +107,17 @@ void *table_get(struct table *tb, const void *key, int create)
 	for (;;) {
 		unsigned char *s = slot(tb, i);
 
-		if (!s[0]) {
+		if (!s[used_off(tb)]) {
 			if (!create)
 				return NULL;
-			s[0] = 1;
-			memcpy(s + 1, key, tb->keysize);
-			memset(s + 1 + tb->keysize, 0, tb->valsize);
+			s[used_off(tb)] = 1;
+			memcpy(s, key, tb->keysize);
+			memset(s + val_off(tb), 0, tb->valsize);
 			tb->used++;
-			return s + 1 + tb->keysize;
+			return s + val_off(tb);
 		}
-		if (memcmp(s + 1, key, tb->keysize) == 0)
-			return s + 1 + tb->keysize;
+		if (memcmp(s, key, tb->keysize) == 0)
+			return s + val_off(tb);
 		i = (i + 1) & (tb->size - 1);
 	}
 }
@@ -116,9 +128,9 @@ int table_next(const struct table *tb, size_t *it, const void **key,
 	for (; *it < tb->size; (*it)++) {
 		unsigned char *s = slot(tb, *it);
 
-		if (s[0]) {
-			*key = s + 1;
-			*val = s + 1 + tb->keysize;
+		if (s[used_off(tb)]) {
+			*key = s;
+			*val = s + val_off(tb);
 			(*it)++;
 			return 1;
 		}
