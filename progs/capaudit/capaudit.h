@@ -328,6 +328,7 @@ struct trial_log {
 	int cap;
 	int status;		/* wait(2) status */
 	int success;
+	size_t left;		/* processes still running when it ended */
 };
 
 /* What counts as success: the listed exit statuses, or (n 0) the reference's. */

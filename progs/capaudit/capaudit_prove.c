@@ -42,7 +42,7 @@ int success_of(const struct success *succ, int have_reference, int reference,
 }
 
 static int log_run(struct suggestion *sg, int file, int cap, int status,
-		   int success)
+		   int success, size_t left)
 {
 	struct trial_log *l;
 
@@ -60,6 +60,7 @@ static int log_run(struct suggestion *sg, int file, int cap, int status,
 	l->cap = cap;
 	l->status = status;
 	l->success = success;
+	l->left = left;
 	return 0;
 }
 
@@ -90,7 +91,7 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 {
 	struct run_result rr;
 	struct tally t;
-	size_t i;
+	size_t i, left;
 	int round, added;
 
 	for (round = 0;; round++) {
@@ -105,8 +106,9 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 		if (one_run(sg, runner, g, &rr, &t) < 0)
 			return -1;
 		added = suggest_merge(sg, &t);
+		left = tally_running(&t);
 		tally_free(&t);
-		if (added < 0 || log_run(sg, -1, 0, rr.status, 1) < 0)
+		if (added < 0 || log_run(sg, -1, 0, rr.status, 1, left) < 0)
 			return -1;
 		if (added == 0) {
 			sg->reference = rr.status;
@@ -143,7 +145,7 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 		    const struct trial_runner *runner, uint64_t *grant)
 {
 	struct pair *pairs;
-	size_t n = 0, i;
+	size_t n = 0, i, left;
 	struct run_result rr;
 	struct tally t;
 	int c, ok;
@@ -168,9 +170,10 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 			free(pairs);
 			return -1;
 		}
+		left = tally_running(&t);
 		tally_free(&t);
 		ok = success_of(succ, sg->have_reference, sg->reference, rr.status);
-		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok) < 0) {
+		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok, left) < 0) {
 			free(pairs);
 			return -1;
 		}

@@ -10,8 +10,9 @@
 #     under access(2)'s lent credential are not its needs;
 #   chown: cap_chown, named root-equivalent, and the file every user may
 #     run said to make every user root;
-#   python3 -m http.server 80 under timeout, env timeout and sh -c: the
-#     grant goes on python's own file, with the interpreter warning;
+#   python3 -m http.server 80 under timeout, env timeout and sh -c, and
+#     a python script binding port 80: the grant goes on python's own
+#     file, with the interpreter warning (and the script's);
 #   unshare -Urn true, and its root reading a file of the real root's:
 #     nothing at all (its checks are in its own namespace);
 #   hostile file names: the setcap line, pasted, runs setcap alone.
@@ -132,6 +133,13 @@ if [ -n "$py" ] && "$py" -c 'import http.server' 2>/dev/null; then
 	in_net "$CA" --suggest --output="$T/rep" -- timeout 2 "$pyc" $serve >/dev/null 2>&1
 	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 as root"
 	grep -q "refused checks point to" "$T/rep" && fail "port 80 as root: spoke of refused checks"
+	# A script: the kernel runs its interpreter, which gets the grant; said so.
+	printf '#!%s\nimport socket\nsocket.socket().bind(("127.0.0.1", 80))\n' "$pyc" >"$T/bin/serve"
+	chmod 755 "$T/bin/serve"
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/serve" >/dev/null 2>&1
+	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $pyc" "a python script"
+	expect_line "$T/rep" "# WARNING: $T/bin/serve is a script (#!$pyc): the kernel runs its interpreter" "a python script: said a script"
+	expect_line "$T/rep" "# WARNING: $pyc is an interpreter" "a python script: interpreter"
 	"$S" cap_net_bind_service=ep "$pyc" || fail "our setcap on python"
 	in_net $nobody timeout 2 "$pyc" $serve >/dev/null 2>&1
 	rc=$?
