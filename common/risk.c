@@ -115,8 +115,8 @@ static enum suggestion suggestion_for(cap_t caps, const char *path)
 	return SUGGEST_NONE;
 }
 
-#define PERFMON_NOT_ADMIN \
-	"perf needs cap_perfmon (Linux " PERF_PERFMON_LINUX "+), not cap_sys_admin: "
+#define PERFMON_NOT_ADMIN "perf needs cap_perfmon (Linux " \
+	PERF_PERFMON_LINUX "+), not cap_sys_admin: "
 
 static const char *const texts[] = {
 	[SUGGEST_NONE] = NULL,

@@ -101,23 +101,19 @@ static void warn_line(const char *path, unsigned long n, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void warn_line_copy(const char *path, unsigned long n,
-			   const char *copy, const char *fmt, ...)
+static void warn_line_tail(const char *path, unsigned long n,
+			   const char *tail, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* warn_line(), then copy (capability.conf text) and "'" as they are. */
-static void warn_line_copy(const char *path, unsigned long n,
-			   const char *copy, const char *fmt, ...)
+/* warn_line(), then tail (see vwarn_line()) as it is. */
+static void warn_line_tail(const char *path, unsigned long n,
+			   const char *tail, const char *fmt, ...)
 {
-	char *tail;
 	va_list ap;
 
-	if (asprintf(&tail, "%s'", copy) < 0)
-		errx(EXIT_FAILURE, "out of memory");
 	va_start(ap, fmt);
 	vwarn_line(path, n, tail, fmt, ap);
 	va_end(ap);
-	free(tail);
 }
 
 static int caps_text_valid(const char *text)
@@ -152,14 +148,20 @@ static int lookup_failed(void)
  */
 static void warn_plus(const char *path, unsigned long n, const char *t)
 {
-	if (escape_is_shown_as_is(t + 1))
-		warn_line_copy(path, n, t + 1, "'%s' is a user name, not a group: "
-			       "write '@", t);
-	else
+	char *group;
+
+	if (!escape_is_shown_as_is(t + 1)) {
 		warn_line(path, n, "'%s' is a user name, not a group: a group "
 			  "is written '@' and its name, not shown here: it "
 			  "holds characters a terminal would not show as they "
 			  "are", t);
+		return;
+	}
+	if (asprintf(&group, "@%s'", t + 1) < 0)
+		errx(EXIT_FAILURE, "out of memory");
+	warn_line_tail(path, n, group, "'%s' is a user name, not a group: "
+		       "write '", t);
+	free(group);
 }
 
 /* Warns about one "who" token that can never select anybody. */

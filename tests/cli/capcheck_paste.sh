@@ -58,6 +58,8 @@ done <"$T/names"
 while IFS= read -r name; do
 	printf 'cap_kill +%s\n' "$name" >"$T/conf"
 	cc --config "$T/conf" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "[+$(label "$name")]: exit $rc, want 1 (a warning)"
 	# The text to copy is between "write '" and the line's last "'".
 	sed -n "s/^capcheck: .*:1: warning: '.*' is a user name, not a group: write '\(.*\)'$/\1/p" \
 		"$T/err" >"$T/token"
@@ -69,7 +71,8 @@ while IFS= read -r name; do
 	# bob (in no such group) does not.
 	printf 'cap_perfmon %s\n' "$(cat "$T/token")" >"$T/fixed"
 	cc --config "$T/fixed" alice bob >"$T/out" 2>"$T/err"
-	if grep -q "^alice: cap_perfmon \[$T/fixed:1, group @" "$T/out" &&
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q "^alice: cap_perfmon \[$T/fixed:1, group @" "$T/out" &&
 	   grep -qx 'bob: no line matches: nothing granted' "$T/out" &&
 	   [ ! -s "$T/err" ]; then
 		pass
@@ -87,7 +90,8 @@ cc --config "$T/conf" 2>"$T/err"
 for esc in 'e\033[2J' 'bad\377' 'bidi\342\200\256x'; do
 	printf "cap_kill +$esc\\n" >"$T/conf"
 	cc --config "$T/conf" 2>"$T/err"
-	if [ "$(cat "$T/err")" = "capcheck: $T/conf:1: warning: '+$esc' is a user name, not a group: a group is written '@' and its name, not shown here: it holds characters a terminal would not show as they are" ]; then
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(cat "$T/err")" = "capcheck: $T/conf:1: warning: '+$esc' is a user name, not a group: a group is written '@' and its name, not shown here: it holds characters a terminal would not show as they are" ]; then
 		pass
 	else
 		fail "unshowable name: $(shown "$T/err")"

@@ -88,6 +88,8 @@ ours --perf-group=perf_team --perf "$T/perf" 2>"$T/err"
 # the name escaped.
 for esc in 'a\033[2Jb' 'nl\012x' 'bad\377'; do
 	ours --perf-group="$(printf "$esc")" --perf "$T/perf" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "unshowable group name: exit $rc, want 1"
 	if grep -q 'groupadd [^;]' "$T/err"; then
 		fail "groupadd command for an unshowable name: $(shown "$T/err")"
 	elif [ "$(cat "$T/err")" != "setcap: --perf-group: no group named '$esc' (create it first with groupadd; no command is shown, as the name holds characters a terminal would not show as they are)" ]; then
@@ -114,6 +116,9 @@ warning_case() {	# FILE (as given to setcap) WANT-PASTED
 	cp "$BIN/perfprobe" "$T/d/$1" && chmod 0755 "$T/d/$1" ||
 		{ fail "cannot make [$1]"; return; }
 	(cd "$T/d" && ours -v --perf "$1") >"$T/out" 2>"$T/err"
+	rc=$?
+	# 1: the file holds none of the capabilities -v looks for.
+	[ $rc -eq 1 ] || fail "-v --perf [$1]: exit $rc, want 1"
 	sed -n 's/^setcap: WARNING: restrict it to a group instead: //p' "$T/err" >"$T/line"
 	if [ "$(wc -l <"$T/line")" -ne 1 ]; then
 		fail "WARNING for [$1]: no setcap command: $(cat "$T/err")"
@@ -131,6 +136,8 @@ warning_case "-rf" "setcap <--perf-group=perf_users> <--perf> <./-rf>"
 for name in "$(printf 'e\033[2J')" "$(printf 'nl\nx')" "$(printf 'bad\377')"; do
 	cp "$BIN/perfprobe" "$T/d/$name" && chmod 0755 "$T/d/$name"
 	ours -v --perf "$T/d/$name" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "-v --perf on an unshowable name: exit $rc, want 1"
 	if grep -q "^setcap: WARNING: restrict it to a group instead: run setcap --perf-group=perf_users --perf on it (no command is shown, as the name holds characters a terminal would not show as they are)$" "$T/err" &&
 	   ! grep -q 'perf_users --perf [^o]' "$T/err"; then
 		pass

@@ -40,16 +40,16 @@ static void expect(const char *text, const char *path, const char *want)
 
 START_TEST(command_names_the_file)
 {
-	expect("cap_sys_admin=ep", "/usr/bin/perf",
-	       PERFMON_NOT_ADMIN "setcap --perf-group=perf_users --perf /usr/bin/perf");
+	expect("cap_sys_admin=ep", "/usr/bin/perf", PERFMON_NOT_ADMIN
+	       "setcap --perf-group=perf_users --perf /usr/bin/perf");
 	expect("cap_sys_admin=ep", "/opt/a;touch${IFS}x;#/perf",
 	       PERFMON_NOT_ADMIN "setcap --perf-group=perf_users --perf "
 	       "'/opt/a;touch${IFS}x;#/perf'");
 	expect("cap_sys_admin=ep", "perf_it's",
 	       PERFMON_NOT_ADMIN "setcap --perf-group=perf_users --perf "
 	       "'perf_it'\\''s'");
-	expect("cap_sys_admin=ep", "-d/perf",
-	       PERFMON_NOT_ADMIN "setcap --perf-group=perf_users --perf ./-d/perf");
+	expect("cap_sys_admin=ep", "-d/perf", PERFMON_NOT_ADMIN
+	       "setcap --perf-group=perf_users --perf ./-d/perf");
 }
 END_TEST
 
