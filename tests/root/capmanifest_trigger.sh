@@ -11,6 +11,7 @@
 #   - an upgrade with dpkg-statoverride's owner, group and mode (new
 #     content): the trigger accepts it and puts cap_perfmon back, a
 #     member of the group profiles, nobody still cannot run it;
+#   - so does a manifest of the older recipe (version 2, no digests);
 #   - an upgrade without them (root:root 0755): refused, as before;
 #   - a registered tool in a directory nobody owns: a root-owned program
 #     of other content she renamed over it is not accepted, and her own
@@ -81,6 +82,17 @@ expect_err "" "trigger after an upgrade"
 out=$(as member "$perf") && pass || fail "a group member cannot profile after the trigger: $out"
 echo "after the upgrade and the trigger, a member of the group: $out"
 out=$(as nobody "$perf" 2>&1) && fail "nobody ran perf: $out" || pass
+
+# A manifest registered by the older recipe (version 2, no digest) keeps
+# working: the same rule accepts the file.
+setcap -r "$perf"
+printf '# capmanifest 2\n./mnt/usr/bin/perf owner=0 group=%s mode=0750 acl=no cap_perfmon=ep\n' $gid >/mnt/etc/capmanifest.d/old.manifest
+trigger /mnt/etc/capmanifest.d/old.manifest
+expect_rc 0 "trigger with a version 2 manifest" || cat "$T/err"
+expect_out "accepted: ./mnt/usr/bin/perf has sha256=$new, manifest records none (root's alone from /)
+set: ./mnt/usr/bin/perf cap_perfmon=ep
+" "trigger with a version 2 manifest"
+rm /mnt/etc/capmanifest.d/old.manifest
 
 # Without dpkg-statoverride: root:root 0755, which everyone may run.
 setcap -r "$perf"
