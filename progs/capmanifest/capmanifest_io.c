@@ -286,9 +286,10 @@ int manifest_write(const struct manifest *m, FILE *out)
 			fprintf(out, " [rootid=%u]", (unsigned)m->entries[i].rootid);
 		fputc('\n', out);
 	}
+	errno = 0;
 	if (fflush(out) != 0 || ferror(out)) {
 		if (errno == 0)
-			errno = EIO;
+			errno = EIO;	/* an earlier write failed */
 		return -1;
 	}
 	return 0;
