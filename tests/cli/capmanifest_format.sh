@@ -23,6 +23,12 @@ x=$(echo x | sha256sum | cut -d' ' -f1)	# every file here holds "x\n"
 run_ours "$cm" record "$t" >"$T/out" 2>"$T/err" || fail "record exited $?: $(cat "$T/err")"
 [ "$(cat "$T/out")" = "# capmanifest 3" ] || fail "record of a tree without capabilities: $(cat "$T/out")"
 [ -s "$T/err" ] && fail "record stderr: $(cat "$T/err")"
+# A manifest that could not be written whole is no manifest: exit 2.
+if [ -w /dev/full ]; then
+	run_ours "$cm" record "$t" >/dev/full 2>"$T/err"; rc=$?
+	[ $rc -eq 2 ] && [ "$(cat "$T/err")" = "capmanifest: standard output: No space left on device" ] ||
+		fail "record to a full disk: exit $rc: $(cat "$T/err")"
+fi
 run_ours "$cm" record "$t/link" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/out" ] || fail "record of a symlink: exit $rc, $(cat "$T/out")"
 
