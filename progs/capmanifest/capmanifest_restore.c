@@ -177,44 +177,23 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 }
 
 /*
- * Whether restore may write to the file open as fd (st, now: its state)
- * at all, and the content descriptor that holds it still while it does
- * (a read lease, unless this is a dry run); -1 once refused or failed,
- * each said on stderr. The checks are those at the top of this file.
+ * Whether restore may write to the file open as fd at all, and the
+ * content descriptor that holds it still while it does (a read lease,
+ * unless this is a dry run); -1 once refused or failed, each said on
+ * stderr. The checks are those at the top of this file, made on the
+ * file's state once the lease is held: a process that could still open
+ * it for writing must have been allowed to before then.
  */
 static int vouch(struct ctx *ctx, const struct entry *want, int fd,
-		 const struct stat *st, int need_fix, const struct way *way)
+		 int need_fix, const struct way *way)
 {
 	const struct opts *o = ctx->o;
 	uid_t owner = want->has_meta ? want->meta.uid : 0;
 	unsigned char d[SHA256_SIZE];
 	char why[WHY_SIZE];
+	struct stat st;
 	int cfd, rc;
 
-	if (st->st_uid != 0 && st->st_uid != owner) {
-		refuse(want->path, "owned by uid %u, neither root nor the recorded owner (%u): not restored",
-		       (unsigned)st->st_uid, (unsigned)owner);
-		return -1;
-	}
-	if (need_fix && !way->root_only) {
-		fprintf(stderr, "capmanifest: ");
-		print_escaped(stderr, want->path);
-		fputs(": ", stderr);
-		print_way(stderr, way);
-		fputs(": not restored (--fix-owner changes no file in a directory that others than root may write)\n",
-		      stderr);
-		return -1;
-	}
-	rc = writers_besides(fd, st, owner, why);
-	if (rc < 0) {
-		fail_entry("check who may write", want->path, errno);
-		return -1;
-	}
-	if (rc > 0) {
-		refuse(want->path, "%s, so its content could change after it is checked: not restored",
-		       why);
-		return -1;
-	}
 	cfd = content_open(fd);
 	if (cfd < 0) {
 		fail_entry("read", want->path, errno);
@@ -228,14 +207,41 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 			       strerror(errno));
 		goto fail;
 	}
+	if (fstat(fd, &st) < 0) {
+		fail_entry("read", want->path, errno);
+		goto fail;
+	}
+	if (st.st_uid != 0 && st.st_uid != owner) {
+		refuse(want->path, "owned by uid %u, neither root nor the recorded owner (%u): not restored",
+		       (unsigned)st.st_uid, (unsigned)owner);
+		goto fail;
+	}
+	if (need_fix && !way->root_only) {
+		fprintf(stderr, "capmanifest: ");
+		print_escaped(stderr, want->path);
+		fputs(": ", stderr);
+		print_way(stderr, way);
+		fputs(": not restored (--fix-owner changes no file in a directory that others than root may write)\n",
+		      stderr);
+		goto fail;
+	}
+	rc = writers_besides(fd, &st, owner, why);
+	if (rc != 0) {
+		if (rc < 0)
+			fail_entry("check who may write", want->path, errno);
+		else
+			refuse(want->path, "%s, so its content could change after it is checked: not restored",
+			       why);
+		goto fail;
+	}
 	if (sha256_fd(cfd, d) < 0) {
 		fail_entry("read", want->path, errno);
 		goto fail;
 	}
 	if ((!want->has_digest || memcmp(d, want->digest, SHA256_SIZE) != 0) &&
-	    accept_new(ctx, want, fd, st, way, d) < 0)
+	    accept_new(ctx, want, fd, &st, way, d) < 0)
 		goto fail;
-	/* Broken: someone asked to write it while it was hashed. */
+	/* Broken: someone asked to write it while it was checked. */
 	if (!o->dry_run && !content_lease_held(cfd)) {
 		refuse(want->path, "opened for writing while it was checked: not restored");
 		goto fail;
@@ -301,7 +307,7 @@ int restore_one(enum change c, const struct entry *want,
 		goto out;
 	}
 	/* From here on this file is written to: vouch for it first. */
-	cfd = vouch(ctx, want, fd, &st, need_fix, &way);
+	cfd = vouch(ctx, want, fd, need_fix, &way);
 	if (cfd < 0)
 		goto out;
 	if (need_fix) {
