@@ -223,6 +223,13 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 		err = errno;
 		if (taskfd >= 0)
 			close(taskfd);
+		/*
+		 * The whole process is exiting: the caller's second look at
+		 * its stat says so, or finds it still there and keeps what
+		 * was read.
+		 */
+		if (vanished(err) && p->threads > 0)
+			err = 0;
 		goto out;
 	}
 	for (;;) {
@@ -237,6 +244,7 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 		/* the main thread: read already, or exited */
 		if (tid_name(d->d_name, &tid) < 0 || tid == p->pid)
 			continue;
+		/* a thread that exits meanwhile is no error (see above) */
 		if (read_thread(p, dirfd(dir), d->d_name, tid, b,
 				live_dfd) < 0) {
 			err = errno;
@@ -247,7 +255,7 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 out:
 	if (err == 0 && p->threads == 0)
 		err = ESRCH;		/* every thread has exited */
-	if (err == 0 || (vanished(err) && p->threads > 0 && !p->main_exited))
+	if (err == 0)
 		return 0;
 	if (live_dfd != NULL && *live_dfd >= 0) {
 		close(*live_dfd);
