@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# pam_cap.so (and capsh --user) when a group database service fails: a
+# pam_cap.so (capsh --user, perfdoctor --user) when a group database
+# service fails: a
 # service of our own, tools/nss/captest.c (libnss_captest.so.2), stands in
 # for LDAP or sssd behind "group: files captest". glibc's getgrouplist()
 # skips a service that answers UNAVAIL or TRYAGAIN and returns the other
@@ -99,6 +100,17 @@ case $(cat "$T/err") in
 "Unable to get group list for user: Input/output error"*) pass ;;
 *) fail "capsh --user=mal (service down): stderr [$(cat "$T/err")]" ;;
 esac
+
+# --- perfdoctor --user: no verdict on a partial group list ---
+P=$BUILD/progs/perfdoctor
+mkdir "$T/pamd"
+CAPTEST_NSS=member
+run run_ours "$P" --user=mal --pam-dir="$T/pamd" /bin/true
+[ "$rc" -ne 2 ] && pass || fail "perfdoctor --user=mal (service up): exit 2: $(cat "$T/err")"
+CAPTEST_NSS=unavail
+run run_ours "$P" --user=mal --pam-dir="$T/pamd" /bin/true
+expect_rc 2 "perfdoctor --user=mal (service down)"
+expect_err "perfdoctor: Input/output error$nl" "perfdoctor --user=mal (service down)"
 
 echo "$cases cases through glibc's NSS with a failing service${DEB:+, compared with $DEB}"
 finish
