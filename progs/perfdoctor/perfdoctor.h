@@ -38,6 +38,12 @@ struct binary_facts {
 	struct exec_target target;
 	int xattr_unsupported;
 	cap_t caps;		/* NULL when it carries none */
+	/*
+	 * The path the commands name: path itself, or where its symbolic
+	 * link leads (setcap --perf refuses a link); "" when that cannot
+	 * be resolved.
+	 */
+	char fix_path[4096];
 };
 
 /* Credentials and capability state of a session, from /proc/<pid>/status. */
@@ -63,10 +69,29 @@ struct user_facts {
 	int ngroups;
 };
 
+/*
+ * capability.conf as the fixes need it: what pam_cap would make of it for
+ * the user once the file itself is fixed (made not world-writable), so a
+ * fix that edits it starts from what pam_cap will then read.
+ */
+struct conf_facts {
+	int refused;		/* world-writable: pam_cap reads none of it now */
+	uid_t uid;		/* its owner */
+	int exists;
+	int has_lines;		/* not empty: sed can insert into it */
+	int judged;		/* read as pam_cap will (else: no edit is printed) */
+	unsigned long decided;	/* the line that decides for the user, 0: none */
+	int decided_star;	/* it decides by its '*' */
+	int from_default;	/* no line decides and default= applies */
+	char grant[512];	/* the caps text the user gets now, "" for none */
+	uint64_t inh, drop;	/* what that text grants: I, bounding drops */
+};
+
 /* What pam_cap would add to a new login through one PAM service. */
 struct pam_view {
 	char service[64];
 	char stack[640];	/* where pam_cap sits, or why it does not run */
+	char warning[600];	/* a likely typo in the stack, or "" */
 	enum answer iab_reaches;	/* I and bounding drops reach the session */
 	enum answer amb_reaches;	/* ambient bits reach it */
 	char iab_why[200], amb_why[200];
@@ -76,11 +101,28 @@ struct pam_view {
 	/*
 	 * A "*" line decided (star, else 0), and a later line that names the
 	 * user and would grant cap_perfmon (I or A) is never reached:
-	 * shadow is its number, shadow_text its caps and who.
+	 * shadow is its number, shadow_text its caps and who, shadow_line
+	 * the whole line (its tokens, one blank apart).
 	 */
 	unsigned long star, shadow;
 	int shadow_ambient;	/* and it grants cap_perfmon ambient too */
 	char shadow_text[300];
+	char shadow_line[1024];
+	struct conf_facts conf;
+	/*
+	 * perfdoctor, not being root, may not read the file that pam_cap
+	 * (root) reads: what it grants is unknown, not nothing.
+	 */
+	int grant_unknown;
+	/*
+	 * No pam_cap in the stack: "auth optional pam_cap.so" appended to
+	 * add_to (the service's own file) would run and reach the session.
+	 */
+	int no_pam_cap;
+	int can_add;
+	char add_to[4200];
+	int add_has_lines;	/* add_to is not empty */
+	char add_line[4400];	/* "auth optional pam_cap.so[ config=...]" */
 };
 
 /* Whoever would run perf: a session, or a new login modelled on one. */
@@ -101,34 +143,93 @@ struct subject {
 /* What the fix lines may suggest. */
 struct fix_context {
 	const char *config;	/* capability.conf, for an inheritable grant */
+	int default_config;	/* it is the file pam_cap reads without config= */
 	int in_file_group;	/* the user is in the binary's group in the database */
 	int perf_users_exists;	/* a group named perf_users exists */
 	int in_perf_users;	/* and the user is in it, in the database */
+	int user_known;		/* the user has a passwd entry (usermod can name it) */
+	/* The user's credentials in the database, for "would joining help?" */
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	int ngroups;
+	/*
+	 * A new login is judged: the bounding set before pam_cap's drops
+	 * (what the login program starts with), else 0.
+	 */
+	int login;
+	uint64_t base_bounding;
 	const char *grant_note;	/* a pam_cap grant that does not arrive, or NULL */
+	const struct pam_view *pv;	/* the service judged, or NULL */
 	/* From the pam view judged (struct pam_view): where a grant must go. */
 	unsigned long star, shadow;
 	int shadow_ambient;
 	const char *shadow_text;
 };
 
-#define MAX_FIXES 4
+#define MAX_FIXES 8
+#define FIX_LEN 1024
+
+/*
+ * One fix line: a command line for the shell, every operand quoted
+ * (perfdoctor_fix.c), with a note printed after "   # "; or, with
+ * is_command 0, words for a person (nothing to paste).
+ */
+struct fix {
+	char text[FIX_LEN];
+	char note[256];
+	int is_command;
+};
 
 struct verdict {
 	enum answer answer;
 	char reason[1024];
-	char fixes[MAX_FIXES][640];
+	struct fix fixes[MAX_FIXES];
 	int nfixes;
-	uint64_t at_exec;	/* the needed capabilities effective after exec */
+	uint64_t at_exec;	/* the effective set after exec */
+	/* Asked for by the blockers, written once at the end of judge(). */
+	int want_exec;		/* the user may not execute the binary */
+	int want_preset;	/* the binary needs the preset capabilities */
 };
 
 /* perfdoctor_judge.c: the kernel's exec rule and perf's checks, applied. */
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v);
-/* The fix for a capability.conf whose grant sits below a "*" line. */
-void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
+/* A fix in words (no command), for a person to carry out. */
 void add_fix(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Adds f unless the verdict has it already (or is full). */
+void add_fix_once(struct verdict *v, const struct fix *f);
+
+/*
+ * perfdoctor_fix.c: the commands of the fixes. Each operand goes through
+ * shquote; a name it refuses, or a line that would not fit, gives a fix
+ * in words saying why instead of a command. Each writer prints a fix
+ * only when its conditions say the next run will answer yes.
+ */
+/* The binary: join its group, or the preset restricted to a group (v->want_*). */
+void fix_perf(struct verdict *v, const struct binary_facts *b,
+	      const struct subject *who, const struct fix_context *fx);
+/*
+ * pam_cap's grant through fx->pv: make capability.conf readable, give
+ * the user inheritable cap_perfmon (add_inh) and keep cap_perfmon in the
+ * bounding set (clear_drop), and add pam_cap to the stack. Returns 1
+ * when it printed a fix, 0 when no edit of the file or stack would do.
+ */
+int fix_pam_grant(struct verdict *v, const struct subject *who,
+		  const struct fix_context *fx, int add_inh, int clear_drop);
+/* The grant below a '*' line, moved above it (fx->shadow). */
+void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
+/*
+ * For the suggest: lines: the preset for b, as one line of commands
+ * with its notes at the end (into buf), kept working for who. Returns 0,
+ * or -1 with buf saying why there is none.
+ */
+int fix_preset_line(char *buf, size_t len, const struct binary_facts *b,
+		    const struct subject *who, const struct fix_context *fx);
+/* "chown root FILE; setcap CAPS FILE": the file's capabilities kept. */
+int fix_owner_line(char *buf, size_t len, const struct binary_facts *b);
 /* snprintf for messages: a path too long for the buffer is cut, knowingly. */
 void put(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -144,7 +245,8 @@ void print_session(const struct subject *who, const char *label);
 void print_pam(const struct pam_view *pv, int n);
 void print_verdict(const struct verdict *v, const char *user, const char *path,
 		   const char *how);
-void print_risk(const struct binary_facts *b);
+void print_risk(const struct binary_facts *b, const struct subject *who,
+		const struct fix_context *fx);
 
 /* perfdoctor_facts.c */
 void gather_kernel(struct kernel_facts *k);
@@ -166,6 +268,9 @@ const char *paranoid_meaning(int level);
  */
 enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
 			const gid_t *groups, int ngroups);
+/* The same question for any path and access(2) mode. */
+enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
+		       const gid_t *groups, int ngroups);
 
 /* perfdoctor_pam.c */
 struct pam_opts {
@@ -197,6 +302,8 @@ struct pam_entry {
 	int jump;		/* the largest [value=N] jump, 0 for none */
 	int pam_cap;
 	int keepcaps, defer;
+	char unknown[64];	/* the first argument pam_cap does not know, or "" */
+	int nunknown;		/* how many it does not know */
 	char config[4096];
 	char fallback[512];	/* default= */
 	char module[4096];
@@ -220,5 +327,12 @@ void pam_stack_read(struct pam_stack *s, const char *name);
 
 /* Can line j keep the stack from reaching line k (k > j)? */
 int pam_stack_may_skip(const struct pam_stack *s, int j, int k);
+
+/* Could a line appended to the service's own file be skipped? */
+int pam_stack_may_skip_end(struct pam_stack *s);
+
+/* The arguments pam_cap knows, for "did you mean". */
+extern const char *const pam_cap_arguments[];
+extern const size_t pam_cap_narguments;
 
 #endif

@@ -13,6 +13,7 @@
  * (perfdoctor_pamstack.c reads the stacks).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,10 @@
 #include <unistd.h>
 
 #include "capconf.h"
+#include "escape.h"
 #include "mask.h"
 #include "perfdoctor.h"
+#include "suggest.h"
 
 /* The module file libpam would load: absolute, or in its module directory. */
 static enum answer module_installed(const char *module, char *where, size_t len)
@@ -138,6 +141,76 @@ static void judge_survival(struct pam_view *view, const struct pam_entry *e)
 	      "a login program that honours them (login, su)", who);
 }
 
+/*
+ * The line "auth optional pam_cap.so" (with config= when the file is not
+ * pam_cap's default) for appending to the service's own file, and whether
+ * it would run: installed, and no earlier line can skip the end of the
+ * stack.
+ */
+static void judge_adding(struct pam_stack *s, struct pam_view *view,
+			 const char *path)
+{
+	char found[4096];
+	struct stat st;
+	const char *c = view->config;
+
+	view->no_pam_cap = 1;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	put(view->add_to, sizeof(view->add_to), "%s", path);
+	view->add_has_lines = st.st_size > 0;
+	if (module_installed("pam_cap.so", found, sizeof(found)) != ANSWER_YES ||
+	    pam_stack_may_skip_end(s))
+		return;
+	if (strcmp(c, CAPCONF_DEFAULT_PATH) == 0) {
+		put(view->add_line, sizeof(view->add_line),
+		    "auth optional pam_cap.so");
+	} else {
+		/* libpam splits arguments at blanks and cuts at '#'. */
+		if (c[0] == '\0' || strpbrk(c, " \t#[]") != NULL ||
+		    !escape_is_shown_as_is(c))
+			return;
+		put(view->add_line, sizeof(view->add_line),
+		    "auth optional pam_cap.so config=%s", c);
+	}
+	view->can_add = 1;
+}
+
+/*
+ * Typos the stack keeps quiet about: a module named almost "pam_cap.so"
+ * that libpam cannot load, or an argument pam_cap ignores ("keepcap").
+ */
+static void judge_typos(const struct pam_stack *s, struct pam_view *view,
+			int k)
+{
+	char found[4096];
+	const char *near;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		const char *m = s->e[i].module, *base = strrchr(m, '/');
+
+		base = base != NULL ? base + 1 : m;
+		if (s->e[i].marker || s->e[i].pam_cap ||
+		    suggest_distance(base, "pam_cap.so") > 3 ||
+		    module_installed(m, found, sizeof(found)) != ANSWER_NO)
+			continue;
+		put(view->warning, sizeof(view->warning), "%s: module '%s' "
+		    "is not installed: did you mean 'pam_cap.so'?",
+		    s->e[i].where, m);
+		return;
+	}
+	if (k < 0 || s->e[k].nunknown == 0)
+		return;
+	near = suggest_nearest(s->e[k].unknown, pam_cap_arguments,
+			       pam_cap_narguments);
+	put(view->warning, sizeof(view->warning), "%s: pam_cap ignores the "
+	    "argument '%s'%s%s%s%s", s->e[k].where, s->e[k].unknown,
+	    s->e[k].nunknown > 1 ? " and others" : "",
+	    near != NULL ? " (did you mean '" : "", near != NULL ? near : "",
+	    near != NULL ? "'?)" : "");
+}
+
 /* Reads the stack of one service into view (where pam_cap is, what reaches). */
 static void judge_stack(struct pam_stack *s, struct pam_view *view,
 			const char *default_config, char *fallback,
@@ -166,7 +239,12 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 	for (i = 0; i < s->n; i++)
 		if (s->e[i].pam_cap && count++ == 0)
 			k = i;
+	judge_typos(s, view, k);
 	if (count == 0) {
+		if (file == view->service)
+			judge_adding(s, view, path);
+		else
+			view->no_pam_cap = 1;	/* "other" serves every service */
 		put(view->stack, sizeof(view->stack), "%s%s: no pam_cap "
 			 "in its auth stack, so capability.conf is not read",
 			 path, file == view->service ? "" : " (no service file: "
@@ -215,6 +293,133 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 }
 
 /*
+ * Line n of path as pam_cap splits it, its tokens one blank apart (the
+ * same line to pam_cap), into buf; "" when it cannot be had whole.
+ */
+static void conf_line_text(const char *path, unsigned long n, char *buf,
+			   size_t len)
+{
+	struct capconf_reader r;
+	struct capconf_line *line;
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	if (capconf_open(&r, path) != CAPCONF_OPEN_OK)
+		return;
+	while (capconf_next(&r, &line) > 0 && line->number <= n) {
+		if (line->number < n)
+			continue;
+		for (i = 0; line->error == CAPCONF_LINE_OK && i < line->ntok; i++) {
+			size_t t = strlen(line->tok[i]);
+
+			if (used + t + 2 > len) {
+				used = 0;
+				break;
+			}
+			if (i > 0)
+				buf[used++] = ' ';
+			memcpy(buf + used, line->tok[i], t);
+			used += t;
+		}
+		buf[used] = '\0';
+		break;
+	}
+	capconf_close(&r);
+}
+
+/*
+ * A world-writable file read all the same (pam_cap reads none of it):
+ * what pam_cap will make of it once that is fixed. An enum
+ * capconf_find_status, m filled on CAPCONF_FOUND.
+ */
+static int scan_as_fixed(const char *path, const char *user,
+			 struct capconf_match *m)
+{
+	struct capconf_reader r;
+	struct capconf_user u;
+	struct stat st;
+	int fd, rc;
+
+	memset(m, 0, sizeof(*m));
+	memset(&r, 0, sizeof(r));
+	if (capconf_user_lookup(&u, user) < 0)
+		return errno == ENOMEM ? CAPCONF_NOMEM :
+		       errno == ENOENT ? CAPCONF_UNKNOWN_USER : CAPCONF_BROKEN;
+	/* O_NONBLOCK and the fstat: a FIFO put there meanwhile is refused. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	r.fp = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (r.fp == NULL) {
+		if (fd >= 0)
+			close(fd);
+		capconf_user_release(&u);
+		return CAPCONF_BROKEN;
+	}
+	rc = capconf_scan(&r, path, &u, m, NULL, NULL);
+	capconf_close(&r);
+	capconf_user_release(&u);
+	return rc;
+}
+
+/*
+ * view->conf: the file as the fixes must take it, after any fix of its
+ * mode. rc and m are capconf_find()'s answer.
+ */
+static void judge_conf(struct pam_view *view, const char *user,
+		       const char *fallback, int rc,
+		       const struct capconf_match *m)
+{
+	struct conf_facts *cf = &view->conf;
+	struct capconf_match fixed;
+	const char *text;
+	cap_iab_t iab;
+	struct stat st;
+
+	memset(cf, 0, sizeof(*cf));
+	memset(&fixed, 0, sizeof(fixed));
+	if (stat(view->config, &st) == 0) {
+		/* A device (/dev/null) or FIFO takes no lines. */
+		if (!S_ISREG(st.st_mode))
+			return;
+		cf->exists = 1;
+		cf->uid = st.st_uid;
+		cf->has_lines = st.st_size > 0;
+		cf->refused = (st.st_mode & S_IWOTH) != 0;
+	} else if (errno != ENOENT) {
+		return;
+	}
+	if (cf->refused) {
+		rc = scan_as_fixed(view->config, user, &fixed);
+		m = &fixed;
+	}
+	if (rc == CAPCONF_FOUND) {
+		cf->decided = m->line;
+		cf->decided_star = m->why == CAPCONF_WHY_ANY;
+		text = m->caps;
+	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNREADABLE) {
+		cf->from_default = fallback[0] != '\0';
+		text = fallback;
+	} else {
+		/* No such user, or pam_cap stops before any line decides. */
+		goto out;
+	}
+	put(cf->grant, sizeof(cf->grant), "%s", text);
+	iab = strcmp(text, "all") && strcmp(text, "none") ?
+	      cap_iab_from_text(text) : NULL;
+	cf->inh = mask_of_iab(iab, CAP_IAB_INH);
+	cf->drop = mask_of_iab(iab, CAP_IAB_BOUND);
+	cap_free(iab);
+	cf->judged = 1;
+out:
+	if (cf->refused && rc == CAPCONF_FOUND)
+		capconf_match_release(&fixed);
+}
+
+/*
  * The '*' line view->star decided: does a later line, which pam_cap never
  * reaches, name the user and grant cap_perfmon? Debian's capability.conf
  * ends with "none *", so "cap_perfmon @perf_users" appended to it is dead.
@@ -242,6 +447,8 @@ static void judge_shadow(struct pam_view *view, const char *user)
 		view->shadow_ambient = ambient;
 		snprintf(view->shadow_text, sizeof(view->shadow_text), "%s %s",
 			 later.caps, later.who);
+		conf_line_text(view->config, later.line, view->shadow_line,
+			       sizeof(view->shadow_line));
 		len = strlen(view->grant);
 		snprintf(view->grant + len, sizeof(view->grant) - len,
 			 "; line %lu ('%s') names %s but is never reached: the "
@@ -275,6 +482,18 @@ static void judge_grant(struct pam_view *view, const char *user,
 			 "does not exist, so no line matches" : "no line matches",
 			 user, text ? ", so default='" : ": grants nothing",
 			 text ? text : "", text ? "' applies" : "");
+	} else if (rc == CAPCONF_BROKEN && m.line == 0 && geteuid() != 0 &&
+		   access(view->config, R_OK) < 0 &&
+		   (errno == EACCES || errno == EPERM)) {
+		/* pam_cap runs as root: what it reads is not known here. */
+		view->grant_unknown = 1;
+		put(view->grant, sizeof(view->grant), "%s: perfdoctor may not "
+			 "read it, so what it grants is unknown (run "
+			 "perfdoctor as root)", view->config);
+	} else if (rc == CAPCONF_BROKEN && m.line == 0) {
+		put(view->grant, sizeof(view->grant), "%s: pam_cap stops here "
+			 "(%s): grants nothing, not even default=",
+			 view->config, m.problem);
 	} else if (rc == CAPCONF_BROKEN) {
 		put(view->grant, sizeof(view->grant), "%s:%lu: pam_cap stops "
 			 "here (%s): grants nothing, not even default=",
@@ -297,6 +516,7 @@ static void judge_grant(struct pam_view *view, const char *user,
 		view->star = m.line;
 		judge_shadow(view, user);
 	}
+	judge_conf(view, user, fallback, rc, &m);
 	if (rc == CAPCONF_FOUND)
 		capconf_match_release(&m);
 }
