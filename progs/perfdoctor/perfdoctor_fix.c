@@ -130,12 +130,19 @@ static int all_commands(const struct verdict *v)
 	return 1;
 }
 
-static void copy_fixes(struct verdict *to, const struct verdict *from)
+/*
+ * The steps of one fix, into to: all of them when each is a command;
+ * otherwise only the reasons why not, since the other steps alone would
+ * not do (a setcap restricting perf to a group the user cannot be
+ * added to locks the user out).
+ */
+static void commit_fixes(struct verdict *to, const struct verdict *from)
 {
-	int i;
+	int i, whole = all_commands(from);
 
 	for (i = 0; i < from->nfixes; i++)
-		add_fix_once(to, &from->fixes[i]);
+		if (whole || !from->fixes[i].is_command)
+			add_fix_once(to, &from->fixes[i]);
 }
 
 /* ---- the perf binary ---- */
@@ -207,8 +214,9 @@ static enum answer dirs_let_through(const char *path,
  * first if need be). setcap --perf-group refuses a file root does not
  * own (its owner could open it to everyone again), so chown comes first.
  */
-static void fix_preset(struct verdict *v, const struct binary_facts *b,
-		       const struct subject *who, const struct fix_context *fx)
+static void preset_steps(struct verdict *v, const struct binary_facts *b,
+			 const struct subject *who,
+			 const struct fix_context *fx)
 {
 	char gbuf[64], note[256];
 	const char *grp = PERF_GROUP;
@@ -263,6 +271,18 @@ static void fix_preset(struct verdict *v, const struct binary_facts *b,
 	cmd_add(v, &c, NULL);
 }
 
+static void fix_preset(struct verdict *v, const struct binary_facts *b,
+		       const struct subject *who, const struct fix_context *fx)
+{
+	struct verdict *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return;
+	preset_steps(t, b, who, fx);
+	commit_fixes(v, t);
+	free(t);
+}
+
 void fix_perf(struct verdict *v, const struct binary_facts *b,
 	      const struct subject *who, const struct fix_context *fx)
 {
@@ -307,13 +327,15 @@ int fix_preset_line(char *buf, size_t len, const struct binary_facts *b,
 	buf[0] = '\0';
 	if (t == NULL)
 		return -1;
-	fix_preset(t, b, who, fx);
+	preset_steps(t, b, who, fx);
 	if (t->nfixes == 0) {
 		rc = -1;	/* no preset would keep the user's access */
 		goto out;
 	}
 	if (!all_commands(t)) {
-		put(buf, len, "%s", t->fixes[0].text);
+		for (i = 0; t->fixes[i].is_command; i++)
+			;
+		put(buf, len, "%s", t->fixes[i].text);
 		rc = -1;
 		goto out;
 	}
@@ -621,7 +643,7 @@ int fix_pam_grant(struct verdict *v, const struct subject *who,
 	}
 	if (pv->no_pam_cap)
 		fix_add_pam_cap(t, pv);
-	copy_fixes(v, t);
+	commit_fixes(v, t);
 	done = 1;
 out:
 	free(t);

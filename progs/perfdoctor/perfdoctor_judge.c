@@ -189,8 +189,9 @@ static void judge_file_caps(const struct kernel_facts *k,
 		 * A new login whose bounding set had it before pam_cap: the
 		 * drop is capability.conf's, and its line is the fix.
 		 */
-		if (!(fx->login && (fx->base_bounding & BIT(CAP_PERFMON)) &&
-		      fix_pam_grant(v, who, fx, (fi & needed) && !(fp & needed), 1)))
+		if (fx->login && (fx->base_bounding & BIT(CAP_PERFMON)))
+			fix_pam_grant(v, who, fx, (fi & needed) && !(fp & needed), 1);
+		else
 			add_fix(v, "allow cap_perfmon in the bounding set of that service or container");
 	} else if ((fi & needed) && !(fp & needed)) {
 		block(v, ANSWER_NO, "%s grants cap_perfmon only to callers holding it in their "

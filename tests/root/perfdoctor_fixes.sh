@@ -22,373 +22,250 @@ private_etc
 init
 . "$TESTS_DIR/tools/perf_world.sh"
 require_pam_driver
-doctor_bin=$BUILD/progs/perfdoctor
-
-ROOT=$T/root
-PERF=$ROOT/usr/bin/perf
-CONF=$ROOT/etc/security/capability.conf
-PAMD=$T/svc
-mkdir -p "$ROOT/usr/bin" "$ROOT/etc/security" "$T/bin"
-chmod 755 "$ROOT" "$ROOT/usr" "$ROOT/usr/bin" "$ROOT/etc" "$ROOT/etc/security"
-# The user database lives in the fake root; pam_world's names lead there.
-mv "$T/passwd" "$ROOT/etc/passwd"
-mv "$T/group" "$ROOT/etc/group"
-: >"$ROOT/etc/shadow"
-ln -s "$ROOT/etc/passwd" "$T/passwd"
-ln -s "$ROOT/etc/group" "$T/group"
-cp "$ROOT/etc/passwd" "$T/passwd.orig"
-cp "$ROOT/etc/group" "$T/group.orig"
-# What a pasted fix runs: our setcap, and usermod and groupadd on the
-# fake root only.
-ln -s "$BUILD/progs/setcap" "$T/bin/setcap"
-for c in usermod groupadd; do
-	printf '#!/bin/sh\nexec /usr/sbin/%s --prefix %s "$@"\n' "$c" "$ROOT" >"$T/bin/$c"
-	chmod 755 "$T/bin/$c"
-done
-# Never the host's: the shims must be what the fixes find.
-[ "$(PATH="$T/bin:$PATH" command -v usermod)" = "$T/bin/usermod" ] ||
-	{ fail "the usermod shim is not first on PATH"; finish; }
-
-# --- helpers ---
-
-# world: the database as pam_world made it, no capability.conf, and a
-# login stack whose pam_cap reads $CONF.
-world() {
-	cp "$T/passwd.orig" "$ROOT/etc/passwd"
-	cp "$T/group.orig" "$ROOT/etc/group"
-	rm -f "$ROOT/etc/passwd-" "$ROOT/etc/group-" "$CONF"
-	printf 'auth required pam_permit.so\nauth optional %s config=%s\n' \
-		"$OURS" "$CONF" >"$PAMD/login"
-}
-# perf_file MODE OWNER GROUP [CAPS]: a fresh probe at $PERF.
-perf_file() {
-	rm -f "$PERF"
-	cp "$BIN/perfprobe" "$PERF"
-	nss chown "$2:$3" "$PERF"
-	chmod "$1" "$PERF"
-	[ -z "${4:-}" ] || /usr/sbin/setcap "$4" "$PERF"
-}
-# doctor ARGS...: perfdoctor in the world; $d is its exit status.
-doctor() {
-	ours "$doctor_bin" --pam-dir="$PAMD" --service=login --config="$CONF" \
-		"$@" >"$T/doc" 2>&1
-	d=$?
-}
-fixes() {
-	sed -n 's/^fix:       //p' "$T/doc"
-}
-# expect_fixes LABEL LINES: the fix lines are exactly LINES.
-expect_fixes() {
-	fixes >"$T/fixlines"
-	if printf '%s\n' "$2" | cmp -s - "$T/fixlines"; then
-		pass
-	else
-		fail "$1: fix lines (- wanted, + got)"
-		printf '%s\n' "$2" | diff -u - "$T/fixlines" | sed '1,2d; s/^/    /'
-		sed 's/^/    | /' "$T/doc"
-	fi
-}
-# apply LABEL: runs the fix lines that are commands, as pasted into sh
-# (the rest are words for a person, which the case carries out).
-apply() {
-	fixes | grep -E '^(setcap|usermod|groupadd|chown|chmod|sed|printf) ' >"$T/apply.sh"
-	[ -s "$T/apply.sh" ] || { fail "$1: no command among the fixes"; return 1; }
-	if ! PATH="$T/bin:$PATH" nss sh -e "$T/apply.sh" >"$T/apply.out" 2>&1; then
-		fail "$1: the pasted fixes failed:"
-		sed 's/^/    | /' "$T/apply.sh" "$T/apply.out"
-		return 1
-	fi
-}
-# now_yes LABEL ARGS...: perfdoctor now answers YES, with no fix.
-now_yes() {
-	label=$1
-	shift
-	doctor "$@"
-	if [ $d -eq 0 ] && grep -q '^verdict:   YES' "$T/doc" && ! grep -q '^fix:' "$T/doc"; then
-		ok "$label: after the fix: $(grep '^verdict' "$T/doc")"
-	else
-		fail "$label: after the fix, exit $d:"; sed 's/^/    | /' "$T/doc" "$T/apply.sh"
-	fi
-}
-# creds USER: uid gid groups of a new login of USER, from the database.
-creds() {
-	echo "$(nss id -u -- "$1") $(nss id -g -- "$1") $(nss id -G -- "$1" | tr ' ' ,)"
-}
-# kernel_yes LABEL USER [FILE]: the probe, run with USER's database
-# credentials, opens its event.
-kernel_yes() {
-	# shellcheck disable=SC2046 # three words
-	if probe_as $(creds "$2") "${3:-$PERF}"; then
-		pass
-	else
-		fail "$1: the probe as $2 ($(creds "$2")): $(cat "$T/probe.out")"
-	fi
-}
-# login_yes LABEL USER [FILE]: a real login of USER through $PAMD/login
-# (auth, setcred, become the user, pam_end silent: util-linux login),
-# then the probe opens its event.
-login_yes() {
-	if VALGRIND_CMD='' pam -s login -u "$2" -x "${3:-$PERF}" auth setcred \
-		become end=silent >"$T/login.out"; then
-		pass
-	else
-		fail "$1: a real login of $2, then the probe:"
-		sed 's/^/    | /' "$T/login.out" "$T/log"
-	fi
-}
-# fixed LABEL FIXES ARGS...: perfdoctor ARGS says NO with exactly FIXES;
-# applied, they make it say YES.
-fixed() {
-	label=$1 want=$2
-	shift 2
-	doctor "$@"
-	[ $d -eq 1 ] || { fail "$label: exit $d before the fix, want 1"; sed 's/^/    | /' "$T/doc"; }
-	expect_fixes "$label" "$want"
-	apply "$label" && now_yes "$label" "$@"
-}
+perfdoctor_world
 
 # --- the binary (perfdoctor_fix.c: fix_perf, fix_preset) ---
 
 # F1: the preset, the user already in perf_users.
-world
-perf_file 0755 root root
-fixed "F1 preset" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
-kernel_yes "F1" alice
+pd_world
+pd_perf_file 0755 root root
+pd_fixed "F1 preset" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
+pd_kernel_yes "F1" alice
 # ... and it keeps the others out.
 # shellcheck disable=SC2046
-probe_as $(creds bob) "$PERF" && fail "F1: bob runs the restricted perf"
+probe_as $(pd_creds bob) "$PERF" && fail "F1: bob runs the restricted perf"
 
 # F2: the preset, the user joins perf_users first.
-world
-perf_file 0755 root root
-fixed "F2 preset and join" "usermod -aG perf_users bob   # bob then logs in again
+pd_world
+pd_perf_file 0755 root root
+pd_fixed "F2 preset and join" "usermod -aG perf_users bob   # bob then logs in again
 setcap --perf-group=perf_users --perf $PERF" --user=bob "$PERF"
-kernel_yes "F2" bob
+pd_kernel_yes "F2" bob
 
 # F3: no group perf_users yet: created, joined, then the preset.
-world
+pd_world
 sed -i '/^perf_users:/d' "$ROOT/etc/group"
-perf_file 0755 root root
-fixed "F3 groupadd, join, preset" "groupadd --system perf_users; usermod -aG perf_users alice   # alice then logs in again
+pd_perf_file 0755 root root
+pd_fixed "F3 groupadd, join, preset" "groupadd --system perf_users; usermod -aG perf_users alice   # alice then logs in again
 setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
-kernel_yes "F3" alice
+pd_kernel_yes "F3" alice
 
 # F4: owned by bob, not root: setcap --perf-group refuses such a file, so
 # chown comes first (the old fix was refused: "chown root ... first").
-world
-perf_file 0755 bob root
-fixed "F4 chown, preset" "chown root $PERF; setcap --perf-group=perf_users --perf $PERF" \
+pd_world
+pd_perf_file 0755 bob root
+pd_fixed "F4 chown, preset" "chown root $PERF; setcap --perf-group=perf_users --perf $PERF" \
 	--user=alice "$PERF"
-kernel_yes "F4" alice
+pd_kernel_yes "F4" alice
 
 # F5: the binary's own group keeps others out and dave is in it.
-world
-perf_file 0750 root devs
-fixed "F5 preset with the file's group" "setcap --perf-group=devs --perf $PERF" --user=dave "$PERF"
-kernel_yes "F5" dave
+pd_world
+pd_perf_file 0750 root devs
+pd_fixed "F5 preset with the file's group" "setcap --perf-group=devs --perf $PERF" --user=dave "$PERF"
+pd_kernel_yes "F5" dave
 
 # F6: capable, but alice may not execute it: joining its group does.
-world
-perf_file 0750 root devs cap_perfmon,cap_syslog=ep
-fixed "F6 join the file's group" "usermod -aG devs alice   # then log in again" --user=alice "$PERF"
-kernel_yes "F6" alice
+pd_world
+pd_perf_file 0750 root devs cap_perfmon,cap_syslog=ep
+pd_fixed "F6 join the file's group" "usermod -aG devs alice   # then log in again" --user=alice "$PERF"
+pd_kernel_yes "F6" alice
 
 # F7: in its group, yet no execute bit for the group: joining cannot
 # help, the preset gives the file its mode (the old code printed nothing).
-world
-perf_file 0700 root perf_users cap_perfmon,cap_syslog=ep
-fixed "F7 preset for a mode that keeps the group out" \
+pd_world
+pd_perf_file 0700 root perf_users cap_perfmon,cap_syslog=ep
+pd_fixed "F7 preset for a mode that keeps the group out" \
 	"setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
-kernel_yes "F7" alice
+pd_kernel_yes "F7" alice
 
 # F8: permitted but not effective.
-world
-perf_file 0755 root root cap_perfmon+p
-fixed "F8 permitted, not effective" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
-kernel_yes "F8" alice
+pd_world
+pd_perf_file 0755 root root cap_perfmon+p
+pd_fixed "F8 permitted, not effective" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
+pd_kernel_yes "F8" alice
 
 # F9: /usr/bin/perf a symbolic link: setcap --perf refuses a link, so the
 # fix names where it leads (the old fix named the link and failed).
-world
+pd_world
 rm -f "$PERF"
 cp "$BIN/perfprobe" "$ROOT/usr/bin/perf_6.1"
 chmod 0755 "$ROOT/usr/bin/perf_6.1"
 ln -s perf_6.1 "$PERF"
-fixed "F9 a symbolic link" "setcap --perf-group=perf_users --perf $ROOT/usr/bin/perf_6.1" \
+pd_fixed "F9 a symbolic link" "setcap --perf-group=perf_users --perf $ROOT/usr/bin/perf_6.1" \
 	--user=alice "$PERF"
-kernel_yes "F9" alice
+pd_kernel_yes "F9" alice
 rm -f "$PERF" "$ROOT/usr/bin/perf_6.1"
 
 # --- pam_cap's grant (fix_pam_grant), perf cap_perfmon=ei ---
 
 # F10: no capability.conf: the line is written.
-world
-perf_file 0755 root root cap_perfmon=ei
-fixed "F10 a new capability.conf" "printf '%s\\n' 'cap_perfmon alice' >> $CONF" --user=alice "$PERF"
-login_yes "F10" alice
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
+pd_fixed "F10 a new capability.conf" "printf '%s\\n' 'cap_perfmon alice' >> $CONF" --user=alice "$PERF"
+pd_login_yes "F10" alice
 
 # F11: lines, none for alice: appended.
-world
-perf_file 0755 root root cap_perfmon=ei
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
 printf '# comment\ncap_sys_nice bob' >"$CONF"	# no final newline
-fixed "F11 appended" "sed -i '\$a cap_perfmon alice' $CONF" --user=alice "$PERF"
+pd_fixed "F11 appended" "sed -i '\$a cap_perfmon alice' $CONF" --user=alice "$PERF"
 [ "$(sed -n 2p "$CONF")" = "cap_sys_nice bob" ] || fail "F11: bob's line was changed: $(cat "$CONF")"
-login_yes "F11" alice
+pd_login_yes "F11" alice
 
 # F12: alice's own line grants something else: a line above it, with both.
-world
-perf_file 0755 root root cap_perfmon=ei
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
 printf 'cap_sys_nice alice bob\n' >"$CONF"
-fixed "F12 above alice's own line" "sed -i '1i cap_sys_nice,cap_perfmon alice' $CONF   # above line 1, which decides for alice now: the first matching line wins" \
+pd_fixed "F12 above alice's own line" "sed -i '1i cap_sys_nice,cap_perfmon alice' $CONF   # above line 1, which decides for alice now: the first matching line wins" \
 	--user=alice "$PERF"
-login_yes "F12" alice
+pd_login_yes "F12" alice
 grep -q "iab=23,38 " "$T/login.out" || fail "F12: alice lost cap_sys_nice: $(cat "$T/login.out")"
 
 # F13: Debian's "none *": the line goes above it.
-world
-perf_file 0755 root root cap_perfmon=ei
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
 printf '# as Debian ships it\nnone  *\n' >"$CONF"
-fixed "F13 above 'none *'" "sed -i '2i cap_perfmon alice' $CONF   # above line 2: its '*' matches everybody first, and the first matching line wins" \
+pd_fixed "F13 above 'none *'" "sed -i '2i cap_perfmon alice' $CONF   # above line 2: its '*' matches everybody first, and the first matching line wins" \
 	--user=alice "$PERF"
-login_yes "F13" alice
+pd_login_yes "F13" alice
 
 # F14: the grant is there, below "none *": moved above it.
-world
-perf_file 0755 root root cap_perfmon=ei
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
 printf '# as Debian ships it\nnone  *\ncap_perfmon\t@perf_users  bob\n' >"$CONF"
-fixed "F14 the grant moved up" "sed -i -e '2i cap_perfmon @perf_users bob' -e 3d $CONF   # moves line 3 ('cap_perfmon @perf_users') above line 2: the '*' on line 2 matches everybody first, and the first matching line wins" \
+pd_fixed "F14 the grant moved up" "sed -i -e '2i cap_perfmon @perf_users bob' -e 3d $CONF   # moves line 3 ('cap_perfmon @perf_users') above line 2: the '*' on line 2 matches everybody first, and the first matching line wins" \
 	--user=alice "$PERF"
-login_yes "F14" alice
+pd_login_yes "F14" alice
 [ "$(grep -c . "$CONF")" -eq 3 ] || fail "F14: the file has $(grep -c . "$CONF") lines, want 3: $(cat "$CONF")"
 
 # F15: a grant text that is not IAB: alice gets a line that is.
-world
-perf_file 0755 root root cap_perfmon=ei
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
 echo 'cap_bogus alice' >"$CONF"
-fixed "F15 unusable text" "sed -i '1i cap_perfmon alice' $CONF   # above line 1, which decides for alice now: the first matching line wins" \
+pd_fixed "F15 unusable text" "sed -i '1i cap_perfmon alice' $CONF   # above line 1, which decides for alice now: the first matching line wins" \
 	--user=alice "$PERF"
-login_yes "F15" alice
+pd_login_yes "F15" alice
 
 # F16: default= grants something else; alice's line keeps it.
-world
-perf_file 0755 root root cap_perfmon=ei
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
 echo 'none bob' >"$CONF"
 printf 'auth required pam_permit.so\nauth optional %s config=%s default=cap_sys_nice\n' \
 	"$OURS" "$CONF" >"$PAMD/login"
-fixed "F16 default=" "sed -i '\$a cap_sys_nice,cap_perfmon alice' $CONF   # default= applies only where no line matches" \
+pd_fixed "F16 default=" "sed -i '\$a cap_sys_nice,cap_perfmon alice' $CONF   # default= applies only where no line matches" \
 	--user=alice "$PERF"
-login_yes "F16" alice
+pd_login_yes "F16" alice
 
 # F17: a world-writable capability.conf that grants it: pam_cap reads
 # none of it, and the fix is its mode (the old one said "add a line").
-world
-perf_file 0755 root root cap_perfmon=ei
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
 echo 'cap_perfmon alice' >"$CONF"
 chmod 0666 "$CONF"
-fixed "F17 world-writable" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file" \
+pd_fixed "F17 world-writable" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file" \
 	--user=alice "$PERF"
-login_yes "F17" alice
+pd_login_yes "F17" alice
 
 # F18: world-writable, owned by bob, and no line for alice: chown, chmod,
 # then the line.
-world
-perf_file 0755 root root cap_perfmon=ei
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
 printf 'none  *\n' >"$CONF"
 nss chown bob "$CONF"
 chmod 0666 "$CONF"
-fixed "F18 world-writable, owned by bob, no grant" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file
+pd_fixed "F18 world-writable, owned by bob, no grant" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file
 sed -i '1i cap_perfmon alice' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
 	--user=alice "$PERF"
-login_yes "F18" alice
+pd_login_yes "F18" alice
 
 # F19: pam_cap is not in the stack: appended to the service's file (libpam
 # loads it from its module directory).
-world
-perf_file 0755 root root cap_perfmon=ei
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
 echo 'cap_perfmon alice' >"$CONF"
 printf 'auth required pam_permit.so\n' >"$PAMD/login"
-fixed "F19 pam_cap added to the stack" "sed -i '\$a auth optional pam_cap.so config=$CONF' $PAMD/login   # pam_cap is not in the auth stack of login" \
+pd_fixed "F19 pam_cap added to the stack" "sed -i '\$a auth optional pam_cap.so config=$CONF' $PAMD/login   # pam_cap is not in the auth stack of login" \
 	--user=alice "$PERF"
-login_yes "F19" alice
+pd_login_yes "F19" alice
 
 # F20: a bounding drop in capability.conf against an =ep perf: alice's
 # own line without it.
-world
-perf_file 0755 root root cap_perfmon,cap_syslog=ep
+pd_world
+pd_perf_file 0755 root root cap_perfmon,cap_syslog=ep
 echo '!cap_perfmon alice' >"$CONF"
-fixed "F20 a bounding drop" "sed -i '1i none alice' $CONF   # above line 1, which decides for alice now: the first matching line wins" \
+pd_fixed "F20 a bounding drop" "sed -i '1i none alice' $CONF   # above line 1, which decides for alice now: the first matching line wins" \
 	--user=alice "$PERF"
-login_yes "F20" alice
+pd_login_yes "F20" alice
 # ... and against an =ei perf, where alice needs the grant as well.
-perf_file 0755 root root cap_perfmon=ei
+pd_perf_file 0755 root root cap_perfmon=ei
 echo '!cap_perfmon,cap_sys_nice alice' >"$CONF"
-fixed "F20 a bounding drop, =ei" "sed -i '1i cap_sys_nice,cap_perfmon alice' $CONF   # above line 1, which decides for alice now: the first matching line wins" \
+pd_fixed "F20 a bounding drop, =ei" "sed -i '1i cap_sys_nice,cap_perfmon alice' $CONF   # above line 1, which decides for alice now: the first matching line wins" \
 	--user=alice "$PERF"
-login_yes "F20 =ei" alice
+pd_login_yes "F20 =ei" alice
 
 # F21: an ambient grant below "none *", perf without file capabilities:
 # moving it works, and so does the preset; each alone.
-world
-perf_file 0755 root root
+pd_world
+pd_perf_file 0755 root root
 printf 'none  *\n^cap_perfmon @perf_users\n' >"$CONF"
 printf 'auth required pam_permit.so\nauth optional %s config=%s keepcaps defer\n' \
 	"$OURS" "$CONF" >"$PAMD/login"
-doctor --user=alice "$PERF"
-expect_fixes "F21 ambient grant below '*'" "sed -i -e '1i ^cap_perfmon @perf_users' -e 2d $CONF   # moves line 2 ('^cap_perfmon @perf_users') above line 1: the '*' on line 1 matches everybody first, and the first matching line wins
+pd_doctor --user=alice "$PERF"
+pd_expect_fixes "F21 ambient grant below '*'" "sed -i -e '1i ^cap_perfmon @perf_users' -e 2d $CONF   # moves line 2 ('^cap_perfmon @perf_users') above line 1: the '*' on line 1 matches everybody first, and the first matching line wins
 setcap --perf-group=perf_users --perf $PERF"
 cp "$T/doc" "$T/doc.21"
-fixes | sed -n 1p >"$T/apply.sh"
+pd_fixes | sed -n 1p >"$T/apply.sh"
 PATH="$T/bin:$PATH" nss sh -e "$T/apply.sh" >"$T/apply.out" 2>&1 || fail "F21: the move failed"
-now_yes "F21 the move alone" --user=alice "$PERF"
-login_yes "F21 the move" alice
+pd_now_yes "F21 the move alone" --user=alice "$PERF"
+pd_login_yes "F21 the move" alice
 printf 'none  *\n^cap_perfmon @perf_users\n' >"$CONF"
 cp "$T/doc.21" "$T/doc"
-fixes | sed -n 2p >"$T/apply.sh"
+pd_fixes | sed -n 2p >"$T/apply.sh"
 PATH="$T/bin:$PATH" nss sh -e "$T/apply.sh" >"$T/apply.out" 2>&1 || fail "F21: the preset failed"
-now_yes "F21 the preset alone" --user=alice "$PERF"
-login_yes "F21 the preset" alice
+pd_now_yes "F21 the preset alone" --user=alice "$PERF"
+pd_login_yes "F21 the preset" alice
 
 # A name capability.conf cannot hold ("a b" is two names there): the grant
 # goes to perf_users, which the user joins.
-world
+pd_world
 printf 'a b:x:4010:4010::/tmp:/bin/sh\n' >>"$ROOT/etc/passwd"
 printf 'ab:x:4010:\n' >>"$ROOT/etc/group"
-perf_file 0755 root root cap_perfmon=ei
+pd_perf_file 0755 root root cap_perfmon=ei
 printf 'none  *\n' >"$CONF"
-fixed "F22 a name with a blank" "usermod -aG perf_users 'a b'   # capability.conf cannot name a b (a blank separates names there): the grant goes to the group perf_users
+pd_fixed "F22 a name with a blank" "usermod -aG perf_users 'a b'   # capability.conf cannot name a b (a blank separates names there): the grant goes to the group perf_users
 sed -i '1i cap_perfmon @perf_users' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
 	--user='a b' "$PERF"
-login_yes "F22" 'a b'
+pd_login_yes "F22" 'a b'
 
-# --- fixes in words, carried out here ---
+# --- pd_fixes in words, carried out here ---
 
 # F23: no such binary: installing it (a copy here) is the first step; the
 # next run gives the preset, which leads to YES.
-world
+pd_world
 rm -f "$PERF"
-doctor --user=alice "$PERF"
-expect_fixes "F23 no binary" "install perf (Debian: apt-get install linux-perf) or name the binary"
+pd_doctor --user=alice "$PERF"
+pd_expect_fixes "F23 no binary" "install perf (Debian: apt-get install linux-perf) or name the binary"
 cp "$BIN/perfprobe" "$PERF"
 chmod 0755 "$PERF"
-fixed "F23 then" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
-kernel_yes "F23" alice
+pd_fixed "F23 then" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
+pd_kernel_yes "F23" alice
 
 # F24: a script: perfdoctor is to judge the ELF binary it runs, and the
 # script then runs a capable perf.
-world
-perf_file 0755 root root
+pd_world
+pd_perf_file 0755 root root
 printf '#!/bin/sh\nexec %s "$@"\n' "$PERF" >"$ROOT/usr/bin/perf_wrapper"
 chmod 0755 "$ROOT/usr/bin/perf_wrapper"
-doctor --user=alice "$ROOT/usr/bin/perf_wrapper"
-expect_fixes "F24 a script" "find the ELF binary it runs (readlink -f, file: it must say ELF), then run perfdoctor on that one"
-fixed "F24 then" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
-kernel_yes "F24 the script" alice "$ROOT/usr/bin/perf_wrapper"
+pd_doctor --user=alice "$ROOT/usr/bin/perf_wrapper"
+pd_expect_fixes "F24 a script" "find the ELF binary it runs (readlink -f, file: it must say ELF), then run perfdoctor on that one"
+pd_fixed "F24 then" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
+pd_kernel_yes "F24 the script" alice "$ROOT/usr/bin/perf_wrapper"
 rm -f "$ROOT/usr/bin/perf_wrapper"
 
 # F25, F26: a nosuid mount, and one without extended attributes (ramfs):
 # the copy elsewhere, then its preset. In a mount namespace of its own.
-world
-perf_file 0755 root root
+pd_world
+pd_perf_file 0755 root root
 mkdir "$T/mnt"
 for how in "tmpfs -o nosuid" "ramfs"; do
 	# shellcheck disable=SC2086,SC2016 # the type and options; $1..$8 are sh -c's
@@ -403,15 +280,15 @@ for how in "tmpfs -o nosuid" "ramfs"; do
 	*) want="copy perf to a filesystem that stores extended attributes, then run perfdoctor on the copy" ;;
 	esac
 	if [ $d -eq 1 ]; then
-		expect_fixes "F25/F26 $how" "$want"
+		pd_expect_fixes "F25/F26 $how" "$want"
 	else
 		fail "F25/F26 $how: exit $d"; sed 's/^/    | /' "$T/doc"
 	fi
 done
-fixed "F25/F26 the copy" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
-kernel_yes "F25/F26" alice
+pd_fixed "F25/F26 the copy" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
+pd_kernel_yes "F25/F26" alice
 
-# --- sessions: fixes in words, carried out by starting another one ---
+# --- sessions: pd_fixes in words, carried out by starting another one ---
 
 pids=
 at_exit 'for p in $pids; do kill "$p" 2>/dev/null; done'
@@ -425,26 +302,26 @@ session() {
 		sleep 0.05; i=$((i + 1))
 	done
 }
-world
-perf_file 0750 root perf_users cap_perfmon,cap_syslog=ep
+pd_world
+pd_perf_file 0750 root perf_users cap_perfmon,cap_syslog=ep
 # F27: log in again (a session from before alice joined perf_users).
 session --reuid=4001 --regid=4001 --groups=4001
-doctor --pid="$pid" "$PERF"
-expect_fixes "F27 log in again" "log in again (a new login reads groups and capability.conf afresh)"
+pd_doctor --pid="$pid" "$PERF"
+pd_expect_fixes "F27 log in again" "log in again (a new login reads groups and capability.conf afresh)"
 session --reuid=4001 --regid=4001 --groups=4001,4100
-now_yes "F27 a new login" --pid="$pid" "$PERF"
+pd_now_yes "F27 a new login" --pid="$pid" "$PERF"
 # F28: no_new_privs.
 session --reuid=4001 --regid=4001 --groups=4001,4100 --no-new-privs
-doctor --pid="$pid" "$PERF"
-expect_fixes "F28 no_new_privs" "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs"
+pd_doctor --pid="$pid" "$PERF"
+pd_expect_fixes "F28 no_new_privs" "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs"
 session --reuid=4001 --regid=4001 --groups=4001,4100
-now_yes "F28 without" --pid="$pid" "$PERF"
+pd_now_yes "F28 without" --pid="$pid" "$PERF"
 # F29: a bounding set without cap_perfmon (not pam_cap's doing).
 session --reuid=4001 --regid=4001 --groups=4001,4100 --bounding-set=-perfmon
-doctor --pid="$pid" "$PERF"
-expect_fixes "F29 bounding set" "allow cap_perfmon in the bounding set of that service or container"
+pd_doctor --pid="$pid" "$PERF"
+pd_expect_fixes "F29 bounding set" "allow cap_perfmon in the bounding set of that service or container"
 session --reuid=4001 --regid=4001 --groups=4001,4100
-now_yes "F29 with it" --pid="$pid" "$PERF"
+pd_now_yes "F29 with it" --pid="$pid" "$PERF"
 # F30: a user namespace.
 unshare --user --map-root-user sleep 120 &
 pid=$!
@@ -453,18 +330,18 @@ i=0
 while [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" != "$(command -v sleep)" ] && [ $i -lt 100 ]; do
 	sleep 0.05; i=$((i + 1))
 done
-doctor --pid="$pid" "$PERF"
-expect_fixes "F30 user namespace" "run perf from a session outside the container or user namespace"
+pd_doctor --pid="$pid" "$PERF"
+pd_expect_fixes "F30 user namespace" "run perf from a session outside the container or user namespace"
 session --reuid=4001 --regid=4001 --groups=4001,4100
-now_yes "F30 outside" --pid="$pid" "$PERF"
+pd_now_yes "F30 outside" --pid="$pid" "$PERF"
 
 # --- the suggest: lines: also commands, also leading to a perf that works ---
 
 # S1, S2: cap_sys_admin on a perf every user may run: the commands that
 # restrict it keep alice's access (YES before and after), and the lines go.
-world
-perf_file 0755 root root cap_sys_admin=ep
-doctor --user=bob "$PERF"
+pd_world
+pd_perf_file 0755 root root cap_sys_admin=ep
+pd_doctor --user=bob "$PERF"
 [ $d -eq 0 ] || fail "S1: exit $d"
 grep -qxF "suggest:   perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: usermod -aG perf_users bob; setcap --perf-group=perf_users --perf $PERF   # bob then logs in again" "$T/doc" ||
 	{ fail "S2: the cap_sys_admin suggestion:"; sed 's/^/    | /' "$T/doc"; }
@@ -472,17 +349,17 @@ grep -qxF "suggest:   every user may run it with these capabilities; restrict it
 	{ fail "S1: the restriction suggestion:"; sed 's/^/    | /' "$T/doc"; }
 sed -n 's/^suggest:   every user may run it with these capabilities; restrict it to a group: //p' "$T/doc" >"$T/apply.sh"
 PATH="$T/bin:$PATH" nss sh -e "$T/apply.sh" >"$T/apply.out" 2>&1 || fail "S1: the commands failed: $(cat "$T/apply.out")"
-now_yes "S1/S2 restricted" --user=bob "$PERF"
+pd_now_yes "S1/S2 restricted" --user=bob "$PERF"
 grep -q '^suggest:' "$T/doc" && { fail "S1/S2: still suggests:"; grep '^suggest' "$T/doc"; }
-kernel_yes "S1" bob
+pd_kernel_yes "S1" bob
 # S3: owned by bob: chown root, then the same capabilities again.
-perf_file 0750 bob perf_users cap_perfmon,cap_syslog=ep
-doctor --user=alice "$PERF"
+pd_perf_file 0750 bob perf_users cap_perfmon,cap_syslog=ep
+pd_doctor --user=alice "$PERF"
 grep -qxF "suggest:   its owner (uid 4002), not root, can change who runs it: chown root $PERF; setcap cap_syslog,cap_perfmon=ep $PERF" "$T/doc" ||
 	{ fail "S3: the owner suggestion:"; sed 's/^/    | /' "$T/doc"; }
 sed -n 's/^suggest:   its owner (uid 4002), not root, can change who runs it: //p' "$T/doc" >"$T/apply.sh"
 PATH="$T/bin:$PATH" nss sh -e "$T/apply.sh" >"$T/apply.out" 2>&1 || fail "S3: the commands failed: $(cat "$T/apply.out")"
-now_yes "S3 owned by root" --user=alice "$PERF"
+pd_now_yes "S3 owned by root" --user=alice "$PERF"
 grep -q '^suggest:' "$T/doc" && { fail "S3: still suggests:"; grep '^suggest' "$T/doc"; }
-kernel_yes "S3" alice
+pd_kernel_yes "S3" alice
 finish
