@@ -206,7 +206,6 @@ static void fill_fix_context(struct fix_context *fx, const struct binary_facts *
 
 	memset(fx, 0, sizeof(*fx));
 	fx->config = config;
-	fx->default_config = strcmp(config, CAPCONF_DEFAULT_PATH) == 0;
 	fx->user_known = u->known;
 	fx->uid = u->uid;
 	fx->gid = u->gid;

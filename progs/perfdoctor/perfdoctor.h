@@ -143,7 +143,6 @@ struct subject {
 /* What the fix lines may suggest. */
 struct fix_context {
 	const char *config;	/* capability.conf, for an inheritable grant */
-	int default_config;	/* it is the file pam_cap reads without config= */
 	int in_file_group;	/* the user is in the binary's group in the database */
 	int perf_users_exists;	/* a group named perf_users exists */
 	int in_perf_users;	/* and the user is in it, in the database */

@@ -190,8 +190,8 @@ static void suggest_preset(const char *lead, const struct binary_facts *b,
 		say_command(full, line, "");
 	else
 		say("%s%s", full, line[0] != '\0' ? line : "setcap "
-		    "--perf-group=GROUP --perf (no command here: it would "
-		    "lock the user out)");
+		    "--perf-group=GROUP --perf FILE (no command here: "
+		    "perfdoctor sees none that keeps this user's access)");
 }
 
 void print_risk(const struct binary_facts *b, const struct subject *who,

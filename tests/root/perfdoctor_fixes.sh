@@ -237,7 +237,121 @@ sed -i '1i cap_perfmon @perf_users' $CONF   # above line 1: its '*' matches ever
 	--user='a b' "$PERF"
 pd_login_yes "F22" 'a b'
 
-# --- pd_fixes in words, carried out here ---
+# F31: two services, pam_cap in neither: each one's file gets it (the
+# answer is YES only when both pass).
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
+echo 'cap_perfmon alice' >"$CONF"
+printf 'auth required pam_permit.so\n' >"$PAMD/login"
+printf 'auth required pam_permit.so\n' >"$PAMD/su"
+pd_fixed "F31 two services" "sed -i '\$a auth optional pam_cap.so config=$CONF' $PAMD/login   # pam_cap is not in the auth stack of login
+sed -i '\$a auth optional pam_cap.so config=$CONF' $PAMD/su   # pam_cap is not in the auth stack of su" \
+	--service=login,su --user=alice "$PERF"
+pd_login_yes "F31 login" alice
+VALGRIND_CMD='' pam -s su -u alice -x "$PERF" auth setcred become end=silent >"$T/login.out" ||
+	fail "F31: a real login through su: $(cat "$T/login.out")"
+rm -f "$PAMD/su"
+
+# --- capability.conf judged as pam_cap judges it ---
+
+# pam_cap refuses only a world-writable file (S_IWOTH, whatever set it);
+# an owner other than root, an ACL entry letting someone write, or a
+# directory others may write to do not stop it. perfdoctor agrees with a
+# real login each time.
+acl() {	# FILE HEX: a POSIX access ACL (no setfacl needed)
+	setfattr -n system.posix_acl_access -v "$2" "$1"
+}
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
+echo 'cap_perfmon alice' >"$CONF"
+chmod 0644 "$CONF"
+nss chown bob "$CONF"
+pd_doctor --user=alice "$PERF"
+[ $d -eq 0 ] || { fail "A1: owned by bob: exit $d"; sed 's/^/    | /' "$T/doc"; }
+pd_login_yes "A1 owned by bob" alice
+chown root "$CONF"
+# user::rw- user:bob:rw- group::r-- mask::rw- other::r--
+if acl "$CONF" 0x0200000001000600ffffffff02000600a20f000004000400ffffffff10000600ffffffff20000400ffffffff; then
+	pd_doctor --user=alice "$PERF"
+	[ $d -eq 0 ] || { fail "A2: an ACL lets bob write: exit $d"; sed 's/^/    | /' "$T/doc"; }
+	pd_login_yes "A2 ACL user:bob:rw-" alice
+	# other::rw- through the ACL is world-writable: refused, and chmod
+	# 0644 (which sets the ACL's other entry) is the fix.
+	acl "$CONF" 0x0200000001000600ffffffff02000600a20f000004000400ffffffff10000600ffffffff20000600ffffffff
+	pd_fixed "A3 ACL other::rw-" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file" \
+		--user=alice "$PERF"
+	pd_login_yes "A3" alice
+	setfattr -x system.posix_acl_access "$CONF" 2>/dev/null
+else
+	echo "note: no POSIX ACLs on $T's filesystem; ACL cases not run"
+fi
+chmod 0777 "$ROOT/etc/security"
+pd_doctor --user=alice "$PERF"
+[ $d -eq 0 ] || { fail "A4: a world-writable directory: exit $d"; sed 's/^/    | /' "$T/doc"; }
+pd_login_yes "A4 world-writable directory" alice
+chmod 0755 "$ROOT/etc/security"
+
+# --- where no fix can be made true, none is printed ---
+
+# no_fix LABEL WANT-EXIT ARGS...: perfdoctor ARGS says WANT-EXIT and
+# prints no fix line.
+no_fix() {
+	label=$1 want=$2
+	shift 2
+	pd_doctor "$@"
+	if [ $d -eq "$want" ] && ! grep -q '^fix:' "$T/doc"; then
+		ok "$label: no fix: $(grep '^verdict' "$T/doc")"
+	else
+		fail "$label: exit $d (want $want), fixes:"; sed 's/^/    | /' "$T/doc"
+	fi
+}
+# N1: perf behind a directory alice may not search: no mode of the file
+# helps (the old fix restricted it to perf_users, to no avail).
+pd_world
+mkdir -m 0700 "$ROOT/locked"
+cp "$BIN/perfprobe" "$ROOT/locked/perf"
+chmod 0755 "$ROOT/locked/perf"
+no_fix "N1 a directory in the way" 1 --user=alice "$ROOT/locked/perf"
+# shellcheck disable=SC2046
+probe_as $(pd_creds alice) "$ROOT/locked/perf" && fail "N1: the probe ran"
+# The grant is in capability.conf already, but does not arrive: adding it
+# again (the old fix) changes nothing. N2: pam_cap named but not
+# installed; N3: defer without keepcaps; N4: a line that may skip pam_cap
+# (UNKNOWN); N5: a line pam_cap stops at, before a broader grant.
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
+echo 'cap_perfmon alice' >"$CONF"
+printf 'auth optional /nonexistent/pam_cap.so config=%s\n' "$CONF" >"$PAMD/login"
+no_fix "N2 pam_cap not installed" 1 --user=alice "$PERF"
+printf 'auth optional %s config=%s defer\n' "$OURS" "$CONF" >"$PAMD/login"
+no_fix "N3 defer without keepcaps" 1 --user=alice "$PERF"
+printf 'auth sufficient pam_permit.so\nauth optional %s config=%s\n' "$OURS" "$CONF" >"$PAMD/login"
+no_fix "N4 a line that may skip pam_cap" 3 --user=alice "$PERF"
+pd_world
+printf 'none alice\000\ncap_perfmon *\n' >"$CONF"
+no_fix "N5 a line pam_cap stops at" 1 --user=alice "$PERF"
+VALGRIND_CMD='' pam -s login -u alice -x "$PERF" auth setcred become end=silent >"$T/login.out" &&
+	fail "N5: a real login got perf: $(cat "$T/login.out")"
+# N6: perfdoctor run by alice herself cannot read a 0600 capability.conf:
+# what it grants is unknown to her, so no line is suggested (the old fix
+# said to add the line it holds).
+pd_world
+echo 'cap_perfmon alice' >"$CONF"
+chmod 0600 "$CONF"
+# shellcheck disable=SC2016,SC2086 # for sh -c; VALGRIND_CMD is a command line
+setpriv --reuid=4001 --regid=4001 --groups=4001,4100 sh -c 'exec "$@"' sh env \
+	LD_PRELOAD="$NWRAP" NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+	ASAN_OPTIONS=verify_asan_link_order=0 ${VALGRIND_CMD:-} "$doctor_bin" \
+	--pam-dir="$PAMD" --service=login --config="$CONF" "$PERF" >"$T/doc" 2>&1
+d=$?
+if [ $d -eq 1 ] && ! grep -q '^fix:' "$T/doc" &&
+	grep -qF "pam_cap:   $CONF: perfdoctor may not read it, so what it grants is unknown (run perfdoctor as root)" "$T/doc"; then
+	ok "N6 unreadable to the caller: no fix"
+else
+	fail "N6: exit $d:"; sed 's/^/    | /' "$T/doc"
+fi
+
+# --- fixes in words, carried out here ---
 
 # F23: no such binary: installing it (a copy here) is the first step; the
 # next run gives the preset, which leads to YES.
@@ -288,7 +402,7 @@ done
 pd_fixed "F25/F26 the copy" "setcap --perf-group=perf_users --perf $PERF" --user=alice "$PERF"
 pd_kernel_yes "F25/F26" alice
 
-# --- sessions: pd_fixes in words, carried out by starting another one ---
+# --- sessions: fixes in words, carried out by starting another one ---
 
 pids=
 at_exit 'for p in $pids; do kill "$p" 2>/dev/null; done'
