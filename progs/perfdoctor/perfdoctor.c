@@ -189,13 +189,12 @@ static void judge_login(const struct kernel_facts *k, const struct binary_facts 
 	if (vm.answer == ANSWER_NO)
 		return;
 	v->answer = ANSWER_UNKNOWN;
+	/*
+	 * The fixes stay: they were judged for a login without the grant,
+	 * and fix_pam_grant() adds no grant where one may not arrive.
+	 */
 	snprintf(v->reason, sizeof(v->reason), "%s",
 		 note[0] ? note : "pam_cap's grant may or may not arrive");
-	/*
-	 * The fixes were for a login without the grant, which may well
-	 * arrive: adding it again is no fix, and nothing else is known to be.
-	 */
-	v->nfixes = 0;
 }
 
 static void fill_fix_context(struct fix_context *fx, const struct binary_facts *b,

@@ -212,12 +212,12 @@ void fix_perf(struct verdict *v, const struct binary_facts *b,
 	      const struct subject *who, const struct fix_context *fx);
 /*
  * pam_cap's grant through fx->pv: make capability.conf readable, give
- * the user inheritable cap_perfmon (add_inh) and keep cap_perfmon in the
- * bounding set (clear_drop), and add pam_cap to the stack. Returns 1
+ * the user inheritable cap_perfmon (add_inh) and keep the capabilities
+ * of undrop in the bounding set, and add pam_cap to the stack. Returns 1
  * when it printed a fix, 0 when no edit of the file or stack would do.
  */
 int fix_pam_grant(struct verdict *v, const struct subject *who,
-		  const struct fix_context *fx, int add_inh, int clear_drop);
+		  const struct fix_context *fx, int add_inh, uint64_t undrop);
 /* The grant below a '*' line, moved above it (fx->shadow). */
 void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
 /*

@@ -25,6 +25,7 @@
 #include "capconf.h"
 #include "escape.h"
 #include "groups.h"
+#include "mask.h"
 #include "names.h"
 #include "perf.h"
 #include "perfdoctor.h"
@@ -422,13 +423,14 @@ static int sed_text(char *out, size_t len, const char *in)
 
 /*
  * The caps text for the user's own line: what the user gets now (grant),
- * with inheritable cap_perfmon added and the bounding drop of cap_perfmon
+ * with inheritable cap_perfmon added and the bounding drops of undrop
  * taken out as asked, in libcap's IAB text. "none" for nothing.
  */
 static int new_grant(char *out, size_t len, const char *grant, int add_inh,
-		     int clear_drop)
+		     uint64_t undrop)
 {
 	cap_iab_t iab = NULL;
+	cap_value_t cap;
 	char *text;
 	int rc = -1;
 
@@ -440,11 +442,12 @@ static int new_grant(char *out, size_t len, const char *grant, int add_inh,
 		iab = cap_iab_init();	/* unusable text grants nothing */
 	if (iab == NULL)
 		return -1;
-	if ((add_inh && cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON,
-					   CAP_SET) < 0) ||
-	    (clear_drop && cap_iab_set_vector(iab, CAP_IAB_BOUND, CAP_PERFMON,
-					      CAP_CLEAR) < 0))
+	if (add_inh && cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON,
+					  CAP_SET) < 0)
 		goto out;
+	for (MASK_EACH(cap, undrop))
+		if (cap_iab_set_vector(iab, CAP_IAB_BOUND, cap, CAP_CLEAR) < 0)
+			goto out;
 	text = cap_iab_to_text(iab);
 	if (text == NULL)
 		goto out;
@@ -507,7 +510,7 @@ static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
  */
 static void fix_grant_line(struct verdict *v, const struct subject *who,
 			   const struct fix_context *fx, int add_inh,
-			   int clear_drop)
+			   uint64_t undrop)
 {
 	const struct pam_view *pv = fx->pv;
 	const struct conf_facts *cf = &pv->conf;
@@ -516,7 +519,7 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	const char *problem = conf_name_problem(who->name);
 	struct cmd c;
 
-	if (new_grant(caps, sizeof(caps), cf->grant, add_inh, clear_drop) < 0)
+	if (new_grant(caps, sizeof(caps), cf->grant, add_inh, undrop) < 0)
 		return;
 	if (problem == NULL) {
 		put(token, sizeof(token), "%s", who->name);
@@ -606,7 +609,7 @@ static void fix_add_pam_cap(struct verdict *v, const struct pam_view *pv)
 }
 
 int fix_pam_grant(struct verdict *v, const struct subject *who,
-		  const struct fix_context *fx, int add_inh, int clear_drop)
+		  const struct fix_context *fx, int add_inh, uint64_t undrop)
 {
 	const struct pam_view *pv = fx->pv;
 	const struct conf_facts *cf;
@@ -623,7 +626,7 @@ int fix_pam_grant(struct verdict *v, const struct subject *who,
 	if (pv->iab_reaches != ANSWER_YES && !(pv->no_pam_cap && pv->can_add))
 		return 0;
 	need_edit = (add_inh && !(cf->inh & BIT(CAP_PERFMON))) ||
-		    (clear_drop && (cf->drop & BIT(CAP_PERFMON)));
+		    (cf->drop & undrop);
 	if (!need_edit && !cf->refused && !pv->no_pam_cap)
 		return 0;
 	t = calloc(1, sizeof(*t));
@@ -634,10 +637,10 @@ int fix_pam_grant(struct verdict *v, const struct subject *who,
 	if (need_edit) {
 		int before = t->nfixes;
 
-		if (add_inh && !clear_drop && pv->shadow != 0 && !cf->refused)
+		if (add_inh && !undrop && pv->shadow != 0 && !cf->refused)
 			fix_shadowed_grant(t, fx);
 		else
-			fix_grant_line(t, who, fx, add_inh, clear_drop);
+			fix_grant_line(t, who, fx, add_inh, undrop);
 		if (t->nfixes == before)
 			goto out;	/* without the edit the rest is no fix */
 	}

@@ -96,7 +96,7 @@ static int caps_honoured(const struct binary_facts *b)
  * P' : 0, the ambient set cleared; a file whose capabilities do not
  * count keeps only the ambient set (P' = E' = A); root keeps the
  * bounding set. no_new_privs caps P' at the old P. *p_free gets P'
- * before that cap, *e_after E'.
+ * before that cap, *e_after E' (0 when the kernel refuses the exec).
  */
 static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		      uint64_t *p_free, uint64_t *e_after)
@@ -116,6 +116,13 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		*p_free = (fp & who->bounding) | (fi & who->inheritable);
 		p_after = who->no_new_privs ? *p_free & who->permitted : *p_free;
 		*e_after = fe ? p_after : 0;
+		/*
+		 * fE with a permitted bit P' lacks: the kernel refuses the
+		 * exec itself (EPERM, "insufficient to execute correctly"),
+		 * so nothing is granted.
+		 */
+		if (fe && (fp & ~*p_free))
+			*e_after = 0;
 	}
 }
 
@@ -166,6 +173,12 @@ static void judge_file_caps(const struct kernel_facts *k,
 	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
 	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
 	int knows_perfmon = k->max_bits > CAP_PERFMON;
+	/*
+	 * fE with a permitted bit P' lacks (the bounding set took it):
+	 * execve() fails with EPERM.
+	 */
+	uint64_t refused = !who->is_root && b->caps != NULL && caps_honoured(b) &&
+			   fe ? fp & ~p_free : 0;
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN, "cannot read %s to tell an ELF binary, whose file "
@@ -180,19 +193,22 @@ static void judge_file_caps(const struct kernel_facts *k,
 	} else if ((p_free & needed) && who->no_new_privs) {
 		block(v, ANSWER_NO, "the session has no_new_privs set, so exec grants no file capabilities");
 		add_fix(v, "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
-	} else if ((fp | fi) & needed & ~who->bounding) {
-		/* fE with fP beyond the bounding set: execve() fails, EPERM. */
-		block(v, ANSWER_NO, "the session's bounding set lacks cap_perfmon%s",
-		   fe && (fp & ~who->bounding) ? ", so the kernel refuses to "
-		   "execute a file that needs it in its effective set" : "");
+	} else if (((fp | fi) & needed & ~who->bounding) || refused) {
+		uint64_t lack = refused ? refused : BIT(CAP_PERFMON);
+		char names[512];
+
+		names_or_none(lack, names, sizeof(names));
+		block(v, ANSWER_NO, "the session's bounding set lacks %s%s", names,
+		   refused ? ", so the kernel refuses to execute a file that "
+		   "needs it in its effective set" : "");
 		/*
-		 * A new login whose bounding set had it before pam_cap: the
+		 * A new login whose bounding set had them before pam_cap: the
 		 * drop is capability.conf's, and its line is the fix.
 		 */
-		if (fx->login && (fx->base_bounding & BIT(CAP_PERFMON)))
-			fix_pam_grant(v, who, fx, (fi & needed) && !(fp & needed), 1);
+		if (fx->login && (fx->base_bounding & lack) == lack)
+			fix_pam_grant(v, who, fx, (fi & needed) && !(fp & needed), lack);
 		else
-			add_fix(v, "allow cap_perfmon in the bounding set of that service or container");
+			add_fix(v, "allow %s in the bounding set of that service or container", names);
 	} else if ((fi & needed) && !(fp & needed)) {
 		block(v, ANSWER_NO, "%s grants cap_perfmon only to callers holding it in their "
 		   "inheritable set, and %s does not", b->path, who->name);

@@ -203,6 +203,15 @@ pd_fixed "F20 a bounding drop, =ei" "sed -i '1i cap_sys_nice,cap_perfmon alice' 
 	--user=alice "$PERF"
 pd_login_yes "F20 =ei" alice
 
+# ... and a drop of cap_syslog, which perf carries too: the kernel refuses
+# the exec (the old answer was YES).
+
+pd_perf_file 0755 root root cap_perfmon,cap_syslog=ep
+echo '!cap_syslog alice' >"$CONF"
+pd_fixed "F20 a bounding drop of cap_syslog" "sed -i '1i none alice' $CONF   # above line 1, which decides for alice now: the first matching line wins" \
+	--user=alice "$PERF"
+pd_login_yes "F20 cap_syslog" alice
+
 # F21: an ambient grant below "none *", perf without file capabilities:
 # moving it works, and so does the preset; each alone.
 pd_world
@@ -436,6 +445,12 @@ pd_doctor --pid="$pid" "$PERF"
 pd_expect_fixes "F29 bounding set" "allow cap_perfmon in the bounding set of that service or container"
 session --reuid=4001 --regid=4001 --groups=4001,4100
 pd_now_yes "F29 with it" --pid="$pid" "$PERF"
+# ... cap_syslog, which this perf carries too.
+session --reuid=4001 --regid=4001 --groups=4001,4100 --bounding-set=-syslog
+pd_doctor --pid="$pid" "$PERF"
+pd_expect_fixes "F29 bounding set, cap_syslog" "allow cap_syslog in the bounding set of that service or container"
+session --reuid=4001 --regid=4001 --groups=4001,4100
+pd_now_yes "F29 cap_syslog with it" --pid="$pid" "$PERF"
 # F30: a user namespace.
 unshare --user --map-root-user sleep 120 &
 pid=$!
