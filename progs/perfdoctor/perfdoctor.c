@@ -98,7 +98,7 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 			  const struct user_facts *u, const struct pam_view *pv,
 			  int optimistic)
 {
-	/* A file we may not read might grant it: the optimistic side says so. */
+	/* A file we may not read might grant it: the optimistic side says. */
 	uint64_t grant = pv != NULL && pv->grant_unknown && optimistic ?
 			 BIT(CAP_PERFMON) : 0;
 
@@ -256,7 +256,8 @@ static void login_again(struct verdict *v, const char *user, const char *why)
 
 	snprintf(v->reason + len, sizeof(v->reason) - len, "; a new login of "
 		 "%s %s: log in again", user, why);
-	memmove(&v->fixes[1], &v->fixes[0], sizeof(v->fixes[0]) * (MAX_FIXES - 1));
+	memmove(&v->fixes[1], &v->fixes[0],
+		sizeof(v->fixes[0]) * (MAX_FIXES - 1));
 	memset(&v->fixes[0], 0, sizeof(v->fixes[0]));
 	snprintf(v->fixes[0].text, sizeof(v->fixes[0].text), "log in again "
 		 "(a new login reads groups and capability.conf afresh)");

@@ -75,16 +75,16 @@ struct user_facts {
  * fix that edits it starts from what pam_cap will then read.
  */
 struct conf_facts {
-	int refused;		/* world-writable: pam_cap reads none of it now */
+	int refused;		/* world-writable: pam_cap reads none */
 	uid_t uid;		/* its owner */
 	int exists;
 	int has_lines;		/* not empty: sed can insert into it */
-	int judged;		/* read as pam_cap will (else: no edit is printed) */
-	unsigned long decided;	/* the line that decides for the user, 0: none */
+	int judged;		/* read as pam_cap will (else: no edit) */
+	unsigned long decided;	/* the line deciding for the user, or 0 */
 	int decided_star;	/* it decides by its '*' */
 	int from_default;	/* no line decides and default= applies */
-	char grant[512];	/* the caps text the user gets now, "" for none */
-	uint64_t inh, drop;	/* what that text grants: I, bounding drops */
+	char grant[512];	/* the caps text the user gets now, or "" */
+	uint64_t inh, drop;	/* what it grants: I, bounding drops */
 };
 
 /* What pam_cap would add to a new login through one PAM service. */
@@ -122,7 +122,7 @@ struct pam_view {
 	int can_add;
 	char add_to[4200];
 	int add_has_lines;	/* add_to is not empty */
-	char add_line[4400];	/* "auth optional pam_cap.so[ config=...]" */
+	char add_line[4400];	/* "auth optional pam_cap.so[ config=..]" */
 };
 
 /* Whoever would run perf: a session, or a new login modelled on one. */
@@ -146,7 +146,7 @@ struct fix_context {
 	int in_file_group;	/* the user is in the binary's group in the database */
 	int perf_users_exists;	/* a group named perf_users exists */
 	int in_perf_users;	/* and the user is in it, in the database */
-	int user_known;		/* the user has a passwd entry (usermod can name it) */
+	int user_known;		/* in passwd: usermod can name them */
 	/* The user's credentials in the database, for "would joining help?" */
 	uid_t uid;
 	gid_t gid;
@@ -201,13 +201,41 @@ void add_fix(struct verdict *v, const char *fmt, ...)
 /* Adds f unless the verdict has it already (or is full). */
 void add_fix_once(struct verdict *v, const struct fix *f);
 
+/* perfdoctor_cmd.c: command lines for pasting, every operand quoted. */
+/* A command line being built; why set means "no command, because". */
+struct cmd {
+	char text[FIX_LEN];
+	size_t len;
+	char why[FIX_LEN];
+};
+void cmd_init(struct cmd *c);
+/* Our own text, as it is. */
+void cmd_lit(struct cmd *c, const char *s);
+/* One operand, quoted; what names it ("user name") in the why. */
+void cmd_word(struct cmd *c, const char *what, const char *word);
+/* An operand after options: "--" first when it starts with '-'. */
+void cmd_name(struct cmd *c, const char *what, const char *name);
+/* A file operand ("./" first when it starts with '-'). */
+void cmd_path(struct cmd *c, const char *what, const char *path);
+/* line appended to file: sed's "$a", or printf for an empty file. */
+void cmd_append(struct cmd *c, const char *line, const char *file,
+		int has_lines);
+/* The command (or, failing, its why) as a fix of v, with a note. */
+void cmd_add(struct verdict *v, const struct cmd *c, const char *note);
+/* Did every fix of v come out as a command? */
+int fixes_all_commands(const struct verdict *v);
+/* from's fixes into to: all when each is a command, else the whys only. */
+void commit_fixes(struct verdict *to, const struct verdict *from);
+/* in with its backslashes doubled, for GNU sed's one-line i, a, c. */
+int sed_text(char *out, size_t len, const char *in);
+
 /*
- * perfdoctor_fix.c: the commands of the fixes. Each operand goes through
+ * perfdoctor_fix.c, perfdoctor_fixconf.c: the fixes. Each operand goes through
  * shquote; a name it refuses, or a line that would not fit, gives a fix
  * in words saying why instead of a command. Each writer prints a fix
  * only when its conditions say the next run will answer yes.
  */
-/* The binary: join its group, or the preset restricted to a group (v->want_*). */
+/* The binary (v->want_*): join its group, or the preset for a group. */
 void fix_perf(struct verdict *v, const struct binary_facts *b,
 	      const struct subject *who, const struct fix_context *fx);
 /*
@@ -221,12 +249,13 @@ int fix_pam_grant(struct verdict *v, const struct subject *who,
 /* The grant below a '*' line, moved above it (fx->shadow). */
 void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
 /*
- * For the suggest: lines: the preset for b, as one line of commands
- * with its notes at the end (into buf), kept working for who. Returns 0,
- * or -1 with buf saying why there is none.
+ * For the suggest: lines: the preset for b that keeps who's access, as
+ * one line of commands (into buf) and their notes (into note). Returns
+ * 0, or -1 with buf saying why there is none ("" when nothing to say).
  */
-int fix_preset_line(char *buf, size_t len, const struct binary_facts *b,
-		    const struct subject *who, const struct fix_context *fx);
+int fix_preset_line(char *buf, size_t len, char *note, size_t note_len,
+		    const struct binary_facts *b, const struct subject *who,
+		    const struct fix_context *fx);
 /* "chown root FILE; setcap CAPS FILE": the file's capabilities kept. */
 int fix_owner_line(char *buf, size_t len, const struct binary_facts *b);
 /* snprintf for messages: a path too long for the buffer is cut, knowingly. */
@@ -301,7 +330,7 @@ struct pam_entry {
 	int jump;		/* the largest [value=N] jump, 0 for none */
 	int pam_cap;
 	int keepcaps, defer;
-	char unknown[64];	/* the first argument pam_cap does not know, or "" */
+	char unknown[64];	/* the first argument pam_cap ignores, or "" */
 	int nunknown;		/* how many it does not know */
 	char config[4096];
 	char fallback[512];	/* default= */

@@ -177,8 +177,8 @@ static void judge_file_caps(const struct kernel_facts *k,
 	 * fE with a permitted bit P' lacks (the bounding set took it):
 	 * execve() fails with EPERM.
 	 */
-	uint64_t refused = !who->is_root && b->caps != NULL && caps_honoured(b) &&
-			   fe ? fp & ~p_free : 0;
+	uint64_t refused = !who->is_root && b->caps != NULL &&
+			   caps_honoured(b) && fe ? fp & ~p_free : 0;
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN, "cannot read %s to tell an ELF binary, whose file "
@@ -198,17 +198,19 @@ static void judge_file_caps(const struct kernel_facts *k,
 		char names[512];
 
 		names_or_none(lack, names, sizeof(names));
-		block(v, ANSWER_NO, "the session's bounding set lacks %s%s", names,
-		   refused ? ", so the kernel refuses to execute a file that "
-		   "needs it in its effective set" : "");
+		block(v, ANSWER_NO, "the session's bounding set lacks %s%s",
+		      names, refused ? ", so the kernel refuses to execute a "
+		      "file that needs it in its effective set" : "");
 		/*
 		 * A new login whose bounding set had them before pam_cap: the
 		 * drop is capability.conf's, and its line is the fix.
 		 */
 		if (fx->login && (fx->base_bounding & lack) == lack)
-			fix_pam_grant(v, who, fx, (fi & needed) && !(fp & needed), lack);
+			fix_pam_grant(v, who, fx,
+				      (fi & needed) && !(fp & needed), lack);
 		else
-			add_fix(v, "allow %s in the bounding set of that service or container", names);
+			add_fix(v, "allow %s in the bounding set of that "
+				"service or container", names);
 	} else if ((fi & needed) && !(fp & needed)) {
 		block(v, ANSWER_NO, "%s grants cap_perfmon only to callers holding it in their "
 		   "inheritable set, and %s does not", b->path, who->name);
@@ -259,7 +261,7 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 		return;
 	}
 	exec_sets(b, who, &p_free, &e_after);
-	/* All of it: setcap --perf grants cap_syslog too, and root everything. */
+	/* All of it: setcap --perf grants cap_syslog too, root everything. */
 	v->at_exec = e_after;
 	judge_exec(b, who, fx, v);
 	/* paranoid <= 0: system-wide monitoring is open to everybody. */

@@ -159,8 +159,8 @@ static void judge_adding(struct pam_stack *s, struct pam_view *view,
 		return;
 	put(view->add_to, sizeof(view->add_to), "%s", path);
 	view->add_has_lines = st.st_size > 0;
-	if (module_installed("pam_cap.so", found, sizeof(found)) != ANSWER_YES ||
-	    pam_stack_may_skip_end(s))
+	if (module_installed("pam_cap.so", found, sizeof(found)) !=
+	    ANSWER_YES || pam_stack_may_skip_end(s))
 		return;
 	if (strcmp(c, CAPCONF_DEFAULT_PATH) == 0) {
 		put(view->add_line, sizeof(view->add_line),
@@ -244,7 +244,7 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 		if (file == view->service)
 			judge_adding(s, view, path);
 		else
-			view->no_pam_cap = 1;	/* "other" serves every service */
+			view->no_pam_cap = 1;	/* "other" is everyone's */
 		put(view->stack, sizeof(view->stack), "%s%s: no pam_cap "
 			 "in its auth stack, so capability.conf is not read",
 			 path, file == view->service ? "" : " (no service file: "
@@ -310,7 +310,8 @@ static void conf_line_text(const char *path, unsigned long n, char *buf,
 	while (capconf_next(&r, &line) > 0 && line->number <= n) {
 		if (line->number < n)
 			continue;
-		for (i = 0; line->error == CAPCONF_LINE_OK && i < line->ntok; i++) {
+		for (i = 0; line->error == CAPCONF_LINE_OK &&
+			    i < line->ntok; i++) {
 			size_t t = strlen(line->tok[i]);
 
 			if (used + t + 2 > len) {

@@ -141,7 +141,8 @@ void print_session(const struct subject *who, const char *label)
 static void say_command(const char *lead, const char *cmd, const char *note)
 {
 	if (!escape_is_shown_as_is(lead) || !escape_is_shown_as_is(cmd)) {
-		say("%s%s%s%s", lead, cmd, note[0] != '\0' ? "   # " : "", note);
+		say("%s%s%s%s", lead, cmd, note[0] != '\0' ? "   # " : "",
+		    note);
 		return;
 	}
 	fputs(lead, stdout);
@@ -183,11 +184,12 @@ static void suggest_preset(const char *lead, const struct binary_facts *b,
 			   const struct subject *who,
 			   const struct fix_context *fx)
 {
-	char line[2048], full[512];
+	char line[2048], note[512], full[512];
 
 	put(full, sizeof(full), "suggest:   %s", lead);
-	if (fix_preset_line(line, sizeof(line), b, who, fx) == 0)
-		say_command(full, line, "");
+	if (fix_preset_line(line, sizeof(line), note, sizeof(note), b, who,
+			    fx) == 0)
+		say_command(full, line, note);
 	else
 		say("%s%s", full, line[0] != '\0' ? line : "setcap "
 		    "--perf-group=GROUP --perf FILE (no command here: "
@@ -216,7 +218,7 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	}
 	sl = suggestion != NULL ? strlen(suggestion) : 0;
 	if (sl > tl && strcmp(suggestion + sl - tl, tail) == 0) {
-		/* Its "<file>" would be a redirection if pasted: the command. */
+		/* Its "<file>" is a redirection when pasted: the command. */
 		char lead[512];
 
 		put(lead, sizeof(lead), "%.*s", (int)(sl - tl), suggestion);
@@ -230,7 +232,8 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	 * preset would replace).
 	 */
 	if ((b->mode & 0001) &&
-	    risk_highest(b->caps, 1u << CAP_PERMITTED, NULL) >= RISK_KERNEL_READ)
+	    risk_highest(b->caps, 1u << CAP_PERMITTED, NULL) >=
+	    RISK_KERNEL_READ)
 		suggest_preset("every user may run it with these capabilities; "
 			       "restrict it to a group: ", b, who, fx);
 	if (b->uid != 0) {
