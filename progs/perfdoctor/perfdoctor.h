@@ -85,6 +85,11 @@ struct conf_facts {
 	int from_default;	/* no line decides and default= applies */
 	char grant[512];	/* the caps text the user gets now, or "" */
 	uint64_t inh, drop;	/* what it grants: I, bounding drops */
+	/* The same for the user once in perf_users (for "@perf_users"). */
+	int joined_judged;
+	unsigned long joined_decided;
+	int joined_star;
+	char joined_grant[512];
 };
 
 /* What pam_cap would add to a new login through one PAM service. */

@@ -109,16 +109,28 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	char caps[512], line[1200], esc[2500], script[2600], note[256];
 	char token[1100];
 	const char *problem = conf_name_problem(who->name);
+	const char *grant = cf->grant;
+	unsigned long decided = cf->decided;
+	int star = cf->decided_star;
 	struct cmd c;
 
-	if (new_grant(caps, sizeof(caps), cf->grant, add_inh, undrop) < 0)
+	if (problem != NULL) {
+		/*
+		 * Through a group: perf_users, created and joined first;
+		 * the line goes above the one that decides for the user as
+		 * a member (an "@perf_users" line may come before).
+		 */
+		if (!fx->user_known || !cf->joined_judged)
+			return;
+		grant = cf->joined_grant;
+		decided = cf->joined_decided;
+		star = cf->joined_star;
+	}
+	if (new_grant(caps, sizeof(caps), grant, add_inh, undrop) < 0)
 		return;
 	if (problem == NULL) {
 		put(token, sizeof(token), "%s", who->name);
 	} else {
-		/* Through a group: perf_users, created and joined first. */
-		if (!fx->user_known)
-			return;
 		if (!fx->in_perf_users) {
 			cmd_init(&c);
 			if (!fx->perf_users_exists)
@@ -138,7 +150,7 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 		return;
 	put(line, sizeof(line), "%s %s", caps, token);
 	cmd_init(&c);
-	if (cf->decided == 0) {
+	if (decided == 0) {
 		cmd_append(&c, line, pv->config, cf->has_lines);
 		cmd_add(v, &c, cf->from_default ? "default= applies only "
 			"where no line matches" : NULL);
@@ -146,18 +158,21 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	}
 	if (sed_text(esc, sizeof(esc), line) < 0)
 		return;
-	put(script, sizeof(script), "%lui %s", cf->decided, esc);
+	put(script, sizeof(script), "%lui %s", decided, esc);
 	cmd_lit(&c, "sed -i ");
 	cmd_word(&c, "line", script);
 	cmd_lit(&c, " ");
 	cmd_path(&c, "file name", pv->config);
-	if (cf->decided_star)
+	if (star)
 		put(note, sizeof(note), "above line %lu: its '*' matches "
 		    "everybody first, and the first matching line wins",
-		    cf->decided);
+		    decided);
+	else if (problem != NULL)
+		put(note, sizeof(note), "above line %lu, the first that "
+		    "matches a member of " PERF_GROUP, decided);
 	else
 		put(note, sizeof(note), "above line %lu, which decides for "
-		    "%s now: the first matching line wins", cf->decided,
+		    "%s now: the first matching line wins", decided,
 		    who->name);
 	cmd_add(v, &c, note);
 }

@@ -24,6 +24,7 @@
 #include "capconf.h"
 #include "escape.h"
 #include "mask.h"
+#include "perf.h"
 #include "perfdoctor.h"
 #include "suggest.h"
 
@@ -329,13 +330,34 @@ static void conf_line_text(const char *path, unsigned long n, char *buf,
 	capconf_close(&r);
 }
 
+/* Adds group to u's group names unless it is there; -1 on ENOMEM. */
+static int join_group(struct capconf_user *u, const char *group)
+{
+	char **grown;
+	int i;
+
+	for (i = 0; i < u->ngroups; i++)
+		if (strcmp(u->groups[i], group) == 0)
+			return 0;
+	grown = realloc(u->groups, ((size_t)u->ngroups + 2) * sizeof(*grown));
+	if (grown == NULL)
+		return -1;
+	u->groups = grown;
+	u->groups[u->ngroups] = strdup(group);
+	if (u->groups[u->ngroups] == NULL)
+		return -1;
+	u->ngroups++;
+	return 0;
+}
+
 /*
- * A world-writable file read all the same (pam_cap reads none of it):
- * what pam_cap will make of it once that is fixed. An enum
- * capconf_find_status, m filled on CAPCONF_FOUND.
+ * The file read as pam_cap will read it once it is not world-writable
+ * (pam_cap reads none of such a file now), for user, a member of group
+ * too when group is not NULL. An enum capconf_find_status, m filled on
+ * CAPCONF_FOUND.
  */
 static int scan_as_fixed(const char *path, const char *user,
-			 struct capconf_match *m)
+			 const char *group, struct capconf_match *m)
 {
 	struct capconf_reader r;
 	struct capconf_user u;
@@ -347,6 +369,10 @@ static int scan_as_fixed(const char *path, const char *user,
 	if (capconf_user_lookup(&u, user) < 0)
 		return errno == ENOMEM ? CAPCONF_NOMEM :
 		       errno == ENOENT ? CAPCONF_UNKNOWN_USER : CAPCONF_BROKEN;
+	if (group != NULL && join_group(&u, group) < 0) {
+		capconf_user_release(&u);
+		return CAPCONF_NOMEM;
+	}
 	/* O_NONBLOCK and the fstat: a FIFO put there meanwhile is refused. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
@@ -355,15 +381,46 @@ static int scan_as_fixed(const char *path, const char *user,
 	}
 	r.fp = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (r.fp == NULL) {
+		/* No such file has no lines, as in pam_cap. */
+		rc = fd < 0 && errno == ENOENT ? CAPCONF_UNREADABLE :
+						 CAPCONF_BROKEN;
 		if (fd >= 0)
 			close(fd);
 		capconf_user_release(&u);
-		return CAPCONF_BROKEN;
+		return rc;
 	}
 	rc = capconf_scan(&r, path, &u, m, NULL, NULL);
 	capconf_close(&r);
 	capconf_user_release(&u);
 	return rc;
+}
+
+/*
+ * What decides for the user, from capconf's answer rc and m: the line
+ * (0: none), whether by '*', and the caps text the user gets (default=
+ * when no line matches). Returns 0, or -1 when pam_cap stops before any
+ * line decides (no edit can be judged then).
+ */
+static int deciding(int rc, const struct capconf_match *m,
+		    const char *fallback, unsigned long *line, int *star,
+		    int *from_default, char *grant, size_t len)
+{
+	const char *text;
+
+	*line = 0;
+	*star = *from_default = 0;
+	if (rc == CAPCONF_FOUND) {
+		*line = m->line;
+		*star = m->why == CAPCONF_WHY_ANY;
+		text = m->caps;
+	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNREADABLE) {
+		*from_default = fallback[0] != '\0';
+		text = fallback;
+	} else {
+		return -1;	/* no such user, or a line pam_cap stops at */
+	}
+	put(grant, len, "%s", text);
+	return 0;
 }
 
 /*
@@ -375,13 +432,12 @@ static void judge_conf(struct pam_view *view, const char *user,
 		       const struct capconf_match *m)
 {
 	struct conf_facts *cf = &view->conf;
-	struct capconf_match fixed;
-	const char *text;
+	struct capconf_match fixed, joined;
 	cap_iab_t iab;
 	struct stat st;
+	int jrc, dummy;
 
 	memset(cf, 0, sizeof(*cf));
-	memset(&fixed, 0, sizeof(fixed));
 	if (stat(view->config, &st) == 0) {
 		/* A device (/dev/null) or FIFO takes no lines. */
 		if (!S_ISREG(st.st_mode))
@@ -393,31 +449,28 @@ static void judge_conf(struct pam_view *view, const char *user,
 	} else if (errno != ENOENT) {
 		return;
 	}
-	if (cf->refused) {
-		rc = scan_as_fixed(view->config, user, &fixed);
-		m = &fixed;
+	if (cf->refused)
+		rc = scan_as_fixed(view->config, user, NULL, &fixed);
+	if (deciding(rc, cf->refused ? &fixed : m, fallback, &cf->decided,
+		     &cf->decided_star, &cf->from_default, cf->grant,
+		     sizeof(cf->grant)) == 0) {
+		iab = strcmp(cf->grant, "all") && strcmp(cf->grant, "none") ?
+		      cap_iab_from_text(cf->grant) : NULL;
+		cf->inh = mask_of_iab(iab, CAP_IAB_INH);
+		cf->drop = mask_of_iab(iab, CAP_IAB_BOUND);
+		cap_free(iab);
+		cf->judged = 1;
 	}
-	if (rc == CAPCONF_FOUND) {
-		cf->decided = m->line;
-		cf->decided_star = m->why == CAPCONF_WHY_ANY;
-		text = m->caps;
-	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNREADABLE) {
-		cf->from_default = fallback[0] != '\0';
-		text = fallback;
-	} else {
-		/* No such user, or pam_cap stops before any line decides. */
-		goto out;
-	}
-	put(cf->grant, sizeof(cf->grant), "%s", text);
-	iab = strcmp(text, "all") && strcmp(text, "none") ?
-	      cap_iab_from_text(text) : NULL;
-	cf->inh = mask_of_iab(iab, CAP_IAB_INH);
-	cf->drop = mask_of_iab(iab, CAP_IAB_BOUND);
-	cap_free(iab);
-	cf->judged = 1;
-out:
 	if (cf->refused && rc == CAPCONF_FOUND)
 		capconf_match_release(&fixed);
+	/* The same for the user in perf_users (a name no line can hold). */
+	jrc = scan_as_fixed(view->config, user, PERF_GROUP, &joined);
+	if (deciding(jrc, &joined, fallback, &cf->joined_decided,
+		     &cf->joined_star, &dummy, cf->joined_grant,
+		     sizeof(cf->joined_grant)) == 0)
+		cf->joined_judged = cf->judged;
+	if (jrc == CAPCONF_FOUND)
+		capconf_match_release(&joined);
 }
 
 /*

@@ -245,6 +245,16 @@ pd_fixed "F22 a name with a blank" "usermod -aG perf_users 'a b'   # capability.
 sed -i '1i cap_perfmon @perf_users' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
 	--user='a b' "$PERF"
 pd_login_yes "F22" 'a b'
+# ... where a line for perf_users comes first: the grant goes above it,
+# since that line decides once the user is a member.
+pd_world
+printf 'a b:x:4010:4010::/tmp:/bin/sh\n' >>"$ROOT/etc/passwd"
+printf 'ab:x:4010:\n' >>"$ROOT/etc/group"
+printf '# site policy\ncap_sys_nice @perf_users\nnone  *\n' >"$CONF"
+pd_fixed "F22 a name with a blank, an @perf_users line" "usermod -aG perf_users 'a b'   # capability.conf cannot name a b (a blank separates names there): the grant goes to the group perf_users
+sed -i '2i cap_sys_nice,cap_perfmon @perf_users' $CONF   # above line 2, the first that matches a member of perf_users" \
+	--user='a b' "$PERF"
+pd_login_yes "F22 @perf_users" 'a b'
 
 # F31: two services, pam_cap in neither: each one's file gets it (the
 # answer is YES only when both pass).
