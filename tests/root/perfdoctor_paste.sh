@@ -130,6 +130,20 @@ for dir in "$semi" "$subst dir"; do
 	PERF=$ROOT/usr/bin/perf
 done
 
+# A path too long for a fix line: no command, never one cut short (which
+# would run on another file).
+pd_world
+long=$ROOT
+for i in 1 2 3 4 5 6; do
+	long=$long/$(printf '%0200d' "$i")
+	mkdir "$long"
+	chmod 755 "$long"
+done
+cp "$BIN/perfprobe" "$long/perf"
+chmod 0755 "$long/perf"
+pd_doctor --user=alice "$long/perf"
+pd_expect_fixes "a path of ${#long} bytes" "no command printed: it would be longer than 1023 bytes"
+
 # The binary's group named to inject: usermod's and setcap's argument.
 pd_world
 printf 'g%s:x:4300:dave\n' "$semi" >>"$ROOT/etc/group"
