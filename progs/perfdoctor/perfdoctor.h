@@ -319,6 +319,13 @@ struct pam_opts {
 int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views,
 	      int max, int *n);
 
+/*
+ * perfdoctor_grant.c: what view->config (or default=, fallback) grants
+ * user, into view's masks, grant line and conf facts.
+ */
+void judge_grant(struct pam_view *view, const char *user,
+		 const char *fallback);
+
 /* perfdoctor_pamstack.c: a PAM service's auth stack, flattened the way libpam reads it. */
 
 /* libpam's own limit is 16 nested files; deeper is an error for it too. */

@@ -128,9 +128,8 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 
 /* What keeps the session from running the binary at all. */
 static void judge_exec(const struct binary_facts *b, const struct subject *who,
-		       const struct fix_context *fx, struct verdict *v)
+		       struct verdict *v)
 {
-	(void)fx;
 	if (who->may_exec == ANSWER_NO) {
 		block(v, ANSWER_NO, "%s may not execute %s", who->name, b->path);
 		v->want_exec = 1;
@@ -263,7 +262,7 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	exec_sets(b, who, &p_free, &e_after);
 	/* All of it: setcap --perf grants cap_syslog too, root everything. */
 	v->at_exec = e_after;
-	judge_exec(b, who, fx, v);
+	judge_exec(b, who, v);
 	/* paranoid <= 0: system-wide monitoring is open to everybody. */
 	if (k->paranoid == INT32_MIN || k->paranoid > 0) {
 		judge_userns(who, v);
