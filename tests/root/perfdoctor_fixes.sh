@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Every fix perfdoctor can print leads to YES. For each one (the list is
-# perfdoctor_fix.c's and perfdoctor_judge.c's writers, one case each, see
-# the "F" labels), the suite sets up the broken world, runs perfdoctor,
-# checks the fix lines it prints, runs the command lines for real as a
-# person pasting them into sh would (fix lines in words are carried out
-# by the case), runs perfdoctor again and wants YES and no fix; then the
-# kernel agrees: the perf probe, run with the user's database credentials
-# or after a real login through the same PAM stack (pam_wrapper), opens
-# its CPU-wide event.
+# Every fix perfdoctor can print leads to YES. For each one (the writers
+# of perfdoctor_fix.c, perfdoctor_fixconf.c and perfdoctor_judge.c, login
+# again in perfdoctor.c, the suggest: lines of perfdoctor_print.c: one case
+# or more each, the "F" and "S" labels), the suite sets up the broken
+# world, runs perfdoctor, checks the fix lines it prints, runs the
+# command lines for real as a person pasting them into sh would (fix lines
+# in words are carried out by the case), runs perfdoctor again and wants
+# YES and no fix; then the kernel agrees: the perf probe, run with the
+# user's database credentials or after a real login through the same PAM
+# stack (pam_wrapper), opens its CPU-wide event. Where no fix can be made
+# true, none may be printed (the "N" cases).
 #
 # The world is private: the suite runs in its own mount namespace
 # (private_etc); perf, capability.conf and the user and group files live
@@ -96,7 +98,7 @@ pd_fixed "F9 a symbolic link" "setcap --perf-group=perf_users --perf $ROOT/usr/b
 pd_kernel_yes "F9" alice
 rm -f "$PERF" "$ROOT/usr/bin/perf_6.1"
 
-# --- pam_cap's grant (fix_pam_grant), perf cap_perfmon=ei ---
+# --- pam_cap's grant (perfdoctor_fixconf.c), perf cap_perfmon=ei ---
 
 # F10: no capability.conf: the line is written.
 pd_world
