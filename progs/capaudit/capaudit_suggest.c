@@ -250,16 +250,15 @@ static void print_file(const struct need_file *f, FILE *out)
 	}
 	list_caps(f->grant, 0, list, sizeof(list));
 	/* The one line meant to be pasted: every operand quoted for sh. */
-	quoted = shquote_dup(f->path);
+	quoted = shquote_path_dup(f->path);
 	if (quoted != NULL) {
 		fprintf(out, "setcap %s=ep %s\n", list, quoted);
 		free(quoted);
 	} else {
-		fputs("# no setcap line: the file's name ", out);
+		fputs("# setcap: ", out);
 		escape_fputs(f->path, out);
-		fprintf(out, " %s\n", errno == EILSEQ ? "holds characters a "
-			"terminal would not show as they are; rename it first" :
-			strerror(errno));
+		fprintf(out, ": %s\n", errno == EILSEQ ? SHQUOTE_UNSHOWN "; "
+			"rename it first" : strerror(errno));
 	}
 	warn_grant(f->path, f->maj, f->min, f->ino, f->grant, out);
 }

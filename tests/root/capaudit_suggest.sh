@@ -182,4 +182,11 @@ for name in 'ch;touch${IFS}INJECTED;#' '$(touch INJECTED)' "it's mine" 'a b`touc
 	paste_clean "name $i"
 	[ ! -e "$T/paste/INJECTED" ] && [ ! -e INJECTED ] || fail "name $i: INJECTED was made"
 done
+# A name a terminal would not show as it is: no setcap line, and why.
+esc=$(printf 'ch\033]0;x\007own')
+mkdir "$T/h9" && chmod 755 "$T/h9" && cp /usr/bin/chown "$T/h9/$esc" && chmod 755 "$T/h9/$esc"
+"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/h9/$esc" 1 "$T/w/f" >/dev/null 2>&1
+setcap_lines "$T/rep" >/dev/null && fail "a name with escapes got a setcap line"
+expect_line "$T/rep" "# setcap: $T/h9/ch\033]0;x\007own: no command is shown" "a name with escapes"
+grep -q "$(printf '\033')" "$T/rep" && fail "a raw ESC reached the report"
 finish "capaudit --suggest: ping, a capture tool, chown, port 80 behind wrappers, unshare -Urn, hostile names"
