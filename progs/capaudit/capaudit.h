@@ -345,6 +345,7 @@ struct suggestion {
 	uint64_t unused;	/* unproven: refused, yet the run succeeded */
 	uint64_t not_own;	/* checked only in CLASS_USERNS or CLASS_CRED */
 	int failed;		/* the first run did not exit 0 */
+	int first;		/* its wait status */
 	int proven;		/* the grant was shown by trials */
 	char unproven[300];	/* why it was not, "" when it was */
 	int reference;		/* the wait status every candidate granted gave */

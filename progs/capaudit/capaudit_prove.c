@@ -195,6 +195,32 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 	sg->unproven[0] = '\0';
 	if (converge(sg, runner, &grant) < 0)
 		goto unproven;
+	/*
+	 * The command did well as it was, and not with every candidate on
+	 * copies: the copies do not stand for the files, and nothing the
+	 * trials say would mean anything.
+	 */
+	if (succ->n == 0 && !sg->failed && !success_of(succ, 1, sg->first, sg->reference)) {
+		describe_status(sg->reference, what, sizeof(what));
+		snprintf(sg->unproven, sizeof(sg->unproven), "with every candidate "
+			 "granted on copies the command %s, though it exited with "
+			 "status 0 as it was", what);
+		goto unproven;
+	}
+	/*
+	 * It failed as it was, and fails the same way with every candidate:
+	 * what it lacks is not among them (a failure not about capabilities,
+	 * or a need its checks did not show), and "ends as the reference"
+	 * would call every failure success.
+	 */
+	if (succ->n == 0 && sg->failed && success_of(succ, 1, sg->first, sg->reference)) {
+		describe_status(sg->reference, what, sizeof(what));
+		snprintf(sg->unproven, sizeof(sg->unproven), "with every candidate "
+			 "granted the command still %s, as it did without: what it "
+			 "lacks is not among them (--success names what success is)",
+			 what);
+		goto unproven;
+	}
 	if (!success_of(succ, sg->have_reference, sg->reference, sg->reference)) {
 		describe_status(sg->reference, what, sizeof(what));
 		snprintf(sg->unproven, sizeof(sg->unproven), "with every candidate "

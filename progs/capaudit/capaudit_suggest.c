@@ -122,6 +122,7 @@ int suggest_build(struct suggestion *sg, const struct tally *t,
 	size_t i;
 
 	memset(sg, 0, sizeof(*sg));
+	sg->first = rr->status;
 	sg->failed = !rr->attached &&
 		     (WIFSIGNALED(rr->status) || WEXITSTATUS(rr->status) != 0);
 	if (add_checks(sg, t, 0) < 0)

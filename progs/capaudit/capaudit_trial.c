@@ -133,6 +133,12 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min,
 	 * The trials run the copy with capabilities; whoever may change the
 	 * file decides what that copy does with them.
 	 */
+	/* A copy runs without its set-id bit: not the same program. */
+	if (st.st_mode & (S_ISUID | S_ISGID)) {
+		snprintf(why, len, "it is set-user-ID or set-group-ID, which its "
+			 "copy would not be");
+		goto refuse;
+	}
 	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
 		snprintf(why, len, "it is %s: capaudit runs no copy of it with "
 			 "capabilities, as its owner decides what it does",

@@ -6,8 +6,9 @@
 # makes that copy work for nobody.
 #   ping (ours, and iputils' when installed): cap_net_raw alone, not the
 #     cap_setuid and cap_setpcap it asks for to drop them;
-#   a capture tool that already holds cap_net_raw: the DAC checks made
-#     under access(2)'s lent credential are not its needs;
+#   a capture tool that already holds cap_net_raw and lacks cap_net_admin:
+#     the DAC checks made under access(2)'s lent credential are not its
+#     needs;
 #   chown: cap_chown, named root-equivalent, and the file every user may
 #     run said to make every user root;
 #   python3 -m http.server 80 under timeout, env timeout and sh -c, and
@@ -86,16 +87,18 @@ else
 	echo "note: no /usr/bin/ping; iputils' ping not tried (ours was)"
 fi
 
-# 2. A capture tool that holds cap_net_raw already (like dumpcap): its
-#    access(2) of a root-only file is checked under a credential the
-#    kernel lends for the call, cleared of capabilities. Refused, and the
-#    run fails, yet those DAC checks are no need of the file's.
+# 2. A capture tool that holds cap_net_raw already (like dumpcap), and
+#    lacks cap_net_admin for promiscuous mode: its access(2) of a
+#    root-only file is checked under a credential the kernel lends for
+#    the call, cleared of capabilities. Refused, and the run fails, yet
+#    those DAC checks are no need of the file's.
 cp "$probe" "$T/bin/capture" && chmod 755 "$T/bin/capture"
 "$S" cap_net_raw=ep "$T/bin/capture" || fail "our setcap on the capture tool"
 : >"$T/secret" && chmod 600 "$T/secret"
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/capture" --capture "$T/secret" \
 	>/dev/null 2>&1
-expect_setcap "$T/rep" "setcap cap_net_raw=ep $T/bin/capture" "capture tool"
+[ $? -eq 3 ] || fail "capture tool: not refused promiscuous mode"
+expect_setcap "$T/rep" "setcap cap_net_admin,cap_net_raw=ep $T/bin/capture" "capture tool"
 awk '$NF == "credential" && ($1 == "cap_dac_override" || $1 == "cap_dac_read_search") { n++ }
      END { exit n ? 0 : 1 }' "$T/rep" ||
 	{ cat "$T/rep"; fail "capture tool: the lent credential's DAC checks are not listed as such"; }

@@ -19,8 +19,9 @@
  *
  * capaudit_probe --capture FILE: what a packet capture tool with file
  * capabilities does: access(2) on FILE (checked under the real ids, with
- * a credential the kernel lends for the call), then a raw socket. Exits
- * 2 when the socket is refused, else 1 (as a capture that then fails).
+ * a credential the kernel lends for the call), a raw socket (exit 2 when
+ * refused: cap_net_raw), then loopback into promiscuous mode (exit 3
+ * when refused: cap_net_admin); 0 when all went through.
  *
  * capaudit_probe --bind80: binds port 80 on loopback; 0 or 1.
  *
@@ -33,9 +34,11 @@
 #include <stdlib.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -180,6 +183,7 @@ static int fork_race(long n, long burst, const char *file)
 
 static int capture(const char *file)
 {
+	struct ifreq ifr;
 	int fd;
 
 	/* Refused or not, the check was made; a real tool would go on. */
@@ -189,8 +193,19 @@ static int capture(const char *file)
 	printf("raw socket: %s\n", fd >= 0 ? "ok" : strerror(errno));
 	if (fd < 0)
 		return 2;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_PROMISC;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0) {
+			printf("promiscuous: %s\n", strerror(errno));
+			close(fd);
+			return 3;
+		}
+	}
+	printf("promiscuous: ok\n");
 	close(fd);
-	return 1;
+	return 0;
 }
 
 static int ids(void)

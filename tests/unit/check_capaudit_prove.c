@@ -225,6 +225,66 @@ START_TEST(unproven_keeps_the_old_rule)
 }
 END_TEST
 
+/* Every trial fails: the copies are not the program (it checks its set-id bit). */
+static int run_broken(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		      struct run_result *rr, struct tally *t)
+{
+	(void)ctx;
+	(void)sg;
+	rr->status = EXITED(1);
+	run_tally(t, "/usr/bin/tool", 0, grant[0]);
+	return 0;
+}
+
+START_TEST(copies_that_break_the_program_prove_nothing)
+{
+	struct run_result ok = { 0, EXITED(0), 0.1 };
+	struct trial_runner runner = { run_broken, NULL };
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	run_tally(&t, "/usr/bin/tool", 0, BIT(CAP_SETUID) | BIT(CAP_KILL));
+	ck_assert_int_eq(suggest_build(&sg, &t, &ok), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 0);
+	ck_assert_ptr_nonnull(strstr(sg.unproven, "exited with status 1, though it "
+				     "exited with status 0 as it was"));
+	/* Unproven: what it was granted, as before. */
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_SETUID) | BIT(CAP_KILL));
+	ck_assert_int_eq(sg.runs, 1);
+	suggest_free(&sg);
+	tally_free(&t);
+
+	/*
+	 * It failed as it was, and fails alike with every candidate: the
+	 * candidates are not what it lacks; never "nothing needed".
+	 */
+	{
+		struct run_result failed = { 0, EXITED(1), 0.1 };
+
+		run_tally(&t, "/usr/bin/tool", BIT(CAP_DAC_OVERRIDE), 0);
+		ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+		ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+		ck_assert_int_eq(sg.proven, 0);
+		ck_assert_ptr_nonnull(strstr(sg.unproven, "still exited with status 1, "
+					     "as it did without"));
+		suggest_free(&sg);
+		tally_free(&t);
+		/* Unless --success says what success is: then it is proven none is needed... */
+		succ.n = 1;
+		succ.status[0] = 1;
+		run_tally(&t, "/usr/bin/tool", BIT(CAP_DAC_OVERRIDE), 0);
+		ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+		ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+		ck_assert_int_eq(sg.proven, 1);
+		ck_assert_uint_eq(sg.files[0].grant, 0);
+		suggest_free(&sg);
+		tally_free(&t);
+	}
+}
+END_TEST
+
 START_TEST(success_is_the_reference_or_the_list)
 {
 	struct success none = { 0 }, list = { 2, { 0, 124 } };
@@ -321,6 +381,7 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, ping_needs_cap_net_raw_alone);
 	tcase_add_test(tc, trials_converge_on_later_needs);
 	tcase_add_test(tc, unproven_keeps_the_old_rule);
+	tcase_add_test(tc, copies_that_break_the_program_prove_nothing);
 	tcase_add_test(tc, success_is_the_reference_or_the_list);
 	tcase_add_test(tc, trial_copies_carry_exactly_the_grant);
 	tcase_add_test(tc, user_environment);
