@@ -191,8 +191,8 @@ void record_release(struct record *r);
 
 /*
  * The reordering behind tracer_drain(): sorts recs[0..n) by time (reading
- * order on ties), calls fn for those at or before horizon and releases
- * them, and moves the rest to the front. Returns how many are left
+ * order on ties), then calls fn for those at or before horizon and
+ * releases them. Returns how many that was: the rest stay after them
  * (exported for tests).
  */
 size_t records_release(struct record *recs, size_t n, uint64_t horizon,

@@ -325,7 +325,5 @@ size_t records_release(struct record *recs, size_t n, uint64_t horizon,
 		fn(&recs[done], arg);
 		record_release(&recs[done]);
 	}
-	for (i = done; i < n; i++)
-		recs[i - done] = recs[i];
-	return n - done;
+	return done;
 }

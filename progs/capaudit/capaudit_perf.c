@@ -48,8 +48,8 @@ struct tracer {
 	int *sorted_idx;
 	struct ring *rings;
 	size_t nrings, rings_size;
-	struct record *recs;	/* read, not yet delivered */
-	size_t nrecs, recs_size, seq;
+	struct record *recs;	/* recs[off..nrecs): read, not yet delivered */
+	size_t off, nrecs, recs_size, seq;
 	uint64_t seen;		/* the latest time stamp read by earlier drains */
 	int wake_fd;		/* a pidfd that ends the wait when its process ends, or -1 */
 	unsigned char tmp[65536];	/* a record that wraps the buffer */
@@ -318,7 +318,18 @@ void tracer_wake_on(struct tracer *t, pid_t pid)
 
 void tracer_calibrate(struct tracer *t)
 {
-	on_each_sentinel(t, setuid_check);
+	size_t i;
+
+	/*
+	 * One check is enough, on whatever CPU this thread runs: every
+	 * sentinel is enabled at once rather than the thread moved to each
+	 * CPU in turn (a move waits for a busy CPU to take it).
+	 */
+	for (i = 0; i < t->nsentinels; i++)
+		ioctl(t->sentinels[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+	setuid_check();
+	for (i = 0; i < t->nsentinels; i++)
+		ioctl(t->sentinels[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
 /* The ids ascending with their specs, so a sample finds its event in log n. */
@@ -432,6 +443,12 @@ fail:
 
 static int push_record(struct tracer *t, const struct record *r)
 {
+	/* Delivered ones make room before the array grows. */
+	if (t->nrecs == t->recs_size && t->off > 0) {
+		memmove(t->recs, t->recs + t->off, (t->nrecs - t->off) * sizeof(*r));
+		t->nrecs -= t->off;
+		t->off = 0;
+	}
 	if (grow((void **)&t->recs, &t->recs_size, t->nrecs + 1, sizeof(*r)) < 0)
 		return -1;
 	t->recs[t->nrecs] = *r;
@@ -527,11 +544,14 @@ int tracer_drain(struct tracer *t, int timeout_ms,
 		 void (*fn)(const struct record *, void *), void *arg)
 {
 	uint64_t horizon = t->seen;
-	size_t i, before = t->nrecs;
+	size_t i, before;
 	int rc = 0;
 
 	if (timeout_ms > 0 && wait_for_data(t, timeout_ms) < 0)
 		return -1;
+	if (t->off == t->nrecs)
+		t->off = t->nrecs = 0;	/* all delivered: start afresh */
+	before = t->nrecs;
 	for (i = 0; i < t->nrings; i++)
 		if (read_ring(t, &t->rings[i]) < 0)
 			rc = -1;
@@ -547,7 +567,8 @@ int tracer_drain(struct tracer *t, int timeout_ms,
 	 * order, and the rest waits: a child's first check never comes
 	 * before the fork that made it, whatever CPU it ran on.
 	 */
-	t->nrecs = records_release(t->recs, t->nrecs, horizon, fn, arg);
+	t->off += records_release(t->recs + t->off, t->nrecs - t->off, horizon,
+				  fn, arg);
 	return rc;
 }
 
@@ -560,7 +581,8 @@ void tracer_finish(struct tracer *t,
 	on_each_sentinel(t, one_check);
 	for (i = 0; i < t->nrings; i++)
 		read_ring(t, &t->rings[i]);
-	t->nrecs = records_release(t->recs, t->nrecs, UINT64_MAX, fn, arg);
+	records_release(t->recs + t->off, t->nrecs - t->off, UINT64_MAX, fn, arg);
+	t->off = t->nrecs = 0;
 }
 
 void tracer_close(struct tracer *t)
@@ -582,7 +604,7 @@ void tracer_close(struct tracer *t)
 	free(t->sorted_ids);
 	free(t->sorted_idx);
 	free(t->rings);
-	for (i = 0; i < t->nrecs; i++)
+	for (i = t->off; i < t->nrecs; i++)
 		record_release(&t->recs[i]);
 	free(t->recs);
 	free(t);
