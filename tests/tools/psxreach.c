@@ -422,7 +422,7 @@ static int mode_foreign_proc(void)
 	int rc, err;
 
 	if (unshare(CLONE_NEWNS) < 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mount_foreign_proc() < 0) {
 		perror("psxreach: mounting a foreign /proc");
 		return 2;

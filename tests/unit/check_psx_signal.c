@@ -257,12 +257,22 @@ static int seccomp_trap_passed_on(void)
 		FAIL("broadcast");
 	if (sigaction(SIGSYS, NULL, &now) < 0 || now.sa_sigaction != own_handler)
 		FAIL("libpsx changed the SIGSYS disposition");
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
-		FAIL("seccomp: %s", strerror(errno));
-	syscall(SYS_getppid);
-	if (own_count != 1 || own_code != 1 /* SYS_SECCOMP */)
-		FAIL("seccomp's SIGSYS not passed on (%d, code %d)", own_count, own_code);
+	/*
+	 * valgrind 3.19 aborts on a SIGSYS from seccomp, whoever handles it
+	 * ("Assertion 'tst->status == VgTs_WaitSys' failed"), so there the
+	 * trap itself is left to the plain and sanitizer passes.
+	 */
+	if (valgrind_now) {
+		printf("seccomp trap skipped under valgrind (it aborts on SIGSYS)\n");
+	} else {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+			FAIL("seccomp: %s", strerror(errno));
+		syscall(SYS_getppid);
+		if (own_count != 1 || own_code != 1 /* SYS_SECCOMP */)
+			FAIL("seccomp's SIGSYS not passed on (%d, code %d)",
+			     own_count, own_code);
+	}
 	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-trap2") != 0 ||
 	    expect_all_named("psx-trap2"))
 		FAIL("broadcast after a seccomp trap");
@@ -737,7 +747,7 @@ static int foreign_proc(void)
 
 	memset(w, 0, sizeof(w));
 	if (taskfd < 0 || unshare(CLONE_NEWNS) < 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
 		FAIL("private mount namespace: %s", strerror(errno));
 	/* A process of a new PID namespace mounts its /proc over ours. */
 	helper = fork();
