@@ -20,8 +20,11 @@
  *  - a thread that stays stopped (State t or T): held by a debugger or a
  *    tracer, it takes no signal until released.
  *
- * Either may be a moment's state, so a thread found so is looked at again
- * every PREFLIGHT_POLL_NS, and passes the first time it is seen reachable.
+ * Either may be a moment's state (a thread still returning from our
+ * handler after the previous call has the signal blocked too), so a
+ * thread found so is looked at again, after 20 us at first and then less
+ * often, up to every PREFLIGHT_POLL_NS, and passes the first time it is
+ * seen reachable.
  * Only one that stays unreachable for LPSX_PREFLIGHT_NS refuses the call:
  * -1 with EDEADLK (waiting for it would never end). The check cannot see
  * the future: a thread that blocks the signal right after it, or one
@@ -94,7 +97,7 @@ static int recheck(struct lpsx_run *run)
 /* 0 when every thread listed now can be reached; -1 with errno if not. */
 int lpsx_run_preflight(struct lpsx_run *run)
 {
-	struct timespec poll = { 0, PREFLIGHT_POLL_NS };
+	struct timespec poll = { 0, 20 * 1000 };
 	struct rlimit limit;
 	uint64_t start;
 
@@ -114,6 +117,8 @@ int lpsx_run_preflight(struct lpsx_run *run)
 			return -1;
 		}
 		nanosleep(&poll, NULL);
+		if (poll.tv_nsec < PREFLIGHT_POLL_NS)
+			poll.tv_nsec *= 2;
 		if (recheck(run) < 0)
 			return -1;
 	}

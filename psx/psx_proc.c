@@ -157,7 +157,8 @@ static int has_signal(const char *hex, int sig)
 	return (int)((v >> (sig - 1)) & 1);
 }
 
-static void parse_line(const char *line, struct lpsx_task *task)
+/* Returns 1 after SigBlk:, the last line we need (fs/proc/array.c's order). */
+static int parse_line(const char *line, struct lpsx_task *task)
 {
 	const char *s;
 
@@ -167,6 +168,7 @@ static void parse_line(const char *line, struct lpsx_task *task)
 		task->pending = has_signal(line + 8, LPSX_SIGNAL);
 	} else if (strncmp(line, "SigBlk:\t", 8) == 0) {
 		task->blocked = has_signal(line + 8, LPSX_SIGNAL);
+		return 1;
 	} else if (strncmp(line, "NSpid:", 6) == 0) {
 		for (s = line + 6; *s == '\t';) {
 			pid_t id;
@@ -179,6 +181,7 @@ static void parse_line(const char *line, struct lpsx_task *task)
 			task->tid = id;
 		}
 	}
+	return 0;
 }
 
 /*
@@ -189,31 +192,31 @@ static void parse_line(const char *line, struct lpsx_task *task)
  */
 int lpsx_proc_task(int dirfd, pid_t ptid, struct lpsx_task *task)
 {
-	char name[32], buf[1024], line[96];
+	char name[32], buf[2048], line[96];
 	size_t len = 0;
 	ssize_t n, i;
-	int fd, saved;
+	int fd, saved, done = 0;
 
 	memset(task, 0, sizeof(*task));
 	snprintf(name, sizeof(name), "%d/status", (int)ptid);
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		for (i = 0; i < n; i++) {
+	while (!done && (n = read(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n && !done; i++) {
 			if (buf[i] != '\n') {
 				if (len < sizeof(line) - 1)
 					line[len++] = buf[i];
 				continue;
 			}
 			line[len] = '\0';
-			parse_line(line, task);
+			done = parse_line(line, task);
 			len = 0;
 		}
 	}
 	saved = errno;
 	close(fd);
-	if (n < 0) {
+	if (!done && n < 0) {
 		errno = saved;
 		return -1;
 	}
