@@ -69,6 +69,19 @@ struct capconf_user {
 	 * group of groups[] then cannot be decided, and ends the scan.
 	 */
 	char groups_error[128];
+	/*
+	 * When not NULL (capconf_user_lookup() sets it): asks the group
+	 * database itself about a group that groups[] does not hold, since
+	 * getgrouplist() leaves out without a word the groups of a service
+	 * that failed (groups.h). 1 a member, 0 not, -1 cannot tell, with the
+	 * reason in *why (whylen bytes). NULL: groups[] alone decides.
+	 */
+	int (*member)(const struct capconf_user *u, const char *group,
+		      char *why, size_t whylen);
+	gid_t primary;			/* for member() */
+	gid_t *gids;			/* groups[]'s gids, for member() */
+	int ngids;
+	char *undecided_why;		/* member()'s last reason (128 bytes) */
 };
 
 enum capconf_why {
@@ -140,7 +153,11 @@ void capconf_user_release(struct capconf_user *u);
  * that does, with *why set; 0 when none does; -1 when the line cannot be
  * used and must end the scan: it has an error (*undecided is then 0), or
  * no token selects u and the "@group" token at index *undecided names a
- * group u's incomplete group list (u->groups_error) cannot rule out.
+ * group u's incomplete group list (u->groups_error) cannot rule out, or
+ * whose membership the group database could not answer (the reason is in
+ * u->undecided_why). Tokens that select u for sure (its name, "*", a
+ * group of groups[]) are looked for first; the group database is asked
+ * only when none does.
  */
 int capconf_line_matches(const struct capconf_line *line,
 			 const struct capconf_user *u, enum capconf_why *why,

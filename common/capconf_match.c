@@ -37,6 +37,16 @@ static int call_getgrgid(const void *key, void *ent, char *buf, size_t size,
 	return rc;
 }
 
+static int call_getgrnam(const void *key, void *ent, char *buf, size_t size,
+			 void **res)
+{
+	struct group *gr = NULL;
+	int rc = getgrnam_r(key, ent, buf, size, &gr);
+
+	*res = gr;
+	return rc;
+}
+
 /*
  * Runs one reentrant NSS lookup (a PAM module must not clobber the static
  * buffers of getpwnam() and friends, which the application may be using).
@@ -60,7 +70,9 @@ static int nss_lookup(nss_call_fn call, const void *key, void *ent,
 			return -1;		/* ENOMEM from realloc */
 		*buf = nbuf;
 		res = NULL;
-		errno = 0;
+		/* glibc returns errno as a failing service left it: EIO if
+		 * the service set none (groups.c). */
+		errno = EIO;
 		rc = call(key, ent, *buf, size, &res);
 		/* nss_wrapper (1.1.12) says -1 and sets errno, ERANGE too. */
 		if (rc < 0)
@@ -73,18 +85,13 @@ static int nss_lookup(nss_call_fn call, const void *key, void *ent,
 		}
 		size *= 2;
 	}
-	if (rc == 0 && res != NULL)
-		return 1;
 	/*
-	 * "Not found" is 0 with no entry (glibc); nss_wrapper and some other
-	 * implementations say ENOENT. Every other code is an error (EIO, an
-	 * unreachable directory service, EINVAL from glibc for a backend that
-	 * failed, ...): the entry may well exist.
+	 * "Not found" is 0 with no entry. Every other code is an error (EIO,
+	 * ENOENT from a service whose input or server is missing, EINVAL from
+	 * glibc for a backend that failed, ...): the entry may well exist.
+	 * (groups.c says how glibc reports them; nss_wrapper's ENOENT.)
 	 */
-	if (rc == 0 || rc == ENOENT)
-		return 0;
-	errno = rc;
-	return -1;
+	return groups_nss_result(rc, res != NULL);
 }
 
 /*
@@ -107,13 +114,59 @@ static int list_gids(const char *name, gid_t primary, gid_t **gids,
 		snprintf(why, whylen, "'%s' is in more than %d groups",
 			 name, CAPCONF_GROUPS_MAX);
 	else
-		snprintf(why, whylen, "getgrouplist() failed");
+		snprintf(why, whylen, "the group database failed: %s",
+			 strerror(errno));
 	*gids = malloc(sizeof(**gids));
 	if (*gids == NULL)
 		return -1;
 	(*gids)[0] = primary;
 	*count = 1;
 	return 1;
+}
+
+#define CAPCONF_WHY_SIZE	128
+
+/*
+ * Is u in the group named group, by the group database's own entry: its
+ * gid u's primary group or one of u's gids, or u named among its members?
+ * getgrouplist() may have left the group out because the service holding
+ * it failed (groups.c); a look-up of the group by name reports such a
+ * failure when that service is the last one asked. 1 a member; 0 not (or
+ * no such group: nobody is in it); -1 cannot tell, with why: the look-up
+ * failed, or u is not among the members listed while u's own group list
+ * is incomplete (members can come from elsewhere than gr_mem: nested
+ * groups, sssd's ignore_group_members).
+ */
+static int nss_member(const struct capconf_user *u, const char *group,
+		      char *why, size_t whylen)
+{
+	struct group gr;
+	char *buf = NULL;
+	int rc, i, member;
+
+	rc = nss_lookup(call_getgrnam, group, &gr, &buf);
+	if (rc < 0) {
+		snprintf(why, whylen, "group '%s' cannot be looked up: %s",
+			 group, strerror(errno));
+		free(buf);
+		return -1;
+	}
+	if (rc == 0) {
+		free(buf);
+		return 0;
+	}
+	member = gr.gr_gid == u->primary ||
+		 groups_have(u->gids, u->ngids, gr.gr_gid);
+	for (i = 0; !member && gr.gr_mem != NULL && gr.gr_mem[i] != NULL; i++)
+		member = strcmp(gr.gr_mem[i], u->name) == 0;
+	free(buf);
+	if (member)
+		return 1;
+	if (u->groups_error[0] != '\0') {
+		snprintf(why, whylen, "%s", u->groups_error);
+		return -1;
+	}
+	return 0;
 }
 
 int capconf_user_lookup(struct capconf_user *u, const char *name)
@@ -141,8 +194,11 @@ int capconf_user_lookup(struct capconf_user *u, const char *name)
 		      sizeof(u->groups_error)) < 0)
 		goto fail;
 	u->groups = calloc((size_t)n + 1, sizeof(*u->groups));
-	if (u->groups == NULL)
+	u->undecided_why = calloc(1, CAPCONF_WHY_SIZE);
+	if (u->groups == NULL || u->undecided_why == NULL)
 		goto fail;
+	u->member = nss_member;
+	u->primary = pw.pw_gid;
 	for (i = 0; i < n; i++) {
 		rc = nss_lookup(call_getgrgid, &gids[i], &gr, &buf);
 		if (rc < 0 && errno == ENOMEM)
@@ -169,7 +225,8 @@ int capconf_user_lookup(struct capconf_user *u, const char *name)
 			goto fail;
 		u->ngroups++;
 	}
-	free(gids);
+	u->gids = gids;		/* u owns them now */
+	u->ngids = n;
 	free(buf);
 	return 0;
 fail:
@@ -191,6 +248,8 @@ void capconf_user_release(struct capconf_user *u)
 	for (i = 0; i < u->ngroups; i++)
 		free(u->groups[i]);
 	free(u->groups);
+	free(u->gids);
+	free(u->undecided_why);
 	free(u->name);
 	memset(u, 0, sizeof(*u));
 }
@@ -206,11 +265,40 @@ static int in_groups(const struct capconf_user *u, const char *group)
 	return 0;
 }
 
+/*
+ * Asks u->member() about each "@group" token of line that groups[] does
+ * not hold, in order. Returns the index of the first that u is in, else 0,
+ * with *undecided the first that could not be told (0: none).
+ */
+static int ask_database(const struct capconf_line *line,
+			const struct capconf_user *u, int *undecided)
+{
+	char why[CAPCONF_WHY_SIZE];
+	int i, r;
+
+	for (i = 1; i < line->ntok; i++) {
+		const char *t = line->tok[i];
+
+		if (t[0] != '@')
+			continue;
+		r = u->member(u, t + 1, why, sizeof(why));
+		if (r > 0)
+			return i;
+		if (r < 0 && *undecided == 0) {
+			*undecided = i;
+			if (u->undecided_why != NULL)
+				snprintf(u->undecided_why, CAPCONF_WHY_SIZE,
+					 "%s", why);
+		}
+	}
+	return 0;
+}
+
 int capconf_line_matches(const struct capconf_line *line,
 			 const struct capconf_user *u, enum capconf_why *why,
 			 int *undecided)
 {
-	int i;
+	int i, groups = 0;
 
 	*undecided = 0;
 	if (line->error != CAPCONF_LINE_OK)
@@ -228,13 +316,7 @@ int capconf_line_matches(const struct capconf_line *line,
 				*why = CAPCONF_WHY_GROUP;
 				return i;
 			}
-			/*
-			 * Not among the groups we could read: with some
-			 * missing, "not a member" is a guess. Read on, since
-			 * a later token may still select u for sure.
-			 */
-			if (u->groups_error[0] != '\0' && *undecided == 0)
-				*undecided = i;
+			groups++;
 			continue;
 		}
 		if (strcmp(t, u->name) == 0) {
@@ -242,11 +324,23 @@ int capconf_line_matches(const struct capconf_line *line,
 			return i;
 		}
 	}
-	if (*undecided != 0) {
-		*why = CAPCONF_WHY_GROUP;
-		return -1;
+	if (groups == 0)
+		return 0;
+	*why = CAPCONF_WHY_GROUP;
+	if (u->member != NULL) {
+		i = ask_database(line, u, undecided);
+		if (i > 0)
+			return i;
+	} else if (u->groups_error[0] != '\0') {
+		/*
+		 * Not among the groups we could read: with some missing,
+		 * "not a member" is a guess.
+		 */
+		for (i = 1; i < line->ntok && *undecided == 0; i++)
+			if (line->tok[i][0] == '@')
+				*undecided = i;
 	}
-	return 0;
+	return *undecided != 0 ? -1 : 0;
 }
 
 const char *capconf_why_name(enum capconf_why why)
@@ -317,7 +411,8 @@ int capconf_scan(struct capconf_reader *r, const char *path,
 			return stop(m, path, line->number, log, ctx,
 				    "cannot tell whether '%s' is in '%s': %s",
 				    u->name, line->tok[undecided],
-				    u->groups_error);
+				    u->member != NULL && u->undecided_why != NULL ?
+				    u->undecided_why : u->groups_error);
 		m->line = line->number;
 		m->why = why;
 		m->who = strdup(line->tok[at]);

@@ -128,6 +128,21 @@ int escape_is_clean(const char *s)
 	return escape_walk(s, emit_nothing, NULL) == strlen(s);
 }
 
+int escape_is_shown_as_is(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	while (*p != '\0') {
+		if (*p == '\\')
+			n = 1;		/* escaped only to keep \ooo unambiguous */
+		else if ((n = safe_sequence(p)) == 0)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
 int escape_vline(FILE *out, const char *prefix, const char *fmt, va_list ap)
 {
 	char *text = NULL;

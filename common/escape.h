@@ -31,6 +31,13 @@ char *escape_dup(const char *s);
 int escape_is_clean(const char *s);
 
 /*
+ * 1 when every byte of s is one a terminal shows as it is: escape_is_clean()
+ * but for backslashes, which are plain text on a terminal (escape_fputs()
+ * escapes them only so that its own \ooo form stays unambiguous).
+ */
+int escape_is_shown_as_is(const char *s);
+
+/*
  * One line of output: prefix as it is (the program's own text), then the
  * printf-formatted text escaped as by escape_fputs(), then a newline; so
  * names formatted into a message cannot forge or hide a line. Returns 0,

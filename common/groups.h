@@ -27,9 +27,24 @@ int groups_of_process(gid_t **groups);
  * primary, primary first, as initgroups() would set them, into *groups
  * (caller frees with free()). Returns the count, or -1 with errno: ENOMEM,
  * E2BIG when there are more than GROUPS_MAX, EIO when getgrouplist(3)
- * fails without saying how many it needs. *groups is NULL after an error.
+ * fails without saying how many it needs, or the error of a group
+ * database service that failed (EIO for glibc's ENOENT, "a service's
+ * input cannot be found"): getgrouplist() itself hides such a failure
+ * and returns the groups of the services that answered, so a list is
+ * only returned after a look-up that reports errors (see groups.c) went
+ * through every service without one. *groups is NULL after an error.
  */
 int groups_of_user(const char *name, gid_t primary, gid_t **groups);
+
+/*
+ * What the return value rc of getgrnam_r(), getgrgid_r() or getpwnam_r()
+ * means, found telling whether it gave an entry: 1 an entry, 0 no such
+ * entry, or -1 with errno set to the error (ERANGE included). Only glibc's
+ * "not found" (0 and no entry) is taken as one: glibc's ENOENT is a
+ * service's error (see groups.c). Under cwrap's nss_wrapper (tests), whose
+ * lookups say ENOENT for "not found", ENOENT is "not found".
+ */
+int groups_nss_result(int rc, int found);
 
 /* 1 when gid is one of groups[0..n), else 0. */
 int groups_have(const gid_t *groups, int n, gid_t gid);

@@ -33,7 +33,7 @@ static size_t utf8_length(const unsigned char *s)
 	return len;
 }
 
-static int is_utf8(const char *s)
+int json_is_utf8(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -47,6 +47,34 @@ static int is_utf8(const char *s)
 	return 1;
 }
 
+/* The code point of the valid UTF-8 sequence of len bytes at s. */
+static uint32_t code_point(const unsigned char *s, size_t len)
+{
+	static const unsigned char lead_bits[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	uint32_t cp = s[0] & lead_bits[len];
+	size_t i;
+
+	for (i = 1; i < len; i++)
+		cp = cp << 6 | (s[i] & 0x3f);
+	return cp;
+}
+
+/*
+ * Code points that are valid JSON as they are, yet act on whatever shows
+ * the text: C1 controls (U+009B is CSI to many terminals, U+0085 a line
+ * break), the line and paragraph separators (line breaks in JavaScript
+ * before ES2019 and in most viewers) and the bidirectional marks,
+ * embeddings, overrides and isolates, which reorder what a person reads
+ * ("Trojan Source", CVE-2021-42574). The same set escape.h escapes.
+ */
+static int is_hidden_code_point(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c ||
+	       cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 void json_string(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -54,20 +82,23 @@ void json_string(FILE *out, const char *s)
 	fputc('"', out);
 	while (*p != '\0') {
 		size_t len = utf8_length(p);
+		uint32_t cp;
 
 		if (len == 0) {
+			/* Not UTF-8: JSON cannot hold the byte (json.h). */
 			fputs("\\ufffd", out);
 			p++;
 			continue;
 		}
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
+		cp = code_point(p, len);
+		if (cp == '"' || cp == '\\')
+			fprintf(out, "\\%c", (int)cp);
+		else if (cp == '\n')
 			fputs("\\n", out);
-		else if (*p == '\t')
+		else if (cp == '\t')
 			fputs("\\t", out);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
+		else if (cp < 0x20 || cp == 0x7f || is_hidden_code_point(cp))
+			fprintf(out, "\\u%04x", (unsigned)cp);
 		else
 			fwrite(p, 1, len, out);
 		p += len;
@@ -81,7 +112,7 @@ void json_path(FILE *out, const char *key, const char *path)
 
 	fprintf(out, "\"%s\":", key);
 	json_string(out, path);
-	if (is_utf8(path))
+	if (json_is_utf8(path))
 		return;
 	fprintf(out, ",\"%s_hex\":\"", key);
 	for (p = (const unsigned char *)path; *p != '\0'; p++)

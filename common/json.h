@@ -14,8 +14,20 @@
 /* Bumped only when a field changes meaning or disappears; additions keep it. */
 #define JSON_SCHEMA 1
 
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+/*
+ * A JSON string, safe for whoever displays it: C0 controls, DEL, C1
+ * controls (U+0080..U+009F), U+061C, U+200E, U+200F, U+2028..U+202E and
+ * U+2066..U+2069 are written as \uXXXX escapes, so the output stays one
+ * line of valid JSON and no viewer acts on or reorders what it shows.
+ * Other valid UTF-8 passes through. A byte that is not part of valid
+ * UTF-8 cannot be carried by a JSON string at all: each becomes \ufffd
+ * (U+FFFD, the replacement character). Where the exact bytes matter (a
+ * path, a command name), use json_path(), which adds them in hex.
+ */
 void json_string(FILE *out, const char *s);
+
+/* 1 when s is valid UTF-8 (json_string() then keeps every character). */
+int json_is_utf8(const char *s);
 
 /*
  * "key":"<path>" and, when the path is not valid UTF-8, also

@@ -2,6 +2,7 @@
 /* A strict reader of /proc/<pid>/status (see procstatus.h). */
 #define _GNU_SOURCE		/* getline */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ int proc_status_line(const char *line, struct proc_status *s)
 	/* In the order of the PROC_STATUS_* bits. */
 	static const char *const keys[] = {
 		"Uid:", "Gid:", "Groups:", "CapInh:", "CapPrm:", "CapBnd:",
-		"CapAmb:", "NoNewPrivs:", "Seccomp:", "CapEff:",
+		"CapAmb:", "NoNewPrivs:", "Seccomp:", "CapEff:", "Threads:",
 	};
 	unsigned id[4];
 	size_t i;
@@ -142,6 +143,10 @@ int proc_status_line(const char *line, struct proc_status *s)
 	case PROC_STATUS_CAPEFF:
 		rc = parse_hex(line, &s->effective);
 		break;
+	case PROC_STATUS_THREADS:
+		rc = parse_small(line, INT_MAX, &k);
+		s->threads = (unsigned)k;
+		break;
 	}
 	if (rc < 0) {
 		errno = EINVAL;
@@ -149,6 +154,15 @@ int proc_status_line(const char *line, struct proc_status *s)
 	}
 	s->seen |= 1u << i;
 	return 1 << i;
+}
+
+/* Fields whose line was missing read as unknown, never as 0 (see .h). */
+static void mark_unknown(struct proc_status *s)
+{
+	if (!(s->seen & PROC_STATUS_NNP))
+		s->no_new_privs = -1;
+	if (!(s->seen & PROC_STATUS_SECCOMP))
+		s->seccomp = -1;
 }
 
 int proc_status_read(int dirfd, struct proc_status *s, char **bad)
@@ -184,6 +198,7 @@ int proc_status_read(int dirfd, struct proc_status *s, char **bad)
 	}
 	free(line);
 	fclose(f);
+	mark_unknown(s);
 	if (rc < 0)
 		errno = *bad != NULL ? EINVAL : ENOMEM;
 	return rc;
@@ -202,12 +217,14 @@ int proc_status_parse(const char *text, struct proc_status *s,
 		if (proc_status_line(line, s) < 0) {
 			if (errno == EINVAL)
 				*bad = line;
+			mark_unknown(s);
 			return -1;	/* fail closed, as proc_status_read */
 		}
 		if (nl == NULL)
 			break;
 		line = nl + 1;
 	}
+	mark_unknown(s);
 	return 0;
 }
 
@@ -216,4 +233,13 @@ void proc_status_release(struct proc_status *s)
 	free(s->groups);
 	s->groups = NULL;
 	s->ngroups = 0;
+}
+
+int proc_status_ambient_known(const struct proc_status *s)
+{
+	const unsigned pi = PROC_STATUS_CAPPRM | PROC_STATUS_CAPINH;
+
+	if (s->seen & PROC_STATUS_CAPAMB)
+		return 1;
+	return (s->seen & pi) == pi && (s->permitted & s->inheritable) == 0;
 }

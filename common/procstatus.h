@@ -25,8 +25,18 @@ enum {
 	PROC_STATUS_NNP = 128,
 	PROC_STATUS_SECCOMP = 256,
 	PROC_STATUS_CAPEFF = 512,
-	PROC_STATUS_ALL = 1023,
+	PROC_STATUS_THREADS = 1024,
+	PROC_STATUS_ALL = 2047,
 };
+
+/*
+ * A line the kernel does not write is unknown, never 0: CapAmb is missing
+ * before Linux 4.3, NoNewPrivs before 4.10 (no_new_privs itself exists
+ * since 3.5, so a missing line says nothing about it), Seccomp before
+ * 3.8. The reader leaves such a field's bit out of seen and sets
+ * no_new_privs and seccomp to -1; ambient stays 0, which is only true
+ * when proc_status_ambient_known() says so.
+ */
 
 struct proc_status {
 	unsigned seen;		/* PROC_STATUS_* bits of the fields read */
@@ -35,8 +45,9 @@ struct proc_status {
 	gid_t *groups;		/* supplementary; proc_status_release() */
 	int ngroups;
 	uint64_t inheritable, permitted, effective, bounding, ambient;
-	int no_new_privs;	/* 0 or 1 */
-	int seccomp;		/* 0 none, 1 strict, 2 filter */
+	int no_new_privs;	/* 0 or 1; -1 unknown (no NoNewPrivs line) */
+	int seccomp;		/* 0 none, 1 strict, 2 filter; -1 unknown */
+	unsigned threads;	/* the thread group's size ("Threads:") */
 };
 
 /*
@@ -64,5 +75,13 @@ int proc_status_parse(const char *text, struct proc_status *s,
 		      const char **bad);
 
 void proc_status_release(struct proc_status *s);
+
+/*
+ * 1 when s->ambient is the process's ambient set: CapAmb was read, or the
+ * permitted and inheritable sets share no capability (the kernel keeps
+ * every ambient capability in both, so the set is empty then). 0 when it
+ * is unknown (a kernel before 4.3, or a status file without the line).
+ */
+int proc_status_ambient_known(const struct proc_status *s);
 
 #endif

@@ -35,7 +35,7 @@ static void apply_deferred(pam_handle_t *pamh, void *data, int status)
 	if ((status & PAM_DATA_SILENT) && !(status & PAM_DATA_REPLACE) &&
 	    (status & ~(PAM_DATA_SILENT | PAM_DATA_REPLACE)) == PAM_SUCCESS) {
 		if (cap_iab_set_proc(iab) != 0)
-			pam_syslog(pamh, LOG_ERR,
+			pam_cap_log(pamh, LOG_ERR,
 				   "deferred capabilities not applied at "
 				   "pam_end, restrictions applied, no "
 				   "ambient grant: %m");
@@ -59,10 +59,10 @@ static int clear_inheritable(pam_handle_t *pamh,
 	    cap_set_proc(caps) == 0)
 		rc = PAM_SUCCESS;
 	else
-		pam_syslog(pamh, LOG_ERR, "cannot clear inheritable set: %m");
+		pam_cap_log(pamh, LOG_ERR, "cannot clear inheritable set: %m");
 	cap_free(caps);
 	if (opts->debug && rc == PAM_SUCCESS)
-		pam_syslog(pamh, LOG_DEBUG,
+		pam_cap_log(pamh, LOG_DEBUG,
 			   "'none': inheritable and ambient sets cleared");
 	return rc;
 }
@@ -77,7 +77,7 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 	/* "all" (exact, as in libcap): leave inherited capabilities alone. */
 	if (strcmp(text, "all") == 0) {
 		if (opts->debug)
-			pam_syslog(pamh, LOG_DEBUG,
+			pam_cap_log(pamh, LOG_DEBUG,
 				   "'all': capabilities left unchanged");
 		return PAM_SUCCESS;
 	}
@@ -86,14 +86,14 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 	iab = cap_iab_from_text(text);
 	if (iab == NULL) {
 		/* Fail closed: a line we cannot parse grants nothing. */
-		pam_syslog(pamh, LOG_ERR,
+		pam_cap_log(pamh, LOG_ERR,
 			   "invalid capability text '%s': nothing granted",
 			   text);
 		return PAM_IGNORE;
 	}
 	if (opts->debug) {
 		shown = cap_iab_to_text(iab);
-		pam_syslog(pamh, LOG_DEBUG, "%s IAB '%s'",
+		pam_cap_log(pamh, LOG_DEBUG, "%s IAB '%s'",
 			   opts->defer ? "deferring to pam_end()" : "applying",
 			   shown == NULL ? "?" : shown);
 		cap_free(shown);
@@ -105,7 +105,7 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 		 */
 		if (pam_set_data(pamh, DEFER_KEY, iab, apply_deferred) !=
 		    PAM_SUCCESS) {
-			pam_syslog(pamh, LOG_ERR,
+			pam_cap_log(pamh, LOG_ERR,
 				   "cannot queue capabilities for pam_end()");
 			cap_free(iab);
 			rc = PAM_CRED_ERR;
@@ -121,7 +121,7 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 		if (cap_iab_set_proc(iab) == 0) {
 			rc = PAM_SUCCESS;
 		} else {
-			pam_syslog(pamh, LOG_ERR,
+			pam_cap_log(pamh, LOG_ERR,
 				   "capabilities '%s' not applied, "
 				   "failing setcred: %m", text);
 			rc = PAM_CRED_ERR;
@@ -134,6 +134,6 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 	 * whether or not applying worked, as libcap does.
 	 */
 	if (opts->keepcaps && cap_prctlw(PR_SET_KEEPCAPS, 1, 0, 0, 0, 0) != 0)
-		pam_syslog(pamh, LOG_ERR, "PR_SET_KEEPCAPS failed: %m");
+		pam_cap_log(pamh, LOG_ERR, "PR_SET_KEEPCAPS failed: %m");
 	return rc;
 }

@@ -9,7 +9,10 @@
 #include "capconf.h"
 #include "pam_cap.h"
 
-/* Where capconf's messages go: syslog via PAM, debug ones only on request. */
+/*
+ * Where capconf's messages go: syslog via PAM, escaped (pam_cap_log.c),
+ * debug ones only on request.
+ */
 struct log_ctx {
 	pam_handle_t *pamh;
 	int debug;
@@ -26,7 +29,7 @@ static void log_to_pam(void *ctx, int prio, const char *fmt, ...)
 	if (prio == LOG_DEBUG && !lc->debug)
 		return;
 	va_start(ap, fmt);
-	pam_vsyslog(lc->pamh, prio, fmt, ap);
+	pam_cap_vlog(lc->pamh, prio, fmt, ap);
 	va_end(ap);
 }
 
@@ -54,7 +57,7 @@ static void parse_opts(pam_handle_t *pamh, int argc, const char **argv,
 			o->fallback = a + 8;
 		else
 			/* A typo must not stop logins; say so and go on. */
-			pam_syslog(pamh, LOG_ERR, "unknown option; %s", a);
+			pam_cap_log(pamh, LOG_ERR, "unknown option; %s", a);
 	}
 }
 
@@ -70,16 +73,16 @@ static int find_grant(pam_handle_t *pamh, const struct pam_cap_opts *o,
 	int rc = capconf_find(o->config, user, m, log_to_pam, &lc);
 
 	if (rc == CAPCONF_FOUND && o->debug)
-		pam_syslog(pamh, LOG_DEBUG,
+		pam_cap_log(pamh, LOG_DEBUG,
 			   "%s:%lu matches '%s' by %s '%s': '%s'",
 			   o->config, m->line, user,
 			   capconf_why_name(m->why), m->who, m->caps);
 	else if (rc == CAPCONF_NOMEM)
-		pam_syslog(pamh, LOG_CRIT,
+		pam_cap_log(pamh, LOG_CRIT,
 			   "out of memory reading %s: nothing granted",
 			   o->config);
 	else if (rc != CAPCONF_FOUND && rc != CAPCONF_BROKEN && o->debug)
-		pam_syslog(pamh, LOG_DEBUG, "%s: no line matches '%s'",
+		pam_cap_log(pamh, LOG_DEBUG, "%s: no line matches '%s'",
 			   o->config, user);
 	return rc;
 }
@@ -117,7 +120,7 @@ int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
 		return PAM_INCOMPLETE;	/* the application will call again */
 	if (o.autoauth) {
 		if (o.debug)
-			pam_syslog(pamh, LOG_DEBUG,
+			pam_cap_log(pamh, LOG_DEBUG,
 				   "autoauth: success without %s", o.config);
 		return PAM_SUCCESS;
 	}
@@ -169,7 +172,7 @@ int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	if (o.fallback == NULL)
 		return PAM_IGNORE;
 	if (o.debug)
-		pam_syslog(pamh, LOG_DEBUG, "using default='%s' for '%s'",
+		pam_cap_log(pamh, LOG_DEBUG, "using default='%s' for '%s'",
 			   o.fallback, user);
 	return pam_cap_apply(pamh, &o, o.fallback);
 }

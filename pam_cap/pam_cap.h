@@ -8,6 +8,8 @@
  * (through the PAM header) with default visibility. pam_cap.map then keeps
  * only them exported.
  */
+#include <stdarg.h>
+
 #pragma GCC visibility push(default)
 #include <security/pam_modules.h>
 #pragma GCC visibility pop
@@ -30,5 +32,14 @@ struct pam_cap_opts {
  */
 int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 		  const char *text);
+
+/*
+ * pam_syslog() with the formatted line escaped (common/escape.h): names
+ * and config tokens cannot forge or hide log lines. (pam_cap_log.c)
+ */
+void pam_cap_log(pam_handle_t *pamh, int prio, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void pam_cap_vlog(pam_handle_t *pamh, int prio, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 #endif

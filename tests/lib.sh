@@ -19,6 +19,7 @@
 #   deb      the Debian packages
 #   docs     the man pages and guides (their examples run)
 #   progs    one property checked across several programs alike
+#   harness  lib.sh and run.sh themselves
 # <aspect> names what is checked; "_diff" marks a byte-for-byte comparison
 # with Debian's libcap 2.66 tools. Unit suites are tests/unit/check_<x>.c,
 # one per libcap/<x>.c (check_common_<x>.c: common/<x>.c).
@@ -30,7 +31,11 @@
 #   at_exit CMD          CMD (a shell string, evaluated at exit) runs before
 #                        $T goes, newest first: kill a helper process,
 #                        unmount, restore a limit
-#   skip WHY             print "skipped: WHY" and exit 77
+#   at_exit_checked CMD  the same, but CMD must succeed: a clean-up that
+#                        puts back a host setting (tracefs_restore) and
+#                        fails makes the suite fail, whatever it checked
+#   skip WHY             print "skipped: WHY" and exit 77; after a counted
+#                        failure it is a failure (exit 1), never a skip
 # Checks (each counts one; a failure prints a line naming the case)
 #   fail CASE            count a failure: "FAIL: CASE"
 #   ok CASE              count a pass: "ok: CASE"
@@ -50,6 +55,8 @@
 #   finish [SUMMARY]     print "N checks, M failed" ("M failed" when only
 #                        failures were counted) and SUMMARY when none
 #                        failed; exits 0 when none failed, else 1
+# Pasting (paste_run, paste_clean, at the end of this file): the command
+# lines a program prints for a person to paste, run against recorders.
 # $nl is a newline. Suites may keep their own counters (cases, rows) for
 # their summary lines.
 #
@@ -101,10 +108,22 @@ at_exit() {
 $lib_cleanups}"
 }
 
+# Runs a clean-up registered with at_exit_checked; notes its failure.
+lib_checked() {
+	eval "$1" && return 0
+	echo "FAIL: clean-up failed: $1"
+	lib_cleanup_failed=1
+}
+
 lib_exit() {
 	lib_rc=$?
 	trap - EXIT
+	lib_cleanup_failed=
 	[ -z "$lib_cleanups" ] || eval "$lib_cleanups"
+	# A host setting left changed outweighs whatever the suite found.
+	if [ -n "$lib_cleanup_failed" ] && { [ "$lib_rc" -eq 0 ] || [ "$lib_rc" -eq 77 ]; }; then
+		lib_rc=1
+	fi
 	if [ -n "$T" ] && [ -d "$T" ]; then
 		chmod -R u+rwx "$T" 2>/dev/null	# a suite's unreadable dirs
 		rm -rf "$T"
@@ -112,7 +131,17 @@ lib_exit() {
 	exit $lib_rc
 }
 
+at_exit_checked() {
+	at_exit "lib_checked '$(printf '%s' "$1" | sed "s/'/'\\\\''/g")'"
+}
+
 skip() {
+	if [ "$fails" -gt 0 ]; then
+		# Checks already failed: the run is a failure, whatever stops
+		# it now.
+		echo "FAIL: $fails failed before a skip: $*"
+		exit 1
+	fi
 	echo "skipped: $*"
 	exit 77
 }
@@ -206,8 +235,7 @@ is_sanitized() {
 
 skip_if_sanitized() {
 	if is_sanitized; then
-		echo "skipped under SANITIZE=$SANITIZE: $*"
-		exit 77
+		skip "under SANITIZE=$SANITIZE: $*"
 	fi
 }
 
@@ -276,6 +304,9 @@ private_etc() {
 		skip "cannot create a mount namespace"
 	# The run in the namespace makes its own $T.
 	[ -z "$T" ] || { rm -rf "$T"; T=; trap - EXIT; }
+	# tracefs_mount refuses to act in the namespace it started in.
+	LIB_OUTER_MNT_NS=$(readlink /proc/self/ns/mnt) || skip "no /proc/self/ns/mnt"
+	export LIB_OUTER_MNT_NS
 	PRIVATE_ETC_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 }
 
@@ -320,28 +351,107 @@ GR
 	rm -rf "$d"
 }
 
-# tracefs_mount [OPTIONS]: mounts tracefs on /sys/kernel/tracing in this
-# suite's private mount namespace (call private_etc, or unshare -m, first),
-# then applies OPTIONS (say gid=65534,mode=0750). tracefs is one superblock
-# for the whole kernel: its uid, gid and mode options outlive the mount and
-# show in every later mount, the host's included. So the options found are
-# kept in TRACEFS_WAS, and tracefs_restore puts them back and unmounts;
-# call it from the suite's EXIT trap. Returns non-zero if the mount fails.
+# tracefs_mount [OPTIONS]: makes tracefs mounted on /sys/kernel/tracing
+# in this suite's private mount namespace (call private_etc first; it
+# refuses to act in the namespace the suite started in), then applies
+# OPTIONS (say gid=65534,mode=0750). The host may have tracefs mounted
+# there already (systemd mounts it at boot): that mount, copied into our
+# namespace, is used as it is, since a second mount of tracefs on the same
+# point is refused (EBUSY). tracefs is one superblock for the whole
+# kernel: its uid, gid and mode options outlive the mount and show in
+# every mount, the host's included. So the options found first are kept
+# in TRACEFS_WAS, and tracefs_restore puts them back, checks that they
+# are back, and unmounts; register it with at_exit_checked. Returns
+# non-zero, with a line saying why, if anything fails.
 tracefs_mount() {
-	mount -t tracefs nodev /sys/kernel/tracing || return 1
+	lib_in_private_mnt_ns || return 1
+	if ! mountpoint -q /sys/kernel/tracing; then
+		mount -t tracefs nodev /sys/kernel/tracing || return 1
+	fi
 	if [ -z "${TRACEFS_WAS:-}" ]; then
-		TRACEFS_WAS=$(stat -c 'uid=%u,gid=%g,mode=%a' /sys/kernel/tracing) || return 1
+		TRACEFS_WAS=$(lib_tracefs_options) || return 1
 	fi
 	[ -z "${1:-}" ] || mount -o "remount,$1" /sys/kernel/tracing
 }
 
+# tracefs_unmount: no tracefs on /sys/kernel/tracing in this namespace
+# (the host's stays mounted in its own). Call tracefs_mount once before,
+# so that the options are known to tracefs_restore.
+tracefs_unmount() {
+	lib_in_private_mnt_ns || return 1
+	[ -n "${TRACEFS_WAS:-}" ] || { echo "tracefs_unmount: call tracefs_mount first"; return 1; }
+	while mountpoint -q /sys/kernel/tracing; do
+		umount /sys/kernel/tracing || return 1
+	done
+}
+
+lib_in_private_mnt_ns() {
+	lib_ns=$(readlink /proc/self/ns/mnt) || return 1
+	if [ -z "${LIB_OUTER_MNT_NS:-}" ] || [ "$lib_ns" = "$LIB_OUTER_MNT_NS" ]; then
+		echo "tracefs: not in a private mount namespace (call private_etc first)"
+		return 1
+	fi
+}
+
+lib_tracefs_options() {
+	stat -c 'uid=%u,gid=%g,mode=%a' /sys/kernel/tracing
+}
+
 tracefs_restore() {
-	if [ -n "${TRACEFS_WAS:-}" ] && mountpoint -q /sys/kernel/tracing; then
-		mount -o "remount,$TRACEFS_WAS" /sys/kernel/tracing
-	elif [ -n "${TRACEFS_WAS:-}" ]; then
-		mount -t tracefs -o "$TRACEFS_WAS" nodev /sys/kernel/tracing
+	[ -n "${TRACEFS_WAS:-}" ] || return 0	# never mounted or changed
+	lib_in_private_mnt_ns || return 1
+	if ! mountpoint -q /sys/kernel/tracing; then
+		mount -t tracefs nodev /sys/kernel/tracing || return 1
+	fi
+	mount -o "remount,$TRACEFS_WAS" /sys/kernel/tracing || return 1
+	lib_now=$(lib_tracefs_options) || return 1
+	if [ "$lib_now" != "$TRACEFS_WAS" ]; then
+		echo "tracefs_restore: tracefs has $lib_now, was $TRACEFS_WAS"
+		return 1
 	fi
 	while mountpoint -q /sys/kernel/tracing; do
 		umount /sys/kernel/tracing || return 1
 	done
+}
+
+# paste_run FILE: runs the lines of FILE as a person who pastes them into
+# a POSIX shell would (sh, in the directory $T/paste), but with a PATH of
+# recorders only: no real command runs. Each command run appends one line
+# to $T/pasted: its name, then each argument in <>, as
+# "setcap <cap_net_raw=ep> </opt/my tool>". sh's stdout and stderr go to
+# $T/paste.out and $T/paste.err. Returns sh's exit status. Suites that
+# print fixes with hostile names (";", "$(...)", quotes, spaces) check
+# $T/pasted holds exactly the commands the line says and nothing else,
+# and paste_clean checks that nothing else happened.
+PASTE_COMMANDS="setcap getcap getpcaps capsh capmanifest capaudit perfdoctor capcheck
+chmod chown chgrp usermod groupadd gpasswd adduser addgroup useradd mount umount
+sysctl touch rm mv cp ln id sh bash dash env sudo su setpriv systemctl apt apt-get
+dpkg dpkg-statoverride perf cat tee sed grep printf echo test mkdir"
+paste_run() {
+	mkdir -p "$T/paste" "$T/paste.bin" || return 1
+	: >"$T/pasted"
+	for c in $PASTE_COMMANDS; do
+		[ -e "$T/paste.bin/$c" ] && continue
+		cat >"$T/paste.bin/$c" <<REC
+#!/bin/sh
+{ printf '%s' "\${0##*/}"; for a in "\$@"; do printf ' <%s>' "\$a"; done; echo; } >>"$T/pasted"
+REC
+		chmod 755 "$T/paste.bin/$c"
+	done
+	# The recorders' own sh is the real one, by absolute path.
+	sed -i "1s|.*|#!$(command -v sh)|" "$T/paste.bin"/*
+	(cd "$T/paste" && PATH="$T/paste.bin" /bin/sh <"$1" >"$T/paste.out" 2>"$T/paste.err")
+}
+
+# paste_clean CASE: after paste_run, nothing but the recorders ran: sh
+# said nothing on stderr (an unknown command, a syntax error), and no file
+# appeared in $T/paste (a redirection or an absolute /usr/bin/touch).
+paste_clean() {
+	if [ -s "$T/paste.err" ]; then
+		fail "$1: the pasted lines made sh complain: $(head -c 300 "$T/paste.err")"
+	elif [ -n "$(ls -A "$T/paste")" ]; then
+		fail "$1: the pasted lines made files: $(ls -A "$T/paste" | head -5 | tr '\n' ' ')"
+	else
+		pass
+	fi
 }

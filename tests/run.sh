@@ -12,6 +12,8 @@
 #                          suites put before our tools via run_ours
 #   JOBS=N sh run.sh       runs up to N suites at a time (default: twice the
 #                          number of CPUs; JOBS=1 runs them one by one)
+#   SUITE_TIMEOUT=S sh run.sh  fails a suite still running after S seconds
+#                          (default 900)
 #   PASSES="plain sanitize valgrind" sh run.sh   what "make test" runs:
 #       plain     the build the environment names (BUILD, SANITIZE,
 #                 VALGRIND), as without PASSES
@@ -275,37 +277,43 @@ mount --rbind "$p" /tmp || exit 1
 exec sh "$@"'
 
 # run_entry K (in a job's subshell): runs one suite, writes "rc seconds".
+# Every suite runs under timeout(1) with SUITE_TIMEOUT seconds (default
+# 900): a hung suite (a broadcast that never returns, a lost child) is a
+# failure with its log, never a run that waits for ever. timeout signals
+# the suite's whole process group, then kills it 10 s later.
+SUITE_TIMEOUT=${SUITE_TIMEOUT:-900}
 run_entry() {
-	eval "s=\$e${1}_suite"
+	ek=$1
+	eval "s=\$e${ek}_suite"
 	log=$LOGS/$(echo "$s" | tr / _).log
 	started=$(date +%s)
+	ptmp=
 	case $s in
 	unit/*)
-		${VALGRIND_CMD:-} "$BIN/$(basename "$s")" >"$log" 2>&1 </dev/null 9>&- &
-		child=$! ;;
-	root/*)
-		if [ "$(id -u)" -ne 0 ]; then
-			echo "root tier needs root" >"$log"; (exit 77) &
-		else
-			sh "$s" >"$log" 2>&1 </dev/null 9>&- &
-		fi
-		child=$! ;;
+		# VALGRIND_CMD is a command line: split into words on purpose.
+		# shellcheck disable=SC2086
+		set -- ${VALGRIND_CMD:-} "$BIN/$(basename "$s")" ;;
 	*)
-		if listed "$s" "$privatetmp" && [ -n "$can_unshare" ]; then
-			# A /tmp of its own: an empty directory bound over it.
-			ptmp=$(mktemp -d "/tmp/run-tmp.XXXXXX") && chmod 1777 "$ptmp"
-			unshare -m --propagation private sh -c "$PRIVATE_TMP" \
-				sh "$ptmp" "$s" >"$log" 2>&1 </dev/null 9>&- &
-		else
-			ptmp=
-			sh "$s" >"$log" 2>&1 </dev/null 9>&- &
-		fi
-		child=$! ;;
+		set -- sh "$s" ;;
 	esac
+	case $s in
+	root/*)
+		[ "$(id -u)" -eq 0 ] || set -- sh -c 'echo "root tier needs root"; exit 77' ;;
+	esac
+	if [ "${s%%/*}" != unit ] && listed "$s" "$privatetmp" && [ -n "$can_unshare" ]; then
+		# A /tmp of its own: an empty directory bound over it.
+		ptmp=$(mktemp -d "/tmp/run-tmp.XXXXXX") && chmod 1777 "$ptmp"
+		set -- unshare -m --propagation private sh -c "$PRIVATE_TMP" sh "$ptmp" "$s"
+	fi
+	timeout -k 10 "$SUITE_TIMEOUT" "$@" >"$log" 2>&1 </dev/null 9>&- &
+	child=$!
 	wait $child
 	rc=$?
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "run.sh: timed out after $SUITE_TIMEOUT s (exit $rc)" >>"$log"
+	fi
 	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"
-	echo "$rc $(($(date +%s) - started))" >"$work/res.$1"
+	echo "$rc $(($(date +%s) - started))" >"$work/res.$ek"
 }
 
 # run_build P (in a job's subshell): builds pass P's tree and test programs.

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * capmanifest: record which files of a tree carry capabilities (and who
- * may run them: owner, group, mode, ACL), verify a tree against such a
- * record, and restore it. Images, tarballs, rsync and upgrades lose file
- * capabilities silently; this makes the loss visible (verify exits 1,
- * usable in CI) and repairable (restore), without ever granting a
- * capability to a file that more people can run than when it was recorded.
+ * capmanifest: record which files of a tree carry capabilities (who may
+ * run them: owner, group, mode, ACL; and what they are: a SHA-256 of the
+ * content), verify a tree against such a record, and restore it. Images,
+ * tarballs, rsync and upgrades lose file capabilities silently; this
+ * makes the loss visible (verify exits 1, usable in CI) and repairable
+ * (restore), without ever granting a capability to a file that more
+ * people can run than when it was recorded, or to another program put at
+ * a recorded path.
  *
- *   capmanifest record [-x] [--include-pseudo] DIR            manifest on stdout
- *   capmanifest verify [-x] [--include-pseudo] MANIFEST DIR   differences; exit 1 if any
- *   capmanifest restore [-n] [--fix-owner] [--allow-v1] [--include-pseudo] MANIFEST DIR
+ *   capmanifest record [-x] [--include-pseudo] DIR     manifest on stdout
+ *   capmanifest record FILE...                          of these files
+ *   capmanifest verify [-x] [--include-pseudo] [--listed-only] MANIFEST DIR
+ *   capmanifest restore [-n] [--fix-owner] [--accept-new-content]
+ *                       [--allow-v1] [--listed-only] [--include-pseudo]
+ *                       MANIFEST DIR
+ *   capmanifest add MANIFEST FILE...                    into a manifest file
  * Exit status: 0 success/no difference, 1 differences or failed changes
  * (record: a manifest written, but some paths could not be read), 2
  * usage, unreadable manifest or tree.
@@ -19,9 +25,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capmanifest.h"
@@ -31,19 +39,7 @@
 #include "version.h"
 
 /* The subcommands, for "did you mean". */
-static const char *const commands[] = { "record", "verify", "restore" };
-
-struct opts {
-	int one_fs;
-	int pseudo;		/* walk pseudo filesystems (proc, sysfs, ...) too */
-	int dry_run;
-	int fix_owner;		/* restore: re-apply owner, group and mode */
-	int allow_v1;		/* restore: accept a manifest without them */
-	int listed_only;	/* restore: leave files the manifest omits alone */
-	const char *command;
-	const char *manifest;
-	const char *root;
-};
+static const char *const commands[] = { "record", "verify", "restore", "add" };
 
 static void usage(FILE *out);
 /*
@@ -73,16 +69,6 @@ static int load_manifest(struct manifest *m, const char *name)
 	return rc;
 }
 
-static void print_entry(const char *label, const struct entry *e)
-{
-	printf("%s ", label);
-	print_escaped(stdout, e->path);
-	printf(" %s", e->text);
-	if (e->rootid != 0)
-		printf(" [rootid=%u]", (unsigned)e->rootid);
-	printf("\n");
-}
-
 /* "differs: <path> has group=0 mode=0755, manifest says group=998 mode=0750" */
 static void print_meta_differs(const char *path, const struct meta *have,
 			       const struct meta *want)
@@ -95,34 +81,6 @@ static void print_meta_differs(const char *path, const struct meta *have,
 	print_meta(stdout, want, have);
 	printf("\n");
 }
-
-/* The same on stderr, for a file restore leaves alone. */
-static void refuse_meta(const char *path, const struct meta *have,
-			const struct meta *want, const char *why)
-{
-	fprintf(stderr, "capmanifest: ");
-	print_escaped(stderr, path);
-	fprintf(stderr, ": has ");
-	print_meta(stderr, have, want);
-	fprintf(stderr, ", manifest says ");
-	print_meta(stderr, want, have);
-	fprintf(stderr, ": %s\n", why);
-}
-
-static void fail_entry(const char *what, const char *path, int err)
-{
-	fprintf(stderr, "capmanifest: cannot %s ", what);
-	print_escaped(stderr, path);
-	fprintf(stderr, ": %s\n", err == EINVAL ? "not a regular file" :
-		strerror(err));
-}
-
-enum change { SAME, MISSING, EXTRA, DIFFERS };
-
-struct ctx {
-	const struct opts *o;
-	int rootfd;		/* O_PATH, the tree's root */
-};
 
 /* A capable file where the manifest could not look when it was recorded. */
 static void not_covered(const char *path, const char *unread)
@@ -140,8 +98,8 @@ static void not_covered(const char *path, const char *unread)
  * tree's (NULL for a missing one). Returns the sum of act()'s results.
  */
 static int compare(const struct manifest *want, const struct manifest *have,
-		   int (*act)(enum change, const struct entry *, const struct entry *, const struct ctx *),
-		   const struct ctx *ctx)
+		   int (*act)(enum change, const struct entry *, const struct entry *, struct ctx *),
+		   struct ctx *ctx)
 {
 	size_t i = 0, j = 0;
 	int failures = 0;
@@ -195,11 +153,26 @@ static int current_meta(const struct ctx *c, const char *path, int *fd,
 	return 0;
 }
 
-static int report(enum change c, const struct entry *want,
-		  const struct entry *have, const struct ctx *ctx)
+/* "content: <path> has sha256=<hex>, manifest says sha256=<hex>" */
+static void print_content_differs(const char *path,
+				  const unsigned char have[SHA256_SIZE],
+				  const unsigned char want[SHA256_SIZE])
 {
+	printf("content: ");
+	print_escaped(stdout, path);
+	printf(" has ");
+	print_digest(stdout, have);
+	printf(", manifest says ");
+	print_digest(stdout, want);
+	printf("\n");
+}
+
+static int report(enum change c, const struct entry *want,
+		  const struct entry *have, struct ctx *ctx)
+{
+	unsigned char digest[SHA256_SIZE];
+	int found = c != SAME, fd, digest_ok;
 	struct meta now;
-	int found = c != SAME, fd;
 
 	if (c == MISSING) {
 		print_entry("missing:", want);
@@ -219,89 +192,31 @@ static int report(enum change c, const struct entry *want,
 	if (c == EXTRA || !want->has_meta)
 		return found;
 	if (c != MISSING) {
-		now = have->meta;	/* recorded through its own descriptor */
+		/* Recorded through its own descriptor, digest included. */
+		now = have->meta;
+		digest_ok = have->has_digest;
+		memcpy(digest, have->digest, SHA256_SIZE);
 	} else if (current_meta(ctx, want->path, &fd, &now) < 0) {
 		return found;		/* no such file: "missing" says it */
 	} else {
+		/* A file without capabilities: the same descriptor for both. */
+		digest_ok = want->has_digest && entry_digest(fd, digest) == 0;
+		if (want->has_digest && !digest_ok) {
+			fail_entry("read", want->path, errno);
+			found = 1;
+		}
 		close(fd);
 	}
 	if (!meta_equal(&now, &want->meta)) {
 		print_meta_differs(want->path, &now, &want->meta);
 		found = 1;
 	}
+	if (want->has_digest && digest_ok &&
+	    memcmp(digest, want->digest, SHA256_SIZE) != 0) {
+		print_content_differs(want->path, digest, want->digest);
+		found = 1;
+	}
 	return found;
-}
-
-/*
- * Makes one file match the manifest. Capabilities are only ever written
- * to a file whose owner, group, mode and ACL presence are those recorded
- * (checked through the descriptor they are written through), or made so
- * first with --fix-owner; otherwise nothing is written for it.
- */
-static int restore_one(enum change c, const struct entry *want,
-		       const struct entry *have, const struct ctx *ctx)
-{
-	const struct opts *o = ctx->o;
-	const struct entry *e = want != NULL ? want : have;
-	struct meta now;
-	cap_t caps = NULL;
-	int fd, fixed = 0, rc = -1;
-
-	/* A manifest registered for a few files (the dpkg trigger's) says
-	 * nothing about the rest of the tree: ping keeps its capability. */
-	if (c == EXTRA && o->listed_only)
-		return 0;
-
-	if (current_meta(ctx, e->path, &fd, &now) < 0) {
-		fail_entry(c == EXTRA ? "remove capabilities of" : "set", e->path, errno);
-		return 1;
-	}
-	if (c != EXTRA && want->has_meta && !meta_equal(&now, &want->meta)) {
-		if (!o->fix_owner) {
-			refuse_meta(e->path, &now, &want->meta,
-				    "not restored (--fix-owner re-applies them)");
-			goto out;
-		}
-		if (want->meta.acl && !now.acl) {
-			refuse_meta(e->path, &now, &want->meta,
-				    "not restored: the ACL's entries were not recorded, so it cannot be re-created");
-			goto out;
-		}
-		if (!o->dry_run && entry_fix_meta(fd, &want->meta, &now) < 0) {
-			fail_entry("change owner, group or mode of", e->path, errno);
-			goto out;
-		}
-		printf("%s ", o->dry_run ? "would fix:" : "fixed:");
-		print_escaped(stdout, e->path);
-		printf(" ");
-		print_meta(stdout, &want->meta, &now);
-		printf("\n");
-		fixed = 1;	/* chown cleared the capabilities */
-	}
-	if (c == SAME && !fixed) {
-		rc = 0;
-		goto out;
-	}
-	if (c != EXTRA) {
-		caps = cap_from_text(want->text);
-		if (caps == NULL || cap_set_nsowner(caps, want->rootid) < 0) {
-			fail_entry("set", e->path, errno);
-			goto out;
-		}
-	}
-	if (!o->dry_run && cap_set_fd(fd, caps) < 0) {
-		fail_entry(c == EXTRA ? "remove capabilities of" : "set", e->path, errno);
-		goto out;
-	}
-	if (c == EXTRA)
-		print_entry(o->dry_run ? "would remove:" : "removed:", have);
-	else
-		print_entry(o->dry_run ? "would set:" : "set:", want);
-	rc = 0;
-out:
-	cap_free(caps);
-	close(fd);
-	return rc < 0 ? 1 : 0;
 }
 
 /*
@@ -317,55 +232,112 @@ static int check_proc(void)
 	return -1;
 }
 
+/* record DIR: the walk; what could not be read goes in as "!unread". */
+static int record_dir(const struct opts *o)
+{
+	struct digest_for all = { DIGEST_ALL, NULL };
+	struct manifest have = { 0 };
+	int status = 2, rc;
+
+	/*
+	 * What could not be read is named on stderr and, as "!unread"
+	 * lines, in the manifest, so verify and restore never take the
+	 * files there for extra ones; the rest is recorded.
+	 */
+	rc = manifest_record(&have, o->root, o->one_fs, o->pseudo, &all);
+	if (rc >= 0) {
+		status = rc == 0 ? 0 : 1;
+		if (manifest_write(&have, stdout) < 0) {
+			warn("standard output");
+			status = 2;
+		}
+	}
+	if (rc > 0)
+		warnx("%zu path%s could not be read: the manifest marks %s \"" UNREAD_TAG "\" and does not cover %s",
+		      have.nunread, have.nunread == 1 ? "" : "s",
+		      have.nunread == 1 ? "it" : "them",
+		      have.nunread == 1 ? "it" : "them");
+	manifest_free(&have);
+	return status;
+}
+
+/* record FILE...: all of them, or nothing printed. */
+static int record_files(const struct opts *o)
+{
+	struct manifest have = { 0 };
+	int status = 1;
+
+	if (manifest_record_files(&have, o->files, o->nfiles) == 0) {
+		status = 0;
+		if (manifest_write(&have, stdout) < 0) {
+			warn("standard output");
+			status = 2;
+		}
+	}
+	manifest_free(&have);
+	return status;
+}
+
+/* The notes on what an old manifest cannot say, before verify or restore. */
+static int check_version(const struct opts *o, int version)
+{
+	int verify = strcmp(o->command, "verify") == 0;
+
+	if (version < 2 && !verify && !o->allow_v1) {
+		warnx("%s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check",
+		      o->manifest);
+		return -1;
+	}
+	if (version < 2)
+		warnx("%s: version 1 manifest: owner, group and mode are not recorded, so not %s",
+		      o->manifest, verify ? "verified" : "checked");
+	/* restore says so for each file it would write to (vouch()). */
+	if (version < 3 && verify)
+		warnx("%s: version %d manifest: file contents are not recorded, so not verified",
+		      o->manifest, version);
+	return 0;
+}
+
 static int run(const struct opts *o)
 {
 	struct manifest want = { 0 }, have = { 0 };
 	struct ctx ctx = { .o = o, .rootfd = -1 };
-	int status = 2, failures, rc;
+	struct digest_for d = { DIGEST_NONE, NULL };
+	int status = 2, failures, verify = strcmp(o->command, "verify") == 0;
 
 	if (check_proc() < 0)
 		return 2;
-	if (strcmp(o->command, "record") == 0) {
-		/*
-		 * What could not be read is named on stderr and, as "!unread"
-		 * lines, in the manifest, so verify and restore never take
-		 * the files there for extra ones; the rest is recorded.
-		 */
-		rc = manifest_record(&have, o->root, o->one_fs, o->pseudo);
-		if (rc >= 0) {
-			manifest_write(&have, stdout);
-			status = rc == 0 ? 0 : 1;
-		}
-		if (rc > 0)
-			warnx("%zu path%s could not be read: the manifest marks %s \"" UNREAD_TAG "\" and does not cover %s",
-			      have.nunread, have.nunread == 1 ? "" : "s",
-			      have.nunread == 1 ? "it" : "them",
-			      have.nunread == 1 ? "it" : "them");
-		manifest_free(&have);
-		return status;
-	}
-	if (load_manifest(&want, o->manifest) < 0)
+	if (strcmp(o->command, "record") == 0)
+		return o->files != NULL ? record_files(o) : record_dir(o);
+	if (strcmp(o->command, "add") == 0)
+		return manifest_add_files(o->manifest, o->files, o->nfiles);
+	if (load_manifest(&want, o->manifest) < 0 ||
+	    check_version(o, want.version) < 0)
 		goto out;
-	if (want.version < 2 && strcmp(o->command, "restore") == 0 &&
-	    !o->allow_v1) {
-		warnx("%s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check",
-		      o->manifest);
-		goto out;
-	}
-	if (want.version < 2)
-		warnx("%s: version 1 manifest: owner, group and mode are not recorded, so not %s",
-		      o->manifest, strcmp(o->command, "verify") == 0 ? "verified" : "checked");
+	ctx.manifest_version = want.version;
 	ctx.rootfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx.rootfd < 0) {
 		warn("%s", o->root);
 		goto out;
 	}
+	/* verify compares the contents of the files the manifest lists. */
+	if (verify) {
+		d.want = DIGEST_LISTED;
+		d.listed = &want;
+	}
 	/* Comparing with a tree not read whole would report false differences. */
-	if (o->listed_only ? manifest_record_listed(&have, &want, ctx.rootfd) < 0
-			   : manifest_record(&have, o->root, o->one_fs, o->pseudo) != 0)
+	if (o->listed_only ? manifest_record_listed(&have, &want, ctx.rootfd, &d) < 0
+			   : manifest_record(&have, o->root, o->one_fs, o->pseudo, &d) != 0)
 		goto out;
-	failures = compare(&want, &have, strcmp(o->command, "verify") == 0 ?
-			   report : restore_one, &ctx);
+	/*
+	 * restore's read leases: a process asking to open a leased file for
+	 * writing makes the kernel send the holder SIGIO, whose default
+	 * action would end restore between two changes of one file. Only
+	 * the lease's state matters here (content_lease_held()).
+	 */
+	if (!verify)
+		signal(SIGIO, SIG_IGN);
+	failures = compare(&want, &have, verify ? report : restore_one, &ctx);
 	status = failures ? 1 : 0;
 out:
 	if (ctx.rootfd >= 0)
@@ -406,13 +378,19 @@ static const struct opt options[] = {
 	{ "fix-owner", 0, no_argument, NULL, NULL,
 	  "restore owner, group and mode too, where they differ",
 	  OPTS_FLAG(struct opts, fix_owner) },
+	{ "accept-new-content", 0, no_argument, NULL, NULL,
+	  "restore a file whose content is not the recorded one\n"
+	  "if only root could have put it there: owned and\n"
+	  "writable by root alone, as is every directory from /",
+	  OPTS_FLAG(struct opts, accept_new) },
 	{ "allow-v1", 0, no_argument, NULL, NULL,
 	  "restore a version 1 manifest, which records no owner,\n"
 	  "group or mode, without checking them",
 	  OPTS_FLAG(struct opts, allow_v1) },
 	{ "listed-only", 0, no_argument, NULL, NULL,
-	  "restore only the files the manifest lists; leave the\n"
-	  "capabilities of every other file alone",
+	  "only the files the manifest lists: verify reports no\n"
+	  "extra file, restore leaves every other file's\n"
+	  "capabilities alone",
 	  OPTS_FLAG(struct opts, listed_only) },
 	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
 };
@@ -433,9 +411,11 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: capmanifest record [-x] [--include-pseudo] <dir>\n"
-		"       capmanifest verify [-x] [--include-pseudo] <manifest> <dir>\n"
-		"       capmanifest restore [-n] [--fix-owner] [--allow-v1] [--listed-only]\n"
-		"                           [--include-pseudo] <manifest> <dir>\n");
+		"       capmanifest record <file>...\n"
+		"       capmanifest verify [-x] [--include-pseudo] [--listed-only] <manifest> <dir>\n"
+		"       capmanifest restore [-n] [--fix-owner] [--accept-new-content] [--allow-v1]\n"
+		"                           [--listed-only] [--include-pseudo] <manifest> <dir>\n"
+		"       capmanifest add <manifest> <file>...\n");
 	opts_help(out, options, COUNT(options), "  ", 23);
 	opts_help(out, first_options, COUNT(first_options), "  ", 23);
 }
@@ -460,36 +440,72 @@ static int parse_command(struct opts *o, const char *word, int *status)
 		}
 	}
 	o->command = word;
-	if (strcmp(word, "record") != 0 && strcmp(word, "verify") != 0 &&
-	    strcmp(word, "restore") != 0) {
-		*status = bad_command(word);
-		return 1;
+	for (i = 0; i < COUNT(commands); i++)
+		if (strcmp(word, commands[i]) == 0)
+			return 0;
+	*status = bad_command(word);
+	return 1;
+}
+
+/*
+ * record's operands: one that is not a regular file is the directory to
+ * walk (whose errors manifest_record() reports, as before files were
+ * taken), anything else a list of files. 0, or 2 once reported.
+ */
+static int take_record_operands(struct opts *o, int n, char **argv)
+{
+	struct stat st;
+	int found = n == 1 && lstat(argv[0], &st) == 0;
+
+	if (found && S_ISLNK(st.st_mode)) {
+		warnx("%s: a symbolic link: name the directory or file it points to",
+		      argv[0]);
+		return 2;
 	}
+	if (n == 1 && (!found || !S_ISREG(st.st_mode))) {
+		o->root = argv[0];
+		return 0;
+	}
+	o->files = argv;
+	o->nfiles = n;
 	return 0;
 }
 
 /* The operands a command takes; 0, or 2 after the usage text. */
 static int take_operands(struct opts *o, int argc, char **argv)
 {
-	int operands = argc - optind;
+	int operands = argc - optind, record = strcmp(o->command, "record") == 0,
+	    add = strcmp(o->command, "add") == 0;
 
-	if (strcmp(o->command, "record") == 0 && operands == 1) {
-		o->root = argv[optind];
-	} else if ((strcmp(o->command, "verify") == 0 ||
-		    strcmp(o->command, "restore") == 0) && operands == 2) {
+	if (record && operands >= 1) {
+		if (take_record_operands(o, operands, argv + optind) != 0)
+			return 2;
+	} else if (add && operands >= 2) {
+		o->manifest = argv[optind];
+		o->files = argv + optind + 1;
+		o->nfiles = operands - 1;
+	} else if (!record && !add && operands == 2) {
 		o->manifest = argv[optind];
 		o->root = argv[optind + 1];
 	} else {
-		warnx("%s takes %s, got %d",
-		      o->command, strcmp(o->command, "record") == 0 ?
-		      "1 operand (<dir>)" : "2 operands (<manifest> <dir>)",
-		      operands);
+		warnx("%s takes %s, got %d", o->command,
+		      record ? "1 operand (<dir>), or files (<file>...)" :
+		      add ? "a manifest and files (<manifest> <file>...)" :
+		      "2 operands (<manifest> <dir>)", operands);
 		usage(stderr);
 		return 2;
 	}
-	if ((o->dry_run || o->fix_owner || o->allow_v1 || o->listed_only) &&
+	if ((o->dry_run || o->fix_owner || o->allow_v1 || o->accept_new) &&
 	    strcmp(o->command, "restore") != 0) {
-		warnx("--dry-run, --fix-owner, --allow-v1 and --listed-only only apply to restore");
+		warnx("--dry-run, --fix-owner, --accept-new-content and --allow-v1 only apply to restore");
+		return 2;
+	}
+	if (o->listed_only && (record || add)) {
+		warnx("--listed-only only applies to verify and restore");
+		return 2;
+	}
+	if ((o->one_fs || o->pseudo) && o->files != NULL) {
+		warnx("--one-file-system and --include-pseudo only apply to walking a directory");
 		return 2;
 	}
 	return 0;

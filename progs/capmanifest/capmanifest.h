@@ -3,14 +3,36 @@
 #ifndef CAPMANIFEST_H
 #define CAPMANIFEST_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/capability.h>
 #include <sys/stat.h>
 
-/* Version 2 adds owner, group, mode and ACL presence; 1 is still read. */
-#define MANIFEST_MAGIC		"# capmanifest 2"
+#include "sha256.h"
+
+/*
+ * Version 3 adds each file's content digest (what the file is, not only
+ * where it is); 2 added owner, group, mode and ACL presence. 1 and 2 are
+ * still read.
+ */
+#define MANIFEST_MAGIC		"# capmanifest 3"
+#define MANIFEST_MAGIC_V2	"# capmanifest 2"
 #define MANIFEST_MAGIC_V1	"# capmanifest 1"
+/* Room for a reason in a message: who may write a file, and how. */
+#define WHY_SIZE	256
+
+/*
+ * Whether the directories on a file's way are root's alone: writable by
+ * nobody but root and the user running capmanifest (who, if not root,
+ * cannot grant capabilities or root's set-user-ID anyway).
+ */
+struct way {
+	int root_only;		/* 1: each is writable by root alone */
+	char dir[PATH_MAX];	/* else the first that is not: "./app", "/tmp" */
+	char why[WHY_SIZE];	/* and who besides root may write it */
+};
+
 /* Starts a line naming a path record could not read (capmanifest_io.c). */
 #define UNREAD_TAG		"!unread"
 
@@ -33,12 +55,14 @@ struct entry {
 	uid_t rootid;		/* 0 unless a v3 (namespaced) capability */
 	int has_meta;		/* 0: from a version 1 manifest */
 	struct meta meta;
+	int has_digest;		/* 0: from a version 1 or 2 manifest */
+	unsigned char digest[SHA256_SIZE];	/* SHA-256 of the content */
 };
 
 struct manifest {
 	struct entry *entries;
 	size_t count, alloc;
-	int version;		/* of the manifest read: 1 or 2 */
+	int version;		/* of the manifest read: 1, 2 or 3 */
 	/*
 	 * Paths ("./dir", raw bytes) record could not read: a directory
 	 * not listed or a file whose capabilities could not be read. The
@@ -49,6 +73,42 @@ struct manifest {
 	size_t nunread, aunread;
 };
 
+/* The options, built once in main() (capmanifest.c). */
+struct opts {
+	int one_fs;
+	int pseudo;		/* walk pseudo filesystems (proc, sysfs, ...) too */
+	int dry_run;
+	int fix_owner;		/* restore: re-apply owner, group and mode */
+	int accept_new;		/* restore: new content where only root put it */
+	int allow_v1;		/* restore: accept a manifest without them */
+	int listed_only;	/* verify, restore: the manifest's files only */
+	const char *command;
+	const char *manifest;
+	const char *root;
+	char *const *files;	/* record FILE..., add MANIFEST FILE... */
+	int nfiles;
+};
+
+/* A path in the manifest compared with the tree. */
+enum change { SAME, MISSING, EXTRA, DIFFERS };
+
+/* What verify and restore share over one run. */
+struct ctx {
+	const struct opts *o;
+	int rootfd;		/* O_PATH, the tree's root */
+	int manifest_version;
+	int above_checked;	/* above holds the directories above the root */
+	struct way above;
+};
+
+/* capmanifest_restore.c: makes one file match; 1 on a failure or refusal. */
+int restore_one(enum change c, const struct entry *want,
+		const struct entry *have, struct ctx *ctx);
+/* "<label> <path> <caps>[ [rootid=N]]" on stdout. */
+void print_entry(const char *label, const struct entry *e);
+/* "capmanifest: cannot <what> <path>: <reason>" */
+void fail_entry(const char *what, const char *path, int err);
+
 /* capmanifest_io.c */
 int manifest_add(struct manifest *m, const struct entry *e);
 int manifest_take(struct manifest *to, struct manifest *from);
@@ -57,10 +117,35 @@ int manifest_add_unread(struct manifest *m, const char *path);
 const char *manifest_unread_above(const struct manifest *m, const char *path);
 void manifest_sort(struct manifest *m);
 void manifest_free(struct manifest *m);
-void manifest_write(const struct manifest *m, FILE *out);
+/* The sorted m's entry for path, or NULL. */
+struct entry *manifest_find(const struct manifest *m, const char *path);
+/*
+ * Writes m in the current format: every entry must have its metadata and
+ * digest (EINVAL, nothing written, when one has not). 0, or -1 with
+ * errno when out could not take it all (its error flag set).
+ */
+int manifest_write(const struct manifest *m, FILE *out);
 int manifest_read(struct manifest *m, FILE *in, const char *name);
+/* 1 when path is a path a manifest may hold: "./" and components that
+ * are neither empty, "." nor "..". */
+int manifest_path_ok(const char *path);
 void print_escaped(FILE *out, const char *path);
 void print_meta(FILE *out, const struct meta *m, const struct meta *only);
+/* "sha256=<64 hex digits>" */
+void print_digest(FILE *out, const unsigned char d[SHA256_SIZE]);
+
+/*
+ * Whose content digests a record computes: every file's (DIGEST_ALL,
+ * record), only those of files a given manifest lists with a digest
+ * (DIGEST_LISTED, verify: reading every capable file of a system to
+ * compare none of them would be waste), or none (DIGEST_NONE, restore,
+ * which reads a file's content only under the lease it writes under).
+ */
+enum digest_want { DIGEST_ALL, DIGEST_LISTED, DIGEST_NONE };
+struct digest_for {
+	enum digest_want want;
+	const struct manifest *listed;	/* for DIGEST_LISTED, sorted */
+};
 
 /*
  * capmanifest_walk.c: every regular file under root with capabilities.
@@ -70,10 +155,30 @@ void print_meta(FILE *out, const struct meta *m, const struct meta *only);
  * out unless pseudo is set.
  */
 int manifest_record(struct manifest *m, const char *root, int one_fs,
-		    int pseudo);
+		    int pseudo, const struct digest_for *d);
 /* The same for only the files want lists, below rootfd, without a walk. */
 int manifest_record_listed(struct manifest *m, const struct manifest *want,
-			   int rootfd);
+			   int rootfd, const struct digest_for *d);
+/*
+ * The entry of the regular file open as fd (O_PATH; st fstat()ed on it)
+ * at path rel: 1 with *e filled (e->path is rel itself, e->text the
+ * caller's to cap_free()), 0 when it has no capabilities, -1 with errno.
+ * Its content digest is read when digest is set.
+ */
+int entry_record(int fd, const struct stat *st, const char *rel, int digest,
+		 struct entry *e);
+
+/*
+ * capmanifest_files.c: single files, named as record / would name them
+ * ("./usr/bin/perf" for /usr/bin/perf or, on a merged /usr, /bin/perf).
+ * Records each into m (digests included); 0, or -1 after naming on
+ * stderr each file that could not be recorded (no capabilities, not a
+ * regular file, unreadable): then m holds only the others.
+ */
+int manifest_record_files(struct manifest *m, char *const *files, int n);
+/* capmanifest add: records files and merges them into the manifest at
+ * path, written anew. Returns the exit status (0, 1, 2). */
+int manifest_add_files(const char *path, char *const *files, int n);
 
 /*
  * capmanifest_apply.c: one file, always through a descriptor of its own
@@ -85,5 +190,55 @@ cap_t entry_caps(int fd);
 int entry_meta(int fd, const struct stat *st, struct meta *out);
 int entry_fix_meta(int fd, const struct meta *want, const struct meta *have);
 int meta_equal(const struct meta *a, const struct meta *b);
+/*
+ * The raw system.posix_acl_access value of fd's inode (any kind of
+ * descriptor, O_PATH too) in *raw (caller frees), its length in *len:
+ * 1, or 0 when it has none (or the filesystem has no ACLs), or -1 with
+ * errno.
+ */
+int entry_acl(int fd, unsigned char **raw, size_t *len);
+
+/*
+ * capmanifest_content.c: a file's content, read through its O_PATH
+ * descriptor's inode and no other (see there).
+ */
+/* An O_RDONLY descriptor of fd's inode (a regular file: else EINVAL),
+ * or -1 with errno. */
+int content_open(int fd);
+/* Takes a read lease on cfd: 0, or -1 with errno (EAGAIN: some process
+ * has the file open for writing). */
+int content_lease(int cfd);
+/* 1 while the lease content_open() took is unbroken: nobody has asked
+ * to open the file for writing or to truncate it since. */
+int content_lease_held(int cfd);
+/* The digest of fd's content, without a lease (record, verify). */
+int entry_digest(int fd, unsigned char out[SHA256_SIZE]);
+
+/*
+ * capmanifest_trust.c: who besides root may change a file or a
+ * directory, by the kernel's rule (owner, mode bits, POSIX ACL).
+ */
+/*
+ * 0 when nobody but root and allowed (a uid; 0 for root alone) may write
+ * the inode open as fd (st fstat()ed on it), 1 when someone else may
+ * (*why then says who and how: "uid 65534 owns it"), -1 with errno.
+ */
+int writers_besides(int fd, const struct stat *st, uid_t allowed,
+		    char why[WHY_SIZE]);
+/* "directory <dir, escaped>: <why>" */
+void print_way(FILE *out, const struct way *w);
+/*
+ * walk_open_beneath()'s way to relpath below rootfd, which also checks
+ * every directory on it, rootfd's included (way->dir: "." for it). The
+ * O_PATH descriptor, or -1 with errno as walk_open_beneath() sets it.
+ */
+int open_checked_beneath(int rootfd, const char *relpath, struct stat *st,
+			 struct way *way);
+/*
+ * The directories above dirfd up to "/" (the process's root), checked
+ * alike: 0 (way->root_only set as found, way->dir an absolute path), or
+ * -1 with errno.
+ */
+int writers_above(int dirfd, struct way *way);
 
 #endif

@@ -63,31 +63,31 @@ static int acl_is_extended(const unsigned char *v, size_t len)
 	return 0;
 }
 
-/* 1, 0, or -1 with errno when the ACL cannot be read. */
-static int read_acl(const char *path)
+int entry_acl(int fd, unsigned char **raw, size_t *len)
 {
 	unsigned char *buf = NULL;
-	ssize_t len;
-	int ext;
+	char path[40];
+	ssize_t n;
 
+	proc_path(path, sizeof(path), fd);
 	for (;;) {
 		unsigned char *grown;
 
-		len = getxattr(path, ACL_XATTR, NULL, 0);
-		if (len < 0)
+		n = getxattr(path, ACL_XATTR, NULL, 0);
+		if (n < 0)
 			break;
-		grown = realloc(buf, (size_t)len + 1);
+		grown = realloc(buf, (size_t)n + 1);
 		if (grown == NULL) {
 			free(buf);
 			errno = ENOMEM;
 			return -1;
 		}
 		buf = grown;
-		len = getxattr(path, ACL_XATTR, buf, (size_t)len + 1);
-		if (len >= 0 || errno != ERANGE)
+		n = getxattr(path, ACL_XATTR, buf, (size_t)n + 1);
+		if (n >= 0 || errno != ERANGE)
 			break;		/* ERANGE: it grew; ask again */
 	}
-	if (len < 0) {
+	if (n < 0) {
 		int saved = errno;
 
 		free(buf);
@@ -96,21 +96,32 @@ static int read_acl(const char *path)
 		errno = saved;
 		return -1;
 	}
-	ext = acl_is_extended(buf, (size_t)len);
-	free(buf);
+	*raw = buf;
+	*len = (size_t)n;
+	return 1;
+}
+
+/* 1, 0, or -1 with errno when the ACL cannot be read. */
+static int read_acl(int fd)
+{
+	unsigned char *raw;
+	size_t len;
+	int ext, rc = entry_acl(fd, &raw, &len);
+
+	if (rc <= 0)
+		return rc;
+	ext = acl_is_extended(raw, len);
+	free(raw);
 	return ext;
 }
 
 /* Owner, group, mode (from st, fstat()ed on fd) and ACL. 0 or -1. */
 int entry_meta(int fd, const struct stat *st, struct meta *out)
 {
-	char path[40];
-
-	proc_path(path, sizeof(path), fd);
 	out->uid = st->st_uid;
 	out->gid = st->st_gid;
 	out->mode = st->st_mode & 07777;
-	out->acl = read_acl(path);
+	out->acl = read_acl(fd);
 	return out->acl < 0 ? -1 : 0;
 }
 

@@ -12,21 +12,23 @@
 #include "escape.h"
 
 /*
- * Format: a first line "# capmanifest 2", then one line per file:
- *   <path> owner=<uid> group=<gid> mode=<oooo> acl=<yes|no> <capability text>[ [rootid=<n>]]
+ * Format: a first line "# capmanifest 3", then one line per file:
+ *   <path> owner=<uid> group=<gid> mode=<oooo> acl=<yes|no> sha256=<hex> <capability text>[ [rootid=<n>]]
  * Paths are relative to the recorded tree ("./bin/ping") with space,
  * backslash and whatever a terminal could act on (control bytes, DEL, C1
  * controls, bidi and line separators, bytes that are not UTF-8) written
  * as \ooo octal, so the first space always ends the path, names with
  * newlines survive, and printing a manifest cannot steer a terminal. owner and
  * group are numbers, mode the permission bits in four octal digits, and
- * acl says whether a POSIX access ACL grants beyond them.
- * A line "!unread <path>" (version 2) names a path record could not read:
+ * acl says whether a POSIX access ACL grants beyond them; sha256 is the
+ * digest of the file's content, 64 lower-case hex digits (one spelling).
+ * A line "!unread <path>" (version 2 on) names a path record could not read:
  * the manifest says nothing about it or below it. A reader that does not
  * know the line refuses the manifest (its path is not "./..."), which is
  * safer than taking the files there for extra ones and stripping them.
- * Version 1 ("# capmanifest 1") lines have no owner, group, mode or acl
- * fields; they are still read, as entries without them (has_meta 0).
+ * Version 2 lines are the same without sha256 (has_digest 0); version 1
+ * ("# capmanifest 1") lines have no owner, group, mode or acl fields
+ * either (has_meta 0). Both are still read.
  */
 void print_escaped(FILE *out, const char *path)
 {
@@ -200,6 +202,16 @@ void manifest_sort(struct manifest *m)
 		qsort(m->unread, m->nunread, sizeof(*m->unread), by_string);
 }
 
+struct entry *manifest_find(const struct manifest *m, const char *path)
+{
+	struct entry key = { .path = (char *)(uintptr_t)path };
+
+	if (m->count == 0)
+		return NULL;
+	return bsearch(&key, m->entries, m->count, sizeof(*m->entries),
+		       by_path);
+}
+
 void manifest_free(struct manifest *m)
 {
 	size_t i;
@@ -239,11 +251,24 @@ void print_meta(FILE *out, const struct meta *m, const struct meta *only)
 		fprintf(out, "%sacl=%s", sep, m->acl ? "yes" : "no");
 }
 
-/* Always version 2: every entry written has its metadata. */
-void manifest_write(const struct manifest *m, FILE *out)
+void print_digest(FILE *out, const unsigned char d[SHA256_SIZE])
+{
+	char hex[SHA256_HEX];
+
+	sha256_to_hex(d, hex);
+	fprintf(out, "sha256=%s", hex);
+}
+
+int manifest_write(const struct manifest *m, FILE *out)
 {
 	size_t i;
 
+	for (i = 0; i < m->count; i++) {
+		if (!m->entries[i].has_meta || !m->entries[i].has_digest) {
+			errno = EINVAL;		/* it would not be read back */
+			return -1;
+		}
+	}
 	fprintf(out, "%s\n", MANIFEST_MAGIC);
 	for (i = 0; i < m->nunread; i++) {
 		fputs(UNREAD_TAG " ", out);
@@ -254,11 +279,20 @@ void manifest_write(const struct manifest *m, FILE *out)
 		print_escaped(out, m->entries[i].path);
 		fputc(' ', out);
 		print_meta(out, &m->entries[i].meta, NULL);
+		fputc(' ', out);
+		print_digest(out, m->entries[i].digest);
 		fprintf(out, " %s", m->entries[i].text);
 		if (m->entries[i].rootid != 0)
 			fprintf(out, " [rootid=%u]", (unsigned)m->entries[i].rootid);
 		fputc('\n', out);
 	}
+	errno = 0;
+	if (fflush(out) != 0 || ferror(out)) {
+		if (errno == 0)
+			errno = EIO;	/* an earlier write failed */
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -266,7 +300,7 @@ void manifest_write(const struct manifest *m, FILE *out)
  * components that are neither empty, "." nor "..", so restoring can never
  * write outside the tree and "./sub/./b" cannot name "./sub/b" again.
  */
-static int is_relative_path(const char *path)
+int manifest_path_ok(const char *path)
 {
 	const char *p;
 
@@ -340,6 +374,18 @@ static int take_meta(char **text, struct meta *m)
 	return 0;
 }
 
+/* Version 3's "sha256=<64 hex> " after the metadata; *text moves past it. */
+static int take_digest(char **text, unsigned char d[SHA256_SIZE])
+{
+	char *p = *text;
+
+	if (strncmp(p, "sha256=", 7) != 0 ||
+	    sha256_from_hex(p + 7, d) < 0 || p[7 + 2 * SHA256_SIZE] != ' ')
+		return -1;
+	*text = p + 7 + 2 * SHA256_SIZE + 1;
+	return 0;
+}
+
 /* Parses "[rootid=N]" at the end of text, removing it; 0 when absent. */
 static int take_rootid(char *text, uid_t *rootid)
 {
@@ -371,6 +417,8 @@ static enum line_result read_magic(struct manifest *m, const char *line,
 				   const char *name)
 {
 	if (strcmp(line, MANIFEST_MAGIC) == 0) {
+		m->version = 3;
+	} else if (strcmp(line, MANIFEST_MAGIC_V2) == 0) {
 		m->version = 2;
 	} else if (strcmp(line, MANIFEST_MAGIC_V1) == 0) {
 		m->version = 1;
@@ -382,11 +430,11 @@ static enum line_result read_magic(struct manifest *m, const char *line,
 	return LINE_OK;
 }
 
-/* "!unread PATH" (version 2): a path record could not read. */
+/* "!unread PATH" (version 2 on): a path record could not read. */
 static enum line_result read_unread(struct manifest *m, char *path,
 				    const char *name, unsigned long lineno)
 {
-	if (unescape(path) < 0 || !is_relative_path(path)) {
+	if (unescape(path) < 0 || !manifest_path_ok(path)) {
 		warnx("%s:%lu: bad path after " UNREAD_TAG, name, lineno);
 		return LINE_BAD;
 	}
@@ -398,7 +446,8 @@ static enum line_result read_unread(struct manifest *m, char *path,
 }
 
 /*
- * "PATH [owner=N group=N mode=NNNN acl=yes|no] CAPS [[rootid=N]]": the
+ * "PATH [owner=N group=N mode=NNNN acl=yes|no [sha256=HEX]] CAPS
+ * [[rootid=N]]", the fields the manifest's version has: the
  * path must be one a walk can produce, the capabilities valid text (kept
  * in cap_to_text()'s canonical form).
  */
@@ -420,7 +469,7 @@ static enum line_result read_entry(struct manifest *m, char *line,
 		      name, lineno);
 		return LINE_BAD;
 	}
-	if (!is_relative_path(line)) {
+	if (!manifest_path_ok(line)) {
 		warnx("%s:%lu: path must start with \"./\" and have no \".\", \"..\" or empty component",
 		      name, lineno);
 		return LINE_BAD;
@@ -432,6 +481,14 @@ static enum line_result read_entry(struct manifest *m, char *line,
 			return LINE_BAD;
 		}
 		e.has_meta = 1;
+	}
+	if (m->version >= 3) {
+		if (take_digest(&text, e.digest) < 0) {
+			warnx("%s:%lu: want \"sha256=\" and 64 lower-case hex digits after acl=",
+			      name, lineno);
+			return LINE_BAD;
+		}
+		e.has_digest = 1;
 	}
 	if (take_rootid(text, &e.rootid) < 0) {
 		warnx("%s:%lu: bad [rootid=] suffix", name, lineno);

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,57 @@ struct record_walk {
 	size_t rootlen;		/* of the printed root, cut from paths */
 	const char *top;	/* the printed root */
 	struct rec *main;	/* the calling thread's, which gets the rest */
+	const struct digest_for *digests;
 };
+
+/* Whether path's content digest is wanted. */
+static int wants_digest(const struct digest_for *d, const char *path)
+{
+	const struct entry *e;
+
+	switch (d->want) {
+	case DIGEST_ALL:
+		return 1;
+	case DIGEST_LISTED:
+		e = manifest_find(d->listed, path);
+		return e != NULL && e->has_digest;
+	default:
+		return 0;
+	}
+}
+
+int entry_record(int fd, const struct stat *st, const char *rel, int digest,
+		 struct entry *e)
+{
+	cap_t caps = entry_caps(fd);
+	int saved;
+
+	memset(e, 0, sizeof(*e));
+	if (caps == NULL)
+		return errno == ENODATA || errno == ENOTSUP ? 0 : -1;
+	/*
+	 * Capabilities, owner, mode, ACL and content all through fd: one
+	 * inode, whatever is renamed meanwhile.
+	 */
+	if (entry_meta(fd, st, &e->meta) < 0 ||
+	    (digest && entry_digest(fd, e->digest) < 0))
+		goto fail;
+	e->has_meta = 1;
+	e->has_digest = digest;
+	e->rootid = cap_get_nsowner(caps);
+	e->path = (char *)(uintptr_t)rel;
+	e->text = cap_to_text(caps, NULL);
+	if (e->text == NULL)
+		goto fail;
+	cap_free(caps);
+	return 1;
+fail:
+	saved = errno;
+	cap_free(caps);
+	memset(e, 0, sizeof(*e));
+	errno = saved;
+	return -1;
+}
 
 /*
  * Notes a path that could not be read, so the manifest says it does not
@@ -87,10 +138,10 @@ static char *relative_path(const struct record_walk *rw,
 static void record_file(const struct record_walk *rw, struct rec *r,
 			const struct walk_ent *e)
 {
-	struct entry ent = { 0 };
+	struct entry ent;
 	struct stat st;
-	cap_t caps = NULL;
-	int fd = walk_open_file(e->dirfd, e->name, &st), err;
+	char *rel = NULL;
+	int fd = walk_open_file(e->dirfd, e->name, &st), err, rc;
 
 	if (fd < 0) {
 		/* Vanished, or not a regular file (any more): not ours. */
@@ -98,23 +149,18 @@ static void record_file(const struct record_walk *rw, struct rec *r,
 			return;
 		goto failed;
 	}
-	caps = entry_caps(fd);
-	if (caps == NULL) {
-		if (errno == ENODATA || errno == ENOTSUP)
-			goto out;	/* no capabilities */
+	rel = relative_path(rw, e);
+	if (rel == NULL)
 		goto failed;
-	}
-	if (entry_meta(fd, &st, &ent.meta) < 0)
-		goto failed;
-	ent.has_meta = 1;
-	ent.rootid = cap_get_nsowner(caps);
-	ent.path = relative_path(rw, e);
-	if (ent.path == NULL)
-		goto failed;
-	ent.text = cap_to_text(caps, NULL);
-	if (ent.text == NULL || manifest_add(&r->m, &ent) < 0)
-		goto failed;
-	goto out;
+	rc = entry_record(fd, &st, rel, wants_digest(rw->digests, rel), &ent);
+	if (rc > 0 && manifest_add(&r->m, &ent) < 0)
+		rc = -1;	/* ENOMEM */
+	err = errno;
+	if (ent.text != NULL)
+		cap_free(ent.text);	/* manifest_add copied it */
+	if (rc >= 0)
+		goto out;
+	errno = err;
 failed:
 	err = errno;
 	flockfile(stderr);	/* one line, whatever other threads print */
@@ -122,13 +168,11 @@ failed:
 	print_path(e);
 	fprintf(stderr, ": %s\n", strerror(err));
 	funlockfile(stderr);
-	free(ent.path);
-	ent.path = relative_path(rw, e);
-	note_unread(r, ent.path);
+	if (rel == NULL)
+		rel = relative_path(rw, e);
+	note_unread(r, rel);
 out:
-	free(ent.path);
-	cap_free(ent.text);
-	cap_free(caps);
+	free(rel);
 	if (fd >= 0)
 		close(fd);
 }
@@ -215,10 +259,10 @@ static const struct walk_ops record_ops = {
 };
 
 int manifest_record(struct manifest *m, const char *root, int one_fs,
-		    int pseudo)
+		    int pseudo, const struct digest_for *d)
 {
 	struct rec r = { .m = *m };
-	struct record_walk rw = { .main = &r };
+	struct record_walk rw = { .main = &r, .digests = d };
 	struct stat st;
 	char *top = strdup(root);
 	size_t len;
@@ -257,16 +301,16 @@ int manifest_record(struct manifest *m, const char *root, int one_fs,
  * that is gone or carries no capabilities gets no entry, as in a walk.
  */
 int manifest_record_listed(struct manifest *m, const struct manifest *want,
-			   int rootfd)
+			   int rootfd, const struct digest_for *d)
 {
 	size_t i;
 	int failed = 0, err;
 
 	for (i = 0; i < want->count; i++) {
-		struct entry ent = { 0 };
+		const char *path = want->entries[i].path;
+		struct entry ent;
 		struct stat st;
-		cap_t caps = NULL;
-		int fd = walk_open_beneath(rootfd, want->entries[i].path, &st);
+		int fd = walk_open_beneath(rootfd, path, &st), rc;
 
 		if (fd < 0) {
 			/* Gone, not a regular file, or behind a symlink:
@@ -276,32 +320,21 @@ int manifest_record_listed(struct manifest *m, const struct manifest *want,
 				goto failed;
 			continue;
 		}
-		caps = entry_caps(fd);
-		if (caps == NULL) {
-			if (errno != ENODATA && errno != ENOTSUP)
-				goto failed;
-			goto next;
-		}
-		if (entry_meta(fd, &st, &ent.meta) < 0)
-			goto failed;
-		ent.has_meta = 1;
-		ent.rootid = cap_get_nsowner(caps);
-		ent.path = want->entries[i].path;	/* copied by manifest_add */
-		ent.text = cap_to_text(caps, NULL);
-		if (ent.text == NULL || manifest_add(m, &ent) < 0)
-			goto failed;
-		goto next;
-failed:
+		rc = entry_record(fd, &st, path, wants_digest(d, path), &ent);
+		if (rc > 0 && manifest_add(m, &ent) < 0)
+			rc = -1;	/* ENOMEM */
 		err = errno;
+		if (ent.text != NULL)
+			cap_free(ent.text);	/* manifest_add copied it */
+		close(fd);
+		if (rc >= 0)
+			continue;
+		errno = err;
+failed:
 		fputs("capmanifest: ", stderr);
-		print_escaped(stderr, want->entries[i].path);
-		fprintf(stderr, ": %s\n", strerror(err));
+		print_escaped(stderr, path);
+		fprintf(stderr, ": %s\n", strerror(errno));
 		failed = 1;
-next:
-		cap_free(ent.text);
-		cap_free(caps);
-		if (fd >= 0)
-			close(fd);
 	}
 	manifest_sort(m);
 	return failed ? -1 : 0;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/capability.h>
 #include <sys/types.h>
 
 /* 1 when argv asks for the audit (--all or --tree anywhere). */
@@ -27,12 +28,13 @@ enum {
 	FLAG_AMBIENT_SHELL = 1 << 0,	/* ambient caps in an interactive shell */
 	FLAG_WRITABLE_EXE = 1 << 1,	/* non-root, capable, may rewrite its exe */
 	FLAG_NO_NNP_DAEMON = 1 << 2,	/* capable daemon without no_new_privs */
+	FLAG_THREADS_DIFFER = 1 << 3,	/* threads hold different credentials */
 };
 
 /* The executable check (only for capable processes of a non-root user). */
 enum exe_state {
 	EXE_NOT_NEEDED,		/* root, or nothing to lose */
-	EXE_SAFE,		/* not writable by the process's user */
+	EXE_SAFE,		/* not writable by the process's users */
 	EXE_WRITABLE,
 	EXE_UNCHECKED,		/* /proc/<pid>/exe could not be examined */
 };
@@ -44,21 +46,58 @@ enum exe_state {
  */
 #define CMDLINE_MOST	4096
 
+/*
+ * Credentials belong to threads, not processes: a thread that calls
+ * setresuid(2) or capset(2) itself (not through glibc, which makes every
+ * thread follow, or libpsx) holds its own. One thread's, or all of a
+ * process's threads' together ("widest"): each set the union of the
+ * threads' sets, each id 0 if any thread's is 0 (else the main thread's),
+ * no_new_privs off if any thread lacks it.
+ */
+struct creds {
+	uid_t uid[4];			/* real, effective, saved, filesystem */
+	gid_t gid[4];
+	gid_t *groups;			/* supplementary (one thread's only) */
+	int ngroups;
+	uint64_t inh, prm, eff, bnd, amb;
+	int amb_known;			/* 0: no CapAmb line and P&I not empty */
+	int nnp;			/* NoNewPrivs: 1, 0, or -1 unknown */
+};
+
+/* The first thread ids a thread set keeps; it counts the rest. */
+#define THREAD_TIDS_MOST	8
+/*
+ * The most distinct credential sets kept per process: a process whose
+ * threads each take another user's ids (a file server acting for its
+ * clients) could otherwise make the audit keep one per thread.
+ */
+#define THREAD_SETS_MOST	64
+
+/* The threads of one process that hold the same credentials. */
+struct thread_set {
+	struct creds c;
+	pid_t tids[THREAD_TIDS_MOST];	/* in the order read; main first */
+	size_t count;
+};
+
 /* One process as one consistent read of /proc/<pid> saw it. */
 struct proc {
 	pid_t pid, ppid;
-	uid_t uid[4];			/* real, effective, saved, filesystem */
-	gid_t gid[4];
+	struct creds c;			/* all its threads together (widest) */
 	unsigned long long start;	/* start time (clock ticks after boot) */
 	int tty;			/* has a controlling terminal */
-	int nnp;			/* NoNewPrivs */
-	uint64_t inh, prm, eff, bnd, amb;
 	char comm[64];			/* raw bytes, as the kernel has them */
 	char *cmdline;			/* NUL-separated; only when printed */
 	size_t cmdline_len;
 	int cmdline_cut;		/* longer than CMDLINE_MOST: the rest left out */
 	char *exe;			/* exe's path; only when printed */
 	enum exe_state exe_state;
+	/* its threads, grouped by credentials; at least one set */
+	struct thread_set *sets;
+	size_t nsets;
+	size_t threads;			/* threads read */
+	size_t threads_untold;		/* in sets past THREAD_SETS_MOST */
+	int main_exited;		/* main thread gone, others running */
 	unsigned flags;
 	int shown;			/* holds or lacks something worth showing */
 	/* --tree: the parent, and the children as a list in pid order */
@@ -115,11 +154,98 @@ struct proc *scan_parent(const struct scan *s, const struct proc *p);
 /* Sets flags and shown on every process (after the whole scan). */
 void judge_all(struct scan *s);
 
+/* A growing read buffer, reused for every process. */
+struct buf {
+	char *data;
+	size_t size;
+};
+
+/*
+ * Reads name, relative to the directory dfd, into b (NUL-terminated):
+ * whole when it is one record the kernel writes in one go (stat,
+ * status), at most most bytes when most > 0. Returns the length, or -1
+ * with errno. (getpcaps_scan.c)
+ */
+ssize_t read_at(int dfd, const char *name, struct buf *b, int whole,
+		size_t most);
+
+/*
+ * One thread's status text into c (c->groups: free with creds_release()).
+ * Returns 0, or -1 with errno EPROTO (a line missing or malformed) or
+ * ENOMEM. (getpcaps_scan.c)
+ */
+int creds_parse(const char *status, struct creds *c, unsigned *threads);
+void creds_release(struct creds *c);
+
+/*
+ * Reads the threads of the process whose /proc directory is dfd into p
+ * (p->c, p->sets, p->threads), given its main thread's credentials in
+ * *main_creds (taken over; NULL when the main thread has exited, and then
+ * left out) and the thread count its status gave (0: unknown). A thread
+ * that exits meanwhile is left out: it holds nothing any more. When
+ * *live_dfd is not NULL, it receives an open directory of a thread read
+ * (the caller closes it), for what the main thread no longer has (exe,
+ * cmdline). Returns 0, or -1 with errno: ENOMEM, ESRCH when no thread is
+ * left, or the error of a thread that could not be read.
+ * (getpcaps_threads.c)
+ */
+int threads_read(struct proc *p, int dfd, struct creds *main_creds,
+		 unsigned nthreads, struct buf *b, int *live_dfd);
+void threads_free(struct proc *p);
+
+/* Real, effective or saved uid 0: it can be root again whenever it likes. */
+int creds_root_like(const struct creds *c);
+
 /* Printing (getpcaps_print.c). */
 struct print_opts {
 	int json, tree, iab, verbose;
 };
 /* Returns 0, or -1 (ENOMEM) when the tree could not be built. */
 int print_all(struct scan *s, const struct print_opts *o);
+
+/*
+ * uid -> name, looked up once per uid (NSS can be slow); and the last
+ * capability and IAB texts, since most processes share their parent's.
+ */
+struct user_cache {
+	struct user { uid_t uid; char *name; } *users;
+	size_t n;
+	uint64_t caps_key[3], iab_key[3];
+	char *caps, *iab;
+};
+
+/* The user's name, or NULL when it has none; the cache owns it. */
+const char *user_name(struct user_cache *uc, uid_t uid);
+void user_cache_free(struct user_cache *uc);
+
+/*
+ * c's E, P and I as libcap's text ("=ep", "cap_chown+p", ...); its IAB
+ * text (^ marks an ambient capability, ! a dropped bounding one). The
+ * cache owns them. NULL: ENOMEM.
+ */
+const char *caps_text(struct user_cache *uc, const struct creds *c);
+const char *iab_text(struct user_cache *uc, const struct scan *s,
+		     const struct creds *c);
+
+/*
+ * The highest risk tier among the capabilities c may use (permitted,
+ * effective, ambient), and the first capability in it; -1 when it holds
+ * none.
+ */
+int risk_of(const struct creds *c, cap_value_t *worst);
+
+/* The flags' names (JSON) and texts. */
+struct flag_text {
+	unsigned flag;
+	const char *key;
+	const char *text;
+};
+extern const struct flag_text flag_text[];
+extern const size_t nflags;
+
+/* One process as one line of JSON (getpcaps_json.c). */
+void json_process(struct scan *s, const struct proc *p,
+		  const struct print_opts *o, struct user_cache *uc,
+		  int depth);
 
 #endif

@@ -61,9 +61,10 @@ static int daemon_without_nnp(const struct scan *s, const struct proc *p)
 {
 	const struct proc *parent;
 
-	if (p->tty || p->nnp || (p->prm | p->amb) == 0)
+	/* An unknown no_new_privs (before Linux 4.10) is shown as such. */
+	if (p->tty || p->c.nnp != 0 || (p->c.prm | p->c.amb) == 0)
 		return 0;
-	if (p->uid[1] == 0 && (p->bnd & s->full & ~p->prm) == 0)
+	if (p->c.uid[1] == 0 && (p->c.bnd & s->full & ~p->c.prm) == 0)
 		return 0;
 	if (p->ppid == 1)
 		return 1;
@@ -78,15 +79,18 @@ void judge_all(struct scan *s)
 	for (i = 0; i < s->n; i++) {
 		struct proc *p = &s->procs[i];
 
-		p->shown = (p->inh | p->prm | p->eff | p->amb) != 0 ||
-			   (p->bnd & s->full) != s->full;
+		/* all threads together: whatever one holds, the process does */
+		p->shown = (p->c.inh | p->c.prm | p->c.eff | p->c.amb) != 0 ||
+			   (p->c.bnd & s->full) != s->full;
 		p->flags = 0;
-		if (p->amb != 0 && p->tty && IN_LIST(p->comm, shells))
+		if (p->c.amb != 0 && p->tty && IN_LIST(p->comm, shells))
 			p->flags |= FLAG_AMBIENT_SHELL;
 		if (p->exe_state == EXE_WRITABLE)
 			p->flags |= FLAG_WRITABLE_EXE;
 		if (daemon_without_nnp(s, p))
 			p->flags |= FLAG_NO_NNP_DAEMON;
+		if (p->nsets > 1 || p->threads_untold > 0)
+			p->flags |= FLAG_THREADS_DIFFER;
 	}
 }
 

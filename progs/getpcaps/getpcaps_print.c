@@ -17,19 +17,7 @@
 #include "getpcaps.h"
 #include "mask.h"
 
-/*
- * uid -> name, looked up once per uid (NSS can be slow); and the last
- * capability and IAB texts, since most processes share their parent's.
- */
-struct user_cache {
-	struct user { uid_t uid; char *name; } *users;
-	size_t n;
-	uint64_t caps_key[3], iab_key[3];
-	char *caps, *iab;
-};
-
-/* The user's name, or NULL when it has none; the cache owns it. */
-static const char *user_name(struct user_cache *uc, uid_t uid)
+const char *user_name(struct user_cache *uc, uid_t uid)
 {
 	struct user *more;
 	struct passwd *pw;
@@ -48,7 +36,7 @@ static const char *user_name(struct user_cache *uc, uid_t uid)
 	return more[uc->n++].name;
 }
 
-static void user_cache_free(struct user_cache *uc)
+void user_cache_free(struct user_cache *uc)
 {
 	size_t i;
 
@@ -59,16 +47,12 @@ static void user_cache_free(struct user_cache *uc)
 	cap_free(uc->iab);
 }
 
-/*
- * The process's E, P and I as libcap's text ("=ep", "cap_chown+p", ...);
- * the cache owns it. NULL: ENOMEM.
- */
-static const char *caps_text(struct user_cache *uc, const struct proc *p)
+const char *caps_text(struct user_cache *uc, const struct creds *c)
 {
 	static const cap_flag_t flags[] = {
 		CAP_EFFECTIVE, CAP_PERMITTED, CAP_INHERITABLE
 	};
-	const uint64_t masks[] = { p->eff, p->prm, p->inh };
+	const uint64_t masks[] = { c->eff, c->prm, c->inh };
 	cap_t caps;
 	cap_value_t cap;
 	size_t f;
@@ -89,14 +73,10 @@ static const char *caps_text(struct user_cache *uc, const struct proc *p)
 	return uc->caps;
 }
 
-/*
- * The IAB text: ^ marks an ambient capability, ! a dropped bounding one;
- * the cache owns it. NULL: ENOMEM.
- */
-static const char *iab_text(struct user_cache *uc, const struct scan *s,
-			    const struct proc *p)
+const char *iab_text(struct user_cache *uc, const struct scan *s,
+		     const struct creds *c)
 {
-	const uint64_t key[3] = { p->inh, p->amb, p->bnd };
+	const uint64_t key[3] = { c->inh, c->amb, c->bnd };
 	cap_iab_t iab;
 	cap_value_t cap;
 
@@ -107,11 +87,11 @@ static const char *iab_text(struct user_cache *uc, const struct scan *s,
 	iab = cap_iab_init();
 	if (iab == NULL)
 		return NULL;
-	for (MASK_EACH(cap, p->inh))
+	for (MASK_EACH(cap, c->inh))
 		cap_iab_set_vector(iab, CAP_IAB_INH, cap, CAP_SET);
-	for (MASK_EACH(cap, p->amb))
+	for (MASK_EACH(cap, c->amb))
 		cap_iab_set_vector(iab, CAP_IAB_AMB, cap, CAP_SET);
-	for (MASK_EACH(cap, s->full & ~p->bnd))
+	for (MASK_EACH(cap, s->full & ~c->bnd))
 		cap_iab_set_vector(iab, CAP_IAB_BOUND, cap, CAP_SET);
 	uc->iab = cap_iab_to_text(iab);
 	memcpy(uc->iab_key, key, sizeof(key));
@@ -119,20 +99,18 @@ static const char *iab_text(struct user_cache *uc, const struct scan *s,
 	return uc->iab;
 }
 
-/* Ambient raised or bounding reduced: what getpcaps --iab would show. */
-static int iab_interesting(const struct scan *s, const struct proc *p)
+/*
+ * Ambient raised (or unknown) or bounding reduced: what getpcaps --iab
+ * would show.
+ */
+static int iab_interesting(const struct scan *s, const struct creds *c)
 {
-	return p->amb != 0 || (p->bnd & s->full) != s->full;
+	return c->amb != 0 || !c->amb_known || (c->bnd & s->full) != s->full;
 }
 
-/*
- * The highest risk tier among the capabilities the process may use
- * (permitted, effective, ambient), and the first capability in it; -1
- * when it holds none.
- */
-static int risk_of(const struct proc *p, cap_value_t *worst)
+int risk_of(const struct creds *c, cap_value_t *worst)
 {
-	uint64_t held = p->prm | p->eff | p->amb;
+	uint64_t held = c->prm | c->eff | c->amb;
 	int highest = -1;
 	cap_value_t cap;
 
@@ -148,19 +126,15 @@ static int risk_of(const struct proc *p, cap_value_t *worst)
 	return highest;
 }
 
-static const char *risk_name(const struct proc *p)
+static const char *risk_name(const struct creds *c)
 {
 	cap_value_t worst;
-	int tier = risk_of(p, &worst);
+	int tier = risk_of(c, &worst);
 
 	return tier < 0 ? "-" : risk_tier_name((enum risk_tier)tier);
 }
 
-static const struct {
-	unsigned flag;
-	const char *key;	/* JSON */
-	const char *text;
-} flag_text[] = {
+const struct flag_text flag_text[] = {
 	{ FLAG_AMBIENT_SHELL, "ambient-shell",
 	  "ambient capabilities in an interactive shell: every program"
 	  " started from it gets them" },
@@ -169,19 +143,22 @@ static const struct {
 	{ FLAG_NO_NNP_DAEMON, "no-new-privs-missing",
 	  "capable daemon without no_new_privs: a set-user-ID or"
 	  " file-capability program it runs can gain more" },
+	{ FLAG_THREADS_DIFFER, "threads-differ",
+	  "its threads hold different credentials: the line above is all of"
+	  " them together, each set of threads follows" },
 };
 
-#define NFLAGS (sizeof(flag_text) / sizeof(flag_text[0]))
+const size_t nflags = sizeof(flag_text) / sizeof(flag_text[0]);
 
 /* The user column: the effective user's name, else its number. */
-static void put_user(struct user_cache *uc, const struct proc *p, int width)
+static void put_user(struct user_cache *uc, uid_t uid, int width)
 {
-	const char *name = user_name(uc, p->uid[1]);
+	const char *name = user_name(uc, uid);
 	char num[16];
 	char *esc;
 
 	if (name == NULL) {
-		snprintf(num, sizeof(num), "%u", (unsigned)p->uid[1]);
+		snprintf(num, sizeof(num), "%u", (unsigned)uid);
 		name = num;
 	}
 	esc = escape_dup(name);
@@ -197,29 +174,94 @@ static void put_escaped(const char *s, int width)
 	free(esc);
 }
 
-/* "<text>" [<iab>], as getpcaps --iab prints them. */
+/*
+ * "<text>" [<iab>], as getpcaps --iab prints them; an ambient set that is
+ * unknown adds " ambient=?" (its known part, the inheritable and bounding
+ * vectors, stays in the brackets).
+ */
 static void put_caps(struct user_cache *uc, const struct scan *s,
-		     const struct proc *p, int iab)
+		     const struct creds *c, int iab)
 {
-	const char *text = caps_text(uc, p);
+	const char *text = caps_text(uc, c);
 
 	printf("\"%s\"", text != NULL ? text : "?");
-	if (iab || iab_interesting(s, p)) {
-		text = iab_text(uc, s, p);
+	if (iab || iab_interesting(s, c)) {
+		text = iab_text(uc, s, c);
 		printf(" [%s]", text != NULL ? text : "?");
 	}
+	if (!c->amb_known)
+		printf(" ambient=?");
 }
 
-/* The lines under a process: its flags, and with --verbose its command. */
-static void put_details(const struct proc *p, const char *indent, int verbose)
+/* "1234", "1234,1240" or "1234,...,1240 and 9 more" */
+static void put_tids(const struct thread_set *set)
+{
+	size_t i, listed = set->count < THREAD_TIDS_MOST ? set->count :
+			   THREAD_TIDS_MOST;
+
+	for (i = 0; i < listed; i++)
+		printf("%s%d", i ? "," : "", (int)set->tids[i]);
+	if (set->count > listed)
+		printf(" and %zu more", set->count - listed);
+}
+
+/*
+ * One line per set of threads with the same credentials, when they
+ * differ: "thread 1234 (main): nobody uids 65534,65534,65534,65534 "=""
+ */
+static void put_thread_sets(struct user_cache *uc, const struct scan *s,
+			    const struct proc *p, const char *indent, int iab)
 {
 	size_t i;
 
-	for (i = 0; i < NFLAGS; i++)
+	if (!(p->flags & FLAG_THREADS_DIFFER))
+		return;
+	for (i = 0; i < p->nsets; i++) {
+		const struct thread_set *set = &p->sets[i];
+		const uid_t *u = set->c.uid;
+
+		printf("%s%s ", indent, set->count > 1 ? "threads" : "thread");
+		put_tids(set);
+		if (!p->main_exited && i == 0)
+			printf(" (main)");
+		printf(": ");
+		put_user(uc, u[1], 0);
+		printf(" uids %u,%u,%u,%u ", (unsigned)u[0], (unsigned)u[1],
+		       (unsigned)u[2], (unsigned)u[3]);
+		put_caps(uc, s, &set->c, iab);
+		putchar('\n');
+	}
+	if (p->threads_untold > 0)
+		printf("%s%zu threads more, in credential sets past the first"
+		       " %d: not listed, counted above\n", indent,
+		       p->threads_untold, THREAD_SETS_MOST);
+}
+
+/*
+ * The lines under a process: its flags, what is unknown, its threads when
+ * they differ, and with --verbose its command.
+ */
+static void put_details(struct user_cache *uc, const struct scan *s,
+			const struct proc *p, const char *indent,
+			const struct print_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < nflags; i++)
 		if (p->flags & flag_text[i].flag)
 			printf("%s! %s: %s\n", indent, flag_text[i].key,
 			       flag_text[i].text);
-	if (!verbose)
+	if (!p->c.amb_known)
+		printf("%s? ambient: unknown: its status has no CapAmb line"
+		       " (a kernel before 4.3?)\n", indent);
+	if (p->c.nnp < 0)
+		printf("%s? no_new_privs: unknown: its status has no NoNewPrivs"
+		       " line (a kernel before 4.10?)\n", indent);
+	if (p->main_exited)
+		printf("%s? main thread: exited; the process is its other"
+		       " threads\n", indent);
+	put_thread_sets(uc, s, p, indent, o->iab);
+	if (!o->verbose)
 		return;
 	printf("%scommand: ", indent);
 	for (i = 0; p->cmdline != NULL && i < p->cmdline_len;
@@ -248,92 +290,14 @@ static void print_table(struct scan *s, const struct print_opts *o,
 		if (!p->shown)
 			continue;
 		printf("%7d %7d ", (int)p->pid, (int)p->ppid);
-		put_user(uc, p, 12);
+		put_user(uc, p->c.uid[1], 12);
 		putchar(' ');
 		put_escaped(p->comm, 16);
-		printf(" %-19s ", risk_name(p));
-		put_caps(uc, s, p, o->iab);
+		printf(" %-19s ", risk_name(&p->c));
+		put_caps(uc, s, &p->c, o->iab);
 		putchar('\n');
-		put_details(p, "        ", o->verbose);
+		put_details(uc, s, p, "        ", o);
 	}
-}
-
-static void json_process(struct scan *s, const struct proc *p,
-			 const struct print_opts *o, struct user_cache *uc,
-			 int depth)
-{
-	const char *name = user_name(uc, p->uid[1]);
-	cap_value_t worst;
-	int tier = risk_of(p, &worst), first = 1;
-	const char *text;
-	size_t i;
-
-	printf("{\"schema\":%d,\"type\":\"process\",\"pid\":%d,\"ppid\":%d,"
-	       "\"uid\":%u,\"ruid\":%u,\"user\":", JSON_SCHEMA,
-	       (int)p->pid, (int)p->ppid, (unsigned)p->uid[1],
-	       (unsigned)p->uid[0]);
-	if (name != NULL)
-		json_string(stdout, name);
-	else
-		fputs("null", stdout);
-	putchar(',');
-	json_path(stdout, "comm", p->comm);
-	printf(",\"tty\":%s,\"no_new_privs\":%s,\"text\":",
-	       p->tty ? "true" : "false", p->nnp ? "true" : "false");
-	text = caps_text(uc, p);
-	json_string(stdout, text != NULL ? text : "");
-	printf(",\"iab\":");
-	text = iab_text(uc, s, p);
-	json_string(stdout, text != NULL ? text : "");
-	putchar(',');
-	json_vector(stdout, "effective", p->eff);
-	putchar(',');
-	json_vector(stdout, "permitted", p->prm);
-	putchar(',');
-	json_vector(stdout, "inheritable", p->inh);
-	putchar(',');
-	json_vector(stdout, "ambient", p->amb);
-	putchar(',');
-	json_vector(stdout, "bounding", p->bnd);
-	printf(",\"risk\":");
-	if (tier < 0) {
-		printf("null,\"risk_cap\":null");
-	} else {
-		char *cap = cap_to_name(worst);
-
-		json_string(stdout, risk_tier_name((enum risk_tier)tier));
-		printf(",\"risk_cap\":");
-		json_string(stdout, cap != NULL ? cap : "?");
-		cap_free(cap);
-	}
-	printf(",\"exe_writable\":%s,\"flags\":[",
-	       p->exe_state == EXE_WRITABLE ? "true" :
-	       p->exe_state == EXE_UNCHECKED ? "null" : "false");
-	for (i = 0; i < NFLAGS; i++) {
-		if (!(p->flags & flag_text[i].flag))
-			continue;
-		printf("%s\"%s\"", first ? "" : ",", flag_text[i].key);
-		first = 0;
-	}
-	putchar(']');
-	if (o->tree)
-		printf(",\"depth\":%d,\"context\":%s", depth,
-		       p->shown ? "false" : "true");
-	if (o->verbose) {
-		printf(",\"cmdline\":[");
-		for (i = 0; p->cmdline != NULL && i < p->cmdline_len;
-		     i += strlen(p->cmdline + i) + 1) {
-			if (i > 0)
-				putchar(',');
-			json_string(stdout, p->cmdline + i);
-		}
-		printf("],%s", p->cmdline_cut ? "\"cmdline_cut\":true," : "");
-		if (p->exe != NULL)
-			json_path(stdout, "exe", p->exe);
-		else
-			printf("\"exe\":null");
-	}
-	printf("}\n");
 }
 
 /*
@@ -412,13 +376,13 @@ static void print_tree_node(struct scan *s, const struct proc *p,
 	printf("%s%d ", prefix, (int)p->pid);
 	escape_fputs(p->comm, stdout);
 	printf(" (");
-	put_user(uc, p, 0);
-	printf(") %s ", risk_name(p));
-	put_caps(uc, s, p, o->iab);
+	put_user(uc, p->c.uid[1], 0);
+	printf(") %s ", risk_name(&p->c));
+	put_caps(uc, s, &p->c, o->iab);
 	putchar('\n');
 	tree_prefix(last, depth, 1, prefix);
 	strcat(prefix, p->child != NULL ? "|     " : "      ");
-	put_details(p, prefix, o->verbose);
+	put_details(uc, s, p, prefix, o);
 }
 
 /* Depth-first without recursion: trees can be thousands of levels deep. */

@@ -30,12 +30,6 @@
 
 #define PF_KTHREAD 0x00200000u	/* include/linux/sched.h: a kernel thread */
 
-/* A growing read buffer, reused for every process. */
-struct buf {
-	char *data;
-	size_t size;
-};
-
 /*
  * Reads all of fd from its start into b, NUL-terminated. Returns the
  * length, or -1 with errno. /proc's files are generated whole on a read
@@ -82,9 +76,8 @@ static ssize_t read_fd(int fd, struct buf *b, int whole, size_t most)
 	return (ssize_t)len;
 }
 
-/* read_fd() of name, relative to the process's directory dfd. */
-static ssize_t read_at(int dfd, const char *name, struct buf *b, int whole,
-		       size_t most)
+ssize_t read_at(int dfd, const char *name, struct buf *b, int whole,
+		size_t most)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	ssize_t len;
@@ -145,78 +138,74 @@ static int parse_stat(const char *text, char *comm, size_t comm_size,
 /*
  * The status lines we use, read by the shared strict reader: a malformed
  * line fails the record (it is counted as not examined), never a 0 taken
- * for root. CapAmb is missing before Linux 4.3, NoNewPrivs before 4.10.
+ * for root. A missing CapAmb (before Linux 4.3) or NoNewPrivs (before
+ * 4.10) line is unknown, not 0 (procstatus.h).
  */
-static int parse_status(const char *text, struct proc *p,
-			struct proc_status *ps)
+int creds_parse(const char *status, struct creds *c, unsigned *threads)
 {
 	const unsigned need = PROC_STATUS_UID | PROC_STATUS_GID |
 		PROC_STATUS_GROUPS | PROC_STATUS_CAPINH | PROC_STATUS_CAPPRM |
 		PROC_STATUS_CAPEFF | PROC_STATUS_CAPBND;
+	struct proc_status ps;
 	const char *bad;
 	int i;
 
-	if (proc_status_parse(text, ps, &bad) < 0)
+	memset(c, 0, sizeof(*c));
+	if (proc_status_parse(status, &ps, &bad) < 0) {
+		int saved = errno == EINVAL ? EPROTO : errno;
+
+		proc_status_release(&ps);
+		errno = saved;
 		return -1;
-	if ((ps->seen & need) != need) {
+	}
+	if ((ps.seen & need) != need) {
+		proc_status_release(&ps);
 		errno = EPROTO;
 		return -1;
 	}
 	for (i = 0; i < 4; i++) {
-		p->uid[i] = ps->uid[i];
-		p->gid[i] = ps->gid[i];
+		c->uid[i] = ps.uid[i];
+		c->gid[i] = ps.gid[i];
 	}
-	p->inh = ps->inheritable;
-	p->prm = ps->permitted;
-	p->eff = ps->effective;
-	p->bnd = ps->bounding;
-	p->amb = ps->ambient;
-	p->nnp = ps->no_new_privs;
+	c->groups = ps.groups;		/* c owns them now */
+	c->ngroups = ps.ngroups;
+	c->inh = ps.inheritable;
+	c->prm = ps.permitted;
+	c->eff = ps.effective;
+	c->bnd = ps.bounding;
+	c->amb = ps.ambient;
+	c->amb_known = proc_status_ambient_known(&ps);
+	c->nnp = ps.no_new_privs;
+	if (threads != NULL)
+		*threads = ps.seen & PROC_STATUS_THREADS ? ps.threads : 0;
 	return 0;
 }
 
-/* gid is one of the process's groups: its four ids or a supplementary one. */
-static int in_groups(const struct proc *p, const struct proc_status *ps,
-		     gid_t gid)
+/* gid is one of the thread's groups: its four ids or a supplementary one. */
+static int creds_in_group(gid_t gid, const void *ctx)
 {
-	return groups_have(p->gid, 4, gid) ||
-	       groups_have(ps->groups, ps->ngroups, gid);
-}
+	const struct creds *c = ctx;
 
-/* A process and its status, for acl_permits()'s group test. */
-struct proc_groups {
-	const struct proc *p;
-	const struct proc_status *ps;
-};
-
-static int proc_in_group(gid_t gid, const void *ctx)
-{
-	const struct proc_groups *c = ctx;
-
-	return in_groups(c->p, c->ps, gid);
-}
-
-/* Real, effective or saved uid 0: it can be root again whenever it likes. */
-static int root_like(const struct proc *p)
-{
-	return p->uid[0] == 0 || p->uid[1] == 0 || p->uid[2] == 0;
+	return groups_have(c->gid, 4, gid) ||
+	       groups_have(c->groups, c->ngroups, gid);
 }
 
 /*
- * May the process's user write xfd's file, by its mode or by the POSIX ACL
- * beside it, as the kernel would judge? 1 or 0, or -1 with errno when the
- * ACL cannot be read or is not one the kernel writes.
+ * May the user of credentials c write xfd's file, by its mode or by the
+ * POSIX ACL beside it, as the kernel would judge? 1 or 0, or -1 with errno
+ * when the ACL cannot be read or is not one the kernel writes.
  */
-static int exe_writable_by(const struct proc *p, const struct proc_status *ps,
-			   int xfd, const struct stat *st)
+static int exe_writable_by(const struct creds *c, int xfd,
+			   const struct stat *st)
 {
-	const struct proc_groups c = { p, ps };
 	struct acl_entry e[32];
 	unsigned char raw[4 + 8 * 32];
 	char link[64];
 	ssize_t len;
 	int n;
 
+	if (st->st_uid == c->uid[1])
+		return 1;	/* its owner may always chmod it */
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", xfd);
 	len = getxattr(link, ACL_XATTR_ACCESS, raw, sizeof(raw));
 	if (len < 0 && errno != ENODATA && errno != ENOTSUP)
@@ -229,52 +218,66 @@ static int exe_writable_by(const struct proc *p, const struct proc_status *ps,
 	} else if ((n = acl_decode(raw, (size_t)len, e, 32)) < 0) {
 		return -1;
 	}
-	return acl_permits(e, n, st, p->uid[1], proc_in_group, &c,
+	return acl_permits(e, n, st, c->uid[1], creds_in_group, c,
 			   ACL_PERM_WRITE);
 }
 
 /*
- * Can the process's user change what it runs? The executable is reached
- * through the exe link, which the kernel resolves to the very file the
- * process executes (no path lookup a process could redirect), once: the
- * mode, the owner and the ACL are all read from that one descriptor. Its
- * owner may always chmod it, so ownership counts as writable; otherwise
- * the kernel's own rule decides, the ACL beside the mode bits included.
- * The directory holding the file is not looked at (see getpcaps(8)).
+ * Can a user of the process change what it runs? xfd is the executable,
+ * opened through the exe link, which the kernel resolves to the very file
+ * the process executes (no path lookup a process could redirect), once:
+ * the mode, the owner and the ACL are all read from that one descriptor,
+ * and the path printed is read from it too. Each thread's user counts
+ * (they share one memory: whoever controls the program controls every
+ * thread). Returns 0, or the errno that left the file unchecked.
  */
-static int check_exe(struct proc *p, int dfd, const struct proc_status *ps)
+static int check_exe(struct proc *p, int xfd, int open_err)
 {
 	struct stat st;
-	int xfd, w, err = 0;
+	size_t i;
+	int w, err = 0;
 
-	if (root_like(p) || (p->prm | p->eff | p->amb) == 0) {
+	if (creds_root_like(&p->c) || (p->c.prm | p->c.eff | p->c.amb) == 0) {
 		p->exe_state = EXE_NOT_NEEDED;
 		return 0;
 	}
 	p->exe_state = EXE_UNCHECKED;
-	xfd = openat(dfd, "exe", O_PATH | O_CLOEXEC);
 	if (xfd < 0)
-		return errno;	/* EACCES: not ours to trace */
+		return open_err;	/* EACCES: not ours to trace */
 	if (fstat(xfd, &st) < 0)
-		err = errno;
-	else if (!S_ISREG(st.st_mode))
-		err = EINVAL;
-	else if (st.st_uid == p->uid[1])
-		p->exe_state = EXE_WRITABLE;
-	else if ((w = exe_writable_by(p, ps, xfd, &st)) < 0)
-		err = errno;
-	else
-		p->exe_state = w ? EXE_WRITABLE : EXE_SAFE;
-	close(xfd);
+		return errno;
+	if (!S_ISREG(st.st_mode))
+		return EINVAL;
+	for (i = 0; i < p->nsets; i++) {
+		w = exe_writable_by(&p->sets[i].c, xfd, &st);
+		if (w > 0) {
+			p->exe_state = EXE_WRITABLE;
+			return 0;
+		}
+		if (w < 0 && err == 0)
+			err = errno;
+	}
+	/* Users of threads past THREAD_SETS_MOST were not asked. */
+	if (err == 0 && p->threads_untold > 0)
+		err = E2BIG;
+	if (err == 0)
+		p->exe_state = EXE_SAFE;
 	return err;
 }
 
-/* The exe's path for printing (NULL when it cannot be read). */
-static char *read_exe_path(int dfd)
+/*
+ * The path of the executable open on xfd, for printing: the name of the
+ * file judged, not a second look-up of the exe link, which could meet
+ * another file if the process executed a new program meanwhile. NULL when
+ * it cannot be read.
+ */
+static char *exe_path_of(int xfd)
 {
-	char path[4096];
-	ssize_t len = readlinkat(dfd, "exe", path, sizeof(path) - 1);
+	char link[64], path[4096];
+	ssize_t len;
 
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", xfd);
+	len = readlink(link, path, sizeof(path) - 1);
 	if (len < 0)
 		return NULL;
 	path[len] = '\0';
@@ -305,19 +308,54 @@ struct bufs {
 	struct buf stat, status, cmdline;
 };
 
+static int is_dead(char state)
+{
+	return state == 'Z' || state == 'X';
+}
+
+/* The command line, its first CMDLINE_MOST bytes, into p. */
+static int read_cmdline(struct proc *p, int dfd, struct buf *b)
+{
+	/* one byte past the most kept: is there more? */
+	ssize_t len = read_at(dfd, "cmdline", b, 0, CMDLINE_MOST + 1);
+
+	if (len < 0)
+		return -1;
+	p->cmdline = malloc((size_t)len + 1);
+	if (p->cmdline == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	p->cmdline_cut = len > CMDLINE_MOST;
+	if (p->cmdline_cut)
+		len = CMDLINE_MOST;
+	memcpy(p->cmdline, b->data, (size_t)len);
+	p->cmdline[len] = '\0';
+	p->cmdline_len = (size_t)len;
+	return 0;
+}
+
 /*
  * Reads one process into a new record. Returns 0 (read, left out or
  * counted as vanished or unreadable) or -1 with errno ENOMEM.
+ *
+ * A main thread that has exited (pthread_exit()) leaves a zombie main
+ * thread in a process whose other threads still run with whatever they
+ * hold: such a process is no zombie. It is read from its live threads,
+ * exe and cmdline included, since the main thread no longer has them.
  */
 static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 		    struct bufs *b, const struct scan_opts *o)
 {
 	struct scan_counts *c = &s->counts;
 	struct stat_fields f, again;
-	struct proc_status ps = { 0 };
+	struct creds main_creds;
 	struct proc *p = NULL;
-	int dfd, sfd = -1, err, exe_err, ret = 0;
+	unsigned nthreads = 0;
+	int dfd, sfd = -1, xfd = -1, live = -1, err, exe_err = 0, dead;
+	int ret = 0;
 
+	memset(&main_creds, 0, sizeof(main_creds));
 	c->listed++;
 	dfd = openat(procfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 		     O_CLOEXEC);
@@ -338,49 +376,50 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 		c->kernel_threads++;
 		goto drop;
 	}
-	if (f.state == 'Z' || f.state == 'X') {
-		c->zombies++;
-		goto drop;
-	}
 	p->ppid = f.ppid;
 	p->tty = f.tty_nr != 0;
 	p->start = f.start;
-	if (read_at(dfd, "status", &b->status, 1, 0) < 0)
+	if (read_at(dfd, "status", &b->status, 1, 0) < 0 ||
+	    creds_parse(b->status.data, &main_creds, &nthreads) < 0)
 		goto failed;
-	if (parse_status(b->status.data, p, &ps) < 0) {
-		if (errno == EINVAL)
-			errno = EPROTO;
+	dead = is_dead(f.state);
+	if (dead && nthreads == 1) {
+		c->zombies++;
+		goto drop;
+	}
+	/* A dead main thread's credentials are no longer anyone's. */
+	if (dead)
+		creds_release(&main_creds);
+	if (threads_read(p, dfd, dead ? NULL : &main_creds, nthreads,
+			 &b->status, dead ? &live : NULL) < 0) {
+		if (dead && errno == ESRCH) {
+			c->zombies++;	/* its last thread went too */
+			goto drop;
+		}
 		goto failed;
 	}
-	exe_err = check_exe(p, dfd, &ps);
+	xfd = openat(live >= 0 ? live : dfd, "exe", O_PATH | O_CLOEXEC);
+	if (xfd < 0)
+		exe_err = errno;
+	exe_err = check_exe(p, xfd, exe_err);
 	if (vanished(exe_err)) {
 		errno = exe_err;	/* exiting: its memory, exe link included, is gone */
 		goto failed;
 	}
 	if (o->cmdline) {
-		/* one byte past the most kept: is there more? */
-		ssize_t len = read_at(dfd, "cmdline", &b->cmdline, 0,
-				      CMDLINE_MOST + 1);
-
-		if (len < 0)
+		if (read_cmdline(p, live >= 0 ? live : dfd, &b->cmdline) < 0)
 			goto failed;
-		p->cmdline = malloc((size_t)len + 1);
-		if (p->cmdline == NULL)
-			goto nomem;
-		p->cmdline_cut = len > CMDLINE_MOST;
-		if (p->cmdline_cut)
-			len = CMDLINE_MOST;
-		memcpy(p->cmdline, b->cmdline.data, (size_t)len);
-		p->cmdline[len] = '\0';
-		p->cmdline_len = (size_t)len;
-		p->exe = read_exe_path(dfd);
+		p->exe = xfd >= 0 ? exe_path_of(xfd) : NULL;
 	}
-	/* Still the same process, and did it not exit meanwhile? */
+	/*
+	 * Still the same process, and did it not exit meanwhile? (A main
+	 * thread that exits now, with others running, leaves it running.)
+	 */
 	if (read_fd(sfd, &b->stat, 1, 0) < 0)
 		goto failed;
 	if (parse_stat(b->stat.data, NULL, 0, &again) < 0 ||
-	    again.start != f.start || again.state == 'Z' ||
-	    again.state == 'X') {
+	    again.start != f.start ||
+	    (is_dead(again.state) && !dead && p->threads <= 1)) {
 		c->exited++;
 		goto drop;
 	}
@@ -391,10 +430,8 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	}
 	c->examined++;
 	s->n++;			/* keep the record */
-	proc_status_release(&ps);
-	close(sfd);
-	close(dfd);
-	return 0;
+	p = NULL;
+	goto close;
 failed:
 	err = errno;
 	if (err == ENOMEM)
@@ -410,16 +447,22 @@ failed:
 nomem:
 	ret = -1;
 drop:
-	proc_status_release(&ps);
-	if (sfd >= 0)
-		close(sfd);
-	if (dfd >= 0)
-		close(dfd);
 	if (p != NULL) {	/* the record is not kept */
 		free(p->cmdline);
 		free(p->exe);
 		p->cmdline = p->exe = NULL;
+		threads_free(p);
 	}
+close:
+	creds_release(&main_creds);
+	if (xfd >= 0)
+		close(xfd);
+	if (live >= 0)
+		close(live);
+	if (sfd >= 0)
+		close(sfd);
+	if (dfd >= 0)
+		close(dfd);
 	if (ret < 0)
 		errno = ENOMEM;
 	return ret;
@@ -514,6 +557,7 @@ void scan_free(struct scan *s)
 	for (i = 0; i < s->n; i++) {
 		free(s->procs[i].cmdline);
 		free(s->procs[i].exe);
+		threads_free(&s->procs[i]);
 	}
 	free(s->procs);
 	memset(s, 0, sizeof(*s));

@@ -98,6 +98,10 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 			  const struct user_facts *u, const struct pam_view *pv,
 			  int optimistic)
 {
+	/* A file we may not read might grant it: the optimistic side says. */
+	uint64_t grant = pv != NULL && pv->grant_unknown && optimistic ?
+			 BIT(CAP_PERFMON) : 0;
+
 	session_subject(who, self, u->name);
 	who->is_root = u->uid == 0;
 	who->uid = u->uid;
@@ -120,10 +124,10 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 	 */
 	if (pv->iab_reaches == ANSWER_YES ||
 	    (optimistic && pv->iab_reaches == ANSWER_UNKNOWN))
-		who->inheritable = pv->inh & who->bounding;
+		who->inheritable = (pv->inh | grant) & who->bounding;
 	if (pv->amb_reaches == ANSWER_YES ||
 	    (optimistic && pv->amb_reaches == ANSWER_UNKNOWN))
-		who->ambient = pv->amb & who->inheritable;
+		who->ambient = (pv->amb | grant) & who->inheritable;
 }
 
 /* Why a grant that would help does not surely arrive, for the reason line. */
@@ -132,7 +136,11 @@ static void grant_note(const struct pam_view *pv, char *buf, size_t len)
 	buf[0] = '\0';
 	if (pv == NULL)
 		return;
-	if ((pv->amb & BIT(CAP_PERFMON)) && pv->amb_reaches != ANSWER_YES)
+	if (pv->grant_unknown)
+		put(buf, len, "perfdoctor may not read %s, which pam_cap "
+			 "reads for a login through %s: run perfdoctor as root",
+			 pv->config, pv->service);
+	else if ((pv->amb & BIT(CAP_PERFMON)) && pv->amb_reaches != ANSWER_YES)
 		snprintf(buf, len, "pam_cap's ambient grant does not surely "
 			 "reach a login through %s: %s", pv->service, pv->amb_why);
 	else if ((pv->inh & BIT(CAP_PERFMON)) && pv->iab_reaches != ANSWER_YES)
@@ -145,6 +153,7 @@ static void fix_from_view(struct fix_context *fx, const struct pam_view *pv)
 {
 	if (pv == NULL)
 		return;
+	fx->pv = pv;
 	fx->config = pv->config;
 	fx->star = pv->star;
 	fx->shadow = pv->shadow;
@@ -180,17 +189,29 @@ static void judge_login(const struct kernel_facts *k, const struct binary_facts 
 	if (vm.answer == ANSWER_NO)
 		return;
 	v->answer = ANSWER_UNKNOWN;
+	/*
+	 * The fixes stay: they were judged for a login without the grant,
+	 * and fix_pam_grant() adds no grant where one may not arrive.
+	 */
 	snprintf(v->reason, sizeof(v->reason), "%s",
 		 note[0] ? note : "pam_cap's grant may or may not arrive");
 }
 
 static void fill_fix_context(struct fix_context *fx, const struct binary_facts *b,
-			     const struct user_facts *u, const char *config)
+			     const struct user_facts *u, const char *config,
+			     int login, uint64_t bounding)
 {
 	struct group *gr = getgrnam(PERF_GROUP);
 
 	memset(fx, 0, sizeof(*fx));
 	fx->config = config;
+	fx->user_known = u->known;
+	fx->uid = u->uid;
+	fx->gid = u->gid;
+	fx->groups = u->groups;
+	fx->ngroups = u->ngroups;
+	fx->login = login;
+	fx->base_bounding = bounding;
 	fx->in_file_group = u->known && (u->gid == b->gid ||
 			    groups_have(u->groups, u->ngroups, b->gid));
 	fx->perf_users_exists = gr != NULL;
@@ -235,10 +256,26 @@ static void login_again(struct verdict *v, const char *user, const char *why)
 
 	snprintf(v->reason + len, sizeof(v->reason) - len, "; a new login of "
 		 "%s %s: log in again", user, why);
-	memmove(v->fixes[1], v->fixes[0], sizeof(v->fixes[0]) * (MAX_FIXES - 1));
-	snprintf(v->fixes[0], sizeof(v->fixes[0]), "log in again (a new login "
-		 "reads groups and capability.conf afresh)");
+	memmove(&v->fixes[1], &v->fixes[0],
+		sizeof(v->fixes[0]) * (MAX_FIXES - 1));
+	memset(&v->fixes[0], 0, sizeof(v->fixes[0]));
+	snprintf(v->fixes[0].text, sizeof(v->fixes[0].text), "log in again "
+		 "(a new login reads groups and capability.conf afresh)");
 	v->nfixes = v->nfixes < MAX_FIXES ? v->nfixes + 1 : MAX_FIXES;
+}
+
+/*
+ * Whether a new login can differ from this session in what blocks it:
+ * groups and pam_cap's grant, yes; no_new_privs, the bounding set, a
+ * user namespace or seccomp come from where the session runs, and a new
+ * login there is modelled on perfdoctor's own process, which says
+ * nothing about them.
+ */
+static int fresh_helps(const struct subject *who)
+{
+	return !who->no_new_privs && who->seccomp == 0 &&
+	       who->init_userns == ANSWER_YES &&
+	       (who->bounding & BIT(CAP_PERFMON));
 }
 
 /* --pid or the caller's own session: its real credentials decide. */
@@ -261,12 +298,12 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 		snprintf(label, sizeof(label), "this process (your session)");
 	print_session(&who, label);
 	print_pam(pv, npv);
-	fill_fix_context(&fx, b, u, o->pam.config);
+	fill_fix_context(&fx, b, u, o->pam.config, 0, 0);
 	if (npv > 0)
 		fix_from_view(&fx, &pv[0]);
 	judge(k, b, &who, &fx, &v);
 	{
-		char bits[256];
+		char bits[1024];
 
 		say("%-10s %s", "at exec:", names_or_none(v.at_exec, bits, sizeof(bits)));
 	}
@@ -291,11 +328,15 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	    fresh_exec == ANSWER_YES)
 		login_again(&v, u->name, "would be allowed to execute it, with "
 			    "groups from the database that this session lacks");
-	else if (v.answer != ANSWER_YES && u->known && npv > 0 && fresh_yes)
+	else if (v.answer != ANSWER_YES && u->known && npv > 0 && fresh_yes &&
+		 fresh_helps(&who)) {
+		/* Nothing else to change: the rest was for this session. */
+		v.nfixes = 0;
 		login_again(&v, u->name, "would pass: the group database or "
 			    "capability.conf changed since this session began");
+	}
 	print_verdict(&v, u->name, b->path, "");
-	print_risk(b);
+	print_risk(b, &who, &fx);
 	return exit_code(v.answer);
 }
 
@@ -307,15 +348,15 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	struct verdict v[MAX_SERVICES], all;
 	struct fix_context fx;
 	struct subject who;
-	char bits[256], how[128];
-	int i;
+	char bits[1024], how[128];
+	int i, j;
 
 	login_subject(&who, self, u, NULL, 0);
 	who.may_exec = may_execute(b, u->uid, u->gid, u->groups, u->ngroups);
 	print_session(&who, "a new login, groups from the group database, "
 		      "the rest modelled on this process");
 	print_pam(pv, npv);
-	fill_fix_context(&fx, b, u, o->pam.config);
+	fill_fix_context(&fx, b, u, o->pam.config, 1, self->bounding);
 	for (i = 0; i < npv; i++) {
 		judge_login(k, b, self, u, &pv[i], &fx, who.may_exec, &v[i]);
 		say("%-10s %s%s%s", "at exec:", names_or_none(v[i].at_exec, bits, sizeof(bits)),
@@ -325,6 +366,10 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	all.answer = combine(v, pv, npv, all.reason, sizeof(all.reason));
 	if (all.answer == ANSWER_UNKNOWN && v[0].answer != ANSWER_UNKNOWN)
 		all.nfixes = 0;
+	/* Every service must pass: each one's fixes (its stack, its file). */
+	for (i = 1; all.answer == ANSWER_NO && i < npv; i++)
+		for (j = 0; j < v[i].nfixes; j++)
+			add_fix_once(&all, &v[i].fixes[j]);
 	snprintf(how, sizeof(how), " after a new login%s%s",
 		 npv == 1 && pv[0].service[0] != '(' ? " via " : "",
 		 npv == 1 && pv[0].service[0] != '(' ? pv[0].service : "");
@@ -332,7 +377,7 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	if (all.answer == ANSWER_YES)
 		say("note:      sessions %s began before a change of groups or "
 		    "capability.conf keep the old state: judge one with --pid", u->name);
-	print_risk(b);
+	print_risk(b, &who, &fx);
 	return exit_code(all.answer);
 }
 

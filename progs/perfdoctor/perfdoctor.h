@@ -38,6 +38,12 @@ struct binary_facts {
 	struct exec_target target;
 	int xattr_unsupported;
 	cap_t caps;		/* NULL when it carries none */
+	/*
+	 * The path the commands name: path itself, or where its symbolic
+	 * link leads (setcap --perf refuses a link); "" when that cannot
+	 * be resolved.
+	 */
+	char fix_path[4096];
 };
 
 /* Credentials and capability state of a session, from /proc/<pid>/status. */
@@ -63,10 +69,34 @@ struct user_facts {
 	int ngroups;
 };
 
+/*
+ * capability.conf as the fixes need it: what pam_cap would make of it for
+ * the user once the file itself is fixed (made not world-writable), so a
+ * fix that edits it starts from what pam_cap will then read.
+ */
+struct conf_facts {
+	int refused;		/* world-writable: pam_cap reads none */
+	uid_t uid;		/* its owner */
+	int exists;
+	int has_lines;		/* not empty: sed can insert into it */
+	int judged;		/* read as pam_cap will (else: no edit) */
+	unsigned long decided;	/* the line deciding for the user, or 0 */
+	int decided_star;	/* it decides by its '*' */
+	int from_default;	/* no line decides and default= applies */
+	char grant[512];	/* the caps text the user gets now, or "" */
+	uint64_t inh, drop;	/* what it grants: I, bounding drops */
+	/* The same for the user once in perf_users (for "@perf_users"). */
+	int joined_judged;
+	unsigned long joined_decided;
+	int joined_star;
+	char joined_grant[512];
+};
+
 /* What pam_cap would add to a new login through one PAM service. */
 struct pam_view {
 	char service[64];
 	char stack[640];	/* where pam_cap sits, or why it does not run */
+	char warning[600];	/* a likely typo in the stack, or "" */
 	enum answer iab_reaches;	/* I and bounding drops reach the session */
 	enum answer amb_reaches;	/* ambient bits reach it */
 	char iab_why[200], amb_why[200];
@@ -76,11 +106,28 @@ struct pam_view {
 	/*
 	 * A "*" line decided (star, else 0), and a later line that names the
 	 * user and would grant cap_perfmon (I or A) is never reached:
-	 * shadow is its number, shadow_text its caps and who.
+	 * shadow is its number, shadow_text its caps and who, shadow_line
+	 * the whole line (its tokens, one blank apart).
 	 */
 	unsigned long star, shadow;
 	int shadow_ambient;	/* and it grants cap_perfmon ambient too */
 	char shadow_text[300];
+	char shadow_line[1024];
+	struct conf_facts conf;
+	/*
+	 * perfdoctor, not being root, may not read the file that pam_cap
+	 * (root) reads: what it grants is unknown, not nothing.
+	 */
+	int grant_unknown;
+	/*
+	 * No pam_cap in the stack: "auth optional pam_cap.so" appended to
+	 * add_to (the service's own file) would run and reach the session.
+	 */
+	int no_pam_cap;
+	int can_add;
+	char add_to[4200];
+	int add_has_lines;	/* add_to is not empty */
+	char add_line[4400];	/* "auth optional pam_cap.so[ config=..]" */
 };
 
 /* Whoever would run perf: a session, or a new login modelled on one. */
@@ -104,31 +151,118 @@ struct fix_context {
 	int in_file_group;	/* the user is in the binary's group in the database */
 	int perf_users_exists;	/* a group named perf_users exists */
 	int in_perf_users;	/* and the user is in it, in the database */
+	int user_known;		/* in passwd: usermod can name them */
+	/* The user's credentials in the database, for "would joining help?" */
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	int ngroups;
+	/*
+	 * A new login is judged: the bounding set before pam_cap's drops
+	 * (what the login program starts with), else 0.
+	 */
+	int login;
+	uint64_t base_bounding;
 	const char *grant_note;	/* a pam_cap grant that does not arrive, or NULL */
+	const struct pam_view *pv;	/* the service judged, or NULL */
 	/* From the pam view judged (struct pam_view): where a grant must go. */
 	unsigned long star, shadow;
 	int shadow_ambient;
 	const char *shadow_text;
 };
 
-#define MAX_FIXES 4
+#define MAX_FIXES 8
+#define FIX_LEN 1024
+
+/*
+ * One fix line: a command line for the shell, every operand quoted
+ * (perfdoctor_fix.c), with a note printed after "   # "; or, with
+ * is_command 0, words for a person (nothing to paste).
+ */
+struct fix {
+	char text[FIX_LEN];
+	char note[256];
+	int is_command;
+};
 
 struct verdict {
 	enum answer answer;
 	char reason[1024];
-	char fixes[MAX_FIXES][640];
+	struct fix fixes[MAX_FIXES];
 	int nfixes;
-	uint64_t at_exec;	/* the needed capabilities effective after exec */
+	uint64_t at_exec;	/* the effective set after exec */
+	/* Asked for by the blockers, written once at the end of judge(). */
+	int want_exec;		/* the user may not execute the binary */
+	int want_preset;	/* the binary needs the preset capabilities */
 };
 
 /* perfdoctor_judge.c: the kernel's exec rule and perf's checks, applied. */
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v);
-/* The fix for a capability.conf whose grant sits below a "*" line. */
-void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
+/* A fix in words (no command), for a person to carry out. */
 void add_fix(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Adds f unless the verdict has it already (or is full). */
+void add_fix_once(struct verdict *v, const struct fix *f);
+
+/* perfdoctor_cmd.c: command lines for pasting, every operand quoted. */
+/* A command line being built; why set means "no command, because". */
+struct cmd {
+	char text[FIX_LEN];
+	size_t len;
+	char why[FIX_LEN];
+};
+void cmd_init(struct cmd *c);
+/* Our own text, as it is. */
+void cmd_lit(struct cmd *c, const char *s);
+/* One operand, quoted; what names it ("user name") in the why. */
+void cmd_word(struct cmd *c, const char *what, const char *word);
+/* An operand after options: "--" first when it starts with '-'. */
+void cmd_name(struct cmd *c, const char *what, const char *name);
+/* A file operand ("./" first when it starts with '-'). */
+void cmd_path(struct cmd *c, const char *what, const char *path);
+/* line appended to file: sed's "$a", or printf for an empty file. */
+void cmd_append(struct cmd *c, const char *line, const char *file,
+		int has_lines);
+/* The command (or, failing, its why) as a fix of v, with a note. */
+void cmd_add(struct verdict *v, const struct cmd *c, const char *note);
+/* Did every fix of v come out as a command? */
+int fixes_all_commands(const struct verdict *v);
+/* from's fixes into to: all when each is a command, else the whys only. */
+void commit_fixes(struct verdict *to, const struct verdict *from);
+/* in with its backslashes doubled, for GNU sed's one-line i, a, c. */
+int sed_text(char *out, size_t len, const char *in);
+
+/*
+ * perfdoctor_fix.c, perfdoctor_fixconf.c: the fixes. Each operand goes through
+ * shquote; a name it refuses, or a line that would not fit, gives a fix
+ * in words saying why instead of a command. Each writer prints a fix
+ * only when its conditions say the next run will answer yes.
+ */
+/* The binary (v->want_*): join its group, or the preset for a group. */
+void fix_perf(struct verdict *v, const struct binary_facts *b,
+	      const struct subject *who, const struct fix_context *fx);
+/*
+ * pam_cap's grant through fx->pv: make capability.conf readable, give
+ * the user inheritable cap_perfmon (add_inh) and keep the capabilities
+ * of undrop in the bounding set, and add pam_cap to the stack. Returns 1
+ * when it printed a fix, 0 when no edit of the file or stack would do.
+ */
+int fix_pam_grant(struct verdict *v, const struct subject *who,
+		  const struct fix_context *fx, int add_inh, uint64_t undrop);
+/* The grant below a '*' line, moved above it (fx->shadow). */
+void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
+/*
+ * For the suggest: lines: the preset for b that keeps who's access, as
+ * one line of commands (into buf) and their notes (into note). Returns
+ * 0, or -1 with buf saying why there is none ("" when nothing to say).
+ */
+int fix_preset_line(char *buf, size_t len, char *note, size_t note_len,
+		    const struct binary_facts *b, const struct subject *who,
+		    const struct fix_context *fx);
+/* "chown root FILE; setcap CAPS FILE": the file's capabilities kept. */
+int fix_owner_line(char *buf, size_t len, const struct binary_facts *b);
 /* snprintf for messages: a path too long for the buffer is cut, knowingly. */
 void put(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -144,7 +278,8 @@ void print_session(const struct subject *who, const char *label);
 void print_pam(const struct pam_view *pv, int n);
 void print_verdict(const struct verdict *v, const char *user, const char *path,
 		   const char *how);
-void print_risk(const struct binary_facts *b);
+void print_risk(const struct binary_facts *b, const struct subject *who,
+		const struct fix_context *fx);
 
 /* perfdoctor_facts.c */
 void gather_kernel(struct kernel_facts *k);
@@ -166,6 +301,9 @@ const char *paranoid_meaning(int level);
  */
 enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
 			const gid_t *groups, int ngroups);
+/* The same question for any path and access(2) mode. */
+enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
+		       const gid_t *groups, int ngroups);
 
 /* perfdoctor_pam.c */
 struct pam_opts {
@@ -180,6 +318,13 @@ struct pam_opts {
  */
 int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views,
 	      int max, int *n);
+
+/*
+ * perfdoctor_grant.c: what view->config (or default=, fallback) grants
+ * user, into view's masks, grant line and conf facts.
+ */
+void judge_grant(struct pam_view *view, const char *user,
+		 const char *fallback);
 
 /* perfdoctor_pamstack.c: a PAM service's auth stack, flattened the way libpam reads it. */
 
@@ -197,6 +342,8 @@ struct pam_entry {
 	int jump;		/* the largest [value=N] jump, 0 for none */
 	int pam_cap;
 	int keepcaps, defer;
+	char unknown[64];	/* the first argument pam_cap ignores, or "" */
+	int nunknown;		/* how many it does not know */
 	char config[4096];
 	char fallback[512];	/* default= */
 	char module[4096];
@@ -220,5 +367,12 @@ void pam_stack_read(struct pam_stack *s, const char *name);
 
 /* Can line j keep the stack from reaching line k (k > j)? */
 int pam_stack_may_skip(const struct pam_stack *s, int j, int k);
+
+/* Could a line appended to the service's own file be skipped? */
+int pam_stack_may_skip_end(struct pam_stack *s);
+
+/* The arguments pam_cap knows, for "did you mean". */
+extern const char *const pam_cap_arguments[];
+extern const size_t pam_cap_narguments;
 
 #endif

@@ -50,6 +50,27 @@ const char *paranoid_meaning(int level)
 }
 
 /*
+ * The name the fix commands give the binary: setcap --perf acts on the
+ * file itself and refuses a symbolic link, so a link is resolved (the
+ * path as given otherwise, the way the report names it).
+ */
+static void set_fix_path(struct binary_facts *b)
+{
+	struct stat st;
+	char *real;
+
+	if (lstat(b->path, &st) < 0 || !S_ISLNK(st.st_mode)) {
+		if (strlen(b->path) < sizeof(b->fix_path))
+			strcpy(b->fix_path, b->path);
+		return;
+	}
+	real = realpath(b->path, NULL);
+	if (real != NULL && strlen(real) < sizeof(b->fix_path))
+		strcpy(b->fix_path, real);
+	free(real);
+}
+
+/*
  * The binary as execve() would find it: the path is followed like exec
  * follows it, once, and everything else is read from that inode through
  * its descriptor and /proc link.
@@ -62,6 +83,7 @@ void gather_binary(struct binary_facts *b, const char *path)
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
+	set_fix_path(b);
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		b->err = errno;
@@ -239,7 +261,13 @@ enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
 {
 	int mode = b->target_known && b->target.kind == EXEC_TARGET_SCRIPT ?
 		   X_OK | R_OK : X_OK;
-	const char *path = b->path;
+
+	return may_access(b->path, mode, uid, gid, groups, ngroups);
+}
+
+enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
+		       const gid_t *groups, int ngroups)
+{
 	pid_t child;
 	int st;
 

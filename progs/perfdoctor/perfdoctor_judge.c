@@ -5,7 +5,6 @@
  * known making the answer "unknown" rather than "yes". The first thing in
  * the way is the reason; the fix lines say how to remove it.
  */
-#include <grp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,13 +35,25 @@ static void block(struct verdict *v, enum answer a, const char *fmt, ...)
 
 void add_fix(struct verdict *v, const char *fmt, ...)
 {
+	struct fix f;
 	va_list ap;
 
-	if (v->nfixes >= MAX_FIXES)
-		return;
+	memset(&f, 0, sizeof(f));
 	va_start(ap, fmt);
-	vsnprintf(v->fixes[v->nfixes++], sizeof(v->fixes[0]), fmt, ap);
+	vsnprintf(f.text, sizeof(f.text), fmt, ap);
 	va_end(ap);
+	add_fix_once(v, &f);
+}
+
+void add_fix_once(struct verdict *v, const struct fix *f)
+{
+	int i;
+
+	for (i = 0; i < v->nfixes; i++)
+		if (strcmp(v->fixes[i].text, f->text) == 0)
+			return;
+	if (v->nfixes < MAX_FIXES)
+		v->fixes[v->nfixes++] = *f;
 }
 
 void put(char *buf, size_t len, const char *fmt, ...)
@@ -54,53 +65,6 @@ void put(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * The group-restricted preset, never a bare "setcap ...=ep" that would
- * give perf to every user: the binary's own group when it already keeps
- * others out, else perf_users (created and joined first if need be).
- */
-static void fix_with_preset(struct verdict *v, const struct binary_facts *b,
-			    const struct subject *who,
-			    const struct fix_context *fx)
-{
-	char gbuf[64];
-	const char *grp = PERF_GROUP;
-
-	if (b->gid != 0 && !(b->mode & 0001) && fx->in_file_group) {
-		grp = names_group(b->gid, gbuf, sizeof(gbuf));
-	} else if (!fx->perf_users_exists) {
-		add_fix(v, "groupadd --system " PERF_GROUP "; usermod -aG " PERF_GROUP " %s"
-			"   # %s then logs in again", who->name, who->name);
-	} else if (!fx->in_perf_users && !who->is_root) {
-		add_fix(v, "usermod -aG " PERF_GROUP " %s   # %s then logs in again",
-			who->name, who->name);
-	}
-	add_fix(v, PERF_SETCAP_GROUP_FIX, grp, b->path);
-}
-
-/* The user may not execute the binary: join its group, or give it one. */
-static void fix_exec(struct verdict *v, const struct binary_facts *b,
-		     const struct subject *who, const struct fix_context *fx)
-{
-	char gbuf[64];
-
-	if (b->gid != 0 && !fx->in_file_group) {
-		add_fix(v, "usermod -aG %s %s   # then log in again",
-			names_group(b->gid, gbuf, sizeof(gbuf)), who->name);
-	} else if (b->gid == 0) {
-		/* Never suggest joining root's group. */
-		fix_with_preset(v, b, who, fx);
-	}
-}
-
-void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx)
-{
-	add_fix(v, "move line %lu of %s ('%s') above line %lu: the '*' on "
-		"line %lu matches everybody first, and the first matching "
-		"line wins", fx->shadow, fx->config, fx->shadow_text,
-		fx->star, fx->star);
-}
-
 /* The file's capabilities decide nothing here: why, and what to do. */
 static void target_blocks(struct verdict *v, const struct binary_facts *b)
 {
@@ -108,14 +72,16 @@ static void target_blocks(struct verdict *v, const struct binary_facts *b)
 	const char *problem = exec_target_problem(&b->target, buf, sizeof(buf));
 
 	block(v, ANSWER_NO, "%s %s", b->path, problem);
+	/*
+	 * Words, no command: perfdoctor cannot name the copy or the binary
+	 * the script runs, and judges that one when asked to.
+	 */
 	if (b->target.kind == EXEC_TARGET_ELF)
-		add_fix(v, "run perf from a filesystem mounted without nosuid "
-			"and noexec, or grant ^cap_perfmon (ambient) at login "
-			"with pam_cap");
+		add_fix(v, "copy perf to a filesystem mounted without nosuid "
+			"and noexec, then run perfdoctor on the copy");
 	else
 		add_fix(v, "find the ELF binary it runs (readlink -f, file: it "
-			"must say ELF) and give that one the capabilities: "
-			PERF_SETCAP_FIX("/path/to/it"));
+			"must say ELF), then run perfdoctor on that one");
 }
 
 /* Whether the kernel applies b's file capabilities at exec at all. */
@@ -130,7 +96,7 @@ static int caps_honoured(const struct binary_facts *b)
  * P' : 0, the ambient set cleared; a file whose capabilities do not
  * count keeps only the ambient set (P' = E' = A); root keeps the
  * bounding set. no_new_privs caps P' at the old P. *p_free gets P'
- * before that cap, *e_after E'.
+ * before that cap, *e_after E' (0 when the kernel refuses the exec).
  */
 static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		      uint64_t *p_free, uint64_t *e_after)
@@ -150,16 +116,23 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		*p_free = (fp & who->bounding) | (fi & who->inheritable);
 		p_after = who->no_new_privs ? *p_free & who->permitted : *p_free;
 		*e_after = fe ? p_after : 0;
+		/*
+		 * fE with a permitted bit P' lacks: the kernel refuses the
+		 * exec itself (EPERM, "insufficient to execute correctly"),
+		 * so nothing is granted.
+		 */
+		if (fe && (fp & ~*p_free))
+			*e_after = 0;
 	}
 }
 
 /* What keeps the session from running the binary at all. */
 static void judge_exec(const struct binary_facts *b, const struct subject *who,
-		       const struct fix_context *fx, struct verdict *v)
+		       struct verdict *v)
 {
 	if (who->may_exec == ANSWER_NO) {
 		block(v, ANSWER_NO, "%s may not execute %s", who->name, b->path);
-		fix_exec(v, b, who, fx);
+		v->want_exec = 1;
 	} else if (who->may_exec == ANSWER_UNKNOWN) {
 		block(v, ANSWER_UNKNOWN, "perfdoctor cannot check whether %s may execute %s "
 			"(run it as root, or as %s)", who->name, b->path,
@@ -199,6 +172,12 @@ static void judge_file_caps(const struct kernel_facts *k,
 	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
 	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
 	int knows_perfmon = k->max_bits > CAP_PERFMON;
+	/*
+	 * fE with a permitted bit P' lacks (the bounding set took it):
+	 * execve() fails with EPERM.
+	 */
+	uint64_t refused = !who->is_root && b->caps != NULL &&
+			   caps_honoured(b) && fe ? fp & ~p_free : 0;
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN, "cannot read %s to tell an ELF binary, whose file "
@@ -208,39 +187,45 @@ static void judge_file_caps(const struct kernel_facts *k,
 		target_blocks(v, b);
 	} else if (b->xattr_unsupported) {
 		block(v, ANSWER_NO, "the filesystem of %s cannot store file capabilities", b->path);
-		add_fix(v, "move perf to a filesystem with extended attributes, or grant ^cap_perfmon (ambient) at login with pam_cap");
+		add_fix(v, "copy perf to a filesystem that stores extended "
+			"attributes, then run perfdoctor on the copy");
 	} else if ((p_free & needed) && who->no_new_privs) {
 		block(v, ANSWER_NO, "the session has no_new_privs set, so exec grants no file capabilities");
 		add_fix(v, "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
-	} else if ((fp | fi) & needed & ~who->bounding) {
-		/* fE with fP beyond the bounding set: execve() fails, EPERM. */
-		block(v, ANSWER_NO, "the session's bounding set lacks cap_perfmon%s",
-		   fe && (fp & ~who->bounding) ? ", so the kernel refuses to "
-		   "execute a file that needs it in its effective set" : "");
-		add_fix(v, "allow cap_perfmon in the bounding set of that service or container");
+	} else if (((fp | fi) & needed & ~who->bounding) || refused) {
+		uint64_t lack = refused ? refused : BIT(CAP_PERFMON);
+		char names[512];
+
+		names_or_none(lack, names, sizeof(names));
+		block(v, ANSWER_NO, "the session's bounding set lacks %s%s",
+		      names, refused ? ", so the kernel refuses to execute a "
+		      "file that needs it in its effective set" : "");
+		/*
+		 * A new login whose bounding set had them before pam_cap: the
+		 * drop is capability.conf's, and its line is the fix.
+		 */
+		if (fx->login && (fx->base_bounding & lack) == lack)
+			fix_pam_grant(v, who, fx,
+				      (fi & needed) && !(fp & needed), lack);
+		else
+			add_fix(v, "allow %s in the bounding set of that "
+				"service or container", names);
 	} else if ((fi & needed) && !(fp & needed)) {
 		block(v, ANSWER_NO, "%s grants cap_perfmon only to callers holding it in their "
 		   "inheritable set, and %s does not", b->path, who->name);
-		if (fx->shadow != 0)
-			fix_shadowed_grant(v, fx);
-		else if (fx->star != 0)
-			add_fix(v, "grant it at login: add 'cap_perfmon %s' to "
-				"%s above line %lu (its '*' matches everybody "
-				"first, and the first matching line wins), "
-				"with 'auth optional pam_cap.so' in the PAM "
-				"stack of the login service", who->name,
-				fx->config, fx->star);
-		else
-			add_fix(v, "grant it at login: add 'cap_perfmon %s' to %s, with "
-				"'auth optional pam_cap.so' in the PAM stack of the login "
-				"service", who->name, fx->config);
+		/*
+		 * Only the grant is a fix: the preset would replace the
+		 * PAM deployment this file is set up for. No fix when no
+		 * edit of capability.conf or the stack would reach.
+		 */
+		fix_pam_grant(v, who, fx, 1, 0);
 	} else if (!knows_perfmon) {
 		block(v, ANSWER_NO, "this kernel predates CAP_PERFMON and %s lacks cap_sys_admin", b->path);
-		fix_with_preset(v, b, who, fx);
+		v->want_preset = 1;
 	} else if (fp & needed) {
 		block(v, ANSWER_NO, "%s holds cap_perfmon in permitted but not effective, and "
 		   "perf does not raise it", b->path);
-		fix_with_preset(v, b, who, fx);
+		v->want_preset = 1;
 	} else {
 		block(v, ANSWER_NO, "%s carries no cap_perfmon%s%s", b->path,
 		   fx->grant_note ? "; " : "", fx->grant_note ? fx->grant_note : "");
@@ -249,9 +234,10 @@ static void judge_file_caps(const struct kernel_facts *k,
 		 * works without file capabilities (an inheritable one would
 		 * still need the file's).
 		 */
-		if (fx->shadow != 0 && fx->shadow_ambient)
+		if (fx->shadow != 0 && fx->shadow_ambient && fx->pv != NULL &&
+		    fx->pv->amb_reaches == ANSWER_YES)
 			fix_shadowed_grant(v, fx);
-		fix_with_preset(v, b, who, fx);
+		v->want_preset = 1;
 	}
 }
 
@@ -274,8 +260,9 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 		return;
 	}
 	exec_sets(b, who, &p_free, &e_after);
-	v->at_exec = e_after & needed;
-	judge_exec(b, who, fx, v);
+	/* All of it: setcap --perf grants cap_syslog too, root everything. */
+	v->at_exec = e_after;
+	judge_exec(b, who, v);
 	/* paranoid <= 0: system-wide monitoring is open to everybody. */
 	if (k->paranoid == INT32_MIN || k->paranoid > 0) {
 		judge_userns(who, v);
@@ -285,4 +272,7 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	if (who->seccomp == 2)
 		block(v, ANSWER_UNKNOWN, "the session runs under a seccomp filter, which may "
 			"refuse perf_event_open() whatever its capabilities");
+	/* After the rest: the preset also answers "may not execute". */
+	if (v->answer == ANSWER_NO)
+		fix_perf(v, b, who, fx);
 }

@@ -10,7 +10,8 @@
  * login and su do; OpenSSH ends PAM in another process, so a deferred grant
  * never reaches its sessions). Anything we cannot be sure of is "unknown".
  * A missing service file means libpam uses "other"
- * (perfdoctor_pamstack.c reads the stacks).
+ * (perfdoctor_pamstack.c reads the stacks, perfdoctor_grant.c what
+ * capability.conf grants).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,8 +22,9 @@
 #include <unistd.h>
 
 #include "capconf.h"
-#include "mask.h"
+#include "escape.h"
 #include "perfdoctor.h"
+#include "suggest.h"
 
 /* The module file libpam would load: absolute, or in its module directory. */
 static enum answer module_installed(const char *module, char *where, size_t len)
@@ -138,6 +140,76 @@ static void judge_survival(struct pam_view *view, const struct pam_entry *e)
 	      "a login program that honours them (login, su)", who);
 }
 
+/*
+ * The line "auth optional pam_cap.so" (with config= when the file is not
+ * pam_cap's default) for appending to the service's own file, and whether
+ * it would run: installed, and no earlier line can skip the end of the
+ * stack.
+ */
+static void judge_adding(struct pam_stack *s, struct pam_view *view,
+			 const char *path)
+{
+	char found[4096];
+	struct stat st;
+	const char *c = view->config;
+
+	view->no_pam_cap = 1;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	put(view->add_to, sizeof(view->add_to), "%s", path);
+	view->add_has_lines = st.st_size > 0;
+	if (module_installed("pam_cap.so", found, sizeof(found)) !=
+	    ANSWER_YES || pam_stack_may_skip_end(s))
+		return;
+	if (strcmp(c, CAPCONF_DEFAULT_PATH) == 0) {
+		put(view->add_line, sizeof(view->add_line),
+		    "auth optional pam_cap.so");
+	} else {
+		/* libpam splits arguments at blanks and cuts at '#'. */
+		if (c[0] == '\0' || strpbrk(c, " \t#[]") != NULL ||
+		    !escape_is_shown_as_is(c))
+			return;
+		put(view->add_line, sizeof(view->add_line),
+		    "auth optional pam_cap.so config=%s", c);
+	}
+	view->can_add = 1;
+}
+
+/*
+ * Typos the stack keeps quiet about: a module named almost "pam_cap.so"
+ * that libpam cannot load, or an argument pam_cap ignores ("keepcap").
+ */
+static void judge_typos(const struct pam_stack *s, struct pam_view *view,
+			int k)
+{
+	char found[4096];
+	const char *near;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		const char *m = s->e[i].module, *base = strrchr(m, '/');
+
+		base = base != NULL ? base + 1 : m;
+		if (s->e[i].marker || s->e[i].pam_cap ||
+		    suggest_distance(base, "pam_cap.so") > 3 ||
+		    module_installed(m, found, sizeof(found)) != ANSWER_NO)
+			continue;
+		put(view->warning, sizeof(view->warning), "%s: module '%s' "
+		    "is not installed: did you mean 'pam_cap.so'?",
+		    s->e[i].where, m);
+		return;
+	}
+	if (k < 0 || s->e[k].nunknown == 0)
+		return;
+	near = suggest_nearest(s->e[k].unknown, pam_cap_arguments,
+			       pam_cap_narguments);
+	put(view->warning, sizeof(view->warning), "%s: pam_cap ignores the "
+	    "argument '%s'%s%s%s%s", s->e[k].where, s->e[k].unknown,
+	    s->e[k].nunknown > 1 ? " and others" : "",
+	    near != NULL ? " (did you mean '" : "", near != NULL ? near : "",
+	    near != NULL ? "'?)" : "");
+}
+
 /* Reads the stack of one service into view (where pam_cap is, what reaches). */
 static void judge_stack(struct pam_stack *s, struct pam_view *view,
 			const char *default_config, char *fallback,
@@ -166,7 +238,12 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 	for (i = 0; i < s->n; i++)
 		if (s->e[i].pam_cap && count++ == 0)
 			k = i;
+	judge_typos(s, view, k);
 	if (count == 0) {
+		if (file == view->service)
+			judge_adding(s, view, path);
+		else
+			view->no_pam_cap = 1;	/* "other" is everyone's */
 		put(view->stack, sizeof(view->stack), "%s%s: no pam_cap "
 			 "in its auth stack, so capability.conf is not read",
 			 path, file == view->service ? "" : " (no service file: "
@@ -212,93 +289,6 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 		return;
 	}
 	judge_survival(view, &s->e[k]);
-}
-
-/*
- * The '*' line view->star decided: does a later line, which pam_cap never
- * reaches, name the user and grant cap_perfmon? Debian's capability.conf
- * ends with "none *", so "cap_perfmon @perf_users" appended to it is dead.
- */
-static void judge_shadow(struct pam_view *view, const char *user)
-{
-	struct capconf_match later;
-	cap_iab_t iab;
-	int perfmon = 0, ambient = 0;
-	size_t len;
-
-	if (capconf_find_shadowed(view->config, user, view->star,
-				  &later) != CAPCONF_FOUND)
-		return;
-	iab = cap_iab_from_text(later.caps);
-	if (iab != NULL && CAP_PERFMON < cap_max_bits()) {
-		perfmon = cap_iab_get_vector(iab, CAP_IAB_INH, CAP_PERFMON) ==
-			  CAP_SET;
-		ambient = cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_PERFMON) ==
-			  CAP_SET;
-	}
-	cap_free(iab);
-	if (perfmon) {
-		view->shadow = later.line;
-		view->shadow_ambient = ambient;
-		snprintf(view->shadow_text, sizeof(view->shadow_text), "%s %s",
-			 later.caps, later.who);
-		len = strlen(view->grant);
-		snprintf(view->grant + len, sizeof(view->grant) - len,
-			 "; line %lu ('%s') names %s but is never reached: the "
-			 "first matching line wins", later.line,
-			 view->shadow_text, user);
-	}
-	capconf_match_release(&later);
-}
-
-/* What the config (or default=) grants user, into view's masks and line. */
-static void judge_grant(struct pam_view *view, const char *user,
-			const char *fallback)
-{
-	struct capconf_match m;
-	const char *text = NULL;
-	cap_iab_t iab;
-	int rc = capconf_find(view->config, user, &m, NULL, NULL);
-
-	view->inh = view->amb = view->drop = 0;
-	if (rc == CAPCONF_FOUND) {
-		text = m.caps;
-		put(view->grant, sizeof(view->grant), "%s:%lu grants '%s' "
-			 "(%s %s)", view->config, m.line, m.caps,
-			 capconf_why_name(m.why), m.who);
-	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNKNOWN_USER ||
-		   rc == CAPCONF_UNREADABLE) {
-		/* No such file has no lines: default= applies, as in pam_cap. */
-		text = fallback[0] != '\0' ? fallback : NULL;
-		put(view->grant, sizeof(view->grant), "%s: %s %s%s%s%s",
-			 view->config, rc == CAPCONF_UNREADABLE ?
-			 "does not exist, so no line matches" : "no line matches",
-			 user, text ? ", so default='" : ": grants nothing",
-			 text ? text : "", text ? "' applies" : "");
-	} else if (rc == CAPCONF_BROKEN) {
-		put(view->grant, sizeof(view->grant), "%s:%lu: pam_cap stops "
-			 "here (%s): grants nothing, not even default=",
-			 view->config, m.line, m.problem);
-	} else {
-		put(view->grant, sizeof(view->grant), "%s: cannot be judged "
-			 "(out of memory): grants nothing", view->config);
-	}
-	iab = text != NULL && strcmp(text, "all") && strcmp(text, "none") ?
-	      cap_iab_from_text(text) : NULL;
-	if (text != NULL && iab == NULL && strcmp(text, "all") &&
-	    strcmp(text, "none"))
-		strncat(view->grant, ": not valid IAB text, so nothing",
-			sizeof(view->grant) - strlen(view->grant) - 1);
-	view->inh |= mask_of_iab(iab, CAP_IAB_INH);
-	view->amb |= mask_of_iab(iab, CAP_IAB_AMB);
-	view->drop |= mask_of_iab(iab, CAP_IAB_BOUND);
-	cap_free(iab);
-	if (rc == CAPCONF_FOUND && m.why == CAPCONF_WHY_ANY) {
-		view->star = m.line;
-		judge_shadow(view, user);
-	}
-	if (rc == CAPCONF_FOUND)
-		capconf_match_release(&m);
 }
 
 int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views,

@@ -109,6 +109,13 @@ static int is_pam_cap(const char *module)
 	return strcmp(base != NULL ? base + 1 : module, "pam_cap.so") == 0;
 }
 
+/* What pam_cap reads; it logs anything else and goes on without it. */
+const char *const pam_cap_arguments[] = {
+	"debug", "keepcaps", "autoauth", "defer", "config=", "default=",
+};
+const size_t pam_cap_narguments =
+	sizeof(pam_cap_arguments) / sizeof(pam_cap_arguments[0]);
+
 static void read_pam_cap_args(struct pam_entry *e, char **p)
 {
 	char *arg;
@@ -126,6 +133,10 @@ static void read_pam_cap_args(struct pam_entry *e, char **p)
 			snprintf(e->config, sizeof(e->config), "%s", arg + 7);
 		else if (strncmp(arg, "default=", 8) == 0)
 			snprintf(e->fallback, sizeof(e->fallback), "%s", arg + 8);
+		else if (strcmp(arg, "debug") != 0 &&
+			 strcmp(arg, "autoauth") != 0 && e->nunknown++ == 0)
+			/* A typo ("keepcap") silently changes what arrives. */
+			snprintf(e->unknown, sizeof(e->unknown), "%s", arg);
 	}
 }
 
@@ -310,6 +321,24 @@ int pam_stack_may_skip(const struct pam_stack *s, int j, int k)
 		i = end;
 	}
 	return 0;
+}
+
+int pam_stack_may_skip_end(struct pam_stack *s)
+{
+	int j, skip = 0;
+
+	if (s->n >= PAMSTACK_MAX_ENTRIES)
+		return 1;	/* no room to ask: assume the worst */
+	/*
+	 * A line at the very end of the top level, asked about like any
+	 * other: for the question it is there (a jump may land past it).
+	 */
+	memset(&s->e[s->n], 0, sizeof(s->e[s->n]));
+	s->n++;
+	for (j = 0; j < s->n - 1 && !skip; j++)
+		skip = !s->e[j].marker && pam_stack_may_skip(s, j, s->n - 1);
+	s->n--;
+	return skip;
 }
 
 void pam_stack_read(struct pam_stack *s, const char *name)

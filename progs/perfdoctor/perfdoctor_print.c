@@ -132,7 +132,31 @@ void print_session(const struct subject *who, const char *label)
 	say("%-10s may execute the binary: %s", "", answer_name(who->may_exec));
 }
 
-/* The subject for a session read from /proc. */
+/*
+ * A line ending in a command: lead and cmd as they are (every operand of
+ * cmd went through shquote, which takes only what a terminal shows as it
+ * is; escaping its backslashes would change what a person pastes), the
+ * note after "   # " escaped.
+ */
+static void say_command(const char *lead, const char *cmd, const char *note)
+{
+	if (!escape_is_shown_as_is(lead) || !escape_is_shown_as_is(cmd)) {
+		say("%s%s%s%s", lead, cmd, note[0] != '\0' ? "   # " : "",
+		    note);
+		return;
+	}
+	fputs(lead, stdout);
+	fputs(cmd, stdout);
+	if (note[0] != '\0') {
+		fputs("   # ", stdout);
+		escape_fputs(note, stdout);
+	}
+	if (putchar('\n') == EOF) {
+		perror("perfdoctor");
+		exit(2);
+	}
+}
+
 void print_verdict(const struct verdict *v, const char *user,
 			  const char *path, const char *how)
 {
@@ -146,15 +170,40 @@ void print_verdict(const struct verdict *v, const char *user,
 		say("verdict:   NO: %s", v->reason);
 	else
 		say("verdict:   UNKNOWN: %s", v->reason);
-	for (i = 0; i < v->nfixes; i++)
-		say("fix:       %s", v->fixes[i]);
+	for (i = 0; i < v->nfixes; i++) {
+		if (v->fixes[i].is_command)
+			say_command("fix:       ", v->fixes[i].text,
+				    v->fixes[i].note);
+		else
+			say("fix:       %s", v->fixes[i].text);
+	}
 }
 
-void print_risk(const struct binary_facts *b)
+/* "suggest:   LEAD" and the preset for b that keeps who's access. */
+static void suggest_preset(const char *lead, const struct binary_facts *b,
+			   const struct subject *who,
+			   const struct fix_context *fx)
 {
-	const char *suggestion;
+	char line[2048], note[512], full[512];
+
+	put(full, sizeof(full), "suggest:   %s", lead);
+	if (fix_preset_line(line, sizeof(line), note, sizeof(note), b, who,
+			    fx) == 0)
+		say_command(full, line, note);
+	else
+		say("%s%s", full, line[0] != '\0' ? line : "setcap "
+		    "--perf-group=GROUP --perf FILE (no command here: "
+		    "perfdoctor sees none that keeps this user's access)");
+}
+
+void print_risk(const struct binary_facts *b, const struct subject *who,
+		const struct fix_context *fx)
+{
+	const char *suggestion, *tail = PERF_SETCAP_FIX("<file>");
 	enum risk_tier tier;
 	cap_value_t worst;
+	char line[2048];
+	size_t sl, tl = strlen(tail);
 
 	if (b->caps == NULL)
 		return;
@@ -167,15 +216,36 @@ void print_risk(const struct binary_facts *b)
 		    risk_reason(worst));
 		cap_free(name);
 	}
-	if (suggestion != NULL)
+	sl = suggestion != NULL ? strlen(suggestion) : 0;
+	if (sl > tl && strcmp(suggestion + sl - tl, tail) == 0) {
+		/* Its "<file>" is a redirection when pasted: the command. */
+		char lead[512];
+
+		put(lead, sizeof(lead), "%.*s", (int)(sl - tl), suggestion);
+		suggest_preset(lead, b, who, fx);
+	} else if (suggestion != NULL) {
 		say("suggest:   %s", suggestion);
-	if ((b->mode & 0001) && risk_highest(b->caps, ~0u, NULL) >= RISK_KERNEL_READ)
-		say("suggest:   every user may run it with these capabilities; "
-		    "restrict it to a group: " PERF_SETCAP_FIX("%s"),
-		    b->path);
-	if (b->uid != 0)
-		say("suggest:   its owner (uid %u), not root, can change who runs "
-		    "it: chown root, then restrict it again", (unsigned)b->uid);
+	}
+	/*
+	 * Only the file's permitted set goes to every user: its inheritable
+	 * bits go to those who bring them (a PAM deployment, which the
+	 * preset would replace).
+	 */
+	if ((b->mode & 0001) &&
+	    risk_highest(b->caps, 1u << CAP_PERMITTED, NULL) >=
+	    RISK_KERNEL_READ)
+		suggest_preset("every user may run it with these capabilities; "
+			       "restrict it to a group: ", b, who, fx);
+	if (b->uid != 0) {
+		char lead[128];
+
+		put(lead, sizeof(lead), "suggest:   its owner (uid %u), not "
+		    "root, can change who runs it: ", (unsigned)b->uid);
+		if (fix_owner_line(line, sizeof(line), b) == 0)
+			say_command(lead, line, "");
+		else
+			say("%s%s", lead, line);
+	}
 }
 
 void print_pam(const struct pam_view *pv, int n)
@@ -187,6 +257,8 @@ void print_pam(const struct pam_view *pv, int n)
 		say("%-10s inheritable and bounding: %s (%s); ambient: %s (%s)", "",
 		    answer_name(pv[i].iab_reaches), pv[i].iab_why,
 		    answer_name(pv[i].amb_reaches), pv[i].amb_why);
+		if (pv[i].warning[0] != '\0')
+			say("%-10s %s", "warning:", pv[i].warning);
 		if (i == 0 || strcmp(pv[i].grant, pv[i - 1].grant) != 0)
 			say("%-10s %s", "pam_cap:", pv[i].grant);
 	}

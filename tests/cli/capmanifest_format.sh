@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # capmanifest without privileges (so it also runs under ASan and valgrind):
-# record's walk of a generated tree, the version 2 format and its strict
-# parsing (owner/group/mode/acl fields, no "." components, no \000),
-# version 1 handling, and restore's refusals and dry runs.
+# record's walk of a generated tree, the version 3 format and its strict
+# parsing (owner/group/mode/acl/sha256 fields, no "." components, no
+# \000; version 2 lines are still read), version 1 and 2 handling (no
+# content digest: restore refuses), and restore's refusals and dry runs.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 cm=$BUILD/progs/capmanifest
@@ -17,21 +18,38 @@ mkdir -p "$t/a/b" "$t/c" && echo x >"$t/a/b/f" && echo x >"$t/c/g" &&
 i=0
 while [ $i -lt 40 ]; do mkdir "$t/d$i" && echo x >"$t/d$i/f"; i=$((i + 1)); done
 uid=$(id -u) gid=$(id -g)
+x=$(echo x | sha256sum | cut -d' ' -f1)	# every file here holds "x\n"
 
 run_ours "$cm" record "$t" >"$T/out" 2>"$T/err" || fail "record exited $?: $(cat "$T/err")"
-[ "$(cat "$T/out")" = "# capmanifest 2" ] || fail "record of a tree without capabilities: $(cat "$T/out")"
+[ "$(cat "$T/out")" = "# capmanifest 3" ] || fail "record of a tree without capabilities: $(cat "$T/out")"
 [ -s "$T/err" ] && fail "record stderr: $(cat "$T/err")"
+# A manifest that could not be written whole is no manifest: exit 2.
+if [ -w /dev/full ]; then
+	run_ours "$cm" record "$t" >/dev/full 2>"$T/err"; rc=$?
+	[ $rc -eq 2 ] && [ "$(cat "$T/err")" = "capmanifest: standard output: No space left on device" ] ||
+		fail "record to a full disk: exit $rc: $(cat "$T/err")"
+fi
 run_ours "$cm" record "$t/link" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/out" ] || fail "record of a symlink: exit $rc, $(cat "$T/out")"
 
 # verify: a file listed with capabilities it lacks, with another mode.
-printf '# capmanifest 2\n./a/b/f owner=%s group=%s mode=0750 acl=no cap_net_raw=ep\n' $uid $gid >"$T/m"
+printf '# capmanifest 3\n./a/b/f owner=%s group=%s mode=0750 acl=no sha256=%s cap_net_raw=ep\n' $uid $gid $x >"$T/m"
 run_ours "$cm" verify "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 cat >"$T/want" <<'OUT'
 missing: ./a/b/f cap_net_raw=ep
 differs: ./a/b/f has mode=0644, manifest says mode=0750
 OUT
-[ $rc -eq 1 ] && cmp -s "$T/out" "$T/want" || fail "verify: exit $rc: $(cat "$T/out" "$T/err")"
+[ $rc -eq 1 ] && cmp -s "$T/out" "$T/want" && [ ! -s "$T/err" ] || fail "verify: exit $rc: $(cat "$T/out" "$T/err")"
+# Other content: a line of its own.
+echo y >"$T/y" && y=$(sha256sum "$T/y" | cut -d' ' -f1) &&
+	printf '# capmanifest 3\n./c/g owner=%s group=%s mode=0644 acl=no sha256=%s cap_net_raw=ep\n' $uid $gid $y >"$T/mc" || exit 1
+run_ours "$cm" verify "$T/mc" "$t" >"$T/out" 2>"$T/err"; rc=$?
+printf 'missing: ./c/g cap_net_raw=ep\ncontent: ./c/g has sha256=%s, manifest says sha256=%s\n' $x $y >"$T/want"
+[ $rc -eq 1 ] && cmp -s "$T/out" "$T/want" && [ ! -s "$T/err" ] || fail "verify of other content: exit $rc: $(cat "$T/out" "$T/err")"
+run_ours "$cm" restore -n "$T/mc" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
+	[ "$(cat "$T/err")" = "capmanifest: ./c/g: content differs: has sha256=$x, manifest says sha256=$y: not restored (--accept-new-content takes new content only where root alone could have put it)" ] ||
+	fail "restore -n of other content: exit $rc: $(cat "$T/out" "$T/err")"
 # restore refuses it, and says what --fix-owner would do.
 run_ours "$cm" restore -n "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
@@ -42,8 +60,19 @@ printf 'would fix: ./a/b/f mode=0750\nwould set: ./a/b/f cap_net_raw=ep\n' >"$T/
 [ $rc -eq 0 ] && cmp -s "$T/out" "$T/want" || fail "restore -n --fix-owner: exit $rc: $(cat "$T/out" "$T/err")"
 [ "$(stat -c %a "$t/a/b/f")" = 644 ] || fail "a dry run changed the mode"
 
+# Version 2: no content digest: verify says so, restore grants nothing.
+printf '# capmanifest 2\n./c/g owner=%s group=%s mode=0644 acl=no cap_net_raw=ep\n' $uid $gid >"$T/v2"
+run_ours "$cm" verify "$T/v2" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "missing: ./c/g cap_net_raw=ep" ] &&
+	[ "$(cat "$T/err")" = "capmanifest: $T/v2: version 2 manifest: file contents are not recorded, so not verified" ] ||
+	fail "verify v2: exit $rc: $(cat "$T/out" "$T/err")"
+run_ours "$cm" restore -n "$T/v2" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
+	[ "$(cat "$T/err")" = "capmanifest: ./c/g: the manifest (version 2) records no content digest: not restored (record it again, or --accept-new-content where root alone could have put it)" ] ||
+	fail "restore -n v2: exit $rc: $(cat "$T/out" "$T/err")"
+
 # Version 1: verify compares capabilities and says what it cannot check;
-# restore needs --allow-v1.
+# restore needs --allow-v1, and grants nothing to unknown content.
 printf '# capmanifest 1\n./c/g cap_net_raw=ep\n' >"$T/v1"
 run_ours "$cm" verify "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && [ "$(cat "$T/out")" = "missing: ./c/g cap_net_raw=ep" ] &&
@@ -52,8 +81,15 @@ run_ours "$cm" verify "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
 run_ours "$cm" restore -n "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q -- "--allow-v1" "$T/err" ||
 	fail "restore v1: exit $rc: $(cat "$T/out" "$T/err")"
+# (Not root: the file is not root's, the owner a version 1 manifest
+# leaves to assume, and that is said first.)
+if [ $uid -eq 0 ]; then
+	why="the manifest (version 1) records no content digest: not restored (record it again, or --accept-new-content where root alone could have put it)"
+else
+	why="owned by uid $uid, neither root nor the recorded owner (0): not restored"
+fi
 run_ours "$cm" restore -n --allow-v1 "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 0 ] && [ "$(cat "$T/out")" = "would set: ./c/g cap_net_raw=ep" ] ||
+[ $rc -eq 1 ] && [ ! -s "$T/out" ] && grep -qxF "capmanifest: ./c/g: $why" "$T/err" ||
 	fail "restore -n --allow-v1: exit $rc: $(cat "$T/out" "$T/err")"
 
 # Bad lines: each named with its number, nothing applied, exit 2.
@@ -92,7 +128,7 @@ else
 	as_user() { "$@"; }
 fi
 as_user ${VALGRIND_CMD:-} "$cm" record "$T/u" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf '# capmanifest 2\n!unread ./shut')" ] &&
+[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf '# capmanifest 3\n!unread ./shut')" ] &&
 	[ "$(cat "$T/err")" = "capmanifest: cannot read directory $T/u/shut: Permission denied
 capmanifest: 1 path could not be read: the manifest marks it \"!unread\" and does not cover it" ] ||
 	fail "record of an unreadable directory: exit $rc: $(cat "$T/out" "$T/err")"
@@ -107,7 +143,7 @@ done
 
 # A FIFO named by a manifest is refused without being opened.
 (exec 3>"$t/fifo"; echo connected >"$T/writer") & writer=$!
-printf '# capmanifest 2\n./fifo owner=%s group=%s mode=0644 acl=no cap_net_raw=ep\n' $uid $gid >"$T/m"
+printf '# capmanifest 3\n./fifo owner=%s group=%s mode=0644 acl=no sha256=%s cap_net_raw=ep\n' $uid $gid $x >"$T/m"
 run_ours "$cm" restore -n "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && [ "$(cat "$T/err")" = "capmanifest: cannot set ./fifo: not a regular file" ] ||
 	fail "restore -n of a FIFO: exit $rc: $(cat "$T/out" "$T/err")"

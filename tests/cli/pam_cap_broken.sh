@@ -78,7 +78,10 @@ t both 'none @deny\n^cap_sys_admin *\n' '' alice 'setcred' "setcred=SUCCESS iab=
 # default= applied).
 cp "$T/group" "$T/group.small"
 awk 'BEGIN { for (i = 0; i < 65537; i++) printf "g%d:x:%d:mal\n", i, 100000 + i }' >>"$T/group"
-echo 'deny2:x:4800:mal' >>"$T/group"
+# deny2's entry does not name mal: with the list incomplete, that proves
+# nothing (a member can come from elsewhere than the entry's member list).
+echo 'deny2:x:4800:' >>"$T/group"
+echo 'deny3:x:4801:mal' >>"$T/group"
 t ours 'none @deny2\n^cap_sys_admin *\n' '' mal 'auth setcred' "$stop"
 logged "SYSLOG(3): $T/c$cases:1: cannot tell whether 'mal' is in '@deny2': 'mal' is in more than 65536 groups; stopped here, nothing granted"
 t ours 'none @deny2\n' 'default=^cap_sys_admin' mal 'auth setcred' "$stop"
@@ -89,6 +92,8 @@ t ours '^cap_perfmon mal\nnone @deny2\n' '' mal 'auth setcred' "auth=SUCCESS set
 t ours 'cap_perfmon @mal\nnone @deny2\n' '' mal 'auth setcred' "auth=SUCCESS setcred=SUCCESS iab=38 $k0"
 t ours 'cap_perfmon @deny2 mal\n^cap_sys_admin *\n' '' mal 'auth setcred' "auth=SUCCESS setcred=SUCCESS iab=38 $k0"
 t ours 'cap_perfmon *\n' '' mal 'auth setcred' "auth=SUCCESS setcred=SUCCESS iab=38 $k0"
+# deny3's own entry names mal: a member for sure, list or no list.
+t ours 'none @deny3\n^cap_sys_admin *\n' '' mal 'auth setcred' "auth=SUCCESS setcred=SUCCESS iab= $k0"
 cp "$T/group.small" "$T/group"
 VALGRIND_CMD=$vg
 

@@ -17,7 +17,7 @@ tfs=/sys/kernel/tracing
 [ -d "$tfs" ] || skip "no $tfs (a kernel without tracing)"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 	skip "no perf events in this kernel"
-at_exit tracefs_restore
+at_exit_checked tracefs_restore
 chmod 755 "$T"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 cp "$CA" "$T/capaudit" && chmod 755 "$T/capaudit"
@@ -25,7 +25,7 @@ cp "$CA" "$T/capaudit" && chmod 755 "$T/capaudit"
 # This namespace only: whatever the host has mounted there goes away here
 # (its options noted first, to be put back).
 tracefs_mount || { fail "mount tracefs"; finish; }
-while mountpoint -q "$tfs"; do umount "$tfs" || { fail "umount $tfs"; finish; }; done
+tracefs_unmount || { fail "umount $tfs"; finish; }
 if mountpoint -q /sys/kernel/debug; then umount -l /sys/kernel/debug || { fail "umount debugfs"; finish; }; fi
 
 # 1. No tracefs, nobody with cap_perfmon: it cannot mount one; it says so

@@ -20,7 +20,7 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 [ "$paranoid" -ge 1 ] ||
 	skip "perf_event_paranoid is $paranoid, so nobody may already open CPU-wide events"
 tfs=/sys/kernel/tracing
-at_exit tracefs_restore
+at_exit_checked tracefs_restore
 # Readable by nogroup, as an admin lets a perf_users group read it.
 tracefs_mount gid=65534,mode=0750 || { fail "cannot mount tracefs in our mount namespace"; finish; }
 [ -r "$tfs/events/capability/cap_capable/id" ] ||

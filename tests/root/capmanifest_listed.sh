@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # capmanifest restore --listed-only (the Debian trigger's mode): a manifest
 # that registers one file restores that file and leaves every other file's
-# capabilities alone (plain restore removes them); owner, group and mode
-# are still checked; a listed file that is gone is reported, exit 1; a
-# path through a symlink is never followed; the option belongs to restore.
+# capabilities alone (plain restore removes them); owner, group, mode and
+# content are still checked; a listed file that is gone is reported, exit
+# 1; a path through a symlink is never followed. verify --listed-only
+# checks the listed files and reports no extra one (against / that was
+# every capable file of the system).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "$(id -u)" -eq 0 ] || skip "needs root (writes file capabilities)"
@@ -18,10 +20,22 @@ mkdir -p "$t/usr/bin" "$t/bin"
 for f in usr/bin/perf usr/bin/ping usr/bin/other; do echo x >"$t/$f"; done
 /usr/sbin/setcap cap_perfmon=ep "$t/usr/bin/perf"
 /usr/sbin/setcap cap_net_raw=ep "$t/usr/bin/ping"
-printf '# capmanifest 2\n./usr/bin/perf owner=0 group=0 mode=0644 acl=no cap_perfmon=ep\n' >"$T/m"
+sum=$(sha256sum "$t/usr/bin/perf" | cut -d' ' -f1)
+printf '# capmanifest 3\n./usr/bin/perf owner=0 group=0 mode=0644 acl=no sha256=%s cap_perfmon=ep\n' "$sum" >"$T/m"
 
-# A new copy of perf (as dpkg unpacks it): no capability.
-rm "$t/usr/bin/perf"; echo y >"$t/usr/bin/perf"
+# verify --listed-only: perf only; ping is not "extra".
+out=$(run_ours "$cm" verify --listed-only "$T/m" "$t" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ -z "$out" ] || fail "verify --listed-only of an intact perf: exit $rc, output: $out"
+out=$(run_ours "$cm" verify "$T/m" "$t" 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$out" = "extra:   ./usr/bin/ping cap_net_raw=ep" ] ||
+	fail "verify without --listed-only: exit $rc, output: $out"
+
+# A new copy of perf with the same content (as a reinstall unpacks it):
+# no capability.
+rm "$t/usr/bin/perf"; echo x >"$t/usr/bin/perf"
+out=$(run_ours "$cm" verify --listed-only "$T/m" "$t" 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$out" = "missing: ./usr/bin/perf cap_perfmon=ep" ] ||
+	fail "verify --listed-only of a bare perf: exit $rc, output: $out"
 out=$(run_ours "$cm" restore --listed-only "$T/m" "$t" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ "$out" = "set: ./usr/bin/perf cap_perfmon=ep" ] ||
 	fail "restore --listed-only: exit $rc, output: $out"
@@ -47,10 +61,21 @@ out=$(run_ours "$cm" restore --listed-only "$T/m" "$t" 2>&1); rc=$?
 [ "$(caps "$t/real/ping")" = "$t/real/ping cap_net_raw=ep" ] || fail "ping lost its capability"
 
 # Plain restore still removes what the manifest does not list.
-rm "$t/usr/bin"; mv "$t/real" "$t/usr/bin"; echo y >"$t/usr/bin/perf"
+rm "$t/usr/bin"; mv "$t/real" "$t/usr/bin"; echo x >"$t/usr/bin/perf"
 run_ours "$cm" restore "$T/m" "$t" >/dev/null 2>&1
 [ -z "$(caps "$t/usr/bin/ping")" ] || fail "plain restore kept an unlisted capability"
 
-run_ours "$cm" verify --listed-only "$T/m" "$t" >/dev/null 2>&1
-[ $? -eq 2 ] || fail "verify --listed-only is not a usage error"
+# Other content: verify says so on a line of its own, restore refuses.
+echo y >"$t/usr/bin/perf"
+new=$(sha256sum "$t/usr/bin/perf" | cut -d' ' -f1)
+out=$(run_ours "$cm" verify --listed-only "$T/m" "$t" 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$out" = "missing: ./usr/bin/perf cap_perfmon=ep
+content: ./usr/bin/perf has sha256=$new, manifest says sha256=$sum" ] ||
+	fail "verify --listed-only of another perf: exit $rc, output: $out"
+out=$(run_ours "$cm" restore --listed-only "$T/m" "$t" 2>&1); rc=$?
+[ $rc -eq 1 ] && [ -z "$(caps "$t/usr/bin/perf")" ] &&
+	echo "$out" | grep -q 'content differs' || fail "another perf: exit $rc, output: $out"
+
+run_ours "$cm" record --listed-only "$t" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "record --listed-only is not a usage error"
 finish

@@ -13,7 +13,8 @@
 #     capability: nobody cannot run it, a member of the group can profile.
 # Also: a mode changed on a capable file, an ACL added to it (it lets
 # nobody profile), an ACL that cannot be re-created, and version 1
-# manifests (no owner/mode: restore refuses unless --allow-v1).
+# manifests (no owner/mode: restore refuses unless --allow-v1; no content
+# digest either, so even then it grants nothing to a file in /tmp).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
@@ -51,7 +52,8 @@ out=$(probe_as member) || fail "setup: a group member cannot profile: $out"
 probe_as nobody >/dev/null && fail "setup: nobody (not in the group) could run perf"
 
 "$cm" record "$t" >"$T/m" || fail "record exited $?"
-printf '# capmanifest 2\n./usr/bin/perf owner=0 group=%s mode=0750 acl=no cap_perfmon=ep\n' $gid >"$T/want"
+sum=$(sha256sum "$perf" | cut -d' ' -f1)
+printf '# capmanifest 3\n./usr/bin/perf owner=0 group=%s mode=0750 acl=no sha256=%s cap_perfmon=ep\n' $gid "$sum" >"$T/want"
 cmp -s "$T/m" "$T/want" || { fail "manifest:"; diff "$T/want" "$T/m"; }
 
 # dpkg's upgrade: a new file renamed over the old one, root:root 0755, no caps.
@@ -134,7 +136,7 @@ out=$(probe_as nobody) && fail "nobody still runs perf after the ACL was removed
 # A recorded ACL cannot be re-created: even --fix-owner refuses.
 setfattr -n system.posix_acl_access -v "$acl" "$perf"
 "$cm" record "$t" >"$T/macl" || fail "record with an ACL exited $?"
-grep -q "^./usr/bin/perf owner=0 group=$gid mode=0750 acl=yes cap_perfmon=ep\$" "$T/macl" ||
+grep -q "^./usr/bin/perf owner=0 group=$gid mode=0750 acl=yes sha256=$sum cap_perfmon=ep\$" "$T/macl" ||
 	fail "ACL not recorded: $(cat "$T/macl")"
 upgrade
 "$cm" restore --fix-owner "$T/macl" "$t" >"$T/out" 2>"$T/err"; rc=$?
@@ -150,7 +152,21 @@ printf '# capmanifest 1\n./usr/bin/perf cap_perfmon=ep\n' >"$T/v1"
 "$cm" verify "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && [ "$(cat "$T/out")" = "missing: ./usr/bin/perf cap_perfmon=ep" ] &&
 	grep -q "not recorded, so not verified" "$T/err" || fail "verify of a v1 manifest: exit $rc, $(cat "$T/out" "$T/err")"
-"$cm" restore --allow-v1 "$T/v1" "$t" >"$T/out" 2>"$T/err" || fail "restore --allow-v1 exited $?"
-[ "$(caps_of "$perf")" = "cap_perfmon=ep" ] || fail "restore --allow-v1 did not set the capability"
+# Nor what the file is: no content digest, so --allow-v1 alone grants
+# nothing, and --accept-new-content nothing below /tmp (sticky, but
+# every user may add names there).
+"$cm" restore --allow-v1 "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -qx "capmanifest: ./usr/bin/perf: the manifest (version 1) records no content digest: not restored (record it again, or --accept-new-content where root alone could have put it)" "$T/err" ||
+	fail "restore --allow-v1: exit $rc, $(cat "$T/err")"
+[ -z "$(caps_of "$perf")" ] || fail "restore --allow-v1 set a capability on a file of unknown content"
+tmp=$(dirname "$T")
+if [ "$(stat -c %a "$tmp")" = 1777 ]; then
+	"$cm" restore --allow-v1 --accept-new-content "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 1 ] && grep -q "^capmanifest: ./usr/bin/perf: the manifest (version 1) records no content digest: not accepted: directory $tmp: everyone may write it (mode 1777, sticky, which still lets them add names)\$" "$T/err" ||
+		fail "restore --allow-v1 --accept-new-content below $tmp: exit $rc, $(cat "$T/err")"
+	[ -z "$(caps_of "$perf")" ] || fail "restore --allow-v1 --accept-new-content set a capability below $tmp"
+else
+	echo "note: $tmp is not mode 1777; --accept-new-content below a sticky directory not checked here"
+fi
 "$cm" verify --fix-owner "$T/m" "$t" >/dev/null 2>&1; [ $? -eq 2 ] || fail "--fix-owner accepted by verify"
 finish

@@ -4,8 +4,10 @@
 # spelling of a path and is refused, as is an escape that decodes to NUL
 # ("./a\000/../../../etc/passwd" acted on ./a); and a FIFO or device node
 # named by a manifest is never opened (only O_PATH, never for reading):
-# the FIFO's writer stays unconnected, strace shows no other open, and the
+# the FIFO's writer stays unconnected, strace shows no other open (the
+# content digest of version 3 is read from regular files only), and the
 # error says it is not a regular file. A refused manifest changes nothing.
+# A digest has one spelling: 64 lower-case hex digits.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 cm=$BUILD/progs/capmanifest
@@ -15,7 +17,9 @@ at_exit '[ -z "$writer" ] || kill $writer 2>/dev/null'
 t=$T/t
 umask 022
 mkdir -p "$t/sub" && echo x >"$t/sub/b" && echo x >"$t/a"
-hdr="# capmanifest 2" meta="owner=0 group=0 mode=0644 acl=no "
+# The digest of 'x', the content of ./c\001d below.
+x=2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881
+hdr="# capmanifest 3" meta="owner=0 group=0 mode=0644 acl=no sha256=$x "
 caps_of() { /usr/sbin/getcap "$1" | sed 's/^[^ ]* //'; }
 
 # refused NAME LINE ERROR: a manifest with LINE is refused whole with ERROR.
@@ -33,6 +37,12 @@ refused "a final '.'" "./sub/. ${meta}cap_net_raw=ep" 'path must start'
 refused "a leading './.'" "././a ${meta}cap_net_raw=ep" 'path must start'
 refused "an escaped NUL" "./a\\000/../../../etc/passwd ${meta}cap_net_raw=ep" 'bad escape in path'
 refused "an escaped NUL at the end" "./a\\000 ${meta}cap_net_raw=ep" 'bad escape in path'
+upper=$(echo "$x" | tr a-f A-F)
+refused "no digest" "./a owner=0 group=0 mode=0644 acl=no cap_net_raw=ep" 'want "sha256=" and 64 lower-case hex digits after acl='
+refused "an upper-case digest" "./a owner=0 group=0 mode=0644 acl=no sha256=$upper cap_net_raw=ep" 'want "sha256="'
+refused "a short digest" "./a owner=0 group=0 mode=0644 acl=no sha256=${x%?} cap_net_raw=ep" 'want "sha256="'
+refused "a long digest" "./a owner=0 group=0 mode=0644 acl=no sha256=${x}0 cap_net_raw=ep" 'want "sha256="'
+refused "a digest before acl=" "./a owner=0 group=0 mode=0644 sha256=$x acl=no cap_net_raw=ep" 'want "owner=N'
 [ -z "$(caps_of "$t/sub/b")" ] && [ -z "$(caps_of "$t/a")" ] || fail "a refused manifest granted something"
 # The same escape of other bytes still works: \001 is a name's byte.
 printf 'x' >"$t/c$(printf '\001')d"
@@ -59,6 +69,15 @@ for cmd in restore verify; do
 	[ $rc -eq 1 ] || fail "$cmd: exit $rc, want 1"
 	[ -e "$T/writer" ] && fail "$cmd opened the FIFO for reading: its writer connected"
 done
+# record reads every capable file's content: never a FIFO's or a device's.
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=open,openat,openat2 -o "$T/trace" \
+		"$cm" record "$t" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 0 ] || fail "record: exit $rc: $(cat "$T/err")"
+	opened=$(grep -E '"[^"]*(fifo|null)"' "$T/trace")
+	[ -z "$opened" ] || fail "record opened them: $opened"
+	[ -e "$T/writer" ] && fail "record opened the FIFO for reading: its writer connected"
+fi
 cat >"$T/want" <<'ERR'
 capmanifest: cannot set ./fifo: not a regular file
 capmanifest: cannot set ./null: not a regular file

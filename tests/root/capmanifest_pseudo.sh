@@ -31,15 +31,16 @@ echo x >"$t/bin/ping"; echo x >"$t/run/helper"; echo x >"$t/shut/tool"
 /usr/sbin/setcap cap_net_admin=ep "$t/run/helper"
 /usr/sbin/setcap cap_kill=ep "$t/shut/tool"
 nobody() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
+x=$(sha256sum "$t/bin/ping" | cut -d' ' -f1)	# every file here holds "x"
 
 # 1. proc and sysfs skipped, the tmpfs walked: the whole manifest, exit 0.
 # (As nobody, /proc/1/fd and friends cannot be read on any host.)
 chmod 755 "$t/shut"
 nobody $VALGRIND_CMD "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
-printf '%s\n' '# capmanifest 2' \
-	'./bin/ping owner=0 group=0 mode=0644 acl=no cap_net_raw=ep' \
-	'./run/helper owner=0 group=0 mode=0644 acl=no cap_net_admin=ep' \
-	'./shut/tool owner=0 group=0 mode=0644 acl=no cap_kill=ep' >"$T/want"
+printf '%s\n' '# capmanifest 3' \
+	"./bin/ping owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep" \
+	"./run/helper owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_admin=ep" \
+	"./shut/tool owner=0 group=0 mode=0644 acl=no sha256=$x cap_kill=ep" >"$T/want"
 if [ $rc -ne 0 ] || ! cmp -s "$T/want" "$T/m" || [ -s "$T/err" ]; then
 	fail "record of a tree with proc and sysfs inside: exit $rc (want 0)"
 	diff "$T/want" "$T/m" | sed 's/^/    /'; head -n 5 "$T/err" | sed 's/^/    /'
@@ -58,9 +59,9 @@ grep -q '^capmanifest: [0-9]* paths could not be read: the manifest marks them "
 # 3. A directory nobody may not read: named, marked, the rest recorded.
 chmod 700 "$t/shut"
 nobody $VALGRIND_CMD "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
-printf '%s\n' '# capmanifest 2' '!unread ./shut' \
-	'./bin/ping owner=0 group=0 mode=0644 acl=no cap_net_raw=ep' \
-	'./run/helper owner=0 group=0 mode=0644 acl=no cap_net_admin=ep' >"$T/want"
+printf '%s\n' '# capmanifest 3' '!unread ./shut' \
+	"./bin/ping owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep" \
+	"./run/helper owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_admin=ep" >"$T/want"
 printf '%s\n' "capmanifest: cannot read directory $t/shut: Permission denied" \
 	'capmanifest: 1 path could not be read: the manifest marks it "!unread" and does not cover it' >"$T/wanterr"
 if [ $rc -ne 1 ] || ! cmp -s "$T/want" "$T/m" || ! cmp -s "$T/wanterr" "$T/err"; then

@@ -31,13 +31,15 @@ echo x >"$t/odd dir/$evil"
 /usr/sbin/setcap cap_chown=p "$t/odd dir/$evil"
 
 "$cm" record "$t" >"$T/m" || fail "record exited $?"
-cat >"$T/want" <<'MANIFEST'
-# capmanifest 2
-./bin/perf owner=0 group=0 mode=0644 acl=no cap_syslog,cap_perfmon=ep
-./bin/ping owner=0 group=0 mode=0644 acl=no cap_net_raw=ep
-./odd\040dir/evil\342\200\256txt\302\233\377 owner=0 group=0 mode=0644 acl=no cap_chown=p
-./odd\040dir/new\012line owner=0 group=0 mode=0644 acl=no cap_kill=p [rootid=1000]
-./usr/lib/x/f7 owner=0 group=0 mode=0644 acl=no cap_chown=eip 41+eip
+# Every capable file holds "x\n".
+x=$(echo x | sha256sum | cut -d' ' -f1)
+cat >"$T/want" <<MANIFEST
+# capmanifest 3
+./bin/perf owner=0 group=0 mode=0644 acl=no sha256=$x cap_syslog,cap_perfmon=ep
+./bin/ping owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep
+./odd\\040dir/evil\\342\\200\\256txt\\302\\233\\377 owner=0 group=0 mode=0644 acl=no sha256=$x cap_chown=p
+./odd\\040dir/new\\012line owner=0 group=0 mode=0644 acl=no sha256=$x cap_kill=p [rootid=1000]
+./usr/lib/x/f7 owner=0 group=0 mode=0644 acl=no sha256=$x cap_chown=eip 41+eip
 MANIFEST
 # 41 is a number to libcap 2.66's setcap and to this text; a name once
 # libcap/caps.def has one (tools/as_libcap266.sh writes it as 41 again).
@@ -93,27 +95,29 @@ grep -q 'not a capability manifest' "$T/err" || fail "non-manifest message: $(ca
 # a symlinked directory on its way, fails and the target stays untouched.
 echo x >"$T/target"
 mkdir "$T/t2"; ln -s "$T/target" "$T/t2/victim"; ln -s "$T" "$T/t2/dir"
-printf '# capmanifest 2\n./victim owner=0 group=0 mode=0644 acl=no cap_sys_admin=ep\n./dir/target owner=0 group=0 mode=0644 acl=no cap_sys_admin=ep\n' >"$T/m2"
+printf '# capmanifest 3\n./victim owner=0 group=0 mode=0644 acl=no sha256=%s cap_sys_admin=ep\n./dir/target owner=0 group=0 mode=0644 acl=no sha256=%s cap_sys_admin=ep\n' "$x" "$x" >"$T/m2"
 "$cm" restore "$T/m2" "$T/t2" >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] || fail "restore through symlinks exited $rc, want 1"
 [ -z "$(/usr/sbin/getcap "$T/target")" ] || fail "symlink target got a capability"
 
 # The race: swap a symlink and a file at one path while restoring.
 mkdir "$T/t3"; echo x >"$T/t3/file"
-printf '# capmanifest 2\n./file owner=0 group=0 mode=0644 acl=no cap_net_raw=ep\n' >"$T/m3"
+printf '# capmanifest 3\n./file owner=0 group=0 mode=0644 acl=no sha256=%s cap_net_raw=ep\n' "$x" >"$T/m3"
 ( end=$(($(date +%s) + 3))
   while [ "$(date +%s)" -lt $end ]; do
 	ln -sfn "$T/target" "$T/t3/file.new" && mv -T "$T/t3/file.new" "$T/t3/file"
 	echo x >"$T/t3/file.new" && mv -T "$T/t3/file.new" "$T/t3/file"
   done ) &
 swapper=$!
-n=0
+n=0 set=0
 while kill -0 $swapper 2>/dev/null; do
-	"$cm" restore "$T/m3" "$T/t3" >/dev/null 2>&1
+	"$cm" restore "$T/m3" "$T/t3" >"$T/out" 2>/dev/null
+	grep -q '^set: ' "$T/out" && set=$((set + 1))
 	n=$((n + 1))
 done
 wait $swapper
 [ -z "$(/usr/sbin/getcap "$T/target")" ] || fail "race: symlink target got a capability"
-echo "race: $n restores against a swapping symlink, target untouched"
+[ $set -gt 0 ] || fail "race: no restore reached a file (the race proves nothing)"
+echo "race: $n restores against a swapping symlink ($set set a capability on a file), target untouched"
 
 finish

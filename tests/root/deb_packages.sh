@@ -174,23 +174,24 @@ inside() {
 		{ fail "installed getpcaps --all (exit $rc)"; tail -n 3 "$T/all.out"; }
 
 	# 5. The trigger: a registered file replaced by dpkg (a stand-in
-	# package, versions 1 and 2, each unpacking a new copy) gets its
-	# capability back only when owner, group and mode are the recorded
-	# ones, which dpkg-statoverride makes them.
+	# package, versions 1 and 2, each unpacking a new copy of other
+	# content) gets its capability back only when owner, group and mode
+	# are the recorded ones, which dpkg-statoverride makes them; its new
+	# content is accepted, as dpkg (root) put it in root's /usr/bin.
 	probe=/usr/bin/capmanifest-probe
 	for v in 1 2; do
 		mkdir -p "$T/probe$v/DEBIAN" "$T/probe$v/usr/bin"
-		cp /bin/true "$T/probe$v$probe"
+		cp /bin/true "$T/probe$v$probe" && printf 'version %s\n' "$v" >>"$T/probe$v$probe"
 		printf 'Package: capmanifest-probe\nVersion: %s\nArchitecture: all\nMaintainer: test <test@localhost>\nDescription: stand-in for linux-perf\n' \
 			"$v" >"$T/probe$v/DEBIAN/control"
 		dpkg-deb -b --root-owner-group "$T/probe$v" "$T/probe$v.deb" >/dev/null
 	done
 	inroot dpkg -i "$T/probe1.deb" >/dev/null
+	# Registered as README.Debian says: one capmanifest add.
 	inroot sh -c "chgrp perf_users $probe && chmod 0750 $probe && setcap cap_perfmon+ep $probe &&
-		capmanifest record /usr/bin | sed -n 's|^\./capmanifest-probe |.$probe |p' |
-		{ echo '# capmanifest 2'; cat; } >/etc/capmanifest.d/probe.manifest" ||
-		fail "cannot register $probe"
-	grep -q "^.$probe owner=0 group=[0-9]* mode=0750 acl=no cap_perfmon=ep" "$m/etc/capmanifest.d/probe.manifest" ||
+		capmanifest add /etc/capmanifest.d/probe.manifest $probe" >"$T/add.log" 2>&1 ||
+		{ fail "cannot register $probe"; cat "$T/add.log"; }
+	grep -q "^.$probe owner=0 group=[0-9]* mode=0750 acl=no sha256=[0-9a-f]\{64\} cap_perfmon=ep\$" "$m/etc/capmanifest.d/probe.manifest" ||
 		{ fail "the registered manifest is not as expected"; cat "$m/etc/capmanifest.d/probe.manifest"; }
 	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
 	[ -z "$(inroot getcap "$probe")" ] ||
@@ -199,13 +200,15 @@ inside() {
 		{ fail "the trigger did not say why it refused"; cat "$T/trig.log"; }
 	inroot dpkg-statoverride --update --add root perf_users 0750 "$probe" ||
 		fail "dpkg-statoverride fails"
-	inroot dpkg -i "$T/probe1.deb" >"$T/trig.log" 2>&1
+	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
 	[ "$(inroot getcap "$probe")" = "$probe cap_perfmon=ep" ] ||
-		{ fail "the trigger did not restore $probe: $(inroot getcap "$probe")"; cat "$T/trig.log"; }
+		{ fail "the trigger did not restore the upgraded $probe: $(inroot getcap "$probe")"; cat "$T/trig.log"; }
+	grep -q "^accepted: .$probe has sha256=" "$T/trig.log" ||
+		{ fail "the trigger did not say it accepted the new content"; cat "$T/trig.log"; }
 	# A manifest someone besides root could have written grants nothing:
 	# group-writable, the next upgrade of the file leaves it bare.
 	chmod 0664 "$m/etc/capmanifest.d/probe.manifest"
-	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
+	inroot dpkg -i "$T/probe1.deb" >"$T/trig.log" 2>&1
 	[ -z "$(inroot getcap "$probe")" ] ||
 		fail "the trigger trusted a group-writable manifest: $(inroot getcap "$probe")"
 	grep -q 'probe.manifest: ignored: ' "$T/trig.log" ||

@@ -304,4 +304,25 @@ run_ours "$G" --all --json >>"$T/esc" 2>&1
 grep -q "$(printf '\033')" "$T/esc" && fail "a raw ESC reached the output: $(grep -a "$(printf '\033')" "$T/esc" | cat -v)"
 grep -Fq ' x\033[2Jy ' "$T/esc" || fail "the escape-named process is not shown as text: $(grep -a 'x' "$T/esc" | head -n 3 | cat -v)"
 
+# The same name with a C1 CSI (U+009B) and a right-to-left override
+# (U+202E): valid UTF-8 and valid in JSON, but a viewer acts on them, so
+# --json writes them as \u escapes (as the text output writes \ooo).
+c1=$(printf 'c1\302\233' ; printf '31mx\342\200\256y')
+cp /bin/sleep "$T/$c1" && chmod 755 "$T/$c1" && "$S" cap_net_raw=ep "$T/$c1" ||
+	fail "cannot make the C1-named sleep"
+# shellcheck disable=SC2086
+setsid setpriv $nb "$T/$c1" 64 </dev/null >/dev/null 2>&1 &
+for i in $(seq 50); do pid_of "$T/$c1" 64 >/dev/null && break; sleep 0.1; done
+run_ours "$G" --all --verbose --json >"$T/c1.json" 2>&1
+python3 - "$T/c1.json" <<'PY' || fail "C1 and bidi in --json: $(grep -a c1 "$T/c1.json" | head -n 2)"
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+assert b"\xc2\x9b" not in raw and b"\xe2\x80\xae" not in raw, "raw C1 or U+202E in the output"
+rows = [json.loads(l) for l in raw.decode().splitlines()]
+me = [r for r in rows if r.get("comm", "").startswith("c1")]
+assert me and me[0]["comm"] == "c1\u009b31mx\u202ey", me
+assert b'"comm":"c1\\u009b31mx\\u202ey"' in raw, "not written as \\u escapes"
+assert any(a.endswith("c1\u009b31mx\u202ey") for a in me[0]["cmdline"]), me[0]["cmdline"]
+PY
+
 finish "getpcaps --all: every target with its sets, risk and flags; tree, json, user namespace, hidepid"

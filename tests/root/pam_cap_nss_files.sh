@@ -66,7 +66,7 @@ t both 'none @deny\n^cap_sys_admin *\n' '' alice 'auth setcred' "$ok iab=^21 $k0
 mount --bind /proc/sys/vm/drop_caches /etc/group || { fail "cannot make /etc/group unreadable"; finish; }
 if getent group mal >/dev/null 2>&1; then echo "/etc/group is still readable"; exit 1; fi
 t ours 'none @deny\n^cap_sys_admin *\n' '' mal 'auth setcred' "$stop"
-logged "SYSLOG(3): $T/c$cases:1: cannot tell whether 'mal' is in '@deny': group 4500 cannot be read: Permission denied; stopped here, nothing granted"
+logged "SYSLOG(3): $T/c$cases:1: cannot tell whether 'mal' is in '@deny': group 'deny' cannot be looked up: Permission denied; stopped here, nothing granted"
 deb "$ok iab=^21 $k0"	# the failed lookup reads as "not in deny"
 t ours 'none @deny\n' 'default=^cap_sys_admin' mal 'auth setcred' "$stop"
 # Lines that need no group still decide.

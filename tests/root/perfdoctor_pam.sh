@@ -88,6 +88,12 @@ echo 'cap_perfmon alice' >"$conf"
 stack login "@include $T/svc/common-cap"
 agree "inheritable grant, pam_cap via @include" yes login "$T/perf-ei" login \
 	"pam_cap at $T/svc/common-cap:2"
+# With cap_perfmon=ei only users bringing it inheritable get it (the PAM
+# grant): no "every user may run it" line, whose setcap --perf would
+# replace the grant with a group (it was printed here).
+if grep -q '^suggest:' "$T/doc"; then
+	fail "a PAM deployment got a suggestion:"; grep '^suggest:' "$T/doc" | sed 's/^/    /'
+fi
 stack login "auth include $T/svc/common-cap"
 agree "inheritable grant, pam_cap via include" yes login "$T/perf-ei" login
 stack login "auth substack $T/svc/common-cap"
@@ -146,13 +152,13 @@ agree "an unusable line before a broader one" no login "$T/perf-ei" login \
 # after the move (issue 14, item 5).
 printf '# as Debian ships it\nnone  *\ncap_perfmon @perf_users\n' >"$conf"
 agree "a grant below 'none *'" no login "$T/perf-ei" login \
-	"fix:       move line 3 of $conf ('cap_perfmon @perf_users') above line 2: the '*' on line 2 matches everybody first"
+	"fix:       sed -i -e '2i cap_perfmon @perf_users' -e 3d $conf   # moves line 3 ('cap_perfmon @perf_users') above line 2: the '*' on line 2 matches everybody first"
 ours "$BUILD/progs/capcheck" -c "$conf" alice >"$T/cc" 2>&1
 grep -qF "never reached: line 3 ('cap_perfmon', group @perf_users) is meant for alice, but the '*' on line 2 matches first: move line 3 above line 2" "$T/cc" ||
 	{ fail "capcheck on a grant below 'none *':"; sed 's/^/    /' "$T/cc"; }
 printf '# as Debian ships it\nnone  *\n' >"$conf"
 agree "no grant, a 'none *' line" no login "$T/perf-ei" login \
-	"add 'cap_perfmon alice' to $conf above line 2"
+	"fix:       sed -i '2i cap_perfmon alice' $conf   # above line 2: its '*' matches everybody first"
 printf 'cap_perfmon @perf_users\n# as Debian ships it\nnone  *\n' >"$conf"
 agree "the grant moved above 'none *'" yes login "$T/perf-ei" login
 ours "$BUILD/progs/capcheck" -c "$conf" alice >"$T/cc" 2>&1 ||
@@ -163,7 +169,7 @@ stack login "@include $T/svc/common-amb-early"
 printf 'auth required pam_permit.so\nauth optional %s config=%s keepcaps defer\n' \
 	"$OURS" "$conf" >"$T/svc/common-amb-early"
 agree "an ambient grant below 'none *'" no login "$T/perf-plain" login \
-	"move line 2 of $conf ('^cap_perfmon @perf_users') above line 1"
+	"fix:       sed -i -e '1i ^cap_perfmon @perf_users' -e 2d $conf   # moves line 2 ('^cap_perfmon @perf_users') above line 1"
 printf '^cap_perfmon @perf_users\nnone  *\n' >"$conf"
 agree "the ambient grant moved above 'none *'" yes login "$T/perf-plain" login
 stack login "@include $T/svc/common-cap"
@@ -217,6 +223,22 @@ else
 	fail "old session: doctor exit $d, probe exit $pr, new login $r"; sed 's/^/    /' "$T/doc"
 fi
 kill $old
+
+# Typos a stack keeps quiet about (a Debian administrator's trial): pam_cap
+# ignores an argument it does not know ("keepcap": then defer without
+# keepcaps, and the grant never arrives), and libpam skips a module it
+# cannot load ("pam_capp.so"). perfdoctor names both; the logins agree.
+echo '^cap_perfmon alice' >"$conf"
+printf 'auth required pam_permit.so\nauth optional %s config=%s keepcap defer\n' \
+	"$OURS" "$conf" >"$T/svc/common-typo"
+stack login "@include $T/svc/common-typo"
+agree "an argument pam_cap does not know" no login "$T/perf-plain" login \
+	"warning:   $T/svc/common-typo:2: pam_cap ignores the argument 'keepcap' (did you mean 'keepcaps'?)"
+printf 'auth required pam_permit.so\nauth optional pam_capp.so config=%s\n' \
+	"$conf" >"$T/svc/common-typo"
+echo 'cap_perfmon alice' >"$conf"
+agree "a module name one letter off" no login "$T/perf-ei" login \
+	"warning:   $T/svc/common-typo:2: module 'pam_capp.so' is not installed: did you mean 'pam_cap.so'?"
 
 # Several services: the answer is theirs only if they all agree.
 echo '^cap_perfmon alice' >"$conf"

@@ -111,6 +111,18 @@ doctor --pid="$pid" "$perf"
 agree "--pid: bounding set without cap_perfmon" no "bounding set lacks cap_perfmon" \
 	$fresh --bounding-set=-perfmon
 
+# perf carries cap_syslog too (setcap --perf): a bounding set without it
+# makes the kernel refuse the exec itself (EPERM: a permitted bit the file
+# forces is missing), though cap_perfmon is there. It was answered YES.
+# shellcheck disable=SC2086
+session $fresh --bounding-set=-syslog
+doctor --pid="$pid" "$perf"
+# shellcheck disable=SC2086
+agree "--pid: bounding set without cap_syslog" no \
+	"bounding set lacks cap_syslog, so the kernel refuses to execute a file that needs it in its effective set" \
+	$fresh --bounding-set=-syslog
+grep -qxF "at exec:   none" "$T/doc" || fail "--pid, no cap_syslog: at exec: $(grep '^at exec' "$T/doc")"
+
 # A user namespace: root in there, nobody to perf_event_open() outside.
 unshare --user --map-root-user sleep 120 &
 pid=$!

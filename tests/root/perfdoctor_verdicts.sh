@@ -72,6 +72,13 @@ fix=$(sed -n 's/^fix: *\(setcap .*\)$/\1/p' "$T/doc" | head -n 1)
 PATH="$T/bin:$PATH" nss sh -c "$fix" >/dev/null 2>&1 || fail "the fix '$fix' failed"
 agree "after the printed fix" alice
 doc_has "verdict:   YES: alice can monitor the whole system with $perf"
+# "at exec:" says what the kernel grants: setcap --perf gives cap_syslog
+# too (it once said cap_perfmon only). The probe's effective set agrees.
+as_user 4001 4001 4001,4100 sh -c 'exec "$0" -c' "$perf" >"$T/probe.out" 2>&1
+eff=$(sed -n 's/^CapEff:[[:space:]]*//p' "$T/probe.out")
+names=$(run_ours "$BUILD/progs/capsh" --decode="$eff" | sed 's/^[^=]*=//')
+doc_has "at exec:   $names"
+[ "$names" = "cap_syslog,cap_perfmon" ] || fail "the probe's effective set: '$names' ($eff)"
 doc_has "risk:      kernel-read (cap_"
 agree "after the printed fix, not in the group" bob
 doc_has "verdict:   NO: bob may not execute $perf"

@@ -12,6 +12,9 @@
 #   probe_as UID GID GROUPS FILE  runs FILE (a perfprobe copy) so; exit 0
 #                           when the CPU-wide event opened, 126 when it
 #                           could not even be executed, 1 otherwise
+#   perfdoctor_world        the perfdoctor suites' fake root, and the pd_
+#                           helpers that run perfdoctor and its fixes in it
+#                           (see there; other suites need not call it)
 # (fail and ok are lib.sh's.)
 # Needs root, a kernel with CAP_PERFMON and perf_event_paranoid >= 1 (else
 # the probe needs no capability and proves nothing): skips otherwise.
@@ -46,5 +49,135 @@ as_user() {
 
 probe_as() {
 	as_user "$1" "$2" "$3" sh -c 'exec "$0"' "$4" >"$T/probe.out" 2>&1
+}
+
+# perfdoctor_world: the perfdoctor suites' fake root, after pam_world's
+# users, groups and stacks: perf at $PERF ($ROOT/usr/bin/perf), the
+# capability.conf at $CONF, the user database in $ROOT/etc (pam_world's
+# $T/passwd and $T/group lead there), PAM stacks in $PAMD; $T/bin holds
+# what a pasted fix runs: our setcap, and usermod and groupadd acting on
+# $ROOT only (--prefix). The pd_ helpers below work in it.
+perfdoctor_world() {
+	doctor_bin=$BUILD/progs/perfdoctor
+	ROOT=$T/root
+	PERF=$ROOT/usr/bin/perf
+	CONF=$ROOT/etc/security/capability.conf
+	PAMD=$T/svc
+	mkdir -p "$ROOT/usr/bin" "$ROOT/etc/security" "$T/bin"
+	chmod 755 "$ROOT" "$ROOT/usr" "$ROOT/usr/bin" "$ROOT/etc" "$ROOT/etc/security"
+	# The user database lives in the fake root; pam_world's names lead there.
+	mv "$T/passwd" "$ROOT/etc/passwd"
+	mv "$T/group" "$ROOT/etc/group"
+	: >"$ROOT/etc/shadow"
+	ln -s "$ROOT/etc/passwd" "$T/passwd"
+	ln -s "$ROOT/etc/group" "$T/group"
+	cp "$ROOT/etc/passwd" "$T/passwd.orig"
+	cp "$ROOT/etc/group" "$T/group.orig"
+	# What a pasted fix runs: our setcap, and usermod and groupadd on the
+	# fake root only.
+	ln -s "$BUILD/progs/setcap" "$T/bin/setcap"
+	for c in usermod groupadd; do
+		printf '#!/bin/sh\nexec /usr/sbin/%s --prefix "%s" "$@"\n' "$c" "$ROOT" >"$T/bin/$c"
+		chmod 755 "$T/bin/$c"
+	done
+	# Never the host's: the shims must be what the fixes find.
+	[ "$(PATH="$T/bin:$PATH" command -v usermod)" = "$T/bin/usermod" ] ||
+		{ fail "the usermod shim is not first on PATH"; finish; }
+}
+
+# pd_world: the database as pam_world made it, no capability.conf, and a
+# login stack whose pam_cap reads $CONF.
+pd_world() {
+	cp "$T/passwd.orig" "$ROOT/etc/passwd"
+	cp "$T/group.orig" "$ROOT/etc/group"
+	rm -f "$ROOT/etc/passwd-" "$ROOT/etc/group-" "$CONF"
+	printf 'auth required pam_permit.so\nauth optional %s config=%s\n' \
+		"$OURS" "$CONF" >"$PAMD/login"
+}
+# pd_perf_file MODE OWNER GROUP [CAPS]: a fresh probe at $PERF.
+pd_perf_file() {
+	rm -f "$PERF"
+	cp "$BIN/perfprobe" "$PERF"
+	nss chown "$2:$3" "$PERF"
+	chmod "$1" "$PERF"
+	[ -z "${4:-}" ] || /usr/sbin/setcap "$4" "$PERF"
+}
+# pd_doctor ARGS...: perfdoctor in the world; $d is its exit status.
+pd_doctor() {
+	ours "$doctor_bin" --pam-dir="$PAMD" --service=login --config="$CONF" \
+		"$@" >"$T/doc" 2>&1
+	d=$?
+}
+pd_fixes() {
+	sed -n 's/^fix:       //p' "$T/doc"
+}
+# pd_expect_fixes LABEL LINES: the fix lines are exactly LINES.
+pd_expect_fixes() {
+	pd_fixes >"$T/fixlines"
+	if printf '%s\n' "$2" | cmp -s - "$T/fixlines"; then
+		pass
+	else
+		fail "$1: fix lines (- wanted, + got)"
+		printf '%s\n' "$2" | diff -u - "$T/fixlines" | sed '1,2d; s/^/    /'
+		sed 's/^/    | /' "$T/doc"
+	fi
+}
+# pd_apply LABEL: runs the fix lines that are commands, as pasted into sh
+# (the rest are words for a person, which the case carries out).
+pd_apply() {
+	pd_fixes | grep -E '^(setcap|usermod|groupadd|chown|chmod|sed|printf) ' >"$T/apply.sh"
+	[ -s "$T/apply.sh" ] || { fail "$1: no command among the fixes"; return 1; }
+	if ! PATH="$T/bin:$PATH" nss sh -e "$T/apply.sh" >"$T/apply.out" 2>&1; then
+		fail "$1: the pasted fixes failed:"
+		sed 's/^/    | /' "$T/apply.sh" "$T/apply.out"
+		return 1
+	fi
+}
+# pd_now_yes LABEL ARGS...: perfdoctor now answers YES, with no fix.
+pd_now_yes() {
+	label=$1
+	shift
+	pd_doctor "$@"
+	if [ $d -eq 0 ] && grep -q '^verdict:   YES' "$T/doc" && ! grep -q '^fix:' "$T/doc"; then
+		ok "$label: after the fix: $(grep '^verdict' "$T/doc")"
+	else
+		fail "$label: after the fix, exit $d:"; sed 's/^/    | /' "$T/doc" "$T/apply.sh"
+	fi
+}
+# pd_creds USER: uid gid groups of a new login of USER, from the database.
+pd_creds() {
+	echo "$(nss id -u -- "$1") $(nss id -g -- "$1") $(nss id -G -- "$1" | tr ' ' ,)"
+}
+# pd_kernel_yes LABEL USER [FILE]: the probe, run with USER's database
+# credentials, opens its event.
+pd_kernel_yes() {
+	# shellcheck disable=SC2046 # three words
+	if probe_as $(pd_creds "$2") "${3:-$PERF}"; then
+		pass
+	else
+		fail "$1: the probe as $2 ($(pd_creds "$2")): $(cat "$T/probe.out")"
+	fi
+}
+# pd_login_yes LABEL USER [FILE]: a real login of USER through $PAMD/login
+# (auth, setcred, become the user, pam_end silent: util-linux login),
+# then the probe opens its event.
+pd_login_yes() {
+	if VALGRIND_CMD='' pam -s login -u "$2" -x "${3:-$PERF}" auth setcred \
+		become end=silent >"$T/login.out"; then
+		pass
+	else
+		fail "$1: a real login of $2, then the probe:"
+		sed 's/^/    | /' "$T/login.out" "$T/log"
+	fi
+}
+# pd_fixed LABEL FIXES ARGS...: perfdoctor ARGS says NO with exactly FIXES;
+# applied, they make it say YES.
+pd_fixed() {
+	label=$1 want=$2
+	shift 2
+	pd_doctor "$@"
+	[ $d -eq 1 ] || { fail "$label: exit $d before the fix, want 1"; sed 's/^/    | /' "$T/doc"; }
+	pd_expect_fixes "$label" "$want"
+	pd_apply "$label" && pd_now_yes "$label" "$@"
 }
 

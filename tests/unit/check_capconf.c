@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE			/* fopencookie */
 #include <errno.h>
+#include <stdbool.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -39,6 +40,10 @@ static struct {
 	int gr_error;		/* 0: gr_fail has no entry */
 	int ngroups;		/* mal's groups: 2 (mal, deny), or more */
 	int grouplist_lies;	/* -1 without saying the size it needs */
+	int nam_error;		/* getgrnam_r("deny") fails with this */
+	int nam_keeps_errno;	/* ... glibc's way when a service set none */
+	int probe_error;	/* getgrnam_r(any other name) fails */
+	int deny_lists_mal;	/* deny's gr_mem names mal */
 	size_t biggest;		/* the largest buffer a lookup was given */
 } fake;
 
@@ -119,6 +124,49 @@ int getgrgid_r(gid_t gid, struct group *gr, char *buf, size_t size,
 	gr->gr_mem = no_members;
 	*res = gr;
 	return 0;
+}
+
+/*
+ * By name: "mal" and "deny" (gr_fail and gr_error apply to it as to its
+ * gid; nam_error only here: a service that fails for this look-up while
+ * getgrouplist() skipped it), every other name not found or probe_error.
+ */
+int getgrnam_r(const char *name, struct group *gr, char *buf, size_t size,
+	       struct group **res)
+{
+	static char *no_members[] = { NULL };
+	static char mal[] = "mal";
+	static char *mal_member[] = { mal, NULL };
+	int deny = strcmp(name, "deny") == 0;
+	char *at = buf;
+
+	*res = NULL;
+	if (size > fake.biggest)
+		fake.biggest = size;
+	if (!deny && strcmp(name, "mal") != 0)
+		return fake.probe_error ? nss_fail(fake.probe_error) :
+		       not_found();
+	if (deny && fake.nam_keeps_errno)
+		return errno;
+	if (deny && fake.nam_error != 0)
+		return nss_fail(fake.nam_error);
+	if (deny && fake.gr_fail == DENY_GID)
+		return fake.gr_error != 0 ? nss_fail(fake.gr_error) :
+		       not_found();
+	if (size < (deny ? fake.gr_need : 64))
+		return nss_fail(ERANGE);
+	gr->gr_name = put(&at, deny ? "deny" : "mal");
+	gr->gr_passwd = put(&at, "x");
+	gr->gr_gid = deny ? DENY_GID : MAL_GID;
+	gr->gr_mem = deny && fake.deny_lists_mal ? mal_member : no_members;
+	*res = gr;
+	return 0;
+}
+
+/* Found by dlsym() when the suite is linked with -rdynamic (Makefile). */
+bool nss_wrapper_enabled(void)
+{
+	return fake.not_found_enoent;
 }
 
 int getgrouplist(const char *user, gid_t group, gid_t *groups, int *ngroups)
@@ -261,13 +309,84 @@ START_TEST(group_lookup_error_stops)
 	fake.gr_error = EIO;
 	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
 		      "cannot tell whether 'mal' is in '@deny': "
-		      "group 4700 cannot be read: Input/output error");
+		      "group 'deny' cannot be looked up: Input/output error");
 	fake.minus_one = 1;
 	fake.gr_error = EAGAIN;
 	expect_broken("cap_kill bob\n" DENY_THEN_ALL,
 		      strlen("cap_kill bob\n" DENY_THEN_ALL), 2,
-		      "cannot tell whether 'mal' is in '@deny': group 4700 "
-		      "cannot be read: Resource temporarily unavailable");
+		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
+		      "cannot be looked up: Resource temporarily unavailable");
+}
+END_TEST
+
+/*
+ * glibc's getgrouplist() skips a service that fails (LDAP or sssd down)
+ * and returns the others' groups: deny is missing from mal's list, and
+ * nothing says so. The look-up of "deny" by name reports the failure, as
+ * glibc reports it: the errno the service set (ENOENT: nss-pam-ldapd's
+ * "nslcd unreachable", glibc's "input file missing"; EAGAIN), or, when it
+ * set none, whatever errno was before the call.
+ */
+START_TEST(unavailable_service_stops)
+{
+	fake.ngroups = 1;
+	fake.nam_error = ENOENT;
+	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
+		      "cannot be looked up: No such file or directory");
+	fake.nam_error = EAGAIN;
+	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
+		      "cannot be looked up: Resource temporarily unavailable");
+	fake.nam_error = 0;
+	fake.nam_keeps_errno = 1;
+	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
+		      "cannot be looked up: Input/output error");
+}
+END_TEST
+
+/* Under nss_wrapper (tests), whose look-ups say ENOENT for "not found". */
+START_TEST(nss_wrapper_enoent_is_not_found)
+{
+	fake.ngroups = 1;
+	fake.gr_fail = DENY_GID;
+	fake.not_found_enoent = 1;
+	expect_found(DENY_THEN_ALL, 2, "^cap_sys_admin", "*");
+}
+END_TEST
+
+/* Left out of the list, but its entry names mal: a member. */
+START_TEST(member_by_the_group_entry)
+{
+	fake.ngroups = 1;
+	fake.deny_lists_mal = 1;
+	expect_found(DENY_THEN_ALL, 1, "none", "@deny");
+	/* Not named, and the list is whole: not a member. */
+	fake.deny_lists_mal = 0;
+	expect_found(DENY_THEN_ALL, 2, "^cap_sys_admin", "*");
+}
+END_TEST
+
+/*
+ * A service that fails every look-up (the probe, see common/groups.c)
+ * makes the list incomplete: deny's entry not naming mal then proves
+ * nothing (members can come from elsewhere than gr_mem).
+ */
+START_TEST(failing_database_makes_list_incomplete)
+{
+	fake.ngroups = 1;
+	fake.probe_error = ETIMEDOUT;
+	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		      "cannot tell whether 'mal' is in '@deny': the group "
+		      "database failed: Connection timed out");
+	fake.probe_error = ENOENT;
+	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		      "cannot tell whether 'mal' is in '@deny': the group "
+		      "database failed: Input/output error");
+	/* The entry naming mal still decides. */
+	fake.deny_lists_mal = 1;
+	expect_found(DENY_THEN_ALL, 1, "none", "@deny");
 }
 END_TEST
 
@@ -323,7 +442,7 @@ START_TEST(grouplist_without_size)
 	fake.grouplist_lies = 1;
 	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
 		      "cannot tell whether 'mal' is in '@deny': "
-		      "getgrouplist() failed");
+		      "the group database failed: Input/output error");
 }
 END_TEST
 
@@ -443,6 +562,10 @@ static Suite *capconf_suite(void)
 	tcase_add_test(tc, group_record_over_one_mib);
 	tcase_add_test(tc, passwd_record_over_one_mib);
 	tcase_add_test(tc, group_lookup_error_stops);
+	tcase_add_test(tc, unavailable_service_stops);
+	tcase_add_test(tc, nss_wrapper_enoent_is_not_found);
+	tcase_add_test(tc, member_by_the_group_entry);
+	tcase_add_test(tc, failing_database_makes_list_incomplete);
 	tcase_add_test(tc, group_lookup_error_decided_lines);
 	tcase_add_test(tc, group_not_found_is_no_error);
 	tcase_add_test(tc, too_many_groups);

@@ -26,7 +26,8 @@ static const char good[] =
 	"CapBnd:\t000001ffffffffff\n"
 	"CapAmb:\t0000004000000000\n"
 	"NoNewPrivs:\t1\n"
-	"Seccomp:\t2\n";
+	"Seccomp:\t2\n"
+	"Threads:\t3\n";
 
 /* Reads text as a status file; returns proc_status_read()'s result. */
 static int read_text(const char *text, struct proc_status *s, char **bad)
@@ -68,6 +69,49 @@ START_TEST(reads_every_field)
 	ck_assert_uint_eq(s.ambient, UINT64_C(1) << 38);
 	ck_assert_int_eq(s.no_new_privs, 1);
 	ck_assert_int_eq(s.seccomp, 2);
+	ck_assert_uint_eq(s.threads, 3);
+	ck_assert_int_eq(proc_status_ambient_known(&s), 1);
+	proc_status_release(&s);
+}
+END_TEST
+
+/*
+ * A kernel before 4.3 writes no CapAmb line, one before 4.10 no
+ * NoNewPrivs: unknown, never "no ambient capabilities" or "no_new_privs
+ * off" (a daemon would be flagged for lacking what it may well have).
+ */
+START_TEST(missing_lines_are_unknown)
+{
+	static const char old_kernel[] =
+		"Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nGroups:\t\n"
+		"CapInh:\t0000000000002000\nCapPrm:\t0000000000003000\n"
+		"CapEff:\t0000000000003000\nCapBnd:\t0000003fffffffff\n";
+	static const char disjoint[] =
+		"CapInh:\t0000000000002000\nCapPrm:\t0000000000001000\n";
+	struct proc_status s;
+	const char *bad;
+	char *bad_line;
+
+	ck_assert_int_eq(read_text(old_kernel, &s, &bad_line), 0);
+	ck_assert_uint_eq(s.seen & (PROC_STATUS_CAPAMB | PROC_STATUS_NNP |
+				    PROC_STATUS_SECCOMP), 0);
+	ck_assert_int_eq(s.no_new_privs, -1);
+	ck_assert_int_eq(s.seccomp, -1);
+	/* cap_net_raw in both P and I: it may be ambient */
+	ck_assert_int_eq(proc_status_ambient_known(&s), 0);
+	proc_status_release(&s);
+	ck_assert_int_eq(proc_status_parse(old_kernel, &s, &bad), 0);
+	ck_assert_int_eq(s.no_new_privs, -1);
+	ck_assert_int_eq(proc_status_ambient_known(&s), 0);
+	proc_status_release(&s);
+	/* nothing in both P and I: no capability can be ambient */
+	ck_assert_int_eq(proc_status_parse(disjoint, &s, &bad), 0);
+	ck_assert_int_eq(proc_status_ambient_known(&s), 1);
+	ck_assert_uint_eq(s.ambient, 0);
+	proc_status_release(&s);
+	/* neither line at all: nothing is known */
+	ck_assert_int_eq(proc_status_parse("Uid:\t1\t1\t1\t1\n", &s, &bad), 0);
+	ck_assert_int_eq(proc_status_ambient_known(&s), 0);
 	proc_status_release(&s);
 }
 END_TEST
@@ -198,6 +242,7 @@ static Suite *procstatus_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, reads_every_field);
+	tcase_add_test(tc, missing_lines_are_unknown);
 	tcase_add_test(tc, parses_text_in_memory);
 	tcase_add_test(tc, refuses_what_atoi_would_take);
 	tcase_add_test(tc, a_bad_line_stops_the_read);

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* Operands quoted for the POSIX shell, for the command lines we print. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "shquote.h"
+
+/*
+ * Bytes no shell gives a meaning to inside a word: not a metacharacter,
+ * quote, expansion, glob, brace, history ('!', '^'), comment ('#') or
+ * tilde. '=' only matters in command position (see the header).
+ */
+static int is_bare_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("_@%+=:,./-", c) != NULL;
+}
+
+int shquote_is_bare(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (*p == '\0')
+		return 0;
+	for (; *p != '\0'; p++)
+		if (!is_bare_byte(*p))
+			return 0;
+	return 1;
+}
+
+/* Length of the quoted form, the terminating NUL not counted. */
+static size_t quoted_length(const char *s)
+{
+	size_t n = 2;
+
+	for (; *s != '\0'; s++)
+		n += *s == '\'' ? 4 : 1;
+	return n;
+}
+
+static void quote_into(char *out, const char *s)
+{
+	*out++ = '\'';
+	for (; *s != '\0'; s++) {
+		if (*s == '\'') {
+			memcpy(out, "'\\''", 4);	/* close, \', reopen */
+			out += 4;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out++ = '\'';
+	*out = '\0';
+}
+
+char *shquote_dup(const char *s)
+{
+	char *word;
+
+	if (!escape_is_shown_as_is(s)) {
+		errno = EILSEQ;
+		return NULL;
+	}
+	if (shquote_is_bare(s))
+		return strdup(s);
+	word = malloc(quoted_length(s) + 1);
+	if (word != NULL)
+		quote_into(word, s);
+	return word;
+}
+
+int shquote_fputs(const char *s, FILE *out)
+{
+	char *word = shquote_dup(s);
+
+	if (word == NULL)
+		return -1;
+	fputs(word, out);
+	free(word);
+	return 0;
+}

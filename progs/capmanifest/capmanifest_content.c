@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * capmanifest: a file's content, read from the very inode its O_PATH
+ * descriptor holds. The path is never resolved again: the descriptor is
+ * reopened for reading through its /proc/thread-self/fd magic link, which
+ * the kernel resolves to the descriptor's own file (not to whatever now
+ * has its name), and the new descriptor is checked to be that inode. The
+ * O_PATH descriptor was opened without following links and checked to be
+ * a regular file, and an inode's type never changes, so a FIFO or device
+ * is never opened.
+ *
+ * Why not O_NOFOLLOW on the reopen: the magic link is a symlink to the
+ * kernel, so O_NOFOLLOW refuses it (ELOOP) every time. Following it is
+ * what makes it name the descriptor's inode.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capmanifest.h"
+
+int content_open(int fd)
+{
+	char path[40];
+	struct stat want, got;
+	int cfd, saved;
+
+	if (fstat(fd, &want) < 0)
+		return -1;
+	if (!S_ISREG(want.st_mode)) {
+		errno = EINVAL;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/thread-self/fd/%d", fd);
+	/*
+	 * O_NONBLOCK: a process holding a write lease on the file (its owner
+	 * may take one) would otherwise stall this open until the kernel's
+	 * lease-break-time, per file; now the open fails with EWOULDBLOCK.
+	 * O_NOCTTY only for form: a regular file is no terminal.
+	 */
+	cfd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (cfd < 0)
+		return -1;
+	if (fstat(cfd, &got) < 0)
+		goto fail;
+	if (got.st_dev != want.st_dev || got.st_ino != want.st_ino) {
+		errno = ESTALE;		/* cannot happen; fail closed if it does */
+		goto fail;
+	}
+	return cfd;
+fail:
+	saved = errno;
+	close(cfd);
+	errno = saved;
+	return -1;
+}
+
+int content_lease(int cfd)
+{
+	/*
+	 * A read lease is granted only while no process has the file open
+	 * for writing (fs/locks.c, check_conflicting_open(): i_writecount,
+	 * which a shared writable mapping keeps raised after its descriptor
+	 * is closed), and while it is held, an open for writing or a
+	 * truncate by anyone else first has to break it (the opener waits
+	 * up to lease-break-time, /proc/sys/fs/lease-break-time). So between
+	 * taking it and checking it is still held (content_lease_held()),
+	 * nobody but root through our own calls can change the content:
+	 * what was hashed is what gets the capabilities. EAGAIN: some
+	 * process has the file open for writing now. Closing cfd ends it.
+	 */
+	return fcntl(cfd, F_SETLEASE, F_RDLCK) < 0 ? -1 : 0;
+}
+
+int content_lease_held(int cfd)
+{
+	/* A lease being broken reads as F_UNLCK, the type it is going to. */
+	return fcntl(cfd, F_GETLEASE) == F_RDLCK;
+}
+
+int entry_digest(int fd, unsigned char out[SHA256_SIZE])
+{
+	int cfd = content_open(fd), rc, saved;
+
+	if (cfd < 0)
+		return -1;
+	rc = sha256_fd(cfd, out);
+	saved = errno;
+	close(cfd);
+	errno = saved;
+	return rc;
+}

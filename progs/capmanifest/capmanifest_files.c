@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * capmanifest record FILE... and capmanifest add MANIFEST FILE...: single
+ * files named the way "record /" names them, so registering a program
+ * for the package trigger is one command, and the manifest it goes into
+ * written so that nobody but its owner could have put a line in it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capmanifest.h"
+#include "escape.h"
+#include "walk.h"
+
+/* "capmanifest: <operand>: <what>", the operand escaped as it came. */
+static void warn_operand(const char *operand, const char *what)
+{
+	fputs("capmanifest: ", stderr);
+	escape_fputs(operand, stderr);
+	fprintf(stderr, ": %s\n", what);
+}
+
+/*
+ * The manifest path of a file operand: its directory made canonical
+ * (realpath resolves the links in it: /bin/ping on a merged /usr is
+ * ./usr/bin/ping, where "record /" finds it), its last component kept as
+ * given, since a link there is refused, not followed. A new string, or
+ * NULL with errno (EINVAL: no file name in it, ENAMETOOLONG).
+ */
+static char *path_below_root(const char *operand)
+{
+	const char *slash = strrchr(operand, '/'), *base;
+	char *dir, *canon, *rel = NULL;
+	int rc;
+
+	base = slash != NULL ? slash + 1 : operand;
+	if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (slash == NULL)
+		dir = strdup(".");
+	else if (slash == operand)
+		dir = strdup("/");
+	else
+		dir = strndup(operand, (size_t)(slash - operand));
+	if (dir == NULL)
+		return NULL;
+	canon = realpath(dir, NULL);
+	free(dir);
+	if (canon == NULL)
+		return NULL;
+	rc = asprintf(&rel, ".%s/%s", strcmp(canon, "/") == 0 ? "" : canon, base);
+	free(canon);
+	if (rc < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (strlen(rel) >= PATH_MAX || !manifest_path_ok(rel)) {
+		int err = strlen(rel) >= PATH_MAX ? ENAMETOOLONG : EINVAL;
+
+		free(rel);
+		errno = err;
+		return NULL;
+	}
+	return rel;
+}
+
+/* Why a file operand could not be opened as a regular file. */
+static const char *open_failure(const char *operand, int err)
+{
+	struct stat st;
+
+	if (err != EINVAL)
+		return strerror(err);
+	if (lstat(operand, &st) == 0 && S_ISLNK(st.st_mode))
+		return "a symbolic link: name the file it points to";
+	if (lstat(operand, &st) == 0 && S_ISDIR(st.st_mode))
+		return "a directory: record takes one directory, or files";
+	return "not a regular file";
+}
+
+/* One file operand into m; 0, or -1 once reported. */
+static int record_operand(struct manifest *m, int rootfd, const char *operand)
+{
+	struct entry ent;
+	struct stat st;
+	char *rel = path_below_root(operand);
+	int fd = -1, rc = -1, err;
+
+	if (rel == NULL) {
+		warn_operand(operand, errno == EINVAL ? "not a file name" :
+			     strerror(errno));
+		return -1;
+	}
+	fd = walk_open_beneath(rootfd, rel, &st);
+	if (fd < 0) {
+		warn_operand(operand, open_failure(operand, errno));
+		goto out;
+	}
+	rc = entry_record(fd, &st, rel, 1, &ent);
+	err = errno;
+	if (rc == 0) {
+		warn_operand(operand, "no file capabilities to record (set them with setcap first)");
+		rc = -1;
+		goto out;
+	}
+	if (rc < 0) {
+		warn_operand(operand, strerror(err));
+		goto out;
+	}
+	if (manifest_find(m, rel) != NULL) {
+		rc = 0;		/* named twice: recorded once */
+	} else {
+		rc = manifest_add(m, &ent);
+		if (rc < 0)
+			warn_operand(operand, strerror(ENOMEM));
+		manifest_sort(m);
+	}
+	cap_free(ent.text);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(rel);
+	return rc;
+}
+
+int manifest_record_files(struct manifest *m, char *const *files, int n)
+{
+	int rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), i, failed = 0;
+
+	if (rootfd < 0) {
+		warn_operand("/", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (record_operand(m, rootfd, files[i]) < 0)
+			failed = 1;
+	close(rootfd);
+	return failed ? -1 : 0;
+}
+
+/* --- add ------------------------------------------------------------- */
+
+/* The manifest's directory and file name, split and opened. */
+struct target {
+	const char *path;	/* as given */
+	char *dir, *base;
+	int dirfd;		/* O_RDONLY | O_DIRECTORY: renameat, fsync */
+};
+
+static void target_free(struct target *t)
+{
+	free(t->dir);
+	free(t->base);
+	if (t->dirfd >= 0)
+		close(t->dirfd);
+}
+
+/*
+ * "MANIFEST: <why>: refused (a manifest grants capabilities as root, so
+ * nobody but its owner may be able to write it)".
+ */
+static void refuse_target(const char *what, const char *why)
+{
+	fputs("capmanifest: ", stderr);
+	escape_fputs(what, stderr);
+	fprintf(stderr, ": %s: refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it)\n",
+		why);
+}
+
+/*
+ * Opens the manifest's directory and checks that nobody but root and
+ * the user running this may write it (else they could rename another
+ * file over the manifest). 0, or the exit status once reported.
+ */
+static int open_target(struct target *t, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char why[WHY_SIZE];
+	struct stat st;
+	int rc;
+
+	t->path = path;
+	t->dirfd = -1;
+	t->dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
+		 strndup(path, (size_t)(slash - path));
+	t->base = strdup(slash != NULL ? slash + 1 : path);
+	if (t->dir == NULL || t->base == NULL) {
+		warn_operand(path, strerror(ENOMEM));
+		return 1;
+	}
+	if (t->base[0] == '\0' || strcmp(t->base, ".") == 0 ||
+	    strcmp(t->base, "..") == 0) {
+		warn_operand(path, "not a file name");
+		return 2;
+	}
+	t->dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->dirfd < 0 || fstat(t->dirfd, &st) < 0) {
+		warn_operand(t->dir, strerror(errno));
+		return 1;
+	}
+	rc = writers_besides(t->dirfd, &st, geteuid(), why);
+	if (rc < 0) {
+		warn_operand(t->dir, strerror(errno));
+		return 1;
+	}
+	if (rc > 0) {
+		char what[WHY_SIZE + 32];
+
+		snprintf(what, sizeof(what), "its directory: %s", why);
+		refuse_target(path, what);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Reads the manifest if it exists: a regular file (not a link; a FIFO is
+ * never opened: the name is opened O_PATH, checked, and only then
+ * reopened for reading), that nobody but root and this user may write.
+ * 0 (m filled, or empty with version 0 when there is none), or the exit
+ * status once reported.
+ */
+static int read_target(const struct target *t, struct manifest *m)
+{
+	char why[WHY_SIZE];
+	struct stat st;
+	FILE *in;
+	int fd = openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC),
+	    cfd = -1, rc;
+
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		warn_operand(t->path, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	rc = 1;
+	if (S_ISLNK(st.st_mode)) {
+		refuse_target(t->path, "a symbolic link");
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		refuse_target(t->path, "not a regular file");
+		goto out;
+	}
+	rc = writers_besides(fd, &st, geteuid(), why);
+	if (rc != 0) {
+		if (rc < 0)
+			warn_operand(t->path, strerror(errno));
+		else
+			refuse_target(t->path, why);
+		rc = 1;
+		goto out;
+	}
+	cfd = content_open(fd);
+	in = cfd < 0 ? NULL : fdopen(cfd, "r");
+	if (in == NULL) {
+		warn_operand(t->path, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	cfd = -1;		/* in owns it */
+	rc = manifest_read(m, in, t->path) < 0 ? 2 : 0;
+	fclose(in);
+out:
+	if (cfd >= 0)
+		close(cfd);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/*
+ * Writes m to a new file beside the manifest and renames it over the
+ * manifest: readers (the package trigger) see the old manifest or the
+ * new one, never a part; fsync before the rename and of the directory
+ * after it, so a crash leaves one of the two. 0, or 1 once reported.
+ */
+static int write_target(const struct target *t, const struct manifest *m)
+{
+	char tmp[NAME_MAX + 1];
+	FILE *out = NULL;
+	int fd = -1, tries, err;
+
+	for (tries = 0; fd < 0 && tries < 100; tries++) {
+		unsigned long r;
+
+		if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			r = (unsigned long)getpid() * 2654435761UL + (unsigned long)tries;
+		/* ".perf.manifest.1a2b3c4d", cut to fit a file name */
+		snprintf(tmp, sizeof(tmp), ".%.*s.%08lx", NAME_MAX - 18, t->base,
+			 r & 0xffffffffUL);
+		fd = openat(t->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		warn_operand(t->dir, strerror(errno));
+		return 1;
+	}
+	/* Root's when root writes it (a set-group-ID directory would give
+	 * it the directory's group), read by all, written by its owner. */
+	if ((geteuid() == 0 && fchown(fd, 0, 0) < 0) || fchmod(fd, 0644) < 0)
+		goto fail;
+	out = fdopen(fd, "w");
+	if (out == NULL)
+		goto fail;
+	fd = -1;		/* out owns it now */
+	if (manifest_write(m, out) < 0 || fsync(fileno(out)) < 0)
+		goto fail;
+	err = fclose(out);
+	out = NULL;
+	if (err != 0)
+		goto fail;
+	if (renameat(t->dirfd, tmp, t->dirfd, t->base) < 0)
+		goto fail;
+	if (fsync(t->dirfd) < 0) {
+		warn_operand(t->dir, strerror(errno));
+		return 1;	/* renamed: only its durability is in doubt */
+	}
+	return 0;
+fail:
+	err = errno;
+	if (out != NULL)
+		fclose(out);
+	if (fd >= 0)
+		close(fd);
+	unlinkat(t->dirfd, tmp, 0);
+	warn_operand(t->path, strerror(err));
+	return 1;
+}
+
+/* An old manifest's entries that the files given do not replace. */
+static int unreplaced_old_entries(const struct manifest *old,
+				  const struct manifest *add,
+				  const char *path)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < old->count; i++) {
+		if (manifest_find(add, old->entries[i].path) != NULL)
+			continue;
+		if (n++ == 0) {
+			fputs("capmanifest: ", stderr);
+			escape_fputs(path, stderr);
+			fprintf(stderr, ": a version %d manifest records no content digests, and these entries are not being recorded again:\n",
+				old->version);
+		}
+		fputs("capmanifest:   ", stderr);
+		print_escaped(stderr, old->entries[i].path);
+		fputc('\n', stderr);
+	}
+	if (n > 0)
+		fprintf(stderr, "capmanifest: name %s too, so that the manifest can be written as version 3\n",
+			n == 1 ? "it" : "them");
+	return n;
+}
+
+static void print_change(const char *label, const struct entry *e)
+{
+	printf("%s ", label);
+	print_escaped(stdout, e->path);
+	printf(" %s", e->text);
+	if (e->rootid != 0)
+		printf(" [rootid=%u]", (unsigned)e->rootid);
+	printf("\n");
+}
+
+static int same_entry(const struct entry *a, const struct entry *b)
+{
+	return strcmp(a->text, b->text) == 0 && a->rootid == b->rootid &&
+	       a->has_meta && b->has_meta && meta_equal(&a->meta, &b->meta) &&
+	       a->has_digest && b->has_digest &&
+	       memcmp(a->digest, b->digest, SHA256_SIZE) == 0;
+}
+
+int manifest_add_files(const char *path, char *const *files, int n)
+{
+	struct manifest old = { 0 }, add = { 0 }, merged = { 0 };
+	struct target t = { .dirfd = -1 };
+	size_t i;
+	int status, changed = 0;
+
+	status = open_target(&t, path);
+	if (status == 0)
+		status = read_target(&t, &old);
+	if (status != 0)
+		goto out;
+	status = 1;
+	if (manifest_record_files(&add, files, n) < 0)
+		goto out;	/* each named above; the manifest is untouched */
+	if (old.version != 0 && old.version < 3 &&
+	    unreplaced_old_entries(&old, &add, path) > 0)
+		goto out;
+	/* The old entries the new ones do not replace, then the new. */
+	for (i = 0; i < old.count; i++)
+		if (manifest_find(&add, old.entries[i].path) == NULL &&
+		    manifest_add(&merged, &old.entries[i]) < 0)
+			goto nomem;
+	for (i = 0; i < old.nunread; i++)
+		if (manifest_add_unread(&merged, old.unread[i]) < 0)
+			goto nomem;
+	for (i = 0; i < add.count; i++) {
+		const struct entry *was = manifest_find(&old, add.entries[i].path);
+
+		if (manifest_add(&merged, &add.entries[i]) < 0)
+			goto nomem;
+		if (was == NULL || !same_entry(was, &add.entries[i]))
+			changed = 1;
+	}
+	manifest_sort(&merged);
+	/* Rewritten when anything changed, or to make it version 3. */
+	status = changed || old.version != 3 ? write_target(&t, &merged) : 0;
+	for (i = 0; status == 0 && i < add.count; i++) {
+		const struct entry *e = &add.entries[i], *was = manifest_find(&old, e->path);
+
+		print_change(was == NULL ? "added:" : same_entry(was, e) ?
+			     "unchanged:" : "updated:", e);
+	}
+	goto out;
+nomem:
+	warn_operand(path, strerror(ENOMEM));
+out:
+	manifest_free(&old);
+	manifest_free(&add);
+	manifest_free(&merged);
+	target_free(&t);
+	return status;
+}

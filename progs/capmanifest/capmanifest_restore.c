@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * capmanifest restore, one file at a time. Restore writes capabilities,
+ * and with --fix-owner an owner and a mode that may carry set-user-ID
+ * bits: root's power, handed to whatever sits at a recorded path. So it
+ * writes only to a file it can vouch for, and holds that file still while
+ * it writes:
+ *
+ *  - its owner is root or the recorded owner (anyone else's file was put
+ *    there by them);
+ *  - with --fix-owner, every directory from the tree's root down is
+ *    writable by root alone (elsewhere the file at the path may be one a
+ *    user moved or linked there, and one made set-user-ID or capable in
+ *    their directory they could keep, even after an upgrade replaced the
+ *    recorded program);
+ *  - nobody but root and the recorded owner may write the file itself;
+ *  - its content is the recorded one (SHA-256, version 3 manifests), or,
+ *    with --accept-new-content, it is where only root could have put it:
+ *    root's, written by root alone, and every directory from "/" down to
+ *    it root's alone (a package upgrade: new content, but no user's);
+ *  - the content is hashed, and everything written, through one inode:
+ *    the descriptor opened without following links, reopened for reading
+ *    through its magic link, under a read lease that proves no process
+ *    had it open for writing and that nobody opened it for writing (or
+ *    truncated it) until the changes were made.
+ *
+ * Anything else is refused with the file and the reason, and the file is
+ * left exactly as it was. Taking capabilities away (an extra file) needs
+ * none of this: it only ever lowers privilege.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capmanifest.h"
+
+void print_entry(const char *label, const struct entry *e)
+{
+	printf("%s ", label);
+	print_escaped(stdout, e->path);
+	printf(" %s", e->text);
+	if (e->rootid != 0)
+		printf(" [rootid=%u]", (unsigned)e->rootid);
+	printf("\n");
+}
+
+void fail_entry(const char *what, const char *path, int err)
+{
+	fprintf(stderr, "capmanifest: cannot %s ", what);
+	print_escaped(stderr, path);
+	fprintf(stderr, ": %s\n", err == EINVAL ? "not a regular file" :
+		strerror(err));
+}
+
+/* "capmanifest: <path>: has <fields>, manifest says <fields>: <why>" */
+static void refuse_meta(const char *path, const struct meta *have,
+			const struct meta *want, const char *why)
+{
+	fprintf(stderr, "capmanifest: ");
+	print_escaped(stderr, path);
+	fprintf(stderr, ": has ");
+	print_meta(stderr, have, want);
+	fprintf(stderr, ", manifest says ");
+	print_meta(stderr, want, have);
+	fprintf(stderr, ": %s\n", why);
+}
+
+/* "capmanifest: <path>: <reason, printf-style>" on one line. */
+__attribute__((format(printf, 2, 3)))
+static void refuse(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "capmanifest: ");
+	print_escaped(stderr, path);
+	fprintf(stderr, ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * "capmanifest: <path>: content differs: has sha256=X, manifest says
+ * sha256=Y", or, for a manifest without digests, that it records none:
+ * the start of every content refusal; the caller ends the line.
+ */
+static void refuse_content(const char *path, const struct entry *want,
+			   const unsigned char have[SHA256_SIZE], int version)
+{
+	fprintf(stderr, "capmanifest: ");
+	print_escaped(stderr, path);
+	if (want->has_digest) {
+		fprintf(stderr, ": content differs: has ");
+		print_digest(stderr, have);
+		fprintf(stderr, ", manifest says ");
+		print_digest(stderr, want->digest);
+	} else {
+		fprintf(stderr, ": the manifest (version %d) records no content digest",
+			version);
+	}
+}
+
+/*
+ * Content that is not the recorded one (or not recorded): taken only
+ * with --accept-new-content, and only where nobody but root could have
+ * put it. 0 (taken, and said so on stdout) or -1 (refused, said why).
+ */
+static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
+		      const struct stat *st, const struct way *way,
+		      const unsigned char d[SHA256_SIZE])
+{
+	const struct opts *o = ctx->o;
+	const struct way *not = NULL;
+	char why[WHY_SIZE];
+	int rc = 0;
+
+	if (!o->accept_new) {
+		refuse_content(want->path, want, d, ctx->manifest_version);
+		fprintf(stderr, ": %s\n", want->has_digest ?
+			"not restored (--accept-new-content takes new content only where root alone could have put it)" :
+			"not restored (record it again, or --accept-new-content where root alone could have put it)");
+		return -1;
+	}
+	why[0] = '\0';
+	if (st->st_uid != 0) {
+		snprintf(why, sizeof(why), "uid %u owns it", (unsigned)st->st_uid);
+	} else if (!way->root_only) {
+		not = way;
+	} else {
+		/* The directories above the tree's root: once a run. */
+		if (!ctx->above_checked) {
+			if (writers_above(ctx->rootfd, &ctx->above) < 0) {
+				fail_entry("check the directories above", want->path, errno);
+				return -1;
+			}
+			ctx->above_checked = 1;
+		}
+		if (!ctx->above.root_only)
+			not = &ctx->above;
+		else
+			rc = writers_besides(fd, st, 0, why);
+		if (rc < 0) {
+			fail_entry("check who may write", want->path, errno);
+			return -1;
+		}
+		if (rc == 0)
+			why[0] = '\0';
+	}
+	if (not != NULL || why[0] != '\0') {
+		refuse_content(want->path, want, d, ctx->manifest_version);
+		fputs(": not accepted: ", stderr);
+		if (not != NULL)
+			print_way(stderr, not);
+		else
+			fputs(why, stderr);
+		fputc('\n', stderr);
+		return -1;
+	}
+	printf("%s ", o->dry_run ? "would accept:" : "accepted:");
+	print_escaped(stdout, want->path);
+	printf(" has ");
+	print_digest(stdout, d);
+	if (want->has_digest) {
+		printf(", manifest says ");
+		print_digest(stdout, want->digest);
+	} else {
+		printf(", manifest records none");
+	}
+	printf(" (root's alone from /)\n");
+	return 0;
+}
+
+/*
+ * Whether restore may write to the file open as fd at all, and the
+ * content descriptor that holds it still while it does (a read lease,
+ * unless this is a dry run); -1 once refused or failed, each said on
+ * stderr. The checks are those at the top of this file, made on the
+ * file's state once the lease is held: a process that could still open
+ * it for writing must have been allowed to before then.
+ */
+static int vouch(struct ctx *ctx, const struct entry *want, int fd,
+		 int need_fix, const struct way *way)
+{
+	const struct opts *o = ctx->o;
+	uid_t owner = want->has_meta ? want->meta.uid : 0;
+	unsigned char d[SHA256_SIZE];
+	char why[WHY_SIZE];
+	struct stat st;
+	int cfd, rc;
+
+	cfd = content_open(fd);
+	if (cfd < 0) {
+		fail_entry("read", want->path, errno);
+		return -1;
+	}
+	if (!o->dry_run && content_lease(cfd) < 0) {
+		if (errno == EAGAIN)
+			refuse(want->path, "open for writing by a process, so its content could change after it is checked: not restored");
+		else
+			refuse(want->path, "cannot take a read lease on it (%s), so nothing would hold its content still: not restored",
+			       strerror(errno));
+		goto fail;
+	}
+	if (fstat(fd, &st) < 0) {
+		fail_entry("read", want->path, errno);
+		goto fail;
+	}
+	if (st.st_uid != 0 && st.st_uid != owner) {
+		refuse(want->path, "owned by uid %u, neither root nor the recorded owner (%u): not restored",
+		       (unsigned)st.st_uid, (unsigned)owner);
+		goto fail;
+	}
+	if (need_fix && !way->root_only) {
+		fprintf(stderr, "capmanifest: ");
+		print_escaped(stderr, want->path);
+		fputs(": ", stderr);
+		print_way(stderr, way);
+		fputs(": not restored (--fix-owner changes no file in a directory that others than root may write)\n",
+		      stderr);
+		goto fail;
+	}
+	rc = writers_besides(fd, &st, owner, why);
+	if (rc != 0) {
+		if (rc < 0)
+			fail_entry("check who may write", want->path, errno);
+		else
+			refuse(want->path, "%s, so its content could change after it is checked: not restored",
+			       why);
+		goto fail;
+	}
+	if (sha256_fd(cfd, d) < 0) {
+		fail_entry("read", want->path, errno);
+		goto fail;
+	}
+	if ((!want->has_digest || memcmp(d, want->digest, SHA256_SIZE) != 0) &&
+	    accept_new(ctx, want, fd, &st, way, d) < 0)
+		goto fail;
+	/* Broken: someone asked to write it while it was checked. */
+	if (!o->dry_run && !content_lease_held(cfd)) {
+		refuse(want->path, "opened for writing while it was checked: not restored");
+		goto fail;
+	}
+	return cfd;
+fail:
+	close(cfd);
+	return -1;
+}
+
+/* An extra file: its capabilities go, whatever it is. */
+static int remove_caps(const struct ctx *ctx, const struct entry *have, int fd)
+{
+	if (!ctx->o->dry_run && cap_set_fd(fd, NULL) < 0) {
+		fail_entry("remove capabilities of", have->path, errno);
+		return 1;
+	}
+	print_entry(ctx->o->dry_run ? "would remove:" : "removed:", have);
+	return 0;
+}
+
+int restore_one(enum change c, const struct entry *want,
+		const struct entry *have, struct ctx *ctx)
+{
+	const struct opts *o = ctx->o;
+	const struct entry *e = want != NULL ? want : have;
+	struct way way;
+	struct stat st;
+	struct meta now;
+	cap_t caps = NULL;
+	int fd, cfd = -1, need_fix, rc = -1;
+
+	/* A manifest registered for a few files (the dpkg trigger's) says
+	 * nothing about the rest of the tree: ping keeps its capability. */
+	if (c == EXTRA && o->listed_only)
+		return 0;
+
+	fd = open_checked_beneath(ctx->rootfd, e->path, &st, &way);
+	if (fd < 0 || entry_meta(fd, &st, &now) < 0) {
+		fail_entry(c == EXTRA ? "remove capabilities of" : "set", e->path, errno);
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	if (c == EXTRA) {
+		rc = remove_caps(ctx, have, fd);
+		close(fd);
+		return rc;
+	}
+	need_fix = want->has_meta && !meta_equal(&now, &want->meta);
+	if (need_fix && !o->fix_owner) {
+		refuse_meta(e->path, &now, &want->meta,
+			    "not restored (--fix-owner re-applies them)");
+		goto out;
+	}
+	if (need_fix && want->meta.acl && !now.acl) {
+		refuse_meta(e->path, &now, &want->meta,
+			    "not restored: the ACL's entries were not recorded, so it cannot be re-created");
+		goto out;
+	}
+	if (c == SAME && !need_fix) {
+		rc = 0;
+		goto out;
+	}
+	/* From here on this file is written to: vouch for it first. */
+	cfd = vouch(ctx, want, fd, need_fix, &way);
+	if (cfd < 0)
+		goto out;
+	if (need_fix) {
+		if (!o->dry_run && entry_fix_meta(fd, &want->meta, &now) < 0) {
+			fail_entry("change owner, group or mode of", e->path, errno);
+			goto out;
+		}
+		printf("%s ", o->dry_run ? "would fix:" : "fixed:");
+		print_escaped(stdout, e->path);
+		printf(" ");
+		print_meta(stdout, &want->meta, &now);
+		printf("\n");
+	}
+	/* Written after the fix: chown cleared any capabilities. */
+	caps = cap_from_text(want->text);
+	if (caps == NULL || cap_set_nsowner(caps, want->rootid) < 0) {
+		fail_entry("set", e->path, errno);
+		goto out;
+	}
+	if (!o->dry_run && cap_set_fd(fd, caps) < 0) {
+		fail_entry("set", e->path, errno);
+		goto out;
+	}
+	print_entry(o->dry_run ? "would set:" : "set:", want);
+	rc = 0;
+out:
+	cap_free(caps);
+	if (cfd >= 0)
+		close(cfd);	/* the lease ends here, after every change */
+	close(fd);
+	return rc < 0 ? 1 : 0;
+}

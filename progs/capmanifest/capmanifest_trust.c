@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * capmanifest: who besides root may change a file, or the directories on
+ * its way, judged as the kernel judges write access (fs/namei.c,
+ * acl_permission_check(); fs/posix_acl.c, posix_acl_permission()).
+ *
+ * A directory someone else may write is one where they may add, rename
+ * and remove names: the file found at a path there may be theirs, or a
+ * file of root's they moved there, or linked there. The sticky bit does
+ * not change that: it only stops them renaming or removing names of
+ * files they do not own. They may still create any name that is free
+ * (before a package puts the file there, or after it is removed, as an
+ * upgrade does for a moment), hard-link a root-owned file there when
+ * protected_hardlinks is off, and whoever owns the directory may remove
+ * anything in it; so a world-writable sticky directory (/tmp) is no more
+ * root's alone than any other writable one.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "acl.h"
+#include "capmanifest.h"
+#include "walk.h"
+
+/*
+ * With an access ACL the kernel decides for everyone but the owner from
+ * the ACL's entries, if the mode has any group bit (the mask, then);
+ * without one, or with no group bit, from the mode. Named users and every
+ * group entry are limited by the mask, "other" is not.
+ */
+static int acl_writers(const struct acl_entry *e, int n, gid_t group,
+		       uid_t allowed, char why[WHY_SIZE])
+{
+	unsigned mask = 7;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].tag == ACL_MASK)
+			mask = e[i].perm;
+	for (i = 0; i < n; i++) {
+		unsigned eff = e[i].tag == ACL_OTHER ? e[i].perm : e[i].perm & mask;
+
+		if (!(eff & ACL_PERM_WRITE))
+			continue;
+		switch (e[i].tag) {
+		case ACL_NAMED_USER:
+			if (e[i].id == 0 || e[i].id == allowed)
+				continue;
+			snprintf(why, WHY_SIZE, "uid %u may write it (ACL entry)",
+				 (unsigned)e[i].id);
+			return 1;
+		case ACL_GROUP_OBJ:
+			snprintf(why, WHY_SIZE, "group %u may write it (ACL entry)",
+				 (unsigned)group);
+			return 1;
+		case ACL_NAMED_GROUP:
+			snprintf(why, WHY_SIZE, "group %u may write it (ACL entry)",
+				 (unsigned)e[i].id);
+			return 1;
+		case ACL_OTHER:
+			snprintf(why, WHY_SIZE, "everyone may write it (ACL entry)");
+			return 1;
+		default:	/* the owner's entry, the mask itself */
+			continue;
+		}
+	}
+	return 0;
+}
+
+int writers_besides(int fd, const struct stat *st, uid_t allowed,
+		    char why[WHY_SIZE])
+{
+	struct acl_entry *e;
+	const char *sticky;
+	unsigned char *raw = NULL;
+	size_t len = 0;
+	int has_acl, n, rc;
+
+	/* An owner may always chmod it writable: owning is writing. */
+	if (st->st_uid != 0 && st->st_uid != allowed) {
+		snprintf(why, WHY_SIZE, "uid %u owns it", (unsigned)st->st_uid);
+		return 1;
+	}
+	has_acl = entry_acl(fd, &raw, &len);
+	if (has_acl < 0)
+		return -1;
+	if (has_acl && (st->st_mode & S_IRWXG)) {
+		e = calloc(len / 8 + 1, sizeof(*e));
+		if (e == NULL) {
+			free(raw);
+			errno = ENOMEM;
+			return -1;
+		}
+		n = acl_decode(raw, len, e, len / 8 + 1);
+		free(raw);
+		if (n < 0)
+			snprintf(why, WHY_SIZE, "its ACL cannot be decoded (%s), so who may write it is unknown",
+				 strerror(errno));
+		rc = n < 0 ? 1 : acl_writers(e, n, st->st_gid, allowed, why);
+		free(e);
+		return rc;
+	}
+	free(raw);
+	rc = 0;
+	/* The sticky bit still lets them add names: see the top. */
+	sticky = S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) ?
+		 ", sticky, which still lets them add names" : "";
+	if (st->st_mode & S_IWOTH) {
+		snprintf(why, WHY_SIZE, "everyone may write it (mode %04o%s)",
+			 (unsigned)(st->st_mode & 07777), sticky);
+		rc = 1;
+	} else if (st->st_mode & S_IWGRP) {
+		snprintf(why, WHY_SIZE, "group %u may write it (mode %04o%s)",
+			 (unsigned)st->st_gid, (unsigned)(st->st_mode & 07777),
+			 sticky);
+		rc = 1;
+	}
+	return rc;
+}
+
+void print_way(FILE *out, const struct way *w)
+{
+	fputs("directory ", out);
+	print_escaped(out, w->dir);
+	fprintf(out, ": %s", w->why);
+}
+
+/*
+ * One directory of the way, named by len bytes of name: 0 (way updated
+ * if it is the first others may write), or -1 with errno.
+ */
+static int check_dir(int dirfd, const char *name, size_t len, struct way *way)
+{
+	struct stat st;
+	int rc;
+
+	if (!way->root_only)
+		return 0;	/* the first one found is the one named */
+	if (fstat(dirfd, &st) < 0)
+		return -1;
+	rc = writers_besides(dirfd, &st, geteuid(), way->why);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		way->root_only = 0;
+		if (len >= sizeof(way->dir))
+			len = sizeof(way->dir) - 1;
+		memcpy(way->dir, name, len);
+		way->dir[len] = '\0';
+	}
+	return 0;
+}
+
+int open_checked_beneath(int rootfd, const char *relpath, struct stat *st,
+			 struct way *way)
+{
+	char component[256];
+	const char *p = relpath;
+	int dirfd = rootfd;
+
+	way->root_only = 1;
+	way->dir[0] = way->why[0] = '\0';
+	if (check_dir(rootfd, ".", 1, way) < 0)
+		return -1;
+	if (strncmp(p, "./", 2) == 0)
+		p += 2;
+	for (;;) {
+		size_t len = strcspn(p, "/");
+		int fd, saved;
+
+		if (len == 0 || len >= sizeof(component) ||
+		    (len == 2 && strncmp(p, "..", 2) == 0) ||
+		    (len == 1 && p[0] == '.')) {
+			saved = len >= sizeof(component) ? ENAMETOOLONG : EINVAL;
+			fd = -1;
+		} else {
+			memcpy(component, p, len);
+			component[len] = '\0';
+			if (p[len] == '\0') {
+				fd = walk_open_file(dirfd, component, st);
+			} else {
+				fd = openat(dirfd, component, O_PATH |
+					    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (fd >= 0 && check_dir(fd, relpath,
+				    (size_t)(p + len - relpath), way) < 0) {
+					saved = errno;
+					close(fd);
+					fd = -1;
+					errno = saved;
+				}
+			}
+			saved = errno;
+		}
+		if (dirfd != rootfd)
+			close(dirfd);
+		if (fd < 0 || p[len] == '\0') {
+			errno = saved;
+			return fd;	/* ENOTDIR: a link where a directory was */
+		}
+		dirfd = fd;
+		p += len + 1;
+	}
+}
+
+int writers_above(int dirfd, struct way *way)
+{
+	char link[40];
+	struct stat st, up;
+	int fd = dirfd, rc = 0, hops;
+
+	way->root_only = 1;
+	way->dir[0] = way->why[0] = '\0';
+	if (fstat(fd, &st) < 0)
+		return -1;
+	/*
+	 * Up through "..", which at the top of a mount crosses to the
+	 * mount point's parent and at the process's root stays there. A
+	 * non-root user cannot move any of these under a directory of
+	 * root's alone, so a chain that is root's alone when read stays so.
+	 */
+	for (hops = 0; hops < 4096; hops++) {
+		int parent = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		ssize_t n;
+
+		if (parent < 0 || fstat(parent, &up) < 0) {
+			int saved = errno;
+
+			if (parent >= 0)
+				close(parent);
+			errno = saved;
+			rc = -1;
+			break;
+		}
+		if (fd != dirfd)
+			close(fd);
+		fd = parent;
+		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+			break;		/* "/" is its own parent */
+		rc = writers_besides(fd, &up, geteuid(), way->why);
+		if (rc < 0)
+			break;
+		if (rc > 0) {
+			/* Its name, for the message only. */
+			way->root_only = 0;
+			snprintf(link, sizeof(link), "/proc/thread-self/fd/%d", fd);
+			n = readlink(link, way->dir, sizeof(way->dir) - 1);
+			if (n < 0)
+				n = snprintf(way->dir, sizeof(way->dir), "(above the tree)");
+			way->dir[n] = '\0';
+			rc = 0;
+			break;
+		}
+		st = up;
+	}
+	if (hops == 4096) {
+		errno = ELOOP;
+		rc = -1;
+	}
+	if (fd != dirfd) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+	}
+	return rc;
+}

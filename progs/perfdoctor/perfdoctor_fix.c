@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * perfdoctor's fixes for the perf binary: join its group, or the preset
+ * restricted to a group (setcap --perf-group), with what must come first
+ * (chown root, groupadd, usermod). Each is printed only when the next run
+ * will answer yes: the group exists or is created first, the user joins
+ * it, and the directories on the way let the user through.
+ */
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "groups.h"
+#include "names.h"
+#include "perf.h"
+#include "perfdoctor.h"
+
+/*
+ * Whether the user (database credentials of fx), with group extra too
+ * (or (gid_t)-1), may execute b. Root asks the kernel; otherwise the
+ * mode bits answer, which is enough to choose between two fixes.
+ */
+static enum answer exec_with(const struct binary_facts *b,
+			     const struct fix_context *fx, gid_t extra)
+{
+	gid_t *groups;
+	int n = fx->ngroups, member;
+	enum answer a;
+
+	groups = malloc(((size_t)n + 1) * sizeof(*groups));
+	if (groups == NULL)
+		return ANSWER_UNKNOWN;
+	if (n > 0)
+		memcpy(groups, fx->groups, (size_t)n * sizeof(*groups));
+	if (extra != (gid_t)-1 && !groups_have(groups, n, extra))
+		groups[n++] = extra;
+	a = may_execute(b, fx->uid, fx->gid, groups, n);
+	member = fx->gid == b->gid || groups_have(groups, n, b->gid);
+	free(groups);
+	if (a != ANSWER_UNKNOWN)
+		return a;
+	if (fx->uid == b->uid)
+		return (b->mode & 0100) ? ANSWER_YES : ANSWER_NO;
+	if (member)
+		return (b->mode & 0010) ? ANSWER_YES : ANSWER_NO;
+	return (b->mode & 0001) ? ANSWER_YES : ANSWER_NO;
+}
+
+/*
+ * May the user, in group gid as well, pass the directories above path?
+ * Without search permission on them no mode of the file itself helps.
+ */
+static enum answer dirs_let_through(const char *path,
+				    const struct fix_context *fx, gid_t gid)
+{
+	char dir[4096], *slash;
+	gid_t *groups;
+	int n = fx->ngroups;
+	enum answer a;
+
+	put(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		return ANSWER_UNKNOWN;	/* relative to perfdoctor's cwd */
+	slash[slash == dir] = '\0';	/* "/perf": the root directory */
+	groups = malloc(((size_t)n + 1) * sizeof(*groups));
+	if (groups == NULL)
+		return ANSWER_UNKNOWN;
+	if (n > 0)
+		memcpy(groups, fx->groups, (size_t)n * sizeof(*groups));
+	if (gid != (gid_t)-1 && !groups_have(groups, n, gid))
+		groups[n++] = gid;
+	a = may_access(dir, X_OK, fx->uid, fx->gid, groups, n);
+	free(groups);
+	return a;
+}
+
+/*
+ * The group-restricted preset, never a bare "setcap ...=ep" that would
+ * give perf to every user: the binary's own group when it already keeps
+ * others out and the user is in it, else perf_users (created and joined
+ * first if need be). setcap --perf-group refuses a file root does not
+ * own (its owner could open it to everyone again), so chown comes first.
+ */
+static void preset_steps(struct verdict *v, const struct binary_facts *b,
+			 const struct subject *who,
+			 const struct fix_context *fx)
+{
+	char gbuf[64], note[256];
+	const char *grp = PERF_GROUP;
+	gid_t ggid = (gid_t)-1;
+	struct group *gr;
+	int create = 0, join = 0;
+	struct cmd c;
+
+	if (b->fix_path[0] == '\0') {
+		add_fix(v, "no command printed: where the symbolic link %s "
+			"leads cannot be resolved", b->path);
+		return;
+	}
+	if (b->gid != 0 && !(b->mode & 0001) && fx->in_file_group &&
+	    getgrgid(b->gid) != NULL) {
+		grp = names_group(b->gid, gbuf, sizeof(gbuf));
+		ggid = b->gid;
+	} else if (!fx->perf_users_exists) {
+		create = join = 1;
+	} else {
+		gr = getgrnam(PERF_GROUP);
+		ggid = gr != NULL ? gr->gr_gid : (gid_t)-1;
+		join = !fx->in_perf_users && !who->is_root;
+	}
+	/* Nobody can be added to a group by a name the database lacks. */
+	if (join && !fx->user_known)
+		return;
+	/* The file's mode cannot open a directory the user cannot pass. */
+	if (!who->is_root && fx->user_known &&
+	    (dirs_let_through(b->path, fx, ggid) == ANSWER_NO ||
+	     dirs_let_through(b->fix_path, fx, ggid) == ANSWER_NO))
+		return;
+	put(note, sizeof(note), "%s then logs in again", who->name);
+	if (join) {
+		cmd_init(&c);
+		if (create)
+			cmd_lit(&c, "groupadd --system " PERF_GROUP "; ");
+		cmd_lit(&c, "usermod -aG " PERF_GROUP " ");
+		cmd_name(&c, "user name", who->name);
+		cmd_add(v, &c, note);
+	}
+	cmd_init(&c);
+	if (b->uid != 0) {
+		cmd_lit(&c, "chown root ");
+		cmd_path(&c, "file name", b->fix_path);
+		cmd_lit(&c, "; ");
+	}
+	cmd_lit(&c, "setcap --perf-group=");
+	cmd_word(&c, "group name", grp);
+	cmd_lit(&c, " --perf ");
+	cmd_path(&c, "file name", b->fix_path);
+	cmd_add(v, &c, NULL);
+}
+
+static void fix_preset(struct verdict *v, const struct binary_facts *b,
+		       const struct subject *who, const struct fix_context *fx)
+{
+	struct verdict *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return;
+	preset_steps(t, b, who, fx);
+	commit_fixes(v, t);
+	free(t);
+}
+
+void fix_perf(struct verdict *v, const struct binary_facts *b,
+	      const struct subject *who, const struct fix_context *fx)
+{
+	char gbuf[64], note[64];
+	struct cmd c;
+
+	if (!v->want_preset && !v->want_exec)
+		return;
+	if (!v->want_preset && fx->user_known) {
+		/* A new login may execute it already: logging in again does. */
+		if (exec_with(b, fx, (gid_t)-1) == ANSWER_YES)
+			return;
+		/* Joining the binary's group does, if that group may run it. */
+		if (b->gid != 0 && !fx->in_file_group &&
+		    getgrgid(b->gid) != NULL &&
+		    exec_with(b, fx, b->gid) == ANSWER_YES &&
+		    dirs_let_through(b->path, fx, b->gid) != ANSWER_NO) {
+			cmd_init(&c);
+			cmd_lit(&c, "usermod -aG ");
+			cmd_word(&c, "group name",
+				 names_group(b->gid, gbuf, sizeof(gbuf)));
+			cmd_lit(&c, " ");
+			cmd_name(&c, "user name", who->name);
+			put(note, sizeof(note), "then log in again");
+			cmd_add(v, &c, note);
+			return;
+		}
+	}
+	if (!v->want_preset && !fx->user_known)
+		return;
+	/* Never joining root's group: the preset gives the file a group. */
+	fix_preset(v, b, who, fx);
+}
+
+int fix_preset_line(char *buf, size_t len, char *note, size_t note_len,
+		    const struct binary_facts *b, const struct subject *who,
+		    const struct fix_context *fx)
+{
+	struct verdict *t = calloc(1, sizeof(*t));
+	size_t used = 0, nused = 0;
+	int i, rc = 0;
+
+	buf[0] = note[0] = '\0';
+	if (t == NULL)
+		return -1;
+	preset_steps(t, b, who, fx);
+	if (t->nfixes == 0) {
+		rc = -1;	/* no preset would keep the user's access */
+		goto out;
+	}
+	if (!fixes_all_commands(t)) {
+		for (i = 0; t->fixes[i].is_command; i++)
+			;
+		put(buf, len, "%s", t->fixes[i].text);
+		rc = -1;
+		goto out;
+	}
+	for (i = 0; i < t->nfixes && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? "; " : "", t->fixes[i].text);
+	for (i = 0; i < t->nfixes && nused < note_len; i++)
+		if (t->fixes[i].note[0] != '\0')
+			nused += (size_t)snprintf(note + nused, note_len - nused,
+						  "%s%s", nused ? "; " : "",
+						  t->fixes[i].note);
+	if (used >= len) {
+		/* Never a command cut short. */
+		put(buf, len, "no command printed: it would be longer than "
+		    "%zu bytes", len - 1);
+		note[0] = '\0';
+		rc = -1;
+	}
+out:
+	free(t);
+	return rc;
+}
+
+int fix_owner_line(char *buf, size_t len, const struct binary_facts *b)
+{
+	char *caps = b->caps != NULL ? cap_to_text(b->caps, NULL) : NULL;
+	struct cmd c;
+
+	cmd_init(&c);
+	if (b->fix_path[0] == '\0')
+		put(c.why, sizeof(c.why), "no command printed: where the "
+		    "symbolic link %s leads cannot be resolved", b->path);
+	/* chown drops the file's capabilities: set the same ones again. */
+	cmd_lit(&c, "chown root ");
+	cmd_path(&c, "file name", b->fix_path);
+	if (caps != NULL) {
+		cmd_lit(&c, "; setcap ");
+		cmd_word(&c, "capability text", caps);
+		cmd_lit(&c, " ");
+		cmd_path(&c, "file name", b->fix_path);
+	}
+	cap_free(caps);
+	put(buf, len, "%s", c.why[0] != '\0' ? c.why : c.text);
+	return c.why[0] != '\0' ? -1 : 0;
+}

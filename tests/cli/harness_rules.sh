@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# The harness's own rules, on throw-away suites run by the real lib.sh and
+# run.sh: a skip after a counted failure is a failure; a checked clean-up
+# that fails (a host setting not put back) fails a suite that passed or
+# skipped; run.sh fails a suite that outlives SUITE_TIMEOUT, with its log,
+# instead of waiting for it.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind"
+
+# suite NAME BODY: a suite file sourcing this lib.sh.
+suite() {
+	printf '%s\n' '#!/bin/sh' ". \"$TESTS_DIR/lib.sh\"" init "$2" >"$T/$1.sh"
+}
+# outcome NAME WANT_RC CASE: runs suite NAME on its own.
+outcome() {
+	(d=$T; unset LIB_SH_LOADED T; sh "$d/$1.sh") >"$T/$1.log" 2>&1
+	got=$?
+	if [ "$got" -eq "$2" ]; then pass; else fail "$3: exit $got, want $2"; sed 's/^/    /' "$T/$1.log"; fi
+}
+
+suite skip_clean 'skip "nothing to do"'
+outcome skip_clean 77 "a skip with no failure"
+suite skip_after_fail 'fail "first"; skip "later"'
+outcome skip_after_fail 1 "a skip after a failed check"
+grep -q '^FAIL: 1 failed before a skip: later$' "$T/skip_after_fail.log" ||
+	fail "the late skip does not say it follows a failure"
+
+suite cleanup_ok 'at_exit_checked "true"; ok one; finish'
+outcome cleanup_ok 0 "a checked clean-up that succeeds"
+# The command, quotes and all, is what runs.
+suite cleanup_bad "at_exit_checked \"echo 'it'\\''s' >'$T/said'; false\"; ok one; finish"
+outcome cleanup_bad 1 "a checked clean-up that fails, after a pass"
+[ "$(cat "$T/said" 2>/dev/null)" = "it's" ] || fail "the checked clean-up did not run as written"
+grep -q "^FAIL: clean-up failed: " "$T/cleanup_bad.log" ||
+	fail "the failed clean-up is not named"
+suite cleanup_skip 'at_exit_checked false; skip "nothing"'
+outcome cleanup_skip 1 "a checked clean-up that fails, after a skip"
+suite cleanup_plain 'at_exit false; ok one; finish'
+outcome cleanup_plain 0 "an unchecked clean-up may fail (kill of a dead helper)"
+
+# tracefs helpers act only in a private mount namespace.
+suite tracefs_here 'LIB_OUTER_MNT_NS=$(readlink /proc/self/ns/mnt); if tracefs_mount; then fail "mounted in the outer namespace"; fi; finish'
+outcome tracefs_here 0 "tracefs_mount refuses the namespace the suite started in"
+
+# run.sh: a suite that hangs is failed after SUITE_TIMEOUT.
+printf '%s\n' '#!/bin/sh' 'echo started' "sleep 600 & echo \$! >'$T/hang.pid'; wait" >"$T/hang.sh"
+printf '%s\n' '#!/bin/sh' 'exit 0' >"$T/quick.sh"
+start=$(date +%s)
+TESTS="$T/hang.sh $T/quick.sh" SUITE_TIMEOUT=2 LOGDIR="$T/logs" JOBS=2 \
+	sh "$TESTS_DIR/run.sh" >"$T/run.out" 2>&1
+rc=$?
+took=$(($(date +%s) - start))
+[ "$rc" -ne 0 ] || fail "run.sh passed a run whose suite hung"
+grep -q "^FAIL: $T/hang.sh (exit 124" "$T/run.out" || { fail "the hung suite is not failed as timed out"; sed 's/^/    /' "$T/run.out"; }
+grep -q "run.sh: timed out after 2 s" "$T/run.out" || fail "the log does not say it timed out"
+grep -q "^PASS: $T/quick.sh" "$T/run.out" || fail "the other suite's verdict is missing"
+[ "$took" -lt 60 ] || fail "run.sh took $took s for a 2 s time-out"
+child=$(cat "$T/hang.pid" 2>/dev/null) || fail "the hung suite never started its child"
+sleep 1	# timeout(1) signalled the group; let it go
+# Gone, or a zombie waiting for whoever inherited it.
+state=$(ps -o stat= -p "${child:-0}" 2>/dev/null)
+case $state in
+''|Z*) ;;
+*) kill "$child"; fail "the hung suite's child outlived the time-out ($state)" ;;
+esac
+finish "skip after failure, checked clean-ups and suite time-outs behave"

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# restore reads a file's content, compares its digest, and then writes
+# capabilities (and with --fix-owner an owner and a set-user-ID mode): a
+# user who swaps her file in between must never get them on a program of
+# her own. nobody owns ./home/m and tool there, recorded (owner nobody)
+# with cap_net_raw=ep; beside it, tool.evil, another program of hers.
+# pathswap exchanges the two names (RENAME_EXCHANGE) as fast as it can
+# while restore runs over and over:
+#   - plain restore (owner and mode are the recorded ones, so the content
+#     digest alone decides) may set the capability on the recorded
+#     program, or refuse other content, but the evil inode (watched
+#     through a hard link in a directory of root's) never gets one;
+#   - --fix-owner, with 4755 recorded: her directory is refused whole, so
+#     no inode of hers is ever made set-user-ID or capable.
+# A restore that hashed the file by its path and wrote by its path again
+# gave the evil inode the capability in most runs (see the commit).
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+private_etc "$@"
+cm=$BUILD/progs/capmanifest swap=$BIN/pathswap
+[ -x "$cm" ] && [ -x "$swap" ] || { fail "capmanifest or pathswap not built"; finish; }
+id nobody >/dev/null 2>&1 || skip "no user nobody"
+seconds=${CAPMANIFEST_RACE_SECONDS:-10}
+swapper=
+at_exit '[ -z "$swapper" ] || kill $swapper 2>/dev/null'
+chmod 755 "$T"
+gid=$(id -g nobody)
+t=$T/tree keep=$T/keep
+mkdir -p "$t/home/m" "$keep" && chmod 700 "$keep" || exit 1
+cp /bin/true "$t/home/m/tool" && cp /bin/false "$t/home/m/tool.evil" &&
+	chown -R nobody "$t/home/m" && chmod 0755 "$t/home/m/tool" "$t/home/m/tool.evil" || exit 1
+# The two inodes, whatever their names become.
+ln "$t/home/m/tool" "$keep/good" && ln "$t/home/m/tool.evil" "$keep/evil" || exit 1
+setcap cap_net_raw=ep "$keep/good" && "$cm" record "$t" >"$T/m" && setcap -r "$keep/good" ||
+	{ fail "setup"; finish; }
+grep -q '^\./home/m/tool owner=65534 ' "$T/m" || { fail "manifest: $(cat "$T/m")"; finish; }
+sed 's/ mode=0755 / mode=4755 /' "$T/m" >"$T/m4755"
+
+# phase NAME ARGS...: restore ARGS in a loop while she swaps.
+phase() {
+	name=$1; shift
+	(cd "$t/home/m" && exec setpriv --reuid=nobody --regid="$gid" --clear-groups \
+		"$swap" tool tool.evil "$seconds") >"$T/swaps" & swapper=$!
+	runs=0 set=0 refused=0 evil=0 setid=0
+	while kill -0 $swapper 2>/dev/null; do
+		"$cm" restore "$@" >"$T/out" 2>"$T/err"
+		runs=$((runs + 1))
+		grep -q '^set: ' "$T/out" && set=$((set + 1))
+		[ -s "$T/err" ] && refused=$((refused + 1))
+		if [ -n "$(xattr_hex "$keep/evil")" ]; then
+			evil=$((evil + 1))
+			setcap -r "$keep/evil"
+		fi
+		case $(stat -c %a "$keep/evil") in 755) ;; *) setid=$((setid + 1)); chmod 0755 "$keep/evil" ;; esac
+		# Bare again, so that the next run writes once more.
+		[ -z "$(xattr_hex "$keep/good")" ] || setcap -r "$keep/good"
+		[ "$(stat -c %a "$keep/good")" = 755 ] || chmod 0755 "$keep/good"
+	done
+	wait $swapper || fail "$name: pathswap failed"
+	swapper=
+	echo "$name: $runs restores against $(cat "$T/swaps") swaps: $set set the capability, $refused refused; the evil inode got a capability $evil times, another mode $setid times"
+	[ $runs -ge 100 ] || fail "$name: only $runs restores, the race was hardly exercised"
+	[ $evil -eq 0 ] || fail "$name: her program got the capability in $evil of $runs runs"
+	[ $setid -eq 0 ] || fail "$name: her program's mode changed in $setid of $runs runs"
+}
+phase plain "$T/m" "$t"
+[ $set -gt 0 ] && [ $refused -gt 0 ] ||
+	fail "plain: both outcomes must occur for the race to mean anything ($set set, $refused refused)"
+phase fix-owner --fix-owner "$T/m4755" "$t"
+[ $set -eq 0 ] || fail "fix-owner: set a capability in her directory $set times"
+grep -q '^capmanifest: ./home/m/tool: directory ./home/m: uid 65534 owns it: not restored' "$T/err" ||
+	fail "fix-owner: $(cat "$T/err")"
+finish

@@ -1,0 +1,260 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# getpcaps --all judges a process by all of its threads, on the real
+# kernel, in a pid namespace of its own. tools/threadcreds gives threads
+# different credentials with raw setresuid(2) (which glibc would
+# broadcast to every thread):
+#   split     main thread nobody with nothing, a worker root with every
+#             capability: shown as root with the worker's sets, flagged
+#             threads-differ, one line (JSON: thread_sets) per thread set,
+#             each equal to that thread's /proc/<pid>/task/<tid>/status
+#   mainexit  the main thread exited (pthread_exit), the root worker runs:
+#             no zombie, shown by its worker
+#   many      3000 threads: read whole, two sets, bounded output, timed
+#   churn     threads starting and exiting all the time, each taking
+#             another uid: every one of 150 scans examines the process
+#             (none "not examined", exit 0) and sees the root worker
+# Then, on the same processes: a status without CapAmb and NoNewPrivs
+# lines (kernels before 4.3 and 4.10), bind-mounted over the real one, is
+# shown as unknown, never as "no ambient" or "no_new_privs off"; and the
+# exe path printed by --verbose is that of the file judged, while a
+# process keeps executing a nobody-owned and a root-owned program in turn.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+G=$BUILD/progs/getpcaps S=$BUILD/progs/setcap TC=$BIN/threadcreds
+[ "$(id -u)" -eq 0 ] || skip "needs root"
+for p in "$G" "$S" "$TC"; do [ -x "$p" ] || { fail "$p not built"; finish; }; done
+for t in setsid setpriv unshare python3; do
+	command -v $t >/dev/null || skip "$t is not installed"
+done
+own_pid_ns "$@"
+private_etc "$@"
+
+init
+cleanup() {
+	for p in $(ls /proc | grep -E '^[0-9]+$'); do
+		[ "$p" -ne 1 ] && kill -9 "$p" 2>/dev/null
+	done
+}
+at_exit cleanup
+chmod 755 "$T"
+
+# start MODE [N]: runs threadcreds as a daemon; sets $tc_pid and $tc_tids
+# (main first) once it says ready.
+start() {
+	out=$T/tc.$1
+	setsid "$TC" "$@" >"$out" 2>"$out.err" </dev/null &
+	i=0
+	until grep -q '^ready' "$out" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { fail "threadcreds $*: not ready: $(cat "$out.err")"; finish; }
+		sleep 0.1
+	done
+	set -- $(cat "$out")
+	tc_pid=$2
+	shift
+	tc_tids=$*
+}
+row() { awk -v p="$1" '$1 == p' "$2"; }
+# details PID FILE: the lines under PID's row
+details() { awk -v p="$1" '/^ *[0-9]+ / { cur = $1; next } cur == p' "$2"; }
+status_of() { awk -F'\t' -v k="$2:" '$1 == k { print $2 }' "$1"; }
+full=$(status_of /proc/self/status CapBnd)
+
+# --- split ---
+start split
+main=$tc_pid worker=$(echo "$tc_tids" | cut -d' ' -f2)
+[ "$(status_of /proc/$main/task/$main/status Uid | cut -f2)" = 65534 ] &&
+[ "$(status_of /proc/$main/task/$worker/status Uid | cut -f2)" = 0 ] ||
+	{ fail "threadcreds split did not split: $(grep -h Uid /proc/$main/task/*/status)"; finish; }
+run run_ours "$G" --all
+expect_rc 0 "split: --all"
+r=$(row "$main" "$T/out")
+[ -n "$r" ] || fail "split: the process is not shown (judged by its main thread: nobody with nothing)"
+set -- $r
+[ "${3:-}" = root ] || fail "split: user ${3:-} (want root, the worker's): $r"
+ref=$(run_ours "$G" "$worker" | sed "s/^$worker: //")
+case $r in *"\"$ref\""*) pass ;; *) fail "split: row [$r] lacks the worker's sets \"$ref\"" ;; esac
+d=$(details "$main" "$T/out")
+case $d in *"! threads-differ: "*) pass ;; *) fail "split: not flagged threads-differ: [$d]" ;; esac
+echo "$d" | grep -q "^ *thread $main (main): nobody uids 65534,65534,65534,65534 \"=\"" ||
+	fail "split: no line for the main thread: [$d]"
+echo "$d" | grep -q "^ *thread $worker: root uids 0,0,0,0 \"$ref\"" ||
+	fail "split: no line for the worker: [$d]"
+run run_ours "$G" --all --json
+expect_rc 0 "split: --all --json"
+python3 - "$T/out" "$main" "$worker" <<'PY' || fail "split: --json"
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+main, worker = int(sys.argv[2]), int(sys.argv[3])
+o = [x for x in objs if x.get("pid") == main][0]
+def st(tid):
+    return dict(l.rstrip("\n").split(":\t", 1) for l in open("/proc/%d/task/%d/status" % (main, tid)) if ":\t" in l)
+assert o["threads"] == 2 and "threads-differ" in o["flags"], o
+assert o["uid"] == 0 and o["user"] == "root", o
+w = st(worker)
+assert int(o["effective"]["hex"], 16) == int(w["CapEff"], 16) != 0, o["effective"]
+sets = o["thread_sets"]
+assert len(sets) == 2 and o["threads_untold"] == 0, sets
+for s, tid in zip(sets, (main, worker)):
+    t = st(tid)
+    assert s["tids"] == [tid] and s["threads"] == 1, s
+    assert s["main"] == (tid == main), s
+    assert [s["ruid"], s["uid"], s["suid"], s["fsuid"]] == [int(x) for x in t["Uid"].split()], (s, t["Uid"])
+    for k, j in (("CapEff", "effective"), ("CapPrm", "permitted"), ("CapInh", "inheritable"),
+                 ("CapAmb", "ambient"), ("CapBnd", "bounding")):
+        assert int(s[j]["hex"], 16) == int(t[k], 16), (tid, k, s[j], t[k])
+print("split json ok")
+PY
+run run_ours "$G" --tree
+grep -q "^ *| *thread $worker: root uids 0,0,0,0 \"$ref\"\|^ *thread $worker: root uids 0,0,0,0 \"$ref\"" "$T/out" ||
+	fail "split: --tree lacks the worker's line: $(grep -n "$main\|thread" "$T/out")"
+kill -9 "$main"
+
+# --- mainexit ---
+start mainexit
+main=$tc_pid worker=$(echo "$tc_tids" | cut -d' ' -f2)
+i=0
+until [ "$(awk '{print $3}' /proc/$main/stat)" = Z ]; do
+	i=$((i + 1)); [ $i -lt 50 ] || { fail "mainexit: the main thread did not exit"; break; }
+	sleep 0.1
+done
+run run_ours "$G" --all --verbose
+expect_rc 0 "mainexit: --all"
+r=$(row "$main" "$T/out")
+[ -n "$r" ] || fail "mainexit: not shown (taken for a zombie): $(tail -n 1 "$T/out")"
+ref=$(run_ours "$G" "$worker" | sed "s/^$worker: //")
+case $r in *" root "*"\"$ref\""*) pass ;; *) fail "mainexit: row [$r], want root \"$ref\"" ;; esac
+d=$(details "$main" "$T/out")
+echo "$d" | grep -q '? main thread: exited' || fail "mainexit: no main-thread line: [$d]"
+echo "$d" | grep -q "exe: $TC\$" || fail "mainexit: exe not read from the live thread: [$d]"
+echo "$d" | grep -q "command: $TC mainexit\$" || fail "mainexit: command line not read: [$d]"
+run run_ours "$G" --all --json
+python3 - "$T/out" "$main" <<'PY' || fail "mainexit: --json"
+import json, sys
+o = [x for x in map(json.loads, open(sys.argv[1])) if x.get("pid") == int(sys.argv[2])][0]
+assert o["main_thread_exited"] is True and o["threads"] == 1 and o["uid"] == 0, o
+assert "thread_sets" not in o and "threads-differ" not in o["flags"], o
+PY
+kill -9 "$main"
+
+# --- many: 3000 threads, all nobody but the last ---
+start many 3000
+main=$tc_pid last=$(echo "$tc_tids" | awk '{print $NF}')
+t0=$(date +%s%N)
+run run_ours "$G" --all --json
+t1=$(date +%s%N)
+expect_rc 0 "many: --all --json"
+echo "many: --all over a 3001-thread process took $(( (t1 - t0) / 1000000 )) ms"
+python3 - "$T/out" "$main" "$last" <<'PY' || fail "many: --json"
+import json, sys
+o = [x for x in map(json.loads, open(sys.argv[1])) if x.get("pid") == int(sys.argv[2])][0]
+assert o["threads"] == 3001 and o["uid"] == 0, (o["threads"], o["uid"])
+sets = o["thread_sets"]
+assert len(sets) == 2, [(s["threads"], s["uid"]) for s in sets]
+assert sets[0]["main"] and sets[0]["threads"] == 3000 and len(sets[0]["tids"]) == 8, sets[0]["tids"]
+assert sets[1]["tids"] == [int(sys.argv[3])] and sets[1]["uid"] == 0, sets[1]
+PY
+run run_ours "$G" --all
+d=$(details "$main" "$T/out")
+echo "$d" | grep -q "^ *threads $main,[0-9,]* and 2992 more (main): nobody " ||
+	fail "many: the main set's line: [$d]"
+kill -9 "$main"
+
+# --- churn: threads appear and vanish while they are read ---
+start churn
+main=$tc_pid
+n=0 seen_other=0 bad=0
+while [ $n -lt 150 ]; do
+	n=$((n + 1))
+	run_ours "$G" --all --json >"$T/c.out" 2>"$T/c.err"; rc=$?
+	if ! python3 - "$T/c.out" "$main" "$rc" "$T/c.err" >"$T/c.py" 2>&1 <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+rc, err = int(sys.argv[3]), open(sys.argv[4]).read()
+summary = objs[-1]
+assert rc == 0 and err == "", (rc, err)
+assert summary["not_examined"] == 0, summary
+o = [x for x in objs if x.get("pid") == int(sys.argv[2])]
+assert o, "not shown"
+o = o[0]
+assert o["uid"] == 0 and int(o["effective"]["hex"], 16) != 0, o
+assert "threads-differ" in o["flags"], o["flags"]
+print("other" if any(s["uid"] >= 70000 for s in o["thread_sets"]) else "plain")
+PY
+	then
+		bad=$((bad + 1))
+		[ $bad -le 3 ] && fail "churn: scan $n: $(tail -n 3 "$T/c.py")"
+	else
+		grep -q other "$T/c.py" && seen_other=$((seen_other + 1))
+	fi
+done
+[ $bad -eq 0 ] && ok "churn: 150 scans, each examined the process and saw its root worker"
+[ $bad -gt 3 ] && fail "churn: $bad of 150 scans failed in all"
+# The short-lived threads must have been met, or nothing raced.
+echo "churn: $seen_other of 150 scans met a short-lived thread with its own uid"
+[ $seen_other -gt 0 ] || fail "churn: no scan met a short-lived thread: the race was not exercised"
+kill -9 "$main"
+
+# --- A status without CapAmb and NoNewPrivs lines (kernels before 4.3
+# and 4.10), bind-mounted over a daemon's real one: unknown, not 0 ---
+setsid setpriv --inh-caps=+net_raw sleep 300 </dev/null >/dev/null 2>&1 &
+i=0
+while :; do
+	old=$(for d in /proc/[0-9]*; do
+		[ "$(cat "$d/comm" 2>/dev/null)" = sleep ] && echo "${d#/proc/}"; done | head -n 1)
+	[ -n "$old" ] && [ "$(status_of "/proc/$old/status" CapInh)" != 0000000000000000 ] && break
+	i=$((i + 1)); [ $i -lt 50 ] || { fail "the sleep with cap_net_raw in I did not start"; finish; }
+	sleep 0.1
+done
+grep -v -e '^CapAmb:' -e '^NoNewPrivs:' "/proc/$old/status" >"$T/oldstatus"
+mount --bind "$T/oldstatus" "/proc/$old/status" || { fail "cannot bind a status file over /proc/$old/status"; finish; }
+grep -q CapAmb "/proc/$old/status" && { fail "the bind mount did not hide CapAmb"; finish; }
+run run_ours "$G" --all
+expect_rc 0 "old-kernel status: --all"
+r=$(row "$old" "$T/out") d=$(details "$old" "$T/out")
+case $r in *' ambient=?') pass ;; *) fail "old-kernel status: the row does not say ambient=?: [$r]" ;; esac
+echo "$d" | grep -q '? ambient: unknown' || fail "old-kernel status: no '? ambient' line: [$d]"
+echo "$d" | grep -q '? no_new_privs: unknown' || fail "old-kernel status: no '? no_new_privs' line: [$d]"
+echo "$d" | grep -q 'no-new-privs-missing' && fail "old-kernel status: flagged no-new-privs-missing on no evidence: [$d]"
+run run_ours "$G" --all --json
+python3 - "$T/out" "$old" <<'PY' || fail "old-kernel status: --json"
+import json, sys
+o = [x for x in map(json.loads, open(sys.argv[1])) if x.get("pid") == int(sys.argv[2])][0]
+assert o["ambient"] is None and o["no_new_privs"] is None and o["iab"] is None, o
+assert "no-new-privs-missing" not in o["flags"], o["flags"]
+assert int(o["inheritable"]["hex"], 16) == 1 << 13, o["inheritable"]
+PY
+umount "/proc/$old/status"
+kill -9 "$old"
+
+# --- The exe path printed is the file judged: a process executes a
+# nobody-owned copy of env (writable by its user) and a root-owned one in
+# turn, both with cap_net_raw; every --verbose row that names the
+# nobody-owned file must be flagged writable-exe, every row naming the
+# root-owned one must not. ---
+cp /usr/bin/env "$T/envown" && cp /usr/bin/env "$T/envroot" &&
+chown nobody "$T/envown" && chmod 755 "$T/envown" "$T/envroot" &&
+"$S" cap_net_raw=ep "$T/envown" cap_net_raw=ep "$T/envroot" || { fail "cannot make the env copies"; finish; }
+# env runs its first argument with the rest: 20000 execs in turn.
+awk -v a="$T/envown" -v b="$T/envroot" 'BEGIN { for (i = 0; i < 20000; i++) print (i % 2 ? a : b); print "true" }' >"$T/chain"
+for k in 1 2 3 4; do
+	xargs -a "$T/chain" setsid setpriv --reuid=nobody --regid=nogroup --clear-groups "$T/envown" </dev/null >/dev/null 2>&1 &
+done
+sleep 0.2
+n=0 named=0 mismatched=0
+while [ $n -lt 250 ]; do
+	n=$((n + 1))
+	run_ours "$G" --all --verbose >"$T/x.out" 2>/dev/null
+	res=$(awk -v own="$T/envown" -v root="$T/envroot" '
+		/^ *[0-9]+ / { flagged = 0; next }
+		/! writable-exe:/ { flagged = 1 }
+		/^ *exe: / { if ($2 == own) { n++; if (!flagged) bad++ }
+			     else if ($2 == root) { n++; if (flagged) bad++ } }
+		END { print n + 0, bad + 0 }' "$T/x.out")
+	named=$((named + ${res% *})) mismatched=$((mismatched + ${res#* }))
+done
+echo "exe race: $named rows named one of the two files over 250 scans, $mismatched with the other file's verdict"
+[ $named -ge 500 ] || fail "exe race: only $named rows named the alternating programs"
+[ $mismatched -eq 0 ] || fail "exe race: $mismatched rows printed one file and judged another"
+
+finish "getpcaps --all: threads (split, main exited, 3000, churn), unknown CapAmb/NoNewPrivs, exe path of the file judged"

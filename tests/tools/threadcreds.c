@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * threadcreds MODE [N]: a process (started as root with a full set) whose
+ * threads hold different credentials, made with raw system calls: glibc's
+ * setresuid() would make every thread follow (its setxid broadcast), the
+ * syscall changes only the calling thread. Prints "ready <pid> <tid>..."
+ * (the main thread first) on stdout once the threads are set, then
+ * sleeps until killed.
+ *
+ *   split      the main thread drops to uid 65534 (and so to no
+ *              capabilities); one worker stays root with every capability
+ *   mainexit   one worker stays root; the main thread exits
+ *              (pthread_exit), leaving the process to the worker
+ *   many N     N workers, all dropped to 65534 like the main thread, but
+ *              the last, which stays root
+ *   churn      as split, and CHURNERS more root threads keep starting
+ *              short-lived threads, each dropping to uid 70000 + (a
+ *              counter % 1000) before it exits: threads appear and vanish
+ *              all the time, some while getpcaps reads them
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Threads that start short-lived ones, each living 0.2 to 0.8 ms. */
+#define CHURNERS	6
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int ready_count;
+static pid_t *tids;
+
+/* This thread only: uid 65534 (the kernel then clears P, E and A). */
+static void drop_this_thread(uid_t uid)
+{
+	if (syscall(SYS_setresgid, 65534, 65534, 65534) != 0 ||
+	    syscall(SYS_setresuid, uid, uid, uid) != 0) {
+		fprintf(stderr, "threadcreds: setresuid: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+static void announce(int index)
+{
+	pthread_mutex_lock(&lock);
+	tids[index] = (pid_t)syscall(SYS_gettid);
+	ready_count++;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+}
+
+struct worker {
+	int index, drop;
+};
+
+static void *worker(void *arg)
+{
+	const struct worker *w = arg;
+
+	if (w->drop)
+		drop_this_thread(65534);
+	announce(w->index);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void *short_lived(void *arg)
+{
+	drop_this_thread((uid_t)(70000 + (unsigned long)arg % 1000));
+	usleep(200 + (unsigned)((unsigned long)arg % 7) * 100);
+	return NULL;
+}
+
+static void *churner(void *arg)
+{
+	static unsigned long counter;
+	unsigned long n;
+
+	(void)arg;
+	for (;;) {
+		pthread_t t;
+
+		n = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+		if (pthread_create(&t, NULL, short_lived, (void *)n) == 0)
+			pthread_join(t, NULL);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	int n = 1, i, exit_main = 0, churn = 0;
+	struct worker *w;
+
+	if (strcmp(mode, "split") == 0) {
+		n = 1;
+	} else if (strcmp(mode, "mainexit") == 0) {
+		exit_main = 1;
+	} else if (strcmp(mode, "many") == 0 && argc > 2) {
+		n = atoi(argv[2]);
+	} else if (strcmp(mode, "churn") == 0) {
+		churn = 1;
+	} else {
+		fprintf(stderr, "usage: threadcreds split|mainexit|churn|many N\n");
+		return 2;
+	}
+	if (n < 1 || n > 100000)
+		return 2;
+	if (geteuid() != 0) {
+		fprintf(stderr, "threadcreds: must start as root\n");
+		return 1;
+	}
+	tids = calloc((size_t)n + 1, sizeof(*tids));
+	w = calloc((size_t)n, sizeof(*w));
+	if (tids == NULL || w == NULL)
+		return 1;
+	for (i = 0; i < n; i++) {
+		pthread_t t;
+
+		w[i].index = i + 1;
+		w[i].drop = i < n - 1;	/* the last one stays root */
+		if (pthread_create(&t, NULL, worker, &w[i]) != 0) {
+			fprintf(stderr, "threadcreds: pthread_create failed\n");
+			return 1;
+		}
+	}
+	pthread_mutex_lock(&lock);
+	while (ready_count < n)
+		pthread_cond_wait(&cond, &lock);
+	pthread_mutex_unlock(&lock);
+	/* Started as root, so that their threads can drop. */
+	for (i = 0; churn && i < CHURNERS; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, churner, NULL) != 0)
+			return 1;
+	}
+	if (!exit_main)
+		drop_this_thread(65534);
+	tids[0] = getpid();
+	printf("ready");
+	for (i = 0; i <= n; i++)
+		printf(" %d", (int)tids[i]);
+	printf("\n");
+	fflush(stdout);
+	if (exit_main)
+		pthread_exit(NULL);
+	for (;;)
+		pause();
+}
