@@ -92,18 +92,17 @@ static void die_unreached(void)
 	uint32_t i, shown = 0;
 
 	fprintf(stderr, "libpsx: system call %ld was made by thread %d, but "
-		"these threads did not make it within %llu s:\n",
+		"these threads did not make it, and none answered for %llu s:\n",
 		lpsx_command.nr, (int)run.self,
 		(unsigned long long)(LPSX_STALL_NS / 1000000000u));
-	for (i = 0; i < run.nslots && shown < 32; i++) {
+	for (i = 0; i < run.nslots; i++) {
 		const struct lpsx_slot *slot = lpsx_slot_at(i);
 		enum lpsx_phase phase = LPSX_PHASE(
 			__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE));
 		struct lpsx_task task;
 
-		if (phase == LPSX_DONE || phase == LPSX_GONE)
+		if (phase == LPSX_DONE || phase == LPSX_GONE || shown++ >= 32)
 			continue;
-		shown++;
 		if (lpsx_proc_task(run.dirfd, slot->ptid, &task) < 0)
 			task.state = '?';
 		fprintf(stderr, "libpsx:   thread %d: %s, state %c, signal %d %s\n",
@@ -113,6 +112,8 @@ static void die_unreached(void)
 			task.state == '?' ? "unknown" : task.blocked ? "blocked" :
 			task.pending ? "pending" : "not pending");
 	}
+	if (shown > 32)
+		fprintf(stderr, "libpsx:   and %u more\n", shown - 32);
 	fprintf(stderr, "libpsx: killing process %d rather than leave it with "
 		"threads that differ\n", (int)run.pid);
 	kill(run.pid, SIGKILL);

@@ -115,13 +115,12 @@ static void forward(int sig, siginfo_t *info, void *context)
 	struct lpsx_kset saved;
 
 	read_chained(&next);
-	if (!(next.flags & SA_SIGINFO)) {
-		if (next.handler == (void *)SIG_IGN)
-			return;
-		if (next.handler == (void *)SIG_DFL) {
-			die_by_default(sig);
-			return;
-		}
+	/* Whatever the flags say: SA_SIGINFO with SIG_DFL is still the default. */
+	if (next.handler == (void *)SIG_IGN)
+		return;
+	if (next.handler == (void *)SIG_DFL) {
+		die_by_default(sig);
+		return;
 	}
 	lpsx_ksig_mask(SIG_BLOCK, &next.mask, &saved);
 	if (next.flags & SA_SIGINFO)
