@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* The risk tier of every capability, with a one-line reason for each. */
+#define _GNU_SOURCE		/* asprintf */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mask.h"
 #include "perf.h"
 #include "risk.h"
+#include "shquote.h"
 
 #define ALL_FLAGS ((1u << CAP_EFFECTIVE) | (1u << CAP_PERMITTED) | \
 		   (1u << CAP_INHERITABLE))
@@ -83,20 +88,84 @@ enum risk_tier risk_highest(cap_t caps, unsigned flag_mask,
 	return highest;
 }
 
-const char *risk_suggestion(cap_t caps, const char *path)
+/* The suggestions, each for one pattern of capabilities and file name. */
+enum suggestion {
+	SUGGEST_NONE,
+	SUGGEST_PERF_PERFMON,	/* its text ends in the setcap command */
+	SUGGEST_BPF,
+	SUGGEST_PERF_PTRACE,
+	SUGGEST_DAC_READ,
+};
+
+/* The one rule for which suggestion applies, first match wins. */
+static enum suggestion suggestion_for(cap_t caps, const char *path)
 {
 	int admin = has_cap(caps, CAP_SYS_ADMIN, ALL_FLAGS);
 
 	if (admin && path != NULL && perf_is_binary(path))
-		/* The group form: a bare "=ep" would give perf to every user. */
-		return "perf needs cap_perfmon (Linux " PERF_PERFMON_LINUX "+), not cap_sys_admin: " PERF_SETCAP_FIX("<file>");
+		return SUGGEST_PERF_PERFMON;
 	if (admin && has_cap(caps, CAP_BPF, ALL_FLAGS))
-		return "BPF tools need cap_bpf with cap_perfmon (Linux " PERF_PERFMON_LINUX "+), not cap_sys_admin";
+		return SUGGEST_BPF;
 	if (has_cap(caps, CAP_SYS_PTRACE, ALL_FLAGS) && path != NULL &&
 	    perf_is_binary(path))
-		return "perf on Linux " PERF_NO_PTRACE_LINUX "+ needs no cap_sys_ptrace once it holds cap_perfmon";
+		return SUGGEST_PERF_PTRACE;
 	if (has_cap(caps, CAP_DAC_OVERRIDE, ALL_FLAGS) &&
 	    !has_cap(caps, CAP_DAC_READ_SEARCH, ALL_FLAGS))
-		return "if the program only reads files, cap_dac_read_search is narrower than cap_dac_override";
-	return NULL;
+		return SUGGEST_DAC_READ;
+	return SUGGEST_NONE;
+}
+
+#define PERFMON_NOT_ADMIN "perf needs cap_perfmon (Linux " \
+	PERF_PERFMON_LINUX "+), not cap_sys_admin: "
+
+static const char *const texts[] = {
+	[SUGGEST_NONE] = NULL,
+	/* The group form: a bare "=ep" would give perf to every user. */
+	[SUGGEST_PERF_PERFMON] = PERFMON_NOT_ADMIN PERF_SETCAP_FIX("<file>"),
+	[SUGGEST_BPF] = "BPF tools need cap_bpf with cap_perfmon (Linux "
+			PERF_PERFMON_LINUX "+), not cap_sys_admin",
+	[SUGGEST_PERF_PTRACE] = "perf on Linux " PERF_NO_PTRACE_LINUX "+ needs "
+				"no cap_sys_ptrace once it holds cap_perfmon",
+	[SUGGEST_DAC_READ] = "if the program only reads files, "
+			     "cap_dac_read_search is narrower than "
+			     "cap_dac_override",
+};
+
+const char *risk_suggestion(cap_t caps, const char *path)
+{
+	return texts[suggestion_for(caps, path)];
+}
+
+char *risk_suggestion_dup(cap_t caps, const char *path)
+{
+	enum suggestion which = suggestion_for(caps, path);
+	char *word, *text;
+	int n;
+
+	if (which == SUGGEST_NONE) {
+		errno = 0;
+		return NULL;
+	}
+	if (which != SUGGEST_PERF_PERFMON) {
+		text = strdup(texts[which]);
+		if (text == NULL)
+			errno = ENOMEM;
+		return text;
+	}
+	word = shquote_path_dup(path);
+	if (word == NULL && errno != EILSEQ)
+		return NULL;			/* ENOMEM */
+	if (word != NULL)
+		n = asprintf(&text, "%s" PERF_SETCAP_FIX("%s"),
+			     PERFMON_NOT_ADMIN, word);
+	else
+		n = asprintf(&text, "%srun setcap --perf-group=" PERF_GROUP
+			     " --perf on this file (" SHQUOTE_UNSHOWN ")",
+			     PERFMON_NOT_ADMIN);
+	free(word);
+	if (n < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return text;
 }

@@ -35,8 +35,20 @@ enum risk_tier risk_highest(cap_t caps, unsigned flag_mask,
 
 /*
  * A suggestion for a file carrying caps, or NULL: for instance a perf
- * binary holding cap_sys_admin should hold cap_perfmon instead.
+ * binary holding cap_sys_admin should hold cap_perfmon instead. A command
+ * in it names the file "<file>", a placeholder for the reader to fill in:
+ * print risk_suggestion_dup() where the line is meant to be pasted.
  */
 const char *risk_suggestion(cap_t caps, const char *path);
+
+/*
+ * The same suggestion with the file itself in its command, as one shell
+ * word (shquote_path_dup()), so that the line can be pasted as it is. For
+ * a path a terminal would not show as it is (shquote refuses it), the text
+ * names the command to run but gives none, and says why. Caller frees
+ * with free(). NULL with errno 0 when no suggestion applies, ENOMEM when
+ * out of memory.
+ */
+char *risk_suggestion_dup(cap_t caps, const char *path);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Operands quoted for the POSIX shell, for the command lines we print. */
+#define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,4 +81,23 @@ int shquote_fputs(const char *s, FILE *out)
 	fputs(word, out);
 	free(word);
 	return 0;
+}
+
+char *shquote_path_dup(const char *path)
+{
+	char *dotted, *word;
+	int saved;
+
+	if (path[0] != '-')
+		return shquote_dup(path);
+	/* "./-x" only: a path that starts with '-' is relative. */
+	if (asprintf(&dotted, "./%s", path) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	word = shquote_dup(dotted);
+	saved = errno;
+	free(dotted);
+	errno = saved;
+	return word;
 }

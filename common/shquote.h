@@ -35,4 +35,19 @@ char *shquote_dup(const char *s);
 /* 1 when shquote_fputs() would write s without quotes. */
 int shquote_is_bare(const char *s);
 
+/*
+ * A file operand: path as one word naming the same file that no command
+ * takes for an option ("-rf" is "./-rf", as "chown root -rf" would read
+ * options), quoted as by shquote_dup(). Caller frees with free(). NULL
+ * with errno EILSEQ (as shquote_dup()) or ENOMEM.
+ */
+char *shquote_path_dup(const char *path);
+
+/*
+ * The reason to give, in place of the command, for a name shquote
+ * refused; the message names it through escape.h.
+ */
+#define SHQUOTE_UNSHOWN "no command is shown, as the name holds " \
+	"characters a terminal would not show as they are"
+
 #endif

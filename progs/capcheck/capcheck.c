@@ -66,22 +66,54 @@ static void say(FILE *out, const char *fmt, ...)
 	fputc('\n', out);
 }
 
+static void vwarn_line(const char *path, unsigned long n, const char *tail,
+		       const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+/*
+ * "capcheck: FILE:LINE: warning: ..." on stderr, counted for the exit
+ * code: the formatted text escaped, then tail as it is. tail is text to
+ * copy into capability.conf, which has no escapes: the caller checked that
+ * a terminal shows it as it is (escape_is_shown_as_is()), and escaping its
+ * backslashes would change what is copied.
+ */
+static void vwarn_line(const char *path, unsigned long n, const char *tail,
+		       const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", PROG);
+	escape_fputs(path, stderr);
+	fprintf(stderr, ":%lu: warning: ", n);
+	vput(stderr, fmt, ap);
+	fputs(tail, stderr);
+	fputc('\n', stderr);
+	warnings++;
+}
+
 static void warn_line(const char *path, unsigned long n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* "capcheck: FILE:LINE: warning: ..." on stderr, counted for the exit code. */
 static void warn_line(const char *path, unsigned long n, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", PROG);
-	escape_fputs(path, stderr);
-	fprintf(stderr, ":%lu: warning: ", n);
 	va_start(ap, fmt);
-	vput(stderr, fmt, ap);
+	vwarn_line(path, n, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	warnings++;
+}
+
+static void warn_line_tail(const char *path, unsigned long n,
+			   const char *tail, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* warn_line(), then tail (see vwarn_line()) as it is. */
+static void warn_line_tail(const char *path, unsigned long n,
+			   const char *tail, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_line(path, n, tail, fmt, ap);
+	va_end(ap);
 }
 
 static int caps_text_valid(const char *text)
@@ -105,6 +137,31 @@ static int caps_text_valid(const char *text)
 static int lookup_failed(void)
 {
 	return errno != 0 && errno != ENOENT;
+}
+
+/*
+ * "+name" is a user name (since the CVE-2025-1390 fix only '@' names a
+ * group): say how to write the group. The token holds no whitespace, and
+ * '#' is plain text after a line's first token, so "@name" is valid
+ * capability.conf whenever a terminal shows the name as it is; otherwise
+ * the line gives no text to copy, and says why.
+ */
+static void warn_plus(const char *path, unsigned long n, const char *t)
+{
+	char *group;
+
+	if (!escape_is_shown_as_is(t + 1)) {
+		warn_line(path, n, "'%s' is a user name, not a group: a group "
+			  "is written '@' and its name, not shown here: it "
+			  "holds characters a terminal would not show as they "
+			  "are", t);
+		return;
+	}
+	if (asprintf(&group, "@%s'", t + 1) < 0)
+		errx(EXIT_FAILURE, "out of memory");
+	warn_line_tail(path, n, group, "'%s' is a user name, not a group: "
+		       "write '", t);
+	free(group);
 }
 
 /* Warns about one "who" token that can never select anybody. */
@@ -133,9 +190,8 @@ static void check_who(const char *path, unsigned long n, const char *t)
 	else if (strchr(t, ',') != NULL)
 		warn_line(path, n, "'%s' is one user name, not a list: "
 			  "separate names with spaces", t);
-	else if (t[0] == '+')
-		warn_line(path, n, "'%s' is a user name, not a group: "
-			  "write '@%s'", t, t + 1);
+	else if (t[0] == '+' && t[1] != '\0')
+		warn_plus(path, n, t);
 	else if (t[0] == '#')
 		warn_line(path, n, "'%s' is a user name: '#' starts a comment "
 			  "only at the start of a line", t);

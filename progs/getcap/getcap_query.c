@@ -199,10 +199,11 @@ struct file_risk {
 	const char *tier;
 	char *name;			/* cap_free() */
 	const char *reason;
-	const char *suggestion;		/* NULL when none applies */
+	char *suggestion;		/* free(); NULL when none applies */
 };
 
-static void file_risk_of(struct file_risk *r, cap_t caps, const char *path)
+/* Returns 0, or -1 when out of memory. */
+static int file_risk_of(struct file_risk *r, cap_t caps, const char *path)
 {
 	enum risk_tier tier = risk_highest(caps, ~0u, &r->worst);
 
@@ -211,7 +212,9 @@ static void file_risk_of(struct file_risk *r, cap_t caps, const char *path)
 	r->reason = risk_reason(r->worst);
 	if (r->reason == NULL)
 		r->reason = "no label for this capability";
-	r->suggestion = risk_suggestion(caps, path);
+	/* Its command names this file, quoted to be pasted as it is. */
+	r->suggestion = risk_suggestion_dup(caps, path);
+	return r->suggestion == NULL && errno == ENOMEM ? -1 : 0;
 }
 
 /*
@@ -299,7 +302,8 @@ static void print_caps(const struct opts *o, struct outbuf *ob,
 		path = ent_path(e);
 		if (path == NULL)
 			goto out_of_memory;
-		file_risk_of(&risk, caps, path);
+		if (file_risk_of(&risk, caps, path) < 0)
+			goto out_of_memory;
 	}
 	rest = o->json ? json_fields(x, caps, text, &risk)
 		       : text_rest(o, x, text, &risk);
@@ -315,6 +319,7 @@ out_of_memory:
 	ob->failed = 1;
 out:
 	cap_free(risk.name);
+	free(risk.suggestion);
 	free(path);
 	cap_free(text);
 	cap_free(caps);

@@ -228,74 +228,80 @@ static const char *kind_of(mode_t mode)
 	return NULL;
 }
 
-static void explain_einval(const char *file, cap_t caps)
+static void explain_einval(const char *file, const char *shown, cap_t caps)
 {
 	struct stat st;
 	const char *kind;
 
 	if (lstat(file, &st) == 0 && (kind = kind_of(st.st_mode)) != NULL) {
-		fprintf(stderr, "setcap: %s: %s\n", file, kind);
+		fprintf(stderr, "setcap: %s: %s\n", shown, kind);
 		return;
 	}
 	if (caps != NULL && effective_leaves_granted_out(caps)) {
 		fprintf(stderr, "setcap: %s: the effective flags must be empty "
 			"or include every permitted and inheritable "
-			"capability (a file has one effective bit)\n", file);
+			"capability (a file has one effective bit)\n", shown);
 		return;
 	}
 	if (caps != NULL && cap_get_nsowner(caps) != 0) {
 		fprintf(stderr, "setcap: %s: the kernel refused namespace root "
 			"uid %u (not a uid mapped in this user namespace?)\n",
-			file, (unsigned)cap_get_nsowner(caps));
+			shown, (unsigned)cap_get_nsowner(caps));
 		return;
 	}
 	fprintf(stderr, "setcap: %s: the kernel refused this capability "
-		"value\n", file);
+		"value\n", shown);
 }
 
 void explain_set_error(const char *file, int err, cap_t caps)
 {
+	/* The name as text: a control character in it must not forge or
+	 * hide a line of ours. */
+	char *escaped = escape_dup(file);
+	const char *shown = escaped != NULL ? escaped : "(name not shown: out of memory)";
+
 	switch (err) {
 	case EINVAL:
-		explain_einval(file, caps);
+		explain_einval(file, shown, caps);
 		break;
 	case ENODATA:
 		fprintf(stderr, "setcap: %s: has no security.capability "
 			"attribute, so there is nothing to remove (-f makes "
-			"this non-fatal)\n", file);
+			"this non-fatal)\n", shown);
 		break;
 	case ENOTSUP:
 		fprintf(stderr, "setcap: %s: this filesystem does not support "
-			"security.capability extended attributes\n", file);
+			"security.capability extended attributes\n", shown);
 		break;
 	case EPERM:
 		fprintf(stderr, "setcap: %s: permission denied: writing file "
 			"capabilities needs CAP_SETFCAP, and ownership of the "
-			"file or CAP_FOWNER\n", file);
+			"file or CAP_FOWNER\n", shown);
 		break;
 	case EACCES:
 		fprintf(stderr, "setcap: %s: permission denied: a directory on "
-			"the path cannot be searched\n", file);
+			"the path cannot be searched\n", shown);
 		break;
 	case ENOENT:
 		fprintf(stderr, "setcap: %s: no such file: check the path\n",
-			file);
+			shown);
 		break;
 	case ENOTDIR:
 		fprintf(stderr, "setcap: %s: a component of the path is not a "
-			"directory\n", file);
+			"directory\n", shown);
 		break;
 	case EROFS:
 		fprintf(stderr, "setcap: %s: the filesystem is mounted "
-			"read-only\n", file);
+			"read-only\n", shown);
 		break;
 	case ELOOP:
 		fprintf(stderr, "setcap: %s: too many symbolic links in the "
-			"directories of the path\n", file);
+			"directories of the path\n", shown);
 		break;
 	default:
 		break;
 	}
+	free(escaped);
 }
 
 void explain_no_setfcap(void)
@@ -314,15 +320,17 @@ void warn_above_kernel(const char *file, cap_t caps)
 	char *last = cap_to_name(max - 1);
 	/* E alone is never stored: only P | I reach the file. */
 	uint64_t above = permitted_or_inheritable(caps) & ~mask_below(max);
+	char *escaped = escape_dup(file);
+	const char *shown = escaped != NULL ? escaped : "(name not shown: out of memory)";
 
 	for (MASK_EACH(v, above)) {
 		char *name = cap_to_name(v);
 
 		if (name == NULL || isdigit((unsigned char)name[0]))
 			fprintf(stderr, "setcap: warning: %s: capability %d",
-				file, v);
+				shown, v);
 		else
-			fprintf(stderr, "setcap: warning: %s: %s (%d)", file,
+			fprintf(stderr, "setcap: warning: %s: %s (%d)", shown,
 				name, v);
 		fprintf(stderr, " is above this kernel's last capability %s "
 			"(%d); the kernel will ignore it at exec\n",
@@ -330,4 +338,5 @@ void warn_above_kernel(const char *file, cap_t caps)
 		cap_free(name);
 	}
 	cap_free(last);
+	free(escaped);
 }

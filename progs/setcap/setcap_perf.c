@@ -29,6 +29,7 @@
 #include "names.h"
 #include "perf.h"
 #include "setcap.h"
+#include "shquote.h"
 
 /*
  * One line on out, "setcap: " and the formatted text, every control
@@ -85,6 +86,80 @@ cap_t perf_preset(const char *subcommands)
 		return NULL;
 	}
 	return caps;
+}
+
+static void say_cmd(const char *cmd, const char *tail, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * say() for a line that holds a command to paste: the formatted text
+ * escaped, then cmd and tail (our own text) as they are. cmd's operands
+ * come from shquote_dup(), which refuses any name a terminal would not
+ * show as it is; escaping the backslashes it lets through would change
+ * what the pasted command names.
+ */
+static void say_cmd(const char *cmd, const char *tail, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		perror("setcap");
+		exit(EXIT_FAILURE);
+	}
+	fputs("setcap: ", stderr);
+	escape_fputs(text, stderr);
+	fprintf(stderr, "%s%s\n", cmd, tail);
+	free(text);
+}
+
+/*
+ * A command to paste: head, then file as one shell word that no command
+ * takes for an option (shquote_path_dup()). NULL when the name cannot be
+ * shown as it is: the caller prints no command, and says why.
+ */
+static char *file_command(const char *head, const char *file)
+{
+	char *word = shquote_path_dup(file), *cmd;
+
+	if (word == NULL && errno == EILSEQ)
+		return NULL;
+	if (word == NULL || asprintf(&cmd, "%s%s", head, word) < 0) {
+		perror("setcap");
+		exit(EXIT_FAILURE);
+	}
+	free(word);
+	return cmd;
+}
+
+/* "no group named X", and the groupadd command that creates it. */
+static void say_no_group(const char *name)
+{
+	char *word = shquote_dup(name), *cmd;
+
+	if (word == NULL && errno != EILSEQ) {
+		perror("setcap");
+		exit(EXIT_FAILURE);
+	}
+	if (word == NULL) {
+		say(stderr, "--perf-group: no group named '%s' (create it "
+		    "first with groupadd; " SHQUOTE_UNSHOWN ")", name);
+		return;
+	}
+	/* "--": groupadd would take a name such as "-o" for an option. */
+	if (asprintf(&cmd, "groupadd %s%s", name[0] == '-' ? "-- " : "",
+		     word) < 0) {
+		perror("setcap");
+		exit(EXIT_FAILURE);
+	}
+	say_cmd(cmd, ")", "--perf-group: no group named '%s' (create it "
+		"first: ", name);
+	free(cmd);
+	free(word);
 }
 
 /*
@@ -144,16 +219,19 @@ int perf_check_group_args(int argc, char **argv, struct perf_group *g)
 		    g->name);
 		return -1;
 	}
+	if (g->name[0] == '\0') {
+		say(stderr, "--perf-group: no group named '': give "
+		    "--perf-group=GROUP, before --perf");
+		return -1;
+	}
 	errno = 0;
-	gr = g->name[0] != '\0' ? getgrnam(g->name) : NULL;
+	gr = getgrnam(g->name);
 	if (gr == NULL) {
 		if (errno != 0 && errno != ENOENT && errno != ESRCH)
 			say(stderr, "--perf-group: cannot look up group '%s': "
 			    "%s", g->name, strerror(errno));
 		else
-			say(stderr, "--perf-group: no group named '%s' "
-			    "(create it first: groupadd %s)", g->name,
-			    g->name);
+			say_no_group(g->name);
 		return -1;
 	}
 	g->gid = gr->gr_gid;
@@ -318,10 +396,20 @@ static int restrict_to_group(struct target *t, const struct perf_group *g)
 
 	if (t->st.st_uid != 0) {
 		/* Its owner could chmod it back to 0755 and keep the capabilities. */
-		say(stderr, "%s: owned by uid %s, not root: its owner could "
-		    "open it to everyone again; refusing --perf-group "
-		    "(chown root %s first)", t->file,
-		    user_label(t->st.st_uid, owner, sizeof(owner)), t->file);
+		char *cmd = file_command("chown root ", t->file);
+
+		user_label(t->st.st_uid, owner, sizeof(owner));
+		if (cmd != NULL)
+			say_cmd(cmd, " first)", "%s: owned by uid %s, not "
+				"root: its owner could open it to everyone "
+				"again; refusing --perf-group (", t->file,
+				owner);
+		else
+			say(stderr, "%s: owned by uid %s, not root: its owner "
+			    "could open it to everyone again; refusing "
+			    "--perf-group (make root its owner first; "
+			    SHQUOTE_UNSHOWN ")", t->file, owner);
+		free(cmd);
 		return -1;
 	}
 	if (fchownat(t->fd, "", (uid_t)-1, g->gid, AT_EMPTY_PATH) < 0) {
@@ -359,15 +447,22 @@ static int restrict_to_group(struct target *t, const struct perf_group *g)
 /* Loud warnings for a file restricted by nothing; changes nothing. */
 static void warn_unrestricted(const struct target *t)
 {
-	char owner[64];
+	char owner[64], *cmd;
 
 	if (t->st.st_mode & S_IXOTH) {
 		say(stderr, "WARNING: %s is executable by every user (mode "
 		    "%04o): each of them runs perf with these capabilities "
 		    "and can monitor the whole system", t->file,
 		    (unsigned)(t->st.st_mode & 07777));
-		say(stderr, "WARNING: restrict it to a group instead: "
-		    PERF_SETCAP_FIX("%s"), t->file);
+		cmd = file_command(PERF_SETCAP_FIX(""), t->file);
+		if (cmd != NULL)
+			say_cmd(cmd, "", "WARNING: restrict it to a group "
+				"instead: ");
+		else
+			say(stderr, "WARNING: restrict it to a group instead: "
+			    "run setcap --perf-group=" PERF_GROUP " --perf on "
+			    "it (" SHQUOTE_UNSHOWN ")");
+		free(cmd);
 	}
 	if (t->st.st_uid != 0)
 		say(stderr, "WARNING: %s is owned by uid %s, not root, who can "

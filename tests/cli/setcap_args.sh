@@ -64,5 +64,13 @@ cap_chown g
 <=\n|-q -v - g
 ROWS
 [ "$n" -ge 34 ] || fail "only $n rows ran"
+
+# Our explanation after libcap's line names the file as text: a newline or
+# escape sequence in the name cannot forge a line of ours or clear the screen
+# (libcap's own line before it keeps libcap's bytes).
+bad=$(printf 'no\nsetcap: forged\033[2J')
+run_ours "$BUILD/progs/setcap" cap_net_raw=ep "$T/$bad" 2>"$T/err2" >/dev/null
+grep -qF "setcap: $T/no\012setcap: forged\033[2J: no such file: check the path" "$T/err2" ||
+	fail "the explanation does not escape the file name"
 [ "$fails" -eq 0 ] || echo "$fails of $n argument lists differ"
 finish "$n argument lists identical to libcap 2.66 (unprivileged)"

@@ -68,7 +68,7 @@ cmp -s "$T/v" "$T/want" || { fail "-v --json:"; diff "$T/want" "$T/v"; }
 cat >"$T/want" <<EOF2
 $t/bin/perf cap_sys_admin=ep
   risk: root-equivalent: cap_sys_admin: the catch-all "new root": mounts, namespaces, BPF, perf and much more
-  suggest: perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf <file>
+  suggest: perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf $t/bin/perf
 $t/bin/ping cap_net_raw=ep
   risk: escalation-adjacent: cap_net_raw: raw and packet sockets: can spoof and sniff traffic on the host
 EOF2

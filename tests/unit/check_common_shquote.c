@@ -149,6 +149,36 @@ START_TEST(shells_read_the_word_back)
 }
 END_TEST
 
+/* A file operand: "./" keeps a leading '-' from reading as an option. */
+START_TEST(paths_never_read_as_options)
+{
+	static const char *const cases[][2] = {
+		{ "/usr/bin/perf", "/usr/bin/perf" },
+		{ "bin/perf", "bin/perf" },
+		{ "-rf", "./-rf" },
+		{ "--perf", "./--perf" },
+		{ "-x/it's", "'./-x/it'\\''s'" },
+		{ "a;b", "'a;b'" },
+		{ "", "''" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = shquote_path_dup(cases[i][0]);
+
+		ck_assert_ptr_nonnull(got);
+		ck_assert_str_eq(got, cases[i][1]);
+		free(got);
+	}
+	errno = 0;
+	ck_assert_ptr_null(shquote_path_dup("-\033[2J"));
+	ck_assert_int_eq(errno, EILSEQ);
+	errno = 0;
+	ck_assert_ptr_null(shquote_path_dup("/tmp/a\nb"));
+	ck_assert_int_eq(errno, EILSEQ);
+}
+END_TEST
+
 static Suite *shquote_suite(void)
 {
 	Suite *s = suite_create("common_shquote");
@@ -158,6 +188,7 @@ static Suite *shquote_suite(void)
 	tcase_add_test(tc, everything_else_is_single_quoted);
 	tcase_add_test(tc, unshowable_words_are_refused);
 	tcase_add_test(tc, shells_read_the_word_back);
+	tcase_add_test(tc, paths_never_read_as_options);
 	suite_add_tcase(s, tc);
 	return s;
 }
