@@ -387,14 +387,17 @@ static int chroot_then_refuse(void)
 
 START_TEST(chroot_keeps_the_list_and_no_proc_refuses)
 {
+	int rc;
+
 	if (geteuid() != 0 || under_valgrind()) {
 		printf("skipped: needs root for chroot(2), and no valgrind "
 		       "(it reads /proc itself)\n");
 		return;
 	}
 	ck_assert_ptr_nonnull(mkdtemp(chroot_dir));
-	ck_assert_int_eq(run_child(chroot_then_refuse), 0);
-	rmdir(chroot_dir);
+	rc = run_child(chroot_then_refuse);
+	rmdir(chroot_dir);	/* before any verdict */
+	ck_assert_int_eq(rc, 0);
 }
 END_TEST
 
@@ -476,6 +479,7 @@ static int fake_proc_refused(void)
 START_TEST(fake_proc_refuses_the_call)
 {
 	char rm[64];
+	int rc;
 
 	/* valgrind, chrooted, could not remove its /tmp/vgdb-pipe-* files. */
 	if (geteuid() != 0 || under_valgrind()) {
@@ -485,10 +489,11 @@ START_TEST(fake_proc_refuses_the_call)
 	}
 
 	ck_assert_ptr_nonnull(mkdtemp(fake_dir));
-	ck_assert_int_eq(run_child(fake_proc_refused), 0);
-	/* mkdtemp's name: letters and digits only. */
+	rc = run_child(fake_proc_refused);
+	/* Removed before any verdict; mkdtemp's name: letters and digits. */
 	snprintf(rm, sizeof(rm), "rm -rf %s", fake_dir);
 	ck_assert_int_eq(system(rm), 0);
+	ck_assert_int_eq(rc, 0);
 }
 END_TEST
 
