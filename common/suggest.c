@@ -137,11 +137,30 @@ int suggest_unknown(FILE *out, const char *prog, const char *what,
 			   suggest_nearest(word, words, n));
 }
 
-int suggest_unknown_cap(FILE *out, const char *prog, const char *word)
+const char *suggest_cap_name(const char *word)
 {
+	char prefixed[SUGGEST_MAX_LEN + 1];
 	size_t n;
 	const char *const *names = suggest_cap_names(&n);
 	const char *near = suggest_nearest(word, names, n);
+	int len;
+
+	if (near != NULL || strncasecmp(word, "cap_", 4) == 0)
+		return near;
+	/*
+	 * "perfmon" is four edits from cap_perfmon, too far for a typo, but
+	 * it is the name as the kernel's documentation and perf's messages
+	 * write it: try it with the prefix libcap's names all have.
+	 */
+	len = snprintf(prefixed, sizeof(prefixed), "cap_%s", word);
+	if (len < 0 || (size_t)len >= sizeof(prefixed))
+		return NULL;
+	return suggest_nearest(prefixed, names, n);
+}
+
+int suggest_unknown_cap(FILE *out, const char *prog, const char *word)
+{
+	const char *near = suggest_cap_name(word);
 
 	/* libcap's line has named the word already: ours only adds a guess. */
 	if (near == NULL)

@@ -382,10 +382,15 @@ static void report_user(const char *path, const char *user)
 	capconf_match_release(&m);
 }
 
-static void __attribute__((noreturn)) usage(FILE *out, int status)
+static void print_usage(FILE *out)
 {
 	fprintf(out, "usage: %s [--config FILE] [--version] [USER...]\n",
 		PROG);
+}
+
+static void __attribute__((noreturn)) usage(FILE *out, int status)
+{
+	print_usage(out);
 	exit(status);
 }
 
@@ -423,13 +428,27 @@ int main(int argc, char **argv)
 	struct opts_getopt g;
 	int i, status;
 
+	/*
+	 * Nothing at all to go on: say what capcheck needs rather than
+	 * check the default file in silence. "--config FILE" alone still
+	 * checks FILE and prints only its warnings (capcheck(8)).
+	 */
+	if (argc < 2) {
+		print_usage(stderr);
+		fprintf(stderr, "%s: name a USER to see what pam_cap grants "
+			"them, or give --config FILE to check FILE alone\n",
+			PROG);
+		return EXIT_USAGE;
+	}
 	opts_build(&g, options, sizeof(options) / sizeof(options[0]));
 	switch (opts_parse(&g, argc, argv, &o, &status)) {
 	case 1:
 		return status;
 	case -1:
+		/* The usage, then the guess last, where it is seen. */
+		print_usage(stderr);
 		suggest_getopt(stderr, PROG, argv[optind - 1], g.longopts);
-		usage(stderr, EXIT_USAGE);
+		return EXIT_USAGE;
 	}
 	/* Unreadable: still say what each user gets (the module's answer). */
 	status = lint(o.config) < 0 ? EXIT_USAGE : EXIT_SUCCESS;
