@@ -79,13 +79,18 @@ for f in "$TESTS_DIR/tools/opt_corpus.cases" "$TESTS_DIR/tools/upstream.cases"; 
 	done <"$f"
 done
 
-# run_all IMPL: every case through IMPL/bin first in PATH, each in a fresh
-# copy of the fixture (cp -a keeps security.capability), stdin /dev/null.
+# run_all IMPL: every case through IMPL/bin first in PATH, stdin
+# /dev/null, each in the fixture as it was: a fresh copy (cp -a keeps
+# security.capability) after a case that may have changed it (setcap
+# writes, a redirection makes a file).
 run_all() {
-	dir=$T/$1
+	dir=$T/$1 dirty=1
 	while IFS="$(printf '\t')" read -r k prog ids cmd; do
-		rm -rf "$dir/w"
-		cp -a "$tpl" "$dir/w" || return 1
+		if [ $dirty = 1 ]; then
+			rm -rf "$dir/w"
+			cp -a "$tpl" "$dir/w" || return 1
+		fi
+		case $cmd in *setcap* | *'>'*) dirty=1 ;; *) dirty=0 ;; esac
 		(cd "$dir/w" && PATH="$dir/bin:/usr/sbin:/usr/bin:/sbin:/bin" LC_ALL=C \
 			timeout 20 sh -c "$cmd" </dev/null >"$dir/$k.out" 2>"$dir/$k.err"
 		 echo $? >"$dir/$k.rc")
