@@ -381,14 +381,21 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 	struct trial_runner runner = { run_trial, &tr };
 	char why[300];
 	size_t i;
-	int any = 0;
+	int any = 0, trials_as_root;
 
 	if (suggest_build(sg, t, rr) < 0) {
 		suggest_unproven(sg, strerror(ENOMEM));
 		return;
 	}
-	sg->user = o->user != NULL ? o->user : geteuid() == 0 ?
-		   "root without root's capabilities (SECBIT_NOROOT)" : "you";
+	/*
+	 * The trials run as uid 0 without --user, and with a --user whose
+	 * uid is 0 (root, or another name for it): uid 0 would get every
+	 * capability at each execve whatever the copies carry, and each
+	 * trial would "succeed" without the capability it leaves out.
+	 */
+	trials_as_root = o->user != NULL ? o->uid == 0 : geteuid() == 0;
+	sg->user = o->user != NULL ? o->user : trials_as_root ? "root" : "you";
+	sg->noroot = trials_as_root;
 	for (i = 0; i < sg->nfiles; i++)
 		any |= sg->files[i].candidates != 0;
 	if (!any) {
@@ -414,7 +421,7 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 		return;
 	}
 	tr.plan.quiet = 1;
-	tr.plan.noroot = o->user == NULL;
+	tr.plan.noroot = trials_as_root;
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "%s: proving the grant: running the command again, "
 			"at most %d times\n", PROG, TRIALS_MAX);

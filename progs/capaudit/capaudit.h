@@ -354,6 +354,7 @@ struct suggestion {
 	size_t nlog, log_size;
 	int runs;		/* trials run */
 	const char *user;	/* who the trials ran as */
+	int noroot;		/* as uid 0, under SECBIT_NOROOT */
 };
 
 /* The candidates of a run: every file with own checks. 0, or -1 ENOMEM. */
@@ -436,7 +437,8 @@ struct grant_plan {
 	size_t n;
 	int quiet;		/* stdin, stdout and stderr to /dev/null */
 	int devnull;
-	int noroot;		/* root without --user: SECBIT_NOROOT, so only file caps count */
+	int noroot;		/* uid 0 (no --user, or a --user of uid 0):
+				 * SECBIT_NOROOT, so only file caps count */
 };
 
 /* A revision 2 security.capability value granting caps =ep into buf. */

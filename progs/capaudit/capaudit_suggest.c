@@ -206,10 +206,12 @@ static void print_header(const struct suggestion *sg, FILE *out)
 			"were granted or refused (the run failed)" : "were granted");
 		return;
 	}
-	fprintf(out, "# capaudit --suggest: the least grant, proven by %d run%s as %s: "
-		"each file below replaced, in a private mount namespace, by a copy "
-		"carrying only the capabilities under test\n", sg->runs,
-		sg->runs == 1 ? "" : "s", sg->user);
+	fprintf(out, "# capaudit --suggest: the least grant, proven by %d run%s as ",
+		sg->runs, sg->runs == 1 ? "" : "s");
+	escape_fputs(sg->user != NULL ? sg->user : "?", out);
+	fprintf(out, "%s: each file below replaced, in a private mount namespace, "
+		"by a copy carrying only the capabilities under test\n",
+		sg->noroot ? " without root's capabilities (SECBIT_NOROOT)" : "");
 	describe_status(sg->reference, what, sizeof(what));
 	fprintf(out, "#   success: %s, as with every candidate granted\n", what);
 	for (i = 0; i < sg->nlog; i++) {

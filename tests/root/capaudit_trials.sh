@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capaudit --suggest's trials on the real kernel, as an attacker would
+# like them to go:
+#   --user=root, or another name for uid 0: the trials ran with every
+#     capability root has, so the copy without cap_net_bind_service
+#     "succeeded" and the grant was proven empty; they run under
+#     SECBIT_NOROOT like the trials without --user, and prove it.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+# nobody and a second name for uid 0, in our mount namespace alone.
+private_etc "$@"
+init
+CA=$BUILD/progs/capaudit probe=$BIN/capaudit_probe ping=$BIN/capaudit_ping
+[ -x "$CA" ] && [ -x "$probe" ] && [ -x "$ping" ] ||
+	{ fail "capaudit, capaudit_probe or capaudit_ping not built"; finish; }
+skip_if_sanitized "file capabilities on copies of programs (ASan refuses AT_SECURE)"
+command -v unshare >/dev/null || skip "unshare is not installed"
+at_exit_checked tracefs_restore
+tracefs_mount || { fail "cannot mount tracefs in our mount namespace"; finish; }
+"$CA" --check >"$T/out" 2>&1 || skip "capaudit cannot trace here: $(cat "$T/out")"
+grep -q "tracepoint capability:cap_capable" "$T/out" ||
+	skip "no capability:cap_capable tracepoint (Linux 6.14+): $(cat "$T/out")"
+chmod 755 "$T"
+mkdir "$T/bin" "$T/w" && chmod 755 "$T/bin" && chmod 1777 "$T/w"
+# CMD in a new network namespace with loopback up: port 80 is ours there.
+in_net() { unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" "$@"; }
+expect_line() {		# REPORT FIXED-STRING CASE
+	if grep -qF -- "$2" "$1"; then pass; else cat "$1"; fail "$3: no line with: $2"; fi
+}
+# toor: another name for uid 0, as some systems keep one.
+cp /etc/passwd "$T/passwd" && echo "toor:x:0:0:toor:/root:/bin/sh" >>"$T/passwd" &&
+	chmod 644 "$T/passwd" && umount /etc/passwd && mount --bind "$T/passwd" /etc/passwd ||
+	{ fail "a passwd with toor"; finish; }
+
+# 1. --user of uid 0: the trials hold no capability but the copy's.
+cp "$probe" "$T/bin/bind80" && chmod 755 "$T/bin/bind80"
+for who in root toor 0; do
+	in_net "$CA" --suggest --user="$who" --output="$T/rep" -- "$T/bin/bind80" --bind80 \
+		>/dev/null 2>"$T/err" || fail "--user=$who: bind80 failed: $(cat "$T/err")"
+	name=$who
+	[ "$who" = 0 ] && name=root
+	expect_line "$T/rep" "proven by 2 runs as $name without root's capabilities (SECBIT_NOROOT)" \
+		"--user=$who: trials under SECBIT_NOROOT"
+	expect_line "$T/rep" "without cap_net_bind_service on $T/bin/bind80: exited with status 1: needed" \
+		"--user=$who: cap_net_bind_service needed"
+	if grep -qx "setcap cap_net_bind_service=ep $T/bin/bind80" "$T/rep"; then
+		pass
+	else
+		cat "$T/rep"
+		fail "--user=$who: the proven grant is not cap_net_bind_service"
+	fi
+done
+finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT"
