@@ -328,7 +328,6 @@ struct trial_log {
 	int cap;
 	int status;		/* wait(2) status */
 	int success;
-	size_t left;		/* processes still running when it ended */
 };
 
 /* What counts as success: the listed exit statuses, or (n 0) the reference's. */
@@ -461,11 +460,25 @@ int plan_init(struct grant_plan *p);
 void plan_release(struct grant_plan *p);
 /*
  * In the launched child, before its execve: a mount namespace of its own
- * where each file is a copy carrying its capabilities. Only
- * async-signal-safe calls. Returns 0, or -1 with the failed step in
- * *step and errno set.
+ * where each file is a copy carrying its capabilities, and a PID
+ * namespace whose processes end with the command (trial_contain()).
+ * Only async-signal-safe calls. Returns 0 in the command's process, or
+ * -1 with the failed step in *step and errno set.
  */
 int plan_apply(const struct grant_plan *p, const char **step);
+
+/* ---- capaudit_contain.c: a trial's processes end with it ---- */
+
+/*
+ * In the launched child of a trial, in a new PID namespace for its
+ * children (plan_apply()): forks the namespace's init, which forks the
+ * command's process and ends the namespace when the command ends. Returns
+ * 0 in the command's process only; the launched child waits for the init
+ * and ends as the command did (exit status or signal). -1 with the failed
+ * step in *step and errno set (in the launched child or the init).
+ * Only async-signal-safe calls.
+ */
+int trial_contain(const char **step);
 
 /* ---- capaudit_launch.c: running the command ---- */
 

@@ -42,7 +42,7 @@ int success_of(const struct success *succ, int have_reference, int reference,
 }
 
 static int log_run(struct suggestion *sg, int file, int cap, int status,
-		   int success, size_t left)
+		   int success)
 {
 	struct trial_log *l;
 
@@ -60,7 +60,6 @@ static int log_run(struct suggestion *sg, int file, int cap, int status,
 	l->cap = cap;
 	l->status = status;
 	l->success = success;
-	l->left = left;
 	return 0;
 }
 
@@ -91,7 +90,7 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 {
 	struct run_result rr;
 	struct tally t;
-	size_t i, left;
+	size_t i;
 	int round, added;
 
 	for (round = 0;; round++) {
@@ -106,9 +105,8 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 		if (one_run(sg, runner, g, &rr, &t) < 0)
 			return -1;
 		added = suggest_merge(sg, &t);
-		left = tally_running(&t);
 		tally_free(&t);
-		if (added < 0 || log_run(sg, -1, 0, rr.status, 1, left) < 0)
+		if (added < 0 || log_run(sg, -1, 0, rr.status, 1) < 0)
 			return -1;
 		if (added == 0) {
 			sg->reference = rr.status;
@@ -145,7 +143,7 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 		    const struct trial_runner *runner, uint64_t *grant)
 {
 	struct pair *pairs;
-	size_t n = 0, i, left;
+	size_t n = 0, i;
 	struct run_result rr;
 	struct tally t;
 	int c, ok;
@@ -170,10 +168,9 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 			free(pairs);
 			return -1;
 		}
-		left = tally_running(&t);
 		tally_free(&t);
 		ok = success_of(succ, sg->have_reference, sg->reference, rr.status);
-		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok, left) < 0) {
+		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok) < 0) {
 			free(pairs);
 			return -1;
 		}

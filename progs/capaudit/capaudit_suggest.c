@@ -227,11 +227,6 @@ static void print_header(const struct suggestion *sg, FILE *out)
 		escape_fputs(sg->files[l->file].path, out);
 		fprintf(out, ": %s: %s\n", what, l->success ? "not needed" : "needed");
 	}
-	for (i = 0; i < sg->nlog; i++)
-		if (sg->log[i].left)
-			fprintf(out, "# WARNING: run %zu left %zu process%s running, "
-				"with the capabilities that run granted\n", i + 1,
-				sg->log[i].left, sg->log[i].left == 1 ? "" : "es");
 }
 
 /* One file's grant: its capabilities, the setcap line, the warnings. */

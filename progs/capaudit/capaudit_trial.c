@@ -259,10 +259,11 @@ int plan_apply(const struct grant_plan *p, const char **step)
 	/*
 	 * Private first: a new mount namespace shares the propagation of
 	 * the old one, and a mount made in a shared one would appear on the
-	 * host too.
+	 * host too. The PID namespace is for the children: trial_contain()
+	 * ends them all with the command.
 	 */
-	if (unshare(CLONE_NEWNS) < 0)
-		FAIL("unshare(CLONE_NEWNS)");
+	if (unshare(CLONE_NEWNS | CLONE_NEWPID) < 0)
+		FAIL("unshare(CLONE_NEWNS | CLONE_NEWPID)");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		FAIL("making the mount namespace private");
 	/*
@@ -291,5 +292,6 @@ int plan_apply(const struct grant_plan *p, const char **step)
 	if (p->noroot &&
 	    prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED, 0, 0, 0) < 0)
 		FAIL("setting SECBIT_NOROOT");
-	return 0;
+	/* Returns in the command's process only. */
+	return trial_contain(step);
 }

@@ -6,13 +6,19 @@
 #     capability root has, so the copy without cap_net_bind_service
 #     "succeeded" and the grant was proven empty; they run under
 #     SECBIT_NOROOT like the trials without --user, and prove it.
+#   a daemon started by a trial kept the trial's grant (and the capable
+#     copy, in the trial's mount namespace) after capaudit ended; each
+#     trial now has a PID namespace that ends with its command, while
+#     the command still sees its own pid in /proc and ends as it did
+#     (an exit status, or a signal).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
 init
 CA=$BUILD/progs/capaudit probe=$BIN/capaudit_probe ping=$BIN/capaudit_ping
-[ -x "$CA" ] && [ -x "$probe" ] && [ -x "$ping" ] ||
-	{ fail "capaudit, capaudit_probe or capaudit_ping not built"; finish; }
+hostile=$BIN/capaudit_hostile
+[ -x "$CA" ] && [ -x "$probe" ] && [ -x "$ping" ] && [ -x "$hostile" ] ||
+	{ fail "capaudit, capaudit_probe, capaudit_ping or capaudit_hostile not built"; finish; }
 skip_if_sanitized "file capabilities on copies of programs (ASan refuses AT_SECURE)"
 command -v unshare >/dev/null || skip "unshare is not installed"
 at_exit_checked tracefs_restore
@@ -50,4 +56,38 @@ for who in root toor 0; do
 		fail "--user=$who: the proven grant is not cap_net_bind_service"
 	fi
 done
-finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT"
+
+# 2. A trial's daemon ends with the trial. The first run's (no grant,
+#    not a trial) is the command's own business and outlives capaudit.
+cp "$hostile" "$T/bin/hostile" && chmod 755 "$T/bin/hostile"
+: >"$T/w/daemons" && chmod 666 "$T/w/daemons"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --daemon "$T/w/daemons" \
+	>/dev/null 2>&1
+expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
+	"daemon: cap_net_bind_service needed"
+sleep 3
+grep -qx "daemon 0000000000000000" "$T/w/daemons" ||
+	fail "daemon: the first run's daemon did not report ($(cat "$T/w/daemons"))"
+if grep -v -x "daemon 0000000000000000" "$T/w/daemons"; then
+	fail "daemon: a trial's daemon outlived capaudit with its grant (above)"
+else
+	pass
+fi
+
+# 3. In a trial the command's /proc/PID is its own.
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --proc-self \
+	>/dev/null 2>&1
+expect_line "$T/rep" "#   run 1, every candidate granted: exited with status 0" "/proc/PID: run 1"
+expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
+	"/proc/PID: cap_net_bind_service needed"
+
+# 4. A command killed by a signal: each trial ends as it did.
+for sig in 10 11; do
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --signal "$sig" \
+		>/dev/null 2>&1
+	expect_line "$T/rep" "#   success: killed by signal $sig, as with every candidate granted" \
+		"signal $sig: the reference"
+	expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
+		"signal $sig: cap_net_bind_service needed"
+done
+finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it"

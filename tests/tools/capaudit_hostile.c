@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * Commands that try to get more out of capaudit --suggest's trials than
+ * the trials mean to give, for tests/root/capaudit_trials.sh. Each binds
+ * port 80 on loopback (cap_net_bind_service), so the trials grant it.
+ *
+ *   capaudit_hostile --daemon FILE  binds; starts a daemon (setsid, a
+ *                    second fork) that after 2 s appends "daemon CAPEFF"
+ *                    (its effective set, as /proc/self/status says) to
+ *                    FILE; exits 0 when the bind worked, else 1
+ *   capaudit_hostile --serve        binds, then serves for ever; exits 1
+ *                    when the bind is refused (a server started without
+ *                    timeout(1): the first run ends, a trial would not)
+ *   capaudit_hostile --proc-self    exits 4 unless /proc/PID/stat, PID as
+ *                    getpid() says, names this program (a shell's
+ *                    /proc/$$); then binds
+ *   capaudit_hostile --signal SIG   binds, then dies of SIG; exits 1 when
+ *                    the bind is refused
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int bind80(void)
+{
+	struct sockaddr_in a;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), rc;
+
+	if (fd < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons(80);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
+	if (rc < 0 && errno == EADDRINUSE)
+		rc = 0;		/* the privilege check came first and passed */
+	close(fd);
+	return rc;
+}
+
+static void cap_eff(char *buf, size_t size)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	snprintf(buf, size, "?");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "CapEff: %63s", buf) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+}
+
+static int daemon_run(const char *file)
+{
+	int ok = bind80() == 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setsid();
+		if (fork() == 0) {
+			char eff[64];
+			FILE *out;
+
+			sleep(2);
+			cap_eff(eff, sizeof(eff));
+			out = fopen(file, "a");
+			if (out != NULL) {
+				fprintf(out, "daemon %s\n", eff);
+				fclose(out);
+			}
+		}
+		_exit(0);
+	}
+	return ok ? 0 : 1;
+}
+
+static int proc_self(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+	char path[64], stat[256], want[32];
+	FILE *f;
+
+	/* The kernel's name for it: the file's name, 15 bytes at most. */
+	snprintf(want, sizeof(want), "(%.15s)", base != NULL ? base + 1 : argv0);
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)getpid());
+	f = fopen(path, "r");
+	if (f == NULL || fgets(stat, sizeof(stat), f) == NULL) {
+		if (f != NULL)
+			fclose(f);
+		return 4;
+	}
+	fclose(f);
+	if (strstr(stat, want) == NULL)
+		return 4;
+	return bind80() == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--daemon") == 0)
+		return daemon_run(argv[2]);
+	if (argc == 2 && strcmp(argv[1], "--serve") == 0) {
+		if (bind80() < 0)
+			return 1;
+		for (;;)
+			pause();
+	}
+	if (argc == 2 && strcmp(argv[1], "--proc-self") == 0)
+		return proc_self(argv[0]);
+	if (argc == 3 && strcmp(argv[1], "--signal") == 0) {
+		int sig = atoi(argv[2]);
+
+		if (bind80() < 0)
+			return 1;
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 0;
+	}
+	fprintf(stderr, "usage: capaudit_hostile --daemon FILE | --serve | "
+		"--proc-self | --signal SIG\n");
+	return 2;
+}
