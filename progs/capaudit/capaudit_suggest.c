@@ -71,9 +71,16 @@ static int file_of(struct suggestion *sg, const struct exec_image *im,
 	snprintf(f->comm, sizeof(f->comm), "%s", im->comm);
 	if (im->file != NULL && (f->path = strdup(im->file)) == NULL)
 		return -1;
-	if (im->file == NULL)
+	if (im->file == NULL) {
+		/* A process names itself (prctl(PR_SET_NAME)): escaped. */
+		char *shown = escape_dup(im->comm[0] ? im->comm : "a process");
+
+		if (shown == NULL)
+			return -1;
 		snprintf(f->why, sizeof(f->why), "the file %s ran is not known "
-			 "(its record was lost)", im->comm[0] ? im->comm : "a process");
+			 "(its record was lost)", shown);
+		free(shown);
+	}
 	return (int)sg->nfiles++;
 }
 

@@ -225,6 +225,50 @@ START_TEST(unproven_keeps_the_old_rule)
 }
 END_TEST
 
+/*
+ * A process whose file is not known (its exec record was lost) is named
+ * by its comm, which it chooses itself (prctl(PR_SET_NAME)): the
+ * suggestion shows it escaped, never a raw ESC that rewrites the screen.
+ */
+START_TEST(unknown_file_named_escaped)
+{
+	struct run_result failed = { 0, EXITED(1), 0.1 };
+	struct suggestion sg;
+	struct record r;
+	struct tally t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	tally_init(&t, 10, NULL);
+	feed_check(&t, getpid(), CAP_SETUID, 0);	/* the calibration */
+	memset(&r, 0, sizeof(r));
+	r.kind = REC_COMM;
+	r.pid = r.tid = 10;
+	r.exec = 1;
+	r.s.time = clock_now++;
+	snprintf(r.comm, sizeof(r.comm), "x\033]0;pwn\007y");
+	tally_record(&r, &t);	/* no REC_EXEC_MAP: its file is not known */
+	feed_check(&t, 10, CAP_NET_RAW, -1);
+	ck_assert_int_eq(tally_finish(&t), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_uint_eq(sg.nfiles, 1);
+	ck_assert_ptr_null(sg.files[0].path);
+	suggest_unproven(&sg, "capaudit is not root");
+	out = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(out);
+	suggest_print(&sg, &t, &failed, NULL, "nobody", out);
+	suggest_json(&sg, &t, NULL, out);
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_ptr_null(strchr(text, '\033'));
+	ck_assert_ptr_null(strchr(text, '\007'));
+	ck_assert_ptr_nonnull(strstr(text, "the file x\\033]0;pwn\\007y ran is not known"));
+	free(text);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
 /* Every trial fails: the copies are not the program (it checks its set-id bit). */
 static int run_broken(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		      struct run_result *rr, struct tally *t)
@@ -381,6 +425,7 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, ping_needs_cap_net_raw_alone);
 	tcase_add_test(tc, trials_converge_on_later_needs);
 	tcase_add_test(tc, unproven_keeps_the_old_rule);
+	tcase_add_test(tc, unknown_file_named_escaped);
 	tcase_add_test(tc, copies_that_break_the_program_prove_nothing);
 	tcase_add_test(tc, success_is_the_reference_or_the_list);
 	tcase_add_test(tc, trial_copies_carry_exactly_the_grant);
