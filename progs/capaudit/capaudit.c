@@ -415,6 +415,10 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 				 "capaudit could not learn its own user namespace" : why);
 		return;
 	}
+	if (!trial_command_allowed(l->path, why, sizeof(why))) {
+		suggest_unproven(sg, why);
+		return;
+	}
 	if (plan_init(&tr.plan) < 0) {
 		snprintf(why, sizeof(why), "a directory for the trials: %s", strerror(errno));
 		suggest_unproven(sg, why);

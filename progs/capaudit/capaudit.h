@@ -455,6 +455,14 @@ int trials_possible(char *why, size_t len);
  */
 int trial_open_file(const char *path, uint32_t maj, uint32_t min,
 		    uint64_t ino, char *why, size_t len);
+/*
+ * Whether the trials may run the command at path: a script (and a
+ * script its "#!" line names) is read afresh by its interpreter in
+ * each trial, whose copy runs it with capabilities, so it and every
+ * directory above it must be root's and writable by root alone (as
+ * trial_open_file() asks of a file). 1, or 0 with the reason in why.
+ */
+int trial_command_allowed(const char *path, char *why, size_t len);
 /* The plan's directory: 0, or -1 with errno. */
 int plan_init(struct grant_plan *p);
 void plan_release(struct grant_plan *p);

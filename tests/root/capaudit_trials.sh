@@ -11,6 +11,12 @@
 #     trial now has a PID namespace that ends with its command, while
 #     the command still sees its own pid in /proc and ends as it did
 #     (an exit status, or a signal).
+#   a script of nobody's (or in a directory nobody may change) run by a
+#     root-owned interpreter: the trials granted the interpreter what
+#     the script asked for, cap_setuid, and the script became root and
+#     made a file; the trials now run no script someone other than root
+#     decides, and say so (a root's script in root's directories is
+#     still proven).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
@@ -90,4 +96,33 @@ for sig in 10 11; do
 	expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
 		"signal $sig: cap_net_bind_service needed"
 done
-finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it"
+
+# 5. Scripts: the interpreter is root's, what it runs is the script's.
+cp "$hostile" "$T/bin/interp" && chmod 755 "$T/bin/interp"
+mkdir "$T/nb" && chown nobody "$T/nb" && chmod 755 "$T/nb"
+mkdir "$T/open" && chmod 777 "$T/open"
+printf '#!%s\nescalate %s\n' "$T/bin/interp" "$T/w/pwned" >"$T/nb/script"
+chown nobody "$T/nb/script" && chmod 755 "$T/nb/script"
+cp "$T/nb/script" "$T/bin/nobodys" && chown nobody "$T/bin/nobodys"
+cp "$T/nb/script" "$T/open/script" && chmod 755 "$T/open/script"
+for s in "$T/bin/nobodys:is not root's" \
+	 "$T/nb/script:is in a directory others than root may change" \
+	 "$T/open/script:is in a directory others than root may change"; do
+	script=${s%%:*} why=${s#*:}
+	"$CA" --suggest --user=nobody --output="$T/rep" -- "$script" >/dev/null 2>&1
+	if [ -e "$T/w/pwned" ]; then
+		ls -l "$T/w/pwned"
+		fail "$script: a trial ran the script as root"
+		rm -f "$T/w/pwned"
+	else
+		pass
+	fi
+	expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (the script $script $why: no trial runs it with capabilities" \
+		"$script: refused"
+done
+# Root's script in root's directories: proven as before.
+printf '#!%s\nbind\n' "$T/bin/interp" >"$T/bin/rootscript" && chmod 755 "$T/bin/rootscript"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/rootscript" >/dev/null 2>&1
+expect_line "$T/rep" "without cap_net_bind_service on $T/bin/interp: exited with status 1: needed" \
+	"root's script: proven"
+finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts"

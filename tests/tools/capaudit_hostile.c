@@ -16,6 +16,10 @@
  *                    /proc/$$); then binds
  *   capaudit_hostile --signal SIG   binds, then dies of SIG; exits 1 when
  *                    the bind is refused
+ *   capaudit_hostile SCRIPT         an interpreter ("#!" names it): runs
+ *                    SCRIPT's last line, "bind" (binds; 0 or 1) or
+ *                    "escalate FILE" (setuid(0), then creates FILE, which
+ *                    is root's then; 0, or 1 when setuid is refused)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -104,6 +109,33 @@ static int proc_self(const char *argv0)
 	return bind80() == 0 ? 0 : 1;
 }
 
+/* What a script says, done with whatever the interpreter holds. */
+static int interpret(const char *script)
+{
+	char line[4096] = "", last[4096] = "";
+	FILE *f = fopen(script, "r");
+	int fd;
+
+	if (f == NULL)
+		return 2;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (line[0] != '\n')
+			memcpy(last, line, sizeof(last));
+	fclose(f);
+	last[strcspn(last, "\n")] = '\0';
+	if (strcmp(last, "bind") == 0)
+		return bind80() == 0 ? 0 : 1;
+	if (strncmp(last, "escalate ", 9) == 0) {
+		if (setuid(0) < 0)
+			return 1;
+		fd = open(last + 9, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--daemon") == 0)
@@ -125,7 +157,9 @@ int main(int argc, char **argv)
 		raise(sig);
 		return 0;
 	}
+	if (argc == 2 && argv[1][0] != '-')
+		return interpret(argv[1]);
 	fprintf(stderr, "usage: capaudit_hostile --daemon FILE | --serve | "
-		"--proc-self | --signal SIG\n");
+		"--proc-self | --signal SIG | SCRIPT\n");
 	return 2;
 }
