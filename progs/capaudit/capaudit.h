@@ -291,10 +291,18 @@ const char *class_reason(enum check_class c);
 
 /* ---- capaudit_report.c: the table and --json ---- */
 
+/* Why capaudit ended a trial itself: its status says nothing then. */
+enum run_cut {
+	CUT_NONE,
+	CUT_TIME,		/* it ran past its time limit */
+	CUT_STOP,		/* SIGINT, SIGTERM or SIGQUIT */
+};
+
 struct run_result {
 	int attached;		/* --pid: no exit status */
 	int status;		/* wait(2) status of the command */
 	double seconds;
+	enum run_cut cut;	/* trials only */
 };
 
 /* The capability's name (cap_to_name()), into buf. */
@@ -499,6 +507,7 @@ struct launch {
 	char **envp;		/* the command's environment */
 	cap_iab_t iab;		/* --iab, or NULL; copied for each run */
 	const struct grant_plan *plan;	/* a trial, or NULL */
+	double limit;		/* a trial's time limit in seconds */
 };
 
 /*
@@ -510,8 +519,10 @@ char **env_for_user(const char *const *environ_, const char *name, uid_t uid,
 		    const char *home, const char *shell);
 void env_free(char **env);
 /*
- * Runs the command under the tracer into t and rr. Returns 0, or the exit
- * status for main() after a message.
+ * Runs the command under the tracer into t and rr. A trial (l->plan) is
+ * ended, every process of it, when it runs past l->limit or capaudit is
+ * asked to stop; rr->cut says so. Returns 0, or the exit status for
+ * main() after a message.
  */
 int launch_run(const struct launch *l, const struct source *src,
 	       struct tally *t, struct run_result *rr);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -280,6 +281,18 @@ int launch_run(const struct launch *l, const struct source *src,
 		pid_t w;
 
 		tracer_drain(tr, 100, tally_record, t);
+		/*
+		 * A trial's output goes to /dev/null and nobody watches it:
+		 * one that does not end (a server the grant let start) would
+		 * hold capaudit for ever. The launched child is ours until
+		 * reaped, so its pid is still its own; its death takes the
+		 * trial's init, and the namespace, with it.
+		 */
+		if (l->plan != NULL && rr->cut == CUT_NONE &&
+		    (launch_stop || (l->limit > 0 && now() - start > l->limit))) {
+			rr->cut = launch_stop ? CUT_STOP : CUT_TIME;
+			kill(h.pid, SIGKILL);
+		}
 		w = waitpid(h.pid, &status, WNOHANG);
 		if (w == h.pid) {
 			rr->status = status;

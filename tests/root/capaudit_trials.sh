@@ -17,6 +17,11 @@
 #     made a file; the trials now run no script someone other than root
 #     decides, and say so (a root's script in root's directories is
 #     still proven).
+#   a server the grant lets start (the first run, refused its port,
+#     ended at once) held capaudit for ever, its output in /dev/null,
+#     and SIGTERM to capaudit did not end the trial as documented; a
+#     trial now ends at --trial-timeout, or at SIGTERM, every process of
+#     it, and the grant is unproven.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
@@ -26,7 +31,9 @@ hostile=$BIN/capaudit_hostile
 [ -x "$CA" ] && [ -x "$probe" ] && [ -x "$ping" ] && [ -x "$hostile" ] ||
 	{ fail "capaudit, capaudit_probe, capaudit_ping or capaudit_hostile not built"; finish; }
 skip_if_sanitized "file capabilities on copies of programs (ASan refuses AT_SECURE)"
-command -v unshare >/dev/null || skip "unshare is not installed"
+for c in unshare timeout pgrep pkill; do
+	command -v "$c" >/dev/null || skip "$c is not installed"
+done
 at_exit_checked tracefs_restore
 tracefs_mount || { fail "cannot mount tracefs in our mount namespace"; finish; }
 "$CA" --check >"$T/out" 2>&1 || skip "capaudit cannot trace here: $(cat "$T/out")"
@@ -125,4 +132,35 @@ printf '#!%s\nbind\n' "$T/bin/interp" >"$T/bin/rootscript" && chmod 755 "$T/bin/
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/rootscript" >/dev/null 2>&1
 expect_line "$T/rep" "without cap_net_bind_service on $T/bin/interp: exited with status 1: needed" \
 	"root's script: proven"
-finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts"
+
+# 6. A server that only the grant lets start: ended at --trial-timeout.
+# serving: whether a process runs "$T/bin/hostile --serve".
+serving() { pgrep -f -- "^$T/bin/hostile --serve\$" >/dev/null; }
+start=$(date +%s)
+in_net timeout -s KILL 60 "$CA" --suggest --trial-timeout=3 --user=nobody --output="$T/rep" -- \
+	"$T/bin/hostile" --serve >/dev/null 2>&1
+took=$(($(date +%s) - start))
+[ "$took" -lt 30 ] || fail "--trial-timeout=3: capaudit took $took s"
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 1 did not end within 3 s and was ended" \
+	"--trial-timeout: unproven"
+if serving; then fail "--trial-timeout: the trial's server still runs"; pkill -KILL -f -- "^$T/bin/hostile --serve\$"; else pass; fi
+# SIGTERM to capaudit alone (not its process group) ends the trial too.
+# (in_net's work, unshare's pid being capaudit's: sh -c execs it)
+unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" \
+	"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --serve >/dev/null 2>&1 &
+ca=$!
+n=0
+while ! serving && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+serving || fail "SIGTERM: the trial's server did not start"
+kill -TERM "$ca"
+n=0
+while kill -0 "$ca" 2>/dev/null && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+if kill -0 "$ca" 2>/dev/null; then
+	fail "SIGTERM: capaudit still waits for its trial after 10 s"
+	kill -KILL "$ca"
+	pkill -KILL -f -- "^$T/bin/hostile --serve\$"
+fi
+wait "$ca" 2>/dev/null
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (interrupted)" "SIGTERM: unproven"
+if serving; then fail "SIGTERM: the trial's server still runs"; pkill -KILL -f -- "^$T/bin/hostile --serve\$"; else pass; fi
+finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts; a time limit"
