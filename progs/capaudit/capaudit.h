@@ -512,8 +512,10 @@ struct launch {
 
 /*
  * The environment for --user: ours, with HOME, USER, LOGNAME, SHELL and
- * PATH for that user and root's XDG_RUNTIME_DIR and MAIL gone. Caller
- * frees with env_free(). NULL with errno ENOMEM.
+ * PATH for that user; root's own places (XDG_RUNTIME_DIR, MAIL, TMPDIR,
+ * the XDG homes, its agents' sockets) and what the C library ignores in
+ * a program that gained capabilities (LD_*, glibc's other unsecure
+ * variables) gone. Caller frees with env_free(). NULL with errno ENOMEM.
  */
 char **env_for_user(const char *const *environ_, const char *name, uid_t uid,
 		    const char *home, const char *shell);

@@ -27,8 +27,28 @@ static int is_dropped(const char *entry)
 {
 	static const char *const names[] = {
 		"HOME=", "USER=", "LOGNAME=", "SHELL=", "PATH=",
-		/* root's, where the user may not go: a program would probe them */
-		"XDG_RUNTIME_DIR=", "MAIL=", "XAUTHORITY=",
+		/*
+		 * root's, where the user may not go: a program would probe
+		 * them, be refused, and its refused DAC checks would look
+		 * like needs (root's TMPDIR made mktemp "need"
+		 * cap_dac_read_search).
+		 */
+		"XDG_RUNTIME_DIR=", "MAIL=", "XAUTHORITY=", "TMP=", "TEMP=",
+		"TEMPDIR=", "XDG_CONFIG_HOME=", "XDG_CACHE_HOME=",
+		"XDG_DATA_HOME=", "XDG_STATE_HOME=", "DBUS_SESSION_BUS_ADDRESS=",
+		"SSH_AUTH_SOCK=", "KRB5CCNAME=",
+		/*
+		 * What the C library ignores in a program that gained
+		 * capabilities (glibc's unsecure variables): a trial's copy
+		 * with a file capability runs without them, the same copy
+		 * without one runs with them, and that difference, not the
+		 * capability, would decide the trial. Nor are root's loader
+		 * settings the user's.
+		 */
+		"GCONV_PATH=", "GETCONF_DIR=", "GLIBC_TUNABLES=", "HOSTALIASES=",
+		"LD_", "LOCALDOMAIN=", "LOCPATH=", "MALLOC_TRACE=", "NIS_PATH=",
+		"NLSPATH=", "RESOLV_HOST_CONF=", "RES_OPTIONS=", "TMPDIR=",
+		"TZDIR=",
 	};
 	size_t i;
 

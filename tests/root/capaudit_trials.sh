@@ -22,6 +22,12 @@
 #     and SIGTERM to capaudit did not end the trial as documented; a
 #     trial now ends at --trial-timeout, or at SIGTERM, every process of
 #     it, and the grant is unproven.
+#   root's TMPDIR reached the user's command, which was refused its
+#     directory; a copy with any file capability ignores TMPDIR (the C
+#     library's secure mode), one without does not, so mktemp was
+#     "proven" to need the root-equivalent cap_dac_read_search. The
+#     user's environment keeps none of root's places, nor what a
+#     capable program's C library ignores.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
@@ -163,4 +169,17 @@ fi
 wait "$ca" 2>/dev/null
 expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (interrupted)" "SIGTERM: unproven"
 if serving; then fail "SIGTERM: the trial's server still runs"; pkill -KILL -f -- "^$T/bin/hostile --serve\$"; else pass; fi
-finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts; a time limit"
+
+# 7. root's TMPDIR, where nobody may not go: mktemp needs nothing.
+mkdir "$T/roottmp" && chmod 700 "$T/roottmp"
+mt=$(command -v mktemp)
+TMPDIR=$T/roottmp LD_LIBRARY_PATH=$T/roottmp \
+	"$CA" --suggest --user=nobody --output="$T/rep" -- "$mt" >/dev/null 2>"$T/err" ||
+	fail "mktemp as nobody under capaudit failed: $(cat "$T/err")"
+if grep '^setcap ' "$T/rep"; then
+	cat "$T/rep"
+	fail "mktemp with root's TMPDIR: a grant was suggested"
+else
+	pass
+fi
+finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts; a time limit; root's environment"

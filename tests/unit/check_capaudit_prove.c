@@ -369,7 +369,13 @@ START_TEST(user_environment)
 	const char *const env[] = {
 		"HOME=/root", "USER=root", "LOGNAME=root", "SHELL=/bin/bash",
 		"PATH=/root/.local/bin:/usr/sbin", "XDG_RUNTIME_DIR=/run/user/0",
-		"MAIL=/var/mail/root", "LANG=C.UTF-8", "TERM=xterm", NULL,
+		"MAIL=/var/mail/root", "LANG=C.UTF-8", "TERM=xterm",
+		/* root's places, and what a capable program's libc ignores */
+		"TMPDIR=/root/tmp", "TMP=/root/tmp", "XDG_CONFIG_HOME=/root/.config",
+		"XDG_CACHE_HOME=/root/.cache", "SSH_AUTH_SOCK=/root/.ssh/agent",
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/0/bus",
+		"LD_PRELOAD=/root/lib.so", "LD_LIBRARY_PATH=/root/lib",
+		"GLIBC_TUNABLES=glibc.malloc.check=3", "LOCPATH=/root/locale", NULL,
 	};
 	char **out = env_for_user(env, "alice", 1000, "/home/alice", "/bin/zsh");
 	size_t n = 0, i;
@@ -380,6 +386,8 @@ START_TEST(user_environment)
 		ck_assert_ptr_null(strstr(out[i], "root"));
 		ck_assert(strncmp(out[i], "XDG_RUNTIME_DIR=", 16) != 0);
 		ck_assert(strncmp(out[i], "MAIL=", 5) != 0);
+		ck_assert(strncmp(out[i], "LD_", 3) != 0);
+		ck_assert(strncmp(out[i], "GLIBC_TUNABLES=", 15) != 0);
 		lang += strcmp(out[i], "LANG=C.UTF-8") == 0;
 		home += strcmp(out[i], "HOME=/home/alice") == 0;
 		user += strcmp(out[i], "USER=alice") == 0;
