@@ -496,6 +496,15 @@ int plan_apply(const struct grant_plan *p, const char **step);
  */
 int trial_contain(const char **step);
 
+/* ---- capaudit_tty.c: --user's command may not type into root's terminal ---- */
+
+/*
+ * In the launched child, still root: refuses TIOCSTI and TIOCLINUX to
+ * the command and all it runs (a seccomp filter), or else gives it a
+ * session of its own. 0, or -1 with errno. Only async-signal-safe calls.
+ */
+int tty_guard(void);
+
 /* ---- capaudit_launch.c: running the command ---- */
 
 struct launch {

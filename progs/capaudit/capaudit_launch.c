@@ -117,6 +117,7 @@ struct handshake {
 	int ready[2], go[2], fail[2];
 	cap_launch_t attr;
 	const struct grant_plan *plan;
+	int guard_tty;		/* --user: tty_guard() */
 	pid_t pid;
 	int err;
 };
@@ -156,6 +157,14 @@ static int wait_for_go(void *arg)
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		return -1;
+	/* Before the trial's set-up forks: its init and command inherit it. */
+	if (h->guard_tty && tty_guard() < 0) {
+		f.step = "keeping it from typing into the terminal";
+		f.err = errno;
+		if (write(h->fail[1], &f, sizeof(f)) < 0)
+			return -1;
+		return -1;
+	}
 	if (h->plan != NULL && plan_apply(h->plan, &f.step) < 0) {
 		f.err = errno;
 		if (write(h->fail[1], &f, sizeof(f)) < 0)
@@ -238,8 +247,7 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 	fprintf(stderr, "%s: ", PROG);
 	escape_fputs(l->path, stderr);
 	if (n == (ssize_t)sizeof(f))
-		fprintf(stderr, ": a trial could not be set up: %s: %s\n", f.step,
-			strerror(f.err));
+		fprintf(stderr, ": not started: %s: %s\n", f.step, strerror(f.err));
 	else if (h->err != ECHILD)
 		fprintf(stderr, ": cannot start it: %s\n", strerror(h->err));
 	else
@@ -261,6 +269,7 @@ int launch_run(const struct launch *l, const struct source *src,
 
 	tally_init(t, 0, NULL);
 	h.plan = l->plan;
+	h.guard_tty = l->user != NULL;
 	h.attr = make_launcher(l);
 	if (h.attr == NULL)
 		return 1;

@@ -16,6 +16,10 @@
  *                    /proc/$$); then binds
  *   capaudit_hostile --signal SIG   binds, then dies of SIG; exits 1 when
  *                    the bind is refused
+ *   capaudit_hostile --tiocsti TEXT pushes TEXT into its terminal's input
+ *                    (TIOCSTI on descriptor 0, then on /dev/tty), as if
+ *                    typed: what the shell that started capaudit reads
+ *                    next; prints "tiocsti: ok" or why not, exits 0 or 1
  *   capaudit_hostile SCRIPT         an interpreter ("#!" names it): runs
  *                    SCRIPT's last line, "bind" (binds; 0 or 1) or
  *                    "escalate FILE" (setuid(0), then creates FILE, which
@@ -29,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -136,6 +141,29 @@ static int interpret(const char *script)
 	return 2;
 }
 
+static int push_input(int fd, const char *text)
+{
+	for (; *text != '\0'; text++)
+		if (ioctl(fd, TIOCSTI, text) < 0)
+			return -1;
+	return 0;
+}
+
+static int tiocsti(const char *text)
+{
+	int fd, rc = push_input(0, text);
+
+	if (rc < 0) {
+		fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0) {
+			rc = push_input(fd, text);
+			close(fd);
+		}
+	}
+	printf("tiocsti: %s\n", rc == 0 ? "ok" : strerror(errno));
+	return rc == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--daemon") == 0)
@@ -157,9 +185,11 @@ int main(int argc, char **argv)
 		raise(sig);
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "--tiocsti") == 0)
+		return tiocsti(argv[2]);
 	if (argc == 2 && argv[1][0] != '-')
 		return interpret(argv[1]);
 	fprintf(stderr, "usage: capaudit_hostile --daemon FILE | --serve | "
-		"--proc-self | --signal SIG | SCRIPT\n");
+		"--proc-self | --signal SIG | --tiocsti TEXT | SCRIPT\n");
 	return 2;
 }
