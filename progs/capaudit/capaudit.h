@@ -220,6 +220,19 @@ struct exec_image {
 	char *file;		/* the kernel's path; NULL when not seen */
 	uint32_t maj, min;
 	uint64_t ino;
+	size_t *libs;		/* what else it mapped executable: in maps */
+	size_t nlibs, libs_size;
+};
+
+/*
+ * A file a process mapped executable besides the one it runs: its
+ * loader, its libraries, what it dlopen()s. Their code runs with the
+ * capabilities of the file that loads them.
+ */
+struct mapped_file {
+	char *path;		/* the kernel's name for it */
+	uint32_t maj, min;
+	uint64_t ino;
 };
 
 struct proc {
@@ -253,6 +266,9 @@ struct tally {
 	struct table pid_index;	/* pid -> index in procs */
 	struct exec_image *images;
 	size_t nimages, images_size;
+	struct mapped_file *maps;	/* every one, once */
+	size_t nmaps, maps_size;
+	struct table map_index;	/* (device, inode) -> index in maps, plus one */
 	struct table checks;	/* (tid, cred, image, namespace, cap) -> counts */
 	struct table spans;	/* (tid, image, cred) -> when it was used */
 	struct table pending;	/* kprobe entries waiting for their return */
@@ -328,6 +344,8 @@ struct need_file {
 	int fd;			/* the file, opened for the trials; -1 */
 	int usable;		/* the trials may grant it (else why says why not) */
 	char why[200];
+	struct mapped_file *libs;	/* what it loaded in the first run */
+	size_t nlibs;
 };
 
 /* One trial, for the report. */
@@ -393,6 +411,12 @@ int is_interpreter(const char *path);
  */
 void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		uint64_t caps, FILE *out);
+/*
+ * "# WARNING:" lines for each library f loaded (its loader, what it
+ * dlopen()s) that someone other than root may change: their code runs
+ * with caps too.
+ */
+void warn_libraries(const struct need_file *f, uint64_t caps, FILE *out);
 /* The command itself is a script: its grant goes on its interpreter. */
 void warn_script(const char *command, FILE *out);
 
@@ -471,6 +495,20 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min,
  * trial_open_file() asks of a file). 1, or 0 with the reason in why.
  */
 int trial_command_allowed(const char *path, char *why, size_t len);
+/*
+ * Why someone other than root may change what the file at path holds
+ * (it, or a directory above it, is not root's or is writable by others
+ * and not sticky; a symbolic link on the way), as a clause that follows
+ * its name; NULL when only root may.
+ */
+const char *trial_path_problem(const char *path);
+/*
+ * Whether the trials may run f with capabilities as far as what it
+ * loads goes: each library (and loader, and plugin) it mapped in the
+ * first run still that file, and only root's to change, as its code
+ * runs with f's capabilities. 1, or 0 with the reason in why.
+ */
+int trial_libraries_allowed(const struct need_file *f, char *why, size_t len);
 /* The plan's directory: 0, or -1 with errno. */
 int plan_init(struct grant_plan *p);
 void plan_release(struct grant_plan *p);

@@ -84,6 +84,35 @@ static int file_of(struct suggestion *sg, const struct exec_image *im,
 	return (int)sg->nfiles++;
 }
 
+/* What image loaded besides its file, into f, once each; -1 (ENOMEM). */
+static int add_libraries(struct need_file *f, const struct tally *t,
+			 const struct exec_image *im)
+{
+	size_t i, j;
+
+	for (i = 0; i < im->nlibs; i++) {
+		const struct mapped_file *m = &t->maps[im->libs[i]];
+		struct mapped_file *q;
+
+		for (j = 0; j < f->nlibs; j++)
+			if (f->libs[j].maj == m->maj && f->libs[j].min == m->min &&
+			    f->libs[j].ino == m->ino)
+				break;
+		if (j < f->nlibs)
+			continue;
+		q = reallocarray(f->libs, f->nlibs + 1, sizeof(*q));
+		if (q == NULL)
+			return -1;
+		f->libs = q;
+		q[f->nlibs] = *m;
+		q[f->nlibs].path = strdup(m->path);
+		if (q[f->nlibs].path == NULL)
+			return -1;
+		f->nlibs++;
+	}
+	return 0;
+}
+
 /* Own checks of t into the files; returns how many pairs are new, or -1. */
 static int add_checks(struct suggestion *sg, const struct tally *t, int by_path)
 {
@@ -111,6 +140,11 @@ static int add_checks(struct suggestion *sg, const struct tally *t, int by_path)
 			return -1;
 		}
 		f = &sg->files[fi];
+		/* The first run's: a trial's would come after it ran them. */
+		if (!by_path && add_libraries(f, t, &t->images[r->image]) < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
 		before = f->candidates;
 		if (r->granted)
 			f->granted |= BIT(r->cap);
@@ -266,6 +300,7 @@ static void print_file(const struct need_file *f, FILE *out)
 			"rename it first" : strerror(errno));
 	}
 	warn_grant(f->path, f->maj, f->min, f->ino, f->grant, out);
+	warn_libraries(f, f->grant, out);
 }
 
 static void print_left_out(const struct suggestion *sg, const struct tally *t,
@@ -436,9 +471,14 @@ void suggest_free(struct suggestion *sg)
 	size_t i;
 
 	for (i = 0; i < sg->nfiles; i++) {
+		size_t j;
+
 		free(sg->files[i].path);
 		if (sg->files[i].fd >= 0)
 			close(sg->files[i].fd);
+		for (j = 0; j < sg->files[i].nlibs; j++)
+			free(sg->files[i].libs[j].path);
+		free(sg->files[i].libs);
 	}
 	free(sg->files);
 	free(sg->log);

@@ -164,53 +164,83 @@ static int dir_guarded(const struct stat *st)
 	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
 }
 
-/*
- * Whether only root decides what the script at path (absolute, no
- * symbolic link) says: it and every directory above it root's, and none
- * of them writable by others (a sticky directory may be). 1, or 0 with
- * the reason in why.
- */
-static int script_guarded(const char *path, char *why, size_t len)
+const char *trial_path_problem(const char *path)
 {
-	char prefix[PATH_MAX], *shown;
-	const char *problem = NULL;
+	char prefix[PATH_MAX];
 	struct stat st;
 	size_t at;
 
-	if (path[0] != '/' || strlen(path) >= sizeof(prefix)) {
-		problem = "cannot be checked (not an absolute path)";
-		goto refuse;
-	}
-	/* "/" first, then each directory down to the script. */
-	for (at = 0; problem == NULL; at++) {
+	if (path[0] != '/' || strlen(path) >= sizeof(prefix))
+		return "cannot be checked (not an absolute path)";
+	/* "/" first, then each directory down to the file. */
+	for (at = 0;; at++) {
 		if (at > 0 && path[at] != '/' && path[at] != '\0')
 			continue;
 		memcpy(prefix, path, at > 0 ? at : 1);
 		prefix[at > 0 ? at : 1] = '\0';
-		if (lstat(prefix, &st) < 0) {
-			problem = "cannot be checked (a part of its path cannot be read)";
-		} else if (path[at] == '\0') {
-			if (!S_ISREG(st.st_mode))
-				problem = "is not a regular file";
-			else if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH)))
-				problem = st.st_uid != 0 ? "is not root's" :
-					  "is writable by others than root";
+		if (lstat(prefix, &st) < 0)
+			return "cannot be checked (a part of its path cannot be read)";
+		if (path[at] == '\0')
 			break;
-		} else if (!S_ISDIR(st.st_mode)) {
-			problem = "has a symbolic link in its path";
-		} else if (!dir_guarded(&st)) {
-			problem = "is in a directory others than root may change";
-		}
+		if (!S_ISDIR(st.st_mode))
+			return "has a symbolic link in its path";
+		if (!dir_guarded(&st))
+			return "is in a directory others than root may change";
 	}
+	if (!S_ISREG(st.st_mode))
+		return "is not a regular file";
+	if (st.st_uid != 0)
+		return "is not root's";
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return "is writable by others than root";
+	return NULL;
+}
+
+/* Whether only root decides what the script at path says: 1, or 0 and why. */
+static int script_guarded(const char *path, char *why, size_t len)
+{
+	const char *problem = trial_path_problem(path);
+	char *shown;
+
 	if (problem == NULL)
 		return 1;
-refuse:
 	shown = escape_dup(path);
 	snprintf(why, len, "the script %s %s: no trial runs it with capabilities, "
 		 "as someone other than root decides what it says",
 		 shown != NULL ? shown : "", problem);
 	free(shown);
 	return 0;
+}
+
+int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
+{
+	const char *problem;
+	struct stat st;
+	char *shown;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < f->nlibs; i++) {
+		const struct mapped_file *m = &f->libs[i];
+
+		fd = open(m->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != makedev(m->maj, m->min) ||
+		    st.st_ino != m->ino)
+			problem = "names another file now than the one it loaded";
+		else
+			problem = trial_path_problem(m->path);
+		if (fd >= 0)
+			close(fd);
+		if (problem == NULL)
+			continue;
+		shown = escape_dup(m->path);
+		snprintf(why, len, "it loads %s, which %s: no trial runs it with "
+			 "capabilities, as someone other than root decides what that "
+			 "code does", shown != NULL ? shown : "a file", problem);
+		free(shown);
+		return 0;
+	}
+	return 1;
 }
 
 /* The interpreter's path on a "#!" line, resolved; NULL when there is none. */

@@ -147,6 +147,26 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	}
 }
 
+void warn_libraries(const struct need_file *f, uint64_t caps, FILE *out)
+{
+	const char *problem;
+	char list[1024];
+	size_t i;
+
+	if (caps == 0)
+		return;
+	mask_names(list, sizeof(list), caps, 0);
+	for (i = 0; i < f->nlibs; i++) {
+		problem = trial_path_problem(f->libs[i].path);
+		if (problem == NULL)
+			continue;
+		say_file(out, "# WARNING: ", f->path);
+		say_file(out, " loads ", f->libs[i].path);
+		fprintf(out, ", which %s: whoever may change it runs code with %s\n",
+			problem, list);
+	}
+}
+
 void warn_script(const char *command, FILE *out)
 {
 	struct exec_target et;

@@ -28,6 +28,10 @@
 #     "proven" to need the root-equivalent cap_dac_read_search. The
 #     user's environment keeps none of root's places, nor what a
 #     capable program's C library ignores.
+#   a library of nobody's, loaded by a root's program (dlopen, and so a
+#     RUNPATH or a loader): its code ran as root in the first trial;
+#     the trials now refuse a file whose libraries someone other than
+#     root may change, and the suggestion warns of them.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
@@ -182,4 +186,26 @@ if grep '^setcap ' "$T/rep"; then
 else
 	pass
 fi
-finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts; a time limit; root's environment"
+
+# 8. A library someone other than root may change.
+lib=$BIN/libcapaudit_escalate.so
+cp "$lib" "$T/nb/libesc.so" && chown nobody "$T/nb/libesc.so"
+"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dlopen \
+	"$T/nb/libesc.so" "$T/w/libpwned" >/dev/null 2>&1
+if [ -e "$T/w/libpwned" ]; then
+	ls -l "$T/w/libpwned"
+	fail "nobody's library: a trial ran it as root"
+else
+	pass
+fi
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bin/hostile: it loads $T/nb/libesc.so, which is in a directory others than root may change:" \
+	"nobody's library: refused"
+expect_line "$T/rep" "# WARNING: $T/bin/hostile loads $T/nb/libesc.so, which is in a directory others than root may change: whoever may change it runs code with cap_setuid" \
+	"nobody's library: warned"
+# Root's library in root's directory: proven as before.
+cp "$lib" "$T/bin/libroot.so" && chmod 644 "$T/bin/libroot.so"
+"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dlopen \
+	"$T/bin/libroot.so" "$T/w/rootlib" >/dev/null 2>&1
+expect_line "$T/rep" "without cap_setuid on $T/bin/hostile: exited with status 1: needed" \
+	"root's library: proven"
+finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment"

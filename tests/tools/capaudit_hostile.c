@@ -20,6 +20,10 @@
  *                    (TIOCSTI on descriptor 0, then on /dev/tty), as if
  *                    typed: what the shell that started capaudit reads
  *                    next; prints "tiocsti: ok" or why not, exits 0 or 1
+ *   capaudit_hostile --dlopen LIB FILE  loads LIB and calls its
+ *                    escalate(FILE) (tools/capaudit_lib/escalate.c): the
+ *                    library's code, run with what this program holds;
+ *                    0, or 1 when it fails
  *   capaudit_hostile SCRIPT         an interpreter ("#!" names it): runs
  *                    SCRIPT's last line, "bind" (binds; 0 or 1) or
  *                    "escalate FILE" (setuid(0), then creates FILE, which
@@ -32,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -164,6 +169,17 @@ static int tiocsti(const char *text)
 	return rc == 0 ? 0 : 1;
 }
 
+static int load(const char *lib, const char *file)
+{
+	void *h = dlopen(lib, RTLD_NOW);
+	int (*fn)(const char *);
+
+	if (h == NULL)
+		return 2;
+	*(void **)&fn = dlsym(h, "escalate");
+	return fn != NULL && fn(file) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--daemon") == 0)
@@ -185,11 +201,13 @@ int main(int argc, char **argv)
 		raise(sig);
 		return 0;
 	}
+	if (argc == 4 && strcmp(argv[1], "--dlopen") == 0)
+		return load(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "--tiocsti") == 0)
 		return tiocsti(argv[2]);
 	if (argc == 2 && argv[1][0] != '-')
 		return interpret(argv[1]);
 	fprintf(stderr, "usage: capaudit_hostile --daemon FILE | --serve | "
-		"--proc-self | --signal SIG | --tiocsti TEXT | SCRIPT\n");
+		"--proc-self | --signal SIG | --tiocsti TEXT | --dlopen LIB FILE | SCRIPT\n");
 	return 2;
 }

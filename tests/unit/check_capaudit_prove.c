@@ -269,6 +269,58 @@ START_TEST(unknown_file_named_escaped)
 }
 END_TEST
 
+/*
+ * What a file loads (its loader, its libraries) runs with its grant: the
+ * mappings after the first are kept, once each, and go with the file
+ * into the suggestion; the file's own second mapping is not one.
+ */
+START_TEST(libraries_go_with_their_file)
+{
+	struct run_result failed = { 0, EXITED(1), 0.1, CUT_NONE };
+	char file[] = "/opt/app", lib[] = "/opt/lib/libplug.so", ld[] = "/lib/ld.so";
+	struct suggestion sg;
+	struct record r;
+	struct tally t;
+
+	tally_init(&t, 10, NULL);
+	feed_check(&t, getpid(), CAP_SETUID, 0);	/* the calibration */
+	memset(&r, 0, sizeof(r));
+	r.kind = REC_COMM;
+	r.pid = r.tid = 10;
+	r.exec = 1;
+	r.s.time = clock_now++;
+	snprintf(r.comm, sizeof(r.comm), "app");
+	tally_record(&r, &t);
+	r.kind = REC_EXEC_MAP;
+	r.maj = 254;
+	r.file = file;
+	r.ino = 77;
+	tally_record(&r, &t);
+	tally_record(&r, &t);		/* another segment of its own */
+	r.file = ld;
+	r.ino = 78;
+	tally_record(&r, &t);
+	r.file = lib;
+	r.ino = 79;
+	tally_record(&r, &t);
+	r.file = ld;
+	r.ino = 78;
+	tally_record(&r, &t);		/* once each */
+	feed_check(&t, 10, CAP_SETUID, -1);
+	ck_assert_int_eq(tally_finish(&t), 0);
+	ck_assert_uint_eq(t.images[0].nlibs, 2);
+	ck_assert_uint_eq(t.nmaps, 2);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_uint_eq(sg.nfiles, 1);
+	ck_assert_uint_eq(sg.files[0].nlibs, 2);
+	ck_assert_str_eq(sg.files[0].libs[0].path, "/lib/ld.so");
+	ck_assert_str_eq(sg.files[0].libs[1].path, "/opt/lib/libplug.so");
+	ck_assert_uint_eq(sg.files[0].libs[1].ino, 79);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
 /* Every trial fails: the copies are not the program (it checks its set-id bit). */
 static int run_broken(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		      struct run_result *rr, struct tally *t)
@@ -434,6 +486,7 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, trials_converge_on_later_needs);
 	tcase_add_test(tc, unproven_keeps_the_old_rule);
 	tcase_add_test(tc, unknown_file_named_escaped);
+	tcase_add_test(tc, libraries_go_with_their_file);
 	tcase_add_test(tc, copies_that_break_the_program_prove_nothing);
 	tcase_add_test(tc, success_is_the_reference_or_the_list);
 	tcase_add_test(tc, trial_copies_carry_exactly_the_grant);
