@@ -394,6 +394,12 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 			 "(capaudit said why above)");
 		return -1;
 	}
+	if (rr->left_running) {
+		tally_free(t);
+		snprintf(sg->unproven, sizeof(sg->unproven), "run %d left processes "
+			 "running that capaudit could not end", sg->runs);
+		return -1;
+	}
 	if (rr->cut != CUT_NONE) {
 		tally_free(t);
 		if (rr->cut == CUT_STOP)
@@ -468,10 +474,19 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 	tr.launch.limit = o->trial_timeout ? (double)o->trial_timeout :
 			  rr->seconds * 10 > TRIAL_TIMEOUT_MIN ? rr->seconds * 10 :
 			  TRIAL_TIMEOUT_MIN;
+	/* What a trial leaves running is handed to capaudit, which ends it. */
+	if (trial_reaper(1) < 0) {
+		snprintf(why, sizeof(why), "capaudit cannot end what a trial leaves "
+			 "running (PR_SET_CHILD_SUBREAPER: %s)", strerror(errno));
+		suggest_unproven(sg, why);
+		plan_release(&tr.plan);
+		return;
+	}
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "%s: proving the grant: running the command again, "
 			"at most %d times\n", PROG, TRIALS_MAX);
 	suggest_prove(sg, &o->success, &runner);
+	trial_reaper(0);
 	plan_release(&tr.plan);
 }
 

@@ -319,6 +319,8 @@ struct run_result {
 	int status;		/* wait(2) status of the command */
 	double seconds;
 	enum run_cut cut;	/* trials only */
+	size_t left;		/* trials: processes it left behind, ended */
+	int left_running;	/* trials: some could not be ended */
 };
 
 /* The capability's name (cap_to_name()), into buf. */
@@ -354,6 +356,7 @@ struct trial_log {
 	int cap;
 	int status;		/* wait(2) status */
 	int success;
+	size_t left;		/* processes it left behind, which capaudit ended */
 };
 
 /* What counts as success: the listed exit statuses, or (n 0) the reference's. */
@@ -514,25 +517,23 @@ int plan_init(struct grant_plan *p);
 void plan_release(struct grant_plan *p);
 /*
  * In the launched child, before its execve: a mount namespace of its own
- * where each file is a copy carrying its capabilities, and a PID
- * namespace whose processes end with the command (trial_contain()).
- * Only async-signal-safe calls. Returns 0 in the command's process, or
- * -1 with the failed step in *step and errno set.
+ * where each file is a copy carrying its capabilities. Only
+ * async-signal-safe calls. Returns 0, or -1 with the failed step in
+ * *step and errno set.
  */
 int plan_apply(const struct grant_plan *p, const char **step);
 
 /* ---- capaudit_contain.c: a trial's processes end with it ---- */
 
+/* capaudit as the child subreaper (on) or not: 0, or -1 with errno. */
+int trial_reaper(int on);
 /*
- * In the launched child of a trial, in a new PID namespace for its
- * children (plan_apply()): forks the namespace's init, which forks the
- * command's process and ends the namespace when the command ends. Returns
- * 0 in the command's process only; the launched child waits for the init
- * and ends as the command did (exit status or signal). -1 with the failed
- * step in *step and errno set (in the launched child or the init).
- * Only async-signal-safe calls.
+ * Once a trial's command has been reaped: kills and reaps every child
+ * capaudit has (what the trial left behind, handed to it as the
+ * subreaper), until none is left. *ended says how many. 0, or -1 with
+ * errno (EAGAIN: some still there after a while of this).
  */
-int trial_contain(const char **step);
+int trial_end_leftovers(size_t *ended);
 
 /* ---- capaudit_tty.c: --user's command may not type into root's terminal ---- */
 
@@ -569,9 +570,10 @@ char **env_for_user(const char *const *environ_, const char *name, uid_t uid,
 void env_free(char **env);
 /*
  * Runs the command under the tracer into t and rr. A trial (l->plan) is
- * ended, every process of it, when it runs past l->limit or capaudit is
- * asked to stop; rr->cut says so. Returns 0, or the exit status for
- * main() after a message.
+ * ended when it runs past l->limit or capaudit is asked to stop (rr->cut
+ * says so), and what it leaves behind is ended after it (rr->left,
+ * rr->left_running; capaudit must be the subreaper). Returns 0, or the
+ * exit status for main() after a message.
  */
 int launch_run(const struct launch *l, const struct source *src,
 	       struct tally *t, struct run_result *rr);

@@ -3,159 +3,149 @@
  * A trial's processes end with it. A trial's command runs with the
  * capabilities under test; a daemon it starts would keep them, and the
  * capable copies with them (they live on in the trial's mount namespace
- * for as long as a process of it does), after capaudit is done. So the
- * launched child, already in a new PID namespace for its children, forks
- * a small init of its own there, which forks the command and, once the
- * command has ended, ends too: the kernel then kills every process left
- * in the namespace and waits for them (zap_pid_ns_processes()) before
- * the init is reaped. The launched child waits for the init and ends as
- * the command did, so capaudit sees the command's wait status.
+ * for as long as a process of it does), after capaudit is done.
  *
- * Only async-signal-safe calls: this runs in the child of a threaded
- * program, before its execve (cap_launch(3)'s rule).
+ * So capaudit is the child subreaper while it makes trials
+ * (PR_SET_CHILD_SUBREAPER): a process whose parent ends is handed to
+ * capaudit rather than to init, and once a trial's command has ended
+ * and been reaped, every child capaudit still has is one the trial left
+ * running. capaudit kills each, reaps it, and looks again: the children
+ * of what it killed are its own now. A process cannot leave that tree;
+ * one that is still there after TRIAL_END_SECONDS of this (forking
+ * faster than capaudit kills) is said to be left running.
+ *
+ * A PID namespace would end them all at once, but the command would not
+ * see the machine's processes in it: kill, renice, strace -p and the
+ * like would fail in every trial for a reason that is not theirs.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capaudit.h"
 
-/* Closes the descriptors first..last; close_range(2) is Linux 5.9. */
-static void close_fds(unsigned first, unsigned last)
-{
-	struct rlimit rl;
-	unsigned fd;
+/* How long capaudit keeps killing what a trial left before it gives up. */
+#define TRIAL_END_SECONDS 10
 
-	if (first > last)
-		return;
-	if (syscall(SYS_close_range, first, last, 0) == 0)
-		return;
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur > 1U << 20)
-		rl.rlim_cur = 1U << 20;
-	for (fd = first; fd <= last && fd < rl.rlim_cur; fd++)
-		close((int)fd);
+int trial_reaper(int on)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0, 0, 0, 0);
 }
 
-/*
- * Every descriptor but 0, 1, 2 and keep: cap_launch(3)'s pipe among them,
- * whose end-of-file tells capaudit the command has exec'd, so neither
- * the launched child nor the init may keep it open.
- */
-static void close_all_but(int keep)
+/* The parent in /proc/PID/stat: the field after the state, after the last ')'. */
+static pid_t parent_of(int proc, const char *name)
 {
-	close_fds(3, (unsigned)keep - 1);
-	close_fds((unsigned)keep + 1, ~0U);
-}
-
-/* Ends this process as status says: the same exit status, or signal. */
-static void end_as(int status)
-{
-	struct sigaction sa;
-	sigset_t set;
-	int sig;
-
-	if (!WIFSIGNALED(status))
-		_exit(WEXITSTATUS(status));
-	sig = WTERMSIG(status);
-	/* Its signal, not a core dump of ours in capaudit's directory. */
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigaction(sig, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	kill(getpid(), sig);
-	_exit(128 + sig);	/* a signal that does not end a process */
-}
-
-/* The launched child: waits for the init, then ends as the command did. */
-static void launched_child(pid_t init, int from_init)
-{
+	char path[64], buf[512], *end;
 	ssize_t n;
-	int status = 0, reported;
+	long ppid;
+	int fd;
 
-	close_all_but(from_init);
-	while (waitpid(init, &status, 0) < 0)
-		if (errno != EINTR)
-			_exit(127);
-	do
-		n = read(from_init, &reported, sizeof(reported));
-	while (n < 0 && errno == EINTR);
-	/* Nothing said: the init failed, or was killed; that is the trial's end. */
-	end_as(n == (ssize_t)sizeof(reported) ? reported : status);
+	snprintf(path, sizeof(path), "%s/stat", name);
+	fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	end = strrchr(buf, ')');	/* the name may hold ')' itself */
+	if (end == NULL || end[1] != ' ' || end[2] == '\0' || end[3] != ' ')
+		return -1;
+	ppid = strtol(end + 4, NULL, 10);
+	return ppid > 0 ? (pid_t)ppid : -1;
 }
 
 /*
- * The init, pid 1 of the namespace: it reaps whatever is orphaned onto
- * it until the command ends, hands its status on, and ends, which ends
- * the namespace.
+ * The children of this process, from /proc (every thread's: a process
+ * handed to a subreaper may go to any of its threads). -1 (ENOMEM, or
+ * /proc unreadable), else how many are in *pids (caller frees).
  */
-static void init_process(pid_t command, int to_child)
+static long children(pid_t **pids)
 {
-	int status = 0, s;
-	pid_t w;
+	pid_t self = getpid(), *q;
+	size_t n = 0, size = 0;
+	struct dirent *d;
+	int proc;
+	DIR *dir;
 
-	close_all_but(to_child);
-	for (;;) {
-		w = waitpid(-1, &s, __WALL);
-		if (w == command) {
-			status = s;
-			break;
-		}
-		if (w < 0 && errno != EINTR) {
-			status = 127 << 8;
-			break;
-		}
+	*pids = NULL;
+	proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (proc < 0 || (dir = fdopendir(proc)) == NULL) {
+		if (proc >= 0)
+			close(proc);
+		return -1;
 	}
-	while (write(to_child, &status, sizeof(status)) < 0 && errno == EINTR)
-		;
-	_exit(0);
+	while ((d = readdir(dir)) != NULL) {
+		char *end;
+		long pid = strtol(d->d_name, &end, 10);
+
+		if (*end != '\0' || pid <= 0 || parent_of(proc, d->d_name) != self)
+			continue;
+		if (n == size) {
+			size = size ? size * 2 : 16;
+			q = reallocarray(*pids, size, sizeof(*q));
+			if (q == NULL) {
+				free(*pids);
+				*pids = NULL;
+				closedir(dir);
+				errno = ENOMEM;
+				return -1;
+			}
+			*pids = q;
+		}
+		(*pids)[n++] = (pid_t)pid;
+	}
+	closedir(dir);
+	return (long)n;
 }
 
-#define FAIL(what) do { *step = (what); return -1; } while (0)
-
-int trial_contain(const char **step)
+static double seconds_now(void)
 {
-	int pipefd[2];
-	pid_t init, command;
+	struct timespec ts;
 
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		FAIL("a pipe to the trial's init");
-	init = fork();	/* pid 1 of the namespace plan_apply() made */
-	if (init < 0)
-		FAIL("starting the trial's init");
-	if (init > 0) {
-		close(pipefd[1]);
-		launched_child(init, pipefd[0]);	/* does not return */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int trial_end_leftovers(size_t *ended)
+{
+	double give_up = seconds_now() + TRIAL_END_SECONDS;
+	pid_t *pids;
+	long n, i;
+
+	*ended = 0;
+	for (;;) {
+		n = children(&pids);
+		if (n <= 0) {
+			free(pids);
+			return n == 0 ? 0 : -1;
+		}
+		if (seconds_now() > give_up) {
+			free(pids);
+			errno = EAGAIN;
+			return -1;
+		}
+		/*
+		 * A child of ours keeps its pid until we reap it, even once
+		 * it has ended: the number cannot name another process.
+		 */
+		for (i = 0; i < n; i++)
+			kill(pids[i], SIGKILL);
+		/* Reaped, its own children are ours before the next look. */
+		for (i = 0; i < n; i++) {
+			while (waitpid(pids[i], NULL, __WALL) < 0 && errno == EINTR)
+				;
+			(*ended)++;
+		}
+		free(pids);
 	}
-	close(pipefd[0]);
-	/*
-	 * If the launched child dies (capaudit kills it), the init goes,
-	 * and the namespace with it; the kernel delivers this SIGKILL to a
-	 * namespace's init, as it comes from outside the namespace.
-	 */
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	/*
-	 * A /proc of the namespace: the command's pids are the
-	 * namespace's, and /proc/PID must name them (a shell's /proc/$$).
-	 * The mount namespace is the trial's own.
-	 */
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-		FAIL("mounting /proc for the trial's PID namespace");
-	command = fork();
-	if (command < 0)
-		FAIL("starting the command in the trial's PID namespace");
-	if (command > 0)
-		init_process(command, pipefd[1]);	/* does not return */
-	close(pipefd[1]);
-	return 0;
 }

@@ -313,9 +313,9 @@ int launch_run(const struct launch *l, const struct source *src,
 		/*
 		 * A trial's output goes to /dev/null and nobody watches it:
 		 * one that does not end (a server the grant let start) would
-		 * hold capaudit for ever. The launched child is ours until
-		 * reaped, so its pid is still its own; its death takes the
-		 * trial's init, and the namespace, with it.
+		 * hold capaudit for ever. The command is ours until reaped,
+		 * so its pid is still its own; what it started is ended
+		 * after it, below.
 		 */
 		if (l->plan != NULL && rr->cut == CUT_NONE &&
 		    (launch_stop || (l->limit > 0 && now() - start > l->limit))) {
@@ -333,6 +333,13 @@ int launch_run(const struct launch *l, const struct source *src,
 		}
 	}
 	rr->seconds = now() - start;
+	/* Whatever the trial left running would keep its grant. */
+	if (l->plan != NULL && trial_end_leftovers(&rr->left) < 0) {
+		rr->left_running = 1;
+		fprintf(stderr, "%s: WARNING: a trial left processes running that "
+			"capaudit could not end (%s): they hold that trial's "
+			"capabilities\n", PROG, strerror(errno));
+	}
 	tracer_finish(tr, tally_record, t);
 	if (tally_finish(t) < 0)
 		fprintf(stderr, "%s: out of memory: some checks were not counted\n", PROG);

@@ -42,7 +42,7 @@ int success_of(const struct success *succ, int have_reference, int reference,
 }
 
 static int log_run(struct suggestion *sg, int file, int cap, int status,
-		   int success)
+		   int success, size_t left)
 {
 	struct trial_log *l;
 
@@ -60,6 +60,7 @@ static int log_run(struct suggestion *sg, int file, int cap, int status,
 	l->cap = cap;
 	l->status = status;
 	l->success = success;
+	l->left = left;
 	return 0;
 }
 
@@ -106,7 +107,7 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 			return -1;
 		added = suggest_merge(sg, &t);
 		tally_free(&t);
-		if (added < 0 || log_run(sg, -1, 0, rr.status, 1) < 0)
+		if (added < 0 || log_run(sg, -1, 0, rr.status, 1, rr.left) < 0)
 			return -1;
 		if (added == 0) {
 			sg->reference = rr.status;
@@ -170,7 +171,7 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 		}
 		tally_free(&t);
 		ok = success_of(succ, sg->have_reference, sg->reference, rr.status);
-		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok) < 0) {
+		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok, rr.left) < 0) {
 			free(pairs);
 			return -1;
 		}

@@ -268,6 +268,11 @@ static void print_header(const struct suggestion *sg, FILE *out)
 		escape_fputs(sg->files[l->file].path, out);
 		fprintf(out, ": %s: %s\n", what, l->success ? "not needed" : "needed");
 	}
+	for (i = 0; i < sg->nlog; i++)
+		if (sg->log[i].left)
+			fprintf(out, "# note: run %zu left %zu process%s behind, which "
+				"capaudit ended with it\n", i + 1, sg->log[i].left,
+				sg->log[i].left == 1 ? "" : "es");
 }
 
 /* One file's grant: its capabilities, the setcap line, the warnings. */

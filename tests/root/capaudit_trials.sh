@@ -7,10 +7,11 @@
 #     "succeeded" and the grant was proven empty; they run under
 #     SECBIT_NOROOT like the trials without --user, and prove it.
 #   a daemon started by a trial kept the trial's grant (and the capable
-#     copy, in the trial's mount namespace) after capaudit ended; each
-#     trial now has a PID namespace that ends with its command, while
-#     the command still sees its own pid in /proc and ends as it did
-#     (an exit status, or a signal).
+#     copy, in the trial's mount namespace) after capaudit ended; what a
+#     trial leaves running is now handed to capaudit (the subreaper) and
+#     ended with it, while the command still sees the machine's
+#     processes (/proc/PID is its own, and kill reaches a process
+#     outside) and ends as it did (an exit status, or a signal).
 #   a script of nobody's (or in a directory nobody may change) run by a
 #     root-owned interpreter: the trials granted the interpreter what
 #     the script asked for, cap_setuid, and the script became root and
@@ -88,6 +89,7 @@ in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dae
 	>/dev/null 2>&1
 expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
 	"daemon: cap_net_bind_service needed"
+expect_line "$T/rep" "# note: run 1 left " "daemon: the trial's leftovers said"
 sleep 3
 grep -qx "daemon 0000000000000000" "$T/w/daemons" ||
 	fail "daemon: the first run's daemon did not report ($(cat "$T/w/daemons"))"
@@ -97,7 +99,15 @@ else
 	pass
 fi
 
-# 3. In a trial the command's /proc/PID is its own.
+# 3. In a trial the command's /proc/PID is its own, and a process of the
+#    machine's is there to signal: kill -0 of one nobody owns needs
+#    cap_kill, proven.
+sleep 600 &
+sleeper=$!
+at_exit "kill $sleeper 2>/dev/null"
+"$CA" --suggest --user=nobody --output="$T/rep" -- /bin/kill -0 "$sleeper" >/dev/null 2>&1
+expect_line "$T/rep" "without cap_kill on " "kill: a trial reaches a process outside"
+grep -q "^setcap cap_kill=ep " "$T/rep" || { cat "$T/rep"; fail "kill: cap_kill not proven"; }
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --proc-self \
 	>/dev/null 2>&1
 expect_line "$T/rep" "#   run 1, every candidate granted: exited with status 0" "/proc/PID: run 1"

@@ -94,7 +94,7 @@ static int run_ping(void *ctx, struct suggestion *sg, const uint64_t *grant,
 
 START_TEST(ping_needs_cap_net_raw_alone)
 {
-	struct run_result first = { 0, EXITED(2), 0.1, CUT_NONE };
+	struct run_result first = { .status = EXITED(2), .seconds = 0.1 };
 	struct fake_ping f = { 0 };
 	struct trial_runner runner = { run_ping, &f };
 	struct success succ = { 0 };
@@ -147,7 +147,7 @@ static int run_steps(void *ctx, struct suggestion *sg, const uint64_t *grant,
 
 START_TEST(trials_converge_on_later_needs)
 {
-	struct run_result first = { 0, EXITED(1), 0.1, CUT_NONE };
+	struct run_result first = { .status = EXITED(1), .seconds = 0.1 };
 	struct trial_runner runner;
 	struct success succ = { 0 };
 	struct suggestion sg;
@@ -196,7 +196,7 @@ static int run_fails(void *ctx, struct suggestion *sg, const uint64_t *grant,
 
 START_TEST(unproven_keeps_the_old_rule)
 {
-	struct run_result failed = { 0, EXITED(1), 0.1, CUT_NONE }, ok = { 0, 0, 0.1, CUT_NONE };
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 }, ok = { .seconds = 0.1 };
 	struct trial_runner runner = { run_fails, NULL };
 	struct success succ = { 0 };
 	struct suggestion sg;
@@ -232,7 +232,7 @@ END_TEST
  */
 START_TEST(unknown_file_named_escaped)
 {
-	struct run_result failed = { 0, EXITED(1), 0.1, CUT_NONE };
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
 	struct suggestion sg;
 	struct record r;
 	struct tally t;
@@ -276,7 +276,7 @@ END_TEST
  */
 START_TEST(libraries_go_with_their_file)
 {
-	struct run_result failed = { 0, EXITED(1), 0.1, CUT_NONE };
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
 	char file[] = "/opt/app", lib[] = "/opt/lib/libplug.so", ld[] = "/lib/ld.so";
 	struct suggestion sg;
 	struct record r;
@@ -334,7 +334,7 @@ static int run_broken(void *ctx, struct suggestion *sg, const uint64_t *grant,
 
 START_TEST(copies_that_break_the_program_prove_nothing)
 {
-	struct run_result ok = { 0, EXITED(0), 0.1, CUT_NONE };
+	struct run_result ok = { .status = EXITED(0), .seconds = 0.1 };
 	struct trial_runner runner = { run_broken, NULL };
 	struct success succ = { 0 };
 	struct suggestion sg;
@@ -357,7 +357,7 @@ START_TEST(copies_that_break_the_program_prove_nothing)
 	 * candidates are not what it lacks; never "nothing needed".
 	 */
 	{
-		struct run_result failed = { 0, EXITED(1), 0.1, CUT_NONE };
+		struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
 
 		run_tally(&t, "/usr/bin/tool", BIT(CAP_DAC_OVERRIDE), 0);
 		ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
