@@ -362,13 +362,13 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		struct need_file *f = &sg->files[i];
 		char why[200];
 
-		if (f->fd < 0 && f->path != NULL) {
+		if (f->fd < 0 && f->path != NULL)
 			f->fd = trial_open_file(f->path, f->maj, f->min, f->ino,
 						why, sizeof(why));
-			if (f->fd >= 0 && !trial_libraries_allowed(f, why, sizeof(why))) {
-				close(f->fd);
-				f->fd = -1;
-			}
+		/* Before every trial: a later run may have loaded more. */
+		if (f->fd >= 0 && !trial_libraries_allowed(f, why, sizeof(why))) {
+			close(f->fd);
+			f->fd = -1;
 		}
 		if (f->fd < 0) {
 			char *shown = escape_dup(f->path != NULL ? f->path : f->comm);

@@ -346,7 +346,7 @@ struct need_file {
 	int fd;			/* the file, opened for the trials; -1 */
 	int usable;		/* the trials may grant it (else why says why not) */
 	char why[200];
-	struct mapped_file *libs;	/* what it loaded in the first run */
+	struct mapped_file *libs;	/* what it loaded, in any run */
 	size_t nlibs;
 };
 
@@ -508,7 +508,7 @@ const char *trial_path_problem(const char *path);
 /*
  * Whether the trials may run f with capabilities as far as what it
  * loads goes: each library (and loader, and plugin) it mapped in the
- * first run still that file, and only root's to change, as its code
+ * runs so far still that file, and only root's to change, as its code
  * runs with f's capabilities. 1, or 0 with the reason in why.
  */
 int trial_libraries_allowed(const struct need_file *f, char *why, size_t len);

@@ -140,8 +140,8 @@ static int add_checks(struct suggestion *sg, const struct tally *t, int by_path)
 			return -1;
 		}
 		f = &sg->files[fi];
-		/* The first run's: a trial's would come after it ran them. */
-		if (!by_path && add_libraries(f, t, &t->images[r->image]) < 0) {
+		/* A trial's too: the next trial checks them before it runs. */
+		if (add_libraries(f, t, &t->images[r->image]) < 0) {
 			errno = ENOMEM;
 			return -1;
 		}
