@@ -212,6 +212,19 @@ expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bi
 	"nobody's library: refused"
 expect_line "$T/rep" "# WARNING: $T/bin/hostile loads $T/nb/libesc.so, which is in a directory others than root may change: whoever may change it runs code with cap_setuid" \
 	"nobody's library: warned"
+# A library loaded only once the trial granted the bind: it ran in that
+# trial, but the next (which grants the cap_setuid it asked for) is not
+# made.
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --bound-dlopen \
+	"$T/nb/libesc.so" "$T/w/libpwned2" >/dev/null 2>&1
+if [ -e "$T/w/libpwned2" ]; then
+	ls -l "$T/w/libpwned2"
+	fail "a library loaded in a trial: the next trial ran it as root"
+else
+	pass
+fi
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bin/hostile: it loads $T/nb/libesc.so" \
+	"a library loaded in a trial: refused"
 # Root's library in root's directory: proven as before.
 cp "$lib" "$T/bin/libroot.so" && chmod 644 "$T/bin/libroot.so"
 "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dlopen \

@@ -24,6 +24,9 @@
  *                    escalate(FILE) (tools/capaudit_lib/escalate.c): the
  *                    library's code, run with what this program holds;
  *                    0, or 1 when it fails
+ *   capaudit_hostile --bound-dlopen LIB FILE  binds; only once bound
+ *                    (in a trial that grants it) does --dlopen; 1 when
+ *                    the bind is refused
  *   capaudit_hostile SCRIPT         an interpreter ("#!" names it): runs
  *                    SCRIPT's last line, "bind" (binds; 0 or 1) or
  *                    "escalate FILE" (setuid(0), then creates FILE, which
@@ -203,11 +206,14 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && strcmp(argv[1], "--dlopen") == 0)
 		return load(argv[2], argv[3]);
+	if (argc == 4 && strcmp(argv[1], "--bound-dlopen") == 0)
+		return bind80() < 0 ? 1 : load(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "--tiocsti") == 0)
 		return tiocsti(argv[2]);
 	if (argc == 2 && argv[1][0] != '-')
 		return interpret(argv[1]);
 	fprintf(stderr, "usage: capaudit_hostile --daemon FILE | --serve | "
-		"--proc-self | --signal SIG | --tiocsti TEXT | --dlopen LIB FILE | SCRIPT\n");
+		"--proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | "
+		"SCRIPT\n");
 	return 2;
 }
