@@ -245,6 +245,15 @@ int content_lease(int cfd);
 /* 1 while the lease content_open() took is unbroken: nobody has asked
  * to open the file for writing or to truncate it since. */
 int content_lease_held(int cfd);
+/*
+ * The digest of the content open as cfd (content_open()'s): 0, or -1
+ * with errno; EFBIG when a file a user may have made (not root's, or
+ * writable by others than root) is larger than what is left of the
+ * run's budget for them (see there), its content then not read.
+ */
+int content_digest(int cfd, unsigned char out[SHA256_SIZE]);
+/* strerror(), but for content_digest()'s EFBIG, what it means. */
+const char *content_strerror(int err);
 /* The digest of fd's content, without a lease (record, verify). */
 int entry_digest(int fd, unsigned char out[SHA256_SIZE]);
 

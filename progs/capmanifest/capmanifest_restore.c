@@ -54,7 +54,7 @@ void fail_entry(const char *what, const char *path, int err)
 	fprintf(stderr, "capmanifest: cannot %s ", what);
 	print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", err == EINVAL ? "not a regular file" :
-		strerror(err));
+		content_strerror(err));
 }
 
 /* "capmanifest: <path>: has <fields>, manifest says <fields>: <why>" */
@@ -234,7 +234,7 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 			       why);
 		goto fail;
 	}
-	if (sha256_fd(cfd, d) < 0) {
+	if (content_digest(cfd, d) < 0) {
 		fail_entry("read", want->path, errno);
 		goto fail;
 	}

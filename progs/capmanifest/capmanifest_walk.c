@@ -174,7 +174,7 @@ failed:
 	flockfile(stderr);	/* one line, whatever other threads print */
 	fputs("capmanifest: ", stderr);
 	print_path(e);
-	fprintf(stderr, ": %s\n", strerror(err));
+	fprintf(stderr, ": %s\n", content_strerror(err));
 	funlockfile(stderr);
 	if (rel == NULL)
 		rel = relative_path(rw, e);
@@ -353,7 +353,7 @@ int manifest_record_listed(struct manifest *m, const struct manifest *want,
 failed:
 		fputs("capmanifest: ", stderr);
 		print_escaped(stderr, path);
-		fprintf(stderr, ": %s\n", strerror(errno));
+		fprintf(stderr, ": %s\n", content_strerror(errno));
 		failed = 1;
 	}
 	manifest_sort(m);
