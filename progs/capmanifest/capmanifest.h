@@ -246,12 +246,12 @@ int content_lease(int cfd);
  * to open the file for writing or to truncate it since. */
 int content_lease_held(int cfd);
 /*
- * The digest of the content open as cfd (content_open()'s): 0, or -1
- * with errno; EFBIG when a file a user may have made (not root's, or
+ * The digest of the content open as cfd (content_open()'s), and in *size
+ * (unless NULL) the size it read: 0, or -1 with errno; EFBIG when a file a user may have made (not root's, or
  * writable by others than root) is larger than what is left of the
  * run's budget for them (see there), its content then not read.
  */
-int content_digest(int cfd, unsigned char out[SHA256_SIZE]);
+int content_digest(int cfd, unsigned char out[SHA256_SIZE], off_t *size);
 /* strerror(), but for content_digest()'s EFBIG, what it means. */
 const char *content_strerror(int err);
 /* The digest of fd's content, without a lease (record, verify). */

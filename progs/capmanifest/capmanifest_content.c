@@ -66,12 +66,16 @@ int content_lease(int cfd)
 	 * for writing (fs/locks.c, check_conflicting_open(): i_writecount,
 	 * which a shared writable mapping keeps raised after its descriptor
 	 * is closed), and while it is held, an open for writing or a
-	 * truncate by anyone else first has to break it (the opener waits
-	 * up to lease-break-time, /proc/sys/fs/lease-break-time). So between
-	 * taking it and checking it is still held (content_lease_held()),
-	 * nobody but root through our own calls can change the content:
-	 * what was hashed is what gets the capabilities. EAGAIN: some
-	 * process has the file open for writing now. Closing cfd ends it.
+	 * truncate(2) by anyone else first has to break it (the opener
+	 * waits up to lease-break-time, /proc/sys/fs/lease-break-time). So
+	 * between taking it and checking it is still held
+	 * (content_lease_held()), nobody but root through our own calls can
+	 * write to the content: what was hashed is what gets the
+	 * capabilities. One way past it: open(O_RDONLY | O_TRUNC), by
+	 * someone who may write the file, empties it without breaking a
+	 * read lease (only opens for writing break one); restore_one()
+	 * checks the size once it is done. EAGAIN: some process has the
+	 * file open for writing now. Closing cfd ends the lease.
 	 */
 	return fcntl(cfd, F_SETLEASE, F_RDLCK) < 0 ? -1 : 0;
 }
@@ -113,7 +117,7 @@ static int take_budget(off_t size)
 	return 0;
 }
 
-int content_digest(int cfd, unsigned char out[SHA256_SIZE])
+int content_digest(int cfd, unsigned char out[SHA256_SIZE], off_t *size)
 {
 	char why[WHY_SIZE];
 	struct stat st;
@@ -128,6 +132,8 @@ int content_digest(int cfd, unsigned char out[SHA256_SIZE])
 		errno = EFBIG;
 		return -1;
 	}
+	if (size != NULL)
+		*size = st.st_size;
 	/* That size and no more: she may grow the file meanwhile. */
 	return sha256_fd_size(cfd, st.st_size, out);
 }
@@ -145,7 +151,7 @@ int entry_digest(int fd, unsigned char out[SHA256_SIZE])
 
 	if (cfd < 0)
 		return -1;
-	rc = content_digest(cfd, out);
+	rc = content_digest(cfd, out, NULL);
 	saved = errno;
 	close(cfd);
 	errno = saved;
