@@ -81,7 +81,6 @@ static int load_manifest(struct manifest *m, const char *name, int trusted)
 	if (trusted && strcmp(name, "-") != 0)
 		return load_trusted_manifest(m, name);
 	in = strcmp(name, "-") == 0 ? stdin : fopen(name, "r");
-
 	if (in == NULL) {
 		warn("%s", name);
 		return -1;

@@ -106,7 +106,8 @@ static unsigned long long user_content_read;
 
 static int take_budget(off_t size)
 {
-	unsigned long long was = __atomic_load_n(&user_content_read, __ATOMIC_RELAXED);
+	unsigned long long was = __atomic_load_n(&user_content_read,
+						 __ATOMIC_RELAXED);
 
 	do {
 		if ((unsigned long long)size > USER_CONTENT_BUDGET - was)

@@ -182,9 +182,10 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
  * Whether restore may write to the file open as fd at all, and the
  * content descriptor that holds it still while it does (a read lease,
  * unless this is a dry run), the size hashed in *size; -1 once refused
- * or failed, each said on stderr. The checks are those at the top of this file, made on the
- * file's state once the lease is held: a process that could still open
- * it for writing must have been allowed to before then.
+ * or failed, each said on stderr. The checks are those at the top of
+ * this file, made on the file's state once the lease is held: a process
+ * that could still open it for writing must have been allowed to before
+ * then.
  */
 static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 		 int need_fix, const struct way *way, off_t *size)
