@@ -7,7 +7,8 @@
 # lost (40 adds at once left 6 entries). add now holds a lock from its
 # read to its rename: every file reported added is in the manifest, the
 # manifest is whole and valid, and nothing is left beside it (no lock
-# file, no temporary). Three rounds, the last one updating every entry.
+# file, no temporary). Three rounds, the last one updating every entry;
+# then a lock file left behind by a killed add is taken and removed.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "$(id -u)" -eq 0 ] || skip "needs root (sets file capabilities)"
@@ -53,4 +54,11 @@ round unchanged cap_net_raw=ep
 i=1
 while [ $i -le $n ]; do setcap cap_kill=p "$T/bin/t$i"; i=$((i + 1)); done
 round updated cap_kill=p
+# A lock file left by an add that was killed holds nobody off: the next
+# add takes it, and removes it.
+: >"$T/reg/.local.manifest.lock"
+setcap cap_net_raw=ep "$T/bin/t1"
+expect 0 "updated: .$bin/t1 cap_net_raw=ep
+" "" run_ours "$cm" add "$m" "$T/bin/t1"
+[ "$(ls -A "$T/reg")" = local.manifest ] && pass || fail "after a stale lock: $(ls -A "$T/reg")"
 finish "concurrent adds lose no entry"
