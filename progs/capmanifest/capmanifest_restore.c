@@ -137,7 +137,7 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 	} else {
 		/* The directories above the tree's root: once a run. */
 		if (!ctx->above_checked) {
-			if (writers_above(ctx->rootfd, &ctx->above) < 0) {
+			if (writers_above(ctx->rootfd, 0, &ctx->above) < 0) {
 				fail_entry("check the directories above", want->path, errno);
 				return -1;
 			}

@@ -208,7 +208,23 @@ int open_checked_beneath(int rootfd, const char *relpath, struct stat *st,
 	}
 }
 
-int writers_above(int dirfd, struct way *way)
+/*
+ * Whether a directory others may write still cannot lose child, the next
+ * directory on the way: it is sticky, and both it and child belong to
+ * root or to the user running capmanifest, so nobody else may rename or
+ * remove child (fs/namei.c, may_delete() and check_sticky()). /tmp
+ * holding a directory of root's is the common case.
+ */
+static int sticky_keeps(const struct stat *dir, const struct stat *child)
+{
+	uid_t me = geteuid();
+
+	return S_ISDIR(dir->st_mode) && (dir->st_mode & S_ISVTX) &&
+	       (dir->st_uid == 0 || dir->st_uid == me) &&
+	       (child->st_uid == 0 || child->st_uid == me);
+}
+
+int writers_above(int dirfd, int sticky_holds, struct way *way)
 {
 	char link[40];
 	struct stat st, up;
@@ -245,6 +261,8 @@ int writers_above(int dirfd, struct way *way)
 		rc = writers_besides(fd, &up, geteuid(), way->why);
 		if (rc < 0)
 			break;
+		if (rc > 0 && sticky_holds && sticky_keeps(&up, &st))
+			rc = 0;
 		if (rc > 0) {
 			/* Its name, for the message only. */
 			way->root_only = 0;
