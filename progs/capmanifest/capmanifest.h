@@ -269,6 +269,13 @@ int entry_digest(int fd, unsigned char out[SHA256_SIZE]);
  */
 int writers_besides(int fd, const struct stat *st, uid_t allowed,
 		    char why[WHY_SIZE]);
+/*
+ * The same for the file as entry_fix_meta() will leave it: owned as want
+ * says, its mode want's, and its ACL removed or chmodded to that mode,
+ * with want's owner allowed to write it.
+ */
+int writers_after_fix(int fd, const struct stat *st, const struct meta *want,
+		      char why[WHY_SIZE]);
 /* "directory <dir, escaped>: <why>" */
 void print_way(FILE *out, const struct way *w);
 /*
