@@ -194,7 +194,8 @@ struct target {
 	int lockfd;		/* target_lock()'s, or -1 */
 	char lockname[NAME_MAX + 1];
 };
-/* Splits path, opens its directory, refuses one others may write. */
+/* Splits path, opens its directory, refuses one others may write, or
+ * one below a directory others may write (writers_above(), sticky rule). */
 int target_open(struct target *t, const char *path);
 /*
  * Reads the manifest into m: a regular file (not a link; a FIFO is never
@@ -268,6 +269,13 @@ int entry_digest(int fd, unsigned char out[SHA256_SIZE]);
  */
 int writers_besides(int fd, const struct stat *st, uid_t allowed,
 		    char why[WHY_SIZE]);
+/*
+ * The same for the file as entry_fix_meta() will leave it: owned as want
+ * says, its mode want's, and its ACL removed or chmodded to that mode,
+ * with want's owner allowed to write it.
+ */
+int writers_after_fix(int fd, const struct stat *st, const struct meta *want,
+		      char why[WHY_SIZE]);
 /* "directory <dir, escaped>: <why>" */
 void print_way(FILE *out, const struct way *w);
 /*
@@ -280,8 +288,12 @@ int open_checked_beneath(int rootfd, const char *relpath, struct stat *st,
 /*
  * The directories above dirfd up to "/" (the process's root), checked
  * alike: 0 (way->root_only set as found, way->dir an absolute path), or
- * -1 with errno.
+ * -1 with errno. With sticky_holds, a sticky directory of root's (or of
+ * the user running capmanifest) counts as root's alone when the next
+ * directory on the way is theirs too: nobody else may rename that one
+ * away, though they may add names beside it. Without it (the way to new
+ * content, which could be any name) it does not.
  */
-int writers_above(int dirfd, struct way *way);
+int writers_above(int dirfd, int sticky_holds, struct way *way);
 
 #endif

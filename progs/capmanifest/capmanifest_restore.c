@@ -13,7 +13,9 @@
  *    user moved or linked there, and one made set-user-ID or capable in
  *    their directory they could keep, even after an upgrade replaced the
  *    recorded program);
- *  - nobody but root and the recorded owner may write the file itself;
+ *  - nobody but root and the recorded owner may write the file itself,
+ *    as it is and as --fix-owner would leave it (the recorded mode, and
+ *    the ACL under the mask that mode makes);
  *  - its content is the recorded one (SHA-256, version 3 manifests), or,
  *    with --accept-new-content, it is where only root could have put it:
  *    root's, written by root alone, and every directory from "/" down to
@@ -137,7 +139,7 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 	} else {
 		/* The directories above the tree's root: once a run. */
 		if (!ctx->above_checked) {
-			if (writers_above(ctx->rootfd, &ctx->above) < 0) {
+			if (writers_above(ctx->rootfd, 0, &ctx->above) < 0) {
 				fail_entry("check the directories above", want->path, errno);
 				return -1;
 			}
@@ -234,6 +236,21 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 			fail_entry("check who may write", want->path, errno);
 		else
 			refuse(want->path, "%s, so its content could change after it is checked: not restored",
+			       why);
+		goto fail;
+	}
+	/*
+	 * And as --fix-owner will leave it: a recorded mode (or ACL) that
+	 * lets others write would make the file theirs to change once it
+	 * is capable, or set-user-ID (a store through a shared mapping
+	 * keeps both), as surely as one that lets them now.
+	 */
+	rc = need_fix ? writers_after_fix(fd, &st, &want->meta, why) : 0;
+	if (rc != 0) {
+		if (rc < 0)
+			fail_entry("check who may write", want->path, errno);
+		else
+			refuse(want->path, "as the manifest has it, %s, so its content could change once it is restored: not restored",
 			       why);
 		goto fail;
 	}

@@ -5,8 +5,12 @@
  * nobody but its owner (root, or the user running capmanifest) could have
  * put a line in it: a regular file, not a link, that nobody else may
  * write, in a directory nobody else may write (or they could rename
- * another file over it). add serializes on it, and writes it whole or
- * not at all.
+ * another file over it), below directories nobody else may write either
+ * (or they could rename the whole way to it aside and put another in its
+ * place: a directory of root's holding another manifest, an old one, or
+ * one of root's files whose content they chose, as a tarball of theirs
+ * unpacked by root leaves them). add serializes on it, and writes it
+ * whole or not at all.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,6 +58,32 @@ static void refuse_target(const char *what, const char *why)
 		why);
 }
 
+/*
+ * The directories above the manifest's, up to "/": 0, or 1 once
+ * reported. Links in the path were followed by the open: what is judged
+ * is where they led, climbing by "..". Here a sticky directory of root's
+ * (/tmp) holding one of root's counts as root's alone: nobody else may
+ * rename that one away (writers_above()).
+ */
+static int check_above(const struct target *t)
+{
+	struct way above;
+
+	if (writers_above(t->dirfd, 1, &above) < 0) {
+		warn_operand(t->dir, strerror(errno));
+		return 1;
+	}
+	if (above.root_only)
+		return 0;
+	fputs("capmanifest: ", stderr);
+	escape_fputs(t->path, stderr);
+	fputs(": ", stderr);
+	print_way(stderr, &above);
+	fputs(": refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it, or rename the way to it)\n",
+	      stderr);
+	return 1;
+}
+
 int target_open(struct target *t, const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -92,7 +122,7 @@ int target_open(struct target *t, const char *path)
 		refuse_target(path, what);
 		return 1;
 	}
-	return 0;
+	return check_above(t);
 }
 
 int target_read(const struct target *t, struct manifest *m, int must_exist)

@@ -12,9 +12,19 @@
 #   2. an ACL entry that lets her write it (the mode shows only the mask);
 #   3. her own file;
 #   4. in a directory she may write (she renames her file over root's);
-#   5. a symbolic link (to her file).
+#   5. a symbolic link (to her file);
+#   6. root's manifest in root's directory, below her directory: she
+#      renames root's directory aside and moves in another directory of
+#      root's holding a manifest of her choosing (one a tarball of hers
+#      left when root unpacked it, say); add refuses to write there too;
+#   7. the same reached through a link of root's to that directory (it
+#      is judged where the link leads);
+#   8. root's directory in a sticky directory of hers (she may remove
+#      anything in it, sticky or not).
 # verify still reads any manifest (it changes nothing), and root's own
-# manifest in root's directory is restored as before.
+# manifest in root's directory (below the sticky /tmp, whose sticky bit
+# does keep others from renaming root's directory away) is restored as
+# before.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 private_etc "$@"
@@ -88,15 +98,58 @@ printf '# capmanifest 3\n%s\n' "$line" >"$T/hers/m5" && chown nobody "$T/hers/m5
 	ln -s "$T/hers/m5" "$T/reg/m5" || exit 1
 refused "5: a symbolic link" "$T/reg/m5" "a symbolic link"
 
+# 6. Below her directory: root's $T/hers/reg, which she renames aside
+# for another directory of root's there, its manifest hers in content.
+above="refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it, or rename the way to it)"
+mkdir "$T/hers/reg" "$T/hers/unpacked" && cp "$T/reg/m" "$T/hers/reg/m" &&
+	printf '# capmanifest 3\n%s\n' "$line" >"$T/hers/unpacked/m" || exit 1
+as_nobody sh -c 'mv "$1/reg" "$1/reg.old" && mv "$1/unpacked" "$1/reg"' - "$T/hers" ||
+	fail "6: nobody could not swap root's directories (test setup)"
+[ "$(stat -c %u "$T/hers/reg" "$T/hers/reg/m" | sort -u)" = 0 ] || fail "6: not root's (test setup)"
+run run_ours "$cm" restore "$T/hers/reg/m" "$t"
+expect_rc 2 "6: below her directory" || cat "$T/out"
+expect_out "" "6: below her directory"
+expect_err "capmanifest: $T/hers/reg/m: directory $T/hers: uid $nobody_uid owns it: $above
+" "6: below her directory"
+[ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "6: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
+setcap cap_net_raw=ep "$t/bin/tool" || fail "6: setcap"
+run run_ours "$cm" add "$T/hers/reg/new" "$t/bin/tool"
+setcap -r "$t/bin/tool"
+expect_rc 1 "6: add below her directory"
+expect_err "capmanifest: $T/hers/reg/new: directory $T/hers: uid $nobody_uid owns it: $above
+" "6: add below her directory"
+[ -e "$T/hers/reg/new" ] && fail "6: add wrote below her directory" || pass
+
+# 7. Through a link of root's (in root's directory) to that directory.
+ln -s "$T/hers/reg" "$T/reg/linked.d" || exit 1
+run run_ours "$cm" restore "$T/reg/linked.d/m" "$t"
+expect_rc 2 "7: a linked directory" || cat "$T/out"
+expect_err "capmanifest: $T/reg/linked.d/m: directory $T/hers: uid $nobody_uid owns it: $above
+" "7: a linked directory"
+[ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "7: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
+
+# 8. Her sticky directory, root's directory in it.
+mkdir -p "$T/sticky/reg" && chown nobody "$T/sticky" && chmod 1777 "$T/sticky" &&
+	printf '# capmanifest 3\n%s\n' "$line" >"$T/sticky/reg/m" || exit 1
+run run_ours "$cm" restore "$T/sticky/reg/m" "$t"
+expect_rc 2 "8: below her sticky directory" || cat "$T/out"
+expect_err "capmanifest: $T/sticky/reg/m: directory $T/sticky: uid $nobody_uid owns it: $above
+" "8: below her sticky directory"
+[ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "8: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
+
 # verify reads them all: it only reports.
 run run_ours "$cm" verify "$T/reg/m1" "$t"
 expect_rc 1 "verify of a group-writable manifest"
 expect_out "missing: ./bin/tool cap_setuid=ep
 " "verify of a group-writable manifest"
 
-# Root's manifest in root's directory: restored as before.
+# Root's manifest in root's directory: restored as before. ($T is
+# root's, in the sticky /tmp: the sticky bit keeps it there.)
+tmp=$(dirname "$T")
+[ "$(stat -c '%u %a' "$tmp")" = "0 1777" ] ||
+	echo "note: $tmp is not root's 1777: a sticky directory above is not checked"
 run run_ours "$cm" restore "$T/reg/m" "$t"
 expect_rc 0 "root's manifest" || cat "$T/err"
 expect_out "set: ./bin/tool cap_net_raw=ep
 " "root's manifest"
-finish "restore acts on no manifest that others could have written"
+finish "restore acts on no manifest that others could have written or put in its place"
