@@ -139,23 +139,28 @@ int suggest_unknown(FILE *out, const char *prog, const char *what,
 
 const char *suggest_cap_name(const char *word)
 {
-	char prefixed[SUGGEST_MAX_LEN + 1];
-	size_t n;
+	const char *bare[MASK_BITS] = { NULL };
+	size_t n, k;
 	const char *const *names = suggest_cap_names(&n);
 	const char *near = suggest_nearest(word, names, n);
-	int len;
 
 	if (near != NULL || strncasecmp(word, "cap_", 4) == 0)
 		return near;
 	/*
 	 * "perfmon" is four edits from cap_perfmon, too far for a typo, but
 	 * it is the name as the kernel's documentation and perf's messages
-	 * write it: try it with the prefix libcap's names all have.
+	 * write it: compare it with the names after their "cap_". Not with
+	 * "cap_" put before it, which would judge "all" by the threshold of
+	 * a seven-letter word and offer cap_kill for it.
 	 */
-	len = snprintf(prefixed, sizeof(prefixed), "cap_%s", word);
-	if (len < 0 || (size_t)len >= sizeof(prefixed))
-		return NULL;
-	return suggest_nearest(prefixed, names, n);
+	for (k = 0; k < n; k++)
+		bare[k] = strncmp(names[k], "cap_", 4) == 0 ? names[k] + 4 :
+			  names[k];
+	near = suggest_nearest(word, bare, n);
+	for (k = 0; near != NULL && k < n; k++)
+		if (bare[k] == near)
+			return names[k];
+	return NULL;
 }
 
 int suggest_unknown_cap(FILE *out, const char *prog, const char *word)

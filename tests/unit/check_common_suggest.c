@@ -125,6 +125,13 @@ START_TEST(cap_name_tries_the_cap_prefix)
 	ck_assert_ptr_null(suggest_cap_name("cap_xyzzy"));
 	ck_assert_ptr_null(suggest_cap_name("xyzzy"));
 	ck_assert_ptr_null(suggest_cap_name(""));
+	/*
+	 * Judged as the short word it is: "all" is two edits from "kill",
+	 * too many for three letters (capsh --drop=all names no guess).
+	 */
+	ck_assert_ptr_null(suggest_cap_name("all"));
+	ck_assert_ptr_null(suggest_cap_name("ALL"));
+	ck_assert_str_eq(suggest_cap_name("sys_admn"), "cap_sys_admin");
 }
 END_TEST
 
