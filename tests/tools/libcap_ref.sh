@@ -3,27 +3,33 @@
 # The upstream reference programs: Debian's libcap2 and libcap2-bin from
 # trixie (2.75) and sid (2.78), which bracket the 2.76 we replace (Debian
 # never packaged 2.76), with trixie's libc6 to run them on this older
-# glibc. Downloads each .deb once into a cache, checks it against the
-# archive's Packages index (itself checked against the suite's InRelease,
-# whose signature gpgv checks with debian-archive-keyring when both are
-# there), unpacks it, and writes for each version a bin/ of wrapper
-# scripts (setcap, getcap, getpcaps, capsh) that run the upstream program
-# through trixie's dynamic loader, named by its own name as argv[0], so
-# that "capsh ==" finds the same wrapper in PATH.
+# glibc. Downloads each pinned .deb once into a cache, checks it against
+# the SHA-256 pinned below, unpacks it, and writes for each version a bin/
+# of wrapper scripts (setcap, getcap, getpcaps, capsh) that run the
+# upstream program through trixie's dynamic loader, named by its own name
+# as argv[0], so that "capsh ==" finds the same wrapper in PATH.
 #
 #   sh tests/tools/libcap_ref.sh [CACHE]
 #
 # CACHE defaults to $LIBCAP_REF_CACHE, else build/libcap-ref in the tree.
 # On success prints two lines, "OLD_DIR OLD_VERSION" and "NEW_DIR
 # NEW_VERSION" (DIR/bin holds the wrappers), and exits 0. Exits 77 with the
-# reason on stderr when the archive cannot be reached or no longer has a
-# version on each side of 2.76; 1 when a download does not match the
-# index (never used). A warm cache is used without the network.
+# reason on stderr when the archive cannot be reached or no longer holds a
+# pinned package; 1 when a download does not match its pin. A warm cache
+# is used without the network.
+#
+# Why pinned: the differential's verdict must change only when our code
+# does, not when Debian uploads a new build to sid. The pins were taken
+# from the archive's Packages indices, themselves checked against the
+# suites' InRelease files with gpgv and debian-archive-keyring. To renew
+# them when the archive drops a pinned file: fetch
+# dists/{trixie,sid}/InRelease, check them with gpgv, fetch and check
+# main/binary-amd64/Packages.xz against them, and copy each package's
+# Filename and SHA256 here; then rerun tests/cli/progs_upstream_diff.sh.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${1:-${LIBCAP_REF_CACHE:-$top/build/libcap-ref}}
 mirror=${LIBCAP_REF_MIRROR:-http://deb.debian.org/debian}
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # The programs' directory in an unpacked libcap2-bin, and the libraries'.
 lib=usr/lib/x86_64-linux-gnu
 
@@ -31,9 +37,22 @@ die() { echo "libcap_ref: $*" >&2; exit 1; }
 unreachable() { echo "libcap_ref: $*" >&2; exit 77; }
 
 [ "$(uname -m)" = x86_64 ] || unreachable "the reference packages are amd64; this is $(uname -m)"
-for t in curl xz dpkg-deb sha256sum flock; do
+for t in curl dpkg-deb sha256sum flock; do
 	command -v $t >/dev/null || unreachable "$t is not installed"
 done
+# The pinned packages: version, pool file, SHA-256.
+old=2.75 new=2.78
+pin_libc=pool/main/g/glibc/libc6_2.41-12+deb13u5_amd64.deb
+sum_libc=b59b0625cd1a791375d40dab23a4d5d3d0641e3d0a773501becdc3725b7f99cf
+pin_old_lib=pool/main/libc/libcap2/libcap2_2.75-10+deb13u1+b3_amd64.deb
+sum_old_lib=89fc4d34fc7a28ad6f0fcd0c561ab253b9dedf6f77f5a000b47c276c8295bf67
+pin_old_bin=pool/main/libc/libcap2/libcap2-bin_2.75-10+deb13u1+b3_amd64.deb
+sum_old_bin=6404b8ee315ce3eb8e273981650e419ff0e91aed5213d4975a6895f98944ea80
+pin_new_lib=pool/main/libc/libcap2/libcap2_2.78-1+b1_amd64.deb
+sum_new_lib=ded957f0dd933e80a3cbbc3a920cb66a3d683f7e2ba2ddd77008f9f02744dcd9
+pin_new_bin=pool/main/libc/libcap2/libcap2-bin_2.78-1+b1_amd64.deb
+sum_new_bin=e5b6828c65a9f5b4380c5caaa61487386718040770f05ae8c24a2f1c48d48490
+
 mkdir -p "$cache" || die "cannot make $cache"
 cache=$(cd "$cache" && pwd)
 
@@ -42,89 +61,36 @@ cache=$(cd "$cache" && pwd)
 exec 9>"$cache/.lock" || die "cannot lock $cache"
 flock 9
 
-if [ -s "$cache/ready" ]; then
+# A cache filled from other pins is filled again.
+pins="$sum_libc $sum_old_lib $sum_old_bin $sum_new_lib $sum_new_bin"
+if [ -s "$cache/ready" ] && [ "$(cat "$cache/pins" 2>/dev/null)" = "$pins" ]; then
 	cat "$cache/ready"
 	exit 0
 fi
+rm -f "$cache/ready"
 
 tmp=$(mktemp -d "$cache/.work.XXXXXX") || die "mktemp"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 
-# fetch URL FILE: 77 when the archive cannot be reached.
-fetch() {
-	curl -fsS --retry 2 --connect-timeout 15 --max-time 300 -o "$2" "$1" ||
-		unreachable "cannot download $1"
-}
-
-# index SUITE: $tmp/SUITE.packages, the suite's Packages index, checked
-# against its InRelease (signature checked where gpgv and the keyring are).
-index() {
-	fetch "$mirror/dists/$1/InRelease" "$tmp/$1.InRelease"
-	if command -v gpgv >/dev/null && [ -r "$keyring" ]; then
-		gpgv --keyring "$keyring" "$tmp/$1.InRelease" 2>"$tmp/gpgv" ||
-			die "$1/InRelease: bad signature: $(cat "$tmp/gpgv")"
-	else
-		echo "libcap_ref: note: no gpgv or $keyring: $1/InRelease unsigned-checked" >&2
-	fi
-	want=$(awk '/^SHA256:/ { s = 1; next } /^[^ ]/ { s = 0 }
-		s && $3 == "main/binary-amd64/Packages.xz" { print $1; exit }' \
-		"$tmp/$1.InRelease")
-	[ -n "$want" ] || die "$1/InRelease lists no main/binary-amd64/Packages.xz"
-	fetch "$mirror/dists/$1/main/binary-amd64/Packages.xz" "$tmp/$1.xz"
-	got=$(sha256sum <"$tmp/$1.xz" | cut -d' ' -f1)
-	[ "$got" = "$want" ] || die "$1 Packages.xz: sha256 $got, InRelease says $want"
-	xz -dc "$tmp/$1.xz" >"$tmp/$1.packages" || die "$1 Packages.xz: cannot unpack"
-	rm -f "$tmp/$1.xz"
-}
-
-# field SUITE PACKAGE FIELD: one field of PACKAGE's stanza in SUITE.
-field() {
-	awk -v p="$2" -v f="$3" 'BEGIN { RS = ""; FS = "\n" }
-		$1 == "Package: " p {
-			for (i = 1; i <= NF; i++)
-				if (index($i, f ": ") == 1) { print substr($i, length(f) + 3); exit }
-		}' "$tmp/$1.packages"
-}
-
-# deb SUITE PACKAGE DIR: download PACKAGE from SUITE, check its SHA256
-# against the index, unpack it into DIR.
+# deb FILE SHA256 DIR: download the pool FILE, check it against its pin,
+# unpack it into DIR.
 deb() {
-	file=$(field "$1" "$2" Filename) sum=$(field "$1" "$2" SHA256)
-	[ -n "$file" ] && [ -n "$sum" ] || unreachable "$1 has no package $2"
-	fetch "$mirror/$file" "$tmp/p.deb"
+	curl -fsS --retry 2 --connect-timeout 15 --max-time 300 \
+		-o "$tmp/p.deb" "$mirror/$1" ||
+		unreachable "cannot download $mirror/$1 (gone from the archive? renew the pins in tests/tools/libcap_ref.sh)"
 	got=$(sha256sum <"$tmp/p.deb" | cut -d' ' -f1)
-	[ "$got" = "$sum" ] || die "$file: sha256 $got, the $1 index says $sum"
-	dpkg-deb -x "$tmp/p.deb" "$3" || die "$file: cannot unpack"
+	[ "$got" = "$2" ] || die "$1: sha256 $got, pinned $2"
+	dpkg-deb -x "$tmp/p.deb" "$3" || die "$1: cannot unpack"
 	rm -f "$tmp/p.deb"
 }
 
-# upstream SUITE: libcap's upstream version in SUITE ("2.75").
-upstream() {
-	field "$1" libcap2 Version | sed 's/^[0-9]*://; s/-[^-]*$//'
-}
-
-# newer A B: A > B as dotted versions.
-newer() {
-	[ "$1" != "$2" ] &&
-		[ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | tail -n 1)" = "$1" ]
-}
-
-index trixie
-index sid
-old=$(upstream trixie) new=$(upstream sid)
-# The pair must bracket 2.76: where both agree, 2.76 does the same.
-{ newer 2.76 "$old" || [ "$old" = 2.76 ]; } ||
-	unreachable "trixie's libcap is $old, not at most 2.76"
-{ newer "$new" 2.76 || [ "$new" = 2.76 ]; } ||
-	unreachable "sid's libcap is $new, not at least 2.76"
-
 mkdir "$tmp/libc" "$tmp/$old" "$tmp/$new" || die mkdir
-deb trixie libc6 "$tmp/libc"
-deb trixie libcap2 "$tmp/$old"
-deb trixie libcap2-bin "$tmp/$old"
-deb sid libcap2 "$tmp/$new"
-deb sid libcap2-bin "$tmp/$new"
+deb $pin_libc $sum_libc "$tmp/libc"
+deb $pin_old_lib $sum_old_lib "$tmp/$old"
+deb $pin_old_bin $sum_old_bin "$tmp/$old"
+deb $pin_new_lib $sum_new_lib "$tmp/$new"
+deb $pin_new_bin $sum_new_bin "$tmp/$new"
 
 for v in "$old" "$new"; do
 	mkdir "$tmp/$v/bin" || die mkdir
@@ -150,5 +116,6 @@ for v in "$old" "$new"; do
 		die "libcap $v's capsh does not run: $out"
 done
 printf '%s %s\n%s %s\n' "$cache/$old" "$old" "$cache/$new" "$new" >"$cache/ready.new"
+echo "$pins" >"$cache/pins"
 mv "$cache/ready.new" "$cache/ready"
 cat "$cache/ready"
