@@ -37,7 +37,8 @@
  *  4. The broadcaster waits until every slot is DONE or its thread is
  *     GONE (exited, or a zombie that will never run again), then lists
  *     /proc/self/task again: threads created meanwhile get slots and
- *     signals too. It stops when a listing taken after every slot settled
+ *     signals too, those that were handed the id of a thread met before
+ *     included (a listed thread is its id and its /proc inode). It stops when a listing taken after every slot settled
  *     finds nobody new. Should no thread answer for LPSX_STALL_NS, the
  *     process is killed: the caller has changed, so returning would leave
  *     threads that differ.
@@ -84,6 +85,7 @@ struct lpsx_slot {
 	long result;		/* the handler's result; -errno on failure */
 	/* Used by the broadcaster only. */
 	pid_t ptid;		/* the id /proc lists it under (its own namespace's) */
+	uint64_t ino;		/* which thread that id named (lpsx_proc_ino) */
 	uint64_t sent_ns;	/* when it was last signalled or checked */
 };
 
@@ -134,6 +136,7 @@ struct lpsx_task {
 
 int lpsx_proc_open(pid_t *self_ptid, int *translate);
 int lpsx_proc_task(int dirfd, pid_t ptid, struct lpsx_task *task);
+int lpsx_proc_ino(int dirfd, pid_t ptid, uint64_t *ino);
 int lpsx_proc_gone(int err);
 
 /* psx_threads.c: the slot table and the walk over /proc/self/task. */

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/magic.h>
@@ -130,6 +131,31 @@ fail:
 	close(procfd);
 	errno = saved;
 	return -1;
+}
+
+/*
+ * Which thread a listed id names now: the inode number of its directory
+ * in the task directory. Ids are reused, at once in a PID namespace with
+ * a small pid_max: a thread that made the call can exit and a thread
+ * created by one that has not made it yet can get its id, in the middle
+ * of a broadcast, and must not be taken for the first. Each proc inode
+ * pins the thread it was made for, and a path lookup revalidates it
+ * (a name whose thread has gone gets a new inode, numbered afresh), so
+ * two threads never share a number while both are known to us. The
+ * numbers of readdir's d_ino are not used: they can come from a cached
+ * entry that is not looked at again. -1 with errno: ENOENT when the
+ * thread has gone.
+ */
+int lpsx_proc_ino(int dirfd, pid_t ptid, uint64_t *ino)
+{
+	struct stat st;
+	char name[16];
+
+	snprintf(name, sizeof(name), "%d", (int)ptid);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -1;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
 }
 
 /* True for the errors of a thread that has exited meanwhile. */

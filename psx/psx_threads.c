@@ -96,12 +96,15 @@ static void hash_put(uint32_t *hash, uint32_t size, pid_t tid, uint32_t index)
 	hash[h] = index + 1;
 }
 
-static int hash_has(const struct lpsx_run *run, pid_t ptid)
+/* Whether this thread (this id, naming this inode) already has a slot. */
+static int hash_has(const struct lpsx_run *run, pid_t ptid, uint64_t ino)
 {
 	uint32_t h = hash_tid(ptid, run->hash_size);
 
 	while (run->hash[h] != 0) {
-		if (lpsx_slot_at(run->hash[h] - 1)->ptid == ptid)
+		const struct lpsx_slot *slot = lpsx_slot_at(run->hash[h] - 1);
+
+		if (slot->ptid == ptid && slot->ino == ino)
 			return 1;
 		h = (h + 1) & (run->hash_size - 1);
 	}
@@ -268,13 +271,25 @@ static pid_t our_tid(const struct lpsx_run *run, pid_t ptid)
 	return task.tid;
 }
 
+/*
+ * A listed id that has a slot may name another thread by now (see
+ * lpsx_proc_ino): that one gets a slot of its own. The cost is one
+ * lookup per listed thread per sweep; a thread whose inode was evicted
+ * from the cache between two sweeps looks new and makes the call twice,
+ * which is the safe side.
+ */
 static int add_task(struct lpsx_run *run, pid_t ptid)
 {
 	struct lpsx_slot *slot;
 	uint32_t index;
+	uint64_t ino;
 	pid_t tid;
 
-	if (ptid == run->self_ptid || hash_has(run, ptid))
+	if (ptid == run->self_ptid)
+		return 0;
+	if (lpsx_proc_ino(run->dirfd, ptid, &ino) < 0)
+		return lpsx_proc_gone(errno) ? 0 : -1;
+	if (hash_has(run, ptid, ino))
 		return 0;
 	tid = our_tid(run, ptid);
 	if (tid <= 0)
@@ -289,6 +304,7 @@ static int add_task(struct lpsx_run *run, pid_t ptid)
 	slot = lpsx_slot_at(index);
 	__atomic_store_n(&slot->tid, tid, __ATOMIC_RELAXED);
 	slot->ptid = ptid;
+	slot->ino = ino;
 	slot->result = 0;
 	slot->sent_ns = lpsx_now_ns();
 	__atomic_store_n(&slot->ticket, LPSX_TICKET(run->gen, LPSX_PENDING),
