@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -120,14 +121,119 @@ static void die_unreached(void)
 	_exit(127);
 }
 
+/* A system call's result that is an error (-errno, as the handler stores it). */
+static int failed(long result)
+{
+	return result < 0 && result > -4096;
+}
+
+static void print_call(void)
+{
+	int a;
+
+	fprintf(stderr, "%ld(", lpsx_command.nr);
+	for (a = 0; a < lpsx_command.nargs; a++)
+		fprintf(stderr, "%s%ld", a ? ", " : "", lpsx_command.arg[a]);
+	fputc(')', stderr);
+}
+
 /*
- * After the broadcast: a thread whose result differs from the caller's is
- * reported (PSX_WARNING) and kills the process (PSX_ERROR). Lock held.
+ * The calls that change a thread's own privileges: its credentials and
+ * capability sets, securebits (keep-capabilities among them), ambient and
+ * bounding sets, no_new_privs and seccomp filters. Each acts on the
+ * calling thread alone, so when one fails in a thread, that thread has
+ * kept what the caller gave up. Other calls may fail in the other threads
+ * for want of anything to do: chroot(2) changes the root every thread
+ * shares, after which a relative or absolute path names another place.
+ */
+static int changes_privilege(const struct lpsx_command *cmd)
+{
+	switch (cmd->nr) {
+	case SYS_capset:
+	case SYS_setuid: case SYS_setgid:
+	case SYS_setreuid: case SYS_setregid:
+	case SYS_setresuid: case SYS_setresgid:
+	case SYS_setgroups:
+#ifdef SYS_setuid32
+	case SYS_setuid32: case SYS_setgid32:
+	case SYS_setreuid32: case SYS_setregid32:
+	case SYS_setresuid32: case SYS_setresgid32:
+	case SYS_setgroups32:
+#endif
+#ifdef SYS_seccomp
+	case SYS_seccomp:
+#endif
+		return 1;
+	case SYS_prctl:
+		switch (cmd->arg[0]) {
+		case PR_CAPBSET_DROP:
+		case PR_SET_SECUREBITS:
+		case PR_SET_KEEPCAPS:
+		case PR_CAP_AMBIENT:
+		case PR_SET_NO_NEW_PRIVS:
+		case PR_SET_SECCOMP:
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * After the broadcast: a thread in which a call that changes privileges
+ * failed (a seccomp filter of its own, credentials or capabilities it
+ * changed by itself) has not changed, while the caller has: setuid(65534)
+ * that fails in one worker leaves that worker root. That is not a result
+ * to weigh with the sensitivity but the half-changed process libpsx
+ * exists to prevent, the same as a thread it could not reach, so it ends
+ * the process whatever the sensitivity; glibc's own setuid() broadcast
+ * aborts the process in this case too (its setxid consistency check).
+ * Lock held.
+ */
+static void check_failures(void)
+{
+	uint32_t i, shown = 0;
+
+	if (!changes_privilege(&lpsx_command))
+		return;
+
+	for (i = 0; i < run.nslots; i++) {
+		const struct lpsx_slot *slot = lpsx_slot_at(i);
+
+		if (LPSX_PHASE(__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE)) !=
+		    LPSX_DONE || !failed(slot->result))
+			continue;
+		if (shown == 0) {
+			fprintf(stderr, "libpsx: system call ");
+			print_call();
+			fprintf(stderr, " was made by thread %d, but failed in "
+				"these threads, which keep their old state:\n",
+				(int)run.self);
+		}
+		if (shown++ < 32)
+			fprintf(stderr, "libpsx:   thread %d: errno %ld (%s)\n",
+				(int)slot->tid, -slot->result,
+				strerror((int)-slot->result));
+	}
+	if (shown == 0)
+		return;
+	if (shown > 32)
+		fprintf(stderr, "libpsx:   and %u more\n", shown - 32);
+	fprintf(stderr, "libpsx: killing process %d rather than leave it with "
+		"threads that differ\n", (int)run.pid);
+	kill(run.pid, SIGKILL);
+	_exit(127);
+}
+
+/*
+ * After the broadcast: a thread whose call succeeded with a result that
+ * differs from the caller's (setfsuid() returns the previous id, which
+ * threads may not share) is reported (PSX_WARNING) and kills the process
+ * (PSX_ERROR). Lock held.
  */
 static void check_results(long expected)
 {
 	int level = __atomic_load_n(&sensitivity, __ATOMIC_RELAXED);
-	const struct lpsx_command *cmd = &lpsx_command;
 	char want[80], got[80];
 	unsigned mismatches = 0;
 	uint32_t i;
@@ -142,13 +248,9 @@ static void check_results(long expected)
 		    LPSX_DONE || slot->result == expected)
 			continue;
 		if (mismatches++ == 0) {
-			int a;
-
-			fprintf(stderr, "libpsx: threads differ on system call %ld(",
-				cmd->nr);
-			for (a = 0; a < cmd->nargs; a++)
-				fprintf(stderr, "%s%ld", a ? ", " : "", cmd->arg[a]);
-			fprintf(stderr, "): thread %d (the caller) returned %s\n",
+			fprintf(stderr, "libpsx: threads differ on system call ");
+			print_call();
+			fprintf(stderr, ": thread %d (the caller) returned %s\n",
 				(int)run.self, want);
 		}
 		describe(got, sizeof(got), slot->result);
@@ -216,6 +318,7 @@ static long broadcast(long nr, const long arg[6], int nargs)
 	}
 	__atomic_store_n(&lpsx_active_gen, 0, __ATOMIC_RELEASE);
 	lpsx_run_close(&run);
+	check_failures();
 	check_results(ret);
 	pthread_mutex_unlock(&broadcast_lock);
 	errno = saved_errno;

@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/psx_syscall.h>
 #include <sys/stat.h>
@@ -212,33 +214,113 @@ static const char *stderr_file(void)
 	return path;
 }
 
+/*
+ * Results that differ but are no failure: gettid() succeeds in every
+ * thread, with each thread's own id. The sensitivity decides.
+ */
 static int mismatch_at(psx_sensitivity_t level)
 {
 	struct worker w[3];
-	pthread_t t;
 	long r;
-	int fd, i;
 
 	if (freopen(stderr_file(), "w", stderr) == NULL)
 		return 2;
 	setvbuf(stderr, NULL, _IONBF, 0);
 	memset(w, 0, sizeof(w));
-	if (start_refuser(&t) < 0 || start_workers(w, 3))
+	if (start_workers(w, 3))
 		FAIL("cannot start the threads");
-	fd = open("/dev/null", O_RDONLY);	/* not in the refuser's table */
-	if (fd < 0 || psx_set_sensitivity(level) < 0)
+	if (psx_set_sensitivity(level) < 0)
 		FAIL("setup: %s", strerror(errno));
-	r = psx_syscall(SYS_fcntl, fd, F_SETFD, FD_CLOEXEC);
+	r = psx_syscall3(SYS_gettid, 0, 0, 0);
 	/* Only PSX_ERROR stops us before this line. */
 	printf("caller got %ld\n", r);
+	if (r != my_tid())
+		FAIL("the caller did not get its own result: %ld", r);
+	return stop_workers(w, 3);
+}
+
+/*
+ * A call that changes privileges and fails in one thread only, the
+ * caller's having succeeded: that thread keeps what the caller gave up,
+ * so the process is killed whatever the sensitivity, PSX_IGNORE (the
+ * default) included. The call, for any user and under valgrind:
+ * prctl(PR_SET_KEEPCAPS, 0), made to fail in one thread by a seccomp
+ * filter of that thread's own (no TSYNC: the others are not filtered).
+ */
+static pid_t filtered_tid;
+static int filtered_ready;	/* atomic */
+
+static void *filtered_main(void *arg)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_KEEPCAPS, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(code) / sizeof(code[0]), code };
+
+	(void)arg;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+		fprintf(stderr, "seccomp: %s\n", strerror(errno));
+	filtered_tid = my_tid();
+	__atomic_store_n(&filtered_ready, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	return NULL;
+}
+
+static int thread_fails(void)
+{
+	struct worker w[3];
+	pthread_t t;
+	long r;
+
+	if (freopen(stderr_file(), "w", stderr) == NULL)
+		return 2;
+	setvbuf(stderr, NULL, _IONBF, 0);
+	memset(w, 0, sizeof(w));
+	__atomic_store_n(&stop, 0, __ATOMIC_SEQ_CST);
+	if (pthread_create(&t, NULL, filtered_main, NULL) != 0)
+		FAIL("cannot start the filtered thread");
+	while (!__atomic_load_n(&filtered_ready, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	if (start_workers(w, 3))
+		FAIL("cannot start the threads");
+	fprintf(stderr, "filtered %d\n", (int)filtered_tid);
+	r = psx_syscall(SYS_prctl, PR_SET_KEEPCAPS, 0);
+	printf("returned %ld: the filtered thread kept its state\n", r);
+	return 3;
+}
+
+/*
+ * Any other call may fail in the other threads with nothing left behind
+ * (see chroot below): the sensitivity decides, as for any result that
+ * differs. Here a thread with a private descriptor table gives EBADF.
+ */
+static int other_call_fails(void)
+{
+	pthread_t t;
+	long r;
+	int fd;
+
+	if (freopen(stderr_file(), "w", stderr) == NULL)
+		return 2;
+	setvbuf(stderr, NULL, _IONBF, 0);
+	if (start_refuser(&t) < 0)
+		FAIL("cannot start the refuser");
+	fd = open("/dev/null", O_RDONLY);	/* not in the refuser's table */
+	if (fd < 0 || psx_set_sensitivity(PSX_WARNING) < 0)
+		FAIL("setup: %s", strerror(errno));
+	r = psx_syscall(SYS_fcntl, fd, F_SETFD, FD_CLOEXEC);
 	if (r != 0 || task_cloexec(my_tid(), fd) != 1)
 		FAIL("the caller did not get its own result: %ld", r);
-	for (i = 0; i < 3; i++)
-		if (task_cloexec(w[i].tid, fd) != 1)
-			FAIL("worker %d: no FD_CLOEXEC", (int)w[i].tid);
 	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
 	pthread_join(t, NULL);
-	return stop_workers(w, 3);
+	return 0;
 }
 
 static int mismatch_ignore(void) { return mismatch_at(PSX_IGNORE); }
@@ -298,6 +380,46 @@ START_TEST(mismatch_warned)
 {
 	char *err;
 	int rc = run_child_err(mismatch_warning, &err);
+
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	char want[64];
+
+	snprintf(want, sizeof(want), "libpsx: threads differ on system call %d(0, 0, 0): "
+		 "thread ", SYS_gettid);
+	ck_assert_msg(strstr(err, want) != NULL &&
+		      strstr(err, " (the caller) returned ") != NULL,
+		      "no report of the differing results: %s", err);
+	free(err);
+}
+END_TEST
+
+START_TEST(privilege_failure_kills_whatever_the_sensitivity)
+{
+	char *err, want[96];
+	int rc = run_child_err(thread_fails, &err);
+	const char *line = strstr(err, "filtered ");
+
+	ck_assert_msg(rc == 128 + SIGKILL, "exit %d, not SIGKILL: %s", rc, err);
+	ck_assert_msg(line != NULL && strstr(err, "seccomp:") == NULL,
+		      "set-up failed: %s", err);
+	snprintf(want, sizeof(want), "libpsx: system call %d(%d, 0) was made by ", SYS_prctl,
+		 PR_SET_KEEPCAPS);
+	ck_assert_msg(strstr(err, want) != NULL &&
+		      strstr(err, "but failed in these threads, which keep their old "
+			     "state:") != NULL, "no report: %s", err);
+	snprintf(want, sizeof(want), "libpsx:   thread %ld: errno 1 (Operation not "
+		 "permitted)\n", strtol(line + 9, NULL, 10));
+	ck_assert_msg(strstr(err, want) != NULL, "the thread is not named: %s", err);
+	ck_assert_msg(strstr(err, "libpsx: killing process ") != NULL,
+		      "no word of the kill: %s", err);
+	free(err);
+}
+END_TEST
+
+START_TEST(other_failure_left_to_the_sensitivity)
+{
+	char *err;
+	int rc = run_child_err(other_call_fails, &err);
 
 	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
 	ck_assert_msg(strstr(err, "libpsx: threads differ on system call") != NULL &&
@@ -731,6 +853,8 @@ static Suite *psx_suite(void)
 	tcase_add_test(threads, mismatch_ignored_by_default);
 	tcase_add_test(threads, mismatch_warned);
 	tcase_add_test(threads, mismatch_kills_on_error);
+	tcase_add_test(threads, privilege_failure_kills_whatever_the_sensitivity);
+	tcase_add_test(threads, other_failure_left_to_the_sensitivity);
 	tcase_add_test(threads, zombie_main_thread_does_not_hang);
 	tcase_add_test(threads, churn_loses_no_thread);
 	tcase_add_test(threads, fork_child_can_broadcast);
