@@ -96,6 +96,10 @@ struct lpsx_command {
 	int nargs;		/* how many arguments the caller gave, for reports */
 };
 
+/* psx_lock.c: the broadcast lock; lpsx_lock() returns 1 if it took over a stale one. */
+int lpsx_lock(void);
+void lpsx_unlock(void);
+
 /* psx_rawsig.c: rt_sigaction() and rt_sigprocmask() as the kernel has them. */
 #define LPSX_KSET_WORDS	(64 / (8 * sizeof(unsigned long)))
 

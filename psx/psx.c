@@ -13,14 +13,15 @@
 #include "lpsx.h"
 
 /*
- * One broadcast at a time. Threads waiting here still run their handlers
- * (a signal interrupts the wait), so a queue of callers cannot deadlock
- * with the broadcast in progress. fork() takes the lock too (atfork, set
- * up by the constructor below): a child is never born in the middle of a
- * broadcast, so it starts with no broadcast active and the lock free, and
- * can broadcast to its own threads at once.
+ * One broadcast at a time (psx_lock.c). Threads waiting for the lock still
+ * run their handlers (a signal interrupts the wait), so a queue of callers
+ * cannot deadlock with the broadcast in progress. fork() takes the lock
+ * too (atfork, set up by the constructor below): a child is never born in
+ * the middle of a broadcast, so it starts with no broadcast active and
+ * the lock free, and can broadcast to its own threads at once. A child
+ * born without the atfork handlers (_Fork(), clone()) finds the lock its
+ * parent held stale, and takes it over.
  */
-static pthread_mutex_t broadcast_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Atomic; read by the broadcaster after each broadcast. */
 static int sensitivity = PSX_IGNORE;
@@ -33,12 +34,12 @@ static struct lpsx_run run = { .dirfd = -1 };
 
 static void lock_for_fork(void)
 {
-	pthread_mutex_lock(&broadcast_lock);
+	lpsx_lock();
 }
 
 static void unlock_after_fork(void)
 {
-	pthread_mutex_unlock(&broadcast_lock);
+	lpsx_unlock();
 }
 
 __attribute__((constructor)) static void register_fork_handlers(void)
@@ -270,7 +271,7 @@ static long refuse(void)
 	int err = errno;
 
 	lpsx_run_close(&run);
-	pthread_mutex_unlock(&broadcast_lock);
+	lpsx_unlock();
 	errno = err;
 	return -1;
 }
@@ -287,7 +288,7 @@ static long broadcast(long nr, const long arg[6], int nargs)
 	int saved_errno = errno, found;
 	long ret;
 
-	pthread_mutex_lock(&broadcast_lock);
+	lpsx_lock();
 	if (lpsx_run_open(&run) < 0 || lpsx_run_preflight(&run) < 0 ||
 	    lpsx_signal_claim() < 0)
 		return refuse();
@@ -320,7 +321,7 @@ static long broadcast(long nr, const long arg[6], int nargs)
 	lpsx_run_close(&run);
 	check_failures();
 	check_results(ret);
-	pthread_mutex_unlock(&broadcast_lock);
+	lpsx_unlock();
 	errno = saved_errno;
 	return ret;
 }
