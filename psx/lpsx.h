@@ -38,10 +38,12 @@
  *     GONE (exited, or a zombie that will never run again), then lists
  *     /proc/self/task again: threads created meanwhile get slots and
  *     signals too, those that were handed the id of a thread met before
- *     included (a listed thread is its id and its /proc inode). It stops when a listing taken after every slot settled
- *     finds nobody new. Should no thread answer for LPSX_STALL_NS, the
- *     process is killed: the caller has changed, so returning would leave
- *     threads that differ.
+ *     included (a listed thread is its id and its /proc inode). It stops
+ *     when a listing taken after every slot settled finds nobody new and
+ *     a count of the process's threads proves no live thread is missing
+ *     (a listing can skip one: lpsx_run_census). Should no thread answer
+ *     for LPSX_STALL_NS, the process is killed: the caller has changed,
+ *     so returning would leave threads that differ.
  *
  * A slot's ticket packs the generation with the phase, so a late or
  * duplicated signal from an earlier broadcast can never claim a slot of
@@ -136,6 +138,7 @@ struct lpsx_task {
 	int pending;		/* LPSX_SIGNAL is in its own SigPnd */
 	int levels;		/* fields on its NSpid line; 0 without one */
 	pid_t tid;		/* the last of them: its id in our namespace */
+	long threads;		/* Threads: of its process; -1 if not shown */
 };
 
 int lpsx_proc_open(pid_t *self_ptid, int *translate);
@@ -166,6 +169,7 @@ int lpsx_run_each(struct lpsx_run *run, int (*fn)(struct lpsx_run *, pid_t));
 void lpsx_run_close(struct lpsx_run *run);
 int lpsx_run_preflight(struct lpsx_run *run);
 int lpsx_run_sweep(struct lpsx_run *run);
+int lpsx_run_census(struct lpsx_run *run);
 int lpsx_run_wait(struct lpsx_run *run);
 pid_t lpsx_gettid(void);
 uint64_t lpsx_now_ns(void);

@@ -285,7 +285,7 @@ static long refuse(void)
  */
 static long broadcast(long nr, const long arg[6], int nargs)
 {
-	int saved_errno = errno, found;
+	int saved_errno = errno, found, complete;
 	long ret;
 
 	lpsx_lock();
@@ -305,15 +305,22 @@ static long broadcast(long nr, const long arg[6], int nargs)
 	__atomic_store_n(&lpsx_active_gen, run.gen, __ATOMIC_RELEASE);
 	/*
 	 * Until a listing taken after every known thread has settled finds
-	 * nobody new: a thread created by one that had not yet run the call
-	 * may have inherited the old state, and must run it too.
+	 * nobody new, and a count shows it skipped nobody either: a thread
+	 * created by one that had not yet run the call may have inherited
+	 * the old state, and must run it too.
 	 */
 	for (;;) {
 		found = lpsx_run_sweep(&run);
 		if (found < 0)
 			die_inconsistent("cannot reach every thread");
-		if (found == 0)
-			break;
+		if (found == 0) {
+			complete = lpsx_run_census(&run);
+			if (complete < 0)
+				die_inconsistent("cannot count the threads");
+			if (complete)
+				break;
+			continue;	/* a listing skipped one: list again */
+		}
 		if (lpsx_run_wait(&run) < 0)
 			die_unreached();
 	}

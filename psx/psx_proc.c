@@ -190,6 +190,11 @@ static int parse_line(const char *line, struct lpsx_task *task)
 
 	if (strncmp(line, "State:\t", 7) == 0) {
 		task->state = line[7];
+	} else if (strncmp(line, "Threads:\t", 9) == 0) {
+		s = line + 9;
+		task->threads = parse_id(&s);
+		if (*s != '\0')
+			task->threads = -1;
 	} else if (strncmp(line, "SigPnd:\t", 8) == 0) {
 		task->pending = has_signal(line + 8, LPSX_SIGNAL);
 	} else if (strncmp(line, "SigBlk:\t", 8) == 0) {
@@ -224,6 +229,7 @@ int lpsx_proc_task(int dirfd, pid_t ptid, struct lpsx_task *task)
 	int fd, saved, done = 0;
 
 	memset(task, 0, sizeof(*task));
+	task->threads = -1;
 	snprintf(name, sizeof(name), "%d/status", (int)ptid);
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -348,6 +348,62 @@ int lpsx_run_sweep(struct lpsx_run *run)
 }
 
 /*
+ * Whether a listing that found nobody new missed no live thread either.
+ * procfs hands out a task directory a batch at a time and resumes by the
+ * id of the next thread, or, once that one has gone, by position: when a
+ * thread listed before has exited too, the position now lies past a live
+ * thread, which that listing never shows (and a walk cut short by the
+ * exit of the thread it stood on resumes by position as well). The
+ * thread skipped may be one created, with the old state, by a thread
+ * that had not yet made the call.
+ *
+ * So the end is proven by counting instead. Called only when every slot
+ * has settled (DONE: made the call; GONE: exited or a zombie, neither of
+ * which creates threads). First the kernel's count of our threads, N,
+ * is read (Threads:, the same count the zombie main thread and threads
+ * still exiting are in); then each slot's thread is looked up again by
+ * its id and inode. Every slot was made before N was read, and a thread
+ * that has exited never comes back under the same inode, so each found
+ * alive now was alive when N was read: if these plus the caller make N,
+ * every thread alive at that moment had settled, and since a thread that
+ * has made the call creates only threads that have made it too, no
+ * thread with the old state exists or can appear. Otherwise (a thread
+ * was skipped, or one met has exited since N was read) the caller lists
+ * again. Each slot is a different thread (hash_has), so none is counted
+ * twice; one whose inode was evicted and renewed is counted as gone, and
+ * the next listing gives it a slot of its own.
+ *
+ * Returns 1 when proven, 0 when not, -1 with errno when our own status
+ * cannot be read or shows no count.
+ */
+int lpsx_run_census(struct lpsx_run *run)
+{
+	struct lpsx_task me;
+	uint64_t alive = 1;	/* the caller */
+	uint32_t i;
+
+	if (lpsx_proc_task(run->dirfd, run->self_ptid, &me) < 0)
+		return -1;
+	if (me.threads <= 0) {
+		errno = EPROTO;
+		return -1;
+	}
+	for (i = 0; i < run->nslots; i++) {
+		const struct lpsx_slot *slot = lpsx_slot_at(i);
+		uint64_t ino;
+
+		if (lpsx_proc_ino(run->dirfd, slot->ptid, &ino) < 0) {
+			if (lpsx_proc_gone(errno))
+				continue;
+			return -1;
+		}
+		if (ino == slot->ino)
+			alive++;
+	}
+	return alive == (uint64_t)me.threads;
+}
+
+/*
  * A thread still pending after LAG_NS is looked at again. One that has
  * exited, or is a zombie (the main thread after pthread_exit(), which
  * never runs again), is settled GONE. One whose copy of our signal is
