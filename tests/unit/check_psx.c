@@ -327,11 +327,18 @@ static int mismatch_ignore(void) { return mismatch_at(PSX_IGNORE); }
 static int mismatch_warning(void) { return mismatch_at(PSX_WARNING); }
 static int mismatch_error(void) { return mismatch_at(PSX_ERROR); }
 
-/* What the child wrote to stderr; caller frees. */
+/*
+ * What the child wrote to stderr, in a buffer the next call reuses: a
+ * failed assertion leaves the test before any free(), and under valgrind
+ * (no fork) every later child would report that block as lost.
+ */
 static char *child_stderr(pid_t child)
 {
-	char path[64], *text = calloc(1, 8192);
+	static char text[8192];
+	char path[64];
 	FILE *f;
+
+	text[0] = '\0';
 
 	snprintf(path, sizeof(path), "/tmp/check_psx.%d.err", (int)child);
 	f = fopen(path, "r");
@@ -372,7 +379,6 @@ START_TEST(mismatch_ignored_by_default)
 
 	ck_assert_int_eq(run_child_err(mismatch_ignore, &err), 0);
 	ck_assert_msg(strstr(err, "libpsx") == NULL, "unexpected report: %s", err);
-	free(err);
 }
 END_TEST
 
@@ -389,15 +395,21 @@ START_TEST(mismatch_warned)
 	ck_assert_msg(strstr(err, want) != NULL &&
 		      strstr(err, " (the caller) returned ") != NULL,
 		      "no report of the differing results: %s", err);
-	free(err);
 }
 END_TEST
 
 START_TEST(privilege_failure_kills_whatever_the_sensitivity)
 {
 	char *err, want[96];
-	int rc = run_child_err(thread_fails, &err);
-	const char *line = strstr(err, "filtered ");
+	const char *line;
+	int rc;
+
+	if (under_valgrind()) {
+		printf("skipped: valgrind has no seccomp(2) (ENOSYS)\n");
+		return;
+	}
+	rc = run_child_err(thread_fails, &err);
+	line = strstr(err, "filtered ");
 
 	ck_assert_msg(rc == 128 + SIGKILL, "exit %d, not SIGKILL: %s", rc, err);
 	ck_assert_msg(line != NULL && strstr(err, "seccomp:") == NULL,
@@ -412,7 +424,6 @@ START_TEST(privilege_failure_kills_whatever_the_sensitivity)
 	ck_assert_msg(strstr(err, want) != NULL, "the thread is not named: %s", err);
 	ck_assert_msg(strstr(err, "libpsx: killing process ") != NULL,
 		      "no word of the kill: %s", err);
-	free(err);
 }
 END_TEST
 
@@ -425,7 +436,6 @@ START_TEST(other_failure_left_to_the_sensitivity)
 	ck_assert_msg(strstr(err, "libpsx: threads differ on system call") != NULL &&
 		      strstr(err, "returned -1 (errno 9: ") != NULL,
 		      "no report naming the refusing thread: %s", err);
-	free(err);
 }
 END_TEST
 
@@ -437,7 +447,6 @@ START_TEST(mismatch_kills_on_error)
 	ck_assert_msg(rc == 128 + SIGKILL, "exit %d, not SIGKILL: %s", rc, err);
 	ck_assert_msg(strstr(err, "libpsx: PSX_ERROR: killing process") != NULL,
 		      "no report: %s", err);
-	free(err);
 }
 END_TEST
 

@@ -366,7 +366,7 @@ static int reused_tid(void)
 	    write_file("/proc/self/uid_map", "0 0 1") < 0)
 		FAIL("user namespace: %s", strerror(errno));
 	if (unshare(CLONE_NEWNS | CLONE_NEWPID) < 0 ||
-	    mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
 		FAIL("namespaces: %s", strerror(errno));
 	child = fork();
 	if (child == 0) {
