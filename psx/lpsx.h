@@ -98,7 +98,10 @@ struct lpsx_command {
 	int nargs;		/* how many arguments the caller gave, for reports */
 };
 
-/* psx_lock.c: the broadcast lock; lpsx_lock() returns 1 if it took over a stale one. */
+/*
+ * psx_lock.c: the broadcast lock; lpsx_lock() returns 1 if it took over a
+ * stale one, -1 (EDEADLK) if the calling thread holds it already.
+ */
 int lpsx_lock(void);
 void lpsx_unlock(void);
 

@@ -32,13 +32,29 @@ static uint32_t last_gen;
 /* Kept between broadcasts so the hash is not reallocated every time. */
 static struct lpsx_run run = { .dirfd = -1 };
 
+/*
+ * Set in a thread whose fork() comes from a signal handler that
+ * interrupted its own broadcast: that fork neither waits for the lock
+ * (it would wait for itself) nor releases it in the parent, where the
+ * broadcast goes on. The child finds the lock stale and takes it over.
+ */
+static __thread int fork_inside_broadcast;
+
 static void lock_for_fork(void)
 {
-	lpsx_lock();
+	fork_inside_broadcast = lpsx_lock() < 0;
 }
 
-static void unlock_after_fork(void)
+static void unlock_in_parent(void)
 {
+	if (!fork_inside_broadcast)
+		lpsx_unlock();
+	fork_inside_broadcast = 0;
+}
+
+static void unlock_in_child(void)
+{
+	fork_inside_broadcast = 0;
 	lpsx_unlock();
 }
 
@@ -46,7 +62,7 @@ __attribute__((constructor)) static void register_fork_handlers(void)
 {
 	int saved = errno;
 
-	pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
+	pthread_atfork(lock_for_fork, unlock_in_parent, unlock_in_child);
 	errno = saved;
 }
 
@@ -288,7 +304,8 @@ static long broadcast(long nr, const long arg[6], int nargs)
 	int saved_errno = errno, found, complete;
 	long ret;
 
-	lpsx_lock();
+	if (lpsx_lock() < 0)
+		return -1;	/* EDEADLK: from a handler inside our broadcast */
 	if (lpsx_run_open(&run) < 0 || lpsx_run_preflight(&run) < 0 ||
 	    lpsx_signal_claim() < 0)
 		return refuse();

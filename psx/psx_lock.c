@@ -22,6 +22,11 @@
  *
  * lock_owner is 0 when free. Waiters sleep on lock_seq, bumped at each
  * release, and look again every WAIT_NS in case an owner died.
+ *
+ * A thread that finds itself the owner has been interrupted in the middle
+ * of a broadcast by a signal whose handler broadcasts (or forks) again.
+ * Waiting would wait for itself for ever, so that is refused (EDEADLK):
+ * the broadcast in progress goes on once the handler returns.
  */
 #define WAIT_NS		(10u * 1000000u)
 
@@ -49,6 +54,10 @@ int lpsx_lock(void)
 	uint64_t mine = me();
 	int saved = errno;
 
+	if (__atomic_load_n(&lock_owner, __ATOMIC_ACQUIRE) == mine) {
+		errno = EDEADLK;
+		return -1;
+	}
 	for (;;) {
 		uint32_t seq = __atomic_load_n(&lock_seq, __ATOMIC_ACQUIRE);
 		uint64_t owner = 0;

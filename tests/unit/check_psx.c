@@ -770,6 +770,100 @@ START_TEST(churn_loses_no_thread)
 }
 END_TEST
 
+/* ---- a signal handler that interrupts the caller's own broadcast ------- */
+
+/*
+ * The broadcasting thread takes a signal while it holds libpsx's lock
+ * (here: in the middle of its own call, a nanosleep), and the handler
+ * broadcasts, or forks. libpsx documents both as not allowed from a
+ * handler, but a program that does it anyway must get an error, not a
+ * thread that waits for itself for ever.
+ */
+static long inner_result;
+static int inner_errno, inner_fork;
+static pthread_t interrupted;
+
+static void broadcast_in_handler(int sig)
+{
+	(void)sig;
+	if (inner_fork) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		inner_result = pid < 0 ? -1 : waitpid(pid, NULL, 0) == pid ? 0 : -1;
+	} else {
+		inner_result = psx_syscall3(SYS_prctl, PR_SET_NAME, (long)"psx-inner", 0);
+	}
+	inner_errno = errno;
+}
+
+static void *interrupt_soon(void *arg)
+{
+	(void)arg;
+	usleep(under_valgrind() ? 500000 : 50000);
+	pthread_kill(interrupted, SIGUSR1);
+	return NULL;
+}
+
+static int handler_inside_broadcast(void)
+{
+	struct timespec nap = { under_valgrind() ? 3 : 1, 0 };
+	struct worker w[2];
+	pthread_t t;
+	long r;
+	int err;
+
+	memset(w, 0, sizeof(w));
+	if (start_workers(w, 2))
+		return 1;
+	signal(SIGUSR1, broadcast_in_handler);	/* no SA_RESTART: EINTR */
+	interrupted = pthread_self();
+	if (pthread_create(&t, NULL, interrupt_soon, NULL) != 0)
+		FAIL("pthread_create");
+	/* The hang this is about fails, it does not stall (not Check's handler). */
+	signal(SIGALRM, SIG_DFL);
+	alarm(10);
+	errno = 0;
+	r = psx_syscall3(SYS_nanosleep, (long)&nap, 0, 0);
+	err = errno;
+	pthread_join(t, NULL);
+	if (inner_fork) {
+		if (inner_result != 0)
+			FAIL("fork in the handler: %ld (%s)", inner_result,
+			     strerror(inner_errno));
+	} else if (inner_result != -1 || inner_errno != EDEADLK) {
+		FAIL("broadcast in the handler: expected -1/EDEADLK, got %ld/%s",
+		     inner_result, strerror(inner_errno));
+	}
+	if (r != -1 || err != EINTR)
+		FAIL("the interrupted call: expected -1/EINTR, got %ld/%s", r,
+		     strerror(err));
+	/* The lock is free again: the next broadcast reaches everybody. */
+	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-after") != 0 ||
+	    expect_all_named("psx-after"))
+		FAIL("the broadcast after the handler's");
+	alarm(0);
+	printf("%s in a handler inside the broadcast: %s; the call went on\n",
+	       inner_fork ? "fork" : "broadcast",
+	       inner_fork ? "the child was born" : "refused with EDEADLK");
+	return stop_workers(w, 2);
+}
+
+START_TEST(broadcast_from_handler_is_refused)
+{
+	inner_fork = 0;
+	ck_assert_int_eq(run_child(handler_inside_broadcast), 0);
+}
+END_TEST
+
+START_TEST(fork_from_handler_does_not_hang)
+{
+	inner_fork = 1;
+	ck_assert_int_eq(run_child(handler_inside_broadcast), 0);
+}
+END_TEST
+
 /* ---- fork ---------------------------------------------------------- */
 
 static int child_broadcasts(const char *name)
@@ -898,6 +992,8 @@ static Suite *psx_suite(void)
 	tcase_add_test(threads, churn_loses_no_thread);
 	tcase_add_test(threads, fork_child_can_broadcast);
 	tcase_add_test(threads, raw_fork_child_can_broadcast);
+	tcase_add_test(threads, broadcast_from_handler_is_refused);
+	tcase_add_test(threads, fork_from_handler_does_not_hang);
 	suite_add_tcase(s, threads);
 	return s;
 }
