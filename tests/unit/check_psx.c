@@ -961,6 +961,17 @@ END_TEST
 
 START_TEST(raw_fork_child_can_broadcast)
 {
+#ifdef __SANITIZE_ADDRESS__
+	/*
+	 * The child of _Fork() in a threaded process may only make
+	 * async-signal-safe calls; this one starts threads. glibc's malloc
+	 * mostly copes, but ASan's allocator and thread registry, taken by
+	 * other threads at the moment of the fork, left two runs in four
+	 * with a child stuck until its alarm (the plain and valgrind passes run it).
+	 */
+	printf("skipped under AddressSanitizer: its locks are not reset by _Fork()\n");
+	return;
+#endif
 	ck_assert_int_eq(run_child(raw_fork_while_broadcasting), 0);
 }
 END_TEST
