@@ -96,6 +96,28 @@ static void die_inconsistent(const char *what)
 }
 
 /*
+ * Listings kept finding new threads, or kept missing one that the count
+ * says is there, for LPSX_STALL_NS after the caller's call and over
+ * ENDLESS_ROUNDS listings (so a slow but finite broadcast, thousands of
+ * threads under valgrind, is not taken for an endless one): threads are
+ * created faster than they can be reached, or one cannot be listed at
+ * all. Each may hold the old state, and waiting longer promises nothing,
+ * so, as for a thread that never answers, the process is killed.
+ */
+#define ENDLESS_ROUNDS	1000u
+
+static void die_endless(void)
+{
+	fprintf(stderr, "libpsx: system call %ld was made by thread %d, but "
+		"for %llu s every listing of the threads found new ones or "
+		"missed one; the process is killed rather than left with "
+		"threads that differ\n", lpsx_command.nr, (int)run.self,
+		(unsigned long long)(LPSX_STALL_NS / 1000000000u));
+	kill(run.pid, SIGKILL);
+	_exit(127);
+}
+
+/*
  * No thread answered for LPSX_STALL_NS after the caller's call. Those
  * still pending passed the pre-flight check, so they became unreachable
  * since (they blocked the signal with a raw rt_sigprocmask(), a debugger
@@ -302,6 +324,8 @@ static long refuse(void)
 static long broadcast(long nr, const long arg[6], int nargs)
 {
 	int saved_errno = errno, found, complete;
+	uint64_t since;
+	unsigned rounds = 0;
 	long ret;
 
 	if (lpsx_lock() < 0)
@@ -324,9 +348,14 @@ static long broadcast(long nr, const long arg[6], int nargs)
 	 * Until a listing taken after every known thread has settled finds
 	 * nobody new, and a count shows it skipped nobody either: a thread
 	 * created by one that had not yet run the call may have inherited
-	 * the old state, and must run it too.
+	 * the old state, and must run it too. Bounded: see die_endless().
 	 */
+	since = lpsx_now_ns();
 	for (;;) {
+		if (rounds < ENDLESS_ROUNDS)
+			rounds++;
+		else if (lpsx_now_ns() - since >= LPSX_STALL_NS)
+			die_endless();
 		found = lpsx_run_sweep(&run);
 		if (found < 0)
 			die_inconsistent("cannot reach every thread");

@@ -50,6 +50,7 @@ static int exit_now[2];		/* E1, E2 return when set */
 static pid_t doomed[2];		/* E1, E2 */
 static int trap_fired;
 static int finish;		/* C and B return when set */
+static pid_t hidden_tid;	/* never listed to the caller when set */
 
 #define SIG_PSX	33
 #define ONE_ENTRY 32		/* a thread's entry: 19 bytes and its name, aligned */
@@ -97,6 +98,26 @@ static int lists(const char *buf, long n, pid_t tid)
 	return 0;
 }
 
+/* Removes tid's entry from a getdents64 result; returns the new length. */
+static long drop_entry(char *buf, long n, pid_t tid)
+{
+	long off = 0;
+	char name[16];
+
+	snprintf(name, sizeof(name), "%d", (int)tid);
+	while (off < n) {
+		unsigned short reclen;
+
+		memcpy(&reclen, buf + off + 16, sizeof(reclen));
+		if (strcmp(buf + off + 19, name) == 0) {
+			memmove(buf + off, buf + off + reclen, (size_t)(n - off - reclen));
+			return n - reclen;
+		}
+		off += reclen;
+	}
+	return n;
+}
+
 /*
  * Interposed over the C library's: libpsx.so.2 makes its raw calls
  * through syscall(), and this program's definition comes first. Only the
@@ -132,6 +153,9 @@ long syscall(long nr, ...)
 		a[2] = ONE_ENTRY;
 	}
 	r = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr == SYS_getdents64 && r > 0 &&
+	    __atomic_load_n(&hidden_tid, __ATOMIC_SEQ_CST) != 0)
+		r = drop_entry((char *)a[1], r, hidden_tid);
 	if (nr == SYS_getdents64 && r > 0 && !trap_fired &&
 	    __atomic_load_n(&trap_tid, __ATOMIC_SEQ_CST) != 0 &&
 	    lists((const char *)a[1], r, trap_tid)) {
@@ -264,6 +288,55 @@ START_TEST(skipped_thread_is_found)
 }
 END_TEST
 
+/*
+ * A thread that no listing shows, though the count of threads includes
+ * it (here: the interposed getdents64 drops it; in life, a listing that
+ * keeps skipping, or threads created faster than they are reached). The
+ * broadcast can never prove it complete, and must not loop for ever: after
+ * its bound it kills the process, naming why, rather than returning.
+ */
+static void *hidden_main(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&hidden_tid, raw_gettid(), __ATOMIC_SEQ_CST);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int hidden_thread(void)
+{
+	pthread_t h;
+	long r;
+
+	real_syscall = (syscall_fn)dlsym(RTLD_NEXT, "syscall");
+	if (real_syscall == NULL)
+		FAIL("no syscall() to forward to");
+	if (pthread_create(&h, NULL, hidden_main, NULL) != 0)
+		FAIL("setup: %s", strerror(errno));
+	while (__atomic_load_n(&hidden_tid, __ATOMIC_SEQ_CST) == 0)
+		pause_briefly();
+	__atomic_store_n(&want_block, 1, __ATOMIC_SEQ_CST);	/* no B here */
+	__atomic_store_n(&caller_tid, my_tid(), __ATOMIC_SEQ_CST);
+	r = psx_syscall3(SYS_prctl, PR_SET_NAME, (long)"psx-new", 0);
+	fprintf(stderr, "the broadcast returned %ld with a thread it never "
+		"listed\n", r);
+	return 1;
+}
+
+START_TEST(unlistable_thread_ends_the_process)
+{
+	double t0 = now_s();
+	int rc = run_child(hidden_thread);
+	double took = now_s() - t0;
+
+	printf("a thread no listing shows: the child ended with %d after "
+	       "%.1f s\n", rc, took);
+	ck_assert_int_eq(rc, 128 + SIGKILL);
+	ck_assert(took >= 9.0);
+}
+END_TEST
+
 static Suite *psx_listing_suite(void)
 {
 	Suite *s = suite_create("psx_listing");
@@ -272,6 +345,7 @@ static Suite *psx_listing_suite(void)
 	tcase_set_timeout(tc, 120);
 	/* Certain, not a race: a few runs show it is every time. */
 	tcase_add_loop_test(tc, skipped_thread_is_found, 0, 5);
+	tcase_add_test(tc, unlistable_thread_ends_the_process);
 	suite_add_tcase(s, tc);
 	return s;
 }
