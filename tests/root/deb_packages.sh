@@ -109,6 +109,12 @@ inside() {
 		fail "libcap.so.2 is not ours: $(readlink -f "$m/lib/$ma/libcap.so.2")"
 	inroot ldd /usr/sbin/ip | grep -q "libcap.so.2 => /lib/$ma/libcap.so.2" ||
 		fail "ip does not load /lib/$ma/libcap.so.2"
+	# Debian's mode for shared libraries (dh_fixperms), though "make
+	# install" gives them 0755 as upstream's does.
+	for l in libcap.so.2.76 libpsx.so.2.76; do
+		mode=$(stat -c %a "$m/usr/lib/$ma/$l")
+		[ "$mode" = 644 ] || fail "the package installs $l mode $mode, Debian's is 644"
+	done
 
 	# 1b. Debian's policy kept: the conffile ours ships ends, as Debian's
 	# does, with "none *" (every user no earlier line names has the
