@@ -3,8 +3,9 @@
 # README.md stays what a newcomer reads in five minutes: at most 200
 # lines; its set-up block is exactly the two commands "make demo" and
 # "make test"; its map names every manual page (a page, not a ".so" alias)
-# as name(section) and links every guide in docs/ and bench/README.md.
-# (The map once left out capmanifest(8), perfdoctor(8), capcheck(8) and
+# as name(section) and links every guide in docs/ and bench/README.md;
+# every relative link there and in the guides reaches its file and
+# heading. (The map once left out capmanifest(8), perfdoctor(8), capcheck(8) and
 # capaudit(8).)
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -39,4 +40,31 @@ for doc in "$TOP"/docs/*.md "$TOP/bench/README.md"; do
 	rel=${doc#"$TOP"/}
 	grep -qF "]($rel)" "$readme" || fail "README.md's map does not link $rel"
 done
-finish "README.md: short, two set-up commands, a complete map"
+# Every relative link of README.md, the guides and bench/README.md reaches
+# a file of the tree, and its #anchor a heading of that file (GitHub's
+# anchors: lower case, punctuation dropped, spaces as '-').
+slugs() {	# the anchors of a Markdown file's headings
+	sed -n 's/^#\{1,6\} //p' "$1" | tr 'A-Z' 'a-z' |
+		sed 's/[^a-z0-9 _-]//g; s/ /-/g'
+}
+links=0
+for doc in "$readme" "$TOP"/docs/*.md "$TOP/bench/README.md"; do
+	dir=${doc%/*}
+	grep -o '\]([^)]*)' "$doc" | sed 's/^](//; s/)$//' >"$T/links"
+	while IFS= read -r l; do
+		case $l in *://*|mailto:*) continue ;; esac
+		links=$((links + 1))
+		file=${l%%#*} anchor=
+		case $l in *#*) anchor=${l#*#} ;; esac
+		target=$dir/$file
+		[ -n "$file" ] || target=$doc
+		if [ ! -e "$target" ]; then
+			fail "${doc#"$TOP"/}: link to a missing file: $l"
+		elif [ -n "$anchor" ] && ! slugs "$target" | grep -qxF "$anchor"; then
+			fail "${doc#"$TOP"/}: link to a missing heading: $l"
+		fi
+	done <"$T/links"
+done
+[ "$links" -ge 20 ] && ok "$links relative links reach their files and headings" ||
+	fail "only $links relative links found"
+finish "README.md: short, two set-up commands, a complete map; the guides' links hold"
