@@ -49,7 +49,12 @@ CONF=$TESTS_DIR/suites.conf
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || cpus=1
 JOBS=${JOBS:-$((2 * cpus))}
 [ "$JOBS" -ge 1 ] 2>/dev/null || { echo "run.sh: JOBS=$JOBS: want a number >= 1" >&2; exit 2; }
-VALGRIND_ARGS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --trace-children=yes"
+# A child given an argument containing "vg-untraced-foreign" is not traced:
+# a test marks so a foreign program it runs for comparison or read-back
+# (a shell, sha256sum), never one of ours nor one loading our libraries;
+# memcheck there would check that program's memory, at tens of times its
+# cost (tests/unit/check_run.h: UNTRACED_FOREIGN).
+VALGRIND_ARGS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --trace-children=yes --trace-children-skip-by-arg=*vg-untraced-foreign*"
 # Our builds (the sanitizer pass's) run with -j of their own: make does not
 # hand its job server to this script, so drop it from MAKEFLAGS (keeping
 # the variables given to make, such as CC=clang).
