@@ -66,4 +66,14 @@ case $state in
 ''|Z*) ;;
 *) kill "$child"; fail "the hung suite's child outlived the time-out ($state)" ;;
 esac
-finish "skip after failure, checked clean-ups and suite time-outs behave"
+# run.sh's passes are its own to run: a suite does not inherit PASSES.
+# One that runs run.sh again (progs_host_preset.sh) would otherwise repeat
+# every pass of "make test" inside the plain one, the sanitizer pass's
+# build of the tree included, racing the outer run's own.
+printf '%s\n' '#!/bin/sh' "echo \"[\${PASSES-unset}]\" >'$T/passes.seen'" >"$T/passes.sh"
+PASSES=plain TESTS="$T/passes.sh" LOGDIR="$T/logs" TEST_SUMMARY= \
+	sh "$TESTS_DIR/run.sh" >"$T/run2.out" 2>&1 ||
+	{ fail "run.sh failed a suite that only writes a file"; sed 's/^/    /' "$T/run2.out"; }
+[ "$(cat "$T/passes.seen" 2>/dev/null)" = "[unset]" ] ||
+	fail "a suite sees run.sh's PASSES: $(cat "$T/passes.seen" 2>/dev/null)"
+finish "skip after failure, checked clean-ups, suite time-outs and the passes behave"
