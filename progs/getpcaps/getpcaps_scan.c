@@ -507,6 +507,8 @@ int scan_run(struct scan *s, const char *proc_root, const struct scan_opts *o)
 		      O_CLOEXEC);
 	if (procfd < 0)
 		return -1;
+	s->counts.hidden = proc_hides_processes(procfd, s->counts.hidden_why,
+						sizeof(s->counts.hidden_why));
 	dir = fdopendir(procfd);
 	if (dir == NULL) {
 		int saved = errno;

@@ -34,6 +34,11 @@ int creds_root_like(const struct creds *c)
 	return c->uid[0] == 0 || c->uid[1] == 0 || c->uid[2] == 0;
 }
 
+int creds_uid0(const struct creds *c)
+{
+	return creds_root_like(c) || c->uid[3] == 0;
+}
+
 void creds_release(struct creds *c)
 {
 	free(c->groups);

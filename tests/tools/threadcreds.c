@@ -17,6 +17,12 @@
  *              short-lived threads, each dropping to uid 70000 + (a
  *              counter % 1000) before it exits: threads appear and vanish
  *              all the time, some while getpcaps reads them
+ *   bare       as split, but the worker keeps uid 0 and empties its own
+ *              capability sets (capset): it holds nothing now, and its
+ *              next execve() gives it the whole bounding set back
+ *   fsroot     as split, but the worker takes uid 65534 for its real,
+ *              effective and saved ids and keeps filesystem uid 0, with
+ *              empty sets: root to every file root owns
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,6 +53,44 @@ static void drop_this_thread(uid_t uid)
 	}
 }
 
+/* This thread only: E, P and I set to the one capability cap (-1: none). */
+static void capset_this_thread(int cap)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (cap >= 0)
+		d[cap / 32].effective = d[cap / 32].permitted =
+			1u << (cap % 32);
+	if (syscall(SYS_capset, &h, d) != 0) {
+		fprintf(stderr, "threadcreds: capset: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+/*
+ * This thread only: uids 65534 but the filesystem one 0, nothing held.
+ * keepcaps keeps CAP_SETUID across the switch, setfsuid(0) needs it.
+ */
+static void fsroot_this_thread(void)
+{
+	if (syscall(SYS_prctl, PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0 ||
+	    syscall(SYS_setresgid, 65534, 65534, 65534) != 0 ||
+	    syscall(SYS_setresuid, 65534, 65534, 65534) != 0) {
+		fprintf(stderr, "threadcreds: setresuid: %s\n", strerror(errno));
+		exit(1);
+	}
+	capset_this_thread(CAP_SETUID);
+	syscall(SYS_setfsuid, 0);
+	/* setfsuid() answers the old id: ask again to see the new one. */
+	if (syscall(SYS_setfsuid, -1) != 0) {
+		fprintf(stderr, "threadcreds: setfsuid(0) did not take\n");
+		exit(1);
+	}
+	capset_this_thread(-1);
+}
+
 static void announce(int index)
 {
 	pthread_mutex_lock(&lock);
@@ -54,8 +100,12 @@ static void announce(int index)
 	pthread_mutex_unlock(&lock);
 }
 
+/* How a worker that keeps root's uid ends up (see the modes). */
+enum keep { KEEP_ALL, KEEP_NOTHING, KEEP_FSUID };
+
 struct worker {
 	int index, drop;
+	enum keep keep;
 };
 
 static void *worker(void *arg)
@@ -64,6 +114,10 @@ static void *worker(void *arg)
 
 	if (w->drop)
 		drop_this_thread(65534);
+	else if (w->keep == KEEP_NOTHING)
+		capset_this_thread(-1);
+	else if (w->keep == KEEP_FSUID)
+		fsroot_this_thread();
 	announce(w->index);
 	for (;;)
 		pause();
@@ -97,10 +151,15 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
 	int n = 1, i, exit_main = 0, churn = 0;
+	enum keep keep = KEEP_ALL;
 	struct worker *w;
 
 	if (strcmp(mode, "split") == 0) {
 		n = 1;
+	} else if (strcmp(mode, "bare") == 0) {
+		keep = KEEP_NOTHING;
+	} else if (strcmp(mode, "fsroot") == 0) {
+		keep = KEEP_FSUID;
 	} else if (strcmp(mode, "mainexit") == 0) {
 		exit_main = 1;
 	} else if (strcmp(mode, "many") == 0 && argc > 2) {
@@ -108,7 +167,8 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "churn") == 0) {
 		churn = 1;
 	} else {
-		fprintf(stderr, "usage: threadcreds split|mainexit|churn|many N\n");
+		fprintf(stderr, "usage: threadcreds split|mainexit|churn|bare|"
+			"fsroot|many N\n");
 		return 2;
 	}
 	if (n < 1 || n > 100000)
@@ -126,6 +186,7 @@ int main(int argc, char **argv)
 
 		w[i].index = i + 1;
 		w[i].drop = i < n - 1;	/* the last one stays root */
+		w[i].keep = keep;
 		if (pthread_create(&t, NULL, worker, &w[i]) != 0) {
 			fprintf(stderr, "threadcreds: pthread_create failed\n");
 			return 1;
