@@ -251,8 +251,18 @@ void fix_perf(struct verdict *v, const struct binary_facts *b,
  */
 int fix_pam_grant(struct verdict *v, const struct subject *who,
 		  const struct fix_context *fx, int add_inh, uint64_t undrop);
-/* The grant below a '*' line, moved above it (fx->shadow). */
-void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
+/*
+ * The grant below a '*' line, moved above it (fx->shadow), when the move
+ * changes nothing but cap_perfmon for anyone. Returns 1 when it printed
+ * the fix, else 0.
+ */
+int fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
+/*
+ * 1 when caps text then grants what now grants, cap_perfmon in the
+ * inheritable and ambient sets aside ("none" and "" grant nothing, "all"
+ * equals only itself); else 0.
+ */
+int grant_only_perf_differs(const char *now, const char *then);
 /*
  * For the suggest: lines: the preset for b that keeps who's access, as
  * one line of commands (into buf) and their notes (into note). Returns

@@ -13,9 +13,22 @@
 #include <unistd.h>
 
 #include "groups.h"
-#include "names.h"
 #include "perf.h"
 #include "perfdoctor.h"
+
+/*
+ * The name of group gid, whole, into buf; NULL when it has none or does
+ * not fit: a name cut short in a command would name another group.
+ */
+static const char *group_name(gid_t gid, char *buf, size_t len)
+{
+	struct group *gr = getgrgid(gid);
+
+	if (gr == NULL || strlen(gr->gr_name) >= len)
+		return NULL;
+	memcpy(buf, gr->gr_name, strlen(gr->gr_name) + 1);
+	return buf;
+}
 
 /*
  * Whether the user (database credentials of fx), with group extra too
@@ -88,7 +101,7 @@ static void preset_steps(struct verdict *v, const struct binary_facts *b,
 			 const struct subject *who,
 			 const struct fix_context *fx)
 {
-	char gbuf[64], note[256];
+	char gbuf[1024], note[256];
 	const char *grp = PERF_GROUP;
 	gid_t ggid = (gid_t)-1;
 	struct group *gr;
@@ -101,8 +114,8 @@ static void preset_steps(struct verdict *v, const struct binary_facts *b,
 		return;
 	}
 	if (b->gid != 0 && !(b->mode & 0001) && fx->in_file_group &&
-	    getgrgid(b->gid) != NULL) {
-		grp = names_group(b->gid, gbuf, sizeof(gbuf));
+	    group_name(b->gid, gbuf, sizeof(gbuf)) != NULL) {
+		grp = gbuf;
 		ggid = b->gid;
 	} else if (!fx->perf_users_exists) {
 		create = join = 1;
@@ -114,6 +127,24 @@ static void preset_steps(struct verdict *v, const struct binary_facts *b,
 	/* Nobody can be added to a group by a name the database lacks. */
 	if (join && !fx->user_known)
 		return;
+	/*
+	 * Nor to one whose capability.conf lines would grant the user more
+	 * than perf ("^cap_sys_admin @perf_users" above the user's line).
+	 */
+	if (join && fx->pv != NULL && fx->pv->conf.judged &&
+	    fx->pv->conf.joined_judged &&
+	    !grant_only_perf_differs(fx->pv->conf.grant,
+				     fx->pv->conf.joined_grant)) {
+		add_fix(v, "joining %s changes what %s grants %s: '%s' "
+			"instead of '%s'; no command printed: give %s's "
+			"grant a line of its own first, or change that group's",
+			PERF_GROUP, fx->pv->config, who->name,
+			fx->pv->conf.joined_grant[0] != '\0' ?
+			fx->pv->conf.joined_grant : "nothing",
+			fx->pv->conf.grant[0] != '\0' ?
+			fx->pv->conf.grant : "nothing", who->name);
+		return;
+	}
 	/* The file's mode cannot open a directory the user cannot pass. */
 	if (!who->is_root && fx->user_known &&
 	    (dirs_let_through(b->path, fx, ggid) == ANSWER_NO ||
@@ -156,7 +187,8 @@ static void fix_preset(struct verdict *v, const struct binary_facts *b,
 void fix_perf(struct verdict *v, const struct binary_facts *b,
 	      const struct subject *who, const struct fix_context *fx)
 {
-	char gbuf[64], note[64];
+	char gbuf[1024], note[64];
+	const char *grp;
 	struct cmd c;
 
 	if (!v->want_preset && !v->want_exec)
@@ -166,14 +198,29 @@ void fix_perf(struct verdict *v, const struct binary_facts *b,
 		if (exec_with(b, fx, (gid_t)-1) == ANSWER_YES)
 			return;
 		/* Joining the binary's group does, if that group may run it. */
-		if (b->gid != 0 && !fx->in_file_group &&
-		    getgrgid(b->gid) != NULL &&
-		    exec_with(b, fx, b->gid) == ANSWER_YES &&
+		grp = b->gid != 0 && !fx->in_file_group ?
+		      group_name(b->gid, gbuf, sizeof(gbuf)) : NULL;
+		if (grp != NULL && exec_with(b, fx, b->gid) == ANSWER_YES &&
 		    dirs_let_through(b->path, fx, b->gid) != ANSWER_NO) {
+			/*
+			 * A group gives all it may do, not perf alone: only
+			 * perf_users, kept for perf (the preset's), is joined
+			 * by a command. Any other (devs, adm, docker: whatever
+			 * perf happens to belong to) is the admin's call.
+			 */
+			if (strcmp(grp, PERF_GROUP) != 0) {
+				add_fix(v, "members of %s's group %s may run it, "
+					"but joining %s gives %s all else that "
+					"group may do (its files, its sudo and "
+					"capability.conf rules): no command "
+					"printed; add %s to it only if that is "
+					"meant", b->path, grp, grp, who->name,
+					who->name);
+				return;
+			}
 			cmd_init(&c);
 			cmd_lit(&c, "usermod -aG ");
-			cmd_word(&c, "group name",
-				 names_group(b->gid, gbuf, sizeof(gbuf)));
+			cmd_word(&c, "group name", grp);
 			cmd_lit(&c, " ");
 			cmd_name(&c, "user name", who->name);
 			put(note, sizeof(note), "then log in again");
