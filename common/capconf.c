@@ -19,7 +19,7 @@ static int is_null_device(const struct stat *st)
 int capconf_open(struct capconf_reader *r, const char *path)
 {
 	struct stat st;
-	int fd;
+	int fd, rc;
 
 	memset(r, 0, sizeof(*r));
 	/*
@@ -47,10 +47,18 @@ int capconf_open(struct capconf_reader *r, const char *path)
 		close(fd);
 		return CAPCONF_OPEN_NOT_REGULAR;
 	}
-	if (st.st_mode & S_IWOTH) {
-		/* Anyone could grant themselves anything (as libcap 2.69+). */
+	/*
+	 * Whoever could have written it could grant themselves anything:
+	 * world-writable (as libcap 2.69+), and beyond libcap a file or
+	 * directory another user owns or may write (capconf_trust.c).
+	 */
+	rc = capconf_trust(path, fd, &st);
+	if (rc != CAPCONF_OPEN_OK) {
+		int saved = errno;
+
 		close(fd);
-		return CAPCONF_OPEN_WORLD_WRITABLE;
+		errno = saved;
+		return rc;
 	}
 	r->fp = fdopen(fd, "r");
 	if (r->fp == NULL) {
@@ -72,6 +80,12 @@ const char *capconf_open_strerror(int status)
 		return "world-writable: anyone could have rewritten it";
 	case CAPCONF_OPEN_NOT_REGULAR:
 		return "not a regular file";
+	case CAPCONF_OPEN_UNTRUSTED:
+		return "a user other than root owns it or may write it (its"
+		       " group or ACL): they could grant themselves anything";
+	case CAPCONF_OPEN_UNTRUSTED_DIR:
+		return "a directory above it may be changed by a user other"
+		       " than root, who could put another file in its place";
 	default:
 		return strerror(errno);
 	}

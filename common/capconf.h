@@ -4,6 +4,7 @@
 #define COMMON_CAPCONF_H
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "groups.h"
@@ -35,6 +36,10 @@ enum capconf_open_status {
 	CAPCONF_OPEN_FAILED = -1,	/* errno says why */
 	CAPCONF_OPEN_WORLD_WRITABLE = -2,	/* S_IWOTH and not /dev/null */
 	CAPCONF_OPEN_NOT_REGULAR = -3,	/* FIFO, device other than /dev/null */
+	/* owned, or writable through its group or ACL, by someone untrusted */
+	CAPCONF_OPEN_UNTRUSTED = -4,
+	/* a directory above it may be changed by someone untrusted */
+	CAPCONF_OPEN_UNTRUSTED_DIR = -5,
 };
 
 /* A line with tokens that is no comment; tok[0] is the caps text. */
@@ -129,6 +134,17 @@ typedef void (*capconf_log_fn)(void *ctx, int prio, const char *fmt, ...)
  * CAPCONF_OPEN_OK or a negative enum capconf_open_status.
  */
 int capconf_open(struct capconf_reader *r, const char *path);
+
+/*
+ * Could anyone but root have written the regular file of st, at path,
+ * open on fd (or -1: judged by path, following a symbolic link):
+ * its owner, its group's or an ACL entry's write permission, or a
+ * directory above it they may change? CAPCONF_OPEN_OK when not;
+ * CAPCONF_OPEN_WORLD_WRITABLE, CAPCONF_OPEN_UNTRUSTED (the file itself:
+ * "chown root; chmod 0644" mends it), CAPCONF_OPEN_UNTRUSTED_DIR, or
+ * CAPCONF_OPEN_FAILED with errno. (capconf_trust.c)
+ */
+int capconf_trust(const char *path, int fd, const struct stat *st);
 
 /*
  * Reads the next line that carries tokens (empty lines and comments are

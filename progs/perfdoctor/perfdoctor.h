@@ -75,7 +75,8 @@ struct user_facts {
  * fix that edits it starts from what pam_cap will then read.
  */
 struct conf_facts {
-	int refused;		/* world-writable: pam_cap reads none */
+	int refused;		/* pam_cap reads none: others may write it */
+	int untrusted;		/* refused, not for S_IWOTH: owner, group, ACL */
 	uid_t uid;		/* its owner */
 	int exists;
 	int has_lines;		/* not empty: sed can insert into it */

@@ -117,7 +117,10 @@ int grant_only_perf_differs(const char *now, const char *then)
 	return same;
 }
 
-/* "chmod 0644": pam_cap reads no world-writable capability.conf. */
+/*
+ * "chmod 0644": pam_cap reads no capability.conf others may write (its
+ * mode, or an ACL, whose mask and other entry chmod sets too).
+ */
 static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 {
 	struct cmd c;
@@ -131,7 +134,9 @@ static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 	}
 	cmd_lit(&c, "chmod 0644 ");
 	cmd_path(&c, "file name", pv->config);
-	cmd_add(v, &c, "pam_cap reads nothing from a world-writable file");
+	cmd_add(v, &c, pv->conf.untrusted ? "pam_cap reads nothing from a "
+		"file a user other than root owns or may write" :
+		"pam_cap reads nothing from a world-writable file");
 }
 
 /*

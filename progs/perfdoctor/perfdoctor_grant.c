@@ -161,7 +161,7 @@ static void judge_conf(struct pam_view *view, const char *user,
 	struct capconf_match fixed, joined;
 	cap_iab_t iab;
 	struct stat st;
-	int jrc, dummy;
+	int jrc, dummy, trust;
 
 	memset(cf, 0, sizeof(*cf));
 	if (stat(view->config, &st) == 0) {
@@ -171,7 +171,17 @@ static void judge_conf(struct pam_view *view, const char *user,
 		cf->exists = 1;
 		cf->uid = st.st_uid;
 		cf->has_lines = st.st_size > 0;
-		cf->refused = (st.st_mode & S_IWOTH) != 0;
+		/*
+		 * What others may write pam_cap refuses. chown and chmod of
+		 * the file mend its owner, group and ACL; a directory others
+		 * may change is no edit of the file, and none is judged.
+		 */
+		trust = capconf_trust(view->config, -1, &st);
+		if (trust == CAPCONF_OPEN_UNTRUSTED_DIR ||
+		    trust == CAPCONF_OPEN_FAILED)
+			return;
+		cf->refused = trust != CAPCONF_OPEN_OK;
+		cf->untrusted = trust == CAPCONF_OPEN_UNTRUSTED;
 	} else if (errno != ENOENT) {
 		return;
 	}
