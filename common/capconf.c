@@ -140,6 +140,30 @@ static void split_tokens(struct capconf_line *line)
 	}
 }
 
+/*
+ * Is line a rule (its first word not a comment) holding a control
+ * character other than a tab? Sets the error and the byte if so. No name,
+ * group or IAB text holds one, and what a terminal shows of such a line
+ * is not what pam_cap reads: it is unusable, like a NUL byte.
+ */
+static int control_in_rule(struct capconf_line *line)
+{
+	const unsigned char *p = (const unsigned char *)line->buf;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '#')
+		return 0;
+	for (; *p != '\0'; p++) {
+		if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+			line->error = CAPCONF_LINE_CONTROL;
+			line->control = *p;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int capconf_next(struct capconf_reader *r, struct capconf_line **out)
 {
 	struct capconf_line *line = &r->line;
@@ -155,6 +179,11 @@ int capconf_next(struct capconf_reader *r, struct capconf_line **out)
 		if (line->error != CAPCONF_LINE_OK) {
 			/* Reported even if it looks like a comment: libcap
 			 * would parse the tail of a long comment as a grant. */
+			line->ntok = 0;
+			*out = line;
+			return 1;
+		}
+		if (control_in_rule(line)) {
 			line->ntok = 0;
 			*out = line;
 			return 1;

@@ -28,6 +28,13 @@ enum capconf_line_error {
 	CAPCONF_LINE_OK = 0,
 	CAPCONF_LINE_TOO_LONG,		/* longer than CAPCONF_LINE_MAX */
 	CAPCONF_LINE_NUL,		/* holds a NUL byte: binary data */
+	/*
+	 * A rule (no comment) holding a control character other than a tab:
+	 * libcap splits only at blanks, so "none alice\r" (a file with DOS
+	 * line ends) names "alice\r", nobody, and the restriction meant for
+	 * alice is silently skipped for a later, broader line.
+	 */
+	CAPCONF_LINE_CONTROL,
 };
 
 /* Results of capconf_open(); negative values mean "read nothing". */
@@ -46,6 +53,7 @@ enum capconf_open_status {
 struct capconf_line {
 	unsigned long number;		/* 1-based line number in the file */
 	enum capconf_line_error error;
+	unsigned char control;		/* CAPCONF_LINE_CONTROL: the byte */
 	int ntok;
 	char *tok[CAPCONF_TOKENS_MAX];	/* point into buf */
 	char buf[CAPCONF_LINE_MAX + 1];

@@ -407,6 +407,12 @@ int capconf_scan(struct capconf_reader *r, const char *path,
 		if (at < 0 && line->error == CAPCONF_LINE_NUL)
 			return stop(m, path, line->number, log, ctx,
 				    "NUL byte in line");
+		if (at < 0 && line->error == CAPCONF_LINE_CONTROL)
+			return stop(m, path, line->number, log, ctx,
+				    "control character 0x%02x in line%s: a "
+				    "name would hold it", line->control,
+				    line->control == '\r' ? " (CR: a file "
+				    "with DOS line ends?)" : "");
 		if (at < 0)
 			return stop(m, path, line->number, log, ctx,
 				    "cannot tell whether '%s' is in '%s': %s",

@@ -230,6 +230,12 @@ static int lint(const char *path)
 				  CAPCONF_LINE_MAX, STOPS);
 		} else if (line->error == CAPCONF_LINE_NUL) {
 			warn_line(path, line->number, "NUL byte: %s", STOPS);
+		} else if (line->error == CAPCONF_LINE_CONTROL) {
+			warn_line(path, line->number, "control character "
+				  "0x%02x%s: %s (libcap would read it as part "
+				  "of a name)", line->control,
+				  line->control == '\r' ? " (CR: DOS line "
+				  "ends?)" : "", STOPS);
 		} else if (stop != 0) {
 			warn_line(path, line->number, "never used: pam_cap "
 				  "stops at line %lu first", stop);

@@ -87,7 +87,8 @@ cc --config "$T/conf" 2>"$T/err"
 [ "$(cat "$T/err")" = "capcheck: $T/conf:1: warning: '+perf_users' is a user name, not a group: write '@perf_users'" ] ||
 	fail "plain name: $(shown "$T/err")"
 # Names a terminal would not show as they are: nothing to copy, and why.
-for esc in 'e\033[2J' 'bad\377' 'bidi\342\200\256x'; do
+# (One with a control character stops pam_cap: capcheck_verdicts.sh.)
+for esc in 'bad\377' 'bidi\342\200\256x'; do
 	printf "cap_kill +$esc\\n" >"$T/conf"
 	cc --config "$T/conf" 2>"$T/err"
 	rc=$?

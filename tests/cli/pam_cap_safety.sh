@@ -42,6 +42,24 @@ logged ":1: line longer than 4095 bytes; stopped here, nothing granted"
 pad 2000000 a >"$T/huge1"	# 2 MB, no newline at all
 t ours "@$T/huge1" "config=$T/huge1" alice 'auth setcred' "$stop"
 
+# --- Control characters: what a terminal shows is not what is read ---
+# libcap splits only at blanks: with a DOS line end "none alice" names
+# "alice\r", nobody, and a "*" line (written with another editor) or
+# default= grants alice what the line was there to keep from her. A rule
+# holding a control character (a tab aside) ends the decision; a comment
+# may hold one.
+t ours 'none alice\r\n^cap_sys_admin *\n' '' alice 'auth setcred' "$stop"
+logged ":1: control character 0x0d in line (CR: a file with DOS line ends?): a name would hold it; stopped here, nothing granted"
+deb "$ok iab=^21 $k0"
+t ours 'none alice\r\n' 'default=^cap_sys_admin' alice 'auth setcred' "$stop"
+deb "auth=IGNORE setcred=SUCCESS iab=^21 $k0"
+t ours 'none al\033[2Dalice\n^cap_sys_admin *\n' '' alice 'auth setcred' "$stop"
+logged ":1: control character 0x1b in line: a name would hold it; stopped here, nothing granted"
+t ours 'none alice\v\n^cap_sys_admin *\n' '' alice 'auth setcred' "$stop"
+t ours 'none alice\177\n^cap_sys_admin *\n' '' alice 'auth setcred' "$stop"
+t both '# DOS line end\r\n\tcap_bpf\talice\n' '' alice 'auth setcred' "$ok iab=39 $k0"
+t both 'cap_bpf bob\ncap_kill alice\r\n' '' bob 'auth setcred' "$ok iab=39 $k0"	# bob's line first
+
 # --- NUL bytes and binary files ---
 t ours 'cap_kill alice\0junk\n' '' alice 'auth setcred' "$stop"
 logged ":1: NUL byte in line; stopped here, nothing granted"
