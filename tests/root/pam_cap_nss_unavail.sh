@@ -9,7 +9,8 @@
 # captest, looks like no member of it, and "^cap_sys_admin *" after
 # "none @ldapdeny" granted. Now the group is looked up by name, the
 # failure is seen, nothing is granted (no later line, no default=), and
-# the reason is logged. The suite re-runs itself in a private mount
+# the reason is logged, also when some library of the process exports
+# the name of nss_wrapper's switch. The suite re-runs itself in a private mount
 # namespace and binds its own passwd, group and nsswitch.conf over /etc's
 # there (the host's are never written); glibc finds the service through
 # LD_LIBRARY_PATH (pamcase and capsh are not set-user-ID).
@@ -72,6 +73,19 @@ CAPTEST_NSS=tryagain
 t ours "$cfg" '' mal 'auth setcred' "$stop"
 logged "group 'ldapdeny' cannot be looked up: Resource temporarily unavailable; stopped here"
 CAPTEST_NSS=unavail
+# A library of the process exporting nss_wrapper_enabled() (the service
+# itself, preloaded, saying yes) while glibc answers the look-ups: glibc's
+# ENOENT is still a failed service. The old check looked for the name
+# alone, took ENOENT for "no such group", and "*" granted.
+PAM_PRELOAD_MORE=$BIN/libnss_captest.so.2 CAPTEST_FAKE_WRAPPER=1
+export PAM_PRELOAD_MORE CAPTEST_FAKE_WRAPPER
+t ours "$cfg" '' mal 'auth setcred' "$stop"
+logged "cannot tell whether 'mal' is in '@ldapdeny': group 'ldapdeny' cannot be looked up: No such file or directory; stopped here, nothing granted"
+# ... and the service answering, the same process decides as before.
+CAPTEST_NSS=member
+t ours "$cfg" '' alice 'setcred' "setcred=SUCCESS iab=^21 $k0"
+CAPTEST_NSS=unavail
+unset PAM_PRELOAD_MORE CAPTEST_FAKE_WRAPPER
 # Lines that need no group decide as before; alice's own line too.
 t ours '^cap_perfmon mal\nnone @ldapdeny\n' '' mal 'auth setcred' "$ok iab=^38 $k0"
 t ours 'cap_perfmon alice\n^cap_sys_admin *\n' '' alice 'auth setcred' "$ok iab=38 $k0"
