@@ -39,6 +39,7 @@ struct opts {
 	cap_iab_t iab;		/* --iab, or NULL */
 	pid_t pid;		/* --pid, or 0 */
 	unsigned long long duration;
+	unsigned long long trial_timeout;	/* --trial-timeout, or 0 */
 	struct success success;	/* --success */
 	int json, suggest, no_minimize, check, help, version;
 	const char *output;
@@ -122,6 +123,18 @@ static int opt_duration(void *p, const char *v)
 	return OPTS_NEXT;
 }
 
+static int opt_trial_timeout(void *p, const char *v)
+{
+	unsigned long long *n = &((struct opts *)p)->trial_timeout;
+
+	if (number_parse(v, 10, 31536000, n) != 0 || *n == 0) {
+		escape_line(stderr, PROG ": ", "--trial-timeout=%s: not a number of "
+			    "seconds (1 to 31536000)", v);
+		return 2;
+	}
+	return OPTS_NEXT;
+}
+
 /* --success=0,124: exit statuses, each 0 to 255. */
 static int opt_success(void *p, const char *v)
 {
@@ -180,6 +193,9 @@ static const struct opt options[] = {
 	{ "success", 0, required_argument, opt_success, "STATUS,...",
 	  "with --suggest: the exit statuses that mean success\n"
 	  "(default: the status with every candidate granted)", 0 },
+	{ "trial-timeout", 0, required_argument, opt_trial_timeout, "SECONDS",
+	  "with --suggest: end a trial that runs longer, unproven\n"
+	  "(default: 10 times the first run, at least 30)", 0 },
 	{ "output", 0, required_argument, opt_output, "FILE",
 	  "write the report to FILE instead of stdout", 0 },
 	{ "check", 0, no_argument, NULL, NULL,
@@ -304,12 +320,16 @@ static int check_combinations(const struct opts *o, int argc)
 			"--duration goes with --pid" : "--user and --iab go with a COMMAND, not --pid");
 		return 2;
 	}
-	if ((o->no_minimize || o->success.n) && !o->suggest) {
-		fprintf(stderr, "%s: --no-minimize and --success go with --suggest\n", PROG);
+	if ((o->no_minimize || o->success.n || o->trial_timeout) && !o->suggest) {
+		fprintf(stderr, "%s: --no-minimize, --success and --trial-timeout go "
+			"with --suggest\n", PROG);
 		return 2;
 	}
 	return 0;
 }
+
+/* The least time a trial gets before it is ended, in seconds. */
+#define TRIAL_TIMEOUT_MIN 30.0
 
 /* What the trials need besides the suggestion. */
 struct trials {
@@ -345,6 +365,11 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		if (f->fd < 0 && f->path != NULL)
 			f->fd = trial_open_file(f->path, f->maj, f->min, f->ino,
 						why, sizeof(why));
+		/* Before every trial: a later run may have loaded more. */
+		if (f->fd >= 0 && !trial_libraries_allowed(f, why, sizeof(why))) {
+			close(f->fd);
+			f->fd = -1;
+		}
 		if (f->fd < 0) {
 			char *shown = escape_dup(f->path != NULL ? f->path : f->comm);
 
@@ -369,6 +394,22 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 			 "(capaudit said why above)");
 		return -1;
 	}
+	if (rr->left_running) {
+		tally_free(t);
+		snprintf(sg->unproven, sizeof(sg->unproven), "run %d left processes "
+			 "running that capaudit could not end", sg->runs);
+		return -1;
+	}
+	if (rr->cut != CUT_NONE) {
+		tally_free(t);
+		if (rr->cut == CUT_STOP)
+			snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
+		else
+			snprintf(sg->unproven, sizeof(sg->unproven), "run %d did not "
+				 "end within %.0f s and was ended (a server? wrap it in "
+				 "timeout(1); or --trial-timeout)", sg->runs, l.limit);
+		return -1;
+	}
 	return 0;
 }
 
@@ -381,14 +422,21 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 	struct trial_runner runner = { run_trial, &tr };
 	char why[300];
 	size_t i;
-	int any = 0;
+	int any = 0, trials_as_root;
 
 	if (suggest_build(sg, t, rr) < 0) {
 		suggest_unproven(sg, strerror(ENOMEM));
 		return;
 	}
-	sg->user = o->user != NULL ? o->user : geteuid() == 0 ?
-		   "root without root's capabilities (SECBIT_NOROOT)" : "you";
+	/*
+	 * The trials run as uid 0 without --user, and with a --user whose
+	 * uid is 0 (root, or another name for it): uid 0 would get every
+	 * capability at each execve whatever the copies carry, and each
+	 * trial would "succeed" without the capability it leaves out.
+	 */
+	trials_as_root = o->user != NULL ? o->uid == 0 : geteuid() == 0;
+	sg->user = o->user != NULL ? o->user : trials_as_root ? "root" : "you";
+	sg->noroot = trials_as_root;
 	for (i = 0; i < sg->nfiles; i++)
 		any |= sg->files[i].candidates != 0;
 	if (!any) {
@@ -408,17 +456,37 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 				 "capaudit could not learn its own user namespace" : why);
 		return;
 	}
+	if (!trial_command_allowed(l->path, why, sizeof(why))) {
+		suggest_unproven(sg, why);
+		return;
+	}
 	if (plan_init(&tr.plan) < 0) {
 		snprintf(why, sizeof(why), "a directory for the trials: %s", strerror(errno));
 		suggest_unproven(sg, why);
 		return;
 	}
 	tr.plan.quiet = 1;
-	tr.plan.noroot = o->user == NULL;
+	tr.plan.noroot = trials_as_root;
+	/*
+	 * The command ended on its own once; a trial the grant lets run on
+	 * (a server) would hold capaudit for ever, its output unseen.
+	 */
+	tr.launch.limit = o->trial_timeout ? (double)o->trial_timeout :
+			  rr->seconds * 10 > TRIAL_TIMEOUT_MIN ? rr->seconds * 10 :
+			  TRIAL_TIMEOUT_MIN;
+	/* What a trial leaves running is handed to capaudit, which ends it. */
+	if (trial_reaper(1) < 0) {
+		snprintf(why, sizeof(why), "capaudit cannot end what a trial leaves "
+			 "running (PR_SET_CHILD_SUBREAPER: %s)", strerror(errno));
+		suggest_unproven(sg, why);
+		plan_release(&tr.plan);
+		return;
+	}
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "%s: proving the grant: running the command again, "
 			"at most %d times\n", PROG, TRIALS_MAX);
 	suggest_prove(sg, &o->success, &runner);
+	trial_reaper(0);
 	plan_release(&tr.plan);
 }
 

@@ -220,6 +220,19 @@ struct exec_image {
 	char *file;		/* the kernel's path; NULL when not seen */
 	uint32_t maj, min;
 	uint64_t ino;
+	size_t *libs;		/* what else it mapped executable: in maps */
+	size_t nlibs, libs_size;
+};
+
+/*
+ * A file a process mapped executable besides the one it runs: its
+ * loader, its libraries, what it dlopen()s. Their code runs with the
+ * capabilities of the file that loads them.
+ */
+struct mapped_file {
+	char *path;		/* the kernel's name for it */
+	uint32_t maj, min;
+	uint64_t ino;
 };
 
 struct proc {
@@ -253,6 +266,9 @@ struct tally {
 	struct table pid_index;	/* pid -> index in procs */
 	struct exec_image *images;
 	size_t nimages, images_size;
+	struct mapped_file *maps;	/* every one, once */
+	size_t nmaps, maps_size;
+	struct table map_index;	/* (device, inode) -> index in maps, plus one */
 	struct table checks;	/* (tid, cred, image, namespace, cap) -> counts */
 	struct table spans;	/* (tid, image, cred) -> when it was used */
 	struct table pending;	/* kprobe entries waiting for their return */
@@ -291,10 +307,20 @@ const char *class_reason(enum check_class c);
 
 /* ---- capaudit_report.c: the table and --json ---- */
 
+/* Why capaudit ended a trial itself: its status says nothing then. */
+enum run_cut {
+	CUT_NONE,
+	CUT_TIME,		/* it ran past its time limit */
+	CUT_STOP,		/* SIGINT, SIGTERM or SIGQUIT */
+};
+
 struct run_result {
 	int attached;		/* --pid: no exit status */
 	int status;		/* wait(2) status of the command */
 	double seconds;
+	enum run_cut cut;	/* trials only */
+	size_t left;		/* trials: processes it left behind, ended */
+	int left_running;	/* trials: some could not be ended */
 };
 
 /* The capability's name (cap_to_name()), into buf. */
@@ -320,6 +346,8 @@ struct need_file {
 	int fd;			/* the file, opened for the trials; -1 */
 	int usable;		/* the trials may grant it (else why says why not) */
 	char why[200];
+	struct mapped_file *libs;	/* what it loaded, in any run */
+	size_t nlibs;
 };
 
 /* One trial, for the report. */
@@ -328,7 +356,7 @@ struct trial_log {
 	int cap;
 	int status;		/* wait(2) status */
 	int success;
-	size_t left;		/* processes still running when it ended */
+	size_t left;		/* processes it left behind, which capaudit ended */
 };
 
 /* What counts as success: the listed exit statuses, or (n 0) the reference's. */
@@ -354,6 +382,7 @@ struct suggestion {
 	size_t nlog, log_size;
 	int runs;		/* trials run */
 	const char *user;	/* who the trials ran as */
+	int noroot;		/* as uid 0, under SECBIT_NOROOT */
 };
 
 /* The candidates of a run: every file with own checks. 0, or -1 ENOMEM. */
@@ -385,6 +414,12 @@ int is_interpreter(const char *path);
  */
 void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		uint64_t caps, FILE *out);
+/*
+ * "# WARNING:" lines for each library f loaded (its loader, what it
+ * dlopen()s) that someone other than root may change: their code runs
+ * with caps too.
+ */
+void warn_libraries(const struct need_file *f, uint64_t caps, FILE *out);
 /* The command itself is a script: its grant goes on its interpreter. */
 void warn_script(const char *command, FILE *out);
 
@@ -436,7 +471,8 @@ struct grant_plan {
 	size_t n;
 	int quiet;		/* stdin, stdout and stderr to /dev/null */
 	int devnull;
-	int noroot;		/* root without --user: SECBIT_NOROOT, so only file caps count */
+	int noroot;		/* uid 0 (no --user, or a --user of uid 0):
+				 * SECBIT_NOROOT, so only file caps count */
 };
 
 /* A revision 2 security.capability value granting caps =ep into buf. */
@@ -454,6 +490,28 @@ int trials_possible(char *why, size_t len);
  */
 int trial_open_file(const char *path, uint32_t maj, uint32_t min,
 		    uint64_t ino, char *why, size_t len);
+/*
+ * Whether the trials may run the command at path: a script (and a
+ * script its "#!" line names) is read afresh by its interpreter in
+ * each trial, whose copy runs it with capabilities, so it and every
+ * directory above it must be root's and writable by root alone (as
+ * trial_open_file() asks of a file). 1, or 0 with the reason in why.
+ */
+int trial_command_allowed(const char *path, char *why, size_t len);
+/*
+ * Why someone other than root may change what the file at path holds
+ * (it, or a directory above it, is not root's or is writable by others
+ * and not sticky; a symbolic link on the way), as a clause that follows
+ * its name; NULL when only root may.
+ */
+const char *trial_path_problem(const char *path);
+/*
+ * Whether the trials may run f with capabilities as far as what it
+ * loads goes: each library (and loader, and plugin) it mapped in the
+ * runs so far still that file, and only root's to change, as its code
+ * runs with f's capabilities. 1, or 0 with the reason in why.
+ */
+int trial_libraries_allowed(const struct need_file *f, char *why, size_t len);
 /* The plan's directory: 0, or -1 with errno. */
 int plan_init(struct grant_plan *p);
 void plan_release(struct grant_plan *p);
@@ -464,6 +522,27 @@ void plan_release(struct grant_plan *p);
  * *step and errno set.
  */
 int plan_apply(const struct grant_plan *p, const char **step);
+
+/* ---- capaudit_contain.c: a trial's processes end with it ---- */
+
+/* capaudit as the child subreaper (on) or not: 0, or -1 with errno. */
+int trial_reaper(int on);
+/*
+ * Once a trial's command has been reaped: kills and reaps every child
+ * capaudit has (what the trial left behind, handed to it as the
+ * subreaper), until none is left. *ended says how many. 0, or -1 with
+ * errno (EAGAIN: some still there after a while of this).
+ */
+int trial_end_leftovers(size_t *ended);
+
+/* ---- capaudit_tty.c: --user's command may not type into root's terminal ---- */
+
+/*
+ * In the launched child, still root: refuses TIOCSTI and TIOCLINUX to
+ * the command and all it runs (a seccomp filter), or else gives it a
+ * session of its own. 0, or -1 with errno. Only async-signal-safe calls.
+ */
+int tty_guard(void);
 
 /* ---- capaudit_launch.c: running the command ---- */
 
@@ -476,19 +555,25 @@ struct launch {
 	char **envp;		/* the command's environment */
 	cap_iab_t iab;		/* --iab, or NULL; copied for each run */
 	const struct grant_plan *plan;	/* a trial, or NULL */
+	double limit;		/* a trial's time limit in seconds */
 };
 
 /*
  * The environment for --user: ours, with HOME, USER, LOGNAME, SHELL and
- * PATH for that user and root's XDG_RUNTIME_DIR and MAIL gone. Caller
- * frees with env_free(). NULL with errno ENOMEM.
+ * PATH for that user; root's own places (XDG_RUNTIME_DIR, MAIL, TMPDIR,
+ * the XDG homes, its agents' sockets) and what the C library ignores in
+ * a program that gained capabilities (LD_*, glibc's other unsecure
+ * variables) gone. Caller frees with env_free(). NULL with errno ENOMEM.
  */
 char **env_for_user(const char *const *environ_, const char *name, uid_t uid,
 		    const char *home, const char *shell);
 void env_free(char **env);
 /*
- * Runs the command under the tracer into t and rr. Returns 0, or the exit
- * status for main() after a message.
+ * Runs the command under the tracer into t and rr. A trial (l->plan) is
+ * ended when it runs past l->limit or capaudit is asked to stop (rr->cut
+ * says so), and what it leaves behind is ended after it (rr->left,
+ * rr->left_running; capaudit must be the subreaper). Returns 0, or the
+ * exit status for main() after a message.
  */
 int launch_run(const struct launch *l, const struct source *src,
 	       struct tally *t, struct run_result *rr);

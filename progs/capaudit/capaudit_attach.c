@@ -6,6 +6,7 @@
  * PTRACE_MODE_READ_REALCREDS let you read that process?
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kcmp.h>
@@ -167,6 +168,53 @@ int ptrace_read_allowed(int dfd, pid_t pid, char *why, size_t len)
 	return 1;
 }
 
+/*
+ * ptrace(2) asks its question of one thread, and perf_event_open(2) of
+ * each thread capaudit opens events for: a thread has credentials of
+ * its own (a raw setuid(2) changes only the calling thread's), and a
+ * process whose first thread is the user's may hold a thread that is
+ * root's. So every thread must pass, as the process itself does. 1, 0
+ * (why says which thread and why), or -1 with errno (ESRCH: gone).
+ */
+static int process_allowed(int dfd, pid_t pid, char *why, size_t len)
+{
+	struct dirent *d;
+	char reason[160];
+	int rc, tdir, tfd;
+	DIR *dir;
+
+	rc = ptrace_read_allowed(dfd, pid, why, len);
+	if (rc != 1)
+		return rc;
+	tdir = openat(dfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tdir < 0 || (dir = fdopendir(tdir)) == NULL) {
+		int saved = errno;
+
+		if (tdir >= 0)
+			close(tdir);
+		errno = saved;
+		return -1;
+	}
+	while (rc == 1 && (d = readdir(dir)) != NULL) {
+		char *end;
+		long tid = strtol(d->d_name, &end, 10);
+
+		if (*end != '\0' || tid <= 0 || tid == (long)pid)
+			continue;
+		tfd = openat(dirfd(dir), d->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (tfd < 0)
+			continue;	/* that thread ended meanwhile */
+		rc = ptrace_read_allowed(tfd, (pid_t)tid, reason, sizeof(reason));
+		close(tfd);
+		if (rc < 0 && errno == ESRCH)
+			rc = 1;		/* ended meanwhile: nothing to watch */
+		else if (rc == 0)
+			snprintf(why, len, "its thread %ld: %s", tid, reason);
+	}
+	closedir(dir);
+	return rc;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -212,7 +260,7 @@ int attach_run(pid_t pid, unsigned long long duration,
 		fprintf(stderr, "%s: --pid=%ld: %s\n", PROG, (long)pid, strerror(errno));
 		return 1;
 	}
-	ok = ptrace_read_allowed(dfd, pid, why, sizeof(why));
+	ok = process_allowed(dfd, pid, why, sizeof(why));
 	if (ok != 1) {
 		fprintf(stderr, "%s: --pid=%ld: %s: capaudit watches only what "
 			"ptrace(2) would let you read\n", PROG, (long)pid,
@@ -232,7 +280,7 @@ int attach_run(pid_t pid, unsigned long long duration,
 	 * process and not to the number: gone (a recycled pid), or changed
 	 * (it exec'd a set-user-ID program meanwhile), it is not watched.
 	 */
-	ok = ptrace_read_allowed(dfd, pid, why, sizeof(why));
+	ok = process_allowed(dfd, pid, why, sizeof(why));
 	close(dfd);
 	if (ok != 1) {
 		fprintf(stderr, "%s: --pid=%ld: the process changed while capaudit "

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -26,8 +27,28 @@ static int is_dropped(const char *entry)
 {
 	static const char *const names[] = {
 		"HOME=", "USER=", "LOGNAME=", "SHELL=", "PATH=",
-		/* root's, where the user may not go: a program would probe them */
-		"XDG_RUNTIME_DIR=", "MAIL=", "XAUTHORITY=",
+		/*
+		 * root's, where the user may not go: a program would probe
+		 * them, be refused, and its refused DAC checks would look
+		 * like needs (root's TMPDIR made mktemp "need"
+		 * cap_dac_read_search).
+		 */
+		"XDG_RUNTIME_DIR=", "MAIL=", "XAUTHORITY=", "TMP=", "TEMP=",
+		"TEMPDIR=", "XDG_CONFIG_HOME=", "XDG_CACHE_HOME=",
+		"XDG_DATA_HOME=", "XDG_STATE_HOME=", "DBUS_SESSION_BUS_ADDRESS=",
+		"SSH_AUTH_SOCK=", "KRB5CCNAME=",
+		/*
+		 * What the C library ignores in a program that gained
+		 * capabilities (glibc's unsecure variables): a trial's copy
+		 * with a file capability runs without them, the same copy
+		 * without one runs with them, and that difference, not the
+		 * capability, would decide the trial. Nor are root's loader
+		 * settings the user's.
+		 */
+		"GCONV_PATH=", "GETCONF_DIR=", "GLIBC_TUNABLES=", "HOSTALIASES=",
+		"LD_", "LOCALDOMAIN=", "LOCPATH=", "MALLOC_TRACE=", "NIS_PATH=",
+		"NLSPATH=", "RESOLV_HOST_CONF=", "RES_OPTIONS=", "TMPDIR=",
+		"TZDIR=",
 	};
 	size_t i;
 
@@ -96,6 +117,7 @@ struct handshake {
 	int ready[2], go[2], fail[2];
 	cap_launch_t attr;
 	const struct grant_plan *plan;
+	int guard_tty;		/* --user: tty_guard() */
 	pid_t pid;
 	int err;
 };
@@ -135,6 +157,14 @@ static int wait_for_go(void *arg)
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		return -1;
+	/* Before the trial's set-up forks: its init and command inherit it. */
+	if (h->guard_tty && tty_guard() < 0) {
+		f.step = "keeping it from typing into the terminal";
+		f.err = errno;
+		if (write(h->fail[1], &f, sizeof(f)) < 0)
+			return -1;
+		return -1;
+	}
 	if (h->plan != NULL && plan_apply(h->plan, &f.step) < 0) {
 		f.err = errno;
 		if (write(h->fail[1], &f, sizeof(f)) < 0)
@@ -217,8 +247,7 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 	fprintf(stderr, "%s: ", PROG);
 	escape_fputs(l->path, stderr);
 	if (n == (ssize_t)sizeof(f))
-		fprintf(stderr, ": a trial could not be set up: %s: %s\n", f.step,
-			strerror(f.err));
+		fprintf(stderr, ": not started: %s: %s\n", f.step, strerror(f.err));
 	else if (h->err != ECHILD)
 		fprintf(stderr, ": cannot start it: %s\n", strerror(h->err));
 	else
@@ -240,6 +269,7 @@ int launch_run(const struct launch *l, const struct source *src,
 
 	tally_init(t, 0, NULL);
 	h.plan = l->plan;
+	h.guard_tty = l->user != NULL;
 	h.attr = make_launcher(l);
 	if (h.attr == NULL)
 		return 1;
@@ -280,6 +310,18 @@ int launch_run(const struct launch *l, const struct source *src,
 		pid_t w;
 
 		tracer_drain(tr, 100, tally_record, t);
+		/*
+		 * A trial's output goes to /dev/null and nobody watches it:
+		 * one that does not end (a server the grant let start) would
+		 * hold capaudit for ever. The command is ours until reaped,
+		 * so its pid is still its own; what it started is ended
+		 * after it, below.
+		 */
+		if (l->plan != NULL && rr->cut == CUT_NONE &&
+		    (launch_stop || (l->limit > 0 && now() - start > l->limit))) {
+			rr->cut = launch_stop ? CUT_STOP : CUT_TIME;
+			kill(h.pid, SIGKILL);
+		}
 		w = waitpid(h.pid, &status, WNOHANG);
 		if (w == h.pid) {
 			rr->status = status;
@@ -291,6 +333,13 @@ int launch_run(const struct launch *l, const struct source *src,
 		}
 	}
 	rr->seconds = now() - start;
+	/* Whatever the trial left running would keep its grant. */
+	if (l->plan != NULL && trial_end_leftovers(&rr->left) < 0) {
+		rr->left_running = 1;
+		fprintf(stderr, "%s: WARNING: a trial left processes running that "
+			"capaudit could not end (%s): they hold that trial's "
+			"capabilities\n", PROG, strerror(errno));
+	}
 	tracer_finish(tr, tally_record, t);
 	if (tally_finish(t) < 0)
 		fprintf(stderr, "%s: out of memory: some checks were not counted\n", PROG);

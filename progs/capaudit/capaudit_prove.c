@@ -91,7 +91,7 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 {
 	struct run_result rr;
 	struct tally t;
-	size_t i, left;
+	size_t i;
 	int round, added;
 
 	for (round = 0;; round++) {
@@ -106,9 +106,8 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 		if (one_run(sg, runner, g, &rr, &t) < 0)
 			return -1;
 		added = suggest_merge(sg, &t);
-		left = tally_running(&t);
 		tally_free(&t);
-		if (added < 0 || log_run(sg, -1, 0, rr.status, 1, left) < 0)
+		if (added < 0 || log_run(sg, -1, 0, rr.status, 1, rr.left) < 0)
 			return -1;
 		if (added == 0) {
 			sg->reference = rr.status;
@@ -145,7 +144,7 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 		    const struct trial_runner *runner, uint64_t *grant)
 {
 	struct pair *pairs;
-	size_t n = 0, i, left;
+	size_t n = 0, i;
 	struct run_result rr;
 	struct tally t;
 	int c, ok;
@@ -170,10 +169,9 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 			free(pairs);
 			return -1;
 		}
-		left = tally_running(&t);
 		tally_free(&t);
 		ok = success_of(succ, sg->have_reference, sg->reference, rr.status);
-		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok, left) < 0) {
+		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok, rr.left) < 0) {
 			free(pairs);
 			return -1;
 		}

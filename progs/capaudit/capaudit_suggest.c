@@ -71,10 +71,46 @@ static int file_of(struct suggestion *sg, const struct exec_image *im,
 	snprintf(f->comm, sizeof(f->comm), "%s", im->comm);
 	if (im->file != NULL && (f->path = strdup(im->file)) == NULL)
 		return -1;
-	if (im->file == NULL)
+	if (im->file == NULL) {
+		/* A process names itself (prctl(PR_SET_NAME)): escaped. */
+		char *shown = escape_dup(im->comm[0] ? im->comm : "a process");
+
+		if (shown == NULL)
+			return -1;
 		snprintf(f->why, sizeof(f->why), "the file %s ran is not known "
-			 "(its record was lost)", im->comm[0] ? im->comm : "a process");
+			 "(its record was lost)", shown);
+		free(shown);
+	}
 	return (int)sg->nfiles++;
+}
+
+/* What image loaded besides its file, into f, once each; -1 (ENOMEM). */
+static int add_libraries(struct need_file *f, const struct tally *t,
+			 const struct exec_image *im)
+{
+	size_t i, j;
+
+	for (i = 0; i < im->nlibs; i++) {
+		const struct mapped_file *m = &t->maps[im->libs[i]];
+		struct mapped_file *q;
+
+		for (j = 0; j < f->nlibs; j++)
+			if (f->libs[j].maj == m->maj && f->libs[j].min == m->min &&
+			    f->libs[j].ino == m->ino)
+				break;
+		if (j < f->nlibs)
+			continue;
+		q = reallocarray(f->libs, f->nlibs + 1, sizeof(*q));
+		if (q == NULL)
+			return -1;
+		f->libs = q;
+		q[f->nlibs] = *m;
+		q[f->nlibs].path = strdup(m->path);
+		if (q[f->nlibs].path == NULL)
+			return -1;
+		f->nlibs++;
+	}
+	return 0;
 }
 
 /* Own checks of t into the files; returns how many pairs are new, or -1. */
@@ -104,6 +140,11 @@ static int add_checks(struct suggestion *sg, const struct tally *t, int by_path)
 			return -1;
 		}
 		f = &sg->files[fi];
+		/* A trial's too: the next trial checks them before it runs. */
+		if (add_libraries(f, t, &t->images[r->image]) < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
 		before = f->candidates;
 		if (r->granted)
 			f->granted |= BIT(r->cap);
@@ -206,10 +247,12 @@ static void print_header(const struct suggestion *sg, FILE *out)
 			"were granted or refused (the run failed)" : "were granted");
 		return;
 	}
-	fprintf(out, "# capaudit --suggest: the least grant, proven by %d run%s as %s: "
-		"each file below replaced, in a private mount namespace, by a copy "
-		"carrying only the capabilities under test\n", sg->runs,
-		sg->runs == 1 ? "" : "s", sg->user);
+	fprintf(out, "# capaudit --suggest: the least grant, proven by %d run%s as ",
+		sg->runs, sg->runs == 1 ? "" : "s");
+	escape_fputs(sg->user != NULL ? sg->user : "?", out);
+	fprintf(out, "%s: each file below replaced, in a private mount namespace, "
+		"by a copy carrying only the capabilities under test\n",
+		sg->noroot ? " without root's capabilities (SECBIT_NOROOT)" : "");
 	describe_status(sg->reference, what, sizeof(what));
 	fprintf(out, "#   success: %s, as with every candidate granted\n", what);
 	for (i = 0; i < sg->nlog; i++) {
@@ -227,9 +270,9 @@ static void print_header(const struct suggestion *sg, FILE *out)
 	}
 	for (i = 0; i < sg->nlog; i++)
 		if (sg->log[i].left)
-			fprintf(out, "# WARNING: run %zu left %zu process%s running, "
-				"with the capabilities that run granted\n", i + 1,
-				sg->log[i].left, sg->log[i].left == 1 ? "" : "es");
+			fprintf(out, "# note: run %zu left %zu process%s behind, which "
+				"capaudit ended with it\n", i + 1, sg->log[i].left,
+				sg->log[i].left == 1 ? "" : "es");
 }
 
 /* One file's grant: its capabilities, the setcap line, the warnings. */
@@ -262,6 +305,7 @@ static void print_file(const struct need_file *f, FILE *out)
 			"rename it first" : strerror(errno));
 	}
 	warn_grant(f->path, f->maj, f->min, f->ino, f->grant, out);
+	warn_libraries(f, f->grant, out);
 }
 
 static void print_left_out(const struct suggestion *sg, const struct tally *t,
@@ -432,9 +476,14 @@ void suggest_free(struct suggestion *sg)
 	size_t i;
 
 	for (i = 0; i < sg->nfiles; i++) {
+		size_t j;
+
 		free(sg->files[i].path);
 		if (sg->files[i].fd >= 0)
 			close(sg->files[i].fd);
+		for (j = 0; j < sg->files[i].nlibs; j++)
+			free(sg->files[i].libs[j].path);
+		free(sg->files[i].libs);
 	}
 	free(sg->files);
 	free(sg->log);

@@ -43,6 +43,11 @@ _Static_assert(sizeof(struct check_key) <= sizeof(((struct table_cache *)0)->key
 	       sizeof(struct check_key) % 8 == 0 && sizeof(struct span_key) % 8 == 0,
 	       "keys for the last-key cache: whole words, and no larger than it");
 
+struct map_key {
+	uint32_t maj, min;
+	uint64_t ino;
+};
+
 struct pending_val {
 	int used, cap, have;
 	uint64_t cred, ns;
@@ -155,6 +160,7 @@ void tally_init(struct tally *t, pid_t root, const char *root_comm)
 	table_init(&t->checks, sizeof(struct check_key), sizeof(struct check_val));
 	table_init(&t->spans, sizeof(struct span_key), sizeof(struct span_val));
 	table_init(&t->pending, sizeof(pid_t), sizeof(struct pending_val));
+	table_init(&t->map_index, sizeof(struct map_key), sizeof(size_t));
 	t->self = getpid();
 	p = new_proc(t, root);
 	if (p == NULL)
@@ -331,14 +337,89 @@ static void on_comm(struct tally *t, const struct record *r)
 	p->awaiting_map = p->image >= 0;
 }
 
-/* The first executable mapping after an exec: the file the kernel runs. */
+/* Index in t->maps of the file of r, added if new; -1 (ENOMEM). */
+static long mapped_index(struct tally *t, const struct record *r)
+{
+	struct map_key k;
+	size_t *at;
+
+	memset(&k, 0, sizeof(k));
+	k.maj = r->maj;
+	k.min = r->min;
+	k.ino = r->ino;
+	at = table_get(&t->map_index, &k, 1);
+	if (at == NULL)
+		return -1;
+	if (*at == 0) {
+		struct mapped_file *m;
+
+		if (t->nmaps == t->maps_size) {
+			size_t n = t->maps_size ? t->maps_size * 2 : 16;
+			struct mapped_file *q = reallocarray(t->maps, n, sizeof(*q));
+
+			if (q == NULL)
+				return -1;
+			t->maps = q;
+			t->maps_size = n;
+		}
+		m = &t->maps[t->nmaps];
+		m->path = strdup(r->file);
+		if (m->path == NULL)
+			return -1;
+		m->maj = r->maj;
+		m->min = r->min;
+		m->ino = r->ino;
+		*at = ++t->nmaps;
+	}
+	return (long)(*at - 1);
+}
+
+/* A library (or loader, or plugin) of an image, once each. */
+static void add_library(struct tally *t, struct exec_image *im,
+			const struct record *r)
+{
+	long at = mapped_index(t, r);
+	size_t i;
+
+	if (at < 0) {
+		t->nomem = 1;
+		return;
+	}
+	for (i = 0; i < im->nlibs; i++)
+		if (im->libs[i] == (size_t)at)
+			return;
+	if (im->nlibs == im->libs_size) {
+		size_t n = im->libs_size ? im->libs_size * 2 : 8;
+		size_t *q = reallocarray(im->libs, n, sizeof(*q));
+
+		if (q == NULL) {
+			t->nomem = 1;
+			return;
+		}
+		im->libs = q;
+		im->libs_size = n;
+	}
+	im->libs[im->nlibs++] = (size_t)at;
+}
+
+/*
+ * The first executable mapping after an exec: the file the kernel runs;
+ * the later ones (its loader, its libraries) run with what it holds.
+ */
 static void on_exec_map(struct tally *t, const struct record *r)
 {
 	struct proc *p = proc_at(t, r->pid);
 	struct exec_image *im;
 
-	if (p == NULL || !p->awaiting_map || p->image < 0)
+	if (p == NULL || p->image < 0)
 		return;
+	if (!p->awaiting_map) {
+		im = &t->images[p->image];
+		if (im->file != NULL && (r->maj != im->maj || r->min != im->min ||
+					 r->ino != im->ino))
+			add_library(t, im, r);
+		return;
+	}
 	p->awaiting_map = 0;
 	im = &t->images[p->image];
 	im->file = strdup(r->file);
@@ -583,9 +664,15 @@ void tally_free(struct tally *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->nimages; i++)
+	for (i = 0; i < t->nimages; i++) {
 		free(t->images[i].file);
+		free(t->images[i].libs);
+	}
 	free(t->images);
+	for (i = 0; i < t->nmaps; i++)
+		free(t->maps[i].path);
+	free(t->maps);
+	table_free(&t->map_index);
 	free(t->procs);
 	free(t->rows);
 	table_free(&t->pid_index);

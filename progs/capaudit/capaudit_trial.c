@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <linux/securebits.h>
 #include <sched.h>
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "escape.h"
 #include "exec_target.h"
 #include "mask.h"
 
@@ -149,6 +151,145 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min,
 refuse:
 	close(fd);
 	return -1;
+}
+
+/*
+ * Only root may change what the directory holds: root's, and not
+ * writable by others, or sticky (others may not rename or remove what
+ * root keeps there).
+ */
+static int dir_guarded(const struct stat *st)
+{
+	return st->st_uid == 0 &&
+	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
+const char *trial_path_problem(const char *path)
+{
+	char prefix[PATH_MAX];
+	struct stat st;
+	size_t at;
+
+	if (path[0] != '/' || strlen(path) >= sizeof(prefix))
+		return "cannot be checked (not an absolute path)";
+	/* "/" first, then each directory down to the file. */
+	for (at = 0;; at++) {
+		if (at > 0 && path[at] != '/' && path[at] != '\0')
+			continue;
+		memcpy(prefix, path, at > 0 ? at : 1);
+		prefix[at > 0 ? at : 1] = '\0';
+		if (lstat(prefix, &st) < 0)
+			return "cannot be checked (a part of its path cannot be read)";
+		if (path[at] == '\0')
+			break;
+		if (!S_ISDIR(st.st_mode))
+			return "has a symbolic link in its path";
+		if (!dir_guarded(&st))
+			return "is in a directory others than root may change";
+	}
+	if (!S_ISREG(st.st_mode))
+		return "is not a regular file";
+	if (st.st_uid != 0)
+		return "is not root's";
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return "is writable by others than root";
+	return NULL;
+}
+
+/* Whether only root decides what the script at path says: 1, or 0 and why. */
+static int script_guarded(const char *path, char *why, size_t len)
+{
+	const char *problem = trial_path_problem(path);
+	char *shown;
+
+	if (problem == NULL)
+		return 1;
+	shown = escape_dup(path);
+	snprintf(why, len, "the script %s %s: no trial runs it with capabilities, "
+		 "as someone other than root decides what it says",
+		 shown != NULL ? shown : "", problem);
+	free(shown);
+	return 0;
+}
+
+int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
+{
+	const char *problem;
+	struct stat st;
+	char *shown;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < f->nlibs; i++) {
+		const struct mapped_file *m = &f->libs[i];
+
+		fd = open(m->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != makedev(m->maj, m->min) ||
+		    st.st_ino != m->ino)
+			problem = "names another file now than the one it loaded";
+		else
+			problem = trial_path_problem(m->path);
+		if (fd >= 0)
+			close(fd);
+		if (problem == NULL)
+			continue;
+		shown = escape_dup(m->path);
+		snprintf(why, len, "it loads %s, which %s: no trial runs it with "
+			 "capabilities, as someone other than root decides what that "
+			 "code does", shown != NULL ? shown : "a file", problem);
+		free(shown);
+		return 0;
+	}
+	return 1;
+}
+
+/* The interpreter's path on a "#!" line, resolved; NULL when there is none. */
+static char *interpreter_of(const struct exec_target *et)
+{
+	char word[sizeof(et->interp)];
+	const char *p = et->interp + 2;
+	size_t n;
+
+	p += strspn(p, " \t");
+	n = strcspn(p, " \t");
+	if (n == 0)
+		return NULL;
+	memcpy(word, p, n);
+	word[n] = '\0';
+	return realpath(word, NULL);
+}
+
+/* The kernel follows at most this many "#!" lines (binfmt_script). */
+#define SCRIPT_DEPTH 5
+
+int trial_command_allowed(const char *path, char *why, size_t len)
+{
+	struct exec_target et;
+	char *next = NULL, *cur;
+	int depth, fd, ok = 1;
+
+	cur = strdup(path);
+	for (depth = 0; ok && cur != NULL && depth < SCRIPT_DEPTH; depth++) {
+		fd = open(cur, O_PATH | O_CLOEXEC);
+		if (fd < 0)
+			break;		/* nothing to run: the trials will say */
+		if (exec_target_inspect(fd, &et) < 0 || et.kind != EXEC_TARGET_SCRIPT) {
+			close(fd);
+			break;		/* an ELF file: trial_open_file() judges it */
+		}
+		close(fd);
+		ok = script_guarded(cur, why, len);
+		/* Its interpreter may be a script too: the kernel reads both. */
+		next = interpreter_of(&et);
+		free(cur);
+		cur = next;
+	}
+	if (cur == NULL && ok && depth == 0) {
+		snprintf(why, len, "%s", strerror(ENOMEM));
+		ok = 0;
+	}
+	free(cur);
+	return ok;
 }
 
 int plan_init(struct grant_plan *p)

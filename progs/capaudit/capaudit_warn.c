@@ -90,13 +90,15 @@ static void warn_who(const char *path, const struct stat *st,
 			"setcap --perf-group does for perf), or grant a copy only that group may run\n");
 	} else if ((st->st_mode & S_IXGRP) && st->st_gid != 0) {
 		say_file(out, "# note: ", path);
-		fprintf(out, " is executable by group %s: each member gets %s with it\n",
-			names_group(st->st_gid, who, sizeof(who)), list);
+		/* Names from the databases are shown escaped, as paths are. */
+		say_file(out, " is executable by group ",
+			 names_group(st->st_gid, who, sizeof(who)));
+		fprintf(out, ": each member gets %s with it\n", list);
 	}
 	if (st->st_uid != 0) {
 		say_file(out, "# WARNING: ", path);
-		fprintf(out, " is owned by %s, not root, who can change who runs "
-			"it with %s\n", names_user(st->st_uid, who, sizeof(who)), list);
+		say_file(out, " is owned by ", names_user(st->st_uid, who, sizeof(who)));
+		fprintf(out, ", not root, who can change who runs it with %s\n", list);
 	}
 	if ((st->st_mode & S_ISUID) && st->st_uid == 0) {
 		say_file(out, "# note: ", path);
@@ -131,7 +133,8 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	if (exec_target_inspect(fd, &et) == 0 &&
 	    (problem = exec_target_problem(&et, why, sizeof(why))) != NULL) {
 		say_file(out, "# WARNING: ", path);
-		fprintf(out, " %s; this grant would do nothing\n", problem);
+		say_file(out, " ", problem);	/* a script's "#!" line is its author's */
+		fputs("; this grant would do nothing\n", out);
 	}
 	close(fd);
 	warn_who(path, &st, list, root_tier, out);
@@ -141,6 +144,26 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 			"script, any code given with -c or -m, any user's) gets %s; "
 			"prefer an ambient capability for this one service (systemd, "
 			"below) or a small program of its own\n", list);
+	}
+}
+
+void warn_libraries(const struct need_file *f, uint64_t caps, FILE *out)
+{
+	const char *problem;
+	char list[1024];
+	size_t i;
+
+	if (caps == 0)
+		return;
+	mask_names(list, sizeof(list), caps, 0);
+	for (i = 0; i < f->nlibs; i++) {
+		problem = trial_path_problem(f->libs[i].path);
+		if (problem == NULL)
+			continue;
+		say_file(out, "# WARNING: ", f->path);
+		say_file(out, " loads ", f->libs[i].path);
+		fprintf(out, ", which %s: whoever may change it runs code with %s\n",
+			problem, list);
 	}
 }
 
@@ -154,8 +177,9 @@ void warn_script(const char *command, FILE *out)
 		return;
 	if (exec_target_inspect(fd, &et) == 0 && et.kind == EXEC_TARGET_SCRIPT) {
 		say_file(out, "# WARNING: ", command);
-		fprintf(out, " %s: the files below are what the kernel ran\n",
-			exec_target_problem(&et, why, sizeof(why)));
+		/* The "#!" line is the script author's text: escaped. */
+		say_file(out, " ", exec_target_problem(&et, why, sizeof(why)));
+		fputs(": the files below are what the kernel ran\n", out);
 	}
 	close(fd);
 }

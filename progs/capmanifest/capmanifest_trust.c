@@ -73,21 +73,53 @@ static int acl_writers(const struct acl_entry *e, int n, gid_t group,
 	return 0;
 }
 
-int writers_besides(int fd, const struct stat *st, uid_t allowed,
-		    char why[WHY_SIZE])
+/*
+ * chmod(2) on a file with an ACL rewrites the entries that mirror the
+ * mode: the owner's, the mask's (or, without a mask, the owning group's)
+ * and other's (fs/posix_acl.c, __posix_acl_chmod()). The named entries
+ * stay, limited by the new mask.
+ */
+static void acl_chmod(struct acl_entry *e, int n, mode_t mode)
+{
+	int i, masked = 0;
+
+	for (i = 0; i < n; i++)
+		if (e[i].tag == ACL_MASK)
+			masked = 1;
+	for (i = 0; i < n; i++) {
+		if (e[i].tag == ACL_USER_OBJ)
+			e[i].perm = (mode >> 6) & 7;
+		else if (e[i].tag == ACL_MASK ||
+			 (e[i].tag == ACL_GROUP_OBJ && !masked))
+			e[i].perm = (mode >> 3) & 7;
+		else if (e[i].tag == ACL_OTHER)
+			e[i].perm = mode & 7;
+	}
+}
+
+/* What becomes of the file's ACL in writers_of(). */
+enum acl_fate {
+	ACL_AS_IS,		/* judged as it is now */
+	ACL_CHMODDED,		/* as chmod to st's mode will leave it */
+	ACL_REMOVED,		/* none: the mode bits alone decide */
+};
+
+static int writers_of(int fd, const struct stat *st, uid_t allowed,
+		      enum acl_fate fate, char why[WHY_SIZE])
 {
 	struct acl_entry *e;
 	const char *sticky;
 	unsigned char *raw = NULL;
 	size_t len = 0;
-	int has_acl, n, rc;
+	int has_acl = 0, n, rc;
 
 	/* An owner may always chmod it writable: owning is writing. */
 	if (st->st_uid != 0 && st->st_uid != allowed) {
 		snprintf(why, WHY_SIZE, "uid %u owns it", (unsigned)st->st_uid);
 		return 1;
 	}
-	has_acl = entry_acl(fd, &raw, &len);
+	if (fate != ACL_REMOVED)
+		has_acl = entry_acl(fd, &raw, &len);
 	if (has_acl < 0)
 		return -1;
 	if (has_acl && (st->st_mode & S_IRWXG)) {
@@ -102,6 +134,8 @@ int writers_besides(int fd, const struct stat *st, uid_t allowed,
 		if (n < 0)
 			snprintf(why, WHY_SIZE, "its ACL cannot be decoded (%s), so who may write it is unknown",
 				 strerror(errno));
+		else if (fate == ACL_CHMODDED)
+			acl_chmod(e, n, st->st_mode);
 		rc = n < 0 ? 1 : acl_writers(e, n, st->st_gid, allowed, why);
 		free(e);
 		return rc;
@@ -122,6 +156,26 @@ int writers_besides(int fd, const struct stat *st, uid_t allowed,
 		rc = 1;
 	}
 	return rc;
+}
+
+int writers_besides(int fd, const struct stat *st, uid_t allowed,
+		    char why[WHY_SIZE])
+{
+	return writers_of(fd, st, allowed, ACL_AS_IS, why);
+}
+
+int writers_after_fix(int fd, const struct stat *st, const struct meta *want,
+		      char why[WHY_SIZE])
+{
+	struct stat as = *st;
+
+	as.st_uid = want->uid;
+	as.st_gid = want->gid;
+	as.st_mode = (st->st_mode & S_IFMT) | want->mode;
+	/* entry_fix_meta() removes an ACL the manifest does not record,
+	 * and chmods one it does. */
+	return writers_of(fd, &as, want->uid,
+			  want->acl ? ACL_CHMODDED : ACL_REMOVED, why);
 }
 
 void print_way(FILE *out, const struct way *w)
@@ -208,7 +262,23 @@ int open_checked_beneath(int rootfd, const char *relpath, struct stat *st,
 	}
 }
 
-int writers_above(int dirfd, struct way *way)
+/*
+ * Whether a directory others may write still cannot lose child, the next
+ * directory on the way: it is sticky, and both it and child belong to
+ * root or to the user running capmanifest, so nobody else may rename or
+ * remove child (fs/namei.c, may_delete() and check_sticky()). /tmp
+ * holding a directory of root's is the common case.
+ */
+static int sticky_keeps(const struct stat *dir, const struct stat *child)
+{
+	uid_t me = geteuid();
+
+	return S_ISDIR(dir->st_mode) && (dir->st_mode & S_ISVTX) &&
+	       (dir->st_uid == 0 || dir->st_uid == me) &&
+	       (child->st_uid == 0 || child->st_uid == me);
+}
+
+int writers_above(int dirfd, int sticky_holds, struct way *way)
 {
 	char link[40];
 	struct stat st, up;
@@ -245,6 +315,8 @@ int writers_above(int dirfd, struct way *way)
 		rc = writers_besides(fd, &up, geteuid(), way->why);
 		if (rc < 0)
 			break;
+		if (rc > 0 && sticky_holds && sticky_keeps(&up, &st))
+			rc = 0;
 		if (rc > 0) {
 			/* Its name, for the message only. */
 			way->root_only = 0;

@@ -118,13 +118,20 @@ run_ours "$CA" -- "no-such-command-$$" >/dev/null 2>"$T/err"; [ $? -eq 127 ] || 
 grep -qx "capaudit: no-such-command-$$: command not found" "$T/err" || fail "not-found message"
 run_ours "$CA" --help >"$T/out" || fail "--help"
 run_ours "$CA" --no-minimize true >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "--no-minimize without --suggest: not 2"
-grep -qx "capaudit: --no-minimize and --success go with --suggest" "$T/err" || fail "--no-minimize alone: $(cat "$T/err")"
+grep -qx "capaudit: --no-minimize, --success and --trial-timeout go with --suggest" "$T/err" || fail "--no-minimize alone: $(cat "$T/err")"
+run_ours "$CA" --trial-timeout=5 true >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "--trial-timeout without --suggest: not 2"
+for bad in "" 0 -1 1x 31536001; do
+	run_ours "$CA" --suggest --trial-timeout="$bad" true >/dev/null 2>"$T/err"
+	[ $? -eq 2 ] || fail "--trial-timeout=$bad: not 2"
+	grep -qxF -- "capaudit: --trial-timeout=$bad: not a number of seconds (1 to 31536000)" "$T/err" ||
+		fail "--trial-timeout=$bad: $(cat "$T/err")"
+done
 for bad in "" 256 -1 1,,2 0,x 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 99999999999999999999; do
 	run_ours "$CA" --suggest --success="$bad" true >/dev/null 2>"$T/err"
 	[ $? -eq 2 ] || fail "--success=$bad: not 2"
 	grep -qF -- "--success=$bad: not a list of exit statuses" "$T/err" || fail "--success=$bad: $(cat "$T/err")"
 done
-for o in user= iab= pid= duration= json suggest no-minimize success= output= check help version; do
+for o in user= iab= pid= duration= json suggest no-minimize success= trial-timeout= output= check help version; do
 	grep -q "^  --$o" "$T/out" || fail "--help lacks --$o"
 done
 run_ours "$CA" --version | grep -q '^capaudit (libcap-perfmon) ' || fail "--version"

@@ -88,7 +88,17 @@ watch nobody 1
 [ "$rc" -eq 1 ] && grep -q "^capaudit: --pid=1: not a process of yours: " "$T/err" ||
 	fail "--pid=1 as nobody: exit $rc, $(cat "$T/err")"
 
-# 5. The first thread leaves while capaudit watches: no spinning.
+# 5. nobody's first thread, root's second (a raw setresuid(2) changes one
+#    thread): refused, as ptrace would refuse the root thread; root may.
+start mixed "$target" --mixed-creds 30
+watch nobody "$tpid"
+[ "$rc" -eq 1 ] || fail "a process with a root thread watched by nobody: exit $rc"
+grep -q "^capaudit: --pid=$tpid: its thread [0-9]*: not a process of yours: " "$T/err" ||
+	fail "a root thread: $(cat "$T/err")"
+watch root "$tpid"
+[ "$rc" -eq 0 ] || fail "root's capaudit refused the process with a root thread: $(cat "$T/err")"
+
+# 6. The first thread leaves while capaudit watches: no spinning.
 start threads "$T/target" --thread-exit 30
 "$target" --cpu "$CA" --pid="$tpid" --duration=4 --output="$T/rep" >"$T/cpu" 2>"$T/err" ||
 	fail "--pid on a process whose first thread left: $(cat "$T/err")"

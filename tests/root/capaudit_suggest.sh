@@ -116,15 +116,18 @@ as_nobody "$T/bin/chown" 2 "$T/w/f" || fail "chown with cap_chown fails for nobo
 [ "$(stat -c %u "$T/w/f")" = 2 ] || fail "the owner did not change"
 
 # 4. A port-80 server, started by wrappers: python's own file gets it.
+# It serves until timeout ends it: long enough for python to start and
+# bind under a loaded machine (2 s was not), or every run looks the same.
+serve_for=6
 py=
 if [ -x /usr/bin/python3 ]; then py=$(readlink -f /usr/bin/python3); fi
 if [ -n "$py" ] && "$py" -c 'import http.server' 2>/dev/null; then
 	pyc=$T/bin/$(basename "$py")
 	cp "$py" "$pyc" && chmod 755 "$pyc"
 	serve="-m http.server --bind 127.0.0.1 80"
-	for how in "timeout 2" "env timeout 2" "sh -c"; do
+	for how in "timeout $serve_for" "env timeout $serve_for" "sh -c"; do
 		case $how in
-		"sh -c") set -- sh -c "exec timeout 2 \"\$0\" $serve" "$pyc" ;;
+		"sh -c") set -- sh -c "exec timeout $serve_for \"\$0\" $serve" "$pyc" ;;
 		*) set -- $how "$pyc" $serve ;;
 		esac
 		in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$@" >/dev/null 2>&1
@@ -133,7 +136,7 @@ if [ -n "$py" ] && "$py" -c 'import http.server' 2>/dev/null; then
 		expect_line "$T/rep" "# WARNING: $pyc is an interpreter" "port 80 under $how: interpreter"
 	done
 	# As root, nothing refused: not "the grant the refused checks point to".
-	in_net "$CA" --suggest --output="$T/rep" -- timeout 2 "$pyc" $serve >/dev/null 2>&1
+	in_net "$CA" --suggest --output="$T/rep" -- timeout $serve_for "$pyc" $serve >/dev/null 2>&1
 	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 as root"
 	grep -q "refused checks point to" "$T/rep" && fail "port 80 as root: spoke of refused checks"
 	# A script: the kernel runs its interpreter, which gets the grant; said so.
@@ -144,13 +147,13 @@ if [ -n "$py" ] && "$py" -c 'import http.server' 2>/dev/null; then
 	expect_line "$T/rep" "# WARNING: $T/bin/serve is a script (#!$pyc): the kernel runs its interpreter" "a python script: said a script"
 	expect_line "$T/rep" "# WARNING: $pyc is an interpreter" "a python script: interpreter"
 	"$S" cap_net_bind_service=ep "$pyc" || fail "our setcap on python"
-	in_net $nobody timeout 2 "$pyc" $serve >/dev/null 2>&1
+	in_net $nobody timeout $serve_for "$pyc" $serve >/dev/null 2>&1
 	rc=$?
 	[ "$rc" -eq 124 ] || fail "python with cap_net_bind_service: exit $rc for nobody, want 124 (served until timeout)"
 else
 	echo "note: no /usr/bin/python3 with http.server; the port-80 server is ours"
 	cp "$probe" "$T/bin/bind80" && chmod 755 "$T/bin/bind80"
-	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- env timeout 2 "$T/bin/bind80" --bind80 >/dev/null 2>&1
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- env timeout $serve_for "$T/bin/bind80" --bind80 >/dev/null 2>&1
 	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $T/bin/bind80" "port 80 under env timeout"
 fi
 

@@ -6,7 +6,8 @@
 # and MAIL gone, and every group the database gives the user (a member
 # of 300 groups once got none but its own: a fixed array of 256). A
 # --user given as a number is named as the database names it in the
-# capability.conf line.
+# capability.conf line. The command may not push input into root's
+# terminal (TIOCSTI), and keeps it as its controlling terminal.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # Base accounts only, plus the user below, in our mount namespace alone.
 private_etc "$@"
@@ -65,4 +66,27 @@ grep -qF "# capaudit --suggest: NOT PROVEN (--no-minimize: the command ran once)
 	{ cat "$T/rep"; fail "--no-minimize: not said unproven"; }
 grep -qx "setcap cap_net_bind_service=ep $T/bin/bind80" "$T/rep" ||
 	fail "--no-minimize: no candidate line"
-finish "capaudit --user: the user's environment, 301 groups, its name"
+
+# 4. The user's command on root's terminal: TIOCSTI would push a command
+#    into the input of root's shell, run as root once capaudit ends.
+hostile=$BIN/capaudit_hostile
+if ! command -v script >/dev/null || ! command -v timeout >/dev/null; then
+	echo "note: no script(1) or timeout(1): the terminal was not tried"
+elif [ "$(timeout 10 script -qec "setpriv --reuid=capa --regid=capa --clear-groups \
+	$hostile --tiocsti ''" /dev/null </dev/null | tr -d '\r')" != "tiocsti: ok" ]; then
+	echo "note: TIOCSTI is refused here anyway (dev.tty.legacy_tiocsti 0): not tried"
+else
+	cp "$hostile" "$T/bin/hostile" && chmod 755 "$T/bin/hostile"
+	# The shell after capaudit runs what was pushed; it makes INJECTED.
+	(sleep 3) | timeout 20 script -qec "'$CA' --user=capa --output='$T/rep' -- \
+		'$T/bin/hostile' --tiocsti 'touch $T/INJECTED
+'; exec sh" /dev/null >"$T/out" 2>&1
+	grep -q "tiocsti: Operation not permitted" "$T/out" ||
+		fail "--user=capa: TIOCSTI was not refused: $(cat "$T/out")"
+	[ ! -e "$T/INJECTED" ] || fail "--user=capa: root's shell ran what the command typed"
+	# Job control is as it was: the terminal is still its controlling one.
+	timeout 20 script -qec "'$CA' --user=capa --output='$T/rep' -- sh -c \
+		'exec 3</dev/tty && echo tty: ok'" /dev/null </dev/null >"$T/out" 2>&1
+	grep -q "tty: ok" "$T/out" || fail "--user=capa: /dev/tty cannot be opened: $(cat "$T/out")"
+fi
+finish "capaudit --user: the user's environment, 301 groups, its name; no TIOCSTI"

@@ -19,7 +19,13 @@
 #      everyone may add names there);
 #   5. the recorded content but a process holding it open for writing, or
 #      mapped shared and writable with its descriptor closed (it could
-#      change it after the check): refused until it lets go.
+#      change it after the check): refused until it lets go;
+#   6. emptied by open(O_RDONLY | O_TRUNC), which does not break a read
+#      lease, between the digest and the capability: taken off again;
+#   7. a recorded mode or ACL that lets her write the file: --fix-owner
+#      made it 4775 and capable while her group could write it, then a
+#      store through a shared mapping kept both; refused as a file she
+#      may write now is.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 # Users by name (nobody) from the base accounts only.
@@ -205,4 +211,70 @@ run run_ours "$cm" restore "$t.m" "$t"
 expect_rc 0 "5: once let go" || cat "$T/err"
 expect_out "set: ./app/tool cap_net_raw=ep
 " "5: once let go"
+
+# 6. The one way to change the content without breaking the lease:
+# open(O_RDONLY | O_TRUNC), which she may do to her file, empties it. An
+# empty capable file runs nothing, and any write that fills it again
+# takes the capability off, but restore said "set:" for content it had
+# not hashed. strace holds restore for 3 s as it is about to write the
+# capability; she empties the file meanwhile; restore takes the
+# capability off again and says why.
+truncopen=$BIN/truncopen
+if command -v strace >/dev/null 2>&1 && [ -x "$truncopen" ]; then
+	setcap -r "$t/app/tool"
+	strace -f -qq -o /dev/null -e trace=setxattr,lsetxattr,fsetxattr \
+		-e inject=setxattr,lsetxattr,fsetxattr:delay_enter=3000000 \
+		"$cm" restore "$t.m" "$t" >"$T/out" 2>"$T/err" &
+	tracer=$!
+	at_exit "kill $tracer 2>/dev/null"
+	# Stopped for the delay, on its way into setxattr: the only stop.
+	i=0 held=
+	while [ $i -lt 400 ] && [ -z "$held" ]; do
+		for p in $(pgrep -P $tracer); do
+			grep -q '^State:.*tracing stop' /proc/$p/status 2>/dev/null && held=$p
+		done
+		[ -n "$held" ] || sleep 0.02
+		i=$((i + 1))
+	done
+	[ -n "$held" ] || fail "6: restore never reached its capability write (test setup)"
+	as_nobody "$truncopen" "$t/app/tool" || fail "6: nobody could not empty it (test setup)"
+	wait $tracer; rc=$?
+	[ "$(stat -c %s "$t/app/tool")" = 0 ] || fail "6: not emptied (test setup)"
+	[ $rc -eq 1 ] && pass || fail "6: restore of a file emptied meanwhile: exit $rc, want 1"
+	[ "$(cat "$T/err")" = "capmanifest: ./app/tool: truncated while it was restored: its capabilities are taken off again" ] &&
+		pass || fail "6: stderr: $(cat "$T/err")"
+	[ -z "$(xattr_hex "$t/app/tool")" ] && pass ||
+		fail "6: the emptied file kept $(getcap "$t/app/tool" | sed 's/^[^ ]* //')"
+else
+	echo "note: no strace or truncopen: a file emptied during restore not checked"
+fi
+
+# 7. A manifest recording a mode that lets others write: root 4775 with
+# nobody's group, or an ACL entry of hers under a mask rwx (mode 0775).
+# The file is 0755 now, so nobody may write it yet; --fix-owner would
+# make it set-user-ID root and capable while she may write it (a store
+# through a shared mapping keeps both). Refused like a file she may
+# write now: nothing of it changes.
+t=$T/t7; mkdir -p "$t/app"
+cp "$probe" "$t/app/tool" && chgrp "$nobody_gid" "$t/app/tool" && chmod 4775 "$t/app/tool" &&
+	setcap cap_net_raw=ep "$t/app/tool" && run_ours "$cm" record "$t" >"$t.m" &&
+	setcap -r "$t/app/tool" && chmod 0755 "$t/app/tool" || fail "7: setup"
+grep -q "^\./app/tool owner=0 group=$nobody_gid mode=4775 acl=no " "$t.m" || fail "7: manifest: $(cat "$t.m")"
+before=$(state "$t/app/tool")
+refused "7: a recorded mode her group may write" "$t/app/tool" "$before" \
+	"capmanifest: ./app/tool: as the manifest has it, group $nobody_gid may write it (mode 4775), so its content could change once it is restored: not restored" \
+	"$cm" restore --fix-owner "$t.m" "$t"
+no_gain 7 "$t/app/tool"
+as_nobody sh -c 'exec 3>>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: she may open it for writing"
+cp /bin/true "$t/app/tool" && chgrp 0 "$t/app/tool" && chmod 0775 "$t/app/tool" &&
+	setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 7)" "$t/app/tool" &&
+	setcap cap_net_raw=ep "$t/app/tool" && run_ours "$cm" record "$t" >"$t.m" &&
+	setcap -r "$t/app/tool" && chmod 0755 "$t/app/tool" || fail "7: setup (ACL)"
+grep -q "^\./app/tool owner=0 group=0 mode=0775 acl=yes " "$t.m" || fail "7: manifest: $(cat "$t.m")"
+as_nobody sh -c ': >>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: nobody may write it under mask r-x (test setup)"
+before=$(state "$t/app/tool")
+refused "7: a recorded ACL entry of hers" "$t/app/tool" "$before" \
+	"capmanifest: ./app/tool: as the manifest has it, uid $nobody_uid may write it (ACL entry), so its content could change once it is restored: not restored" \
+	"$cm" restore --fix-owner "$t.m" "$t"
+as_nobody sh -c 'exec 3>>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: she may open it for writing (ACL)"
 finish "capmanifest restore: no laundering: nobody's files, writable directories (mode and ACL), other content and open writers refused"

@@ -6,16 +6,22 @@
  *   capaudit_target --thread-exit SECONDS  a thread sleeps SECONDS; the main
  *                                          thread leaves after 1 s, and its
  *                                          perf events say POLLHUP from then on
+ *   capaudit_target --mixed-creds SECONDS  started by root: a thread stays
+ *                                          root and sleeps; the main thread
+ *                                          alone becomes nobody (raw
+ *                                          setresuid(2)), dumpable, and sleeps
  * Each prints "pid N" once it is ready.
  *   capaudit_target --cpu COMMAND [ARG...] runs COMMAND and prints the CPU
  *                                          time it used: "cpu SECONDS"
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,7 +60,8 @@ int main(int argc, char **argv)
 	if (argc >= 3 && strcmp(argv[1], "--cpu") == 0)
 		return cpu(argv + 2);
 	if (argc != 3) {
-		fprintf(stderr, "usage: capaudit_target --dumpable|--nodumpable|--thread-exit SECONDS\n");
+		fprintf(stderr, "usage: capaudit_target --dumpable|--nodumpable|--thread-exit|"
+			"--mixed-creds SECONDS\n");
 		return 2;
 	}
 	seconds = (unsigned)atoi(argv[2]);
@@ -67,6 +74,16 @@ int main(int argc, char **argv)
 		printf("pid %ld\n", (long)getpid());
 		sleep(1);
 		pthread_exit(NULL);
+	}
+	if (strcmp(argv[1], "--mixed-creds") == 0) {
+		if (pthread_create(&t, NULL, sleeper, NULL) != 0)
+			return 1;
+		/* This thread only: the raw calls, not libc's broadcast. */
+		if (syscall(SYS_setgroups, 0, NULL) < 0 ||
+		    syscall(SYS_setresgid, 65534, 65534, 65534) < 0 ||
+		    syscall(SYS_setresuid, 65534, 65534, 65534) < 0 ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+			return 1;
 	}
 	printf("pid %ld\n", (long)getpid());
 	sleep(seconds);

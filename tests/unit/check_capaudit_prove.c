@@ -94,7 +94,7 @@ static int run_ping(void *ctx, struct suggestion *sg, const uint64_t *grant,
 
 START_TEST(ping_needs_cap_net_raw_alone)
 {
-	struct run_result first = { 0, EXITED(2), 0.1 };
+	struct run_result first = { .status = EXITED(2), .seconds = 0.1 };
 	struct fake_ping f = { 0 };
 	struct trial_runner runner = { run_ping, &f };
 	struct success succ = { 0 };
@@ -147,7 +147,7 @@ static int run_steps(void *ctx, struct suggestion *sg, const uint64_t *grant,
 
 START_TEST(trials_converge_on_later_needs)
 {
-	struct run_result first = { 0, EXITED(1), 0.1 };
+	struct run_result first = { .status = EXITED(1), .seconds = 0.1 };
 	struct trial_runner runner;
 	struct success succ = { 0 };
 	struct suggestion sg;
@@ -196,7 +196,7 @@ static int run_fails(void *ctx, struct suggestion *sg, const uint64_t *grant,
 
 START_TEST(unproven_keeps_the_old_rule)
 {
-	struct run_result failed = { 0, EXITED(1), 0.1 }, ok = { 0, 0, 0.1 };
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 }, ok = { .seconds = 0.1 };
 	struct trial_runner runner = { run_fails, NULL };
 	struct success succ = { 0 };
 	struct suggestion sg;
@@ -225,6 +225,102 @@ START_TEST(unproven_keeps_the_old_rule)
 }
 END_TEST
 
+/*
+ * A process whose file is not known (its exec record was lost) is named
+ * by its comm, which it chooses itself (prctl(PR_SET_NAME)): the
+ * suggestion shows it escaped, never a raw ESC that rewrites the screen.
+ */
+START_TEST(unknown_file_named_escaped)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+	struct suggestion sg;
+	struct record r;
+	struct tally t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	tally_init(&t, 10, NULL);
+	feed_check(&t, getpid(), CAP_SETUID, 0);	/* the calibration */
+	memset(&r, 0, sizeof(r));
+	r.kind = REC_COMM;
+	r.pid = r.tid = 10;
+	r.exec = 1;
+	r.s.time = clock_now++;
+	snprintf(r.comm, sizeof(r.comm), "x\033]0;pwn\007y");
+	tally_record(&r, &t);	/* no REC_EXEC_MAP: its file is not known */
+	feed_check(&t, 10, CAP_NET_RAW, -1);
+	ck_assert_int_eq(tally_finish(&t), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_uint_eq(sg.nfiles, 1);
+	ck_assert_ptr_null(sg.files[0].path);
+	suggest_unproven(&sg, "capaudit is not root");
+	out = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(out);
+	suggest_print(&sg, &t, &failed, NULL, "nobody", out);
+	suggest_json(&sg, &t, NULL, out);
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_ptr_null(strchr(text, '\033'));
+	ck_assert_ptr_null(strchr(text, '\007'));
+	ck_assert_ptr_nonnull(strstr(text, "the file x\\033]0;pwn\\007y ran is not known"));
+	free(text);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * What a file loads (its loader, its libraries) runs with its grant: the
+ * mappings after the first are kept, once each, and go with the file
+ * into the suggestion; the file's own second mapping is not one.
+ */
+START_TEST(libraries_go_with_their_file)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+	char file[] = "/opt/app", lib[] = "/opt/lib/libplug.so", ld[] = "/lib/ld.so";
+	struct suggestion sg;
+	struct record r;
+	struct tally t;
+
+	tally_init(&t, 10, NULL);
+	feed_check(&t, getpid(), CAP_SETUID, 0);	/* the calibration */
+	memset(&r, 0, sizeof(r));
+	r.kind = REC_COMM;
+	r.pid = r.tid = 10;
+	r.exec = 1;
+	r.s.time = clock_now++;
+	snprintf(r.comm, sizeof(r.comm), "app");
+	tally_record(&r, &t);
+	r.kind = REC_EXEC_MAP;
+	r.maj = 254;
+	r.file = file;
+	r.ino = 77;
+	tally_record(&r, &t);
+	tally_record(&r, &t);		/* another segment of its own */
+	r.file = ld;
+	r.ino = 78;
+	tally_record(&r, &t);
+	r.file = lib;
+	r.ino = 79;
+	tally_record(&r, &t);
+	r.file = ld;
+	r.ino = 78;
+	tally_record(&r, &t);		/* once each */
+	feed_check(&t, 10, CAP_SETUID, -1);
+	ck_assert_int_eq(tally_finish(&t), 0);
+	ck_assert_uint_eq(t.images[0].nlibs, 2);
+	ck_assert_uint_eq(t.nmaps, 2);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_uint_eq(sg.nfiles, 1);
+	ck_assert_uint_eq(sg.files[0].nlibs, 2);
+	ck_assert_str_eq(sg.files[0].libs[0].path, "/lib/ld.so");
+	ck_assert_str_eq(sg.files[0].libs[1].path, "/opt/lib/libplug.so");
+	ck_assert_uint_eq(sg.files[0].libs[1].ino, 79);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
 /* Every trial fails: the copies are not the program (it checks its set-id bit). */
 static int run_broken(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		      struct run_result *rr, struct tally *t)
@@ -238,7 +334,7 @@ static int run_broken(void *ctx, struct suggestion *sg, const uint64_t *grant,
 
 START_TEST(copies_that_break_the_program_prove_nothing)
 {
-	struct run_result ok = { 0, EXITED(0), 0.1 };
+	struct run_result ok = { .status = EXITED(0), .seconds = 0.1 };
 	struct trial_runner runner = { run_broken, NULL };
 	struct success succ = { 0 };
 	struct suggestion sg;
@@ -261,7 +357,7 @@ START_TEST(copies_that_break_the_program_prove_nothing)
 	 * candidates are not what it lacks; never "nothing needed".
 	 */
 	{
-		struct run_result failed = { 0, EXITED(1), 0.1 };
+		struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
 
 		run_tally(&t, "/usr/bin/tool", BIT(CAP_DAC_OVERRIDE), 0);
 		ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
@@ -325,7 +421,13 @@ START_TEST(user_environment)
 	const char *const env[] = {
 		"HOME=/root", "USER=root", "LOGNAME=root", "SHELL=/bin/bash",
 		"PATH=/root/.local/bin:/usr/sbin", "XDG_RUNTIME_DIR=/run/user/0",
-		"MAIL=/var/mail/root", "LANG=C.UTF-8", "TERM=xterm", NULL,
+		"MAIL=/var/mail/root", "LANG=C.UTF-8", "TERM=xterm",
+		/* root's places, and what a capable program's libc ignores */
+		"TMPDIR=/root/tmp", "TMP=/root/tmp", "XDG_CONFIG_HOME=/root/.config",
+		"XDG_CACHE_HOME=/root/.cache", "SSH_AUTH_SOCK=/root/.ssh/agent",
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/0/bus",
+		"LD_PRELOAD=/root/lib.so", "LD_LIBRARY_PATH=/root/lib",
+		"GLIBC_TUNABLES=glibc.malloc.check=3", "LOCPATH=/root/locale", NULL,
 	};
 	char **out = env_for_user(env, "alice", 1000, "/home/alice", "/bin/zsh");
 	size_t n = 0, i;
@@ -336,6 +438,8 @@ START_TEST(user_environment)
 		ck_assert_ptr_null(strstr(out[i], "root"));
 		ck_assert(strncmp(out[i], "XDG_RUNTIME_DIR=", 16) != 0);
 		ck_assert(strncmp(out[i], "MAIL=", 5) != 0);
+		ck_assert(strncmp(out[i], "LD_", 3) != 0);
+		ck_assert(strncmp(out[i], "GLIBC_TUNABLES=", 15) != 0);
 		lang += strcmp(out[i], "LANG=C.UTF-8") == 0;
 		home += strcmp(out[i], "HOME=/home/alice") == 0;
 		user += strcmp(out[i], "USER=alice") == 0;
@@ -381,6 +485,8 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, ping_needs_cap_net_raw_alone);
 	tcase_add_test(tc, trials_converge_on_later_needs);
 	tcase_add_test(tc, unproven_keeps_the_old_rule);
+	tcase_add_test(tc, unknown_file_named_escaped);
+	tcase_add_test(tc, libraries_go_with_their_file);
 	tcase_add_test(tc, copies_that_break_the_program_prove_nothing);
 	tcase_add_test(tc, success_is_the_reference_or_the_list);
 	tcase_add_test(tc, trial_copies_carry_exactly_the_grant);
