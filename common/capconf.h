@@ -81,7 +81,7 @@ struct capconf_user {
 	gid_t primary;			/* for member() */
 	gid_t *gids;			/* groups[]'s gids, for member() */
 	int ngids;
-	char *undecided_why;		/* member()'s last reason (128 bytes) */
+	char *undecided_why;		/* member()'s last reason (256 bytes) */
 };
 
 enum capconf_why {

@@ -9,7 +9,9 @@
 # captest, looks like no member of it, and "^cap_sys_admin *" after
 # "none @ldapdeny" granted. Now the group is looked up by name, the
 # failure is seen, nothing is granted (no later line, no default=), and
-# the reason is logged. The suite re-runs itself in a private mount
+# the reason is logged. Nor does a group entry that names mal decide while
+# mal's group list (what the login gets) lacks the group ("initgroups:
+# files"). The suite re-runs itself in a private mount
 # namespace and binds its own passwd, group and nsswitch.conf over /etc's
 # there (the host's are never written); glibc finds the service through
 # LD_LIBRARY_PATH (pamcase and capsh are not set-user-ID).
@@ -84,6 +86,25 @@ t ours 'cap_perfmon @mal\nnone @ldapdeny\n' '' mal 'auth setcred' "$ok iab=38 $k
 mount --bind "$T/nsswitch.first" /etc/nsswitch.conf || { fail "cannot bind nsswitch.first"; finish; }
 t ours "$cfg" '' mal 'auth setcred' "$stop"
 logged "cannot tell whether 'mal' is in '@ldapdeny'"
+umount /etc/nsswitch.conf
+
+# --- The database and the login disagree: "initgroups: files" gives the
+# login (and getgrouplist) the files' groups only, while getgrnam() still
+# asks captest, whose ldapdeny lists mal. The login holds no ldapdeny, so
+# a grant to @ldapdeny is not mal's (Debian's module: IGNORE), and "not a
+# member" would skip a restriction meant for mal: no decision either way.
+# (A grant here was the old answer: "^cap_sys_admin @ldapdeny" gave mal
+# cap_sys_admin, for a group the login does not have.) ---
+printf 'passwd: files\ngroup: files captest\ninitgroups: files\nshadow: files\n' >"$T/nsswitch.initgroups"
+mount --bind "$T/nsswitch.initgroups" /etc/nsswitch.conf || { fail "cannot bind nsswitch.initgroups"; finish; }
+CAPTEST_NSS=member
+[ "$(id -Gn mal)" = 'mal' ] || fail "initgroups: files: id says: $(id -Gn mal)"
+t ours '^cap_sys_admin @ldapdeny\n' '' mal 'auth setcred' "$stop"
+logged "cannot tell whether 'mal' is in '@ldapdeny': group 'ldapdeny' lists 'mal' as a member, but getgrouplist() leaves the group out; stopped here, nothing granted"
+deb 'auth=IGNORE setcred=IGNORE iab= keepcaps=0'
+t ours "$cfg" '' mal 'auth setcred' "$stop"
+# Others are not touched: alice is in no list of ldapdeny.
+t both "$cfg" '' alice 'setcred' "setcred=SUCCESS iab=^21 $k0"
 umount /etc/nsswitch.conf
 
 # --- capsh --user: no login with a silently partial group list ---
