@@ -2,12 +2,14 @@
 /* Reading capability.conf safely: open checks, bounded lines, tokens. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "capconf.h"
+#include "writers.h"
 
 /* The null device by its numbers, so a bind-mounted or renamed one counts. */
 static int is_null_device(const struct stat *st)
@@ -18,8 +20,9 @@ static int is_null_device(const struct stat *st)
 
 int capconf_open(struct capconf_reader *r, const char *path)
 {
+	char why[128];
 	struct stat st;
-	int fd;
+	int fd, rc;
 
 	memset(r, 0, sizeof(*r));
 	/*
@@ -52,6 +55,23 @@ int capconf_open(struct capconf_reader *r, const char *path)
 		close(fd);
 		return CAPCONF_OPEN_WORLD_WRITABLE;
 	}
+	/*
+	 * libcap stops there, but a user who owns the file, is in a group
+	 * that may write it, or is given write by an ACL entry (which leaves
+	 * S_IWOTH clear) can grant themselves anything just the same.
+	 */
+	rc = writers_besides(fd, &st, geteuid(), getegid(), why, sizeof(why));
+	if (rc < 0 && errno == ENOMEM) {
+		close(fd);
+		errno = ENOMEM;
+		return CAPCONF_OPEN_FAILED;
+	}
+	if (rc != 0) {
+		snprintf(r->untrusted, sizeof(r->untrusted),
+			 "not root's alone: %s", why);
+		close(fd);
+		return CAPCONF_OPEN_OTHERS_MAY_WRITE;
+	}
 	r->fp = fdopen(fd, "r");
 	if (r->fp == NULL) {
 		int saved = errno;
@@ -63,7 +83,7 @@ int capconf_open(struct capconf_reader *r, const char *path)
 	return CAPCONF_OPEN_OK;
 }
 
-const char *capconf_open_strerror(int status)
+const char *capconf_open_strerror(const struct capconf_reader *r, int status)
 {
 	switch (status) {
 	case CAPCONF_OPEN_OK:
@@ -72,6 +92,8 @@ const char *capconf_open_strerror(int status)
 		return "world-writable: anyone could have rewritten it";
 	case CAPCONF_OPEN_NOT_REGULAR:
 		return "not a regular file";
+	case CAPCONF_OPEN_OTHERS_MAY_WRITE:
+		return r->untrusted;
 	default:
 		return strerror(errno);
 	}

@@ -35,6 +35,12 @@ enum capconf_open_status {
 	CAPCONF_OPEN_FAILED = -1,	/* errno says why */
 	CAPCONF_OPEN_WORLD_WRITABLE = -2,	/* S_IWOTH and not /dev/null */
 	CAPCONF_OPEN_NOT_REGULAR = -3,	/* FIFO, device other than /dev/null */
+	/*
+	 * Someone besides root (and the caller) may write it: its owner,
+	 * its group, an ACL entry; or who may is unknown (an ACL that
+	 * cannot be read). The reader's untrusted[] says who.
+	 */
+	CAPCONF_OPEN_OTHERS_MAY_WRITE = -4,
 };
 
 /* A line with tokens that is no comment; tok[0] is the caps text. */
@@ -49,6 +55,7 @@ struct capconf_line {
 struct capconf_reader {
 	FILE *fp;
 	unsigned long lineno;
+	char untrusted[160];		/* CAPCONF_OPEN_OTHERS_MAY_WRITE: why */
 	struct capconf_line line;
 };
 
@@ -125,8 +132,10 @@ typedef void (*capconf_log_fn)(void *ctx, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * Opens path for reading and checks the file is safe to trust. Returns
- * CAPCONF_OPEN_OK or a negative enum capconf_open_status.
+ * Opens path for reading and checks the file is safe to trust: a regular
+ * file (or /dev/null) that nobody but root and this process's effective
+ * ids may write (common/writers.h). Returns CAPCONF_OPEN_OK or a negative
+ * enum capconf_open_status.
  */
 int capconf_open(struct capconf_reader *r, const char *path);
 
@@ -200,7 +209,7 @@ int capconf_find_shadowed(const char *path, const char *user,
 /* "user", "@group" or "*": how a match is described in logs. */
 const char *capconf_why_name(enum capconf_why why);
 
-/* Describes a capconf_open() failure, for messages. */
-const char *capconf_open_strerror(int status);
+/* Describes r's capconf_open() failure status, for messages. */
+const char *capconf_open_strerror(const struct capconf_reader *r, int status);
 
 #endif

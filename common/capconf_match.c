@@ -478,10 +478,14 @@ int capconf_find(const char *path, const char *user, struct capconf_match *m,
 		capconf_user_release(&u);
 		return CAPCONF_UNREADABLE;
 	}
+	if (rc == CAPCONF_OPEN_FAILED && errno == ENOMEM) {
+		capconf_user_release(&u);
+		return CAPCONF_NOMEM;
+	}
 	if (rc != CAPCONF_OPEN_OK) {
 		/* A file we cannot read or trust might have named u. */
 		rc = stop(m, path, 0, log, ctx, "%s",
-			  capconf_open_strerror(rc));
+			  capconf_open_strerror(&r, rc));
 		capconf_user_release(&u);
 		return rc;
 	}

@@ -219,7 +219,7 @@ static int lint(const char *path)
 	if (rc != CAPCONF_OPEN_OK) {
 		say(stderr, "%s: %s: %s: pam_cap grants nothing from it, "
 		    "not even default=", PROG, path,
-		    capconf_open_strerror(rc));
+		    capconf_open_strerror(&r, rc));
 		warnings++;
 		return 0;
 	}

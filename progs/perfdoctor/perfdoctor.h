@@ -75,7 +75,9 @@ struct user_facts {
  * fix that edits it starts from what pam_cap will then read.
  */
 struct conf_facts {
-	int refused;		/* world-writable: pam_cap reads none */
+	int refused;		/* others may write it: pam_cap reads none */
+	int world_writable;	/* everybody may (S_IWOTH) */
+	char untrusted[128];	/* who besides root may write it */
 	uid_t uid;		/* its owner */
 	int exists;
 	int has_lines;		/* not empty: sed can insert into it */

@@ -78,9 +78,14 @@ out:
 	return rc;
 }
 
-/* "chmod 0644": pam_cap reads no world-writable capability.conf. */
+/*
+ * "chmod 0644": pam_cap reads no capability.conf anyone but root may
+ * write. The mode takes write from the group and from everybody, and
+ * from every ACL entry (chmod sets the mask); chown root from the owner.
+ */
 static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 {
+	char note[256];
 	struct cmd c;
 
 	cmd_init(&c);
@@ -92,7 +97,13 @@ static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 	}
 	cmd_lit(&c, "chmod 0644 ");
 	cmd_path(&c, "file name", pv->config);
-	cmd_add(v, &c, "pam_cap reads nothing from a world-writable file");
+	if (pv->conf.world_writable)
+		put(note, sizeof(note), "pam_cap reads nothing from a "
+		    "world-writable file");
+	else
+		put(note, sizeof(note), "pam_cap reads nothing from a file "
+		    "others may write (%s)", pv->conf.untrusted);
+	cmd_add(v, &c, note);
 }
 
 /*

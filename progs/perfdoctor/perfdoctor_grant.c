@@ -18,6 +18,7 @@
 #include "mask.h"
 #include "perf.h"
 #include "perfdoctor.h"
+#include "writers.h"
 
 /*
  * Line n of path as pam_cap splits it, its tokens one blank apart (the
@@ -161,18 +162,34 @@ static void judge_conf(struct pam_view *view, const char *user,
 	struct capconf_match fixed, joined;
 	cap_iab_t iab;
 	struct stat st;
-	int jrc, dummy;
+	int jrc, dummy, fd, trust;
 
 	memset(cf, 0, sizeof(*cf));
-	if (stat(view->config, &st) == 0) {
+	fd = open(view->config, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0 && fstat(fd, &st) == 0) {
 		/* A device (/dev/null) or FIFO takes no lines. */
-		if (!S_ISREG(st.st_mode))
+		if (!S_ISREG(st.st_mode)) {
+			close(fd);
 			return;
+		}
 		cf->exists = 1;
 		cf->uid = st.st_uid;
 		cf->has_lines = st.st_size > 0;
-		cf->refused = (st.st_mode & S_IWOTH) != 0;
-	} else if (errno != ENOENT) {
+		/*
+		 * As capconf_open() judges it: chmod 0644 (and chown root)
+		 * leave nobody else a way to write it, but an ACL that
+		 * cannot be judged stays so: no edit then.
+		 */
+		cf->world_writable = (st.st_mode & S_IWOTH) != 0;
+		trust = writers_besides(fd, &st, geteuid(), getegid(),
+					cf->untrusted, sizeof(cf->untrusted));
+		close(fd);
+		if (trust < 0)
+			return;
+		cf->refused = trust > 0;
+	} else if (fd >= 0 || errno != ENOENT) {
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
 	if (cf->refused)

@@ -275,10 +275,12 @@ rm -f "$PAMD/su"
 
 # --- capability.conf judged as pam_cap judges it ---
 
-# pam_cap refuses only a world-writable file (S_IWOTH, whatever set it);
-# an owner other than root, an ACL entry letting someone write, or a
-# directory others may write to do not stop it. perfdoctor agrees with a
-# real login each time.
+# pam_cap refuses a file anyone but root may write: world-writable
+# (S_IWOTH), an owner other than root, or an ACL entry letting someone
+# write it (which leaves S_IWOTH clear; the old pam_cap read such files).
+# perfdoctor's fix takes write away (chown root, chmod 0644: chmod sets
+# the ACL's mask), and a real login agrees each time. A directory others
+# may write to does not stop pam_cap.
 acl() {	# FILE HEX: a POSIX access ACL (no setfacl needed)
 	setfattr -n system.posix_acl_access -v "$2" "$1"
 }
@@ -287,14 +289,13 @@ pd_perf_file 0755 root root cap_perfmon=ei
 echo 'cap_perfmon alice' >"$CONF"
 chmod 0644 "$CONF"
 nss chown bob "$CONF"
-pd_doctor --user=alice "$PERF"
-[ $d -eq 0 ] || { fail "A1: owned by bob: exit $d"; sed 's/^/    | /' "$T/doc"; }
+pd_fixed "A1 owned by bob" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a file others may write (uid 4002 owns it, and may make it say anything)" \
+	--user=alice "$PERF"
 pd_login_yes "A1 owned by bob" alice
-chown root "$CONF"
 # user::rw- user:bob:rw- group::r-- mask::rw- other::r--
 if acl "$CONF" 0x0200000001000600ffffffff02000600a20f000004000400ffffffff10000600ffffffff20000400ffffffff; then
-	pd_doctor --user=alice "$PERF"
-	[ $d -eq 0 ] || { fail "A2: an ACL lets bob write: exit $d"; sed 's/^/    | /' "$T/doc"; }
+	pd_fixed "A2 ACL user:bob:rw-" "chmod 0644 $CONF   # pam_cap reads nothing from a file others may write (an ACL entry lets uid 4002 write it)" \
+		--user=alice "$PERF"
 	pd_login_yes "A2 ACL user:bob:rw-" alice
 	# other::rw- through the ACL is world-writable: refused, and chmod
 	# 0644 (which sets the ACL's other entry) is the fix.
