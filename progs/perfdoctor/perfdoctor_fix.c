@@ -16,6 +16,7 @@
 #include "names.h"
 #include "perf.h"
 #include "perfdoctor.h"
+#include "shquote.h"
 
 /*
  * Whether the user (database credentials of fx), with group extra too
@@ -153,11 +154,43 @@ static void fix_preset(struct verdict *v, const struct binary_facts *b,
 	free(t);
 }
 
+/*
+ * The user may run b as a member of its group. A command only for
+ * perf_users, the group that is there for perf: any other group (wheel,
+ * docker, a project's) gives the user whatever else it may do as well,
+ * which is more than perf; that is said in words for a person to weigh,
+ * no command. The names in the words are quoted as in a command (or the
+ * group given by number), so that pasting the line runs nothing it names.
+ */
+static void join_file_group(struct verdict *v, const struct binary_facts *b,
+			    const struct subject *who)
+{
+	char gbuf[64], gnum[32];
+	const char *grp = names_group(b->gid, gbuf, sizeof(gbuf));
+	char *qg, *qu;
+	struct cmd c;
+
+	if (strcmp(grp, PERF_GROUP) == 0) {
+		cmd_init(&c);
+		cmd_lit(&c, "usermod -aG " PERF_GROUP " ");
+		cmd_name(&c, "user name", who->name);
+		cmd_add(v, &c, "then log in again");
+		return;
+	}
+	put(gnum, sizeof(gnum), "%lu", (unsigned long)b->gid);
+	qg = shquote_dup(grp);
+	qu = shquote_dup(who->name);
+	add_fix(v, "only members of group %s%s may run it, and joining it "
+		"gives %s all else that group may do: no command printed",
+		qg != NULL ? qg : "id ", qg != NULL ? "" : gnum,
+		qu != NULL ? qu : "the user");
+	free(qg);
+	free(qu);
+}
+
 void fix_perf(struct verdict *v, const struct binary_facts *b,
 	      const struct subject *who, const struct fix_context *fx)
 {
-	char gbuf[64], note[64];
-	struct cmd c;
 
 	if (!v->want_preset && !v->want_exec)
 		return;
@@ -170,14 +203,7 @@ void fix_perf(struct verdict *v, const struct binary_facts *b,
 		    getgrgid(b->gid) != NULL &&
 		    exec_with(b, fx, b->gid) == ANSWER_YES &&
 		    dirs_let_through(b->path, fx, b->gid) != ANSWER_NO) {
-			cmd_init(&c);
-			cmd_lit(&c, "usermod -aG ");
-			cmd_word(&c, "group name",
-				 names_group(b->gid, gbuf, sizeof(gbuf)));
-			cmd_lit(&c, " ");
-			cmd_name(&c, "user name", who->name);
-			put(note, sizeof(note), "then log in again");
-			cmd_add(v, &c, note);
+			join_file_group(v, b, who);
 			return;
 		}
 	}

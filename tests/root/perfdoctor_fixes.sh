@@ -66,11 +66,22 @@ pd_perf_file 0750 root devs
 pd_fixed "F5 preset with the file's group" "setcap --perf-group=devs --perf $PERF" --user=dave "$PERF"
 pd_kernel_yes "F5" dave
 
-# F6: capable, but alice may not execute it: joining its group does.
+# F6: capable, but alice may not execute it: joining its group does. That
+# group is perf's own (perf_users): the command.
+pd_world
+pd_perf_file 0750 root perf_users cap_perfmon,cap_syslog=ep
+pd_fixed "F6 join perf_users" "usermod -aG perf_users bob   # then log in again" --user=bob "$PERF"
+pd_kernel_yes "F6" bob
+# ... any other group (wheel, docker, a project's) gives alice all else it
+# may do, more than perf: said in words, no command to paste (the old fix
+# was the command "usermod -aG devs alice"). Carried out here.
 pd_world
 pd_perf_file 0750 root devs cap_perfmon,cap_syslog=ep
-pd_fixed "F6 join the file's group" "usermod -aG devs alice   # then log in again" --user=alice "$PERF"
-pd_kernel_yes "F6" alice
+pd_doctor --user=alice "$PERF"
+pd_expect_fixes "F6 the file's group, in words" "only members of group devs may run it, and joining it gives alice all else that group may do: no command printed"
+PATH="$T/bin:$PATH" nss usermod -aG devs alice || fail "F6: usermod failed"
+pd_now_yes "F6 joined devs" --user=alice "$PERF"
+pd_kernel_yes "F6 devs" alice
 
 # F7: in its group, yet no execute bit for the group: joining cannot
 # help, the preset gives the file its mode (the old code printed nothing).
