@@ -91,6 +91,12 @@ struct conf_facts {
 	int joined_judged;
 	unsigned long joined_decided;
 	int joined_star;
+	/*
+	 * joined_decided is 0 (default=), or a line that selects every
+	 * member of perf_users ('*', '@perf_users'): what it grants is what
+	 * each member gets there, not this user's alone.
+	 */
+	int joined_shared;
 	char joined_grant[512];
 };
 

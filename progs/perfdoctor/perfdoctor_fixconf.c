@@ -129,9 +129,14 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 		/*
 		 * Through a group: perf_users, created and joined first;
 		 * the line goes above the one that decides for the user as
-		 * a member (an "@perf_users" line may come before).
+		 * a member (an "@perf_users" line may come before). It
+		 * grants every member what the user gets there, plus perf:
+		 * only when that line decides the same for all of them
+		 * (else "cap_sys_admin @wheel" would pass cap_sys_admin on
+		 * to every member of perf_users).
 		 */
-		if (!fx->user_known || !cf->joined_judged)
+		if (!fx->user_known || !cf->joined_judged ||
+		    !cf->joined_shared)
 			return;
 		grant = cf->joined_grant;
 		decided = cf->joined_decided;

@@ -57,6 +57,29 @@ static void conf_line_text(const char *path, unsigned long n, char *buf,
 	capconf_close(&r);
 }
 
+/*
+ * Does line n of path select every member of group: a "*" or an
+ * "@group" among its who words? Then whatever the line grants is what
+ * each of them gets now, if no earlier line decides for them.
+ */
+static int line_selects_all_of(const char *path, unsigned long n,
+			       const char *group)
+{
+	char text[CAPCONF_LINE_MAX + 1], *tok, *save = NULL;
+	int first = 1;
+
+	conf_line_text(path, n, text, sizeof(text));
+	for (tok = strtok_r(text, " ", &save); tok != NULL;
+	     tok = strtok_r(NULL, " ", &save), first = 0) {
+		if (first)
+			continue;	/* the caps */
+		if (strcmp(tok, "*") == 0 ||
+		    (tok[0] == '@' && strcmp(tok + 1, group) == 0))
+			return 1;
+	}
+	return 0;
+}
+
 /* Adds group to u's group names unless it is there; -1 on ENOMEM. */
 static int join_group(struct capconf_user *u, const char *group)
 {
@@ -210,8 +233,12 @@ static void judge_conf(struct pam_view *view, const char *user,
 	jrc = scan_as_fixed(view->config, user, PERF_GROUP, &joined);
 	if (deciding(jrc, &joined, fallback, &cf->joined_decided,
 		     &cf->joined_star, &dummy, cf->joined_grant,
-		     sizeof(cf->joined_grant)) == 0)
+		     sizeof(cf->joined_grant)) == 0) {
 		cf->joined_judged = cf->judged;
+		cf->joined_shared = cf->joined_decided == 0 ||
+			line_selects_all_of(view->config, cf->joined_decided,
+					    PERF_GROUP);
+	}
 	if (jrc == CAPCONF_FOUND)
 		capconf_match_release(&joined);
 }

@@ -384,6 +384,26 @@ else
 	fail "N6: exit $d:"; sed 's/^/    | /' "$T/doc"
 fi
 
+# N7: a name capability.conf cannot hold ("a b") gets its grant through
+# an "@perf_users" line, which every member of perf_users matches. Where
+# the user's grant comes from a line that is not theirs all ("cap_sys_nice
+# @devs"), that line would hand cap_sys_nice to alice too (the old fix:
+# "sed -i '1i cap_sys_nice,cap_perfmon @perf_users'"): no such line.
+pd_world
+printf 'a b:x:4010:4010::/tmp:/bin/sh\n' >>"$ROOT/etc/passwd"
+printf 'ab:x:4010:\n' >>"$ROOT/etc/group"
+sed -i 's/^devs:x:4200:.*/&,a b/' "$ROOT/etc/group"
+pd_perf_file 0755 root root cap_perfmon=ei
+printf 'cap_sys_nice @devs\nnone  *\n' >"$CONF"
+no_fix "N7 a grant of @devs, not of perf_users" 1 --user='a b' "$PERF"
+# ... while a line every member matches may be extended for them all.
+printf 'cap_sys_nice @devs\ncap_sys_nice @perf_users\nnone  *\n' >"$CONF"
+sed -i 's/^devs:x:4200:.*/devs:x:4200:bob,dave/' "$ROOT/etc/group"
+pd_fixed "N7 an @perf_users line" "usermod -aG perf_users 'a b'   # capability.conf cannot name a b (a blank separates names there): the grant goes to the group perf_users
+sed -i '2i cap_sys_nice,cap_perfmon @perf_users' $CONF   # above line 2, the first that matches a member of perf_users" \
+	--user='a b' "$PERF"
+pd_login_yes "N7 @perf_users" 'a b'
+
 # --- fixes in words, carried out here ---
 
 # F23: no such binary: installing it (a copy here) is the first step; the
