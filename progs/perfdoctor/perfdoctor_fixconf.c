@@ -199,7 +199,8 @@ void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx)
 	char esc[2100], script[2200], del[32], note[256];
 	struct cmd c;
 
-	if (pv == NULL || pv->shadow_line[0] == '\0' ||
+	/* A line granting more than cap_perfmon stays where it is. */
+	if (pv == NULL || pv->shadow_line[0] == '\0' || pv->shadow_more ||
 	    sed_text(esc, sizeof(esc), pv->shadow_line) < 0)
 		return;
 	/* sed numbers the lines as read: insert above one, delete the other. */
@@ -261,7 +262,8 @@ int fix_pam_grant(struct verdict *v, const struct subject *who,
 	if (need_edit) {
 		int before = t->nfixes;
 
-		if (add_inh && !undrop && pv->shadow != 0 && !cf->refused)
+		if (add_inh && !undrop && pv->shadow != 0 &&
+		    !pv->shadow_more && !cf->refused)
 			fix_shadowed_grant(t, fx);
 		else
 			fix_grant_line(t, who, fx, add_inh, undrop);

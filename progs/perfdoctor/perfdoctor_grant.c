@@ -253,6 +253,7 @@ static void judge_shadow(struct pam_view *view, const char *user)
 	struct capconf_match later;
 	cap_iab_t iab;
 	int perfmon = 0, ambient = 0;
+	uint64_t more;
 	size_t len;
 
 	if (capconf_find_shadowed(view->config, user, view->star,
@@ -265,10 +266,14 @@ static void judge_shadow(struct pam_view *view, const char *user)
 		ambient = cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_PERFMON) ==
 			  CAP_SET;
 	}
+	/* Moved up, it would grant these too, to everyone it names. */
+	more = (mask_of_iab(iab, CAP_IAB_INH) | mask_of_iab(iab, CAP_IAB_AMB)) &
+	       ~BIT(CAP_PERFMON);
 	cap_free(iab);
 	if (perfmon) {
 		view->shadow = later.line;
 		view->shadow_ambient = ambient;
+		view->shadow_more = more != 0;
 		snprintf(view->shadow_text, sizeof(view->shadow_text), "%s %s",
 			 later.caps, later.who);
 		conf_line_text(view->config, later.line, view->shadow_line,

@@ -151,6 +151,17 @@ pd_fixed "F14 the grant moved up" "sed -i -e '2i cap_perfmon @perf_users bob' -e
 pd_login_yes "F14" alice
 [ "$(grep -c . "$CONF")" -eq 3 ] || fail "F14: the file has $(grep -c . "$CONF") lines, want 3: $(cat "$CONF")"
 
+# ... but not a line that grants more than cap_perfmon: moved up, it would
+# give alice cap_sys_admin too, and everyone it names (the old fix moved
+# it). Alice gets a line of her own: perf, and nothing else changes.
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
+printf 'none  *\ncap_sys_admin,cap_perfmon @perf_users bob\n' >"$CONF"
+pd_fixed "F14 a grant of more than perf stays" "sed -i '1i cap_perfmon alice' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
+	--user=alice "$PERF"
+pd_login_yes "F14 more than perf" alice
+grep -q "iab=38 " "$T/login.out" || fail "F14: alice got more than cap_perfmon: $(cat "$T/login.out")"
+
 # F15: a grant text that is not IAB: alice gets a line that is.
 pd_world
 pd_perf_file 0755 root root cap_perfmon=ei
