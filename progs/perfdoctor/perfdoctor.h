@@ -120,8 +120,9 @@ struct pam_view {
 	unsigned long star, shadow;
 	int shadow_ambient;	/* and it grants cap_perfmon ambient too */
 	/*
-	 * and more than cap_perfmon (I or A): moved up, it would hand that
-	 * to the user and to everyone it names, so it is not moved.
+	 * and more than cap_perfmon (I or A), or fewer bounding drops than
+	 * the '*' line: moved up, it would hand that to the user and to
+	 * everyone it names, so it is not moved.
 	 */
 	int shadow_more;
 	char shadow_text[300];

@@ -266,9 +266,15 @@ static void judge_shadow(struct pam_view *view, const char *user)
 		ambient = cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_PERFMON) ==
 			  CAP_SET;
 	}
-	/* Moved up, it would grant these too, to everyone it names. */
-	more = (mask_of_iab(iab, CAP_IAB_INH) | mask_of_iab(iab, CAP_IAB_AMB)) &
-	       ~BIT(CAP_PERFMON);
+	/*
+	 * Moved up, it would decide for everyone it names instead of the
+	 * '*' line: granting what it grants besides cap_perfmon, and
+	 * lifting the bounding drops of the '*' line (view->drop) that it
+	 * does not repeat.
+	 */
+	more = ((mask_of_iab(iab, CAP_IAB_INH) | mask_of_iab(iab, CAP_IAB_AMB)) &
+		~BIT(CAP_PERFMON)) |
+	       (view->drop & ~mask_of_iab(iab, CAP_IAB_BOUND));
 	cap_free(iab);
 	if (perfmon) {
 		view->shadow = later.line;

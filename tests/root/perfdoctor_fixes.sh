@@ -161,6 +161,13 @@ pd_fixed "F14 a grant of more than perf stays" "sed -i '1i cap_perfmon alice' $C
 	--user=alice "$PERF"
 pd_login_yes "F14 more than perf" alice
 grep -q "iab=38 " "$T/login.out" || fail "F14: alice got more than cap_perfmon: $(cat "$T/login.out")"
+# ... nor one that would lift the '*' line's bounding drop for everyone
+# it names (perf_users, bob): alice's own line keeps the drop.
+printf '!cap_sys_module  *\ncap_perfmon @perf_users bob\n' >"$CONF"
+pd_fixed "F14 a drop of the '*' line kept" "sed -i '1i !cap_sys_module,cap_perfmon alice' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
+	--user=alice "$PERF"
+pd_login_yes "F14 the drop kept" alice
+grep -q "iab=!16,38 " "$T/login.out" || fail "F14: alice lost the drop: $(cat "$T/login.out")"
 
 # F15: a grant text that is not IAB: alice gets a line that is.
 pd_world
