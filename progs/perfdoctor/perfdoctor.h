@@ -303,6 +303,11 @@ void release_binary(struct binary_facts *b);
 int gather_session(struct session_facts *s, pid_t pid);
 /* 0 (u->known says whether the user exists), or -1 after a message (ENOMEM). */
 int gather_user(struct user_facts *u, const char *name);
+/*
+ * The user with that uid, by its name; unknown (known 0, the number as
+ * the name) when it has none, or when the name leads to another uid.
+ */
+int gather_user_uid(struct user_facts *u, uid_t uid);
 void release_session(struct session_facts *s);
 void release_user(struct user_facts *u);
 const char *paranoid_meaning(int level);

@@ -125,6 +125,9 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	int star = cf->decided_star;
 	struct cmd c;
 
+	/* A line names a user by name: only one the database knows so. */
+	if (!fx->user_known)
+		return;
 	if (problem != NULL) {
 		/*
 		 * Through a group: perf_users, created and joined first;
@@ -135,8 +138,7 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 		 * (else "cap_sys_admin @wheel" would pass cap_sys_admin on
 		 * to every member of perf_users).
 		 */
-		if (!fx->user_known || !cf->joined_judged ||
-		    !cf->joined_shared)
+		if (!cf->joined_judged || !cf->joined_shared)
 			return;
 		grant = cf->joined_grant;
 		decided = cf->joined_decided;

@@ -422,6 +422,23 @@ sed -i '2i cap_sys_nice,cap_perfmon @perf_users' $CONF   # above line 2, the fir
 	--user='a b' "$PERF"
 pd_login_yes "N7 @perf_users" 'a b'
 
+# N8: a session of uid 4999, which has no name, while user "4999" is uid
+# 5000: the number is no name to look up. The old fix was "sed -i '1i
+# cap_perfmon 4999'", a grant for uid 5000.
+pd_world
+printf '4999:x:5000:5000::/tmp:/bin/sh\n' >>"$ROOT/etc/passwd"
+pd_perf_file 0755 root root cap_perfmon=ei
+printf 'none  *\n' >"$CONF"
+setpriv --reuid=4999 --regid=4999 --clear-groups sleep 60 &
+n8=$!
+i=0
+while [ "$(readlink "/proc/$n8/exe" 2>/dev/null)" != "$(command -v sleep)" ] && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+no_fix "N8 a uid without a name, another user named by its number" 1 --pid="$n8" "$PERF"
+kill "$n8"
+wait "$n8" 2>/dev/null
+
 # --- fixes in words, carried out here ---
 
 # F23: no such binary: installing it (a copy here) is the first step; the
