@@ -402,6 +402,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	if (xfd < 0)
 		exe_err = errno;
 	exe_err = check_exe(p, xfd, exe_err);
+	threads_forget_groups(p);
 	if (vanished(exe_err)) {
 		errno = exe_err;	/* exiting: its memory, exe link included, is gone */
 		goto failed;

@@ -134,6 +134,14 @@ static int add_thread(struct proc *p, pid_t tid, struct creds *c)
 	return 0;
 }
 
+void threads_forget_groups(struct proc *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsets; i++)
+		creds_release(&p->sets[i].c);
+}
+
 void threads_free(struct proc *p)
 {
 	size_t i;

@@ -13,6 +13,9 @@
  *              (pthread_exit), leaving the process to the worker
  *   many N     N workers, all dropped to 65534 like the main thread, but
  *              the last, which stays root
+ *   groups N   N workers, each with 65536 supplementary groups of its
+ *              own (setgroups(2) on the thread: gids 100000 + its index
+ *              onward), so every thread is a credential set of its own
  *   churn      as split, and CHURNERS more root threads keep starting
  *              short-lived threads, each dropping to uid 70000 + (a
  *              counter % 1000) before it exits: threads appear and vanish
@@ -55,13 +58,32 @@ static void announce(int index)
 }
 
 struct worker {
-	int index, drop;
+	int index, drop, groups;
 };
+
+/* This thread only: 65536 groups, from gid first on. */
+static void own_groups(gid_t first)
+{
+	gid_t *g = malloc(65536 * sizeof(*g));
+	int i;
+
+	if (g == NULL)
+		exit(1);
+	for (i = 0; i < 65536; i++)
+		g[i] = first + (gid_t)i;
+	if (syscall(SYS_setgroups, 65536, g) != 0) {
+		fprintf(stderr, "threadcreds: setgroups: %s\n", strerror(errno));
+		exit(1);
+	}
+	free(g);
+}
 
 static void *worker(void *arg)
 {
 	const struct worker *w = arg;
 
+	if (w->groups)
+		own_groups(100000 + (gid_t)w->index);
 	if (w->drop)
 		drop_this_thread(65534);
 	announce(w->index);
@@ -96,7 +118,7 @@ static void *churner(void *arg)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
-	int n = 1, i, exit_main = 0, churn = 0;
+	int n = 1, i, exit_main = 0, churn = 0, groups = 0;
 	struct worker *w;
 
 	if (strcmp(mode, "split") == 0) {
@@ -105,10 +127,13 @@ int main(int argc, char **argv)
 		exit_main = 1;
 	} else if (strcmp(mode, "many") == 0 && argc > 2) {
 		n = atoi(argv[2]);
+	} else if (strcmp(mode, "groups") == 0 && argc > 2) {
+		n = atoi(argv[2]);
+		groups = 1;
 	} else if (strcmp(mode, "churn") == 0) {
 		churn = 1;
 	} else {
-		fprintf(stderr, "usage: threadcreds split|mainexit|churn|many N\n");
+		fprintf(stderr, "usage: threadcreds split|mainexit|churn|many N|groups N\n");
 		return 2;
 	}
 	if (n < 1 || n > 100000)
@@ -126,6 +151,7 @@ int main(int argc, char **argv)
 
 		w[i].index = i + 1;
 		w[i].drop = i < n - 1;	/* the last one stays root */
+		w[i].groups = groups;
 		if (pthread_create(&t, NULL, worker, &w[i]) != 0) {
 			fprintf(stderr, "threadcreds: pthread_create failed\n");
 			return 1;
