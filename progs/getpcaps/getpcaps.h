@@ -57,7 +57,7 @@ enum exe_state {
 struct creds {
 	uid_t uid[4];			/* real, effective, saved, filesystem */
 	gid_t gid[4];
-	gid_t *groups;			/* supplementary (one thread's; gone once the exe is judged) */
+	gid_t *groups;			/* supplementary; freed after check_exe */
 	int ngroups;
 	uint64_t inh, prm, eff, bnd, amb;
 	int amb_known;			/* 0: no CapAmb line and P&I not empty */
