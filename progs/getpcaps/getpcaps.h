@@ -124,7 +124,23 @@ struct scan {
 	size_t n, cap;
 	uint64_t full;			/* every capability the kernel knows */
 	struct scan_counts counts;
+	/*
+	 * The /proc read leaves out processes this caller may not trace
+	 * ("hidepid=invisible"), or "" when it shows them all; hides_err
+	 * the errno when that could not be told.
+	 */
+	char hides[32];
+	int hides_err;
 };
+
+/*
+ * Does the /proc mount open on procfd leave processes this caller may not
+ * trace out of its listing (hidepid=invisible or ptraceable, and neither
+ * CAP_SYS_PTRACE nor its gid= group)? 1 with how ("hidepid=invisible"),
+ * 0, or -1 with errno when its mount options cannot be read.
+ * (getpcaps_hidepid.c)
+ */
+int proc_hides(int procfd, char *how, size_t len);
 
 /* What to read beyond the credentials (they cost a read per process). */
 struct scan_opts {

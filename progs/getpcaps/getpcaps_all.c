@@ -176,6 +176,16 @@ int all_main(int argc, char *argv[], void (*usage)(int status))
 			strerror(s.counts.not_examined_errno));
 		status = EXIT_FAILURE;
 	}
+	if (s.hides[0] != '\0') {
+		fprintf(stderr, "getpcaps: /proc is mounted with %s: the"
+			" processes of others are not even listed, so not"
+			" counted (a complete audit needs root)\n", s.hides);
+		status = EXIT_FAILURE;
+	} else if (s.hides_err != 0) {
+		fprintf(stderr, "getpcaps: /proc: cannot tell whether it hides"
+			" processes (hidepid): %s\n", strerror(s.hides_err));
+		status = EXIT_FAILURE;
+	}
 	if (s.counts.exe_unchecked) {
 		fprintf(stderr, "getpcaps: the executables of %zu capable"
 			" processes not examined: %s\n",

@@ -508,6 +508,9 @@ int scan_run(struct scan *s, const char *proc_root, const struct scan_opts *o)
 		      O_CLOEXEC);
 	if (procfd < 0)
 		return -1;
+	/* Asked before the listing: what it leaves out is not counted. */
+	if (proc_hides(procfd, s->hides, sizeof(s->hides)) < 0)
+		s->hides_err = errno;
 	dir = fdopendir(procfd);
 	if (dir == NULL) {
 		int saved = errno;

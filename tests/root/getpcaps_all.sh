@@ -19,7 +19,8 @@
 # flags. Then: in a user namespace (full bounding set) a process with
 # nothing is not shown; --tree's structure against the parents; --json
 # parses; as nobody under hidepid=1 the unreadable processes are counted
-# and the exit status is 1.
+# and the exit status is 1; under hidepid=invisible (or ptraceable), where
+# they are not even listed, it says so and the exit status is 1.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 G=$BUILD/progs/getpcaps C=$BUILD/progs/capsh S=$BUILD/progs/setcap
 [ "$(id -u)" -eq 0 ] || skip "needs root"
@@ -238,6 +239,32 @@ if mount -t proc -o hidepid=1 proc /proc 2>/dev/null; then
 else
 	echo "note: cannot mount proc with hidepid=1; unreadable-process check left out"
 fi
+# Under hidepid=invisible (and ptraceable) the processes nobody may not
+# trace are not even listed: the old audit showed nobody's own, counted
+# nothing and exited 0, as complete. Now it says so and exits 1; root
+# (CAP_SYS_PTRACE), and a member of the mount's gid= group, see them all.
+for how in invisible ptraceable; do
+	if mount -t proc -o hidepid=$how,gid=4343 proc /proc 2>/dev/null; then
+		# shellcheck disable=SC2086
+		setpriv $nb "$T/getpcaps" --all >"$T/hid" 2>"$T/hid.err"; rc=$?
+		# shellcheck disable=SC2086
+		setpriv ${nb%--clear-groups} --groups=4343 "$T/getpcaps" --all >"$T/hidg" 2>"$T/hidg.err"
+		"$T/getpcaps" --all >"$T/hidr" 2>"$T/hidr.err"; rrc=$?
+		umount /proc
+		if grep -q 'error while loading shared libraries' "$T/hid.err"; then
+			echo "note: nobody cannot load the build tree's library; hidepid=$how check left out"
+			continue
+		fi
+		[ $rc -eq 1 ] || fail "hidepid=$how as nobody: exit $rc"
+		grep -qxF "getpcaps: /proc is mounted with hidepid=$how: the processes of others are not even listed, so not counted (a complete audit needs root)" "$T/hid.err" ||
+			fail "hidepid=$how as nobody: stderr [$(cat "$T/hid.err")]"
+		grep -q 'hidepid' "$T/hidg.err" && fail "hidepid=$how, nobody in gid=: [$(cat "$T/hidg.err")]"
+		[ $rrc -eq 0 ] && [ ! -s "$T/hidr.err" ] || fail "hidepid=$how as root: exit $rrc [$(cat "$T/hidr.err")]"
+		pass
+	else
+		echo "note: cannot mount proc with hidepid=$how; check left out"
+	fi
+done
 
 # POSIX ACLs beside the mode bits (root:root 0755 copies, run by nobody):
 # user:nobody:rwx under mask rwx, and group:nogroup:rwx, let nobody write
