@@ -11,6 +11,9 @@
 #   mainexit  the main thread exited (pthread_exit), the root worker runs:
 #             no zombie, shown by its worker
 #   many      3000 threads: read whole, two sets, bounded output, timed
+#   hide      3000 threads, the root one last: the others exit while
+#             getpcaps is between two batches of the task listing; the
+#             root one is still found
 #   groups    10 processes of 64 threads with 65536 groups each: the audit
 #             runs in 96 MiB (it kept 16 MiB a process)
 #   churn     threads starting and exiting all the time, each taking
@@ -160,6 +163,45 @@ run run_ours "$G" --all
 d=$(details "$main" "$T/out")
 echo "$d" | grep -q "^ *threads $main,[0-9,]* and 2992 more (main): nobody " ||
 	fail "many: the main set's line: [$d]"
+kill -9 "$main"
+
+# --- hide: the task directory listed in getdents(2) batches (glibc: 32
+# KiB, about a thousand threads) resumes by position when the thread it
+# stopped at has exited. threadcreds hide 3000: the main thread and 2999
+# workers nobody, the root worker created last. getpcaps is held after
+# its first batch (tools/preload/readdir_pause.c); the 2999 exit; the
+# next batch starts past the end, and the old getpcaps never listed the
+# root worker: the process looked like its main thread, nobody with
+# nothing (exit 0). Now the second listing finds it. ---
+start hide 3000
+main=$tc_pid hidden=$(echo "$tc_tids" | awk '{print $NF}')
+mkdir "$T/pause"
+LD_PRELOAD=$BIN/libreaddir_pause.so PAUSE_PID=$main PAUSE_DIR=$T/pause \
+	"$G" --all >"$T/out" 2>"$T/err" &
+gp=$!
+i=0
+until [ -e "$T/pause/paused" ]; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || { fail "hide: getpcaps never reached the task directory"; break; }
+	sleep 0.05
+done
+kill -USR1 "$main"
+i=0
+until grep -q '^gone' "$T/tc.hide"; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || { fail "hide: the workers did not exit"; break; }
+	sleep 0.05
+done
+[ "$(ls "/proc/$main/task" | wc -l)" -eq 2 ] || fail "hide: $(ls "/proc/$main/task" | wc -l) threads left, want 2"
+touch "$T/pause/go"
+wait "$gp"
+rc=$?
+expect_rc 0 "hide: --all"
+r=$(row "$main" "$T/out")
+set -- $r
+[ "${3:-}" = root ] || fail "hide: the root worker $hidden was not seen: row [$r]"
+details "$main" "$T/out" | grep -q "^ *thread $hidden: root uids 0,0,0,0 " ||
+	fail "hide: no line for the root worker $hidden: [$(details "$main" "$T/out")]"
 kill -9 "$main"
 
 # --- groups: 10 processes of 64 threads, each with 65536 groups of its
