@@ -272,7 +272,8 @@ struct dirent_head {
 static int relist(struct proc *p, int dfd, const struct tid_list *seen,
 		  struct buf *b, int *live_dfd)
 {
-	size_t size = (seen->n + 64) * 64, used;
+	/* A record is 32 bytes for any name of up to 10 digits. */
+	size_t size = (seen->n + 64) * 32 + 1024, used;
 	char *buf = NULL;
 	int taskfd, tries, err = 0;
 	long got, more;
