@@ -287,6 +287,18 @@ sed -i '2i cap_sys_nice,cap_perfmon @perf_users' $CONF   # above line 2, the fir
 	--user='a b' "$PERF"
 pd_login_yes "F22 @perf_users" 'a b'
 
+# ... and in a file others may write: its mode first, then the same.
+pd_world
+printf 'a b:x:4010:4010::/tmp:/bin/sh\n' >>"$ROOT/etc/passwd"
+printf 'ab:x:4010:\n' >>"$ROOT/etc/group"
+printf '# site policy\ncap_sys_nice @perf_users\nnone  *\n' >"$CONF"
+chmod 0666 "$CONF"
+pd_fixed "F22 a name with a blank, world-writable" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file
+usermod -aG perf_users 'a b'   # capability.conf cannot name a b (a blank separates names there): the grant goes to the group perf_users
+sed -i '2i cap_sys_nice,cap_perfmon @perf_users' $CONF   # above line 2, the first that matches a member of perf_users" \
+	--user='a b' "$PERF"
+pd_login_yes "F22 world-writable" 'a b'
+
 # F31: two services, pam_cap in neither: each one's file gets it (the
 # answer is YES only when both pass).
 pd_world
