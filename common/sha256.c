@@ -156,30 +156,43 @@ void sha256(const void *data, size_t len, unsigned char out[SHA256_SIZE])
 
 int sha256_fd(int fd, unsigned char out[SHA256_SIZE])
 {
-	unsigned char buf[16384];
-	struct sha256 c;
 	struct stat st;
-	off_t off = 0;
 
 	/*
 	 * The size is taken first and the read stops there: a file someone
-	 * keeps appending to would otherwise be read for ever. One that is
-	 * shorter or longer than that once read is EAGAIN: its content
-	 * changed while it was read, so no digest would describe it.
+	 * keeps appending to would otherwise be read for ever.
 	 */
 	if (fstat(fd, &st) < 0)
 		return -1;
+	return sha256_fd_size(fd, st.st_size, out);
+}
+
+int sha256_fd_size(int fd, off_t size, unsigned char out[SHA256_SIZE])
+{
+	unsigned char buf[16384];
+	struct sha256 c;
+	off_t off = 0;
+
+	if (size < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	/*
+	 * A file shorter or longer than size once read is EAGAIN: its
+	 * content changed while it was read (or since size was taken), so
+	 * no digest would describe it.
+	 */
 	sha256_init(&c);
 	for (;;) {
-		size_t want = st.st_size - off < (off_t)sizeof(buf) ?
-			      (size_t)(st.st_size - off) : sizeof(buf);
+		size_t want = size - off < (off_t)sizeof(buf) ?
+			      (size_t)(size - off) : sizeof(buf);
 		ssize_t n = pread(fd, buf, want > 0 ? want : 1, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -1;
-		if ((n == 0) != (off == st.st_size)) {
+		if ((n == 0) != (off == size)) {
 			memset(&c, 0, sizeof(c));
 			errno = EAGAIN;
 			return -1;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>		/* off_t */
 
 #define SHA256_SIZE	32	/* bytes of a digest */
 #define SHA256_HEX	65	/* its lower-case hex, NUL included */
@@ -36,6 +37,12 @@ void sha256(const void *data, size_t len, unsigned char out[SHA256_SIZE]);
  * while it was read).
  */
 int sha256_fd(int fd, unsigned char out[SHA256_SIZE]);
+/*
+ * The same for a size the caller took (and, say, judged) itself: EAGAIN
+ * when the file is not that size once read, so no more than size bytes
+ * (and one) are ever read. EINVAL for a negative size.
+ */
+int sha256_fd_size(int fd, off_t size, unsigned char out[SHA256_SIZE]);
 
 /* Lower-case hex, 64 digits and a NUL. */
 void sha256_to_hex(const unsigned char d[SHA256_SIZE], char out[SHA256_HEX]);

@@ -3,6 +3,7 @@
 #ifndef LPSX_H
 #define LPSX_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -18,11 +19,16 @@
 /*
  * How a broadcast works (psx.c drives it):
  *
+ *  0. Before anything changes: our handler is made the one installed for
+ *     LPSX_SIGNAL, the thread list is opened (and, when /proc belongs to
+ *     an ancestor PID namespace, the ids it lists are translated to ours),
+ *     and every thread is checked to be reachable: one that keeps the
+ *     signal blocked, or stays stopped, refuses the call (EDEADLK).
  *  1. The caller makes the system call itself. If it fails, nothing else
  *     happens: the caller gets -1 and errno.
  *  2. The command and a new generation number are published, then every
  *     other thread listed in /proc/self/task gets a slot in the table
- *     below and a SIGSYS, sent with rt_tgsigqueueinfo() so that it carries
+ *     below and a signal, sent with rt_tgsigqueueinfo() so that it carries
  *     our mark (SI_QUEUE, our pid, LPSX_MARK in si_errno) and, in
  *     si_value, the generation and the slot index.
  *  3. The signal handler (psx_signal.c) claims its slot (PENDING to
@@ -32,7 +38,9 @@
  *     GONE (exited, or a zombie that will never run again), then lists
  *     /proc/self/task again: threads created meanwhile get slots and
  *     signals too. It stops when a listing taken after every slot settled
- *     finds nobody new.
+ *     finds nobody new. Should no thread answer for LPSX_STALL_NS, the
+ *     process is killed: the caller has changed, so returning would leave
+ *     threads that differ.
  *
  * A slot's ticket packs the generation with the phase, so a late or
  * duplicated signal from an earlier broadcast can never claim a slot of
@@ -52,11 +60,30 @@ enum lpsx_phase {
 /* Marks our signals in si_errno ("psx"), with si_code SI_QUEUE and our pid. */
 #define LPSX_MARK	0x707378
 
+/*
+ * The signal: 33, which glibc keeps for itself (SIGSETXID, its setuid()
+ * broadcast) and libcap 2.76's libpsx uses too. glibc's sigfillset() and
+ * sigaddset() leave it out of every set, and its sigprocmask() and
+ * pthread_sigmask() drop it from every mask they install, so the common
+ * daemon pattern (every worker blocks "all" signals, one thread sits in
+ * sigwait()) still lets it through; musl's set functions leave it out
+ * too. Only a raw rt_sigprocmask() can block it, and the pre-flight check
+ * (psx_preflight.c) catches that. glibc's sigaction()
+ * refuses it, so psx_rawsig.c installs our handler with rt_sigaction()
+ * and chains glibc's own (see psx_signal.c).
+ */
+#define LPSX_SIGNAL	33
+
+/* Timings, in nanoseconds (see psx_threads.c). */
+#define LPSX_PREFLIGHT_NS	(2000ull * 1000000u)	/* unreachable before the call */
+#define LPSX_STALL_NS		(10000ull * 1000000u)	/* no answer after the call */
+
 struct lpsx_slot {
 	uint64_t ticket;	/* atomic: LPSX_TICKET(generation, phase) */
 	pid_t tid;		/* atomic; set before the ticket is published */
 	long result;		/* the handler's result; -errno on failure */
 	/* Used by the broadcaster only. */
+	pid_t ptid;		/* the id /proc lists it under (its own namespace's) */
 	uint64_t sent_ns;	/* when it was last signalled or checked */
 };
 
@@ -67,30 +94,73 @@ struct lpsx_command {
 	int nargs;		/* how many arguments the caller gave, for reports */
 };
 
-/* psx_signal.c: the SIGSYS handler, its installation, and sending. */
+/* psx_rawsig.c: rt_sigaction() and rt_sigprocmask() as the kernel has them. */
+#define LPSX_KSET_WORDS	(64 / (8 * sizeof(unsigned long)))
+
+struct lpsx_kset {
+	unsigned long word[LPSX_KSET_WORDS];
+};
+
+struct lpsx_ksigaction {
+	void *handler;		/* a function, SIG_DFL or SIG_IGN */
+	unsigned long flags;
+	void *restorer;		/* absent where the kernel has no such field */
+	struct lpsx_kset mask;
+};
+
+int lpsx_ksig_action(int sig, const struct lpsx_ksigaction *act,
+		     struct lpsx_ksigaction *old);
+int lpsx_ksig_mask(int how, const struct lpsx_kset *set, struct lpsx_kset *old);
+void lpsx_ksig_set_handler(struct lpsx_ksigaction *act,
+			   void (*fn)(int, siginfo_t *, void *));
+void lpsx_kset_add(struct lpsx_kset *set, int sig);
+int lpsx_kset_has(const struct lpsx_kset *set, int sig);
+
+/* psx_signal.c: our handler, its installation, and sending. */
 extern struct lpsx_command lpsx_command;
 extern uint32_t lpsx_active_gen;	/* atomic; 0 when no broadcast runs */
 extern uint32_t lpsx_acks;		/* atomic futex word, bumped per DONE */
 int lpsx_signal_claim(void);
 int lpsx_signal_send(pid_t pid, pid_t tid, uint32_t gen, uint32_t index);
 
+/* psx_proc.c: /proc, the thread list and each thread's status. */
+struct lpsx_task {
+	char state;		/* the State: letter ('R', 'S', 'D', 't', 'Z', ...) */
+	int blocked;		/* LPSX_SIGNAL is in its SigBlk */
+	int pending;		/* LPSX_SIGNAL is in its own SigPnd */
+	int levels;		/* fields on its NSpid line; 0 without one */
+	pid_t tid;		/* the last of them: its id in our namespace */
+};
+
+int lpsx_proc_open(pid_t *self_ptid, int *translate);
+int lpsx_proc_task(int dirfd, pid_t ptid, struct lpsx_task *task);
+int lpsx_proc_gone(int err);
+
 /* psx_threads.c: the slot table and the walk over /proc/self/task. */
 struct lpsx_run {
-	int dirfd;		/* /proc/self/task, opened before the call */
+	int dirfd;		/* our task directory, opened before the call */
+	int translate;		/* /proc is an ancestor namespace's: map its ids */
 	pid_t pid;
-	pid_t self;
+	pid_t self;		/* the caller, in our namespace */
+	pid_t self_ptid;	/* the caller, as /proc lists it */
 	uint32_t gen;
 	uint32_t nslots;	/* slots in use by this broadcast */
 	uint32_t found;		/* new threads in the current sweep */
-	uint32_t *hash;		/* tid -> slot index + 1, open addressing */
+	uint32_t others;	/* pre-flight: threads listed besides the caller */
+	uint32_t *hash;		/* listed id -> slot index + 1, open addressing */
 	uint32_t hash_size;	/* a power of two */
+	pid_t *waiting;		/* pre-flight: threads not yet reachable */
+	uint32_t nwaiting, waiting_size;
 };
 
 struct lpsx_slot *lpsx_slot_at(uint32_t index);
 int lpsx_run_open(struct lpsx_run *run);
+int lpsx_run_each(struct lpsx_run *run, int (*fn)(struct lpsx_run *, pid_t));
 void lpsx_run_close(struct lpsx_run *run);
+int lpsx_run_preflight(struct lpsx_run *run);
 int lpsx_run_sweep(struct lpsx_run *run);
-void lpsx_run_wait(struct lpsx_run *run);
+int lpsx_run_wait(struct lpsx_run *run);
 pid_t lpsx_gettid(void);
+uint64_t lpsx_now_ns(void);
 
 #endif

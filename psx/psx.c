@@ -61,8 +61,9 @@ static void describe(char *buf, size_t size, long result)
 /*
  * The caller has changed and a thread could not be reached: leaving the
  * process with threads that differ is exactly what libpsx exists to
- * prevent, so it ends here. Only reachable when /proc/self/task, already
- * open, cannot be read again, or memory runs out mid-broadcast.
+ * prevent, so it ends here. Reached when the thread list, already open,
+ * cannot be read again, a thread's namespace id cannot be read, or memory
+ * runs out mid-broadcast; the pre-flight check makes each unlikely.
  */
 static void die_inconsistent(const char *what)
 {
@@ -72,6 +73,49 @@ static void die_inconsistent(const char *what)
 		"thread %d, so the process is killed rather than left with "
 		"threads that differ\n", what, strerror(err), lpsx_command.nr,
 		(int)run.self);
+	kill(run.pid, SIGKILL);
+	_exit(127);
+}
+
+/*
+ * No thread answered for LPSX_STALL_NS after the caller's call. Those
+ * still pending passed the pre-flight check, so they became unreachable
+ * since (they blocked the signal with a raw rt_sigprocmask(), a debugger
+ * stopped them) or sit in an uninterruptible sleep (a vfork() parent whose
+ * child neither execs nor exits). Whatever the sensitivity: the caller and
+ * the threads that answered have changed, these have not, and a late one
+ * must not make the call after this function has returned and the program
+ * has moved on. So the process is killed, after naming them.
+ */
+static void die_unreached(void)
+{
+	uint32_t i, shown = 0;
+
+	fprintf(stderr, "libpsx: system call %ld was made by thread %d, but "
+		"these threads did not make it, and none answered for %llu s:\n",
+		lpsx_command.nr, (int)run.self,
+		(unsigned long long)(LPSX_STALL_NS / 1000000000u));
+	for (i = 0; i < run.nslots; i++) {
+		const struct lpsx_slot *slot = lpsx_slot_at(i);
+		enum lpsx_phase phase = LPSX_PHASE(
+			__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE));
+		struct lpsx_task task;
+
+		if (phase == LPSX_DONE || phase == LPSX_GONE || shown++ >= 32)
+			continue;
+		if (lpsx_proc_task(run.dirfd, slot->ptid, &task) < 0)
+			task.state = '?';
+		fprintf(stderr, "libpsx:   thread %d: %s, state %c, signal %d %s\n",
+			(int)slot->tid,
+			phase == LPSX_RUNNING ? "making the call" : "not started",
+			task.state, LPSX_SIGNAL,
+			task.state == '?' ? "unknown" : task.blocked ? "blocked" :
+			task.pending ? "pending" : "not pending");
+	}
+	if (shown > 32)
+		fprintf(stderr, "libpsx:   and %u more\n", shown - 32);
+	fprintf(stderr, "libpsx: killing process %d rather than leave it with "
+		"threads that differ\n", (int)run.pid);
 	kill(run.pid, SIGKILL);
 	_exit(127);
 }
@@ -118,31 +162,36 @@ static void check_results(long expected)
 	}
 }
 
+/* Refused before the call: nothing has changed. Lock held. */
+static long refuse(void)
+{
+	int err = errno;
+
+	lpsx_run_close(&run);
+	pthread_mutex_unlock(&broadcast_lock);
+	errno = err;
+	return -1;
+}
+
 /*
  * Every broadcast system call ends up here. The caller goes first and
- * alone; only if its call succeeds do the other threads follow, so a
- * refused change (EPERM, EINVAL) leaves every thread as it was.
+ * alone, and only after every check that could refuse the call has
+ * passed (psx_preflight.c); only if its call succeeds do the other
+ * threads follow, so a refused change (EPERM, EINVAL) leaves every thread
+ * as it was.
  */
 static long broadcast(long nr, const long arg[6], int nargs)
 {
-	int saved_errno = errno, err, found;
+	int saved_errno = errno, found;
 	long ret;
 
 	pthread_mutex_lock(&broadcast_lock);
-	if (lpsx_signal_claim() < 0 || lpsx_run_open(&run) < 0) {
-		err = errno;
-		pthread_mutex_unlock(&broadcast_lock);
-		errno = err;
-		return -1;
-	}
+	if (lpsx_run_open(&run) < 0 || lpsx_run_preflight(&run) < 0 ||
+	    lpsx_signal_claim() < 0)
+		return refuse();
 	ret = syscall(nr, arg[0], arg[1], arg[2], arg[3], arg[4], arg[5]);
-	if (ret == -1) {
-		err = errno;
-		lpsx_run_close(&run);
-		pthread_mutex_unlock(&broadcast_lock);
-		errno = err;
-		return -1;
-	}
+	if (ret == -1)
+		return refuse();
 
 	lpsx_command.nr = nr;
 	memcpy(lpsx_command.arg, arg, sizeof(lpsx_command.arg));
@@ -159,10 +208,11 @@ static long broadcast(long nr, const long arg[6], int nargs)
 	for (;;) {
 		found = lpsx_run_sweep(&run);
 		if (found < 0)
-			die_inconsistent("cannot list /proc/self/task");
+			die_inconsistent("cannot reach every thread");
 		if (found == 0)
 			break;
-		lpsx_run_wait(&run);
+		if (lpsx_run_wait(&run) < 0)
+			die_unreached();
 	}
 	__atomic_store_n(&lpsx_active_gen, 0, __ATOMIC_RELEASE);
 	lpsx_run_close(&run);

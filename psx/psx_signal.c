@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* The SIGSYS handler that makes each thread run a broadcast system call. */
+/* The signal handler that makes each thread run a broadcast system call. */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -10,28 +10,22 @@
 #include "lpsx.h"
 
 /*
- * Why SIGSYS: libcap's libpsx uses it (libcap 2.66 as shipped by Debian
- * does), so a program written against libcap's documentation already
- * treats SIGSYS as libpsx's. It is not a real-time signal, so it is
- * coalesced while pending; a lost duplicate is harmless because the
- * broadcaster re-sends to any thread that stays pending (psx_threads.c).
+ * Sharing signal 33 (LPSX_SIGNAL, see lpsx.h) with the C library: glibc
+ * installs its SIGSETXID handler on 33 at the process's first
+ * pthread_create() (once: glibc 2.36 never installs it again) and sends
+ * it with tgkill() (SI_TKILL, our pid) whenever setuid(), setgroups() and
+ * the like must reach every thread. Our handler runs first and takes only
+ * signals that carry our mark; any other goes to the disposition that was
+ * in place before ours: glibc's handler (which ignores what is not its
+ * own), another runtime's, SIG_IGN, or the default, which ends the
+ * process as it would have without us.
  *
- * Sharing SIGSYS with the program (seccomp's SECCOMP_RET_TRAP, or its own
- * handler): our handler runs first and takes only signals that carry our
- * mark; any other SIGSYS goes to the disposition that was in place when
- * we installed ours (a handler, SIG_IGN, or the default, which still
- * kills the process with a core). A program that installs its own handler
- * after ours has it noticed and chained at the next broadcast.
+ * glibc may replace our handler after we installed it (its first
+ * pthread_create() comes later), and so may anything that uses the raw
+ * system call. So before every broadcast, and again whenever a thread is
+ * slow to answer, lpsx_signal_claim() puts ours back, keeping what it
+ * replaced as the disposition to chain to.
  */
-
-/*
- * The signal. Only the valgrind pass of the test suite builds with another
- * (tests/unit/check_psx_valgrind.c): valgrind 3.19 aborts as soon as a
- * SIGSYS is sent to another thread, Debian's own libpsx included.
- */
-#ifndef LPSX_SIGNAL
-#define LPSX_SIGNAL SIGSYS
-#endif
 
 /* Written by the broadcaster before the generation is published. */
 struct lpsx_command lpsx_command;
@@ -39,11 +33,13 @@ uint32_t lpsx_active_gen;
 uint32_t lpsx_acks;
 
 /*
- * The disposition we chain to. The broadcaster writes the copy not in use
- * and then flips the index, so a handler never reads a half-written one.
+ * The disposition we chain to, under a sequence lock: odd while the
+ * broadcaster rewrites it (lpsx_signal_claim). A handler reading it in
+ * another thread waits for an even count; the broadcaster blocks the
+ * signal while the count is odd, so its own thread never waits on itself.
  */
-static struct sigaction chained[2];
-static unsigned chained_index;
+static struct lpsx_ksigaction chained;
+static uint32_t chained_seq;
 
 pid_t lpsx_gettid(void)
 {
@@ -57,54 +53,88 @@ static int is_ours(const siginfo_t *info)
 	       info->si_pid == getpid();
 }
 
-/* The signal's default action (for SIGSYS: a core dump), done by hand. */
-static void die_by_default(void)
+_Static_assert(sizeof(struct lpsx_ksigaction) % sizeof(unsigned long) == 0,
+	       "copy_words copies whole words");
+
+static void copy_words(void *dst, const void *src, size_t size)
 {
-	struct sigaction dfl;
-	sigset_t set;
+	unsigned long *d = dst;
+	const unsigned long *s = src;
+	size_t i;
+
+	for (i = 0; i < size / sizeof(unsigned long); i++)
+		__atomic_store_n(&d[i], __atomic_load_n(&s[i], __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
+}
+
+/* A consistent copy of the chained disposition; safe in a handler. */
+static void read_chained(struct lpsx_ksigaction *out)
+{
+	for (;;) {
+		uint32_t before = __atomic_load_n(&chained_seq, __ATOMIC_ACQUIRE);
+
+		if (before & 1) {
+			syscall(SYS_sched_yield);
+			continue;
+		}
+		copy_words(out, &chained, sizeof(*out));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&chained_seq, __ATOMIC_RELAXED) == before)
+			return;
+	}
+}
+
+static void write_chained(const struct lpsx_ksigaction *act)
+{
+	copy_words(&chained, act, sizeof(chained));
+}
+
+/* The default action of a real-time signal (the process ends), by hand. */
+static void die_by_default(int sig)
+{
+	struct lpsx_ksigaction dfl;
+	struct lpsx_kset set;
 
 	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	sigaction(LPSX_SIGNAL, &dfl, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, LPSX_SIGNAL);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	syscall(SYS_tgkill, getpid(), lpsx_gettid(), LPSX_SIGNAL);
+	dfl.handler = (void *)SIG_DFL;
+	lpsx_ksig_action(sig, &dfl, NULL);
+	memset(&set, 0, sizeof(set));
+	lpsx_kset_add(&set, sig);
+	lpsx_ksig_mask(SIG_UNBLOCK, &set, NULL);
+	syscall(SYS_tgkill, getpid(), lpsx_gettid(), sig);
 }
 
 /*
- * Somebody else's SIGSYS. The chained handler runs with its own sa_mask
- * added, as the kernel would have done; SA_RESETHAND and SA_NODEFER of a
- * chained handler are not emulated.
+ * Somebody else's signal 33. The chained handler runs with its own
+ * sa_mask added, as the kernel would have done; SA_RESETHAND and
+ * SA_NODEFER of a chained handler are not emulated.
  */
 static void forward(int sig, siginfo_t *info, void *context)
 {
-	const struct sigaction *next =
-		&chained[__atomic_load_n(&chained_index, __ATOMIC_ACQUIRE)];
-	sigset_t saved;
+	struct lpsx_ksigaction next;
+	struct lpsx_kset saved;
 
-	if (!(next->sa_flags & SA_SIGINFO)) {
-		if (next->sa_handler == SIG_IGN)
-			return;
-		if (next->sa_handler == SIG_DFL) {
-			die_by_default();
-			return;
-		}
+	read_chained(&next);
+	/* Whatever the flags say: SA_SIGINFO with SIG_DFL is still the default. */
+	if (next.handler == (void *)SIG_IGN)
+		return;
+	if (next.handler == (void *)SIG_DFL) {
+		die_by_default(sig);
+		return;
 	}
-	sigprocmask(SIG_BLOCK, &next->sa_mask, &saved);
-	if (next->sa_flags & SA_SIGINFO)
-		next->sa_sigaction(sig, info, context);
+	lpsx_ksig_mask(SIG_BLOCK, &next.mask, &saved);
+	if (next.flags & SA_SIGINFO)
+		((void (*)(int, siginfo_t *, void *))next.handler)(sig, info, context);
 	else
-		next->sa_handler(sig);
-	sigprocmask(SIG_SETMASK, &saved, NULL);
+		((void (*)(int))next.handler)(sig);
+	lpsx_ksig_mask(SIG_SETMASK, &saved, NULL);
 }
 
 /*
  * Runs in any thread at any point, so it only uses atomics and system
  * calls, and leaves errno as it found it.
  */
-static void on_sigsys(int sig, siginfo_t *info, void *context)
+static void on_signal(int sig, siginfo_t *info, void *context)
 {
 	int saved_errno = errno;
 	uint64_t value, expected;
@@ -151,32 +181,56 @@ out:
 
 /*
  * Makes sure our handler is the one installed, chaining to whatever was
- * there before (first call, or a program that has since replaced ours).
- * Called by the broadcaster, under its lock, before every broadcast.
- * SA_RESTART: a thread blocked in read(2) and the like carries on after
- * the handler; calls the kernel never restarts after a handler
- * (nanosleep(2), poll(2), ...) return EINTR, as with any handled signal.
+ * there before (first call, glibc's first pthread_create(), or a program
+ * that has since replaced ours). Called by the broadcaster, under its
+ * lock, before every broadcast and whenever a thread is slow to answer.
+ *
+ * The exchange is one rt_sigaction() call, which reads the old
+ * disposition and installs ours atomically: a handler glibc installs
+ * concurrently is either the one we replace, and so chain to, or comes
+ * after ours and is found by the next claim. Never lost, which would
+ * leave glibc's setuid() waiting for ever on threads it cannot reach.
  */
 int lpsx_signal_claim(void)
 {
-	struct sigaction now, ours;
-	unsigned next;
+	struct lpsx_ksigaction now, ours, old;
+	struct lpsx_kset block, saved;
+	int rc = 0, err = 0;
 
-	if (sigaction(LPSX_SIGNAL, NULL, &now) < 0)
+	memset(&block, 0, sizeof(block));
+	lpsx_kset_add(&block, LPSX_SIGNAL);
+	if (lpsx_ksig_mask(SIG_BLOCK, &block, &saved) < 0)
 		return -1;
-	if ((now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_sigsys)
-		return 0;
-	next = 1 - __atomic_load_n(&chained_index, __ATOMIC_RELAXED);
-	chained[next] = now;
-	__atomic_store_n(&chained_index, next, __ATOMIC_RELEASE);
-	memset(&ours, 0, sizeof(ours));
-	ours.sa_sigaction = on_sigsys;
-	ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-	sigemptyset(&ours.sa_mask);
-	return sigaction(LPSX_SIGNAL, &ours, NULL);
+	if (lpsx_ksig_action(LPSX_SIGNAL, NULL, &now) < 0) {
+		rc = -1;
+		err = errno;
+		goto out;
+	}
+	if (now.handler == (void *)on_signal)
+		goto out;
+	lpsx_ksig_set_handler(&ours, on_signal);
+	__atomic_add_fetch(&chained_seq, 1, __ATOMIC_RELAXED);	/* odd */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	write_chained(&now);
+	if (lpsx_ksig_action(LPSX_SIGNAL, &ours, &old) < 0) {
+		rc = -1;
+		err = errno;
+	} else if (old.handler != (void *)on_signal) {
+		write_chained(&old);	/* changed between our two calls */
+	}
+	__atomic_add_fetch(&chained_seq, 1, __ATOMIC_RELEASE);	/* even */
+out:
+	lpsx_ksig_mask(SIG_SETMASK, &saved, NULL);
+	if (rc < 0)
+		errno = err;
+	return rc;
 }
 
-/* Queues our SIGSYS for one thread; -1 with errno (ESRCH: it has exited). */
+/*
+ * Queues our signal for one thread; -1 with errno: ESRCH when it has
+ * exited, EAGAIN when the real-time signal queue of our real uid is full
+ * (RLIMIT_SIGPENDING; the broadcaster tries again later).
+ */
 int lpsx_signal_send(pid_t pid, pid_t tid, uint32_t gen, uint32_t index)
 {
 	siginfo_t info;

@@ -72,7 +72,7 @@ static int reserve_slots(uint64_t count)
 	return 0;
 }
 
-static uint64_t now_ns(void)
+uint64_t lpsx_now_ns(void)
 {
 	struct timespec ts;
 
@@ -80,7 +80,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* ---- tid -> slot, for the broadcaster only -------------------------- */
+/* ---- listed id -> slot, for the broadcaster only -------------------- */
 
 static uint32_t hash_tid(pid_t tid, uint32_t size)
 {
@@ -96,12 +96,12 @@ static void hash_put(uint32_t *hash, uint32_t size, pid_t tid, uint32_t index)
 	hash[h] = index + 1;
 }
 
-static int hash_has(const struct lpsx_run *run, pid_t tid)
+static int hash_has(const struct lpsx_run *run, pid_t ptid)
 {
-	uint32_t h = hash_tid(tid, run->hash_size);
+	uint32_t h = hash_tid(ptid, run->hash_size);
 
 	while (run->hash[h] != 0) {
-		if (lpsx_slot_at(run->hash[h] - 1)->tid == tid)
+		if (lpsx_slot_at(run->hash[h] - 1)->ptid == ptid)
 			return 1;
 		h = (h + 1) & (run->hash_size - 1);
 	}
@@ -127,7 +127,7 @@ static int hash_fit(struct lpsx_run *run, uint32_t want)
 	if (hash == NULL)
 		return -1;
 	for (i = 0; i < run->nslots; i++)
-		hash_put(hash, size, lpsx_slot_at(i)->tid, i);
+		hash_put(hash, size, lpsx_slot_at(i)->ptid, i);
 	free(run->hash);
 	run->hash = hash;
 	run->hash_size = size;
@@ -160,12 +160,13 @@ static pid_t parse_tid(const char *name)
 }
 
 /*
- * Calls fn(run, tid) for every thread listed, from the start of the
- * directory. Raw getdents64() on the descriptor opened before the call:
- * no allocation, and it keeps working after a chroot(2) or a change of
- * mount namespace by the very call we broadcast.
+ * Calls fn(run, ptid) for every thread listed, from the start of the
+ * directory; ptid is the id /proc lists (see psx_proc.c). Raw
+ * getdents64() on the descriptor opened before the call: no allocation,
+ * and it keeps working after a chroot(2) or a change of mount namespace
+ * by the very call we broadcast.
  */
-static int each_task(struct lpsx_run *run, int (*fn)(struct lpsx_run *, pid_t))
+int lpsx_run_each(struct lpsx_run *run, int (*fn)(struct lpsx_run *, pid_t))
 {
 	char buf[4096] __attribute__((aligned(8)));
 	long n, off;
@@ -180,26 +181,27 @@ static int each_task(struct lpsx_run *run, int (*fn)(struct lpsx_run *, pid_t))
 			return 0;
 		for (off = 0; off < n;) {
 			const struct linux_dirent64 *d = (const void *)(buf + off);
-			pid_t tid = parse_tid(d->d_name);
+			pid_t ptid = parse_tid(d->d_name);
 
 			off += d->d_reclen;
-			if (tid > 0 && fn(run, tid) < 0)
+			if (ptid > 0 && fn(run, ptid) < 0)
 				return -1;
 		}
 	}
 }
 
-static int count_task(struct lpsx_run *run, pid_t tid)
+static int count_task(struct lpsx_run *run, pid_t ptid)
 {
-	(void)tid;
+	(void)ptid;
 	run->nslots++;
 	return 0;
 }
 
 /*
- * Opens /proc/self/task and sizes the table for twice the threads there
- * now, before the caller makes its call: a process we cannot list, or
- * cannot afford to track, is refused before anything changes.
+ * Opens our task directory and sizes the table for twice the threads
+ * there now, before the caller makes its call: a process we cannot list,
+ * whose ids we cannot map, or that we cannot afford to track, is refused
+ * before anything changes.
  */
 int lpsx_run_open(struct lpsx_run *run)
 {
@@ -209,10 +211,10 @@ int lpsx_run_open(struct lpsx_run *run)
 	run->pid = getpid();
 	run->self = lpsx_gettid();
 	run->nslots = 0;
-	run->dirfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	run->dirfd = lpsx_proc_open(&run->self_ptid, &run->translate);
 	if (run->dirfd < 0)
 		return -1;
-	if (each_task(run, count_task) < 0)
+	if (lpsx_run_each(run, count_task) < 0)
 		goto fail;
 	threads = run->nslots;
 	run->nslots = 0;	/* count_task counted in it; no slot is in use */
@@ -246,13 +248,37 @@ static void settle(struct lpsx_slot *slot, uint32_t gen, enum lpsx_phase from,
 				    0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-static int add_task(struct lpsx_run *run, pid_t tid)
+/*
+ * The id our own system calls know a listed thread by: the same, unless
+ * /proc is an ancestor namespace's. 0 when the thread has gone; -1 with
+ * errno when its status cannot be read.
+ */
+static pid_t our_tid(const struct lpsx_run *run, pid_t ptid)
+{
+	struct lpsx_task task;
+
+	if (!run->translate)
+		return ptid;
+	if (lpsx_proc_task(run->dirfd, ptid, &task) < 0)
+		return lpsx_proc_gone(errno) ? 0 : -1;
+	if (task.levels < 2) {	/* it was there for the caller: not gone */
+		errno = EPROTO;
+		return -1;
+	}
+	return task.tid;
+}
+
+static int add_task(struct lpsx_run *run, pid_t ptid)
 {
 	struct lpsx_slot *slot;
 	uint32_t index;
+	pid_t tid;
 
-	if (tid == run->self || hash_has(run, tid))
+	if (ptid == run->self_ptid || hash_has(run, ptid))
 		return 0;
+	tid = our_tid(run, ptid);
+	if (tid <= 0)
+		return tid;	/* gone (0), or -1 with errno */
 	if (run->nslots == UINT32_MAX) {
 		errno = ENOMEM;
 		return -1;
@@ -262,23 +288,31 @@ static int add_task(struct lpsx_run *run, pid_t tid)
 		return -1;
 	slot = lpsx_slot_at(index);
 	__atomic_store_n(&slot->tid, tid, __ATOMIC_RELAXED);
+	slot->ptid = ptid;
 	slot->result = 0;
-	slot->sent_ns = now_ns();
+	slot->sent_ns = lpsx_now_ns();
 	__atomic_store_n(&slot->ticket, LPSX_TICKET(run->gen, LPSX_PENDING),
 			 __ATOMIC_RELEASE);
 	run->nslots++;
-	hash_put(run->hash, run->hash_size, tid, index);
+	hash_put(run->hash, run->hash_size, ptid, index);
+	/*
+	 * ESRCH: it has exited. EAGAIN: our real uid's queue of real-time
+	 * signals is full (RLIMIT_SIGPENDING); the wait sends again once it
+	 * finds the signal is not pending. Anything else (EPERM, EINVAL)
+	 * means nothing can reach it.
+	 */
 	if (lpsx_signal_send(run->pid, tid, run->gen, index) < 0) {
-		if (errno != ESRCH)
+		if (errno == ESRCH)
+			settle(slot, run->gen, LPSX_PENDING, LPSX_GONE);
+		else if (errno != EAGAIN)
 			return -1;
-		settle(slot, run->gen, LPSX_PENDING, LPSX_GONE);
 	}
 	return 1;
 }
 
-static int sweep_one(struct lpsx_run *run, pid_t tid)
+static int sweep_one(struct lpsx_run *run, pid_t ptid)
 {
-	int r = add_task(run, tid);
+	int r = add_task(run, ptid);
 
 	if (r > 0)
 		run->found++;
@@ -292,61 +326,54 @@ static int sweep_one(struct lpsx_run *run, pid_t tid)
 int lpsx_run_sweep(struct lpsx_run *run)
 {
 	run->found = 0;
-	if (each_task(run, sweep_one) < 0)
+	if (lpsx_run_each(run, sweep_one) < 0)
 		return -1;
 	return (int)run->found;
 }
 
 /*
- * True when a thread can never run its handler: it has exited (tgkill
- * finds nothing, or its directory is gone) or it is a zombie, as the main
- * thread is after pthread_exit() while others run on.
- */
-static int thread_gone(const struct lpsx_run *run, pid_t tid)
-{
-	char name[32], buf[512], *paren;
-	ssize_t n;
-	int fd;
-
-	if (syscall(SYS_tgkill, run->pid, tid, 0) < 0 && errno == ESRCH)
-		return 1;
-	snprintf(name, sizeof(name), "%d/stat", (int)tid);
-	fd = openat(run->dirfd, name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ESRCH;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n == 0 || errno == ESRCH;
-	buf[n] = '\0';
-	/* "tid (comm) S ...": the state follows the last ')'. */
-	paren = strrchr(buf, ')');
-	if (paren == NULL || paren[1] != ' ')
-		return 0;
-	return paren[2] == 'Z' || paren[2] == 'X' || paren[2] == 'x';
-}
-
-/*
- * A thread still pending after LAG_NS is checked: gone threads are
- * settled, live ones signalled again (the first signal may have been
- * merged with a foreign pending SIGSYS, or the thread blocks SIGSYS for a
- * while, in which case it runs the call once it unblocks it).
+ * A thread still pending after LAG_NS is looked at again. One that has
+ * exited, or is a zombie (the main thread after pthread_exit(), which
+ * never runs again), is settled GONE. One whose copy of our signal is
+ * still queued is left alone: it runs the call as soon as it can (it is
+ * busy, in an uninterruptible sleep, or keeps the signal blocked for now),
+ * and signalling it again would only queue more copies of a real-time
+ * signal, which are never merged. One whose copy has vanished gets
+ * another, after our handler is put back: a program or glibc that
+ * installed its own meanwhile took it, SIG_IGN discarded it, or the queue
+ * was full when we sent it.
  */
 #define LAG_NS		(20u * 1000000u)
 #define WAIT_NS		(10u * 1000000u)
 
 static void check_laggard(struct lpsx_run *run, struct lpsx_slot *slot,
-			  uint32_t index, enum lpsx_phase phase, uint64_t now)
+			  uint32_t index, enum lpsx_phase phase, uint64_t now,
+			  int *reclaimed)
 {
 	pid_t tid = __atomic_load_n(&slot->tid, __ATOMIC_RELAXED);
+	struct lpsx_task task;
 
 	slot->sent_ns = now;
-	if (thread_gone(run, tid)) {
+	if (syscall(SYS_tgkill, run->pid, tid, 0) < 0 && errno == ESRCH) {
 		settle(slot, run->gen, phase, LPSX_GONE);
 		return;
 	}
-	if (phase == LPSX_PENDING &&
-	    lpsx_signal_send(run->pid, tid, run->gen, index) < 0 && errno == ESRCH)
+	if (lpsx_proc_task(run->dirfd, slot->ptid, &task) < 0) {
+		if (lpsx_proc_gone(errno))
+			settle(slot, run->gen, phase, LPSX_GONE);
+		return;		/* unreadable for now: looked at again later */
+	}
+	if (task.state == 'Z' || task.state == 'X') {
+		settle(slot, run->gen, phase, LPSX_GONE);
+		return;
+	}
+	if (phase != LPSX_PENDING || task.pending)
+		return;
+	if (!*reclaimed) {
+		lpsx_signal_claim();
+		*reclaimed = 1;
+	}
+	if (lpsx_signal_send(run->pid, tid, run->gen, index) < 0 && errno == ESRCH)
 		settle(slot, run->gen, LPSX_PENDING, LPSX_GONE);
 }
 
@@ -359,18 +386,22 @@ static int settled(const struct lpsx_slot *slot)
 }
 
 /*
- * Returns once every slot of this broadcast is DONE or GONE. Slots settle
- * roughly in the order they were signalled, so the scan starts past the
- * settled ones: a broadcast to n threads costs about n checks, not n².
+ * Returns 0 once every slot of this broadcast is DONE or GONE, or -1
+ * (ETIMEDOUT) when LPSX_STALL_NS pass without any of them settling; the
+ * slots still PENDING or RUNNING are then the threads that did not make
+ * the call. Slots settle roughly in the order they were signalled, so
+ * the scan starts past the settled ones: a broadcast to n threads costs
+ * about n checks, not n².
  */
-void lpsx_run_wait(struct lpsx_run *run)
+int lpsx_run_wait(struct lpsx_run *run)
 {
 	struct timespec tick = { 0, WAIT_NS };
-	uint32_t first = 0;
+	uint32_t first = 0, fewest = UINT32_MAX;
+	uint64_t progress = lpsx_now_ns();
 
 	for (;;) {
 		uint32_t seen = __atomic_load_n(&lpsx_acks, __ATOMIC_ACQUIRE);
-		uint64_t now = now_ns();
+		uint64_t now = lpsx_now_ns();
 		uint32_t i, pending = 0;
 		int reclaimed = 0;
 
@@ -384,26 +415,21 @@ void lpsx_run_wait(struct lpsx_run *run)
 			if (phase == LPSX_DONE || phase == LPSX_GONE)
 				continue;
 			if (now - slot->sent_ns >= LAG_NS) {
-				/*
-				 * Before signalling again, make sure the signal
-				 * still reaches our handler: a program that set
-				 * its own, or SIG_IGN, meanwhile would swallow
-				 * every copy.
-				 */
-				if (!reclaimed) {
-					lpsx_signal_claim();
-					reclaimed = 1;
-				}
-				check_laggard(run, slot, i, phase, now);
-				phase = LPSX_PHASE(__atomic_load_n(&slot->ticket,
-								   __ATOMIC_ACQUIRE));
-				if (phase == LPSX_DONE || phase == LPSX_GONE)
+				check_laggard(run, slot, i, phase, now, &reclaimed);
+				if (settled(slot))
 					continue;
 			}
 			pending++;
 		}
 		if (pending == 0)
-			return;
+			return 0;
+		if (pending < fewest) {
+			fewest = pending;
+			progress = now;
+		} else if (now - progress >= LPSX_STALL_NS) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
 		syscall(SYS_futex, &lpsx_acks, FUTEX_WAIT_PRIVATE, seen, &tick,
 			NULL, 0);
 	}

@@ -8,7 +8,8 @@
 # against, attr (setfattr writes raw xattrs), cwrap's pam/nss wrappers,
 # mandoc (man page lint), valgrind, clang and its sanitizer/libFuzzer
 # runtimes (fuzz smoke; only recommended by clang), strace (bench),
-# python3 (parses the --json output in tests), debhelper, dpkg-dev and
+# python3 (parses the --json output in tests), iputils-ping (capaudit proves
+# its least grant on the real ping), debhelper, dpkg-dev and
 # lintian (make deb, tests/root/deb_packages.sh).
 #
 # With --build, only what "make" and "make demo" need.
@@ -16,7 +17,7 @@ BUILD_PACKAGES="gcc make pkg-config libpam0g-dev"
 PACKAGES="$BUILD_PACKAGES check libsubunit-dev debhelper dpkg-dev lintian
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
-mandoc valgrind clang libclang-rt-dev strace python3"
+mandoc valgrind clang libclang-rt-dev strace python3 iputils-ping"
 [ "${1:-}" = --build ] && PACKAGES=$BUILD_PACKAGES
 
 missing=

@@ -2,51 +2,58 @@
 /*
  * capaudit: runs a command (or attaches to a process) and reports every
  * capability check the kernel made for it and its descendants, granted
- * or refused, per process; --suggest turns that into the least grant.
- * Exit status: the command's own; 1 when capaudit fails, 2 on a usage
- * error, 127 when the command is not found.
+ * or refused, per process; --suggest turns the command's own checks into
+ * the least grant, file by file, and proves it by running the command
+ * again with each grant. Exit status: the command's own; 1 when capaudit
+ * fails, 2 on a usage error, 127 when the command is not found.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <grp.h>
 #include <limits.h>
-#include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <sys/auxv.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "capaudit.h"
 #include "escape.h"
-#include "mask.h"
 #include "number.h"
 #include "opts.h"
 #include "path.h"
-#include "procstatus.h"
 #include "suggest.h"
 #include "version.h"
 
 extern char **environ;
 
 struct opts {
-	const char *user;	/* --user, or NULL */
+	char *user;		/* --user: the name from the user database */
 	uid_t uid;
 	gid_t gid;
+	char *home, *shell;
 	cap_iab_t iab;		/* --iab, or NULL */
 	pid_t pid;		/* --pid, or 0 */
 	unsigned long long duration;
-	int json, suggest, check, help, version;
+	unsigned long long trial_timeout;	/* --trial-timeout, or 0 */
+	struct success success;	/* --success */
+	int json, suggest, no_minimize, check, help, version;
 	const char *output;
 };
+
+static void opts_free(struct opts *o)
+{
+	free(o->user);
+	free(o->home);
+	free(o->shell);
+	cap_free(o->iab);
+	o->user = o->home = o->shell = NULL;
+	o->iab = NULL;
+}
 
 /*
  * Each handler returns OPTS_NEXT, or the exit status of a bad value; the
@@ -64,7 +71,17 @@ static int opt_user(void *p, const char *v)
 		escape_line(stderr, PROG ": ", "--user=%s: no such user", v);
 		return 2;
 	}
-	o->user = v;
+	free(o->user);
+	free(o->home);
+	free(o->shell);
+	/* The database's name: a uid given as digits is named as it is known. */
+	o->user = strdup(pw->pw_name);
+	o->home = strdup(pw->pw_dir != NULL ? pw->pw_dir : "");
+	o->shell = strdup(pw->pw_shell != NULL ? pw->pw_shell : "");
+	if (o->user == NULL || o->home == NULL || o->shell == NULL) {
+		fprintf(stderr, "%s: %s\n", PROG, strerror(ENOMEM));
+		return 1;
+	}
 	o->uid = pw->pw_uid;
 	o->gid = pw->pw_gid;
 	return OPTS_NEXT;
@@ -106,6 +123,47 @@ static int opt_duration(void *p, const char *v)
 	return OPTS_NEXT;
 }
 
+static int opt_trial_timeout(void *p, const char *v)
+{
+	unsigned long long *n = &((struct opts *)p)->trial_timeout;
+
+	if (number_parse(v, 10, 31536000, n) != 0 || *n == 0) {
+		escape_line(stderr, PROG ": ", "--trial-timeout=%s: not a number of "
+			    "seconds (1 to 31536000)", v);
+		return 2;
+	}
+	return OPTS_NEXT;
+}
+
+/* --success=0,124: exit statuses, each 0 to 255. */
+static int opt_success(void *p, const char *v)
+{
+	struct success *s = &((struct opts *)p)->success;
+	const char *w = v;
+
+	s->n = 0;
+	for (;;) {
+		size_t len = strcspn(w, ",");
+		unsigned long long n;
+		char word[16];
+
+		if (len == 0 || len >= sizeof(word) || s->n == SUCCESS_MAX)
+			goto bad;
+		memcpy(word, w, len);
+		word[len] = '\0';
+		if (number_parse(word, 10, 255, &n) != 0)
+			goto bad;
+		s->status[s->n++] = (int)n;
+		if (w[len] == '\0')
+			return OPTS_NEXT;
+		w += len + 1;
+	}
+bad:
+	escape_line(stderr, PROG ": ", "--success=%s: not a list of exit statuses "
+		    "(0 to 255, at most %d, comma-separated)", v, SUCCESS_MAX);
+	return 2;
+}
+
 static int opt_output(void *p, const char *v)
 {
 	((struct opts *)p)->output = v;
@@ -115,7 +173,8 @@ static int opt_output(void *p, const char *v)
 /* One table: getopt's options and the usage text both come from it. */
 static const struct opt options[] = {
 	{ "user", 0, required_argument, opt_user, "USER",
-	  "run COMMAND as USER (name or uid), with USER's groups", 0 },
+	  "run COMMAND as USER (name or uid), with USER's groups\n"
+	  "and HOME, USER, LOGNAME, SHELL, PATH", 0 },
 	{ "iab", 0, required_argument, opt_iab, "IAB",
 	  "run COMMAND with this IAB, e.g. '^cap_net_bind_service'", 0 },
 	{ "pid", 0, required_argument, opt_pid, "PID",
@@ -125,8 +184,18 @@ static const struct opt options[] = {
 	{ "json", 0, no_argument, NULL, NULL, "one JSON object per line",
 	  OPTS_FLAG(struct opts, json) },
 	{ "suggest", 0, no_argument, NULL, NULL,
-	  "add the least grant that let the run succeed",
+	  "add the least grant, file by file; as root, proven by\n"
+	  "running COMMAND again with each grant",
 	  OPTS_FLAG(struct opts, suggest) },
+	{ "no-minimize", 0, no_argument, NULL, NULL,
+	  "with --suggest: run COMMAND only once (the grant is unproven)",
+	  OPTS_FLAG(struct opts, no_minimize) },
+	{ "success", 0, required_argument, opt_success, "STATUS,...",
+	  "with --suggest: the exit statuses that mean success\n"
+	  "(default: the status with every candidate granted)", 0 },
+	{ "trial-timeout", 0, required_argument, opt_trial_timeout, "SECONDS",
+	  "with --suggest: end a trial that runs longer, unproven\n"
+	  "(default: 10 times the first run, at least 30)", 0 },
 	{ "output", 0, required_argument, opt_output, "FILE",
 	  "write the report to FILE instead of stdout", 0 },
 	{ "check", 0, no_argument, NULL, NULL,
@@ -193,276 +262,36 @@ static int resolve_command(const char *cmd, char *path, size_t size)
 	return 0;
 }
 
-/*
- * The child stops in the launcher's callback before anything else
- * happens: it sends its pid, then waits for the go-ahead byte, which we
- * send once every event is open, so not one check is missed. Only
- * async-signal-safe calls here (the launcher's rule).
- */
-struct handshake {
-	int ready[2], go[2];
-	cap_launch_t attr;
-	pid_t pid;
-	int err;
-};
-
-static int wait_for_go(void *arg)
-{
-	struct handshake *h = arg;
-	pid_t me = getpid();
-	char byte;
-	ssize_t n;
-
-	close(h->go[1]);	/* else a dead capaudit leaves us blocked */
-	close(h->ready[0]);
-	/*
-	 * A capaudit holding cap_perfmon as a file capability runs
-	 * non-dumpable, and so would this child until its exec: the
-	 * kernel's ptrace_may_access() check in perf_event_open(2) would
-	 * refuse us our own child. Dumpable is safe here: another process
-	 * of the user may still not trace it, as its permitted set is not
-	 * a subset of theirs (cap_ptrace_access_check()), and the exec
-	 * below decides afresh.
-	 */
-	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
-		return -1;
-	if (write(h->ready[1], &me, sizeof(me)) != (ssize_t)sizeof(me))
-		return -1;
-	do
-		n = read(h->go[0], &byte, 1);
-	while (n < 0 && errno == EINTR);
-	return n == 1 ? 0 : -1;
-}
-
-static void *launch_thread(void *arg)
-{
-	struct handshake *h = arg;
-
-	h->pid = cap_launch(h->attr, h);
-	h->err = errno;
-	close(h->ready[1]);	/* the child's copy went with its exec */
-	return NULL;
-}
-
-static volatile sig_atomic_t stop;
-
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop = 1;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int set_identity(cap_launch_t attr, const struct opts *o)
-{
-	gid_t groups[256];
-	int n = 256;
-
-	if (o->user == NULL)
-		return 0;
-	if (getgrouplist(o->user, o->gid, groups, &n) < 0)
-		n = 0;	/* a uid without a name, or too many groups: its gid */
-	if (cap_launcher_setgroups(attr, o->gid, n, groups) < 0 ||
-	    cap_launcher_setuid(attr, o->uid) < 0)
-		return -1;
-	return 0;
-}
-
-/* Runs argv under the tracer; 0, or the exit status for main() after a message. */
-static int run_command(char **argv, const char *path, struct opts *o,
-		       const struct source *src, struct tally *t,
-		       struct run_result *rr)
-{
-	struct handshake h = { .ready = { -1, -1 }, .go = { -1, -1 } };
-	struct tracer *tr = NULL;
-	pthread_t thread;
-	pid_t child = 0;
-	double start;
-	ssize_t n;
-	int rc = 1;
-
-	h.attr = cap_new_launcher(path, (const char *const *)argv,
-				  (const char *const *)environ);
-	if (h.attr == NULL || set_identity(h.attr, o) < 0 ||
-	    cap_launcher_callback(h.attr, wait_for_go) < 0) {
-		fprintf(stderr, "%s: launcher: %s\n", PROG, strerror(errno));
-		cap_free(h.attr);
-		return 1;
-	}
-	if (o->iab != NULL) {
-		cap_launcher_set_iab(h.attr, o->iab);
-		o->iab = NULL;	/* the launcher frees it now */
-	}
-	if (pipe2(h.ready, O_CLOEXEC) < 0 || pipe2(h.go, O_CLOEXEC) < 0) {
-		fprintf(stderr, "%s: pipe: %s\n", PROG, strerror(errno));
-		goto out;
-	}
-	if ((errno = pthread_create(&thread, NULL, launch_thread, &h)) != 0) {
-		fprintf(stderr, "%s: thread: %s\n", PROG, strerror(errno));
-		goto out;
-	}
-	do
-		n = read(h.ready[0], &child, sizeof(child));
-	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(child)) {
-		tally_init(t, child, NULL);
-		tr = tracer_open(src, child, 0, stderr);
-		if (tr != NULL && write(h.go[1], "g", 1) != 1)
-			fprintf(stderr, "%s: pipe: %s\n", PROG, strerror(errno));
-	}
-	start = now();
-	close(h.go[1]);	/* without the byte, the launch fails */
-	h.go[1] = -1;
-	pthread_join(thread, NULL);
-	if (h.pid < 0) {
-		/* Without tracer, tracer_open() has said why; else say it here. */
-		if (tr != NULL || n != (ssize_t)sizeof(child)) {
-			fprintf(stderr, "%s: ", PROG);
-			escape_fputs(path, stderr);
-			if (h.err != ECHILD)
-				fprintf(stderr, ": cannot start it: %s\n", strerror(h.err));
-			else
-				fprintf(stderr, ": the launcher could not start it (%sexecve failed)\n",
-					o->user || o->iab ? "the change of user or IAB was refused, or " : "");
-		}
-		goto out;
-	}
-	for (;;) {
-		int status;
-		pid_t w;
-
-		tracer_drain(tr, 100, tally_record, t);
-		w = waitpid(h.pid, &status, WNOHANG);
-		if (w == h.pid) {
-			rr->status = status;
-			break;
-		}
-		if (w < 0 && errno != EINTR) {
-			fprintf(stderr, "%s: waitpid: %s\n", PROG, strerror(errno));
-			goto out;
-		}
-	}
-	rr->seconds = now() - start;
-	tracer_drain(tr, 0, tally_record, t);
-	tracer_flush(tr);
-	tracer_drain(tr, 0, tally_record, t);
-	rc = 0;
-out:
-	tracer_close(tr);
-	cap_free(h.attr);
-	if (h.ready[0] >= 0)
-		close(h.ready[0]);
-	if (h.go[0] >= 0)
-		close(h.go[0]);
-	if (h.go[1] >= 0)
-		close(h.go[1]);
-	return rc;
+	launch_stop = 1;
 }
 
 /*
- * With file capabilities (AT_SECURE), capaudit's cap_perfmon would let
- * perf watch any process on the system. The rule is ptrace's instead:
- * every user and group id of the process is ours, and it holds no
- * capability we lack. dfd is its /proc directory, tied to the process
- * and not to the number, so asking again after the attach finds out
- * whether the pid still names the process that was judged. 1 allowed,
- * 0 not, -1 with errno when the process cannot be read (gone).
+ * capaudit runs the command as the user who runs capaudit (or --user):
+ * installed set-user-ID or set-group-ID, it would run it with the
+ * file's ids instead, root's for a set-user-ID root file. The supported
+ * installs are root's own use and file capabilities (cap_perfmon=ep),
+ * whose ids are the user's.
  */
-static int watch_allowed(int dfd)
+static int refuse_set_id(void)
 {
-	struct proc_status ps;
-	char *bad = NULL;
-	uint64_t ours;
-	cap_t self;
-	int ok, i;
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
 
-	if (proc_status_read(dfd, &ps, &bad) < 0) {
-		free(bad);
-		proc_status_release(&ps);
-		return -1;
-	}
-	self = cap_get_proc();
-	ours = self != NULL ? mask_of_flag(self, CAP_PERMITTED) : 0;
-	cap_free(self);
-	ok = (ps.seen & (PROC_STATUS_UID | PROC_STATUS_GID | PROC_STATUS_CAPPRM)) ==
-	     (PROC_STATUS_UID | PROC_STATUS_GID | PROC_STATUS_CAPPRM) &&
-	     (ps.permitted & ~ours) == 0;
-	for (i = 0; i < 4; i++)
-		ok = ok && ps.uid[i] == getuid() && ps.gid[i] == getgid();
-	proc_status_release(&ps);
-	return ok;
-}
-
-static int attach(const struct opts *o, const struct source *src,
-		  struct tally *t, struct run_result *rr)
-{
-	char path[64], comm[64] = "";
-	struct tracer *tr;
-	double start, end;
-	int dfd = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)o->pid);
-	f = fopen(path, "re");
-	if (f != NULL) {
-		if (fgets(comm, sizeof(comm), f) != NULL)
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
-	tally_init(t, o->pid, comm);
-	if (getauxval(AT_SECURE)) {
-		snprintf(path, sizeof(path), "/proc/%ld", (long)o->pid);
-		dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0 || watch_allowed(dfd) != 1) {
-			fprintf(stderr, "%s: --pid=%ld: not a process of yours "
-				"(capaudit runs with file capabilities: it watches "
-				"only what ptrace would let you trace)\n",
-				PROG, (long)o->pid);
-			if (dfd >= 0)
-				close(dfd);
-			return 1;
-		}
-	}
-	tr = tracer_open(src, o->pid, 1, stderr);
-	if (tr == NULL) {
-		if (dfd >= 0)
-			close(dfd);
+	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0) {
+		fprintf(stderr, "%s: cannot read its own ids: %s\n", PROG, strerror(errno));
 		return 1;
 	}
-	/* Still the process judged above, not a new one with its pid? */
-	if (dfd >= 0) {
-		int again = watch_allowed(dfd);
-
-		close(dfd);
-		if (again != 1) {
-			fprintf(stderr, "%s: --pid=%ld: the process changed while "
-				"capaudit attached; nothing was watched\n",
-				PROG, (long)o->pid);
-			tracer_close(tr);
-			return 1;
-		}
-	}
-	start = now();
-	end = start + (double)(o->duration ? o->duration : 10);
-	while (!stop && now() < end) {
-		tracer_drain(tr, 100, tally_record, t);
-		if (kill(o->pid, 0) < 0 && errno == ESRCH)
-			break;
-	}
-	tracer_drain(tr, 0, tally_record, t);
-	tracer_flush(tr);
-	tracer_drain(tr, 0, tally_record, t);
-	rr->attached = 1;
-	rr->seconds = now() - start;
-	tracer_close(tr);
-	return 0;
+	if (ru == eu && ru == su && rg == eg && rg == sg)
+		return 0;
+	fprintf(stderr, "%s: refusing to run set-user-ID or set-group-ID (uids %u %u %u, "
+		"gids %u %u %u): it would run the command with the file's ids; give it "
+		"file capabilities instead (setcap cap_perfmon=ep), or run it as root\n",
+		PROG, (unsigned)ru, (unsigned)eu, (unsigned)su, (unsigned)rg,
+		(unsigned)eg, (unsigned)sg);
+	return 1;
 }
 
 static int exit_code(const struct run_result *rr)
@@ -491,13 +320,180 @@ static int check_combinations(const struct opts *o, int argc)
 			"--duration goes with --pid" : "--user and --iab go with a COMMAND, not --pid");
 		return 2;
 	}
+	if ((o->no_minimize || o->success.n || o->trial_timeout) && !o->suggest) {
+		fprintf(stderr, "%s: --no-minimize, --success and --trial-timeout go "
+			"with --suggest\n", PROG);
+		return 2;
+	}
 	return 0;
 }
 
+/* The least time a trial gets before it is ended, in seconds. */
+#define TRIAL_TIMEOUT_MIN 30.0
+
+/* What the trials need besides the suggestion. */
+struct trials {
+	struct launch launch;
+	const struct source *src;
+	struct grant_plan plan;
+};
+
+/* One trial run: every file of sg, a copy with grant[i], bound over it. */
+static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		     struct run_result *rr, struct tally *t)
+{
+	struct trials *tr = ctx;
+	struct grant_file *files;
+	struct launch l = tr->launch;
+	size_t i;
+
+	if (launch_stop) {
+		snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
+		return -1;
+	}
+	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1, sizeof(*files));
+	if (files == NULL) {
+		snprintf(sg->unproven, sizeof(sg->unproven), "%s", strerror(ENOMEM));
+		return -1;
+	}
+	tr->plan.files = files;
+	tr->plan.n = sg->nfiles;
+	for (i = 0; i < sg->nfiles; i++) {
+		struct need_file *f = &sg->files[i];
+		char why[200];
+
+		if (f->fd < 0 && f->path != NULL)
+			f->fd = trial_open_file(f->path, f->maj, f->min, f->ino,
+						why, sizeof(why));
+		/* Before every trial: a later run may have loaded more. */
+		if (f->fd >= 0 && !trial_libraries_allowed(f, why, sizeof(why))) {
+			close(f->fd);
+			f->fd = -1;
+		}
+		if (f->fd < 0) {
+			char *shown = escape_dup(f->path != NULL ? f->path : f->comm);
+
+			snprintf(sg->unproven, sizeof(sg->unproven), "no trial can "
+				 "grant %s: %s", shown != NULL ? shown : "a file",
+				 f->path != NULL ? why : f->why);
+			free(shown);
+			return -1;
+		}
+		memset(&files[i], 0, sizeof(files[i]));
+		files[i].src_fd = f->fd;
+		snprintf(files[i].target, sizeof(files[i].target), "%s", f->path);
+		files[i].dev = makedev(f->maj, f->min);
+		files[i].ino = f->ino;
+		snprintf(files[i].copy, sizeof(files[i].copy), "%s/%zu",
+			 tr->plan.dir, i);
+		files[i].xattr_len = filecap_encode(grant[i], files[i].xattr);
+	}
+	l.plan = &tr->plan;
+	if (launch_run(&l, tr->src, t, rr) != 0) {
+		snprintf(sg->unproven, sizeof(sg->unproven), "a trial run failed "
+			 "(capaudit said why above)");
+		return -1;
+	}
+	if (rr->left_running) {
+		tally_free(t);
+		snprintf(sg->unproven, sizeof(sg->unproven), "run %d left processes "
+			 "running that capaudit could not end", sg->runs);
+		return -1;
+	}
+	if (rr->cut != CUT_NONE) {
+		tally_free(t);
+		if (rr->cut == CUT_STOP)
+			snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
+		else
+			snprintf(sg->unproven, sizeof(sg->unproven), "run %d did not "
+				 "end within %.0f s and was ended (a server? wrap it in "
+				 "timeout(1); or --trial-timeout)", sg->runs, l.limit);
+		return -1;
+	}
+	return 0;
+}
+
+/* --suggest: candidates from the run, then the trials when they can be made. */
+static void make_suggestion(const struct opts *o, const struct launch *l,
+			    const struct source *src, const struct tally *t,
+			    const struct run_result *rr, struct suggestion *sg)
+{
+	struct trials tr = { .launch = *l, .src = src };
+	struct trial_runner runner = { run_trial, &tr };
+	char why[300];
+	size_t i;
+	int any = 0, trials_as_root;
+
+	if (suggest_build(sg, t, rr) < 0) {
+		suggest_unproven(sg, strerror(ENOMEM));
+		return;
+	}
+	/*
+	 * The trials run as uid 0 without --user, and with a --user whose
+	 * uid is 0 (root, or another name for it): uid 0 would get every
+	 * capability at each execve whatever the copies carry, and each
+	 * trial would "succeed" without the capability it leaves out.
+	 */
+	trials_as_root = o->user != NULL ? o->uid == 0 : geteuid() == 0;
+	sg->user = o->user != NULL ? o->user : trials_as_root ? "root" : "you";
+	sg->noroot = trials_as_root;
+	for (i = 0; i < sg->nfiles; i++)
+		any |= sg->files[i].candidates != 0;
+	if (!any) {
+		sg->proven = 1;	/* nothing to try: nothing of its own was asked */
+		return;
+	}
+	if (o->pid) {
+		suggest_unproven(sg, "capaudit watched a running process and cannot run it again");
+		return;
+	}
+	if (o->no_minimize) {
+		suggest_unproven(sg, "--no-minimize: the command ran once");
+		return;
+	}
+	if (t->init_ns_state != 1 || !trials_possible(why, sizeof(why))) {
+		suggest_unproven(sg, t->init_ns_state != 1 ?
+				 "capaudit could not learn its own user namespace" : why);
+		return;
+	}
+	if (!trial_command_allowed(l->path, why, sizeof(why))) {
+		suggest_unproven(sg, why);
+		return;
+	}
+	if (plan_init(&tr.plan) < 0) {
+		snprintf(why, sizeof(why), "a directory for the trials: %s", strerror(errno));
+		suggest_unproven(sg, why);
+		return;
+	}
+	tr.plan.quiet = 1;
+	tr.plan.noroot = trials_as_root;
+	/*
+	 * The command ended on its own once; a trial the grant lets run on
+	 * (a server) would hold capaudit for ever, its output unseen.
+	 */
+	tr.launch.limit = o->trial_timeout ? (double)o->trial_timeout :
+			  rr->seconds * 10 > TRIAL_TIMEOUT_MIN ? rr->seconds * 10 :
+			  TRIAL_TIMEOUT_MIN;
+	/* What a trial leaves running is handed to capaudit, which ends it. */
+	if (trial_reaper(1) < 0) {
+		snprintf(why, sizeof(why), "capaudit cannot end what a trial leaves "
+			 "running (PR_SET_CHILD_SUBREAPER: %s)", strerror(errno));
+		suggest_unproven(sg, why);
+		plan_release(&tr.plan);
+		return;
+	}
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "%s: proving the grant: running the command again, "
+			"at most %d times\n", PROG, TRIALS_MAX);
+	suggest_prove(sg, &o->success, &runner);
+	trial_reaper(0);
+	plan_release(&tr.plan);
+}
+
 /* What a finished run prints: the table or JSON, the suggestion, losses. */
-static void print_report(const struct opts *o, struct tally *t,
-			 const struct source *src, const struct run_result *rr,
-			 const char *path, FILE *out)
+static void print_report(const struct opts *o, const struct launch *l,
+			 struct tally *t, const struct source *src,
+			 const struct run_result *rr, FILE *out)
 {
 	struct suggestion sg;
 	const char *user = o->user;
@@ -510,13 +506,14 @@ static void print_report(const struct opts *o, struct tally *t,
 	else
 		report_table(t, src, rr, out);
 	if (o->suggest) {
-		suggest_build(t, rr, &sg);
-		if (o->json)
-			suggest_json(&sg, o->pid ? "" : path, out);
-		else {
+		make_suggestion(o, l, src, t, rr, &sg);
+		if (o->json) {
+			suggest_json(&sg, t, o->pid ? NULL : l->path, out);
+		} else {
 			fputc('\n', out);
-			suggest_print(&sg, t, rr, o->pid ? "FILE" : path, user, out);
+			suggest_print(&sg, t, rr, o->pid ? NULL : l->path, user, out);
 		}
+		suggest_free(&sg);
 	}
 	if (t->lost)
 		fprintf(stderr, "%s: %llu samples were lost; the counts are lower bounds\n",
@@ -525,22 +522,54 @@ static void print_report(const struct opts *o, struct tally *t,
 		fprintf(stderr, "%s: out of memory: some checks were not counted\n", PROG);
 }
 
+/* Everything after the options: the run or the watch, then the report. */
+static int audit(struct opts *o, char **argv, const char *path,
+		 const struct source *src, FILE *out)
+{
+	struct launch l = { .argv = argv, .path = path, .user = o->user,
+			    .uid = o->uid, .gid = o->gid, .iab = o->iab,
+			    .envp = environ };
+	struct run_result rr = { 0 };
+	struct tally t;
+	int rc;
+
+	if (o->user != NULL) {
+		l.envp = env_for_user((const char *const *)environ, o->user, o->uid, o->home, o->shell);
+		if (l.envp == NULL) {
+			fprintf(stderr, "%s: %s\n", PROG, strerror(errno));
+			return 1;
+		}
+	}
+	if (o->pid)
+		rc = attach_run(o->pid, o->duration, src, &t, &rr);
+	else
+		rc = launch_run(&l, src, &t, &rr);
+	if (rc == 0) {
+		print_report(o, &l, &t, src, &rr, out);
+		rc = exit_code(&rr);
+		tally_free(&t);
+	}
+	if (l.envp != environ)
+		env_free(l.envp);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .user = NULL };
 	struct sysview sv = { "" };
-	struct run_result rr = { 0 };
 	char path[PATH_MAX] = "";
 	struct source src;
 	struct sigaction sa;
-	struct tally t;
 	FILE *out = stdout;
 	const char *root = secure_getenv("CAPAUDIT_SYSROOT");
 	int rc;
 
+	if ((rc = refuse_set_id()) != 0)
+		return rc;
 	rc = parse_options(argc, argv, &o);
 	if (rc != 0 || o.help || o.version) {
-		cap_free(o.iab);
+		opts_free(&o);
 		if (rc != 0)
 			return rc;
 		if (o.help) {
@@ -560,58 +589,50 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: --iab and --user are refused when capaudit "
 			"runs with file capabilities (they would pass its own "
 			"privilege to the command); run it as root for them\n", PROG);
-		cap_free(o.iab);
+		opts_free(&o);
 		return 2;
 	}
 	if ((rc = check_combinations(&o, argc)) != 0) {
-		cap_free(o.iab);
+		opts_free(&o);
 		return rc;
 	}
 	if (!o.check && !o.pid && resolve_command(argv[optind], path, sizeof(path)) < 0) {
 		escape_line(stderr, PROG ": ", "%s: %s", argv[optind],
 			    errno == ENOENT ? "command not found" : strerror(errno));
-		cap_free(o.iab);
+		opts_free(&o);
 		return 127;
 	}
 	if (source_find(&sv, &src, o.check, stderr) < 0) {
-		cap_free(o.iab);
+		opts_free(&o);
 		return 1;
 	}
 	if (o.check) {
 		printf("%s: would use ", PROG);
 		source_describe(&src, stdout);
 		source_release(&sv, &src);
-		cap_free(o.iab);
+		opts_free(&o);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (o.output != NULL && (out = fopen(o.output, "we")) == NULL) {
 		escape_line(stderr, PROG ": ", "%s: %s", o.output, strerror(errno));
 		source_release(&sv, &src);
-		cap_free(o.iab);
+		opts_free(&o);
 		return 1;
 	}
 	/*
 	 * ^C goes to the command too; we report after it ends (with --pid,
-	 * at once). A handler, not SIG_IGN: execve() keeps ignored signals
-	 * ignored, but resets handled ones for the command.
+	 * at once; during trials, no further trial starts). A handler, not
+	 * SIG_IGN: execve() keeps ignored signals ignored, but resets
+	 * handled ones for the command.
 	 */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
-	memset(&t, 0, sizeof(t));
-	if (o.pid)
-		rc = attach(&o, &src, &t, &rr);
-	else
-		rc = run_command(argv + optind, path, &o, &src, &t, &rr);
+	rc = audit(&o, argv + optind, path, &src, out);
 	source_release(&sv, &src);
-	cap_free(o.iab);
-	if (rc == 0) {
-		print_report(&o, &t, &src, &rr, path, out);
-		rc = exit_code(&rr);
-	}
-	tally_free(&t);
+	opts_free(&o);
 	if ((out != stdout ? fclose(out) : fflush(out)) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", PROG, o.output ? o.output : "stdout",
 			strerror(errno));

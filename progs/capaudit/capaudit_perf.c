@@ -3,7 +3,7 @@
  * The perf events capaudit reads: one per CPU (and per thread of an
  * attached process, and per probe), inherited by every child the target
  * creates, written into as few ring buffers as the kernel allows, and
- * read back in time order.
+ * read back in time order (capaudit_decode.c).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -25,6 +25,7 @@
 
 struct ring {
 	int fd;
+	int hup;		/* the event's task is gone: not polled again */
 	struct perf_event_mmap_page *meta;
 	unsigned char *data;
 	size_t size;		/* of data, a power of two */
@@ -43,10 +44,14 @@ struct tracer {
 	uint64_t *ids;
 	int *idx;
 	size_t nfds, fds_size;
+	uint64_t *sorted_ids;	/* ids ascending, for record_decode() */
+	int *sorted_idx;
 	struct ring *rings;
 	size_t nrings, rings_size;
-	struct record *recs;
-	size_t nrecs, recs_size;
+	struct record *recs;	/* recs[off..nrecs): read, not yet delivered */
+	size_t off, nrecs, recs_size, seq;
+	uint64_t seen;		/* the latest time stamp read by earlier drains */
+	int wake_fd;		/* a pidfd that ends the wait when its process ends, or -1 */
 	unsigned char tmp[65536];	/* a record that wraps the buffer */
 };
 
@@ -90,7 +95,6 @@ static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
 	a.type = ev->type;
 	a.config = ev->config;
 	a.config1 = ev->config1;
-	a.config2 = ev->config2;
 	a.sample_period = 1;
 	a.sample_type = sample_type_of(src);
 	a.sample_regs_intr = ev->regs;
@@ -103,6 +107,11 @@ static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
 	 */
 	a.comm = a.task = first;
 	a.comm_exec = first;
+	/*
+	 * Executable mappings with the file's device and inode: the first
+	 * after an exec names the file the process runs.
+	 */
+	a.mmap = a.mmap2 = first;
 	if (tid == 0) {
 		a.inherit = 0;
 		a.disabled = 1;
@@ -128,6 +137,7 @@ static int map_ring(struct tracer *t, int fd)
 		return -1;
 	r = &t->rings[t->nrings++];
 	r->fd = fd;
+	r->hup = 0;
 	r->meta = base;
 	r->data = (unsigned char *)base + page;
 	r->size = DATA_PAGES * page;
@@ -210,7 +220,9 @@ static int add_fd(struct tracer *t, int fd, int spec)
  * record it manages to write into that buffer. After the command's last
  * check there may be no next record: a loss at the end would go unsaid.
  * So each CPU's buffer also takes the same event on capaudit itself,
- * disabled until tracer_flush() makes one check on every CPU.
+ * disabled until tracer_finish() makes one check on every CPU; and
+ * tracer_calibrate() uses it for the check that tells capaudit which
+ * user namespace pointer is its own.
  */
 static int open_sentinels(struct tracer *t, int ncpu)
 {
@@ -235,6 +247,11 @@ static int open_sentinels(struct tracer *t, int ncpu)
 			close(fd);
 			continue;	/* no buffer on that CPU: nothing to lose */
 		}
+		/* Its id is known, so its samples (the calibration) are read. */
+		if (add_fd(t, fd, 0) < 0) {
+			close(fd);
+			return -1;
+		}
 		t->sentinels[t->nsentinels].fd = fd;
 		t->sentinels[t->nsentinels].cpu = cpu;
 		t->nsentinels++;
@@ -242,12 +259,14 @@ static int open_sentinels(struct tracer *t, int ncpu)
 	return 0;
 }
 
-void tracer_flush(struct tracer *t)
+/*
+ * Runs what() on each CPU with capaudit's sentinel there enabled, so the
+ * checks it makes land in that CPU's buffer.
+ */
+static void on_each_sentinel(struct tracer *t, void (*what)(void))
 {
-	long page = sysconf(_SC_PAGESIZE);
 	cpu_set_t old, one;
 	size_t i;
-	void *p;
 
 	if (sched_getaffinity(0, sizeof(old), &old) < 0)
 		return;
@@ -257,18 +276,81 @@ void tracer_flush(struct tracer *t)
 		if (sched_setaffinity(0, sizeof(one), &one) < 0)
 			continue;
 		ioctl(t->sentinels[i].fd, PERF_EVENT_IOC_ENABLE, 0);
-		/*
-		 * A private writable mapping is accounted, and accounting
-		 * always asks cap_capable() about cap_sys_admin (the
-		 * overcommit reserve): one check, and so one record.
-		 */
-		p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p != MAP_FAILED)
-			munmap(p, (size_t)page);
+		what();
 		ioctl(t->sentinels[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 	}
 	sched_setaffinity(0, sizeof(old), &old);
+}
+
+/*
+ * A private writable mapping is accounted, and accounting always asks
+ * cap_capable() about cap_sys_admin (the overcommit reserve): one check,
+ * and so one record.
+ */
+static void one_check(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p != MAP_FAILED)
+		munmap(p, (size_t)page);
+}
+
+/*
+ * setuid(2) asks ns_capable_setid(current_user_ns(), CAP_SETUID) first,
+ * whatever the answer; with the real uid it sets the effective and saved
+ * ones to it, which they already are (main() refuses to run set-id).
+ * The raw system call: only this thread, no libc broadcast.
+ */
+static void setuid_check(void)
+{
+	syscall(SYS_setuid, getuid());
+}
+
+void tracer_wake_on(struct tracer *t, pid_t pid)
+{
+	if (t->wake_fd >= 0)
+		close(t->wake_fd);
+	/* pidfd_open(2), Linux 5.3; without it the wait ends at its timeout. */
+	t->wake_fd = (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+void tracer_calibrate(struct tracer *t)
+{
+	size_t i;
+
+	/*
+	 * One check is enough, on whatever CPU this thread runs: every
+	 * sentinel is enabled at once rather than the thread moved to each
+	 * CPU in turn (a move waits for a busy CPU to take it).
+	 */
+	for (i = 0; i < t->nsentinels; i++)
+		ioctl(t->sentinels[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+	setuid_check();
+	for (i = 0; i < t->nsentinels; i++)
+		ioctl(t->sentinels[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* The ids ascending with their specs, so a sample finds its event in log n. */
+static int sort_ids(struct tracer *t)
+{
+	size_t i, j;
+
+	t->sorted_ids = calloc(t->nfds ? t->nfds : 1, sizeof(*t->sorted_ids));
+	t->sorted_idx = calloc(t->nfds ? t->nfds : 1, sizeof(*t->sorted_idx));
+	if (t->sorted_ids == NULL || t->sorted_idx == NULL)
+		return -1;
+	/* Insertion sort: the kernel hands out ids in increasing order. */
+	for (i = 0; i < t->nfds; i++) {
+		for (j = i; j > 0 && t->sorted_ids[j - 1] > t->ids[i]; j--) {
+			t->sorted_ids[j] = t->sorted_ids[j - 1];
+			t->sorted_idx[j] = t->sorted_idx[j - 1];
+		}
+		t->sorted_ids[j] = t->ids[i];
+		t->sorted_idx[j] = t->idx[i];
+	}
+	return 0;
 }
 
 struct tracer *tracer_open(const struct source *src, pid_t pid,
@@ -285,6 +367,7 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 		return NULL;
 	}
 	t->src = src;
+	t->wake_fd = -1;
 	tids = list_threads(pid, whole_process, &ntids);
 	if (tids == NULL || ntids == 0) {
 		fprintf(err, "%s: process %ld: %s\n", PROG, (long)pid, strerror(errno));
@@ -346,6 +429,11 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 		tracer_close(t);
 		return NULL;
 	}
+	if (sort_ids(t) < 0) {
+		fprintf(err, "%s: %s\n", PROG, strerror(errno));
+		tracer_close(t);
+		return NULL;
+	}
 	return t;
 fail:
 	free(tids);
@@ -353,178 +441,18 @@ fail:
 	return NULL;
 }
 
-static uint64_t get_uint(const unsigned char *p, size_t size, int is_signed)
-{
-	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; } v;
-
-	memcpy(&v, p, size);
-	switch (size) {
-	case 1: return is_signed ? (uint64_t)(int64_t)(int8_t)v.u8 : v.u8;
-	case 2: return is_signed ? (uint64_t)(int64_t)(int16_t)v.u16 : v.u16;
-	case 4: return is_signed ? (uint64_t)(int64_t)(int32_t)v.u32 : v.u32;
-	default: return v.u64;
-	}
-}
-
-static int read_field(const unsigned char *raw, uint32_t len,
-		      const struct field *f, int *out)
-{
-	if (f->size == 0 || f->off + f->size > len)
-		return 0;
-	*out = (int)(int64_t)get_uint(raw + f->off, f->size, f->is_signed);
-	return 1;
-}
-
-/* A sample: id, pid/tid, time, then the raw tracepoint or kprobe data. */
-static int decode_sample(const unsigned char *p, size_t len,
-			 const struct source *src, const uint64_t *ids,
-			 const int *idx, size_t nids, struct record *r)
-{
-	size_t need = sizeof(struct perf_event_header) + 8 + 8 + 8;
-	uint64_t id, time;
-	uint32_t pid_tid[2], rawlen;
-	const struct event_spec *ev;
-	size_t i;
-
-	if (len < need)
-		return -1;
-	memcpy(&id, p + 8, 8);
-	memcpy(pid_tid, p + 16, 8);
-	memcpy(&time, p + 24, 8);
-	r->kind = REC_SAMPLE;
-	r->s.pid = (pid_t)pid_tid[0];
-	r->s.tid = (pid_t)pid_tid[1];
-	r->s.time = time;
-	for (i = 0; i < nids; i++)
-		if (ids[i] == id) {
-			r->s.idx = idx[i];
-			break;
-		}
-	if (nids > 0 && i == nids)
-		return -1;	/* not one of ours */
-	if (r->s.idx < 0 || r->s.idx >= src->nevents)
-		return -1;
-	ev = &src->ev[r->s.idx];
-	if (src->kind == SOURCE_KPROBE_PMU) {
-		uint64_t abi, reg;
-
-		if (len < need + 16)
-			return -1;
-		memcpy(&abi, p + need, 8);
-		memcpy(&reg, p + need + 8, 8);
-		if (abi == 0)
-			return -1;	/* PERF_SAMPLE_REGS_ABI_NONE */
-		if (ev->role == ROLE_ENTRY) {
-			r->s.cap = (int)(int32_t)reg;
-			r->s.have_cap = 1;
-		} else {
-			r->s.ret = (int)(int32_t)reg;
-			r->s.have_ret = 1;
-		}
-		return 0;
-	}
-	if (len < need + 4)
-		return -1;
-	memcpy(&rawlen, p + need, 4);
-	if (rawlen > len - need - 4)
-		return -1;
-	r->s.have_cap = ev->role != ROLE_RETURN &&
-			read_field(p + need + 4, rawlen, &ev->cap, &r->s.cap);
-	r->s.have_ret = ev->role != ROLE_ENTRY &&
-			read_field(p + need + 4, rawlen, &ev->ret, &r->s.ret);
-	if (ev->role == ROLE_CHECK && !(r->s.have_cap && r->s.have_ret))
-		return -1;
-	return 0;
-}
-
-/* pid, tid, the name padded to 8 bytes, then sample_id (24). */
-static int decode_comm(const unsigned char *p, size_t len, unsigned misc,
-		       struct record *r)
-{
-	uint32_t pt[2];
-	size_t n;
-
-	if (len < sizeof(struct perf_event_header) + 8 + 8 + 24)
-		return -1;
-	memcpy(pt, p + 8, 8);
-	r->kind = REC_COMM;
-	r->pid = (pid_t)pt[0];
-	r->tid = (pid_t)pt[1];
-	r->exec = (misc & PERF_RECORD_MISC_COMM_EXEC) != 0;
-	n = strnlen((const char *)p + 16, len - 16 - 24);
-	if (n >= sizeof(r->comm))
-		n = sizeof(r->comm) - 1;
-	memcpy(r->comm, p + 16, n);
-	r->comm[n] = '\0';
-	memcpy(&r->s.time, p + len - 16, 8);
-	return 0;
-}
-
-/* FORK and EXIT: pid, ppid, tid, ptid, time. */
-static int decode_task(const unsigned char *p, size_t len, unsigned type,
-		       struct record *r)
-{
-	uint32_t v[4];
-
-	if (len < sizeof(struct perf_event_header) + 16 + 8)
-		return -1;
-	memcpy(v, p + 8, 16);
-	r->kind = type == PERF_RECORD_FORK ? REC_FORK : REC_EXIT;
-	r->pid = (pid_t)v[0];
-	r->ppid = (pid_t)v[1];
-	r->tid = (pid_t)v[2];
-	memcpy(&r->s.time, p + 24, 8);
-	return 0;
-}
-
-/* LOST: id, how many; the time from sample_id when it is there. */
-static int decode_lost(const unsigned char *p, size_t len, struct record *r)
-{
-	if (len < sizeof(struct perf_event_header) + 16)
-		return -1;
-	r->kind = REC_LOST;
-	memcpy(&r->lost, p + 16, 8);
-	if (len >= sizeof(struct perf_event_header) + 16 + 24)
-		memcpy(&r->s.time, p + len - 16, 8);
-	return 0;
-}
-
-int record_decode(const void *buf, size_t len, const struct source *src,
-		  const uint64_t *ids, const int *idx, size_t nids,
-		  struct record *r)
-{
-	const unsigned char *p = buf;
-	struct perf_event_header h;
-
-	memset(r, 0, sizeof(*r));
-	r->kind = REC_OTHER;
-	if (len < sizeof(h))
-		return -1;
-	memcpy(&h, p, sizeof(h));
-	if (h.size < sizeof(h) || h.size > len)
-		return -1;
-	len = h.size;
-	switch (h.type) {
-	case PERF_RECORD_SAMPLE:
-		return decode_sample(p, len, src, ids, idx, nids, r);
-	case PERF_RECORD_COMM:
-		return decode_comm(p, len, h.misc, r);
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		return decode_task(p, len, h.type, r);
-	case PERF_RECORD_LOST:
-		return decode_lost(p, len, r);
-	default:
-		return 0;
-	}
-}
-
 static int push_record(struct tracer *t, const struct record *r)
 {
+	/* Delivered ones make room before the array grows. */
+	if (t->nrecs == t->recs_size && t->off > 0) {
+		memmove(t->recs, t->recs + t->off, (t->nrecs - t->off) * sizeof(*r));
+		t->nrecs -= t->off;
+		t->off = 0;
+	}
 	if (grow((void **)&t->recs, &t->recs_size, t->nrecs + 1, sizeof(*r)) < 0)
 		return -1;
 	t->recs[t->nrecs] = *r;
-	t->recs[t->nrecs].seq = t->nrecs;
+	t->recs[t->nrecs].seq = t->seq++;
 	t->nrecs++;
 	return 0;
 }
@@ -561,47 +489,100 @@ static int read_ring(struct tracer *t, struct ring *ring)
 			memcpy(t->tmp + first, ring->data, h.size - first);
 			rec = t->tmp;
 		}
-		if (record_decode(rec, h.size, t->src, t->ids, t->idx, t->nfds, &r) == 0 &&
-		    r.kind != REC_OTHER && push_record(t, &r) < 0)
+		if (record_decode(rec, h.size, t->src, t->sorted_ids, t->sorted_idx,
+				  t->nfds, &r) == 0 && r.kind != REC_OTHER &&
+		    push_record(t, &r) < 0) {
+			record_release(&r);
 			rc = -1;
+		}
 		tail += h.size;
 	}
 	__atomic_store_n(&ring->meta->data_tail, tail, __ATOMIC_RELEASE);
 	return rc;
 }
 
-static int by_time(const void *a, const void *b)
+/*
+ * Waits for data on the buffers whose events still have a task. An
+ * event whose thread has exited (a watched process's thread) says
+ * POLLHUP for ever: polled again, it would make every poll return at
+ * once and the watch spin on the CPU, so it is polled no more; its
+ * buffer is still read, as other events write into it too.
+ */
+static int wait_for_data(struct tracer *t, int timeout_ms)
 {
-	const struct record *x = a, *y = b;
+	struct pollfd pfd[65];
+	size_t which[65], i, n = 0;
+	int rc;
 
-	if (x->s.time != y->s.time)
-		return x->s.time < y->s.time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;	/* ring order */
+	/*
+	 * Its process's end: its events say POLLHUP before it can be
+	 * reaped, and with them no longer polled, only this fd tells.
+	 */
+	if (t->wake_fd >= 0) {
+		pfd[n].fd = t->wake_fd;
+		pfd[n].events = POLLIN;
+		which[n++] = SIZE_MAX;
+	}
+	for (i = 0; i < t->nrings && n < 65; i++) {
+		if (t->rings[i].hup)
+			continue;
+		pfd[n].fd = t->rings[i].fd;
+		pfd[n].events = POLLIN;
+		which[n++] = i;
+	}
+	rc = poll(n ? pfd : NULL, (nfds_t)n, timeout_ms);
+	if (rc < 0)
+		return errno == EINTR ? 0 : -1;
+	for (i = 0; i < n; i++)
+		if (which[i] != SIZE_MAX &&
+		    (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
+			t->rings[which[i]].hup = 1;
+	return 0;
 }
 
 int tracer_drain(struct tracer *t, int timeout_ms,
 		 void (*fn)(const struct record *, void *), void *arg)
 {
-	struct pollfd pfd[64];
-	size_t i, n = t->nrings < 64 ? t->nrings : 64;
+	uint64_t horizon = t->seen;
+	size_t i, before;
 	int rc = 0;
 
-	for (i = 0; i < n; i++) {
-		pfd[i].fd = t->rings[i].fd;
-		pfd[i].events = POLLIN;
-	}
-	if (timeout_ms > 0 && poll(pfd, (nfds_t)n, timeout_ms) < 0 && errno != EINTR)
+	if (timeout_ms > 0 && wait_for_data(t, timeout_ms) < 0)
 		return -1;
-	t->nrecs = 0;
+	if (t->off == t->nrecs)
+		t->off = t->nrecs = 0;	/* all delivered: start afresh */
+	before = t->nrecs;
 	for (i = 0; i < t->nrings; i++)
 		if (read_ring(t, &t->rings[i]) < 0)
 			rc = -1;
-	/* qsort is not stable; the comparison falls back on reading order. */
-	if (t->nrings > 1)
-		qsort(t->recs, t->nrecs, sizeof(*t->recs), by_time);
-	for (i = 0; i < t->nrecs; i++)
-		fn(&t->recs[i], arg);
+	for (i = before; i < t->nrecs; i++)
+		if (t->recs[i].s.time > t->seen)
+			t->seen = t->recs[i].s.time;
+	/*
+	 * Each CPU writes its own buffer, read one after the other: a record
+	 * missed by this drain was written after an earlier drain had read
+	 * its buffer, so it is later than everything that drain saw (the
+	 * kernel stamps a record as it writes it, preemption off). So what
+	 * is no later than the earlier drains' latest goes now, in time
+	 * order, and the rest waits: a child's first check never comes
+	 * before the fork that made it, whatever CPU it ran on.
+	 */
+	t->off += records_release(t->recs + t->off, t->nrecs - t->off, horizon,
+				  fn, arg);
 	return rc;
+}
+
+void tracer_finish(struct tracer *t,
+		   void (*fn)(const struct record *, void *), void *arg)
+{
+	size_t i;
+
+	/* A loss at the very end is said in one more record (open_sentinels()). */
+	on_each_sentinel(t, one_check);
+	for (i = 0; i < t->nrings; i++)
+		read_ring(t, &t->rings[i]);
+	records_release(t->recs + t->off, t->nrecs - t->off, UINT64_MAX, fn, arg);
+	t->off = t->nrecs = 0;
 }
 
 void tracer_close(struct tracer *t)
@@ -612,15 +593,19 @@ void tracer_close(struct tracer *t)
 		return;
 	for (i = 0; i < t->nrings; i++)
 		munmap(t->rings[i].meta, t->rings[i].map_len);
-	for (i = 0; i < t->nsentinels; i++)
-		close(t->sentinels[i].fd);
-	free(t->sentinels);
+	free(t->sentinels);	/* their fds are in fds */
+	if (t->wake_fd >= 0)
+		close(t->wake_fd);
 	for (i = 0; i < t->nfds; i++)
 		close(t->fds[i]);
 	free(t->fds);
 	free(t->ids);
 	free(t->idx);
+	free(t->sorted_ids);
+	free(t->sorted_idx);
 	free(t->rings);
+	for (i = t->off; i < t->nrecs; i++)
+		record_release(&t->recs[i]);
 	free(t->recs);
 	free(t);
 }

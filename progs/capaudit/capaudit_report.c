@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * capaudit's report: a table by default, one row per capability and
- * process, or (--json) one object per line; both end with what the run
- * was and what may be missing from it, never silently.
+ * process, or (--json) one object per line; the checks that cannot be
+ * the command's needs (another user namespace, a borrowed credential) in
+ * a table of their own; both end with what the run was and what may be
+ * missing from it, never silently.
  */
 #include <string.h>
 #include <sys/capability.h>
@@ -21,74 +23,92 @@ void capability_name(int cap, char *buf, size_t size)
 	cap_free(name);
 }
 
-/*
- * The rows of a report, by capability then process: the next process
- * after (*c, *i) that checked capability *c, or NULL at the end. Start
- * with both 0; *c is the row's capability.
- */
-static const struct proc *next_row(const struct tally *t, int *c, size_t *i)
+void describe_status(int status, char *buf, size_t size)
 {
-	for (; *c < NCAPS; (*c)++, *i = 0)
-		for (; *i < t->nprocs; (*i)++) {
-			const struct proc *p = &t->procs[*i];
-
-			if (p->granted[*c] || p->refused[*c]) {
-				(*i)++;
-				return p;
-			}
-		}
-	return NULL;
-}
-
-static size_t followed(const struct tally *t)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < t->nprocs; i++)
-		n += t->procs[i].execd;
-	return n;
-}
-
-static void describe_status(const struct run_result *rr, FILE *out)
-{
-	if (rr->attached)
-		fprintf(out, "attached for %.2f s", rr->seconds);
-	else if (WIFSIGNALED(rr->status))
-		fprintf(out, "killed by signal %d after %.2f s",
-			WTERMSIG(rr->status), rr->seconds);
+	if (WIFSIGNALED(status))
+		snprintf(buf, size, "killed by signal %d", WTERMSIG(status));
 	else
-		fprintf(out, "exited with status %d after %.2f s",
-			WEXITSTATUS(rr->status), rr->seconds);
+		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+}
+
+static void describe_run(const struct run_result *rr, FILE *out)
+{
+	char what[64];
+
+	if (rr->attached) {
+		fprintf(out, "attached for %.2f s", rr->seconds);
+		return;
+	}
+	describe_status(rr->status, what, sizeof(what));
+	fprintf(out, "%s after %.2f s", what, rr->seconds);
+}
+
+static void print_rows(const struct tally *t, int own, FILE *out)
+{
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+
+		if ((r->cls == CLASS_OWN) != own)
+			continue;
+		capability_name(r->cap, name, sizeof(name));
+		fprintf(out, "%-22s %7llu %7llu %7llu %7ld  ", name,
+			(unsigned long long)(r->granted + r->refused),
+			(unsigned long long)r->granted,
+			(unsigned long long)r->refused, (long)r->pid);
+		escape_fputs(r->comm[0] ? r->comm : "?", out);
+		if (!own)
+			fprintf(out, "  %s", class_name(r->cls));
+		fputc('\n', out);
+	}
+}
+
+static void print_notes(const struct tally *t, FILE *out)
+{
+	int any_refused = 0, sys_admin = 0;
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++) {
+		any_refused |= t->rows[i].refused != 0;
+		sys_admin |= t->rows[i].cap == CAP_SYS_ADMIN;
+	}
+	if (any_refused)
+		fprintf(out, "note: a refused check is the kernel saying no; the program may have failed there, or gone on\n"
+			"      without (cap_dac_override is asked before cap_dac_read_search, cap_perfmon before cap_sys_admin)\n");
+	if (sys_admin)
+		fprintf(out, "note: the kernel also asks for cap_sys_admin on its own, for every private writable\n"
+			"      mapping (the overcommit reserve): those checks show no need for it\n");
 }
 
 void report_table(const struct tally *t, const struct source *src,
 		  const struct run_result *rr, FILE *out)
 {
-	int c = 0, any_refused = 0, sys_admin = 0, rows = 0;
-	const struct proc *p;
-	size_t i = 0, left;
-	char name[64];
+	uint64_t others = t->class_checks[CLASS_USERNS] + t->class_checks[CLASS_CRED] +
+			  t->class_checks[CLASS_UNKNOWN];
+	size_t left;
+	int c;
 
 	fprintf(out, "%-22s %7s %7s %7s %7s  %s\n", "CAPABILITY", "CHECKS",
 		"GRANTED", "REFUSED", "PID", "COMMAND");
-	while ((p = next_row(t, &c, &i)) != NULL) {
-		capability_name(c, name, sizeof(name));
-		fprintf(out, "%-22s %7llu %7llu %7llu %7ld  ", name,
-			(unsigned long long)(p->granted[c] + p->refused[c]),
-			(unsigned long long)p->granted[c],
-			(unsigned long long)p->refused[c], (long)p->pid);
-		escape_fputs(p->comm[0] ? p->comm : "?", out);
-		fputc('\n', out);
-		any_refused |= p->refused[c] != 0;
-		sys_admin |= c == CAP_SYS_ADMIN;
-		rows++;
+	print_rows(t, 1, out);
+	if (t->class_checks[CLASS_OWN] == 0)
+		fprintf(out, "(no capability checks of the command's own)\n");
+	if (others) {
+		fprintf(out, "\nnot the command's own, never suggested:\n");
+		fprintf(out, "%-22s %7s %7s %7s %7s  %s  %s\n", "CAPABILITY", "CHECKS",
+			"GRANTED", "REFUSED", "PID", "COMMAND", "WHY");
+		print_rows(t, 0, out);
+		for (c = CLASS_USERNS; c < NCLASSES; c++)
+			if (t->class_checks[c])
+				fprintf(out, "  %s: %s\n", class_name((enum check_class)c),
+					class_reason((enum check_class)c));
 	}
-	if (rows == 0)
-		fprintf(out, "(no capability checks)\n");
 	fprintf(out, "\ncommand: ");
-	describe_status(rr, out);
-	fprintf(out, "; %zu process%s followed\n", followed(t),
-		followed(t) == 1 ? "" : "es");
+	describe_run(rr, out);
+	fprintf(out, "; %zu process%s followed\n", tally_followed(t),
+		tally_followed(t) == 1 ? "" : "es");
 	fprintf(out, "source: ");
 	source_describe(src, out);
 	fprintf(out, "lost samples: %llu%s\n", (unsigned long long)t->lost,
@@ -104,12 +124,7 @@ void report_table(const struct tally *t, const struct source *src,
 	if (left)
 		fprintf(out, "still running: %zu process%s outlived the command; their later checks are not counted\n",
 			left, left == 1 ? "" : "es");
-	if (any_refused)
-		fprintf(out, "note: a refused check is the kernel saying no; the program may have failed there, or gone on\n"
-			"      without (cap_dac_override is asked before cap_dac_read_search, cap_perfmon before cap_sys_admin)\n");
-	if (sys_admin)
-		fprintf(out, "note: the kernel also asks for cap_sys_admin on its own, for every private writable\n"
-			"      mapping (the overcommit reserve): those checks show no need for it\n");
+	print_notes(t, out);
 }
 
 static const char *source_name(const struct source *src)
@@ -124,24 +139,32 @@ static const char *source_name(const struct source *src)
 void report_json(const struct tally *t, const struct source *src,
 		 const struct run_result *rr, FILE *out)
 {
-	const struct proc *p;
 	char name[64];
-	size_t i = 0;
-	int c = 0;
+	size_t i;
 
-	while ((p = next_row(t, &c, &i)) != NULL) {
-		capability_name(c, name, sizeof(name));
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		const struct exec_image *im = r->image >= 0 ? &t->images[r->image] : NULL;
+
+		capability_name(r->cap, name, sizeof(name));
 		fprintf(out, "{\"schema\":%d,\"type\":\"check\",\"capability\":",
 			JSON_SCHEMA);
 		json_string(out, name);
 		fprintf(out, ",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,\"ppid\":%ld,\"command\":",
-			c, risk_tier_name(risk_tier_of(c)),
-			(long)p->pid, (long)p->ppid);
-		json_string(out, p->comm);
-		fprintf(out, ",\"checks\":%llu,\"granted\":%llu,\"refused\":%llu}\n",
-			(unsigned long long)(p->granted[c] + p->refused[c]),
-			(unsigned long long)p->granted[c],
-			(unsigned long long)p->refused[c]);
+			r->cap, risk_tier_name(risk_tier_of(r->cap)),
+			(long)r->pid, (long)r->ppid);
+		json_string(out, r->comm);
+		fprintf(out, ",");
+		if (im != NULL && im->file != NULL)
+			json_path(out, "file", im->file);
+		else
+			fprintf(out, "\"file\":null");
+		fprintf(out, ",\"class\":\"%s\",\"counted\":%s,\"checks\":%llu,"
+			"\"granted\":%llu,\"refused\":%llu}\n", class_name(r->cls),
+			r->cls == CLASS_OWN ? "true" : "false",
+			(unsigned long long)(r->granted + r->refused),
+			(unsigned long long)r->granted,
+			(unsigned long long)r->refused);
 	}
 	fprintf(out, "{\"schema\":%d,\"type\":\"summary\",\"source\":\"%s\",",
 		JSON_SCHEMA, source_name(src));
@@ -154,8 +177,13 @@ void report_json(const struct tally *t, const struct source *src,
 		fprintf(out, "\"attached\":false,\"exit_status\":%d,\"signal\":null,",
 			WEXITSTATUS(rr->status));
 	fprintf(out, "\"seconds\":%.3f,\"processes\":%zu,\"still_running\":%zu,"
-		"\"lost\":%llu,\"launcher_checks\":%llu,\"unknown\":%llu}\n",
-		rr->seconds, followed(t), rr->attached ? 0 : tally_running(t),
+		"\"lost\":%llu,\"launcher_checks\":%llu,\"unknown\":%llu,"
+		"\"not_own\":{\"user_namespace\":%llu,\"credential\":%llu,"
+		"\"unknown\":%llu}}\n",
+		rr->seconds, tally_followed(t), rr->attached ? 0 : tally_running(t),
 		(unsigned long long)t->lost, (unsigned long long)t->launcher,
-		(unsigned long long)(t->out_of_range + t->unpaired));
+		(unsigned long long)(t->out_of_range + t->unpaired),
+		(unsigned long long)t->class_checks[CLASS_USERNS],
+		(unsigned long long)t->class_checks[CLASS_CRED],
+		(unsigned long long)t->class_checks[CLASS_UNKNOWN]);
 }

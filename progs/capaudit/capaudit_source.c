@@ -126,20 +126,37 @@ int format_field(const char *format, const char *name, struct field *f)
 	return -1;
 }
 
-/* Reads one tracefs event's id and the named field's place in it. */
-static int read_event(const char *dir, const char *event, const char *field,
-		      struct field *f, uint64_t *id)
+int tracepoint_fields(const char *format, struct event_spec *ev)
 {
-	char path[512], format[8192];
+	if (format_field(format, "cap", &ev->cap) < 0 ||
+	    format_field(format, "ret", &ev->ret) < 0)
+		return -1;
+	/*
+	 * Who asked and against which user namespace: without them no check
+	 * can be told to be the command's own (capaudit_tally.c), and none
+	 * is suggested. Pointers: 8 bytes on a 64-bit kernel.
+	 */
+	if (format_field(format, "cred", &ev->cred) < 0)
+		ev->cred.size = 0;
+	if (format_field(format, "target_ns", &ev->target_ns) < 0)
+		ev->target_ns.size = 0;
+	if (format_field(format, "capable_ns", &ev->capable_ns) < 0)
+		ev->capable_ns.size = 0;
+	return 0;
+}
+
+/* Reads one tracefs event's id and its format text. */
+static int read_event(const char *dir, const char *event, char *format,
+		      size_t size, uint64_t *id)
+{
+	char path[512];
 	unsigned long long v;
 
 	snprintf(path, sizeof(path), "%s/events/%s/id", dir, event);
 	if (read_number(path, UINT32_MAX, &v) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/events/%s/format", dir, event);
-	if (text_file_read(path, format, sizeof(format)) < 0)
-		return -1;
-	if (format_field(format, field, f) < 0)
+	if (text_file_read(path, format, size) < 0)
 		return -1;
 	*id = v;
 	return 0;
@@ -155,7 +172,7 @@ static enum tracefs_state try_tracepoint(const char *dir, struct source *src,
 					 int *err)
 {
 	struct event_spec *ev = &src->ev[0];
-	char path[512];
+	char path[512], format[8192];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/events", dir);
@@ -167,20 +184,14 @@ static enum tracefs_state try_tracepoint(const char *dir, struct source *src,
 		return stat(path, &st) == 0 ? TFS_NO_EVENT : TFS_ABSENT;
 	}
 	memset(ev, 0, sizeof(*ev));
-	if (read_event(dir, "capability/cap_capable", "cap", &ev->cap,
+	if (read_event(dir, "capability/cap_capable", format, sizeof(format),
 		       &ev->config) < 0) {
 		*err = errno;
 		return errno == EACCES ? TFS_DENIED : TFS_NO_EVENT;
 	}
-	snprintf(path, sizeof(path), "%s/events/capability/cap_capable/format", dir);
-	{
-		char format[8192];
-
-		if (text_file_read(path, format, sizeof(format)) < 0 ||
-		    format_field(format, "ret", &ev->ret) < 0) {
-			*err = errno;
-			return TFS_NO_EVENT;
-		}
+	if (tracepoint_fields(format, ev) < 0) {
+		*err = errno;
+		return TFS_NO_EVENT;
 	}
 	ev->type = 2;	/* PERF_TYPE_TRACEPOINT */
 	ev->role = ROLE_CHECK;
@@ -214,13 +225,15 @@ static int kprobe_write(const char *dir, const char *line)
 
 /*
  * Two probes of our own on cap_capable(cred, ns, cap, opts): the entry
- * records the third argument, the return probe the result. $argN needs
- * Linux 4.20; the group name carries our pid so two runs never collide.
- * Returns 0, -2 when dir has no kprobe_events, -1 with errno otherwise.
+ * records the credential, the namespace and the capability, the return
+ * probe the result. $argN needs Linux 4.20; the group name carries our
+ * pid so two runs never collide. Returns 0, -2 when dir has no
+ * kprobe_events, -1 with errno otherwise.
  */
 static int try_kprobe_events(const char *dir, struct source *src, int check)
 {
-	char line[256], event[128];
+	char line[256], event[128], format[8192];
+	struct event_spec *entry = &src->ev[0], *ret = &src->ev[1];
 	struct stat st;
 
 	snprintf(line, sizeof(line), "%s/kprobe_events", dir);
@@ -233,21 +246,27 @@ static int try_kprobe_events(const char *dir, struct source *src, int check)
 		return 0;	/* nothing created, nothing to remove */
 	snprintf(src->group, sizeof(src->group), "capaudit_%ld", (long)getpid());
 	memset(src->ev, 0, sizeof(src->ev));
-	snprintf(line, sizeof(line), "p:%s/cap cap_capable cap=$arg3:s32\n", src->group);
+	snprintf(line, sizeof(line), "p:%s/cap cap_capable cred=$arg1:x64 "
+		 "ns=$arg2:x64 cap=$arg3:s32\n", src->group);
 	if (kprobe_write(dir, line) < 0)
 		goto fail;
 	snprintf(line, sizeof(line), "r:%s/ret cap_capable ret=$retval:s32\n", src->group);
 	if (kprobe_write(dir, line) < 0)
 		goto fail;
 	snprintf(event, sizeof(event), "%s/cap", src->group);
-	if (read_event(dir, event, "cap", &src->ev[0].cap, &src->ev[0].config) < 0)
+	if (read_event(dir, event, format, sizeof(format), &entry->config) < 0)
+		goto fail;
+	if (format_field(format, "cap", &entry->cap) < 0 ||
+	    format_field(format, "cred", &entry->cred) < 0 ||
+	    format_field(format, "ns", &entry->target_ns) < 0)
 		goto fail;
 	snprintf(event, sizeof(event), "%s/ret", src->group);
-	if (read_event(dir, event, "ret", &src->ev[1].ret, &src->ev[1].config) < 0)
+	if (read_event(dir, event, format, sizeof(format), &ret->config) < 0 ||
+	    format_field(format, "ret", &ret->ret) < 0)
 		goto fail;
-	src->ev[0].type = src->ev[1].type = 2;	/* PERF_TYPE_TRACEPOINT */
-	src->ev[0].role = ROLE_ENTRY;
-	src->ev[1].role = ROLE_RETURN;
+	entry->type = ret->type = 2;	/* PERF_TYPE_TRACEPOINT */
+	entry->role = ROLE_ENTRY;
+	ret->role = ROLE_RETURN;
 	return 0;
 fail:
 	{
@@ -260,13 +279,25 @@ fail:
 	return -1;
 }
 
-/* perf's register numbers (asm/perf_regs.h) of the third argument and the result. */
+/* perf's register numbers (asm/perf_regs.h) of the first three arguments and the result. */
 #if defined(__x86_64__)
+#define ARG1_REG 5	/* PERF_REG_X86_DI */
+#define ARG2_REG 4	/* PERF_REG_X86_SI */
 #define ARG3_REG 3	/* PERF_REG_X86_DX */
 #define RET_REG 0	/* PERF_REG_X86_AX */
 #elif defined(__aarch64__)
+#define ARG1_REG 0	/* PERF_REG_ARM64_X0 */
+#define ARG2_REG 1	/* PERF_REG_ARM64_X1 */
 #define ARG3_REG 2	/* PERF_REG_ARM64_X2 */
 #define RET_REG 0	/* PERF_REG_ARM64_X0 */
+#endif
+
+#ifdef ARG3_REG
+/* A register's place in a sample: the registers come lowest number first. */
+static int reg_slot(uint64_t regs, int reg)
+{
+	return __builtin_popcountll(regs & ((1ULL << reg) - 1));
+}
 #endif
 
 /*
@@ -291,20 +322,31 @@ static int try_kprobe_pmu(const struct sysview *sv, struct source *src,
 		return -1;
 	}
 #ifdef ARG3_REG
-	memset(src->ev, 0, sizeof(src->ev));
-	src->kind = SOURCE_KPROBE_PMU;
-	src->nevents = 2;
-	src->tracefs[0] = '\0';
-	src->ev[0].type = src->ev[1].type = (uint32_t)type;
-	src->ev[0].config1 = src->ev[1].config1 = (uint64_t)(uintptr_t)symbol;
-	src->ev[1].config = 1ULL << bit;
-	src->ev[0].regs = 1ULL << ARG3_REG;
-	src->ev[1].regs = 1ULL << RET_REG;
-	src->ev[0].role = ROLE_ENTRY;
-	src->ev[1].role = ROLE_RETURN;
+	{
+		struct event_spec *entry = &src->ev[0], *ret = &src->ev[1];
+
+		memset(src->ev, 0, sizeof(src->ev));
+		src->kind = SOURCE_KPROBE_PMU;
+		src->nevents = 2;
+		src->tracefs[0] = '\0';
+		entry->type = ret->type = (uint32_t)type;
+		entry->config1 = ret->config1 = (uint64_t)(uintptr_t)symbol;
+		ret->config = 1ULL << bit;
+		entry->regs = (1ULL << ARG1_REG) | (1ULL << ARG2_REG) | (1ULL << ARG3_REG);
+		ret->regs = 1ULL << RET_REG;
+		entry->reg.cred = reg_slot(entry->regs, ARG1_REG);
+		entry->reg.ns = reg_slot(entry->regs, ARG2_REG);
+		entry->reg.cap = reg_slot(entry->regs, ARG3_REG);
+		entry->reg.ret = -1;
+		ret->reg.cred = ret->reg.ns = ret->reg.cap = -1;
+		ret->reg.ret = 0;
+		entry->role = ROLE_ENTRY;
+		ret->role = ROLE_RETURN;
+	}
 	return 0;
 #else
 	(void)symbol;
+	(void)src;
 	miss(m, "kprobe PMU: capaudit does not know this architecture's argument registers");
 	return -1;
 #endif

@@ -181,6 +181,40 @@ int manifest_record_files(struct manifest *m, char *const *files, int n);
 int manifest_add_files(const char *path, char *const *files, int n);
 
 /*
+ * capmanifest_target.c: the manifest file, which grants capabilities as
+ * root: read (restore, add) and written (add) only where nobody but its
+ * owner could have put a line in it. Each returns 0, or the exit status
+ * add gives (1: refused or failed, 2: not a file name, an invalid
+ * manifest) once reported on stderr.
+ */
+struct target {
+	const char *path;	/* as given */
+	char *dir, *base;
+	int dirfd;		/* O_RDONLY | O_DIRECTORY: renameat, fsync */
+	int lockfd;		/* target_lock()'s, or -1 */
+	char lockname[NAME_MAX + 1];
+};
+/* Splits path, opens its directory, refuses one others may write. */
+int target_open(struct target *t, const char *path);
+/*
+ * Reads the manifest into m: a regular file (not a link; a FIFO is never
+ * opened), that nobody but root and this user may write. Without
+ * must_exist, none there is 0 with m empty (version 0).
+ */
+int target_read(const struct target *t, struct manifest *m, int must_exist);
+/* Holds the manifest's lock (one add at a time) until target_unlock(). */
+int target_lock(struct target *t);
+void target_unlock(struct target *t);
+/*
+ * Writes m to a new file beside the manifest and renames it over the
+ * manifest: readers see the old manifest or the new one, never a part;
+ * fsync before the rename and of the directory after it.
+ */
+int target_write(const struct target *t, const struct manifest *m);
+/* Unlocks and closes; t may be half opened (dirfd, lockfd -1). */
+void target_free(struct target *t);
+
+/*
  * capmanifest_apply.c: one file, always through a descriptor of its own
  * (O_PATH, opened without following any link), so its type, owner, mode,
  * ACL and capabilities all belong to one inode and no FIFO or device is
@@ -211,6 +245,15 @@ int content_lease(int cfd);
 /* 1 while the lease content_open() took is unbroken: nobody has asked
  * to open the file for writing or to truncate it since. */
 int content_lease_held(int cfd);
+/*
+ * The digest of the content open as cfd (content_open()'s), and in *size
+ * (unless NULL) the size it read: 0, or -1 with errno; EFBIG when a file a user may have made (not root's, or
+ * writable by others than root) is larger than what is left of the
+ * run's budget for them (see there), its content then not read.
+ */
+int content_digest(int cfd, unsigned char out[SHA256_SIZE], off_t *size);
+/* strerror(), but for content_digest()'s EFBIG, what it means. */
+const char *content_strerror(int err);
 /* The digest of fd's content, without a lease (record, verify). */
 int entry_digest(int fd, unsigned char out[SHA256_SIZE]);
 

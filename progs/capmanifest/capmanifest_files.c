@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -150,198 +149,6 @@ int manifest_record_files(struct manifest *m, char *const *files, int n)
 
 /* --- add ------------------------------------------------------------- */
 
-/* The manifest's directory and file name, split and opened. */
-struct target {
-	const char *path;	/* as given */
-	char *dir, *base;
-	int dirfd;		/* O_RDONLY | O_DIRECTORY: renameat, fsync */
-};
-
-static void target_free(struct target *t)
-{
-	free(t->dir);
-	free(t->base);
-	if (t->dirfd >= 0)
-		close(t->dirfd);
-}
-
-/*
- * "MANIFEST: <why>: refused (a manifest grants capabilities as root, so
- * nobody but its owner may be able to write it)".
- */
-static void refuse_target(const char *what, const char *why)
-{
-	fputs("capmanifest: ", stderr);
-	escape_fputs(what, stderr);
-	fprintf(stderr, ": %s: refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it)\n",
-		why);
-}
-
-/*
- * Opens the manifest's directory and checks that nobody but root and
- * the user running this may write it (else they could rename another
- * file over the manifest). 0, or the exit status once reported.
- */
-static int open_target(struct target *t, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char why[WHY_SIZE];
-	struct stat st;
-	int rc;
-
-	t->path = path;
-	t->dirfd = -1;
-	t->dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
-		 strndup(path, (size_t)(slash - path));
-	t->base = strdup(slash != NULL ? slash + 1 : path);
-	if (t->dir == NULL || t->base == NULL) {
-		warn_operand(path, strerror(ENOMEM));
-		return 1;
-	}
-	if (t->base[0] == '\0' || strcmp(t->base, ".") == 0 ||
-	    strcmp(t->base, "..") == 0) {
-		warn_operand(path, "not a file name");
-		return 2;
-	}
-	t->dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (t->dirfd < 0 || fstat(t->dirfd, &st) < 0) {
-		warn_operand(t->dir, strerror(errno));
-		return 1;
-	}
-	rc = writers_besides(t->dirfd, &st, geteuid(), why);
-	if (rc < 0) {
-		warn_operand(t->dir, strerror(errno));
-		return 1;
-	}
-	if (rc > 0) {
-		char what[WHY_SIZE + 32];
-
-		snprintf(what, sizeof(what), "its directory: %s", why);
-		refuse_target(path, what);
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * Reads the manifest if it exists: a regular file (not a link; a FIFO is
- * never opened: the name is opened O_PATH, checked, and only then
- * reopened for reading), that nobody but root and this user may write.
- * 0 (m filled, or empty with version 0 when there is none), or the exit
- * status once reported.
- */
-static int read_target(const struct target *t, struct manifest *m)
-{
-	char why[WHY_SIZE];
-	struct stat st;
-	FILE *in;
-	int fd = openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC),
-	    cfd = -1, rc;
-
-	if (fd < 0 && errno == ENOENT)
-		return 0;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		warn_operand(t->path, strerror(errno));
-		rc = 1;
-		goto out;
-	}
-	rc = 1;
-	if (S_ISLNK(st.st_mode)) {
-		refuse_target(t->path, "a symbolic link");
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		refuse_target(t->path, "not a regular file");
-		goto out;
-	}
-	rc = writers_besides(fd, &st, geteuid(), why);
-	if (rc != 0) {
-		if (rc < 0)
-			warn_operand(t->path, strerror(errno));
-		else
-			refuse_target(t->path, why);
-		rc = 1;
-		goto out;
-	}
-	cfd = content_open(fd);
-	in = cfd < 0 ? NULL : fdopen(cfd, "r");
-	if (in == NULL) {
-		warn_operand(t->path, strerror(errno));
-		rc = 1;
-		goto out;
-	}
-	cfd = -1;		/* in owns it */
-	rc = manifest_read(m, in, t->path) < 0 ? 2 : 0;
-	fclose(in);
-out:
-	if (cfd >= 0)
-		close(cfd);
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
-/*
- * Writes m to a new file beside the manifest and renames it over the
- * manifest: readers (the package trigger) see the old manifest or the
- * new one, never a part; fsync before the rename and of the directory
- * after it, so a crash leaves one of the two. 0, or 1 once reported.
- */
-static int write_target(const struct target *t, const struct manifest *m)
-{
-	char tmp[NAME_MAX + 1];
-	FILE *out = NULL;
-	int fd = -1, tries, err;
-
-	for (tries = 0; fd < 0 && tries < 100; tries++) {
-		unsigned long r;
-
-		if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
-			r = (unsigned long)getpid() * 2654435761UL + (unsigned long)tries;
-		/* ".perf.manifest.1a2b3c4d", cut to fit a file name */
-		snprintf(tmp, sizeof(tmp), ".%.*s.%08lx", NAME_MAX - 18, t->base,
-			 r & 0xffffffffUL);
-		fd = openat(t->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
-			    O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd < 0 && errno != EEXIST)
-			break;
-	}
-	if (fd < 0) {
-		warn_operand(t->dir, strerror(errno));
-		return 1;
-	}
-	/* Root's when root writes it (a set-group-ID directory would give
-	 * it the directory's group), read by all, written by its owner. */
-	if ((geteuid() == 0 && fchown(fd, 0, 0) < 0) || fchmod(fd, 0644) < 0)
-		goto fail;
-	out = fdopen(fd, "w");
-	if (out == NULL)
-		goto fail;
-	fd = -1;		/* out owns it now */
-	if (manifest_write(m, out) < 0 || fsync(fileno(out)) < 0)
-		goto fail;
-	err = fclose(out);
-	out = NULL;
-	if (err != 0)
-		goto fail;
-	if (renameat(t->dirfd, tmp, t->dirfd, t->base) < 0)
-		goto fail;
-	if (fsync(t->dirfd) < 0) {
-		warn_operand(t->dir, strerror(errno));
-		return 1;	/* renamed: only its durability is in doubt */
-	}
-	return 0;
-fail:
-	err = errno;
-	if (out != NULL)
-		fclose(out);
-	if (fd >= 0)
-		close(fd);
-	unlinkat(t->dirfd, tmp, 0);
-	warn_operand(t->path, strerror(err));
-	return 1;
-}
-
 /* An old manifest's entries that the files given do not replace. */
 static int unreplaced_old_entries(const struct manifest *old,
 				  const struct manifest *add,
@@ -390,13 +197,16 @@ static int same_entry(const struct entry *a, const struct entry *b)
 int manifest_add_files(const char *path, char *const *files, int n)
 {
 	struct manifest old = { 0 }, add = { 0 }, merged = { 0 };
-	struct target t = { .dirfd = -1 };
+	struct target t = { .dirfd = -1, .lockfd = -1 };
 	size_t i;
 	int status, changed = 0;
 
-	status = open_target(&t, path);
+	/* Locked from the read to the rename: no other add in between. */
+	status = target_open(&t, path);
 	if (status == 0)
-		status = read_target(&t, &old);
+		status = target_lock(&t);
+	if (status == 0)
+		status = target_read(&t, &old, 0);
 	if (status != 0)
 		goto out;
 	status = 1;
@@ -423,7 +233,7 @@ int manifest_add_files(const char *path, char *const *files, int n)
 	}
 	manifest_sort(&merged);
 	/* Rewritten when anything changed, or to make it version 3. */
-	status = changed || old.version != 3 ? write_target(&t, &merged) : 0;
+	status = changed || old.version != 3 ? target_write(&t, &merged) : 0;
 	for (i = 0; status == 0 && i < add.count; i++) {
 		const struct entry *e = &add.entries[i], *was = manifest_find(&old, e->path);
 

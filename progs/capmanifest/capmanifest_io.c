@@ -564,8 +564,21 @@ int manifest_read(struct manifest *m, FILE *in, const char *name)
 		enum line_result r;
 
 		lineno++;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = '\0';
+		/*
+		 * Every line record and add write ends with a newline. One
+		 * without is the end of a manifest cut short (a full disk, a
+		 * copy interrupted), and its last field may be cut too: "=ep
+		 * cap_sys_admin-ep" cut to "=ep" is every capability, and
+		 * "cap_sys_admin=ep [rootid=1000]" cut before its suffix is
+		 * no longer confined to a user namespace. Refused whole.
+		 */
+		if (len == 0 || line[len - 1] != '\n') {
+			warnx("%s:%lu: no newline at the end of the line: the manifest is cut short",
+			      name, lineno);
+			status = -1;
+			break;
+		}
+		line[--len] = '\0';
 		if ((size_t)len != strlen(line)) {
 			warnx("%s:%lu: NUL byte in line", name, lineno);
 			status = -1;

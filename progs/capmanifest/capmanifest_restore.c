@@ -22,7 +22,9 @@
  *    the descriptor opened without following links, reopened for reading
  *    through its magic link, under a read lease that proves no process
  *    had it open for writing and that nobody opened it for writing (or
- *    truncated it) until the changes were made.
+ *    truncated it with truncate(2)) until the changes were made; and
+ *    the size, once they are made, is the size hashed (an open with
+ *    O_RDONLY | O_TRUNC empties a file without breaking a read lease).
  *
  * Anything else is refused with the file and the reason, and the file is
  * left exactly as it was. Taking capabilities away (an extra file) needs
@@ -54,7 +56,7 @@ void fail_entry(const char *what, const char *path, int err)
 	fprintf(stderr, "capmanifest: cannot %s ", what);
 	print_escaped(stderr, path);
 	fprintf(stderr, ": %s\n", err == EINVAL ? "not a regular file" :
-		strerror(err));
+		content_strerror(err));
 }
 
 /* "capmanifest: <path>: has <fields>, manifest says <fields>: <why>" */
@@ -179,13 +181,14 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 /*
  * Whether restore may write to the file open as fd at all, and the
  * content descriptor that holds it still while it does (a read lease,
- * unless this is a dry run); -1 once refused or failed, each said on
- * stderr. The checks are those at the top of this file, made on the
- * file's state once the lease is held: a process that could still open
- * it for writing must have been allowed to before then.
+ * unless this is a dry run), the size hashed in *size; -1 once refused
+ * or failed, each said on stderr. The checks are those at the top of
+ * this file, made on the file's state once the lease is held: a process
+ * that could still open it for writing must have been allowed to before
+ * then.
  */
 static int vouch(struct ctx *ctx, const struct entry *want, int fd,
-		 int need_fix, const struct way *way)
+		 int need_fix, const struct way *way, off_t *size)
 {
 	const struct opts *o = ctx->o;
 	uid_t owner = want->has_meta ? want->meta.uid : 0;
@@ -234,7 +237,7 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 			       why);
 		goto fail;
 	}
-	if (sha256_fd(cfd, d) < 0) {
+	if (content_digest(cfd, d, size) < 0) {
 		fail_entry("read", want->path, errno);
 		goto fail;
 	}
@@ -272,6 +275,7 @@ int restore_one(enum change c, const struct entry *want,
 	struct stat st;
 	struct meta now;
 	cap_t caps = NULL;
+	off_t size;
 	int fd, cfd = -1, need_fix, rc = -1;
 
 	/* A manifest registered for a few files (the dpkg trigger's) says
@@ -307,7 +311,7 @@ int restore_one(enum change c, const struct entry *want,
 		goto out;
 	}
 	/* From here on this file is written to: vouch for it first. */
-	cfd = vouch(ctx, want, fd, need_fix, &way);
+	cfd = vouch(ctx, want, fd, need_fix, &way, &size);
 	if (cfd < 0)
 		goto out;
 	if (need_fix) {
@@ -329,6 +333,18 @@ int restore_one(enum change c, const struct entry *want,
 	}
 	if (!o->dry_run && cap_set_fd(fd, caps) < 0) {
 		fail_entry("set", e->path, errno);
+		goto out;
+	}
+	/*
+	 * The lease kept every writer out but one: open(O_RDONLY | O_TRUNC)
+	 * by someone who may write the file (its recorded owner) empties it
+	 * without breaking a read lease. Only that, so the size tells: not
+	 * the one hashed, and the capabilities written go again.
+	 */
+	if (!o->dry_run && (fstat(fd, &st) < 0 || st.st_size != size)) {
+		if (cap_set_fd(fd, NULL) < 0)
+			fail_entry("remove capabilities of", e->path, errno);
+		refuse(e->path, "truncated while it was restored: its capabilities are taken off again");
 		goto out;
 	}
 	print_entry(o->dry_run ? "would set:" : "set:", want);

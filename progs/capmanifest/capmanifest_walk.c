@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "escape.h"
 #include "path.h"
 #include "walk.h"
 
@@ -107,10 +108,17 @@ static void note_unread(struct rec *r, const char *rel)
 	r->lost = 1;
 }
 
+/*
+ * An entry's path on stderr, escaped: its names are whoever made them,
+ * and a name with a newline or an escape sequence in it would otherwise
+ * forge or hide lines in what root reads.
+ */
 static void print_path(const struct walk_ent *e)
 {
-	fprintf(stderr, "%s%s%s", e->dir,
-		path_needs_slash(e->dir, e->dirlen) ? "/" : "", e->name);
+	escape_fputs(e->dir, stderr);
+	if (path_needs_slash(e->dir, e->dirlen))
+		fputc('/', stderr);
+	escape_fputs(e->name, stderr);
 }
 
 /* "./rel/path" of an entry, or NULL with errno (ENAMETOOLONG, ENOMEM). */
@@ -166,7 +174,7 @@ failed:
 	flockfile(stderr);	/* one line, whatever other threads print */
 	fputs("capmanifest: ", stderr);
 	print_path(e);
-	fprintf(stderr, ": %s\n", strerror(err));
+	fprintf(stderr, ": %s\n", content_strerror(err));
 	funlockfile(stderr);
 	if (rel == NULL)
 		rel = relative_path(rw, e);
@@ -208,15 +216,21 @@ static void walk_failed(void *arg, void *tctx, const char *path,
 	struct rec *r = tctx;
 	char *rel = NULL;
 
+	flockfile(stderr);	/* one line, whatever other threads print */
 	if (what == WALK_ERR_OPEN &&
 	    (err == ENOENT || err == ENOTDIR || err == ELOOP)) {
-		fprintf(stderr, "capmanifest: warning: %s: vanished or replaced during the walk, nothing recorded below it\n",
-			path);
+		fputs("capmanifest: warning: ", stderr);
+		escape_fputs(path, stderr);
+		fputs(": vanished or replaced during the walk, nothing recorded below it\n",
+		      stderr);
+		funlockfile(stderr);
 		return;
 	}
-	fprintf(stderr, "capmanifest: cannot read directory %s: %s\n", path,
-		what == WALK_ERR_MOVED ? "replaced by another directory during the walk" :
-		strerror(err));
+	fputs("capmanifest: cannot read directory ", stderr);
+	escape_fputs(path, stderr);
+	fprintf(stderr, ": %s\n", what == WALK_ERR_MOVED ?
+		"replaced by another directory during the walk" : strerror(err));
+	funlockfile(stderr);
 	/* The root itself: nothing is recorded (walk_run() fails). */
 	if (strcmp(path, rw->top) == 0) {
 		r->failed = 1;
@@ -272,12 +286,18 @@ int manifest_record(struct manifest *m, const char *root, int one_fs,
 	};
 
 	if (top == NULL || lstat(root, &st) < 0) {
-		fprintf(stderr, "capmanifest: %s: %s\n", root, strerror(errno));
+		int err = errno;
+
+		fputs("capmanifest: ", stderr);
+		escape_fputs(root, stderr);
+		fprintf(stderr, ": %s\n", strerror(err));
 		free(top);
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "capmanifest: %s: not a directory\n", root);
+		fputs("capmanifest: ", stderr);
+		escape_fputs(root, stderr);
+		fputs(": not a directory\n", stderr);
 		free(top);
 		return -1;
 	}
@@ -333,7 +353,7 @@ int manifest_record_listed(struct manifest *m, const struct manifest *want,
 failed:
 		fputs("capmanifest: ", stderr);
 		print_escaped(stderr, path);
-		fprintf(stderr, ": %s\n", strerror(errno));
+		fprintf(stderr, ": %s\n", content_strerror(errno));
 		failed = 1;
 	}
 	manifest_sort(m);

@@ -3,7 +3,8 @@
 # capaudit's choice of event source and its "what is missing" lines,
 # against fake /proc and /sys trees (CAPAUDIT_SYSROOT): an old kernel,
 # tracefs not mounted, the kprobe PMU, tracefs kprobe_events (the probes
-# written, then removed), a readable tracepoint; and its usage errors.
+# written, then removed), a readable tracepoint; and its usage errors
+# (--success and --no-minimize included).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 CA=$BUILD/progs/capaudit
@@ -77,7 +78,7 @@ grep -q "^capaudit: $root/sys/kernel/tracing/kprobe_events: cannot probe cap_cap
 	fail "kprobe_events failure: $(cat "$T/err")"
 sed 's/capaudit_[0-9]*/capaudit_N/' "$root/sys/kernel/tracing/kprobe_events" >"$T/kev.txt"
 cat >"$T/want" <<'EOF2'
-p:capaudit_N/cap cap_capable cap=$arg3:s32
+p:capaudit_N/cap cap_capable cred=$arg1:x64 ns=$arg2:x64 cap=$arg3:s32
 r:capaudit_N/ret cap_capable ret=$retval:s32
 -:capaudit_N/cap
 -:capaudit_N/ret
@@ -116,7 +117,21 @@ grep -q "did you mean cap_chown" "$T/err" || fail "no suggestion for cap_chwn: $
 run_ours "$CA" -- "no-such-command-$$" >/dev/null 2>"$T/err"; [ $? -eq 127 ] || fail "unknown command: not 127"
 grep -qx "capaudit: no-such-command-$$: command not found" "$T/err" || fail "not-found message"
 run_ours "$CA" --help >"$T/out" || fail "--help"
-for o in user= iab= pid= duration= json suggest output= check help version; do
+run_ours "$CA" --no-minimize true >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "--no-minimize without --suggest: not 2"
+grep -qx "capaudit: --no-minimize, --success and --trial-timeout go with --suggest" "$T/err" || fail "--no-minimize alone: $(cat "$T/err")"
+run_ours "$CA" --trial-timeout=5 true >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "--trial-timeout without --suggest: not 2"
+for bad in "" 0 -1 1x 31536001; do
+	run_ours "$CA" --suggest --trial-timeout="$bad" true >/dev/null 2>"$T/err"
+	[ $? -eq 2 ] || fail "--trial-timeout=$bad: not 2"
+	grep -qxF -- "capaudit: --trial-timeout=$bad: not a number of seconds (1 to 31536000)" "$T/err" ||
+		fail "--trial-timeout=$bad: $(cat "$T/err")"
+done
+for bad in "" 256 -1 1,,2 0,x 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 99999999999999999999; do
+	run_ours "$CA" --suggest --success="$bad" true >/dev/null 2>"$T/err"
+	[ $? -eq 2 ] || fail "--success=$bad: not 2"
+	grep -qF -- "--success=$bad: not a list of exit statuses" "$T/err" || fail "--success=$bad: $(cat "$T/err")"
+done
+for o in user= iab= pid= duration= json suggest no-minimize success= trial-timeout= output= check help version; do
 	grep -q "^  --$o" "$T/out" || fail "--help lacks --$o"
 done
 run_ours "$CA" --version | grep -q '^capaudit (libcap-perfmon) ' || fail "--version"

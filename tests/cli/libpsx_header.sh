@@ -7,8 +7,6 @@
 #    built against our header and library, against Debian's header and
 #    our library, and against Debian's header and library but run on ours;
 #  - libpsx.pc gives libcap's link flags and variables.
-# Under VALGRIND=1 psxapi runs with no other threads: valgrind 3.19 aborts
-# on a SIGSYS sent to another thread (check_psx_valgrind covers that).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 psx=$BUILD/psx inc=$TOP/include src=$TESTS_DIR/tools/psxapi.c
@@ -17,7 +15,7 @@ sys_lib=$(ls /usr/lib/*/libpsx.so /lib/*/libpsx.so 2>/dev/null | head -n 1)
 [ -e "$psx/libpsx.so.2" ] || { fail "libpsx.so.2 is not built"; finish; }
 cc=${CC:-cc}
 san=; is_sanitized && san="-fsanitize=$SANITIZE"
-threads=3; [ "${VALGRIND:-0}" = 1 ] && threads=0
+threads=3
 
 # psxapi's verdict line, then its output on failure.
 psxapi_passes() {	# label command...

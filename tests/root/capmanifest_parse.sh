@@ -7,7 +7,9 @@
 # the FIFO's writer stays unconnected, strace shows no other open (the
 # content digest of version 3 is read from regular files only), and the
 # error says it is not a regular file. A refused manifest changes nothing.
-# A digest has one spelling: 64 lower-case hex digits.
+# A digest has one spelling: 64 lower-case hex digits. A manifest cut
+# short (its last line without a newline) is refused whole: the cut may
+# fall in the capability text ("=ep cap_sys_admin-ep" cut to "=ep").
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 cm=$BUILD/progs/capmanifest
@@ -49,6 +51,32 @@ printf 'x' >"$t/c$(printf '\001')d"
 printf '%s\n./c\\001d %scap_net_raw=ep\n' "$hdr" "$meta" >"$T/m"
 "$cm" restore "$T/m" "$t" >"$T/out" 2>&1 || fail "restore of ./c\\001d: $(cat "$T/out")"
 [ "$(caps_of "$t/c$(printf '\001')d")" = cap_net_raw=ep ] || fail "./c\\001d not restored"
+
+# A manifest cut short (a full disk under "record / > m", a copy
+# interrupted) ends without a newline, and its last field may be cut
+# too: "=ep cap_sys_admin-ep" cut to "=ep" is every capability, and a
+# namespaced capability cut before " [rootid=N]" is one for the whole
+# system. Refused whole, nothing granted. (Restore granted "=ep" to ./cut,
+# whose content, 'x', is the recorded one.)
+printf 'x' >"$t/cut"
+cut_short() {	# NAME LINE: the line written without its newline
+	printf '%s\n%s' "$hdr" "$2" >"$T/m"
+	for cmd in restore verify; do
+		"$cm" $cmd "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
+		[ $rc -eq 2 ] || fail "$1 ($cmd): exit $rc, want 2"
+		[ "$(cat "$T/err")" = "capmanifest: $T/m:2: no newline at the end of the line: the manifest is cut short" ] ||
+			fail "$1 ($cmd): stderr $(cat "$T/err")"
+		[ -s "$T/out" ] && fail "$1 ($cmd): stdout $(cat "$T/out")"
+	done
+	[ -z "$(caps_of "$t/cut")" ] && pass || fail "$1: granted $(caps_of "$t/cut")"
+}
+cut_short "every capability but one, cut to every one" "./cut ${meta}=ep"
+cut_short "a namespaced capability cut before its root id" "./cut ${meta}cap_sys_admin=ep"
+# The line whole is read: only the cut was refused.
+printf '%s\n./cut %s=ep cap_sys_admin-ep\n' "$hdr" "$meta" >"$T/m"
+"$cm" restore "$T/m" "$t" >"$T/out" 2>&1 || fail "restore of a whole line: $(cat "$T/out")"
+[ "$(caps_of "$t/cut")" = "=ep cap_sys_admin-ep" ] && pass || fail "whole line: $(caps_of "$t/cut")"
+/usr/sbin/setcap -r "$t/cut"
 
 # A FIFO and a device node named by a manifest.
 mkfifo "$t/fifo" && mknod "$t/null" c 1 3 || { fail "cannot make a FIFO or a device node"; finish; }

@@ -11,16 +11,34 @@
  * for the benchmark and the lost-sample test: N chowns of FILE, to uid 1
  * and 2 in turn, each one a cap_chown check; with --stop-parent, the
  * parent (capaudit) is stopped meanwhile, so its ring buffer overflows.
+ *
+ * capaudit_probe --fork-race N BURST FILE: on CPU 0, N times: BURST
+ * chowns of FILE (so the buffer of CPU 0 takes a while to read), then a
+ * child that moves to CPU 1 and chowns FILE to uid 3 at once. Its check
+ * lands in CPU 1's buffer, its fork record in CPU 0's. Prints "children N".
+ *
+ * capaudit_probe --capture FILE: what a packet capture tool with file
+ * capabilities does: access(2) on FILE (checked under the real ids, with
+ * a credential the kernel lends for the call), a raw socket (exit 2 when
+ * refused: cap_net_raw), then loopback into promiscuous mode (exit 3
+ * when refused: cap_net_admin); 0 when all went through.
+ *
+ * capaudit_probe --bind80: binds port 80 on loopback; 0 or 1.
+ *
+ * capaudit_probe --ids: prints "uids R E S" and "gids R E S".
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -132,15 +150,94 @@ static int loop(long n, const char *file, int stop_parent)
 	return 0;
 }
 
+static int fork_race(long n, long burst, const char *file)
+{
+	cpu_set_t c0, c1;
+	long i, j;
+
+	CPU_ZERO(&c0);
+	CPU_SET(0, &c0);
+	CPU_ZERO(&c1);
+	CPU_SET(1, &c1);
+	if (sched_setaffinity(0, sizeof(c0), &c0) < 0)
+		return 77;
+	for (i = 0; i < n; i++) {
+		pid_t pid;
+
+		for (j = 0; j < burst; j++)
+			if (chown(file, (j & 1) ? 1 : 2, (gid_t)-1) < 0)
+				return 1;
+		pid = fork();
+		if (pid < 0)
+			return 1;
+		if (pid == 0) {
+			sched_setaffinity(0, sizeof(c1), &c1);
+			_exit(chown(file, 3, (gid_t)-1) < 0);
+		}
+	}
+	while (wait(NULL) > 0)
+		;
+	printf("children %ld\n", n);
+	return 0;
+}
+
+static int capture(const char *file)
+{
+	struct ifreq ifr;
+	int fd;
+
+	/* Refused or not, the check was made; a real tool would go on. */
+	if (access(file, R_OK) == 0)
+		printf("access: ok\n");
+	fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP);
+	printf("raw socket: %s\n", fd >= 0 ? "ok" : strerror(errno));
+	if (fd < 0)
+		return 2;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_PROMISC;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0) {
+			printf("promiscuous: %s\n", strerror(errno));
+			close(fd);
+			return 3;
+		}
+	}
+	printf("promiscuous: ok\n");
+	close(fd);
+	return 0;
+}
+
+static int ids(void)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+
+	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0)
+		return 1;
+	printf("uids %u %u %u\ngids %u %u %u\n", (unsigned)ru, (unsigned)eu,
+	       (unsigned)su, (unsigned)rg, (unsigned)eg, (unsigned)sg);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int failed = 0;
+
+	if (argc == 5 && strcmp(argv[1], "--fork-race") == 0)
+		return fork_race(atol(argv[2]), atol(argv[3]), argv[4]);
+	if (argc == 3 && strcmp(argv[1], "--capture") == 0)
+		return capture(argv[2]);
+	if (argc == 2 && strcmp(argv[1], "--bind80") == 0)
+		return try_bind();
+	if (argc == 2 && strcmp(argv[1], "--ids") == 0)
+		return ids();
 
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "--loop") == 0)
 		return loop(atol(argv[2]), argv[3],
 			    argc == 5 && strcmp(argv[4], "--stop-parent") == 0);
 
-	if (argc != 2) {
+	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: capaudit_probe DIR\n");
 		return 2;
 	}

@@ -254,6 +254,32 @@ START_TEST(fd_errors_keep_their_errno)
 }
 END_TEST
 
+/* A size the caller took: exactly that many bytes, or EAGAIN. */
+START_TEST(fd_size_reads_that_size_only)
+{
+	char path[] = "/tmp/check_sha256.XXXXXX";
+	unsigned char d[SHA256_SIZE], want[SHA256_SIZE];
+	int fd = stream_file(path, 100000, 7);
+
+	ck_assert_int_eq(sha256_fd(fd, want), 0);
+	ck_assert_int_eq(sha256_fd_size(fd, 100000, d), 0);
+	ck_assert_mem_eq(d, want, SHA256_SIZE);
+	/* Longer than said: not read to its end (it grew meanwhile). */
+	errno = 0;
+	ck_assert_int_eq(sha256_fd_size(fd, 99999, d), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	/* Shorter than said. */
+	errno = 0;
+	ck_assert_int_eq(sha256_fd_size(fd, 100001, d), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	errno = 0;
+	ck_assert_int_eq(sha256_fd_size(fd, -1, d), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	close(fd);
+	unlink(path);
+}
+END_TEST
+
 static Suite *sha256_suite(void)
 {
 	Suite *s = suite_create("common_sha256");
@@ -269,6 +295,7 @@ static Suite *sha256_suite(void)
 	 * the sanitizers and on a loaded machine. */
 	tcase_add_test(slow, fd_digest_is_sha256sums);
 	tcase_add_test(slow, fd_errors_keep_their_errno);
+	tcase_add_test(slow, fd_size_reads_that_size_only);
 	tcase_add_test(slow, nist_long_message);
 	tcase_set_timeout(slow, 300);
 	suite_add_tcase(s, slow);

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * Running the command under the tracer: a cap_launch(3) launcher whose
+ * child stops before anything else happens until every event is open,
+ * then (for a trial) sets up its grant, takes on --user's identity and
+ * environment and execs; capaudit reads the checks until it exits.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capaudit.h"
+#include "escape.h"
+#include "groups.h"
+
+volatile sig_atomic_t launch_stop;
+
+static int is_dropped(const char *entry)
+{
+	static const char *const names[] = {
+		"HOME=", "USER=", "LOGNAME=", "SHELL=", "PATH=",
+		/*
+		 * root's, where the user may not go: a program would probe
+		 * them, be refused, and its refused DAC checks would look
+		 * like needs (root's TMPDIR made mktemp "need"
+		 * cap_dac_read_search).
+		 */
+		"XDG_RUNTIME_DIR=", "MAIL=", "XAUTHORITY=", "TMP=", "TEMP=",
+		"TEMPDIR=", "XDG_CONFIG_HOME=", "XDG_CACHE_HOME=",
+		"XDG_DATA_HOME=", "XDG_STATE_HOME=", "DBUS_SESSION_BUS_ADDRESS=",
+		"SSH_AUTH_SOCK=", "KRB5CCNAME=",
+		/*
+		 * What the C library ignores in a program that gained
+		 * capabilities (glibc's unsecure variables): a trial's copy
+		 * with a file capability runs without them, the same copy
+		 * without one runs with them, and that difference, not the
+		 * capability, would decide the trial. Nor are root's loader
+		 * settings the user's.
+		 */
+		"GCONV_PATH=", "GETCONF_DIR=", "GLIBC_TUNABLES=", "HOSTALIASES=",
+		"LD_", "LOCALDOMAIN=", "LOCPATH=", "MALLOC_TRACE=", "NIS_PATH=",
+		"NLSPATH=", "RESOLV_HOST_CONF=", "RES_OPTIONS=", "TMPDIR=",
+		"TZDIR=",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strncmp(entry, names[i], strlen(names[i])) == 0)
+			return 1;
+	return 0;
+}
+
+static char *joined(const char *name, const char *value)
+{
+	char *s;
+
+	return asprintf(&s, "%s=%s", name, value) < 0 ? NULL : s;
+}
+
+char **env_for_user(const char *const *environ_, const char *name, uid_t uid,
+		    const char *home, const char *shell)
+{
+	size_t n = 0, i, k = 0;
+	char **env;
+
+	while (environ_ != NULL && environ_[n] != NULL)
+		n++;
+	env = calloc(n + 6, sizeof(*env));
+	if (env == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (is_dropped(environ_[i]))
+			continue;
+		if ((env[k++] = strdup(environ_[i])) == NULL)
+			goto nomem;
+	}
+	/* As login(1) and su(1) --login set them. */
+	if ((env[k++] = joined("HOME", home[0] ? home : "/")) == NULL ||
+	    (env[k++] = joined("USER", name)) == NULL ||
+	    (env[k++] = joined("LOGNAME", name)) == NULL ||
+	    (env[k++] = joined("SHELL", shell[0] ? shell : "/bin/sh")) == NULL ||
+	    (env[k++] = joined("PATH", uid == 0 ?
+			       "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
+			       "/usr/local/bin:/usr/bin:/bin")) == NULL)
+		goto nomem;
+	return env;
+nomem:
+	env_free(env);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void env_free(char **env)
+{
+	size_t i;
+
+	for (i = 0; env != NULL && env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
+/*
+ * The child stops in the launcher's callback before anything else
+ * happens: it sends its pid, then waits for the go-ahead byte, which we
+ * send once every event is open, so not one check is missed. Only
+ * async-signal-safe calls here (the launcher's rule).
+ */
+struct handshake {
+	int ready[2], go[2], fail[2];
+	cap_launch_t attr;
+	const struct grant_plan *plan;
+	int guard_tty;		/* --user: tty_guard() */
+	pid_t pid;
+	int err;
+};
+
+/* What a trial's child says when its set-up fails. */
+struct child_failure {
+	const char *step;	/* a string literal: the same address after fork */
+	int err;
+};
+
+static int wait_for_go(void *arg)
+{
+	struct handshake *h = arg;
+	struct child_failure f;
+	pid_t me = getpid();
+	char byte;
+	ssize_t n;
+
+	close(h->go[1]);	/* else a dead capaudit leaves us blocked */
+	close(h->ready[0]);
+	close(h->fail[0]);
+	/*
+	 * A capaudit holding cap_perfmon as a file capability runs
+	 * non-dumpable, and so would this child until its exec: the
+	 * kernel's ptrace_may_access() check in perf_event_open(2) would
+	 * refuse us our own child. Dumpable is safe here: another process
+	 * of the user may still not trace it, as its permitted set is not
+	 * a subset of theirs (cap_ptrace_access_check()), and the exec
+	 * below decides afresh.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+		return -1;
+	if (write(h->ready[1], &me, sizeof(me)) != (ssize_t)sizeof(me))
+		return -1;
+	do
+		n = read(h->go[0], &byte, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		return -1;
+	/* Before the trial's set-up forks: its init and command inherit it. */
+	if (h->guard_tty && tty_guard() < 0) {
+		f.step = "keeping it from typing into the terminal";
+		f.err = errno;
+		if (write(h->fail[1], &f, sizeof(f)) < 0)
+			return -1;
+		return -1;
+	}
+	if (h->plan != NULL && plan_apply(h->plan, &f.step) < 0) {
+		f.err = errno;
+		if (write(h->fail[1], &f, sizeof(f)) < 0)
+			return -1;
+		return -1;
+	}
+	return 0;
+}
+
+static void *launch_thread(void *arg)
+{
+	struct handshake *h = arg;
+
+	h->pid = cap_launch(h->attr, h);
+	h->err = errno;
+	close(h->ready[1]);	/* the child's copy went with its exec */
+	close(h->fail[1]);
+	return NULL;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The launcher with --user's groups and ids and the IAB; NULL after a message. */
+static cap_launch_t make_launcher(const struct launch *l)
+{
+	cap_launch_t attr;
+	gid_t *groups = NULL;
+	int n;
+
+	attr = cap_new_launcher(l->path, (const char *const *)l->argv,
+				(const char *const *)l->envp);
+	if (attr == NULL || cap_launcher_callback(attr, wait_for_go) < 0)
+		goto fail;
+	if (l->user != NULL) {
+		n = groups_of_user(l->user, l->gid, &groups);
+		if (n < 0) {
+			escape_line(stderr, PROG ": ", "--user=%s: its groups: %s",
+				    l->user, strerror(errno));
+			cap_free(attr);
+			return NULL;
+		}
+		if (cap_launcher_setgroups(attr, l->gid, n, groups) < 0 ||
+		    cap_launcher_setuid(attr, l->uid) < 0) {
+			free(groups);
+			goto fail;
+		}
+		free(groups);
+	}
+	if (l->iab != NULL) {
+		cap_iab_t copy = cap_iab_dup(l->iab);
+
+		if (copy == NULL)
+			goto fail;
+		cap_launcher_set_iab(attr, copy);	/* the launcher frees it */
+	}
+	return attr;
+fail:
+	fprintf(stderr, "%s: launcher: %s\n", PROG, strerror(errno));
+	cap_free(attr);
+	return NULL;
+}
+
+static void say_failed_start(const struct launch *l, struct handshake *h,
+			     int traced)
+{
+	struct child_failure f;
+	ssize_t n;
+
+	do
+		n = read(h->fail[0], &f, sizeof(f));
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(f) && !traced)
+		return;		/* tracer_open() has said why */
+	fprintf(stderr, "%s: ", PROG);
+	escape_fputs(l->path, stderr);
+	if (n == (ssize_t)sizeof(f))
+		fprintf(stderr, ": not started: %s: %s\n", f.step, strerror(f.err));
+	else if (h->err != ECHILD)
+		fprintf(stderr, ": cannot start it: %s\n", strerror(h->err));
+	else
+		fprintf(stderr, ": the launcher could not start it (%sexecve failed)\n",
+			l->user || l->iab ? "the change of user or IAB was refused, or " : "");
+}
+
+int launch_run(const struct launch *l, const struct source *src,
+	       struct tally *t, struct run_result *rr)
+{
+	struct handshake h = { .ready = { -1, -1 }, .go = { -1, -1 },
+			       .fail = { -1, -1 } };
+	struct tracer *tr = NULL;
+	pthread_t thread;
+	pid_t child = 0;
+	double start;
+	ssize_t n;
+	int rc = 1, i;
+
+	tally_init(t, 0, NULL);
+	h.plan = l->plan;
+	h.guard_tty = l->user != NULL;
+	h.attr = make_launcher(l);
+	if (h.attr == NULL)
+		return 1;
+	if (pipe2(h.ready, O_CLOEXEC) < 0 || pipe2(h.go, O_CLOEXEC) < 0 ||
+	    pipe2(h.fail, O_CLOEXEC) < 0) {
+		fprintf(stderr, "%s: pipe: %s\n", PROG, strerror(errno));
+		goto out;
+	}
+	if ((errno = pthread_create(&thread, NULL, launch_thread, &h)) != 0) {
+		fprintf(stderr, "%s: thread: %s\n", PROG, strerror(errno));
+		goto out;
+	}
+	do
+		n = read(h.ready[0], &child, sizeof(child));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(child)) {
+		tally_free(t);
+		tally_init(t, child, NULL);
+		tr = tracer_open(src, child, 0, stderr);
+		if (tr != NULL) {
+			tracer_wake_on(tr, child);
+			tracer_calibrate(tr);
+			if (write(h.go[1], "g", 1) != 1)
+				fprintf(stderr, "%s: pipe: %s\n", PROG, strerror(errno));
+		}
+	}
+	start = now();
+	close(h.go[1]);	/* without the byte, the launch fails */
+	h.go[1] = -1;
+	pthread_join(thread, NULL);
+	h.ready[1] = h.fail[1] = -1;	/* closed by the thread */
+	if (h.pid < 0) {
+		say_failed_start(l, &h, tr != NULL || n != (ssize_t)sizeof(child));
+		goto out;
+	}
+	for (;;) {
+		int status;
+		pid_t w;
+
+		tracer_drain(tr, 100, tally_record, t);
+		/*
+		 * A trial's output goes to /dev/null and nobody watches it:
+		 * one that does not end (a server the grant let start) would
+		 * hold capaudit for ever. The command is ours until reaped,
+		 * so its pid is still its own; what it started is ended
+		 * after it, below.
+		 */
+		if (l->plan != NULL && rr->cut == CUT_NONE &&
+		    (launch_stop || (l->limit > 0 && now() - start > l->limit))) {
+			rr->cut = launch_stop ? CUT_STOP : CUT_TIME;
+			kill(h.pid, SIGKILL);
+		}
+		w = waitpid(h.pid, &status, WNOHANG);
+		if (w == h.pid) {
+			rr->status = status;
+			break;
+		}
+		if (w < 0 && errno != EINTR) {
+			fprintf(stderr, "%s: waitpid: %s\n", PROG, strerror(errno));
+			goto out;
+		}
+	}
+	rr->seconds = now() - start;
+	/* Whatever the trial left running would keep its grant. */
+	if (l->plan != NULL && trial_end_leftovers(&rr->left) < 0) {
+		rr->left_running = 1;
+		fprintf(stderr, "%s: WARNING: a trial left processes running that "
+			"capaudit could not end (%s): they hold that trial's "
+			"capabilities\n", PROG, strerror(errno));
+	}
+	tracer_finish(tr, tally_record, t);
+	if (tally_finish(t) < 0)
+		fprintf(stderr, "%s: out of memory: some checks were not counted\n", PROG);
+	rc = 0;
+out:
+	tracer_close(tr);
+	cap_free(h.attr);
+	for (i = 0; i < 2; i++) {
+		if (h.ready[i] >= 0)
+			close(h.ready[i]);
+		if (h.go[i] >= 0)
+			close(h.go[i]);
+		if (h.fail[i] >= 0)
+			close(h.fail[i]);
+	}
+	if (rc != 0)
+		tally_free(t);
+	return rc;
+}

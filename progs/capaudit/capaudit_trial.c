@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * A trial run: the command as it will run once the suggestion is applied,
+ * each file of the suggestion carrying exactly the capabilities under
+ * test, as a file capability. Nothing on the host changes: the launched
+ * child makes a mount namespace of its own, copies each file into a
+ * tmpfs mounted there, writes the capabilities on the copy and binds it
+ * over the file's own path, so the command and everything it runs find
+ * the copy where they look for the file. File capabilities do not cross
+ * execve, and neither do these: a wrapper (timeout, env, sh -c) runs
+ * without them, the file named with them gets them. An ambient
+ * capability would instead reach every program the command starts.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "capaudit.h"
+#include "escape.h"
+#include "exec_target.h"
+#include "mask.h"
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+/*
+ * struct vfs_cap_data, revision 2, little-endian: magic_etc with the
+ * effective flag, then permitted and inheritable of the low 32
+ * capabilities, then of the high 32.
+ */
+size_t filecap_encode(uint64_t caps, unsigned char buf[20])
+{
+	memset(buf, 0, 20);
+	if (caps == 0)
+		return 0;
+	put_le32(buf, VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE);
+	put_le32(buf + 4, (uint32_t)caps);
+	put_le32(buf + 12, (uint32_t)(caps >> 32));
+	return 20;
+}
+
+int trials_possible(char *why, size_t len)
+{
+	static const cap_value_t needed[] = {
+		CAP_SYS_ADMIN, CAP_SETFCAP, CAP_SETUID, CAP_SETGID, CAP_SETPCAP,
+	};
+	cap_flag_value_t v;
+	cap_t self;
+	size_t i;
+
+	if (getauxval(AT_SECURE)) {
+		snprintf(why, len, "capaudit runs with file capabilities and grants "
+			 "nothing: run it as root with --user=USER to prove a grant");
+		return 0;
+	}
+	if (geteuid() != 0) {
+		snprintf(why, len, "capaudit is not root, so it cannot run the "
+			 "command again with each grant: run it as root with "
+			 "--user=USER to prove one");
+		return 0;
+	}
+	self = cap_get_proc();
+	for (i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
+		v = CAP_CLEAR;
+		if (self == NULL || cap_get_flag(self, needed[i], CAP_EFFECTIVE, &v) < 0 ||
+		    v != CAP_SET) {
+			char name[64];
+
+			capability_name(needed[i], name, sizeof(name));
+			snprintf(why, len, "capaudit lacks %s, which the trials need "
+				 "(a mount namespace, file capabilities on a copy, "
+				 "the user's ids)", name);
+			cap_free(self);
+			return 0;
+		}
+	}
+	cap_free(self);
+	return 1;
+}
+
+int trial_open_file(const char *path, uint32_t maj, uint32_t min,
+		    uint64_t ino, char *why, size_t len)
+{
+	struct exec_target et;
+	const char *problem;
+	char reason[200];
+	struct stat st;
+	int fd;
+
+	if (path[0] != '/') {
+		snprintf(why, len, "the kernel named it relative to another root");
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "cannot open it: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_dev != makedev(maj, min) || st.st_ino != ino) {
+		snprintf(why, len, "the path names another file now than the one "
+			 "the command ran");
+		goto refuse;
+	}
+	if (exec_target_inspect(fd, &et) < 0) {
+		snprintf(why, len, "cannot tell how the kernel runs it: %s",
+			 strerror(errno));
+		goto refuse;
+	}
+	problem = exec_target_problem(&et, reason, sizeof(reason));
+	if (problem != NULL) {
+		snprintf(why, len, "it %s", problem);
+		goto refuse;
+	}
+	/*
+	 * The trials run the copy with capabilities; whoever may change the
+	 * file decides what that copy does with them.
+	 */
+	/* A copy runs without its set-id bit: not the same program. */
+	if (st.st_mode & (S_ISUID | S_ISGID)) {
+		snprintf(why, len, "it is set-user-ID or set-group-ID, which its "
+			 "copy would not be");
+		goto refuse;
+	}
+	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(why, len, "it is %s: capaudit runs no copy of it with "
+			 "capabilities, as its owner decides what it does",
+			 st.st_uid != 0 ? "not root's" : "writable by others than root");
+		goto refuse;
+	}
+	return fd;
+refuse:
+	close(fd);
+	return -1;
+}
+
+/*
+ * Only root may change what the directory holds: root's, and not
+ * writable by others, or sticky (others may not rename or remove what
+ * root keeps there).
+ */
+static int dir_guarded(const struct stat *st)
+{
+	return st->st_uid == 0 &&
+	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
+const char *trial_path_problem(const char *path)
+{
+	char prefix[PATH_MAX];
+	struct stat st;
+	size_t at;
+
+	if (path[0] != '/' || strlen(path) >= sizeof(prefix))
+		return "cannot be checked (not an absolute path)";
+	/* "/" first, then each directory down to the file. */
+	for (at = 0;; at++) {
+		if (at > 0 && path[at] != '/' && path[at] != '\0')
+			continue;
+		memcpy(prefix, path, at > 0 ? at : 1);
+		prefix[at > 0 ? at : 1] = '\0';
+		if (lstat(prefix, &st) < 0)
+			return "cannot be checked (a part of its path cannot be read)";
+		if (path[at] == '\0')
+			break;
+		if (!S_ISDIR(st.st_mode))
+			return "has a symbolic link in its path";
+		if (!dir_guarded(&st))
+			return "is in a directory others than root may change";
+	}
+	if (!S_ISREG(st.st_mode))
+		return "is not a regular file";
+	if (st.st_uid != 0)
+		return "is not root's";
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return "is writable by others than root";
+	return NULL;
+}
+
+/* Whether only root decides what the script at path says: 1, or 0 and why. */
+static int script_guarded(const char *path, char *why, size_t len)
+{
+	const char *problem = trial_path_problem(path);
+	char *shown;
+
+	if (problem == NULL)
+		return 1;
+	shown = escape_dup(path);
+	snprintf(why, len, "the script %s %s: no trial runs it with capabilities, "
+		 "as someone other than root decides what it says",
+		 shown != NULL ? shown : "", problem);
+	free(shown);
+	return 0;
+}
+
+int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
+{
+	const char *problem;
+	struct stat st;
+	char *shown;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < f->nlibs; i++) {
+		const struct mapped_file *m = &f->libs[i];
+
+		fd = open(m->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != makedev(m->maj, m->min) ||
+		    st.st_ino != m->ino)
+			problem = "names another file now than the one it loaded";
+		else
+			problem = trial_path_problem(m->path);
+		if (fd >= 0)
+			close(fd);
+		if (problem == NULL)
+			continue;
+		shown = escape_dup(m->path);
+		snprintf(why, len, "it loads %s, which %s: no trial runs it with "
+			 "capabilities, as someone other than root decides what that "
+			 "code does", shown != NULL ? shown : "a file", problem);
+		free(shown);
+		return 0;
+	}
+	return 1;
+}
+
+/* The interpreter's path on a "#!" line, resolved; NULL when there is none. */
+static char *interpreter_of(const struct exec_target *et)
+{
+	char word[sizeof(et->interp)];
+	const char *p = et->interp + 2;
+	size_t n;
+
+	p += strspn(p, " \t");
+	n = strcspn(p, " \t");
+	if (n == 0)
+		return NULL;
+	memcpy(word, p, n);
+	word[n] = '\0';
+	return realpath(word, NULL);
+}
+
+/* The kernel follows at most this many "#!" lines (binfmt_script). */
+#define SCRIPT_DEPTH 5
+
+int trial_command_allowed(const char *path, char *why, size_t len)
+{
+	struct exec_target et;
+	char *next = NULL, *cur;
+	int depth, fd, ok = 1;
+
+	cur = strdup(path);
+	for (depth = 0; ok && cur != NULL && depth < SCRIPT_DEPTH; depth++) {
+		fd = open(cur, O_PATH | O_CLOEXEC);
+		if (fd < 0)
+			break;		/* nothing to run: the trials will say */
+		if (exec_target_inspect(fd, &et) < 0 || et.kind != EXEC_TARGET_SCRIPT) {
+			close(fd);
+			break;		/* an ELF file: trial_open_file() judges it */
+		}
+		close(fd);
+		ok = script_guarded(cur, why, len);
+		/* Its interpreter may be a script too: the kernel reads both. */
+		next = interpreter_of(&et);
+		free(cur);
+		cur = next;
+	}
+	if (cur == NULL && ok && depth == 0) {
+		snprintf(why, len, "%s", strerror(ENOMEM));
+		ok = 0;
+	}
+	free(cur);
+	return ok;
+}
+
+int plan_init(struct grant_plan *p)
+{
+	const char *tmp = secure_getenv("TMPDIR");
+
+	memset(p, 0, sizeof(*p));
+	p->devnull = -1;
+	if (tmp == NULL || tmp[0] != '/' || strlen(tmp) > 200)
+		tmp = "/tmp";
+	snprintf(p->dir, sizeof(p->dir), "%s/capaudit.XXXXXX", tmp);
+	if (mkdtemp(p->dir) == NULL)
+		return -1;
+	p->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (p->devnull < 0) {
+		int saved = errno;
+
+		rmdir(p->dir);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+void plan_release(struct grant_plan *p)
+{
+	if (p->dir[0])
+		rmdir(p->dir);	/* its tmpfs lived in the trials' namespaces only */
+	if (p->devnull >= 0)
+		close(p->devnull);
+	free(p->files);
+	memset(p, 0, sizeof(*p));
+	p->devnull = -1;
+}
+
+/* "/proc/self/fd/N" without snprintf, which is not async-signal-safe. */
+static void fd_path(int fd, char buf[32])
+{
+	static const char lead[] = "/proc/self/fd/";
+	char digits[12];
+	int n = 0;
+	unsigned v = (unsigned)fd;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	memcpy(buf, lead, sizeof(lead) - 1);
+	buf += sizeof(lead) - 1;
+	while (n > 0)
+		*buf++ = digits[--n];
+	*buf = '\0';
+}
+
+static int copy_file(const struct grant_file *f)
+{
+	off_t off = 0;
+	ssize_t n;
+	int out;
+
+	out = open(f->copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	if (out < 0)
+		return -1;
+	do
+		n = sendfile(out, f->src_fd, &off, 1 << 30);
+	while (n > 0 || (n < 0 && errno == EINTR));
+	/* Written first: a write after the xattr would clear it. */
+	if (n < 0 ||
+	    (f->xattr_len && fsetxattr(out, "security.capability", f->xattr,
+				       f->xattr_len, 0) < 0) ||
+	    fchmod(out, 0755) < 0) {
+		int saved = errno;
+
+		close(out);
+		errno = saved;
+		return -1;
+	}
+	return close(out);
+}
+
+/* Binds the copy over the target, if the target is still that file. */
+static int bind_over(const struct grant_file *f)
+{
+	char proc[32];
+	struct stat st;
+	int tfd, rc;
+
+	tfd = open(f->target, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (tfd < 0)
+		return -1;
+	if (fstat(tfd, &st) < 0 || st.st_dev != f->dev || st.st_ino != f->ino) {
+		close(tfd);
+		errno = ESTALE;
+		return -1;
+	}
+	/* Through the descriptor: the very file checked, whatever its path does now. */
+	fd_path(tfd, proc);
+	rc = mount(f->copy, proc, NULL, MS_BIND, NULL);
+	close(tfd);
+	return rc;
+}
+
+#define FAIL(what) do { *step = (what); return -1; } while (0)
+
+int plan_apply(const struct grant_plan *p, const char **step)
+{
+	size_t i;
+
+	/*
+	 * Private first: a new mount namespace shares the propagation of
+	 * the old one, and a mount made in a shared one would appear on the
+	 * host too.
+	 */
+	if (unshare(CLONE_NEWNS) < 0)
+		FAIL("unshare(CLONE_NEWNS)");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		FAIL("making the mount namespace private");
+	/*
+	 * Neither nosuid nor noexec: the copies must run with their file
+	 * capabilities. Only this namespace sees it, and it is unmounted
+	 * before the command starts (the binds keep the copies).
+	 */
+	if (mount("capaudit", p->dir, "tmpfs", MS_NODEV, "mode=0700") < 0)
+		FAIL("mounting a tmpfs for the copies");
+	for (i = 0; i < p->n; i++) {
+		if (copy_file(&p->files[i]) < 0)
+			FAIL("copying a file with its capabilities");
+		if (bind_over(&p->files[i]) < 0)
+			FAIL("binding a copy over its file");
+	}
+	if (umount2(p->dir, MNT_DETACH) < 0)
+		FAIL("unmounting the tmpfs of the copies");
+	if (p->quiet && (dup2(p->devnull, 0) < 0 || dup2(p->devnull, 1) < 0 ||
+			 dup2(p->devnull, 2) < 0))
+		FAIL("sending the trial's output to /dev/null");
+	/*
+	 * Root without --user: uid 0 would get every capability at execve
+	 * whatever the file says. SECBIT_NOROOT takes that away (locked, so
+	 * the command cannot undo it), leaving the file capabilities.
+	 */
+	if (p->noroot &&
+	    prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED, 0, 0, 0) < 0)
+		FAIL("setting SECBIT_NOROOT");
+	return 0;
+}

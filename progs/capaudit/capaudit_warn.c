@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * What a suggested grant would hand out besides what the command asked
+ * for, said next to it as setcap --perf says it: a file every user may
+ * run gives every user the capabilities; an interpreter gives them to
+ * every script and every -c; a script cannot hold them at all; and a
+ * root-equivalent capability is named as such.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "capaudit.h"
+#include "escape.h"
+#include "exec_target.h"
+#include "mask.h"
+#include "names.h"
+#include "risk.h"
+
+/*
+ * Programs that run code they are given (a script, -c, -m, stdin): a
+ * capability on them is a capability for any code. The name alone, or
+ * the name and a version ("python3.11", "perl5.36.0", "lua5.4").
+ */
+static const char *const interpreters[] = {
+	"sh", "bash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "pdksh",
+	"yash", "fish", "csh", "tcsh", "busybox", "python", "pypy", "perl",
+	"ruby", "irb", "node", "nodejs", "deno", "bun", "php", "php-cgi",
+	"lua", "luajit", "tclsh", "wish", "expect", "java", "jshell", "awk",
+	"gawk", "mawk", "nawk", "Rscript", "R", "guile", "gjs", "osascript",
+	"pwsh", "elixir", "erl", "escript", "racket", "sbcl", "ocaml", "gdb",
+	"vim", "nvim", "emacs",
+};
+
+int is_interpreter(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t i, n;
+
+	base = base != NULL ? base + 1 : path;
+	for (i = 0; i < sizeof(interpreters) / sizeof(interpreters[0]); i++) {
+		n = strlen(interpreters[i]);
+		if (strncmp(base, interpreters[i], n) != 0)
+			continue;
+		if (base[n] == '\0' || strspn(base + n, "0123456789.") == strlen(base + n))
+			return 1;
+	}
+	return 0;
+}
+
+static void say_file(FILE *out, const char *lead, const char *path)
+{
+	fputs(lead, out);
+	escape_fputs(path, out);
+}
+
+/* The grant's root-equivalent capabilities, named as such. */
+static void warn_root(const char *path, uint64_t caps, FILE *out)
+{
+	char name[64];
+	int c;
+
+	for (MASK_EACH(c, caps)) {
+		if (risk_tier_of(c) != RISK_ROOT)
+			continue;
+		capability_name(c, name, sizeof(name));
+		fprintf(out, "# WARNING: %s is root-equivalent (%s): ", name,
+			risk_reason(c) ? risk_reason(c) : "see capabilities(7)");
+		say_file(out, "whoever runs ", path);
+		fprintf(out, " with it can take over the machine\n");
+	}
+}
+
+/* Who may run the file: every user, a group, its owner. */
+static void warn_who(const char *path, const struct stat *st,
+		     const char *list, int root_tier, FILE *out)
+{
+	char who[64];
+
+	if (st->st_mode & S_IXOTH) {
+		say_file(out, "# WARNING: ", path);
+		fprintf(out, " is executable by every user (mode %04o): each of "
+			"them gets %s with it%s\n", (unsigned)(st->st_mode & 07777),
+			list, root_tier ? ", which makes every user root" : "");
+		fprintf(out, "#   restrict who may run it first (a group, mode 0750, as "
+			"setcap --perf-group does for perf), or grant a copy only that group may run\n");
+	} else if ((st->st_mode & S_IXGRP) && st->st_gid != 0) {
+		say_file(out, "# note: ", path);
+		/* Names from the databases are shown escaped, as paths are. */
+		say_file(out, " is executable by group ",
+			 names_group(st->st_gid, who, sizeof(who)));
+		fprintf(out, ": each member gets %s with it\n", list);
+	}
+	if (st->st_uid != 0) {
+		say_file(out, "# WARNING: ", path);
+		say_file(out, " is owned by ", names_user(st->st_uid, who, sizeof(who)));
+		fprintf(out, ", not root, who can change who runs it with %s\n", list);
+	}
+	if ((st->st_mode & S_ISUID) && st->st_uid == 0) {
+		say_file(out, "# note: ", path);
+		fprintf(out, " is set-user-ID root: it runs with every capability now; "
+			"the grant can replace that (chmod u-s)\n");
+	}
+}
+
+void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
+		uint64_t caps, FILE *out)
+{
+	struct exec_target et;
+	const char *problem;
+	char list[1024], why[200];
+	struct stat st;
+	int fd, root_tier = 0, c;
+
+	for (MASK_EACH(c, caps))
+		root_tier |= risk_tier_of(c) == RISK_ROOT;
+	mask_names(list, sizeof(list), caps, 0);
+	warn_root(path, caps, out);
+	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 ||
+	    st.st_dev != makedev(maj, min) || st.st_ino != ino) {
+		say_file(out, "# WARNING: ", path);
+		fprintf(out, ": not the file the command ran any more (%s): check "
+			"it before granting\n", fd < 0 ? strerror(errno) : "another file now");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (exec_target_inspect(fd, &et) == 0 &&
+	    (problem = exec_target_problem(&et, why, sizeof(why))) != NULL) {
+		say_file(out, "# WARNING: ", path);
+		say_file(out, " ", problem);	/* a script's "#!" line is its author's */
+		fputs("; this grant would do nothing\n", out);
+	}
+	close(fd);
+	warn_who(path, &st, list, root_tier, out);
+	if (is_interpreter(path)) {
+		say_file(out, "# WARNING: ", path);
+		fprintf(out, " is an interpreter: every program it runs (any "
+			"script, any code given with -c or -m, any user's) gets %s; "
+			"prefer an ambient capability for this one service (systemd, "
+			"below) or a small program of its own\n", list);
+	}
+}
+
+void warn_libraries(const struct need_file *f, uint64_t caps, FILE *out)
+{
+	const char *problem;
+	char list[1024];
+	size_t i;
+
+	if (caps == 0)
+		return;
+	mask_names(list, sizeof(list), caps, 0);
+	for (i = 0; i < f->nlibs; i++) {
+		problem = trial_path_problem(f->libs[i].path);
+		if (problem == NULL)
+			continue;
+		say_file(out, "# WARNING: ", f->path);
+		say_file(out, " loads ", f->libs[i].path);
+		fprintf(out, ", which %s: whoever may change it runs code with %s\n",
+			problem, list);
+	}
+}
+
+void warn_script(const char *command, FILE *out)
+{
+	struct exec_target et;
+	char why[200];
+	int fd = open(command, O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (exec_target_inspect(fd, &et) == 0 && et.kind == EXEC_TARGET_SCRIPT) {
+		say_file(out, "# WARNING: ", command);
+		/* The "#!" line is the script author's text: escaped. */
+		say_file(out, " ", exec_target_problem(&et, why, sizeof(why)));
+		fputs(": the files below are what the kernel ran\n", out);
+	}
+	close(fd);
+}

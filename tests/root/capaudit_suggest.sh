@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capaudit --suggest with real programs on the real kernel, as root with
+# --user=nobody: each suggestion is the least grant, proven by running
+# the command again, and applied with our setcap to the copy it names it
+# makes that copy work for nobody.
+#   ping (ours, and iputils' when installed): cap_net_raw alone, not the
+#     cap_setuid and cap_setpcap it asks for to drop them;
+#   a capture tool that already holds cap_net_raw and lacks cap_net_admin:
+#     the DAC checks made under access(2)'s lent credential are not its
+#     needs;
+#   chown: cap_chown, named root-equivalent, and the file every user may
+#     run said to make every user root;
+#   python3 -m http.server 80 under timeout, env timeout and sh -c, and
+#     a python script binding port 80: the grant goes on python's own
+#     file, with the interpreter warning (and the script's);
+#   unshare -Urn true, and its root reading a file of the real root's:
+#     nothing at all (its checks are in its own namespace);
+#   hostile file names: the setcap line, pasted, runs setcap alone.
+# The network checks run in a network namespace of their own (loopback
+# up): ping_group_range is the kernel's default there, and port 80 ours.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+# nobody by name from the base accounts only.
+private_etc "$@"
+init
+CA=$BUILD/progs/capaudit S=$BUILD/progs/setcap
+probe=$BIN/capaudit_probe ping=$BIN/capaudit_ping
+[ -x "$CA" ] && [ -x "$S" ] && [ -x "$probe" ] && [ -x "$ping" ] ||
+	{ fail "capaudit, setcap, capaudit_probe or capaudit_ping not built"; finish; }
+skip_if_sanitized "file capabilities on copies of programs (ASan refuses AT_SECURE)"
+for c in unshare setpriv timeout env chown; do
+	command -v "$c" >/dev/null || skip "$c is not installed"
+done
+"$CA" --check >"$T/out" 2>&1 || skip "capaudit cannot trace here: $(cat "$T/out")"
+grep -q "tracepoint capability:cap_capable" "$T/out" ||
+	skip "no capability:cap_capable tracepoint (Linux 6.14+): $(cat "$T/out")"
+chmod 755 "$T"
+mkdir "$T/bin" "$T/w" && chmod 755 "$T/bin" "$T/w"
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+# CMD in a new network namespace with loopback up.
+in_net() { unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" "$@"; }
+# The report's setcap lines, one per line.
+setcap_lines() { grep '^setcap ' "$1"; }
+expect_setcap() {	# REPORT LINE CASE
+	got=$(setcap_lines "$1")
+	if [ "$got" = "$2" ]; then pass; else cat "$1"; fail "$3: suggested [$got], want [$2]"; fi
+}
+expect_line() {		# REPORT FIXED-STRING CASE
+	if grep -qF -- "$2" "$1"; then pass; else cat "$1"; fail "$3: no line with: $2"; fi
+}
+
+# 1. ping, ours: the first run as nobody fails (no socket); every
+#    candidate granted it works; without cap_setuid or cap_setpcap too.
+cp "$ping" "$T/bin/ping" && chmod 755 "$T/bin/ping"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/ping" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "ping as nobody under capaudit: exit $rc, want 2 ($(cat "$T/out" "$T/err"))"
+expect_setcap "$T/rep" "setcap cap_net_raw=ep $T/bin/ping" "ping as nobody"
+expect_line "$T/rep" "# capaudit --suggest: the least grant, proven by 4 runs as nobody" "ping: proof"
+expect_line "$T/rep" "without cap_setuid on $T/bin/ping: exited with status 0: not needed" "ping: cap_setuid"
+expect_line "$T/rep" "without cap_net_raw on $T/bin/ping: exited with status 2: needed" "ping: cap_net_raw"
+expect_line "$T/rep" "cap_net_raw	nobody" "ping: capability.conf"
+# Applied: that grant, and only it, makes it work for nobody.
+in_net $nobody "$T/bin/ping" >/dev/null && fail "ping worked for nobody before setcap"
+"$S" cap_net_raw=ep "$T/bin/ping" || fail "our setcap cap_net_raw=ep"
+in_net $nobody "$T/bin/ping" >"$T/out" || fail "ping with cap_net_raw still fails: $(cat "$T/out")"
+grep -q "raw socket" "$T/out" || fail "ping did not use its raw socket: $(cat "$T/out")"
+"$S" -r "$T/bin/ping" || fail "our setcap -r"
+# As root, without --user: trials without root's own capabilities.
+in_net "$CA" --suggest --output="$T/rep" -- "$T/bin/ping" >/dev/null 2>"$T/err" ||
+	fail "ping as root: $(cat "$T/err")"
+expect_setcap "$T/rep" "setcap cap_net_raw=ep $T/bin/ping" "ping as root"
+expect_line "$T/rep" "runs as root without root's capabilities (SECBIT_NOROOT)" "ping as root: how"
+
+# 1b. iputils' ping, when installed, the same way (a copy, without the
+#     capabilities the package gave it).
+if [ -x /usr/bin/ping ]; then
+	cp /usr/bin/ping "$T/bin/iping" && chmod 755 "$T/bin/iping"
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/iping" -c1 -W2 127.0.0.1 \
+		>/dev/null 2>&1
+	expect_setcap "$T/rep" "setcap cap_net_raw=ep $T/bin/iping" "iputils ping as nobody"
+	"$S" cap_net_raw=ep "$T/bin/iping" || fail "our setcap on iputils ping"
+	in_net $nobody "$T/bin/iping" -c1 -W2 127.0.0.1 >/dev/null 2>&1 ||
+		fail "iputils ping with cap_net_raw fails for nobody"
+else
+	echo "note: no /usr/bin/ping; iputils' ping not tried (ours was)"
+fi
+
+# 2. A capture tool that holds cap_net_raw already (like dumpcap), and
+#    lacks cap_net_admin for promiscuous mode: its access(2) of a
+#    root-only file is checked under a credential the kernel lends for
+#    the call, cleared of capabilities. Refused, and the run fails, yet
+#    those DAC checks are no need of the file's.
+cp "$probe" "$T/bin/capture" && chmod 755 "$T/bin/capture"
+"$S" cap_net_raw=ep "$T/bin/capture" || fail "our setcap on the capture tool"
+: >"$T/secret" && chmod 600 "$T/secret"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/capture" --capture "$T/secret" \
+	>/dev/null 2>&1
+[ $? -eq 3 ] || fail "capture tool: not refused promiscuous mode"
+expect_setcap "$T/rep" "setcap cap_net_admin,cap_net_raw=ep $T/bin/capture" "capture tool"
+awk '$NF == "credential" && ($1 == "cap_dac_override" || $1 == "cap_dac_read_search") { n++ }
+     END { exit n ? 0 : 1 }' "$T/rep" ||
+	{ cat "$T/rep"; fail "capture tool: the lent credential's DAC checks are not listed as such"; }
+
+# 3. chown: the least grant is root-equivalent, and every user may run it.
+cp /usr/bin/chown "$T/bin/chown" && chmod 755 "$T/bin/chown"
+: >"$T/w/f" && chown nobody:nogroup "$T/w/f"
+"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/chown" 1 "$T/w/f" >/dev/null 2>&1
+[ $? -eq 1 ] || fail "chown as nobody: not its exit status 1"
+expect_setcap "$T/rep" "setcap cap_chown=ep $T/bin/chown" "chown"
+expect_line "$T/rep" "# WARNING: cap_chown is root-equivalent" "chown: root-equivalent"
+expect_line "$T/rep" "# WARNING: $T/bin/chown is executable by every user (mode 0755): each of them gets cap_chown with it, which makes every user root" "chown: every user"
+"$S" cap_chown=ep "$T/bin/chown" || fail "our setcap cap_chown=ep"
+as_nobody "$T/bin/chown" 2 "$T/w/f" || fail "chown with cap_chown fails for nobody"
+[ "$(stat -c %u "$T/w/f")" = 2 ] || fail "the owner did not change"
+
+# 4. A port-80 server, started by wrappers: python's own file gets it.
+# It serves until timeout ends it: long enough for python to start and
+# bind under a loaded machine (2 s was not), or every run looks the same.
+serve_for=6
+py=
+if [ -x /usr/bin/python3 ]; then py=$(readlink -f /usr/bin/python3); fi
+if [ -n "$py" ] && "$py" -c 'import http.server' 2>/dev/null; then
+	pyc=$T/bin/$(basename "$py")
+	cp "$py" "$pyc" && chmod 755 "$pyc"
+	serve="-m http.server --bind 127.0.0.1 80"
+	for how in "timeout $serve_for" "env timeout $serve_for" "sh -c"; do
+		case $how in
+		"sh -c") set -- sh -c "exec timeout $serve_for \"\$0\" $serve" "$pyc" ;;
+		*) set -- $how "$pyc" $serve ;;
+		esac
+		in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$@" >/dev/null 2>&1
+		expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 under $how"
+		expect_line "$T/rep" "#   success: exited with status 124, as with every candidate granted" "port 80 under $how: success"
+		expect_line "$T/rep" "# WARNING: $pyc is an interpreter" "port 80 under $how: interpreter"
+	done
+	# As root, nothing refused: not "the grant the refused checks point to".
+	in_net "$CA" --suggest --output="$T/rep" -- timeout $serve_for "$pyc" $serve >/dev/null 2>&1
+	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 as root"
+	grep -q "refused checks point to" "$T/rep" && fail "port 80 as root: spoke of refused checks"
+	# A script: the kernel runs its interpreter, which gets the grant; said so.
+	printf '#!%s\nimport socket\nsocket.socket().bind(("127.0.0.1", 80))\n' "$pyc" >"$T/bin/serve"
+	chmod 755 "$T/bin/serve"
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/serve" >/dev/null 2>&1
+	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $pyc" "a python script"
+	expect_line "$T/rep" "# WARNING: $T/bin/serve is a script (#!$pyc): the kernel runs its interpreter" "a python script: said a script"
+	expect_line "$T/rep" "# WARNING: $pyc is an interpreter" "a python script: interpreter"
+	"$S" cap_net_bind_service=ep "$pyc" || fail "our setcap on python"
+	in_net $nobody timeout $serve_for "$pyc" $serve >/dev/null 2>&1
+	rc=$?
+	[ "$rc" -eq 124 ] || fail "python with cap_net_bind_service: exit $rc for nobody, want 124 (served until timeout)"
+else
+	echo "note: no /usr/bin/python3 with http.server; the port-80 server is ours"
+	cp "$probe" "$T/bin/bind80" && chmod 755 "$T/bin/bind80"
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- env timeout $serve_for "$T/bin/bind80" --bind80 >/dev/null 2>&1
+	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $T/bin/bind80" "port 80 under env timeout"
+fi
+
+# 5. unshare -Urn: every check in its own namespace; nothing to grant.
+"$CA" --suggest --user=nobody --output="$T/rep" -- unshare -Urn true >/dev/null 2>&1 ||
+	fail "unshare -Urn true as nobody failed"
+setcap_lines "$T/rep" >/dev/null && { cat "$T/rep"; fail "unshare -Urn: a setcap line"; }
+grep -q '^AmbientCapabilities=' "$T/rep" && fail "unshare -Urn: a systemd grant"
+expect_line "$T/rep" "# capaudit --suggest: nothing to grant" "unshare -Urn"
+grep -q ' user_namespace$' "$T/rep" || { cat "$T/rep"; fail "unshare -Urn: no check shown in its namespace"; }
+# Its root reads a file of the real root's: the DAC checks are asked in
+# its namespace (granted there, refused by the ids), and it goes on.
+"$CA" --suggest --user=nobody --output="$T/rep" -- unshare -Urn \
+	sh -c 'cat "$0" >/dev/null 2>&1; exit 0' "$T/secret" >/dev/null 2>&1 ||
+	fail "unshare -Urn sh -c cat as nobody failed"
+setcap_lines "$T/rep" >/dev/null && { cat "$T/rep"; fail "unshare -Urn cat: a setcap line"; }
+awk '$1 ~ /^cap_dac_/ && $NF == "user_namespace" { n++ } END { exit n ? 0 : 1 }' "$T/rep" ||
+	{ cat "$T/rep"; fail "unshare -Urn cat: its DAC checks not shown in its namespace"; }
+
+# 6. A name that is shell code: pasted, the line runs setcap and nothing else.
+i=0
+for name in 'ch;touch${IFS}INJECTED;#' '$(touch INJECTED)' "it's mine" 'a b`touch INJECTED`'; do
+	i=$((i + 1))
+	mkdir "$T/h$i" && chmod 755 "$T/h$i"
+	cp /usr/bin/chown "$T/h$i/$name" && chmod 755 "$T/h$i/$name"
+	"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/h$i/$name" 1 "$T/w/f" >/dev/null 2>&1
+	setcap_lines "$T/rep" >"$T/lines"
+	[ -s "$T/lines" ] || { cat "$T/rep"; fail "name $i: no setcap line"; continue; }
+	paste_run "$T/lines"
+	[ "$(cat "$T/pasted")" = "setcap <cap_chown=ep> <$T/h$i/$name>" ] ||
+		fail "name $i: pasted as: $(cat "$T/pasted")"
+	paste_clean "name $i"
+	[ ! -e "$T/paste/INJECTED" ] && [ ! -e INJECTED ] || fail "name $i: INJECTED was made"
+done
+# A name a terminal would not show as it is: no setcap line, and why.
+esc=$(printf 'ch\033]0;x\007own')
+mkdir "$T/h9" && chmod 755 "$T/h9" && cp /usr/bin/chown "$T/h9/$esc" && chmod 755 "$T/h9/$esc"
+"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/h9/$esc" 1 "$T/w/f" >/dev/null 2>&1
+setcap_lines "$T/rep" >/dev/null && fail "a name with escapes got a setcap line"
+expect_line "$T/rep" "# setcap: $T/h9/ch\033]0;x\007own: no command is shown" "a name with escapes"
+grep -q "$(printf '\033')" "$T/rep" && fail "a raw ESC reached the report"
+finish "capaudit --suggest: ping, a capture tool, chown, port 80 behind wrappers, unshare -Urn, hostile names"

@@ -1,0 +1,234 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capaudit --suggest's trials on the real kernel, as an attacker would
+# like them to go:
+#   --user=root, or another name for uid 0: the trials ran with every
+#     capability root has, so the copy without cap_net_bind_service
+#     "succeeded" and the grant was proven empty; they run under
+#     SECBIT_NOROOT like the trials without --user, and prove it.
+#   a daemon started by a trial kept the trial's grant (and the capable
+#     copy, in the trial's mount namespace) after capaudit ended; what a
+#     trial leaves running is now handed to capaudit (the subreaper) and
+#     ended with it, while the command still sees the machine's
+#     processes (/proc/PID is its own, and kill reaches a process
+#     outside) and ends as it did (an exit status, or a signal).
+#   a script of nobody's (or in a directory nobody may change) run by a
+#     root-owned interpreter: the trials granted the interpreter what
+#     the script asked for, cap_setuid, and the script became root and
+#     made a file; the trials now run no script someone other than root
+#     decides, and say so (a root's script in root's directories is
+#     still proven).
+#   a server the grant lets start (the first run, refused its port,
+#     ended at once) held capaudit for ever, its output in /dev/null,
+#     and SIGTERM to capaudit did not end the trial as documented; a
+#     trial now ends at --trial-timeout, or at SIGTERM, every process of
+#     it, and the grant is unproven.
+#   root's TMPDIR reached the user's command, which was refused its
+#     directory; a copy with any file capability ignores TMPDIR (the C
+#     library's secure mode), one without does not, so mktemp was
+#     "proven" to need the root-equivalent cap_dac_read_search. The
+#     user's environment keeps none of root's places, nor what a
+#     capable program's C library ignores.
+#   a library of nobody's, loaded by a root's program (dlopen, and so a
+#     RUNPATH or a loader): its code ran as root in the first trial;
+#     the trials now refuse a file whose libraries someone other than
+#     root may change, and the suggestion warns of them.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+# nobody and a second name for uid 0, in our mount namespace alone.
+private_etc "$@"
+init
+CA=$BUILD/progs/capaudit probe=$BIN/capaudit_probe ping=$BIN/capaudit_ping
+hostile=$BIN/capaudit_hostile
+[ -x "$CA" ] && [ -x "$probe" ] && [ -x "$ping" ] && [ -x "$hostile" ] ||
+	{ fail "capaudit, capaudit_probe, capaudit_ping or capaudit_hostile not built"; finish; }
+skip_if_sanitized "file capabilities on copies of programs (ASan refuses AT_SECURE)"
+for c in unshare timeout pgrep pkill; do
+	command -v "$c" >/dev/null || skip "$c is not installed"
+done
+at_exit_checked tracefs_restore
+tracefs_mount || { fail "cannot mount tracefs in our mount namespace"; finish; }
+"$CA" --check >"$T/out" 2>&1 || skip "capaudit cannot trace here: $(cat "$T/out")"
+grep -q "tracepoint capability:cap_capable" "$T/out" ||
+	skip "no capability:cap_capable tracepoint (Linux 6.14+): $(cat "$T/out")"
+chmod 755 "$T"
+mkdir "$T/bin" "$T/w" && chmod 755 "$T/bin" && chmod 1777 "$T/w"
+# CMD in a new network namespace with loopback up: port 80 is ours there.
+in_net() { unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" "$@"; }
+expect_line() {		# REPORT FIXED-STRING CASE
+	if grep -qF -- "$2" "$1"; then pass; else cat "$1"; fail "$3: no line with: $2"; fi
+}
+# toor: another name for uid 0, as some systems keep one.
+cp /etc/passwd "$T/passwd" && echo "toor:x:0:0:toor:/root:/bin/sh" >>"$T/passwd" &&
+	chmod 644 "$T/passwd" && umount /etc/passwd && mount --bind "$T/passwd" /etc/passwd ||
+	{ fail "a passwd with toor"; finish; }
+
+# 1. --user of uid 0: the trials hold no capability but the copy's.
+cp "$probe" "$T/bin/bind80" && chmod 755 "$T/bin/bind80"
+for who in root toor 0; do
+	in_net "$CA" --suggest --user="$who" --output="$T/rep" -- "$T/bin/bind80" --bind80 \
+		>/dev/null 2>"$T/err" || fail "--user=$who: bind80 failed: $(cat "$T/err")"
+	name=$who
+	[ "$who" = 0 ] && name=root
+	expect_line "$T/rep" "proven by 2 runs as $name without root's capabilities (SECBIT_NOROOT)" \
+		"--user=$who: trials under SECBIT_NOROOT"
+	expect_line "$T/rep" "without cap_net_bind_service on $T/bin/bind80: exited with status 1: needed" \
+		"--user=$who: cap_net_bind_service needed"
+	if grep -qx "setcap cap_net_bind_service=ep $T/bin/bind80" "$T/rep"; then
+		pass
+	else
+		cat "$T/rep"
+		fail "--user=$who: the proven grant is not cap_net_bind_service"
+	fi
+done
+
+# 2. A trial's daemon ends with the trial. The first run's (no grant,
+#    not a trial) is the command's own business and outlives capaudit.
+cp "$hostile" "$T/bin/hostile" && chmod 755 "$T/bin/hostile"
+: >"$T/w/daemons" && chmod 666 "$T/w/daemons"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --daemon "$T/w/daemons" \
+	>/dev/null 2>&1
+expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
+	"daemon: cap_net_bind_service needed"
+expect_line "$T/rep" "# note: run 1 left " "daemon: the trial's leftovers said"
+sleep 3
+grep -qx "daemon 0000000000000000" "$T/w/daemons" ||
+	fail "daemon: the first run's daemon did not report ($(cat "$T/w/daemons"))"
+if grep -v -x "daemon 0000000000000000" "$T/w/daemons"; then
+	fail "daemon: a trial's daemon outlived capaudit with its grant (above)"
+else
+	pass
+fi
+
+# 3. In a trial the command's /proc/PID is its own, and a process of the
+#    machine's is there to signal: kill -0 of one nobody owns needs
+#    cap_kill, proven.
+sleep 600 &
+sleeper=$!
+at_exit "kill $sleeper 2>/dev/null"
+"$CA" --suggest --user=nobody --output="$T/rep" -- /bin/kill -0 "$sleeper" >/dev/null 2>&1
+expect_line "$T/rep" "without cap_kill on " "kill: a trial reaches a process outside"
+grep -q "^setcap cap_kill=ep " "$T/rep" || { cat "$T/rep"; fail "kill: cap_kill not proven"; }
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --proc-self \
+	>/dev/null 2>&1
+expect_line "$T/rep" "#   run 1, every candidate granted: exited with status 0" "/proc/PID: run 1"
+expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
+	"/proc/PID: cap_net_bind_service needed"
+
+# 4. A command killed by a signal: each trial ends as it did.
+for sig in 10 11; do
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --signal "$sig" \
+		>/dev/null 2>&1
+	expect_line "$T/rep" "#   success: killed by signal $sig, as with every candidate granted" \
+		"signal $sig: the reference"
+	expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
+		"signal $sig: cap_net_bind_service needed"
+done
+
+# 5. Scripts: the interpreter is root's, what it runs is the script's.
+cp "$hostile" "$T/bin/interp" && chmod 755 "$T/bin/interp"
+mkdir "$T/nb" && chown nobody "$T/nb" && chmod 755 "$T/nb"
+mkdir "$T/open" && chmod 777 "$T/open"
+printf '#!%s\nescalate %s\n' "$T/bin/interp" "$T/w/pwned" >"$T/nb/script"
+chown nobody "$T/nb/script" && chmod 755 "$T/nb/script"
+cp "$T/nb/script" "$T/bin/nobodys" && chown nobody "$T/bin/nobodys"
+cp "$T/nb/script" "$T/open/script" && chmod 755 "$T/open/script"
+for s in "$T/bin/nobodys:is not root's" \
+	 "$T/nb/script:is in a directory others than root may change" \
+	 "$T/open/script:is in a directory others than root may change"; do
+	script=${s%%:*} why=${s#*:}
+	"$CA" --suggest --user=nobody --output="$T/rep" -- "$script" >/dev/null 2>&1
+	if [ -e "$T/w/pwned" ]; then
+		ls -l "$T/w/pwned"
+		fail "$script: a trial ran the script as root"
+		rm -f "$T/w/pwned"
+	else
+		pass
+	fi
+	expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (the script $script $why: no trial runs it with capabilities" \
+		"$script: refused"
+done
+# Root's script in root's directories: proven as before.
+printf '#!%s\nbind\n' "$T/bin/interp" >"$T/bin/rootscript" && chmod 755 "$T/bin/rootscript"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/rootscript" >/dev/null 2>&1
+expect_line "$T/rep" "without cap_net_bind_service on $T/bin/interp: exited with status 1: needed" \
+	"root's script: proven"
+
+# 6. A server that only the grant lets start: ended at --trial-timeout.
+# serving: whether a process runs "$T/bin/hostile --serve".
+serving() { pgrep -f -- "^$T/bin/hostile --serve\$" >/dev/null; }
+start=$(date +%s)
+in_net timeout -s KILL 60 "$CA" --suggest --trial-timeout=3 --user=nobody --output="$T/rep" -- \
+	"$T/bin/hostile" --serve >/dev/null 2>&1
+took=$(($(date +%s) - start))
+[ "$took" -lt 30 ] || fail "--trial-timeout=3: capaudit took $took s"
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 1 did not end within 3 s and was ended" \
+	"--trial-timeout: unproven"
+if serving; then fail "--trial-timeout: the trial's server still runs"; pkill -KILL -f -- "^$T/bin/hostile --serve\$"; else pass; fi
+# SIGTERM to capaudit alone (not its process group) ends the trial too.
+# (in_net's work, unshare's pid being capaudit's: sh -c execs it)
+unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" \
+	"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --serve >/dev/null 2>&1 &
+ca=$!
+n=0
+while ! serving && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+serving || fail "SIGTERM: the trial's server did not start"
+kill -TERM "$ca"
+n=0
+while kill -0 "$ca" 2>/dev/null && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+if kill -0 "$ca" 2>/dev/null; then
+	fail "SIGTERM: capaudit still waits for its trial after 10 s"
+	kill -KILL "$ca"
+	pkill -KILL -f -- "^$T/bin/hostile --serve\$"
+fi
+wait "$ca" 2>/dev/null
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (interrupted)" "SIGTERM: unproven"
+if serving; then fail "SIGTERM: the trial's server still runs"; pkill -KILL -f -- "^$T/bin/hostile --serve\$"; else pass; fi
+
+# 7. root's TMPDIR, where nobody may not go: mktemp needs nothing.
+mkdir "$T/roottmp" && chmod 700 "$T/roottmp"
+mt=$(command -v mktemp)
+TMPDIR=$T/roottmp LD_LIBRARY_PATH=$T/roottmp \
+	"$CA" --suggest --user=nobody --output="$T/rep" -- "$mt" >/dev/null 2>"$T/err" ||
+	fail "mktemp as nobody under capaudit failed: $(cat "$T/err")"
+if grep '^setcap ' "$T/rep"; then
+	cat "$T/rep"
+	fail "mktemp with root's TMPDIR: a grant was suggested"
+else
+	pass
+fi
+
+# 8. A library someone other than root may change.
+lib=$BIN/libcapaudit_escalate.so
+cp "$lib" "$T/nb/libesc.so" && chown nobody "$T/nb/libesc.so"
+"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dlopen \
+	"$T/nb/libesc.so" "$T/w/libpwned" >/dev/null 2>&1
+if [ -e "$T/w/libpwned" ]; then
+	ls -l "$T/w/libpwned"
+	fail "nobody's library: a trial ran it as root"
+else
+	pass
+fi
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bin/hostile: it loads $T/nb/libesc.so, which is in a directory others than root may change:" \
+	"nobody's library: refused"
+expect_line "$T/rep" "# WARNING: $T/bin/hostile loads $T/nb/libesc.so, which is in a directory others than root may change: whoever may change it runs code with cap_setuid" \
+	"nobody's library: warned"
+# A library loaded only once the trial granted the bind: it ran in that
+# trial, but the next (which grants the cap_setuid it asked for) is not
+# made.
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --bound-dlopen \
+	"$T/nb/libesc.so" "$T/w/libpwned2" >/dev/null 2>&1
+if [ -e "$T/w/libpwned2" ]; then
+	ls -l "$T/w/libpwned2"
+	fail "a library loaded in a trial: the next trial ran it as root"
+else
+	pass
+fi
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bin/hostile: it loads $T/nb/libesc.so" \
+	"a library loaded in a trial: refused"
+# Root's library in root's directory: proven as before.
+cp "$lib" "$T/bin/libroot.so" && chmod 644 "$T/bin/libroot.so"
+"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dlopen \
+	"$T/bin/libroot.so" "$T/w/rootlib" >/dev/null 2>&1
+expect_line "$T/rep" "without cap_setuid on $T/bin/hostile: exited with status 1: needed" \
+	"root's library: proven"
+finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment"

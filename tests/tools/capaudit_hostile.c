@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * Commands that try to get more out of capaudit --suggest's trials than
+ * the trials mean to give, for tests/root/capaudit_trials.sh. Each binds
+ * port 80 on loopback (cap_net_bind_service), so the trials grant it.
+ *
+ *   capaudit_hostile --daemon FILE  binds; starts a daemon (setsid, a
+ *                    second fork) that after 2 s appends "daemon CAPEFF"
+ *                    (its effective set, as /proc/self/status says) to
+ *                    FILE; exits 0 when the bind worked, else 1
+ *   capaudit_hostile --serve        binds, then serves for ever; exits 1
+ *                    when the bind is refused (a server started without
+ *                    timeout(1): the first run ends, a trial would not)
+ *   capaudit_hostile --proc-self    exits 4 unless /proc/PID/stat, PID as
+ *                    getpid() says, names this program (a shell's
+ *                    /proc/$$); then binds
+ *   capaudit_hostile --signal SIG   binds, then dies of SIG; exits 1 when
+ *                    the bind is refused
+ *   capaudit_hostile --tiocsti TEXT pushes TEXT into its terminal's input
+ *                    (TIOCSTI on descriptor 0, then on /dev/tty), as if
+ *                    typed: what the shell that started capaudit reads
+ *                    next; prints "tiocsti: ok" or why not, exits 0 or 1
+ *   capaudit_hostile --dlopen LIB FILE  loads LIB and calls its
+ *                    escalate(FILE) (tools/capaudit_lib/escalate.c): the
+ *                    library's code, run with what this program holds;
+ *                    0, or 1 when it fails
+ *   capaudit_hostile --bound-dlopen LIB FILE  binds; only once bound
+ *                    (in a trial that grants it) does --dlopen; 1 when
+ *                    the bind is refused
+ *   capaudit_hostile SCRIPT         an interpreter ("#!" names it): runs
+ *                    SCRIPT's last line, "bind" (binds; 0 or 1) or
+ *                    "escalate FILE" (setuid(0), then creates FILE, which
+ *                    is root's then; 0, or 1 when setuid is refused)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int bind80(void)
+{
+	struct sockaddr_in a;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), rc;
+
+	if (fd < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons(80);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
+	if (rc < 0 && errno == EADDRINUSE)
+		rc = 0;		/* the privilege check came first and passed */
+	close(fd);
+	return rc;
+}
+
+static void cap_eff(char *buf, size_t size)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	snprintf(buf, size, "?");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "CapEff: %63s", buf) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+}
+
+static int daemon_run(const char *file)
+{
+	int ok = bind80() == 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setsid();
+		if (fork() == 0) {
+			char eff[64];
+			FILE *out;
+
+			sleep(2);
+			cap_eff(eff, sizeof(eff));
+			out = fopen(file, "a");
+			if (out != NULL) {
+				fprintf(out, "daemon %s\n", eff);
+				fclose(out);
+			}
+		}
+		_exit(0);
+	}
+	return ok ? 0 : 1;
+}
+
+static int proc_self(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+	char path[64], stat[256], want[32];
+	FILE *f;
+
+	/* The kernel's name for it: the file's name, 15 bytes at most. */
+	snprintf(want, sizeof(want), "(%.15s)", base != NULL ? base + 1 : argv0);
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)getpid());
+	f = fopen(path, "r");
+	if (f == NULL || fgets(stat, sizeof(stat), f) == NULL) {
+		if (f != NULL)
+			fclose(f);
+		return 4;
+	}
+	fclose(f);
+	if (strstr(stat, want) == NULL)
+		return 4;
+	return bind80() == 0 ? 0 : 1;
+}
+
+/* What a script says, done with whatever the interpreter holds. */
+static int interpret(const char *script)
+{
+	char line[4096] = "", last[4096] = "";
+	FILE *f = fopen(script, "r");
+	int fd;
+
+	if (f == NULL)
+		return 2;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (line[0] != '\n')
+			memcpy(last, line, sizeof(last));
+	fclose(f);
+	last[strcspn(last, "\n")] = '\0';
+	if (strcmp(last, "bind") == 0)
+		return bind80() == 0 ? 0 : 1;
+	if (strncmp(last, "escalate ", 9) == 0) {
+		if (setuid(0) < 0)
+			return 1;
+		fd = open(last + 9, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	return 2;
+}
+
+static int push_input(int fd, const char *text)
+{
+	for (; *text != '\0'; text++)
+		if (ioctl(fd, TIOCSTI, text) < 0)
+			return -1;
+	return 0;
+}
+
+static int tiocsti(const char *text)
+{
+	int fd, rc = push_input(0, text);
+
+	if (rc < 0) {
+		fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0) {
+			rc = push_input(fd, text);
+			close(fd);
+		}
+	}
+	printf("tiocsti: %s\n", rc == 0 ? "ok" : strerror(errno));
+	return rc == 0 ? 0 : 1;
+}
+
+static int load(const char *lib, const char *file)
+{
+	void *h = dlopen(lib, RTLD_NOW);
+	int (*fn)(const char *);
+
+	if (h == NULL)
+		return 2;
+	*(void **)&fn = dlsym(h, "escalate");
+	return fn != NULL && fn(file) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--daemon") == 0)
+		return daemon_run(argv[2]);
+	if (argc == 2 && strcmp(argv[1], "--serve") == 0) {
+		if (bind80() < 0)
+			return 1;
+		for (;;)
+			pause();
+	}
+	if (argc == 2 && strcmp(argv[1], "--proc-self") == 0)
+		return proc_self(argv[0]);
+	if (argc == 3 && strcmp(argv[1], "--signal") == 0) {
+		int sig = atoi(argv[2]);
+
+		if (bind80() < 0)
+			return 1;
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 0;
+	}
+	if (argc == 4 && strcmp(argv[1], "--dlopen") == 0)
+		return load(argv[2], argv[3]);
+	if (argc == 4 && strcmp(argv[1], "--bound-dlopen") == 0)
+		return bind80() < 0 ? 1 : load(argv[2], argv[3]);
+	if (argc == 3 && strcmp(argv[1], "--tiocsti") == 0)
+		return tiocsti(argv[2]);
+	if (argc == 2 && argv[1][0] != '-')
+		return interpret(argv[1]);
+	fprintf(stderr, "usage: capaudit_hostile --daemon FILE | --serve | "
+		"--proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | "
+		"SCRIPT\n");
+	return 2;
+}

@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * capaudit --suggest's reasoning (progs/capaudit): candidates file by
+ * file from the command's own checks, the least grant found by trials
+ * (here a fake runner stands for the command), what counts as success,
+ * the file capability a trial's copy carries, the environment of
+ * --user, and which programs are interpreters.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capaudit.h"
+#include "check_run.h"
+#include "filecap.h"
+#include "mask.h"
+
+#define INIT_NS 0xffffffff82a5c0e0ULL
+#define CRED 0xffff888001000000ULL
+#define BIT(c) MASK_BIT(c)
+#define EXITED(n) ((n) << 8)
+
+static uint64_t clock_now = 1;
+
+static void feed_check(struct tally *t, pid_t pid, int cap, int ret)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = REC_SAMPLE;
+	r.s.pid = r.s.tid = pid;
+	r.s.time = clock_now++;
+	r.s.cap = cap;
+	r.s.ret = ret;
+	r.s.have_cap = r.s.have_ret = r.s.have_cred = r.s.have_ns = 1;
+	r.s.cred = CRED;
+	r.s.target_ns = INIT_NS;
+	tally_record(&r, t);
+}
+
+/* A finished tally of one run of file: its checks, refused or granted. */
+static void run_tally(struct tally *t, const char *file, uint64_t refused,
+		      uint64_t granted)
+{
+	struct record r;
+	char name[256];
+	int c;
+
+	tally_init(t, 10, NULL);
+	feed_check(t, getpid(), CAP_SETUID, 0);		/* the calibration */
+	memset(&r, 0, sizeof(r));
+	r.kind = REC_COMM;
+	r.pid = r.tid = 10;
+	r.exec = 1;
+	r.s.time = clock_now++;
+	snprintf(r.comm, sizeof(r.comm), "%s", strrchr(file, '/') + 1);
+	tally_record(&r, t);
+	r.kind = REC_EXEC_MAP;
+	snprintf(name, sizeof(name), "%s", file);
+	r.file = name;
+	r.maj = 254;
+	r.ino = 77;
+	tally_record(&r, t);
+	feed_check(t, 10, CAP_SYS_ADMIN, -1);	/* the overcommit reserve */
+	for (MASK_EACH(c, refused))
+		feed_check(t, 10, c, -1);
+	for (MASK_EACH(c, granted))
+		feed_check(t, 10, c, 0);
+	ck_assert_int_eq(tally_finish(t), 0);
+}
+
+/* ping: drops cap_setuid and cap_setpcap it asks for; needs cap_net_raw. */
+struct fake_ping {
+	int runs;
+	uint64_t seen[TRIALS_MAX];
+};
+
+static int run_ping(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		    struct run_result *rr, struct tally *t)
+{
+	struct fake_ping *f = ctx;
+
+	ck_assert_uint_eq(sg->nfiles, 1);
+	f->seen[f->runs++] = grant[0];
+	rr->status = grant[0] & BIT(CAP_NET_RAW) ? EXITED(0) : EXITED(2);
+	run_tally(t, "/usr/bin/ping", BIT(CAP_SETUID) | BIT(CAP_SETPCAP) |
+		  (grant[0] & BIT(CAP_NET_RAW) ? 0 : BIT(CAP_NET_RAW)),
+		  grant[0] & BIT(CAP_NET_RAW));
+	return 0;
+}
+
+START_TEST(ping_needs_cap_net_raw_alone)
+{
+	struct run_result first = { .status = EXITED(2), .seconds = 0.1 };
+	struct fake_ping f = { 0 };
+	struct trial_runner runner = { run_ping, &f };
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	run_tally(&t, "/usr/bin/ping", BIT(CAP_SETUID) | BIT(CAP_SETPCAP) |
+		  BIT(CAP_NET_RAW), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &first), 0);
+	ck_assert_uint_eq(sg.nfiles, 1);
+	ck_assert_str_eq(sg.files[0].path, "/usr/bin/ping");
+	ck_assert_uint_eq(sg.files[0].candidates,
+			  BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(sg.incidental, BIT(CAP_SYS_ADMIN));
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_RAW));
+	/* Every candidate, then without each, the root-equivalent ones first. */
+	ck_assert_int_eq(sg.runs, 4);
+	ck_assert_int_eq(f.runs, 4);
+	ck_assert_uint_eq(f.seen[0], BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(f.seen[1], BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(f.seen[2], BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(f.seen[3], 0);
+	ck_assert_int_eq(sg.log[3].success, 0);
+	ck_assert_int_eq(WEXITSTATUS(sg.reference), 0);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * A program whose first refusal hides the next: with cap_net_bind_service
+ * it gets further and asks for cap_dac_read_search, which it needs too.
+ */
+static int run_steps(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		     struct run_result *rr, struct tally *t)
+{
+	int *runs = ctx;
+	uint64_t g = grant[0], need = BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_DAC_READ_SEARCH);
+
+	(void)sg;
+	(*runs)++;
+	rr->status = (g & need) == need ? EXITED(124) : EXITED(1);
+	run_tally(t, "/usr/bin/python3.11",
+		  (g & BIT(CAP_NET_BIND_SERVICE)) ? need & ~g : BIT(CAP_NET_BIND_SERVICE) & ~g,
+		  g & need);
+	return 0;
+}
+
+START_TEST(trials_converge_on_later_needs)
+{
+	struct run_result first = { .status = EXITED(1), .seconds = 0.1 };
+	struct trial_runner runner;
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+	int runs = 0;
+
+	runner.run = run_steps;
+	runner.ctx = &runs;
+	run_tally(&t, "/usr/bin/python3.11", BIT(CAP_NET_BIND_SERVICE), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &first), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_uint_eq(sg.files[0].grant,
+			  BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_DAC_READ_SEARCH));
+	/* Two runs to converge (the second asks nothing new), two to minimize. */
+	ck_assert_int_eq(runs, 4);
+	ck_assert_int_eq(WEXITSTATUS(sg.reference), 124);
+	suggest_free(&sg);
+	tally_free(&t);
+
+	/* --success=0: the reference (124) is not a success: unproven, said so. */
+	runs = 0;
+	succ.n = 1;
+	succ.status[0] = 0;
+	run_tally(&t, "/usr/bin/python3.11", BIT(CAP_NET_BIND_SERVICE), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &first), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 0);
+	ck_assert_ptr_nonnull(strstr(sg.unproven, "exited with status 124"));
+	ck_assert_ptr_nonnull(strstr(sg.unproven, "--success"));
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+static int run_fails(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		     struct run_result *rr, struct tally *t)
+{
+	(void)ctx;
+	(void)grant;
+	(void)rr;
+	(void)t;
+	snprintf(sg->unproven, sizeof(sg->unproven), "no trial can grant it");
+	return -1;
+}
+
+START_TEST(unproven_keeps_the_old_rule)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 }, ok = { .seconds = 0.1 };
+	struct trial_runner runner = { run_fails, NULL };
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	run_tally(&t, "/opt/probe", BIT(CAP_DAC_OVERRIDE) | BIT(CAP_PERFMON),
+		  BIT(CAP_NET_BIND_SERVICE));
+	/* Success: what was granted; refusals it did without. */
+	ck_assert_int_eq(suggest_build(&sg, &t, &ok), 0);
+	suggest_unproven(&sg, "capaudit is not root");
+	ck_assert_int_eq(sg.failed, 0);
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_BIND_SERVICE));
+	ck_assert_uint_eq(sg.unused, BIT(CAP_DAC_OVERRIDE) | BIT(CAP_PERFMON));
+	ck_assert_str_eq(sg.unproven, "capaudit is not root");
+	suggest_free(&sg);
+	/* Failure: the refusals may be why; cap_sys_admin never on its own. */
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 0);
+	ck_assert_str_eq(sg.unproven, "no trial can grant it");
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_BIND_SERVICE) |
+			  BIT(CAP_DAC_OVERRIDE) | BIT(CAP_PERFMON));
+	ck_assert_uint_eq(sg.incidental, BIT(CAP_SYS_ADMIN));
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * A process whose file is not known (its exec record was lost) is named
+ * by its comm, which it chooses itself (prctl(PR_SET_NAME)): the
+ * suggestion shows it escaped, never a raw ESC that rewrites the screen.
+ */
+START_TEST(unknown_file_named_escaped)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+	struct suggestion sg;
+	struct record r;
+	struct tally t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	tally_init(&t, 10, NULL);
+	feed_check(&t, getpid(), CAP_SETUID, 0);	/* the calibration */
+	memset(&r, 0, sizeof(r));
+	r.kind = REC_COMM;
+	r.pid = r.tid = 10;
+	r.exec = 1;
+	r.s.time = clock_now++;
+	snprintf(r.comm, sizeof(r.comm), "x\033]0;pwn\007y");
+	tally_record(&r, &t);	/* no REC_EXEC_MAP: its file is not known */
+	feed_check(&t, 10, CAP_NET_RAW, -1);
+	ck_assert_int_eq(tally_finish(&t), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_uint_eq(sg.nfiles, 1);
+	ck_assert_ptr_null(sg.files[0].path);
+	suggest_unproven(&sg, "capaudit is not root");
+	out = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(out);
+	suggest_print(&sg, &t, &failed, NULL, "nobody", out);
+	suggest_json(&sg, &t, NULL, out);
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_ptr_null(strchr(text, '\033'));
+	ck_assert_ptr_null(strchr(text, '\007'));
+	ck_assert_ptr_nonnull(strstr(text, "the file x\\033]0;pwn\\007y ran is not known"));
+	free(text);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * What a file loads (its loader, its libraries) runs with its grant: the
+ * mappings after the first are kept, once each, and go with the file
+ * into the suggestion; the file's own second mapping is not one.
+ */
+START_TEST(libraries_go_with_their_file)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+	char file[] = "/opt/app", lib[] = "/opt/lib/libplug.so", ld[] = "/lib/ld.so";
+	struct suggestion sg;
+	struct record r;
+	struct tally t;
+
+	tally_init(&t, 10, NULL);
+	feed_check(&t, getpid(), CAP_SETUID, 0);	/* the calibration */
+	memset(&r, 0, sizeof(r));
+	r.kind = REC_COMM;
+	r.pid = r.tid = 10;
+	r.exec = 1;
+	r.s.time = clock_now++;
+	snprintf(r.comm, sizeof(r.comm), "app");
+	tally_record(&r, &t);
+	r.kind = REC_EXEC_MAP;
+	r.maj = 254;
+	r.file = file;
+	r.ino = 77;
+	tally_record(&r, &t);
+	tally_record(&r, &t);		/* another segment of its own */
+	r.file = ld;
+	r.ino = 78;
+	tally_record(&r, &t);
+	r.file = lib;
+	r.ino = 79;
+	tally_record(&r, &t);
+	r.file = ld;
+	r.ino = 78;
+	tally_record(&r, &t);		/* once each */
+	feed_check(&t, 10, CAP_SETUID, -1);
+	ck_assert_int_eq(tally_finish(&t), 0);
+	ck_assert_uint_eq(t.images[0].nlibs, 2);
+	ck_assert_uint_eq(t.nmaps, 2);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_uint_eq(sg.nfiles, 1);
+	ck_assert_uint_eq(sg.files[0].nlibs, 2);
+	ck_assert_str_eq(sg.files[0].libs[0].path, "/lib/ld.so");
+	ck_assert_str_eq(sg.files[0].libs[1].path, "/opt/lib/libplug.so");
+	ck_assert_uint_eq(sg.files[0].libs[1].ino, 79);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/* Every trial fails: the copies are not the program (it checks its set-id bit). */
+static int run_broken(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		      struct run_result *rr, struct tally *t)
+{
+	(void)ctx;
+	(void)sg;
+	rr->status = EXITED(1);
+	run_tally(t, "/usr/bin/tool", 0, grant[0]);
+	return 0;
+}
+
+START_TEST(copies_that_break_the_program_prove_nothing)
+{
+	struct run_result ok = { .status = EXITED(0), .seconds = 0.1 };
+	struct trial_runner runner = { run_broken, NULL };
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	run_tally(&t, "/usr/bin/tool", 0, BIT(CAP_SETUID) | BIT(CAP_KILL));
+	ck_assert_int_eq(suggest_build(&sg, &t, &ok), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 0);
+	ck_assert_ptr_nonnull(strstr(sg.unproven, "exited with status 1, though it "
+				     "exited with status 0 as it was"));
+	/* Unproven: what it was granted, as before. */
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_SETUID) | BIT(CAP_KILL));
+	ck_assert_int_eq(sg.runs, 1);
+	suggest_free(&sg);
+	tally_free(&t);
+
+	/*
+	 * It failed as it was, and fails alike with every candidate: the
+	 * candidates are not what it lacks; never "nothing needed".
+	 */
+	{
+		struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+
+		run_tally(&t, "/usr/bin/tool", BIT(CAP_DAC_OVERRIDE), 0);
+		ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+		ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+		ck_assert_int_eq(sg.proven, 0);
+		ck_assert_ptr_nonnull(strstr(sg.unproven, "still exited with status 1, "
+					     "as it did without"));
+		suggest_free(&sg);
+		tally_free(&t);
+		/* Unless --success says what success is: then it is proven none is needed... */
+		succ.n = 1;
+		succ.status[0] = 1;
+		run_tally(&t, "/usr/bin/tool", BIT(CAP_DAC_OVERRIDE), 0);
+		ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+		ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+		ck_assert_int_eq(sg.proven, 1);
+		ck_assert_uint_eq(sg.files[0].grant, 0);
+		suggest_free(&sg);
+		tally_free(&t);
+	}
+}
+END_TEST
+
+START_TEST(success_is_the_reference_or_the_list)
+{
+	struct success none = { 0 }, list = { 2, { 0, 124 } };
+
+	ck_assert(success_of(&none, 1, EXITED(124), EXITED(124)));
+	ck_assert(!success_of(&none, 1, EXITED(124), EXITED(1)));
+	ck_assert(!success_of(&none, 0, EXITED(0), EXITED(0)));
+	/* A signal is the same signal, never an exit status. */
+	ck_assert(success_of(&none, 1, SIGTERM, SIGTERM));
+	ck_assert(!success_of(&none, 1, SIGTERM, EXITED(SIGTERM)));
+	ck_assert(success_of(&list, 0, 0, EXITED(124)));
+	ck_assert(success_of(&list, 0, 0, EXITED(0)));
+	ck_assert(!success_of(&list, 1, EXITED(1), EXITED(1)));
+	ck_assert(!success_of(&list, 0, 0, SIGKILL));
+}
+END_TEST
+
+/* The trial's copy carries what the kernel reads as caps=ep. */
+START_TEST(trial_copies_carry_exactly_the_grant)
+{
+	unsigned char raw[20];
+	struct filecap fc;
+	uint64_t caps = BIT(CAP_NET_RAW) | BIT(CAP_PERFMON) | BIT(CAP_CHOWN);
+
+	ck_assert_uint_eq(filecap_encode(caps, raw), 20);
+	ck_assert_int_eq(filecap_decode(&fc, raw, 20), 0);
+	ck_assert_int_eq(fc.revision, 2);
+	ck_assert_int_eq(fc.effective, 1);
+	ck_assert_uint_eq(fc.permitted, caps);
+	ck_assert_uint_eq(fc.inheritable, 0);
+	/* Nothing granted: no value at all, so the copy holds none. */
+	ck_assert_uint_eq(filecap_encode(0, raw), 0);
+}
+END_TEST
+
+START_TEST(user_environment)
+{
+	const char *const env[] = {
+		"HOME=/root", "USER=root", "LOGNAME=root", "SHELL=/bin/bash",
+		"PATH=/root/.local/bin:/usr/sbin", "XDG_RUNTIME_DIR=/run/user/0",
+		"MAIL=/var/mail/root", "LANG=C.UTF-8", "TERM=xterm",
+		/* root's places, and what a capable program's libc ignores */
+		"TMPDIR=/root/tmp", "TMP=/root/tmp", "XDG_CONFIG_HOME=/root/.config",
+		"XDG_CACHE_HOME=/root/.cache", "SSH_AUTH_SOCK=/root/.ssh/agent",
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/0/bus",
+		"LD_PRELOAD=/root/lib.so", "LD_LIBRARY_PATH=/root/lib",
+		"GLIBC_TUNABLES=glibc.malloc.check=3", "LOCPATH=/root/locale", NULL,
+	};
+	char **out = env_for_user(env, "alice", 1000, "/home/alice", "/bin/zsh");
+	size_t n = 0, i;
+	int lang = 0, home = 0, path = 0, shell = 0, user = 0, logname = 0;
+
+	ck_assert_ptr_nonnull(out);
+	for (i = 0; out[i] != NULL; i++, n++) {
+		ck_assert_ptr_null(strstr(out[i], "root"));
+		ck_assert(strncmp(out[i], "XDG_RUNTIME_DIR=", 16) != 0);
+		ck_assert(strncmp(out[i], "MAIL=", 5) != 0);
+		ck_assert(strncmp(out[i], "LD_", 3) != 0);
+		ck_assert(strncmp(out[i], "GLIBC_TUNABLES=", 15) != 0);
+		lang += strcmp(out[i], "LANG=C.UTF-8") == 0;
+		home += strcmp(out[i], "HOME=/home/alice") == 0;
+		user += strcmp(out[i], "USER=alice") == 0;
+		logname += strcmp(out[i], "LOGNAME=alice") == 0;
+		shell += strcmp(out[i], "SHELL=/bin/zsh") == 0;
+		path += strcmp(out[i], "PATH=/usr/local/bin:/usr/bin:/bin") == 0;
+	}
+	ck_assert_uint_eq(n, 7);
+	ck_assert(lang == 1 && home == 1 && user == 1 && logname == 1 &&
+		  shell == 1 && path == 1);
+	env_free(out);
+	/* An empty home and shell in the database: / and /bin/sh. */
+	out = env_for_user(NULL, "svc", 0, "", "");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_str_eq(out[0], "HOME=/");
+	ck_assert_str_eq(out[3], "SHELL=/bin/sh");
+	ck_assert_ptr_nonnull(strstr(out[4], "/usr/sbin"));
+	env_free(out);
+}
+END_TEST
+
+START_TEST(interpreters_by_name)
+{
+	ck_assert(is_interpreter("/usr/bin/python3.11"));
+	ck_assert(is_interpreter("/usr/bin/python3"));
+	ck_assert(is_interpreter("/usr/bin/perl5.36.0"));
+	ck_assert(is_interpreter("/bin/sh"));
+	ck_assert(is_interpreter("/usr/bin/bash"));
+	ck_assert(is_interpreter("node"));
+	ck_assert(!is_interpreter("/usr/bin/python3-config"));
+	ck_assert(!is_interpreter("/usr/bin/shred"));
+	ck_assert(!is_interpreter("/usr/bin/ping"));
+	ck_assert(!is_interpreter("/usr/bin/chown"));
+	ck_assert(!is_interpreter("/usr/bin/bashful"));
+}
+END_TEST
+
+static Suite *capaudit_suite(void)
+{
+	Suite *s = suite_create("capaudit_prove");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, ping_needs_cap_net_raw_alone);
+	tcase_add_test(tc, trials_converge_on_later_needs);
+	tcase_add_test(tc, unproven_keeps_the_old_rule);
+	tcase_add_test(tc, unknown_file_named_escaped);
+	tcase_add_test(tc, libraries_go_with_their_file);
+	tcase_add_test(tc, copies_that_break_the_program_prove_nothing);
+	tcase_add_test(tc, success_is_the_reference_or_the_list);
+	tcase_add_test(tc, trial_copies_carry_exactly_the_grant);
+	tcase_add_test(tc, user_environment);
+	tcase_add_test(tc, interpreters_by_name);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(capaudit_suite)
