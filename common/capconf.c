@@ -9,6 +9,9 @@
 
 #include "capconf.h"
 
+/* Before the writer capconf_trust() names. */
+#define UNTRUSTED_PREFIX	"not root's alone: "
+
 /* The null device by its numbers, so a bind-mounted or renamed one counts. */
 static int is_null_device(const struct stat *st)
 {
@@ -19,6 +22,8 @@ static int is_null_device(const struct stat *st)
 int capconf_open(struct capconf_reader *r, const char *path)
 {
 	struct stat st;
+	char *for_whom;
+	size_t plen;
 	int fd, rc;
 
 	memset(r, 0, sizeof(*r));
@@ -49,13 +54,21 @@ int capconf_open(struct capconf_reader *r, const char *path)
 	}
 	/*
 	 * Whoever could have written it could grant themselves anything:
-	 * world-writable (as libcap 2.69+), and beyond libcap a file or
-	 * directory another user owns or may write (capconf_trust.c).
+	 * world-writable (as libcap 2.69+), and beyond libcap a file or a
+	 * directory on its way that another user owns or may write
+	 * (capconf_trust.c).
 	 */
-	rc = capconf_trust(path, fd, &st);
+	plen = strlen(UNTRUSTED_PREFIX);
+	memcpy(r->untrusted, UNTRUSTED_PREFIX, plen);
+	for_whom = r->untrusted + plen;
+	rc = capconf_trust(path, fd, &st, for_whom, sizeof(r->untrusted) - plen);
 	if (rc != CAPCONF_OPEN_OK) {
 		int saved = errno;
 
+		/* An ACL it could not judge is said without the prefix. */
+		if (rc != CAPCONF_OPEN_UNTRUSTED &&
+		    rc != CAPCONF_OPEN_UNTRUSTED_DIR)
+			memmove(r->untrusted, for_whom, strlen(for_whom) + 1);
 		close(fd);
 		errno = saved;
 		return rc;
@@ -71,7 +84,7 @@ int capconf_open(struct capconf_reader *r, const char *path)
 	return CAPCONF_OPEN_OK;
 }
 
-const char *capconf_open_strerror(int status)
+const char *capconf_open_strerror(const struct capconf_reader *r, int status)
 {
 	switch (status) {
 	case CAPCONF_OPEN_OK:
@@ -80,13 +93,10 @@ const char *capconf_open_strerror(int status)
 		return "world-writable: anyone could have rewritten it";
 	case CAPCONF_OPEN_NOT_REGULAR:
 		return "not a regular file";
-	case CAPCONF_OPEN_UNTRUSTED:
-		return "a user other than root owns it or may write it (its"
-		       " group or ACL): they could grant themselves anything";
-	case CAPCONF_OPEN_UNTRUSTED_DIR:
-		return "a directory above it may be changed by a user other"
-		       " than root, who could put another file in its place";
 	default:
+		/* who may write it, or why that is unknown */
+		if (r->untrusted[0] != '\0')
+			return r->untrusted;
 		return strerror(errno);
 	}
 }

@@ -50,6 +50,15 @@
  * The name alone proves nothing: any library in a login process (another
  * PAM module's, an NSS service's) may export it while glibc answers, and
  * glibc's ENOENT, read as "not found", would hide a failed service.
+ *
+ * Safe both ways: when the check fails, ENOENT is an error and the
+ * decision stops (fail closed). For it to pass, the object answering our
+ * getgrnam_r() must be the one exporting the switch; whoever put that
+ * object there decides every group look-up already (it could say "not
+ * found" as glibc does), so taking its ENOENT as "not found" gives nobody
+ * a grant they could not have had. nss_wrapper's own ENOENT is no better
+ * than nss_wrapper: its files backend says it too for a group file it
+ * cannot read. It is a test tool, preloaded by whoever runs the program.
  */
 static int nss_wrapper_answers(void)
 {

@@ -58,7 +58,7 @@ enum exe_state {
 struct creds {
 	uid_t uid[4];			/* real, effective, saved, filesystem */
 	gid_t gid[4];
-	gid_t *groups;			/* supplementary (one thread's only) */
+	gid_t *groups;			/* supplementary; freed after check_exe */
 	int ngroups;
 	uint64_t inh, prm, eff, bnd, amb;
 	int amb_known;			/* 0: no CapAmb line and P&I not empty */
@@ -147,7 +147,9 @@ void scan_free(struct scan *s);
 /*
  * 1 when the /proc open on procfd may leave processes out of its
  * listing for us (hidepid=invisible or ptraceable, and we may not trace
- * them all), with the reason in why; else 0. (getpcaps_hidepid.c)
+ * them all: neither CAP_SYS_PTRACE nor, for invisible, its gid= group),
+ * or when its mount options cannot be read, with the reason in why; else
+ * 0. (getpcaps_hidepid.c)
  */
 int proc_hides_processes(int procfd, char *why, size_t len);
 
@@ -203,6 +205,13 @@ void creds_release(struct creds *c);
 int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 		 unsigned nthreads, struct buf *b, int *live_dfd);
 void threads_free(struct proc *p);
+/*
+ * Frees the sets' supplementary groups once the executable is judged
+ * (nothing after needs them): a user may give each of 64 threads its own
+ * 65536 groups (a user namespace and its subordinate gids), 16 MiB a
+ * process that the audit would otherwise keep to the end.
+ */
+void threads_forget_groups(struct proc *p);
 
 /* Real, effective or saved uid 0: it can be root again whenever it likes. */
 int creds_root_like(const struct creds *c);

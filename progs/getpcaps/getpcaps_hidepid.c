@@ -7,33 +7,59 @@
  * examined. hidepid=invisible (2) and hidepid=ptraceable (4) leave them
  * out of the listing altogether, so nothing is there to count: as a user
  * who may not trace them, the audit would end "0 not examined" and exit 0
- * with every root process hidden. The mount's options tell: the mount is
- * the one the open /proc descriptor is on (fdinfo's mnt_id), looked up
- * in mountinfo, never a path that another mount could cover meanwhile.
+ * with every root process hidden (fs/proc/base.c, has_pid_permissions():
+ * ptrace_may_access() in PTRACE_MODE_READ, or, for invisible alone, the
+ * mount's gid= group). The mount's options tell: the mount is the one the
+ * open /proc descriptor is on (statx's mount id, or fdinfo's mnt_id),
+ * looked up in that /proc's mountinfo, never a path that another mount
+ * could cover meanwhile.
  */
+#define _GNU_SOURCE		/* statx */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "getpcaps.h"
 #include "groups.h"
 
-/* The mount id of the file open on fd, or -1 with errno. */
-static int mount_id_of(int fd)
+/* stdio on a file of the /proc open on procfd, or NULL with errno. */
+static FILE *proc_file(int procfd, const char *name)
 {
-	char path[64], line[256];
-	int id = -1;
+	int fd = openat(procfd, name, O_RDONLY | O_CLOEXEC);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+
+	if (f == NULL && fd >= 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+	}
+	return f;
+}
+
+/* The mount id of the /proc open on procfd, or -1 with errno. */
+static long long mount_id_of(int procfd)
+{
+	char name[64], line[256];
+	long long id = -1;
+	struct statx stx;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
+	if (statx(procfd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 &&
+	    (stx.stx_mask & STATX_MNT_ID))
+		return (long long)stx.stx_mnt_id;
+	/* Before Linux 5.8: fdinfo says it too. */
+	snprintf(name, sizeof(name), "self/fdinfo/%d", procfd);
+	f = proc_file(procfd, name);
 	if (f == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "mnt_id: %d", &id) == 1)
+		if (sscanf(line, "mnt_id: %lld", &id) == 1)
 			break;
 	fclose(f);
 	if (id < 0)
@@ -45,20 +71,20 @@ static int mount_id_of(int fd)
  * Mount id's super options (the field after the file system's type and
  * source in mountinfo) into opts. Returns 0, or -1 with errno.
  */
-static int super_options(int id, char *opts, size_t len)
+static int super_options(int procfd, long long id, char *opts, size_t len)
 {
 	char *line = NULL;
 	size_t size = 0;
 	int found = -1;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	FILE *f = proc_file(procfd, "self/mountinfo");
 
 	if (f == NULL)
 		return -1;
 	while (getline(&line, &size, f) > 0) {
 		char *sep, *type, *source, *super;
-		int this;
+		long long this;
 
-		if (sscanf(line, "%d ", &this) != 1 || this != id)
+		if (sscanf(line, "%lld ", &this) != 1 || this != id)
 			continue;
 		sep = strstr(line, " - ");
 		type = sep != NULL ? strtok(sep + 3, " \n") : NULL;
@@ -129,12 +155,12 @@ static int may_trace_all(void)
 int proc_hides_processes(int procfd, char *why, size_t len)
 {
 	char opts[4096], mode[32], gid[32];
-	int id;
+	long long id;
 
 	if (may_trace_all())
 		return 0;
 	id = mount_id_of(procfd);
-	if (id < 0 || super_options(id, opts, sizeof(opts)) < 0) {
+	if (id < 0 || super_options(procfd, id, opts, sizeof(opts)) < 0) {
 		snprintf(why, len, "cannot read its mount options (%s), so "
 			 "whether it hides processes is unknown",
 			 strerror(errno));

@@ -7,6 +7,7 @@
 #include <sys/capability.h>
 #include <sys/types.h>
 
+#include "capconf.h"
 #include "exec_target.h"
 
 #define BIT(cap) (UINT64_C(1) << (cap))
@@ -76,7 +77,9 @@ struct user_facts {
  */
 struct conf_facts {
 	int refused;		/* pam_cap reads none: others may write it */
-	int untrusted;		/* refused, not for S_IWOTH: owner, group, ACL */
+	int world_writable;	/* everybody may (S_IWOTH) */
+	/* else who besides root may: its owner, group or an ACL entry */
+	char untrusted[CAPCONF_TRUST_WHY];
 	uid_t uid;		/* its owner */
 	int exists;
 	int has_lines;		/* not empty: sed can insert into it */
@@ -300,6 +303,11 @@ void release_binary(struct binary_facts *b);
 int gather_session(struct session_facts *s, pid_t pid);
 /* 0 (u->known says whether the user exists), or -1 after a message (ENOMEM). */
 int gather_user(struct user_facts *u, const char *name);
+/*
+ * The user with that uid, by its name; unknown (known 0, the number as
+ * the name) when it has none, or when the name leads to another uid.
+ */
+int gather_user_uid(struct user_facts *u, uid_t uid);
 void release_session(struct session_facts *s);
 void release_user(struct user_facts *u);
 const char *paranoid_meaning(int level);

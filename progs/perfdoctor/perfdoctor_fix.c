@@ -15,6 +15,7 @@
 #include "groups.h"
 #include "perf.h"
 #include "perfdoctor.h"
+#include "shquote.h"
 
 /*
  * The name of group gid, whole, into buf; NULL when it has none or does
@@ -91,6 +92,32 @@ static enum answer dirs_let_through(const char *path,
 }
 
 /*
+ * Would joining perf_users change what capability.conf grants the user
+ * beyond cap_perfmon ("^cap_sys_admin @perf_users" above the user's
+ * line)? Then no command joins it: 1, with words saying what would
+ * change; else 0.
+ */
+static int join_grants_more(struct verdict *v, const struct subject *who,
+			    const struct fix_context *fx)
+{
+	const struct conf_facts *cf;
+
+	if (fx->pv == NULL)
+		return 0;
+	cf = &fx->pv->conf;
+	if (!cf->judged || !cf->joined_judged ||
+	    grant_only_perf_differs(cf->grant, cf->joined_grant))
+		return 0;
+	add_fix(v, "joining %s changes what %s grants %s: '%s' instead of "
+		"'%s'; no command printed: give %s's grant a line of its own "
+		"first, or change that group's", PERF_GROUP, fx->pv->config,
+		who->name, cf->joined_grant[0] != '\0' ? cf->joined_grant :
+		"nothing", cf->grant[0] != '\0' ? cf->grant : "nothing",
+		who->name);
+	return 1;
+}
+
+/*
  * The group-restricted preset, never a bare "setcap ...=ep" that would
  * give perf to every user: the binary's own group when it already keeps
  * others out and the user is in it, else perf_users (created and joined
@@ -127,24 +154,9 @@ static void preset_steps(struct verdict *v, const struct binary_facts *b,
 	/* Nobody can be added to a group by a name the database lacks. */
 	if (join && !fx->user_known)
 		return;
-	/*
-	 * Nor to one whose capability.conf lines would grant the user more
-	 * than perf ("^cap_sys_admin @perf_users" above the user's line).
-	 */
-	if (join && fx->pv != NULL && fx->pv->conf.judged &&
-	    fx->pv->conf.joined_judged &&
-	    !grant_only_perf_differs(fx->pv->conf.grant,
-				     fx->pv->conf.joined_grant)) {
-		add_fix(v, "joining %s changes what %s grants %s: '%s' "
-			"instead of '%s'; no command printed: give %s's "
-			"grant a line of its own first, or change that group's",
-			PERF_GROUP, fx->pv->config, who->name,
-			fx->pv->conf.joined_grant[0] != '\0' ?
-			fx->pv->conf.joined_grant : "nothing",
-			fx->pv->conf.grant[0] != '\0' ?
-			fx->pv->conf.grant : "nothing", who->name);
+	/* Nor to one whose capability.conf lines grant more than perf. */
+	if (join && join_grants_more(v, who, fx))
 		return;
-	}
 	/* The file's mode cannot open a directory the user cannot pass. */
 	if (!who->is_root && fx->user_known &&
 	    (dirs_let_through(b->path, fx, ggid) == ANSWER_NO ||
@@ -184,12 +196,49 @@ static void fix_preset(struct verdict *v, const struct binary_facts *b,
 	free(t);
 }
 
+/*
+ * The user may run b as a member of its group, grp (its whole name). A
+ * command only for perf_users, the group that is there for perf, and only
+ * when joining it changes nothing else capability.conf grants: any other
+ * group (wheel, docker, a project's) gives the user whatever else it may
+ * do as well, which is more than perf; that is said in words for a person
+ * to weigh, no command. The names in the words are quoted as in a command
+ * (or the group given by number), so that pasting the line runs nothing
+ * it names.
+ */
+static void join_file_group(struct verdict *v, const struct binary_facts *b,
+			    const struct subject *who,
+			    const struct fix_context *fx, const char *grp)
+{
+	char gnum[32];
+	char *qg, *qu;
+	struct cmd c;
+
+	if (strcmp(grp, PERF_GROUP) == 0) {
+		if (join_grants_more(v, who, fx))
+			return;
+		cmd_init(&c);
+		cmd_lit(&c, "usermod -aG " PERF_GROUP " ");
+		cmd_name(&c, "user name", who->name);
+		cmd_add(v, &c, "then log in again");
+		return;
+	}
+	put(gnum, sizeof(gnum), "%lu", (unsigned long)b->gid);
+	qg = shquote_dup(grp);
+	qu = shquote_dup(who->name);
+	add_fix(v, "only members of group %s%s may run it, and joining it "
+		"gives %s all else that group may do: no command printed",
+		qg != NULL ? qg : "id ", qg != NULL ? "" : gnum,
+		qu != NULL ? qu : "the user");
+	free(qg);
+	free(qu);
+}
+
 void fix_perf(struct verdict *v, const struct binary_facts *b,
 	      const struct subject *who, const struct fix_context *fx)
 {
-	char gbuf[1024], note[64];
+	char gbuf[1024];
 	const char *grp;
-	struct cmd c;
 
 	if (!v->want_preset && !v->want_exec)
 		return;
@@ -202,29 +251,7 @@ void fix_perf(struct verdict *v, const struct binary_facts *b,
 		      group_name(b->gid, gbuf, sizeof(gbuf)) : NULL;
 		if (grp != NULL && exec_with(b, fx, b->gid) == ANSWER_YES &&
 		    dirs_let_through(b->path, fx, b->gid) != ANSWER_NO) {
-			/*
-			 * A group gives all it may do, not perf alone: only
-			 * perf_users, kept for perf (the preset's), is joined
-			 * by a command. Any other (devs, adm, docker: whatever
-			 * perf happens to belong to) is the admin's call.
-			 */
-			if (strcmp(grp, PERF_GROUP) != 0) {
-				add_fix(v, "members of %s's group %s may run it, "
-					"but joining %s gives %s all else that "
-					"group may do (its files, its sudo and "
-					"capability.conf rules): no command "
-					"printed; add %s to it only if that is "
-					"meant", b->path, grp, grp, who->name,
-					who->name);
-				return;
-			}
-			cmd_init(&c);
-			cmd_lit(&c, "usermod -aG ");
-			cmd_word(&c, "group name", grp);
-			cmd_lit(&c, " ");
-			cmd_name(&c, "user name", who->name);
-			put(note, sizeof(note), "then log in again");
-			cmd_add(v, &c, note);
+			join_file_group(v, b, who, fx, grp);
 			return;
 		}
 	}

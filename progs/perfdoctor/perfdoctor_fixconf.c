@@ -118,11 +118,13 @@ int grant_only_perf_differs(const char *now, const char *then)
 }
 
 /*
- * "chmod 0644": pam_cap reads no capability.conf others may write (its
- * mode, or an ACL, whose mask and other entry chmod sets too).
+ * "chmod 0644": pam_cap reads no capability.conf anyone but root may
+ * write. The mode takes write from the group and from everybody, and
+ * from every ACL entry (chmod sets the mask); chown root from the owner.
  */
 static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 {
+	char note[CAPCONF_TRUST_WHY + 64];
 	struct cmd c;
 
 	cmd_init(&c);
@@ -134,9 +136,13 @@ static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 	}
 	cmd_lit(&c, "chmod 0644 ");
 	cmd_path(&c, "file name", pv->config);
-	cmd_add(v, &c, pv->conf.untrusted ? "pam_cap reads nothing from a "
-		"file a user other than root owns or may write" :
-		"pam_cap reads nothing from a world-writable file");
+	if (pv->conf.world_writable)
+		put(note, sizeof(note), "pam_cap reads nothing from a "
+		    "world-writable file");
+	else
+		put(note, sizeof(note), "pam_cap reads nothing from a file "
+		    "others may write (%s)", pv->conf.untrusted);
+	cmd_add(v, &c, note);
 }
 
 /*
@@ -155,6 +161,9 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	unsigned long decided = cf->decided;
 	struct cmd c;
 
+	/* A line names a user by name: only one the database knows so. */
+	if (!fx->user_known)
+		return;
 	if (problem != NULL) {
 		/*
 		 * Not through a group either: an "@perf_users" line, above

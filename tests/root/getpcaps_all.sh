@@ -19,7 +19,8 @@
 # flags. Then: in a user namespace (full bounding set) a root process
 # with empty sets is shown; --tree's structure against the parents; --json
 # parses; as nobody under hidepid=1 the unreadable processes are counted
-# and the exit status is 1.
+# and the exit status is 1; under hidepid=invisible (or ptraceable), where
+# they are not even listed, it says so and the exit status is 1.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 G=$BUILD/progs/getpcaps C=$BUILD/progs/capsh S=$BUILD/progs/setcap
 [ "$(id -u)" -eq 0 ] || skip "needs root"
@@ -243,6 +244,48 @@ if mount -t proc -o hidepid=1 proc /proc 2>/dev/null; then
 else
 	echo "note: cannot mount proc with hidepid=1; unreadable-process check left out"
 fi
+# Under hidepid=invisible (and ptraceable) the processes nobody may not
+# trace are not even listed: the old audit showed nobody's own, counted
+# nothing and exited 0, as complete. Now it says so and exits 1; root
+# (CAP_SYS_PTRACE), and a member of the mount's gid= group, see them all.
+# The kernel is asked what the gid= member sees (pid 1 listed or not):
+# under invisible the group sees all, under ptraceable it does not
+# (fs/proc/base.c, has_pid_permissions()), and getpcaps must agree.
+for how in invisible ptraceable; do
+	if mount -t proc -o hidepid=$how,gid=4343 proc /proc 2>/dev/null; then
+		# shellcheck disable=SC2086
+		setpriv $nb "$T/getpcaps" --all >"$T/hid" 2>"$T/hid.err"; rc=$?
+		# shellcheck disable=SC2086
+		setpriv ${nb%--clear-groups} --groups=4343 "$T/getpcaps" --all >"$T/hidg" 2>"$T/hidg.err"; grc=$?
+		# shellcheck disable=SC2086
+		setpriv ${nb%--clear-groups} --groups=4343 ls /proc >"$T/hidg.ls"
+		"$T/getpcaps" --all >"$T/hidr" 2>"$T/hidr.err"; rrc=$?
+		umount /proc
+		if grep -q 'error while loading shared libraries' "$T/hid.err"; then
+			echo "note: nobody cannot load the build tree's library; hidepid=$how check left out"
+			continue
+		fi
+		said="getpcaps: /proc: mounted with hidepid=$how: the processes this user may not trace are not listed, and not counted (a complete audit needs root)"
+		[ $rc -eq 1 ] || fail "hidepid=$how as nobody: exit $rc"
+		grep -qxF "$said" "$T/hid.err" ||
+			fail "hidepid=$how as nobody: stderr [$(cat "$T/hid.err")]"
+		if grep -qx 1 "$T/hidg.ls"; then
+			grep -q 'hidepid' "$T/hidg.err" &&
+				fail "hidepid=$how, nobody in gid= sees pid 1, yet: [$(cat "$T/hidg.err")]"
+		else
+			[ $grc -eq 1 ] && grep -qxF "$said" "$T/hidg.err" ||
+				fail "hidepid=$how, nobody in gid= does not see pid 1, yet: exit $grc [$(cat "$T/hidg.err")]"
+		fi
+		[ "$how" = invisible ] && ! grep -qx 1 "$T/hidg.ls" &&
+			fail "hidepid=invisible: the gid= member does not see pid 1"
+		[ "$how" = ptraceable ] && grep -qx 1 "$T/hidg.ls" &&
+			fail "hidepid=ptraceable: the gid= member sees pid 1"
+		[ $rrc -eq 0 ] && [ ! -s "$T/hidr.err" ] || fail "hidepid=$how as root: exit $rrc [$(cat "$T/hidr.err")]"
+		pass
+	else
+		echo "note: cannot mount proc with hidepid=$how; check left out"
+	fi
+done
 
 # POSIX ACLs beside the mode bits (root:root 0755 copies, run by nobody):
 # user:nobody:rwx under mask rwx, and group:nogroup:rwx, let nobody write

@@ -5,10 +5,13 @@
 # pastes every command perfdoctor prints (perf_world.sh's pd_apply), and
 # checks, through real logins in the same PAM stack (pam_wrapper) and the
 # perf probe, what the user and the others hold afterwards:
-#   S1  perf root:devs 0750 with file capabilities: the old fix was
-#       "usermod -aG devs alice", every right of devs for a perf fix (devs
-#       could as well be adm or docker). Only perf_users, the preset's
-#       group, is joined by a command (S1b); any other gets words.
+#   S1  perf root:perf_users 0750 with file capabilities, and
+#       "cap_sys_admin @perf_users" in capability.conf: the old fix was
+#       "usermod -aG perf_users bob", and bob's next login got
+#       cap_sys_admin. Now words naming the grant that would change.
+#       (The old fix for any other group of the binary, "usermod -aG devs
+#       alice", every right of devs for a perf fix, is words now too:
+#       perfdoctor_fixes.sh's F6.)
 #   S2  "^cap_perfmon,^cap_sys_admin alice bob" below "none *": the old
 #       fix moved it above, giving bob, who was not asked about, ambient
 #       cap_sys_admin, and alice more than perf. Now alice's own line goes
@@ -57,18 +60,17 @@ keepdefer() {
 		"$OURS" "$CONF" >"$PAMD/login"
 }
 
-# --- S1: the binary's group is not perf_users ---
-pd_world
-pd_perf_file 0750 root devs cap_perfmon,cap_syslog=ep
-pd_doctor --user=alice "$PERF"
-[ $d -eq 1 ] || fail "S1: exit $d, want 1"
-pd_expect_fixes "S1 devs" "members of $PERF's group devs may run it, but joining devs gives alice all else that group may do (its files, its sudo and capability.conf rules): no command printed; add alice to it only if that is meant"
-no_command "S1"
-# S1b: perf_users itself is joined, and that leads to YES.
+# --- S1: joining perf_users would bring "cap_sys_admin @perf_users" ---
 pd_world
 pd_perf_file 0750 root perf_users cap_perfmon,cap_syslog=ep
-pd_fixed "S1b perf_users" "usermod -aG perf_users bob   # then log in again" --user=bob "$PERF"
-pd_kernel_yes "S1b" bob
+printf 'cap_sys_admin @perf_users\nnone  *\n' >"$CONF"
+pd_doctor --user=bob "$PERF"
+[ $d -eq 1 ] || fail "S1: exit $d, want 1"
+pd_expect_fixes "S1 join" "joining perf_users changes what $CONF grants bob: 'cap_sys_admin' instead of 'none'; no command printed: give bob's grant a line of its own first, or change that group's"
+no_command "S1"
+# What the words say: joined, bob's login gets cap_sys_admin.
+PATH="$T/bin:$PATH" nss usermod -aG perf_users bob || fail "S1: usermod failed"
+[ "$(login_iab bob)" = 21 ] || fail "S1: bob's login once joined: iab=$(login_iab bob), want 21"
 
 # --- S2: a shadowed line naming others and granting more ---
 pd_world

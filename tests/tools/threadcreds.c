@@ -13,6 +13,14 @@
  *              (pthread_exit), leaving the process to the worker
  *   many N     N workers, all dropped to 65534 like the main thread, but
  *              the last, which stays root
+ *   groups N   N workers, each with 65536 supplementary groups of its
+ *              own (setgroups(2) on the thread: gids 100000 + its index
+ *              onward), so every thread is a credential set of its own
+ *   hide N     as many N, the root worker last; on SIGUSR1 every other
+ *              worker exits, and "gone" is printed once they have: the
+ *              threads that a listing of the task directory stood on
+ *              vanish while the root one runs on (getpcaps_threads.sh,
+ *              with tools/preload/readdir_pause.c holding getpcaps mid-listing)
  *   churn      as split, and CHURNERS more root threads keep starting
  *              short-lived threads, each dropping to uid 70000 + (a
  *              counter % 1000) before it exits: threads appear and vanish
@@ -27,6 +35,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,14 +113,36 @@ static void announce(int index)
 enum keep { KEEP_ALL, KEEP_NOTHING, KEEP_FSUID };
 
 struct worker {
-	int index, drop;
+	int index, drop, groups;
 	enum keep keep;
+	int quit_on_signal;	/* hide: leaves when told (quit) */
 };
+
+static int quit;		/* hide: the fillers leave (under lock) */
+
+/* This thread only: 65536 groups, from gid first on. */
+static void own_groups(gid_t first)
+{
+	gid_t *g = malloc(65536 * sizeof(*g));
+	int i;
+
+	if (g == NULL)
+		exit(1);
+	for (i = 0; i < 65536; i++)
+		g[i] = first + (gid_t)i;
+	if (syscall(SYS_setgroups, 65536, g) != 0) {
+		fprintf(stderr, "threadcreds: setgroups: %s\n", strerror(errno));
+		exit(1);
+	}
+	free(g);
+}
 
 static void *worker(void *arg)
 {
 	const struct worker *w = arg;
 
+	if (w->groups)
+		own_groups(100000 + (gid_t)w->index);
 	if (w->drop)
 		drop_this_thread(65534);
 	else if (w->keep == KEEP_NOTHING)
@@ -119,6 +150,13 @@ static void *worker(void *arg)
 	else if (w->keep == KEEP_FSUID)
 		fsroot_this_thread();
 	announce(w->index);
+	if (w->quit_on_signal) {
+		pthread_mutex_lock(&lock);
+		while (!quit)
+			pthread_cond_wait(&cond, &lock);
+		pthread_mutex_unlock(&lock);
+		return NULL;
+	}
 	for (;;)
 		pause();
 	return NULL;
@@ -150,9 +188,11 @@ static void *churner(void *arg)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
-	int n = 1, i, exit_main = 0, churn = 0;
+	int n = 1, i, exit_main = 0, churn = 0, groups = 0, hide = 0, sig, rc;
 	enum keep keep = KEEP_ALL;
+	pthread_t *threads;
 	struct worker *w;
+	sigset_t usr1;
 
 	if (strcmp(mode, "split") == 0) {
 		n = 1;
@@ -164,11 +204,17 @@ int main(int argc, char **argv)
 		exit_main = 1;
 	} else if (strcmp(mode, "many") == 0 && argc > 2) {
 		n = atoi(argv[2]);
+	} else if (strcmp(mode, "hide") == 0 && argc > 2) {
+		n = atoi(argv[2]);
+		hide = 1;
+	} else if (strcmp(mode, "groups") == 0 && argc > 2) {
+		n = atoi(argv[2]);
+		groups = 1;
 	} else if (strcmp(mode, "churn") == 0) {
 		churn = 1;
 	} else {
 		fprintf(stderr, "usage: threadcreds split|mainexit|churn|bare|"
-			"fsroot|many N\n");
+			"fsroot|many N|groups N|hide N\n");
 		return 2;
 	}
 	if (n < 1 || n > 100000)
@@ -179,15 +225,27 @@ int main(int argc, char **argv)
 	}
 	tids = calloc((size_t)n + 1, sizeof(*tids));
 	w = calloc((size_t)n, sizeof(*w));
-	if (tids == NULL || w == NULL)
+	threads = calloc((size_t)n, sizeof(*threads));
+	if (tids == NULL || w == NULL || threads == NULL)
 		return 1;
+	/* hide: SIGUSR1 is taken by sigwait() in the main thread alone. */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
 	for (i = 0; i < n; i++) {
-		pthread_t t;
+		pthread_attr_t attr;
 
 		w[i].index = i + 1;
 		w[i].drop = i < n - 1;	/* the last one stays root */
 		w[i].keep = keep;
-		if (pthread_create(&t, NULL, worker, &w[i]) != 0) {
+		w[i].groups = groups;
+		w[i].quit_on_signal = hide && i < n - 1;
+		pthread_attr_init(&attr);
+		/* Thousands of them: small stacks. */
+		pthread_attr_setstacksize(&attr, 64 * 1024);
+		rc = pthread_create(&threads[i], &attr, worker, &w[i]);
+		pthread_attr_destroy(&attr);
+		if (rc != 0) {
 			fprintf(stderr, "threadcreds: pthread_create failed\n");
 			return 1;
 		}
@@ -213,6 +271,17 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (exit_main)
 		pthread_exit(NULL);
+	if (hide) {
+		sigwait(&usr1, &sig);
+		pthread_mutex_lock(&lock);
+		quit = 1;
+		pthread_cond_broadcast(&cond);
+		pthread_mutex_unlock(&lock);
+		for (i = 0; i < n - 1; i++)
+			pthread_join(threads[i], NULL);
+		printf("gone\n");
+		fflush(stdout);
+	}
 	for (;;)
 		pause();
 }
