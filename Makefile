@@ -46,7 +46,7 @@ test:
 
 # Debian packages (libcap2, libcap2-bin, libpam-cap, libcap-dev) built with
 # dpkg-buildpackage from a clean copy of the tree; the .debs go to build/deb
-# (DEB_OUT=dir for elsewhere). See debian/README.Debian.
+# (DEB_OUT=dir for elsewhere). See docs/deployment.md and debian/libcap2-bin.README.Debian.
 DEB_OUT ?= build/deb
 deb:
 	@sh debian/make-deb.sh $(DEB_OUT)

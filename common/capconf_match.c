@@ -396,13 +396,42 @@ static int stop(struct capconf_match *m, const char *path, unsigned long n,
 	return CAPCONF_BROKEN;
 }
 
+/*
+ * A line that misses u only for want of an '@': a word names one of u's
+ * groups, but pam_cap reads a word without '@' as a user name only
+ * (CVE-2025-1390), as libcap's module does. That stays no match; the log
+ * says what was probably meant, once a scan. Returns 1 when it logged.
+ */
+static int log_missing_at(const struct capconf_line *line,
+			  const struct capconf_user *u, const char *path,
+			  capconf_log_fn log, void *ctx)
+{
+	int i;
+
+	if (log == NULL || line->error != CAPCONF_LINE_OK)
+		return 0;
+	for (i = 1; i < line->ntok; i++) {
+		const char *t = line->tok[i];
+
+		if (t[0] == '@' || strcmp(t, "*") == 0 ||
+		    strcmp(t, u->name) == 0 || !in_groups(u, t))
+			continue;
+		log(ctx, LOG_WARNING, "%s:%lu: '%s' is a user name, not a "
+		    "group, so this line does not select '%s', who is in "
+		    "group '%s': did you mean '@%s'?", path, line->number, t,
+		    u->name, t, t);
+		return 1;
+	}
+	return 0;
+}
+
 int capconf_scan(struct capconf_reader *r, const char *path,
 		 const struct capconf_user *u, struct capconf_match *m,
 		 capconf_log_fn log, void *ctx)
 {
 	struct capconf_line *line;
 	enum capconf_why why;
-	int rc, at, undecided;
+	int rc, at, undecided, hinted = 0;
 
 	memset(m, 0, sizeof(*m));
 	/*
@@ -412,8 +441,12 @@ int capconf_scan(struct capconf_reader *r, const char *path,
 	 */
 	while ((rc = capconf_next(r, &line)) > 0) {
 		at = capconf_line_matches(line, u, &why, &undecided);
-		if (at == 0)
+		if (at == 0) {
+			if (!hinted)
+				hinted = log_missing_at(line, u, path, log,
+							ctx);
 			continue;
+		}
 		if (at < 0 && line->error == CAPCONF_LINE_TOO_LONG)
 			return stop(m, path, line->number, log, ctx,
 				    "line longer than %d bytes",

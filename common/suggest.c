@@ -137,11 +137,35 @@ int suggest_unknown(FILE *out, const char *prog, const char *what,
 			   suggest_nearest(word, words, n));
 }
 
-int suggest_unknown_cap(FILE *out, const char *prog, const char *word)
+const char *suggest_cap_name(const char *word)
 {
-	size_t n;
+	const char *bare[MASK_BITS] = { NULL };
+	size_t n, k;
 	const char *const *names = suggest_cap_names(&n);
 	const char *near = suggest_nearest(word, names, n);
+
+	if (near != NULL || strncasecmp(word, "cap_", 4) == 0)
+		return near;
+	/*
+	 * "perfmon" is four edits from cap_perfmon, too far for a typo, but
+	 * it is the name as the kernel's documentation and perf's messages
+	 * write it: compare it with the names after their "cap_". Not with
+	 * "cap_" put before it, which would judge "all" by the threshold of
+	 * a seven-letter word and offer cap_kill for it.
+	 */
+	for (k = 0; k < n; k++)
+		bare[k] = strncmp(names[k], "cap_", 4) == 0 ? names[k] + 4 :
+			  names[k];
+	near = suggest_nearest(word, bare, n);
+	for (k = 0; near != NULL && k < n; k++)
+		if (bare[k] == near)
+			return names[k];
+	return NULL;
+}
+
+int suggest_unknown_cap(FILE *out, const char *prog, const char *word)
+{
+	const char *near = suggest_cap_name(word);
 
 	/* libcap's line has named the word already: ours only adds a guess. */
 	if (near == NULL)

@@ -54,8 +54,15 @@ int suggest_say(FILE *out, const char *prog, const char *what,
 		const char *word, const char *answer);
 
 /*
+ * The capability name word was probably meant to be: suggest_nearest()
+ * over suggest_cap_names(), and for a word without the "cap_" prefix
+ * ("perfmon", "sys_admin") the same with it. NULL when none is near.
+ */
+const char *suggest_cap_name(const char *word);
+
+/*
  * For a capability name libcap refused, after libcap's line naming it: the
- * "unknown capability" line, but only when suggest_cap_names() has a near
+ * "unknown capability" line, but only when suggest_cap_name() has a near
  * name (else libcap's line said it all). Returns 1 when printed.
  */
 int suggest_unknown_cap(FILE *out, const char *prog, const char *word);

@@ -655,6 +655,27 @@ int walk_open_file(int dirfd, const char *name, struct stat *st)
 
 int walk_open_beneath(int rootfd, const char *relpath, struct stat *st)
 {
+	return walk_open_beneath_checked(rootfd, relpath, st, NULL, NULL);
+}
+
+/* Closes fd when check refuses it; errno is the check's. */
+static int checked_dir(int fd, const char *relpath, size_t len,
+		       walk_dir_check *check, void *arg)
+{
+	int saved;
+
+	if (fd < 0 || check == NULL || check(fd, relpath, len, arg) == 0)
+		return fd;
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int walk_open_beneath_checked(int rootfd, const char *relpath,
+			      struct stat *st, walk_dir_check *check,
+			      void *arg)
+{
 	char component[256];
 	const char *p = relpath;
 	int dirfd = rootfd;
@@ -677,9 +698,12 @@ int walk_open_beneath(int rootfd, const char *relpath, struct stat *st)
 			if (p[len] == '\0')
 				fd = walk_open_file(dirfd, component, st);
 			else
-				fd = openat(dirfd, component, O_PATH |
-					    O_DIRECTORY | O_NOFOLLOW |
-					    O_CLOEXEC);
+				fd = checked_dir(openat(dirfd, component,
+						O_PATH | O_DIRECTORY |
+						O_NOFOLLOW | O_CLOEXEC),
+						relpath,
+						(size_t)(p + len - relpath),
+						check, arg);
 			saved = errno;
 		}
 		if (dirfd != rootfd)

@@ -142,4 +142,16 @@ int walk_open_file(int dirfd, const char *name, struct stat *st);
  */
 int walk_open_beneath(int rootfd, const char *relpath, struct stat *st);
 
+/*
+ * The same, calling check(fd, relpath, len, arg) on each directory opened
+ * on the way below rootfd (fd is that directory, the first len bytes of
+ * relpath name it); a check that returns -1 ends the walk with its errno.
+ * rootfd itself is not checked: the caller has it already.
+ */
+typedef int walk_dir_check(int fd, const char *relpath, size_t len,
+			   void *arg);
+int walk_open_beneath_checked(int rootfd, const char *relpath,
+			      struct stat *st, walk_dir_check *check,
+			      void *arg);
+
 #endif

@@ -37,10 +37,13 @@
  *  4. The broadcaster waits until every slot is DONE or its thread is
  *     GONE (exited, or a zombie that will never run again), then lists
  *     /proc/self/task again: threads created meanwhile get slots and
- *     signals too. It stops when a listing taken after every slot settled
- *     finds nobody new. Should no thread answer for LPSX_STALL_NS, the
- *     process is killed: the caller has changed, so returning would leave
- *     threads that differ.
+ *     signals too, those that were handed the id of a thread met before
+ *     included (a listed thread is its id and its /proc inode). It stops
+ *     when a listing taken after every slot settled finds nobody new and
+ *     a count of the process's threads proves no live thread is missing
+ *     (a listing can skip one: lpsx_run_census). Should no thread answer
+ *     for LPSX_STALL_NS, the process is killed: the caller has changed,
+ *     so returning would leave threads that differ.
  *
  * A slot's ticket packs the generation with the phase, so a late or
  * duplicated signal from an earlier broadcast can never claim a slot of
@@ -84,6 +87,7 @@ struct lpsx_slot {
 	long result;		/* the handler's result; -errno on failure */
 	/* Used by the broadcaster only. */
 	pid_t ptid;		/* the id /proc lists it under (its own namespace's) */
+	uint64_t ino;		/* which thread that id named (lpsx_proc_ino) */
 	uint64_t sent_ns;	/* when it was last signalled or checked */
 };
 
@@ -93,6 +97,13 @@ struct lpsx_command {
 	long arg[6];
 	int nargs;		/* how many arguments the caller gave, for reports */
 };
+
+/*
+ * psx_lock.c: the broadcast lock; lpsx_lock() returns 1 if it took over a
+ * stale one, -1 (EDEADLK) if the calling thread holds it already.
+ */
+int lpsx_lock(void);
+void lpsx_unlock(void);
 
 /* psx_rawsig.c: rt_sigaction() and rt_sigprocmask() as the kernel has them. */
 #define LPSX_KSET_WORDS	(64 / (8 * sizeof(unsigned long)))
@@ -130,10 +141,12 @@ struct lpsx_task {
 	int pending;		/* LPSX_SIGNAL is in its own SigPnd */
 	int levels;		/* fields on its NSpid line; 0 without one */
 	pid_t tid;		/* the last of them: its id in our namespace */
+	long threads;		/* Threads: of its process; -1 if not shown */
 };
 
 int lpsx_proc_open(pid_t *self_ptid, int *translate);
 int lpsx_proc_task(int dirfd, pid_t ptid, struct lpsx_task *task);
+int lpsx_proc_ino(int dirfd, pid_t ptid, uint64_t *ino);
 int lpsx_proc_gone(int err);
 
 /* psx_threads.c: the slot table and the walk over /proc/self/task. */
@@ -159,6 +172,7 @@ int lpsx_run_each(struct lpsx_run *run, int (*fn)(struct lpsx_run *, pid_t));
 void lpsx_run_close(struct lpsx_run *run);
 int lpsx_run_preflight(struct lpsx_run *run);
 int lpsx_run_sweep(struct lpsx_run *run);
+int lpsx_run_census(struct lpsx_run *run);
 int lpsx_run_wait(struct lpsx_run *run);
 pid_t lpsx_gettid(void);
 uint64_t lpsx_now_ns(void);

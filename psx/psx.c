@@ -6,20 +6,22 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lpsx.h"
 
 /*
- * One broadcast at a time. Threads waiting here still run their handlers
- * (a signal interrupts the wait), so a queue of callers cannot deadlock
- * with the broadcast in progress. fork() takes the lock too (atfork, set
- * up by the constructor below): a child is never born in the middle of a
- * broadcast, so it starts with no broadcast active and the lock free, and
- * can broadcast to its own threads at once.
+ * One broadcast at a time (psx_lock.c). Threads waiting for the lock still
+ * run their handlers (a signal interrupts the wait), so a queue of callers
+ * cannot deadlock with the broadcast in progress. fork() takes the lock
+ * too (atfork, set up by the constructor below): a child is never born in
+ * the middle of a broadcast, so it starts with no broadcast active and
+ * the lock free, and can broadcast to its own threads at once. A child
+ * born without the atfork handlers (_Fork(), clone()) finds the lock its
+ * parent held stale, and takes it over.
  */
-static pthread_mutex_t broadcast_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Atomic; read by the broadcaster after each broadcast. */
 static int sensitivity = PSX_IGNORE;
@@ -30,21 +32,37 @@ static uint32_t last_gen;
 /* Kept between broadcasts so the hash is not reallocated every time. */
 static struct lpsx_run run = { .dirfd = -1 };
 
+/*
+ * Set in a thread whose fork() comes from a signal handler that
+ * interrupted its own broadcast: that fork neither waits for the lock
+ * (it would wait for itself) nor releases it in the parent, where the
+ * broadcast goes on. The child finds the lock stale and takes it over.
+ */
+static __thread int fork_inside_broadcast;
+
 static void lock_for_fork(void)
 {
-	pthread_mutex_lock(&broadcast_lock);
+	fork_inside_broadcast = lpsx_lock() < 0;
 }
 
-static void unlock_after_fork(void)
+static void unlock_in_parent(void)
 {
-	pthread_mutex_unlock(&broadcast_lock);
+	if (!fork_inside_broadcast)
+		lpsx_unlock();
+	fork_inside_broadcast = 0;
+}
+
+static void unlock_in_child(void)
+{
+	fork_inside_broadcast = 0;
+	lpsx_unlock();
 }
 
 __attribute__((constructor)) static void register_fork_handlers(void)
 {
 	int saved = errno;
 
-	pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
+	pthread_atfork(lock_for_fork, unlock_in_parent, unlock_in_child);
 	errno = saved;
 }
 
@@ -73,6 +91,28 @@ static void die_inconsistent(const char *what)
 		"thread %d, so the process is killed rather than left with "
 		"threads that differ\n", what, strerror(err), lpsx_command.nr,
 		(int)run.self);
+	kill(run.pid, SIGKILL);
+	_exit(127);
+}
+
+/*
+ * Listings kept finding new threads, or kept missing one that the count
+ * says is there, for LPSX_STALL_NS after the caller's call and over
+ * ENDLESS_ROUNDS listings (so a slow but finite broadcast, thousands of
+ * threads under valgrind, is not taken for an endless one): threads are
+ * created faster than they can be reached, or one cannot be listed at
+ * all. Each may hold the old state, and waiting longer promises nothing,
+ * so, as for a thread that never answers, the process is killed.
+ */
+#define ENDLESS_ROUNDS	1000u
+
+static void die_endless(void)
+{
+	fprintf(stderr, "libpsx: system call %ld was made by thread %d, but "
+		"for %llu s every listing of the threads found new ones or "
+		"missed one; the process is killed rather than left with "
+		"threads that differ\n", lpsx_command.nr, (int)run.self,
+		(unsigned long long)(LPSX_STALL_NS / 1000000000u));
 	kill(run.pid, SIGKILL);
 	_exit(127);
 }
@@ -120,14 +160,119 @@ static void die_unreached(void)
 	_exit(127);
 }
 
+/* A system call's result that is an error (-errno, as the handler stores it). */
+static int failed(long result)
+{
+	return result < 0 && result > -4096;
+}
+
+static void print_call(void)
+{
+	int a;
+
+	fprintf(stderr, "%ld(", lpsx_command.nr);
+	for (a = 0; a < lpsx_command.nargs; a++)
+		fprintf(stderr, "%s%ld", a ? ", " : "", lpsx_command.arg[a]);
+	fputc(')', stderr);
+}
+
 /*
- * After the broadcast: a thread whose result differs from the caller's is
- * reported (PSX_WARNING) and kills the process (PSX_ERROR). Lock held.
+ * The calls that change a thread's own privileges: its credentials and
+ * capability sets, securebits (keep-capabilities among them), ambient and
+ * bounding sets, no_new_privs and seccomp filters. Each acts on the
+ * calling thread alone, so when one fails in a thread, that thread has
+ * kept what the caller gave up. Other calls may fail in the other threads
+ * for want of anything to do: chroot(2) changes the root every thread
+ * shares, after which a relative or absolute path names another place.
+ */
+static int changes_privilege(const struct lpsx_command *cmd)
+{
+	switch (cmd->nr) {
+	case SYS_capset:
+	case SYS_setuid: case SYS_setgid:
+	case SYS_setreuid: case SYS_setregid:
+	case SYS_setresuid: case SYS_setresgid:
+	case SYS_setgroups:
+#ifdef SYS_setuid32
+	case SYS_setuid32: case SYS_setgid32:
+	case SYS_setreuid32: case SYS_setregid32:
+	case SYS_setresuid32: case SYS_setresgid32:
+	case SYS_setgroups32:
+#endif
+#ifdef SYS_seccomp
+	case SYS_seccomp:
+#endif
+		return 1;
+	case SYS_prctl:
+		switch (cmd->arg[0]) {
+		case PR_CAPBSET_DROP:
+		case PR_SET_SECUREBITS:
+		case PR_SET_KEEPCAPS:
+		case PR_CAP_AMBIENT:
+		case PR_SET_NO_NEW_PRIVS:
+		case PR_SET_SECCOMP:
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * After the broadcast: a thread in which a call that changes privileges
+ * failed (a seccomp filter of its own, credentials or capabilities it
+ * changed by itself) has not changed, while the caller has: setuid(65534)
+ * that fails in one worker leaves that worker root. That is not a result
+ * to weigh with the sensitivity but the half-changed process libpsx
+ * exists to prevent, the same as a thread it could not reach, so it ends
+ * the process whatever the sensitivity; glibc's own setuid() broadcast
+ * aborts the process in this case too (its setxid consistency check).
+ * Lock held.
+ */
+static void check_failures(void)
+{
+	uint32_t i, shown = 0;
+
+	if (!changes_privilege(&lpsx_command))
+		return;
+
+	for (i = 0; i < run.nslots; i++) {
+		const struct lpsx_slot *slot = lpsx_slot_at(i);
+
+		if (LPSX_PHASE(__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE)) !=
+		    LPSX_DONE || !failed(slot->result))
+			continue;
+		if (shown == 0) {
+			fprintf(stderr, "libpsx: system call ");
+			print_call();
+			fprintf(stderr, " was made by thread %d, but failed in "
+				"these threads, which keep their old state:\n",
+				(int)run.self);
+		}
+		if (shown++ < 32)
+			fprintf(stderr, "libpsx:   thread %d: errno %ld (%s)\n",
+				(int)slot->tid, -slot->result,
+				strerror((int)-slot->result));
+	}
+	if (shown == 0)
+		return;
+	if (shown > 32)
+		fprintf(stderr, "libpsx:   and %u more\n", shown - 32);
+	fprintf(stderr, "libpsx: killing process %d rather than leave it with "
+		"threads that differ\n", (int)run.pid);
+	kill(run.pid, SIGKILL);
+	_exit(127);
+}
+
+/*
+ * After the broadcast: a thread whose call succeeded with a result that
+ * differs from the caller's (setfsuid() returns the previous id, which
+ * threads may not share) is reported (PSX_WARNING) and kills the process
+ * (PSX_ERROR). Lock held.
  */
 static void check_results(long expected)
 {
 	int level = __atomic_load_n(&sensitivity, __ATOMIC_RELAXED);
-	const struct lpsx_command *cmd = &lpsx_command;
 	char want[80], got[80];
 	unsigned mismatches = 0;
 	uint32_t i;
@@ -142,13 +287,9 @@ static void check_results(long expected)
 		    LPSX_DONE || slot->result == expected)
 			continue;
 		if (mismatches++ == 0) {
-			int a;
-
-			fprintf(stderr, "libpsx: threads differ on system call %ld(",
-				cmd->nr);
-			for (a = 0; a < cmd->nargs; a++)
-				fprintf(stderr, "%s%ld", a ? ", " : "", cmd->arg[a]);
-			fprintf(stderr, "): thread %d (the caller) returned %s\n",
+			fprintf(stderr, "libpsx: threads differ on system call ");
+			print_call();
+			fprintf(stderr, ": thread %d (the caller) returned %s\n",
 				(int)run.self, want);
 		}
 		describe(got, sizeof(got), slot->result);
@@ -168,7 +309,7 @@ static long refuse(void)
 	int err = errno;
 
 	lpsx_run_close(&run);
-	pthread_mutex_unlock(&broadcast_lock);
+	lpsx_unlock();
 	errno = err;
 	return -1;
 }
@@ -182,10 +323,13 @@ static long refuse(void)
  */
 static long broadcast(long nr, const long arg[6], int nargs)
 {
-	int saved_errno = errno, found;
+	int saved_errno = errno, found, complete;
+	uint64_t since;
+	unsigned rounds = 0;
 	long ret;
 
-	pthread_mutex_lock(&broadcast_lock);
+	if (lpsx_lock() < 0)
+		return -1;	/* EDEADLK: from a handler inside our broadcast */
 	if (lpsx_run_open(&run) < 0 || lpsx_run_preflight(&run) < 0 ||
 	    lpsx_signal_claim() < 0)
 		return refuse();
@@ -202,22 +346,35 @@ static long broadcast(long nr, const long arg[6], int nargs)
 	__atomic_store_n(&lpsx_active_gen, run.gen, __ATOMIC_RELEASE);
 	/*
 	 * Until a listing taken after every known thread has settled finds
-	 * nobody new: a thread created by one that had not yet run the call
-	 * may have inherited the old state, and must run it too.
+	 * nobody new, and a count shows it skipped nobody either: a thread
+	 * created by one that had not yet run the call may have inherited
+	 * the old state, and must run it too. Bounded: see die_endless().
 	 */
+	since = lpsx_now_ns();
 	for (;;) {
+		if (rounds < ENDLESS_ROUNDS)
+			rounds++;
+		else if (lpsx_now_ns() - since >= LPSX_STALL_NS)
+			die_endless();
 		found = lpsx_run_sweep(&run);
 		if (found < 0)
 			die_inconsistent("cannot reach every thread");
-		if (found == 0)
-			break;
+		if (found == 0) {
+			complete = lpsx_run_census(&run);
+			if (complete < 0)
+				die_inconsistent("cannot count the threads");
+			if (complete)
+				break;
+			continue;	/* a listing skipped one: list again */
+		}
 		if (lpsx_run_wait(&run) < 0)
 			die_unreached();
 	}
 	__atomic_store_n(&lpsx_active_gen, 0, __ATOMIC_RELEASE);
 	lpsx_run_close(&run);
+	check_failures();
 	check_results(ret);
-	pthread_mutex_unlock(&broadcast_lock);
+	lpsx_unlock();
 	errno = saved_errno;
 	return ret;
 }

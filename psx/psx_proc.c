@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/magic.h>
@@ -132,6 +133,31 @@ fail:
 	return -1;
 }
 
+/*
+ * Which thread a listed id names now: the inode number of its directory
+ * in the task directory. Ids are reused, at once in a PID namespace with
+ * a small pid_max: a thread that made the call can exit and a thread
+ * created by one that has not made it yet can get its id, in the middle
+ * of a broadcast, and must not be taken for the first. Each proc inode
+ * pins the thread it was made for, and a path lookup revalidates it
+ * (a name whose thread has gone gets a new inode, numbered afresh), so
+ * two threads never share a number while both are known to us. The
+ * numbers of readdir's d_ino are not used: they can come from a cached
+ * entry that is not looked at again. -1 with errno: ENOENT when the
+ * thread has gone.
+ */
+int lpsx_proc_ino(int dirfd, pid_t ptid, uint64_t *ino)
+{
+	struct stat st;
+	char name[16];
+
+	snprintf(name, sizeof(name), "%d", (int)ptid);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -1;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
 /* True for the errors of a thread that has exited meanwhile. */
 int lpsx_proc_gone(int err)
 {
@@ -164,6 +190,11 @@ static int parse_line(const char *line, struct lpsx_task *task)
 
 	if (strncmp(line, "State:\t", 7) == 0) {
 		task->state = line[7];
+	} else if (strncmp(line, "Threads:\t", 9) == 0) {
+		s = line + 9;
+		task->threads = parse_id(&s);
+		if (*s != '\0')
+			task->threads = -1;
 	} else if (strncmp(line, "SigPnd:\t", 8) == 0) {
 		task->pending = has_signal(line + 8, LPSX_SIGNAL);
 	} else if (strncmp(line, "SigBlk:\t", 8) == 0) {
@@ -198,6 +229,7 @@ int lpsx_proc_task(int dirfd, pid_t ptid, struct lpsx_task *task)
 	int fd, saved, done = 0;
 
 	memset(task, 0, sizeof(*task));
+	task->threads = -1;
 	snprintf(name, sizeof(name), "%d/status", (int)ptid);
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -33,12 +33,19 @@ uint32_t lpsx_active_gen;
 uint32_t lpsx_acks;
 
 /*
- * The disposition we chain to, under a sequence lock: odd while the
- * broadcaster rewrites it (lpsx_signal_claim). A handler reading it in
- * another thread waits for an even count; the broadcaster blocks the
+ * The dispositions we chain to, under a sequence lock: odd while the
+ * broadcaster rewrites them (lpsx_signal_claim). A handler reading them
+ * in another thread waits for an even count; the broadcaster blocks the
  * signal while the count is odd, so its own thread never waits on itself.
+ * next is the one we replaced last; prev the one next replaced, kept
+ * for when next leads back to us (see forward).
  */
-static struct lpsx_ksigaction chained;
+struct chain {
+	struct lpsx_ksigaction next;
+	struct lpsx_ksigaction prev;
+	unsigned long has_next, has_prev;
+};
+static struct chain chained;
 static uint32_t chained_seq;
 
 pid_t lpsx_gettid(void)
@@ -53,7 +60,8 @@ static int is_ours(const siginfo_t *info)
 	       info->si_pid == getpid();
 }
 
-_Static_assert(sizeof(struct lpsx_ksigaction) % sizeof(unsigned long) == 0,
+_Static_assert(sizeof(struct lpsx_ksigaction) % sizeof(unsigned long) == 0 &&
+	       sizeof(struct chain) % sizeof(unsigned long) == 0,
 	       "copy_words copies whole words");
 
 static void copy_words(void *dst, const void *src, size_t size)
@@ -67,8 +75,8 @@ static void copy_words(void *dst, const void *src, size_t size)
 				 __ATOMIC_RELAXED);
 }
 
-/* A consistent copy of the chained disposition; safe in a handler. */
-static void read_chained(struct lpsx_ksigaction *out)
+/* A consistent copy of the chained dispositions; safe in a handler. */
+static void read_chained(struct chain *out)
 {
 	for (;;) {
 		uint32_t before = __atomic_load_n(&chained_seq, __ATOMIC_ACQUIRE);
@@ -84,9 +92,20 @@ static void read_chained(struct lpsx_ksigaction *out)
 	}
 }
 
+/* Lock held: a handler that installed itself over ours becomes next. */
 static void write_chained(const struct lpsx_ksigaction *act)
 {
-	copy_words(&chained, act, sizeof(chained));
+	struct chain now;
+
+	copy_words(&now, &chained, sizeof(now));
+	if (now.has_next && memcmp(&now.next, act, sizeof(*act)) == 0)
+		return;
+	if (now.has_next) {
+		copy_words(&chained.prev, &now.next, sizeof(now.next));
+		__atomic_store_n(&chained.has_prev, 1ul, __ATOMIC_RELAXED);
+	}
+	copy_words(&chained.next, act, sizeof(*act));
+	__atomic_store_n(&chained.has_next, 1ul, __ATOMIC_RELAXED);
 }
 
 /* The default action of a real-time signal (the process ends), by hand. */
@@ -105,16 +124,44 @@ static void die_by_default(int sig)
 }
 
 /*
+ * How many handlers a signal has been passed through, kept in the last
+ * word of the siginfo the kernel gave the first one (padding, zero for
+ * every kind of signal; every handler in a chain is handed the same one).
+ * Two copies of libpsx that each took the signal back from the other
+ * chain to each other, and a handler that chains to whatever it replaced
+ * can point back at us too: without a count, a signal that neither takes
+ * would be passed round until the stack ran out. Past HOPS_NEXT passes,
+ * each copy hands it to prev instead, the disposition it had chained to
+ * before the one that leads back: following those ends at the handler
+ * installed before any of us (glibc's, or the program's). Past HOPS_MAX
+ * it is dropped.
+ */
+#define HOPS_MAGIC	0x70730000u
+#define HOPS_NEXT	8u
+#define HOPS_MAX	16u
+
+static uint32_t *hops_word(siginfo_t *info)
+{
+	return (uint32_t *)(void *)((char *)info + sizeof(*info) - sizeof(uint32_t));
+}
+
+/*
  * Somebody else's signal 33. The chained handler runs with its own
  * sa_mask added, as the kernel would have done; SA_RESETHAND and
  * SA_NODEFER of a chained handler are not emulated.
  */
 static void forward(int sig, siginfo_t *info, void *context)
 {
+	uint32_t *word = hops_word(info), before = *word, hops;
 	struct lpsx_ksigaction next;
 	struct lpsx_kset saved;
+	struct chain chain;
 
-	read_chained(&next);
+	hops = (before & 0xffff0000u) == HOPS_MAGIC ? before & 0xffffu : 0;
+	if (hops >= HOPS_MAX)
+		return;
+	read_chained(&chain);
+	next = hops >= HOPS_NEXT && chain.has_prev ? chain.prev : chain.next;
 	/* Whatever the flags say: SA_SIGINFO with SIG_DFL is still the default. */
 	if (next.handler == (void *)SIG_IGN)
 		return;
@@ -123,10 +170,12 @@ static void forward(int sig, siginfo_t *info, void *context)
 		return;
 	}
 	lpsx_ksig_mask(SIG_BLOCK, &next.mask, &saved);
+	*word = HOPS_MAGIC | (hops + 1);
 	if (next.flags & SA_SIGINFO)
 		((void (*)(int, siginfo_t *, void *))next.handler)(sig, info, context);
 	else
 		((void (*)(int))next.handler)(sig);
+	*word = before;		/* the siginfo is the kernel's again */
 	lpsx_ksig_mask(SIG_SETMASK, &saved, NULL);
 }
 

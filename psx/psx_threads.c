@@ -96,12 +96,15 @@ static void hash_put(uint32_t *hash, uint32_t size, pid_t tid, uint32_t index)
 	hash[h] = index + 1;
 }
 
-static int hash_has(const struct lpsx_run *run, pid_t ptid)
+/* Whether this thread (this id, naming this inode) already has a slot. */
+static int hash_has(const struct lpsx_run *run, pid_t ptid, uint64_t ino)
 {
 	uint32_t h = hash_tid(ptid, run->hash_size);
 
 	while (run->hash[h] != 0) {
-		if (lpsx_slot_at(run->hash[h] - 1)->ptid == ptid)
+		const struct lpsx_slot *slot = lpsx_slot_at(run->hash[h] - 1);
+
+		if (slot->ptid == ptid && slot->ino == ino)
 			return 1;
 		h = (h + 1) & (run->hash_size - 1);
 	}
@@ -268,13 +271,25 @@ static pid_t our_tid(const struct lpsx_run *run, pid_t ptid)
 	return task.tid;
 }
 
+/*
+ * A listed id that has a slot may name another thread by now (see
+ * lpsx_proc_ino): that one gets a slot of its own. The cost is one
+ * lookup per listed thread per sweep; a thread whose inode was evicted
+ * from the cache between two sweeps looks new and makes the call twice,
+ * which is the safe side.
+ */
 static int add_task(struct lpsx_run *run, pid_t ptid)
 {
 	struct lpsx_slot *slot;
 	uint32_t index;
+	uint64_t ino;
 	pid_t tid;
 
-	if (ptid == run->self_ptid || hash_has(run, ptid))
+	if (ptid == run->self_ptid)
+		return 0;
+	if (lpsx_proc_ino(run->dirfd, ptid, &ino) < 0)
+		return lpsx_proc_gone(errno) ? 0 : -1;
+	if (hash_has(run, ptid, ino))
 		return 0;
 	tid = our_tid(run, ptid);
 	if (tid <= 0)
@@ -289,6 +304,7 @@ static int add_task(struct lpsx_run *run, pid_t ptid)
 	slot = lpsx_slot_at(index);
 	__atomic_store_n(&slot->tid, tid, __ATOMIC_RELAXED);
 	slot->ptid = ptid;
+	slot->ino = ino;
 	slot->result = 0;
 	slot->sent_ns = lpsx_now_ns();
 	__atomic_store_n(&slot->ticket, LPSX_TICKET(run->gen, LPSX_PENDING),
@@ -329,6 +345,62 @@ int lpsx_run_sweep(struct lpsx_run *run)
 	if (lpsx_run_each(run, sweep_one) < 0)
 		return -1;
 	return (int)run->found;
+}
+
+/*
+ * Whether a listing that found nobody new missed no live thread either.
+ * procfs hands out a task directory a batch at a time and resumes by the
+ * id of the next thread, or, once that one has gone, by position: when a
+ * thread listed before has exited too, the position now lies past a live
+ * thread, which that listing never shows (and a walk cut short by the
+ * exit of the thread it stood on resumes by position as well). The
+ * thread skipped may be one created, with the old state, by a thread
+ * that had not yet made the call.
+ *
+ * So the end is proven by counting instead. Called only when every slot
+ * has settled (DONE: made the call; GONE: exited or a zombie, neither of
+ * which creates threads). First the kernel's count of our threads, N,
+ * is read (Threads:, the same count the zombie main thread and threads
+ * still exiting are in); then each slot's thread is looked up again by
+ * its id and inode. Every slot was made before N was read, and a thread
+ * that has exited never comes back under the same inode, so each found
+ * alive now was alive when N was read: if these plus the caller make N,
+ * every thread alive at that moment had settled, and since a thread that
+ * has made the call creates only threads that have made it too, no
+ * thread with the old state exists or can appear. Otherwise (a thread
+ * was skipped, or one met has exited since N was read) the caller lists
+ * again. Each slot is a different thread (hash_has), so none is counted
+ * twice; one whose inode was evicted and renewed is counted as gone, and
+ * the next listing gives it a slot of its own.
+ *
+ * Returns 1 when proven, 0 when not, -1 with errno when our own status
+ * cannot be read or shows no count.
+ */
+int lpsx_run_census(struct lpsx_run *run)
+{
+	struct lpsx_task me;
+	uint64_t alive = 1;	/* the caller */
+	uint32_t i;
+
+	if (lpsx_proc_task(run->dirfd, run->self_ptid, &me) < 0)
+		return -1;
+	if (me.threads <= 0) {
+		errno = EPROTO;
+		return -1;
+	}
+	for (i = 0; i < run->nslots; i++) {
+		const struct lpsx_slot *slot = lpsx_slot_at(i);
+		uint64_t ino;
+
+		if (lpsx_proc_ino(run->dirfd, slot->ptid, &ino) < 0) {
+			if (lpsx_proc_gone(errno))
+				continue;
+			return -1;
+		}
+		if (ino == slot->ino)
+			alive++;
+	}
+	return alive == (uint64_t)me.threads;
 }
 
 /*

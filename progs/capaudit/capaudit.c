@@ -233,8 +233,8 @@ static int parse_options(int argc, char **argv, struct opts *o)
 	case 1:
 		return status;
 	case -1:
-		suggest_getopt(stderr, PROG, argv[optind - 1], g.longopts);
 		fprintf(stderr, "%s: try 'capaudit --help'\n", PROG);
+		suggest_getopt(stderr, PROG, argv[optind - 1], g.longopts);
 		return 2;
 	}
 	return 0;

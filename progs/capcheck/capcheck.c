@@ -167,6 +167,36 @@ static void warn_plus(const char *path, unsigned long n, const char *t)
 	free(group);
 }
 
+/*
+ * "perf_users" where a group of that name exists: pam_cap reads a word
+ * without '@' as a user name only (CVE-2025-1390), so the line never
+ * selects the group's members. Name the fix, as warn_plus() does.
+ */
+static void warn_missing_at(const char *path, unsigned long n, const char *t)
+{
+	char *group;
+
+	if (!escape_is_shown_as_is(t)) {
+		warn_line(path, n, "unknown user '%s': never matches; a group "
+			  "of that name exists, which is written '@' and its "
+			  "name (not shown here: it holds characters a "
+			  "terminal would not show as they are)", t);
+		return;
+	}
+	if (asprintf(&group, "@%s'?", t) < 0)
+		errx(EXIT_FAILURE, "out of memory");
+	warn_line_tail(path, n, group, "unknown user '%s': never matches; "
+		       "there is a group '%s': did you mean '", t, t);
+	free(group);
+}
+
+/* Is t the name of a group (a failed lookup counts as no)? */
+static int group_exists(const char *t)
+{
+	errno = 0;
+	return getgrnam(t) != NULL;
+}
+
 /* Warns about one "who" token that can never select anybody. */
 static void check_who(const char *path, unsigned long n, const char *t)
 {
@@ -198,8 +228,46 @@ static void check_who(const char *path, unsigned long n, const char *t)
 	else if (t[0] == '#')
 		warn_line(path, n, "'%s' is a user name: '#' starts a comment "
 			  "only at the start of a line", t);
+	else if (group_exists(t))
+		warn_missing_at(path, n, t);
 	else
 		warn_line(path, n, "unknown user '%s': never matches", t);
+}
+
+/*
+ * "cap_perfmon," grants cap_perfmon: libcap's IAB parser (and ours, and
+ * so both pam_cap modules) ends the list at a trailing comma without a
+ * word. It is most often a list broken by a space ("cap_perfmon, cap_bpf
+ * @perf_users"), whose next capability then reads as a user name: say
+ * what is granted, and when the next word is capability text, how to
+ * write the list.
+ */
+static void check_trailing_comma(const char *path,
+				 const struct capconf_line *line)
+{
+	const char *caps = line->tok[0];
+	size_t len = strlen(caps);
+	char *joined;
+
+	if (len < 2 || caps[len - 1] != ',' || !caps_text_valid(caps))
+		return;
+	if (line->ntok < 2 || !caps_text_valid(line->tok[1]) ||
+	    strcmp(line->tok[1], "all") == 0 ||
+	    strcmp(line->tok[1], "none") == 0 ||
+	    !escape_is_shown_as_is(caps) ||
+	    !escape_is_shown_as_is(line->tok[1])) {
+		warn_line(path, line->number, "'%s' ends in a comma: pam_cap "
+			  "grants '%.*s' and reads the next word as a user",
+			  caps, (int)(len - 1), caps);
+		return;
+	}
+	if (asprintf(&joined, "%s%s'", caps, line->tok[1]) < 0)
+		errx(EXIT_FAILURE, "out of memory");
+	warn_line_tail(path, line->number, joined, "'%s' ends in a comma: "
+		       "pam_cap grants '%.*s' and reads '%s' as a user; for "
+		       "both, write '", caps, (int)(len - 1), caps,
+		       line->tok[1]);
+	free(joined);
 }
 
 /* What a line that ends pam_cap's scan means for the users. */
@@ -256,6 +324,7 @@ static int lint(const char *path)
 			warn_line(path, line->number, "'%s' is not valid IAB "
 				  "text: users it matches get nothing",
 				  line->tok[0]);
+		check_trailing_comma(path, line);
 		if (line->ntok == 1)
 			warn_line(path, line->number, "no users listed: "
 				  "never matches");
@@ -391,10 +460,15 @@ static void report_user(const char *path, const char *user)
 	capconf_match_release(&m);
 }
 
-static void __attribute__((noreturn)) usage(FILE *out, int status)
+static void print_usage(FILE *out)
 {
 	fprintf(out, "usage: %s [--config FILE] [--version] [USER...]\n",
 		PROG);
+}
+
+static void __attribute__((noreturn)) usage(FILE *out, int status)
+{
+	print_usage(out);
 	exit(status);
 }
 
@@ -432,13 +506,27 @@ int main(int argc, char **argv)
 	struct opts_getopt g;
 	int i, status;
 
+	/*
+	 * Nothing at all to go on: say what capcheck needs rather than
+	 * check the default file in silence. "--config FILE" alone still
+	 * checks FILE and prints only its warnings (capcheck(8)).
+	 */
+	if (argc < 2) {
+		print_usage(stderr);
+		fprintf(stderr, "%s: name a USER to see what pam_cap grants "
+			"them, or give --config FILE to check FILE alone\n",
+			PROG);
+		return EXIT_USAGE;
+	}
 	opts_build(&g, options, sizeof(options) / sizeof(options[0]));
 	switch (opts_parse(&g, argc, argv, &o, &status)) {
 	case 1:
 		return status;
 	case -1:
+		/* The usage, then the guess last, where it is seen. */
+		print_usage(stderr);
 		suggest_getopt(stderr, PROG, argv[optind - 1], g.longopts);
-		usage(stderr, EXIT_USAGE);
+		return EXIT_USAGE;
 	}
 	/* Unreadable: still say what each user gets (the module's answer). */
 	status = lint(o.config) < 0 ? EXIT_USAGE : EXIT_SUCCESS;

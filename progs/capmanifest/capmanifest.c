@@ -43,14 +43,14 @@ static const char *const commands[] = { "record", "verify", "restore", "add" };
 
 static void usage(FILE *out);
 /*
- * The plain answer before the usage text: which word was wrong, and what
- * was probably meant. capmanifest is ours, so no libcap line goes first.
+ * The usage text, then the plain answer last, where it is seen: which
+ * word was wrong, and what was probably meant.
  */
 static int bad_command(const char *word)
 {
+	usage(stderr);
 	suggest_unknown(stderr, "capmanifest", "command", word, commands,
 			sizeof(commands) / sizeof(commands[0]));
-	usage(stderr);
 	return 2;
 }
 
@@ -551,9 +551,9 @@ int main(int argc, char **argv)
 	case 1:
 		return status;
 	case -1:
+		usage(stderr);
 		suggest_getopt(stderr, "capmanifest", argv[optind - 1],
 			       g.longopts);
-		usage(stderr);
 		return 2;
 	}
 	status = take_operands(&o, argc, argv);

@@ -176,16 +176,6 @@ static int unreplaced_old_entries(const struct manifest *old,
 	return n;
 }
 
-static void print_change(const char *label, const struct entry *e)
-{
-	printf("%s ", label);
-	print_escaped(stdout, e->path);
-	printf(" %s", e->text);
-	if (e->rootid != 0)
-		printf(" [rootid=%u]", (unsigned)e->rootid);
-	printf("\n");
-}
-
 static int same_entry(const struct entry *a, const struct entry *b)
 {
 	return strcmp(a->text, b->text) == 0 && a->rootid == b->rootid &&
@@ -237,7 +227,7 @@ int manifest_add_files(const char *path, char *const *files, int n)
 	for (i = 0; status == 0 && i < add.count; i++) {
 		const struct entry *e = &add.entries[i], *was = manifest_find(&old, e->path);
 
-		print_change(was == NULL ? "added:" : same_entry(was, e) ?
+		print_entry(was == NULL ? "added:" : same_entry(was, e) ?
 			     "unchanged:" : "updated:", e);
 	}
 	goto out;

@@ -186,11 +186,12 @@ void print_way(FILE *out, const struct way *w)
 }
 
 /*
- * One directory of the way, named by len bytes of name: 0 (way updated
- * if it is the first others may write), or -1 with errno.
+ * One directory of the way (a struct way), named by len bytes of name: 0
+ * (way updated if it is the first others may write), or -1 with errno.
  */
-static int check_dir(int dirfd, const char *name, size_t len, struct way *way)
+static int check_dir(int dirfd, const char *name, size_t len, void *arg)
 {
+	struct way *way = arg;
 	struct stat st;
 	int rc;
 
@@ -214,52 +215,12 @@ static int check_dir(int dirfd, const char *name, size_t len, struct way *way)
 int open_checked_beneath(int rootfd, const char *relpath, struct stat *st,
 			 struct way *way)
 {
-	char component[256];
-	const char *p = relpath;
-	int dirfd = rootfd;
-
 	way->root_only = 1;
 	way->dir[0] = way->why[0] = '\0';
 	if (check_dir(rootfd, ".", 1, way) < 0)
 		return -1;
-	if (strncmp(p, "./", 2) == 0)
-		p += 2;
-	for (;;) {
-		size_t len = strcspn(p, "/");
-		int fd, saved;
-
-		if (len == 0 || len >= sizeof(component) ||
-		    (len == 2 && strncmp(p, "..", 2) == 0) ||
-		    (len == 1 && p[0] == '.')) {
-			saved = len >= sizeof(component) ? ENAMETOOLONG : EINVAL;
-			fd = -1;
-		} else {
-			memcpy(component, p, len);
-			component[len] = '\0';
-			if (p[len] == '\0') {
-				fd = walk_open_file(dirfd, component, st);
-			} else {
-				fd = openat(dirfd, component, O_PATH |
-					    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-				if (fd >= 0 && check_dir(fd, relpath,
-				    (size_t)(p + len - relpath), way) < 0) {
-					saved = errno;
-					close(fd);
-					fd = -1;
-					errno = saved;
-				}
-			}
-			saved = errno;
-		}
-		if (dirfd != rootfd)
-			close(dirfd);
-		if (fd < 0 || p[len] == '\0') {
-			errno = saved;
-			return fd;	/* ENOTDIR: a link where a directory was */
-		}
-		dirfd = fd;
-		p += len + 1;
-	}
+	return walk_open_beneath_checked(rootfd, relpath, st, check_dir,
+					 way);
 }
 
 /*

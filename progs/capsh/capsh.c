@@ -4,31 +4,24 @@
  * order, stops with exit status 1 at the first failure, and exits 0 after
  * the last argument (or with the status of what -- / -+ / == / =+ ran).
  *
- * Output, messages and exit codes follow libcap's capsh (2.66/2.76) line for
- * line. Deliberate differences, each kept small (for the man page):
- *  1. The usage line for --has-b says "exit 1 if capability xxx dropped".
- *     libcap's help says "not dropped", but both libcap and this capsh
- *     fail when the capability HAS been dropped from the bounding set.
- *  2. The usage text lists --dropped=xxx, which libcap accepts but does not
- *     document ("exit 1 unless capability xxx dropped").
- *  3. The usage line for --shell says the shell is used "for -- and -+";
- *     libcap's says "for --" although -+ uses it as well.
- *  4. --explain and --suggest print this project's own descriptions, which
- *     add since-which-kernel facts and root-equivalence warnings (and, for
- *     cap_perfmon, a recipe for giving perf to a group without root).
- *  5. Buffered standard output is flushed before --, ==, -+ and =+ start a
- *     program. libcap's capsh does not, so "capsh --print -- -c true" with
- *     stdout redirected to a file loses the --print text there, and with
- *     -+/=+ the child's output can come before capsh's own.
- *  6. --license keeps libcap's first line but names this project's
- *     authors on the second: this is not Andrew G. Morgan's code.
- *  7. stdout is flushed before --forkfor forks and its child leaves with
- *     _exit(). libcap's child calls exit(), so with stdout redirected,
- *     text capsh had buffered ("--mode --forkfor=1") is written twice.
- *  8. Additions, never in place of libcap's text: --version, and after
- *     libcap's lines for an unknown argument or capability name, one
- *     stderr line naming it with the nearest option or name
- *     (common/suggest.h).
+ * Output, messages and exit codes follow libcap 2.76's capsh line for
+ * line. The deliberate differences are rows of docs/differences.md, which
+ * tests/cli/progs_upstream_diff.sh holds us to:
+ *  - the usage line for --has-b says "exit 1 if capability xxx dropped":
+ *    libcap's says "not dropped", but both fail when the capability HAS
+ *    been dropped from the bounding set;
+ *  - --explain and --suggest print this project's own descriptions;
+ *  - numbers must be whole and in range (--uid=4294967296 is not uid 0);
+ *  - buffered standard output is flushed before --, ==, -+ and =+ start a
+ *    program, and before --forkfor forks (whose child leaves with
+ *    _exit()): libcap's capsh loses its --print text at exec when stdout
+ *    is a pipe or a file, and writes it twice after a fork;
+ *  - --license names this project's authors on its second line;
+ *  - additions, never in place of libcap's text: --json, --version, the
+ *    usage line for --dropped (an option libcap accepts but does not
+ *    list), each ending "(not in libcap)", and after libcap's lines for an
+ *    unknown argument or capability name, one stderr line naming it with
+ *    the nearest option or name (common/suggest.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,7 +147,7 @@ static const struct capsh_opt options[] = {
 	{ "--drop=", V, 0, run_drop,
 	  "  --drop=xxx     drop xxx,... caps from bounding set", 0 },
 	{ "--dropped=", V, 0, run_dropped,
-	  "  --dropped=xxx  exit 1 unless capability xxx dropped", 0 },
+	  "  --dropped=xxx  exit 1 unless capability xxx dropped (not in libcap)", 1 },
 	{ "--explain=", V, 0, run_explain,
 	  "  --explain=xxx  explain what capability xxx permits", 0 },
 	{ "--forkfor=", V, 0, run_forkfor,
@@ -213,7 +206,7 @@ static const struct capsh_opt options[] = {
 	{ "--secbits=", V, 0, run_secbits,
 	  "  --secbits=<n>  write a new value for securebits", 0 },
 	{ "--shell=", V, 0, run_shell,
-	  "  --shell=/xx/yy use /xx/yy instead of /bin/bash for -- and -+", 0 },
+	  "  --shell=/xx/yy use /xx/yy instead of /bin/bash for --", 0 },
 	{ "--strict", W, 0, run_strict,
 	  "  --strict       toggle --caps, --drop and --inh fixups", 0 },
 	{ "--suggest=", V, 0, run_suggest,

@@ -293,7 +293,8 @@ static int opt_version(void *p, const char *arg)
 
 /*
  * libcap's options (no help: its usage line names them), then ours, the
- * ones the usage text lists after libcap's lines.
+ * ones the usage text lists after libcap's lines, each marked "(not in
+ * libcap)" like every usage line the programs add.
  */
 static const struct opt options[] = {
 	{ NULL, 'r', no_argument, NULL, NULL, NULL,
@@ -305,18 +306,18 @@ static const struct opt options[] = {
 	  OPTS_FLAG(struct opts, show_rootid) },
 	{ NULL, 'l', no_argument, opt_license, NULL, NULL, 0 },
 	{ "one-file-system", 'x', no_argument, NULL, NULL,
-	  "with -r, stay on each operand's filesystem",
+	  "with -r, stay on each operand's filesystem (not in libcap)",
 	  OPTS_FLAG(struct opts, one_fs) },
 	{ "exclude", 0, required_argument, opt_exclude, "PATH",
-	  "with -r, skip PATH (as printed) and below", 0 },
+	  "with -r, skip PATH (as printed) and below (not in libcap)", 0 },
 	{ "json", 0, no_argument, NULL, NULL,
-	  "one JSON object per line (schema 1)",
+	  "one JSON object per line (schema 1) (not in libcap)",
 	  OPTS_FLAG(struct opts, json) },
 	{ "audit", 0, no_argument, NULL, NULL,
-	  "add each file's risk tier and a suggestion",
+	  "add each file's risk tier and a suggestion (not in libcap)",
 	  OPTS_FLAG(struct opts, audit) },
 	{ "version", 0, no_argument, opt_version, NULL,
-	  "print the version and exit", 0 },
+	  "print the version and exit (not in libcap)", 0 },
 };
 static const size_t n_options = sizeof(options) / sizeof(options[0]);
 

@@ -159,9 +159,10 @@ static void show_json(const char *arg, pid_t pid, cap_t caps, const char *text)
 }
 
 /*
- * After libcap's "Cannot parse pid --jsn" line, ours: a word that looks
- * like an option ("-" and a letter; "-1" is a bad pid) is named as an
- * unknown option with the nearest real one.
+ * After everything libcap prints (its "Cannot parse pid --jsn" line and
+ * the other pids' lines), ours, last where a person sees it: a word that
+ * looks like an option ("-" and a letter; "-1" is a bad pid) is named as
+ * an unknown option with the nearest real one.
  */
 static void suggest_option(const char *arg)
 {
@@ -177,6 +178,21 @@ static void suggest_option(const char *arg)
 			sizeof(options) / sizeof(options[0]));
 }
 
+/* The words main()'s loop takes for options (the rest are pids). */
+static int libcap_option(const char *arg)
+{
+	static const char *const words[] = {
+		"--help", "-h", "--usage", "--license", "--verbose", "--ugly",
+		"--legacy", "--iab", "--json", "--version",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(arg, words[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* Returns 0 when the pid's capabilities were shown, -1 after a message. */
 static int show_pid(const struct opts *o, const char *arg)
 {
@@ -188,7 +204,6 @@ static int show_pid(const struct opts *o, const char *arg)
 	if (error != 0) {
 		fprintf(stderr, "Cannot parse pid %s: (%s)\n", arg,
 			strerror(error));
-		suggest_option(arg);
 		return -1;
 	}
 	caps = cap_get_pid(pid);
@@ -261,6 +276,13 @@ int main(int argc, char *argv[])
 			return version_print("getpcaps");	/* ours */
 		else if (show_pid(&o, arg) < 0)
 			status = EXIT_FAILURE;
+	}
+	fflush(stdout);		/* the pids' lines first, also into one pipe */
+	for (i = 1; status != EXIT_SUCCESS && i < argc; i++) {
+		pid_t pid;
+
+		if (!libcap_option(argv[i]) && parse_pid(argv[i], &pid) != 0)
+			suggest_option(argv[i]);
 	}
 	return status;
 }

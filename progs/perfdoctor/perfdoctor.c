@@ -522,9 +522,9 @@ int main(int argc, char **argv)
 	case 1:
 		return status;
 	case -1:
+		usage(stderr);	/* then the guess, last */
 		suggest_getopt(stderr, "perfdoctor", argv[optind - 1],
 			       g.longopts);
-		usage(stderr);
 		return 2;
 	}
 	if (argc - optind > 1) {

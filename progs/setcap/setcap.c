@@ -3,16 +3,14 @@
  * setcap: set, remove or verify the file capabilities of regular files,
  * acting on (caps, file) pairs strictly left to right like libcap's setcap.
  *
- * Output is byte-identical to Debian's libcap 2.66 setcap, with libcap
- * 2.76's features: -f, the rejection of whitespace-only capability text and
- * the effective-set check before writing. Deliberate choices where the two
- * differ (tests/root/setcap_diff.sh lists them, setcap_ours.sh checks them):
- *  - messages name the file, as 2.66 does (2.76 names argv[0] by mistake);
- *  - --license names the program, as 2.76 does (2.66 echoes the option);
- *  - 2.76's "argument: <text>" debugging line on stdout is not printed;
- *  - the usage text is 2.66's, plus one line for -f at the end.
- * Anything we add is an extra line after libcap's, prefixed "setcap:"
- * (see setcap_explain.c).
+ * Output is byte-identical to libcap 2.76's setcap (-f, the rejection of
+ * whitespace-only capability text, the effective-set check before writing,
+ * its usage text and the "argument: <text>" line on stdout before a parse
+ * error). The deliberate differences are rows of docs/differences.md
+ * (messages name the file, not argv[0]; -n refuses values past uid_t; our
+ * --license copyright line), which tests/cli/progs_upstream_diff.sh holds
+ * us to. Anything we add is an extra line after libcap's, prefixed
+ * "setcap:" (see setcap_explain.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -46,21 +44,21 @@ struct opts {
 
 static void print_usage(void)
 {
-	/* libcap's usage text, to the byte, then our -f line. */
-	fputs("usage: setcap [-h] [-q] [-v] [-n <rootid>] (-r|-|<caps>) "
-	      "<filename> [ ... (-r|-|<capsN>) <filenameN> ]\n"
+	/* libcap 2.76's usage text, to the byte, then our lines. */
+	fputs("usage: setcap [--license] [-f] [-h] [-n <rootid>] [-q] [-v] "
+	      "(-r|-|<caps>) <filename> [ ... (-r|-|<capsN>) <filenameN> ]\n"
 	      "\n"
 	      " Note <filename> must be a regular (non-symlink) file.\n"
 	      " -r          remove capability from file\n"
 	      " -           read capability text from stdin\n"
 	      " <capsN>     cap_from_text(3) formatted file capability\n"
 	      " [ Note: capsh --suggest=\"something...\" might help you pick. ]\n"
+	      " --license   display the license info\n"
+	      " -f          force setting even when the capability is invalid\n"
 	      " -h          this message and exit status 0\n"
+	      " -n <rootid> write a user namespace (!= 0) limited capability\n"
 	      " -q          quietly\n"
 	      " -v          validate supplied capability matches file\n"
-	      " -n <rootid> write a user namespace (!= 0) limited capability\n"
-	      " --license   display the license info\n"
-	      " -f          force: a partial effective set or nothing to remove is not fatal\n"
 	      " --perf[=<subcommands>] <filename>  the least perf needs on this kernel, then verify (not in libcap)\n"
 	      " --perf-group=<group>  before --perf: make the file root:<group> 0750 without ACL entries first (not in libcap)\n"
 	      " --version   print the version and exit (not in libcap)\n",
@@ -162,6 +160,12 @@ static cap_t parse_caps(const char *text, int is_arg)
 	}
 	caps = cap_from_text(text);
 	if (caps == NULL) {
+		/*
+		 * 2.76's line, on stdout and unescaped as libcap prints it: the
+		 * text is the caller's own argument or standard input.
+		 */
+		printf("argument: %s\n", text);
+		fflush(stdout);
 		perror("fatal error");
 		print_usage();
 		if (is_arg && text[0] == '-') {
@@ -276,8 +280,10 @@ static void set_file(struct opts *o, cap_t caps, const char *file)
 			explain_effective(file, caps, 1);
 	}
 	if (cap_set_file(file, caps) == 0) {
-		if (caps != NULL && !o->quiet)
+		if (caps != NULL && !o->quiet) {
 			warn_above_kernel(file, caps);
+			warn_exec_target(file, caps);
+		}
 		return;
 	}
 	err = errno;

@@ -30,6 +30,12 @@ void explain_no_setfcap(void);
 void warn_above_kernel(const char *file, cap_t caps);
 
 /*
+ * setcap_target.c: after a successful write, a warning when the file is
+ * a "#!" script, whose capabilities the kernel ignores at exec.
+ */
+void warn_exec_target(const char *file, cap_t caps);
+
+/*
  * setcap_suggest.c: for an argument that starts with '-' and is no option,
  * "setcap: unknown option '<word>'" and the nearest option.
  */

@@ -223,5 +223,33 @@ expect_err "capcheck: $T/x\\012forged:1: warning: unknown user 'nosuch': never m
 cc 2 -c "$(printf '%s\033[2J' "$T/none")" alice
 expect_err "capcheck: $T/none\\033[2J: No such file or directory$nl" "case $cases"
 
+# No argument at all: what capcheck needs, not a silent check of the
+# default file (--config FILE alone still checks FILE, above).
+cc 2
+expect_out "" "case $cases"
+expect_err "usage: capcheck [--config FILE] [--version] [USER...]
+capcheck: name a USER to see what pam_cap grants them, or give --config FILE to check FILE alone$nl" "case $cases"
+
+# A group written without '@' (pam_cap reads it as a user name since the
+# CVE-2025-1390 fix) gets the fix when a group of that name exists; a
+# capability list cut by a trailing comma (both modules grant what comes
+# before it: tests/cli/pam_cap_conf_hints.sh) gets what is granted, and
+# the joined list when the next word is capability text.
+printf 'cap_perfmon perf_users\ncap_perfmon, cap_bpf @perf_users\ncap_kill, bob\n' >"$T/noat"
+cc 1 -c "$T/noat" alice
+expect_out "alice: cap_perfmon [$T/noat:2, group @perf_users]
+$RISK_PERFMON$nl" "case $cases"
+expect_err "capcheck: $T/noat:1: warning: unknown user 'perf_users': never matches; there is a group 'perf_users': did you mean '@perf_users'?
+capcheck: $T/noat:2: warning: 'cap_perfmon,' ends in a comma: pam_cap grants 'cap_perfmon' and reads 'cap_bpf' as a user; for both, write 'cap_perfmon,cap_bpf'
+capcheck: $T/noat:2: warning: unknown user 'cap_bpf': never matches
+capcheck: $T/noat:3: warning: 'cap_kill,' ends in a comma: pam_cap grants 'cap_kill' and reads the next word as a user$nl" "case $cases"
+# A group name a terminal would not show as it is: no text to copy. (A
+# bidi override: a control character would end pam_cap's reading at the
+# line, which capcheck says instead.)
+printf 'perf\342\200\256x:x:4300:alice\n' >>"$T/group"
+printf 'cap_perfmon perf\342\200\256x\n' >"$T/noat2"
+cc 1 -c "$T/noat2"
+expect_err "capcheck: $T/noat2:1: warning: unknown user 'perf\\342\\200\\256x': never matches; a group of that name exists, which is written '@' and its name (not shown here: it holds characters a terminal would not show as they are)$nl" "case $cases"
+
 echo "$cases capcheck runs"
 finish

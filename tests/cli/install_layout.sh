@@ -31,6 +31,14 @@ for lib in libcap.so.2 libpsx.so.2 libcap.so libpsx.so libcap.a; do
 		fail "default install put $lib in \$(libdir), which ld.so searches before the system's libcap"
 done
 [ -f "$p/lib/libcap-perfmon/libcap.so.2.76" ] || fail "no libcap.so.2.76 in the private directory"
+# Mode 0755, as upstream's "make install" leaves them: both libraries run
+# as programs (Debian's packages make them 0644, as dh_fixperms does).
+for lib in libcap.so.2.76 libpsx.so.2.76; do
+	mode=$(stat -c %a "$p/lib/libcap-perfmon/$lib" 2>/dev/null)
+	[ "$mode" = 755 ] || fail "$lib installed mode $mode, upstream's make install gives 755"
+	"$p/lib/libcap-perfmon/$lib" --help >"$T/run" 2>&1 ||
+		fail "$lib does not run as a program: $(head -c 200 "$T/run")"
+done
 [ -e "$p/include/sys/capability.h" ] && fail "default install put sys/capability.h where cc looks first"
 [ -e "$p/lib/pkgconfig/libcap.pc" ] && fail "default install put libcap.pc where pkg-config looks first"
 

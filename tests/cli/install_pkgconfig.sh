@@ -7,7 +7,7 @@
 # --print-variables, --cflags, --libs and --libs --static as for Debian's.
 # One difference is on purpose: libpsx's link flags are libcap 2.76's
 # (--whole-archive -lpsx), not 2.66's -Wl,-wrap,pthread_create, which our
-# libpsx does not need (see psx_syscall(3), README.md); that line is
+# libpsx does not need (see psx_syscall(3), docs/libpsx.md); that line is
 # checked against 2.76's instead.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init

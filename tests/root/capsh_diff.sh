@@ -3,12 +3,12 @@
 # Differential test, as root on the real kernel: our capsh and libcap's
 # /usr/sbin/capsh (2.66) run the same argument lists, and stdout, stderr and
 # the exit status must be byte-identical. Both programs' paths are replaced
-# by "CAPSH" and child PIDs by "PID=N" first. The reference usage and
-# --license text is first edited with the deliberate differences listed at
-# the top of progs/capsh/capsh.c (nothing else may differ). --explain/--suggest
-# descriptions are our own and are not compared; their error paths are.
-# Our one-line plain answer to a mistake, after libcap's lines, is not
-# compared either (cli/progs_version_help.sh checks it).
+# by "CAPSH" and child PIDs by "PID=N" first. Then both go through the rows
+# of docs/differences.md (tests/tools/rows.pl): libcap's usage and --license
+# text, and ours without our additions and deliberate differences (nothing
+# else may differ). --explain/--suggest descriptions are our own and are
+# not compared; their error paths are. Our one-line plain answer to a
+# mistake is a row too (cli/progs_typo_hint.sh checks where it goes).
 # Numbers that libcap wraps or half-reads (--uid=4294967296, --decode=zz,
 # --groups=1x, ...) are refused on purpose (issue 12) and checked in
 # root/progs_numbers_range.sh instead; in-range numbers stay here.
@@ -192,12 +192,11 @@ CASES
 norm() {
 	sed -e "s|$ours|CAPSH|g" -e "s|$ref|CAPSH|g" -e 's/PID=[0-9]*/PID=N/g' "$1"
 }
-# The deliberate differences (progs/capsh/capsh.c), applied to libcap's text.
-fix_ref() {
-	sed -e 's/exit 1 if capability xxx not dropped/exit 1 if capability xxx dropped/' \
-	    -e 's|^\(  --drop=xxx .*\)$|\1\n  --dropped=xxx  exit 1 unless capability xxx dropped|' \
-	    -e 's|instead of /bin/bash for --$|instead of /bin/bash for -- and -+|' \
-	    -e 's|^Copyright (c) 2008-11,16,19-21 Andrew G. Morgan <morgan@kernel.org>$|Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap'"'"'s capsh)|'
+# The deliberate differences are rows of docs/differences.md: both sides
+# go through them (tests/tools/rows.pl FILE_SIDE STREAM FILE).
+rows() {
+	perl "$TESTS_DIR/tools/rows.pl" "$1" capsh "$2" "$3" ||
+		fail "tests/tools/rows.pl $*: failed"
 }
 
 # 41 stands for the first number neither libcap 2.66 nor our table names.
@@ -215,14 +214,14 @@ while IFS= read -r line; do
 	   cmp -s "$T/r.err" "$T/o.err"; then
 		continue
 	fi
-	norm "$T/r.out" | fix_ref >"$T/r.out.n"; norm "$T/r.err" >"$T/r.err.n"
-	# Our own options' usage lines come after libcap's and say so.
+	norm "$T/r.out" >"$T/r.out.n"; norm "$T/r.err" >"$T/r.err.n"
+	rows 2.66 out "$T/r.out.n"; rows 2.66 err "$T/r.err.n"
 	# Names 2.66 lacks (libcap/caps.def's beyond 40) as the numbers it prints.
-	norm "$T/o.out" | sed '/(not in libcap)$/d' |
-		sh "$TESTS_DIR/tools/as_libcap266.sh" >"$T/o.out.n"
-	# Our plain answer to a mistake is one line after libcap's, on stderr
-	# (cli/progs_version_help.sh checks it); everything before it is libcap's.
-	norm "$T/o.err" | sed '$ { /^capsh: unknown [a-z -]* '"'"'.*'"'"'\(; did you mean .*?\)\{0,1\}$/d; }' >"$T/o.err.n"
+	norm "$T/o.out" | sh "$TESTS_DIR/tools/as_libcap266.sh" >"$T/o.out.n"
+	norm "$T/o.err" >"$T/o.err.n"
+	rows ours out "$T/o.out.n"; rows ours err "$T/o.err.n"
+	# Our plain answer to a mistake must be the last line (the row took it
+	# out wherever it was: cli/progs_typo_hint.sh checks where).
 	if [ "$rrc" != "$orc" ] || ! cmp -s "$T/r.out.n" "$T/o.out.n" ||
 	   ! cmp -s "$T/r.err.n" "$T/o.err.n"; then
 		fail "capsh $line: differs"

@@ -9,17 +9,40 @@
 # PAM stack, where pam-auth-update put our pam_cap, gives a perf_users
 # member cap_perfmon; perf runs for that member; the guide is walked with
 # the installed programs and module; the installed capaudit and getpcaps
-# --all run; Debian's packages go back
-# and the system still works. The host is checked unchanged at the end.
+# --all run; Debian's packages go back with the commands of
+# docs/deployment.md, run without a terminal after the administrator edited
+# capability.conf, and the system still works. The host is checked
+# unchanged at the end.
+#
+# The blocks of docs/deployment.md marked "<!-- deb_packages: NAME -->"
+# (keep, rollback) are run here as they are written (docs_examples.sh
+# leaves them to this suite).
 #
 # The packages are built once and kept in build/deb (make deb skips the
 # build when the sources are unchanged); lintian's verdict is kept with them.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 
+# doc_block NAME: the sh block under "<!-- deb_packages: NAME -->" in
+# docs/deployment.md, as written (continuation lines and all).
+doc_block() {
+	awk -v tag="<!-- deb_packages: $1 -->" '
+		$0 == tag { want = 1; next }
+		want && !inblock && /^```sh$/ { inblock = 1; next }
+		want && !inblock { exit }
+		inblock && /^```$/ { exit }
+		inblock { print }' "$TOP/docs/deployment.md"
+}
+# The version going back installs: the rollback block's own "v=" line.
+rollback_version() {
+	doc_block rollback | sed -n 's/^v=//p' | head -n 1 >"$T/vline"
+	[ -s "$T/vline" ] || return 1
+	sh -c "v=$(cat "$T/vline") && printf '%s\n' \"\$v\""
+}
+
 # --- inside the private mount namespace ---------------------------------
 inside() {
-	ma=$1 debver=$2	# $T: the outer run's (LIB_T)
+	ma=$1 rbver=$2	# $T: the outer run's (LIB_T)
 	m=$T/ovl/merged
 	mkdir -p "$T/ovl"
 	# Upper and work layers on a tmpfs: every write of the throw-away root
@@ -68,6 +91,14 @@ inside() {
 
 	ours=$(ls "$T"/libcap2_2.76*.deb "$T"/libcap2-bin_2.76*.deb \
 		"$T"/libpam-cap_2.76*.deb "$T"/libcap-dev_2.76*.deb)
+	conf=/etc/security/capability.conf
+	# Debian's capability.conf as installed, unedited (its sum is the one
+	# dpkg recorded)?
+	unedited=
+	if [ -f "$m$conf" ] && [ "$(inroot dpkg-query -W -f='${Conffiles}' libpam-cap 2>/dev/null |
+		awk -v f="$conf" '$1 == f { print $2 }')" = "$(md5sum <"$m$conf" | cut -d' ' -f1)" ]; then
+		unedited=1
+	fi
 	# 1. apt takes ours as an upgrade of Debian's packages.
 	swap $ours
 	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
@@ -78,6 +109,46 @@ inside() {
 		fail "libcap.so.2 is not ours: $(readlink -f "$m/lib/$ma/libcap.so.2")"
 	inroot ldd /usr/sbin/ip | grep -q "libcap.so.2 => /lib/$ma/libcap.so.2" ||
 		fail "ip does not load /lib/$ma/libcap.so.2"
+	# Debian's mode for shared libraries (dh_fixperms), though "make
+	# install" gives them 0755 as upstream's does.
+	for l in libcap.so.2.76 libpsx.so.2.76; do
+		mode=$(stat -c %a "$m/usr/lib/$ma/$l")
+		[ "$mode" = 644 ] || fail "the package installs $l mode $mode, Debian's is 644"
+	done
+
+	# 1b. Debian's policy kept: the conffile ours ships ends, as Debian's
+	# does, with "none *" (every user no earlier line names has the
+	# inheritable and ambient sets cleared), it replaced an unedited
+	# Debian file, and README.Debian says so where an administrator looks.
+	inroot dpkg-query -W -f='${Conffiles}\n' libpam-cap | grep -q "^ $conf " ||
+		fail "$conf is not a conffile of our libpam-cap"
+	last=$(awk 'NF && $1 !~ /^#/ { l = $1 " " $2 } END { print l }' "$TOP/debian/capability.conf")
+	[ "$last" = "none *" ] ||
+		fail "debian/capability.conf's last line is '$last', not Debian's 'none *'"
+	if [ -n "$unedited" ]; then
+		if cmp -s "$m$conf" "$TOP/debian/capability.conf"; then
+			echo "capability.conf: Debian's unedited file replaced by ours, ending with 'none *'"
+		else
+			fail "the swap left Debian's unedited $conf, not ours"
+		fi
+	else
+		echo "note: the host's $conf is not Debian's unedited file; its replacement not checked"
+	fi
+	grep -q 'ends, as Debian.s does, with "none \*": a grant goes ABOVE' \
+		"$m/usr/share/doc/libcap2-bin/README.Debian" ||
+		fail "the installed README.Debian does not say capability.conf ends with 'none *'"
+
+	# 1c. The documentation where Debian puts it: README.Debian like
+	# Debian's libcap2-bin; README.md and the guides (gzipped above 4 kB);
+	# the deployment guide with libpam-cap too, the developers' with
+	# libcap-dev.
+	for f in libcap2-bin/README.Debian libcap2-bin/README.md \
+		 libcap2-bin/docs/deployment.md libcap2-bin/docs/perf-without-root.md \
+		 libcap2-bin/docs/capmanifest.md libcap2-bin/docs/hacking.md \
+		 libpam-cap/deployment.md libcap-dev/install.md libcap-dev/libpsx.md; do
+		[ -f "$m/usr/share/doc/$f" ] || [ -f "$m/usr/share/doc/$f.gz" ] ||
+			fail "the packages did not install /usr/share/doc/$f"
+	done
 
 	# 2. iputils-ping, installed now, sets its capability with our setcap.
 	ping=$(ls "$T"/iputils-ping_*.deb 2>/dev/null | head -1)
@@ -98,7 +169,14 @@ inside() {
 		getent passwd debpkgtest >/dev/null || useradd -M -s /bin/sh debpkgtest
 		usermod -aG perf_users debpkgtest && passwd -qd debpkgtest' ||
 		fail "cannot create the test user in the overlay"
-	printf 'cap_perfmon\t@perf_users\nnone\t*\n' >"$m/etc/security/capability.conf"
+	# The grant as docs/perf-without-root.md writes it: ABOVE "none *".
+	# The conffile is edited from here on, as the rollback below needs.
+	inroot sed -i '1i cap_perfmon @perf_users' "$conf" ||
+		fail "cannot add the grant to $conf"
+	inroot capcheck debpkgtest >"$T/capcheck.out" 2>&1 ||
+		{ fail "capcheck warns about the documented grant"; cat "$T/capcheck.out"; }
+	grep -q "^debpkgtest: cap_perfmon \[$conf:1, group @perf_users\]\$" "$T/capcheck.out" ||
+		{ fail "capcheck does not see the documented grant"; cat "$T/capcheck.out"; }
 	[ -x "$BIN/pamcase" ] || { echo "$BIN/pamcase is not built (make -C tests all)"; return 1; }
 	login=$(chroot "$m" "$BIN/pamcase" -s login -u debpkgtest auth setcred)
 	case $login in
@@ -110,7 +188,11 @@ inside() {
 	# file inheritable bit), not for others; kernel-side cpu-clock needs
 	# cap_perfmon at perf_event_paranoid 2.
 	if [ -x /usr/bin/perf ]; then
-		inroot setcap cap_perfmon+ei /usr/bin/perf || fail "setcap on perf fails"
+		inroot setcap cap_perfmon=ei /usr/bin/perf || fail "setcap on perf fails"
+		# perfdoctor agrees with capcheck and the login: yes.
+		inroot perfdoctor --user=debpkgtest --service=login /usr/bin/perf >"$T/pd.out" 2>&1
+		grep -q '^verdict: *YES' "$T/pd.out" ||
+			{ fail "perfdoctor disagrees about the documented grant"; cat "$T/pd.out"; }
 		printf '#!/bin/sh\nexec perf stat -e instructions -e cpu-clock:k true\n' >"$m/tmp/perfrun"
 		chmod 0755 "$m/tmp/perfrun"
 		chroot "$m" "$BIN/pamcase" -s login -u debpkgtest -x /tmp/perfrun auth setcred \
@@ -187,52 +269,105 @@ inside() {
 		dpkg-deb -b --root-owner-group "$T/probe$v" "$T/probe$v.deb" >/dev/null
 	done
 	inroot dpkg -i "$T/probe1.deb" >/dev/null
-	# Registered as README.Debian says: one capmanifest add.
-	inroot sh -c "chgrp perf_users $probe && chmod 0750 $probe && setcap cap_perfmon+ep $probe &&
-		capmanifest add /etc/capmanifest.d/probe.manifest $probe" >"$T/add.log" 2>&1 ||
-		{ fail "cannot register $probe"; cat "$T/add.log"; }
-	grep -q "^.$probe owner=0 group=[0-9]* mode=0750 acl=no sha256=[0-9a-f]\{64\} cap_perfmon=ep\$" "$m/etc/capmanifest.d/probe.manifest" ||
-		{ fail "the registered manifest is not as expected"; cat "$m/etc/capmanifest.d/probe.manifest"; }
+	# Registered with deployment.md's three commands, the probe for perf.
+	doc_block keep | sed "s|/usr/bin/perf|$probe|g" >"$m/tmp/keep.sh"
+	grep -q "^capmanifest add /etc/capmanifest.d/local.manifest $probe\$" "$m/tmp/keep.sh" ||
+		{ fail "deployment.md's keep block has no 'capmanifest add'"; cat "$m/tmp/keep.sh"; }
+	inroot sh -e /tmp/keep.sh >"$T/add.log" 2>&1 ||
+		{ fail "deployment.md's keep block fails"; cat "$T/add.log"; }
+	manifest=$m/etc/capmanifest.d/local.manifest
+	granted=$(inroot getcap "$probe")
+	case $granted in
+	"$probe cap_syslog,cap_perfmon=ep"|"$probe cap_perfmon=ep") ;;
+	*) fail "the keep block left $probe with '$granted'" ;;
+	esac
+	grep -q "^.$probe owner=0 group=[0-9]* mode=0750 acl=no sha256=[0-9a-f]\{64\} ${granted#"$probe "}\$" "$manifest" ||
+		{ fail "the registered manifest is not as expected"; cat "$manifest"; }
+	# An upgrade: new content, unpacked root:root 0755, made root:perf_users
+	# 0750 by the statoverride; the trigger accepts it and restores.
 	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
-	[ -z "$(inroot getcap "$probe")" ] ||
-		fail "the trigger gave a root:root 0755 $probe its capability: $(inroot getcap "$probe")"
-	grep -q 'not restored' "$T/trig.log" ||
-		{ fail "the trigger did not say why it refused"; cat "$T/trig.log"; }
-	inroot dpkg-statoverride --update --add root perf_users 0750 "$probe" ||
-		fail "dpkg-statoverride fails"
-	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
-	[ "$(inroot getcap "$probe")" = "$probe cap_perfmon=ep" ] ||
+	[ "$(inroot getcap "$probe")" = "$granted" ] ||
 		{ fail "the trigger did not restore the upgraded $probe: $(inroot getcap "$probe")"; cat "$T/trig.log"; }
 	grep -q "^accepted: .$probe has sha256=" "$T/trig.log" ||
 		{ fail "the trigger did not say it accepted the new content"; cat "$T/trig.log"; }
 	# A manifest someone besides root could have written grants nothing:
 	# group-writable, the next upgrade of the file leaves it bare.
-	chmod 0664 "$m/etc/capmanifest.d/probe.manifest"
+	chmod 0664 "$manifest"
 	inroot dpkg -i "$T/probe1.deb" >"$T/trig.log" 2>&1
 	[ -z "$(inroot getcap "$probe")" ] ||
 		fail "the trigger trusted a group-writable manifest: $(inroot getcap "$probe")"
-	grep -q 'probe.manifest: ignored: ' "$T/trig.log" ||
+	grep -q 'local.manifest: ignored: ' "$T/trig.log" ||
 		{ fail "the trigger did not say why it ignored the manifest"; cat "$T/trig.log"; }
-	chmod 0644 "$m/etc/capmanifest.d/probe.manifest"
+	chmod 0644 "$manifest"
+	# Without the statoverride, the upgraded file is root:root 0755: the
+	# trigger refuses it rather than open it to every user, and says so.
+	inroot dpkg-statoverride --remove "$probe" || fail "dpkg-statoverride --remove fails"
+	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
+	[ -z "$(inroot getcap "$probe")" ] ||
+		fail "the trigger gave a root:root 0755 $probe its capability: $(inroot getcap "$probe")"
+	grep -q 'not restored' "$T/trig.log" ||
+		{ fail "the trigger did not say why it refused"; cat "$T/trig.log"; }
+	inroot dpkg-statoverride --add root perf_users 0750 "$probe" ||
+		fail "dpkg-statoverride --add fails"
 	if [ -n "$ping" ]; then
 		[ "$(inroot getcap /usr/bin/ping)" = "/usr/bin/ping cap_net_raw=ep" ] ||
 			fail "the trigger touched ping, which no manifest lists"
 	fi
 
-	# 6. Debian's packages back: the system still works.
-	theirs=
+	# 6. Debian's packages back, with deployment.md's commands, run by apt
+	# without a terminal, capability.conf edited (3. above). Without the
+	# --force-confold they document, dpkg stops at its conffile question
+	# and leaves libpam-cap half-installed; the documented command then
+	# finishes the job. Debian's .debs wait in apt's cache: no download.
+	have=0
 	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
-		f=$(ls "$T/${p}_$(echo "$debver" | sed 's/:/%3a/')_"*.deb 2>/dev/null)
-		[ -n "$f" ] && theirs="$theirs $f"
+		f=$(ls "$T/${p}_$(echo "$rbver" | sed 's/:/%3a/')_"*.deb 2>/dev/null)
+		[ -n "$f" ] && cp "$f" "$m/var/cache/apt/archives/" && have=$((have + 1))
 	done
-	if [ "$(echo $theirs | wc -w)" -eq 4 ]; then
-		swap $theirs
-		v=$(inroot dpkg-query -W -f='${Version}' libcap2)
-		[ "$v" = "$debver" ] || fail "libcap2 is $v after going back"
-		works "with Debian's packages again"
-	else
-		echo "note: Debian's $debver packages are not at hand; going back not checked"
+	if [ -z "$rbver" ] || [ "$have" -ne 4 ]; then
+		echo "note: Debian's packages ('$rbver') are not at hand; going back not checked"
+		finish
 	fi
+	before=$fails
+	doc_block rollback >"$m/tmp/rollback.sh"
+	sed 's/ -o Dpkg::Options::=--force-confold//' "$m/tmp/rollback.sh" >"$m/tmp/rollback-bare.sh"
+	cmp -s "$m/tmp/rollback.sh" "$m/tmp/rollback-bare.sh" &&
+		fail "deployment.md's rollback block no longer says -o Dpkg::Options::=--force-confold"
+	inroot sh -e /tmp/rollback-bare.sh </dev/null >"$T/rb1.log" 2>&1
+	rc=$?
+	status=$(inroot dpkg-query -W -f='${db:Status-Abbrev}' libpam-cap)
+	[ "$rc" -eq 100 ] && [ "$status" = "iU " ] ||
+		{ fail "without --force-confold: exit $rc, libpam-cap '$status' (deployment.md: 100, iU)"; tail -n 8 "$T/rb1.log"; }
+	inroot sh -e /tmp/rollback.sh </dev/null >"$T/rb2.log" 2>&1 ||
+		{ fail "deployment.md's rollback fails without a terminal"; tail -n 20 "$T/rb2.log"; }
+	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
+		st=$(inroot dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$p")
+		[ "$st" = "ii  $rbver" ] || fail "$p is '$st' after going back, not 'ii  $rbver'"
+	done
+	# What deployment.md says stays behind, and what goes.
+	[ "$(sed -n 1p "$m$conf")" = "cap_perfmon @perf_users" ] ||
+		fail "going back did not keep the edited $conf"
+	[ -f "$m/etc/capmanifest.d/local.manifest" ] ||
+		fail "going back removed /etc/capmanifest.d/local.manifest"
+	grep -q "/etc/capmanifest.d.*not empty" "$T/rb1.log" "$T/rb2.log" ||
+		fail "dpkg did not warn about /etc/capmanifest.d (deployment.md says it does)"
+	inroot dpkg-statoverride --list "$probe" >/dev/null ||
+		fail "going back removed the statoverride of $probe"
+	for p in capmanifest perfdoctor capcheck capaudit; do
+		[ ! -e "$m/sbin/$p" ] || fail "/sbin/$p is still there after going back"
+	done
+	grep -q '^auth.*pam_cap\.so' "$m/etc/pam.d/common-auth" ||
+		fail "common-auth lost pam_cap going back"
+	# Debian's pam_cap reads the kept file: the member's login still gets
+	# cap_perfmon.
+	login=$(chroot "$m" "$BIN/pamcase" -s login -u debpkgtest auth setcred)
+	case $login in
+	"auth=SUCCESS setcred=SUCCESS iab=38 "*) ;;
+	*) fail "Debian's pam_cap with the kept $conf: $login" ;;
+	esac
+	[ "$fails" -eq "$before" ] &&
+		echo "going back: without --force-confold, exit $rc and libpam-cap '$status'; deployment.md's command: $rbver, the edited capability.conf and /etc/capmanifest.d kept"
+	works "with Debian's packages again"
 	finish
 }
 if [ "${1:-}" = --inside ]; then
@@ -261,17 +396,21 @@ if grep -q '^E: ' "$out/lintian.txt"; then
 fi
 grep '^[WI]: ' "$out/lintian.txt" | head -5
 
-# Debian's packages of the installed version, to go back to; from apt's
-# cache, or downloaded (kept in build/deb/debian for the next run).
+# Debian's packages to go back to: the version deployment.md's rollback
+# picks (Debian's newest in the archive apt knows; apt-cache madison only
+# reads), from apt's cache, or downloaded (kept in build/deb/debian for the
+# next run). The host's own version is checked unchanged at the end.
 debver=$(dpkg-query -W -f='${Version}' libcap2)
+rbver=$(rollback_version) || fail "deployment.md has no rollback block with a 'v=' line"
 deball=$out/debian
 mkdir -p "$deball"
 for p in libcap2 libcap2-bin libpam-cap libcap-dev iputils-ping; do
 	if [ $p = iputils-ping ]; then
 		v=$(apt-cache policy iputils-ping | awk '/Candidate:/ {print $2}')
 	else
-		v=$debver
+		v=$rbver
 	fi
+	[ -n "$v" ] || continue
 	f=$(echo "${p}_${v}_" | sed 's/:/%3a/')
 	ls "$deball/$f"*.deb >/dev/null 2>&1 && continue
 	cp /var/cache/apt/archives/"$f"*.deb "$deball/" 2>/dev/null && continue
@@ -285,7 +424,7 @@ cp "$out"/libcap2_*.deb "$out"/libcap2-bin_*.deb "$out"/libpam-cap_*.deb \
 cp "$deball"/*.deb "$T/" 2>/dev/null
 
 # The rest runs again in a private mount namespace (see inside(), above).
-LIB_T=$T unshare -m --propagation private sh "$0" --inside "$multiarch" "$debver" ||
+LIB_T=$T unshare -m --propagation private sh "$0" --inside "$multiarch" "$rbver" ||
 	fail "in the throw-away root (above)"
 
 sum_after=$(sha256sum "$hostlib" | cut -d' ' -f1)

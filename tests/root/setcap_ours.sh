@@ -91,26 +91,27 @@ setcap: g/x: a component of the path is not a directory" -- = g/x
 expect_setcap 1 "" "Invalid file 'g' for capability operation
 setcap: g: the kernel refused namespace root uid 4294967295 (not a uid mapped in this user namespace?)" -- -n 4294967295 = g
 
-# Bad text: libcap's lines, then the clause and the name at fault.
+# Bad text: libcap 2.76's lines (its "argument:" line on stdout), then
+# the clause and the name at fault.
 USAGE=$("$S" -h 2>&1)
-expect_setcap 1 "" "fatal error: Invalid argument
+expect_setcap 1 "argument: cap_chown=p cap_kil=p cap_kill=i" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 2 of 3 \"cap_kil=p\": unknown capability name \"cap_kil\"
 setcap: unknown capability 'cap_kil'; did you mean cap_kill?" -- "cap_chown=p cap_kil=p cap_kill=i" g
-expect_setcap 1 "" "fatal error: Invalid argument
+expect_setcap 1 "argument: cap_chown,cap_perfmonn=ep" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"cap_chown,cap_perfmonn=ep\": unknown capability name \"cap_perfmonn\"
 setcap: unknown capability 'cap_perfmonn'; did you mean cap_perfmon?" -- "cap_chown,cap_perfmonn=ep" g
-expect_setcap 1 "" "fatal error: Invalid argument
+expect_setcap 1 "argument: 99=p" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"99=p\": capability number \"99\" is out of range (0 to 63)" -- 99=p g
-expect_setcap 1 "" "fatal error: Invalid argument
+expect_setcap 1 "argument: cap_chown" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"cap_chown\": no operator: write names=flags, names+flags or names-flags (flags e, i, p)" -- cap_chown g
-expect_setcap 1 "" "fatal error: Invalid argument
+expect_setcap 1 "argument: cap_chown=x" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"cap_chown=x\": bad operator or flags after the names (operators =, +, -; flags e, i, p in lower case)" -- cap_chown=x g
-expect_setcap 1 "" "fatal error: Invalid argument
+expect_setcap 1 "argument: cap_chown,,cap_kill=p" "fatal error: Invalid argument
 $USAGE
 setcap: bad capability text, clause 1 of 1 \"cap_chown,,cap_kill=p\": empty capability name (a stray comma?)" -- cap_chown,,cap_kill=p g
 

@@ -114,6 +114,27 @@ START_TEST(cap_names_are_libcaps_names)
 }
 END_TEST
 
+START_TEST(cap_name_tries_the_cap_prefix)
+{
+	/* The kernel's spelling of a name, without libcap's prefix. */
+	ck_assert_str_eq(suggest_cap_name("perfmon"), "cap_perfmon");
+	ck_assert_str_eq(suggest_cap_name("PERFMON"), "cap_perfmon");
+	ck_assert_str_eq(suggest_cap_name("sysadmin"), "cap_sys_admin");
+	ck_assert_str_eq(suggest_cap_name("cap_perfmn"), "cap_perfmon");
+	/* With the prefix already there, no second try; nothing near stays NULL. */
+	ck_assert_ptr_null(suggest_cap_name("cap_xyzzy"));
+	ck_assert_ptr_null(suggest_cap_name("xyzzy"));
+	ck_assert_ptr_null(suggest_cap_name(""));
+	/*
+	 * Judged as the short word it is: "all" is two edits from "kill",
+	 * too many for three letters (capsh --drop=all names no guess).
+	 */
+	ck_assert_ptr_null(suggest_cap_name("all"));
+	ck_assert_ptr_null(suggest_cap_name("ALL"));
+	ck_assert_str_eq(suggest_cap_name("sys_admn"), "cap_sys_admin");
+}
+END_TEST
+
 START_TEST(cap_in_text_skips_flags_numbers_and_all)
 {
 	char *w;
@@ -245,6 +266,7 @@ static Suite *suggest_suite(void)
 	tcase_add_test(tc, nearest_short_words_match_only_exactly);
 	tcase_add_test(tc, nearest_prefers_closest_then_first);
 	tcase_add_test(tc, cap_names_are_libcaps_names);
+	tcase_add_test(tc, cap_name_tries_the_cap_prefix);
 	tcase_add_test(tc, cap_in_text_skips_flags_numbers_and_all);
 	tcase_add_test(tc, lines_name_the_word_and_the_guess);
 	suite_add_tcase(s, tc);

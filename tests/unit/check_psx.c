@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/psx_syscall.h>
 #include <sys/stat.h>
@@ -212,44 +214,131 @@ static const char *stderr_file(void)
 	return path;
 }
 
+/*
+ * Results that differ but are no failure: gettid() succeeds in every
+ * thread, with each thread's own id. The sensitivity decides.
+ */
 static int mismatch_at(psx_sensitivity_t level)
 {
 	struct worker w[3];
-	pthread_t t;
 	long r;
-	int fd, i;
 
 	if (freopen(stderr_file(), "w", stderr) == NULL)
 		return 2;
 	setvbuf(stderr, NULL, _IONBF, 0);
 	memset(w, 0, sizeof(w));
-	if (start_refuser(&t) < 0 || start_workers(w, 3))
+	if (start_workers(w, 3))
 		FAIL("cannot start the threads");
-	fd = open("/dev/null", O_RDONLY);	/* not in the refuser's table */
-	if (fd < 0 || psx_set_sensitivity(level) < 0)
+	if (psx_set_sensitivity(level) < 0)
 		FAIL("setup: %s", strerror(errno));
-	r = psx_syscall(SYS_fcntl, fd, F_SETFD, FD_CLOEXEC);
+	r = psx_syscall3(SYS_gettid, 0, 0, 0);
 	/* Only PSX_ERROR stops us before this line. */
 	printf("caller got %ld\n", r);
+	if (r != my_tid())
+		FAIL("the caller did not get its own result: %ld", r);
+	return stop_workers(w, 3);
+}
+
+/*
+ * A call that changes privileges and fails in one thread only, the
+ * caller's having succeeded: that thread keeps what the caller gave up,
+ * so the process is killed whatever the sensitivity, PSX_IGNORE (the
+ * default) included. The call, for any user and under valgrind:
+ * prctl(PR_SET_KEEPCAPS, 0), made to fail in one thread by a seccomp
+ * filter of that thread's own (no TSYNC: the others are not filtered).
+ */
+static pid_t filtered_tid;
+static int filtered_ready;	/* atomic */
+
+static void *filtered_main(void *arg)
+{
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_KEEPCAPS, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(code) / sizeof(code[0]), code };
+
+	(void)arg;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+		fprintf(stderr, "seccomp: %s\n", strerror(errno));
+	filtered_tid = my_tid();
+	__atomic_store_n(&filtered_ready, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	return NULL;
+}
+
+static int thread_fails(void)
+{
+	struct worker w[3];
+	pthread_t t;
+	long r;
+
+	if (freopen(stderr_file(), "w", stderr) == NULL)
+		return 2;
+	setvbuf(stderr, NULL, _IONBF, 0);
+	memset(w, 0, sizeof(w));
+	__atomic_store_n(&stop, 0, __ATOMIC_SEQ_CST);
+	if (pthread_create(&t, NULL, filtered_main, NULL) != 0)
+		FAIL("cannot start the filtered thread");
+	while (!__atomic_load_n(&filtered_ready, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	if (start_workers(w, 3))
+		FAIL("cannot start the threads");
+	fprintf(stderr, "filtered %d\n", (int)filtered_tid);
+	r = psx_syscall(SYS_prctl, PR_SET_KEEPCAPS, 0);
+	printf("returned %ld: the filtered thread kept its state\n", r);
+	return 3;
+}
+
+/*
+ * Any other call may fail in the other threads with nothing left behind
+ * (see chroot below): the sensitivity decides, as for any result that
+ * differs. Here a thread with a private descriptor table gives EBADF.
+ */
+static int other_call_fails(void)
+{
+	pthread_t t;
+	long r;
+	int fd;
+
+	if (freopen(stderr_file(), "w", stderr) == NULL)
+		return 2;
+	setvbuf(stderr, NULL, _IONBF, 0);
+	if (start_refuser(&t) < 0)
+		FAIL("cannot start the refuser");
+	fd = open("/dev/null", O_RDONLY);	/* not in the refuser's table */
+	if (fd < 0 || psx_set_sensitivity(PSX_WARNING) < 0)
+		FAIL("setup: %s", strerror(errno));
+	r = psx_syscall(SYS_fcntl, fd, F_SETFD, FD_CLOEXEC);
 	if (r != 0 || task_cloexec(my_tid(), fd) != 1)
 		FAIL("the caller did not get its own result: %ld", r);
-	for (i = 0; i < 3; i++)
-		if (task_cloexec(w[i].tid, fd) != 1)
-			FAIL("worker %d: no FD_CLOEXEC", (int)w[i].tid);
 	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
 	pthread_join(t, NULL);
-	return stop_workers(w, 3);
+	return 0;
 }
 
 static int mismatch_ignore(void) { return mismatch_at(PSX_IGNORE); }
 static int mismatch_warning(void) { return mismatch_at(PSX_WARNING); }
 static int mismatch_error(void) { return mismatch_at(PSX_ERROR); }
 
-/* What the child wrote to stderr; caller frees. */
+/*
+ * What the child wrote to stderr, in a buffer the next call reuses: a
+ * failed assertion leaves the test before any free(), and under valgrind
+ * (no fork) every later child would report that block as lost.
+ */
 static char *child_stderr(pid_t child)
 {
-	char path[64], *text = calloc(1, 8192);
+	static char text[8192];
+	char path[64];
 	FILE *f;
+
+	text[0] = '\0';
 
 	snprintf(path, sizeof(path), "/tmp/check_psx.%d.err", (int)child);
 	f = fopen(path, "r");
@@ -290,7 +379,6 @@ START_TEST(mismatch_ignored_by_default)
 
 	ck_assert_int_eq(run_child_err(mismatch_ignore, &err), 0);
 	ck_assert_msg(strstr(err, "libpsx") == NULL, "unexpected report: %s", err);
-	free(err);
 }
 END_TEST
 
@@ -300,10 +388,54 @@ START_TEST(mismatch_warned)
 	int rc = run_child_err(mismatch_warning, &err);
 
 	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
+	char want[64];
+
+	snprintf(want, sizeof(want), "libpsx: threads differ on system call %d(0, 0, 0): "
+		 "thread ", SYS_gettid);
+	ck_assert_msg(strstr(err, want) != NULL &&
+		      strstr(err, " (the caller) returned ") != NULL,
+		      "no report of the differing results: %s", err);
+}
+END_TEST
+
+START_TEST(privilege_failure_kills_whatever_the_sensitivity)
+{
+	char *err, want[96];
+	const char *line;
+	int rc;
+
+	if (under_valgrind()) {
+		printf("skipped: valgrind has no seccomp(2) (ENOSYS)\n");
+		return;
+	}
+	rc = run_child_err(thread_fails, &err);
+	line = strstr(err, "filtered ");
+
+	ck_assert_msg(rc == 128 + SIGKILL, "exit %d, not SIGKILL: %s", rc, err);
+	ck_assert_msg(line != NULL && strstr(err, "seccomp:") == NULL,
+		      "set-up failed: %s", err);
+	snprintf(want, sizeof(want), "libpsx: system call %d(%d, 0) was made by ", SYS_prctl,
+		 PR_SET_KEEPCAPS);
+	ck_assert_msg(strstr(err, want) != NULL &&
+		      strstr(err, "but failed in these threads, which keep their old "
+			     "state:") != NULL, "no report: %s", err);
+	snprintf(want, sizeof(want), "libpsx:   thread %ld: errno 1 (Operation not "
+		 "permitted)\n", strtol(line + 9, NULL, 10));
+	ck_assert_msg(strstr(err, want) != NULL, "the thread is not named: %s", err);
+	ck_assert_msg(strstr(err, "libpsx: killing process ") != NULL,
+		      "no word of the kill: %s", err);
+}
+END_TEST
+
+START_TEST(other_failure_left_to_the_sensitivity)
+{
+	char *err;
+	int rc = run_child_err(other_call_fails, &err);
+
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
 	ck_assert_msg(strstr(err, "libpsx: threads differ on system call") != NULL &&
 		      strstr(err, "returned -1 (errno 9: ") != NULL,
 		      "no report naming the refusing thread: %s", err);
-	free(err);
 }
 END_TEST
 
@@ -315,7 +447,6 @@ START_TEST(mismatch_kills_on_error)
 	ck_assert_msg(rc == 128 + SIGKILL, "exit %d, not SIGKILL: %s", rc, err);
 	ck_assert_msg(strstr(err, "libpsx: PSX_ERROR: killing process") != NULL,
 		      "no report: %s", err);
-	free(err);
 }
 END_TEST
 
@@ -639,6 +770,100 @@ START_TEST(churn_loses_no_thread)
 }
 END_TEST
 
+/* ---- a signal handler that interrupts the caller's own broadcast ------- */
+
+/*
+ * The broadcasting thread takes a signal while it holds libpsx's lock
+ * (here: in the middle of its own call, a nanosleep), and the handler
+ * broadcasts, or forks. libpsx documents both as not allowed from a
+ * handler, but a program that does it anyway must get an error, not a
+ * thread that waits for itself for ever.
+ */
+static long inner_result;
+static int inner_errno, inner_fork;
+static pthread_t interrupted;
+
+static void broadcast_in_handler(int sig)
+{
+	(void)sig;
+	if (inner_fork) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		inner_result = pid < 0 ? -1 : waitpid(pid, NULL, 0) == pid ? 0 : -1;
+	} else {
+		inner_result = psx_syscall3(SYS_prctl, PR_SET_NAME, (long)"psx-inner", 0);
+	}
+	inner_errno = errno;
+}
+
+static void *interrupt_soon(void *arg)
+{
+	(void)arg;
+	usleep(under_valgrind() ? 500000 : 50000);
+	pthread_kill(interrupted, SIGUSR1);
+	return NULL;
+}
+
+static int handler_inside_broadcast(void)
+{
+	struct timespec nap = { under_valgrind() ? 3 : 1, 0 };
+	struct worker w[2];
+	pthread_t t;
+	long r;
+	int err;
+
+	memset(w, 0, sizeof(w));
+	if (start_workers(w, 2))
+		return 1;
+	signal(SIGUSR1, broadcast_in_handler);	/* no SA_RESTART: EINTR */
+	interrupted = pthread_self();
+	if (pthread_create(&t, NULL, interrupt_soon, NULL) != 0)
+		FAIL("pthread_create");
+	/* The hang this is about fails, it does not stall (not Check's handler). */
+	signal(SIGALRM, SIG_DFL);
+	alarm(10);
+	errno = 0;
+	r = psx_syscall3(SYS_nanosleep, (long)&nap, 0, 0);
+	err = errno;
+	pthread_join(t, NULL);
+	if (inner_fork) {
+		if (inner_result != 0)
+			FAIL("fork in the handler: %ld (%s)", inner_result,
+			     strerror(inner_errno));
+	} else if (inner_result != -1 || inner_errno != EDEADLK) {
+		FAIL("broadcast in the handler: expected -1/EDEADLK, got %ld/%s",
+		     inner_result, strerror(inner_errno));
+	}
+	if (r != -1 || err != EINTR)
+		FAIL("the interrupted call: expected -1/EINTR, got %ld/%s", r,
+		     strerror(err));
+	/* The lock is free again: the next broadcast reaches everybody. */
+	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-after") != 0 ||
+	    expect_all_named("psx-after"))
+		FAIL("the broadcast after the handler's");
+	alarm(0);
+	printf("%s in a handler inside the broadcast: %s; the call went on\n",
+	       inner_fork ? "fork" : "broadcast",
+	       inner_fork ? "the child was born" : "refused with EDEADLK");
+	return stop_workers(w, 2);
+}
+
+START_TEST(broadcast_from_handler_is_refused)
+{
+	inner_fork = 0;
+	ck_assert_int_eq(run_child(handler_inside_broadcast), 0);
+}
+END_TEST
+
+START_TEST(fork_from_handler_does_not_hang)
+{
+	inner_fork = 1;
+	ck_assert_int_eq(run_child(handler_inside_broadcast), 0);
+}
+END_TEST
+
 /* ---- fork ---------------------------------------------------------- */
 
 static int child_broadcasts(const char *name)
@@ -656,17 +881,30 @@ static int child_broadcasts(const char *name)
 
 static int fork_rounds, fork_failures;	/* atomic */
 
-/* Forks from a non-main thread while the main thread keeps broadcasting. */
+struct fork_plan {
+	int rounds;
+	int raw;	/* _Fork(): no atfork handlers run */
+};
+
+/*
+ * Forks from a non-main thread while the main thread keeps broadcasting,
+ * until the first child that fails. With _Fork() (glibc 2.34), nothing
+ * waits for the broadcast in progress: the child is mostly born with the
+ * broadcast lock held, by a thread it does not have.
+ */
 static void *forker(void *arg)
 {
-	int i, rounds = *(int *)arg;
+	const struct fork_plan *plan = arg;
+	int i;
 
-	for (i = 0; i < rounds; i++) {
-		pid_t pid = fork();
+	for (i = 0; i < plan->rounds && fork_failures == 0; i++) {
+		pid_t pid = plan->raw ? _Fork() : fork();
 		int status;
 
 		if (pid == 0) {
-			alarm(30);
+			/* Check's handler would kill the whole test. */
+			signal(SIGALRM, SIG_DFL);
+			alarm(plan->raw ? 10 : 30);
 			_exit(child_broadcasts("psx-child"));
 		}
 		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
@@ -678,17 +916,17 @@ static void *forker(void *arg)
 	return NULL;
 }
 
-static int fork_while_broadcasting(void)
+static int fork_while_broadcasting_how(int raw)
 {
 	pthread_t t;
 	struct worker w[2];
-	int rounds = under_valgrind() ? 5 : 40;
+	struct fork_plan plan = { under_valgrind() ? 5 : 40, raw };
 	long broadcasts = 0;
 
 	memset(w, 0, sizeof(w));
 	if (start_workers(w, 2))
 		return 1;
-	if (pthread_create(&t, NULL, forker, &rounds) != 0)
+	if (pthread_create(&t, NULL, forker, &plan) != 0)
 		return 1;
 	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST)) {
 		if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-parent") != 0)
@@ -696,17 +934,45 @@ static int fork_while_broadcasting(void)
 		broadcasts++;
 	}
 	pthread_join(t, NULL);
-	printf("fork: %d children forked from a second thread during %ld "
-	       "broadcasts; %d failed\n", fork_rounds, broadcasts, fork_failures);
+	printf("%s: %d children forked from a second thread during %ld "
+	       "broadcasts; %d failed\n", raw ? "_Fork" : "fork", fork_rounds,
+	       broadcasts, fork_failures);
 	if (fork_failures != 0)
 		return 1;
 	/* stop_workers sets stop again, harmlessly. */
 	return stop_workers(w, 2);
 }
 
+static int fork_while_broadcasting(void)
+{
+	return fork_while_broadcasting_how(0);
+}
+
+static int raw_fork_while_broadcasting(void)
+{
+	return fork_while_broadcasting_how(1);
+}
+
 START_TEST(fork_child_can_broadcast)
 {
 	ck_assert_int_eq(run_child(fork_while_broadcasting), 0);
+}
+END_TEST
+
+START_TEST(raw_fork_child_can_broadcast)
+{
+#ifdef __SANITIZE_ADDRESS__
+	/*
+	 * The child of _Fork() in a threaded process may only make
+	 * async-signal-safe calls; this one starts threads. glibc's malloc
+	 * mostly copes, but ASan's allocator and thread registry, taken by
+	 * other threads at the moment of the fork, left two runs in four
+	 * with a child stuck until its alarm (the plain and valgrind passes run it).
+	 */
+	printf("skipped under AddressSanitizer: its locks are not reset by _Fork()\n");
+	return;
+#endif
+	ck_assert_int_eq(run_child(raw_fork_while_broadcasting), 0);
 }
 END_TEST
 
@@ -731,9 +997,14 @@ static Suite *psx_suite(void)
 	tcase_add_test(threads, mismatch_ignored_by_default);
 	tcase_add_test(threads, mismatch_warned);
 	tcase_add_test(threads, mismatch_kills_on_error);
+	tcase_add_test(threads, privilege_failure_kills_whatever_the_sensitivity);
+	tcase_add_test(threads, other_failure_left_to_the_sensitivity);
 	tcase_add_test(threads, zombie_main_thread_does_not_hang);
 	tcase_add_test(threads, churn_loses_no_thread);
 	tcase_add_test(threads, fork_child_can_broadcast);
+	tcase_add_test(threads, raw_fork_child_can_broadcast);
+	tcase_add_test(threads, broadcast_from_handler_is_refused);
+	tcase_add_test(threads, fork_from_handler_does_not_hang);
 	suite_add_tcase(s, threads);
 	return s;
 }

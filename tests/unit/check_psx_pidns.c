@@ -6,8 +6,10 @@
  * under the parent's ids; libpsx must map them (NSpid) and reach every
  * thread, those made by raw clone(2), which glibc does not know,
  * included. A /proc of a namespace we are not in at all (a child's, here)
- * refuses the call (ENOENT) before anything changed. The state broadcast
- * is the thread name, as in check_psx (see there).
+ * refuses the call (ENOENT) before anything changed. And a thread id
+ * reused in the middle of a broadcast (chosen with ns_last_pid) names a
+ * new thread, which must be reached. The state broadcast is the thread
+ * name, as in check_psx (see there).
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -16,6 +18,8 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <signal.h>
 #include <sys/psx_syscall.h>
 
 #include "check_run.h"
@@ -192,6 +196,200 @@ START_TEST(foreign_proc_refuses_the_call)
 }
 END_TEST
 
+/*
+ * Thread ids are reused, and in a PID namespace the next one can even be
+ * chosen (ns_last_pid), which makes a race libpsx must survive exact:
+ * thread K gets a slot and exits, then a thread that has not made the
+ * call yet (C) creates Y, which is handed K's id, and only then makes
+ * the call itself. Y was born with C's old state; libpsx must not take
+ * it for K, which it has already dealt with. C is kept from making the
+ * call meanwhile by a full signal queue: RLIMIT_SIGPENDING is 1 and one
+ * signal is kept pending, so every copy libpsx sends fails with EAGAIN
+ * until the queue is drained (libpsx sends again every 20 ms).
+ */
+static pid_t reuse_ktid, reuse_ytid;
+static int reuse_k_exit, reuse_release, reuse_setup_failed;	/* atomic */
+static int reuse_stop;						/* atomic */
+static int reuse_holding;					/* atomic */
+
+static void *reuse_wait_main(void *arg)
+{
+	pid_t *tid = arg;
+
+	__atomic_store_n(tid, my_tid(), __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&reuse_stop, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	return NULL;
+}
+
+/* Keeps the real-time signal queue full until told to drain it. */
+static void *reuse_holder_main(void *arg)
+{
+	struct timespec zero = { 0, 0 };
+	union sigval v = { 0 };
+	sigset_t set;
+
+	(void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	while (pthread_sigqueue(pthread_self(), SIGRTMIN, v) == 0)
+		;
+	__atomic_store_n(&reuse_holding, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&reuse_release, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	while (sigtimedwait(&set, NULL, &zero) > 0)
+		;
+	while (!__atomic_load_n(&reuse_stop, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	return NULL;
+}
+
+static void *reuse_goner_main(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&reuse_ktid, my_tid(), __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&reuse_k_exit, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	return NULL;
+}
+
+static int set_last_pid(pid_t last)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+	int rc;
+
+	if (f == NULL)
+		return -1;
+	rc = fprintf(f, "%d", (int)last) < 0;
+	return fclose(f) != 0 || rc ? -1 : 0;
+}
+
+static void *reuse_creator_main(void *arg)
+{
+	pthread_attr_t attr;
+	pthread_t y;
+	char comm[32];
+
+	(void)arg;
+	/* The caller has made the call: the broadcast is under way. */
+	do {
+		usleep(1000);
+		task_comm(1, comm, sizeof(comm));
+	} while (strcmp(comm, "psx-reused") != 0);
+	__atomic_store_n(&reuse_k_exit, 1, __ATOMIC_SEQ_CST);
+	while (syscall(SYS_tgkill, getpid(), reuse_ktid, 0) == 0)
+		usleep(1000);
+	usleep(200 * 1000);	/* libpsx has looked at K again and found it gone */
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (set_last_pid(reuse_ktid - 1) < 0 ||
+	    pthread_create(&y, &attr, reuse_wait_main, &reuse_ytid) != 0) {
+		__atomic_store_n(&reuse_setup_failed, 1, __ATOMIC_SEQ_CST);
+	} else {
+		while (__atomic_load_n(&reuse_ytid, __ATOMIC_SEQ_CST) == 0)
+			usleep(1000);
+	}
+	__atomic_store_n(&reuse_release, 1, __ATOMIC_SEQ_CST);
+	while (!__atomic_load_n(&reuse_stop, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	return NULL;
+}
+
+/* In the child namespace, pid 1, with a /proc of its own. */
+static int reused_tid_scenario(void)
+{
+	struct rlimit one = { 1, 1 };
+	pthread_t holder, goner, creator;
+	char comm[32];
+	long r;
+
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		FAIL("mount /proc: %s", strerror(errno));
+	if (setrlimit(RLIMIT_SIGPENDING, &one) < 0 ||
+	    pthread_create(&holder, NULL, reuse_holder_main, NULL) != 0)
+		FAIL("setup: %s", strerror(errno));
+	while (!__atomic_load_n(&reuse_holding, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	if (pthread_create(&goner, NULL, reuse_goner_main, NULL) != 0 ||
+	    pthread_create(&creator, NULL, reuse_creator_main, NULL) != 0)
+		FAIL("pthread_create failed");
+	while (__atomic_load_n(&reuse_ktid, __ATOMIC_SEQ_CST) == 0)
+		usleep(1000);
+	r = psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-reused");
+	if (r != 0)
+		FAIL("the broadcast failed: %s", strerror(errno));
+	if (__atomic_load_n(&reuse_setup_failed, __ATOMIC_SEQ_CST))
+		FAIL("could not create a thread with a chosen id: %s", strerror(errno));
+	if (reuse_ytid != reuse_ktid)
+		FAIL("set-up: the new thread got id %d, not %d", (int)reuse_ytid,
+		     (int)reuse_ktid);
+	task_comm(reuse_ytid, comm, sizeof(comm));
+	printf("thread %d exited mid-broadcast; a thread created by one that had "
+	       "not made the call yet got id %d, and is named \"%s\"\n",
+	       (int)reuse_ktid, (int)reuse_ytid, comm);
+	if (strcmp(comm, "psx-reused") != 0)
+		FAIL("thread %d (a reused id) kept its old state: \"%s\"",
+		     (int)reuse_ytid, comm);
+	if (expect_all_named("psx-reused"))
+		return 1;
+	__atomic_store_n(&reuse_stop, 1, __ATOMIC_SEQ_CST);
+	pthread_join(goner, NULL);
+	pthread_join(creator, NULL);
+	pthread_join(holder, NULL);
+	return 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
+	return close(fd) < 0 ? -1 : rc;
+}
+
+/*
+ * A user namespace of its own (root mapped to root) gives the scenario
+ * its own count of queued signals: the host's root processes, other test
+ * suites among them, share the other one.
+ */
+static int reused_tid(void)
+{
+	pid_t child;
+	int status;
+
+	if (unshare(CLONE_NEWUSER) < 0 ||
+	    write_file("/proc/self/setgroups", "deny") < 0 ||
+	    write_file("/proc/self/gid_map", "0 0 1") < 0 ||
+	    write_file("/proc/self/uid_map", "0 0 1") < 0)
+		FAIL("user namespace: %s", strerror(errno));
+	if (unshare(CLONE_NEWNS | CLONE_NEWPID) < 0 ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
+		FAIL("namespaces: %s", strerror(errno));
+	child = fork();
+	if (child == 0) {
+		int rc = reused_tid_scenario();
+
+		fflush(NULL);
+		_exit(rc);
+	}
+	if (child < 0 || waitpid(child, &status, 0) != child)
+		FAIL("fork: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+START_TEST(reused_tid_is_not_taken_for_the_old_thread)
+{
+	if (geteuid() != 0) {
+		printf("skipped: needs root for PID namespaces and ns_last_pid\n");
+		return;
+	}
+	ck_assert_int_eq(run_child(reused_tid), 0);
+}
+END_TEST
+
 static Suite *psx_pidns_suite(void)
 {
 	Suite *s = suite_create("psx_pidns");
@@ -200,6 +398,7 @@ static Suite *psx_pidns_suite(void)
 	tcase_set_timeout(pidns, 120);
 	tcase_add_test(pidns, child_pid_namespace_under_parent_proc);
 	tcase_add_test(pidns, foreign_proc_refuses_the_call);
+	tcase_add_test(pidns, reused_tid_is_not_taken_for_the_old_thread);
 	suite_add_tcase(s, pidns);
 	return s;
 }
