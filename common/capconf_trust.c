@@ -138,18 +138,11 @@ static int gid_trusted(const struct trusted *t, unsigned long gid)
 static int acl_writer(const struct acl_entry *e, int n, const struct stat *st,
 		      const struct trusted *t, char *why, size_t whylen)
 {
-	unsigned mask = 7;
+	unsigned mask = acl_mask(e, n);
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (e[i].tag == ACL_MASK)
-			mask = e[i].perm;
 	for (i = 0; i < n; i++) {
-		/* The mask limits every entry but the owner's and other. */
-		unsigned eff = e[i].tag == ACL_OTHER ? e[i].perm :
-			       e[i].perm & mask;
-
-		if (!(eff & ACL_PERM_WRITE))
+		if (!(acl_effective(&e[i], mask) & ACL_PERM_WRITE))
 			continue;
 		switch (e[i].tag) {
 		case ACL_NAMED_USER:

@@ -33,12 +33,7 @@ own_pid_ns "$@"
 private_etc "$@"
 
 init
-cleanup() {
-	for p in $(ls /proc | grep -E '^[0-9]+$'); do
-		[ "$p" -ne 1 ] && kill -9 "$p" 2>/dev/null
-	done
-}
-at_exit cleanup
+at_exit pid_ns_cleanup
 chmod 755 "$T"
 
 # The pid of the process whose command line is exactly the words given.

@@ -28,12 +28,7 @@ for t in setpriv unshare python3; do
 done
 own_pid_ns "$@"
 init
-cleanup() {
-	for p in $(ls /proc | grep -E '^[0-9]+$'); do
-		[ "$p" -ne 1 ] && kill -9 "$p" 2>/dev/null
-	done
-}
-at_exit cleanup
+at_exit pid_ns_cleanup
 chmod 755 "$T"
 
 # inside MODE: in a fully mapped user namespace with its own pid

@@ -35,12 +35,7 @@ own_pid_ns "$@"
 private_etc "$@"
 
 init
-cleanup() {
-	for p in $(ls /proc | grep -E '^[0-9]+$'); do
-		[ "$p" -ne 1 ] && kill -9 "$p" 2>/dev/null
-	done
-}
-at_exit cleanup
+at_exit pid_ns_cleanup
 chmod 755 "$T"
 
 # start MODE [N]: runs threadcreds as a daemon; sets $tc_pid and $tc_tids
