@@ -41,10 +41,17 @@ printf 'root:x:0:0:root:/root:/bin/sh\nalice:x:4001:4001::/tmp:/bin/sh\nbob:x:40
 	done <"$T/names"
 } >"$T/group"
 
+# As another user, capcheck runs in a user namespace where our files are
+# root's: pam_cap, and so capcheck, reads no file another user owns.
+NS=
+if [ "$(id -u)" -ne 0 ]; then
+	unshare -Ur true 2>/dev/null || skip "needs root or unprivileged user namespaces"
+	NS="unshare -Ur"
+fi
 cc() {
 	env NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
-		LD_PRELOAD="$nwrap" ${VALGRIND_CMD:-} "$CC" "$@"
+		LD_PRELOAD="$nwrap" $NS ${VALGRIND_CMD:-} "$CC" "$@"
 }
 
 # The world is as meant: nss_wrapper gives alice each group by its name.

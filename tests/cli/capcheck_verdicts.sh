@@ -13,11 +13,13 @@ CC=$BUILD/progs/capcheck
 
 # cc EXPECTED-RC ARGS...: runs capcheck; stdout in $T/out, stderr in $T/err.
 # Under VALGRIND=1 it runs inside valgrind (as run_ours in lib.sh does).
+# As another user, in pam_world.sh's user namespace ($NS), where our files
+# are root's: pam_cap, and so capcheck, reads no file another user owns.
 cc() {
 	want=$1; shift
 	cases=$((cases + 1))
 	run env NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
-		ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD="$NWRAP" ${VALGRIND_CMD:-} "$CC" "$@"
+		ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD="$NWRAP" $NS ${VALGRIND_CMD:-} "$CC" "$@"
 	expect_rc "$want" "case $cases: capcheck $*" || sed 's/^/    /' "$T/out" "$T/err"
 }
 

@@ -21,6 +21,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "check_userns.h"
 #include "capconf.h"
 #include "check_run.h"
 
@@ -571,6 +572,7 @@ static Suite *capconf_suite(void)
 {
 	Suite *s = suite_create("capconf");
 	TCase *tc = tcase_create("lookups");
+	check_as_root();
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, group_record_over_one_mib);
