@@ -61,7 +61,8 @@ int capconf_open(struct capconf_reader *r, const char *path)
 	plen = strlen(UNTRUSTED_PREFIX);
 	memcpy(r->untrusted, UNTRUSTED_PREFIX, plen);
 	for_whom = r->untrusted + plen;
-	rc = capconf_trust(path, fd, &st, for_whom, sizeof(r->untrusted) - plen);
+	rc = capconf_trust(path, fd, &st, for_whom,
+			   sizeof(r->untrusted) - plen);
 	if (rc != CAPCONF_OPEN_OK) {
 		int saved = errno;
 

@@ -186,8 +186,8 @@ static ssize_t read_acl(int fd, const char *path, int follow, void *buf,
 
 /*
  * Who besides its owner may write the file or directory of st, reached by
- * fd (or, when fd is -1, by path, a last link followed if follow), as the kernel
- * judges (fs/namei.c, acl_permission_check(); fs/posix_acl.c,
+ * fd (or, when fd is -1, by path, a last link followed if follow), as the
+ * kernel judges (fs/namei.c, acl_permission_check(); fs/posix_acl.c,
  * posix_acl_permission()): with an access ACL and a group bit in the mode
  * (the mask, then), the ACL's entries; else the mode's group and other
  * bits. 1 with why naming the first, 0 when nobody untrusted, or -1 with

@@ -72,8 +72,8 @@ struct user_facts {
 
 /*
  * capability.conf as the fixes need it: what pam_cap would make of it for
- * the user once the file itself is fixed (made not world-writable), so a
- * fix that edits it starts from what pam_cap will then read.
+ * the user once the file itself is fixed (chown and chmod made it root's
+ * alone), so a fix that edits it starts from what pam_cap will then read.
  */
 struct conf_facts {
 	int refused;		/* pam_cap reads none: others may write it */
