@@ -124,7 +124,7 @@ int grant_only_perf_differs(const char *now, const char *then)
  */
 static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 {
-	char note[CAPCONF_TRUST_WHY + 64];
+	char note[CAPCONF_TRUST_WHY + 160];
 	struct cmd c;
 
 	cmd_init(&c);
@@ -136,12 +136,18 @@ static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 	}
 	cmd_lit(&c, "chmod 0644 ");
 	cmd_path(&c, "file name", pv->config);
+	/*
+	 * The command makes pam_cap trust every line in the file, some of
+	 * which another user may have written: the note says to read them.
+	 */
 	if (pv->conf.world_writable)
 		put(note, sizeof(note), "pam_cap reads nothing from a "
-		    "world-writable file");
+		    "world-writable file; read every line first: anyone "
+		    "could have written it");
 	else
 		put(note, sizeof(note), "pam_cap reads nothing from a file "
-		    "others may write (%s)", pv->conf.untrusted);
+		    "others may write (%s); read every line first: they "
+		    "could have written it", pv->conf.untrusted);
 	cmd_add(v, &c, note);
 }
 

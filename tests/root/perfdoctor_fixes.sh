@@ -195,7 +195,7 @@ pd_world
 pd_perf_file 0755 root root cap_perfmon=ei
 echo 'cap_perfmon alice' >"$CONF"
 chmod 0666 "$CONF"
-pd_fixed "F17 world-writable" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file" \
+pd_fixed "F17 world-writable" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file; read every line first: anyone could have written it" \
 	--user=alice "$PERF"
 pd_login_yes "F17" alice
 
@@ -206,7 +206,7 @@ pd_perf_file 0755 root root cap_perfmon=ei
 printf 'none  *\n' >"$CONF"
 nss chown bob "$CONF"
 chmod 0666 "$CONF"
-pd_fixed "F18 world-writable, owned by bob, no grant" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file
+pd_fixed "F18 world-writable, owned by bob, no grant" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file; read every line first: anyone could have written it
 sed -i '1i cap_perfmon alice' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
 	--user=alice "$PERF"
 pd_login_yes "F18" alice
@@ -328,18 +328,18 @@ pd_perf_file 0755 root root cap_perfmon=ei
 echo 'cap_perfmon alice' >"$CONF"
 chmod 0644 "$CONF"
 nss chown bob "$CONF"
-pd_fixed "A1 owned by bob" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a file others may write (uid 4002 owns it, and may make it say anything)" \
+pd_fixed "A1 owned by bob" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a file others may write (uid 4002 owns it, and may make it say anything); read every line first: they could have written it" \
 	--user=alice "$PERF"
 pd_login_yes "A1 owned by bob" alice
 # user::rw- user:bob:rw- group::r-- mask::rw- other::r--
 if acl "$CONF" 0x0200000001000600ffffffff02000600a20f000004000400ffffffff10000600ffffffff20000400ffffffff; then
-	pd_fixed "A2 ACL user:bob:rw-" "chmod 0644 $CONF   # pam_cap reads nothing from a file others may write (an ACL entry lets uid 4002 write it)" \
+	pd_fixed "A2 ACL user:bob:rw-" "chmod 0644 $CONF   # pam_cap reads nothing from a file others may write (an ACL entry lets uid 4002 write it); read every line first: they could have written it" \
 		--user=alice "$PERF"
 	pd_login_yes "A2 ACL user:bob:rw-" alice
 	# other::rw- through the ACL is world-writable: refused, and chmod
 	# 0644 (which sets the ACL's other entry) is the fix.
 	acl "$CONF" 0x0200000001000600ffffffff02000600a20f000004000400ffffffff10000600ffffffff20000600ffffffff
-	pd_fixed "A3 ACL other::rw-" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file" \
+	pd_fixed "A3 ACL other::rw-" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file; read every line first: anyone could have written it" \
 		--user=alice "$PERF"
 	pd_login_yes "A3" alice
 	setfattr -x system.posix_acl_access "$CONF" 2>/dev/null
