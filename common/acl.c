@@ -47,6 +47,23 @@ int acl_decode(const void *raw, size_t len, struct acl_entry *e, size_t max)
 	return (int)n;
 }
 
+unsigned acl_mask(const struct acl_entry *e, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].tag == ACL_MASK)
+			return e[i].perm;
+	return 7;
+}
+
+unsigned acl_effective(const struct acl_entry *e, unsigned mask)
+{
+	if (e->tag == ACL_USER_OBJ || e->tag == ACL_OTHER)
+		return e->perm;
+	return e->perm & mask;
+}
+
 int acl_permits(const struct acl_entry *e, int n, const struct stat *st,
 		uid_t uid, int (*in_group)(gid_t gid, const void *ctx),
 		const void *ctx, unsigned want)

@@ -45,6 +45,15 @@ struct acl_entry {
  */
 int acl_decode(const void *raw, size_t len, struct acl_entry *e, size_t max);
 
+/* The ACL's mask entry's permissions, or 7 (no limit) when it has none. */
+unsigned acl_mask(const struct acl_entry *e, int n);
+
+/*
+ * The permissions entry e grants as the kernel applies them, mask from
+ * acl_mask(): the mask limits every entry but the owner's and other.
+ */
+unsigned acl_effective(const struct acl_entry *e, unsigned mask);
+
 /*
  * Whether the kernel grants want (ACL_PERM_WRITE, ...) to uid with the
  * group test in_group, on a file with owner and group of st and the ACL

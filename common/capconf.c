@@ -9,6 +9,9 @@
 
 #include "capconf.h"
 
+/* Before the writer capconf_trust() names. */
+#define UNTRUSTED_PREFIX	"not root's alone: "
+
 /* The null device by its numbers, so a bind-mounted or renamed one counts. */
 static int is_null_device(const struct stat *st)
 {
@@ -19,7 +22,9 @@ static int is_null_device(const struct stat *st)
 int capconf_open(struct capconf_reader *r, const char *path)
 {
 	struct stat st;
-	int fd;
+	char *for_whom;
+	size_t plen;
+	int fd, rc;
 
 	memset(r, 0, sizeof(*r));
 	/*
@@ -47,10 +52,27 @@ int capconf_open(struct capconf_reader *r, const char *path)
 		close(fd);
 		return CAPCONF_OPEN_NOT_REGULAR;
 	}
-	if (st.st_mode & S_IWOTH) {
-		/* Anyone could grant themselves anything (as libcap 2.69+). */
+	/*
+	 * Whoever could have written it could grant themselves anything:
+	 * world-writable (as libcap 2.69+), and beyond libcap a file or a
+	 * directory on its way that another user owns or may write
+	 * (capconf_trust.c).
+	 */
+	plen = strlen(UNTRUSTED_PREFIX);
+	memcpy(r->untrusted, UNTRUSTED_PREFIX, plen);
+	for_whom = r->untrusted + plen;
+	rc = capconf_trust(path, fd, &st, for_whom,
+			   sizeof(r->untrusted) - plen);
+	if (rc != CAPCONF_OPEN_OK) {
+		int saved = errno;
+
+		/* An ACL it could not judge is said without the prefix. */
+		if (rc != CAPCONF_OPEN_UNTRUSTED &&
+		    rc != CAPCONF_OPEN_UNTRUSTED_DIR)
+			memmove(r->untrusted, for_whom, strlen(for_whom) + 1);
 		close(fd);
-		return CAPCONF_OPEN_WORLD_WRITABLE;
+		errno = saved;
+		return rc;
 	}
 	r->fp = fdopen(fd, "r");
 	if (r->fp == NULL) {
@@ -63,7 +85,7 @@ int capconf_open(struct capconf_reader *r, const char *path)
 	return CAPCONF_OPEN_OK;
 }
 
-const char *capconf_open_strerror(int status)
+const char *capconf_open_strerror(const struct capconf_reader *r, int status)
 {
 	switch (status) {
 	case CAPCONF_OPEN_OK:
@@ -73,6 +95,9 @@ const char *capconf_open_strerror(int status)
 	case CAPCONF_OPEN_NOT_REGULAR:
 		return "not a regular file";
 	default:
+		/* who may write it, or why that is unknown */
+		if (r->untrusted[0] != '\0')
+			return r->untrusted;
 		return strerror(errno);
 	}
 }
@@ -126,6 +151,30 @@ static void split_tokens(struct capconf_line *line)
 	}
 }
 
+/*
+ * Is line a rule (its first word not a comment) holding a control
+ * character other than a tab? Sets the error and the byte if so. No name,
+ * group or IAB text holds one, and what a terminal shows of such a line
+ * is not what pam_cap reads: it is unusable, like a NUL byte.
+ */
+static int control_in_rule(struct capconf_line *line)
+{
+	const unsigned char *p = (const unsigned char *)line->buf;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '#')
+		return 0;
+	for (; *p != '\0'; p++) {
+		if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+			line->error = CAPCONF_LINE_CONTROL;
+			line->control = *p;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int capconf_next(struct capconf_reader *r, struct capconf_line **out)
 {
 	struct capconf_line *line = &r->line;
@@ -141,6 +190,11 @@ int capconf_next(struct capconf_reader *r, struct capconf_line **out)
 		if (line->error != CAPCONF_LINE_OK) {
 			/* Reported even if it looks like a comment: libcap
 			 * would parse the tail of a long comment as a grant. */
+			line->ntok = 0;
+			*out = line;
+			return 1;
+		}
+		if (control_in_rule(line)) {
 			line->ntok = 0;
 			*out = line;
 			return 1;

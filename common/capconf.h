@@ -4,6 +4,7 @@
 #define COMMON_CAPCONF_H
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "groups.h"
@@ -27,6 +28,13 @@ enum capconf_line_error {
 	CAPCONF_LINE_OK = 0,
 	CAPCONF_LINE_TOO_LONG,		/* longer than CAPCONF_LINE_MAX */
 	CAPCONF_LINE_NUL,		/* holds a NUL byte: binary data */
+	/*
+	 * A rule (no comment) holding a control character other than a tab:
+	 * libcap splits only at blanks, so "none alice\r" (a file with DOS
+	 * line ends) names "alice\r", nobody, and the restriction meant for
+	 * alice is silently skipped for a later, broader line.
+	 */
+	CAPCONF_LINE_CONTROL,
 };
 
 /* Results of capconf_open(); negative values mean "read nothing". */
@@ -35,12 +43,27 @@ enum capconf_open_status {
 	CAPCONF_OPEN_FAILED = -1,	/* errno says why */
 	CAPCONF_OPEN_WORLD_WRITABLE = -2,	/* S_IWOTH and not /dev/null */
 	CAPCONF_OPEN_NOT_REGULAR = -3,	/* FIFO, device other than /dev/null */
+	/*
+	 * Someone besides root may write it: its owner (who may chmod it),
+	 * its group, an ACL entry. The reader's untrusted[] says who.
+	 */
+	CAPCONF_OPEN_UNTRUSTED = -4,
+	/*
+	 * A directory on its way (or a symbolic link there) may be changed
+	 * by someone besides root, who could put another file in its
+	 * place; untrusted[] says which and who.
+	 */
+	CAPCONF_OPEN_UNTRUSTED_DIR = -5,
 };
+
+/* Room for what capconf_trust() says about who may write a file. */
+#define CAPCONF_TRUST_WHY	512
 
 /* A line with tokens that is no comment; tok[0] is the caps text. */
 struct capconf_line {
 	unsigned long number;		/* 1-based line number in the file */
 	enum capconf_line_error error;
+	unsigned char control;		/* CAPCONF_LINE_CONTROL: the byte */
 	int ntok;
 	char *tok[CAPCONF_TOKENS_MAX];	/* point into buf */
 	char buf[CAPCONF_LINE_MAX + 1];
@@ -49,6 +72,8 @@ struct capconf_line {
 struct capconf_reader {
 	FILE *fp;
 	unsigned long lineno;
+	/* CAPCONF_OPEN_UNTRUSTED(_DIR), or an ACL unread: why */
+	char untrusted[CAPCONF_TRUST_WHY];
 	struct capconf_line line;
 };
 
@@ -81,7 +106,7 @@ struct capconf_user {
 	gid_t primary;			/* for member() */
 	gid_t *gids;			/* groups[]'s gids, for member() */
 	int ngids;
-	char *undecided_why;		/* member()'s last reason (128 bytes) */
+	char *undecided_why;		/* member()'s last reason (256 bytes) */
 };
 
 enum capconf_why {
@@ -125,10 +150,30 @@ typedef void (*capconf_log_fn)(void *ctx, int prio, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * Opens path for reading and checks the file is safe to trust. Returns
- * CAPCONF_OPEN_OK or a negative enum capconf_open_status.
+ * Opens path for reading and checks the file is safe to trust: a regular
+ * file (or /dev/null) that nobody but root could have written
+ * (capconf_trust()). Returns CAPCONF_OPEN_OK or a negative enum
+ * capconf_open_status; capconf_open_strerror() says why.
  */
 int capconf_open(struct capconf_reader *r, const char *path);
+
+/*
+ * Could anyone but root have written the regular file of st, at path,
+ * open on fd (or -1: judged by path, following a symbolic link)? Root
+ * alone is trusted, whatever ids the caller has (a set-user-ID su keeps
+ * the user's group), and in a nested user namespace the overflow ids it
+ * does not map, which files of owners outside it show. Its owner, its
+ * group's or an ACL entry's write permission, or a directory or symbolic
+ * link on its way (followed again from "/") that such a user may change,
+ * say yes. Returns CAPCONF_OPEN_OK when nobody could;
+ * CAPCONF_OPEN_WORLD_WRITABLE; CAPCONF_OPEN_UNTRUSTED (the file itself:
+ * "chown root; chmod 0644" mends it) or CAPCONF_OPEN_UNTRUSTED_DIR, with
+ * why (whylen bytes) naming the writer; or CAPCONF_OPEN_FAILED with errno
+ * (ENOMEM among them), and why saying more when an ACL cannot be read or
+ * decoded (who may write is unknown then). (capconf_trust.c)
+ */
+int capconf_trust(const char *path, int fd, const struct stat *st,
+		  char *why, size_t whylen);
 
 /*
  * Reads the next line that carries tokens (empty lines and comments are
@@ -200,7 +245,7 @@ int capconf_find_shadowed(const char *path, const char *user,
 /* "user", "@group" or "*": how a match is described in logs. */
 const char *capconf_why_name(enum capconf_why why);
 
-/* Describes a capconf_open() failure, for messages. */
-const char *capconf_open_strerror(int status);
+/* Describes r's capconf_open() failure status, for messages. */
+const char *capconf_open_strerror(const struct capconf_reader *r, int status);
 
 #endif

@@ -124,25 +124,31 @@ static int list_gids(const char *name, gid_t primary, gid_t **gids,
 	return 1;
 }
 
-#define CAPCONF_WHY_SIZE	128
+#define CAPCONF_WHY_SIZE	256
 
 /*
- * Is u in the group named group, by the group database's own entry: its
- * gid u's primary group or one of u's gids, or u named among its members?
+ * Is u in the group named group, by the group database's own entry?
  * getgrouplist() may have left the group out because the service holding
  * it failed (groups.c); a look-up of the group by name reports such a
- * failure when that service is the last one asked. 1 a member; 0 not (or
- * no such group: nobody is in it); -1 cannot tell, with why: the look-up
- * failed, or u is not among the members listed while u's own group list
- * is incomplete (members can come from elsewhere than gr_mem: nested
- * groups, sssd's ignore_group_members).
+ * failure when that service is the last one asked. 1 a member: the
+ * group's gid is u's primary group or one of u's gids, so the login holds
+ * it. 0 not (or no such group: nobody is in it). -1 cannot tell, with
+ * why: the look-up failed; or the entry and u's group list disagree, the
+ * entry naming u among its members while the list, which is what
+ * initgroups() gives the login, lacks the group (an "initgroups:" line in
+ * nsswitch.conf that leaves a service out, a service that failed for
+ * getgrouplist() alone): a grant would go to a login without the group,
+ * and "not a member" would skip a restriction meant for it; or u is not
+ * among the members listed while u's own group list is incomplete
+ * (members can come from elsewhere than gr_mem: nested groups, sssd's
+ * ignore_group_members).
  */
 static int nss_member(const struct capconf_user *u, const char *group,
 		      char *why, size_t whylen)
 {
 	struct group gr;
 	char *buf = NULL;
-	int rc, i, member;
+	int rc, i, listed;
 
 	rc = nss_lookup(call_getgrnam, group, &gr, &buf);
 	if (rc < 0) {
@@ -155,14 +161,22 @@ static int nss_member(const struct capconf_user *u, const char *group,
 		free(buf);
 		return 0;
 	}
-	member = gr.gr_gid == u->primary ||
-		 groups_have(u->gids, u->ngids, gr.gr_gid);
-	for (i = 0; !member && gr.gr_mem != NULL && gr.gr_mem[i] != NULL; i++)
-		member = strcmp(gr.gr_mem[i], u->name) == 0;
-	free(buf);
-	if (member)
+	if (gr.gr_gid == u->primary ||
+	    groups_have(u->gids, u->ngids, gr.gr_gid)) {
+		free(buf);
 		return 1;
-	if (u->groups_error[0] != '\0') {
+	}
+	listed = 0;
+	for (i = 0; !listed && gr.gr_mem != NULL && gr.gr_mem[i] != NULL; i++)
+		listed = strcmp(gr.gr_mem[i], u->name) == 0;
+	free(buf);
+	if (listed && u->groups_error[0] == '\0') {
+		snprintf(why, whylen, "group '%s' lists '%s' as a member, "
+			 "but getgrouplist() leaves the group out", group,
+			 u->name);
+		return -1;
+	}
+	if (listed || u->groups_error[0] != '\0') {
 		snprintf(why, whylen, "%s", u->groups_error);
 		return -1;
 	}
@@ -440,6 +454,12 @@ int capconf_scan(struct capconf_reader *r, const char *path,
 		if (at < 0 && line->error == CAPCONF_LINE_NUL)
 			return stop(m, path, line->number, log, ctx,
 				    "NUL byte in line");
+		if (at < 0 && line->error == CAPCONF_LINE_CONTROL)
+			return stop(m, path, line->number, log, ctx,
+				    "control character 0x%02x in line%s: a "
+				    "name would hold it", line->control,
+				    line->control == '\r' ? " (CR: a file "
+				    "with DOS line ends?)" : "");
 		if (at < 0)
 			return stop(m, path, line->number, log, ctx,
 				    "cannot tell whether '%s' is in '%s': %s",
@@ -497,10 +517,14 @@ int capconf_find(const char *path, const char *user, struct capconf_match *m,
 		capconf_user_release(&u);
 		return CAPCONF_UNREADABLE;
 	}
+	if (rc == CAPCONF_OPEN_FAILED && errno == ENOMEM) {
+		capconf_user_release(&u);
+		return CAPCONF_NOMEM;
+	}
 	if (rc != CAPCONF_OPEN_OK) {
 		/* A file we cannot read or trust might have named u. */
 		rc = stop(m, path, 0, log, ctx, "%s",
-			  capconf_open_strerror(rc));
+			  capconf_open_strerror(&r, rc));
 		capconf_user_release(&u);
 		return rc;
 	}

@@ -45,15 +45,35 @@
 /*
  * cwrap's nss_wrapper replaces getgrnam_r() and friends (through
  * LD_PRELOAD: never in a set-user-ID or capability-raising program) and
- * says ENOENT for "not found". Its lookups are the ones answering when its
- * nss_wrapper_enabled() is loaded and says so.
+ * says ENOENT for "not found". Its lookups are the ones answering when the
+ * getgrnam_r() we call is its own, and its nss_wrapper_enabled() says so.
+ * The name alone proves nothing: any library in a login process (another
+ * PAM module's, an NSS service's) may export it while glibc answers, and
+ * glibc's ENOENT, read as "not found", would hide a failed service.
+ *
+ * Safe both ways: when the check fails, ENOENT is an error and the
+ * decision stops (fail closed). For it to pass, the object answering our
+ * getgrnam_r() must be the one exporting the switch; whoever put that
+ * object there decides every group look-up already (it could say "not
+ * found" as glibc does), so taking its ENOENT as "not found" gives nobody
+ * a grant they could not have had. nss_wrapper's own ENOENT is no better
+ * than nss_wrapper: its files backend says it too for a group file it
+ * cannot read. It is a test tool, preloaded by whoever runs the program.
  */
 static int nss_wrapper_answers(void)
 {
+	int (*lookup)(const char *, struct group *, char *, size_t,
+		      struct group **) = getgrnam_r;
+	Dl_info answering, defining;
 	bool (*enabled)(void);
 
 	*(void **)&enabled = dlsym(RTLD_DEFAULT, "nss_wrapper_enabled");
-	return enabled != NULL && enabled();
+	if (enabled == NULL ||
+	    dladdr(*(void **)&lookup, &answering) == 0 ||
+	    dladdr(*(void **)&enabled, &defining) == 0 ||
+	    answering.dli_fbase != defining.dli_fbase)
+		return 0;
+	return enabled();
 }
 
 int groups_nss_result(int rc, int found)

@@ -42,7 +42,9 @@ int groups_of_user(const char *name, gid_t primary, gid_t **groups);
  * entry, or -1 with errno set to the error (ERANGE included). Only glibc's
  * "not found" (0 and no entry) is taken as one: glibc's ENOENT is a
  * service's error (see groups.c). Under cwrap's nss_wrapper (tests), whose
- * lookups say ENOENT for "not found", ENOENT is "not found".
+ * lookups say ENOENT for "not found", ENOENT is "not found": when the
+ * getgrnam_r() called is the one of the object exporting an enabled
+ * nss_wrapper_enabled(), not when some library merely exports the name.
  */
 int groups_nss_result(int rc, int found);
 

@@ -280,6 +280,15 @@ own_pid_ns() {
 	OWN_PID_NS=1 exec unshare --pid --fork --mount-proc sh "$0" "$@"
 }
 
+# pid_ns_cleanup: for at_exit in a suite that called own_pid_ns: kills
+# every process of its namespace but pid 1 (the suite itself), so nothing
+# it started outlives it.
+pid_ns_cleanup() {
+	for p in $(ls /proc | grep -E '^[0-9]+$'); do
+		[ "$p" -ne 1 ] && kill -9 "$p" 2>/dev/null
+	done
+}
+
 # private_etc [ARG...]: call it near the top of a root suite that runs
 # programs as other users by name (setpriv --reuid=nobody, capsh
 # --user=nobody, getent). It re-runs the suite ("$0" ARG...) in a private

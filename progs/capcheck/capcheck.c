@@ -19,6 +19,7 @@
 #include "risk.h"
 #include "capconf.h"
 #include "escape.h"
+#include "groups.h"
 #include "mask.h"
 #include "opts.h"
 #include "suggest.h"
@@ -130,13 +131,15 @@ static int caps_text_valid(const char *text)
 }
 
 /*
- * A failed getpwnam()/getgrnam() is "no such entry" with errno 0 (glibc)
- * or ENOENT (nss_wrapper); anything else is a lookup error, which must not
- * be reported as an unknown name.
+ * A failed getpwnam()/getgrnam() is "no such entry" as pam_cap takes it
+ * (groups_nss_result(): errno 0 from glibc, ENOENT from nss_wrapper's own
+ * look-ups alone); anything else, glibc's ENOENT included (a directory
+ * service down), is a lookup error, which must not be reported as an
+ * unknown name: pam_cap stops at such a line.
  */
 static int lookup_failed(void)
 {
-	return errno != 0 && errno != ENOENT;
+	return errno != 0 && groups_nss_result(errno, 0) < 0;
 }
 
 /*
@@ -287,7 +290,7 @@ static int lint(const char *path)
 	if (rc != CAPCONF_OPEN_OK) {
 		say(stderr, "%s: %s: %s: pam_cap grants nothing from it, "
 		    "not even default=", PROG, path,
-		    capconf_open_strerror(rc));
+		    capconf_open_strerror(&r, rc));
 		warnings++;
 		return 0;
 	}
@@ -298,6 +301,12 @@ static int lint(const char *path)
 				  CAPCONF_LINE_MAX, STOPS);
 		} else if (line->error == CAPCONF_LINE_NUL) {
 			warn_line(path, line->number, "NUL byte: %s", STOPS);
+		} else if (line->error == CAPCONF_LINE_CONTROL) {
+			warn_line(path, line->number, "control character "
+				  "0x%02x%s: %s (libcap would read it as part "
+				  "of a name)", line->control,
+				  line->control == '\r' ? " (CR: DOS line "
+				  "ends?)" : "", STOPS);
 		} else if (stop != 0) {
 			warn_line(path, line->number, "never used: pam_cap "
 				  "stops at line %lu first", stop);

@@ -37,16 +37,11 @@
 static int acl_writers(const struct acl_entry *e, int n, gid_t group,
 		       uid_t allowed, char why[WHY_SIZE])
 {
-	unsigned mask = 7;
+	unsigned mask = acl_mask(e, n);
 	int i;
 
-	for (i = 0; i < n; i++)
-		if (e[i].tag == ACL_MASK)
-			mask = e[i].perm;
 	for (i = 0; i < n; i++) {
-		unsigned eff = e[i].tag == ACL_OTHER ? e[i].perm : e[i].perm & mask;
-
-		if (!(eff & ACL_PERM_WRITE))
+		if (!(acl_effective(&e[i], mask) & ACL_PERM_WRITE))
 			continue;
 		switch (e[i].tag) {
 		case ACL_NAMED_USER:

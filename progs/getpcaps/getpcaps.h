@@ -29,6 +29,7 @@ enum {
 	FLAG_WRITABLE_EXE = 1 << 1,	/* non-root, capable, may rewrite its exe */
 	FLAG_NO_NNP_DAEMON = 1 << 2,	/* capable daemon without no_new_privs */
 	FLAG_THREADS_DIFFER = 1 << 3,	/* threads hold different credentials */
+	FLAG_ROOT_REGAINS = 1 << 4,	/* a uid 0 with less than its bounding set */
 };
 
 /* The executable check (only for capable processes of a non-root user). */
@@ -57,7 +58,7 @@ enum exe_state {
 struct creds {
 	uid_t uid[4];			/* real, effective, saved, filesystem */
 	gid_t gid[4];
-	gid_t *groups;			/* supplementary (one thread's only) */
+	gid_t *groups;			/* supplementary; freed after check_exe */
 	int ngroups;
 	uint64_t inh, prm, eff, bnd, amb;
 	int amb_known;			/* 0: no CapAmb line and P&I not empty */
@@ -117,6 +118,9 @@ struct scan_counts {
 	int not_examined_errno;
 	size_t exe_unchecked;		/* capable non-root with unreadable exe */
 	int exe_errno;
+	/* /proc may leave processes out of its listing: none counted */
+	int hidden;
+	char hidden_why[200];
 };
 
 struct scan {
@@ -139,6 +143,15 @@ struct scan_opts {
 int scan_run(struct scan *s, const char *proc_root,
 	     const struct scan_opts *o);
 void scan_free(struct scan *s);
+
+/*
+ * 1 when the /proc open on procfd may leave processes out of its
+ * listing for us (hidepid=invisible or ptraceable, and we may not trace
+ * them all: neither CAP_SYS_PTRACE nor, for invisible, its gid= group),
+ * or when its mount options cannot be read, with the reason in why; else
+ * 0. (getpcaps_hidepid.c)
+ */
+int proc_hides_processes(int procfd, char *why, size_t len);
 
 /* The process with that pid, or NULL. */
 struct proc *scan_find(const struct scan *s, pid_t pid);
@@ -192,9 +205,25 @@ void creds_release(struct creds *c);
 int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 		 unsigned nthreads, struct buf *b, int *live_dfd);
 void threads_free(struct proc *p);
+/*
+ * Frees the sets' supplementary groups once the executable is judged
+ * (nothing after needs them): a user may give each of 64 threads its own
+ * 65536 groups (a user namespace and its subordinate gids), 16 MiB a
+ * process that the audit would otherwise keep to the end.
+ */
+void threads_forget_groups(struct proc *p);
 
 /* Real, effective or saved uid 0: it can be root again whenever it likes. */
 int creds_root_like(const struct creds *c);
+
+/*
+ * Any of the four uids 0, the filesystem one included: whatever its
+ * capability sets say, it is root to the files root owns (it may chmod
+ * /etc/shadow), and with a real, effective or saved uid 0 an execve(2)
+ * gives it its bounding set back, unless securebits forbid it, which
+ * /proc does not show. Such a process is never "nothing to show".
+ */
+int creds_uid0(const struct creds *c);
 
 /* Printing (getpcaps_print.c). */
 struct print_opts {

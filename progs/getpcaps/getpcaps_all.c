@@ -79,10 +79,17 @@ void judge_all(struct scan *s)
 	for (i = 0; i < s->n; i++) {
 		struct proc *p = &s->procs[i];
 
-		/* all threads together: whatever one holds, the process does */
+		/*
+		 * All threads together: whatever one holds, the process does.
+		 * A uid 0 is shown whatever its sets: emptied, they come back
+		 * with the next execve() (creds_uid0()).
+		 */
 		p->shown = (p->c.inh | p->c.prm | p->c.eff | p->c.amb) != 0 ||
-			   (p->c.bnd & s->full) != s->full;
+			   (p->c.bnd & s->full) != s->full ||
+			   creds_uid0(&p->c);
 		p->flags = 0;
+		if (creds_uid0(&p->c) && (p->c.bnd & s->full & ~p->c.prm) != 0)
+			p->flags |= FLAG_ROOT_REGAINS;
 		if (p->c.amb != 0 && p->tty && IN_LIST(p->comm, shells))
 			p->flags |= FLAG_AMBIENT_SHELL;
 		if (p->exe_state == EXE_WRITABLE)
@@ -174,6 +181,11 @@ int all_main(int argc, char *argv[], void (*usage)(int status))
 			" (a complete audit needs root)\n",
 			s.counts.not_examined,
 			strerror(s.counts.not_examined_errno));
+		status = EXIT_FAILURE;
+	}
+	if (s.counts.hidden) {
+		fprintf(stderr, "getpcaps: /proc: %s (a complete audit needs"
+			" root)\n", s.counts.hidden_why);
 		status = EXIT_FAILURE;
 	}
 	if (s.counts.exe_unchecked) {

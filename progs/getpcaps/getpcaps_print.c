@@ -110,7 +110,8 @@ static int iab_interesting(const struct scan *s, const struct creds *c)
 
 int risk_of(const struct creds *c, cap_value_t *worst)
 {
-	uint64_t held = c->prm | c->eff | c->amb;
+	/* A uid 0 may take its bounding set back (creds_uid0()). */
+	uint64_t held = c->prm | c->eff | c->amb | (creds_uid0(c) ? c->bnd : 0);
 	int highest = -1;
 	cap_value_t cap;
 
@@ -146,6 +147,11 @@ const struct flag_text flag_text[] = {
 	{ FLAG_THREADS_DIFFER, "threads-differ",
 	  "its threads hold different credentials: the line above is all of"
 	  " them together, each set of threads follows" },
+	{ FLAG_ROOT_REGAINS, "root-regains",
+	  "a user id is 0 while the permitted set lacks part of the bounding"
+	  " set: root's files are its own, and with a real, effective or saved"
+	  " uid 0 an execve(2) gives the rest back (unless securebits, which"
+	  " /proc does not show, forbid it)" },
 };
 
 const size_t nflags = sizeof(flag_text) / sizeof(flag_text[0]);

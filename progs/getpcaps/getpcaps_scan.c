@@ -402,6 +402,7 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	if (xfd < 0)
 		exe_err = errno;
 	exe_err = check_exe(p, xfd, exe_err);
+	threads_forget_groups(p);
 	if (vanished(exe_err)) {
 		errno = exe_err;	/* exiting: its memory, exe link included, is gone */
 		goto failed;
@@ -507,6 +508,9 @@ int scan_run(struct scan *s, const char *proc_root, const struct scan_opts *o)
 		      O_CLOEXEC);
 	if (procfd < 0)
 		return -1;
+	/* Asked before the listing: what it leaves out is not counted. */
+	s->counts.hidden = proc_hides_processes(procfd, s->counts.hidden_why,
+						sizeof(s->counts.hidden_why));
 	dir = fdopendir(procfd);
 	if (dir == NULL) {
 		int saved = errno;

@@ -9,22 +9,36 @@
  * nobody with nothing. /proc/<pid>/status shows the main thread alone;
  * /proc/<pid>/task/<tid>/status shows each thread.
  *
- * Races: the task directory is read once, and each thread directory
- * opened relative to it. The kernel lists and resolves there only threads
- * of this thread group, so a thread id reused by another process can never
- * be read as one of ours; an open thread directory is tied to its thread,
- * so one that exits while being read answers ESRCH or ENOENT, and is left
- * out (an exited thread holds nothing). A thread started after the
- * listing is not seen, but it was cloned from one that was, with its
- * credentials. The process as a whole is checked by the caller (start
- * time before and after).
+ * Races: each thread directory is opened relative to the task directory.
+ * The kernel lists and resolves there only threads of this thread group,
+ * so a thread id reused by another process can never be read as one of
+ * ours; an open thread directory is tied to its thread, so one that exits
+ * while being read answers ESRCH or ENOENT, and is left out (an exited
+ * thread holds nothing). The process as a whole is checked by the caller
+ * (start time before and after).
+ *
+ * The listing itself can leave live threads out. The kernel lists the
+ * task directory in the order threads were created, and a getdents(2)
+ * call resumes where the last one stopped by the thread it stopped at, or,
+ * when that thread has exited, by position (fs/proc/base.c, first_tid()):
+ * once earlier threads exit between two calls, the ones after the gap are
+ * never listed. glibc's readdir() fetches 32 KiB (about a thousand
+ * threads) a call, and we read each status between calls, so a process
+ * whose threads exit at the right moment hides a root thread created
+ * after a thousand others, its main thread showing nobody. So the task
+ * directory is listed a second time once the threads are read, in one
+ * getdents(2) call with room for all (nothing to resume, no window
+ * between calls), and every thread it names that the first listing left
+ * out is read too.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "getpcaps.h"
@@ -32,6 +46,11 @@
 int creds_root_like(const struct creds *c)
 {
 	return c->uid[0] == 0 || c->uid[1] == 0 || c->uid[2] == 0;
+}
+
+int creds_uid0(const struct creds *c)
+{
+	return creds_root_like(c) || c->uid[3] == 0;
 }
 
 void creds_release(struct creds *c)
@@ -134,6 +153,14 @@ static int add_thread(struct proc *p, pid_t tid, struct creds *c)
 	return 0;
 }
 
+void threads_forget_groups(struct proc *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsets; i++)
+		creds_release(&p->sets[i].c);
+}
+
 void threads_free(struct proc *p)
 {
 	size_t i;
@@ -165,6 +192,36 @@ static int tid_name(const char *name, pid_t *tid)
 static int vanished(int err)
 {
 	return err == ENOENT || err == ESRCH;
+}
+
+/* The thread ids the first listing gave, for the second to compare. */
+struct tid_list {
+	pid_t *tids;
+	size_t n, cap;
+};
+
+static int tid_list_add(struct tid_list *l, pid_t tid)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		pid_t *tids = realloc(l->tids, cap * sizeof(*tids));
+
+		if (tids == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		l->tids = tids;
+		l->cap = cap;
+	}
+	l->tids[l->n++] = tid;
+	return 0;
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 /*
@@ -201,9 +258,100 @@ static int read_thread(struct proc *p, int taskfd, const char *name,
 	return 0;
 }
 
+/* The kernel's record of getdents64(2), read field by field. */
+struct dirent_head {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+} __attribute__((packed));
+
+/*
+ * The second listing: the task directory named by dfd, in one
+ * getdents64(2) call that has room for every thread (a call that fills
+ * its buffer is made again with twice the room; a second call that still
+ * gives names means the first stopped early, and the listing starts over,
+ * at most a few times). Each thread it names that is not in seen (sorted)
+ * is read into p. Returns 0, or -1 with errno.
+ */
+static int relist(struct proc *p, int dfd, const struct tid_list *seen,
+		  struct buf *b, int *live_dfd)
+{
+	/* A record is 32 bytes for any name of up to 10 digits. */
+	size_t size = (seen->n + 64) * 32 + 1024, used;
+	char *buf = NULL;
+	int taskfd, tries, err = 0;
+	long got, more;
+
+	taskfd = openat(dfd, "task", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC);
+	if (taskfd < 0)
+		return vanished(errno) ? 0 : -1;
+	for (tries = 0; tries < 8; tries++) {
+		char *grown = realloc(buf, size);
+
+		if (grown == NULL) {
+			err = ENOMEM;
+			goto out;
+		}
+		buf = grown;
+		if (lseek(taskfd, 0, SEEK_SET) < 0) {
+			err = errno;
+			goto out;
+		}
+		got = syscall(SYS_getdents64, taskfd, buf, size);
+		if (got < 0) {
+			err = vanished(errno) ? 0 : errno;
+			goto out;
+		}
+		/* Full, or close to it: more may have come after. */
+		if ((size_t)got + 512 > size) {
+			size *= 2;
+			continue;
+		}
+		more = syscall(SYS_getdents64, taskfd, buf + got,
+			       size - (size_t)got);
+		if (more == 0)
+			break;
+		if (more < 0) {
+			err = vanished(errno) ? 0 : errno;
+			goto out;
+		}
+	}
+	if (tries == 8) {
+		err = EAGAIN;	/* never one whole listing */
+		goto out;
+	}
+	for (used = 0; used < (size_t)got;) {
+		struct dirent_head h;
+		const char *name;
+		pid_t tid;
+
+		memcpy(&h, buf + used, sizeof(h));
+		if (h.reclen == 0 || used + h.reclen > (size_t)got)
+			break;
+		name = buf + used + sizeof(h);
+		used += h.reclen;
+		if (tid_name(name, &tid) < 0 || tid == p->pid ||
+		    (seen->n > 0 && bsearch(&tid, seen->tids, seen->n,
+					    sizeof(tid), by_tid) != NULL))
+			continue;
+		if (read_thread(p, taskfd, name, tid, b, live_dfd) < 0) {
+			err = errno;
+			goto out;
+		}
+	}
+out:
+	free(buf);
+	close(taskfd);
+	errno = err;
+	return err ? -1 : 0;
+}
+
 int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 		 unsigned nthreads, struct buf *b, int *live_dfd)
 {
+	struct tid_list seen = { NULL, 0, 0 };
 	struct dirent *d;
 	int taskfd, err = 0;
 	DIR *dir;
@@ -245,14 +393,21 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 		if (tid_name(d->d_name, &tid) < 0 || tid == p->pid)
 			continue;
 		/* a thread that exits meanwhile is no error (see above) */
-		if (read_thread(p, dirfd(dir), d->d_name, tid, b,
+		if (tid_list_add(&seen, tid) < 0 ||
+		    read_thread(p, dirfd(dir), d->d_name, tid, b,
 				live_dfd) < 0) {
 			err = errno;
 			break;
 		}
 	}
 	closedir(dir);
+	if (err == 0) {
+		qsort(seen.tids, seen.n, sizeof(*seen.tids), by_tid);
+		if (relist(p, dfd, &seen, b, live_dfd) < 0)
+			err = errno;
+	}
 out:
+	free(seen.tids);
 	if (err == 0 && p->threads == 0)
 		err = ESRCH;		/* every thread has exited */
 	if (err == 0)

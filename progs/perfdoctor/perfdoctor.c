@@ -388,9 +388,6 @@ static int diagnose(const struct opts *o)
 	struct binary_facts b;
 	struct session_facts s;
 	struct user_facts u;
-	struct passwd *pw;
-	char uidbuf[32];
-	const char *name;
 	int npv = 0, rc = 2, new_login = 0;
 
 	memset(&u, 0, sizeof(u));
@@ -398,10 +395,7 @@ static int diagnose(const struct opts *o)
 		return 2;
 	if (o->pid > 0 || o->user == NULL) {
 		/* The session's own user (effective uid) is the one judged. */
-		pw = getpwuid(s.euid);
-		snprintf(uidbuf, sizeof(uidbuf), "%u", (unsigned)s.euid);
-		name = pw != NULL ? pw->pw_name : uidbuf;
-		if (gather_user(&u, name) < 0)
+		if (gather_user_uid(&u, s.euid) < 0)
 			goto out;
 		if (o->user != NULL && strcmp(o->user, u.name) != 0) {
 			fprintf(stderr, "perfdoctor: process %d runs as ", (int)o->pid);

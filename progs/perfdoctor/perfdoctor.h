@@ -7,6 +7,7 @@
 #include <sys/capability.h>
 #include <sys/types.h>
 
+#include "capconf.h"
 #include "exec_target.h"
 
 #define BIT(cap) (UINT64_C(1) << (cap))
@@ -71,11 +72,14 @@ struct user_facts {
 
 /*
  * capability.conf as the fixes need it: what pam_cap would make of it for
- * the user once the file itself is fixed (made not world-writable), so a
- * fix that edits it starts from what pam_cap will then read.
+ * the user once the file itself is fixed (chown and chmod made it root's
+ * alone), so a fix that edits it starts from what pam_cap will then read.
  */
 struct conf_facts {
-	int refused;		/* world-writable: pam_cap reads none */
+	int refused;		/* pam_cap reads none: others may write it */
+	int world_writable;	/* everybody may (S_IWOTH) */
+	/* else who besides root may: its owner, group or an ACL entry */
+	char untrusted[CAPCONF_TRUST_WHY];
 	uid_t uid;		/* its owner */
 	int exists;
 	int has_lines;		/* not empty: sed can insert into it */
@@ -251,8 +255,18 @@ void fix_perf(struct verdict *v, const struct binary_facts *b,
  */
 int fix_pam_grant(struct verdict *v, const struct subject *who,
 		  const struct fix_context *fx, int add_inh, uint64_t undrop);
-/* The grant below a '*' line, moved above it (fx->shadow). */
-void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
+/*
+ * The grant below a '*' line, moved above it (fx->shadow), when the move
+ * changes nothing but cap_perfmon for anyone. Returns 1 when it printed
+ * the fix, else 0.
+ */
+int fix_shadowed_grant(struct verdict *v, const struct fix_context *fx);
+/*
+ * 1 when caps text then grants what now grants, cap_perfmon in the
+ * inheritable and ambient sets aside ("none" and "" grant nothing, "all"
+ * equals only itself); else 0.
+ */
+int grant_only_perf_differs(const char *now, const char *then);
 /*
  * For the suggest: lines: the preset for b that keeps who's access, as
  * one line of commands (into buf) and their notes (into note). Returns
@@ -289,6 +303,11 @@ void release_binary(struct binary_facts *b);
 int gather_session(struct session_facts *s, pid_t pid);
 /* 0 (u->known says whether the user exists), or -1 after a message (ENOMEM). */
 int gather_user(struct user_facts *u, const char *name);
+/*
+ * The user with that uid, by its name; unknown (known 0, the number as
+ * the name) when it has none, or when the name leads to another uid.
+ */
+int gather_user_uid(struct user_facts *u, uid_t uid);
 void release_session(struct session_facts *s);
 void release_user(struct user_facts *u);
 const char *paranoid_meaning(int level);

@@ -231,6 +231,38 @@ int gather_user(struct user_facts *u, const char *name)
 	return 0;
 }
 
+int gather_user_uid(struct user_facts *u, uid_t uid)
+{
+	char num[32];
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw == NULL) {
+		/*
+		 * No name: never look the number up as one, "4999" may well
+		 * be another user's name (uid 5000's), and a fix for it would
+		 * be that user's.
+		 */
+		memset(u, 0, sizeof(*u));
+		snprintf(num, sizeof(num), "%lu", (unsigned long)uid);
+		u->name = strdup(num);
+		if (u->name == NULL) {
+			perror("perfdoctor");
+			return -1;
+		}
+		return 0;
+	}
+	if (gather_user(u, pw->pw_name) < 0)
+		return -1;
+	if (u->known && u->uid != uid) {
+		/* Its name leads to another uid (two entries with one name). */
+		free(u->groups);
+		u->groups = NULL;
+		u->ngroups = 0;
+		u->known = 0;
+	}
+	return 0;
+}
+
 void release_user(struct user_facts *u)
 {
 	free(u->name);

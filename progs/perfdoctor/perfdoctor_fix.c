@@ -13,9 +13,23 @@
 #include <unistd.h>
 
 #include "groups.h"
-#include "names.h"
 #include "perf.h"
 #include "perfdoctor.h"
+#include "shquote.h"
+
+/*
+ * The name of group gid, whole, into buf; NULL when it has none or does
+ * not fit: a name cut short in a command would name another group.
+ */
+static const char *group_name(gid_t gid, char *buf, size_t len)
+{
+	struct group *gr = getgrgid(gid);
+
+	if (gr == NULL || strlen(gr->gr_name) >= len)
+		return NULL;
+	memcpy(buf, gr->gr_name, strlen(gr->gr_name) + 1);
+	return buf;
+}
 
 /*
  * Whether the user (database credentials of fx), with group extra too
@@ -78,6 +92,32 @@ static enum answer dirs_let_through(const char *path,
 }
 
 /*
+ * Would joining perf_users change what capability.conf grants the user
+ * beyond cap_perfmon ("^cap_sys_admin @perf_users" above the user's
+ * line)? Then no command joins it: 1, with words saying what would
+ * change; else 0.
+ */
+static int join_grants_more(struct verdict *v, const struct subject *who,
+			    const struct fix_context *fx)
+{
+	const struct conf_facts *cf;
+
+	if (fx->pv == NULL)
+		return 0;
+	cf = &fx->pv->conf;
+	if (!cf->judged || !cf->joined_judged ||
+	    grant_only_perf_differs(cf->grant, cf->joined_grant))
+		return 0;
+	add_fix(v, "joining %s changes what %s grants %s: '%s' instead of "
+		"'%s'; no command printed: give %s's grant a line of its own "
+		"first, or change that group's", PERF_GROUP, fx->pv->config,
+		who->name, cf->joined_grant[0] != '\0' ? cf->joined_grant :
+		"nothing", cf->grant[0] != '\0' ? cf->grant : "nothing",
+		who->name);
+	return 1;
+}
+
+/*
  * The group-restricted preset, never a bare "setcap ...=ep" that would
  * give perf to every user: the binary's own group when it already keeps
  * others out and the user is in it, else perf_users (created and joined
@@ -88,7 +128,7 @@ static void preset_steps(struct verdict *v, const struct binary_facts *b,
 			 const struct subject *who,
 			 const struct fix_context *fx)
 {
-	char gbuf[64], note[256];
+	char gbuf[1024], note[256];
 	const char *grp = PERF_GROUP;
 	gid_t ggid = (gid_t)-1;
 	struct group *gr;
@@ -101,8 +141,8 @@ static void preset_steps(struct verdict *v, const struct binary_facts *b,
 		return;
 	}
 	if (b->gid != 0 && !(b->mode & 0001) && fx->in_file_group &&
-	    getgrgid(b->gid) != NULL) {
-		grp = names_group(b->gid, gbuf, sizeof(gbuf));
+	    group_name(b->gid, gbuf, sizeof(gbuf)) != NULL) {
+		grp = gbuf;
 		ggid = b->gid;
 	} else if (!fx->perf_users_exists) {
 		create = join = 1;
@@ -113,6 +153,9 @@ static void preset_steps(struct verdict *v, const struct binary_facts *b,
 	}
 	/* Nobody can be added to a group by a name the database lacks. */
 	if (join && !fx->user_known)
+		return;
+	/* Nor to one whose capability.conf lines grant more than perf. */
+	if (join && join_grants_more(v, who, fx))
 		return;
 	/* The file's mode cannot open a directory the user cannot pass. */
 	if (!who->is_root && fx->user_known &&
@@ -153,11 +196,49 @@ static void fix_preset(struct verdict *v, const struct binary_facts *b,
 	free(t);
 }
 
+/*
+ * The user may run b as a member of its group, grp (its whole name). A
+ * command only for perf_users, the group that is there for perf, and only
+ * when joining it changes nothing else capability.conf grants: any other
+ * group (wheel, docker, a project's) gives the user whatever else it may
+ * do as well, which is more than perf; that is said in words for a person
+ * to weigh, no command. The names in the words are quoted as in a command
+ * (or the group given by number), so that pasting the line runs nothing
+ * it names.
+ */
+static void join_file_group(struct verdict *v, const struct binary_facts *b,
+			    const struct subject *who,
+			    const struct fix_context *fx, const char *grp)
+{
+	char gnum[32];
+	char *qg, *qu;
+	struct cmd c;
+
+	if (strcmp(grp, PERF_GROUP) == 0) {
+		if (join_grants_more(v, who, fx))
+			return;
+		cmd_init(&c);
+		cmd_lit(&c, "usermod -aG " PERF_GROUP " ");
+		cmd_name(&c, "user name", who->name);
+		cmd_add(v, &c, "then log in again");
+		return;
+	}
+	put(gnum, sizeof(gnum), "%lu", (unsigned long)b->gid);
+	qg = shquote_dup(grp);
+	qu = shquote_dup(who->name);
+	add_fix(v, "only members of group %s%s may run it, and joining it "
+		"gives %s all else that group may do: no command printed",
+		qg != NULL ? qg : "id ", qg != NULL ? "" : gnum,
+		qu != NULL ? qu : "the user");
+	free(qg);
+	free(qu);
+}
+
 void fix_perf(struct verdict *v, const struct binary_facts *b,
 	      const struct subject *who, const struct fix_context *fx)
 {
-	char gbuf[64], note[64];
-	struct cmd c;
+	char gbuf[1024];
+	const char *grp;
 
 	if (!v->want_preset && !v->want_exec)
 		return;
@@ -166,18 +247,11 @@ void fix_perf(struct verdict *v, const struct binary_facts *b,
 		if (exec_with(b, fx, (gid_t)-1) == ANSWER_YES)
 			return;
 		/* Joining the binary's group does, if that group may run it. */
-		if (b->gid != 0 && !fx->in_file_group &&
-		    getgrgid(b->gid) != NULL &&
-		    exec_with(b, fx, b->gid) == ANSWER_YES &&
+		grp = b->gid != 0 && !fx->in_file_group ?
+		      group_name(b->gid, gbuf, sizeof(gbuf)) : NULL;
+		if (grp != NULL && exec_with(b, fx, b->gid) == ANSWER_YES &&
 		    dirs_let_through(b->path, fx, b->gid) != ANSWER_NO) {
-			cmd_init(&c);
-			cmd_lit(&c, "usermod -aG ");
-			cmd_word(&c, "group name",
-				 names_group(b->gid, gbuf, sizeof(gbuf)));
-			cmd_lit(&c, " ");
-			cmd_name(&c, "user name", who->name);
-			put(note, sizeof(note), "then log in again");
-			cmd_add(v, &c, note);
+			join_file_group(v, b, who, fx, grp);
 			return;
 		}
 	}

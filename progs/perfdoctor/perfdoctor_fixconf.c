@@ -78,9 +78,53 @@ out:
 	return rc;
 }
 
-/* "chmod 0644": pam_cap reads no world-writable capability.conf. */
+/*
+ * caps text as an IAB with cap_perfmon taken out of I and A; "none" and
+ * "" are empty. NULL for "all" (no IAB: inherited sets left alone) or
+ * text that does not parse.
+ */
+static cap_iab_t iab_but_perfmon(const char *caps)
+{
+	cap_iab_t iab;
+
+	if (strcmp(caps, "all") == 0)
+		return NULL;
+	if (caps[0] == '\0' || strcmp(caps, "none") == 0)
+		iab = cap_iab_init();
+	else
+		iab = cap_iab_from_text(caps);
+	if (iab != NULL &&
+	    (cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON, CAP_CLEAR) < 0 ||
+	     cap_iab_set_vector(iab, CAP_IAB_AMB, CAP_PERFMON, CAP_CLEAR) < 0)) {
+		cap_free(iab);
+		iab = NULL;
+	}
+	return iab;
+}
+
+int grant_only_perf_differs(const char *now, const char *then)
+{
+	cap_iab_t a, b;
+	int same;
+
+	if (strcmp(now, then) == 0)
+		return 1;
+	a = iab_but_perfmon(now);
+	b = iab_but_perfmon(then);
+	same = a != NULL && b != NULL && cap_iab_compare(a, b) == 0;
+	cap_free(a);
+	cap_free(b);
+	return same;
+}
+
+/*
+ * "chmod 0644": pam_cap reads no capability.conf anyone but root may
+ * write. The mode takes write from the group and from everybody, and
+ * from every ACL entry (chmod sets the mask); chown root from the owner.
+ */
 static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 {
+	char note[CAPCONF_TRUST_WHY + 160];
 	struct cmd c;
 
 	cmd_init(&c);
@@ -92,13 +136,25 @@ static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 	}
 	cmd_lit(&c, "chmod 0644 ");
 	cmd_path(&c, "file name", pv->config);
-	cmd_add(v, &c, "pam_cap reads nothing from a world-writable file");
+	/*
+	 * The command makes pam_cap trust every line in the file, some of
+	 * which another user may have written: the note says to read them.
+	 */
+	if (pv->conf.world_writable)
+		put(note, sizeof(note), "pam_cap reads nothing from a "
+		    "world-writable file; read every line first: anyone "
+		    "could have written it");
+	else
+		put(note, sizeof(note), "pam_cap reads nothing from a file "
+		    "others may write (%s); read every line first: they "
+		    "could have written it", pv->conf.untrusted);
+	cmd_add(v, &c, note);
 }
 
 /*
  * The user's own line, above the line that decides for the user now
  * (the first matching line wins), or at the end when none does. A name
- * capability.conf cannot hold gets the grant through perf_users.
+ * capability.conf cannot hold gets no line.
  */
 static void fix_grant_line(struct verdict *v, const struct subject *who,
 			   const struct fix_context *fx, int add_inh,
@@ -107,48 +163,38 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	const struct pam_view *pv = fx->pv;
 	const struct conf_facts *cf = &pv->conf;
 	char caps[512], line[1200], esc[2500], script[2600], note[256];
-	char token[1100];
 	const char *problem = conf_name_problem(who->name);
-	const char *grant = cf->grant;
 	unsigned long decided = cf->decided;
-	int star = cf->decided_star;
 	struct cmd c;
 
+	/* A line names a user by name: only one the database knows so. */
+	if (!fx->user_known)
+		return;
 	if (problem != NULL) {
 		/*
-		 * Through a group: perf_users, created and joined first;
-		 * the line goes above the one that decides for the user as
-		 * a member (an "@perf_users" line may come before).
+		 * Not through a group either: an "@perf_users" line, above
+		 * the one deciding for the user as a member, is the first
+		 * match of every other member whose own line comes later,
+		 * who would get this user's grant instead of theirs.
 		 */
-		if (!fx->user_known || !cf->joined_judged)
-			return;
-		grant = cf->joined_grant;
-		decided = cf->joined_decided;
-		star = cf->joined_star;
-	}
-	if (new_grant(caps, sizeof(caps), grant, add_inh, undrop) < 0)
+		add_fix(v, "capability.conf cannot name %s (%s), and a line "
+			"for a group would change the grant of its other "
+			"members: no line can give %s alone cap_perfmon; a "
+			"name without blanks, '@' or '*' can have one",
+			who->name, problem, who->name);
 		return;
-	if (problem == NULL) {
-		put(token, sizeof(token), "%s", who->name);
-	} else {
-		if (!fx->in_perf_users) {
-			cmd_init(&c);
-			if (!fx->perf_users_exists)
-				cmd_lit(&c, "groupadd --system "
-					PERF_GROUP "; ");
-			cmd_lit(&c, "usermod -aG " PERF_GROUP " ");
-			cmd_name(&c, "user name", who->name);
-			put(note, sizeof(note), "capability.conf cannot name "
-			    "%s (%s): the grant goes to the group "
-			    PERF_GROUP, who->name, problem);
-			cmd_add(v, &c, note);
-		}
-		put(token, sizeof(token), "@" PERF_GROUP);
 	}
-	if (strlen(caps) + 1 + strlen(token) + 1 > sizeof(line) ||
-	    strlen(caps) + 1 + strlen(token) > CAPCONF_LINE_MAX)
+	if (new_grant(caps, sizeof(caps), cf->grant, add_inh, undrop) < 0)
 		return;
-	put(line, sizeof(line), "%s %s", caps, token);
+	/* Never a name cut short: the line would name another user. */
+	if (strlen(caps) + 1 + strlen(who->name) + 1 > sizeof(line) ||
+	    strlen(caps) + 1 + strlen(who->name) > CAPCONF_LINE_MAX) {
+		add_fix(v, "no line printed: a capability.conf line for "
+			"this user would be longer than %zu bytes",
+			sizeof(line) - 1);
+		return;
+	}
+	put(line, sizeof(line), "%s %s", caps, who->name);
 	cmd_init(&c);
 	if (decided == 0) {
 		cmd_append(&c, line, pv->config, cf->has_lines);
@@ -163,13 +209,10 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	cmd_word(&c, "line", script);
 	cmd_lit(&c, " ");
 	cmd_path(&c, "file name", pv->config);
-	if (star)
+	if (cf->decided_star)
 		put(note, sizeof(note), "above line %lu: its '*' matches "
 		    "everybody first, and the first matching line wins",
 		    decided);
-	else if (problem != NULL)
-		put(note, sizeof(note), "above line %lu, the first that "
-		    "matches a member of " PERF_GROUP, decided);
 	else
 		put(note, sizeof(note), "above line %lu, which decides for "
 		    "%s now: the first matching line wins", decided,
@@ -177,15 +220,38 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	cmd_add(v, &c, note);
 }
 
-void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx)
+/*
+ * May the shadowed line be moved above the '*' line? Only when it grants
+ * what the '*' line grants now but for cap_perfmon. Put at the '*' line's
+ * place, it becomes the first match of everyone it names who has no line
+ * of their own above: for each of them the move then changes cap_perfmon
+ * alone, which is what the line says they should have. One granting more
+ * ("^cap_perfmon,^cap_sys_admin alice bob") would give the user, and
+ * everyone else it names, more than perf; one without the '*' line's
+ * bounding drops would take them away.
+ */
+static int shadow_move_is_perf_only(const struct pam_view *pv)
+{
+	const struct conf_facts *cf = &pv->conf;
+	char line[sizeof(pv->shadow_line)], *caps, *save = NULL;
+
+	if (!cf->judged || !cf->decided_star || cf->decided != pv->star)
+		return 0;
+	snprintf(line, sizeof(line), "%s", pv->shadow_line);
+	caps = strtok_r(line, " ", &save);
+	return caps != NULL && grant_only_perf_differs(cf->grant, caps);
+}
+
+int fix_shadowed_grant(struct verdict *v, const struct fix_context *fx)
 {
 	const struct pam_view *pv = fx->pv;
 	char esc[2100], script[2200], del[32], note[256];
 	struct cmd c;
 
 	if (pv == NULL || pv->shadow_line[0] == '\0' ||
+	    !shadow_move_is_perf_only(pv) ||
 	    sed_text(esc, sizeof(esc), pv->shadow_line) < 0)
-		return;
+		return 0;
 	/* sed numbers the lines as read: insert above one, delete the other. */
 	put(script, sizeof(script), "%lui %s", fx->star, esc);
 	put(del, sizeof(del), "%lud", fx->shadow);
@@ -201,6 +267,7 @@ void fix_shadowed_grant(struct verdict *v, const struct fix_context *fx)
 	    "matching line wins", fx->shadow, fx->shadow_text, fx->star,
 	    fx->star);
 	cmd_add(v, &c, note);
+	return 1;
 }
 
 /* pam_cap appended to the service's file, where nothing can skip it. */
@@ -245,9 +312,9 @@ int fix_pam_grant(struct verdict *v, const struct subject *who,
 	if (need_edit) {
 		int before = t->nfixes;
 
-		if (add_inh && !undrop && pv->shadow != 0 && !cf->refused)
-			fix_shadowed_grant(t, fx);
-		else
+		/* The line below the '*' moved up, else one of the user's. */
+		if (!(add_inh && !undrop && pv->shadow != 0 && !cf->refused &&
+		      fix_shadowed_grant(t, fx)))
 			fix_grant_line(t, who, fx, add_inh, undrop);
 		if (t->nfixes == before)
 			goto out;	/* without it the rest is no fix */

@@ -20,6 +20,38 @@
 #include "perfdoctor.h"
 
 /*
+ * path opened for reading as pam_cap will read it once its mode is fixed
+ * (no trust check: the fixes take care of that), a regular file only.
+ * Returns 0, or -1 with errno (ENOENT: no such file; EINVAL: not a
+ * regular file).
+ */
+static int open_as_fixed(const char *path, struct capconf_reader *r)
+{
+	struct stat st;
+	int fd;
+
+	memset(r, 0, sizeof(*r));
+	/* O_NONBLOCK and the fstat: a FIFO put there meanwhile is refused. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	r->fp = fdopen(fd, "r");
+	if (r->fp == NULL) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Line n of path as pam_cap splits it, its tokens one blank apart (the
  * same line to pam_cap), into buf; "" when it cannot be had whole.
  */
@@ -32,7 +64,7 @@ static void conf_line_text(const char *path, unsigned long n, char *buf,
 	int i;
 
 	buf[0] = '\0';
-	if (capconf_open(&r, path) != CAPCONF_OPEN_OK)
+	if (open_as_fixed(path, &r) < 0)
 		return;
 	while (capconf_next(&r, &line) > 0 && line->number <= n) {
 		if (line->number < n)
@@ -87,11 +119,9 @@ static int scan_as_fixed(const char *path, const char *user,
 {
 	struct capconf_reader r;
 	struct capconf_user u;
-	struct stat st;
-	int fd, rc;
+	int rc;
 
 	memset(m, 0, sizeof(*m));
-	memset(&r, 0, sizeof(r));
 	if (capconf_user_lookup(&u, user) < 0)
 		return errno == ENOMEM ? CAPCONF_NOMEM :
 		       errno == ENOENT ? CAPCONF_UNKNOWN_USER : CAPCONF_BROKEN;
@@ -99,19 +129,9 @@ static int scan_as_fixed(const char *path, const char *user,
 		capconf_user_release(&u);
 		return CAPCONF_NOMEM;
 	}
-	/* O_NONBLOCK and the fstat: a FIFO put there meanwhile is refused. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
-		close(fd);
-		fd = -1;
-	}
-	r.fp = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (r.fp == NULL) {
+	if (open_as_fixed(path, &r) < 0) {
 		/* No such file has no lines, as in pam_cap. */
-		rc = fd < 0 && errno == ENOENT ? CAPCONF_UNREADABLE :
-						 CAPCONF_BROKEN;
-		if (fd >= 0)
-			close(fd);
+		rc = errno == ENOENT ? CAPCONF_UNREADABLE : CAPCONF_BROKEN;
 		capconf_user_release(&u);
 		return rc;
 	}
@@ -161,7 +181,7 @@ static void judge_conf(struct pam_view *view, const char *user,
 	struct capconf_match fixed, joined;
 	cap_iab_t iab;
 	struct stat st;
-	int jrc, dummy;
+	int jrc, dummy, trust;
 
 	memset(cf, 0, sizeof(*cf));
 	if (stat(view->config, &st) == 0) {
@@ -171,7 +191,19 @@ static void judge_conf(struct pam_view *view, const char *user,
 		cf->exists = 1;
 		cf->uid = st.st_uid;
 		cf->has_lines = st.st_size > 0;
-		cf->refused = (st.st_mode & S_IWOTH) != 0;
+		/*
+		 * What others may write pam_cap refuses. chown and chmod of
+		 * the file mend its owner, group and ACL; a directory others
+		 * may change is no edit of the file, nor an ACL that cannot
+		 * be judged: none is judged then.
+		 */
+		cf->world_writable = (st.st_mode & S_IWOTH) != 0;
+		trust = capconf_trust(view->config, -1, &st, cf->untrusted,
+				      sizeof(cf->untrusted));
+		if (trust == CAPCONF_OPEN_UNTRUSTED_DIR ||
+		    trust == CAPCONF_OPEN_FAILED)
+			return;
+		cf->refused = trust != CAPCONF_OPEN_OK;
 	} else if (errno != ENOENT) {
 		return;
 	}

@@ -41,13 +41,20 @@ printf 'root:x:0:0:root:/root:/bin/sh\nalice:x:4001:4001::/tmp:/bin/sh\nbob:x:40
 	done <"$T/names"
 } >"$T/group"
 
+# As another user, capcheck runs in a user namespace where our files are
+# root's: pam_cap, and so capcheck, reads no file another user owns.
+NS=
+if [ "$(id -u)" -ne 0 ]; then
+	unshare -Ur true 2>/dev/null || skip "needs root or unprivileged user namespaces"
+	NS="unshare -Ur"
+fi
 # cc [--plain] ARGS...: capcheck in that world (--plain: not under valgrind).
 cc() {
 	vg=${VALGRIND_CMD:-}
 	[ "$1" = --plain ] && { vg=; shift; }
 	env NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
-		LD_PRELOAD="$nwrap" $vg "$CC" "$@"
+		LD_PRELOAD="$nwrap" $NS $vg "$CC" "$@"
 }
 
 # The world is as meant: nss_wrapper gives alice each group by its name.
@@ -92,7 +99,8 @@ cc --config "$T/conf" 2>"$T/err"
 [ "$(cat "$T/err")" = "capcheck: $T/conf:1: warning: '+perf_users' is a user name, not a group: write '@perf_users'" ] ||
 	fail "plain name: $(shown "$T/err")"
 # Names a terminal would not show as they are: nothing to copy, and why.
-for esc in 'e\033[2J' 'bad\377' 'bidi\342\200\256x'; do
+# (One with a control character stops pam_cap: capcheck_verdicts.sh.)
+for esc in 'bad\377' 'bidi\342\200\256x'; do
 	printf "cap_kill +$esc\\n" >"$T/conf"
 	cc --config "$T/conf" 2>"$T/err"
 	rc=$?

@@ -47,7 +47,10 @@ t both 'cap_perfmon @\n' '' alice 'auth setcred' "$ign iab= $k0"
 t both 'cap_bpf bob,alice\n' '' alice 'auth setcred' "$ign iab= $k0"	# not a list
 t both 'cap_bpf Alice\n' '' alice 'auth setcred' "$ign iab= $k0"	# case-sensitive
 t both 'cap_bpf bob\talice\n' '' alice 'auth setcred' "$ok iab=39 $k0"	# tab separates
-t both 'cap_bpf alice\r\n' '' alice 'auth setcred' "$ign iab= $k0"	# CR is part of the name
+# CR is part of the name for libcap; for us a rule with it is unusable
+# (pam_cap_safety.sh: the restriction it hides)
+t ours 'cap_bpf alice\r\n' '' alice 'auth setcred' "auth=AUTHINFO_UNAVAIL setcred=CRED_ERR iab= $k0"
+deb "$ign iab= $k0"
 t both 'cap_bpf\n' '' alice 'auth setcred' "$ign iab= $k0"	# nobody listed
 t both 'cap_bpf root\n' '' '' 'auth setcred' "auth=IGNORE setcred=AUTH_ERR iab= $k0"
 

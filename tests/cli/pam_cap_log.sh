@@ -50,17 +50,25 @@ t ours 'cap_kill alice\n' 'debug' "x${esc}[2J${esc}[Hy${rlo}z" 'auth' "auth=IGNO
 logged "user 'x\\033[2J\\033[Hy\\342\\200\\256z' unknown"
 no_raw "ESC and U+202E in the user name"
 
-# A config token with ESC and CR: not capability text, logged at LOG_ERR.
-t ours "cap_kill${esc}]0;owned${esc}\\\\${cr} alice\n" '' alice 'setcred' "setcred=IGNORE iab= $k0"
-logged "SYSLOG(3): invalid capability text 'cap_kill\\033]0;owned\\033\\134\\015': nothing granted"
+# A config token with ESC and CR: a rule holding a control character
+# ends the decision (a name would hold it), logged at LOG_ERR; the line
+# itself is never logged, the byte is named.
+t ours "cap_kill${esc}]0;owned${esc}\\\\${cr} alice\n" '' alice 'setcred' "setcred=CRED_ERR iab= $k0"
+logged "SYSLOG(3): $T/c3:1: control character 0x1b in line: a name would hold it; stopped here, nothing granted"
 no_raw "ESC and CR in a config token"
+# A bidi override is no control character: not capability text, and the
+# token is logged escaped.
+t ours "cap_kill${rlo}x alice\n" '' alice 'setcred' "setcred=IGNORE iab= $k0"
+logged "SYSLOG(3): invalid capability text 'cap_kill\\342\\200\\256x': nothing granted"
+no_raw "U+202E in a config token"
 
-# A group token naming a group whose name holds an ESC (the group file
-# is the directory's: another admin's, or an LDAP server's).
-printf 'ev%sil:x:4400:alice\n' "$esc" >>"$T/group"
-t ours "cap_perfmon @ev${esc}il\n" 'debug' alice 'setcred' "setcred=SUCCESS iab=38 $k0"
-logged "matches 'alice' by group '@ev\\033il': 'cap_perfmon'"
-no_raw "ESC in a group name"
+# A group token naming a group whose name holds a bidi override (the
+# group file is the directory's: another admin's, or an LDAP server's).
+# An ESC there ends the decision like any control character in a rule.
+printf 'ev%sil:x:4400:alice\n' "$rlo" >>"$T/group"
+t ours "cap_perfmon @ev${rlo}il\n" 'debug' alice 'setcred' "setcred=SUCCESS iab=38 $k0"
+logged "matches 'alice' by group '@ev\\342\\200\\256il': 'cap_perfmon'"
+no_raw "U+202E in a group name"
 
 # The config path is the admin's, but escaped all the same.
 cp "$T/c1" "$T/conf${cr}x"

@@ -24,7 +24,7 @@ logged "SYSLOG(3): $T/ww: world-writable: anyone could have rewritten it; nothin
 t ours "@$T/ww" "config=$T/ww default=cap_bpf" alice 'auth setcred' "$stop"
 [ -z "$DEB" ] || { margs="config=$T/ww" want="$ok iab=5 $k0" user=alice ops='auth setcred' preset=
 	check_one "$DEB" "Debian's pam_cap 2.66 (no world-writable check)"; }
-chmod 664 "$T/ww"	# group-writable: owner and group are not checked
+chmod 664 "$T/ww"	# writable by root's group only (the runner's, root's in the namespace): read (root/pam_cap_trust.sh, root/pam_cap_writers.sh: other groups, owners, ACLs, directories)
 t both "@$T/ww" "config=$T/ww" alice 'auth setcred' "$ok iab=5 $k0"
 
 # --- Over-long lines: refused whole, never split into a surprise grant ---
@@ -41,6 +41,24 @@ t ours "#$(pad 5000 x)cap_kill alice\ncap_bpf alice\n" 'debug' alice 'auth setcr
 logged ":1: line longer than 4095 bytes; stopped here, nothing granted"
 pad 2000000 a >"$T/huge1"	# 2 MB, no newline at all
 t ours "@$T/huge1" "config=$T/huge1" alice 'auth setcred' "$stop"
+
+# --- Control characters: what a terminal shows is not what is read ---
+# libcap splits only at blanks: with a DOS line end "none alice" names
+# "alice\r", nobody, and a "*" line (written with another editor) or
+# default= grants alice what the line was there to keep from her. A rule
+# holding a control character (a tab aside) ends the decision; a comment
+# may hold one.
+t ours 'none alice\r\n^cap_sys_admin *\n' '' alice 'auth setcred' "$stop"
+logged ":1: control character 0x0d in line (CR: a file with DOS line ends?): a name would hold it; stopped here, nothing granted"
+deb "$ok iab=^21 $k0"
+t ours 'none alice\r\n' 'default=^cap_sys_admin' alice 'auth setcred' "$stop"
+deb "auth=IGNORE setcred=SUCCESS iab=^21 $k0"
+t ours 'none al\033[2Dalice\n^cap_sys_admin *\n' '' alice 'auth setcred' "$stop"
+logged ":1: control character 0x1b in line: a name would hold it; stopped here, nothing granted"
+t ours 'none alice\v\n^cap_sys_admin *\n' '' alice 'auth setcred' "$stop"
+t ours 'none alice\177\n^cap_sys_admin *\n' '' alice 'auth setcred' "$stop"
+t both '# DOS line end\r\n\tcap_bpf\talice\n' '' alice 'auth setcred' "$ok iab=39 $k0"
+t both 'cap_bpf bob\ncap_kill alice\r\n' '' bob 'auth setcred' "$ok iab=39 $k0"	# bob's line first
 
 # --- NUL bytes and binary files ---
 t ours 'cap_kill alice\0junk\n' '' alice 'auth setcred' "$stop"

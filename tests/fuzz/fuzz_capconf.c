@@ -173,7 +173,8 @@ static struct verdict walk(uint8_t *data, size_t size,
 		at = capconf_line_matches(line, u, &why, &why_undecided);
 		if (line->error != CAPCONF_LINE_OK) {
 			FUZZ_ASSERT(line->error == CAPCONF_LINE_TOO_LONG ||
-				    line->error == CAPCONF_LINE_NUL);
+				    line->error == CAPCONF_LINE_NUL ||
+				    line->error == CAPCONF_LINE_CONTROL);
 			FUZZ_ASSERT(at == -1 && why_undecided == 0);
 			if (v.line == 0) {
 				v.status = CAPCONF_BROKEN;

@@ -16,10 +16,11 @@
 #   G  nobody with nothing but cap_sys_admin dropped from the bounding set
 # Each row's sets must equal what "getpcaps --iab --verbose <pid>" (capget
 # and /proc) and /proc/<pid>/status say, with the right risk tier and
-# flags. Then: in a user namespace (full bounding set) a process with
-# nothing is not shown; --tree's structure against the parents; --json
+# flags. Then: in a user namespace (full bounding set) a root process
+# with empty sets is shown; --tree's structure against the parents; --json
 # parses; as nobody under hidepid=1 the unreadable processes are counted
-# and the exit status is 1.
+# and the exit status is 1; under hidepid=invisible (or ptraceable), where
+# they are not even listed, it says so and the exit status is 1.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 G=$BUILD/progs/getpcaps C=$BUILD/progs/capsh S=$BUILD/progs/setcap
 [ "$(id -u)" -eq 0 ] || skip "needs root"
@@ -32,12 +33,7 @@ own_pid_ns "$@"
 private_etc "$@"
 
 init
-cleanup() {
-	for p in $(ls /proc | grep -E '^[0-9]+$'); do
-		[ "$p" -ne 1 ] && kill -9 "$p" 2>/dev/null
-	done
-}
-at_exit cleanup
+at_exit pid_ns_cleanup
 chmod 755 "$T"
 
 # The pid of the process whose command line is exactly the words given.
@@ -210,15 +206,20 @@ out=$(run_ours "$G" --all --help 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$out" | grep -q -- '--tree .*(not in libcap)$' || fail "--all --help: $rc"
 
 # A user namespace gives a full bounding set: a process there with nothing
-# (root under SECBIT_NOROOT, all sets empty) is not shown; one that only
-# lacks a bounding capability is.
+# but uid 0 (root under SECBIT_NOROOT, all sets empty) is still shown,
+# root-equivalent and flagged root-regains, since /proc does not show the
+# securebits that keep an execve() from giving root its bounding set back
+# (getpcaps_hidden.sh: one without them); a nobody with nothing is not.
 unshare -Ur --pid --fork --mount-proc sh -c '
 	setpriv --securebits +noroot --inh-caps=-all sleep 66 &
 	setpriv --securebits +noroot --inh-caps=-all --bounding-set=-net_raw sleep 67 &
 	sleep 0.3; "$1" --all' sh "$G" >"$T/userns" 2>&1 || fail "--all in a user namespace: $(cat "$T/userns")"
 grep -q ' sleep ' "$T/userns" || fail "user namespace: no sleep row at all: $(cat "$T/userns")"
-[ "$(grep -c ' sleep ' "$T/userns")" -eq 1 ] && grep ' sleep ' "$T/userns" | grep -q '"=" \[!cap_net_raw\]$' ||
-	fail "user namespace: want only the bounding-reduced sleep: $(cat "$T/userns")"
+[ "$(grep -c ' sleep ' "$T/userns")" -eq 2 ] &&
+	grep ' sleep ' "$T/userns" | grep -q ' root  *sleep  *root-equivalent  *"="$' &&
+	grep ' sleep ' "$T/userns" | grep -q ' root  *sleep  *root-equivalent  *"=" \[!cap_net_raw\]$' &&
+	[ "$(grep -c '^        ! root-regains: ' "$T/userns")" -eq 2 ] ||
+	fail "user namespace: want both root sleeps, root-regains: $(cat "$T/userns")"
 
 # As nobody under hidepid=1, other users' processes cannot be read: they
 # are counted, named on stderr, and the exit status is 1.
@@ -238,6 +239,48 @@ if mount -t proc -o hidepid=1 proc /proc 2>/dev/null; then
 else
 	echo "note: cannot mount proc with hidepid=1; unreadable-process check left out"
 fi
+# Under hidepid=invisible (and ptraceable) the processes nobody may not
+# trace are not even listed: the old audit showed nobody's own, counted
+# nothing and exited 0, as complete. Now it says so and exits 1; root
+# (CAP_SYS_PTRACE), and a member of the mount's gid= group, see them all.
+# The kernel is asked what the gid= member sees (pid 1 listed or not):
+# under invisible the group sees all, under ptraceable it does not
+# (fs/proc/base.c, has_pid_permissions()), and getpcaps must agree.
+for how in invisible ptraceable; do
+	if mount -t proc -o hidepid=$how,gid=4343 proc /proc 2>/dev/null; then
+		# shellcheck disable=SC2086
+		setpriv $nb "$T/getpcaps" --all >"$T/hid" 2>"$T/hid.err"; rc=$?
+		# shellcheck disable=SC2086
+		setpriv ${nb%--clear-groups} --groups=4343 "$T/getpcaps" --all >"$T/hidg" 2>"$T/hidg.err"; grc=$?
+		# shellcheck disable=SC2086
+		setpriv ${nb%--clear-groups} --groups=4343 ls /proc >"$T/hidg.ls"
+		"$T/getpcaps" --all >"$T/hidr" 2>"$T/hidr.err"; rrc=$?
+		umount /proc
+		if grep -q 'error while loading shared libraries' "$T/hid.err"; then
+			echo "note: nobody cannot load the build tree's library; hidepid=$how check left out"
+			continue
+		fi
+		said="getpcaps: /proc: mounted with hidepid=$how: the processes this user may not trace are not listed, and not counted (a complete audit needs root)"
+		[ $rc -eq 1 ] || fail "hidepid=$how as nobody: exit $rc"
+		grep -qxF "$said" "$T/hid.err" ||
+			fail "hidepid=$how as nobody: stderr [$(cat "$T/hid.err")]"
+		if grep -qx 1 "$T/hidg.ls"; then
+			grep -q 'hidepid' "$T/hidg.err" &&
+				fail "hidepid=$how, nobody in gid= sees pid 1, yet: [$(cat "$T/hidg.err")]"
+		else
+			[ $grc -eq 1 ] && grep -qxF "$said" "$T/hidg.err" ||
+				fail "hidepid=$how, nobody in gid= does not see pid 1, yet: exit $grc [$(cat "$T/hidg.err")]"
+		fi
+		[ "$how" = invisible ] && ! grep -qx 1 "$T/hidg.ls" &&
+			fail "hidepid=invisible: the gid= member does not see pid 1"
+		[ "$how" = ptraceable ] && grep -qx 1 "$T/hidg.ls" &&
+			fail "hidepid=ptraceable: the gid= member sees pid 1"
+		[ $rrc -eq 0 ] && [ ! -s "$T/hidr.err" ] || fail "hidepid=$how as root: exit $rrc [$(cat "$T/hidr.err")]"
+		pass
+	else
+		echo "note: cannot mount proc with hidepid=$how; check left out"
+	fi
+done
 
 # POSIX ACLs beside the mode bits (root:root 0755 copies, run by nobody):
 # user:nobody:rwx under mask rwx, and group:nogroup:rwx, let nobody write

@@ -9,7 +9,10 @@
 # captest, looks like no member of it, and "^cap_sys_admin *" after
 # "none @ldapdeny" granted. Now the group is looked up by name, the
 # failure is seen, nothing is granted (no later line, no default=), and
-# the reason is logged. The suite re-runs itself in a private mount
+# the reason is logged, also when some library of the process exports
+# the name of nss_wrapper's switch. Nor does a group entry that names mal
+# decide while mal's group list (what the login gets) lacks the group
+# ("initgroups: files"). The suite re-runs itself in a private mount
 # namespace and binds its own passwd, group and nsswitch.conf over /etc's
 # there (the host's are never written); glibc finds the service through
 # LD_LIBRARY_PATH (pamcase and capsh are not set-user-ID).
@@ -65,6 +68,17 @@ t ours "$cfg" '' mal 'auth setcred' "$stop"
 logged "SYSLOG(3): $T/c$cases:1: cannot tell whether 'mal' is in '@ldapdeny': group 'ldapdeny' cannot be looked up: No such file or directory; stopped here, nothing granted"
 deb "$ok iab=^21 $k0"	# getgrouplist's partial list: "*" grants
 t ours 'none @ldapdeny\n' 'default=^cap_sys_admin' mal 'auth setcred' "$stop"
+# capcheck judges the line as pam_cap does: a look-up that failed, not a
+# group that does not exist (it said "unknown group 'ldapdeny': never
+# matches", as if the line could be deleted).
+printf 'none @ldapdeny\n^cap_sys_admin *\n' >"$T/cc.conf"
+"$BUILD/progs/capcheck" --config "$T/cc.conf" >"$T/cc.out" 2>&1
+if grep -qF "$T/cc.conf:1: warning: cannot look up group 'ldapdeny': No such file or directory" "$T/cc.out" &&
+	! grep -q 'unknown group' "$T/cc.out"; then
+	pass
+else
+	fail "capcheck, captest down: $(cat "$T/cc.out")"
+fi
 # Other errors the same: a refused connection, TRYAGAIN.
 CAPTEST_NSS_ERRNO=111 t ours "$cfg" '' mal 'auth setcred' "$stop"
 logged "group 'ldapdeny' cannot be looked up: Connection refused; stopped here"
@@ -72,6 +86,19 @@ CAPTEST_NSS=tryagain
 t ours "$cfg" '' mal 'auth setcred' "$stop"
 logged "group 'ldapdeny' cannot be looked up: Resource temporarily unavailable; stopped here"
 CAPTEST_NSS=unavail
+# A library of the process exporting nss_wrapper_enabled() (the service
+# itself, preloaded, saying yes) while glibc answers the look-ups: glibc's
+# ENOENT is still a failed service. The old check looked for the name
+# alone, took ENOENT for "no such group", and "*" granted.
+PAM_PRELOAD_MORE=$BIN/libnss_captest.so.2 CAPTEST_FAKE_WRAPPER=1
+export PAM_PRELOAD_MORE CAPTEST_FAKE_WRAPPER
+t ours "$cfg" '' mal 'auth setcred' "$stop"
+logged "cannot tell whether 'mal' is in '@ldapdeny': group 'ldapdeny' cannot be looked up: No such file or directory; stopped here, nothing granted"
+# ... and the service answering, the same process decides as before.
+CAPTEST_NSS=member
+t ours "$cfg" '' alice 'setcred' "setcred=SUCCESS iab=^21 $k0"
+CAPTEST_NSS=unavail
+unset PAM_PRELOAD_MORE CAPTEST_FAKE_WRAPPER
 # Lines that need no group decide as before; alice's own line too.
 t ours '^cap_perfmon mal\nnone @ldapdeny\n' '' mal 'auth setcred' "$ok iab=^38 $k0"
 t ours 'cap_perfmon alice\n^cap_sys_admin *\n' '' alice 'auth setcred' "$ok iab=38 $k0"
@@ -84,6 +111,25 @@ t ours 'cap_perfmon @mal\nnone @ldapdeny\n' '' mal 'auth setcred' "$ok iab=38 $k
 mount --bind "$T/nsswitch.first" /etc/nsswitch.conf || { fail "cannot bind nsswitch.first"; finish; }
 t ours "$cfg" '' mal 'auth setcred' "$stop"
 logged "cannot tell whether 'mal' is in '@ldapdeny'"
+umount /etc/nsswitch.conf
+
+# --- The database and the login disagree: "initgroups: files" gives the
+# login (and getgrouplist) the files' groups only, while getgrnam() still
+# asks captest, whose ldapdeny lists mal. The login holds no ldapdeny, so
+# a grant to @ldapdeny is not mal's (Debian's module: IGNORE), and "not a
+# member" would skip a restriction meant for mal: no decision either way.
+# (A grant here was the old answer: "^cap_sys_admin @ldapdeny" gave mal
+# cap_sys_admin, for a group the login does not have.) ---
+printf 'passwd: files\ngroup: files captest\ninitgroups: files\nshadow: files\n' >"$T/nsswitch.initgroups"
+mount --bind "$T/nsswitch.initgroups" /etc/nsswitch.conf || { fail "cannot bind nsswitch.initgroups"; finish; }
+CAPTEST_NSS=member
+[ "$(id -Gn mal)" = 'mal' ] || fail "initgroups: files: id says: $(id -Gn mal)"
+t ours '^cap_sys_admin @ldapdeny\n' '' mal 'auth setcred' "$stop"
+logged "cannot tell whether 'mal' is in '@ldapdeny': group 'ldapdeny' lists 'mal' as a member, but getgrouplist() leaves the group out; stopped here, nothing granted"
+deb 'auth=IGNORE setcred=IGNORE iab= keepcaps=0'
+t ours "$cfg" '' mal 'auth setcred' "$stop"
+# Others are not touched: alice is in no list of ldapdeny.
+t both "$cfg" '' alice 'setcred' "setcred=SUCCESS iab=^21 $k0"
 umount /etc/nsswitch.conf
 
 # --- capsh --user: no login with a silently partial group list ---

@@ -66,11 +66,24 @@ pd_perf_file 0750 root devs
 pd_fixed "F5 preset with the file's group" "setcap --perf-group=devs --perf $PERF" --user=dave "$PERF"
 pd_kernel_yes "F5" dave
 
-# F6: capable, but alice may not execute it: joining its group does.
+# F6: capable, but bob may not execute it: joining its group does. That
+# group is perf's own (perf_users): the command (not when capability.conf
+# grants its members more than perf: perfdoctor_scope.sh's S1).
+pd_world
+pd_perf_file 0750 root perf_users cap_perfmon,cap_syslog=ep
+pd_fixed "F6 join perf_users" "usermod -aG perf_users bob   # then log in again" --user=bob "$PERF"
+pd_kernel_yes "F6" bob
+# ... any other group (wheel, docker, a project's) gives alice all else it
+# may do, more than perf: said in words, no command to paste (the old fix
+# was the command "usermod -aG devs alice"). Carried out here.
 pd_world
 pd_perf_file 0750 root devs cap_perfmon,cap_syslog=ep
-pd_fixed "F6 join the file's group" "usermod -aG devs alice   # then log in again" --user=alice "$PERF"
-pd_kernel_yes "F6" alice
+pd_doctor --user=alice "$PERF"
+[ $d -eq 1 ] || fail "F6 devs: exit $d, want 1"
+pd_expect_fixes "F6 the file's group, in words" "only members of group devs may run it, and joining it gives alice all else that group may do: no command printed"
+PATH="$T/bin:$PATH" nss usermod -aG devs alice || fail "F6: usermod failed"
+pd_now_yes "F6 joined devs" --user=alice "$PERF"
+pd_kernel_yes "F6 devs" alice
 
 # F7: in its group, yet no execute bit for the group: joining cannot
 # help, the preset gives the file its mode (the old code printed nothing).
@@ -140,6 +153,24 @@ pd_fixed "F14 the grant moved up" "sed -i -e '2i cap_perfmon @perf_users bob' -e
 pd_login_yes "F14" alice
 [ "$(grep -c . "$CONF")" -eq 3 ] || fail "F14: the file has $(grep -c . "$CONF") lines, want 3: $(cat "$CONF")"
 
+# ... but not a line that grants more than cap_perfmon: moved up, it would
+# give alice cap_sys_admin too, and everyone it names (the old fix moved
+# it). Alice gets a line of her own: perf, and nothing else changes.
+pd_world
+pd_perf_file 0755 root root cap_perfmon=ei
+printf 'none  *\ncap_sys_admin,cap_perfmon @perf_users bob\n' >"$CONF"
+pd_fixed "F14 a grant of more than perf stays" "sed -i '1i cap_perfmon alice' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
+	--user=alice "$PERF"
+pd_login_yes "F14 more than perf" alice
+grep -q "iab=38 " "$T/login.out" || fail "F14: alice got more than cap_perfmon: $(cat "$T/login.out")"
+# ... nor one that would lift the '*' line's bounding drop for everyone
+# it names (perf_users, bob): alice's own line keeps the drop.
+printf '!cap_sys_module  *\ncap_perfmon @perf_users bob\n' >"$CONF"
+pd_fixed "F14 a drop of the '*' line kept" "sed -i '1i !cap_sys_module,cap_perfmon alice' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
+	--user=alice "$PERF"
+pd_login_yes "F14 the drop kept" alice
+grep -q "iab=!16,38 " "$T/login.out" || fail "F14: alice lost the drop: $(cat "$T/login.out")"
+
 # F15: a grant text that is not IAB: alice gets a line that is.
 pd_world
 pd_perf_file 0755 root root cap_perfmon=ei
@@ -164,7 +195,7 @@ pd_world
 pd_perf_file 0755 root root cap_perfmon=ei
 echo 'cap_perfmon alice' >"$CONF"
 chmod 0666 "$CONF"
-pd_fixed "F17 world-writable" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file" \
+pd_fixed "F17 world-writable" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file; read every line first: anyone could have written it" \
 	--user=alice "$PERF"
 pd_login_yes "F17" alice
 
@@ -175,7 +206,7 @@ pd_perf_file 0755 root root cap_perfmon=ei
 printf 'none  *\n' >"$CONF"
 nss chown bob "$CONF"
 chmod 0666 "$CONF"
-pd_fixed "F18 world-writable, owned by bob, no grant" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file
+pd_fixed "F18 world-writable, owned by bob, no grant" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file; read every line first: anyone could have written it
 sed -i '1i cap_perfmon alice' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
 	--user=alice "$PERF"
 pd_login_yes "F18" alice
@@ -236,27 +267,33 @@ PATH="$T/bin:$PATH" nss sh -e "$T/apply.sh" >"$T/apply.out" 2>&1 || fail "F21: t
 pd_now_yes "F21 the preset alone" --user=alice "$PERF"
 pd_login_yes "F21 the preset" alice
 
-# A name capability.conf cannot hold ("a b" is two names there): the grant
-# goes to perf_users, which the user joins.
+# A name capability.conf cannot hold ("a b" is two names there): no line
+# can give that user alone the grant (a line for perf_users would change
+# its other members' grants: perfdoctor_scope.sh), so no command, the
+# reason in words; the preset, which needs no line, still leads to YES.
 pd_world
 printf 'a b:x:4010:4010::/tmp:/bin/sh\n' >>"$ROOT/etc/passwd"
 printf 'ab:x:4010:\n' >>"$ROOT/etc/group"
 pd_perf_file 0755 root root cap_perfmon=ei
 printf 'none  *\n' >"$CONF"
-pd_fixed "F22 a name with a blank" "usermod -aG perf_users 'a b'   # capability.conf cannot name a b (a blank separates names there): the grant goes to the group perf_users
-sed -i '1i cap_perfmon @perf_users' $CONF   # above line 1: its '*' matches everybody first, and the first matching line wins" \
-	--user='a b' "$PERF"
+pd_doctor --user='a b' "$PERF"
+pd_expect_fixes "F22 a name with a blank" "capability.conf cannot name a b (a blank separates names there), and a line for a group would change the grant of its other members: no line can give a b alone cap_perfmon; a name without blanks, '@' or '*' can have one"
+pd_perf_file 0755 root root
+pd_fixed "F22 a name with a blank, the preset" "usermod -aG perf_users 'a b'   # a b then logs in again
+setcap --perf-group=perf_users --perf $PERF" --user='a b' "$PERF"
 pd_login_yes "F22" 'a b'
-# ... where a line for perf_users comes first: the grant goes above it,
-# since that line decides once the user is a member.
+
+# ... and in a file others may write, where joining perf_users would also
+# bring "cap_sys_nice @perf_users": no command, words say what joining
+# would change (read from the file as pam_cap reads it once its mode is
+# fixed).
 pd_world
 printf 'a b:x:4010:4010::/tmp:/bin/sh\n' >>"$ROOT/etc/passwd"
 printf 'ab:x:4010:\n' >>"$ROOT/etc/group"
 printf '# site policy\ncap_sys_nice @perf_users\nnone  *\n' >"$CONF"
-pd_fixed "F22 a name with a blank, an @perf_users line" "usermod -aG perf_users 'a b'   # capability.conf cannot name a b (a blank separates names there): the grant goes to the group perf_users
-sed -i '2i cap_sys_nice,cap_perfmon @perf_users' $CONF   # above line 2, the first that matches a member of perf_users" \
-	--user='a b' "$PERF"
-pd_login_yes "F22 @perf_users" 'a b'
+chmod 0666 "$CONF"
+pd_doctor --user='a b' "$PERF"
+pd_expect_fixes "F22 a name with a blank, world-writable" "joining perf_users changes what $CONF grants a b: 'cap_sys_nice' instead of 'none'; no command printed: give a b's grant a line of its own first, or change that group's"
 
 # F31: two services, pam_cap in neither: each one's file gets it (the
 # answer is YES only when both pass).
@@ -275,10 +312,14 @@ rm -f "$PAMD/su"
 
 # --- capability.conf judged as pam_cap judges it ---
 
-# pam_cap refuses only a world-writable file (S_IWOTH, whatever set it);
-# an owner other than root, an ACL entry letting someone write, or a
-# directory others may write to do not stop it. perfdoctor agrees with a
-# real login each time.
+# pam_cap refuses a file anyone but root could have written: world-
+# writable (S_IWOTH, whatever set it), owned by another user, writable
+# through its group or an ACL entry (which leaves S_IWOTH clear; the old
+# pam_cap read such files), or reached through a directory others may
+# change (common/capconf_trust.c). For the file itself chown and chmod
+# (which sets the ACL's mask) are the fix, its note naming who may write
+# it, and perfdoctor agrees with a real login each time; a directory is no
+# edit of the file, and no fix is printed.
 acl() {	# FILE HEX: a POSIX access ACL (no setfacl needed)
 	setfattr -n system.posix_acl_access -v "$2" "$1"
 }
@@ -287,19 +328,18 @@ pd_perf_file 0755 root root cap_perfmon=ei
 echo 'cap_perfmon alice' >"$CONF"
 chmod 0644 "$CONF"
 nss chown bob "$CONF"
-pd_doctor --user=alice "$PERF"
-[ $d -eq 0 ] || { fail "A1: owned by bob: exit $d"; sed 's/^/    | /' "$T/doc"; }
+pd_fixed "A1 owned by bob" "chown root $CONF; chmod 0644 $CONF   # pam_cap reads nothing from a file others may write (uid 4002 owns it, and may make it say anything); read every line first: they could have written it" \
+	--user=alice "$PERF"
 pd_login_yes "A1 owned by bob" alice
-chown root "$CONF"
 # user::rw- user:bob:rw- group::r-- mask::rw- other::r--
 if acl "$CONF" 0x0200000001000600ffffffff02000600a20f000004000400ffffffff10000600ffffffff20000400ffffffff; then
-	pd_doctor --user=alice "$PERF"
-	[ $d -eq 0 ] || { fail "A2: an ACL lets bob write: exit $d"; sed 's/^/    | /' "$T/doc"; }
+	pd_fixed "A2 ACL user:bob:rw-" "chmod 0644 $CONF   # pam_cap reads nothing from a file others may write (an ACL entry lets uid 4002 write it); read every line first: they could have written it" \
+		--user=alice "$PERF"
 	pd_login_yes "A2 ACL user:bob:rw-" alice
 	# other::rw- through the ACL is world-writable: refused, and chmod
 	# 0644 (which sets the ACL's other entry) is the fix.
 	acl "$CONF" 0x0200000001000600ffffffff02000600a20f000004000400ffffffff10000600ffffffff20000600ffffffff
-	pd_fixed "A3 ACL other::rw-" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file" \
+	pd_fixed "A3 ACL other::rw-" "chmod 0644 $CONF   # pam_cap reads nothing from a world-writable file; read every line first: anyone could have written it" \
 		--user=alice "$PERF"
 	pd_login_yes "A3" alice
 	setfattr -x system.posix_acl_access "$CONF" 2>/dev/null
@@ -308,8 +348,14 @@ else
 fi
 chmod 0777 "$ROOT/etc/security"
 pd_doctor --user=alice "$PERF"
-[ $d -eq 0 ] || { fail "A4: a world-writable directory: exit $d"; sed 's/^/    | /' "$T/doc"; }
-pd_login_yes "A4 world-writable directory" alice
+if [ $d -eq 1 ] && ! grep -q '^fix:' "$T/doc" &&
+	grep -qF "pam_cap:   $CONF: pam_cap stops here (not root's alone: directory $ROOT/etc/security on its way: everybody may write it; another file could be put in its place)" "$T/doc"; then
+	pass
+else
+	fail "A4: a world-writable directory: exit $d"; sed 's/^/    | /' "$T/doc"
+fi
+VALGRIND_CMD='' pam -s login -u alice -x "$PERF" auth setcred become end=silent >"$T/login.out" &&
+	fail "A4: a real login got perf: $(cat "$T/login.out")"
 chmod 0755 "$ROOT/etc/security"
 
 # --- where no fix can be made true, none is printed ---
@@ -371,6 +417,44 @@ if [ $d -eq 1 ] && ! grep -q '^fix:' "$T/doc" &&
 else
 	fail "N6: exit $d:"; sed 's/^/    | /' "$T/doc"
 fi
+
+# N7: a name capability.conf cannot hold ("a b") gets no line: one for
+# perf_users would be the first match of its other members too. Where the
+# user's grant comes from a line that is not theirs all ("cap_sys_nice
+# @devs"), it would hand cap_sys_nice to alice (an old fix: "sed -i '1i
+# cap_sys_nice,cap_perfmon @perf_users'"); where it comes from a line
+# every member matches, it would still give each of them cap_perfmon.
+# Words say why, and no command is printed, in both cases.
+pd_world
+printf 'a b:x:4010:4010::/tmp:/bin/sh\n' >>"$ROOT/etc/passwd"
+printf 'ab:x:4010:\n' >>"$ROOT/etc/group"
+sed -i 's/^devs:x:4200:.*/&,a b/' "$ROOT/etc/group"
+pd_perf_file 0755 root root cap_perfmon=ei
+no_line_for_ab="capability.conf cannot name a b (a blank separates names there), and a line for a group would change the grant of its other members: no line can give a b alone cap_perfmon; a name without blanks, '@' or '*' can have one"
+for n7 in 'cap_sys_nice @devs\nnone  *\n' 'cap_sys_nice @devs\ncap_sys_nice @perf_users\nnone  *\n'; do
+	printf "$n7" >"$CONF"
+	pd_doctor --user='a b' "$PERF"
+	[ $d -eq 1 ] || fail "N7 $n7: exit $d, want 1"
+	pd_expect_fixes "N7 $n7" "$no_line_for_ab"
+	grep -q '^fix: *\(usermod\|sed\|printf\) ' "$T/doc" && fail "N7 $n7: a command: $(pd_fixes)"
+done
+
+# N8: a session of uid 4999, which has no name, while user "4999" is uid
+# 5000: the number is no name to look up. The old fix was "sed -i '1i
+# cap_perfmon 4999'", a grant for uid 5000.
+pd_world
+printf '4999:x:5000:5000::/tmp:/bin/sh\n' >>"$ROOT/etc/passwd"
+pd_perf_file 0755 root root cap_perfmon=ei
+printf 'none  *\n' >"$CONF"
+setpriv --reuid=4999 --regid=4999 --clear-groups sleep 60 &
+n8=$!
+i=0
+while [ "$(readlink "/proc/$n8/exe" 2>/dev/null)" != "$(command -v sleep)" ] && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+no_fix "N8 a uid without a name, another user named by its number" 1 --pid="$n8" "$PERF"
+kill "$n8"
+wait "$n8" 2>/dev/null
 
 # --- fixes in words, carried out here ---
 

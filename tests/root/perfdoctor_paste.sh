@@ -72,16 +72,20 @@ pasted "user $semi, grant" "sed <-i> <1i cap_perfmon $semi> <$CONF>"
 for_real "user $semi, grant" "$semi" yes
 
 # "$(touch INJECTED)" has a blank: capability.conf would read two names,
-# so the grant goes to perf_users, which the user joins.
+# so no line is suggested (nor one for a group: perfdoctor_scope.sh); the
+# preset names the user to usermod as one argument.
 pd_world
 add_user "$subst" 4021
 pd_perf_file 0755 root root cap_perfmon=ei
 printf 'none *\n' >"$CONF"
 pd_doctor --user="$subst" "$PERF"
 grep -qF "cap_perfmon $subst" "$T/doc" && fail "a line naming '$subst' was suggested"
-pasted "user $subst, grant" "usermod <-aG> <perf_users> <$subst>
-sed <-i> <1i cap_perfmon @perf_users> <$CONF>"
-for_real "user $subst, grant" "$subst" yes
+pd_fixes | grep -Eq '^(usermod|sed|setcap|groupadd|chown|chmod|printf) ' && fail "user $subst, grant: a command: $(pd_fixes)"
+pd_perf_file 0755 root root
+pd_doctor --user="$subst" "$PERF"
+pasted "user $subst, preset" "usermod <-aG> <perf_users> <$subst>
+setcap <--perf-group=perf_users> <--perf> <$PERF>"
+for_real "user $subst, preset" "$subst" no
 
 # Quotes and a backquote; a backslash (sed reads escapes in its text, the
 # terminal must see the command as it is: no \134).
@@ -144,13 +148,22 @@ chmod 0755 "$long/perf"
 pd_doctor --user=alice "$long/perf"
 pd_expect_fixes "a path of ${#long} bytes" "no command printed: it would be longer than 1023 bytes"
 
-# The binary's group named to inject: usermod's and setcap's argument.
+# The binary's group named to inject: joining it is no command (it gives
+# more than perf), and the words name it quoted: pasted by mistake, the
+# sentence runs nothing it names (sh only finds no command "only").
 pd_world
 printf 'g%s:x:4300:dave\n' "$semi" >>"$ROOT/etc/group"
 pd_perf_file 0750 root 4300 cap_perfmon,cap_syslog=ep
 pd_doctor --user=alice "$PERF"
-pasted "group g$semi, join" "usermod <-aG> <g$semi> <alice>"
-for_real "group g$semi, join" alice no
+pd_expect_fixes "group g$semi, join" "only members of group 'g$semi' may run it, and joining it gives alice all else that group may do: no command printed"
+pd_fixes >"$T/paste.in"
+paste_run "$T/paste.in"
+if [ -s "$T/pasted" ] || [ -n "$(ls -A "$T/paste")" ] ||
+	[ "$(cat "$T/paste.err")" != "/bin/sh: 1: only: not found" ]; then
+	fail "group g$semi, join: pasted, the words ran: $(cat "$T/pasted" "$T/paste.err")"
+else
+	pass
+fi
 pd_world
 printf 'g %s:x:4301:dave\n' "$subst" >>"$ROOT/etc/group"
 pd_perf_file 0750 root 4301

@@ -85,6 +85,7 @@ require_pam_driver() {
 # supports turning it off, and ASan must tolerate the preloads coming first.
 # REAL_NSS=1 leaves nss_wrapper out: users and groups then come from libc's
 # own backends (a suite that sets it provides them in a mount namespace).
+# PAM_PRELOAD_MORE: libraries preloaded after those.
 pam() {
 	if [ "${REAL_NSS:-0}" = 1 ]; then
 		nss= preload=$PWRAP
@@ -97,7 +98,8 @@ pam() {
 		PAM_WRAPPER_DISABLE_DEEPBIND=1 \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
 		PAM_WRAPPER_DEBUGLEVEL="${PWDEBUG:-0}" $nss \
-		LD_PRELOAD="$preload" $NS ${VALGRIND_CMD:-} "$BIN/pamcase" "$@" 2>"$T/log"
+		LD_PRELOAD="$preload${PAM_PRELOAD_MORE:+ $PAM_PRELOAD_MORE}" \
+		$NS ${VALGRIND_CMD:-} "$BIN/pamcase" "$@" 2>"$T/log"
 }
 
 cases=0 diffed=0

@@ -13,17 +13,34 @@
  *              (pthread_exit), leaving the process to the worker
  *   many N     N workers, all dropped to 65534 like the main thread, but
  *              the last, which stays root
+ *   groups N   N workers, each with 65536 supplementary groups of its
+ *              own (setgroups(2) on the thread: gids 100000 + its index
+ *              onward), so every thread is a credential set of its own
+ *   hide N     as many N, the root worker last; on SIGUSR1 every other
+ *              worker exits, and "gone" is printed once they have: the
+ *              threads that a listing of the task directory stood on
+ *              vanish while the root one runs on (getpcaps_threads.sh,
+ *              with tools/preload/readdir_pause.c holding getpcaps mid-listing)
  *   churn      as split, and CHURNERS more root threads keep starting
  *              short-lived threads, each dropping to uid 70000 + (a
  *              counter % 1000) before it exits: threads appear and vanish
  *              all the time, some while getpcaps reads them
+ *   bare       as split, but the worker keeps uid 0 and empties its own
+ *              capability sets (capset): it holds nothing now, and its
+ *              next execve() gives it the whole bounding set back
+ *   fsroot     as split, but the worker takes uid 65534 for its real,
+ *              effective and saved ids and keeps filesystem uid 0, with
+ *              empty sets: root to every file root owns
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,6 +62,44 @@ static void drop_this_thread(uid_t uid)
 	}
 }
 
+/* This thread only: E, P and I set to the one capability cap (-1: none). */
+static void capset_this_thread(int cap)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (cap >= 0)
+		d[cap / 32].effective = d[cap / 32].permitted =
+			1u << (cap % 32);
+	if (syscall(SYS_capset, &h, d) != 0) {
+		fprintf(stderr, "threadcreds: capset: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+/*
+ * This thread only: uids 65534 but the filesystem one 0, nothing held.
+ * keepcaps keeps CAP_SETUID across the switch, setfsuid(0) needs it.
+ */
+static void fsroot_this_thread(void)
+{
+	if (syscall(SYS_prctl, PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0 ||
+	    syscall(SYS_setresgid, 65534, 65534, 65534) != 0 ||
+	    syscall(SYS_setresuid, 65534, 65534, 65534) != 0) {
+		fprintf(stderr, "threadcreds: setresuid: %s\n", strerror(errno));
+		exit(1);
+	}
+	capset_this_thread(CAP_SETUID);
+	syscall(SYS_setfsuid, 0);
+	/* setfsuid() answers the old id: ask again to see the new one. */
+	if (syscall(SYS_setfsuid, -1) != 0) {
+		fprintf(stderr, "threadcreds: setfsuid(0) did not take\n");
+		exit(1);
+	}
+	capset_this_thread(-1);
+}
+
 static void announce(int index)
 {
 	pthread_mutex_lock(&lock);
@@ -54,17 +109,54 @@ static void announce(int index)
 	pthread_mutex_unlock(&lock);
 }
 
+/* How a worker that keeps root's uid ends up (see the modes). */
+enum keep { KEEP_ALL, KEEP_NOTHING, KEEP_FSUID };
+
 struct worker {
-	int index, drop;
+	int index, drop, groups;
+	enum keep keep;
+	int quit_on_signal;	/* hide: leaves when told (quit) */
 };
+
+static int quit;		/* hide: the fillers leave (under lock) */
+
+/* This thread only: 65536 groups, from gid first on. */
+static void own_groups(gid_t first)
+{
+	gid_t *g = malloc(65536 * sizeof(*g));
+	int i;
+
+	if (g == NULL)
+		exit(1);
+	for (i = 0; i < 65536; i++)
+		g[i] = first + (gid_t)i;
+	if (syscall(SYS_setgroups, 65536, g) != 0) {
+		fprintf(stderr, "threadcreds: setgroups: %s\n", strerror(errno));
+		exit(1);
+	}
+	free(g);
+}
 
 static void *worker(void *arg)
 {
 	const struct worker *w = arg;
 
+	if (w->groups)
+		own_groups(100000 + (gid_t)w->index);
 	if (w->drop)
 		drop_this_thread(65534);
+	else if (w->keep == KEEP_NOTHING)
+		capset_this_thread(-1);
+	else if (w->keep == KEEP_FSUID)
+		fsroot_this_thread();
 	announce(w->index);
+	if (w->quit_on_signal) {
+		pthread_mutex_lock(&lock);
+		while (!quit)
+			pthread_cond_wait(&cond, &lock);
+		pthread_mutex_unlock(&lock);
+		return NULL;
+	}
 	for (;;)
 		pause();
 	return NULL;
@@ -96,19 +188,33 @@ static void *churner(void *arg)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
-	int n = 1, i, exit_main = 0, churn = 0;
+	int n = 1, i, exit_main = 0, churn = 0, groups = 0, hide = 0, sig, rc;
+	enum keep keep = KEEP_ALL;
+	pthread_t *threads;
 	struct worker *w;
+	sigset_t usr1;
 
 	if (strcmp(mode, "split") == 0) {
 		n = 1;
+	} else if (strcmp(mode, "bare") == 0) {
+		keep = KEEP_NOTHING;
+	} else if (strcmp(mode, "fsroot") == 0) {
+		keep = KEEP_FSUID;
 	} else if (strcmp(mode, "mainexit") == 0) {
 		exit_main = 1;
 	} else if (strcmp(mode, "many") == 0 && argc > 2) {
 		n = atoi(argv[2]);
+	} else if (strcmp(mode, "hide") == 0 && argc > 2) {
+		n = atoi(argv[2]);
+		hide = 1;
+	} else if (strcmp(mode, "groups") == 0 && argc > 2) {
+		n = atoi(argv[2]);
+		groups = 1;
 	} else if (strcmp(mode, "churn") == 0) {
 		churn = 1;
 	} else {
-		fprintf(stderr, "usage: threadcreds split|mainexit|churn|many N\n");
+		fprintf(stderr, "usage: threadcreds split|mainexit|churn|bare|"
+			"fsroot|many N|groups N|hide N\n");
 		return 2;
 	}
 	if (n < 1 || n > 100000)
@@ -119,14 +225,27 @@ int main(int argc, char **argv)
 	}
 	tids = calloc((size_t)n + 1, sizeof(*tids));
 	w = calloc((size_t)n, sizeof(*w));
-	if (tids == NULL || w == NULL)
+	threads = calloc((size_t)n, sizeof(*threads));
+	if (tids == NULL || w == NULL || threads == NULL)
 		return 1;
+	/* hide: SIGUSR1 is taken by sigwait() in the main thread alone. */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
 	for (i = 0; i < n; i++) {
-		pthread_t t;
+		pthread_attr_t attr;
 
 		w[i].index = i + 1;
 		w[i].drop = i < n - 1;	/* the last one stays root */
-		if (pthread_create(&t, NULL, worker, &w[i]) != 0) {
+		w[i].keep = keep;
+		w[i].groups = groups;
+		w[i].quit_on_signal = hide && i < n - 1;
+		pthread_attr_init(&attr);
+		/* Thousands of them: small stacks. */
+		pthread_attr_setstacksize(&attr, 64 * 1024);
+		rc = pthread_create(&threads[i], &attr, worker, &w[i]);
+		pthread_attr_destroy(&attr);
+		if (rc != 0) {
 			fprintf(stderr, "threadcreds: pthread_create failed\n");
 			return 1;
 		}
@@ -152,6 +271,17 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (exit_main)
 		pthread_exit(NULL);
+	if (hide) {
+		sigwait(&usr1, &sig);
+		pthread_mutex_lock(&lock);
+		quit = 1;
+		pthread_cond_broadcast(&cond);
+		pthread_mutex_unlock(&lock);
+		for (i = 0; i < n - 1; i++)
+			pthread_join(threads[i], NULL);
+		printf("gone\n");
+		fflush(stdout);
+	}
 	for (;;)
 		pause();
 }

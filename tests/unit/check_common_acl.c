@@ -132,6 +132,28 @@ START_TEST(a_matching_group_that_denies_ends_the_search)
 }
 END_TEST
 
+/* The mask limits every entry but the owner's and other; none is 7. */
+START_TEST(effective_permissions_under_the_mask)
+{
+	struct acl_entry e[] = {
+		{ ACL_USER_OBJ, 6, 0 }, { ACL_NAMED_USER, 6, 1000 },
+		{ ACL_GROUP_OBJ, 6, 0 }, { ACL_NAMED_GROUP, 7, 100 },
+		{ ACL_MASK, 4, 0 }, { ACL_OTHER, 2, 0 },
+	};
+	unsigned mask = acl_mask(e, 6);
+
+	ck_assert_uint_eq(mask, 4);
+	ck_assert_uint_eq(acl_effective(&e[0], mask), 6);
+	ck_assert_uint_eq(acl_effective(&e[1], mask), 4);
+	ck_assert_uint_eq(acl_effective(&e[2], mask), 4);
+	ck_assert_uint_eq(acl_effective(&e[3], mask), 4);
+	ck_assert_uint_eq(acl_effective(&e[5], mask), 2);
+	/* A minimal ACL (no mask entry): nothing limited. */
+	ck_assert_uint_eq(acl_mask(e, 4), 7);
+	ck_assert_uint_eq(acl_effective(&e[1], acl_mask(e, 4)), 6);
+}
+END_TEST
+
 static Suite *acl_suite(void)
 {
 	Suite *s = suite_create("common_acl");
@@ -141,6 +163,7 @@ static Suite *acl_suite(void)
 	tcase_add_test(tc, refuses_what_the_kernel_never_writes);
 	tcase_add_test(tc, the_mask_limits_named_entries_and_groups);
 	tcase_add_test(tc, a_matching_group_that_denies_ends_the_search);
+	tcase_add_test(tc, effective_permissions_under_the_mask);
 	suite_add_tcase(s, tc);
 	return s;
 }

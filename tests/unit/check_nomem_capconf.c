@@ -6,12 +6,14 @@
  * a group name it could not copy must not make the user look like a
  * non-member, which would hand out a later line's grant instead.
  */
+#define _GNU_SOURCE			/* unshare (check_userns.h) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "check_userns.h"
 #include "capconf.h"
 #include "failalloc.h"
 
@@ -69,6 +71,7 @@ static Suite *nomem_suite(void)
 {
 	Suite *s = suite_create("nomem_capconf");
 	TCase *tc = tcase_create("capconf");
+	check_as_root();
 
 	tcase_add_test(tc, find_by_group);
 	suite_add_tcase(s, tc);

@@ -13,14 +13,27 @@
  *   tryagain  every look-up fails: NSS_STATUS_TRYAGAIN, errno EAGAIN
  *
  * Anything else: it holds nothing (NOTFOUND).
+ *
+ * It also exports nss_wrapper_enabled(), the name cwrap's nss_wrapper
+ * answers to, saying yes when $CAPTEST_FAKE_WRAPPER is set: preloaded, it
+ * is any library of a login process that happens to export the name while
+ * glibc, not nss_wrapper, answers the look-ups.
  */
 #include <errno.h>
 #include <grp.h>
+#include <stdbool.h>
 #include <nss.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DENY_GID	4800
+
+bool nss_wrapper_enabled(void);
+
+bool nss_wrapper_enabled(void)
+{
+	return getenv("CAPTEST_FAKE_WRAPPER") != NULL;
+}
 
 /* Exported by name: glibc finds these with dlsym(). */
 enum nss_status _nss_captest_getgrnam_r(const char *, struct group *, char *,

@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * May capability.conf be trusted: could anyone but root have written it?
+ *
+ * libcap (2.69+) refuses only a world-writable file. A file its owner
+ * bob may rewrite, or that a group or an ACL entry lets bob write, or
+ * that sits in a directory bob may change (and so replace it with his
+ * own file, or with a symbolic link to any root-owned file whose lines he
+ * can influence), lets bob write "^cap_sys_admin bob" as surely. So does
+ * a symbolic link on the way that lives in such a directory: bob points
+ * it wherever he likes. Root alone is trusted, whoever reads: pam_cap runs
+ * as root (a set-user-ID su keeps the caller's group, which must not count),
+ * and capcheck and perfdoctor, run by a user, must answer what pam_cap
+ * will do.
+ *
+ * The file is judged by the descriptor pam_cap reads (fstat, fgetxattr).
+ * The way to it is followed again from "/", one name at a time, as the
+ * kernel follows it, and every directory passed is judged, those holding a
+ * symbolic link included; the name it ends at must be the file judged. A
+ * directory no untrusted user may change cannot have been changed between
+ * the open and the check, and one that may is refused either way.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "acl.h"
+#include "capconf.h"
+
+/* As the kernel: more symbolic links than this on one way is ELOOP. */
+#define LINKS_MAX	40
+
+struct trusted {
+	/*
+	 * In a user namespace other than the first, files of owners it does
+	 * not map show the overflow ids; what it grants stays inside it. An
+	 * overflow id the namespace maps is a user of its own (the nobody
+	 * of a container): never trusted.
+	 */
+	int overflow_uid_ok, overflow_gid_ok;
+	unsigned long overflow_uid, overflow_gid;
+};
+
+static void say(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A small /proc file into buf, NUL-terminated, without stdio (no
+ * allocation); -1 when it cannot be read whole.
+ */
+static int read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0 || (size_t)n == len - 1)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * Does map (uid_map or gid_map) leave id unmapped in a namespace other
+ * than the first? 0 also when the map cannot be read or parsed, or is the
+ * initial namespace's identity map: the id is then a user like any other.
+ */
+static int unmapped_in_nested(const char *map, unsigned long id)
+{
+	char text[16384], *line, *next;
+	unsigned long inner, outer, count;
+	int lines = 0, identity = 0;
+
+	if (read_text(map, text, sizeof(text)) < 0)
+		return 0;
+	for (line = text; *line != '\0'; line = next) {
+		next = strchr(line, '\n');
+		if (next == NULL)
+			next = line + strlen(line);
+		else
+			*next++ = '\0';
+		if (sscanf(line, "%lu %lu %lu", &inner, &outer, &count) != 3)
+			return 0;
+		lines++;
+		identity = inner == 0 && outer == 0 && count == 4294967295UL;
+		if (id >= inner && id - inner < count)
+			return 0;
+	}
+	return lines > 0 && !(lines == 1 && identity);
+}
+
+static void trusted_init(struct trusted *t)
+{
+	char text[32];
+
+	t->overflow_uid = t->overflow_gid = 65534;
+	if (read_text("/proc/sys/kernel/overflowuid", text, sizeof(text)) == 0)
+		t->overflow_uid = strtoul(text, NULL, 10);
+	if (read_text("/proc/sys/kernel/overflowgid", text, sizeof(text)) == 0)
+		t->overflow_gid = strtoul(text, NULL, 10);
+	t->overflow_uid_ok = unmapped_in_nested("/proc/self/uid_map",
+						t->overflow_uid);
+	t->overflow_gid_ok = unmapped_in_nested("/proc/self/gid_map",
+						t->overflow_gid);
+}
+
+static int uid_trusted(const struct trusted *t, unsigned long uid)
+{
+	return uid == 0 || (t->overflow_uid_ok && uid == t->overflow_uid);
+}
+
+static int gid_trusted(const struct trusted *t, unsigned long gid)
+{
+	return gid == 0 || (t->overflow_gid_ok && gid == t->overflow_gid);
+}
+
+/* The first ACL entry letting someone untrusted write: 1 with why, or 0. */
+static int acl_writer(const struct acl_entry *e, int n, const struct stat *st,
+		      const struct trusted *t, char *why, size_t whylen)
+{
+	unsigned mask = acl_mask(e, n);
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!(acl_effective(&e[i], mask) & ACL_PERM_WRITE))
+			continue;
+		switch (e[i].tag) {
+		case ACL_NAMED_USER:
+			if (uid_trusted(t, e[i].id))
+				break;
+			say(why, whylen, "an ACL entry lets uid %lu write it",
+			    (unsigned long)e[i].id);
+			return 1;
+		case ACL_GROUP_OBJ:
+			if (gid_trusted(t, st->st_gid))
+				break;
+			say(why, whylen, "its group %lu may write it",
+			    (unsigned long)st->st_gid);
+			return 1;
+		case ACL_NAMED_GROUP:
+			if (gid_trusted(t, e[i].id))
+				break;
+			say(why, whylen, "an ACL entry lets group %lu write it",
+			    (unsigned long)e[i].id);
+			return 1;
+		case ACL_OTHER:
+			say(why, whylen, "everybody may write it");
+			return 1;
+		default:	/* the owner's own entry, the mask */
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The access ACL's bytes (or, buf NULL, their number), as getxattr(2). */
+static ssize_t read_acl(int fd, const char *path, int follow, void *buf,
+			size_t len)
+{
+	if (fd >= 0)
+		return fgetxattr(fd, ACL_XATTR_ACCESS, buf, len);
+	if (follow)
+		return getxattr(path, ACL_XATTR_ACCESS, buf, len);
+	return lgetxattr(path, ACL_XATTR_ACCESS, buf, len);
+}
+
+/*
+ * Who besides its owner may write the file or directory of st, reached by
+ * fd (or, when fd is -1, by path, a last link followed if follow), as the
+ * kernel judges (fs/namei.c, acl_permission_check(); fs/posix_acl.c,
+ * posix_acl_permission()): with an access ACL and a group bit in the mode
+ * (the mask, then), the ACL's entries; else the mode's group and other
+ * bits. 1 with why naming the first, 0 when nobody untrusted, or -1 with
+ * errno (and why) when the ACL cannot be read or decoded: who may write
+ * is unknown then.
+ */
+static int writer_of(int fd, const char *path, int follow,
+		     const struct stat *st, const struct trusted *t, char *why,
+		     size_t whylen)
+{
+	unsigned char *raw = NULL;
+	struct acl_entry *e = NULL;
+	ssize_t len = -1;
+	int n, rc = -1, saved;
+
+	if (st->st_mode & S_IRWXG)
+		len = read_acl(fd, path, follow, NULL, 0);
+	if (!(st->st_mode & S_IRWXG) ||
+	    (len < 0 && (errno == ENODATA || errno == ENOTSUP))) {
+		if (st->st_mode & S_IWOTH) {
+			say(why, whylen, "everybody may write it");
+			return 1;
+		}
+		if ((st->st_mode & S_IWGRP) && !gid_trusted(t, st->st_gid)) {
+			say(why, whylen, "its group %lu may write it",
+			    (unsigned long)st->st_gid);
+			return 1;
+		}
+		return 0;
+	}
+	if (len >= 0 && (size_t)len > 4 + 8 * (size_t)ACL_MAX_ENTRIES) {
+		len = -1;
+		errno = E2BIG;
+	}
+	if (len >= 0) {
+		raw = malloc((size_t)len + 1);
+		e = calloc(ACL_MAX_ENTRIES, sizeof(*e));
+		if (raw == NULL || e == NULL) {
+			errno = ENOMEM;
+			len = -1;
+		}
+	}
+	if (len >= 0) {
+		/* ERANGE: it grew since; judged again, it might say more. */
+		len = read_acl(fd, path, follow, raw, (size_t)len);
+	}
+	if (len < 0) {
+		say(why, whylen, "its ACL cannot be read (%s), so who may "
+		    "write it is unknown", strerror(errno));
+		goto out;
+	}
+	n = acl_decode(raw, (size_t)len, e, ACL_MAX_ENTRIES);
+	if (n < 0) {
+		say(why, whylen, "its ACL cannot be decoded (%s), so who may "
+		    "write it is unknown", strerror(errno));
+		goto out;
+	}
+	rc = acl_writer(e, n, st, t, why, whylen);
+out:
+	saved = errno;
+	free(raw);
+	free(e);
+	errno = saved;
+	return rc;
+}
+
+/*
+ * Could someone untrusted change what the name in directory dir (ds its
+ * lstat) leads to? Its owner, and whoever else may write it, unless it is
+ * sticky: then nobody but the owner of a name, and the directory's, may
+ * rename or remove it (fs/namei.c, check_sticky()), and *sticky_open is
+ * set (the name itself must then be root's, and a file have no other
+ * name). 0, 1 with why, or -1 with errno and why.
+ */
+static int dir_writer(const char *dir, const struct stat *ds,
+		      const struct trusted *t, int *sticky_open, char *why,
+		      size_t whylen)
+{
+	char who[160];
+	int w;
+
+	*sticky_open = 0;
+	if (!uid_trusted(t, ds->st_uid)) {
+		say(who, sizeof(who), "uid %lu owns it",
+		    (unsigned long)ds->st_uid);
+		w = 1;
+	} else {
+		w = writer_of(-1, dir, 0, ds, t, who, sizeof(who));
+		if (w > 0 && (ds->st_mode & S_ISVTX)) {
+			*sticky_open = 1;
+			w = 0;
+		}
+	}
+	if (w < 0)
+		say(why, whylen, "directory %s: %s", dir, who);
+	else if (w > 0)
+		say(why, whylen, "directory %s on its way: %s; another file "
+		    "could be put in its place", dir, who);
+	return w;
+}
+
+/* dir + "/" + name into out (PATH_MAX); -1 with ENAMETOOLONG. */
+static int join_path(char *out, const char *dir, const char *name, size_t nlen)
+{
+	size_t dlen = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
+
+	if (dlen + 1 + nlen + 1 > PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memmove(out, dir, dlen);
+	out[dlen] = '/';
+	memcpy(out + dlen + 1, name, nlen);
+	out[dlen + 1 + nlen] = '\0';
+	return 0;
+}
+
+/* Whether a name holds components after "/"s and "."s alone. */
+static int more_names(const char *p)
+{
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (p[0] == '.' && (p[1] == '/' || p[1] == '\0'))
+			p++;
+		else
+			return *p != '\0';
+	}
+}
+
+/*
+ * Enters directory dir on the way: judged as dir_writer() judges it.
+ * CAPCONF_OPEN_OK, CAPCONF_OPEN_UNTRUSTED_DIR with why, or
+ * CAPCONF_OPEN_FAILED with errno.
+ */
+static int enter(const char *dir, const struct trusted *t, int *sticky_open,
+		 char *why, size_t whylen)
+{
+	struct stat ds;
+	int w;
+
+	if (lstat(dir, &ds) < 0)
+		return CAPCONF_OPEN_FAILED;
+	if (!S_ISDIR(ds.st_mode)) {
+		errno = ENOTDIR;
+		return CAPCONF_OPEN_FAILED;
+	}
+	w = dir_writer(dir, &ds, t, sticky_open, why, whylen);
+	if (w != 0)
+		return w < 0 ? CAPCONF_OPEN_FAILED : CAPCONF_OPEN_UNTRUSTED_DIR;
+	return CAPCONF_OPEN_OK;
+}
+
+/*
+ * Follows path from "/" (a relative one from the working directory) one
+ * name at a time, as the kernel does, judging every directory entered and
+ * every symbolic link met, to the file of st. CAPCONF_OPEN_OK,
+ * CAPCONF_OPEN_UNTRUSTED_DIR with why, or CAPCONF_OPEN_FAILED with errno
+ * (and why when it says more).
+ */
+static int way_trusted(const char *path, const struct stat *st,
+		       const struct trusted *t, char *why, size_t whylen)
+{
+	char dir[PATH_MAX], rest[PATH_MAX], next[PATH_MAX], target[PATH_MAX];
+	struct stat ls;
+	size_t len;
+	ssize_t n;
+	int links = 0, sticky_open = 0, rc;
+
+	if (path[0] == '/') {
+		len = strlen(path);
+		if (len >= sizeof(rest)) {
+			errno = ENAMETOOLONG;
+			return CAPCONF_OPEN_FAILED;
+		}
+		memcpy(rest, path, len + 1);
+	} else if (getcwd(dir, sizeof(dir)) == NULL ||
+		   join_path(rest, dir, path, strlen(path)) < 0) {
+		return CAPCONF_OPEN_FAILED;
+	}
+	strcpy(dir, "/");
+	rc = enter(dir, t, &sticky_open, why, whylen);
+	while (rc == CAPCONF_OPEN_OK) {
+		char *name = rest + strspn(rest, "/"), *p;
+
+		len = strcspn(name, "/");
+		p = name + len;
+		if (len == 0) {
+			/* Ended at a directory: not the file opened. */
+			errno = EISDIR;
+			return CAPCONF_OPEN_FAILED;
+		}
+		if (len == 1 && name[0] == '.') {
+			memmove(rest, p, strlen(p) + 1);
+			continue;
+		}
+		if (len == 2 && name[0] == '.' && name[1] == '.') {
+			/* dir holds no link: its parent is its prefix. */
+			char *slash = strrchr(dir, '/');
+
+			slash[slash == dir] = '\0';
+			memmove(rest, p, strlen(p) + 1);
+			rc = enter(dir, t, &sticky_open, why, whylen);
+			continue;
+		}
+		if (join_path(next, dir, name, len) < 0 || lstat(next, &ls) < 0)
+			return CAPCONF_OPEN_FAILED;
+		memmove(rest, p, strlen(p) + 1);
+		if (S_ISDIR(ls.st_mode)) {
+			memcpy(dir, next, strlen(next) + 1);
+			rc = enter(dir, t, &sticky_open, why, whylen);
+			continue;
+		}
+		if (!S_ISLNK(ls.st_mode)) {
+			if (more_names(rest)) {
+				errno = ENOTDIR;
+				return CAPCONF_OPEN_FAILED;
+			}
+			break;
+		}
+		/*
+		 * dir, judged, holds the link; in a sticky directory others
+		 * may write, the link's owner may point it anywhere.
+		 */
+		if (!uid_trusted(t, ls.st_uid)) {
+			say(why, whylen, "symbolic link %s on its way: uid %lu "
+			    "owns it, and may point it at another file", next,
+			    (unsigned long)ls.st_uid);
+			return CAPCONF_OPEN_UNTRUSTED_DIR;
+		}
+		if (++links > LINKS_MAX) {
+			errno = ELOOP;
+			return CAPCONF_OPEN_FAILED;
+		}
+		n = readlink(next, target, sizeof(target));
+		if (n < 0)
+			return CAPCONF_OPEN_FAILED;
+		if ((size_t)n >= sizeof(target) ||
+		    (size_t)n + 1 + strlen(rest) + 1 > sizeof(rest)) {
+			errno = ENAMETOOLONG;
+			return CAPCONF_OPEN_FAILED;
+		}
+		/* rest becomes the link's text, then what followed it */
+		memmove(rest + n + 1, rest, strlen(rest) + 1);
+		memcpy(rest, target, (size_t)n);
+		rest[n] = '/';
+		if (target[0] == '/') {
+			strcpy(dir, "/");
+			rc = enter(dir, t, &sticky_open, why, whylen);
+		}
+	}
+	if (rc != CAPCONF_OPEN_OK)
+		return rc;
+	if (ls.st_dev != st->st_dev || ls.st_ino != st->st_ino) {
+		say(why, whylen, "%s now leads to another file than the one "
+		    "read: a directory on its way changed", path);
+		return CAPCONF_OPEN_UNTRUSTED_DIR;
+	}
+	/*
+	 * Where others may add names, a root-owned file with another name
+	 * may be one they linked there (fs.protected_hardlinks off).
+	 */
+	if (sticky_open && st->st_nlink > 1) {
+		say(why, whylen, "directory %s, which others may write, holds "
+		    "it, and it has %lu names: one may have been linked there",
+		    dir, (unsigned long)st->st_nlink);
+		return CAPCONF_OPEN_UNTRUSTED_DIR;
+	}
+	return CAPCONF_OPEN_OK;
+}
+
+int capconf_trust(const char *path, int fd, const struct stat *st,
+		  char *why, size_t whylen)
+{
+	struct trusted t;
+	int w;
+
+	why[0] = '\0';
+	/* "anyone could have rewritten it": the message libcap users know */
+	if (st->st_mode & S_IWOTH)
+		return CAPCONF_OPEN_WORLD_WRITABLE;
+	trusted_init(&t);
+	/* The owner may always chmod it writable. */
+	if (!uid_trusted(&t, st->st_uid)) {
+		say(why, whylen, "uid %lu owns it, and may make it say "
+		    "anything", (unsigned long)st->st_uid);
+		return CAPCONF_OPEN_UNTRUSTED;
+	}
+	w = writer_of(fd, path, 1, st, &t, why, whylen);
+	if (w < 0)
+		return CAPCONF_OPEN_FAILED;
+	if (w > 0)
+		return CAPCONF_OPEN_UNTRUSTED;
+	return way_trusted(path, st, &t, why, whylen);
+}

@@ -1,0 +1,170 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# pam_cap.so reads no capability.conf that anyone but root could have
+# written: whoever may write it may write "^cap_sys_admin bob". libcap
+# (2.69+) refuses only a world-writable file, and so did we; a file owned
+# by bob, one his group or an ACL entry lets him write, or one in a
+# directory he may change (he replaces it, or links it to a root-owned file
+# whose lines he can influence) granted what he wrote. Each such file now
+# ends the decision (nothing granted, no default=; authenticate
+# AUTHINFO_UNAVAIL, setcred CRED_ERR) with the reason logged; Debian's
+# 2.66 module, which checks nothing, is shown granting. What root alone
+# may write is read as before: root's group, a mask that takes the write
+# away, a sticky directory, root's own symbolic links.
+# Every directory on the way is judged, those holding a symbolic link on
+# it too, and in a sticky directory the link's owner and the file's other
+# names. In a user namespace the overflow uid counts as root's only when
+# the namespace does not map it (checked with capcheck, which judges as
+# pam_cap does).
+# Root: the files get owners other than the runner (bob is uid 4002).
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+[ "$(id -u)" -eq 0 ] || skip "needs root (files owned by other users)"
+command -v setfattr >/dev/null || skip "setfattr (attr) is not installed"
+init
+. "$TESTS_DIR/tools/pam_world.sh"
+require_pam_driver
+PWDEBUG=2
+ok='auth=SUCCESS setcred=SUCCESS'
+k0='keepcaps=0'
+stop='auth=AUTHINFO_UNAVAIL setcred=CRED_ERR iab= keepcaps=0'
+bob=4002 devs=4200
+# file_msg WHO, dir_msg DIR WHO: the log line's reason, naming the writer.
+file_msg() { echo "not root's alone: $1; nothing granted"; }
+dir_msg() {
+	echo "not root's alone: directory $1 on its way: $2; another file could be put in its place; nothing granted"
+}
+# conf NAME [DIR]: a fresh root-owned 0644 "^cap_sys_admin bob" file.
+conf() {
+	f=${2:-$T}/$1
+	printf '^cap_sys_admin bob\n' >"$f"
+	chown 0:0 "$f"
+	chmod 0644 "$f"
+	echo "$f"
+}
+acl() {	# FILE HEX: a POSIX access ACL (no setfacl needed)
+	setfattr -n system.posix_acl_access -v "$2" "$1"
+}
+# refused FILE: ours stops and says why (MSG), Debian's grants.
+refused() {
+	t ours "@$1" "config=$1 default=cap_kill" bob 'auth setcred' "$stop"
+	logged "SYSLOG(3): $1: $2"
+	deb "$ok iab=^21 $k0"
+}
+read_ok() {
+	t both "@$1" "config=$1" bob 'auth setcred' "$ok iab=^21 $k0"
+}
+
+# --- The file itself ---
+f=$(conf owner)
+read_ok "$f"
+chown "$bob" "$f"
+refused "$f" "$(file_msg "uid 4002 owns it, and may make it say anything")"
+f=$(conf group)
+chgrp "$devs" "$f"; chmod 0664 "$f"
+refused "$f" "$(file_msg "its group 4200 may write it")"
+chmod 0644 "$f"
+read_ok "$f"			# devs' group, not writable
+f=$(conf rootgroup)
+chmod 0664 "$f"
+read_ok "$f"			# root's group may write: root's
+
+if acl "$T/owner" 0x0200000001000600ffffffff04000400ffffffff20000400ffffffff 2>/dev/null; then
+	# user::rw- user:bob:rw- group::r-- mask::rw- other::r--
+	f=$(conf acluser)
+	acl "$f" 0x0200000001000600ffffffff02000600a20f000004000400ffffffff10000600ffffffff20000400ffffffff
+	refused "$f" "$(file_msg "an ACL entry lets uid 4002 write it")"
+	# the same with mask::r--: bob's entry cannot write
+	acl "$f" 0x0200000001000600ffffffff02000600a20f000004000400ffffffff10000400ffffffff20000400ffffffff
+	read_ok "$f"
+	# group:devs:rw- mask::rw-
+	f=$(conf aclgroup)
+	acl "$f" 0x0200000001000600ffffffff04000400ffffffff080006006810000010000600ffffffff20000400ffffffff
+	refused "$f" "$(file_msg "an ACL entry lets group 4200 write it")"
+else
+	echo "note: no POSIX ACLs on $T's filesystem; ACL cases not run"
+fi
+
+# --- The directories above it ---
+mkdir "$T/open"; chmod 0777 "$T/open"
+refused "$(conf c "$T/open")" "$(dir_msg "$T/open" "everybody may write it")"
+mkdir "$T/sticky"; chmod 1777 "$T/sticky"
+read_ok "$(conf c "$T/sticky")"		# bob may not replace root's file
+mkdir "$T/bobs"; chown "$bob" "$T/bobs"; chmod 0755 "$T/bobs"
+refused "$(conf c "$T/bobs")" "$(dir_msg "$T/bobs" "uid 4002 owns it")"
+mkdir -p "$T/deep/a/b"; chmod 0777 "$T/deep"
+refused "$(conf c "$T/deep/a/b")" "$(dir_msg "$T/deep" "everybody may write it")"	# any level up
+mkdir "$T/grp"; chgrp "$devs" "$T/grp"; chmod 0775 "$T/grp"
+refused "$(conf c "$T/grp")" "$(dir_msg "$T/grp" "its group 4200 may write it")"
+# A root-owned link in a root-owned directory, to a root-owned file in
+# bob's directory: judged where it leads.
+mkdir "$T/safe"
+ln -s "$T/bobs/c" "$T/safe/link"
+refused "$T/safe/link" "$(dir_msg "$T/bobs" "uid 4002 owns it")"
+ln -s "$T/sticky/c" "$T/safe/link2"
+read_ok "$T/safe/link2"
+# Every directory the way passes is judged, those holding a link on it
+# too: here a root-owned link in bob's directory, between two root-owned
+# ones. bob may point it at any file (the old check resolved the path
+# first, judged only where it ended, and read this one).
+ln -s "$T/sticky/c" "$T/bobs/hop"
+ln -s "$T/bobs/hop" "$T/safe/via"
+refused "$T/safe/via" "$(dir_msg "$T/bobs" "uid 4002 owns it")"
+# bob's own link in the sticky directory: he may repoint it whenever.
+ln -s "$T/safe/link2" "$T/sticky/bl"
+chown -h "$bob" "$T/sticky/bl"
+refused "$T/sticky/bl" "not root's alone: symbolic link $T/sticky/bl on its way: uid 4002 owns it, and may point it at another file; nothing granted"
+# A second name of a root-owned file in the sticky directory: anyone may
+# make one there when fs.protected_hardlinks is off.
+f=$(conf h "$T/safe")
+ln "$f" "$T/sticky/h"
+refused "$T/sticky/h" "not root's alone: directory $T/sticky, which others may write, holds it, and it has 2 names: one may have been linked there; nothing granted"
+read_ok "$f"			# its name in a directory of root's alone
+
+# --- A user namespace other than the first ---
+# Files of owners it does not map show the overflow uid (65534): root's,
+# since what is granted there stays there. A namespace that maps 65534
+# (a container's nobody) is another matter: that is a user of its own,
+# who may rewrite the file. capcheck judges as pam_cap does.
+# in_userns MAP CMD...: CMD in a new user namespace with uid and gid maps
+# MAP ("inner outer count" lines, ';' between them).
+in_userns() {
+	map=$1
+	shift
+	rm -f "$T/nsgo"
+	mkfifo "$T/nsgo"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -U sh -c 'read -r go <"$0"; exec "$@"' "$T/nsgo" "$@" &
+	nspid=$!
+	i=0
+	while [ "$(readlink "/proc/$nspid/ns/user")" = "$(readlink /proc/self/ns/user)" ]; do
+		i=$((i + 1)); [ $i -lt 200 ] || break; sleep 0.05
+	done
+	printf '%s\n' "$map" | tr ';' '\n' >"/proc/$nspid/uid_map"
+	printf '%s\n' "$map" | tr ';' '\n' >"/proc/$nspid/gid_map"
+	echo go >"$T/nsgo"
+	wait "$nspid"
+}
+CC=$BUILD/progs/capcheck
+f=$(conf nsbob "$T/safe")
+chown "$bob:$bob" "$f"
+if in_userns '0 0 1' true 2>/dev/null; then
+	# Its lines are read: line 1 gets its warning (no user bob here).
+	in_userns '0 0 1' "$CC" --config "$f" >"$T/ns1.out" 2>&1
+	if grep -q "not root's alone" "$T/ns1.out" || ! grep -qF "$f:1:" "$T/ns1.out"; then
+		fail "userns, 4002 unmapped: capcheck did not read it: $(cat "$T/ns1.out")"
+	else
+		pass
+	fi
+	in_userns '0 0 1;65534 4002 1' "$CC" --config "$f" >"$T/ns2.out" 2>&1
+	if grep -qxF "capcheck: $f: not root's alone: uid 65534 owns it, and may make it say anything: pam_cap grants nothing from it, not even default=" "$T/ns2.out" &&
+		! grep -qF "$f:1:" "$T/ns2.out"; then
+		pass
+	else
+		fail "userns mapping 65534 to bob: capcheck reads his file: $(cat "$T/ns2.out")"
+	fi
+else
+	echo "note: no user namespaces here; their cases not run"
+fi
+
+echo "$cases cases${DEB:+, Debian's module shown granting where ours refuses}"
+finish
