@@ -24,7 +24,10 @@ logged "SYSLOG(3): $T/ww: world-writable: anyone could have rewritten it; nothin
 t ours "@$T/ww" "config=$T/ww default=cap_bpf" alice 'auth setcred' "$stop"
 [ -z "$DEB" ] || { margs="config=$T/ww" want="$ok iab=5 $k0" user=alice ops='auth setcred' preset=
 	check_one "$DEB" "Debian's pam_cap 2.66 (no world-writable check)"; }
-chmod 664 "$T/ww"	# writable by root's group only (the runner's, root's in the namespace): read (root/pam_cap_trust.sh, root/pam_cap_writers.sh: other groups, owners, ACLs, directories)
+chmod 664 "$T/ww"	# writable by root's group (the runner's, root's in the namespace): not root's alone (root/pam_cap_trust.sh, root/pam_cap_writers.sh: other groups, owners, ACLs, directories)
+t ours "@$T/ww" "config=$T/ww" alice 'auth setcred' "$stop"
+logged "SYSLOG(3): $T/ww: not root's alone: its group 0 may write it; nothing granted"
+chmod 644 "$T/ww"
 t both "@$T/ww" "config=$T/ww" alice 'auth setcred' "$ok iab=5 $k0"
 
 # --- Over-long lines: refused whole, never split into a surprise grant ---
