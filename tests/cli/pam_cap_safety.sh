@@ -81,6 +81,24 @@ t ours "@$T/fifo" "config=$T/fifo" alice 'auth setcred' "$stop"
 logged "$T/fifo: not a regular file; nothing granted"
 t ours @/dev/zero 'config=/dev/zero' alice 'auth setcred' "$stop"
 
+# --- A relative config= path: the caller's working directory chooses ---
+# su runs pam_cap in the directory its caller chose, so config=NAME reads
+# whatever NAME is there: any file of root's by that name, in a directory
+# of root's, passes every check, and its lines decide (libcap reads it
+# too). Refused: nothing granted, no default=. A first version read it.
+mkdir "$T/elsewhere"
+printf 'cap_kill alice\n' >"$T/elsewhere/capability.conf"
+chmod 644 "$T/elsewhere/capability.conf"
+for rel in capability.conf ./capability.conf ../elsewhere/capability.conf; do
+	cd "$T/elsewhere" || fail "cannot enter $T/elsewhere"
+	t ours "@$T/elsewhere/capability.conf" "config=$rel default=cap_bpf" alice 'auth setcred' "$stop"
+	logged "SYSLOG(3): config=$rel: not an absolute path: the file read would depend on the caller's working directory; nothing granted"
+	deb "$ok iab=5 $k0"
+	cd "$T" || fail "cannot enter $T"
+done
+t ours "@$T/elsewhere/capability.conf" "config= default=cap_bpf" alice 'auth setcred' "$stop"
+logged "SYSLOG(3): config=: not an absolute path"
+
 # --- A big config: the match on its last line is still found ---
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "cap_kill user%d @group%d\n", i, i }' >"$T/big"
 echo 'cap_bpf alice' >>"$T/big"
