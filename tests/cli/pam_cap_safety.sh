@@ -80,6 +80,23 @@ mkfifo "$T/fifo"
 t ours "@$T/fifo" "config=$T/fifo" alice 'auth setcred' "$stop"
 logged "$T/fifo: not a regular file; nothing granted"
 t ours @/dev/zero 'config=/dev/zero' alice 'auth setcred' "$stop"
+# Refused without being opened: opening a device or a FIFO can act (a
+# tape rewinds, a watchdog arms), here a writer waiting for a reader goes
+# on. A first version opened it for reading, then looked.
+mkfifo "$T/fifo2"
+# shellcheck disable=SC2016 # expanded by the writer's shell
+sh -c 'exec 3>"$0"; echo opened >"$0.w"' "$T/fifo2" &
+writer=$!
+t ours "@$T/fifo2" "config=$T/fifo2" alice 'auth setcred' "$stop"
+i=0
+while [ ! -e "$T/fifo2.w" ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -e "$T/fifo2.w" ]; then
+	fail "pam_cap opened the FIFO $T/fifo2 (its writer went on) before refusing it"
+else
+	pass
+fi
+: <>"$T/fifo2"	# lets a waiting writer go (read-write: never blocks)
+wait "$writer"
 
 # --- A relative config= path: the caller's working directory chooses ---
 # su runs pam_cap in the directory its caller chose, so config=NAME reads

@@ -121,6 +121,24 @@ ln "$f" "$T/sticky/h"
 refused "$T/sticky/h" "not root's alone: directory $T/sticky, which others may write, holds it, and it has 2 names: one may have been linked there; nothing granted"
 read_ok "$f"			# its name in a directory of root's alone
 
+# --- Without /proc: the file looked at is reopened by its name ---
+# capconf_open() judges the file before opening it for reading, then
+# reopens it through /proc/self/fd; without /proc, by its name again,
+# and only if that is still the file judged. capcheck reads as pam_cap.
+f=$(conf noproc "$T/safe")
+# shellcheck disable=SC2016 # expanded by the inner shell
+if unshare -m --propagation private sh -c 'umount -l /proc && [ ! -e /proc/self ] && exec "$0" --config "$1"' \
+	"$BUILD/progs/capcheck" "$f" >"$T/noproc.out" 2>&1; [ -s "$T/noproc.out" ]; then
+	# Its lines are read: line 1 gets a warning (whoever bob is here).
+	if grep -qF "$f:1:" "$T/noproc.out" && ! grep -q "not root's alone" "$T/noproc.out"; then
+		pass
+	else
+		fail "without /proc, capcheck did not read $f: $(cat "$T/noproc.out")"
+	fi
+else
+	echo "note: no private mount namespace without /proc here; that case not run"
+fi
+
 # --- A user namespace other than the first ---
 # Files of owners it does not map show the overflow uid (65534): root's,
 # since what is granted there stays there. A namespace that maps 65534
