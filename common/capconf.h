@@ -161,8 +161,9 @@ int capconf_open(struct capconf_reader *r, const char *path);
  * Could anyone but root have written the regular file of st, at path,
  * open on fd (or -1: judged by path, following a symbolic link)? Root
  * alone is trusted, whatever ids the caller has (a set-user-ID su keeps
- * the user's group), and in a nested user namespace the overflow ids it
- * does not map, which files of owners outside it show. Its owner, its
+ * the user's group), and in a nested user namespace the overflow uid it
+ * does not map, which files of owners outside it show; no group is, group
+ * root included (processes that are not root hold gid 0). Its owner, its
  * group's or an ACL entry's write permission, or a directory or symbolic
  * link on its way (followed again from "/") that such a user may change,
  * say yes. Returns CAPCONF_OPEN_OK when nobody could;

@@ -41,12 +41,19 @@
 struct trusted {
 	/*
 	 * In a user namespace other than the first, files of owners it does
-	 * not map show the overflow ids; what it grants stays inside it. An
-	 * overflow id the namespace maps is a user of its own (the nobody
+	 * not map show the overflow uid; what it grants stays inside it. An
+	 * overflow uid the namespace maps is a user of its own (the nobody
 	 * of a container): never trusted.
+	 *
+	 * No group is trusted, not even root's: gid 0 is held by processes
+	 * that are not root (a user listed in group root, a daemon run as
+	 * uid:0, a container's arbitrary uid with gid 0, a set-user-ID
+	 * program's caller), and nothing enumerates them all. Nor the
+	 * overflow gid: processes in a namespace keep the groups it does not
+	 * map, and use them to write.
 	 */
-	int overflow_uid_ok, overflow_gid_ok;
-	unsigned long overflow_uid, overflow_gid;
+	int overflow_uid_ok;
+	unsigned long overflow_uid;
 };
 
 static void say(char *why, size_t len, const char *fmt, ...)
@@ -113,25 +120,16 @@ static void trusted_init(struct trusted *t)
 {
 	char text[32];
 
-	t->overflow_uid = t->overflow_gid = 65534;
+	t->overflow_uid = 65534;
 	if (read_text("/proc/sys/kernel/overflowuid", text, sizeof(text)) == 0)
 		t->overflow_uid = strtoul(text, NULL, 10);
-	if (read_text("/proc/sys/kernel/overflowgid", text, sizeof(text)) == 0)
-		t->overflow_gid = strtoul(text, NULL, 10);
 	t->overflow_uid_ok = unmapped_in_nested("/proc/self/uid_map",
 						t->overflow_uid);
-	t->overflow_gid_ok = unmapped_in_nested("/proc/self/gid_map",
-						t->overflow_gid);
 }
 
 static int uid_trusted(const struct trusted *t, unsigned long uid)
 {
 	return uid == 0 || (t->overflow_uid_ok && uid == t->overflow_uid);
-}
-
-static int gid_trusted(const struct trusted *t, unsigned long gid)
-{
-	return gid == 0 || (t->overflow_gid_ok && gid == t->overflow_gid);
 }
 
 /* The first ACL entry letting someone untrusted write: 1 with why, or 0. */
@@ -152,14 +150,10 @@ static int acl_writer(const struct acl_entry *e, int n, const struct stat *st,
 			    (unsigned long)e[i].id);
 			return 1;
 		case ACL_GROUP_OBJ:
-			if (gid_trusted(t, st->st_gid))
-				break;
 			say(why, whylen, "its group %lu may write it",
 			    (unsigned long)st->st_gid);
 			return 1;
 		case ACL_NAMED_GROUP:
-			if (gid_trusted(t, e[i].id))
-				break;
 			say(why, whylen, "an ACL entry lets group %lu write it",
 			    (unsigned long)e[i].id);
 			return 1;
@@ -211,7 +205,7 @@ static int writer_of(int fd, const char *path, int follow,
 			say(why, whylen, "everybody may write it");
 			return 1;
 		}
-		if ((st->st_mode & S_IWGRP) && !gid_trusted(t, st->st_gid)) {
+		if (st->st_mode & S_IWGRP) {
 			say(why, whylen, "its group %lu may write it",
 			    (unsigned long)st->st_gid);
 			return 1;
