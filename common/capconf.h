@@ -51,7 +51,9 @@ enum capconf_open_status {
 	/*
 	 * A directory on its way (or a symbolic link there) may be changed
 	 * by someone besides root, who could put another file in its
-	 * place; untrusted[] says which and who.
+	 * place; or it, or one of them, is on a FUSE file system, whose
+	 * daemon says who owns it. Nothing done to the file itself mends
+	 * either. untrusted[] says which and who.
 	 */
 	CAPCONF_OPEN_UNTRUSTED_DIR = -5,
 };
@@ -168,7 +170,8 @@ int capconf_open(struct capconf_reader *r, const char *path);
  * link on its way (followed again from "/") that such a user may change,
  * say yes. Returns CAPCONF_OPEN_OK when nobody could;
  * CAPCONF_OPEN_WORLD_WRITABLE; CAPCONF_OPEN_UNTRUSTED (the file itself:
- * "chown root; chmod 0644" mends it) or CAPCONF_OPEN_UNTRUSTED_DIR, with
+ * "chown root; chmod 0644" mends it) or CAPCONF_OPEN_UNTRUSTED_DIR (a
+ * directory or link on its way, or the file, on FUSE: fsowner.h), with
  * why (whylen bytes) naming the writer; or CAPCONF_OPEN_FAILED with errno
  * (ENOMEM among them), and why saying more when an ACL cannot be read or
  * decoded (who may write is unknown then). (capconf_trust.c)
