@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Reading capability.conf safely: open checks, bounded lines, tokens. */
+#define _GNU_SOURCE		/* O_PATH */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -19,39 +21,87 @@ static int is_null_device(const struct stat *st)
 	       minor(st->st_rdev) == 3;
 }
 
+/*
+ * A descriptor to read the regular file that pathfd (O_PATH, stat st)
+ * names: reopened through /proc/self/fd, which opens that very inode, or
+ * without /proc by path again, refused (EAGAIN) if that is no longer the
+ * same file. -1 with errno.
+ */
+static int reopen_for_reading(int pathfd, const char *path,
+			      const struct stat *st)
+{
+	const int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+	char self[64];
+	struct stat again;
+	int fd;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pathfd);
+	fd = open(self, flags);
+	if (fd >= 0 || (errno != ENOENT && errno != ENOTDIR))
+		return fd;
+	fd = open(path, flags);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &again) < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (again.st_dev != st->st_dev || again.st_ino != st->st_ino) {
+		close(fd);
+		errno = EAGAIN;		/* replaced while we looked */
+		return -1;
+	}
+	return fd;
+}
+
 int capconf_open(struct capconf_reader *r, const char *path)
 {
 	struct stat st;
 	char *for_whom;
 	size_t plen;
-	int fd, rc;
+	int fd, pathfd, rc;
 
 	memset(r, 0, sizeof(*r));
 	/*
-	 * O_NONBLOCK: opening a FIFO must not hang a login. The checks use
-	 * fstat() on the opened descriptor, so the file cannot be swapped
-	 * between the check and the read.
+	 * Looked at before it is opened for reading: opening a device or a
+	 * FIFO can act (a tape rewinds, a watchdog arms, a blocked writer
+	 * goes on), and its name may be someone else's choice until the
+	 * trust check refuses it. The checks use fstat() on the descriptor,
+	 * so the file cannot be swapped between the check and the read.
 	 */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
+	pathfd = open(path, O_PATH | O_CLOEXEC);
+	if (pathfd < 0)
 		return CAPCONF_OPEN_FAILED;
-	if (fstat(fd, &st) < 0) {
+	if (fstat(pathfd, &st) < 0) {
 		int saved = errno;
 
-		close(fd);
+		close(pathfd);
 		errno = saved;
 		return CAPCONF_OPEN_FAILED;
 	}
 	if (is_null_device(&st)) {
 		/* libcap allows config=/dev/null: empty, nothing matches. */
-		close(fd);
+		close(pathfd);
 		return CAPCONF_OPEN_OK;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		/* A device or FIFO could feed endless data to every login. */
-		close(fd);
+		close(pathfd);
 		return CAPCONF_OPEN_NOT_REGULAR;
 	}
+	/* O_NONBLOCK: no wait on a mandatory lock or a lease. */
+	fd = reopen_for_reading(pathfd, path, &st);
+	if (fd < 0) {
+		int saved = errno;
+
+		close(pathfd);
+		errno = saved;
+		return CAPCONF_OPEN_FAILED;
+	}
+	close(pathfd);
 	/*
 	 * Whoever could have written it could grant themselves anything:
 	 * world-writable (as libcap 2.69+), and beyond libcap a file or a

@@ -51,7 +51,9 @@ enum capconf_open_status {
 	/*
 	 * A directory on its way (or a symbolic link there) may be changed
 	 * by someone besides root, who could put another file in its
-	 * place; untrusted[] says which and who.
+	 * place; or it, or one of them, is on a FUSE file system, whose
+	 * daemon says who owns it. Nothing done to the file itself mends
+	 * either. untrusted[] says which and who.
 	 */
 	CAPCONF_OPEN_UNTRUSTED_DIR = -5,
 };
@@ -161,13 +163,15 @@ int capconf_open(struct capconf_reader *r, const char *path);
  * Could anyone but root have written the regular file of st, at path,
  * open on fd (or -1: judged by path, following a symbolic link)? Root
  * alone is trusted, whatever ids the caller has (a set-user-ID su keeps
- * the user's group), and in a nested user namespace the overflow ids it
- * does not map, which files of owners outside it show. Its owner, its
+ * the user's group), and in a nested user namespace the overflow uid it
+ * does not map, which files of owners outside it show; no group is, group
+ * root included (processes that are not root hold gid 0). Its owner, its
  * group's or an ACL entry's write permission, or a directory or symbolic
  * link on its way (followed again from "/") that such a user may change,
  * say yes. Returns CAPCONF_OPEN_OK when nobody could;
  * CAPCONF_OPEN_WORLD_WRITABLE; CAPCONF_OPEN_UNTRUSTED (the file itself:
- * "chown root; chmod 0644" mends it) or CAPCONF_OPEN_UNTRUSTED_DIR, with
+ * "chown root; chmod 0644" mends it) or CAPCONF_OPEN_UNTRUSTED_DIR (a
+ * directory or link on its way, or the file, on FUSE: fsowner.h), with
  * why (whylen bytes) naming the writer; or CAPCONF_OPEN_FAILED with errno
  * (ENOMEM among them), and why saying more when an ACL cannot be read or
  * decoded (who may write is unknown then). (capconf_trust.c)

@@ -19,6 +19,11 @@
  * symbolic link included; the name it ends at must be the file judged. A
  * directory no untrusted user may change cannot have been changed between
  * the open and the check, and one that may is refused either way.
+ *
+ * Owner, mode and ACL are the kernel's word only where the kernel keeps
+ * them: the file, or a directory on its way, on a FUSE file system is
+ * refused whatever its daemon says of it (fsowner.h). A symbolic link is
+ * on the file system of the directory holding it, judged on entering.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +39,7 @@
 
 #include "acl.h"
 #include "capconf.h"
+#include "fsowner.h"
 
 /* As the kernel: more symbolic links than this on one way is ELOOP. */
 #define LINKS_MAX	40
@@ -41,12 +47,19 @@
 struct trusted {
 	/*
 	 * In a user namespace other than the first, files of owners it does
-	 * not map show the overflow ids; what it grants stays inside it. An
-	 * overflow id the namespace maps is a user of its own (the nobody
+	 * not map show the overflow uid; what it grants stays inside it. An
+	 * overflow uid the namespace maps is a user of its own (the nobody
 	 * of a container): never trusted.
+	 *
+	 * No group is trusted, not even root's: gid 0 is held by processes
+	 * that are not root (a user listed in group root, a daemon run as
+	 * uid:0, a container's arbitrary uid with gid 0, a set-user-ID
+	 * program's caller), and nothing enumerates them all. Nor the
+	 * overflow gid: processes in a namespace keep the groups it does not
+	 * map, and use them to write.
 	 */
-	int overflow_uid_ok, overflow_gid_ok;
-	unsigned long overflow_uid, overflow_gid;
+	int overflow_uid_ok;
+	unsigned long overflow_uid;
 };
 
 static void say(char *why, size_t len, const char *fmt, ...)
@@ -113,25 +126,16 @@ static void trusted_init(struct trusted *t)
 {
 	char text[32];
 
-	t->overflow_uid = t->overflow_gid = 65534;
+	t->overflow_uid = 65534;
 	if (read_text("/proc/sys/kernel/overflowuid", text, sizeof(text)) == 0)
 		t->overflow_uid = strtoul(text, NULL, 10);
-	if (read_text("/proc/sys/kernel/overflowgid", text, sizeof(text)) == 0)
-		t->overflow_gid = strtoul(text, NULL, 10);
 	t->overflow_uid_ok = unmapped_in_nested("/proc/self/uid_map",
 						t->overflow_uid);
-	t->overflow_gid_ok = unmapped_in_nested("/proc/self/gid_map",
-						t->overflow_gid);
 }
 
 static int uid_trusted(const struct trusted *t, unsigned long uid)
 {
 	return uid == 0 || (t->overflow_uid_ok && uid == t->overflow_uid);
-}
-
-static int gid_trusted(const struct trusted *t, unsigned long gid)
-{
-	return gid == 0 || (t->overflow_gid_ok && gid == t->overflow_gid);
 }
 
 /* The first ACL entry letting someone untrusted write: 1 with why, or 0. */
@@ -152,14 +156,10 @@ static int acl_writer(const struct acl_entry *e, int n, const struct stat *st,
 			    (unsigned long)e[i].id);
 			return 1;
 		case ACL_GROUP_OBJ:
-			if (gid_trusted(t, st->st_gid))
-				break;
 			say(why, whylen, "its group %lu may write it",
 			    (unsigned long)st->st_gid);
 			return 1;
 		case ACL_NAMED_GROUP:
-			if (gid_trusted(t, e[i].id))
-				break;
 			say(why, whylen, "an ACL entry lets group %lu write it",
 			    (unsigned long)e[i].id);
 			return 1;
@@ -211,7 +211,7 @@ static int writer_of(int fd, const char *path, int follow,
 			say(why, whylen, "everybody may write it");
 			return 1;
 		}
-		if ((st->st_mode & S_IWGRP) && !gid_trusted(t, st->st_gid)) {
+		if (st->st_mode & S_IWGRP) {
 			say(why, whylen, "its group %lu may write it",
 			    (unsigned long)st->st_gid);
 			return 1;
@@ -319,9 +319,39 @@ static int more_names(const char *p)
 }
 
 /*
- * Enters directory dir on the way: judged as dir_writer() judges it.
- * CAPCONF_OPEN_OK, CAPCONF_OPEN_UNTRUSTED_DIR with why, or
- * CAPCONF_OPEN_FAILED with errno.
+ * Directory dir's stat into ds, and whether its file system leaves its
+ * owner to a daemon: 0, 1 with why, or -1 with errno (ENOTDIR for a link
+ * or a file: O_DIRECTORY with O_NOFOLLOW). One descriptor makes the stat
+ * and the statfs one object's: a mount cannot come or go between them.
+ */
+static int dir_stat(const char *dir, struct stat *ds, char *why,
+		    size_t whylen)
+{
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fstat(fd, ds);
+	if (rc == 0)
+		rc = fs_owner_unvouched(fd, NULL);
+	if (rc < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	close(fd);
+	if (rc > 0)
+		say(why, whylen, "directory %s on its way: " FS_OWNER_FUSE_WHY,
+		    dir);
+	return rc;
+}
+
+/*
+ * Enters directory dir on the way: judged as dir_writer() judges it, once
+ * its file system is known to keep owners itself. CAPCONF_OPEN_OK,
+ * CAPCONF_OPEN_UNTRUSTED_DIR with why, or CAPCONF_OPEN_FAILED with errno.
  */
 static int enter(const char *dir, const struct trusted *t, int *sticky_open,
 		 char *why, size_t whylen)
@@ -329,12 +359,9 @@ static int enter(const char *dir, const struct trusted *t, int *sticky_open,
 	struct stat ds;
 	int w;
 
-	if (lstat(dir, &ds) < 0)
-		return CAPCONF_OPEN_FAILED;
-	if (!S_ISDIR(ds.st_mode)) {
-		errno = ENOTDIR;
-		return CAPCONF_OPEN_FAILED;
-	}
+	w = dir_stat(dir, &ds, why, whylen);
+	if (w != 0)
+		return w < 0 ? CAPCONF_OPEN_FAILED : CAPCONF_OPEN_UNTRUSTED_DIR;
 	w = dir_writer(dir, &ds, t, sticky_open, why, whylen);
 	if (w != 0)
 		return w < 0 ? CAPCONF_OPEN_FAILED : CAPCONF_OPEN_UNTRUSTED_DIR;
@@ -469,6 +496,17 @@ int capconf_trust(const char *path, int fd, const struct stat *st,
 	/* "anyone could have rewritten it": the message libcap users know */
 	if (st->st_mode & S_IWOTH)
 		return CAPCONF_OPEN_WORLD_WRITABLE;
+	/*
+	 * Its owner and mode are its daemon's say on FUSE, and no chown or
+	 * chmod of it mends that: refused as a directory on its way is.
+	 */
+	w = fs_owner_unvouched(fd, path);
+	if (w < 0)
+		return CAPCONF_OPEN_FAILED;
+	if (w > 0) {
+		say(why, whylen, "it is " FS_OWNER_FUSE_WHY);
+		return CAPCONF_OPEN_UNTRUSTED_DIR;
+	}
 	trusted_init(&t);
 	/* The owner may always chmod it writable. */
 	if (!uid_trusted(&t, st->st_uid)) {

@@ -70,7 +70,20 @@ static int find_grant(pam_handle_t *pamh, const struct pam_cap_opts *o,
 		      const char *user, struct capconf_match *m)
 {
 	struct log_ctx lc = { pamh, o->debug };
-	int rc = capconf_find(o->config, user, m, log_to_pam, &lc);
+	int rc;
+
+	/*
+	 * A relative path is opened from the working directory, which the
+	 * caller of a set-user-ID su chose: any file of root's by that name
+	 * there would pass every check and decide. No file an admin meant.
+	 */
+	if (o->config[0] != '/') {
+		pam_cap_log(pamh, LOG_ERR, "config=%s: not an absolute path: "
+			    "the file read would depend on the caller's "
+			    "working directory; nothing granted", o->config);
+		return CAPCONF_BROKEN;
+	}
+	rc = capconf_find(o->config, user, m, log_to_pam, &lc);
 
 	if (rc == CAPCONF_FOUND && o->debug)
 		pam_cap_log(pamh, LOG_DEBUG,

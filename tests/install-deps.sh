@@ -17,7 +17,8 @@ BUILD_PACKAGES="gcc make pkg-config libpam0g-dev"
 PACKAGES="$BUILD_PACKAGES check libsubunit-dev debhelper dpkg-dev lintian
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
-mandoc valgrind clang libclang-rt-dev strace python3 iputils-ping curl"
+mandoc valgrind clang libclang-rt-dev strace python3 iputils-ping curl
+bindfs fuse3"
 [ "${1:-}" = --build ] && PACKAGES=$BUILD_PACKAGES
 
 missing=

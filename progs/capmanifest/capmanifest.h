@@ -265,7 +265,8 @@ int entry_digest(int fd, unsigned char out[SHA256_SIZE]);
 /*
  * 0 when nobody but root and allowed (a uid; 0 for root alone) may write
  * the inode open as fd (st fstat()ed on it), 1 when someone else may
- * (*why then says who and how: "uid 65534 owns it"), -1 with errno.
+ * (*why then says who and how: "uid 65534 owns it"; on a FUSE file system
+ * always, its daemon having the say: fsowner.h), -1 with errno.
  */
 int writers_besides(int fd, const struct stat *st, uid_t allowed,
 		    char why[WHY_SIZE]);

@@ -26,6 +26,7 @@
 
 #include "acl.h"
 #include "capmanifest.h"
+#include "fsowner.h"
 #include "walk.h"
 
 /*
@@ -108,6 +109,16 @@ static int writers_of(int fd, const struct stat *st, uid_t allowed,
 	size_t len = 0;
 	int has_acl = 0, n, rc;
 
+	/*
+	 * On FUSE its daemon says who owns it and who may write it, and
+	 * serves what it likes: nothing below is the kernel's word.
+	 */
+	rc = fs_owner_unvouched(fd, NULL);
+	if (rc != 0) {
+		if (rc > 0)
+			snprintf(why, WHY_SIZE, "it is " FS_OWNER_FUSE_WHY);
+		return rc;
+	}
 	/* An owner may always chmod it writable: owning is writing. */
 	if (st->st_uid != 0 && st->st_uid != allowed) {
 		snprintf(why, WHY_SIZE, "uid %u owns it", (unsigned)st->st_uid);

@@ -363,6 +363,7 @@ struct pam_entry {
 	int keepcaps, defer;
 	char unknown[64];	/* the first argument pam_cap ignores, or "" */
 	int nunknown;		/* how many it does not know */
+	int config_given;	/* config= is there, even empty */
 	char config[4096];
 	char fallback[512];	/* default= */
 	char module[4096];

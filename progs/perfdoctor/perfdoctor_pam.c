@@ -252,13 +252,24 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 		REACH(amb, ANSWER_NO, "pam_cap does not run");
 		return;
 	}
-	if (s->e[k].config[0] != '\0')
+	if (s->e[k].config_given)
 		snprintf(view->config, sizeof(view->config), "%s", s->e[k].config);
 	snprintf(fallback, fallback_len, "%s", s->e[k].fallback);
 	put(view->stack, sizeof(view->stack), "pam_cap at %s%s%s%s",
 		 s->e[k].where, s->e[k].keepcaps ? " keepcaps" : "",
 		 s->e[k].defer ? " defer" : "",
-		 s->e[k].config[0] != '\0' ? " config=..." : "");
+		 s->e[k].config_given ? " config=..." : "");
+	/*
+	 * pam_cap refuses a config= that is not an absolute path (empty
+	 * included): it would be read from the caller's working directory.
+	 * Judging it from perfdoctor's own would be a false answer.
+	 */
+	if (s->e[k].config_given && s->e[k].config[0] != '/') {
+		REACH(iab, ANSWER_NO, "pam_cap's config= is not an absolute "
+		      "path, so pam_cap grants nothing");
+		REACH(amb, ANSWER_NO, "%s", view->iab_why);
+		return;
+	}
 	if (count > 1) {
 		REACH(iab, ANSWER_UNKNOWN, "pam_cap appears %d times in the "
 		      "stack", count);

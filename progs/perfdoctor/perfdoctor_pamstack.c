@@ -129,8 +129,10 @@ static void read_pam_cap_args(struct pam_entry *e, char **p)
 			e->keepcaps = 1;
 		else if (strcmp(arg, "defer") == 0)
 			e->defer = 1;
-		else if (strncmp(arg, "config=", 7) == 0)
+		else if (strncmp(arg, "config=", 7) == 0) {
+			e->config_given = 1;
 			snprintf(e->config, sizeof(e->config), "%s", arg + 7);
+		}
 		else if (strncmp(arg, "default=", 8) == 0)
 			snprintf(e->fallback, sizeof(e->fallback), "%s", arg + 8);
 		else if (strcmp(arg, "debug") != 0 &&

@@ -24,7 +24,10 @@ logged "SYSLOG(3): $T/ww: world-writable: anyone could have rewritten it; nothin
 t ours "@$T/ww" "config=$T/ww default=cap_bpf" alice 'auth setcred' "$stop"
 [ -z "$DEB" ] || { margs="config=$T/ww" want="$ok iab=5 $k0" user=alice ops='auth setcred' preset=
 	check_one "$DEB" "Debian's pam_cap 2.66 (no world-writable check)"; }
-chmod 664 "$T/ww"	# writable by root's group only (the runner's, root's in the namespace): read (root/pam_cap_trust.sh, root/pam_cap_writers.sh: other groups, owners, ACLs, directories)
+chmod 664 "$T/ww"	# writable by root's group (the runner's, root's in the namespace): not root's alone (root/pam_cap_trust.sh, root/pam_cap_writers.sh: other groups, owners, ACLs, directories)
+t ours "@$T/ww" "config=$T/ww" alice 'auth setcred' "$stop"
+logged "SYSLOG(3): $T/ww: not root's alone: its group 0 may write it; nothing granted"
+chmod 644 "$T/ww"
 t both "@$T/ww" "config=$T/ww" alice 'auth setcred' "$ok iab=5 $k0"
 
 # --- Over-long lines: refused whole, never split into a surprise grant ---
@@ -77,6 +80,41 @@ mkfifo "$T/fifo"
 t ours "@$T/fifo" "config=$T/fifo" alice 'auth setcred' "$stop"
 logged "$T/fifo: not a regular file; nothing granted"
 t ours @/dev/zero 'config=/dev/zero' alice 'auth setcred' "$stop"
+# Refused without being opened: opening a device or a FIFO can act (a
+# tape rewinds, a watchdog arms), here a writer waiting for a reader goes
+# on. A first version opened it for reading, then looked.
+mkfifo "$T/fifo2"
+# shellcheck disable=SC2016 # expanded by the writer's shell
+sh -c 'exec 3>"$0"; echo opened >"$0.w"' "$T/fifo2" &
+writer=$!
+t ours "@$T/fifo2" "config=$T/fifo2" alice 'auth setcred' "$stop"
+i=0
+while [ ! -e "$T/fifo2.w" ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -e "$T/fifo2.w" ]; then
+	fail "pam_cap opened the FIFO $T/fifo2 (its writer went on) before refusing it"
+else
+	pass
+fi
+: <>"$T/fifo2"	# lets a waiting writer go (read-write: never blocks)
+wait "$writer"
+
+# --- A relative config= path: the caller's working directory chooses ---
+# su runs pam_cap in the directory its caller chose, so config=NAME reads
+# whatever NAME is there: any file of root's by that name, in a directory
+# of root's, passes every check, and its lines decide (libcap reads it
+# too). Refused: nothing granted, no default=. A first version read it.
+mkdir "$T/elsewhere"
+printf 'cap_kill alice\n' >"$T/elsewhere/capability.conf"
+chmod 644 "$T/elsewhere/capability.conf"
+for rel in capability.conf ./capability.conf ../elsewhere/capability.conf; do
+	cd "$T/elsewhere" || fail "cannot enter $T/elsewhere"
+	t ours "@$T/elsewhere/capability.conf" "config=$rel default=cap_bpf" alice 'auth setcred' "$stop"
+	logged "SYSLOG(3): config=$rel: not an absolute path: the file read would depend on the caller's working directory; nothing granted"
+	deb "$ok iab=5 $k0"
+	cd "$T" || fail "cannot enter $T"
+done
+t ours "@$T/elsewhere/capability.conf" "config= default=cap_bpf" alice 'auth setcred' "$stop"
+logged "SYSLOG(3): config=: not an absolute path"
 
 # --- A big config: the match on its last line is still found ---
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "cap_kill user%d @group%d\n", i, i }' >"$T/big"

@@ -8,9 +8,10 @@
 # ends the decision like a world-writable one (nothing granted, no
 # default=; authenticate AUTHINFO_UNAVAIL, setcred CRED_ERR), logged with
 # the writer; Debian's 2.66 module grants (shown for comparison).
-# Root (the owner, group 0, a named entry for uid 0) and a mask that
-# takes write away leave the file trusted; the ids of the process reading
-# it do not (a set-user-ID su keeps the user's group).
+# Root (the owner, a named entry for uid 0) and a mask that takes write
+# away leave the file trusted; group 0 does not (processes that are not
+# root hold it), nor do the ids of the process reading it (a set-user-ID
+# su keeps the user's group).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "needs root (chown to another user)"
 init
@@ -44,6 +45,10 @@ trusted() {	# NAME
 	t both "@$T/$1" "config=$T/$1" alice 'auth setcred' "$granted"
 }
 
+# ACLs (system.posix_acl_access: version 2, then tag, perm, id per entry,
+# little-endian): the owner's rw-, group r--, other r-- entries.
+a_obj=01000600ffffffff g_obj=04000400ffffffff o_r=20000400ffffffff
+
 conf root 0644 0:0
 trusted root
 
@@ -54,8 +59,24 @@ refused bob "uid 4002 owns it, and may make it say anything"
 # Group-writable: by a group other than root's, refused.
 conf devs 0664 0:4200
 refused devs "its group 4200 may write it"
+# Group root is no more root's alone than any other group: gid 0 is held
+# by processes that are not root (a user the group file lists in root, a
+# daemon run as uid:0, a container's arbitrary uid with gid 0), and such a
+# process rewrites the file. A first version trusted group 0 and read it.
 conf rootgroup 0664 0:0
-trusted rootgroup
+if setpriv --reuid=4002 --regid=0 --clear-groups \
+	sh -c "printf '^cap_sys_admin bob\\n' >>'$T/rootgroup'" 2>/dev/null &&
+	grep -qxF '^cap_sys_admin bob' "$T/rootgroup"; then
+	pass
+else
+	fail "uid 4002 with gid 0 could not write a 0664 root:root file"
+fi
+refused rootgroup "its group 0 may write it"
+# The same through the ACL: group::rw- and a named group:root:rw-.
+conf rootgroupacl 0644 0:0 "0x02000000${a_obj}04000600ffffffff10000600ffffffff${o_r}"
+refused rootgroupacl "its group 0 may write it"
+conf aclgroup0 0644 0:0 "0x02000000${a_obj}04000400ffffffff080006000000000010000600ffffffff${o_r}"
+refused aclgroup0 "an ACL entry lets group 0 write it"
 # A set-user-ID su runs pam_cap with root's uid but the caller's group as
 # its effective one: that group is not root's, and its members may write
 # the file all the same (a first version trusted the process's own ids
@@ -68,7 +89,6 @@ NS=
 # ACLs (system.posix_acl_access: version 2, then tag, perm, id per entry,
 # little-endian). user::rw- user:bob:rw- group::r-- mask::rw- other::r--
 # gives mode 0664: nothing in S_IWOTH.
-a_obj=01000600ffffffff g_obj=04000400ffffffff o_r=20000400ffffffff
 conf aclbob 0644 0:0 "0x02000000${a_obj}02000600a20f0000${g_obj}10000600ffffffff${o_r}"
 [ "$(stat -c %a "$T/aclbob")" = 664 ] || fail "the ACL did not set the mask: $(stat -c %a "$T/aclbob")"
 refused aclbob "an ACL entry lets uid 4002 write it"

@@ -240,6 +240,21 @@ echo 'cap_perfmon alice' >"$conf"
 agree "a module name one letter off" no login "$T/perf-ei" login \
 	"warning:   $T/svc/common-typo:2: module 'pam_capp.so' is not installed: did you mean 'pam_cap.so'?"
 
+# A relative config= is refused by pam_cap (it would be read from the
+# caller's working directory); perfdoctor, run where that name does lead
+# to a file granting the user perf, must not answer from it. Empty too.
+echo 'cap_perfmon alice' >"$conf"
+here=$(pwd)
+cd "$(dirname "$conf")" || fail "cd to the capability.conf's directory"
+for rel in "$(basename "$conf")" "./$(basename "$conf")" ""; do
+	printf 'auth required pam_permit.so\nauth optional %s config=%s\n' \
+		"$OURS" "$rel" >"$T/svc/common-rel"
+	stack login "@include $T/svc/common-rel"
+	agree "config='$rel', a relative path" no login "$T/perf-ei" login \
+		"pam_cap's config= is not an absolute path, so pam_cap grants nothing"
+done
+cd "$here" || fail "cd back"
+
 # Several services: the answer is theirs only if they all agree.
 echo '^cap_perfmon alice' >"$conf"
 stack login "@include $T/svc/common-amb"
