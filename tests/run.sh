@@ -49,7 +49,17 @@ CONF=$TESTS_DIR/suites.conf
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || cpus=1
 JOBS=${JOBS:-$((2 * cpus))}
 [ "$JOBS" -ge 1 ] 2>/dev/null || { echo "run.sh: JOBS=$JOBS: want a number >= 1" >&2; exit 2; }
-VALGRIND_ARGS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --trace-children=yes"
+# A child given an argument containing "vg-untraced-foreign" is not traced:
+# a test marks so a foreign program it runs for comparison or read-back
+# (a shell, sha256sum), never one of ours nor one loading our libraries;
+# memcheck there would check that program's memory, at tens of times its
+# cost (tests/unit/check_run.h: UNTRACED_FOREIGN).
+# --read-inline-info=no: most of a valgrind pass is valgrind starting our
+# small programs, and reading the inlining tables of their debug info (and
+# libc6-dbg's) is a seventh of each start. Errors are found all the same;
+# a report's frames name the function an inlined one was expanded into,
+# with the file and line of the inlined code.
+VALGRIND_ARGS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --read-inline-info=no --trace-children=yes --trace-children-skip-by-arg=*vg-untraced-foreign*"
 # Our builds (the sanitizer pass's) run with -j of their own: make does not
 # hand its job server to this script, so drop it from MAKEFLAGS (keeping
 # the variables given to make, such as CC=clang).
@@ -126,6 +136,11 @@ for pass in ${PASSES:-plain}; do
 		exit 2 ;;
 	esac
 done
+
+# The passes are this run's: a suite that runs run.sh again
+# (root/progs_host_preset.sh) wants its plain pass only, not every pass of
+# "make test" nested in the plain one (a sanitizer build racing ours).
+unset PASSES
 
 # --- the entries: one per suite and pass, in the order they are printed ---
 ne=0
@@ -276,7 +291,22 @@ for d in $keep; do mount --bind "$d" "$p/${d#/tmp/}" || exit 1; done
 mount --rbind "$p" /tmp || exit 1
 exec sh "$@"'
 
-# run_entry K (in a job's subshell): runs one suite, writes "rc seconds".
+# cpu_children FILE: the CPU seconds (user + system) of the children this
+# shell has waited for, as the "times" builtin wrote them to FILE ("times
+# >FILE" must run in this shell: in a command substitution's subshell the
+# children's times start at zero).
+cpu_children() {
+	awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, f, "m"); sub(/s$/, "", f[2]); t += f[1] * 60 + f[2]
+		}
+		printf "%.1f\n", t
+	}' "$1"
+}
+
+# run_entry K (in a job's subshell): runs one suite, writes "rc seconds
+# cpu-seconds" (the suite's processes' CPU time, whatever else ran beside).
 # Every suite runs under timeout(1) with SUITE_TIMEOUT seconds (default
 # 900): a hung suite (a broadcast that never returns, a lost child) is a
 # failure with its log, never a run that waits for ever. timeout signals
@@ -287,6 +317,8 @@ run_entry() {
 	eval "s=\$e${ek}_suite"
 	log=$LOGS/$(echo "$s" | tr / _).log
 	started=$(date +%s)
+	times >"$work/times.$ek"
+	cpu0=$(cpu_children "$work/times.$ek")
 	ptmp=
 	case $s in
 	unit/*)
@@ -313,7 +345,9 @@ run_entry() {
 		echo "run.sh: timed out after $SUITE_TIMEOUT s (exit $rc)" >>"$log"
 	fi
 	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"
-	echo "$rc $(($(date +%s) - started))" >"$work/res.$ek"
+	times >"$work/times.$ek"
+	cpu1=$(cpu_children "$work/times.$ek")
+	echo "$rc $(($(date +%s) - started)) $(echo "$cpu0 $cpu1" | awk '{ printf "%.1f", $2 - $1 }')" >"$work/res.$ek"
 }
 
 # run_build P (in a job's subshell): builds pass P's tree and test programs.
@@ -390,16 +424,16 @@ finish_job() {
 		return
 	fi
 	for k in $ents; do
-		read -r rc secs <"$work/res.$k" 2>/dev/null || { rc=1 secs=0; }
-		eval "e${k}_rc=$rc e${k}_secs=$secs"
+		read -r rc secs cpu <"$work/res.$k" 2>/dev/null || { rc=1 secs=0 cpu=0; }
+		eval "e${k}_rc=$rc e${k}_secs=$secs e${k}_cpu=$cpu"
 	done
 }
 
 # --- printing, in the order of the entries --------------------------------
-cur_p=1 cur_k= total_secs=0
+cur_p=1 cur_k= total_secs=0 total_cpu=0
 for k in $(seq 1 $ne); do	# the suites no pass starts are done already
 	eval "why=\$e${k}_why"
-	[ -z "$why" ] || eval "e${k}_rc=77 e${k}_secs=0"
+	[ -z "$why" ] || eval "e${k}_rc=77 e${k}_secs=0 e${k}_cpu=0"
 done
 
 print_ready() {
@@ -416,7 +450,7 @@ print_ready() {
 		fi
 		eval "last=\$p${p}_last"
 		while [ "$cur_k" -le "$last" ]; do
-			eval "rc=\$e${cur_k}_rc secs=\$e${cur_k}_secs s=\$e${cur_k}_suite why=\$e${cur_k}_why"
+			eval "rc=\$e${cur_k}_rc secs=\$e${cur_k}_secs cpu=\$e${cur_k}_cpu s=\$e${cur_k}_suite why=\$e${cur_k}_why"
 			[ -n "$rc" ] || return 0
 			eval "logs=\$p${p}_logs"
 			log=$logs/$(echo "$s" | tr / _).log
@@ -424,11 +458,12 @@ print_ready() {
 				echo "skipped by run.sh: $why" >"$log"
 			fi
 			total_secs=$((total_secs + ${secs:-0}))
+			total_cpu=$(echo "$total_cpu ${cpu:-0}" | awk '{ printf "%.1f", $1 + $2 }')
 			case $rc in
 			none) ;;
-			0) npass=$((npass + 1)); echo "PASS: $s ($secs s)" ;;
-			77) nskip=$((nskip + 1)); echo "SKIP: $s ($(tail -n 1 "$log"); $secs s)" ;;
-			*) nfail=$((nfail + 1)); echo "FAIL: $s (exit $rc; $secs s)"; sed 's/^/    /' "$log" | tail -n 40 ;;
+			0) npass=$((npass + 1)); echo "PASS: $s ($secs s, CPU $cpu s)" ;;
+			77) nskip=$((nskip + 1)); echo "SKIP: $s ($(tail -n 1 "$log"); $secs s, CPU $cpu s)" ;;
+			*) nfail=$((nfail + 1)); echo "FAIL: $s (exit $rc; $secs s, CPU $cpu s)"; sed 's/^/    /' "$log" | tail -n 40 ;;
 			esac
 			cur_k=$((cur_k + 1))
 		done
@@ -460,11 +495,13 @@ while [ "$nrunning" -gt 0 ]; do
 	print_ready
 done
 exec 9>&-
+times >"$work/times.all"
+all_cpu=$(cpu_children "$work/times.all")
 rm -rf "$work"
 if [ "$cur_p" -le "$np" ]; then
 	echo "run.sh: internal error: jobs left that cannot start:$queue" >&2
 	exit 1
 fi
 [ "$np" -eq 1 ] && [ "$ne" -le 1 ] ||
-	echo "time: $(($(date +%s) - started_all)) s for $ne suites (their own times add up to $total_secs s; JOBS=$JOBS)"
+	echo "time: $(($(date +%s) - started_all)) s for $ne suites (their own times add up to $total_secs s; JOBS=$JOBS); CPU: $all_cpu s, $total_cpu s of it in suites"
 [ -z "$failed" ]

@@ -66,4 +66,20 @@ case $state in
 ''|Z*) ;;
 *) kill "$child"; fail "the hung suite's child outlived the time-out ($state)" ;;
 esac
-finish "skip after failure, checked clean-ups and suite time-outs behave"
+# run.sh's passes are its own to run: a suite does not inherit PASSES.
+# One that runs run.sh again (progs_host_preset.sh) would otherwise repeat
+# every pass of "make test" inside the plain one, the sanitizer pass's
+# build of the tree included, racing the outer run's own.
+printf '%s\n' '#!/bin/sh' "echo \"[\${PASSES-unset}]\" >'$T/passes.seen'" >"$T/passes.sh"
+PASSES=plain TESTS="$T/passes.sh" LOGDIR="$T/logs" TEST_SUMMARY= \
+	sh "$TESTS_DIR/run.sh" >"$T/run2.out" 2>&1 ||
+	{ fail "run.sh failed a suite that only writes a file"; sed 's/^/    /' "$T/run2.out"; }
+[ "$(cat "$T/passes.seen" 2>/dev/null)" = "[unset]" ] ||
+	fail "a suite sees run.sh's PASSES: $(cat "$T/passes.seen" 2>/dev/null)"
+# The unit suites' marker for a foreign child (check_run.h) is the one
+# run.sh's valgrind skips: were they to drift, every shell a suite reads
+# back through would run under memcheck again, at ten times the cost.
+mark=$(sed -n 's/^#define UNTRACED_FOREIGN "\(.*\)"$/\1/p' "$TESTS_DIR/unit/check_run.h")
+[ -n "$mark" ] && grep -q -- "--trace-children-skip-by-arg=\*$mark\*" "$TESTS_DIR/run.sh" ||
+	fail "run.sh's valgrind does not skip check_run.h's UNTRACED_FOREIGN ('$mark')"
+finish "skip after failure, checked clean-ups, suite time-outs and the passes behave"

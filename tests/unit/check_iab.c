@@ -282,7 +282,7 @@ START_TEST(relocated_proc_root)
 	{
 		char path[600];
 
-		snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+		snprintf(path, sizeof(path), "rm -rf '%s' # " UNTRACED_FOREIGN, dir);
 		ck_assert_int_eq(system(path), 0);
 	}
 }
@@ -301,7 +301,7 @@ START_TEST(status_without_cap_lines)
 	ck_assert_ptr_null(cap_iab_get_pid(4242));
 	ck_assert_int_eq(errno, EINVAL);
 	cap_free(cap_proc_root(NULL));
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' # " UNTRACED_FOREIGN, dir);
 	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
@@ -344,7 +344,7 @@ START_TEST(status_values_that_would_wrap)
 	ck_assert_str_eq(text_of(iab), "cap_kill,!cap_sys_admin");
 	cap_free(iab);
 	cap_free(cap_proc_root(NULL));
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' # " UNTRACED_FOREIGN, dir);
 	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST

@@ -326,9 +326,23 @@ static int hidden_thread(void)
 
 START_TEST(unlistable_thread_ends_the_process)
 {
-	double t0 = now_s();
-	int rc = run_child(hidden_thread);
-	double took = now_s() - t0;
+	double t0, took;
+	int rc;
+
+	/*
+	 * The child ends by SIGKILL, which valgrind cannot outlive to give
+	 * a verdict: an error it saw there would fail nothing. The plain and
+	 * ASan passes run it (ASan aborts on an error, which is no SIGKILL);
+	 * here it only spun a CPU for its ten seconds.
+	 */
+	if (under_valgrind()) {
+		printf("skipped under valgrind: the child is killed, memcheck "
+		       "has no verdict on it\n");
+		return;
+	}
+	t0 = now_s();
+	rc = run_child(hidden_thread);
+	took = now_s() - t0;
 
 	printf("a thread no listing shows: the child ended with %d after "
 	       "%.1f s\n", rc, took);

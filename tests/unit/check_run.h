@@ -6,6 +6,15 @@
 #include <check.h>
 #include <stdlib.h>
 
+/*
+ * An argument that keeps valgrind (run.sh's VALGRIND_ARGS) from tracing a
+ * foreign program a test runs: a shell reading a quoted word back,
+ * sha256sum, rm -rf. Given to the program as an argument it ignores
+ * (a "sh -c" command's $0, a shell comment). Never for a program of ours
+ * or one that loads our libraries: those are what memcheck is for.
+ */
+#define UNTRACED_FOREIGN "vg-untraced-foreign"
+
 #define CHECK_MAIN(make_suite)						\
 	int main(void)							\
 	{								\
