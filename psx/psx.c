@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lpsx.h"
@@ -365,7 +366,18 @@ static long broadcast(long nr, const long arg[6], int nargs)
 				die_inconsistent("cannot count the threads");
 			if (complete)
 				break;
-			continue;	/* a listing skipped one: list again */
+			/*
+			 * A listing skipped one: list again, at once the first
+			 * times (a skip is a passing exit), then a millisecond
+			 * apart, so that a listing that keeps missing a thread
+			 * does not spin a core until the bound ends it.
+			 */
+			if (rounds > ENDLESS_ROUNDS / 10) {
+				struct timespec ms = { 0, 1000000 };
+
+				nanosleep(&ms, NULL);
+			}
+			continue;
 		}
 		if (lpsx_run_wait(&run) < 0)
 			die_unreached();
