@@ -323,7 +323,12 @@ world_up() {
 	mount -t overlay overlay -o "lowerdir=$W/base:/,upperdir=$W/u,workdir=$W/wk" "$m" ||
 		return 1
 	for d in proc sys dev; do mount --rbind "/$d" "$m/$d" || return 1; done
-	# nscd would answer from the host's cache.
+	# The overlay's lowest layer is the host's own /, whose /tmp other
+	# suites fill and empty meanwhile: a walk of the world's / (capmanifest
+	# restore ... /) would meet their directories vanishing. The world gets
+	# a /tmp of its own holding only the examples' files.
+	mount -t tmpfs -o mode=1777 tmpfs "$m/tmp" &&
+	cp -a "$W/base/tmp/ex" "$m/tmp/" || return 1
 	[ -d "$m/run/nscd" ] && mount -t tmpfs none "$m/run/nscd"
 	return 0
 }
