@@ -329,6 +329,14 @@ world_up() {
 	# a /tmp of its own holding only the examples' files.
 	mount -t tmpfs -o mode=1777 tmpfs "$m/tmp" &&
 	cp -a "$W/base/tmp/ex" "$m/tmp/" || return 1
+	# ... and the tree and build, when they live below /tmp (a clone
+	# there): set-up steps copy from $BUILD.
+	for d in "$TOP" "$BUILD"; do
+		case $d in
+		/tmp/*) [ -d "$m$d" ] && continue
+			mkdir -p "$m$d" && mount --bind "$d" "$m$d" || return 1 ;;
+		esac
+	done
 	[ -d "$m/run/nscd" ] && mount -t tmpfs none "$m/run/nscd"
 	return 0
 }
