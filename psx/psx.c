@@ -77,6 +77,15 @@ static void describe(char *buf, size_t size, long result)
 		snprintf(buf, size, "%ld", result);
 }
 
+/* Ends a process whose threads would otherwise be left differing. */
+static __attribute__((noreturn)) void kill_differing(void)
+{
+	fprintf(stderr, "libpsx: killing process %d rather than leave it with "
+		"threads that differ\n", (int)run.pid);
+	kill(run.pid, SIGKILL);
+	_exit(127);
+}
+
 /*
  * The caller has changed and a thread could not be reached: leaving the
  * process with threads that differ is exactly what libpsx exists to
@@ -155,10 +164,7 @@ static void die_unreached(void)
 	}
 	if (shown > 32)
 		fprintf(stderr, "libpsx:   and %u more\n", shown - 32);
-	fprintf(stderr, "libpsx: killing process %d rather than leave it with "
-		"threads that differ\n", (int)run.pid);
-	kill(run.pid, SIGKILL);
-	_exit(127);
+	kill_differing();
 }
 
 /* A system call's result that is an error (-errno, as the handler stores it). */
@@ -259,10 +265,7 @@ static void check_failures(void)
 		return;
 	if (shown > 32)
 		fprintf(stderr, "libpsx:   and %u more\n", shown - 32);
-	fprintf(stderr, "libpsx: killing process %d rather than leave it with "
-		"threads that differ\n", (int)run.pid);
-	kill(run.pid, SIGKILL);
-	_exit(127);
+	kill_differing();
 }
 
 /*
