@@ -82,10 +82,21 @@ int capconf_open(struct capconf_reader *r, const char *path)
 		errno = saved;
 		return CAPCONF_OPEN_FAILED;
 	}
+	plen = strlen(UNTRUSTED_PREFIX);
+	memcpy(r->untrusted, UNTRUSTED_PREFIX, plen);
+	for_whom = r->untrusted + plen;
 	if (is_null_device(&st)) {
-		/* libcap allows config=/dev/null: empty, nothing matches. */
+		/*
+		 * libcap allows config=/dev/null: empty, nothing matches, and
+		 * default= decides; only if no user could have put it there
+		 * in place of the file's lines.
+		 */
 		close(pathfd);
-		return CAPCONF_OPEN_OK;
+		rc = capconf_way_trusted(path, &st, for_whom,
+					 sizeof(r->untrusted) - plen);
+		if (rc != CAPCONF_OPEN_OK && rc != CAPCONF_OPEN_UNTRUSTED_DIR)
+			memmove(r->untrusted, for_whom, strlen(for_whom) + 1);
+		return rc;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		/* A device or FIFO could feed endless data to every login. */
@@ -108,9 +119,6 @@ int capconf_open(struct capconf_reader *r, const char *path)
 	 * directory on its way that another user owns or may write
 	 * (capconf_trust.c).
 	 */
-	plen = strlen(UNTRUSTED_PREFIX);
-	memcpy(r->untrusted, UNTRUSTED_PREFIX, plen);
-	for_whom = r->untrusted + plen;
 	rc = capconf_trust(path, fd, &st, for_whom,
 			   sizeof(r->untrusted) - plen);
 	if (rc != CAPCONF_OPEN_OK) {

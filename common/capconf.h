@@ -180,6 +180,16 @@ int capconf_trust(const char *path, int fd, const struct stat *st,
 		  char *why, size_t whylen);
 
 /*
+ * The way to path alone, as capconf_trust() judges it: whether a name on
+ * it could have been made to lead to the file of st by someone untrusted.
+ * For the null device, which everyone may write but nobody can fill: a
+ * name of it that a user could have put there would still skip every
+ * line for default=. The same returns, without CAPCONF_OPEN_UNTRUSTED.
+ */
+int capconf_way_trusted(const char *path, const struct stat *st, char *why,
+			size_t whylen);
+
+/*
  * Reads the next line that carries tokens (empty lines and comments are
  * skipped). Returns 1 with *line set (valid until the next call), 0 at the
  * end of the file, -1 on a read error (errno set).

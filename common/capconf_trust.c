@@ -521,3 +521,13 @@ int capconf_trust(const char *path, int fd, const struct stat *st,
 		return CAPCONF_OPEN_UNTRUSTED;
 	return way_trusted(path, st, &t, why, whylen);
 }
+
+int capconf_way_trusted(const char *path, const struct stat *st, char *why,
+			size_t whylen)
+{
+	struct trusted t;
+
+	why[0] = '\0';
+	trusted_init(&t);
+	return way_trusted(path, st, &t, why, whylen);
+}

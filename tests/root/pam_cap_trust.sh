@@ -96,6 +96,16 @@ mkdir -p "$T/deep/a/b"; chmod 0777 "$T/deep"
 refused "$(conf c "$T/deep/a/b")" "$(dir_msg "$T/deep" "everybody may write it")"	# any level up
 mkdir "$T/grp"; chgrp "$devs" "$T/grp"; chmod 0775 "$T/grp"
 refused "$(conf c "$T/grp")" "$(dir_msg "$T/grp" "its group 4200 may write it")"
+# The null device is empty, so default= decides; a name of it that bob
+# could have put in place of the file's lines (his link in his directory)
+# skips them all. Ours stops; Debian's applies default=. Root's own name
+# of it, in root's directory, is still read as libcap reads it.
+ln -s /dev/null "$T/bobs/null"
+t ours "@$T/bobs/null" "config=$T/bobs/null default=^cap_kill" bob 'auth setcred' "$stop"
+logged "SYSLOG(3): $T/bobs/null: $(dir_msg "$T/bobs" "uid 4002 owns it")"
+deb "auth=IGNORE setcred=SUCCESS iab=^5 $k0"
+ln -s /dev/null "$T/rootnull"
+t both "@$T/rootnull" "config=$T/rootnull default=^cap_kill" bob 'auth setcred' "auth=IGNORE setcred=SUCCESS iab=^5 $k0"
 # A root-owned link in a root-owned directory, to a root-owned file in
 # bob's directory: judged where it leads.
 mkdir "$T/safe"
