@@ -538,10 +538,12 @@ static int mode_traced(void)
  * called vfork() sleeps uninterruptibly and takes no signal.
  */
 static pid_t stall_parent;
+static pid_t vforker_tid;	/* atomic; the idle thread may start first */
 
 static void *vforker(void *arg)
 {
 	(void)arg;
+	__atomic_store_n(&vforker_tid, my_tid(), __ATOMIC_SEQ_CST);
 	worker_tids[__atomic_fetch_add(&ready, 1, __ATOMIC_SEQ_CST)] = my_tid();
 	if (vfork() == 0) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
@@ -581,14 +583,14 @@ static int mode_stall(void)
 	if (start_pthread(IDLE) < 0 || pthread_create(&t, NULL, vforker, NULL) != 0 ||
 	    wait_ready(2) < 0)
 		return 2;
-	while (task_state(worker_tids[1]) != 'D') {
+	while (task_state(__atomic_load_n(&vforker_tid, __ATOMIC_SEQ_CST)) != 'D') {
 		if (now_s() - t0 > 10) {
 			fprintf(stderr, "psxreach: the vfork() parent never slept\n");
 			return 2;
 		}
 		usleep(1000);
 	}
-	printf("thread %d waits in vfork(), state D\n", (int)worker_tids[1]);
+	printf("thread %d waits in vfork(), state D\n", (int)vforker_tid);
 	fflush(stdout);
 	rc = timed("cap_set_proc(empty)", drop_all_caps, &took);
 	/* Only reached when libpsx did not kill the process. */
