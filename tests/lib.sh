@@ -46,8 +46,13 @@
 #   expect_rc RC [CASE]      the last run exited RC
 #   expect_out TEXT [CASE]   its stdout is exactly TEXT (no newline added)
 #   expect_err TEXT [CASE]   its stderr is exactly TEXT
-#   expect RC OUT ERR CMD... run CMD, then all three of the above
-#                        (the expect_ and same return 1 on a failure)
+#   expect RC OUT ERR CMD... run CMD; its exit status, stdout and stderr
+#                        must be RC, OUT and ERR exactly: one failure naming
+#                        the command and showing each difference (the
+#                        expect_ and same return 1 on a failure)
+#   expect_lines RC OUT ERR CMD...  the same, with OUT and ERR as lines: a
+#                        newline is added to each that is not empty, so
+#                        "$E1$nl$E2" is two lines and "" is no output
 #   same FILE1 FILE2 [CASE]  the files are identical; the diff on failure
 #   pass                 count a check that passed, silently
 #   xattr_hex FILE       FILE's security.capability as getfattr's hex
@@ -73,6 +78,32 @@
 #                            the program's own are not ours to fix
 #   private_etc [ARG...]     root suites: re-run in a world of base accounts
 #                            only (see below)
+#   as_nobody CMD [ARG...]   run CMD as nobody: uid nobody, gid nobody's
+#                            group, no supplementary groups, no capabilities
+#                            (root suites; see its comment for why a shell)
+#
+# Comparing with Debian's libcap (the reference: /usr/sbin/setcap, getcap,
+# getpcaps, capsh and the libcap.so.2 beside them), the "_diff" suites:
+#   need_reference VERSION [PACKAGE...]  skip (77) unless the system's
+#                            libcap packages (libcap2 libcap2-bin unless
+#                            named) are upstream VERSION; the reason names
+#                            the version found and the one needed. Every
+#                            suite that runs the system's programs or
+#                            library to compare with calls it first.
+#   REF                      the reference programs' directory (/usr/sbin)
+#   as_libcap [--case=NAME] PROG ARG...  run the reference PROG and ours
+#                            with the same arguments in the current
+#                            directory; theirs lands in $T/ref.out,
+#                            $T/ref.err, $ref_rc, ours as run leaves it.
+#                            Exit status, stdout and stderr must be the
+#                            same: one failure naming the case (NAME, else
+#                            PROG ARG..., long arguments by their length)
+#                            with the differences. AS_LIBCAP_NORM=CMD
+#                            first edits each of the four files in place,
+#                            as "CMD FILE ref|ours out|err" (sort it, drop
+#                            the lines a row of docs/differences.md lets
+#                            differ); the programs' own paths are already
+#                            written as PROG in both.
 
 [ -n "${LIB_SH_LOADED:-}" ] && return 0
 LIB_SH_LOADED=1
@@ -198,9 +229,54 @@ lib_same_text() {	# TEXT FILE CASE
 expect() {
 	lib_rc=$1 lib_out=$2 lib_err=$3; shift 3
 	run "$@"
-	expect_rc "$lib_rc"
-	expect_out "$lib_out"
-	expect_err "$lib_err"
+	printf '%s' "$lib_out" >"$T/.lib_want.out"
+	printf '%s' "$lib_err" >"$T/.lib_want.err"
+	lib_compare "$(lib_case_of "$@")" "$lib_rc" "$T/.lib_want" "$rc" "$T"
+}
+
+expect_lines() {
+	lib_rc=$1 lib_out=$2 lib_err=$3; shift 3
+	expect "$lib_rc" "${lib_out:+$lib_out$nl}" "${lib_err:+$lib_err$nl}" "$@"
+}
+
+# lib_case_of CMD...: the command line as a case name: our programs by
+# their name, an argument longer than 80 bytes by its length.
+lib_case_of() {
+	lib_case=
+	for lib_a in "$@"; do
+		case $lib_a in
+		"$BUILD"/progs/*) lib_a=${lib_a##*/} ;;
+		esac
+		[ ${#lib_a} -le 80 ] || lib_a="<${#lib_a} bytes>"
+		lib_case="${lib_case:+$lib_case }$lib_a"
+	done
+	printf '%s' "$lib_case"
+}
+
+# lib_compare CASE WANT_RC WANT GOT_RC GOT [WANTED GOT]: WANT.out and
+# WANT.err against GOT/out and GOT/err (or GOT.out, GOT.err when GOT is
+# not a directory), and the exit statuses: one pass, or one failure with
+# every difference, the sides called WANTED and GOT (wanted, got).
+lib_compare() {
+	lib_why=
+	lib_w=${6:-wanted} lib_g=${7:-got}
+	[ "$2" = "$4" ] || lib_why="exit $4, $lib_w $2"
+	if [ -d "$5" ]; then lib_got=$5/; else lib_got=$5.; fi
+	for lib_s in out err; do
+		cmp -s "$3.$lib_s" "$lib_got$lib_s" ||
+			lib_why="${lib_why:+$lib_why; }std$lib_s differs"
+	done
+	if [ -z "$lib_why" ]; then
+		checks=$((checks + 1))
+		return 0
+	fi
+	fail "$1: $lib_why (- $lib_w, + $lib_g)"
+	for lib_s in out err; do
+		cmp -s "$3.$lib_s" "$lib_got$lib_s" && continue
+		echo "    std$lib_s:"
+		diff -u "$3.$lib_s" "$lib_got$lib_s" | sed '1,2d; s/^/    /' | head -n 60
+	done
+	return 1
 }
 
 same() {
@@ -358,6 +434,80 @@ GR
 	done
 	# The binds hold the files open; the scratch names may go now.
 	rm -rf "$d"
+}
+
+# as_nobody CMD [ARG...]: CMD runs as nobody (its uid, its primary group,
+# no supplementary groups). Through a shell that setpriv starts as nobody:
+# setpriv's own execve still runs with root's capabilities, so a file's
+# mode and ACL would not be checked for CMD itself; the shell's exec of
+# CMD is nobody's own, with no capability left. Root suites; call
+# private_etc first where the host's nobody must not matter.
+as_nobody() {
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		sh -c 'exec "$@"' - "$@"
+}
+
+# The reference: Debian's libcap packages, in the system's directories.
+REF=${REF:-/usr/sbin}
+
+# need_reference VERSION [PACKAGE...]: see the header. The version is the
+# upstream part of what dpkg-query reports (1:2.66-4+deb12u3 is 2.66);
+# without dpkg-query, the one in the system library's file name
+# (libcap.so.2.66). A test fakes another by a dpkg-query earlier in PATH.
+need_reference() {
+	lib_need=$1; shift
+	[ $# -gt 0 ] || set -- libcap2 libcap2-bin
+	for lib_pkg in "$@"; do
+		lib_found=$(lib_reference_version "$lib_pkg")
+		[ "$lib_found" = "$lib_need" ] && continue
+		if [ -z "$lib_found" ]; then
+			skip "compares with Debian's libcap $lib_need, and $lib_pkg is not installed"
+		fi
+		skip "compares with Debian's libcap $lib_need, and the system has $lib_pkg $lib_found"
+	done
+}
+
+# lib_reference_version PACKAGE: its upstream version, nothing when it
+# is not installed.
+lib_reference_version() {
+	if command -v dpkg-query >/dev/null 2>&1; then
+		lib_v=$(dpkg-query -W -f='${db:Status-Abbrev} ${Version}\n' "$1" 2>/dev/null |
+			awk '$1 == "ii" { print $NF; exit }')
+		lib_v=${lib_v#*:}			# the epoch
+		[ "${lib_v%-*}" = "$lib_v" ] || lib_v=${lib_v%-*}	# the revision
+		printf '%s' "$lib_v"
+		return 0
+	fi
+	for lib_l in /lib/*/libcap.so.2 /usr/lib/*/libcap.so.2 /lib64/libcap.so.2 \
+		     /usr/lib64/libcap.so.2; do
+		[ -e "$lib_l" ] || continue
+		lib_l=$(readlink -f "$lib_l")
+		case ${lib_l##*/} in
+		libcap.so.2.*) printf '%s' "${lib_l##*/libcap.so.}" ;;
+		esac
+		return 0
+	done
+}
+
+as_libcap() {
+	lib_case=
+	case $1 in
+	--case=*) lib_case=${1#--case=}; shift ;;
+	esac
+	lib_prog=$1; shift
+	[ -n "$lib_case" ] || lib_case=$(lib_case_of "$lib_prog" "$@")
+	"$REF/$lib_prog" "$@" >"$T/ref.out" 2>"$T/ref.err" </dev/null
+	ref_rc=$?
+	run run_ours "$BUILD/progs/$lib_prog" "$@"
+	for lib_f in "$T/ref.out" "$T/ref.err" "$T/out" "$T/err"; do
+		sed -i "s|$REF/$lib_prog|$lib_prog|g; s|$BUILD/progs/$lib_prog|$lib_prog|g" "$lib_f"
+	done
+	if [ -n "${AS_LIBCAP_NORM:-}" ]; then
+		$AS_LIBCAP_NORM "$T/ref.out" ref out && $AS_LIBCAP_NORM "$T/ref.err" ref err &&
+		$AS_LIBCAP_NORM "$T/out" ours out && $AS_LIBCAP_NORM "$T/err" ours err ||
+			{ fail "$lib_case: AS_LIBCAP_NORM ($AS_LIBCAP_NORM) failed"; return 1; }
+	fi
+	lib_compare "$lib_case" "$ref_rc" "$T/ref" "$rc" "$T" "libcap's" ours
 }
 
 # tracefs_mount [OPTIONS]: makes tracefs mounted on /sys/kernel/tracing
