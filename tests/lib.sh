@@ -54,6 +54,8 @@
 #                        newline is added to each that is not empty, so
 #                        "$E1$nl$E2" is two lines and "" is no output
 #   same FILE1 FILE2 [CASE]  the files are identical; the diff on failure
+#   expect_line FILE TEXT [CASE]  a line of FILE holds TEXT (a fixed
+#                        string); FILE is shown (cat -v) on failure
 #   pass                 count a check that passed, silently
 #   xattr_hex FILE       FILE's security.capability as getfattr's hex
 #                        (0x...), empty when it has none
@@ -81,6 +83,9 @@
 #   as_nobody CMD [ARG...]   run CMD as nobody: uid nobody, gid nobody's
 #                            group, no supplementary groups, no capabilities
 #                            (root suites; see its comment for why a shell)
+#   as_nobody_bg CMD [ARG...]  the same in the background; $nobody_pid is
+#                            CMD's pid (as_nobody ... & would give the pid
+#                            of a subshell of the suite's, still root)
 #
 # Comparing with Debian's libcap (the reference: /usr/sbin/setcap, getcap,
 # getpcaps, capsh and the libcap.so.2 beside them), the "_diff" suites:
@@ -289,6 +294,16 @@ same() {
 	return 1
 }
 
+expect_line() {
+	if grep -qF -- "$2" "$1"; then
+		checks=$((checks + 1))
+		return 0
+	fi
+	fail "${3:-$1}: no line with: $2"
+	cat -v "$1" | sed 's/^/    /' | head -n 60
+	return 1
+}
+
 xattr_hex() {
 	getfattr -e hex -n security.capability "$1" 2>/dev/null |
 		sed -n 's/^security.capability=//p'
@@ -445,6 +460,12 @@ GR
 as_nobody() {
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
 		sh -c 'exec "$@"' - "$@"
+}
+
+as_nobody_bg() {
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		sh -c 'exec "$@"' - "$@" &
+	nobody_pid=$!
 }
 
 # The reference: Debian's libcap packages, in the system's directories.

@@ -23,7 +23,6 @@ tracefs_mount gid=65534,mode=0750 || { fail "cannot mount tracefs in our mount n
 	skip "no capability:cap_capable tracepoint (Linux 6.14+)"
 chmod 755 "$T"
 mkdir "$T/w" && chown nobody:nogroup "$T/w"
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 cp "$CA" "$T/capaudit" && chmod 755 "$T/capaudit"
 "$S" cap_perfmon=ep "$T/capaudit" || { fail "our setcap cap_perfmon=ep"; finish; }
 cp "$target" "$T/target" && chmod 755 "$T/target"

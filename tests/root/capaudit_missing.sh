@@ -19,7 +19,6 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 	skip "no perf events in this kernel"
 at_exit_checked tracefs_restore
 chmod 755 "$T"
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 cp "$CA" "$T/capaudit" && chmod 755 "$T/capaudit"
 "$S" cap_perfmon=ep "$T/capaudit" || { fail "our setcap cap_perfmon=ep"; finish; }
 # This namespace only: whatever the host has mounted there goes away here

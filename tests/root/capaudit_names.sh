@@ -38,9 +38,6 @@ no_raw() {
 		pass
 	fi
 }
-expect_line() {		# REPORT FIXED-STRING CASE
-	if grep -qF -- "$2" "$1"; then pass; else cat -v "$1"; fail "$3: no line with: $2"; fi
-}
 
 # 1. A script whose "#!" line carries an escape sequence.
 printf '#!/bin/sh -e%s\nexit 0\n' "$esc" >"$T/bin/script" && chmod 755 "$T/bin/script"

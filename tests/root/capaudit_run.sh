@@ -26,7 +26,6 @@ tracefs_mount gid=65534,mode=0750 || { fail "cannot mount tracefs in our mount n
 [ -r "$tfs/events/capability/cap_capable/id" ] ||
 	skip "no capability:cap_capable tracepoint (Linux 6.14+)"
 chmod 755 "$T"
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 
 # row REPORT CAP PID: "granted refused" of that table row, or nothing.
 row() { awk -v c="$2" -v p="$3" '$1 == c && $5 == p { print $3, $4 }' "$1"; }
@@ -115,8 +114,8 @@ as_nobody "$T/capaudit" --pid=1 --duration=1 --output="$T/w/rep1" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q -- '--pid=1: not a process of yours' "$T/err" ||
 	fail "--pid=1 as nobody: exit $rc, $(cat "$T/err")"
-setpriv --reuid=nobody --regid=nogroup --clear-groups sleep 5 &
-mine=$!
+as_nobody_bg sleep 5
+mine=$nobody_pid
 sleep 0.2
 as_nobody "$T/capaudit" --pid="$mine" --duration=1 --output="$T/w/rep2" 2>"$T/err" ||
 	fail "--pid of nobody's own process refused: $(cat "$T/err")"

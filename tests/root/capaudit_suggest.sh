@@ -36,7 +36,6 @@ grep -q "tracepoint capability:cap_capable" "$T/out" ||
 	skip "no capability:cap_capable tracepoint (Linux 6.14+): $(cat "$T/out")"
 chmod 755 "$T"
 mkdir "$T/bin" "$T/w" && chmod 755 "$T/bin" "$T/w"
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 # CMD in a new network namespace with loopback up.
 in_net() { unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" "$@"; }
@@ -45,9 +44,6 @@ setcap_lines() { grep '^setcap ' "$1"; }
 expect_setcap() {	# REPORT LINE CASE
 	got=$(setcap_lines "$1")
 	if [ "$got" = "$2" ]; then pass; else cat "$1"; fail "$3: suggested [$got], want [$2]"; fi
-}
-expect_line() {		# REPORT FIXED-STRING CASE
-	if grep -qF -- "$2" "$1"; then pass; else cat "$1"; fail "$3: no line with: $2"; fi
 }
 
 # 1. ping, ours: the first run as nobody fails (no socket); every

@@ -54,9 +54,6 @@ chmod 755 "$T"
 mkdir "$T/bin" "$T/w" && chmod 755 "$T/bin" && chmod 1777 "$T/w"
 # CMD in a new network namespace with loopback up: port 80 is ours there.
 in_net() { unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" "$@"; }
-expect_line() {		# REPORT FIXED-STRING CASE
-	if grep -qF -- "$2" "$1"; then pass; else cat "$1"; fail "$3: no line with: $2"; fi
-}
 # toor: another name for uid 0, as some systems keep one.
 cp /etc/passwd "$T/passwd" && echo "toor:x:0:0:toor:/root:/bin/sh" >>"$T/passwd" &&
 	chmod 644 "$T/passwd" && umount /etc/passwd && mount --bind "$T/passwd" /etc/passwd ||

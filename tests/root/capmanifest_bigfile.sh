@@ -19,7 +19,6 @@ cm=$BUILD/progs/capmanifest setcap=$BUILD/progs/setcap
 id nobody >/dev/null 2>&1 || skip "no user nobody"
 chmod 755 "$T"
 gid=$(id -g nobody)
-as_nobody() { setpriv --reuid=nobody --regid="$gid" --clear-groups "$@"; }
 limit=${CAPMANIFEST_BIGFILE_SECONDS:-120}
 t=$T/tree
 umask 022

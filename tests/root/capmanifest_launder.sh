@@ -41,9 +41,6 @@ id nobody >/dev/null 2>&1 || skip "no user nobody"
 [ -x /usr/bin/id ] || skip "no /usr/bin/id"
 chmod 755 "$T"
 nobody_uid=$(id -u nobody) nobody_gid=$(id -g nobody)
-# Through a shell: setpriv's own execve still has root's capabilities,
-# so the file's mode would not be checked for it.
-as_nobody() { setpriv --reuid=nobody --regid="$nobody_gid" --clear-groups sh -c 'exec "$@"' - "$@"; }
 # Owner, group, mode and the capability xattr: all restore could change.
 state() { printf '%s %s' "$(stat -c '%u:%g %04a' "$1")" "$(xattr_hex "$1")"; }
 # What the file gives nobody: its effective uid and capabilities, as the
@@ -170,9 +167,8 @@ cp /bin/true "$t/app/tool" && chown nobody "$t/app/tool" && chmod 0755 "$t/app/t
 	setcap cap_net_raw=ep "$t/app/tool" && run_ours "$cm" record "$t" >"$t.m" &&
 	setcap -r "$t/app/tool" || fail "5: setup"
 mkdir "$T/h" && chown nobody "$T/h"
-setpriv --reuid=nobody --regid="$nobody_gid" --clear-groups \
-	sh -c 'exec 3<>"$1"; echo open >"$2"; exec sleep 60' - "$t/app/tool" "$T/h/holding" &
-holder=$!
+as_nobody_bg sh -c 'exec 3<>"$1"; echo open >"$2"; exec sleep 60' - "$t/app/tool" "$T/h/holding"
+holder=$nobody_pid
 at_exit "kill $holder 2>/dev/null"
 i=0
 while [ ! -s "$T/h/holding" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
@@ -188,14 +184,14 @@ kill $holder; wait $holder 2>/dev/null
 py=/usr/bin/python3
 if [ -x "$py" ] && as_nobody "$py" -c pass 2>/dev/null; then
 	rm -f "$T/h/holding"
-	setpriv --reuid=nobody --regid="$nobody_gid" --clear-groups "$py" -c '
+	as_nobody_bg "$py" -c '
 import mmap, os, sys, time
 fd = os.open(sys.argv[1], os.O_RDWR)
 m = mmap.mmap(fd, 0, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
 os.close(fd)
 open(sys.argv[2], "w").write("mapped")
-time.sleep(60)' "$t/app/tool" "$T/h/holding" &
-	holder=$!
+time.sleep(60)' "$t/app/tool" "$T/h/holding"
+	holder=$nobody_pid
 	at_exit "kill $holder 2>/dev/null"
 	i=0
 	while [ ! -s "$T/h/holding" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done

@@ -28,7 +28,7 @@ mkdir -p "$t/$bad" "$t/ok" && echo x >"$t/ok/$bad" || exit 1
 setcap cap_net_raw=ep "$t/ok/$bad" || { fail "setcap"; finish; }
 chmod 700 "$t/$bad" && chmod 600 "$t/ok/$bad" || exit 1
 gid=$(id -g nobody)
-setpriv --reuid=nobody --regid="$gid" --clear-groups "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
+as_nobody "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
 printf '%s\n' "capmanifest: cannot read directory $t/$shown_msg: Permission denied" \
 	"capmanifest: $t/ok/$shown_msg: Permission denied" \
 	'capmanifest: 2 paths could not be read: the manifest marks them "!unread" and does not cover them' |

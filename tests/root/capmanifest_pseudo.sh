@@ -30,13 +30,12 @@ echo x >"$t/bin/ping"; echo x >"$t/run/helper"; echo x >"$t/shut/tool"
 /usr/sbin/setcap cap_net_raw=ep "$t/bin/ping"
 /usr/sbin/setcap cap_net_admin=ep "$t/run/helper"
 /usr/sbin/setcap cap_kill=ep "$t/shut/tool"
-nobody() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
 x=$(sha256sum "$t/bin/ping" | cut -d' ' -f1)	# every file here holds "x"
 
 # 1. proc and sysfs skipped, the tmpfs walked: the whole manifest, exit 0.
 # (As nobody, /proc/1/fd and friends cannot be read on any host.)
 chmod 755 "$t/shut"
-nobody $VALGRIND_CMD "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
+as_nobody $VALGRIND_CMD "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
 printf '%s\n' '# capmanifest 3' \
 	"./bin/ping owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep" \
 	"./run/helper owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_admin=ep" \
@@ -48,7 +47,7 @@ fi
 
 # 2. --include-pseudo walks them: proc's unreadable directories are named
 # on stderr and in the manifest, the capable files are still all there.
-nobody "$cm" record --include-pseudo "$t" >"$T/m" 2>"$T/err"; rc=$?
+as_nobody "$cm" record --include-pseudo "$t" >"$T/m" 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] || fail "record --include-pseudo: exit $rc, want 1"
 grep -q '^!unread \./proc/1/' "$T/m" || fail "record --include-pseudo: no '!unread ./proc/1/...' line"
 grep -q "^capmanifest: cannot read directory $t/proc/1/" "$T/err" || fail "record --include-pseudo: /proc/1 not named on stderr"
@@ -58,7 +57,7 @@ grep -q '^capmanifest: [0-9]* paths could not be read: the manifest marks them "
 
 # 3. A directory nobody may not read: named, marked, the rest recorded.
 chmod 700 "$t/shut"
-nobody $VALGRIND_CMD "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
+as_nobody $VALGRIND_CMD "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
 printf '%s\n' '# capmanifest 3' '!unread ./shut' \
 	"./bin/ping owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep" \
 	"./run/helper owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_admin=ep" >"$T/want"

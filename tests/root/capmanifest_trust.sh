@@ -34,7 +34,6 @@ id nobody >/dev/null 2>&1 || skip "no user nobody"
 command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"
 chmod 755 "$T"
 nobody_uid=$(id -u nobody) nobody_gid=$(id -g nobody)
-as_nobody() { setpriv --reuid=nobody --regid="$nobody_gid" --clear-groups "$@"; }
 umask 022
 t=$T/tree
 mkdir -p "$t/bin" "$T/reg" "$T/hers" && chown nobody "$T/hers" || exit 1

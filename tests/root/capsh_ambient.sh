@@ -17,7 +17,7 @@ chmod 755 "$T"
 cp "$BIN/perfprobe" "$T/perfprobe"; chmod 755 "$T/perfprobe"
 
 # The probe must be refused to a capability-less nobody, or nothing is shown.
-if setpriv --reuid=nobody --regid=nogroup --clear-groups "$T/perfprobe" >/dev/null 2>&1; then
+if as_nobody "$T/perfprobe" >/dev/null 2>&1; then
 	skip "perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid) lets nobody open CPU-wide events"
 fi
 "$T/perfprobe" >/dev/null 2>&1 || skip "perf_event_open does not work here even as root"

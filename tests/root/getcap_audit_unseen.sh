@@ -14,7 +14,6 @@ private_etc "$@"
 command -v python3 >/dev/null 2>&1 || skip "python3 is needed to parse JSON"
 getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
 chmod 755 "$T"
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 
 t=$T/t
 esc=$(printf 'dark\033[8m')

@@ -40,7 +40,7 @@ same_as_libcap -r "$t"
 # (without the effective flag: with it, exec fails unless the bounding
 # set is full, since the kernel then insists on every bit of P).
 bnd=$(awk '/^CapBnd:/ {print $2}' /proc/self/status)
-prm=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$t/allp" /proc/self/status | awk '/^CapPrm:/ {print $2}')
+prm=$(as_nobody "$t/allp" /proc/self/status | awk '/^CapPrm:/ {print $2}')
 [ "$prm" = "$bnd" ] || fail "exec as nobody: CapPrm $prm, want the bounding set $bnd"
 
 # --audit: each file, its root-equivalent tier, exit 0.

@@ -46,7 +46,7 @@ name=$(printf 'rev1\033[2J')
 
 # The kernel grants cap_net_raw (bit 13) from both values at exec ...
 for f in v2flags "$name"; do
-	prm=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$m/$f" /proc/self/status | awk '/^CapPrm:/ {print $2}')
+	prm=$(as_nobody "$m/$f" /proc/self/status | awk '/^CapPrm:/ {print $2}')
 	[ "$prm" = 0000000000002000 ] || fail "exec of $f as nobody: CapPrm '$prm', want 0000000000002000 (test premise)"
 done
 # ... while getxattr(2) refuses to show them.

@@ -94,8 +94,8 @@ fi
 # --- hidepid: a listing that leaves processes out is no complete audit ---
 cp "$G" "$T/getpcaps" && chmod 755 "$T/getpcaps"
 nb='--reuid=65534 --regid=65534 --clear-groups'
-# as_nobody OUT [OPTS]: /proc remounted with OPTS, getpcaps --all as nobody
-as_nobody() {
+# listed_as_nobody OUT [OPTS]: /proc remounted with OPTS, getpcaps --all as nobody
+listed_as_nobody() {
 	out=$1
 	shift
 	mount -t proc ${1:+-o "$1"} proc /proc || return 1
@@ -106,7 +106,7 @@ as_nobody() {
 	echo $? >"$T/$out.root.rc"
 	umount /proc
 }
-if ! as_nobody plain; then
+if ! listed_as_nobody plain; then
 	echo "note: cannot mount proc here; hidepid checks left out"
 elif grep -q 'error while loading shared libraries' "$T/plain.err"; then
 	echo "note: nobody cannot load the build tree's library; hidepid checks left out"
@@ -115,7 +115,7 @@ else
 	[ "$(cat "$T/plain.rc")" = 0 ] && [ ! -s "$T/plain.err" ] ||
 		fail "no hidepid: exit $(cat "$T/plain.rc"): $(cat "$T/plain.err")"
 	hid="getpcaps: /proc: mounted with hidepid=invisible: the processes this user may not trace are not listed, and not counted (a complete audit needs root)"
-	if as_nobody inv hidepid=invisible; then
+	if listed_as_nobody inv hidepid=invisible; then
 		# Pid 1 (root) is not listed to nobody: the old audit exited 0.
 		awk '$1 == 1' "$T/inv" | grep -q . && fail "hidepid=invisible: nobody sees pid 1?"
 		[ "$(cat "$T/inv.rc")" = 1 ] || fail "hidepid=invisible as nobody: exit $(cat "$T/inv.rc"), want 1"
@@ -128,21 +128,21 @@ else
 		fail "cannot mount proc with hidepid=invisible"
 	fi
 	# The gid= group is shown every process under invisible.
-	if as_nobody gid hidepid=invisible,gid=65534; then
+	if listed_as_nobody gid hidepid=invisible,gid=65534; then
 		[ "$(cat "$T/gid.rc")" = 0 ] && [ ! -s "$T/gid.err" ] ||
 			fail "hidepid=invisible,gid=65534 as nobody: exit $(cat "$T/gid.rc"): $(cat "$T/gid.err")"
 		awk '$1 == 1' "$T/gid" | grep -q . || fail "gid=65534: pid 1 not shown"
 	else
 		fail "cannot mount proc with gid="
 	fi
-	if as_nobody ptr hidepid=ptraceable; then
+	if listed_as_nobody ptr hidepid=ptraceable; then
 		[ "$(cat "$T/ptr.rc")" = 1 ] || fail "hidepid=ptraceable as nobody: exit $(cat "$T/ptr.rc"), want 1"
 		grep -q '^getpcaps: /proc: mounted with hidepid=ptraceable: ' "$T/ptr.err" || fail "ptraceable: stderr [$(cat "$T/ptr.err")]"
 	else
 		echo "note: this kernel has no hidepid=ptraceable"
 	fi
 	# noaccess lists them: they are counted as not examined, as before.
-	if as_nobody noacc hidepid=noaccess; then
+	if listed_as_nobody noacc hidepid=noaccess; then
 		[ "$(cat "$T/noacc.rc")" = 1 ] && grep -q 'processes not examined' "$T/noacc.err" &&
 			! grep -q 'hidepid' "$T/noacc.err" || fail "hidepid=noaccess: exit $(cat "$T/noacc.rc"): $(cat "$T/noacc.err")"
 	else

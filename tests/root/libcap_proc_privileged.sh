@@ -19,7 +19,7 @@ cp "$BIN/perfprobe" "$T/perfprobe"
 export PERFPROBE=$T/perfprobe
 
 # Sanity: nobody cannot open the event unaided, so success below means something.
-if setpriv --reuid=nobody --regid=nogroup --clear-groups "$PERFPROBE" >/dev/null 2>&1; then
+if as_nobody "$PERFPROBE" >/dev/null 2>&1; then
 	fail "perfprobe works as nobody without capabilities: test would prove nothing"
 	finish
 fi

@@ -139,11 +139,11 @@ fi
 # has the process functions setcap raises CAP_SETFCAP with.
 chmod 755 "$T"; chmod 666 g
 if nm -D --defined-only "$BUILD/libcap/libcap.so.2" | grep -q ' cap_set_proc$'; then
-	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$S" = g 2>&1); rc=$?
+	out=$(as_nobody "$S" = g 2>&1); rc=$?
 	want="unable to set CAP_SETFCAP effective capability: Operation not permitted
 setcap: writing file capabilities needs CAP_SETFCAP in the permitted set: run setcap as root"
 else
-	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$S" = g 2>&1); rc=$?
+	out=$(as_nobody "$S" = g 2>&1); rc=$?
 	want="Failed to set capabilities on file 'g': Operation not permitted
 setcap: g: permission denied: writing file capabilities needs CAP_SETFCAP, and ownership of the file or CAP_FOWNER"
 fi

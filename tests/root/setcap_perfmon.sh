@@ -16,7 +16,6 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 	skip "this kernel predates CAP_PERFMON (38)"
 chmod 755 "$T"
 cp "$probe" "$T/probe" && chmod 755 "$T/probe"
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 
 out=$(as_nobody "$T/probe" 2>&1) && { fail "nobody could probe before setcap: $out"; finish; }
 echo "before: $out"
