@@ -95,6 +95,10 @@
 #                            the version found and the one needed. Every
 #                            suite that runs the system's programs or
 #                            library to compare with calls it first.
+#   has_reference VERSION [PACKAGE...]  the same test, for a suite whose
+#                            comparison is one part of it: false, the
+#                            reason in $reference_why, when it must be
+#                            left out (say so: echo "note: ...")
 #   REF                      the reference programs' directory (/usr/sbin)
 #   as_libcap [--case=NAME] PROG ARG...  run the reference PROG and ours
 #                            with the same arguments in the current
@@ -476,15 +480,22 @@ REF=${REF:-/usr/sbin}
 # without dpkg-query, the one in the system library's file name
 # (libcap.so.2.66). A test fakes another by a dpkg-query earlier in PATH.
 need_reference() {
+	has_reference "$@" || skip "$reference_why"
+}
+
+has_reference() {
 	lib_need=$1; shift
 	[ $# -gt 0 ] || set -- libcap2 libcap2-bin
+	reference_why=
 	for lib_pkg in "$@"; do
 		lib_found=$(lib_reference_version "$lib_pkg")
 		[ "$lib_found" = "$lib_need" ] && continue
 		if [ -z "$lib_found" ]; then
-			skip "compares with Debian's libcap $lib_need, and $lib_pkg is not installed"
+			reference_why="compares with Debian's libcap $lib_need, and $lib_pkg is not installed"
+		else
+			reference_why="compares with Debian's libcap $lib_need, and the system has $lib_pkg $lib_found"
 		fi
-		skip "compares with Debian's libcap $lib_need, and the system has $lib_pkg $lib_found"
+		return 1
 	done
 }
 

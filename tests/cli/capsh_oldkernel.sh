@@ -46,7 +46,7 @@ esac
 run "$old" 37 "$C" --has-b=cap_perfmon --dropped=cap_perfmon --has-a=cap_bpf
 [ $rc -eq 0 ] || fail "--has-b/--dropped/--has-a on an unknown cap should pass (exit $rc)"
 
-if [ -x "$ref" ]; then
+if has_reference 2.66; then
 	first_unnamed=$(grep -c '^CAP_FACT(' "$TOP/libcap/caps.def")
 	[ "$first_unnamed" -gt 41 ] || first_unnamed=41
 	n=0
@@ -77,5 +77,7 @@ if [ -x "$ref" ]; then
 		done
 	done
 	echo "$n runs compared with libcap's capsh under the same filter"
+else
+	echo "note: not compared with libcap's capsh: $reference_why"
 fi
 finish "capsh on simulated older kernels: all checks passed"

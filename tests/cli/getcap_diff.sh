@@ -12,7 +12,7 @@ init
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/getcap ref=/usr/sbin/getcap
 [ -x "$ours" ] || { fail "getcap not built"; finish; }
-[ -x "$ref" ] || skip "no reference $ref (libcap2-bin)"
+need_reference 2.66
 command -v perl >/dev/null || skip "perl needed for the deep tree"
 chmod 755 "$T"
 

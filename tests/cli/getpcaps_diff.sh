@@ -16,9 +16,7 @@ init
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/getpcaps ref=/usr/sbin/getpcaps capsh=/usr/sbin/capsh
 [ -x "$ours" ] || { fail "progs/getpcaps is not built"; finish; }
-if [ ! -x "$ref" ] || [ ! -x "$capsh" ]; then
-	skip "/usr/sbin/getpcaps or capsh (libcap2-bin) is not installed"
-fi
+need_reference 2.66
 pids=
 at_exit 'for p in $pids; do kill "$p" 2>/dev/null; done'
 

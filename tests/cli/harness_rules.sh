@@ -76,10 +76,93 @@ PASSES=plain TESTS="$T/passes.sh" LOGDIR="$T/logs" TEST_SUMMARY= \
 	{ fail "run.sh failed a suite that only writes a file"; sed 's/^/    /' "$T/run2.out"; }
 [ "$(cat "$T/passes.seen" 2>/dev/null)" = "[unset]" ] ||
 	fail "a suite sees run.sh's PASSES: $(cat "$T/passes.seen" 2>/dev/null)"
+# need_reference: a differential suite on a system whose libcap is not
+# the version it compares with skips, naming both; dpkg-query is faked
+# by one earlier in PATH that answers from $T/fake/versions.
+mkdir "$T/fake"
+cat >"$T/fake/dpkg-query" <<'DQ'
+#!/bin/sh
+for pkg; do :; done
+awk -v p="$pkg" '$1 == p { print $2 "  " $3; found = 1 } END { exit !found }' \
+	"$(dirname "$0")/versions" || { echo "dpkg-query: no packages found matching $pkg" >&2; exit 1; }
+DQ
+chmod 755 "$T/fake/dpkg-query"
+# refsuite NAME VERSIONS BODY: a suite seeing the packages VERSIONS.
+refsuite() {
+	printf '%s\n' "$2" >"$T/fake/versions.$1"
+	suite "$1" "PATH=\"$T/fake:\$PATH\"; cp '$T/fake/versions.$1' '$T/fake/versions'; $3"
+}
+deb12='libcap2 ii 1:2.66-4+deb12u3+b1
+libcap2-bin ii 1:2.66-4+deb12u3+b1'
+refsuite ref_same "$deb12" 'need_reference 2.66; ok same; finish'
+outcome ref_same 0 "need_reference 2.66 on 2.66"
+refsuite ref_newer "libcap2 ii 1:2.75-10+deb13u1
+libcap2-bin ii 1:2.75-10+deb13u1" 'need_reference 2.66; ok "ran on"; finish'
+outcome ref_newer 77 "need_reference 2.66 on 2.75"
+grep -qx "skipped: compares with Debian's libcap 2.66, and the system has libcap2 2.75" \
+	"$T/ref_newer.log" || { fail "the skip does not name both versions"; sed 's/^/    /' "$T/ref_newer.log"; }
+# Only the programs newer: the package named is the one that differs.
+refsuite ref_bin "libcap2 ii 1:2.66-4
+libcap2-bin ii 2.78-1" 'need_reference 2.66; finish'
+outcome ref_bin 77 "need_reference 2.66, libcap2-bin 2.78"
+grep -qx "skipped: compares with Debian's libcap 2.66, and the system has libcap2-bin 2.78" \
+	"$T/ref_bin.log" || { fail "the skip does not name libcap2-bin 2.78"; sed 's/^/    /' "$T/ref_bin.log"; }
+# Removed (its conffiles left) or never installed: not installed.
+refsuite ref_gone "libcap2 ii 1:2.66-4
+libcap2-bin rc 1:2.66-4" 'need_reference 2.66; finish'
+outcome ref_gone 77 "need_reference 2.66, libcap2-bin removed"
+grep -qx "skipped: compares with Debian's libcap 2.66, and libcap2-bin is not installed" \
+	"$T/ref_gone.log" || { fail "the skip does not say libcap2-bin is not installed"; sed 's/^/    /' "$T/ref_gone.log"; }
+refsuite ref_dev "$deb12" 'need_reference 2.66 libcap2 libcap-dev; finish'
+outcome ref_dev 77 "need_reference 2.66 libcap2 libcap-dev, no libcap-dev"
+grep -qx "skipped: compares with Debian's libcap 2.66, and libcap-dev is not installed" \
+	"$T/ref_dev.log" || { fail "the skip does not name libcap-dev"; sed 's/^/    /' "$T/ref_dev.log"; }
+# has_reference: the suite goes on without the comparison, told why.
+refsuite ref_part "libcap2 ii 1:2.78-1
+libcap2-bin ii 1:2.78-1" 'if has_reference 2.66; then fail compared; else echo "note: $reference_why"; fi; ok rest; finish'
+outcome ref_part 0 "has_reference 2.66 on 2.78"
+grep -qx "note: compares with Debian's libcap 2.66, and the system has libcap2 2.78" \
+	"$T/ref_part.log" || { fail "has_reference gives no reason"; sed 's/^/    /' "$T/ref_part.log"; }
+
+# expect, expect_lines, expect_line, as_libcap: a pass, and one failure
+# per case that names it and shows the difference.
+suite expects 'expect 0 "a$nl" "" echo a
+expect_lines 3 "" "b${nl}c" sh -c "printf \"b\\\\nc\\\\n\" >&2; exit 3"
+printf "x\\ny\\n" >"$T/f"; expect_line "$T/f" y
+finish'
+outcome expects 0 "expect, expect_lines, expect_line that hold"
+grep -qx '3 checks, 0 failed' "$T/expects.log" || fail "three expectations are not three checks: $(cat "$T/expects.log")"
+suite expect_bad 'expect_lines 0 "a" "" sh -c "echo b; echo oops >&2; exit 2"; finish'
+outcome expect_bad 1 "expect_lines that does not hold"
+printf '%s\n' 'FAIL: sh -c echo b; echo oops >&2; exit 2: exit 2, wanted 0; stdout differs; stderr differs (- wanted, + got)' \
+	'    stdout:' '    @@ -1 +1 @@' '    -a' '    +b' '    stderr:' '    @@ -0,0 +1 @@' '    +oops' \
+	'1 failed' >"$T/expect_bad.want"
+same "$T/expect_bad.want" "$T/expect_bad.log" "expect_lines's one failure"
+suite line_bad 'printf "x\\n" >"$T/f"; expect_line "$T/f" y report; finish'
+outcome line_bad 1 "expect_line without the line"
+grep -qx 'FAIL: report: no line with: y' "$T/line_bad.log" || fail "expect_line's failure: $(cat "$T/line_bad.log")"
+# as_libcap against a fake reference and a fake build: the programs' own
+# paths are PROG's name on both sides, AS_LIBCAP_NORM edits both.
+mkdir -p "$T/ref" "$T/build/progs"
+printf '#!/bin/sh\necho "$0: $*"; echo "usage" >&2; exit 1\n' >"$T/ref/prog"
+cp "$T/ref/prog" "$T/build/progs/prog"
+printf '#!/bin/sh\necho "$0: $*"; echo "usage: more" >&2; exit 2\n' >"$T/build/progs/worse"
+cp "$T/ref/prog" "$T/ref/worse"
+chmod 755 "$T/ref/prog" "$T/ref/worse" "$T/build/progs/prog" "$T/build/progs/worse"
+suite as_libcap "REF='$T/ref' BUILD='$T/build'
+as_libcap prog -x
+as_libcap --case=named prog -x
+drop_more() { sed -i 's/: more\$//' \"\$1\"; }
+AS_LIBCAP_NORM=drop_more as_libcap worse y
+finish"
+outcome as_libcap 1 "as_libcap with one program that differs"
+grep -qx '3 checks, 1 failed' "$T/as_libcap.log" &&
+	grep -qx "FAIL: worse y: exit 2, libcap's 1 (- libcap's, + ours)" "$T/as_libcap.log" ||
+	{ fail "as_libcap's verdicts"; sed 's/^/    /' "$T/as_libcap.log"; }
 # The unit suites' marker for a foreign child (check_run.h) is the one
 # run.sh's valgrind skips: were they to drift, every shell a suite reads
 # back through would run under memcheck again, at ten times the cost.
 mark=$(sed -n 's/^#define UNTRACED_FOREIGN "\(.*\)"$/\1/p' "$TESTS_DIR/unit/check_run.h")
 [ -n "$mark" ] && grep -q -- "--trace-children-skip-by-arg=\*$mark\*" "$TESTS_DIR/run.sh" ||
 	fail "run.sh's valgrind does not skip check_run.h's UNTRACED_FOREIGN ('$mark')"
-finish "skip after failure, checked clean-ups, suite time-outs and the passes behave"
+finish "skip after failure, checked clean-ups, suite time-outs, the passes, need_reference and the expect helpers behave"

@@ -25,8 +25,9 @@ last=$(cat /proc/sys/kernel/cap_last_cap 2>/dev/null) ||
 kernel=$((last + 1))
 
 # Debian's libraries, copied so that they may be executed.
-sysdir=
-for d in /lib/*-linux-gnu /usr/lib/*-linux-gnu /lib64 /usr/lib; do
+sysdir= dirs="/lib/*-linux-gnu /usr/lib/*-linux-gnu /lib64 /usr/lib"
+has_reference 2.66 libcap2 libpam-cap || { echo "note: $reference_why"; dirs=; }
+for d in $dirs; do
 	[ -f "$d/libcap.so.2" ] && [ -f "$d/libpsx.so.2" ] &&
 		[ -f "$d/security/pam_cap.so" ] && { sysdir=$d; break; }
 done
@@ -97,7 +98,7 @@ grep -qx "Number of cap values known to: this libcap=$named, running kernel=$ker
 names=$(sed -n 's/^Capabilities of the running kernel: //p' "$T/o")
 set -- $names
 [ $# -eq $kernel ] || fail "libcap.so.2 --summary: $# names, the kernel knows $kernel"
-if [ -x /usr/sbin/capsh ] && [ $kernel -lt 64 ]; then
+if has_reference 2.66 && [ $kernel -lt 64 ]; then
 	# Debian's capsh names them too (numbers past its table, as ours).
 	want=$(/usr/sbin/capsh --decode=$(printf '0x%x' $(( (1 << kernel) - 1 ))) |
 	       sed 's/^[^=]*=//; s/,/ /g')

@@ -11,6 +11,8 @@ init
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BIN/capprobe ref=$BIN/ref-capprobe
+# ref-capprobe: tools/capprobe.c built on the system's libcap.
+need_reference 2.66 libcap2 libcap-dev
 if [ ! -x "$ref" ]; then
 	skip "the system libcap (libcap-dev) is not installed"
 fi

@@ -8,6 +8,8 @@
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 ours=$BIN/capprobe ref=$BIN/ref-capprobe
+# ref-capprobe: tools/capprobe.c built on the system's libcap.
+need_reference 2.66 libcap2 libcap-dev
 scale=1; [ "${VALGRIND:-0}" = 1 ] && scale=5
 if [ ! -x "$ref" ]; then
 	skip "the system libcap (libcap-dev) is not installed"

@@ -13,7 +13,7 @@ init
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
 ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
-[ -x "$ref" ] || skip "/usr/sbin/setcap (libcap2-bin) is not installed"
+need_reference 2.66
 [ -x "$ours" ] || { fail "progs/setcap is not built"; finish; }
 cd "$T" && touch g && mkdir d || exit 1
 n=0

@@ -17,7 +17,7 @@ init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 ours=$BUILD/progs/capsh ref=/usr/sbin/capsh
-[ -x "$ref" ] || skip "/usr/sbin/capsh (libcap2-bin) is not installed"
+need_reference 2.66
 [ -x "$ours" ] || { fail "our capsh is not built"; finish; }
 [ "$(id -u)" -eq 0 ] || skip "needs root"
 id nobody >/dev/null 2>&1 || skip "no user nobody"

@@ -9,9 +9,7 @@
 init
 ours=$BUILD/progs/getcap ref=/usr/sbin/getcap setcap=/usr/sbin/setcap
 [ -x "$ours" ] || { fail "getcap not built"; finish; }
-for t in "$ref" "$setcap"; do
-	[ -x "$t" ] || skip "no reference $t (libcap2-bin)"
-done
+need_reference 2.66
 command -v setfattr >/dev/null || skip "setfattr (attr) needed"
 
 

@@ -13,6 +13,7 @@ private_etc "$@"
 command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"
 command -v python3 >/dev/null 2>&1 || skip "python3 is needed to parse JSON"
 getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
+need_reference 2.66
 chmod 755 "$T"
 
 # Same stdout, stderr and exit status as libcap's getcap for these args.

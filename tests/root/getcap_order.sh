@@ -11,7 +11,7 @@
 init
 command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"
 ref=/usr/sbin/getcap ours=$BUILD/progs/getcap
-[ -x "$ref" ] || skip "no reference getcap at $ref"
+need_reference 2.66
 runs=0
 value=0x0100000200200000000000000000000000000000	# cap_net_raw=ep
 

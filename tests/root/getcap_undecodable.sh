@@ -16,6 +16,7 @@ for t in debugfs mkfs.ext4 unshare python3; do
 done
 [ -e /dev/loop-control ] || skip "no loop devices (/dev/loop-control)"
 getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
+need_reference 2.66
 chmod 755 "$T"
 
 # rev 2 + effective + undefined flag 0x2, P = cap_net_raw; rev 1, same.

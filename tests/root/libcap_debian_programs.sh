@@ -11,9 +11,7 @@ init
 private_etc "$@"
 [ "$(id -u)" -eq 0 ] || skip "needs root (capsh state changes)"
 capsh=/usr/sbin/capsh getpcaps=/usr/sbin/getpcaps
-if [ ! -x "$capsh" ] || [ ! -x "$getpcaps" ]; then
-	skip "Debian's capsh/getpcaps (libcap2-bin) are not installed"
-fi
+need_reference 2.66
 lib=$BUILD/libcap
 [ -e "$lib/libcap.so.2" ] || { fail "libcap.so.2 is not built"; finish; }
 if ldd "$lib/libcap.so.2" | grep -q 'libasan\|libubsan'; then

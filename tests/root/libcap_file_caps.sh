@@ -12,8 +12,7 @@
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
-[ -x "$ref" ] && [ -x /usr/sbin/getcap ] ||
-	skip "libcap2-bin (/usr/sbin/setcap, getcap) is not installed"
+need_reference 2.66 libcap2 libcap2-bin libcap-dev
 command -v setfattr >/dev/null ||
 	skip "setfattr (attr) is not installed"
 [ -x "$BIN/ref-filecap" ] ||

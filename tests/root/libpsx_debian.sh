@@ -14,6 +14,7 @@
 init
 [ "$(id -u)" -eq 0 ] || skip "needs root (the programs change capabilities)"
 dir=/usr/lib/x86_64-linux-gnu/libcap2/tests
+need_reference 2.66 libcap2 libcap-dev
 [ -x "$dir/psx_test" ] || skip "Debian's libcap2 test programs are not installed ($dir)"
 psx=$BUILD/psx cap=$BUILD/libcap
 [ -e "$psx/libpsx.so.2" ] || { fail "libpsx.so.2 is not built"; finish; }

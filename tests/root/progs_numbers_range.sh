@@ -12,9 +12,7 @@
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 capsh=$BUILD/progs/capsh setcap=$BUILD/progs/setcap getpcaps=$BUILD/progs/getpcaps
-for p in /usr/sbin/capsh /usr/sbin/setcap /usr/sbin/getpcaps; do
-	[ -x "$p" ] || skip "$p (libcap2-bin) is not installed"
-done
+need_reference 2.66
 command -v getfattr >/dev/null || skip "getfattr (attr) is not installed"
 [ "$(id -u)" -eq 0 ] || skip "needs root"
 

@@ -37,7 +37,7 @@ init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
-[ -x "$ref" ] || skip "/usr/sbin/setcap (libcap2-bin) is not installed"
+need_reference 2.66
 command -v setfattr >/dev/null && command -v getfattr >/dev/null ||
 	skip "setfattr/getfattr (attr) are not installed"
 [ -x "$ours" ] || { fail "progs/setcap is not built"; finish; }

@@ -24,6 +24,11 @@ DEB=
 for d in /lib/*-linux-gnu/security /usr/lib/*-linux-gnu/security; do
 	[ -f "$d/pam_cap.so" ] && DEB=$d/pam_cap.so && break
 done
+# The "both" cases expect 2.66's module: another version is left out.
+if [ -n "$DEB" ] && ! has_reference 2.66 libpam-cap; then
+	echo "note: Debian's pam_cap.so not compared: $reference_why"
+	DEB=
+fi
 # The valgrind pass checks our module's memory; Debian's behaviour was
 # compared in the plain pass, and under valgrind it doubled the time.
 if [ "${VALGRIND:-0}" = 1 ] && [ -n "$DEB" ]; then
