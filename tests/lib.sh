@@ -283,7 +283,10 @@ lib_compare() {
 	for lib_s in out err; do
 		cmp -s "$3.$lib_s" "$lib_got$lib_s" && continue
 		echo "    std$lib_s:"
-		diff -u "$3.$lib_s" "$lib_got$lib_s" | sed '1,2d; s/^/    /' | head -n 60
+		# Control characters shown, not sent to a terminal; long
+		# lines (a 128 KiB argument echoed) cut.
+		diff -u "$3.$lib_s" "$lib_got$lib_s" | sed '1,2d; s/^/    /' |
+			head -n 60 | cat -v | cut -c 1-300
 	done
 	return 1
 }

@@ -40,8 +40,9 @@ done
 d=$t/comb
 for i in $(seq 34); do mkdir -p "$d/t1" "$d/n" && : >"$d/t1/f" && setfattr -n security.capability -v $value "$d/t1/f"; d=$d/n; done
 
-# as_libcap DIR ARGS...: ours, in every way of running it, prints libcap's bytes.
-as_libcap() {
+# same_order_as_libcap DIR ARGS...: ours, in every way of running it
+# (one CPU, few descriptors), prints libcap's bytes in libcap's order.
+same_order_as_libcap() {
 	dir=$1; shift
 	(cd "$dir" && "$ref" "$@" >"$T/ref" 2>/dev/null)
 	[ -s "$T/ref" ] || { fail "libcap printed nothing for $*"; return; }
@@ -60,12 +61,12 @@ as_libcap() {
 	done
 	echo "getcap $* (in $dir): $(wc -l <"$T/ref") lines, identical"
 }
-as_libcap "$T" -r t
-as_libcap "$T" -v -r t
-as_libcap "$T" -r -v t/ ./t/d3 t//d5/
-as_libcap "$t" -v -r .
-as_libcap "$T" -r -n t/comb
-as_libcap / -r -v usr
-as_libcap / -r /usr
+same_order_as_libcap "$T" -r t
+same_order_as_libcap "$T" -v -r t
+same_order_as_libcap "$T" -r -v t/ ./t/d3 t//d5/
+same_order_as_libcap "$t" -v -r .
+same_order_as_libcap "$T" -r -n t/comb
+same_order_as_libcap / -r -v usr
+same_order_as_libcap / -r /usr
 echo "$runs runs compared"
 finish
