@@ -249,9 +249,11 @@ expect_lines() {
 }
 
 # lib_case_of CMD...: the command line as a case name: our programs by
-# their name, an argument longer than 80 bytes by its length.
+# their name, an argument longer than 80 bytes by its length, without a
+# run_ours in front.
 lib_case_of() {
 	lib_case=
+	[ "$1" != run_ours ] || shift
 	for lib_a in "$@"; do
 		case $lib_a in
 		"$BUILD"/progs/*) lib_a=${lib_a##*/} ;;

@@ -23,7 +23,6 @@ S=$BUILD/progs/setcap
 command -v getfattr >/dev/null && command -v setfattr >/dev/null ||
 	skip "getfattr/setfattr (attr) are not installed"
 cd "$T" || exit 1
-n=0
 
 E1='Error: under Linux, effective file capabilities must either be empty, or'
 E2='       exactly match the union of selected permitted and inheritable bits.'
@@ -37,89 +36,81 @@ INVALID="Invalid file 'f' for capability operation
 setcap: f: the effective flags must be empty or include every permitted and inheritable capability (a file has one effective bit)"
 
 
-# expect_setcap <status> <stderr> <xattr of f afterwards, "" for none> -- <args>
-# Runs on a fresh f without capabilities; stdout must stay empty.
-expect_setcap() {
+# on_fresh_f RC ERR XATTR -- ARGS...: setcap ARGS on a fresh f without
+# capabilities: exit status RC, nothing on stdout, the lines ERR on stderr
+# (expect_lines), then f's xattr XATTR ("" for none).
+on_fresh_f() {
 	want_rc=$1 want_err=$2 want_x=$3; shift 4
 	rm -f f; touch f
-	run_ours "$S" "$@" >out 2>err </dev/null; rc=$?
-	n=$((n + 1))
+	expect_lines "$want_rc" "" "$want_err" run_ours "$S" "$@"
 	got_x=$(xattr_hex f)
-	if [ "$rc" != "$want_rc" ] || [ -s out ] ||
-	   [ "$(cat err)" != "$want_err" ] || [ "$got_x" != "$want_x" ]; then
-		fail "setcap $*: got status $rc, xattr [$got_x], stdout:"
-		cat out; echo "stderr:"; cat err
-		echo "wanted status $want_rc, xattr [$want_x], stderr:"
-		echo "$want_err"
-	fi
+	if [ "$got_x" = "$want_x" ]; then pass; else fail "setcap $*: xattr [$got_x], want [$want_x]"; fi
 }
 
 # Refused: nothing written, exit 1.
-expect_setcap 1 "$ERR
+on_fresh_f 1 "$ERR
 $(extra f cap_net_raw)" "" -- cap_net_raw+e f
-expect_setcap 1 "$ERR
+on_fresh_f 1 "$ERR
 $(extra f cap_chown)" "" -- "cap_chown=ep cap_chown-p" f
-expect_setcap 1 "$ERR
+on_fresh_f 1 "$ERR
 $(extra f cap_kill)" "" -- "cap_chown=ep cap_kill=e" f
-expect_setcap 1 "$ERR
+on_fresh_f 1 "$ERR
 $(missing f cap_setuid)" "" -- "cap_chown=ei cap_setuid=p" f
-expect_setcap 1 "$ERR
+on_fresh_f 1 "$ERR
 $(extra f cap_kill)
 $(missing f cap_setuid)" "" -- "cap_chown=ep cap_kill=e cap_setuid=p" f
-expect_setcap 1 "$ERR
+on_fresh_f 1 "$ERR
 $(extra f 63)" "" -- 63+e f
 # "=e": every capability effective, none granted; the list is cut.
 all=$(($(cat /proc/sys/kernel/cap_last_cap) + 1))
-[ "$all" -eq 41 ] && expect_setcap 1 "$ERR
+[ "$all" -eq 41 ] && on_fresh_f 1 "$ERR
 $(extra f "cap_chown,cap_dac_override,cap_dac_read_search,cap_fowner and 37 more")" "" -- =e f
 # -q silences neither 2.76's lines nor, on a refusal, ours.
-expect_setcap 1 "$ERR
+on_fresh_f 1 "$ERR
 $(extra f cap_net_raw)" "" -- -q cap_net_raw+e f
 # A namespaced capability is checked the same way.
-expect_setcap 1 "$ERR
+on_fresh_f 1 "$ERR
 $(extra f cap_net_raw)" "" -- -n 1000 cap_net_raw+e f
 # From stdin too.
 rm -f f; touch f
 printf 'cap_net_raw+e\n' | run_ours "$S" -q - f >out 2>err; rc=$?
-n=$((n + 1))
 [ "$rc" = 1 ] && [ ! -s out ] && [ "$(cat err)" = "$ERR
 $(extra f cap_net_raw)" ] && [ -z "$(xattr_hex f)" ] ||
 	{ fail "stdin cap_net_raw+e: $rc [$(cat err)] [$(xattr_hex f)]"; }
 
 # The walk's first mismatch is a P | I bit without E: no lines from the
 # check; cap_set_file refuses, -f or not.
-expect_setcap 1 "$INVALID" "" -- "cap_chown=p cap_setuid+ei" f
-expect_setcap 1 "$INVALID" "" -- -f "cap_chown=p cap_setuid+ei" f
+on_fresh_f 1 "$INVALID" "" -- "cap_chown=p cap_setuid+ei" f
+on_fresh_f 1 "$INVALID" "" -- -f "cap_chown=p cap_setuid+ei" f
 # -f cannot write what the library refuses either.
-expect_setcap 1 "$ERR
+on_fresh_f 1 "$ERR
 $(missing f cap_setuid)
 $INVALID" "" -- -f "cap_chown=ei cap_setuid=p" f
 
 # -f: written with 2.76's lines as a warning; E outside P | I is dropped.
 V2E=0x0100000200000000000000000000000000000000
-expect_setcap 0 "$ERR
+on_fresh_f 0 "$ERR
 $(forced f cap_net_raw)" $V2E -- -f cap_net_raw+e f
-expect_setcap 0 "$ERR
+on_fresh_f 0 "$ERR
 $(forced f cap_chown)" $V2E -- -f "cap_chown=ep cap_chown-p" f
-expect_setcap 0 "$ERR
+on_fresh_f 0 "$ERR
 $(forced f cap_kill)" 0x0100000201000000000000000000000000000000 -- -f "cap_chown=ep cap_kill=e" f
-expect_setcap 0 "$ERR" $V2E -- -q -f cap_net_raw+e f
+on_fresh_f 0 "$ERR" $V2E -- -q -f cap_net_raw+e f
 # A dropped E bit is not stored, so no "above this kernel" warning for it.
-expect_setcap 0 "$ERR
+on_fresh_f 0 "$ERR
 $(forced f 63)" $V2E -- -f 63+e f
-expect_setcap 0 "$ERR
+on_fresh_f 0 "$ERR
 $(forced f cap_net_raw)" 0x0100000300000000000000000000000000000000e8030000 -- -f -n 1000 cap_net_raw+e f
 
 # Sets that are fine: no lines at all.
-expect_setcap 0 "" 0x0100000200200000000000000000000000000000 -- cap_net_raw=ep f
-expect_setcap 0 "" 0x0000000200200000000000000000000000000000 -- cap_net_raw=p f
-expect_setcap 0 "" 0x0100000201000000010000000000000000000000 -- "cap_chown=eip" f
-expect_setcap 0 "" 0x0000000200000000000000000000000000000000 -- = f
+on_fresh_f 0 "" 0x0100000200200000000000000000000000000000 -- cap_net_raw=ep f
+on_fresh_f 0 "" 0x0000000200200000000000000000000000000000 -- cap_net_raw=p f
+on_fresh_f 0 "" 0x0100000201000000010000000000000000000000 -- "cap_chown=eip" f
+on_fresh_f 0 "" 0x0000000200000000000000000000000000000000 -- = f
 
 # -v compares and never checks: E alone differs from a file without caps.
 rm -f f; touch f
 run_ours "$S" -v cap_net_raw+e f >out 2>err; rc=$?
-n=$((n + 1))
 [ "$rc" = 1 ] && [ "$(cat out)" = "f differs in [e]" ] && [ ! -s err ] ||
 	{ fail "-v cap_net_raw+e: $rc [$(cat out)] [$(cat err)]"; }
 
@@ -129,7 +120,6 @@ rm -f f g h; touch f g h
 setfattr -n security.capability -v $V2E f
 setfattr -n security.capability -v $V2E h
 run_ours "$S" -r f cap_net_raw+e g -r h >out 2>err; rc=$?
-n=$((n + 1))
 [ "$rc" = 1 ] && [ "$(cat err)" = "$ERR
 $(extra g cap_net_raw)" ] && [ -z "$(xattr_hex f)" ] && [ -z "$(xattr_hex g)" ] &&
 	[ "$(xattr_hex h)" = $V2E ] ||
@@ -141,10 +131,9 @@ rm -f f; touch f; chmod 666 f; chmod 755 "$T"
 for caps in cap_net_raw+e "cap_chown=ep cap_kill=p"; do
 	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		"$S" "$caps" f 2>&1); rc=$?
-	n=$((n + 1))
 	[ "$rc" = 1 ] && [ "$out" = "unable to set CAP_SETFCAP effective capability: Operation not permitted
 setcap: writing file capabilities needs CAP_SETFCAP in the permitted set: run setcap as root" ] ||
 		{ fail "as nobody, $caps: $rc [$out]"; }
 done
 
-finish "$n effective-flag cases as libcap 2.76"
+finish "effective-flag cases as libcap 2.76"
