@@ -123,6 +123,12 @@ struct sample {
 	uint64_t cred;		/* the credential checked (a kernel pointer) */
 	uint64_t target_ns;	/* the user namespace checked against */
 	uint64_t capable_ns;	/* where it was granted; 0 when refused */
+	/*
+	 * Identical checks right after this one in the same buffer, made
+	 * one sample by tracer_drain(), and the time of the last of them
+	 * (when more > 0): a tight loop is counted without a record each.
+	 */
+	uint64_t more, last;
 };
 
 /* What the ring buffer said besides samples. */
@@ -153,7 +159,7 @@ struct tracer;
  * writing into one ring buffer. NULL after a message naming what failed.
  */
 struct tracer *tracer_open(const struct source *src, pid_t pid,
-			   int whole_process, FILE *err);
+			   int whole_process);
 /*
  * Waits up to timeout_ms for data, reads every buffer, and calls fn for
  * each record old enough that no CPU can still add an older one, in time

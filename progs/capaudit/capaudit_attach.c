@@ -269,7 +269,7 @@ int attach_run(pid_t pid, unsigned long long duration,
 		return 1;
 	}
 	describe_target(dfd, pid, t);
-	tr = tracer_open(src, pid, 1, stderr);
+	tr = tracer_open(src, pid, 1);
 	if (tr == NULL) {
 		close(dfd);
 		tally_free(t);

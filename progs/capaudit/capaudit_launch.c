@@ -288,7 +288,7 @@ int launch_run(const struct launch *l, const struct source *src,
 	if (n == (ssize_t)sizeof(child)) {
 		tally_free(t);
 		tally_init(t, child, NULL);
-		tr = tracer_open(src, child, 0, stderr);
+		tr = tracer_open(src, child, 0);
 		if (tr != NULL) {
 			tracer_wake_on(tr, child);
 			tracer_calibrate(tr);

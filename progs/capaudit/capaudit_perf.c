@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -21,7 +22,24 @@
 
 #include "capaudit.h"
 
-#define DATA_PAGES 64		/* per ring buffer: 256 KiB with 4 KiB pages */
+/*
+ * Each CPU's buffer holds what the command checks while capaudit is not
+ * reading it; a record the kernel finds no room for is lost. A check
+ * takes 80 bytes and a tight loop makes about a million a second, so
+ * 8 MiB keeps a tenth of a second of them: a busy machine may leave
+ * capaudit that long without a CPU. The kernel wakes capaudit when a
+ * quarter is full (wakeup_watermark): a wake-up for every few thousand
+ * checks rather than for every few hundred. On many CPUs the buffers
+ * share RING_BUDGET, but none starts below RING_FLOOR; where the
+ * locked-memory limit refuses a buffer (perf_event_mlock_kb and
+ * RLIMIT_MEMLOCK bind a user without CAP_IPC_LOCK), each is halved, down
+ * to RING_MIN_PAGES: more records may then be lost, and are counted as
+ * lost.
+ */
+#define RING_MAX (8UL << 20)
+#define RING_BUDGET (64UL << 20)
+#define RING_FLOOR (1UL << 20)
+#define RING_MIN_PAGES 8UL
 
 struct ring {
 	int fd;
@@ -52,6 +70,7 @@ struct tracer {
 	size_t off, nrecs, recs_size, seq;
 	uint64_t seen;		/* the latest time stamp read by earlier drains */
 	int wake_fd;		/* a pidfd that ends the wait when its process ends, or -1 */
+	size_t page, ring_pages;	/* data pages of each new buffer, a power of two */
 	unsigned char tmp[65536];	/* a record that wraps the buffer */
 };
 
@@ -84,10 +103,10 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
  * first: this event also reports names, forks and exits. tid 0 opens
  * capaudit's own sentinel: disabled, not inherited, no side-band.
  */
-static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
+static int open_event(const struct tracer *t, int spec, pid_t tid, int cpu,
 		      int first)
 {
-	const struct event_spec *ev = &src->ev[spec];
+	const struct event_spec *ev = &t->src->ev[spec];
 	struct perf_event_attr a;
 
 	memset(&a, 0, sizeof(a));
@@ -96,7 +115,7 @@ static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
 	a.config = ev->config;
 	a.config1 = ev->config1;
 	a.sample_period = 1;
-	a.sample_type = sample_type_of(src);
+	a.sample_type = sample_type_of(t->src);
 	a.sample_regs_intr = ev->regs;
 	a.inherit = 1;
 	a.sample_id_all = 1;
@@ -116,33 +135,57 @@ static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
 		a.inherit = 0;
 		a.disabled = 1;
 	}
+	/* Only the event that maps a buffer sets its watermark. */
 	a.watermark = 1;
-	a.wakeup_watermark = (uint32_t)(DATA_PAGES * (size_t)sysconf(_SC_PAGESIZE) / 4);
+	a.wakeup_watermark = (uint32_t)(t->ring_pages * t->page / 4);
 	return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1,
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
 static int map_ring(struct tracer *t, int fd)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (t->ring_pages + 1) * t->page;
 	struct ring *r;
 	void *base;
 
 	if (grow((void **)&t->rings, &t->rings_size, t->nrings + 1,
 		 sizeof(*t->rings)) < 0)
 		return -1;
-	base = mmap(NULL, (DATA_PAGES + 1) * page, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return -1;
 	r = &t->rings[t->nrings++];
 	r->fd = fd;
 	r->hup = 0;
 	r->meta = base;
-	r->data = (unsigned char *)base + page;
-	r->size = DATA_PAGES * page;
-	r->map_len = (DATA_PAGES + 1) * page;
+	r->data = (unsigned char *)base + t->page;
+	r->size = t->ring_pages * t->page;
+	r->map_len = len;
 	return 0;
+}
+
+/* The largest power of two no greater than n (n >= 1). */
+static size_t floor_pow2(size_t n)
+{
+	size_t p = 1;
+
+	while (p <= n / 2)
+		p *= 2;
+	return p;
+}
+
+/* The size of the first buffer tried, in data pages (RING_MAX above). */
+static size_t ring_pages_for(size_t ncpu, size_t page)
+{
+	size_t bytes = RING_BUDGET / (ncpu ? ncpu : 1);
+
+	if (bytes > RING_MAX)
+		bytes = RING_MAX;
+	if (bytes < RING_FLOOR)
+		bytes = RING_FLOOR;
+	if (bytes / page < RING_MIN_PAGES)
+		return RING_MIN_PAGES;
+	return floor_pow2(bytes / page);
 }
 
 /* The threads to follow: pid itself, or every thread of the process. */
@@ -233,7 +276,7 @@ static int open_sentinels(struct tracer *t, int ncpu)
 	if (t->sentinels == NULL)
 		return -1;
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		int fd = open_event(t->src, 0, 0, cpu, 0);
+		int fd = open_event(t, 0, 0, cpu, 0);
 
 		if (fd < 0 && errno == ENODEV)
 			continue;
@@ -353,92 +396,172 @@ static int sort_ids(struct tracer *t)
 	return 0;
 }
 
-struct tracer *tracer_open(const struct source *src, pid_t pid,
-			   int whole_process, FILE *err)
+static struct tracer *tracer_new(const struct source *src)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	struct tracer *t = calloc(1, sizeof(*t));
-	size_t ntids = 0, i;
-	pid_t *tids;
-	int cpu, spec, opened = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
-	if (t == NULL) {
-		fprintf(err, "%s: %s\n", PROG, strerror(ENOMEM));
+	if (t == NULL)
 		return NULL;
-	}
 	t->src = src;
 	t->wake_fd = -1;
-	tids = list_threads(pid, whole_process, &ntids);
-	if (tids == NULL || ntids == 0) {
-		fprintf(err, "%s: process %ld: %s\n", PROG, (long)pid, strerror(errno));
-		free(tids);
-		tracer_close(t);
-		return NULL;
-	}
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		int cpu_ring = -1;
+	t->page = (size_t)sysconf(_SC_PAGESIZE);
+	t->ring_pages = ring_pages_for(ncpu > 0 ? (size_t)ncpu : 1, t->page);
+	return t;
+}
 
-		for (i = 0; i < ntids; i++) {
-			for (spec = 0; spec < src->nevents; spec++) {
-				int fd = open_event(src, spec, tids[i], cpu, spec == 0);
-
-				if (fd < 0 && errno == ENODEV)
-					break;	/* this CPU is offline */
-				if (fd < 0 && errno == ESRCH && whole_process && ntids > 1)
-					break;	/* that thread ended meanwhile */
-				if (fd < 0) {
-					fprintf(err, "%s: perf_event_open (pid %ld, cpu %d): %s\n",
-						PROG, (long)tids[i], cpu, strerror(errno));
-					goto fail;
-				}
-				if (add_fd(t, fd, spec) < 0) {
-					close(fd);
-					fprintf(err, "%s: perf event: %s\n", PROG, strerror(errno));
-					goto fail;
-				}
-				opened++;
-				/*
-				 * One ring for everything; the kernel refuses a
-				 * buffer of another CPU (EINVAL), and then each
-				 * CPU gets its own, merged by time when read.
-				 */
-				if (t->nrings > 0 &&
-				    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[0].fd) == 0)
-					continue;
-				if (cpu_ring >= 0 &&
-				    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, cpu_ring) == 0)
-					continue;
-				if (map_ring(t, fd) < 0) {
-					fprintf(err, "%s: mmap of the perf ring buffer: %s\n",
-						PROG, strerror(errno));
-					goto fail;
-				}
-				cpu_ring = fd;
-			}
+/*
+ * The first event on a CPU maps that CPU's buffer. A buffer the
+ * locked-memory limit refuses is tried again at half the size, with the
+ * event opened again: its watermark was set for the larger one.
+ */
+static int map_first(struct tracer *t, int *fd, int spec, pid_t tid, int cpu)
+{
+	while (map_ring(t, *fd) < 0) {
+		if ((errno != EPERM && errno != ENOMEM) ||
+		    t->ring_pages <= RING_MIN_PAGES) {
+			warn("mmap of the perf ring buffer");
+			return -1;
+		}
+		close(*fd);
+		t->ring_pages /= 2;
+		*fd = open_event(t, spec, tid, cpu, spec == 0);
+		if (*fd < 0) {
+			warn("perf_event_open (pid %ld, cpu %d)", (long)tid, cpu);
+			return -1;
 		}
 	}
-	free(tids);
-	if (opened == 0) {
-		fprintf(err, "%s: no CPU to open perf events on\n", PROG);
-		tracer_close(t);
+	return 0;
+}
+
+/*
+ * Writes fd's records where the others of its CPU go. One buffer for
+ * everything would do; the kernel refuses a buffer of another CPU
+ * (EINVAL), so each CPU gets its own, merged by time when read.
+ */
+static int share_ring(struct tracer *t, int *fd, int spec, pid_t tid, int cpu,
+		      int *cpu_ring)
+{
+	if (t->nrings > 0 &&
+	    ioctl(*fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[0].fd) == 0)
+		return 0;
+	if (*cpu_ring >= 0 && ioctl(*fd, PERF_EVENT_IOC_SET_OUTPUT, *cpu_ring) == 0)
+		return 0;
+	if (map_first(t, fd, spec, tid, cpu) < 0)
+		return -1;
+	*cpu_ring = *fd;
+	return 0;
+}
+
+/*
+ * Every spec's event for each thread on one CPU. 0, or -1 after a
+ * message; *opened counts the events kept.
+ */
+static int open_on_cpu(struct tracer *t, const pid_t *tids, size_t ntids,
+		       int whole_process, int cpu, int *opened)
+{
+	int cpu_ring = -1, spec;
+	size_t i;
+
+	for (i = 0; i < ntids; i++) {
+		for (spec = 0; spec < t->src->nevents; spec++) {
+			int fd = open_event(t, spec, tids[i], cpu, spec == 0);
+
+			if (fd < 0 && errno == ENODEV)
+				return 0;	/* this CPU is offline */
+			if (fd < 0 && errno == ESRCH && whole_process && ntids > 1)
+				break;	/* that thread ended meanwhile */
+			if (fd < 0) {
+				warn("perf_event_open (pid %ld, cpu %d)",
+				     (long)tids[i], cpu);
+				return -1;
+			}
+			if (share_ring(t, &fd, spec, tids[i], cpu, &cpu_ring) < 0) {
+				if (fd >= 0)
+					close(fd);
+				return -1;
+			}
+			if (add_fd(t, fd, spec) < 0) {
+				warn("perf event");
+				close(fd);
+				return -1;
+			}
+			(*opened)++;
+		}
+	}
+	return 0;
+}
+
+struct tracer *tracer_open(const struct source *src, pid_t pid,
+			   int whole_process)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	struct tracer *t = tracer_new(src);
+	size_t ntids = 0;
+	pid_t *tids;
+	int cpu, opened = 0;
+
+	if (t == NULL) {
+		warn(NULL);
 		return NULL;
+	}
+	tids = list_threads(pid, whole_process, &ntids);
+	if (tids == NULL || ntids == 0) {
+		warn("process %ld", (long)pid);
+		goto fail;
+	}
+	for (cpu = 0; cpu < ncpu; cpu++)
+		if (open_on_cpu(t, tids, ntids, whole_process, cpu, &opened) < 0)
+			goto fail;
+	if (opened == 0) {
+		warnx("no CPU to open perf events on");
+		goto fail;
 	}
 	if (open_sentinels(t, (int)ncpu) < 0) {
-		fprintf(err, "%s: perf_event_open (capaudit itself): %s\n",
-			PROG, strerror(errno));
-		tracer_close(t);
-		return NULL;
+		warn("perf_event_open (capaudit itself)");
+		goto fail;
 	}
 	if (sort_ids(t) < 0) {
-		fprintf(err, "%s: %s\n", PROG, strerror(errno));
-		tracer_close(t);
-		return NULL;
+		warn(NULL);
+		goto fail;
 	}
+	free(tids);
 	return t;
 fail:
 	free(tids);
 	tracer_close(t);
 	return NULL;
+}
+
+/*
+ * The same check again, by the same thread, with nothing between them in
+ * its buffer: last takes it (one more, and its time). Not across the
+ * horizon of this drain, so that what it releases (tracer_drain()) stays
+ * exactly what was read before it; and only whole checks, never half a
+ * kprobe pair. A new credential, namespace or result makes a new sample:
+ * an execve always brings a new credential, so a file's checks are never
+ * merged with those of the file run before it.
+ */
+static int merge_repeat(struct record *last, const struct record *r,
+			uint64_t horizon)
+{
+	const struct sample *a = &last->s, *b = &r->s;
+
+	if (last->kind != REC_SAMPLE || r->kind != REC_SAMPLE ||
+	    !(b->have_cap && b->have_ret) ||
+	    (a->time <= horizon && b->time > horizon))
+		return 0;
+	if (a->pid != b->pid || a->tid != b->tid || a->idx != b->idx ||
+	    a->have_cap != b->have_cap || a->have_ret != b->have_ret ||
+	    a->have_cred != b->have_cred || a->have_ns != b->have_ns ||
+	    a->have_capable_ns != b->have_capable_ns || a->cap != b->cap ||
+	    a->ret != b->ret || a->cred != b->cred ||
+	    a->target_ns != b->target_ns || a->capable_ns != b->capable_ns ||
+	    b->time < (a->more ? a->last : a->time))
+		return 0;
+	last->s.more++;
+	last->s.last = b->time;
+	return 1;
 }
 
 static int push_record(struct tracer *t, const struct record *r)
@@ -457,12 +580,16 @@ static int push_record(struct tracer *t, const struct record *r)
 	return 0;
 }
 
-/* Reads every complete record of one ring; the kernel may write on. */
-static int read_ring(struct tracer *t, struct ring *ring)
+/*
+ * Reads every complete record of one ring; the kernel may write on.
+ * A sample may join the one before it only when that one came from
+ * this ring in this read (mine).
+ */
+static int read_ring(struct tracer *t, struct ring *ring, uint64_t horizon)
 {
 	uint64_t head = __atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = ring->meta->data_tail;
-	int rc = 0;
+	int rc = 0, mine = 0;
 
 	while (tail < head) {
 		size_t off = (size_t)(tail & (ring->size - 1));
@@ -490,10 +617,15 @@ static int read_ring(struct tracer *t, struct ring *ring)
 			rec = t->tmp;
 		}
 		if (record_decode(rec, h.size, t->src, t->sorted_ids, t->sorted_idx,
-				  t->nfds, &r) == 0 && r.kind != REC_OTHER &&
-		    push_record(t, &r) < 0) {
+				  t->nfds, &r) < 0 || r.kind == REC_OTHER) {
+			record_release(&r);
+		} else if (mine && merge_repeat(&t->recs[t->nrecs - 1], &r, horizon)) {
+			/* counted in the sample before it */
+		} else if (push_record(t, &r) < 0) {
 			record_release(&r);
 			rc = -1;
+		} else {
+			mine = 1;
 		}
 		tail += h.size;
 	}
@@ -553,11 +685,15 @@ int tracer_drain(struct tracer *t, int timeout_ms,
 		t->off = t->nrecs = 0;	/* all delivered: start afresh */
 	before = t->nrecs;
 	for (i = 0; i < t->nrings; i++)
-		if (read_ring(t, &t->rings[i]) < 0)
+		if (read_ring(t, &t->rings[i], horizon) < 0)
 			rc = -1;
-	for (i = before; i < t->nrecs; i++)
-		if (t->recs[i].s.time > t->seen)
-			t->seen = t->recs[i].s.time;
+	for (i = before; i < t->nrecs; i++) {
+		const struct sample *s = &t->recs[i].s;
+		uint64_t latest = s->more ? s->last : s->time;
+
+		if (latest > t->seen)
+			t->seen = latest;
+	}
 	/*
 	 * Each CPU writes its own buffer, read one after the other: a record
 	 * missed by this drain was written after an earlier drain had read
@@ -580,7 +716,7 @@ void tracer_finish(struct tracer *t,
 	/* A loss at the very end is said in one more record (open_sentinels()). */
 	on_each_sentinel(t, one_check);
 	for (i = 0; i < t->nrings; i++)
-		read_ring(t, &t->rings[i]);
+		read_ring(t, &t->rings[i], UINT64_MAX);
 	records_release(t->recs + t->off, t->nrecs - t->off, UINT64_MAX, fn, arg);
 	t->off = t->nrecs = 0;
 }

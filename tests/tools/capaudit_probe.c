@@ -10,7 +10,8 @@
  * capaudit_probe --loop N FILE [--stop-parent]: a capability-heavy loop
  * for the benchmark and the lost-sample test: N chowns of FILE, to uid 1
  * and 2 in turn, each one a cap_chown check; with --stop-parent, the
- * parent (capaudit) is stopped meanwhile, so its ring buffer overflows.
+ * parent (capaudit) is stopped meanwhile and the loop keeps to one CPU,
+ * so one ring buffer takes every check unread.
  *
  * capaudit_probe --fork-race N BURST FILE: on CPU 0, N times: BURST
  * chowns of FILE (so the buffer of CPU 0 takes a while to read), then a
@@ -139,8 +140,18 @@ static int loop(long n, const char *file, int stop_parent)
 {
 	long i, refused = 0;
 
-	if (stop_parent)
+	if (stop_parent) {
+		cpu_set_t here;
+		int cpu = sched_getcpu();
+
+		/* One CPU, so one buffer takes every check. */
+		CPU_ZERO(&here);
+		if (cpu >= 0) {
+			CPU_SET(cpu, &here);
+			sched_setaffinity(0, sizeof(here), &here);
+		}
 		kill(getppid(), SIGSTOP);
+	}
 	for (i = 0; i < n; i++)
 		if (chown(file, (i & 1) ? 1 : 2, (gid_t)-1) < 0)
 			refused++;

@@ -326,6 +326,44 @@ START_TEST(records_wait_for_their_turn)
 }
 END_TEST
 
+/*
+ * A run of identical checks read as one sample (more: how many after the
+ * first) counts every one of them, the launcher's and the out-of-range
+ * ones included, and its credential's span ends at the last of them.
+ */
+START_TEST(merged_repeats_count_each_check)
+{
+	const struct row *r;
+	struct record rec;
+	struct tally t;
+
+	tally_init(&t, 500, NULL);
+	calibrate(&t, INIT_NS);
+	rec = check(500, CAP_SETUID, 0, CRED_A, INIT_NS);
+	rec.s.more = 2;		/* the launcher's, before the exec */
+	rec.s.last = rec.s.time + 2;
+	feed(&t, rec);
+	exec_file(&t, 500, "loop", "/opt/loop", 7);
+	rec = check(500, CAP_CHOWN, 0, CRED_B, INIT_NS);
+	rec.s.more = 499999;
+	rec.s.last = rec.s.time + 1000;
+	feed(&t, rec);
+	feed(&t, check(500, CAP_CHOWN, -1, CRED_B, INIT_NS));
+	rec = check(500, 64, 0, CRED_B, INIT_NS);	/* no such capability */
+	rec.s.more = 9;
+	rec.s.last = rec.s.time + 5;
+	feed(&t, rec);
+	ck_assert_int_eq(tally_finish(&t), 0);
+	ck_assert_uint_eq(t.launcher, 3);
+	ck_assert_uint_eq(t.out_of_range, 10);
+	r = row_of(&t, 500, CAP_CHOWN, CLASS_OWN);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->granted, 500000);
+	ck_assert_uint_eq(r->refused, 1);
+	tally_free(&t);
+}
+END_TEST
+
 static Suite *capaudit_suite(void)
 {
 	Suite *s = suite_create("capaudit_tally");
@@ -336,6 +374,7 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, unknown_namespace_decides_nothing);
 	tcase_add_test(tc, pairs_kprobe_entry_and_return);
 	tcase_add_test(tc, records_wait_for_their_turn);
+	tcase_add_test(tc, merged_repeats_count_each_check);
 	suite_add_tcase(s, tc);
 	return s;
 }
