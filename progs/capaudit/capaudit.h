@@ -194,6 +194,12 @@ int record_decode(const void *buf, size_t len, const struct source *src,
 		  const uint64_t *ids, const int *idx, size_t nids,
 		  struct record *r);
 void record_release(struct record *r);
+/*
+ * 1 and rec's time in *time when the sample rec (len bytes) is the
+ * sample prev again, byte for byte but for its time (same event, thread
+ * and data): it decodes the same, so it need not be decoded.
+ */
+int sample_again(const void *prev, const void *rec, size_t len, uint64_t *time);
 
 /*
  * The reordering behind tracer_drain(): sorts recs[0..n) by time (reading

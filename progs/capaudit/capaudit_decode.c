@@ -260,6 +260,22 @@ static int decode_mmap2(const unsigned char *p, size_t len, struct record *r)
 	return 0;
 }
 
+int sample_again(const void *prev, const void *rec, size_t len, uint64_t *time)
+{
+	const unsigned char *a = prev, *b = rec;
+	const size_t at = sizeof(struct perf_event_header) + 8 + 8;	/* id, pid/tid */
+	struct perf_event_header h;
+
+	if (len < at + 8)
+		return 0;
+	memcpy(&h, b, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE || memcmp(a, b, at) != 0 ||
+	    memcmp(a + at + 8, b + at + 8, len - at - 8) != 0)
+		return 0;
+	memcpy(time, b + at, 8);
+	return 1;
+}
+
 int record_decode(const void *buf, size_t len, const struct source *src,
 		  const uint64_t *ids, const int *idx, size_t nids,
 		  struct record *r)

@@ -72,6 +72,7 @@ struct tracer {
 	int wake_fd;		/* a pidfd that ends the wait when its process ends, or -1 */
 	size_t page, ring_pages;	/* data pages of each new buffer, a power of two */
 	unsigned char tmp[65536];	/* a record that wraps the buffer */
+	unsigned char run[256];		/* read_ring(): the latest sample of a run */
 };
 
 static uint64_t sample_type_of(const struct source *src)
@@ -542,26 +543,38 @@ fail:
  * an execve always brings a new credential, so a file's checks are never
  * merged with those of the file run before it.
  */
+static int extend_run(struct record *last, uint64_t time, uint64_t horizon)
+{
+	struct sample *a = &last->s;
+
+	if ((a->time <= horizon && time > horizon) ||
+	    time < (a->more ? a->last : a->time))
+		return 0;
+	a->more++;
+	a->last = time;
+	return 1;
+}
+
+/* A whole check, which a run may start with. */
+static int whole_check(const struct record *r)
+{
+	return r->kind == REC_SAMPLE && r->s.have_cap && r->s.have_ret;
+}
+
 static int merge_repeat(struct record *last, const struct record *r,
 			uint64_t horizon)
 {
 	const struct sample *a = &last->s, *b = &r->s;
 
-	if (last->kind != REC_SAMPLE || r->kind != REC_SAMPLE ||
-	    !(b->have_cap && b->have_ret) ||
-	    (a->time <= horizon && b->time > horizon))
+	if (!whole_check(last) || !whole_check(r))
 		return 0;
 	if (a->pid != b->pid || a->tid != b->tid || a->idx != b->idx ||
-	    a->have_cap != b->have_cap || a->have_ret != b->have_ret ||
 	    a->have_cred != b->have_cred || a->have_ns != b->have_ns ||
 	    a->have_capable_ns != b->have_capable_ns || a->cap != b->cap ||
 	    a->ret != b->ret || a->cred != b->cred ||
-	    a->target_ns != b->target_ns || a->capable_ns != b->capable_ns ||
-	    b->time < (a->more ? a->last : a->time))
+	    a->target_ns != b->target_ns || a->capable_ns != b->capable_ns)
 		return 0;
-	last->s.more++;
-	last->s.last = b->time;
-	return 1;
+	return extend_run(last, b->time, horizon);
 }
 
 static int push_record(struct tracer *t, const struct record *r)
@@ -583,12 +596,15 @@ static int push_record(struct tracer *t, const struct record *r)
 /*
  * Reads every complete record of one ring; the kernel may write on.
  * A sample may join the one before it only when that one came from
- * this ring in this read (mine).
+ * this ring in this read (mine). The bytes of the run's latest sample
+ * are kept (run_len of them): the same bytes again but for the time
+ * are the same check, known without decoding it.
  */
 static int read_ring(struct tracer *t, struct ring *ring, uint64_t horizon)
 {
 	uint64_t head = __atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = ring->meta->data_tail;
+	uint64_t tail = ring->meta->data_tail, time;
+	size_t run_len = 0;
 	int rc = 0, mine = 0;
 
 	while (tail < head) {
@@ -616,17 +632,31 @@ static int read_ring(struct tracer *t, struct ring *ring, uint64_t horizon)
 			memcpy(t->tmp + first, ring->data, h.size - first);
 			rec = t->tmp;
 		}
+		if (run_len == h.size && sample_again(t->run, rec, h.size, &time) &&
+		    extend_run(&t->recs[t->nrecs - 1], time, horizon)) {
+			tail += h.size;
+			continue;
+		}
 		if (record_decode(rec, h.size, t->src, t->sorted_ids, t->sorted_idx,
 				  t->nfds, &r) < 0 || r.kind == REC_OTHER) {
 			record_release(&r);
-		} else if (mine && merge_repeat(&t->recs[t->nrecs - 1], &r, horizon)) {
-			/* counted in the sample before it */
-		} else if (push_record(t, &r) < 0) {
-			record_release(&r);
-			rc = -1;
-		} else {
+			tail += h.size;
+			continue;
+		}
+		if (!(mine && merge_repeat(&t->recs[t->nrecs - 1], &r, horizon))) {
+			if (push_record(t, &r) < 0) {
+				record_release(&r);
+				rc = -1;
+				mine = 0;
+				run_len = 0;
+				tail += h.size;
+				continue;
+			}
 			mine = 1;
 		}
+		run_len = whole_check(&r) && h.size <= sizeof(t->run) ? h.size : 0;
+		if (run_len)
+			memcpy(t->run, rec, run_len);
 		tail += h.size;
 	}
 	__atomic_store_n(&ring->meta->data_tail, tail, __ATOMIC_RELEASE);

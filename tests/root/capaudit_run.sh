@@ -173,7 +173,16 @@ counted=$(awk '$1 == "cap_chown" { n += $2 } END { print n + 0 }' "$T/rep")
 echo "10000 checks with capaudit stopped: counted $counted, $(grep '^lost samples' "$T/rep")"
 [ "$counted" -eq 10000 ] && grep -qx 'lost samples: 0' "$T/rep" && [ ! -s "$T/err" ] ||
 	{ cat "$T/rep" "$T/err"; fail "10000 checks while capaudit was stopped: counted $counted"; }
-# 6a. Lost samples are counted and reported, never silent: stopped while
+# 6b. Checks that differ, one after the other, are each their own: 20000
+#     chowns and 20000 nice values in turn, then an exec of chown(1) in
+#     the same process; its one check is chown's, not the probe's.
+"$CA" --output="$T/rep" -- "$probe" --mix 20000 "$T/root/x" >"$T/out" 2>"$T/err" ||
+	fail "mixed loop run: $(cat "$T/err")"
+mix=$(awk '($1 == "cap_chown" || $1 == "cap_sys_nice") { print $1, $2, $3, $4, $6 }' "$T/rep" | sort | tr '\n' ';')
+[ "$mix" = "cap_chown 1 1 0 chown;cap_chown 20000 20000 0 capaudit_probe;cap_sys_nice 20000 20000 0 capaudit_probe;" ] &&
+	grep -qx 'lost samples: 0' "$T/rep" ||
+	{ cat "$T/rep"; fail "mixed checks: $mix"; }
+# 6c. Lost samples are counted and reported, never silent: stopped while
 #     the loop makes 300000 checks, more than any buffer holds (8 MiB).
 "$CA" --output="$T/rep" -- "$probe" --loop 300000 "$T/root/x" --stop-parent \
 	>"$T/out" 2>"$T/err" || fail "loop run: $(cat "$T/err")"
