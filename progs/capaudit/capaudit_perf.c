@@ -32,7 +32,7 @@
  * checks rather than for every few hundred. On many CPUs the buffers
  * share RING_BUDGET, but none starts below RING_FLOOR; where the
  * locked-memory limit refuses a buffer (perf_event_mlock_kb and
- * RLIMIT_MEMLOCK bind a user without CAP_IPC_LOCK), each is halved, down
+ * RLIMIT_MEMLOCK bind a user without CAP_IPC_LOCK), all are halved, down
  * to RING_MIN_PAGES: more records may then be lost, and are counted as
  * lost.
  */
@@ -397,42 +397,36 @@ static int sort_ids(struct tracer *t)
 	return 0;
 }
 
-static struct tracer *tracer_new(const struct source *src)
+static struct tracer *tracer_new(const struct source *src, size_t ring_pages)
 {
 	struct tracer *t = calloc(1, sizeof(*t));
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	if (t == NULL)
 		return NULL;
 	t->src = src;
 	t->wake_fd = -1;
 	t->page = (size_t)sysconf(_SC_PAGESIZE);
-	t->ring_pages = ring_pages_for(ncpu > 0 ? (size_t)ncpu : 1, t->page);
+	t->ring_pages = ring_pages;
 	return t;
 }
 
+/* What the steps of tracer_open() return besides 0 and -1 (said why). */
+#define SMALLER_RINGS 1
+
 /*
  * The first event on a CPU maps that CPU's buffer. A buffer the
- * locked-memory limit refuses is tried again at half the size, with the
- * event opened again: its watermark was set for the larger one.
+ * locked-memory limit refuses asks for smaller ones on every CPU: the
+ * limit is the user's, so a first CPU that kept shrinking alone would
+ * leave nothing for the others.
  */
-static int map_first(struct tracer *t, int *fd, int spec, pid_t tid, int cpu)
+static int map_first(struct tracer *t, int fd)
 {
-	while (map_ring(t, *fd) < 0) {
-		if ((errno != EPERM && errno != ENOMEM) ||
-		    t->ring_pages <= RING_MIN_PAGES) {
-			warn("mmap of the perf ring buffer");
-			return -1;
-		}
-		close(*fd);
-		t->ring_pages /= 2;
-		*fd = open_event(t, spec, tid, cpu, spec == 0);
-		if (*fd < 0) {
-			warn("perf_event_open (pid %ld, cpu %d)", (long)tid, cpu);
-			return -1;
-		}
-	}
-	return 0;
+	if (map_ring(t, fd) == 0)
+		return 0;
+	if ((errno == EPERM || errno == ENOMEM) && t->ring_pages > RING_MIN_PAGES)
+		return SMALLER_RINGS;
+	warn("mmap of the perf ring buffer");
+	return -1;
 }
 
 /*
@@ -440,28 +434,29 @@ static int map_first(struct tracer *t, int *fd, int spec, pid_t tid, int cpu)
  * everything would do; the kernel refuses a buffer of another CPU
  * (EINVAL), so each CPU gets its own, merged by time when read.
  */
-static int share_ring(struct tracer *t, int *fd, int spec, pid_t tid, int cpu,
-		      int *cpu_ring)
+static int share_ring(struct tracer *t, int fd, int *cpu_ring)
 {
+	int rc;
+
 	if (t->nrings > 0 &&
-	    ioctl(*fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[0].fd) == 0)
+	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[0].fd) == 0)
 		return 0;
-	if (*cpu_ring >= 0 && ioctl(*fd, PERF_EVENT_IOC_SET_OUTPUT, *cpu_ring) == 0)
+	if (*cpu_ring >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *cpu_ring) == 0)
 		return 0;
-	if (map_first(t, fd, spec, tid, cpu) < 0)
-		return -1;
-	*cpu_ring = *fd;
-	return 0;
+	rc = map_first(t, fd);
+	if (rc == 0)
+		*cpu_ring = fd;
+	return rc;
 }
 
 /*
- * Every spec's event for each thread on one CPU. 0, or -1 after a
- * message; *opened counts the events kept.
+ * Every spec's event for each thread on one CPU. 0, SMALLER_RINGS, or
+ * -1 after a message; *opened counts the events kept.
  */
 static int open_on_cpu(struct tracer *t, const pid_t *tids, size_t ntids,
 		       int whole_process, int cpu, int *opened)
 {
-	int cpu_ring = -1, spec;
+	int cpu_ring = -1, spec, rc;
 	size_t i;
 
 	for (i = 0; i < ntids; i++) {
@@ -477,10 +472,9 @@ static int open_on_cpu(struct tracer *t, const pid_t *tids, size_t ntids,
 				     (long)tids[i], cpu);
 				return -1;
 			}
-			if (share_ring(t, &fd, spec, tids[i], cpu, &cpu_ring) < 0) {
-				if (fd >= 0)
-					close(fd);
-				return -1;
+			if ((rc = share_ring(t, fd, &cpu_ring)) != 0) {
+				close(fd);
+				return rc;
 			}
 			if (add_fd(t, fd, spec) < 0) {
 				warn("perf event");
@@ -493,45 +487,63 @@ static int open_on_cpu(struct tracer *t, const pid_t *tids, size_t ntids,
 	return 0;
 }
 
+/* Every event of every thread on every CPU: 0, SMALLER_RINGS, or -1 after a message. */
+static int open_all(struct tracer *t, const pid_t *tids, size_t ntids,
+		    int whole_process, long ncpu)
+{
+	int cpu, opened = 0, rc;
+
+	for (cpu = 0; cpu < ncpu; cpu++)
+		if ((rc = open_on_cpu(t, tids, ntids, whole_process, cpu, &opened)) != 0)
+			return rc;
+	if (opened == 0) {
+		warnx("no CPU to open perf events on");
+		return -1;
+	}
+	if (open_sentinels(t, (int)ncpu) < 0) {
+		warn("perf_event_open (capaudit itself)");
+		return -1;
+	}
+	if (sort_ids(t) < 0) {
+		warn(NULL);
+		return -1;
+	}
+	return 0;
+}
+
 struct tracer *tracer_open(const struct source *src, pid_t pid,
 			   int whole_process)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	struct tracer *t = tracer_new(src);
+	size_t pages = ring_pages_for(ncpu > 0 ? (size_t)ncpu : 1,
+				      (size_t)sysconf(_SC_PAGESIZE));
+	struct tracer *t = NULL;
 	size_t ntids = 0;
 	pid_t *tids;
-	int cpu, opened = 0;
+	int rc;
 
-	if (t == NULL) {
-		warn(NULL);
-		return NULL;
-	}
 	tids = list_threads(pid, whole_process, &ntids);
 	if (tids == NULL || ntids == 0) {
 		warn("process %ld", (long)pid);
-		goto fail;
+		free(tids);
+		return NULL;
 	}
-	for (cpu = 0; cpu < ncpu; cpu++)
-		if (open_on_cpu(t, tids, ntids, whole_process, cpu, &opened) < 0)
-			goto fail;
-	if (opened == 0) {
-		warnx("no CPU to open perf events on");
-		goto fail;
-	}
-	if (open_sentinels(t, (int)ncpu) < 0) {
-		warn("perf_event_open (capaudit itself)");
-		goto fail;
-	}
-	if (sort_ids(t) < 0) {
-		warn(NULL);
-		goto fail;
+	/* Everything again with buffers half the size, until they fit. */
+	for (rc = SMALLER_RINGS; rc == SMALLER_RINGS; pages /= 2) {
+		tracer_close(t);
+		t = tracer_new(src, pages);
+		if (t == NULL) {
+			warn(NULL);
+			break;
+		}
+		rc = open_all(t, tids, ntids, whole_process, ncpu);
 	}
 	free(tids);
+	if (rc != 0) {
+		tracer_close(t);
+		return NULL;
+	}
 	return t;
-fail:
-	free(tids);
-	tracer_close(t);
-	return NULL;
 }
 
 /*
