@@ -72,7 +72,7 @@ struct tracer {
 	int wake_fd;		/* a pidfd that ends the wait when its process ends, or -1 */
 	size_t page, ring_pages;	/* data pages of each new buffer, a power of two */
 	unsigned char tmp[65536];	/* a record that wraps the buffer */
-	unsigned char run[256];		/* read_ring(): the latest sample of a run */
+	unsigned char run[256];		/* take_record(): the latest sample of a run */
 };
 
 static uint64_t sample_type_of(const struct source *src)
@@ -546,49 +546,6 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 	return t;
 }
 
-/*
- * The same check again, by the same thread, with nothing between them in
- * its buffer: last takes it (one more, and its time). Not across the
- * horizon of this drain, so that what it releases (tracer_drain()) stays
- * exactly what was read before it; and only whole checks, never half a
- * kprobe pair. A new credential, namespace or result makes a new sample:
- * an execve always brings a new credential, so a file's checks are never
- * merged with those of the file run before it.
- */
-static int extend_run(struct record *last, uint64_t time, uint64_t horizon)
-{
-	struct sample *a = &last->s;
-
-	if ((a->time <= horizon && time > horizon) ||
-	    time < (a->more ? a->last : a->time))
-		return 0;
-	a->more++;
-	a->last = time;
-	return 1;
-}
-
-/* A whole check, which a run may start with. */
-static int whole_check(const struct record *r)
-{
-	return r->kind == REC_SAMPLE && r->s.have_cap && r->s.have_ret;
-}
-
-static int merge_repeat(struct record *last, const struct record *r,
-			uint64_t horizon)
-{
-	const struct sample *a = &last->s, *b = &r->s;
-
-	if (!whole_check(last) || !whole_check(r))
-		return 0;
-	if (a->pid != b->pid || a->tid != b->tid || a->idx != b->idx ||
-	    a->have_cred != b->have_cred || a->have_ns != b->have_ns ||
-	    a->have_capable_ns != b->have_capable_ns || a->cap != b->cap ||
-	    a->ret != b->ret || a->cred != b->cred ||
-	    a->target_ns != b->target_ns || a->capable_ns != b->capable_ns)
-		return 0;
-	return extend_run(last, b->time, horizon);
-}
-
 static int push_record(struct tracer *t, const struct record *r)
 {
 	/* Delivered ones make room before the array grows. */
@@ -606,70 +563,88 @@ static int push_record(struct tracer *t, const struct record *r)
 }
 
 /*
- * Reads every complete record of one ring; the kernel may write on.
- * A sample may join the one before it only when that one came from
- * this ring in this read (mine). The bytes of the run's latest sample
- * are kept (run_len of them): the same bytes again but for the time
- * are the same check, known without decoding it.
+ * The record at tail, whole: in place, or copied into t->tmp when it
+ * wraps around the end of the buffer; its size in *size. NULL when its
+ * header cannot be one (never loop on it).
  */
+static const unsigned char *record_at(struct tracer *t, const struct ring *ring,
+				      uint64_t tail, uint64_t head, size_t *size)
+{
+	size_t off = (size_t)(tail & (ring->size - 1));
+	struct perf_event_header h;
+	size_t first = ring->size - off;
+
+	if (sizeof(h) <= first) {
+		memcpy(&h, ring->data + off, sizeof(h));
+	} else {
+		memcpy(&h, ring->data + off, first);
+		memcpy((unsigned char *)&h + first, ring->data, sizeof(h) - first);
+	}
+	if (h.size < sizeof(h) || h.size > head - tail)
+		return NULL;
+	*size = h.size;
+	if (h.size <= first)
+		return ring->data + off;
+	memcpy(t->tmp, ring->data + off, first);
+	memcpy(t->tmp + first, ring->data, h.size - first);
+	return t->tmp;
+}
+
+/*
+ * What read_ring() knows of the last record it kept: a sample may join
+ * it only when it came from this ring in this read (mine). The bytes of
+ * a run's latest sample are kept (len of them): the same bytes again but
+ * for the time are the same check, known without decoding it.
+ */
+struct run_state {
+	int mine;
+	size_t len;
+};
+
+/* One record: added to the run before it, left out, or kept. -1: ENOMEM. */
+static int take_record(struct tracer *t, const unsigned char *rec, size_t size,
+		       uint64_t horizon, struct run_state *run)
+{
+	struct record r;
+	uint64_t time;
+
+	if (run->len == size && sample_again(t->run, rec, size, &time) &&
+	    record_extend_run(&t->recs[t->nrecs - 1], time, horizon))
+		return 0;
+	if (record_decode(rec, size, t->src, t->sorted_ids, t->sorted_idx,
+			  t->nfds, &r) < 0 || r.kind == REC_OTHER) {
+		record_release(&r);
+		return 0;
+	}
+	if (!(run->mine && record_merge_repeat(&t->recs[t->nrecs - 1], &r, horizon))) {
+		if (push_record(t, &r) < 0) {
+			record_release(&r);
+			run->mine = 0;
+			run->len = 0;
+			return -1;
+		}
+		run->mine = 1;
+	}
+	run->len = record_whole_check(&r) && size <= sizeof(t->run) ? size : 0;
+	if (run->len)
+		memcpy(t->run, rec, run->len);
+	return 0;
+}
+
+/* Reads every complete record of one ring; the kernel may write on. */
 static int read_ring(struct tracer *t, struct ring *ring, uint64_t horizon)
 {
 	uint64_t head = __atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = ring->meta->data_tail, time;
-	size_t run_len = 0;
-	int rc = 0, mine = 0;
+	uint64_t tail = ring->meta->data_tail;
+	struct run_state run = { 0, 0 };
+	const unsigned char *rec;
+	size_t size;
+	int rc = 0;
 
-	while (tail < head) {
-		size_t off = (size_t)(tail & (ring->size - 1));
-		struct perf_event_header h;
-		const unsigned char *rec;
-		struct record r;
-
-		if (off + sizeof(h) <= ring->size) {
-			memcpy(&h, ring->data + off, sizeof(h));
-		} else {
-			size_t first = ring->size - off;
-
-			memcpy(&h, ring->data + off, first);
-			memcpy((unsigned char *)&h + first, ring->data, sizeof(h) - first);
-		}
-		if (h.size < sizeof(h) || h.size > head - tail)
-			break;	/* cannot happen; never loop on it */
-		if (off + h.size <= ring->size) {
-			rec = ring->data + off;
-		} else {
-			size_t first = ring->size - off;
-
-			memcpy(t->tmp, ring->data + off, first);
-			memcpy(t->tmp + first, ring->data, h.size - first);
-			rec = t->tmp;
-		}
-		if (run_len == h.size && sample_again(t->run, rec, h.size, &time) &&
-		    extend_run(&t->recs[t->nrecs - 1], time, horizon)) {
-			tail += h.size;
-			continue;
-		}
-		if (record_decode(rec, h.size, t->src, t->sorted_ids, t->sorted_idx,
-				  t->nfds, &r) < 0 || r.kind == REC_OTHER) {
-			record_release(&r);
-			tail += h.size;
-			continue;
-		}
-		if (!(mine && merge_repeat(&t->recs[t->nrecs - 1], &r, horizon))) {
-			if (push_record(t, &r) < 0) {
-				record_release(&r);
-				rc = -1;
-				mine = 0;
-				run_len = 0;
-				tail += h.size;
-				continue;
-			}
-			mine = 1;
-		}
-		run_len = whole_check(&r) && h.size <= sizeof(t->run) ? h.size : 0;
-		if (run_len)
-			memcpy(t->run, rec, run_len);
-		tail += h.size;
+	while (tail < head && (rec = record_at(t, ring, tail, head, &size)) != NULL) {
+		if (take_record(t, rec, size, horizon, &run) < 0)
+			rc = -1;
+		tail += size;
 	}
 	__atomic_store_n(&ring->meta->data_tail, tail, __ATOMIC_RELEASE);
 	return rc;
