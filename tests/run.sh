@@ -9,7 +9,9 @@
 #   TIERS="unit cli" sh run.sh   runs only those tiers (default: unit cli root)
 #   VALGRIND=1 sh run.sh   runs unit suites under valgrind memcheck (Check in
 #                          no-fork mode) and exports VALGRIND_CMD, which
-#                          suites put before our tools via run_ours
+#                          suites put before our tools via run_ours; without
+#                          TESTS, only the shell suites suites.conf lists
+#                          under "valgrind"
 #   JOBS=N sh run.sh       runs up to N suites at a time (default: twice the
 #                          number of CPUs; JOBS=1 runs them one by one)
 #   SUITE_TIMEOUT=S sh run.sh  fails a suite still running after S seconds
@@ -22,7 +24,10 @@
 #                 background while other suites run, then runs the unit and
 #                 cli tiers there (the root tier is left to the plain pass,
 #                 whose binaries get file capabilities)
-#       valgrind  the plain build's unit and cli tiers under valgrind
+#       valgrind  the plain build's unit tier and the cli suites
+#                 tests/suites.conf lists under "valgrind" (the libraries'),
+#                 under valgrind; any "==PID==" report in a valgrind log
+#                 fails the suite, whatever its own checks said
 #     All passes share one pool of JOBS; each prints its verdicts and its
 #     "suites:" line in turn, and appends "passed failed skipped" to
 #     $TEST_SUMMARY when that is set. TESTS and TIERS apply to every pass.
@@ -59,7 +64,7 @@ JOBS=${JOBS:-$((2 * cpus))}
 # libc6-dbg's) is a seventh of each start. Errors are found all the same;
 # a report's frames name the function an inlined one was expanded into,
 # with the file and line of the inlined code.
-VALGRIND_ARGS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --read-inline-info=no --trace-children=yes --trace-children-skip-by-arg=*vg-untraced-foreign*"
+VALGRIND_ARGS="-q --vgdb=no --suppressions=$TOP/tests/valgrind.supp --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --read-inline-info=no --trace-children=yes --trace-children-skip-by-arg=*vg-untraced-foreign*"
 # Our builds (the sanitizer pass's) run with -j of their own: make does not
 # hand its job server to this script, so drop it from MAKEFLAGS (keeping
 # the variables given to make, such as CC=clang).
@@ -71,7 +76,7 @@ export MAKEFLAGS
 conf() {	# KEY: every suite the lines "KEY: ..." name
 	sed -n "s/^$1:[[:space:]]*//p" "$CONF" | tr -s ' \t\n' '   '
 }
-alone=$(conf alone) novalgrind=$(conf novalgrind) once=$(conf once) first=$(conf first)
+alone=$(conf alone) valgrind=$(conf valgrind) once=$(conf once) first=$(conf first)
 privatetmp=$(conf privatetmp)
 can_unshare=
 [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null && can_unshare=1
@@ -92,7 +97,7 @@ chain_of() {	# SUITE: the chain naming it, if any
 # A name in suites.conf that is no suite (renamed, say) would silently lose
 # its rule: that is a failure of the run.
 stale=
-for s in $alone $novalgrind $once $first $privatetmp $(for c in $chains; do eval "echo \$chain_$c"; done); do
+for s in $alone $valgrind $once $first $privatetmp $(for c in $chains; do eval "echo \$chain_$c"; done); do
 	case $s in
 	unit/*) [ -f "$s.c" ] ;;
 	*) [ -f "$s" ] ;;
@@ -173,8 +178,9 @@ for p in $(seq 1 $np); do
 	for s in $suites; do
 		ne=$((ne + 1))
 		eval "e${ne}_pass=$p e${ne}_suite=\$s e${ne}_rc= e${ne}_why="
-		if [ "$vg" = 1 ] && listed "$s" "$novalgrind"; then
-			eval "e${ne}_why='runs none of our code under valgrind (tests/suites.conf: novalgrind)'"
+		if [ "$vg" = 1 ] && [ -z "${TESTS:-}" ] && [ "${s%%/*}" != unit ] &&
+		   ! listed "$s" "$valgrind"; then
+			eval "e${ne}_why='programs are checked under ASan+UBSan; valgrind runs the unit tier and the libraries suites (tests/suites.conf: valgrind)'"
 		elif [ "$p" -ne "$first_pass" ] && listed "$s" "$once"; then
 			eval "e${ne}_why='the same run in every pass; run in the first (tests/suites.conf: once)'"
 		fi
@@ -320,6 +326,16 @@ run_entry() {
 	times >"$work/times.$ek"
 	cpu0=$(cpu_children "$work/times.$ek")
 	ptmp=
+	vgdir=
+	if [ -n "${VALGRIND_CMD:-}" ]; then
+		# Each valgrind process (forked children too: %p) writes to a
+		# file of its own, and any report fails the suite, whatever
+		# the suite did with the exit status or stderr it saw.
+		vgdir=$log.vg
+		rm -rf "$vgdir" && mkdir -p "$vgdir" && chmod 1777 "$vgdir"
+		VALGRIND_CMD="valgrind $VALGRIND_ARGS --log-file=$vgdir/%p.log"
+		export VALGRIND_CMD
+	fi
 	case $s in
 	unit/*)
 		# VALGRIND_CMD is a command line: split into words on purpose.
@@ -343,6 +359,18 @@ run_entry() {
 	rc=$?
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "run.sh: timed out after $SUITE_TIMEOUT s (exit $rc)" >>"$log"
+	fi
+	# Errors and leaks are the "==PID==" lines; "--PID--" lines are
+	# valgrind's own warnings (a system call it does not know, which our
+	# code then sees fail with ENOSYS and handles).
+	if [ -n "$vgdir" ]; then
+		if grep -rqE '^==[0-9]+== ' "$vgdir" 2>/dev/null; then
+			echo "run.sh: valgrind reported errors (files in $vgdir):" >>"$log"
+			grep -rhE '^==[0-9]+== ' "$vgdir" | head -n 200 >>"$log"
+			rc=1
+		else
+			rm -rf "$vgdir"
+		fi
 	fi
 	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"
 	times >"$work/times.$ek"
