@@ -72,6 +72,9 @@ MAKEFLAGS=$(printf ' %s \n' "${MAKEFLAGS:-}" |
 	sed -e 's/ --jobserver-[a-z]*=[^ ]*//g' -e 's/ -j[0-9]*//g' -e 's/^ *//' -e 's/ *$//')
 export MAKEFLAGS
 
+# The caller's sanitizer options, to which each suite's log_path is added.
+san_asan=${ASAN_OPTIONS:-} san_ubsan=${UBSAN_OPTIONS:-}
+
 # --- tests/suites.conf ----------------------------------------------------
 conf() {	# KEY: every suite the lines "KEY: ..." name
 	sed -n "s/^$1:[[:space:]]*//p" "$CONF" | tr -s ' \t\n' '   '
@@ -336,6 +339,16 @@ run_entry() {
 		VALGRIND_CMD="valgrind $VALGRIND_ARGS --log-file=$vgdir/%p.log"
 		export VALGRIND_CMD
 	fi
+	sandir=
+	if [ -n "${SANITIZE:-}" ]; then
+		# The same for the sanitizers: a leak report at exit (exit 23)
+		# or an error in a process whose status the suite ignores.
+		sandir=$log.san
+		rm -rf "$sandir" && mkdir -p "$sandir" && chmod 1777 "$sandir"
+		ASAN_OPTIONS="${san_asan}${san_asan:+:}log_path=$sandir/asan"
+		UBSAN_OPTIONS="${san_ubsan}${san_ubsan:+:}log_path=$sandir/ubsan"
+		export ASAN_OPTIONS UBSAN_OPTIONS
+	fi
 	case $s in
 	unit/*)
 		# VALGRIND_CMD is a command line: split into words on purpose.
@@ -370,6 +383,15 @@ run_entry() {
 			rc=1
 		else
 			rm -rf "$vgdir"
+		fi
+	fi
+	if [ -n "$sandir" ]; then
+		if [ -n "$(find "$sandir" -type f 2>/dev/null | head -n 1)" ]; then
+			echo "run.sh: a sanitizer reported errors (files in $sandir):" >>"$log"
+			find "$sandir" -type f -exec cat {} + | head -n 200 >>"$log"
+			rc=1
+		else
+			rm -rf "$sandir"
 		fi
 	fi
 	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"

@@ -4,7 +4,8 @@
 # run.sh: a skip after a counted failure is a failure; a checked clean-up
 # that fails (a host setting not put back) fails a suite that passed or
 # skipped; run.sh fails a suite that outlives SUITE_TIMEOUT, with its log,
-# instead of waiting for it.
+# instead of waiting for it, and one in whose processes valgrind or a
+# sanitizer found an error, whatever the suite's own checks said.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind"
@@ -98,6 +99,23 @@ if command -v valgrind >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
 	grep -q "definitely lost" "$T/run3.out" || fail "the leak report is not shown"
 	grep -q "^FAIL: $T/vg_warn.sh" "$T/run3.out" &&
 		{ fail "valgrind's warning about a system call failed a suite"; sed 's/^/    /' "$T/run3.out"; }
+fi
+# The sanitizer pass likewise: LeakSanitizer's report at exit (status 23)
+# fails the suite that ignored the status.
+if command -v cc >/dev/null 2>&1 &&
+   printf 'int main(void) { return 0; }\n' | cc -fsanitize=address -x c -o "$T/asan_ok" - 2>/dev/null; then
+	printf '%s\n' '#include <stdlib.h>' \
+		'int main(void) { char *volatile p = malloc(40); p[0] = 1; p = NULL; return 0; }' \
+		>"$T/aleak.c"
+	cc -O0 -fsanitize=address -o "$T/aleak" "$T/aleak.c" || fail "cannot build the ASan leak"
+	suite san_leak "'$T/aleak' >/dev/null 2>&1; ok ran; finish"
+	suite san_clean "'$T/asan_ok'; ok ran; finish"
+	SANITIZE=address TESTS="$T/san_leak.sh $T/san_clean.sh" LOGDIR="$T/sanlogs" TEST_SUMMARY= \
+		sh "$TESTS_DIR/run.sh" >"$T/run4.out" 2>&1
+	grep -q "^FAIL: $T/san_leak.sh (exit 1" "$T/run4.out" ||
+		{ fail "a suite whose program leaks passes under ASan"; sed 's/^/    /' "$T/run4.out"; }
+	grep -q "^PASS: $T/san_clean.sh" "$T/run4.out" ||
+		{ fail "a clean program fails under ASan"; sed 's/^/    /' "$T/run4.out"; }
 fi
 # The unit suites' marker for a foreign child (check_run.h) is the one
 # run.sh's valgrind skips: were they to drift, every shell a suite reads
