@@ -15,7 +15,8 @@
 #   JOBS=N sh run.sh       runs up to N suites at a time (default: twice the
 #                          number of CPUs; JOBS=1 runs them one by one)
 #   SUITE_TIMEOUT=S sh run.sh  fails a suite still running after S seconds
-#                          (default 900)
+#                          (default 300: the slowest suite takes a
+#                          minute on a loaded two-core machine)
 #   PASSES="plain sanitize valgrind" sh run.sh   what "make test" runs:
 #       plain     the build the environment names (BUILD, SANITIZE,
 #                 VALGRIND), as without PASSES
@@ -181,7 +182,8 @@ for p in $(seq 1 $np); do
 	for s in $suites; do
 		ne=$((ne + 1))
 		eval "e${ne}_pass=$p e${ne}_suite=\$s e${ne}_rc= e${ne}_why="
-		if [ "$vg" = 1 ] && [ -z "${TESTS:-}" ] && [ "${s%%/*}" != unit ] &&
+		if [ "$vg" = 1 ] && [ -z "${TESTS:-}" ] && [ "${TEST_LONG:-0}" != 1 ] &&
+		   [ "${s%%/*}" != unit ] &&
 		   ! listed "$s" "$valgrind"; then
 			eval "e${ne}_why='programs are checked under ASan+UBSan; valgrind runs the unit tier and the libraries suites (tests/suites.conf: valgrind)'"
 		elif [ "$p" -ne "$first_pass" ] && listed "$s" "$once"; then
@@ -317,10 +319,10 @@ cpu_children() {
 # run_entry K (in a job's subshell): runs one suite, writes "rc seconds
 # cpu-seconds" (the suite's processes' CPU time, whatever else ran beside).
 # Every suite runs under timeout(1) with SUITE_TIMEOUT seconds (default
-# 900): a hung suite (a broadcast that never returns, a lost child) is a
+# 300): a hung suite (a broadcast that never returns, a lost child) is a
 # failure with its log, never a run that waits for ever. timeout signals
 # the suite's whole process group, then kills it 10 s later.
-SUITE_TIMEOUT=${SUITE_TIMEOUT:-900}
+SUITE_TIMEOUT=${SUITE_TIMEOUT:-300}
 run_entry() {
 	ek=$1
 	eval "s=\$e${ek}_suite"
@@ -509,6 +511,8 @@ print_ready() {
 			fi
 			total_secs=$((total_secs + ${secs:-0}))
 			total_cpu=$(echo "$total_cpu ${cpu:-0}" | awk '{ printf "%.1f", $1 + $2 }')
+			eval "pname=\$p${p}_name"
+			echo "${cpu:-0} ${secs:-0} $pname $s" >>"$work/table"
 			case $rc in
 			none) ;;
 			0) npass=$((npass + 1)); echo "PASS: $s ($secs s, CPU $cpu s)" ;;
@@ -547,6 +551,14 @@ done
 exec 9>&-
 times >"$work/times.all"
 all_cpu=$(cpu_children "$work/times.all")
+# Where the time went: CPU seconds by pass, and the costliest suites (the
+# run is CPU-bound on two cores, so CPU, not each suite's own wall time, is
+# what a change must save).
+if [ "$ne" -gt 1 ] && [ -s "$work/table" ]; then
+	echo "time table: CPU s by pass:$(awk '{ c[$3] += $1 } END { for (p in c) printf " %s %.1f", p, c[p] }' "$work/table")"
+	echo "time table: costliest suites (CPU s, own s, pass, suite):"
+	sort -rn "$work/table" | head -n 15 | awk '{ printf "  %7.1f %4d  %-9s %s\n", $1, $2, $3, $4 }'
+fi
 rm -rf "$work"
 if [ "$cur_p" -le "$np" ]; then
 	echo "run.sh: internal error: jobs left that cannot start:$queue" >&2
