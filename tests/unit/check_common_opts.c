@@ -42,15 +42,25 @@ static int on_stop(void *p, const char *arg)
 }
 
 static const struct opt rows[] = {
-	{ NULL, 'a', no_argument, on_all, NULL, NULL, 0 },
-	{ "verbose", 'v', no_argument, on_verbose, NULL, "say more", 0 },
-	{ "file", 0, required_argument, on_file, "FILE",
-	  "read FILE\nand nothing else", 0 },
-	{ NULL, 'f', required_argument, on_file, "NAME", "the same, short", 0 },
-	{ "stop", 0, no_argument, on_stop, NULL, NULL, 0 },
-	{ "quiet", 'q', no_argument, NULL, NULL, "no news",
-	  OPTS_FLAG(struct seen, quiet) },
+	{ .letter = 'a', .handle = on_all },
+	{ .name = "verbose", .letter = 'v', .handle = on_verbose,
+	  .help = "say more" },
+	{ .name = "file", .arg = required_argument, .handle = on_file,
+	  .value = "FILE", .help = "read FILE\nand nothing else" },
+	{ .letter = 'f', .arg = required_argument, .handle = on_file,
+	  .value = "NAME", .help = "the same, short" },
+	{ .name = "stop", .handle = on_stop },
+	{ .name = "quiet", .letter = 'q', .help = "no news",
+	  .flag = OPTS_FLAG(struct seen, quiet) },
 };
+
+static int no_help(void *p)
+{
+	(void)p;
+	return 0;
+}
+
+static const struct opts_prog prog = { "prog", no_help, 1 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
 /*
@@ -72,7 +82,7 @@ static int parse(struct opts_getopt *g, struct seen *s, int *status,
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	memset(s, 0, sizeof(*s));
-	ck_assert_int_eq(opts_build(g, rows, NROWS), 0);
+	ck_assert_int_eq(opts_build(g, &prog, rows, NROWS, 0), 0);
 	optind = 0;		/* glibc: a full reset */
 	opterr = 0;
 	return opts_parse(g, argc, argv, s, status);
@@ -82,7 +92,7 @@ START_TEST(build_makes_getopt_arrays)
 {
 	struct opts_getopt g;
 
-	ck_assert_int_eq(opts_build(&g, rows, NROWS), 0);
+	ck_assert_int_eq(opts_build(&g, &prog, rows, NROWS, 0), 0);
 	ck_assert_str_eq(g.shortopts, "avf:q");
 	ck_assert_str_eq(g.longopts[0].name, "verbose");
 	ck_assert_int_eq(g.longopts[0].val, 'v');
@@ -105,7 +115,7 @@ START_TEST(build_refuses_too_many_rows)
 	static struct opt many[OPTS_MAX + 1];
 	struct opts_getopt g;
 
-	ck_assert_int_eq(opts_build(&g, many, OPTS_MAX + 1), -1);
+	ck_assert_int_eq(opts_build(&g, &prog, many, OPTS_MAX + 1, 0), -1);
 }
 END_TEST
 
@@ -136,7 +146,7 @@ START_TEST(stop_at_operand_leaves_the_command_its_options)
 	int status = -5;
 
 	memset(&s, 0, sizeof(s));
-	ck_assert_int_eq(opts_build(&g, rows, NROWS), 0);
+	ck_assert_int_eq(opts_build(&g, &prog, rows, NROWS, 0), 0);
 	opts_stop_at_operand(&g);
 	ck_assert_str_eq(g.shortopts, "+avf:q");
 	opts_stop_at_operand(&g);		/* once is enough */
