@@ -212,6 +212,16 @@ void threads_free(struct proc *p);
  */
 void threads_forget_groups(struct proc *p);
 
+/*
+ * Judges the executable open on xfd (-1 when it could not be opened, with
+ * open_err the reason) for p: sets p->exe_state. Returns 0, or the errno
+ * that left it unchecked. (getpcaps_exe.c)
+ */
+int check_exe(struct proc *p, int xfd, int open_err);
+
+/* The path of the file open on xfd, for printing; NULL when unreadable. */
+char *exe_path_of(int xfd);
+
 /* Real, effective or saved uid 0: it can be root again whenever it likes. */
 int creds_root_like(const struct creds *c);
 
