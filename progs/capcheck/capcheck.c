@@ -460,8 +460,8 @@ static void report_user(const char *path, const char *user)
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, "usage: %s [--config FILE] [--version] [USER...]\n",
-		PROG);
+	fprintf(out, "usage: %s [-h|--help] [-c|--config FILE] [--version] "
+		"[USER...]\n", PROG);
 }
 
 static void __attribute__((noreturn)) usage(FILE *out, int status)
@@ -486,7 +486,7 @@ static int help(void *p)
 
 static const struct opts_prog prog = { PROG, help, EXIT_USAGE };
 
-/* No help lines: the one-line usage text names them all. */
+/* No help lines: the one-line usage text names them all (keep it so). */
 static const struct opt options[] = {
 	{ .name = "config", .letter = 'c', .arg = required_argument,
 	  .handle = opt_config, .value = "FILE" },

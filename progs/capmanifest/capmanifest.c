@@ -413,7 +413,8 @@ static const struct opt options[] = {
 		  "extra file, restore leaves every other file's\n"
 		  "capabilities alone",
 	  .flag = OPTS_FLAG(struct opts, listed_only), .tags = AFTER_COMMAND },
-	{ OPTS_HELP_ROW("help", 'h'), .tags = AFTER_COMMAND | FOR_COMMAND },
+	{ OPTS_HELP_ROW("help", 'h'), .help = "print this text and exit",
+	  .tags = AFTER_COMMAND | FOR_COMMAND },
 	/* "capmanifest record --version" is a usage error. */
 	{ OPTS_VERSION_ROW, .help = "print the version and exit",
 	  .tags = FOR_COMMAND },
@@ -435,8 +436,9 @@ static void usage(FILE *out)
 
 /*
  * argv[1]: an option that stands for the command (1, *status its exit
- * status), a command (0), or neither (1 after the "did you mean" and the
- * usage text).
+ * status), a command (0), or neither (1 after the usage text and the
+ * "did you mean": an unknown option for a word starting with '-' that no
+ * row has, else an unknown command).
  */
 static int parse_command(struct opts *o, const char *word, int *status)
 {
@@ -447,6 +449,14 @@ static int parse_command(struct opts *o, const char *word, int *status)
 	r = opts_find(options, COUNT(options), word, &value);
 	if (r != NULL && (r->tags & FOR_COMMAND)) {
 		*status = opts_run(&prog, r, o, value);
+		return 1;
+	}
+	if (r == NULL && word[0] == '-' && word[1] != '\0') {
+		/* A mistyped --version or --help: the guess names the option. */
+		usage(stderr);
+		opts_suggest(stderr, "capmanifest", word, options,
+			     COUNT(options), FOR_COMMAND, 0);
+		*status = 2;
 		return 1;
 	}
 	o->command = word;

@@ -50,7 +50,8 @@ static void usage(FILE *out)
 		"  FILE (default " CAPCONF_DEFAULT_PATH ") where its line names none;\n"
 		"  and prints the fix.\n"
 		"  Exit status: 0 yes, 1 no, 3 unknown, 2 usage or lookup error.\n"
-		"  --version prints the version and exits.\n");
+		"  -u, -p and -c are short for --user, --pid and --config;\n"
+		"  -h, --help print this text; --version prints the version and exits.\n");
 }
 
 static const char *default_binary(void)
@@ -489,7 +490,7 @@ static const struct opts_prog prog = { "perfdoctor", help, 2 };
 /*
  * The options, in the order getopt lists an ambiguous abbreviation's
  * candidates ("--p": --pid, --pam-dir). No help lines: the usage text
- * explains them together, in prose.
+ * explains them together, in prose (which names every one of them).
  */
 static const struct opt options[] = {
 	{ .name = "user", .letter = 'u', .arg = required_argument,
