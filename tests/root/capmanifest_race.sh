@@ -21,7 +21,7 @@ uid=$(id -u nobody)
 swapper=
 at_exit '[ -z "$swapper" ] || kill $swapper 2>/dev/null'
 chmod 755 "$T"
-seconds=${CAPMANIFEST_RACE_SECONDS:-10}
+seconds=${CAPMANIFEST_RACE_SECONDS:-$(long_or 10 30)}
 t=$T/tree
 mkdir -p "$t/usr/bin" "$t/usr/lib" "$t/home/m/dir"
 for f in tool perf ping; do

@@ -21,7 +21,7 @@ getcap=$BUILD/progs/getcap swap=$BIN/pathswap
 [ -x "$getcap" ] && [ -x "$swap" ] || { fail "getcap or pathswap not built"; finish; }
 swapper=
 at_exit '[ -z "$swapper" ] || kill $swapper 2>/dev/null'
-depth=34 seconds=${GETCAP_RACE_SECONDS:-15}
+depth=34 seconds=${GETCAP_RACE_SECONDS:-$(long_or 15 45)}
 # cap_net_raw=ep, revision 2, as setcap writes it.
 value=0x0100000200200000000000000000000000000000
 
