@@ -107,9 +107,9 @@ for p in setcap getcap getpcaps capsh capcheck capmanifest perfdoctor capaudit; 
 		total=$((total + 1))
 		has "$T/usage" "$opt" || fail "$p: $opt is not in its $help text"
 		case $opt in --*) ;; *) continue ;; esac
-		# Under VALGRIND=1 every eighth guess runs in valgrind.
+		# Under VALGRIND=1 every sixteenth guess runs in valgrind.
 		k=$((k + 1)) vg=
-		[ $((k % 8)) -eq 1 ] && vg=${VALGRIND_CMD:-}
+		[ $((k % 16)) -eq 1 ] && vg=${VALGRIND_CMD:-}
 		word=$(typo "$opt")
 		case $p in
 		setcap|getcap) guessed $p "$word" "$opt" "$word" f ;;
