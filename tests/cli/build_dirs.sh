@@ -97,6 +97,25 @@ if mk progs "$b"; then
 	done
 fi
 
+# CFLAGS from the environment, as dpkg-buildflags gives it: every sub-make
+# inherits it with our flags already added, and adding them again there
+# flipped the flags stamp at each level, so a package build compiled
+# every object nine times. Built once, a second make builds nothing.
+b=$T/envflags
+envmk() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL CFLAGS="-O0 -fstack-protector-strong" \
+		make -C "$src/pam_cap" -j2 BUILD="$b" SANITIZE= >"$T/env.log" 2>&1
+}
+if envmk; then
+	touch "$T/stamp2"
+	envmk
+	new=$(find "$b" -type f -newer "$T/stamp2" | sed "s|$b/||" | sort | tr '\n' ' ')
+	if [ -z "$new" ]; then pass
+	else fail "CFLAGS from the environment: a second make rebuilt: $new"; fi
+else
+	fail "make -C pam_cap with CFLAGS in the environment: $(tail -n 5 "$T/env.log")"
+fi
+
 # Layering: a file of another directory is reached through the include
 # path its Makefile gives (private/ everywhere, common/ for the programs
 # and pam_cap), never by a relative path that would get around it.
