@@ -22,7 +22,9 @@
 
 #include "capaudit.h"
 #include "kernel.h"
+#include "mask.h"
 #include "number.h"
+#include "perf.h"
 #include "textfile.h"
 
 #define MAX_MISSING 8
@@ -368,18 +370,21 @@ static int kernel_version(const struct sysview *sv, char *rel, size_t size,
 	return kernel_version_parse(rel, major, minor);
 }
 
-/* CAP_PERFMON (or CAP_SYS_ADMIN, which the kernel also accepts) in E. */
+/*
+ * What the perf policy says is enough for system-wide monitoring on this
+ * kernel (CAP_PERFMON or CAP_SYS_ADMIN, or CAP_SYS_ADMIN alone before
+ * CAP_PERFMON), in E.
+ */
 static int perfmon_capable(void)
 {
-	cap_flag_value_t pm = CAP_CLEAR, sa = CAP_CLEAR;
 	cap_t caps = cap_get_proc();
+	uint64_t effective;
 
 	if (caps == NULL)
 		return 0;
-	cap_get_flag(caps, CAP_PERFMON, CAP_EFFECTIVE, &pm);
-	cap_get_flag(caps, CAP_SYS_ADMIN, CAP_EFFECTIVE, &sa);
+	effective = mask_of_flag(caps, CAP_EFFECTIVE);
 	cap_free(caps);
-	return pm == CAP_SET || sa == CAP_SET;
+	return (effective & perf_enough(cap_max_bits())) != 0;
 }
 
 static int admin_capable(void)
@@ -400,24 +405,25 @@ static int admin_capable(void)
  * perf_event_paranoid -1 (kernel/events/core.c, perf_allow_tracepoint()).
  */
 static void check_permission(const struct sysview *sv, const char *rel,
-			     int major, int minor, struct missing *m)
+			     struct missing *m)
 {
 	char path[512];
-	int paranoid, v;
+	int paranoid;
 
-	sys_path(sv, path, sizeof(path), "/proc/sys/kernel/perf_event_paranoid");
+	sys_path(sv, path, sizeof(path),
+		 "/proc/sys/kernel/perf_event_paranoid");
 	if (kernel_perf_paranoid(path, &paranoid) < 0) {
-		miss(m, "%s: %s (a kernel without perf events?)", path, strerror(errno));
+		miss(m, "%s: %s (a kernel without perf events?)", path,
+		     strerror(errno));
 		return;
 	}
 	if (paranoid <= -1 || perfmon_capable())
 		return;
-	v = kernel_at_least(major, minor, 5, 8);
-	miss(m, "perf_event_paranoid is %d and capaudit's effective set lacks %s: "
-	     "tracing another process's capability checks needs it, or "
+	miss(m, "perf_event_paranoid is %d and capaudit's effective set lacks "
+	     "%s: tracing another process's capability checks needs it, or "
 	     "perf_event_paranoid -1 (kernel %s)", paranoid,
-	     v ? "CAP_PERFMON" : "CAP_SYS_ADMIN (this kernel predates CAP_PERFMON)",
-	     rel);
+	     perf_knows_perfmon(cap_max_bits()) ? "CAP_PERFMON" :
+	     "CAP_SYS_ADMIN (this kernel predates CAP_PERFMON)", rel);
 }
 
 /*
@@ -552,7 +558,7 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		miss(&m, "no kprobe to fall back on: no kprobe PMU (%s) and no "
 		     "kprobe_events in a mounted tracefs (CONFIG_KPROBE_EVENTS)", dir);
 	}
-	check_permission(sv, rel, major, minor, &m);
+	check_permission(sv, rel, &m);
 	for (i = 0; i < (size_t)m.n; i++)
 		fprintf(err, "%s: %s\n", PROG, m.line[i]);
 	if (m.n == 0)

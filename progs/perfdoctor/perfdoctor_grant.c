@@ -247,7 +247,7 @@ static void judge_shadow(struct pam_view *view, const char *user)
 				  &later) != CAPCONF_FOUND)
 		return;
 	iab = cap_iab_from_text(later.caps);
-	if (iab != NULL && CAP_PERFMON < cap_max_bits()) {
+	if (iab != NULL && perf_knows_perfmon(cap_max_bits())) {
 		perfmon = cap_iab_get_vector(iab, CAP_IAB_INH, CAP_PERFMON) ==
 			  CAP_SET;
 		ambient = cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_PERFMON) ==

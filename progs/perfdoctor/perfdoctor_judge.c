@@ -171,7 +171,7 @@ static void judge_file_caps(const struct kernel_facts *k,
 	uint64_t fp = mask_of_flag(b->caps, CAP_PERMITTED);
 	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
 	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
-	int knows_perfmon = k->max_bits > CAP_PERFMON;
+	int knows_perfmon = perf_knows_perfmon(k->max_bits);
 	/*
 	 * fE with a permitted bit P' lacks (the bounding set took it):
 	 * execve() fails with EPERM.

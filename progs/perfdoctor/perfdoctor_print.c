@@ -68,7 +68,7 @@ void print_header(const struct kernel_facts *k,
 	say("perfdoctor: can %s monitor the whole system with %s?", user, b->path);
 	say("%s", "");
 	say("%-10s Linux %s knows %d capabilities: CAP_PERFMON is %s", "kernel:",
-	    k->release, k->max_bits, k->max_bits > CAP_PERFMON ?
+	    k->release, k->max_bits, perf_knows_perfmon(k->max_bits) ?
 	    "supported (5.8+)" : "NOT supported (needs 5.8+)");
 	if (k->paranoid == INT32_MIN)
 		say("%-10s kernel.perf_event_paranoid: %s", "paranoid:",
