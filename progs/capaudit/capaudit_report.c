@@ -147,8 +147,8 @@ void report_json(const struct tally *t, const struct source *src,
 		const struct exec_image *im = r->image >= 0 ? &t->images[r->image] : NULL;
 
 		capability_name(r->cap, name, sizeof(name));
-		fprintf(out, "{\"schema\":%d,\"type\":\"check\",\"capability\":",
-			JSON_SCHEMA);
+		json_object_open(out, "check");
+		fputs("\"capability\":", out);
 		json_string(out, name);
 		fprintf(out, ",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,\"ppid\":%ld,\"command\":",
 			r->cap, risk_tier_name(risk_tier_of(r->cap)),
@@ -166,8 +166,8 @@ void report_json(const struct tally *t, const struct source *src,
 			(unsigned long long)r->granted,
 			(unsigned long long)r->refused);
 	}
-	fprintf(out, "{\"schema\":%d,\"type\":\"summary\",\"source\":\"%s\",",
-		JSON_SCHEMA, source_name(src));
+	json_object_open(out, "summary");
+	fprintf(out, "\"source\":\"%s\",", source_name(src));
 	if (rr->attached)
 		fprintf(out, "\"attached\":true,\"exit_status\":null,\"signal\":null,");
 	else if (WIFSIGNALED(rr->status))

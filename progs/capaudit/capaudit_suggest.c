@@ -426,8 +426,8 @@ void suggest_json(const struct suggestion *sg, const struct tally *t,
 	int first = 1;
 
 	(void)t;
-	fprintf(out, "{\"schema\":%d,\"type\":\"suggest\",\"failed\":%s,"
-		"\"proven\":%s,\"unproven\":", JSON_SCHEMA,
+	json_object_open(out, "suggest");
+	fprintf(out, "\"failed\":%s,\"proven\":%s,\"unproven\":",
 		sg->failed ? "true" : "false", sg->proven ? "true" : "false");
 	if (sg->proven)
 		fputs("null", out);

@@ -40,7 +40,8 @@ int capsh_print_json(void)
 		capsh_perror("failed to get process capabilities");
 		goto out;
 	}
-	printf("{\"schema\":%d,\"text\":", JSON_SCHEMA);
+	json_object_open(stdout, NULL);
+	fputs("\"text\":", stdout);
 	json_string(stdout, text);
 	putchar(',');
 	json_capset(stdout, caps);
@@ -80,7 +81,7 @@ int capsh_decode_json(const char *hex)
 
 	if (capsh_parse_hex(hex, &bits) != 0)
 		return 1;
-	printf("{\"schema\":%d,", JSON_SCHEMA);
+	json_object_open(stdout, NULL);
 	json_path(stdout, "input", hex);
 	putchar(',');
 	json_vector(stdout, "decoded", bits);

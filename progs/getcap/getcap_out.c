@@ -82,7 +82,7 @@ void out_json(struct outbuf *ob, const struct ent *e, const char *fields)
 		ob->failed = 1;
 		return;
 	}
-	fprintf(mem, "{\"schema\":%d,", JSON_SCHEMA);
+	json_object_open(mem, NULL);
 	json_path(mem, "path", path);
 	fprintf(mem, "%s}\n", fields);
 	if (fclose(mem) != 0 || reserve(ob, len) < 0)
