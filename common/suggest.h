@@ -2,7 +2,7 @@
 /*
  * "Did you mean ...?" for the programs: the nearest option, subcommand or
  * capability name to a word the user mistyped. One place, so every program
- * suggests by the same measure (issue 14, item 6).
+ * suggests by the same measure.
  */
 #ifndef COMMON_SUGGEST_H
 #define COMMON_SUGGEST_H

@@ -41,7 +41,7 @@ char *cap_proc_root(const char *root)
  * 16 hex digits, then the end of the line. strtoull() alone would also
  * take blanks, a sign and "0x", and negate "-1" into all 64 bits: a
  * status file under a relocated root (cap_proc_root) that says so would
- * read as every capability (issue 12, item 12).
+ * read as every capability.
  */
 static int scan_vector(const char *text, uint32_t out[LCAP_WORDS])
 {

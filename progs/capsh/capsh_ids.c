@@ -62,7 +62,8 @@ int capsh_cap_uid(const char *text)
  * One --groups entry: a leading digit means a number (base 0, as libcap),
  * anything else a group name. libcap ignores what follows the digits and
  * wraps a value past 32 bits ("99999999999" joins group 1215752191);
- * both are refused here with their own message (issue 12, item 12).
+ * both are refused here with their own message: a wrapped number joins a
+ * group nobody named.
  */
 static int group_id(const char *entry, gid_t *gid)
 {

@@ -241,7 +241,7 @@ END_TEST
 #endif
 
 /*
- * Issue 12, item 7: a raise the kernel refuses must not leave a requested
+ * A raise the kernel refuses must not leave a requested
  * restriction undone. Each case starts from I = {cap_kill, cap_net_raw},
  * A = {cap_kill} and a P without one capability, then asks for that
  * capability as ambient along with bounding drops. Both orders of the

@@ -42,7 +42,7 @@ END_TEST
 
 START_TEST(controls_become_octal)
 {
-	/* The forged-line attack of issue 12, item 15. */
+	/* A file name that forges a line of getcap's output. */
 	expect("x\n/usr/bin/fake cap_sys_admin=ep", "x\\012/usr/bin/fake cap_sys_admin=ep");
 	expect("alice\r", "alice\\015");
 	expect("\033[2J\033]0;t\007", "\\033[2J\\033]0;t\\007");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* common/mask.c: capability sets as 64-bit masks (issue 15, item 2). */
+/* common/mask.c: capability sets as 64-bit masks. */
 #include <string.h>
 
 #include "check_run.h"

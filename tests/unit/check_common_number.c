@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* common/number.c: whole-text numbers that never wrap (issue 12, item 12). */
+/* common/number.c: whole-text numbers that never wrap. */
 #include <errno.h>
 #include <limits.h>
 

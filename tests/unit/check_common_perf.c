@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* common/perf.c and common/kernel.c: the one perf policy (issue 15, item 2). */
+/* common/perf.c and common/kernel.c: the one perf policy. */
 #include <string.h>
 #include <sys/utsname.h>
 

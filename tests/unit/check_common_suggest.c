@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* common/suggest.c: the nearest option or capability name (issue 14, item 6). */
+/* common/suggest.c: the nearest option or capability name. */
 #define _GNU_SOURCE		/* open_memstream */
 #include <stdio.h>
 #include <stdlib.h>

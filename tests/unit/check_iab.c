@@ -307,7 +307,7 @@ START_TEST(status_without_cap_lines)
 END_TEST
 
 /*
- * Issue 12, item 12: a status value strtoull() would bend ("-1" negated
+ * A status value strtoull() would bend ("-1" negated
  * to all 64 bits, blanks, a sign, "0x", 17 digits) is no value at all:
  * the file reads as lacking the line (EINVAL), never as every capability.
  */

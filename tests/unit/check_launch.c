@@ -288,7 +288,8 @@ static int apply_current_iab(void *detail)
 /*
  * The child is single threaded until it execs: its changes are plain
  * system calls, never the routine a program (or libpsx) installed with
- * cap_set_syscall(), which would broadcast them (issue 13, item 2). Both
+ * cap_set_syscall(), which would broadcast them to threads the child
+ * does not have. Both
  * the launcher's IAB step and a callback's own change stay unrouted. The
  * child's IAB is the current one, so no privilege is needed; the parent
  * still routes its own changes afterwards.

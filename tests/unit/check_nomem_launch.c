@@ -176,7 +176,7 @@ START_TEST(setgroups)
 END_TEST
 
 /*
- * The child's steps allocate nothing (issue 13, item 2): in the child of a
+ * The child's steps allocate nothing: in the child of a
  * threaded program the allocator may be locked by a thread that no longer
  * exists, so between fork and exec only async-signal-safe work is done.
  * With every allocation failing, a launch with each step still works: as
