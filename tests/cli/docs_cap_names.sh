@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # What the manual says about the capability table agrees with the table,
-# libcap/caps.def: how many names there are ("All 41 names", "41 known
+# private/caps.def: how many names there are ("All 41 names", "41 known
 # values", "names of 0 to 40", "41 to 63" for the unnamed numbers,
 # "numbers above 40"), which is the last ("cap_chown to
 # cap_checkpoint_restore"), how many the newest and older kernels know
@@ -17,7 +17,7 @@
 init
 # Nothing here runs under valgrind: it runs none of our programs.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
-def=${CAPS_DEF:-$TOP/libcap/caps.def}
+def=${CAPS_DEF:-$TOP/private/caps.def}
 [ -r "$def" ] || { fail "cannot read $def"; finish; }
 
 # The table: "number name since" for each entry.
