@@ -14,7 +14,10 @@
 #include "groups.h"
 #include "number.h"
 
-/* --uid=<n>: plain setuid(2); leaving root clears P and E (unless keep-caps). */
+/*
+ * --uid=<n>: plain setuid(2); leaving root clears P and E (unless
+ * keep-caps).
+ */
 int capsh_uid(const char *text)
 {
 	unsigned uid;
@@ -99,7 +102,8 @@ int capsh_groups(const char *list)
 	int n = 0, status = 1, rc;
 
 	if (max <= 0) {
-		fprintf(stderr, "sysconf(%d) returned a non-positive number: %ld\n",
+		fprintf(stderr,
+			"sysconf(%d) returned a non-positive number: %ld\n",
 			_SC_NGROUPS_MAX, max);
 		return 1;
 	}
@@ -117,13 +121,14 @@ int capsh_groups(const char *list)
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (n >= max) {
-			fprintf(stderr, "Too many groups specified (%d)\n", n + 1);
+			fprintf(stderr, "Too many groups specified (%d)\n",
+				n + 1);
 			goto out;
 		}
 		rc = group_id(tok, &gids[n]);
 		if (rc == -1)
-			fprintf(stderr, "Failed to identify gid for group [%s]\n",
-				tok);
+			fprintf(stderr,
+				"Failed to identify gid for group [%s]\n", tok);
 		if (rc != 0)
 			goto out;
 		n++;

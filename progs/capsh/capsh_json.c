@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* capsh --json: --print and --decode as schema-1 JSON objects (not in libcap). */
+/*
+ * capsh --json: --print and --decode as schema-1 JSON objects (not in
+ * libcap).
+ */
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>

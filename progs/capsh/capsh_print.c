@@ -157,7 +157,10 @@ static int print_ids(void)
 	gid_t *groups;
 	int n, i;
 
-	/* getpwuid() reuses its buffer: print each name before the next look-up. */
+	/*
+	 * getpwuid() reuses its buffer: print each name before the next
+	 * look-up.
+	 */
 	printf("uid=%u(%s) ", (unsigned)uid, user_name(uid));
 	printf("euid=%u(%s)\n", (unsigned)euid, user_name(euid));
 	printf("gid=%u(%s)\n", (unsigned)gid, group_name(gid));

@@ -126,7 +126,10 @@ void out_line(struct outbuf *ob, const struct ent *e, const char *rest)
 	int slash = needs_slash(e);
 
 	if (json_output) {
-		/* Only -v's lines come here in JSON mode; capabilities use out_json. */
+		/*
+		 * Only -v's lines come here in JSON mode; capabilities use
+		 * out_json.
+		 */
 		out_json(ob, e, rest[0] == '\0' ? ",\"text\":null" :
 			 ",\"text\":null,\"regular\":false");
 		return;

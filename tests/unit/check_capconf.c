@@ -114,7 +114,8 @@ int getgrgid_r(gid_t gid, struct group *gr, char *buf, size_t size,
 	if (size > fake.biggest)
 		fake.biggest = size;
 	if (gid == fake.gr_fail)
-		return fake.gr_error != 0 ? nss_fail(fake.gr_error) : not_found();
+		return fake.gr_error != 0 ? nss_fail(fake.gr_error)
+					  : not_found();
 	if (gid != MAL_GID && gid != DENY_GID)
 		return not_found();
 	if (size < (gid == DENY_GID ? fake.gr_need : 64))

@@ -11,7 +11,8 @@
 START_TEST(subcommands)
 {
 	ck_assert_int_eq(perf_subcommand_kind("record", 6), PERF_SUB_BUFFERED);
-	ck_assert_int_eq(perf_subcommand_kind("stat,top", 4), PERF_SUB_COUNTING);
+	ck_assert_int_eq(perf_subcommand_kind("stat,top", 4),
+			 PERF_SUB_COUNTING);
 	ck_assert_int_eq(perf_subcommand_kind("recor", 5), PERF_SUB_UNKNOWN);
 	ck_assert_int_eq(perf_subcommand_kind("records", 7), PERF_SUB_UNKNOWN);
 	ck_assert_int_eq(perf_subcommand_kind("", 0), PERF_SUB_UNKNOWN);
