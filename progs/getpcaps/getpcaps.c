@@ -234,7 +234,7 @@ static void show_json(const char *arg, pid_t pid, cap_t caps, const char *text)
 {
 	cap_iab_t iab = cap_iab_get_pid(pid);
 
-	printf("{\"schema\":%d,", JSON_SCHEMA);
+	json_object_open(stdout, NULL);
 	json_path(stdout, "arg", arg);
 	printf(",\"pid\":%d,\"text\":", (int)pid);
 	json_string(stdout, text);

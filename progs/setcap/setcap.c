@@ -141,8 +141,8 @@ static void usage(int status)
  * -n takes a strictly positive number (base 0, as libcap). libcap narrows
  * it to uid_t without a check, so "-n 4294967296" became rootid 0 and
  * wrote a v2 capability that applies in every namespace; a value past
- * uid_t, a '-' or anything after the digits is refused here (issue 12,
- * item 12). 4294967295, (uid_t)-1, is passed on as libcap does.
+ * uid_t, a '-' or anything after the digits is refused here. 4294967295,
+ * (uid_t)-1, is passed on as libcap does.
  */
 static uid_t parse_rootid(const char *arg)
 {

@@ -144,8 +144,8 @@ expect_out "bob: cap_kill,cap_setuid,cap_net_bind_service,^cap_net_raw [$T/risky
 alice: cap_net_bind_service [$T/risky:2, user name alice]
   risk: low: cap_net_bind_service: can bind ports below 1024$nl" "case $cases"
 
-# --- Lines that stop pam_cap (issue 12, item 4): the module's verdict ---
-# The issue's repros: the module stops at line 1, so must capcheck.
+# --- Lines that stop pam_cap: the module's verdict ---
+# A NUL byte in line 1: the module stops there, so must capcheck.
 printf 'none alice\0\n^cap_sys_admin *\n' >"$T/nul"
 cc 1 -c "$T/nul" alice bob
 expect_out "alice: nothing granted, not even default=: NUL byte in line [$T/nul:1, pam_cap stops here]
@@ -188,7 +188,7 @@ $RISK_PERFMON$nl" "case $cases"
 cp "$T/passwd.orig" "$T/passwd"; cp "$T/group.orig" "$T/group"
 fi
 
-# --- Hostile text is escaped (issue 12, item 15) ---
+# --- Hostile text is escaped ---
 # Every control character, the backslash and bidi controls come out as
 # \ooo, so no line can be forged, hidden or recoloured.
 RISK_KILL="  risk: escalation-adjacent: cap_kill: can signal any process, including daemons that guard the system"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 12, item 10: libcap locks each cap_t, cap_iab_t and launcher inside
+# libcap locks each cap_t, cap_iab_t and launcher inside
 # every call on it (since 2.61), so programs share them between threads.
 # tests/tsan/threads.c hammers one of each from eight threads; here it is
 # built with the library's sources under ThreadSanitizer (a private copy in

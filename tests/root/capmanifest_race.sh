@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # capmanifest record while an unprivileged user swaps things in her own
-# directory inside the recorded tree (issue 12, item 1). nobody owns
+# directory inside the recorded tree. nobody owns
 # ./home/m; running as nobody, pathswap exchanges (renameat2
 # RENAME_EXCHANGE) her file with a symlink to a capable binary of the tree,
 # then her directory with a symlink to the tree's directory of capable

@@ -10,7 +10,8 @@
 # not compared; their error paths are. Our one-line plain answer to a
 # mistake is a row too (cli/progs_typo_hint.sh checks where it goes).
 # Numbers that libcap wraps or half-reads (--uid=4294967296, --decode=zz,
-# --groups=1x, ...) are refused on purpose (issue 12) and checked in
+# --groups=1x, ...) are refused on purpose (the wrapped value is another
+# id) and checked in
 # root/progs_numbers_range.sh instead; in-range numbers stay here.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
