@@ -74,6 +74,14 @@ for r in r1 r2 r3; do
 		cap_kill=ep "$T/$r/usr/bin/c"
 done
 getcap -r "$T/r2" > "$T/r2.before"
+# Tools that print JSON of schema 2 (a fake getcap; our setcap).
+mkdir "$T/fake"
+cat > "$T/fake/getcap" <<EOF
+#!/bin/sh
+echo '{"schema":2,"path":"$F/target","text":null}'
+EOF
+chmod 0755 "$T/fake/getcap"
+ln -s "$P/setcap" "$T/fake/setcap"
 
 # A capable process: nobody running a copy of sleep that carries
 # cap_net_raw. $T is traversable so that nobody may run it.
@@ -97,6 +105,11 @@ cat > "$T/play.yml" <<'EOF'
       libcap_perfmon.caps.file_caps: {path: "{{ f }}/ck", caps: cap_net_raw=ep, state: exact}
       check_mode: true
       register: ck
+    - name: names a shell would split, expand or run
+      libcap_perfmon.caps.file_caps: {path: "{{ item }}", caps: cap_net_raw=ep, state: exact}
+      loop: "{{ hostile }}"
+      register: hostile_r
+      ignore_errors: true
     - libcap_perfmon.caps.file_caps: {path: "{{ f }}/ping", caps: cap_net_raw+ep}
       register: ping1
     - libcap_perfmon.caps.file_caps: {path: "{{ f }}/ping", caps: cap_net_raw=pe}
@@ -108,9 +121,6 @@ cat > "$T/play.yml" <<'EOF'
     - name: the same sets spelt otherwise (a number, capitals, +pe) change nothing
       libcap_perfmon.caps.file_caps: {path: "{{ f }}/num", caps: "13+pe CAP_NET_RAW+e", state: exact}
       register: num
-    - libcap_perfmon.caps.file_caps: {path: "{{ item }}", caps: cap_net_raw=ep, state: exact}
-      loop: "{{ hostile }}"
-      register: hostile_r
     - libcap_perfmon.caps.file_caps: {path: "{{ f }}/link", caps: cap_net_raw=ep}
       register: link
       ignore_errors: true
@@ -123,6 +133,14 @@ cat > "$T/play.yml" <<'EOF'
     - name: one effective flag per file
       libcap_perfmon.caps.file_caps: {path: "{{ f }}/ping", caps: cap_sys_time=p}
       register: effrule
+      ignore_errors: true
+    - name: JSON of another schema is refused
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep, tools_dir: "{{ t }}/fake"}
+      register: schema
+      ignore_errors: true
+    - name: Debian's getcap has no --json, and its text is never read
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep, tools_dir: /usr/sbin}
+      register: debian
       ignore_errors: true
     - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r1.manifest", root: "{{ t }}/r1"}
       register: m1
@@ -137,13 +155,22 @@ cat > "$T/play.yml" <<'EOF'
         dest: "{{ out }}"
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
-                      'badtext': badtext, 'effrule': effrule, 'm1': m1, 'm2': m2, 'm3': m3,
+                      'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3,
                       'audit': audit} | to_json }}"
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
 	ansible-playbook -i localhost, -c local --diff -e "@$T/vars.json" \
 		-e "t=$T out=$T/$1.json" "$T/play.yml" > "$T/$1.log" 2>&1 ||
 		{ fail "ansible-playbook ($1) exit status $?"; cat "$T/$1.log"; }
+}
+# The modules run the programs from /: a shell there would leave /INJECTED
+# (removed again, so that a failing run leaves the host as it was).
+injected_before=$(for d in "$T" "$HOME" / "$F"; do [ -e "$d/INJECTED" ] && echo "$d/INJECTED"; done)
+no_injection() {
+	for d in "$T" "$HOME" / "$F"; do
+		case " $injected_before " in *" $d/INJECTED "*) continue ;; esac
+		[ -e "$d/INJECTED" ] && { fail "a name ran as a command: $d/INJECTED"; rm -f "$d/INJECTED"; }
+	done
 }
 play run1
 is "$F/ck" cap_chown=ep "check mode leaves the file as it was"
@@ -166,9 +193,7 @@ want=$(echo "$xattr_net_raw" | sed 's/^0x//')
 [ "$(sort -u "$T/hostile.hex")" = "$want" ] && [ "$(wc -l < "$T/hostile.hex")" -eq 4 ] &&
 	ok "each hostile name got cap_net_raw=ep" ||
 	fail "hostile names: $(cat "$T/hostile.hex"), want $want"
-for d in "$T" "$HOME" / "$F"; do
-	[ -e "$d/INJECTED" ] && fail "a name ran as a command: $d/INJECTED"
-done
+no_injection
 [ "$(find "$F" -mindepth 1 -maxdepth 1 -printf x)" = xxxxxxxxxxx ] && ok "no file appeared beside the hostile names" ||
 	fail "files in $F: $(ls "$F")"
 is "$T/r1/usr/bin/a" cap_net_raw=ep "manifest: a restored to the recorded set"
@@ -204,7 +229,8 @@ check(r["extra"]["changed"] == first and
       "exact changed only the first time, diff shows the old set")
 check(r["two"]["changed"] == first, "absent changed only the first time")
 check(not r["num"]["changed"], "13+pe CAP_NET_RAW+e is cap_net_raw=ep")
-check(all(h["changed"] == first for h in r["hostile"]["results"]), "hostile names: changed once")
+check(all(h["changed"] == first and not h.get("failed") for h in r["hostile"]["results"]),
+      "hostile names: changed once")
 check(r["link"]["failed"] and "is a symbolic link" in r["link"]["msg"], "a link fails: " + r["link"]["msg"])
 check(r["missing"]["failed"] and r["missing"]["msg"] == "getcap: " + f + "/nonexist (No such file or directory)",
       "a missing file fails with getcap's message: " + r["missing"]["msg"])
@@ -212,6 +238,10 @@ check(r["badtext"]["failed"] and "cap_perfmon" in r["badtext"]["msg"],
       "bad text fails with setcap's message: " + r["badtext"]["msg"])
 check(r["effrule"]["failed"] and "one effective flag" in r["effrule"]["msg"],
       "a set a file cannot hold fails: " + r["effrule"]["msg"])
+check(r["schema"]["failed"] and "gave schema 2; this module knows schema 1" in r["schema"]["msg"],
+      "schema 2 is refused: " + r["schema"]["msg"])
+check(r["debian"]["failed"] and r["debian"]["msg"].startswith("getcap failed (exit status 1): "),
+      "Debian's getcap fails the task: " + r["debian"]["msg"][:60])
 check(r["m1"]["changed"] == first, "manifest exact changed only the first time")
 check(r["m2"]["changed"] and "cap_net_raw=ep" in r["m2"]["diff"]["after"], "manifest check mode: would change")
 check(r["m3"]["changed"] == first, "manifest absent changed only the first time")
@@ -229,7 +259,7 @@ check(a["process_summary"]["type"] == "summary" and a["process_summary"]["shown"
       "audit: getpcaps' summary")
 PY
 }
-check_results run1 > "$T/checks"
+check_results run1 > "$T/checks" || fail "run1: the results are not what the checks expect"
 while read -r verdict case; do
 	[ "$verdict" = ok ] && ok "$case" || fail "$case"
 done < "$T/checks"
@@ -238,9 +268,10 @@ done < "$T/checks"
 # task, which changed nothing the first time either, still would).
 for f in ping extra two num ck; do caps "$F/$f"; done > "$T/caps1"
 play run2
+no_injection
 for f in ping extra two num ck; do caps "$F/$f"; done > "$T/caps2"
 same "$T/caps1" "$T/caps2" "the second run left the files as they were"
-check_results run2 > "$T/checks"
+check_results run2 > "$T/checks" || fail "run2: the results are not what the checks expect"
 while read -r verdict case; do
 	[ "$verdict" = ok ] && ok "$case" || fail "$case"
 done < "$T/checks"
