@@ -259,6 +259,13 @@ def manifest_exact(module, tools, norm, entries):
 
 def manifest_absent(module, tools, norm, entries):
     p = module.params
+    # Whoever may write the manifest chooses what is taken away: hold it to
+    # capmanifest restore's rules (status 2: untrusted or unreadable),
+    # asking capmanifest itself; -n changes nothing.
+    rc, out, err = run([tools['capmanifest'], 'restore', '-n', '--listed-only',
+                        p['manifest'], p['root']])
+    if rc not in (0, 1):
+        raise ToolError('capmanifest restore -n: %s' % err)
     before, after, todo = [], [], []
     paths = [os.fsdecode(os.path.join(os.fsencode(p['root']), e.path[2:])) for e in entries]
     states = read_files(tools['getcap'], paths)
