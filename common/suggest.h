@@ -78,14 +78,4 @@ char *suggest_cap_in_text(const char *text);
 /* suggest_unknown_cap() for the first unknown name in text, if any. */
 int suggest_cap_text(FILE *out, const char *prog, const char *text);
 
-/*
- * For programs using getopt_long(): after getopt's own "unrecognized
- * option '--jsn'" line, ours with the nearest of longopts (written
- * "--name", "--name=" when it takes a value), only when arg is a "--word"
- * and one is near. Returns 1 when printed.
- */
-struct option;
-int suggest_getopt(FILE *out, const char *prog, const char *arg,
-		   const struct option *longopts);
-
 #endif

@@ -134,7 +134,7 @@ bob: no line matches: nothing granted$nl" "case $cases"
 cc 2 --bogus
 cc 2 -c
 cc 0 --help
-expect_out "usage: capcheck [--config FILE] [--version] [USER...]$nl" "case $cases"
+expect_out "usage: capcheck [-h|--help] [-c|--config FILE] [--version] [USER...]$nl" "case $cases"
 
 # The risk line names the riskiest grant: root-equivalent beats the rest.
 printf 'cap_kill,cap_net_bind_service,cap_setuid,^cap_net_raw bob\ncap_net_bind_service alice\n' >"$T/risky"
@@ -229,7 +229,7 @@ expect_err "capcheck: $T/none\\033[2J: No such file or directory$nl" "case $case
 # default file (--config FILE alone still checks FILE, above).
 cc 2
 expect_out "" "case $cases"
-expect_err "usage: capcheck [--config FILE] [--version] [USER...]
+expect_err "usage: capcheck [-h|--help] [-c|--config FILE] [--version] [USER...]
 capcheck: name a USER to see what pam_cap grants them, or give --config FILE to check FILE alone$nl" "case $cases"
 
 # A group written without '@' (pam_cap reads it as a user name since the

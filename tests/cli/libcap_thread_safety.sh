@@ -35,11 +35,12 @@ if ! run_tsan "$T/probe"; then
 fi
 
 # Every library source but the entry point that runs libcap.so.2 as a
-# program (no library code; its .interp belongs in the shared object only).
-srcs=$(ls "$TOP"/libcap/*.c | grep -v '/cap_exec_entry\.c$')
+# program (no library code; its .interp belongs in the shared object only),
+# and the xattr codec the library compiles from private/.
+srcs="$(ls "$TOP"/libcap/*.c | grep -v '/cap_exec_entry\.c$') $TOP/private/cap_xattr.c"
 # shellcheck disable=SC2086 # $srcs: one path per word, none with blanks
 "$cc" -std=gnu11 -O1 -g -fsanitize=thread -Wall -Wextra -Werror \
-	-I"$TOP/include" -I"$TOP/libcap" -o "$T/threads" \
+	-I"$TOP/include" -I"$TOP/private" -I"$TOP/libcap" -o "$T/threads" \
 	$srcs "$TESTS_DIR/tsan/threads.c" -lpthread ||
 	{ fail "could not build the TSan copy"; finish; }
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* common/suggest.c: the nearest option or capability name (issue 14, item 6). */
 #define _GNU_SOURCE		/* open_memstream */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,21 +203,6 @@ static int say_text(FILE *out)
 	return suggest_cap_text(out, "setcap", "cap_chown=p CAP_KIL+i");
 }
 
-static int say_getopt(FILE *out)
-{
-	static const struct option longopts[] = {
-		{ "user", required_argument, NULL, 'u' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-
-	return suggest_getopt(out, "perfdoctor", "--usr=bob", longopts) +
-	       suggest_getopt(out, "perfdoctor", "--hepl", longopts) +
-	       suggest_getopt(out, "perfdoctor", "-z", longopts) * 10 +
-	       suggest_getopt(out, "perfdoctor", "--zzzzzz", longopts) * 10 +
-	       suggest_getopt(out, "perfdoctor", NULL, longopts) * 10;
-}
-
 START_TEST(lines_name_the_word_and_the_guess)
 {
 	char *s;
@@ -246,11 +230,6 @@ START_TEST(lines_name_the_word_and_the_guess)
 	ck_assert_int_eq(ret, 1);
 	ck_assert_str_eq(s, "setcap: unknown capability 'CAP_KIL'; "
 			 "did you mean cap_kill?\n");
-	free(s);
-	s = capture(say_getopt, &ret);
-	ck_assert_int_eq(ret, 2);
-	ck_assert_str_eq(s, "perfdoctor: unknown option '--usr=bob'; did you mean --user=?\n"
-			 "perfdoctor: unknown option '--hepl'; did you mean --help?\n");
 	free(s);
 }
 END_TEST
