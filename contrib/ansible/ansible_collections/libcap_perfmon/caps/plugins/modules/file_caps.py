@@ -37,7 +37,8 @@ options:
     description:
       - C(present) adds the named capabilities to the flags named, keeping
         the others; C(absent) takes them away (all of the file's without
-        I(caps)); C(exact) makes the file carry these and nothing else.
+        I(caps); bare names such as C(cap_net_raw,cap_sys_time) from every
+        flag); C(exact) makes the file carry these and nothing else.
       - A result with no capability at all removes the attribute.
       - With a manifest, C(exact) (the default there) is capmanifest
         restore; C(absent) takes the listed capabilities away from the
