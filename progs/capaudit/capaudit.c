@@ -28,7 +28,6 @@
 #include "opts.h"
 #include "path.h"
 #include "suggest.h"
-#include "version.h"
 
 extern char **environ;
 
@@ -42,7 +41,7 @@ struct opts {
 	unsigned long long duration;
 	unsigned long long trial_timeout;	/* --trial-timeout, or 0 */
 	struct success success;	/* --success */
-	int json, suggest, no_minimize, check, help, version;
+	int json, suggest, no_minimize, check;
 	const char *output;
 };
 
@@ -171,42 +170,47 @@ static int opt_output(void *p, const char *v)
 	return OPTS_NEXT;
 }
 
-/* One table: getopt's options and the usage text both come from it. */
+/* One table: getopt's options, the usage text and the hints come from it. */
 static const struct opt options[] = {
-	{ "user", 0, required_argument, opt_user, "USER",
-	  "run COMMAND as USER (name or uid), with USER's groups\n"
-	  "and HOME, USER, LOGNAME, SHELL, PATH", 0 },
-	{ "iab", 0, required_argument, opt_iab, "IAB",
-	  "run COMMAND with this IAB, e.g. '^cap_net_bind_service'", 0 },
-	{ "pid", 0, required_argument, opt_pid, "PID",
-	  "watch the running process PID (all its threads) instead", 0 },
-	{ "duration", 0, required_argument, opt_duration, "SECONDS",
-	  "with --pid: how long to watch (default 10)", 0 },
-	{ "json", 0, no_argument, NULL, NULL, "one JSON object per line",
-	  OPTS_FLAG(struct opts, json) },
-	{ "suggest", 0, no_argument, NULL, NULL,
-	  "add the least grant, file by file; as root, proven by\n"
-	  "running COMMAND again with each grant",
-	  OPTS_FLAG(struct opts, suggest) },
-	{ "no-minimize", 0, no_argument, NULL, NULL,
-	  "with --suggest: run COMMAND only once (the grant is unproven)",
-	  OPTS_FLAG(struct opts, no_minimize) },
-	{ "success", 0, required_argument, opt_success, "STATUS,...",
-	  "with --suggest: the exit statuses that mean success\n"
-	  "(default: the status with every candidate granted)", 0 },
-	{ "trial-timeout", 0, required_argument, opt_trial_timeout, "SECONDS",
-	  "with --suggest: end a trial that runs longer, unproven\n"
-	  "(default: 10 times the first run, at least 30)", 0 },
-	{ "output", 0, required_argument, opt_output, "FILE",
-	  "write the report to FILE instead of stdout", 0 },
-	{ "check", 0, no_argument, NULL, NULL,
-	  "say which event source would be used, or what is missing",
-	  OPTS_FLAG(struct opts, check) },
-	{ "help", 0, no_argument, NULL, NULL, "print this text (also -h)",
-	  OPTS_FLAG(struct opts, help) },
-	{ NULL, 'h', no_argument, NULL, NULL, NULL, OPTS_FLAG(struct opts, help) },
-	{ "version", 0, no_argument, NULL, NULL, "print the version",
-	  OPTS_FLAG(struct opts, version) },
+	{ .name = "user", .arg = required_argument, .handle = opt_user,
+	  .value = "USER",
+	  .help = "run COMMAND as USER (name or uid), with USER's groups\n"
+		  "and HOME, USER, LOGNAME, SHELL, PATH" },
+	{ .name = "iab", .arg = required_argument, .handle = opt_iab,
+	  .value = "IAB",
+	  .help = "run COMMAND with this IAB, e.g. '^cap_net_bind_service'" },
+	{ .name = "pid", .arg = required_argument, .handle = opt_pid,
+	  .value = "PID",
+	  .help = "watch the running process PID (all its threads) instead" },
+	{ .name = "duration", .arg = required_argument, .handle = opt_duration,
+	  .value = "SECONDS",
+	  .help = "with --pid: how long to watch (default 10)" },
+	{ .name = "json", .help = "one JSON object per line",
+	  .flag = OPTS_FLAG(struct opts, json) },
+	{ .name = "suggest",
+	  .help = "add the least grant, file by file; as root, proven by\n"
+		  "running COMMAND again with each grant",
+	  .flag = OPTS_FLAG(struct opts, suggest) },
+	{ .name = "no-minimize",
+	  .help = "with --suggest: run COMMAND only once (the grant is unproven)",
+	  .flag = OPTS_FLAG(struct opts, no_minimize) },
+	{ .name = "success", .arg = required_argument, .handle = opt_success,
+	  .value = "STATUS,...",
+	  .help = "with --suggest: the exit statuses that mean success\n"
+		  "(default: the status with every candidate granted)" },
+	{ .name = "trial-timeout", .arg = required_argument,
+	  .handle = opt_trial_timeout, .value = "SECONDS",
+	  .help = "with --suggest: end a trial that runs longer, unproven\n"
+		  "(default: 10 times the first run, at least 30)" },
+	{ .name = "output", .arg = required_argument, .handle = opt_output,
+	  .value = "FILE",
+	  .help = "write the report to FILE instead of stdout" },
+	{ .name = "check",
+	  .help = "say which event source would be used, or what is missing",
+	  .flag = OPTS_FLAG(struct opts, check) },
+	{ OPTS_HELP_ROW("help", 0), .help = "print this text (also -h)" },
+	{ OPTS_HELP_ROW(NULL, 'h') },
+	{ OPTS_VERSION_ROW, .help = "print the version" },
 };
 
 static void usage(FILE *out)
@@ -222,21 +226,35 @@ static void usage(FILE *out)
 		"  127 when COMMAND is not found.\n");
 }
 
-static int parse_options(int argc, char **argv, struct opts *o)
+/* --help: the usage text on stdout; 1 when it could not be written. */
+static int help(void *p)
+{
+	(void)p;
+	usage(stdout);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+static const struct opts_prog prog = { PROG, help, 1 };
+
+/*
+ * Returns 1 when the run ends here with *status (--help, --version, a
+ * usage error), else 0.
+ */
+static int parse_options(int argc, char **argv, struct opts *o, int *status)
 {
 	struct opts_getopt g;
-	int status;
 
-	opts_build(&g, options, sizeof(options) / sizeof(options[0]));
+	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]), 0);
 	/* The command's own options are its, not ours. */
 	opts_stop_at_operand(&g);
-	switch (opts_parse(&g, argc, argv, o, &status)) {
+	switch (opts_parse(&g, argc, argv, o, status)) {
 	case 1:
-		return status;
+		return 1;
 	case -1:
 		fprintf(stderr, "%s: try 'capaudit --help'\n", PROG);
-		suggest_getopt(stderr, PROG, argv[optind - 1], g.longopts);
-		return 2;
+		opts_suggest_getopt(stderr, &g, argv[optind - 1]);
+		*status = 2;
+		return 1;
 	}
 	return 0;
 }
@@ -649,18 +667,12 @@ static int with_source(struct opts *o, char **argv, const char *path)
 	return rc;
 }
 
-/* Everything after the options were parsed; main() frees them. */
+/* After the options: their checks, the command, then --check or the audit. */
 static int run(struct opts *o, int argc, char **argv)
 {
 	char path[PATH_MAX] = "";
 	int rc;
 
-	if (o->help) {
-		usage(stdout);
-		return fflush(stdout) == 0 ? 0 : 1;
-	}
-	if (o->version)
-		return version_print(PROG);
 	if ((rc = check_options(o, argc)) != 0)
 		return rc;
 	if (!o->check && !o->pid &&
@@ -677,10 +689,9 @@ int main(int argc, char **argv)
 	int rc;
 
 	program_invocation_short_name = name;
+	/* parse_options(): 1 when the run ends there (--help, --version, a usage error). */
 	rc = refuse_set_id();
-	if (rc == 0)
-		rc = parse_options(argc, argv, &o);
-	if (rc == 0)
+	if (rc == 0 && parse_options(argc, argv, &o, &rc) == 0)
 		rc = run(&o, argc, argv);
 	opts_free(&o);
 	return rc;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# capaudit on the real kernel (issue 16): the probe chowns a file to
+# capaudit on the real kernel: the probe chowns a file to
 # another uid, binds port 80 on loopback and, in a forked grandchild,
 # opens a CPU-wide perf event. Under capaudit as root every check is
 # granted; under a copy of capaudit holding only cap_perfmon, run as
