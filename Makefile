@@ -39,7 +39,8 @@ test:
 	@rm -f $(TEST_SUMMARY)
 	@case " $$MAKEFLAGS" in *" -j"*) j= ;; *) j=-j$$(getconf _NPROCESSORS_ONLN) ;; esac; \
 		$(MAKE) $$j all && $(MAKE) $$j -C tests all
-	@PASSES="$(TEST_PASSES)" BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh; \
+	@PASSES="$(TEST_PASSES)" BUILD=$(BUILD) SANITIZE=$(SANITIZE) \
+		TEST_LONG=$(TEST_LONG) SUITE_TIMEOUT=$(SUITE_TIMEOUT) sh tests/run.sh; \
 		rc=$$?; awk '{ p += $$1; f += $$2; s += $$3 } END { \
 		printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' $(TEST_SUMMARY); \
 		exit $$rc
@@ -75,9 +76,15 @@ bench: all
 fuzz:
 	@$(MAKE) -C tests/fuzz fuzz
 
+# make test with the long settings (TEST_LONG=1, see tests/lib.sh's
+# long_or): the races and the fuzz smoke run several times longer, the
+# valgrind pass takes every cli suite, and a suite has 30 minutes.
+test-long:
+	@$(MAKE) test TEST_LONG=1 SUITE_TIMEOUT=1800
+
 clean:
 	@for d in $(SUBDIRS) tests tests/fuzz bench; do \
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
 	rm -rf $(BUILD)
 
-.PHONY: all install uninstall test deb distcheck abi-check demo bench fuzz clean
+.PHONY: all install uninstall test test-long deb distcheck abi-check demo bench fuzz clean

@@ -12,7 +12,7 @@
 #define FILES_PER_DIR	100
 #define SUBDIRS		50	/* leaf directories per top-level one */
 
-/* A revision-2 value, little-endian words (see libcap/cap_xattr.h). */
+/* A revision-2 value, little-endian words (see private/cap_xattr.h). */
 static void put_caps(int fd, unsigned n)
 {
 	static const uint32_t lo[] = { 1u << 13, 1u << 12 | 1u << 10, 1u << 5,

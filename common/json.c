@@ -138,6 +138,16 @@ void json_vector(FILE *out, const char *key, uint64_t mask)
 	fputs("]}", out);
 }
 
+void json_object_open(FILE *out, const char *type)
+{
+	fprintf(out, "{\"schema\":%d,", JSON_SCHEMA);
+	if (type != NULL) {
+		fputs("\"type\":", out);
+		json_string(out, type);
+		fputc(',', out);
+	}
+}
+
 void json_capset(FILE *out, cap_t caps)
 {
 	json_vector(out, "effective", mask_of_flag(caps, CAP_EFFECTIVE));

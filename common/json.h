@@ -15,6 +15,16 @@
 #define JSON_SCHEMA 1
 
 /*
+ * Opens one output line's object: '{', "schema":JSON_SCHEMA and, when type
+ * is not NULL, "type":"<type>" (for outputs whose lines come in several
+ * kinds), each field followed by its comma, so the caller writes its own
+ * fields next and closes the object. Every program opens its objects
+ * here, so the field that tells a script which rules the line follows is
+ * written one way everywhere.
+ */
+void json_object_open(FILE *out, const char *type);
+
+/*
  * A JSON string, safe for whoever displays it: C0 controls, DEL, C1
  * controls (U+0080..U+009F), U+061C, U+200E, U+200F, U+2028..U+202E and
  * U+2066..U+2069 are written as \uXXXX escapes, so the output stays one

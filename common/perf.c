@@ -33,12 +33,17 @@ enum perf_subcommand perf_subcommand_kind(const char *word, size_t len)
 	return PERF_SUB_UNKNOWN;
 }
 
+int perf_knows_perfmon(int max_bits)
+{
+	return max_bits > CAP_PERFMON;
+}
+
 int perf_preset_caps(int buffered_too, cap_value_t list[PERF_PRESET_MAX])
 {
 	int n = 0, major, minor;
 
 	kernel_release(NULL, 0, &major, &minor);
-	if (cap_max_bits() <= CAP_PERFMON) {
+	if (!perf_knows_perfmon(cap_max_bits())) {
 		list[n++] = CAP_SYS_ADMIN;
 	} else {
 		list[n++] = CAP_PERFMON;
@@ -53,7 +58,7 @@ int perf_preset_caps(int buffered_too, cap_value_t list[PERF_PRESET_MAX])
 
 uint64_t perf_enough(int max_bits)
 {
-	return max_bits > CAP_PERFMON ?
+	return perf_knows_perfmon(max_bits) ?
 	       MASK_BIT(CAP_PERFMON) | MASK_BIT(CAP_SYS_ADMIN) :
 	       MASK_BIT(CAP_SYS_ADMIN);
 }

@@ -29,7 +29,7 @@
 /* The same with the group a printf argument: group, then file. */
 #define PERF_SETCAP_GROUP_FIX	"setcap --perf-group=%s --perf %s"
 
-/* Versions for messages; perf_preset_caps() decides by the numbers. */
+/* Versions for messages; perf_knows_perfmon() decides by the numbers. */
 #define PERF_PERFMON_LINUX	"5.8"	/* CAP_PERFMON */
 #define PERF_NO_PTRACE_LINUX	"5.9"	/* ptrace checks moved to it */
 
@@ -46,12 +46,23 @@ enum perf_subcommand {
 /* What the len bytes at word name (one of PERF_SUBCOMMANDS or not). */
 enum perf_subcommand perf_subcommand_kind(const char *word, size_t len);
 
+/*
+ * Does a kernel that knows max_bits capabilities (cap_max_bits()) have
+ * CAP_PERFMON? The one test of it: every program asks here, so none can
+ * call a kernel old where another calls it new. Decided by the count the
+ * kernel reports, never by its version: distributions backport
+ * CAP_PERFMON to kernels numbered before 5.8, and a kernel without it
+ * ignores the bit in every set, so only the count says whether a grant
+ * of it can work.
+ */
+int perf_knows_perfmon(int max_bits);
+
 #define PERF_PRESET_MAX	4
 
 /*
  * The least perf needs on the running kernel, into list: returns how many
  * (at most PERF_PRESET_MAX). list[0] is CAP_SYS_ADMIN when the kernel
- * predates CAP_PERFMON (cap_max_bits() <= CAP_PERFMON), which the caller
+ * predates CAP_PERFMON (perf_knows_perfmon() says no), which the caller
  * must warn about: it is equivalent to root.
  */
 int perf_preset_caps(int buffered, cap_value_t list[PERF_PRESET_MAX]);

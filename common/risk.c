@@ -25,14 +25,14 @@ static const struct {
 } labels[] = {
 #define CAP_FACT(number, NAME, name, since, risk, reason, ...) \
 	[number] = { RISK_##risk, reason },
-#include "../libcap/caps.def"
+#include "caps.def"
 #undef CAP_FACT
 };
 
 /* Dense: each capability of the table has its own label, none defaults to low. */
 #define CAP_FACT(number, ...) + 1
 _Static_assert(sizeof(labels) / sizeof(labels[0]) == 0
-#include "../libcap/caps.def"
+#include "caps.def"
 	       , "a risk label for every capability in caps.def");
 #undef CAP_FACT
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Nearest-word suggestions for mistyped options, subcommands and names. */
 #include <ctype.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,32 +220,4 @@ int suggest_cap_text(FILE *out, const char *prog, const char *text)
 		said = suggest_unknown_cap(out, prog, word);
 	free(word);
 	return said;
-}
-
-int suggest_getopt(FILE *out, const char *prog, const char *arg,
-		   const struct option *longopts)
-{
-	/* Room for every long option we have, "--" and '=' included. */
-	char store[32][SUGGEST_MAX_LEN + 1];
-	const char *words[32];
-	const char *near;
-	size_t n = 0;
-
-	if (arg == NULL || strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
-		return 0;
-	for (; longopts->name != NULL && n < 32; longopts++) {
-		int len = snprintf(store[n], sizeof(store[n]), "--%s%s",
-				   longopts->name,
-				   longopts->has_arg == required_argument ?
-				   "=" : "");
-
-		if (len > 0 && (size_t)len < sizeof(store[n])) {
-			words[n] = store[n];
-			n++;
-		}
-	}
-	near = suggest_nearest(arg, words, n);
-	if (near == NULL)
-		return 0;	/* getopt's own line named the word */
-	return suggest_say(out, prog, "option", arg, near);
 }

@@ -2,7 +2,7 @@
 /*
  * "Did you mean ...?" for the programs: the nearest option, subcommand or
  * capability name to a word the user mistyped. One place, so every program
- * suggests by the same measure (issue 14, item 6).
+ * suggests by the same measure.
  */
 #ifndef COMMON_SUGGEST_H
 #define COMMON_SUGGEST_H
@@ -24,7 +24,8 @@ size_t suggest_distance(const char *a, const char *b);
  * The entry of words[0..n) nearest to word, if it is near enough to be a
  * plausible typo: at most (strlen(word) + 2) / 4 edits, at least 1 (but
  * 0 for words of two bytes or less: "-x" is one edit from every short
- * option, so only "-H" for "-h" is a real guess), at most 3. Ties go to the earlier entry. NULL when none is that near.
+ * option, so only "-H" for "-h" is a real guess), at most 3. Ties go to
+ * the earlier entry. NULL when none is that near.
  * Only word's part up to and including a first '=' takes part, so an
  * option's value ("--dcode=ff") does not count; list such options with
  * their '=' ("--decode=").
@@ -77,15 +78,5 @@ char *suggest_cap_in_text(const char *text);
 
 /* suggest_unknown_cap() for the first unknown name in text, if any. */
 int suggest_cap_text(FILE *out, const char *prog, const char *text);
-
-/*
- * For programs using getopt_long(): after getopt's own "unrecognized
- * option '--jsn'" line, ours with the nearest of longopts (written
- * "--name", "--name=" when it takes a value), only when arg is a "--word"
- * and one is near. Returns 1 when printed.
- */
-struct option;
-int suggest_getopt(FILE *out, const char *prog, const char *arg,
-		   const struct option *longopts);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * --version for every program we build (issue 13, item 7). libcap's
- * programs have no such option; ours add it, in one format everywhere.
+ * --version for every program we build, so a bug report or a script can
+ * tell our programs and their version from libcap's. libcap's programs
+ * have no such option; ours add it, in one format everywhere.
  */
 #ifndef COMMON_VERSION_H
 #define COMMON_VERSION_H

@@ -25,9 +25,9 @@ cd "$top"
 list_sources() {
 	if git rev-parse --git-dir >/dev/null 2>&1; then
 		git ls-files -co --exclude-standard -- Makefile Make.Rules LICENSE* README.md \
-			libcap psx common progs pam_cap man include docs debian
+			libcap psx private common progs pam_cap man include docs debian
 	else
-		find Makefile Make.Rules LICENSE* README.md libcap psx common progs pam_cap \
+		find Makefile Make.Rules LICENSE* README.md libcap psx private common progs pam_cap \
 			man include docs debian -type f ! -name '*.o' ! -name '*.a' \
 			! -name '*.so*' ! -name '*.install' ! -name '*.pc'
 	fi | LC_ALL=C sort

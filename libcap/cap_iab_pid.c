@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* Another process's IAB, read from procfs: cap_iab_get_pid and cap_proc_root. */
+/*
+ * Another process's IAB, read from procfs: cap_iab_get_pid and
+ * cap_proc_root.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +44,7 @@ char *cap_proc_root(const char *root)
  * 16 hex digits, then the end of the line. strtoull() alone would also
  * take blanks, a sign and "0x", and negate "-1" into all 64 bits: a
  * status file under a relocated root (cap_proc_root) that says so would
- * read as every capability (issue 12, item 12).
+ * read as every capability.
  */
 static int scan_vector(const char *text, uint32_t out[LCAP_WORDS])
 {
@@ -52,9 +55,10 @@ static int scan_vector(const char *text, uint32_t out[LCAP_WORDS])
 		if (n == 16)
 			return -1;
 		value = value << 4 |
-			(unsigned)(isdigit((unsigned char)text[n]) ?
-				   text[n] - '0' :
-				   (tolower((unsigned char)text[n]) - 'a' + 10));
+			(unsigned)(isdigit((unsigned char)text[n])
+					   ? text[n] - '0'
+					   : (tolower((unsigned char)text[n]) -
+					      'a' + 10));
 	}
 	if (n == 0 || (text[n] != '\n' && text[n] != '\0'))
 		return -1;
@@ -121,7 +125,9 @@ cap_iab_t cap_iab_get_pid(pid_t pid)
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	/* Opened through the seam, so a test's fake kernel supplies the file. */
+	/*
+	 * Opened through the seam, so a test's fake kernel supplies the file.
+	 */
 	fd = lcap_sys_open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;

@@ -135,7 +135,7 @@ static int raise_ambient(const struct cap_iab_s *iab)
 
 /*
  * Makes I exactly the tuple's I, A exactly its A, and drops its B bits
- * from the bounding set, restrictions first (issue 12, item 7): the
+ * from the bounding set, restrictions first: the
  * order libcap 2.66 used raised ambient bits between bounding drops, so
  * one refused raise left later drops undone, and a login went on with
  * less restriction than configured. Now:

@@ -112,7 +112,7 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 		}
 	} else {
 		/*
-		 * A refused change fails setcred (issue 12, item 7): IGNORE
+		 * A refused change fails setcred: IGNORE
 		 * would let the login go on as if the line had not matched,
 		 * and libcap's PAM_IGNORE here is why a refused ambient raise
 		 * once left a configured bounding drop undone without a word.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# One of the extra passes of "make test" (issue 8) on its own:
+# One of the extra passes of "make test" on its own:
 #
 #   sh tests/extra_pass.sh sanitize   unit and cli tiers built with
 #                                     SANITIZE=address,undefined

@@ -10,7 +10,9 @@
 # runtimes (fuzz smoke; only recommended by clang), strace (bench),
 # python3 (parses the --json output in tests), iputils-ping (capaudit proves
 # its least grant on the real ping), debhelper, dpkg-dev and
-# lintian (make deb, tests/root/deb_packages.sh).
+# lintian (make deb, tests/root/deb_packages.sh), ansible-core (runs the
+# collection in contrib/ansible: tests/root/ansible_caps.sh; the "ansible"
+# package, thirty times larger, adds only collections we do not use).
 #
 # With --build, only what "make" and "make demo" need.
 BUILD_PACKAGES="gcc make pkg-config libpam0g-dev"
@@ -18,7 +20,7 @@ PACKAGES="$BUILD_PACKAGES check libsubunit-dev debhelper dpkg-dev lintian
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
 mandoc valgrind clang libclang-rt-dev strace python3 iputils-ping curl
-bindfs fuse3"
+bindfs fuse3 ansible-core"
 [ "${1:-}" = --build ] && PACKAGES=$BUILD_PACKAGES
 
 missing=

@@ -329,6 +329,13 @@ finish() {
 	exit 0
 }
 
+# long_or SHORT LONG: SHORT, or LONG in "make test-long" (TEST_LONG=1):
+# how long a race or a fuzz run goes. SHORT must still catch the naive
+# code the suite was written against; LONG looks for rarer interleavings.
+long_or() {
+	if [ "${TEST_LONG:-0}" = 1 ]; then echo "$2"; else echo "$1"; fi
+}
+
 is_sanitized() {
 	[ -n "${SANITIZE:-}" ]
 }

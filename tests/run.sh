@@ -9,11 +9,14 @@
 #   TIERS="unit cli" sh run.sh   runs only those tiers (default: unit cli root)
 #   VALGRIND=1 sh run.sh   runs unit suites under valgrind memcheck (Check in
 #                          no-fork mode) and exports VALGRIND_CMD, which
-#                          suites put before our tools via run_ours
+#                          suites put before our tools via run_ours; without
+#                          TESTS, only the shell suites suites.conf lists
+#                          under "valgrind"
 #   JOBS=N sh run.sh       runs up to N suites at a time (default: twice the
 #                          number of CPUs; JOBS=1 runs them one by one)
 #   SUITE_TIMEOUT=S sh run.sh  fails a suite still running after S seconds
-#                          (default 900)
+#                          (default 300: the slowest suite takes a
+#                          minute on a loaded two-core machine)
 #   PASSES="plain sanitize valgrind" sh run.sh   what "make test" runs:
 #       plain     the build the environment names (BUILD, SANITIZE,
 #                 VALGRIND), as without PASSES
@@ -22,7 +25,10 @@
 #                 background while other suites run, then runs the unit and
 #                 cli tiers there (the root tier is left to the plain pass,
 #                 whose binaries get file capabilities)
-#       valgrind  the plain build's unit and cli tiers under valgrind
+#       valgrind  the plain build's unit tier and the cli suites
+#                 tests/suites.conf lists under "valgrind" (the libraries'),
+#                 under valgrind; any "==PID==" report in a valgrind log
+#                 fails the suite, whatever its own checks said
 #     All passes share one pool of JOBS; each prints its verdicts and its
 #     "suites:" line in turn, and appends "passed failed skipped" to
 #     $TEST_SUMMARY when that is set. TESTS and TIERS apply to every pass.
@@ -59,7 +65,7 @@ JOBS=${JOBS:-$((2 * cpus))}
 # libc6-dbg's) is a seventh of each start. Errors are found all the same;
 # a report's frames name the function an inlined one was expanded into,
 # with the file and line of the inlined code.
-VALGRIND_ARGS="-q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --read-inline-info=no --trace-children=yes --trace-children-skip-by-arg=*vg-untraced-foreign*"
+VALGRIND_ARGS="-q --vgdb=no --suppressions=$TOP/tests/valgrind.supp --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --read-inline-info=no --trace-children=yes --trace-children-skip-by-arg=*vg-untraced-foreign*"
 # Our builds (the sanitizer pass's) run with -j of their own: make does not
 # hand its job server to this script, so drop it from MAKEFLAGS (keeping
 # the variables given to make, such as CC=clang).
@@ -67,11 +73,14 @@ MAKEFLAGS=$(printf ' %s \n' "${MAKEFLAGS:-}" |
 	sed -e 's/ --jobserver-[a-z]*=[^ ]*//g' -e 's/ -j[0-9]*//g' -e 's/^ *//' -e 's/ *$//')
 export MAKEFLAGS
 
+# The caller's sanitizer options, to which each suite's log_path is added.
+san_asan=${ASAN_OPTIONS:-} san_ubsan=${UBSAN_OPTIONS:-}
+
 # --- tests/suites.conf ----------------------------------------------------
 conf() {	# KEY: every suite the lines "KEY: ..." name
 	sed -n "s/^$1:[[:space:]]*//p" "$CONF" | tr -s ' \t\n' '   '
 }
-alone=$(conf alone) novalgrind=$(conf novalgrind) once=$(conf once) first=$(conf first)
+alone=$(conf alone) valgrind=$(conf valgrind) once=$(conf once) first=$(conf first)
 privatetmp=$(conf privatetmp)
 can_unshare=
 [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null && can_unshare=1
@@ -92,7 +101,7 @@ chain_of() {	# SUITE: the chain naming it, if any
 # A name in suites.conf that is no suite (renamed, say) would silently lose
 # its rule: that is a failure of the run.
 stale=
-for s in $alone $novalgrind $once $first $privatetmp $(for c in $chains; do eval "echo \$chain_$c"; done); do
+for s in $alone $valgrind $once $first $privatetmp $(for c in $chains; do eval "echo \$chain_$c"; done); do
 	case $s in
 	unit/*) [ -f "$s.c" ] ;;
 	*) [ -f "$s" ] ;;
@@ -173,8 +182,10 @@ for p in $(seq 1 $np); do
 	for s in $suites; do
 		ne=$((ne + 1))
 		eval "e${ne}_pass=$p e${ne}_suite=\$s e${ne}_rc= e${ne}_why="
-		if [ "$vg" = 1 ] && listed "$s" "$novalgrind"; then
-			eval "e${ne}_why='runs none of our code under valgrind (tests/suites.conf: novalgrind)'"
+		if [ "$vg" = 1 ] && [ -z "${TESTS:-}" ] && [ "${TEST_LONG:-0}" != 1 ] &&
+		   [ "${s%%/*}" != unit ] &&
+		   ! listed "$s" "$valgrind"; then
+			eval "e${ne}_why='programs are checked under ASan+UBSan; valgrind runs the unit tier and the libraries suites (tests/suites.conf: valgrind)'"
 		elif [ "$p" -ne "$first_pass" ] && listed "$s" "$once"; then
 			eval "e${ne}_why='the same run in every pass; run in the first (tests/suites.conf: once)'"
 		fi
@@ -308,10 +319,10 @@ cpu_children() {
 # run_entry K (in a job's subshell): runs one suite, writes "rc seconds
 # cpu-seconds" (the suite's processes' CPU time, whatever else ran beside).
 # Every suite runs under timeout(1) with SUITE_TIMEOUT seconds (default
-# 900): a hung suite (a broadcast that never returns, a lost child) is a
+# 300): a hung suite (a broadcast that never returns, a lost child) is a
 # failure with its log, never a run that waits for ever. timeout signals
 # the suite's whole process group, then kills it 10 s later.
-SUITE_TIMEOUT=${SUITE_TIMEOUT:-900}
+SUITE_TIMEOUT=${SUITE_TIMEOUT:-300}
 run_entry() {
 	ek=$1
 	eval "s=\$e${ek}_suite"
@@ -320,6 +331,26 @@ run_entry() {
 	times >"$work/times.$ek"
 	cpu0=$(cpu_children "$work/times.$ek")
 	ptmp=
+	vgdir=
+	if [ -n "${VALGRIND_CMD:-}" ]; then
+		# Each valgrind process (forked children too: %p) writes to a
+		# file of its own, and any report fails the suite, whatever
+		# the suite did with the exit status or stderr it saw.
+		vgdir=$log.vg
+		rm -rf "$vgdir" && mkdir -p "$vgdir" && chmod 1777 "$vgdir"
+		VALGRIND_CMD="valgrind $VALGRIND_ARGS --log-file=$vgdir/%p.log"
+		export VALGRIND_CMD
+	fi
+	sandir=
+	if [ -n "${SANITIZE:-}" ]; then
+		# The same for the sanitizers: a leak report at exit (exit 23)
+		# or an error in a process whose status the suite ignores.
+		sandir=$log.san
+		rm -rf "$sandir" && mkdir -p "$sandir" && chmod 1777 "$sandir"
+		ASAN_OPTIONS="${san_asan}${san_asan:+:}log_path=$sandir/asan"
+		UBSAN_OPTIONS="${san_ubsan}${san_ubsan:+:}log_path=$sandir/ubsan"
+		export ASAN_OPTIONS UBSAN_OPTIONS
+	fi
 	case $s in
 	unit/*)
 		# VALGRIND_CMD is a command line: split into words on purpose.
@@ -343,6 +374,27 @@ run_entry() {
 	rc=$?
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		echo "run.sh: timed out after $SUITE_TIMEOUT s (exit $rc)" >>"$log"
+	fi
+	# Errors and leaks are the "==PID==" lines; "--PID--" lines are
+	# valgrind's own warnings (a system call it does not know, which our
+	# code then sees fail with ENOSYS and handles).
+	if [ -n "$vgdir" ]; then
+		if grep -rqE '^==[0-9]+== ' "$vgdir" 2>/dev/null; then
+			echo "run.sh: valgrind reported errors (files in $vgdir):" >>"$log"
+			grep -rhE '^==[0-9]+== ' "$vgdir" | head -n 200 >>"$log"
+			rc=1
+		else
+			rm -rf "$vgdir"
+		fi
+	fi
+	if [ -n "$sandir" ]; then
+		if [ -n "$(find "$sandir" -type f 2>/dev/null | head -n 1)" ]; then
+			echo "run.sh: a sanitizer reported errors (files in $sandir):" >>"$log"
+			find "$sandir" -type f -exec cat {} + | head -n 200 >>"$log"
+			rc=1
+		else
+			rm -rf "$sandir"
+		fi
 	fi
 	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"
 	times >"$work/times.$ek"
@@ -459,6 +511,8 @@ print_ready() {
 			fi
 			total_secs=$((total_secs + ${secs:-0}))
 			total_cpu=$(echo "$total_cpu ${cpu:-0}" | awk '{ printf "%.1f", $1 + $2 }')
+			eval "pname=\$p${p}_name"
+			echo "${cpu:-0} ${secs:-0} $pname $s" >>"$work/table"
 			case $rc in
 			none) ;;
 			0) npass=$((npass + 1)); echo "PASS: $s ($secs s, CPU $cpu s)" ;;
@@ -497,6 +551,14 @@ done
 exec 9>&-
 times >"$work/times.all"
 all_cpu=$(cpu_children "$work/times.all")
+# Where the time went: CPU seconds by pass, and the costliest suites (the
+# run is CPU-bound on two cores, so CPU, not each suite's own wall time, is
+# what a change must save).
+if [ "$ne" -gt 1 ] && [ -s "$work/table" ]; then
+	echo "time table: CPU s by pass:$(awk '{ c[$3] += $1 } END { for (p in c) printf " %s %.1f", p, c[p] }' "$work/table")"
+	echo "time table: costliest suites (CPU s, own s, pass, suite):"
+	sort -rn "$work/table" | head -n 15 | awk '{ printf "  %7.1f %4d  %-9s %s\n", $1, $2, $3, $4 }'
+fi
 rm -rf "$work"
 if [ "$cur_p" -le "$np" ]; then
 	echo "run.sh: internal error: jobs left that cannot start:$queue" >&2

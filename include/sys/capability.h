@@ -6,7 +6,7 @@
  * Every CAP_* value the library names is defined here even when the build
  * machine's <linux/capability.h> predates it, so a program can name
  * CAP_PERFMON (38) whatever kernel headers it was built with. (The values
- * come from the source tree's libcap/caps.def; its build checks that this
+ * come from the source tree's private/caps.def; its build checks that this
  * header defines each, with the same value.)
  */
 #ifndef SYS_CAPABILITY_H_DROPIN

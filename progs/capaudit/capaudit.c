@@ -8,6 +8,7 @@
  * fails, 2 on a usage error, 127 when the command is not found.
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -27,7 +28,6 @@
 #include "opts.h"
 #include "path.h"
 #include "suggest.h"
-#include "version.h"
 
 extern char **environ;
 
@@ -41,7 +41,7 @@ struct opts {
 	unsigned long long duration;
 	unsigned long long trial_timeout;	/* --trial-timeout, or 0 */
 	struct success success;	/* --success */
-	int json, suggest, no_minimize, check, help, version;
+	int json, suggest, no_minimize, check;
 	const char *output;
 };
 
@@ -79,7 +79,7 @@ static int opt_user(void *p, const char *v)
 	o->home = strdup(pw->pw_dir != NULL ? pw->pw_dir : "");
 	o->shell = strdup(pw->pw_shell != NULL ? pw->pw_shell : "");
 	if (o->user == NULL || o->home == NULL || o->shell == NULL) {
-		fprintf(stderr, "%s: %s\n", PROG, strerror(ENOMEM));
+		warn(NULL);
 		return 1;
 	}
 	o->uid = pw->pw_uid;
@@ -170,42 +170,47 @@ static int opt_output(void *p, const char *v)
 	return OPTS_NEXT;
 }
 
-/* One table: getopt's options and the usage text both come from it. */
+/* One table: getopt's options, the usage text and the hints come from it. */
 static const struct opt options[] = {
-	{ "user", 0, required_argument, opt_user, "USER",
-	  "run COMMAND as USER (name or uid), with USER's groups\n"
-	  "and HOME, USER, LOGNAME, SHELL, PATH", 0 },
-	{ "iab", 0, required_argument, opt_iab, "IAB",
-	  "run COMMAND with this IAB, e.g. '^cap_net_bind_service'", 0 },
-	{ "pid", 0, required_argument, opt_pid, "PID",
-	  "watch the running process PID (all its threads) instead", 0 },
-	{ "duration", 0, required_argument, opt_duration, "SECONDS",
-	  "with --pid: how long to watch (default 10)", 0 },
-	{ "json", 0, no_argument, NULL, NULL, "one JSON object per line",
-	  OPTS_FLAG(struct opts, json) },
-	{ "suggest", 0, no_argument, NULL, NULL,
-	  "add the least grant, file by file; as root, proven by\n"
-	  "running COMMAND again with each grant",
-	  OPTS_FLAG(struct opts, suggest) },
-	{ "no-minimize", 0, no_argument, NULL, NULL,
-	  "with --suggest: run COMMAND only once (the grant is unproven)",
-	  OPTS_FLAG(struct opts, no_minimize) },
-	{ "success", 0, required_argument, opt_success, "STATUS,...",
-	  "with --suggest: the exit statuses that mean success\n"
-	  "(default: the status with every candidate granted)", 0 },
-	{ "trial-timeout", 0, required_argument, opt_trial_timeout, "SECONDS",
-	  "with --suggest: end a trial that runs longer, unproven\n"
-	  "(default: 10 times the first run, at least 30)", 0 },
-	{ "output", 0, required_argument, opt_output, "FILE",
-	  "write the report to FILE instead of stdout", 0 },
-	{ "check", 0, no_argument, NULL, NULL,
-	  "say which event source would be used, or what is missing",
-	  OPTS_FLAG(struct opts, check) },
-	{ "help", 0, no_argument, NULL, NULL, "print this text (also -h)",
-	  OPTS_FLAG(struct opts, help) },
-	{ NULL, 'h', no_argument, NULL, NULL, NULL, OPTS_FLAG(struct opts, help) },
-	{ "version", 0, no_argument, NULL, NULL, "print the version",
-	  OPTS_FLAG(struct opts, version) },
+	{ .name = "user", .arg = required_argument, .handle = opt_user,
+	  .value = "USER",
+	  .help = "run COMMAND as USER (name or uid), with USER's groups\n"
+		  "and HOME, USER, LOGNAME, SHELL, PATH" },
+	{ .name = "iab", .arg = required_argument, .handle = opt_iab,
+	  .value = "IAB",
+	  .help = "run COMMAND with this IAB, e.g. '^cap_net_bind_service'" },
+	{ .name = "pid", .arg = required_argument, .handle = opt_pid,
+	  .value = "PID",
+	  .help = "watch the running process PID (all its threads) instead" },
+	{ .name = "duration", .arg = required_argument, .handle = opt_duration,
+	  .value = "SECONDS",
+	  .help = "with --pid: how long to watch (default 10)" },
+	{ .name = "json", .help = "one JSON object per line",
+	  .flag = OPTS_FLAG(struct opts, json) },
+	{ .name = "suggest",
+	  .help = "add the least grant, file by file; as root, proven by\n"
+		  "running COMMAND again with each grant",
+	  .flag = OPTS_FLAG(struct opts, suggest) },
+	{ .name = "no-minimize",
+	  .help = "with --suggest: run COMMAND only once (the grant is unproven)",
+	  .flag = OPTS_FLAG(struct opts, no_minimize) },
+	{ .name = "success", .arg = required_argument, .handle = opt_success,
+	  .value = "STATUS,...",
+	  .help = "with --suggest: the exit statuses that mean success\n"
+		  "(default: the status with every candidate granted)" },
+	{ .name = "trial-timeout", .arg = required_argument,
+	  .handle = opt_trial_timeout, .value = "SECONDS",
+	  .help = "with --suggest: end a trial that runs longer, unproven\n"
+		  "(default: 10 times the first run, at least 30)" },
+	{ .name = "output", .arg = required_argument, .handle = opt_output,
+	  .value = "FILE",
+	  .help = "write the report to FILE instead of stdout" },
+	{ .name = "check",
+	  .help = "say which event source would be used, or what is missing",
+	  .flag = OPTS_FLAG(struct opts, check) },
+	{ OPTS_HELP_ROW("help", 0), .help = "print this text (also -h)" },
+	{ OPTS_HELP_ROW(NULL, 'h') },
+	{ OPTS_VERSION_ROW, .help = "print the version" },
 };
 
 static void usage(FILE *out)
@@ -221,21 +226,35 @@ static void usage(FILE *out)
 		"  127 when COMMAND is not found.\n");
 }
 
-static int parse_options(int argc, char **argv, struct opts *o)
+/* --help: the usage text on stdout; 1 when it could not be written. */
+static int help(void *p)
+{
+	(void)p;
+	usage(stdout);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+static const struct opts_prog prog = { PROG, help, 1 };
+
+/*
+ * Returns 1 when the run ends here with *status (--help, --version, a
+ * usage error), else 0.
+ */
+static int parse_options(int argc, char **argv, struct opts *o, int *status)
 {
 	struct opts_getopt g;
-	int status;
 
-	opts_build(&g, options, sizeof(options) / sizeof(options[0]));
+	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]), 0);
 	/* The command's own options are its, not ours. */
 	opts_stop_at_operand(&g);
-	switch (opts_parse(&g, argc, argv, o, &status)) {
+	switch (opts_parse(&g, argc, argv, o, status)) {
 	case 1:
-		return status;
+		return 1;
 	case -1:
 		fprintf(stderr, "%s: try 'capaudit --help'\n", PROG);
-		suggest_getopt(stderr, PROG, argv[optind - 1], g.longopts);
-		return 2;
+		opts_suggest_getopt(stderr, &g, argv[optind - 1]);
+		*status = 2;
+		return 1;
 	}
 	return 0;
 }
@@ -281,16 +300,16 @@ static int refuse_set_id(void)
 	gid_t rg, eg, sg;
 
 	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0) {
-		fprintf(stderr, "%s: cannot read its own ids: %s\n", PROG, strerror(errno));
+		warn("cannot read its own ids");
 		return 1;
 	}
 	if (ru == eu && ru == su && rg == eg && rg == sg)
 		return 0;
-	fprintf(stderr, "%s: refusing to run set-user-ID or set-group-ID (uids %u %u %u, "
-		"gids %u %u %u): it would run the command with the file's ids; give it "
-		"file capabilities instead (setcap cap_perfmon=ep), or run it as root\n",
-		PROG, (unsigned)ru, (unsigned)eu, (unsigned)su, (unsigned)rg,
-		(unsigned)eg, (unsigned)sg);
+	warnx("refusing to run set-user-ID or set-group-ID (uids %u %u %u, "
+	      "gids %u %u %u): it would run the command with the file's ids; give it "
+	      "file capabilities instead (setcap cap_perfmon=ep), or run it as root",
+	      (unsigned)ru, (unsigned)eu, (unsigned)su, (unsigned)rg,
+	      (unsigned)eg, (unsigned)sg);
 	return 1;
 }
 
@@ -310,19 +329,18 @@ static int exit_code(const struct run_result *rr)
 static int check_combinations(const struct opts *o, int argc)
 {
 	if (!o->check && (o->pid != 0) == (optind < argc)) {
-		fprintf(stderr, "%s: %s\n", PROG, o->pid ? "--pid takes no COMMAND"
-			: "no COMMAND to run (or --pid=PID)");
+		warnx("%s", o->pid ? "--pid takes no COMMAND"
+		      : "no COMMAND to run (or --pid=PID)");
 		usage(stderr);
 		return 2;
 	}
 	if ((o->duration && !o->pid) || (o->pid && (o->user || o->iab))) {
-		fprintf(stderr, "%s: %s\n", PROG, o->duration ?
-			"--duration goes with --pid" : "--user and --iab go with a COMMAND, not --pid");
+		warnx("%s", o->duration ? "--duration goes with --pid"
+		      : "--user and --iab go with a COMMAND, not --pid");
 		return 2;
 	}
 	if ((o->no_minimize || o->success.n || o->trial_timeout) && !o->suggest) {
-		fprintf(stderr, "%s: --no-minimize, --success and --trial-timeout go "
-			"with --suggest\n", PROG);
+		warnx("--no-minimize, --success and --trial-timeout go with --suggest");
 		return 2;
 	}
 	return 0;
@@ -483,8 +501,8 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 		return;
 	}
 	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "%s: proving the grant: running the command again, "
-			"at most %d times\n", PROG, TRIALS_MAX);
+		warnx("proving the grant: running the command again, at most "
+		      "%d times", TRIALS_MAX);
 	suggest_prove(sg, &o->success, &runner);
 	trial_reaper(0);
 	plan_release(&tr.plan);
@@ -516,10 +534,10 @@ static void print_report(const struct opts *o, const struct launch *l,
 		suggest_free(&sg);
 	}
 	if (t->lost)
-		fprintf(stderr, "%s: %llu samples were lost; the counts are lower bounds\n",
-			PROG, (unsigned long long)t->lost);
+		warnx("%llu samples were lost; the counts are lower bounds",
+		      (unsigned long long)t->lost);
 	if (t->nomem)
-		fprintf(stderr, "%s: out of memory: some checks were not counted\n", PROG);
+		warnx("out of memory: some checks were not counted");
 }
 
 /* Everything after the options: the run or the watch, then the report. */
@@ -536,7 +554,7 @@ static int audit(struct opts *o, char **argv, const char *path,
 	if (o->user != NULL) {
 		l.envp = env_for_user((const char *const *)environ, o->user, o->uid, o->home, o->shell);
 		if (l.envp == NULL) {
-			fprintf(stderr, "%s: %s\n", PROG, strerror(errno));
+			warn(NULL);
 			return 1;
 		}
 	}
@@ -554,90 +572,127 @@ static int audit(struct opts *o, char **argv, const char *path,
 	return rc;
 }
 
-int main(int argc, char **argv)
+/*
+ * The command's file capabilities must not become its own: the launcher
+ * applies --iab and --user in a child that still holds capaudit's
+ * permitted set, so with file capabilities --iab '^cap_perfmon' would
+ * hand that privilege to any command. Then the options that make no
+ * sense together. Returns 0, or the exit status after saying why.
+ */
+static int check_options(const struct opts *o, int argc)
 {
-	struct opts o = { .user = NULL };
-	struct sysview sv = { "" };
-	char path[PATH_MAX] = "";
-	struct source src;
-	struct sigaction sa;
-	FILE *out = stdout;
-	const char *root = secure_getenv("CAPAUDIT_SYSROOT");
-	int rc;
-
-	if ((rc = refuse_set_id()) != 0)
-		return rc;
-	rc = parse_options(argc, argv, &o);
-	if (rc != 0 || o.help || o.version) {
-		opts_free(&o);
-		if (rc != 0)
-			return rc;
-		if (o.help) {
-			usage(stdout);
-			return fflush(stdout) == 0 ? 0 : 1;
-		}
-		return version_print(PROG);
-	}
-	if (root != NULL)
-		sv.root = root;
-	/*
-	 * The launcher applies --iab and --user in a child that still holds
-	 * capaudit's own permitted set: with file capabilities, --iab
-	 * '^cap_perfmon' would hand that privilege to any command.
-	 */
-	if (getauxval(AT_SECURE) && (o.iab != NULL || o.user != NULL)) {
-		fprintf(stderr, "%s: --iab and --user are refused when capaudit "
-			"runs with file capabilities (they would pass its own "
-			"privilege to the command); run it as root for them\n", PROG);
-		opts_free(&o);
+	if (getauxval(AT_SECURE) && (o->iab != NULL || o->user != NULL)) {
+		warnx("--iab and --user are refused when capaudit runs with file "
+		      "capabilities (they would pass its own privilege to the "
+		      "command); run it as root for them");
 		return 2;
 	}
-	if ((rc = check_combinations(&o, argc)) != 0) {
-		opts_free(&o);
-		return rc;
-	}
-	if (!o.check && !o.pid && resolve_command(argv[optind], path, sizeof(path)) < 0) {
-		escape_line(stderr, PROG ": ", "%s: %s", argv[optind],
-			    errno == ENOENT ? "command not found" : strerror(errno));
-		opts_free(&o);
-		return 127;
-	}
-	if (source_find(&sv, &src, o.check, stderr) < 0) {
-		opts_free(&o);
-		return 1;
-	}
-	if (o.check) {
-		printf("%s: would use ", PROG);
-		source_describe(&src, stdout);
-		source_release(&sv, &src);
-		opts_free(&o);
-		return fflush(stdout) == 0 ? 0 : 1;
-	}
-	if (o.output != NULL && (out = fopen(o.output, "we")) == NULL) {
-		escape_line(stderr, PROG ": ", "%s: %s", o.output, strerror(errno));
-		source_release(&sv, &src);
-		opts_free(&o);
-		return 1;
-	}
-	/*
-	 * ^C goes to the command too; we report after it ends (with --pid,
-	 * at once; during trials, no further trial starts). A handler, not
-	 * SIG_IGN: execve() keeps ignored signals ignored, but resets
-	 * handled ones for the command.
-	 */
+	return check_combinations(o, argc);
+}
+
+/* The command as execvp(3) would find it, into path; 0, or 127 after saying why. */
+static int find_command(const char *cmd, char *path, size_t size)
+{
+	if (resolve_command(cmd, path, size) == 0)
+		return 0;
+	escape_line(stderr, PROG ": ", "%s: %s", cmd,
+		    errno == ENOENT ? "command not found" : strerror(errno));
+	return 127;
+}
+
+/*
+ * ^C goes to the command too; we report after it ends (with --pid, at
+ * once; during trials, no further trial starts). A handler, not SIG_IGN:
+ * execve() keeps ignored signals ignored, but resets handled ones for the
+ * command.
+ */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
-	rc = audit(&o, argv + optind, path, &src, out);
-	source_release(&sv, &src);
-	opts_free(&o);
+}
+
+/* --check: the source that would be used. */
+static int describe_source(const struct source *src)
+{
+	printf("%s: would use ", PROG);
+	source_describe(src, stdout);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* The audit, its report written to --output or stdout. */
+static int audit_into_output(struct opts *o, char **argv, const char *path,
+			     const struct source *src)
+{
+	FILE *out = stdout;
+	int rc;
+
+	if (o->output != NULL && (out = fopen(o->output, "we")) == NULL) {
+		escape_line(stderr, PROG ": ", "%s: %s", o->output, strerror(errno));
+		return 1;
+	}
+	catch_signals();
+	rc = audit(o, argv, path, src, out);
 	if ((out != stdout ? fclose(out) : fflush(out)) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", PROG, o.output ? o.output : "stdout",
-			strerror(errno));
+		escape_line(stderr, PROG ": ", "%s: %s", o->output ? o->output :
+			    "stdout", strerror(errno));
 		if (rc == 0)
 			rc = 1;
 	}
+	return rc;
+}
+
+/* With the event source found (or made): --check, or the audit. */
+static int with_source(struct opts *o, char **argv, const char *path)
+{
+	const char *root = secure_getenv("CAPAUDIT_SYSROOT");
+	struct sysview sv = { "" };
+	struct source src;
+	int rc;
+
+	if (root != NULL)
+		sv.root = root;
+	if (source_find(&sv, &src, o->check, stderr) < 0)
+		return 1;
+	if (o->check)
+		rc = describe_source(&src);
+	else
+		rc = audit_into_output(o, argv, path, &src);
+	source_release(&sv, &src);
+	return rc;
+}
+
+/* After the options: their checks, the command, then --check or the audit. */
+static int run(struct opts *o, int argc, char **argv)
+{
+	char path[PATH_MAX] = "";
+	int rc;
+
+	if ((rc = check_options(o, argc)) != 0)
+		return rc;
+	if (!o->check && !o->pid &&
+	    (rc = find_command(argv[optind], path, sizeof(path))) != 0)
+		return rc;
+	return with_source(o, argv + optind, path);
+}
+
+int main(int argc, char **argv)
+{
+	/* warn(3) names the program: PROG, as every other message does. */
+	static char name[] = PROG;
+	struct opts o = { .user = NULL };
+	int rc;
+
+	program_invocation_short_name = name;
+	/* parse_options(): 1 when the run ends there (--help, --version, a usage error). */
+	rc = refuse_set_id();
+	if (rc == 0 && parse_options(argc, argv, &o, &rc) == 0)
+		rc = run(&o, argc, argv);
+	opts_free(&o);
 	return rc;
 }

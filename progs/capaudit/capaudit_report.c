@@ -28,7 +28,8 @@ void describe_status(int status, char *buf, size_t size)
 	if (WIFSIGNALED(status))
 		snprintf(buf, size, "killed by signal %d", WTERMSIG(status));
 	else
-		snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+		snprintf(buf, size, "exited with status %d",
+			 WEXITSTATUS(status));
 }
 
 static void describe_run(const struct run_result *rr, FILE *out)
@@ -75,17 +76,23 @@ static void print_notes(const struct tally *t, FILE *out)
 		sys_admin |= t->rows[i].cap == CAP_SYS_ADMIN;
 	}
 	if (any_refused)
-		fprintf(out, "note: a refused check is the kernel saying no; the program may have failed there, or gone on\n"
-			"      without (cap_dac_override is asked before cap_dac_read_search, cap_perfmon before cap_sys_admin)\n");
+		fprintf(out, "note: a refused check is the kernel saying no; "
+			     "the program may have failed there, or gone "
+			     "on\n      without (cap_dac_override is asked "
+			     "before cap_dac_read_search, cap_perfmon before "
+			     "cap_sys_admin)\n");
 	if (sys_admin)
-		fprintf(out, "note: the kernel also asks for cap_sys_admin on its own, for every private writable\n"
-			"      mapping (the overcommit reserve): those checks show no need for it\n");
+		fprintf(out, "note: the kernel also asks for cap_sys_admin on "
+			     "its own, for every private writable\n      "
+			     "mapping (the overcommit reserve): those checks "
+			     "show no need for it\n");
 }
 
 void report_table(const struct tally *t, const struct source *src,
 		  const struct run_result *rr, FILE *out)
 {
-	uint64_t others = t->class_checks[CLASS_USERNS] + t->class_checks[CLASS_CRED] +
+	uint64_t others = t->class_checks[CLASS_USERNS] +
+			  t->class_checks[CLASS_CRED] +
 			  t->class_checks[CLASS_UNKNOWN];
 	size_t left;
 	int c;
@@ -97,12 +104,14 @@ void report_table(const struct tally *t, const struct source *src,
 		fprintf(out, "(no capability checks of the command's own)\n");
 	if (others) {
 		fprintf(out, "\nnot the command's own, never suggested:\n");
-		fprintf(out, "%-22s %7s %7s %7s %7s  %s  %s\n", "CAPABILITY", "CHECKS",
-			"GRANTED", "REFUSED", "PID", "COMMAND", "WHY");
+		fprintf(out, "%-22s %7s %7s %7s %7s  %s  %s\n", "CAPABILITY",
+			"CHECKS", "GRANTED", "REFUSED", "PID", "COMMAND",
+			"WHY");
 		print_rows(t, 0, out);
 		for (c = CLASS_USERNS; c < NCLASSES; c++)
 			if (t->class_checks[c])
-				fprintf(out, "  %s: %s\n", class_name((enum check_class)c),
+				fprintf(out, "  %s: %s\n",
+					class_name((enum check_class)c),
 					class_reason((enum check_class)c));
 	}
 	fprintf(out, "\ncommand: ");
@@ -112,17 +121,26 @@ void report_table(const struct tally *t, const struct source *src,
 	fprintf(out, "source: ");
 	source_describe(src, out);
 	fprintf(out, "lost samples: %llu%s\n", (unsigned long long)t->lost,
-		t->lost ? " (the counts are lower bounds; a capability may be missing)" : "");
+		t->lost ? " (the counts are lower bounds; a capability may be "
+			  "missing)"
+			: "");
 	if (t->launcher)
-		fprintf(out, "not counted: %llu check%s by capaudit's launcher before the command started\n",
-			(unsigned long long)t->launcher, t->launcher == 1 ? "" : "s");
+		fprintf(out,
+			"not counted: %llu check%s by capaudit's launcher "
+			"before the command started\n",
+			(unsigned long long)t->launcher,
+			t->launcher == 1 ? "" : "s");
 	if (t->out_of_range || t->unpaired)
-		fprintf(out, "not counted: %llu checks of unknown capabilities, %llu probe returns without an entry\n",
+		fprintf(out,
+			"not counted: %llu checks of unknown capabilities, "
+			"%llu probe returns without an entry\n",
 			(unsigned long long)t->out_of_range,
 			(unsigned long long)t->unpaired);
 	left = rr->attached ? 0 : tally_running(t);
 	if (left)
-		fprintf(out, "still running: %zu process%s outlived the command; their later checks are not counted\n",
+		fprintf(out,
+			"still running: %zu process%s outlived the command; "
+			"their later checks are not counted\n",
 			left, left == 1 ? "" : "es");
 	print_notes(t, out);
 }
@@ -144,13 +162,16 @@ void report_json(const struct tally *t, const struct source *src,
 
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
-		const struct exec_image *im = r->image >= 0 ? &t->images[r->image] : NULL;
+		const struct exec_image *im =
+			r->image >= 0 ? &t->images[r->image] : NULL;
 
 		capability_name(r->cap, name, sizeof(name));
-		fprintf(out, "{\"schema\":%d,\"type\":\"check\",\"capability\":",
-			JSON_SCHEMA);
+		json_object_open(out, "check");
+		fputs("\"capability\":", out);
 		json_string(out, name);
-		fprintf(out, ",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,\"ppid\":%ld,\"command\":",
+		fprintf(out,
+			",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,"
+			"\"ppid\":%ld,\"command\":",
 			r->cap, risk_tier_name(risk_tier_of(r->cap)),
 			(long)r->pid, (long)r->ppid);
 		json_string(out, r->comm);
@@ -159,28 +180,33 @@ void report_json(const struct tally *t, const struct source *src,
 			json_path(out, "file", im->file);
 		else
 			fprintf(out, "\"file\":null");
-		fprintf(out, ",\"class\":\"%s\",\"counted\":%s,\"checks\":%llu,"
-			"\"granted\":%llu,\"refused\":%llu}\n", class_name(r->cls),
+		fprintf(out,
+			",\"class\":\"%s\",\"counted\":%s,\"checks\":%llu,"
+			"\"granted\":%llu,\"refused\":%llu}\n",
+			class_name(r->cls),
 			r->cls == CLASS_OWN ? "true" : "false",
 			(unsigned long long)(r->granted + r->refused),
 			(unsigned long long)r->granted,
 			(unsigned long long)r->refused);
 	}
-	fprintf(out, "{\"schema\":%d,\"type\":\"summary\",\"source\":\"%s\",",
-		JSON_SCHEMA, source_name(src));
+	json_object_open(out, "summary");
+	fprintf(out, "\"source\":\"%s\",", source_name(src));
 	if (rr->attached)
-		fprintf(out, "\"attached\":true,\"exit_status\":null,\"signal\":null,");
+		fprintf(out, "\"attached\":true,\"exit_status\":null,"
+			     "\"signal\":null,");
 	else if (WIFSIGNALED(rr->status))
-		fprintf(out, "\"attached\":false,\"exit_status\":null,\"signal\":%d,",
-			WTERMSIG(rr->status));
+		fprintf(out, "\"attached\":false,\"exit_status\":null,"
+			"\"signal\":%d,", WTERMSIG(rr->status));
 	else
-		fprintf(out, "\"attached\":false,\"exit_status\":%d,\"signal\":null,",
-			WEXITSTATUS(rr->status));
-	fprintf(out, "\"seconds\":%.3f,\"processes\":%zu,\"still_running\":%zu,"
+		fprintf(out, "\"attached\":false,\"exit_status\":%d,"
+			"\"signal\":null,", WEXITSTATUS(rr->status));
+	fprintf(out,
+		"\"seconds\":%.3f,\"processes\":%zu,\"still_running\":%zu,"
 		"\"lost\":%llu,\"launcher_checks\":%llu,\"unknown\":%llu,"
 		"\"not_own\":{\"user_namespace\":%llu,\"credential\":%llu,"
 		"\"unknown\":%llu}}\n",
-		rr->seconds, tally_followed(t), rr->attached ? 0 : tally_running(t),
+		rr->seconds, tally_followed(t),
+		rr->attached ? 0 : tally_running(t),
 		(unsigned long long)t->lost, (unsigned long long)t->launcher,
 		(unsigned long long)(t->out_of_range + t->unpaired),
 		(unsigned long long)t->class_checks[CLASS_USERNS],

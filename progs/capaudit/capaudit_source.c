@@ -22,7 +22,9 @@
 
 #include "capaudit.h"
 #include "kernel.h"
+#include "mask.h"
 #include "number.h"
+#include "perf.h"
 #include "textfile.h"
 
 #define MAX_MISSING 8
@@ -69,7 +71,8 @@ static int read_number(const char *path, unsigned long long max,
 }
 
 static void sys_path(const struct sysview *sv, char *buf, size_t size,
-		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 static void sys_path(const struct sysview *sv, char *buf, size_t size,
 		     const char *fmt, ...)
 {
@@ -101,18 +104,22 @@ int format_field(const char *format, const char *name, struct field *f)
 		if (end == NULL)
 			end = line + strlen(line);
 		if (decl != NULL && decl < end) {
-			const char *semi = memchr(decl, ';', (size_t)(end - decl));
+			const char *semi =
+				memchr(decl, ';', (size_t)(end - decl));
 			const char *word = semi;
 
 			while (word != NULL && word > decl &&
 			       word[-1] != ' ' && word[-1] != '*' &&
 			       word[-1] != ':')
 				word--;
-			if (semi != NULL && (size_t)(semi - word) == strlen(name) &&
+			if (semi != NULL &&
+			    (size_t)(semi - word) == strlen(name) &&
 			    strncmp(word, name, (size_t)(semi - word)) == 0 &&
-			    sscanf(semi, "; offset:%llu; size:%llu; signed:%llu;",
+			    sscanf(semi,
+				   "; offset:%llu; size:%llu; signed:%llu;",
 				   &off, &size, &sgn) == 3 &&
-			    (size == 1 || size == 2 || size == 4 || size == 8) &&
+			    (size == 1 || size == 2 || size == 4 ||
+			     size == 8) &&
 			    off < 65536) {
 				f->off = (size_t)off;
 				f->size = (size_t)size;
@@ -201,7 +208,10 @@ static enum tracefs_state try_tracepoint(const char *dir, struct source *src,
 	return TFS_OK;
 }
 
-/* Appends one line to kprobe_events: O_APPEND, as O_TRUNC deletes every probe. */
+/*
+ * Appends one line to kprobe_events: O_APPEND, as O_TRUNC deletes every
+ * probe.
+ */
 static int kprobe_write(const char *dir, const char *line)
 {
 	char path[512];
@@ -244,13 +254,15 @@ static int try_kprobe_events(const char *dir, struct source *src, int check)
 	snprintf(src->tracefs, sizeof(src->tracefs), "%s", dir);
 	if (check)
 		return 0;	/* nothing created, nothing to remove */
-	snprintf(src->group, sizeof(src->group), "capaudit_%ld", (long)getpid());
+	snprintf(src->group, sizeof(src->group), "capaudit_%ld",
+		 (long)getpid());
 	memset(src->ev, 0, sizeof(src->ev));
 	snprintf(line, sizeof(line), "p:%s/cap cap_capable cred=$arg1:x64 "
 		 "ns=$arg2:x64 cap=$arg3:s32\n", src->group);
 	if (kprobe_write(dir, line) < 0)
 		goto fail;
-	snprintf(line, sizeof(line), "r:%s/ret cap_capable ret=$retval:s32\n", src->group);
+	snprintf(line, sizeof(line), "r:%s/ret cap_capable ret=$retval:s32\n",
+		 src->group);
 	if (kprobe_write(dir, line) < 0)
 		goto fail;
 	snprintf(event, sizeof(event), "%s/cap", src->group);
@@ -279,7 +291,10 @@ fail:
 	return -1;
 }
 
-/* perf's register numbers (asm/perf_regs.h) of the first three arguments and the result. */
+/*
+ * perf's register numbers (asm/perf_regs.h) of the first three arguments
+ * and the result.
+ */
 #if defined(__x86_64__)
 #define ARG1_REG 5	/* PERF_REG_X86_DI */
 #define ARG2_REG 4	/* PERF_REG_X86_SI */
@@ -312,13 +327,16 @@ static int try_kprobe_pmu(const struct sysview *sv, struct source *src,
 	unsigned long long type, bit = 0;
 	char path[512], fmt[64];
 
-	sys_path(sv, path, sizeof(path), "/sys/bus/event_source/devices/kprobe/type");
+	sys_path(sv, path, sizeof(path),
+		 "/sys/bus/event_source/devices/kprobe/type");
 	if (read_number(path, UINT32_MAX, &type) < 0)
 		return -1;
-	sys_path(sv, path, sizeof(path), "/sys/bus/event_source/devices/kprobe/format/retprobe");
+	sys_path(sv, path, sizeof(path),
+		 "/sys/bus/event_source/devices/kprobe/format/retprobe");
 	if (text_file_read(path, fmt, sizeof(fmt)) < 0 ||
 	    sscanf(fmt, "config:%llu", &bit) != 1 || bit > 63) {
-		miss(m, "%s: cannot read which config bit makes a return probe", path);
+		miss(m, "%s: cannot read which config bit makes a return probe",
+		     path);
 		return -1;
 	}
 #ifdef ARG3_REG
@@ -332,7 +350,8 @@ static int try_kprobe_pmu(const struct sysview *sv, struct source *src,
 		entry->type = ret->type = (uint32_t)type;
 		entry->config1 = ret->config1 = (uint64_t)(uintptr_t)symbol;
 		ret->config = 1ULL << bit;
-		entry->regs = (1ULL << ARG1_REG) | (1ULL << ARG2_REG) | (1ULL << ARG3_REG);
+		entry->regs = (1ULL << ARG1_REG) | (1ULL << ARG2_REG) |
+			      (1ULL << ARG3_REG);
 		ret->regs = 1ULL << RET_REG;
 		entry->reg.cred = reg_slot(entry->regs, ARG1_REG);
 		entry->reg.ns = reg_slot(entry->regs, ARG2_REG);
@@ -347,7 +366,8 @@ static int try_kprobe_pmu(const struct sysview *sv, struct source *src,
 #else
 	(void)symbol;
 	(void)src;
-	miss(m, "kprobe PMU: capaudit does not know this architecture's argument registers");
+	miss(m, "kprobe PMU: capaudit does not know this architecture's "
+		"argument registers");
 	return -1;
 #endif
 }
@@ -368,18 +388,21 @@ static int kernel_version(const struct sysview *sv, char *rel, size_t size,
 	return kernel_version_parse(rel, major, minor);
 }
 
-/* CAP_PERFMON (or CAP_SYS_ADMIN, which the kernel also accepts) in E. */
+/*
+ * What the perf policy says is enough for system-wide monitoring on this
+ * kernel (CAP_PERFMON or CAP_SYS_ADMIN, or CAP_SYS_ADMIN alone before
+ * CAP_PERFMON), in E.
+ */
 static int perfmon_capable(void)
 {
-	cap_flag_value_t pm = CAP_CLEAR, sa = CAP_CLEAR;
 	cap_t caps = cap_get_proc();
+	uint64_t effective;
 
 	if (caps == NULL)
 		return 0;
-	cap_get_flag(caps, CAP_PERFMON, CAP_EFFECTIVE, &pm);
-	cap_get_flag(caps, CAP_SYS_ADMIN, CAP_EFFECTIVE, &sa);
+	effective = mask_of_flag(caps, CAP_EFFECTIVE);
 	cap_free(caps);
-	return pm == CAP_SET || sa == CAP_SET;
+	return (effective & perf_enough(cap_max_bits())) != 0;
 }
 
 static int admin_capable(void)
@@ -400,24 +423,25 @@ static int admin_capable(void)
  * perf_event_paranoid -1 (kernel/events/core.c, perf_allow_tracepoint()).
  */
 static void check_permission(const struct sysview *sv, const char *rel,
-			     int major, int minor, struct missing *m)
+			     struct missing *m)
 {
 	char path[512];
-	int paranoid, v;
+	int paranoid;
 
-	sys_path(sv, path, sizeof(path), "/proc/sys/kernel/perf_event_paranoid");
+	sys_path(sv, path, sizeof(path),
+		 "/proc/sys/kernel/perf_event_paranoid");
 	if (kernel_perf_paranoid(path, &paranoid) < 0) {
-		miss(m, "%s: %s (a kernel without perf events?)", path, strerror(errno));
+		miss(m, "%s: %s (a kernel without perf events?)", path,
+		     strerror(errno));
 		return;
 	}
 	if (paranoid <= -1 || perfmon_capable())
 		return;
-	v = kernel_at_least(major, minor, 5, 8);
-	miss(m, "perf_event_paranoid is %d and capaudit's effective set lacks %s: "
-	     "tracing another process's capability checks needs it, or "
+	miss(m, "perf_event_paranoid is %d and capaudit's effective set lacks "
+	     "%s: tracing another process's capability checks needs it, or "
 	     "perf_event_paranoid -1 (kernel %s)", paranoid,
-	     v ? "CAP_PERFMON" : "CAP_SYS_ADMIN (this kernel predates CAP_PERFMON)",
-	     rel);
+	     perf_knows_perfmon(cap_max_bits()) ? "CAP_PERFMON" :
+	     "CAP_SYS_ADMIN (this kernel predates CAP_PERFMON)", rel);
 }
 
 /*
@@ -451,12 +475,13 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 		msg.src = *src;
 		if (unshare(CLONE_NEWNS) < 0 ||
 		    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
-		    mount("nodev", dir, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			  NULL) < 0) {
+		    mount("nodev", dir, "tracefs",
+			  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
 			msg.rc = -1;
 			msg.err = errno;
 		} else if (release) {
-			snprintf(msg.src.tracefs, sizeof(msg.src.tracefs), "%s", dir);
+			snprintf(msg.src.tracefs, sizeof(msg.src.tracefs), "%s",
+				 dir);
 			source_release(sv, &msg.src);
 		} else if (try_tracepoint(dir, &msg.src, &err) != TFS_OK) {
 			msg.rc = try_kprobe_events(dir, &msg.src, check);
@@ -477,8 +502,9 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 		return -1;
 	}
 	if (msg.rc == -2) {
-		snprintf(why, whylen, "it has neither events/capability/cap_capable "
-			 "nor kprobe_events");
+		snprintf(why, whylen,
+			 "it has neither events/capability/cap_capable nor "
+			 "kprobe_events");
 		return -1;
 	}
 	if (msg.rc < 0) {
@@ -511,7 +537,8 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		any_mounted |= state[i] != TFS_ABSENT;
 	}
 	if (!found && !any_mounted && sv->root[0] == '\0' && admin_capable()) {
-		if (in_private_tracefs(sv, src, check, 0, why, sizeof(why)) == 0)
+		if (in_private_tracefs(sv, src, check, 0, why, sizeof(why)) ==
+		    0)
 			found = 1;
 	}
 	if (!found && try_kprobe_pmu(sv, src, &m) == 0)
@@ -524,17 +551,23 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		if (rc == 0)
 			found = 1;
 		else if (rc == -1)
-			miss(&m, "%s/kprobe_events: cannot probe cap_capable: %s",
+			miss(&m,
+			     "%s/kprobe_events: cannot probe cap_capable: %s",
 			     dir, strerror(errno));
 	}
 	if (!found) {
 		if (!kernel_at_least(major, minor, 6, 14))
-			miss(&m, "kernel %s has no capability:cap_capable tracepoint (it came with Linux 6.14)", rel);
+			miss(&m,
+			     "kernel %s has no capability:cap_capable "
+			     "tracepoint (it came with Linux 6.14)",
+			     rel);
 		for (i = 0; i < NTRACEFS; i++) {
 			sys_path(sv, dir, sizeof(dir), "%s", tracefs_dirs[i]);
 			if (state[i] == TFS_DENIED)
-				miss(&m, "%s: %s (tracefs is root's; let a group read it: "
-				     "mount -o remount,gid=GROUP,mode=0750 %s)",
+				miss(&m,
+				     "%s: %s (tracefs is root's; let a group "
+				     "read it: mount -o remount,gid=GROUP,"
+				     "mode=0750 %s)",
 				     dir, strerror(e[i]), dir);
 			else if (state[i] == TFS_NO_EVENT &&
 				 kernel_at_least(major, minor, 6, 14))
@@ -543,16 +576,24 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		}
 		if (!any_mounted) {
 			sys_path(sv, dir, sizeof(dir), "%s", tracefs_dirs[0]);
-			miss(&m, "tracefs is not mounted at %s%s%s (mount -t tracefs nodev %s, "
-			     "or run capaudit as root: it mounts one in a private mount namespace)",
-			     dir, why[0] ? "; mounted in a private mount namespace: " : "",
+			miss(&m,
+			     "tracefs is not mounted at %s%s%s (mount -t "
+			     "tracefs nodev %s, or run capaudit as root: it "
+			     "mounts one in a private mount namespace)",
+			     dir,
+			     why[0] ? "; mounted in a private mount namespace: "
+				    : "",
 			     why, dir);
 		}
-		sys_path(sv, dir, sizeof(dir), "/sys/bus/event_source/devices/kprobe");
-		miss(&m, "no kprobe to fall back on: no kprobe PMU (%s) and no "
-		     "kprobe_events in a mounted tracefs (CONFIG_KPROBE_EVENTS)", dir);
+		sys_path(sv, dir, sizeof(dir),
+			 "/sys/bus/event_source/devices/kprobe");
+		miss(&m,
+		     "no kprobe to fall back on: no kprobe PMU (%s) and no "
+		     "kprobe_events in a mounted tracefs "
+		     "(CONFIG_KPROBE_EVENTS)",
+		     dir);
 	}
-	check_permission(sv, rel, major, minor, &m);
+	check_permission(sv, rel, &m);
 	for (i = 0; i < (size_t)m.n; i++)
 		fprintf(err, "%s: %s\n", PROG, m.line[i]);
 	if (m.n == 0)
@@ -585,17 +626,27 @@ void source_describe(const struct source *src, FILE *out)
 {
 	switch (src->kind) {
 	case SOURCE_TRACEPOINT:
-		fprintf(out, "tracepoint capability:cap_capable (id %llu) from %s%s\n",
+		fprintf(out,
+			"tracepoint capability:cap_capable (id %llu) from "
+			"%s%s\n",
 			(unsigned long long)src->ev[0].config, src->tracefs,
-			src->private_mount ? " (mounted in a private mount namespace)" : "");
+			src->private_mount
+				? " (mounted in a private mount namespace)"
+				: "");
 		break;
 	case SOURCE_KPROBE_EVENTS:
-		fprintf(out, "kprobes on cap_capable written to %s/kprobe_events%s\n",
+		fprintf(out,
+			"kprobes on cap_capable written to "
+			"%s/kprobe_events%s\n",
 			src->tracefs,
-			src->private_mount ? " (mounted in a private mount namespace)" : "");
+			src->private_mount
+				? " (mounted in a private mount namespace)"
+				: "");
 		break;
 	case SOURCE_KPROBE_PMU:
-		fprintf(out, "kprobe PMU (type %u) on cap_capable, arguments from registers\n",
+		fprintf(out,
+			"kprobe PMU (type %u) on cap_capable, arguments from "
+			"registers\n",
 			src->ev[0].type);
 		break;
 	}

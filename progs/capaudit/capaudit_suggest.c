@@ -47,10 +47,14 @@ static int file_of(struct suggestion *sg, const struct exec_image *im,
 
 	for (i = 0; i < sg->nfiles; i++) {
 		f = &sg->files[i];
-		if (im->file == NULL ? f->path == NULL :
-		    f->path != NULL && ((f->maj == im->maj && f->min == im->min &&
-					 f->ino == im->ino) ||
-					(by_path && strcmp(f->path, im->file) == 0)))
+		if (im->file == NULL
+			    ? f->path == NULL
+			    : f->path != NULL &&
+				      ((f->maj == im->maj &&
+					f->min == im->min &&
+					f->ino == im->ino) ||
+				       (by_path &&
+					strcmp(f->path, im->file) == 0)))
 			return (int)i;
 	}
 	if (sg->nfiles == sg->files_size) {
@@ -95,7 +99,8 @@ static int add_libraries(struct need_file *f, const struct tally *t,
 		struct mapped_file *q;
 
 		for (j = 0; j < f->nlibs; j++)
-			if (f->libs[j].maj == m->maj && f->libs[j].min == m->min &&
+			if (f->libs[j].maj == m->maj &&
+			    f->libs[j].min == m->min &&
 			    f->libs[j].ino == m->ino)
 				break;
 		if (j < f->nlibs)
@@ -237,41 +242,54 @@ static void print_header(const struct suggestion *sg, FILE *out)
 	size_t i;
 
 	if (sg->proven && sg->runs == 0) {
-		fprintf(out, "# capaudit --suggest: nothing to grant: the command made no "
-			"capability check of its own that a file capability answers\n");
+		fprintf(out, "# capaudit --suggest: nothing to grant: the "
+			     "command made no capability check of its own that "
+			     "a file capability answers\n");
 		return;
 	}
 	if (!sg->proven) {
-		fprintf(out, "# capaudit --suggest: NOT PROVEN (%s); the candidates: what "
-			"the command's own checks %s\n", sg->unproven, sg->failed ?
-			"were granted or refused (the run failed)" : "were granted");
+		fprintf(out,
+			"# capaudit --suggest: NOT PROVEN (%s); the "
+			"candidates: what the command's own checks %s\n",
+			sg->unproven,
+			sg->failed ? "were granted or refused (the run failed)"
+				   : "were granted");
 		return;
 	}
-	fprintf(out, "# capaudit --suggest: the least grant, proven by %d run%s as ",
+	fprintf(out,
+		"# capaudit --suggest: the least grant, proven by %d run%s as ",
 		sg->runs, sg->runs == 1 ? "" : "s");
 	escape_fputs(sg->user != NULL ? sg->user : "?", out);
-	fprintf(out, "%s: each file below replaced, in a private mount namespace, "
+	fprintf(out,
+		"%s: each file below replaced, in a private mount namespace, "
 		"by a copy carrying only the capabilities under test\n",
-		sg->noroot ? " without root's capabilities (SECBIT_NOROOT)" : "");
+		sg->noroot ? " without root's capabilities (SECBIT_NOROOT)"
+			   : "");
 	describe_status(sg->reference, what, sizeof(what));
-	fprintf(out, "#   success: %s, as with every candidate granted\n", what);
+	fprintf(out, "#   success: %s, as with every candidate granted\n",
+		what);
 	for (i = 0; i < sg->nlog; i++) {
 		const struct trial_log *l = &sg->log[i];
 
 		describe_status(l->status, what, sizeof(what));
 		if (l->file < 0) {
-			fprintf(out, "#   run %zu, every candidate granted: %s\n", i + 1, what);
+			fprintf(out,
+				"#   run %zu, every candidate granted: %s\n",
+				i + 1, what);
 			continue;
 		}
 		capability_name(l->cap, name, sizeof(name));
 		fprintf(out, "#   run %zu, without %s on ", i + 1, name);
 		escape_fputs(sg->files[l->file].path, out);
-		fprintf(out, ": %s: %s\n", what, l->success ? "not needed" : "needed");
+		fprintf(out, ": %s: %s\n", what,
+			l->success ? "not needed" : "needed");
 	}
 	for (i = 0; i < sg->nlog; i++)
 		if (sg->log[i].left)
-			fprintf(out, "# note: run %zu left %zu process%s behind, which "
-				"capaudit ended with it\n", i + 1, sg->log[i].left,
+			fprintf(out,
+				"# note: run %zu left %zu process%s behind, "
+				"which capaudit ended with it\n",
+				i + 1, sg->log[i].left,
 				sg->log[i].left == 1 ? "" : "es");
 }
 
@@ -316,25 +334,31 @@ static void print_left_out(const struct suggestion *sg, const struct tally *t,
 
 	for (MASK_EACH(c, sg->incidental)) {
 		capability_name(c, name, sizeof(name));
-		fprintf(out, "# left out: %s (%s): checked %llu times (%llu granted); "
-			"the kernel asks for it on its own (the overcommit reserve of "
-			"every private writable mapping, the fallback of cap_perfmon), so "
-			"these checks show no need; add it by hand only if the program "
-			"fails without it\n", name,
-			risk_tier_name(risk_tier_of(c)),
+		fprintf(out,
+			"# left out: %s (%s): checked %llu times (%llu "
+			"granted); the kernel asks for it on its own (the "
+			"overcommit reserve of every private writable mapping, "
+			"the fallback of cap_perfmon), so these checks show no "
+			"need; add it by hand only if the program fails "
+			"without it\n",
+			name, risk_tier_name(risk_tier_of(c)),
 			(unsigned long long)(total(t, c, 0) + total(t, c, 1)),
 			(unsigned long long)total(t, c, 0));
 	}
 	for (MASK_EACH(c, sg->unused)) {
 		capability_name(c, name, sizeof(name));
-		fprintf(out, "# left out: %s: refused, yet the run succeeded without it\n",
+		fprintf(out,
+			"# left out: %s: refused, yet the run succeeded "
+			"without it\n",
 			name);
 	}
 	if (sg->not_own & ~sg->incidental) {
 		list_caps(sg->not_own & ~sg->incidental, 0, list, sizeof(list));
-		fprintf(out, "# left out: %s: checked only in a user namespace the "
-			"command made or under a credential not its own (see the "
-			"table): no file capability answers those\n", list);
+		fprintf(out,
+			"# left out: %s: checked only in a user namespace the "
+			"command made or under a credential not its own (see "
+			"the table): no file capability answers those\n",
+			list);
 	}
 }
 
@@ -356,25 +380,32 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 			continue;
 		if (f->path == NULL) {
 			list_caps(f->grant, 0, list, sizeof(list));
-			fprintf(out, "# %s: %s; no setcap line\n", list, f->why);
+			fprintf(out, "# %s: %s; no setcap line\n", list,
+				f->why);
 			continue;
 		}
 		print_file(f, out);
 	}
 	if (grant == 0) {
 		if (!(sg->proven && sg->runs == 0))
-			fprintf(out, "# nothing to grant: %s\n", sg->proven ?
-				"the command succeeds as well without any capability" :
-				sg->failed ? "no check the command made itself was refused; "
-				"its failure is not about capabilities a file could hold" :
-				"this run needed no capability");
+			fprintf(out, "# nothing to grant: %s\n",
+				sg->proven   ? "the command succeeds as well "
+					       "without any capability"
+				: sg->failed ? "no check the command made "
+					       "itself was refused; "
+					       "its failure is not about "
+					       "capabilities a file could hold"
+					     : "this run needed no capability");
 	} else {
 		list_caps(grant, 0, list, sizeof(list));
-		fprintf(out, "# capability.conf (pam_cap; each file then needs its "
-			"capabilities =ei, not =ep):\n%s\t", list);
+		fprintf(out,
+			"# capability.conf (pam_cap; each file then needs its "
+			"capabilities =ei, not =ep):\n%s\t",
+			list);
 		escape_fputs(user, out);
 		list_caps(grant, 1, list, sizeof(list));
-		fprintf(out, "\n# systemd unit, [Service] section (ambient: every "
+		fprintf(out,
+			"\n# systemd unit, [Service] section (ambient: every "
 			"program of the service gets them):\n");
 		fprintf(out, "AmbientCapabilities=%s\n", list);
 		fprintf(out, "CapabilityBoundingSet=%s\n", list);
@@ -382,23 +413,33 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 	print_left_out(sg, t, out);
 	for (i = 0; i < sg->nfiles; i++)
 		if ((sg->files[i].grant & BIT(CAP_DAC_OVERRIDE)) &&
-		    (sg->files[i].grant & BIT(CAP_DAC_READ_SEARCH)) && !sg->proven)
-			fprintf(out, "# note: the kernel asks for cap_dac_override, then "
-				"cap_dac_read_search; for reading, cap_dac_read_search "
-				"alone may be enough\n");
+		    (sg->files[i].grant & BIT(CAP_DAC_READ_SEARCH)) &&
+		    !sg->proven)
+			fprintf(out, "# note: the kernel asks for "
+				"cap_dac_override, then cap_dac_read_search; "
+				"for reading, cap_dac_read_search alone may be "
+				"enough\n");
 	if (sg->failed && !sg->proven)
-		fprintf(out, "# not exercised: the command failed (%s %d), so checks it would have "
-			"made later are not known; grant this and run capaudit again\n",
+		fprintf(out,
+			"# not exercised: the command failed (%s %d), so "
+			"checks it would have made later are not known; grant "
+			"this and run capaudit again\n",
 			WIFSIGNALED(rr->status) ? "signal" : "exit status",
-			WIFSIGNALED(rr->status) ? WTERMSIG(rr->status) : WEXITSTATUS(rr->status));
+			WIFSIGNALED(rr->status) ? WTERMSIG(rr->status)
+						: WEXITSTATUS(rr->status));
 	if (rr->attached)
-		fprintf(out, "# not exercised: capaudit watched a running process for %.2f s only; "
-			"checks before and after are not known\n", rr->seconds);
+		fprintf(out,
+			"# not exercised: capaudit watched a running process "
+			"for %.2f s only; checks before and after are not "
+			"known\n",
+			rr->seconds);
 	if (t->lost)
-		fprintf(out, "# not exercised: %llu samples were lost, so a capability may be "
-			"missing here\n", (unsigned long long)t->lost);
-	fprintf(out, "# not exercised: only the paths this run took; other options, inputs "
-		"and error paths may need more\n");
+		fprintf(out,
+			"# not exercised: %llu samples were lost, so a "
+			"capability may be missing here\n",
+			(unsigned long long)t->lost);
+	fprintf(out, "# not exercised: only the paths this run took; other "
+		     "options, inputs and error paths may need more\n");
 }
 
 static void json_caps(uint64_t mask, FILE *out)
@@ -411,7 +452,8 @@ static void json_caps(uint64_t mask, FILE *out)
 		capability_name(c, name, sizeof(name));
 		fprintf(out, "%s{\"name\":", first ? "" : ",");
 		json_string(out, name);
-		fprintf(out, ",\"risk\":\"%s\"}", risk_tier_name(risk_tier_of(c)));
+		fprintf(out, ",\"risk\":\"%s\"}",
+			risk_tier_name(risk_tier_of(c)));
 		first = 0;
 	}
 	fputc(']', out);
@@ -426,8 +468,8 @@ void suggest_json(const struct suggestion *sg, const struct tally *t,
 	int first = 1;
 
 	(void)t;
-	fprintf(out, "{\"schema\":%d,\"type\":\"suggest\",\"failed\":%s,"
-		"\"proven\":%s,\"unproven\":", JSON_SCHEMA,
+	json_object_open(out, "suggest");
+	fprintf(out, "\"failed\":%s,\"proven\":%s,\"unproven\":",
 		sg->failed ? "true" : "false", sg->proven ? "true" : "false");
 	if (sg->proven)
 		fputs("null", out);

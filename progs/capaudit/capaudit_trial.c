@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/capability.h>
 #include <linux/securebits.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -29,33 +28,31 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "cap_xattr.h"
 #include "capaudit.h"
 #include "escape.h"
 #include "exec_target.h"
 #include "mask.h"
 
-static void put_le32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
-}
-
 /*
- * struct vfs_cap_data, revision 2, little-endian: magic_etc with the
- * effective flag, then permitted and inheritable of the low 32
- * capabilities, then of the high 32.
+ * Revision 2 with the effective flag, by the library's own codec (the
+ * rootid stays 0, so it writes no more than the 20 bytes of buf).
  */
 size_t filecap_encode(uint64_t caps, unsigned char buf[20])
 {
+	struct lcap_xattr x = {
+		.permitted = { (uint32_t)caps, (uint32_t)(caps >> 32) },
+		.effective = 1,
+	};
+	unsigned char raw[LCAP_XATTR_MAX];
+	size_t n;
+
 	memset(buf, 0, 20);
 	if (caps == 0)
 		return 0;
-	put_le32(buf, VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE);
-	put_le32(buf + 4, (uint32_t)caps);
-	put_le32(buf + 12, (uint32_t)(caps >> 32));
-	return 20;
+	n = lcap_xattr_encode(&x, raw);
+	memcpy(buf, raw, n);
+	return n;
 }
 
 int trials_possible(char *why, size_t len)
@@ -357,7 +354,7 @@ static int copy_file(const struct grant_file *f)
 	while (n > 0 || (n < 0 && errno == EINTR));
 	/* Written first: a write after the xattr would clear it. */
 	if (n < 0 ||
-	    (f->xattr_len && fsetxattr(out, "security.capability", f->xattr,
+	    (f->xattr_len && fsetxattr(out, LCAP_XATTR_NAME, f->xattr,
 				       f->xattr_len, 0) < 0) ||
 	    fchmod(out, 0755) < 0) {
 		int saved = errno;

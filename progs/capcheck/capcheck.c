@@ -22,8 +22,6 @@
 #include "groups.h"
 #include "mask.h"
 #include "opts.h"
-#include "suggest.h"
-#include "version.h"
 
 #define PROG		"capcheck"
 #define EXIT_WARNINGS	1
@@ -462,8 +460,8 @@ static void report_user(const char *path, const char *user)
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, "usage: %s [--config FILE] [--version] [USER...]\n",
-		PROG);
+	fprintf(out, "usage: %s [-h|--help] [-c|--config FILE] [--version] "
+		"[USER...]\n", PROG);
 }
 
 static void __attribute__((noreturn)) usage(FILE *out, int status)
@@ -479,25 +477,21 @@ static int opt_config(void *p, const char *arg)
 	return OPTS_NEXT;
 }
 
-static int opt_help(void *p, const char *arg)
+/* --help: the usage text on stdout, asked for, a success. */
+static int help(void *p)
 {
 	(void)p;
-	(void)arg;
 	usage(stdout, EXIT_SUCCESS);
 }
 
-static int opt_version(void *p, const char *arg)
-{
-	(void)p;
-	(void)arg;
-	return version_print(PROG) == 0 ? EXIT_SUCCESS : EXIT_USAGE;
-}
+static const struct opts_prog prog = { PROG, help, EXIT_USAGE };
 
-/* No help lines: the one-line usage text names them all. */
+/* No help lines: the one-line usage text names them all (keep it so). */
 static const struct opt options[] = {
-	{ "config", 'c', required_argument, opt_config, "FILE", NULL, 0 },
-	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
-	{ "version", 0, no_argument, opt_version, NULL, NULL, 0 },
+	{ .name = "config", .letter = 'c', .arg = required_argument,
+	  .handle = opt_config, .value = "FILE" },
+	{ OPTS_HELP_ROW("help", 'h') },
+	{ OPTS_VERSION_ROW },
 };
 
 int main(int argc, char **argv)
@@ -518,14 +512,15 @@ int main(int argc, char **argv)
 			PROG);
 		return EXIT_USAGE;
 	}
-	opts_build(&g, options, sizeof(options) / sizeof(options[0]));
+	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]),
+		   0);
 	switch (opts_parse(&g, argc, argv, &o, &status)) {
 	case 1:
 		return status;
 	case -1:
 		/* The usage, then the guess last, where it is seen. */
 		print_usage(stderr);
-		suggest_getopt(stderr, PROG, argv[optind - 1], g.longopts);
+		opts_suggest_getopt(stderr, &g, argv[optind - 1]);
 		return EXIT_USAGE;
 	}
 	/* Unreadable: still say what each user gets (the module's answer). */

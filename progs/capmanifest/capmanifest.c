@@ -36,7 +36,6 @@
 #include "opts.h"
 #include "walk.h"
 #include "suggest.h"
-#include "version.h"
 
 /* The subcommands, for "did you mean". */
 static const char *const commands[] = { "record", "verify", "restore", "add" };
@@ -369,62 +368,56 @@ out:
 	return status;
 }
 
-/* The handlers: each returns OPTS_NEXT, or the exit status. */
-static int opt_help(void *p, const char *arg)
+/* Where an option may stand: after the command, or instead of it. */
+enum {
+	AFTER_COMMAND = 1,
+	FOR_COMMAND = 2,	/* matched whole as argv[1]: no getopt there */
+};
+
+/* --help: the usage text on stdout, asked for, a success. */
+static int help(void *p)
 {
 	(void)p;
-	(void)arg;
 	usage(stdout);
 	return 0;
 }
 
-static int opt_version(void *p, const char *arg)
-{
-	(void)p;
-	(void)arg;
-	return version_print("capmanifest") == 0 ? 0 : 2;
-}
+static const struct opts_prog prog = { "capmanifest", help, 2 };
 
-/* The options after the command, in the order the usage text lists them. */
+/* Every option, in the order the usage text lists them. */
 static const struct opt options[] = {
-	{ "one-file-system", 'x', no_argument, NULL, NULL,
-	  "do not cross mount points",
-	  OPTS_FLAG(struct opts, one_fs) },
-	{ "include-pseudo", 0, no_argument, NULL, NULL,
-	  "also walk pseudo filesystems (proc, sysfs, cgroup,\n"
-	  "debugfs, ...) mounted below <dir>",
-	  OPTS_FLAG(struct opts, pseudo) },
-	{ "dry-run", 'n', no_argument, NULL, NULL,
-	  "say what restore would change, change nothing",
-	  OPTS_FLAG(struct opts, dry_run) },
-	{ "fix-owner", 0, no_argument, NULL, NULL,
-	  "restore owner, group and mode too, where they differ",
-	  OPTS_FLAG(struct opts, fix_owner) },
-	{ "accept-new-content", 0, no_argument, NULL, NULL,
-	  "restore a file whose content is not the recorded one\n"
-	  "if only root could have put it there: owned and\n"
-	  "writable by root alone, as is every directory from /",
-	  OPTS_FLAG(struct opts, accept_new) },
-	{ "allow-v1", 0, no_argument, NULL, NULL,
-	  "restore a version 1 manifest, which records no owner,\n"
-	  "group or mode, without checking them",
-	  OPTS_FLAG(struct opts, allow_v1) },
-	{ "listed-only", 0, no_argument, NULL, NULL,
-	  "only the files the manifest lists: verify reports no\n"
-	  "extra file, restore leaves every other file's\n"
-	  "capabilities alone",
-	  OPTS_FLAG(struct opts, listed_only) },
-	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
-};
-
-/*
- * The options that stand instead of the command, matched whole (no
- * getopt: "capmanifest record --version" is a usage error).
- */
-static const struct opt first_options[] = {
-	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
-	{ "version", 0, no_argument, opt_version, NULL,
-	  "print the version and exit", 0 },
+	{ .name = "one-file-system", .letter = 'x',
+	  .help = "do not cross mount points",
+	  .flag = OPTS_FLAG(struct opts, one_fs), .tags = AFTER_COMMAND },
+	{ .name = "include-pseudo",
+	  .help = "also walk pseudo filesystems (proc, sysfs, cgroup,\n"
+		  "debugfs, ...) mounted below <dir>",
+	  .flag = OPTS_FLAG(struct opts, pseudo), .tags = AFTER_COMMAND },
+	{ .name = "dry-run", .letter = 'n',
+	  .help = "say what restore would change, change nothing",
+	  .flag = OPTS_FLAG(struct opts, dry_run), .tags = AFTER_COMMAND },
+	{ .name = "fix-owner",
+	  .help = "restore owner, group and mode too, where they differ",
+	  .flag = OPTS_FLAG(struct opts, fix_owner), .tags = AFTER_COMMAND },
+	{ .name = "accept-new-content",
+	  .help = "restore a file whose content is not the recorded one\n"
+		  "if only root could have put it there: owned and\n"
+		  "writable by root alone, as is every directory from /",
+	  .flag = OPTS_FLAG(struct opts, accept_new), .tags = AFTER_COMMAND },
+	{ .name = "allow-v1",
+	  .help = "restore a version 1 manifest, which records no owner,\n"
+		  "group or mode, without checking them",
+	  .flag = OPTS_FLAG(struct opts, allow_v1), .tags = AFTER_COMMAND },
+	{ .name = "listed-only",
+	  .help = "only the files the manifest lists: verify reports no\n"
+		  "extra file, restore leaves every other file's\n"
+		  "capabilities alone",
+	  .flag = OPTS_FLAG(struct opts, listed_only), .tags = AFTER_COMMAND },
+	{ OPTS_HELP_ROW("help", 'h'), .help = "print this text and exit",
+	  .tags = AFTER_COMMAND | FOR_COMMAND },
+	/* "capmanifest record --version" is a usage error. */
+	{ OPTS_VERSION_ROW, .help = "print the version and exit",
+	  .tags = FOR_COMMAND },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -439,27 +432,32 @@ static void usage(FILE *out)
 		"                           [--listed-only] [--include-pseudo] <manifest> <dir>\n"
 		"       capmanifest add <manifest> <file>...\n");
 	opts_help(out, options, COUNT(options), "  ", 23);
-	opts_help(out, first_options, COUNT(first_options), "  ", 23);
 }
 
 /*
- * argv[1]: one of first_options (1, *status its exit status), a command
- * (0), or neither (1 after the "did you mean" and the usage text).
+ * argv[1]: an option that stands for the command (1, *status its exit
+ * status), a command (0), or neither (1 after the usage text and the
+ * "did you mean": an unknown option for a word starting with '-' that no
+ * row has, else an unknown command).
  */
 static int parse_command(struct opts *o, const char *word, int *status)
 {
+	const struct opt *r;
+	const char *value;
 	size_t i;
 
-	for (i = 0; i < COUNT(first_options); i++) {
-		const struct opt *r = &first_options[i];
-
-		if ((r->letter && word[0] == '-' && word[1] == r->letter &&
-		     word[2] == '\0') ||
-		    (strncmp(word, "--", 2) == 0 &&
-		     strcmp(word + 2, r->name) == 0)) {
-			*status = r->handle(o, NULL);
-			return 1;
-		}
+	r = opts_find(options, COUNT(options), word, &value);
+	if (r != NULL && (r->tags & FOR_COMMAND)) {
+		*status = opts_run(&prog, r, o, value);
+		return 1;
+	}
+	if (r == NULL && word[0] == '-' && word[1] != '\0') {
+		/* A mistyped --version or --help: the guess names the option. */
+		usage(stderr);
+		opts_suggest(stderr, "capmanifest", word, options,
+			     COUNT(options), FOR_COMMAND, 0);
+		*status = 2;
+		return 1;
 	}
 	o->command = word;
 	for (i = 0; i < COUNT(commands); i++)
@@ -545,15 +543,14 @@ int main(int argc, char **argv)
 	}
 	if (parse_command(&o, argv[1], &status))
 		return status;
-	opts_build(&g, options, COUNT(options));
+	opts_build(&g, &prog, options, COUNT(options), AFTER_COMMAND);
 	optind = 2;
 	switch (opts_parse(&g, argc, argv, &o, &status)) {
 	case 1:
 		return status;
 	case -1:
 		usage(stderr);
-		suggest_getopt(stderr, "capmanifest", argv[optind - 1],
-			       g.longopts);
+		opts_suggest_getopt(stderr, &g, argv[optind - 1]);
 		return 2;
 	}
 	status = take_operands(&o, argc, argv);

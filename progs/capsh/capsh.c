@@ -28,8 +28,8 @@
 #include <string.h>
 
 #include "capsh.h"
+#include "opts.h"
 #include "suggest.h"
-#include "version.h"
 
 /*
  * How a row's name matches an argument: the whole word, a "name=" prefix
@@ -72,6 +72,24 @@ struct capsh_opt {
 static int run_license(struct opts *o, const struct call *c);
 static int set_flag(int *flag, int value);
 
+/*
+ * --help (-h) and --version are the rows every program shares
+ * (common/opts): capsh's own rows below run them. Help exits with
+ * usage_status, which is 0 only when help was the first argument.
+ */
+static int help(void *p)
+{
+	const struct opts *o = p;
+
+	capsh_usage(o, o->usage_status);
+}
+
+static const struct opts_prog prog = { "capsh", help, 1 };
+static const struct opt common_rows[] = {
+	{ OPTS_HELP_ROW("help", 'h') },
+	{ OPTS_VERSION_ROW },
+};
+
 HANDLER(run_addamb, capsh_ambient(c->value, CAP_SET))
 HANDLER(run_cap_uid, capsh_cap_uid(c->value))
 HANDLER(run_caps, capsh_caps(o, c->word, c->value))
@@ -92,7 +110,7 @@ HANDLER(run_has_ambient, capsh_has_ambient())
 HANDLER(run_has_i, capsh_has_flag(c->value, CAP_INHERITABLE))
 HANDLER(run_has_p, capsh_has_flag(c->value, CAP_PERMITTED))
 HANDLER(run_has_nnp, capsh_has_no_new_privs())
-HANDLER(run_help, (capsh_usage(o, o->usage_status), 1))
+HANDLER(run_help, opts_run(&prog, &common_rows[0], o, NULL))
 HANDLER(run_iab, capsh_iab(c->value))
 HANDLER(run_inh, capsh_inh(o, c->value))
 HANDLER(run_inmode, capsh_inmode(c->value))
@@ -116,7 +134,7 @@ HANDLER(run_supports, capsh_supports(c->value))
 HANDLER(run_uid, capsh_uid(c->value))
 HANDLER(run_user, capsh_user(o, c->value))
 HANDLER(run_json, set_flag(&o->json, 1))
-HANDLER(run_version, version_print("capsh"))	/* ours, as --license */
+HANDLER(run_version, opts_run(&prog, &common_rows[1], o, NULL))	/* ours, as --license */
 HANDLER(run_exec_self, capsh_exec_self(o, c->rest))
 HANDLER(run_launch_self, capsh_launch_self(o, c->rest))
 HANDLER(run_exec_shell, capsh_exec_shell(o, c->rest))

@@ -47,7 +47,7 @@ int capsh_decode_json(const char *hex);
 int capsh_explain(const char *what);
 int capsh_suggest(const char *phrase);
 
-/* capsh_explain_text.c: one description per capability of libcap/caps.def. */
+/* capsh_explain_text.c: one description per capability of private/caps.def. */
 extern const char *const capsh_cap_text[];
 extern const int capsh_cap_text_count;
 

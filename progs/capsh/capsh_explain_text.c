@@ -3,7 +3,7 @@
  * capsh --explain's own description of each capability, indexed by number:
  * what it allows, the Linux version that introduced it, and where it is
  * effectively equivalent to root or pairs with another capability. The
- * texts live in libcap/caps.def with every other fact about a capability.
+ * texts live in private/caps.def with every other fact about a capability.
  * capsh prints each line indented by four spaces.
  */
 #include "capsh.h"
@@ -11,7 +11,7 @@
 const char *const capsh_cap_text[] = {
 #define CAP_FACT(number, NAME, name, since, risk, reason, what, rest) \
 	[number] = what "In Linux since " since rest,
-#include "../../libcap/caps.def"
+#include "caps.def"
 #undef CAP_FACT
 };
 

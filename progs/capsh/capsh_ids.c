@@ -14,7 +14,10 @@
 #include "groups.h"
 #include "number.h"
 
-/* --uid=<n>: plain setuid(2); leaving root clears P and E (unless keep-caps). */
+/*
+ * --uid=<n>: plain setuid(2); leaving root clears P and E (unless
+ * keep-caps).
+ */
 int capsh_uid(const char *text)
 {
 	unsigned uid;
@@ -62,7 +65,8 @@ int capsh_cap_uid(const char *text)
  * One --groups entry: a leading digit means a number (base 0, as libcap),
  * anything else a group name. libcap ignores what follows the digits and
  * wraps a value past 32 bits ("99999999999" joins group 1215752191);
- * both are refused here with their own message (issue 12, item 12).
+ * both are refused here with their own message: a wrapped number joins a
+ * group nobody named.
  */
 static int group_id(const char *entry, gid_t *gid)
 {
@@ -98,7 +102,8 @@ int capsh_groups(const char *list)
 	int n = 0, status = 1, rc;
 
 	if (max <= 0) {
-		fprintf(stderr, "sysconf(%d) returned a non-positive number: %ld\n",
+		fprintf(stderr,
+			"sysconf(%d) returned a non-positive number: %ld\n",
 			_SC_NGROUPS_MAX, max);
 		return 1;
 	}
@@ -116,13 +121,14 @@ int capsh_groups(const char *list)
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (n >= max) {
-			fprintf(stderr, "Too many groups specified (%d)\n", n + 1);
+			fprintf(stderr, "Too many groups specified (%d)\n",
+				n + 1);
 			goto out;
 		}
 		rc = group_id(tok, &gids[n]);
 		if (rc == -1)
-			fprintf(stderr, "Failed to identify gid for group [%s]\n",
-				tok);
+			fprintf(stderr,
+				"Failed to identify gid for group [%s]\n", tok);
 		if (rc != 0)
 			goto out;
 		n++;

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* capsh --json: --print and --decode as schema-1 JSON objects (not in libcap). */
+/*
+ * capsh --json: --print and --decode as schema-1 JSON objects (not in
+ * libcap).
+ */
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -40,7 +43,8 @@ int capsh_print_json(void)
 		capsh_perror("failed to get process capabilities");
 		goto out;
 	}
-	printf("{\"schema\":%d,\"text\":", JSON_SCHEMA);
+	json_object_open(stdout, NULL);
+	fputs("\"text\":", stdout);
 	json_string(stdout, text);
 	putchar(',');
 	json_capset(stdout, caps);
@@ -80,7 +84,7 @@ int capsh_decode_json(const char *hex)
 
 	if (capsh_parse_hex(hex, &bits) != 0)
 		return 1;
-	printf("{\"schema\":%d,", JSON_SCHEMA);
+	json_object_open(stdout, NULL);
 	json_path(stdout, "input", hex);
 	putchar(',');
 	json_vector(stdout, "decoded", bits);

@@ -157,7 +157,10 @@ static int print_ids(void)
 	gid_t *groups;
 	int n, i;
 
-	/* getpwuid() reuses its buffer: print each name before the next look-up. */
+	/*
+	 * getpwuid() reuses its buffer: print each name before the next
+	 * look-up.
+	 */
 	printf("uid=%u(%s) ", (unsigned)uid, user_name(uid));
 	printf("euid=%u(%s)\n", (unsigned)euid, user_name(euid));
 	printf("gid=%u(%s)\n", (unsigned)gid, group_name(gid));
@@ -208,9 +211,9 @@ int capsh_current(void)
 /*
  * --decode=<hex> (with or without 0x). libcap reads it with strtoull()
  * and no check, so junk decodes as 0, "-1" and any overflow as all 64
- * bits, "10q" as 0x10; here each is an error (issue 12, item 12). Bits
- * beyond the names this library knows print as numbers (cap_to_name does
- * that).
+ * bits, "10q" as 0x10; here each is an error, as a mask read wrong shows
+ * another set of capabilities. Bits beyond the names this library knows
+ * print as numbers (cap_to_name does that).
  */
 int capsh_parse_hex(const char *hex, unsigned long long *bits)
 {

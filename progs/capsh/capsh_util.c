@@ -15,7 +15,7 @@
  * Parses a non-negative number as libcap's capsh does (strtoul() in base
  * 0, the whole text), except that a value above the option's unsigned
  * 32-bit type is refused instead of wrapped: libcap reads --uid=4294967296
- * as 0 and stays root (issue 12, item 12). A '-', even after blanks, is
+ * as 0 and stays root. A '-', even after blanks, is
  * refused too. On failure prints one line naming the option and the text
  * and returns -1.
  */

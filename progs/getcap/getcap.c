@@ -42,8 +42,6 @@
 #include "getcap.h"
 #include "opts.h"
 #include "path.h"
-#include "suggest.h"
-#include "version.h"
 
 static void usage(void);
 
@@ -207,34 +205,6 @@ static int skip_for(const struct opts *o, const char *op, struct skip *s,
 }
 
 /*
- * After libcap's lines, ours for a "--word" getopt did not know: the word
- * itself (libcap names only its '-') and the nearest long option.
- */
-static void suggest_long(const struct opts_getopt *g, const char *arg)
-{
-	static const char *const habits[] = { "--help", "--usage" };
-	char store[OPTS_MAX][SUGGEST_MAX_LEN + 1];
-	const char *words[OPTS_MAX];
-	size_t i, n = 0;
-
-	if (suggest_nearest(arg, habits, sizeof(habits) / sizeof(habits[0]))
-	    != NULL) {
-		/* Not a typo but a habit: libcap's getcap spells it -h. */
-		suggest_say(stderr, "getcap", "option", arg, "-h");
-		return;
-	}
-	for (i = 0; i < g->n && n < OPTS_MAX; i++) {
-		if (g->rows[i].name == NULL)
-			continue;
-		snprintf(store[n], sizeof(store[n]), "--%s%s", g->rows[i].name,
-			 g->rows[i].arg == required_argument ? "=" : "");
-		words[n] = store[n];
-		n++;
-	}
-	suggest_unknown(stderr, "getcap", "option", arg, words, n);
-}
-
-/*
  * getopt's own messages, in libcap's words: an unknown "--word" is reported
  * as getopt without long options reports it, "invalid option -- '-'".
  * arg is the word getopt stopped at.
@@ -265,14 +235,6 @@ static int opt_exclude(void *p, const char *arg)
 	return OPTS_NEXT;
 }
 
-static int opt_help(void *p, const char *arg)
-{
-	(void)p;
-	(void)arg;
-	usage();
-	return 0;
-}
-
 static int opt_license(void *p, const char *arg)
 {
 	printf("%s see LICENSE file for details.\n"
@@ -283,41 +245,32 @@ static int opt_license(void *p, const char *arg)
 	return 0;
 }
 
-static int opt_version(void *p, const char *arg)
-{
-	(void)p;
-	(void)arg;
-	/* Ours: libcap's getcap has no long options at all. */
-	return version_print("getcap");
-}
-
 /*
  * libcap's options (no help: its usage line names them), then ours, the
  * ones the usage text lists after libcap's lines, each marked "(not in
  * libcap)" like every usage line the programs add.
  */
 static const struct opt options[] = {
-	{ NULL, 'r', no_argument, NULL, NULL, NULL,
-	  OPTS_FLAG(struct opts, recursive) },
-	{ NULL, 'v', no_argument, NULL, NULL, NULL,
-	  OPTS_FLAG(struct opts, verbose) },
-	{ NULL, 'h', no_argument, opt_help, NULL, NULL, 0 },
-	{ NULL, 'n', no_argument, NULL, NULL, NULL,
-	  OPTS_FLAG(struct opts, show_rootid) },
-	{ NULL, 'l', no_argument, opt_license, NULL, NULL, 0 },
-	{ "one-file-system", 'x', no_argument, NULL, NULL,
-	  "with -r, stay on each operand's filesystem (not in libcap)",
-	  OPTS_FLAG(struct opts, one_fs) },
-	{ "exclude", 0, required_argument, opt_exclude, "PATH",
-	  "with -r, skip PATH (as printed) and below (not in libcap)", 0 },
-	{ "json", 0, no_argument, NULL, NULL,
-	  "one JSON object per line (schema 1) (not in libcap)",
-	  OPTS_FLAG(struct opts, json) },
-	{ "audit", 0, no_argument, NULL, NULL,
-	  "add each file's risk tier and a suggestion (not in libcap)",
-	  OPTS_FLAG(struct opts, audit) },
-	{ "version", 0, no_argument, opt_version, NULL,
-	  "print the version and exit (not in libcap)", 0 },
+	{ .letter = 'r', .flag = OPTS_FLAG(struct opts, recursive) },
+	{ .letter = 'v', .flag = OPTS_FLAG(struct opts, verbose) },
+	{ OPTS_HELP_ROW(NULL, 'h') },
+	{ .letter = 'n', .flag = OPTS_FLAG(struct opts, show_rootid) },
+	{ .letter = 'l', .handle = opt_license },
+	{ .name = "one-file-system", .letter = 'x',
+	  .help = "with -r, stay on each operand's filesystem (not in libcap)",
+	  .flag = OPTS_FLAG(struct opts, one_fs) },
+	{ .name = "exclude", .arg = required_argument, .handle = opt_exclude,
+	  .value = "PATH",
+	  .help = "with -r, skip PATH (as printed) and below (not in libcap)" },
+	{ .name = "json",
+	  .help = "one JSON object per line (schema 1) (not in libcap)",
+	  .flag = OPTS_FLAG(struct opts, json) },
+	{ .name = "audit",
+	  .help = "add each file's risk tier and a suggestion (not in libcap)",
+	  .flag = OPTS_FLAG(struct opts, audit) },
+	/* Ours: libcap's getcap has no long options at all. */
+	{ OPTS_VERSION_ROW,
+	  .help = "print the version and exit (not in libcap)" },
 };
 static const size_t n_options = sizeof(options) / sizeof(options[0]);
 
@@ -344,6 +297,16 @@ static void usage(void)
 	free(text);
 }
 
+/* -h: the usage text, on stderr as libcap's. */
+static int help(void *p)
+{
+	(void)p;
+	usage();
+	return 0;
+}
+
+static const struct opts_prog prog = { "getcap", help, 1 };
+
 /* Returns only when the options are done; -h, -l, --version and errors exit. */
 static void parse_opts(struct opts *o, int argc, char **argv)
 {
@@ -351,7 +314,7 @@ static void parse_opts(struct opts *o, int argc, char **argv)
 	const char *word;
 	int status = 1;
 
-	opts_build(&g, options, n_options);
+	opts_build(&g, &prog, options, n_options, 0);
 	opterr = 0;
 	switch (opts_parse(&g, argc, argv, o, &status)) {
 	case 0:
@@ -362,8 +325,10 @@ static void parse_opts(struct opts *o, int argc, char **argv)
 	word = g.word < argc ? argv[g.word] : NULL;
 	bad_option(&g, argv[0], word);
 	usage();
+	/* libcap names only the '-': ours names the word and a guess. */
 	if (optopt == 0 && word != NULL && strncmp(word, "--", 2) == 0)
-		suggest_long(&g, word);
+		opts_suggest(stderr, "getcap", word, options, n_options, 0,
+			     OPTS_SUGGEST_LONG);
 	exit(1);
 }
 

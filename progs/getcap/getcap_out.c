@@ -82,7 +82,7 @@ void out_json(struct outbuf *ob, const struct ent *e, const char *fields)
 		ob->failed = 1;
 		return;
 	}
-	fprintf(mem, "{\"schema\":%d,", JSON_SCHEMA);
+	json_object_open(mem, NULL);
 	json_path(mem, "path", path);
 	fprintf(mem, "%s}\n", fields);
 	if (fclose(mem) != 0 || reserve(ob, len) < 0)
@@ -126,7 +126,10 @@ void out_line(struct outbuf *ob, const struct ent *e, const char *rest)
 	int slash = needs_slash(e);
 
 	if (json_output) {
-		/* Only -v's lines come here in JSON mode; capabilities use out_json. */
+		/*
+		 * Only -v's lines come here in JSON mode; capabilities use
+		 * out_json.
+		 */
 		out_json(ob, e, rest[0] == '\0' ? ",\"text\":null" :
 			 ",\"text\":null,\"regular\":false");
 		return;

@@ -12,11 +12,12 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "risk.h"
+#include "cap_xattr.h"
 #include "escape.h"
-#include "filecap.h"
 #include "getcap.h"
+#include "json.h"
+#include "mask.h"
+#include "risk.h"
 
 /*
  * getxattrat(2), Linux 6.13 (commit 6140be90ec70): the directory-relative
@@ -55,7 +56,7 @@ static ssize_t getxattrat_once(const struct ent *e, void *buf, size_t size)
 	};
 
 	return syscall(SYS_getxattrat, e->dirfd, e->name, AT_SYMLINK_NOFOLLOW,
-		       FILECAP_XATTR_NAME, &args, sizeof(args));
+		       LCAP_XATTR_NAME, &args, sizeof(args));
 }
 
 /*
@@ -72,18 +73,18 @@ static ssize_t lgetxattr_fallback(const struct ent *e, void *buf, size_t size)
 	int saved;
 
 	if (e->dir == NULL)
-		return lgetxattr(e->name, FILECAP_XATTR_NAME, buf, size);
+		return lgetxattr(e->name, LCAP_XATTR_NAME, buf, size);
 	if (asprintf(&path, "/proc/self/fd/%d/%s", e->dirfd, e->name) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
-	n = lgetxattr(path, FILECAP_XATTR_NAME, buf, size);
+	n = lgetxattr(path, LCAP_XATTR_NAME, buf, size);
 	if (n < 0 && errno == ENOENT && access("/proc/self/fd", F_OK) < 0) {
 		free(path);
 		path = ent_path(e);
 		if (path == NULL)
 			return -1;
-		n = lgetxattr(path, FILECAP_XATTR_NAME, buf, size);
+		n = lgetxattr(path, LCAP_XATTR_NAME, buf, size);
 	}
 	saved = errno;
 	free(path);
@@ -221,7 +222,7 @@ static int file_risk_of(struct file_risk *r, cap_t caps, const char *path)
  * --json: the fields after "path". Masks, names, the on-disk revision and
  * rootid, and the risk label; built in memory, NULL when out of memory.
  */
-static char *json_fields(const struct filecap *x, cap_t caps,
+static char *json_fields(const struct lcap_xattr *x, cap_t caps,
 			 const char *text, const struct file_risk *r)
 {
 	char *fields = NULL;
@@ -263,7 +264,7 @@ static char *json_fields(const struct filecap *x, cap_t caps,
  * --audit "\n  risk: <tier>: <cap>: <reason>" and "\n  suggest: ...".
  * NULL when out of memory.
  */
-static char *text_rest(const struct opts *o, const struct filecap *x,
+static char *text_rest(const struct opts *o, const struct lcap_xattr *x,
 		       const char *text, const struct file_risk *r)
 {
 	char rootid[32] = "";
@@ -284,10 +285,59 @@ static char *text_rest(const struct opts *o, const struct filecap *x,
 	return n < 0 ? NULL : rest;
 }
 
-static void print_caps(const struct opts *o, struct outbuf *ob,
-		       const struct ent *e, const struct filecap *x)
+/*
+ * cap_set_flag() takes fewer than 64 values per call (as libcap's does),
+ * so a value with every bit set, which the kernel honours, is raised one
+ * 32-bit word at a time: refusing it would hide a fully privileged file.
+ */
+static int set_words(cap_t caps, cap_flag_t flag, const uint32_t words[2])
 {
-	cap_t caps = filecap_to_caps(x);
+	cap_value_t list[32], cap;
+	int w, n;
+
+	for (w = 0; w < 2; w++) {
+		uint64_t part = (uint64_t)words[w] << (32 * w);
+
+		n = 0;
+		for (MASK_EACH(cap, part))
+			list[n++] = cap;
+		if (n > 0 && cap_set_flag(caps, flag, n, list, CAP_SET) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The value as cap_get_file() would return it: the one effective flag
+ * raises E to P | I, and every one of the 64 bits counts. Caller frees
+ * with cap_free(); NULL with errno (ENOMEM).
+ */
+static cap_t caps_of(const struct lcap_xattr *x)
+{
+	const uint32_t either[2] = {
+		x->permitted[0] | x->inheritable[0],
+		x->permitted[1] | x->inheritable[1],
+	};
+	cap_t caps = cap_init();
+	int saved;
+
+	if (caps == NULL)
+		return NULL;
+	if (set_words(caps, CAP_PERMITTED, x->permitted) < 0 ||
+	    set_words(caps, CAP_INHERITABLE, x->inheritable) < 0 ||
+	    (x->effective && set_words(caps, CAP_EFFECTIVE, either) < 0)) {
+		saved = errno;
+		cap_free(caps);
+		errno = saved;
+		return NULL;
+	}
+	return caps;
+}
+
+static void print_caps(const struct opts *o, struct outbuf *ob,
+		       const struct ent *e, const struct lcap_xattr *x)
+{
+	cap_t caps = caps_of(x);
 	char *text = caps != NULL ? cap_to_text(caps, NULL) : NULL;
 	struct file_risk risk = { .worst = -1 };
 	char *path = NULL, *rest;
@@ -328,8 +378,8 @@ out:
 int query_report(const struct opts *o, struct outbuf *ob,
 		 const struct ent *e, int in_walk)
 {
-	unsigned char raw[FILECAP_XATTR_MAX];
-	struct filecap x;
+	unsigned char raw[LCAP_XATTR_MAX];
+	struct lcap_xattr x;
 	ssize_t len = query_read(e, raw, sizeof(raw));
 	int err;
 
@@ -361,7 +411,7 @@ int query_report(const struct opts *o, struct outbuf *ob,
 				      unknown_reason(err));
 		return err;
 	}
-	if (filecap_decode(&x, raw, (size_t)len) < 0) {
+	if (lcap_xattr_decode(&x, raw, (size_t)len) < 0) {
 		/* libcap leaves errno stale here; EINVAL says what happened. */
 		report_failure(o, e, "file", EINVAL);
 		if (o->audit || o->json)

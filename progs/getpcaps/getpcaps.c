@@ -10,9 +10,9 @@
 
 #include "getpcaps.h"
 #include "json.h"
+#include "escape.h"
 #include "mask.h"
-#include "suggest.h"
-#include "version.h"
+#include "opts.h"
 
 enum format {
 	FORMAT_PLAIN,		/* "<arg>: <text>" */
@@ -21,11 +21,114 @@ enum format {
 	FORMAT_JSON,		/* ours: one JSON object per pid (common/json.h) */
 };
 
-/* Options apply to the pids after them; the last format option wins. */
+/*
+ * Options apply to the pids after them; the last format option wins. With
+ * --all or --tree, the same options say how the audit prints (audit).
+ */
 struct opts {
 	enum format format;
 	int iab;
+	struct print_opts audit;
 };
+
+static void __attribute__((noreturn)) usage(int status);
+
+/* The handlers: each returns OPTS_NEXT, or ends the run. */
+static int opt_license(void *p, const char *arg)
+{
+	/*
+	 * libcap echoes the option as typed, not the program name: the one
+	 * word that reaches here is "--license".
+	 */
+	(void)p;
+	(void)arg;
+	printf("--license see LICENSE file for details.\n"
+	       "[Copyright (c) 2026 the libcap-perfmon authors (an independent"
+	       " reimplementation of libcap's getpcaps)]\n");
+	exit(EXIT_SUCCESS);
+}
+
+static int opt_verbose(void *p, const char *arg)
+{
+	((struct opts *)p)->format = FORMAT_VERBOSE;
+	((struct opts *)p)->audit.verbose = 1;
+	(void)arg;
+	return OPTS_NEXT;
+}
+
+static int opt_legacy(void *p, const char *arg)
+{
+	((struct opts *)p)->format = FORMAT_LEGACY;
+	(void)arg;
+	return OPTS_NEXT;
+}
+
+static int opt_iab(void *p, const char *arg)
+{
+	((struct opts *)p)->iab = 1;
+	((struct opts *)p)->audit.iab = 1;
+	(void)arg;
+	return OPTS_NEXT;
+}
+
+static int opt_json(void *p, const char *arg)
+{
+	((struct opts *)p)->format = FORMAT_JSON;
+	((struct opts *)p)->audit.json = 1;
+	(void)arg;
+	return OPTS_NEXT;
+}
+
+static int opt_tree(void *p, const char *arg)
+{
+	((struct opts *)p)->audit.tree = 1;
+	(void)arg;
+	return OPTS_NEXT;
+}
+
+/* --help, -h, --usage: the usage text, on stderr as libcap's, and success. */
+static int help(void *p)
+{
+	(void)p;
+	usage(EXIT_SUCCESS);
+}
+
+static const struct opts_prog prog = { "getpcaps", help, EXIT_FAILURE };
+
+/*
+ * Where a row works: among pids (libcap's getpcaps) or in the audit; and
+ * whether it asks for the audit wherever it stands.
+ */
+enum { PIDS = 1, AUDIT = 2, SELECTS_AUDIT = 4 };
+
+/*
+ * Every option, in the order of the usage text: libcap's lines as libcap
+ * writes them, then ours, formatted.
+ */
+static const struct opt options[] = {
+	{ OPTS_HELP_ROW("help", 'h'), .tags = PIDS | AUDIT,
+	  .line = "     --help, -h or --usage display this message." },
+	{ OPTS_HELP_ROW("usage", 0), .tags = PIDS | AUDIT },
+	{ .name = "verbose", .handle = opt_verbose, .tags = PIDS | AUDIT,
+	  .line = "     --verbose             use a more verbose output format." },
+	{ .name = "ugly", .handle = opt_legacy, .tags = PIDS,
+	  .line = "     --ugly or --legacy    use the archaic legacy output format." },
+	{ .name = "legacy", .handle = opt_legacy, .tags = PIDS },
+	{ .name = "iab", .handle = opt_iab, .tags = PIDS | AUDIT,
+	  .line = "     --iab                 show IAB of process too." },
+	{ .name = "license", .handle = opt_license, .tags = PIDS,
+	  .line = "     --license             display license info" },
+	{ .name = "json", .handle = opt_json, .tags = PIDS | AUDIT,
+	  .help = "one JSON object per process (not in libcap)" },
+	{ OPTS_VERSION_ROW, .tags = PIDS | AUDIT,
+	  .help = "print the version and exit (not in libcap)" },
+	{ .name = "all", .tags = AUDIT | SELECTS_AUDIT,
+	  .help = "every process holding capabilities (not in libcap)" },
+	{ .name = "tree", .handle = opt_tree, .tags = AUDIT | SELECTS_AUDIT,
+	  .help = "the same as a process tree (not in libcap)" },
+};
+
+#define N_OPTIONS	(sizeof(options) / sizeof(options[0]))
 
 /*
  * libcap 2.66 printed "getcaps" here, a typo fixed in 2.70; we follow
@@ -38,27 +141,25 @@ static void usage(int status)
 	      "  This program displays the capabilities on the queried process(es).\n"
 	      "  The capabilities are displayed in the cap_from_text(3) format.\n"
 	      "\n"
-	      "  Optional arguments:\n"
-	      "     --help, -h or --usage display this message.\n"
-	      "     --verbose             use a more verbose output format.\n"
-	      "     --ugly or --legacy    use the archaic legacy output format.\n"
-	      "     --iab                 show IAB of process too.\n"
-	      "     --license             display license info\n"
-	      "     --json                one JSON object per process (not in libcap)\n"
-	      "     --version             print the version and exit (not in libcap)\n"
-	      "     --all                 every process holding capabilities (not in libcap)\n"
-	      "     --tree                the same as a process tree (not in libcap)\n",
-	      stderr);
+	      "  Optional arguments:\n", stderr);
+	opts_help(stderr, options, N_OPTIONS, "     ", 22);
 	exit(status);
 }
 
-/* libcap echoes the option as typed, not the program name. */
-static void license(const char *arg)
+/* The row of the option word arg, when it carries one of tags; or NULL. */
+static const struct opt *find_option(const char *arg, unsigned tags)
 {
-	printf("%s see LICENSE file for details.\n"
-	       "[Copyright (c) 2026 the libcap-perfmon authors (an independent"
-	       " reimplementation of libcap's getpcaps)]\n", arg);
-	exit(EXIT_SUCCESS);
+	const char *value;
+	const struct opt *row = opts_find(options, N_OPTIONS, arg, &value);
+
+	return row != NULL && (row->tags & tags) ? row : NULL;
+}
+
+/* A word that looks like an option: "-" and a letter ("-1" is a bad pid). */
+static int looks_like_option(const char *arg)
+{
+	return arg[0] == '-' && arg[1] != '\0' &&
+	       (arg[1] < '0' || arg[1] > '9');
 }
 
 /*
@@ -133,7 +234,7 @@ static void show_json(const char *arg, pid_t pid, cap_t caps, const char *text)
 {
 	cap_iab_t iab = cap_iab_get_pid(pid);
 
-	printf("{\"schema\":%d,", JSON_SCHEMA);
+	json_object_open(stdout, NULL);
 	json_path(stdout, "arg", arg);
 	printf(",\"pid\":%d,\"text\":", (int)pid);
 	json_string(stdout, text);
@@ -156,41 +257,6 @@ static void show_json(const char *arg, pid_t pid, cap_t caps, const char *text)
 		printf(",\"ambient\":null,\"bounding\":null,\"iab\":null");
 	}
 	printf("}\n");
-}
-
-/*
- * After everything libcap prints (its "Cannot parse pid --jsn" line and
- * the other pids' lines), ours, last where a person sees it: a word that
- * looks like an option ("-" and a letter; "-1" is a bad pid) is named as
- * an unknown option with the nearest real one.
- */
-static void suggest_option(const char *arg)
-{
-	static const char *const options[] = {
-		"--help", "-h", "--usage", "--license", "--verbose", "--ugly",
-		"--legacy", "--iab", "--json", "--version", "--all", "--tree",
-	};
-
-	if (arg[0] != '-' || arg[1] == '\0' ||
-	    (arg[1] >= '0' && arg[1] <= '9'))
-		return;
-	suggest_unknown(stderr, "getpcaps", "option", arg, options,
-			sizeof(options) / sizeof(options[0]));
-}
-
-/* The words main()'s loop takes for options (the rest are pids). */
-static int libcap_option(const char *arg)
-{
-	static const char *const words[] = {
-		"--help", "-h", "--usage", "--license", "--verbose", "--ugly",
-		"--legacy", "--iab", "--json", "--version",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strcmp(arg, words[i]) == 0)
-			return 1;
-	return 0;
 }
 
 /* Returns 0 when the pid's capabilities were shown, -1 after a message. */
@@ -235,54 +301,84 @@ static int show_pid(const struct opts *o, const char *arg)
 }
 
 /*
- * getpcaps parses by hand, not with getopt or common/opts, because
- * libcap's does: every word is looked at in order, an option applies to
- * the pids after it only, a word that is no option is a pid (so "--jsn"
- * is "Cannot parse pid"), and getopt would permute, bundle and word its
- * errors differently.
+ * Ours: --all or --tree anywhere makes this the process-wide audit
+ * (getpcaps_all.c), which reads the same words over the whole command
+ * line: --help, -h, --usage and --version act where they stand; --json,
+ * --iab and --verbose keep their getpcaps meaning for every process
+ * shown; --legacy, --ugly, --license and process ids make no sense for
+ * the whole system and are refused (2).
+ */
+static int audit_main(int argc, char *argv[], struct opts *o)
+{
+	int i, rc;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const struct opt *row = find_option(arg, AUDIT);
+
+		if (row != NULL) {
+			rc = opts_run(&prog, row, o, NULL);
+			if (rc != OPTS_NEXT)
+				return rc;
+		} else if (looks_like_option(arg) &&
+			   find_option(arg, PIDS) == NULL) {
+			opts_suggest(stderr, "getpcaps", arg, options,
+				     N_OPTIONS, AUDIT, 0);
+			return 2;
+		} else {
+			escape_line(stderr, "getpcaps: ", "--all shows every"
+				    " process: '%s' cannot be combined with it",
+				    arg);
+			return 2;
+		}
+	}
+	return all_main(&o->audit);
+}
+
+/*
+ * getpcaps parses by hand, not with getopt, because libcap's does: every
+ * word is looked at in order, an option applies to the pids after it
+ * only, a word that is no option is a pid (so "--jsn" is "Cannot parse
+ * pid"), and getopt would permute, bundle and word its errors
+ * differently. The words are the option table's.
  */
 int main(int argc, char *argv[])
 {
-	struct opts o = { FORMAT_PLAIN, 0 };
-	int i, status = EXIT_SUCCESS;
+	struct opts o = { .format = FORMAT_PLAIN };
+	int i, rc, status = EXIT_SUCCESS;
 
 	if (argc < 2)
 		usage(EXIT_FAILURE);
-	/*
-	 * Ours: --all or --tree anywhere makes this the process-wide audit
-	 * (getpcaps_all.c), with a hand-written parser of its own over the
-	 * whole command line. Without them, the loop below is libcap's
-	 * parser, word for word in its order, and its output unchanged.
-	 */
-	if (all_requested(argc, argv))
-		return all_main(argc, argv, usage);
+	for (i = 1; i < argc; i++)
+		if (find_option(argv[i], SELECTS_AUDIT) != NULL)
+			return audit_main(argc, argv, &o);
+	/* libcap's parser, word for word in its order, its output unchanged. */
 	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
+		const struct opt *row = find_option(argv[i], PIDS);
 
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h") ||
-		    !strcmp(arg, "--usage"))
-			usage(EXIT_SUCCESS);
-		else if (!strcmp(arg, "--license"))
-			license(arg);
-		else if (!strcmp(arg, "--verbose"))
-			o.format = FORMAT_VERBOSE;
-		else if (!strcmp(arg, "--ugly") || !strcmp(arg, "--legacy"))
-			o.format = FORMAT_LEGACY;
-		else if (!strcmp(arg, "--iab"))
-			o.iab = 1;
-		else if (!strcmp(arg, "--json"))
-			o.format = FORMAT_JSON;
-		else if (!strcmp(arg, "--version"))
-			return version_print("getpcaps");	/* ours */
-		else if (show_pid(&o, arg) < 0)
+		if (row != NULL) {
+			rc = opts_run(&prog, row, &o, NULL);
+			if (rc != OPTS_NEXT)
+				return rc;
+		} else if (show_pid(&o, argv[i]) < 0) {
 			status = EXIT_FAILURE;
+		}
 	}
 	fflush(stdout);		/* the pids' lines first, also into one pipe */
+	/*
+	 * After everything libcap prints (its "Cannot parse pid --jsn" line
+	 * and the other pids' lines), ours, last where a person sees it: a
+	 * word that looks like an option is named as an unknown option with
+	 * the nearest real one.
+	 */
 	for (i = 1; status != EXIT_SUCCESS && i < argc; i++) {
 		pid_t pid;
 
-		if (!libcap_option(argv[i]) && parse_pid(argv[i], &pid) != 0)
-			suggest_option(argv[i]);
+		if (looks_like_option(argv[i]) &&
+		    find_option(argv[i], PIDS) == NULL &&
+		    parse_pid(argv[i], &pid) != 0)
+			opts_suggest(stderr, "getpcaps", argv[i], options,
+				     N_OPTIONS, 0, 0);
 	}
 	return status;
 }

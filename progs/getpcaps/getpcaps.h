@@ -2,8 +2,8 @@
 /*
  * getpcaps --all and --tree (ours, not in libcap): a process-wide audit of
  * who holds capabilities, read from /proc without following anything a
- * process can swap. getpcaps.c hands the command line over through
- * all_requested()/all_main(); the rest is private to progs/getpcaps/.
+ * process can swap. getpcaps.c reads the command line and calls
+ * all_main(); the rest is private to progs/getpcaps/.
  */
 #ifndef GETPCAPS_H
 #define GETPCAPS_H
@@ -13,15 +13,14 @@
 #include <sys/capability.h>
 #include <sys/types.h>
 
-/* 1 when argv asks for the audit (--all or --tree anywhere). */
-int all_requested(int argc, char *argv[]);
+struct print_opts;
 
 /*
- * Runs the audit with its own parser over the whole command line;
- * usage() is getpcaps' own (libcap's text plus ours). Returns the exit
- * status: 0 complete, 1 incomplete or failed, 2 a usage mistake.
+ * Runs the audit getpcaps.c's parser asked for (--all or --tree anywhere
+ * on its command line) and prints it as po says. Returns the exit status:
+ * 0 complete, 1 incomplete or failed.
  */
-int all_main(int argc, char *argv[], void (*usage)(int status));
+int all_main(const struct print_opts *po);
 
 /* What an audit flags (struct proc.flags). */
 enum {
@@ -212,6 +211,16 @@ void threads_free(struct proc *p);
  * process that the audit would otherwise keep to the end.
  */
 void threads_forget_groups(struct proc *p);
+
+/*
+ * Judges the executable open on xfd (-1 when it could not be opened, with
+ * open_err the reason) for p: sets p->exe_state. Returns 0, or the errno
+ * that left it unchecked. (getpcaps_exe.c)
+ */
+int check_exe(struct proc *p, int xfd, int open_err);
+
+/* The path of the file open on xfd, for printing; NULL when unreadable. */
+char *exe_path_of(int xfd);
 
 /* Real, effective or saved uid 0: it can be root again whenever it likes. */
 int creds_root_like(const struct creds *c);

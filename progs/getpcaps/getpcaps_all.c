@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * getpcaps --all / --tree: the command line, the judgement of each process
- * (what is shown, what is flagged) and the exit status.
+ * getpcaps --all / --tree: the judgement of each process (what is shown,
+ * what is flagged) and the exit status. getpcaps.c reads the command line.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
 #include "getpcaps.h"
-#include "suggest.h"
-#include "version.h"
 
 /*
  * Command names of interactive shells. A process counts as an interactive
@@ -101,73 +98,19 @@ void judge_all(struct scan *s)
 	}
 }
 
-int all_requested(int argc, char *argv[])
+int all_main(const struct print_opts *po)
 {
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "--tree"))
-			return 1;
-	return 0;
-}
-
-/*
- * Hand-written like getpcaps' own parser (libcap's getpcaps has no getopt
- * and we keep its words as it reads them): --help, -h, --usage and
- * --version act where they stand; --json, --iab and --verbose keep their
- * getpcaps meaning for every process shown; --legacy, --ugly, --license
- * and process ids make no sense for the whole system and are refused.
- */
-int all_main(int argc, char *argv[], void (*usage)(int status))
-{
-	static const char *const words[] = {
-		"--all", "--tree", "--json", "--iab", "--verbose", "--help",
-		"--usage", "--version",
-	};
-	struct print_opts po = { 0, 0, 0, 0 };
 	struct scan_opts so = { 0 };
 	struct scan s;
-	int i, status = EXIT_SUCCESS;
+	int status = EXIT_SUCCESS;
 
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h") ||
-		    !strcmp(arg, "--usage"))
-			usage(EXIT_SUCCESS);
-		else if (!strcmp(arg, "--version"))
-			return version_print("getpcaps");
-		else if (!strcmp(arg, "--all"))
-			;
-		else if (!strcmp(arg, "--tree"))
-			po.tree = 1;
-		else if (!strcmp(arg, "--json"))
-			po.json = 1;
-		else if (!strcmp(arg, "--iab"))
-			po.iab = 1;
-		else if (!strcmp(arg, "--verbose"))
-			po.verbose = 1;
-		else if (arg[0] == '-' && arg[1] != '\0' &&
-			 (arg[1] < '0' || arg[1] > '9') &&
-			 strcmp(arg, "--legacy") && strcmp(arg, "--ugly") &&
-			 strcmp(arg, "--license")) {
-			suggest_unknown(stderr, "getpcaps", "option", arg, words,
-					sizeof(words) / sizeof(words[0]));
-			return 2;
-		} else {
-			escape_line(stderr, "getpcaps: ", "--all shows every"
-				    " process: '%s' cannot be combined with it",
-				    arg);
-			return 2;
-		}
-	}
-	so.cmdline = po.verbose;
+	so.cmdline = po->verbose;
 	if (scan_run(&s, "/proc", &so) < 0) {
 		fprintf(stderr, "getpcaps: /proc: %s\n", strerror(errno));
 		return EXIT_FAILURE;
 	}
 	judge_all(&s);
-	if (print_all(&s, &po) < 0) {
+	if (print_all(&s, po) < 0) {
 		fprintf(stderr, "getpcaps: %s\n", strerror(ENOMEM));
 		status = EXIT_FAILURE;
 	}

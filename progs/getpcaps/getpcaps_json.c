@@ -125,9 +125,10 @@ void json_process(struct scan *s, const struct proc *p,
 	int tier = risk_of(&p->c, &worst), first = 1;
 	size_t i;
 
-	printf("{\"schema\":%d,\"type\":\"process\",\"pid\":%d,\"ppid\":%d,"
-	       "\"uid\":%u,\"ruid\":%u,", JSON_SCHEMA, (int)p->pid,
-	       (int)p->ppid, (unsigned)p->c.uid[1], (unsigned)p->c.uid[0]);
+	json_object_open(stdout, "process");
+	printf("\"pid\":%d,\"ppid\":%d,\"uid\":%u,\"ruid\":%u,",
+	       (int)p->pid, (int)p->ppid, (unsigned)p->c.uid[1],
+	       (unsigned)p->c.uid[0]);
 	put_user(uc, p->c.uid[1]);
 	putchar(',');
 	json_path(stdout, "comm", p->comm);

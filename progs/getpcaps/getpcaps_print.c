@@ -453,19 +453,21 @@ int print_all(struct scan *s, const struct print_opts *o)
 	} else {
 		print_table(s, o, &uc);
 	}
-	if (o->json)
-		printf("{\"schema\":%d,\"type\":\"summary\",\"listed\":%zu,"
-		       "\"examined\":%zu,\"shown\":%zu,\"kernel_threads\":%zu,"
-		       "\"zombies\":%zu,\"exited\":%zu,\"not_examined\":%zu,"
-		       "\"exe_unchecked\":%zu}\n", JSON_SCHEMA, c->listed,
-		       c->examined, shown, c->kernel_threads, c->zombies,
-		       c->exited, c->not_examined, c->exe_unchecked);
-	else
+	if (o->json) {
+		json_object_open(stdout, "summary");
+		printf("\"listed\":%zu,\"examined\":%zu,\"shown\":%zu,"
+		       "\"kernel_threads\":%zu,\"zombies\":%zu,\"exited\":%zu,"
+		       "\"not_examined\":%zu,\"exe_unchecked\":%zu}\n",
+		       c->listed, c->examined, shown, c->kernel_threads,
+		       c->zombies, c->exited, c->not_examined,
+		       c->exe_unchecked);
+	} else {
 		printf("summary: %zu processes examined, %zu shown; left out:"
 		       " %zu kernel threads, %zu zombies, %zu exited during"
 		       " the scan; %zu not examined\n", c->examined, shown,
 		       c->kernel_threads, c->zombies, c->exited,
 		       c->not_examined);
+	}
 	user_cache_free(&uc);
 	return status;
 }

@@ -18,13 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
-#include <sys/stat.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
-#include "acl.h"
 #include "getpcaps.h"
-#include "groups.h"
 #include "mask.h"
 #include "procstatus.h"
 
@@ -181,109 +177,6 @@ int creds_parse(const char *status, struct creds *c, unsigned *threads)
 	return 0;
 }
 
-/* gid is one of the thread's groups: its four ids or a supplementary one. */
-static int creds_in_group(gid_t gid, const void *ctx)
-{
-	const struct creds *c = ctx;
-
-	return groups_have(c->gid, 4, gid) ||
-	       groups_have(c->groups, c->ngroups, gid);
-}
-
-/*
- * May the user of credentials c write xfd's file, by its mode or by the
- * POSIX ACL beside it, as the kernel would judge? 1 or 0, or -1 with errno
- * when the ACL cannot be read or is not one the kernel writes.
- */
-static int exe_writable_by(const struct creds *c, int xfd,
-			   const struct stat *st)
-{
-	struct acl_entry e[32];
-	unsigned char raw[4 + 8 * 32];
-	char link[64];
-	ssize_t len;
-	int n;
-
-	if (st->st_uid == c->uid[1])
-		return 1;	/* its owner may always chmod it */
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", xfd);
-	len = getxattr(link, ACL_XATTR_ACCESS, raw, sizeof(raw));
-	if (len < 0 && errno != ENODATA && errno != ENOTSUP)
-		return -1;
-	if (len < 0) {		/* no ACL: the mode's three classes */
-		e[0] = (struct acl_entry){ ACL_USER_OBJ, (st->st_mode >> 6) & 7, 0 };
-		e[1] = (struct acl_entry){ ACL_GROUP_OBJ, (st->st_mode >> 3) & 7, 0 };
-		e[2] = (struct acl_entry){ ACL_OTHER, st->st_mode & 7, 0 };
-		n = 3;
-	} else if ((n = acl_decode(raw, (size_t)len, e, 32)) < 0) {
-		return -1;
-	}
-	return acl_permits(e, n, st, c->uid[1], creds_in_group, c,
-			   ACL_PERM_WRITE);
-}
-
-/*
- * Can a user of the process change what it runs? xfd is the executable,
- * opened through the exe link, which the kernel resolves to the very file
- * the process executes (no path lookup a process could redirect), once:
- * the mode, the owner and the ACL are all read from that one descriptor,
- * and the path printed is read from it too. Each thread's user counts
- * (they share one memory: whoever controls the program controls every
- * thread). Returns 0, or the errno that left the file unchecked.
- */
-static int check_exe(struct proc *p, int xfd, int open_err)
-{
-	struct stat st;
-	size_t i;
-	int w, err = 0;
-
-	if (creds_root_like(&p->c) || (p->c.prm | p->c.eff | p->c.amb) == 0) {
-		p->exe_state = EXE_NOT_NEEDED;
-		return 0;
-	}
-	p->exe_state = EXE_UNCHECKED;
-	if (xfd < 0)
-		return open_err;	/* EACCES: not ours to trace */
-	if (fstat(xfd, &st) < 0)
-		return errno;
-	if (!S_ISREG(st.st_mode))
-		return EINVAL;
-	for (i = 0; i < p->nsets; i++) {
-		w = exe_writable_by(&p->sets[i].c, xfd, &st);
-		if (w > 0) {
-			p->exe_state = EXE_WRITABLE;
-			return 0;
-		}
-		if (w < 0 && err == 0)
-			err = errno;
-	}
-	/* Users of threads past THREAD_SETS_MOST were not asked. */
-	if (err == 0 && p->threads_untold > 0)
-		err = E2BIG;
-	if (err == 0)
-		p->exe_state = EXE_SAFE;
-	return err;
-}
-
-/*
- * The path of the executable open on xfd, for printing: the name of the
- * file judged, not a second look-up of the exe link, which could meet
- * another file if the process executed a new program meanwhile. NULL when
- * it cannot be read.
- */
-static char *exe_path_of(int xfd)
-{
-	char link[64], path[4096];
-	ssize_t len;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", xfd);
-	len = readlink(link, path, sizeof(path) - 1);
-	if (len < 0)
-		return NULL;
-	path[len] = '\0';
-	return strdup(path);
-}
-
 static int vanished(int err)
 {
 	return err == ENOENT || err == ESRCH;
@@ -335,6 +228,170 @@ static int read_cmdline(struct proc *p, int dfd, struct buf *b)
 	return 0;
 }
 
+/* What one read of /proc/<pid> holds open and has learnt, step by step. */
+struct reading {
+	int dfd, sfd, xfd, live;	/* /proc/<pid>, its stat, its exe, a live thread */
+	struct stat_fields f;		/* stat at the start */
+	struct creds main_creds;	/* the main thread's, until threads_read() */
+	unsigned nthreads;		/* as status gave it (0: unknown) */
+	int dead;			/* the main thread has exited */
+	int exe_err;			/* why the executable could not be examined */
+};
+
+/* How a step ended. */
+enum step {
+	STEP_NEXT,		/* go on with the next step */
+	STEP_LEFT_OUT,		/* counted as left out: kernel thread, zombie, exited */
+	STEP_FAILED,		/* errno says why */
+};
+
+/* The process's first stat: a kernel thread is left out, nothing else is read. */
+static enum step read_first_stat(struct scan *s, struct proc *p,
+				 struct reading *r, struct bufs *b)
+{
+	r->sfd = openat(r->dfd, "stat", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (r->sfd < 0 || read_fd(r->sfd, &b->stat, 1, 0) < 0)
+		return STEP_FAILED;
+	if (parse_stat(b->stat.data, p->comm, sizeof(p->comm), &r->f) < 0) {
+		errno = EPROTO;
+		return STEP_FAILED;
+	}
+	if (r->f.flags & PF_KTHREAD) {
+		s->counts.kernel_threads++;
+		return STEP_LEFT_OUT;
+	}
+	p->ppid = r->f.ppid;
+	p->tty = r->f.tty_nr != 0;
+	p->start = r->f.start;
+	return STEP_NEXT;
+}
+
+/* The main thread's status: a process that is only a zombie is left out. */
+static enum step read_main_thread(struct scan *s, struct reading *r,
+				  struct bufs *b)
+{
+	if (read_at(r->dfd, "status", &b->status, 1, 0) < 0 ||
+	    creds_parse(b->status.data, &r->main_creds, &r->nthreads) < 0)
+		return STEP_FAILED;
+	r->dead = is_dead(r->f.state);
+	if (r->dead && r->nthreads == 1) {
+		s->counts.zombies++;
+		return STEP_LEFT_OUT;
+	}
+	/* A dead main thread's credentials are no longer anyone's. */
+	if (r->dead)
+		creds_release(&r->main_creds);
+	return STEP_NEXT;
+}
+
+/* Every thread's credentials; with the main thread dead, a live one's directory. */
+static enum step read_all_threads(struct scan *s, struct proc *p,
+				  struct reading *r, struct bufs *b)
+{
+	if (threads_read(p, r->dfd, r->dead ? NULL : &r->main_creds,
+			 r->nthreads, &b->status,
+			 r->dead ? &r->live : NULL) == 0)
+		return STEP_NEXT;
+	if (r->dead && errno == ESRCH) {
+		s->counts.zombies++;	/* its last thread went too */
+		return STEP_LEFT_OUT;
+	}
+	return STEP_FAILED;
+}
+
+/* The executable (who may rewrite it) and, when printed, the command line. */
+static enum step read_program(struct proc *p, struct reading *r,
+			      struct bufs *b, const struct scan_opts *o)
+{
+	int from = r->live >= 0 ? r->live : r->dfd;
+
+	r->xfd = openat(from, "exe", O_PATH | O_CLOEXEC);
+	r->exe_err = check_exe(p, r->xfd, r->xfd < 0 ? errno : 0);
+	threads_forget_groups(p);
+	if (vanished(r->exe_err)) {
+		errno = r->exe_err;	/* exiting: its memory, exe link included, is gone */
+		return STEP_FAILED;
+	}
+	if (o->cmdline) {
+		if (read_cmdline(p, from, &b->cmdline) < 0)
+			return STEP_FAILED;
+		p->exe = r->xfd >= 0 ? exe_path_of(r->xfd) : NULL;
+	}
+	return STEP_NEXT;
+}
+
+/*
+ * Still the same process, and did it not exit meanwhile? (A main thread
+ * that exits now, with others running, leaves it running.)
+ */
+static enum step read_last_stat(struct scan *s, const struct proc *p,
+				struct reading *r, struct bufs *b)
+{
+	struct stat_fields again;
+
+	if (read_fd(r->sfd, &b->stat, 1, 0) < 0)
+		return STEP_FAILED;
+	if (parse_stat(b->stat.data, NULL, 0, &again) < 0 ||
+	    again.start != r->f.start ||
+	    (is_dead(again.state) && !r->dead && p->threads <= 1)) {
+		s->counts.exited++;
+		return STEP_LEFT_OUT;
+	}
+	return STEP_NEXT;
+}
+
+/* p, read whole, becomes a record of the scan. */
+static void keep_proc(struct scan *s, const struct proc *p,
+		      const struct reading *r)
+{
+	struct scan_counts *c = &s->counts;
+
+	if (p->exe_state == EXE_UNCHECKED) {
+		c->exe_unchecked++;
+		if (c->exe_errno == 0)
+			c->exe_errno = r->exe_err;
+	}
+	c->examined++;
+	s->n++;
+}
+
+/* A process that could not be read: counted. -1 when it was ENOMEM. */
+static int count_failure(struct scan_counts *c, int err)
+{
+	if (err == ENOMEM)
+		return -1;
+	if (vanished(err)) {
+		c->exited++;
+	} else {
+		c->not_examined++;
+		if (c->not_examined_errno == 0)
+			c->not_examined_errno = err;
+	}
+	return 0;
+}
+
+/* The record of a process not kept: what it holds is freed. */
+static void drop_proc(struct proc *p)
+{
+	free(p->cmdline);
+	free(p->exe);
+	p->cmdline = p->exe = NULL;
+	threads_free(p);
+}
+
+static void reading_close(struct reading *r)
+{
+	creds_release(&r->main_creds);
+	if (r->xfd >= 0)
+		close(r->xfd);
+	if (r->live >= 0)
+		close(r->live);
+	if (r->sfd >= 0)
+		close(r->sfd);
+	if (r->dfd >= 0)
+		close(r->dfd);
+}
+
 /*
  * Reads one process into a new record. Returns 0 (read, left out or
  * counted as vanished or unreadable) or -1 with errno ENOMEM.
@@ -347,123 +404,41 @@ static int read_cmdline(struct proc *p, int dfd, struct buf *b)
 static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 		    struct bufs *b, const struct scan_opts *o)
 {
-	struct scan_counts *c = &s->counts;
-	struct stat_fields f, again;
-	struct creds main_creds;
+	struct reading r;
 	struct proc *p = NULL;
-	unsigned nthreads = 0;
-	int dfd, sfd = -1, xfd = -1, live = -1, err, exe_err = 0, dead;
+	enum step step = STEP_FAILED;
 	int ret = 0;
 
-	memset(&main_creds, 0, sizeof(main_creds));
-	c->listed++;
-	dfd = openat(procfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		     O_CLOEXEC);
-	if (dfd < 0)
-		goto failed;
-	p = new_proc(s);
-	if (p == NULL)
-		goto nomem;
-	p->pid = pid;
-	sfd = openat(dfd, "stat", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (sfd < 0 || read_fd(sfd, &b->stat, 1, 0) < 0)
-		goto failed;
-	if (parse_stat(b->stat.data, p->comm, sizeof(p->comm), &f) < 0) {
-		errno = EPROTO;
-		goto failed;
+	memset(&r, 0, sizeof(r));
+	r.dfd = r.sfd = r.xfd = r.live = -1;
+	s->counts.listed++;
+	r.dfd = openat(procfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		       O_CLOEXEC);
+	if (r.dfd >= 0)
+		p = new_proc(s);
+	if (p != NULL) {
+		p->pid = pid;
+		step = read_first_stat(s, p, &r, b);
+	} else if (r.dfd >= 0) {
+		errno = ENOMEM;
 	}
-	if (f.flags & PF_KTHREAD) {
-		c->kernel_threads++;
-		goto drop;
-	}
-	p->ppid = f.ppid;
-	p->tty = f.tty_nr != 0;
-	p->start = f.start;
-	if (read_at(dfd, "status", &b->status, 1, 0) < 0 ||
-	    creds_parse(b->status.data, &main_creds, &nthreads) < 0)
-		goto failed;
-	dead = is_dead(f.state);
-	if (dead && nthreads == 1) {
-		c->zombies++;
-		goto drop;
-	}
-	/* A dead main thread's credentials are no longer anyone's. */
-	if (dead)
-		creds_release(&main_creds);
-	if (threads_read(p, dfd, dead ? NULL : &main_creds, nthreads,
-			 &b->status, dead ? &live : NULL) < 0) {
-		if (dead && errno == ESRCH) {
-			c->zombies++;	/* its last thread went too */
-			goto drop;
-		}
-		goto failed;
-	}
-	xfd = openat(live >= 0 ? live : dfd, "exe", O_PATH | O_CLOEXEC);
-	if (xfd < 0)
-		exe_err = errno;
-	exe_err = check_exe(p, xfd, exe_err);
-	threads_forget_groups(p);
-	if (vanished(exe_err)) {
-		errno = exe_err;	/* exiting: its memory, exe link included, is gone */
-		goto failed;
-	}
-	if (o->cmdline) {
-		if (read_cmdline(p, live >= 0 ? live : dfd, &b->cmdline) < 0)
-			goto failed;
-		p->exe = xfd >= 0 ? exe_path_of(xfd) : NULL;
-	}
-	/*
-	 * Still the same process, and did it not exit meanwhile? (A main
-	 * thread that exits now, with others running, leaves it running.)
-	 */
-	if (read_fd(sfd, &b->stat, 1, 0) < 0)
-		goto failed;
-	if (parse_stat(b->stat.data, NULL, 0, &again) < 0 ||
-	    again.start != f.start ||
-	    (is_dead(again.state) && !dead && p->threads <= 1)) {
-		c->exited++;
-		goto drop;
-	}
-	if (p->exe_state == EXE_UNCHECKED) {
-		c->exe_unchecked++;
-		if (c->exe_errno == 0)
-			c->exe_errno = exe_err;
-	}
-	c->examined++;
-	s->n++;			/* keep the record */
-	p = NULL;
-	goto close;
-failed:
-	err = errno;
-	if (err == ENOMEM)
-		goto nomem;
-	if (vanished(err)) {
-		c->exited++;
+	if (step == STEP_NEXT)
+		step = read_main_thread(s, &r, b);
+	if (step == STEP_NEXT)
+		step = read_all_threads(s, p, &r, b);
+	if (step == STEP_NEXT)
+		step = read_program(p, &r, b, o);
+	if (step == STEP_NEXT)
+		step = read_last_stat(s, p, &r, b);
+	if (step == STEP_NEXT) {
+		keep_proc(s, p, &r);
 	} else {
-		c->not_examined++;
-		if (c->not_examined_errno == 0)
-			c->not_examined_errno = err;
+		if (step == STEP_FAILED)
+			ret = count_failure(&s->counts, errno);
+		if (p != NULL)
+			drop_proc(p);
 	}
-	goto drop;
-nomem:
-	ret = -1;
-drop:
-	if (p != NULL) {	/* the record is not kept */
-		free(p->cmdline);
-		free(p->exe);
-		p->cmdline = p->exe = NULL;
-		threads_free(p);
-	}
-close:
-	creds_release(&main_creds);
-	if (xfd >= 0)
-		close(xfd);
-	if (live >= 0)
-		close(live);
-	if (sfd >= 0)
-		close(sfd);
-	if (dfd >= 0)
-		close(dfd);
+	reading_close(&r);
 	if (ret < 0)
 		errno = ENOMEM;
 	return ret;

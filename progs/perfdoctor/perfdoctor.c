@@ -27,8 +27,6 @@
 #include "path.h"
 #include "perf.h"
 #include "perfdoctor.h"
-#include "suggest.h"
-#include "version.h"
 
 #define MAX_SERVICES 8
 
@@ -52,7 +50,8 @@ static void usage(FILE *out)
 		"  FILE (default " CAPCONF_DEFAULT_PATH ") where its line names none;\n"
 		"  and prints the fix.\n"
 		"  Exit status: 0 yes, 1 no, 3 unknown, 2 usage or lookup error.\n"
-		"  --version prints the version and exits.\n");
+		"  -u, -p and -c are short for --user, --pid and --config;\n"
+		"  -h, --help print this text; --version prints the version and exits.\n");
 }
 
 static const char *default_binary(void)
@@ -478,35 +477,34 @@ static int opt_service(void *p, const char *arg)
 	return OPTS_NEXT;
 }
 
-static int opt_help(void *p, const char *arg)
+/* --help: the usage text on stdout, asked for, a success. */
+static int help(void *p)
 {
 	(void)p;
-	(void)arg;
 	usage(stdout);
 	return 0;
 }
 
-static int opt_version(void *p, const char *arg)
-{
-	(void)p;
-	(void)arg;
-	return version_print("perfdoctor") == 0 ? 0 : 2;
-}
+static const struct opts_prog prog = { "perfdoctor", help, 2 };
 
 /*
  * The options, in the order getopt lists an ambiguous abbreviation's
  * candidates ("--p": --pid, --pam-dir). No help lines: the usage text
- * explains them together, in prose.
+ * explains them together, in prose (which names every one of them).
  */
 static const struct opt options[] = {
-	{ "user", 'u', required_argument, opt_user, "NAME", NULL, 0 },
-	{ "pid", 'p', required_argument, opt_pid, "PID", NULL, 0 },
-	{ "config", 'c', required_argument, opt_config, "FILE", NULL, 0 },
-	{ "pam-dir", 0, required_argument, opt_pam_dir, "DIR", NULL, 0 },
-	{ "service", 0, required_argument, opt_service, "NAME[,NAME...]",
-	  NULL, 0 },
-	{ "help", 'h', no_argument, opt_help, NULL, NULL, 0 },
-	{ "version", 0, no_argument, opt_version, NULL, NULL, 0 },
+	{ .name = "user", .letter = 'u', .arg = required_argument,
+	  .handle = opt_user, .value = "NAME" },
+	{ .name = "pid", .letter = 'p', .arg = required_argument,
+	  .handle = opt_pid, .value = "PID" },
+	{ .name = "config", .letter = 'c', .arg = required_argument,
+	  .handle = opt_config, .value = "FILE" },
+	{ .name = "pam-dir", .arg = required_argument, .handle = opt_pam_dir,
+	  .value = "DIR" },
+	{ .name = "service", .arg = required_argument, .handle = opt_service,
+	  .value = "NAME[,NAME...]" },
+	{ OPTS_HELP_ROW("help", 'h') },
+	{ OPTS_VERSION_ROW },
 };
 
 int main(int argc, char **argv)
@@ -517,14 +515,14 @@ int main(int argc, char **argv)
 	struct opts_getopt g;
 	int status;
 
-	opts_build(&g, options, sizeof(options) / sizeof(options[0]));
+	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]),
+		   0);
 	switch (opts_parse(&g, argc, argv, &o, &status)) {
 	case 1:
 		return status;
 	case -1:
 		usage(stderr);	/* then the guess, last */
-		suggest_getopt(stderr, "perfdoctor", argv[optind - 1],
-			       g.longopts);
+		opts_suggest_getopt(stderr, &g, argv[optind - 1]);
 		return 2;
 	}
 	if (argc - optind > 1) {

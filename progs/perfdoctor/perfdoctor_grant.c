@@ -247,7 +247,7 @@ static void judge_shadow(struct pam_view *view, const char *user)
 				  &later) != CAPCONF_FOUND)
 		return;
 	iab = cap_iab_from_text(later.caps);
-	if (iab != NULL && CAP_PERFMON < cap_max_bits()) {
+	if (iab != NULL && perf_knows_perfmon(cap_max_bits())) {
 		perfmon = cap_iab_get_vector(iab, CAP_IAB_INH, CAP_PERFMON) ==
 			  CAP_SET;
 		ambient = cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_PERFMON) ==
@@ -286,13 +286,17 @@ void judge_grant(struct pam_view *view, const char *user,
 			 capconf_why_name(m.why), m.who);
 	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNKNOWN_USER ||
 		   rc == CAPCONF_UNREADABLE) {
-		/* No such file has no lines: default= applies, as in pam_cap. */
+		/*
+		 * No such file has no lines: default= applies, as in pam_cap.
+		 */
 		text = fallback[0] != '\0' ? fallback : NULL;
 		put(view->grant, sizeof(view->grant), "%s: %s %s%s%s%s",
-			 view->config, rc == CAPCONF_UNREADABLE ?
-			 "does not exist, so no line matches" : "no line matches",
-			 user, text ? ", so default='" : ": grants nothing",
-			 text ? text : "", text ? "' applies" : "");
+		    view->config,
+		    rc == CAPCONF_UNREADABLE
+			    ? "does not exist, so no line matches"
+			    : "no line matches",
+		    user, text ? ", so default='" : ": grants nothing",
+		    text ? text : "", text ? "' applies" : "");
 	} else if (rc == CAPCONF_BROKEN && m.line == 0 && geteuid() != 0 &&
 		   access(view->config, R_OK) < 0 &&
 		   (errno == EACCES || errno == EPERM)) {

@@ -25,7 +25,8 @@ static void block(struct verdict *v, enum answer a, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (v->answer == ANSWER_NO || (v->answer == ANSWER_UNKNOWN && a != ANSWER_NO))
+	if (v->answer == ANSWER_NO ||
+	    (v->answer == ANSWER_UNKNOWN && a != ANSWER_NO))
 		return;
 	v->answer = a;
 	va_start(ap, fmt);
@@ -108,13 +109,14 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 
 	if (who->is_root) {
 		*p_free = who->bounding;
-		*e_after = p_after = who->no_new_privs ? *p_free & who->permitted
-						       : *p_free;
+		*e_after = p_after =
+			who->no_new_privs ? *p_free & who->permitted : *p_free;
 	} else if (b->caps == NULL || !caps_honoured(b)) {
 		*p_free = p_after = *e_after = who->ambient;
 	} else {
 		*p_free = (fp & who->bounding) | (fi & who->inheritable);
-		p_after = who->no_new_privs ? *p_free & who->permitted : *p_free;
+		p_after =
+			who->no_new_privs ? *p_free & who->permitted : *p_free;
 		*e_after = fe ? p_after : 0;
 		/*
 		 * fE with a permitted bit P' lacks: the kernel refuses the
@@ -131,29 +133,35 @@ static void judge_exec(const struct binary_facts *b, const struct subject *who,
 		       struct verdict *v)
 {
 	if (who->may_exec == ANSWER_NO) {
-		block(v, ANSWER_NO, "%s may not execute %s", who->name, b->path);
+		block(v, ANSWER_NO, "%s may not execute %s", who->name,
+		      b->path);
 		v->want_exec = 1;
 	} else if (who->may_exec == ANSWER_UNKNOWN) {
-		block(v, ANSWER_UNKNOWN, "perfdoctor cannot check whether %s may execute %s "
-			"(run it as root, or as %s)", who->name, b->path,
-			who->name);
+		block(v, ANSWER_UNKNOWN,
+		      "perfdoctor cannot check whether %s may execute %s (run "
+		      "it as root, or as %s)",
+		      who->name, b->path, who->name);
 	}
 	if (who->seccomp == 1)
-		block(v, ANSWER_NO, "the session is in seccomp strict mode, which allows no execve()");
+		block(v, ANSWER_NO,
+		      "the session is in seccomp strict mode, which allows no "
+		      "execve()");
 }
 
 /* A user namespace: no capability gained in there counts. */
 static void judge_userns(const struct subject *who, struct verdict *v)
 {
 	if (who->init_userns == ANSWER_NO) {
-		block(v, ANSWER_NO, "the session is in a user namespace: perf_event_open() "
-		   "asks for CAP_PERFMON in the initial one, and no capability "
-		   "gained in there counts");
+		block(v, ANSWER_NO,
+		      "the session is in a user namespace: perf_event_open() "
+		      "asks for CAP_PERFMON in the initial one, and no "
+		      "capability gained in there counts");
 		add_fix(v, "run perf from a session outside the container or "
 			"user namespace");
 	} else if (who->init_userns == ANSWER_UNKNOWN) {
-		block(v, ANSWER_UNKNOWN, "cannot tell whether the session is in the initial "
-			"user namespace");
+		block(v, ANSWER_UNKNOWN,
+		      "cannot tell whether the session is in the initial user "
+		      "namespace");
 	}
 }
 
@@ -171,7 +179,7 @@ static void judge_file_caps(const struct kernel_facts *k,
 	uint64_t fp = mask_of_flag(b->caps, CAP_PERMITTED);
 	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
 	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
-	int knows_perfmon = k->max_bits > CAP_PERFMON;
+	int knows_perfmon = perf_knows_perfmon(k->max_bits);
 	/*
 	 * fE with a permitted bit P' lacks (the bounding set took it):
 	 * execve() fails with EPERM.
@@ -180,18 +188,24 @@ static void judge_file_caps(const struct kernel_facts *k,
 			   caps_honoured(b) && fe ? fp & ~p_free : 0;
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
-		block(v, ANSWER_UNKNOWN, "cannot read %s to tell an ELF binary, whose file "
-			"capabilities count, from a script, whose do not (%s)",
-			b->path, strerror(b->target_err));
+		block(v, ANSWER_UNKNOWN,
+		      "cannot read %s to tell an ELF binary, whose file "
+		      "capabilities count, from a script, whose do not (%s)",
+		      b->path, strerror(b->target_err));
 	} else if (b->target_known && !caps_honoured(b) && !who->is_root) {
 		target_blocks(v, b);
 	} else if (b->xattr_unsupported) {
-		block(v, ANSWER_NO, "the filesystem of %s cannot store file capabilities", b->path);
+		block(v, ANSWER_NO,
+		      "the filesystem of %s cannot store file capabilities",
+		      b->path);
 		add_fix(v, "copy perf to a filesystem that stores extended "
 			"attributes, then run perfdoctor on the copy");
 	} else if ((p_free & needed) && who->no_new_privs) {
-		block(v, ANSWER_NO, "the session has no_new_privs set, so exec grants no file capabilities");
-		add_fix(v, "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
+		block(v, ANSWER_NO,
+		      "the session has no_new_privs set, so exec grants no "
+		      "file capabilities");
+		add_fix(v, "run perf from a session without NoNewPrivileges= "
+			   "(systemd) or no_new_privs");
 	} else if (((fp | fi) & needed & ~who->bounding) || refused) {
 		uint64_t lack = refused ? refused : BIT(CAP_PERFMON);
 		char names[512];
@@ -211,8 +225,10 @@ static void judge_file_caps(const struct kernel_facts *k,
 			add_fix(v, "allow %s in the bounding set of that "
 				"service or container", names);
 	} else if ((fi & needed) && !(fp & needed)) {
-		block(v, ANSWER_NO, "%s grants cap_perfmon only to callers holding it in their "
-		   "inheritable set, and %s does not", b->path, who->name);
+		block(v, ANSWER_NO,
+		      "%s grants cap_perfmon only to callers holding it in "
+		      "their inheritable set, and %s does not",
+		      b->path, who->name);
 		/*
 		 * Only the grant is a fix: the preset would replace the
 		 * PAM deployment this file is set up for. No fix when no
@@ -220,15 +236,21 @@ static void judge_file_caps(const struct kernel_facts *k,
 		 */
 		fix_pam_grant(v, who, fx, 1, 0);
 	} else if (!knows_perfmon) {
-		block(v, ANSWER_NO, "this kernel predates CAP_PERFMON and %s lacks cap_sys_admin", b->path);
+		block(v, ANSWER_NO,
+		      "this kernel predates CAP_PERFMON and %s lacks "
+		      "cap_sys_admin",
+		      b->path);
 		v->want_preset = 1;
 	} else if (fp & needed) {
-		block(v, ANSWER_NO, "%s holds cap_perfmon in permitted but not effective, and "
-		   "perf does not raise it", b->path);
+		block(v, ANSWER_NO,
+		      "%s holds cap_perfmon in permitted but not effective, "
+		      "and perf does not raise it",
+		      b->path);
 		v->want_preset = 1;
 	} else {
 		block(v, ANSWER_NO, "%s carries no cap_perfmon%s%s", b->path,
-		   fx->grant_note ? "; " : "", fx->grant_note ? fx->grant_note : "");
+		      fx->grant_note ? "; " : "",
+		      fx->grant_note ? fx->grant_note : "");
 		/*
 		 * An ambient grant that pam_cap never reaches: moved up, it
 		 * works without file capabilities (an inheritable one would
@@ -252,7 +274,8 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	needed = perf_enough(k->max_bits);
 	if (!b->exists) {
 		block(v, ANSWER_NO, "%s does not exist", b->path);
-		add_fix(v, "install perf (Debian: apt-get install linux-perf) or name the binary");
+		add_fix(v, "install perf (Debian: apt-get install linux-perf) "
+			   "or name the binary");
 		return;
 	}
 	if (!b->is_regular) {
@@ -270,8 +293,9 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 			judge_file_caps(k, b, who, fx, p_free, needed, v);
 	}
 	if (who->seccomp == 2)
-		block(v, ANSWER_UNKNOWN, "the session runs under a seccomp filter, which may "
-			"refuse perf_event_open() whatever its capabilities");
+		block(v, ANSWER_UNKNOWN,
+		      "the session runs under a seccomp filter, which may "
+		      "refuse perf_event_open() whatever its capabilities");
 	/* After the rest: the preset also answers "may not execute". */
 	if (v->answer == ANSWER_NO)
 		fix_perf(v, b, who, fx);

@@ -52,9 +52,10 @@ const char *group_list(const gid_t *groups, int n, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%u (%s)",
-					 i ? ", " : "", (unsigned)groups[i],
-					 names_group(groups[i], name, sizeof(name)));
+		used += (size_t)snprintf(
+			buf + used, len - used, "%s%u (%s)", i ? ", " : "",
+			(unsigned)groups[i],
+			names_group(groups[i], name, sizeof(name)));
 	if (n == 0)
 		snprintf(buf, len, "none");
 	return buf;
@@ -65,11 +66,13 @@ void print_header(const struct kernel_facts *k,
 {
 	char gbuf[64], pbuf[64], problem[200];
 
-	say("perfdoctor: can %s monitor the whole system with %s?", user, b->path);
+	say("perfdoctor: can %s monitor the whole system with %s?", user,
+	    b->path);
 	say("%s", "");
-	say("%-10s Linux %s knows %d capabilities: CAP_PERFMON is %s", "kernel:",
-	    k->release, k->max_bits, k->max_bits > CAP_PERFMON ?
-	    "supported (5.8+)" : "NOT supported (needs 5.8+)");
+	say("%-10s Linux %s knows %d capabilities: CAP_PERFMON is %s",
+	    "kernel:", k->release, k->max_bits,
+	    perf_knows_perfmon(k->max_bits) ? "supported (5.8+)"
+					    : "NOT supported (needs 5.8+)");
 	if (k->paranoid == INT32_MIN)
 		say("%-10s kernel.perf_event_paranoid: %s", "paranoid:",
 		    paranoid_meaning(k->paranoid));
@@ -82,28 +85,36 @@ void print_header(const struct kernel_facts *k,
 	}
 	names_user(b->uid, pbuf, sizeof(pbuf));
 	say("%-10s %s: owner %s group %s mode %04o%s", "binary:", b->path, pbuf,
-	    names_group(b->gid, gbuf, sizeof(gbuf)), (unsigned)(b->mode & 07777),
-	    b->xattr_unsupported ? ", on a filesystem without extended attributes" : "");
+	    names_group(b->gid, gbuf, sizeof(gbuf)),
+	    (unsigned)(b->mode & 07777),
+	    b->xattr_unsupported
+		    ? ", on a filesystem without extended attributes"
+		    : "");
 	if (b->is_regular && !b->target_known) {
-		say("%-10s cannot read it to tell an ELF binary from a script: %s",
-		    "target:", strerror(b->target_err));
+		say("%-10s cannot read it to tell an ELF binary from a "
+		    "script: %s", "target:", strerror(b->target_err));
 	} else if (b->is_regular) {
 		const char *why = exec_target_problem(&b->target, problem,
 						      sizeof(problem));
 
-		say("%-10s %s", "target:", why != NULL ? why : "an ELF "
-		    "executable, on a filesystem that honours file capabilities");
+		say("%-10s %s", "target:",
+		    why != NULL ? why
+				: "an ELF executable, on a filesystem that "
+				  "honours file capabilities");
 	}
 	{
-		/* perf takes its subcommand from its name: "perf-test" is "perf test". */
+		/*
+		 * perf takes its subcommand from its name: "perf-test" is "perf
+		 * test".
+		 */
 		const char *base = strrchr(b->path, '/');
 
 		base = base != NULL ? base + 1 : b->path;
 		if (strncmp(base, "perf-", 5) == 0 && base[5] != '\0')
-			say("%-10s perf runs a file named '%s' as 'perf %s' (it "
-			    "takes its subcommand from its own name): name the "
-			    "copy without 'perf-', e.g. 'perf_%s'", "name:",
-			    base, base + 5, base + 5);
+			say("%-10s perf runs a file named '%s' as 'perf %s' "
+			    "(it takes its subcommand from its own name): name "
+			    "the copy without 'perf-', e.g. 'perf_%s'",
+			    "name:", base, base + 5, base + 5);
 	}
 	if (b->caps != NULL) {
 		char *text = cap_to_text(b->caps, NULL);
@@ -123,12 +134,14 @@ void print_session(const struct subject *who, const char *label)
 	    (unsigned)who->uid, (unsigned)who->gid,
 	    group_list(who->groups, who->ngroups, groups, sizeof(groups)));
 	say("%-10s bounding set %s cap_perfmon; inheritable %s; ambient %s; "
-	    "no_new_privs=%d; seccomp=%d; user namespace: %s", "",
-	    (who->bounding & BIT(CAP_PERFMON)) ? "includes" : "LACKS",
+	    "no_new_privs=%d; seccomp=%d; user namespace: %s",
+	    "", (who->bounding & BIT(CAP_PERFMON)) ? "includes" : "LACKS",
 	    names_or_none(who->inheritable, bits, sizeof(bits)),
-	    names_or_none(who->ambient, groups, sizeof(groups)), who->no_new_privs,
-	    who->seccomp, who->init_userns == ANSWER_YES ? "the initial one" :
-	    who->init_userns == ANSWER_NO ? "ANOTHER" : "unknown");
+	    names_or_none(who->ambient, groups, sizeof(groups)),
+	    who->no_new_privs, who->seccomp,
+	    who->init_userns == ANSWER_YES  ? "the initial one"
+	    : who->init_userns == ANSWER_NO ? "ANOTHER"
+					    : "unknown");
 	say("%-10s may execute the binary: %s", "", answer_name(who->may_exec));
 }
 
@@ -254,8 +267,8 @@ void print_pam(const struct pam_view *pv, int n)
 
 	for (i = 0; i < n; i++) {
 		say("%-10s %s: %s", "pam:", pv[i].service, pv[i].stack);
-		say("%-10s inheritable and bounding: %s (%s); ambient: %s (%s)", "",
-		    answer_name(pv[i].iab_reaches), pv[i].iab_why,
+		say("%-10s inheritable and bounding: %s (%s); ambient: %s (%s)",
+		    "", answer_name(pv[i].iab_reaches), pv[i].iab_why,
 		    answer_name(pv[i].amb_reaches), pv[i].amb_why);
 		if (pv[i].warning[0] != '\0')
 			say("%-10s %s", "warning:", pv[i].warning);

@@ -22,9 +22,9 @@
 #include "escape.h"
 #include "mask.h"
 #include "number.h"
+#include "opts.h"
 #include "setcap.h"
 #include "suggest.h"
-#include "version.h"
 
 /* libcap reads at most this much capability text from stdin. */
 #define STDIN_MAX	2048
@@ -33,6 +33,7 @@
 static int stdin_full;
 
 struct opts {
+	const char *argv0;	/* as invoked, for --license */
 	int quiet;		/* -q: no stdin prompt, no -v output */
 	int verify;		/* -v: compare instead of writing */
 	int force;		/* -f (2.76): E mismatch and -r on nothing are not fatal */
@@ -42,27 +43,92 @@ struct opts {
 	int raised;		/* CAP_SETFCAP already in our effective set */
 };
 
+static uid_t parse_rootid(const char *arg);
+static void usage(int status) __attribute__((noreturn));
+
+/* The handlers: each returns OPTS_NEXT or ends the run. */
+static int opt_license(void *p, const char *arg)
+{
+	/* 2.76 names the program here; 2.66 printed the option itself. */
+	printf("%s see LICENSE file for details.\n"
+	       "Copyright (c) 2026 the libcap-perfmon authors (an independent "
+	       "reimplementation of libcap's setcap)\n",
+	       ((struct opts *)p)->argv0);
+	(void)arg;
+	exit(EXIT_SUCCESS);
+}
+
+static int opt_rootid(void *p, const char *arg)
+{
+	((struct opts *)p)->rootid = parse_rootid(arg);
+	return OPTS_NEXT;
+}
+
+static int opt_perf_group(void *p, const char *arg)
+{
+	/* Resolved, and every misuse refused, by perf_check_group_args(). */
+	(void)p;
+	(void)arg;
+	return OPTS_NEXT;
+}
+
+/* -h: the usage text, on stderr as libcap's, and success. */
+static int help(void *p)
+{
+	(void)p;
+	usage(EXIT_SUCCESS);
+}
+
+static const struct opts_prog prog = { "setcap", help, EXIT_FAILURE };
+
+/* The first words of a pair that the table knows (take_caps() acts). */
+enum { PAIR_REMOVE = 1, PAIR_PERF = 2 };
+
+/*
+ * Every word setcap knows, in the order of the usage text: libcap 2.76's
+ * lines, which opts_help() formats to the byte (a space, the label padded
+ * to 12 columns), with its prose kept as it is; then ours.
+ */
+static const struct opt options[] = {
+	{ .letter = 'r', .help = "remove capability from file",
+	  .tags = PAIR_REMOVE },
+	{ .line = " -           read capability text from stdin\n"
+		  " <capsN>     cap_from_text(3) formatted file capability\n"
+		  " [ Note: capsh --suggest=\"something...\" might help you pick. ]" },
+	{ .name = "license", .handle = opt_license,
+	  .help = "display the license info" },
+	{ .letter = 'f', .flag = OPTS_FLAG(struct opts, force),
+	  .help = "force setting even when the capability is invalid" },
+	{ OPTS_HELP_ROW(NULL, 'h'), .help = "this message and exit status 0" },
+	{ .letter = 'n', .arg = required_argument, .handle = opt_rootid,
+	  .value = "<rootid>",
+	  .help = "write a user namespace (!= 0) limited capability" },
+	{ .letter = 'q', .flag = OPTS_FLAG(struct opts, quiet),
+	  .help = "quietly" },
+	{ .letter = 'v', .flag = OPTS_FLAG(struct opts, verify),
+	  .help = "validate supplied capability matches file" },
+	{ .name = "perf", .arg = optional_argument, .tags = PAIR_PERF,
+	  .line = " --perf[=<subcommands>] <filename>  the least perf needs "
+		  "on this kernel, then verify (not in libcap)" },
+	{ .name = "perf-group", .arg = required_argument,
+	  .handle = opt_perf_group, .value = "<group>",
+	  .help = "before --perf: make the file root:<group> 0750 without "
+		  "ACL entries first (not in libcap)" },
+	/* Ours: libcap's setcap took it for capability text. */
+	{ OPTS_VERSION_ROW, .help = "print the version and exit (not in libcap)" },
+};
+
+#define N_OPTIONS	(sizeof(options) / sizeof(options[0]))
+
 static void print_usage(void)
 {
 	/* libcap 2.76's usage text, to the byte, then our lines. */
 	fputs("usage: setcap [--license] [-f] [-h] [-n <rootid>] [-q] [-v] "
 	      "(-r|-|<caps>) <filename> [ ... (-r|-|<capsN>) <filenameN> ]\n"
 	      "\n"
-	      " Note <filename> must be a regular (non-symlink) file.\n"
-	      " -r          remove capability from file\n"
-	      " -           read capability text from stdin\n"
-	      " <capsN>     cap_from_text(3) formatted file capability\n"
-	      " [ Note: capsh --suggest=\"something...\" might help you pick. ]\n"
-	      " --license   display the license info\n"
-	      " -f          force setting even when the capability is invalid\n"
-	      " -h          this message and exit status 0\n"
-	      " -n <rootid> write a user namespace (!= 0) limited capability\n"
-	      " -q          quietly\n"
-	      " -v          validate supplied capability matches file\n"
-	      " --perf[=<subcommands>] <filename>  the least perf needs on this kernel, then verify (not in libcap)\n"
-	      " --perf-group=<group>  before --perf: make the file root:<group> 0750 without ACL entries first (not in libcap)\n"
-	      " --version   print the version and exit (not in libcap)\n",
+	      " Note <filename> must be a regular (non-symlink) file.\n",
 	      stderr);
+	opts_help(stderr, options, N_OPTIONS, " ", 12);
 }
 
 static void usage(int status)
@@ -71,21 +137,12 @@ static void usage(int status)
 	exit(status);
 }
 
-static void license(const char *argv0)
-{
-	/* 2.76 names the program here; 2.66 printed the option itself. */
-	printf("%s see LICENSE file for details.\n"
-	       "Copyright (c) 2026 the libcap-perfmon authors (an independent "
-	       "reimplementation of libcap's setcap)\n", argv0);
-	exit(EXIT_SUCCESS);
-}
-
 /*
  * -n takes a strictly positive number (base 0, as libcap). libcap narrows
  * it to uid_t without a check, so "-n 4294967296" became rootid 0 and
  * wrote a v2 capability that applies in every namespace; a value past
- * uid_t, a '-' or anything after the digits is refused here (issue 12,
- * item 12). 4294967295, (uid_t)-1, is passed on as libcap does.
+ * uid_t, a '-' or anything after the digits is refused here. 4294967295,
+ * (uid_t)-1, is passed on as libcap does.
  */
 static uid_t parse_rootid(const char *arg)
 {
@@ -169,7 +226,9 @@ static cap_t parse_caps(const char *text, int is_arg)
 		perror("fatal error");
 		print_usage();
 		if (is_arg && text[0] == '-') {
-			suggest_option(text);
+			/* Ours: the option meant, from the table. */
+			opts_suggest(stderr, "setcap", text, options, N_OPTIONS,
+				     0, 0);
 			exit(EXIT_FAILURE);
 		}
 		explain_text(text);
@@ -304,11 +363,11 @@ static void set_file(struct opts *o, cap_t caps, const char *file)
 }
 
 /*
- * setcap's own parser, by hand and not getopt or common/opts, because
- * libcap's is: options and (caps, file) pairs mix left to right, an
- * option applies to the pairs after it, "-" is capability text from
- * stdin, and any other word is capability text, so getopt's permutation,
- * bundling ("-qv") and messages would all change what setcap does.
+ * setcap's own parser, by hand and not getopt, because libcap's is:
+ * options and (caps, file) pairs mix left to right, an option applies to
+ * the pairs after it, "-" is capability text from stdin, and any other
+ * word is capability text, so getopt's permutation, bundling ("-qv") and
+ * messages would all change what setcap does. The words are the table's.
  *
  * When argv[*i] is an option, acts on it (-n consumes its value, moving
  * *i) and returns 1; -h, --license, --version and a bad -n exit. Returns 0
@@ -316,33 +375,24 @@ static void set_file(struct opts *o, cap_t caps, const char *file)
  */
 static int take_option(struct opts *o, int argc, char **argv, int *i)
 {
-	const char *arg = argv[*i];
+	const char *value;
+	const struct opt *row = opts_find(options, N_OPTIONS, argv[*i], &value);
+	int rc;
 
-	if (strcmp(arg, "-q") == 0) {
-		o->quiet = 1;
-	} else if (strcmp(arg, "-v") == 0) {
-		o->verify = 1;
-	} else if (strcmp(arg, "-f") == 0) {
-		o->force = 1;
-	} else if (strcmp(arg, "-h") == 0) {
-		usage(EXIT_SUCCESS);
-	} else if (strcmp(arg, "--license") == 0) {
-		license(argv[0]);
-	} else if (strcmp(arg, "--version") == 0) {
-		/* Ours: libcap's setcap took it for capability text. */
-		exit(version_print("setcap"));
-	} else if (strcmp(arg, "-n") == 0) {
+	if (row == NULL || (row->tags & (PAIR_REMOVE | PAIR_PERF)))
+		return 0;
+	if (row->arg == required_argument && value == NULL) {
+		/* -n's value is the next word, as in libcap. */
 		if (++*i == argc) {
 			fputs("usage: .. -n <rootid> .. - rootid!=0 "
 			      "file caps", stderr);
 			exit(EXIT_FAILURE);
 		}
-		o->rootid = parse_rootid(argv[*i]);
-	} else if (strncmp(arg, "--perf-group=", 13) == 0) {
-		/* resolved by perf_check_group_args() */
-	} else {
-		return 0;
+		value = argv[*i];
 	}
+	rc = opts_run(&prog, row, o, value);
+	if (rc != OPTS_NEXT)
+		exit(rc);
 	return 1;
 }
 
@@ -357,13 +407,17 @@ struct pair {
 static void take_caps(const struct opts *o, const char *arg, char *stdin_buf,
 		      struct pair *p)
 {
+	const char *value;
+	const struct opt *row = opts_find(options, N_OPTIONS, arg, &value);
+	unsigned tags = row != NULL ? row->tags : 0;
+
 	memset(p, 0, sizeof(*p));
-	if (strcmp(arg, "--perf") == 0 || strncmp(arg, "--perf=", 7) == 0) {
-		p->caps = perf_preset(arg[6] == '=' ? arg + 7 : NULL);
+	if (tags & PAIR_PERF) {
+		p->caps = perf_preset(value);
 		if (p->caps == NULL)
 			exit(EXIT_FAILURE);
 		p->perf = 1;
-	} else if (strcmp(arg, "-r") == 0) {
+	} else if (tags & PAIR_REMOVE) {
 		p->remove = 1;
 	} else if (strcmp(arg, "-") == 0) {
 		p->caps = parse_caps(read_stdin_caps(o, stdin_buf), 0);
@@ -412,7 +466,7 @@ static void apply_pair(struct opts *o, const struct pair *p, const char *file)
 int main(int argc, char **argv)
 {
 	static char stdin_buf[STDIN_MAX + 1];
-	struct opts o = { 0 };
+	struct opts o = { .argv0 = argv[0] };
 	int i;
 
 	if (argc < 2)

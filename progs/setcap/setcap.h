@@ -35,12 +35,6 @@ void warn_above_kernel(const char *file, cap_t caps);
  */
 void warn_exec_target(const char *file, cap_t caps);
 
-/*
- * setcap_suggest.c: for an argument that starts with '-' and is no option,
- * "setcap: unknown option '<word>'" and the nearest option.
- */
-void suggest_option(const char *word);
-
 /* setcap_perf.c: --perf, the minimal capabilities perf needs on the running kernel. */
 
 /* --perf-group=NAME, resolved before anything is changed. */

@@ -102,7 +102,57 @@ ca --check 2>"$T/err" && fail "a format without ret was accepted"
 grep -q "^capaudit: $root/sys/kernel/tracing/events/capability/cap_capable: " "$T/err" ||
 	fail "unreadable format not named: $(cat "$T/err")"
 
-# 5. Usage: errors exit 2 with one line, --help lists every option.
+# 5. perf_event_paranoid 2 and capaudit without what perf needs in E: the
+#    line names what the running kernel lacks by the capabilities it
+#    knows, never by its release, so a 4.18 distribution kernel with
+#    CAP_PERFMON backported is told CAP_PERFMON. The kernel before
+#    CAP_PERFMON is $BIN/oldkernel 37. As root, our capsh first drops the
+#    named capabilities from the bounding set, so exec does not give them.
+machine 4.18.0-477.el8 perm
+echo 2 >"$root/proc/sys/kernel/perf_event_paranoid"
+lacking() {	# DROP [old]: capaudit --check's permission line
+	if [ $# -eq 1 ]; then
+		set -- "$1" "$CA" --check
+	else
+		set -- "$1" "$BIN/oldkernel" 37 "$CA" --check
+	fi
+	drop=$1 prog=$2; shift 2
+	if [ "$(id -u)" -eq 0 ]; then
+		CAPAUDIT_SYSROOT=$root "$BUILD/progs/capsh" --drop="$drop" \
+			--shell="$prog" -- "$@"
+	else
+		CAPAUDIT_SYSROOT=$root "$prog" "$@"
+	fi >"$T/lack" 2>&1
+	sed -n 's/^capaudit: perf_event_paranoid is 2 and //p' "$T/lack"
+}
+pre="capaudit's effective set lacks"
+post=": tracing another process's capability checks needs it, or perf_event_paranoid -1 (kernel 4.18.0-477.el8)"
+got=$(lacking cap_perfmon,cap_sys_admin)
+[ "$got" = "$pre CAP_PERFMON$post" ] ||
+	fail "a kernel that knows CAP_PERFMON, numbered 4.18: '$got'"
+"$BIN/oldkernel" 37 /bin/true; seccomp=$?
+if [ $seccomp -eq 77 ]; then
+	echo "note: no seccomp filters here; the pre-5.8 cases are not run"
+else
+	[ $seccomp -eq 0 ] || fail "oldkernel 37 /bin/true: exit $seccomp"
+	got=$(lacking cap_perfmon,cap_sys_admin old)
+	[ "$got" = "$pre CAP_SYS_ADMIN (this kernel predates CAP_PERFMON)$post" ] ||
+		fail "a kernel without CAP_PERFMON: '$got'"
+	# There the CAP_PERFMON bit counts for nothing: the kernel ignores it.
+	if [ "$(id -u)" -eq 0 ]; then
+		got=$(lacking cap_sys_admin old)
+		[ "$got" = "$pre CAP_SYS_ADMIN (this kernel predates CAP_PERFMON)$post" ] ||
+			fail "cap_perfmon taken for enough before 5.8: '$got'"
+	fi
+fi
+# CAP_SYS_ADMIN alone is enough where CAP_PERFMON exists.
+if [ "$(id -u)" -eq 0 ]; then
+	got=$(lacking cap_perfmon)
+	[ -z "$got" ] && grep -q "has no capability:cap_capable" "$T/lack" ||
+		fail "cap_sys_admin alone not enough: '$got'"
+fi
+
+# 6. Usage: errors exit 2 with one line, --help lists every option.
 root=$T/tp
 run_ours "$CA" >/dev/null 2>"$T/err"; [ $? -eq 2 ] || fail "no COMMAND: not 2"
 grep -q "^capaudit: no COMMAND to run (or --pid=PID)$" "$T/err" || fail "no COMMAND message"

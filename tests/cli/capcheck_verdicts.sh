@@ -134,7 +134,7 @@ bob: no line matches: nothing granted$nl" "case $cases"
 cc 2 --bogus
 cc 2 -c
 cc 0 --help
-expect_out "usage: capcheck [--config FILE] [--version] [USER...]$nl" "case $cases"
+expect_out "usage: capcheck [-h|--help] [-c|--config FILE] [--version] [USER...]$nl" "case $cases"
 
 # The risk line names the riskiest grant: root-equivalent beats the rest.
 printf 'cap_kill,cap_net_bind_service,cap_setuid,^cap_net_raw bob\ncap_net_bind_service alice\n' >"$T/risky"
@@ -144,8 +144,8 @@ expect_out "bob: cap_kill,cap_setuid,cap_net_bind_service,^cap_net_raw [$T/risky
 alice: cap_net_bind_service [$T/risky:2, user name alice]
   risk: low: cap_net_bind_service: can bind ports below 1024$nl" "case $cases"
 
-# --- Lines that stop pam_cap (issue 12, item 4): the module's verdict ---
-# The issue's repros: the module stops at line 1, so must capcheck.
+# --- Lines that stop pam_cap: the module's verdict ---
+# A NUL byte in line 1: the module stops there, so must capcheck.
 printf 'none alice\0\n^cap_sys_admin *\n' >"$T/nul"
 cc 1 -c "$T/nul" alice bob
 expect_out "alice: nothing granted, not even default=: NUL byte in line [$T/nul:1, pam_cap stops here]
@@ -188,7 +188,7 @@ $RISK_PERFMON$nl" "case $cases"
 cp "$T/passwd.orig" "$T/passwd"; cp "$T/group.orig" "$T/group"
 fi
 
-# --- Hostile text is escaped (issue 12, item 15) ---
+# --- Hostile text is escaped ---
 # Every control character, the backslash and bidi controls come out as
 # \ooo, so no line can be forged, hidden or recoloured.
 RISK_KILL="  risk: escalation-adjacent: cap_kill: can signal any process, including daemons that guard the system"
@@ -229,7 +229,7 @@ expect_err "capcheck: $T/none\\033[2J: No such file or directory$nl" "case $case
 # default file (--config FILE alone still checks FILE, above).
 cc 2
 expect_out "" "case $cases"
-expect_err "usage: capcheck [--config FILE] [--version] [USER...]
+expect_err "usage: capcheck [-h|--help] [-c|--config FILE] [--version] [USER...]
 capcheck: name a USER to see what pam_cap grants them, or give --config FILE to check FILE alone$nl" "case $cases"
 
 # A group written without '@' (pam_cap reads it as a user name since the

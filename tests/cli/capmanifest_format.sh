@@ -117,8 +117,9 @@ done
 grep -q "^capmanifest: $T/bad:13: " "$T/err" && fail "good line 13 reported"
 
 # A directory record cannot read is named on stderr and marked "!unread"
-# in the manifest, which holds the rest; exit 1 (issue 14: it was exit 2
-# with an empty manifest). (As root, as nobody: root reads everything.)
+# in the manifest, which holds the rest; exit 1 (an exit 2 with an empty
+# manifest lost all that could be read). (As root, as nobody: root reads
+# everything.)
 chmod 755 "$T" && mkdir -p "$T/u/open" "$T/u/shut" && echo x >"$T/u/open/f" &&
 	chmod 000 "$T/u/shut" || exit 1
 if [ "$(id -u)" -eq 0 ]; then

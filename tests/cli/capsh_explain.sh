@@ -14,7 +14,7 @@ C=$BUILD/progs/capsh
 
 # Every capability of the one table of facts, in number order (its first
 # line of each entry: CAP_FACT(number, NAME, name, "since", ...).
-table=$TOP/libcap/caps.def
+table=$TOP/private/caps.def
 sed -n 's/^CAP_FACT(\([0-9]*\), *[A-Z0-9_]*, *\([a-z0-9_]*\), *"\([0-9.]*\)".*/\1 \2 \3/p' \
 	"$table" >"$T/table"
 names=$(awk '{ print $2 }' "$T/table")

@@ -47,7 +47,7 @@ run "$old" 37 "$C" --has-b=cap_perfmon --dropped=cap_perfmon --has-a=cap_bpf
 [ $rc -eq 0 ] || fail "--has-b/--dropped/--has-a on an unknown cap should pass (exit $rc)"
 
 if has_reference 2.66; then
-	first_unnamed=$(grep -c '^CAP_FACT(' "$TOP/libcap/caps.def")
+	first_unnamed=$(grep -c '^CAP_FACT(' "$TOP/private/caps.def")
 	[ "$first_unnamed" -gt 41 ] || first_unnamed=41
 	n=0
 	for last in 37 39; do

@@ -21,7 +21,7 @@ expect 0 "0x0000000000000003=cap_chown,cap_dac_override$nl" "" "$C" --decode=3
 expect 0 "0x0000004000000000=cap_perfmon$nl" "" "$C" --decode=0x4000000000
 expect 0 "0x000000c000000000=cap_perfmon,cap_bpf$nl" "" "$C" --decode=c000000000
 # Junk, empty, negative: libcap decodes 0x3z as 3, zz and "" as 0 and -1
-# as all 64 bits; refused here (issue 12, root/progs_numbers_range.sh has more).
+# as all 64 bits; refused here (root/progs_numbers_range.sh has more).
 expect 1 "" "invalid --decode value: want a 64-bit hexadecimal number, got \"0x3z\"$nl" "$C" --decode=0x3z
 expect 1 "" "invalid --decode value: want a 64-bit hexadecimal number, got \"\"$nl" "$C" --decode=
 # 62 and 63: numbers no table names yet and no kernel knows.
@@ -87,7 +87,7 @@ expect 1 "" "uid: got=$uid, want=$other$nl" "$C" --is-uid=$other
 expect 1 "" "gid: got=$gid, want=$otherg$nl" "$C" --is-gid=$otherg
 
 # The number parser: strtoul base 0, whole text, no '-'; a value past 32
-# bits is refused where libcap truncates it (issue 12).
+# bits is refused where libcap truncates it: the truncated id is another.
 for o in uid gid cap-uid is-uid is-gid keep secbits forkfor; do
 	for v in x -1 -0 "" 1x 0x 08 "0 "; do
 		expect 1 "" "invalid --$o value: want non-negative integer, got \"$v\"$nl" "$C" "--$o=$v"
@@ -152,7 +152,7 @@ expect 1 "" "prctl(PR_SET_KEEPCAPS, 2) failed: Invalid argument$nl" "$C" --keep=
 expect 0 "" "" "$C" --drop=
 expect 0 "" "" "$C" --addamb=
 # A launch that fails in the child is ECHILD, whatever failed there (here
-# execve's ENOENT), as libcap's cap_launch reports it (issue 13, item 2).
+# execve's ENOENT), as libcap's cap_launch reports it.
 expect 1 "" "child failed to start: No child processes$nl" "$C" --shell=/nonexistent/sh -+
 
 # --forkfor / --killit on our own child.

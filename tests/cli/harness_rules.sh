@@ -4,7 +4,8 @@
 # run.sh: a skip after a counted failure is a failure; a checked clean-up
 # that fails (a host setting not put back) fails a suite that passed or
 # skipped; run.sh fails a suite that outlives SUITE_TIMEOUT, with its log,
-# instead of waiting for it.
+# instead of waiting for it, and one in whose processes valgrind or a
+# sanitizer found an error, whatever the suite's own checks said.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind"
@@ -159,6 +160,46 @@ outcome as_libcap 1 "as_libcap with one program that differs"
 grep -qx '3 checks, 1 failed' "$T/as_libcap.log" &&
 	grep -qx "FAIL: worse y: exit 2, libcap's 1 (- libcap's, + ours)" "$T/as_libcap.log" ||
 	{ fail "as_libcap's verdicts"; sed 's/^/    /' "$T/as_libcap.log"; }
+# run.sh's valgrind pass: a memcheck report fails the suite, even one
+# whose own checks all passed and that never looked at the exit status or
+# stderr (as the pam suites compared only pamcase's output line); valgrind's
+# own warnings (a system call it does not know) do not.
+if command -v valgrind >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
+	# leak: its forked child loses a block (the parent frees its own);
+	# leak warn: no leak, one system call valgrind does not know.
+	printf '%s\n' '#include <stdlib.h>' '#include <unistd.h>' \
+		'int main(int c, char **v) { char *volatile p = malloc(40); p[0] = 1;' \
+		'(void)v; if (c > 1) syscall(1000);' \
+		'else if (fork() == 0) { p = NULL; _exit(0); }' \
+		'free(p); return 0; }' >"$T/leak.c"
+	cc -O0 -o "$T/leak" "$T/leak.c" || fail "cannot build the leaking program"
+	suite vg_leak "run_ours '$T/leak' >/dev/null 2>&1; ok ran; finish"
+	suite vg_warn "run_ours '$T/leak' warn 2>/dev/null; ok ran; finish"
+	VALGRIND=1 TESTS="$T/vg_leak.sh $T/vg_warn.sh" LOGDIR="$T/vglogs" TEST_SUMMARY= \
+		sh "$TESTS_DIR/run.sh" >"$T/run3.out" 2>&1
+	grep -q "^FAIL: $T/vg_leak.sh (exit 1" "$T/run3.out" ||
+		{ fail "a suite whose program leaks passes under valgrind"; sed 's/^/    /' "$T/run3.out"; }
+	grep -q "definitely lost" "$T/run3.out" || fail "the leak report is not shown"
+	grep -q "^FAIL: $T/vg_warn.sh" "$T/run3.out" &&
+		{ fail "valgrind's warning about a system call failed a suite"; sed 's/^/    /' "$T/run3.out"; }
+fi
+# The sanitizer pass likewise: LeakSanitizer's report at exit (status 23)
+# fails the suite that ignored the status.
+if command -v cc >/dev/null 2>&1 &&
+   printf 'int main(void) { return 0; }\n' | cc -fsanitize=address -x c -o "$T/asan_ok" - 2>/dev/null; then
+	printf '%s\n' '#include <stdlib.h>' \
+		'int main(void) { char *volatile p = malloc(40); p[0] = 1; p = NULL; return 0; }' \
+		>"$T/aleak.c"
+	cc -O0 -fsanitize=address -o "$T/aleak" "$T/aleak.c" || fail "cannot build the ASan leak"
+	suite san_leak "'$T/aleak' >/dev/null 2>&1; ok ran; finish"
+	suite san_clean "'$T/asan_ok'; ok ran; finish"
+	SANITIZE=address TESTS="$T/san_leak.sh $T/san_clean.sh" LOGDIR="$T/sanlogs" TEST_SUMMARY= \
+		sh "$TESTS_DIR/run.sh" >"$T/run4.out" 2>&1
+	grep -q "^FAIL: $T/san_leak.sh (exit 1" "$T/run4.out" ||
+		{ fail "a suite whose program leaks passes under ASan"; sed 's/^/    /' "$T/run4.out"; }
+	grep -q "^PASS: $T/san_clean.sh" "$T/run4.out" ||
+		{ fail "a clean program fails under ASan"; sed 's/^/    /' "$T/run4.out"; }
+fi
 # The unit suites' marker for a foreign child (check_run.h) is the one
 # run.sh's valgrind skips: were they to drift, every shell a suite reads
 # back through would run under memcheck again, at ten times the cost.

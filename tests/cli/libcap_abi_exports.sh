@@ -109,13 +109,13 @@ for sys in $syslibs; do
 	break
 done
 check_elf "$psx" libpsx.so.2
-# The header's capability values are exactly libcap/caps.def's (the build
+# The header's capability values are exactly private/caps.def's (the build
 # checks each entry has its define; this checks there are no others).
 sed -n 's/^#define[[:space:]]\{1,\}CAP_\([A-Z0-9_]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\)$/\2 \1/p' \
 	"$TOP/include/sys/capability.h" | sort -n >"$T/header_caps"
-sed -n 's/^CAP_FACT(\([0-9]*\), *\([A-Z0-9_]*\),.*/\1 \2/p' "$TOP/libcap/caps.def" |
+sed -n 's/^CAP_FACT(\([0-9]*\), *\([A-Z0-9_]*\),.*/\1 \2/p' "$TOP/private/caps.def" |
 	sort -n >"$T/table_caps"
 diff -u "$T/table_caps" "$T/header_caps" ||
-	fail "<sys/capability.h> CAP_* values differ from libcap/caps.def (- table, + header)"
+	fail "<sys/capability.h> CAP_* values differ from private/caps.def (- table, + header)"
 [ $fails -eq $psx_from ] && echo "$(wc -l <"$T/psx_exported") libpsx symbols: libcap 2.76's API, unversioned"
 finish

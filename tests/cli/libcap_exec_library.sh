@@ -86,7 +86,7 @@ memck=1 run_lib libcap.so.2 --summary
 status_is "libcap.so.2 --summary" 0
 same_shape "libcap.so.2 --summary" libcap.so.2 1
 # Debian's libcap 2.66 names 41 capabilities; ours as many as its table.
-named=$(grep -c '^CAP_FACT(' "$TOP/libcap/caps.def")
+named=$(grep -c '^CAP_FACT(' "$TOP/private/caps.def")
 for key in "Current mode:" "Number of cap values known to:"; do
 	o=$(grep "^$key" "$T/o") || fail "libcap.so.2 --summary: no \"$key\" line"
 	d=$(grep "^$key" "$T/d" 2>/dev/null | sed "s/this libcap=41,/this libcap=$named,/")
@@ -94,7 +94,7 @@ for key in "Current mode:" "Number of cap values known to:"; do
 		fail "libcap.so.2 --summary: \"$o\", Debian's \"$d\""
 done
 grep -qx "Number of cap values known to: this libcap=$named, running kernel=$kernel" "$T/o" ||
-	fail "libcap.so.2 --summary: the counts are not $named (libcap/caps.def) and $kernel (cap_last_cap $last)"
+	fail "libcap.so.2 --summary: the counts are not $named (private/caps.def) and $kernel (cap_last_cap $last)"
 names=$(sed -n 's/^Capabilities of the running kernel: //p' "$T/o")
 set -- $names
 [ $# -eq $kernel ] || fail "libcap.so.2 --summary: $# names, the kernel knows $kernel"

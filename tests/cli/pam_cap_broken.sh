@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# pam_cap.so stops at what it cannot use (issue 12, items 4 and 5): a line
+# pam_cap.so stops at what it cannot use: a line
 # with a NUL byte, a line over 4095 bytes, a read error, a group it cannot
 # tell the user is not in. Each ends the scan: nothing is granted, no later
 # line decides instead, default= does not apply either, authenticate says
@@ -19,8 +19,8 @@ stop='auth=AUTHINFO_UNAVAIL setcred=CRED_ERR iab= keepcaps=0'
 k0='keepcaps=0'
 users=$(awk 'BEGIN { for (i = 1; i <= 600; i++) printf " user%d", i }')
 
-# --- Item 4: an unusable line ends the scan ---
-# The repros of the issue: today's main gave alice ^cap_sys_admin for both.
+# --- An unusable line ends the scan ---
+# A scan that went on past them gave alice ^cap_sys_admin for both.
 t ours 'none alice\0\n^cap_sys_admin *\n' '' alice 'auth setcred' "$stop"
 logged "SYSLOG(3): $T/c$cases:1: NUL byte in line; stopped here, nothing granted"
 deb "auth=SUCCESS setcred=SUCCESS iab= $k0"	# reads "none alice", up to the NUL
@@ -40,8 +40,8 @@ logged ":1: line longer than 4095 bytes; stopped here"
 t ours 'cap_perfmon alice\nnone bob\0\n^cap_sys_admin *\n' '' alice 'auth setcred' "auth=SUCCESS setcred=SUCCESS iab=38 $k0"
 t ours 'cap_perfmon alice\nnone bob\0\n^cap_sys_admin *\n' '' bob 'auth setcred' "$stop"
 # A read error on the first read: /proc/self/mem is a regular, non
-# world-writable file whose offset 0 reads EIO. Today's main read it as
-# empty and applied default=, as Debian still does.
+# world-writable file whose offset 0 reads EIO. An earlier version read it
+# as empty and applied default=, as Debian still does.
 t ours @/proc/self/mem 'config=/proc/self/mem default=^cap_sys_admin' alice 'auth setcred' "$stop"
 logged "SYSLOG(3): /proc/self/mem:1: read error: Input/output error; stopped here, nothing granted"
 deb "auth=IGNORE setcred=SUCCESS iab=^21 $k0"
@@ -56,7 +56,7 @@ logged "SYSLOG(3): $T/fifo: not a regular file; nothing granted"
 t ours @/nonexistent 'config=/nonexistent default=cap_bpf' alice 'auth setcred' "auth=IGNORE setcred=SUCCESS iab=39 $k0"
 deb "auth=IGNORE setcred=SUCCESS iab=39 $k0"
 
-# --- Item 5: groups whose lookup needs a big buffer, or cannot be whole ---
+# --- Groups whose lookup needs a big buffer, or cannot be whole ---
 # nss_wrapper grows its lists one entry at a time: under valgrind (whose
 # realloc always copies) each lookup in these files takes minutes. These
 # cases run without it; tests/unit/check_capconf.c takes the same paths

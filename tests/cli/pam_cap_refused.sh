@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 12, item 7: a grant the kernel refuses must not cost a configured
+# A grant the kernel refuses must not cost a configured
 # restriction, and must not pass silently. pamcase -P first takes one
 # capability out of P, so the line's ambient raise of it is refused:
 #   - every bounding drop of the line still happens (the library drops

@@ -62,4 +62,67 @@ printf '%s\n' "getpcaps: unknown option '--jsn'; did you mean --json?" \
 run_ours "$BUILD/progs/getpcaps" -5 1 >/dev/null 2>"$T/e" </dev/null
 grep -q "did you mean\|unknown option" "$T/e" && fail "getpcaps -5: a guess for a bad pid"
 
+# --- every option of every table: in the usage text, and guessed ----------
+# The options come from each program's option table in its source (one
+# table per program feeds its parse, usage text and hints), so a row whose
+# option the usage text leaves out, or whose one-letter typo the "did you
+# mean" does not name, fails here. The man pages follow: docs_man_pages.sh
+# checks that every option of the usage text is in the program's page.
+# has FILE OPTION: OPTION appears in FILE as a word of its own.
+has() {
+	grep -qE -- "(^|[^A-Za-z0-9_-])$(printf '%s' "${2%=}" |
+		sed 's/[+.]/\\&/g')([^A-Za-z0-9_-]|$)" "$1"
+}
+# typo OPTION: its second letter after "--" turned into 'z' (or 'y'), not a
+# prefix of any option getopt_long() would take as an abbreviation.
+typo() {
+	name=${1#--} name=${name%=}
+	rest=${name#??} first=${name%"${name#?}"} second=${name#?}
+	second=${second%"$rest"}
+	sub=z; [ "$second" = z ] && sub=y
+	printf -- '--%s%s%s' "$first" "$sub" "$rest"
+	case $1 in *=) printf '=x' ;; esac
+}
+# guessed PROG WORD OPTION ARGS...: the last stderr line of PROG ARGS is
+# the guess of OPTION (or OPTION= / OPTION without '=') for WORD.
+guessed() {
+	p=$1 word=$2 want=${3%=}; shift 3
+	last=$(cd "$T/w" && $vg "$BUILD/progs/$p" "$@" 2>&1 >/dev/null </dev/null |
+		tail -n 1)
+	[ "$last" = "$p: unknown option '$word'; did you mean $want?" ] ||
+		[ "$last" = "$p: unknown option '$word'; did you mean $want=?" ]
+}
+total=0 k=0
+for p in setcap getcap getpcaps capsh capcheck capmanifest perfdoctor capaudit; do
+	cat "$TOP"/progs/$p/*.c | perl "$TESTS_DIR/tools/opt_table.pl" >"$T/table" ||
+		{ fail "$p: no option table found in progs/$p"; continue; }
+	[ "$(wc -l <"$T/table")" -ge 4 ] ||
+		{ fail "$p: $(wc -l <"$T/table") options in its table"; continue; }
+	case $p in
+	capsh|getpcaps|capaudit) help=--help ;;
+	*) help=-h ;;
+	esac
+	"$BUILD/progs/$p" $help >"$T/usage" 2>&1 </dev/null
+	while read -r opt; do
+		total=$((total + 1))
+		has "$T/usage" "$opt" || fail "$p: $opt is not in its $help text"
+		case $opt in --*) ;; *) continue ;; esac
+		# Under VALGRIND=1 every sixteenth guess runs in valgrind.
+		k=$((k + 1)) vg=
+		[ $((k % 16)) -eq 1 ] && vg=${VALGRIND_CMD:-}
+		word=$(typo "$opt")
+		case $p in
+		setcap|getcap) guessed $p "$word" "$opt" "$word" f ;;
+		capaudit) guessed $p "$word" "$opt" "$word" true ;;
+		# Some stand instead of the command, the rest after it.
+		capmanifest) guessed $p "$word" "$opt" "$word" ||
+			guessed $p "$word" "$opt" restore "$word" m . ;;
+		*) guessed $p "$word" "$opt" "$word" ;;
+		esac || fail "$p $word: last line [$last], want the guess $opt"
+	done <"$T/table"
+done
+echo "$total table options checked"
+[ "$total" -ge 100 ] || fail "only $total options in the tables"
+pass
+
 finish "the guess is the last line, on its own, for every program"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# --version for every program (issue 13, item 7) and plain answers to
-# mistakes (issue 14, item 6): the unknown word named, the nearest option,
+# --version for every program and plain answers to mistakes: the unknown
+# word named, the nearest option,
 # command or capability name suggested. Where libcap's program prints
 # something for the same mistake, its lines come first, byte for byte as
 # Debian's 2.66 prints them (with our usage additions taken out), same

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # capmanifest records who may run a capable file (owner, group, mode, ACL
 # presence) and restore never grants to a file more people can run than
-# when it was recorded (issue 12, item 2). The upgrade case on the real
+# when it was recorded. The upgrade case on the real
 # kernel: perf (our perf probe) is root:<group> 0750 with cap_perfmon=ep,
 # a package upgrade replaces it with a root:root 0755 file without
 # capabilities, and restore must not hand cap_perfmon to everyone:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# What a manifest may name (issue 12, item 3): a "." component is a second
+# What a manifest may name: a "." component is a second
 # spelling of a path and is refused, as is an escape that decodes to NUL
 # ("./a\000/../../../etc/passwd" acted on ./a); and a FIFO or device node
 # named by a manifest is never opened (only O_PATH, never for reading):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 14: "capmanifest record / > caps.manifest" exited 2 with an empty
+# "capmanifest record / > caps.manifest" once exited 2 with an empty
 # manifest, because /proc/1/task/*/fdinfo cannot be read. In a private
 # mount namespace a tree gets proc and sysfs mounted inside it (skipped by
 # default: pseudo filesystems hold no programs), a tmpfs holding a capable

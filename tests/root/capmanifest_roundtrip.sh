@@ -42,7 +42,7 @@ cat >"$T/want" <<MANIFEST
 ./usr/lib/x/f7 owner=0 group=0 mode=0644 acl=no sha256=$x cap_chown=eip 41+eip
 MANIFEST
 # 41 is a number to libcap 2.66's setcap and to this text; a name once
-# libcap/caps.def has one (tools/as_libcap266.sh writes it as 41 again).
+# private/caps.def has one (tools/as_libcap266.sh writes it as 41 again).
 sh "$TESTS_DIR/tools/as_libcap266.sh" <"$T/m" >"$T/m.266"
 cmp -s "$T/m.266" "$T/want" || { fail "recorded manifest differs:"; diff "$T/want" "$T/m.266"; }
 "$cm" verify "$T/m" "$t" >"$T/out" || fail "verify of an intact tree exited $?"

@@ -10,7 +10,8 @@
 # not compared; their error paths are. Our one-line plain answer to a
 # mistake is a row too (cli/progs_typo_hint.sh checks where it goes).
 # Numbers that libcap wraps or half-reads (--uid=4294967296, --decode=zz,
-# --groups=1x, ...) are refused on purpose (issue 12) and checked in
+# --groups=1x, ...) are refused on purpose (the wrapped value is another
+# id) and checked in
 # root/progs_numbers_range.sh instead; in-range numbers stay here.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -200,7 +201,7 @@ rows() {
 }
 
 # 41 stands for the first number neither libcap 2.66 nor our table names.
-first_unnamed=$(grep -c '^CAP_FACT(' "$TOP/libcap/caps.def")
+first_unnamed=$(grep -c '^CAP_FACT(' "$TOP/private/caps.def")
 [ "$first_unnamed" -gt 41 ] && sed -i "s/=41\$/=$first_unnamed/" "$T/cases"
 
 n=0
@@ -216,7 +217,7 @@ while IFS= read -r line; do
 	fi
 	norm "$T/r.out" >"$T/r.out.n"; norm "$T/r.err" >"$T/r.err.n"
 	rows 2.66 out "$T/r.out.n"; rows 2.66 err "$T/r.err.n"
-	# Names 2.66 lacks (libcap/caps.def's beyond 40) as the numbers it prints.
+	# Names 2.66 lacks (private/caps.def's beyond 40) as the numbers it prints.
 	norm "$T/o.out" | sh "$TESTS_DIR/tools/as_libcap266.sh" >"$T/o.out.n"
 	norm "$T/o.err" >"$T/o.err.n"
 	rows ours out "$T/o.out.n"; rows ours err "$T/o.err.n"

@@ -3,8 +3,8 @@
 # "capsh --explain=cap_perfmon" tells the administrator what getcap will
 # print after its setcap recipe. Run the recipe's setcap on a scratch copy
 # (ours and, where installed, Debian's getcap read it back) and check the
-# quoted line is exactly getcap's output, not a hand-written guess (issue
-# 14: it said cap_perfmon,cap_syslog=ep; getcap lists lowest number first).
+# quoted line is exactly getcap's output, not a hand-written guess (one
+# said cap_perfmon,cap_syslog=ep; getcap lists lowest number first).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 C=$BUILD/progs/capsh

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# An audit never hides what it could not see (issue 12, item 13, beyond
-# undecodable values): run as nobody, a directory it may not read and one
-# it may list but not search hide capable files. getcap -r's default
-# output stays libcap's (stdout and exit status; our stderr lines are
-# additions), while --audit and --json report each unseen directory or
-# file on stdout with the tier "unknown" and exit 1; the paths in those
-# reports and in --audit's stderr lines are escaped.
+# An audit never hides what it could not see (beyond undecodable values):
+# run as nobody, a directory it may not read and one it may list but not
+# search hide capable files. getcap -r's default output stays libcap's
+# (stdout and exit status; our stderr lines are additions), while --audit
+# and --json report each unseen directory or file on stdout with the tier
+# "unknown" and exit 1; the paths in those reports and in --audit's stderr
+# lines are escaped.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 # Users and groups by name (nobody, nogroup) from the base accounts only.

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# getcap -r --exclude is compared after normalising both sides (issue 12,
-# item 16): "/proc/", "//proc", "/./proc/." and "/proc//" all name /proc,
-# operands with trailing slashes or "./" forms are matched too, and an
-# exclude below no operand is reported instead of silently doing nothing.
-# Checked on a generated tree and on the real root filesystem.
+# getcap -r --exclude is compared after normalising both sides, so an
+# exclude is never bypassed by spelling: "/proc/", "//proc", "/./proc/." and
+# "/proc//" all name /proc, operands with trailing slashes or "./" forms are
+# matched too, and an exclude below no operand is reported instead of
+# silently doing nothing. Checked on a generated tree and on the real root
+# filesystem.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"

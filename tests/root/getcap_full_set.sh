@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 12, items 13 and 15. A file whose P or I holds all 64 bits runs
+# A file whose P or I holds all 64 bits runs
 # fully privileged; getcap used to print nothing for it (an error on
 # stderr, exit 0) and --audit and --json left it out. Now the default
 # output is libcap's byte for byte, and the audit views show the file.
@@ -27,7 +27,7 @@ same_as_libcap() {
 	[ $orc -eq $rrc ] || fail "exit $orc, libcap $rrc, for $*"
 }
 
-# The issue's value (P all 64 bits), then E+P+I all bits, then I alone.
+# P all 64 bits (what getcap once hid), then E+P+I all bits, then I alone.
 t=$T/t; mkdir "$t"
 cp /bin/cat "$t/allp"; cp /bin/cat "$t/alleip"; cp /bin/cat "$t/alli"
 setfattr -n security.capability -v 0x00000002ffffffff00000000ffffffff00000000 "$t/allp"
@@ -67,7 +67,8 @@ assert all(o["risk"]["tier"] == "root-equivalent" for o in objs.values())
 assert all(len(o["permitted"]["names"]) in (0, 64) for o in objs.values())
 PY
 
-# Item 15: names that try to forge a line, clear the screen, hide a tail.
+# Anyone may name a file: names that try to forge a line, clear the
+# screen, hide a tail.
 h=$T/h; mkdir "$h"
 # A name cannot hold '/', but directories can: "x<NL>" then usr/bin/fake
 # prints as a line claiming /usr/bin/fake has the capability.

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# getcap -r prints exactly libcap's byte stream (issue 13, item 3): nftw's
-# order, readdir order with each directory's contents right after its own
-# entry, although our walk lists directories in parallel. Compared with
-# /usr/sbin/getcap -r and -v -r on generated trees (capable files, links,
-# FIFOs, empty and deep directories; several operand spellings), walked
-# on two CPUs, on one, and out of descriptors (hard limit 48), several
-# times each; and on /usr.
+# getcap -r prints exactly libcap's byte stream, so what scripts and diffs
+# made of libcap's output keeps working: nftw's order, readdir order with
+# each directory's contents right after its own entry, although our walk
+# lists directories in parallel. Compared with /usr/sbin/getcap -r and -v -r
+# on generated trees (capable files, links, FIFOs, empty and deep
+# directories; several operand spellings), walked on two CPUs, on one, and
+# out of descriptors (hard limit 48), several times each; and on /usr.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"

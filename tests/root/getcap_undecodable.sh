@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 12, item 13: an audit never hides a capable file. On a crafted
+# An audit never hides a capable file. On a crafted
 # filesystem a security.capability value can be revision 1, or revision 2
 # with undefined flag bits: getxattr(2) refuses to show it (EINVAL), yet
 # the kernel honours it at exec. We build such an ext4 image with debugfs,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# cap_launch() with a chroot from a threaded program (issue 13, item 2).
+# cap_launch() with a chroot from a threaded program.
 # The launcher's child is single threaded between fork and exec: its steps
 # use the plain system calls, never libpsx's broadcast, which cannot list
 # the threads from inside the chroot: it refused to clear E there (the

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# pam_cap.so's user and group lookups through glibc's own files backend
-# (issue 12, item 5), where the bug lived: glibc answers ERANGE for every
-# group after one whose record does not fit the buffer, so main's 1 MiB cap
-# hid the "deny" group behind a big one and "^cap_sys_admin *" decided. Then
+# pam_cap.so's user and group lookups through glibc's own files backend,
+# where the bug lived: glibc answers ERANGE for every group after one whose
+# record does not fit the buffer, so an earlier version's 1 MiB cap hid
+# the "deny" group behind a big one and "^cap_sys_admin *" decided. Then
 # lookup errors (an /etc/group or /etc/passwd that cannot be read) must stop
 # the decision, never read as "not a member" or "no such user".
 #
@@ -55,7 +55,7 @@ ok='auth=SUCCESS setcred=SUCCESS'
 stop='auth=AUTHINFO_UNAVAIL setcred=CRED_ERR iab= keepcaps=0'
 k0='keepcaps=0'
 
-# --- The issue's repro: a 70,000-member group listed before deny ---
+# --- A 70,000-member group listed before deny ---
 # mal is in deny: "none" clears the I and A it starts with.
 t both 'none @deny\n^cap_sys_admin *\n' '' mal 'auth setcred' "$ok iab= $k0" '-I 4000000000 -M 4000000000'
 t both '!cap_sys_admin @deny\n^cap_sys_admin *\n' '' mal 'auth setcred' "$ok iab=!21 $k0"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 12, item 14: perfdoctor's verdict for a new login that depends on
+# perfdoctor's verdict for a new login that depends on
 # pam_cap agrees with a real login through the same PAM stack. For each
 # stack and capability.conf, "perfdoctor --user=alice" (a new login of
 # alice through --service, read from --pam-dir) must answer YES exactly
@@ -142,14 +142,15 @@ chmod o+w "$conf"
 agree "a world-writable capability.conf" no login "$T/perf-ei" login "pam_cap stops here"
 chmod o-w "$conf"
 # A line pam_cap cannot use ends its decision: the broader line after it
-# never grants (issue 12, item 4), and perfdoctor must not say it does.
+# never grants (pam_cap fails closed there), and perfdoctor must not say
+# it does.
 printf 'none alice\000\ncap_perfmon *\n' >"$conf"
 agree "an unusable line before a broader one" no login "$T/perf-ei" login \
 	"pam_cap stops here (NUL byte in line): grants nothing, not even default="
 # Debian's capability.conf ends with "none *": a grant appended below it
 # is never reached (the first matching line wins). perfdoctor and capcheck
 # must say so, and say to move it above; a real login agrees, before and
-# after the move (issue 14, item 5).
+# after the move.
 printf '# as Debian ships it\nnone  *\ncap_perfmon @perf_users\n' >"$conf"
 agree "a grant below 'none *'" no login "$T/perf-ei" login \
 	"fix:       sed -i -e '2i cap_perfmon @perf_users' -e 3d $conf   # moves line 3 ('cap_perfmon @perf_users') above line 2: the '*' on line 2 matches everybody first"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 12, item 14: perfdoctor judges the session that would run perf from
+# perfdoctor judges the session that would run perf from
 # its real credentials and capability state, never from the group database
 # alone. Each case runs a session with chosen credentials (setpriv, unshare)
 # and compares perfdoctor's verdict, for that session (--pid) or run from

@@ -6,9 +6,9 @@
 # must match whether the CPU-wide perf probe opens its event when run with
 # exactly that login's credentials (uid, gid, the groups the database
 # gives), and the printed fix must turn a NO into a YES when applied.
-# Issue 12, item 14: scripts and nosuid mounts get NO, the fix for a 0755
-# perf restricts it to a group, ACLs count as the kernel counts them, a
-# missing process is an error; item 15: names are escaped.
+# Scripts and nosuid mounts get NO (exec grants them nothing), the fix for
+# a 0755 perf restricts it to a group, ACLs count as the kernel counts
+# them, a missing process is an error, and names are escaped.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 . "$TESTS_DIR/tools/perf_world.sh"
@@ -169,7 +169,8 @@ run_ours "$doctor_bin" --pid=999999 --pam-dir="$T/nopam" --config="$T/empty.conf
 [ $d -eq 2 ] || { fail "--pid of a missing process: exit $d, want 2"; sed 's/^/    /' "$T/doc"; }
 doc_has "perfdoctor: process 999999: no such process"
 
-# Item 15: a name cannot forge a line or reach the terminal raw.
+# Anyone may name a file: a name cannot forge a line or reach the
+# terminal raw.
 evil="$T/x
 verdict:   YES: forged$(printf '\033')[2J"
 cp "$BIN/perfprobe" "$evil"

@@ -31,8 +31,9 @@ garbage=$(head -c 4096 /dev/urandom | tr -d '\000\n' | head -c 1000)
 for arg in "--caps=$big" "--iab=$big" "--caps=$garbage" "--iab=$garbage"; do
 	as_libcap --case="capsh ${arg%%=*}=<$(printf %s "${arg#*=}" | wc -c) bytes>" capsh "$arg"
 done
-# libcap decodes these as 0 or all ones; we refuse them (issue 12) with
-# one line, the value escaped (capsh(1) DIFFERENCES).
+# libcap decodes these as 0 or all ones; we refuse them (a mask read wrong
+# shows another set) with one line, the value escaped (capsh(1)
+# DIFFERENCES).
 for arg in "--decode=$big" "--decode=$ones" "--decode=$garbage"; do
 	run_ours "$P/capsh" "$arg" >ours.out 2>ours.err </dev/null; rc=$?
 	name="capsh --decode=<$(printf %s "${arg#*=}" | wc -c) bytes>"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 12, item 12: numbers that wrap. libcap's programs narrow what
+# Numbers that wrap. libcap's programs narrow what
 # strtoul() read to 32 bits, or read only the leading digits:
 #   capsh --uid=4294967296       stays root (uid 0)
 #   capsh --gid=99999999999      becomes gid 1215752191

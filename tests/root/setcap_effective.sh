@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# setcap and the effective flag (issue 13, item 4). A file has one
+# setcap and the effective flag. A file has one
 # effective bit, so E must be empty or equal P | I. libcap 2.76 checks
 # before writing: it walks the capabilities in order, stops at the first
 # whose E differs from P | I, and refuses (nothing written, exit 1) if an E

@@ -109,9 +109,9 @@ setcap: bad capability text, clause 1 of 1 \"cap_chown,,cap_kill=p\": empty capa
 last=$(($(cat /proc/sys/kernel/cap_last_cap)))
 if [ "$last" -eq 40 ]; then
 	W="is above this kernel's last capability cap_checkpoint_restore (40); the kernel will ignore it at exec"
-	# "capability 41", or "cap_<name> (41)" once libcap/caps.def names it.
+	# "capability 41", or "cap_<name> (41)" once private/caps.def names it.
 	c41=$(sed -n 's/^CAP_FACT(41, *[A-Z0-9_]*, *\([a-z0-9_]*\),.*/cap_\1 (41)/p' \
-		"$TOP/libcap/caps.def")
+		"$TOP/private/caps.def")
 	c41=${c41:-capability 41}
 	expect_lines 0 "" "setcap: warning: g: $c41 $W" timeout 10 "$S" 41=ep g
 	[ "$(xattr_hex g)" = 0x0100000200000000000000000002000000000000 ] ||

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 12, item 8: setcap --perf-group restricts perf to the group for
+# setcap --perf-group restricts perf to the group for
 # real. A binary whose POSIX ACL lets bob (not in perf_users) execute it
 # must, after "--perf-group=perf_users --perf", refuse bob at exec while a
 # member opens the CPU-wide event; a file not owned by root is refused (its

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Issue 12, item 9: setcap --perf refuses what the kernel would not honour
+# setcap --perf refuses what the kernel would not honour
 # and warns about what is unsafe, each shown on the real kernel:
 #  - a "#!" script: with capabilities written by libcap's setcap anyway,
 #    running it gives its interpreter (a perfprobe copy) nothing;
@@ -94,7 +94,8 @@ grep -q WARNING "$T/err" || fail "-q silenced the warning"
 # Restricted to a group: no warning.
 ours "$setcap" --perf-group=perf_users --perf "$T/open" >"$T/out" 2>"$T/err"
 grep -q WARNING "$T/err" && fail "warning for a restricted binary: $(cat "$T/err")"
-# Item 15: names reach stdout and stderr escaped, never raw.
+# Whoever makes a file names it: names reach stdout and stderr escaped,
+# never raw, so none can forge a line or drive the terminal.
 esc=$(printf '\033')
 evil="$T/e
 setcap: forged$esc[2J"
@@ -108,7 +109,7 @@ chmod 0750 "$evil"
 ours "$setcap" --perf "$evil" >"$T/out" 2>"$T/err" || fail "--perf on an oddly named ELF: $(cat "$T/err")"
 [ "$(cat "$T/out")" = "$T/e\012setcap: forged\033[2J: OK" ] || fail "OK line not escaped: $(cat "$T/out")"
 
-# Issue 14: perf takes its subcommand from its own name, so a copy named
+# perf takes its subcommand from its own name, so a copy named
 # perf-test runs "perf test". setcap --perf grants (the file is fine) but
 # warns, and so does perfdoctor; perf_test draws no warning. With Debian's
 # perf installed, the premise itself is checked: perf-version is "perf version".

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # A filter for the suites that compare with Debian's libcap 2.66, which
-# names capabilities 0..40 only: every name $TOP/libcap/caps.def gives a
+# names capabilities 0..40 only: every name $TOP/private/caps.def gives a
 # higher number is written as that number, as 2.66 prints it. With
 # --lengths, a line ending "<text> <length> <hex>" (capprobe's cap_to_text
 # results) whose text changed gets its length counted again.
 #   sh "$TESTS_DIR/tools/as_libcap266.sh" [--lengths] <ours >ours.266
 lengths=0; [ "${1:-}" = --lengths ] && lengths=1
 newer=$(sed -n 's/^CAP_FACT(\([0-9]*\), *[A-Z0-9_]*, *\([a-z0-9_]*\),.*/\1 cap_\2/p' \
-	"$TOP/libcap/caps.def" | awk '$1 > 40')
+	"$TOP/private/caps.def" | awk '$1 > 40')
 [ -n "$newer" ] || exec cat
 awk -v newer="$newer" -v lengths=$lengths '
 function as_number(line, name, num,    out, i, before, after) {

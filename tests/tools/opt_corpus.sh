@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Before/after corpus of the programs' option handling (issue 15, items 4
-# and 8): runs every program of a build over a broad set of option cases
-# (each option, bad options, missing arguments, --help, --version, typos,
-# combinations) in a fresh temp dir and records stdout, stderr and the exit
-# status of each case in one file per case under OUTDIR. Run it for two
-# builds and compare with "diff -r": an option table or a split function
-# must not change one byte.
+# Before/after corpus of the programs' option handling, to prove a change of
+# it changes no output: runs every program of a build over a broad set of
+# option cases (each option, bad options, missing arguments, --help,
+# --version, typos, combinations) in a fresh temp dir and records stdout,
+# stderr and the exit status of each case in one file per case under OUTDIR.
+# Run it for two builds and compare with "diff -r": an option table or a
+# split function must not change one byte.
 #
 #   sh tests/tools/opt_corpus.sh BUILD_DIR/progs OUTDIR
 #

@@ -23,8 +23,20 @@
  *
  * It does not use libcap: the IAB comes from /proc/self/status, so the
  * module under test brings whichever libcap.so.2 it was linked with.
+ *
+ *   pamcase -S DIR
+ *
+ * serves cases, for suites that run pamcase under valgrind: starting
+ * valgrind costs far more than a case. It reads a request from the FIFO
+ * DIR.req (OUT, ERR and the arguments above, each ended by a 0x1f byte),
+ * runs the case in a forked child with stdout to OUT and stderr to ERR,
+ * and writes the child's exit status and a newline to the FIFO DIR.rep.
+ * An empty request ends it. Each child leaves with _exit(): pam_wrapper's
+ * exit handler would remove the directory every later case reads its
+ * service files from (the server's own exit removes it).
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <grp.h>
 #include <pwd.h>
@@ -42,6 +54,17 @@ typedef int (*hook_fn)(pam_handle_t *, int, int, const char **);
 
 static int conv_again;
 static int printed;
+static int served;	/* a child of -S: leave with _exit() */
+
+/* Ends the case: a served child must not run pam_wrapper's exit handler. */
+static void leave(int rc)
+{
+	if (served) {
+		fflush(NULL);
+		_exit(rc);
+	}
+	exit(rc);
+}
 
 /* Prints " key=value", without the space for the first item of the line. */
 static void emit(const char *key, const char *value)
@@ -151,7 +174,7 @@ static void preset(unsigned long long perm, unsigned long long inh,
 
 	if (perm != ~0ULL || inh != 0) {
 		if (syscall(SYS_capget, &hdr, d) < 0)
-			exit(3);
+			leave(3);
 		for (n = 0; n < 2; n++) {
 			d[n].permitted &= (unsigned)(perm >> (32 * n));
 			d[n].effective &= (unsigned)(perm >> (32 * n));
@@ -160,14 +183,14 @@ static void preset(unsigned long long perm, unsigned long long inh,
 		}
 		if (syscall(SYS_capset, &hdr, d) < 0) {
 			perror("pamcase: capset");
-			exit(3);
+			leave(3);
 		}
 	}
 	for (n = 0; n < 64; n++)
 		if ((amb >> n & 1) &&
 		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, n, 0, 0) < 0) {
 			perror("pamcase: ambient");
-			exit(3);
+			leave(3);
 		}
 }
 
@@ -186,13 +209,13 @@ static void fork_waiting_parent(void)
 	pid = fork();
 	if (pid < 0) {
 		perror("pamcase: fork");
-		exit(3);
+		leave(3);
 	}
 	if (pid == 0)
 		return;
 	if (waitpid(pid, &st, 0) < 0)
-		exit(3);
-	exit(WIFEXITED(st) ? WEXITSTATUS(st) : 3);
+		leave(3);
+	leave(WIFEXITED(st) ? WEXITSTATUS(st) : 3);
 }
 
 /* Becomes user as a login does: groups and gid while still root, uid last. */
@@ -204,13 +227,13 @@ static void become(const char *user)
 
 	if (pw == NULL || getgrouplist(user, pw->pw_gid, groups, &ng) < 0) {
 		fprintf(stderr, "pamcase: cannot resolve the user\n");
-		exit(3);
+		leave(3);
 	}
 	fork_waiting_parent();
 	if (setgroups((size_t)ng, groups) < 0 || setgid(pw->pw_gid) < 0 ||
 	    setuid(pw->pw_uid) < 0) {
 		perror("pamcase: switching to the user");
-		exit(3);
+		leave(3);
 	}
 }
 
@@ -224,10 +247,10 @@ static void run_prog(const char *prog)
 	fflush(stdout);
 	execve(prog, args, env);
 	perror(prog);
-	exit(3);
+	leave(3);
 }
 
-int main(int argc, char **argv)
+static int run_case(int argc, char **argv)
 {
 	const char *module = NULL, *service = "pamcase", *user = NULL;
 	const char *prog = NULL;
@@ -322,4 +345,88 @@ int main(int argc, char **argv)
 	if (dl != NULL)
 		dlclose(dl);
 	return 0;
+}
+
+/* Reads one request, up to EOF, from DIR.req: its length, or -1. */
+static ssize_t read_request(const char *dir, char *buf, size_t size)
+{
+	char path[4096];
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s.req", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+/* Runs the request's case in a child; returns its exit status. */
+static int serve_one(char *req)
+{
+	static char name[] = "pamcase";
+	char *field[80], *p = req, *end;
+	int n = 0, st, fd;
+	pid_t pid;
+
+	while (n < 79 && (end = strchr(p, '\037')) != NULL) {
+		*end = '\0';
+		field[n++] = p;
+		p = end + 1;
+	}
+	if (n < 2)
+		return 2;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 3;
+	if (pid == 0) {
+		served = 1;
+		fd = open(field[0], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(3);
+		close(fd);
+		fd = open(field[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(3);
+		close(fd);
+		field[1] = name;
+		field[n] = NULL;
+		leave(run_case(n - 1, field + 1));
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return 3;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int serve(const char *dir)
+{
+	static char req[65536];
+	char path[4096];
+	ssize_t len;
+	FILE *rep;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s.rep", dir);
+	while ((len = read_request(dir, req, sizeof(req))) > 0) {
+		rc = serve_one(req);
+		rep = fopen(path, "w");
+		if (rep == NULL)
+			return 3;
+		fprintf(rep, "%d\n", rc);
+		fclose(rep);
+	}
+	return len < 0 ? 3 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "-S") == 0)
+		return serve(argv[2]);
+	return run_case(argc, argv);
 }

@@ -42,7 +42,8 @@ static void set_proc_text(const char *text)
 		cap_flag_value_t held = CAP_CLEAR;
 
 		cap_get_flag(current, c, CAP_PERMITTED, &held);
-		for (flag = CAP_EFFECTIVE; !held && flag <= CAP_INHERITABLE; flag++)
+		for (flag = CAP_EFFECTIVE; !held && flag <= CAP_INHERITABLE;
+		     flag++)
 			cap_set_flag(caps, (cap_flag_t)flag, 1, &c, CAP_CLEAR);
 	}
 	ck_assert_int_eq(cap_set_proc(caps), 0);
@@ -76,7 +77,8 @@ START_TEST(ambient_raise_and_clear)
 	ck_assert_int_eq(cap_set_ambient(CAP_PERFMON, CAP_SET), 0);
 	ck_assert_int_eq(cap_set_ambient(CAP_BPF, CAP_SET), 0);
 	ck_assert_int_eq(cap_get_ambient(CAP_PERFMON), 1);
-	ck_assert_uint_eq(status_vector("CapAmb:"), BIT(CAP_PERFMON) | BIT(CAP_BPF));
+	ck_assert_uint_eq(status_vector("CapAmb:"),
+			  BIT(CAP_PERFMON) | BIT(CAP_BPF));
 	ck_assert_int_eq(cap_set_ambient(CAP_BPF, CAP_CLEAR), 0);
 	ck_assert_uint_eq(status_vector("CapAmb:"), BIT(CAP_PERFMON));
 	ck_assert_int_eq(cap_reset_ambient(), 0);
@@ -181,7 +183,8 @@ END_TEST
 
 START_TEST(iab_set_proc_applies_exactly)
 {
-	cap_iab_t want = cap_iab_from_text("!cap_sys_admin,^cap_perfmon,cap_kill");
+	cap_iab_t want =
+		cap_iab_from_text("!cap_sys_admin,^cap_perfmon,cap_kill");
 	cap_iab_t got;
 	unsigned long long eff = status_vector("CapEff:");
 	cap_value_t c;
@@ -194,7 +197,8 @@ START_TEST(iab_set_proc_applies_exactly)
 	ck_assert_int_eq(cap_iab_set_proc(want), 0);
 	got = cap_iab_get_proc();
 	ck_assert_int_eq(cap_iab_compare(want, got), 0);
-	ck_assert_uint_eq(status_vector("CapInh:"), BIT(CAP_PERFMON) | BIT(CAP_KILL));
+	ck_assert_uint_eq(status_vector("CapInh:"),
+			  BIT(CAP_PERFMON) | BIT(CAP_KILL));
 	ck_assert_uint_eq(status_vector("CapAmb:"), BIT(CAP_PERFMON));
 	ck_assert_uint_eq(status_vector("CapBnd:") & BIT(CAP_SYS_ADMIN), 0);
 	ck_assert_uint_eq(status_vector("CapEff:"), eff);	/* E restored */
@@ -241,7 +245,7 @@ END_TEST
 #endif
 
 /*
- * Issue 12, item 7: a raise the kernel refuses must not leave a requested
+ * A raise the kernel refuses must not leave a requested
  * restriction undone. Each case starts from I = {cap_kill, cap_net_raw},
  * A = {cap_kill} and a P without one capability, then asks for that
  * capability as ambient along with bounding drops. Both orders of the
@@ -282,9 +286,9 @@ static void check_drops_survive(const char *lacking, const char *text,
 
 START_TEST(iab_set_proc_drops_despite_failed_ambient_low)
 {
-	check_drops_survive("cap_chown", "^cap_chown,!cap_sys_admin,!cap_net_raw",
-			    BIT(CAP_SYS_ADMIN) | BIT(CAP_NET_RAW),
-			    BIT(CAP_CHOWN));
+	check_drops_survive(
+		"cap_chown", "^cap_chown,!cap_sys_admin,!cap_net_raw",
+		BIT(CAP_SYS_ADMIN) | BIT(CAP_NET_RAW), BIT(CAP_CHOWN));
 }
 END_TEST
 
@@ -292,9 +296,9 @@ END_TEST
 START_TEST(iab_set_proc_drops_despite_failed_ambient_high)
 {
 	/* 2.66 tries ambient cap_sys_admin (21) before dropping 0 and 13. */
-	check_drops_survive("cap_sys_admin", "!cap_chown,!cap_net_raw,^cap_sys_admin",
-			    BIT(CAP_CHOWN) | BIT(CAP_NET_RAW),
-			    BIT(CAP_SYS_ADMIN));
+	check_drops_survive(
+		"cap_sys_admin", "!cap_chown,!cap_net_raw,^cap_sys_admin",
+		BIT(CAP_CHOWN) | BIT(CAP_NET_RAW), BIT(CAP_SYS_ADMIN));
 }
 END_TEST
 
@@ -325,7 +329,8 @@ START_TEST(iab_set_proc_blocked_inheritable_bit)
 
 	preset_order_case("cap_sys_boot");
 	ck_assert_int_eq(cap_iab_set_proc(iab), 0);
-	ck_assert_uint_eq(status_vector("CapInh:"), BIT(CAP_CHOWN) | BIT(CAP_KILL));
+	ck_assert_uint_eq(status_vector("CapInh:"),
+			  BIT(CAP_CHOWN) | BIT(CAP_KILL));
 	ck_assert_uint_eq(status_vector("CapAmb:"), BIT(CAP_KILL));
 	ck_assert_uint_eq(status_vector("CapBnd:") & BIT(CAP_CHOWN), 0);
 	cap_free(iab);

@@ -15,7 +15,7 @@
 
 #include "capaudit.h"
 #include "check_run.h"
-#include "filecap.h"
+#include "cap_xattr.h"
 #include "mask.h"
 
 #define INIT_NS 0xffffffff82a5c0e0ULL
@@ -402,15 +402,16 @@ END_TEST
 START_TEST(trial_copies_carry_exactly_the_grant)
 {
 	unsigned char raw[20];
-	struct filecap fc;
+	struct lcap_xattr x;
 	uint64_t caps = BIT(CAP_NET_RAW) | BIT(CAP_PERFMON) | BIT(CAP_CHOWN);
 
 	ck_assert_uint_eq(filecap_encode(caps, raw), 20);
-	ck_assert_int_eq(filecap_decode(&fc, raw, 20), 0);
-	ck_assert_int_eq(fc.revision, 2);
-	ck_assert_int_eq(fc.effective, 1);
-	ck_assert_uint_eq(fc.permitted, caps);
-	ck_assert_uint_eq(fc.inheritable, 0);
+	ck_assert_int_eq(lcap_xattr_decode(&x, raw, 20), 0);
+	ck_assert_int_eq(x.revision, 2);
+	ck_assert_int_eq(x.effective, 1);
+	ck_assert_uint_eq(x.permitted[0], (uint32_t)caps);
+	ck_assert_uint_eq(x.permitted[1], (uint32_t)(caps >> 32));
+	ck_assert_uint_eq(x.inheritable[0] | x.inheritable[1], 0);
 	/* Nothing granted: no value at all, so the copy holds none. */
 	ck_assert_uint_eq(filecap_encode(0, raw), 0);
 }

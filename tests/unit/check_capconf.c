@@ -114,7 +114,8 @@ int getgrgid_r(gid_t gid, struct group *gr, char *buf, size_t size,
 	if (size > fake.biggest)
 		fake.biggest = size;
 	if (gid == fake.gr_fail)
-		return fake.gr_error != 0 ? nss_fail(fake.gr_error) : not_found();
+		return fake.gr_error != 0 ? nss_fail(fake.gr_error)
+					  : not_found();
 	if (gid != MAL_GID && gid != DENY_GID)
 		return not_found();
 	if (size < (gid == DENY_GID ? fake.gr_need : 64))
@@ -285,7 +286,7 @@ static void expect_broken(const char *text, size_t len, unsigned long line,
 
 #define DENY_THEN_ALL	"none @deny\n^cap_sys_admin *\n"
 
-/* Issue 12 item 5: main gave up at 1 MiB and took mal for a non-member. */
+/* Lookups once gave up at 1 MiB and took mal for a non-member. */
 START_TEST(group_record_over_one_mib)
 {
 	fake.gr_need = 2 * MIB + 1;
@@ -491,7 +492,7 @@ START_TEST(user_not_found)
 }
 END_TEST
 
-/* Issue 12 item 4: the scan ends at an unusable line. */
+/* The scan ends at an unusable line: no later, broader line decides. */
 START_TEST(unusable_lines_stop)
 {
 	static const char nul[] = "none mal\0\n^cap_sys_admin *\n";

@@ -36,14 +36,16 @@ START_TEST(plain_text_passes)
 {
 	expect("", "");
 	expect("/usr/bin/perf cap_perfmon=ep", "/usr/bin/perf cap_perfmon=ep");
-	expect("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	expect("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+	       "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
 END_TEST
 
 START_TEST(controls_become_octal)
 {
-	/* The forged-line attack of issue 12, item 15. */
-	expect("x\n/usr/bin/fake cap_sys_admin=ep", "x\\012/usr/bin/fake cap_sys_admin=ep");
+	/* A file name that forges a line of getcap's output. */
+	expect("x\n/usr/bin/fake cap_sys_admin=ep",
+	       "x\\012/usr/bin/fake cap_sys_admin=ep");
 	expect("alice\r", "alice\\015");
 	expect("\033[2J\033]0;t\007", "\\033[2J\\033]0;t\\007");
 	expect("tab\there\x7f", "tab\\011here\\177");
@@ -70,7 +72,7 @@ START_TEST(malformed_utf8_is_escaped)
 	expect("\xe0\x80\xaf", "\\340\\200\\257");	/* overlong, 3 bytes */
 	expect("\xed\xa0\x80", "\\355\\240\\200");	/* a surrogate */
 	expect("\xf4\x90\x80\x80", "\\364\\220\\200\\200"); /* > U+10FFFF */
-	expect("\xe2\x82", "\\342\\202");		/* cut short by the end */
+	expect("\xe2\x82", "\\342\\202"); /* cut short by the end */
 	expect("\x80z", "\\200z");			/* stray continuation */
 }
 END_TEST
@@ -104,7 +106,9 @@ START_TEST(lines_escape_the_text_not_the_prefix)
 	FILE *mem = open_memstream(&out, &size);
 
 	ck_assert_ptr_nonnull(mem);
-	ck_assert_int_eq(escape_line(mem, "prog: ", "%s: %d", "a\nprog: forged\033", 7), 0);
+	ck_assert_int_eq(
+		escape_line(mem, "prog: ", "%s: %d", "a\nprog: forged\033", 7),
+		0);
 	ck_assert_int_eq(escape_line(mem, "", "%s", ""), 0);
 	fclose(mem);
 	ck_assert_str_eq(out, "prog: a\\012prog: forged\\033: 7\n\n");

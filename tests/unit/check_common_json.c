@@ -158,6 +158,25 @@ START_TEST(path_keeps_exact_bytes_in_hex)
 }
 END_TEST
 
+/* The opener every program's objects start with, byte for byte. */
+START_TEST(object_opener)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(mem);
+	json_object_open(mem, NULL);
+	fputs("\"a\":1} ", mem);
+	json_object_open(mem, "summary");
+	fputs("\"b\":2}", mem);
+	ck_assert_int_eq(fclose(mem), 0);
+	ck_assert_str_eq(text, "{\"schema\":1,\"a\":1} "
+			 "{\"schema\":1,\"type\":\"summary\",\"b\":2}");
+	free(text);
+}
+END_TEST
+
 static Suite *json_suite(void)
 {
 	Suite *s = suite_create("common_json");
@@ -170,6 +189,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, invalid_utf8_is_replacement_char);
 	tcase_add_test(tc, every_hidden_code_point_leaves_ascii);
 	tcase_add_test(tc, path_keeps_exact_bytes_in_hex);
+	tcase_add_test(tc, object_opener);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* common/mask.c: capability sets as 64-bit masks (issue 15, item 2). */
+/* common/mask.c: capability sets as 64-bit masks. */
 #include <string.h>
 
 #include "check_run.h"
@@ -43,11 +43,14 @@ START_TEST(flags_read_every_bit)
 	cap_value_t high = 63;
 
 	ck_assert_ptr_nonnull(caps);
-	ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 1, &high, CAP_SET), 0);
-	ck_assert_uint_eq(mask_of_flag(caps, CAP_EFFECTIVE), MASK_BIT(CAP_CHOWN));
+	ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 1, &high, CAP_SET),
+			 0);
+	ck_assert_uint_eq(mask_of_flag(caps, CAP_EFFECTIVE),
+			  MASK_BIT(CAP_CHOWN));
 	ck_assert_uint_eq(mask_of_flag(caps, CAP_PERMITTED),
 			  MASK_BIT(CAP_CHOWN) | MASK_BIT(63));
-	ck_assert_uint_eq(mask_of_flag(caps, CAP_INHERITABLE), MASK_BIT(CAP_KILL));
+	ck_assert_uint_eq(mask_of_flag(caps, CAP_INHERITABLE),
+			  MASK_BIT(CAP_KILL));
 	ck_assert_uint_eq(mask_of_flags(caps, (1u << CAP_INHERITABLE) |
 					(1u << CAP_EFFECTIVE)),
 			  MASK_BIT(CAP_CHOWN) | MASK_BIT(CAP_KILL));
@@ -65,7 +68,8 @@ START_TEST(iab_vectors)
 	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_INH),
 			  MASK_BIT(CAP_CHOWN) | MASK_BIT(CAP_KILL));
 	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_AMB), MASK_BIT(CAP_KILL));
-	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_BOUND), MASK_BIT(CAP_SETUID));
+	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_BOUND),
+			  MASK_BIT(CAP_SETUID));
 	ck_assert_uint_eq(mask_of_iab(NULL, CAP_IAB_INH), 0);
 	cap_free(iab);
 }
@@ -107,10 +111,13 @@ START_TEST(names_limit_and_truncate)
 	ck_assert_int_eq(mask_names(buf, sizeof(buf), 0, 0), 0);
 	ck_assert_str_eq(buf, "");
 	ck_assert_int_eq(mask_names(buf, sizeof(buf),
-				    MASK_BIT(CAP_CHOWN) | MASK_BIT(CAP_KILL), 0), 2);
+				    MASK_BIT(CAP_CHOWN) | MASK_BIT(CAP_KILL),
+				    0),
+			 2);
 	ck_assert_str_eq(buf, "cap_chown,cap_kill");
 	ck_assert_int_eq(mask_names(buf, sizeof(buf), six, 4), 6);
-	ck_assert_str_eq(buf, "cap_chown,cap_kill,cap_setgid,cap_setuid and 2 more");
+	ck_assert_str_eq(buf,
+			 "cap_chown,cap_kill,cap_setgid,cap_setuid and 2 more");
 	ck_assert_int_eq(mask_names(buf, sizeof(buf), MASK_BIT(63), 0), 1);
 	ck_assert_str_eq(buf, "63");
 	/* A short buffer is filled and terminated, never overrun. */

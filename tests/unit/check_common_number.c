@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* common/number.c: whole-text numbers that never wrap (issue 12, item 12). */
+/* common/number.c: whole-text numbers that never wrap. */
 #include <errno.h>
 #include <limits.h>
 
@@ -50,8 +50,10 @@ START_TEST(refuses_wraps_signs_and_junk)
 	}
 	ck_assert_int_eq(parse("4294967296", 0, UINT_MAX, &v), ERANGE);
 	ck_assert_int_eq(parse("99999999999", 0, UINT_MAX, &v), ERANGE);
-	ck_assert_int_eq(parse("18446744073709551616", 0, ULLONG_MAX, &v), ERANGE);
-	ck_assert_int_eq(parse("11111111111111111111", 16, ULLONG_MAX, &v), ERANGE);
+	ck_assert_int_eq(parse("18446744073709551616", 0, ULLONG_MAX, &v),
+			 ERANGE);
+	ck_assert_int_eq(parse("11111111111111111111", 16, ULLONG_MAX, &v),
+			 ERANGE);
 	ck_assert_int_eq(parse("64", 0, 63, &v), ERANGE);
 	ck_assert_int_eq(parse("-1", 16, ULLONG_MAX, &v), EINVAL);
 	ck_assert_uint_eq(v, 12345);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* common/path.c: nftw's joining rule and the PATH search (issue 15, item 2). */
+/* common/path.c: nftw's joining rule and the PATH search. */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * cap_get_file/fd, cap_set_file/fd, cap_get/set_nsowner, and the on-disk
- * codec (libcap/cap_xattr.c, compiled into this suite). Tests that write
+ * codec (private/cap_xattr.c, compiled into this suite: the one codec the
+ * library, getcap and capaudit all use). Tests that write
  * security.capability need CAP_SETFCAP and are added only when run as root.
  */
 #define _GNU_SOURCE
@@ -142,6 +143,101 @@ START_TEST(codec_round_trips_every_bit_and_rootid)
 	in.effective = 1;
 	ck_assert_uint_eq(lcap_xattr_encode(&in, raw), 20);
 	ck_assert_mem_eq(raw, "\x01\0\0\x02\0\0\0\0\0\0\0\0\x40\0\0\0\0\0\0\0", 20);
+}
+END_TEST
+
+/*
+ * Each undefined bit of the magic, in every revision at its own size, is
+ * refused, whatever the words after it hold: the kernel gives such a
+ * value no meaning, so neither the library nor getcap may guess one.
+ */
+START_TEST(codec_rejects_every_undefined_flag_bit)
+{
+	static const size_t size_of[] = { 0, 12, 20, 24 };
+	unsigned char raw[24];
+	struct lcap_xattr x;
+	int rev, bit;
+
+	memset(raw, 0xa5, sizeof(raw));
+	for (rev = 1; rev <= 3; rev++) {
+		raw[3] = (unsigned char)rev;
+		raw[0] = 1;		/* the effective flag alone is fine */
+		raw[1] = raw[2] = 0;
+		ck_assert_int_eq(lcap_xattr_decode(&x, raw, size_of[rev]), 0);
+		for (bit = 1; bit < 24; bit++) {
+			uint32_t flags = UINT32_C(1) << bit | 1;
+
+			raw[0] = (unsigned char)flags;
+			raw[1] = (unsigned char)(flags >> 8);
+			raw[2] = (unsigned char)(flags >> 16);
+			errno = 0;
+			ck_assert_int_eq(lcap_xattr_decode(&x, raw,
+							   size_of[rev]), -1);
+			ck_assert_int_eq(errno, EINVAL);
+		}
+	}
+}
+END_TEST
+
+/*
+ * Every field comes from its own bytes: a value whose bytes all differ
+ * shows any word read from the wrong offset or in the wrong order, and
+ * the words a revision does not have stay 0.
+ */
+START_TEST(codec_reads_each_word_from_its_offset)
+{
+	static const size_t size_of[] = { 0, 12, 20, 24 };
+	unsigned char raw[24];
+	struct lcap_xattr x;
+	uint32_t word[6];
+	int rev, i;
+
+	for (i = 0; i < 24; i++)
+		raw[i] = (unsigned char)(0x11 * (i % 15 + 1) + i / 15);
+	for (i = 1; i < 6; i++)
+		word[i] = (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 |
+			  (uint32_t)raw[4 * i + 2] << 16 |
+			  (uint32_t)raw[4 * i + 3] << 24;
+	for (rev = 1; rev <= 3; rev++) {
+		raw[0] = 0;
+		raw[1] = raw[2] = 0;
+		raw[3] = (unsigned char)rev;
+		ck_assert_int_eq(lcap_xattr_decode(&x, raw, size_of[rev]), 0);
+		ck_assert_int_eq(x.revision, rev);
+		ck_assert_int_eq(x.effective, 0);
+		ck_assert_uint_eq(x.permitted[0], word[1]);
+		ck_assert_uint_eq(x.inheritable[0], word[2]);
+		ck_assert_uint_eq(x.permitted[1], rev >= 2 ? word[3] : 0);
+		ck_assert_uint_eq(x.inheritable[1], rev >= 2 ? word[4] : 0);
+		ck_assert_uint_eq(x.rootid, rev == 3 ? word[5] : 0);
+	}
+}
+END_TEST
+
+/* Every bit at once, as a fully privileged file holds them, survives too. */
+START_TEST(codec_round_trips_all_64_bits)
+{
+	struct lcap_xattr in = {
+		.permitted = { 0xffffffff, 0xffffffff },
+		.inheritable = { 0x2000, 0x80000000 },
+		.effective = 1,
+	}, out;
+	unsigned char raw[LCAP_XATTR_MAX];
+
+	ck_assert_uint_eq(lcap_xattr_encode(&in, raw), 20);
+	ck_assert_int_eq(lcap_xattr_decode(&out, raw, 20), 0);
+	ck_assert_int_eq(out.revision, 2);
+	ck_assert_mem_eq(out.permitted, in.permitted, sizeof(in.permitted));
+	ck_assert_mem_eq(out.inheritable, in.inheritable, sizeof(in.inheritable));
+	ck_assert_int_eq(out.effective, 1);
+	in.effective = 0;
+	in.rootid = UINT32_MAX;
+	ck_assert_uint_eq(lcap_xattr_encode(&in, raw), 24);
+	ck_assert_int_eq(lcap_xattr_decode(&out, raw, 24), 0);
+	ck_assert_int_eq(out.revision, 3);
+	ck_assert_int_eq(out.effective, 0);
+	ck_assert_uint_eq(out.rootid, UINT32_MAX);
+	ck_assert_mem_eq(out.permitted, in.permitted, sizeof(in.permitted));
 }
 END_TEST
 
@@ -422,6 +518,9 @@ static Suite *file_suite(void)
 	tcase_add_test(tc, codec_decodes_each_revision);
 	tcase_add_test(tc, codec_rejects_wrong_sizes_revisions_flags);
 	tcase_add_test(tc, codec_round_trips_every_bit_and_rootid);
+	tcase_add_test(tc, codec_rejects_every_undefined_flag_bit);
+	tcase_add_test(tc, codec_reads_each_word_from_its_offset);
+	tcase_add_test(tc, codec_round_trips_all_64_bits);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, nsowner_arguments);

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* IAB values: vectors and their coupling, fill, compare, text, held IABs, /proc reading. */
+/*
+ * IAB values: vectors and their coupling, fill, compare, text, held IABs,
+ * /proc reading.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +70,8 @@ START_TEST(set_vector_rejects_bad_arguments)
 	cap_value_t max = cap_max_bits();
 
 	errno = 0;
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_INH, max, CAP_SET), -1);
+	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_INH, max, CAP_SET),
+			 -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
 	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_INH, -1, CAP_SET), -1);
@@ -89,7 +93,8 @@ START_TEST(set_vector_rejects_bad_arguments)
 
 		errno = 0;
 		ck_assert_int_eq(cap_iab_set_vector((cap_iab_t)(void *)caps,
-						    CAP_IAB_INH, 0, CAP_SET), -1);
+						    CAP_IAB_INH, 0, CAP_SET),
+				 -1);
 		ck_assert_int_eq(errno, EINVAL);
 		cap_free(caps);
 	}
@@ -107,21 +112,28 @@ START_TEST(fill_bound_takes_the_complement)
 	cap_value_t c;
 
 	ck_assert_ptr_nonnull(caps);
-	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_BOUND, caps, CAP_PERMITTED), 0);
+	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_BOUND, caps, CAP_PERMITTED),
+			 0);
 	for (c = 0; c < cap_max_bits(); c++)
 		ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_BOUND, c),
 				 c == CAP_CHOWN || c == CAP_PERFMON ?
 				 CAP_CLEAR : CAP_SET);
-	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_AMB, caps, CAP_INHERITABLE), 0);
-	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_INH, CAP_BPF), CAP_SET);
+	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_AMB, caps, CAP_INHERITABLE),
+			 0);
+	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_INH, CAP_BPF),
+			 CAP_SET);
 	/* Filling I with less drops A outside it. */
-	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_INH, caps, CAP_EFFECTIVE), 0);
-	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_BPF), CAP_CLEAR);
+	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_INH, caps, CAP_EFFECTIVE),
+			 0);
+	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_BPF),
+			 CAP_CLEAR);
 	errno = 0;
-	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_INH, caps, (cap_flag_t)3), -1);
+	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_INH, caps, (cap_flag_t)3),
+			 -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_INH, NULL, CAP_EFFECTIVE), -1);
+	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_INH, NULL, CAP_EFFECTIVE),
+			 -1);
 	ck_assert_int_eq(errno, EINVAL);
 	cap_free(caps);
 	cap_free(iab);
@@ -199,7 +211,7 @@ START_TEST(launcher_holds_its_iab)
 	static const char *const argv[] = { "true", NULL };
 	cap_iab_t iab = cap_iab_from_text("^cap_perfmon"), copy, old;
 
-	ck_assert_ptr_null(attr);	/* a function launcher needs a function */
+	ck_assert_ptr_null(attr); /* a function launcher needs a function */
 	attr = cap_new_launcher("/bin/true", argv, NULL);
 	ck_assert_ptr_nonnull(attr);
 	ck_assert_ptr_null(cap_launcher_set_iab(attr, iab));
@@ -282,7 +294,8 @@ START_TEST(relocated_proc_root)
 	{
 		char path[600];
 
-		snprintf(path, sizeof(path), "rm -rf '%s' # " UNTRACED_FOREIGN, dir);
+		snprintf(path, sizeof(path), "rm -rf '%s' # " UNTRACED_FOREIGN,
+			 dir);
 		ck_assert_int_eq(system(path), 0);
 	}
 }
@@ -307,7 +320,7 @@ START_TEST(status_without_cap_lines)
 END_TEST
 
 /*
- * Issue 12, item 12: a status value strtoull() would bend ("-1" negated
+ * A status value strtoull() would bend ("-1" negated
  * to all 64 bits, blanks, a sign, "0x", 17 digits) is no value at all:
  * the file reads as lacking the line (EINVAL), never as every capability.
  */
@@ -325,8 +338,10 @@ START_TEST(status_values_that_would_wrap)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	cap_free(cap_proc_root(dir));
 	for (n = 0; n < sizeof(bad) / sizeof(bad[0]); n++) {
-		snprintf(body, sizeof(body), "CapInh:\t%s\n"
-			 "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n",
+		snprintf(body, sizeof(body),
+			 "CapInh:\t%s\n"
+			 "CapBnd:\t000001ffffffffff\nCapAmb:"
+			 "\t0000000000000000\n",
 			 bad[n]);
 		write_status(dir, body);
 		errno = 0;

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* Launchers without privilege: argument checks, exec, envp, callbacks, errors back to the parent. */
+/*
+ * Launchers without privilege: argument checks, exec, envp, callbacks,
+ * errors back to the parent.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +75,8 @@ START_TEST(bad_arguments)
 		cap_t caps = cap_init();
 
 		errno = 0;
-		ck_assert_int_eq(cap_launch((cap_launch_t)(void *)caps, NULL), -1);
+		ck_assert_int_eq(cap_launch((cap_launch_t)(void *)caps, NULL),
+				 -1);
 		ck_assert_int_eq(errno, EINVAL);
 		cap_free(caps);
 	}
@@ -102,7 +106,8 @@ END_TEST
 START_TEST(exec_failure_is_echild)
 {
 	static const char *argv[] = { "missing", NULL };
-	cap_launch_t attr = cap_new_launcher("/nonexistent/program", argv, NULL);
+	cap_launch_t attr =
+		cap_new_launcher("/nonexistent/program", argv, NULL);
 
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
@@ -123,7 +128,8 @@ END_TEST
  * valgrind adds LD_PRELOAD and VALGRIND_LIB to every program it traces,
  * which the child drops first.
  */
-#define CHILD_LISTS_ENV	"unset LD_PRELOAD VALGRIND_LIB; test \"$(export -p)\" = "
+#define CHILD_LISTS_ENV \
+	"unset LD_PRELOAD VALGRIND_LIB; test \"$(export -p)\" = "
 START_TEST(environment)
 {
 	static const char *argv[] = { "sh", "-c",
@@ -232,8 +238,12 @@ START_TEST(launcher_frees_what_it_owns)
 	cap_launch_t attr = cap_new_launcher("/bin/true", argv, NULL);
 	gid_t groups[3] = { 1, 2, 3 };
 
-	/* Everything attached is released by cap_free (ASan/valgrind see leaks). */
-	ck_assert_ptr_null(cap_launcher_set_iab(attr, cap_iab_from_text("cap_kill")));
+	/*
+	 * Everything attached is released by cap_free (ASan/valgrind see
+	 * leaks).
+	 */
+	ck_assert_ptr_null(
+		cap_launcher_set_iab(attr, cap_iab_from_text("cap_kill")));
 	ck_assert_int_eq(cap_launcher_set_chroot(attr, "/"), 0);
 	ck_assert_int_eq(cap_launcher_set_chroot(attr, "/tmp"), 0);
 	ck_assert_int_eq(cap_launcher_setgroups(attr, 1, 3, groups), 0);
@@ -253,7 +263,7 @@ START_TEST(unprivileged_chroot_is_refused)
 	ck_assert_int_eq(cap_launcher_set_chroot(attr, "/"), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
-	ck_assert_int_eq(errno, ECHILD);	/* chroot(2)'s EPERM, in the child */
+	ck_assert_int_eq(errno, ECHILD); /* chroot(2)'s EPERM, in the child */
 	cap_free(none);
 	cap_free(attr);
 }
@@ -288,7 +298,8 @@ static int apply_current_iab(void *detail)
 /*
  * The child is single threaded until it execs: its changes are plain
  * system calls, never the routine a program (or libpsx) installed with
- * cap_set_syscall(), which would broadcast them (issue 13, item 2). Both
+ * cap_set_syscall(), which would broadcast them to threads the child
+ * does not have. Both
  * the launcher's IAB step and a callback's own change stay unrouted. The
  * child's IAB is the current one, so no privilege is needed; the parent
  * still routes its own changes afterwards.

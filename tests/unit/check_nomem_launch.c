@@ -136,7 +136,9 @@ START_TEST(set_chroot)
 	failalloc_stop();
 	ck_assert_uint_eq(failalloc_live(), 0);
 	if (geteuid() == 0) {
-		/* Still dir: no /bin/sh to exec there (any failure is ECHILD). */
+		/*
+		 * Still dir: no /bin/sh to exec there (any failure is ECHILD).
+		 */
 		ck_assert_int_eq(launch(op.attr), -ECHILD);
 	} else {
 		fprintf(stderr, "nomem_launch: not root, the chroot kept is "
@@ -176,7 +178,7 @@ START_TEST(setgroups)
 END_TEST
 
 /*
- * The child's steps allocate nothing (issue 13, item 2): in the child of a
+ * The child's steps allocate nothing: in the child of a
  * threaded program the allocator may be locked by a thread that no longer
  * exists, so between fork and exec only async-signal-safe work is done.
  * With every allocation failing, a launch with each step still works: as
@@ -195,7 +197,8 @@ START_TEST(child_allocates_nothing)
 	if (geteuid() == 0) {
 		ck_assert_int_eq(cap_launcher_setuid(attr, 0), 0);
 		ck_assert_int_eq(cap_launcher_setgroups(attr, 0, 1, groups), 0);
-		ck_assert_int_eq(cap_launcher_set_mode(attr, CAP_MODE_HYBRID), 0);
+		ck_assert_int_eq(cap_launcher_set_mode(attr, CAP_MODE_HYBRID),
+				 0);
 		ck_assert_int_eq(cap_launcher_set_chroot(attr, "/"), 0);
 	} else {
 		fprintf(stderr, "nomem_launch: not root, the child applies "

@@ -11,7 +11,7 @@
 /* The library's names, from the one table of capability facts. */
 static const char *const table_names[] = {
 #define CAP_FACT(number, NAME, name, ...)	[number] = "cap_" #name,
-#include "../../libcap/caps.def"
+#include "caps.def"
 #undef CAP_FACT
 };
 #define TABLE_NAMES ((cap_value_t)(sizeof(table_names) / sizeof(table_names[0])))

@@ -26,7 +26,7 @@
 
 /*
  * EXEC_INTERP is the loader of the programs this compiler links, found at
- * build time (common/exec_interp.sh). Without it (a static-only toolchain)
+ * build time (private/exec_interp.sh). Without it (a static-only toolchain)
  * the library still links, and the kernel refuses to run it.
  */
 #ifdef EXEC_INTERP

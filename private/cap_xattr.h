@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * The on-disk security.capability value, decoded and encoded without any
- * other part of the library, so getcap's fast walker can compile the same
- * codec (libcap/cap_xattr.c) rather than carry a second copy of the rules.
+ * other part of the library: the one codec, compiled into libcap.so.2
+ * (hidden: no exported symbol) and into libcommon.a, where getcap decodes
+ * what its walker reads with getxattrat(2) and capaudit encodes the value
+ * its trials write. Depends on libc alone. Tested by tests/unit/check_file.c.
  */
 #ifndef CAP_XATTR_H
 #define CAP_XATTR_H

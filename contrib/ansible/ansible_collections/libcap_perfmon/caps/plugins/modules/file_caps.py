@@ -1,0 +1,360 @@
+#!/usr/bin/python
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# Declares the file capabilities of one file, or of the files a
+# capmanifest(8) manifest lists, idempotently: it reads with getcap --json,
+# compares sets of capability names per flag, and writes only when they
+# differ (setcap for one file, capmanifest restore for a manifest).
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+module: file_caps
+short_description: File capabilities of a file or of a capmanifest manifest
+description:
+  - Reads capabilities with libcap-perfmon's C(getcap --json) and compares
+    them as sets of names per flag (effective, inheritable, permitted), so
+    C(cap_net_raw+ep) and C(cap_net_raw=ep) are the same request and a
+    second run reports no change.
+  - Writes with C(setcap) (one file) or C(capmanifest restore) (a manifest).
+  - Capability text is turned into sets by setcap and getcap themselves
+    (on a scratch file in the module's temporary directory), so it means
+    exactly what setcap makes of it.
+  - Check mode changes nothing; with --diff, before and after are shown in
+    getcap's capability text.
+  - A path that is a symbolic link is refused, never followed: name the
+    file itself. Directories on the way to it are resolved as for any path.
+options:
+  path:
+    description: Absolute path of the file. Not expanded (no ~, no $VAR).
+    type: str
+  caps:
+    description:
+      - Capability text (cap_text_formats(7)), for example C(cap_net_raw=ep).
+      - Required with C(path) unless I(state=absent).
+    type: str
+  state:
+    description:
+      - C(present) adds the named capabilities to the flags named, keeping
+        the others; C(absent) takes them away (all of the file's without
+        I(caps); bare names such as C(cap_net_raw,cap_sys_time) from every
+        flag); C(exact) makes the file carry these and nothing else.
+      - A result with no capability at all removes the attribute.
+      - With a manifest, C(exact) (the default there) is capmanifest
+        restore; C(absent) takes the listed capabilities away from the
+        listed files; C(present) is refused.
+    type: str
+    choices: [present, absent, exact]
+  rootid:
+    description: Namespace root id to write (C(setcap -n)); default keeps
+      the file's for present and absent, and 0 for exact.
+    type: int
+  manifest:
+    description: A capmanifest manifest (version 2 or 3) on the managed host.
+    type: str
+  root:
+    description: The directory the manifest's paths are relative to.
+    type: str
+    default: /
+  listed_only:
+    description: With a manifest, leave alone the files it does not list
+      (capmanifest --listed-only). C(false) removes the capabilities of
+      every other file below I(root).
+    type: bool
+    default: true
+  fix_owner:
+    description: capmanifest restore --fix-owner.
+    type: bool
+    default: false
+  accept_new_content:
+    description: capmanifest restore --accept-new-content.
+    type: bool
+    default: false
+  tools_dir:
+    description: Directory holding getcap, setcap and capmanifest; default
+      the first found on PATH.
+    type: str
+'''
+
+EXAMPLES = r'''
+- name: ping may open raw sockets
+  libcap_perfmon.caps.file_caps:
+    path: /usr/bin/ping
+    caps: cap_net_raw=ep
+    state: exact
+'''
+
+RETURN = r'''
+before:
+  description: getcap's text before, per path.
+  type: dict
+after:
+  description: getcap's text after (what it would be, in check mode).
+  type: dict
+tools:
+  description: The programs run.
+  type: dict
+'''
+
+import os
+import stat
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.libcap_perfmon.caps.plugins.module_utils.captools import (
+    FLAGS, CapState, Normaliser, ToolError, effective_rule, escape, find_tool,
+    json_lines, json_path, read_files, run, spell, state_of)
+from ansible_collections.libcap_perfmon.caps.plugins.module_utils.capmanifest import parse
+
+
+def target_of(state, current, wanted, rootid):
+    """What the file should carry: a CapState (sets None: no attribute)."""
+    if state == 'absent' and wanted is None:
+        return CapState()
+    if state == 'exact':
+        sets = dict(wanted.sets)
+    elif state == 'present':
+        if not current.present:
+            sets = dict(wanted.sets)
+        else:
+            sets = dict((f, current.sets[f] | wanted.sets[f]) for f in FLAGS)
+    else:
+        if not current.present:
+            return CapState()
+        sets = dict((f, current.sets[f] - wanted.sets[f]) for f in FLAGS)
+        # a capability no longer permitted nor inheritable cannot stay effective
+        sets['effective'] = sets['effective'] & (sets['permitted'] | sets['inheritable'])
+    if not any(sets.values()):
+        return CapState()
+    if rootid is None:
+        rootid = current.rootid if state != 'exact' and current.present else 0
+    return CapState(sets, rootid)
+
+
+def names_only(text, state):
+    """For absent, bare names (cap_net_raw,cap_sys_time) mean every flag."""
+    if state == 'absent' and not any(c in text for c in '=+-') and text.strip():
+        return text.strip() + '=eip'
+    return text
+
+
+def write(module, tools, path, target):
+    if not target.present:
+        argv = [tools['setcap'], '-r', path]
+    else:
+        argv = [tools['setcap']]
+        if target.rootid:
+            argv += ['-n', str(target.rootid)]
+        # never "-": our own spelling, and the path is absolute
+        argv += [target.text, path]
+    rc, out, err = run(argv)
+    if rc != 0:
+        raise ToolError('%s: setcap: %s' % (escape(path), err))
+
+
+def one_file(module, tools, norm):
+    p = module.params
+    path, state = p['path'], p['state'] or 'present'
+    if not os.path.isabs(path):
+        module.fail_json(msg='path %s: must be absolute' % escape(path))
+    if p['caps'] is None and state != 'absent':
+        module.fail_json(msg='caps is required with state=%s' % state)
+    current = read_files(tools['getcap'], [path])[path]
+    wanted = norm.sets(names_only(p['caps'], state)) if p['caps'] is not None else None
+    target = target_of(state, current, wanted, p['rootid'])
+    if target.present:
+        why = effective_rule(target.sets)
+        if why:
+            raise ToolError('%s: %s would hold %s: %s' % (
+                escape(path), state, ' '.join(
+                    '%s=%s' % (f, ','.join(sorted(target.sets[f]))) for f in FLAGS), why))
+        spelt = norm.sets(spell(target.sets))
+        target.text, target.risk = spelt.text, spelt.risk
+    changed = not current.same(target)
+    after = target if changed else current
+    if changed and not module.check_mode:
+        write(module, tools, path, target)
+        after = read_files(tools['getcap'], [path])[path]
+        if not after.same(target):
+            raise ToolError('%s: after setcap it holds %s, not %s'
+                            % (escape(path), after.shown(), target.shown()))
+    shown = escape(path)
+    # "file", not "path": AnsibleModule would add a stat() of a "path"
+    result = dict(changed=changed, file=path,
+                  before={path: current.shown()}, after={path: after.shown()},
+                  risk=after.risk)
+    if module._diff:
+        result['diff'] = dict(before_header=shown, after_header=shown,
+                              before='%s\n' % current.shown(), after='%s\n' % after.shown())
+    return result
+
+
+def manifest_lines(snap):
+    return ''.join('%s %s\n' % (escape(path), desc) for path, desc in snap)
+
+
+def describe(state, st):
+    if st is None:
+        return '(missing or not a regular file)'
+    return 'owner=%d group=%d mode=%04o %s' % (st.st_uid, st.st_gid,
+                                              stat.S_IMODE(st.st_mode), state.shown())
+
+
+def snapshot(tools, root, entries, recurse):
+    """What the files hold now: the listed ones, and with recurse every
+    capable file below root (those capmanifest would strip)."""
+    paths = [os.fsdecode(os.path.join(os.fsencode(root), e.path[2:])) for e in entries]
+    states = read_files(tools['getcap'], paths, missing_ok=True)
+    snap = []
+    for path, e in zip(paths, entries):
+        try:
+            st = os.lstat(path) if states[path] is not None else None
+        except OSError:
+            st = None
+        snap.append((e.path.decode('utf-8', 'replace'),
+                     describe(states[path], st) if st else describe(None, None)))
+    if recurse:
+        listed = set(os.fsencode(p) for p in paths)
+        rc, out, err = run([tools['getcap'], '-r', '--json', '--', root])
+        for obj in json_lines(out, 'getcap'):
+            if obj.get('error') is not None:
+                raise ToolError('%s: getcap: %s' % (escape(obj['path']), obj['error']))
+            path = json_path(obj)
+            if path not in listed and obj.get('text') is not None:
+                rel = './' + os.path.relpath(os.fsdecode(path), root)
+                snap.append((rel, 'extra ' + state_of(obj).shown()))
+        if rc != 0:
+            raise ToolError('getcap -r %s: %s' % (escape(root), err))
+    return snap
+
+
+def manifest_exact(module, tools, norm, entries):
+    p = module.params
+    opts = [] if not p['listed_only'] else ['--listed-only']
+    before = snapshot(tools, p['root'], entries, not p['listed_only'])
+    rc, out, err = run([tools['capmanifest'], 'verify'] + opts + [p['manifest'], p['root']])
+    if rc == 0:
+        return False, before, before
+    if rc != 1:
+        raise ToolError('capmanifest verify: %s' % err)
+    restore = [tools['capmanifest'], 'restore']
+    if module.check_mode:
+        restore.append('-n')
+    if p['fix_owner']:
+        restore.append('--fix-owner')
+    if p['accept_new_content']:
+        restore.append('--accept-new-content')
+    rc, out, err = run(restore + opts + [p['manifest'], p['root']])
+    if rc != 0:
+        raise ToolError('capmanifest restore: %s' % err)
+    if module.check_mode:
+        after = []
+        for e in entries:
+            sets = norm.sets(e.text)
+            sets.rootid = e.rootid
+            after.append((e.path.decode('utf-8', 'replace'), 'owner=%d group=%d mode=%04o %s'
+                          % (e.owner, e.group, e.mode, sets.shown())))
+    else:
+        after = snapshot(tools, p['root'], entries, not p['listed_only'])
+    return before != after, before, after
+
+
+def manifest_absent(module, tools, norm, entries):
+    p = module.params
+    # Whoever may write the manifest chooses what is taken away: hold it to
+    # capmanifest restore's rules (status 2: untrusted or unreadable),
+    # asking capmanifest itself; -n changes nothing.
+    rc, out, err = run([tools['capmanifest'], 'restore', '-n', '--listed-only',
+                        p['manifest'], p['root']])
+    if rc not in (0, 1):
+        raise ToolError('capmanifest restore -n: %s' % err)
+    before, after, todo = [], [], []
+    paths = [os.fsdecode(os.path.join(os.fsencode(p['root']), e.path[2:])) for e in entries]
+    states = read_files(tools['getcap'], paths)
+    for path, e in zip(paths, entries):
+        current = states[path]
+        target = target_of('absent', current, norm.sets(e.text), None)
+        if target.present:
+            why = effective_rule(target.sets)
+            if why:
+                raise ToolError('%s: %s' % (escape(path), why))
+            target.text = norm.text_of(target.sets)
+        name = e.path.decode('utf-8', 'replace')
+        before.append((name, current.shown()))
+        after.append((name, target.shown()))
+        if not current.same(target):
+            todo.append((path, target))
+    if not module.check_mode:
+        for path, target in todo:
+            write(module, tools, path, target)
+        now = read_files(tools['getcap'], [t[0] for t in todo])
+        for path, target in todo:
+            if not now[path].same(target):
+                raise ToolError('%s: after setcap it holds %s, not %s'
+                                % (escape(path), now[path].shown(), target.shown()))
+    return bool(todo), before, after
+
+
+def by_manifest(module, tools, norm):
+    p = module.params
+    state = p['state'] or 'exact'
+    if not os.path.isabs(p['root']):
+        module.fail_json(msg='root %s: must be absolute' % escape(p['root']))
+    if p['caps'] is not None or p['rootid'] is not None:
+        module.fail_json(msg='caps and rootid come from the manifest: give neither')
+    if state == 'present':
+        module.fail_json(msg='state=present with a manifest: a manifest records each '
+                             'file\'s whole set; use exact (capmanifest restore) or absent')
+    try:
+        with open(p['manifest'], 'rb') as f:
+            data = f.read()
+    except (IOError, OSError) as e:
+        module.fail_json(msg='%s: %s' % (escape(p['manifest']), e.strerror))
+    entries = parse(data, escape(p['manifest']))
+    if state == 'exact':
+        changed, before, after = manifest_exact(module, tools, norm, entries)
+    else:
+        changed, before, after = manifest_absent(module, tools, norm, entries)
+    result = dict(changed=changed, manifest=p['manifest'],
+                  before=dict(before), after=dict(after))
+    if module._diff:
+        result['diff'] = dict(before_header=p['manifest'], after_header=p['manifest'],
+                              before=manifest_lines(before), after=manifest_lines(after))
+    return result
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            path=dict(type='str'),
+            caps=dict(type='str'),
+            state=dict(type='str', choices=['present', 'absent', 'exact']),
+            rootid=dict(type='int'),
+            manifest=dict(type='str'),
+            root=dict(type='str', default='/'),
+            listed_only=dict(type='bool', default=True),
+            fix_owner=dict(type='bool', default=False),
+            accept_new_content=dict(type='bool', default=False),
+            tools_dir=dict(type='str'),
+        ),
+        mutually_exclusive=[('path', 'manifest')],
+        required_one_of=[('path', 'manifest')],
+        supports_check_mode=True,
+    )
+    names = ['getcap', 'setcap'] + (['capmanifest'] if module.params['manifest'] else [])
+    tools = dict((n, find_tool(module, n)) for n in names)
+    if module.params['rootid'] is not None and module.params['rootid'] < 0:
+        module.fail_json(msg='rootid %d: must be 0 or more' % module.params['rootid'])
+    try:
+        norm = Normaliser(module, tools['setcap'], tools['getcap'])
+        if module.params['path'] is not None:
+            result = one_file(module, tools, norm)
+        else:
+            result = by_manifest(module, tools, norm)
+    except ToolError as e:
+        module.fail_json(msg=str(e), tools=tools)
+    result['tools'] = tools
+    module.exit_json(**result)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,308 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# The Ansible collection in contrib/ansible, run by the real engine
+# (ansible-playbook, connection local) against our programs: file_caps is
+# idempotent (a second run changes nothing), check mode writes nothing,
+# --diff shows getcap's text, exact strips an extra capability, absent
+# takes one of two away, hostile file names reach the programs as one
+# argument, a symbolic link is refused and not followed, a missing file
+# fails with getcap's message, a capmanifest manifest is restored; and
+# caps_audit returns a capable file and a capable process with their risk.
+# Every result is read back from the real files with our getcap. Then the
+# example of docs/ansible.md runs as the doc shows it.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+[ "$(id -u)" -eq 0 ] || skip "needs root (setcap)"
+command -v ansible-playbook >/dev/null 2>&1 ||
+	skip "ansible-playbook is not installed (tests/install-deps.sh installs ansible-core)"
+command -v python3 >/dev/null 2>&1 || skip "python3 is needed to read the results"
+
+P=$BUILD/progs
+COLL=$TOP/contrib/ansible
+EX=$COLL/examples
+# Nothing of Ansible's goes to ~/.ansible or /etc/ansible: its home, temp
+# dirs and configuration are ours.
+mkdir "$T/home" "$T/f" "$T/pub"
+export HOME="$T/home" ANSIBLE_HOME="$T/home/.ansible" ANSIBLE_CONFIG="$T/none.cfg"
+export ANSIBLE_LOCAL_TEMP="$T/home/ltmp" ANSIBLE_REMOTE_TEMP="$T/home/rtmp"
+export ANSIBLE_COLLECTIONS_PATH="$COLL" ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_FORCE_COLOR=0
+export ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_LOCALHOST_WARNING=0
+export PATH="$P:$PATH"
+[ "$(command -v getcap)" = "$P/getcap" ] && [ "$(command -v setcap)" = "$P/setcap" ] &&
+	[ "$(command -v capmanifest)" = "$P/capmanifest" ] ||
+	fail "our programs come first on PATH"
+cd "$T" || exit 1
+
+caps() {	# FILE: our getcap's capability text for it, or "none"
+	g=$("$P/getcap" -- "$1") || { echo "getcap failed"; return; }
+	[ -n "$g" ] && echo "${g##* }" || echo none
+}
+is() {		# FILE TEXT CASE
+	c=$(caps "$1")
+	[ "$c" = "$2" ] && ok "$3" || fail "$3: getcap says $c, want $2"
+}
+
+F=$T/f
+for f in ping two extra ck num target; do cp /bin/true "$F/$f"; done
+ln -s target "$F/link"
+setcap cap_net_raw,cap_sys_time=ep "$F/two" cap_chown,cap_kill=ep "$F/extra" \
+	cap_chown=ep "$F/ck" cap_net_raw=ep "$F/num"
+# Names a shell would split, expand or run; and one a terminal would show
+# as two lines, the second forging a getcap line.
+python3 - "$F" > "$T/vars.json" <<'PY'
+import json, sys, os
+d = sys.argv[1]
+names = ["-n $(touch INJECTED) 'q\"", ";touch${IFS}INJECTED;#", "$HOME",
+         "two\nlines x cap_sys_admin=ep"]
+paths = [os.path.join(d, n) for n in names]
+for p in paths:
+    with open(p, "wb") as out, open("/bin/true", "rb") as src:
+        out.write(src.read())
+    os.chmod(p, 0o755)
+print(json.dumps({"hostile": paths, "f": d}))
+PY
+
+# Manifests: m1 restored exactly (listed files only), m2 in check mode
+# only, m3 with absent.
+for r in r1 r2 r3 r4; do
+	mkdir -p "$T/$r/usr/bin"
+	cp /bin/true "$T/$r/usr/bin/a"; cp /bin/true "$T/$r/usr/bin/b"; cp /bin/true "$T/$r/usr/bin/c"
+	setcap cap_net_raw=ep "$T/$r/usr/bin/a" cap_chown=p "$T/$r/usr/bin/b"
+	capmanifest record "$T/$r" > "$T/$r.manifest" || fail "record $r"
+	setcap cap_net_raw,cap_sys_time=ep "$T/$r/usr/bin/a" -r "$T/$r/usr/bin/b" \
+		cap_kill=ep "$T/$r/usr/bin/c"
+done
+getcap -r "$T/r2" > "$T/r2.before"
+chmod 0666 "$T/r4.manifest"
+# Tools that print JSON of schema 2 (a fake getcap; our setcap).
+mkdir "$T/fake"
+cat > "$T/fake/getcap" <<EOF
+#!/bin/sh
+echo '{"schema":2,"path":"$F/target","text":null}'
+EOF
+chmod 0755 "$T/fake/getcap"
+ln -s "$P/setcap" "$T/fake/setcap"
+
+# A capable process: nobody running a copy of sleep that carries
+# cap_net_raw. $T is traversable so that nobody may run it.
+chmod 0711 "$T"
+cp /bin/sleep "$T/pub/sleeper"
+chmod 0755 "$T/pub" "$T/pub/sleeper"
+setcap cap_net_raw=ep "$T/pub/sleeper"
+setpriv --reuid=65534 --regid=65534 --clear-groups -- "$T/pub/sleeper" 300 &
+sleeper=$!
+at_exit "kill $sleeper 2>/dev/null; wait $sleeper 2>/dev/null"
+i=0
+while [ "$(readlink "/proc/$sleeper/exe" 2>/dev/null)" != "$T/pub/sleeper" ] && [ $i -lt 500 ]; do
+	sleep 0.01; i=$((i + 1))
+done
+
+cat > "$T/play.yml" <<'EOF'
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: check mode on ck
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/ck", caps: cap_net_raw=ep, state: exact}
+      check_mode: true
+      register: ck
+    - name: names a shell would split, expand or run
+      libcap_perfmon.caps.file_caps: {path: "{{ item }}", caps: cap_net_raw=ep, state: exact}
+      loop: "{{ hostile }}"
+      register: hostile_r
+      ignore_errors: true
+    - libcap_perfmon.caps.file_caps: {path: "{{ f }}/ping", caps: cap_net_raw+ep}
+      register: ping1
+    - libcap_perfmon.caps.file_caps: {path: "{{ f }}/ping", caps: cap_net_raw=pe}
+      register: ping2
+    - libcap_perfmon.caps.file_caps: {path: "{{ f }}/extra", caps: cap_kill=ep, state: exact}
+      register: extra
+    - libcap_perfmon.caps.file_caps: {path: "{{ f }}/two", caps: cap_net_raw, state: absent}
+      register: two
+    - name: the same sets spelt otherwise (a number, capitals, +pe) change nothing
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/num", caps: "13+pe CAP_NET_RAW+e", state: exact}
+      register: num
+    - libcap_perfmon.caps.file_caps: {path: "{{ f }}/link", caps: cap_net_raw=ep}
+      register: link
+      ignore_errors: true
+    - libcap_perfmon.caps.file_caps: {path: "{{ f }}/nonexist", caps: cap_net_raw=ep}
+      register: missing
+      ignore_errors: true
+    - libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_perfmn=ep}
+      register: badtext
+      ignore_errors: true
+    - name: one effective flag per file
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/ping", caps: cap_sys_time=p}
+      register: effrule
+      ignore_errors: true
+    - name: JSON of another schema is refused
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep, tools_dir: "{{ t }}/fake"}
+      register: schema
+      ignore_errors: true
+    - name: Debian's getcap has no --json, and its text is never read
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep, tools_dir: /usr/sbin}
+      register: debian
+      ignore_errors: true
+    - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r1.manifest", root: "{{ t }}/r1"}
+      register: m1
+    - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r2.manifest", root: "{{ t }}/r2"}
+      check_mode: true
+      register: m2
+    - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r3.manifest", root: "{{ t }}/r3", state: absent}
+      register: m3
+    - name: a manifest others may write is refused, for absent too
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r4.manifest", root: "{{ t }}/r4", state: absent}
+      register: m4
+      ignore_errors: true
+    - libcap_perfmon.caps.caps_audit: {paths: ["{{ f }}"]}
+      register: audit
+    - ansible.builtin.copy:
+        dest: "{{ out }}"
+        content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
+                      'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
+                      'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4,
+                      'audit': audit} | to_json }}"
+EOF
+play() {	# OUT: run the playbook, results in $T/OUT.json
+	ansible-playbook -i localhost, -c local --diff -e "@$T/vars.json" \
+		-e "t=$T out=$T/$1.json" "$T/play.yml" > "$T/$1.log" 2>&1 ||
+		{ fail "ansible-playbook ($1) exit status $?"; cat "$T/$1.log"; }
+}
+# The modules run the programs from /: a shell there would leave /INJECTED
+# (removed again, so that a failing run leaves the host as it was).
+injected_before=$(for d in "$T" "$HOME" / "$F"; do [ -e "$d/INJECTED" ] && echo "$d/INJECTED"; done)
+no_injection() {
+	for d in "$T" "$HOME" / "$F"; do
+		case " $injected_before " in *" $d/INJECTED "*) continue ;; esac
+		[ -e "$d/INJECTED" ] && { fail "a name ran as a command: $d/INJECTED"; rm -f "$d/INJECTED"; }
+	done
+}
+play run1
+is "$F/ck" cap_chown=ep "check mode leaves the file as it was"
+is "$F/ping" cap_net_raw=ep "present sets cap_net_raw"
+is "$F/extra" cap_kill=ep "exact removes the extra cap_chown"
+is "$F/two" cap_sys_time=ep "absent removes cap_net_raw, keeps cap_sys_time"
+is "$F/num" cap_net_raw=ep "the same set spelt otherwise is left alone"
+is "$F/target" none "the link's target got nothing"
+[ "$(readlink "$F/link")" = target ] && ok "the link is still the link" || fail "the link changed"
+xattr_net_raw=$(xattr_hex "$F/ping")
+python3 - "$T/vars.json" > "$T/hostile.hex" <<'PY'
+import json, os, sys
+for p in json.load(open(sys.argv[1]))["hostile"]:
+    try:
+        print(os.getxattr(p, "security.capability", follow_symlinks=False).hex())
+    except OSError as e:
+        print("none:", e)
+PY
+want=$(echo "$xattr_net_raw" | sed 's/^0x//')
+[ "$(sort -u "$T/hostile.hex")" = "$want" ] && [ "$(wc -l < "$T/hostile.hex")" -eq 4 ] &&
+	ok "each hostile name got cap_net_raw=ep" ||
+	fail "hostile names: $(cat "$T/hostile.hex"), want $want"
+no_injection
+[ "$(find "$F" -mindepth 1 -maxdepth 1 -printf x)" = xxxxxxxxxxx ] && ok "no file appeared beside the hostile names" ||
+	fail "files in $F: $(ls "$F")"
+is "$T/r1/usr/bin/a" cap_net_raw=ep "manifest: a restored to the recorded set"
+is "$T/r1/usr/bin/b" cap_chown=p "manifest: b given its recorded set back"
+is "$T/r1/usr/bin/c" cap_kill=ep "manifest (listed only): c not listed, left alone"
+getcap -r "$T/r2" > "$T/r2.after"
+same "$T/r2.before" "$T/r2.after" "manifest check mode changes nothing"
+is "$T/r3/usr/bin/a" cap_sys_time=ep "manifest absent: a keeps only what it did not list"
+is "$T/r3/usr/bin/b" none "manifest absent: b had nothing to take"
+is "$T/r4/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest others may write takes nothing away"
+
+# What the module reported, against what we know happened.
+check_results() {	# RUN: each line "ok CASE" or "fail CASE"
+	python3 - "$T/$1.json" "$1" "$P" "$F" "$sleeper" "$T/pub/sleeper" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+run, progs, f, sleeper, sleeper_exe = sys.argv[2:7]
+first = run == "run1"
+def check(cond, case):
+    print("%s %s: %s" % ("ok" if cond else "fail", run, case.replace("\n", " | ")))
+tasks = [r[k] for k in ("ck", "ping1", "ping2", "extra", "two", "num", "m1", "m2", "m3")]
+tasks += r["hostile"]["results"]
+check(all(t.get("tools", {}).get("getcap") == progs + "/getcap" and
+          t["tools"].get("setcap") == progs + "/setcap" for t in tasks),
+      "every task ran our getcap and setcap")
+check(r["m1"]["tools"].get("capmanifest") == progs + "/capmanifest", "manifest ran our capmanifest")
+ck = r["ck"]
+check(ck["changed"] and ck["diff"]["before"] == "cap_chown=ep\n" and
+      ck["diff"]["after"] == "cap_net_raw=ep\n", "check mode reports the change and its diff")
+check(r["ping1"]["changed"] == first, "present changed only the first time")
+check(not r["ping2"]["changed"], "=pe after +ep is no change")
+check(r["extra"]["changed"] == first and
+      (not first or r["extra"]["diff"]["before"] == "cap_chown,cap_kill=ep\n"),
+      "exact changed only the first time, diff shows the old set")
+check(r["two"]["changed"] == first, "absent changed only the first time")
+check(not r["num"]["changed"], "13+pe CAP_NET_RAW+e is cap_net_raw=ep")
+check(all(h["changed"] == first and not h.get("failed") for h in r["hostile"]["results"]),
+      "hostile names: changed once")
+check(r["link"]["failed"] and "is a symbolic link" in r["link"]["msg"], "a link fails: " + r["link"]["msg"])
+check(r["missing"]["failed"] and r["missing"]["msg"] == "getcap: " + f + "/nonexist (No such file or directory)",
+      "a missing file fails with getcap's message: " + r["missing"]["msg"])
+check(r["badtext"]["failed"] and "cap_perfmon" in r["badtext"]["msg"],
+      "bad text fails with setcap's message: " + r["badtext"]["msg"])
+check(r["effrule"]["failed"] and "one effective flag" in r["effrule"]["msg"],
+      "a set a file cannot hold fails: " + r["effrule"]["msg"])
+check(r["schema"]["failed"] and "gave schema 2; this module knows schema 1" in r["schema"]["msg"],
+      "schema 2 is refused: " + r["schema"]["msg"])
+check(r["debian"]["failed"] and r["debian"]["msg"].startswith("getcap failed (exit status 1): "),
+      "Debian's getcap fails the task: " + r["debian"]["msg"][:60])
+check(r["m1"]["changed"] == first, "manifest exact changed only the first time")
+check(r["m2"]["changed"] and "cap_net_raw=ep" in r["m2"]["diff"]["after"], "manifest check mode: would change")
+check(r["m4"]["failed"] and "everyone may write it" in r["m4"]["msg"],
+      "a manifest others may write fails with capmanifest's message: " + r["m4"]["msg"])
+check(r["m3"]["changed"] == first, "manifest absent changed only the first time")
+a = r["audit"]["ansible_facts"]["capabilities_audit"]
+byp = dict((x["path"], x) for x in a["files"])
+two = byp.get(f + "/two", {})
+check(two.get("text") == "cap_sys_time=ep" and two["risk"]["tier"] == "escalation-adjacent",
+      "audit: a capable file with its risk tier")
+check(a["complete"] and a["files_by_risk"].get("escalation-adjacent", 0) >= 6, "audit: complete, counted")
+procs = [p for p in a["processes"] if str(p["pid"]) == sleeper]
+check(len(procs) == 1 and procs[0]["uid"] == 65534 and procs[0]["text"] == "cap_net_raw=ep"
+      and procs[0]["risk"] == "escalation-adjacent" and procs[0]["risk_cap"] == "cap_net_raw",
+      "audit: the capable sleeper, with its risk")
+check(a["process_summary"]["type"] == "summary" and a["process_summary"]["shown"] >= 1,
+      "audit: getpcaps' summary")
+PY
+}
+check_results run1 > "$T/checks" || fail "run1: the results are not what the checks expect"
+while read -r verdict case; do
+	[ "$verdict" = ok ] && ok "$case" || fail "$case"
+done < "$T/checks"
+
+# The second run of the same playbook changes nothing (but the check mode
+# task, which changed nothing the first time either, still would).
+for f in ping extra two num ck; do caps "$F/$f"; done > "$T/caps1"
+play run2
+no_injection
+for f in ping extra two num ck; do caps "$F/$f"; done > "$T/caps2"
+same "$T/caps1" "$T/caps2" "the second run left the files as they were"
+check_results run2 > "$T/checks" || fail "run2: the results are not what the checks expect"
+while read -r verdict case; do
+	[ "$verdict" = ok ] && ok "$case" || fail "$case"
+done < "$T/checks"
+
+# The documented example, on localhost: docs/ansible.md holds the two
+# files verbatim; the paths become ours by extra vars.
+for x in inventory.ini site.yml; do
+	python3 - "$TOP/docs/ansible.md" "$EX/$x" <<'PY' && ok "docs/ansible.md holds $x verbatim" || fail "docs/ansible.md and $x differ"
+import sys
+doc = open(sys.argv[1]).read()
+block = open(sys.argv[2]).read()
+sys.exit(0 if ("\n" + block) in doc else 1)
+PY
+done
+cp /bin/true "$F/perf"; cp /bin/true "$F/eping"
+setcap cap_sys_admin,cap_perfmon=ep "$F/perf" cap_kill=ep "$F/eping"
+printf '[profilers]\nlocalhost ansible_connection=local ansible_become=false\n' > "$T/inv"
+ansible-playbook -i "$EX/inventory.ini" -i "$T/inv" --limit localhost "$EX/site.yml" \
+	-e "perf=$F/perf ping=$F/eping perf_group=0 audit_paths=['$F']" > "$T/ex.log" 2>&1 ||
+	{ fail "the example playbook failed"; cat "$T/ex.log"; }
+is "$F/perf" cap_syslog,cap_perfmon=ep "example: perf holds exactly cap_perfmon,cap_syslog"
+is "$F/eping" cap_kill,cap_net_raw=ep "example: ping gained cap_net_raw, kept the rest"
+[ "$(stat -c %a:%g "$F/perf")" = 750:0 ] && ok "example: perf mode 0750" || fail "example: perf $(stat -c %a:%g "$F/perf")"
+grep -q "\"$F/ck\"" "$T/ex.log" && ok "example: the debug task lists the root-equivalent file" ||
+	fail "example: $F/ck not listed"
+finish "Ansible drove our programs: idempotent, check mode, diff, exact, absent, hostile names, manifests, audit"
