@@ -82,22 +82,20 @@ echo "re-run: $0 $*"
 ARGS
 	chmod 755 "$T/bin/capsh"
 	for op in == =+; do
-		out=$(PATH="/nonexistent::$T/bin" "$b" -c 'exec -a capsh "$0" --quiet "$1" a b' "$C" $op 2>&1); rc=$?
-		[ $rc -eq 0 ] && [ "$out" = "re-run: $T/bin/capsh --quiet a b" ] || fail "$op via PATH: $rc [$out]"
-		out=$(PATH="/nonexistent" "$b" -c 'exec -a capsh "$0" "$1" a' "$C" $op 2>&1); rc=$?
-		[ $rc -eq 1 ] && [ "$out" = "unable to find executable 'capsh' in PATH" ] || fail "$op not in PATH: $rc [$out]"
-		out=$(env -u PATH "$b" -c 'exec -a capsh "$0" "$1" a' "$C" $op 2>&1); rc=$?
-		[ $rc -eq 1 ] && [ "$out" = "no PATH environment variable found for re-execing" ] || fail "$op without PATH: $rc [$out]"
+		expect_lines 0 "re-run: $T/bin/capsh --quiet a b" "" \
+			env PATH="/nonexistent::$T/bin" "$b" -c 'exec -a capsh "$0" --quiet "$1" a b' "$C" $op
+		expect_lines 1 "" "unable to find executable 'capsh' in PATH" \
+			env PATH="/nonexistent" "$b" -c 'exec -a capsh "$0" "$1" a' "$C" $op
+		expect_lines 1 "" "no PATH environment variable found for re-execing" \
+			env -u PATH "$b" -c 'exec -a capsh "$0" "$1" a' "$C" $op
 	done
-	out=$(cd "$T" && "$b" -c 'exec -a ./nothere "$0" == x' "$C" 2>&1); rc=$?
-	[ $rc -eq 1 ] && [ "$out" = "execve './nothere' failed!" ] || fail "== with a path: $rc [$out]"
+	cd "$T" || exit 1
+	expect_lines 1 "" "execve './nothere' failed!" "$b" -c 'exec -a ./nothere "$0" == x' "$C"
+	cd - >/dev/null || exit 1
 fi
-out=$("$C" --shell=/nonexistent -- x 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "execve '/nonexistent' failed!" ] || fail "-- with a missing shell: $rc [$out]"
-out=$("$C" --shell=/bin/sh -- -c 'echo "$0|$*"; exit 3' a b c 2>&1); rc=$?
-[ $rc -eq 3 ] && [ "$out" = "a|b c" ] || fail "-- arguments: $rc [$out]"
-out=$("$C" --shell=/bin/sh -+ -c 'exit 4' 2>&1); rc=$?
-[ $rc -eq 4 ] || fail "-+ exit status: $rc"
+expect_lines 1 "" "execve '/nonexistent' failed!" "$C" --shell=/nonexistent -- x
+expect_lines 3 "a|b c" "" "$C" --shell=/bin/sh -- -c 'echo "$0|$*"; exit 3' a b c
+expect 4 "" "" "$C" --shell=/bin/sh -+ -c 'exit 4'
 # Differences 5 and 7 (progs/capsh/capsh.c): buffered output is neither lost by
 # -- nor written twice by the --forkfor child.
 "$C" --mode --shell=/bin/sh -- -c true >"$T/flush"
