@@ -46,13 +46,15 @@
 #   expect_rc RC [CASE]      the last run exited RC
 #   expect_out TEXT [CASE]   its stdout is exactly TEXT (no newline added)
 #   expect_err TEXT [CASE]   its stderr is exactly TEXT
-#   expect RC OUT ERR CMD... run CMD; its exit status, stdout and stderr
-#                        must be RC, OUT and ERR exactly: one failure naming
-#                        the command and showing each difference (the
+#   expect [--case=NAME] RC OUT ERR CMD...  run CMD; its exit status,
+#                        stdout and stderr must be RC, OUT and ERR exactly:
+#                        one failure naming the case (NAME, else the
+#                        command) and showing each difference (the
 #                        expect_ and same return 1 on a failure)
-#   expect_lines RC OUT ERR CMD...  the same, with OUT and ERR as lines: a
-#                        newline is added to each that is not empty, so
-#                        "$E1$nl$E2" is two lines and "" is no output
+#   expect_lines [--case=NAME] RC OUT ERR CMD...  the same, with OUT and
+#                        ERR as lines: a newline is added to each that is
+#                        not empty, so "$E1$nl$E2" is two lines and "" is
+#                        no output
 #   same FILE1 FILE2 [CASE]  the files are identical; the diff on failure
 #   expect_line FILE TEXT [CASE]  a line of FILE holds TEXT (a fixed
 #                        string); FILE is shown (cat -v) on failure
@@ -236,16 +238,26 @@ lib_same_text() {	# TEXT FILE CASE
 }
 
 expect() {
+	lib_case=
+	case $1 in
+	--case=*) lib_case=${1#--case=}; shift ;;
+	esac
 	lib_rc=$1 lib_out=$2 lib_err=$3; shift 3
+	[ -n "$lib_case" ] || lib_case=$(lib_case_of "$@")
 	run "$@"
 	printf '%s' "$lib_out" >"$T/.lib_want.out"
 	printf '%s' "$lib_err" >"$T/.lib_want.err"
-	lib_compare "$(lib_case_of "$@")" "$lib_rc" "$T/.lib_want" "$rc" "$T"
+	lib_compare "$lib_case" "$lib_rc" "$T/.lib_want" "$rc" "$T"
 }
 
 expect_lines() {
+	lib_case=
+	case $1 in
+	--case=*) lib_case=$1; shift ;;
+	esac
 	lib_rc=$1 lib_out=$2 lib_err=$3; shift 3
-	expect "$lib_rc" "${lib_out:+$lib_out$nl}" "${lib_err:+$lib_err$nl}" "$@"
+	expect ${lib_case:+"$lib_case"} "$lib_rc" "${lib_out:+$lib_out$nl}" \
+		"${lib_err:+$lib_err$nl}" "$@"
 }
 
 # lib_case_of CMD...: the command line as a case name: our programs by

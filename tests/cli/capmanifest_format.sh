@@ -46,15 +46,13 @@ echo y >"$T/y" && y=$(sha256sum "$T/y" | cut -d' ' -f1) &&
 run_ours "$cm" verify "$T/mc" "$t" >"$T/out" 2>"$T/err"; rc=$?
 printf 'missing: ./c/g cap_net_raw=ep\ncontent: ./c/g has sha256=%s, manifest says sha256=%s\n' $x $y >"$T/want"
 [ $rc -eq 1 ] && cmp -s "$T/out" "$T/want" && [ ! -s "$T/err" ] || fail "verify of other content: exit $rc: $(cat "$T/out" "$T/err")"
-run_ours "$cm" restore -n "$T/mc" "$t" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
-	[ "$(cat "$T/err")" = "capmanifest: ./c/g: content differs: has sha256=$x, manifest says sha256=$y: not restored (--accept-new-content takes new content only where root alone could have put it)" ] ||
-	fail "restore -n of other content: exit $rc: $(cat "$T/out" "$T/err")"
+expect_lines --case="restore -n of other content" 1 "" \
+	"capmanifest: ./c/g: content differs: has sha256=$x, manifest says sha256=$y: not restored (--accept-new-content takes new content only where root alone could have put it)" \
+	run_ours "$cm" restore -n "$T/mc" "$t"
 # restore refuses it, and says what --fix-owner would do.
-run_ours "$cm" restore -n "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
-	[ "$(cat "$T/err")" = "capmanifest: ./a/b/f: has mode=0644, manifest says mode=0750: not restored (--fix-owner re-applies them)" ] ||
-	fail "restore -n of a changed mode: exit $rc: $(cat "$T/out" "$T/err")"
+expect_lines --case="restore -n of a changed mode" 1 "" \
+	"capmanifest: ./a/b/f: has mode=0644, manifest says mode=0750: not restored (--fix-owner re-applies them)" \
+	run_ours "$cm" restore -n "$T/m" "$t"
 run_ours "$cm" restore -n --fix-owner "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 printf 'would fix: ./a/b/f mode=0750\nwould set: ./a/b/f cap_net_raw=ep\n' >"$T/want"
 [ $rc -eq 0 ] && cmp -s "$T/out" "$T/want" || fail "restore -n --fix-owner: exit $rc: $(cat "$T/out" "$T/err")"
@@ -62,14 +60,12 @@ printf 'would fix: ./a/b/f mode=0750\nwould set: ./a/b/f cap_net_raw=ep\n' >"$T/
 
 # Version 2: no content digest: verify says so, restore grants nothing.
 printf '# capmanifest 2\n./c/g owner=%s group=%s mode=0644 acl=no cap_net_raw=ep\n' $uid $gid >"$T/v2"
-run_ours "$cm" verify "$T/v2" "$t" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "missing: ./c/g cap_net_raw=ep" ] &&
-	[ "$(cat "$T/err")" = "capmanifest: $T/v2: version 2 manifest: file contents are not recorded, so not verified" ] ||
-	fail "verify v2: exit $rc: $(cat "$T/out" "$T/err")"
-run_ours "$cm" restore -n "$T/v2" "$t" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
-	[ "$(cat "$T/err")" = "capmanifest: ./c/g: the manifest (version 2) records no content digest: not restored (record it again, or --accept-new-content where root alone could have put it)" ] ||
-	fail "restore -n v2: exit $rc: $(cat "$T/out" "$T/err")"
+expect_lines --case="verify v2" 1 "missing: ./c/g cap_net_raw=ep" \
+	"capmanifest: $T/v2: version 2 manifest: file contents are not recorded, so not verified" \
+	run_ours "$cm" verify "$T/v2" "$t"
+expect_lines --case="restore -n v2" 1 "" \
+	"capmanifest: ./c/g: the manifest (version 2) records no content digest: not restored (record it again, or --accept-new-content where root alone could have put it)" \
+	run_ours "$cm" restore -n "$T/v2" "$t"
 
 # Version 1: verify compares capabilities and says what it cannot check;
 # restore needs --allow-v1, and grants nothing to unknown content.
@@ -128,11 +124,10 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	as_user() { "$@"; }
 fi
-as_user ${VALGRIND_CMD:-} "$cm" record "$T/u" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf '# capmanifest 3\n!unread ./shut')" ] &&
-	[ "$(cat "$T/err")" = "capmanifest: cannot read directory $T/u/shut: Permission denied
-capmanifest: 1 path could not be read: the manifest marks it \"!unread\" and does not cover it" ] ||
-	fail "record of an unreadable directory: exit $rc: $(cat "$T/out" "$T/err")"
+expect_lines --case="record of an unreadable directory" 1 "$(printf '# capmanifest 3\n!unread ./shut')" \
+	"capmanifest: cannot read directory $T/u/shut: Permission denied
+capmanifest: 1 path could not be read: the manifest marks it \"!unread\" and does not cover it" \
+	as_user ${VALGRIND_CMD:-} "$cm" record "$T/u"
 chmod 755 "$T/u/shut"
 # "!unread" paths have the entries' one spelling; a bad one fails the read.
 for bad in '/etc' './a/../b' './' 'x' './a\000'; do

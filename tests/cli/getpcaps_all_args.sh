@@ -102,7 +102,8 @@ out=$(run_ours "$G" --all --version); rc=$?
 [ $rc -eq 0 ] && case $out in "getpcaps (libcap-perfmon) "*) true ;; *) false ;; esac ||
 	fail "--all --version: $rc [$out]"
 # Without --all or --tree, a word like it is still libcap's unparsable pid.
-expect_lines 1 "" "Cannot parse pid --al: (Invalid argument)
-getpcaps: unknown option '--al'; did you mean --all?" run_ours "$G" --al
+expect_lines --case="--al" 1 "" "Cannot parse pid --al: (Invalid argument)
+getpcaps: unknown option '--al'; did you mean --all?" \
+	run_ours "$G" --al
 
 finish "getpcaps --all/--tree: outputs, summaries, JSON and mistakes as documented"

@@ -42,10 +42,13 @@ out=$(probe "$setup" --keep=1 --user=nobody --addamb=cap_perfmon --noamb); rc=$?
 [ $rc -eq 1 ] || fail "--noamb: probe still works [$out]"
 
 # Raising ambient needs the bit in both P and I.
-expect_lines 1 "" "failed to raise ambient [cap_perfmon=38]" "$C" --caps=cap_perfmon,cap_setuid,cap_setgid+p --user=nobody --addamb=cap_perfmon
-expect_lines 1 "" "failed to raise ambient [cap_perfmon=38]" "$C" "--caps=cap_setuid,cap_setgid,cap_setpcap+p cap_perfmon+i" --user=nobody --addamb=cap_perfmon
+expect_lines --case="ambient without I" 1 "" "failed to raise ambient [cap_perfmon=38]" \
+	"$C" --caps=cap_perfmon,cap_setuid,cap_setgid+p --user=nobody --addamb=cap_perfmon
+expect_lines --case="ambient without P" 1 "" "failed to raise ambient [cap_perfmon=38]" \
+	"$C" "--caps=cap_setuid,cap_setgid,cap_setpcap+p cap_perfmon+i" --user=nobody --addamb=cap_perfmon
 # The secure-no-ambient-raise bit forbids it altogether.
-expect_lines 1 "" "failed to raise ambient [cap_perfmon=38]" "$C" --secbits=0x40 "$setup" --addamb=cap_perfmon
+expect_lines --case="secbit no-ambient-raise" 1 "" "failed to raise ambient [cap_perfmon=38]" \
+	"$C" --secbits=0x40 "$setup" --addamb=cap_perfmon
 
 # The IAB form of the same thing (libcap 2.66 wants CAP_SETPCAP here; 2.76
 # and this library only when I grows beyond P).

@@ -31,14 +31,16 @@ bit() { echo $(( (0x$1 >> $2) & 1 )); }
 bnd=$(status CapBnd --drop=cap_net_raw,cap_perfmon)
 [ "$(bit "$bnd" 13)" = 0 ] && [ "$(bit "$bnd" 38)" = 0 ] || fail "--drop: CapBnd=$bnd still has net_raw/perfmon"
 [ "$(bit "$bnd" 0)" = 1 ] || fail "--drop: CapBnd=$bnd lost cap_chown"
-expect_lines 1 "" "cap[cap_net_raw] not in bounding vector" "$C" --drop=cap_net_raw --has-b=cap_net_raw
+expect_lines --case="--has-b after drop" 1 "" "cap[cap_net_raw] not in bounding vector" \
+	"$C" --drop=cap_net_raw --has-b=cap_net_raw
 "$C" --drop=cap_net_raw --dropped=cap_net_raw || fail "--dropped after drop"
 out=$("$C" --drop=cap_net_raw --print | sed -n 2p)
 case $out in *cap_net_raw*) fail "--print still bounds cap_net_raw" ;; esac
 bnd=$(status CapBnd --drop=all)
 [ "$bnd" = 0000000000000000 ] || fail "--drop=all: CapBnd=$bnd"
 # --strict: no CAP_SETPCAP fix-up, so with it only in P the drop fails.
-expect_lines 1 "" "failed to drop [cap_kill=5]" "$C" --caps=cap_setpcap=p --strict --drop=cap_kill
+expect_lines --case="--strict --drop" 1 "" "failed to drop [cap_kill=5]" \
+	"$C" --caps=cap_setpcap=p --strict --drop=cap_kill
 bnd=$(status CapBnd --caps=cap_setpcap=p --drop=cap_kill)
 [ "$(bit "$bnd" 5)" = 0 ] || fail "non-strict --drop with setpcap in P only"
 out=$("$C" --caps=cap_setpcap=p --drop=cap_kill --current | head -n 1)
@@ -65,8 +67,10 @@ want="$(id -u nobody)$nl$(id -g nobody)$nl$(getent passwd nobody | cut -d: -f6)"
 out=$("$C" --user=nobody --print | sed -n 10p)
 [ "$out" = "uid=$(id -u nobody)(nobody) euid=$(id -u nobody)(nobody)" ] || fail "--user --print: $out"
 "$C" --cap-uid=65534 --has-p=cap_chown --is-uid=65534 || fail "--cap-uid lost P"
-expect_lines 1 "" "cap[cap_chown] not permitted" "$C" --uid=65534 --has-p=cap_chown
-expect_lines 1 "" "Failed to set uid=0: Operation not permitted" "$C" --uid=65534 --uid=0
+expect_lines --case="--uid kept P" 1 "" "cap[cap_chown] not permitted" \
+	"$C" --uid=65534 --has-p=cap_chown
+expect_lines --case="--uid back to 0" 1 "" "Failed to set uid=0: Operation not permitted" \
+	"$C" --uid=65534 --uid=0
 out=$("$C" --groups=0,1,2 --print | sed -n 12p)
 [ "$out" = "groups=0($(getent group 0 | cut -d: -f1)),1($(getent group 1 | cut -d: -f1)),2($(getent group 2 | cut -d: -f1))" ] || fail "--groups: $out"
 
@@ -84,8 +88,10 @@ echo "$out" | grep -qx 'gid=4243(capshgrp)' || fail "--chroot: group of the new 
 out=$(cd / && ASAN_OPTIONS=$nolsan "$C" --chroot="$T/root/sub" --current | head -n 1)
 [ "$(cd / && "$C" --current | head -n 1)" = "$out" ] || fail "--chroot changed the capabilities: $out"
 # No newline, as libcap prints it.
-expect 1 "" "Unable to chroot/chdir to [$T/none]" "$C" --chroot="$T/none"
-expect_lines 1 "" "unable to raise CAP_SYS_CHROOT: Operation not permitted" "$C" --caps=cap_chown=ep --chroot="$T/root"
+expect --case="--chroot missing dir" 1 "" "Unable to chroot/chdir to [$T/none]" \
+	"$C" --chroot="$T/none"
+expect_lines --case="--chroot without the cap" 1 "" "unable to raise CAP_SYS_CHROOT: Operation not permitted" \
+	"$C" --caps=cap_chown=ep --chroot="$T/root"
 
 # --mode=NOPRIV: everything empty, securebits locked, no_new_privs set.
 out=$("$C" --mode=NOPRIV --print)
@@ -96,15 +102,18 @@ echo "$out" | grep -qx ' secure-keep-caps: no (locked)' || fail "NOPRIV keep-cap
 echo "$out" | grep -qx 'Guessed mode: NOPRIV (1)' || fail "NOPRIV guessed mode"
 [ "$(status NoNewPrivs --mode=NOPRIV)" = 1 ] || fail "NOPRIV: no_new_privs not set in the child"
 [ "$(status CapBnd --mode=NOPRIV)" = 0000000000000000 ] || fail "NOPRIV: child has a bounding set"
-expect_lines 1 "" "failed to set securebits to 00/0x0" "$C" --mode=NOPRIV --secbits=0
-expect_lines 1 "failed to set mode [HYBRID]: Operation not permitted" "" "$C" --mode=NOPRIV --mode=HYBRID
+expect_lines --case="NOPRIV unlocked" 1 "" "failed to set securebits to 00/0x0" \
+	"$C" --mode=NOPRIV --secbits=0
+expect_lines --case="NOPRIV left" 1 "failed to set mode [HYBRID]: Operation not permitted" "" \
+	"$C" --mode=NOPRIV --mode=HYBRID
 "$C" --mode=PURE1E_INIT --inmode=PURE1E_INIT || fail "--mode=PURE1E_INIT --inmode"
 "$C" --secbits=0x10 --print | grep -qx ' secure-keep-caps: yes (unlocked)' || fail "--secbits=0x10"
 [ "$(status NoNewPrivs --no-new-privs)" = 1 ] || fail "--no-new-privs not inherited"
 
 # --forkfor child stays root: after dropping to nobody, --killit cannot
 # signal it (EPERM), while a root capsh can.
-expect_lines 1 "" "Unable to kill child process: Operation not permitted" "$C" --forkfor=2 --uid=65534 --killit=9
+expect_lines --case="--killit across uid" 1 "" "Unable to kill child process: Operation not permitted" \
+	"$C" --forkfor=2 --uid=65534 --killit=9
 "$C" --forkfor=30 --killit=9 || fail "--forkfor/--killit as root"
 
 # -- and -+ pass on the shell's status; a signal becomes exit 1.

@@ -200,7 +200,8 @@ out=$(run_ours "$G" --all 1 2>&1); rc=$?
 	fail "--all 1: $rc [$out]"
 out=$(run_ours "$G" --legacy --tree 2>&1); rc=$?
 [ $rc -eq 2 ] || fail "--legacy --tree: $rc [$out]"
-expect_lines 2 "" "getpcaps: unknown option '--tre'; did you mean --tree?" run_ours "$G" --all --tre
+expect_lines --case="--tre" 2 "" "getpcaps: unknown option '--tre'; did you mean --tree?" \
+	run_ours "$G" --all --tre
 out=$(run_ours "$G" --all --help 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$out" | grep -q -- '--tree .*(not in libcap)$' || fail "--all --help: $rc"
 
