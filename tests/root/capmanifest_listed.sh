@@ -24,21 +24,18 @@ sum=$(sha256sum "$t/usr/bin/perf" | cut -d' ' -f1)
 printf '# capmanifest 3\n./usr/bin/perf owner=0 group=0 mode=0644 acl=no sha256=%s cap_perfmon=ep\n' "$sum" >"$T/m"
 
 # verify --listed-only: perf only; ping is not "extra".
-out=$(run_ours "$cm" verify --listed-only "$T/m" "$t" 2>&1); rc=$?
-[ $rc -eq 0 ] && [ -z "$out" ] || fail "verify --listed-only of an intact perf: exit $rc, output: $out"
-out=$(run_ours "$cm" verify "$T/m" "$t" 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "extra:   ./usr/bin/ping cap_net_raw=ep" ] ||
-	fail "verify without --listed-only: exit $rc, output: $out"
+expect_lines --case="verify --listed-only of an intact perf" 0 "" "" \
+	run_ours "$cm" verify --listed-only "$T/m" "$t"
+expect_lines --case="verify without --listed-only" 1 "extra:   ./usr/bin/ping cap_net_raw=ep" "" \
+	run_ours "$cm" verify "$T/m" "$t"
 
 # A new copy of perf with the same content (as a reinstall unpacks it):
 # no capability.
 rm "$t/usr/bin/perf"; echo x >"$t/usr/bin/perf"
-out=$(run_ours "$cm" verify --listed-only "$T/m" "$t" 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "missing: ./usr/bin/perf cap_perfmon=ep" ] ||
-	fail "verify --listed-only of a bare perf: exit $rc, output: $out"
-out=$(run_ours "$cm" restore --listed-only "$T/m" "$t" 2>&1); rc=$?
-[ $rc -eq 0 ] && [ "$out" = "set: ./usr/bin/perf cap_perfmon=ep" ] ||
-	fail "restore --listed-only: exit $rc, output: $out"
+expect_lines --case="verify --listed-only of a bare perf" 1 "missing: ./usr/bin/perf cap_perfmon=ep" "" \
+	run_ours "$cm" verify --listed-only "$T/m" "$t"
+expect_lines --case="restore --listed-only" 0 "set: ./usr/bin/perf cap_perfmon=ep" "" \
+	run_ours "$cm" restore --listed-only "$T/m" "$t"
 [ "$(caps "$t/usr/bin/ping")" = "$t/usr/bin/ping cap_net_raw=ep" ] ||
 	fail "--listed-only removed ping's capability"
 [ "$(caps "$t/usr/bin/perf")" = "$t/usr/bin/perf cap_perfmon=ep" ] ||
@@ -68,10 +65,9 @@ run_ours "$cm" restore "$T/m" "$t" >/dev/null 2>&1
 # Other content: verify says so on a line of its own, restore refuses.
 echo y >"$t/usr/bin/perf"
 new=$(sha256sum "$t/usr/bin/perf" | cut -d' ' -f1)
-out=$(run_ours "$cm" verify --listed-only "$T/m" "$t" 2>&1); rc=$?
-[ $rc -eq 1 ] && [ "$out" = "missing: ./usr/bin/perf cap_perfmon=ep
-content: ./usr/bin/perf has sha256=$new, manifest says sha256=$sum" ] ||
-	fail "verify --listed-only of another perf: exit $rc, output: $out"
+expect_lines --case="verify --listed-only of another perf" 1 "missing: ./usr/bin/perf cap_perfmon=ep
+content: ./usr/bin/perf has sha256=$new, manifest says sha256=$sum" "" \
+	run_ours "$cm" verify --listed-only "$T/m" "$t"
 out=$(run_ours "$cm" restore --listed-only "$T/m" "$t" 2>&1); rc=$?
 [ $rc -eq 1 ] && [ -z "$(caps "$t/usr/bin/perf")" ] &&
 	echo "$out" | grep -q 'content differs' || fail "another perf: exit $rc, output: $out"

@@ -195,9 +195,8 @@ PY
 grep -q "^|  .*\`- $A1 sleep (nobody)" "$T/tree" || fail "tree: sleep 61 not the last child of A: $(grep -n " $A1 " "$T/tree")"
 
 # Options: pids and the legacy formats do not combine with --all.
-out=$(run_ours "$G" --all 1 2>&1); rc=$?
-[ $rc -eq 2 ] && [ "$out" = "getpcaps: --all shows every process: '1' cannot be combined with it" ] ||
-	fail "--all 1: $rc [$out]"
+expect_lines --case="--all 1" 2 "" "getpcaps: --all shows every process: '1' cannot be combined with it" \
+	run_ours "$G" --all 1
 out=$(run_ours "$G" --legacy --tree 2>&1); rc=$?
 [ $rc -eq 2 ] || fail "--legacy --tree: $rc [$out]"
 expect_lines --case="--tre" 2 "" "getpcaps: unknown option '--tre'; did you mean --tree?" \
