@@ -89,18 +89,18 @@ for name in sys_admin setuid setgid dac_override sys_module sys_ptrace sys_rawio
 	    setfcap setpcap chown fowner mknod dac_read_search; do
 	grep -qi 'root' "$T/body.$name" || fail "cap_$name: no root-equivalence warning"
 done
-grep -q 'CAP_PERFMON' "$T/body.bpf" || fail "cap_bpf: does not pair with CAP_PERFMON"
-grep -q 'CAP_SYS_ADMIN' "$T/body.perfmon" || fail "cap_perfmon: no CAP_SYS_ADMIN history"
-grep -q 'perf' "$T/body.syslog" || fail "cap_syslog: no perf note"
-grep -q '5.9' "$T/body.sys_ptrace" || fail "cap_sys_ptrace: no 5.9 perf note"
-grep -q 'perf_event_mlock_kb' "$T/body.ipc_lock" || fail "cap_ipc_lock: no perf mlock note"
+expect_line "$T/body.bpf" 'CAP_PERFMON' "cap_bpf: does not pair with CAP_PERFMON"
+expect_line "$T/body.perfmon" 'CAP_SYS_ADMIN' "cap_perfmon: no CAP_SYS_ADMIN history"
+expect_line "$T/body.syslog" 'perf' "cap_syslog: no perf note"
+expect_line "$T/body.sys_ptrace" '5.9' "cap_sys_ptrace: no 5.9 perf note"
+expect_line "$T/body.ipc_lock" 'perf_event_mlock_kb' "cap_ipc_lock: no perf mlock note"
 # cap_perfmon: everything needed to give perf to a group without root.
 for want in perf_event_paranoid 'groupadd perf_users' 'chgrp perf_users' 'chmod 0750' \
 	    'setcap cap_perfmon,cap_syslog=ep' 'setcap -v cap_perfmon,cap_syslog=ep' \
 	    'getcap' cap_ipc_lock cap_sys_ptrace 'before Linux 5.9' 'older' \
 	    'cap_sys_admin' 'cap_perfmon   @perf_users' 'pam_cap.so' \
 	    'capability.conf' '^cap_perfmon' 'perf_event_mlock_kb' 'kptr_restrict'; do
-	grep -qF -- "$want" "$T/body.perfmon" || fail "cap_perfmon: lacks '$want'"
+	expect_line "$T/body.perfmon" "$want" "cap_perfmon: lacks '$want'"
 done
 
 # Numbers without a name (the first after the table's last, and two more),

@@ -24,7 +24,7 @@ nl='
 run "$old" 37 "$C" --explain=cap_perfmon
 [ "$(sed -n 1p "$T/out")" = "<reserved for> cap_perfmon (38) [/proc/self/status:CapXXX: 0x0000004000000000]" ] ||
 	fail "--explain=cap_perfmon on 5.7: $(sed -n 1p "$T/out")"
-grep -q 'In Linux since 5.8' "$T/out" || fail "reserved cap lost its description"
+expect_line "$T/out" 'In Linux since 5.8' "reserved cap lost its description"
 run "$old" 37 "$C" --explain=cap_audit_read
 [ "$(sed -n 1p "$T/out")" = "cap_audit_read (37) [/proc/self/status:CapXXX: 0x0000002000000000]" ] || fail "--explain=37 on 5.7"
 run "$old" 39 "$C" --explain=40

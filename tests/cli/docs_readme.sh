@@ -38,7 +38,7 @@ done
 
 for doc in "$TOP"/docs/*.md "$TOP/bench/README.md"; do
 	rel=${doc#"$TOP"/}
-	grep -qF "]($rel)" "$readme" || fail "README.md's map does not link $rel"
+	expect_line "$readme" "]($rel)" "README.md's map does not link $rel"
 done
 # Every relative link of README.md, the guides and bench/README.md reaches
 # a file of the tree, and its #anchor a heading of that file (GitHub's

@@ -61,7 +61,7 @@ if [ -f "$sys_h" ]; then
 	# defined once only): what is left must redeclare ours compatibly.
 	sed -e 's/_SYS_PSX_SYSCALL_H/DEBIAN_PSX_SYSCALL_H/' \
 	    -e '/^typedef enum {/,/} psx_sensitivity_t;/d' "$sys_h" >"$T/debian.h"
-	grep -q 'psx_set_sensitivity' "$T/debian.h" || fail "could not prepare $sys_h"
+	expect_line "$T/debian.h" 'psx_set_sensitivity' "could not prepare $sys_h"
 	printf '#include <sys/psx_syscall.h>\n#include "debian.h"\nint main(void) { return 0; }\n' >"$T/both.c"
 	if $cc -Wall -Wextra -Werror -I"$inc" -I"$T" -o "$T/both" "$T/both.c"; then
 		echo "ok: our declarations agree with $sys_h (macro included)"

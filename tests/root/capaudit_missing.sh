@@ -47,7 +47,7 @@ before=$(grep -c tracefs /proc/self/mountinfo)
 "$CA" --check >"$T/out" 2>&1 || { cat "$T/out"; fail "root --check without tracefs"; }
 cat "$T/out"
 if grep -q "tracepoint capability:cap_capable" "$T/out"; then
-	grep -q "(mounted in a private mount namespace)" "$T/out" || fail "does not say it mounted tracefs"
+	expect_line "$T/out" "(mounted in a private mount namespace)" "does not say it mounted tracefs"
 fi
 "$CA" -- true >"$T/out" 2>&1 || { cat "$T/out"; fail "root run without tracefs"; }
 [ "$(grep -c tracefs /proc/self/mountinfo)" -eq "$before" ] || fail "tracefs left mounted"

@@ -83,7 +83,7 @@ printf '# capmanifest 1\n./bin/ls cap_bogus=ep\n./bin/ls\n./../etc/x cap_kill=p\
 for n in 2 3 4 5 6 7 8 9 10; do
 	grep -q "^capmanifest: $T/bad:$n: " "$T/err" || fail "line $n not reported: $(cat "$T/err")"
 done
-grep -q 'invalid capability text "cap_bogus=ep"' "$T/err" || fail "bad caps not named"
+expect_line "$T/err" 'invalid capability text "cap_bogus=ep"' "bad caps not named"
 [ -s "$T/out" ] && fail "bad manifest applied something: $(cat "$T/out")"
 printf 'not a manifest\n' >"$T/bad"
 "$cm" verify "$T/bad" "$t" 2>"$T/err"; [ $? -eq 2 ] || fail "non-manifest accepted"

@@ -74,7 +74,7 @@ d=$?
 # shellcheck disable=SC2086
 agree "alice's own session without perf_users" no \
 	"may not execute $perf; a new login of alice would be allowed to execute it" $stale
-grep -qF "fix:       log in again" "$T/doc" || fail "no 'log in again' fix"
+expect_line "$T/doc" "fix:       log in again" "no 'log in again' fix"
 # shellcheck disable=SC2086
 setpriv $fresh sh -c 'exec "$@"' sh env LD_PRELOAD="$NWRAP" \
 	NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
