@@ -88,6 +88,12 @@
 #   as_nobody_bg CMD [ARG...]  the same in the background; $nobody_pid is
 #                            CMD's pid (as_nobody ... & would give the pid
 #                            of a subshell of the suite's, still root)
+#   cwrap_lib NAME           the path of cwrap's NAME (libnss_wrapper.so,
+#                            libpam_wrapper.so); fails when not installed
+#   need_nss_wrapper         $NSS_WRAPPER_LIB, or skip (77) without it
+#   in_nss_world CMD [ARG...]  CMD with users and groups from $T/passwd and
+#                            $T/group only (nss_wrapper preloaded; ASan
+#                            told that it is not first)
 #
 # Comparing with Debian's libcap (the reference: /usr/sbin/setcap, getcap,
 # getpcaps, capsh and the libcap.so.2 beside them), the "_diff" suites:
@@ -494,6 +500,25 @@ as_nobody_bg() {
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
 		sh -c 'exec "$@"' - "$@" &
 	nobody_pid=$!
+}
+
+cwrap_lib() {
+	for lib_d in /usr/lib/*-linux-gnu /usr/lib64 /usr/lib /lib/*-linux-gnu; do
+		[ -e "$lib_d/$1" ] && { echo "$lib_d/$1"; return 0; }
+	done
+	return 1
+}
+
+need_nss_wrapper() {
+	NSS_WRAPPER_LIB=$(cwrap_lib libnss_wrapper.so) ||
+		skip "cwrap's nss_wrapper (libnss-wrapper) is not installed"
+}
+
+in_nss_world() {
+	env LD_PRELOAD="$NSS_WRAPPER_LIB" NSS_WRAPPER_PASSWD="$T/passwd" \
+		NSS_WRAPPER_GROUP="$T/group" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
+		"$@"
 }
 
 # The reference: Debian's libcap packages, in the system's directories.

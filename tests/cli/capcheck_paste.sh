@@ -13,9 +13,7 @@
 init
 CC=$BUILD/progs/capcheck
 [ -x "$CC" ] || { fail "capcheck is not built"; finish; }
-nwrap=$(ls /usr/lib/*/libnss_wrapper.so /usr/lib64/libnss_wrapper.so \
-	/usr/lib/libnss_wrapper.so 2>/dev/null | head -n 1)
-[ -n "$nwrap" ] || skip "nss_wrapper (libnss-wrapper) is not installed"
+need_nss_wrapper
 shown() { cat -v "$1" | sed 's/\\/<backslash>/g'; }
 label() { printf '%s' "$1" | sed 's/\\/<backslash>/g'; }
 
@@ -52,9 +50,7 @@ fi
 cc() {
 	vg=${VALGRIND_CMD:-}
 	[ "$1" = --plain ] && { vg=; shift; }
-	env NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
-		LD_PRELOAD="$nwrap" $NS $vg "$CC" "$@"
+	in_nss_world $NS $vg "$CC" "$@"
 }
 
 # The world is as meant: nss_wrapper gives alice each group by its name.

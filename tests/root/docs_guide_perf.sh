@@ -50,12 +50,10 @@ done
 capcheck=$progs/capcheck
 [ -x "$capcheck" ] || skip "$capcheck (pam_cap's configuration checker) is not built yet"
 [ -x "$bin/perfprobe" ] || skip "$bin/perfprobe is not built (make -C tests all)"
-nsswrap=$(ls /usr/lib/*/libnss_wrapper.so /usr/lib64/libnss_wrapper.so \
-	/usr/lib/libnss_wrapper.so 2>/dev/null | head -n 1)
-[ -n "$nsswrap" ] || skip "nss_wrapper (libnss-wrapper) is not installed"
-pamwrap=$(ls /usr/lib/*/libpam_wrapper.so /usr/lib64/libpam_wrapper.so \
-	/usr/lib/libpam_wrapper.so 2>/dev/null | head -n 1)
-[ -n "$pamwrap" ] || skip "pam_wrapper (libpam-wrapper) is not installed"
+nsswrap=$(cwrap_lib libnss_wrapper.so) ||
+	skip "cwrap's nss_wrapper (libnss-wrapper) is not installed"
+pamwrap=$(cwrap_lib libpam_wrapper.so) ||
+	skip "cwrap's pam_wrapper (libpam-wrapper) is not installed"
 [ -f "$pam_cap" ] || skip "$pam_cap is not built yet"
 [ -x "$bin/pamcase" ] || skip "$bin/pamcase is not built (make -C tests all)"
 command -v setpriv >/dev/null || skip "setpriv (util-linux) is not installed"

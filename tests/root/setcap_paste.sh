@@ -13,18 +13,11 @@ init
 setcap=$BUILD/progs/setcap
 [ -x "$setcap" ] || { fail "setcap is not built"; finish; }
 [ -x "$BIN/perfprobe" ] || { fail "$BIN/perfprobe is not built (make -C tests all)"; finish; }
-nwrap=$(ls /usr/lib/*/libnss_wrapper.so /usr/lib64/libnss_wrapper.so \
-	/usr/lib/libnss_wrapper.so 2>/dev/null | head -n 1)
-[ -n "$nwrap" ] || skip "nss_wrapper (libnss-wrapper) is not installed"
+need_nss_wrapper
 printf 'root:x:0:0:root:/root:/bin/sh\nalice:x:4001:4001::/tmp:/bin/sh\n' >"$T/passwd"
 printf 'root:x:0:\nperf_users:x:4100:\n' >"$T/group"
 
-ours() {
-	env LD_PRELOAD="$nwrap" NSS_WRAPPER_PASSWD="$T/passwd" \
-		NSS_WRAPPER_GROUP="$T/group" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
-		${VALGRIND_CMD:-} "$setcap" "$@"
-}
+ours() { in_nss_world ${VALGRIND_CMD:-} "$setcap" "$@"; }
 shown() { cat -v "$1" | sed 's/\\/<backslash>/g'; }
 
 mkdir "$T/d"

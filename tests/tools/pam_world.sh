@@ -8,16 +8,10 @@
 . "$TESTS_DIR/lib.sh"
 init
 
-find_lib() {
-	for d in /usr/lib/*-linux-gnu /usr/lib64 /usr/lib /lib/*-linux-gnu; do
-		[ -e "$d/$1" ] && { echo "$d/$1"; return 0; }
-	done
-	return 1
-}
-PWRAP=$(find_lib libpam_wrapper.so) || {
-	echo "skipped: cwrap's pam_wrapper (libpam-wrapper) is not installed"; exit 77; }
-NWRAP=$(find_lib libnss_wrapper.so) || {
-	echo "skipped: cwrap's nss_wrapper (libnss-wrapper) is not installed"; exit 77; }
+PWRAP=$(cwrap_lib libpam_wrapper.so) ||
+	skip "cwrap's pam_wrapper (libpam-wrapper) is not installed"
+need_nss_wrapper
+NWRAP=$NSS_WRAPPER_LIB
 OURS=$BUILD/pam_cap/pam_cap.so
 [ -f "$OURS" ] || { echo "pam_cap.so has not been built"; exit 1; }
 DEB=

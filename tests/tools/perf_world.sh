@@ -28,12 +28,7 @@ esac
 command -v setpriv >/dev/null || { echo "skipped: no setpriv (util-linux)"; exit 77; }
 [ -x "$BIN/perfprobe" ] || { echo "perfprobe is not built"; exit 1; }
 
-nss() {
-	env LD_PRELOAD="$NWRAP" NSS_WRAPPER_PASSWD="$T/passwd" \
-		NSS_WRAPPER_GROUP="$T/group" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
-		"$@"
-}
+nss() { in_nss_world "$@"; }	# lib.sh's, on pam_world's $T/passwd, $T/group
 
 ours() {
 	# shellcheck disable=SC2086 # VALGRIND_CMD is a command line
