@@ -435,7 +435,22 @@ static void check_permission(const struct sysview *sv, const char *rel,
 		     strerror(errno));
 		return;
 	}
-	if (paranoid <= -1 || perfmon_capable())
+	if (paranoid <= -1)
+		return;
+	/*
+	 * perf asks capable() of the initial user namespace: capabilities
+	 * held in any other (unshare -U, a rootless container) do not count,
+	 * however full the effective set looks. Unknown counts as another.
+	 */
+	if (kernel_in_initial_userns() != 1) {
+		miss(m, "perf_event_paranoid is %d and capaudit runs in a user "
+		     "namespace other than the initial one: capabilities held "
+		     "there do not count for perf events (run capaudit in the "
+		     "initial user namespace, or set perf_event_paranoid -1)",
+		     paranoid);
+		return;
+	}
+	if (perfmon_capable())
 		return;
 	miss(m, "perf_event_paranoid is %d and capaudit's effective set lacks "
 	     "%s: tracing another process's capability checks needs it, or "
