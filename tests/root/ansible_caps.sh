@@ -84,6 +84,18 @@ EOF
 chmod 0755 "$T/fake/getcap"
 ln -s "$P/setcap" "$T/fake/setcap"
 
+# Programs someone other than root may replace: a directory all may write
+# (first on PATH) holding impostors that leave a mark, and one of nobody's
+# holding links to our real programs (given as tools_dir).
+mkdir "$T/evil" "$T/evil2"
+for n in getcap setcap; do
+	printf '#!/bin/sh\ntouch "%s/EVIL_RAN"\n' "$T" > "$T/evil/$n"
+	chmod 0755 "$T/evil/$n"
+	ln -s "$P/$n" "$T/evil2/$n"
+done
+chmod 0777 "$T/evil"
+chown 65534 "$T/evil2"
+
 # A capable process: nobody running a copy of sleep that carries
 # cap_net_raw. $T is traversable so that nobody may run it.
 chmod 0711 "$T"
@@ -143,6 +155,15 @@ cat > "$T/play.yml" <<'EOF'
       libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep, tools_dir: /usr/sbin}
       register: debian
       ignore_errors: true
+    - name: a program on PATH in a directory all may write is never run
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep}
+      environment: {PATH: "{{ t }}/evil:/usr/bin:/bin"}
+      register: evilpath
+      ignore_errors: true
+    - name: nor a tools_dir of another user's
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep, tools_dir: "{{ t }}/evil2"}
+      register: eviltools
+      ignore_errors: true
     - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r1.manifest", root: "{{ t }}/r1"}
       register: m1
     - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r2.manifest", root: "{{ t }}/r2"}
@@ -161,7 +182,7 @@ cat > "$T/play.yml" <<'EOF'
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
                       'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4,
-                      'audit': audit} | to_json }}"
+                      'evilpath': evilpath, 'eviltools': eviltools, 'audit': audit} | to_json }}"
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
 	ansible-playbook -i localhost, -c local --diff -e "@$T/vars.json" \
@@ -212,10 +233,10 @@ is "$T/r4/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest others may write ta
 
 # What the module reported, against what we know happened.
 check_results() {	# RUN: each line "ok CASE" or "fail CASE"
-	python3 - "$T/$1.json" "$1" "$P" "$F" "$sleeper" "$T/pub/sleeper" <<'PY'
-import json, sys
+	python3 - "$T/$1.json" "$1" "$P" "$F" "$sleeper" "$T/pub/sleeper" "$T" <<'PY'
+import json, os, sys
 r = json.load(open(sys.argv[1]))
-run, progs, f, sleeper, sleeper_exe = sys.argv[2:7]
+run, progs, f, sleeper, sleeper_exe, t = sys.argv[2:8]
 first = run == "run1"
 def check(cond, case):
     print("%s %s: %s" % ("ok" if cond else "fail", run, case.replace("\n", " | ")))
@@ -248,6 +269,10 @@ check(r["schema"]["failed"] and "gave schema 2; this module knows schema 1" in r
       "schema 2 is refused: " + r["schema"]["msg"])
 check(r["debian"]["failed"] and r["debian"]["msg"].startswith("getcap failed (exit status 1): "),
       "Debian's getcap fails the task: " + r["debian"]["msg"][:60])
+for k, why in (("evilpath", "directory " + t + "/evil is writable by others"),
+               ("eviltools", "directory " + t + "/evil2 belongs to uid 65534")):
+    check(r[k]["failed"] and why in r[k]["msg"] and not os.path.exists(t + "/EVIL_RAN"),
+          "a program others may replace is refused, not run: " + r[k]["msg"])
 check(r["m1"]["changed"] == first, "manifest exact changed only the first time")
 check(r["m2"]["changed"] and "cap_net_raw=ep" in r["m2"]["diff"]["after"], "manifest check mode: would change")
 check(r["m4"]["failed"] and "everyone may write it" in r["m4"]["msg"],
