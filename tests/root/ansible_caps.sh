@@ -95,6 +95,11 @@ for n in getcap setcap; do
 done
 chmod 0777 "$T/evil"
 chown 65534 "$T/evil2"
+# A file in a directory of nobody's: she could swap the directory for a
+# link to another between the module's read and its write.
+mkdir "$T/nobodys"
+cp /bin/true "$T/nobodys/tool"
+chown 65534 "$T/nobodys"
 
 # A capable process: nobody running a copy of sleep that carries
 # cap_net_raw. $T is traversable so that nobody may run it.
@@ -164,6 +169,10 @@ cat > "$T/play.yml" <<'EOF'
       libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep, tools_dir: "{{ t }}/evil2"}
       register: eviltools
       ignore_errors: true
+    - name: a file whose directory another user may swap is refused
+      libcap_perfmon.caps.file_caps: {path: "{{ t }}/nobodys/tool", caps: cap_kill=ep}
+      register: swappable
+      ignore_errors: true
     - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r1.manifest", root: "{{ t }}/r1"}
       register: m1
     - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r2.manifest", root: "{{ t }}/r2"}
@@ -182,7 +191,7 @@ cat > "$T/play.yml" <<'EOF'
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
                       'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4,
-                      'evilpath': evilpath, 'eviltools': eviltools, 'audit': audit} | to_json }}"
+                      'evilpath': evilpath, 'eviltools': eviltools, 'swappable': swappable, 'audit': audit} | to_json }}"
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
 	ansible-playbook -i localhost, -c local --diff -e "@$T/vars.json" \
@@ -222,6 +231,7 @@ want=$(echo "$xattr_net_raw" | sed 's/^0x//')
 no_injection
 [ "$(find "$F" -mindepth 1 -maxdepth 1 -printf x)" = xxxxxxxxxxx ] && ok "no file appeared beside the hostile names" ||
 	fail "files in $F: $(ls "$F")"
+is "$T/nobodys/tool" none "a file in a directory of nobody's got nothing"
 is "$T/r1/usr/bin/a" cap_net_raw=ep "manifest: a restored to the recorded set"
 is "$T/r1/usr/bin/b" cap_chown=p "manifest: b given its recorded set back"
 is "$T/r1/usr/bin/c" cap_kill=ep "manifest (listed only): c not listed, left alone"
@@ -273,6 +283,8 @@ for k, why in (("evilpath", "directory " + t + "/evil is writable by others"),
                ("eviltools", "directory " + t + "/evil2 belongs to uid 65534")):
     check(r[k]["failed"] and why in r[k]["msg"] and not os.path.exists(t + "/EVIL_RAN"),
           "a program others may replace is refused, not run: " + r[k]["msg"])
+check(r["swappable"]["failed"] and ("directory " + t + "/nobodys belongs to uid 65534")
+      in r["swappable"]["msg"], "a directory another user may swap: " + r["swappable"]["msg"])
 check(r["m1"]["changed"] == first, "manifest exact changed only the first time")
 check(r["m2"]["changed"] and "cap_net_raw=ep" in r["m2"]["diff"]["after"], "manifest check mode: would change")
 check(r["m4"]["failed"] and "everyone may write it" in r["m4"]["msg"],

@@ -52,11 +52,12 @@ MAX_LINKS = 40
 
 
 def unsafe(path, st, what):
-    """Why st (of path) lets someone other than root change it, or None.
+    """Why st (of path) lets someone other than root (and the user the
+    module runs as, when it is not root) change it, or None.
     Group and other write bits also cover an ACL: with one, the group
     bits are its mask, the most any named user or group may have. A
     sticky directory of root's is safe for the entries root owns in it."""
-    if st.st_uid != 0:
+    if st.st_uid not in (0, os.geteuid()):
         return '%s %s belongs to uid %d' % (what, escape(path), st.st_uid)
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not (
             stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_ISVTX):
@@ -66,18 +67,24 @@ def unsafe(path, st, what):
     return None
 
 
-def untrusted_by(path):
+def untrusted_by(path, file_too=True):
     """Why someone other than root could replace the file at path, or
     None: every directory walked to reach it, the symbolic links on the
     way (read only from directories already found safe, so none can be
-    swapped afterwards) and the file itself must be root's and writable
-    by root alone."""
-    todo = [c for c in os.fsencode(os.path.abspath(path)).split(b'/') if c]
+    swapped afterwards) and, with file_too, the file itself must be
+    root's and writable by root alone. ".." is taken as the kernel takes
+    it, from where the links led (never lexically, as abspath would)."""
+    raw = os.fsencode(path)
+    if not raw.startswith(b'/'):
+        raw = os.getcwdb() + b'/' + raw
+    todo = [c for c in raw.split(b'/') if c]
     cur = b'/'
     why = unsafe(cur, os.stat(cur), 'directory')
     links = 0
     while todo and not why:
         name = todo.pop(0)
+        if not todo and not file_too and name not in (b'.', b'..'):
+            break
         if name == b'.':
             continue
         if name == b'..':
