@@ -65,7 +65,7 @@ PY
 
 # Manifests: m1 restored exactly (listed files only), m2 in check mode
 # only, m3 with absent.
-for r in r1 r2 r3 r4; do
+for r in r1 r2 r3 r4 r5; do
 	mkdir -p "$T/$r/usr/bin"
 	cp /bin/true "$T/$r/usr/bin/a"; cp /bin/true "$T/$r/usr/bin/b"; cp /bin/true "$T/$r/usr/bin/c"
 	setcap cap_net_raw=ep "$T/$r/usr/bin/a" cap_chown=p "$T/$r/usr/bin/b"
@@ -75,6 +75,12 @@ for r in r1 r2 r3 r4; do
 done
 getcap -r "$T/r2" > "$T/r2.before"
 chmod 0666 "$T/r4.manifest"
+# r5's manifest is root's, but reached through a link of nobody's in a
+# sticky directory all may write: she may point it elsewhere between the
+# module's read and capmanifest's.
+mkdir -m 1777 "$T/sticky"
+ln -s "$T" "$T/sticky/via"
+chown -h 65534 "$T/sticky/via"
 # Tools that print JSON of schema 2 (a fake getcap; our setcap).
 mkdir "$T/fake"
 cat > "$T/fake/getcap" <<EOF
@@ -184,13 +190,17 @@ cat > "$T/play.yml" <<'EOF'
       libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r4.manifest", root: "{{ t }}/r4", state: absent}
       register: m4
       ignore_errors: true
+    - name: a manifest reached through a link another user may replace is refused
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/sticky/via/r5.manifest", root: "{{ t }}/r5", state: absent}
+      register: m5
+      ignore_errors: true
     - libcap_perfmon.caps.caps_audit: {paths: ["{{ f }}"]}
       register: audit
     - ansible.builtin.copy:
         dest: "{{ out }}"
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
-                      'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4,
+                      'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4, 'm5': m5,
                       'evilpath': evilpath, 'eviltools': eviltools, 'swappable': swappable, 'audit': audit} | to_json }}"
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
@@ -240,6 +250,7 @@ same "$T/r2.before" "$T/r2.after" "manifest check mode changes nothing"
 is "$T/r3/usr/bin/a" cap_sys_time=ep "manifest absent: a keeps only what it did not list"
 is "$T/r3/usr/bin/b" none "manifest absent: b had nothing to take"
 is "$T/r4/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest others may write takes nothing away"
+is "$T/r5/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest behind a swappable link takes nothing away"
 
 # What the module reported, against what we know happened.
 check_results() {	# RUN: each line "ok CASE" or "fail CASE"
@@ -287,8 +298,10 @@ check(r["swappable"]["failed"] and ("directory " + t + "/nobodys belongs to uid 
       in r["swappable"]["msg"], "a directory another user may swap: " + r["swappable"]["msg"])
 check(r["m1"]["changed"] == first, "manifest exact changed only the first time")
 check(r["m2"]["changed"] and "cap_net_raw=ep" in r["m2"]["diff"]["after"], "manifest check mode: would change")
-check(r["m4"]["failed"] and "everyone may write it" in r["m4"]["msg"],
-      "a manifest others may write fails with capmanifest's message: " + r["m4"]["msg"])
+check(r["m4"]["failed"] and "the file " + t + "/r4.manifest is writable by others" in r["m4"]["msg"],
+      "a manifest others may write is refused: " + r["m4"]["msg"])
+check(r["m5"]["failed"] and "symbolic link " + t + "/sticky/via belongs to uid 65534" in r["m5"]["msg"],
+      "a manifest behind a link another user may replace is refused: " + r["m5"]["msg"])
 check(r["m3"]["changed"] == first, "manifest absent changed only the first time")
 a = r["audit"]["ansible_facts"]["capabilities_audit"]
 byp = dict((x["path"], x) for x in a["files"])

@@ -79,7 +79,9 @@ def untrusted_by(path, file_too=True):
         raw = os.getcwdb() + b'/' + raw
     todo = [c for c in raw.split(b'/') if c]
     cur = b'/'
-    why = unsafe(cur, os.stat(cur), 'directory')
+    st = os.stat(cur)
+    why = unsafe(cur, st, 'directory')
+    shared = open_sticky(st)
     links = 0
     while todo and not why:
         name = todo.pop(0)
@@ -96,6 +98,10 @@ def untrusted_by(path, file_too=True):
         except OSError as e:
             return '%s: %s' % (escape(nxt), e.strerror)
         if stat.S_ISLNK(st.st_mode):
+            if shared and st.st_uid not in (0, os.geteuid()):
+                # its owner may replace it in a sticky directory all may write
+                return 'symbolic link %s belongs to uid %d in %s, a directory ' \
+                       'all may write' % (escape(nxt), st.st_uid, escape(cur))
             links += 1
             if links > MAX_LINKS:
                 return '%s: too many symbolic links' % escape(path)
@@ -108,8 +114,14 @@ def untrusted_by(path, file_too=True):
         if not last and not stat.S_ISDIR(st.st_mode):
             return '%s: not a directory' % escape(nxt)
         why = unsafe(nxt, st, 'the file' if last else 'directory')
-        cur = nxt
+        cur, shared = nxt, open_sticky(st)
     return why
+
+
+def open_sticky(st):
+    """A sticky directory others may write (/tmp): safe for the entries
+    root owns, and only those."""
+    return bool(st.st_mode & stat.S_ISVTX and st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
 def run(argv, stdin=None):

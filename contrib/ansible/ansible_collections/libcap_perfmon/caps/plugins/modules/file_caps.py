@@ -323,6 +323,13 @@ def by_manifest(module, tools, norm):
     if state == 'present':
         module.fail_json(msg='state=present with a manifest: a manifest records each '
                              'file\'s whole set; use exact (capmanifest restore) or absent')
+    # The module reads the manifest and capmanifest reads it again: only a
+    # path nobody but root may change names the same bytes both times.
+    why = untrusted_by(p['manifest'])
+    if why:
+        raise ToolError('%s: refused: %s, so what the module reads and what '
+                        'capmanifest checks could differ'
+                        % (escape(p['manifest']), why))
     try:
         with open(p['manifest'], 'rb') as f:
             data = f.read()
