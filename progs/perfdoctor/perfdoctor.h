@@ -201,6 +201,12 @@ struct verdict {
 };
 
 /* perfdoctor_judge.c: the kernel's exec rule and perf's checks, applied. */
+/*
+ * The root id of b's namespaced file capabilities (v3), 0 for none or
+ * for the initial namespace's: any other means exec ignores them here.
+ */
+uid_t foreign_rootid(const struct binary_facts *b);
+
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v);

@@ -93,6 +93,23 @@ static int caps_honoured(const struct binary_facts *b)
 }
 
 /*
+ * Namespaced file capabilities (a v3 attribute with a root id) count only
+ * in a user namespace whose root is that uid: everywhere else, the initial
+ * namespace included, exec ignores them. A session in another namespace
+ * gets nothing perf honours anyway (judge_userns), so 0 is the only root
+ * id that can help.
+ */
+uid_t foreign_rootid(const struct binary_facts *b)
+{
+	uid_t owner;
+
+	if (b->caps == NULL)
+		return 0;
+	owner = cap_get_nsowner(b->caps);
+	return owner == (uid_t)-1 ? 0 : owner;
+}
+
+/*
  * The kernel's exec rule: P' = (fP & bounding) | (fI & pI), E' = fE ?
  * P' : 0, the ambient set cleared; a file whose capabilities do not
  * count keeps only the ambient set (P' = E' = A); root keeps the
@@ -111,7 +128,7 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		*p_free = who->bounding;
 		*e_after = p_after =
 			who->no_new_privs ? *p_free & who->permitted : *p_free;
-	} else if (b->caps == NULL || !caps_honoured(b)) {
+	} else if (b->caps == NULL || !caps_honoured(b) || foreign_rootid(b)) {
 		*p_free = p_after = *e_after = who->ambient;
 	} else {
 		*p_free = (fp & who->bounding) | (fi & who->inheritable);
@@ -185,7 +202,8 @@ static void judge_file_caps(const struct kernel_facts *k,
 	 * execve() fails with EPERM.
 	 */
 	uint64_t refused = !who->is_root && b->caps != NULL &&
-			   caps_honoured(b) && fe ? fp & ~p_free : 0;
+			   caps_honoured(b) && !foreign_rootid(b) && fe ?
+			   fp & ~p_free : 0;
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN,
@@ -194,6 +212,12 @@ static void judge_file_caps(const struct kernel_facts *k,
 		      b->path, strerror(b->target_err));
 	} else if (b->target_known && !caps_honoured(b) && !who->is_root) {
 		target_blocks(v, b);
+	} else if (foreign_rootid(b) && !who->is_root) {
+		block(v, ANSWER_NO,
+		      "the file capabilities of %s are for the user namespace "
+		      "whose root is uid %u (rootid): the kernel ignores them "
+		      "outside it", b->path, (unsigned)foreign_rootid(b));
+		v->want_preset = 1;
 	} else if (b->xattr_unsupported) {
 		block(v, ANSWER_NO,
 		      "the filesystem of %s cannot store file capabilities",

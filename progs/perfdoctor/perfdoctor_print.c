@@ -119,7 +119,11 @@ void print_header(const struct kernel_facts *k,
 	if (b->caps != NULL) {
 		char *text = cap_to_text(b->caps, NULL);
 
-		say("%-10s %s", "file caps:", text ? text : "?");
+		if (foreign_rootid(b))
+			say("%-10s %s [rootid=%u]", "file caps:",
+			    text ? text : "?", (unsigned)foreign_rootid(b));
+		else
+			say("%-10s %s", "file caps:", text ? text : "?");
 		cap_free(text);
 	} else {
 		say("%-10s none", "file caps:");
@@ -218,7 +222,8 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	char line[2048];
 	size_t sl, tl = strlen(tail);
 
-	if (b->caps == NULL)
+	/* Namespaced capabilities grant nothing here: no risk to tell of. */
+	if (b->caps == NULL || foreign_rootid(b))
 		return;
 	tier = risk_highest(b->caps, ~0u, &worst);
 	suggestion = risk_suggestion(b->caps, b->path);
