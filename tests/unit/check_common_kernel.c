@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * common/kernel.c: the release's version and perf_event_paranoid, read the
- * same way by perfdoctor, capaudit and the perf policy. A file of our own
+ * same way by perfdoctor, capaudit and the perf policy, and whether we run
+ * in the initial user namespace. A file of our own
  * stands in for /proc/sys/kernel/perf_event_paranoid.
  */
 #define _GNU_SOURCE
@@ -11,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -123,6 +127,37 @@ START_TEST(paranoid_of_this_kernel)
 }
 END_TEST
 
+/*
+ * Here: what the nsfs inode says (the initial namespace's is fixed). In a
+ * child that made a user namespace of its own: never the initial one,
+ * whatever its capabilities there.
+ */
+START_TEST(user_namespace_initial_or_not)
+{
+	struct stat st;
+	int status;
+	pid_t pid;
+
+	ck_assert_int_eq(stat("/proc/self/ns/user", &st), 0);
+	ck_assert_int_eq(kernel_in_initial_userns(),
+			 st.st_ino == 0xEFFFFFFDu);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER) < 0)
+			_exit(3);	/* user namespaces refused here */
+		_exit(kernel_in_initial_userns() == 0 ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 3)
+		fprintf(stderr, "note: unshare(CLONE_NEWUSER) refused: the "
+			"other namespace is not checked\n");
+	else
+		ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
 	Suite *s = suite_create("common_kernel");
@@ -133,6 +168,7 @@ static Suite *kernel_suite(void)
 	tcase_add_test(tc, at_least_compares_both_numbers);
 	tcase_add_test(tc, paranoid_is_one_whole_number);
 	tcase_add_test(tc, paranoid_of_this_kernel);
+	tcase_add_test(tc, user_namespace_initial_or_not);
 	suite_add_tcase(s, tc);
 	return s;
 }
