@@ -8,6 +8,7 @@
  * fails, 2 on a usage error, 127 when the command is not found.
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -78,7 +79,7 @@ static int opt_user(void *p, const char *v)
 	o->home = strdup(pw->pw_dir != NULL ? pw->pw_dir : "");
 	o->shell = strdup(pw->pw_shell != NULL ? pw->pw_shell : "");
 	if (o->user == NULL || o->home == NULL || o->shell == NULL) {
-		fprintf(stderr, "%s: %s\n", PROG, strerror(ENOMEM));
+		warn(NULL);
 		return 1;
 	}
 	o->uid = pw->pw_uid;
@@ -299,16 +300,16 @@ static int refuse_set_id(void)
 	gid_t rg, eg, sg;
 
 	if (getresuid(&ru, &eu, &su) < 0 || getresgid(&rg, &eg, &sg) < 0) {
-		fprintf(stderr, "%s: cannot read its own ids: %s\n", PROG, strerror(errno));
+		warn("cannot read its own ids");
 		return 1;
 	}
 	if (ru == eu && ru == su && rg == eg && rg == sg)
 		return 0;
-	fprintf(stderr, "%s: refusing to run set-user-ID or set-group-ID (uids %u %u %u, "
-		"gids %u %u %u): it would run the command with the file's ids; give it "
-		"file capabilities instead (setcap cap_perfmon=ep), or run it as root\n",
-		PROG, (unsigned)ru, (unsigned)eu, (unsigned)su, (unsigned)rg,
-		(unsigned)eg, (unsigned)sg);
+	warnx("refusing to run set-user-ID or set-group-ID (uids %u %u %u, "
+	      "gids %u %u %u): it would run the command with the file's ids; give it "
+	      "file capabilities instead (setcap cap_perfmon=ep), or run it as root",
+	      (unsigned)ru, (unsigned)eu, (unsigned)su, (unsigned)rg,
+	      (unsigned)eg, (unsigned)sg);
 	return 1;
 }
 
@@ -328,19 +329,18 @@ static int exit_code(const struct run_result *rr)
 static int check_combinations(const struct opts *o, int argc)
 {
 	if (!o->check && (o->pid != 0) == (optind < argc)) {
-		fprintf(stderr, "%s: %s\n", PROG, o->pid ? "--pid takes no COMMAND"
-			: "no COMMAND to run (or --pid=PID)");
+		warnx("%s", o->pid ? "--pid takes no COMMAND"
+		      : "no COMMAND to run (or --pid=PID)");
 		usage(stderr);
 		return 2;
 	}
 	if ((o->duration && !o->pid) || (o->pid && (o->user || o->iab))) {
-		fprintf(stderr, "%s: %s\n", PROG, o->duration ?
-			"--duration goes with --pid" : "--user and --iab go with a COMMAND, not --pid");
+		warnx("%s", o->duration ? "--duration goes with --pid"
+		      : "--user and --iab go with a COMMAND, not --pid");
 		return 2;
 	}
 	if ((o->no_minimize || o->success.n || o->trial_timeout) && !o->suggest) {
-		fprintf(stderr, "%s: --no-minimize, --success and --trial-timeout go "
-			"with --suggest\n", PROG);
+		warnx("--no-minimize, --success and --trial-timeout go with --suggest");
 		return 2;
 	}
 	return 0;
@@ -501,8 +501,8 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 		return;
 	}
 	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "%s: proving the grant: running the command again, "
-			"at most %d times\n", PROG, TRIALS_MAX);
+		warnx("proving the grant: running the command again, at most "
+		      "%d times", TRIALS_MAX);
 	suggest_prove(sg, &o->success, &runner);
 	trial_reaper(0);
 	plan_release(&tr.plan);
@@ -534,10 +534,10 @@ static void print_report(const struct opts *o, const struct launch *l,
 		suggest_free(&sg);
 	}
 	if (t->lost)
-		fprintf(stderr, "%s: %llu samples were lost; the counts are lower bounds\n",
-			PROG, (unsigned long long)t->lost);
+		warnx("%llu samples were lost; the counts are lower bounds",
+		      (unsigned long long)t->lost);
 	if (t->nomem)
-		fprintf(stderr, "%s: out of memory: some checks were not counted\n", PROG);
+		warnx("out of memory: some checks were not counted");
 }
 
 /* Everything after the options: the run or the watch, then the report. */
@@ -554,7 +554,7 @@ static int audit(struct opts *o, char **argv, const char *path,
 	if (o->user != NULL) {
 		l.envp = env_for_user((const char *const *)environ, o->user, o->uid, o->home, o->shell);
 		if (l.envp == NULL) {
-			fprintf(stderr, "%s: %s\n", PROG, strerror(errno));
+			warn(NULL);
 			return 1;
 		}
 	}
@@ -572,83 +572,127 @@ static int audit(struct opts *o, char **argv, const char *path,
 	return rc;
 }
 
-int main(int argc, char **argv)
+/*
+ * The command's file capabilities must not become its own: the launcher
+ * applies --iab and --user in a child that still holds capaudit's
+ * permitted set, so with file capabilities --iab '^cap_perfmon' would
+ * hand that privilege to any command. Then the options that make no
+ * sense together. Returns 0, or the exit status after saying why.
+ */
+static int check_options(const struct opts *o, int argc)
 {
-	struct opts o = { .user = NULL };
-	struct sysview sv = { "" };
-	char path[PATH_MAX] = "";
-	struct source src;
-	struct sigaction sa;
-	FILE *out = stdout;
-	const char *root = secure_getenv("CAPAUDIT_SYSROOT");
-	int rc;
-
-	if ((rc = refuse_set_id()) != 0)
-		return rc;
-	if (parse_options(argc, argv, &o, &rc)) {
-		opts_free(&o);
-		return rc;
-	}
-	if (root != NULL)
-		sv.root = root;
-	/*
-	 * The launcher applies --iab and --user in a child that still holds
-	 * capaudit's own permitted set: with file capabilities, --iab
-	 * '^cap_perfmon' would hand that privilege to any command.
-	 */
-	if (getauxval(AT_SECURE) && (o.iab != NULL || o.user != NULL)) {
-		fprintf(stderr, "%s: --iab and --user are refused when capaudit "
-			"runs with file capabilities (they would pass its own "
-			"privilege to the command); run it as root for them\n", PROG);
-		opts_free(&o);
+	if (getauxval(AT_SECURE) && (o->iab != NULL || o->user != NULL)) {
+		warnx("--iab and --user are refused when capaudit runs with file "
+		      "capabilities (they would pass its own privilege to the "
+		      "command); run it as root for them");
 		return 2;
 	}
-	if ((rc = check_combinations(&o, argc)) != 0) {
-		opts_free(&o);
-		return rc;
-	}
-	if (!o.check && !o.pid && resolve_command(argv[optind], path, sizeof(path)) < 0) {
-		escape_line(stderr, PROG ": ", "%s: %s", argv[optind],
-			    errno == ENOENT ? "command not found" : strerror(errno));
-		opts_free(&o);
-		return 127;
-	}
-	if (source_find(&sv, &src, o.check, stderr) < 0) {
-		opts_free(&o);
-		return 1;
-	}
-	if (o.check) {
-		printf("%s: would use ", PROG);
-		source_describe(&src, stdout);
-		source_release(&sv, &src);
-		opts_free(&o);
-		return fflush(stdout) == 0 ? 0 : 1;
-	}
-	if (o.output != NULL && (out = fopen(o.output, "we")) == NULL) {
-		escape_line(stderr, PROG ": ", "%s: %s", o.output, strerror(errno));
-		source_release(&sv, &src);
-		opts_free(&o);
-		return 1;
-	}
-	/*
-	 * ^C goes to the command too; we report after it ends (with --pid,
-	 * at once; during trials, no further trial starts). A handler, not
-	 * SIG_IGN: execve() keeps ignored signals ignored, but resets
-	 * handled ones for the command.
-	 */
+	return check_combinations(o, argc);
+}
+
+/* The command as execvp(3) would find it, into path; 0, or 127 after saying why. */
+static int find_command(const char *cmd, char *path, size_t size)
+{
+	if (resolve_command(cmd, path, size) == 0)
+		return 0;
+	escape_line(stderr, PROG ": ", "%s: %s", cmd,
+		    errno == ENOENT ? "command not found" : strerror(errno));
+	return 127;
+}
+
+/*
+ * ^C goes to the command too; we report after it ends (with --pid, at
+ * once; during trials, no further trial starts). A handler, not SIG_IGN:
+ * execve() keeps ignored signals ignored, but resets handled ones for the
+ * command.
+ */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
-	rc = audit(&o, argv + optind, path, &src, out);
-	source_release(&sv, &src);
-	opts_free(&o);
+}
+
+/* --check: the source that would be used. */
+static int describe_source(const struct source *src)
+{
+	printf("%s: would use ", PROG);
+	source_describe(src, stdout);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* The audit, its report written to --output or stdout. */
+static int audit_into_output(struct opts *o, char **argv, const char *path,
+			     const struct source *src)
+{
+	FILE *out = stdout;
+	int rc;
+
+	if (o->output != NULL && (out = fopen(o->output, "we")) == NULL) {
+		escape_line(stderr, PROG ": ", "%s: %s", o->output, strerror(errno));
+		return 1;
+	}
+	catch_signals();
+	rc = audit(o, argv, path, src, out);
 	if ((out != stdout ? fclose(out) : fflush(out)) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", PROG, o.output ? o.output : "stdout",
-			strerror(errno));
+		escape_line(stderr, PROG ": ", "%s: %s", o->output ? o->output :
+			    "stdout", strerror(errno));
 		if (rc == 0)
 			rc = 1;
 	}
+	return rc;
+}
+
+/* With the event source found (or made): --check, or the audit. */
+static int with_source(struct opts *o, char **argv, const char *path)
+{
+	const char *root = secure_getenv("CAPAUDIT_SYSROOT");
+	struct sysview sv = { "" };
+	struct source src;
+	int rc;
+
+	if (root != NULL)
+		sv.root = root;
+	if (source_find(&sv, &src, o->check, stderr) < 0)
+		return 1;
+	if (o->check)
+		rc = describe_source(&src);
+	else
+		rc = audit_into_output(o, argv, path, &src);
+	source_release(&sv, &src);
+	return rc;
+}
+
+/* After the options: their checks, the command, then --check or the audit. */
+static int run(struct opts *o, int argc, char **argv)
+{
+	char path[PATH_MAX] = "";
+	int rc;
+
+	if ((rc = check_options(o, argc)) != 0)
+		return rc;
+	if (!o->check && !o->pid &&
+	    (rc = find_command(argv[optind], path, sizeof(path))) != 0)
+		return rc;
+	return with_source(o, argv + optind, path);
+}
+
+int main(int argc, char **argv)
+{
+	/* warn(3) names the program: PROG, as every other message does. */
+	static char name[] = PROG;
+	struct opts o = { .user = NULL };
+	int rc;
+
+	program_invocation_short_name = name;
+	/* parse_options(): 1 when the run ends there (--help, --version, a usage error). */
+	rc = refuse_set_id();
+	if (rc == 0 && parse_options(argc, argv, &o, &rc) == 0)
+		rc = run(&o, argc, argv);
+	opts_free(&o);
 	return rc;
 }

@@ -123,6 +123,12 @@ struct sample {
 	uint64_t cred;		/* the credential checked (a kernel pointer) */
 	uint64_t target_ns;	/* the user namespace checked against */
 	uint64_t capable_ns;	/* where it was granted; 0 when refused */
+	/*
+	 * Identical checks right after this one in the same buffer, made
+	 * one sample by tracer_drain(), and the time of the last of them
+	 * (when more > 0): a tight loop is counted without a record each.
+	 */
+	uint64_t more, last;
 };
 
 /* What the ring buffer said besides samples. */
@@ -153,7 +159,7 @@ struct tracer;
  * writing into one ring buffer. NULL after a message naming what failed.
  */
 struct tracer *tracer_open(const struct source *src, pid_t pid,
-			   int whole_process, FILE *err);
+			   int whole_process);
 /*
  * Waits up to timeout_ms for data, reads every buffer, and calls fn for
  * each record old enough that no CPU can still add an older one, in time
@@ -188,6 +194,30 @@ int record_decode(const void *buf, size_t len, const struct source *src,
 		  const uint64_t *ids, const int *idx, size_t nids,
 		  struct record *r);
 void record_release(struct record *r);
+/*
+ * Runs of the same check: a tight loop read as one sample (more, last).
+ * record_whole_check(): a sample with both capability and result, which
+ * a run may be made of (never half a kprobe pair).
+ * record_extend_run(): 1 after adding one more check at time to the run
+ * last; 0 when last is no whole check, or the run would cross horizon
+ * (what a drain releases stays exactly what was read before it: see
+ * tracer_drain()), or time would go back.
+ * record_merge_repeat(): the same, when r is the same check as last
+ * (thread, event, capability, result, credential and namespaces): a new
+ * credential makes a new run, and an execve always brings one, so a
+ * file's checks never join those of the file run before it. The caller
+ * makes sure nothing was between them in their buffer.
+ */
+int record_whole_check(const struct record *r);
+int record_extend_run(struct record *last, uint64_t time, uint64_t horizon);
+int record_merge_repeat(struct record *last, const struct record *r,
+			uint64_t horizon);
+/*
+ * 1 and rec's time in *time when the sample rec (len bytes) is the
+ * sample prev again, byte for byte but for its time (same event, thread
+ * and data): it decodes the same, so it need not be decoded.
+ */
+int sample_again(const void *prev, const void *rec, size_t len, uint64_t *time);
 
 /*
  * The reordering behind tracer_drain(): sorts recs[0..n) by time (reading

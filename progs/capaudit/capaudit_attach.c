@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kcmp.h>
@@ -257,19 +258,18 @@ int attach_run(pid_t pid, unsigned long long duration,
 	snprintf(path, sizeof(path), "/proc/%ld", (long)pid);
 	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
-		fprintf(stderr, "%s: --pid=%ld: %s\n", PROG, (long)pid, strerror(errno));
+		warn("--pid=%ld", (long)pid);
 		return 1;
 	}
 	ok = process_allowed(dfd, pid, why, sizeof(why));
 	if (ok != 1) {
-		fprintf(stderr, "%s: --pid=%ld: %s: capaudit watches only what "
-			"ptrace(2) would let you read\n", PROG, (long)pid,
-			ok < 0 ? strerror(errno) : why);
+		warnx("--pid=%ld: %s: capaudit watches only what ptrace(2) "
+		      "would let you read", (long)pid, ok < 0 ? strerror(errno) : why);
 		close(dfd);
 		return 1;
 	}
 	describe_target(dfd, pid, t);
-	tr = tracer_open(src, pid, 1, stderr);
+	tr = tracer_open(src, pid, 1);
 	if (tr == NULL) {
 		close(dfd);
 		tally_free(t);
@@ -283,9 +283,9 @@ int attach_run(pid_t pid, unsigned long long duration,
 	ok = process_allowed(dfd, pid, why, sizeof(why));
 	close(dfd);
 	if (ok != 1) {
-		fprintf(stderr, "%s: --pid=%ld: the process changed while capaudit "
-			"attached (%s); nothing was watched\n", PROG, (long)pid,
-			ok < 0 ? strerror(errno) : why);
+		warnx("--pid=%ld: the process changed while capaudit attached "
+		      "(%s); nothing was watched", (long)pid,
+		      ok < 0 ? strerror(errno) : why);
 		tracer_close(tr);
 		tally_free(t);
 		return 1;
@@ -304,6 +304,6 @@ int attach_run(pid_t pid, unsigned long long duration,
 	rr->seconds = now() - start;
 	tracer_close(tr);
 	if (tally_finish(t) < 0)
-		fprintf(stderr, "%s: out of memory: some checks were not counted\n", PROG);
+		warnx("out of memory: some checks were not counted");
 	return 0;
 }

@@ -260,6 +260,55 @@ static int decode_mmap2(const unsigned char *p, size_t len, struct record *r)
 	return 0;
 }
 
+int record_whole_check(const struct record *r)
+{
+	return r->kind == REC_SAMPLE && r->s.have_cap && r->s.have_ret;
+}
+
+int record_extend_run(struct record *last, uint64_t time, uint64_t horizon)
+{
+	struct sample *a = &last->s;
+
+	if (!record_whole_check(last) || (a->time <= horizon && time > horizon) ||
+	    time < (a->more ? a->last : a->time))
+		return 0;
+	a->more++;
+	a->last = time;
+	return 1;
+}
+
+int record_merge_repeat(struct record *last, const struct record *r,
+			uint64_t horizon)
+{
+	const struct sample *a = &last->s, *b = &r->s;
+
+	if (!record_whole_check(r))
+		return 0;
+	if (a->pid != b->pid || a->tid != b->tid || a->idx != b->idx ||
+	    a->have_cred != b->have_cred || a->have_ns != b->have_ns ||
+	    a->have_capable_ns != b->have_capable_ns || a->cap != b->cap ||
+	    a->ret != b->ret || a->cred != b->cred ||
+	    a->target_ns != b->target_ns || a->capable_ns != b->capable_ns)
+		return 0;
+	return record_extend_run(last, b->time, horizon);
+}
+
+int sample_again(const void *prev, const void *rec, size_t len, uint64_t *time)
+{
+	const unsigned char *a = prev, *b = rec;
+	const size_t at = sizeof(struct perf_event_header) + 8 + 8;	/* id, pid/tid */
+	struct perf_event_header h;
+
+	if (len < at + 8)
+		return 0;
+	memcpy(&h, b, sizeof(h));
+	if (h.type != PERF_RECORD_SAMPLE || memcmp(a, b, at) != 0 ||
+	    memcmp(a + at + 8, b + at + 8, len - at - 8) != 0)
+		return 0;
+	memcpy(time, b + at, 8);
+	return 1;
+}
+
 int record_decode(const void *buf, size_t len, const struct source *src,
 		  const uint64_t *ids, const int *idx, size_t nids,
 		  struct record *r)

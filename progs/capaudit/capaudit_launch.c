@@ -6,6 +6,7 @@
  * environment and execs; capaudit reads the checks until it exits.
  */
 #define _GNU_SOURCE
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -228,7 +229,7 @@ static cap_launch_t make_launcher(const struct launch *l)
 	}
 	return attr;
 fail:
-	fprintf(stderr, "%s: launcher: %s\n", PROG, strerror(errno));
+	warn("launcher");
 	cap_free(attr);
 	return NULL;
 }
@@ -244,67 +245,71 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)sizeof(f) && !traced)
 		return;		/* tracer_open() has said why */
-	fprintf(stderr, "%s: ", PROG);
-	escape_fputs(l->path, stderr);
 	if (n == (ssize_t)sizeof(f))
-		fprintf(stderr, ": not started: %s: %s\n", f.step, strerror(f.err));
+		escape_line(stderr, PROG ": ", "%s: not started: %s: %s", l->path,
+			    f.step, strerror(f.err));
 	else if (h->err != ECHILD)
-		fprintf(stderr, ": cannot start it: %s\n", strerror(h->err));
+		escape_line(stderr, PROG ": ", "%s: cannot start it: %s", l->path,
+			    strerror(h->err));
 	else
-		fprintf(stderr, ": the launcher could not start it (%sexecve failed)\n",
-			l->user || l->iab ? "the change of user or IAB was refused, or " : "");
+		escape_line(stderr, PROG ": ", "%s: the launcher could not start "
+			    "it (%sexecve failed)", l->path, l->user || l->iab ?
+			    "the change of user or IAB was refused, or " : "");
 }
 
-int launch_run(const struct launch *l, const struct source *src,
-	       struct tally *t, struct run_result *rr)
+/* The launcher's pipes and the thread that runs it; -1 after a message. */
+static int start_launcher(struct handshake *h, pthread_t *thread)
 {
-	struct handshake h = { .ready = { -1, -1 }, .go = { -1, -1 },
-			       .fail = { -1, -1 } };
-	struct tracer *tr = NULL;
-	pthread_t thread;
-	pid_t child = 0;
-	double start;
-	ssize_t n;
-	int rc = 1, i;
+	if (pipe2(h->ready, O_CLOEXEC) < 0 || pipe2(h->go, O_CLOEXEC) < 0 ||
+	    pipe2(h->fail, O_CLOEXEC) < 0) {
+		warn("pipe");
+		return -1;
+	}
+	if ((errno = pthread_create(thread, NULL, launch_thread, h)) != 0) {
+		warn("thread");
+		return -1;
+	}
+	return 0;
+}
 
-	tally_init(t, 0, NULL);
-	h.plan = l->plan;
-	h.guard_tty = l->user != NULL;
-	h.attr = make_launcher(l);
-	if (h.attr == NULL)
-		return 1;
-	if (pipe2(h.ready, O_CLOEXEC) < 0 || pipe2(h.go, O_CLOEXEC) < 0 ||
-	    pipe2(h.fail, O_CLOEXEC) < 0) {
-		fprintf(stderr, "%s: pipe: %s\n", PROG, strerror(errno));
-		goto out;
-	}
-	if ((errno = pthread_create(&thread, NULL, launch_thread, &h)) != 0) {
-		fprintf(stderr, "%s: thread: %s\n", PROG, strerror(errno));
-		goto out;
-	}
+/*
+ * Once the child has said its pid (*said): every event opened on it,
+ * then the go-ahead. NULL when it never said it, or after a message when
+ * the events could not be opened: then no go-ahead is sent, and the
+ * command never runs untraced.
+ */
+static struct tracer *trace_child(struct handshake *h, const struct source *src,
+				  struct tally *t, int *said)
+{
+	struct tracer *tr;
+	pid_t child = 0;
+	ssize_t n;
+
 	do
-		n = read(h.ready[0], &child, sizeof(child));
+		n = read(h->ready[0], &child, sizeof(child));
 	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(child)) {
-		tally_free(t);
-		tally_init(t, child, NULL);
-		tr = tracer_open(src, child, 0, stderr);
-		if (tr != NULL) {
-			tracer_wake_on(tr, child);
-			tracer_calibrate(tr);
-			if (write(h.go[1], "g", 1) != 1)
-				fprintf(stderr, "%s: pipe: %s\n", PROG, strerror(errno));
-		}
-	}
-	start = now();
-	close(h.go[1]);	/* without the byte, the launch fails */
-	h.go[1] = -1;
-	pthread_join(thread, NULL);
-	h.ready[1] = h.fail[1] = -1;	/* closed by the thread */
-	if (h.pid < 0) {
-		say_failed_start(l, &h, tr != NULL || n != (ssize_t)sizeof(child));
-		goto out;
-	}
+	*said = n == (ssize_t)sizeof(child);
+	if (!*said)
+		return NULL;
+	tally_free(t);
+	tally_init(t, child, NULL);
+	tr = tracer_open(src, child, 0);
+	if (tr == NULL)
+		return NULL;
+	tracer_wake_on(tr, child);
+	tracer_calibrate(tr);
+	if (write(h->go[1], "g", 1) != 1)
+		warn("pipe");
+	return tr;
+}
+
+/*
+ * Reads the checks until the command (pid, ours until reaped) exits;
+ * its wait status goes into rr. -1 after a message.
+ */
+static int wait_for_exit(const struct launch *l, pid_t pid, struct tracer *tr,
+			 struct tally *t, struct run_result *rr, double start)
+{
 	for (;;) {
 		int status;
 		pid_t w;
@@ -315,46 +320,90 @@ int launch_run(const struct launch *l, const struct source *src,
 		 * one that does not end (a server the grant let start) would
 		 * hold capaudit for ever. The command is ours until reaped,
 		 * so its pid is still its own; what it started is ended
-		 * after it, below.
+		 * after it (end_leftovers()).
 		 */
 		if (l->plan != NULL && rr->cut == CUT_NONE &&
 		    (launch_stop || (l->limit > 0 && now() - start > l->limit))) {
 			rr->cut = launch_stop ? CUT_STOP : CUT_TIME;
-			kill(h.pid, SIGKILL);
+			kill(pid, SIGKILL);
 		}
-		w = waitpid(h.pid, &status, WNOHANG);
-		if (w == h.pid) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid) {
 			rr->status = status;
-			break;
+			return 0;
 		}
 		if (w < 0 && errno != EINTR) {
-			fprintf(stderr, "%s: waitpid: %s\n", PROG, strerror(errno));
-			goto out;
+			warn("waitpid");
+			return -1;
 		}
 	}
-	rr->seconds = now() - start;
-	/* Whatever the trial left running would keep its grant. */
-	if (l->plan != NULL && trial_end_leftovers(&rr->left) < 0) {
-		rr->left_running = 1;
-		fprintf(stderr, "%s: WARNING: a trial left processes running that "
-			"capaudit could not end (%s): they hold that trial's "
-			"capabilities\n", PROG, strerror(errno));
+}
+
+/* Whatever a trial left running would keep its grant. */
+static void end_leftovers(const struct launch *l, struct run_result *rr)
+{
+	if (l->plan == NULL || trial_end_leftovers(&rr->left) == 0)
+		return;
+	rr->left_running = 1;
+	warnx("WARNING: a trial left processes running that capaudit could "
+	      "not end (%s): they hold that trial's capabilities",
+	      strerror(errno));
+}
+
+static void close_handshake(struct handshake *h)
+{
+	int i;
+
+	cap_free(h->attr);
+	h->attr = NULL;
+	for (i = 0; i < 2; i++) {
+		if (h->ready[i] >= 0)
+			close(h->ready[i]);
+		if (h->go[i] >= 0)
+			close(h->go[i]);
+		if (h->fail[i] >= 0)
+			close(h->fail[i]);
+		h->ready[i] = h->go[i] = h->fail[i] = -1;
 	}
+}
+
+int launch_run(const struct launch *l, const struct source *src,
+	       struct tally *t, struct run_result *rr)
+{
+	struct handshake h = { .ready = { -1, -1 }, .go = { -1, -1 },
+			       .fail = { -1, -1 } };
+	struct tracer *tr = NULL;
+	pthread_t thread;
+	double start;
+	int rc = 1, said = 0;
+
+	tally_init(t, 0, NULL);
+	h.plan = l->plan;
+	h.guard_tty = l->user != NULL;
+	h.attr = make_launcher(l);
+	if (h.attr == NULL || start_launcher(&h, &thread) < 0)
+		goto out;
+	tr = trace_child(&h, src, t, &said);
+	start = now();
+	close(h.go[1]);	/* without the byte, the launch fails */
+	h.go[1] = -1;
+	pthread_join(thread, NULL);
+	h.ready[1] = h.fail[1] = -1;	/* closed by the thread */
+	if (h.pid < 0) {
+		say_failed_start(l, &h, tr != NULL || !said);
+		goto out;
+	}
+	if (wait_for_exit(l, h.pid, tr, t, rr, start) < 0)
+		goto out;
+	rr->seconds = now() - start;
+	end_leftovers(l, rr);
 	tracer_finish(tr, tally_record, t);
 	if (tally_finish(t) < 0)
-		fprintf(stderr, "%s: out of memory: some checks were not counted\n", PROG);
+		warnx("out of memory: some checks were not counted");
 	rc = 0;
 out:
 	tracer_close(tr);
-	cap_free(h.attr);
-	for (i = 0; i < 2; i++) {
-		if (h.ready[i] >= 0)
-			close(h.ready[i]);
-		if (h.go[i] >= 0)
-			close(h.go[i]);
-		if (h.fail[i] >= 0)
-			close(h.fail[i]);
-	}
+	close_handshake(&h);
 	if (rc != 0)
 		tally_free(t);
 	return rc;

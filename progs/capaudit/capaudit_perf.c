@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -21,7 +22,24 @@
 
 #include "capaudit.h"
 
-#define DATA_PAGES 64		/* per ring buffer: 256 KiB with 4 KiB pages */
+/*
+ * Each CPU's buffer holds what the command checks while capaudit is not
+ * reading it; a record the kernel finds no room for is lost. A check
+ * takes 80 bytes and a tight loop makes about a million a second, so
+ * 8 MiB keeps a tenth of a second of them: a busy machine may leave
+ * capaudit that long without a CPU. The kernel wakes capaudit when a
+ * quarter is full (wakeup_watermark): a wake-up for every few thousand
+ * checks rather than for every few hundred. On many CPUs the buffers
+ * share RING_BUDGET, but none starts below RING_FLOOR; where the
+ * locked-memory limit refuses a buffer (perf_event_mlock_kb and
+ * RLIMIT_MEMLOCK bind a user without CAP_IPC_LOCK), all are halved, down
+ * to RING_MIN_PAGES: more records may then be lost, and are counted as
+ * lost.
+ */
+#define RING_MAX (8UL << 20)
+#define RING_BUDGET (64UL << 20)
+#define RING_FLOOR (1UL << 20)
+#define RING_MIN_PAGES 8UL
 
 struct ring {
 	int fd;
@@ -52,7 +70,9 @@ struct tracer {
 	size_t off, nrecs, recs_size, seq;
 	uint64_t seen;		/* the latest time stamp read by earlier drains */
 	int wake_fd;		/* a pidfd that ends the wait when its process ends, or -1 */
+	size_t page, ring_pages;	/* data pages of each new buffer, a power of two */
 	unsigned char tmp[65536];	/* a record that wraps the buffer */
+	unsigned char run[256];		/* take_record(): the latest sample of a run */
 };
 
 static uint64_t sample_type_of(const struct source *src)
@@ -84,10 +104,10 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
  * first: this event also reports names, forks and exits. tid 0 opens
  * capaudit's own sentinel: disabled, not inherited, no side-band.
  */
-static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
+static int open_event(const struct tracer *t, int spec, pid_t tid, int cpu,
 		      int first)
 {
-	const struct event_spec *ev = &src->ev[spec];
+	const struct event_spec *ev = &t->src->ev[spec];
 	struct perf_event_attr a;
 
 	memset(&a, 0, sizeof(a));
@@ -96,7 +116,7 @@ static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
 	a.config = ev->config;
 	a.config1 = ev->config1;
 	a.sample_period = 1;
-	a.sample_type = sample_type_of(src);
+	a.sample_type = sample_type_of(t->src);
 	a.sample_regs_intr = ev->regs;
 	a.inherit = 1;
 	a.sample_id_all = 1;
@@ -116,33 +136,57 @@ static int open_event(const struct source *src, int spec, pid_t tid, int cpu,
 		a.inherit = 0;
 		a.disabled = 1;
 	}
+	/* Only the event that maps a buffer sets its watermark. */
 	a.watermark = 1;
-	a.wakeup_watermark = (uint32_t)(DATA_PAGES * (size_t)sysconf(_SC_PAGESIZE) / 4);
+	a.wakeup_watermark = (uint32_t)(t->ring_pages * t->page / 4);
 	return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1,
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
 static int map_ring(struct tracer *t, int fd)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (t->ring_pages + 1) * t->page;
 	struct ring *r;
 	void *base;
 
 	if (grow((void **)&t->rings, &t->rings_size, t->nrings + 1,
 		 sizeof(*t->rings)) < 0)
 		return -1;
-	base = mmap(NULL, (DATA_PAGES + 1) * page, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return -1;
 	r = &t->rings[t->nrings++];
 	r->fd = fd;
 	r->hup = 0;
 	r->meta = base;
-	r->data = (unsigned char *)base + page;
-	r->size = DATA_PAGES * page;
-	r->map_len = (DATA_PAGES + 1) * page;
+	r->data = (unsigned char *)base + t->page;
+	r->size = t->ring_pages * t->page;
+	r->map_len = len;
 	return 0;
+}
+
+/* The largest power of two no greater than n (n >= 1). */
+static size_t floor_pow2(size_t n)
+{
+	size_t p = 1;
+
+	while (p <= n / 2)
+		p *= 2;
+	return p;
+}
+
+/* The size of the first buffer tried, in data pages (RING_MAX above). */
+static size_t ring_pages_for(size_t ncpu, size_t page)
+{
+	size_t bytes = RING_BUDGET / (ncpu ? ncpu : 1);
+
+	if (bytes > RING_MAX)
+		bytes = RING_MAX;
+	if (bytes < RING_FLOOR)
+		bytes = RING_FLOOR;
+	if (bytes / page < RING_MIN_PAGES)
+		return RING_MIN_PAGES;
+	return floor_pow2(bytes / page);
 }
 
 /* The threads to follow: pid itself, or every thread of the process. */
@@ -233,7 +277,7 @@ static int open_sentinels(struct tracer *t, int ncpu)
 	if (t->sentinels == NULL)
 		return -1;
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		int fd = open_event(t->src, 0, 0, cpu, 0);
+		int fd = open_event(t, 0, 0, cpu, 0);
 
 		if (fd < 0 && errno == ENODEV)
 			continue;
@@ -353,92 +397,153 @@ static int sort_ids(struct tracer *t)
 	return 0;
 }
 
-struct tracer *tracer_open(const struct source *src, pid_t pid,
-			   int whole_process, FILE *err)
+static struct tracer *tracer_new(const struct source *src, size_t ring_pages)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	struct tracer *t = calloc(1, sizeof(*t));
-	size_t ntids = 0, i;
-	pid_t *tids;
-	int cpu, spec, opened = 0;
 
-	if (t == NULL) {
-		fprintf(err, "%s: %s\n", PROG, strerror(ENOMEM));
+	if (t == NULL)
 		return NULL;
-	}
 	t->src = src;
 	t->wake_fd = -1;
-	tids = list_threads(pid, whole_process, &ntids);
-	if (tids == NULL || ntids == 0) {
-		fprintf(err, "%s: process %ld: %s\n", PROG, (long)pid, strerror(errno));
-		free(tids);
-		tracer_close(t);
-		return NULL;
-	}
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		int cpu_ring = -1;
+	t->page = (size_t)sysconf(_SC_PAGESIZE);
+	t->ring_pages = ring_pages;
+	return t;
+}
 
-		for (i = 0; i < ntids; i++) {
-			for (spec = 0; spec < src->nevents; spec++) {
-				int fd = open_event(src, spec, tids[i], cpu, spec == 0);
+/* What the steps of tracer_open() return besides 0 and -1 (said why). */
+#define SMALLER_RINGS 1
 
-				if (fd < 0 && errno == ENODEV)
-					break;	/* this CPU is offline */
-				if (fd < 0 && errno == ESRCH && whole_process && ntids > 1)
-					break;	/* that thread ended meanwhile */
-				if (fd < 0) {
-					fprintf(err, "%s: perf_event_open (pid %ld, cpu %d): %s\n",
-						PROG, (long)tids[i], cpu, strerror(errno));
-					goto fail;
-				}
-				if (add_fd(t, fd, spec) < 0) {
-					close(fd);
-					fprintf(err, "%s: perf event: %s\n", PROG, strerror(errno));
-					goto fail;
-				}
-				opened++;
-				/*
-				 * One ring for everything; the kernel refuses a
-				 * buffer of another CPU (EINVAL), and then each
-				 * CPU gets its own, merged by time when read.
-				 */
-				if (t->nrings > 0 &&
-				    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[0].fd) == 0)
-					continue;
-				if (cpu_ring >= 0 &&
-				    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, cpu_ring) == 0)
-					continue;
-				if (map_ring(t, fd) < 0) {
-					fprintf(err, "%s: mmap of the perf ring buffer: %s\n",
-						PROG, strerror(errno));
-					goto fail;
-				}
-				cpu_ring = fd;
+/*
+ * The first event on a CPU maps that CPU's buffer. A buffer the
+ * locked-memory limit refuses asks for smaller ones on every CPU: the
+ * limit is the user's, so a first CPU that kept shrinking alone would
+ * leave nothing for the others.
+ */
+static int map_first(struct tracer *t, int fd)
+{
+	if (map_ring(t, fd) == 0)
+		return 0;
+	if ((errno == EPERM || errno == ENOMEM) && t->ring_pages > RING_MIN_PAGES)
+		return SMALLER_RINGS;
+	warn("mmap of the perf ring buffer");
+	return -1;
+}
+
+/*
+ * Writes fd's records where the others of its CPU go. One buffer for
+ * everything would do; the kernel refuses a buffer of another CPU
+ * (EINVAL), so each CPU gets its own, merged by time when read.
+ */
+static int share_ring(struct tracer *t, int fd, int *cpu_ring)
+{
+	int rc;
+
+	if (t->nrings > 0 &&
+	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[0].fd) == 0)
+		return 0;
+	if (*cpu_ring >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *cpu_ring) == 0)
+		return 0;
+	rc = map_first(t, fd);
+	if (rc == 0)
+		*cpu_ring = fd;
+	return rc;
+}
+
+/*
+ * Every spec's event for each thread on one CPU. 0, SMALLER_RINGS, or
+ * -1 after a message; *opened counts the events kept.
+ */
+static int open_on_cpu(struct tracer *t, const pid_t *tids, size_t ntids,
+		       int whole_process, int cpu, int *opened)
+{
+	int cpu_ring = -1, spec, rc;
+	size_t i;
+
+	for (i = 0; i < ntids; i++) {
+		for (spec = 0; spec < t->src->nevents; spec++) {
+			int fd = open_event(t, spec, tids[i], cpu, spec == 0);
+
+			if (fd < 0 && errno == ENODEV)
+				return 0;	/* this CPU is offline */
+			if (fd < 0 && errno == ESRCH && whole_process && ntids > 1)
+				break;	/* that thread ended meanwhile */
+			if (fd < 0) {
+				warn("perf_event_open (pid %ld, cpu %d)",
+				     (long)tids[i], cpu);
+				return -1;
 			}
+			if ((rc = share_ring(t, fd, &cpu_ring)) != 0) {
+				close(fd);
+				return rc;
+			}
+			if (add_fd(t, fd, spec) < 0) {
+				warn("perf event");
+				close(fd);
+				return -1;
+			}
+			(*opened)++;
 		}
 	}
-	free(tids);
+	return 0;
+}
+
+/* Every event of every thread on every CPU: 0, SMALLER_RINGS, or -1 after a message. */
+static int open_all(struct tracer *t, const pid_t *tids, size_t ntids,
+		    int whole_process, long ncpu)
+{
+	int cpu, opened = 0, rc;
+
+	for (cpu = 0; cpu < ncpu; cpu++)
+		if ((rc = open_on_cpu(t, tids, ntids, whole_process, cpu, &opened)) != 0)
+			return rc;
 	if (opened == 0) {
-		fprintf(err, "%s: no CPU to open perf events on\n", PROG);
-		tracer_close(t);
-		return NULL;
+		warnx("no CPU to open perf events on");
+		return -1;
 	}
 	if (open_sentinels(t, (int)ncpu) < 0) {
-		fprintf(err, "%s: perf_event_open (capaudit itself): %s\n",
-			PROG, strerror(errno));
-		tracer_close(t);
-		return NULL;
+		warn("perf_event_open (capaudit itself)");
+		return -1;
 	}
 	if (sort_ids(t) < 0) {
-		fprintf(err, "%s: %s\n", PROG, strerror(errno));
+		warn(NULL);
+		return -1;
+	}
+	return 0;
+}
+
+struct tracer *tracer_open(const struct source *src, pid_t pid,
+			   int whole_process)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t pages = ring_pages_for(ncpu > 0 ? (size_t)ncpu : 1,
+				      (size_t)sysconf(_SC_PAGESIZE));
+	struct tracer *t = NULL;
+	size_t ntids = 0;
+	pid_t *tids;
+	int rc;
+
+	tids = list_threads(pid, whole_process, &ntids);
+	if (tids == NULL || ntids == 0) {
+		warn("process %ld", (long)pid);
+		free(tids);
+		return NULL;
+	}
+	/* Everything again with buffers half the size, until they fit. */
+	for (rc = SMALLER_RINGS; rc == SMALLER_RINGS; pages /= 2) {
+		tracer_close(t);
+		t = tracer_new(src, pages);
+		if (t == NULL) {
+			warn(NULL);
+			break;
+		}
+		rc = open_all(t, tids, ntids, whole_process, ncpu);
+	}
+	free(tids);
+	if (rc != 0) {
 		tracer_close(t);
 		return NULL;
 	}
 	return t;
-fail:
-	free(tids);
-	tracer_close(t);
-	return NULL;
 }
 
 static int push_record(struct tracer *t, const struct record *r)
@@ -457,45 +562,89 @@ static int push_record(struct tracer *t, const struct record *r)
 	return 0;
 }
 
+/*
+ * The record at tail, whole: in place, or copied into t->tmp when it
+ * wraps around the end of the buffer; its size in *size. NULL when its
+ * header cannot be one (never loop on it).
+ */
+static const unsigned char *record_at(struct tracer *t, const struct ring *ring,
+				      uint64_t tail, uint64_t head, size_t *size)
+{
+	size_t off = (size_t)(tail & (ring->size - 1));
+	struct perf_event_header h;
+	size_t first = ring->size - off;
+
+	if (sizeof(h) <= first) {
+		memcpy(&h, ring->data + off, sizeof(h));
+	} else {
+		memcpy(&h, ring->data + off, first);
+		memcpy((unsigned char *)&h + first, ring->data, sizeof(h) - first);
+	}
+	if (h.size < sizeof(h) || h.size > head - tail)
+		return NULL;
+	*size = h.size;
+	if (h.size <= first)
+		return ring->data + off;
+	memcpy(t->tmp, ring->data + off, first);
+	memcpy(t->tmp + first, ring->data, h.size - first);
+	return t->tmp;
+}
+
+/*
+ * What read_ring() knows of the last record it kept: a sample may join
+ * it only when it came from this ring in this read (mine). The bytes of
+ * a run's latest sample are kept (len of them): the same bytes again but
+ * for the time are the same check, known without decoding it.
+ */
+struct run_state {
+	int mine;
+	size_t len;
+};
+
+/* One record: added to the run before it, left out, or kept. -1: ENOMEM. */
+static int take_record(struct tracer *t, const unsigned char *rec, size_t size,
+		       uint64_t horizon, struct run_state *run)
+{
+	struct record r;
+	uint64_t time;
+
+	if (run->len == size && sample_again(t->run, rec, size, &time) &&
+	    record_extend_run(&t->recs[t->nrecs - 1], time, horizon))
+		return 0;
+	if (record_decode(rec, size, t->src, t->sorted_ids, t->sorted_idx,
+			  t->nfds, &r) < 0 || r.kind == REC_OTHER) {
+		record_release(&r);
+		return 0;
+	}
+	if (!(run->mine && record_merge_repeat(&t->recs[t->nrecs - 1], &r, horizon))) {
+		if (push_record(t, &r) < 0) {
+			record_release(&r);
+			run->mine = 0;
+			run->len = 0;
+			return -1;
+		}
+		run->mine = 1;
+	}
+	run->len = record_whole_check(&r) && size <= sizeof(t->run) ? size : 0;
+	if (run->len)
+		memcpy(t->run, rec, run->len);
+	return 0;
+}
+
 /* Reads every complete record of one ring; the kernel may write on. */
-static int read_ring(struct tracer *t, struct ring *ring)
+static int read_ring(struct tracer *t, struct ring *ring, uint64_t horizon)
 {
 	uint64_t head = __atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = ring->meta->data_tail;
+	struct run_state run = { 0, 0 };
+	const unsigned char *rec;
+	size_t size;
 	int rc = 0;
 
-	while (tail < head) {
-		size_t off = (size_t)(tail & (ring->size - 1));
-		struct perf_event_header h;
-		const unsigned char *rec;
-		struct record r;
-
-		if (off + sizeof(h) <= ring->size) {
-			memcpy(&h, ring->data + off, sizeof(h));
-		} else {
-			size_t first = ring->size - off;
-
-			memcpy(&h, ring->data + off, first);
-			memcpy((unsigned char *)&h + first, ring->data, sizeof(h) - first);
-		}
-		if (h.size < sizeof(h) || h.size > head - tail)
-			break;	/* cannot happen; never loop on it */
-		if (off + h.size <= ring->size) {
-			rec = ring->data + off;
-		} else {
-			size_t first = ring->size - off;
-
-			memcpy(t->tmp, ring->data + off, first);
-			memcpy(t->tmp + first, ring->data, h.size - first);
-			rec = t->tmp;
-		}
-		if (record_decode(rec, h.size, t->src, t->sorted_ids, t->sorted_idx,
-				  t->nfds, &r) == 0 && r.kind != REC_OTHER &&
-		    push_record(t, &r) < 0) {
-			record_release(&r);
+	while (tail < head && (rec = record_at(t, ring, tail, head, &size)) != NULL) {
+		if (take_record(t, rec, size, horizon, &run) < 0)
 			rc = -1;
-		}
-		tail += h.size;
+		tail += size;
 	}
 	__atomic_store_n(&ring->meta->data_tail, tail, __ATOMIC_RELEASE);
 	return rc;
@@ -553,11 +702,15 @@ int tracer_drain(struct tracer *t, int timeout_ms,
 		t->off = t->nrecs = 0;	/* all delivered: start afresh */
 	before = t->nrecs;
 	for (i = 0; i < t->nrings; i++)
-		if (read_ring(t, &t->rings[i]) < 0)
+		if (read_ring(t, &t->rings[i], horizon) < 0)
 			rc = -1;
-	for (i = before; i < t->nrecs; i++)
-		if (t->recs[i].s.time > t->seen)
-			t->seen = t->recs[i].s.time;
+	for (i = before; i < t->nrecs; i++) {
+		const struct sample *s = &t->recs[i].s;
+		uint64_t latest = s->more ? s->last : s->time;
+
+		if (latest > t->seen)
+			t->seen = latest;
+	}
 	/*
 	 * Each CPU writes its own buffer, read one after the other: a record
 	 * missed by this drain was written after an earlier drain had read
@@ -580,7 +733,7 @@ void tracer_finish(struct tracer *t,
 	/* A loss at the very end is said in one more record (open_sentinels()). */
 	on_each_sentinel(t, one_check);
 	for (i = 0; i < t->nrings; i++)
-		read_ring(t, &t->rings[i]);
+		read_ring(t, &t->rings[i], UINT64_MAX);
 	records_release(t->recs + t->off, t->nrecs - t->off, UINT64_MAX, fn, arg);
 	t->off = t->nrecs = 0;
 }

@@ -220,11 +220,11 @@ static void count(struct tally *t, const struct sample *s, int cap, int ret,
 		return;
 	if (p->image < 0) {
 		/* Our launcher's own steps (setuid, setgroups, the IAB, mounts). */
-		t->launcher++;
+		t->launcher += 1 + s->more;
 		return;
 	}
 	if (cap < 0 || cap >= NCAPS) {
-		t->out_of_range++;
+		t->out_of_range += 1 + s->more;
 		return;
 	}
 	memset(&k, 0, sizeof(k));
@@ -240,9 +240,9 @@ static void count(struct tally *t, const struct sample *s, int cap, int ret,
 	}
 	v->pid = s->pid;
 	if (ret == 0)
-		v->granted++;
+		v->granted += 1 + s->more;
 	else
-		v->refused++;
+		v->refused += 1 + s->more;
 	if (!have_id)
 		return;
 	memset(&sk, 0, sizeof(sk));
@@ -256,8 +256,8 @@ static void count(struct tally *t, const struct sample *s, int cap, int ret,
 	}
 	if (sv->first == 0 || s->time < sv->first)
 		sv->first = s->time ? s->time : 1;
-	if (s->time > sv->last)
-		sv->last = s->time;
+	if ((s->more ? s->last : s->time) > sv->last)
+		sv->last = s->more ? s->last : s->time;
 	/* Granted: capable_ns is the namespace the credential belongs to. */
 	if (ret == 0 && s->have_capable_ns && s->capable_ns != 0)
 		sv->home_ns = s->capable_ns;

@@ -122,6 +122,20 @@ as_nobody "$T/capaudit" --pid="$mine" --duration=1 --output="$T/w/rep2" 2>"$T/er
 	fail "--pid of nobody's own process refused: $(cat "$T/err")"
 kill "$mine" 2>/dev/null; wait "$mine" 2>/dev/null
 
+# 2c. Without CAP_IPC_LOCK and with no RLIMIT_MEMLOCK at all, nobody may
+#     lock only perf_event_mlock_kb per CPU: capaudit's buffers shrink to
+#     fit, and still every check is counted.
+mlock_kb=$(cat /proc/sys/kernel/perf_event_mlock_kb 2>/dev/null || echo 0)
+if [ "$mlock_kb" -ge 516 ]; then
+	as_nobody prlimit --memlock=0 "$T/capaudit" --output="$T/w/rep3" -- \
+		"$probe" --loop 2000 "$T/w/rep3" >/dev/null 2>"$T/err" ||
+		fail "capaudit as nobody with RLIMIT_MEMLOCK 0: $(cat "$T/err")"
+	grep -q '^cap_chown  *2000  *0  *2000 ' "$T/w/rep3" && grep -qx 'lost samples: 0' "$T/w/rep3" ||
+		{ cat "$T/w/rep3"; fail "RLIMIT_MEMLOCK 0: not every refused cap_chown counted"; }
+else
+	echo "perf_event_mlock_kb is $mlock_kb: the small-buffer case not tried"
+fi
+
 # 3. The suggestion applied with our setcap: nobody's probe now succeeds.
 cp "$probe" "$T/probe" && chmod 755 "$T/probe"
 as_nobody "$T/probe" "$T/w2" >/dev/null && fail "the probe worked for nobody before setcap"
@@ -163,15 +177,34 @@ sleep 1 &
 start=$(date +%s)
 "$CA" --pid=$! --duration=60 --output="$T/rep" || fail "--pid on a short process"
 [ $(($(date +%s) - start)) -lt 30 ] || fail "--pid watched a finished process on"
-# 6. Lost samples are counted and reported, never silent: capaudit is
-#    stopped while the loop makes 20000 checks, more than its buffer holds.
-"$CA" --output="$T/rep" -- "$probe" --loop 20000 "$T/root/x" --stop-parent \
+# 6. Every check counted, none lost, while capaudit cannot read: it is
+#    stopped while the loop makes 10000 checks on one CPU, which that
+#    CPU's buffer must hold (1 MiB at least as root; the 256 KiB buffer
+#    of old held 3276 and lost the rest).
+"$CA" --output="$T/rep" -- "$probe" --loop 10000 "$T/root/x" --stop-parent \
+	>"$T/out" 2>"$T/err" || fail "stopped loop run: $(cat "$T/err")"
+counted=$(awk '$1 == "cap_chown" { n += $2 } END { print n + 0 }' "$T/rep")
+echo "10000 checks with capaudit stopped: counted $counted, $(grep '^lost samples' "$T/rep")"
+[ "$counted" -eq 10000 ] && grep -qx 'lost samples: 0' "$T/rep" && [ ! -s "$T/err" ] ||
+	{ cat "$T/rep" "$T/err"; fail "10000 checks while capaudit was stopped: counted $counted"; }
+# 6b. Checks that differ, one after the other, are each their own: 20000
+#     chowns and 20000 nice values in turn, then an exec of chown(1) in
+#     the same process; its one check is chown's, not the probe's.
+"$CA" --output="$T/rep" -- "$probe" --mix 20000 "$T/root/x" >"$T/out" 2>"$T/err" ||
+	fail "mixed loop run: $(cat "$T/err")"
+mix=$(awk '($1 == "cap_chown" || $1 == "cap_sys_nice") { print $1, $2, $3, $4, $6 }' "$T/rep" | sort | tr '\n' ';')
+[ "$mix" = "cap_chown 1 1 0 chown;cap_chown 20000 20000 0 capaudit_probe;cap_sys_nice 20000 20000 0 capaudit_probe;" ] &&
+	grep -qx 'lost samples: 0' "$T/rep" ||
+	{ cat "$T/rep"; fail "mixed checks: $mix"; }
+# 6c. Lost samples are counted and reported, never silent: stopped while
+#     the loop makes 300000 checks, more than any buffer holds (8 MiB).
+"$CA" --output="$T/rep" -- "$probe" --loop 300000 "$T/root/x" --stop-parent \
 	>"$T/out" 2>"$T/err" || fail "loop run: $(cat "$T/err")"
 lost=$(sed -n 's/^lost samples: \([0-9]*\).*/\1/p' "$T/rep")
 counted=$(awk '$1 == "cap_chown" { n += $2 } END { print n + 0 }' "$T/rep")
 echo "lost $lost, cap_chown checks $counted"
 [ "${lost:-0}" -gt 0 ] || { cat "$T/rep"; fail "no lost samples reported"; }
-[ $((lost + counted)) -ge 20000 ] || fail "lost $lost + counted $counted < 20000 checks made"
+[ $((lost + counted)) -ge 300000 ] || fail "lost $lost + counted $counted < 300000 checks made"
 grep -qx "capaudit: $lost samples were lost; the counts are lower bounds" "$T/err" ||
 	fail "the loss is not on stderr: $(cat "$T/err")"
 # 6b. A command's name is its own: an escape sequence in it is printed as

@@ -10,7 +10,14 @@
  * capaudit_probe --loop N FILE [--stop-parent]: a capability-heavy loop
  * for the benchmark and the lost-sample test: N chowns of FILE, to uid 1
  * and 2 in turn, each one a cap_chown check; with --stop-parent, the
- * parent (capaudit) is stopped meanwhile, so its ring buffer overflows.
+ * parent (capaudit) is stopped meanwhile and the loop keeps to one CPU,
+ * so one ring buffer takes every check unread.
+ *
+ * capaudit_probe --mix N FILE: N times a chown of FILE (cap_chown) and a
+ * nice value below the current one (cap_sys_nice once RLIMIT_NICE is 0;
+ * back up needs none), in turn; then it execs
+ * "chown 1 FILE", one more cap_chown check, by another file in the same
+ * process. No two checks in a row are the same one.
  *
  * capaudit_probe --fork-race N BURST FILE: on CPU 0, N times: BURST
  * chowns of FILE (so the buffer of CPU 0 takes a while to read), then a
@@ -39,6 +46,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -139,8 +147,18 @@ static int loop(long n, const char *file, int stop_parent)
 {
 	long i, refused = 0;
 
-	if (stop_parent)
+	if (stop_parent) {
+		cpu_set_t here;
+		int cpu = sched_getcpu();
+
+		/* One CPU, so one buffer takes every check. */
+		CPU_ZERO(&here);
+		if (cpu >= 0) {
+			CPU_SET(cpu, &here);
+			sched_setaffinity(0, sizeof(here), &here);
+		}
 		kill(getppid(), SIGSTOP);
+	}
 	for (i = 0; i < n; i++)
 		if (chown(file, (i & 1) ? 1 : 2, (gid_t)-1) < 0)
 			refused++;
@@ -148,6 +166,26 @@ static int loop(long n, const char *file, int stop_parent)
 		kill(getppid(), SIGCONT);
 	printf("loop: %ld chowns, %ld refused\n", n, refused);
 	return 0;
+}
+
+static int mix(long n, const char *file)
+{
+	struct rlimit none = { 0, 0 };
+	long i;
+
+	/* With RLIMIT_NICE 0, only cap_sys_nice lowers the nice value. */
+	if (setrlimit(RLIMIT_NICE, &none) < 0)
+		return 1;
+	for (i = 0; i < n; i++) {
+		if (chown(file, (i & 1) ? 1 : 2, (gid_t)-1) < 0)
+			return 1;
+		/* Unlike setuid(2), no new credential: the same check each time. */
+		if (setpriority(PRIO_PROCESS, 0, -1) < 0 ||
+		    setpriority(PRIO_PROCESS, 0, 0) < 0)
+			return 1;
+	}
+	execlp("chown", "chown", "1", file, (char *)NULL);
+	return 1;
 }
 
 static int fork_race(long n, long burst, const char *file)
@@ -226,6 +264,8 @@ int main(int argc, char **argv)
 
 	if (argc == 5 && strcmp(argv[1], "--fork-race") == 0)
 		return fork_race(atol(argv[2]), atol(argv[3]), argv[4]);
+	if (argc == 4 && strcmp(argv[1], "--mix") == 0)
+		return mix(atol(argv[2]), argv[3]);
 	if (argc == 3 && strcmp(argv[1], "--capture") == 0)
 		return capture(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "--bind80") == 0)

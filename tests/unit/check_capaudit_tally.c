@@ -326,6 +326,90 @@ START_TEST(records_wait_for_their_turn)
 }
 END_TEST
 
+/*
+ * A run of identical checks read as one sample (more: how many after the
+ * first) counts every one of them, the launcher's and the out-of-range
+ * ones included, and its credential's span ends at the last of them.
+ */
+START_TEST(merged_repeats_count_each_check)
+{
+	const struct row *r;
+	struct record rec;
+	struct tally t;
+
+	tally_init(&t, 500, NULL);
+	calibrate(&t, INIT_NS);
+	rec = check(500, CAP_SETUID, 0, CRED_A, INIT_NS);
+	rec.s.more = 2;		/* the launcher's, before the exec */
+	rec.s.last = rec.s.time + 2;
+	feed(&t, rec);
+	exec_file(&t, 500, "loop", "/opt/loop", 7);
+	rec = check(500, CAP_CHOWN, 0, CRED_B, INIT_NS);
+	rec.s.more = 499999;
+	rec.s.last = rec.s.time + 1000;
+	feed(&t, rec);
+	feed(&t, check(500, CAP_CHOWN, -1, CRED_B, INIT_NS));
+	rec = check(500, 64, 0, CRED_B, INIT_NS);	/* no such capability */
+	rec.s.more = 9;
+	rec.s.last = rec.s.time + 5;
+	feed(&t, rec);
+	ck_assert_int_eq(tally_finish(&t), 0);
+	ck_assert_uint_eq(t.launcher, 3);
+	ck_assert_uint_eq(t.out_of_range, 10);
+	r = row_of(&t, 500, CAP_CHOWN, CLASS_OWN);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->granted, 500000);
+	ck_assert_uint_eq(r->refused, 1);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * What makes a run: the same whole check by the same thread, time going
+ * forward, never across a drain's horizon; anything that differs (a new
+ * credential after an execve, another result, another namespace, half a
+ * kprobe pair) starts a new sample.
+ */
+START_TEST(runs_join_only_the_same_check)
+{
+	struct record run = check(600, CAP_CHOWN, 0, CRED_A, INIT_NS), r;
+	uint64_t t0 = run.s.time;
+
+	r = check(600, CAP_CHOWN, 0, CRED_A, INIT_NS);
+	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 1);
+	ck_assert_uint_eq(run.s.more, 1);
+	ck_assert_uint_eq(run.s.last, r.s.time);
+	ck_assert_uint_eq(run.s.time, t0);
+	ck_assert_int_eq(record_extend_run(&run, r.s.time + 5, UINT64_MAX), 1);
+	ck_assert_uint_eq(run.s.more, 2);
+	/* Back in time: a new sample. */
+	ck_assert_int_eq(record_extend_run(&run, r.s.time, UINT64_MAX), 0);
+	clock_now = run.s.last + 1;	/* the checks below come later */
+	r = check(600, CAP_CHOWN, 0, CRED_B, INIT_NS);	/* after an execve */
+	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
+	r = check(600, CAP_CHOWN, -1, CRED_A, INIT_NS);
+	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
+	r = check(600, CAP_CHOWN, 0, CRED_A, CHILD_NS);
+	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
+	r = check(600, CAP_FOWNER, 0, CRED_A, INIT_NS);
+	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
+	r = check(601, CAP_CHOWN, 0, CRED_A, INIT_NS);
+	r.s.pid = 600;			/* another thread */
+	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
+	r = check(600, CAP_CHOWN, 0, CRED_A, INIT_NS);
+	r.s.have_ret = 0;		/* a kprobe entry */
+	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
+	/* The run is at or before the horizon; a later check is not. */
+	r = check(600, CAP_CHOWN, 0, CRED_A, INIT_NS);
+	ck_assert_int_eq(record_merge_repeat(&run, &r, r.s.time - 1), 0);
+	ck_assert_int_eq(record_merge_repeat(&run, &r, r.s.time), 1);
+	ck_assert_uint_eq(run.s.more, 3);
+	/* A fork record is no run. */
+	r = side(REC_FORK, 602, 600, "", 0);
+	ck_assert_int_eq(record_extend_run(&r, r.s.time + 1, UINT64_MAX), 0);
+}
+END_TEST
+
 static Suite *capaudit_suite(void)
 {
 	Suite *s = suite_create("capaudit_tally");
@@ -336,6 +420,8 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, unknown_namespace_decides_nothing);
 	tcase_add_test(tc, pairs_kprobe_entry_and_return);
 	tcase_add_test(tc, records_wait_for_their_turn);
+	tcase_add_test(tc, merged_repeats_count_each_check);
+	tcase_add_test(tc, runs_join_only_the_same_check);
 	suite_add_tcase(s, tc);
 	return s;
 }
