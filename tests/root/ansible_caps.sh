@@ -79,6 +79,7 @@ chmod 0666 "$T/r4.manifest"
 # sticky directory all may write: she may point it elsewhere between the
 # module's read and capmanifest's.
 mkdir -m 1777 "$T/sticky"
+mkdir "$T/sticky/sub"	# reached as sticky/sub/.., which is sticky again
 ln -s "$T" "$T/sticky/via"
 chown -h 65534 "$T/sticky/via"
 # Tools that print JSON of schema 2 (a fake getcap; our setcap).
@@ -191,7 +192,7 @@ cat > "$T/play.yml" <<'EOF'
       register: m4
       ignore_errors: true
     - name: a manifest reached through a link another user may replace is refused
-      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/sticky/via/r5.manifest", root: "{{ t }}/r5", state: absent}
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/sticky/sub/../via/r5.manifest", root: "{{ t }}/r5", state: absent}
       register: m5
       ignore_errors: true
     - libcap_perfmon.caps.caps_audit: {paths: ["{{ f }}"]}

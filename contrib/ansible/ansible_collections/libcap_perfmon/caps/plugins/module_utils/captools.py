@@ -90,7 +90,10 @@ def untrusted_by(path, file_too=True):
         if name == b'.':
             continue
         if name == b'..':
+            # back in a directory found safe already; but what may be
+            # swapped in it depends on it, not on the one we left
             cur = os.path.dirname(cur)
+            shared = open_sticky(os.stat(cur))
             continue
         nxt = os.path.join(cur, name)
         try:
@@ -108,6 +111,7 @@ def untrusted_by(path, file_too=True):
             target = os.readlink(nxt)
             if target.startswith(b'/'):
                 cur = b'/'
+                shared = open_sticky(os.stat(cur))
             todo[:0] = [c for c in target.split(b'/') if c]
             continue
         last = not todo
