@@ -44,7 +44,10 @@ is() {		# FILE TEXT CASE
 }
 
 F=$T/f
-for f in ping two extra ck num target; do cp /bin/true "$F/$f"; done
+for f in ping two extra ck num target nsroot; do cp /bin/true "$F/$f"; done
+# Namespaced file capabilities (root id 1000): the kernel ignores them on
+# the host, so "present" with the same set must still write them there.
+setcap -n 1000 cap_net_raw=ep "$F/nsroot"
 ln -s target "$F/link"
 setcap cap_net_raw,cap_sys_time=ep "$F/two" cap_chown,cap_kill=ep "$F/extra" \
 	cap_chown=ep "$F/ck" cap_net_raw=ep "$F/num"
@@ -149,6 +152,9 @@ cat > "$T/play.yml" <<'EOF'
     - libcap_perfmon.caps.file_caps: {path: "{{ f }}/link", caps: cap_net_raw=ep}
       register: link
       ignore_errors: true
+    - name: namespaced capabilities are not present on the host
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/nsroot", caps: cap_net_raw=ep}
+      register: nsroot
     - libcap_perfmon.caps.file_caps: {path: "{{ f }}/nonexist", caps: cap_net_raw=ep}
       register: missing
       ignore_errors: true
@@ -202,7 +208,7 @@ cat > "$T/play.yml" <<'EOF'
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
                       'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4, 'm5': m5,
-                      'evilpath': evilpath, 'eviltools': eviltools, 'swappable': swappable, 'audit': audit} | to_json }}"
+                      'evilpath': evilpath, 'eviltools': eviltools, 'swappable': swappable, 'audit': audit, 'nsroot': nsroot} | to_json }}"
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
 	ansible-playbook -i localhost, -c local --diff -e "@$T/vars.json" \
@@ -224,6 +230,10 @@ is "$F/ping" cap_net_raw=ep "present sets cap_net_raw"
 is "$F/extra" cap_kill=ep "exact removes the extra cap_chown"
 is "$F/two" cap_sys_time=ep "absent removes cap_net_raw, keeps cap_sys_time"
 is "$F/num" cap_net_raw=ep "the same set spelt otherwise is left alone"
+case $("$P/getcap" -n "$F/nsroot") in
+"$F/nsroot cap_net_raw=ep") ok "present writes root id 0 over a namespaced set" ;;
+*) fail "present left the namespaced set: $("$P/getcap" -n "$F/nsroot")" ;;
+esac
 is "$F/target" none "the link's target got nothing"
 [ "$(readlink "$F/link")" = target ] && ok "the link is still the link" || fail "the link changed"
 xattr_net_raw=$(xattr_hex "$F/ping")
@@ -240,7 +250,7 @@ want=$(echo "$xattr_net_raw" | sed 's/^0x//')
 	ok "each hostile name got cap_net_raw=ep" ||
 	fail "hostile names: $(cat "$T/hostile.hex"), want $want"
 no_injection
-[ "$(find "$F" -mindepth 1 -maxdepth 1 -printf x)" = xxxxxxxxxxx ] && ok "no file appeared beside the hostile names" ||
+[ "$(find "$F" -mindepth 1 -maxdepth 1 -printf x)" = xxxxxxxxxxxx ] && ok "no file appeared beside the hostile names" ||
 	fail "files in $F: $(ls "$F")"
 is "$T/nobodys/tool" none "a file in a directory of nobody's got nothing"
 is "$T/r1/usr/bin/a" cap_net_raw=ep "manifest: a restored to the recorded set"
@@ -280,6 +290,7 @@ check(r["two"]["changed"] == first, "absent changed only the first time")
 check(not r["num"]["changed"], "13+pe CAP_NET_RAW+e is cap_net_raw=ep")
 check(all(h["changed"] == first and not h.get("failed") for h in r["hostile"]["results"]),
       "hostile names: changed once")
+check(r["nsroot"]["changed"] == first, "present rewrites namespaced capabilities once")
 check(r["link"]["failed"] and "is a symbolic link" in r["link"]["msg"], "a link fails: " + r["link"]["msg"])
 check(r["missing"]["failed"] and r["missing"]["msg"] == "getcap: " + f + "/nonexist (No such file or directory)",
       "a missing file fails with getcap's message: " + r["missing"]["msg"])

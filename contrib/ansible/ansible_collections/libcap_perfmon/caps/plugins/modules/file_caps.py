@@ -48,8 +48,9 @@ options:
     type: str
     choices: [present, absent, exact]
   rootid:
-    description: Namespace root id to write (C(setcap -n)); default keeps
-      the file's for present and absent, and 0 for exact.
+    description: Namespace root id to write (C(setcap -n)); default 0 for
+      present and exact (a file's namespaced capabilities do not work on
+      the host, so they are not present there), the file's own for absent.
     type: int
   manifest:
     description: A capmanifest manifest (version 2 or 3) on the managed host.
@@ -128,8 +129,11 @@ def target_of(state, current, wanted, rootid):
         sets['effective'] = sets['effective'] & (sets['permitted'] | sets['inheritable'])
     if not any(sets.values()):
         return CapState()
+    # present and exact mean capabilities that work on this host: a file's
+    # namespaced ones (a root id) do not, outside that user namespace, so
+    # they are written again with root id 0. absent only takes away.
     if rootid is None:
-        rootid = current.rootid if state != 'exact' and current.present else 0
+        rootid = current.rootid if state == 'absent' and current.present else 0
     return CapState(sets, rootid)
 
 
