@@ -79,10 +79,10 @@ static void target_blocks(struct verdict *v, const struct binary_facts *b)
 	 */
 	if (b->target.kind == EXEC_TARGET_ELF)
 		add_fix(v, "copy perf to a filesystem mounted without nosuid "
-			"and noexec, then run perfdoctor on the copy");
+			   "and noexec, then run perfdoctor on the copy");
 	else
 		add_fix(v, "find the ELF binary it runs (readlink -f, file: it "
-			"must say ELF), then run perfdoctor on that one");
+			   "must say ELF), then run perfdoctor on that one");
 }
 
 /* Whether the kernel applies b's file capabilities at exec at all. */
@@ -174,7 +174,7 @@ static void judge_userns(const struct subject *who, struct verdict *v)
 		      "asks for CAP_PERFMON in the initial one, and no "
 		      "capability gained in there counts");
 		add_fix(v, "run perf from a session outside the container or "
-			"user namespace");
+			   "user namespace");
 	} else if (who->init_userns == ANSWER_UNKNOWN) {
 		block(v, ANSWER_UNKNOWN,
 		      "cannot tell whether the session is in the initial user "
@@ -202,8 +202,10 @@ static void judge_file_caps(const struct kernel_facts *k,
 	 * execve() fails with EPERM.
 	 */
 	uint64_t refused = !who->is_root && b->caps != NULL &&
-			   caps_honoured(b) && !foreign_rootid(b) && fe ?
-			   fp & ~p_free : 0;
+					   caps_honoured(b) &&
+					   !foreign_rootid(b) && fe
+				   ? fp & ~p_free
+				   : 0;
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN,
@@ -216,14 +218,15 @@ static void judge_file_caps(const struct kernel_facts *k,
 		block(v, ANSWER_NO,
 		      "the file capabilities of %s are for the user namespace "
 		      "whose root is uid %u (rootid): the kernel ignores them "
-		      "outside it", b->path, (unsigned)foreign_rootid(b));
+		      "outside it",
+		      b->path, (unsigned)foreign_rootid(b));
 		v->want_preset = 1;
 	} else if (b->xattr_unsupported) {
 		block(v, ANSWER_NO,
 		      "the filesystem of %s cannot store file capabilities",
 		      b->path);
 		add_fix(v, "copy perf to a filesystem that stores extended "
-			"attributes, then run perfdoctor on the copy");
+			   "attributes, then run perfdoctor on the copy");
 	} else if ((p_free & needed) && who->no_new_privs) {
 		block(v, ANSWER_NO,
 		      "the session has no_new_privs set, so exec grants no "
@@ -236,8 +239,10 @@ static void judge_file_caps(const struct kernel_facts *k,
 
 		names_or_none(lack, names, sizeof(names));
 		block(v, ANSWER_NO, "the session's bounding set lacks %s%s",
-		      names, refused ? ", so the kernel refuses to execute a "
-		      "file that needs it in its effective set" : "");
+		      names,
+		      refused ? ", so the kernel refuses to execute a "
+				"file that needs it in its effective set"
+			      : "");
 		/*
 		 * A new login whose bounding set had them before pam_cap: the
 		 * drop is capability.conf's, and its line is the fix.
@@ -246,8 +251,10 @@ static void judge_file_caps(const struct kernel_facts *k,
 			fix_pam_grant(v, who, fx,
 				      (fi & needed) && !(fp & needed), lack);
 		else
-			add_fix(v, "allow %s in the bounding set of that "
-				"service or container", names);
+			add_fix(v,
+				"allow %s in the bounding set of that "
+				"service or container",
+				names);
 	} else if ((fi & needed) && !(fp & needed)) {
 		block(v, ANSWER_NO,
 		      "%s grants cap_perfmon only to callers holding it in "
