@@ -41,12 +41,14 @@ int main(int argc, char **argv)
 	took = now(CLOCK_MONOTONIC) - start;
 	cpu = now(CLOCK_PROCESS_CPUTIME_ID) - cpu;
 	if (refused) {
-		fprintf(stderr, "capaudit_loop: %ld of %ld chowns refused\n", refused, n);
+		fprintf(stderr, "capaudit_loop: %ld of %ld chowns refused\n",
+			refused, n);
 		return 1;
 	}
 	if (argc == 4) {
 		times = fopen(argv[3], "a");
-		if (times == NULL || fprintf(times, "%.6f %.6f\n", took, cpu) < 0 ||
+		if (times == NULL ||
+		    fprintf(times, "%.6f %.6f\n", took, cpu) < 0 ||
 		    fclose(times) != 0) {
 			perror(argv[3]);
 			return 1;

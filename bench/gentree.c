@@ -9,8 +9,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#define FILES_PER_DIR	100
-#define SUBDIRS		50	/* leaf directories per top-level one */
+#define FILES_PER_DIR 100
+#define SUBDIRS	      50 /* leaf directories per top-level one */
 
 /* A revision-2 value, little-endian words (see private/cap_xattr.h). */
 static void put_caps(int fd, unsigned n)
@@ -22,7 +22,7 @@ static void put_caps(int fd, unsigned n)
 	uint32_t w[5];
 	int i, j;
 
-	w[0] = 0x02000000u | (n % 3 == 0);	/* effective on a third */
+	w[0] = 0x02000000u | (n % 3 == 0); /* effective on a third */
 	w[1] = lo[n % 5];
 	w[2] = n % 7 == 0 ? 1u : 0;
 	w[3] = hi[n % 5];
@@ -57,22 +57,24 @@ int main(int argc, char **argv)
 			for (f = 0; f < FILES_PER_DIR && n < total; f++, n++) {
 				int fd;
 
-				snprintf(path, sizeof(path), "top%03u/d%02u/f%03u",
-					 top, sub, f);
-				fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+				snprintf(path, sizeof(path),
+					 "top%03u/d%02u/f%03u", top, sub, f);
+				fd = open(path, O_WRONLY | O_CREAT | O_EXCL,
+					  0644);
 				if (fd < 0)
 					err(1, "%s", path);
-				if (n % 100 == 37)	/* 1% with capabilities */
+				if (n % 100 == 37) /* 1% with capabilities */
 					put_caps(fd, n / 100);
 				close(fd);
 			}
 			/* A symlink per directory, and an empty one every tenth. */
-			snprintf(path, sizeof(path), "top%03u/d%02u/link", top, sub);
+			snprintf(path, sizeof(path), "top%03u/d%02u/link", top,
+				 sub);
 			if (symlink("f000", path) < 0)
 				err(1, "%s", path);
 			if (sub % 10 == 0) {
-				snprintf(path, sizeof(path), "top%03u/d%02u/empty",
-					 top, sub);
+				snprintf(path, sizeof(path),
+					 "top%03u/d%02u/empty", top, sub);
 				if (mkdir(path, 0755) < 0)
 					err(1, "%s", path);
 			}

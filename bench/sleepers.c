@@ -7,7 +7,7 @@
  * once all run, then waits for its standard input to close; the children
  * die with it (PR_SET_PDEATHSIG).
  */
-#define _GNU_SOURCE		/* setresuid */
+#define _GNU_SOURCE /* setresuid */
 #include <err.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#define NET_RAW 13		/* CAP_NET_RAW */
+#define NET_RAW 13 /* CAP_NET_RAW */
 
 int main(int argc, char *argv[])
 {

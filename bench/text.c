@@ -45,12 +45,28 @@ static const char *const texts[] = {
 
 /* Names and numbers as command lines and configuration spell them. */
 static const char *const names[] = {
-	"cap_chown", "cap_dac_override", "cap_setuid", "cap_setgid",
-	"cap_net_bind_service", "cap_net_admin", "cap_net_raw",
-	"cap_ipc_lock", "cap_sys_ptrace", "cap_sys_admin", "cap_sys_nice",
-	"cap_sys_resource", "cap_setfcap", "cap_syslog", "cap_perfmon",
-	"cap_bpf", "cap_checkpoint_restore", "CAP_PERFMON", "cap_audit_read",
-	"38", "cap_kill", "cap_mknod",
+	"cap_chown",
+	"cap_dac_override",
+	"cap_setuid",
+	"cap_setgid",
+	"cap_net_bind_service",
+	"cap_net_admin",
+	"cap_net_raw",
+	"cap_ipc_lock",
+	"cap_sys_ptrace",
+	"cap_sys_admin",
+	"cap_sys_nice",
+	"cap_sys_resource",
+	"cap_setfcap",
+	"cap_syslog",
+	"cap_perfmon",
+	"cap_bpf",
+	"cap_checkpoint_restore",
+	"CAP_PERFMON",
+	"cap_audit_read",
+	"38",
+	"cap_kill",
+	"cap_mknod",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -76,7 +92,7 @@ static double measure(unsigned long (*fn)(void), double seconds)
 	return (double)ops / elapsed;
 }
 
-static unsigned long sink;	/* keeps results observable */
+static unsigned long sink; /* keeps results observable */
 
 static unsigned long text_round_trips(void)
 {

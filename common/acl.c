@@ -36,8 +36,12 @@ int acl_decode(const void *raw, size_t len, struct acl_entry *e, size_t max)
 		e[i].perm = le16(q + 2);
 		e[i].id = le32(q + 4);
 		switch (e[i].tag) {
-		case ACL_USER_OBJ: case ACL_NAMED_USER: case ACL_GROUP_OBJ:
-		case ACL_NAMED_GROUP: case ACL_MASK: case ACL_OTHER:
+		case ACL_USER_OBJ:
+		case ACL_NAMED_USER:
+		case ACL_GROUP_OBJ:
+		case ACL_NAMED_GROUP:
+		case ACL_MASK:
+		case ACL_OTHER:
 			break;
 		default:
 			errno = EINVAL;

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#define ACL_XATTR_ACCESS	"system.posix_acl_access"
+#define ACL_XATTR_ACCESS "system.posix_acl_access"
 
 enum {
 	ACL_USER_OBJ = 0x01,
@@ -26,16 +26,16 @@ enum {
 };
 
 /* Permission bits of an entry, as in the mode's rwx triplets. */
-#define ACL_PERM_WRITE	2
+#define ACL_PERM_WRITE 2
 
 struct acl_entry {
-	unsigned tag;		/* ACL_* */
-	unsigned perm;		/* rwx as 4, 2, 1 */
-	uint32_t id;		/* the uid or gid of a named entry */
+	unsigned tag;  /* ACL_* */
+	unsigned perm; /* rwx as 4, 2, 1 */
+	uint32_t id;   /* the uid or gid of a named entry */
 };
 
 /* The most entries acl_decode() takes (the kernel allows far fewer per page). */
-#define ACL_MAX_ENTRIES	1024
+#define ACL_MAX_ENTRIES 1024
 
 /*
  * Decodes raw (len bytes of the xattr) into e (room for max entries).

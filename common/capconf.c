@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Reading capability.conf safely: open checks, bounded lines, tokens. */
-#define _GNU_SOURCE		/* O_PATH */
+#define _GNU_SOURCE /* O_PATH */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "capconf.h"
 
 /* Before the writer capconf_trust() names. */
-#define UNTRUSTED_PREFIX	"not root's alone: "
+#define UNTRUSTED_PREFIX "not root's alone: "
 
 /* The null device by its numbers, so a bind-mounted or renamed one counts. */
 static int is_null_device(const struct stat *st)
@@ -51,7 +51,7 @@ static int reopen_for_reading(int pathfd, const char *path,
 	}
 	if (again.st_dev != st->st_dev || again.st_ino != st->st_ino) {
 		close(fd);
-		errno = EAGAIN;		/* replaced while we looked */
+		errno = EAGAIN; /* replaced while we looked */
 		return -1;
 	}
 	return fd;
@@ -239,7 +239,7 @@ int capconf_next(struct capconf_reader *r, struct capconf_line **out)
 	int rc;
 
 	if (r->fp == NULL)
-		return 0;			/* /dev/null */
+		return 0; /* /dev/null */
 	for (;;) {
 		rc = read_line(r->fp, line);
 		if (rc <= 0)

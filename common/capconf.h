@@ -9,16 +9,16 @@
 
 #include "groups.h"
 
-#define CAPCONF_DEFAULT_PATH	"/etc/security/capability.conf"
+#define CAPCONF_DEFAULT_PATH "/etc/security/capability.conf"
 
 /*
  * libcap reads the file with a 4096-byte fgets() buffer, so a line of 4096
  * bytes or more is split and its tail parsed as a line of its own: a long
  * comment can turn into a grant. We refuse such a line instead (fail closed).
  */
-#define CAPCONF_LINE_MAX	4095
+#define CAPCONF_LINE_MAX 4095
 /* A line of CAPCONF_LINE_MAX bytes holds at most this many tokens. */
-#define CAPCONF_TOKENS_MAX	((CAPCONF_LINE_MAX + 1) / 2)
+#define CAPCONF_TOKENS_MAX ((CAPCONF_LINE_MAX + 1) / 2)
 
 /*
  * Why a line could not be used at all. Such a line ends the scan: no line
@@ -26,8 +26,8 @@
  */
 enum capconf_line_error {
 	CAPCONF_LINE_OK = 0,
-	CAPCONF_LINE_TOO_LONG,		/* longer than CAPCONF_LINE_MAX */
-	CAPCONF_LINE_NUL,		/* holds a NUL byte: binary data */
+	CAPCONF_LINE_TOO_LONG, /* longer than CAPCONF_LINE_MAX */
+	CAPCONF_LINE_NUL,      /* holds a NUL byte: binary data */
 	/*
 	 * A rule (no comment) holding a control character other than a tab:
 	 * libcap splits only at blanks, so "none alice\r" (a file with DOS
@@ -40,9 +40,9 @@ enum capconf_line_error {
 /* Results of capconf_open(); negative values mean "read nothing". */
 enum capconf_open_status {
 	CAPCONF_OPEN_OK = 0,
-	CAPCONF_OPEN_FAILED = -1,	/* errno says why */
-	CAPCONF_OPEN_WORLD_WRITABLE = -2,	/* S_IWOTH and not /dev/null */
-	CAPCONF_OPEN_NOT_REGULAR = -3,	/* FIFO, device other than /dev/null */
+	CAPCONF_OPEN_FAILED = -1,	  /* errno says why */
+	CAPCONF_OPEN_WORLD_WRITABLE = -2, /* S_IWOTH and not /dev/null */
+	CAPCONF_OPEN_NOT_REGULAR = -3, /* FIFO, device other than /dev/null */
 	/*
 	 * Someone besides root may write it: its owner (who may chmod it),
 	 * its group, an ACL entry. The reader's untrusted[] says who.
@@ -59,15 +59,15 @@ enum capconf_open_status {
 };
 
 /* Room for what capconf_trust() says about who may write a file. */
-#define CAPCONF_TRUST_WHY	512
+#define CAPCONF_TRUST_WHY 512
 
 /* A line with tokens that is no comment; tok[0] is the caps text. */
 struct capconf_line {
-	unsigned long number;		/* 1-based line number in the file */
+	unsigned long number; /* 1-based line number in the file */
 	enum capconf_line_error error;
-	unsigned char control;		/* CAPCONF_LINE_CONTROL: the byte */
+	unsigned char control; /* CAPCONF_LINE_CONTROL: the byte */
 	int ntok;
-	char *tok[CAPCONF_TOKENS_MAX];	/* point into buf */
+	char *tok[CAPCONF_TOKENS_MAX]; /* point into buf */
 	char buf[CAPCONF_LINE_MAX + 1];
 };
 
@@ -83,12 +83,12 @@ struct capconf_reader {
  * A user in more than GROUPS_MAX groups (groups.h) has a group list we
  * cannot trust, so it counts as incomplete.
  */
-#define CAPCONF_GROUPS_MAX	GROUPS_MAX
+#define CAPCONF_GROUPS_MAX GROUPS_MAX
 
 /* A user as the matcher sees it: the name and the names of all groups. */
 struct capconf_user {
 	char *name;
-	char **groups;			/* names from getgrouplist(), by gid */
+	char **groups; /* names from getgrouplist(), by gid */
 	int ngroups;
 	/*
 	 * Empty when groups[] is the whole list. Otherwise why it is not (a
@@ -105,16 +105,16 @@ struct capconf_user {
 	 */
 	int (*member)(const struct capconf_user *u, const char *group,
 		      char *why, size_t whylen);
-	gid_t primary;			/* for member() */
-	gid_t *gids;			/* groups[]'s gids, for member() */
+	gid_t primary; /* for member() */
+	gid_t *gids;   /* groups[]'s gids, for member() */
 	int ngids;
-	char *undecided_why;		/* member()'s last reason (256 bytes) */
+	char *undecided_why; /* member()'s last reason (256 bytes) */
 };
 
 enum capconf_why {
-	CAPCONF_WHY_USER,		/* the user's name is listed */
-	CAPCONF_WHY_GROUP,		/* "@group" names a group of the user */
-	CAPCONF_WHY_ANY,		/* "*" */
+	CAPCONF_WHY_USER,  /* the user's name is listed */
+	CAPCONF_WHY_GROUP, /* "@group" names a group of the user */
+	CAPCONF_WHY_ANY,   /* "*" */
 };
 
 /*
@@ -125,17 +125,17 @@ enum capconf_why {
 struct capconf_match {
 	unsigned long line;
 	enum capconf_why why;
-	char *who;			/* the token that matched; free() */
-	char *caps;			/* the first token, unparsed; free() */
-	char problem[512];		/* CAPCONF_BROKEN: what was unusable */
+	char *who;	   /* the token that matched; free() */
+	char *caps;	   /* the first token, unparsed; free() */
+	char problem[512]; /* CAPCONF_BROKEN: what was unusable */
 };
 
 /* Results of capconf_find() and capconf_scan(). */
 enum capconf_find_status {
 	CAPCONF_FOUND = 1,
 	CAPCONF_NOT_FOUND = 0,
-	CAPCONF_UNKNOWN_USER = -1,	/* no passwd entry: nothing matches */
-	CAPCONF_UNREADABLE = -2,	/* no such file: it has no lines */
+	CAPCONF_UNKNOWN_USER = -1, /* no passwd entry: nothing matches */
+	CAPCONF_UNREADABLE = -2,   /* no such file: it has no lines */
 	CAPCONF_NOMEM = -3,
 	/*
 	 * The decision stopped at something unusable: a line (NUL byte, too
@@ -176,8 +176,8 @@ int capconf_open(struct capconf_reader *r, const char *path);
  * (ENOMEM among them), and why saying more when an ACL cannot be read or
  * decoded (who may write is unknown then). (capconf_trust.c)
  */
-int capconf_trust(const char *path, int fd, const struct stat *st,
-		  char *why, size_t whylen);
+int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
+		  size_t whylen);
 
 /*
  * The way to path alone, as capconf_trust() judges it: whether a name on

@@ -14,8 +14,8 @@
 #include "groups.h"
 
 /* One getpwnam_r()/getgrgid_r() call, so both share the buffer loop. */
-typedef int (*nss_call_fn)(const void *key, void *ent, char *buf,
-			   size_t size, void **res);
+typedef int (*nss_call_fn)(const void *key, void *ent, char *buf, size_t size,
+			   void **res);
 
 static int call_getpwnam(const void *key, void *ent, char *buf, size_t size,
 			 void **res)
@@ -56,8 +56,7 @@ static int call_getgrnam(const void *key, void *ent, char *buf, size_t size,
  * Returns 1 (found), 0 (no such entry) or -1 with errno: ENOMEM, or the
  * lookup's own error, which is no "not found" and must not be taken as one.
  */
-static int nss_lookup(nss_call_fn call, const void *key, void *ent,
-		      char **buf)
+static int nss_lookup(nss_call_fn call, const void *key, void *ent, char **buf)
 {
 	size_t size = 1024;
 	void *res;
@@ -67,7 +66,7 @@ static int nss_lookup(nss_call_fn call, const void *key, void *ent,
 		char *nbuf = realloc(*buf, size);
 
 		if (nbuf == NULL)
-			return -1;		/* ENOMEM from realloc */
+			return -1; /* ENOMEM from realloc */
 		*buf = nbuf;
 		res = NULL;
 		/* glibc returns errno as a failing service left it: EIO if
@@ -99,8 +98,8 @@ static int nss_lookup(nss_call_fn call, const void *key, void *ent,
  * or -1 with errno ENOMEM, or 1 when the list cannot be had whole: then
  * *gids holds the primary gid alone and why says what went wrong.
  */
-static int list_gids(const char *name, gid_t primary, gid_t **gids,
-		     int *count, char *why, size_t whylen)
+static int list_gids(const char *name, gid_t primary, gid_t **gids, int *count,
+		     char *why, size_t whylen)
 {
 	int n = groups_of_user(name, primary, gids);
 
@@ -111,8 +110,8 @@ static int list_gids(const char *name, gid_t primary, gid_t **gids,
 	if (errno == ENOMEM)
 		return -1;
 	if (errno == E2BIG)
-		snprintf(why, whylen, "'%s' is in more than %d groups",
-			 name, CAPCONF_GROUPS_MAX);
+		snprintf(why, whylen, "'%s' is in more than %d groups", name,
+			 CAPCONF_GROUPS_MAX);
 	else
 		snprintf(why, whylen, "the group database failed: %s",
 			 strerror(errno));
@@ -124,7 +123,7 @@ static int list_gids(const char *name, gid_t primary, gid_t **gids,
 	return 1;
 }
 
-#define CAPCONF_WHY_SIZE	256
+#define CAPCONF_WHY_SIZE 256
 
 /*
  * Is u in the group named group, by the group database's own entry?
@@ -171,9 +170,10 @@ static int nss_member(const struct capconf_user *u, const char *group,
 		listed = strcmp(gr.gr_mem[i], u->name) == 0;
 	free(buf);
 	if (listed && u->groups_error[0] == '\0') {
-		snprintf(why, whylen, "group '%s' lists '%s' as a member, "
-			 "but getgrouplist() leaves the group out", group,
-			 u->name);
+		snprintf(why, whylen,
+			 "group '%s' lists '%s' as a member, "
+			 "but getgrouplist() leaves the group out",
+			 group, u->name);
 		return -1;
 	}
 	if (listed || u->groups_error[0] != '\0') {
@@ -239,19 +239,18 @@ int capconf_user_lookup(struct capconf_user *u, const char *name)
 			goto fail;
 		u->ngroups++;
 	}
-	u->gids = gids;		/* u owns them now */
+	u->gids = gids; /* u owns them now */
 	u->ngids = n;
 	free(buf);
 	return 0;
-fail:
-	{
-		int saved = errno;
+fail : {
+	int saved = errno;
 
-		free(gids);
-		free(buf);
-		capconf_user_release(u);
-		errno = saved;
-	}
+	free(gids);
+	free(buf);
+	capconf_user_release(u);
+	errno = saved;
+}
 	return -1;
 }
 
@@ -416,10 +415,11 @@ static int log_missing_at(const struct capconf_line *line,
 		if (t[0] == '@' || strcmp(t, "*") == 0 ||
 		    strcmp(t, u->name) == 0 || !in_groups(u, t))
 			continue;
-		log(ctx, LOG_WARNING, "%s:%lu: '%s' is a user name, not a "
+		log(ctx, LOG_WARNING,
+		    "%s:%lu: '%s' is a user name, not a "
 		    "group, so this line does not select '%s', who is in "
-		    "group '%s': did you mean '@%s'?", path, line->number, t,
-		    u->name, t, t);
+		    "group '%s': did you mean '@%s'?",
+		    path, line->number, t, u->name, t, t);
 		return 1;
 	}
 	return 0;
@@ -443,8 +443,8 @@ int capconf_scan(struct capconf_reader *r, const char *path,
 		at = capconf_line_matches(line, u, &why, &undecided);
 		if (at == 0) {
 			if (!hinted)
-				hinted = log_missing_at(line, u, path, log,
-							ctx);
+				hinted =
+					log_missing_at(line, u, path, log, ctx);
 			continue;
 		}
 		if (at < 0 && line->error == CAPCONF_LINE_TOO_LONG)
@@ -457,15 +457,20 @@ int capconf_scan(struct capconf_reader *r, const char *path,
 		if (at < 0 && line->error == CAPCONF_LINE_CONTROL)
 			return stop(m, path, line->number, log, ctx,
 				    "control character 0x%02x in line%s: a "
-				    "name would hold it", line->control,
-				    line->control == '\r' ? " (CR: a file "
-				    "with DOS line ends?)" : "");
+				    "name would hold it",
+				    line->control,
+				    line->control == '\r'
+					    ? " (CR: a file "
+					      "with DOS line ends?)"
+					    : "");
 		if (at < 0)
 			return stop(m, path, line->number, log, ctx,
 				    "cannot tell whether '%s' is in '%s': %s",
 				    u->name, line->tok[undecided],
-				    u->member != NULL && u->undecided_why != NULL ?
-				    u->undecided_why : u->groups_error);
+				    u->member != NULL &&
+						    u->undecided_why != NULL
+					    ? u->undecided_why
+					    : u->groups_error);
 		m->line = line->number;
 		m->why = why;
 		m->who = strdup(line->tok[at]);
@@ -478,8 +483,8 @@ int capconf_scan(struct capconf_reader *r, const char *path,
 	}
 	/* A read error leaves the rest unread: any of it might decide. */
 	if (rc < 0)
-		return stop(m, path, r->lineno + 1, log, ctx,
-			    "read error: %s", strerror(errno));
+		return stop(m, path, r->lineno + 1, log, ctx, "read error: %s",
+			    strerror(errno));
 	return CAPCONF_NOT_FOUND;
 }
 

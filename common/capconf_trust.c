@@ -42,7 +42,7 @@
 #include "fsowner.h"
 
 /* As the kernel: more symbolic links than this on one way is ELOOP. */
-#define LINKS_MAX	40
+#define LINKS_MAX 40
 
 struct trusted {
 	/*
@@ -129,8 +129,8 @@ static void trusted_init(struct trusted *t)
 	t->overflow_uid = 65534;
 	if (read_text("/proc/sys/kernel/overflowuid", text, sizeof(text)) == 0)
 		t->overflow_uid = strtoul(text, NULL, 10);
-	t->overflow_uid_ok = unmapped_in_nested("/proc/self/uid_map",
-						t->overflow_uid);
+	t->overflow_uid_ok =
+		unmapped_in_nested("/proc/self/uid_map", t->overflow_uid);
 }
 
 static int uid_trusted(const struct trusted *t, unsigned long uid)
@@ -166,7 +166,7 @@ static int acl_writer(const struct acl_entry *e, int n, const struct stat *st,
 		case ACL_OTHER:
 			say(why, whylen, "everybody may write it");
 			return 1;
-		default:	/* the owner's own entry, the mask */
+		default: /* the owner's own entry, the mask */
 			break;
 		}
 	}
@@ -235,14 +235,18 @@ static int writer_of(int fd, const char *path, int follow,
 		len = read_acl(fd, path, follow, raw, (size_t)len);
 	}
 	if (len < 0) {
-		say(why, whylen, "its ACL cannot be read (%s), so who may "
-		    "write it is unknown", strerror(errno));
+		say(why, whylen,
+		    "its ACL cannot be read (%s), so who may "
+		    "write it is unknown",
+		    strerror(errno));
 		goto out;
 	}
 	n = acl_decode(raw, (size_t)len, e, ACL_MAX_ENTRIES);
 	if (n < 0) {
-		say(why, whylen, "its ACL cannot be decoded (%s), so who may "
-		    "write it is unknown", strerror(errno));
+		say(why, whylen,
+		    "its ACL cannot be decoded (%s), so who may "
+		    "write it is unknown",
+		    strerror(errno));
 		goto out;
 	}
 	rc = acl_writer(e, n, st, t, why, whylen);
@@ -284,8 +288,10 @@ static int dir_writer(const char *dir, const struct stat *ds,
 	if (w < 0)
 		say(why, whylen, "directory %s: %s", dir, who);
 	else if (w > 0)
-		say(why, whylen, "directory %s on its way: %s; another file "
-		    "could be put in its place", dir, who);
+		say(why, whylen,
+		    "directory %s on its way: %s; another file "
+		    "could be put in its place",
+		    dir, who);
 	return w;
 }
 
@@ -324,8 +330,7 @@ static int more_names(const char *p)
  * or a file: O_DIRECTORY with O_NOFOLLOW). One descriptor makes the stat
  * and the statfs one object's: a mount cannot come or go between them.
  */
-static int dir_stat(const char *dir, struct stat *ds, char *why,
-		    size_t whylen)
+static int dir_stat(const char *dir, struct stat *ds, char *why, size_t whylen)
 {
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), rc;
 
@@ -440,9 +445,10 @@ static int way_trusted(const char *path, const struct stat *st,
 		 * may write, the link's owner may point it anywhere.
 		 */
 		if (!uid_trusted(t, ls.st_uid)) {
-			say(why, whylen, "symbolic link %s on its way: uid %lu "
-			    "owns it, and may point it at another file", next,
-			    (unsigned long)ls.st_uid);
+			say(why, whylen,
+			    "symbolic link %s on its way: uid %lu "
+			    "owns it, and may point it at another file",
+			    next, (unsigned long)ls.st_uid);
 			return CAPCONF_OPEN_UNTRUSTED_DIR;
 		}
 		if (++links > LINKS_MAX) {
@@ -469,8 +475,10 @@ static int way_trusted(const char *path, const struct stat *st,
 	if (rc != CAPCONF_OPEN_OK)
 		return rc;
 	if (ls.st_dev != st->st_dev || ls.st_ino != st->st_ino) {
-		say(why, whylen, "%s now leads to another file than the one "
-		    "read: a directory on its way changed", path);
+		say(why, whylen,
+		    "%s now leads to another file than the one "
+		    "read: a directory on its way changed",
+		    path);
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	}
 	/*
@@ -478,7 +486,8 @@ static int way_trusted(const char *path, const struct stat *st,
 	 * may be one they linked there (fs.protected_hardlinks off).
 	 */
 	if (sticky_open && st->st_nlink > 1) {
-		say(why, whylen, "directory %s, which others may write, holds "
+		say(why, whylen,
+		    "directory %s, which others may write, holds "
 		    "it, and it has %lu names: one may have been linked there",
 		    dir, (unsigned long)st->st_nlink);
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
@@ -486,8 +495,8 @@ static int way_trusted(const char *path, const struct stat *st,
 	return CAPCONF_OPEN_OK;
 }
 
-int capconf_trust(const char *path, int fd, const struct stat *st,
-		  char *why, size_t whylen)
+int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
+		  size_t whylen)
 {
 	struct trusted t;
 	int w;
@@ -510,8 +519,10 @@ int capconf_trust(const char *path, int fd, const struct stat *st,
 	trusted_init(&t);
 	/* The owner may always chmod it writable. */
 	if (!uid_trusted(&t, st->st_uid)) {
-		say(why, whylen, "uid %lu owns it, and may make it say "
-		    "anything", (unsigned long)st->st_uid);
+		say(why, whylen,
+		    "uid %lu owns it, and may make it say "
+		    "anything",
+		    (unsigned long)st->st_uid);
 		return CAPCONF_OPEN_UNTRUSTED;
 	}
 	w = writer_of(fd, path, 1, st, &t, why, whylen);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Terminal-safe text: what a terminal could act on becomes \ooo. */
-#define _GNU_SOURCE		/* vasprintf */
+#define _GNU_SOURCE /* vasprintf */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,9 +16,8 @@
  */
 static int is_unsafe_code_point(uint32_t cp)
 {
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c ||
-	       cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x2028 && cp <= 0x202e) ||
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e ||
+	       cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
 	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
@@ -41,11 +40,11 @@ static size_t safe_sequence(const unsigned char *p)
 	} else if (*p >= 0xf0 && *p <= 0xf4) {
 		len = 4, cp = *p & 0x07, min = 0x10000;
 	} else {
-		return 0;	/* control, DEL, stray continuation, 0xf5.. */
+		return 0; /* control, DEL, stray continuation, 0xf5.. */
 	}
 	for (i = 1; i < len; i++) {
 		if ((p[i] & 0xc0) != 0x80)
-			return 0;	/* also stops at the terminating NUL */
+			return 0; /* also stops at the terminating NUL */
 		cp = cp << 6 | (p[i] & 0x3f);
 	}
 	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
@@ -135,7 +134,7 @@ int escape_is_shown_as_is(const char *s)
 
 	while (*p != '\0') {
 		if (*p == '\\')
-			n = 1;		/* escaped only to keep \ooo unambiguous */
+			n = 1; /* escaped only to keep \ooo unambiguous */
 		else if ((n = safe_sequence(p)) == 0)
 			return 0;
 		p += n;

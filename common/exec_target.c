@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* How the kernel would execute a file, and whether it honours its file capabilities. */
-#define _GNU_SOURCE		/* O_PATH */
+#define _GNU_SOURCE /* O_PATH */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -50,8 +50,8 @@ static enum exec_target_kind elf_kind(const unsigned char *head, ssize_t n)
 		type = (uint16_t)(head[EI_NIDENT] << 8 | head[EI_NIDENT + 1]);
 	else
 		type = (uint16_t)(head[EI_NIDENT] | head[EI_NIDENT + 1] << 8);
-	return type == ET_EXEC || type == ET_DYN ? EXEC_TARGET_ELF :
-						   EXEC_TARGET_ELF_OTHER;
+	return type == ET_EXEC || type == ET_DYN ? EXEC_TARGET_ELF
+						 : EXEC_TARGET_ELF_OTHER;
 }
 
 /* Copies the "#!" line (without the newline) for messages. */
@@ -111,7 +111,8 @@ const char *exec_target_problem(const struct exec_target *t, char *buf,
 {
 	switch (t->kind) {
 	case EXEC_TARGET_SCRIPT:
-		snprintf(buf, len, "is a script (%s): the kernel runs its "
+		snprintf(buf, len,
+			 "is a script (%s): the kernel runs its "
 			 "interpreter and ignores the script's file "
 			 "capabilities; give them to the ELF binary it runs",
 			 t->interp);

@@ -9,17 +9,17 @@
 #define COMMON_EXEC_TARGET_H
 
 enum exec_target_kind {
-	EXEC_TARGET_ELF,	/* ELF executable or shared object: binfmt_elf */
-	EXEC_TARGET_SCRIPT,	/* "#!": binfmt_script runs the interpreter */
-	EXEC_TARGET_ELF_OTHER,	/* ELF, but a relocatable object or core file */
-	EXEC_TARGET_OTHER,	/* anything else: binfmt_misc or ENOEXEC */
+	EXEC_TARGET_ELF,       /* ELF executable or shared object: binfmt_elf */
+	EXEC_TARGET_SCRIPT,    /* "#!": binfmt_script runs the interpreter */
+	EXEC_TARGET_ELF_OTHER, /* ELF, but a relocatable object or core file */
+	EXEC_TARGET_OTHER,     /* anything else: binfmt_misc or ENOEXEC */
 };
 
 struct exec_target {
 	enum exec_target_kind kind;
-	char interp[80];	/* the "#!" line, up to its end, for messages */
-	int nosuid;		/* on a mount with ST_NOSUID */
-	int noexec;		/* on a mount with ST_NOEXEC */
+	char interp[80]; /* the "#!" line, up to its end, for messages */
+	int nosuid;	 /* on a mount with ST_NOSUID */
+	int noexec;	 /* on a mount with ST_NOEXEC */
 };
 
 /*

@@ -9,7 +9,7 @@
  * report the same number; the control file system (fusectl) holds no
  * files anyone reads as configuration.
  */
-#define FUSE_MAGIC	0x65735546UL
+#define FUSE_MAGIC 0x65735546UL
 
 int fs_owner_unvouched(int fd, const char *path)
 {

@@ -31,7 +31,7 @@
  *    without setting errno leaves errno as it was before the call: our
  *    look-ups set it to EIO first, so that too is an error.
  */
-#define _GNU_SOURCE		/* getgrouplist, RTLD_DEFAULT */
+#define _GNU_SOURCE /* getgrouplist, RTLD_DEFAULT */
 #include <dlfcn.h>
 #include <errno.h>
 #include <grp.h>
@@ -68,8 +68,7 @@ static int nss_wrapper_answers(void)
 	bool (*enabled)(void);
 
 	*(void **)&enabled = dlsym(RTLD_DEFAULT, "nss_wrapper_enabled");
-	if (enabled == NULL ||
-	    dladdr(*(void **)&lookup, &answering) == 0 ||
+	if (enabled == NULL || dladdr(*(void **)&lookup, &answering) == 0 ||
 	    dladdr(*(void **)&enabled, &defining) == 0 ||
 	    answering.dli_fbase != defining.dli_fbase)
 		return 0;
@@ -92,7 +91,7 @@ int groups_nss_result(int rc, int found)
  * so the last one's error, if any, is reported. Found after all, it tells
  * nothing, and nothing is concluded from it.
  */
-#define PROBE_NAME	"groups-of-user-probe-nss-health"
+#define PROBE_NAME "groups-of-user-probe-nss-health"
 
 /*
  * Did every service of the group database answer? 0, or -1 with errno: the
@@ -116,9 +115,9 @@ static int group_database_answers(void)
 		}
 		buf = more;
 		res = NULL;
-		errno = EIO;	/* a service that fails without saying why */
+		errno = EIO; /* a service that fails without saying why */
 		rc = getgrnam_r(PROBE_NAME, &gr, buf, size, &res);
-		if (rc < 0)	/* nss_wrapper's way: -1 and errno */
+		if (rc < 0) /* nss_wrapper's way: -1 and errno */
 			rc = errno != 0 ? errno : EIO;
 		if (rc != ERANGE || size > SIZE_MAX / 2)
 			break;

@@ -13,7 +13,7 @@
  * The kernel's NGROUPS_MAX: a login cannot hold more supplementary groups,
  * and initgroups() silently keeps only the first ones.
  */
-#define GROUPS_MAX	65536
+#define GROUPS_MAX 65536
 
 /*
  * This process's supplementary groups, as getgroups(2) gives them, into

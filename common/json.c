@@ -69,9 +69,8 @@ static uint32_t code_point(const unsigned char *s, size_t len)
  */
 static int is_hidden_code_point(uint32_t cp)
 {
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c ||
-	       cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x2028 && cp <= 0x202e) ||
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e ||
+	       cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
 	       (cp >= 0x2066 && cp <= 0x2069);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "kernel.h"
 #include "textfile.h"
@@ -72,5 +73,27 @@ int kernel_perf_paranoid(const char *path, int *level)
 
 int kernel_at_least(int major, int minor, int want_major, int want_minor)
 {
-	return major > want_major || (major == want_major && minor >= want_minor);
+	return major > want_major ||
+	       (major == want_major && minor >= want_minor);
+}
+
+/*
+ * The kernel numbers the initial user namespace's nsfs inode with a fixed
+ * constant (PROC_USER_INIT_INO in include/linux/proc_ns.h), so the link
+ * text says which one we are in without asking a parent we may not see.
+ */
+#define INIT_USER_NS_LINK "user:[4026531837]"
+
+int kernel_in_initial_userns(void)
+{
+	char link[64];
+	ssize_t n;
+
+	n = readlink("/proc/self/ns/user", link, sizeof(link) - 1);
+	if (n < 0)
+		return errno == ENOENT && access("/proc/self/ns", F_OK) == 0
+			       ? 1
+			       : -1; /* a kernel without user namespaces: 1 */
+	link[n] = '\0';
+	return strcmp(link, INIT_USER_NS_LINK) == 0;
 }

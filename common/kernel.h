@@ -31,4 +31,12 @@ int kernel_perf_paranoid(const char *path, int *level);
 /* 1 when major.minor is want_major.want_minor or later. */
 int kernel_at_least(int major, int minor, int want_major, int want_minor);
 
+/*
+ * 1 when the caller runs in the initial user namespace, 0 in any other
+ * (where capabilities count for that namespace's objects only: perf
+ * events, for one, ask capable() in the initial namespace), -1 when it
+ * cannot tell (no /proc).
+ */
+int kernel_in_initial_userns(void);
+
 #endif

@@ -12,13 +12,15 @@
 #include <sys/capability.h>
 
 /* Bits in a mask: every value the library accepts (libcap's 64). */
-#define MASK_BITS	64
+#define MASK_BITS 64
 
-#define MASK_BIT(cap)	(UINT64_C(1) << (cap))
+#define MASK_BIT(cap) (UINT64_C(1) << (cap))
 
 /* The set bits of mask, lowest first: for (MASK_EACH(cap, mask)) ... */
-#define MASK_EACH(cap, mask) \
-	cap = mask_next((mask), 0); cap >= 0; cap = mask_next((mask), cap + 1)
+#define MASK_EACH(cap, mask)        \
+	cap = mask_next((mask), 0); \
+	cap >= 0;                   \
+	cap = mask_next((mask), cap + 1)
 
 /* The lowest capability at or above from set in mask, or -1 when none is. */
 cap_value_t mask_next(uint64_t mask, cap_value_t from);

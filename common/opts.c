@@ -82,16 +82,18 @@ const struct opt *opts_row(const struct opts_getopt *g, int val)
 
 	if (val >= OPTS_LONG_BASE)
 		return (size_t)(val - OPTS_LONG_BASE) < g->n &&
-		       wanted(&g->rows[val - OPTS_LONG_BASE], g->only) ?
-		       &g->rows[val - OPTS_LONG_BASE] : NULL;
+				       wanted(&g->rows[val - OPTS_LONG_BASE],
+					      g->only)
+			       ? &g->rows[val - OPTS_LONG_BASE]
+			       : NULL;
 	for (i = 0; val > 0 && i < g->n; i++)
 		if (g->rows[i].letter == val && wanted(&g->rows[i], g->only))
 			return &g->rows[i];
 	return NULL;
 }
 
-int opts_parse(struct opts_getopt *g, int argc, char **argv,
-	       void *opts, int *status)
+int opts_parse(struct opts_getopt *g, int argc, char **argv, void *opts,
+	       int *status)
 {
 	for (;;) {
 		int before = optind, c, rc;
@@ -113,8 +115,8 @@ int opts_parse(struct opts_getopt *g, int argc, char **argv,
 	}
 }
 
-const struct opt *opts_find(const struct opt *rows, size_t n,
-			    const char *word, const char **value)
+const struct opt *opts_find(const struct opt *rows, size_t n, const char *word,
+			    const char **value)
 {
 	size_t i;
 
@@ -163,8 +165,8 @@ static void format_label(const struct opt *r, char *buf, size_t size)
 			 r->value != NULL ? r->value : "");
 }
 
-void opts_help(FILE *out, const struct opt *rows, size_t n,
-	       const char *indent, int width)
+void opts_help(FILE *out, const struct opt *rows, size_t n, const char *indent,
+	       int width)
 {
 	size_t i;
 
@@ -199,7 +201,7 @@ void opts_help(FILE *out, const struct opt *rows, size_t n,
 
 /* Every spelling of an option, "--name=" for one taking a value: up to
  * three a row ("--perf", "--perf=", "-p"). */
-#define SPELLINGS	(3 * OPTS_MAX)
+#define SPELLINGS (3 * OPTS_MAX)
 
 struct spellings {
 	char store[SPELLINGS][SUGGEST_MAX_LEN + 1];
@@ -243,8 +245,8 @@ static const char *guess(const char *word, const struct opt *rows, size_t n,
 
 		if (!wanted(r, only) || (r->name == NULL && !r->letter))
 			continue;
-		if (r->action == OPTS_DO_HELP && (help == NULL ||
-						 help->name == NULL))
+		if (r->action == OPTS_DO_HELP &&
+		    (help == NULL || help->name == NULL))
 			help = r;
 		if (r->name != NULL && r->arg != required_argument)
 			add_spelling(s, "--", r->name, "");
@@ -254,8 +256,8 @@ static const char *guess(const char *word, const struct opt *rows, size_t n,
 			add_spelling(s, "-", letter, "");
 	}
 	if (help != NULL && help->name == NULL && help->letter &&
-	    suggest_nearest(word, habits, sizeof(habits) / sizeof(habits[0]))
-	    != NULL) {
+	    suggest_nearest(word, habits, sizeof(habits) / sizeof(habits[0])) !=
+		    NULL) {
 		habit[0] = '-';
 		habit[1] = (char)help->letter;
 		habit[2] = '\0';

@@ -15,13 +15,13 @@
 #include <stdio.h>
 
 /* A handler's "carry on with the next option". */
-#define OPTS_NEXT	(-1)
+#define OPTS_NEXT (-1)
 
 /* What a row does when it is given, besides a handler or a flag. */
 enum opts_action {
-	OPTS_RUN,		/* its handler, or its flag, or nothing */
-	OPTS_DO_HELP,		/* the program's usage text (opts_prog.help) */
-	OPTS_DO_VERSION,	/* version_print() of the program's name */
+	OPTS_RUN,	 /* its handler, or its flag, or nothing */
+	OPTS_DO_HELP,	 /* the program's usage text (opts_prog.help) */
+	OPTS_DO_VERSION, /* version_print() of the program's name */
 };
 
 /*
@@ -36,11 +36,11 @@ enum opts_action {
  * hints) that the program's parser acts on itself (setcap's -r).
  */
 struct opt {
-	const char *name;	/* long name without "--", or NULL */
-	int letter;		/* short option letter, or 0 */
-	int arg;		/* no_argument, required_argument, optional_argument */
+	const char *name; /* long name without "--", or NULL */
+	int letter;	  /* short option letter, or 0 */
+	int arg; /* no_argument, required_argument, optional_argument */
 	int (*handle)(void *opts, const char *arg);
-	const char *value;	/* the argument's name in the help ("PATH") */
+	const char *value; /* the argument's name in the help ("PATH") */
 	/*
 	 * The help text, formatted by opts_help() ("  --name=VALUE  text");
 	 * a '\n' starts a continuation line under the text. NULL, with line
@@ -48,7 +48,7 @@ struct opt {
 	 * synopsis or prose describes).
 	 */
 	const char *help;
-	size_t flag;		/* OPTS_FLAG(), with a NULL handler */
+	size_t flag; /* OPTS_FLAG(), with a NULL handler */
 	/*
 	 * The usage line(s) printed as they are, without the last newline,
 	 * instead of a formatted help: libcap's text, which no formatting of
@@ -56,26 +56,26 @@ struct opt {
 	 */
 	const char *line;
 	enum opts_action action;
-	unsigned tags;		/* the program's own marks (opts_build's only) */
+	unsigned tags; /* the program's own marks (opts_build's only) */
 };
 
 /* The offset of an int member, plus one so that 0 means "none". */
-#define OPTS_FLAG(type, member)	(offsetof(type, member) + 1)
+#define OPTS_FLAG(type, member) (offsetof(type, member) + 1)
 
 /*
  * The common rows, completed by the program's help text or line. libcap's
  * programs spell help differently (getcap and setcap: -h only; getpcaps
  * also --usage), so the help row names its own spellings.
  */
-#define OPTS_HELP_ROW(long_name, short_letter)				\
-	.name = (long_name), .letter = (short_letter),			\
-	.arg = no_argument, .action = OPTS_DO_HELP
-#define OPTS_VERSION_ROW						\
+#define OPTS_HELP_ROW(long_name, short_letter)                             \
+	.name = (long_name), .letter = (short_letter), .arg = no_argument, \
+	.action = OPTS_DO_HELP
+#define OPTS_VERSION_ROW \
 	.name = "version", .arg = no_argument, .action = OPTS_DO_VERSION
 
 /* What the common rows need to know about the program. */
 struct opts_prog {
-	const char *name;		/* "getcap", as --version prints it */
+	const char *name; /* "getcap", as --version prints it */
 	/* Prints the usage text for --help; returns the exit status. */
 	int (*help)(void *opts);
 	/* The exit status when --version's line cannot be written. */
@@ -90,18 +90,20 @@ int opts_run(const struct opts_prog *p, const struct opt *row, void *opts,
 	     const char *arg);
 
 /* Long options get getopt_long() values no short option can have. */
-#define OPTS_LONG_BASE	256
-#define OPTS_MAX	32
+#define OPTS_LONG_BASE 256
+#define OPTS_MAX       32
 
 /* getopt_long()'s view of a table, built by opts_build(). */
 struct opts_getopt {
 	const struct opts_prog *prog;
 	const struct opt *rows;
 	size_t n;
-	unsigned only;		/* opts_build()'s: the rows getopt knows */
+	unsigned only; /* opts_build()'s: the rows getopt knows */
 	struct option longopts[OPTS_MAX + 1];
-	char shortopts[3 * OPTS_MAX + 2];	/* [+] letters, ":" or "::" after one taking a value */
-	int word;	/* after an error: argv index of the word getopt read */
+	char shortopts
+		[3 * OPTS_MAX +
+		 2]; /* [+] letters, ":" or "::" after one taking a value */
+	int word;    /* after an error: argv index of the word getopt read */
 };
 
 /*
@@ -134,8 +136,8 @@ const struct opt *opts_row(const struct opts_getopt *g, int val);
  * caller says the rest; optopt is what getopt set, and g->word the index
  * in argv of the word it was reading (optind may have moved past it).
  */
-int opts_parse(struct opts_getopt *g, int argc, char **argv,
-	       void *opts, int *status);
+int opts_parse(struct opts_getopt *g, int argc, char **argv, void *opts,
+	       int *status);
 
 /*
  * For the programs that parse by hand, a word at a time, as libcap's
@@ -144,8 +146,8 @@ int opts_parse(struct opts_getopt *g, int argc, char **argv,
  * "--name" a row without a required value; "--name=VALUE" a row that
  * takes one, *value pointing at VALUE (else *value is NULL).
  */
-const struct opt *opts_find(const struct opt *rows, size_t n,
-			    const char *word, const char **value);
+const struct opt *opts_find(const struct opt *rows, size_t n, const char *word,
+			    const char **value);
 
 /*
  * The option list of a usage text: for each row with a line, the line;
@@ -154,11 +156,11 @@ const struct opt *opts_find(const struct opt *rows, size_t n,
  * two spaces when longer), then the help; continuation lines are indented
  * to the help's column.
  */
-void opts_help(FILE *out, const struct opt *rows, size_t n,
-	       const char *indent, int width);
+void opts_help(FILE *out, const struct opt *rows, size_t n, const char *indent,
+	       int width);
 
 /* opts_suggest()'s flags. */
-#define OPTS_SUGGEST_LONG	1	/* long spellings only (getopt programs) */
+#define OPTS_SUGGEST_LONG 1 /* long spellings only (getopt programs) */
 
 /*
  * The "did you mean" line for word, an option no row has, from the rows

@@ -58,9 +58,9 @@ int perf_preset_caps(int buffered_too, cap_value_t list[PERF_PRESET_MAX])
 
 uint64_t perf_enough(int max_bits)
 {
-	return perf_knows_perfmon(max_bits) ?
-	       MASK_BIT(CAP_PERFMON) | MASK_BIT(CAP_SYS_ADMIN) :
-	       MASK_BIT(CAP_SYS_ADMIN);
+	return perf_knows_perfmon(max_bits)
+		       ? MASK_BIT(CAP_PERFMON) | MASK_BIT(CAP_SYS_ADMIN)
+		       : MASK_BIT(CAP_SYS_ADMIN);
 }
 
 int perf_is_binary(const char *path)

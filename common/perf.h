@@ -21,17 +21,16 @@
 #include <sys/capability.h>
 
 /* The group a perf binary is restricted to when the caller names none. */
-#define PERF_GROUP	"perf_users"
+#define PERF_GROUP "perf_users"
 
 /* The fix, as a string literal around file (a literal or a "%s"). */
-#define PERF_SETCAP_FIX(file) \
-	"setcap --perf-group=" PERF_GROUP " --perf " file
+#define PERF_SETCAP_FIX(file) "setcap --perf-group=" PERF_GROUP " --perf " file
 /* The same with the group a printf argument: group, then file. */
-#define PERF_SETCAP_GROUP_FIX	"setcap --perf-group=%s --perf %s"
+#define PERF_SETCAP_GROUP_FIX "setcap --perf-group=%s --perf %s"
 
 /* Versions for messages; perf_knows_perfmon() decides by the numbers. */
-#define PERF_PERFMON_LINUX	"5.8"	/* CAP_PERFMON */
-#define PERF_NO_PTRACE_LINUX	"5.9"	/* ptrace checks moved to it */
+#define PERF_PERFMON_LINUX   "5.8" /* CAP_PERFMON */
+#define PERF_NO_PTRACE_LINUX "5.9" /* ptrace checks moved to it */
 
 /* The subcommands the preset knows, for messages. */
 #define PERF_SUBCOMMANDS \
@@ -39,8 +38,8 @@
 
 enum perf_subcommand {
 	PERF_SUB_UNKNOWN = -1,
-	PERF_SUB_COUNTING = 0,	/* needs the base set only */
-	PERF_SUB_BUFFERED = 1,	/* ring buffers: also cap_ipc_lock */
+	PERF_SUB_COUNTING = 0, /* needs the base set only */
+	PERF_SUB_BUFFERED = 1, /* ring buffers: also cap_ipc_lock */
 };
 
 /* What the len bytes at word name (one of PERF_SUBCOMMANDS or not). */
@@ -57,7 +56,7 @@ enum perf_subcommand perf_subcommand_kind(const char *word, size_t len);
  */
 int perf_knows_perfmon(int max_bits);
 
-#define PERF_PRESET_MAX	4
+#define PERF_PRESET_MAX 4
 
 /*
  * The least perf needs on the running kernel, into list: returns how many

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* A strict reader of /proc/<pid>/status (see procstatus.h). */
-#define _GNU_SOURCE		/* getline */
+#define _GNU_SOURCE /* getline */
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -60,7 +60,7 @@ static int parse_groups(const char *p, struct proc_status *s)
 			return -1;
 		g = realloc(s->groups, (size_t)(s->ngroups + 1) * sizeof(*g));
 		if (g == NULL)
-			return -2;	/* ENOMEM, not the line's fault */
+			return -2; /* ENOMEM, not the line's fault */
 		s->groups = g;
 		s->groups[s->ngroups++] = (gid_t)v;
 	}
@@ -91,8 +91,9 @@ int proc_status_line(const char *line, struct proc_status *s)
 {
 	/* In the order of the PROC_STATUS_* bits. */
 	static const char *const keys[] = {
-		"Uid:", "Gid:", "Groups:", "CapInh:", "CapPrm:", "CapBnd:",
-		"CapAmb:", "NoNewPrivs:", "Seccomp:", "CapEff:", "Threads:",
+		"Uid:",	    "Gid:",    "Groups:",  "CapInh:",
+		"CapPrm:",  "CapBnd:", "CapAmb:",  "NoNewPrivs:",
+		"Seccomp:", "CapEff:", "Threads:",
 	};
 	unsigned id[4];
 	size_t i;
@@ -204,8 +205,7 @@ int proc_status_read(int dirfd, struct proc_status *s, char **bad)
 	return rc;
 }
 
-int proc_status_parse(const char *text, struct proc_status *s,
-		      const char **bad)
+int proc_status_parse(const char *text, struct proc_status *s, const char **bad)
 {
 	const char *line = text;
 
@@ -218,7 +218,7 @@ int proc_status_parse(const char *text, struct proc_status *s,
 			if (errno == EINVAL)
 				*bad = line;
 			mark_unknown(s);
-			return -1;	/* fail closed, as proc_status_read */
+			return -1; /* fail closed, as proc_status_read */
 		}
 		if (nl == NULL)
 			break;

@@ -39,15 +39,15 @@ enum {
  */
 
 struct proc_status {
-	unsigned seen;		/* PROC_STATUS_* bits of the fields read */
-	uid_t uid[4];		/* real, effective, saved, filesystem */
+	unsigned seen; /* PROC_STATUS_* bits of the fields read */
+	uid_t uid[4];  /* real, effective, saved, filesystem */
 	gid_t gid[4];
-	gid_t *groups;		/* supplementary; proc_status_release() */
+	gid_t *groups; /* supplementary; proc_status_release() */
 	int ngroups;
 	uint64_t inheritable, permitted, effective, bounding, ambient;
-	int no_new_privs;	/* 0 or 1; -1 unknown (no NoNewPrivs line) */
-	int seccomp;		/* 0 none, 1 strict, 2 filter; -1 unknown */
-	unsigned threads;	/* the thread group's size ("Threads:") */
+	int no_new_privs; /* 0 or 1; -1 unknown (no NoNewPrivs line) */
+	int seccomp;	  /* 0 none, 1 strict, 2 filter; -1 unknown */
+	unsigned threads; /* the thread group's size ("Threads:") */
 };
 
 /*

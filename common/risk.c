@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* The risk tier of every capability, with a one-line reason for each. */
-#define _GNU_SOURCE		/* asprintf */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +11,9 @@
 #include "risk.h"
 #include "shquote.h"
 
-#define ALL_FLAGS ((1u << CAP_EFFECTIVE) | (1u << CAP_PERMITTED) | \
-		   (1u << CAP_INHERITABLE))
+#define ALL_FLAGS                                        \
+	((1u << CAP_EFFECTIVE) | (1u << CAP_PERMITTED) | \
+	 (1u << CAP_INHERITABLE))
 
 /*
  * Root-equivalent means a known, short path from the capability alone to
@@ -30,10 +31,11 @@ static const struct {
 };
 
 /* Dense: each capability of the table has its own label, none defaults to low. */
-#define CAP_FACT(number, ...) + 1
+#define CAP_FACT(number, ...) +1
 _Static_assert(sizeof(labels) / sizeof(labels[0]) == 0
 #include "caps.def"
-	       , "a risk label for every capability in caps.def");
+	       ,
+	       "a risk label for every capability in caps.def");
 #undef CAP_FACT
 
 #define LABELS ((cap_value_t)(sizeof(labels) / sizeof(labels[0])))
@@ -67,8 +69,7 @@ static int has_cap(cap_t caps, cap_value_t cap, unsigned flag_mask)
 	return (mask_of_flags(caps, flag_mask) & MASK_BIT(cap)) != 0;
 }
 
-enum risk_tier risk_highest(cap_t caps, unsigned flag_mask,
-				    cap_value_t *worst)
+enum risk_tier risk_highest(cap_t caps, unsigned flag_mask, cap_value_t *worst)
 {
 	enum risk_tier highest = RISK_LOW;
 	uint64_t held = mask_of_flags(caps, flag_mask);
@@ -91,7 +92,7 @@ enum risk_tier risk_highest(cap_t caps, unsigned flag_mask,
 /* The suggestions, each for one pattern of capabilities and file name. */
 enum suggestion {
 	SUGGEST_NONE,
-	SUGGEST_PERF_PERFMON,	/* its text ends in the setcap command */
+	SUGGEST_PERF_PERFMON, /* its text ends in the setcap command */
 	SUGGEST_BPF,
 	SUGGEST_PERF_PTRACE,
 	SUGGEST_DAC_READ,
@@ -115,15 +116,17 @@ static enum suggestion suggestion_for(cap_t caps, const char *path)
 	return SUGGEST_NONE;
 }
 
-#define PERFMON_NOT_ADMIN "perf needs cap_perfmon (Linux " \
-	PERF_PERFMON_LINUX "+), not cap_sys_admin: "
+#define PERFMON_NOT_ADMIN                                   \
+	"perf needs cap_perfmon (Linux " PERF_PERFMON_LINUX \
+	"+), not cap_sys_admin: "
 
 static const char *const texts[] = {
 	[SUGGEST_NONE] = NULL,
 	/* The group form: a bare "=ep" would give perf to every user. */
 	[SUGGEST_PERF_PERFMON] = PERFMON_NOT_ADMIN PERF_SETCAP_FIX("<file>"),
-	[SUGGEST_BPF] = "BPF tools need cap_bpf with cap_perfmon (Linux "
-			PERF_PERFMON_LINUX "+), not cap_sys_admin",
+	[SUGGEST_BPF] =
+		"BPF tools need cap_bpf with cap_perfmon (Linux " PERF_PERFMON_LINUX
+		"+), not cap_sys_admin",
 	[SUGGEST_PERF_PTRACE] = "perf on Linux " PERF_NO_PTRACE_LINUX "+ needs "
 				"no cap_sys_ptrace once it holds cap_perfmon",
 	[SUGGEST_DAC_READ] = "if the program only reads files, "
@@ -154,12 +157,13 @@ char *risk_suggestion_dup(cap_t caps, const char *path)
 	}
 	word = shquote_path_dup(path);
 	if (word == NULL && errno != EILSEQ)
-		return NULL;			/* ENOMEM */
+		return NULL; /* ENOMEM */
 	if (word != NULL)
 		n = asprintf(&text, "%s" PERF_SETCAP_FIX("%s"),
 			     PERFMON_NOT_ADMIN, word);
 	else
-		n = asprintf(&text, "%srun setcap --perf-group=" PERF_GROUP
+		n = asprintf(&text,
+			     "%srun setcap --perf-group=" PERF_GROUP
 			     " --perf on this file (" SHQUOTE_UNSHOWN ")",
 			     PERFMON_NOT_ADMIN);
 	free(word);

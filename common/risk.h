@@ -11,9 +11,9 @@
 
 enum risk_tier {
 	RISK_LOW = 0,
-	RISK_ESCALATION = 1,	/* escalation-adjacent */
-	RISK_KERNEL_READ = 2,	/* reads kernel memory or all processes */
-	RISK_ROOT = 3,		/* equivalent to full root */
+	RISK_ESCALATION = 1,  /* escalation-adjacent */
+	RISK_KERNEL_READ = 2, /* reads kernel memory or all processes */
+	RISK_ROOT = 3,	      /* equivalent to full root */
 };
 
 /* The tier of one capability; values without a label are RISK_LOW. */
@@ -30,8 +30,7 @@ const char *risk_tier_name(enum risk_tier tier);
  * the flags given as a mask of 1 << cap_flag_t); *worst, if not NULL, gets
  * the lowest-numbered capability in that tier, or -1 when caps is empty.
  */
-enum risk_tier risk_highest(cap_t caps, unsigned flag_mask,
-				    cap_value_t *worst);
+enum risk_tier risk_highest(cap_t caps, unsigned flag_mask, cap_value_t *worst);
 
 /*
  * A suggestion for a file carrying caps, or NULL: for instance a perf

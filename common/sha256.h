@@ -9,16 +9,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>		/* off_t */
+#include <sys/types.h> /* off_t */
 
-#define SHA256_SIZE	32	/* bytes of a digest */
-#define SHA256_HEX	65	/* its lower-case hex, NUL included */
+#define SHA256_SIZE 32 /* bytes of a digest */
+#define SHA256_HEX  65 /* its lower-case hex, NUL included */
 
 struct sha256 {
-	uint32_t h[8];		/* the hash value so far */
-	uint64_t bytes;		/* message length, modulo 2^64 */
+	uint32_t h[8];	/* the hash value so far */
+	uint64_t bytes; /* message length, modulo 2^64 */
 	unsigned char block[64];
-	size_t used;		/* bytes waiting in block */
+	size_t used; /* bytes waiting in block */
 };
 
 void sha256_init(struct sha256 *c);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* Operands quoted for the POSIX shell, for the command lines we print. */
-#define _GNU_SOURCE		/* asprintf */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +46,7 @@ static void quote_into(char *out, const char *s)
 	*out++ = '\'';
 	for (; *s != '\0'; s++) {
 		if (*s == '\'') {
-			memcpy(out, "'\\''", 4);	/* close, \', reopen */
+			memcpy(out, "'\\''", 4); /* close, \', reopen */
 			out += 4;
 		} else {
 			*out++ = *s;

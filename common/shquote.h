@@ -47,7 +47,8 @@ char *shquote_path_dup(const char *path);
  * The reason to give, in place of the command, for a name shquote
  * refused; the message names it through escape.h.
  */
-#define SHQUOTE_UNSHOWN "no command is shown, as the name holds " \
+#define SHQUOTE_UNSHOWN                           \
+	"no command is shown, as the name holds " \
 	"characters a terminal would not show as they are"
 
 #endif

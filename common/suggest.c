@@ -12,7 +12,7 @@
 #include "suggest.h"
 
 /* Large enough to mean "not a typo" whatever the threshold. */
-#define FAR	((size_t)-1 / 2)
+#define FAR ((size_t)-1 / 2)
 
 static size_t min3(size_t a, size_t b, size_t c)
 {
@@ -41,7 +41,7 @@ size_t suggest_distance(const char *a, const char *b)
 		rows[0][j] = j;
 	for (i = 1; i <= la; i++) {
 		size_t *cur = rows[i % 3], *prev = rows[(i - 1) % 3];
-		size_t *prev2 = rows[(i + 1) % 3];	/* (i - 2) % 3 */
+		size_t *prev2 = rows[(i + 1) % 3]; /* (i - 2) % 3 */
 
 		cur[0] = i;
 		for (j = 1; j <= lb; j++) {
@@ -117,8 +117,8 @@ const char *const *suggest_cap_names(size_t *n)
 	return names;
 }
 
-int suggest_say(FILE *out, const char *prog, const char *what,
-		const char *word, const char *answer)
+int suggest_say(FILE *out, const char *prog, const char *what, const char *word,
+		const char *answer)
 {
 	fprintf(out, "%s: unknown %s '", prog, what);
 	escape_fputs(word, out);
@@ -153,8 +153,8 @@ const char *suggest_cap_name(const char *word)
 	 * a seven-letter word and offer cap_kill for it.
 	 */
 	for (k = 0; k < n; k++)
-		bare[k] = strncmp(names[k], "cap_", 4) == 0 ? names[k] + 4 :
-			  names[k];
+		bare[k] = strncmp(names[k], "cap_", 4) == 0 ? names[k] + 4
+							    : names[k];
 	near = suggest_nearest(word, bare, n);
 	for (k = 0; near != NULL && k < n; k++)
 		if (bare[k] == near)

@@ -17,7 +17,7 @@
  * each. Words longer than SUGGEST_MAX_LEN compare as far apart (no
  * allocation, and nobody mistypes a 64-byte option).
  */
-#define SUGGEST_MAX_LEN	63
+#define SUGGEST_MAX_LEN 63
 size_t suggest_distance(const char *a, const char *b);
 
 /*
@@ -51,8 +51,8 @@ int suggest_unknown(FILE *out, const char *prog, const char *what,
 
 /* The same line with the caller's answer (NULL: none), for habits such as
  * "--help" that are no typo of the option meant ("-h"). */
-int suggest_say(FILE *out, const char *prog, const char *what,
-		const char *word, const char *answer);
+int suggest_say(FILE *out, const char *prog, const char *what, const char *word,
+		const char *answer);
 
 /*
  * The capability name word was probably meant to be: suggest_nearest()

@@ -17,8 +17,8 @@
 #include "path.h"
 #include "walk.h"
 
-#define DENTS_BUF	(64 * 1024)	/* most directories: two getdents64 */
-#define MAX_THREADS	64
+#define DENTS_BUF   (64 * 1024) /* most directories: two getdents64 */
+#define MAX_THREADS 64
 
 /*
  * A directory to list, or listed with subdirectories still to open. A node
@@ -27,33 +27,33 @@
  * through the chain of parents up to one that still holds a descriptor.
  */
 struct wnode {
-	struct wnode *parent;	/* NULL: the root, or the reference dropped */
-	int fd;			/* -1 before opening and once given back */
-	int root;		/* the operand: never gives its fd back */
-	int released;		/* fd given back past the budget */
-	int stale;		/* (atomic) a reopen failed here: reported once */
-	int pending;		/* (atomic) references: listing, children */
-	dev_t dev;		/* with ino: what a reopen must find */
+	struct wnode *parent; /* NULL: the root, or the reference dropped */
+	int fd;		      /* -1 before opening and once given back */
+	int root;	      /* the operand: never gives its fd back */
+	int released;	      /* fd given back past the budget */
+	int stale;	      /* (atomic) a reopen failed here: reported once */
+	int pending;	      /* (atomic) references: listing, children */
+	dev_t dev;	      /* with ino: what a reopen must find */
 	ino_t ino;
-	void *data;		/* the caller's, for this directory's entries */
-	size_t nameoff;		/* the name to open: path + nameoff */
+	void *data;	/* the caller's, for this directory's entries */
+	size_t nameoff; /* the name to open: path + nameoff */
 	size_t pathlen;
-	char path[];		/* as printed: root joined with names */
+	char path[]; /* as printed: root joined with names */
 };
 
 struct walk {
 	const struct walk_config *c;
 	pthread_mutex_t lock;
 	pthread_cond_t more;
-	struct wnode **stack;	/* LIFO keeps the walk near depth-first, */
-	size_t n, cap;		/* so few parent descriptors stay open  */
-	size_t busy;		/* threads holding a directory */
+	struct wnode **stack; /* LIFO keeps the walk near depth-first, */
+	size_t n, cap;	      /* so few parent descriptors stay open  */
+	size_t busy;	      /* threads holding a directory */
 	int waiting;
-	int root_err;		/* why the root could not be opened, or 0 */
-	dev_t dev;		/* the root's filesystem, for one_fs */
-	unsigned long root_ftype;	/* its statfs f_type, for skip_pseudo */
-	int open_fds;		/* (atomic) directory descriptors held now */
-	int fd_budget;		/* above it, listed directories give theirs back */
+	int root_err;		  /* why the root could not be opened, or 0 */
+	dev_t dev;		  /* the root's filesystem, for one_fs */
+	unsigned long root_ftype; /* its statfs f_type, for skip_pseudo */
+	int open_fds;		  /* (atomic) directory descriptors held now */
+	int fd_budget; /* above it, listed directories give theirs back */
 };
 
 /* Per thread: the caller's context, getdents64 buffer, found subdirectories. */
@@ -63,7 +63,7 @@ struct worker {
 	char *dents;
 	struct wnode **kids;
 	size_t nkids, capkids;
-	struct wnode **chain;	/* scratch for reopening through ancestors */
+	struct wnode **chain; /* scratch for reopening through ancestors */
 	size_t capchain;
 };
 
@@ -151,8 +151,8 @@ static void push_kids(struct worker *k)
 		return;
 	pthread_mutex_lock(&w->lock);
 	if (w->n + k->nkids > w->cap) {
-		size_t cap = w->cap * 2 > w->n + k->nkids ? w->cap * 2 :
-							    w->n + k->nkids;
+		size_t cap = w->cap * 2 > w->n + k->nkids ? w->cap * 2
+							  : w->n + k->nkids;
 		struct wnode **s = realloc(w->stack, cap * sizeof(*s));
 
 		if (s == NULL) {
@@ -220,8 +220,11 @@ static void list_dir(struct worker *k, struct wnode *d)
 	const struct walk_config *c = k->w->c;
 	int note = 0;
 	struct walk_ent e = {
-		.dirfd = d->fd, .dir = d->path, .dirlen = d->pathlen,
-		.dir_data = d->data, .dir_note = &note,
+		.dirfd = d->fd,
+		.dir = d->path,
+		.dirlen = d->pathlen,
+		.dir_data = d->data,
+		.dir_note = &note,
 	};
 
 	for (;;) {
@@ -236,14 +239,15 @@ static void list_dir(struct worker *k, struct wnode *d)
 			break;
 		}
 		for (off = 0; off < n;) {
-			struct dirent64 *de = (struct dirent64 *)(void *)
-					      (k->dents + off);
+			struct dirent64 *de =
+				(struct dirent64 *)(void *)(k->dents + off);
 			void *child = NULL;
 
 			off += de->d_reclen;
 			e.name = de->d_name;
-			if (e.name[0] == '.' && (e.name[1] == '\0' ||
-			    (e.name[1] == '.' && e.name[2] == '\0')))
+			if (e.name[0] == '.' &&
+			    (e.name[1] == '\0' ||
+			     (e.name[1] == '.' && e.name[2] == '\0')))
 				continue;
 			e.type = type_of(d->fd, e.name, de->d_type);
 			if (!c->ops->visit(c->arg, k->tctx, &e, &child))
@@ -251,7 +255,7 @@ static void list_dir(struct worker *k, struct wnode *d)
 			if (e.type == DT_DIR)
 				add_kid(k, d, &e, child);
 			else
-				done_with(k, child);	/* nothing to enter */
+				done_with(k, child); /* nothing to enter */
 		}
 	}
 }
@@ -309,8 +313,8 @@ static int parent_fd(struct worker *k, struct wnode *d, int *owned)
 		int next;
 
 		x = k->chain[--n];
-		next = openat(cur, x->path + x->nameoff, O_PATH | O_DIRECTORY |
-			      O_NOFOLLOW | O_CLOEXEC);
+		next = openat(cur, x->path + x->nameoff,
+			      O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (next < 0 || fstat(next, &st) < 0) {
 			mark_stale(k, x, WALK_ERR_OPEN, errno);
 		} else if (st.st_dev != x->dev || st.st_ino != x->ino) {
@@ -378,7 +382,8 @@ static int is_skipped_pseudo(struct walk *w, struct wnode *d)
 	if (!w->c->skip_pseudo || fstatfs(d->fd, &sf) < 0)
 		return 0;
 	if (d->root) {
-		w->root_ftype = (unsigned long)sf.f_type;	/* before any other thread */
+		w->root_ftype =
+			(unsigned long)sf.f_type; /* before any other thread */
 		return 0;
 	}
 	return (unsigned long)sf.f_type != w->root_ftype &&
@@ -398,8 +403,9 @@ static int open_node(struct worker *k, struct wnode *d)
 			return -1;
 	}
 	/* O_NOFOLLOW: a directory swapped for a symlink is not entered. */
-	d->fd = openat(base, d->path + d->nameoff, O_RDONLY | O_DIRECTORY |
-		       O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	d->fd = openat(base, d->path + d->nameoff,
+		       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC |
+			       O_NOCTTY);
 	err = errno;
 	if (owned)
 		close(base);
@@ -412,12 +418,13 @@ static int open_node(struct worker *k, struct wnode *d)
 	__atomic_add_fetch(&w->open_fds, 1, __ATOMIC_RELAXED);
 	if (w->c->one_fs) {
 		/* Per directory, not per file: the mount boundary test. */
-		if (fstat(d->fd, &st) < 0 || (!d->root && st.st_dev != w->dev)) {
+		if (fstat(d->fd, &st) < 0 ||
+		    (!d->root && st.st_dev != w->dev)) {
 			close_dir(w, d);
 			return -1;
 		}
 		if (d->root)
-			w->dev = st.st_dev;	/* before any other thread */
+			w->dev = st.st_dev; /* before any other thread */
 	}
 	if (is_skipped_pseudo(w, d)) {
 		close_dir(w, d);
@@ -442,7 +449,7 @@ static void give_back(struct worker *k, struct wnode *d)
 	    __atomic_load_n(&w->open_fds, __ATOMIC_RELAXED) <= w->fd_budget)
 		return;
 	if (fstat(d->fd, &st) < 0)
-		return;		/* nothing to check a reopen by: keep it */
+		return; /* nothing to check a reopen by: keep it */
 	d->dev = st.st_dev;
 	d->ino = st.st_ino;
 	d->released = 1;
@@ -456,7 +463,7 @@ static void process(struct worker *k, struct wnode *d)
 	if (open_node(k, d) == 0) {
 		list_dir(k, d);
 		give_back(k, d);
-		push_kids(k);	/* from here on, children may reach d */
+		push_kids(k); /* from here on, children may reach d */
 	}
 	done_with(k, d->data);
 	/* Listed with its own descriptor: its children never climb past it. */
@@ -537,13 +544,14 @@ static int fd_budget(long limit, int nthreads)
 			if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
 				getrlimit(RLIMIT_NOFILE, &rl);
 		}
-		limit = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > INT_MAX ?
-			INT_MAX : (long)rl.rlim_cur;
+		limit = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > INT_MAX
+				? INT_MAX
+				: (long)rl.rlim_cur;
 	}
 	if (limit <= 0)
 		limit = 64;
 	b = (limit - 3 - 3L * nthreads) / 2;
-	return b < 0 ? 0 : (int)b;	/* 0: only the root keeps one */
+	return b < 0 ? 0 : (int)b; /* 0: only the root keeps one */
 }
 
 static void free_worker(struct worker *k)
@@ -609,7 +617,7 @@ int walk_run(const char *root, const struct walk_config *c)
 		started++;
 	}
 	if (extra != NULL && started < nthreads - 1)
-		free_worker(&extra[started]);	/* the one that failed */
+		free_worker(&extra[started]); /* the one that failed */
 	if (w.n > 0)
 		work(&main_worker);
 	for (i = 0; i < started; i++) {
@@ -672,9 +680,8 @@ static int checked_dir(int fd, const char *relpath, size_t len,
 	return -1;
 }
 
-int walk_open_beneath_checked(int rootfd, const char *relpath,
-			      struct stat *st, walk_dir_check *check,
-			      void *arg)
+int walk_open_beneath_checked(int rootfd, const char *relpath, struct stat *st,
+			      walk_dir_check *check, void *arg)
 {
 	char component[256];
 	const char *p = relpath;
@@ -698,19 +705,19 @@ int walk_open_beneath_checked(int rootfd, const char *relpath,
 			if (p[len] == '\0')
 				fd = walk_open_file(dirfd, component, st);
 			else
-				fd = checked_dir(openat(dirfd, component,
-						O_PATH | O_DIRECTORY |
-						O_NOFOLLOW | O_CLOEXEC),
-						relpath,
-						(size_t)(p + len - relpath),
-						check, arg);
+				fd = checked_dir(
+					openat(dirfd, component,
+					       O_PATH | O_DIRECTORY |
+						       O_NOFOLLOW | O_CLOEXEC),
+					relpath, (size_t)(p + len - relpath),
+					check, arg);
 			saved = errno;
 		}
 		if (dirfd != rootfd)
 			close(dirfd);
 		if (fd < 0 || p[len] == '\0') {
 			errno = saved;
-			return fd;	/* ENOTDIR: a link where a directory was */
+			return fd; /* ENOTDIR: a link where a directory was */
 		}
 		dirfd = fd;
 		p += len + 1;

@@ -17,31 +17,31 @@
 #ifndef COMMON_WALK_H
 #define COMMON_WALK_H
 
-#include <dirent.h>		/* DT_* */
+#include <dirent.h> /* DT_* */
 #include <stddef.h>
 
 /* One entry of a listed directory (never "." or ".."). */
 struct walk_ent {
-	int dirfd;		/* the directory holding it, open for the call */
-	const char *dir;	/* that directory's printed path (NUL-ended) */
+	int dirfd;	 /* the directory holding it, open for the call */
+	const char *dir; /* that directory's printed path (NUL-ended) */
 	size_t dirlen;
-	const char *name;	/* the entry's name in it */
+	const char *name; /* the entry's name in it */
 	/*
 	 * DT_* from getdents64, or from fstatat(AT_SYMLINK_NOFOLLOW) where
 	 * the filesystem leaves it out; DT_UNKNOWN when that lookup failed
 	 * (the entry vanished or the directory may not be searched).
 	 */
 	unsigned char type;
-	void *dir_data;		/* the directory's data (see visit) */
-	int *dir_note;		/* 0 when each listing starts; the caller's */
+	void *dir_data; /* the directory's data (see visit) */
+	int *dir_note;	/* 0 when each listing starts; the caller's */
 };
 
 /* What failed, for walk_ops.error. */
 enum walk_error {
-	WALK_ERR_OPEN,		/* a directory could not be opened */
-	WALK_ERR_READ,		/* reading a directory failed */
-	WALK_ERR_MOVED,		/* reopened, it was another directory */
-	WALK_ERR_NOMEM,		/* out of memory: a directory was skipped */
+	WALK_ERR_OPEN,	/* a directory could not be opened */
+	WALK_ERR_READ,	/* reading a directory failed */
+	WALK_ERR_MOVED, /* reopened, it was another directory */
+	WALK_ERR_NOMEM, /* out of memory: a directory was skipped */
 };
 
 /*
@@ -86,10 +86,10 @@ struct walk_ops {
 struct walk_config {
 	const struct walk_ops *ops;
 	void *arg;
-	void *main_tctx;	/* the calling thread's context */
-	void *root_data;	/* dir_data for the root's own entries */
-	int max_threads;	/* 0: one per CPU we may run on */
-	int one_fs;		/* do not list directories on other devices */
+	void *main_tctx; /* the calling thread's context */
+	void *root_data; /* dir_data for the root's own entries */
+	int max_threads; /* 0: one per CPU we may run on */
+	int one_fs;	 /* do not list directories on other devices */
 	/*
 	 * Do not list directories on a pseudo filesystem (proc, sysfs,
 	 * cgroup, debugfs, ...: walk_pseudo_fs()) below the root, unless
@@ -148,10 +148,8 @@ int walk_open_beneath(int rootfd, const char *relpath, struct stat *st);
  * relpath name it); a check that returns -1 ends the walk with its errno.
  * rootfd itself is not checked: the caller has it already.
  */
-typedef int walk_dir_check(int fd, const char *relpath, size_t len,
-			   void *arg);
-int walk_open_beneath_checked(int rootfd, const char *relpath,
-			      struct stat *st, walk_dir_check *check,
-			      void *arg);
+typedef int walk_dir_check(int fd, const char *relpath, size_t len, void *arg);
+int walk_open_beneath_checked(int rootfd, const char *relpath, struct stat *st,
+			      walk_dir_check *check, void *arg);
 
 #endif

@@ -14,17 +14,18 @@
  */
 struct lcap_header {
 	uint32_t magic;
-	uint32_t size;		/* bytes of object after the header */
-	uint32_t lock;		/* 1 while a call works on the object */
+	uint32_t size; /* bytes of object after the header */
+	uint32_t lock; /* 1 while a call works on the object */
 	uint32_t reserved;
 };
 
-#define LCAP_MAGIC_BASE	UINT32_C(0xCA9F1000)
+#define LCAP_MAGIC_BASE	 UINT32_C(0xCA9F1000)
 #define LCAP_MAGIC(kind) (LCAP_MAGIC_BASE + (uint32_t)(kind))
 
 static struct lcap_header *header_of(const void *obj)
 {
-	return (struct lcap_header *)((uintptr_t)obj - sizeof(struct lcap_header));
+	return (struct lcap_header *)((uintptr_t)obj -
+				      sizeof(struct lcap_header));
 }
 
 /* zero = 0 is for callers that fill every byte of the object at once. */
@@ -41,7 +42,7 @@ static void *alloc_object(enum lcap_kind kind, size_t size, int zero)
 	else
 		hdr = malloc(sizeof(*hdr) + size);
 	if (hdr == NULL)
-		return NULL;		/* ENOMEM from calloc or malloc */
+		return NULL; /* ENOMEM from calloc or malloc */
 	hdr->magic = LCAP_MAGIC(kind);
 	hdr->size = (uint32_t)size;
 	hdr->lock = 0;
@@ -82,8 +83,7 @@ void lcap_unlock(const void *obj)
 	__atomic_store_n(&header_of(obj)->lock, 0, __ATOMIC_RELEASE);
 }
 
-int lcap_snapshot(const void *obj, enum lcap_kind kind, void *copy,
-		  size_t size)
+int lcap_snapshot(const void *obj, enum lcap_kind kind, void *copy, size_t size)
 {
 	if (!lcap_is(obj, kind)) {
 		errno = EINVAL;

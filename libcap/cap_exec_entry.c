@@ -30,7 +30,9 @@ static void put_summary(struct exec_out *o)
 	exec_put_uint(o, (unsigned)kernel);
 	exec_put(o, "\n");
 	if (kernel > LCAP_NAMED) {
-		exec_put(o, "=> this kernel has capabilities we have no name for:");
+		exec_put(
+			o,
+			"=> this kernel has capabilities we have no name for:");
 		for (int c = LCAP_NAMED; c < kernel; c++) {
 			exec_put(o, " ");
 			exec_put_uint(o, (unsigned)c);
@@ -63,7 +65,8 @@ void lcap_exec_entry(void)
 
 	exec_read_args(&args, "This library");
 	exec_put(&out, args.argv[0]);
-	exec_put(&out, " is the shared library version: libcap-" EXEC_VERSION ".\n"
+	exec_put(&out,
+		 " is the shared library version: libcap-" EXEC_VERSION ".\n"
 		 "It is libcap-perfmon's from-scratch drop-in for libcap "
 		 "(BSD-3-Clause OR GPL-2.0-only);\n"
 		 "libcap(3) describes its interface, --summary what this "
@@ -73,9 +76,13 @@ void lcap_exec_entry(void)
 			put_summary(&out);
 			continue;
 		}
-		exec_put(&out, "\nusage: libcap.so [--help|--usage|--summary]\n");
-		exec_exit(&out, strcmp(args.argv[i], "--help") == 0 ||
-			  strcmp(args.argv[i], "--usage") == 0 ? 0 : 1);
+		exec_put(&out,
+			 "\nusage: libcap.so [--help|--usage|--summary]\n");
+		exec_exit(&out,
+			  strcmp(args.argv[i], "--help") == 0 ||
+					  strcmp(args.argv[i], "--usage") == 0
+				  ? 0
+				  : 1);
 	}
 	exec_exit(&out, 0);
 }

@@ -15,13 +15,13 @@
  */
 static const unsigned char ext_magic[4] = { 0x90, 0xc2, 0x01, 0x51 };
 
-#define EXT_HEADER	5
-#define EXT_VECTOR	(LCAP_WORDS * 4)
-#define EXT_SIZE	(EXT_HEADER + LCAP_FLAGS * EXT_VECTOR)
+#define EXT_HEADER 5
+#define EXT_VECTOR (LCAP_WORDS * 4)
+#define EXT_SIZE   (EXT_HEADER + LCAP_FLAGS * EXT_VECTOR)
 
 ssize_t cap_size(cap_t caps)
 {
-	(void)caps;		/* fixed size, even for a bad set, as in libcap */
+	(void)caps; /* fixed size, even for a bad set, as in libcap */
 	return EXT_SIZE;
 }
 
@@ -40,8 +40,9 @@ ssize_t cap_copy_ext(void *buffer, cap_t caps, ssize_t length)
 	out[4] = EXT_VECTOR;
 	for (j = 0; j < EXT_VECTOR; j++)
 		for (flag = 0; flag < LCAP_FLAGS; flag++)
-			out[EXT_HEADER + LCAP_FLAGS * j + flag] = (unsigned char)
-				(snap.flags[flag][j / 4] >> (8 * (j % 4)));
+			out[EXT_HEADER + LCAP_FLAGS * j + flag] =
+				(unsigned char)(snap.flags[flag][j / 4] >>
+						(8 * (j % 4)));
 	return EXT_SIZE;
 }
 
@@ -65,8 +66,9 @@ static cap_t decode_ext(const unsigned char *in)
 		return NULL;
 	for (j = 0; j < vector && j < EXT_VECTOR; j++)
 		for (flag = 0; flag < LCAP_FLAGS; flag++)
-			caps->flags[flag][j / 4] |= (uint32_t)
-				in[EXT_HEADER + LCAP_FLAGS * j + flag] << (8 * (j % 4));
+			caps->flags[flag][j / 4] |=
+				(uint32_t)in[EXT_HEADER + LCAP_FLAGS * j + flag]
+				<< (8 * (j % 4));
 	return caps;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* File capabilities: cap_get_file/fd, cap_set_file/fd and the v3 namespace owner. */
-#define _GNU_SOURCE		/* O_PATH */
+#define _GNU_SOURCE /* O_PATH */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
  * as a length we reject rather than as a silently truncated valid one
  * (the kernel may also answer ERANGE, which we pass on).
  */
-#define READ_SIZE	(LCAP_XATTR_MAX + 1)
+#define READ_SIZE (LCAP_XATTR_MAX + 1)
 
 /* Turns a decoded xattr into a new cap_t; the caller frees with cap_free(). */
 static cap_t caps_from_raw(const unsigned char *raw, ssize_t len)
@@ -24,9 +24,9 @@ static cap_t caps_from_raw(const unsigned char *raw, ssize_t len)
 	int w;
 
 	if (len < 0)
-		return NULL;		/* errno from getxattr(2) */
+		return NULL; /* errno from getxattr(2) */
 	if (lcap_xattr_decode(&x, raw, (size_t)len) < 0)
-		return NULL;		/* EINVAL: never hand out a guessed set */
+		return NULL; /* EINVAL: never hand out a guessed set */
 	caps = cap_init();
 	if (caps == NULL)
 		return NULL;
@@ -114,7 +114,7 @@ static ssize_t encode_caps(cap_t shared, unsigned char *raw)
  * its descriptor table (CLONE_FILES) would find another file under the
  * thread-group leader's /proc/self/fd/N.
  */
-#define PROC_FD_FORMAT	"/proc/thread-self/fd/%d"
+#define PROC_FD_FORMAT "/proc/thread-self/fd/%d"
 
 /*
  * Writes (or, with caps NULL, removes) the xattr of the file open on fd.
@@ -178,7 +178,7 @@ int cap_set_fd(int fd, cap_t caps)
 	if (check_caps_arg(caps) < 0)
 		return -1;
 	if (lcap_sys_fstat(fd, &st) < 0)
-		return -1;		/* EBADF */
+		return -1; /* EBADF */
 	if (check_regular(&st) < 0)
 		return -1;
 	flags = lcap_sys_fcntl_getfl(fd);
@@ -213,11 +213,11 @@ static int reopen_same_inode(const char *path, const struct stat *st)
 	struct stat again;
 	int fd, saved;
 
-	fd = lcap_sys_open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-				 O_NOCTTY | O_CLOEXEC);
+	fd = lcap_sys_open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+					 O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ELOOP)
-			errno = EINVAL;	/* swapped for a symlink meanwhile */
+			errno = EINVAL; /* swapped for a symlink meanwhile */
 		return -1;
 	}
 	if (lcap_sys_fstat(fd, &again) < 0) {
@@ -226,7 +226,7 @@ static int reopen_same_inode(const char *path, const struct stat *st)
 		   again.st_ino == st->st_ino) {
 		return fd;
 	} else {
-		saved = EINVAL;	/* the path now names another file */
+		saved = EINVAL; /* the path now names another file */
 	}
 	lcap_sys_close(fd);
 	errno = saved;
@@ -259,7 +259,7 @@ int cap_set_file(const char *path, cap_t caps)
 	}
 	fd = lcap_sys_open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return -1;		/* ENOENT, EACCES, ELOOP (dir loops)... */
+		return -1; /* ENOENT, EACCES, ELOOP (dir loops)... */
 	if (lcap_sys_fstat(fd, &st) < 0 || check_regular(&st) < 0)
 		goto out;
 	if (proc_names_inode(fd, &st)) {
@@ -270,7 +270,7 @@ int cap_set_file(const char *path, cap_t caps)
 			ret = write_fd(wfd, 0, caps);
 	}
 out:
-	saved = errno;			/* close() must not mask the cause */
+	saved = errno; /* close() must not mask the cause */
 	if (wfd >= 0)
 		lcap_sys_close(wfd);
 	lcap_sys_close(fd);

@@ -21,8 +21,9 @@ int cap_get_flag(cap_t caps, cap_value_t cap, cap_flag_t flag,
 		return -1;
 	}
 	lcap_lock(caps);
-	*value = (caps->flags[flag][LCAP_WORD(cap)] & LCAP_MASK(cap)) ?
-		 CAP_SET : CAP_CLEAR;
+	*value = (caps->flags[flag][LCAP_WORD(cap)] & LCAP_MASK(cap))
+			 ? CAP_SET
+			 : CAP_CLEAR;
 	lcap_unlock(caps);
 	return 0;
 }
@@ -33,8 +34,8 @@ int cap_set_flag(cap_t caps, cap_flag_t flag, int count,
 	int n;
 
 	/* libcap accepts 0 < count < 64; so do we, for identical errno. */
-	if (!lcap_is(caps, LCAP_KIND_SET) || !valid_flag(flag) ||
-	    count <= 0 || count >= LCAP_BITS || list == NULL ||
+	if (!lcap_is(caps, LCAP_KIND_SET) || !valid_flag(flag) || count <= 0 ||
+	    count >= LCAP_BITS || list == NULL ||
 	    (value != CAP_SET && value != CAP_CLEAR)) {
 		errno = EINVAL;
 		return -1;

@@ -32,7 +32,7 @@ int lcap_iab_hold(cap_iab_t iab, int held)
 
 	lcap_lock(iab);
 	if (held && iab->held) {
-		errno = EINVAL;		/* another launcher has it */
+		errno = EINVAL; /* another launcher has it */
 		rc = -1;
 	} else {
 		iab->held = held != 0;

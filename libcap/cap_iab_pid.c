@@ -67,10 +67,10 @@ static int scan_vector(const char *text, uint32_t out[LCAP_WORDS])
 	return 0;
 }
 
-#define SEEN_INH	1
-#define SEEN_BND	2
-#define SEEN_AMB	4
-#define SEEN_ALL	(SEEN_INH | SEEN_BND | SEEN_AMB)
+#define SEEN_INH 1
+#define SEEN_BND 2
+#define SEEN_AMB 4
+#define SEEN_ALL (SEEN_INH | SEEN_BND | SEEN_AMB)
 
 static int parse_status(FILE *file, cap_iab_t iab)
 {
@@ -97,9 +97,10 @@ static int parse_status(FILE *file, cap_iab_t iab)
 	/* Blocked = not in the bounding set, among the capabilities known. */
 	for (w = 0; w < LCAP_WORDS; w++) {
 		int low = w * 32;
-		uint32_t known = bits >= low + 32 ? UINT32_MAX :
-				 bits <= low ? 0 :
-				 (UINT32_C(1) << (bits - low)) - 1;
+		uint32_t known = bits >= low + 32 ? UINT32_MAX
+				 : bits <= low
+					 ? 0
+					 : (UINT32_C(1) << (bits - low)) - 1;
 
 		iab->nb[w] = ~bound[w] & known;
 	}
@@ -133,7 +134,7 @@ cap_iab_t cap_iab_get_pid(pid_t pid)
 		return NULL;
 	file = fdopen(fd, "r");
 	if (file == NULL) {
-		saved = errno;		/* ENOMEM */
+		saved = errno; /* ENOMEM */
 		lcap_sys_close(fd);
 		errno = saved;
 		return NULL;

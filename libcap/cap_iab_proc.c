@@ -166,7 +166,8 @@ int lcap_iab_apply(const struct cap_iab_s *iab)
 		return -1;
 	working_set = current_set;
 	if ((current->flags[CAP_PERMITTED][LCAP_WORD(CAP_SETPCAP)] &
-	     LCAP_MASK(CAP_SETPCAP)) && needs_setpcap(iab, current))
+	     LCAP_MASK(CAP_SETPCAP)) &&
+	    needs_setpcap(iab, current))
 		working->flags[CAP_EFFECTIVE][LCAP_WORD(CAP_SETPCAP)] |=
 			LCAP_MASK(CAP_SETPCAP);
 

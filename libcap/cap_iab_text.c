@@ -8,7 +8,7 @@
 
 #define WANT_I	1
 #define WANT_A	2
-#define WANT_NB	4
+#define WANT_NB 4
 
 static void put_bit(uint32_t *bits, int cap)
 {
@@ -104,7 +104,10 @@ char *cap_iab_to_text(cap_iab_t shared)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
 					"%s%s%s%s", len > 0 ? "," : "",
 					nb ? "!" : "",
-					a ? "^" : (nb && i) ? "%" : "", name);
+					a	    ? "^"
+					: (nb && i) ? "%"
+						    : "",
+					name);
 	}
 	buf[len] = '\0';
 	return lcap_strndup(buf, len);

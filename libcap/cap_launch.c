@@ -22,11 +22,11 @@ struct cap_launch_s {
 	int change_groups;
 	gid_t gid;
 	size_t ngroups;
-	gid_t *groups;		/* our copy; malloc'ed */
+	gid_t *groups; /* our copy; malloc'ed */
 	int change_mode;
 	cap_mode_t mode;
-	cap_iab_t iab;		/* owned while attached, held unchangeable */
-	char *chroot;		/* our copy; cap_free'd */
+	cap_iab_t iab; /* owned while attached, held unchangeable */
+	char *chroot;  /* our copy; cap_free'd */
 };
 
 static cap_launch_t new_launcher(void)
@@ -114,8 +114,8 @@ int cap_launcher_setgroups(cap_launch_t attr, gid_t gid, int ngroups,
 {
 	gid_t *copy = NULL, *old;
 
-	if (!lcap_is(attr, LCAP_KIND_LAUNCH) ||
-	    ngroups < 0 || (ngroups > 0 && groups == NULL)) {
+	if (!lcap_is(attr, LCAP_KIND_LAUNCH) || ngroups < 0 ||
+	    (ngroups > 0 && groups == NULL)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -166,7 +166,7 @@ cap_iab_t cap_launcher_set_iab(cap_launch_t attr, cap_iab_t iab)
 		return NULL;
 	if (iab != NULL && lcap_iab_hold(iab, 1) < 0) {
 		lcap_unlock(attr);
-		return NULL;		/* EINVAL: already held by a launcher */
+		return NULL; /* EINVAL: already held by a launcher */
 	}
 	old = attr->iab;
 	if (old != NULL)
@@ -245,7 +245,7 @@ static void run_child(cap_launch_t attr, const struct cap_iab_s *iab,
 	if (attr->callback != NULL && attr->callback(detail) != 0)
 		return;
 	if (attr->arg0 == NULL)
-		exit(0);	/* a function launcher is done; flush stdio */
+		exit(0); /* a function launcher is done; flush stdio */
 	if (attr->change_uid && cap_setuid(attr->uid) < 0)
 		return;
 	if (attr->change_groups &&
@@ -262,8 +262,8 @@ static void run_child(cap_launch_t attr, const struct cap_iab_s *iab,
 	 * execve() takes non-const arrays for historical reasons and does
 	 * not write to them; launder the const away without a cast warning.
 	 */
-	envp = attr->envp != NULL ? (char *const *)(uintptr_t)attr->envp :
-				    no_environment;
+	envp = attr->envp != NULL ? (char *const *)(uintptr_t)attr->envp
+				  : no_environment;
 	lcap_sys_execve(attr->arg0, (char *const *)(uintptr_t)attr->argv, envp);
 }
 
@@ -319,7 +319,8 @@ static pid_t launch_locked(cap_launch_t attr, const struct cap_iab_s *iab,
 		lcap_sys_close(report[0]);
 		lcap_sys_prctl(PR_SET_NAME, (long)"cap-launcher", 0, 0, 0);
 		run_child(attr, iab, detail);
-		while (lcap_sys_write(report[1], &failed, 1) < 0 && errno == EINTR)
+		while (lcap_sys_write(report[1], &failed, 1) < 0 &&
+		       errno == EINTR)
 			;
 		_exit(1);
 	}

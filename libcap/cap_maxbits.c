@@ -14,10 +14,11 @@ static int kernel_bits;
 
 static int probe_kernel_bits(void)
 {
-	int low = 0, high = LCAP_BITS;	/* PR_CAPBSET_READ(low) works, high fails */
+	int low = 0,
+	    high = LCAP_BITS; /* PR_CAPBSET_READ(low) works, high fails */
 
 	if (lcap_sys_prctl(PR_CAPBSET_READ, 0, 0, 0, 0) < 0)
-		return LCAP_NAMED;	/* prctl unavailable (seccomp?): our names */
+		return LCAP_NAMED; /* prctl unavailable (seccomp?): our names */
 	while (high - low > 1) {
 		int mid = low + (high - low) / 2;
 
@@ -34,7 +35,7 @@ int lcap_kernel_bits(void)
 	int bits = __atomic_load_n(&kernel_bits, __ATOMIC_RELAXED);
 
 	if (bits == 0) {
-		int saved = errno;	/* probing must not disturb the caller */
+		int saved = errno; /* probing must not disturb the caller */
 
 		bits = probe_kernel_bits();
 		errno = saved;

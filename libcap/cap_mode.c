@@ -13,12 +13,12 @@
  * (NO_SETUID_FIXUP), KEEP_CAPS is locked off, and all of it is locked.
  * Where the kernel has ambient support it is blocked as well.
  */
-#define BITS_BASIC	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |		\
-			 SECBIT_NO_SETUID_FIXUP |			\
-			 SECBIT_NO_SETUID_FIXUP_LOCKED |		\
-			 SECBIT_KEEP_CAPS_LOCKED)
-#define BITS_AMBIENT	(BITS_BASIC | SECBIT_NO_CAP_AMBIENT_RAISE |	\
-			 SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
+#define BITS_BASIC                                                       \
+	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP | \
+	 SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED)
+#define BITS_AMBIENT                                \
+	(BITS_BASIC | SECBIT_NO_CAP_AMBIENT_RAISE | \
+	 SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
 
 /* Returns 1 when some capability below the kernel's limit has v(cap) == 1. */
 static int any_set(int (*v)(cap_value_t))
@@ -82,7 +82,7 @@ static int lock_pure_bits(void)
 	unsigned bits = BITS_AMBIENT;
 
 	if (cap_get_ambient(CAP_CHOWN) < 0)
-		bits = BITS_BASIC;	/* no ambient support to block */
+		bits = BITS_BASIC; /* no ambient support to block */
 	else if (cap_reset_ambient() < 0)
 		return -1;
 	return cap_set_secbits(bits);

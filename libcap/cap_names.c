@@ -31,12 +31,14 @@ static const struct {
  * header (installed, so self-contained) must define every CAP_<NAME> with
  * the same value. A new entry without its define fails to compile here.
  */
-#define CAP_FACT(number, NAME, name, ...) \
-	_Static_assert(LCAP_ORDER_##NAME == (number), \
-		       "caps.def: cap_" #name " is out of order or not " #number); \
+#define CAP_FACT(number, NAME, name, ...)                         \
+	_Static_assert(LCAP_ORDER_##NAME == (number),             \
+		       "caps.def: cap_" #name                     \
+		       " is out of order or not " #number);       \
 	_Static_assert(sizeof("cap_" #name) - 1 <= LCAP_NAME_MAX, \
-		       "caps.def: cap_" #name " is longer than LCAP_NAME_MAX"); \
-	_Static_assert(CAP_##NAME == (number), \
+		       "caps.def: cap_" #name                     \
+		       " is longer than LCAP_NAME_MAX");          \
+	_Static_assert(CAP_##NAME == (number),                    \
 		       "sys/capability.h: CAP_" #NAME " is not " #number);
 #include "caps.def"
 #undef CAP_FACT
@@ -60,7 +62,9 @@ size_t lcap_name_len(unsigned cap)
  */
 enum { NOT_NAME, NAME, ASK_LOCALE };
 static const unsigned char name_class[256] = {
-	['A' ... 'Z'] = NAME, ['a' ... 'z'] = NAME, ['_'] = NAME,
+	['A' ... 'Z'] = NAME,
+	['a' ... 'z'] = NAME,
+	['_'] = NAME,
 	[0x80 ... 0xff] = ASK_LOCALE,
 };
 
@@ -112,8 +116,8 @@ static int same_name(const char *run, const char *name, size_t len)
  * (the first after "cap_" and three near the end), which tells almost all
  * names apart; the rest are probing's business.
  */
-#define INDEX_SIZE	128	/* a power of two, about 3x the names */
-#define SHORTEST_RUN	5	/* every name is "cap_" and something */
+#define INDEX_SIZE   128 /* a power of two, about 3x the names */
+#define SHORTEST_RUN 5	 /* every name is "cap_" and something */
 _Static_assert(LCAP_NAMED < INDEX_SIZE / 2, "probing needs empty slots");
 
 static inline unsigned slot_of(const char *run, size_t len)
@@ -142,7 +146,8 @@ static void build_index(void)
 	unsigned cap;
 
 	for (cap = 0; cap < LCAP_NAMED; cap++) {
-		unsigned slot = slot_of(cap_names[cap].text, cap_names[cap].len);
+		unsigned slot =
+			slot_of(cap_names[cap].text, cap_names[cap].len);
 
 		for (;; slot = (slot + 1) & (INDEX_SIZE - 1)) {
 			unsigned char seen = __atomic_load_n(&name_index[slot],
@@ -166,8 +171,8 @@ static int lookup_name(const char *run, size_t len)
 	if (!__atomic_load_n(&index_ready, __ATOMIC_ACQUIRE))
 		build_index();
 	for (slot = slot_of(run, len);; slot = (slot + 1) & (INDEX_SIZE - 1)) {
-		unsigned entry = __atomic_load_n(&name_index[slot],
-						 __ATOMIC_RELAXED);
+		unsigned entry =
+			__atomic_load_n(&name_index[slot], __ATOMIC_RELAXED);
 
 		if (entry == 0)
 			return -1;
@@ -191,7 +196,7 @@ int lcap_scan_value(const char *text, const char **end)
 	int cap;
 
 	if (*p >= '0' && *p <= '9') {
-		int saved = errno;	/* only strtoul's verdict is wanted */
+		int saved = errno; /* only strtoul's verdict is wanted */
 		unsigned long value;
 		char *stop;
 

@@ -28,8 +28,7 @@ int cap_drop_bound(cap_value_t cap)
  */
 int cap_get_ambient(cap_value_t cap)
 {
-	return lcap_sys_prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0,
-			      0);
+	return lcap_sys_prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0);
 }
 
 /* Raising needs the bit in both P and I, and no SECBIT_NO_CAP_AMBIENT_RAISE. */
@@ -63,8 +62,8 @@ int cap_reset_ambient(void)
 		errno = saved;
 		return 0;
 	}
-	return lcap_sys_prctl_write(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL,
-				    0, 0, 0);
+	return lcap_sys_prctl_write(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0,
+				    0, 0);
 }
 
 unsigned cap_get_secbits(void)
@@ -82,7 +81,7 @@ int cap_set_secbits(unsigned bits)
 int cap_prctl(long pr_cmd, long arg1, long arg2, long arg3, long arg4,
 	      long arg5)
 {
-	(void)arg5;	/* prctl(2) takes four arguments after the command */
+	(void)arg5; /* prctl(2) takes four arguments after the command */
 	return lcap_sys_prctl(pr_cmd, arg1, arg2, arg3, arg4);
 }
 

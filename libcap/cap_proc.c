@@ -29,7 +29,7 @@ static int read_raw(pid_t pid, struct _cap_struct *caps)
 
 	header_for(&hdr, pid);
 	if (lcap_sys_capget(&hdr, data) < 0)
-		return -1;	/* errno from capget(2): ESRCH, EPERM */
+		return -1; /* errno from capget(2): ESRCH, EPERM */
 	for (w = 0; w < LCAP_WORDS; w++) {
 		caps->flags[CAP_EFFECTIVE][w] = data[w].effective;
 		caps->flags[CAP_PERMITTED][w] = data[w].permitted;
@@ -63,7 +63,7 @@ static int write_raw(pid_t pid, const struct _cap_struct *caps)
 		data[w].permitted = caps->flags[CAP_PERMITTED][w];
 		data[w].inheritable = caps->flags[CAP_INHERITABLE][w];
 	}
-	return lcap_sys_capset(&hdr, data);	/* errno from capset(2) */
+	return lcap_sys_capset(&hdr, data); /* errno from capset(2) */
 }
 
 static int write_caps(pid_t pid, cap_t shared)

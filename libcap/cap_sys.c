@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* The seam: the only file that issues raw system calls; everything else calls lcap_sys_*(). */
-#define _GNU_SOURCE		/* pipe2() */
+#define _GNU_SOURCE /* pipe2() */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -20,8 +20,8 @@ static long plain_syscall3(long nr, long a1, long a2, long a3)
 	return syscall(nr, a1, a2, a3);
 }
 
-static long plain_syscall6(long nr, long a1, long a2, long a3, long a4,
-			   long a5, long a6)
+static long plain_syscall6(long nr, long a1, long a2, long a3, long a4, long a5,
+			   long a6)
 {
 	return syscall(nr, a1, a2, a3, a4, a5, a6);
 }
@@ -138,13 +138,13 @@ static long route_call3(long nr, long a1, long a2, long a3)
 	return __atomic_load_n(&route3, __ATOMIC_RELAXED)(nr, a1, a2, a3);
 }
 
-static long route_call6(long nr, long a1, long a2, long a3, long a4,
-			long a5, long a6)
+static long route_call6(long nr, long a1, long a2, long a3, long a4, long a5,
+			long a6)
 {
 	if (!__atomic_load_n(&routes_ready, __ATOMIC_ACQUIRE))
 		load_routes();
 	return __atomic_load_n(&route6, __ATOMIC_RELAXED)(nr, a1, a2, a3, a4,
-							   a5, a6);
+							  a5, a6);
 }
 
 /*

@@ -8,9 +8,9 @@
 #include "lcap.h"
 
 /* Flag letters in the fixed output order e, i, p, as bits of a "combination". */
-#define COMBO_E	1
-#define COMBO_P	2
-#define COMBO_I	4
+#define COMBO_E 1
+#define COMBO_P 2
+#define COMBO_I 4
 #define COMBOS	8
 
 static int is_word_char(int c)
@@ -46,7 +46,7 @@ static const char *parse_cap_list(const char *p, uint64_t *list)
 		int cap;
 
 		if (strncasecmp(p, "all", 3) == 0 && !is_word_char(p[3])) {
-			*list = kernel_mask();	/* "all" replaces what came before it */
+			*list = kernel_mask(); /* "all" replaces what came before it */
 			end = p + 3;
 		} else {
 			cap = lcap_scan_value(p, &end);
@@ -181,7 +181,7 @@ static void put(struct text_buf *out, const char *s, size_t n)
 		memcpy(out->data + out->len, s, n);
 		out->len += n;
 	} else {
-		out->len = out->cap;	/* mark overflow; checked by caller */
+		out->len = out->cap; /* mark overflow; checked by caller */
 	}
 }
 
@@ -206,7 +206,7 @@ static void put_cap(struct text_buf *out, unsigned cap)
 
 	if (cap < LCAP_NAMED) {
 		put(out, lcap_name_of(cap), lcap_name_len(cap));
-	} else if (cap < 10) {		/* unnamed caps are below LCAP_BITS */
+	} else if (cap < 10) { /* unnamed caps are below LCAP_BITS */
 		put_char(out, (char)('0' + cap));
 	} else {
 		number[0] = (char)('0' + cap / 10 % 10);
@@ -277,7 +277,7 @@ char *cap_to_text(cap_t caps, ssize_t *length)
 	for (combo = 0; combo < COMBOS; combo++) {
 		counts[combo] = count_bits(members[combo] & known);
 		if (counts[combo] > counts[base])
-			base = combo;	/* ties keep the smaller combination */
+			base = combo; /* ties keep the smaller combination */
 	}
 
 	put_char(&out, '=');
@@ -288,7 +288,7 @@ char *cap_to_text(cap_t caps, ssize_t *length)
 		if (combo == base || counts[combo] == 0)
 			continue;
 		if (out.len == 1 && base == 0) {
-			out.len = 0;	/* "= x+f" becomes "x=f" */
+			out.len = 0; /* "= x+f" becomes "x=f" */
 			put_cap_group(&out, members[combo] & known);
 			put_char(&out, '=');
 		} else {

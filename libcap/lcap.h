@@ -16,37 +16,37 @@
 #pragma GCC visibility pop
 
 /* A cap_t holds 64 bits per flag, as two 32-bit words (libcap's layout). */
-#define LCAP_WORDS	2
-#define LCAP_BITS	64
+#define LCAP_WORDS 2
+#define LCAP_BITS  64
 /*
  * Capabilities this library can name: one per entry of caps.def, numbered
  * 0 .. LCAP_NAMED - 1 (cap_names.c checks that the numbers are dense and
  * agree with <sys/capability.h>). LCAP_ORDER_<NAME> is an entry's position.
  */
 enum lcap_named {
-#define CAP_FACT(number, NAME, ...)	LCAP_ORDER_##NAME,
+#define CAP_FACT(number, NAME, ...) LCAP_ORDER_##NAME,
 #include "caps.def"
 #undef CAP_FACT
 	LCAP_NAMED
 };
 /* The longest name, "cap_" included, that a buffer must hold (checked). */
-#define LCAP_NAME_MAX	29
-#define LCAP_FLAGS	3	/* CAP_EFFECTIVE, CAP_PERMITTED, CAP_INHERITABLE */
+#define LCAP_NAME_MAX 29
+#define LCAP_FLAGS    3 /* CAP_EFFECTIVE, CAP_PERMITTED, CAP_INHERITABLE */
 
-#define LCAP_WORD(cap)	((unsigned)(cap) >> 5)
-#define LCAP_MASK(cap)	(UINT32_C(1) << ((unsigned)(cap) & 31))
+#define LCAP_WORD(cap) ((unsigned)(cap) >> 5)
+#define LCAP_MASK(cap) (UINT32_C(1) << ((unsigned)(cap)&31))
 
 struct _cap_struct {
-	uint32_t flags[LCAP_FLAGS][LCAP_WORDS];	/* [cap_flag_t][word] */
-	uid_t rootid;		/* namespace owner for a v3 file capability; 0 = none */
+	uint32_t flags[LCAP_FLAGS][LCAP_WORDS]; /* [cap_flag_t][word] */
+	uid_t rootid; /* namespace owner for a v3 file capability; 0 = none */
 };
 
 /* An IAB tuple: Inheritable, Ambient, and Bounding bits to be dropped. */
 struct cap_iab_s {
 	uint32_t i[LCAP_WORDS];
 	uint32_t a[LCAP_WORDS];
-	uint32_t nb[LCAP_WORDS];	/* set = drop from the bounding set */
-	uint32_t held;		/* nonzero while a launcher holds it */
+	uint32_t nb[LCAP_WORDS]; /* set = drop from the bounding set */
+	uint32_t held;		 /* nonzero while a launcher holds it */
 };
 
 /* Kinds of object handed out by the allocator, told apart by cap_free(). */
@@ -83,9 +83,9 @@ int lcap_kernel_bits(void);
 void lcap_kernel_bits_forget(void);
 
 /* cap_names.c */
-const char *lcap_name_of(unsigned cap);	/* NULL above the named range */
+const char *lcap_name_of(unsigned cap); /* NULL above the named range */
 size_t lcap_name_len(unsigned cap);	/* strlen of that name; 0 above it */
-int lcap_scan_value(const char *text, const char **end);	/* errno untouched */
+int lcap_scan_value(const char *text, const char **end); /* errno untouched */
 
 /*
  * cap_proc.c: bracket one privileged step, with no lock and no allocation

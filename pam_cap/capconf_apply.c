@@ -11,7 +11,7 @@
 #include "pam_cap.h"
 
 /* libcap's key: other modules may look for the queued grant under it. */
-#define DEFER_KEY	"pam_cap_iab"
+#define DEFER_KEY "pam_cap_iab"
 
 /*
  * pam_end() cleanup for a deferred grant. The application signals "the
@@ -36,9 +36,9 @@ static void apply_deferred(pam_handle_t *pamh, void *data, int status)
 	    (status & ~(PAM_DATA_SILENT | PAM_DATA_REPLACE)) == PAM_SUCCESS) {
 		if (cap_iab_set_proc(iab) != 0)
 			pam_cap_log(pamh, LOG_ERR,
-				   "deferred capabilities not applied at "
-				   "pam_end, restrictions applied, no "
-				   "ambient grant: %m");
+				    "deferred capabilities not applied at "
+				    "pam_end, restrictions applied, no "
+				    "ambient grant: %m");
 	}
 	cap_free(iab);
 }
@@ -63,7 +63,7 @@ static int clear_inheritable(pam_handle_t *pamh,
 	cap_free(caps);
 	if (opts->debug && rc == PAM_SUCCESS)
 		pam_cap_log(pamh, LOG_DEBUG,
-			   "'none': inheritable and ambient sets cleared");
+			    "'none': inheritable and ambient sets cleared");
 	return rc;
 }
 
@@ -78,7 +78,7 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 	if (strcmp(text, "all") == 0) {
 		if (opts->debug)
 			pam_cap_log(pamh, LOG_DEBUG,
-				   "'all': capabilities left unchanged");
+				    "'all': capabilities left unchanged");
 		return PAM_SUCCESS;
 	}
 	if (strcmp(text, "none") == 0)
@@ -87,15 +87,15 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 	if (iab == NULL) {
 		/* Fail closed: a line we cannot parse grants nothing. */
 		pam_cap_log(pamh, LOG_ERR,
-			   "invalid capability text '%s': nothing granted",
-			   text);
+			    "invalid capability text '%s': nothing granted",
+			    text);
 		return PAM_IGNORE;
 	}
 	if (opts->debug) {
 		shown = cap_iab_to_text(iab);
 		pam_cap_log(pamh, LOG_DEBUG, "%s IAB '%s'",
-			   opts->defer ? "deferring to pam_end()" : "applying",
-			   shown == NULL ? "?" : shown);
+			    opts->defer ? "deferring to pam_end()" : "applying",
+			    shown == NULL ? "?" : shown);
 		cap_free(shown);
 	}
 	if (opts->defer) {
@@ -106,7 +106,7 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 		if (pam_set_data(pamh, DEFER_KEY, iab, apply_deferred) !=
 		    PAM_SUCCESS) {
 			pam_cap_log(pamh, LOG_ERR,
-				   "cannot queue capabilities for pam_end()");
+				    "cannot queue capabilities for pam_end()");
 			cap_free(iab);
 			rc = PAM_CRED_ERR;
 		}
@@ -122,8 +122,9 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 			rc = PAM_SUCCESS;
 		} else {
 			pam_cap_log(pamh, LOG_ERR,
-				   "capabilities '%s' not applied, "
-				   "failing setcred: %m", text);
+				    "capabilities '%s' not applied, "
+				    "failing setcred: %m",
+				    text);
 			rc = PAM_CRED_ERR;
 		}
 		cap_free(iab);

@@ -78,25 +78,27 @@ static int find_grant(pam_handle_t *pamh, const struct pam_cap_opts *o,
 	 * there would pass every check and decide. No file an admin meant.
 	 */
 	if (o->config[0] != '/') {
-		pam_cap_log(pamh, LOG_ERR, "config=%s: not an absolute path: "
+		pam_cap_log(pamh, LOG_ERR,
+			    "config=%s: not an absolute path: "
 			    "the file read would depend on the caller's "
-			    "working directory; nothing granted", o->config);
+			    "working directory; nothing granted",
+			    o->config);
 		return CAPCONF_BROKEN;
 	}
 	rc = capconf_find(o->config, user, m, log_to_pam, &lc);
 
 	if (rc == CAPCONF_FOUND && o->debug)
 		pam_cap_log(pamh, LOG_DEBUG,
-			   "%s:%lu matches '%s' by %s '%s': '%s'",
-			   o->config, m->line, user,
-			   capconf_why_name(m->why), m->who, m->caps);
+			    "%s:%lu matches '%s' by %s '%s': '%s'", o->config,
+			    m->line, user, capconf_why_name(m->why), m->who,
+			    m->caps);
 	else if (rc == CAPCONF_NOMEM)
 		pam_cap_log(pamh, LOG_CRIT,
-			   "out of memory reading %s: nothing granted",
-			   o->config);
+			    "out of memory reading %s: nothing granted",
+			    o->config);
 	else if (rc != CAPCONF_FOUND && rc != CAPCONF_BROKEN && o->debug)
 		pam_cap_log(pamh, LOG_DEBUG, "%s: no line matches '%s'",
-			   o->config, user);
+			    o->config, user);
 	return rc;
 }
 
@@ -130,11 +132,11 @@ int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
 	parse_opts(pamh, argc, argv, &o);
 	rc = pam_get_user(pamh, &user, NULL);
 	if (rc == PAM_CONV_AGAIN)
-		return PAM_INCOMPLETE;	/* the application will call again */
+		return PAM_INCOMPLETE; /* the application will call again */
 	if (o.autoauth) {
 		if (o.debug)
 			pam_cap_log(pamh, LOG_DEBUG,
-				   "autoauth: success without %s", o.config);
+				    "autoauth: success without %s", o.config);
 		return PAM_SUCCESS;
 	}
 	if (rc != PAM_SUCCESS || user == NULL)
@@ -186,6 +188,6 @@ int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc, const char **argv)
 		return PAM_IGNORE;
 	if (o.debug)
 		pam_cap_log(pamh, LOG_DEBUG, "using default='%s' for '%s'",
-			   o.fallback, user);
+			    o.fallback, user);
 	return pam_cap_apply(pamh, &o, o.fallback);
 }

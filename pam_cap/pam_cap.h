@@ -16,12 +16,12 @@
 
 /* Module arguments, parsed afresh for every call. */
 struct pam_cap_opts {
-	int debug;			/* log each decision at LOG_DEBUG */
-	int keepcaps;			/* PR_SET_KEEPCAPS after applying */
-	int autoauth;			/* authenticate always succeeds */
-	int defer;			/* apply at pam_end(), not setcred */
-	const char *config;		/* capability.conf path */
-	const char *fallback;		/* default=: IAB when no line matches */
+	int debug;	      /* log each decision at LOG_DEBUG */
+	int keepcaps;	      /* PR_SET_KEEPCAPS after applying */
+	int autoauth;	      /* authenticate always succeeds */
+	int defer;	      /* apply at pam_end(), not setcred */
+	const char *config;   /* capability.conf path */
+	const char *fallback; /* default=: IAB when no line matches */
 };
 
 /*

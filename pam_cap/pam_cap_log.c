@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* pam_cap.so's syslog lines, with every name and token escaped. */
-#define _GNU_SOURCE		/* vasprintf */
+#define _GNU_SOURCE /* vasprintf */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,14 +26,16 @@ void pam_cap_vlog(pam_handle_t *pamh, int prio, const char *fmt, va_list ap)
 {
 	char *text = NULL, *esc;
 
-	if (vasprintf(&text, fmt, ap) < 0) {	/* %m reads errno first */
-		pam_syslog(pamh, LOG_CRIT, "out of memory formatting a log"
+	if (vasprintf(&text, fmt, ap) < 0) { /* %m reads errno first */
+		pam_syslog(pamh, LOG_CRIT,
+			   "out of memory formatting a log"
 			   " message");
 		return;
 	}
 	esc = escape_dup(text);
 	if (esc == NULL)
-		pam_syslog(pamh, LOG_CRIT, "out of memory escaping a log"
+		pam_syslog(pamh, LOG_CRIT,
+			   "out of memory escaping a log"
 			   " message");
 	else
 		pam_syslog(pamh, prio, "%s", esc);

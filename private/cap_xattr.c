@@ -6,14 +6,14 @@
 #include "cap_xattr.h"
 
 /* Layout: little-endian u32 words; see the kernel's struct vfs_ns_cap_data. */
-#define REVISION_MASK	UINT32_C(0xFF000000)
-#define FLAG_EFFECTIVE	UINT32_C(0x000001)
-#define REVISION_1	UINT32_C(0x01000000)
-#define REVISION_2	UINT32_C(0x02000000)
-#define REVISION_3	UINT32_C(0x03000000)
-#define SIZE_1		12
-#define SIZE_2		20
-#define SIZE_3		24
+#define REVISION_MASK  UINT32_C(0xFF000000)
+#define FLAG_EFFECTIVE UINT32_C(0x000001)
+#define REVISION_1     UINT32_C(0x01000000)
+#define REVISION_2     UINT32_C(0x02000000)
+#define REVISION_3     UINT32_C(0x03000000)
+#define SIZE_1	       12
+#define SIZE_2	       20
+#define SIZE_3	       24
 
 static uint32_t get_le32(const unsigned char *p)
 {

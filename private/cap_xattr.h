@@ -12,15 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LCAP_XATTR_NAME		"security.capability"
-#define LCAP_XATTR_MAX		24	/* the largest valid value: revision 3 */
+#define LCAP_XATTR_NAME "security.capability"
+#define LCAP_XATTR_MAX	24 /* the largest valid value: revision 3 */
 
 struct lcap_xattr {
 	uint32_t permitted[2];
 	uint32_t inheritable[2];
-	int effective;		/* the single on-disk flag: E = P | I at exec */
-	int revision;		/* 1, 2 or 3 */
-	uint32_t rootid;	/* revision 3 only; 0 otherwise */
+	int effective;	 /* the single on-disk flag: E = P | I at exec */
+	int revision;	 /* 1, 2 or 3 */
+	uint32_t rootid; /* revision 3 only; 0 otherwise */
 };
 
 /*

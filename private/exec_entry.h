@@ -30,7 +30,7 @@
  * the library still links, and the kernel refuses to run it.
  */
 #ifdef EXEC_INTERP
-#define EXEC_INTERP_SECTION \
+#define EXEC_INTERP_SECTION             \
 	static const char exec_interp[] \
 		__attribute__((section(".interp"), used)) = EXEC_INTERP
 #else
@@ -49,7 +49,7 @@
 #define EXEC_ENTRY_ATTRS __attribute__((noreturn))
 #endif
 
-#define EXEC_MAX_ARGS	32
+#define EXEC_MAX_ARGS 32
 
 struct exec_args {
 	int argc;
@@ -107,7 +107,7 @@ static inline void exec_flush(struct exec_out *o)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			break;		/* a closed stdout: nothing to tell */
+			break; /* a closed stdout: nothing to tell */
 		done += (size_t)n;
 	}
 	o->len = 0;
@@ -136,7 +136,7 @@ static inline void exec_put_uint(struct exec_out *o, unsigned v)
 }
 
 static inline __attribute__((noreturn)) void exec_exit(struct exec_out *o,
-							int status)
+						       int status)
 {
 	exec_flush(o);
 	_exit(status);

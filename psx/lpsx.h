@@ -51,17 +51,17 @@
  * touches freed memory.
  */
 enum lpsx_phase {
-	LPSX_PENDING = 0,	/* signalled, not started */
-	LPSX_RUNNING = 1,	/* the handler is making the call */
-	LPSX_DONE = 2,		/* result stored */
-	LPSX_GONE = 3,		/* the thread exited before it could run it */
+	LPSX_PENDING = 0, /* signalled, not started */
+	LPSX_RUNNING = 1, /* the handler is making the call */
+	LPSX_DONE = 2,	  /* result stored */
+	LPSX_GONE = 3,	  /* the thread exited before it could run it */
 };
 
-#define LPSX_TICKET(gen, phase)	(((uint64_t)(gen) << 2) | (uint64_t)(phase))
-#define LPSX_PHASE(ticket)	((enum lpsx_phase)((ticket) & 3))
+#define LPSX_TICKET(gen, phase) (((uint64_t)(gen) << 2) | (uint64_t)(phase))
+#define LPSX_PHASE(ticket)	((enum lpsx_phase)((ticket)&3))
 
 /* Marks our signals in si_errno ("psx"), with si_code SI_QUEUE and our pid. */
-#define LPSX_MARK	0x707378
+#define LPSX_MARK 0x707378
 
 /*
  * The signal: 33, which glibc keeps for itself (SIGSETXID, its setuid()
@@ -75,27 +75,27 @@ enum lpsx_phase {
  * refuses it, so psx_rawsig.c installs our handler with rt_sigaction()
  * and chains glibc's own (see psx_signal.c).
  */
-#define LPSX_SIGNAL	33
+#define LPSX_SIGNAL 33
 
 /* Timings, in nanoseconds (see psx_threads.c). */
-#define LPSX_PREFLIGHT_NS	(2000ull * 1000000u)	/* unreachable before the call */
-#define LPSX_STALL_NS		(10000ull * 1000000u)	/* no answer after the call */
+#define LPSX_PREFLIGHT_NS (2000ull * 1000000u) /* unreachable before the call */
+#define LPSX_STALL_NS	  (10000ull * 1000000u) /* no answer after the call */
 
 struct lpsx_slot {
-	uint64_t ticket;	/* atomic: LPSX_TICKET(generation, phase) */
-	pid_t tid;		/* atomic; set before the ticket is published */
-	long result;		/* the handler's result; -errno on failure */
+	uint64_t ticket; /* atomic: LPSX_TICKET(generation, phase) */
+	pid_t tid;	 /* atomic; set before the ticket is published */
+	long result;	 /* the handler's result; -errno on failure */
 	/* Used by the broadcaster only. */
-	pid_t ptid;		/* the id /proc lists it under (its own namespace's) */
-	uint64_t ino;		/* which thread that id named (lpsx_proc_ino) */
-	uint64_t sent_ns;	/* when it was last signalled or checked */
+	pid_t ptid;   /* the id /proc lists it under (its own namespace's) */
+	uint64_t ino; /* which thread that id named (lpsx_proc_ino) */
+	uint64_t sent_ns; /* when it was last signalled or checked */
 };
 
 /* The command every thread runs; stable while its generation is active. */
 struct lpsx_command {
 	long nr;
 	long arg[6];
-	int nargs;		/* how many arguments the caller gave, for reports */
+	int nargs; /* how many arguments the caller gave, for reports */
 };
 
 /*
@@ -106,16 +106,16 @@ int lpsx_lock(void);
 void lpsx_unlock(void);
 
 /* psx_rawsig.c: rt_sigaction() and rt_sigprocmask() as the kernel has them. */
-#define LPSX_KSET_WORDS	(64 / (8 * sizeof(unsigned long)))
+#define LPSX_KSET_WORDS (64 / (8 * sizeof(unsigned long)))
 
 struct lpsx_kset {
 	unsigned long word[LPSX_KSET_WORDS];
 };
 
 struct lpsx_ksigaction {
-	void *handler;		/* a function, SIG_DFL or SIG_IGN */
+	void *handler; /* a function, SIG_DFL or SIG_IGN */
 	unsigned long flags;
-	void *restorer;		/* absent where the kernel has no such field */
+	void *restorer; /* absent where the kernel has no such field */
 	struct lpsx_kset mask;
 };
 
@@ -129,19 +129,19 @@ int lpsx_kset_has(const struct lpsx_kset *set, int sig);
 
 /* psx_signal.c: our handler, its installation, and sending. */
 extern struct lpsx_command lpsx_command;
-extern uint32_t lpsx_active_gen;	/* atomic; 0 when no broadcast runs */
-extern uint32_t lpsx_acks;		/* atomic futex word, bumped per DONE */
+extern uint32_t lpsx_active_gen; /* atomic; 0 when no broadcast runs */
+extern uint32_t lpsx_acks;	 /* atomic futex word, bumped per DONE */
 int lpsx_signal_claim(void);
 int lpsx_signal_send(pid_t pid, pid_t tid, uint32_t gen, uint32_t index);
 
 /* psx_proc.c: /proc, the thread list and each thread's status. */
 struct lpsx_task {
-	char state;		/* the State: letter ('R', 'S', 'D', 't', 'Z', ...) */
-	int blocked;		/* LPSX_SIGNAL is in its SigBlk */
-	int pending;		/* LPSX_SIGNAL is in its own SigPnd */
-	int levels;		/* fields on its NSpid line; 0 without one */
-	pid_t tid;		/* the last of them: its id in our namespace */
-	long threads;		/* Threads: of its process; -1 if not shown */
+	char state;   /* the State: letter ('R', 'S', 'D', 't', 'Z', ...) */
+	int blocked;  /* LPSX_SIGNAL is in its SigBlk */
+	int pending;  /* LPSX_SIGNAL is in its own SigPnd */
+	int levels;   /* fields on its NSpid line; 0 without one */
+	pid_t tid;    /* the last of them: its id in our namespace */
+	long threads; /* Threads: of its process; -1 if not shown */
 };
 
 int lpsx_proc_open(pid_t *self_ptid, int *translate);
@@ -151,18 +151,18 @@ int lpsx_proc_gone(int err);
 
 /* psx_threads.c: the slot table and the walk over /proc/self/task. */
 struct lpsx_run {
-	int dirfd;		/* our task directory, opened before the call */
-	int translate;		/* /proc is an ancestor namespace's: map its ids */
+	int dirfd;     /* our task directory, opened before the call */
+	int translate; /* /proc is an ancestor namespace's: map its ids */
 	pid_t pid;
-	pid_t self;		/* the caller, in our namespace */
-	pid_t self_ptid;	/* the caller, as /proc lists it */
+	pid_t self;	 /* the caller, in our namespace */
+	pid_t self_ptid; /* the caller, as /proc lists it */
 	uint32_t gen;
-	uint32_t nslots;	/* slots in use by this broadcast */
-	uint32_t found;		/* new threads in the current sweep */
-	uint32_t others;	/* pre-flight: threads listed besides the caller */
-	uint32_t *hash;		/* listed id -> slot index + 1, open addressing */
-	uint32_t hash_size;	/* a power of two */
-	pid_t *waiting;		/* pre-flight: threads not yet reachable */
+	uint32_t nslots;    /* slots in use by this broadcast */
+	uint32_t found;	    /* new threads in the current sweep */
+	uint32_t others;    /* pre-flight: threads listed besides the caller */
+	uint32_t *hash;	    /* listed id -> slot index + 1, open addressing */
+	uint32_t hash_size; /* a power of two */
+	pid_t *waiting;	    /* pre-flight: threads not yet reachable */
 	uint32_t nwaiting, waiting_size;
 };
 

@@ -80,8 +80,10 @@ static void describe(char *buf, size_t size, long result)
 /* Ends a process whose threads would otherwise be left differing. */
 static __attribute__((noreturn)) void kill_differing(void)
 {
-	fprintf(stderr, "libpsx: killing process %d rather than leave it with "
-		"threads that differ\n", (int)run.pid);
+	fprintf(stderr,
+		"libpsx: killing process %d rather than leave it with "
+		"threads that differ\n",
+		(int)run.pid);
 	kill(run.pid, SIGKILL);
 	_exit(127);
 }
@@ -97,10 +99,11 @@ static void die_inconsistent(const char *what)
 {
 	int err = errno;
 
-	fprintf(stderr, "libpsx: %s: %s; system call %ld was already made by "
+	fprintf(stderr,
+		"libpsx: %s: %s; system call %ld was already made by "
 		"thread %d, so the process is killed rather than left with "
-		"threads that differ\n", what, strerror(err), lpsx_command.nr,
-		(int)run.self);
+		"threads that differ\n",
+		what, strerror(err), lpsx_command.nr, (int)run.self);
 	kill(run.pid, SIGKILL);
 	_exit(127);
 }
@@ -114,14 +117,16 @@ static void die_inconsistent(const char *what)
  * all. Each may hold the old state, and waiting longer promises nothing,
  * so, as for a thread that never answers, the process is killed.
  */
-#define ENDLESS_ROUNDS	1000u
+#define ENDLESS_ROUNDS 1000u
 
 static void die_endless(void)
 {
-	fprintf(stderr, "libpsx: system call %ld was made by thread %d, but "
+	fprintf(stderr,
+		"libpsx: system call %ld was made by thread %d, but "
 		"for %llu s every listing of the threads found new ones or "
 		"missed one; the process is killed rather than left with "
-		"threads that differ\n", lpsx_command.nr, (int)run.self,
+		"threads that differ\n",
+		lpsx_command.nr, (int)run.self,
 		(unsigned long long)(LPSX_STALL_NS / 1000000000u));
 	kill(run.pid, SIGKILL);
 	_exit(127);
@@ -141,7 +146,8 @@ static void die_unreached(void)
 {
 	uint32_t i, shown = 0;
 
-	fprintf(stderr, "libpsx: system call %ld was made by thread %d, but "
+	fprintf(stderr,
+		"libpsx: system call %ld was made by thread %d, but "
 		"these threads did not make it, and none answered for %llu s:\n",
 		lpsx_command.nr, (int)run.self,
 		(unsigned long long)(LPSX_STALL_NS / 1000000000u));
@@ -155,12 +161,16 @@ static void die_unreached(void)
 			continue;
 		if (lpsx_proc_task(run.dirfd, slot->ptid, &task) < 0)
 			task.state = '?';
-		fprintf(stderr, "libpsx:   thread %d: %s, state %c, signal %d %s\n",
+		fprintf(stderr,
+			"libpsx:   thread %d: %s, state %c, signal %d %s\n",
 			(int)slot->tid,
-			phase == LPSX_RUNNING ? "making the call" : "not started",
+			phase == LPSX_RUNNING ? "making the call"
+					      : "not started",
 			task.state, LPSX_SIGNAL,
-			task.state == '?' ? "unknown" : task.blocked ? "blocked" :
-			task.pending ? "pending" : "not pending");
+			task.state == '?' ? "unknown"
+			: task.blocked	  ? "blocked"
+			: task.pending	  ? "pending"
+					  : "not pending");
 	}
 	if (shown > 32)
 		fprintf(stderr, "libpsx:   and %u more\n", shown - 32);
@@ -196,14 +206,20 @@ static int changes_privilege(const struct lpsx_command *cmd)
 {
 	switch (cmd->nr) {
 	case SYS_capset:
-	case SYS_setuid: case SYS_setgid:
-	case SYS_setreuid: case SYS_setregid:
-	case SYS_setresuid: case SYS_setresgid:
+	case SYS_setuid:
+	case SYS_setgid:
+	case SYS_setreuid:
+	case SYS_setregid:
+	case SYS_setresuid:
+	case SYS_setresgid:
 	case SYS_setgroups:
 #ifdef SYS_setuid32
-	case SYS_setuid32: case SYS_setgid32:
-	case SYS_setreuid32: case SYS_setregid32:
-	case SYS_setresuid32: case SYS_setresgid32:
+	case SYS_setuid32:
+	case SYS_setgid32:
+	case SYS_setreuid32:
+	case SYS_setregid32:
+	case SYS_setresuid32:
+	case SYS_setresgid32:
 	case SYS_setgroups32:
 #endif
 #ifdef SYS_seccomp
@@ -246,13 +262,15 @@ static void check_failures(void)
 	for (i = 0; i < run.nslots; i++) {
 		const struct lpsx_slot *slot = lpsx_slot_at(i);
 
-		if (LPSX_PHASE(__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE)) !=
-		    LPSX_DONE || !failed(slot->result))
+		if (LPSX_PHASE(__atomic_load_n(
+			    &slot->ticket, __ATOMIC_ACQUIRE)) != LPSX_DONE ||
+		    !failed(slot->result))
 			continue;
 		if (shown == 0) {
 			fprintf(stderr, "libpsx: system call ");
 			print_call();
-			fprintf(stderr, " was made by thread %d, but failed in "
+			fprintf(stderr,
+				" was made by thread %d, but failed in "
 				"these threads, which keep their old state:\n",
 				(int)run.self);
 		}
@@ -287,17 +305,21 @@ static void check_results(long expected)
 	for (i = 0; i < run.nslots; i++) {
 		const struct lpsx_slot *slot = lpsx_slot_at(i);
 
-		if (LPSX_PHASE(__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE)) !=
-		    LPSX_DONE || slot->result == expected)
+		if (LPSX_PHASE(__atomic_load_n(
+			    &slot->ticket, __ATOMIC_ACQUIRE)) != LPSX_DONE ||
+		    slot->result == expected)
 			continue;
 		if (mismatches++ == 0) {
-			fprintf(stderr, "libpsx: threads differ on system call ");
+			fprintf(stderr,
+				"libpsx: threads differ on system call ");
 			print_call();
-			fprintf(stderr, ": thread %d (the caller) returned %s\n",
+			fprintf(stderr,
+				": thread %d (the caller) returned %s\n",
 				(int)run.self, want);
 		}
 		describe(got, sizeof(got), slot->result);
-		fprintf(stderr, "libpsx: thread %d returned %s\n", (int)slot->tid, got);
+		fprintf(stderr, "libpsx: thread %d returned %s\n",
+			(int)slot->tid, got);
 	}
 	if (mismatches > 0 && level == PSX_ERROR) {
 		fprintf(stderr, "libpsx: PSX_ERROR: killing process %d\n",
@@ -333,7 +355,7 @@ static long broadcast(long nr, const long arg[6], int nargs)
 	long ret;
 
 	if (lpsx_lock() < 0)
-		return -1;	/* EDEADLK: from a handler inside our broadcast */
+		return -1; /* EDEADLK: from a handler inside our broadcast */
 	if (lpsx_run_open(&run) < 0 || lpsx_run_preflight(&run) < 0 ||
 	    lpsx_signal_claim() < 0)
 		return refuse();

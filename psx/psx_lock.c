@@ -28,10 +28,10 @@
  * Waiting would wait for itself for ever, so that is refused (EDEADLK):
  * the broadcast in progress goes on once the handler returns.
  */
-#define WAIT_NS		(10u * 1000000u)
+#define WAIT_NS (10u * 1000000u)
 
-static uint64_t lock_owner;	/* atomic: pid << 32 | tid, or 0 */
-static uint32_t lock_seq;	/* atomic futex word */
+static uint64_t lock_owner; /* atomic: pid << 32 | tid, or 0 */
+static uint32_t lock_seq;   /* atomic futex word */
 
 static uint64_t me(void)
 {
@@ -64,13 +64,15 @@ int lpsx_lock(void)
 		struct timespec wait = { 0, WAIT_NS };
 
 		if (__atomic_compare_exchange_n(&lock_owner, &owner, mine, 0,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED)) {
 			errno = saved;
 			return 0;
 		}
 		if (stale(owner) &&
 		    __atomic_compare_exchange_n(&lock_owner, &owner, mine, 0,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED)) {
 			errno = saved;
 			return 1;
 		}

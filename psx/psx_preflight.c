@@ -33,12 +33,12 @@
  * A process whose RLIMIT_SIGPENDING is 0 can queue no real-time signal at
  * all, so with other threads to reach, it is refused with EAGAIN.
  */
-#define PREFLIGHT_POLL_NS	(2u * 1000000u)
+#define PREFLIGHT_POLL_NS (2u * 1000000u)
 
 static int unreachable(const struct lpsx_task *task)
 {
 	if (task->state == 'Z' || task->state == 'X')
-		return 0;	/* a zombie: never runs again, never waited for */
+		return 0; /* a zombie: never runs again, never waited for */
 	return task->blocked || task->state == 't' || task->state == 'T';
 }
 

@@ -93,8 +93,9 @@ int lpsx_proc_open(pid_t *self_ptid, int *translate)
 			s += 6;
 			t = parse_id(&s);
 		}
-	} else if (errno == ENOENT && read_link(procfd, "self", link, sizeof(link)) == 0) {
-		p = parse_id(&s);	/* before Linux 3.17: no thread-self */
+	} else if (errno == ENOENT &&
+		   read_link(procfd, "self", link, sizeof(link)) == 0) {
+		p = parse_id(&s); /* before Linux 3.17: no thread-self */
 	} else {
 		goto fail;
 	}
@@ -118,11 +119,11 @@ int lpsx_proc_open(pid_t *self_ptid, int *translate)
 		return -1;
 	}
 	if (me.levels > 1 && me.tid == tid) {
-		*translate = 1;		/* an ancestor's /proc: map its ids */
+		*translate = 1; /* an ancestor's /proc: map its ids */
 		return dirfd;
 	}
 	if (me.levels <= 1 && p == pid && (t == 0 || t == tid))
-		return dirfd;		/* ours (or, without NSpid, taken as ours) */
+		return dirfd; /* ours (or, without NSpid, taken as ours) */
 	close(dirfd);
 	errno = ENOTSUP;
 	return -1;
@@ -252,7 +253,7 @@ int lpsx_proc_task(int dirfd, pid_t ptid, struct lpsx_task *task)
 		errno = saved;
 		return -1;
 	}
-	if (task->state == '\0') {	/* an empty file: the thread went */
+	if (task->state == '\0') { /* an empty file: the thread went */
 		errno = ESRCH;
 		return -1;
 	}

@@ -24,7 +24,7 @@
  */
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define HAS_RESTORER_FIELD 1
-#define OWN_RESTORER 1
+#define OWN_RESTORER	   1
 /* The exact bytes of glibc's __restore_rt: gdb and libgcc's unwinder
  * recognise a signal frame by them. 15 is rt_sigreturn. */
 __asm__(".text\n"
@@ -38,7 +38,7 @@ __asm__(".text\n"
 	".size lpsx_restore_rt, .-lpsx_restore_rt\n");
 #elif defined(__i386__)
 #define HAS_RESTORER_FIELD 1
-#define OWN_RESTORER 1
+#define OWN_RESTORER	   1
 /* 173 is rt_sigreturn. */
 __asm__(".text\n"
 	".p2align 4\n"
@@ -52,10 +52,10 @@ __asm__(".text\n"
 #elif defined(__aarch64__) || defined(__arm__) || defined(__powerpc__) || \
 	defined(__s390__)
 #define HAS_RESTORER_FIELD 1
-#define OWN_RESTORER 0
+#define OWN_RESTORER	   0
 #elif defined(__riscv) || defined(__loongarch__)
 #define HAS_RESTORER_FIELD 0
-#define OWN_RESTORER 0
+#define OWN_RESTORER	   0
 #else
 #error "libpsx: the kernel's struct sigaction is not known for this architecture (psx/psx_rawsig.c)"
 #endif
@@ -133,7 +133,8 @@ void lpsx_kset_add(struct lpsx_kset *set, int sig)
 {
 	unsigned bits = 8 * sizeof(unsigned long);
 
-	set->word[(unsigned)(sig - 1) / bits] |= 1ul << ((unsigned)(sig - 1) % bits);
+	set->word[(unsigned)(sig - 1) / bits] |=
+		1ul << ((unsigned)(sig - 1) % bits);
 }
 
 int lpsx_kset_has(const struct lpsx_kset *set, int sig)
@@ -141,5 +142,6 @@ int lpsx_kset_has(const struct lpsx_kset *set, int sig)
 	unsigned bits = 8 * sizeof(unsigned long);
 
 	return (set->word[(unsigned)(sig - 1) / bits] >>
-		((unsigned)(sig - 1) % bits)) & 1;
+		((unsigned)(sig - 1) % bits)) &
+	       1;
 }

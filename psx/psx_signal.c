@@ -61,7 +61,7 @@ static int is_ours(const siginfo_t *info)
 }
 
 _Static_assert(sizeof(struct lpsx_ksigaction) % sizeof(unsigned long) == 0 &&
-	       sizeof(struct chain) % sizeof(unsigned long) == 0,
+		       sizeof(struct chain) % sizeof(unsigned long) == 0,
 	       "copy_words copies whole words");
 
 static void copy_words(void *dst, const void *src, size_t size)
@@ -71,7 +71,8 @@ static void copy_words(void *dst, const void *src, size_t size)
 	size_t i;
 
 	for (i = 0; i < size / sizeof(unsigned long); i++)
-		__atomic_store_n(&d[i], __atomic_load_n(&s[i], __ATOMIC_RELAXED),
+		__atomic_store_n(&d[i],
+				 __atomic_load_n(&s[i], __ATOMIC_RELAXED),
 				 __ATOMIC_RELAXED);
 }
 
@@ -79,7 +80,8 @@ static void copy_words(void *dst, const void *src, size_t size)
 static void read_chained(struct chain *out)
 {
 	for (;;) {
-		uint32_t before = __atomic_load_n(&chained_seq, __ATOMIC_ACQUIRE);
+		uint32_t before =
+			__atomic_load_n(&chained_seq, __ATOMIC_ACQUIRE);
 
 		if (before & 1) {
 			syscall(SYS_sched_yield);
@@ -136,13 +138,14 @@ static void die_by_default(int sig)
  * installed before any of us (glibc's, or the program's). Past HOPS_MAX
  * it is dropped.
  */
-#define HOPS_MAGIC	0x70730000u
-#define HOPS_NEXT	8u
-#define HOPS_MAX	16u
+#define HOPS_MAGIC 0x70730000u
+#define HOPS_NEXT  8u
+#define HOPS_MAX   16u
 
 static uint32_t *hops_word(siginfo_t *info)
 {
-	return (uint32_t *)(void *)((char *)info + sizeof(*info) - sizeof(uint32_t));
+	return (uint32_t *)(void *)((char *)info + sizeof(*info) -
+				    sizeof(uint32_t));
 }
 
 /*
@@ -172,10 +175,11 @@ static void forward(int sig, siginfo_t *info, void *context)
 	lpsx_ksig_mask(SIG_BLOCK, &next.mask, &saved);
 	*word = HOPS_MAGIC | (hops + 1);
 	if (next.flags & SA_SIGINFO)
-		((void (*)(int, siginfo_t *, void *))next.handler)(sig, info, context);
+		((void (*)(int, siginfo_t *, void *))next.handler)(sig, info,
+								   context);
 	else
 		((void (*)(int))next.handler)(sig);
-	*word = before;		/* the siginfo is the kernel's again */
+	*word = before; /* the siginfo is the kernel's again */
 	lpsx_ksig_mask(SIG_SETMASK, &saved, NULL);
 }
 
@@ -201,10 +205,12 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	gen = (uint32_t)(value >> 32);
 	index = (uint32_t)value;
 	/* A signal of a broadcast that has already ended: nothing to do. */
-	if (gen == 0 || gen != __atomic_load_n(&lpsx_active_gen, __ATOMIC_ACQUIRE))
+	if (gen == 0 ||
+	    gen != __atomic_load_n(&lpsx_active_gen, __ATOMIC_ACQUIRE))
 		goto out;
 	slot = lpsx_slot_at(index);
-	if (slot == NULL || __atomic_load_n(&slot->tid, __ATOMIC_RELAXED) != lpsx_gettid())
+	if (slot == NULL ||
+	    __atomic_load_n(&slot->tid, __ATOMIC_RELAXED) != lpsx_gettid())
 		goto out;
 	/*
 	 * Claiming the slot also pins the generation: the broadcaster cannot
@@ -221,7 +227,8 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	if (result == -1)
 		result = -errno;
 	slot->result = result;
-	__atomic_store_n(&slot->ticket, LPSX_TICKET(gen, LPSX_DONE), __ATOMIC_RELEASE);
+	__atomic_store_n(&slot->ticket, LPSX_TICKET(gen, LPSX_DONE),
+			 __ATOMIC_RELEASE);
 	__atomic_add_fetch(&lpsx_acks, 1, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &lpsx_acks, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 out:
@@ -258,16 +265,16 @@ int lpsx_signal_claim(void)
 	if (now.handler == (void *)on_signal)
 		goto out;
 	lpsx_ksig_set_handler(&ours, on_signal);
-	__atomic_add_fetch(&chained_seq, 1, __ATOMIC_RELAXED);	/* odd */
+	__atomic_add_fetch(&chained_seq, 1, __ATOMIC_RELAXED); /* odd */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	write_chained(&now);
 	if (lpsx_ksig_action(LPSX_SIGNAL, &ours, &old) < 0) {
 		rc = -1;
 		err = errno;
 	} else if (old.handler != (void *)on_signal) {
-		write_chained(&old);	/* changed between our two calls */
+		write_chained(&old); /* changed between our two calls */
 	}
-	__atomic_add_fetch(&chained_seq, 1, __ATOMIC_RELEASE);	/* even */
+	__atomic_add_fetch(&chained_seq, 1, __ATOMIC_RELEASE); /* even */
 out:
 	lpsx_ksig_mask(SIG_SETMASK, &saved, NULL);
 	if (rc < 0)
@@ -290,6 +297,8 @@ int lpsx_signal_send(pid_t pid, pid_t tid, uint32_t gen, uint32_t index)
 	info.si_errno = LPSX_MARK;
 	info.si_pid = pid;
 	info.si_uid = getuid();
-	info.si_value.sival_ptr = (void *)(uintptr_t)(((uint64_t)gen << 32) | index);
-	return (int)syscall(SYS_rt_tgsigqueueinfo, pid, tid, LPSX_SIGNAL, &info);
+	info.si_value.sival_ptr =
+		(void *)(uintptr_t)(((uint64_t)gen << 32) | index);
+	return (int)syscall(SYS_rt_tgsigqueueinfo, pid, tid, LPSX_SIGNAL,
+			    &info);
 }

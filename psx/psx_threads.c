@@ -22,8 +22,8 @@
  * The memory stays with the process; it is bounded by the largest number
  * of threads one broadcast has met.
  */
-#define CHUNK0		64u
-#define NCHUNKS		26
+#define CHUNK0	64u
+#define NCHUNKS 26
 
 static struct lpsx_slot *chunks[NCHUNKS];
 
@@ -55,7 +55,8 @@ static int reserve_slots(uint64_t count)
 {
 	unsigned k;
 
-	for (k = 0; k < NCHUNKS && (uint64_t)CHUNK0 * ((1ull << k) - 1) < count; k++) {
+	for (k = 0; k < NCHUNKS && (uint64_t)CHUNK0 * ((1ull << k) - 1) < count;
+	     k++) {
 		struct lpsx_slot *chunk;
 
 		if (__atomic_load_n(&chunks[k], __ATOMIC_RELAXED) != NULL)
@@ -183,7 +184,8 @@ int lpsx_run_each(struct lpsx_run *run, int (*fn)(struct lpsx_run *, pid_t))
 		if (n == 0)
 			return 0;
 		for (off = 0; off < n;) {
-			const struct linux_dirent64 *d = (const void *)(buf + off);
+			const struct linux_dirent64 *d =
+				(const void *)(buf + off);
 			pid_t ptid = parse_tid(d->d_name);
 
 			off += d->d_reclen;
@@ -220,7 +222,7 @@ int lpsx_run_open(struct lpsx_run *run)
 	if (lpsx_run_each(run, count_task) < 0)
 		goto fail;
 	threads = run->nslots;
-	run->nslots = 0;	/* count_task counted in it; no slot is in use */
+	run->nslots = 0; /* count_task counted in it; no slot is in use */
 	if (reserve_slots((uint64_t)threads * 2 + CHUNK0) < 0 ||
 	    hash_fit(run, threads * 2 + CHUNK0) < 0)
 		goto fail;
@@ -247,8 +249,9 @@ static void settle(struct lpsx_slot *slot, uint32_t gen, enum lpsx_phase from,
 {
 	uint64_t expected = LPSX_TICKET(gen, from);
 
-	__atomic_compare_exchange_n(&slot->ticket, &expected, LPSX_TICKET(gen, to),
-				    0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	__atomic_compare_exchange_n(&slot->ticket, &expected,
+				    LPSX_TICKET(gen, to), 0, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
 }
 
 /*
@@ -264,7 +267,7 @@ static pid_t our_tid(const struct lpsx_run *run, pid_t ptid)
 		return ptid;
 	if (lpsx_proc_task(run->dirfd, ptid, &task) < 0)
 		return lpsx_proc_gone(errno) ? 0 : -1;
-	if (task.levels < 2) {	/* it was there for the caller: not gone */
+	if (task.levels < 2) { /* it was there for the caller: not gone */
 		errno = EPROTO;
 		return -1;
 	}
@@ -293,13 +296,14 @@ static int add_task(struct lpsx_run *run, pid_t ptid)
 		return 0;
 	tid = our_tid(run, ptid);
 	if (tid <= 0)
-		return tid;	/* gone (0), or -1 with errno */
+		return tid; /* gone (0), or -1 with errno */
 	if (run->nslots == UINT32_MAX) {
 		errno = ENOMEM;
 		return -1;
 	}
 	index = run->nslots;
-	if (reserve_slots((uint64_t)index + 1) < 0 || hash_fit(run, index + 1) < 0)
+	if (reserve_slots((uint64_t)index + 1) < 0 ||
+	    hash_fit(run, index + 1) < 0)
 		return -1;
 	slot = lpsx_slot_at(index);
 	__atomic_store_n(&slot->tid, tid, __ATOMIC_RELAXED);
@@ -379,7 +383,7 @@ int lpsx_run_sweep(struct lpsx_run *run)
 int lpsx_run_census(struct lpsx_run *run)
 {
 	struct lpsx_task me;
-	uint64_t alive = 1;	/* the caller */
+	uint64_t alive = 1; /* the caller */
 	uint32_t i;
 
 	if (lpsx_proc_task(run->dirfd, run->self_ptid, &me) < 0)
@@ -415,8 +419,8 @@ int lpsx_run_census(struct lpsx_run *run)
  * installed its own meanwhile took it, SIG_IGN discarded it, or the queue
  * was full when we sent it.
  */
-#define LAG_NS		(20u * 1000000u)
-#define WAIT_NS		(10u * 1000000u)
+#define LAG_NS	(20u * 1000000u)
+#define WAIT_NS (10u * 1000000u)
 
 static void check_laggard(struct lpsx_run *run, struct lpsx_slot *slot,
 			  uint32_t index, enum lpsx_phase phase, uint64_t now,
@@ -433,7 +437,7 @@ static void check_laggard(struct lpsx_run *run, struct lpsx_slot *slot,
 	if (lpsx_proc_task(run->dirfd, slot->ptid, &task) < 0) {
 		if (lpsx_proc_gone(errno))
 			settle(slot, run->gen, phase, LPSX_GONE);
-		return;		/* unreadable for now: looked at again later */
+		return; /* unreadable for now: looked at again later */
 	}
 	if (task.state == 'Z' || task.state == 'X') {
 		settle(slot, run->gen, phase, LPSX_GONE);
@@ -445,7 +449,8 @@ static void check_laggard(struct lpsx_run *run, struct lpsx_slot *slot,
 		lpsx_signal_claim();
 		*reclaimed = 1;
 	}
-	if (lpsx_signal_send(run->pid, tid, run->gen, index) < 0 && errno == ESRCH)
+	if (lpsx_signal_send(run->pid, tid, run->gen, index) < 0 &&
+	    errno == ESRCH)
 		settle(slot, run->gen, LPSX_PENDING, LPSX_GONE);
 }
 
@@ -481,13 +486,14 @@ int lpsx_run_wait(struct lpsx_run *run)
 			first++;
 		for (i = first; i < run->nslots; i++) {
 			struct lpsx_slot *slot = lpsx_slot_at(i);
-			enum lpsx_phase phase = LPSX_PHASE(
-				__atomic_load_n(&slot->ticket, __ATOMIC_ACQUIRE));
+			enum lpsx_phase phase = LPSX_PHASE(__atomic_load_n(
+				&slot->ticket, __ATOMIC_ACQUIRE));
 
 			if (phase == LPSX_DONE || phase == LPSX_GONE)
 				continue;
 			if (now - slot->sent_ns >= LAG_NS) {
-				check_laggard(run, slot, i, phase, now, &reclaimed);
+				check_laggard(run, slot, i, phase, now,
+					      &reclaimed);
 				if (settled(slot))
 					continue;
 			}

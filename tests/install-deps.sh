@@ -6,8 +6,9 @@
 # Build: gcc make pkg-config, Check (unit tests), PAM headers (pam_cap).
 # Tests: the reference libcap 2.66 library, programs and pam_cap to compare
 # against, attr (setfattr writes raw xattrs), cwrap's pam/nss wrappers,
-# mandoc (man page lint), valgrind, clang and its sanitizer/libFuzzer
-# runtimes (fuzz smoke; only recommended by clang), strace (bench),
+# mandoc (man page lint), clang-format (the C layout), valgrind, clang
+# and its sanitizer/libFuzzer runtimes (fuzz smoke; only recommended by
+# clang), strace (bench),
 # python3 (parses the --json output in tests), iputils-ping (capaudit proves
 # its least grant on the real ping), debhelper, dpkg-dev and
 # lintian (make deb, tests/root/deb_packages.sh), ansible-core (runs the
@@ -19,7 +20,7 @@ BUILD_PACKAGES="gcc make pkg-config libpam0g-dev"
 PACKAGES="$BUILD_PACKAGES check libsubunit-dev debhelper dpkg-dev lintian
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
-mandoc valgrind clang libclang-rt-dev strace python3 iputils-ping curl
+mandoc valgrind clang clang-format libclang-rt-dev strace python3 iputils-ping curl
 bindfs fuse3 ansible-core"
 [ "${1:-}" = --build ] && PACKAGES=$BUILD_PACKAGES
 

@@ -32,15 +32,15 @@
 extern char **environ;
 
 struct opts {
-	char *user;		/* --user: the name from the user database */
+	char *user; /* --user: the name from the user database */
 	uid_t uid;
 	gid_t gid;
 	char *home, *shell;
-	cap_iab_t iab;		/* --iab, or NULL */
-	pid_t pid;		/* --pid, or 0 */
+	cap_iab_t iab; /* --iab, or NULL */
+	pid_t pid;     /* --pid, or 0 */
 	unsigned long long duration;
-	unsigned long long trial_timeout;	/* --trial-timeout, or 0 */
-	struct success success;	/* --success */
+	unsigned long long trial_timeout; /* --trial-timeout, or 0 */
+	struct success success;		  /* --success */
 	int json, suggest, no_minimize, check;
 	const char *output;
 };
@@ -94,7 +94,8 @@ static int opt_iab(void *p, const char *v)
 	cap_free(o->iab);
 	o->iab = cap_iab_from_text(v);
 	if (o->iab == NULL) {
-		escape_line(stderr, PROG ": ", "--iab=%s: %s", v, strerror(errno));
+		escape_line(stderr, PROG ": ", "--iab=%s: %s", v,
+			    strerror(errno));
 		suggest_cap_text(stderr, PROG, v);
 		return 2;
 	}
@@ -117,7 +118,10 @@ static int opt_duration(void *p, const char *v)
 {
 	if (number_parse(v, 10, 31536000, &((struct opts *)p)->duration) != 0 ||
 	    ((struct opts *)p)->duration == 0) {
-		escape_line(stderr, PROG ": ", "--duration=%s: not a number of seconds (1 to 31536000)", v);
+		escape_line(
+			stderr, PROG ": ",
+			"--duration=%s: not a number of seconds (1 to 31536000)",
+			v);
 		return 2;
 	}
 	return OPTS_NEXT;
@@ -128,8 +132,10 @@ static int opt_trial_timeout(void *p, const char *v)
 	unsigned long long *n = &((struct opts *)p)->trial_timeout;
 
 	if (number_parse(v, 10, 31536000, n) != 0 || *n == 0) {
-		escape_line(stderr, PROG ": ", "--trial-timeout=%s: not a number of "
-			    "seconds (1 to 31536000)", v);
+		escape_line(stderr, PROG ": ",
+			    "--trial-timeout=%s: not a number of "
+			    "seconds (1 to 31536000)",
+			    v);
 		return 2;
 	}
 	return OPTS_NEXT;
@@ -159,8 +165,10 @@ static int opt_success(void *p, const char *v)
 		w += len + 1;
 	}
 bad:
-	escape_line(stderr, PROG ": ", "--success=%s: not a list of exit statuses "
-		    "(0 to 255, at most %d, comma-separated)", v, SUCCESS_MAX);
+	escape_line(stderr, PROG ": ",
+		    "--success=%s: not a list of exit statuses "
+		    "(0 to 255, at most %d, comma-separated)",
+		    v, SUCCESS_MAX);
 	return 2;
 }
 
@@ -172,20 +180,29 @@ static int opt_output(void *p, const char *v)
 
 /* One table: getopt's options, the usage text and the hints come from it. */
 static const struct opt options[] = {
-	{ .name = "user", .arg = required_argument, .handle = opt_user,
+	{ .name = "user",
+	  .arg = required_argument,
+	  .handle = opt_user,
 	  .value = "USER",
 	  .help = "run COMMAND as USER (name or uid), with USER's groups\n"
 		  "and HOME, USER, LOGNAME, SHELL, PATH" },
-	{ .name = "iab", .arg = required_argument, .handle = opt_iab,
+	{ .name = "iab",
+	  .arg = required_argument,
+	  .handle = opt_iab,
 	  .value = "IAB",
 	  .help = "run COMMAND with this IAB, e.g. '^cap_net_bind_service'" },
-	{ .name = "pid", .arg = required_argument, .handle = opt_pid,
+	{ .name = "pid",
+	  .arg = required_argument,
+	  .handle = opt_pid,
 	  .value = "PID",
 	  .help = "watch the running process PID (all its threads) instead" },
-	{ .name = "duration", .arg = required_argument, .handle = opt_duration,
+	{ .name = "duration",
+	  .arg = required_argument,
+	  .handle = opt_duration,
 	  .value = "SECONDS",
 	  .help = "with --pid: how long to watch (default 10)" },
-	{ .name = "json", .help = "one JSON object per line",
+	{ .name = "json",
+	  .help = "one JSON object per line",
 	  .flag = OPTS_FLAG(struct opts, json) },
 	{ .name = "suggest",
 	  .help = "add the least grant, file by file; as root, proven by\n"
@@ -194,15 +211,21 @@ static const struct opt options[] = {
 	{ .name = "no-minimize",
 	  .help = "with --suggest: run COMMAND only once (the grant is unproven)",
 	  .flag = OPTS_FLAG(struct opts, no_minimize) },
-	{ .name = "success", .arg = required_argument, .handle = opt_success,
+	{ .name = "success",
+	  .arg = required_argument,
+	  .handle = opt_success,
 	  .value = "STATUS,...",
 	  .help = "with --suggest: the exit statuses that mean success\n"
 		  "(default: the status with every candidate granted)" },
-	{ .name = "trial-timeout", .arg = required_argument,
-	  .handle = opt_trial_timeout, .value = "SECONDS",
+	{ .name = "trial-timeout",
+	  .arg = required_argument,
+	  .handle = opt_trial_timeout,
+	  .value = "SECONDS",
 	  .help = "with --suggest: end a trial that runs longer, unproven\n"
 		  "(default: 10 times the first run, at least 30)" },
-	{ .name = "output", .arg = required_argument, .handle = opt_output,
+	{ .name = "output",
+	  .arg = required_argument,
+	  .handle = opt_output,
 	  .value = "FILE",
 	  .help = "write the report to FILE instead of stdout" },
 	{ .name = "check",
@@ -222,7 +245,8 @@ static void usage(FILE *out)
 		"  Reports the capabilities COMMAND and every process it starts ask\n"
 		"  the kernel for: how often, granted or refused, in which process.\n");
 	opts_help(out, options, sizeof(options) / sizeof(options[0]), "  ", 21);
-	fprintf(out, "  Exit status: COMMAND's; 1 when capaudit fails, 2 for a usage error,\n"
+	fprintf(out,
+		"  Exit status: COMMAND's; 1 when capaudit fails, 2 for a usage error,\n"
 		"  127 when COMMAND is not found.\n");
 }
 
@@ -267,8 +291,9 @@ static int resolve_command(const char *cmd, char *path, size_t size)
 	const char *use = cmd;
 
 	if (strchr(cmd, '/') == NULL) {
-		found = path_search(dirs != NULL ? dirs : "/usr/local/bin:/usr/bin:/bin",
-				    cmd, X_OK);
+		found = path_search(
+			dirs != NULL ? dirs : "/usr/local/bin:/usr/bin:/bin",
+			cmd, X_OK);
 		if (found == NULL)
 			return -1;
 		use = found;
@@ -330,16 +355,19 @@ static int check_combinations(const struct opts *o, int argc)
 {
 	if (!o->check && (o->pid != 0) == (optind < argc)) {
 		warnx("%s", o->pid ? "--pid takes no COMMAND"
-		      : "no COMMAND to run (or --pid=PID)");
+				   : "no COMMAND to run (or --pid=PID)");
 		usage(stderr);
 		return 2;
 	}
 	if ((o->duration && !o->pid) || (o->pid && (o->user || o->iab))) {
-		warnx("%s", o->duration ? "--duration goes with --pid"
-		      : "--user and --iab go with a COMMAND, not --pid");
+		warnx("%s",
+		      o->duration
+			      ? "--duration goes with --pid"
+			      : "--user and --iab go with a COMMAND, not --pid");
 		return 2;
 	}
-	if ((o->no_minimize || o->success.n || o->trial_timeout) && !o->suggest) {
+	if ((o->no_minimize || o->success.n || o->trial_timeout) &&
+	    !o->suggest) {
 		warnx("--no-minimize, --success and --trial-timeout go with --suggest");
 		return 2;
 	}
@@ -369,9 +397,11 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
 		return -1;
 	}
-	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1, sizeof(*files));
+	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1,
+			     sizeof(*files));
 	if (files == NULL) {
-		snprintf(sg->unproven, sizeof(sg->unproven), "%s", strerror(ENOMEM));
+		snprintf(sg->unproven, sizeof(sg->unproven), "%s",
+			 strerror(ENOMEM));
 		return -1;
 	}
 	tr->plan.files = files;
@@ -384,22 +414,27 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 			f->fd = trial_open_file(f->path, f->maj, f->min, f->ino,
 						why, sizeof(why));
 		/* Before every trial: a later run may have loaded more. */
-		if (f->fd >= 0 && !trial_libraries_allowed(f, why, sizeof(why))) {
+		if (f->fd >= 0 &&
+		    !trial_libraries_allowed(f, why, sizeof(why))) {
 			close(f->fd);
 			f->fd = -1;
 		}
 		if (f->fd < 0) {
-			char *shown = escape_dup(f->path != NULL ? f->path : f->comm);
+			char *shown =
+				escape_dup(f->path != NULL ? f->path : f->comm);
 
-			snprintf(sg->unproven, sizeof(sg->unproven), "no trial can "
-				 "grant %s: %s", shown != NULL ? shown : "a file",
+			snprintf(sg->unproven, sizeof(sg->unproven),
+				 "no trial can "
+				 "grant %s: %s",
+				 shown != NULL ? shown : "a file",
 				 f->path != NULL ? why : f->why);
 			free(shown);
 			return -1;
 		}
 		memset(&files[i], 0, sizeof(files[i]));
 		files[i].src_fd = f->fd;
-		snprintf(files[i].target, sizeof(files[i].target), "%s", f->path);
+		snprintf(files[i].target, sizeof(files[i].target), "%s",
+			 f->path);
 		files[i].dev = makedev(f->maj, f->min);
 		files[i].ino = f->ino;
 		snprintf(files[i].copy, sizeof(files[i].copy), "%s/%zu",
@@ -408,24 +443,31 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	}
 	l.plan = &tr->plan;
 	if (launch_run(&l, tr->src, t, rr) != 0) {
-		snprintf(sg->unproven, sizeof(sg->unproven), "a trial run failed "
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "a trial run failed "
 			 "(capaudit said why above)");
 		return -1;
 	}
 	if (rr->left_running) {
 		tally_free(t);
-		snprintf(sg->unproven, sizeof(sg->unproven), "run %d left processes "
-			 "running that capaudit could not end", sg->runs);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "run %d left processes "
+			 "running that capaudit could not end",
+			 sg->runs);
 		return -1;
 	}
 	if (rr->cut != CUT_NONE) {
 		tally_free(t);
 		if (rr->cut == CUT_STOP)
-			snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
+			snprintf(sg->unproven, sizeof(sg->unproven),
+				 "interrupted");
 		else
-			snprintf(sg->unproven, sizeof(sg->unproven), "run %d did not "
-				 "end within %.0f s and was ended (a server? wrap it in "
-				 "timeout(1); or --trial-timeout)", sg->runs, l.limit);
+			snprintf(
+				sg->unproven, sizeof(sg->unproven),
+				"run %d did not "
+				"end within %.0f s and was ended (a server? wrap it in "
+				"timeout(1); or --trial-timeout)",
+				sg->runs, l.limit);
 		return -1;
 	}
 	return 0;
@@ -458,11 +500,14 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 	for (i = 0; i < sg->nfiles; i++)
 		any |= sg->files[i].candidates != 0;
 	if (!any) {
-		sg->proven = 1;	/* nothing to try: nothing of its own was asked */
+		sg->proven =
+			1; /* nothing to try: nothing of its own was asked */
 		return;
 	}
 	if (o->pid) {
-		suggest_unproven(sg, "capaudit watched a running process and cannot run it again");
+		suggest_unproven(
+			sg,
+			"capaudit watched a running process and cannot run it again");
 		return;
 	}
 	if (o->no_minimize) {
@@ -470,8 +515,11 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 		return;
 	}
 	if (t->init_ns_state != 1 || !trials_possible(why, sizeof(why))) {
-		suggest_unproven(sg, t->init_ns_state != 1 ?
-				 "capaudit could not learn its own user namespace" : why);
+		suggest_unproven(
+			sg,
+			t->init_ns_state != 1
+				? "capaudit could not learn its own user namespace"
+				: why);
 		return;
 	}
 	if (!trial_command_allowed(l->path, why, sizeof(why))) {
@@ -479,7 +527,8 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 		return;
 	}
 	if (plan_init(&tr.plan) < 0) {
-		snprintf(why, sizeof(why), "a directory for the trials: %s", strerror(errno));
+		snprintf(why, sizeof(why), "a directory for the trials: %s",
+			 strerror(errno));
 		suggest_unproven(sg, why);
 		return;
 	}
@@ -489,20 +538,24 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 	 * The command ended on its own once; a trial the grant lets run on
 	 * (a server) would hold capaudit for ever, its output unseen.
 	 */
-	tr.launch.limit = o->trial_timeout ? (double)o->trial_timeout :
-			  rr->seconds * 10 > TRIAL_TIMEOUT_MIN ? rr->seconds * 10 :
-			  TRIAL_TIMEOUT_MIN;
+	tr.launch.limit = o->trial_timeout ? (double)o->trial_timeout
+			  : rr->seconds * 10 > TRIAL_TIMEOUT_MIN
+				  ? rr->seconds * 10
+				  : TRIAL_TIMEOUT_MIN;
 	/* What a trial leaves running is handed to capaudit, which ends it. */
 	if (trial_reaper(1) < 0) {
-		snprintf(why, sizeof(why), "capaudit cannot end what a trial leaves "
-			 "running (PR_SET_CHILD_SUBREAPER: %s)", strerror(errno));
+		snprintf(why, sizeof(why),
+			 "capaudit cannot end what a trial leaves "
+			 "running (PR_SET_CHILD_SUBREAPER: %s)",
+			 strerror(errno));
 		suggest_unproven(sg, why);
 		plan_release(&tr.plan);
 		return;
 	}
 	if (isatty(STDERR_FILENO))
 		warnx("proving the grant: running the command again, at most "
-		      "%d times", TRIALS_MAX);
+		      "%d times",
+		      TRIALS_MAX);
 	suggest_prove(sg, &o->success, &runner);
 	trial_reaper(0);
 	plan_release(&tr.plan);
@@ -529,7 +582,8 @@ static void print_report(const struct opts *o, const struct launch *l,
 			suggest_json(&sg, t, o->pid ? NULL : l->path, out);
 		} else {
 			fputc('\n', out);
-			suggest_print(&sg, t, rr, o->pid ? NULL : l->path, user, out);
+			suggest_print(&sg, t, rr, o->pid ? NULL : l->path, user,
+				      out);
 		}
 		suggest_free(&sg);
 	}
@@ -544,15 +598,20 @@ static void print_report(const struct opts *o, const struct launch *l,
 static int audit(struct opts *o, char **argv, const char *path,
 		 const struct source *src, FILE *out)
 {
-	struct launch l = { .argv = argv, .path = path, .user = o->user,
-			    .uid = o->uid, .gid = o->gid, .iab = o->iab,
+	struct launch l = { .argv = argv,
+			    .path = path,
+			    .user = o->user,
+			    .uid = o->uid,
+			    .gid = o->gid,
+			    .iab = o->iab,
 			    .envp = environ };
 	struct run_result rr = { 0 };
 	struct tally t;
 	int rc;
 
 	if (o->user != NULL) {
-		l.envp = env_for_user((const char *const *)environ, o->user, o->uid, o->home, o->shell);
+		l.envp = env_for_user((const char *const *)environ, o->user,
+				      o->uid, o->home, o->shell);
 		if (l.envp == NULL) {
 			warn(NULL);
 			return 1;
@@ -633,14 +692,15 @@ static int audit_into_output(struct opts *o, char **argv, const char *path,
 	int rc;
 
 	if (o->output != NULL && (out = fopen(o->output, "we")) == NULL) {
-		escape_line(stderr, PROG ": ", "%s: %s", o->output, strerror(errno));
+		escape_line(stderr, PROG ": ", "%s: %s", o->output,
+			    strerror(errno));
 		return 1;
 	}
 	catch_signals();
 	rc = audit(o, argv, path, src, out);
 	if ((out != stdout ? fclose(out) : fflush(out)) != 0) {
-		escape_line(stderr, PROG ": ", "%s: %s", o->output ? o->output :
-			    "stdout", strerror(errno));
+		escape_line(stderr, PROG ": ", "%s: %s",
+			    o->output ? o->output : "stdout", strerror(errno));
 		if (rc == 0)
 			rc = 1;
 	}

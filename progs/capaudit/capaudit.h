@@ -15,16 +15,16 @@
 #include <sys/capability.h>
 #include <sys/types.h>
 
-#define PROG "capaudit"
-#define NCAPS 64		/* every value a capability mask can name */
+#define PROG  "capaudit"
+#define NCAPS 64 /* every value a capability mask can name */
 
 /* ---- capaudit_table.c: a hash table of fixed-size keys and values ---- */
 
 struct table {
 	size_t keysize, valsize;
 	unsigned char *slots;
-	size_t size, used;	/* size: a power of two, or 0 */
-	unsigned generation;	/* grows when the slots move: old pointers die */
+	size_t size, used;   /* size: a power of two, or 0 */
+	unsigned generation; /* grows when the slots move: old pointers die */
 };
 
 void table_init(struct table *tb, size_t keysize, size_t valsize);
@@ -43,14 +43,14 @@ void table_free(struct table *tb);
 
 /* Where one integer field sits in a tracepoint's raw record. */
 struct field {
-	size_t off, size;	/* size 0: not in the record */
+	size_t off, size; /* size 0: not in the record */
 	int is_signed;
 };
 
 enum event_role {
-	ROLE_CHECK,		/* a whole check (the tracepoint) */
-	ROLE_ENTRY,		/* a kprobe on entry: cred, namespace, cap */
-	ROLE_RETURN,		/* a kretprobe: ret only */
+	ROLE_CHECK,  /* a whole check (the tracepoint) */
+	ROLE_ENTRY,  /* a kprobe on entry: cred, namespace, cap */
+	ROLE_RETURN, /* a kretprobe: ret only */
 };
 
 /* A kprobe PMU event's registers: which set bit of regs holds what (-1: none). */
@@ -60,33 +60,33 @@ struct reg_slots {
 
 /* One perf event to open per CPU and target thread. */
 struct event_spec {
-	uint32_t type;		/* PERF_TYPE_TRACEPOINT or the kprobe PMU */
+	uint32_t type; /* PERF_TYPE_TRACEPOINT or the kprobe PMU */
 	uint64_t config, config1;
-	uint64_t regs;		/* sample_regs_intr (kprobe PMU only) */
-	struct reg_slots reg;	/* kprobe PMU only */
+	uint64_t regs;	      /* sample_regs_intr (kprobe PMU only) */
+	struct reg_slots reg; /* kprobe PMU only */
 	enum event_role role;
 	/* In the raw record (tracefs events); capable_ns only in the tracepoint. */
 	struct field cap, ret, cred, target_ns, capable_ns;
 };
 
 enum source_kind {
-	SOURCE_TRACEPOINT,	/* capability:cap_capable */
-	SOURCE_KPROBE_EVENTS,	/* probes we wrote into tracefs kprobe_events */
-	SOURCE_KPROBE_PMU,	/* the kprobe PMU, arguments from registers */
+	SOURCE_TRACEPOINT,    /* capability:cap_capable */
+	SOURCE_KPROBE_EVENTS, /* probes we wrote into tracefs kprobe_events */
+	SOURCE_KPROBE_PMU,    /* the kprobe PMU, arguments from registers */
 };
 
 struct source {
 	enum source_kind kind;
 	int nevents;
 	struct event_spec ev[2];
-	char tracefs[256];	/* the tracefs used, "" for the kprobe PMU */
-	char group[64];		/* kprobe_events group to remove at the end */
-	int private_mount;	/* tracefs mounted in a private namespace */
+	char tracefs[256]; /* the tracefs used, "" for the kprobe PMU */
+	char group[64];	   /* kprobe_events group to remove at the end */
+	int private_mount; /* tracefs mounted in a private namespace */
 };
 
 /* The machine as capaudit sees it; root is "" except in tests. */
 struct sysview {
-	const char *root;	/* CAPAUDIT_SYSROOT: a fake /sys and /proc */
+	const char *root; /* CAPAUDIT_SYSROOT: a fake /sys and /proc */
 };
 
 /*
@@ -116,13 +116,13 @@ int tracepoint_fields(const char *format, struct event_spec *ev);
 struct sample {
 	pid_t pid, tid;
 	uint64_t time;
-	int idx;		/* which event_spec */
+	int idx; /* which event_spec */
 	int have_cap, have_ret, have_cred, have_ns, have_capable_ns;
-	int cap;		/* -1 for a value no capability has */
-	int ret;		/* 0 granted, -1 refused */
-	uint64_t cred;		/* the credential checked (a kernel pointer) */
-	uint64_t target_ns;	/* the user namespace checked against */
-	uint64_t capable_ns;	/* where it was granted; 0 when refused */
+	int cap;	     /* -1 for a value no capability has */
+	int ret;	     /* 0 granted, -1 refused */
+	uint64_t cred;	     /* the credential checked (a kernel pointer) */
+	uint64_t target_ns;  /* the user namespace checked against */
+	uint64_t capable_ns; /* where it was granted; 0 when refused */
 	/*
 	 * Identical checks right after this one in the same buffer, made
 	 * one sample by tracer_drain(), and the time of the last of them
@@ -133,22 +133,26 @@ struct sample {
 
 /* What the ring buffer said besides samples. */
 enum record_kind {
-	REC_SAMPLE, REC_COMM, REC_FORK, REC_EXIT, REC_LOST,
-	REC_EXEC_MAP,		/* a file mapped executable (PERF_RECORD_MMAP2) */
+	REC_SAMPLE,
+	REC_COMM,
+	REC_FORK,
+	REC_EXIT,
+	REC_LOST,
+	REC_EXEC_MAP, /* a file mapped executable (PERF_RECORD_MMAP2) */
 	REC_OTHER,
 };
 
 struct record {
 	enum record_kind kind;
-	struct sample s;	/* REC_SAMPLE; s.time for every kind */
-	pid_t pid, tid, ppid;	/* COMM, FORK (ppid), EXIT, EXEC_MAP */
-	int exec;		/* REC_COMM caused by execve */
+	struct sample s;      /* REC_SAMPLE; s.time for every kind */
+	pid_t pid, tid, ppid; /* COMM, FORK (ppid), EXIT, EXEC_MAP */
+	int exec;	      /* REC_COMM caused by execve */
 	char comm[16];
-	uint64_t lost;		/* REC_LOST */
-	uint32_t maj, min;	/* REC_EXEC_MAP: the file's device and inode */
+	uint64_t lost;	   /* REC_LOST */
+	uint32_t maj, min; /* REC_EXEC_MAP: the file's device and inode */
 	uint64_t ino;
-	char *file;		/* REC_EXEC_MAP: its path (record_release()) */
-	size_t seq;		/* reading order, for a stable sort */
+	char *file; /* REC_EXEC_MAP: its path (record_release()) */
+	size_t seq; /* reading order, for a stable sort */
 };
 
 struct tracer;
@@ -171,8 +175,8 @@ int tracer_drain(struct tracer *t, int timeout_ms,
  * The end: makes every buffer write once more (so a loss at the end is
  * reported), then calls fn for every record left, in time order.
  */
-void tracer_finish(struct tracer *t,
-		   void (*fn)(const struct record *, void *), void *arg);
+void tracer_finish(struct tracer *t, void (*fn)(const struct record *, void *),
+		   void *arg);
 /* Ends tracer_drain()'s wait as soon as process pid ends. */
 void tracer_wake_on(struct tracer *t, pid_t pid);
 /*
@@ -237,20 +241,20 @@ size_t records_release(struct record *recs, size_t n, uint64_t horizon,
  */
 enum check_class {
 	CLASS_OWN,
-	CLASS_USERNS,	/* against, or with a credential of, another user namespace */
-	CLASS_CRED,	/* under a credential not the process's own (access(2), a helper) */
-	CLASS_UNKNOWN,	/* capaudit could not learn its own namespace */
+	CLASS_USERNS, /* against, or with a credential of, another user namespace */
+	CLASS_CRED, /* under a credential not the process's own (access(2), a helper) */
+	CLASS_UNKNOWN, /* capaudit could not learn its own namespace */
 	NCLASSES,
 };
 
 /* One execve(): the file a process ran, as the kernel mapped it. */
 struct exec_image {
 	pid_t pid;
-	char comm[16];		/* the name it was started by */
-	char *file;		/* the kernel's path; NULL when not seen */
+	char comm[16]; /* the name it was started by */
+	char *file;    /* the kernel's path; NULL when not seen */
 	uint32_t maj, min;
 	uint64_t ino;
-	size_t *libs;		/* what else it mapped executable: in maps */
+	size_t *libs; /* what else it mapped executable: in maps */
 	size_t nlibs, libs_size;
 };
 
@@ -260,7 +264,7 @@ struct exec_image {
  * capabilities of the file that loads them.
  */
 struct mapped_file {
-	char *path;		/* the kernel's name for it */
+	char *path; /* the kernel's name for it */
 	uint32_t maj, min;
 	uint64_t ino;
 };
@@ -268,8 +272,8 @@ struct mapped_file {
 struct proc {
 	pid_t pid, ppid;
 	char comm[16];
-	int image;		/* in images; -1: not yet exec'd (our launcher) */
-	int awaiting_map;	/* exec'd; which file is still to come */
+	int image;	  /* in images; -1: not yet exec'd (our launcher) */
+	int awaiting_map; /* exec'd; which file is still to come */
 	int exited;
 };
 
@@ -293,28 +297,28 @@ struct table_cache {
 struct tally {
 	struct proc *procs;
 	size_t nprocs, procs_size;
-	struct table pid_index;	/* pid -> index in procs */
+	struct table pid_index; /* pid -> index in procs */
 	struct exec_image *images;
 	size_t nimages, images_size;
-	struct mapped_file *maps;	/* every one, once */
+	struct mapped_file *maps; /* every one, once */
 	size_t nmaps, maps_size;
-	struct table map_index;	/* (device, inode) -> index in maps, plus one */
-	struct table checks;	/* (tid, cred, image, namespace, cap) -> counts */
-	struct table spans;	/* (tid, image, cred) -> when it was used */
-	struct table pending;	/* kprobe entries waiting for their return */
+	struct table map_index; /* (device, inode) -> index in maps, plus one */
+	struct table checks;  /* (tid, cred, image, namespace, cap) -> counts */
+	struct table spans;   /* (tid, image, cred) -> when it was used */
+	struct table pending; /* kprobe entries waiting for their return */
 	struct table_cache last_check, last_span;
-	pid_t last_pid;		/* and its index in procs, plus one */
+	pid_t last_pid; /* and its index in procs, plus one */
 	size_t last_pid_at;
-	pid_t self;		/* capaudit: its own checks are not counted */
-	uint64_t init_ns;	/* capaudit's user namespace, from its calibration */
-	int init_ns_state;	/* 0 not seen, 1 known, -1 two different answers */
-	uint64_t lost;		/* samples the kernel could not write */
-	uint64_t launcher;	/* checks by our launcher before the exec */
-	uint64_t out_of_range;	/* cap values beyond NCAPS */
-	uint64_t unpaired;	/* kprobe returns without an entry */
+	pid_t self;	   /* capaudit: its own checks are not counted */
+	uint64_t init_ns;  /* capaudit's user namespace, from its calibration */
+	int init_ns_state; /* 0 not seen, 1 known, -1 two different answers */
+	uint64_t lost;	   /* samples the kernel could not write */
+	uint64_t launcher; /* checks by our launcher before the exec */
+	uint64_t out_of_range; /* cap values beyond NCAPS */
+	uint64_t unpaired;     /* kprobe returns without an entry */
 	int nomem;
 	/* tally_finish(): */
-	struct row *rows;	/* by capability, then process */
+	struct row *rows; /* by capability, then process */
 	size_t nrows;
 	uint64_t class_checks[NCLASSES];
 };
@@ -322,8 +326,8 @@ struct tally {
 /* root_comm NULL: root is our launched child; else the attached process. */
 void tally_init(struct tally *t, pid_t root, const char *root_comm);
 /* --pid: the file the attached process runs (from /proc/PID/exe). */
-void tally_set_file(struct tally *t, pid_t pid, const char *file,
-		    uint32_t maj, uint32_t min, uint64_t ino);
+void tally_set_file(struct tally *t, pid_t pid, const char *file, uint32_t maj,
+		    uint32_t min, uint64_t ino);
 void tally_record(const struct record *r, void *tally);
 /* Classifies every check and builds the rows. 0, or -1 (ENOMEM). */
 int tally_finish(struct tally *t);
@@ -340,17 +344,17 @@ const char *class_reason(enum check_class c);
 /* Why capaudit ended a trial itself: its status says nothing then. */
 enum run_cut {
 	CUT_NONE,
-	CUT_TIME,		/* it ran past its time limit */
-	CUT_STOP,		/* SIGINT, SIGTERM or SIGQUIT */
+	CUT_TIME, /* it ran past its time limit */
+	CUT_STOP, /* SIGINT, SIGTERM or SIGQUIT */
 };
 
 struct run_result {
-	int attached;		/* --pid: no exit status */
-	int status;		/* wait(2) status of the command */
+	int attached; /* --pid: no exit status */
+	int status;   /* wait(2) status of the command */
 	double seconds;
-	enum run_cut cut;	/* trials only */
-	size_t left;		/* trials: processes it left behind, ended */
-	int left_running;	/* trials: some could not be ended */
+	enum run_cut cut; /* trials only */
+	size_t left;	  /* trials: processes it left behind, ended */
+	int left_running; /* trials: some could not be ended */
 };
 
 /* The capability's name (cap_to_name()), into buf. */
@@ -366,53 +370,53 @@ void report_json(const struct tally *t, const struct source *src,
 
 /* One file the command ran, with what its own checks asked for. */
 struct need_file {
-	char *path;		/* the kernel's name for it */
+	char *path; /* the kernel's name for it */
 	uint32_t maj, min;
 	uint64_t ino;
-	char comm[16];		/* a name it ran by */
-	uint64_t granted, refused;	/* own checks, incidental ones left out */
-	uint64_t candidates;	/* what the trials may grant it */
-	uint64_t grant;		/* the suggestion */
-	int fd;			/* the file, opened for the trials; -1 */
-	int usable;		/* the trials may grant it (else why says why not) */
+	char comm[16];		   /* a name it ran by */
+	uint64_t granted, refused; /* own checks, incidental ones left out */
+	uint64_t candidates;	   /* what the trials may grant it */
+	uint64_t grant;		   /* the suggestion */
+	int fd;			   /* the file, opened for the trials; -1 */
+	int usable; /* the trials may grant it (else why says why not) */
 	char why[200];
-	struct mapped_file *libs;	/* what it loaded, in any run */
+	struct mapped_file *libs; /* what it loaded, in any run */
 	size_t nlibs;
 };
 
 /* One trial, for the report. */
 struct trial_log {
-	int file;		/* the file whose capability was left out; -1: all granted */
+	int file; /* the file whose capability was left out; -1: all granted */
 	int cap;
-	int status;		/* wait(2) status */
+	int status; /* wait(2) status */
 	int success;
-	size_t left;		/* processes it left behind, which capaudit ended */
+	size_t left; /* processes it left behind, which capaudit ended */
 };
 
 /* What counts as success: the listed exit statuses, or (n 0) the reference's. */
 #define SUCCESS_MAX 16
 struct success {
 	int n;
-	int status[SUCCESS_MAX];	/* exit statuses 0..255 */
+	int status[SUCCESS_MAX]; /* exit statuses 0..255 */
 };
 
 struct suggestion {
 	struct need_file *files;
 	size_t nfiles, files_size;
-	uint64_t incidental;	/* checked, but asked by the kernel on its own */
-	uint64_t unused;	/* unproven: refused, yet the run succeeded */
-	uint64_t not_own;	/* checked only in CLASS_USERNS or CLASS_CRED */
-	int failed;		/* the first run did not exit 0 */
-	int first;		/* its wait status */
-	int proven;		/* the grant was shown by trials */
-	char unproven[300];	/* why it was not, "" when it was */
-	int reference;		/* the wait status every candidate granted gave */
+	uint64_t incidental; /* checked, but asked by the kernel on its own */
+	uint64_t unused;     /* unproven: refused, yet the run succeeded */
+	uint64_t not_own;    /* checked only in CLASS_USERNS or CLASS_CRED */
+	int failed;	     /* the first run did not exit 0 */
+	int first;	     /* its wait status */
+	int proven;	     /* the grant was shown by trials */
+	char unproven[300];  /* why it was not, "" when it was */
+	int reference;	     /* the wait status every candidate granted gave */
 	int have_reference;
 	struct trial_log *log;
 	size_t nlog, log_size;
-	int runs;		/* trials run */
-	const char *user;	/* who the trials ran as */
-	int noroot;		/* as uid 0, under SECBIT_NOROOT */
+	int runs;	  /* trials run */
+	const char *user; /* who the trials ran as */
+	int noroot;	  /* as uid 0, under SECBIT_NOROOT */
 };
 
 /* The candidates of a run: every file with own checks. 0, or -1 ENOMEM. */
@@ -487,21 +491,21 @@ int success_of(const struct success *succ, int have_reference, int reference,
 
 /* One file of a trial: a copy with these capabilities, bound over it. */
 struct grant_file {
-	int src_fd;		/* the original, checked by the parent */
-	char target[4096];	/* its path, bound over in the child */
-	uint64_t dev, ino;	/* what target must still be */
-	char copy[4200];	/* the copy's name in the trial's tmpfs */
-	unsigned char xattr[20];	/* security.capability, revision 2 */
-	size_t xattr_len;	/* 0: no capabilities */
+	int src_fd;		 /* the original, checked by the parent */
+	char target[4096];	 /* its path, bound over in the child */
+	uint64_t dev, ino;	 /* what target must still be */
+	char copy[4200];	 /* the copy's name in the trial's tmpfs */
+	unsigned char xattr[20]; /* security.capability, revision 2 */
+	size_t xattr_len;	 /* 0: no capabilities */
 };
 
 struct grant_plan {
-	char dir[4096];		/* where the child mounts its tmpfs */
+	char dir[4096]; /* where the child mounts its tmpfs */
 	struct grant_file *files;
 	size_t n;
-	int quiet;		/* stdin, stdout and stderr to /dev/null */
+	int quiet; /* stdin, stdout and stderr to /dev/null */
 	int devnull;
-	int noroot;		/* uid 0 (no --user, or a --user of uid 0):
+	int noroot; /* uid 0 (no --user, or a --user of uid 0):
 				 * SECBIT_NOROOT, so only file caps count */
 };
 
@@ -518,8 +522,8 @@ int trials_possible(char *why, size_t len);
  * capabilities on, root's and writable by root only. Returns the fd, or
  * -1 with the reason in why.
  */
-int trial_open_file(const char *path, uint32_t maj, uint32_t min,
-		    uint64_t ino, char *why, size_t len);
+int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
+		    char *why, size_t len);
 /*
  * Whether the trials may run the command at path: a script (and a
  * script its "#!" line names) is read afresh by its interpreter in
@@ -578,14 +582,14 @@ int tty_guard(void);
 
 struct launch {
 	char **argv;
-	const char *path;	/* resolved; the launcher runs it */
-	const char *user;	/* --user's name, or NULL */
+	const char *path; /* resolved; the launcher runs it */
+	const char *user; /* --user's name, or NULL */
 	uid_t uid;
 	gid_t gid;
-	char **envp;		/* the command's environment */
-	cap_iab_t iab;		/* --iab, or NULL; copied for each run */
-	const struct grant_plan *plan;	/* a trial, or NULL */
-	double limit;		/* a trial's time limit in seconds */
+	char **envp;		       /* the command's environment */
+	cap_iab_t iab;		       /* --iab, or NULL; copied for each run */
+	const struct grant_plan *plan; /* a trial, or NULL */
+	double limit;		       /* a trial's time limit in seconds */
 };
 
 /*
@@ -619,7 +623,7 @@ extern volatile sig_atomic_t launch_stop;
  * why), -1 with errno when it cannot be read (ESRCH: gone).
  */
 int ptrace_read_allowed(int dfd, pid_t pid, char *why, size_t len);
-int attach_run(pid_t pid, unsigned long long duration,
-	       const struct source *src, struct tally *t, struct run_result *rr);
+int attach_run(pid_t pid, unsigned long long duration, const struct source *src,
+	       struct tally *t, struct run_result *rr);
 
 #endif

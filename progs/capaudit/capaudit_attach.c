@@ -77,9 +77,10 @@ static int caps_reach(int dfd, int have_cap)
 		}
 		parent = ioctl(fd, NS_GET_PARENT);
 		if (parent < 0)
-			break;	/* EPERM: above ours, so not below it */
+			break; /* EPERM: above ours, so not below it */
 		if (fstat(parent, &ns) == 0 && ns.st_dev == ours.st_dev &&
-		    ns.st_ino == ours.st_ino && ioctl(fd, NS_GET_OWNER_UID, &owner) == 0 &&
+		    ns.st_ino == ours.st_ino &&
+		    ioctl(fd, NS_GET_OWNER_UID, &owner) == 0 &&
 		    owner == geteuid()) {
 			close(parent);
 			reach = 1;
@@ -132,12 +133,14 @@ int ptrace_read_allowed(int dfd, pid_t pid, char *why, size_t len)
 	 * process may be read only by one permitted every capability it
 	 * is (a program with file capabilities, run by the same user).
 	 */
-	if (!cap && (!(ps.seen & PROC_STATUS_CAPPRM) || (ps.permitted & ~own))) {
+	if (!cap &&
+	    (!(ps.seen & PROC_STATUS_CAPPRM) || (ps.permitted & ~own))) {
 		char list[256];
 
 		mask_names(list, sizeof(list), ps.permitted & ~own, 0);
 		proc_status_release(&ps);
-		snprintf(why, len, "it holds capabilities you do not (%s)", list);
+		snprintf(why, len, "it holds capabilities you do not (%s)",
+			 list);
 		return 0;
 	}
 	/*
@@ -148,7 +151,8 @@ int ptrace_read_allowed(int dfd, pid_t pid, char *why, size_t len)
 	if (!cap && (fstatat(dfd, "environ", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		     st.st_uid != ps.uid[1] || st.st_gid != ps.gid[1])) {
 		proc_status_release(&ps);
-		snprintf(why, len, "not dumpable (it ran a set-user-ID or "
+		snprintf(why, len,
+			 "not dumpable (it ran a set-user-ID or "
 			 "file-capability program, or made itself so with "
 			 "prctl(PR_SET_DUMPABLE))");
 		return 0;
@@ -162,7 +166,8 @@ int ptrace_read_allowed(int dfd, pid_t pid, char *why, size_t len)
 		if (errno == ESRCH)
 			return -1;
 		if (errno == EPERM || errno == EACCES) {
-			snprintf(why, len, "the kernel's ptrace check refuses it");
+			snprintf(why, len,
+				 "the kernel's ptrace check refuses it");
 			return 0;
 		}
 	}
@@ -202,13 +207,15 @@ static int process_allowed(int dfd, pid_t pid, char *why, size_t len)
 
 		if (*end != '\0' || tid <= 0 || tid == (long)pid)
 			continue;
-		tfd = openat(dirfd(dir), d->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		tfd = openat(dirfd(dir), d->d_name,
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (tfd < 0)
-			continue;	/* that thread ended meanwhile */
-		rc = ptrace_read_allowed(tfd, (pid_t)tid, reason, sizeof(reason));
+			continue; /* that thread ended meanwhile */
+		rc = ptrace_read_allowed(tfd, (pid_t)tid, reason,
+					 sizeof(reason));
 		close(tfd);
 		if (rc < 0 && errno == ESRCH)
-			rc = 1;		/* ended meanwhile: nothing to watch */
+			rc = 1; /* ended meanwhile: nothing to watch */
 		else if (rc == 0)
 			snprintf(why, len, "its thread %ld: %s", tid, reason);
 	}
@@ -244,11 +251,12 @@ static void describe_target(int dfd, pid_t pid, struct tally *t)
 	if (n <= 0 || fstatat(dfd, "exe", &st, 0) < 0)
 		return;
 	exe[n] = '\0';
-	tally_set_file(t, pid, exe, major(st.st_dev), minor(st.st_dev), st.st_ino);
+	tally_set_file(t, pid, exe, major(st.st_dev), minor(st.st_dev),
+		       st.st_ino);
 }
 
-int attach_run(pid_t pid, unsigned long long duration,
-	       const struct source *src, struct tally *t, struct run_result *rr)
+int attach_run(pid_t pid, unsigned long long duration, const struct source *src,
+	       struct tally *t, struct run_result *rr)
 {
 	char path[64], why[200];
 	struct tracer *tr;
@@ -264,7 +272,8 @@ int attach_run(pid_t pid, unsigned long long duration,
 	ok = process_allowed(dfd, pid, why, sizeof(why));
 	if (ok != 1) {
 		warnx("--pid=%ld: %s: capaudit watches only what ptrace(2) "
-		      "would let you read", (long)pid, ok < 0 ? strerror(errno) : why);
+		      "would let you read",
+		      (long)pid, ok < 0 ? strerror(errno) : why);
 		close(dfd);
 		return 1;
 	}
@@ -284,8 +293,8 @@ int attach_run(pid_t pid, unsigned long long duration,
 	close(dfd);
 	if (ok != 1) {
 		warnx("--pid=%ld: the process changed while capaudit attached "
-		      "(%s); nothing was watched", (long)pid,
-		      ok < 0 ? strerror(errno) : why);
+		      "(%s); nothing was watched",
+		      (long)pid, ok < 0 ? strerror(errno) : why);
 		tracer_close(tr);
 		tally_free(t);
 		return 1;

@@ -57,7 +57,7 @@ static pid_t parent_of(int proc, const char *name)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	end = strrchr(buf, ')');	/* the name may hold ')' itself */
+	end = strrchr(buf, ')'); /* the name may hold ')' itself */
 	if (end == NULL || end[1] != ' ' || end[2] == '\0' || end[3] != ' ')
 		return -1;
 	ppid = strtol(end + 4, NULL, 10);
@@ -88,7 +88,8 @@ static long children(pid_t **pids)
 		char *end;
 		long pid = strtol(d->d_name, &end, 10);
 
-		if (*end != '\0' || pid <= 0 || parent_of(proc, d->d_name) != self)
+		if (*end != '\0' || pid <= 0 ||
+		    parent_of(proc, d->d_name) != self)
 			continue;
 		if (n == size) {
 			size = size ? size * 2 : 16;
@@ -142,7 +143,8 @@ int trial_end_leftovers(size_t *ended)
 			kill(pids[i], SIGKILL);
 		/* Reaped, its own children are ours before the next look. */
 		for (i = 0; i < n; i++) {
-			while (waitpid(pids[i], NULL, __WALL) < 0 && errno == EINTR)
+			while (waitpid(pids[i], NULL, __WALL) < 0 &&
+			       errno == EINTR)
 				;
 			(*ended)++;
 		}

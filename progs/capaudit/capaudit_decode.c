@@ -18,14 +18,23 @@
 /* A field's value, sign-extended when the format says it is signed. */
 static int64_t get_int(const unsigned char *p, size_t size, int is_signed)
 {
-	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; } v;
+	union {
+		uint8_t u8;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+	} v;
 
 	memcpy(&v, p, size);
 	switch (size) {
-	case 1: return is_signed ? (int64_t)(int8_t)v.u8 : (int64_t)v.u8;
-	case 2: return is_signed ? (int64_t)(int16_t)v.u16 : (int64_t)v.u16;
-	case 4: return is_signed ? (int64_t)(int32_t)v.u32 : (int64_t)v.u32;
-	default: return (int64_t)v.u64;
+	case 1:
+		return is_signed ? (int64_t)(int8_t)v.u8 : (int64_t)v.u8;
+	case 2:
+		return is_signed ? (int64_t)(int16_t)v.u16 : (int64_t)v.u16;
+	case 4:
+		return is_signed ? (int64_t)(int32_t)v.u32 : (int64_t)v.u32;
+	default:
+		return (int64_t)v.u64;
 	}
 }
 
@@ -71,7 +80,7 @@ static int spec_of(uint64_t id, const uint64_t *ids, const int *idx,
 		else
 			hi = mid;
 	}
-	return -1;	/* not one of ours */
+	return -1; /* not one of ours */
 }
 
 static int decode_regs(const unsigned char *p, size_t len, size_t at,
@@ -84,7 +93,7 @@ static int decode_regs(const unsigned char *p, size_t len, size_t at,
 		return -1;
 	memcpy(&abi, p + at, 8);
 	if (abi == 0)
-		return -1;	/* PERF_SAMPLE_REGS_ABI_NONE */
+		return -1; /* PERF_SAMPLE_REGS_ABI_NONE */
 	at += 8;
 	if (ev->reg.cred >= 0) {
 		memcpy(&s->cred, p + at + 8 * (size_t)ev->reg.cred, 8);
@@ -96,7 +105,7 @@ static int decode_regs(const unsigned char *p, size_t len, size_t at,
 	}
 	if (ev->reg.cap >= 0) {
 		memcpy(&v, p + at + 8 * (size_t)ev->reg.cap, 8);
-		s->cap = cap_of((int32_t)v);	/* an int argument */
+		s->cap = cap_of((int32_t)v); /* an int argument */
 		s->have_cap = 1;
 	}
 	if (ev->reg.ret >= 0) {
@@ -232,7 +241,8 @@ static int decode_lost(const unsigned char *p, size_t len, struct record *r)
  */
 static int decode_mmap2(const unsigned char *p, size_t len, struct record *r)
 {
-	size_t head = sizeof(struct perf_event_header), fixed = 8 + 24 + 8 + 16 + 8;
+	size_t head = sizeof(struct perf_event_header),
+	       fixed = 8 + 24 + 8 + 16 + 8;
 	uint32_t pt[2], mm[2], prot;
 	size_t n;
 
@@ -245,7 +255,8 @@ static int decode_mmap2(const unsigned char *p, size_t len, struct record *r)
 	n = strnlen((const char *)p + head + fixed, len - head - fixed - 24);
 	if (!(prot & PROT_EXEC) || n == 0 || p[head + fixed] != '/' ||
 	    n == len - head - fixed - 24) {
-		r->kind = REC_OTHER;	/* data, anonymous, or no end to its name */
+		r->kind =
+			REC_OTHER; /* data, anonymous, or no end to its name */
 		return 0;
 	}
 	r->file = strndup((const char *)p + head + fixed, n);
@@ -269,7 +280,8 @@ int record_extend_run(struct record *last, uint64_t time, uint64_t horizon)
 {
 	struct sample *a = &last->s;
 
-	if (!record_whole_check(last) || (a->time <= horizon && time > horizon) ||
+	if (!record_whole_check(last) ||
+	    (a->time <= horizon && time > horizon) ||
 	    time < (a->more ? a->last : a->time))
 		return 0;
 	a->more++;
@@ -296,7 +308,8 @@ int record_merge_repeat(struct record *last, const struct record *r,
 int sample_again(const void *prev, const void *rec, size_t len, uint64_t *time)
 {
 	const unsigned char *a = prev, *b = rec;
-	const size_t at = sizeof(struct perf_event_header) + 8 + 8;	/* id, pid/tid */
+	const size_t at =
+		sizeof(struct perf_event_header) + 8 + 8; /* id, pid/tid */
 	struct perf_event_header h;
 
 	if (len < at + 8)
@@ -353,7 +366,7 @@ static int by_time(const void *a, const void *b)
 
 	if (x->s.time != y->s.time)
 		return x->s.time < y->s.time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;	/* ring order */
+	return x->seq < y->seq ? -1 : x->seq > y->seq; /* ring order */
 }
 
 size_t records_release(struct record *recs, size_t n, uint64_t horizon,

@@ -27,17 +27,30 @@ volatile sig_atomic_t launch_stop;
 static int is_dropped(const char *entry)
 {
 	static const char *const names[] = {
-		"HOME=", "USER=", "LOGNAME=", "SHELL=", "PATH=",
+		"HOME=",
+		"USER=",
+		"LOGNAME=",
+		"SHELL=",
+		"PATH=",
 		/*
 		 * root's, where the user may not go: a program would probe
 		 * them, be refused, and its refused DAC checks would look
 		 * like needs (root's TMPDIR made mktemp "need"
 		 * cap_dac_read_search).
 		 */
-		"XDG_RUNTIME_DIR=", "MAIL=", "XAUTHORITY=", "TMP=", "TEMP=",
-		"TEMPDIR=", "XDG_CONFIG_HOME=", "XDG_CACHE_HOME=",
-		"XDG_DATA_HOME=", "XDG_STATE_HOME=", "DBUS_SESSION_BUS_ADDRESS=",
-		"SSH_AUTH_SOCK=", "KRB5CCNAME=",
+		"XDG_RUNTIME_DIR=",
+		"MAIL=",
+		"XAUTHORITY=",
+		"TMP=",
+		"TEMP=",
+		"TEMPDIR=",
+		"XDG_CONFIG_HOME=",
+		"XDG_CACHE_HOME=",
+		"XDG_DATA_HOME=",
+		"XDG_STATE_HOME=",
+		"DBUS_SESSION_BUS_ADDRESS=",
+		"SSH_AUTH_SOCK=",
+		"KRB5CCNAME=",
 		/*
 		 * What the C library ignores in a program that gained
 		 * capabilities (glibc's unsecure variables): a trial's copy
@@ -46,9 +59,19 @@ static int is_dropped(const char *entry)
 		 * capability, would decide the trial. Nor are root's loader
 		 * settings the user's.
 		 */
-		"GCONV_PATH=", "GETCONF_DIR=", "GLIBC_TUNABLES=", "HOSTALIASES=",
-		"LD_", "LOCALDOMAIN=", "LOCPATH=", "MALLOC_TRACE=", "NIS_PATH=",
-		"NLSPATH=", "RESOLV_HOST_CONF=", "RES_OPTIONS=", "TMPDIR=",
+		"GCONV_PATH=",
+		"GETCONF_DIR=",
+		"GLIBC_TUNABLES=",
+		"HOSTALIASES=",
+		"LD_",
+		"LOCALDOMAIN=",
+		"LOCPATH=",
+		"MALLOC_TRACE=",
+		"NIS_PATH=",
+		"NLSPATH=",
+		"RESOLV_HOST_CONF=",
+		"RES_OPTIONS=",
+		"TMPDIR=",
 		"TZDIR=",
 	};
 	size_t i;
@@ -87,10 +110,13 @@ char **env_for_user(const char *const *environ_, const char *name, uid_t uid,
 	if ((env[k++] = joined("HOME", home[0] ? home : "/")) == NULL ||
 	    (env[k++] = joined("USER", name)) == NULL ||
 	    (env[k++] = joined("LOGNAME", name)) == NULL ||
-	    (env[k++] = joined("SHELL", shell[0] ? shell : "/bin/sh")) == NULL ||
-	    (env[k++] = joined("PATH", uid == 0 ?
-			       "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" :
-			       "/usr/local/bin:/usr/bin:/bin")) == NULL)
+	    (env[k++] = joined("SHELL", shell[0] ? shell : "/bin/sh")) ==
+		    NULL ||
+	    (env[k++] = joined(
+		     "PATH",
+		     uid == 0
+			     ? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+			     : "/usr/local/bin:/usr/bin:/bin")) == NULL)
 		goto nomem;
 	return env;
 nomem:
@@ -118,14 +144,14 @@ struct handshake {
 	int ready[2], go[2], fail[2];
 	cap_launch_t attr;
 	const struct grant_plan *plan;
-	int guard_tty;		/* --user: tty_guard() */
+	int guard_tty; /* --user: tty_guard() */
 	pid_t pid;
 	int err;
 };
 
 /* What a trial's child says when its set-up fails. */
 struct child_failure {
-	const char *step;	/* a string literal: the same address after fork */
+	const char *step; /* a string literal: the same address after fork */
 	int err;
 };
 
@@ -137,7 +163,7 @@ static int wait_for_go(void *arg)
 	char byte;
 	ssize_t n;
 
-	close(h->go[1]);	/* else a dead capaudit leaves us blocked */
+	close(h->go[1]); /* else a dead capaudit leaves us blocked */
 	close(h->ready[0]);
 	close(h->fail[0]);
 	/*
@@ -181,7 +207,7 @@ static void *launch_thread(void *arg)
 
 	h->pid = cap_launch(h->attr, h);
 	h->err = errno;
-	close(h->ready[1]);	/* the child's copy went with its exec */
+	close(h->ready[1]); /* the child's copy went with its exec */
 	close(h->fail[1]);
 	return NULL;
 }
@@ -208,8 +234,9 @@ static cap_launch_t make_launcher(const struct launch *l)
 	if (l->user != NULL) {
 		n = groups_of_user(l->user, l->gid, &groups);
 		if (n < 0) {
-			escape_line(stderr, PROG ": ", "--user=%s: its groups: %s",
-				    l->user, strerror(errno));
+			escape_line(stderr, PROG ": ",
+				    "--user=%s: its groups: %s", l->user,
+				    strerror(errno));
 			cap_free(attr);
 			return NULL;
 		}
@@ -225,7 +252,7 @@ static cap_launch_t make_launcher(const struct launch *l)
 
 		if (copy == NULL)
 			goto fail;
-		cap_launcher_set_iab(attr, copy);	/* the launcher frees it */
+		cap_launcher_set_iab(attr, copy); /* the launcher frees it */
 	}
 	return attr;
 fail:
@@ -244,17 +271,22 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 		n = read(h->fail[0], &f, sizeof(f));
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)sizeof(f) && !traced)
-		return;		/* tracer_open() has said why */
+		return; /* tracer_open() has said why */
 	if (n == (ssize_t)sizeof(f))
-		escape_line(stderr, PROG ": ", "%s: not started: %s: %s", l->path,
-			    f.step, strerror(f.err));
+		escape_line(stderr, PROG ": ", "%s: not started: %s: %s",
+			    l->path, f.step, strerror(f.err));
 	else if (h->err != ECHILD)
-		escape_line(stderr, PROG ": ", "%s: cannot start it: %s", l->path,
-			    strerror(h->err));
+		escape_line(stderr, PROG ": ", "%s: cannot start it: %s",
+			    l->path, strerror(h->err));
 	else
-		escape_line(stderr, PROG ": ", "%s: the launcher could not start "
-			    "it (%sexecve failed)", l->path, l->user || l->iab ?
-			    "the change of user or IAB was refused, or " : "");
+		escape_line(
+			stderr, PROG ": ",
+			"%s: the launcher could not start "
+			"it (%sexecve failed)",
+			l->path,
+			l->user || l->iab
+				? "the change of user or IAB was refused, or "
+				: "");
 }
 
 /* The launcher's pipes and the thread that runs it; -1 after a message. */
@@ -323,7 +355,8 @@ static int wait_for_exit(const struct launch *l, pid_t pid, struct tracer *tr,
 		 * after it (end_leftovers()).
 		 */
 		if (l->plan != NULL && rr->cut == CUT_NONE &&
-		    (launch_stop || (l->limit > 0 && now() - start > l->limit))) {
+		    (launch_stop ||
+		     (l->limit > 0 && now() - start > l->limit))) {
 			rr->cut = launch_stop ? CUT_STOP : CUT_TIME;
 			kill(pid, SIGKILL);
 		}
@@ -370,7 +403,8 @@ static void close_handshake(struct handshake *h)
 int launch_run(const struct launch *l, const struct source *src,
 	       struct tally *t, struct run_result *rr)
 {
-	struct handshake h = { .ready = { -1, -1 }, .go = { -1, -1 },
+	struct handshake h = { .ready = { -1, -1 },
+			       .go = { -1, -1 },
 			       .fail = { -1, -1 } };
 	struct tracer *tr = NULL;
 	pthread_t thread;
@@ -385,10 +419,10 @@ int launch_run(const struct launch *l, const struct source *src,
 		goto out;
 	tr = trace_child(&h, src, t, &said);
 	start = now();
-	close(h.go[1]);	/* without the byte, the launch fails */
+	close(h.go[1]); /* without the byte, the launch fails */
 	h.go[1] = -1;
 	pthread_join(thread, NULL);
-	h.ready[1] = h.fail[1] = -1;	/* closed by the thread */
+	h.ready[1] = h.fail[1] = -1; /* closed by the thread */
 	if (h.pid < 0) {
 		say_failed_start(l, &h, tr != NULL || !said);
 		goto out;

@@ -36,17 +36,17 @@
  * to RING_MIN_PAGES: more records may then be lost, and are counted as
  * lost.
  */
-#define RING_MAX (8UL << 20)
-#define RING_BUDGET (64UL << 20)
-#define RING_FLOOR (1UL << 20)
+#define RING_MAX       (8UL << 20)
+#define RING_BUDGET    (64UL << 20)
+#define RING_FLOOR     (1UL << 20)
 #define RING_MIN_PAGES 8UL
 
 struct ring {
 	int fd;
-	int hup;		/* the event's task is gone: not polled again */
+	int hup; /* the event's task is gone: not polled again */
 	struct perf_event_mmap_page *meta;
 	unsigned char *data;
-	size_t size;		/* of data, a power of two */
+	size_t size; /* of data, a power of two */
 	size_t map_len;
 };
 
@@ -62,22 +62,24 @@ struct tracer {
 	uint64_t *ids;
 	int *idx;
 	size_t nfds, fds_size;
-	uint64_t *sorted_ids;	/* ids ascending, for record_decode() */
+	uint64_t *sorted_ids; /* ids ascending, for record_decode() */
 	int *sorted_idx;
 	struct ring *rings;
 	size_t nrings, rings_size;
-	struct record *recs;	/* recs[off..nrecs): read, not yet delivered */
+	struct record *recs; /* recs[off..nrecs): read, not yet delivered */
 	size_t off, nrecs, recs_size, seq;
-	uint64_t seen;		/* the latest time stamp read by earlier drains */
-	int wake_fd;		/* a pidfd that ends the wait when its process ends, or -1 */
-	size_t page, ring_pages;	/* data pages of each new buffer, a power of two */
-	unsigned char tmp[65536];	/* a record that wraps the buffer */
-	unsigned char run[256];		/* take_record(): the latest sample of a run */
+	uint64_t seen; /* the latest time stamp read by earlier drains */
+	int wake_fd; /* a pidfd that ends the wait when its process ends, or -1 */
+	size_t page,
+		ring_pages; /* data pages of each new buffer, a power of two */
+	unsigned char tmp[65536]; /* a record that wraps the buffer */
+	unsigned char run[256]; /* take_record(): the latest sample of a run */
 };
 
 static uint64_t sample_type_of(const struct source *src)
 {
-	uint64_t t = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	uint64_t t =
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 
 	return t | (src->kind == SOURCE_KPROBE_PMU ? PERF_SAMPLE_REGS_INTR
 						   : PERF_SAMPLE_RAW);
@@ -285,11 +287,12 @@ static int open_sentinels(struct tracer *t, int ncpu)
 			return -1;
 		/* The ring of that CPU is the one that takes it. */
 		for (r = 0; r < t->nrings; r++)
-			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[r].fd) == 0)
+			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
+				  t->rings[r].fd) == 0)
 				break;
 		if (r == t->nrings) {
 			close(fd);
-			continue;	/* no buffer on that CPU: nothing to lose */
+			continue; /* no buffer on that CPU: nothing to lose */
 		}
 		/* Its id is known, so its samples (the calibration) are read. */
 		if (add_fd(t, fd, 0) < 0) {
@@ -423,7 +426,8 @@ static int map_first(struct tracer *t, int fd)
 {
 	if (map_ring(t, fd) == 0)
 		return 0;
-	if ((errno == EPERM || errno == ENOMEM) && t->ring_pages > RING_MIN_PAGES)
+	if ((errno == EPERM || errno == ENOMEM) &&
+	    t->ring_pages > RING_MIN_PAGES)
 		return SMALLER_RINGS;
 	warn("mmap of the perf ring buffer");
 	return -1;
@@ -441,7 +445,8 @@ static int share_ring(struct tracer *t, int fd, int *cpu_ring)
 	if (t->nrings > 0 &&
 	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[0].fd) == 0)
 		return 0;
-	if (*cpu_ring >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *cpu_ring) == 0)
+	if (*cpu_ring >= 0 &&
+	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *cpu_ring) == 0)
 		return 0;
 	rc = map_first(t, fd);
 	if (rc == 0)
@@ -464,9 +469,10 @@ static int open_on_cpu(struct tracer *t, const pid_t *tids, size_t ntids,
 			int fd = open_event(t, spec, tids[i], cpu, spec == 0);
 
 			if (fd < 0 && errno == ENODEV)
-				return 0;	/* this CPU is offline */
-			if (fd < 0 && errno == ESRCH && whole_process && ntids > 1)
-				break;	/* that thread ended meanwhile */
+				return 0; /* this CPU is offline */
+			if (fd < 0 && errno == ESRCH && whole_process &&
+			    ntids > 1)
+				break; /* that thread ended meanwhile */
 			if (fd < 0) {
 				warn("perf_event_open (pid %ld, cpu %d)",
 				     (long)tids[i], cpu);
@@ -494,7 +500,8 @@ static int open_all(struct tracer *t, const pid_t *tids, size_t ntids,
 	int cpu, opened = 0, rc;
 
 	for (cpu = 0; cpu < ncpu; cpu++)
-		if ((rc = open_on_cpu(t, tids, ntids, whole_process, cpu, &opened)) != 0)
+		if ((rc = open_on_cpu(t, tids, ntids, whole_process, cpu,
+				      &opened)) != 0)
 			return rc;
 	if (opened == 0) {
 		warnx("no CPU to open perf events on");
@@ -550,11 +557,13 @@ static int push_record(struct tracer *t, const struct record *r)
 {
 	/* Delivered ones make room before the array grows. */
 	if (t->nrecs == t->recs_size && t->off > 0) {
-		memmove(t->recs, t->recs + t->off, (t->nrecs - t->off) * sizeof(*r));
+		memmove(t->recs, t->recs + t->off,
+			(t->nrecs - t->off) * sizeof(*r));
 		t->nrecs -= t->off;
 		t->off = 0;
 	}
-	if (grow((void **)&t->recs, &t->recs_size, t->nrecs + 1, sizeof(*r)) < 0)
+	if (grow((void **)&t->recs, &t->recs_size, t->nrecs + 1, sizeof(*r)) <
+	    0)
 		return -1;
 	t->recs[t->nrecs] = *r;
 	t->recs[t->nrecs].seq = t->seq++;
@@ -568,7 +577,8 @@ static int push_record(struct tracer *t, const struct record *r)
  * header cannot be one (never loop on it).
  */
 static const unsigned char *record_at(struct tracer *t, const struct ring *ring,
-				      uint64_t tail, uint64_t head, size_t *size)
+				      uint64_t tail, uint64_t head,
+				      size_t *size)
 {
 	size_t off = (size_t)(tail & (ring->size - 1));
 	struct perf_event_header h;
@@ -578,7 +588,8 @@ static const unsigned char *record_at(struct tracer *t, const struct ring *ring,
 		memcpy(&h, ring->data + off, sizeof(h));
 	} else {
 		memcpy(&h, ring->data + off, first);
-		memcpy((unsigned char *)&h + first, ring->data, sizeof(h) - first);
+		memcpy((unsigned char *)&h + first, ring->data,
+		       sizeof(h) - first);
 	}
 	if (h.size < sizeof(h) || h.size > head - tail)
 		return NULL;
@@ -612,11 +623,13 @@ static int take_record(struct tracer *t, const unsigned char *rec, size_t size,
 	    record_extend_run(&t->recs[t->nrecs - 1], time, horizon))
 		return 0;
 	if (record_decode(rec, size, t->src, t->sorted_ids, t->sorted_idx,
-			  t->nfds, &r) < 0 || r.kind == REC_OTHER) {
+			  t->nfds, &r) < 0 ||
+	    r.kind == REC_OTHER) {
 		record_release(&r);
 		return 0;
 	}
-	if (!(run->mine && record_merge_repeat(&t->recs[t->nrecs - 1], &r, horizon))) {
+	if (!(run->mine &&
+	      record_merge_repeat(&t->recs[t->nrecs - 1], &r, horizon))) {
 		if (push_record(t, &r) < 0) {
 			record_release(&r);
 			run->mine = 0;
@@ -634,14 +647,16 @@ static int take_record(struct tracer *t, const unsigned char *rec, size_t size,
 /* Reads every complete record of one ring; the kernel may write on. */
 static int read_ring(struct tracer *t, struct ring *ring, uint64_t horizon)
 {
-	uint64_t head = __atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t head =
+		__atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = ring->meta->data_tail;
 	struct run_state run = { 0, 0 };
 	const unsigned char *rec;
 	size_t size;
 	int rc = 0;
 
-	while (tail < head && (rec = record_at(t, ring, tail, head, &size)) != NULL) {
+	while (tail < head &&
+	       (rec = record_at(t, ring, tail, head, &size)) != NULL) {
 		if (take_record(t, rec, size, horizon, &run) < 0)
 			rc = -1;
 		tail += size;
@@ -699,7 +714,7 @@ int tracer_drain(struct tracer *t, int timeout_ms,
 	if (timeout_ms > 0 && wait_for_data(t, timeout_ms) < 0)
 		return -1;
 	if (t->off == t->nrecs)
-		t->off = t->nrecs = 0;	/* all delivered: start afresh */
+		t->off = t->nrecs = 0; /* all delivered: start afresh */
 	before = t->nrecs;
 	for (i = 0; i < t->nrings; i++)
 		if (read_ring(t, &t->rings[i], horizon) < 0)
@@ -725,8 +740,8 @@ int tracer_drain(struct tracer *t, int timeout_ms,
 	return rc;
 }
 
-void tracer_finish(struct tracer *t,
-		   void (*fn)(const struct record *, void *), void *arg)
+void tracer_finish(struct tracer *t, void (*fn)(const struct record *, void *),
+		   void *arg)
 {
 	size_t i;
 
@@ -734,7 +749,8 @@ void tracer_finish(struct tracer *t,
 	on_each_sentinel(t, one_check);
 	for (i = 0; i < t->nrings; i++)
 		read_ring(t, &t->rings[i], UINT64_MAX);
-	records_release(t->recs + t->off, t->nrecs - t->off, UINT64_MAX, fn, arg);
+	records_release(t->recs + t->off, t->nrecs - t->off, UINT64_MAX, fn,
+			arg);
 	t->off = t->nrecs = 0;
 }
 
@@ -746,7 +762,7 @@ void tracer_close(struct tracer *t)
 		return;
 	for (i = 0; i < t->nrings; i++)
 		munmap(t->rings[i].meta, t->rings[i].map_len);
-	free(t->sentinels);	/* their fds are in fds */
+	free(t->sentinels); /* their fds are in fds */
 	if (t->wake_fd >= 0)
 		close(t->wake_fd);
 	for (i = 0; i < t->nfds; i++)

@@ -70,8 +70,10 @@ static int one_run(struct suggestion *sg, const struct trial_runner *runner,
 		   struct tally *t)
 {
 	if (sg->runs >= TRIALS_MAX) {
-		snprintf(sg->unproven, sizeof(sg->unproven), "it would take more "
-			 "than %d runs", TRIALS_MAX);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "it would take more "
+			 "than %d runs",
+			 TRIALS_MAX);
 		return -1;
 	}
 	sg->runs++;
@@ -115,7 +117,8 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 			return 0;
 		}
 		if (round + 1 >= CONVERGE_MAX) {
-			snprintf(sg->unproven, sizeof(sg->unproven), "each of %d runs "
+			snprintf(sg->unproven, sizeof(sg->unproven),
+				 "each of %d runs "
 				 "with every candidate granted asked for more",
 				 CONVERGE_MAX);
 			return -1;
@@ -170,13 +173,15 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 			return -1;
 		}
 		tally_free(&t);
-		ok = success_of(succ, sg->have_reference, sg->reference, rr.status);
-		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok, rr.left) < 0) {
+		ok = success_of(succ, sg->have_reference, sg->reference,
+				rr.status);
+		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok,
+			    rr.left) < 0) {
 			free(pairs);
 			return -1;
 		}
 		if (!ok)
-			grant[pairs[i].file] |= bit;	/* needed: it stays */
+			grant[pairs[i].file] |= bit; /* needed: it stays */
 	}
 	free(pairs);
 	return 0;
@@ -198,11 +203,15 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 	 * copies: the copies do not stand for the files, and nothing the
 	 * trials say would mean anything.
 	 */
-	if (succ->n == 0 && !sg->failed && !success_of(succ, 1, sg->first, sg->reference)) {
+	if (succ->n == 0 && !sg->failed &&
+	    !success_of(succ, 1, sg->first, sg->reference)) {
 		describe_status(sg->reference, what, sizeof(what));
-		snprintf(sg->unproven, sizeof(sg->unproven), "with every candidate "
-			 "granted on copies the command %s, though it exited with "
-			 "status 0 as it was", what);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			"with every candidate "
+			"granted on copies the command %s, though it exited with "
+			"status 0 as it was",
+			what);
 		goto unproven;
 	}
 	/*
@@ -211,19 +220,26 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 	 * or a need its checks did not show), and "ends as the reference"
 	 * would call every failure success.
 	 */
-	if (succ->n == 0 && sg->failed && success_of(succ, 1, sg->first, sg->reference)) {
+	if (succ->n == 0 && sg->failed &&
+	    success_of(succ, 1, sg->first, sg->reference)) {
 		describe_status(sg->reference, what, sizeof(what));
-		snprintf(sg->unproven, sizeof(sg->unproven), "with every candidate "
-			 "granted the command still %s, as it did without: what it "
-			 "lacks is not among them (--success names what success is)",
-			 what);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			"with every candidate "
+			"granted the command still %s, as it did without: what it "
+			"lacks is not among them (--success names what success is)",
+			what);
 		goto unproven;
 	}
-	if (!success_of(succ, sg->have_reference, sg->reference, sg->reference)) {
+	if (!success_of(succ, sg->have_reference, sg->reference,
+			sg->reference)) {
 		describe_status(sg->reference, what, sizeof(what));
-		snprintf(sg->unproven, sizeof(sg->unproven), "with every candidate "
-			 "granted the command %s, which --success does not count as "
-			 "success", what);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			"with every candidate "
+			"granted the command %s, which --success does not count as "
+			"success",
+			what);
 		goto unproven;
 	}
 	if (minimize(sg, succ, runner, grant) < 0)
@@ -235,7 +251,8 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 	goto out;
 unproven:
 	if (sg->unproven[0] == '\0')
-		snprintf(sg->unproven, sizeof(sg->unproven), "%s", strerror(ENOMEM));
+		snprintf(sg->unproven, sizeof(sg->unproven), "%s",
+			 strerror(ENOMEM));
 	suggest_unproven(sg, sg->unproven);
 	rc = 0;
 out:

@@ -148,9 +148,12 @@ void report_table(const struct tally *t, const struct source *src,
 static const char *source_name(const struct source *src)
 {
 	switch (src->kind) {
-	case SOURCE_KPROBE_EVENTS: return "kprobe_events";
-	case SOURCE_KPROBE_PMU: return "kprobe_pmu";
-	default: return "tracepoint";
+	case SOURCE_KPROBE_EVENTS:
+		return "kprobe_events";
+	case SOURCE_KPROBE_PMU:
+		return "kprobe_pmu";
+	default:
+		return "tracepoint";
 	}
 }
 
@@ -195,11 +198,15 @@ void report_json(const struct tally *t, const struct source *src,
 		fprintf(out, "\"attached\":true,\"exit_status\":null,"
 			     "\"signal\":null,");
 	else if (WIFSIGNALED(rr->status))
-		fprintf(out, "\"attached\":false,\"exit_status\":null,"
-			"\"signal\":%d,", WTERMSIG(rr->status));
+		fprintf(out,
+			"\"attached\":false,\"exit_status\":null,"
+			"\"signal\":%d,",
+			WTERMSIG(rr->status));
 	else
-		fprintf(out, "\"attached\":false,\"exit_status\":%d,"
-			"\"signal\":null,", WEXITSTATUS(rr->status));
+		fprintf(out,
+			"\"attached\":false,\"exit_status\":%d,"
+			"\"signal\":null,",
+			WEXITSTATUS(rr->status));
 	fprintf(out,
 		"\"seconds\":%.3f,\"processes\":%zu,\"still_running\":%zu,"
 		"\"lost\":%llu,\"launcher_checks\":%llu,\"unknown\":%llu,"

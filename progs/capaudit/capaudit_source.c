@@ -31,7 +31,7 @@
 
 static const char *const tracefs_dirs[] = {
 	"/sys/kernel/tracing",
-	"/sys/kernel/debug/tracing",	/* debugfs's automount, older systems */
+	"/sys/kernel/debug/tracing", /* debugfs's automount, older systems */
 };
 #define NTRACEFS (sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]))
 
@@ -108,9 +108,8 @@ int format_field(const char *format, const char *name, struct field *f)
 				memchr(decl, ';', (size_t)(end - decl));
 			const char *word = semi;
 
-			while (word != NULL && word > decl &&
-			       word[-1] != ' ' && word[-1] != '*' &&
-			       word[-1] != ':')
+			while (word != NULL && word > decl && word[-1] != ' ' &&
+			       word[-1] != '*' && word[-1] != ':')
 				word--;
 			if (semi != NULL &&
 			    (size_t)(semi - word) == strlen(name) &&
@@ -200,7 +199,7 @@ static enum tracefs_state try_tracepoint(const char *dir, struct source *src,
 		*err = errno;
 		return TFS_NO_EVENT;
 	}
-	ev->type = 2;	/* PERF_TYPE_TRACEPOINT */
+	ev->type = 2; /* PERF_TYPE_TRACEPOINT */
 	ev->role = ROLE_CHECK;
 	src->kind = SOURCE_TRACEPOINT;
 	src->nevents = 1;
@@ -253,12 +252,14 @@ static int try_kprobe_events(const char *dir, struct source *src, int check)
 	src->nevents = 2;
 	snprintf(src->tracefs, sizeof(src->tracefs), "%s", dir);
 	if (check)
-		return 0;	/* nothing created, nothing to remove */
+		return 0; /* nothing created, nothing to remove */
 	snprintf(src->group, sizeof(src->group), "capaudit_%ld",
 		 (long)getpid());
 	memset(src->ev, 0, sizeof(src->ev));
-	snprintf(line, sizeof(line), "p:%s/cap cap_capable cred=$arg1:x64 "
-		 "ns=$arg2:x64 cap=$arg3:s32\n", src->group);
+	snprintf(line, sizeof(line),
+		 "p:%s/cap cap_capable cred=$arg1:x64 "
+		 "ns=$arg2:x64 cap=$arg3:s32\n",
+		 src->group);
 	if (kprobe_write(dir, line) < 0)
 		goto fail;
 	snprintf(line, sizeof(line), "r:%s/ret cap_capable ret=$retval:s32\n",
@@ -276,18 +277,17 @@ static int try_kprobe_events(const char *dir, struct source *src, int check)
 	if (read_event(dir, event, format, sizeof(format), &ret->config) < 0 ||
 	    format_field(format, "ret", &ret->ret) < 0)
 		goto fail;
-	entry->type = ret->type = 2;	/* PERF_TYPE_TRACEPOINT */
+	entry->type = ret->type = 2; /* PERF_TYPE_TRACEPOINT */
 	entry->role = ROLE_ENTRY;
 	ret->role = ROLE_RETURN;
 	return 0;
-fail:
-	{
-		int saved = errno;
-		struct sysview none = { "" };
+fail : {
+	int saved = errno;
+	struct sysview none = { "" };
 
-		source_release(&none, src);
-		errno = saved;
-	}
+	source_release(&none, src);
+	errno = saved;
+}
 	return -1;
 }
 
@@ -296,15 +296,15 @@ fail:
  * and the result.
  */
 #if defined(__x86_64__)
-#define ARG1_REG 5	/* PERF_REG_X86_DI */
-#define ARG2_REG 4	/* PERF_REG_X86_SI */
-#define ARG3_REG 3	/* PERF_REG_X86_DX */
-#define RET_REG 0	/* PERF_REG_X86_AX */
+#define ARG1_REG 5 /* PERF_REG_X86_DI */
+#define ARG2_REG 4 /* PERF_REG_X86_SI */
+#define ARG3_REG 3 /* PERF_REG_X86_DX */
+#define RET_REG	 0 /* PERF_REG_X86_AX */
 #elif defined(__aarch64__)
-#define ARG1_REG 0	/* PERF_REG_ARM64_X0 */
-#define ARG2_REG 1	/* PERF_REG_ARM64_X1 */
-#define ARG3_REG 2	/* PERF_REG_ARM64_X2 */
-#define RET_REG 0	/* PERF_REG_ARM64_X0 */
+#define ARG1_REG 0 /* PERF_REG_ARM64_X0 */
+#define ARG2_REG 1 /* PERF_REG_ARM64_X1 */
+#define ARG3_REG 2 /* PERF_REG_ARM64_X2 */
+#define RET_REG	 0 /* PERF_REG_ARM64_X0 */
 #endif
 
 #ifdef ARG3_REG
@@ -435,13 +435,33 @@ static void check_permission(const struct sysview *sv, const char *rel,
 		     strerror(errno));
 		return;
 	}
-	if (paranoid <= -1 || perfmon_capable())
+	if (paranoid <= -1)
 		return;
-	miss(m, "perf_event_paranoid is %d and capaudit's effective set lacks "
+	/*
+	 * perf asks capable() of the initial user namespace: capabilities
+	 * held in any other (unshare -U, a rootless container) do not count,
+	 * however full the effective set looks. Unknown counts as another.
+	 */
+	if (kernel_in_initial_userns() != 1) {
+		miss(m,
+		     "perf_event_paranoid is %d and capaudit runs in a user "
+		     "namespace other than the initial one: capabilities held "
+		     "there do not count for perf events (run capaudit in the "
+		     "initial user namespace, or set perf_event_paranoid -1)",
+		     paranoid);
+		return;
+	}
+	if (perfmon_capable())
+		return;
+	miss(m,
+	     "perf_event_paranoid is %d and capaudit's effective set lacks "
 	     "%s: tracing another process's capability checks needs it, or "
-	     "perf_event_paranoid -1 (kernel %s)", paranoid,
-	     perf_knows_perfmon(cap_max_bits()) ? "CAP_PERFMON" :
-	     "CAP_SYS_ADMIN (this kernel predates CAP_PERFMON)", rel);
+	     "perf_event_paranoid -1 (kernel %s)",
+	     paranoid,
+	     perf_knows_perfmon(cap_max_bits())
+		     ? "CAP_PERFMON"
+		     : "CAP_SYS_ADMIN (this kernel predates CAP_PERFMON)",
+	     rel);
 }
 
 /*
@@ -456,7 +476,10 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 {
 	const char *dir = tracefs_dirs[0];
 	int fds[2], status, err = 0;
-	struct { int rc, err; struct source src; } msg;
+	struct {
+		int rc, err;
+		struct source src;
+	} msg;
 	ssize_t n;
 	pid_t pid;
 

@@ -81,8 +81,10 @@ static int file_of(struct suggestion *sg, const struct exec_image *im,
 
 		if (shown == NULL)
 			return -1;
-		snprintf(f->why, sizeof(f->why), "the file %s ran is not known "
-			 "(its record was lost)", shown);
+		snprintf(f->why, sizeof(f->why),
+			 "the file %s ran is not known "
+			 "(its record was lost)",
+			 shown);
 		free(shown);
 	}
 	return (int)sg->nfiles++;
@@ -319,8 +321,10 @@ static void print_file(const struct need_file *f, FILE *out)
 	} else {
 		fputs("# setcap: ", out);
 		escape_fputs(f->path, out);
-		fprintf(out, ": %s\n", errno == EILSEQ ? SHQUOTE_UNSHOWN "; "
-			"rename it first" : strerror(errno));
+		fprintf(out, ": %s\n",
+			errno == EILSEQ ? SHQUOTE_UNSHOWN "; "
+							  "rename it first"
+					: strerror(errno));
 	}
 	warn_grant(f->path, f->maj, f->min, f->ino, f->grant, out);
 	warn_libraries(f, f->grant, out);
@@ -415,7 +419,8 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		if ((sg->files[i].grant & BIT(CAP_DAC_OVERRIDE)) &&
 		    (sg->files[i].grant & BIT(CAP_DAC_READ_SEARCH)) &&
 		    !sg->proven)
-			fprintf(out, "# note: the kernel asks for "
+			fprintf(out,
+				"# note: the kernel asks for "
 				"cap_dac_override, then cap_dac_read_search; "
 				"for reading, cap_dac_read_search alone may be "
 				"enough\n");
@@ -496,8 +501,9 @@ void suggest_json(const struct suggestion *sg, const struct tally *t,
 		list_caps(f->grant, 0, list, sizeof(list));
 		fprintf(out, ",\"setcap\":");
 		json_string(out, list);
-		fprintf(out, ",\"interpreter\":%s}", f->path != NULL &&
-			is_interpreter(f->path) ? "true" : "false");
+		fprintf(out, ",\"interpreter\":%s}",
+			f->path != NULL && is_interpreter(f->path) ? "true"
+								   : "false");
 	}
 	fprintf(out, "],\"left_out\":{");
 	json_vector(out, "incidental", sg->incidental);

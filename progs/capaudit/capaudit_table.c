@@ -85,7 +85,8 @@ static int table_grow(struct table *tb)
 		unsigned char *s = old + i * ss;
 
 		if (s[used_off(tb)])
-			memcpy(table_get(tb, s, 1), s + val_off(tb), tb->valsize);
+			memcpy(table_get(tb, s, 1), s + val_off(tb),
+			       tb->valsize);
 	}
 	free(old);
 	return 0;
@@ -122,8 +123,7 @@ void *table_get(struct table *tb, const void *key, int create)
 	}
 }
 
-int table_next(const struct table *tb, size_t *it, const void **key,
-	       void **val)
+int table_next(const struct table *tb, size_t *it, const void **key, void **val)
 {
 	for (; *it < tb->size; (*it)++) {
 		unsigned char *s = slot(tb, *it);

@@ -18,7 +18,7 @@
 /* Keys are compared as bytes: every one is zeroed before it is filled. */
 struct check_key {
 	int32_t tid, image;
-	uint64_t cred, ns;	/* 0, 0: the source did not say */
+	uint64_t cred, ns; /* 0, 0: the source did not say */
 	int32_t cap, pad;
 };
 
@@ -33,15 +33,18 @@ struct span_key {
 };
 
 struct span_val {
-	uint64_t first, last;	/* the times of its first and last check */
-	uint64_t home_ns;	/* where a check with it was granted: its namespace */
-	int foreign;		/* tally_finish(): used only inside another's span */
+	uint64_t first, last; /* the times of its first and last check */
+	uint64_t home_ns; /* where a check with it was granted: its namespace */
+	int foreign;	  /* tally_finish(): used only inside another's span */
 };
 
-_Static_assert(sizeof(struct check_key) <= sizeof(((struct table_cache *)0)->key) &&
-	       sizeof(struct span_key) <= sizeof(((struct table_cache *)0)->key) &&
-	       sizeof(struct check_key) % 8 == 0 && sizeof(struct span_key) % 8 == 0,
-	       "keys for the last-key cache: whole words, and no larger than it");
+_Static_assert(
+	sizeof(struct check_key) <= sizeof(((struct table_cache *)0)->key) &&
+		sizeof(struct span_key) <=
+			sizeof(((struct table_cache *)0)->key) &&
+		sizeof(struct check_key) % 8 == 0 &&
+		sizeof(struct span_key) % 8 == 0,
+	"keys for the last-key cache: whole words, and no larger than it");
 
 struct map_key {
 	uint32_t maj, min;
@@ -157,7 +160,8 @@ void tally_init(struct tally *t, pid_t root, const char *root_comm)
 
 	memset(t, 0, sizeof(*t));
 	table_init(&t->pid_index, sizeof(pid_t), sizeof(size_t));
-	table_init(&t->checks, sizeof(struct check_key), sizeof(struct check_val));
+	table_init(&t->checks, sizeof(struct check_key),
+		   sizeof(struct check_val));
 	table_init(&t->spans, sizeof(struct span_key), sizeof(struct span_val));
 	table_init(&t->pending, sizeof(pid_t), sizeof(struct pending_val));
 	table_init(&t->map_index, sizeof(struct map_key), sizeof(size_t));
@@ -166,7 +170,8 @@ void tally_init(struct tally *t, pid_t root, const char *root_comm)
 	if (p == NULL)
 		return;
 	if (root_comm == NULL) {
-		p->ppid = t->self;	/* we launched it: nothing runs until its exec */
+		p->ppid =
+			t->self; /* we launched it: nothing runs until its exec */
 		return;
 	}
 	/* Attached: it runs what it runs. */
@@ -174,8 +179,8 @@ void tally_init(struct tally *t, pid_t root, const char *root_comm)
 	p->image = new_image(t, root, root_comm);
 }
 
-void tally_set_file(struct tally *t, pid_t pid, const char *file,
-		    uint32_t maj, uint32_t min, uint64_t ino)
+void tally_set_file(struct tally *t, pid_t pid, const char *file, uint32_t maj,
+		    uint32_t min, uint64_t ino)
 {
 	struct proc *p = proc_at(t, pid);
 	struct exec_image *im;
@@ -196,12 +201,12 @@ void tally_set_file(struct tally *t, pid_t pid, const char *file,
 static void own_check(struct tally *t, const struct sample *s)
 {
 	if (s->cap != CAP_SETUID || !s->have_ns)
-		return;		/* tracer_finish()'s check, or a kprobe return */
+		return; /* tracer_finish()'s check, or a kprobe return */
 	if (t->init_ns_state == 0) {
 		t->init_ns = s->target_ns;
 		t->init_ns_state = 1;
 	} else if (t->init_ns != s->target_ns) {
-		t->init_ns_state = -1;	/* never guess between two */
+		t->init_ns_state = -1; /* never guess between two */
 	}
 }
 
@@ -215,7 +220,7 @@ static void count(struct tally *t, const struct sample *s, int cap, int ret,
 	struct span_val *sv;
 
 	if (p == NULL && (p = new_proc(t, s->pid)) != NULL)
-		p->image = new_image(t, s->pid, "?");	/* its fork was lost */
+		p->image = new_image(t, s->pid, "?"); /* its fork was lost */
 	if (p == NULL)
 		return;
 	if (p->image < 0) {
@@ -298,8 +303,8 @@ static void on_sample(struct tally *t, const struct sample *s)
 		return;
 	}
 	if (s->have_cap && s->have_ret)
-		count(t, s, s->cap, s->ret, s->have_cred && s->have_ns,
-		      s->cred, s->target_ns);
+		count(t, s, s->cap, s->ret, s->have_cred && s->have_ns, s->cred,
+		      s->target_ns);
 	else if (s->have_cap)
 		pair_entry(t, s);
 	else
@@ -311,7 +316,7 @@ static void on_fork(struct tally *t, const struct record *r)
 	struct proc *p, *parent;
 
 	if (r->pid == r->ppid)
-		return;		/* a new thread of the same process */
+		return; /* a new thread of the same process */
 	p = proc_at(t, r->pid);
 	if (p == NULL && (p = new_proc(t, r->pid)) == NULL)
 		return;
@@ -332,7 +337,7 @@ static void on_comm(struct tally *t, const struct record *r)
 		return;
 	memcpy(p->comm, r->comm, sizeof(p->comm));
 	if (!r->exec)
-		return;		/* a rename (prctl(PR_SET_NAME)) */
+		return; /* a rename (prctl(PR_SET_NAME)) */
 	p->image = new_image(t, r->pid, r->comm);
 	p->awaiting_map = p->image >= 0;
 }
@@ -355,7 +360,8 @@ static long mapped_index(struct tally *t, const struct record *r)
 
 		if (t->nmaps == t->maps_size) {
 			size_t n = t->maps_size ? t->maps_size * 2 : 16;
-			struct mapped_file *q = reallocarray(t->maps, n, sizeof(*q));
+			struct mapped_file *q =
+				reallocarray(t->maps, n, sizeof(*q));
 
 			if (q == NULL)
 				return -1;
@@ -415,8 +421,9 @@ static void on_exec_map(struct tally *t, const struct record *r)
 		return;
 	if (!p->awaiting_map) {
 		im = &t->images[p->image];
-		if (im->file != NULL && (r->maj != im->maj || r->min != im->min ||
-					 r->ino != im->ino))
+		if (im->file != NULL &&
+		    (r->maj != im->maj || r->min != im->min ||
+		     r->ino != im->ino))
 			add_library(t, im, r);
 		return;
 	}
@@ -464,10 +471,14 @@ void tally_record(const struct record *r, void *arg)
 const char *class_name(enum check_class c)
 {
 	switch (c) {
-	case CLASS_OWN: return "own";
-	case CLASS_USERNS: return "user_namespace";
-	case CLASS_CRED: return "credential";
-	default: return "unknown";
+	case CLASS_OWN:
+		return "own";
+	case CLASS_USERNS:
+		return "user_namespace";
+	case CLASS_CRED:
+		return "credential";
+	default:
+		return "unknown";
 	}
 }
 
@@ -527,12 +538,15 @@ static int mark_foreign(struct tally *t)
 	}
 	qsort(refs, n, sizeof(*refs), by_span);
 	for (start = 0; start < n; start = i) {
-		uint64_t reach = 0;	/* the latest last use among earlier spans */
+		uint64_t reach =
+			0; /* the latest last use among earlier spans */
 
 		for (i = start; i < n && refs[i].k.tid == refs[start].k.tid &&
-		     refs[i].k.image == refs[start].k.image; i++) {
-			refs[i].v->foreign = i > start && reach > refs[i].v->last &&
-					     refs[i].v->first > refs[start].v->first;
+				refs[i].k.image == refs[start].k.image;
+		     i++) {
+			refs[i].v->foreign =
+				i > start && reach > refs[i].v->last &&
+				refs[i].v->first > refs[start].v->first;
 			if (refs[i].v->last > reach)
 				reach = refs[i].v->last;
 		}
@@ -630,8 +644,10 @@ int tally_finish(struct tally *t)
 		p = proc_at(t, r->pid);
 		r->ppid = p != NULL ? p->ppid : 0;
 		snprintf(r->comm, sizeof(r->comm), "%s",
-			 r->image >= 0 && t->images[r->image].comm[0] ?
-			 t->images[r->image].comm : p != NULL ? p->comm : "?");
+			 r->image >= 0 && t->images[r->image].comm[0]
+				 ? t->images[r->image].comm
+			 : p != NULL ? p->comm
+				     : "?");
 	}
 	table_free(&rows);
 	qsort(t->rows, t->nrows, sizeof(*t->rows), by_row);

@@ -65,12 +65,15 @@ int trials_possible(char *why, size_t len)
 	size_t i;
 
 	if (getauxval(AT_SECURE)) {
-		snprintf(why, len, "capaudit runs with file capabilities and grants "
-			 "nothing: run it as root with --user=USER to prove a grant");
+		snprintf(
+			why, len,
+			"capaudit runs with file capabilities and grants "
+			"nothing: run it as root with --user=USER to prove a grant");
 		return 0;
 	}
 	if (geteuid() != 0) {
-		snprintf(why, len, "capaudit is not root, so it cannot run the "
+		snprintf(why, len,
+			 "capaudit is not root, so it cannot run the "
 			 "command again with each grant: run it as root with "
 			 "--user=USER to prove one");
 		return 0;
@@ -78,14 +81,18 @@ int trials_possible(char *why, size_t len)
 	self = cap_get_proc();
 	for (i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
 		v = CAP_CLEAR;
-		if (self == NULL || cap_get_flag(self, needed[i], CAP_EFFECTIVE, &v) < 0 ||
+		if (self == NULL ||
+		    cap_get_flag(self, needed[i], CAP_EFFECTIVE, &v) < 0 ||
 		    v != CAP_SET) {
 			char name[64];
 
 			capability_name(needed[i], name, sizeof(name));
-			snprintf(why, len, "capaudit lacks %s, which the trials need "
-				 "(a mount namespace, file capabilities on a copy, "
-				 "the user's ids)", name);
+			snprintf(
+				why, len,
+				"capaudit lacks %s, which the trials need "
+				"(a mount namespace, file capabilities on a copy, "
+				"the user's ids)",
+				name);
 			cap_free(self);
 			return 0;
 		}
@@ -94,8 +101,8 @@ int trials_possible(char *why, size_t len)
 	return 1;
 }
 
-int trial_open_file(const char *path, uint32_t maj, uint32_t min,
-		    uint64_t ino, char *why, size_t len)
+int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
+		    char *why, size_t len)
 {
 	struct exec_target et;
 	const char *problem;
@@ -104,17 +111,20 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min,
 	int fd;
 
 	if (path[0] != '/') {
-		snprintf(why, len, "the kernel named it relative to another root");
+		snprintf(why, len,
+			 "the kernel named it relative to another root");
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(path,
+		  O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(why, len, "cannot open it: %s", strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_dev != makedev(maj, min) || st.st_ino != ino) {
-		snprintf(why, len, "the path names another file now than the one "
+		snprintf(why, len,
+			 "the path names another file now than the one "
 			 "the command ran");
 		goto refuse;
 	}
@@ -134,14 +144,17 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min,
 	 */
 	/* A copy runs without its set-id bit: not the same program. */
 	if (st.st_mode & (S_ISUID | S_ISGID)) {
-		snprintf(why, len, "it is set-user-ID or set-group-ID, which its "
+		snprintf(why, len,
+			 "it is set-user-ID or set-group-ID, which its "
 			 "copy would not be");
 		goto refuse;
 	}
 	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(why, len, "it is %s: capaudit runs no copy of it with "
+		snprintf(why, len,
+			 "it is %s: capaudit runs no copy of it with "
 			 "capabilities, as its owner decides what it does",
-			 st.st_uid != 0 ? "not root's" : "writable by others than root");
+			 st.st_uid != 0 ? "not root's"
+					: "writable by others than root");
 		goto refuse;
 	}
 	return fd;
@@ -157,8 +170,8 @@ refuse:
  */
 static int dir_guarded(const struct stat *st)
 {
-	return st->st_uid == 0 &&
-	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+	return st->st_uid == 0 && (!(st->st_mode & (S_IWGRP | S_IWOTH)) ||
+				   (st->st_mode & S_ISVTX));
 }
 
 const char *trial_path_problem(const char *path)
@@ -202,7 +215,8 @@ static int script_guarded(const char *path, char *why, size_t len)
 	if (problem == NULL)
 		return 1;
 	shown = escape_dup(path);
-	snprintf(why, len, "the script %s %s: no trial runs it with capabilities, "
+	snprintf(why, len,
+		 "the script %s %s: no trial runs it with capabilities, "
 		 "as someone other than root decides what it says",
 		 shown != NULL ? shown : "", problem);
 	free(shown);
@@ -221,9 +235,10 @@ int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
 		const struct mapped_file *m = &f->libs[i];
 
 		fd = open(m->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != makedev(m->maj, m->min) ||
-		    st.st_ino != m->ino)
-			problem = "names another file now than the one it loaded";
+		if (fd < 0 || fstat(fd, &st) < 0 ||
+		    st.st_dev != makedev(m->maj, m->min) || st.st_ino != m->ino)
+			problem =
+				"names another file now than the one it loaded";
 		else
 			problem = trial_path_problem(m->path);
 		if (fd >= 0)
@@ -231,9 +246,12 @@ int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
 		if (problem == NULL)
 			continue;
 		shown = escape_dup(m->path);
-		snprintf(why, len, "it loads %s, which %s: no trial runs it with "
-			 "capabilities, as someone other than root decides what that "
-			 "code does", shown != NULL ? shown : "a file", problem);
+		snprintf(
+			why, len,
+			"it loads %s, which %s: no trial runs it with "
+			"capabilities, as someone other than root decides what that "
+			"code does",
+			shown != NULL ? shown : "a file", problem);
 		free(shown);
 		return 0;
 	}
@@ -269,10 +287,11 @@ int trial_command_allowed(const char *path, char *why, size_t len)
 	for (depth = 0; ok && cur != NULL && depth < SCRIPT_DEPTH; depth++) {
 		fd = open(cur, O_PATH | O_CLOEXEC);
 		if (fd < 0)
-			break;		/* nothing to run: the trials will say */
-		if (exec_target_inspect(fd, &et) < 0 || et.kind != EXEC_TARGET_SCRIPT) {
+			break; /* nothing to run: the trials will say */
+		if (exec_target_inspect(fd, &et) < 0 ||
+		    et.kind != EXEC_TARGET_SCRIPT) {
 			close(fd);
-			break;		/* an ELF file: trial_open_file() judges it */
+			break; /* an ELF file: trial_open_file() judges it */
 		}
 		close(fd);
 		ok = script_guarded(cur, why, len);
@@ -314,7 +333,7 @@ int plan_init(struct grant_plan *p)
 void plan_release(struct grant_plan *p)
 {
 	if (p->dir[0])
-		rmdir(p->dir);	/* its tmpfs lived in the trials' namespaces only */
+		rmdir(p->dir); /* its tmpfs lived in the trials' namespaces only */
 	if (p->devnull >= 0)
 		close(p->devnull);
 	free(p->files);
@@ -354,8 +373,8 @@ static int copy_file(const struct grant_file *f)
 	while (n > 0 || (n < 0 && errno == EINTR));
 	/* Written first: a write after the xattr would clear it. */
 	if (n < 0 ||
-	    (f->xattr_len && fsetxattr(out, LCAP_XATTR_NAME, f->xattr,
-				       f->xattr_len, 0) < 0) ||
+	    (f->xattr_len &&
+	     fsetxattr(out, LCAP_XATTR_NAME, f->xattr, f->xattr_len, 0) < 0) ||
 	    fchmod(out, 0755) < 0) {
 		int saved = errno;
 
@@ -388,7 +407,11 @@ static int bind_over(const struct grant_file *f)
 	return rc;
 }
 
-#define FAIL(what) do { *step = (what); return -1; } while (0)
+#define FAIL(what)              \
+	do {                    \
+		*step = (what); \
+		return -1;      \
+	} while (0)
 
 int plan_apply(const struct grant_plan *p, const char **step)
 {
@@ -427,7 +450,8 @@ int plan_apply(const struct grant_plan *p, const char **step)
 	 * the command cannot undo it), leaving the file capabilities.
 	 */
 	if (p->noroot &&
-	    prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED, 0, 0, 0) < 0)
+	    prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED, 0, 0,
+		  0) < 0)
 		FAIL("setting SECBIT_NOROOT");
 	return 0;
 }

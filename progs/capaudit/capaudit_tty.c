@@ -36,17 +36,17 @@
  * 32-bit ABI through.
  */
 #if defined(__x86_64__) || defined(__i386__)
-#define ABI_A AUDIT_ARCH_X86_64
-#define ABI_A_IOCTL 16
-#define ABI_A_IOCTL2 (0x40000000 | 514)	/* x32: __X32_SYSCALL_BIT */
-#define ABI_B AUDIT_ARCH_I386
-#define ABI_B_IOCTL 54
+#define ABI_A	     AUDIT_ARCH_X86_64
+#define ABI_A_IOCTL  16
+#define ABI_A_IOCTL2 (0x40000000 | 514) /* x32: __X32_SYSCALL_BIT */
+#define ABI_B	     AUDIT_ARCH_I386
+#define ABI_B_IOCTL  54
 #elif defined(__aarch64__) || (defined(__arm__) && defined(__ARMEL__))
-#define ABI_A AUDIT_ARCH_AARCH64
-#define ABI_A_IOCTL 29
+#define ABI_A	     AUDIT_ARCH_AARCH64
+#define ABI_A_IOCTL  29
 #define ABI_A_IOCTL2 29
-#define ABI_B AUDIT_ARCH_ARM
-#define ABI_B_IOCTL 54
+#define ABI_B	     AUDIT_ARCH_ARM
+#define ABI_B_IOCTL  54
 #endif
 
 #ifdef ABI_A
@@ -60,14 +60,19 @@
 static int install_filter(void)
 {
 	static struct sock_filter code[] = {
-		/* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		/* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				 offsetof(struct seccomp_data, arch)),
 		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ABI_A, 0, 4),
-		/* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		/* 2 */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
 		/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ABI_A_IOCTL, 7, 0),
 		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ABI_A_IOCTL2, 6, 0),
 		/* 5 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		/* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ABI_B, 0, 3),
-		/* 7 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		/* 7 */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
 		/* 8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ABI_B_IOCTL, 2, 0),
 		/* 9 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		/* 10: an ABI the filter cannot read: refused, never let through */

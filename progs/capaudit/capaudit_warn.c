@@ -27,13 +27,15 @@
  * the name and a version ("python3.11", "perl5.36.0", "lua5.4").
  */
 static const char *const interpreters[] = {
-	"sh", "bash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "pdksh",
-	"yash", "fish", "csh", "tcsh", "busybox", "python", "pypy", "perl",
-	"ruby", "irb", "node", "nodejs", "deno", "bun", "php", "php-cgi",
-	"lua", "luajit", "tclsh", "wish", "expect", "java", "jshell", "awk",
-	"gawk", "mawk", "nawk", "Rscript", "R", "guile", "gjs", "osascript",
-	"pwsh", "elixir", "erl", "escript", "racket", "sbcl", "ocaml", "gdb",
-	"vim", "nvim", "emacs",
+	"sh",	   "bash",    "dash",	 "ash",	   "zsh",	"ksh",
+	"ksh93",   "mksh",    "pdksh",	 "yash",   "fish",	"csh",
+	"tcsh",	   "busybox", "python",	 "pypy",   "perl",	"ruby",
+	"irb",	   "node",    "nodejs",	 "deno",   "bun",	"php",
+	"php-cgi", "lua",     "luajit",	 "tclsh",  "wish",	"expect",
+	"java",	   "jshell",  "awk",	 "gawk",   "mawk",	"nawk",
+	"Rscript", "R",	      "guile",	 "gjs",	   "osascript", "pwsh",
+	"elixir",  "erl",     "escript", "racket", "sbcl",	"ocaml",
+	"gdb",	   "vim",     "nvim",	 "emacs",
 };
 
 int is_interpreter(const char *path)
@@ -46,7 +48,8 @@ int is_interpreter(const char *path)
 		n = strlen(interpreters[i]);
 		if (strncmp(base, interpreters[i], n) != 0)
 			continue;
-		if (base[n] == '\0' || strspn(base + n, "0123456789.") == strlen(base + n))
+		if (base[n] == '\0' ||
+		    strspn(base + n, "0123456789.") == strlen(base + n))
 			return 1;
 	}
 	return 0;
@@ -69,24 +72,28 @@ static void warn_root(const char *path, uint64_t caps, FILE *out)
 			continue;
 		capability_name(c, name, sizeof(name));
 		fprintf(out, "# WARNING: %s is root-equivalent (%s): ", name,
-			risk_reason(c) ? risk_reason(c) : "see capabilities(7)");
+			risk_reason(c) ? risk_reason(c)
+				       : "see capabilities(7)");
 		say_file(out, "whoever runs ", path);
 		fprintf(out, " with it can take over the machine\n");
 	}
 }
 
 /* Who may run the file: every user, a group, its owner. */
-static void warn_who(const char *path, const struct stat *st,
-		     const char *list, int root_tier, FILE *out)
+static void warn_who(const char *path, const struct stat *st, const char *list,
+		     int root_tier, FILE *out)
 {
 	char who[64];
 
 	if (st->st_mode & S_IXOTH) {
 		say_file(out, "# WARNING: ", path);
-		fprintf(out, " is executable by every user (mode %04o): each of "
-			"them gets %s with it%s\n", (unsigned)(st->st_mode & 07777),
-			list, root_tier ? ", which makes every user root" : "");
-		fprintf(out, "#   restrict who may run it first (a group, mode 0750, as "
+		fprintf(out,
+			" is executable by every user (mode %04o): each of "
+			"them gets %s with it%s\n",
+			(unsigned)(st->st_mode & 07777), list,
+			root_tier ? ", which makes every user root" : "");
+		fprintf(out,
+			"#   restrict who may run it first (a group, mode 0750, as "
 			"setcap --perf-group does for perf), or grant a copy only that group may run\n");
 	} else if ((st->st_mode & S_IXGRP) && st->st_gid != 0) {
 		say_file(out, "# note: ", path);
@@ -97,12 +104,15 @@ static void warn_who(const char *path, const struct stat *st,
 	}
 	if (st->st_uid != 0) {
 		say_file(out, "# WARNING: ", path);
-		say_file(out, " is owned by ", names_user(st->st_uid, who, sizeof(who)));
-		fprintf(out, ", not root, who can change who runs it with %s\n", list);
+		say_file(out, " is owned by ",
+			 names_user(st->st_uid, who, sizeof(who)));
+		fprintf(out, ", not root, who can change who runs it with %s\n",
+			list);
 	}
 	if ((st->st_mode & S_ISUID) && st->st_uid == 0) {
 		say_file(out, "# note: ", path);
-		fprintf(out, " is set-user-ID root: it runs with every capability now; "
+		fprintf(out,
+			" is set-user-ID root: it runs with every capability now; "
 			"the grant can replace that (chmod u-s)\n");
 	}
 }
@@ -121,11 +131,13 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	mask_names(list, sizeof(list), caps, 0);
 	warn_root(path, caps, out);
 	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 ||
-	    st.st_dev != makedev(maj, min) || st.st_ino != ino) {
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != makedev(maj, min) ||
+	    st.st_ino != ino) {
 		say_file(out, "# WARNING: ", path);
-		fprintf(out, ": not the file the command ran any more (%s): check "
-			"it before granting\n", fd < 0 ? strerror(errno) : "another file now");
+		fprintf(out,
+			": not the file the command ran any more (%s): check "
+			"it before granting\n",
+			fd < 0 ? strerror(errno) : "another file now");
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -133,17 +145,20 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	if (exec_target_inspect(fd, &et) == 0 &&
 	    (problem = exec_target_problem(&et, why, sizeof(why))) != NULL) {
 		say_file(out, "# WARNING: ", path);
-		say_file(out, " ", problem);	/* a script's "#!" line is its author's */
+		say_file(out, " ",
+			 problem); /* a script's "#!" line is its author's */
 		fputs("; this grant would do nothing\n", out);
 	}
 	close(fd);
 	warn_who(path, &st, list, root_tier, out);
 	if (is_interpreter(path)) {
 		say_file(out, "# WARNING: ", path);
-		fprintf(out, " is an interpreter: every program it runs (any "
+		fprintf(out,
+			" is an interpreter: every program it runs (any "
 			"script, any code given with -c or -m, any user's) gets %s; "
 			"prefer an ambient capability for this one service (systemd, "
-			"below) or a small program of its own\n", list);
+			"below) or a small program of its own\n",
+			list);
 	}
 }
 
@@ -162,7 +177,8 @@ void warn_libraries(const struct need_file *f, uint64_t caps, FILE *out)
 			continue;
 		say_file(out, "# WARNING: ", f->path);
 		say_file(out, " loads ", f->libs[i].path);
-		fprintf(out, ", which %s: whoever may change it runs code with %s\n",
+		fprintf(out,
+			", which %s: whoever may change it runs code with %s\n",
 			problem, list);
 	}
 }
@@ -175,7 +191,8 @@ void warn_script(const char *command, FILE *out)
 
 	if (fd < 0)
 		return;
-	if (exec_target_inspect(fd, &et) == 0 && et.kind == EXEC_TARGET_SCRIPT) {
+	if (exec_target_inspect(fd, &et) == 0 &&
+	    et.kind == EXEC_TARGET_SCRIPT) {
 		say_file(out, "# WARNING: ", command);
 		/* The "#!" line is the script author's text: escaped. */
 		say_file(out, " ", exec_target_problem(&et, why, sizeof(why)));

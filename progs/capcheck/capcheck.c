@@ -4,7 +4,7 @@
  * of capability.conf, without a login; warns about lines that can never
  * parse or never match. It uses the module's own parser and matcher.
  */
-#define _GNU_SOURCE			/* vasprintf */
+#define _GNU_SOURCE /* vasprintf */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -23,9 +23,9 @@
 #include "mask.h"
 #include "opts.h"
 
-#define PROG		"capcheck"
-#define EXIT_WARNINGS	1
-#define EXIT_USAGE	2
+#define PROG	      "capcheck"
+#define EXIT_WARNINGS 1
+#define EXIT_USAGE    2
 
 struct opts {
 	const char *config;
@@ -100,13 +100,13 @@ static void warn_line(const char *path, unsigned long n, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void warn_line_tail(const char *path, unsigned long n,
-			   const char *tail, const char *fmt, ...)
+static void warn_line_tail(const char *path, unsigned long n, const char *tail,
+			   const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* warn_line(), then tail (see vwarn_line()) as it is. */
-static void warn_line_tail(const char *path, unsigned long n,
-			   const char *tail, const char *fmt, ...)
+static void warn_line_tail(const char *path, unsigned long n, const char *tail,
+			   const char *fmt, ...)
 {
 	va_list ap;
 
@@ -152,16 +152,20 @@ static void warn_plus(const char *path, unsigned long n, const char *t)
 	char *group;
 
 	if (!escape_is_shown_as_is(t + 1)) {
-		warn_line(path, n, "'%s' is a user name, not a group: a group "
+		warn_line(path, n,
+			  "'%s' is a user name, not a group: a group "
 			  "is written '@' and its name, not shown here: it "
 			  "holds characters a terminal would not show as they "
-			  "are", t);
+			  "are",
+			  t);
 		return;
 	}
 	if (asprintf(&group, "@%s'", t + 1) < 0)
 		errx(EXIT_FAILURE, "out of memory");
-	warn_line_tail(path, n, group, "'%s' is a user name, not a group: "
-		       "write '", t);
+	warn_line_tail(path, n, group,
+		       "'%s' is a user name, not a group: "
+		       "write '",
+		       t);
 	free(group);
 }
 
@@ -175,16 +179,20 @@ static void warn_missing_at(const char *path, unsigned long n, const char *t)
 	char *group;
 
 	if (!escape_is_shown_as_is(t)) {
-		warn_line(path, n, "unknown user '%s': never matches; a group "
+		warn_line(path, n,
+			  "unknown user '%s': never matches; a group "
 			  "of that name exists, which is written '@' and its "
 			  "name (not shown here: it holds characters a "
-			  "terminal would not show as they are)", t);
+			  "terminal would not show as they are)",
+			  t);
 		return;
 	}
 	if (asprintf(&group, "@%s'?", t) < 0)
 		errx(EXIT_FAILURE, "out of memory");
-	warn_line_tail(path, n, group, "unknown user '%s': never matches; "
-		       "there is a group '%s': did you mean '", t, t);
+	warn_line_tail(path, n, group,
+		       "unknown user '%s': never matches; "
+		       "there is a group '%s': did you mean '",
+		       t, t);
 	free(group);
 }
 
@@ -219,13 +227,17 @@ static void check_who(const char *path, unsigned long n, const char *t)
 		warn_line(path, n, "cannot look up user '%s': %s", t,
 			  strerror(errno));
 	else if (strchr(t, ',') != NULL)
-		warn_line(path, n, "'%s' is one user name, not a list: "
-			  "separate names with spaces", t);
+		warn_line(path, n,
+			  "'%s' is one user name, not a list: "
+			  "separate names with spaces",
+			  t);
 	else if (t[0] == '+' && t[1] != '\0')
 		warn_plus(path, n, t);
 	else if (t[0] == '#')
-		warn_line(path, n, "'%s' is a user name: '#' starts a comment "
-			  "only at the start of a line", t);
+		warn_line(path, n,
+			  "'%s' is a user name: '#' starts a comment "
+			  "only at the start of a line",
+			  t);
 	else if (group_exists(t))
 		warn_missing_at(path, n, t);
 	else
@@ -251,26 +263,28 @@ static void check_trailing_comma(const char *path,
 		return;
 	if (line->ntok < 2 || !caps_text_valid(line->tok[1]) ||
 	    strcmp(line->tok[1], "all") == 0 ||
-	    strcmp(line->tok[1], "none") == 0 ||
-	    !escape_is_shown_as_is(caps) ||
+	    strcmp(line->tok[1], "none") == 0 || !escape_is_shown_as_is(caps) ||
 	    !escape_is_shown_as_is(line->tok[1])) {
-		warn_line(path, line->number, "'%s' ends in a comma: pam_cap "
+		warn_line(path, line->number,
+			  "'%s' ends in a comma: pam_cap "
 			  "grants '%.*s' and reads the next word as a user",
 			  caps, (int)(len - 1), caps);
 		return;
 	}
 	if (asprintf(&joined, "%s%s'", caps, line->tok[1]) < 0)
 		errx(EXIT_FAILURE, "out of memory");
-	warn_line_tail(path, line->number, joined, "'%s' ends in a comma: "
+	warn_line_tail(path, line->number, joined,
+		       "'%s' ends in a comma: "
 		       "pam_cap grants '%.*s' and reads '%s' as a user; for "
-		       "both, write '", caps, (int)(len - 1), caps,
-		       line->tok[1]);
+		       "both, write '",
+		       caps, (int)(len - 1), caps, line->tok[1]);
 	free(joined);
 }
 
 /* What a line that ends pam_cap's scan means for the users. */
-#define STOPS	"pam_cap stops reading here: users no earlier line names " \
-		"get nothing, not even default="
+#define STOPS                                                      \
+	"pam_cap stops reading here: users no earlier line names " \
+	"get nothing, not even default="
 
 /* Returns 0 after checking every line, or -1 if the file cannot be read. */
 static int lint(const char *path)
@@ -286,32 +300,42 @@ static int lint(const char *path)
 		return -1;
 	}
 	if (rc != CAPCONF_OPEN_OK) {
-		say(stderr, "%s: %s: %s: pam_cap grants nothing from it, "
-		    "not even default=", PROG, path,
-		    capconf_open_strerror(&r, rc));
+		say(stderr,
+		    "%s: %s: %s: pam_cap grants nothing from it, "
+		    "not even default=",
+		    PROG, path, capconf_open_strerror(&r, rc));
 		warnings++;
 		return 0;
 	}
 	while ((rc = capconf_next(&r, &line)) > 0) {
 		if (line->error == CAPCONF_LINE_TOO_LONG) {
-			warn_line(path, line->number, "longer than %d bytes: "
+			warn_line(path, line->number,
+				  "longer than %d bytes: "
 				  "%s (libcap would split it into two lines)",
 				  CAPCONF_LINE_MAX, STOPS);
 		} else if (line->error == CAPCONF_LINE_NUL) {
 			warn_line(path, line->number, "NUL byte: %s", STOPS);
 		} else if (line->error == CAPCONF_LINE_CONTROL) {
-			warn_line(path, line->number, "control character "
+			warn_line(path, line->number,
+				  "control character "
 				  "0x%02x%s: %s (libcap would read it as part "
-				  "of a name)", line->control,
+				  "of a name)",
+				  line->control,
 				  line->control == '\r' ? " (CR: DOS line "
-				  "ends?)" : "", STOPS);
+							  "ends?)"
+							: "",
+				  STOPS);
 		} else if (stop != 0) {
-			warn_line(path, line->number, "never used: pam_cap "
-				  "stops at line %lu first", stop);
+			warn_line(path, line->number,
+				  "never used: pam_cap "
+				  "stops at line %lu first",
+				  stop);
 		} else if (star != 0) {
-			warn_line(path, line->number, "never used: the '*' on "
+			warn_line(path, line->number,
+				  "never used: the '*' on "
 				  "line %lu matches everybody first: move this "
-				  "line above line %lu", star, star);
+				  "line above line %lu",
+				  star, star);
 		}
 		if (line->error != CAPCONF_LINE_OK) {
 			if (stop == 0)
@@ -319,12 +343,14 @@ static int lint(const char *path)
 			continue;
 		}
 		if (!caps_text_valid(line->tok[0]))
-			warn_line(path, line->number, "'%s' is not valid IAB "
+			warn_line(path, line->number,
+				  "'%s' is not valid IAB "
 				  "text: users it matches get nothing",
 				  line->tok[0]);
 		check_trailing_comma(path, line);
 		if (line->ntok == 1)
-			warn_line(path, line->number, "no users listed: "
+			warn_line(path, line->number,
+				  "no users listed: "
 				  "never matches");
 		for (i = 1; i < line->ntok; i++) {
 			check_who(path, line->number, line->tok[i]);
@@ -350,8 +376,8 @@ static int lint(const char *path)
 static void report_risk(cap_iab_t iab)
 {
 	cap_t granted = cap_init();
-	uint64_t inh = mask_of_iab(iab, CAP_IAB_INH) |
-		       mask_of_iab(iab, CAP_IAB_AMB);
+	uint64_t inh =
+		mask_of_iab(iab, CAP_IAB_INH) | mask_of_iab(iab, CAP_IAB_AMB);
 	cap_value_t cap, worst;
 	enum risk_tier tier;
 	char *name;
@@ -366,8 +392,9 @@ static void report_risk(cap_iab_t iab)
 		return;
 	name = cap_to_name(worst);
 	say(stdout, "  risk: %s: %s: %s", risk_tier_name(tier),
-	       name != NULL ? name : "?", risk_reason(worst) ?
-	       risk_reason(worst) : "no label for this capability");
+	    name != NULL ? name : "?",
+	    risk_reason(worst) ? risk_reason(worst)
+			       : "no label for this capability");
 	cap_free(name);
 }
 
@@ -386,10 +413,12 @@ static void report_shadowed(const char *path, const char *user,
 		errx(EXIT_FAILURE, "out of memory");
 	if (rc != CAPCONF_FOUND)
 		return;
-	say(stdout, "  never reached: line %lu ('%s', %s %s) is meant for "
+	say(stdout,
+	    "  never reached: line %lu ('%s', %s %s) is meant for "
 	    "%s, but the '*' on line %lu matches first: move line %lu above "
-	    "line %lu", later.line, later.caps, capconf_why_name(later.why),
-	    later.who, user, star, later.line, star);
+	    "line %lu",
+	    later.line, later.caps, capconf_why_name(later.why), later.who,
+	    user, star, later.line, star);
 	warnings++;
 	capconf_match_release(&later);
 }
@@ -419,12 +448,15 @@ static void report_user(const char *path, const char *user)
 	case CAPCONF_BROKEN:
 		/* The module's verdict: its scan stops here, as ours did. */
 		if (m.line != 0)
-			say(stdout, "%s: nothing granted, not even default=: "
-			    "%s [%s:%lu, pam_cap stops here]", user, m.problem,
-			    path, m.line);
+			say(stdout,
+			    "%s: nothing granted, not even default=: "
+			    "%s [%s:%lu, pam_cap stops here]",
+			    user, m.problem, path, m.line);
 		else
-			say(stdout, "%s: nothing granted, not even default=: "
-			    "%s [%s]", user, m.problem, path);
+			say(stdout,
+			    "%s: nothing granted, not even default=: "
+			    "%s [%s]",
+			    user, m.problem, path);
 		warnings++;
 		return;
 	default:
@@ -432,17 +464,19 @@ static void report_user(const char *path, const char *user)
 		return;
 	}
 	if (strcmp(m.caps, "all") == 0) {
-		say(stdout, "%s: all: capabilities left unchanged [%s:%lu, %s %s]",
+		say(stdout,
+		    "%s: all: capabilities left unchanged [%s:%lu, %s %s]",
 		    user, path, m.line, capconf_why_name(m.why), m.who);
 	} else if (strcmp(m.caps, "none") == 0) {
-		say(stdout, "%s: none: inheritable and ambient sets cleared "
+		say(stdout,
+		    "%s: none: inheritable and ambient sets cleared "
 		    "[%s:%lu, %s %s]",
 		    user, path, m.line, capconf_why_name(m.why), m.who);
 	} else if ((iab = cap_iab_from_text(m.caps)) == NULL) {
-		say(stdout, "%s: nothing granted: '%s' is not valid IAB text "
+		say(stdout,
+		    "%s: nothing granted: '%s' is not valid IAB text "
 		    "[%s:%lu, %s %s]",
-		    user, m.caps, path, m.line, capconf_why_name(m.why),
-		    m.who);
+		    user, m.caps, path, m.line, capconf_why_name(m.why), m.who);
 	} else {
 		text = cap_iab_to_text(iab);
 		/* The canonical form is what cap_iab_set_proc() will apply. */
@@ -460,8 +494,10 @@ static void report_user(const char *path, const char *user)
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, "usage: %s [-h|--help] [-c|--config FILE] [--version] "
-		"[USER...]\n", PROG);
+	fprintf(out,
+		"usage: %s [-h|--help] [-c|--config FILE] [--version] "
+		"[USER...]\n",
+		PROG);
 }
 
 static void __attribute__((noreturn)) usage(FILE *out, int status)
@@ -488,8 +524,11 @@ static const struct opts_prog prog = { PROG, help, EXIT_USAGE };
 
 /* No help lines: the one-line usage text names them all (keep it so). */
 static const struct opt options[] = {
-	{ .name = "config", .letter = 'c', .arg = required_argument,
-	  .handle = opt_config, .value = "FILE" },
+	{ .name = "config",
+	  .letter = 'c',
+	  .arg = required_argument,
+	  .handle = opt_config,
+	  .value = "FILE" },
 	{ OPTS_HELP_ROW("help", 'h') },
 	{ OPTS_VERSION_ROW },
 };
@@ -507,13 +546,13 @@ int main(int argc, char **argv)
 	 */
 	if (argc < 2) {
 		print_usage(stderr);
-		fprintf(stderr, "%s: name a USER to see what pam_cap grants "
+		fprintf(stderr,
+			"%s: name a USER to see what pam_cap grants "
 			"them, or give --config FILE to check FILE alone\n",
 			PROG);
 		return EXIT_USAGE;
 	}
-	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]),
-		   0);
+	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]), 0);
 	switch (opts_parse(&g, argc, argv, &o, &status)) {
 	case 1:
 		return status;

@@ -119,21 +119,26 @@ static void not_covered(const char *path, const char *unread)
  * tree's (NULL for a missing one). Returns the sum of act()'s results.
  */
 static int compare(const struct manifest *want, const struct manifest *have,
-		   int (*act)(enum change, const struct entry *, const struct entry *, struct ctx *),
+		   int (*act)(enum change, const struct entry *,
+			      const struct entry *, struct ctx *),
 		   struct ctx *ctx)
 {
 	size_t i = 0, j = 0;
 	int failures = 0;
 
 	while (i < want->count || j < have->count) {
-		int order = i == want->count ? 1 : j == have->count ? -1 :
-			    strcmp(want->entries[i].path, have->entries[j].path);
+		int order = i == want->count   ? 1
+			    : j == have->count ? -1
+					       : strcmp(want->entries[i].path,
+							have->entries[j].path);
 
 		if (order < 0) {
-			failures += act(MISSING, &want->entries[i++], NULL, ctx);
+			failures +=
+				act(MISSING, &want->entries[i++], NULL, ctx);
 		} else if (order > 0) {
 			const struct entry *h = &have->entries[j++];
-			const char *unread = manifest_unread_above(want, h->path);
+			const char *unread =
+				manifest_unread_above(want, h->path);
 
 			/* Not recorded is not "not there": leave it alone. */
 			if (unread != NULL)
@@ -141,8 +146,10 @@ static int compare(const struct manifest *want, const struct manifest *have,
 			else
 				failures += act(EXTRA, NULL, h, ctx);
 		} else {
-			const struct entry *w = &want->entries[i++], *h = &have->entries[j++];
-			int same = strcmp(w->text, h->text) == 0 && w->rootid == h->rootid;
+			const struct entry *w = &want->entries[i++],
+					   *h = &have->entries[j++];
+			int same = strcmp(w->text, h->text) == 0 &&
+				   w->rootid == h->rootid;
 
 			failures += act(same ? SAME : DIFFERS, w, h, ctx);
 		}
@@ -218,7 +225,7 @@ static int report(enum change c, const struct entry *want,
 		digest_ok = have->has_digest;
 		memcpy(digest, have->digest, SHA256_SIZE);
 	} else if (current_meta(ctx, want->path, &fd, &now) < 0) {
-		return found;		/* no such file: "missing" says it */
+		return found; /* no such file: "missing" says it */
 	} else {
 		/* A file without capabilities: the same descriptor for both. */
 		digest_ok = want->has_digest && entry_digest(fd, digest) == 0;
@@ -274,7 +281,8 @@ static int record_dir(const struct opts *o)
 		}
 	}
 	if (rc > 0)
-		warnx("%zu path%s could not be read: the manifest marks %s \"" UNREAD_TAG "\" and does not cover %s",
+		warnx("%zu path%s could not be read: the manifest marks %s \"" UNREAD_TAG
+		      "\" and does not cover %s",
 		      have.nunread, have.nunread == 1 ? "" : "s",
 		      have.nunread == 1 ? "it" : "them",
 		      have.nunread == 1 ? "it" : "them");
@@ -347,8 +355,10 @@ static int run(const struct opts *o)
 		d.listed = &want;
 	}
 	/* Comparing with a tree not read whole would report false differences. */
-	if (o->listed_only ? manifest_record_listed(&have, &want, ctx.rootfd, &d) < 0
-			   : manifest_record(&have, o->root, o->one_fs, o->pseudo, &d) != 0)
+	if (o->listed_only
+		    ? manifest_record_listed(&have, &want, ctx.rootfd, &d) < 0
+		    : manifest_record(&have, o->root, o->one_fs, o->pseudo,
+				      &d) != 0)
 		goto out;
 	/*
 	 * restore's read leases: a process asking to open a leased file for
@@ -371,7 +381,7 @@ out:
 /* Where an option may stand: after the command, or instead of it. */
 enum {
 	AFTER_COMMAND = 1,
-	FOR_COMMAND = 2,	/* matched whole as argv[1]: no getopt there */
+	FOR_COMMAND = 2, /* matched whole as argv[1]: no getopt there */
 };
 
 /* --help: the usage text on stdout, asked for, a success. */
@@ -386,33 +396,42 @@ static const struct opts_prog prog = { "capmanifest", help, 2 };
 
 /* Every option, in the order the usage text lists them. */
 static const struct opt options[] = {
-	{ .name = "one-file-system", .letter = 'x',
+	{ .name = "one-file-system",
+	  .letter = 'x',
 	  .help = "do not cross mount points",
-	  .flag = OPTS_FLAG(struct opts, one_fs), .tags = AFTER_COMMAND },
+	  .flag = OPTS_FLAG(struct opts, one_fs),
+	  .tags = AFTER_COMMAND },
 	{ .name = "include-pseudo",
 	  .help = "also walk pseudo filesystems (proc, sysfs, cgroup,\n"
 		  "debugfs, ...) mounted below <dir>",
-	  .flag = OPTS_FLAG(struct opts, pseudo), .tags = AFTER_COMMAND },
-	{ .name = "dry-run", .letter = 'n',
+	  .flag = OPTS_FLAG(struct opts, pseudo),
+	  .tags = AFTER_COMMAND },
+	{ .name = "dry-run",
+	  .letter = 'n',
 	  .help = "say what restore would change, change nothing",
-	  .flag = OPTS_FLAG(struct opts, dry_run), .tags = AFTER_COMMAND },
+	  .flag = OPTS_FLAG(struct opts, dry_run),
+	  .tags = AFTER_COMMAND },
 	{ .name = "fix-owner",
 	  .help = "restore owner, group and mode too, where they differ",
-	  .flag = OPTS_FLAG(struct opts, fix_owner), .tags = AFTER_COMMAND },
+	  .flag = OPTS_FLAG(struct opts, fix_owner),
+	  .tags = AFTER_COMMAND },
 	{ .name = "accept-new-content",
 	  .help = "restore a file whose content is not the recorded one\n"
 		  "if only root could have put it there: owned and\n"
 		  "writable by root alone, as is every directory from /",
-	  .flag = OPTS_FLAG(struct opts, accept_new), .tags = AFTER_COMMAND },
+	  .flag = OPTS_FLAG(struct opts, accept_new),
+	  .tags = AFTER_COMMAND },
 	{ .name = "allow-v1",
 	  .help = "restore a version 1 manifest, which records no owner,\n"
 		  "group or mode, without checking them",
-	  .flag = OPTS_FLAG(struct opts, allow_v1), .tags = AFTER_COMMAND },
+	  .flag = OPTS_FLAG(struct opts, allow_v1),
+	  .tags = AFTER_COMMAND },
 	{ .name = "listed-only",
 	  .help = "only the files the manifest lists: verify reports no\n"
 		  "extra file, restore leaves every other file's\n"
 		  "capabilities alone",
-	  .flag = OPTS_FLAG(struct opts, listed_only), .tags = AFTER_COMMAND },
+	  .flag = OPTS_FLAG(struct opts, listed_only),
+	  .tags = AFTER_COMMAND },
 	{ OPTS_HELP_ROW("help", 'h'), .help = "print this text and exit",
 	  .tags = AFTER_COMMAND | FOR_COMMAND },
 	/* "capmanifest record --version" is a usage error. */
@@ -494,7 +513,8 @@ static int take_record_operands(struct opts *o, int n, char **argv)
 /* The operands a command takes; 0, or 2 after the usage text. */
 static int take_operands(struct opts *o, int argc, char **argv)
 {
-	int operands = argc - optind, record = strcmp(o->command, "record") == 0,
+	int operands = argc - optind,
+	    record = strcmp(o->command, "record") == 0,
 	    add = strcmp(o->command, "add") == 0;
 
 	if (record && operands >= 1) {
@@ -509,9 +529,10 @@ static int take_operands(struct opts *o, int argc, char **argv)
 		o->root = argv[optind + 1];
 	} else {
 		warnx("%s takes %s, got %d", o->command,
-		      record ? "1 operand (<dir>), or files (<file>...)" :
-		      add ? "a manifest and files (<manifest> <file>...)" :
-		      "2 operands (<manifest> <dir>)", operands);
+		      record ? "1 operand (<dir>), or files (<file>...)"
+		      : add  ? "a manifest and files (<manifest> <file>...)"
+			     : "2 operands (<manifest> <dir>)",
+		      operands);
 		usage(stderr);
 		return 2;
 	}

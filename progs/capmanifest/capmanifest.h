@@ -16,11 +16,11 @@
  * where it is); 2 added owner, group, mode and ACL presence. 1 and 2 are
  * still read.
  */
-#define MANIFEST_MAGIC		"# capmanifest 3"
-#define MANIFEST_MAGIC_V2	"# capmanifest 2"
-#define MANIFEST_MAGIC_V1	"# capmanifest 1"
+#define MANIFEST_MAGIC	  "# capmanifest 3"
+#define MANIFEST_MAGIC_V2 "# capmanifest 2"
+#define MANIFEST_MAGIC_V1 "# capmanifest 1"
 /* Room for a reason in a message: who may write a file, and how. */
-#define WHY_SIZE	256
+#define WHY_SIZE 256
 
 /*
  * Whether the directories on a file's way are root's alone: writable by
@@ -28,13 +28,13 @@
  * cannot grant capabilities or root's set-user-ID anyway).
  */
 struct way {
-	int root_only;		/* 1: each is writable by root alone */
-	char dir[PATH_MAX];	/* else the first that is not: "./app", "/tmp" */
-	char why[WHY_SIZE];	/* and who besides root may write it */
+	int root_only;	    /* 1: each is writable by root alone */
+	char dir[PATH_MAX]; /* else the first that is not: "./app", "/tmp" */
+	char why[WHY_SIZE]; /* and who besides root may write it */
 };
 
 /* Starts a line naming a path record could not read (capmanifest_io.c). */
-#define UNREAD_TAG		"!unread"
+#define UNREAD_TAG "!unread"
 
 /*
  * Who may run a file: a capability is only as narrow as the set of people
@@ -44,25 +44,25 @@ struct way {
 struct meta {
 	uid_t uid;
 	gid_t gid;
-	mode_t mode;		/* permission bits, setuid/setgid/sticky too */
+	mode_t mode; /* permission bits, setuid/setgid/sticky too */
 	int acl;
 };
 
 /* One file carrying capabilities: its path relative to the tree's root. */
 struct entry {
-	char *path;		/* "./usr/bin/ping": raw bytes, unescaped */
-	char *text;		/* canonical cap_to_text() form */
-	uid_t rootid;		/* 0 unless a v3 (namespaced) capability */
-	int has_meta;		/* 0: from a version 1 manifest */
+	char *path;   /* "./usr/bin/ping": raw bytes, unescaped */
+	char *text;   /* canonical cap_to_text() form */
+	uid_t rootid; /* 0 unless a v3 (namespaced) capability */
+	int has_meta; /* 0: from a version 1 manifest */
 	struct meta meta;
-	int has_digest;		/* 0: from a version 1 or 2 manifest */
-	unsigned char digest[SHA256_SIZE];	/* SHA-256 of the content */
+	int has_digest; /* 0: from a version 1 or 2 manifest */
+	unsigned char digest[SHA256_SIZE]; /* SHA-256 of the content */
 };
 
 struct manifest {
 	struct entry *entries;
 	size_t count, alloc;
-	int version;		/* of the manifest read: 1, 2 or 3 */
+	int version; /* of the manifest read: 1, 2 or 3 */
 	/*
 	 * Paths ("./dir", raw bytes) record could not read: a directory
 	 * not listed or a file whose capabilities could not be read. The
@@ -76,16 +76,16 @@ struct manifest {
 /* The options, built once in main() (capmanifest.c). */
 struct opts {
 	int one_fs;
-	int pseudo;		/* walk pseudo filesystems (proc, sysfs, ...) too */
+	int pseudo; /* walk pseudo filesystems (proc, sysfs, ...) too */
 	int dry_run;
-	int fix_owner;		/* restore: re-apply owner, group and mode */
-	int accept_new;		/* restore: new content where only root put it */
-	int allow_v1;		/* restore: accept a manifest without them */
-	int listed_only;	/* verify, restore: the manifest's files only */
+	int fix_owner;	 /* restore: re-apply owner, group and mode */
+	int accept_new;	 /* restore: new content where only root put it */
+	int allow_v1;	 /* restore: accept a manifest without them */
+	int listed_only; /* verify, restore: the manifest's files only */
 	const char *command;
 	const char *manifest;
 	const char *root;
-	char *const *files;	/* record FILE..., add MANIFEST FILE... */
+	char *const *files; /* record FILE..., add MANIFEST FILE... */
 	int nfiles;
 };
 
@@ -95,9 +95,9 @@ enum change { SAME, MISSING, EXTRA, DIFFERS };
 /* What verify and restore share over one run. */
 struct ctx {
 	const struct opts *o;
-	int rootfd;		/* O_PATH, the tree's root */
+	int rootfd; /* O_PATH, the tree's root */
 	int manifest_version;
-	int above_checked;	/* above holds the directories above the root */
+	int above_checked; /* above holds the directories above the root */
 	struct way above;
 };
 
@@ -144,7 +144,7 @@ void print_digest(FILE *out, const unsigned char d[SHA256_SIZE]);
 enum digest_want { DIGEST_ALL, DIGEST_LISTED, DIGEST_NONE };
 struct digest_for {
 	enum digest_want want;
-	const struct manifest *listed;	/* for DIGEST_LISTED, sorted */
+	const struct manifest *listed; /* for DIGEST_LISTED, sorted */
 };
 
 /*
@@ -188,10 +188,10 @@ int manifest_add_files(const char *path, char *const *files, int n);
  * manifest) once reported on stderr.
  */
 struct target {
-	const char *path;	/* as given */
+	const char *path; /* as given */
 	char *dir, *base;
-	int dirfd;		/* O_RDONLY | O_DIRECTORY: renameat, fsync */
-	int lockfd;		/* target_lock()'s, or -1 */
+	int dirfd;  /* O_RDONLY | O_DIRECTORY: renameat, fsync */
+	int lockfd; /* target_lock()'s, or -1 */
 	char lockname[NAME_MAX + 1];
 };
 /* Splits path, opens its directory, refuses one others may write, or

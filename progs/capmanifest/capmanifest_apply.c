@@ -25,8 +25,8 @@
  * /proc/thread-self, not /proc/self: the walk runs on several threads, and
  * the magic link names the very inode the descriptor holds.
  */
-#define PROC_FD_FORMAT	"/proc/thread-self/fd/%d"
-#define ACL_XATTR	"system.posix_acl_access"
+#define PROC_FD_FORMAT "/proc/thread-self/fd/%d"
+#define ACL_XATTR      "system.posix_acl_access"
 
 static void proc_path(char *buf, size_t size, int fd)
 {
@@ -85,14 +85,14 @@ int entry_acl(int fd, unsigned char **raw, size_t *len)
 		buf = grown;
 		n = getxattr(path, ACL_XATTR, buf, (size_t)n + 1);
 		if (n >= 0 || errno != ERANGE)
-			break;		/* ERANGE: it grew; ask again */
+			break; /* ERANGE: it grew; ask again */
 	}
 	if (n < 0) {
 		int saved = errno;
 
 		free(buf);
 		if (saved == ENODATA || saved == ENOTSUP)
-			return 0;	/* none, or no ACLs on this fs */
+			return 0; /* none, or no ACLs on this fs */
 		errno = saved;
 		return -1;
 	}

@@ -48,7 +48,7 @@ int content_open(int fd)
 	if (fstat(cfd, &got) < 0)
 		goto fail;
 	if (got.st_dev != want.st_dev || got.st_ino != want.st_ino) {
-		errno = ESTALE;		/* cannot happen; fail closed if it does */
+		errno = ESTALE; /* cannot happen; fail closed if it does */
 		goto fail;
 	}
 	return cfd;
@@ -101,20 +101,20 @@ int content_lease_held(int cfd)
  * her subordinate ids give her. Root's files are root's doing and read
  * whole. Atomic: record's walk reads on several threads.
  */
-#define USER_CONTENT_BUDGET	((unsigned long long)1 << 30)
+#define USER_CONTENT_BUDGET ((unsigned long long)1 << 30)
 static unsigned long long user_content_read;
 
 static int take_budget(off_t size)
 {
-	unsigned long long was = __atomic_load_n(&user_content_read,
-						 __ATOMIC_RELAXED);
+	unsigned long long was =
+		__atomic_load_n(&user_content_read, __ATOMIC_RELAXED);
 
 	do {
 		if ((unsigned long long)size > USER_CONTENT_BUDGET - was)
 			return -1;
-	} while (!__atomic_compare_exchange_n(&user_content_read, &was,
-					      was + (unsigned long long)size, 0,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	} while (!__atomic_compare_exchange_n(
+		&user_content_read, &was, was + (unsigned long long)size, 0,
+		__ATOMIC_RELAXED, __ATOMIC_RELAXED));
 	return 0;
 }
 

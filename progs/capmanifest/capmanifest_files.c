@@ -41,7 +41,8 @@ static char *path_below_root(const char *operand)
 	int rc;
 
 	base = slash != NULL ? slash + 1 : operand;
-	if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+	if (*base == '\0' || strcmp(base, ".") == 0 ||
+	    strcmp(base, "..") == 0) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -57,7 +58,8 @@ static char *path_below_root(const char *operand)
 	free(dir);
 	if (canon == NULL)
 		return NULL;
-	rc = asprintf(&rel, ".%s/%s", strcmp(canon, "/") == 0 ? "" : canon, base);
+	rc = asprintf(&rel, ".%s/%s", strcmp(canon, "/") == 0 ? "" : canon,
+		      base);
 	free(canon);
 	if (rc < 0) {
 		errno = ENOMEM;
@@ -96,8 +98,8 @@ static int record_operand(struct manifest *m, int rootfd, const char *operand)
 	int fd = -1, rc = -1, err;
 
 	if (rel == NULL) {
-		warn_operand(operand, errno == EINVAL ? "not a file name" :
-			     strerror(errno));
+		warn_operand(operand, errno == EINVAL ? "not a file name"
+						      : strerror(errno));
 		return -1;
 	}
 	fd = walk_open_beneath(rootfd, rel, &st);
@@ -108,7 +110,9 @@ static int record_operand(struct manifest *m, int rootfd, const char *operand)
 	rc = entry_record(fd, &st, rel, 1, &ent);
 	err = errno;
 	if (rc == 0) {
-		warn_operand(operand, "no file capabilities to record (set them with setcap first)");
+		warn_operand(
+			operand,
+			"no file capabilities to record (set them with setcap first)");
 		rc = -1;
 		goto out;
 	}
@@ -117,7 +121,7 @@ static int record_operand(struct manifest *m, int rootfd, const char *operand)
 		goto out;
 	}
 	if (manifest_find(m, rel) != NULL) {
-		rc = 0;		/* named twice: recorded once */
+		rc = 0; /* named twice: recorded once */
 	} else {
 		rc = manifest_add(m, &ent);
 		if (rc < 0)
@@ -151,8 +155,7 @@ int manifest_record_files(struct manifest *m, char *const *files, int n)
 
 /* An old manifest's entries that the files given do not replace. */
 static int unreplaced_old_entries(const struct manifest *old,
-				  const struct manifest *add,
-				  const char *path)
+				  const struct manifest *add, const char *path)
 {
 	size_t i;
 	int n = 0;
@@ -163,7 +166,8 @@ static int unreplaced_old_entries(const struct manifest *old,
 		if (n++ == 0) {
 			fputs("capmanifest: ", stderr);
 			escape_fputs(path, stderr);
-			fprintf(stderr, ": a version %d manifest records no content digests, and these entries are not being recorded again:\n",
+			fprintf(stderr,
+				": a version %d manifest records no content digests, and these entries are not being recorded again:\n",
 				old->version);
 		}
 		fputs("capmanifest:   ", stderr);
@@ -171,7 +175,8 @@ static int unreplaced_old_entries(const struct manifest *old,
 		fputc('\n', stderr);
 	}
 	if (n > 0)
-		fprintf(stderr, "capmanifest: name %s too, so that the manifest can be written as version 3\n",
+		fprintf(stderr,
+			"capmanifest: name %s too, so that the manifest can be written as version 3\n",
 			n == 1 ? "it" : "them");
 	return n;
 }
@@ -201,7 +206,7 @@ int manifest_add_files(const char *path, char *const *files, int n)
 		goto out;
 	status = 1;
 	if (manifest_record_files(&add, files, n) < 0)
-		goto out;	/* each named above; the manifest is untouched */
+		goto out; /* each named above; the manifest is untouched */
 	if (old.version != 0 && old.version < 3 &&
 	    unreplaced_old_entries(&old, &add, path) > 0)
 		goto out;
@@ -214,7 +219,8 @@ int manifest_add_files(const char *path, char *const *files, int n)
 		if (manifest_add_unread(&merged, old.unread[i]) < 0)
 			goto nomem;
 	for (i = 0; i < add.count; i++) {
-		const struct entry *was = manifest_find(&old, add.entries[i].path);
+		const struct entry *was =
+			manifest_find(&old, add.entries[i].path);
 
 		if (manifest_add(&merged, &add.entries[i]) < 0)
 			goto nomem;
@@ -225,10 +231,13 @@ int manifest_add_files(const char *path, char *const *files, int n)
 	/* Rewritten when anything changed, or to make it version 3. */
 	status = changed || old.version != 3 ? target_write(&t, &merged) : 0;
 	for (i = 0; status == 0 && i < add.count; i++) {
-		const struct entry *e = &add.entries[i], *was = manifest_find(&old, e->path);
+		const struct entry *e = &add.entries[i],
+				   *was = manifest_find(&old, e->path);
 
-		print_entry(was == NULL ? "added:" : same_entry(was, e) ?
-			     "unchanged:" : "updated:", e);
+		print_entry(was == NULL		 ? "added:"
+			    : same_entry(was, e) ? "unchanged:"
+						 : "updated:",
+			    e);
 	}
 	goto out;
 nomem:

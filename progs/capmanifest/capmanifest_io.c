@@ -68,10 +68,11 @@ static int unescape(char *s)
 			*out++ = *in++;
 			continue;
 		}
-		if (!(in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
-		      in[3] >= '0' && in[3] <= '7'))
+		if (!(in[1] >= '0' && in[1] <= '3' && in[2] >= '0' &&
+		      in[2] <= '7' && in[3] >= '0' && in[3] <= '7'))
 			return -1;
-		*out = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 + (in[3] - '0'));
+		*out = (char)((in[1] - '0') * 64 + (in[2] - '0') * 8 +
+			      (in[3] - '0'));
 		/* \000 would end the C string: "./a\000/../x" acts on "./a". */
 		if (*out++ == '\0')
 			return -1;
@@ -88,7 +89,8 @@ int manifest_add(struct manifest *m, const struct entry *e)
 
 	if (m->count == m->alloc) {
 		size_t size = m->alloc ? m->alloc * 2 : 64;
-		struct entry *grown = realloc(m->entries, size * sizeof(*grown));
+		struct entry *grown =
+			realloc(m->entries, size * sizeof(*grown));
 
 		if (grown == NULL)
 			return -1;
@@ -173,8 +175,7 @@ int manifest_take(struct manifest *to, struct manifest *from)
 		manifest_free(from);
 		return -1;
 	}
-	memcpy(grown + to->count, from->entries,
-	       from->count * sizeof(*grown));
+	memcpy(grown + to->count, from->entries, from->count * sizeof(*grown));
 	to->entries = grown;
 	to->count += from->count;
 	to->alloc = to->count;
@@ -265,7 +266,7 @@ int manifest_write(const struct manifest *m, FILE *out)
 
 	for (i = 0; i < m->count; i++) {
 		if (!m->entries[i].has_meta || !m->entries[i].has_digest) {
-			errno = EINVAL;		/* it would not be read back */
+			errno = EINVAL; /* it would not be read back */
 			return -1;
 		}
 	}
@@ -283,13 +284,14 @@ int manifest_write(const struct manifest *m, FILE *out)
 		print_digest(out, m->entries[i].digest);
 		fprintf(out, " %s", m->entries[i].text);
 		if (m->entries[i].rootid != 0)
-			fprintf(out, " [rootid=%u]", (unsigned)m->entries[i].rootid);
+			fprintf(out, " [rootid=%u]",
+				(unsigned)m->entries[i].rootid);
 		fputc('\n', out);
 	}
 	errno = 0;
 	if (fflush(out) != 0 || ferror(out)) {
 		if (errno == 0)
-			errno = EIO;	/* an earlier write failed */
+			errno = EIO; /* an earlier write failed */
 		return -1;
 	}
 	return 0;
@@ -379,8 +381,8 @@ static int take_digest(char **text, unsigned char d[SHA256_SIZE])
 {
 	char *p = *text;
 
-	if (strncmp(p, "sha256=", 7) != 0 ||
-	    sha256_from_hex(p + 7, d) < 0 || p[7 + 2 * SHA256_SIZE] != ' ')
+	if (strncmp(p, "sha256=", 7) != 0 || sha256_from_hex(p + 7, d) < 0 ||
+	    p[7 + 2 * SHA256_SIZE] != ' ')
 		return -1;
 	*text = p + 7 + 2 * SHA256_SIZE + 1;
 	return 0;
@@ -408,8 +410,8 @@ static int take_rootid(char *text, uid_t *rootid)
 /* What one line of a manifest did to the read. */
 enum line_result {
 	LINE_OK,
-	LINE_BAD,		/* reported; the read fails but goes on */
-	LINE_STOP,		/* reported; nothing after it can be read */
+	LINE_BAD,  /* reported; the read fails but goes on */
+	LINE_STOP, /* reported; nothing after it can be read */
 };
 
 /* Line 1: which version of the format, if it is a manifest at all. */
@@ -423,8 +425,8 @@ static enum line_result read_magic(struct manifest *m, const char *line,
 	} else if (strcmp(line, MANIFEST_MAGIC_V1) == 0) {
 		m->version = 1;
 	} else {
-		warnx("%s:1: not a capability manifest (want \"%s\")",
-		      name, MANIFEST_MAGIC);
+		warnx("%s:1: not a capability manifest (want \"%s\")", name,
+		      MANIFEST_MAGIC);
 		return LINE_STOP;
 	}
 	return LINE_OK;
@@ -459,7 +461,8 @@ static enum line_result read_entry(struct manifest *m, char *line,
 	cap_t caps;
 
 	if (space == NULL) {
-		warnx("%s:%lu: no capability text after the path", name, lineno);
+		warnx("%s:%lu: no capability text after the path", name,
+		      lineno);
 		return LINE_BAD;
 	}
 	*space = '\0';
@@ -499,8 +502,9 @@ static enum line_result read_entry(struct manifest *m, char *line,
 	cap_free(caps);
 	if (e.text == NULL) {
 		/* The text is the file's: escaped, so it cannot forge lines. */
-		fprintf(stderr, "capmanifest: %s:%lu: invalid capability text \"",
-			name, lineno);
+		fprintf(stderr,
+			"capmanifest: %s:%lu: invalid capability text \"", name,
+			lineno);
 		escape_fputs(text, stderr);
 		fputs("\"\n", stderr);
 		return LINE_BAD;
@@ -537,7 +541,8 @@ static int check_unique(struct manifest *m, const char *name)
 	manifest_sort(m);
 	for (i = 1; i < m->count; i++) {
 		if (strcmp(m->entries[i - 1].path, m->entries[i].path) == 0) {
-			fprintf(stderr, "capmanifest: %s: path listed twice: ", name);
+			fprintf(stderr,
+				"capmanifest: %s: path listed twice: ", name);
 			print_escaped(stderr, m->entries[i].path);
 			fputc('\n', stderr);
 			return -1;

@@ -57,8 +57,8 @@ void fail_entry(const char *what, const char *path, int err)
 {
 	fprintf(stderr, "capmanifest: cannot %s ", what);
 	print_escaped(stderr, path);
-	fprintf(stderr, ": %s\n", err == EINVAL ? "not a regular file" :
-		content_strerror(err));
+	fprintf(stderr, ": %s\n",
+		err == EINVAL ? "not a regular file" : content_strerror(err));
 }
 
 /* "capmanifest: <path>: has <fields>, manifest says <fields>: <why>" */
@@ -75,8 +75,8 @@ static void refuse_meta(const char *path, const struct meta *have,
 }
 
 /* "capmanifest: <path>: <reason, printf-style>" on one line. */
-__attribute__((format(printf, 2, 3)))
-static void refuse(const char *path, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void refuse(const char *path,
+							 const char *fmt, ...)
 {
 	va_list ap;
 
@@ -105,7 +105,8 @@ static void refuse_content(const char *path, const struct entry *want,
 		fprintf(stderr, ", manifest says ");
 		print_digest(stderr, want->digest);
 	} else {
-		fprintf(stderr, ": the manifest (version %d) records no content digest",
+		fprintf(stderr,
+			": the manifest (version %d) records no content digest",
 			version);
 	}
 }
@@ -126,21 +127,24 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 
 	if (!o->accept_new) {
 		refuse_content(want->path, want, d, ctx->manifest_version);
-		fprintf(stderr, ": %s\n", want->has_digest ?
-			"not restored (--accept-new-content takes new content only where root alone could have put it)" :
-			"not restored (record it again, or --accept-new-content where root alone could have put it)");
+		fprintf(stderr, ": %s\n",
+			want->has_digest
+				? "not restored (--accept-new-content takes new content only where root alone could have put it)"
+				: "not restored (record it again, or --accept-new-content where root alone could have put it)");
 		return -1;
 	}
 	why[0] = '\0';
 	if (st->st_uid != 0) {
-		snprintf(why, sizeof(why), "uid %u owns it", (unsigned)st->st_uid);
+		snprintf(why, sizeof(why), "uid %u owns it",
+			 (unsigned)st->st_uid);
 	} else if (!way->root_only) {
 		not = way;
 	} else {
 		/* The directories above the tree's root: once a run. */
 		if (!ctx->above_checked) {
 			if (writers_above(ctx->rootfd, 0, &ctx->above) < 0) {
-				fail_entry("check the directories above", want->path, errno);
+				fail_entry("check the directories above",
+					   want->path, errno);
 				return -1;
 			}
 			ctx->above_checked = 1;
@@ -160,7 +164,7 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 		refuse_content(want->path, want, d, ctx->manifest_version);
 		fputs(": not accepted: ", stderr);
 		if (not != NULL)
-			print_way(stderr, not);
+			print_way(stderr, not );
 		else
 			fputs(why, stderr);
 		fputc('\n', stderr);
@@ -206,9 +210,11 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 	}
 	if (!o->dry_run && content_lease(cfd) < 0) {
 		if (errno == EAGAIN)
-			refuse(want->path, "open for writing by a process, so its content could change after it is checked: not restored");
+			refuse(want->path,
+			       "open for writing by a process, so its content could change after it is checked: not restored");
 		else
-			refuse(want->path, "cannot take a read lease on it (%s), so nothing would hold its content still: not restored",
+			refuse(want->path,
+			       "cannot take a read lease on it (%s), so nothing would hold its content still: not restored",
 			       strerror(errno));
 		goto fail;
 	}
@@ -217,7 +223,8 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 		goto fail;
 	}
 	if (st.st_uid != 0 && st.st_uid != owner) {
-		refuse(want->path, "owned by uid %u, neither root nor the recorded owner (%u): not restored",
+		refuse(want->path,
+		       "owned by uid %u, neither root nor the recorded owner (%u): not restored",
 		       (unsigned)st.st_uid, (unsigned)owner);
 		goto fail;
 	}
@@ -235,7 +242,8 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 		if (rc < 0)
 			fail_entry("check who may write", want->path, errno);
 		else
-			refuse(want->path, "%s, so its content could change after it is checked: not restored",
+			refuse(want->path,
+			       "%s, so its content could change after it is checked: not restored",
 			       why);
 		goto fail;
 	}
@@ -250,7 +258,8 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 		if (rc < 0)
 			fail_entry("check who may write", want->path, errno);
 		else
-			refuse(want->path, "as the manifest has it, %s, so its content could change once it is restored: not restored",
+			refuse(want->path,
+			       "as the manifest has it, %s, so its content could change once it is restored: not restored",
 			       why);
 		goto fail;
 	}
@@ -263,7 +272,8 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 		goto fail;
 	/* Broken: someone asked to write it while it was checked. */
 	if (!o->dry_run && !content_lease_held(cfd)) {
-		refuse(want->path, "opened for writing while it was checked: not restored");
+		refuse(want->path,
+		       "opened for writing while it was checked: not restored");
 		goto fail;
 	}
 	return cfd;
@@ -302,7 +312,8 @@ int restore_one(enum change c, const struct entry *want,
 
 	fd = open_checked_beneath(ctx->rootfd, e->path, &st, &way);
 	if (fd < 0 || entry_meta(fd, &st, &now) < 0) {
-		fail_entry(c == EXTRA ? "remove capabilities of" : "set", e->path, errno);
+		fail_entry(c == EXTRA ? "remove capabilities of" : "set",
+			   e->path, errno);
 		if (fd >= 0)
 			close(fd);
 		return 1;
@@ -319,8 +330,9 @@ int restore_one(enum change c, const struct entry *want,
 		goto out;
 	}
 	if (need_fix && want->meta.acl && !now.acl) {
-		refuse_meta(e->path, &now, &want->meta,
-			    "not restored: the ACL's entries were not recorded, so it cannot be re-created");
+		refuse_meta(
+			e->path, &now, &want->meta,
+			"not restored: the ACL's entries were not recorded, so it cannot be re-created");
 		goto out;
 	}
 	if (c == SAME && !need_fix) {
@@ -333,7 +345,8 @@ int restore_one(enum change c, const struct entry *want,
 		goto out;
 	if (need_fix) {
 		if (!o->dry_run && entry_fix_meta(fd, &want->meta, &now) < 0) {
-			fail_entry("change owner, group or mode of", e->path, errno);
+			fail_entry("change owner, group or mode of", e->path,
+				   errno);
 			goto out;
 		}
 		printf("%s ", o->dry_run ? "would fix:" : "fixed:");
@@ -361,7 +374,8 @@ int restore_one(enum change c, const struct entry *want,
 	if (!o->dry_run && (fstat(fd, &st) < 0 || st.st_size != size)) {
 		if (cap_set_fd(fd, NULL) < 0)
 			fail_entry("remove capabilities of", e->path, errno);
-		refuse(e->path, "truncated while it was restored: its capabilities are taken off again");
+		refuse(e->path,
+		       "truncated while it was restored: its capabilities are taken off again");
 		goto out;
 	}
 	print_entry(o->dry_run ? "would set:" : "set:", want);
@@ -369,7 +383,7 @@ int restore_one(enum change c, const struct entry *want,
 out:
 	cap_free(caps);
 	if (cfd >= 0)
-		close(cfd);	/* the lease ends here, after every change */
+		close(cfd); /* the lease ends here, after every change */
 	close(fd);
 	return rc < 0 ? 1 : 0;
 }

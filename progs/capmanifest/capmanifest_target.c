@@ -54,7 +54,8 @@ static void refuse_target(const char *what, const char *why)
 {
 	fputs("capmanifest: ", stderr);
 	escape_fputs(what, stderr);
-	fprintf(stderr, ": %s: refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it)\n",
+	fprintf(stderr,
+		": %s: refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it)\n",
 		why);
 }
 
@@ -93,8 +94,9 @@ int target_open(struct target *t, const char *path)
 
 	t->path = path;
 	t->dirfd = t->lockfd = -1;
-	t->dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
-		 strndup(path, (size_t)(slash - path));
+	t->dir = slash == NULL	 ? strdup(".")
+		 : slash == path ? strdup("/")
+				 : strndup(path, (size_t)(slash - path));
 	t->base = strdup(slash != NULL ? slash + 1 : path);
 	if (t->dir == NULL || t->base == NULL) {
 		warn_operand(path, strerror(ENOMEM));
@@ -165,7 +167,7 @@ int target_read(const struct target *t, struct manifest *m, int must_exist)
 		rc = 1;
 		goto out;
 	}
-	cfd = -1;		/* in owns it */
+	cfd = -1; /* in owns it */
 	rc = manifest_read(m, in, t->path) < 0 ? 2 : 0;
 	fclose(in);
 out:
@@ -194,11 +196,11 @@ int target_lock(struct target *t)
 	int fd;
 
 	/* ".perf.manifest.lock", cut to fit a file name */
-	snprintf(t->lockname, sizeof(t->lockname), ".%.*s.lock",
-		 NAME_MAX - 6, t->base);
+	snprintf(t->lockname, sizeof(t->lockname), ".%.*s.lock", NAME_MAX - 6,
+		 t->base);
 	for (;;) {
-		fd = openat(t->dirfd, t->lockname, O_RDWR | O_CREAT |
-			    O_NOFOLLOW | O_CLOEXEC, 0600);
+		fd = openat(t->dirfd, t->lockname,
+			    O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0)
 			goto fail;
 		if (fstat(fd, &held) < 0)
@@ -210,28 +212,29 @@ int target_lock(struct target *t)
 		while (flock(fd, LOCK_EX) < 0)
 			if (errno != EINTR)
 				goto fail;
-		if (fstatat(t->dirfd, t->lockname, &named, AT_SYMLINK_NOFOLLOW) == 0) {
-			if (named.st_dev == held.st_dev && named.st_ino == held.st_ino) {
+		if (fstatat(t->dirfd, t->lockname, &named,
+			    AT_SYMLINK_NOFOLLOW) == 0) {
+			if (named.st_dev == held.st_dev &&
+			    named.st_ino == held.st_ino) {
 				t->lockfd = fd;
 				return 0;
 			}
 		} else if (errno != ENOENT) {
 			goto fail;
 		}
-		close(fd);		/* its holder removed it: again */
+		close(fd); /* its holder removed it: again */
 	}
-fail:
-	{
-		int err = errno;
-		char what[NAME_MAX + 64];
+fail : {
+	int err = errno;
+	char what[NAME_MAX + 64];
 
-		if (fd >= 0)
-			close(fd);
-		snprintf(what, sizeof(what), "cannot lock it (%s, beside it): %s",
-			 t->lockname, err == EINVAL ? "not a regular file" :
-			 strerror(err));
-		warn_operand(t->path, what);
-	}
+	if (fd >= 0)
+		close(fd);
+	snprintf(what, sizeof(what), "cannot lock it (%s, beside it): %s",
+		 t->lockname,
+		 err == EINVAL ? "not a regular file" : strerror(err));
+	warn_operand(t->path, what);
+}
 	return 1;
 }
 
@@ -255,12 +258,15 @@ int target_write(const struct target *t, const struct manifest *m)
 		unsigned long r;
 
 		if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
-			r = (unsigned long)getpid() * 2654435761UL + (unsigned long)tries;
+			r = (unsigned long)getpid() * 2654435761UL +
+			    (unsigned long)tries;
 		/* ".perf.manifest.1a2b3c4d", cut to fit a file name */
-		snprintf(tmp, sizeof(tmp), ".%.*s.%08lx", NAME_MAX - 18, t->base,
-			 r & 0xffffffffUL);
-		fd = openat(t->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
-			    O_NOFOLLOW | O_CLOEXEC, 0600);
+		snprintf(tmp, sizeof(tmp), ".%.*s.%08lx", NAME_MAX - 18,
+			 t->base, r & 0xffffffffUL);
+		fd = openat(t->dirfd, tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    0600);
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
@@ -275,7 +281,7 @@ int target_write(const struct target *t, const struct manifest *m)
 	out = fdopen(fd, "w");
 	if (out == NULL)
 		goto fail;
-	fd = -1;		/* out owns it now */
+	fd = -1; /* out owns it now */
 	if (manifest_write(m, out) < 0 || fsync(fileno(out)) < 0)
 		goto fail;
 	err = fclose(out);
@@ -286,7 +292,7 @@ int target_write(const struct target *t, const struct manifest *m)
 		goto fail;
 	if (fsync(t->dirfd) < 0) {
 		warn_operand(t->dir, strerror(errno));
-		return 1;	/* renamed: only its durability is in doubt */
+		return 1; /* renamed: only its durability is in doubt */
 	}
 	return 0;
 fail:

@@ -48,21 +48,25 @@ static int acl_writers(const struct acl_entry *e, int n, gid_t group,
 		case ACL_NAMED_USER:
 			if (e[i].id == 0 || e[i].id == allowed)
 				continue;
-			snprintf(why, WHY_SIZE, "uid %u may write it (ACL entry)",
+			snprintf(why, WHY_SIZE,
+				 "uid %u may write it (ACL entry)",
 				 (unsigned)e[i].id);
 			return 1;
 		case ACL_GROUP_OBJ:
-			snprintf(why, WHY_SIZE, "group %u may write it (ACL entry)",
+			snprintf(why, WHY_SIZE,
+				 "group %u may write it (ACL entry)",
 				 (unsigned)group);
 			return 1;
 		case ACL_NAMED_GROUP:
-			snprintf(why, WHY_SIZE, "group %u may write it (ACL entry)",
+			snprintf(why, WHY_SIZE,
+				 "group %u may write it (ACL entry)",
 				 (unsigned)e[i].id);
 			return 1;
 		case ACL_OTHER:
-			snprintf(why, WHY_SIZE, "everyone may write it (ACL entry)");
+			snprintf(why, WHY_SIZE,
+				 "everyone may write it (ACL entry)");
 			return 1;
-		default:	/* the owner's entry, the mask itself */
+		default: /* the owner's entry, the mask itself */
 			continue;
 		}
 	}
@@ -95,9 +99,9 @@ static void acl_chmod(struct acl_entry *e, int n, mode_t mode)
 
 /* What becomes of the file's ACL in writers_of(). */
 enum acl_fate {
-	ACL_AS_IS,		/* judged as it is now */
-	ACL_CHMODDED,		/* as chmod to st's mode will leave it */
-	ACL_REMOVED,		/* none: the mode bits alone decide */
+	ACL_AS_IS,    /* judged as it is now */
+	ACL_CHMODDED, /* as chmod to st's mode will leave it */
+	ACL_REMOVED,  /* none: the mode bits alone decide */
 };
 
 static int writers_of(int fd, const struct stat *st, uid_t allowed,
@@ -138,8 +142,10 @@ static int writers_of(int fd, const struct stat *st, uid_t allowed,
 		n = acl_decode(raw, len, e, len / 8 + 1);
 		free(raw);
 		if (n < 0)
-			snprintf(why, WHY_SIZE, "its ACL cannot be decoded (%s), so who may write it is unknown",
-				 strerror(errno));
+			snprintf(
+				why, WHY_SIZE,
+				"its ACL cannot be decoded (%s), so who may write it is unknown",
+				strerror(errno));
 		else if (fate == ACL_CHMODDED)
 			acl_chmod(e, n, st->st_mode);
 		rc = n < 0 ? 1 : acl_writers(e, n, st->st_gid, allowed, why);
@@ -149,8 +155,9 @@ static int writers_of(int fd, const struct stat *st, uid_t allowed,
 	free(raw);
 	rc = 0;
 	/* The sticky bit still lets them add names: see the top. */
-	sticky = S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) ?
-		 ", sticky, which still lets them add names" : "";
+	sticky = S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX)
+			 ? ", sticky, which still lets them add names"
+			 : "";
 	if (st->st_mode & S_IWOTH) {
 		snprintf(why, WHY_SIZE, "everyone may write it (mode %04o%s)",
 			 (unsigned)(st->st_mode & 07777), sticky);
@@ -202,7 +209,7 @@ static int check_dir(int dirfd, const char *name, size_t len, void *arg)
 	int rc;
 
 	if (!way->root_only)
-		return 0;	/* the first one found is the one named */
+		return 0; /* the first one found is the one named */
 	if (fstat(dirfd, &st) < 0)
 		return -1;
 	rc = writers_besides(dirfd, &st, geteuid(), way->why);
@@ -225,8 +232,7 @@ int open_checked_beneath(int rootfd, const char *relpath, struct stat *st,
 	way->dir[0] = way->why[0] = '\0';
 	if (check_dir(rootfd, ".", 1, way) < 0)
 		return -1;
-	return walk_open_beneath_checked(rootfd, relpath, st, check_dir,
-					 way);
+	return walk_open_beneath_checked(rootfd, relpath, st, check_dir, way);
 }
 
 /*
@@ -278,7 +284,7 @@ int writers_above(int dirfd, int sticky_holds, struct way *way)
 			close(fd);
 		fd = parent;
 		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
-			break;		/* "/" is its own parent */
+			break; /* "/" is its own parent */
 		rc = writers_besides(fd, &up, geteuid(), way->why);
 		if (rc < 0)
 			break;
@@ -287,10 +293,12 @@ int writers_above(int dirfd, int sticky_holds, struct way *way)
 		if (rc > 0) {
 			/* Its name, for the message only. */
 			way->root_only = 0;
-			snprintf(link, sizeof(link), "/proc/thread-self/fd/%d", fd);
+			snprintf(link, sizeof(link), "/proc/thread-self/fd/%d",
+				 fd);
 			n = readlink(link, way->dir, sizeof(way->dir) - 1);
 			if (n < 0)
-				n = snprintf(way->dir, sizeof(way->dir), "(above the tree)");
+				n = snprintf(way->dir, sizeof(way->dir),
+					     "(above the tree)");
 			way->dir[n] = '\0';
 			rc = 0;
 			break;

@@ -33,9 +33,9 @@ struct rec {
 };
 
 struct record_walk {
-	size_t rootlen;		/* of the printed root, cut from paths */
-	const char *top;	/* the printed root */
-	struct rec *main;	/* the calling thread's, which gets the rest */
+	size_t rootlen;	  /* of the printed root, cut from paths */
+	const char *top;  /* the printed root */
+	struct rec *main; /* the calling thread's, which gets the rest */
 	const struct digest_for *digests;
 };
 
@@ -128,8 +128,9 @@ static char *relative_path(const struct record_walk *rw,
 	const char *below = e->dir + rw->rootlen;
 	char *rel = NULL;
 
-	if (asprintf(&rel, ".%s%s%s", below, path_needs_slash(e->dir,
-		     e->dirlen) ? "/" : "", e->name) < 0) {
+	if (asprintf(&rel, ".%s%s%s", below,
+		     path_needs_slash(e->dir, e->dirlen) ? "/" : "",
+		     e->name) < 0) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -162,16 +163,16 @@ static void record_file(const struct record_walk *rw, struct rec *r,
 		goto failed;
 	rc = entry_record(fd, &st, rel, wants_digest(rw->digests, rel), &ent);
 	if (rc > 0 && manifest_add(&r->m, &ent) < 0)
-		rc = -1;	/* ENOMEM */
+		rc = -1; /* ENOMEM */
 	err = errno;
 	if (ent.text != NULL)
-		cap_free(ent.text);	/* manifest_add copied it */
+		cap_free(ent.text); /* manifest_add copied it */
 	if (rc >= 0)
 		goto out;
 	errno = err;
 failed:
 	err = errno;
-	flockfile(stderr);	/* one line, whatever other threads print */
+	flockfile(stderr); /* one line, whatever other threads print */
 	fputs("capmanifest: ", stderr);
 	print_path(e);
 	fprintf(stderr, ": %s\n", content_strerror(err));
@@ -193,10 +194,10 @@ static int visit(void *arg, void *tctx, const struct walk_ent *e,
 	case DT_DIR:
 		return 1;
 	case DT_REG:
-	case DT_UNKNOWN:	/* could not be looked up: try, and tell */
+	case DT_UNKNOWN: /* could not be looked up: try, and tell */
 		record_file(arg, tctx, e);
 		return 0;
-	default:		/* links, devices, FIFOs, sockets */
+	default: /* links, devices, FIFOs, sockets */
 		return 0;
 	}
 }
@@ -216,7 +217,7 @@ static void walk_failed(void *arg, void *tctx, const char *path,
 	struct rec *r = tctx;
 	char *rel = NULL;
 
-	flockfile(stderr);	/* one line, whatever other threads print */
+	flockfile(stderr); /* one line, whatever other threads print */
 	if (what == WALK_ERR_OPEN &&
 	    (err == ENOENT || err == ENOTDIR || err == ELOOP)) {
 		fputs("capmanifest: warning: ", stderr);
@@ -228,8 +229,10 @@ static void walk_failed(void *arg, void *tctx, const char *path,
 	}
 	fputs("capmanifest: cannot read directory ", stderr);
 	escape_fputs(path, stderr);
-	fprintf(stderr, ": %s\n", what == WALK_ERR_MOVED ?
-		"replaced by another directory during the walk" : strerror(err));
+	fprintf(stderr, ": %s\n",
+		what == WALK_ERR_MOVED
+			? "replaced by another directory during the walk"
+			: strerror(err));
 	funlockfile(stderr);
 	/* The root itself: nothing is recorded (walk_run() fails). */
 	if (strcmp(path, rw->top) == 0) {
@@ -281,8 +284,11 @@ int manifest_record(struct manifest *m, const char *root, int one_fs,
 	char *top = strdup(root);
 	size_t len;
 	struct walk_config c = {
-		.ops = &record_ops, .arg = &rw, .main_tctx = &r,
-		.one_fs = one_fs, .skip_pseudo = !pseudo,
+		.ops = &record_ops,
+		.arg = &rw,
+		.main_tctx = &r,
+		.one_fs = one_fs,
+		.skip_pseudo = !pseudo,
 	};
 
 	if (top == NULL || lstat(root, &st) < 0) {
@@ -303,11 +309,11 @@ int manifest_record(struct manifest *m, const char *root, int one_fs,
 	}
 	len = strlen(top);
 	while (len > 1 && top[len - 1] == '/')
-		top[--len] = '\0';	/* "tree/" and "tree" record the same */
+		top[--len] = '\0'; /* "tree/" and "tree" record the same */
 	rw.rootlen = strcmp(top, "/") == 0 ? 0 : len;
 	rw.top = top;
 	if (walk_run(top, &c) < 0)
-		r.lost = 1;		/* the root: reported through walk_failed */
+		r.lost = 1; /* the root: reported through walk_failed */
 	free(top);
 	*m = r.m;
 	manifest_sort(m);
@@ -342,10 +348,10 @@ int manifest_record_listed(struct manifest *m, const struct manifest *want,
 		}
 		rc = entry_record(fd, &st, path, wants_digest(d, path), &ent);
 		if (rc > 0 && manifest_add(m, &ent) < 0)
-			rc = -1;	/* ENOMEM */
+			rc = -1; /* ENOMEM */
 		err = errno;
 		if (ent.text != NULL)
-			cap_free(ent.text);	/* manifest_add copied it */
+			cap_free(ent.text); /* manifest_add copied it */
 		close(fd);
 		if (rc >= 0)
 			continue;

@@ -42,7 +42,7 @@ enum match { MATCH_WORD, MATCH_VALUE, MATCH_PREFIX };
 struct call {
 	const char *word;
 	const char *value;
-	char **rest;		/* the arguments after word (the launchers') */
+	char **rest; /* the arguments after word (the launchers') */
 };
 
 /*
@@ -57,16 +57,16 @@ struct capsh_opt {
 	int (*run)(struct opts *o, const struct call *c);
 	/* The usage line, as libcap writes it; NULL for an alias (-h). */
 	const char *usage;
-	int ours;		/* not in libcap: listed after its text */
+	int ours; /* not in libcap: listed after its text */
 };
 
 /* A handler that calls one capsh_*() function with what the row gives. */
-#define HANDLER(fn, expr)						\
-	static int fn(struct opts *o, const struct call *c)		\
-	{								\
-		(void)o;						\
-		(void)c;						\
-		return expr;						\
+#define HANDLER(fn, expr)                                   \
+	static int fn(struct opts *o, const struct call *c) \
+	{                                                   \
+		(void)o;                                    \
+		(void)c;                                    \
+		return expr;                                \
 	}
 
 static int run_license(struct opts *o, const struct call *c);
@@ -95,8 +95,8 @@ HANDLER(run_cap_uid, capsh_cap_uid(c->value))
 HANDLER(run_caps, capsh_caps(o, c->word, c->value))
 HANDLER(run_chroot, capsh_chroot(c->value))
 HANDLER(run_current, capsh_current())
-HANDLER(run_decode, o->json ? capsh_decode_json(c->value)
-			     : capsh_decode(c->value))
+HANDLER(run_decode,
+	o->json ? capsh_decode_json(c->value) : capsh_decode(c->value))
 HANDLER(run_delamb, capsh_ambient(c->value, CAP_CLEAR))
 HANDLER(run_drop, capsh_drop(o, c->value))
 HANDLER(run_dropped, capsh_dropped(c->value))
@@ -134,7 +134,8 @@ HANDLER(run_supports, capsh_supports(c->value))
 HANDLER(run_uid, capsh_uid(c->value))
 HANDLER(run_user, capsh_user(o, c->value))
 HANDLER(run_json, set_flag(&o->json, 1))
-HANDLER(run_version, opts_run(&prog, &common_rows[1], o, NULL))	/* ours, as --license */
+HANDLER(run_version,
+	opts_run(&prog, &common_rows[1], o, NULL)) /* ours, as --license */
 HANDLER(run_exec_self, capsh_exec_self(o, c->rest))
 HANDLER(run_launch_self, capsh_launch_self(o, c->rest))
 HANDLER(run_exec_shell, capsh_exec_shell(o, c->rest))
@@ -165,7 +166,8 @@ static const struct capsh_opt options[] = {
 	{ "--drop=", V, 0, run_drop,
 	  "  --drop=xxx     drop xxx,... caps from bounding set", 0 },
 	{ "--dropped=", V, 0, run_dropped,
-	  "  --dropped=xxx  exit 1 unless capability xxx dropped (not in libcap)", 1 },
+	  "  --dropped=xxx  exit 1 unless capability xxx dropped (not in libcap)",
+	  1 },
 	{ "--explain=", V, 0, run_explain,
 	  "  --explain=xxx  explain what capability xxx permits", 0 },
 	{ "--forkfor=", V, 0, run_forkfor,
@@ -237,9 +239,11 @@ static const struct capsh_opt options[] = {
 	  "  --user=<name>  set uid,gid and groups to that of user", 0 },
 	/* Our own options, after libcap's text so nothing of it moves. */
 	{ "--json", W, 0, run_json,
-	  "  --json         later --print and --decode print JSON (not in libcap)", 1 },
+	  "  --json         later --print and --decode print JSON (not in libcap)",
+	  1 },
 	{ "--version", W, 1, run_version,
-	  "  --version      print capsh's version and exit (not in libcap)", 1 },
+	  "  --version      print capsh's version and exit (not in libcap)",
+	  1 },
 	/* The launchers take every remaining argument. */
 	{ "==", W, 1, run_exec_self,
 	  "  ==             re-exec(capsh) with args as for --", 0 },
@@ -308,7 +312,7 @@ usage_unknown(const struct opts *o, const char *arg)
 		if (options[i].usage != NULL)
 			names[n++] = options[i].name;
 	print_usage(o);
-	fflush(stdout);		/* libcap's text first, also into one pipe */
+	fflush(stdout); /* libcap's text first, also into one pipe */
 	suggest_unknown(stderr, "capsh", "option", arg, names, n);
 	exit(o->usage_status);
 }
@@ -341,8 +345,9 @@ static const struct capsh_opt *find_option(const char *arg)
 	for (i = 0; i < N_OPTIONS; i++) {
 		const struct capsh_opt *r = &options[i];
 
-		if (r->match == MATCH_WORD ? strcmp(arg, r->name) == 0
-		    : strncmp(arg, r->name, strlen(r->name)) == 0)
+		if (r->match == MATCH_WORD
+			    ? strcmp(arg, r->name) == 0
+			    : strncmp(arg, r->name, strlen(r->name)) == 0)
 			return r;
 	}
 	return NULL;
@@ -350,15 +355,16 @@ static const struct capsh_opt *find_option(const char *arg)
 
 int main(int argc, char *argv[])
 {
-	struct opts o = { .argv0 = argv[0], .shell = "/bin/bash",
+	struct opts o = { .argv0 = argv[0],
+			  .shell = "/bin/bash",
 			  .usage_status = 1 };
 	int i, status;
 
 	if (o.argv0 == NULL)
 		o.argv0 = "capsh";
 	/* Asking for help is a success only as the first argument. */
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
-			 strcmp(argv[1], "-h") == 0))
+	if (argc > 1 &&
+	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		o.usage_status = 0;
 	if (argc < 2 || strcmp(argv[1], "--quiet") != 0) {
 		if (check_highest_name() != 0)

@@ -12,14 +12,14 @@
  * and return 0 to carry on or 1 (capsh's exit status) to stop.
  */
 struct opts {
-	const char *argv0;	/* as invoked: usage, --license, == and =+ */
-	const char *shell;	/* --shell=, run by -- and -+ */
-	int strict;		/* --strict toggles: no CAP_SETPCAP fix-ups */
-	int quiet;		/* --quiet seen: passed on by == and =+ */
-	int noenv;		/* --noenv: --user leaves HOME and USER alone */
-	pid_t child;		/* --forkfor child awaiting --killit, or 0 */
-	int usage_status;	/* 0 only when argv[1] asked for help */
-	int json;		/* --json (ours): later --print/--decode print JSON */
+	const char *argv0; /* as invoked: usage, --license, == and =+ */
+	const char *shell; /* --shell=, run by -- and -+ */
+	int strict;	   /* --strict toggles: no CAP_SETPCAP fix-ups */
+	int quiet;	   /* --quiet seen: passed on by == and =+ */
+	int noenv;	   /* --noenv: --user leaves HOME and USER alone */
+	pid_t child;	   /* --forkfor child awaiting --killit, or 0 */
+	int usage_status;  /* 0 only when argv[1] asked for help */
+	int json; /* --json (ours): later --print/--decode print JSON */
 };
 
 /* capsh.c */

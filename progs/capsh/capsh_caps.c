@@ -26,7 +26,8 @@ static int lend_setpcap(void)
 		return -1;
 	}
 	if (cap_get_flag(caps, CAP_SETPCAP, CAP_PERMITTED, &v) != 0) {
-		fprintf(stderr, "Unable to check CAP_EFFECTIVE CAP_SETPCAP value\n");
+		fprintf(stderr,
+			"Unable to check CAP_EFFECTIVE CAP_SETPCAP value\n");
 		cap_free(caps);
 		return -1;
 	}
@@ -157,7 +158,8 @@ static int drop_all(const struct opts *o)
 		if (cap_drop_bound(c) != 0) {
 			char *name = cap_to_name(c);
 
-			fprintf(stderr, "Unable to drop bounding capability [%s]\n",
+			fprintf(stderr,
+				"Unable to drop bounding capability [%s]\n",
 				name != NULL ? name : "?");
 			cap_free(name);
 			cap_free(saved);
@@ -188,8 +190,8 @@ int capsh_drop(const struct opts *o, const char *list)
 		cap_value_t cap;
 
 		if (capsh_cap_value(tok, &cap) != 0) {
-			fprintf(stderr, "capability [%s] is unknown to libcap\n",
-				tok);
+			fprintf(stderr,
+				"capability [%s] is unknown to libcap\n", tok);
 			suggest_unknown_cap(stderr, "capsh", tok);
 			status = 1;
 			break;
@@ -247,8 +249,8 @@ int capsh_ambient(const char *list, cap_flag_value_t value)
 		cap_value_t cap;
 
 		if (capsh_cap_value(tok, &cap) != 0) {
-			fprintf(stderr, "capability [%s] is unknown to libcap\n",
-				tok);
+			fprintf(stderr,
+				"capability [%s] is unknown to libcap\n", tok);
 			suggest_unknown_cap(stderr, "capsh", tok);
 			status = 1;
 			break;

@@ -36,8 +36,9 @@ int capsh_has_flag(const char *name, cap_flag_t flag)
 		v = CAP_CLEAR;
 	cap_free(caps);
 	if (v != CAP_SET) {
-		fprintf(stderr, "cap[%s] %s\n", name, flag == CAP_PERMITTED ?
-			"not permitted" : "not inheritable");
+		fprintf(stderr, "cap[%s] %s\n", name,
+			flag == CAP_PERMITTED ? "not permitted"
+					      : "not inheritable");
 		return 1;
 	}
 	return 0;
@@ -128,8 +129,10 @@ int capsh_is_id(const char *text, int gid)
 	unsigned want;
 	int got;
 
-	if (capsh_parse_uint(text, gid ? "invalid --is-gid value" :
-			     "invalid --is-uid value", &want) != 0)
+	if (capsh_parse_uint(text,
+			     gid ? "invalid --is-gid value"
+				 : "invalid --is-uid value",
+			     &want) != 0)
 		return 1;
 	got = gid ? (int)getgid() : (int)getuid();
 	if ((unsigned)got != want) {

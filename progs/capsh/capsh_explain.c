@@ -74,8 +74,9 @@ static void describe(cap_value_t cap)
 		printf("%s%s (%d)", in_kernel ? "" : "<reserved for> ", name,
 		       cap);
 	else
-		printf("%s (%d)", in_kernel ? "<unnamed in libcap>" :
-		       "<unsupported>", cap);
+		printf("%s (%d)",
+		       in_kernel ? "<unnamed in libcap>" : "<unsupported>",
+		       cap);
 	cap_free(name);
 	printf(" [/proc/self/status:CapXXX: 0x%016llx]\n", 1ULL << cap);
 	if (cap < capsh_cap_text_count) {

@@ -78,9 +78,11 @@ static int group_id(const char *entry, gid_t *gid)
 		int rc = number_parse(entry, 0, UINT32_MAX, &value);
 
 		if (rc != 0) {
-			capsh_bad_value("invalid --groups entry", rc == ERANGE ?
-					"out of range (0 to 4294967295)" :
-					"want non-negative integer", entry);
+			capsh_bad_value(
+				"invalid --groups entry",
+				rc == ERANGE ? "out of range (0 to 4294967295)"
+					     : "want non-negative integer",
+				entry);
 			return -2;
 		}
 		*gid = (gid_t)value;

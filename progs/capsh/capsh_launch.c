@@ -30,7 +30,7 @@ static char **build_argv(const char *path, int quiet, char **rest)
 		return NULL;
 	argv[i++] = (char *)(uintptr_t)path;
 	if (quiet)
-		argv[i++] = (char *)(uintptr_t)"--quiet";
+		argv[i++] = (char *)(uintptr_t) "--quiet";
 	memcpy(argv + i, rest, n * sizeof(*argv));
 	return argv;
 }
@@ -127,18 +127,21 @@ static char *find_self(const char *argv0)
 	if (strchr(argv0, '/') != NULL) {
 		found = strdup(argv0);
 		if (found == NULL)
-			fprintf(stderr, "insufficient memory for path building\n");
+			fprintf(stderr,
+				"insufficient memory for path building\n");
 		return found;
 	}
 	if (path == NULL) {
-		fprintf(stderr, "no PATH environment variable found for re-execing\n");
+		fprintf(stderr,
+			"no PATH environment variable found for re-execing\n");
 		return NULL;
 	}
 	found = path_search(path, argv0, X_OK);
 	if (found == NULL && errno == ENOMEM)
 		fprintf(stderr, "insufficient memory for path building\n");
 	else if (found == NULL)
-		fprintf(stderr, "unable to find executable '%s' in PATH\n", argv0);
+		fprintf(stderr, "unable to find executable '%s' in PATH\n",
+			argv0);
 	return found;
 }
 

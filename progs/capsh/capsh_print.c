@@ -18,7 +18,7 @@
 #define SB_NOROOT		0
 #define SB_NO_SETUID_FIXUP	2
 #define SB_KEEP_CAPS		4
-#define SB_NO_CAP_AMBIENT_RAISE	6
+#define SB_NO_CAP_AMBIENT_RAISE 6
 
 static int print_text(const char *label)
 {

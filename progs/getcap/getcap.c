@@ -28,7 +28,7 @@
  *   "invalid option -- '-'", as libcap's plain getopt reports it; after
  *   the usage text, a line of ours names the word and the nearest option.
  */
-#define _GNU_SOURCE		/* asprintf */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -149,7 +149,7 @@ static int printed_under(const char *op, const char *nop, const char *x,
 		rest = x[0] != '/' ? x : NULL;
 	else
 		rest = strncmp(x, nop, nl) == 0 && x[nl] == '/' ? x + nl + 1
-								 : NULL;
+								: NULL;
 	if (rest == NULL && strcmp(x, nop) != 0)
 		return 0;
 	if (rest != NULL && has_dotdot(rest))
@@ -190,8 +190,8 @@ static int skip_for(const struct opts *o, const char *op, struct skip *s,
 	if (s->paths == NULL)
 		rc = -1;
 	for (i = 0; rc == 0 && i < o->n_exclude; i++) {
-		int under = printed_under(op, nop, o->exclude[i],
-					  &s->paths[s->n]);
+		int under =
+			printed_under(op, nop, o->exclude[i], &s->paths[s->n]);
 
 		if (under < 0)
 			rc = -1;
@@ -217,8 +217,9 @@ static void bad_option(const struct opts_getopt *g, const char *argv0,
 	if (row != NULL && row->name != NULL && arg != NULL &&
 	    strncmp(arg, "--", 2) == 0)
 		out_err("%s: option '--%s' %s\n", argv0, row->name,
-			row->arg == required_argument ?
-			"requires an argument" : "doesn't allow an argument");
+			row->arg == required_argument
+				? "requires an argument"
+				: "doesn't allow an argument");
 	else if (optopt == 0 && arg != NULL && strncmp(arg, "--", 2) == 0)
 		out_err("%s: invalid option -- '-'\n", argv0);
 	else
@@ -256,10 +257,13 @@ static const struct opt options[] = {
 	{ OPTS_HELP_ROW(NULL, 'h') },
 	{ .letter = 'n', .flag = OPTS_FLAG(struct opts, show_rootid) },
 	{ .letter = 'l', .handle = opt_license },
-	{ .name = "one-file-system", .letter = 'x',
+	{ .name = "one-file-system",
+	  .letter = 'x',
 	  .help = "with -r, stay on each operand's filesystem (not in libcap)",
 	  .flag = OPTS_FLAG(struct opts, one_fs) },
-	{ .name = "exclude", .arg = required_argument, .handle = opt_exclude,
+	{ .name = "exclude",
+	  .arg = required_argument,
+	  .handle = opt_exclude,
 	  .value = "PATH",
 	  .help = "with -r, skip PATH (as printed) and below (not in libcap)" },
 	{ .name = "json",
@@ -290,7 +294,8 @@ static void usage(void)
 	}
 	fputs("usage: getcap [-h] [-l] [-n] [-r] [-v] <filename> [<filename> ...]\n"
 	      "\n"
-	      "\tdisplays the capabilities on the queried file(s).\n", mem);
+	      "\tdisplays the capabilities on the queried file(s).\n",
+	      mem);
 	opts_help(mem, options, n_options, "\t", 23);
 	if (fclose(mem) == 0)
 		out_err("%s", text);
@@ -388,7 +393,8 @@ static void warn_unused(const struct opts *o, const unsigned char *used)
 			continue;
 		shown = escape_dup(o->exclude[i]);
 		out_err("getcap: --exclude=%s is not below any operand: "
-			"nothing excluded\n", shown != NULL ? shown : "?");
+			"nothing excluded\n",
+			shown != NULL ? shown : "?");
 		free(shown);
 	}
 }

@@ -7,15 +7,15 @@
 #include <sys/types.h>
 
 struct opts {
-	const char *argv0;	/* as invoked: messages and -l */
-	int recursive;		/* -r */
-	int verbose;		/* -v */
-	int show_rootid;	/* -n */
-	int one_fs;		/* -x, --one-file-system (ours) */
-	char **exclude;		/* --exclude=PATH (ours), normalised */
+	const char *argv0; /* as invoked: messages and -l */
+	int recursive;	   /* -r */
+	int verbose;	   /* -v */
+	int show_rootid;   /* -n */
+	int one_fs;	   /* -x, --one-file-system (ours) */
+	char **exclude;	   /* --exclude=PATH (ours), normalised */
 	size_t n_exclude;
-	int json;		/* --json (ours): one object per line, schema 1 */
-	int audit;		/* --audit (ours): risk tier and suggestion */
+	int json;  /* --json (ours): one object per line, schema 1 */
+	int audit; /* --audit (ours): risk tier and suggestion */
 };
 
 /*
@@ -27,7 +27,7 @@ struct opts {
 struct outbuf {
 	char *data;
 	size_t len, cap;
-	int failed;		/* out of memory: lines were lost */
+	int failed; /* out of memory: lines were lost */
 };
 
 /*
@@ -35,7 +35,7 @@ struct outbuf {
  * a command-line operand) and its name in it, joined the way nftw joins.
  */
 struct ent {
-	int dirfd;		/* AT_FDCWD for a command-line operand */
+	int dirfd; /* AT_FDCWD for a command-line operand */
 	const char *dir;
 	size_t dirlen;
 	const char *name;
@@ -56,9 +56,9 @@ void out_set_json(int on);
  */
 void out_set_escape(int on);
 void out_json(struct outbuf *ob, const struct ent *e, const char *fields);
-char *ent_path(const struct ent *e);	/* caller frees; NULL: ENOMEM */
+char *ent_path(const struct ent *e); /* caller frees; NULL: ENOMEM */
 void out_flush(struct outbuf *ob);
-void out_maybe_flush(struct outbuf *ob);	/* when large or on a tty */
+void out_maybe_flush(struct outbuf *ob); /* when large or on a tty */
 void out_free(struct outbuf *ob);
 void out_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -76,8 +76,8 @@ ssize_t query_read(const struct ent *e, void *buf, size_t size);
  * to libcap's nftw (a stat failure): "(Not a regular file)" with -v.
  * Returns the errno of a failed read, or 0.
  */
-int query_report(const struct opts *o, struct outbuf *ob,
-		 const struct ent *e, int in_walk);
+int query_report(const struct opts *o, struct outbuf *ob, const struct ent *e,
+		 int in_walk);
 
 /*
  * --audit and --json: reports on stdout something that could not be
@@ -85,9 +85,8 @@ int query_report(const struct opts *o, struct outbuf *ob,
  * of tier "unknown": " (<what>: <strerror(err)>)" and a risk line with
  * why, or a JSON object with "error", "errno" and that risk.
  */
-void query_unknown(const struct opts *o, struct outbuf *ob,
-		   const struct ent *e, const char *what, int err,
-		   const char *why);
+void query_unknown(const struct opts *o, struct outbuf *ob, const struct ent *e,
+		   const char *what, int err, const char *why);
 
 /* How many findings query_unknown() made; main() exits 1 if any. */
 unsigned long query_unknown_count(void);
@@ -103,8 +102,8 @@ struct skip {
 };
 
 /* Walks the directory path (already lstat'ed, trailing '/' cut). */
-void walk_tree(const struct opts *o, const struct skip *skip,
-	       struct outbuf *ob, const char *path);
+void walk_tree(const struct opts *o, const struct skip *skip, struct outbuf *ob,
+	       const char *path);
 
 /* 1 when the entry's printed path is one of skip's. */
 int is_excluded(const struct skip *s, const struct ent *e);

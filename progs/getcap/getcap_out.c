@@ -14,7 +14,7 @@
 #include "path.h"
 
 /* Big enough to make stdout writes rare on a large tree. */
-#define FLUSH_AT	(64 * 1024)
+#define FLUSH_AT (64 * 1024)
 
 static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
 /* -1 until asked; then whether stdout is a terminal (flush per directory). */
@@ -130,8 +130,9 @@ void out_line(struct outbuf *ob, const struct ent *e, const char *rest)
 		 * Only -v's lines come here in JSON mode; capabilities use
 		 * out_json.
 		 */
-		out_json(ob, e, rest[0] == '\0' ? ",\"text\":null" :
-			 ",\"text\":null,\"regular\":false");
+		out_json(ob, e,
+			 rest[0] == '\0' ? ",\"text\":null"
+					 : ",\"text\":null,\"regular\":false");
 		return;
 	}
 	if (escape_paths) {
@@ -158,7 +159,7 @@ static void write_all(int fd, const char *p, size_t n)
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			return;	/* as with stdio: a failing stdout is quiet */
+			return; /* as with stdio: a failing stdout is quiet */
 		}
 		p += w;
 		n -= (size_t)w;

@@ -27,9 +27,9 @@
  */
 #ifndef SYS_getxattrat
 #if defined(__alpha__)
-#define SYS_getxattrat	574
+#define SYS_getxattrat 574
 #else
-#define SYS_getxattrat	464
+#define SYS_getxattrat 464
 #endif
 #endif
 
@@ -126,7 +126,9 @@ static void report_failure(const struct opts *o, const struct ent *e,
 	if (path != NULL && (o->audit || o->json))
 		shown = escape_dup(path);
 	out_err("Failed to get capabilities of %s '%s' (%s)\n", what,
-		shown != NULL ? shown : path != NULL ? path : e->name,
+		shown != NULL  ? shown
+		: path != NULL ? path
+			       : e->name,
 		strerror(err));
 	free(shown);
 	free(path);
@@ -149,14 +151,13 @@ unsigned long query_unknown_count(void)
  */
 static const char *unknown_reason(int err)
 {
-	return err == EINVAL ?
-		"security.capability is present but in a form getxattr(2) will not show (revision 1 or undefined flag bits); the kernel may still grant capabilities from it at exec: rewrite it with setcap, or remove it with setcap -r" :
-		"the capability xattr could not be read; the file may carry any capability";
+	return err == EINVAL
+		       ? "security.capability is present but in a form getxattr(2) will not show (revision 1 or undefined flag bits); the kernel may still grant capabilities from it at exec: rewrite it with setcap, or remove it with setcap -r"
+		       : "the capability xattr could not be read; the file may carry any capability";
 }
 
-void query_unknown(const struct opts *o, struct outbuf *ob,
-		   const struct ent *e, const char *what, int err,
-		   const char *why)
+void query_unknown(const struct opts *o, struct outbuf *ob, const struct ent *e,
+		   const char *what, int err, const char *why)
 {
 	char *rest = NULL;
 
@@ -172,8 +173,10 @@ void query_unknown(const struct opts *o, struct outbuf *ob,
 		}
 		fprintf(mem, ",\"text\":null,\"error\":");
 		json_string(mem, strerror(err));
-		fprintf(mem, ",\"errno\":%d,\"risk\":{\"tier\":\"unknown\","
-			"\"cap\":null,\"reason\":", err);
+		fprintf(mem,
+			",\"errno\":%d,\"risk\":{\"tier\":\"unknown\","
+			"\"cap\":null,\"reason\":",
+			err);
 		json_string(mem, why);
 		fputs("},\"suggestion\":null", mem);
 		if (fclose(mem) != 0) {
@@ -196,11 +199,11 @@ void query_unknown(const struct opts *o, struct outbuf *ob,
 
 /* The riskiest capability of a file and what to grant instead, if known. */
 struct file_risk {
-	cap_value_t worst;		/* -1: the file grants nothing */
+	cap_value_t worst; /* -1: the file grants nothing */
 	const char *tier;
-	char *name;			/* cap_free() */
+	char *name; /* cap_free() */
 	const char *reason;
-	char *suggestion;		/* free(); NULL when none applies */
+	char *suggestion; /* free(); NULL when none applies */
 };
 
 /* Returns 0, or -1 when out of memory. */
@@ -375,8 +378,8 @@ out:
 	cap_free(caps);
 }
 
-int query_report(const struct opts *o, struct outbuf *ob,
-		 const struct ent *e, int in_walk)
+int query_report(const struct opts *o, struct outbuf *ob, const struct ent *e,
+		 int in_walk)
 {
 	unsigned char raw[LCAP_XATTR_MAX];
 	struct lcap_xattr x;
@@ -395,8 +398,8 @@ int query_report(const struct opts *o, struct outbuf *ob,
 		 * sits in a directory we may list but not search, fails
 		 * there and is shown as "(Not a regular file)" under -v.
 		 */
-		if (in_walk && (err == ENOENT || err == EACCES ||
-				err == ENOTDIR)) {
+		if (in_walk &&
+		    (err == ENOENT || err == EACCES || err == ENOTDIR)) {
 			/* Vanished is nothing; unsearchable is not seen. */
 			if (err == EACCES && (o->audit || o->json))
 				query_unknown(o, ob, e, "capabilities unknown",

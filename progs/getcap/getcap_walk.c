@@ -33,18 +33,18 @@ int is_excluded(const struct skip *s, const struct ent *e)
 struct onode;
 
 struct oseg {
-	char *text;		/* NULL when empty */
+	char *text; /* NULL when empty */
 	size_t len;
-	struct onode *kid;	/* whose output follows text; NULL: the tail */
+	struct onode *kid; /* whose output follows text; NULL: the tail */
 };
 
 struct onode {
 	struct onode *parent;
 	struct oseg *segs;
 	size_t nsegs, cap;
-	size_t cursor;		/* next segment to emit (under the lock) */
-	int listed;		/* an entry was visited: its thread has text */
-	int complete;		/* (under the lock) segs are final */
+	size_t cursor; /* next segment to emit (under the lock) */
+	int listed;    /* an entry was visited: its thread has text */
+	int complete;  /* (under the lock) segs are final */
 };
 
 /* A directory --audit or --json could not look into (see walk_failed). */
@@ -58,11 +58,11 @@ struct gwalk {
 	const struct opts *o;
 	const struct skip *skip;
 	pthread_mutex_t lock;
-	struct onode *cur;	/* where emission stands; NULL: all out */
-	struct outbuf emit;	/* emitted text, written when large or on a tty */
-	struct unexamined *dirs;	/* under lock */
+	struct onode *cur;  /* where emission stands; NULL: all out */
+	struct outbuf emit; /* emitted text, written when large or on a tty */
+	struct unexamined *dirs; /* under lock */
 	size_t ndirs;
-	int dirs_lost;		/* out of memory recording one (under lock) */
+	int dirs_lost; /* out of memory recording one (under lock) */
 };
 
 /*
@@ -102,8 +102,8 @@ static void emit(struct gwalk *g, const char *text, size_t len)
 	struct outbuf *out = &g->emit, direct;
 
 	if (out->len + len > out->cap) {
-		size_t cap = out->cap * 2 > out->len + len ? out->cap * 2 :
-							   out->len + len;
+		size_t cap = out->cap * 2 > out->len + len ? out->cap * 2
+							   : out->len + len;
 		char *p = realloc(out->data, cap);
 
 		if (p == NULL) {
@@ -134,7 +134,7 @@ static void advance(struct gwalk *g)
 			free(n->segs);
 			free(n);
 			if (g->cur != NULL)
-				g->cur->cursor++;	/* past n's segment */
+				g->cur->cursor++; /* past n's segment */
 			continue;
 		}
 		seg = &n->segs[n->cursor];
@@ -144,7 +144,7 @@ static void advance(struct gwalk *g)
 			seg->text = NULL;
 		}
 		if (seg->kid != NULL)
-			g->cur = seg->kid;	/* cursor moves on when it is done */
+			g->cur = seg->kid; /* cursor moves on when it is done */
 		else
 			n->cursor++;
 	}
@@ -159,7 +159,9 @@ static int visit(void *arg, void *tctx, const struct walk_ent *w,
 	const struct opts *o = g->o;
 	struct outbuf *ob = tctx;
 	struct ent e = {
-		.dirfd = w->dirfd, .dir = w->dir, .dirlen = w->dirlen,
+		.dirfd = w->dirfd,
+		.dir = w->dir,
+		.dirlen = w->dirlen,
 		.name = w->name,
 	};
 
@@ -175,8 +177,10 @@ static int visit(void *arg, void *tctx, const struct walk_ent *w,
 		if (kid == NULL || add_seg(w->dir_data, ob, kid) < 0) {
 			free(kid);
 			out_err("getcap: out of memory: directory '%s%s%s' "
-				"skipped\n", w->dir, path_needs_slash(w->dir,
-				w->dirlen) ? "/" : "", w->name);
+				"skipped\n",
+				w->dir,
+				path_needs_slash(w->dir, w->dirlen) ? "/" : "",
+				w->name);
 			return 0;
 		}
 		kid->parent = w->dir_data;
@@ -184,15 +188,15 @@ static int visit(void *arg, void *tctx, const struct walk_ent *w,
 		return 1;
 	}
 	case DT_LNK:
-	case DT_UNKNOWN:	/* stat failed: nftw's FTW_NS */
+	case DT_UNKNOWN: /* stat failed: nftw's FTW_NS */
 		if (o->verbose)
 			out_line(ob, &e, " (Not a regular file)");
 		return 0;
-	default:		/* FIFOs and devices too, as nftw's FTW_F */
+	default: /* FIFOs and devices too, as nftw's FTW_F */
 		if (query_report(o, ob, &e, 1) == EACCES && !*w->dir_note) {
 			/* An addition: libcap says nothing about this. */
-			char *shown = o->audit || o->json ?
-				      escape_dup(w->dir) : NULL;
+			char *shown =
+				o->audit || o->json ? escape_dup(w->dir) : NULL;
 
 			*w->dir_note = 1;
 			out_err("Failed to search directory '%s' (%s)\n",
@@ -216,8 +220,8 @@ static void note_unexamined(struct gwalk *g, const char *path, int err)
 	char *copy = strdup(path);
 
 	pthread_mutex_lock(&g->lock);
-	grown = copy != NULL ? realloc(g->dirs, (g->ndirs + 1) *
-				       sizeof(*grown)) : NULL;
+	grown = copy != NULL ? realloc(g->dirs, (g->ndirs + 1) * sizeof(*grown))
+			     : NULL;
 	if (grown == NULL) {
 		free(copy);
 		g->dirs_lost = 1;
@@ -253,7 +257,8 @@ static void walk_failed(void *arg, void *tctx, const char *path,
 		break;
 	case WALK_ERR_MOVED:
 		out_err("Failed to read directory '%s' (replaced by another "
-			"directory during the walk)\n", p);
+			"directory during the walk)\n",
+			p);
 		if (audit)
 			note_unexamined(g, path, ESTALE);
 		break;
@@ -283,7 +288,8 @@ static void report_unexamined(struct gwalk *g, struct outbuf *ob)
 		struct ent e = { .dirfd = -1, .name = g->dirs[i].path };
 
 		query_unknown(g->o, ob, &e, "directory not examined",
-			      g->dirs[i].err, "the files below it could not be "
+			      g->dirs[i].err,
+			      "the files below it could not be "
 			      "examined; they may carry any capability");
 		free(g->dirs[i].path);
 	}
@@ -309,7 +315,7 @@ static void dir_done(void *arg, void *tctx, void *dir_data)
 	struct onode *n = dir_data;
 
 	if (n->listed && add_seg(n, ob, NULL) < 0) {
-		ob->failed = 1;		/* reported once, by out_free() */
+		ob->failed = 1; /* reported once, by out_free() */
 		ob->len = 0;
 	}
 	pthread_mutex_lock(&g->lock);
@@ -343,17 +349,20 @@ static const struct walk_ops getcap_walk_ops = {
 	.error = walk_failed,
 };
 
-void walk_tree(const struct opts *o, const struct skip *skip,
-	       struct outbuf *ob, const char *path)
+void walk_tree(const struct opts *o, const struct skip *skip, struct outbuf *ob,
+	       const char *path)
 {
 	struct gwalk g = { .o = o, .skip = skip };
 	struct onode *top = calloc(1, sizeof(*top));
 	struct walk_config c = {
-		.ops = &getcap_walk_ops, .arg = &g, .main_tctx = ob,
-		.root_data = top, .one_fs = o->one_fs,
+		.ops = &getcap_walk_ops,
+		.arg = &g,
+		.main_tctx = ob,
+		.root_data = top,
+		.one_fs = o->one_fs,
 	};
 
-	out_flush(ob);		/* the operand's line before its contents */
+	out_flush(ob); /* the operand's line before its contents */
 	if (top == NULL) {
 		out_err("getcap: out of memory walking '%s'\n", path);
 		return;

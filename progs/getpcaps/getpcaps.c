@@ -15,10 +15,10 @@
 #include "opts.h"
 
 enum format {
-	FORMAT_PLAIN,		/* "<arg>: <text>" */
-	FORMAT_VERBOSE,		/* "Capabilities for '<arg>': <text>" */
-	FORMAT_LEGACY,		/* the same with `...', on stderr */
-	FORMAT_JSON,		/* ours: one JSON object per pid (common/json.h) */
+	FORMAT_PLAIN,	/* "<arg>: <text>" */
+	FORMAT_VERBOSE, /* "Capabilities for '<arg>': <text>" */
+	FORMAT_LEGACY,	/* the same with `...', on stderr */
+	FORMAT_JSON,	/* ours: one JSON object per pid (common/json.h) */
 };
 
 /*
@@ -109,26 +109,39 @@ static const struct opt options[] = {
 	{ OPTS_HELP_ROW("help", 'h'), .tags = PIDS | AUDIT,
 	  .line = "     --help, -h or --usage display this message." },
 	{ OPTS_HELP_ROW("usage", 0), .tags = PIDS | AUDIT },
-	{ .name = "verbose", .handle = opt_verbose, .tags = PIDS | AUDIT,
+	{ .name = "verbose",
+	  .handle = opt_verbose,
+	  .tags = PIDS | AUDIT,
 	  .line = "     --verbose             use a more verbose output format." },
-	{ .name = "ugly", .handle = opt_legacy, .tags = PIDS,
+	{ .name = "ugly",
+	  .handle = opt_legacy,
+	  .tags = PIDS,
 	  .line = "     --ugly or --legacy    use the archaic legacy output format." },
 	{ .name = "legacy", .handle = opt_legacy, .tags = PIDS },
-	{ .name = "iab", .handle = opt_iab, .tags = PIDS | AUDIT,
+	{ .name = "iab",
+	  .handle = opt_iab,
+	  .tags = PIDS | AUDIT,
 	  .line = "     --iab                 show IAB of process too." },
-	{ .name = "license", .handle = opt_license, .tags = PIDS,
+	{ .name = "license",
+	  .handle = opt_license,
+	  .tags = PIDS,
 	  .line = "     --license             display license info" },
-	{ .name = "json", .handle = opt_json, .tags = PIDS | AUDIT,
+	{ .name = "json",
+	  .handle = opt_json,
+	  .tags = PIDS | AUDIT,
 	  .help = "one JSON object per process (not in libcap)" },
 	{ OPTS_VERSION_ROW, .tags = PIDS | AUDIT,
 	  .help = "print the version and exit (not in libcap)" },
-	{ .name = "all", .tags = AUDIT | SELECTS_AUDIT,
+	{ .name = "all",
+	  .tags = AUDIT | SELECTS_AUDIT,
 	  .help = "every process holding capabilities (not in libcap)" },
-	{ .name = "tree", .handle = opt_tree, .tags = AUDIT | SELECTS_AUDIT,
+	{ .name = "tree",
+	  .handle = opt_tree,
+	  .tags = AUDIT | SELECTS_AUDIT,
 	  .help = "the same as a process tree (not in libcap)" },
 };
 
-#define N_OPTIONS	(sizeof(options) / sizeof(options[0]))
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 
 /*
  * libcap 2.66 printed "getcaps" here, a typo fixed in 2.70; we follow
@@ -141,7 +154,8 @@ static void usage(int status)
 	      "  This program displays the capabilities on the queried process(es).\n"
 	      "  The capabilities are displayed in the cap_from_text(3) format.\n"
 	      "\n"
-	      "  Optional arguments:\n", stderr);
+	      "  Optional arguments:\n",
+	      stderr);
 	opts_help(stderr, options, N_OPTIONS, "     ", 22);
 	exit(status);
 }
@@ -247,8 +261,9 @@ static void show_json(const char *arg, pid_t pid, cap_t caps, const char *text)
 		json_vector(stdout, "ambient", mask_of_iab(iab, CAP_IAB_AMB));
 		putchar(',');
 		/* The bounding set is the complement of the IAB's "drop". */
-		json_vector(stdout, "bounding", mask_below(cap_max_bits()) &
-			    ~mask_of_iab(iab, CAP_IAB_BOUND));
+		json_vector(stdout, "bounding",
+			    mask_below(cap_max_bits()) &
+				    ~mask_of_iab(iab, CAP_IAB_BOUND));
 		printf(",\"iab\":");
 		json_string(stdout, iab_text != NULL ? iab_text : "");
 		cap_free(iab_text);
@@ -326,7 +341,8 @@ static int audit_main(int argc, char *argv[], struct opts *o)
 				     N_OPTIONS, AUDIT, 0);
 			return 2;
 		} else {
-			escape_line(stderr, "getpcaps: ", "--all shows every"
+			escape_line(stderr, "getpcaps: ",
+				    "--all shows every"
 				    " process: '%s' cannot be combined with it",
 				    arg);
 			return 2;
@@ -364,7 +380,7 @@ int main(int argc, char *argv[])
 			status = EXIT_FAILURE;
 		}
 	}
-	fflush(stdout);		/* the pids' lines first, also into one pipe */
+	fflush(stdout); /* the pids' lines first, also into one pipe */
 	/*
 	 * After everything libcap prints (its "Cannot parse pid --jsn" line
 	 * and the other pids' lines), ours, last where a person sees it: a

@@ -24,19 +24,20 @@ int all_main(const struct print_opts *po);
 
 /* What an audit flags (struct proc.flags). */
 enum {
-	FLAG_AMBIENT_SHELL = 1 << 0,	/* ambient caps in an interactive shell */
-	FLAG_WRITABLE_EXE = 1 << 1,	/* non-root, capable, may rewrite its exe */
-	FLAG_NO_NNP_DAEMON = 1 << 2,	/* capable daemon without no_new_privs */
-	FLAG_THREADS_DIFFER = 1 << 3,	/* threads hold different credentials */
-	FLAG_ROOT_REGAINS = 1 << 4,	/* a uid 0 with less than its bounding set */
+	FLAG_AMBIENT_SHELL = 1 << 0, /* ambient caps in an interactive shell */
+	FLAG_WRITABLE_EXE = 1 << 1, /* non-root, capable, may rewrite its exe */
+	FLAG_NO_NNP_DAEMON = 1 << 2,  /* capable daemon without no_new_privs */
+	FLAG_THREADS_DIFFER = 1 << 3, /* threads hold different credentials */
+	FLAG_ROOT_REGAINS = 1
+			    << 4, /* a uid 0 with less than its bounding set */
 };
 
 /* The executable check (only for capable processes of a non-root user). */
 enum exe_state {
-	EXE_NOT_NEEDED,		/* root, or nothing to lose */
-	EXE_SAFE,		/* not writable by the process's users */
+	EXE_NOT_NEEDED, /* root, or nothing to lose */
+	EXE_SAFE,	/* not writable by the process's users */
 	EXE_WRITABLE,
-	EXE_UNCHECKED,		/* /proc/<pid>/exe could not be examined */
+	EXE_UNCHECKED, /* /proc/<pid>/exe could not be examined */
 };
 
 /*
@@ -44,7 +45,7 @@ enum exe_state {
  * can give a thousand processes one 2 MiB argv), and the audit must not
  * run out of memory on it.
  */
-#define CMDLINE_MOST	4096
+#define CMDLINE_MOST 4096
 
 /*
  * Credentials belong to threads, not processes: a thread that calls
@@ -55,67 +56,67 @@ enum exe_state {
  * no_new_privs off if any thread lacks it.
  */
 struct creds {
-	uid_t uid[4];			/* real, effective, saved, filesystem */
+	uid_t uid[4]; /* real, effective, saved, filesystem */
 	gid_t gid[4];
-	gid_t *groups;			/* supplementary; freed after check_exe */
+	gid_t *groups; /* supplementary; freed after check_exe */
 	int ngroups;
 	uint64_t inh, prm, eff, bnd, amb;
-	int amb_known;			/* 0: no CapAmb line and P&I not empty */
-	int nnp;			/* NoNewPrivs: 1, 0, or -1 unknown */
+	int amb_known; /* 0: no CapAmb line and P&I not empty */
+	int nnp;       /* NoNewPrivs: 1, 0, or -1 unknown */
 };
 
 /* The first thread ids a thread set keeps; it counts the rest. */
-#define THREAD_TIDS_MOST	8
+#define THREAD_TIDS_MOST 8
 /*
  * The most distinct credential sets kept per process: a process whose
  * threads each take another user's ids (a file server acting for its
  * clients) could otherwise make the audit keep one per thread.
  */
-#define THREAD_SETS_MOST	64
+#define THREAD_SETS_MOST 64
 
 /* The threads of one process that hold the same credentials. */
 struct thread_set {
 	struct creds c;
-	pid_t tids[THREAD_TIDS_MOST];	/* in the order read; main first */
+	pid_t tids[THREAD_TIDS_MOST]; /* in the order read; main first */
 	size_t count;
 };
 
 /* One process as one consistent read of /proc/<pid> saw it. */
 struct proc {
 	pid_t pid, ppid;
-	struct creds c;			/* all its threads together (widest) */
-	unsigned long long start;	/* start time (clock ticks after boot) */
-	int tty;			/* has a controlling terminal */
-	char comm[64];			/* raw bytes, as the kernel has them */
-	char *cmdline;			/* NUL-separated; only when printed */
+	struct creds c;		  /* all its threads together (widest) */
+	unsigned long long start; /* start time (clock ticks after boot) */
+	int tty;		  /* has a controlling terminal */
+	char comm[64];		  /* raw bytes, as the kernel has them */
+	char *cmdline;		  /* NUL-separated; only when printed */
 	size_t cmdline_len;
-	int cmdline_cut;		/* longer than CMDLINE_MOST: the rest left out */
-	char *exe;			/* exe's path; only when printed */
+	int cmdline_cut; /* longer than CMDLINE_MOST: the rest left out */
+	char *exe;	 /* exe's path; only when printed */
 	enum exe_state exe_state;
 	/* its threads, grouped by credentials; at least one set */
 	struct thread_set *sets;
 	size_t nsets;
-	size_t threads;			/* threads read */
-	size_t threads_untold;		/* in sets past THREAD_SETS_MOST */
-	int main_exited;		/* main thread gone, others running */
+	size_t threads;	       /* threads read */
+	size_t threads_untold; /* in sets past THREAD_SETS_MOST */
+	int main_exited;       /* main thread gone, others running */
 	unsigned flags;
-	int shown;			/* holds or lacks something worth showing */
+	int shown; /* holds or lacks something worth showing */
 	/* --tree: the parent, and the children as a list in pid order */
 	struct proc *up, *child, *sibling;
-	int mark;			/* tree building's scratch */
-	int needed;			/* printed in the tree */
+	int mark;   /* tree building's scratch */
+	int needed; /* printed in the tree */
 };
 
 /* Counts for the closing line; nothing is left out without being counted. */
 struct scan_counts {
-	size_t listed;			/* pid directories seen in /proc */
-	size_t examined;		/* processes read completely */
-	size_t kernel_threads;		/* left out: they run no program */
-	size_t zombies;			/* left out: exited, not yet reaped */
-	size_t exited;			/* vanished or recycled during the scan */
-	size_t not_examined;		/* could not be read (errno below) */
+	size_t listed;	       /* pid directories seen in /proc */
+	size_t examined;       /* processes read completely */
+	size_t kernel_threads; /* left out: they run no program */
+	size_t zombies;	       /* left out: exited, not yet reaped */
+	size_t exited;	       /* vanished or recycled during the scan */
+	size_t not_examined;   /* could not be read (errno below) */
 	int not_examined_errno;
-	size_t exe_unchecked;		/* capable non-root with unreadable exe */
+	size_t exe_unchecked; /* capable non-root with unreadable exe */
 	int exe_errno;
 	/* /proc may leave processes out of its listing: none counted */
 	int hidden;
@@ -123,15 +124,15 @@ struct scan_counts {
 };
 
 struct scan {
-	struct proc *procs;		/* sorted by pid */
+	struct proc *procs; /* sorted by pid */
 	size_t n, cap;
-	uint64_t full;			/* every capability the kernel knows */
+	uint64_t full; /* every capability the kernel knows */
 	struct scan_counts counts;
 };
 
 /* What to read beyond the credentials (they cost a read per process). */
 struct scan_opts {
-	int cmdline;			/* read cmdline and the exe's path */
+	int cmdline; /* read cmdline and the exe's path */
 };
 
 /*
@@ -139,8 +140,7 @@ struct scan_opts {
  * errno when /proc itself could not be read (a process that cannot be
  * read is counted, not an error). Free with scan_free().
  */
-int scan_run(struct scan *s, const char *proc_root,
-	     const struct scan_opts *o);
+int scan_run(struct scan *s, const char *proc_root, const struct scan_opts *o);
 void scan_free(struct scan *s);
 
 /*
@@ -246,7 +246,10 @@ int print_all(struct scan *s, const struct print_opts *o);
  * capability and IAB texts, since most processes share their parent's.
  */
 struct user_cache {
-	struct user { uid_t uid; char *name; } *users;
+	struct user {
+		uid_t uid;
+		char *name;
+	} * users;
 	size_t n;
 	uint64_t caps_key[3], iab_key[3];
 	char *caps, *iab;
@@ -283,7 +286,6 @@ extern const size_t nflags;
 
 /* One process as one line of JSON (getpcaps_json.c). */
 void json_process(struct scan *s, const struct proc *p,
-		  const struct print_opts *o, struct user_cache *uc,
-		  int depth);
+		  const struct print_opts *o, struct user_cache *uc, int depth);
 
 #endif

@@ -19,9 +19,9 @@
  * false alarm; both are the process's own doing.
  */
 static const char *const shells[] = {
-	"ash", "bash", "busybox", "csh", "dash", "elvish", "fish", "ksh",
-	"ksh93", "mksh", "nu", "pdksh", "posh", "pwsh", "rbash", "sh", "tcsh",
-	"xonsh", "yash", "zsh",
+	"ash",	 "bash",  "busybox", "csh",   "dash",  "elvish", "fish",
+	"ksh",	 "ksh93", "mksh",    "nu",    "pdksh", "posh",	 "pwsh",
+	"rbash", "sh",	  "tcsh",    "xonsh", "yash",  "zsh",
 };
 
 /*
@@ -30,8 +30,8 @@ static const char *const shells[] = {
  * daemontools, dinit, supervisord) and container shims.
  */
 static const char *const managers[] = {
-	"conmon", "containerd-shim", "dinit", "runsv", "s6-supervise",
-	"supervise", "supervisord", "systemd",
+	"conmon",	"containerd-shim", "dinit",	  "runsv",
+	"s6-supervise", "supervise",	   "supervisord", "systemd",
 };
 
 static int in_list(const char *name, const char *const *list, size_t n)
@@ -82,8 +82,7 @@ void judge_all(struct scan *s)
 		 * with the next execve() (creds_uid0()).
 		 */
 		p->shown = (p->c.inh | p->c.prm | p->c.eff | p->c.amb) != 0 ||
-			   (p->c.bnd & s->full) != s->full ||
-			   creds_uid0(&p->c);
+			   (p->c.bnd & s->full) != s->full || creds_uid0(&p->c);
 		p->flags = 0;
 		if (creds_uid0(&p->c) && (p->c.bnd & s->full & ~p->c.prm) != 0)
 			p->flags |= FLAG_ROOT_REGAINS;
@@ -120,19 +119,23 @@ int all_main(const struct print_opts *po)
 		status = EXIT_FAILURE;
 	}
 	if (s.counts.not_examined) {
-		fprintf(stderr, "getpcaps: %zu processes not examined: %s"
+		fprintf(stderr,
+			"getpcaps: %zu processes not examined: %s"
 			" (a complete audit needs root)\n",
 			s.counts.not_examined,
 			strerror(s.counts.not_examined_errno));
 		status = EXIT_FAILURE;
 	}
 	if (s.counts.hidden) {
-		fprintf(stderr, "getpcaps: /proc: %s (a complete audit needs"
-			" root)\n", s.counts.hidden_why);
+		fprintf(stderr,
+			"getpcaps: /proc: %s (a complete audit needs"
+			" root)\n",
+			s.counts.hidden_why);
 		status = EXIT_FAILURE;
 	}
 	if (s.counts.exe_unchecked) {
-		fprintf(stderr, "getpcaps: the executables of %zu capable"
+		fprintf(stderr,
+			"getpcaps: the executables of %zu capable"
 			" processes not examined: %s\n",
 			s.counts.exe_unchecked, strerror(s.counts.exe_errno));
 		status = EXIT_FAILURE;

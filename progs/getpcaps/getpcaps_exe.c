@@ -40,14 +40,16 @@ static int exe_writable_by(const struct creds *c, int xfd,
 	int n;
 
 	if (st->st_uid == c->uid[1])
-		return 1;	/* its owner may always chmod it */
+		return 1; /* its owner may always chmod it */
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", xfd);
 	len = getxattr(link, ACL_XATTR_ACCESS, raw, sizeof(raw));
 	if (len < 0 && errno != ENODATA && errno != ENOTSUP)
 		return -1;
-	if (len < 0) {		/* no ACL: the mode's three classes */
-		e[0] = (struct acl_entry){ ACL_USER_OBJ, (st->st_mode >> 6) & 7, 0 };
-		e[1] = (struct acl_entry){ ACL_GROUP_OBJ, (st->st_mode >> 3) & 7, 0 };
+	if (len < 0) { /* no ACL: the mode's three classes */
+		e[0] = (struct acl_entry){ ACL_USER_OBJ, (st->st_mode >> 6) & 7,
+					   0 };
+		e[1] = (struct acl_entry){ ACL_GROUP_OBJ,
+					   (st->st_mode >> 3) & 7, 0 };
 		e[2] = (struct acl_entry){ ACL_OTHER, st->st_mode & 7, 0 };
 		n = 3;
 	} else if ((n = acl_decode(raw, (size_t)len, e, 32)) < 0) {
@@ -78,7 +80,7 @@ int check_exe(struct proc *p, int xfd, int open_err)
 	}
 	p->exe_state = EXE_UNCHECKED;
 	if (xfd < 0)
-		return open_err;	/* EACCES: not ours to trace */
+		return open_err; /* EACCES: not ours to trace */
 	if (fstat(xfd, &st) < 0)
 		return errno;
 	if (!S_ISREG(st.st_mode))

@@ -14,7 +14,7 @@
  * looked up in that /proc's mountinfo, never a path that another mount
  * could cover meanwhile.
  */
-#define _GNU_SOURCE		/* statx */
+#define _GNU_SOURCE /* statx */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -161,7 +161,8 @@ int proc_hides_processes(int procfd, char *why, size_t len)
 		return 0;
 	id = mount_id_of(procfd);
 	if (id < 0 || super_options(procfd, id, opts, sizeof(opts)) < 0) {
-		snprintf(why, len, "cannot read its mount options (%s), so "
+		snprintf(why, len,
+			 "cannot read its mount options (%s), so "
 			 "whether it hides processes is unknown",
 			 strerror(errno));
 		return 1;
@@ -172,11 +173,13 @@ int proc_hides_processes(int procfd, char *why, size_t len)
 		return 0;
 	/* invisible: the gid= group sees every process; ptraceable: no. */
 	if ((strcmp(mode, "2") == 0 || strcmp(mode, "invisible") == 0) &&
-	    option(opts, "gid", gid, sizeof(gid)) != NULL &&
-	    gid[0] != '\0' && strspn(gid, "0123456789") == strlen(gid) &&
+	    option(opts, "gid", gid, sizeof(gid)) != NULL && gid[0] != '\0' &&
+	    strspn(gid, "0123456789") == strlen(gid) &&
 	    in_group((gid_t)strtoul(gid, NULL, 10)))
 		return 0;
-	snprintf(why, len, "mounted with hidepid=%s: the processes this user "
-		 "may not trace are not listed, and not counted", mode);
+	snprintf(why, len,
+		 "mounted with hidepid=%s: the processes this user "
+		 "may not trace are not listed, and not counted",
+		 mode);
 	return 1;
 }

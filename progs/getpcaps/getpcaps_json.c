@@ -14,8 +14,10 @@
 
 static void put_bool_or_null(const char *key, int value)
 {
-	printf(",\"%s\":%s", key, value < 0 ? "null" : value ? "true" :
-	       "false");
+	printf(",\"%s\":%s", key,
+	       value < 0 ? "null"
+	       : value	 ? "true"
+			 : "false");
 }
 
 /* "user":"alice" (and "user_hex" when not UTF-8), or "user":null. */
@@ -77,8 +79,8 @@ static void put_thread_sets(struct user_cache *uc, const struct scan *s,
 		for (t = 0; t < set->count && t < THREAD_TIDS_MOST; t++)
 			printf("%s%d", t ? "," : "", (int)set->tids[t]);
 		printf("],\"threads\":%zu,\"main\":%s,\"uid\":%u,\"ruid\":%u,"
-		       "\"suid\":%u,\"fsuid\":%u,", set->count,
-		       !p->main_exited && i == 0 ? "true" : "false",
+		       "\"suid\":%u,\"fsuid\":%u,",
+		       set->count, !p->main_exited && i == 0 ? "true" : "false",
 		       (unsigned)u[1], (unsigned)u[0], (unsigned)u[2],
 		       (unsigned)u[3]);
 		put_user(uc, u[1]);
@@ -126,9 +128,8 @@ void json_process(struct scan *s, const struct proc *p,
 	size_t i;
 
 	json_object_open(stdout, "process");
-	printf("\"pid\":%d,\"ppid\":%d,\"uid\":%u,\"ruid\":%u,",
-	       (int)p->pid, (int)p->ppid, (unsigned)p->c.uid[1],
-	       (unsigned)p->c.uid[0]);
+	printf("\"pid\":%d,\"ppid\":%d,\"uid\":%u,\"ruid\":%u,", (int)p->pid,
+	       (int)p->ppid, (unsigned)p->c.uid[1], (unsigned)p->c.uid[0]);
 	put_user(uc, p->c.uid[1]);
 	putchar(',');
 	json_path(stdout, "comm", p->comm);
@@ -147,8 +148,9 @@ void json_process(struct scan *s, const struct proc *p,
 		cap_free(cap);
 	}
 	printf(",\"exe_writable\":%s,\"flags\":[",
-	       p->exe_state == EXE_WRITABLE ? "true" :
-	       p->exe_state == EXE_UNCHECKED ? "null" : "false");
+	       p->exe_state == EXE_WRITABLE    ? "true"
+	       : p->exe_state == EXE_UNCHECKED ? "null"
+					       : "false");
 	for (i = 0; i < nflags; i++) {
 		if (!(p->flags & flag_text[i].flag))
 			continue;

@@ -49,9 +49,8 @@ void user_cache_free(struct user_cache *uc)
 
 const char *caps_text(struct user_cache *uc, const struct creds *c)
 {
-	static const cap_flag_t flags[] = {
-		CAP_EFFECTIVE, CAP_PERMITTED, CAP_INHERITABLE
-	};
+	static const cap_flag_t flags[] = { CAP_EFFECTIVE, CAP_PERMITTED,
+					    CAP_INHERITABLE };
 	const uint64_t masks[] = { c->eff, c->prm, c->inh };
 	cap_t caps;
 	cap_value_t cap;
@@ -202,8 +201,8 @@ static void put_caps(struct user_cache *uc, const struct scan *s,
 /* "1234", "1234,1240" or "1234,...,1240 and 9 more" */
 static void put_tids(const struct thread_set *set)
 {
-	size_t i, listed = set->count < THREAD_TIDS_MOST ? set->count :
-			   THREAD_TIDS_MOST;
+	size_t i, listed = set->count < THREAD_TIDS_MOST ? set->count
+							 : THREAD_TIDS_MOST;
 
 	for (i = 0; i < listed; i++)
 		printf("%s%d", i ? "," : "", (int)set->tids[i]);
@@ -239,8 +238,8 @@ static void put_thread_sets(struct user_cache *uc, const struct scan *s,
 	}
 	if (p->threads_untold > 0)
 		printf("%s%zu threads more, in credential sets past the first"
-		       " %d: not listed, counted above\n", indent,
-		       p->threads_untold, THREAD_SETS_MOST);
+		       " %d: not listed, counted above\n",
+		       indent, p->threads_untold, THREAD_SETS_MOST);
 }
 
 /*
@@ -259,13 +258,16 @@ static void put_details(struct user_cache *uc, const struct scan *s,
 			       flag_text[i].text);
 	if (!p->c.amb_known)
 		printf("%s? ambient: unknown: its status has no CapAmb line"
-		       " (a kernel before 4.3?)\n", indent);
+		       " (a kernel before 4.3?)\n",
+		       indent);
 	if (p->c.nnp < 0)
 		printf("%s? no_new_privs: unknown: its status has no NoNewPrivs"
-		       " line (a kernel before 4.10?)\n", indent);
+		       " line (a kernel before 4.10?)\n",
+		       indent);
 	if (p->main_exited)
 		printf("%s? main thread: exited; the process is its other"
-		       " threads\n", indent);
+		       " threads\n",
+		       indent);
 	put_thread_sets(uc, s, p, indent, o->iab);
 	if (!o->verbose)
 		return;
@@ -356,8 +358,7 @@ static void build_tree(struct scan *s)
 	}
 }
 
-static void tree_prefix(const char *last, int depth, int for_details,
-			char *out)
+static void tree_prefix(const char *last, int depth, int for_details, char *out)
 {
 	int d;
 
@@ -464,9 +465,9 @@ int print_all(struct scan *s, const struct print_opts *o)
 	} else {
 		printf("summary: %zu processes examined, %zu shown; left out:"
 		       " %zu kernel threads, %zu zombies, %zu exited during"
-		       " the scan; %zu not examined\n", c->examined, shown,
-		       c->kernel_threads, c->zombies, c->exited,
-		       c->not_examined);
+		       " the scan; %zu not examined\n",
+		       c->examined, shown, c->kernel_threads, c->zombies,
+		       c->exited, c->not_examined);
 	}
 	user_cache_free(&uc);
 	return status;

@@ -10,7 +10,7 @@
  * We still compare the start time in stat before and after the other
  * reads, so two processes' data can never be mixed into one record.
  */
-#define _GNU_SOURCE		/* O_PATH */
+#define _GNU_SOURCE /* O_PATH */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,7 @@
 #include "mask.h"
 #include "procstatus.h"
 
-#define PF_KTHREAD 0x00200000u	/* include/linux/sched.h: a kernel thread */
+#define PF_KTHREAD 0x00200000u /* include/linux/sched.h: a kernel thread */
 
 /*
  * Reads all of fd from its start into b, NUL-terminated. Returns the
@@ -123,7 +123,8 @@ static int parse_stat(const char *text, char *comm, size_t comm_size,
 		comm[len] = '\0';
 	}
 	/* fields 3..22 of proc(5); %*s skips the ones we do not use */
-	if (sscanf(close + 1, " %c %d %*s %*s %d %*s %u"
+	if (sscanf(close + 1,
+		   " %c %d %*s %*s %d %*s %u"
 		   " %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
 		   &f->state, &ppid, &f->tty_nr, &f->flags, &f->start) != 5)
 		return -1;
@@ -140,8 +141,9 @@ static int parse_stat(const char *text, char *comm, size_t comm_size,
 int creds_parse(const char *status, struct creds *c, unsigned *threads)
 {
 	const unsigned need = PROC_STATUS_UID | PROC_STATUS_GID |
-		PROC_STATUS_GROUPS | PROC_STATUS_CAPINH | PROC_STATUS_CAPPRM |
-		PROC_STATUS_CAPEFF | PROC_STATUS_CAPBND;
+			      PROC_STATUS_GROUPS | PROC_STATUS_CAPINH |
+			      PROC_STATUS_CAPPRM | PROC_STATUS_CAPEFF |
+			      PROC_STATUS_CAPBND;
 	struct proc_status ps;
 	const char *bad;
 	int i;
@@ -163,7 +165,7 @@ int creds_parse(const char *status, struct creds *c, unsigned *threads)
 		c->uid[i] = ps.uid[i];
 		c->gid[i] = ps.gid[i];
 	}
-	c->groups = ps.groups;		/* c owns them now */
+	c->groups = ps.groups; /* c owns them now */
 	c->ngroups = ps.ngroups;
 	c->inh = ps.inheritable;
 	c->prm = ps.permitted;
@@ -230,19 +232,20 @@ static int read_cmdline(struct proc *p, int dfd, struct buf *b)
 
 /* What one read of /proc/<pid> holds open and has learnt, step by step. */
 struct reading {
-	int dfd, sfd, xfd, live;	/* /proc/<pid>, its stat, its exe, a live thread */
-	struct stat_fields f;		/* stat at the start */
-	struct creds main_creds;	/* the main thread's, until threads_read() */
-	unsigned nthreads;		/* as status gave it (0: unknown) */
-	int dead;			/* the main thread has exited */
-	int exe_err;			/* why the executable could not be examined */
+	int dfd, sfd, xfd,
+		live; /* /proc/<pid>, its stat, its exe, a live thread */
+	struct stat_fields f;	 /* stat at the start */
+	struct creds main_creds; /* the main thread's, until threads_read() */
+	unsigned nthreads;	 /* as status gave it (0: unknown) */
+	int dead;		 /* the main thread has exited */
+	int exe_err;		 /* why the executable could not be examined */
 };
 
 /* How a step ended. */
 enum step {
-	STEP_NEXT,		/* go on with the next step */
-	STEP_LEFT_OUT,		/* counted as left out: kernel thread, zombie, exited */
-	STEP_FAILED,		/* errno says why */
+	STEP_NEXT,     /* go on with the next step */
+	STEP_LEFT_OUT, /* counted as left out: kernel thread, zombie, exited */
+	STEP_FAILED,   /* errno says why */
 };
 
 /* The process's first stat: a kernel thread is left out, nothing else is read. */
@@ -293,15 +296,15 @@ static enum step read_all_threads(struct scan *s, struct proc *p,
 			 r->dead ? &r->live : NULL) == 0)
 		return STEP_NEXT;
 	if (r->dead && errno == ESRCH) {
-		s->counts.zombies++;	/* its last thread went too */
+		s->counts.zombies++; /* its last thread went too */
 		return STEP_LEFT_OUT;
 	}
 	return STEP_FAILED;
 }
 
 /* The executable (who may rewrite it) and, when printed, the command line. */
-static enum step read_program(struct proc *p, struct reading *r,
-			      struct bufs *b, const struct scan_opts *o)
+static enum step read_program(struct proc *p, struct reading *r, struct bufs *b,
+			      const struct scan_opts *o)
 {
 	int from = r->live >= 0 ? r->live : r->dfd;
 
@@ -309,7 +312,7 @@ static enum step read_program(struct proc *p, struct reading *r,
 	r->exe_err = check_exe(p, r->xfd, r->xfd < 0 ? errno : 0);
 	threads_forget_groups(p);
 	if (vanished(r->exe_err)) {
-		errno = r->exe_err;	/* exiting: its memory, exe link included, is gone */
+		errno = r->exe_err; /* exiting: its memory, exe link included, is gone */
 		return STEP_FAILED;
 	}
 	if (o->cmdline) {
@@ -412,8 +415,8 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 	memset(&r, 0, sizeof(r));
 	r.dfd = r.sfd = r.xfd = r.live = -1;
 	s->counts.listed++;
-	r.dfd = openat(procfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		       O_CLOEXEC);
+	r.dfd = openat(procfd, name,
+		       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (r.dfd >= 0)
 		p = new_proc(s);
 	if (p != NULL) {
@@ -464,7 +467,8 @@ static int pid_name(const char *name, pid_t *pid)
 
 static int by_pid(const void *a, const void *b)
 {
-	pid_t x = ((const struct proc *)a)->pid, y = ((const struct proc *)b)->pid;
+	pid_t x = ((const struct proc *)a)->pid,
+	      y = ((const struct proc *)b)->pid;
 
 	return (x > y) - (x < y);
 }
@@ -479,8 +483,8 @@ int scan_run(struct scan *s, const char *proc_root, const struct scan_opts *o)
 
 	memset(s, 0, sizeof(*s));
 	s->full = mask_below(bits);
-	procfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		      O_CLOEXEC);
+	procfd = open(proc_root,
+		      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (procfd < 0)
 		return -1;
 	/* Asked before the listing: what it leaves out is not counted. */

@@ -121,7 +121,7 @@ static int add_thread(struct proc *p, pid_t tid, struct creds *c)
 	}
 	if (p->nsets == 0) {
 		p->c = *c;
-		p->c.groups = NULL;	/* the union needs no group list */
+		p->c.groups = NULL; /* the union needs no group list */
 		p->c.ngroups = 0;
 	} else {
 		widen(&p->c, c);
@@ -133,8 +133,8 @@ static int add_thread(struct proc *p, pid_t tid, struct creds *c)
 	}
 	if (p->nsets == 0 || (p->nsets & (p->nsets - 1)) == 0) {
 		size_t more = p->nsets ? p->nsets * 2 : 1;
-		struct thread_set *sets = realloc(p->sets,
-						  more * sizeof(*sets));
+		struct thread_set *sets =
+			realloc(p->sets, more * sizeof(*sets));
 
 		if (sets == NULL) {
 			creds_release(c);
@@ -146,7 +146,7 @@ static int add_thread(struct proc *p, pid_t tid, struct creds *c)
 	set = &p->sets[p->nsets++];
 	memset(set, 0, sizeof(*set));
 	set->c = *c;
-	c->groups = NULL;	/* the set owns them now */
+	c->groups = NULL; /* the set owns them now */
 	c->ngroups = 0;
 	set->tids[0] = tid;
 	set->count = 1;
@@ -229,14 +229,14 @@ static int by_tid(const void *a, const void *b)
  * meanwhile), or -1 with errno. *tdfd keeps the thread's directory open
  * when it is not NULL and still -1.
  */
-static int read_thread(struct proc *p, int taskfd, const char *name,
-		       pid_t tid, struct buf *b, int *live_dfd)
+static int read_thread(struct proc *p, int taskfd, const char *name, pid_t tid,
+		       struct buf *b, int *live_dfd)
 {
 	struct creds c;
 	int tdfd, saved;
 
-	tdfd = openat(taskfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		      O_CLOEXEC);
+	tdfd = openat(taskfd, name,
+		      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (tdfd < 0)
 		return vanished(errno) ? 0 : -1;
 	if (read_at(tdfd, "status", b, 1, 0) < 0) {
@@ -283,8 +283,8 @@ static int relist(struct proc *p, int dfd, const struct tid_list *seen,
 	int taskfd, tries, err = 0;
 	long got, more;
 
-	taskfd = openat(dfd, "task", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			O_CLOEXEC);
+	taskfd = openat(dfd, "task",
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (taskfd < 0)
 		return vanished(errno) ? 0 : -1;
 	for (tries = 0; tries < 8; tries++) {
@@ -319,7 +319,7 @@ static int relist(struct proc *p, int dfd, const struct tid_list *seen,
 		}
 	}
 	if (tries == 8) {
-		err = EAGAIN;	/* never one whole listing */
+		err = EAGAIN; /* never one whole listing */
 		goto out;
 	}
 	for (used = 0; used < (size_t)got;) {
@@ -364,8 +364,8 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 	/* Most processes have one thread: no more to read. */
 	if (main_creds != NULL && nthreads == 1)
 		return 0;
-	taskfd = openat(dfd, "task", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			O_CLOEXEC);
+	taskfd = openat(dfd, "task",
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	dir = taskfd < 0 ? NULL : fdopendir(taskfd);
 	if (dir == NULL) {
 		err = errno;
@@ -394,8 +394,8 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 			continue;
 		/* a thread that exits meanwhile is no error (see above) */
 		if (tid_list_add(&seen, tid) < 0 ||
-		    read_thread(p, dirfd(dir), d->d_name, tid, b,
-				live_dfd) < 0) {
+		    read_thread(p, dirfd(dir), d->d_name, tid, b, live_dfd) <
+			    0) {
 			err = errno;
 			break;
 		}
@@ -409,7 +409,7 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 out:
 	free(seen.tids);
 	if (err == 0 && p->threads == 0)
-		err = ESRCH;		/* every thread has exited */
+		err = ESRCH; /* every thread has exited */
 	if (err == 0)
 		return 0;
 	if (live_dfd != NULL && *live_dfd >= 0) {

@@ -31,9 +31,9 @@
 #define MAX_SERVICES 8
 
 struct opts {
-	const char *user;	/* --user, or NULL */
+	const char *user; /* --user, or NULL */
 	const char *binary;
-	pid_t pid;		/* --pid, or 0 */
+	pid_t pid; /* --pid, or 0 */
 	struct pam_opts pam;
 };
 
@@ -47,7 +47,8 @@ static void usage(FILE *out)
 		"  process PID, else your own session, else (--user=NAME, not you)\n"
 		"  a new login of NAME through the PAM services NAME (default:\n"
 		"  login,sshd,su) in DIR (default /etc/pam.d), with pam_cap reading\n"
-		"  FILE (default " CAPCONF_DEFAULT_PATH ") where its line names none;\n"
+		"  FILE (default " CAPCONF_DEFAULT_PATH
+		") where its line names none;\n"
 		"  and prints the fix.\n"
 		"  Exit status: 0 yes, 1 no, 3 unknown, 2 usage or lookup error.\n"
 		"  -u, -p and -c are short for --user, --pid and --config;\n"
@@ -98,8 +99,9 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 			  int optimistic)
 {
 	/* A file we may not read might grant it: the optimistic side says. */
-	uint64_t grant = pv != NULL && pv->grant_unknown && optimistic ?
-			 BIT(CAP_PERFMON) : 0;
+	uint64_t grant = pv != NULL && pv->grant_unknown && optimistic
+				 ? BIT(CAP_PERFMON)
+				 : 0;
 
 	session_subject(who, self, u->name);
 	who->is_root = u->uid == 0;
@@ -136,15 +138,20 @@ static void grant_note(const struct pam_view *pv, char *buf, size_t len)
 	if (pv == NULL)
 		return;
 	if (pv->grant_unknown)
-		put(buf, len, "perfdoctor may not read %s, which pam_cap "
-			 "reads for a login through %s: run perfdoctor as root",
-			 pv->config, pv->service);
+		put(buf, len,
+		    "perfdoctor may not read %s, which pam_cap "
+		    "reads for a login through %s: run perfdoctor as root",
+		    pv->config, pv->service);
 	else if ((pv->amb & BIT(CAP_PERFMON)) && pv->amb_reaches != ANSWER_YES)
-		snprintf(buf, len, "pam_cap's ambient grant does not surely "
-			 "reach a login through %s: %s", pv->service, pv->amb_why);
+		snprintf(buf, len,
+			 "pam_cap's ambient grant does not surely "
+			 "reach a login through %s: %s",
+			 pv->service, pv->amb_why);
 	else if ((pv->inh & BIT(CAP_PERFMON)) && pv->iab_reaches != ANSWER_YES)
-		snprintf(buf, len, "pam_cap's grant does not surely reach a "
-			 "login through %s: %s", pv->service, pv->iab_why);
+		snprintf(buf, len,
+			 "pam_cap's grant does not surely reach a "
+			 "login through %s: %s",
+			 pv->service, pv->iab_why);
 }
 
 /* Where a pam_cap grant must go: the file this service's pam_cap reads. */
@@ -164,10 +171,12 @@ static void fix_from_view(struct fix_context *fx, const struct pam_view *pv)
  * A new login through one service: yes only if it holds even without
  * the grants we are unsure of, no only if it fails even with them.
  */
-static void judge_login(const struct kernel_facts *k, const struct binary_facts *b,
-			const struct session_facts *self, const struct user_facts *u,
-			const struct pam_view *pv, const struct fix_context *fx0,
-			enum answer may_exec, struct verdict *v)
+static void judge_login(const struct kernel_facts *k,
+			const struct binary_facts *b,
+			const struct session_facts *self,
+			const struct user_facts *u, const struct pam_view *pv,
+			const struct fix_context *fx0, enum answer may_exec,
+			struct verdict *v)
 {
 	struct fix_context fx = *fx0;
 	struct subject sure, maybe;
@@ -196,7 +205,8 @@ static void judge_login(const struct kernel_facts *k, const struct binary_facts 
 		 note[0] ? note : "pam_cap's grant may or may not arrive");
 }
 
-static void fill_fix_context(struct fix_context *fx, const struct binary_facts *b,
+static void fill_fix_context(struct fix_context *fx,
+			     const struct binary_facts *b,
 			     const struct user_facts *u, const char *config,
 			     int login, uint64_t bounding)
 {
@@ -211,8 +221,9 @@ static void fill_fix_context(struct fix_context *fx, const struct binary_facts *
 	fx->ngroups = u->ngroups;
 	fx->login = login;
 	fx->base_bounding = bounding;
-	fx->in_file_group = u->known && (u->gid == b->gid ||
-			    groups_have(u->groups, u->ngroups, b->gid));
+	fx->in_file_group =
+		u->known && (u->gid == b->gid ||
+			     groups_have(u->groups, u->ngroups, b->gid));
 	fx->perf_users_exists = gr != NULL;
 	fx->in_perf_users = gr != NULL && u->known &&
 			    (u->gid == gr->gr_gid ||
@@ -230,7 +241,8 @@ static enum answer combine(const struct verdict *v, const struct pam_view *pv,
 		same &= v[i].answer == v[0].answer;
 	if (same)
 		return v[0].answer;
-	used = (size_t)snprintf(why, len, "it depends on how the user logs in:");
+	used = (size_t)snprintf(why, len,
+				"it depends on how the user logs in:");
 	for (i = 0; i < n && used < len; i++)
 		used += (size_t)snprintf(why + used, len - used, "%s %s %s",
 					 i ? ";" : "", pv[i].service,
@@ -253,12 +265,15 @@ static void login_again(struct verdict *v, const char *user, const char *why)
 {
 	size_t len = strlen(v->reason);
 
-	snprintf(v->reason + len, sizeof(v->reason) - len, "; a new login of "
-		 "%s %s: log in again", user, why);
+	snprintf(v->reason + len, sizeof(v->reason) - len,
+		 "; a new login of "
+		 "%s %s: log in again",
+		 user, why);
 	memmove(&v->fixes[1], &v->fixes[0],
 		sizeof(v->fixes[0]) * (MAX_FIXES - 1));
 	memset(&v->fixes[0], 0, sizeof(v->fixes[0]));
-	snprintf(v->fixes[0].text, sizeof(v->fixes[0].text), "log in again "
+	snprintf(v->fixes[0].text, sizeof(v->fixes[0].text),
+		 "log in again "
 		 "(a new login reads groups and capability.conf afresh)");
 	v->nfixes = v->nfixes < MAX_FIXES ? v->nfixes + 1 : MAX_FIXES;
 }
@@ -279,8 +294,9 @@ static int fresh_helps(const struct subject *who)
 
 /* --pid or the caller's own session: its real credentials decide. */
 static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
-			    const struct binary_facts *b, struct session_facts *s,
-			    struct user_facts *u, const struct pam_view *pv, int npv)
+			    const struct binary_facts *b,
+			    struct session_facts *s, struct user_facts *u,
+			    const struct pam_view *pv, int npv)
 {
 	struct fix_context fx;
 	struct subject who;
@@ -290,7 +306,8 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	int i, fresh_yes = npv > 0;
 
 	session_subject(&who, s, u->name);
-	who.may_exec = may_execute(b, who.uid, who.gid, who.groups, who.ngroups);
+	who.may_exec =
+		may_execute(b, who.uid, who.gid, who.groups, who.ngroups);
 	if (o->pid > 0)
 		snprintf(label, sizeof(label), "process %d", (int)o->pid);
 	else
@@ -304,11 +321,12 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	{
 		char bits[1024];
 
-		say("%-10s %s", "at exec:", names_or_none(v.at_exec, bits, sizeof(bits)));
+		say("%-10s %s",
+		    "at exec:", names_or_none(v.at_exec, bits, sizeof(bits)));
 	}
 	if (v.answer != ANSWER_YES && u->known) {
-		fresh_exec = may_execute(b, u->uid, u->gid, u->groups,
-					 u->ngroups);
+		fresh_exec =
+			may_execute(b, u->uid, u->gid, u->groups, u->ngroups);
 		/*
 		 * Not root, so the kernel cannot be asked for a login's groups:
 		 * for this hint only, a group the database gives the user and
@@ -316,7 +334,8 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 		 */
 		if (fresh_exec == ANSWER_UNKNOWN && (b->mode & 0010) &&
 		    groups_have(u->groups, u->ngroups, b->gid) &&
-		    !groups_have(s->groups, s->ngroups, b->gid) && s->fsgid != b->gid)
+		    !groups_have(s->groups, s->ngroups, b->gid) &&
+		    s->fsgid != b->gid)
 			fresh_exec = ANSWER_YES;
 	}
 	for (i = 0; v.answer != ANSWER_YES && u->known && i < npv; i++) {
@@ -325,13 +344,15 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	}
 	if (v.answer != ANSWER_YES && who.may_exec == ANSWER_NO &&
 	    fresh_exec == ANSWER_YES)
-		login_again(&v, u->name, "would be allowed to execute it, with "
+		login_again(&v, u->name,
+			    "would be allowed to execute it, with "
 			    "groups from the database that this session lacks");
 	else if (v.answer != ANSWER_YES && u->known && npv > 0 && fresh_yes &&
 		 fresh_helps(&who)) {
 		/* Nothing else to change: the rest was for this session. */
 		v.nfixes = 0;
-		login_again(&v, u->name, "would pass: the group database or "
+		login_again(&v, u->name,
+			    "would pass: the group database or "
 			    "capability.conf changed since this session began");
 	}
 	print_verdict(&v, u->name, b->path, "");
@@ -341,8 +362,9 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 
 /* A new login of another user, through each PAM service judged. */
 static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
-			  const struct binary_facts *b, struct session_facts *self,
-			  struct user_facts *u, const struct pam_view *pv, int npv)
+			  const struct binary_facts *b,
+			  struct session_facts *self, struct user_facts *u,
+			  const struct pam_view *pv, int npv)
 {
 	struct verdict v[MAX_SERVICES], all;
 	struct fix_context fx;
@@ -353,12 +375,13 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	login_subject(&who, self, u, NULL, 0);
 	who.may_exec = may_execute(b, u->uid, u->gid, u->groups, u->ngroups);
 	print_session(&who, "a new login, groups from the group database, "
-		      "the rest modelled on this process");
+			    "the rest modelled on this process");
 	print_pam(pv, npv);
 	fill_fix_context(&fx, b, u, o->pam.config, 1, self->bounding);
 	for (i = 0; i < npv; i++) {
 		judge_login(k, b, self, u, &pv[i], &fx, who.may_exec, &v[i]);
-		say("%-10s %s%s%s", "at exec:", names_or_none(v[i].at_exec, bits, sizeof(bits)),
+		say("%-10s %s%s%s",
+		    "at exec:", names_or_none(v[i].at_exec, bits, sizeof(bits)),
 		    npv > 1 ? " via " : "", npv > 1 ? pv[i].service : "");
 	}
 	all = v[0];
@@ -375,7 +398,8 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	print_verdict(&all, u->name, b->path, how);
 	if (all.answer == ANSWER_YES)
 		say("note:      sessions %s began before a change of groups or "
-		    "capability.conf keep the old state: judge one with --pid", u->name);
+		    "capability.conf keep the old state: judge one with --pid",
+		    u->name);
 	print_risk(b, &who, &fx);
 	return exit_code(all.answer);
 }
@@ -397,7 +421,8 @@ static int diagnose(const struct opts *o)
 		if (gather_user_uid(&u, s.euid) < 0)
 			goto out;
 		if (o->user != NULL && strcmp(o->user, u.name) != 0) {
-			fprintf(stderr, "perfdoctor: process %d runs as ", (int)o->pid);
+			fprintf(stderr, "perfdoctor: process %d runs as ",
+				(int)o->pid);
 			escape_fputs(u.name, stderr);
 			fputs(", not ", stderr);
 			escape_fputs(o->user, stderr);
@@ -448,8 +473,8 @@ static int opt_pid(void *p, const char *arg)
 
 	errno = 0;
 	pid = strtol(arg, &end, 10);
-	if (errno != 0 || end == arg || *end != '\0' ||
-	    pid <= 0 || pid > INT32_MAX) {
+	if (errno != 0 || end == arg || *end != '\0' || pid <= 0 ||
+	    pid > INT32_MAX) {
 		fputs("perfdoctor: --pid wants a process id, got \"", stderr);
 		escape_fputs(arg, stderr);
 		fputs("\"\n", stderr);
@@ -493,15 +518,28 @@ static const struct opts_prog prog = { "perfdoctor", help, 2 };
  * explains them together, in prose (which names every one of them).
  */
 static const struct opt options[] = {
-	{ .name = "user", .letter = 'u', .arg = required_argument,
-	  .handle = opt_user, .value = "NAME" },
-	{ .name = "pid", .letter = 'p', .arg = required_argument,
-	  .handle = opt_pid, .value = "PID" },
-	{ .name = "config", .letter = 'c', .arg = required_argument,
-	  .handle = opt_config, .value = "FILE" },
-	{ .name = "pam-dir", .arg = required_argument, .handle = opt_pam_dir,
+	{ .name = "user",
+	  .letter = 'u',
+	  .arg = required_argument,
+	  .handle = opt_user,
+	  .value = "NAME" },
+	{ .name = "pid",
+	  .letter = 'p',
+	  .arg = required_argument,
+	  .handle = opt_pid,
+	  .value = "PID" },
+	{ .name = "config",
+	  .letter = 'c',
+	  .arg = required_argument,
+	  .handle = opt_config,
+	  .value = "FILE" },
+	{ .name = "pam-dir",
+	  .arg = required_argument,
+	  .handle = opt_pam_dir,
 	  .value = "DIR" },
-	{ .name = "service", .arg = required_argument, .handle = opt_service,
+	{ .name = "service",
+	  .arg = required_argument,
+	  .handle = opt_service,
 	  .value = "NAME[,NAME...]" },
 	{ OPTS_HELP_ROW("help", 'h') },
 	{ OPTS_VERSION_ROW },
@@ -515,13 +553,12 @@ int main(int argc, char **argv)
 	struct opts_getopt g;
 	int status;
 
-	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]),
-		   0);
+	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]), 0);
 	switch (opts_parse(&g, argc, argv, &o, &status)) {
 	case 1:
 		return status;
 	case -1:
-		usage(stderr);	/* then the guess, last */
+		usage(stderr); /* then the guess, last */
 		opts_suggest_getopt(stderr, &g, argv[optind - 1]);
 		return 2;
 	}

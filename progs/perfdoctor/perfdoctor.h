@@ -22,23 +22,23 @@ enum answer {
 struct kernel_facts {
 	char release[128];
 	int major, minor;
-	int max_bits;		/* cap_max_bits() */
-	int paranoid;		/* kernel.perf_event_paranoid, or INT32_MIN if unreadable */
+	int max_bits; /* cap_max_bits() */
+	int paranoid; /* kernel.perf_event_paranoid, or INT32_MIN if unreadable */
 };
 
 struct binary_facts {
 	const char *path;
 	int exists;
-	int err;		/* errno of the first failure while looking at it */
+	int err; /* errno of the first failure while looking at it */
 	uid_t uid;
 	gid_t gid;
 	mode_t mode;
 	int is_regular;
-	int target_known;	/* target below is valid */
-	int target_err;		/* why not (errno), e.g. EACCES: cannot read it */
+	int target_known; /* target below is valid */
+	int target_err;	  /* why not (errno), e.g. EACCES: cannot read it */
 	struct exec_target target;
 	int xattr_unsupported;
-	cap_t caps;		/* NULL when it carries none */
+	cap_t caps; /* NULL when it carries none */
 	/*
 	 * The path the commands name: path itself, or where its symbolic
 	 * link leads (setcap --perf refuses a link); "" when that cannot
@@ -49,24 +49,24 @@ struct binary_facts {
 
 /* Credentials and capability state of a session, from /proc/<pid>/status. */
 struct session_facts {
-	pid_t pid;		/* 0: this process */
+	pid_t pid; /* 0: this process */
 	uid_t ruid, euid, fsuid;
 	gid_t rgid, egid, fsgid;
-	gid_t *groups;		/* supplementary groups; free() */
+	gid_t *groups; /* supplementary groups; free() */
 	int ngroups;
 	uint64_t inheritable, permitted, bounding, ambient;
 	int no_new_privs;
-	int seccomp;		/* 0 none, 1 strict, 2 filter */
-	enum answer init_userns;	/* in the initial user namespace? */
+	int seccomp;		 /* 0 none, 1 strict, 2 filter */
+	enum answer init_userns; /* in the initial user namespace? */
 };
 
 /* The user as the passwd and group databases describe a new login. */
 struct user_facts {
-	char *name;		/* free() */
+	char *name; /* free() */
 	int known;
 	uid_t uid;
 	gid_t gid;
-	gid_t *groups;		/* getgrouplist(): what initgroups() gives; free() */
+	gid_t *groups; /* getgrouplist(): what initgroups() gives; free() */
 	int ngroups;
 };
 
@@ -76,19 +76,19 @@ struct user_facts {
  * alone), so a fix that edits it starts from what pam_cap will then read.
  */
 struct conf_facts {
-	int refused;		/* pam_cap reads none: others may write it */
-	int world_writable;	/* everybody may (S_IWOTH) */
+	int refused;	    /* pam_cap reads none: others may write it */
+	int world_writable; /* everybody may (S_IWOTH) */
 	/* else who besides root may: its owner, group or an ACL entry */
 	char untrusted[CAPCONF_TRUST_WHY];
-	uid_t uid;		/* its owner */
+	uid_t uid; /* its owner */
 	int exists;
-	int has_lines;		/* not empty: sed can insert into it */
-	int judged;		/* read as pam_cap will (else: no edit) */
-	unsigned long decided;	/* the line deciding for the user, or 0 */
-	int decided_star;	/* it decides by its '*' */
-	int from_default;	/* no line decides and default= applies */
-	char grant[512];	/* the caps text the user gets now, or "" */
-	uint64_t inh, drop;	/* what it grants: I, bounding drops */
+	int has_lines;	       /* not empty: sed can insert into it */
+	int judged;	       /* read as pam_cap will (else: no edit) */
+	unsigned long decided; /* the line deciding for the user, or 0 */
+	int decided_star;      /* it decides by its '*' */
+	int from_default;      /* no line decides and default= applies */
+	char grant[512];       /* the caps text the user gets now, or "" */
+	uint64_t inh, drop;    /* what it grants: I, bounding drops */
 	/* The same for the user once in perf_users (for "@perf_users"). */
 	int joined_judged;
 	unsigned long joined_decided;
@@ -99,14 +99,14 @@ struct conf_facts {
 /* What pam_cap would add to a new login through one PAM service. */
 struct pam_view {
 	char service[64];
-	char stack[640];	/* where pam_cap sits, or why it does not run */
-	char warning[600];	/* a likely typo in the stack, or "" */
-	enum answer iab_reaches;	/* I and bounding drops reach the session */
-	enum answer amb_reaches;	/* ambient bits reach it */
+	char stack[640];   /* where pam_cap sits, or why it does not run */
+	char warning[600]; /* a likely typo in the stack, or "" */
+	enum answer iab_reaches; /* I and bounding drops reach the session */
+	enum answer amb_reaches; /* ambient bits reach it */
 	char iab_why[200], amb_why[200];
-	char config[4096];	/* the capability.conf it reads */
-	char grant[512];	/* one line: what that file grants the user */
-	uint64_t inh, amb, drop;	/* the grant: I, A, and bounding drops */
+	char config[4096];	 /* the capability.conf it reads */
+	char grant[512];	 /* one line: what that file grants the user */
+	uint64_t inh, amb, drop; /* the grant: I, A, and bounding drops */
 	/*
 	 * A "*" line decided (star, else 0), and a later line that names the
 	 * user and would grant cap_perfmon (I or A) is never reached:
@@ -114,7 +114,7 @@ struct pam_view {
 	 * the whole line (its tokens, one blank apart).
 	 */
 	unsigned long star, shadow;
-	int shadow_ambient;	/* and it grants cap_perfmon ambient too */
+	int shadow_ambient; /* and it grants cap_perfmon ambient too */
 	char shadow_text[300];
 	char shadow_line[1024];
 	struct conf_facts conf;
@@ -130,15 +130,15 @@ struct pam_view {
 	int no_pam_cap;
 	int can_add;
 	char add_to[4200];
-	int add_has_lines;	/* add_to is not empty */
-	char add_line[4400];	/* "auth optional pam_cap.so[ config=..]" */
+	int add_has_lines;   /* add_to is not empty */
+	char add_line[4400]; /* "auth optional pam_cap.so[ config=..]" */
 };
 
 /* Whoever would run perf: a session, or a new login modelled on one. */
 struct subject {
-	const char *name;	/* the user, for messages */
-	int is_root;		/* real or effective uid 0: exec keeps privileges */
-	uid_t uid;		/* credentials that exec's permission check uses */
+	const char *name; /* the user, for messages */
+	int is_root;	  /* real or effective uid 0: exec keeps privileges */
+	uid_t uid;	  /* credentials that exec's permission check uses */
 	gid_t gid;
 	const gid_t *groups;
 	int ngroups;
@@ -146,16 +146,16 @@ struct subject {
 	int no_new_privs;
 	int seccomp;
 	enum answer init_userns;
-	enum answer may_exec;	/* may_execute() with the credentials above */
+	enum answer may_exec; /* may_execute() with the credentials above */
 };
 
 /* What the fix lines may suggest. */
 struct fix_context {
-	const char *config;	/* capability.conf, for an inheritable grant */
-	int in_file_group;	/* the user is in the binary's group in the database */
-	int perf_users_exists;	/* a group named perf_users exists */
-	int in_perf_users;	/* and the user is in it, in the database */
-	int user_known;		/* in passwd: usermod can name them */
+	const char *config; /* capability.conf, for an inheritable grant */
+	int in_file_group; /* the user is in the binary's group in the database */
+	int perf_users_exists; /* a group named perf_users exists */
+	int in_perf_users;     /* and the user is in it, in the database */
+	int user_known;	       /* in passwd: usermod can name them */
 	/* The user's credentials in the database, for "would joining help?" */
 	uid_t uid;
 	gid_t gid;
@@ -167,8 +167,9 @@ struct fix_context {
 	 */
 	int login;
 	uint64_t base_bounding;
-	const char *grant_note;	/* a pam_cap grant that does not arrive, or NULL */
-	const struct pam_view *pv;	/* the service judged, or NULL */
+	const char
+		*grant_note; /* a pam_cap grant that does not arrive, or NULL */
+	const struct pam_view *pv; /* the service judged, or NULL */
 	/* From the pam view judged (struct pam_view): where a grant must go. */
 	unsigned long star, shadow;
 	int shadow_ambient;
@@ -176,7 +177,7 @@ struct fix_context {
 };
 
 #define MAX_FIXES 8
-#define FIX_LEN 1024
+#define FIX_LEN	  1024
 
 /*
  * One fix line: a command line for the shell, every operand quoted
@@ -194,13 +195,19 @@ struct verdict {
 	char reason[1024];
 	struct fix fixes[MAX_FIXES];
 	int nfixes;
-	uint64_t at_exec;	/* the effective set after exec */
+	uint64_t at_exec; /* the effective set after exec */
 	/* Asked for by the blockers, written once at the end of judge(). */
-	int want_exec;		/* the user may not execute the binary */
-	int want_preset;	/* the binary needs the preset capabilities */
+	int want_exec;	 /* the user may not execute the binary */
+	int want_preset; /* the binary needs the preset capabilities */
 };
 
 /* perfdoctor_judge.c: the kernel's exec rule and perf's checks, applied. */
+/*
+ * The root id of b's namespaced file capabilities (v3), 0 for none or
+ * for the initial namespace's: any other means exec ignores them here.
+ */
+uid_t foreign_rootid(const struct binary_facts *b);
+
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v);
@@ -326,56 +333,56 @@ enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
 
 /* perfdoctor_pam.c */
 struct pam_opts {
-	const char *dir;	/* --pam-dir, default /etc/pam.d */
-	const char *services;	/* --service, comma-separated; NULL: the default list */
-	const char *config;	/* --config: for pam_cap lines without config= */
+	const char *dir; /* --pam-dir, default /etc/pam.d */
+	const char *
+		services; /* --service, comma-separated; NULL: the default list */
+	const char *config; /* --config: for pam_cap lines without config= */
 };
 /*
  * Fills views[0..*n) (at most max) for the services to judge and what
  * pam_cap would grant user through each. Returns 0, or -1 after a
  * message (ENOMEM).
  */
-int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views,
-	      int max, int *n);
+int pam_views(const struct pam_opts *o, const char *user,
+	      struct pam_view *views, int max, int *n);
 
 /*
  * perfdoctor_grant.c: what view->config (or default=, fallback) grants
  * user, into view's masks, grant line and conf facts.
  */
-void judge_grant(struct pam_view *view, const char *user,
-		 const char *fallback);
+void judge_grant(struct pam_view *view, const char *user, const char *fallback);
 
 /* perfdoctor_pamstack.c: a PAM service's auth stack, flattened the way libpam reads it. */
 
 /* libpam's own limit is 16 nested files; deeper is an error for it too. */
-#define PAMSTACK_MAX_DEPTH	16
-#define PAMSTACK_MAX_ENTRIES	512
+#define PAMSTACK_MAX_DEPTH   16
+#define PAMSTACK_MAX_ENTRIES 512
 
 /* One auth line of the flattened stack. */
 struct pam_entry {
-	char where[300];	/* file:line */
-	int level;		/* substack depth */
-	int frame;		/* the substack this line belongs to */
-	int marker;		/* the line that opens a substack */
-	int may_end;		/* sufficient, or an action "done" */
-	int jump;		/* the largest [value=N] jump, 0 for none */
+	char where[300]; /* file:line */
+	int level;	 /* substack depth */
+	int frame;	 /* the substack this line belongs to */
+	int marker;	 /* the line that opens a substack */
+	int may_end;	 /* sufficient, or an action "done" */
+	int jump;	 /* the largest [value=N] jump, 0 for none */
 	int pam_cap;
 	int keepcaps, defer;
-	char unknown[64];	/* the first argument pam_cap ignores, or "" */
-	int nunknown;		/* how many it does not know */
-	int config_given;	/* config= is there, even empty */
+	char unknown[64]; /* the first argument pam_cap ignores, or "" */
+	int nunknown;	  /* how many it does not know */
+	int config_given; /* config= is there, even empty */
 	char config[4096];
-	char fallback[512];	/* default= */
+	char fallback[512]; /* default= */
 	char module[4096];
 };
 
 struct pam_stack {
-	const char *dir;	/* relative file names are looked up here */
-	struct pam_entry *e;	/* PAMSTACK_MAX_ENTRIES of them */
+	const char *dir;     /* relative file names are looked up here */
+	struct pam_entry *e; /* PAMSTACK_MAX_ENTRIES of them */
 	int n;
 	int frames;
-	int parent[PAMSTACK_MAX_ENTRIES + 1];	/* frame -> enclosing frame */
-	char error[600];	/* set: the stack could not be read */
+	int parent[PAMSTACK_MAX_ENTRIES + 1]; /* frame -> enclosing frame */
+	char error[600]; /* set: the stack could not be read */
 };
 
 /*

@@ -30,8 +30,10 @@ void cmd_lit(struct cmd *c, const char *s)
 		return;
 	if (c->len + n >= sizeof(c->text)) {
 		/* Never a command cut short: it would run something else. */
-		put(c->why, sizeof(c->why), "no command printed: it would be "
-		    "longer than %zu bytes", sizeof(c->text) - 1);
+		put(c->why, sizeof(c->why),
+		    "no command printed: it would be "
+		    "longer than %zu bytes",
+		    sizeof(c->text) - 1);
 		return;
 	}
 	memcpy(c->text + c->len, s, n + 1);
@@ -48,9 +50,11 @@ void cmd_word(struct cmd *c, const char *what, const char *word)
 	q = shquote_dup(word);
 	if (q == NULL) {
 		if (errno == EILSEQ)
-			put(c->why, sizeof(c->why), "no command printed: the "
+			put(c->why, sizeof(c->why),
+			    "no command printed: the "
 			    "%s '%s' holds characters a terminal would not "
-			    "show as they are", what, word);
+			    "show as they are",
+			    what, word);
 		else
 			put(c->why, sizeof(c->why), "no command printed: %s",
 			    strerror(errno));
@@ -145,7 +149,7 @@ int sed_text(char *out, size_t len, const char *in)
 
 /* A line appended to file: sed's "$a" keeps a last line without newline. */
 void cmd_append(struct cmd *c, const char *line, const char *file,
-		       int has_lines)
+		int has_lines)
 {
 	char script[2200], esc[2100];
 
@@ -157,7 +161,8 @@ void cmd_append(struct cmd *c, const char *line, const char *file,
 		return;
 	}
 	if (sed_text(esc, sizeof(esc), line) < 0) {
-		put(c->why, sizeof(c->why), "no command printed: the line "
+		put(c->why, sizeof(c->why),
+		    "no command printed: the line "
 		    "would be too long");
 		return;
 	}

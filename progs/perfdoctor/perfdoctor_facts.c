@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* perfdoctor: reading the facts from the kernel, the filesystem, /proc and the user database. */
-#define _GNU_SOURCE		/* O_PATH, setresuid */
+#define _GNU_SOURCE /* O_PATH, setresuid */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -21,7 +21,7 @@
 #include "perfdoctor.h"
 
 /* The inode number of the initial user namespace (PROC_USER_INIT_INO). */
-#define INIT_USERNS_INO	0xEFFFFFFDU
+#define INIT_USERNS_INO 0xEFFFFFFDU
 
 void gather_kernel(struct kernel_facts *k)
 {
@@ -156,26 +156,32 @@ int gather_session(struct session_facts *s, pid_t pid)
 		snprintf(dir, sizeof(dir), "/proc/self");
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
-		status_error(pid, errno == ENOENT ? "no such process" :
-			     strerror(errno), NULL);
+		status_error(pid,
+			     errno == ENOENT ? "no such process"
+					     : strerror(errno),
+			     NULL);
 		return -1;
 	}
 	ok = proc_status_read(dfd, &ps, &bad) == 0;
 	if (!ok && bad != NULL)
 		status_error(pid, "cannot parse this line of its status:", bad);
 	else if (!ok)
-		status_error(pid, errno == ESRCH ? "no such process" :
-			     strerror(errno), NULL);
+		status_error(pid,
+			     errno == ESRCH ? "no such process"
+					    : strerror(errno),
+			     NULL);
 	else if (ps.seen != PROC_STATUS_ALL)
-		status_error(pid, "its status lacks Uid, Gid, Groups, Cap*, "
+		status_error(pid,
+			     "its status lacks Uid, Gid, Groups, Cap*, "
 			     "NoNewPrivs or Seccomp (process gone, or a kernel "
-			     "before 4.10)", NULL);
+			     "before 4.10)",
+			     NULL);
 	ok = ok && ps.seen == PROC_STATUS_ALL;
 	free(bad);
 	if (ok) {
 		s->ruid = ps.uid[0], s->euid = ps.uid[1], s->fsuid = ps.uid[3];
 		s->rgid = ps.gid[0], s->egid = ps.gid[1], s->fsgid = ps.gid[3];
-		s->groups = ps.groups;	/* s owns them now */
+		s->groups = ps.groups; /* s owns them now */
 		s->ngroups = ps.ngroups;
 		ps.groups = NULL;
 		s->inheritable = ps.inheritable;
@@ -188,7 +194,8 @@ int gather_session(struct session_facts *s, pid_t pid)
 	proc_status_release(&ps);
 	/* Capabilities count for perf_event_open only in the initial namespace. */
 	if (fstatat(dfd, "ns/user", &ns, 0) == 0)
-		s->init_userns = ns.st_ino == INIT_USERNS_INO ? ANSWER_YES : ANSWER_NO;
+		s->init_userns =
+			ns.st_ino == INIT_USERNS_INO ? ANSWER_YES : ANSWER_NO;
 	else
 		s->init_userns = ANSWER_UNKNOWN;
 	close(dfd);
@@ -291,8 +298,9 @@ static int are_mine(uid_t uid, gid_t gid, const gid_t *groups, int n)
 enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
 			const gid_t *groups, int ngroups)
 {
-	int mode = b->target_known && b->target.kind == EXEC_TARGET_SCRIPT ?
-		   X_OK | R_OK : X_OK;
+	int mode = b->target_known && b->target.kind == EXEC_TARGET_SCRIPT
+			   ? X_OK | R_OK
+			   : X_OK;
 
 	return may_access(b->path, mode, uid, gid, groups, ngroups);
 }
@@ -306,8 +314,8 @@ enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
 	if (are_mine(uid, gid, groups, ngroups)) {
 		if (access(path, mode) == 0)
 			return ANSWER_YES;
-		return errno == EACCES || errno == EPERM ? ANSWER_NO :
-							    ANSWER_UNKNOWN;
+		return errno == EACCES || errno == EPERM ? ANSWER_NO
+							 : ANSWER_UNKNOWN;
 	}
 	if (geteuid() != 0)
 		return ANSWER_UNKNOWN;
@@ -322,7 +330,8 @@ enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
 		 * (uid 0) keeps its capabilities, as it would at exec.
 		 */
 		if (setgroups((size_t)ngroups, groups) < 0 ||
-		    setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)
+		    setresgid(gid, gid, gid) < 0 ||
+		    setresuid(uid, uid, uid) < 0)
 			_exit(3);
 		if (access(path, mode) == 0)
 			_exit(0);

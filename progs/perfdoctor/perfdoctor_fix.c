@@ -77,8 +77,8 @@ static enum answer dirs_let_through(const char *path,
 	put(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (slash == NULL)
-		return ANSWER_UNKNOWN;	/* relative to perfdoctor's cwd */
-	slash[slash == dir] = '\0';	/* "/perf": the root directory */
+		return ANSWER_UNKNOWN; /* relative to perfdoctor's cwd */
+	slash[slash == dir] = '\0';    /* "/perf": the root directory */
 	groups = malloc(((size_t)n + 1) * sizeof(*groups));
 	if (groups == NULL)
 		return ANSWER_UNKNOWN;
@@ -108,12 +108,13 @@ static int join_grants_more(struct verdict *v, const struct subject *who,
 	if (!cf->judged || !cf->joined_judged ||
 	    grant_only_perf_differs(cf->grant, cf->joined_grant))
 		return 0;
-	add_fix(v, "joining %s changes what %s grants %s: '%s' instead of "
+	add_fix(v,
+		"joining %s changes what %s grants %s: '%s' instead of "
 		"'%s'; no command printed: give %s's grant a line of its own "
-		"first, or change that group's", PERF_GROUP, fx->pv->config,
-		who->name, cf->joined_grant[0] != '\0' ? cf->joined_grant :
-		"nothing", cf->grant[0] != '\0' ? cf->grant : "nothing",
-		who->name);
+		"first, or change that group's",
+		PERF_GROUP, fx->pv->config, who->name,
+		cf->joined_grant[0] != '\0' ? cf->joined_grant : "nothing",
+		cf->grant[0] != '\0' ? cf->grant : "nothing", who->name);
 	return 1;
 }
 
@@ -136,8 +137,10 @@ static void preset_steps(struct verdict *v, const struct binary_facts *b,
 	struct cmd c;
 
 	if (b->fix_path[0] == '\0') {
-		add_fix(v, "no command printed: where the symbolic link %s "
-			"leads cannot be resolved", b->path);
+		add_fix(v,
+			"no command printed: where the symbolic link %s "
+			"leads cannot be resolved",
+			b->path);
 		return;
 	}
 	if (b->gid != 0 && !(b->mode & 0001) && fx->in_file_group &&
@@ -226,7 +229,8 @@ static void join_file_group(struct verdict *v, const struct binary_facts *b,
 	put(gnum, sizeof(gnum), "%lu", (unsigned long)b->gid);
 	qg = shquote_dup(grp);
 	qu = shquote_dup(who->name);
-	add_fix(v, "only members of group %s%s may run it, and joining it "
+	add_fix(v,
+		"only members of group %s%s may run it, and joining it "
 		"gives %s all else that group may do: no command printed",
 		qg != NULL ? qg : "id ", qg != NULL ? "" : gnum,
 		qu != NULL ? qu : "the user");
@@ -247,8 +251,9 @@ void fix_perf(struct verdict *v, const struct binary_facts *b,
 		if (exec_with(b, fx, (gid_t)-1) == ANSWER_YES)
 			return;
 		/* Joining the binary's group does, if that group may run it. */
-		grp = b->gid != 0 && !fx->in_file_group ?
-		      group_name(b->gid, gbuf, sizeof(gbuf)) : NULL;
+		grp = b->gid != 0 && !fx->in_file_group
+			      ? group_name(b->gid, gbuf, sizeof(gbuf))
+			      : NULL;
 		if (grp != NULL && exec_with(b, fx, b->gid) == ANSWER_YES &&
 		    dirs_let_through(b->path, fx, b->gid) != ANSWER_NO) {
 			join_file_group(v, b, who, fx, grp);
@@ -274,7 +279,7 @@ int fix_preset_line(char *buf, size_t len, char *note, size_t note_len,
 		return -1;
 	preset_steps(t, b, who, fx);
 	if (t->nfixes == 0) {
-		rc = -1;	/* no preset would keep the user's access */
+		rc = -1; /* no preset would keep the user's access */
 		goto out;
 	}
 	if (!fixes_all_commands(t)) {
@@ -289,13 +294,15 @@ int fix_preset_line(char *buf, size_t len, char *note, size_t note_len,
 					 i ? "; " : "", t->fixes[i].text);
 	for (i = 0; i < t->nfixes && nused < note_len; i++)
 		if (t->fixes[i].note[0] != '\0')
-			nused += (size_t)snprintf(note + nused, note_len - nused,
-						  "%s%s", nused ? "; " : "",
-						  t->fixes[i].note);
+			nused += (size_t)snprintf(
+				note + nused, note_len - nused, "%s%s",
+				nused ? "; " : "", t->fixes[i].note);
 	if (used >= len) {
 		/* Never a command cut short. */
-		put(buf, len, "no command printed: it would be longer than "
-		    "%zu bytes", len - 1);
+		put(buf, len,
+		    "no command printed: it would be longer than "
+		    "%zu bytes",
+		    len - 1);
 		note[0] = '\0';
 		rc = -1;
 	}
@@ -311,8 +318,10 @@ int fix_owner_line(char *buf, size_t len, const struct binary_facts *b)
 
 	cmd_init(&c);
 	if (b->fix_path[0] == '\0')
-		put(c.why, sizeof(c.why), "no command printed: where the "
-		    "symbolic link %s leads cannot be resolved", b->path);
+		put(c.why, sizeof(c.why),
+		    "no command printed: where the "
+		    "symbolic link %s leads cannot be resolved",
+		    b->path);
 	/* chown drops the file's capabilities: set the same ones again. */
 	cmd_lit(&c, "chown root ");
 	cmd_path(&c, "file name", b->fix_path);

@@ -56,11 +56,11 @@ static int new_grant(char *out, size_t len, const char *grant, int add_inh,
 	    strcmp(grant, "none") != 0)
 		iab = cap_iab_from_text(grant);
 	if (iab == NULL)
-		iab = cap_iab_init();	/* unusable text grants nothing */
+		iab = cap_iab_init(); /* unusable text grants nothing */
 	if (iab == NULL)
 		return -1;
-	if (add_inh && cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON,
-					  CAP_SET) < 0)
+	if (add_inh &&
+	    cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON, CAP_SET) < 0)
 		goto out;
 	for (MASK_EACH(cap, undrop))
 		if (cap_iab_set_vector(iab, CAP_IAB_BOUND, cap, CAP_CLEAR) < 0)
@@ -95,7 +95,8 @@ static cap_iab_t iab_but_perfmon(const char *caps)
 		iab = cap_iab_from_text(caps);
 	if (iab != NULL &&
 	    (cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON, CAP_CLEAR) < 0 ||
-	     cap_iab_set_vector(iab, CAP_IAB_AMB, CAP_PERFMON, CAP_CLEAR) < 0)) {
+	     cap_iab_set_vector(iab, CAP_IAB_AMB, CAP_PERFMON, CAP_CLEAR) <
+		     0)) {
 		cap_free(iab);
 		iab = NULL;
 	}
@@ -141,13 +142,16 @@ static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 	 * which another user may have written: the note says to read them.
 	 */
 	if (pv->conf.world_writable)
-		put(note, sizeof(note), "pam_cap reads nothing from a "
+		put(note, sizeof(note),
+		    "pam_cap reads nothing from a "
 		    "world-writable file; read every line first: anyone "
 		    "could have written it");
 	else
-		put(note, sizeof(note), "pam_cap reads nothing from a file "
+		put(note, sizeof(note),
+		    "pam_cap reads nothing from a file "
 		    "others may write (%s); read every line first: they "
-		    "could have written it", pv->conf.untrusted);
+		    "could have written it",
+		    pv->conf.untrusted);
 	cmd_add(v, &c, note);
 }
 
@@ -177,7 +181,8 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 		 * match of every other member whose own line comes later,
 		 * who would get this user's grant instead of theirs.
 		 */
-		add_fix(v, "capability.conf cannot name %s (%s), and a line "
+		add_fix(v,
+			"capability.conf cannot name %s (%s), and a line "
 			"for a group would change the grant of its other "
 			"members: no line can give %s alone cap_perfmon; a "
 			"name without blanks, '@' or '*' can have one",
@@ -189,7 +194,8 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	/* Never a name cut short: the line would name another user. */
 	if (strlen(caps) + 1 + strlen(who->name) + 1 > sizeof(line) ||
 	    strlen(caps) + 1 + strlen(who->name) > CAPCONF_LINE_MAX) {
-		add_fix(v, "no line printed: a capability.conf line for "
+		add_fix(v,
+			"no line printed: a capability.conf line for "
 			"this user would be longer than %zu bytes",
 			sizeof(line) - 1);
 		return;
@@ -198,8 +204,10 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	cmd_init(&c);
 	if (decided == 0) {
 		cmd_append(&c, line, pv->config, cf->has_lines);
-		cmd_add(v, &c, cf->from_default ? "default= applies only "
-			"where no line matches" : NULL);
+		cmd_add(v, &c,
+			cf->from_default ? "default= applies only "
+					   "where no line matches"
+					 : NULL);
 		return;
 	}
 	if (sed_text(esc, sizeof(esc), line) < 0)
@@ -210,13 +218,15 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	cmd_lit(&c, " ");
 	cmd_path(&c, "file name", pv->config);
 	if (cf->decided_star)
-		put(note, sizeof(note), "above line %lu: its '*' matches "
+		put(note, sizeof(note),
+		    "above line %lu: its '*' matches "
 		    "everybody first, and the first matching line wins",
 		    decided);
 	else
-		put(note, sizeof(note), "above line %lu, which decides for "
-		    "%s now: the first matching line wins", decided,
-		    who->name);
+		put(note, sizeof(note),
+		    "above line %lu, which decides for "
+		    "%s now: the first matching line wins",
+		    decided, who->name);
 	cmd_add(v, &c, note);
 }
 
@@ -262,10 +272,11 @@ int fix_shadowed_grant(struct verdict *v, const struct fix_context *fx)
 	cmd_lit(&c, del);
 	cmd_lit(&c, " ");
 	cmd_path(&c, "file name", fx->config);
-	put(note, sizeof(note), "moves line %lu ('%s') above line %lu: the "
+	put(note, sizeof(note),
+	    "moves line %lu ('%s') above line %lu: the "
 	    "'*' on line %lu matches everybody first, and the first "
-	    "matching line wins", fx->shadow, fx->shadow_text, fx->star,
-	    fx->star);
+	    "matching line wins",
+	    fx->shadow, fx->shadow_text, fx->star, fx->star);
 	cmd_add(v, &c, note);
 	return 1;
 }
@@ -317,7 +328,7 @@ int fix_pam_grant(struct verdict *v, const struct subject *who,
 		      fix_shadowed_grant(t, fx)))
 			fix_grant_line(t, who, fx, add_inh, undrop);
 		if (t->nfixes == before)
-			goto out;	/* without it the rest is no fix */
+			goto out; /* without it the rest is no fix */
 	}
 	if (pv->no_pam_cap)
 		fix_add_pam_cap(t, pv);

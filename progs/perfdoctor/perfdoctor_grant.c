@@ -69,8 +69,8 @@ static void conf_line_text(const char *path, unsigned long n, char *buf,
 	while (capconf_next(&r, &line) > 0 && line->number <= n) {
 		if (line->number < n)
 			continue;
-		for (i = 0; line->error == CAPCONF_LINE_OK &&
-			    i < line->ntok; i++) {
+		for (i = 0; line->error == CAPCONF_LINE_OK && i < line->ntok;
+		     i++) {
 			size_t t = strlen(line->tok[i]);
 
 			if (used + t + 2 > len) {
@@ -114,8 +114,8 @@ static int join_group(struct capconf_user *u, const char *group)
  * too when group is not NULL. An enum capconf_find_status, m filled on
  * CAPCONF_FOUND.
  */
-static int scan_as_fixed(const char *path, const char *user,
-			 const char *group, struct capconf_match *m)
+static int scan_as_fixed(const char *path, const char *user, const char *group,
+			 struct capconf_match *m)
 {
 	struct capconf_reader r;
 	struct capconf_user u;
@@ -123,8 +123,9 @@ static int scan_as_fixed(const char *path, const char *user,
 
 	memset(m, 0, sizeof(*m));
 	if (capconf_user_lookup(&u, user) < 0)
-		return errno == ENOMEM ? CAPCONF_NOMEM :
-		       errno == ENOENT ? CAPCONF_UNKNOWN_USER : CAPCONF_BROKEN;
+		return errno == ENOMEM	 ? CAPCONF_NOMEM
+		       : errno == ENOENT ? CAPCONF_UNKNOWN_USER
+					 : CAPCONF_BROKEN;
 	if (group != NULL && join_group(&u, group) < 0) {
 		capconf_user_release(&u);
 		return CAPCONF_NOMEM;
@@ -147,9 +148,9 @@ static int scan_as_fixed(const char *path, const char *user,
  * when no line matches). Returns 0, or -1 when pam_cap stops before any
  * line decides (no edit can be judged then).
  */
-static int deciding(int rc, const struct capconf_match *m,
-		    const char *fallback, unsigned long *line, int *star,
-		    int *from_default, char *grant, size_t len)
+static int deciding(int rc, const struct capconf_match *m, const char *fallback,
+		    unsigned long *line, int *star, int *from_default,
+		    char *grant, size_t len)
 {
 	const char *text;
 
@@ -163,7 +164,7 @@ static int deciding(int rc, const struct capconf_match *m,
 		*from_default = fallback[0] != '\0';
 		text = fallback;
 	} else {
-		return -1;	/* no such user, or a line pam_cap stops at */
+		return -1; /* no such user, or a line pam_cap stops at */
 	}
 	put(grant, len, "%s", text);
 	return 0;
@@ -212,8 +213,9 @@ static void judge_conf(struct pam_view *view, const char *user,
 	if (deciding(rc, cf->refused ? &fixed : m, fallback, &cf->decided,
 		     &cf->decided_star, &cf->from_default, cf->grant,
 		     sizeof(cf->grant)) == 0) {
-		iab = strcmp(cf->grant, "all") && strcmp(cf->grant, "none") ?
-		      cap_iab_from_text(cf->grant) : NULL;
+		iab = strcmp(cf->grant, "all") && strcmp(cf->grant, "none")
+			      ? cap_iab_from_text(cf->grant)
+			      : NULL;
 		cf->inh = mask_of_iab(iab, CAP_IAB_INH);
 		cf->drop = mask_of_iab(iab, CAP_IAB_BOUND);
 		cap_free(iab);
@@ -243,8 +245,8 @@ static void judge_shadow(struct pam_view *view, const char *user)
 	int perfmon = 0, ambient = 0;
 	size_t len;
 
-	if (capconf_find_shadowed(view->config, user, view->star,
-				  &later) != CAPCONF_FOUND)
+	if (capconf_find_shadowed(view->config, user, view->star, &later) !=
+	    CAPCONF_FOUND)
 		return;
 	iab = cap_iab_from_text(later.caps);
 	if (iab != NULL && perf_knows_perfmon(cap_max_bits())) {
@@ -264,14 +266,13 @@ static void judge_shadow(struct pam_view *view, const char *user)
 		len = strlen(view->grant);
 		snprintf(view->grant + len, sizeof(view->grant) - len,
 			 "; line %lu ('%s') names %s but is never reached: the "
-			 "first matching line wins", later.line,
-			 view->shadow_text, user);
+			 "first matching line wins",
+			 later.line, view->shadow_text, user);
 	}
 	capconf_match_release(&later);
 }
 
-void judge_grant(struct pam_view *view, const char *user,
-			const char *fallback)
+void judge_grant(struct pam_view *view, const char *user, const char *fallback)
 {
 	struct capconf_match m;
 	const char *text = NULL;
@@ -281,9 +282,11 @@ void judge_grant(struct pam_view *view, const char *user,
 	view->inh = view->amb = view->drop = 0;
 	if (rc == CAPCONF_FOUND) {
 		text = m.caps;
-		put(view->grant, sizeof(view->grant), "%s:%lu grants '%s' "
-			 "(%s %s)", view->config, m.line, m.caps,
-			 capconf_why_name(m.why), m.who);
+		put(view->grant, sizeof(view->grant),
+		    "%s:%lu grants '%s' "
+		    "(%s %s)",
+		    view->config, m.line, m.caps, capconf_why_name(m.why),
+		    m.who);
 	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNKNOWN_USER ||
 		   rc == CAPCONF_UNREADABLE) {
 		/*
@@ -302,23 +305,30 @@ void judge_grant(struct pam_view *view, const char *user,
 		   (errno == EACCES || errno == EPERM)) {
 		/* pam_cap runs as root: what it reads is not known here. */
 		view->grant_unknown = 1;
-		put(view->grant, sizeof(view->grant), "%s: perfdoctor may not "
-			 "read it, so what it grants is unknown (run "
-			 "perfdoctor as root)", view->config);
+		put(view->grant, sizeof(view->grant),
+		    "%s: perfdoctor may not "
+		    "read it, so what it grants is unknown (run "
+		    "perfdoctor as root)",
+		    view->config);
 	} else if (rc == CAPCONF_BROKEN && m.line == 0) {
-		put(view->grant, sizeof(view->grant), "%s: pam_cap stops here "
-			 "(%s): grants nothing, not even default=",
-			 view->config, m.problem);
+		put(view->grant, sizeof(view->grant),
+		    "%s: pam_cap stops here "
+		    "(%s): grants nothing, not even default=",
+		    view->config, m.problem);
 	} else if (rc == CAPCONF_BROKEN) {
-		put(view->grant, sizeof(view->grant), "%s:%lu: pam_cap stops "
-			 "here (%s): grants nothing, not even default=",
-			 view->config, m.line, m.problem);
+		put(view->grant, sizeof(view->grant),
+		    "%s:%lu: pam_cap stops "
+		    "here (%s): grants nothing, not even default=",
+		    view->config, m.line, m.problem);
 	} else {
-		put(view->grant, sizeof(view->grant), "%s: cannot be judged "
-			 "(out of memory): grants nothing", view->config);
+		put(view->grant, sizeof(view->grant),
+		    "%s: cannot be judged "
+		    "(out of memory): grants nothing",
+		    view->config);
 	}
-	iab = text != NULL && strcmp(text, "all") && strcmp(text, "none") ?
-	      cap_iab_from_text(text) : NULL;
+	iab = text != NULL && strcmp(text, "all") && strcmp(text, "none")
+		      ? cap_iab_from_text(text)
+		      : NULL;
 	if (text != NULL && iab == NULL && strcmp(text, "all") &&
 	    strcmp(text, "none"))
 		strncat(view->grant, ": not valid IAB text, so nothing",

@@ -79,10 +79,10 @@ static void target_blocks(struct verdict *v, const struct binary_facts *b)
 	 */
 	if (b->target.kind == EXEC_TARGET_ELF)
 		add_fix(v, "copy perf to a filesystem mounted without nosuid "
-			"and noexec, then run perfdoctor on the copy");
+			   "and noexec, then run perfdoctor on the copy");
 	else
 		add_fix(v, "find the ELF binary it runs (readlink -f, file: it "
-			"must say ELF), then run perfdoctor on that one");
+			   "must say ELF), then run perfdoctor on that one");
 }
 
 /* Whether the kernel applies b's file capabilities at exec at all. */
@@ -90,6 +90,23 @@ static int caps_honoured(const struct binary_facts *b)
 {
 	return b->target_known && b->target.kind == EXEC_TARGET_ELF &&
 	       !b->target.nosuid && !b->target.noexec;
+}
+
+/*
+ * Namespaced file capabilities (a v3 attribute with a root id) count only
+ * in a user namespace whose root is that uid: everywhere else, the initial
+ * namespace included, exec ignores them. A session in another namespace
+ * gets nothing perf honours anyway (judge_userns), so 0 is the only root
+ * id that can help.
+ */
+uid_t foreign_rootid(const struct binary_facts *b)
+{
+	uid_t owner;
+
+	if (b->caps == NULL)
+		return 0;
+	owner = cap_get_nsowner(b->caps);
+	return owner == (uid_t)-1 ? 0 : owner;
 }
 
 /*
@@ -111,7 +128,7 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		*p_free = who->bounding;
 		*e_after = p_after =
 			who->no_new_privs ? *p_free & who->permitted : *p_free;
-	} else if (b->caps == NULL || !caps_honoured(b)) {
+	} else if (b->caps == NULL || !caps_honoured(b) || foreign_rootid(b)) {
 		*p_free = p_after = *e_after = who->ambient;
 	} else {
 		*p_free = (fp & who->bounding) | (fi & who->inheritable);
@@ -157,7 +174,7 @@ static void judge_userns(const struct subject *who, struct verdict *v)
 		      "asks for CAP_PERFMON in the initial one, and no "
 		      "capability gained in there counts");
 		add_fix(v, "run perf from a session outside the container or "
-			"user namespace");
+			   "user namespace");
 	} else if (who->init_userns == ANSWER_UNKNOWN) {
 		block(v, ANSWER_UNKNOWN,
 		      "cannot tell whether the session is in the initial user "
@@ -185,7 +202,10 @@ static void judge_file_caps(const struct kernel_facts *k,
 	 * execve() fails with EPERM.
 	 */
 	uint64_t refused = !who->is_root && b->caps != NULL &&
-			   caps_honoured(b) && fe ? fp & ~p_free : 0;
+					   caps_honoured(b) &&
+					   !foreign_rootid(b) && fe
+				   ? fp & ~p_free
+				   : 0;
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN,
@@ -194,12 +214,19 @@ static void judge_file_caps(const struct kernel_facts *k,
 		      b->path, strerror(b->target_err));
 	} else if (b->target_known && !caps_honoured(b) && !who->is_root) {
 		target_blocks(v, b);
+	} else if (foreign_rootid(b) && !who->is_root) {
+		block(v, ANSWER_NO,
+		      "the file capabilities of %s are for the user namespace "
+		      "whose root is uid %u (rootid): the kernel ignores them "
+		      "outside it",
+		      b->path, (unsigned)foreign_rootid(b));
+		v->want_preset = 1;
 	} else if (b->xattr_unsupported) {
 		block(v, ANSWER_NO,
 		      "the filesystem of %s cannot store file capabilities",
 		      b->path);
 		add_fix(v, "copy perf to a filesystem that stores extended "
-			"attributes, then run perfdoctor on the copy");
+			   "attributes, then run perfdoctor on the copy");
 	} else if ((p_free & needed) && who->no_new_privs) {
 		block(v, ANSWER_NO,
 		      "the session has no_new_privs set, so exec grants no "
@@ -212,8 +239,10 @@ static void judge_file_caps(const struct kernel_facts *k,
 
 		names_or_none(lack, names, sizeof(names));
 		block(v, ANSWER_NO, "the session's bounding set lacks %s%s",
-		      names, refused ? ", so the kernel refuses to execute a "
-		      "file that needs it in its effective set" : "");
+		      names,
+		      refused ? ", so the kernel refuses to execute a "
+				"file that needs it in its effective set"
+			      : "");
 		/*
 		 * A new login whose bounding set had them before pam_cap: the
 		 * drop is capability.conf's, and its line is the fix.
@@ -222,8 +251,10 @@ static void judge_file_caps(const struct kernel_facts *k,
 			fix_pam_grant(v, who, fx,
 				      (fi & needed) && !(fp & needed), lack);
 		else
-			add_fix(v, "allow %s in the bounding set of that "
-				"service or container", names);
+			add_fix(v,
+				"allow %s in the bounding set of that "
+				"service or container",
+				names);
 	} else if ((fi & needed) && !(fp & needed)) {
 		block(v, ANSWER_NO,
 		      "%s grants cap_perfmon only to callers holding it in "

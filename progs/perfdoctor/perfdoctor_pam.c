@@ -30,9 +30,13 @@
 static enum answer module_installed(const char *module, char *where, size_t len)
 {
 	static const char *const dirs[] = {
-		"/lib/x86_64-linux-gnu/security", "/usr/lib/x86_64-linux-gnu/security",
-		"/lib/aarch64-linux-gnu/security", "/usr/lib/aarch64-linux-gnu/security",
-		"/lib/security", "/lib64/security", "/usr/lib/security",
+		"/lib/x86_64-linux-gnu/security",
+		"/usr/lib/x86_64-linux-gnu/security",
+		"/lib/aarch64-linux-gnu/security",
+		"/usr/lib/aarch64-linux-gnu/security",
+		"/lib/security",
+		"/lib64/security",
+		"/usr/lib/security",
 		"/usr/lib64/security",
 	};
 	char path[4200];
@@ -67,14 +71,16 @@ static enum program program_of(const char *service)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(ends_after_switch) / sizeof(ends_after_switch[0]); i++)
+	for (i = 0;
+	     i < sizeof(ends_after_switch) / sizeof(ends_after_switch[0]); i++)
 		if (strcmp(service, ends_after_switch[i]) == 0)
 			return PROG_SWITCHES_THEN_ENDS;
 	return strcmp(service, "sshd") == 0 ? PROG_OPENSSH : PROG_OTHER;
 }
 
 static void set_reach(enum answer *a, char *why, size_t len, enum answer v,
-		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+		      const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 static void set_reach(enum answer *a, char *why, size_t len, enum answer v,
 		      const char *fmt, ...)
@@ -87,7 +93,7 @@ static void set_reach(enum answer *a, char *why, size_t len, enum answer v,
 	va_end(ap);
 }
 
-#define REACH(field, v, ...) \
+#define REACH(field, v, ...)                                 \
 	set_reach(&view->field##_reaches, view->field##_why, \
 		  sizeof(view->field##_why), v, __VA_ARGS__)
 
@@ -104,40 +110,51 @@ static void judge_survival(struct pam_view *view, const struct pam_entry *e)
 	const char *who = prog == PROG_OPENSSH ? "OpenSSH" : view->service;
 
 	if (e->defer && !e->keepcaps) {
-		REACH(iab, ANSWER_NO, "defer without keepcaps: after the switch "
+		REACH(iab, ANSWER_NO,
+		      "defer without keepcaps: after the switch "
 		      "to the user nothing is left to apply the grant with");
 		REACH(amb, ANSWER_NO, "%s", view->iab_why);
 		return;
 	}
 	if (e->defer && prog == PROG_SWITCHES_THEN_ENDS) {
-		REACH(iab, ANSWER_YES, "applied at pam_end() after %s switches "
-		      "to the user", who);
+		REACH(iab, ANSWER_YES,
+		      "applied at pam_end() after %s switches "
+		      "to the user",
+		      who);
 		REACH(amb, ANSWER_YES, "%s", view->iab_why);
 		return;
 	}
 	if (e->defer && prog == PROG_OPENSSH) {
-		REACH(iab, ANSWER_NO, "OpenSSH never calls pam_end() in the "
+		REACH(iab, ANSWER_NO,
+		      "OpenSSH never calls pam_end() in the "
 		      "session, so a deferred grant never arrives");
 		REACH(amb, ANSWER_NO, "%s", view->iab_why);
 		return;
 	}
 	if (e->defer) {
-		REACH(iab, ANSWER_UNKNOWN, "whether '%s' calls pam_end(PAM_SUCCESS"
+		REACH(iab, ANSWER_UNKNOWN,
+		      "whether '%s' calls pam_end(PAM_SUCCESS"
 		      "|PAM_DATA_SILENT) after switching to the user is not "
-		      "known to perfdoctor", view->service);
+		      "known to perfdoctor",
+		      view->service);
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
 		return;
 	}
 	if (prog == PROG_OTHER)
-		REACH(iab, ANSWER_UNKNOWN, "whether '%s' calls pam_setcred() in "
+		REACH(iab, ANSWER_UNKNOWN,
+		      "whether '%s' calls pam_setcred() in "
 		      "the process that becomes the session is not known to "
-		      "perfdoctor", view->service);
+		      "perfdoctor",
+		      view->service);
 	else
-		REACH(iab, ANSWER_YES, "applied by pam_setcred(), kept across "
+		REACH(iab, ANSWER_YES,
+		      "applied by pam_setcred(), kept across "
 		      "the switch to the user");
-	REACH(amb, ANSWER_NO, "the kernel clears the ambient set when %s "
+	REACH(amb, ANSWER_NO,
+	      "the kernel clears the ambient set when %s "
 	      "switches from root to the user; it needs 'keepcaps defer' and "
-	      "a login program that honours them (login, su)", who);
+	      "a login program that honours them (login, su)",
+	      who);
 }
 
 /*
@@ -159,7 +176,8 @@ static void judge_adding(struct pam_stack *s, struct pam_view *view,
 	put(view->add_to, sizeof(view->add_to), "%s", path);
 	view->add_has_lines = st.st_size > 0;
 	if (module_installed("pam_cap.so", found, sizeof(found)) !=
-	    ANSWER_YES || pam_stack_may_skip_end(s))
+		    ANSWER_YES ||
+	    pam_stack_may_skip_end(s))
 		return;
 	if (strcmp(c, CAPCONF_DEFAULT_PATH) == 0) {
 		put(view->add_line, sizeof(view->add_line),
@@ -179,8 +197,7 @@ static void judge_adding(struct pam_stack *s, struct pam_view *view,
  * Typos the stack keeps quiet about: a module named almost "pam_cap.so"
  * that libpam cannot load, or an argument pam_cap ignores ("keepcap").
  */
-static void judge_typos(const struct pam_stack *s, struct pam_view *view,
-			int k)
+static void judge_typos(const struct pam_stack *s, struct pam_view *view, int k)
 {
 	char found[4096];
 	const char *near;
@@ -194,7 +211,8 @@ static void judge_typos(const struct pam_stack *s, struct pam_view *view,
 		    suggest_distance(base, "pam_cap.so") > 3 ||
 		    module_installed(m, found, sizeof(found)) != ANSWER_NO)
 			continue;
-		put(view->warning, sizeof(view->warning), "%s: module '%s' "
+		put(view->warning, sizeof(view->warning),
+		    "%s: module '%s' "
 		    "is not installed: did you mean 'pam_cap.so'?",
 		    s->e[i].where, m);
 		return;
@@ -203,8 +221,10 @@ static void judge_typos(const struct pam_stack *s, struct pam_view *view,
 		return;
 	near = suggest_nearest(s->e[k].unknown, pam_cap_arguments,
 			       pam_cap_narguments);
-	put(view->warning, sizeof(view->warning), "%s: pam_cap ignores the "
-	    "argument '%s'%s%s%s%s", s->e[k].where, s->e[k].unknown,
+	put(view->warning, sizeof(view->warning),
+	    "%s: pam_cap ignores the "
+	    "argument '%s'%s%s%s%s",
+	    s->e[k].where, s->e[k].unknown,
 	    s->e[k].nunknown > 1 ? " and others" : "",
 	    near != NULL ? " (did you mean '" : "", near != NULL ? near : "",
 	    near != NULL ? "'?)" : "");
@@ -224,13 +244,15 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 	fallback[0] = '\0';
 	snprintf(path, sizeof(path), "%s/%s", s->dir, view->service);
 	if (stat(path, &st) < 0 && errno == ENOENT) {
-		file = "other";		/* libpam's fallback service */
+		file = "other"; /* libpam's fallback service */
 		snprintf(path, sizeof(path), "%s/other", s->dir);
 	}
 	pam_stack_read(s, file);
 	if (s->error[0] != '\0') {
-		put(view->stack, sizeof(view->stack), "cannot read its "
-			 "stack: %s", s->error);
+		put(view->stack, sizeof(view->stack),
+		    "cannot read its "
+		    "stack: %s",
+		    s->error);
 		REACH(iab, ANSWER_UNKNOWN, "its PAM stack could not be read");
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
 		return;
@@ -243,48 +265,59 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 		if (file == view->service)
 			judge_adding(s, view, path);
 		else
-			view->no_pam_cap = 1;	/* "other" is everyone's */
-		put(view->stack, sizeof(view->stack), "%s%s: no pam_cap "
-			 "in its auth stack, so capability.conf is not read",
-			 path, file == view->service ? "" : " (no service file: "
-			 "libpam uses 'other')");
+			view->no_pam_cap = 1; /* "other" is everyone's */
+		put(view->stack, sizeof(view->stack),
+		    "%s%s: no pam_cap "
+		    "in its auth stack, so capability.conf is not read",
+		    path,
+		    file == view->service ? ""
+					  : " (no service file: "
+					    "libpam uses 'other')");
 		REACH(iab, ANSWER_NO, "pam_cap does not run");
 		REACH(amb, ANSWER_NO, "pam_cap does not run");
 		return;
 	}
 	if (s->e[k].config_given)
-		snprintf(view->config, sizeof(view->config), "%s", s->e[k].config);
+		snprintf(view->config, sizeof(view->config), "%s",
+			 s->e[k].config);
 	snprintf(fallback, fallback_len, "%s", s->e[k].fallback);
 	put(view->stack, sizeof(view->stack), "pam_cap at %s%s%s%s",
-		 s->e[k].where, s->e[k].keepcaps ? " keepcaps" : "",
-		 s->e[k].defer ? " defer" : "",
-		 s->e[k].config_given ? " config=..." : "");
+	    s->e[k].where, s->e[k].keepcaps ? " keepcaps" : "",
+	    s->e[k].defer ? " defer" : "",
+	    s->e[k].config_given ? " config=..." : "");
 	/*
 	 * pam_cap refuses a config= that is not an absolute path (empty
 	 * included): it would be read from the caller's working directory.
 	 * Judging it from perfdoctor's own would be a false answer.
 	 */
 	if (s->e[k].config_given && s->e[k].config[0] != '/') {
-		REACH(iab, ANSWER_NO, "pam_cap's config= is not an absolute "
+		REACH(iab, ANSWER_NO,
+		      "pam_cap's config= is not an absolute "
 		      "path, so pam_cap grants nothing");
 		REACH(amb, ANSWER_NO, "%s", view->iab_why);
 		return;
 	}
 	if (count > 1) {
-		REACH(iab, ANSWER_UNKNOWN, "pam_cap appears %d times in the "
-		      "stack", count);
+		REACH(iab, ANSWER_UNKNOWN,
+		      "pam_cap appears %d times in the "
+		      "stack",
+		      count);
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
 		return;
 	}
 	switch (module_installed(s->e[k].module, found, sizeof(found))) {
 	case ANSWER_NO:
-		REACH(iab, ANSWER_NO, "%s is not installed, so libpam cannot "
-		      "load it", found);
+		REACH(iab, ANSWER_NO,
+		      "%s is not installed, so libpam cannot "
+		      "load it",
+		      found);
 		REACH(amb, ANSWER_NO, "%s", view->iab_why);
 		return;
 	case ANSWER_UNKNOWN:
-		REACH(iab, ANSWER_UNKNOWN, "no libpam module directory found "
-		      "to look for %s in", found);
+		REACH(iab, ANSWER_UNKNOWN,
+		      "no libpam module directory found "
+		      "to look for %s in",
+		      found);
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
 		return;
 	case ANSWER_YES:
@@ -294,16 +327,16 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 		if (s->e[j].marker || !pam_stack_may_skip(s, j, k))
 			continue;
 		REACH(iab, ANSWER_UNKNOWN, "%s may %s before pam_cap runs",
-		      s->e[j].where, s->e[j].may_end ? "end the stack" :
-		      "jump over it");
+		      s->e[j].where,
+		      s->e[j].may_end ? "end the stack" : "jump over it");
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
 		return;
 	}
 	judge_survival(view, &s->e[k]);
 }
 
-int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views,
-	      int max, int *n)
+int pam_views(const struct pam_opts *o, const char *user,
+	      struct pam_view *views, int max, int *n)
 {
 	const char *all = o->services != NULL ? o->services : "login,sshd,su";
 	const char *list = all;
@@ -325,7 +358,8 @@ int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views
 		char path[4200];
 
 		memset(view, 0, sizeof(*view));
-		snprintf(view->service, sizeof(view->service), "%.*s", (int)len, list);
+		snprintf(view->service, sizeof(view->service), "%.*s", (int)len,
+			 list);
 		list += len + (list[len] == ',');
 		if (view->service[0] == '\0')
 			continue;
@@ -346,8 +380,10 @@ int pam_views(const struct pam_opts *o, const char *user, struct pam_view *views
 
 		memset(view, 0, sizeof(*view));
 		snprintf(view->service, sizeof(view->service), "(none)");
-		put(view->stack, sizeof(view->stack), "none of the services "
-			 "%s exists in %s", all, o->dir);
+		put(view->stack, sizeof(view->stack),
+		    "none of the services "
+		    "%s exists in %s",
+		    all, o->dir);
 		snprintf(view->config, sizeof(view->config), "%s", o->config);
 		REACH(iab, ANSWER_UNKNOWN, "no known login service to check");
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);

@@ -8,7 +8,7 @@
  * line can be skipped is kept: "sufficient" and "done" end a stack,
  * "value=N" jumps over N lines (a substack counts as one).
  */
-#define _GNU_SOURCE		/* getline, strcasecmp */
+#define _GNU_SOURCE /* getline, strcasecmp */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,7 +121,7 @@ static void read_pam_cap_args(struct pam_entry *e, char **p)
 	char *arg;
 
 	while ((arg = next_word(p)) != NULL) {
-		if (arg[0] == '[') {	/* "[config=a b]" keeps its blanks */
+		if (arg[0] == '[') { /* "[config=a b]" keeps its blanks */
 			arg++;
 			arg[strcspn(arg, "]")] = '\0';
 		}
@@ -132,9 +132,9 @@ static void read_pam_cap_args(struct pam_entry *e, char **p)
 		else if (strncmp(arg, "config=", 7) == 0) {
 			e->config_given = 1;
 			snprintf(e->config, sizeof(e->config), "%s", arg + 7);
-		}
-		else if (strncmp(arg, "default=", 8) == 0)
-			snprintf(e->fallback, sizeof(e->fallback), "%s", arg + 8);
+		} else if (strncmp(arg, "default=", 8) == 0)
+			snprintf(e->fallback, sizeof(e->fallback), "%s",
+				 arg + 8);
 		else if (strcmp(arg, "debug") != 0 &&
 			 strcmp(arg, "autoauth") != 0 && e->nunknown++ == 0)
 			/* A typo ("keepcap") silently changes what arrives. */
@@ -146,7 +146,7 @@ static void read_file(struct pam_stack *s, const char *name, int level,
 		      int frame, int depth);
 
 static struct pam_entry *add_entry(struct pam_stack *s, const char *file,
-			       unsigned long line, int level, int frame)
+				   unsigned long line, int level, int frame)
 {
 	struct pam_entry *e;
 
@@ -163,8 +163,9 @@ static struct pam_entry *add_entry(struct pam_stack *s, const char *file,
 }
 
 /* One line of a PAM file; comments and continuations already removed. */
-static void read_line(struct pam_stack *s, const char *file, unsigned long lineno,
-		      char *p, int level, int frame, int depth)
+static void read_line(struct pam_stack *s, const char *file,
+		      unsigned long lineno, char *p, int level, int frame,
+		      int depth)
 {
 	char *type = next_word(&p), *control, *module;
 	struct pam_entry *e;
@@ -174,19 +175,21 @@ static void read_line(struct pam_stack *s, const char *file, unsigned long linen
 	if (strcmp(type, "@include") == 0) {
 		module = next_word(&p);
 		if (module == NULL)
-			stack_error(s, "%s:%lu: @include without a file", file, lineno);
+			stack_error(s, "%s:%lu: @include without a file", file,
+				    lineno);
 		else
 			read_file(s, module, level, frame, depth + 1);
 		return;
 	}
 	if (type[0] == '-')
-		type++;		/* "-auth": a missing module is silently skipped */
+		type++; /* "-auth": a missing module is silently skipped */
 	if (strcasecmp(type, "auth") != 0)
 		return;
 	control = next_word(&p);
 	module = control == NULL ? NULL : next_word(&p);
 	if (module == NULL) {
-		stack_error(s, "%s:%lu: an auth line without a module", file, lineno);
+		stack_error(s, "%s:%lu: an auth line without a module", file,
+			    lineno);
 		return;
 	}
 	if (strcasecmp(control, "include") == 0) {
@@ -206,7 +209,8 @@ static void read_line(struct pam_stack *s, const char *file, unsigned long linen
 	if (e == NULL)
 		return;
 	if (parse_control(control, e) < 0) {
-		stack_error(s, "%s:%lu: control '%s' is not one perfdoctor reads",
+		stack_error(s,
+			    "%s:%lu: control '%s' is not one perfdoctor reads",
 			    file, lineno, control);
 		return;
 	}
@@ -317,7 +321,7 @@ int pam_stack_may_skip(const struct pam_stack *s, int j, int k)
 		int end = unit_end(s, i);
 
 		if (s->e[i].level < a->level)
-			break;		/* the frame ended: a jump goes no further */
+			break; /* the frame ended: a jump goes no further */
 		if (k >= i && k < end)
 			return 1;
 		i = end;
@@ -330,7 +334,7 @@ int pam_stack_may_skip_end(struct pam_stack *s)
 	int j, skip = 0;
 
 	if (s->n >= PAMSTACK_MAX_ENTRIES)
-		return 1;	/* no room to ask: assume the worst */
+		return 1; /* no room to ask: assume the worst */
 	/*
 	 * A line at the very end of the top level, asked about like any
 	 * other: for the question it is there (a jump may land past it).

@@ -61,8 +61,8 @@ const char *group_list(const gid_t *groups, int n, char *buf, size_t len)
 	return buf;
 }
 
-void print_header(const struct kernel_facts *k,
-			 const struct binary_facts *b, const char *user)
+void print_header(const struct kernel_facts *k, const struct binary_facts *b,
+		  const char *user)
 {
 	char gbuf[64], pbuf[64], problem[200];
 
@@ -74,11 +74,11 @@ void print_header(const struct kernel_facts *k,
 	    perf_knows_perfmon(k->max_bits) ? "supported (5.8+)"
 					    : "NOT supported (needs 5.8+)");
 	if (k->paranoid == INT32_MIN)
-		say("%-10s kernel.perf_event_paranoid: %s", "paranoid:",
-		    paranoid_meaning(k->paranoid));
+		say("%-10s kernel.perf_event_paranoid: %s",
+		    "paranoid:", paranoid_meaning(k->paranoid));
 	else
-		say("%-10s kernel.perf_event_paranoid = %d: %s", "paranoid:",
-		    k->paranoid, paranoid_meaning(k->paranoid));
+		say("%-10s kernel.perf_event_paranoid = %d: %s",
+		    "paranoid:", k->paranoid, paranoid_meaning(k->paranoid));
 	if (!b->exists) {
 		say("%-10s %s: %s", "binary:", b->path, strerror(b->err));
 		return;
@@ -92,7 +92,8 @@ void print_header(const struct kernel_facts *k,
 		    : "");
 	if (b->is_regular && !b->target_known) {
 		say("%-10s cannot read it to tell an ELF binary from a "
-		    "script: %s", "target:", strerror(b->target_err));
+		    "script: %s",
+		    "target:", strerror(b->target_err));
 	} else if (b->is_regular) {
 		const char *why = exec_target_problem(&b->target, problem,
 						      sizeof(problem));
@@ -119,7 +120,12 @@ void print_header(const struct kernel_facts *k,
 	if (b->caps != NULL) {
 		char *text = cap_to_text(b->caps, NULL);
 
-		say("%-10s %s", "file caps:", text ? text : "?");
+		if (foreign_rootid(b))
+			say("%-10s %s [rootid=%u]",
+			    "file caps:", text ? text : "?",
+			    (unsigned)foreign_rootid(b));
+		else
+			say("%-10s %s", "file caps:", text ? text : "?");
 		cap_free(text);
 	} else {
 		say("%-10s none", "file caps:");
@@ -170,8 +176,8 @@ static void say_command(const char *lead, const char *cmd, const char *note)
 	}
 }
 
-void print_verdict(const struct verdict *v, const char *user,
-			  const char *path, const char *how)
+void print_verdict(const struct verdict *v, const char *user, const char *path,
+		   const char *how)
 {
 	int i;
 
@@ -204,9 +210,12 @@ static void suggest_preset(const char *lead, const struct binary_facts *b,
 			    fx) == 0)
 		say_command(full, line, note);
 	else
-		say("%s%s", full, line[0] != '\0' ? line : "setcap "
-		    "--perf-group=GROUP --perf FILE (no command here: "
-		    "perfdoctor sees none that keeps this user's access)");
+		say("%s%s", full,
+		    line[0] != '\0'
+			    ? line
+			    : "setcap "
+			      "--perf-group=GROUP --perf FILE (no command here: "
+			      "perfdoctor sees none that keeps this user's access)");
 }
 
 void print_risk(const struct binary_facts *b, const struct subject *who,
@@ -218,7 +227,8 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	char line[2048];
 	size_t sl, tl = strlen(tail);
 
-	if (b->caps == NULL)
+	/* Namespaced capabilities grant nothing here: no risk to tell of. */
+	if (b->caps == NULL || foreign_rootid(b))
 		return;
 	tier = risk_highest(b->caps, ~0u, &worst);
 	suggestion = risk_suggestion(b->caps, b->path);
@@ -244,16 +254,18 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	 * bits go to those who bring them (a PAM deployment, which the
 	 * preset would replace).
 	 */
-	if ((b->mode & 0001) &&
-	    risk_highest(b->caps, 1u << CAP_PERMITTED, NULL) >=
-	    RISK_KERNEL_READ)
+	if ((b->mode & 0001) && risk_highest(b->caps, 1u << CAP_PERMITTED,
+					     NULL) >= RISK_KERNEL_READ)
 		suggest_preset("every user may run it with these capabilities; "
-			       "restrict it to a group: ", b, who, fx);
+			       "restrict it to a group: ",
+			       b, who, fx);
 	if (b->uid != 0) {
 		char lead[128];
 
-		put(lead, sizeof(lead), "suggest:   its owner (uid %u), not "
-		    "root, can change who runs it: ", (unsigned)b->uid);
+		put(lead, sizeof(lead),
+		    "suggest:   its owner (uid %u), not "
+		    "root, can change who runs it: ",
+		    (unsigned)b->uid);
 		if (fix_owner_line(line, sizeof(line), b) == 0)
 			say_command(lead, line, "");
 		else
@@ -276,4 +288,3 @@ void print_pam(const struct pam_view *pv, int n)
 			say("%-10s %s", "pam_cap:", pv[i].grant);
 	}
 }
-

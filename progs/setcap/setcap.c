@@ -27,20 +27,21 @@
 #include "suggest.h"
 
 /* libcap reads at most this much capability text from stdin. */
-#define STDIN_MAX	2048
+#define STDIN_MAX 2048
 
 /* Set when "-" filled the buffer: the text was cut, which explains a lot. */
 static int stdin_full;
 
 struct opts {
-	const char *argv0;	/* as invoked, for --license */
-	int quiet;		/* -q: no stdin prompt, no -v output */
-	int verify;		/* -v: compare instead of writing */
-	int force;		/* -f (2.76): E mismatch and -r on nothing are not fatal */
-	uid_t rootid;		/* -n: namespace owner written as revision 3 */
-	struct perf_group perf_group;	/* --perf-group=, checked before any change */
-	cap_t mycaps;		/* our own process capabilities, for CAP_SETFCAP */
-	int raised;		/* CAP_SETFCAP already in our effective set */
+	const char *argv0; /* as invoked, for --license */
+	int quiet;	   /* -q: no stdin prompt, no -v output */
+	int verify;	   /* -v: compare instead of writing */
+	int force; /* -f (2.76): E mismatch and -r on nothing are not fatal */
+	uid_t rootid; /* -n: namespace owner written as revision 3 */
+	struct perf_group
+		perf_group; /* --perf-group=, checked before any change */
+	cap_t mycaps;	    /* our own process capabilities, for CAP_SETFCAP */
+	int raised;	    /* CAP_SETFCAP already in our effective set */
 };
 
 static uid_t parse_rootid(const char *arg);
@@ -90,35 +91,47 @@ enum { PAIR_REMOVE = 1, PAIR_PERF = 2 };
  * to 12 columns), with its prose kept as it is; then ours.
  */
 static const struct opt options[] = {
-	{ .letter = 'r', .help = "remove capability from file",
+	{ .letter = 'r',
+	  .help = "remove capability from file",
 	  .tags = PAIR_REMOVE },
 	{ .line = " -           read capability text from stdin\n"
 		  " <capsN>     cap_from_text(3) formatted file capability\n"
 		  " [ Note: capsh --suggest=\"something...\" might help you pick. ]" },
-	{ .name = "license", .handle = opt_license,
+	{ .name = "license",
+	  .handle = opt_license,
 	  .help = "display the license info" },
-	{ .letter = 'f', .flag = OPTS_FLAG(struct opts, force),
+	{ .letter = 'f',
+	  .flag = OPTS_FLAG(struct opts, force),
 	  .help = "force setting even when the capability is invalid" },
 	{ OPTS_HELP_ROW(NULL, 'h'), .help = "this message and exit status 0" },
-	{ .letter = 'n', .arg = required_argument, .handle = opt_rootid,
+	{ .letter = 'n',
+	  .arg = required_argument,
+	  .handle = opt_rootid,
 	  .value = "<rootid>",
 	  .help = "write a user namespace (!= 0) limited capability" },
-	{ .letter = 'q', .flag = OPTS_FLAG(struct opts, quiet),
+	{ .letter = 'q',
+	  .flag = OPTS_FLAG(struct opts, quiet),
 	  .help = "quietly" },
-	{ .letter = 'v', .flag = OPTS_FLAG(struct opts, verify),
+	{ .letter = 'v',
+	  .flag = OPTS_FLAG(struct opts, verify),
 	  .help = "validate supplied capability matches file" },
-	{ .name = "perf", .arg = optional_argument, .tags = PAIR_PERF,
+	{ .name = "perf",
+	  .arg = optional_argument,
+	  .tags = PAIR_PERF,
 	  .line = " --perf[=<subcommands>] <filename>  the least perf needs "
 		  "on this kernel, then verify (not in libcap)" },
-	{ .name = "perf-group", .arg = required_argument,
-	  .handle = opt_perf_group, .value = "<group>",
+	{ .name = "perf-group",
+	  .arg = required_argument,
+	  .handle = opt_perf_group,
+	  .value = "<group>",
 	  .help = "before --perf: make the file root:<group> 0750 without "
 		  "ACL entries first (not in libcap)" },
 	/* Ours: libcap's setcap took it for capability text. */
-	{ OPTS_VERSION_ROW, .help = "print the version and exit (not in libcap)" },
+	{ OPTS_VERSION_ROW,
+	  .help = "print the version and exit (not in libcap)" },
 };
 
-#define N_OPTIONS	(sizeof(options) / sizeof(options[0]))
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 
 static void print_usage(void)
 {
@@ -194,7 +207,8 @@ static char *read_stdin_caps(const struct opts *o, char *buf)
 
 static void note_stdin_cut(void)
 {
-	fprintf(stderr, "setcap: capability text on stdin was cut at %d bytes, "
+	fprintf(stderr,
+		"setcap: capability text on stdin was cut at %d bytes, "
 		"as libcap's setcap reads no more; the rest was ignored\n",
 		STDIN_MAX);
 }
@@ -239,7 +253,7 @@ static cap_t parse_caps(const char *text, int is_arg)
 		exit(EXIT_FAILURE);
 	}
 	if (stdin_full)
-		note_stdin_cut();	/* what was read parsed: the rest is lost */
+		note_stdin_cut(); /* what was read parsed: the rest is lost */
 	return caps;
 }
 
@@ -256,7 +270,7 @@ static int effective_refused(cap_t caps)
 {
 	uint64_t e = mask_of_flag(caps, CAP_EFFECTIVE);
 	uint64_t pi = mask_of_flags(caps, (1u << CAP_PERMITTED) |
-					  (1u << CAP_INHERITABLE));
+						  (1u << CAP_INHERITABLE));
 	cap_value_t first = mask_next(e ^ pi, 0);
 
 	/* An E bit at or below the first mismatch refuses. */
@@ -330,7 +344,8 @@ static void set_file(struct opts *o, cap_t caps, const char *file)
 		fputs("Error: under Linux, effective file capabilities must "
 		      "either be empty, or\n"
 		      "       exactly match the union of selected permitted "
-		      "and inheritable bits.\n", stderr);
+		      "and inheritable bits.\n",
+		      stderr);
 		if (!o->force) {
 			explain_effective(file, caps, 0);
 			exit(EXIT_FAILURE);
@@ -385,7 +400,8 @@ static int take_option(struct opts *o, int argc, char **argv, int *i)
 		/* -n's value is the next word, as in libcap. */
 		if (++*i == argc) {
 			fputs("usage: .. -n <rootid> .. - rootid!=0 "
-			      "file caps", stderr);
+			      "file caps",
+			      stderr);
 			exit(EXIT_FAILURE);
 		}
 		value = argv[*i];
@@ -398,9 +414,9 @@ static int take_option(struct opts *o, int argc, char **argv, int *i)
 
 /* What the first word of a pair asks for. */
 struct pair {
-	cap_t caps;		/* NULL for -r */
-	int remove;		/* -r */
-	int perf;		/* --perf[=...] */
+	cap_t caps; /* NULL for -r */
+	int remove; /* -r */
+	int perf;   /* --perf[=...] */
 };
 
 /* The first word of a pair: -r, -, --perf[=...] or capability text. */
@@ -477,7 +493,8 @@ int main(int argc, char **argv)
 	o.mycaps = cap_get_proc();
 	if (o.mycaps == NULL)
 		fputs("warning - unable to get process capabilities "
-		      "(old libcap?)\n", stderr);
+		      "(old libcap?)\n",
+		      stderr);
 	for (i = 1; i < argc; i++) {
 		struct pair p;
 

@@ -39,7 +39,7 @@ void warn_exec_target(const char *file, cap_t caps);
 
 /* --perf-group=NAME, resolved before anything is changed. */
 struct perf_group {
-	const char *name;	/* NULL: no --perf-group */
+	const char *name; /* NULL: no --perf-group */
 	gid_t gid;
 };
 

@@ -18,7 +18,7 @@
 #include "mask.h"
 #include "setcap.h"
 
-#define WHITESPACE	" \t\n\r\f\v"
+#define WHITESPACE " \t\n\r\f\v"
 
 static int text_parses(const char *text)
 {
@@ -33,7 +33,7 @@ static int text_parses(const char *text)
  * SHOW_MAX of its bytes, escaping anything a terminal might act on, so the
  * message stays one readable line.
  */
-#define SHOW_MAX	64
+#define SHOW_MAX 64
 
 static void put_quoted(const char *text, size_t len)
 {
@@ -79,13 +79,14 @@ static void explain_clause(int index, int count, const char *clause)
 	const char *item = clause, *end = clause + names_len;
 
 	/* Not the whole text: it may span lines (stdin); the clause cannot. */
-	fprintf(stderr, "setcap: bad capability text, clause %d of %d ",
-		index, count);
+	fprintf(stderr, "setcap: bad capability text, clause %d of %d ", index,
+		count);
 	put_quoted(clause, strlen(clause));
 	fputs(": ", stderr);
 	if (clause[names_len] == '\0') {
 		fputs("no operator: write names=flags, names+flags or "
-		      "names-flags (flags e, i, p)\n", stderr);
+		      "names-flags (flags e, i, p)\n",
+		      stderr);
 		return;
 	}
 	while (names_len > 0 && item <= end) {
@@ -116,7 +117,8 @@ static void explain_clause(int index, int count, const char *clause)
 		fputs("only '=' may stand without capability names\n", stderr);
 	else
 		fputs("bad operator or flags after the names (operators =, "
-		      "+, -; flags e, i, p in lower case)\n", stderr);
+		      "+, -; flags e, i, p in lower case)\n",
+		      stderr);
 }
 
 static int count_clauses(const char *text)
@@ -150,13 +152,14 @@ void explain_text(const char *text)
 	}
 	free(copy);
 	fputs("setcap: bad capability text: each clause is valid alone, but "
-	      "not together\n", stderr);
+	      "not together\n",
+	      stderr);
 }
 
 static uint64_t permitted_or_inheritable(cap_t caps)
 {
-	return mask_of_flags(caps, (1u << CAP_PERMITTED) |
-				   (1u << CAP_INHERITABLE));
+	return mask_of_flags(caps,
+			     (1u << CAP_PERMITTED) | (1u << CAP_INHERITABLE));
 }
 
 /*
@@ -172,7 +175,7 @@ static int effective_leaves_granted_out(cap_t caps)
 }
 
 /* At most this many names in one line; "=e" alone would list them all. */
-#define NAMES_MAX	4
+#define NAMES_MAX 4
 
 void explain_effective(const char *file, cap_t caps, int forced)
 {
@@ -183,26 +186,32 @@ void explain_effective(const char *file, cap_t caps, int forced)
 	/* Effective, but neither permitted nor inheritable: nothing to raise. */
 	int n_extra = mask_names(extra, sizeof(extra), e & ~pi, NAMES_MAX);
 	/* Permitted or inheritable, but left out of a non-empty effective set. */
-	int n_missing = mask_names(missing, sizeof(missing), pi & ~e,
-				   NAMES_MAX);
+	int n_missing =
+		mask_names(missing, sizeof(missing), pi & ~e, NAMES_MAX);
 
 	/*
 	 * With -f, cap_set_file drops the extra bits (the file's flag can
 	 * only make effective what it grants) and refuses missing ones.
 	 */
 	if (n_extra > 0 && forced && n_missing == 0)
-		escape_line(stderr, "setcap: ", "%s: written anyway (-f), "
+		escape_line(stderr, "setcap: ",
+			    "%s: written anyway (-f), "
 			    "without %s: neither permitted nor inheritable, so "
-			    "never raised", file, extra);
+			    "never raised",
+			    file, extra);
 	else if (n_extra > 0)
-		escape_line(stderr, "setcap: ", "%s: %s: effective but neither "
+		escape_line(stderr, "setcap: ",
+			    "%s: %s: effective but neither "
 			    "permitted nor inheritable, so there is nothing to "
-			    "raise: add p (=ep), or leave e out", file, extra);
+			    "raise: add p (=ep), or leave e out",
+			    file, extra);
 	if (n_missing > 0)
-		escape_line(stderr, "setcap: ", "%s: %s: permitted or "
+		escape_line(stderr, "setcap: ",
+			    "%s: %s: permitted or "
 			    "inheritable but not effective: a file has one "
 			    "effective flag, on for all its capabilities or "
-			    "for none", file, missing);
+			    "for none",
+			    file, missing);
 }
 
 static const char *kind_of(mode_t mode)
@@ -238,19 +247,24 @@ static void explain_einval(const char *file, const char *shown, cap_t caps)
 		return;
 	}
 	if (caps != NULL && effective_leaves_granted_out(caps)) {
-		fprintf(stderr, "setcap: %s: the effective flags must be empty "
+		fprintf(stderr,
+			"setcap: %s: the effective flags must be empty "
 			"or include every permitted and inheritable "
-			"capability (a file has one effective bit)\n", shown);
+			"capability (a file has one effective bit)\n",
+			shown);
 		return;
 	}
 	if (caps != NULL && cap_get_nsowner(caps) != 0) {
-		fprintf(stderr, "setcap: %s: the kernel refused namespace root "
+		fprintf(stderr,
+			"setcap: %s: the kernel refused namespace root "
 			"uid %u (not a uid mapped in this user namespace?)\n",
 			shown, (unsigned)cap_get_nsowner(caps));
 		return;
 	}
-	fprintf(stderr, "setcap: %s: the kernel refused this capability "
-		"value\n", shown);
+	fprintf(stderr,
+		"setcap: %s: the kernel refused this capability "
+		"value\n",
+		shown);
 }
 
 void explain_set_error(const char *file, int err, cap_t caps)
@@ -258,45 +272,60 @@ void explain_set_error(const char *file, int err, cap_t caps)
 	/* The name as text: a control character in it must not forge or
 	 * hide a line of ours. */
 	char *escaped = escape_dup(file);
-	const char *shown = escaped != NULL ? escaped : "(name not shown: out of memory)";
+	const char *shown =
+		escaped != NULL ? escaped : "(name not shown: out of memory)";
 
 	switch (err) {
 	case EINVAL:
 		explain_einval(file, shown, caps);
 		break;
 	case ENODATA:
-		fprintf(stderr, "setcap: %s: has no security.capability "
+		fprintf(stderr,
+			"setcap: %s: has no security.capability "
 			"attribute, so there is nothing to remove (-f makes "
-			"this non-fatal)\n", shown);
+			"this non-fatal)\n",
+			shown);
 		break;
 	case ENOTSUP:
-		fprintf(stderr, "setcap: %s: this filesystem does not support "
-			"security.capability extended attributes\n", shown);
+		fprintf(stderr,
+			"setcap: %s: this filesystem does not support "
+			"security.capability extended attributes\n",
+			shown);
 		break;
 	case EPERM:
-		fprintf(stderr, "setcap: %s: permission denied: writing file "
+		fprintf(stderr,
+			"setcap: %s: permission denied: writing file "
 			"capabilities needs CAP_SETFCAP, and ownership of the "
-			"file or CAP_FOWNER\n", shown);
+			"file or CAP_FOWNER\n",
+			shown);
 		break;
 	case EACCES:
-		fprintf(stderr, "setcap: %s: permission denied: a directory on "
-			"the path cannot be searched\n", shown);
+		fprintf(stderr,
+			"setcap: %s: permission denied: a directory on "
+			"the path cannot be searched\n",
+			shown);
 		break;
 	case ENOENT:
 		fprintf(stderr, "setcap: %s: no such file: check the path\n",
 			shown);
 		break;
 	case ENOTDIR:
-		fprintf(stderr, "setcap: %s: a component of the path is not a "
-			"directory\n", shown);
+		fprintf(stderr,
+			"setcap: %s: a component of the path is not a "
+			"directory\n",
+			shown);
 		break;
 	case EROFS:
-		fprintf(stderr, "setcap: %s: the filesystem is mounted "
-			"read-only\n", shown);
+		fprintf(stderr,
+			"setcap: %s: the filesystem is mounted "
+			"read-only\n",
+			shown);
 		break;
 	case ELOOP:
-		fprintf(stderr, "setcap: %s: too many symbolic links in the "
-			"directories of the path\n", shown);
+		fprintf(stderr,
+			"setcap: %s: too many symbolic links in the "
+			"directories of the path\n",
+			shown);
 		break;
 	default:
 		break;
@@ -307,7 +336,8 @@ void explain_set_error(const char *file, int err, cap_t caps)
 void explain_no_setfcap(void)
 {
 	fputs("setcap: writing file capabilities needs CAP_SETFCAP in the "
-	      "permitted set: run setcap as root\n", stderr);
+	      "permitted set: run setcap as root\n",
+	      stderr);
 }
 
 /*
@@ -321,7 +351,8 @@ void warn_above_kernel(const char *file, cap_t caps)
 	/* E alone is never stored: only P | I reach the file. */
 	uint64_t above = permitted_or_inheritable(caps) & ~mask_below(max);
 	char *escaped = escape_dup(file);
-	const char *shown = escaped != NULL ? escaped : "(name not shown: out of memory)";
+	const char *shown =
+		escaped != NULL ? escaped : "(name not shown: out of memory)";
 
 	for (MASK_EACH(v, above)) {
 		char *name = cap_to_name(v);
@@ -332,7 +363,8 @@ void warn_above_kernel(const char *file, cap_t caps)
 		else
 			fprintf(stderr, "setcap: warning: %s: %s (%d)", shown,
 				name, v);
-		fprintf(stderr, " is above this kernel's last capability %s "
+		fprintf(stderr,
+			" is above this kernel's last capability %s "
 			"(%d); the kernel will ignore it at exec\n",
 			last != NULL ? last : "?", max - 1);
 		cap_free(name);

@@ -9,7 +9,7 @@
  * user may run it; --perf-group makes the file root:GROUP 0750 without any
  * ACL entry first. All of it acts on one inode, opened once.
  */
-#define _GNU_SOURCE		/* O_PATH, AT_EMPTY_PATH */
+#define _GNU_SOURCE /* O_PATH, AT_EMPTY_PATH */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -64,8 +64,10 @@ cap_t perf_preset(const char *subcommands)
 		if (kind == PERF_SUB_BUFFERED)
 			lock = 1;
 		else if (kind == PERF_SUB_UNKNOWN) {
-			say(stderr, "--perf: unknown perf subcommand '%.*s' "
-			    "(known: " PERF_SUBCOMMANDS ")", (int)len, p);
+			say(stderr,
+			    "--perf: unknown perf subcommand '%.*s' "
+			    "(known: " PERF_SUBCOMMANDS ")",
+			    (int)len, p);
 			return NULL;
 		}
 		p += len;
@@ -74,7 +76,8 @@ cap_t perf_preset(const char *subcommands)
 	}
 	n = perf_preset_caps(lock, list);
 	if (list[0] == CAP_SYS_ADMIN)
-		say(stderr, "warning: --perf: this kernel predates "
+		say(stderr,
+		    "warning: --perf: this kernel predates "
 		    "CAP_PERFMON (Linux " PERF_PERFMON_LINUX "); granting "
 		    "cap_sys_admin, which is equivalent to root");
 	caps = cap_init();
@@ -146,18 +149,22 @@ static void say_no_group(const char *name)
 		exit(EXIT_FAILURE);
 	}
 	if (word == NULL) {
-		say(stderr, "--perf-group: no group named '%s' (create it "
-		    "first with groupadd; " SHQUOTE_UNSHOWN ")", name);
+		say(stderr,
+		    "--perf-group: no group named '%s' (create it "
+		    "first with groupadd; " SHQUOTE_UNSHOWN ")",
+		    name);
 		return;
 	}
 	/* "--": groupadd would take a name such as "-o" for an option. */
-	if (asprintf(&cmd, "groupadd %s%s", name[0] == '-' ? "-- " : "",
-		     word) < 0) {
+	if (asprintf(&cmd, "groupadd %s%s", name[0] == '-' ? "-- " : "", word) <
+	    0) {
 		perror("setcap");
 		exit(EXIT_FAILURE);
 	}
-	say_cmd(cmd, ")", "--perf-group: no group named '%s' (create it "
-		"first: ", name);
+	say_cmd(cmd, ")",
+		"--perf-group: no group named '%s' (create it "
+		"first: ",
+		name);
 	free(cmd);
 	free(word);
 }
@@ -179,57 +186,65 @@ int perf_check_group_args(int argc, char **argv, struct perf_group *g)
 		    strcmp(arg, "-f") == 0)
 			continue;
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--license") == 0)
-			break;		/* setcap stops there */
+			break; /* setcap stops there */
 		if (strcmp(arg, "-n") == 0) {
-			i++;		/* its value */
+			i++; /* its value */
 			continue;
 		}
 		if (strcmp(arg, "--perf-group") == 0) {
 			say(stderr, "--perf-group needs a group: "
-			    "--perf-group=GROUP, before --perf");
+				    "--perf-group=GROUP, before --perf");
 			return -1;
 		}
 		if (strncmp(arg, "--perf-group=", 13) == 0) {
 			if (seen++) {
-				say(stderr, "--perf-group given twice ('%s', "
+				say(stderr,
+				    "--perf-group given twice ('%s', "
 				    "then '%s'): give it once, before the "
-				    "--perf files", g->name, arg + 13);
+				    "--perf files",
+				    g->name, arg + 13);
 				return -1;
 			}
 			g->name = arg + 13;
 			continue;
 		}
-		if (strcmp(arg, "--perf") == 0 || strncmp(arg, "--perf=", 7) == 0) {
+		if (strcmp(arg, "--perf") == 0 ||
+		    strncmp(arg, "--perf=", 7) == 0) {
 			perf_after |= seen;
 			perf_before |= !seen;
 		}
-		i++;			/* the file of this pair */
+		i++; /* the file of this pair */
 	}
 	if (!seen)
 		return 0;
 	if (perf_before) {
 		/* It applies to every --perf file: none may come before it. */
-		say(stderr, "--perf-group=%s must come before every --perf it "
-		    "applies to, not after one", g->name);
+		say(stderr,
+		    "--perf-group=%s must come before every --perf it "
+		    "applies to, not after one",
+		    g->name);
 		return -1;
 	}
 	if (!perf_after) {
-		say(stderr, "--perf-group=%s applies to the --perf files that "
+		say(stderr,
+		    "--perf-group=%s applies to the --perf files that "
 		    "follow it, and none does: put it before --perf",
 		    g->name);
 		return -1;
 	}
 	if (g->name[0] == '\0') {
 		say(stderr, "--perf-group: no group named '': give "
-		    "--perf-group=GROUP, before --perf");
+			    "--perf-group=GROUP, before --perf");
 		return -1;
 	}
 	errno = 0;
 	gr = getgrnam(g->name);
 	if (gr == NULL) {
 		if (errno != 0 && errno != ENOENT && errno != ESRCH)
-			say(stderr, "--perf-group: cannot look up group '%s': "
-			    "%s", g->name, strerror(errno));
+			say(stderr,
+			    "--perf-group: cannot look up group '%s': "
+			    "%s",
+			    g->name, strerror(errno));
 		else
 			say_no_group(g->name);
 		return -1;
@@ -240,9 +255,9 @@ int perf_check_group_args(int argc, char **argv, struct perf_group *g)
 
 /* The file open on fd, reached by name only through its /proc link. */
 struct target {
-	const char *file;	/* as given, for messages */
-	int fd;			/* O_PATH | O_NOFOLLOW */
-	char proc[40];		/* /proc/thread-self/fd/N */
+	const char *file; /* as given, for messages */
+	int fd;		  /* O_PATH | O_NOFOLLOW */
+	char proc[40];	  /* /proc/thread-self/fd/N */
 	struct stat st;
 };
 
@@ -270,8 +285,7 @@ static const char *user_label(uid_t uid, char *buf, size_t len)
  * there are (the mask counts), 0 for none or a minimal ACL, -1 with errno
  * when the ACL cannot be read (ENOTSUP: the filesystem has none).
  */
-static int acl_extended_entries(const struct target *t, char *buf,
-				size_t len)
+static int acl_extended_entries(const struct target *t, char *buf, size_t len)
 {
 	unsigned char raw[8192];
 	struct acl_entry e[ACL_MAX_ENTRIES];
@@ -284,7 +298,7 @@ static int acl_extended_entries(const struct target *t, char *buf,
 		return errno == ENODATA ? 0 : -1;
 	entries = acl_decode(raw, (size_t)n, e, ACL_MAX_ENTRIES);
 	if (entries < 0)
-		return -1;		/* not an ACL the kernel would write */
+		return -1; /* not an ACL the kernel would write */
 	for (i = 0; i < entries; i++) {
 		char who[64], name[64];
 
@@ -302,8 +316,8 @@ static int acl_extended_entries(const struct target *t, char *buf,
 				 names_group(e[i].id, name, sizeof(name)));
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used,
-						 "%s%s:%c%c%c", used ? " " : "", who,
-						 e[i].perm & 4 ? 'r' : '-',
+						 "%s%s:%c%c%c", used ? " " : "",
+						 who, e[i].perm & 4 ? 'r' : '-',
 						 e[i].perm & 2 ? 'w' : '-',
 						 e[i].perm & 1 ? 'x' : '-');
 	}
@@ -318,8 +332,10 @@ static int check_exec_target(const struct target *t)
 	char why[200];
 
 	if (exec_target_inspect(t->fd, &et) < 0) {
-		say(stderr, "%s: cannot tell how the kernel would execute it: "
-		    "%s", t->file, strerror(errno));
+		say(stderr,
+		    "%s: cannot tell how the kernel would execute it: "
+		    "%s",
+		    t->file, strerror(errno));
 		return -1;
 	}
 	problem = exec_target_problem(&et, why, sizeof(why));
@@ -343,9 +359,11 @@ static void warn_dispatch_name(const char *file)
 	base = base != NULL ? base + 1 : file;
 	if (strncmp(base, "perf-", 5) != 0 || base[5] == '\0')
 		return;
-	say(stderr, "warning: %s: perf runs a file named '%s' as 'perf %s' "
+	say(stderr,
+	    "warning: %s: perf runs a file named '%s' as 'perf %s' "
 	    "(it takes its subcommand from its own name): name the copy "
-	    "without 'perf-', e.g. 'perf_%s'", file, base, base + 5, base + 5);
+	    "without 'perf-', e.g. 'perf_%s'",
+	    file, base, base + 5, base + 5);
 }
 
 /* -v with --perf-group: is the file root:GROUP 0750 without ACL entries? */
@@ -355,16 +373,19 @@ static int check_restricted(const struct target *t, const struct perf_group *g)
 	int n;
 
 	if (t->st.st_uid != 0) {
-		say(stderr, "%s: not restricted to group %s: owned by uid %s, "
-		    "not root", t->file, g->name,
+		say(stderr,
+		    "%s: not restricted to group %s: owned by uid %s, "
+		    "not root",
+		    t->file, g->name,
 		    user_label(t->st.st_uid, owner, sizeof(owner)));
 		return -1;
 	}
 	if (t->st.st_gid != g->gid || (t->st.st_mode & 07777) != 0750) {
-		say(stderr, "%s: not restricted to group %s: group %u mode "
-		    "%04o, want group %u mode 0750", t->file, g->name,
-		    (unsigned)t->st.st_gid, (unsigned)(t->st.st_mode & 07777),
-		    (unsigned)g->gid);
+		say(stderr,
+		    "%s: not restricted to group %s: group %u mode "
+		    "%04o, want group %u mode 0750",
+		    t->file, g->name, (unsigned)t->st.st_gid,
+		    (unsigned)(t->st.st_mode & 07777), (unsigned)g->gid);
 		return -1;
 	}
 	n = acl_extended_entries(t, acl, sizeof(acl));
@@ -374,8 +395,10 @@ static int check_restricted(const struct target *t, const struct perf_group *g)
 		return -1;
 	}
 	if (n > 0) {
-		say(stderr, "%s: not restricted to group %s: its ACL also "
-		    "lets %s run it", t->file, g->name, acl);
+		say(stderr,
+		    "%s: not restricted to group %s: its ACL also "
+		    "lets %s run it",
+		    t->file, g->name, acl);
 		return -1;
 	}
 	return 0;
@@ -400,15 +423,18 @@ static int restrict_to_group(struct target *t, const struct perf_group *g)
 
 		user_label(t->st.st_uid, owner, sizeof(owner));
 		if (cmd != NULL)
-			say_cmd(cmd, " first)", "%s: owned by uid %s, not "
+			say_cmd(cmd, " first)",
+				"%s: owned by uid %s, not "
 				"root: its owner could open it to everyone "
-				"again; refusing --perf-group (", t->file,
-				owner);
+				"again; refusing --perf-group (",
+				t->file, owner);
 		else
-			say(stderr, "%s: owned by uid %s, not root: its owner "
+			say(stderr,
+			    "%s: owned by uid %s, not root: its owner "
 			    "could open it to everyone again; refusing "
-			    "--perf-group (make root its owner first; "
-			    SHQUOTE_UNSHOWN ")", t->file, owner);
+			    "--perf-group (make root its owner first; " SHQUOTE_UNSHOWN
+			    ")",
+			    t->file, owner);
 		free(cmd);
 		return -1;
 	}
@@ -419,11 +445,13 @@ static int restrict_to_group(struct target *t, const struct perf_group *g)
 	}
 	n = acl_extended_entries(t, acl, sizeof(acl));
 	if (n < 0 && errno != ENOTSUP) {
-		say(stderr, "%s: cannot read its ACL: %s; refusing --perf-group",
+		say(stderr,
+		    "%s: cannot read its ACL: %s; refusing --perf-group",
 		    t->file, strerror(errno));
 		return -1;
 	}
-	if (n >= 0 && removexattr(t->proc, ACL_XATTR_ACCESS) < 0 && errno != ENODATA) {
+	if (n >= 0 && removexattr(t->proc, ACL_XATTR_ACCESS) < 0 &&
+	    errno != ENODATA) {
 		say(stderr, "%s: cannot remove its ACL: %s", t->file,
 		    strerror(errno));
 		return -1;
@@ -450,25 +478,29 @@ static void warn_unrestricted(const struct target *t)
 	char owner[64], *cmd;
 
 	if (t->st.st_mode & S_IXOTH) {
-		say(stderr, "WARNING: %s is executable by every user (mode "
+		say(stderr,
+		    "WARNING: %s is executable by every user (mode "
 		    "%04o): each of them runs perf with these capabilities "
-		    "and can monitor the whole system", t->file,
-		    (unsigned)(t->st.st_mode & 07777));
+		    "and can monitor the whole system",
+		    t->file, (unsigned)(t->st.st_mode & 07777));
 		cmd = file_command(PERF_SETCAP_FIX(""), t->file);
 		if (cmd != NULL)
-			say_cmd(cmd, "", "WARNING: restrict it to a group "
+			say_cmd(cmd, "",
+				"WARNING: restrict it to a group "
 				"instead: ");
 		else
-			say(stderr, "WARNING: restrict it to a group instead: "
+			say(stderr,
+			    "WARNING: restrict it to a group instead: "
 			    "run setcap --perf-group=" PERF_GROUP " --perf on "
 			    "it (" SHQUOTE_UNSHOWN ")");
 		free(cmd);
 	}
 	if (t->st.st_uid != 0)
-		say(stderr, "WARNING: %s is owned by uid %s, not root, who can "
+		say(stderr,
+		    "WARNING: %s is owned by uid %s, not root, who can "
 		    "change its mode and so who runs it with these "
-		    "capabilities", t->file,
-		    user_label(t->st.st_uid, owner, sizeof(owner)));
+		    "capabilities",
+		    t->file, user_label(t->st.st_uid, owner, sizeof(owner)));
 }
 
 /* Compares what the inode carries with want; prints OK unless quiet. */
@@ -532,15 +564,16 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 	if (!S_ISREG(t.st.st_mode)) {
 		say(stderr, "%s: not a regular file%s", file,
 		    S_ISLNK(t.st.st_mode) ? " but a symbolic link: name the "
-		    "file it points to" : "");
+					    "file it points to"
+					  : "");
 		goto out;
 	}
 	if (check_exec_target(&t) < 0)
 		goto out;
 	warn_dispatch_name(file);
 	if (group != NULL && group->name != NULL) {
-		if (verify ? check_restricted(&t, group) < 0 :
-			     restrict_to_group(&t, group) < 0)
+		if (verify ? check_restricted(&t, group) < 0
+			   : restrict_to_group(&t, group) < 0)
 			goto out;
 	} else {
 		warn_unrestricted(&t);

@@ -10,7 +10,7 @@
  * setcap_explain.c, which the fuzz harness builds without
  * common/exec_target.c.
  */
-#define _GNU_SOURCE		/* O_PATH */
+#define _GNU_SOURCE /* O_PATH */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +30,8 @@ void warn_exec_target(const char *file, cap_t caps)
 	int fd;
 
 	/* E alone is never stored: an empty P | I grants nothing anyway. */
-	if (mask_of_flags(caps, (1u << CAP_PERMITTED) |
-				(1u << CAP_INHERITABLE)) == 0)
+	if (mask_of_flags(caps,
+			  (1u << CAP_PERMITTED) | (1u << CAP_INHERITABLE)) == 0)
 		return;
 	/*
 	 * The write is done and final; this only describes the inode the

@@ -14,13 +14,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * A property that does not hold aborts, which libFuzzer reports as a crash
  * and saves the input (unlike assert(), it survives -DNDEBUG).
  */
-#define FUZZ_ASSERT(cond)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: property failed: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
+#define FUZZ_ASSERT(cond)                                               \
+	do {                                                            \
+		if (!(cond)) {                                          \
+			fprintf(stderr, "%s:%d: property failed: %s\n", \
+				__FILE__, __LINE__, #cond);             \
+			abort();                                        \
+		}                                                       \
 	} while (0)
 
 /* The input as a NUL-terminated string (it may hold NULs of its own). */

@@ -67,7 +67,7 @@ void pam_syslog(const pam_handle_t *pamh, int prio, const char *fmt, ...)
 	char buf[64];
 	va_list ap;
 
-	va_start(ap, fmt);	/* format it, so a bad format is caught */
+	va_start(ap, fmt); /* format it, so a bad format is caught */
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 }
@@ -83,7 +83,7 @@ int pam_set_data(pam_handle_t *pamh, const char *name, void *data,
 
 /* Any non-NULL handle: the PAM calls are the stubs above. */
 static char handle;
-#define PAMH	((pam_handle_t *)&handle)
+#define PAMH ((pam_handle_t *)&handle)
 
 static const char *const groups[] = { "staff", "wheel" };
 
@@ -116,7 +116,8 @@ static void check_apply(const char *text)
 			FUZZ_ASSERT(defer && want != NULL && !special);
 			FUZZ_ASSERT(iab_sets == 0);
 			/* pam_end() in the session child applies it. */
-			queued_cleanup(PAMH, queued, PAM_SUCCESS | PAM_DATA_SILENT);
+			queued_cleanup(PAMH, queued,
+				       PAM_SUCCESS | PAM_DATA_SILENT);
 			queued = NULL;
 		}
 		if (strcmp(text, "all") == 0) {
@@ -142,7 +143,7 @@ static void check_apply(const char *text)
 struct verdict {
 	int status;
 	unsigned long line;
-	char *who, *caps;		/* CAPCONF_FOUND: copies */
+	char *who, *caps; /* CAPCONF_FOUND: copies */
 };
 
 /*
@@ -207,9 +208,10 @@ static struct verdict walk(uint8_t *data, size_t size,
 		FUZZ_ASSERT(at == first);
 		if (at == 0)
 			continue;
-		FUZZ_ASSERT(why == (line->tok[at][0] == '*' ? CAPCONF_WHY_ANY :
-				    line->tok[at][0] == '@' ? CAPCONF_WHY_GROUP :
-				    CAPCONF_WHY_USER));
+		FUZZ_ASSERT(why == (line->tok[at][0] == '*' ? CAPCONF_WHY_ANY
+				    : line->tok[at][0] == '@'
+					    ? CAPCONF_WHY_GROUP
+					    : CAPCONF_WHY_USER));
 		if (!incomplete)
 			check_apply(line->tok[0]);
 		if (v.line == 0) {
@@ -226,8 +228,8 @@ static struct verdict walk(uint8_t *data, size_t size,
 }
 
 /* capconf_scan() over data as u must reach exactly want. */
-static void check_scan(uint8_t *data, size_t size,
-		       const struct capconf_user *u, struct verdict want)
+static void check_scan(uint8_t *data, size_t size, const struct capconf_user *u,
+		       struct verdict want)
 {
 	struct capconf_reader r;
 	struct capconf_match m;
@@ -264,12 +266,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int incomplete;
 
 	if (size == 0)
-		return 0;	/* fmemopen() refuses an empty buffer */
+		return 0; /* fmemopen() refuses an empty buffer */
 	copy = fuzz_bytes(data, size);
 	/* alice with all her groups, then with some of them unreadable. */
 	for (incomplete = 0; incomplete <= 1; incomplete++) {
-		strcpy(u.groups_error, incomplete ? "group 7 cannot be read" :
-			"");
+		strcpy(u.groups_error,
+		       incomplete ? "group 7 cannot be read" : "");
 		check_scan(copy, size, &u, walk(copy, size, &u));
 	}
 	cap_free(last_iab);

@@ -12,8 +12,8 @@
 
 #include "fuzz.h"
 
-#define EXT_HEADER	5
-#define EXT_VECTOR	8	/* bytes per flag this library reads */
+#define EXT_HEADER 5
+#define EXT_VECTOR 8 /* bytes per flag this library reads */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -32,7 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * EXT_VECTOR bytes per flag: call it only on blobs that hold them.
 	 */
 	if (size >= EXT_HEADER &&
-	    size >= EXT_HEADER + 3 * (size_t)(blob[4] < EXT_VECTOR ? blob[4] : EXT_VECTOR)) {
+	    size >= EXT_HEADER + 3 * (size_t)(blob[4] < EXT_VECTOR
+						      ? blob[4]
+						      : EXT_VECTOR)) {
 		errno = 0;
 		unchecked = cap_copy_int(blob);
 		if (unchecked == NULL)

@@ -35,7 +35,8 @@ static int oracle(const char *text)
 		len++;
 	for (cap = 0; cap < 64; cap++) {
 		if (names[cap] == NULL)
-			names[cap] = cap_to_name(cap);	/* kept: LSan ignores globals */
+			names[cap] = cap_to_name(
+				cap); /* kept: LSan ignores globals */
 		FUZZ_ASSERT(names[cap] != NULL);
 		if (strlen(names[cap]) == len &&
 		    strncasecmp(names[cap], text, len) == 0)
@@ -53,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	errno = saved = 12345;
 	rc = cap_from_name(text, &value);
-	FUZZ_ASSERT(errno == saved);	/* like libcap, errno is not touched */
+	FUZZ_ASSERT(errno == saved); /* like libcap, errno is not touched */
 	FUZZ_ASSERT(rc == (want >= 0 ? 0 : -1));
 	if (rc == 0) {
 		FUZZ_ASSERT(value == want);

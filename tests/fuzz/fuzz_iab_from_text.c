@@ -16,7 +16,9 @@
 #include "fuzz.h"
 
 static const cap_iab_vector_t vectors[] = {
-	CAP_IAB_INH, CAP_IAB_AMB, CAP_IAB_BOUND,
+	CAP_IAB_INH,
+	CAP_IAB_AMB,
+	CAP_IAB_BOUND,
 };
 
 /* Do a and b agree on every vector below cap_max_bits? */

@@ -19,7 +19,7 @@
 #include "fuzz.h"
 #include "setcap.h"
 
-#define BLANKS	" \t\n\r\f\v"
+#define BLANKS " \t\n\r\f\v"
 
 static int parses(const char *text)
 {
@@ -84,16 +84,20 @@ static char *expected_cause(const char *clause)
 		if (start + len > names_len)
 			len = names_len - start;
 		if (len == 0)
-			return strdup("empty capability name (a stray comma?)\n");
+			return strdup(
+				"empty capability name (a stray comma?)\n");
 		if (!item_parses(clause + start, len)) {
 			q = quoted(clause + start, len);
 			cause = malloc(strlen(q) + 64);
 			FUZZ_ASSERT(cause != NULL);
 			if (isdigit((unsigned char)clause[start]))
-				sprintf(cause, "capability number %s is out of "
-					"range (0 to 63)\n", q);
+				sprintf(cause,
+					"capability number %s is out of "
+					"range (0 to 63)\n",
+					q);
 			else
-				sprintf(cause, "unknown capability name %s\n", q);
+				sprintf(cause, "unknown capability name %s\n",
+					q);
 			free(q);
 			return cause;
 		}
@@ -152,7 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (parses(text)) {
 		free(text);
-		return 0;	/* setcap explains only refused text */
+		return 0; /* setcap explains only refused text */
 	}
 	mem = open_memstream(&said, &said_len);
 	FUZZ_ASSERT(mem != NULL);

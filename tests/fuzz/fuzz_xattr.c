@@ -33,8 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	FUZZ_ASSERT(value.revision >= 1 && value.revision <= 3);
-	FUZZ_ASSERT((size_t)(value.revision == 1 ? 12 :
-			     value.revision == 2 ? 20 : 24) == size);
+	FUZZ_ASSERT((size_t)(value.revision == 1   ? 12
+			     : value.revision == 2 ? 20
+						   : 24) == size);
 	n = lcap_xattr_encode(&value, out);
 	FUZZ_ASSERT(n == 20 || n == 24);
 	if (value.revision == 2 || (value.revision == 3 && value.rootid != 0)) {
@@ -51,9 +52,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(le32(out + 12) == 0 && le32(out + 16) == 0);
 	}
 	FUZZ_ASSERT(lcap_xattr_decode(&again, out, n) == 0);
-	FUZZ_ASSERT(memcmp(again.permitted, value.permitted, sizeof(value.permitted)) == 0);
-	FUZZ_ASSERT(memcmp(again.inheritable, value.inheritable, sizeof(value.inheritable)) == 0);
-	FUZZ_ASSERT(again.effective == value.effective && again.rootid == value.rootid);
+	FUZZ_ASSERT(memcmp(again.permitted, value.permitted,
+			   sizeof(value.permitted)) == 0);
+	FUZZ_ASSERT(memcmp(again.inheritable, value.inheritable,
+			   sizeof(value.inheritable)) == 0);
+	FUZZ_ASSERT(again.effective == value.effective &&
+		    again.rootid == value.rootid);
 	free(raw);
 	return 0;
 }

@@ -44,7 +44,10 @@ is() {		# FILE TEXT CASE
 }
 
 F=$T/f
-for f in ping two extra ck num target; do cp /bin/true "$F/$f"; done
+for f in ping two extra ck num target nsroot; do cp /bin/true "$F/$f"; done
+# Namespaced file capabilities (root id 1000): the kernel ignores them on
+# the host, so "present" with the same set must still write them there.
+setcap -n 1000 cap_net_raw=ep "$F/nsroot"
 ln -s target "$F/link"
 setcap cap_net_raw,cap_sys_time=ep "$F/two" cap_chown,cap_kill=ep "$F/extra" \
 	cap_chown=ep "$F/ck" cap_net_raw=ep "$F/num"
@@ -65,7 +68,7 @@ PY
 
 # Manifests: m1 restored exactly (listed files only), m2 in check mode
 # only, m3 with absent.
-for r in r1 r2 r3 r4; do
+for r in r1 r2 r3 r4 r5; do
 	mkdir -p "$T/$r/usr/bin"
 	cp /bin/true "$T/$r/usr/bin/a"; cp /bin/true "$T/$r/usr/bin/b"; cp /bin/true "$T/$r/usr/bin/c"
 	setcap cap_net_raw=ep "$T/$r/usr/bin/a" cap_chown=p "$T/$r/usr/bin/b"
@@ -75,6 +78,13 @@ for r in r1 r2 r3 r4; do
 done
 getcap -r "$T/r2" > "$T/r2.before"
 chmod 0666 "$T/r4.manifest"
+# r5's manifest is root's, but reached through a link of nobody's in a
+# sticky directory all may write: she may point it elsewhere between the
+# module's read and capmanifest's.
+mkdir -m 1777 "$T/sticky"
+mkdir "$T/sticky/sub"	# reached as sticky/sub/.., which is sticky again
+ln -s "$T" "$T/sticky/via"
+chown -h 65534 "$T/sticky/via"
 # Tools that print JSON of schema 2 (a fake getcap; our setcap).
 mkdir "$T/fake"
 cat > "$T/fake/getcap" <<EOF
@@ -83,6 +93,23 @@ echo '{"schema":2,"path":"$F/target","text":null}'
 EOF
 chmod 0755 "$T/fake/getcap"
 ln -s "$P/setcap" "$T/fake/setcap"
+
+# Programs someone other than root may replace: a directory all may write
+# (first on PATH) holding impostors that leave a mark, and one of nobody's
+# holding links to our real programs (given as tools_dir).
+mkdir "$T/evil" "$T/evil2"
+for n in getcap setcap; do
+	printf '#!/bin/sh\ntouch "%s/EVIL_RAN"\n' "$T" > "$T/evil/$n"
+	chmod 0755 "$T/evil/$n"
+	ln -s "$P/$n" "$T/evil2/$n"
+done
+chmod 0777 "$T/evil"
+chown 65534 "$T/evil2"
+# A file in a directory of nobody's: she could swap the directory for a
+# link to another between the module's read and its write.
+mkdir "$T/nobodys"
+cp /bin/true "$T/nobodys/tool"
+chown 65534 "$T/nobodys"
 
 # A capable process: nobody running a copy of sleep that carries
 # cap_net_raw. $T is traversable so that nobody may run it.
@@ -125,6 +152,9 @@ cat > "$T/play.yml" <<'EOF'
     - libcap_perfmon.caps.file_caps: {path: "{{ f }}/link", caps: cap_net_raw=ep}
       register: link
       ignore_errors: true
+    - name: namespaced capabilities are not present on the host
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/nsroot", caps: cap_net_raw=ep}
+      register: nsroot
     - libcap_perfmon.caps.file_caps: {path: "{{ f }}/nonexist", caps: cap_net_raw=ep}
       register: missing
       ignore_errors: true
@@ -143,6 +173,19 @@ cat > "$T/play.yml" <<'EOF'
       libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep, tools_dir: /usr/sbin}
       register: debian
       ignore_errors: true
+    - name: a program on PATH in a directory all may write is never run
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep}
+      environment: {PATH: "{{ t }}/evil:/usr/bin:/bin"}
+      register: evilpath
+      ignore_errors: true
+    - name: nor a tools_dir of another user's
+      libcap_perfmon.caps.file_caps: {path: "{{ f }}/target", caps: cap_kill=ep, tools_dir: "{{ t }}/evil2"}
+      register: eviltools
+      ignore_errors: true
+    - name: a file whose directory another user may swap is refused
+      libcap_perfmon.caps.file_caps: {path: "{{ t }}/nobodys/tool", caps: cap_kill=ep}
+      register: swappable
+      ignore_errors: true
     - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r1.manifest", root: "{{ t }}/r1"}
       register: m1
     - libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r2.manifest", root: "{{ t }}/r2"}
@@ -154,14 +197,18 @@ cat > "$T/play.yml" <<'EOF'
       libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r4.manifest", root: "{{ t }}/r4", state: absent}
       register: m4
       ignore_errors: true
+    - name: a manifest reached through a link another user may replace is refused
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/sticky/sub/../via/r5.manifest", root: "{{ t }}/r5", state: absent}
+      register: m5
+      ignore_errors: true
     - libcap_perfmon.caps.caps_audit: {paths: ["{{ f }}"]}
       register: audit
     - ansible.builtin.copy:
         dest: "{{ out }}"
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
-                      'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4,
-                      'audit': audit} | to_json }}"
+                      'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4, 'm5': m5,
+                      'evilpath': evilpath, 'eviltools': eviltools, 'swappable': swappable, 'audit': audit, 'nsroot': nsroot} | to_json }}"
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
 	ansible-playbook -i localhost, -c local --diff -e "@$T/vars.json" \
@@ -183,6 +230,10 @@ is "$F/ping" cap_net_raw=ep "present sets cap_net_raw"
 is "$F/extra" cap_kill=ep "exact removes the extra cap_chown"
 is "$F/two" cap_sys_time=ep "absent removes cap_net_raw, keeps cap_sys_time"
 is "$F/num" cap_net_raw=ep "the same set spelt otherwise is left alone"
+case $("$P/getcap" -n "$F/nsroot") in
+"$F/nsroot cap_net_raw=ep") ok "present writes root id 0 over a namespaced set" ;;
+*) fail "present left the namespaced set: $("$P/getcap" -n "$F/nsroot")" ;;
+esac
 is "$F/target" none "the link's target got nothing"
 [ "$(readlink "$F/link")" = target ] && ok "the link is still the link" || fail "the link changed"
 xattr_net_raw=$(xattr_hex "$F/ping")
@@ -199,8 +250,9 @@ want=$(echo "$xattr_net_raw" | sed 's/^0x//')
 	ok "each hostile name got cap_net_raw=ep" ||
 	fail "hostile names: $(cat "$T/hostile.hex"), want $want"
 no_injection
-[ "$(find "$F" -mindepth 1 -maxdepth 1 -printf x)" = xxxxxxxxxxx ] && ok "no file appeared beside the hostile names" ||
+[ "$(find "$F" -mindepth 1 -maxdepth 1 -printf x)" = xxxxxxxxxxxx ] && ok "no file appeared beside the hostile names" ||
 	fail "files in $F: $(ls "$F")"
+is "$T/nobodys/tool" none "a file in a directory of nobody's got nothing"
 is "$T/r1/usr/bin/a" cap_net_raw=ep "manifest: a restored to the recorded set"
 is "$T/r1/usr/bin/b" cap_chown=p "manifest: b given its recorded set back"
 is "$T/r1/usr/bin/c" cap_kill=ep "manifest (listed only): c not listed, left alone"
@@ -209,13 +261,14 @@ same "$T/r2.before" "$T/r2.after" "manifest check mode changes nothing"
 is "$T/r3/usr/bin/a" cap_sys_time=ep "manifest absent: a keeps only what it did not list"
 is "$T/r3/usr/bin/b" none "manifest absent: b had nothing to take"
 is "$T/r4/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest others may write takes nothing away"
+is "$T/r5/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest behind a swappable link takes nothing away"
 
 # What the module reported, against what we know happened.
 check_results() {	# RUN: each line "ok CASE" or "fail CASE"
-	python3 - "$T/$1.json" "$1" "$P" "$F" "$sleeper" "$T/pub/sleeper" <<'PY'
-import json, sys
+	python3 - "$T/$1.json" "$1" "$P" "$F" "$sleeper" "$T/pub/sleeper" "$T" <<'PY'
+import json, os, sys
 r = json.load(open(sys.argv[1]))
-run, progs, f, sleeper, sleeper_exe = sys.argv[2:7]
+run, progs, f, sleeper, sleeper_exe, t = sys.argv[2:8]
 first = run == "run1"
 def check(cond, case):
     print("%s %s: %s" % ("ok" if cond else "fail", run, case.replace("\n", " | ")))
@@ -237,6 +290,7 @@ check(r["two"]["changed"] == first, "absent changed only the first time")
 check(not r["num"]["changed"], "13+pe CAP_NET_RAW+e is cap_net_raw=ep")
 check(all(h["changed"] == first and not h.get("failed") for h in r["hostile"]["results"]),
       "hostile names: changed once")
+check(r["nsroot"]["changed"] == first, "present rewrites namespaced capabilities once")
 check(r["link"]["failed"] and "is a symbolic link" in r["link"]["msg"], "a link fails: " + r["link"]["msg"])
 check(r["missing"]["failed"] and r["missing"]["msg"] == "getcap: " + f + "/nonexist (No such file or directory)",
       "a missing file fails with getcap's message: " + r["missing"]["msg"])
@@ -248,10 +302,18 @@ check(r["schema"]["failed"] and "gave schema 2; this module knows schema 1" in r
       "schema 2 is refused: " + r["schema"]["msg"])
 check(r["debian"]["failed"] and r["debian"]["msg"].startswith("getcap failed (exit status 1): "),
       "Debian's getcap fails the task: " + r["debian"]["msg"][:60])
+for k, why in (("evilpath", "directory " + t + "/evil is writable by others"),
+               ("eviltools", "directory " + t + "/evil2 belongs to uid 65534")):
+    check(r[k]["failed"] and why in r[k]["msg"] and not os.path.exists(t + "/EVIL_RAN"),
+          "a program others may replace is refused, not run: " + r[k]["msg"])
+check(r["swappable"]["failed"] and ("directory " + t + "/nobodys belongs to uid 65534")
+      in r["swappable"]["msg"], "a directory another user may swap: " + r["swappable"]["msg"])
 check(r["m1"]["changed"] == first, "manifest exact changed only the first time")
 check(r["m2"]["changed"] and "cap_net_raw=ep" in r["m2"]["diff"]["after"], "manifest check mode: would change")
-check(r["m4"]["failed"] and "everyone may write it" in r["m4"]["msg"],
-      "a manifest others may write fails with capmanifest's message: " + r["m4"]["msg"])
+check(r["m4"]["failed"] and "the file " + t + "/r4.manifest is writable by others" in r["m4"]["msg"],
+      "a manifest others may write is refused: " + r["m4"]["msg"])
+check(r["m5"]["failed"] and "symbolic link " + t + "/sticky/via belongs to uid 65534" in r["m5"]["msg"],
+      "a manifest behind a link another user may replace is refused: " + r["m5"]["msg"])
 check(r["m3"]["changed"] == first, "manifest absent changed only the first time")
 a = r["audit"]["ansible_facts"]["capabilities_audit"]
 byp = dict((x["path"], x) for x in a["files"])

@@ -3,8 +3,9 @@
 # capaudit says exactly what is missing and exits 1, on the real kernel:
 # no tracefs mounted (for nobody; root mounts one in a private namespace of
 # its own and leaves ours untouched), tracefs readable by root only, and
-# perf_event_paranoid without CAP_PERFMON. A capaudit with file
-# capabilities ignores CAPAUDIT_SYSROOT (a fake /sys is for tests only).
+# perf_event_paranoid without CAP_PERFMON; the verdict matches the
+# kernel's with any of the capabilities and in a user namespace. A
+# capaudit with file capabilities ignores CAPAUDIT_SYSROOT (a fake /sys is for tests only).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody by name, and a private mount namespace in which to unmount and
 # mount tracefs without touching the host's.
@@ -76,7 +77,52 @@ if [ "$paranoid" -ge 0 ]; then
 	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than the one missing thing named"
 fi
 
-# 5. A capaudit with file capabilities ignores CAPAUDIT_SYSROOT.
+# 5. The verdict of --check is the kernel's, whatever capabilities root
+#    keeps (a bounding set without them leaves exec without them) and in
+#    a user namespace, where full capabilities do not count for perf:
+#    a probe opening the same raw tracepoint event says what the kernel
+#    does, and --check must agree, one way or the other.
+id=$tfs/events/capability/cap_capable/id
+if [ "$paranoid" -ge 0 ] && [ -r "$id" ]; then
+	cat >"$T/probe.py" <<'PROBE'
+import ctypes, os, struct, sys
+# struct perf_event_attr, version 0 (64 bytes): a tracepoint with raw
+# samples, the check capaudit needs the kernel to pass (perf_allow_tracepoint)
+attr = struct.pack('=IIQQQQQIIQ', 2, 64, int(open(sys.argv[1]).read()), 1,
+                   1 << 10, 0, 1 | (1 << 1), 0, 0, 0)
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+nr = {'x86_64': 298, 'aarch64': 241, 'riscv64': 241, 'ppc64le': 319,
+      's390x': 331, 'i686': 336}[os.uname().machine]
+fd = libc.syscall(nr, ctypes.c_char_p(attr), 0, -1, -1, 8)
+sys.exit(0 if fd >= 0 else 1)
+PROBE
+	for ns in "" "unshare -U -r"; do
+		for keep in all perfmon sys_admin none; do
+			case $keep in
+			all) bset="" ;;
+			none) bset="--bounding-set=-all" ;;
+			*) bset="--bounding-set=-all,+$keep" ;;
+			esac
+			set -- $ns setpriv --inh-caps=-all $bset
+			"$@" python3 "$T/probe.py" "$id"
+			kernel=$?
+			"$@" "$CA" --check >"$T/out" 2>&1
+			verdict=$?
+			echo "${ns:-initial userns} keeping $keep: kernel $kernel, --check $verdict"
+			case $kernel$verdict in
+			00|11) ;;
+			01) fail "${ns:-initial userns}, $keep: the kernel opens the event, --check refuses: $(cat "$T/out")" ;;
+			*) fail "${ns:-initial userns}, $keep: --check says enough, the kernel refuses: $(cat "$T/out")" ;;
+			esac
+		done
+	done
+	unshare -U -r "$CA" --check >"$T/out" 2>&1
+	grep -qx "capaudit: perf_event_paranoid is $paranoid and capaudit runs in a user namespace other than the initial one: capabilities held there do not count for perf events (run capaudit in the initial user namespace, or set perf_event_paranoid -1)" "$T/out" ||
+		fail "no user namespace line: $(cat "$T/out")"
+fi
+
+# 6. A capaudit with file capabilities ignores CAPAUDIT_SYSROOT.
 if [ -e "$tfs/events/capability/cap_capable" ]; then
 	mkdir -p "$T/fake/proc/sys/kernel"
 	echo 5.4.0 >"$T/fake/proc/sys/kernel/osrelease"

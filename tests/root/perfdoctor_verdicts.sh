@@ -6,9 +6,10 @@
 # must match whether the CPU-wide perf probe opens its event when run with
 # exactly that login's credentials (uid, gid, the groups the database
 # gives), and the printed fix must turn a NO into a YES when applied.
-# Scripts and nosuid mounts get NO (exec grants them nothing), the fix for
-# a 0755 perf restricts it to a group, ACLs count as the kernel counts
-# them, a missing process is an error, and names are escaped.
+# Scripts, nosuid mounts and namespaced file capabilities get NO (exec
+# grants them nothing), the fix for a 0755 perf restricts it to a group,
+# ACLs count as the kernel counts them, a missing process is an error, and
+# names are escaped.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 . "$TESTS_DIR/tools/perf_world.sh"
@@ -91,6 +92,15 @@ agree "cap_sys_admin instead" alice
 doc_has "suggest:   perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: setcap --perf-group=perf_users --perf"
 doc_has "suggest:   every user may run it with these capabilities; restrict it to a group: setcap --perf-group=perf_users --perf $perf"
 doc_has "risk:      root-equivalent"
+
+# Namespaced file capabilities (rootid 1000) are ignored by exec in the
+# initial user namespace: the probe gets nothing, the doctor says why.
+"$BUILD/progs/setcap" -n 1000 cap_perfmon=ep "$perf"
+agree "namespaced file capabilities" alice
+doc_has "file caps: cap_perfmon=ep [rootid=1000]"
+doc_has "verdict:   NO: the file capabilities of $perf are for the user namespace whose root is uid 1000 (rootid): the kernel ignores them outside it"
+doc_has "fix:       setcap --perf-group=perf_users --perf $perf"
+doc_lacks "every user may run it"
 
 /usr/sbin/setcap cap_perfmon=ep "$perf"
 chmod 0750 "$perf"

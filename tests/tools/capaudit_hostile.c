@@ -58,7 +58,7 @@ static int bind80(void)
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
 	if (rc < 0 && errno == EADDRINUSE)
-		rc = 0;		/* the privilege check came first and passed */
+		rc = 0; /* the privilege check came first and passed */
 	close(fd);
 	return rc;
 }
@@ -107,7 +107,8 @@ static int proc_self(const char *argv0)
 	FILE *f;
 
 	/* The kernel's name for it: the file's name, 15 bytes at most. */
-	snprintf(want, sizeof(want), "(%.15s)", base != NULL ? base + 1 : argv0);
+	snprintf(want, sizeof(want), "(%.15s)",
+		 base != NULL ? base + 1 : argv0);
 
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)getpid());
 	f = fopen(path, "r");
@@ -212,7 +213,8 @@ int main(int argc, char **argv)
 		return tiocsti(argv[2]);
 	if (argc == 2 && argv[1][0] != '-')
 		return interpret(argv[1]);
-	fprintf(stderr, "usage: capaudit_hostile --daemon FILE | --serve | "
+	fprintf(stderr,
+		"usage: capaudit_hostile --daemon FILE | --serve | "
 		"--proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | "
 		"SCRIPT\n");
 	return 2;

@@ -101,7 +101,8 @@ int main(int argc, char **argv)
 	echo.un.echo.id = htons((unsigned short)getpid());
 	echo.un.echo.sequence = htons(1);
 	echo.checksum = checksum(&echo, sizeof(echo));
-	if (sendto(fd, &echo, sizeof(echo), 0, (struct sockaddr *)&to, sizeof(to)) < 0) {
+	if (sendto(fd, &echo, sizeof(echo), 0, (struct sockaddr *)&to,
+		   sizeof(to)) < 0) {
 		printf("sendto: %s\n", strerror(errno));
 		return 1;
 	}
@@ -114,9 +115,12 @@ int main(int argc, char **argv)
 		if (n < 0)
 			break;
 		/* A raw socket hands over the IP header too. */
-		ic = (const struct icmphdr *)(reply + (raw ? (reply[0] & 0xf) * 4 : 0));
-		if ((const unsigned char *)(ic + 1) <= reply + n && ic->type == ICMP_ECHOREPLY) {
-			printf("reply from 127.0.0.1 (%s socket)\n", raw ? "raw" : "datagram");
+		ic = (const struct icmphdr *)(reply +
+					      (raw ? (reply[0] & 0xf) * 4 : 0));
+		if ((const unsigned char *)(ic + 1) <= reply + n &&
+		    ic->type == ICMP_ECHOREPLY) {
+			printf("reply from 127.0.0.1 (%s socket)\n",
+			       raw ? "raw" : "datagram");
 			return 0;
 		}
 	}

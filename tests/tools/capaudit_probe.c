@@ -105,7 +105,8 @@ static int try_perf(void)
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.disabled = 1;
-	fd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1,
+			  PERF_FLAG_FD_CLOEXEC);
 	printf("perf: %s\n", fd >= 0 ? "ok" : strerror(errno));
 	fflush(stdout);
 	if (fd < 0)

@@ -48,8 +48,10 @@ static int cpu(char **argv)
 	}
 	if (wait4(pid, &status, 0, &ru) < 0)
 		return 1;
-	printf("cpu %.3f\n", (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+	printf("cpu %.3f\n",
+	       (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) /
+			       1e6);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
@@ -60,13 +62,15 @@ int main(int argc, char **argv)
 	if (argc >= 3 && strcmp(argv[1], "--cpu") == 0)
 		return cpu(argv + 2);
 	if (argc != 3) {
-		fprintf(stderr, "usage: capaudit_target --dumpable|--nodumpable|--thread-exit|"
+		fprintf(stderr,
+			"usage: capaudit_target --dumpable|--nodumpable|--thread-exit|"
 			"--mixed-creds SECONDS\n");
 		return 2;
 	}
 	seconds = (unsigned)atoi(argv[2]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (strcmp(argv[1], "--nodumpable") == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+	if (strcmp(argv[1], "--nodumpable") == 0 &&
+	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return 1;
 	if (strcmp(argv[1], "--thread-exit") == 0) {
 		if (pthread_create(&t, NULL, sleeper, NULL) != 0)

@@ -114,16 +114,42 @@ static void random_sets(unsigned long count)
 
 /* Fragments from which valid and broken capability text is assembled. */
 static const char *const items[] = {
-	"cap_chown", "CAP_KILL", "cap_perfmon", "cap_bpf", "Cap_Sys_Admin",
-	"cap_checkpoint_restore", "all", "ALL", "0", "38", "40", "41", "63",
-	"64", "0x26", "046", "cap_chownx", "cap_", "chown", "1e", "0x",
-	"cap_setpcap", "cap_net_raw", "cap_sys_ptrace", "_", "-1", "",
-	"cap_kill2", "99999999999999999999", "cap_syslog",
+	"cap_chown",
+	"CAP_KILL",
+	"cap_perfmon",
+	"cap_bpf",
+	"Cap_Sys_Admin",
+	"cap_checkpoint_restore",
+	"all",
+	"ALL",
+	"0",
+	"38",
+	"40",
+	"41",
+	"63",
+	"64",
+	"0x26",
+	"046",
+	"cap_chownx",
+	"cap_",
+	"chown",
+	"1e",
+	"0x",
+	"cap_setpcap",
+	"cap_net_raw",
+	"cap_sys_ptrace",
+	"_",
+	"-1",
+	"",
+	"cap_kill2",
+	"99999999999999999999",
+	"cap_syslog",
 };
 static const char *const actions[] = {
-	"=", "+", "-", "=e", "=p", "=i", "=ep", "=eip", "+e", "+p", "+i",
-	"-e", "-p", "-i", "+ep", "-ep", "=+p", "=-p", "=+e+p", "=ep-e",
-	"+e-p", "=e=p", "==", "+", "=E", "=x", "+pe-i", "=pie", "=ee",
+	"=",   "+",   "-",     "=e",	"=p",	"=i",	"=ep", "=eip",
+	"+e",  "+p",  "+i",    "-e",	"-p",	"-i",	"+ep", "-ep",
+	"=+p", "=-p", "=+e+p", "=ep-e", "+e-p", "=e=p", "==",  "+",
+	"=E",  "=x",  "+pe-i", "=pie",	"=ee",
 };
 static const char *const seps[] = { " ", " ", "\t", "\n", "  ", ";", ",", "" };
 
@@ -149,10 +175,11 @@ static void generated_text(unsigned long count)
 			if (c > 0)
 				strcat(text, pick(seps, COUNT(seps)));
 			if (next_random() % 8 == 0)
-				nitems = -1;	/* no list */
+				nitems = -1; /* no list */
 			for (k = 0; k <= nitems; k++) {
 				if (k > 0)
-					strcat(text, next_random() % 16 ? "," : ",,");
+					strcat(text,
+					       next_random() % 16 ? "," : ",,");
 				strcat(text, pick(items, COUNT(items)));
 			}
 			strcat(text, pick(actions, COUNT(actions)));
@@ -165,8 +192,9 @@ static void generated_text(unsigned long count)
 }
 
 #ifdef PROBE_IAB
-static const char *const prefixes[] = { "", "", "", "!", "^", "%", "!^", "^!",
-					"!%", "%!", "%^", "!!", "^^", "=" };
+static const char *const prefixes[] = { "",   "",   "",	  "!",	"^",
+					"%",  "!^", "^!", "!%", "%!",
+					"%^", "!!", "^^", "=" };
 
 static void generated_iab(unsigned long count)
 {
@@ -219,10 +247,11 @@ static void random_iabs(unsigned long count)
 
 		for (k = 0; k < ops; k++) {
 			uint64_t r = next_random();
-			int vec = 1 + (int)(r % 5);	/* 1 and 5 are invalid */
+			int vec = 1 + (int)(r % 5); /* 1 and 5 are invalid */
 			/* libcap 2.66 crashes on negative values: 0..69 only. */
 			cap_value_t cap = (cap_value_t)((r >> 8) % 70);
-			int value = (r >> 16) % 9 == 0 ? 2 : (int)((r >> 20) & 1);
+			int value =
+				(r >> 16) % 9 == 0 ? 2 : (int)((r >> 20) & 1);
 
 			if ((r >> 24) % 10 == 0) {
 				/* Whole vectors from a random set's flag. */
@@ -232,7 +261,8 @@ static void random_iabs(unsigned long count)
 
 				for (c = 0; c < 64; c++) {
 					if (bits >> c & 1)
-						cap_set_flag(caps, CAP_PERMITTED, 1,
+						cap_set_flag(caps,
+							     CAP_PERMITTED, 1,
 							     &c, CAP_SET);
 				}
 				errno = 0;
@@ -243,8 +273,8 @@ static void random_iabs(unsigned long count)
 				continue;
 			}
 			errno = 0;
-			rc = cap_iab_set_vector(iab, (cap_iab_vector_t)vec,
-						cap, (cap_flag_value_t)value);
+			rc = cap_iab_set_vector(iab, (cap_iab_vector_t)vec, cap,
+						(cap_flag_value_t)value);
 			printf("s%d,%d,%d:%d/%d ", vec, cap, value, rc, errno);
 		}
 		text = cap_iab_to_text(iab);
@@ -321,8 +351,7 @@ int main(void)
 		case 'T':
 			text_roundtrip(arg);
 			break;
-		case 'N':
-		{
+		case 'N': {
 			int rc;
 
 			value = -99;

@@ -28,7 +28,8 @@ int main(int argc, char **argv)
 		text = cap_to_text(caps, NULL);
 		owner = cap_get_nsowner(caps);
 		if (owner != 0)
-			printf("%s %s [rootid=%u]\n", argv[i], text, (unsigned)owner);
+			printf("%s %s [rootid=%u]\n", argv[i], text,
+			       (unsigned)owner);
 		else
 			printf("%s %s\n", argv[i], text);
 		cap_free(text);

@@ -51,7 +51,8 @@ int main(int argc, char **argv)
 		close(ready[0]);
 		close(go[1]);
 		if (unshare(CLONE_NEWUSER) != 0) {
-			fprintf(stderr, "fullns: unshare: %s\n", strerror(errno));
+			fprintf(stderr, "fullns: unshare: %s\n",
+				strerror(errno));
 			_exit(1);
 		}
 		if (write(ready[1], "u", 1) != 1 || read(go[0], &c, 1) != 1 ||

@@ -33,27 +33,33 @@ int main(int argc, char **argv)
 	struct sock_fprog prog;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: oldkernel <last_cap> <program> [args...]\n");
+		fprintf(stderr,
+			"usage: oldkernel <last_cap> <program> [args...]\n");
 		return 2;
 	}
 	last = (unsigned)strtoul(argv[1], NULL, 0);
 	{
 		struct sock_filter f[] = {
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				 offsetof(struct seccomp_data, arch)),
 			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				 offsetof(struct seccomp_data, nr)),
 			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 1, 0),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0)),
 			/* PR_CAPBSET_READ / PR_CAPBSET_DROP: the cap is arg 1. */
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_CAPBSET_READ, 2, 0),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_CAPBSET_DROP, 1, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_CAPBSET_READ, 2,
+				 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_CAPBSET_DROP, 1,
+				 0),
 			BPF_JUMP(BPF_JMP | BPF_JA, 2, 0, 0),
 			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)),
 			BPF_JUMP(BPF_JMP | BPF_JA, 3, 0, 0),
 			/* PR_CAP_AMBIENT: the cap is arg 2. */
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_CAP_AMBIENT, 1, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_CAP_AMBIENT, 1,
+				 0),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2)),
 			BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, last, 0, 1),

@@ -54,7 +54,7 @@ typedef int (*hook_fn)(pam_handle_t *, int, int, const char **);
 
 static int conv_again;
 static int printed;
-static int served;	/* a child of -S: leave with _exit() */
+static int served; /* a child of -S: leave with _exit() */
 
 /* Ends the case: a served child must not run pam_wrapper's exit handler. */
 static void leave(int rc)
@@ -75,7 +75,10 @@ static void emit(const char *key, const char *value)
 static int conv(int n, const struct pam_message **msg,
 		struct pam_response **resp, void *data)
 {
-	(void)n; (void)msg; (void)resp; (void)data;
+	(void)n;
+	(void)msg;
+	(void)resp;
+	(void)data;
 	return conv_again ? PAM_CONV_AGAIN : PAM_CONV_ERR;
 }
 
@@ -84,17 +87,28 @@ static const char *code_name(int rc)
 	static char buf[32];
 
 	switch (rc) {
-	case PAM_SUCCESS: return "SUCCESS";
-	case PAM_IGNORE: return "IGNORE";
-	case PAM_AUTH_ERR: return "AUTH_ERR";
-	case PAM_INCOMPLETE: return "INCOMPLETE";
-	case PAM_PERM_DENIED: return "PERM_DENIED";
-	case PAM_CRED_ERR: return "CRED_ERR";
-	case PAM_USER_UNKNOWN: return "USER_UNKNOWN";
-	case PAM_SYSTEM_ERR: return "SYSTEM_ERR";
-	case PAM_BUF_ERR: return "BUF_ERR";
-	case PAM_CONV_ERR: return "CONV_ERR";
-	case PAM_AUTHINFO_UNAVAIL: return "AUTHINFO_UNAVAIL";
+	case PAM_SUCCESS:
+		return "SUCCESS";
+	case PAM_IGNORE:
+		return "IGNORE";
+	case PAM_AUTH_ERR:
+		return "AUTH_ERR";
+	case PAM_INCOMPLETE:
+		return "INCOMPLETE";
+	case PAM_PERM_DENIED:
+		return "PERM_DENIED";
+	case PAM_CRED_ERR:
+		return "CRED_ERR";
+	case PAM_USER_UNKNOWN:
+		return "USER_UNKNOWN";
+	case PAM_SYSTEM_ERR:
+		return "SYSTEM_ERR";
+	case PAM_BUF_ERR:
+		return "BUF_ERR";
+	case PAM_CONV_ERR:
+		return "CONV_ERR";
+	case PAM_AUTHINFO_UNAVAIL:
+		return "AUTHINFO_UNAVAIL";
 	}
 	snprintf(buf, sizeof(buf), "%d", rc);
 	return buf;
@@ -154,7 +168,10 @@ static void print_iab(unsigned long long start_bnd)
 		if (!nb && !in && !am)
 			continue;
 		printf("%s%s%s%d", first ? "" : ",", nb ? "!" : "",
-		       am ? "^" : (nb && in) ? "%" : "", n);
+		       am	    ? "^"
+		       : (nb && in) ? "%"
+				    : "",
+		       n);
 		first = 0;
 	}
 }
@@ -166,9 +183,8 @@ static void print_iab(unsigned long long start_bnd)
 static void preset(unsigned long long perm, unsigned long long inh,
 		   unsigned long long amb)
 {
-	struct __user_cap_header_struct hdr = {
-		_LINUX_CAPABILITY_VERSION_3, 0
-	};
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
+						0 };
 	struct __user_cap_data_struct d[2];
 	int n;
 
@@ -265,14 +281,30 @@ static int run_case(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "m:s:u:Ax:P:I:M:a:")) != -1) {
 		switch (c) {
-		case 'm': module = optarg; break;
-		case 's': service = optarg; break;
-		case 'u': user = optarg; break;
-		case 'A': conv_again = 1; break;
-		case 'x': prog = optarg; break;
-		case 'P': perm = strtoull(optarg, NULL, 16); break;
-		case 'I': inh = strtoull(optarg, NULL, 16); break;
-		case 'M': amb = strtoull(optarg, NULL, 16); break;
+		case 'm':
+			module = optarg;
+			break;
+		case 's':
+			service = optarg;
+			break;
+		case 'u':
+			user = optarg;
+			break;
+		case 'A':
+			conv_again = 1;
+			break;
+		case 'x':
+			prog = optarg;
+			break;
+		case 'P':
+			perm = strtoull(optarg, NULL, 16);
+			break;
+		case 'I':
+			inh = strtoull(optarg, NULL, 16);
+			break;
+		case 'M':
+			amb = strtoull(optarg, NULL, 16);
+			break;
 		case 'a':
 			if (nargs < 63)
 				margs[nargs++] = optarg;
@@ -307,14 +339,14 @@ static int run_case(int argc, char **argv)
 		const char *op = argv[optind], *eq = strchr(op, '=');
 
 		if (strcmp(op, "auth") == 0) {
-			rc = auth_fn ? auth_fn(pamh, 0, nargs, margs) :
-				       pam_authenticate(pamh, 0);
+			rc = auth_fn ? auth_fn(pamh, 0, nargs, margs)
+				     : pam_authenticate(pamh, 0);
 			emit("auth", code_name(rc));
 		} else if (strncmp(op, "setcred", 7) == 0) {
 			int fl = parse_flags(eq ? eq + 1 : NULL);
 
-			rc = cred_fn ? cred_fn(pamh, fl, nargs, margs) :
-				       pam_setcred(pamh, fl);
+			rc = cred_fn ? cred_fn(pamh, fl, nargs, margs)
+				     : pam_setcred(pamh, fl);
 			emit("setcred", code_name(rc));
 		} else if (strcmp(op, "become") == 0) {
 			become(user);

@@ -23,9 +23,9 @@
 #include "check_run.h"
 #include "proc_status.h"
 
-#define NOBODY	65534
+#define NOBODY 65534
 
-#define BIT(c)	(1ULL << (c))
+#define BIT(c) (1ULL << (c))
 
 /*
  * Applies text, limited to what this process may hold: containers often
@@ -92,7 +92,7 @@ START_TEST(mode_pure1e_init_then_pure1e)
 	ck_assert_int_eq(cap_set_mode(CAP_MODE_PURE1E_INIT), 0);
 	ck_assert_uint_eq(cap_get_mode(), CAP_MODE_PURE1E_INIT);
 	ck_assert_uint_eq(cap_get_secbits(), 0xEF);
-	ck_assert_uint_eq(status_vector("CapEff:"), 0);	/* always cleared */
+	ck_assert_uint_eq(status_vector("CapEff:"), 0); /* always cleared */
 	ck_assert_uint_eq(status_vector("CapInh:"), 0);
 	set_proc_text("cap_kill+pi");
 	ck_assert_uint_eq(cap_get_mode(), CAP_MODE_PURE1E);
@@ -201,7 +201,7 @@ START_TEST(iab_set_proc_applies_exactly)
 			  BIT(CAP_PERFMON) | BIT(CAP_KILL));
 	ck_assert_uint_eq(status_vector("CapAmb:"), BIT(CAP_PERFMON));
 	ck_assert_uint_eq(status_vector("CapBnd:") & BIT(CAP_SYS_ADMIN), 0);
-	ck_assert_uint_eq(status_vector("CapEff:"), eff);	/* E restored */
+	ck_assert_uint_eq(status_vector("CapEff:"), eff); /* E restored */
 	cap_free(got);
 	/* I is set exactly: a second tuple replaces, not adds. */
 	cap_free(want);
@@ -280,7 +280,7 @@ static void check_drops_survive(const char *lacking, const char *text,
 	ck_assert_uint_eq(status_vector("CapBnd:") & dropped, 0);
 	ck_assert_uint_eq(status_vector("CapAmb:"), 0);
 	ck_assert_uint_eq(status_vector("CapInh:") & ~inh_allowed, 0);
-	ck_assert_uint_eq(status_vector("CapEff:"), eff);	/* E restored */
+	ck_assert_uint_eq(status_vector("CapEff:"), eff); /* E restored */
 	cap_free(iab);
 }
 
@@ -362,8 +362,8 @@ static int run_perfprobe(int with_iab)
 	ck_assert_int_eq(cap_launcher_setuid(attr, NOBODY), 0);
 	ck_assert_int_eq(cap_launcher_setgroups(attr, NOBODY, 1, groups), 0);
 	if (with_iab)
-		ck_assert_ptr_null(cap_launcher_set_iab(attr,
-					cap_iab_from_text("^cap_perfmon")));
+		ck_assert_ptr_null(cap_launcher_set_iab(
+			attr, cap_iab_from_text("^cap_perfmon")));
 	pid = cap_launch(attr, NULL);
 	rc = wait_status(pid);
 	cap_free(attr);
@@ -387,9 +387,12 @@ END_TEST
 
 START_TEST(launch_mode_nopriv)
 {
-	static const char *argv[] = { "sh", "-c",
+	static const char *argv[] = {
+		"sh", "-c",
 		"grep -q '^NoNewPrivs:.1' /proc/self/status && "
-		"grep -q '^CapBnd:.0000000000000000' /proc/self/status", NULL };
+		"grep -q '^CapBnd:.0000000000000000' /proc/self/status",
+		NULL
+	};
 	cap_launch_t attr = cap_new_launcher("/bin/sh", argv, NULL);
 
 	ck_assert_int_eq(cap_launcher_set_mode(attr, CAP_MODE_NOPRIV), 0);
@@ -417,14 +420,14 @@ START_TEST(launch_in_chroot)
 	ck_assert_int_eq(cap_launcher_set_chroot(attr, dir), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
-	ck_assert_int_eq(errno, ECHILD);	/* EACCES in the child */
+	ck_assert_int_eq(errno, ECHILD); /* EACCES in the child */
 	/* The child has been reaped by cap_launch. */
 	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
 	/* A chroot that does not exist: chroot(2)'s ENOENT. */
 	ck_assert_int_eq(cap_launcher_set_chroot(attr, "/nonexistent/dir"), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
-	ck_assert_int_eq(errno, ECHILD);	/* ENOENT in the child */
+	ck_assert_int_eq(errno, ECHILD); /* ENOENT in the child */
 	/* The real root works. */
 	ck_assert_int_eq(cap_launcher_set_chroot(attr, "/"), 0);
 	ck_assert_int_eq(wait_status(cap_launch(attr, NULL)), 0);
@@ -444,7 +447,7 @@ START_TEST(launch_bad_uid_reports_errno)
 	ck_assert_int_eq(cap_launcher_setuid(attr, (uid_t)-1), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
-	ck_assert_int_eq(errno, ECHILD);	/* EINVAL in the child */
+	ck_assert_int_eq(errno, ECHILD); /* EINVAL in the child */
 	cap_free(attr);
 }
 END_TEST
@@ -457,7 +460,7 @@ static int named_child(void *detail)
 	if (f == NULL || fgets(comm, sizeof(comm), f) == NULL)
 		return 1;
 	fclose(f);
-	*(int *)detail = 7;	/* the child's copy: the parent's stays */
+	*(int *)detail = 7; /* the child's copy: the parent's stays */
 	return strcmp(comm, "cap-launcher\n") != 0;
 }
 
@@ -478,7 +481,7 @@ START_TEST(func_launcher_and_callback_errors)
 	ck_assert_int_eq(cap_launcher_callback(attr, failing_callback), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(attr, NULL), -1);
-	ck_assert_int_eq(errno, ECHILD);	/* EDOM in the child */
+	ck_assert_int_eq(errno, ECHILD); /* EDOM in the child */
 	ck_assert_int_eq(cap_free(attr), 0);
 	errno = 0;
 	ck_assert_int_eq(cap_launch(NULL, NULL), -1);

@@ -19,8 +19,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int stop;	/* atomic */
-static int up;		/* atomic */
+static int stop; /* atomic */
+static int up;	 /* atomic */
 
 static void *idle(void *arg)
 {
@@ -46,7 +46,8 @@ static int misnamed(const char *name, int threads)
 
 		if (d->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", d->d_name);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 d->d_name);
 		f = fopen(path, "r");
 		if (f == NULL)
 			continue;
@@ -63,11 +64,11 @@ static int misnamed(const char *name, int threads)
 	return seen == threads + 1 ? bad : -1;
 }
 
-#define CHECK(cond, what)						\
-	do {								\
-		int ok_ = (cond);					\
-		printf("%s: %s\n", ok_ ? "ok" : "FAIL", what);		\
-		failed += !ok_;						\
+#define CHECK(cond, what)                                      \
+	do {                                                   \
+		int ok_ = (cond);                              \
+		printf("%s: %s\n", ok_ ? "ok" : "FAIL", what); \
+		failed += !ok_;                                \
 	} while (0)
 
 int main(int argc, char **argv)
@@ -89,16 +90,24 @@ int main(int argc, char **argv)
 	while (__atomic_load_n(&up, __ATOMIC_SEQ_CST) < threads)
 		usleep(1000);
 
-	CHECK(psx_syscall(SYS_prctl, PR_SET_NAME, (long int)"psxapi-macro") == 0 &&
-	      misnamed("psxapi-macro", threads) == 0, "psx_syscall() reaches every thread");
-	CHECK(psx_syscall3(SYS_prctl, PR_SET_NAME, (long int)"psxapi-3", 0) == 0 &&
-	      misnamed("psxapi-3", threads) == 0, "psx_syscall3 reaches every thread");
-	CHECK(psx_syscall6(SYS_prctl, PR_SET_NAME, (long int)"psxapi-6", 0, 0, 0, 0) == 0 &&
-	      misnamed("psxapi-6", threads) == 0, "psx_syscall6 reaches every thread");
+	CHECK(psx_syscall(SYS_prctl, PR_SET_NAME, (long int)"psxapi-macro") ==
+			      0 &&
+		      misnamed("psxapi-macro", threads) == 0,
+	      "psx_syscall() reaches every thread");
+	CHECK(psx_syscall3(SYS_prctl, PR_SET_NAME, (long int)"psxapi-3", 0) ==
+			      0 &&
+		      misnamed("psxapi-3", threads) == 0,
+	      "psx_syscall3 reaches every thread");
+	CHECK(psx_syscall6(SYS_prctl, PR_SET_NAME, (long int)"psxapi-6", 0, 0,
+			   0, 0) == 0 &&
+		      misnamed("psxapi-6", threads) == 0,
+	      "psx_syscall6 reaches every thread");
 	/* The ambient query wants its unused arguments zero. */
-	CHECK(psx_syscall(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, 0) == 0,
+	CHECK(psx_syscall(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET,
+			  0) == 0,
 	      "psx_syscall() with three arguments zero-fills the rest");
-	CHECK(psx_syscall(SYS_getpid, 0) == getpid(), "the caller's result is returned");
+	CHECK(psx_syscall(SYS_getpid, 0) == getpid(),
+	      "the caller's result is returned");
 	errno = 0;
 	CHECK(psx_syscall3(SYS_prctl, -1, 0, 0) == -1 && errno == EINVAL,
 	      "a refused call returns -1 with the caller's errno");
@@ -106,10 +115,12 @@ int main(int argc, char **argv)
 	CHECK(fn3 == psx_syscall3 && fn6 == psx_syscall6,
 	      "psx_load_syscalls hands out psx_syscall3 and psx_syscall6");
 	CHECK(fn3(SYS_prctl, PR_SET_NAME, (long int)"psxapi-fn", 0) == 0 &&
-	      misnamed("psxapi-fn", threads) == 0, "through the pointer, every thread");
-	CHECK(psx_set_sensitivity(PSX_WARNING) == 0 && psx_set_sensitivity(PSX_ERROR) == 0 &&
-	      psx_set_sensitivity(PSX_IGNORE) == 0 &&
-	      psx_set_sensitivity((psx_sensitivity_t)7) == -1,
+		      misnamed("psxapi-fn", threads) == 0,
+	      "through the pointer, every thread");
+	CHECK(psx_set_sensitivity(PSX_WARNING) == 0 &&
+		      psx_set_sensitivity(PSX_ERROR) == 0 &&
+		      psx_set_sensitivity(PSX_IGNORE) == 0 &&
+		      psx_set_sensitivity((psx_sensitivity_t)7) == -1,
 	      "psx_set_sensitivity takes the three levels, refuses others");
 	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < threads; i++)

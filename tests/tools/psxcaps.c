@@ -36,14 +36,14 @@
 
 #define NWORKERS 4
 
-static int stop;			/* atomic */
-static int ready;			/* atomic: workers that have started */
+static int stop;  /* atomic */
+static int ready; /* atomic: workers that have started */
 static int pipefd[2];
 
 /* The fields compared between threads, as /proc prints them. */
 static const char *const fields[] = {
-	"Uid:", "Gid:", "CapInh:", "CapPrm:", "CapEff:", "CapBnd:", "CapAmb:",
-	"NoNewPrivs:",
+	"Uid:",	   "Gid:",    "CapInh:", "CapPrm:",
+	"CapEff:", "CapBnd:", "CapAmb:", "NoNewPrivs:",
 };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
@@ -69,7 +69,8 @@ static int read_creds(pid_t tid, struct creds *c)
 
 				v += strspn(v, " \t");
 				v[strcspn(v, "\n")] = '\0';
-				snprintf(c->value[i], sizeof(c->value[i]), "%s", v);
+				snprintf(c->value[i], sizeof(c->value[i]), "%s",
+					 v);
 			}
 	fclose(f);
 	return 0;
@@ -93,7 +94,7 @@ static void *worker(void *arg)
 
 	__atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
 	switch (kind) {
-	case 0:		/* blocked in read(2) until the end */
+	case 0: /* blocked in read(2) until the end */
 		if (read(pipefd[0], &byte, 1) < 0)
 			perror("worker read");
 		break;
@@ -136,7 +137,8 @@ static int compare_threads(const struct creds *want)
 		for (i = 0; i < NFIELDS; i++)
 			if (strcmp(c.value[i], want->value[i]) != 0)
 				differs = 1;
-		printf("%s thread %d:", tid == getpid() ? "main  " : "worker", (int)tid);
+		printf("%s thread %d:", tid == getpid() ? "main  " : "worker",
+		       (int)tid);
 		for (i = 0; i < NFIELDS; i++)
 			printf(" %s %s", fields[i], c.value[i]);
 		printf("%s\n", differs ? "   <-- differs" : "");
@@ -166,7 +168,8 @@ static void expect(struct creds *want, const char *name, const char *text)
 
 	for (i = 0; i < NFIELDS; i++)
 		if (strcmp(fields[i], name) == 0)
-			snprintf(want->value[i], sizeof(want->value[i]), "%s", text);
+			snprintf(want->value[i], sizeof(want->value[i]), "%s",
+				 text);
 }
 
 /* Sets a capability vector field of want, as /proc prints it. */
@@ -210,13 +213,15 @@ static int change(const char *mode, struct creds *want)
 		return rc;
 	}
 	if (strcmp(mode, "iab") == 0) {
-		cap_iab_t iab = cap_iab_from_text("cap_chown,^cap_net_bind_service,!cap_sys_module");
+		cap_iab_t iab = cap_iab_from_text(
+			"cap_chown,^cap_net_bind_service,!cap_sys_module");
 		unsigned long long bnd;
 
 		sscanf(field(want, "CapBnd:"), "%llx", &bnd);
 		rc = cap_iab_set_proc(iab);
 		expect_caps(want, "CapInh:",
-		       (1ULL << CAP_CHOWN) | (1ULL << CAP_NET_BIND_SERVICE));
+			    (1ULL << CAP_CHOWN) |
+				    (1ULL << CAP_NET_BIND_SERVICE));
 		expect_caps(want, "CapAmb:", 1ULL << CAP_NET_BIND_SERVICE);
 		expect_caps(want, "CapBnd:", bnd & ~(1ULL << CAP_SYS_MODULE));
 		cap_free(iab);
@@ -231,7 +236,7 @@ static int change(const char *mode, struct creds *want)
 static const char *secret;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-static int phase;		/* 1: main has dropped, 2: worker has tried */
+static int phase; /* 1: main has dropped, 2: worker has tried */
 static int worker_won;
 
 /* Tries both privileged operations; returns how many worked. */
@@ -319,7 +324,8 @@ int main(int argc, char **argv)
 		return exploit();
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: psxcaps proc|mode|setuid|iab | exploit FILE\n");
+		fprintf(stderr,
+			"usage: psxcaps proc|mode|setuid|iab | exploit FILE\n");
 		return 2;
 	}
 	if (pipe(pipefd) < 0)
@@ -329,8 +335,8 @@ int main(int argc, char **argv)
 			return 2;
 	while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) < NWORKERS)
 		usleep(1000);
-	usleep(20000);		/* the reader and the sleeper are blocked now */
-	read_creds(getpid(), &want);	/* unchanged fields stay as they are */
+	usleep(20000); /* the reader and the sleeper are blocked now */
+	read_creds(getpid(), &want); /* unchanged fields stay as they are */
 	if (change(argv[1], &want) != 0) {
 		perror(argv[1]);
 		return 2;

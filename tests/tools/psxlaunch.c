@@ -105,7 +105,8 @@ static cap_launch_t launcher(const char *arg0, const char *root)
 /* Opens of the watched directory since the last call (-1: unreadable). */
 static int opens_seen(int fd)
 {
-	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	char buf[4096]
+		__attribute__((aligned(__alignof__(struct inotify_event))));
 	int opens = 0;
 	ssize_t n;
 
@@ -136,7 +137,8 @@ static int threads_with_effective(int *threads)
 
 		if (d->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/status", d->d_name);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status",
+			 d->d_name);
 		f = fopen(path, "r");
 		if (f == NULL)
 			continue;
@@ -184,7 +186,8 @@ int main(int argc, char **argv)
 	printf("chroot, run /target: %s\n", launch(attr, got, sizeof(got)));
 	check(strcmp(got, "exit 0") == 0, "the target ran in the chroot");
 	opens = opens_seen(watch);
-	printf("the child listed /proc/self/task in the chroot %d times\n", opens);
+	printf("the child listed /proc/self/task in the chroot %d times\n",
+	       opens);
 	check(opens == 0, "the child broadcast nothing after its chroot");
 	cap_free(attr);
 
@@ -212,10 +215,11 @@ int main(int argc, char **argv)
 	}
 	cap_free(caps);
 	with = threads_with_effective(&threads);
-	printf("after cap_set_proc: %d threads, %d with CapEff\n", threads, with);
+	printf("after cap_set_proc: %d threads, %d with CapEff\n", threads,
+	       with);
 	check(threads == NWORKERS + 1 && with == (psx ? 0 : NWORKERS),
-	      psx ? "the parent still changes every thread" :
-		    "without libpsx only the main thread changed");
+	      psx ? "the parent still changes every thread"
+		  : "without libpsx only the main thread changed");
 
 	for (i = 0; i < NWORKERS; i++)
 		if (write(pipefd[1], "x", 1) != 1)

@@ -15,7 +15,7 @@
 static pid_t worker_tid;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-static int state;	/* 1: worker started, 2: main done */
+static int state; /* 1: worker started, 2: main done */
 
 static unsigned long long effective_of(pid_t tid)
 {

@@ -58,14 +58,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NPTHREADS	4
-#define NRAW		2
-#define MAXTHREADS	(NPTHREADS + NRAW + 2)
-#define FULL_CAPS	"000001fffeffffff"
+#define NPTHREADS  4
+#define NRAW	   2
+#define MAXTHREADS (NPTHREADS + NRAW + 2)
+#define FULL_CAPS  "000001fffeffffff"
 
-static int stop;		/* atomic; a futex word for the raw threads */
-static int ready;		/* atomic: threads that have started */
-static int taskfd = -1;		/* the task directory the check reads */
+static int stop;	/* atomic; a futex word for the raw threads */
+static int ready;	/* atomic: threads that have started */
+static int taskfd = -1; /* the task directory the check reads */
 static pid_t worker_tids[MAXTHREADS];
 
 static double now_s(void)
@@ -83,7 +83,8 @@ static pid_t my_tid(void)
 
 /* ---- the expected state, and every thread's ------------------------- */
 
-static const char *const fields[] = { "Uid:", "Gid:", "Groups:", "CapPrm:", "CapEff:" };
+static const char *const fields[] = { "Uid:", "Gid:", "Groups:", "CapPrm:",
+				      "CapEff:" };
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 
 struct state {
@@ -110,9 +111,11 @@ static int read_state(pid_t tid, struct state *st)
 
 				v += strspn(v, " \t");
 				end = v + strlen(v);
-				while (end > v && (end[-1] == '\n' || end[-1] == ' '))
+				while (end > v &&
+				       (end[-1] == '\n' || end[-1] == ' '))
 					*--end = '\0';
-				snprintf(st->value[i], sizeof(st->value[i]), "%s", v);
+				snprintf(st->value[i], sizeof(st->value[i]),
+					 "%s", v);
 			}
 	fclose(f);
 	return 0;
@@ -124,7 +127,8 @@ static void expect(struct state *want, const char *name, const char *value)
 
 	for (i = 0; i < NFIELDS; i++)
 		if (strcmp(fields[i], name) == 0)
-			snprintf(want->value[i], sizeof(want->value[i]), "%s", value);
+			snprintf(want->value[i], sizeof(want->value[i]), "%s",
+				 value);
 }
 
 /* Prints every thread; returns how many differ from want ("" = any). */
@@ -211,7 +215,8 @@ static void *pworker(void *arg)
 		/* What glibc cannot filter: signal 33 blocked too. */
 		unsigned long every = ~0ul;
 
-		syscall(SYS_rt_sigprocmask, SIG_BLOCK, &every, NULL, sizeof(every));
+		syscall(SYS_rt_sigprocmask, SIG_BLOCK, &every, NULL,
+			sizeof(every));
 		while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST))
 			nanosleep(&ts, NULL);
 		break;
@@ -227,7 +232,8 @@ static void *pworker(void *arg)
 
 static int start_pthread(enum kind kind)
 {
-	if (pthread_create(&pthreads[npthreads], NULL, pworker, (void *)(long)kind) != 0)
+	if (pthread_create(&pthreads[npthreads], NULL, pworker,
+			   (void *)(long)kind) != 0)
 		return -1;
 	npthreads++;
 	return 0;
@@ -257,7 +263,10 @@ static int start_raw(void)
 	/* The stack stays mapped: the thread may outlive any unmap we do. */
 	return clone(raw_main, stack + size,
 		     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
-		     CLONE_THREAD | CLONE_SYSVSEM, NULL) < 0 ? -1 : 0;
+			     CLONE_THREAD | CLONE_SYSVSEM,
+		     NULL) < 0
+		       ? -1
+		       : 0;
 }
 
 static int wait_ready(int n)
@@ -271,7 +280,7 @@ static int wait_ready(int n)
 		}
 		usleep(1000);
 	}
-	usleep(20000);		/* the reader and the sleepers are blocked now */
+	usleep(20000); /* the reader and the sleepers are blocked now */
 	return 0;
 }
 
@@ -342,7 +351,8 @@ static void say_namespace(void)
 	ssize_t n = readlink("/proc/self", link, sizeof(link) - 1);
 
 	link[n > 0 ? n : 0] = '\0';
-	printf("pid %d; /proc/self -> %s\n", (int)getpid(), n > 0 ? link : strerror(errno));
+	printf("pid %d; /proc/self -> %s\n", (int)getpid(),
+	       n > 0 ? link : strerror(errno));
 }
 
 static int mode_ns(int caps)
@@ -371,7 +381,8 @@ static int mode_ns(int caps)
 }
 
 /* The calls below must fail before anything changed. */
-static int expect_refusal(int rc, int err, int want_errno, double took, double bound)
+static int expect_refusal(int rc, int err, int want_errno, double took,
+			  double bound)
 {
 	struct state want;
 	int bad;
@@ -408,12 +419,15 @@ static int mount_foreign_proc(void)
 		init = fork();
 		if (init == 0)
 			_exit(mount("proc", "/proc", "proc",
-				    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0);
+				    MS_NOSUID | MS_NODEV | MS_NOEXEC,
+				    NULL) < 0);
 		_exit(init < 0 || waitpid(init, &status, 0) != init ||
 		      !WIFEXITED(status) || WEXITSTATUS(status) != 0);
 	}
 	return helper > 0 && waitpid(helper, &status, 0) == helper &&
-	       WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+			       WIFEXITED(status) && WEXITSTATUS(status) == 0
+		       ? 0
+		       : -1;
 }
 
 static int mode_foreign_proc(void)
@@ -493,8 +507,8 @@ static int mode_traced(void)
 	double took;
 	char byte;
 
-	if (start_pthread(IDLE) < 0 || start_pthread(IDLE) < 0 || wait_ready(2) < 0 ||
-	    pipe(to_main) < 0 || pipe(to_helper) < 0)
+	if (start_pthread(IDLE) < 0 || start_pthread(IDLE) < 0 ||
+	    wait_ready(2) < 0 || pipe(to_main) < 0 || pipe(to_helper) < 0)
 		return 2;
 	victim = worker_tids[1];
 	helper = fork();
@@ -518,7 +532,8 @@ static int mode_traced(void)
 	close(to_main[1]);
 	close(to_helper[0]);
 	if (helper < 0 || read(to_main[0], &byte, 1) != 1) {
-		fprintf(stderr, "psxreach: the helper could not stop thread %d\n",
+		fprintf(stderr,
+			"psxreach: the helper could not stop thread %d\n",
 			(int)victim);
 		return 2;
 	}
@@ -526,7 +541,8 @@ static int mode_traced(void)
 	rc = timed("cap_set_proc(empty)", drop_all_caps, &took);
 	err = errno;
 	rc = expect_refusal(rc, err, EDEADLK, took, 8);
-	if (write(to_helper[1], "r", 1) != 1 || waitpid(helper, &status, 0) != helper)
+	if (write(to_helper[1], "r", 1) != 1 ||
+	    waitpid(helper, &status, 0) != helper)
 		return 2;
 	stop_threads();
 	return rc;
@@ -538,7 +554,7 @@ static int mode_traced(void)
  * called vfork() sleeps uninterruptibly and takes no signal.
  */
 static pid_t stall_parent;
-static pid_t vforker_tid;	/* atomic; the idle thread may start first */
+static pid_t vforker_tid; /* atomic; the idle thread may start first */
 
 static void *vforker(void *arg)
 {
@@ -549,7 +565,8 @@ static void *vforker(void *arg)
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 		int i;
 
-		for (i = 0; i < 200 && syscall(SYS_getppid) == stall_parent; i++)
+		for (i = 0; i < 200 && syscall(SYS_getppid) == stall_parent;
+		     i++)
 			syscall(SYS_nanosleep, &ts, NULL);
 		_exit(0);
 	}
@@ -580,12 +597,14 @@ static int mode_stall(void)
 	int rc;
 
 	stall_parent = getpid();
-	if (start_pthread(IDLE) < 0 || pthread_create(&t, NULL, vforker, NULL) != 0 ||
-	    wait_ready(2) < 0)
+	if (start_pthread(IDLE) < 0 ||
+	    pthread_create(&t, NULL, vforker, NULL) != 0 || wait_ready(2) < 0)
 		return 2;
-	while (task_state(__atomic_load_n(&vforker_tid, __ATOMIC_SEQ_CST)) != 'D') {
+	while (task_state(__atomic_load_n(&vforker_tid, __ATOMIC_SEQ_CST)) !=
+	       'D') {
 		if (now_s() - t0 > 10) {
-			fprintf(stderr, "psxreach: the vfork() parent never slept\n");
+			fprintf(stderr,
+				"psxreach: the vfork() parent never slept\n");
 			return 2;
 		}
 		usleep(1000);
@@ -595,7 +614,8 @@ static int mode_stall(void)
 	rc = timed("cap_set_proc(empty)", drop_all_caps, &took);
 	/* Only reached when libpsx did not kill the process. */
 	printf("still alive (cap_set_proc returned %d): expected libpsx to "
-	       "kill the process\n", rc);
+	       "kill the process\n",
+	       rc);
 	return 1;
 }
 
@@ -650,7 +670,8 @@ static int mode_setxid(void)
 	bad += step("glibc setgroups(200, 201) with libpsx's handler installed",
 		    setgroups(2, second), &want);
 	expect(&want, "Gid:", "1002\t1002\t1002\t1002");
-	bad += step("glibc setresgid(1002)", setresgid(1002, 1002, 1002), &want);
+	bad += step("glibc setresgid(1002)", setresgid(1002, 1002, 1002),
+		    &want);
 	expect(&want, "CapPrm:", "00000000000000c1");
 	expect(&want, "CapEff:", "00000000000000c1");
 	bad += step("libcap cap_set_proc(cap_setuid,cap_setgid,cap_chown=ep)",
@@ -658,7 +679,8 @@ static int mode_setxid(void)
 	expect(&want, "Uid:", "65534\t65534\t65534\t65534");
 	expect(&want, "CapPrm:", "0000000000000000");
 	expect(&want, "CapEff:", "0000000000000000");
-	bad += step("glibc setresuid(65534)", setresuid(65534, 65534, 65534), &want);
+	bad += step("glibc setresuid(65534)", setresuid(65534, 65534, 65534),
+		    &want);
 	cap_free(caps);
 	if (bad == 0)
 		stop_threads();
@@ -669,7 +691,8 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc != 2) {
-		fprintf(stderr, "usage: psxreach ns-setresuid|ns-caps|foreign-proc|"
+		fprintf(stderr,
+			"usage: psxreach ns-setresuid|ns-caps|foreign-proc|"
 			"daemon|rawblock|traced|stall|setxid\n");
 		return 2;
 	}

@@ -45,7 +45,7 @@
 #include <unistd.h>
 
 /* Threads that start short-lived ones, each living 0.2 to 0.8 ms. */
-#define CHURNERS	6
+#define CHURNERS 6
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
@@ -57,7 +57,8 @@ static void drop_this_thread(uid_t uid)
 {
 	if (syscall(SYS_setresgid, 65534, 65534, 65534) != 0 ||
 	    syscall(SYS_setresuid, uid, uid, uid) != 0) {
-		fprintf(stderr, "threadcreds: setresuid: %s\n", strerror(errno));
+		fprintf(stderr, "threadcreds: setresuid: %s\n",
+			strerror(errno));
 		exit(1);
 	}
 }
@@ -70,8 +71,8 @@ static void capset_this_thread(int cap)
 
 	memset(d, 0, sizeof(d));
 	if (cap >= 0)
-		d[cap / 32].effective = d[cap / 32].permitted =
-			1u << (cap % 32);
+		d[cap / 32].effective = d[cap / 32].permitted = 1u
+								<< (cap % 32);
 	if (syscall(SYS_capset, &h, d) != 0) {
 		fprintf(stderr, "threadcreds: capset: %s\n", strerror(errno));
 		exit(1);
@@ -87,7 +88,8 @@ static void fsroot_this_thread(void)
 	if (syscall(SYS_prctl, PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0 ||
 	    syscall(SYS_setresgid, 65534, 65534, 65534) != 0 ||
 	    syscall(SYS_setresuid, 65534, 65534, 65534) != 0) {
-		fprintf(stderr, "threadcreds: setresuid: %s\n", strerror(errno));
+		fprintf(stderr, "threadcreds: setresuid: %s\n",
+			strerror(errno));
 		exit(1);
 	}
 	capset_this_thread(CAP_SETUID);
@@ -115,10 +117,10 @@ enum keep { KEEP_ALL, KEEP_NOTHING, KEEP_FSUID };
 struct worker {
 	int index, drop, groups;
 	enum keep keep;
-	int quit_on_signal;	/* hide: leaves when told (quit) */
+	int quit_on_signal; /* hide: leaves when told (quit) */
 };
 
-static int quit;		/* hide: the fillers leave (under lock) */
+static int quit; /* hide: the fillers leave (under lock) */
 
 /* This thread only: 65536 groups, from gid first on. */
 static void own_groups(gid_t first)
@@ -131,7 +133,8 @@ static void own_groups(gid_t first)
 	for (i = 0; i < 65536; i++)
 		g[i] = first + (gid_t)i;
 	if (syscall(SYS_setgroups, 65536, g) != 0) {
-		fprintf(stderr, "threadcreds: setgroups: %s\n", strerror(errno));
+		fprintf(stderr, "threadcreds: setgroups: %s\n",
+			strerror(errno));
 		exit(1);
 	}
 	free(g);
@@ -214,7 +217,7 @@ int main(int argc, char **argv)
 		churn = 1;
 	} else {
 		fprintf(stderr, "usage: threadcreds split|mainexit|churn|bare|"
-			"fsroot|many N|groups N|hide N\n");
+				"fsroot|many N|groups N|hide N\n");
 		return 2;
 	}
 	if (n < 1 || n > 100000)
@@ -236,7 +239,7 @@ int main(int argc, char **argv)
 		pthread_attr_t attr;
 
 		w[i].index = i + 1;
-		w[i].drop = i < n - 1;	/* the last one stays root */
+		w[i].drop = i < n - 1; /* the last one stays root */
 		w[i].keep = keep;
 		w[i].groups = groups;
 		w[i].quit_on_signal = hide && i < n - 1;

@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define ROUNDS		3000
-#define LAUNCHES	40
+#define ROUNDS	 3000
+#define LAUNCHES 40
 
 static cap_t shared_caps;
 static cap_iab_t shared_iab;
@@ -85,7 +85,9 @@ static void *hammer_iab(void *arg)
 	for (r = 0; r < ROUNDS; r++) {
 		cap_value_t v = (cap_value_t)(rand_r(&seed) % 41);
 		static const cap_iab_vector_t vecs[] = {
-			CAP_IAB_INH, CAP_IAB_AMB, CAP_IAB_BOUND,
+			CAP_IAB_INH,
+			CAP_IAB_AMB,
+			CAP_IAB_BOUND,
 		};
 		cap_iab_vector_t vec = vecs[rand_r(&seed) % 3];
 		char *text;
@@ -170,15 +172,18 @@ int main(void)
 	shared_caps = cap_init();
 	shared_iab = cap_iab_init();
 	shared_launcher = cap_new_launcher("/bin/true", argv, NULL);
-	if (shared_caps == NULL || shared_iab == NULL || shared_launcher == NULL)
+	if (shared_caps == NULL || shared_iab == NULL ||
+	    shared_launcher == NULL)
 		fail("setup");
 	/* An empty IAB: applying it needs no privilege. */
 	if (cap_launcher_set_iab(shared_launcher, cap_iab_init()) != NULL)
 		fail("cap_launcher_set_iab");
 	for (i = 0; i < 3; i++)
-		pthread_create(&t[i], NULL, hammer_caps, (void *)(uintptr_t)(i + 1));
+		pthread_create(&t[i], NULL, hammer_caps,
+			       (void *)(uintptr_t)(i + 1));
 	for (i = 3; i < 6; i++)
-		pthread_create(&t[i], NULL, hammer_iab, (void *)(uintptr_t)(i + 1));
+		pthread_create(&t[i], NULL, hammer_iab,
+			       (void *)(uintptr_t)(i + 1));
 	pthread_create(&t[6], NULL, launch_loop, NULL);
 	pthread_create(&t[7], NULL, reconfigure_launcher, NULL);
 	for (i = 0; i < 8; i++)

@@ -37,7 +37,7 @@ START_TEST(free_foreign_pointer_is_einval)
 	ck_assert_int_eq(cap_free(block + 32), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(cap_free(block + 33), -1);	/* misaligned */
+	ck_assert_int_eq(cap_free(block + 33), -1); /* misaligned */
 	ck_assert_int_eq(errno, EINVAL);
 	free(block);
 }
@@ -52,7 +52,8 @@ START_TEST(dup_copies_and_is_independent)
 	ck_assert_ptr_nonnull(copy);
 	ck_assert_ptr_ne(copy, caps);
 	ck_assert_int_eq(cap_compare(caps, copy), 0);
-	ck_assert_int_eq(cap_set_flag(copy, CAP_EFFECTIVE, 1, &v, CAP_CLEAR), 0);
+	ck_assert_int_eq(cap_set_flag(copy, CAP_EFFECTIVE, 1, &v, CAP_CLEAR),
+			 0);
 	ck_assert_int_eq(cap_compare(caps, copy), 1 << CAP_EFFECTIVE);
 	cap_free(copy);
 	cap_free(caps);

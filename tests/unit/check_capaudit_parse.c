@@ -54,8 +54,11 @@ START_TEST(format_fields_by_name)
 	ck_assert_int_eq(format_field(cap_capable_format, "ns", &f), -1);
 	ck_assert_int_eq(format_field("", "cap", &f), -1);
 	/* A size the decoder cannot read is refused, not trusted. */
-	ck_assert_int_eq(format_field("\tfield:int cap;\toffset:32;\tsize:3;\tsigned:1;\n",
-				      "cap", &f), -1);
+	ck_assert_int_eq(
+		format_field(
+			"\tfield:int cap;\toffset:32;\tsize:3;\tsigned:1;\n",
+			"cap", &f),
+		-1);
 }
 END_TEST
 
@@ -71,15 +74,21 @@ START_TEST(tracepoint_fields_with_and_without_identity)
 	ck_assert_uint_eq(ev.capable_ns.size, 8);
 	/* An older layout without them: cap and ret still read, the rest absent. */
 	memset(&ev, 0xff, sizeof(ev));
-	ck_assert_int_eq(tracepoint_fields(
-		"\tfield:int cap;\toffset:8;\tsize:4;\tsigned:1;\n"
-		"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n", &ev), 0);
+	ck_assert_int_eq(
+		tracepoint_fields(
+			"\tfield:int cap;\toffset:8;\tsize:4;\tsigned:1;\n"
+			"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n",
+			&ev),
+		0);
 	ck_assert_uint_eq(ev.cred.size, 0);
 	ck_assert_uint_eq(ev.target_ns.size, 0);
 	ck_assert_uint_eq(ev.capable_ns.size, 0);
 	/* Without ret it is not an event capaudit can read. */
-	ck_assert_int_eq(tracepoint_fields(
-		"\tfield:int cap;\toffset:8;\tsize:4;\tsigned:1;\n", &ev), -1);
+	ck_assert_int_eq(
+		tracepoint_fields(
+			"\tfield:int cap;\toffset:8;\tsize:4;\tsigned:1;\n",
+			&ev),
+		-1);
 }
 END_TEST
 
@@ -143,8 +152,8 @@ START_TEST(decodes_tracepoint_samples)
 	ck_assert_uint_eq(r.s.time, 5555);
 	ck_assert_int_eq(r.s.cap, CAP_NET_BIND_SERVICE);
 	ck_assert_int_eq(r.s.ret, -1);
-	ck_assert(r.s.have_cap && r.s.have_ret && r.s.have_cred && r.s.have_ns &&
-		  r.s.have_capable_ns);
+	ck_assert(r.s.have_cap && r.s.have_ret && r.s.have_cred &&
+		  r.s.have_ns && r.s.have_capable_ns);
 	ck_assert_uint_eq(r.s.cred, 0xffff888001234500ULL);
 	ck_assert_uint_eq(r.s.target_ns, 0xffffffff82a5c0e0ULL);
 	ck_assert_uint_eq(r.s.capable_ns, 0);
@@ -153,16 +162,20 @@ START_TEST(decodes_tracepoint_samples)
 	ck_assert_int_eq(record_decode(buf, len, &src, NULL, NULL, 0, &r), -1);
 	/* A header claiming more than the buffer holds. */
 	len = make_sample(buf, 7, 100, 101, 5555, raw, 40);
-	ck_assert_int_eq(record_decode(buf, len - 8, &src, NULL, NULL, 0, &r), -1);
+	ck_assert_int_eq(record_decode(buf, len - 8, &src, NULL, NULL, 0, &r),
+			 -1);
 	/* Ids: found by binary search among several, an unknown one refused. */
 	{
 		uint64_t ids[5] = { 3, 7, 9, 20, 41 };
 		int idx[5] = { 0, 0, 0, 0, 0 };
 
-		ck_assert_int_eq(record_decode(buf, len, &src, ids, idx, 5, &r), 0);
+		ck_assert_int_eq(record_decode(buf, len, &src, ids, idx, 5, &r),
+				 0);
 		ids[1] = 8;
-		ck_assert_int_eq(record_decode(buf, len, &src, ids, idx, 5, &r), -1);
-		ck_assert_int_eq(record_decode(buf, len, &src, ids, idx, 1, &r), -1);
+		ck_assert_int_eq(record_decode(buf, len, &src, ids, idx, 5, &r),
+				 -1);
+		ck_assert_int_eq(record_decode(buf, len, &src, ids, idx, 1, &r),
+				 -1);
 	}
 }
 END_TEST
@@ -184,10 +197,16 @@ START_TEST(wide_fields_are_read_whole)
 	src.kind = SOURCE_TRACEPOINT;
 	src.nevents = 1;
 	src.ev[0].role = ROLE_CHECK;
-	ck_assert_int_eq(format_field("\tfield:long cap;\toffset:8;\tsize:8;\tsigned:1;\n",
-				      "cap", &src.ev[0].cap), 0);
-	ck_assert_int_eq(format_field("\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n",
-				      "ret", &src.ev[0].ret), 0);
+	ck_assert_int_eq(
+		format_field(
+			"\tfield:long cap;\toffset:8;\tsize:8;\tsigned:1;\n",
+			"cap", &src.ev[0].cap),
+		0);
+	ck_assert_int_eq(
+		format_field(
+			"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n",
+			"ret", &src.ev[0].ret),
+		0);
 	memset(raw, 0, sizeof(raw));
 	memcpy(raw + 8, &cap, 8);
 	memcpy(raw + 16, &ret, 8);
@@ -222,7 +241,8 @@ START_TEST(decodes_kprobe_registers)
 	src.nevents = 2;
 	src.ev[0].role = ROLE_ENTRY;
 	src.ev[0].regs = (1ULL << 3) | (1ULL << 4) | (1ULL << 5);
-	src.ev[0].reg = (struct reg_slots){ .cred = 2, .ns = 1, .cap = 0, .ret = -1 };
+	src.ev[0].reg =
+		(struct reg_slots){ .cred = 2, .ns = 1, .cap = 0, .ret = -1 };
 	src.ev[1].role = ROLE_RETURN;
 	src.ev[1].regs = 1;
 	src.ev[1].reg = (struct reg_slots){ -1, -1, -1, 0 };
@@ -230,15 +250,17 @@ START_TEST(decodes_kprobe_registers)
 	h.size = 8 + 24 + 8 + 24;
 	memcpy(buf, &h, sizeof(h));
 	v = 1;
-	memcpy(buf + 32, &v, 8);	/* the ABI */
+	memcpy(buf + 32, &v, 8); /* the ABI */
 	v = CAP_KILL;
-	memcpy(buf + 40, &v, 8);	/* DX: cap */
+	memcpy(buf + 40, &v, 8); /* DX: cap */
 	v = 0x1000;
-	memcpy(buf + 48, &v, 8);	/* SI: namespace */
+	memcpy(buf + 48, &v, 8); /* SI: namespace */
 	v = 0x2000;
-	memcpy(buf + 56, &v, 8);	/* DI: cred */
-	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r), 0);
-	ck_assert(r.s.have_cap && r.s.have_cred && r.s.have_ns && !r.s.have_ret);
+	memcpy(buf + 56, &v, 8); /* DI: cred */
+	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r),
+			 0);
+	ck_assert(r.s.have_cap && r.s.have_cred && r.s.have_ns &&
+		  !r.s.have_ret);
 	ck_assert_int_eq(r.s.cap, CAP_KILL);
 	ck_assert_uint_eq(r.s.target_ns, 0x1000);
 	ck_assert_uint_eq(r.s.cred, 0x2000);
@@ -262,11 +284,11 @@ static size_t make_mmap2(unsigned char *buf, uint32_t pid, uint32_t prot,
 	memcpy(buf + 8, &pid, 4);
 	memcpy(buf + 12, &pid, 4);
 	v32 = 254;
-	memcpy(buf + 40, &v32, 4);	/* maj */
+	memcpy(buf + 40, &v32, 4); /* maj */
 	v32 = 3;
-	memcpy(buf + 44, &v32, 4);	/* min */
+	memcpy(buf + 44, &v32, 4); /* min */
 	v64 = 123456;
-	memcpy(buf + 48, &v64, 8);	/* ino */
+	memcpy(buf + 48, &v64, 8); /* ino */
 	memcpy(buf + 64, &prot, 4);
 	memcpy(buf + 72, file, strlen(file));
 	memcpy(buf + 72 + name + 8, &time, 8);
@@ -293,7 +315,8 @@ START_TEST(decodes_side_band_records)
 	memcpy(buf + 8, v, 8);
 	memcpy(buf + 16, "probe", 5);
 	memcpy(buf + 32, &time, 8);
-	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r), 0);
+	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r),
+			 0);
 	ck_assert_int_eq(r.kind, REC_COMM);
 	ck_assert_str_eq(r.comm, "probe");
 	ck_assert_int_eq(r.exec, 1);
@@ -305,7 +328,8 @@ START_TEST(decodes_side_band_records)
 	memcpy(buf, &h, sizeof(h));
 	memcpy(buf + 8, v, 16);
 	memcpy(buf + 24, &time, 8);
-	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r), 0);
+	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r),
+			 0);
 	ck_assert_int_eq(r.kind, REC_FORK);
 	ck_assert_int_eq(r.pid, 300);
 	ck_assert_int_eq(r.ppid, 200);
@@ -314,14 +338,17 @@ START_TEST(decodes_side_band_records)
 	h.size = 8 + 16;
 	memcpy(buf, &h, sizeof(h));
 	memcpy(buf + 8, lost, 16);
-	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r), 0);
+	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r),
+			 0);
 	ck_assert_int_eq(r.kind, REC_LOST);
 	ck_assert_uint_eq(r.lost, 12);
 	h.size = 8 + 8;
 	memcpy(buf, &h, sizeof(h));
-	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r), -1);
+	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r),
+			 -1);
 	/* MMAP2 of an executable file: its name, device and inode. */
-	len = make_mmap2(buf, 300, PROT_READ | PROT_EXEC, "/usr/bin/python3.11", 77);
+	len = make_mmap2(buf, 300, PROT_READ | PROT_EXEC, "/usr/bin/python3.11",
+			 77);
 	ck_assert_int_eq(record_decode(buf, len, &src, NULL, NULL, 0, &r), 0);
 	ck_assert_int_eq(r.kind, REC_EXEC_MAP);
 	ck_assert_int_eq(r.pid, 300);
@@ -333,7 +360,8 @@ START_TEST(decodes_side_band_records)
 	record_release(&r);
 	ck_assert_ptr_null(r.file);
 	/* Data, and anonymous or special mappings, name no file. */
-	len = make_mmap2(buf, 300, PROT_READ | PROT_WRITE, "/usr/lib/libc.so.6", 78);
+	len = make_mmap2(buf, 300, PROT_READ | PROT_WRITE, "/usr/lib/libc.so.6",
+			 78);
 	ck_assert_int_eq(record_decode(buf, len, &src, NULL, NULL, 0, &r), 0);
 	ck_assert_int_eq(r.kind, REC_OTHER);
 	len = make_mmap2(buf, 300, PROT_EXEC, "[vdso]", 79);
@@ -350,7 +378,8 @@ START_TEST(decodes_side_band_records)
 	h.misc = 0;
 	h.size = 8 + 40;
 	memcpy(buf, &h, sizeof(h));
-	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r), -1);
+	ck_assert_int_eq(record_decode(buf, h.size, &src, NULL, NULL, 0, &r),
+			 -1);
 }
 END_TEST
 

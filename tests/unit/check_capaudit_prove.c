@@ -18,9 +18,9 @@
 #include "cap_xattr.h"
 #include "mask.h"
 
-#define INIT_NS 0xffffffff82a5c0e0ULL
-#define CRED 0xffff888001000000ULL
-#define BIT(c) MASK_BIT(c)
+#define INIT_NS	  0xffffffff82a5c0e0ULL
+#define CRED	  0xffff888001000000ULL
+#define BIT(c)	  MASK_BIT(c)
 #define EXITED(n) ((n) << 8)
 
 static uint64_t clock_now = 1;
@@ -50,7 +50,7 @@ static void run_tally(struct tally *t, const char *file, uint64_t refused,
 	int c;
 
 	tally_init(t, 10, NULL);
-	feed_check(t, getpid(), CAP_SETUID, 0);		/* the calibration */
+	feed_check(t, getpid(), CAP_SETUID, 0); /* the calibration */
 	memset(&r, 0, sizeof(r));
 	r.kind = REC_COMM;
 	r.pid = r.tid = 10;
@@ -64,7 +64,7 @@ static void run_tally(struct tally *t, const char *file, uint64_t refused,
 	r.maj = 254;
 	r.ino = 77;
 	tally_record(&r, t);
-	feed_check(t, 10, CAP_SYS_ADMIN, -1);	/* the overcommit reserve */
+	feed_check(t, 10, CAP_SYS_ADMIN, -1); /* the overcommit reserve */
 	for (MASK_EACH(c, refused))
 		feed_check(t, 10, c, -1);
 	for (MASK_EACH(c, granted))
@@ -86,8 +86,9 @@ static int run_ping(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	ck_assert_uint_eq(sg->nfiles, 1);
 	f->seen[f->runs++] = grant[0];
 	rr->status = grant[0] & BIT(CAP_NET_RAW) ? EXITED(0) : EXITED(2);
-	run_tally(t, "/usr/bin/ping", BIT(CAP_SETUID) | BIT(CAP_SETPCAP) |
-		  (grant[0] & BIT(CAP_NET_RAW) ? 0 : BIT(CAP_NET_RAW)),
+	run_tally(t, "/usr/bin/ping",
+		  BIT(CAP_SETUID) | BIT(CAP_SETPCAP) |
+			  (grant[0] & BIT(CAP_NET_RAW) ? 0 : BIT(CAP_NET_RAW)),
 		  grant[0] & BIT(CAP_NET_RAW));
 	return 0;
 }
@@ -101,13 +102,14 @@ START_TEST(ping_needs_cap_net_raw_alone)
 	struct suggestion sg;
 	struct tally t;
 
-	run_tally(&t, "/usr/bin/ping", BIT(CAP_SETUID) | BIT(CAP_SETPCAP) |
-		  BIT(CAP_NET_RAW), 0);
+	run_tally(&t, "/usr/bin/ping",
+		  BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW), 0);
 	ck_assert_int_eq(suggest_build(&sg, &t, &first), 0);
 	ck_assert_uint_eq(sg.nfiles, 1);
 	ck_assert_str_eq(sg.files[0].path, "/usr/bin/ping");
-	ck_assert_uint_eq(sg.files[0].candidates,
-			  BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(sg.files[0].candidates, BIT(CAP_SETUID) |
+							  BIT(CAP_SETPCAP) |
+							  BIT(CAP_NET_RAW));
 	ck_assert_uint_eq(sg.incidental, BIT(CAP_SYS_ADMIN));
 	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 	ck_assert_int_eq(sg.proven, 1);
@@ -115,7 +117,8 @@ START_TEST(ping_needs_cap_net_raw_alone)
 	/* Every candidate, then without each, the root-equivalent ones first. */
 	ck_assert_int_eq(sg.runs, 4);
 	ck_assert_int_eq(f.runs, 4);
-	ck_assert_uint_eq(f.seen[0], BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(f.seen[0], BIT(CAP_SETUID) | BIT(CAP_SETPCAP) |
+					     BIT(CAP_NET_RAW));
 	ck_assert_uint_eq(f.seen[1], BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW));
 	ck_assert_uint_eq(f.seen[2], BIT(CAP_NET_RAW));
 	ck_assert_uint_eq(f.seen[3], 0);
@@ -134,13 +137,16 @@ static int run_steps(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		     struct run_result *rr, struct tally *t)
 {
 	int *runs = ctx;
-	uint64_t g = grant[0], need = BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_DAC_READ_SEARCH);
+	uint64_t g = grant[0],
+		 need = BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_DAC_READ_SEARCH);
 
 	(void)sg;
 	(*runs)++;
 	rr->status = (g & need) == need ? EXITED(124) : EXITED(1);
 	run_tally(t, "/usr/bin/python3.11",
-		  (g & BIT(CAP_NET_BIND_SERVICE)) ? need & ~g : BIT(CAP_NET_BIND_SERVICE) & ~g,
+		  (g & BIT(CAP_NET_BIND_SERVICE))
+			  ? need & ~g
+			  : BIT(CAP_NET_BIND_SERVICE) & ~g,
 		  g & need);
 	return 0;
 }
@@ -196,7 +202,8 @@ static int run_fails(void *ctx, struct suggestion *sg, const uint64_t *grant,
 
 START_TEST(unproven_keeps_the_old_rule)
 {
-	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 }, ok = { .seconds = 0.1 };
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 },
+			  ok = { .seconds = 0.1 };
 	struct trial_runner runner = { run_fails, NULL };
 	struct success succ = { 0 };
 	struct suggestion sg;
@@ -218,7 +225,8 @@ START_TEST(unproven_keeps_the_old_rule)
 	ck_assert_int_eq(sg.proven, 0);
 	ck_assert_str_eq(sg.unproven, "no trial can grant it");
 	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_BIND_SERVICE) |
-			  BIT(CAP_DAC_OVERRIDE) | BIT(CAP_PERFMON));
+						     BIT(CAP_DAC_OVERRIDE) |
+						     BIT(CAP_PERFMON));
 	ck_assert_uint_eq(sg.incidental, BIT(CAP_SYS_ADMIN));
 	suggest_free(&sg);
 	tally_free(&t);
@@ -241,14 +249,14 @@ START_TEST(unknown_file_named_escaped)
 	FILE *out;
 
 	tally_init(&t, 10, NULL);
-	feed_check(&t, getpid(), CAP_SETUID, 0);	/* the calibration */
+	feed_check(&t, getpid(), CAP_SETUID, 0); /* the calibration */
 	memset(&r, 0, sizeof(r));
 	r.kind = REC_COMM;
 	r.pid = r.tid = 10;
 	r.exec = 1;
 	r.s.time = clock_now++;
 	snprintf(r.comm, sizeof(r.comm), "x\033]0;pwn\007y");
-	tally_record(&r, &t);	/* no REC_EXEC_MAP: its file is not known */
+	tally_record(&r, &t); /* no REC_EXEC_MAP: its file is not known */
 	feed_check(&t, 10, CAP_NET_RAW, -1);
 	ck_assert_int_eq(tally_finish(&t), 0);
 	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
@@ -262,7 +270,8 @@ START_TEST(unknown_file_named_escaped)
 	ck_assert_int_eq(fclose(out), 0);
 	ck_assert_ptr_null(strchr(text, '\033'));
 	ck_assert_ptr_null(strchr(text, '\007'));
-	ck_assert_ptr_nonnull(strstr(text, "the file x\\033]0;pwn\\007y ran is not known"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "the file x\\033]0;pwn\\007y ran is not known"));
 	free(text);
 	suggest_free(&sg);
 	tally_free(&t);
@@ -277,13 +286,14 @@ END_TEST
 START_TEST(libraries_go_with_their_file)
 {
 	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
-	char file[] = "/opt/app", lib[] = "/opt/lib/libplug.so", ld[] = "/lib/ld.so";
+	char file[] = "/opt/app", lib[] = "/opt/lib/libplug.so",
+	     ld[] = "/lib/ld.so";
 	struct suggestion sg;
 	struct record r;
 	struct tally t;
 
 	tally_init(&t, 10, NULL);
-	feed_check(&t, getpid(), CAP_SETUID, 0);	/* the calibration */
+	feed_check(&t, getpid(), CAP_SETUID, 0); /* the calibration */
 	memset(&r, 0, sizeof(r));
 	r.kind = REC_COMM;
 	r.pid = r.tid = 10;
@@ -296,7 +306,7 @@ START_TEST(libraries_go_with_their_file)
 	r.file = file;
 	r.ino = 77;
 	tally_record(&r, &t);
-	tally_record(&r, &t);		/* another segment of its own */
+	tally_record(&r, &t); /* another segment of its own */
 	r.file = ld;
 	r.ino = 78;
 	tally_record(&r, &t);
@@ -305,7 +315,7 @@ START_TEST(libraries_go_with_their_file)
 	tally_record(&r, &t);
 	r.file = ld;
 	r.ino = 78;
-	tally_record(&r, &t);		/* once each */
+	tally_record(&r, &t); /* once each */
 	feed_check(&t, 10, CAP_SETUID, -1);
 	ck_assert_int_eq(tally_finish(&t), 0);
 	ck_assert_uint_eq(t.images[0].nlibs, 2);
@@ -344,7 +354,8 @@ START_TEST(copies_that_break_the_program_prove_nothing)
 	ck_assert_int_eq(suggest_build(&sg, &t, &ok), 0);
 	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 	ck_assert_int_eq(sg.proven, 0);
-	ck_assert_ptr_nonnull(strstr(sg.unproven, "exited with status 1, though it "
+	ck_assert_ptr_nonnull(strstr(sg.unproven,
+				     "exited with status 1, though it "
 				     "exited with status 0 as it was"));
 	/* Unproven: what it was granted, as before. */
 	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_SETUID) | BIT(CAP_KILL));
@@ -357,13 +368,15 @@ START_TEST(copies_that_break_the_program_prove_nothing)
 	 * candidates are not what it lacks; never "nothing needed".
 	 */
 	{
-		struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+		struct run_result failed = { .status = EXITED(1),
+					     .seconds = 0.1 };
 
 		run_tally(&t, "/usr/bin/tool", BIT(CAP_DAC_OVERRIDE), 0);
 		ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
 		ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 		ck_assert_int_eq(sg.proven, 0);
-		ck_assert_ptr_nonnull(strstr(sg.unproven, "still exited with status 1, "
+		ck_assert_ptr_nonnull(strstr(sg.unproven,
+					     "still exited with status 1, "
 					     "as it did without"));
 		suggest_free(&sg);
 		tally_free(&t);
@@ -420,17 +433,30 @@ END_TEST
 START_TEST(user_environment)
 {
 	const char *const env[] = {
-		"HOME=/root", "USER=root", "LOGNAME=root", "SHELL=/bin/bash",
-		"PATH=/root/.local/bin:/usr/sbin", "XDG_RUNTIME_DIR=/run/user/0",
-		"MAIL=/var/mail/root", "LANG=C.UTF-8", "TERM=xterm",
+		"HOME=/root",
+		"USER=root",
+		"LOGNAME=root",
+		"SHELL=/bin/bash",
+		"PATH=/root/.local/bin:/usr/sbin",
+		"XDG_RUNTIME_DIR=/run/user/0",
+		"MAIL=/var/mail/root",
+		"LANG=C.UTF-8",
+		"TERM=xterm",
 		/* root's places, and what a capable program's libc ignores */
-		"TMPDIR=/root/tmp", "TMP=/root/tmp", "XDG_CONFIG_HOME=/root/.config",
-		"XDG_CACHE_HOME=/root/.cache", "SSH_AUTH_SOCK=/root/.ssh/agent",
+		"TMPDIR=/root/tmp",
+		"TMP=/root/tmp",
+		"XDG_CONFIG_HOME=/root/.config",
+		"XDG_CACHE_HOME=/root/.cache",
+		"SSH_AUTH_SOCK=/root/.ssh/agent",
 		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/0/bus",
-		"LD_PRELOAD=/root/lib.so", "LD_LIBRARY_PATH=/root/lib",
-		"GLIBC_TUNABLES=glibc.malloc.check=3", "LOCPATH=/root/locale", NULL,
+		"LD_PRELOAD=/root/lib.so",
+		"LD_LIBRARY_PATH=/root/lib",
+		"GLIBC_TUNABLES=glibc.malloc.check=3",
+		"LOCPATH=/root/locale",
+		NULL,
 	};
-	char **out = env_for_user(env, "alice", 1000, "/home/alice", "/bin/zsh");
+	char **out =
+		env_for_user(env, "alice", 1000, "/home/alice", "/bin/zsh");
 	size_t n = 0, i;
 	int lang = 0, home = 0, path = 0, shell = 0, user = 0, logname = 0;
 
@@ -446,7 +472,8 @@ START_TEST(user_environment)
 		user += strcmp(out[i], "USER=alice") == 0;
 		logname += strcmp(out[i], "LOGNAME=alice") == 0;
 		shell += strcmp(out[i], "SHELL=/bin/zsh") == 0;
-		path += strcmp(out[i], "PATH=/usr/local/bin:/usr/bin:/bin") == 0;
+		path += strcmp(out[i], "PATH=/usr/local/bin:/usr/bin:/bin") ==
+			0;
 	}
 	ck_assert_uint_eq(n, 7);
 	ck_assert(lang == 1 && home == 1 && user == 1 && logname == 1 &&

@@ -15,11 +15,11 @@
 #include "capaudit.h"
 #include "check_run.h"
 
-#define INIT_NS 0xffffffff82a5c0e0ULL
+#define INIT_NS	 0xffffffff82a5c0e0ULL
 #define CHILD_NS 0xffff888004440000ULL
-#define CRED_A 0xffff888001000000ULL
-#define CRED_B 0xffff888002000000ULL
-#define CRED_C 0xffff888003000000ULL
+#define CRED_A	 0xffff888001000000ULL
+#define CRED_B	 0xffff888002000000ULL
+#define CRED_C	 0xffff888003000000ULL
 
 static uint64_t clock_now = 100;
 
@@ -118,7 +118,7 @@ START_TEST(attributes_to_processes_and_files)
 	feed(&t, check(102, CAP_PERFMON, -1, CRED_A, INIT_NS));
 	/* A thread: same process, no new entry. */
 	feed(&t, side(REC_FORK, 100, 100, "", 0));
-	feed(&t, check(100, 64, 0, CRED_C, INIT_NS));	/* no such capability */
+	feed(&t, check(100, 64, 0, CRED_C, INIT_NS)); /* no such capability */
 	rec = side(REC_LOST, 0, 0, "", 0);
 	rec.lost = 3;
 	feed(&t, rec);
@@ -202,7 +202,8 @@ START_TEST(classifies_by_namespace_and_credential)
 	calibrate(&t, INIT_NS);
 	exec_file(&t, 220, "unshare", "/usr/bin/unshare", 7);
 	{
-		struct record r = check(220, CAP_SYS_CHROOT, 0, CRED_B, CHILD_NS);
+		struct record r =
+			check(220, CAP_SYS_CHROOT, 0, CRED_B, CHILD_NS);
 
 		r.s.capable_ns = CHILD_NS;
 		feed(&t, r);
@@ -277,11 +278,11 @@ START_TEST(pairs_kprobe_entry_and_return)
 	r.s.have_ret = 1;
 	r.s.ret = -1;
 	r.s.tid = 51;
-	tally_record(&r, &t);	/* 51's cap_net_raw refused */
+	tally_record(&r, &t); /* 51's cap_net_raw refused */
 	r.s.ret = 0;
 	r.s.tid = 52;
-	tally_record(&r, &t);	/* 52's cap_kill granted */
-	tally_record(&r, &t);	/* a return with no entry left */
+	tally_record(&r, &t); /* 52's cap_kill granted */
+	tally_record(&r, &t); /* a return with no entry left */
 	ck_assert_int_eq(tally_finish(&t), 0);
 	ck_assert_uint_eq(row_of(&t, 50, CAP_NET_RAW, CLASS_OWN)->refused, 1);
 	ck_assert_uint_eq(row_of(&t, 50, CAP_KILL, CLASS_OWN)->granted, 1);
@@ -340,7 +341,7 @@ START_TEST(merged_repeats_count_each_check)
 	tally_init(&t, 500, NULL);
 	calibrate(&t, INIT_NS);
 	rec = check(500, CAP_SETUID, 0, CRED_A, INIT_NS);
-	rec.s.more = 2;		/* the launcher's, before the exec */
+	rec.s.more = 2; /* the launcher's, before the exec */
 	rec.s.last = rec.s.time + 2;
 	feed(&t, rec);
 	exec_file(&t, 500, "loop", "/opt/loop", 7);
@@ -349,7 +350,7 @@ START_TEST(merged_repeats_count_each_check)
 	rec.s.last = rec.s.time + 1000;
 	feed(&t, rec);
 	feed(&t, check(500, CAP_CHOWN, -1, CRED_B, INIT_NS));
-	rec = check(500, 64, 0, CRED_B, INIT_NS);	/* no such capability */
+	rec = check(500, 64, 0, CRED_B, INIT_NS); /* no such capability */
 	rec.s.more = 9;
 	rec.s.last = rec.s.time + 5;
 	feed(&t, rec);
@@ -384,8 +385,8 @@ START_TEST(runs_join_only_the_same_check)
 	ck_assert_uint_eq(run.s.more, 2);
 	/* Back in time: a new sample. */
 	ck_assert_int_eq(record_extend_run(&run, r.s.time, UINT64_MAX), 0);
-	clock_now = run.s.last + 1;	/* the checks below come later */
-	r = check(600, CAP_CHOWN, 0, CRED_B, INIT_NS);	/* after an execve */
+	clock_now = run.s.last + 1; /* the checks below come later */
+	r = check(600, CAP_CHOWN, 0, CRED_B, INIT_NS); /* after an execve */
 	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
 	r = check(600, CAP_CHOWN, -1, CRED_A, INIT_NS);
 	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
@@ -394,10 +395,10 @@ START_TEST(runs_join_only_the_same_check)
 	r = check(600, CAP_FOWNER, 0, CRED_A, INIT_NS);
 	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
 	r = check(601, CAP_CHOWN, 0, CRED_A, INIT_NS);
-	r.s.pid = 600;			/* another thread */
+	r.s.pid = 600; /* another thread */
 	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
 	r = check(600, CAP_CHOWN, 0, CRED_A, INIT_NS);
-	r.s.have_ret = 0;		/* a kprobe entry */
+	r.s.have_ret = 0; /* a kprobe entry */
 	ck_assert_int_eq(record_merge_repeat(&run, &r, UINT64_MAX), 0);
 	/* The run is at or before the horizon; a later check is not. */
 	r = check(600, CAP_CHOWN, 0, CRED_A, INIT_NS);

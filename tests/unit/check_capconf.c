@@ -8,7 +8,7 @@
  * decision with CAPCONF_BROKEN, the line and the reason, logged at LOG_ERR;
  * it never lets a later line decide, and "not found" is no error.
  */
-#define _GNU_SOURCE			/* fopencookie */
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <stdbool.h>
 #include <grp.h>
@@ -25,27 +25,27 @@
 #include "capconf.h"
 #include "check_run.h"
 
-#define MAL_UID		4500
-#define MAL_GID		4500
-#define DENY_GID	4700
-#define MIB		(1024 * 1024)
+#define MAL_UID	 4500
+#define MAL_GID	 4500
+#define DENY_GID 4700
+#define MIB	 (1024 * 1024)
 
 /* What the fake database does; reset before each test. */
 static struct {
-	int pw_error;		/* getpwnam_r("mal") fails with this */
-	int not_found_enoent;	/* "not found" is ENOENT (nss_wrapper) */
-	int minus_one;		/* errors are -1 and errno (nss_wrapper) */
-	size_t pw_need;		/* the buffer mal's entry needs */
-	size_t gr_need;		/* the buffer deny's entry needs */
-	gid_t gr_fail;		/* getgrgid_r(gr_fail) fails with gr_error */
-	int gr_error;		/* 0: gr_fail has no entry */
-	int ngroups;		/* mal's groups: 2 (mal, deny), or more */
-	int grouplist_lies;	/* -1 without saying the size it needs */
-	int nam_error;		/* getgrnam_r("deny") fails with this */
-	int nam_keeps_errno;	/* ... glibc's way when a service set none */
-	int probe_error;	/* getgrnam_r(any other name) fails */
-	int deny_lists_mal;	/* deny's gr_mem names mal */
-	size_t biggest;		/* the largest buffer a lookup was given */
+	int pw_error;	      /* getpwnam_r("mal") fails with this */
+	int not_found_enoent; /* "not found" is ENOENT (nss_wrapper) */
+	int minus_one;	      /* errors are -1 and errno (nss_wrapper) */
+	size_t pw_need;	      /* the buffer mal's entry needs */
+	size_t gr_need;	      /* the buffer deny's entry needs */
+	gid_t gr_fail;	      /* getgrgid_r(gr_fail) fails with gr_error */
+	int gr_error;	      /* 0: gr_fail has no entry */
+	int ngroups;	      /* mal's groups: 2 (mal, deny), or more */
+	int grouplist_lies;   /* -1 without saying the size it needs */
+	int nam_error;	      /* getgrnam_r("deny") fails with this */
+	int nam_keeps_errno;  /* ... glibc's way when a service set none */
+	int probe_error;      /* getgrnam_r(any other name) fails */
+	int deny_lists_mal;   /* deny's gr_mem names mal */
+	size_t biggest;	      /* the largest buffer a lookup was given */
 } fake;
 
 static void reset(void)
@@ -146,15 +146,15 @@ int getgrnam_r(const char *name, struct group *gr, char *buf, size_t size,
 	if (size > fake.biggest)
 		fake.biggest = size;
 	if (!deny && strcmp(name, "mal") != 0)
-		return fake.probe_error ? nss_fail(fake.probe_error) :
-		       not_found();
+		return fake.probe_error ? nss_fail(fake.probe_error)
+					: not_found();
 	if (deny && fake.nam_keeps_errno)
 		return errno;
 	if (deny && fake.nam_error != 0)
 		return nss_fail(fake.nam_error);
 	if (deny && fake.gr_fail == DENY_GID)
-		return fake.gr_error != 0 ? nss_fail(fake.gr_error) :
-		       not_found();
+		return fake.gr_error != 0 ? nss_fail(fake.gr_error)
+					  : not_found();
 	if (size < (deny ? fake.gr_need : 64))
 		return nss_fail(ERANGE);
 	gr->gr_name = put(&at, deny ? "deny" : "mal");
@@ -177,8 +177,9 @@ int getgrouplist(const char *user, gid_t group, gid_t *groups, int *ngroups)
 
 	(void)user;
 	for (i = 0; i < fake.ngroups && i < room; i++)
-		groups[i] = i == 0 ? group : i == 1 ? DENY_GID :
-			    (gid_t)(100000 + i);
+		groups[i] = i == 0   ? group
+			    : i == 1 ? DENY_GID
+				     : (gid_t)(100000 + i);
 	if (room >= fake.ngroups) {
 		*ngroups = fake.ngroups;
 		return fake.ngroups;
@@ -249,8 +250,8 @@ static int find(const char *text, struct capconf_match *m)
 	return find_in(text, strlen(text), m);
 }
 
-static void expect_found(const char *text, unsigned long line,
-			 const char *caps, const char *who)
+static void expect_found(const char *text, unsigned long line, const char *caps,
+			 const char *who)
 {
 	struct capconf_match m;
 
@@ -284,7 +285,7 @@ static void expect_broken(const char *text, size_t len, unsigned long line,
 	capconf_match_release(&m);
 }
 
-#define DENY_THEN_ALL	"none @deny\n^cap_sys_admin *\n"
+#define DENY_THEN_ALL "none @deny\n^cap_sys_admin *\n"
 
 /* Lookups once gave up at 1 MiB and took mal for a non-member. */
 START_TEST(group_record_over_one_mib)
@@ -501,8 +502,8 @@ START_TEST(unusable_lines_stop)
 
 	ck_assert_ptr_nonnull(text);
 	expect_broken(nul, sizeof(nul) - 1, 1, "NUL byte in line");
-	n = (size_t)snprintf(text, 6000, "cap_kill bob\nnone mal%5000s\n%s",
-			     "", "^cap_sys_admin *\n");
+	n = (size_t)snprintf(text, 6000, "cap_kill bob\nnone mal%5000s\n%s", "",
+			     "^cap_sys_admin *\n");
 	expect_broken(text, n, 2, "line longer than 4095 bytes");
 	/* A comment too: libcap would read its tail as a line. */
 	n = (size_t)snprintf(text, 6000, "#%5000s\n%s", "",
@@ -524,8 +525,9 @@ START_TEST(untrusted_files_stop)
 	ck_assert_uint_eq(m.line, 0);
 	ck_assert_str_eq(m.problem,
 			 "world-writable: anyone could have rewritten it");
-	ck_assert_int_eq(capconf_find("/nonexistent/capability.conf", "mal",
-				      &m, collect, NULL), CAPCONF_UNREADABLE);
+	ck_assert_int_eq(capconf_find("/nonexistent/capability.conf", "mal", &m,
+				      collect, NULL),
+			 CAPCONF_UNREADABLE);
 	ck_assert_int_eq(capconf_find("/dev/null", "mal", &m, collect, NULL),
 			 CAPCONF_NOT_FOUND);
 }
@@ -562,7 +564,8 @@ START_TEST(read_error_mid_file_stops)
 			 CAPCONF_BROKEN);
 	ck_assert_uint_eq(m.line, 2);
 	ck_assert_str_eq(m.problem, "read error: Input/output error");
-	ck_assert_ptr_nonnull(strstr(logged, "<3>stream:2: read error: "
+	ck_assert_ptr_nonnull(strstr(logged,
+				     "<3>stream:2: read error: "
 				     "Input/output error; stopped here"));
 	capconf_close(&r);
 	capconf_user_release(&u);

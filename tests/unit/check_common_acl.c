@@ -18,10 +18,14 @@ static void put(unsigned char *buf, size_t *len, unsigned tag, unsigned perm,
 {
 	unsigned char *q = buf + *len;
 
-	q[0] = tag & 0xff; q[1] = tag >> 8;
-	q[2] = perm & 0xff; q[3] = perm >> 8;
-	q[4] = id & 0xff; q[5] = (id >> 8) & 0xff;
-	q[6] = (id >> 16) & 0xff; q[7] = id >> 24;
+	q[0] = tag & 0xff;
+	q[1] = tag >> 8;
+	q[2] = perm & 0xff;
+	q[3] = perm >> 8;
+	q[4] = id & 0xff;
+	q[5] = (id >> 8) & 0xff;
+	q[6] = (id >> 16) & 0xff;
+	q[7] = id >> 24;
 	*len += 8;
 }
 
@@ -72,20 +76,21 @@ START_TEST(refuses_what_the_kernel_never_writes)
 	size_t len = 4;
 
 	errno = 0;
-	ck_assert_int_eq(acl_decode(raw, 3, e, 1), -1);		/* no version */
+	ck_assert_int_eq(acl_decode(raw, 3, e, 1), -1); /* no version */
 	ck_assert_int_eq(errno, EINVAL);
 	raw[0] = 1;
-	ck_assert_int_eq(acl_decode(raw, 4, e, 1), -1);		/* version 1 */
+	ck_assert_int_eq(acl_decode(raw, 4, e, 1), -1); /* version 1 */
 	raw[0] = 2;
-	put(raw, &len, 0x40, 7, 0);				/* unknown tag */
+	put(raw, &len, 0x40, 7, 0); /* unknown tag */
 	ck_assert_int_eq(acl_decode(raw, len, e, 1), -1);
 	ck_assert_int_eq(errno, EINVAL);
-	ck_assert_int_eq(acl_decode(raw, len - 1, e, 1), -1);	/* half an entry */
+	ck_assert_int_eq(acl_decode(raw, len - 1, e, 1),
+			 -1); /* half an entry */
 	len = 4;
 	put(raw, &len, ACL_OTHER, 7, 0);
 	put(raw, &len, ACL_OTHER, 7, 0);
 	errno = 0;
-	ck_assert_int_eq(acl_decode(raw, len, e, 1), -1);	/* no room */
+	ck_assert_int_eq(acl_decode(raw, len, e, 1), -1); /* no room */
 	ck_assert_int_eq(errno, E2BIG);
 }
 END_TEST
@@ -121,7 +126,9 @@ START_TEST(a_matching_group_that_denies_ends_the_search)
 {
 	/* 0757 as a minimal ACL: group r-x, other rwx. */
 	struct acl_entry e[3] = {
-		{ ACL_USER_OBJ, 7, 0 }, { ACL_GROUP_OBJ, 5, 0 }, { ACL_OTHER, 7, 0 },
+		{ ACL_USER_OBJ, 7, 0 },
+		{ ACL_GROUP_OBJ, 5, 0 },
+		{ ACL_OTHER, 7, 0 },
 	};
 	struct stat st;
 
@@ -136,9 +143,9 @@ END_TEST
 START_TEST(effective_permissions_under_the_mask)
 {
 	struct acl_entry e[] = {
-		{ ACL_USER_OBJ, 6, 0 }, { ACL_NAMED_USER, 6, 1000 },
+		{ ACL_USER_OBJ, 6, 0 },	 { ACL_NAMED_USER, 6, 1000 },
 		{ ACL_GROUP_OBJ, 6, 0 }, { ACL_NAMED_GROUP, 7, 100 },
-		{ ACL_MASK, 4, 0 }, { ACL_OTHER, 2, 0 },
+		{ ACL_MASK, 4, 0 },	 { ACL_OTHER, 2, 0 },
 	};
 	unsigned mask = acl_mask(e, 6);
 

@@ -56,8 +56,12 @@ END_TEST
 START_TEST(unsafe_unicode_is_escaped)
 {
 	/* C1 CSI (U+009B), bidi override (U+202E), line separator (U+2028). */
-	expect("a\xc2\x9b" "b", "a\\302\\233b");
-	expect("evil\xe2\x80\xae" "txt", "evil\\342\\200\\256txt");
+	expect("a\xc2\x9b"
+	       "b",
+	       "a\\302\\233b");
+	expect("evil\xe2\x80\xae"
+	       "txt",
+	       "evil\\342\\200\\256txt");
 	expect("\xe2\x80\xa8", "\\342\\200\\250");
 	expect("\xe2\x81\xa6\xe2\x81\xa9", "\\342\\201\\246\\342\\201\\251");
 	/* U+00A0 is the first printable code point after the C1 block. */
@@ -68,12 +72,12 @@ END_TEST
 START_TEST(malformed_utf8_is_escaped)
 {
 	expect("\xff\xfe", "\\377\\376");
-	expect("\xc0\xaf", "\\300\\257");		/* overlong '/' */
-	expect("\xe0\x80\xaf", "\\340\\200\\257");	/* overlong, 3 bytes */
-	expect("\xed\xa0\x80", "\\355\\240\\200");	/* a surrogate */
+	expect("\xc0\xaf", "\\300\\257");	   /* overlong '/' */
+	expect("\xe0\x80\xaf", "\\340\\200\\257"); /* overlong, 3 bytes */
+	expect("\xed\xa0\x80", "\\355\\240\\200"); /* a surrogate */
 	expect("\xf4\x90\x80\x80", "\\364\\220\\200\\200"); /* > U+10FFFF */
 	expect("\xe2\x82", "\\342\\202"); /* cut short by the end */
-	expect("\x80z", "\\200z");			/* stray continuation */
+	expect("\x80z", "\\200z");	  /* stray continuation */
 }
 END_TEST
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* common/exec_target.c: how the kernel would execute a file, from its first bytes. */
-#define _GNU_SOURCE		/* O_PATH */
+#define _GNU_SOURCE /* O_PATH */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -64,7 +64,8 @@ static size_t elf_header(unsigned char *h, int msb, uint16_t type)
 	h[EI_DATA] = msb ? ELFDATA2MSB : ELFDATA2LSB;
 	h[EI_VERSION] = EV_CURRENT;
 	h[EI_NIDENT] = msb ? (unsigned char)(type >> 8) : (unsigned char)type;
-	h[EI_NIDENT + 1] = msb ? (unsigned char)type : (unsigned char)(type >> 8);
+	h[EI_NIDENT + 1] =
+		msb ? (unsigned char)type : (unsigned char)(type >> 8);
 	return 64;
 }
 
@@ -102,7 +103,8 @@ END_TEST
 START_TEST(scripts_keep_their_interpreter_line)
 {
 	char buf[200];
-	struct exec_target t = inspect("wrapper", "#!/bin/sh -e\nexec perf_6.1 \"$@\"\n", 33);
+	struct exec_target t =
+		inspect("wrapper", "#!/bin/sh -e\nexec perf_6.1 \"$@\"\n", 33);
 	const char *why = exec_target_problem(&t, buf, sizeof(buf));
 
 	ck_assert_int_eq(t.kind, EXEC_TARGET_SCRIPT);
@@ -146,11 +148,11 @@ START_TEST(honoured_only_for_elf_on_a_normal_mount)
 	t = inspect("exec", h, elf_header(h, 0, ET_EXEC));
 	ck_assert_ptr_null(exec_target_problem(&t, buf, sizeof(buf)));
 	t.nosuid = 1;
-	ck_assert_ptr_nonnull(strstr(exec_target_problem(&t, buf, sizeof(buf)),
-				     "nosuid"));
+	ck_assert_ptr_nonnull(
+		strstr(exec_target_problem(&t, buf, sizeof(buf)), "nosuid"));
 	t.noexec = 1;
-	ck_assert_ptr_nonnull(strstr(exec_target_problem(&t, buf, sizeof(buf)),
-				     "noexec"));
+	ck_assert_ptr_nonnull(
+		strstr(exec_target_problem(&t, buf, sizeof(buf)), "noexec"));
 }
 END_TEST
 

@@ -4,7 +4,7 @@
  * supplementary groups (Check runs it in a forked child, so they do not
  * outlive it): a fixed array of 256 once lost them all.
  */
-#define _GNU_SOURCE		/* setgroups */
+#define _GNU_SOURCE /* setgroups */
 #include <errno.h>
 #include <grp.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ START_TEST(process_groups_past_256)
 	int n, i;
 
 	if (geteuid() != 0)
-		return;		/* setgroups() needs CAP_SETGID */
+		return; /* setgroups() needs CAP_SETGID */
 	for (i = 0; i < 300; i++)
 		want[i] = (gid_t)(70000 + i);
 	ck_assert_int_eq(setgroups(300, want), 0);
@@ -31,7 +31,7 @@ START_TEST(process_groups_past_256)
 	ck_assert_int_eq(setgroups(0, NULL), 0);
 	n = groups_of_process(&got);
 	ck_assert_int_eq(n, 0);
-	ck_assert_ptr_nonnull(got);	/* a list, even an empty one */
+	ck_assert_ptr_nonnull(got); /* a list, even an empty one */
 	free(got);
 }
 END_TEST

@@ -65,7 +65,8 @@ END_TEST
 START_TEST(c1_controls_escaped)
 {
 	/* U+0080, U+0085 (NEL), U+009B (CSI), U+009F */
-	expect("\xc2\x80\xc2\x85\xc2\x9b" "31m\xc2\x9f",
+	expect("\xc2\x80\xc2\x85\xc2\x9b"
+	       "31m\xc2\x9f",
 	       "\"\\u0080\\u0085\\u009b31m\\u009f\"");
 }
 END_TEST
@@ -81,7 +82,9 @@ START_TEST(separators_and_bidi_escaped)
 	expect("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9",
 	       "\"\\u2066\\u2067\\u2068\\u2069\"");
 	/* "Trojan Source": an override hiding the end of a name */
-	expect("ls\xe2\x80\xae" "fdp.exe", "\"ls\\u202efdp.exe\"");
+	expect("ls\xe2\x80\xae"
+	       "fdp.exe",
+	       "\"ls\\u202efdp.exe\"");
 }
 END_TEST
 
@@ -104,7 +107,7 @@ END_TEST
 START_TEST(every_hidden_code_point_leaves_ascii)
 {
 	static const unsigned ranges[][2] = {
-		{ 0x80, 0x9f }, { 0x61c, 0x61c }, { 0x200e, 0x200f },
+		{ 0x80, 0x9f },	    { 0x61c, 0x61c },	{ 0x200e, 0x200f },
 		{ 0x2028, 0x202e }, { 0x2066, 0x2069 },
 	};
 	char in[8], *got;
@@ -152,8 +155,8 @@ START_TEST(path_keeps_exact_bytes_in_hex)
 	json_path(mem, "exe", "/tmp/\xc2\x9b");
 	ck_assert_int_eq(fclose(mem), 0);
 	ck_assert_str_eq(text, "\"exe\":\"/tmp/a\\ufffd\\u009b\","
-			 "\"exe_hex\":\"2f746d702f61ffc29b\" "
-			 "\"exe\":\"/tmp/\\u009b\"");
+			       "\"exe_hex\":\"2f746d702f61ffc29b\" "
+			       "\"exe\":\"/tmp/\\u009b\"");
 	free(text);
 }
 END_TEST
@@ -172,7 +175,7 @@ START_TEST(object_opener)
 	fputs("\"b\":2}", mem);
 	ck_assert_int_eq(fclose(mem), 0);
 	ck_assert_str_eq(text, "{\"schema\":1,\"a\":1} "
-			 "{\"schema\":1,\"type\":\"summary\",\"b\":2}");
+			       "{\"schema\":1,\"type\":\"summary\",\"b\":2}");
 	free(text);
 }
 END_TEST

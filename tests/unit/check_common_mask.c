@@ -52,7 +52,7 @@ START_TEST(flags_read_every_bit)
 	ck_assert_uint_eq(mask_of_flag(caps, CAP_INHERITABLE),
 			  MASK_BIT(CAP_KILL));
 	ck_assert_uint_eq(mask_of_flags(caps, (1u << CAP_INHERITABLE) |
-					(1u << CAP_EFFECTIVE)),
+						      (1u << CAP_EFFECTIVE)),
 			  MASK_BIT(CAP_CHOWN) | MASK_BIT(CAP_KILL));
 	ck_assert_uint_eq(mask_of_flags(caps, 0), 0);
 	ck_assert_uint_eq(mask_of_flag(NULL, CAP_PERMITTED), 0);

@@ -37,8 +37,8 @@ END_TEST
 START_TEST(refuses_wraps_signs_and_junk)
 {
 	static const char *const junk[] = {
-		"", " ", "-1", " -1", "-0", "+-1", "+ 1", "1x", "12abc", "5 ",
-		"0x", "x10", "1.5", "--1",
+		"",   " ",     "-1", " -1", "-0",  "+-1", "+ 1",
+		"1x", "12abc", "5 ", "0x",  "x10", "1.5", "--1",
 	};
 	unsigned long long v;
 	size_t n;
@@ -46,7 +46,7 @@ START_TEST(refuses_wraps_signs_and_junk)
 	for (n = 0; n < sizeof(junk) / sizeof(junk[0]); n++) {
 		ck_assert_msg(parse(junk[n], 0, UINT_MAX, &v) == EINVAL,
 			      "'%s' accepted", junk[n]);
-		ck_assert_uint_eq(v, 12345);	/* untouched */
+		ck_assert_uint_eq(v, 12345); /* untouched */
 	}
 	ck_assert_int_eq(parse("4294967296", 0, UINT_MAX, &v), ERANGE);
 	ck_assert_int_eq(parse("99999999999", 0, UINT_MAX, &v), ERANGE);

@@ -11,7 +11,7 @@
 struct seen {
 	int all, verbose;
 	const char *file;
-	int quiet;		/* set by its row, no handler */
+	int quiet; /* set by its row, no handler */
 };
 
 static int on_all(void *p, const char *arg)
@@ -43,14 +43,24 @@ static int on_stop(void *p, const char *arg)
 
 static const struct opt rows[] = {
 	{ .letter = 'a', .handle = on_all },
-	{ .name = "verbose", .letter = 'v', .handle = on_verbose,
+	{ .name = "verbose",
+	  .letter = 'v',
+	  .handle = on_verbose,
 	  .help = "say more" },
-	{ .name = "file", .arg = required_argument, .handle = on_file,
-	  .value = "FILE", .help = "read FILE\nand nothing else" },
-	{ .letter = 'f', .arg = required_argument, .handle = on_file,
-	  .value = "NAME", .help = "the same, short" },
+	{ .name = "file",
+	  .arg = required_argument,
+	  .handle = on_file,
+	  .value = "FILE",
+	  .help = "read FILE\nand nothing else" },
+	{ .letter = 'f',
+	  .arg = required_argument,
+	  .handle = on_file,
+	  .value = "NAME",
+	  .help = "the same, short" },
 	{ .name = "stop", .handle = on_stop },
-	{ .name = "quiet", .letter = 'q', .help = "no news",
+	{ .name = "quiet",
+	  .letter = 'q',
+	  .help = "no news",
 	  .flag = OPTS_FLAG(struct seen, quiet) },
 };
 
@@ -78,12 +88,13 @@ static int parse(struct opts_getopt *g, struct seen *s, int *status,
 
 	ck_assert_uint_lt(strlen(line), sizeof(buf));
 	strcpy(buf, line);
-	for (w = strtok(buf, " "); w != NULL && argc < 15; w = strtok(NULL, " "))
+	for (w = strtok(buf, " "); w != NULL && argc < 15;
+	     w = strtok(NULL, " "))
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	memset(s, 0, sizeof(*s));
 	ck_assert_int_eq(opts_build(g, &prog, rows, NROWS, 0), 0);
-	optind = 0;		/* glibc: a full reset */
+	optind = 0; /* glibc: a full reset */
 	opterr = 0;
 	return opts_parse(g, argc, argv, s, status);
 }
@@ -126,7 +137,8 @@ START_TEST(parse_runs_handlers_in_order)
 	int status = -5;
 
 	ck_assert_int_eq(parse(&g, &s, &status,
-			       "prog -av --verbose --file=x -f y operand"), 0);
+			       "prog -av --verbose --file=x -f y operand"),
+			 0);
 	ck_assert_int_eq(s.all, 1);
 	ck_assert_int_eq(s.verbose, 2);
 	ck_assert_str_eq(s.file, "y");
@@ -149,7 +161,7 @@ START_TEST(stop_at_operand_leaves_the_command_its_options)
 	ck_assert_int_eq(opts_build(&g, &prog, rows, NROWS, 0), 0);
 	opts_stop_at_operand(&g);
 	ck_assert_str_eq(g.shortopts, "+avf:q");
-	opts_stop_at_operand(&g);		/* once is enough */
+	opts_stop_at_operand(&g); /* once is enough */
 	ck_assert_str_eq(g.shortopts, "+avf:q");
 	optind = 0;
 	opterr = 0;
@@ -219,13 +231,12 @@ START_TEST(help_lists_rows_with_help)
 	opts_help(mem, rows, NROWS, "  ", 15);
 	opts_help(mem, rows + 1, 1, "\t", 4);
 	fclose(mem);
-	ck_assert_str_eq(out,
-		"  -v, --verbose  say more\n"
-		"  --file=FILE    read FILE\n"
-		"                 and nothing else\n"
-		"  -f NAME        the same, short\n"
-		"  -q, --quiet    no news\n"
-		"\t-v, --verbose  say more\n");
+	ck_assert_str_eq(out, "  -v, --verbose  say more\n"
+			      "  --file=FILE    read FILE\n"
+			      "                 and nothing else\n"
+			      "  -f NAME        the same, short\n"
+			      "  -q, --quiet    no news\n"
+			      "\t-v, --verbose  say more\n");
 	free(out);
 }
 END_TEST
@@ -259,15 +270,27 @@ static const struct opts_prog hand_prog = { "hand", hand_help, 9 };
 static const struct opt hand_rows[] = {
 	{ .letter = 'r', .help = "remove", .tags = 4 },
 	{ .line = " -           from stdin" },
-	{ .letter = 'q', .flag = OPTS_FLAG(struct hand, quiet), .help = "quietly",
+	{ .letter = 'q',
+	  .flag = OPTS_FLAG(struct hand, quiet),
+	  .help = "quietly",
 	  .tags = 1 },
 	{ OPTS_HELP_ROW(NULL, 'h'), .help = "this message", .tags = 1 | 2 },
-	{ .letter = 'n', .arg = required_argument, .handle = on_rootid,
-	  .value = "<rootid>", .help = "a namespace", .tags = 1 },
-	{ .name = "perf", .arg = optional_argument, .tags = 4,
+	{ .letter = 'n',
+	  .arg = required_argument,
+	  .handle = on_rootid,
+	  .value = "<rootid>",
+	  .help = "a namespace",
+	  .tags = 1 },
+	{ .name = "perf",
+	  .arg = optional_argument,
+	  .tags = 4,
 	  .line = " --perf[=<x>] <file>  verbatim" },
-	{ .name = "perf-group", .arg = required_argument, .handle = on_group,
-	  .value = "<group>", .help = "a group", .tags = 2 },
+	{ .name = "perf-group",
+	  .arg = required_argument,
+	  .handle = on_group,
+	  .value = "<group>",
+	  .help = "a group",
+	  .tags = 2 },
 	{ OPTS_VERSION_ROW, .help = "the version", .tags = 2 },
 };
 #define NHAND (sizeof(hand_rows) / sizeof(hand_rows[0]))
@@ -279,7 +302,7 @@ START_TEST(find_takes_words_as_written)
 	ck_assert_ptr_eq(opts_find(hand_rows, NHAND, "-q", &v), &hand_rows[2]);
 	ck_assert_ptr_null(v);
 	ck_assert_ptr_eq(opts_find(hand_rows, NHAND, "-n", &v), &hand_rows[4]);
-	ck_assert_ptr_null(v);		/* -n's value is the next word */
+	ck_assert_ptr_null(v); /* -n's value is the next word */
 	ck_assert_ptr_eq(opts_find(hand_rows, NHAND, "--perf", &v),
 			 &hand_rows[5]);
 	ck_assert_ptr_null(v);
@@ -346,15 +369,14 @@ START_TEST(help_prints_lines_verbatim_and_formats_the_rest)
 	ck_assert_ptr_nonnull(mem);
 	opts_help(mem, hand_rows, NHAND, " ", 12);
 	fclose(mem);
-	ck_assert_str_eq(out,
-		" -r          remove\n"
-		" -           from stdin\n"
-		" -q          quietly\n"
-		" -h          this message\n"
-		" -n <rootid> a namespace\n"
-		" --perf[=<x>] <file>  verbatim\n"
-		" --perf-group=<group>  a group\n"
-		" --version   the version\n");
+	ck_assert_str_eq(out, " -r          remove\n"
+			      " -           from stdin\n"
+			      " -q          quietly\n"
+			      " -h          this message\n"
+			      " -n <rootid> a namespace\n"
+			      " --perf[=<x>] <file>  verbatim\n"
+			      " --perf-group=<group>  a group\n"
+			      " --version   the version\n");
 	free(out);
 }
 END_TEST
@@ -369,7 +391,8 @@ static int parse_hand(struct opts_getopt *g, struct hand *h, int *status,
 	char *w;
 
 	strcpy(buf, line);
-	for (w = strtok(buf, " "); w != NULL && argc < 15; w = strtok(NULL, " "))
+	for (w = strtok(buf, " "); w != NULL && argc < 15;
+	     w = strtok(NULL, " "))
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	memset(h, 0, sizeof(*h));
@@ -393,7 +416,8 @@ START_TEST(build_keeps_only_the_tagged_rows)
 	ck_assert_int_eq(parse_hand(&g, &h, &status, 1, "p --version"), -1);
 	ck_assert_ptr_null(opts_row(&g, OPTS_LONG_BASE + 7));
 	ck_assert_int_eq(parse_hand(&g, &h, &status, 2, "p -q"), -1);
-	ck_assert_int_eq(parse_hand(&g, &h, &status, 2, "p --perf-group=g -h"), 1);
+	ck_assert_int_eq(parse_hand(&g, &h, &status, 2, "p --perf-group=g -h"),
+			 1);
 	ck_assert_str_eq(h.group, "g");
 	ck_assert_int_eq(h.helped, 1);
 	ck_assert_int_eq(status, 3);
@@ -422,10 +446,13 @@ START_TEST(suggest_names_the_nearest_row)
 
 	s = suggested(0, 0, "--perf-grup=x", &ret);
 	ck_assert_int_eq(ret, 1);
-	ck_assert_str_eq(s, "hand: unknown option '--perf-grup=x'; did you mean --perf-group=?\n");
+	ck_assert_str_eq(
+		s,
+		"hand: unknown option '--perf-grup=x'; did you mean --perf-group=?\n");
 	free(s);
 	s = suggested(0, 0, "--pref", &ret);
-	ck_assert_str_eq(s, "hand: unknown option '--pref'; did you mean --perf?\n");
+	ck_assert_str_eq(
+		s, "hand: unknown option '--pref'; did you mean --perf?\n");
 	free(s);
 	s = suggested(0, 0, "-qq", &ret);
 	ck_assert_str_eq(s, "hand: unknown option '-qq'; did you mean -q?\n");
@@ -440,14 +467,18 @@ START_TEST(suggest_names_the_nearest_row)
 	ck_assert_int_eq(ret, 0);
 	free(s);
 	s = suggested(0, 2, "--versoin", &ret);
-	ck_assert_str_eq(s, "hand: unknown option '--versoin'; did you mean --version?\n");
+	ck_assert_str_eq(
+		s,
+		"hand: unknown option '--versoin'; did you mean --version?\n");
 	free(s);
 	/* No long help in the table: --help is a habit, answered with -h. */
 	s = suggested(0, 0, "--hlep", &ret);
-	ck_assert_str_eq(s, "hand: unknown option '--hlep'; did you mean -h?\n");
+	ck_assert_str_eq(s,
+			 "hand: unknown option '--hlep'; did you mean -h?\n");
 	free(s);
 	s = suggested(0, 0, "--usage", &ret);
-	ck_assert_str_eq(s, "hand: unknown option '--usage'; did you mean -h?\n");
+	ck_assert_str_eq(s,
+			 "hand: unknown option '--usage'; did you mean -h?\n");
 	free(s);
 	/* The user's word is escaped. */
 	s = suggested(0, 0, "--x\033[2J", &ret);
@@ -476,7 +507,8 @@ START_TEST(suggest_getopt_adds_only_a_guess)
 	said += opts_suggest_getopt(mem, &g, "--qiuet");
 	fclose(mem);
 	ck_assert_int_eq(said, 3);
-	ck_assert_str_eq(out,
+	ck_assert_str_eq(
+		out,
 		"prog: unknown option '--verbsoe'; did you mean --verbose?\n"
 		"prog: unknown option '--fiel=x'; did you mean --file=?\n"
 		"prog: unknown option '--qiuet'; did you mean --quiet?\n");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* common/path.c: nftw's joining rule and the PATH search. */
-#define _GNU_SOURCE		/* asprintf */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,12 +17,9 @@ START_TEST(join_like_nftw)
 	static const struct {
 		const char *dir, *name, *want;
 	} cases[] = {
-		{ "/", "bin", "/bin" },
-		{ "/usr", "bin", "/usr/bin" },
-		{ "a/", "b", "a/b" },
-		{ ".", "x", "./x" },
-		{ "", "x", "x" },
-		{ NULL, "x", "x" },
+		{ "/", "bin", "/bin" }, { "/usr", "bin", "/usr/bin" },
+		{ "a/", "b", "a/b" },	{ ".", "x", "./x" },
+		{ "", "x", "x" },	{ NULL, "x", "x" },
 	};
 	size_t i;
 
@@ -33,8 +30,8 @@ START_TEST(join_like_nftw)
 
 		ck_assert_ptr_nonnull(p);
 		ck_assert_str_eq(p, cases[i].want);
-		ck_assert_int_eq(path_is_join(cases[i].want, d, dl,
-					      cases[i].name), 1);
+		ck_assert_int_eq(
+			path_is_join(cases[i].want, d, dl, cases[i].name), 1);
 		ck_assert_int_eq(path_needs_slash(d, dl),
 				 strlen(p) > dl + strlen(cases[i].name));
 		free(p);
@@ -81,7 +78,7 @@ START_TEST(search_finds_the_first_allowed)
 	snprintf(f, sizeof(f), "%s/tool", a);
 	ck_assert_str_eq(found, f);
 	free(found);
-	if (geteuid() != 0) {	/* root passes X_OK on any x bit */
+	if (geteuid() != 0) { /* root passes X_OK on any x bit */
 		found = path_search(search, "tool", X_OK);
 		ck_assert_ptr_nonnull(found);
 		/* The '/' is always added, as execvp() adds it. */

@@ -15,19 +15,18 @@
 #include "check_run.h"
 #include "procstatus.h"
 
-static const char good[] =
-	"Name:\tperf\n"
-	"Uid:\t1000\t1001\t1002\t1003\n"
-	"Gid:\t2000\t2001\t2002\t2003\n"
-	"Groups:\t4 24 27 4294967295 \n"
-	"CapInh:\t0000004000000000\n"
-	"CapPrm:\t0000000000000000\n"
-	"CapEff:\t0000000000200000\n"
-	"CapBnd:\t000001ffffffffff\n"
-	"CapAmb:\t0000004000000000\n"
-	"NoNewPrivs:\t1\n"
-	"Seccomp:\t2\n"
-	"Threads:\t3\n";
+static const char good[] = "Name:\tperf\n"
+			   "Uid:\t1000\t1001\t1002\t1003\n"
+			   "Gid:\t2000\t2001\t2002\t2003\n"
+			   "Groups:\t4 24 27 4294967295 \n"
+			   "CapInh:\t0000004000000000\n"
+			   "CapPrm:\t0000000000000000\n"
+			   "CapEff:\t0000000000200000\n"
+			   "CapBnd:\t000001ffffffffff\n"
+			   "CapAmb:\t0000004000000000\n"
+			   "NoNewPrivs:\t1\n"
+			   "Seccomp:\t2\n"
+			   "Threads:\t3\n";
 
 /* Reads text as a status file; returns proc_status_read()'s result. */
 static int read_text(const char *text, struct proc_status *s, char **bad)
@@ -94,7 +93,8 @@ START_TEST(missing_lines_are_unknown)
 
 	ck_assert_int_eq(read_text(old_kernel, &s, &bad_line), 0);
 	ck_assert_uint_eq(s.seen & (PROC_STATUS_CAPAMB | PROC_STATUS_NNP |
-				    PROC_STATUS_SECCOMP), 0);
+				    PROC_STATUS_SECCOMP),
+			  0);
 	ck_assert_int_eq(s.no_new_privs, -1);
 	ck_assert_int_eq(s.seccomp, -1);
 	/* cap_net_raw in both P and I: it may be ambient */
@@ -146,15 +146,15 @@ END_TEST
 START_TEST(refuses_what_atoi_would_take)
 {
 	static const char *const lines[] = {
-		"Uid:\t0\t0\t0\n",			/* three ids */
-		"Uid:\t0\t0\t0\t0\t0\n",		/* five */
+		"Uid:\t0\t0\t0\n",	 /* three ids */
+		"Uid:\t0\t0\t0\t0\t0\n", /* five */
 		"Uid:\t-1\t0\t0\t0\n",
 		"Uid:\tx\t0\t0\t0\n",
 		"Uid:\t4294967296\t0\t0\t0\n",
 		"Gid:\t0\t0\t0\t0x\n",
 		"Groups:\t1 +2\n",
 		"CapBnd:\t\n",
-		"CapPrm:\t10000000000000000\n",	/* 65 bits */
+		"CapPrm:\t10000000000000000\n", /* 65 bits */
 		"CapAmb:\t0000g00000000000\n",
 		"NoNewPrivs:\t2\n",
 		"Seccomp:\t3\n",
@@ -173,7 +173,8 @@ START_TEST(refuses_what_atoi_would_take)
 	}
 	memset(&s, 0, sizeof(s));
 	ck_assert_int_eq(proc_status_line("VmRSS:\tjunk\n", &s), 0);
-	ck_assert_int_eq(proc_status_line("Groups:\t\n", &s), PROC_STATUS_GROUPS);
+	ck_assert_int_eq(proc_status_line("Groups:\t\n", &s),
+			 PROC_STATUS_GROUPS);
 	ck_assert_int_eq(s.ngroups, 0);
 }
 END_TEST
@@ -184,8 +185,10 @@ START_TEST(a_bad_line_stops_the_read)
 	char *bad;
 
 	errno = 0;
-	ck_assert_int_eq(read_text("Uid:\t0\t0\t0\t0\nGid:\t0 zero\nCapInh:\t0\n",
-				   &s, &bad), -1);
+	ck_assert_int_eq(
+		read_text("Uid:\t0\t0\t0\t0\nGid:\t0 zero\nCapInh:\t0\n", &s,
+			  &bad),
+		-1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_ptr_nonnull(bad);
 	ck_assert_str_eq(bad, "Gid:\t0 zero");
@@ -224,7 +227,7 @@ START_TEST(reads_our_own)
 	int dfd = open("/proc/self", O_RDONLY | O_DIRECTORY);
 
 	if (dfd < 0)
-		return;		/* no /proc here */
+		return; /* no /proc here */
 	ck_assert_int_eq(proc_status_read(dfd, &s, &bad), 0);
 	ck_assert_uint_eq(s.seen, PROC_STATUS_ALL);
 	ck_assert_uint_eq(s.uid[0], getuid());

@@ -25,7 +25,7 @@ static void expect(const char *text, const char *path, const char *want)
 	cap_t caps = caps_of(text);
 	char *got;
 
-	errno = ENOMEM;			/* must be cleared for "none" */
+	errno = ENOMEM; /* must be cleared for "none" */
 	got = risk_suggestion_dup(caps, path);
 	if (want == NULL) {
 		ck_assert_ptr_null(got);
@@ -40,15 +40,17 @@ static void expect(const char *text, const char *path, const char *want)
 
 START_TEST(command_names_the_file)
 {
-	expect("cap_sys_admin=ep", "/usr/bin/perf", PERFMON_NOT_ADMIN
+	expect("cap_sys_admin=ep", "/usr/bin/perf",
+	       PERFMON_NOT_ADMIN
 	       "setcap --perf-group=perf_users --perf /usr/bin/perf");
 	expect("cap_sys_admin=ep", "/opt/a;touch${IFS}x;#/perf",
 	       PERFMON_NOT_ADMIN "setcap --perf-group=perf_users --perf "
-	       "'/opt/a;touch${IFS}x;#/perf'");
+				 "'/opt/a;touch${IFS}x;#/perf'");
 	expect("cap_sys_admin=ep", "perf_it's",
 	       PERFMON_NOT_ADMIN "setcap --perf-group=perf_users --perf "
-	       "'perf_it'\\''s'");
-	expect("cap_sys_admin=ep", "-d/perf", PERFMON_NOT_ADMIN
+				 "'perf_it'\\''s'");
+	expect("cap_sys_admin=ep", "-d/perf",
+	       PERFMON_NOT_ADMIN
 	       "setcap --perf-group=perf_users --perf ./-d/perf");
 }
 END_TEST
@@ -56,12 +58,15 @@ END_TEST
 START_TEST(unshowable_file_gets_no_command)
 {
 	static const char *const bad[] = {
-		"/tmp/perf_\033[2J", "/tmp/x\n/perf", "/tmp/perf_\377",
+		"/tmp/perf_\033[2J",
+		"/tmp/x\n/perf",
+		"/tmp/perf_\377",
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		expect("cap_sys_admin=ep", bad[i], PERFMON_NOT_ADMIN
+		expect("cap_sys_admin=ep", bad[i],
+		       PERFMON_NOT_ADMIN
 		       "run setcap --perf-group=perf_users --perf on this file "
 		       "(no command is shown, as the name holds characters a "
 		       "terminal would not show as they are)");

@@ -36,25 +36,31 @@ static void check_text(const char *msg, size_t len, const char *want)
 START_TEST(fips_180_4_examples)
 {
 	/* The examples of FIPS 180-4's companion document (one block, two). */
-	check_text("abc", 3,
-		   "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-	check_text("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56,
-		   "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-	check_text("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
-		   112,
-		   "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+	check_text(
+		"abc", 3,
+		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	check_text(
+		"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56,
+		"248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	check_text(
+		"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+		112,
+		"cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 }
 END_TEST
 
 START_TEST(nist_short_messages)
 {
 	/* SHA256ShortMsg.rsp: Len = 0, 8 and 16 bits. */
-	check_text("", 0,
-		   "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-	check_text("\xd3", 1,
-		   "28969cdfa74a12c82f3bad960b0b000aca2ac329deea5c2328ebc6f2ba9802c1");
-	check_text("\x11\xaf", 2,
-		   "5ca7133fa735326081558ac312c620eeca9970d1e70a4b95533d956f072d1f98");
+	check_text(
+		"", 0,
+		"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	check_text(
+		"\xd3", 1,
+		"28969cdfa74a12c82f3bad960b0b000aca2ac329deea5c2328ebc6f2ba9802c1");
+	check_text(
+		"\x11\xaf", 2,
+		"5ca7133fa735326081558ac312c620eeca9970d1e70a4b95533d956f072d1f98");
 }
 END_TEST
 
@@ -67,14 +73,17 @@ START_TEST(one_million_a)
 
 	ck_assert_ptr_nonnull(a);
 	memset(a, 'a', 1000000);
-	check_text(a, 1000000,
-		   "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	check_text(
+		a, 1000000,
+		"cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	/* The same in updates of 1000 bytes. */
 	sha256_init(&c);
 	for (i = 0; i < 1000; i++)
 		sha256_update(&c, a, 1000);
 	sha256_final(&c, d);
-	check_digest(d, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	check_digest(
+		d,
+		"cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	free(a);
 }
 END_TEST
@@ -100,7 +109,8 @@ START_TEST(nist_long_message)
 	 * Under them it took hours (valgrind) or ten seconds of CPU (ASan)
 	 * to prove nothing more.
 	 */
-	if ((getenv("VALGRIND") != NULL && strcmp(getenv("VALGRIND"), "1") == 0) ||
+	if ((getenv("VALGRIND") != NULL &&
+	     strcmp(getenv("VALGRIND"), "1") == 0) ||
 	    (getenv("SANITIZE") != NULL && getenv("SANITIZE")[0] != '\0'))
 		return;
 	chunk = malloc(64 * 1024);
@@ -111,7 +121,9 @@ START_TEST(nist_long_message)
 	for (i = 0; i < 16384; i++)
 		sha256_update(&c, chunk, 64 * 1024);
 	sha256_final(&c, d);
-	check_digest(d, "50e72a0e26442fe2552dc3938ac58658228c0cbfb1d2ca872ae435266fcd055e");
+	check_digest(
+		d,
+		"50e72a0e26442fe2552dc3938ac58658228c0cbfb1d2ca872ae435266fcd055e");
 	free(chunk);
 }
 END_TEST
@@ -165,21 +177,21 @@ START_TEST(hex_has_one_spelling)
 	ck_assert_mem_eq(d, back, SHA256_SIZE);
 
 	memcpy(bad, hex, sizeof(bad));
-	bad[10] = 'A';			/* upper case: a second spelling */
+	bad[10] = 'A'; /* upper case: a second spelling */
 	if (hex[10] >= 'a' && hex[10] <= 'f')
 		bad[10] = (char)(hex[10] - 'a' + 'A');
 	errno = 0;
 	ck_assert_int_eq(sha256_from_hex(bad, back), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	memcpy(bad, hex, sizeof(bad));
-	bad[63] = '\0';			/* 63 digits */
+	bad[63] = '\0'; /* 63 digits */
 	errno = 0;
 	ck_assert_int_eq(sha256_from_hex(bad, back), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	bad[63] = 'g';
 	ck_assert_int_eq(sha256_from_hex(bad, back), -1);
 	ck_assert_int_eq(sha256_from_hex("", back), -1);
-	ck_assert_mem_eq(d, back, SHA256_SIZE);	/* a failure writes nothing */
+	ck_assert_mem_eq(d, back, SHA256_SIZE); /* a failure writes nothing */
 }
 END_TEST
 
@@ -195,7 +207,8 @@ static void sha256sum_of(const char *path, char out[SHA256_HEX])
 	ck_assert_ptr_nonnull(p);
 	ck_assert_ptr_nonnull(fgets(line, sizeof(line), p));
 	ck_assert_int_eq(pclose(p), 0);
-	ck_assert_msg(strlen(line) > 64 && line[64] == ' ', "sha256sum printed %s", line);
+	ck_assert_msg(strlen(line) > 64 && line[64] == ' ',
+		      "sha256sum printed %s", line);
 	memcpy(out, line, 64);
 	out[64] = '\0';
 }
@@ -223,8 +236,10 @@ START_TEST(fd_digest_is_sha256sums)
 	 * function's 16 KiB read buffer; a prime past a megabyte; 24 MiB
 	 * and 13 bytes. */
 	static const size_t sizes[] = {
-		0, 1, 3, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129,
-		16383, 16384, 16385, 32769, 1000003, 24 * 1024 * 1024 + 13,
+		0,     1,     3,     55,      56,
+		57,    63,    64,    65,      119,
+		120,   127,   128,   129,     16383,
+		16384, 16385, 32769, 1000003, 24 * 1024 * 1024 + 13,
 	};
 	size_t i;
 
@@ -240,7 +255,8 @@ START_TEST(fd_digest_is_sha256sums)
 		sha256_to_hex(d, ours);
 		sha256sum_of(path, theirs);
 		ck_assert_msg(strcmp(ours, theirs) == 0,
-			      "%zu bytes: ours %s, sha256sum %s", sizes[i], ours, theirs);
+			      "%zu bytes: ours %s, sha256sum %s", sizes[i],
+			      ours, theirs);
 		close(fd);
 		unlink(path);
 	}
@@ -261,7 +277,7 @@ START_TEST(fd_errors_keep_their_errno)
 	ck_assert_int_ge(fd, 0);
 	errno = 0;
 	ck_assert_int_eq(sha256_fd(fd, d), -1);
-	ck_assert_int_eq(errno, EBADF);		/* O_PATH: no reading */
+	ck_assert_int_eq(errno, EBADF); /* O_PATH: no reading */
 	close(fd);
 }
 END_TEST

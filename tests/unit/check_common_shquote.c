@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* common/shquote.c: operands of the command lines we print, read back by real shells. */
-#define _GNU_SOURCE		/* asprintf */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +61,9 @@ END_TEST
 START_TEST(unshowable_words_are_refused)
 {
 	static const char *const bad[] = {
-		"a\nb", "a\rb", "\033[2J", "tab\there", "del\x7f",
-		"bad\xff", "c1\xc2\x9b", "bidi\xe2\x80\xae", "ls\xe2\x80\xa8",
+		"a\nb",		  "a\rb",    "\033[2J",	   "tab\there",
+		"del\x7f",	  "bad\xff", "c1\xc2\x9b", "bidi\xe2\x80\xae",
+		"ls\xe2\x80\xa8",
 	};
 	size_t i;
 
@@ -79,7 +80,7 @@ START_TEST(unshowable_words_are_refused)
 		ck_assert_int_eq(shquote_fputs(bad[i], mem), -1);
 		ck_assert_int_eq(errno, EILSEQ);
 		fclose(mem);
-		ck_assert_uint_eq(size, 0);	/* nothing written */
+		ck_assert_uint_eq(size, 0); /* nothing written */
 		free(out);
 	}
 }
@@ -111,11 +112,13 @@ static void shell_reads_back(const char *shell, const char *word)
 
 		/* $0 is the marker: the shell is not ours, so valgrind
 		 * need not trace it; the quoting above ran in our process. */
-		execle(shell, shell, "-c", line, UNTRACED_FOREIGN, (char *)NULL, env);
+		execle(shell, shell, "-c", line, UNTRACED_FOREIGN, (char *)NULL,
+		       env);
 		_exit(127);
 	}
 	close(pipefd[1]);
-	while ((n = read(pipefd[0], got + total, sizeof(got) - 1 - (size_t)total)) > 0)
+	while ((n = read(pipefd[0], got + total,
+			 sizeof(got) - 1 - (size_t)total)) > 0)
 		total += n;
 	close(pipefd[0]);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -129,13 +132,30 @@ static void shell_reads_back(const char *shell, const char *word)
 
 START_TEST(shells_read_the_word_back)
 {
-	static const char *const shells[] = { "/bin/sh", "/bin/dash", "/bin/bash",
-					      "/usr/bin/zsh", "/bin/zsh" };
+	static const char *const shells[] = { "/bin/sh", "/bin/dash",
+					      "/bin/bash", "/usr/bin/zsh",
+					      "/bin/zsh" };
 	static const char *const words[] = {
-		"ch;touch${IFS}INJECTED;#", "$(touch INJECTED)", "`touch INJECTED`",
-		"a'b'c", "'''", "\\'", "x && touch INJECTED", "a|b>c<d", "!!",
-		"$HOME", "${x:-y}", "~", "*", "-n", "%s", "caf\xc3\xa9 \xe2\x82\xac",
-		"$'\\n'", "\"", "a\\", "",
+		"ch;touch${IFS}INJECTED;#",
+		"$(touch INJECTED)",
+		"`touch INJECTED`",
+		"a'b'c",
+		"'''",
+		"\\'",
+		"x && touch INJECTED",
+		"a|b>c<d",
+		"!!",
+		"$HOME",
+		"${x:-y}",
+		"~",
+		"*",
+		"-n",
+		"%s",
+		"caf\xc3\xa9 \xe2\x82\xac",
+		"$'\\n'",
+		"\"",
+		"a\\",
+		"",
 	};
 	size_t s, w;
 	int ran = 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* common/suggest.c: the nearest option or capability name. */
-#define _GNU_SOURCE		/* open_memstream */
+#define _GNU_SOURCE /* open_memstream */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "check_run.h"
 #include "suggest.h"
 
-#define N(a)	(sizeof(a) / sizeof((a)[0]))
+#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 START_TEST(distance_counts_each_edit_once)
 {
@@ -16,9 +16,9 @@ START_TEST(distance_counts_each_edit_once)
 	ck_assert_uint_eq(suggest_distance("abc", ""), 3);
 	ck_assert_uint_eq(suggest_distance("", "abc"), 3);
 	ck_assert_uint_eq(suggest_distance("json", "json"), 0);
-	ck_assert_uint_eq(suggest_distance("jsn", "json"), 1);	/* insert */
+	ck_assert_uint_eq(suggest_distance("jsn", "json"), 1);	 /* insert */
 	ck_assert_uint_eq(suggest_distance("jsoon", "json"), 1); /* delete */
-	ck_assert_uint_eq(suggest_distance("jsan", "json"), 1);	/* substitute */
+	ck_assert_uint_eq(suggest_distance("jsan", "json"), 1); /* substitute */
 	ck_assert_uint_eq(suggest_distance("recrod", "record"), 1); /* swap */
 	ck_assert_uint_eq(suggest_distance("CAP_PERFMN", "cap_perfmon"), 1);
 	ck_assert_uint_eq(suggest_distance("kitten", "sitting"), 3);
@@ -37,7 +37,7 @@ START_TEST(distance_refuses_overlong_words)
 	big[sizeof(big) - 1] = '\0';
 	ck_assert_uint_gt(suggest_distance(big, "a"), 1000);
 	ck_assert_uint_gt(suggest_distance("a", big), 1000);
-	big[SUGGEST_MAX_LEN] = '\0';	/* exactly the limit: compared */
+	big[SUGGEST_MAX_LEN] = '\0'; /* exactly the limit: compared */
 	ck_assert_uint_eq(suggest_distance(big, big), 0);
 }
 END_TEST
@@ -45,8 +45,8 @@ END_TEST
 START_TEST(nearest_finds_typos_and_nothing_else)
 {
 	static const char *const opts[] = {
-		"--exclude=", "--one-file-system", "--json", "--audit",
-		"--version",
+		"--exclude=", "--one-file-system", "--json",
+		"--audit",    "--version",
 	};
 	static const char *const cmds[] = { "record", "verify", "restore" };
 
@@ -57,7 +57,8 @@ START_TEST(nearest_finds_typos_and_nothing_else)
 			 "--version");
 	/* The value after '=' is not part of the name compared. */
 	ck_assert_str_eq(suggest_nearest("--exlcude=/usr/src/linux-headers",
-					 opts, N(opts)), "--exclude=");
+					 opts, N(opts)),
+			 "--exclude=");
 	ck_assert_str_eq(suggest_nearest("recrod", cmds, N(cmds)), "record");
 	ck_assert_str_eq(suggest_nearest("verfy", cmds, N(cmds)), "verify");
 	ck_assert_str_eq(suggest_nearest("restor", cmds, N(cmds)), "restore");
@@ -221,19 +222,20 @@ START_TEST(lines_name_the_word_and_the_guess)
 	ck_assert_str_eq(s, "getcap: unknown option '--xyzzy'\n");
 	free(s);
 	s = capture(say_hostile, &ret);
-	ck_assert_str_eq(s, "getcap: unknown option "
+	ck_assert_str_eq(s,
+			 "getcap: unknown option "
 			 "'--jsn\\012/usr/bin/x cap_sys_admin=ep\\033[2J'\n");
 	free(s);
 	/* Capability lines only come with a guess: libcap named the word. */
 	s = capture(say_cap, &ret);
 	ck_assert_int_eq(ret, 1);
 	ck_assert_str_eq(s, "capsh: unknown capability 'cap_perfmn'; "
-			 "did you mean cap_perfmon?\n");
+			    "did you mean cap_perfmon?\n");
 	free(s);
 	s = capture(say_text, &ret);
 	ck_assert_int_eq(ret, 1);
 	ck_assert_str_eq(s, "setcap: unknown capability 'CAP_KIL'; "
-			 "did you mean cap_kill?\n");
+			    "did you mean cap_kill?\n");
 	free(s);
 }
 END_TEST

@@ -53,7 +53,8 @@ START_TEST(errors_carry_errno)
 	char buf[16];
 
 	errno = 0;
-	ck_assert_int_eq(text_file_read("/nonexistent/file", buf, sizeof(buf)), -1);
+	ck_assert_int_eq(text_file_read("/nonexistent/file", buf, sizeof(buf)),
+			 -1);
 	ck_assert_int_eq(errno, ENOENT);
 	errno = 0;
 	ck_assert_int_eq(text_file_read("/", buf, sizeof(buf)), -1);

@@ -19,10 +19,10 @@
 /* What a walk saw; shared by all its threads under the lock. */
 struct seen {
 	pthread_mutex_t lock;
-	char *list;		/* "type path\n" lines, in visit order */
+	char *list; /* "type path\n" lines, in visit order */
 	size_t len;
 	int dirs_done, moved, other_errors, bad_data, max_fd;
-	const char *swap_at;	/* when this name is first seen, swap a, b */
+	const char *swap_at; /* when this name is first seen, swap a, b */
 	char *swap_a, *swap_b;
 };
 
@@ -48,8 +48,11 @@ static int visit(void *arg, void *tctx, const struct walk_ent *e,
 		s->bad_data++;
 	if (e->dirfd > s->max_fd)
 		s->max_fd = e->dirfd;
-	n = asprintf(&line, "%c %s\n", e->type == DT_DIR ? 'd' :
-		     e->type == DT_LNK ? 'l' : e->type == DT_REG ? 'f' : '?',
+	n = asprintf(&line, "%c %s\n",
+		     e->type == DT_DIR	 ? 'd'
+		     : e->type == DT_LNK ? 'l'
+		     : e->type == DT_REG ? 'f'
+					 : '?',
 		     path);
 	ck_assert_int_ge(n, 0);
 	s->list = realloc(s->list, s->len + (size_t)n + 1);
@@ -59,7 +62,8 @@ static int visit(void *arg, void *tctx, const struct walk_ent *e,
 	free(line);
 	if (s->swap_at != NULL && strcmp(e->name, s->swap_at) == 0) {
 		ck_assert_int_eq(renameat2(AT_FDCWD, s->swap_a, AT_FDCWD,
-					   s->swap_b, RENAME_EXCHANGE), 0);
+					   s->swap_b, RENAME_EXCHANGE),
+				 0);
 		s->swap_at = NULL;
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -112,12 +116,14 @@ static const struct walk_ops ops = {
 };
 
 /* fd_limit: as walk_config's (0: RLIMIT_NOFILE). */
-static int run_walk(struct seen *s, const char *root, int threads,
-		    int fd_limit)
+static int run_walk(struct seen *s, const char *root, int threads, int fd_limit)
 {
 	struct walk_config c = {
-		.ops = &ops, .arg = s, .main_tctx = s,
-		.root_data = strdup(root), .max_threads = threads,
+		.ops = &ops,
+		.arg = s,
+		.main_tctx = s,
+		.root_data = strdup(root),
+		.max_threads = threads,
 		.fd_limit = fd_limit,
 	};
 
@@ -215,21 +221,35 @@ START_TEST(every_entry_once_links_not_entered)
 	make_dir(root, "a");
 	make_dir(root, "b");
 	make_dir(root, "b/c");
-	p = join(root, "a/x"); make_file(p); free(p);
-	p = join(root, "a/y"); make_file(p); free(p);
-	p = join(root, "b/c/z"); make_file(p); free(p);
-	p = join(root, "f"); make_file(p); free(p);
-	p = join(root, "l"); ck_assert_int_eq(symlink("a", p), 0); free(p);
-	ck_assert_int_ge(asprintf(&want,
-		"d %1$s/a\nd %1$s/b\nd %1$s/b/c\nf %1$s/a/x\nf %1$s/a/y\n"
-		"f %1$s/b/c/z\nf %1$s/f\nl %1$s/l\n", root), 0);
+	p = join(root, "a/x");
+	make_file(p);
+	free(p);
+	p = join(root, "a/y");
+	make_file(p);
+	free(p);
+	p = join(root, "b/c/z");
+	make_file(p);
+	free(p);
+	p = join(root, "f");
+	make_file(p);
+	free(p);
+	p = join(root, "l");
+	ck_assert_int_eq(symlink("a", p), 0);
+	free(p);
+	ck_assert_int_ge(
+		asprintf(
+			&want,
+			"d %1$s/a\nd %1$s/b\nd %1$s/b/c\nf %1$s/a/x\nf %1$s/a/y\n"
+			"f %1$s/b/c/z\nf %1$s/f\nl %1$s/l\n",
+			root),
+		0);
 	for (threads = 1; threads <= 4; threads++) {
 		struct seen s = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 		ck_assert_int_eq(run_walk(&s, root, threads, 0), 0);
 		got = sorted(&s);
 		ck_assert_str_eq(got, want);
-		ck_assert_int_eq(s.dirs_done, 4);	/* root, a, b, b/c */
+		ck_assert_int_eq(s.dirs_done, 4); /* root, a, b, b/c */
 		ck_assert_int_eq(s.bad_data, 0);
 		ck_assert_int_eq(s.other_errors + s.moved, 0);
 		free(got);
@@ -248,16 +268,16 @@ START_TEST(root_symlink_refused)
 	ck_assert_int_eq(symlink(root, link), 0);
 	errno = 0;
 	ck_assert_int_eq(run_walk(&s, link, 1, 0), -1);
-	ck_assert(errno == ENOTDIR || errno == ELOOP);	/* O_DIRECTORY first */
+	ck_assert(errno == ENOTDIR || errno == ELOOP); /* O_DIRECTORY first */
 	ck_assert_int_eq(s.other_errors, 1);
-	ck_assert_int_eq(s.dirs_done, 1);	/* the root's data given back */
+	ck_assert_int_eq(s.dirs_done, 1); /* the root's data given back */
 	ck_assert_ptr_null(s.list);
 	free(link);
 	remove_tree(root);
 }
 END_TEST
 
-#define DEPTH	60
+#define DEPTH 60
 
 /*
  * A comb: levels top, top/n, top/n/n, ...; at each, teeth t1 and t2 (t1
@@ -330,19 +350,21 @@ START_TEST(pseudo_fs_by_magic)
 	ck_assert_str_eq(walk_pseudo_fs(0x62656572), "sysfs");
 	ck_assert_str_eq(walk_pseudo_fs(0x63677270), "cgroup2");
 	ck_assert_str_eq(walk_pseudo_fs(0x74726163), "tracefs");
-	ck_assert_ptr_null(walk_pseudo_fs(0x01021994));	/* tmpfs, devtmpfs */
+	ck_assert_ptr_null(walk_pseudo_fs(0x01021994)); /* tmpfs, devtmpfs */
 	ck_assert_ptr_null(walk_pseudo_fs(0xef53));	/* ext2/3/4 */
-	ck_assert_ptr_null(walk_pseudo_fs(0x58465342));	/* xfs */
-	ck_assert_ptr_null(walk_pseudo_fs(0x794c7630));	/* overlayfs */
+	ck_assert_ptr_null(walk_pseudo_fs(0x58465342)); /* xfs */
+	ck_assert_ptr_null(walk_pseudo_fs(0x794c7630)); /* overlayfs */
 	if (statfs("/proc", &sf) == 0)
-		ck_assert_str_eq(walk_pseudo_fs((unsigned long)sf.f_type), "proc");
+		ck_assert_str_eq(walk_pseudo_fs((unsigned long)sf.f_type),
+				 "proc");
 }
 END_TEST
 
 START_TEST(moved_directory_caught)
 {
 	char *root = make_root(), *tree = join(root, "tree");
-	char *decoy = join(root, "decoy"), *a = strdup(tree), *b = strdup(decoy);
+	char *decoy = join(root, "decoy"), *a = strdup(tree),
+	     *b = strdup(decoy);
 	char *mark;
 	struct seen s = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	int i;
@@ -367,7 +389,7 @@ START_TEST(moved_directory_caught)
 	make_file(mark);
 	s.swap_at = "MARK";
 	ck_assert_int_eq(run_walk(&s, tree, 1, 40), 0);
-	ck_assert_ptr_null(s.swap_at);		/* the swap happened */
+	ck_assert_ptr_null(s.swap_at); /* the swap happened */
 	ck_assert_int_ge(s.moved, 1);
 	ck_assert_int_eq(s.other_errors, 0);
 	ck_assert_int_eq(count(s.list, "DECOY"), 0);
@@ -420,7 +442,7 @@ START_TEST(open_file_after_failed_fstat)
 	fd = walk_open_file(root, "f", &st);
 	fail_fstat = 0;
 	ck_assert_int_eq(fd, -1);
-	ck_assert_int_eq(errno, EIO);	/* not EINVAL from st's mode */
+	ck_assert_int_eq(errno, EIO); /* not EINVAL from st's mode */
 	fd = walk_open_file(root, "f", &st);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
@@ -437,8 +459,8 @@ static void refused(int root, const char *relpath, int err)
 	struct stat st;
 
 	errno = 0;
-	ck_assert_msg(walk_open_beneath(root, relpath, &st) == -1,
-		      "opened %s", relpath);
+	ck_assert_msg(walk_open_beneath(root, relpath, &st) == -1, "opened %s",
+		      relpath);
 	ck_assert_int_eq(errno, err);
 }
 
@@ -477,7 +499,8 @@ START_TEST(open_beneath_follows_no_link)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	refused(root, "./link/f", ENOTDIR); /* a link where a directory was */
-	refused(root, "./d/flink", EINVAL); /* O_PATH opens the link: not regular */
+	refused(root, "./d/flink",
+		EINVAL); /* O_PATH opens the link: not regular */
 	refused(root, "./d", EINVAL);
 	refused(root, "./d/../d/f", EINVAL);
 	refused(root, "./d//f", EINVAL);

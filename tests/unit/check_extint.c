@@ -64,13 +64,16 @@ START_TEST(round_trip)
 
 	ext_of("=ep cap_perfmon-e cap_kill+i 62,63+p", ext);
 	assert_text(cap_copy_int(ext), "=ep cap_kill+i cap_perfmon-e 62,63+p");
-	assert_text(cap_copy_int_check(ext, 29), "=ep cap_kill+i cap_perfmon-e 62,63+p");
+	assert_text(cap_copy_int_check(ext, 29),
+		    "=ep cap_kill+i cap_perfmon-e 62,63+p");
 }
 END_TEST
 
 START_TEST(short_vectors_read_as_zero)
 {
-	static const unsigned char one[] = { 0x90, 0xc2, 0x01, 0x51, 1, 1, 2, 4 };
+	static const unsigned char one[] = {
+		0x90, 0xc2, 0x01, 0x51, 1, 1, 2, 4
+	};
 
 	assert_text(cap_copy_int_check(one, sizeof(one)),
 		    "cap_dac_read_search=i cap_dac_override+p cap_chown+e");
@@ -94,7 +97,7 @@ START_TEST(errors)
 	ck_assert_ptr_null(cap_copy_int_check(ext, 4));
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_ptr_null(cap_copy_int_check(ext, 28));	/* 5 + 3*8 = 29 */
+	ck_assert_ptr_null(cap_copy_int_check(ext, 28)); /* 5 + 3*8 = 29 */
 	ck_assert_int_eq(errno, EINVAL);
 	ext[0] ^= 1;
 	errno = 0;

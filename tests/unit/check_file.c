@@ -56,12 +56,14 @@ static char *text_of(cap_t caps)
 
 START_TEST(codec_decodes_each_revision)
 {
-	static const unsigned char v1[12] = { 1, 0, 0, 1, 0, 0x20, 0, 0, 1, 0, 0, 0 };
-	static const unsigned char v2[20] = { 0, 0, 0, 2, 0, 0x20, 0, 0, 1, 0, 0, 0,
-					      0, 0, 0, 0, 0x40, 0, 0, 0 };
-	static const unsigned char v3[24] = { 1, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0,
-					      0x40, 0, 0, 0, 0, 0, 0, 0,
-					      0xe8, 3, 0, 0 };
+	static const unsigned char v1[12] = { 1, 0, 0, 1, 0, 0x20,
+					      0, 0, 1, 0, 0, 0 };
+	static const unsigned char v2[20] = { 0, 0, 0,	  2, 0, 0x20, 0,
+					      0, 1, 0,	  0, 0, 0,    0,
+					      0, 0, 0x40, 0, 0, 0 };
+	static const unsigned char v3[24] = { 1, 0, 0, 3, 0,	0, 0, 0,
+					      0, 0, 0, 0, 0x40, 0, 0, 0,
+					      0, 0, 0, 0, 0xe8, 3, 0, 0 };
 	struct lcap_xattr x;
 
 	ck_assert_int_eq(lcap_xattr_decode(&x, v1, sizeof(v1)), 0);
@@ -76,7 +78,7 @@ START_TEST(codec_decodes_each_revision)
 	ck_assert_uint_eq(x.inheritable[1], 0x40);
 	ck_assert_int_eq(lcap_xattr_decode(&x, v3, sizeof(v3)), 0);
 	ck_assert_int_eq(x.revision, 3);
-	ck_assert_uint_eq(x.permitted[1], 0x40);	/* cap_perfmon */
+	ck_assert_uint_eq(x.permitted[1], 0x40); /* cap_perfmon */
 	ck_assert_uint_eq(x.rootid, 1000);
 }
 END_TEST
@@ -104,7 +106,7 @@ START_TEST(codec_rejects_wrong_sizes_revisions_flags)
 		}
 	}
 	raw[3] = 2;
-	raw[0] = 2;		/* an undefined flag bit */
+	raw[0] = 2; /* an undefined flag bit */
 	errno = 0;
 	ck_assert_int_eq(lcap_xattr_decode(&x, raw, 20), -1);
 	ck_assert_int_eq(errno, EINVAL);
@@ -123,15 +125,17 @@ START_TEST(codec_round_trips_every_bit_and_rootid)
 	for (bit = 0; bit < 64; bit++) {
 		memset(&in, 0, sizeof(in));
 		in.permitted[bit / 32] = UINT32_C(1) << (bit % 32);
-		in.inheritable[(63 - bit) / 32] = UINT32_C(1) << ((63 - bit) % 32);
+		in.inheritable[(63 - bit) / 32] = UINT32_C(1)
+						  << ((63 - bit) % 32);
 		in.effective = bit & 1;
 		in.rootid = bit & 2 ? 1000 + (uint32_t)bit : 0;
 		ck_assert_uint_eq(lcap_xattr_encode(&in, raw),
 				  in.rootid ? 24 : 20);
-		ck_assert_int_eq(lcap_xattr_decode(&out, raw,
-						   in.rootid ? 24 : 20), 0);
+		ck_assert_int_eq(
+			lcap_xattr_decode(&out, raw, in.rootid ? 24 : 20), 0);
 		ck_assert_int_eq(out.revision, in.rootid ? 3 : 2);
-		ck_assert_mem_eq(out.permitted, in.permitted, sizeof(in.permitted));
+		ck_assert_mem_eq(out.permitted, in.permitted,
+				 sizeof(in.permitted));
 		ck_assert_mem_eq(out.inheritable, in.inheritable,
 				 sizeof(in.inheritable));
 		ck_assert_int_eq(out.effective, in.effective);
@@ -142,7 +146,8 @@ START_TEST(codec_round_trips_every_bit_and_rootid)
 	in.permitted[1] = 0x40;
 	in.effective = 1;
 	ck_assert_uint_eq(lcap_xattr_encode(&in, raw), 20);
-	ck_assert_mem_eq(raw, "\x01\0\0\x02\0\0\0\0\0\0\0\0\x40\0\0\0\0\0\0\0", 20);
+	ck_assert_mem_eq(raw, "\x01\0\0\x02\0\0\0\0\0\0\0\0\x40\0\0\0\0\0\0\0",
+			 20);
 }
 END_TEST
 
@@ -161,7 +166,7 @@ START_TEST(codec_rejects_every_undefined_flag_bit)
 	memset(raw, 0xa5, sizeof(raw));
 	for (rev = 1; rev <= 3; rev++) {
 		raw[3] = (unsigned char)rev;
-		raw[0] = 1;		/* the effective flag alone is fine */
+		raw[0] = 1; /* the effective flag alone is fine */
 		raw[1] = raw[2] = 0;
 		ck_assert_int_eq(lcap_xattr_decode(&x, raw, size_of[rev]), 0);
 		for (bit = 1; bit < 24; bit++) {
@@ -171,8 +176,8 @@ START_TEST(codec_rejects_every_undefined_flag_bit)
 			raw[1] = (unsigned char)(flags >> 8);
 			raw[2] = (unsigned char)(flags >> 16);
 			errno = 0;
-			ck_assert_int_eq(lcap_xattr_decode(&x, raw,
-							   size_of[rev]), -1);
+			ck_assert_int_eq(
+				lcap_xattr_decode(&x, raw, size_of[rev]), -1);
 			ck_assert_int_eq(errno, EINVAL);
 		}
 	}
@@ -228,7 +233,8 @@ START_TEST(codec_round_trips_all_64_bits)
 	ck_assert_int_eq(lcap_xattr_decode(&out, raw, 20), 0);
 	ck_assert_int_eq(out.revision, 2);
 	ck_assert_mem_eq(out.permitted, in.permitted, sizeof(in.permitted));
-	ck_assert_mem_eq(out.inheritable, in.inheritable, sizeof(in.inheritable));
+	ck_assert_mem_eq(out.inheritable, in.inheritable,
+			 sizeof(in.inheritable));
 	ck_assert_int_eq(out.effective, 1);
 	in.effective = 0;
 	in.rootid = UINT32_MAX;
@@ -392,7 +398,10 @@ START_TEST(round_trip_rootid_and_fd)
 	ck_assert_int_eq(cap_set_nsowner(caps, 1000), 0);
 	ck_assert_int_eq(cap_set_file(path, caps), 0);
 	ck_assert_uint_eq(get_raw(raw), 24);
-	ck_assert_mem_eq(raw, "\x01\0\0\x03\0\0\0\0\0\0\0\0\xc0\0\0\0\xc0\0\0\0\xe8\x03\0\0", 24);
+	ck_assert_mem_eq(
+		raw,
+		"\x01\0\0\x03\0\0\0\0\0\0\0\0\xc0\0\0\0\xc0\0\0\0\xe8\x03\0\0",
+		24);
 	back = cap_get_file(path);
 	ck_assert_uint_eq(cap_get_nsowner(back), 1000);
 	ck_assert_str_eq(text_of(back), "cap_perfmon,cap_bpf=eip");
@@ -474,17 +483,19 @@ END_TEST
 START_TEST(reads_what_the_kernel_accepts)
 {
 	/* v2 with P0=0x2000, I0=1, I1=0x40 (libcap shim-observed decode). */
-	static const unsigned char v2[20] = { 0, 0, 0, 2, 0, 0x20, 0, 0, 1, 0, 0, 0,
-					      0, 0, 0, 0, 0x40, 0, 0, 0 };
-	static const unsigned char v3[24] = { 1, 0, 0, 3, 0, 0x20, 0, 0, 0, 0, 0, 0,
-					      0, 0, 0, 0, 0, 0, 0, 0,
-					      0xe8, 3, 0, 0 };
+	static const unsigned char v2[20] = { 0, 0, 0,	  2, 0, 0x20, 0,
+					      0, 1, 0,	  0, 0, 0,    0,
+					      0, 0, 0x40, 0, 0, 0 };
+	static const unsigned char v3[24] = { 1, 0, 0, 3, 0,	0x20, 0, 0,
+					      0, 0, 0, 0, 0,	0,    0, 0,
+					      0, 0, 0, 0, 0xe8, 3,    0, 0 };
 	cap_t caps;
 
 	make_dir();
 	set_raw(v2, sizeof(v2));
 	caps = cap_get_file(path);
-	ck_assert_str_eq(text_of(caps), "cap_chown,cap_perfmon=i cap_net_raw+p");
+	ck_assert_str_eq(text_of(caps),
+			 "cap_chown,cap_perfmon=i cap_net_raw+p");
 	cap_free(caps);
 	set_raw(v3, sizeof(v3));
 	caps = cap_get_file(path);

@@ -21,11 +21,12 @@ START_TEST(set_and_get_every_bit)
 	/* 0..63: names up to 40, and numbers beyond that work everywhere. */
 	for (cap = 0; cap < 64; cap++) {
 		ck_assert_int_eq(flag_of(caps, cap, CAP_PERMITTED), CAP_CLEAR);
-		ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 1, &cap,
-					      CAP_SET), 0);
+		ck_assert_int_eq(
+			cap_set_flag(caps, CAP_PERMITTED, 1, &cap, CAP_SET), 0);
 		ck_assert_int_eq(flag_of(caps, cap, CAP_PERMITTED), CAP_SET);
 		ck_assert_int_eq(flag_of(caps, cap, CAP_EFFECTIVE), CAP_CLEAR);
-		ck_assert_int_eq(flag_of(caps, cap, CAP_INHERITABLE), CAP_CLEAR);
+		ck_assert_int_eq(flag_of(caps, cap, CAP_INHERITABLE),
+				 CAP_CLEAR);
 	}
 	cap_free(caps);
 }
@@ -65,16 +66,20 @@ START_TEST(set_flag_count_limits)
 		list[n] = n;
 	/* libcap accepts 0 < n < 64: both 0 and 64 are EINVAL. */
 	errno = 0;
-	ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 64, list, CAP_SET), -1);
+	ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 64, list, CAP_SET),
+			 -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 0, list, CAP_SET), -1);
+	ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 0, list, CAP_SET),
+			 -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 1, list,
-				      (cap_flag_value_t)2), -1);
+	ck_assert_int_eq(
+		cap_set_flag(caps, CAP_PERMITTED, 1, list, (cap_flag_value_t)2),
+		-1);
 	ck_assert_int_eq(errno, EINVAL);
-	ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 63, list, CAP_SET), 0);
+	ck_assert_int_eq(cap_set_flag(caps, CAP_PERMITTED, 63, list, CAP_SET),
+			 0);
 	ck_assert_int_eq(flag_of(caps, 62, CAP_PERMITTED), CAP_SET);
 	ck_assert_int_eq(flag_of(caps, 63, CAP_PERMITTED), CAP_CLEAR);
 	cap_free(caps);
@@ -87,11 +92,13 @@ START_TEST(set_flag_skips_out_of_range_entries)
 	cap_value_t list[] = { -5, CAP_PERFMON, 64, 1000, CAP_BPF };
 	char *text;
 
-	ck_assert_int_eq(cap_set_flag(caps, CAP_EFFECTIVE, 5, list, CAP_SET), 0);
+	ck_assert_int_eq(cap_set_flag(caps, CAP_EFFECTIVE, 5, list, CAP_SET),
+			 0);
 	text = cap_to_text(caps, NULL);
 	ck_assert_str_eq(text, "cap_perfmon,cap_bpf=e");
 	cap_free(text);
-	ck_assert_int_eq(cap_set_flag(caps, CAP_EFFECTIVE, 5, list, CAP_CLEAR), 0);
+	ck_assert_int_eq(cap_set_flag(caps, CAP_EFFECTIVE, 5, list, CAP_CLEAR),
+			 0);
 	text = cap_to_text(caps, NULL);
 	ck_assert_str_eq(text, "=");
 	cap_free(text);
@@ -111,7 +118,8 @@ START_TEST(clear_fill_and_compare)
 	ck_assert(CAP_DIFFERS(r, CAP_INHERITABLE));
 
 	ck_assert_int_eq(cap_fill_flag(b, CAP_PERMITTED, a, CAP_PERMITTED), 0);
-	ck_assert_int_eq(cap_compare(a, b), (1 << CAP_EFFECTIVE) | (1 << CAP_INHERITABLE));
+	ck_assert_int_eq(cap_compare(a, b),
+			 (1 << CAP_EFFECTIVE) | (1 << CAP_INHERITABLE));
 	ck_assert_int_eq(flag_of(b, 63, CAP_PERMITTED), CAP_SET);
 
 	ck_assert_int_eq(cap_fill(b, CAP_EFFECTIVE, CAP_PERMITTED), 0);

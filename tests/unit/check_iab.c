@@ -28,20 +28,21 @@ START_TEST(ambient_implies_inheritable)
 {
 	cap_iab_t iab = cap_iab_init();
 
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_AMB, CAP_PERFMON,
-					    CAP_SET), 0);
+	ck_assert_int_eq(
+		cap_iab_set_vector(iab, CAP_IAB_AMB, CAP_PERFMON, CAP_SET), 0);
 	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_INH, CAP_PERFMON),
 			 CAP_SET);
 	ck_assert_str_eq(text_of(iab), "^cap_perfmon");
 	/* Lowering I takes A with it; lowering A leaves I. */
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON,
-					    CAP_CLEAR), 0);
+	ck_assert_int_eq(
+		cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON, CAP_CLEAR),
+		0);
 	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_PERFMON),
 			 CAP_CLEAR);
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_AMB, CAP_BPF,
-					    CAP_SET), 0);
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_AMB, CAP_BPF,
-					    CAP_CLEAR), 0);
+	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_AMB, CAP_BPF, CAP_SET),
+			 0);
+	ck_assert_int_eq(
+		cap_iab_set_vector(iab, CAP_IAB_AMB, CAP_BPF, CAP_CLEAR), 0);
 	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_INH, CAP_BPF),
 			 CAP_SET);
 	ck_assert_str_eq(text_of(iab), "cap_bpf");
@@ -53,12 +54,14 @@ START_TEST(bound_is_independent)
 {
 	cap_iab_t iab = cap_iab_init();
 
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_BOUND, CAP_SYS_ADMIN,
-					    CAP_SET), 0);
+	ck_assert_int_eq(
+		cap_iab_set_vector(iab, CAP_IAB_BOUND, CAP_SYS_ADMIN, CAP_SET),
+		0);
 	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_INH, CAP_SYS_ADMIN),
 			 CAP_CLEAR);
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_INH, CAP_SYS_ADMIN,
-					    CAP_SET), 0);
+	ck_assert_int_eq(
+		cap_iab_set_vector(iab, CAP_IAB_INH, CAP_SYS_ADMIN, CAP_SET),
+		0);
 	ck_assert_str_eq(text_of(iab), "!%cap_sys_admin");
 	cap_free(iab);
 }
@@ -77,12 +80,13 @@ START_TEST(set_vector_rejects_bad_arguments)
 	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_INH, -1, CAP_SET), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_INH, 0,
-					    (cap_flag_value_t)2), -1);
+	ck_assert_int_eq(
+		cap_iab_set_vector(iab, CAP_IAB_INH, 0, (cap_flag_value_t)2),
+		-1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(cap_iab_set_vector(iab, (cap_iab_vector_t)1, 0,
-					    CAP_SET), -1);
+	ck_assert_int_eq(
+		cap_iab_set_vector(iab, (cap_iab_vector_t)1, 0, CAP_SET), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
 	ck_assert_int_eq(cap_iab_set_vector(NULL, CAP_IAB_INH, 0, CAP_SET), -1);
@@ -116,8 +120,8 @@ START_TEST(fill_bound_takes_the_complement)
 			 0);
 	for (c = 0; c < cap_max_bits(); c++)
 		ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_BOUND, c),
-				 c == CAP_CHOWN || c == CAP_PERFMON ?
-				 CAP_CLEAR : CAP_SET);
+				 c == CAP_CHOWN || c == CAP_PERFMON ? CAP_CLEAR
+								    : CAP_SET);
 	ck_assert_int_eq(cap_iab_fill(iab, CAP_IAB_AMB, caps, CAP_INHERITABLE),
 			 0);
 	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_INH, CAP_BPF),
@@ -168,15 +172,23 @@ END_TEST
 START_TEST(text_round_trip)
 {
 	static const char *const cases[][2] = {
-		{ "", "" }, { "%^cap_chown", "^cap_chown" },
+		{ "", "" },
+		{ "%^cap_chown", "^cap_chown" },
 		{ "cap_setuid,!cap_chown", "!cap_chown,cap_setuid" },
 		{ "!cap_chown,^cap_chown", "!^cap_chown" },
 		{ "CAP_PERFMON,0x5,", "cap_kill,cap_perfmon" },
-		{ "!", "" }, { "^63", "" },
+		{ "!", "" },
+		{ "^63", "" },
 	};
 	static const char *const rejected[] = {
-		"64", "all", "none", ",cap_chown", "cap_chown cap_kill",
-		"cap_chown=ep", "cap_chown,,cap_kill", "=",
+		"64",
+		"all",
+		"none",
+		",cap_chown",
+		"cap_chown cap_kill",
+		"cap_chown=ep",
+		"cap_chown,,cap_kill",
+		"=",
 	};
 	size_t k;
 
@@ -271,11 +283,12 @@ START_TEST(relocated_proc_root)
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	/* A fake procfs: I = cap_kill, B = all but cap_sys_admin, A = none. */
-	write_status(dir, "Name:\tfake\nCapInh:\t0000000000000020\n"
+	write_status(dir,
+		     "Name:\tfake\nCapInh:\t0000000000000020\n"
 		     "CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\n"
 		     "CapBnd:\t000001ffffdfffff\nCapAmb:\t0000000000000000\n");
 	old = cap_proc_root(dir);
-	ck_assert_ptr_null(old);	/* the default, "/proc" */
+	ck_assert_ptr_null(old); /* the default, "/proc" */
 	iab = cap_iab_get_pid(4242);
 	ck_assert_ptr_nonnull(iab);
 	ck_assert_str_eq(text_of(iab), "cap_kill,!cap_sys_admin");
@@ -308,7 +321,7 @@ START_TEST(status_without_cap_lines)
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	write_status(dir, "Name:\told\nCapInh:\t0000000000000000\n"
-		     "CapBnd:\t000001ffffffffff\n");	/* no CapAmb */
+			  "CapBnd:\t000001ffffffffff\n"); /* no CapAmb */
 	cap_free(cap_proc_root(dir));
 	errno = 0;
 	ck_assert_ptr_null(cap_iab_get_pid(4242));
@@ -327,8 +340,8 @@ END_TEST
 START_TEST(status_values_that_would_wrap)
 {
 	static const char *const bad[] = {
-		"-1", "-0000000000000001", " 20", "+20", "0x20", "20 ",
-		"10000000000000000", "", "2g",
+		"-1",  "-0000000000000001", " 20", "+20", "0x20",
+		"20 ", "10000000000000000", "",	   "2g",
 	};
 	char dir[] = "/tmp/check_iab.XXXXXX";
 	char cmd[600], body[256];
@@ -353,7 +366,7 @@ START_TEST(status_values_that_would_wrap)
 	}
 	/* Upper-case digits and short values are still hex, as before. */
 	write_status(dir, "CapInh:\t20\nCapBnd:\t000001FFFFDFFFFF\n"
-		     "CapAmb:\t0\n");
+			  "CapAmb:\t0\n");
 	iab = cap_iab_get_pid(4242);
 	ck_assert_ptr_nonnull(iab);
 	ck_assert_str_eq(text_of(iab), "cap_kill,!cap_sys_admin");
@@ -368,8 +381,13 @@ END_TEST
 START_TEST(text_numbers_do_not_wrap)
 {
 	static const char *const bad[] = {
-		"4294967296", "4294967297", "18446744073709551616",
-		"18446744073709551617", "0x100000001", "64", "1x",
+		"4294967296",
+		"4294967297",
+		"18446744073709551616",
+		"18446744073709551617",
+		"0x100000001",
+		"64",
+		"1x",
 	};
 	cap_value_t cap = -1;
 	size_t n;
@@ -379,7 +397,7 @@ START_TEST(text_numbers_do_not_wrap)
 		ck_assert_ptr_null(cap_iab_from_text(bad[n]));
 		snprintf(text, sizeof(text), "%s=ep", bad[n]);
 		ck_assert_ptr_null(cap_from_text(text));
-		if (strcmp(bad[n], "1x") != 0)	/* cap_from_name stops there */
+		if (strcmp(bad[n], "1x") != 0) /* cap_from_name stops there */
 			ck_assert_int_eq(cap_from_name(bad[n], &cap), -1);
 	}
 }

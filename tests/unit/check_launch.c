@@ -132,9 +132,12 @@ END_TEST
 	"unset LD_PRELOAD VALGRIND_LIB; test \"$(export -p)\" = "
 START_TEST(environment)
 {
-	static const char *argv[] = { "sh", "-c",
+	static const char *argv[] = {
+		"sh", "-c",
 		CHILD_LISTS_ENV "\"export LCAP_X='given'\n"
-		"export LCAP_Y='a b=c'\nexport PWD='$PWD'\"", NULL };
+				"export LCAP_Y='a b=c'\nexport PWD='$PWD'\"",
+		NULL
+	};
 	static const char *envp[] = { "LCAP_X=given", "LCAP_Y=a b=c", NULL };
 	cap_launch_t attr = cap_new_launcher("/bin/sh", argv, envp);
 
@@ -148,7 +151,8 @@ END_TEST
 START_TEST(null_envp_is_empty)
 {
 	static const char *argv[] = { "sh", "-c",
-		CHILD_LISTS_ENV "\"export PWD='$PWD'\"", NULL };
+				      CHILD_LISTS_ENV "\"export PWD='$PWD'\"",
+				      NULL };
 	cap_launch_t attr = cap_new_launcher("/bin/sh", argv, NULL);
 
 	ck_assert_int_eq(setenv("LCAP_SECRET", "hunter2", 1), 0);
@@ -160,7 +164,7 @@ END_TEST
 
 static int answer(void *detail)
 {
-	*(int *)detail = 42;	/* shared memory: visible to the parent */
+	*(int *)detail = 42; /* shared memory: visible to the parent */
 	return 0;
 }
 
@@ -219,7 +223,7 @@ START_TEST(buffered_output_is_not_duplicated)
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_ptr_nonnull(freopen(path, "w", stdout));
-	printf("x");	/* still in the buffer at fork time */
+	printf("x"); /* still in the buffer at fork time */
 	ck_assert_int_eq(exit_code(cap_launch(attr, NULL)), 0);
 	fflush(stdout);
 	f = fopen(path, "r");

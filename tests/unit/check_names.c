@@ -40,11 +40,25 @@ END_TEST
 START_TEST(near_misses_are_unknown)
 {
 	static const char *const misses[] = {
-		"cap_chow", "cap_chownx", "cap_chown_", "chown", "cap_",
-		"cap", "", "cap_setgidd", "cap_setgi", "cap_sys_admi",
-		"cap_mac_overrid", "cap_dac_overridex", "cap_checkpoint_restor",
-		"cap_checkpoint_restorex", "cap_net_admin_", "kap_chown",
-		"cap-chown", "cap_chownchownchownchownchown", "all",
+		"cap_chow",
+		"cap_chownx",
+		"cap_chown_",
+		"chown",
+		"cap_",
+		"cap",
+		"",
+		"cap_setgidd",
+		"cap_setgi",
+		"cap_sys_admi",
+		"cap_mac_overrid",
+		"cap_dac_overridex",
+		"cap_checkpoint_restor",
+		"cap_checkpoint_restorex",
+		"cap_net_admin_",
+		"kap_chown",
+		"cap-chown",
+		"cap_chownchownchownchownchown",
+		"all",
 	};
 	size_t i;
 

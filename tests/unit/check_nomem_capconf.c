@@ -6,7 +6,7 @@
  * a group name it could not copy must not make the user look like a
  * non-member, which would hand out a later line's grant instead.
  */
-#define _GNU_SOURCE			/* unshare (check_userns.h) */
+#define _GNU_SOURCE /* unshare (check_userns.h) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@ struct op {
 	cap_value_t value;
 	unsigned char blob[64];
 	ssize_t blob_len;
-	unsigned char before[64];	/* cap_copy_ext of in before the call */
+	unsigned char before[64]; /* cap_copy_ext of in before the call */
 	void *out;
 	ssize_t length;
 };
@@ -45,7 +45,8 @@ static int in_unchanged(void *ctx)
 		return 0;
 	if (op->in == NULL)
 		return 1;
-	ck_assert_int_eq(cap_copy_ext(now, op->in, sizeof(now)), cap_size(op->in));
+	ck_assert_int_eq(cap_copy_ext(now, op->in, sizeof(now)),
+			 cap_size(op->in));
 	return memcmp(now, op->before, (size_t)cap_size(op->in)) == 0;
 }
 
@@ -127,8 +128,10 @@ static int run_copy_int_check(void *ctx)
 START_TEST(init_and_dup)
 {
 	struct op op;
-	struct failalloc_case init = { "cap_init", run_init, release_out, NULL, &op };
-	struct failalloc_case dup = { "cap_dup", run_dup, release_out, in_unchanged, &op };
+	struct failalloc_case init = { "cap_init", run_init, release_out, NULL,
+				       &op };
+	struct failalloc_case dup = { "cap_dup", run_dup, release_out,
+				      in_unchanged, &op };
 
 	memset(&op, 0, sizeof(op));
 	ck_assert_uint_eq(failalloc_check(&init), 1);
@@ -141,8 +144,13 @@ END_TEST
 START_TEST(from_text)
 {
 	static const char *const texts[] = {
-		"", "=", "cap_net_raw=ep", "cap_perfmon,cap_syslog=ep",
-		"=ep cap_sys_admin-ep", "all=eip 41+p 63-e", "cap_chown=ep junk",
+		"",
+		"=",
+		"cap_net_raw=ep",
+		"cap_perfmon,cap_syslog=ep",
+		"=ep cap_sys_admin-ep",
+		"all=eip 41+p 63-e",
+		"cap_chown=ep junk",
 	};
 	struct op op;
 	struct failalloc_case c = { "cap_from_text", run_from_text, release_out,
@@ -180,7 +188,10 @@ END_TEST
 START_TEST(to_text)
 {
 	static const char *const texts[] = {
-		"=", "cap_net_raw=ep", "=ep cap_sys_admin-ep", "all=eip 41+p 63-e",
+		"=",
+		"cap_net_raw=ep",
+		"=ep cap_sys_admin-ep",
+		"all=eip 41+p 63-e",
 	};
 	struct op op;
 	struct failalloc_case c = { "cap_to_text", run_to_text, release_text,

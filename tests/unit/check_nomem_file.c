@@ -18,16 +18,16 @@
 
 #include "failalloc.h"
 
-#define XATTR	"security.capability"
+#define XATTR "security.capability"
 /* On disk: P perfmon, bpf; I chown; the effective flag on. */
-#define FIRST	"cap_perfmon,cap_bpf=ep cap_chown=ei"
+#define FIRST "cap_perfmon,cap_bpf=ep cap_chown=ei"
 
 struct op {
 	char path[64];
 	int fd;
-	cap_t set;		/* what cap_set_* writes */
+	cap_t set; /* what cap_set_* writes */
 	unsigned char before[64];
-	ssize_t before_len;	/* -1: no xattr */
+	ssize_t before_len; /* -1: no xattr */
 	void *out;
 	int rc;
 };
@@ -150,12 +150,12 @@ START_TEST(read_and_write)
 	struct op op;
 	struct failalloc_case get_file = { "cap_get_file", run_get_file,
 					   release_read, xattr_unchanged, &op };
-	struct failalloc_case get_fd = { "cap_get_fd", run_get_fd,
-					 release_read, xattr_unchanged, &op };
-	struct failalloc_case set_file = { "cap_set_file", run_set_file,
-					   NULL, xattr_unchanged, &op };
-	struct failalloc_case set_fd = { "cap_set_fd", run_set_fd,
-					 NULL, xattr_unchanged, &op };
+	struct failalloc_case get_fd = { "cap_get_fd", run_get_fd, release_read,
+					 xattr_unchanged, &op };
+	struct failalloc_case set_file = { "cap_set_file", run_set_file, NULL,
+					   xattr_unchanged, &op };
+	struct failalloc_case set_fd = { "cap_set_fd", run_set_fd, NULL,
+					 xattr_unchanged, &op };
 	/* cap_net_raw=p as setcap writes it (revision 2, no effective flag). */
 	static const unsigned char net_raw_p[20] = {
 		0x00, 0x00, 0x00, 0x02, 0x00, 0x20,
@@ -169,7 +169,7 @@ START_TEST(read_and_write)
 	if (cap_set_file(op.path, first) != 0) {
 		ck_assert_int_eq(errno, EPERM);
 		fprintf(stderr, "nomem_file: no CAP_SETFCAP, writes not "
-			"checked\n");
+				"checked\n");
 		cap_free(first);
 		teardown_file(&op);
 		return;

@@ -14,7 +14,7 @@
 
 struct op {
 	cap_iab_t in;
-	cap_iab_t before;	/* a copy of in, made before the call */
+	cap_iab_t before; /* a copy of in, made before the call */
 	const char *text;
 	void *out;
 };
@@ -121,8 +121,11 @@ END_TEST
 START_TEST(from_text)
 {
 	static const char *const texts[] = {
-		"", "cap_perfmon", "^cap_perfmon,!cap_sys_admin",
-		"!%cap_chown,^cap_bpf,cap_kill,", "63,!^40",
+		"",
+		"cap_perfmon",
+		"^cap_perfmon,!cap_sys_admin",
+		"!%cap_chown,^cap_bpf,cap_kill,",
+		"63,!^40",
 	};
 	struct op op;
 	struct failalloc_case c = { "cap_iab_from_text", run_from_text,
@@ -156,11 +159,13 @@ END_TEST
 START_TEST(to_text)
 {
 	static const char *const texts[] = {
-		"", "cap_perfmon", "!cap_sys_admin,^cap_perfmon,%cap_bpf",
+		"",
+		"cap_perfmon",
+		"!cap_sys_admin,^cap_perfmon,%cap_bpf",
 	};
 	struct op op;
-	struct failalloc_case c = { "cap_iab_to_text", run_to_text,
-				    release_out, in_unchanged, &op };
+	struct failalloc_case c = { "cap_iab_to_text", run_to_text, release_out,
+				    in_unchanged, &op };
 	size_t i;
 
 	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {

@@ -17,7 +17,10 @@
 
 static const char *const argv_ok[] = { "sh", "-c", "exit 0", NULL };
 static const char *const argv_groups[] = {
-	"sh", "-c", "test \"$(id -G)\" = \"4242 4243 4244\"", NULL,
+	"sh",
+	"-c",
+	"test \"$(id -G)\" = \"4242 4243 4244\"",
+	NULL,
 };
 
 struct op {
@@ -89,7 +92,7 @@ static void release_chroot(void *ctx)
 	struct op *op = ctx;
 
 	if (geteuid() == 0 && op->path != NULL)
-		ck_assert_int_eq(launch(op->attr), 0);	/* now in "/" */
+		ck_assert_int_eq(launch(op->attr), 0); /* now in "/" */
 	ck_assert_int_eq(cap_launcher_set_chroot(op->attr, NULL), 0);
 }
 
@@ -98,15 +101,15 @@ static void release_groups(void *ctx)
 	struct op *op = ctx;
 
 	if (geteuid() == 0)
-		ck_assert_int_eq(launch(op->attr), 1);	/* 5000 5001 ... */
+		ck_assert_int_eq(launch(op->attr), 1); /* 5000 5001 ... */
 	ck_assert_int_eq(cap_launcher_setgroups(op->attr, 0, 0, NULL), 0);
 }
 
 START_TEST(new_launchers)
 {
 	struct op op;
-	struct failalloc_case exec = { "cap_new_launcher", run_new,
-				       release_out, NULL, &op };
+	struct failalloc_case exec = { "cap_new_launcher", run_new, release_out,
+				       NULL, &op };
 	struct failalloc_case func = { "cap_func_launcher", run_func,
 				       release_out, NULL, &op };
 
@@ -142,10 +145,10 @@ START_TEST(set_chroot)
 		ck_assert_int_eq(launch(op.attr), -ECHILD);
 	} else {
 		fprintf(stderr, "nomem_launch: not root, the chroot kept is "
-			"not launched into\n");
+				"not launched into\n");
 	}
 	ck_assert_uint_eq(failalloc_check(&c), 1);
-	op.path = NULL;		/* cancelling frees and allocates nothing */
+	op.path = NULL; /* cancelling frees and allocates nothing */
 	ck_assert_uint_eq(failalloc_check(&c), 0);
 	ck_assert_int_eq(cap_free(op.attr), 0);
 	ck_assert_int_eq(rmdir(dir), 0);
@@ -168,10 +171,10 @@ START_TEST(setgroups)
 	failalloc_stop();
 	ck_assert_uint_eq(failalloc_live(), 0);
 	if (geteuid() == 0)
-		ck_assert_int_eq(launch(op.attr), 0);	/* the first groups */
+		ck_assert_int_eq(launch(op.attr), 0); /* the first groups */
 	else
 		fprintf(stderr, "nomem_launch: not root, the groups kept are "
-			"not launched with\n");
+				"not launched with\n");
 	ck_assert_uint_eq(failalloc_check(&c), 1);
 	ck_assert_int_eq(cap_free(op.attr), 0);
 }
@@ -202,7 +205,7 @@ START_TEST(child_allocates_nothing)
 		ck_assert_int_eq(cap_launcher_set_chroot(attr, "/"), 0);
 	} else {
 		fprintf(stderr, "nomem_launch: not root, the child applies "
-			"only an IAB\n");
+				"only an IAB\n");
 	}
 	failalloc_start(1);
 	rc = launch(attr);

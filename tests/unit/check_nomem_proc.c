@@ -13,7 +13,7 @@
 
 struct op {
 	pid_t pid;
-	cap_t before;	/* the process's sets before the call */
+	cap_t before; /* the process's sets before the call */
 	void *out;
 };
 
@@ -58,8 +58,8 @@ START_TEST(get_proc_and_pid)
 	struct op op = { .pid = 0 };
 	struct failalloc_case proc = { "cap_get_proc", run_get_proc,
 				       release_out, proc_unchanged, &op };
-	struct failalloc_case pid = { "cap_get_pid", run_get_pid,
-				      release_out, proc_unchanged, &op };
+	struct failalloc_case pid = { "cap_get_pid", run_get_pid, release_out,
+				      proc_unchanged, &op };
 
 	op.before = cap_get_proc();
 	ck_assert_ptr_nonnull(op.before);

@@ -31,9 +31,12 @@ START_TEST(get_proc_matches_status)
 	cap_t caps = cap_get_proc();
 
 	ck_assert_ptr_nonnull(caps);
-	ck_assert_uint_eq(flag_bits(caps, CAP_EFFECTIVE), status_vector("CapEff:"));
-	ck_assert_uint_eq(flag_bits(caps, CAP_PERMITTED), status_vector("CapPrm:"));
-	ck_assert_uint_eq(flag_bits(caps, CAP_INHERITABLE), status_vector("CapInh:"));
+	ck_assert_uint_eq(flag_bits(caps, CAP_EFFECTIVE),
+			  status_vector("CapEff:"));
+	ck_assert_uint_eq(flag_bits(caps, CAP_PERMITTED),
+			  status_vector("CapPrm:"));
+	ck_assert_uint_eq(flag_bits(caps, CAP_INHERITABLE),
+			  status_vector("CapInh:"));
 	cap_free(caps);
 }
 END_TEST

@@ -13,7 +13,7 @@
  * and NoNewPrivs, a per-thread security flag. Each scenario runs in a
  * child of its own (run_child), as valgrind runs Check without forking.
  */
-#define _GNU_SOURCE	/* CLONE_FILES */
+#define _GNU_SOURCE /* CLONE_FILES */
 #include <check.h>
 #include <dirent.h>
 #include <sched.h>
@@ -92,7 +92,7 @@ START_TEST(single_thread_gets_its_result)
 	ck_assert_int_eq(r, getpid());
 	errno = 1234;
 	ck_assert_int_eq(psx_syscall(SYS_getpid, 0), getpid());
-	ck_assert_int_eq(errno, 1234);	/* success leaves errno alone */
+	ck_assert_int_eq(errno, 1234); /* success leaves errno alone */
 }
 END_TEST
 
@@ -105,19 +105,24 @@ START_TEST(macro_counts_and_zero_fills)
 {
 	errno = 0;
 	ck_assert_int_eq(psx_syscall(SYS_prctl, PR_CAP_AMBIENT,
-				     PR_CAP_AMBIENT_IS_SET, 0), 0);
+				     PR_CAP_AMBIENT_IS_SET, 0),
+			 0);
 	ck_assert_int_eq(__psx_syscall(SYS_prctl, (long)PR_CAP_AMBIENT,
-				       (long)PR_CAP_AMBIENT_IS_SET, 0L, 99L, 99L,
-				       99L, 3L), 0);
+				       (long)PR_CAP_AMBIENT_IS_SET, 0L, 99L,
+				       99L, 99L, 3L),
+			 0);
 	ck_assert_int_eq(__psx_syscall(SYS_prctl, (long)PR_CAP_AMBIENT,
-				       (long)PR_CAP_AMBIENT_IS_SET, 0L, 99L, 99L,
-				       99L, 5L), -1);
+				       (long)PR_CAP_AMBIENT_IS_SET, 0L, 99L,
+				       99L, 99L, 5L),
+			 -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(__psx_syscall(SYS_getpid, 0L, 0L, 0L, 0L, 0L, 0L, 7L), -1);
+	ck_assert_int_eq(__psx_syscall(SYS_getpid, 0L, 0L, 0L, 0L, 0L, 0L, 7L),
+			 -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(__psx_syscall(SYS_getpid, 0L, 0L, 0L, 0L, 0L, 0L, -1L), -1);
+	ck_assert_int_eq(__psx_syscall(SYS_getpid, 0L, 0L, 0L, 0L, 0L, 0L, -1L),
+			 -1);
 	ck_assert_int_eq(errno, EINVAL);
 }
 END_TEST
@@ -144,7 +149,7 @@ START_TEST(load_syscalls_hands_out_ours)
 	psx_load_syscalls(&fn3, &fn6);
 	ck_assert_ptr_eq((void *)fn3, (void *)psx_syscall3);
 	ck_assert_ptr_eq((void *)fn6, (void *)psx_syscall6);
-	psx_load_syscalls(NULL, NULL);	/* tolerated */
+	psx_load_syscalls(NULL, NULL); /* tolerated */
 }
 END_TEST
 
@@ -169,7 +174,8 @@ static int task_cloexec(pid_t tid, int fd)
 	long flags = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/fdinfo/%d", (int)tid, fd);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/fdinfo/%d", (int)tid,
+		 fd);
 	f = fopen(path, "r");
 	if (f == NULL)
 		return -1;
@@ -181,7 +187,7 @@ static int task_cloexec(pid_t tid, int fd)
 }
 
 static pid_t refuser_tid;
-static int refuser_ready;	/* atomic */
+static int refuser_ready; /* atomic */
 
 static void *refuser_main(void *arg)
 {
@@ -248,14 +254,16 @@ static int mismatch_at(psx_sensitivity_t level)
  * filter of that thread's own (no TSYNC: the others are not filtered).
  */
 static pid_t filtered_tid;
-static int filtered_ready;	/* atomic */
+static int filtered_ready; /* atomic */
 
 static void *filtered_main(void *arg)
 {
 	struct sock_filter code[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[0])),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_KEEPCAPS, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -312,7 +320,7 @@ static int other_call_fails(void)
 	setvbuf(stderr, NULL, _IONBF, 0);
 	if (start_refuser(&t) < 0)
 		FAIL("cannot start the refuser");
-	fd = open("/dev/null", O_RDONLY);	/* not in the refuser's table */
+	fd = open("/dev/null", O_RDONLY); /* not in the refuser's table */
 	if (fd < 0 || psx_set_sensitivity(PSX_WARNING) < 0)
 		FAIL("setup: %s", strerror(errno));
 	r = psx_syscall(SYS_fcntl, fd, F_SETFD, FD_CLOEXEC);
@@ -323,9 +331,18 @@ static int other_call_fails(void)
 	return 0;
 }
 
-static int mismatch_ignore(void) { return mismatch_at(PSX_IGNORE); }
-static int mismatch_warning(void) { return mismatch_at(PSX_WARNING); }
-static int mismatch_error(void) { return mismatch_at(PSX_ERROR); }
+static int mismatch_ignore(void)
+{
+	return mismatch_at(PSX_IGNORE);
+}
+static int mismatch_warning(void)
+{
+	return mismatch_at(PSX_WARNING);
+}
+static int mismatch_error(void)
+{
+	return mismatch_at(PSX_ERROR);
+}
 
 /*
  * What the child wrote to stderr, in a buffer the next call reuses: a
@@ -378,7 +395,8 @@ START_TEST(mismatch_ignored_by_default)
 	char *err;
 
 	ck_assert_int_eq(run_child_err(mismatch_ignore, &err), 0);
-	ck_assert_msg(strstr(err, "libpsx") == NULL, "unexpected report: %s", err);
+	ck_assert_msg(strstr(err, "libpsx") == NULL, "unexpected report: %s",
+		      err);
 }
 END_TEST
 
@@ -390,10 +408,12 @@ START_TEST(mismatch_warned)
 	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
 	char want[64];
 
-	snprintf(want, sizeof(want), "libpsx: threads differ on system call %d(0, 0, 0): "
-		 "thread ", SYS_gettid);
+	snprintf(want, sizeof(want),
+		 "libpsx: threads differ on system call %d(0, 0, 0): "
+		 "thread ",
+		 SYS_gettid);
 	ck_assert_msg(strstr(err, want) != NULL &&
-		      strstr(err, " (the caller) returned ") != NULL,
+			      strstr(err, " (the caller) returned ") != NULL,
 		      "no report of the differing results: %s", err);
 }
 END_TEST
@@ -414,14 +434,21 @@ START_TEST(privilege_failure_kills_whatever_the_sensitivity)
 	ck_assert_msg(rc == 128 + SIGKILL, "exit %d, not SIGKILL: %s", rc, err);
 	ck_assert_msg(line != NULL && strstr(err, "seccomp:") == NULL,
 		      "set-up failed: %s", err);
-	snprintf(want, sizeof(want), "libpsx: system call %d(%d, 0) was made by ", SYS_prctl,
+	snprintf(want, sizeof(want),
+		 "libpsx: system call %d(%d, 0) was made by ", SYS_prctl,
 		 PR_SET_KEEPCAPS);
-	ck_assert_msg(strstr(err, want) != NULL &&
-		      strstr(err, "but failed in these threads, which keep their old "
-			     "state:") != NULL, "no report: %s", err);
-	snprintf(want, sizeof(want), "libpsx:   thread %ld: errno 1 (Operation not "
-		 "permitted)\n", strtol(line + 9, NULL, 10));
-	ck_assert_msg(strstr(err, want) != NULL, "the thread is not named: %s", err);
+	ck_assert_msg(
+		strstr(err, want) != NULL &&
+			strstr(err,
+			       "but failed in these threads, which keep their old "
+			       "state:") != NULL,
+		"no report: %s", err);
+	snprintf(want, sizeof(want),
+		 "libpsx:   thread %ld: errno 1 (Operation not "
+		 "permitted)\n",
+		 strtol(line + 9, NULL, 10));
+	ck_assert_msg(strstr(err, want) != NULL, "the thread is not named: %s",
+		      err);
 	ck_assert_msg(strstr(err, "libpsx: killing process ") != NULL,
 		      "no word of the kill: %s", err);
 }
@@ -433,8 +460,9 @@ START_TEST(other_failure_left_to_the_sensitivity)
 	int rc = run_child_err(other_call_fails, &err);
 
 	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
-	ck_assert_msg(strstr(err, "libpsx: threads differ on system call") != NULL &&
-		      strstr(err, "returned -1 (errno 9: ") != NULL,
+	ck_assert_msg(strstr(err, "libpsx: threads differ on system call") !=
+				      NULL &&
+			      strstr(err, "returned -1 (errno 9: ") != NULL,
 		      "no report naming the refusing thread: %s", err);
 }
 END_TEST
@@ -508,9 +536,11 @@ static int chroot_then_refuse(void)
 	errno = 0;
 	r = psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-noproc");
 	if (r != -1 || errno != ENOENT)
-		FAIL("without /proc: expected -1/ENOENT, got %ld/%s", r, strerror(errno));
+		FAIL("without /proc: expected -1/ENOENT, got %ld/%s", r,
+		     strerror(errno));
 	/* Nothing changed, not even in the caller. */
-	if (prctl(PR_GET_NAME, (long)name, 0, 0, 0) != 0 || strcmp(name, "psx-root") != 0)
+	if (prctl(PR_GET_NAME, (long)name, 0, 0, 0) != 0 ||
+	    strcmp(name, "psx-root") != 0)
 		FAIL("the refused call renamed the caller (%s)", name);
 	printf("chroot broadcast completed; without /proc the next call was refused (ENOENT)\n");
 	return 0;
@@ -527,7 +557,7 @@ START_TEST(chroot_keeps_the_list_and_no_proc_refuses)
 	}
 	ck_assert_ptr_nonnull(mkdtemp(chroot_dir));
 	rc = run_child(chroot_then_refuse);
-	rmdir(chroot_dir);	/* before any verdict */
+	rmdir(chroot_dir); /* before any verdict */
 	ck_assert_int_eq(rc, 0);
 }
 END_TEST
@@ -563,8 +593,8 @@ static int fake_proc_refused(void)
 	    psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-real") != 0)
 		FAIL("setup");
 	taskfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY);
-	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", fake_dir, (int)getpid(),
-		 (int)my_tid());
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d", fake_dir,
+		 (int)getpid(), (int)my_tid());
 	for (i = (int)strlen(fake_dir) + 1; path[i] != '\0'; i++)
 		if (path[i] == '/') {
 			path[i] = '\0';
@@ -575,20 +605,22 @@ static int fake_proc_refused(void)
 		FAIL("fake /proc: %s", strerror(errno));
 	strcat(path, "/status");
 	if (write_file(path, "Name:\tpsx-real\nState:\tR (running)\nNSpid:\t1\n"
-		       "SigBlk:\t0000000000000000\n") < 0)
+			     "SigBlk:\t0000000000000000\n") < 0)
 		FAIL("fake status: %s", strerror(errno));
 	snprintf(path, sizeof(path), "%s/proc/self", fake_dir);
 	snprintf(link, sizeof(link), "%d", (int)getpid());
 	if (symlink(link, path) < 0)
 		FAIL("fake self: %s", strerror(errno));
 	snprintf(path, sizeof(path), "%s/proc/thread-self", fake_dir);
-	snprintf(link, sizeof(link), "%d/task/%d", (int)getpid(), (int)my_tid());
+	snprintf(link, sizeof(link), "%d/task/%d", (int)getpid(),
+		 (int)my_tid());
 	if (symlink(link, path) < 0 || chroot(fake_dir) < 0 || chdir("/") < 0)
 		FAIL("fake thread-self, chroot: %s", strerror(errno));
 	errno = 0;
 	r = psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-fake");
 	if (r != -1 || errno != ENOENT)
-		FAIL("a fake /proc: expected -1/ENOENT, got %ld/%s", r, strerror(errno));
+		FAIL("a fake /proc: expected -1/ENOENT, got %ld/%s", r,
+		     strerror(errno));
 	for (i = -1; i < 2; i++) {
 		pid_t tid = i < 0 ? my_tid() : w[i].tid;
 		ssize_t n;
@@ -601,7 +633,8 @@ static int fake_proc_refused(void)
 		if (fd >= 0)
 			close(fd);
 		if (strcmp(comm, "psx-real") != 0)
-			FAIL("thread %d is named \"%s\" after the refused call", (int)tid, comm);
+			FAIL("thread %d is named \"%s\" after the refused call",
+			     (int)tid, comm);
 	}
 	printf("a fake /proc after chroot: refused (ENOENT), nothing renamed\n");
 	return stop_workers(w, 2);
@@ -659,7 +692,7 @@ static int zombie_leader(void)
  * gone with pthread_exit() takes the only pointers to the test runner's
  * memory along, which a leak checker would then report.
  */
-static const char *self_path;	/* argv[0]: not /proc/self/exe, valgrind's */
+static const char *self_path; /* argv[0]: not /proc/self/exe, valgrind's */
 
 static int exec_zombie(void)
 {
@@ -677,7 +710,7 @@ END_TEST
 
 #define SPAWNERS 3
 
-static long churn_created;	/* atomic */
+static long churn_created; /* atomic */
 
 static void *short_lived(void *arg)
 {
@@ -746,7 +779,7 @@ static int churn(void)
 			char comm[32];
 
 			task_comm(bad, comm, sizeof(comm));
-			if (comm[0] != '\0')	/* not gone meanwhile */
+			if (comm[0] != '\0') /* not gone meanwhile */
 				FAIL("round %ld: thread %d missed it (\"%s\")",
 				     rounds, (int)bad, comm);
 		}
@@ -791,9 +824,12 @@ static void broadcast_in_handler(int sig)
 
 		if (pid == 0)
 			_exit(0);
-		inner_result = pid < 0 ? -1 : waitpid(pid, NULL, 0) == pid ? 0 : -1;
+		inner_result = pid < 0			      ? -1
+			       : waitpid(pid, NULL, 0) == pid ? 0
+							      : -1;
 	} else {
-		inner_result = psx_syscall3(SYS_prctl, PR_SET_NAME, (long)"psx-inner", 0);
+		inner_result = psx_syscall3(SYS_prctl, PR_SET_NAME,
+					    (long)"psx-inner", 0);
 	}
 	inner_errno = errno;
 }
@@ -817,7 +853,7 @@ static int handler_inside_broadcast(void)
 	memset(w, 0, sizeof(w));
 	if (start_workers(w, 2))
 		return 1;
-	signal(SIGUSR1, broadcast_in_handler);	/* no SA_RESTART: EINTR */
+	signal(SIGUSR1, broadcast_in_handler); /* no SA_RESTART: EINTR */
 	interrupted = pthread_self();
 	if (pthread_create(&t, NULL, interrupt_soon, NULL) != 0)
 		FAIL("pthread_create");
@@ -879,11 +915,11 @@ static int child_broadcasts(const char *name)
 	return stop_workers(w, 3);
 }
 
-static int fork_rounds, fork_failures;	/* atomic */
+static int fork_rounds, fork_failures; /* atomic */
 
 struct fork_plan {
 	int rounds;
-	int raw;	/* _Fork(): no atfork handlers run */
+	int raw; /* _Fork(): no atfork handlers run */
 };
 
 /*
@@ -929,14 +965,15 @@ static int fork_while_broadcasting_how(int raw)
 	if (pthread_create(&t, NULL, forker, &plan) != 0)
 		return 1;
 	while (!__atomic_load_n(&stop, __ATOMIC_SEQ_CST)) {
-		if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-parent") != 0)
+		if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-parent") !=
+		    0)
 			FAIL("parent broadcast failed");
 		broadcasts++;
 	}
 	pthread_join(t, NULL);
 	printf("%s: %d children forked from a second thread during %ld "
-	       "broadcasts; %d failed\n", raw ? "_Fork" : "fork", fork_rounds,
-	       broadcasts, fork_failures);
+	       "broadcasts; %d failed\n",
+	       raw ? "_Fork" : "fork", fork_rounds, broadcasts, fork_failures);
 	if (fork_failures != 0)
 		return 1;
 	/* stop_workers sets stop again, harmlessly. */
@@ -997,7 +1034,8 @@ static Suite *psx_suite(void)
 	tcase_add_test(threads, mismatch_ignored_by_default);
 	tcase_add_test(threads, mismatch_warned);
 	tcase_add_test(threads, mismatch_kills_on_error);
-	tcase_add_test(threads, privilege_failure_kills_whatever_the_sensitivity);
+	tcase_add_test(threads,
+		       privilege_failure_kills_whatever_the_sensitivity);
 	tcase_add_test(threads, other_failure_left_to_the_sensitivity);
 	tcase_add_test(threads, zombie_main_thread_does_not_hang);
 	tcase_add_test(threads, churn_loses_no_thread);

@@ -21,11 +21,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FAIL(...)	do { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); return 1; } while (0)
+#define FAIL(...)                             \
+	do {                                  \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr);          \
+		return 1;                     \
+	} while (0)
 
 static inline int under_valgrind(void)
 {
-	return getenv("VALGRIND") != NULL && strcmp(getenv("VALGRIND"), "1") == 0;
+	return getenv("VALGRIND") != NULL &&
+	       strcmp(getenv("VALGRIND"), "1") == 0;
 }
 
 /* Read once in main: the workers ask it in their loops. */
@@ -120,7 +126,7 @@ static inline int all_named(const char *want, pid_t *bad)
 			continue;
 		task_comm(tid, comm, sizeof(comm));
 		if (comm[0] == '\0' || task_is_zombie(tid))
-			continue;	/* exited meanwhile, or a zombie */
+			continue; /* exited meanwhile, or a zombie */
 		n++;
 		if (strcmp(comm, want) != 0 && *bad == 0)
 			*bad = tid;
@@ -139,7 +145,8 @@ static inline int expect_all_named(const char *want)
 		FAIL("cannot list /proc/self/task");
 	if (bad != 0) {
 		task_comm(bad, comm, sizeof(comm));
-		FAIL("thread %d is named \"%s\", not \"%s\"", (int)bad, comm, want);
+		FAIL("thread %d is named \"%s\", not \"%s\"", (int)bad, comm,
+		     want);
 	}
 	return 0;
 }
@@ -152,14 +159,14 @@ struct worker {
 	pthread_t thread;
 	enum kind kind;
 	pid_t tid;
-	int pipe[2];		/* READER: the pipe it reads */
-	char got;		/* READER: the byte read */
-	int read_errno;		/* READER: errno if read failed */
-	int eintr;		/* SLEEPER: nanosleeps cut short */
+	int pipe[2];	/* READER: the pipe it reads */
+	char got;	/* READER: the byte read */
+	int read_errno; /* READER: errno if read failed */
+	int eintr;	/* SLEEPER: nanosleeps cut short */
 };
 
-static int stop;		/* atomic: workers return when set */
-static int started;		/* atomic: workers that have set tid */
+static int stop;    /* atomic: workers return when set */
+static int started; /* atomic: workers that have set tid */
 
 static inline void *worker_main(void *arg)
 {
@@ -217,7 +224,7 @@ static inline int start_workers(struct worker *w, int n)
 	}
 	while (__atomic_load_n(&started, __ATOMIC_SEQ_CST) < n)
 		usleep(1000);
-	usleep(20000);		/* let readers and sleepers block */
+	usleep(20000); /* let readers and sleepers block */
 	return 0;
 }
 
@@ -235,7 +242,8 @@ static inline int stop_workers(struct worker *w, int n)
 			close(w[i].pipe[1]);
 			if (w[i].got != 'x') {
 				fprintf(stderr, "reader %d: read failed: %s\n",
-					(int)w[i].tid, strerror(w[i].read_errno));
+					(int)w[i].tid,
+					strerror(w[i].read_errno));
 				rc = 1;
 			}
 		}
@@ -252,7 +260,9 @@ static inline int run_child(int (*fn)(void))
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		alarm(under_valgrind() ? 300 : 60);	/* a hang fails, it does not stall */
+		alarm(under_valgrind()
+			      ? 300
+			      : 60); /* a hang fails, it does not stall */
 		{
 			int rc = fn();
 

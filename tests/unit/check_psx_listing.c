@@ -40,20 +40,20 @@ typedef long (*syscall_fn)(long, ...);
 static syscall_fn real_syscall;
 
 /* What the scenario is waiting for; atomic, all of them. */
-static pid_t caller_tid;	/* the broadcasting thread */
-static int clamp;		/* give getdents64 room for one entry */
-static int want_block;		/* the caller's call has come: B blocks now */
-static int b_blocked;		/* B has blocked the signal */
-static int caller_waits;	/* the broadcaster has waited after the call */
-static pid_t trap_tid;		/* E1: when a listing returns it, E1, E2 exit */
-static int exit_now[2];		/* E1, E2 return when set */
-static pid_t doomed[2];		/* E1, E2 */
+static pid_t caller_tid; /* the broadcasting thread */
+static int clamp;	 /* give getdents64 room for one entry */
+static int want_block;	 /* the caller's call has come: B blocks now */
+static int b_blocked;	 /* B has blocked the signal */
+static int caller_waits; /* the broadcaster has waited after the call */
+static pid_t trap_tid;	 /* E1: when a listing returns it, E1, E2 exit */
+static int exit_now[2];	 /* E1, E2 return when set */
+static pid_t doomed[2];	 /* E1, E2 */
 static int trap_fired;
-static int finish;		/* C and B return when set */
-static pid_t hidden_tid;	/* never listed to the caller when set */
+static int finish;	 /* C and B return when set */
+static pid_t hidden_tid; /* never listed to the caller when set */
 
-#define SIG_PSX	33
-#define ONE_ENTRY 32		/* a thread's entry: 19 bytes and its name, aligned */
+#define SIG_PSX	  33
+#define ONE_ENTRY 32 /* a thread's entry: 19 bytes and its name, aligned */
 
 static void pause_briefly(void)
 {
@@ -73,7 +73,8 @@ static int wait_released(pid_t tid)
 	int i;
 
 	for (i = 0; i < 100000; i++) {
-		if (real_syscall(SYS_tgkill, getpid(), tid, 0) < 0 && errno == ESRCH)
+		if (real_syscall(SYS_tgkill, getpid(), tid, 0) < 0 &&
+		    errno == ESRCH)
 			return 0;
 		pause_briefly();
 	}
@@ -110,7 +111,8 @@ static long drop_entry(char *buf, long n, pid_t tid)
 
 		memcpy(&reclen, buf + off + 16, sizeof(reclen));
 		if (strcmp(buf + off + 19, name) == 0) {
-			memmove(buf + off, buf + off + reclen, (size_t)(n - off - reclen));
+			memmove(buf + off, buf + off + reclen,
+				(size_t)(n - off - reclen));
 			return n - reclen;
 		}
 		off += reclen;
@@ -146,9 +148,11 @@ long syscall(long nr, ...)
 		__atomic_store_n(&want_block, 1, __ATOMIC_SEQ_CST);
 		while (!__atomic_load_n(&b_blocked, __ATOMIC_SEQ_CST))
 			pause_briefly();
-	} else if (nr == SYS_futex && __atomic_load_n(&b_blocked, __ATOMIC_SEQ_CST)) {
+	} else if (nr == SYS_futex &&
+		   __atomic_load_n(&b_blocked, __ATOMIC_SEQ_CST)) {
 		__atomic_store_n(&caller_waits, 1, __ATOMIC_SEQ_CST);
-	} else if (nr == SYS_getdents64 && __atomic_load_n(&clamp, __ATOMIC_SEQ_CST) &&
+	} else if (nr == SYS_getdents64 &&
+		   __atomic_load_n(&clamp, __ATOMIC_SEQ_CST) &&
 		   (unsigned long)a[2] > ONE_ENTRY) {
 		a[2] = ONE_ENTRY;
 	}
@@ -164,7 +168,8 @@ long syscall(long nr, ...)
 		trap_fired = 1;
 		__atomic_store_n(&exit_now[0], 1, __ATOMIC_SEQ_CST);
 		__atomic_store_n(&exit_now[1], 1, __ATOMIC_SEQ_CST);
-		if (wait_released(doomed[0]) < 0 || wait_released(doomed[1]) < 0)
+		if (wait_released(doomed[0]) < 0 ||
+		    wait_released(doomed[1]) < 0)
 			fprintf(stderr, "E1 or E2 did not exit\n");
 		errno = saved;
 	}
@@ -188,8 +193,8 @@ static int psx_pending(void)
 
 struct child {
 	pthread_t thread;
-	pid_t tid;		/* atomic */
-	int which;		/* 0, 1: E1, E2; 2: C */
+	pid_t tid; /* atomic */
+	int which; /* 0, 1: E1, E2; 2: C */
 };
 
 static void *child_main(void *arg)
@@ -210,7 +215,7 @@ static void *child_main(void *arg)
 }
 
 static struct child kids[3];
-static pid_t b_tid;		/* atomic */
+static pid_t b_tid; /* atomic */
 
 static void *b_main(void *arg)
 {
@@ -223,11 +228,13 @@ static void *b_main(void *arg)
 	raw_mask(SIG_BLOCK);
 	__atomic_store_n(&b_blocked, 1, __ATOMIC_SEQ_CST);
 	/* Signalled by the first listing, which is over once the caller waits. */
-	while (!psx_pending() || !__atomic_load_n(&caller_waits, __ATOMIC_SEQ_CST))
+	while (!psx_pending() ||
+	       !__atomic_load_n(&caller_waits, __ATOMIC_SEQ_CST))
 		pause_briefly();
 	for (i = 0; i < 3; i++) {
 		kids[i].which = i;
-		if (pthread_create(&kids[i].thread, NULL, child_main, &kids[i]) != 0)
+		if (pthread_create(&kids[i].thread, NULL, child_main,
+				   &kids[i]) != 0)
 			abort();
 		while (__atomic_load_n(&kids[i].tid, __ATOMIC_SEQ_CST) == 0)
 			pause_briefly();
@@ -235,7 +242,7 @@ static void *b_main(void *arg)
 	doomed[0] = kids[0].tid;
 	doomed[1] = kids[1].tid;
 	__atomic_store_n(&trap_tid, kids[0].tid, __ATOMIC_SEQ_CST);
-	raw_mask(SIG_UNBLOCK);	/* makes the call here, in libpsx's handler */
+	raw_mask(SIG_UNBLOCK); /* makes the call here, in libpsx's handler */
 	while (!__atomic_load_n(&finish, __ATOMIC_SEQ_CST))
 		pause_briefly();
 	return NULL;
@@ -267,10 +274,12 @@ static int skipped_thread(void)
 		rc = 1, fprintf(stderr, "set-up: no listing returned E1\n");
 	task_comm(kids[2].tid, comm, sizeof(comm));
 	printf("B %d created E1 %d, E2 %d and C %d before it made the call; "
-	       "E1 and E2 exited mid-listing; C is named \"%s\"\n", (int)b_tid,
-	       (int)kids[0].tid, (int)kids[1].tid, (int)kids[2].tid, comm);
+	       "E1 and E2 exited mid-listing; C is named \"%s\"\n",
+	       (int)b_tid, (int)kids[0].tid, (int)kids[1].tid, (int)kids[2].tid,
+	       comm);
 	if (strcmp(comm, "psx-new") != 0)
-		rc = 1, fprintf(stderr, "false success: the broadcast returned 0, "
+		rc = 1, fprintf(stderr,
+				"false success: the broadcast returned 0, "
 				"thread %d (C) is still named \"%s\"\n",
 				(int)kids[2].tid, comm);
 	if (expect_all_named("psx-new"))
@@ -316,11 +325,13 @@ static int hidden_thread(void)
 		FAIL("setup: %s", strerror(errno));
 	while (__atomic_load_n(&hidden_tid, __ATOMIC_SEQ_CST) == 0)
 		pause_briefly();
-	__atomic_store_n(&want_block, 1, __ATOMIC_SEQ_CST);	/* no B here */
+	__atomic_store_n(&want_block, 1, __ATOMIC_SEQ_CST); /* no B here */
 	__atomic_store_n(&caller_tid, my_tid(), __ATOMIC_SEQ_CST);
 	r = psx_syscall3(SYS_prctl, PR_SET_NAME, (long)"psx-new", 0);
-	fprintf(stderr, "the broadcast returned %ld with a thread it never "
-		"listed\n", r);
+	fprintf(stderr,
+		"the broadcast returned %ld with a thread it never "
+		"listed\n",
+		r);
 	return 1;
 }
 
@@ -345,7 +356,8 @@ START_TEST(unlistable_thread_ends_the_process)
 	took = now_s() - t0;
 
 	printf("a thread no listing shows: the child ended with %d after "
-	       "%.1f s\n", rc, took);
+	       "%.1f s\n",
+	       rc, took);
 	ck_assert_int_eq(rc, 128 + SIGKILL);
 	ck_assert(took >= 9.0);
 }

@@ -25,7 +25,7 @@
 #include "check_run.h"
 #include "check_psx.h"
 
-static int raw_stop;		/* atomic futex word */
+static int raw_stop; /* atomic futex word */
 
 static int raw_thread(void *arg)
 {
@@ -45,8 +45,10 @@ static pid_t start_raw_thread(void)
 
 	if (stack == MAP_FAILED)
 		return -1;
-	return clone(raw_thread, stack + size, CLONE_VM | CLONE_FS | CLONE_FILES |
-		     CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM, NULL);
+	return clone(raw_thread, stack + size,
+		     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+			     CLONE_THREAD | CLONE_SYSVSEM,
+		     NULL);
 }
 
 static void stop_raw_threads(void)
@@ -208,9 +210,9 @@ END_TEST
  * until the queue is drained (libpsx sends again every 20 ms).
  */
 static pid_t reuse_ktid, reuse_ytid;
-static int reuse_k_exit, reuse_release, reuse_setup_failed;	/* atomic */
-static int reuse_stop;						/* atomic */
-static int reuse_holding;					/* atomic */
+static int reuse_k_exit, reuse_release, reuse_setup_failed; /* atomic */
+static int reuse_stop;					    /* atomic */
+static int reuse_holding;				    /* atomic */
 
 static void *reuse_wait_main(void *arg)
 {
@@ -280,7 +282,7 @@ static void *reuse_creator_main(void *arg)
 	__atomic_store_n(&reuse_k_exit, 1, __ATOMIC_SEQ_CST);
 	while (syscall(SYS_tgkill, getpid(), reuse_ktid, 0) == 0)
 		usleep(1000);
-	usleep(200 * 1000);	/* libpsx has looked at K again and found it gone */
+	usleep(200 * 1000); /* libpsx has looked at K again and found it gone */
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	if (set_last_pid(reuse_ktid - 1) < 0 ||
@@ -304,7 +306,8 @@ static int reused_tid_scenario(void)
 	char comm[32];
 	long r;
 
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  NULL) < 0)
 		FAIL("mount /proc: %s", strerror(errno));
 	if (setrlimit(RLIMIT_SIGPENDING, &one) < 0 ||
 	    pthread_create(&holder, NULL, reuse_holder_main, NULL) != 0)
@@ -320,10 +323,11 @@ static int reused_tid_scenario(void)
 	if (r != 0)
 		FAIL("the broadcast failed: %s", strerror(errno));
 	if (__atomic_load_n(&reuse_setup_failed, __ATOMIC_SEQ_CST))
-		FAIL("could not create a thread with a chosen id: %s", strerror(errno));
+		FAIL("could not create a thread with a chosen id: %s",
+		     strerror(errno));
 	if (reuse_ytid != reuse_ktid)
-		FAIL("set-up: the new thread got id %d, not %d", (int)reuse_ytid,
-		     (int)reuse_ktid);
+		FAIL("set-up: the new thread got id %d, not %d",
+		     (int)reuse_ytid, (int)reuse_ktid);
 	task_comm(reuse_ytid, comm, sizeof(comm));
 	printf("thread %d exited mid-broadcast; a thread created by one that had "
 	       "not made the call yet got id %d, and is named \"%s\"\n",

@@ -28,7 +28,7 @@
 #include "check_run.h"
 #include "check_psx.h"
 
-#define PSX_SIG		33
+#define PSX_SIG 33
 
 /* ---- signal 33 as the kernel sees it -------------------------------- */
 
@@ -50,7 +50,7 @@ struct ksigaction {
 	void *restorer;
 	unsigned long mask;
 };
-#define K_SA_RESTORER	0x04000000ul
+#define K_SA_RESTORER 0x04000000ul
 
 static void scratch_handler(int sig)
 {
@@ -72,7 +72,8 @@ static void *glibc_restorer(void)
 
 static int raw_set(int sig, void *handler, unsigned long flags)
 {
-	struct ksigaction k = { handler, flags | K_SA_RESTORER, glibc_restorer(), 0 };
+	struct ksigaction k = { handler, flags | K_SA_RESTORER,
+				glibc_restorer(), 0 };
 
 	return (int)syscall(SYS_rt_sigaction, sig, &k, NULL, 8);
 }
@@ -107,7 +108,7 @@ static void raw_mask_33(int how)
 	syscall(SYS_rt_sigprocmask, how, &set, NULL, sizeof(set));
 }
 
-static int own_count;		/* atomic */
+static int own_count; /* atomic */
 static int own_code;
 
 static void own_handler(int sig, siginfo_t *info, void *ctx)
@@ -123,7 +124,8 @@ static int own_count_reaches(int n)
 {
 	int i;
 
-	for (i = 0; i < 500 && __atomic_load_n(&own_count, __ATOMIC_SEQ_CST) < n; i++)
+	for (i = 0;
+	     i < 500 && __atomic_load_n(&own_count, __ATOMIC_SEQ_CST) < n; i++)
 		usleep(1000);
 	return __atomic_load_n(&own_count, __ATOMIC_SEQ_CST) == n;
 }
@@ -140,13 +142,14 @@ static int chains_to_program(void)
 	struct worker w[4];
 
 	memset(w, 0, sizeof(w));
-	if (start_workers(w, 4))	/* glibc's handler goes in here */
+	if (start_workers(w, 4)) /* glibc's handler goes in here */
 		return 1;
 	if (raw_set(PSX_SIG, (void *)own_handler, SA_SIGINFO) < 0)
 		FAIL("rt_sigaction: %s", strerror(errno));
 	send_foreign(w[1].tid);
 	if (!own_count_reaches(1))
-		FAIL("program handler ran %d times before any broadcast", own_count);
+		FAIL("program handler ran %d times before any broadcast",
+		     own_count);
 	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-chain1") != 0 ||
 	    expect_all_named("psx-chain1"))
 		FAIL("broadcast with a program handler installed");
@@ -162,12 +165,14 @@ static int chains_to_program(void)
 	    expect_all_named("psx-chain2"))
 		FAIL("broadcast after the program replaced our handler");
 	if (own_count != 2)
-		FAIL("our signals reached the program's handler (%d)", own_count);
+		FAIL("our signals reached the program's handler (%d)",
+		     own_count);
 	syscall(SYS_tgkill, getpid(), my_tid(), PSX_SIG);
 	if (!own_count_reaches(3) || own_code != SI_TKILL)
 		FAIL("a tgkill()ed 33 was not passed on after reclaiming (%d, code %d)",
 		     own_count, own_code);
-	printf("program handler ran %d times, for its own signals only\n", own_count);
+	printf("program handler ran %d times, for its own signals only\n",
+	       own_count);
 	return stop_workers(w, 4);
 }
 
@@ -186,13 +191,13 @@ static int default_kills(void)
 {
 	struct ksigaction dfl;
 
-	memset(&dfl, 0, sizeof(dfl));	/* SIG_DFL, whatever glibc did */
+	memset(&dfl, 0, sizeof(dfl)); /* SIG_DFL, whatever glibc did */
 	if (syscall(SYS_rt_sigaction, PSX_SIG, &dfl, NULL, 8) < 0 ||
 	    psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-dfl") != 0)
 		return 1;
 	send_foreign(my_tid());
 	usleep(500 * 1000);
-	return 0;		/* survived: wrong */
+	return 0; /* survived: wrong */
 }
 
 static int ignore_kept(void)
@@ -206,7 +211,8 @@ static int ignore_kept(void)
 		return 1;
 	send_foreign(my_tid());
 	usleep(100 * 1000);
-	return psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-ign2") == 0 ? 0 : 1;
+	return psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-ign2") == 0 ? 0
+									  : 1;
 }
 
 START_TEST(foreign_signal_default_and_ignore_kept)
@@ -235,7 +241,8 @@ static void install_sigsys(void)
 static int seccomp_trap_passed_on(void)
 {
 	struct sock_filter code[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -250,7 +257,8 @@ static int seccomp_trap_passed_on(void)
 		return 1;
 	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-trap") != 0)
 		FAIL("broadcast");
-	if (sigaction(SIGSYS, NULL, &now) < 0 || now.sa_sigaction != own_handler)
+	if (sigaction(SIGSYS, NULL, &now) < 0 ||
+	    now.sa_sigaction != own_handler)
 		FAIL("libpsx changed the SIGSYS disposition");
 	/*
 	 * valgrind 3.19 aborts on a SIGSYS from seccomp, whoever handles it
@@ -281,7 +289,8 @@ static int sigsys_default_kept(void)
 	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-sys") != 0 ||
 	    sigaction(SIGSYS, NULL, &now) < 0)
 		return 1;
-	return now.sa_handler == SIG_DFL && !(now.sa_flags & SA_SIGINFO) ? 0 : 1;
+	return now.sa_handler == SIG_DFL && !(now.sa_flags & SA_SIGINFO) ? 0
+									 : 1;
 }
 
 START_TEST(sigsys_left_to_the_program)
@@ -316,20 +325,24 @@ static int setxid_beside_ours(void)
 	after_create = raw_handler_of(PSX_SIG);
 	printf("glibc's first pthread_create %s libpsx's handler\n",
 	       after_create == ours ? "kept" : "replaced");
-	if (setresgid(root ? 1001 : gid, root ? 1001 : gid, root ? 1001 : gid) != 0)
+	if (setresgid(root ? 1001 : gid, root ? 1001 : gid,
+		      root ? 1001 : gid) != 0)
 		FAIL("glibc setresgid before a broadcast: %s", strerror(errno));
 	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-setxid") != 0 ||
 	    expect_all_named("psx-setxid"))
 		FAIL("broadcast after glibc's");
 	if (raw_handler_of(PSX_SIG) != ours)
 		FAIL("the broadcast did not take signal 33 back");
-	if (setresgid(root ? 1002 : gid, root ? 1002 : gid, root ? 1002 : gid) != 0)
-		FAIL("glibc setresgid with libpsx's handler in front: %s", strerror(errno));
+	if (setresgid(root ? 1002 : gid, root ? 1002 : gid,
+		      root ? 1002 : gid) != 0)
+		FAIL("glibc setresgid with libpsx's handler in front: %s",
+		     strerror(errno));
 	if (root)
 		for (i = 0; i < 4; i++)
 			if (task_status(w[i].tid, "Gid:") != 1002)
 				FAIL("thread %d: gid %ld after glibc's setresgid",
-				     (int)w[i].tid, task_status(w[i].tid, "Gid:"));
+				     (int)w[i].tid,
+				     task_status(w[i].tid, "Gid:"));
 	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-setxid2") != 0 ||
 	    expect_all_named("psx-setxid2"))
 		FAIL("broadcast after glibc's second");
@@ -344,7 +357,7 @@ END_TEST
 
 /* ---- threads that block signals ------------------------------------- */
 
-static int blocker_ready;	/* atomic */
+static int blocker_ready; /* atomic */
 
 /* Blocks 33 for 300 ms (raw), then unblocks it. */
 static void *blocker_main(void *arg)
@@ -372,11 +385,13 @@ static int blocked_for_a_while(void)
 	if (psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-late") != 0)
 		FAIL("broadcast: %s", strerror(errno));
 	waited = now_s() - t0;
-	printf("broadcast waited %.3f s for the thread blocking the signal\n", waited);
+	printf("broadcast waited %.3f s for the thread blocking the signal\n",
+	       waited);
 	if (expect_all_named("psx-late"))
 		return 1;
 	if (waited < 0.15)
-		FAIL("returned after %.3f s, before the blocking thread could run it", waited);
+		FAIL("returned after %.3f s, before the blocking thread could run it",
+		     waited);
 	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
 	pthread_join(t, NULL);
 	return 0;
@@ -413,7 +428,7 @@ static void *sigwaiter(void *arg)
 	__atomic_add_fetch(&started, 1, __ATOMIC_SEQ_CST);
 	while (sigwait(&all, &sig) == 0 && sig != SIGUSR1)
 		if (sig == SIGALRM)
-			_exit(128 + SIGALRM);	/* run_child's alarm: a hang */
+			_exit(128 + SIGALRM); /* run_child's alarm: a hang */
 	return NULL;
 }
 
@@ -438,11 +453,13 @@ static int daemon_pattern(void)
 	    psx_syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		FAIL("broadcast: %s", strerror(errno));
 	took = now_s() - t0;
-	printf("two broadcasts to threads blocking every signal took %.3f s\n", took);
+	printf("two broadcasts to threads blocking every signal took %.3f s\n",
+	       took);
 	if (expect_all_named("psx-daemon"))
 		return 1;
 	if (took > 1.5)
-		FAIL("took %.3f s: were the threads reached only by luck?", took);
+		FAIL("took %.3f s: were the threads reached only by luck?",
+		     took);
 	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
 	pthread_kill(t[4], SIGUSR1);
 	for (i = 0; i < 5; i++)
@@ -477,7 +494,8 @@ static int raw_block_refused(void)
 	int i;
 
 	memset(w, 0, sizeof(w));
-	if (start_workers(w, 3) || pthread_create(&t, NULL, raw_blocker, NULL) != 0)
+	if (start_workers(w, 3) ||
+	    pthread_create(&t, NULL, raw_blocker, NULL) != 0)
 		return 1;
 	while (!__atomic_load_n(&blocker_ready, __ATOMIC_SEQ_CST))
 		usleep(1000);
@@ -490,7 +508,8 @@ static int raw_block_refused(void)
 		FAIL("expected -1/EDEADLK, got %ld/%s", r, strerror(errno));
 	if (took < 1.9 || took > 8)
 		FAIL("refused after %.2f s, expected about 2", took);
-	if (prctl(PR_GET_NAME, (long)name, 0, 0, 0) != 0 || strcmp(name, "psx-refused") == 0)
+	if (prctl(PR_GET_NAME, (long)name, 0, 0, 0) != 0 ||
+	    strcmp(name, "psx-refused") == 0)
 		FAIL("the refused call renamed the caller");
 	for (i = 0; i < 3; i++) {
 		task_comm(w[i].tid, name, sizeof(name));
@@ -527,7 +546,8 @@ static int no_sigqueue(void)
 	r = psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-noqueue");
 	if (r != -1 || errno != EAGAIN)
 		FAIL("expected -1/EAGAIN, got %ld/%s", r, strerror(errno));
-	if (prctl(PR_GET_NAME, (long)name, 0, 0, 0) != 0 || strcmp(name, "psx-noqueue") == 0)
+	if (prctl(PR_GET_NAME, (long)name, 0, 0, 0) != 0 ||
+	    strcmp(name, "psx-noqueue") == 0)
 		FAIL("the refused call renamed the caller");
 	if (stop_workers(w, 2))
 		return 1;
@@ -588,7 +608,7 @@ static int ignored_mid_broadcast(void)
 		return 1;
 	while (!__atomic_load_n(&blocker_ready, __ATOMIC_SEQ_CST))
 		usleep(1000);
-	usleep(100 * 1000);	/* in vfork() now */
+	usleep(100 * 1000); /* in vfork() now */
 	if (pthread_create(&ig, NULL, ignorer, NULL) != 0)
 		return 1;
 	t0 = now_s();

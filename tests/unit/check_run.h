@@ -15,17 +15,16 @@
  */
 #define UNTRACED_FOREIGN "vg-untraced-foreign"
 
-#define CHECK_MAIN(make_suite)						\
-	int main(void)							\
-	{								\
-		SRunner *runner = srunner_create(make_suite());		\
-		int failed;						\
-									\
-		srunner_run_all(runner, CK_NORMAL);			\
-		failed = srunner_ntests_failed(runner);			\
-		srunner_free(runner);					\
-		return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;	\
+#define CHECK_MAIN(make_suite)                                    \
+	int main(void)                                            \
+	{                                                         \
+		SRunner *runner = srunner_create(make_suite());   \
+		int failed;                                       \
+                                                                  \
+		srunner_run_all(runner, CK_NORMAL);               \
+		failed = srunner_ntests_failed(runner);           \
+		srunner_free(runner);                             \
+		return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE; \
 	}
-
 
 #endif

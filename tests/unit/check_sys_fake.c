@@ -17,12 +17,12 @@
 
 /* The state of the fake kernel's one thread. */
 static struct {
-	int bits;		/* capabilities it knows: 0 .. bits - 1 */
-	int ambient;		/* PR_CAP_AMBIENT exists (Linux 4.3+) */
+	int bits;    /* capabilities it knows: 0 .. bits - 1 */
+	int ambient; /* PR_CAP_AMBIENT exists (Linux 4.3+) */
 	uint64_t e, p, i, bound, amb;
 	unsigned secbits;
-	int changes;		/* calls through the cap_set_syscall() routes */
-	const char *status;	/* the text of /proc/4242/status */
+	int changes;	    /* calls through the cap_set_syscall() routes */
+	const char *status; /* the text of /proc/4242/status */
 } k;
 
 static struct lcap_kernel fake;
@@ -66,7 +66,8 @@ static int fake_prctl(long option, long a2, long a3, long a4, long a5)
 	(void)a5;
 	switch (option) {
 	case PR_CAPBSET_READ:
-		return a2 >= 0 && a2 < k.bits ? bit(k.bound, a2) : refuse(EINVAL);
+		return a2 >= 0 && a2 < k.bits ? bit(k.bound, a2)
+					      : refuse(EINVAL);
 	case PR_CAP_AMBIENT:
 		if (!k.ambient || a2 != PR_CAP_AMBIENT_IS_SET || a3 < 0 ||
 		    a3 >= k.bits)
@@ -150,9 +151,11 @@ static ssize_t fake_getxattr(const char *path, const char *name, void *buf,
 			     size_t size)
 {
 	static const unsigned char v2[20] = {
-		0x01, 0x00, 0x00, 0x02,	/* revision 2, effective */
-		0, 0, 0, 0, 0, 0, 0, 0,	/* permitted, inheritable: low words */
-		0x40, 0, 0, 0, 0, 0, 0, 0, /* high words: bit 38 - 32 */
+		0x01, 0x00, 0x00, 0x02, /* revision 2, effective */
+		0,    0,    0,	  0,
+		0,    0,    0,	  0, /* permitted, inheritable: low words */
+		0x40, 0,    0,	  0,
+		0,    0,    0,	  0, /* high words: bit 38 - 32 */
 	};
 
 	if (strcmp(name, "security.capability") != 0 ||
@@ -188,7 +191,7 @@ static void install(int bits, int ambient)
 	k.bits = bits;
 	k.ambient = ambient;
 	k.bound = known();
-	fake = *lcap_sys_kernel();	/* the real calls for what is not faked */
+	fake = *lcap_sys_kernel(); /* the real calls for what is not faked */
 	fake.capget = fake_capget;
 	fake.prctl = fake_prctl;
 	fake.getxattr = fake_getxattr;
@@ -261,7 +264,8 @@ START_TEST(kernel_with_42_capabilities)
 	ck_assert_ptr_nonnull(iab);
 	snprintf(want, sizeof(want), "!%s,^%s", name_of(40), name_of(41));
 	assert_text(cap_iab_to_text(iab), want);
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_AMB, 41, CAP_CLEAR), 0);
+	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_AMB, 41, CAP_CLEAR),
+			 0);
 	errno = 0;
 	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_AMB, 42, CAP_SET), -1);
 	ck_assert_int_eq(errno, EINVAL);
@@ -297,15 +301,15 @@ START_TEST(kernel_without_ambient)
 	ck_assert_int_eq(errno, EINVAL);
 	/* Nothing to clear is success, and asks the kernel for no change. */
 	ck_assert_int_eq(cap_reset_ambient(), 0);
-	ck_assert_int_eq(k.changes, 1);		/* only the failed raise */
+	ck_assert_int_eq(k.changes, 1); /* only the failed raise */
 
 	iab = cap_iab_get_proc();
 	ck_assert_ptr_nonnull(iab);
 	assert_text(cap_iab_to_text(iab), "!cap_audit_read");
 	ck_assert_int_eq(cap_iab_get_vector(iab, CAP_IAB_AMB, CAP_CHOWN), 0);
 	errno = 0;
-	ck_assert_int_eq(cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON,
-					    CAP_SET), -1);
+	ck_assert_int_eq(
+		cap_iab_set_vector(iab, CAP_IAB_INH, CAP_PERFMON, CAP_SET), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	cap_free(iab);
 

@@ -10,11 +10,12 @@
 
 /* The library's names, from the one table of capability facts. */
 static const char *const table_names[] = {
-#define CAP_FACT(number, NAME, name, ...)	[number] = "cap_" #name,
+#define CAP_FACT(number, NAME, name, ...) [number] = "cap_" #name,
 #include "caps.def"
 #undef CAP_FACT
 };
-#define TABLE_NAMES ((cap_value_t)(sizeof(table_names) / sizeof(table_names[0])))
+#define TABLE_NAMES \
+	((cap_value_t)(sizeof(table_names) / sizeof(table_names[0])))
 
 /* What the running kernel says its last capability is. */
 static int kernel_last_cap(void)
@@ -32,36 +33,65 @@ static int kernel_last_cap(void)
 static const struct {
 	const char *in, *out;
 } cases[] = {
-	{ "", "=" }, { " ", "=" }, { "=", "=" }, { "all=", "=" },
-	{ "all", NULL }, { "=ep", "=ep" }, { "all=eip", "=eip" },
-	{ "all+p", "=p" }, { "all-p", "=" }, { "+p", NULL }, { "-p", NULL },
-	{ "=+p", NULL }, { "cap_chown+ep", "cap_chown=ep" },
+	{ "", "=" },
+	{ " ", "=" },
+	{ "=", "=" },
+	{ "all=", "=" },
+	{ "all", NULL },
+	{ "=ep", "=ep" },
+	{ "all=eip", "=eip" },
+	{ "all+p", "=p" },
+	{ "all-p", "=" },
+	{ "+p", NULL },
+	{ "-p", NULL },
+	{ "=+p", NULL },
+	{ "cap_chown+ep", "cap_chown=ep" },
 	{ "cap_chown=p cap_chown+e", "cap_chown=ep" },
-	{ "CAP_CHOWN=ep", "cap_chown=ep" }, { "Cap_Net_Raw+ep", "cap_net_raw=ep" },
-	{ "ALL=p", "=p" }, { "CAP_ALL=p", NULL }, { "cap_chown=PE", NULL },
+	{ "CAP_CHOWN=ep", "cap_chown=ep" },
+	{ "Cap_Net_Raw+ep", "cap_net_raw=ep" },
+	{ "ALL=p", "=p" },
+	{ "CAP_ALL=p", NULL },
+	{ "cap_chown=PE", NULL },
 	{ "cap_perfmon=ep", "cap_perfmon=ep" },
 	{ "cap_bpf,cap_perfmon=ep", "cap_perfmon,cap_bpf=ep" },
 	{ "cap_sys_admin,cap_perfmon+ep", "cap_sys_admin,cap_perfmon=ep" },
 	{ "all=ep cap_perfmon-ep", "=ep cap_perfmon-ep" },
-	{ "38=ep", "cap_perfmon=ep" }, { "0x26=ep", "cap_perfmon=ep" },
-	{ "046=ep", "cap_perfmon=ep" }, { "62=ep", "= 62+ep" },
-	{ "63=p", "= 63+p" }, { "64=p", NULL }, { "-1=p", NULL },
-	{ "9999999999999999999=p", NULL }, { "0x=p", NULL }, { "1e=p", NULL },
-	{ "all=p 63+p", "=p 63+p" }, { "=p 63-p", "=p" },
+	{ "38=ep", "cap_perfmon=ep" },
+	{ "0x26=ep", "cap_perfmon=ep" },
+	{ "046=ep", "cap_perfmon=ep" },
+	{ "62=ep", "= 62+ep" },
+	{ "63=p", "= 63+p" },
+	{ "64=p", NULL },
+	{ "-1=p", NULL },
+	{ "9999999999999999999=p", NULL },
+	{ "0x=p", NULL },
+	{ "1e=p", NULL },
+	{ "all=p 63+p", "=p 63+p" },
+	{ "=p 63-p", "=p" },
 	{ "=ep 62,63+p", "=ep 62,63+p" },
 	{ "cap_chown=e cap_chown=p", "cap_chown=p" },
-	{ "cap_fowner=-p", "=" }, { "cap_fowner=+pe", "cap_fowner=ep" },
-	{ "cap_chown=ep-e", "cap_chown=p" }, { "cap_setpcap=p+e-e", "cap_setpcap=p" },
-	{ "cap_chown+", NULL }, { "cap_chown", NULL }, { "cap_chown=", "=" },
-	{ "cap_chown=ep junk", NULL }, { "cap_chown=epx", NULL },
-	{ "cap_chown=ep,", NULL }, { "cap_chown,,cap_kill=ep", NULL },
-	{ "cap_chown cap_kill=ep", NULL }, { "cap_chown=ep;cap_kill=p", NULL },
-	{ "cap_chownx=ep", NULL }, { "chown=ep", NULL }, { "cap_chown=e=p", NULL },
+	{ "cap_fowner=-p", "=" },
+	{ "cap_fowner=+pe", "cap_fowner=ep" },
+	{ "cap_chown=ep-e", "cap_chown=p" },
+	{ "cap_setpcap=p+e-e", "cap_setpcap=p" },
+	{ "cap_chown+", NULL },
+	{ "cap_chown", NULL },
+	{ "cap_chown=", "=" },
+	{ "cap_chown=ep junk", NULL },
+	{ "cap_chown=epx", NULL },
+	{ "cap_chown=ep,", NULL },
+	{ "cap_chown,,cap_kill=ep", NULL },
+	{ "cap_chown cap_kill=ep", NULL },
+	{ "cap_chown=ep;cap_kill=p", NULL },
+	{ "cap_chownx=ep", NULL },
+	{ "chown=ep", NULL },
+	{ "cap_chown=e=p", NULL },
 	{ "cap_chown==p", NULL },
 	{ "  cap_chown=ep \t cap_kill+p\n", "cap_chown=ep cap_kill+p" },
 	{ "cap_dac_override,cap_dac_read_search=ie",
 	  "cap_dac_override,cap_dac_read_search=ei" },
-	{ "cap_chown,all=p", "=p" }, { "all,cap_chown-p", "=" },
+	{ "cap_chown,all=p", "=p" },
+	{ "all,cap_chown-p", "=" },
 	{ "cap_chown=p all+e", "=e cap_chown+p" },
 	{ "cap_chown=e cap_kill=i cap_setuid=p",
 	  "cap_kill=i cap_setuid+p cap_chown+e" },
@@ -89,7 +119,8 @@ START_TEST(canonical_text_table)
 		errno = 0;
 		caps = cap_from_text(cases[n].in);
 		if (cases[n].out == NULL) {
-			ck_assert_msg(caps == NULL, "accepted \"%s\"", cases[n].in);
+			ck_assert_msg(caps == NULL, "accepted \"%s\"",
+				      cases[n].in);
 			ck_assert_int_eq(errno, EINVAL);
 			continue;
 		}
@@ -253,8 +284,8 @@ START_TEST(max_bits_matches_kernel)
 
 	errno = 4321;
 	ck_assert_int_eq(cap_max_bits(), last + 1);
-	ck_assert_int_eq(errno, 4321);		/* probing leaves errno alone */
-	ck_assert_int_eq(cap_max_bits(), last + 1);	/* cached */
+	ck_assert_int_eq(errno, 4321); /* probing leaves errno alone */
+	ck_assert_int_eq(cap_max_bits(), last + 1); /* cached */
 }
 END_TEST
 

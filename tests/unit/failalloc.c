@@ -28,7 +28,7 @@ static unsigned long attempts, fail_at;
 static int failed;
 
 /* Blocks allocated while counting: open addressing on the address. */
-#define TRACKED	4096
+#define TRACKED 4096
 static void *tracked[TRACKED];
 static unsigned long live;
 
@@ -57,7 +57,7 @@ static void untrack(void *p)
 		return;
 	for (probes = 0; probes < TRACKED && tracked[i] != NULL; probes++) {
 		if (tracked[i] == p) {
-			tracked[i] = (void *)1;	/* tombstone */
+			tracked[i] = (void *)1; /* tombstone */
 			live--;
 			return;
 		}
@@ -127,7 +127,7 @@ void *__wrap_realloc(void *p, size_t size)
 	void *q;
 
 	if (should_fail())
-		return NULL;	/* p stays valid and tracked, as realloc leaves it */
+		return NULL; /* p stays valid and tracked, as realloc leaves it */
 	q = __real_realloc(p, size);
 	if (q != NULL || size == 0)
 		untrack(p);

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DENY_GID	4800
+#define DENY_GID 4800
 
 bool nss_wrapper_enabled(void);
 
@@ -38,14 +38,13 @@ bool nss_wrapper_enabled(void)
 /* Exported by name: glibc finds these with dlsym(). */
 enum nss_status _nss_captest_getgrnam_r(const char *, struct group *, char *,
 					size_t, int *);
-enum nss_status _nss_captest_getgrgid_r(gid_t, struct group *, char *,
-					size_t, int *);
-enum nss_status _nss_captest_initgroups_dyn(const char *, gid_t, long *,
-					    long *, gid_t **, long, int *);
+enum nss_status _nss_captest_getgrgid_r(gid_t, struct group *, char *, size_t,
+					int *);
+enum nss_status _nss_captest_initgroups_dyn(const char *, gid_t, long *, long *,
+					    gid_t **, long, int *);
 enum nss_status _nss_captest_setgrent(int);
 enum nss_status _nss_captest_endgrent(void);
-enum nss_status _nss_captest_getgrent_r(struct group *, char *, size_t,
-					int *);
+enum nss_status _nss_captest_getgrent_r(struct group *, char *, size_t, int *);
 
 static const char *mode(void)
 {
@@ -80,7 +79,7 @@ static enum nss_status fill_deny(struct group *gr, char *buf, size_t size,
 	char *at;
 
 	if (size < 2 * sizeof(char *) + sizeof(name) + sizeof(pw) +
-	    sizeof(mal) + sizeof(char *)) {
+			   sizeof(mal) + sizeof(char *)) {
 		*errnop = ERANGE;
 		return NSS_STATUS_TRYAGAIN;
 	}
@@ -115,8 +114,8 @@ enum nss_status _nss_captest_getgrnam_r(const char *name, struct group *gr,
 	return NSS_STATUS_NOTFOUND;
 }
 
-enum nss_status _nss_captest_getgrgid_r(gid_t gid, struct group *gr,
-					char *buf, size_t size, int *errnop)
+enum nss_status _nss_captest_getgrgid_r(gid_t gid, struct group *gr, char *buf,
+					size_t size, int *errnop)
 {
 	enum nss_status status;
 

@@ -25,18 +25,107 @@ class ToolError(Exception):
 
 def find_tool(module, name):
     """The program to run: in tools_dir when the task names one, else the
-    first on PATH (Ansible adds the sbin directories after PATH)."""
+    first on PATH (Ansible adds the sbin directories after PATH). Either
+    way only root may be able to replace it (see untrusted_by)."""
     tools_dir = module.params.get('tools_dir')
     if tools_dir:
         path = os.path.join(tools_dir, name)
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-            module.fail_json(msg='%s: not an executable file (tools_dir)' % path)
-        return path
-    path = module.get_bin_path(name, required=False)
-    if not path:
-        module.fail_json(msg='%s: not found on PATH; install libcap-perfmon '
-                             'or give tools_dir' % name)
+            module.fail_json(msg='%s: not an executable file (tools_dir)' % escape(path))
+        where = 'tools_dir'
+    else:
+        path = module.get_bin_path(name, required=False)
+        if not path:
+            module.fail_json(msg='%s: not found on PATH; install libcap-perfmon '
+                                 'or give tools_dir' % name)
+        where = 'the first on PATH'
+    why = untrusted_by(path)
+    if why:
+        module.fail_json(msg='%s (%s): refused: %s, so someone other than root '
+                             'could choose what this module runs as root; give '
+                             'tools_dir a directory only root may write'
+                         % (escape(path), where, why))
     return path
+
+
+MAX_LINKS = 40
+
+
+def unsafe(path, st, what):
+    """Why st (of path) lets someone other than root (and the user the
+    module runs as, when it is not root) change it, or None.
+    Group and other write bits also cover an ACL: with one, the group
+    bits are its mask, the most any named user or group may have. A
+    sticky directory of root's is safe for the entries root owns in it."""
+    if st.st_uid not in (0, os.geteuid()):
+        return '%s %s belongs to uid %d' % (what, escape(path), st.st_uid)
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not (
+            stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_ISVTX):
+        return '%s %s is writable by %s' % (
+            what, escape(path), 'its group' if st.st_mode & stat.S_IWGRP
+            and not st.st_mode & stat.S_IWOTH else 'others')
+    return None
+
+
+def untrusted_by(path, file_too=True):
+    """Why someone other than root could replace the file at path, or
+    None: every directory walked to reach it, the symbolic links on the
+    way (read only from directories already found safe, so none can be
+    swapped afterwards) and, with file_too, the file itself must be
+    root's and writable by root alone. ".." is taken as the kernel takes
+    it, from where the links led (never lexically, as abspath would)."""
+    raw = os.fsencode(path)
+    if not raw.startswith(b'/'):
+        raw = os.getcwdb() + b'/' + raw
+    todo = [c for c in raw.split(b'/') if c]
+    cur = b'/'
+    st = os.stat(cur)
+    why = unsafe(cur, st, 'directory')
+    shared = open_sticky(st)
+    links = 0
+    while todo and not why:
+        name = todo.pop(0)
+        if not todo and not file_too and name not in (b'.', b'..'):
+            break
+        if name == b'.':
+            continue
+        if name == b'..':
+            # back in a directory found safe already; but what may be
+            # swapped in it depends on it, not on the one we left
+            cur = os.path.dirname(cur)
+            shared = open_sticky(os.stat(cur))
+            continue
+        nxt = os.path.join(cur, name)
+        try:
+            st = os.lstat(nxt)
+        except OSError as e:
+            return '%s: %s' % (escape(nxt), e.strerror)
+        if stat.S_ISLNK(st.st_mode):
+            if shared and st.st_uid not in (0, os.geteuid()):
+                # its owner may replace it in a sticky directory all may write
+                return 'symbolic link %s belongs to uid %d in %s, a directory ' \
+                       'all may write' % (escape(nxt), st.st_uid, escape(cur))
+            links += 1
+            if links > MAX_LINKS:
+                return '%s: too many symbolic links' % escape(path)
+            target = os.readlink(nxt)
+            if target.startswith(b'/'):
+                cur = b'/'
+                shared = open_sticky(os.stat(cur))
+            todo[:0] = [c for c in target.split(b'/') if c]
+            continue
+        last = not todo
+        if not last and not stat.S_ISDIR(st.st_mode):
+            return '%s: not a directory' % escape(nxt)
+        why = unsafe(nxt, st, 'the file' if last else 'directory')
+        cur, shared = nxt, open_sticky(st)
+    return why
+
+
+def open_sticky(st):
+    """A sticky directory others may write (/tmp): safe for the entries
+    root owns, and only those."""
+    return bool(st.st_mode & stat.S_ISVTX and st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
 def run(argv, stdin=None):

@@ -47,7 +47,9 @@ options:
     type: bool
     default: true
   tools_dir:
-    description: Directory holding getcap and getpcaps; default PATH.
+    description: Directory holding getcap and getpcaps; default PATH. The
+      programs, their directories and the links on the way must be root's
+      and writable by root alone.
     type: str
 '''
 

@@ -23,7 +23,9 @@ description:
   - Check mode changes nothing; with --diff, before and after are shown in
     getcap's capability text.
   - A path that is a symbolic link is refused, never followed: name the
-    file itself. Directories on the way to it are resolved as for any path.
+    file itself. A directory on the way to it that someone other than
+    root may change is refused (it could be swapped between the read and
+    the write).
 options:
   path:
     description: Absolute path of the file. Not expanded (no ~, no $VAR).
@@ -46,8 +48,9 @@ options:
     type: str
     choices: [present, absent, exact]
   rootid:
-    description: Namespace root id to write (C(setcap -n)); default keeps
-      the file's for present and absent, and 0 for exact.
+    description: Namespace root id to write (C(setcap -n)); default 0 for
+      present and exact (a file's namespaced capabilities do not work on
+      the host, so they are not present there), the file's own for absent.
     type: int
   manifest:
     description: A capmanifest manifest (version 2 or 3) on the managed host.
@@ -72,7 +75,8 @@ options:
     default: false
   tools_dir:
     description: Directory holding getcap, setcap and capmanifest; default
-      the first found on PATH.
+      the first found on PATH. The programs, their directories and the
+      links on the way must be root's and writable by root alone.
     type: str
 '''
 
@@ -102,7 +106,7 @@ import stat
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.libcap_perfmon.caps.plugins.module_utils.captools import (
     FLAGS, CapState, Normaliser, ToolError, effective_rule, escape, find_tool,
-    json_lines, json_path, read_files, run, spell, state_of)
+    json_lines, json_path, read_files, run, spell, state_of, untrusted_by)
 from ansible_collections.libcap_perfmon.caps.plugins.module_utils.capmanifest import parse
 
 
@@ -125,9 +129,25 @@ def target_of(state, current, wanted, rootid):
         sets['effective'] = sets['effective'] & (sets['permitted'] | sets['inheritable'])
     if not any(sets.values()):
         return CapState()
+    # present and exact mean capabilities that work on this host: a file's
+    # namespaced ones (a root id) do not, outside that user namespace, so
+    # they are written again with root id 0. absent only takes away.
     if rootid is None:
-        rootid = current.rootid if state != 'exact' and current.present else 0
+        rootid = current.rootid if state == 'absent' and current.present else 0
     return CapState(sets, rootid)
+
+
+def refuse_swappable(path):
+    """getcap reads a path and setcap writes it later: a directory on the
+    way that someone other than root may change could be swapped in
+    between (a symbolic link to /usr/bin in its place), and setcap would
+    write to a file nobody asked about. The file itself may be anyone's:
+    writing to it clears its capabilities."""
+    why = untrusted_by(path, file_too=False)
+    if why:
+        raise ToolError('%s: refused: %s, so the file could be swapped for '
+                        'another between reading and writing its capabilities'
+                        % (escape(path), why))
 
 
 def names_only(text, state):
@@ -158,6 +178,7 @@ def one_file(module, tools, norm):
         module.fail_json(msg='path %s: must be absolute' % escape(path))
     if p['caps'] is None and state != 'absent':
         module.fail_json(msg='caps is required with state=%s' % state)
+    refuse_swappable(path)
     current = read_files(tools['getcap'], [path])[path]
     wanted = norm.sets(names_only(p['caps'], state)) if p['caps'] is not None else None
     target = target_of(state, current, wanted, p['rootid'])
@@ -269,6 +290,8 @@ def manifest_absent(module, tools, norm, entries):
         raise ToolError('capmanifest restore -n: %s' % err)
     before, after, todo = [], [], []
     paths = [os.fsdecode(os.path.join(os.fsencode(p['root']), e.path[2:])) for e in entries]
+    for path in paths:
+        refuse_swappable(path)
     states = read_files(tools['getcap'], paths)
     for path, e in zip(paths, entries):
         current = states[path]
@@ -304,6 +327,13 @@ def by_manifest(module, tools, norm):
     if state == 'present':
         module.fail_json(msg='state=present with a manifest: a manifest records each '
                              'file\'s whole set; use exact (capmanifest restore) or absent')
+    # The module reads the manifest and capmanifest reads it again: only a
+    # path nobody but root may change names the same bytes both times.
+    why = untrusted_by(p['manifest'])
+    if why:
+        raise ToolError('%s: refused: %s, so what the module reads and what '
+                        'capmanifest checks could differ'
+                        % (escape(p['manifest']), why))
     try:
         with open(p['manifest'], 'rb') as f:
             data = f.read()
