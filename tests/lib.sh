@@ -540,9 +540,9 @@ has_reference() {
 		lib_found=$(lib_reference_version "$lib_pkg")
 		[ "$lib_found" = "$lib_need" ] && continue
 		if [ -z "$lib_found" ]; then
-			reference_why="compares with Debian's libcap $lib_need, and $lib_pkg is not installed"
+			reference_why="needs Debian's libcap $lib_need as its reference; $lib_pkg is not installed"
 		else
-			reference_why="compares with Debian's libcap $lib_need, and the system has $lib_pkg $lib_found"
+			reference_why="needs Debian's libcap $lib_need as its reference; the system has $lib_pkg $lib_found"
 		fi
 		return 1
 	done

@@ -100,29 +100,29 @@ outcome ref_same 0 "need_reference 2.66 on 2.66"
 refsuite ref_newer "libcap2 ii 1:2.75-10+deb13u1
 libcap2-bin ii 1:2.75-10+deb13u1" 'need_reference 2.66; ok "ran on"; finish'
 outcome ref_newer 77 "need_reference 2.66 on 2.75"
-grep -qx "skipped: compares with Debian's libcap 2.66, and the system has libcap2 2.75" \
+grep -qx "skipped: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.75" \
 	"$T/ref_newer.log" || { fail "the skip does not name both versions"; sed 's/^/    /' "$T/ref_newer.log"; }
 # Only the programs newer: the package named is the one that differs.
 refsuite ref_bin "libcap2 ii 1:2.66-4
 libcap2-bin ii 2.78-1" 'need_reference 2.66; finish'
 outcome ref_bin 77 "need_reference 2.66, libcap2-bin 2.78"
-grep -qx "skipped: compares with Debian's libcap 2.66, and the system has libcap2-bin 2.78" \
+grep -qx "skipped: needs Debian's libcap 2.66 as its reference; the system has libcap2-bin 2.78" \
 	"$T/ref_bin.log" || { fail "the skip does not name libcap2-bin 2.78"; sed 's/^/    /' "$T/ref_bin.log"; }
 # Removed (its conffiles left) or never installed: not installed.
 refsuite ref_gone "libcap2 ii 1:2.66-4
 libcap2-bin rc 1:2.66-4" 'need_reference 2.66; finish'
 outcome ref_gone 77 "need_reference 2.66, libcap2-bin removed"
-grep -qx "skipped: compares with Debian's libcap 2.66, and libcap2-bin is not installed" \
+grep -qx "skipped: needs Debian's libcap 2.66 as its reference; libcap2-bin is not installed" \
 	"$T/ref_gone.log" || { fail "the skip does not say libcap2-bin is not installed"; sed 's/^/    /' "$T/ref_gone.log"; }
 refsuite ref_dev "$deb12" 'need_reference 2.66 libcap2 libcap-dev; finish'
 outcome ref_dev 77 "need_reference 2.66 libcap2 libcap-dev, no libcap-dev"
-grep -qx "skipped: compares with Debian's libcap 2.66, and libcap-dev is not installed" \
+grep -qx "skipped: needs Debian's libcap 2.66 as its reference; libcap-dev is not installed" \
 	"$T/ref_dev.log" || { fail "the skip does not name libcap-dev"; sed 's/^/    /' "$T/ref_dev.log"; }
 # has_reference: the suite goes on without the comparison, told why.
 refsuite ref_part "libcap2 ii 1:2.78-1
 libcap2-bin ii 1:2.78-1" 'if has_reference 2.66; then fail compared; else echo "note: $reference_why"; fi; ok rest; finish'
 outcome ref_part 0 "has_reference 2.66 on 2.78"
-grep -qx "note: compares with Debian's libcap 2.66, and the system has libcap2 2.78" \
+grep -qx "note: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.78" \
 	"$T/ref_part.log" || { fail "has_reference gives no reason"; sed 's/^/    /' "$T/ref_part.log"; }
 
 # expect, expect_lines, expect_line, as_libcap: a pass, and one failure
