@@ -41,7 +41,7 @@ nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 in_net() { unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" "$@"; }
 # The report's setcap lines, one per line.
 setcap_lines() { grep '^setcap ' "$1"; }
-expect_setcap() {	# REPORT LINE CASE
+expect_suggested() {	# REPORT LINE CASE
 	got=$(setcap_lines "$1")
 	if [ "$got" = "$2" ]; then pass; else cat "$1"; fail "$3: suggested [$got], want [$2]"; fi
 }
@@ -52,7 +52,7 @@ cp "$ping" "$T/bin/ping" && chmod 755 "$T/bin/ping"
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/ping" >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 2 ] || fail "ping as nobody under capaudit: exit $rc, want 2 ($(cat "$T/out" "$T/err"))"
-expect_setcap "$T/rep" "setcap cap_net_raw=ep $T/bin/ping" "ping as nobody"
+expect_suggested "$T/rep" "setcap cap_net_raw=ep $T/bin/ping" "ping as nobody"
 expect_line "$T/rep" "# capaudit --suggest: the least grant, proven by 4 runs as nobody" "ping: proof"
 expect_line "$T/rep" "without cap_setuid on $T/bin/ping: exited with status 0: not needed" "ping: cap_setuid"
 expect_line "$T/rep" "without cap_net_raw on $T/bin/ping: exited with status 2: needed" "ping: cap_net_raw"
@@ -66,7 +66,7 @@ grep -q "raw socket" "$T/out" || fail "ping did not use its raw socket: $(cat "$
 # As root, without --user: trials without root's own capabilities.
 in_net "$CA" --suggest --output="$T/rep" -- "$T/bin/ping" >/dev/null 2>"$T/err" ||
 	fail "ping as root: $(cat "$T/err")"
-expect_setcap "$T/rep" "setcap cap_net_raw=ep $T/bin/ping" "ping as root"
+expect_suggested "$T/rep" "setcap cap_net_raw=ep $T/bin/ping" "ping as root"
 expect_line "$T/rep" "runs as root without root's capabilities (SECBIT_NOROOT)" "ping as root: how"
 
 # 1b. iputils' ping, when installed, the same way (a copy, without the
@@ -75,7 +75,7 @@ if [ -x /usr/bin/ping ]; then
 	cp /usr/bin/ping "$T/bin/iping" && chmod 755 "$T/bin/iping"
 	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/iping" -c1 -W2 127.0.0.1 \
 		>/dev/null 2>&1
-	expect_setcap "$T/rep" "setcap cap_net_raw=ep $T/bin/iping" "iputils ping as nobody"
+	expect_suggested "$T/rep" "setcap cap_net_raw=ep $T/bin/iping" "iputils ping as nobody"
 	"$S" cap_net_raw=ep "$T/bin/iping" || fail "our setcap on iputils ping"
 	in_net $nobody "$T/bin/iping" -c1 -W2 127.0.0.1 >/dev/null 2>&1 ||
 		fail "iputils ping with cap_net_raw fails for nobody"
@@ -94,7 +94,7 @@ cp "$probe" "$T/bin/capture" && chmod 755 "$T/bin/capture"
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/capture" --capture "$T/secret" \
 	>/dev/null 2>&1
 [ $? -eq 3 ] || fail "capture tool: not refused promiscuous mode"
-expect_setcap "$T/rep" "setcap cap_net_admin,cap_net_raw=ep $T/bin/capture" "capture tool"
+expect_suggested "$T/rep" "setcap cap_net_admin,cap_net_raw=ep $T/bin/capture" "capture tool"
 awk '$NF == "credential" && ($1 == "cap_dac_override" || $1 == "cap_dac_read_search") { n++ }
      END { exit n ? 0 : 1 }' "$T/rep" ||
 	{ cat "$T/rep"; fail "capture tool: the lent credential's DAC checks are not listed as such"; }
@@ -104,7 +104,7 @@ cp /usr/bin/chown "$T/bin/chown" && chmod 755 "$T/bin/chown"
 : >"$T/w/f" && chown nobody:nogroup "$T/w/f"
 "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/chown" 1 "$T/w/f" >/dev/null 2>&1
 [ $? -eq 1 ] || fail "chown as nobody: not its exit status 1"
-expect_setcap "$T/rep" "setcap cap_chown=ep $T/bin/chown" "chown"
+expect_suggested "$T/rep" "setcap cap_chown=ep $T/bin/chown" "chown"
 expect_line "$T/rep" "# WARNING: cap_chown is root-equivalent" "chown: root-equivalent"
 expect_line "$T/rep" "# WARNING: $T/bin/chown is executable by every user (mode 0755): each of them gets cap_chown with it, which makes every user root" "chown: every user"
 "$S" cap_chown=ep "$T/bin/chown" || fail "our setcap cap_chown=ep"
@@ -127,19 +127,19 @@ if [ -n "$py" ] && "$py" -c 'import http.server' 2>/dev/null; then
 		*) set -- $how "$pyc" $serve ;;
 		esac
 		in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$@" >/dev/null 2>&1
-		expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 under $how"
+		expect_suggested "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 under $how"
 		expect_line "$T/rep" "#   success: exited with status 124, as with every candidate granted" "port 80 under $how: success"
 		expect_line "$T/rep" "# WARNING: $pyc is an interpreter" "port 80 under $how: interpreter"
 	done
 	# As root, nothing refused: not "the grant the refused checks point to".
 	in_net "$CA" --suggest --output="$T/rep" -- timeout $serve_for "$pyc" $serve >/dev/null 2>&1
-	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 as root"
+	expect_suggested "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 as root"
 	grep -q "refused checks point to" "$T/rep" && fail "port 80 as root: spoke of refused checks"
 	# A script: the kernel runs its interpreter, which gets the grant; said so.
 	printf '#!%s\nimport socket\nsocket.socket().bind(("127.0.0.1", 80))\n' "$pyc" >"$T/bin/serve"
 	chmod 755 "$T/bin/serve"
 	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/serve" >/dev/null 2>&1
-	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $pyc" "a python script"
+	expect_suggested "$T/rep" "setcap cap_net_bind_service=ep $pyc" "a python script"
 	expect_line "$T/rep" "# WARNING: $T/bin/serve is a script (#!$pyc): the kernel runs its interpreter" "a python script: said a script"
 	expect_line "$T/rep" "# WARNING: $pyc is an interpreter" "a python script: interpreter"
 	"$S" cap_net_bind_service=ep "$pyc" || fail "our setcap on python"
@@ -150,7 +150,7 @@ else
 	echo "note: no /usr/bin/python3 with http.server; the port-80 server is ours"
 	cp "$probe" "$T/bin/bind80" && chmod 755 "$T/bin/bind80"
 	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- env timeout $serve_for "$T/bin/bind80" --bind80 >/dev/null 2>&1
-	expect_setcap "$T/rep" "setcap cap_net_bind_service=ep $T/bin/bind80" "port 80 under env timeout"
+	expect_suggested "$T/rep" "setcap cap_net_bind_service=ep $T/bin/bind80" "port 80 under env timeout"
 fi
 
 # 5. unshare -Urn: every check in its own namespace; nothing to grant.
