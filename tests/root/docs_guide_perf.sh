@@ -213,8 +213,13 @@ nsteps=$(ls "$work/steps"/*.sh 2>/dev/null | wc -l)
 [ "$nsteps" -gt 0 ] || { fail "no sh blocks in the guide"; finish; }
 
 # Guide paths to scratch paths, and back for the output.
+# A command "perf" names the scratch perf too: found by PATH, an outsider
+# whom the scratch copy refuses (EACCES) would have the shell go on down
+# PATH to the host's /usr/bin/perf, which on a host set up for perf
+# carries capabilities itself, and the outsider step would prove nothing.
 to_work() {
 	sed -e "s|/usr/bin/perf|$work/usr/bin/perf|g" \
+		-e "s|^perf |$work/usr/bin/perf |" \
 		-e "s|/usr/sbin/\(setcap\|getcap\|getpcaps\|capsh\|capcheck\)\\b|$work/bin/\\1|g" \
 		-e "s|/etc/security/|$work/etc/security/|g" "$1"
 }

@@ -1,57 +1,58 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# The suite must pass on a machine already set up for perf (issue 14,
-# item 7): one where a perf_users group, a user alice in it, and a
-# "cap_perfmon @perf_users" line in capability.conf already exist. This
-# suite re-runs itself in a private mount namespace (unshare -m), binds
-# copies of /etc/passwd, /etc/group and /etc/security/capability.conf
-# with those entries over the real ones (the host's files are never
-# written), and runs there the suites that read users, groups, PAM or
-# capability.conf. Any of them failing there fails this suite.
-#
-# Only those suites, not the whole root tier (which takes minutes), to keep
-# CI short; this list takes about 40 s. They are the ones that name alice,
-# bob, perf_users or nobody (tools/pam_world.sh and perf_world.sh's
-# nss_wrapper worlds, setpriv --reuid, capsh --user), parse capability.conf
-# (capcheck, perfdoctor, pam_cap) or drive PAM (pam_wrapper). Left out as
-# too slow for what they add: the root suites that use users only through
-# lib.sh's private_etc, which hides the host's users and groups whatever
-# they are (capmanifest_race, capsh_diff, libcap_debian_programs, getcap_*,
-# setcap_diff, setcap_ours: 5 to 40 s each), and cli/getcap_diff.sh and
-# getpcaps_diff.sh, which now name no user at all. A suite added later
-# that reads users, groups, PAM or capability.conf belongs in this list.
-SUITES="
-cli/capcheck_verdicts.sh
-cli/pam_cap.sh
-cli/pam_cap_broken.sh
-cli/pam_cap_refused.sh
-cli/pam_cap_safety.sh
-root/capmanifest_owner.sh
-root/capsh_ambient.sh
-root/capsh_priv.sh
-root/docs_guide_perf.sh
-root/pam_cap_nss_files.sh
-root/pam_cap_perf.sh
-root/perfdoctor_verdicts.sh
-root/perfdoctor_pam.sh
-root/perfdoctor_session.sh
-root/libcap_proc_privileged.sh
-root/setcap_perf_group.sh
-root/setcap_perf_preset.sh
-root/setcap_perf_target.sh
-root/setcap_perfmon.sh
-"
+# The suite must pass on a host already set up for perf, and leave it as
+# it was. In a private mount namespace (unshare -m) this suite makes the
+# host look like one an administrator has set up: a perf_users group and
+# a user alice in it (copies of /etc/passwd and /etc/group bound over the
+# real ones), "cap_perfmon @perf_users" in capability.conf, tracefs
+# mounted on /sys/kernel/tracing as systemd mounts it at boot, and a
+# /usr/bin/perf that carries cap_perfmon,cap_syslog=ep (an overlay over
+# /usr/bin: the host's own perf, or a stand-in where there is none). It
+# checks from the inside that each preset is in effect, then runs there
+# the suites tests/suites.conf tags "hostpreset": those that read users,
+# groups, PAM, capability.conf, tracefs or /usr/bin/perf. Any of them
+# failing fails this suite. Outside, before and after, it compares the
+# host's /etc files, its /usr/bin/perf (content, mode and capabilities)
+# and its tracefs mount: the host must not change.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "needs root (mount namespace, bind mounts)"
 
+# host_state: what the preset must never change on the host.
+host_state() {
+	for f in /etc/passwd /etc/group /etc/security/capability.conf /usr/bin/perf; do
+		if [ -e "$f" ]; then
+			echo "$f $(stat -c '%u:%g %a %s' "$f") $(sha256sum <"$f" | cut -c1-64)"
+			getfattr -h -n security.capability -e hex "$f" 2>/dev/null | grep '^security' || echo "$f no capabilities"
+		else
+			echo "$f absent"
+		fi
+	done
+	grep ' /sys/kernel/tracing ' /proc/self/mountinfo | cut -d' ' -f4-6,9- || echo "tracefs not mounted"
+	[ -d /sys/kernel/tracing ] && stat -c 'tracing %u:%g %a' /sys/kernel/tracing
+}
+
+SUITES=$(sed -n 's/^hostpreset:[[:space:]]*//p' "${TESTS_DIR:-$(dirname "$0")/..}/suites.conf" | tr -s ' \t' '\n\n')
 if [ -z "${HOST_PRESET_NS:-}" ]; then
 	command -v unshare >/dev/null || skip "unshare (util-linux) is not installed"
 	unshare -m true 2>/dev/null || skip "cannot create a mount namespace"
-	# Private propagation: the bind mounts below never reach the host.
-	HOST_PRESET_NS=1 exec unshare -m --propagation private sh "$0" "$@"
+	[ -n "$SUITES" ] || { echo "FAIL: tests/suites.conf tags no suite hostpreset"; exit 1; }
+	before=$(host_state)
+	# Private propagation: the mounts below never reach the host.
+	HOST_PRESET_NS=1 unshare -m --propagation private sh "$0" "$@"
+	rc=$?
+	after=$(host_state)
+	if [ "$before" != "$after" ]; then
+		echo "FAIL: the host changed:"
+		printf '%s\n' "$before" >/tmp/host_preset.before.$$
+		printf '%s\n' "$after" | diff /tmp/host_preset.before.$$ - | sed 's/^/    /'
+		rm -f /tmp/host_preset.before.$$
+		exit 1
+	fi
+	echo "the host's /etc files, /usr/bin/perf and tracefs mount are as before"
+	exit $rc
 fi
 
-init	# in the namespace: the run that exec'd us made no $T
+init	# in the namespace: the outer run made no $T
 chmod 755 "$T"
 
 # free ID FILE: the first id from ID on that FILE (passwd or group) lacks.
@@ -91,7 +92,27 @@ if [ -f "$conf" ]; then
 	mount --bind "$T/capability.conf" "$conf" ||
 		{ fail "cannot bind the preset $conf"; finish; }
 fi
-echo "preset: $(grep '^perf_users:' /etc/group), $(grep '^alice:' /etc/passwd)"
+# tracefs, as systemd mounts it at boot (no options: the one superblock's
+# uid, gid and mode stay as they are).
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing ||
+	{ fail "cannot mount tracefs"; finish; }
+# /usr/bin/perf with file capabilities, in an overlay over /usr/bin whose
+# writes land in $T: the host's perf (a copy up), or a stand-in.
+mkdir "$T/usrbin" "$T/usrbin.work" &&
+	mount -t overlay overlay -o "lowerdir=/usr/bin,upperdir=$T/usrbin,workdir=$T/usrbin.work" /usr/bin ||
+	{ fail "cannot put an overlay over /usr/bin"; finish; }
+[ -e /usr/bin/perf ] || cp /bin/true /usr/bin/perf
+setcap cap_perfmon,cap_syslog=ep /usr/bin/perf || { fail "cannot set capabilities on the preset perf"; finish; }
+# The presets are in effect, or this run proves nothing.
+[ "$(getent group perf_users | cut -d: -f1)" = perf_users ] || fail "preset: no perf_users group"
+[ "$(getent passwd alice | cut -d: -f1)" = alice ] || fail "preset: no alice"
+[ ! -f "$conf" ] || grep -qx 'cap_perfmon @perf_users' "$conf" || fail "preset: capability.conf lacks the grant"
+[ -e /sys/kernel/tracing/trace ] || fail "preset: tracefs is not mounted"
+case $(getcap /usr/bin/perf) in
+*cap_perfmon*) ;;
+*) fail "preset: /usr/bin/perf has no capabilities: $(getcap /usr/bin/perf)" ;;
+esac
+echo "preset: $(grep '^perf_users:' /etc/group), $(grep '^alice:' /etc/passwd), tracefs on /sys/kernel/tracing, $(getcap /usr/bin/perf)"
 
 # The inner run's logs and verdicts stay out of the outer run's.
 mkdir "$T/logs"
