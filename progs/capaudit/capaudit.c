@@ -41,7 +41,7 @@ struct opts {
 	unsigned long long duration;
 	unsigned long long trial_timeout; /* --trial-timeout, or 0 */
 	struct success success;		  /* --success */
-	int json, suggest, no_minimize, check;
+	int json, suggest, no_minimize, check, no_bpf;
 	const char *output;
 };
 
@@ -231,6 +231,10 @@ static const struct opt options[] = {
 	{ .name = "check",
 	  .help = "say which event source would be used, or what is missing",
 	  .flag = OPTS_FLAG(struct opts, check) },
+	{ .name = "no-bpf",
+	  .help = "read every check as a perf sample, even where eBPF\n"
+		  "could count them in the kernel",
+	  .flag = OPTS_FLAG(struct opts, no_bpf) },
 	{ OPTS_HELP_ROW("help", 0), .help = "print this text (also -h)" },
 	{ OPTS_HELP_ROW(NULL, 'h') },
 	{ OPTS_VERSION_ROW, .help = "print the version" },
@@ -681,6 +685,8 @@ static int describe_source(const struct source *src)
 {
 	printf("%s: would use ", PROG);
 	source_describe(src, stdout);
+	printf("%s: counting: ", PROG);
+	counting_describe(src, stdout);
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
@@ -717,7 +723,7 @@ static int with_source(struct opts *o, char **argv, const char *path)
 
 	if (root != NULL)
 		sv.root = root;
-	if (source_find(&sv, &src, o->check, stderr) < 0)
+	if (source_find(&sv, &src, o->check, !o->no_bpf, stderr) < 0)
 		return 1;
 	if (o->check)
 		rc = describe_source(&src);

@@ -69,6 +69,20 @@ struct event_spec {
 	struct field cap, ret, cred, target_ns, capable_ns;
 };
 
+/* Where the tracepoint programs find their fields (from tracefs formats). */
+struct counter_layout {
+	size_t fork_child;	       /* sched_process_fork: child_pid */
+	size_t exec_pid, exec_old_pid; /* sched_process_exec: pid, old_pid */
+};
+
+/* Counting in the kernel (capaudit_bpf.c), when the tracepoint is the source. */
+struct counting {
+	int usable; /* the programs loaded and counted a check of capaudit's */
+	uint64_t fork_id, exec_id; /* the sched tracepoints' ids */
+	struct counter_layout layout;
+	char why[200]; /* when not usable, and it was tried: why */
+};
+
 enum source_kind {
 	SOURCE_TRACEPOINT,    /* capability:cap_capable */
 	SOURCE_KPROBE_EVENTS, /* probes we wrote into tracefs kprobe_events */
@@ -82,6 +96,7 @@ struct source {
 	char tracefs[256]; /* the tracefs used, "" for the kprobe PMU */
 	char group[64];	   /* kprobe_events group to remove at the end */
 	int private_mount; /* tracefs mounted in a private namespace */
+	struct counting counting;
 };
 
 /* The machine as capaudit sees it; root is "" except in tests. */
@@ -93,14 +108,17 @@ struct sysview {
  * Finds the best source the running kernel offers. Returns 0, or -1
  * after one "capaudit: ..." line on err for everything missing.
  * With check set, only says which source would be used (no kprobe is
- * created).
+ * created). With use_bpf, a tracepoint source counts in the kernel
+ * where eBPF works here (src->counting, tried once for real).
  */
 int source_find(const struct sysview *sv, struct source *src, int check,
-		FILE *err);
+		int use_bpf, FILE *err);
 /* Removes what source_find() created (kprobe_events probes). */
 void source_release(const struct sysview *sv, struct source *src);
 /* One line naming the source, for the report and --check. */
 void source_describe(const struct source *src, FILE *out);
+/* One line: counted in the kernel, or one perf sample per check and why. */
+void counting_describe(const struct source *src, FILE *out);
 
 /* Parses a tracefs "format" file's text for field name (exported for tests). */
 int format_field(const char *format, const char *name, struct field *f);
@@ -110,6 +128,48 @@ int format_field(const char *format, const char *name, struct field *f);
  * (exported for tests). Returns 0, or -1 with errno ENOENT.
  */
 int tracepoint_fields(const char *format, struct event_spec *ev);
+
+/* ---- capaudit_bpf.c: checks counted in the kernel ---- */
+
+struct counter;
+struct record;
+
+/* What the kernel could not count: checks, and threads not followed. */
+struct counter_losses {
+	uint64_t checks, threads;
+};
+
+/* 1 when capaudit runs in the initial pid namespace (the programs' ids). */
+int counter_pidns_initial(void);
+/*
+ * Creates the maps, loads the programs and attaches them. NULL with
+ * errno, and why filled in.
+ */
+struct counter *counter_open(const struct counting *cfg, char *why,
+			     size_t whylen);
+/* Follows thread tid (global id) and every thread it creates from now on. */
+int counter_follow(struct counter *c, pid_t tid);
+/*
+ * Follows the calling thread for one call of check, which must ask for
+ * CAP_SETUID once; keeps that check, the tally's calibration. -1 with
+ * EPROTO when the program saw something else (its arguments misread).
+ */
+int counter_calibrate(struct counter *c, void (*check)(void));
+/*
+ * Detaches the programs, then hands every count to push as a sample (a
+ * run of identical checks: more, last), the calibration first. -1 when
+ * push failed.
+ */
+int counter_collect(struct counter *c,
+		    int (*push)(const struct record *, void *), void *arg,
+		    struct counter_losses *lost);
+void counter_close(struct counter *c);
+/*
+ * For source_find(): loads, attaches and calibrates once, then removes
+ * everything; 0 when counting in the kernel works here, else -1 with
+ * cfg->why.
+ */
+int counter_probe(struct counting *cfg, void (*check)(void));
 
 /* ---- capaudit_perf.c: the events and their ring buffer ---- */
 
@@ -129,6 +189,7 @@ struct sample {
 	 * (when more > 0): a tight loop is counted without a record each.
 	 */
 	uint64_t more, last;
+	int counted; /* counted in the kernel (capaudit_bpf.c), not read */
 };
 
 /* What the ring buffer said besides samples. */
@@ -148,8 +209,9 @@ struct record {
 	pid_t pid, tid, ppid; /* COMM, FORK (ppid), EXIT, EXEC_MAP */
 	int exec;	      /* REC_COMM caused by execve */
 	char comm[16];
-	uint64_t lost;	   /* REC_LOST */
-	uint32_t maj, min; /* REC_EXEC_MAP: the file's device and inode */
+	uint64_t lost;	     /* REC_LOST: checks */
+	uint64_t unfollowed; /* REC_LOST: threads the kernel did not follow */
+	uint32_t maj, min;   /* REC_EXEC_MAP: the file's device and inode */
 	uint64_t ino;
 	char *file; /* REC_EXEC_MAP: its path (record_release()) */
 	size_t seq; /* reading order, for a stable sort */
@@ -185,6 +247,11 @@ void tracer_wake_on(struct tracer *t, pid_t pid);
  * equal) and always asks about CAP_SETUID in its own user namespace.
  */
 void tracer_calibrate(struct tracer *t);
+/*
+ * The check the calibration makes: setuid(2) to the real uid, which
+ * changes nothing and always asks for CAP_SETUID.
+ */
+void setuid_check(void);
 void tracer_close(struct tracer *t);
 
 /*
@@ -313,7 +380,8 @@ struct tally {
 	uint64_t init_ns;  /* capaudit's user namespace, from its calibration */
 	int init_ns_state; /* 0 not seen, 1 known, -1 two different answers */
 	uint64_t lost;	   /* samples the kernel could not write */
-	uint64_t launcher; /* checks by our launcher before the exec */
+	uint64_t unfollowed; /* threads the kernel's programs did not follow */
+	uint64_t launcher;   /* checks by our launcher before the exec */
 	uint64_t out_of_range; /* cap values beyond NCAPS */
 	uint64_t unpaired;     /* kprobe returns without an entry */
 	int nomem;

@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capaudit.h"
@@ -56,6 +57,8 @@ struct sentinel {
 
 struct tracer {
 	const struct source *src;
+	struct counter *counter; /* counting in the kernel, or NULL */
+	struct table watched;	 /* with a counter: tid -> perf watches it */
 	struct sentinel *sentinels;
 	size_t nsentinels;
 	int *fds;
@@ -103,6 +106,28 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 }
 
 /*
+ * Counting in the kernel: the checks never pass through the buffers,
+ * which only carry names, forks, exits and mappings, from an event that
+ * never samples. Their times are CLOCK_MONOTONIC, the programs' clock,
+ * so the counted runs fall in order among them. capaudit's own sentinel
+ * maps an anonymous page at the end instead of making a check: that is
+ * the record which carries a loss (open_sentinels()).
+ */
+static void side_band_only(struct perf_event_attr *a, int sentinel)
+{
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->config1 = 0;
+	a->sample_type =
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a->sample_regs_intr = 0;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	if (sentinel)
+		a->mmap = a->mmap2 = a->mmap_data = 1;
+}
+
+/*
  * first: this event also reports names, forks and exits. tid 0 opens
  * capaudit's own sentinel: disabled, not inherited, no side-band.
  */
@@ -138,6 +163,8 @@ static int open_event(const struct tracer *t, int spec, pid_t tid, int cpu,
 		a.inherit = 0;
 		a.disabled = 1;
 	}
+	if (t->src->counting.usable)
+		side_band_only(&a, tid == 0);
 	/* Only the event that maps a buffer sets its watermark. */
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(t->ring_pages * t->page / 4);
@@ -350,7 +377,7 @@ static void one_check(void)
  * ones to it, which they already are (main() refuses to run set-id).
  * The raw system call: only this thread, no libc broadcast.
  */
-static void setuid_check(void)
+void setuid_check(void)
 {
 	syscall(SYS_setuid, getuid());
 }
@@ -367,6 +394,14 @@ void tracer_calibrate(struct tracer *t)
 {
 	size_t i;
 
+	if (t->counter != NULL) {
+		if (counter_calibrate(t->counter, setuid_check) < 0)
+			warnx("eBPF: the calibration check was not counted "
+			      "as expected (%s): no check can be judged the "
+			      "command's own",
+			      strerror(errno));
+		return;
+	}
 	/*
 	 * One check is enough, on whatever CPU this thread runs: every
 	 * sentinel is enabled at once rather than the thread moved to each
@@ -518,6 +553,34 @@ static int open_all(struct tracer *t, const pid_t *tids, size_t ntids,
 	return 0;
 }
 
+/* The programs loaded and attached, then the threads followed. */
+static int start_counting(struct tracer *t, const pid_t *tids, size_t ntids)
+{
+	char why[200];
+	size_t i;
+
+	t->counter = counter_open(&t->src->counting, why, sizeof(why));
+	if (t->counter == NULL) {
+		warnx("eBPF: %s", why);
+		return -1;
+	}
+	table_init(&t->watched, sizeof(pid_t), sizeof(int));
+	for (i = 0; i < ntids; i++) {
+		int *w = table_get(&t->watched, &tids[i], 1);
+
+		if (w == NULL) {
+			warn(NULL);
+			return -1;
+		}
+		*w = 1;
+		if (counter_follow(t->counter, tids[i]) < 0) {
+			warn("eBPF: following thread %ld", (long)tids[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct tracer *tracer_open(const struct source *src, pid_t pid,
 			   int whole_process)
 {
@@ -545,6 +608,8 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 		}
 		rc = open_all(t, tids, ntids, whole_process, ncpu);
 	}
+	if (rc == 0 && src->counting.usable)
+		rc = start_counting(t, tids, ntids);
 	free(tids);
 	if (rc != 0) {
 		tracer_close(t);
@@ -735,20 +800,106 @@ int tracer_drain(struct tracer *t, int timeout_ms,
 	 * order, and the rest waits: a child's first check never comes
 	 * before the fork that made it, whatever CPU it ran on.
 	 */
+	/*
+	 * Counting in the kernel, the checks come at the end, each run at
+	 * its first check's time: nothing goes before them.
+	 */
+	if (t->counter != NULL)
+		return rc;
 	t->off += records_release(t->recs + t->off, t->nrecs - t->off, horizon,
 				  fn, arg);
 	return rc;
 }
 
+static int push_counted(const struct record *r, void *tracer)
+{
+	return push_record(tracer, r);
+}
+
+/* The kernel's counts join the records, with what it could not count. */
+static void collect_counted(struct tracer *t)
+{
+	struct counter_losses lost;
+	struct record r;
+
+	if (counter_collect(t->counter, push_counted, t, &lost) < 0)
+		warnx("out of memory: some checks were not counted");
+	memset(&r, 0, sizeof(r));
+	r.kind = REC_LOST;
+	r.lost = lost.checks;
+	r.unfollowed = lost.threads;
+	if ((r.lost || r.unfollowed) && push_record(t, &r) < 0)
+		warnx("out of memory: %llu lost checks not reported",
+		      (unsigned long long)r.lost);
+}
+
+/*
+ * The kernel's programs see more than perf shows: perf stops watching a
+ * thread at a set-user-ID or file-capability exec (an EXIT record while
+ * it runs on) and never watches what it starts later, where the
+ * programs go on counting. A counted run is kept only while perf would
+ * have watched its thread (a seed, or since its FORK or exec COMM, until
+ * its EXIT), so both ways of counting report the same checks, and
+ * neither shows an unprivileged watcher more than perf allows.
+ */
+struct watch_filter {
+	struct table *watched;
+	void (*fn)(const struct record *, void *);
+	void *arg;
+};
+
+static void set_watched(struct table *watched, pid_t tid, int on)
+{
+	int *w = table_get(watched, &tid, 1);
+
+	if (w != NULL)
+		*w = on;
+}
+
+static void release_watched(const struct record *r, void *arg)
+{
+	struct watch_filter *f = arg;
+	int *w;
+
+	switch (r->kind) {
+	case REC_FORK:
+		set_watched(f->watched, r->tid, 1);
+		break;
+	case REC_COMM:
+		if (r->exec)
+			set_watched(f->watched, r->tid, 1);
+		break;
+	case REC_EXIT:
+		set_watched(f->watched, r->tid, 0);
+		break;
+	case REC_SAMPLE:
+		if (!r->s.counted || r->s.pid == getpid())
+			break;
+		w = table_get(f->watched, &r->s.tid, 0);
+		if (w == NULL || !*w)
+			return;
+		break;
+	default:
+		break;
+	}
+	f->fn(r, f->arg);
+}
+
 void tracer_finish(struct tracer *t, void (*fn)(const struct record *, void *),
 		   void *arg)
 {
+	struct watch_filter filter = { &t->watched, fn, arg };
 	size_t i;
 
 	/* A loss at the very end is said in one more record (open_sentinels()). */
 	on_each_sentinel(t, one_check);
 	for (i = 0; i < t->nrings; i++)
 		read_ring(t, &t->rings[i], UINT64_MAX);
+	if (t->counter != NULL) {
+		collect_counted(t);
+		fn = release_watched;
+		arg = &filter;
+	}
 	records_release(t->recs + t->off, t->nrecs - t->off, UINT64_MAX, fn,
 			arg);
 	t->off = t->nrecs = 0;
@@ -760,6 +911,9 @@ void tracer_close(struct tracer *t)
 
 	if (t == NULL)
 		return;
+	if (t->counter != NULL)
+		table_free(&t->watched);
+	counter_close(t->counter);
 	for (i = 0; i < t->nrings; i++)
 		munmap(t->rings[i].meta, t->rings[i].map_len);
 	free(t->sentinels); /* their fds are in fds */

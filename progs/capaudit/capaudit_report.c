@@ -120,10 +120,19 @@ void report_table(const struct tally *t, const struct source *src,
 		tally_followed(t) == 1 ? "" : "es");
 	fprintf(out, "source: ");
 	source_describe(src, out);
+	fprintf(out, "counting: ");
+	counting_describe(src, out);
 	fprintf(out, "lost samples: %llu%s\n", (unsigned long long)t->lost,
 		t->lost ? " (the counts are lower bounds; a capability may be "
 			  "missing)"
 			: "");
+	if (t->unfollowed)
+		fprintf(out,
+			"not followed: %llu thread%s the command started (the "
+			"kernel's table was full, or its program was busy): "
+			"their checks are missing, and a capability may be\n",
+			(unsigned long long)t->unfollowed,
+			t->unfollowed == 1 ? "" : "s");
 	if (t->launcher)
 		fprintf(out,
 			"not counted: %llu check%s by capaudit's launcher "
@@ -193,7 +202,8 @@ void report_json(const struct tally *t, const struct source *src,
 			(unsigned long long)r->refused);
 	}
 	json_object_open(out, "summary");
-	fprintf(out, "\"source\":\"%s\",", source_name(src));
+	fprintf(out, "\"source\":\"%s\",\"counting\":\"%s\",", source_name(src),
+		src->counting.usable ? "kernel" : "samples");
 	if (rr->attached)
 		fprintf(out, "\"attached\":true,\"exit_status\":null,"
 			     "\"signal\":null,");
@@ -209,12 +219,14 @@ void report_json(const struct tally *t, const struct source *src,
 			WEXITSTATUS(rr->status));
 	fprintf(out,
 		"\"seconds\":%.3f,\"processes\":%zu,\"still_running\":%zu,"
-		"\"lost\":%llu,\"launcher_checks\":%llu,\"unknown\":%llu,"
+		"\"lost\":%llu,\"unfollowed\":%llu,\"launcher_checks\":%llu,"
+		"\"unknown\":%llu,"
 		"\"not_own\":{\"user_namespace\":%llu,\"credential\":%llu,"
 		"\"unknown\":%llu}}\n",
 		rr->seconds, tally_followed(t),
 		rr->attached ? 0 : tally_running(t),
-		(unsigned long long)t->lost, (unsigned long long)t->launcher,
+		(unsigned long long)t->lost, (unsigned long long)t->unfollowed,
+		(unsigned long long)t->launcher,
 		(unsigned long long)(t->out_of_range + t->unpaired),
 		(unsigned long long)t->class_checks[CLASS_USERNS],
 		(unsigned long long)t->class_checks[CLASS_CRED],

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/mount.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -168,6 +169,49 @@ static int read_event(const char *dir, const char *event, char *format,
 	return 0;
 }
 
+/*
+ * A tracepoint program may read its record past the first 8 bytes, at
+ * offsets aligned to the size read.
+ */
+static int ctx_readable(const struct field *f)
+{
+	return f->off >= 8 && f->off % f->size == 0 && f->off < 4096;
+}
+
+/*
+ * What counting in the kernel needs besides the tracepoint: the ids of
+ * sched_process_fork and sched_process_exec, and where their thread ids
+ * sit. Missing ones leave fork_id 0: samples are read as before.
+ */
+static void read_sched_events(const char *dir, struct counting *cfg)
+{
+	char format[8192];
+	struct field child, pid, old_pid;
+	uint64_t fork_id, exec_id;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (read_event(dir, "sched/sched_process_fork", format, sizeof(format),
+		       &fork_id) < 0 ||
+	    format_field(format, "child_pid", &child) < 0 || child.size != 4 ||
+	    read_event(dir, "sched/sched_process_exec", format, sizeof(format),
+		       &exec_id) < 0 ||
+	    format_field(format, "pid", &pid) < 0 || pid.size != 4 ||
+	    format_field(format, "old_pid", &old_pid) < 0 ||
+	    old_pid.size != 4 || !ctx_readable(&child) || !ctx_readable(&pid) ||
+	    !ctx_readable(&old_pid)) {
+		snprintf(cfg->why, sizeof(cfg->why),
+			 "%s/events/sched: no sched_process_fork and "
+			 "sched_process_exec with 4-byte thread ids",
+			 dir);
+		return;
+	}
+	cfg->fork_id = fork_id;
+	cfg->exec_id = exec_id;
+	cfg->layout.fork_child = child.off;
+	cfg->layout.exec_pid = pid.off;
+	cfg->layout.exec_old_pid = old_pid.off;
+}
+
 enum tracefs_state { TFS_ABSENT, TFS_DENIED, TFS_NO_EVENT, TFS_OK };
 
 /*
@@ -201,6 +245,7 @@ static enum tracefs_state try_tracepoint(const char *dir, struct source *src,
 	}
 	ev->type = 2; /* PERF_TYPE_TRACEPOINT */
 	ev->role = ROLE_CHECK;
+	read_sched_events(dir, &src->counting);
 	src->kind = SOURCE_TRACEPOINT;
 	src->nevents = 1;
 	snprintf(src->tracefs, sizeof(src->tracefs), "%s", dir);
@@ -541,8 +586,47 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 	return 0;
 }
 
+/*
+ * Counting in the kernel is tried for real (loaded, attached, one check
+ * of capaudit's own counted, removed), so --check says what a run does.
+ */
+static void try_counting(const struct sysview *sv, struct source *src,
+			 int use_bpf)
+{
+	struct counting *cfg = &src->counting;
+
+	if (src->kind != SOURCE_TRACEPOINT)
+		return;
+	if (!use_bpf) {
+		snprintf(cfg->why, sizeof(cfg->why), "--no-bpf");
+		return;
+	}
+	/* A fake /sys (tests): the kernel's eBPF is not the machine's. */
+	if (sv->root[0] != '\0') {
+		snprintf(cfg->why, sizeof(cfg->why), "CAPAUDIT_SYSROOT is set");
+		return;
+	}
+	/*
+	 * The programs see every check of the command's processes, also in
+	 * set-user-ID and file-capability programs it runs, where perf stops
+	 * writing samples for an unprivileged watcher. A caller who holds
+	 * CAP_BPF and CAP_PERFMON itself could load such programs anyway;
+	 * capabilities capaudit got from its own file must not show more
+	 * than perf would.
+	 */
+	if (getauxval(AT_SECURE)) {
+		snprintf(cfg->why, sizeof(cfg->why),
+			 "capaudit's capabilities come from its file, not from "
+			 "its caller");
+		return;
+	}
+	if (cfg->fork_id == 0)
+		return; /* read_sched_events() said why */
+	counter_probe(cfg, setuid_check);
+}
+
 int source_find(const struct sysview *sv, struct source *src, int check,
-		FILE *err)
+		int use_bpf, FILE *err)
 {
 	enum tracefs_state state[NTRACEFS];
 	char rel[128] = "?", dir[512], why[256] = "";
@@ -619,8 +703,10 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 	check_permission(sv, rel, &m);
 	for (i = 0; i < (size_t)m.n; i++)
 		fprintf(err, "%s: %s\n", PROG, m.line[i]);
-	if (m.n == 0)
+	if (m.n == 0) {
+		try_counting(sv, src, use_bpf);
 		return 0;
+	}
 	if (found)
 		source_release(sv, src);
 	return -1;
@@ -673,4 +759,18 @@ void source_describe(const struct source *src, FILE *out)
 			src->ev[0].type);
 		break;
 	}
+}
+
+void counting_describe(const struct source *src, FILE *out)
+{
+	const struct counting *cfg = &src->counting;
+
+	if (cfg->usable)
+		fprintf(out, "in the kernel, by eBPF programs on cap_capable, "
+			     "sched_process_fork and sched_process_exec\n");
+	else if (cfg->why[0] != '\0')
+		fprintf(out, "one perf sample per check (eBPF: %s)\n",
+			cfg->why);
+	else
+		fprintf(out, "one perf sample per check\n");
 }

@@ -462,6 +462,7 @@ void tally_record(const struct record *r, void *arg)
 		break;
 	case REC_LOST:
 		t->lost += r->lost;
+		t->unfollowed += r->unfollowed;
 		break;
 	case REC_OTHER:
 		break;
