@@ -594,6 +594,10 @@ static void print_report(const struct opts *o, const struct launch *l,
 	if (t->lost)
 		warnx("%llu samples were lost; the counts are lower bounds",
 		      (unsigned long long)t->lost);
+	if (t->unfollowed)
+		warnx("%llu threads the command started were not followed; the "
+		      "counts are lower bounds",
+		      (unsigned long long)t->unfollowed);
 	if (t->nomem)
 		warnx("out of memory: some checks were not counted");
 }

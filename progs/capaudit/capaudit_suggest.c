@@ -443,6 +443,11 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 			"# not exercised: %llu samples were lost, so a "
 			"capability may be missing here\n",
 			(unsigned long long)t->lost);
+	if (t->unfollowed)
+		fprintf(out,
+			"# not exercised: %llu threads were not followed, so a "
+			"capability may be missing here\n",
+			(unsigned long long)t->unfollowed);
 	fprintf(out, "# not exercised: only the paths this run took; other "
 		     "options, inputs and error paths may need more\n");
 }

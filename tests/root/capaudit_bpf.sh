@@ -1,0 +1,215 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capaudit counting in the kernel (eBPF) against one perf sample per check
+# (--no-bpf), on the real kernel: the same rows for the same commands
+# (forks, threads, an exec from a thread that is not the leader, runs of
+# different checks in turn, a file-capability program run by nobody); no
+# check of a process that is not the command's, also when it gets a
+# thread id the command used; full kernel tables said, never silent; and
+# only a caller who holds CAP_BPF itself gets it, never a copy of capaudit
+# whose file grants it.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+# nobody by name from the base accounts.
+private_etc "$@"
+init
+CA=$BUILD/progs/capaudit S=$BUILD/progs/setcap probe=$BIN/capaudit_probe
+py=/usr/bin/python3
+[ -x "$CA" ] && [ -x "$S" ] && [ -x "$probe" ] || { fail "capaudit, setcap or capaudit_probe not built"; finish; }
+[ -x "$py" ] || { fail "$py missing (tests/install-deps.sh installs it)"; finish; }
+"$CA" --check >"$T/check" 2>&1 || skip "capaudit cannot trace here: $(cat "$T/check")"
+grep -q '^capaudit: would use tracepoint capability:cap_capable' "$T/check" ||
+	skip "no capability:cap_capable tracepoint (Linux 6.14+): $(cat "$T/check")"
+chmod 755 "$T"
+mkdir -m 755 "$T/w" "$T/bin"
+
+# 1. --check says how it counts, and why not with --no-bpf.
+expect_line "$T/check" "capaudit: counting: in the kernel, by eBPF programs on cap_capable, sched_process_fork and sched_process_exec" "--check as root"
+"$CA" --no-bpf --check >"$T/out" 2>&1
+expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: --no-bpf)" "--check --no-bpf"
+
+# The check rows of a --json report, pids left out (each run has its own):
+# capability, class, checks, granted, refused, command and file.
+# ROWS_SKIP: a capability left out, where the run's own allocations vary.
+rows() {
+	sed -n '/"type":"check"/p' "$1" | grep -v "\"capability\":\"${ROWS_SKIP:-none}\"" |
+		sed -E 's/"pid":[0-9]+,"ppid":[0-9]+,//' | sort
+}
+summary_field() {	# FILE FIELD
+	sed -n 's/.*"type":"summary".*"'"$2"'":\([a-z0-9"]*\).*/\1/p' "$1"
+}
+# both CASE CMD...: the command under each way of counting, the same rows.
+# An argument @FRESH@ is a new empty directory for each run.
+both() {
+	case_name=$1
+	shift
+	for how in kernel samples; do
+		fresh=$T/fresh.$how
+		rm -rf "$fresh" && mkdir -m 755 "$fresh"
+		for a in "$@"; do
+			[ "$a" = @FRESH@ ] && a=$fresh
+			set -- "$@" "$a"
+			shift
+		done
+		[ $how = kernel ] && no_bpf= || no_bpf=--no-bpf
+		"$CA" $no_bpf --json --output="$T/$how.json" -- "$@" >/dev/null 2>"$T/$how.err"
+		for a in "$@"; do
+			[ "$a" = "$fresh" ] && a=@FRESH@
+			set -- "$@" "$a"
+			shift
+		done
+	done
+	[ "$(summary_field "$T/kernel.json" counting)" = '"kernel"' ] ||
+		{ cat "$T/kernel.json" "$T/kernel.err"; fail "$case_name: not counted in the kernel"; return 1; }
+	[ "$(summary_field "$T/samples.json" counting)" = '"samples"' ] ||
+		{ cat "$T/samples.json"; fail "$case_name: --no-bpf counted in the kernel"; return 1; }
+	rows "$T/kernel.json" >"$T/kernel.rows"
+	rows "$T/samples.json" >"$T/samples.rows"
+	[ -s "$T/kernel.rows" ] || { fail "$case_name: no rows"; return 1; }
+	same "$T/samples.rows" "$T/kernel.rows" "$case_name: rows counted in the kernel and read as samples" || return 1
+	for f in lost unfollowed processes; do
+		[ "$(summary_field "$T/kernel.json" $f)" = "$(summary_field "$T/samples.json" $f)" ] ||
+			fail "$case_name: summary $f $(summary_field "$T/kernel.json" $f) counted in the kernel, $(summary_field "$T/samples.json" $f) as samples"
+	done
+	ok "$case_name"
+}
+# count REPORT CAP [COMMAND]: the checks of CAP in the report's --json rows.
+count() {
+	sed -n '/"capability":"'"$2"'"/p' "$1" | grep "${3:+\"command\":\"$3\"}" |
+		sed -n 's/.*"checks":\([0-9]*\).*/\1/p' | awk '{ n += $1 } END { print n + 0 }'
+}
+
+# 2. The same rows both ways.
+both "the probe: chown, port 80, a grandchild's perf event" "$probe" @FRESH@
+: >"$T/w/f"
+both "forks, a subshell in the background, a pipe" \
+	sh -c 'chown 1 "$0"; (chown 2 "$0") & wait; ls / | cat >/dev/null; chown 3 "$0"' "$T/w/f"
+both "runs of two different checks in turn, then an exec" "$probe" --mix 2000 "$T/w/f"
+# Four threads, 500 chowns each: one process, 2000 checks. (How many
+# private writable mappings, each a cap_sys_admin check, python's threads
+# make varies from run to run.)
+ROWS_SKIP=cap_sys_admin
+both "four threads" "$py" -c '
+import os, sys, threading
+def work():
+    for i in range(500):
+        os.chown(sys.argv[1], 1 + i % 2, -1)
+ts = [threading.Thread(target=work) for _ in range(4)]
+for t in ts: t.start()
+for t in ts: t.join()
+' "$T/w/f" &&
+	[ "$(count "$T/kernel.json" cap_chown)" -eq 2000 ] ||
+	fail "four threads: $(count "$T/kernel.json" cap_chown) cap_chown checks, want 2000"
+ROWS_SKIP=
+# A thread that is not the leader execs: it takes the leader's thread id,
+# and chown's check is chown's, by the file the kernel ran.
+both "an exec from a thread that is not the leader" "$py" -c '
+import os, sys, threading, time
+os.chown(sys.argv[1], 4, -1)
+threading.Thread(target=lambda: os.execv("/bin/chown", ["chown", "5", sys.argv[1]])).start()
+time.sleep(30)
+' "$T/w/f" &&
+	[ "$(count "$T/kernel.json" cap_chown chown)" -eq 1 ] &&
+	grep -q '"capability":"cap_chown".*"command":"chown","file":"/usr/bin/chown"' "$T/kernel.json" ||
+	{ cat "$T/kernel.json"; fail "exec from a thread: chown's own check not attributed to /usr/bin/chown"; }
+[ "$(stat -c %u "$T/w/f")" = 5 ] || fail "exec from a thread: the file's owner is $(stat -c %u "$T/w/f"), want 5"
+
+# 3. A file-capability program run by nobody, started by capaudit's
+#    launcher and by nobody's shell: perf stops watching the second at
+#    its exec (an EXIT record while it runs on); the kernel's counts stop
+#    there too, so both ways show the same (and nobody no more than perf).
+cp /bin/chown "$T/bin/chown" && chmod 755 "$T/bin/chown"
+"$S" cap_chown=ep "$T/bin/chown" || fail "setcap cap_chown=ep on a copy of chown"
+: >"$T/w/g" && chown nobody "$T/w/g"
+for shape in direct shell; do
+	for how in kernel samples; do
+		[ $how = kernel ] && no_bpf= || no_bpf=--no-bpf
+		[ $shape = direct ] && set -- "$T/bin/chown" 6 "$T/w/g" ||
+			set -- sh -c '"$0" 6 "$1"; "$0" 7 "$1"' "$T/bin/chown" "$T/w/g"
+		"$CA" $no_bpf --user=nobody --json --output="$T/$how.json" -- "$@" 2>"$T/err" ||
+			fail "nobody's file-capability chown ($shape, $how) failed: $(cat "$T/err")"
+		rows "$T/$how.json" >"$T/$how.rows"
+	done
+	same "$T/samples.rows" "$T/kernel.rows" "a file-capability program run by nobody ($shape): rows both ways"
+done
+[ "$(stat -c %u "$T/w/g")" = 7 ] || fail "the file-capability chown did not chown"
+
+# 4. Checks of a process that is not the command's are never counted: a
+#    loop of chowns runs beside the command the whole time.
+"$py" -c '
+import os, sys, time
+end = time.time() + 3
+while time.time() < end:
+    os.chown(sys.argv[1], 8, -1)
+' "$T/w/f" &
+loop=$!
+at_exit "kill $loop 2>/dev/null"
+"$CA" --json --output="$T/k.json" -- sh -c 'sleep 0.5; chown 9 "$0"' "$T/w/f" 2>"$T/err" || fail "beside a loop: $(cat "$T/err")"
+[ "$(count "$T/k.json" cap_chown)" -eq 1 ] ||
+	{ cat "$T/k.json"; fail "beside another process's loop: $(count "$T/k.json" cap_chown) cap_chown checks counted, want the command's 1"; }
+kill "$loop" 2>/dev/null
+wait "$loop" 2>/dev/null
+
+# 5. A recycled thread id: the command's child exits, and while the
+#    command still runs a process that is not its own is given the same
+#    pid (ns_last_pid) and chowns. Only the command's own check counts.
+#    The command waits for the stranger's "done" before it ends.
+recycled() {	# how: empty or --no-bpf
+	rm -f "$T/w/pid" "$T/w/done"
+	"$CA" $1 --json --output="$T/r.json" -- sh -c '
+		chown 10 "$0/f" & wait $!; echo $! >"$0/pid"
+		i=0; while [ ! -e "$0/done" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done' "$T/w" 2>"$T/err" &
+	ca=$!
+	i=0
+	while [ ! -s "$T/w/pid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	child=$(cat "$T/w/pid")
+	got=
+	for try in $(seq 50); do
+		echo $((child - 1)) >/proc/sys/kernel/ns_last_pid
+		got=$("$py" -c 'import os, sys; os.getpid() == int(sys.argv[2]) and os.chown(sys.argv[1], 11, -1); print(os.getpid())' "$T/w/f" "$child")
+		[ "$got" = "$child" ] && break
+	done
+	: >"$T/w/done"
+	wait "$ca" || fail "recycled pid ${1:-(kernel)}: capaudit failed: $(cat "$T/err")"
+	[ "$got" = "$child" ] || { fail "recycled pid: could not give pid $child to another process in 50 tries"; return; }
+	n=$(count "$T/r.json" cap_chown)
+	[ "$n" -eq 1 ] || { cat "$T/r.json"; fail "recycled pid $child ${1:-(kernel)}: $n cap_chown checks counted, want the command's 1"; return; }
+	ok "recycled pid ${1:-(kernel)}"
+}
+recycled ""
+recycled --no-bpf
+
+# 6. Full tables are said, never silent: room for 3 threads and 3 runs.
+"$CA" --json --output="$T/full.json" -- sh -c 'for i in 1 2 3 4 5 6; do chown $i "$0"; nice -n 1 true; done' "$T/w/f" \
+	>/dev/null 2>"$T/err" &&
+	CAPAUDIT_BPF_ENTRIES=3 "$CA" --output="$T/full" -- sh -c 'for i in 1 2 3 4 5 6; do chown $i "$0"; nice -n 1 true; done' "$T/w/f" \
+		>/dev/null 2>"$T/err" || fail "full tables: capaudit failed: $(cat "$T/err")"
+expect_line "$T/full" "not followed: " "full tables: the report's not followed line"
+grep -Eq '^lost samples: [1-9][0-9]* \(the counts are lower bounds' "$T/full" ||
+	{ cat "$T/full"; fail "full tables: no lost samples reported"; }
+expect_line "$T/err" "capaudit: " "full tables: said on stderr"
+grep -Eq 'threads the command started were not followed; the counts are lower bounds' "$T/err" ||
+	fail "full tables: stderr does not say threads were not followed: $(cat "$T/err")"
+[ "$(summary_field "$T/full.json" unfollowed)" = 0 ] || fail "unfollowed threads with the full-size tables"
+for bad in 0 1 -5 x 99999999999; do
+	CAPAUDIT_BPF_ENTRIES=$bad "$CA" --output="$T/bad" -- chown 12 "$T/w/f" 2>"$T/err" &&
+		grep -qx 'lost samples: 0' "$T/bad" && ! grep -q '^not followed' "$T/bad" ||
+		{ cat "$T/bad" "$T/err"; fail "CAPAUDIT_BPF_ENTRIES=$bad: not the default tables"; }
+done
+
+# 7. Only a caller who holds CAP_BPF itself: a copy of capaudit whose
+#    file grants it counts sample by sample, and says why; nobody with
+#    the same capabilities ambient (given, not gained) counts in the kernel.
+if is_sanitized; then
+	echo "note: the file-capability copy is left out under ASan (it refuses AT_SECURE)"
+else
+	cp "$CA" "$T/bin/capaudit" && chmod 755 "$T/bin/capaudit"
+	"$S" cap_perfmon,cap_bpf,cap_sys_admin=ep "$T/bin/capaudit" || fail "setcap on a copy of capaudit"
+	as_nobody "$T/bin/capaudit" --check >"$T/out" 2>&1
+	expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: capaudit's capabilities come from its file, not from its caller)" "a copy with file capabilities, run by nobody"
+	cp "$CA" "$T/bin/capaudit_plain" && chmod 755 "$T/bin/capaudit_plain"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=+perfmon,+bpf,+sys_admin --ambient-caps=+perfmon,+bpf,+sys_admin \
+		"$T/bin/capaudit_plain" --check >"$T/out" 2>&1
+	expect_line "$T/out" "capaudit: counting: in the kernel, by eBPF programs on cap_capable, sched_process_fork and sched_process_exec" "nobody holding the capabilities ambient"
+fi
+finish "capaudit counting in the kernel: the same rows as samples, no stranger counted, full tables said"
