@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # capaudit's overhead: a capability-heavy loop (LOOPS chowns, one
-# cap_chown check each) run plain, under capaudit and, when it is
-# installed, under a bpftrace one-liner that counts the same tracepoint
-# in the kernel; in alternating rounds (ROUNDS each, medians). The loop
+# cap_chown check each) run plain, under capaudit counting in the kernel
+# (eBPF, as root), under capaudit --no-bpf (one perf sample per check)
+# and, when it is installed, under a bpftrace one-liner that counts the
+# same tracepoint in the kernel; in alternating rounds (ROUNDS each,
+# medians). The loop
 # times itself, so neither tool's start-up is part of the figures: wall
 # time, and the loop's CPU time (what each tool adds in the kernel is
 # charged to it). Also the checks capaudit counted and lost, and those
@@ -48,6 +50,10 @@ while [ "$r" -lt "$rounds" ]; do
 	"$ca" --output="$tmp/rep" -- "$loop" "$loops" "$tmp/file" "$tmp/t.capaudit" 2>/dev/null || exit 1
 	sed -n 's/^lost samples: \([0-9]*\).*/\1/p' "$tmp/rep" >>"$tmp/lost"
 	awk '$1 == "cap_chown" { n += $2 } END { print n + 0 }' "$tmp/rep" >>"$tmp/counted"
+	sed -n 's/^counting: //p' "$tmp/rep" >"$tmp/counting"
+	"$ca" --no-bpf --output="$tmp/rep" -- "$loop" "$loops" "$tmp/file" "$tmp/t.samples" 2>/dev/null || exit 1
+	sed -n 's/^lost samples: \([0-9]*\).*/\1/p' "$tmp/rep" >>"$tmp/lost.samples"
+	awk '$1 == "cap_chown" { n += $2 } END { print n + 0 }' "$tmp/rep" >>"$tmp/counted.samples"
 	if [ -n "$bt" ]; then
 		bpftrace_run "$tmp/t.bpftrace" "$tmp/bt.out" || { cat "$tmp/bt.out"; exit 1; }
 		sed -n 's/^@\[0, 0\]: \([0-9]*\)$/\1/p' "$tmp/bt.out" >>"$tmp/btcounted"
@@ -68,7 +74,14 @@ line() {	# NAME TIMES
 }
 line plain "$tmp/t.plain"
 line capaudit "$tmp/t.capaudit"
+line "--no-bpf" "$tmp/t.samples"
 [ -n "$bt" ] && line bpftrace "$tmp/t.bpftrace"
+echo "capaudit counting: $(cat "$tmp/counting")"
 echo "capaudit counted $(range "$tmp/counted") cap_chown checks of $loops, lost $(range "$tmp/lost") samples"
+echo "capaudit --no-bpf counted $(range "$tmp/counted.samples") cap_chown checks of $loops, lost $(range "$tmp/lost.samples") samples"
+if [ -n "$bt" ]; then
+	awk -v c="$(median "$tmp/t.capaudit" 2)" -v b="$(median "$tmp/t.bpftrace" 2)" 'BEGIN {
+		printf "capaudit against bpftrace (loop'"'"'s CPU): %.2fx%s\n", c / b, c <= b ? "" : " (capaudit costs more)" }'
+fi
 [ -n "$bt" ] && echo "bpftrace counted $(range "$tmp/btcounted") cap_chown checks of $loops"
 exit 0

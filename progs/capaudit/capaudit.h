@@ -69,16 +69,14 @@ struct event_spec {
 	struct field cap, ret, cred, target_ns, capable_ns;
 };
 
-/* Where the tracepoint programs find their fields (from tracefs formats). */
+/* What the programs read in the kernel's own structures (capaudit_btf.c). */
 struct counter_layout {
-	size_t fork_child;	       /* sched_process_fork: child_pid */
-	size_t exec_pid, exec_old_pid; /* sched_process_exec: pid, old_pid */
+	size_t task_pid; /* the offset of task_struct.pid */
 };
 
 /* Counting in the kernel (capaudit_bpf.c), when the tracepoint is the source. */
 struct counting {
 	int usable; /* the programs loaded and counted a check of capaudit's */
-	uint64_t fork_id, exec_id; /* the sched tracepoints' ids */
 	struct counter_layout layout;
 	char why[200]; /* when not usable, and it was tried: why */
 };
@@ -128,6 +126,17 @@ int format_field(const char *format, const char *name, struct field *f);
  * (exported for tests). Returns 0, or -1 with errno ENOENT.
  */
 int tracepoint_fields(const char *format, struct event_spec *ev);
+
+/* ---- capaudit_btf.c: the running kernel's types ---- */
+
+/*
+ * Reads the kernel's BTF at path: task_struct.pid's offset into lay, and
+ * that the raw tracepoints cap_capable, sched_process_fork and
+ * sched_process_exec take the arguments the programs read. 0, or -1
+ * with why filled in.
+ */
+int kernel_shape_read(const char *path, struct counter_layout *lay, char *why,
+		      size_t whylen);
 
 /* ---- capaudit_bpf.c: checks counted in the kernel ---- */
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * Counting a command's capability checks in the kernel: the maps and the
- * programs of capaudit_bpf_text.c, loaded with bpf(2) and attached (the
- * check program to cap_capable's raw tracepoint, the fork and exec ones
- * to sched tracepoints through perf events), and read back at the end
- * as merged samples the tally takes like any other.
+ * programs of capaudit_bpf_text.c, loaded with bpf(2) and attached to
+ * the raw tracepoints cap_capable, sched_process_fork and
+ * sched_process_exec, and read back at the end as merged samples the
+ * tally takes like any other. Raw tracepoints, not perf events: a perf
+ * event on a tracepoint costs the check a record built for it, and its
+ * close waits for RCU grace periods (about 80 ms each).
  *
  * Why: a perf sample per check costs the checking process 180 to 250 ns
  * (the kernel writes it); a lookup in a kernel map costs a fraction of
@@ -15,11 +17,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/membarrier.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -63,8 +63,7 @@ enum { PROG_CHECK, PROG_FORK, PROG_EXEC, NPROGS };
 struct counter {
 	struct counter_maps maps;
 	int prog[NPROGS];
-	int check_link;		    /* the raw tracepoint's descriptor */
-	int fork_event, exec_event; /* perf events carrying the programs */
+	int link[NPROGS]; /* the raw tracepoints' descriptors */
 	int attached;
 	struct record calibration;
 	int calibrated;
@@ -130,37 +129,6 @@ static int prog_load(enum bpf_prog_type type, const struct bpf_text *t,
 		 strerror(saved), end);
 	errno = saved;
 	return -1;
-}
-
-/* A tracepoint's perf event on the first CPU that takes it, carrying prog. */
-static int attach_tracepoint(uint64_t id, int prog)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	struct perf_event_attr a;
-	int cpu, fd = -1;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.config = id;
-	/*
-	 * One event is enough: the program runs on every CPU, for every
-	 * task, whatever CPU the event counts on.
-	 */
-	for (cpu = 0; cpu < (ncpu > 0 ? ncpu : 1) && fd < 0; cpu++)
-		fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1,
-				  PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) < 0 ||
-	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
-		int saved = errno;
-
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	return fd;
 }
 
 static int raw_tracepoint(const char *name, int prog)
@@ -234,8 +202,7 @@ static struct counter *counter_new(void)
 		return NULL;
 	c->maps.follow = c->maps.totals = c->maps.stats = -1;
 	for (i = 0; i < NPROGS; i++)
-		c->prog[i] = -1;
-	c->check_link = c->fork_event = c->exec_event = -1;
+		c->prog[i] = c->link[i] = -1;
 	return c;
 }
 
@@ -272,13 +239,13 @@ static int load_progs(struct counter *c, const struct counter_layout *lay,
 		return -1;
 	if (text_fork(&text, &c->maps, lay) < 0)
 		goto too_long;
-	c->prog[PROG_FORK] = prog_load(BPF_PROG_TYPE_TRACEPOINT, &text,
+	c->prog[PROG_FORK] = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, &text,
 				       "capaudit_fork", why, whylen);
 	if (c->prog[PROG_FORK] < 0)
 		return -1;
 	if (text_exec(&text, &c->maps, lay) < 0)
 		goto too_long;
-	c->prog[PROG_EXEC] = prog_load(BPF_PROG_TYPE_TRACEPOINT, &text,
+	c->prog[PROG_EXEC] = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, &text,
 				       "capaudit_exec", why, whylen);
 	return c->prog[PROG_EXEC] < 0 ? -1 : 0;
 too_long:
@@ -288,27 +255,26 @@ too_long:
 }
 
 /* Fork and exec first: no thread may be created unseen once seeded. */
-static int attach_progs(struct counter *c, const struct counting *cfg,
-			char *why, size_t whylen)
+static int attach_progs(struct counter *c, char *why, size_t whylen)
 {
-	c->fork_event = attach_tracepoint(cfg->fork_id, c->prog[PROG_FORK]);
-	if (c->fork_event < 0) {
-		snprintf(why, whylen, "attaching to sched_process_fork: %s",
-			 strerror(errno));
-		return -1;
-	}
-	c->exec_event = attach_tracepoint(cfg->exec_id, c->prog[PROG_EXEC]);
-	if (c->exec_event < 0) {
-		snprintf(why, whylen, "attaching to sched_process_exec: %s",
-			 strerror(errno));
-		return -1;
-	}
-	c->check_link = raw_tracepoint("cap_capable", c->prog[PROG_CHECK]);
-	if (c->check_link < 0) {
-		snprintf(why, whylen,
-			 "attaching to the raw tracepoint cap_capable: %s",
-			 strerror(errno));
-		return -1;
+	static const char *const name[NPROGS] = {
+		[PROG_CHECK] = "cap_capable",
+		[PROG_FORK] = "sched_process_fork",
+		[PROG_EXEC] = "sched_process_exec",
+	};
+	static const int order[NPROGS] = { PROG_FORK, PROG_EXEC, PROG_CHECK };
+	int i;
+
+	for (i = 0; i < NPROGS; i++) {
+		int p = order[i];
+
+		c->link[p] = raw_tracepoint(name[p], c->prog[p]);
+		if (c->link[p] < 0) {
+			snprintf(why, whylen,
+				 "attaching to the raw tracepoint %s: %s",
+				 name[p], strerror(errno));
+			return -1;
+		}
 	}
 	c->attached = 1;
 	return 0;
@@ -341,7 +307,7 @@ struct counter *counter_open(const struct counting *cfg, char *why,
 	}
 	if (create_maps(c, why, whylen) < 0 ||
 	    load_progs(c, &cfg->layout, why, whylen) < 0 ||
-	    attach_progs(c, cfg, why, whylen) < 0) {
+	    attach_progs(c, why, whylen) < 0) {
 		int saved = errno;
 
 		counter_close(c);
@@ -500,9 +466,8 @@ int counter_collect(struct counter *c,
 	int p;
 
 	memset(lost, 0, sizeof(*lost));
-	close_fd(&c->check_link);
-	close_fd(&c->fork_event);
-	close_fd(&c->exec_event);
+	for (p = 0; p < NPROGS; p++)
+		close_fd(&c->link[p]);
 	if (c->attached)
 		wait_programs_done();
 	c->attached = 0;
@@ -552,11 +517,10 @@ void counter_close(struct counter *c)
 
 	if (c == NULL)
 		return;
-	close_fd(&c->check_link);
-	close_fd(&c->fork_event);
-	close_fd(&c->exec_event);
-	for (p = 0; p < NPROGS; p++)
+	for (p = 0; p < NPROGS; p++) {
+		close_fd(&c->link[p]);
 		close_fd(&c->prog[p]);
+	}
 	close_fd(&c->maps.follow);
 	close_fd(&c->maps.totals);
 	close_fd(&c->maps.stats);

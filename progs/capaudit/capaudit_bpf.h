@@ -67,10 +67,10 @@ struct bpf_text {
 };
 
 /*
- * The three programs: cap_capable's raw tracepoint (its arguments cred,
- * target_ns, capable_ns, cap, ret), sched_process_fork's and
- * sched_process_exec's tracepoints. Each returns 0 after building its
- * text, or -1 when the text did not fit.
+ * The three programs, on raw tracepoints: cap_capable (its arguments
+ * cred, target_ns, capable_ns, cap, ret), sched_process_fork (parent,
+ * child) and sched_process_exec (task, old_pid, bprm). Each returns 0
+ * after building its text, or -1 when the text did not fit.
  */
 int text_check(struct bpf_text *p, const struct counter_maps *m);
 int text_fork(struct bpf_text *p, const struct counter_maps *m,

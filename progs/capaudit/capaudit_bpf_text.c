@@ -14,7 +14,8 @@
  * fork:  a followed parent's new thread or process is followed, with a
  *   new epoch; a thread id that comes back for a process nobody follows
  *   drops the stale entry left by its previous owner (after moving its
- *   run), so a recycled id is never counted.
+ *   run), so a recycled id is never counted. A child whose id cannot be
+ *   read is counted as not followed.
  * exec:  the run before the exec is moved, and the thread gets a new
  *   epoch, so no totals key mixes two files. A thread other than the
  *   leader that execs takes the leader's id: its entry moves with it.
@@ -375,9 +376,15 @@ int text_fork(struct bpf_text *p, const struct counter_maps *m,
 	out = new_label(p);
 	parent = new_label(p);
 	unfollowed = new_label(p);
-	mov_reg(p, R6, R1); /* the tracepoint's record */
-	load(p, BPF_W, R1, R6, (short)lay->fork_child);
-	store(p, BPF_W, R10, FP_TID, R1);
+	mov_reg(p, R6, R1); /* the arguments: parent, child */
+	/* The child's thread id, from its task_struct (offset from BTF). */
+	store_imm(p, BPF_W, R10, FP_TID, 0);
+	frame_ptr(p, R1, FP_TID);
+	mov_imm(p, R2, 4);
+	load(p, BPF_DW, R3, R6, 8);
+	add_imm(p, R3, (int)lay->task_pid);
+	call(p, BPF_FUNC_probe_read_kernel);
+	jump_imm(p, BPF_JNE, R0, 0, unfollowed);
 	call(p, BPF_FUNC_get_current_pid_tgid);
 	store(p, BPF_W, R10, FP_TID2, R0);
 	/* The id's previous owner: its last run kept, its entry dropped. */
@@ -417,11 +424,13 @@ int text_exec(struct bpf_text *p, const struct counter_maps *m,
 	same = new_label(p);
 	unfollowed = new_label(p);
 	leader = new_label(p);
-	mov_reg(p, R6, R1); /* the tracepoint's record */
-	load(p, BPF_W, R1, R6, (short)lay->exec_pid);
-	store(p, BPF_W, R10, FP_TID, R1);
-	load(p, BPF_W, R2, R6, (short)lay->exec_old_pid);
+	(void)lay;
+	mov_reg(p, R6, R1); /* the arguments: task, old_pid, bprm */
+	call(p, BPF_FUNC_get_current_pid_tgid); /* the task is the caller */
+	store(p, BPF_W, R10, FP_TID, R0);
+	load(p, BPF_W, R2, R6, 8);
 	store(p, BPF_W, R10, FP_TID2, R2);
+	load(p, BPF_W, R1, R10, FP_TID);
 	jump_reg(p, BPF_JEQ, R1, R2, same);
 	/* A thread that was not the leader: its entry becomes the leader's. */
 	lookup(p, m->follow, FP_TID2);

@@ -169,49 +169,6 @@ static int read_event(const char *dir, const char *event, char *format,
 	return 0;
 }
 
-/*
- * A tracepoint program may read its record past the first 8 bytes, at
- * offsets aligned to the size read.
- */
-static int ctx_readable(const struct field *f)
-{
-	return f->off >= 8 && f->off % f->size == 0 && f->off < 4096;
-}
-
-/*
- * What counting in the kernel needs besides the tracepoint: the ids of
- * sched_process_fork and sched_process_exec, and where their thread ids
- * sit. Missing ones leave fork_id 0: samples are read as before.
- */
-static void read_sched_events(const char *dir, struct counting *cfg)
-{
-	char format[8192];
-	struct field child, pid, old_pid;
-	uint64_t fork_id, exec_id;
-
-	memset(cfg, 0, sizeof(*cfg));
-	if (read_event(dir, "sched/sched_process_fork", format, sizeof(format),
-		       &fork_id) < 0 ||
-	    format_field(format, "child_pid", &child) < 0 || child.size != 4 ||
-	    read_event(dir, "sched/sched_process_exec", format, sizeof(format),
-		       &exec_id) < 0 ||
-	    format_field(format, "pid", &pid) < 0 || pid.size != 4 ||
-	    format_field(format, "old_pid", &old_pid) < 0 ||
-	    old_pid.size != 4 || !ctx_readable(&child) || !ctx_readable(&pid) ||
-	    !ctx_readable(&old_pid)) {
-		snprintf(cfg->why, sizeof(cfg->why),
-			 "%s/events/sched: no sched_process_fork and "
-			 "sched_process_exec with 4-byte thread ids",
-			 dir);
-		return;
-	}
-	cfg->fork_id = fork_id;
-	cfg->exec_id = exec_id;
-	cfg->layout.fork_child = child.off;
-	cfg->layout.exec_pid = pid.off;
-	cfg->layout.exec_old_pid = old_pid.off;
-}
-
 enum tracefs_state { TFS_ABSENT, TFS_DENIED, TFS_NO_EVENT, TFS_OK };
 
 /*
@@ -245,7 +202,6 @@ static enum tracefs_state try_tracepoint(const char *dir, struct source *src,
 	}
 	ev->type = 2; /* PERF_TYPE_TRACEPOINT */
 	ev->role = ROLE_CHECK;
-	read_sched_events(dir, &src->counting);
 	src->kind = SOURCE_TRACEPOINT;
 	src->nevents = 1;
 	snprintf(src->tracefs, sizeof(src->tracefs), "%s", dir);
@@ -620,8 +576,9 @@ static void try_counting(const struct sysview *sv, struct source *src,
 			 "its caller");
 		return;
 	}
-	if (cfg->fork_id == 0)
-		return; /* read_sched_events() said why */
+	if (kernel_shape_read("/sys/kernel/btf/vmlinux", &cfg->layout, cfg->why,
+			      sizeof(cfg->why)) < 0)
+		return;
 	counter_probe(cfg, setuid_check);
 }
 
@@ -766,8 +723,9 @@ void counting_describe(const struct source *src, FILE *out)
 	const struct counting *cfg = &src->counting;
 
 	if (cfg->usable)
-		fprintf(out, "in the kernel, by eBPF programs on cap_capable, "
-			     "sched_process_fork and sched_process_exec\n");
+		fprintf(out, "in the kernel, by eBPF programs on the raw "
+			     "tracepoints cap_capable, sched_process_fork and "
+			     "sched_process_exec\n");
 	else if (cfg->why[0] != '\0')
 		fprintf(out, "one perf sample per check (eBPF: %s)\n",
 			cfg->why);
