@@ -141,50 +141,30 @@ static int raw_tracepoint(const char *name, int prog)
 	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &a);
 }
 
-static int map_lookup(int map, const void *key, void *val)
+/*
+ * One element command: LOOKUP (val: out), UPDATE (val: in, flags),
+ * DELETE, GET_NEXT_KEY (key NULL: the first; val: the next key out).
+ */
+static int map_elem(enum bpf_cmd cmd, int map, const void *key, const void *val,
+		    uint64_t flags)
 {
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.map_fd = (uint32_t)map;
 	a.key = (uint64_t)(uintptr_t)key;
-	a.value = (uint64_t)(uintptr_t)val;
-	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &a);
-}
-
-static int map_update(int map, const void *key, const void *val, uint64_t flags)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)map;
-	a.key = (uint64_t)(uintptr_t)key;
-	a.value = (uint64_t)(uintptr_t)val;
+	a.value = (uint64_t)(uintptr_t)val; /* shared with next_key */
 	a.flags = flags;
-	return sys_bpf(BPF_MAP_UPDATE_ELEM, &a);
+	return sys_bpf(cmd, &a);
 }
 
-static int map_delete(int map, const void *key)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)map;
-	a.key = (uint64_t)(uintptr_t)key;
-	return sys_bpf(BPF_MAP_DELETE_ELEM, &a);
-}
-
-/* The key after key (NULL: the first); -1 with ENOENT at the end. */
-static int map_next(int map, const void *key, void *next)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)map;
-	a.key = (uint64_t)(uintptr_t)key;
-	a.next_key = (uint64_t)(uintptr_t)next;
-	return sys_bpf(BPF_MAP_GET_NEXT_KEY, &a);
-}
+#define map_lookup(map, key, val) \
+	map_elem(BPF_MAP_LOOKUP_ELEM, map, key, val, 0)
+#define map_update(map, key, val, flags) \
+	map_elem(BPF_MAP_UPDATE_ELEM, map, key, val, flags)
+#define map_delete(map, key) map_elem(BPF_MAP_DELETE_ELEM, map, key, NULL, 0)
+#define map_next(map, key, next) \
+	map_elem(BPF_MAP_GET_NEXT_KEY, map, key, next, 0)
 
 static void close_fd(int *fd)
 {
@@ -243,7 +223,7 @@ static int load_progs(struct counter *c, const struct counter_layout *lay,
 				       "capaudit_fork", why, whylen);
 	if (c->prog[PROG_FORK] < 0)
 		return -1;
-	if (text_exec(&text, &c->maps, lay) < 0)
+	if (text_exec(&text, &c->maps) < 0)
 		goto too_long;
 	c->prog[PROG_EXEC] = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, &text,
 				       "capaudit_exec", why, whylen);

@@ -75,7 +75,6 @@ struct bpf_text {
 int text_check(struct bpf_text *p, const struct counter_maps *m);
 int text_fork(struct bpf_text *p, const struct counter_maps *m,
 	      const struct counter_layout *lay);
-int text_exec(struct bpf_text *p, const struct counter_maps *m,
-	      const struct counter_layout *lay);
+int text_exec(struct bpf_text *p, const struct counter_maps *m);
 
 #endif

@@ -226,22 +226,25 @@ static void copy_field(struct bpf_text *p, int reg, short from, short to)
  */
 static void move_run(struct bpf_text *p, const struct counter_maps *m, int reg)
 {
+	/* The run's identity, from its follow entry into the totals key. */
+	static const struct {
+		short from, to;
+	} key_fields[] = {
+		{ OFF(follow_val, pid_tgid), OFF(total_key, pid_tgid) },
+		{ OFF(follow_val, epoch), OFF(total_key, epoch) },
+		{ OFF(follow_val, cred), OFF(total_key, cred) },
+		{ OFF(follow_val, target_ns), OFF(total_key, target_ns) },
+		{ OFF(follow_val, capable_ns), OFF(total_key, capable_ns) },
+		{ OFF(follow_val, capret), OFF(total_key, capret) },
+	};
 	int done = new_label(p), insert = new_label(p), empty = new_label(p);
+	size_t i;
 
 	load(p, BPF_DW, R1, reg, OFF(follow_val, count));
 	jump_imm(p, BPF_JEQ, R1, 0, done);
-	copy_field(p, reg, OFF(follow_val, pid_tgid),
-		   FP_KEY + OFF(total_key, pid_tgid));
-	copy_field(p, reg, OFF(follow_val, epoch),
-		   FP_KEY + OFF(total_key, epoch));
-	copy_field(p, reg, OFF(follow_val, cred),
-		   FP_KEY + OFF(total_key, cred));
-	copy_field(p, reg, OFF(follow_val, target_ns),
-		   FP_KEY + OFF(total_key, target_ns));
-	copy_field(p, reg, OFF(follow_val, capable_ns),
-		   FP_KEY + OFF(total_key, capable_ns));
-	copy_field(p, reg, OFF(follow_val, capret),
-		   FP_KEY + OFF(total_key, capret));
+	for (i = 0; i < sizeof(key_fields) / sizeof(key_fields[0]); i++)
+		copy_field(p, reg, key_fields[i].from,
+			   FP_KEY + key_fields[i].to);
 	lookup(p, m->totals, FP_KEY);
 	jump_imm(p, BPF_JEQ, R0, 0, insert);
 	/* Known: add the run's checks; its last is the latest. */
@@ -292,6 +295,42 @@ static void return_zero(struct bpf_text *p)
 {
 	mov_imm(p, R0, 0);
 	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+/*
+ * follow[FP_TID] = a fresh entry with a new epoch; r0: the update's
+ * result (0: done). No epoch: on to fail.
+ */
+static void follow_anew(struct bpf_text *p, const struct counter_maps *m,
+			int fail)
+{
+	new_epoch(p, m, fail);
+	fresh_follow(p);
+	map_fd(p, R1, m->follow);
+	frame_ptr(p, R2, FP_TID);
+	frame_ptr(p, R3, FP_FOLLOW);
+	mov_imm(p, R4, BPF_ANY);
+	call(p, BPF_FUNC_map_update_elem);
+}
+
+static void follow_delete(struct bpf_text *p, const struct counter_maps *m,
+			  short key)
+{
+	map_fd(p, R1, m->follow);
+	frame_ptr(p, R2, key);
+	call(p, BPF_FUNC_map_delete_elem);
+}
+
+/* The end of fork and exec: the labels unfollowed (counted) and out. */
+static int end_program(struct bpf_text *p, const struct counter_maps *m,
+		       int unfollowed, int out)
+{
+	place(p, unfollowed);
+	mov_imm(p, R6, 1);
+	stat_add(p, m, STAT_UNFOLLOWED, R6, out);
+	place(p, out);
+	return_zero(p);
+	return finish(p);
 }
 
 /* The raw tracepoint's arguments: u64 each, in TP_PROTO order. */
@@ -392,30 +431,16 @@ int text_fork(struct bpf_text *p, const struct counter_maps *m,
 	jump_imm(p, BPF_JEQ, R0, 0, parent);
 	mov_reg(p, R8, R0);
 	move_run(p, m, R8);
-	map_fd(p, R1, m->follow);
-	frame_ptr(p, R2, FP_TID);
-	call(p, BPF_FUNC_map_delete_elem);
+	follow_delete(p, m, FP_TID);
 	place(p, parent);
 	lookup(p, m->follow, FP_TID2);
 	jump_imm(p, BPF_JEQ, R0, 0, out);
-	new_epoch(p, m, unfollowed);
-	fresh_follow(p);
-	map_fd(p, R1, m->follow);
-	frame_ptr(p, R2, FP_TID);
-	frame_ptr(p, R3, FP_FOLLOW);
-	mov_imm(p, R4, BPF_ANY);
-	call(p, BPF_FUNC_map_update_elem);
+	follow_anew(p, m, unfollowed);
 	jump_imm(p, BPF_JEQ, R0, 0, out);
-	place(p, unfollowed);
-	mov_imm(p, R6, 1);
-	stat_add(p, m, STAT_UNFOLLOWED, R6, out);
-	place(p, out);
-	return_zero(p);
-	return finish(p);
+	return end_program(p, m, unfollowed, out);
 }
 
-int text_exec(struct bpf_text *p, const struct counter_maps *m,
-	      const struct counter_layout *lay)
+int text_exec(struct bpf_text *p, const struct counter_maps *m)
 {
 	int out, same, unfollowed, leader;
 
@@ -424,7 +449,6 @@ int text_exec(struct bpf_text *p, const struct counter_maps *m,
 	same = new_label(p);
 	unfollowed = new_label(p);
 	leader = new_label(p);
-	(void)lay;
 	mov_reg(p, R6, R1); /* the arguments: task, old_pid, bprm */
 	call(p, BPF_FUNC_get_current_pid_tgid); /* the task is the caller */
 	store(p, BPF_W, R10, FP_TID, R0);
@@ -442,17 +466,9 @@ int text_exec(struct bpf_text *p, const struct counter_maps *m,
 	mov_reg(p, R8, R0);
 	move_run(p, m, R8);
 	place(p, leader);
-	new_epoch(p, m, unfollowed);
-	fresh_follow(p);
-	map_fd(p, R1, m->follow);
-	frame_ptr(p, R2, FP_TID);
-	frame_ptr(p, R3, FP_FOLLOW);
-	mov_imm(p, R4, BPF_ANY);
-	call(p, BPF_FUNC_map_update_elem);
+	follow_anew(p, m, unfollowed);
 	mov_reg(p, R7, R0);
-	map_fd(p, R1, m->follow);
-	frame_ptr(p, R2, FP_TID2);
-	call(p, BPF_FUNC_map_delete_elem);
+	follow_delete(p, m, FP_TID2);
 	jump_imm(p, BPF_JEQ, R7, 0, out);
 	jump(p, unfollowed);
 	/* The same thread: the run before the exec is moved, a new epoch. */
@@ -464,10 +480,5 @@ int text_exec(struct bpf_text *p, const struct counter_maps *m,
 	new_epoch(p, m, unfollowed);
 	store(p, BPF_DW, R8, OFF(follow_val, epoch), R1);
 	jump(p, out);
-	place(p, unfollowed);
-	mov_imm(p, R6, 1);
-	stat_add(p, m, STAT_UNFOLLOWED, R6, out);
-	place(p, out);
-	return_zero(p);
-	return finish(p);
+	return end_program(p, m, unfollowed, out);
 }
