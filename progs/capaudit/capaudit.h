@@ -131,7 +131,7 @@ int tracepoint_fields(const char *format, struct event_spec *ev);
 
 /*
  * Reads the kernel's BTF at path: task_struct.pid's offset into lay, and
- * that the raw tracepoints cap_capable, sched_process_fork and
+ * that the raw tracepoints cap_capable, task_newtask and
  * sched_process_exec take the arguments the programs read. 0, or -1
  * with why filled in.
  */

@@ -2,7 +2,7 @@
 /*
  * Counting a command's capability checks in the kernel: the maps and the
  * programs of capaudit_bpf_text.c, loaded with bpf(2) and attached to
- * the raw tracepoints cap_capable, sched_process_fork and
+ * the raw tracepoints cap_capable, task_newtask and
  * sched_process_exec, and read back at the end as merged samples the
  * tally takes like any other. Raw tracepoints, not perf events: a perf
  * event on a tracepoint costs the check a record built for it, and its
@@ -239,7 +239,7 @@ static int attach_progs(struct counter *c, char *why, size_t whylen)
 {
 	static const char *const name[NPROGS] = {
 		[PROG_CHECK] = "cap_capable",
-		[PROG_FORK] = "sched_process_fork",
+		[PROG_FORK] = "task_newtask",
 		[PROG_EXEC] = "sched_process_exec",
 	};
 	static const int order[NPROGS] = { PROG_FORK, PROG_EXEC, PROG_CHECK };

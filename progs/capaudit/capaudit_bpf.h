@@ -68,8 +68,8 @@ struct bpf_text {
 
 /*
  * The three programs, on raw tracepoints: cap_capable (its arguments
- * cred, target_ns, capable_ns, cap, ret), sched_process_fork (parent,
- * child) and sched_process_exec (task, old_pid, bprm). Each returns 0
+ * cred, target_ns, capable_ns, cap, ret), task_newtask (the new task,
+ * clone flags) and sched_process_exec (task, old_pid, bprm). Each returns 0
  * after building its text, or -1 when the text did not fit.
  */
 int text_check(struct bpf_text *p, const struct counter_maps *m);

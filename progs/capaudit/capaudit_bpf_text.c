@@ -11,8 +11,9 @@
  *   ids) only counts and stamps the time; any other check first moves
  *   the run into the totals map, keyed by everything that tells checks
  *   apart, then starts a new run. A tight loop costs one hash lookup.
- * fork:  a followed parent's new thread or process is followed, with a
- *   new epoch; a thread id that comes back for a process nobody follows
+ * fork:  (task_newtask, which every new task passes, the ring's worker
+ *   threads io_uring creates too, in the creating thread) a followed
+ *   creator's new thread or process is followed, with a new epoch; a thread id that comes back for a process nobody follows
  *   drops the stale entry left by its previous owner (after moving its
  *   run), so a recycled id is never counted. A child whose id cannot be
  *   read is counted as not followed.
@@ -415,15 +416,16 @@ int text_fork(struct bpf_text *p, const struct counter_maps *m,
 	out = new_label(p);
 	parent = new_label(p);
 	unfollowed = new_label(p);
-	mov_reg(p, R6, R1); /* the arguments: parent, child */
+	mov_reg(p, R6, R1); /* the arguments: the new task, clone flags */
 	/* The child's thread id, from its task_struct (offset from BTF). */
 	store_imm(p, BPF_W, R10, FP_TID, 0);
 	frame_ptr(p, R1, FP_TID);
 	mov_imm(p, R2, 4);
-	load(p, BPF_DW, R3, R6, 8);
+	load(p, BPF_DW, R3, R6, 0);
 	add_imm(p, R3, (int)lay->task_pid);
 	call(p, BPF_FUNC_probe_read_kernel);
 	jump_imm(p, BPF_JNE, R0, 0, unfollowed);
+	/* Its creator: the thread whose perf events it inherits. */
 	call(p, BPF_FUNC_get_current_pid_tgid);
 	store(p, BPF_W, R10, FP_TID2, R0);
 	/* The id's previous owner: its last run kept, its entry dropped. */

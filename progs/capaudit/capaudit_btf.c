@@ -223,7 +223,8 @@ static long member_offset(const struct btf *b, uint32_t sid, const char *name)
 /*
  * 1 when the raw tracepoint's handler (typedef btf_trace_NAME, a pointer
  * to a function of void *__data and then the tracepoint's arguments)
- * takes arguments of these shapes: 'p' a pointer, 'i' a 4-byte integer.
+ * takes arguments of these shapes: 'p' a pointer, 'i' a 4-byte integer,
+ * 'n' an integer of any size (one the program never reads).
  */
 static int tracepoint_takes(const struct btf *b, const char *name,
 			    const char *shapes)
@@ -251,7 +252,7 @@ static int tracepoint_takes(const struct btf *b, const char *name,
 			       (size_t)i * sizeof(prm),
 		       sizeof(prm));
 		size = 0;
-		if (btf_shape(b, prm.type, &size) != want ||
+		if (btf_shape(b, prm.type, &size) != (want == 'n' ? 'i' : want) ||
 		    (want == 'i' && size != 4))
 			return 0;
 	}
@@ -298,7 +299,8 @@ int kernel_shape_read(const char *path, struct counter_layout *lay, char *why,
 		const char *name, *shapes;
 	} tracepoints[] = {
 		{ "cap_capable", "pppii" },
-		{ "sched_process_fork", "pp" },
+		/* Clone flags: unsigned long, u64 since Linux 6.17. */
+		{ "task_newtask", "pn" },
 		{ "sched_process_exec", "pip" },
 	};
 	struct btf b;

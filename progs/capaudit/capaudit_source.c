@@ -724,7 +724,7 @@ void counting_describe(const struct source *src, FILE *out)
 
 	if (cfg->usable)
 		fprintf(out, "in the kernel, by eBPF programs on the raw "
-			     "tracepoints cap_capable, sched_process_fork and "
+			     "tracepoints cap_capable, task_newtask and "
 			     "sched_process_exec\n");
 	else if (cfg->why[0] != '\0')
 		fprintf(out, "one perf sample per check (eBPF: %s)\n",

