@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/securebits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,9 +17,11 @@
 #include <sys/capability.h>
 #include <sys/mount.h>
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "capaudit.h"
@@ -543,6 +546,31 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 }
 
 /*
+ * Whether capaudit's capabilities may have come from its own file rather
+ * than from its caller. The kernel says so (AT_SECURE) for every caller
+ * but one whose real uid is 0 with root's privileges turned off
+ * (SECBIT_NOROOT, the securebits' "pure capability" mode): it holds no
+ * capability, gains the file's at the exec, and is not "secure" (its ids
+ * did not change). There, any capability on capaudit's file is taken as
+ * the source; what cannot be read is too.
+ */
+static int caps_from_own_file(void)
+{
+	int bits;
+
+	if (getauxval(AT_SECURE))
+		return 1;
+	bits = prctl(PR_GET_SECUREBITS);
+	if (bits < 0)
+		return 1;
+	if (!(bits & SECBIT_NOROOT))
+		return 0;
+	return getxattr("/proc/self/exe", "security.capability", NULL, 0) >=
+		       0 ||
+	       (errno != ENODATA && errno != ENOTSUP);
+}
+
+/*
  * Counting in the kernel is tried for real (loaded, attached, one check
  * of capaudit's own counted, removed), so --check says what a run does.
  */
@@ -570,7 +598,7 @@ static void try_counting(const struct sysview *sv, struct source *src,
 	 * capabilities capaudit got from its own file must not show more
 	 * than perf would.
 	 */
-	if (getauxval(AT_SECURE)) {
+	if (caps_from_own_file()) {
 		snprintf(cfg->why, sizeof(cfg->why),
 			 "capaudit's capabilities come from its file, not from "
 			 "its caller");

@@ -47,4 +47,27 @@ else
 	done
 fi
 
+# 2. Only a caller who holds CAP_BPF itself counts in the kernel, never a
+#    copy of capaudit whose file grants it. uid 0 with root's privileges
+#    off (SECBIT_NOROOT) and no capability at all gains the file's at the
+#    exec without AT_SECURE (its real uid is 0): still refused. The same
+#    caller holding the capabilities ambient, with a plain copy, counts.
+if is_sanitized; then
+	echo "note: the file-capability copy is left out under sanitizers"
+else
+	cp "$CA" "$T/bin/capaudit" && chmod 755 "$T/bin/capaudit"
+	cp "$CA" "$T/bin/capaudit_plain" && chmod 755 "$T/bin/capaudit_plain"
+	"$S" cap_perfmon,cap_bpf,cap_sys_admin=ep "$T/bin/capaudit" || fail "setcap on a copy of capaudit"
+	setpriv --securebits=+noroot,+noroot_locked --inh-caps=-all --ambient-caps=-all \
+		sh -c 'grep -x "CapEff:[[:space:]]*0*" /proc/self/status >/dev/null || echo "capabilities held"; exec "$0" --check' \
+		"$T/bin/capaudit" >"$T/out" 2>&1
+	! grep -q "capabilities held" "$T/out" || fail "setpriv left the caller capabilities"
+	expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: capaudit's capabilities come from its file, not from its caller)" \
+		"a copy with file capabilities, run by uid 0 holding none (SECBIT_NOROOT)"
+	setpriv --securebits=+noroot,+noroot_locked --inh-caps=+perfmon,+bpf,+sys_admin \
+		--ambient-caps=+perfmon,+bpf,+sys_admin "$T/bin/capaudit_plain" --check >"$T/out" 2>&1
+	expect_line "$T/out" "capaudit: counting: in the kernel" \
+		"a plain copy, run by uid 0 holding the capabilities ambient (SECBIT_NOROOT)"
+fi
+
 finish "capaudit counting in the kernel, attacked: nothing more, nothing less than perf"
