@@ -553,17 +553,33 @@ static int open_all(struct tracer *t, const pid_t *tids, size_t ntids,
 	return 0;
 }
 
-/* The programs loaded and attached, then the threads followed. */
-static int start_counting(struct tracer *t, const pid_t *tids, size_t ntids)
+/* The programs loaded and attached, then the threads followed; NULL after a message. */
+static struct counter *start_counting(const struct source *src,
+				      const pid_t *tids, size_t ntids)
 {
+	struct counter *c;
 	char why[200];
 	size_t i;
 
-	t->counter = counter_open(&t->src->counting, why, sizeof(why));
-	if (t->counter == NULL) {
+	c = counter_open(&src->counting, why, sizeof(why));
+	if (c == NULL) {
 		warnx("eBPF: %s", why);
-		return -1;
+		return NULL;
 	}
+	for (i = 0; i < ntids; i++)
+		if (counter_follow(c, tids[i]) < 0) {
+			warn("eBPF: following thread %ld", (long)tids[i]);
+			counter_close(c);
+			return NULL;
+		}
+	return c;
+}
+
+/* The seeds are watched from the start (release_watched()). */
+static int watch_seeds(struct tracer *t, const pid_t *tids, size_t ntids)
+{
+	size_t i;
+
 	table_init(&t->watched, sizeof(pid_t), sizeof(int));
 	for (i = 0; i < ntids; i++) {
 		int *w = table_get(&t->watched, &tids[i], 1);
@@ -573,10 +589,6 @@ static int start_counting(struct tracer *t, const pid_t *tids, size_t ntids)
 			return -1;
 		}
 		*w = 1;
-		if (counter_follow(t->counter, tids[i]) < 0) {
-			warn("eBPF: following thread %ld", (long)tids[i]);
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -587,6 +599,7 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	size_t pages = ring_pages_for(ncpu > 0 ? (size_t)ncpu : 1,
 				      (size_t)sysconf(_SC_PAGESIZE));
+	struct counter *counter = NULL;
 	struct tracer *t = NULL;
 	size_t ntids = 0;
 	pid_t *tids;
@@ -595,6 +608,19 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 	tids = list_threads(pid, whole_process, &ntids);
 	if (tids == NULL || ntids == 0) {
 		warn("process %ld", (long)pid);
+		free(tids);
+		return NULL;
+	}
+	/*
+	 * Followed in the kernel before perf's events are opened: what a
+	 * running process (--pid) starts meanwhile is then followed by the
+	 * programs as well as watched by perf, and what perf did not watch
+	 * is dropped at the end (release_watched()). The other way round,
+	 * what it started between its events and its follow entries was
+	 * watched by perf and never counted.
+	 */
+	if (src->counting.usable &&
+	    (counter = start_counting(src, tids, ntids)) == NULL) {
 		free(tids);
 		return NULL;
 	}
@@ -608,8 +634,12 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 		}
 		rc = open_all(t, tids, ntids, whole_process, ncpu);
 	}
-	if (rc == 0 && src->counting.usable)
-		rc = start_counting(t, tids, ntids);
+	if (rc == 0 && counter != NULL) {
+		t->counter = counter;
+		counter = NULL;
+		rc = watch_seeds(t, tids, ntids);
+	}
+	counter_close(counter);
 	free(tids);
 	if (rc != 0) {
 		tracer_close(t);

@@ -70,4 +70,55 @@ else
 		"a plain copy, run by uid 0 holding the capabilities ambient (SECBIT_NOROOT)"
 fi
 
+# 3. --pid: a running process that starts a chown process after another,
+#    each one check. The programs follow it before perf watches it, so
+#    every process perf saw start (processes) has its row: all but the
+#    watched shell itself and the one chown still starting at the end.
+#    (Followed after perf's events were opened, the processes started
+#    in between, a dozen or more, were watched and never counted.)
+: >"$T/w/pidf"
+sh -c 'while :; do chown 1 "$0"; done' "$T/w/pidf" &
+loop=$!
+at_exit "kill $loop 2>/dev/null"
+"$CA" --pid=$loop --duration=1 --json --output="$T/p.json" 2>"$T/err" || fail "--pid: $(cat "$T/err")"
+kill $loop 2>/dev/null
+wait $loop 2>/dev/null
+procs=$(summary_field "$T/p.json" processes)
+rows=$(grep -c '"type":"check".*"capability":"cap_chown"' "$T/p.json")
+if [ "${procs:-0}" -lt 50 ]; then
+	fail "--pid: only ${procs:-no} processes seen in a second of chowns"
+elif [ $((procs - rows)) -gt 3 ]; then
+	fail "--pid: $procs processes seen, $rows with their cap_chown check: $((procs - rows - 2)) or more chowns never counted"
+else
+	ok "--pid: $procs processes seen, $rows with their cap_chown check"
+fi
+
+# 4. capaudit killed (SIGKILL) while the command runs: its programs, maps
+#    and raw tracepoint links, found by id in its fdinfo, are all gone
+#    from the kernel once it is (no pin, no descriptor left anywhere:
+#    the command was started before any was made).
+mkfifo "$T/w/go"
+"$CA" --output="$T/k.out" -- sh -c ': >"$0/started"; read x <"$0/go"' "$T/w" 2>"$T/err" &
+ca=$!
+i=0
+while [ ! -e "$T/w/started" ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+for fd in /proc/$ca/fd/*; do
+	case $(readlink "$fd") in
+	*bpf*) grep -E '^(prog|map|link)_id:' "/proc/$ca/fdinfo/${fd##*/}" | head -n 1 | tr -d : ;;
+	esac
+done >"$T/ids"
+kill -KILL $ca
+wait $ca 2>/dev/null
+echo x >"$T/w/go"
+n=$(grep -c . "$T/ids")
+left=$(python3 "$TESTS_DIR/tools/capaudit_bpf_ids.py" <"$T/ids" 2>&1)
+if [ "$n" -ne 9 ]; then
+	cat "$T/ids"
+	fail "killed capaudit: $n eBPF descriptors found while it ran, want 3 maps, 3 programs, 3 links"
+elif [ "$left" != none ]; then
+	fail "killed capaudit: still in the kernel after it died: $left"
+else
+	ok "killed capaudit: its 3 maps, 3 programs and 3 links are gone"
+fi
+
 finish "capaudit counting in the kernel, attacked: nothing more, nothing less than perf"
