@@ -172,6 +172,21 @@ static char btf_shape(const struct btf *b, uint32_t id, uint32_t *size)
 	}
 }
 
+/* 1 when type id is a pointer to the struct called name. */
+static int points_to_struct(const struct btf *b, uint32_t id, const char *name)
+{
+	struct btf_type t;
+
+	if (btf_type_at(b, btf_strip(b, id), &t) == NULL ||
+	    BTF_INFO_KIND(t.info) != BTF_KIND_PTR ||
+	    btf_type_at(b, btf_strip(b, t.type), &t) == NULL)
+		return 0;
+	return (BTF_INFO_KIND(t.info) == BTF_KIND_STRUCT ||
+		(BTF_INFO_KIND(t.info) == BTF_KIND_FWD &&
+		 !BTF_INFO_KFLAG(t.info))) &&
+	       strcmp(btf_name(b, t.name_off), name) == 0;
+}
+
 /* The first type of this kind and name, or 0. */
 static uint32_t btf_find(const struct btf *b, unsigned kind, const char *name)
 {
@@ -223,15 +238,24 @@ static long member_offset(const struct btf *b, uint32_t sid, const char *name)
 /*
  * 1 when the raw tracepoint's handler (typedef btf_trace_NAME, a pointer
  * to a function of void *__data and then the tracepoint's arguments)
- * takes arguments of these shapes: 'p' a pointer, 'i' a 4-byte integer,
- * 'n' an integer of any size (one the program never reads).
+ * takes these arguments, one word each: "i" a 4-byte integer, "n" an
+ * integer of any size (one the program never reads), any other word a
+ * pointer to the struct of that name. The struct names matter: two
+ * arguments of one shape in another order (a credential where a user
+ * namespace was) would be misread, and the calibration's one check
+ * cannot tell them apart.
  */
 static int tracepoint_takes(const struct btf *b, const char *name,
-			    const char *shapes)
+			    const char *args)
 {
-	char tname[96];
+	char tname[96], want[32];
+	const char *next = args;
 	struct btf_type t;
-	uint32_t id, i, size;
+	uint32_t id, i, size, nargs = 0;
+	int len;
+
+	for (nargs = 0; sscanf(next, "%31s%n", want, &len) == 1; nargs++)
+		next += len;
 
 	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
 	id = btf_find(b, BTF_KIND_TYPEDEF, tname);
@@ -241,20 +265,32 @@ static int tracepoint_takes(const struct btf *b, const char *name,
 	    BTF_INFO_KIND(t.info) != BTF_KIND_PTR ||
 	    btf_type_at(b, id = btf_strip(b, t.type), &t) == NULL ||
 	    BTF_INFO_KIND(t.info) != BTF_KIND_FUNC_PROTO ||
-	    BTF_INFO_VLEN(t.info) != strlen(shapes) + 1)
+	    BTF_INFO_VLEN(t.info) != nargs + 1)
 		return 0;
+	next = args;
 	for (i = 0; i < BTF_INFO_VLEN(t.info); i++) {
 		struct btf_param prm;
-		char want = i == 0 ? 'p' : shapes[i - 1];
 
 		memcpy(&prm,
 		       b->types + b->at[id] + sizeof(t) +
 			       (size_t)i * sizeof(prm),
 		       sizeof(prm));
 		size = 0;
-		if (btf_shape(b, prm.type, &size) != (want == 'n' ? 'i' : want) ||
-		    (want == 'i' && size != 4))
+		if (i == 0) { /* void *__data */
+			if (btf_shape(b, prm.type, &size) != 'p')
+				return 0;
+			continue;
+		}
+		if (sscanf(next, "%31s%n", want, &len) != 1)
 			return 0;
+		next += len;
+		if (strcmp(want, "i") == 0 || strcmp(want, "n") == 0) {
+			if (btf_shape(b, prm.type, &size) != 'i' ||
+			    (want[0] == 'i' && size != 4))
+				return 0;
+		} else if (!points_to_struct(b, prm.type, want)) {
+			return 0;
+		}
 	}
 	return 1;
 }
@@ -296,12 +332,12 @@ int kernel_shape_read(const char *path, struct counter_layout *lay, char *why,
 		      size_t whylen)
 {
 	static const struct {
-		const char *name, *shapes;
+		const char *name, *args;
 	} tracepoints[] = {
-		{ "cap_capable", "pppii" },
+		{ "cap_capable", "cred user_namespace user_namespace i i" },
 		/* Clone flags: unsigned long, u64 since Linux 6.17. */
-		{ "task_newtask", "pn" },
-		{ "sched_process_exec", "pip" },
+		{ "task_newtask", "task_struct n" },
+		{ "sched_process_exec", "task_struct i linux_binprm" },
 	};
 	struct btf b;
 	long pid;
@@ -326,7 +362,7 @@ int kernel_shape_read(const char *path, struct counter_layout *lay, char *why,
 	}
 	for (i = 0; i < sizeof(tracepoints) / sizeof(tracepoints[0]); i++)
 		if (!tracepoint_takes(&b, tracepoints[i].name,
-				      tracepoints[i].shapes)) {
+				      tracepoints[i].args)) {
 			snprintf(why, whylen,
 				 "%s: the raw tracepoint %s does not take the "
 				 "arguments capaudit's program reads",

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * capaudit's reading of the kernel's BTF (progs/capaudit/capaudit_btf.c):
+ * what its eBPF programs may count by. Small BTF files are built here:
+ * the running kernel's shape is accepted; a kernel whose tracepoints take
+ * pointers of the same shape in another order (a credential where a user
+ * namespace was) is refused, since the programs would misread it and the
+ * calibration's one check could not tell.
+ */
+#include <errno.h>
+#include <linux/btf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capaudit.h"
+#include "check_run.h"
+
+struct blob {
+	unsigned char types[4096];
+	size_t ntypes_len;
+	char strings[1024];
+	size_t nstrings;
+	uint32_t next_id;
+};
+
+static uint32_t str(struct blob *b, const char *s)
+{
+	uint32_t off = (uint32_t)b->nstrings;
+
+	ck_assert_uint_lt(b->nstrings + strlen(s) + 1, sizeof(b->strings));
+	memcpy(b->strings + b->nstrings, s, strlen(s) + 1);
+	b->nstrings += strlen(s) + 1;
+	return off;
+}
+
+static void put(struct blob *b, const void *p, size_t n)
+{
+	ck_assert_uint_lt(b->ntypes_len + n, sizeof(b->types));
+	memcpy(b->types + b->ntypes_len, p, n);
+	b->ntypes_len += n;
+}
+
+/* A type of kind with vlen trailing entries to follow; its id. */
+static uint32_t type(struct blob *b, const char *name, unsigned kind,
+		     unsigned vlen, uint32_t size_or_type)
+{
+	struct btf_type t;
+
+	memset(&t, 0, sizeof(t));
+	t.name_off = name ? str(b, name) : 0;
+	t.info = (kind << 24) | (vlen & 0xffff); /* no kind_flag */
+	t.size = size_or_type;
+	put(b, &t, sizeof(t));
+	return ++b->next_id;
+}
+
+static uint32_t int_type(struct blob *b, const char *name, uint32_t size)
+{
+	uint32_t id = type(b, name, BTF_KIND_INT, 0, size), enc;
+
+	enc = (BTF_INT_SIGNED << 24) | (size * 8); /* encoding, bits */
+	put(b, &enc, sizeof(enc));
+	return id;
+}
+
+static uint32_t ptr(struct blob *b, uint32_t to)
+{
+	return type(b, NULL, BTF_KIND_PTR, 0, to);
+}
+
+/* typedef btf_trace_NAME: a pointer to a prototype of void * and args. */
+static void tracepoint(struct blob *b, const char *name, const uint32_t *args,
+		       unsigned nargs)
+{
+	char tname[64];
+	uint32_t proto, voidp = ptr(b, 0);
+	unsigned i;
+
+	proto = type(b, NULL, BTF_KIND_FUNC_PROTO, nargs + 1, 0);
+	for (i = 0; i <= nargs; i++) {
+		struct btf_param p = { 0, i == 0 ? voidp : args[i - 1] };
+
+		put(b, &p, sizeof(p));
+	}
+	/* The params follow the prototype at once: its id is next_id. */
+	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+	type(b, tname, BTF_KIND_TYPEDEF, 0, ptr(b, proto));
+}
+
+enum shape { GOOD, CRED_NS_SWAPPED, TARGET_IS_TASK, EXEC_BPRM_FIRST };
+
+/* The file; its path in path (a temporary file the caller removes). */
+static void write_btf(enum shape shape, char *path)
+{
+	static struct blob b;
+	struct btf_header h;
+	uint32_t i32, u64, task, cred, ns, bprm, pcred, pns, ptask, pbprm;
+	struct btf_member pid;
+	int fd;
+
+	memset(&b, 0, sizeof(b));
+	b.nstrings = 1; /* the empty name */
+	i32 = int_type(&b, "int", 4);
+	u64 = int_type(&b, "long long unsigned int", 8);
+	task = type(&b, "task_struct", BTF_KIND_STRUCT, 1, 4096);
+	pid.name_off = str(&b, "pid");
+	pid.type = i32;
+	pid.offset = 2464 * 8;
+	put(&b, &pid, sizeof(pid));
+	cred = type(&b, "cred", BTF_KIND_STRUCT, 0, 64);
+	ns = type(&b, "user_namespace", BTF_KIND_STRUCT, 0, 64);
+	bprm = type(&b, "linux_binprm", BTF_KIND_STRUCT, 0, 64);
+	pcred = ptr(&b, cred);
+	pns = ptr(&b, ns);
+	ptask = ptr(&b, task);
+	pbprm = ptr(&b, bprm);
+	{
+		uint32_t good[] = { pcred, pns, pns, i32, i32 };
+		uint32_t swapped[] = { pns, pcred, pns, i32, i32 };
+		uint32_t tasked[] = { pcred, ptask, pns, i32, i32 };
+
+		tracepoint(&b, "cap_capable",
+			   shape == CRED_NS_SWAPPED  ? swapped
+			   : shape == TARGET_IS_TASK ? tasked
+						     : good,
+			   5);
+	}
+	{
+		uint32_t args[] = { ptask, u64 };
+
+		tracepoint(&b, "task_newtask", args, 2);
+	}
+	{
+		uint32_t good[] = { ptask, i32, pbprm };
+		uint32_t swapped[] = { pbprm, i32, ptask };
+
+		tracepoint(&b, "sched_process_exec",
+			   shape == EXEC_BPRM_FIRST ? swapped : good, 3);
+	}
+	memset(&h, 0, sizeof(h));
+	h.magic = BTF_MAGIC;
+	h.version = BTF_VERSION;
+	h.hdr_len = sizeof(h);
+	h.type_off = 0;
+	h.type_len = (uint32_t)b.ntypes_len;
+	h.str_off = (uint32_t)b.ntypes_len;
+	h.str_len = (uint32_t)b.nstrings;
+	strcpy(path, "/tmp/check_capaudit_btf.XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, &h, sizeof(h)), (ssize_t)sizeof(h));
+	ck_assert_int_eq(write(fd, b.types, b.ntypes_len),
+			 (ssize_t)b.ntypes_len);
+	ck_assert_int_eq(write(fd, b.strings, b.nstrings), (ssize_t)b.nstrings);
+	close(fd);
+}
+
+static int read_shape(enum shape shape, struct counter_layout *lay, char *why,
+		      size_t whylen)
+{
+	char path[64];
+	int rc;
+
+	write_btf(shape, path);
+	memset(lay, 0, sizeof(*lay));
+	why[0] = '\0';
+	rc = kernel_shape_read(path, lay, why, whylen);
+	unlink(path);
+	return rc;
+}
+
+START_TEST(the_kernels_shape_is_read)
+{
+	struct counter_layout lay;
+	char why[200];
+
+	ck_assert_msg(read_shape(GOOD, &lay, why, sizeof(why)) == 0, "%s",
+		      why);
+	ck_assert_uint_eq(lay.task_pid, 2464);
+}
+END_TEST
+
+START_TEST(pointers_in_another_order_are_refused)
+{
+	static const struct {
+		enum shape shape;
+		const char *tracepoint;
+	} cases[] = {
+		{ CRED_NS_SWAPPED, "cap_capable" },
+		{ TARGET_IS_TASK, "cap_capable" },
+		{ EXEC_BPRM_FIRST, "sched_process_exec" },
+	};
+	struct counter_layout lay;
+	char why[200];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(read_shape(cases[i].shape, &lay, why,
+					 sizeof(why)) < 0,
+			      "case %zu accepted: the programs would misread %s",
+			      i, cases[i].tracepoint);
+		ck_assert_msg(strstr(why, cases[i].tracepoint) != NULL,
+			      "case %zu: %s", i, why);
+	}
+}
+END_TEST
+
+static Suite *capaudit_suite(void)
+{
+	Suite *s = suite_create("capaudit_btf");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, the_kernels_shape_is_read);
+	tcase_add_test(tc, pointers_in_another_order_are_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(capaudit_suite)
