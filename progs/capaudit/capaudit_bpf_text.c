@@ -11,11 +11,12 @@
  *   ids) only counts and stamps the time; any other check first moves
  *   the run into the totals map, keyed by everything that tells checks
  *   apart, then starts a new run. A tight loop costs one hash lookup.
- * fork:  (task_newtask, which every new task passes, the ring's worker
- *   threads io_uring creates too, in the creating thread) a followed
- *   creator's new thread or process is followed, with a new epoch; a thread id that comes back for a process nobody follows
- *   drops the stale entry left by its previous owner (after moving its
- *   run), so a recycled id is never counted. A child whose id cannot be
+ * fork:  (task_newtask, which every new task passes in the thread that
+ *   creates it, io_uring's worker threads too) a followed creator's new
+ *   thread or process is followed, with a new epoch; a thread id that
+ *   comes back for a process nobody follows drops the stale entry left
+ *   by its previous owner (after moving its run), so a recycled id is
+ *   never counted. A child whose id cannot be
  *   read is counted as not followed.
  * exec:  the run before the exec is moved, and the thread gets a new
  *   epoch, so no totals key mixes two files. A thread other than the

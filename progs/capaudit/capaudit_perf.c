@@ -553,7 +553,10 @@ static int open_all(struct tracer *t, const pid_t *tids, size_t ntids,
 	return 0;
 }
 
-/* The programs loaded and attached, then the threads followed; NULL after a message. */
+/*
+ * The programs loaded and attached, then the threads followed; NULL
+ * after a message.
+ */
 static struct counter *start_counting(const struct source *src,
 				      const pid_t *tids, size_t ntids)
 {

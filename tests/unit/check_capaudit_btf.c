@@ -177,8 +177,7 @@ START_TEST(the_kernels_shape_is_read)
 	struct counter_layout lay;
 	char why[200];
 
-	ck_assert_msg(read_shape(GOOD, &lay, why, sizeof(why)) == 0, "%s",
-		      why);
+	ck_assert_msg(read_shape(GOOD, &lay, why, sizeof(why)) == 0, "%s", why);
 	ck_assert_uint_eq(lay.task_pid, 2464);
 }
 END_TEST
@@ -198,10 +197,10 @@ START_TEST(pointers_in_another_order_are_refused)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		ck_assert_msg(read_shape(cases[i].shape, &lay, why,
-					 sizeof(why)) < 0,
-			      "case %zu accepted: the programs would misread %s",
-			      i, cases[i].tracepoint);
+		ck_assert_msg(
+			read_shape(cases[i].shape, &lay, why, sizeof(why)) < 0,
+			"case %zu accepted: the programs would misread %s", i,
+			cases[i].tracepoint);
 		ck_assert_msg(strstr(why, cases[i].tracepoint) != NULL,
 			      "case %zu: %s", i, why);
 	}
