@@ -23,7 +23,7 @@ chmod 755 "$T"
 mkdir -m 755 "$T/w" "$T/bin"
 
 # 1. --check says how it counts, and why not with --no-bpf.
-expect_line "$T/check" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, sched_process_fork and sched_process_exec" "--check as root"
+expect_line "$T/check" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask and sched_process_exec" "--check as root"
 "$CA" --no-bpf --check >"$T/out" 2>&1
 expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: --no-bpf)" "--check --no-bpf"
 
@@ -214,6 +214,6 @@ else
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=+perfmon,+bpf,+sys_admin --ambient-caps=+perfmon,+bpf,+sys_admin \
 		"$T/bin/capaudit_plain" --check >"$T/out" 2>&1
-	expect_line "$T/out" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, sched_process_fork and sched_process_exec" "nobody holding the capabilities ambient"
+	expect_line "$T/out" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask and sched_process_exec" "nobody holding the capabilities ambient"
 fi
 finish "capaudit counting in the kernel: the same rows as samples, no stranger counted, full tables said"
