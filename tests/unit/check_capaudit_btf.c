@@ -207,6 +207,113 @@ START_TEST(pointers_in_another_order_are_refused)
 }
 END_TEST
 
+/* Under valgrind, which run.sh says in VALGRIND=1: a lighter load. */
+static int under_valgrind(void)
+{
+	const char *v = getenv("VALGRIND");
+
+	return v != NULL && strcmp(v, "1") == 0;
+}
+
+/* The good blob's bytes, n of them, mutated by what(), read back. */
+static int read_mutated(const unsigned char *good, size_t n,
+			void (*what)(unsigned char *, size_t, unsigned),
+			unsigned arg, struct counter_layout *lay)
+{
+	static unsigned char buf[8192];
+	char path[64], why[200];
+	int fd, rc;
+
+	ck_assert_uint_le(n, sizeof(buf));
+	memcpy(buf, good, n);
+	what(buf, n, arg);
+	strcpy(path, "/tmp/check_capaudit_btf.XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
+	close(fd);
+	memset(lay, 0, sizeof(*lay));
+	rc = kernel_shape_read(path, lay, why, sizeof(why));
+	unlink(path);
+	if (rc < 0)
+		ck_assert_msg(why[0] != '\0', "refused without saying why");
+	return rc;
+}
+
+static void nothing(unsigned char *b, size_t n, unsigned arg)
+{
+	(void)b;
+	(void)n;
+	(void)arg;
+}
+
+/* A deterministic byte flip: arg seeds which byte and which bits. */
+static void flip(unsigned char *b, size_t n, unsigned arg)
+{
+	unsigned x = arg * 2654435761U + 12345U;
+
+	b[x % n] ^= (unsigned char)(1U + (x >> 16) % 255U);
+}
+
+static size_t good_blob(unsigned char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+	size_t n;
+
+	write_btf(GOOD, path);
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, size, f);
+	fclose(f);
+	unlink(path);
+	ck_assert_uint_lt(n, size);
+	return n;
+}
+
+/*
+ * Every prefix of a good file, and byte flips all over it: read without
+ * a crash or a read past the end (ASan, valgrind); a refusal says why.
+ */
+START_TEST(broken_files_never_crash)
+{
+	static unsigned char good[8192];
+	struct counter_layout lay;
+	size_t n = good_blob(good, sizeof(good)), len;
+	unsigned i;
+
+	for (len = 0; len < n; len++)
+		ck_assert_msg(read_mutated(good, len, nothing, 0, &lay) < 0,
+			      "a file cut at %zu of %zu bytes was accepted",
+			      len, n);
+	for (i = 0; i < (under_valgrind() ? 150U : 1500U); i++)
+		read_mutated(good, n, flip, i, &lay);
+	ck_assert_int_eq(read_mutated(good, n, nothing, 0, &lay), 0);
+	ck_assert_uint_eq(lay.task_pid, 2464);
+}
+END_TEST
+
+/*
+ * The running kernel's own BTF, where it has one (its 5 MiB take
+ * valgrind seconds: the sanitizer pass reads it instead).
+ */
+START_TEST(the_running_kernel_is_read)
+{
+	struct counter_layout lay;
+	char why[200];
+
+	if (under_valgrind())
+		return;
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+		return; /* no BTF here: nothing to compare */
+	memset(&lay, 0, sizeof(lay));
+	ck_assert_msg(kernel_shape_read("/sys/kernel/btf/vmlinux", &lay, why,
+					sizeof(why)) == 0,
+		      "%s", why);
+	ck_assert_uint_gt(lay.task_pid, 0);
+}
+END_TEST
+
 static Suite *capaudit_suite(void)
 {
 	Suite *s = suite_create("capaudit_btf");
@@ -214,6 +321,8 @@ static Suite *capaudit_suite(void)
 
 	tcase_add_test(tc, the_kernels_shape_is_read);
 	tcase_add_test(tc, pointers_in_another_order_are_refused);
+	tcase_add_test(tc, broken_files_never_crash);
+	tcase_add_test(tc, the_running_kernel_is_read);
 	suite_add_tcase(s, tc);
 	return s;
 }
