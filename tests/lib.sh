@@ -603,8 +603,15 @@ as_libcap() {
 # in TRACEFS_WAS, and tracefs_restore puts them back, checks that they
 # are back, and unmounts; register it with at_exit_checked. Returns
 # non-zero, with a line saying why, if anything fails.
+#
+# Because those options are the machine's, not the namespace's, the first
+# call also takes a lock that every checkout on the machine shares
+# (lib_tracefs_lock), held until the suite exits, after tracefs_restore:
+# two suites (two runs, two checkouts) never see each other's options,
+# and no suite's verdict depends on what ran before it.
 tracefs_mount() {
 	lib_in_private_mnt_ns || return 1
+	lib_tracefs_lock || return 1
 	if ! mountpoint -q /sys/kernel/tracing; then
 		mount -t tracefs nodev /sys/kernel/tracing || return 1
 	fi
@@ -623,6 +630,35 @@ tracefs_unmount() {
 	while mountpoint -q /sys/kernel/tracing; do
 		umount /sys/kernel/tracing || return 1
 	done
+}
+
+# tracefs_as_systemd: tracefs as systemd mounts it at boot, root's with
+# mode 0700 (the kernel's defaults), whatever it was before; under the
+# lock, put back by tracefs_restore.
+tracefs_as_systemd() {
+	tracefs_mount uid=0,gid=0,mode=0700 || return 1
+	[ "$(lib_tracefs_options)" = uid=0,gid=0,mode=700 ] || {
+		echo "tracefs_as_systemd: tracefs has $(lib_tracefs_options)"
+		return 1
+	}
+}
+
+# The lock: an exclusive flock(2) on a file in /run/lock (shared by every
+# mount namespace and by the suites' private /tmp), on descriptor 7, which
+# the suite's shell keeps open until it exits. A suite started under a
+# holder (progs_host_preset.sh runs suites inside its own world) finds
+# LIB_TRACEFS_LOCKED set and relies on its holder's lock: taking it again
+# would wait for ever.
+LIB_TRACEFS_LOCK=${LIB_TRACEFS_LOCK:-/run/lock/libcap-perfmon-tracefs.lock}
+lib_tracefs_lock() {
+	[ -z "${LIB_TRACEFS_LOCKED:-}" ] || return 0
+	command -v flock >/dev/null || { echo "tracefs: flock (util-linux) is missing"; return 1; }
+	mkdir -p "${LIB_TRACEFS_LOCK%/*}" && exec 7>>"$LIB_TRACEFS_LOCK" ||
+		{ echo "tracefs: cannot open the lock $LIB_TRACEFS_LOCK"; return 1; }
+	# Another checkout's suite may hold it for a minute or two.
+	flock -w 600 7 || { echo "tracefs: $LIB_TRACEFS_LOCK still held after 600 s"; return 1; }
+	LIB_TRACEFS_LOCKED=$$
+	export LIB_TRACEFS_LOCKED
 }
 
 lib_in_private_mnt_ns() {

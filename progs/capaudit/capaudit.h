@@ -85,6 +85,8 @@ enum source_kind {
 	SOURCE_TRACEPOINT,    /* capability:cap_capable */
 	SOURCE_KPROBE_EVENTS, /* probes we wrote into tracefs kprobe_events */
 	SOURCE_KPROBE_PMU,    /* the kprobe PMU, arguments from registers */
+	/* cap_capable named to eBPF, counted in the kernel; no tracefs */
+	SOURCE_RAW_TRACEPOINT,
 };
 
 struct source {
@@ -115,6 +117,21 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 void source_release(const struct sysview *sv, struct source *src);
 /* One line naming the source, for the report and --check. */
 void source_describe(const struct source *src, FILE *out);
+
+/* ---- capaudit_counting.c: whether checks are counted in the kernel ---- */
+
+/*
+ * Tries counting in the kernel for a tracepoint source (src->counting:
+ * usable, or why not), for real: loaded, attached, a check of capaudit's
+ * own counted, removed.
+ */
+void counting_try(const struct sysview *sv, struct source *src, int use_bpf);
+/*
+ * The source that needs no tracefs: the raw tracepoint cap_capable,
+ * counted in the kernel. 0, or -1 with why (why counting cannot be used).
+ */
+int raw_tracepoint_find(const struct sysview *sv, struct source *src, char *why,
+			size_t whylen);
 /* One line: counted in the kernel, or one perf sample per check and why. */
 void counting_describe(const struct source *src, FILE *out);
 

@@ -161,6 +161,8 @@ static const char *source_name(const struct source *src)
 		return "kprobe_events";
 	case SOURCE_KPROBE_PMU:
 		return "kprobe_pmu";
+	case SOURCE_RAW_TRACEPOINT:
+		return "raw_tracepoint";
 	default:
 		return "tracepoint";
 	}

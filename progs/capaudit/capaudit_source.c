@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/securebits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,12 +15,9 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/mount.h>
-#include <sys/auxv.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "capaudit.h"
@@ -545,76 +541,11 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 	return 0;
 }
 
-/*
- * Whether capaudit's capabilities may have come from its own file rather
- * than from its caller. The kernel says so (AT_SECURE) for every caller
- * but one whose real uid is 0 with root's privileges turned off
- * (SECBIT_NOROOT, the securebits' "pure capability" mode): it holds no
- * capability, gains the file's at the exec, and is not "secure" (its ids
- * did not change). There, any capability on capaudit's file is taken as
- * the source; what cannot be read is too.
- */
-static int caps_from_own_file(void)
-{
-	int bits;
-
-	if (getauxval(AT_SECURE))
-		return 1;
-	bits = prctl(PR_GET_SECUREBITS);
-	if (bits < 0)
-		return 1;
-	if (!(bits & SECBIT_NOROOT))
-		return 0;
-	return getxattr("/proc/self/exe", "security.capability", NULL, 0) >=
-		       0 ||
-	       (errno != ENODATA && errno != ENOTSUP);
-}
-
-/*
- * Counting in the kernel is tried for real (loaded, attached, one check
- * of capaudit's own counted, removed), so --check says what a run does.
- */
-static void try_counting(const struct sysview *sv, struct source *src,
-			 int use_bpf)
-{
-	struct counting *cfg = &src->counting;
-
-	if (src->kind != SOURCE_TRACEPOINT)
-		return;
-	if (!use_bpf) {
-		snprintf(cfg->why, sizeof(cfg->why), "--no-bpf");
-		return;
-	}
-	/* A fake /sys (tests): the kernel's eBPF is not the machine's. */
-	if (sv->root[0] != '\0') {
-		snprintf(cfg->why, sizeof(cfg->why), "CAPAUDIT_SYSROOT is set");
-		return;
-	}
-	/*
-	 * The programs see every check of the command's processes, also in
-	 * set-user-ID and file-capability programs it runs, where perf stops
-	 * writing samples for an unprivileged watcher. A caller who holds
-	 * CAP_BPF and CAP_PERFMON itself could load such programs anyway;
-	 * capabilities capaudit got from its own file must not show more
-	 * than perf would.
-	 */
-	if (caps_from_own_file()) {
-		snprintf(cfg->why, sizeof(cfg->why),
-			 "capaudit's capabilities come from its file, not from "
-			 "its caller");
-		return;
-	}
-	if (kernel_shape_read("/sys/kernel/btf/vmlinux", &cfg->layout, cfg->why,
-			      sizeof(cfg->why)) < 0)
-		return;
-	counter_probe(cfg, setuid_check);
-}
-
 int source_find(const struct sysview *sv, struct source *src, int check,
 		int use_bpf, FILE *err)
 {
 	enum tracefs_state state[NTRACEFS];
-	char rel[128] = "?", dir[512], why[256] = "";
+	char rel[128] = "?", dir[512], why[256] = "", bpf_why[200] = "";
 	int major = 0, minor = 0, found = 0, any_mounted = 0, e[NTRACEFS], rc;
 	struct missing m = { .n = 0 };
 	size_t i;
@@ -633,6 +564,16 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		    0)
 			found = 1;
 	}
+	/*
+	 * Where tracefs cannot be read (systemd mounts it root's, mode
+	 * 0700), counting in the kernel still can: it names its raw
+	 * tracepoints to bpf(2). Before the kprobes: the tracepoint's
+	 * arguments are stable where a probed function's are not. Not with
+	 * a fake /sys (tests), which the kernel's eBPF knows nothing of.
+	 */
+	if (!found && use_bpf && sv->root[0] == '\0' &&
+	    raw_tracepoint_find(sv, src, bpf_why, sizeof(bpf_why)) == 0)
+		found = 1;
 	if (!found && try_kprobe_pmu(sv, src, &m) == 0)
 		found = 1;
 	for (i = 0; i < NTRACEFS && !found; i++) {
@@ -659,8 +600,10 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 				miss(&m,
 				     "%s: %s (tracefs is root's; let a group "
 				     "read it: mount -o remount,gid=GROUP,"
-				     "mode=0750 %s)",
-				     dir, strerror(e[i]), dir);
+				     "mode=0750 %s, and at boot: \"tracefs %s "
+				     "tracefs gid=GROUP,mode=0750 0 0\" in "
+				     "/etc/fstab)",
+				     dir, strerror(e[i]), dir, dir);
 			else if (state[i] == TFS_NO_EVENT &&
 				 kernel_at_least(major, minor, 6, 14))
 				miss(&m, "%s/events/capability/cap_capable: %s",
@@ -677,6 +620,13 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 				    : "",
 			     why, dir);
 		}
+		if (bpf_why[0] != '\0')
+			miss(&m,
+			     "counting in the kernel, which needs no tracefs, "
+			     "cannot be used: %s (it needs a caller who holds "
+			     "CAP_BPF and CAP_PERFMON: root, or a user given "
+			     "them as ambient capabilities)",
+			     bpf_why);
 		sys_path(sv, dir, sizeof(dir),
 			 "/sys/bus/event_source/devices/kprobe");
 		miss(&m,
@@ -689,7 +639,8 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 	for (i = 0; i < (size_t)m.n; i++)
 		fprintf(err, "%s: %s\n", PROG, m.line[i]);
 	if (m.n == 0) {
-		try_counting(sv, src, use_bpf);
+		if (src->kind != SOURCE_RAW_TRACEPOINT)
+			counting_try(sv, src, use_bpf);
 		return 0;
 	}
 	if (found)
@@ -743,20 +694,9 @@ void source_describe(const struct source *src, FILE *out)
 			"registers\n",
 			src->ev[0].type);
 		break;
+	case SOURCE_RAW_TRACEPOINT:
+		fprintf(out, "raw tracepoint cap_capable, attached by eBPF "
+			     "(no tracefs needed)\n");
+		break;
 	}
-}
-
-void counting_describe(const struct source *src, FILE *out)
-{
-	const struct counting *cfg = &src->counting;
-
-	if (cfg->usable)
-		fprintf(out, "in the kernel, by eBPF programs on the raw "
-			     "tracepoints cap_capable, task_newtask and "
-			     "sched_process_exec\n");
-	else if (cfg->why[0] != '\0')
-		fprintf(out, "one perf sample per check (eBPF: %s)\n",
-			cfg->why);
-	else
-		fprintf(out, "one perf sample per check\n");
 }

@@ -45,6 +45,30 @@ outcome cleanup_plain 0 "an unchecked clean-up may fail (kill of a dead helper)"
 suite tracefs_here 'LIB_OUTER_MNT_NS=$(readlink /proc/self/ns/mnt); if tracefs_mount; then fail "mounted in the outer namespace"; fi; finish'
 outcome tracefs_here 0 "tracefs_mount refuses the namespace the suite started in"
 
+# The tracefs lock (on a file of our own here, not the machine's): a
+# second suite waits until the holder exits; a suite started by a holder
+# (LIB_TRACEFS_LOCKED, as progs_host_preset.sh's inner suites) does not.
+lock=$T/tracefs.lock
+suite lock_hold "lib_tracefs_lock || fail lock; : >'$T/held'; sleep 2; date +%s%N >'$T/released'; finish"
+suite lock_wait "lib_tracefs_lock || fail lock; date +%s%N >'$T/got'; finish"
+suite lock_nested "LIB_TRACEFS_LOCKED=1 lib_tracefs_lock || fail lock; date +%s%N >'$T/nested'; finish"
+(d=$T; unset LIB_SH_LOADED T; LIB_TRACEFS_LOCK=$lock sh "$d/lock_hold.sh") >"$T/lock_hold.log" 2>&1 &
+holder=$!
+i=0
+while [ ! -e "$T/held" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+(d=$T; unset LIB_SH_LOADED T; LIB_TRACEFS_LOCK=$lock sh "$d/lock_nested.sh") >"$T/lock_nested.log" 2>&1
+(d=$T; unset LIB_SH_LOADED T; LIB_TRACEFS_LOCK=$lock sh "$d/lock_wait.sh") >"$T/lock_wait.log" 2>&1
+wait $holder
+if [ ! -e "$T/held" ] || [ ! -s "$T/got" ] || [ ! -s "$T/released" ] || [ ! -s "$T/nested" ]; then
+	fail "the tracefs lock suites did not run: $(cat "$T"/lock_*.log)"
+elif [ "$(cat "$T/got")" -lt "$(cat "$T/released")" ]; then
+	fail "a second suite took the tracefs lock while the first held it"
+elif [ "$(cat "$T/nested")" -gt "$(cat "$T/released")" ]; then
+	fail "a suite run under the holder waited for the holder's own lock"
+else
+	pass
+fi
+
 # run.sh: a suite that hangs is failed after SUITE_TIMEOUT.
 printf '%s\n' '#!/bin/sh' 'echo started' "sleep 600 & echo \$! >'$T/hang.pid'; wait" >"$T/hang.sh"
 printf '%s\n' '#!/bin/sh' 'exit 0' >"$T/quick.sh"

@@ -35,7 +35,7 @@ rows() {
 		sed -E 's/"pid":[0-9]+,"ppid":[0-9]+,//' | sort
 }
 summary_field() {	# FILE FIELD
-	sed -n 's/.*"type":"summary".*"'"$2"'":\([a-z0-9"]*\).*/\1/p' "$1"
+	sed -n 's/.*"type":"summary".*"'"$2"'":\([a-z0-9_"]*\).*/\1/p' "$1"
 }
 # both CASE CMD...: the command under each way of counting, the same rows.
 # An argument @FRESH@ is a new empty directory for each run.
@@ -202,18 +202,48 @@ done
 
 # 7. Only a caller who holds CAP_BPF itself: a copy of capaudit whose
 #    file grants it counts sample by sample, and says why; nobody with
-#    the same capabilities ambient (given, not gained) counts in the kernel.
+#    the same capabilities ambient (given, not gained) counts in the
+#    kernel. On a host whose tracefs is root's 0700 (systemd mounts it so
+#    at boot), counting in the kernel needs none, and a copy that must
+#    read samples says what to change.
 if is_sanitized; then
 	echo "note: the file-capability copy is left out under ASan (it refuses AT_SECURE)"
 else
 	cp "$CA" "$T/bin/capaudit" && chmod 755 "$T/bin/capaudit"
 	"$S" cap_perfmon,cap_bpf,cap_sys_admin=ep "$T/bin/capaudit" || fail "setcap on a copy of capaudit"
+	cp "$CA" "$T/bin/capaudit_plain" && chmod 755 "$T/bin/capaudit_plain"
+	ambient() {	# nobody holding cap_perfmon, cap_bpf and cap_chown ambient
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			--inh-caps=+perfmon,+bpf,+chown --ambient-caps=+perfmon,+bpf,+chown \
+			"$T/bin/capaudit_plain" "$@"
+	}
+	at_exit_checked tracefs_restore
+	tracefs_as_systemd || fail "cannot make tracefs root's 0700"
+	tfs=/sys/kernel/tracing
+	as_nobody "$T/bin/capaudit" --check >"$T/out" 2>"$T/err" &&
+		fail "a copy with file capabilities, run by nobody, on tracefs 0700: --check succeeded"
+	expect_line "$T/err" "capaudit: $tfs: Permission denied (tracefs is root's; let a group read it: mount -o remount,gid=GROUP,mode=0750 $tfs, and at boot: \"tracefs $tfs tracefs gid=GROUP,mode=0750 0 0\" in /etc/fstab)" "a copy with file capabilities, run by nobody, on tracefs 0700"
+	expect_line "$T/err" "capaudit: counting in the kernel, which needs no tracefs, cannot be used: capaudit's capabilities come from its file, not from its caller (it needs a caller who holds CAP_BPF and CAP_PERFMON: root, or a user given them as ambient capabilities)" "a copy with file capabilities, run by nobody, on tracefs 0700"
+	ambient --check >"$T/out" 2>&1 || fail "nobody holding the capabilities ambient, on tracefs 0700: --check failed"
+	expect_line "$T/out" "capaudit: would use raw tracepoint cap_capable, attached by eBPF (no tracefs needed)" "nobody holding the capabilities ambient, on tracefs 0700"
+	expect_line "$T/out" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask and sched_process_exec" "nobody holding the capabilities ambient, on tracefs 0700"
+	# And a real audit there: nobody's chown of its own file to uid 8,
+	# granted by its ambient cap_chown, counted in the kernel.
+	: >"$T/w/amb" && chown nobody "$T/w/amb"
+	(cd "$T/w" && ambient --json -- chown 8 "$T/w/amb") >"$T/amb.json" 2>"$T/err" ||
+		fail "nobody holding the capabilities ambient, on tracefs 0700: the audit failed: $(cat "$T/err")"
+	[ "$(stat -c %u "$T/w/amb")" = 8 ] || fail "the ambient chown did not chown"
+	[ "$(summary_field "$T/amb.json" source)" = '"raw_tracepoint"' ] &&
+		[ "$(summary_field "$T/amb.json" counting)" = '"kernel"' ] ||
+		fail "ambient audit on tracefs 0700: not counted in the kernel from the raw tracepoint: $(grep summary "$T/amb.json")"
+	grep '"capability":"cap_chown"' "$T/amb.json" | grep -q '"granted":1,' ||
+		fail "ambient audit on tracefs 0700: no granted cap_chown row: $(cat "$T/amb.json")"
+	# tracefs shared with nobody's group: the copy reads samples, and
+	# says why not in the kernel.
+	tracefs_mount gid=65534,mode=0750 || fail "cannot give tracefs to nogroup"
 	as_nobody "$T/bin/capaudit" --check >"$T/out" 2>&1
 	expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: capaudit's capabilities come from its file, not from its caller)" "a copy with file capabilities, run by nobody"
-	cp "$CA" "$T/bin/capaudit_plain" && chmod 755 "$T/bin/capaudit_plain"
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=+perfmon,+bpf,+sys_admin --ambient-caps=+perfmon,+bpf,+sys_admin \
-		"$T/bin/capaudit_plain" --check >"$T/out" 2>&1
+	ambient --check >"$T/out" 2>&1
 	expect_line "$T/out" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask and sched_process_exec" "nobody holding the capabilities ambient"
 fi
 finish "capaudit counting in the kernel: the same rows as samples, no stranger counted, full tables said"

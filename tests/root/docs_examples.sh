@@ -59,6 +59,7 @@ docs/capaudit.md :: skip: ./myserver stands for your program; root/capaudit_run.
 docs/capaudit.md :: skip: ./myserver stands for your program; root/capaudit_suggest.sh proves the grants of real servers :: capaudit --suggest --user=www-data -- ./myserver
 docs/capaudit.md :: skip: 4242 stands for a running process; root/capaudit_attach.sh attaches to one :: capaudit --json --pid=4242 --duration=5
 docs/capaudit.md :: root :: capaudit --check
+docs/capaudit.md :: skip: tracefs's options are the whole machine's (one superblock), not the throw-away root's; root/capaudit_missing.sh runs this remount under the tracefs lock, checks the group then reads the tracepoint's id, and puts the options back :: mount -o remount,gid=perf_users,mode=0750 /sys/kernel/tracing
 docs/capmanifest.md :: root rc=0,1 :: capmanifest record / > caps.manifest :: perfcaps :: grep -q '^./usr/bin/perf owner=0 .* cap_syslog,cap_perfmon=ep$' caps.manifest
 docs/capmanifest.md :: skip: /mnt/image stands for a mounted image; root/capmanifest_roundtrip.sh records, copies and restores trees :: capmanifest verify caps.manifest /mnt/image
 docs/capmanifest.md :: skip: /mnt/image stands for a mounted image; root/capmanifest_roundtrip.sh records, copies and restores trees :: capmanifest restore caps.manifest /mnt/image

@@ -5,7 +5,8 @@
 # host look like one an administrator has set up: a perf_users group and
 # a user alice in it (copies of /etc/passwd and /etc/group bound over the
 # real ones), "cap_perfmon @perf_users" in capability.conf, tracefs
-# mounted on /sys/kernel/tracing as systemd mounts it at boot, and a
+# mounted on /sys/kernel/tracing as systemd mounts it at boot (root's,
+# mode 0700, set under the machine-wide tracefs lock), and a
 # /usr/bin/perf that carries cap_perfmon,cap_syslog=ep (an overlay over
 # /usr/bin: the host's own perf, or a stand-in where there is none). It
 # checks from the inside that each preset is in effect, then runs there
@@ -37,6 +38,9 @@ if [ -z "${HOST_PRESET_NS:-}" ]; then
 	unshare -m true 2>/dev/null || skip "cannot create a mount namespace"
 	[ -n "$SUITES" ] || { echo "FAIL: tests/suites.conf tags no suite hostpreset"; exit 1; }
 	before=$(host_state)
+	# tracefs_mount refuses to act in the namespace it started in.
+	LIB_OUTER_MNT_NS=$(readlink /proc/self/ns/mnt) || skip "no /proc/self/ns/mnt"
+	export LIB_OUTER_MNT_NS
 	# Private propagation: the mounts below never reach the host.
 	HOST_PRESET_NS=1 unshare -m --propagation private sh "$0" "$@"
 	rc=$?
@@ -92,10 +96,12 @@ if [ -f "$conf" ]; then
 	mount --bind "$T/capability.conf" "$conf" ||
 		{ fail "cannot bind the preset $conf"; finish; }
 fi
-# tracefs, as systemd mounts it at boot (no options: the one superblock's
-# uid, gid and mode stay as they are).
-mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing ||
-	{ fail "cannot mount tracefs"; finish; }
+# tracefs, as systemd mounts it at boot: root's, mode 0700. Its options
+# belong to the one superblock of the machine, so they are set under the
+# machine-wide lock, which the suites run below rely on (they inherit
+# LIB_TRACEFS_LOCKED), and put back, checked, at the end.
+at_exit_checked tracefs_restore
+tracefs_as_systemd || { fail "cannot mount tracefs as systemd does"; finish; }
 # /usr/bin/perf with file capabilities, in an overlay over /usr/bin whose
 # writes land in $T: the host's perf (a copy up), or a stand-in.
 mkdir "$T/usrbin" "$T/usrbin.work" &&
@@ -108,6 +114,8 @@ setcap cap_perfmon,cap_syslog=ep /usr/bin/perf || { fail "cannot set capabilitie
 [ "$(getent passwd alice | cut -d: -f1)" = alice ] || fail "preset: no alice"
 [ ! -f "$conf" ] || grep -qx 'cap_perfmon @perf_users' "$conf" || fail "preset: capability.conf lacks the grant"
 [ -e /sys/kernel/tracing/trace ] || fail "preset: tracefs is not mounted"
+[ "$(stat -c '%u:%g %a' /sys/kernel/tracing)" = "0:0 700" ] ||
+	fail "preset: tracefs is not root's 0700: $(stat -c '%u:%g %a' /sys/kernel/tracing)"
 case $(getcap /usr/bin/perf) in
 *cap_perfmon*) ;;
 *) fail "preset: /usr/bin/perf has no capabilities: $(getcap /usr/bin/perf)" ;;

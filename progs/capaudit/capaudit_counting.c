@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * Whether capaudit counts in the kernel (eBPF on raw tracepoints), and the
+ * source that needs nothing else: raw tracepoints are named to bpf(2)
+ * directly, so counting works where tracefs is root's or not mounted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/securebits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+#include <sys/xattr.h>
+
+#include "capaudit.h"
+
+/*
+ * Whether capaudit's capabilities may have come from its own file rather
+ * than from its caller. The kernel says so (AT_SECURE) for every caller
+ * but one whose real uid is 0 with root's privileges turned off
+ * (SECBIT_NOROOT, the securebits' "pure capability" mode): it holds no
+ * capability, gains the file's at the exec, and is not "secure" (its ids
+ * did not change). There, any capability on capaudit's file is taken as
+ * the source; what cannot be read is too.
+ */
+static int caps_from_own_file(void)
+{
+	int bits;
+
+	if (getauxval(AT_SECURE))
+		return 1;
+	bits = prctl(PR_GET_SECUREBITS);
+	if (bits < 0)
+		return 1;
+	if (!(bits & SECBIT_NOROOT))
+		return 0;
+	return getxattr("/proc/self/exe", "security.capability", NULL, 0) >=
+		       0 ||
+	       (errno != ENODATA && errno != ENOTSUP);
+}
+
+void counting_try(const struct sysview *sv, struct source *src, int use_bpf)
+{
+	struct counting *cfg = &src->counting;
+
+	if (src->kind != SOURCE_TRACEPOINT &&
+	    src->kind != SOURCE_RAW_TRACEPOINT)
+		return;
+	if (!use_bpf) {
+		snprintf(cfg->why, sizeof(cfg->why), "--no-bpf");
+		return;
+	}
+	/* A fake /sys (tests): the kernel's eBPF is not the machine's. */
+	if (sv->root[0] != '\0') {
+		snprintf(cfg->why, sizeof(cfg->why), "CAPAUDIT_SYSROOT is set");
+		return;
+	}
+	/*
+	 * The programs see every check of the command's processes, also in
+	 * set-user-ID and file-capability programs it runs, where perf stops
+	 * writing samples for an unprivileged watcher. A caller who holds
+	 * CAP_BPF and CAP_PERFMON itself could load such programs anyway;
+	 * capabilities capaudit got from its own file must not show more
+	 * than perf would.
+	 */
+	if (caps_from_own_file()) {
+		snprintf(cfg->why, sizeof(cfg->why),
+			 "capaudit's capabilities come from its file, not from "
+			 "its caller");
+		return;
+	}
+	if (kernel_shape_read("/sys/kernel/btf/vmlinux", &cfg->layout, cfg->why,
+			      sizeof(cfg->why)) < 0)
+		return;
+	/* Loaded, attached, one check of capaudit's own counted, removed. */
+	counter_probe(cfg, setuid_check);
+}
+
+/*
+ * The raw tracepoint is found by name in the kernel's BTF and attached by
+ * name: no tracefs file is read, so a tracefs mounted root's 0700 (as
+ * systemd mounts it at boot) or none at all does not matter. Without
+ * counting there are no samples to read (their layout and the event's id
+ * live in tracefs), so this source exists only where counting does.
+ */
+int raw_tracepoint_find(const struct sysview *sv, struct source *src, char *why,
+			size_t whylen)
+{
+	struct source raw;
+
+	memset(&raw, 0, sizeof(raw));
+	raw.kind = SOURCE_RAW_TRACEPOINT;
+	/* One side-band event per thread and CPU (capaudit_perf.c). */
+	raw.nevents = 1;
+	counting_try(sv, &raw, 1);
+	if (!raw.counting.usable) {
+		snprintf(why, whylen, "%s", raw.counting.why);
+		return -1;
+	}
+	*src = raw;
+	return 0;
+}
+
+void counting_describe(const struct source *src, FILE *out)
+{
+	const struct counting *cfg = &src->counting;
+
+	if (cfg->usable)
+		fprintf(out, "in the kernel, by eBPF programs on the raw "
+			     "tracepoints cap_capable, task_newtask and "
+			     "sched_process_exec\n");
+	else if (cfg->why[0] != '\0')
+		fprintf(out, "one perf sample per check (eBPF: %s)\n",
+			cfg->why);
+	else
+		fprintf(out, "one perf sample per check\n");
+}
