@@ -39,7 +39,7 @@ test:
 	@rm -f $(TEST_SUMMARY)
 	@case " $$MAKEFLAGS" in *" -j"*) j= ;; *) j=-j$$(getconf _NPROCESSORS_ONLN) ;; esac; \
 		$(MAKE) $$j all && $(MAKE) $$j -C tests all
-	@PASSES="$(TEST_PASSES)" BUILD=$(BUILD) SANITIZE=$(SANITIZE) \
+	@PASSES="$(TEST_PASSES)" BUILD=$(BUILD) SANITIZE=$(SANITIZE) RUN_SH_BUILT=1 \
 		TEST_LONG=$(TEST_LONG) SUITE_TIMEOUT=$(SUITE_TIMEOUT) sh tests/run.sh; \
 		rc=$$?; awk '{ p += $$1; f += $$2; s += $$3 } END { \
 		printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' $(TEST_SUMMARY); \

@@ -6,6 +6,7 @@
 # as passes. The root tier runs when we are root and is skipped otherwise.
 #
 #   TESTS="unit/check_text cli/libcap_text_diff.sh" sh run.sh   runs only those
+#                          (building first what they need, as below)
 #   TIERS="unit cli" sh run.sh   runs only those tiers (default: unit cli root)
 #   VALGRIND=1 sh run.sh   runs unit suites under valgrind memcheck (Check in
 #                          no-fork mode) and exports VALGRIND_CMD, which
@@ -118,6 +119,26 @@ add_pass() {	# NAME BUILD SANITIZE VALGRIND TIERS LOGS HEADER
 }
 BUILD=${BUILD:-$TOP/build/main}
 plain_logs=${LOGDIR:-$BUILD/tests/bin/logs}
+
+# The suites need the tree and the test programs (unit suites, probes)
+# built for BUILD: "make" alone, or "make demo", builds no test program,
+# and a suite would fail for want of one. So the first run.sh builds them,
+# quietly, unless its caller did ("make test") or it runs inside a suite
+# (progs_host_preset.sh), which must not rebuild under the running ones.
+if [ -z "${RUN_SH_BUILT:-}" ]; then
+	build_log=$(mktemp "${TMPDIR:-/tmp}/run-build.XXXXXX") || exit 1
+	if ! { make -s -j"$cpus" -C "$TOP" all BUILD="$BUILD" SANITIZE="${SANITIZE:-}" &&
+	       make -s -j"$cpus" -C "$TOP/tests" all BUILD="$BUILD" SANITIZE="${SANITIZE:-}"; } \
+	       >"$build_log" 2>&1 </dev/null; then
+		echo "run.sh: building $BUILD (make all, make -C tests all) failed:" >&2
+		tail -n 40 "$build_log" >&2
+		rm -f "$build_log"
+		exit 1
+	fi
+	rm -f "$build_log"
+fi
+RUN_SH_BUILT=1
+export RUN_SH_BUILT
 # TIERS narrows the extra passes too, but never to the root tier.
 extra_tiers=
 for t in ${TIERS:-unit cli}; do

@@ -693,6 +693,12 @@ struct launch {
  * a program that gained capabilities (LD_*, glibc's other unsecure
  * variables) gone. Caller frees with env_free(). NULL with errno ENOMEM.
  */
+/*
+ * Why l's command could not start: as l's user, the first directory on
+ * l->path it may not search, or the file it may not run. The errno (and
+ * that path, in path), or 0 when nothing was found.
+ */
+int why_not_started(const struct launch *l, char *path, size_t size);
 char **env_for_user(const char *const *environ_, const char *name, uid_t uid,
 		    const char *home, const char *shell);
 void env_free(char **env);

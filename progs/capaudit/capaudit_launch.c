@@ -9,6 +9,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -265,7 +266,9 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 			     int traced)
 {
 	struct child_failure f;
+	char denied[PATH_MAX];
 	ssize_t n;
+	int err;
 
 	do
 		n = read(h->fail[0], &f, sizeof(f));
@@ -278,6 +281,11 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 	else if (h->err != ECHILD)
 		escape_line(stderr, PROG ": ", "%s: cannot start it: %s",
 			    l->path, strerror(h->err));
+	else if ((err = why_not_started(l, denied, sizeof(denied))) != 0)
+		escape_line(stderr, PROG ": ",
+			    "%s: the launcher could not start it%s%s: %s: %s",
+			    l->path, l->user ? " as " : "",
+			    l->user ? l->user : "", denied, strerror(err));
 	else
 		escape_line(
 			stderr, PROG ": ",

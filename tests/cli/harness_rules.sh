@@ -69,6 +69,27 @@ else
 	pass
 fi
 
+# run.sh builds what the suites need for its BUILD (the tree and the test
+# programs: "make" alone builds no test program), unless its caller did
+# (RUN_SH_BUILT, as "make test" and an outer run.sh set it). A recorder
+# stands for make here: the real build is not this suite's to redo.
+mkdir "$T/fakemake"
+printf '%s\n' '#!/bin/sh' "printf '%s\\n' \"\$*\" >>'$T/made'" >"$T/fakemake/make"
+chmod 755 "$T/fakemake/make"
+printf '%s\n' '#!/bin/sh' 'exit 0' >"$T/nothing.sh"
+(unset RUN_SH_BUILT; PATH="$T/fakemake:$PATH" TESTS="$T/nothing.sh" BUILD="$T/b" LOGDIR="$T/blogs" \
+	TEST_SUMMARY= sh "$TESTS_DIR/run.sh") >"$T/build.out" 2>&1
+if grep -q -- "-C $TOP all BUILD=$T/b SANITIZE=\$" "$T/made" 2>/dev/null &&
+   grep -q -- "-C $TOP/tests all BUILD=$T/b SANITIZE=\$" "$T/made"; then
+	pass
+else
+	fail "run.sh did not build the tree and the test programs for its BUILD: $(cat "$T/made" "$T/build.out" 2>&1)"
+fi
+rm -f "$T/made"
+(RUN_SH_BUILT=1 PATH="$T/fakemake:$PATH" TESTS="$T/nothing.sh" BUILD="$T/b" LOGDIR="$T/blogs" \
+	TEST_SUMMARY= sh "$TESTS_DIR/run.sh") >"$T/build.out" 2>&1
+[ ! -e "$T/made" ] || fail "run.sh built again what its caller had built: $(cat "$T/made")"
+
 # run.sh: a suite that hangs is failed after SUITE_TIMEOUT.
 printf '%s\n' '#!/bin/sh' 'echo started' "sleep 600 & echo \$! >'$T/hang.pid'; wait" >"$T/hang.sh"
 printf '%s\n' '#!/bin/sh' 'exit 0' >"$T/quick.sh"

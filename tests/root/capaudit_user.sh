@@ -7,7 +7,8 @@
 # of 300 groups once got none but its own: a fixed array of 256). A
 # --user given as a number is named as the database names it in the
 # capability.conf line. The command may not push input into root's
-# terminal (TIOCSTI), and keeps it as its controlling terminal.
+# terminal (TIOCSTI), and keeps it as its controlling terminal. A command
+# the user may not reach or run is refused with the errno and the path.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # Base accounts only, plus the user below, in our mount namespace alone.
 private_etc "$@"
@@ -89,4 +90,13 @@ else
 		'exec 3</dev/tty && echo tty: ok'" /dev/null </dev/null >"$T/out" 2>&1
 	grep -q "tty: ok" "$T/out" || fail "--user=capa: /dev/tty cannot be opened: $(cat "$T/out")"
 fi
-finish "capaudit --user: the user's environment, 301 groups, its name; no TIOCSTI"
+# A command the user may not reach (root's 0700 home, as capaudit(8)'s
+# ping example once was run from): the errno and the directory, named.
+mkdir -m 700 "$T/private" && cp /bin/true "$T/private/true" && chmod 755 "$T/private/true"
+"$CA" --user=capa -- "$T/private/true" >"$T/out" 2>"$T/err" && fail "--user=capa ran a command in root's 0700 directory"
+expect_line "$T/err" "capaudit: $T/private/true: the launcher could not start it as capa: $T/private: Permission denied" "a command in a directory the user may not search"
+# And one that the user may reach but not run.
+mkdir -m 755 "$T/open" && cp /bin/true "$T/open/true" && chmod 700 "$T/open/true"
+"$CA" --user=capa -- "$T/open/true" >"$T/out" 2>"$T/err" && fail "--user=capa ran root's 0700 file"
+expect_line "$T/err" "capaudit: $T/open/true: the launcher could not start it as capa: $T/open/true: Permission denied" "a file the user may not run"
+finish "capaudit --user: the user's environment, 301 groups, its name; no TIOCSTI; why a command cannot start"

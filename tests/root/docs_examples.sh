@@ -68,10 +68,9 @@ docs/deployment.md :: skip: installs packages; root/deb_packages.sh installs the
 docs/deployment.md :: root :: setcap cap_perfmon=ei /usr/bin/perf :: - :: getcap /usr/bin/perf | grep -qx '/usr/bin/perf cap_perfmon=ei'
 docs/hacking.md :: skip: builds the tree every suite runs on :: make -s -j2
 docs/hacking.md :: skip: builds the tree every suite runs on :: make -s -j2 -C tests all
+docs/hacking.md :: skip: builds the tree every suite runs on; cli/harness_rules.sh checks run.sh builds it when it is not built :: make -s -j2 && make -s -j2 -C tests all
 docs/hacking.md :: skip: runs suites; this is one of them :: TESTS="root/capmanifest_owner.sh unit/check_common_sha256" sh tests/run.sh
 docs/hacking.md :: skip: this suite :: sh tests/root/docs_examples.sh
-docs/hacking.md :: skip: the sanitizer build the lead's make test makes :: make -s -j2 BUILD=$PWD/build/asan SANITIZE=address,undefined
-docs/hacking.md :: skip: the sanitizer build the lead's make test makes :: make -s -j2 -C tests all BUILD=$PWD/build/asan SANITIZE=address,undefined
 docs/hacking.md :: skip: runs suites; this is one of them :: BUILD=$PWD/build/asan SANITIZE=address,undefined TESTS="cli/capcheck_verdicts.sh" sh tests/run.sh
 docs/install.md :: skip: builds the tree every suite runs on :: make
 docs/install.md :: skip: cli/install_layout.sh and install_staged.sh run it :: make install
@@ -104,7 +103,7 @@ capaudit.8 :: skip: reads the report the line before wrote :: grep '^setcap' rep
 capaudit.8 :: skip: root/capaudit_suggest.sh proves ping's grant, as nobody :: capaudit --suggest --user=nobody --output=report -- ./ping -c1 127.0.0.1
 capaudit.8 :: skip: reads the report the line before wrote :: sed -n '/^# capaudit --suggest/,/^setcap/p' report
 capaudit.8 :: skip: not a command: the report's first line :: capaudit --suggest: the least grant, proven by 4 runs as nobody: each file below replaced, in a private mount namespace, by a copy carrying only the capabilities under test
-capaudit.8 :: skip: not a command: a line of the report :: /root/ping (ran as ping):
+capaudit.8 :: skip: not a command: a line of the report :: /opt/ping (ran as ping):
 capaudit.8 :: skip: root/capaudit_suggest.sh runs this python server behind wrappers :: capaudit --suggest --user=www-data -- timeout 2 python3 -m http.server 80
 capaudit.8 :: skip: needs a running sshd; root/capaudit_attach.sh attaches to a running process :: capaudit --json --pid=$(pidof sshd) --duration=5
 capaudit.8 :: user fails :: /usr/sbin/capaudit --check :: - :: grep -q '^capaudit: ' "$OUT"
