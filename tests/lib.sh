@@ -661,6 +661,21 @@ lib_tracefs_lock() {
 	export LIB_TRACEFS_LOCKED
 }
 
+# tmpfs_dir DIR...: each DIR (made if missing) a tmpfs of its own, mode
+# 0755, in the suite's private mount namespace (call private_etc first),
+# unmounted at exit before $T is removed. For suites that count the
+# kernel's checks per operation: on an overlay (a container's root) one
+# chown(2) is checked once in each layer it goes through, so a count that
+# is a fact on the host is another there; on a tmpfs it is the same
+# everywhere.
+tmpfs_dir() {
+	lib_in_private_mnt_ns || return 1
+	for lib_d in "$@"; do
+		mkdir -p "$lib_d" && mount -t tmpfs -o mode=0755 tmpfs "$lib_d" || return 1
+		at_exit "umount '$(printf '%s' "$lib_d" | sed "s/'/'\\\\''/g")'"
+	done
+}
+
 lib_in_private_mnt_ns() {
 	lib_ns=$(readlink /proc/self/ns/mnt) || return 1
 	if [ -z "${LIB_OUTER_MNT_NS:-}" ] || [ "$lib_ns" = "$LIB_OUTER_MNT_NS" ]; then

@@ -20,7 +20,11 @@ py=/usr/bin/python3
 grep -q '^capaudit: would use tracepoint capability:cap_capable' "$T/check" ||
 	skip "no capability:cap_capable tracepoint (Linux 6.14+): $(cat "$T/check")"
 chmod 755 "$T"
-mkdir -m 755 "$T/w" "$T/bin"
+mkdir -m 755 "$T/bin"
+# The commands' files on a file system of the suite's own: the counts
+# below are one check per chown, which an overlay (the container world's
+# root) doubles, checking each chown in each layer.
+tmpfs_dir "$T/w" || { fail "cannot mount a tmpfs on $T/w"; finish; }
 
 # 1. --check says how it counts, and why not with --no-bpf.
 expect_line "$T/check" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask and sched_process_exec" "--check as root"
@@ -39,10 +43,14 @@ summary_field() {	# FILE FIELD
 }
 # both CASE CMD...: the command under each way of counting, the same rows.
 # An argument @FRESH@ is a new empty directory for each run.
+# A first run, not audited, warms the kernel's caches: on an overlay (the
+# container world's root) the first read of a merged directory checks
+# cap_sys_admin, under the mounter's credential, for its trusted xattrs,
+# once, and only the run that came first would see it.
 both() {
 	case_name=$1
 	shift
-	for how in kernel samples; do
+	for how in warm kernel samples; do
 		fresh=$T/fresh.$how
 		rm -rf "$fresh" && mkdir -m 755 "$fresh"
 		for a in "$@"; do
@@ -51,7 +59,11 @@ both() {
 			shift
 		done
 		[ $how = kernel ] && no_bpf= || no_bpf=--no-bpf
-		"$CA" $no_bpf --json --output="$T/$how.json" -- "$@" >/dev/null 2>"$T/$how.err"
+		if [ $how = warm ]; then
+			"$@" >/dev/null 2>&1
+		else
+			"$CA" $no_bpf --json --output="$T/$how.json" -- "$@" >/dev/null 2>"$T/$how.err"
+		fi
 		for a in "$@"; do
 			[ "$a" = "$fresh" ] && a=@FRESH@
 			set -- "$@" "$a"

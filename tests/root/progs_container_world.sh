@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# The suite must pass where containers run it, and leave the host as it
+# was. In a private mount namespace this suite builds a world the way a
+# container runtime does and chroots into it:
+#   - / is an overlay whose lower layer is the host's root (on its disk)
+#     and whose upper layer is a tmpfs: a container root whose layers sit
+#     on two file systems, with what that changes (the st_dev stat()
+#     gives is the overlay's, not the device /proc/PID/maps names; a
+#     write copies the file up);
+#   - /etc/security is a read-only bind of a Kubernetes ConfigMap-style
+#     volume: a directory of mode 0777 holding "..data" pointing at a
+#     timestamped directory of root's 0644 files (the host's own, copied),
+#     and one symbolic link per file through "..data";
+#   - tracefs is root's, mode 0700, as systemd mounts it at boot (set
+#     under the machine-wide tracefs lock, and put back at the end);
+#   - /proc, /sys and /dev are bound in, as a runtime does; the libpsx
+#     suites make worlds without /proc inside this one.
+# It checks from the inside that each of these holds, then runs there the
+# suites tests/suites.conf tags "container". Any of them failing fails this
+# suite. Outside, before and after, it compares what it must not change:
+# the host's /etc/security, its tracefs, and its mount table (none of the
+# world's mounts there).
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+[ "$(id -u)" -eq 0 ] || skip "needs root (mount namespace, overlay, chroot)"
+
+SUITES=$(sed -n 's/^container:[[:space:]]*//p' "$TESTS_DIR/suites.conf" | tr -s ' \t' '\n\n')
+# The ConfigMap's data directory, as the kubelet names it.
+STAMP=..2026_12_05_00_00_00.000000001
+
+# host_state: what the world must never change on the host.
+host_state() {
+	for f in /etc/security/*; do
+		[ -f "$f" ] && echo "$f $(stat -c '%u:%g %a %s' "$f") $(sha256sum <"$f" | cut -c1-64)"
+	done
+	grep ' /sys/kernel/tracing ' /proc/self/mountinfo | cut -d' ' -f4-6,9- || echo "tracefs not mounted"
+	[ -d /sys/kernel/tracing ] && stat -c 'tracing %u:%g %a' /sys/kernel/tracing
+	# The world's mounts (all under $T) never reach the host's table.
+	grep -F "${T:-/nonexistent}" /proc/self/mountinfo || echo "no mount of the world's"
+}
+
+case ${CONTAINER_WORLD:-} in
+'')
+	command -v unshare >/dev/null || skip "unshare (util-linux) is not installed"
+	command -v chroot >/dev/null || skip "chroot is not installed"
+	unshare -m true 2>/dev/null || skip "cannot create a mount namespace"
+	[ -n "$SUITES" ] || { echo "FAIL: tests/suites.conf tags no suite container"; exit 1; }
+	init
+	chmod 755 "$T"
+	before=$(host_state)
+	# tracefs_mount refuses to act in the namespace it started in.
+	LIB_OUTER_MNT_NS=$(readlink /proc/self/ns/mnt) || skip "no /proc/self/ns/mnt"
+	export LIB_OUTER_MNT_NS
+	# Private propagation: nothing mounted below reaches the host, and
+	# every mount goes with the namespace before $T is removed here.
+	LIB_T=$T CONTAINER_WORLD=build unshare -m --propagation private sh "$0" ||
+		fail "in the container world (above)"
+	after=$(host_state)
+	if [ "$before" != "$after" ]; then
+		fail "the host changed:"
+		printf '%s\n' "$before" >"$T/before"
+		printf '%s\n' "$after" | diff "$T/before" - | sed 's/^/    /'
+	fi
+	finish "the suites tagged container passed in a container-like world; the host is as before"
+	;;
+build)
+	init	# $T is the outer run's (LIB_T): it removes it, mounts gone
+	m=$T/root
+	mkdir "$T/layers" "$T/cm" "$m" || exit 1
+	# The upper layer on a tmpfs, the lower the host's root: two file
+	# systems, the layout that broke capaudit's identity check.
+	mount -t tmpfs -o mode=0755 tmpfs "$T/layers" &&
+		mkdir "$T/layers/upper" "$T/layers/work" &&
+		mount -t overlay overlay \
+			-o "lowerdir=/,upperdir=$T/layers/upper,workdir=$T/layers/work" "$m" ||
+		{ echo "FAIL: cannot mount an overlay over /"; exit 1; }
+	for d in proc sys dev; do
+		mount --rbind "/$d" "$m/$d" || { echo "FAIL: cannot bind /$d"; exit 1; }
+	done
+	# The machine-wide tracefs lock must be the host's file, not a copy
+	# in the upper layer.
+	mkdir -p /run/lock "$m/run/lock" && mount --bind /run/lock "$m/run/lock" ||
+		{ echo "FAIL: cannot bind /run/lock"; exit 1; }
+	# The ConfigMap volume: its own tmpfs (as the kubelet's is on the
+	# node, out of the container's reach), root 0777 (as such volumes'
+	# roots are), root's 0644 files behind ..data, bound read-only.
+	mount -t tmpfs -o mode=0777 tmpfs "$T/cm" &&
+		mkdir -m 0755 "$T/cm/$STAMP" &&
+		cp -a /etc/security/. "$T/cm/$STAMP/" &&
+		chown -R 0:0 "$T/cm/$STAMP" &&
+		find "$T/cm/$STAMP" -type f -exec chmod 0644 {} + &&
+		ln -s "$STAMP" "$T/cm/..data" ||
+		{ echo "FAIL: cannot make the ConfigMap volume"; exit 1; }
+	for e in "$T/cm/$STAMP"/* "$T/cm/$STAMP"/.[!.]*; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		ln -s "..data/${e##*/}" "$T/cm/${e##*/}" || exit 1
+	done
+	mount --bind "$T/cm" "$m/etc/security" &&
+		mount -o remount,bind,ro "$m/etc/security" ||
+		{ echo "FAIL: cannot bind the ConfigMap read-only"; exit 1; }
+	# The run inside: its own $T in the world's /tmp.
+	exec chroot "$m" /usr/bin/env CONTAINER_WORLD=inside sh "$TESTS_DIR/root/progs_container_world.sh"
+	;;
+inside)
+	init
+	chmod 755 "$T"
+	# The world is what it claims, or this run proves nothing.
+	[ "$(stat -f -c %T /)" = overlayfs ] || fail "world: / is $(stat -f -c %T /), not an overlay"
+	upper=$(grep ' - overlay ' /proc/self/mountinfo | awk '$5 == "/"' | tr ' ,' '\n\n' |
+		sed -n 's/^upperdir=//p' | tail -n 1)
+	[ -n "$upper" ] || fail "world: no overlay with an upper layer on / in the mount table"
+	# What broke capaudit's identity check: the device stat() gives a
+	# running program's file is not the one its mapping names.
+	sleep 30 &
+	sl=$!
+	mapdev=$(awk '$6 ~ /\/sleep$/ { print $4; exit }' "/proc/$sl/maps")
+	kill "$sl" 2>/dev/null
+	statdev=$(stat -L -c '%Hd:%Ld' "$(command -v sleep)")
+	[ -n "$mapdev" ] && [ "$((0x${mapdev%%:*})):$((0x${mapdev#*:}))" != "$statdev" ] ||
+		fail "world: stat() and /proc/PID/maps agree on sleep's device ($statdev, $mapdev): not the overlay that broke it"
+	if touch /etc/security/.probe 2>"$T/err"; then
+		fail "world: /etc/security is writable"
+	else
+		grep -q 'Read-only file system' "$T/err" || fail "world: /etc/security: $(cat "$T/err")"
+	fi
+	[ -L /etc/security/..data ] && [ "$(stat -c '%a' /etc/security/)" = 777 ] ||
+		fail "world: /etc/security is not a ConfigMap-style volume"
+	[ ! -e /etc/security/capability.conf ] || [ -L /etc/security/capability.conf ] ||
+		fail "world: capability.conf is not a link through ..data"
+	at_exit_checked tracefs_restore
+	tracefs_as_systemd || fail "world: cannot make tracefs root's 0700"
+	[ "$(stat -c '%u:%g %a' /sys/kernel/tracing)" = "0:0 700" ] ||
+		fail "world: tracefs is not root's 0700"
+	[ "$fails" -eq 0 ] || finish
+	echo "world: / on an overlay (upper $upper), /etc/security a read-only ConfigMap-style volume, tracefs root's 0700"
+	# The inner run's logs and verdicts stay out of the outer run's.
+	mkdir "$T/logs"
+	check "the suites above in the container world" \
+		env LOGDIR="$T/logs" TEST_SUMMARY='' TESTS="$SUITES" sh "$TESTS_DIR/run.sh"
+	finish
+	;;
+esac
