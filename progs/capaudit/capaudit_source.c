@@ -475,6 +475,7 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 			      int check, int release, char *why, size_t whylen)
 {
 	const char *dir = tracefs_dirs[0];
+	enum tracefs_state state;
 	int fds[2], status, err = 0;
 	struct {
 		int rc, err;
@@ -506,7 +507,12 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 			snprintf(msg.src.tracefs, sizeof(msg.src.tracefs), "%s",
 				 dir);
 			source_release(sv, &msg.src);
-		} else if (try_tracepoint(dir, &msg.src, &err) != TFS_OK) {
+		} else if ((state = try_tracepoint(dir, &msg.src, &err)) ==
+			   TFS_DENIED) {
+			/* Its mode is the machine's tracefs's: no way round. */
+			msg.rc = -1;
+			msg.err = err;
+		} else if (state != TFS_OK) {
 			msg.rc = try_kprobe_events(dir, &msg.src, check);
 			msg.err = errno;
 		}
@@ -529,6 +535,10 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 			 "it has neither events/capability/cap_capable nor "
 			 "kprobe_events");
 		return -1;
+	}
+	if (msg.rc < 0 && msg.err == EACCES) {
+		snprintf(why, whylen, "%s", strerror(msg.err));
+		return -3; /* mounted, but root's: the machine's options */
 	}
 	if (msg.rc < 0) {
 		snprintf(why, whylen, "%s", strerror(msg.err));
@@ -560,9 +570,15 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		any_mounted |= state[i] != TFS_ABSENT;
 	}
 	if (!found && !any_mounted && sv->root[0] == '\0' && admin_capable()) {
-		if (in_private_tracefs(sv, src, check, 0, why, sizeof(why)) ==
-		    0)
+		rc = in_private_tracefs(sv, src, check, 0, why, sizeof(why));
+		if (rc == 0) {
 			found = 1;
+		} else if (rc == -3) {
+			/* Mounted there, and as unreadable as anywhere. */
+			state[0] = TFS_DENIED;
+			e[0] = EACCES;
+			any_mounted = 1;
+		}
 	}
 	/*
 	 * Where tracefs cannot be read (systemd mounts it root's, mode

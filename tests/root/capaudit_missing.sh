@@ -54,6 +54,20 @@ fi
 [ "$(grep -c tracefs /proc/self/mountinfo)" -eq "$before" ] || fail "tracefs left mounted"
 mountpoint -q "$tfs" && fail "$tfs mounted in our namespace"
 
+# 2b. A copy holding cap_sys_admin too, run by nobody, where no tracefs
+#     is mounted: it mounts one in a private namespace, which is as
+#     root's as every mount of it (the options are the one superblock's);
+#     it says tracefs is root's and how to share it, not that none is
+#     mounted.
+tracefs_mount uid=0,gid=0,mode=0700 && tracefs_unmount || { fail "tracefs root's 0700, unmounted"; finish; }
+cp "$CA" "$T/capaudit_admin" && chmod 755 "$T/capaudit_admin"
+"$S" cap_perfmon,cap_bpf,cap_sys_admin=ep "$T/capaudit_admin" || { fail "setcap on the admin copy"; finish; }
+as_nobody "$T/capaudit_admin" --check >"$T/out" 2>"$T/err" && fail "the admin copy read a tracefs root's 0700"
+grep -qxF "capaudit: $tfs: Permission denied (tracefs is root's; let a group read it: mount -o remount,gid=GROUP,mode=0750 $tfs, and at boot: \"tracefs $tfs tracefs gid=GROUP,mode=0750 0 0\" in /etc/fstab)" "$T/err" ||
+	fail "the admin copy, no tracefs mounted: no 'tracefs is root's' line: $(cat "$T/err")"
+grep -q "not mounted" "$T/err" && fail "the admin copy says tracefs is not mounted, though it mounted one"
+mountpoint -q "$tfs" && fail "$tfs mounted in our namespace"
+
 # 3. tracefs as the kernel mounts it by default: the id is root's to read.
 tracefs_mount uid=0,gid=0,mode=0700 || { fail "mount tracefs"; finish; }
 if [ -e "$tfs/events/capability/cap_capable" ]; then
