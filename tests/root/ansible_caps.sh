@@ -6,16 +6,25 @@
 # --diff shows getcap's text, exact strips an extra capability, absent
 # takes one of two away, hostile file names reach the programs as one
 # argument, a symbolic link is refused and not followed, a missing file
-# fails with getcap's message, a capmanifest manifest is restored; and
-# caps_audit returns a capable file and a capable process with their risk.
-# Every result is read back from the real files with our getcap. Then the
-# example of docs/ansible.md runs as the doc shows it.
+# fails with getcap's message, a capmanifest manifest is restored; a
+# restore with fix_owner reports each attribute it changes (owner, group,
+# mode, set-user-ID bit, ACL entries, root id, an extra file's set) as a
+# change, in check mode (which predicts exactly what the real restore of
+# an identical tree leaves) and in --diff, and an ACL entry taken away
+# alone is a change; and caps_audit returns a capable file and a capable
+# process with their risk. Every result is read back from the real files
+# (getcap; the inodes' owners, modes and attributes). Then the example of
+# docs/ansible.md runs as the doc shows it.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "$(id -u)" -eq 0 ] || skip "needs root (setcap)"
 command -v ansible-playbook >/dev/null 2>&1 ||
 	skip "ansible-playbook is not installed (tests/install-deps.sh installs ansible-core)"
-command -v python3 >/dev/null 2>&1 || skip "python3 is needed to read the results"
+# Debian's python3, which ansible-core depends on and runs the modules
+# with; it reads the results too (a python3 found first on PATH may be a
+# slow wrapper, such as pyenv's shim).
+PY=/usr/bin/python3
+[ -x "$PY" ] || skip "$PY (Debian's python3, ansible-core's) is not installed"
 
 P=$BUILD/progs
 COLL=$TOP/contrib/ansible
@@ -25,7 +34,7 @@ EX=$COLL/examples
 mkdir "$T/home" "$T/f" "$T/pub"
 export HOME="$T/home" ANSIBLE_HOME="$T/home/.ansible" ANSIBLE_CONFIG="$T/none.cfg"
 export ANSIBLE_LOCAL_TEMP="$T/home/ltmp" ANSIBLE_REMOTE_TEMP="$T/home/rtmp"
-export ANSIBLE_COLLECTIONS_PATH="$COLL" ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+export ANSIBLE_COLLECTIONS_PATH="$COLL" ANSIBLE_PYTHON_INTERPRETER=$PY
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_FORCE_COLOR=0
 export ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_LOCALHOST_WARNING=0
 export PATH="$P:$PATH"
@@ -53,7 +62,7 @@ setcap cap_net_raw,cap_sys_time=ep "$F/two" cap_chown,cap_kill=ep "$F/extra" \
 	cap_chown=ep "$F/ck" cap_net_raw=ep "$F/num"
 # Names a shell would split, expand or run; and one a terminal would show
 # as two lines, the second forging a getcap line.
-python3 - "$F" > "$T/vars.json" <<'PY'
+"$PY" - "$F" > "$T/vars.json" <<'PY'
 import json, sys, os
 d = sys.argv[1]
 names = ["-n $(touch INJECTED) 'q\"", ";touch${IFS}INJECTED;#", "$HOME",
@@ -77,6 +86,74 @@ for r in r1 r2 r3 r4 r5; do
 		cap_kill=ep "$T/$r/usr/bin/c"
 done
 getcap -r "$T/r2" > "$T/r2.before"
+# What restore may change beside capabilities: owner, group, mode (the
+# set-user-ID bit too) and the access ACL, whose entries the manifest
+# does not record (only whether there is one). attrs.py sets an ACL and
+# prints a tree's every attribute restore may touch, from the inodes.
+cat > "$T/attrs.py" <<'PY'
+import os, struct, sys
+ACL = 'system.posix_acl_access'
+UNDEF = 0xffffffff
+def set_acl(path, users):
+    """An access ACL: these named users read and run it, mask r-x."""
+    m = os.lstat(path).st_mode
+    ents = [(1, UNDEF, m >> 6 & 7)] + [(2, int(u), 5) for u in users]
+    ents += [(4, UNDEF, m >> 3 & 7), (0x10, UNDEF, 5), (0x20, UNDEF, m & 7)]
+    os.setxattr(path, ACL, struct.pack('<I', 2) + b''.join(
+        struct.pack('<HHI', t, p, i) for t, i, p in ents), follow_symlinks=False)
+def xattr(path, name):
+    try:
+        return os.getxattr(path, name, follow_symlinks=False).hex()
+    except OSError:
+        return '-'
+def fingerprint(top):
+    for d, dirs, files in sorted(os.walk(top)):
+        dirs.sort()
+        for f in sorted(files):
+            p = os.path.join(d, f)
+            st = os.lstat(p)
+            print(os.path.relpath(p, top), st.st_uid, st.st_gid, '%04o' % (st.st_mode & 0o7777),
+                  xattr(p, 'security.capability'), xattr(p, ACL))
+if sys.argv[1] == 'acl':
+    set_acl(sys.argv[2], sys.argv[3:])
+else:
+    fingerprint(sys.argv[2])
+PY
+# r6 (restored) and r6c (check mode only): a user gains an ACL entry on a
+# file the manifest records without one; restore --fix-owner removes it,
+# and nothing else differs. r7 (check mode) and r8 (restored): one file
+# per attribute, and an extra capable file (listed_only false): o's owner
+# and g's group were changed (which clears capabilities), m's mode, s
+# lost its set-user-ID bit, k's mode took execute from its ACL's mask
+# (uid 65534 may no longer run it; restore's chmod gives it back), n's
+# ACL names another user (restore keeps that: the manifest records only
+# that there is an ACL), r's root id, c's set, a gained an ACL entry.
+for r in r6 r6c r7 r8; do
+	d=$T/$r/usr/bin
+	mkdir -p "$d"
+	for f in a o g m s k n r c; do cp /bin/true "$d/$f"; done
+	case $r in r6*) rm "$d"/[ogmsknrc] ;; esac
+	[ -e "$d/o" ] && chown 65534 "$d/o" && chmod 04755 "$d/s" &&
+		"$PY" "$T/attrs.py" acl "$d/k" 65534 && "$PY" "$T/attrs.py" acl "$d/n" 65534 &&
+		setcap cap_net_raw=ep "$d/o" cap_net_raw=ep "$d/g" cap_net_raw=ep "$d/m" \
+			cap_net_raw=ep "$d/s" cap_net_raw=ep "$d/k" cap_net_raw=ep "$d/n" \
+			cap_chown=p "$d/c" && setcap -n 1000 cap_net_raw=ep "$d/r"
+	setcap cap_net_raw=ep "$d/a"
+done
+capmanifest record "$T/r6" > "$T/acl.manifest" || fail "record r6"
+capmanifest record "$T/r8" > "$T/all.manifest" || fail "record r8"
+"$PY" "$T/attrs.py" fp "$T/r8" > "$T/r8.recorded"
+for r in r6 r6c r7 r8; do
+	d=$T/$r/usr/bin
+	"$PY" "$T/attrs.py" acl "$d/a" 65534
+	[ -e "$d/o" ] || continue
+	chown 0 "$d/o"; chgrp 65534 "$d/g"; chmod 0750 "$d/m"; chmod 0755 "$d/s"; chmod 0745 "$d/k"
+	"$PY" "$T/attrs.py" acl "$d/n" 1000
+	cp /bin/true "$d/x"
+	setcap cap_net_raw=ep "$d/o" cap_net_raw=ep "$d/g" cap_net_raw=ep "$d/r" \
+		cap_kill=ep "$d/c" cap_sys_time=ep "$d/x"
+done
+for r in r6 r6c r7 r8; do "$PY" "$T/attrs.py" fp "$T/$r" > "$T/$r.fp0"; done
 chmod 0666 "$T/r4.manifest"
 # r5's manifest is root's, but reached through a link of nobody's in a
 # sticky directory all may write: she may point it elsewhere between the
@@ -201,6 +278,23 @@ cat > "$T/play.yml" <<'EOF'
       libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/sticky/sub/../via/r5.manifest", root: "{{ t }}/r5", state: absent}
       register: m5
       ignore_errors: true
+    - name: restore --fix-owner takes a user's ACL entry away (check mode)
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/acl.manifest", root: "{{ t }}/r6c", fix_owner: true}
+      check_mode: true
+      when: run == "run1"
+      register: m6c
+    - name: restore --fix-owner takes a user's ACL entry away
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/acl.manifest", root: "{{ t }}/r6", fix_owner: true}
+      when: run == "run1"
+      register: m6
+    - name: every attribute restore changes, predicted
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/all.manifest", root: "{{ t }}/r7", fix_owner: true, listed_only: false}
+      check_mode: true
+      when: run == "run1"
+      register: m7
+    - name: every attribute restore changes
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/all.manifest", root: "{{ t }}/r8", fix_owner: true, listed_only: false}
+      register: m8
     - libcap_perfmon.caps.caps_audit: {paths: ["{{ f }}"]}
       register: audit
     - ansible.builtin.copy:
@@ -208,11 +302,12 @@ cat > "$T/play.yml" <<'EOF'
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
                       'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4, 'm5': m5,
+                      'm6': m6, 'm6c': m6c, 'm7': m7, 'm8': m8,
                       'evilpath': evilpath, 'eviltools': eviltools, 'swappable': swappable, 'audit': audit, 'nsroot': nsroot} | to_json }}"
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
 	ansible-playbook -i localhost, -c local --diff -e "@$T/vars.json" \
-		-e "t=$T out=$T/$1.json" "$T/play.yml" > "$T/$1.log" 2>&1 ||
+		-e "t=$T out=$T/$1.json run=$1" "$T/play.yml" > "$T/$1.log" 2>&1 ||
 		{ fail "ansible-playbook ($1) exit status $?"; cat "$T/$1.log"; }
 }
 # The modules run the programs from /: a shell there would leave /INJECTED
@@ -237,7 +332,7 @@ esac
 is "$F/target" none "the link's target got nothing"
 [ "$(readlink "$F/link")" = target ] && ok "the link is still the link" || fail "the link changed"
 xattr_net_raw=$(xattr_hex "$F/ping")
-python3 - "$T/vars.json" > "$T/hostile.hex" <<'PY'
+"$PY" - "$T/vars.json" > "$T/hostile.hex" <<'PY'
 import json, os, sys
 for p in json.load(open(sys.argv[1]))["hostile"]:
     try:
@@ -262,10 +357,25 @@ is "$T/r3/usr/bin/a" cap_sys_time=ep "manifest absent: a keeps only what it did 
 is "$T/r3/usr/bin/b" none "manifest absent: b had nothing to take"
 is "$T/r4/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest others may write takes nothing away"
 is "$T/r5/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest behind a swappable link takes nothing away"
+# What restore leaves, read from the inodes: r6 without its ACL, r8 as
+# recorded but for n's other named user (kept) and x's capabilities
+# (taken away); the trees restored in check mode not touched at all.
+awk '$1 == "usr/bin/a" { $6 = "-" } 1' "$T/r6.fp0" > "$T/r6.want"
+{ grep -v '^usr/bin/n ' "$T/r8.recorded"; grep '^usr/bin/n ' "$T/r8.fp0"
+  grep '^usr/bin/x ' "$T/r8.fp0" | awk '{ $5 = "-" } 1'; } | LC_ALL=C sort > "$T/r8.want"
+LC_ALL=C sort "$T/r6c.fp0" > "$T/r6c.want"
+LC_ALL=C sort "$T/r7.fp0" > "$T/r7.want"
+trees_as_wanted() {	# RUN
+	for r in r6 r6c r7 r8; do
+		"$PY" "$T/attrs.py" fp "$T/$r" | LC_ALL=C sort > "$T/$r.fp"
+		same "$T/$r.want" "$T/$r.fp" "$1: $r's owners, groups, modes, ACLs and capabilities"
+	done
+}
+trees_as_wanted run1
 
 # What the module reported, against what we know happened.
 check_results() {	# RUN: each line "ok CASE" or "fail CASE"
-	python3 - "$T/$1.json" "$1" "$P" "$F" "$sleeper" "$T/pub/sleeper" "$T" <<'PY'
+	"$PY" - "$T/$1.json" "$1" "$P" "$F" "$sleeper" "$T/pub/sleeper" "$T" <<'PY'
 import json, os, sys
 r = json.load(open(sys.argv[1]))
 run, progs, f, sleeper, sleeper_exe, t = sys.argv[2:8]
@@ -315,6 +425,31 @@ check(r["m4"]["failed"] and "the file " + t + "/r4.manifest is writable by other
 check(r["m5"]["failed"] and "symbolic link " + t + "/sticky/via belongs to uid 65534" in r["m5"]["msg"],
       "a manifest behind a link another user may replace is refused: " + r["m5"]["msg"])
 check(r["m3"]["changed"] == first, "manifest absent changed only the first time")
+# restore --fix-owner: whatever it changes is a change, in check mode as
+# in a real run, and --diff shows it; check mode predicts what the real
+# restore of an identical tree leaves.
+m6, m6c, m7, m8 = (r[k] for k in ("m6", "m6c", "m7", "m8"))
+d6, d6c, d7, d8 = (m.get("diff", {}) for m in (m6, m6c, m7, m8))
+# (r6 and r7 once: r8 has what they have, and shows the second time)
+check(m8.get("changed") == first, "owner, group, mode, set-user-ID, ACL mask, root id: a change "
+      "(the first time only)")
+if first:
+    check(m6.get("changed"), "an ACL entry taken away is a change")
+    check("user:65534:r-x" in d6.get("before", "") and "user:65534" not in d6.get("after", "?"),
+          "--diff: the ACL entry before, none after: %r -> %r"
+          % (d6.get("before"), d6.get("after")))
+    check(m6c.get("changed") and "user:65534:r-x" in d6c.get("before", "")
+          and "user:65534" not in d6c.get("after", "?"), "check mode: the ACL entry would go")
+    check(d6c == d6 and m6c.get("after") == m6.get("after"),
+          "check mode predicts the ACL restore: %r, restored %r" % (d6c, d6))
+    check(m7.get("changed"), "check mode: every attribute, a change")
+    check(m7.get("before") == m8.get("before") and d7.get("before") == d8.get("before"),
+          "identical trees, identical before")
+    check(m7.get("after") == m8.get("after") and d7.get("after") == d8.get("after"),
+          "check mode predicts every attribute as restore leaves it: %r, restored %r"
+          % (d7.get("after"), d8.get("after")))
+else:
+    check(d8.get("before") == d8.get("after"), "restored: before and after the same")
 a = r["audit"]["ansible_facts"]["capabilities_audit"]
 byp = dict((x["path"], x) for x in a["files"])
 two = byp.get(f + "/two", {})
@@ -341,6 +476,7 @@ play run2
 no_injection
 for f in ping extra two num ck; do caps "$F/$f"; done > "$T/caps2"
 same "$T/caps1" "$T/caps2" "the second run left the files as they were"
+trees_as_wanted run2
 check_results run2 > "$T/checks" || fail "run2: the results are not what the checks expect"
 while read -r verdict case; do
 	[ "$verdict" = ok ] && ok "$case" || fail "$case"
@@ -349,7 +485,7 @@ done < "$T/checks"
 # The documented example, on localhost: docs/ansible.md holds the two
 # files verbatim; the paths become ours by extra vars.
 for x in inventory.ini site.yml; do
-	python3 - "$TOP/docs/ansible.md" "$EX/$x" <<'PY' && ok "docs/ansible.md holds $x verbatim" || fail "docs/ansible.md and $x differ"
+	"$PY" - "$TOP/docs/ansible.md" "$EX/$x" <<'PY' && ok "docs/ansible.md holds $x verbatim" || fail "docs/ansible.md and $x differ"
 import sys
 doc = open(sys.argv[1]).read()
 block = open(sys.argv[2]).read()

@@ -101,13 +101,13 @@ tools:
 '''
 
 import os
-import stat
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.libcap_perfmon.caps.plugins.module_utils.captools import (
     FLAGS, CapState, Normaliser, ToolError, effective_rule, escape, find_tool,
     json_lines, json_path, read_files, run, spell, state_of, untrusted_by)
 from ansible_collections.libcap_perfmon.caps.plugins.module_utils.capmanifest import parse
+from ansible_collections.libcap_perfmon.caps.plugins.module_utils import restore_attrs
 
 
 def target_of(state, current, wanted, rootid):
@@ -213,48 +213,59 @@ def manifest_lines(snap):
     return ''.join('%s %s\n' % (escape(path), desc) for path, desc in snap)
 
 
-def describe(state, st):
-    if st is None:
-        return '(missing or not a regular file)'
-    return 'owner=%d group=%d mode=%04o %s' % (st.st_uid, st.st_gid,
-                                              stat.S_IMODE(st.st_mode), state.shown())
+def shown(snap):
+    """[(name, text)] for the diff and the results."""
+    out = []
+    for name, path, seen in snap:
+        if seen is None:
+            out.append((name, '(missing or not a regular file)'))
+        elif isinstance(seen, CapState):  # an extra file
+            out.append((name, 'extra ' + seen.shown()))
+        else:
+            out.append((name, seen.shown()))
+    return out
 
 
-def snapshot(tools, root, entries, recurse):
-    """What the files hold now: the listed ones, and with recurse every
-    capable file below root (those capmanifest would strip)."""
+def snapshot(tools, root, entries, recurse, extras=()):
+    """What the files hold now, as [(name, path, seen)]: every attribute
+    restore may change of the listed files (restore_attrs.Attrs, None when
+    missing or not a regular file), and with recurse the capabilities
+    (a CapState) of every capable file below root it does not list (those
+    capmanifest strips), and of the extra files named in extras, capable
+    or not (so that after a restore they are shown without)."""
     paths = [os.fsdecode(os.path.join(os.fsencode(root), e.path[2:])) for e in entries]
     states = read_files(tools['getcap'], paths, missing_ok=True)
     snap = []
     for path, e in zip(paths, entries):
-        try:
-            st = os.lstat(path) if states[path] is not None else None
-        except OSError:
-            st = None
-        snap.append((e.path.decode('utf-8', 'replace'),
-                     describe(states[path], st) if st else describe(None, None)))
+        seen = restore_attrs.read(path, states[path]) if states[path] is not None else None
+        snap.append((e.path.decode('utf-8', 'replace'), path, seen))
     if recurse:
         listed = set(os.fsencode(p) for p in paths)
+        found = {}
         rc, out, err = run([tools['getcap'], '-r', '--json', '--', root])
         for obj in json_lines(out, 'getcap'):
             if obj.get('error') is not None:
                 raise ToolError('%s: getcap: %s' % (escape(obj['path']), obj['error']))
             path = json_path(obj)
             if path not in listed and obj.get('text') is not None:
-                rel = './' + os.path.relpath(os.fsdecode(path), root)
-                snap.append((rel, 'extra ' + state_of(obj).shown()))
+                found[os.fsdecode(path)] = state_of(obj)
         if rc != 0:
             raise ToolError('getcap -r %s: %s' % (escape(root), err))
+        gone = [p for p in extras if p not in found]
+        found.update(read_files(tools['getcap'], gone, missing_ok=True))
+        for path in sorted(found):
+            snap.append(('./' + os.path.relpath(path, root), path, found[path]))
     return snap
 
 
 def manifest_exact(module, tools, norm, entries):
     p = module.params
     opts = [] if not p['listed_only'] else ['--listed-only']
-    before = snapshot(tools, p['root'], entries, not p['listed_only'])
+    recurse = not p['listed_only']
+    before = snapshot(tools, p['root'], entries, recurse)
     rc, out, err = run([tools['capmanifest'], 'verify'] + opts + [p['manifest'], p['root']])
     if rc == 0:
-        return False, before, before
+        return False, shown(before), shown(before)
     if rc != 1:
         raise ToolError('capmanifest verify: %s' % err)
     restore = [tools['capmanifest'], 'restore']
@@ -267,15 +278,20 @@ def manifest_exact(module, tools, norm, entries):
     rc, out, err = run(restore + opts + [p['manifest'], p['root']])
     if rc != 0:
         raise ToolError('capmanifest restore: %s' % err)
+    extras = before[len(entries):]
     if module.check_mode:
+        # restore -n succeeded, so restore would leave every listed file
+        # as the manifest says, and strip every extra one
         after = []
-        for e in entries:
-            sets = norm.sets(e.text)
-            sets.rootid = e.rootid
-            after.append((e.path.decode('utf-8', 'replace'), 'owner=%d group=%d mode=%04o %s'
-                          % (e.owner, e.group, e.mode, sets.shown())))
+        for (name, path, seen), e in zip(before, entries):
+            caps = norm.sets(e.text)
+            caps.rootid = e.rootid
+            after.append((name, path, restore_attrs.after_restore(seen, e, caps)))
+        after += [(name, path, CapState()) for name, path, seen in extras]
     else:
-        after = snapshot(tools, p['root'], entries, not p['listed_only'])
+        after = snapshot(tools, p['root'], entries, recurse,
+                         [path for name, path, seen in extras])
+    before, after = shown(before), shown(after)
     return before != after, before, after
 
 
