@@ -13,8 +13,10 @@
 # an identical tree leaves) and in --diff, and an ACL entry taken away
 # alone is a change; and caps_audit returns a capable file and a capable
 # process with their risk. Every result is read back from the real files
-# (getcap; the inodes' owners, modes and attributes). Then the example of
-# docs/ansible.md runs as the doc shows it.
+# (getcap; the inodes' owners, modes and attributes). ansible-doc reads
+# both modules' documentation, which matches their options, examples and
+# results. Then the example of docs/ansible.md runs as the doc shows
+# it.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "$(id -u)" -eq 0 ] || skip "needs root (setcap)"
@@ -481,6 +483,81 @@ check_results run2 > "$T/checks" || fail "run2: the results are not what the che
 while read -r verdict case; do
 	[ "$verdict" = ok ] && ok "$case" || fail "$case"
 done < "$T/checks"
+
+# Both modules' documentation, as ansible-doc reads it (as text, what
+# people run, and as JSON): DOCUMENTATION, EXAMPLES and RETURN are YAML
+# it accepts; the options documented are the module's own (name, type,
+# default, choices, elements); each example calls its module with
+# documented options only; and every key the modules returned above is
+# in RETURN.
+MODS="libcap_perfmon.caps.file_caps libcap_perfmon.caps.caps_audit"
+# shellcheck disable=SC2086 # two names
+if ansible-doc $MODS > "$T/doc.txt" 2>&1 && ansible-doc -j $MODS > "$T/doc.json" 2> "$T/doc.err"; then
+	ok "ansible-doc reads both modules' documentation"
+	"$PY" - "$T/doc.json" "$T/run1.json" "$COLL" $MODS > "$T/checks" <<'PY' ||
+import io, json, sys, yaml
+docs, results = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+sys.path.insert(0, sys.argv[3])
+def check(cond, case):
+    print("%s %s" % ("ok" if cond else "fail", case))
+import ansible.module_utils.basic as basic
+class Spec(Exception):
+    pass
+def capture(argument_spec, **kw):
+    raise Spec(argument_spec)
+basic.AnsibleModule = capture
+ours = {"file_caps": ("ck", "ping1", "extra", "two", "num", "m1", "m2", "m3", "m6", "m8"),
+        "caps_audit": ("audit",)}
+for fqcn in sys.argv[4:]:
+    name = fqcn.rsplit(".", 1)[1]
+    d = docs.get(fqcn, {})
+    doc, ret = d.get("doc") or {}, d.get("return") or {}
+    check(doc.get("short_description") and doc.get("description") and ret,
+          "%s: a description and RETURN" % name)
+    mod = __import__("ansible_collections.libcap_perfmon.caps.plugins.modules." + name,
+                     fromlist=["main"])
+    try:
+        mod.main()
+        spec = {}
+    except Spec as e:
+        spec = e.args[0]
+    opts = doc.get("options") or {}
+    check(spec and sorted(opts) == sorted(spec), "%s: the options documented are the module's%s"
+          % (name, "" if sorted(opts) == sorted(spec) else
+             ": documented %s, module's %s" % (sorted(opts), sorted(spec))))
+    wrong = ["%s %s: documented %r, module %r" % (o, key, opts.get(o, {}).get(key, dflt),
+                                                   want.get(key, dflt))
+             for o, want in sorted(spec.items())
+             for key, dflt in (("type", "str"), ("default", None), ("choices", None),
+                               ("elements", None))
+             if opts.get(o, {}).get(key, dflt) != want.get(key, dflt)]
+    check(not wrong, "%s: each option's type, default, choices and elements as the module's%s"
+          % (name, "".join("; " + w for w in wrong)))
+    try:
+        examples = yaml.safe_load(io.StringIO(d.get("examples") or ""))
+    except yaml.YAMLError as e:
+        examples = "not YAML: %s" % e
+    tasks = examples if isinstance(examples, list) and examples and all(
+        isinstance(t, dict) and isinstance(t.get(fqcn), dict) for t in examples) else None
+    check(tasks, "%s: EXAMPLES is a list of tasks calling it%s"
+          % (name, "" if tasks else ": %r" % (examples,)))
+    for t in tasks or []:
+        extra = sorted(set(t[fqcn]) - set(opts))
+        check(not extra, "%s: example %r uses documented options only%s"
+              % (name, t.get("name"), ": not %s" % extra if extra else ""))
+    ansible_own = {"changed", "diff", "invocation", "failed", "msg", "warnings", "deprecations"}
+    keys = set(k for task in ours[name] for k in results[task]
+               if not k.startswith("_ansible")) - ansible_own
+    check(keys and keys <= set(ret), "%s: RETURN documents what it returned (%s); not %s"
+          % (name, ", ".join(sorted(keys)), sorted(keys - set(ret))))
+PY
+		fail "the documentation checks did not run"
+	while read -r verdict case; do
+		[ "$verdict" = ok ] && ok "$case" || fail "$case"
+	done < "$T/checks"
+else
+	fail "ansible-doc $MODS: $(cat "$T/doc.err" "$T/doc.txt" | head -n 5)"
+fi
 
 # The documented example, on localhost: docs/ansible.md holds the two
 # files verbatim; the paths become ours by extra vars.

@@ -22,10 +22,14 @@ description:
     exactly what setcap makes of it.
   - Check mode changes nothing; with --diff, before and after are shown in
     getcap's capability text.
-  - A path that is a symbolic link is refused, never followed: name the
-    file itself. A directory on the way to it that someone other than
+  - A path that is a symbolic link is refused, never followed (name the
+    file itself). A directory on the way to it that someone other than
     root may change is refused (it could be swapped between the read and
     the write).
+  - With a manifest, C(changed), check mode and --diff cover every
+    attribute C(capmanifest restore) may change of the listed files
+    (owner, group, mode, the access ACL entry by entry, capabilities and
+    their root id), and the capabilities of the files it strips.
 options:
   path:
     description: Absolute path of the file. Not expanded (no ~, no $VAR).
@@ -86,17 +90,51 @@ EXAMPLES = r'''
     path: /usr/bin/ping
     caps: cap_net_raw=ep
     state: exact
+
+- name: perf loses cap_sys_admin, keeps the rest
+  libcap_perfmon.caps.file_caps:
+    path: /usr/bin/perf
+    caps: cap_sys_admin
+    state: absent
+
+- name: the files of a manifest as recorded, owner, group and mode too
+  libcap_perfmon.caps.file_caps:
+    manifest: /etc/capmanifest.d/local.manifest
+    fix_owner: true
 '''
 
 RETURN = r'''
+file:
+  description: The file, with I(path).
+  returned: with path
+  type: str
+manifest:
+  description: The manifest, with I(manifest).
+  returned: with manifest
+  type: str
 before:
-  description: getcap's text before, per path.
+  description:
+    - Per path, what it held before. With I(path), getcap's capability
+      text. With a manifest, per listed file (as the manifest names it)
+      C(owner= group= mode= acl=) (C(acl=no), or its entries in getfacl's
+      words) and the capability text; with I(listed_only=false), each
+      other capable file below I(root) as C(extra) and its capabilities.
+      With I(state=absent) and a manifest, the capability text only.
+  returned: success
   type: dict
 after:
-  description: getcap's text after (what it would be, in check mode).
+  description: As I(before), after the change (what it would be, in
+    check mode).
+  returned: success
+  type: dict
+risk:
+  description: getcap's risk of the capabilities the file holds after
+    (tier, cap, reason), with I(path); null without capabilities.
+  returned: with path
   type: dict
 tools:
-  description: The programs run.
+  description: The programs run (getcap, setcap, capmanifest), by path.
+  returned: always
   type: dict
 '''
 
