@@ -11,12 +11,14 @@
 # mode, set-user-ID bit, ACL entries, root id, an extra file's set) as a
 # change, in check mode (which predicts exactly what the real restore of
 # an identical tree leaves) and in --diff, and an ACL entry taken away
-# alone is a change; and caps_audit returns a capable file and a capable
-# process with their risk. Every result is read back from the real files
-# (getcap; the inodes' owners, modes and attributes). ansible-doc reads
-# both modules' documentation, which matches their options, examples and
-# results. Then the example of docs/ansible.md runs as the doc shows it,
-# on localhost.
+# alone is a change; a task that fails after changing some files (a
+# restore refusing one, a setcap failing) reports those changes; and
+# caps_audit returns a capable file and a capable process with their
+# risk. Every result is read back from the real files (getcap; the
+# inodes' owners, modes and attributes). ansible-doc reads both modules'
+# documentation, which matches their options, examples and results.
+# Then the example of docs/ansible.md runs as the doc shows it, on
+# localhost.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "$(id -u)" -eq 0 ] || skip "needs root (setcap)"
@@ -156,6 +158,19 @@ for r in r6 r6c r7 r8; do
 		cap_kill=ep "$d/c" cap_sys_time=ep "$d/x"
 done
 for r in r6 r6c r7 r8; do "$PY" "$T/attrs.py" fp "$T/$r" > "$T/$r.fp0"; done
+# A task that fails after changing files reports them: in r9 restore
+# gives a its set back and refuses b (a new content); in r10 absent
+# takes a's set away and cannot write b's (immutable, until the end).
+for r in r9 r10; do
+	mkdir -p "$T/$r/usr/bin"
+	cp /bin/true "$T/$r/usr/bin/a"; cp /bin/true "$T/$r/usr/bin/b"
+	setcap cap_net_raw=ep "$T/$r/usr/bin/a" cap_net_raw=ep "$T/$r/usr/bin/b"
+	capmanifest record "$T/$r" > "$T/$r.manifest" || fail "record $r"
+done
+setcap cap_kill=ep "$T/r9/usr/bin/a"
+cp /bin/false "$T/r9/usr/bin/b" && setcap cap_kill=ep "$T/r9/usr/bin/b"
+at_exit_checked "chattr -i '$T/r10/usr/bin/b'"
+chattr +i "$T/r10/usr/bin/b" || fail "chattr +i: the file system of $T keeps no immutable flag"
 chmod 0666 "$T/r4.manifest"
 # r5's manifest is root's, but reached through a link of nobody's in a
 # sticky directory all may write: she may point it elsewhere between the
@@ -297,6 +312,15 @@ cat > "$T/play.yml" <<'EOF'
     - name: every attribute restore changes
       libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/all.manifest", root: "{{ t }}/r8", fix_owner: true, listed_only: false}
       register: m8
+    - name: restore fails on b after restoring a
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r9.manifest", root: "{{ t }}/r9"}
+      register: m9
+      ignore_errors: true
+    - name: absent fails on b after writing a
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r10.manifest", root: "{{ t }}/r10", state: absent}
+      when: run == "run1"
+      register: m10
+      ignore_errors: true
     - libcap_perfmon.caps.caps_audit: {paths: ["{{ f }}"]}
       register: audit
     - ansible.builtin.copy:
@@ -304,7 +328,7 @@ cat > "$T/play.yml" <<'EOF'
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
                       'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4, 'm5': m5,
-                      'm6': m6, 'm6c': m6c, 'm7': m7, 'm8': m8,
+                      'm6': m6, 'm6c': m6c, 'm7': m7, 'm8': m8, 'm9': m9, 'm10': m10,
                       'evilpath': evilpath, 'eviltools': eviltools, 'swappable': swappable, 'audit': audit, 'nsroot': nsroot} | to_json }}"
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
@@ -374,6 +398,9 @@ trees_as_wanted() {	# RUN
 	done
 }
 trees_as_wanted run1
+is "$T/r9/usr/bin/a" cap_net_raw=ep "a restore that fails on one file restores the other"
+is "$T/r9/usr/bin/b" cap_kill=ep "a restore refuses the file of new content"
+is "$T/r10/usr/bin/a" none "an absent that fails on one file writes the other"
 
 # What the module reported, against what we know happened.
 check_results() {	# RUN: each line "ok CASE" or "fail CASE"
@@ -452,6 +479,26 @@ if first:
           % (d7.get("after"), d8.get("after")))
 else:
     check(d8.get("before") == d8.get("after"), "restored: before and after the same")
+# A failed task says what it changed before failing (and, the second
+# time, that it changed nothing).
+m9, m10 = r["m9"], r["m10"]
+d9, d10 = m9.get("diff", {}), m10.get("diff", {})
+a_was = "./usr/bin/a owner=0 group=0 mode=0755 acl=no cap_%s=ep\n"
+failed9 = m9.get("failed") and "content differs" in m9.get("msg", "")
+if first:
+    check(failed9 and m9.get("changed") and a_was % "kill" in d9.get("before", "")
+          and a_was % "net_raw" in d9.get("after", ""),
+          "restore refusing one file: failed, and changed by the other: %r %r"
+          % (m9.get("msg"), d9))
+else:
+    check(failed9 and not m9.get("changed") and d9.get("before") == d9.get("after"),
+          "restore refusing one file again: failed, nothing changed: %r" % (d9,))
+if first:
+    check(m10.get("failed") and m10.get("changed") and d10.get("before") ==
+          "./usr/bin/a cap_net_raw=ep\n./usr/bin/b cap_net_raw=ep\n" and d10.get("after") ==
+          "./usr/bin/a (no capabilities)\n./usr/bin/b cap_net_raw=ep\n",
+          "absent failing on one file: failed, and changed by the other: %r %r"
+          % (m10.get("msg"), d10))
 a = r["audit"]["ansible_facts"]["capabilities_audit"]
 byp = dict((x["path"], x) for x in a["files"])
 two = byp.get(f + "/two", {})

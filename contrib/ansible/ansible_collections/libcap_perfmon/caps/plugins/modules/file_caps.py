@@ -30,6 +30,9 @@ description:
     attribute C(capmanifest restore) may change of the listed files
     (owner, group, mode, the access ACL entry by entry, capabilities and
     their root id), and the capabilities of the files it strips.
+  - A task that fails after writing (a restore that refuses one file
+    and restores the others) still reports C(changed), I(before),
+    I(after) and the diff, read from the files.
 options:
   path:
     description: Absolute path of the file. Not expanded (no ~, no $VAR).
@@ -120,12 +123,12 @@ before:
       words) and the capability text; with I(listed_only=false), each
       other capable file below I(root) as C(extra) and its capabilities.
       With I(state=absent) and a manifest, the capability text only.
-  returned: success
+  returned: success, and a failure after writing (read from the files)
   type: dict
 after:
   description: As I(before), after the change (what it would be, in
     check mode).
-  returned: success
+  returned: success, and a failure after writing (read from the files)
   type: dict
 risk:
   description: getcap's risk of the capabilities the file holds after
@@ -146,6 +149,19 @@ from ansible_collections.libcap_perfmon.caps.plugins.module_utils.captools impor
     json_lines, json_path, read_files, run, spell, state_of, untrusted_by)
 from ansible_collections.libcap_perfmon.caps.plugins.module_utils.capmanifest import parse
 from ansible_collections.libcap_perfmon.caps.plugins.module_utils import restore_attrs
+
+
+MISSING = '(missing or not a regular file)'
+
+
+class FailedAfterChange(ToolError):
+    """A failure once files may have been written: result says what the
+    task changed all the same (changed, before, after, diff), so that a
+    failed task never hides a change it made."""
+
+    def __init__(self, msg, result):
+        ToolError.__init__(self, msg)
+        self.result = result
 
 
 def target_of(state, current, wanted, rootid):
@@ -229,13 +245,14 @@ def one_file(module, tools, norm):
         spelt = norm.sets(spell(target.sets))
         target.text, target.risk = spelt.text, spelt.risk
     changed = not current.same(target)
-    after = target if changed else current
+    after, error = target if changed else current, None
     if changed and not module.check_mode:
         write(module, tools, path, target)
         after = read_files(tools['getcap'], [path])[path]
+        changed = not current.same(after)
         if not after.same(target):
-            raise ToolError('%s: after setcap it holds %s, not %s'
-                            % (escape(path), after.shown(), target.shown()))
+            error = '%s: after setcap it holds %s, not %s' % (
+                escape(path), after.shown(), target.shown())
     shown = escape(path)
     # "file", not "path": AnsibleModule would add a stat() of a "path"
     result = dict(changed=changed, file=path,
@@ -244,6 +261,8 @@ def one_file(module, tools, norm):
     if module._diff:
         result['diff'] = dict(before_header=shown, after_header=shown,
                               before='%s\n' % current.shown(), after='%s\n' % after.shown())
+    if error:
+        raise FailedAfterChange(error, result)
     return result
 
 
@@ -256,7 +275,7 @@ def shown(snap):
     out = []
     for name, path, seen in snap:
         if seen is None:
-            out.append((name, '(missing or not a regular file)'))
+            out.append((name, MISSING))
         elif isinstance(seen, CapState):  # an extra file
             out.append((name, 'extra ' + seen.shown()))
         else:
@@ -303,7 +322,7 @@ def manifest_exact(module, tools, norm, entries):
     before = snapshot(tools, p['root'], entries, recurse)
     rc, out, err = run([tools['capmanifest'], 'verify'] + opts + [p['manifest'], p['root']])
     if rc == 0:
-        return False, shown(before), shown(before)
+        return False, shown(before), shown(before), None
     if rc != 1:
         raise ToolError('capmanifest verify: %s' % err)
     restore = [tools['capmanifest'], 'restore']
@@ -314,8 +333,11 @@ def manifest_exact(module, tools, norm, entries):
     if p['accept_new_content']:
         restore.append('--accept-new-content')
     rc, out, err = run(restore + opts + [p['manifest'], p['root']])
-    if rc != 0:
-        raise ToolError('capmanifest restore: %s' % err)
+    if rc != 0 and module.check_mode:
+        raise ToolError('capmanifest restore -n: %s' % err)
+    # A restore that refuses one file still restores the others: what it
+    # changed is read back from the files, failed or not.
+    error = 'capmanifest restore: %s' % err if rc != 0 else None
     extras = before[len(entries):]
     if module.check_mode:
         # restore -n succeeded, so restore would leave every listed file
@@ -330,7 +352,7 @@ def manifest_exact(module, tools, norm, entries):
         after = snapshot(tools, p['root'], entries, recurse,
                          [path for name, path, seen in extras])
     before, after = shown(before), shown(after)
-    return before != after, before, after
+    return before != after, before, after, error
 
 
 def manifest_absent(module, tools, norm, entries):
@@ -360,15 +382,24 @@ def manifest_absent(module, tools, norm, entries):
         after.append((name, target.shown()))
         if not current.same(target):
             todo.append((path, target))
-    if not module.check_mode:
+    if module.check_mode:
+        return bool(todo), before, after, None
+    # What was written is read back from the files, whatever happened:
+    # one setcap failing leaves those before it written.
+    error = None
+    try:
         for path, target in todo:
             write(module, tools, path, target)
-        now = read_files(tools['getcap'], [t[0] for t in todo])
-        for path, target in todo:
-            if not now[path].same(target):
-                raise ToolError('%s: after setcap it holds %s, not %s'
-                                % (escape(path), now[path].shown(), target.shown()))
-    return bool(todo), before, after
+    except ToolError as e:
+        error = str(e)
+    now = read_files(tools['getcap'], [t[0] for t in todo], missing_ok=True)
+    held = dict((path, now[path].shown() if now[path] is not None else MISSING) for path in now)
+    for path, target in todo:
+        if error is None and not (now[path] is not None and now[path].same(target)):
+            error = '%s: after setcap it holds %s, not %s' % (
+                escape(path), held[path], target.shown())
+    after = [(name, held.get(path, was)) for path, (name, was) in zip(paths, before)]
+    return before != after, before, after, error
 
 
 def by_manifest(module, tools, norm):
@@ -395,14 +426,16 @@ def by_manifest(module, tools, norm):
         module.fail_json(msg='%s: %s' % (escape(p['manifest']), e.strerror))
     entries = parse(data, escape(p['manifest']))
     if state == 'exact':
-        changed, before, after = manifest_exact(module, tools, norm, entries)
+        changed, before, after, error = manifest_exact(module, tools, norm, entries)
     else:
-        changed, before, after = manifest_absent(module, tools, norm, entries)
+        changed, before, after, error = manifest_absent(module, tools, norm, entries)
     result = dict(changed=changed, manifest=p['manifest'],
                   before=dict(before), after=dict(after))
     if module._diff:
         result['diff'] = dict(before_header=p['manifest'], after_header=p['manifest'],
                               before=manifest_lines(before), after=manifest_lines(after))
+    if error:
+        raise FailedAfterChange(error, result)
     return result
 
 
@@ -434,6 +467,8 @@ def main():
             result = one_file(module, tools, norm)
         else:
             result = by_manifest(module, tools, norm)
+    except FailedAfterChange as e:
+        module.fail_json(msg=str(e), tools=tools, **e.result)
     except ToolError as e:
         module.fail_json(msg=str(e), tools=tools)
     result['tools'] = tools
