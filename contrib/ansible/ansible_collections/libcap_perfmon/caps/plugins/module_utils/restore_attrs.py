@@ -6,9 +6,10 @@
 # and set-group-ID bits included), the access ACL entry by entry (restore
 # --fix-owner removes an ACL the manifest does not record, and its chmod
 # changes the mask of one it keeps), and the capabilities with their root
-# id. Restore changes nothing else of a listed file: not its content, and
-# no other extended attribute. An extra file (one the manifest does not
-# list, when restore walks the tree) only loses its capabilities.
+# id. Restore writes nothing else of a listed file (no content, no other
+# extended attribute: progs/capmanifest's entry_fix_meta and restore_one).
+# An extra file (one the manifest does not list, when restore walks the
+# tree) only loses its capabilities.
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
