@@ -6,16 +6,29 @@
 # --diff shows getcap's text, exact strips an extra capability, absent
 # takes one of two away, hostile file names reach the programs as one
 # argument, a symbolic link is refused and not followed, a missing file
-# fails with getcap's message, a capmanifest manifest is restored; and
-# caps_audit returns a capable file and a capable process with their risk.
-# Every result is read back from the real files with our getcap. Then the
-# example of docs/ansible.md runs as the doc shows it.
+# fails with getcap's message, a capmanifest manifest is restored; a
+# restore with fix_owner reports each attribute it changes (owner, group,
+# mode, set-user-ID bit, ACL entries, root id, an extra file's set) as a
+# change, in check mode (which predicts exactly what the real restore of
+# an identical tree leaves) and in --diff, and an ACL entry taken away
+# alone is a change; a task that fails after changing some files (a
+# restore refusing one, a setcap failing) reports those changes; and
+# caps_audit returns a capable file and a capable process with their
+# risk. Every result is read back from the real files (getcap; the
+# inodes' owners, modes and attributes). ansible-doc reads both modules'
+# documentation, which matches their options, examples and results.
+# Then the example of docs/ansible.md runs as the doc shows it, on
+# localhost.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "$(id -u)" -eq 0 ] || skip "needs root (setcap)"
 command -v ansible-playbook >/dev/null 2>&1 ||
 	skip "ansible-playbook is not installed (tests/install-deps.sh installs ansible-core)"
-command -v python3 >/dev/null 2>&1 || skip "python3 is needed to read the results"
+# Debian's python3, which ansible-core depends on and runs the modules
+# with; it reads the results too (a python3 found first on PATH may be a
+# slow wrapper, such as pyenv's shim).
+PY=/usr/bin/python3
+[ -x "$PY" ] || skip "$PY (Debian's python3, ansible-core's) is not installed"
 
 P=$BUILD/progs
 COLL=$TOP/contrib/ansible
@@ -25,7 +38,7 @@ EX=$COLL/examples
 mkdir "$T/home" "$T/f" "$T/pub"
 export HOME="$T/home" ANSIBLE_HOME="$T/home/.ansible" ANSIBLE_CONFIG="$T/none.cfg"
 export ANSIBLE_LOCAL_TEMP="$T/home/ltmp" ANSIBLE_REMOTE_TEMP="$T/home/rtmp"
-export ANSIBLE_COLLECTIONS_PATH="$COLL" ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+export ANSIBLE_COLLECTIONS_PATH="$COLL" ANSIBLE_PYTHON_INTERPRETER=$PY
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_FORCE_COLOR=0
 export ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_LOCALHOST_WARNING=0
 export PATH="$P:$PATH"
@@ -53,7 +66,7 @@ setcap cap_net_raw,cap_sys_time=ep "$F/two" cap_chown,cap_kill=ep "$F/extra" \
 	cap_chown=ep "$F/ck" cap_net_raw=ep "$F/num"
 # Names a shell would split, expand or run; and one a terminal would show
 # as two lines, the second forging a getcap line.
-python3 - "$F" > "$T/vars.json" <<'PY'
+"$PY" - "$F" > "$T/vars.json" <<'PY'
 import json, sys, os
 d = sys.argv[1]
 names = ["-n $(touch INJECTED) 'q\"", ";touch${IFS}INJECTED;#", "$HOME",
@@ -77,6 +90,87 @@ for r in r1 r2 r3 r4 r5; do
 		cap_kill=ep "$T/$r/usr/bin/c"
 done
 getcap -r "$T/r2" > "$T/r2.before"
+# What restore may change beside capabilities: owner, group, mode (the
+# set-user-ID bit too) and the access ACL, whose entries the manifest
+# does not record (only whether there is one). attrs.py sets an ACL and
+# prints a tree's every attribute restore may touch, from the inodes.
+cat > "$T/attrs.py" <<'PY'
+import os, struct, sys
+ACL = 'system.posix_acl_access'
+UNDEF = 0xffffffff
+def set_acl(path, users):
+    """An access ACL: these named users read and run it, mask r-x."""
+    m = os.lstat(path).st_mode
+    ents = [(1, UNDEF, m >> 6 & 7)] + [(2, int(u), 5) for u in users]
+    ents += [(4, UNDEF, m >> 3 & 7), (0x10, UNDEF, 5), (0x20, UNDEF, m & 7)]
+    os.setxattr(path, ACL, struct.pack('<I', 2) + b''.join(
+        struct.pack('<HHI', t, p, i) for t, i, p in ents), follow_symlinks=False)
+def xattr(path, name):
+    try:
+        return os.getxattr(path, name, follow_symlinks=False).hex()
+    except OSError:
+        return '-'
+def fingerprint(top):
+    for d, dirs, files in sorted(os.walk(top)):
+        dirs.sort()
+        for f in sorted(files):
+            p = os.path.join(d, f)
+            st = os.lstat(p)
+            print(os.path.relpath(p, top), st.st_uid, st.st_gid, '%04o' % (st.st_mode & 0o7777),
+                  xattr(p, 'security.capability'), xattr(p, ACL))
+if sys.argv[1] == 'acl':
+    set_acl(sys.argv[2], sys.argv[3:])
+else:
+    fingerprint(sys.argv[2])
+PY
+# r6 (restored) and r6c (check mode only): a user gains an ACL entry on a
+# file the manifest records without one; restore --fix-owner removes it,
+# and nothing else differs. r7 (check mode) and r8 (restored): one file
+# per attribute, and an extra capable file (listed_only false): o's owner
+# and g's group were changed (which clears capabilities), m's mode, s
+# lost its set-user-ID bit, k's mode took execute from its ACL's mask
+# (uid 65534 may no longer run it; restore's chmod gives it back), n's
+# ACL names another user (restore keeps that: the manifest records only
+# that there is an ACL), r's root id, c's set, a gained an ACL entry.
+for r in r6 r6c r7 r8; do
+	d=$T/$r/usr/bin
+	mkdir -p "$d"
+	for f in a o g m s k n r c; do cp /bin/true "$d/$f"; done
+	case $r in r6*) rm "$d"/[ogmsknrc] ;; esac
+	[ -e "$d/o" ] && chown 65534 "$d/o" && chmod 04755 "$d/s" &&
+		"$PY" "$T/attrs.py" acl "$d/k" 65534 && "$PY" "$T/attrs.py" acl "$d/n" 65534 &&
+		setcap cap_net_raw=ep "$d/o" cap_net_raw=ep "$d/g" cap_net_raw=ep "$d/m" \
+			cap_net_raw=ep "$d/s" cap_net_raw=ep "$d/k" cap_net_raw=ep "$d/n" \
+			cap_chown=p "$d/c" && setcap -n 1000 cap_net_raw=ep "$d/r"
+	setcap cap_net_raw=ep "$d/a"
+done
+capmanifest record "$T/r6" > "$T/acl.manifest" || fail "record r6"
+capmanifest record "$T/r8" > "$T/all.manifest" || fail "record r8"
+"$PY" "$T/attrs.py" fp "$T/r8" > "$T/r8.recorded"
+for r in r6 r6c r7 r8; do
+	d=$T/$r/usr/bin
+	"$PY" "$T/attrs.py" acl "$d/a" 65534
+	[ -e "$d/o" ] || continue
+	chown 0 "$d/o"; chgrp 65534 "$d/g"; chmod 0750 "$d/m"; chmod 0755 "$d/s"; chmod 0745 "$d/k"
+	"$PY" "$T/attrs.py" acl "$d/n" 1000
+	cp /bin/true "$d/x"
+	setcap cap_net_raw=ep "$d/o" cap_net_raw=ep "$d/g" cap_net_raw=ep "$d/r" \
+		cap_kill=ep "$d/c" cap_sys_time=ep "$d/x"
+done
+for r in r6 r6c r7 r8; do "$PY" "$T/attrs.py" fp "$T/$r" > "$T/$r.fp0"; done
+# A task that fails after changing files reports them: in r9 restore
+# gives a its set back and refuses b (a new content); in r10 absent
+# takes a's set away and cannot write b's (immutable, until the end).
+for r in r9 r10; do
+	mkdir -p "$T/$r/usr/bin"
+	cp /bin/true "$T/$r/usr/bin/a"; cp /bin/true "$T/$r/usr/bin/b"
+	setcap cap_net_raw=ep "$T/$r/usr/bin/a" cap_net_raw=ep "$T/$r/usr/bin/b"
+	capmanifest record "$T/$r" > "$T/$r.manifest" || fail "record $r"
+done
+setcap cap_kill=ep "$T/r9/usr/bin/a"
+cp /bin/false "$T/r9/usr/bin/b" && setcap cap_kill=ep "$T/r9/usr/bin/b"
+at_exit_checked "chattr -i '$T/r10/usr/bin/b'"
+chattr +i "$T/r10/usr/bin/b" || fail "chattr +i: the file system of $T keeps no immutable flag"
 chmod 0666 "$T/r4.manifest"
 # r5's manifest is root's, but reached through a link of nobody's in a
 # sticky directory all may write: she may point it elsewhere between the
@@ -201,6 +295,32 @@ cat > "$T/play.yml" <<'EOF'
       libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/sticky/sub/../via/r5.manifest", root: "{{ t }}/r5", state: absent}
       register: m5
       ignore_errors: true
+    - name: restore --fix-owner takes a user's ACL entry away (check mode)
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/acl.manifest", root: "{{ t }}/r6c", fix_owner: true}
+      check_mode: true
+      when: run == "run1"
+      register: m6c
+    - name: restore --fix-owner takes a user's ACL entry away
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/acl.manifest", root: "{{ t }}/r6", fix_owner: true}
+      when: run == "run1"
+      register: m6
+    - name: every attribute restore changes, predicted
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/all.manifest", root: "{{ t }}/r7", fix_owner: true, listed_only: false}
+      check_mode: true
+      when: run == "run1"
+      register: m7
+    - name: every attribute restore changes
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/all.manifest", root: "{{ t }}/r8", fix_owner: true, listed_only: false}
+      register: m8
+    - name: restore fails on b after restoring a
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r9.manifest", root: "{{ t }}/r9"}
+      register: m9
+      ignore_errors: true
+    - name: absent fails on b after writing a
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/r10.manifest", root: "{{ t }}/r10", state: absent}
+      when: run == "run1"
+      register: m10
+      ignore_errors: true
     - libcap_perfmon.caps.caps_audit: {paths: ["{{ f }}"]}
       register: audit
     - ansible.builtin.copy:
@@ -208,11 +328,12 @@ cat > "$T/play.yml" <<'EOF'
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
                       'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4, 'm5': m5,
+                      'm6': m6, 'm6c': m6c, 'm7': m7, 'm8': m8, 'm9': m9, 'm10': m10,
                       'evilpath': evilpath, 'eviltools': eviltools, 'swappable': swappable, 'audit': audit, 'nsroot': nsroot} | to_json }}"
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
 	ansible-playbook -i localhost, -c local --diff -e "@$T/vars.json" \
-		-e "t=$T out=$T/$1.json" "$T/play.yml" > "$T/$1.log" 2>&1 ||
+		-e "t=$T out=$T/$1.json run=$1" "$T/play.yml" > "$T/$1.log" 2>&1 ||
 		{ fail "ansible-playbook ($1) exit status $?"; cat "$T/$1.log"; }
 }
 # The modules run the programs from /: a shell there would leave /INJECTED
@@ -237,7 +358,7 @@ esac
 is "$F/target" none "the link's target got nothing"
 [ "$(readlink "$F/link")" = target ] && ok "the link is still the link" || fail "the link changed"
 xattr_net_raw=$(xattr_hex "$F/ping")
-python3 - "$T/vars.json" > "$T/hostile.hex" <<'PY'
+"$PY" - "$T/vars.json" > "$T/hostile.hex" <<'PY'
 import json, os, sys
 for p in json.load(open(sys.argv[1]))["hostile"]:
     try:
@@ -262,10 +383,28 @@ is "$T/r3/usr/bin/a" cap_sys_time=ep "manifest absent: a keeps only what it did 
 is "$T/r3/usr/bin/b" none "manifest absent: b had nothing to take"
 is "$T/r4/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest others may write takes nothing away"
 is "$T/r5/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest behind a swappable link takes nothing away"
+# What restore leaves, read from the inodes: r6 without its ACL, r8 as
+# recorded but for n's other named user (kept) and x's capabilities
+# (taken away); the trees restored in check mode not touched at all.
+awk '$1 == "usr/bin/a" { $6 = "-" } 1' "$T/r6.fp0" > "$T/r6.want"
+{ grep -v '^usr/bin/n ' "$T/r8.recorded"; grep '^usr/bin/n ' "$T/r8.fp0"
+  grep '^usr/bin/x ' "$T/r8.fp0" | awk '{ $5 = "-" } 1'; } | LC_ALL=C sort > "$T/r8.want"
+LC_ALL=C sort "$T/r6c.fp0" > "$T/r6c.want"
+LC_ALL=C sort "$T/r7.fp0" > "$T/r7.want"
+trees_as_wanted() {	# RUN
+	for r in r6 r6c r7 r8; do
+		"$PY" "$T/attrs.py" fp "$T/$r" | LC_ALL=C sort > "$T/$r.fp"
+		same "$T/$r.want" "$T/$r.fp" "$1: $r's owners, groups, modes, ACLs and capabilities"
+	done
+}
+trees_as_wanted run1
+is "$T/r9/usr/bin/a" cap_net_raw=ep "a restore that fails on one file restores the other"
+is "$T/r9/usr/bin/b" cap_kill=ep "a restore refuses the file of new content"
+is "$T/r10/usr/bin/a" none "an absent that fails on one file writes the other"
 
 # What the module reported, against what we know happened.
 check_results() {	# RUN: each line "ok CASE" or "fail CASE"
-	python3 - "$T/$1.json" "$1" "$P" "$F" "$sleeper" "$T/pub/sleeper" "$T" <<'PY'
+	"$PY" - "$T/$1.json" "$1" "$P" "$F" "$sleeper" "$T/pub/sleeper" "$T" <<'PY'
 import json, os, sys
 r = json.load(open(sys.argv[1]))
 run, progs, f, sleeper, sleeper_exe, t = sys.argv[2:8]
@@ -315,6 +454,51 @@ check(r["m4"]["failed"] and "the file " + t + "/r4.manifest is writable by other
 check(r["m5"]["failed"] and "symbolic link " + t + "/sticky/via belongs to uid 65534" in r["m5"]["msg"],
       "a manifest behind a link another user may replace is refused: " + r["m5"]["msg"])
 check(r["m3"]["changed"] == first, "manifest absent changed only the first time")
+# restore --fix-owner: whatever it changes is a change, in check mode as
+# in a real run, and --diff shows it; check mode predicts what the real
+# restore of an identical tree leaves.
+m6, m6c, m7, m8 = (r[k] for k in ("m6", "m6c", "m7", "m8"))
+d6, d6c, d7, d8 = (m.get("diff", {}) for m in (m6, m6c, m7, m8))
+# (r6 and r7 once: r8 has what they have, and shows the second time)
+check(m8.get("changed") == first, "owner, group, mode, set-user-ID, ACL mask, root id: a change "
+      "(the first time only)")
+if first:
+    check(m6.get("changed"), "an ACL entry taken away is a change")
+    check("user:65534:r-x" in d6.get("before", "") and "user:65534" not in d6.get("after", "?"),
+          "--diff: the ACL entry before, none after: %r -> %r"
+          % (d6.get("before"), d6.get("after")))
+    check(m6c.get("changed") and "user:65534:r-x" in d6c.get("before", "")
+          and "user:65534" not in d6c.get("after", "?"), "check mode: the ACL entry would go")
+    check(d6c == d6 and m6c.get("after") == m6.get("after"),
+          "check mode predicts the ACL restore: %r, restored %r" % (d6c, d6))
+    check(m7.get("changed"), "check mode: every attribute, a change")
+    check(m7.get("before") == m8.get("before") and d7.get("before") == d8.get("before"),
+          "identical trees, identical before")
+    check(m7.get("after") == m8.get("after") and d7.get("after") == d8.get("after"),
+          "check mode predicts every attribute as restore leaves it: %r, restored %r"
+          % (d7.get("after"), d8.get("after")))
+else:
+    check(d8.get("before") == d8.get("after"), "restored: before and after the same")
+# A failed task says what it changed before failing (and, the second
+# time, that it changed nothing).
+m9, m10 = r["m9"], r["m10"]
+d9, d10 = m9.get("diff", {}), m10.get("diff", {})
+a_was = "./usr/bin/a owner=0 group=0 mode=0755 acl=no cap_%s=ep\n"
+failed9 = m9.get("failed") and "content differs" in m9.get("msg", "")
+if first:
+    check(failed9 and m9.get("changed") and a_was % "kill" in d9.get("before", "")
+          and a_was % "net_raw" in d9.get("after", ""),
+          "restore refusing one file: failed, and changed by the other: %r %r"
+          % (m9.get("msg"), d9))
+else:
+    check(failed9 and not m9.get("changed") and d9.get("before") == d9.get("after"),
+          "restore refusing one file again: failed, nothing changed: %r" % (d9,))
+if first:
+    check(m10.get("failed") and m10.get("changed") and d10.get("before") ==
+          "./usr/bin/a cap_net_raw=ep\n./usr/bin/b cap_net_raw=ep\n" and d10.get("after") ==
+          "./usr/bin/a (no capabilities)\n./usr/bin/b cap_net_raw=ep\n",
+          "absent failing on one file: failed, and changed by the other: %r %r"
+          % (m10.get("msg"), d10))
 a = r["audit"]["ansible_facts"]["capabilities_audit"]
 byp = dict((x["path"], x) for x in a["files"])
 two = byp.get(f + "/two", {})
@@ -341,26 +525,112 @@ play run2
 no_injection
 for f in ping extra two num ck; do caps "$F/$f"; done > "$T/caps2"
 same "$T/caps1" "$T/caps2" "the second run left the files as they were"
+trees_as_wanted run2
 check_results run2 > "$T/checks" || fail "run2: the results are not what the checks expect"
 while read -r verdict case; do
 	[ "$verdict" = ok ] && ok "$case" || fail "$case"
 done < "$T/checks"
 
-# The documented example, on localhost: docs/ansible.md holds the two
-# files verbatim; the paths become ours by extra vars.
-for x in inventory.ini site.yml; do
-	python3 - "$TOP/docs/ansible.md" "$EX/$x" <<'PY' && ok "docs/ansible.md holds $x verbatim" || fail "docs/ansible.md and $x differ"
+# Both modules' documentation, as ansible-doc reads it (as text, what
+# people run, and as JSON): DOCUMENTATION, EXAMPLES and RETURN are YAML
+# it accepts; the options documented are the module's own (name, type,
+# default, choices, elements); each example calls its module with
+# documented options only; and every key the modules returned above is
+# in RETURN.
+MODS="libcap_perfmon.caps.file_caps libcap_perfmon.caps.caps_audit"
+# shellcheck disable=SC2086 # two names
+if ansible-doc $MODS > "$T/doc.txt" 2>&1 && ansible-doc -j $MODS > "$T/doc.json" 2> "$T/doc.err"; then
+	ok "ansible-doc reads both modules' documentation"
+	"$PY" - "$T/doc.json" "$T/run1.json" "$COLL" $MODS > "$T/checks" <<'PY' ||
+import io, json, sys, yaml
+docs, results = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+sys.path.insert(0, sys.argv[3])
+def check(cond, case):
+    print("%s %s" % ("ok" if cond else "fail", case))
+import ansible.module_utils.basic as basic
+class Spec(Exception):
+    pass
+def capture(argument_spec, **kw):
+    raise Spec(argument_spec)
+basic.AnsibleModule = capture
+ours = {"file_caps": ("ck", "ping1", "extra", "two", "num", "m1", "m2", "m3", "m6", "m8"),
+        "caps_audit": ("audit",)}
+for fqcn in sys.argv[4:]:
+    name = fqcn.rsplit(".", 1)[1]
+    d = docs.get(fqcn, {})
+    doc, ret = d.get("doc") or {}, d.get("return") or {}
+    check(doc.get("short_description") and doc.get("description") and ret,
+          "%s: a description and RETURN" % name)
+    mod = __import__("ansible_collections.libcap_perfmon.caps.plugins.modules." + name,
+                     fromlist=["main"])
+    try:
+        mod.main()
+        spec = {}
+    except Spec as e:
+        spec = e.args[0]
+    opts = doc.get("options") or {}
+    check(spec and sorted(opts) == sorted(spec), "%s: the options documented are the module's%s"
+          % (name, "" if sorted(opts) == sorted(spec) else
+             ": documented %s, module's %s" % (sorted(opts), sorted(spec))))
+    wrong = ["%s %s: documented %r, module %r" % (o, key, opts.get(o, {}).get(key, dflt),
+                                                   want.get(key, dflt))
+             for o, want in sorted(spec.items())
+             for key, dflt in (("type", "str"), ("default", None), ("choices", None),
+                               ("elements", None))
+             if opts.get(o, {}).get(key, dflt) != want.get(key, dflt)]
+    check(not wrong, "%s: each option's type, default, choices and elements as the module's%s"
+          % (name, "".join("; " + w for w in wrong)))
+    try:
+        examples = yaml.safe_load(io.StringIO(d.get("examples") or ""))
+    except yaml.YAMLError as e:
+        examples = "not YAML: %s" % e
+    tasks = examples if isinstance(examples, list) and examples and all(
+        isinstance(t, dict) and isinstance(t.get(fqcn), dict) for t in examples) else None
+    check(tasks, "%s: EXAMPLES is a list of tasks calling it%s"
+          % (name, "" if tasks else ": %r" % (examples,)))
+    for t in tasks or []:
+        extra = sorted(set(t[fqcn]) - set(opts))
+        check(not extra, "%s: example %r uses documented options only%s"
+              % (name, t.get("name"), ": not %s" % extra if extra else ""))
+    ansible_own = {"changed", "diff", "invocation", "failed", "msg", "warnings", "deprecations"}
+    keys = set(k for task in ours[name] for k in results[task]
+               if not k.startswith("_ansible")) - ansible_own
+    check(keys and keys <= set(ret), "%s: RETURN documents what it returned (%s); not %s"
+          % (name, ", ".join(sorted(keys)), sorted(keys - set(ret))))
+PY
+		fail "the documentation checks did not run"
+	while read -r verdict case; do
+		[ "$verdict" = ok ] && ok "$case" || fail "$case"
+	done < "$T/checks"
+else
+	fail "ansible-doc $MODS: $(cat "$T/doc.err" "$T/doc.txt" | head -n 5)"
+fi
+
+# The documented example, on localhost: docs/ansible.md holds the three
+# files verbatim, and its command for this machine alone runs as written,
+# from the top of the tree, with the paths made ours as the doc says.
+for x in inventory.ini localhost.ini site.yml; do
+	"$PY" - "$TOP/docs/ansible.md" "$EX/$x" <<'PY' && ok "docs/ansible.md holds $x verbatim" || fail "docs/ansible.md and $x differ"
 import sys
 doc = open(sys.argv[1]).read()
 block = open(sys.argv[2]).read()
 sys.exit(0 if ("\n" + block) in doc else 1)
 PY
 done
+cmd=$("$PY" - "$TOP/docs/ansible.md" <<'PY'
+import re, sys
+blocks = re.findall(r"(?ms)^```sh\n(.*?)^```", open(sys.argv[1]).read())
+print("\n".join(l for b in blocks for l in b.splitlines() if "localhost.ini" in l))
+PY
+)
+case $cmd in
+ANSIBLE_COLLECTIONS_PATH=contrib/ansible\ ansible-playbook\ *\ -i\ contrib/ansible/examples/localhost.ini\ *) ;;
+*) fail "docs/ansible.md: no one command runs the example on localhost: $cmd" ;;
+esac
 cp /bin/true "$F/perf"; cp /bin/true "$F/eping"
 setcap cap_sys_admin,cap_perfmon=ep "$F/perf" cap_kill=ep "$F/eping"
-printf '[profilers]\nlocalhost ansible_connection=local ansible_become=false\n' > "$T/inv"
-ansible-playbook -i "$EX/inventory.ini" -i "$T/inv" --limit localhost "$EX/site.yml" \
-	-e "perf=$F/perf ping=$F/eping perf_group=0 audit_paths=['$F']" > "$T/ex.log" 2>&1 ||
+(cd "$TOP" && sh -c "$cmd"' "$@"' sh -e "perf=$F/perf" -e "ping=$F/eping" -e perf_group=root \
+	-e "audit_paths=['$F']") > "$T/ex.log" 2>&1 ||
 	{ fail "the example playbook failed"; cat "$T/ex.log"; }
 is "$F/perf" cap_syslog,cap_perfmon=ep "example: perf holds exactly cap_perfmon,cap_syslog"
 is "$F/eping" cap_kill,cap_net_raw=ep "example: ping gained cap_net_raw, kept the rest"

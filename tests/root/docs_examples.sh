@@ -55,6 +55,7 @@ docs/audit.md :: root :: getpcaps --all
 docs/audit.md :: root :: getpcaps --tree
 docs/audit.md :: root :: getpcaps --all --json
 docs/ansible.md :: skip: build1 and build2.example.com stand for your hosts; root/ansible_caps.sh runs this playbook on localhost :: ANSIBLE_COLLECTIONS_PATH=contrib/ansible ansible-playbook --diff -i contrib/ansible/examples/inventory.ini contrib/ansible/examples/site.yml
+docs/ansible.md :: skip: changes /usr/bin/perf and ping; root/ansible_caps.sh runs this command as written, on copies named as the doc says :: ANSIBLE_COLLECTIONS_PATH=contrib/ansible ansible-playbook --diff -i contrib/ansible/examples/localhost.ini contrib/ansible/examples/site.yml
 docs/capaudit.md :: skip: ./myserver stands for your program; root/capaudit_run.sh runs a probe that chowns, binds port 80 and opens a perf event :: capaudit -- ./myserver --port 80
 docs/capaudit.md :: skip: ./myserver stands for your program; root/capaudit_suggest.sh proves the grants of real servers :: capaudit --suggest --user=www-data -- ./myserver
 docs/capaudit.md :: skip: 4242 stands for a running process; root/capaudit_attach.sh attaches to one :: capaudit --json --pid=4242 --duration=5

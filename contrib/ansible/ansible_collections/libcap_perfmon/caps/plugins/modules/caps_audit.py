@@ -53,12 +53,30 @@ options:
     type: str
 '''
 
+EXAMPLES = r'''
+- name: every capable file below /usr and /opt, and every process
+  libcap_perfmon.caps.caps_audit:
+    paths: [/usr, /opt]
+    exclude: [/usr/src]
+
+- name: what can be seen, where some of it cannot
+  libcap_perfmon.caps.caps_audit:
+    paths: [/srv]
+    processes: false
+    fail_on_incomplete: false
+'''
+
 RETURN = r'''
 ansible_facts:
   description: capabilities_audit with files (getcap objects), processes
     (getpcaps process objects), process_summary (its summary object),
     files_by_risk and processes_by_risk (counts per tier), complete,
     problems.
+  returned: success
+  type: dict
+tools:
+  description: The programs run (getcap, getpcaps), by path.
+  returned: always
   type: dict
 '''
 

@@ -22,10 +22,17 @@ description:
     exactly what setcap makes of it.
   - Check mode changes nothing; with --diff, before and after are shown in
     getcap's capability text.
-  - A path that is a symbolic link is refused, never followed: name the
-    file itself. A directory on the way to it that someone other than
+  - A path that is a symbolic link is refused, never followed (name the
+    file itself). A directory on the way to it that someone other than
     root may change is refused (it could be swapped between the read and
     the write).
+  - With a manifest, C(changed), check mode and --diff cover every
+    attribute C(capmanifest restore) may change of the listed files
+    (owner, group, mode, the access ACL entry by entry, capabilities and
+    their root id), and the capabilities of the files it strips.
+  - A task that fails after writing (a restore that refuses one file
+    and restores the others) still reports C(changed), I(before),
+    I(after) and the diff, read from the files.
 options:
   path:
     description: Absolute path of the file. Not expanded (no ~, no $VAR).
@@ -86,28 +93,75 @@ EXAMPLES = r'''
     path: /usr/bin/ping
     caps: cap_net_raw=ep
     state: exact
+
+- name: perf loses cap_sys_admin, keeps the rest
+  libcap_perfmon.caps.file_caps:
+    path: /usr/bin/perf
+    caps: cap_sys_admin
+    state: absent
+
+- name: the files of a manifest as recorded, owner, group and mode too
+  libcap_perfmon.caps.file_caps:
+    manifest: /etc/capmanifest.d/local.manifest
+    fix_owner: true
 '''
 
 RETURN = r'''
+file:
+  description: The file, with I(path).
+  returned: with path
+  type: str
+manifest:
+  description: The manifest, with I(manifest).
+  returned: with manifest
+  type: str
 before:
-  description: getcap's text before, per path.
+  description:
+    - Per path, what it held before. With I(path), getcap's capability
+      text. With a manifest, per listed file (as the manifest names it)
+      C(owner= group= mode= acl=) (C(acl=no), or its entries in getfacl's
+      words) and the capability text; with I(listed_only=false), each
+      other capable file below I(root) as C(extra) and its capabilities.
+      With I(state=absent) and a manifest, the capability text only.
+  returned: success, and a failure after writing (read from the files)
   type: dict
 after:
-  description: getcap's text after (what it would be, in check mode).
+  description: As I(before), after the change (what it would be, in
+    check mode).
+  returned: success, and a failure after writing (read from the files)
+  type: dict
+risk:
+  description: getcap's risk of the capabilities the file holds after
+    (tier, cap, reason), with I(path); null without capabilities.
+  returned: with path
   type: dict
 tools:
-  description: The programs run.
+  description: The programs run (getcap, setcap, capmanifest), by path.
+  returned: always
   type: dict
 '''
 
 import os
-import stat
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.libcap_perfmon.caps.plugins.module_utils.captools import (
     FLAGS, CapState, Normaliser, ToolError, effective_rule, escape, find_tool,
     json_lines, json_path, read_files, run, spell, state_of, untrusted_by)
 from ansible_collections.libcap_perfmon.caps.plugins.module_utils.capmanifest import parse
+from ansible_collections.libcap_perfmon.caps.plugins.module_utils import restore_attrs
+
+
+MISSING = '(missing or not a regular file)'
+
+
+class FailedAfterChange(ToolError):
+    """A failure once files may have been written: result says what the
+    task changed all the same (changed, before, after, diff), so that a
+    failed task never hides a change it made."""
+
+    def __init__(self, msg, result):
+        ToolError.__init__(self, msg)
+        self.result = result
 
 
 def target_of(state, current, wanted, rootid):
@@ -191,13 +245,14 @@ def one_file(module, tools, norm):
         spelt = norm.sets(spell(target.sets))
         target.text, target.risk = spelt.text, spelt.risk
     changed = not current.same(target)
-    after = target if changed else current
+    after, error = target if changed else current, None
     if changed and not module.check_mode:
         write(module, tools, path, target)
         after = read_files(tools['getcap'], [path])[path]
+        changed = not current.same(after)
         if not after.same(target):
-            raise ToolError('%s: after setcap it holds %s, not %s'
-                            % (escape(path), after.shown(), target.shown()))
+            error = '%s: after setcap it holds %s, not %s' % (
+                escape(path), after.shown(), target.shown())
     shown = escape(path)
     # "file", not "path": AnsibleModule would add a stat() of a "path"
     result = dict(changed=changed, file=path,
@@ -206,6 +261,8 @@ def one_file(module, tools, norm):
     if module._diff:
         result['diff'] = dict(before_header=shown, after_header=shown,
                               before='%s\n' % current.shown(), after='%s\n' % after.shown())
+    if error:
+        raise FailedAfterChange(error, result)
     return result
 
 
@@ -213,48 +270,59 @@ def manifest_lines(snap):
     return ''.join('%s %s\n' % (escape(path), desc) for path, desc in snap)
 
 
-def describe(state, st):
-    if st is None:
-        return '(missing or not a regular file)'
-    return 'owner=%d group=%d mode=%04o %s' % (st.st_uid, st.st_gid,
-                                              stat.S_IMODE(st.st_mode), state.shown())
+def shown(snap):
+    """[(name, text)] for the diff and the results."""
+    out = []
+    for name, path, seen in snap:
+        if seen is None:
+            out.append((name, MISSING))
+        elif isinstance(seen, CapState):  # an extra file
+            out.append((name, 'extra ' + seen.shown()))
+        else:
+            out.append((name, seen.shown()))
+    return out
 
 
-def snapshot(tools, root, entries, recurse):
-    """What the files hold now: the listed ones, and with recurse every
-    capable file below root (those capmanifest would strip)."""
+def snapshot(tools, root, entries, recurse, extras=()):
+    """What the files hold now, as [(name, path, seen)]: every attribute
+    restore may change of the listed files (restore_attrs.Attrs, None when
+    missing or not a regular file), and with recurse the capabilities
+    (a CapState) of every capable file below root it does not list (those
+    capmanifest strips), and of the extra files named in extras, capable
+    or not (so that after a restore they are shown without)."""
     paths = [os.fsdecode(os.path.join(os.fsencode(root), e.path[2:])) for e in entries]
     states = read_files(tools['getcap'], paths, missing_ok=True)
     snap = []
     for path, e in zip(paths, entries):
-        try:
-            st = os.lstat(path) if states[path] is not None else None
-        except OSError:
-            st = None
-        snap.append((e.path.decode('utf-8', 'replace'),
-                     describe(states[path], st) if st else describe(None, None)))
+        seen = restore_attrs.read(path, states[path]) if states[path] is not None else None
+        snap.append((e.path.decode('utf-8', 'replace'), path, seen))
     if recurse:
         listed = set(os.fsencode(p) for p in paths)
+        found = {}
         rc, out, err = run([tools['getcap'], '-r', '--json', '--', root])
         for obj in json_lines(out, 'getcap'):
             if obj.get('error') is not None:
                 raise ToolError('%s: getcap: %s' % (escape(obj['path']), obj['error']))
             path = json_path(obj)
             if path not in listed and obj.get('text') is not None:
-                rel = './' + os.path.relpath(os.fsdecode(path), root)
-                snap.append((rel, 'extra ' + state_of(obj).shown()))
+                found[os.fsdecode(path)] = state_of(obj)
         if rc != 0:
             raise ToolError('getcap -r %s: %s' % (escape(root), err))
+        gone = [p for p in extras if p not in found]
+        found.update(read_files(tools['getcap'], gone, missing_ok=True))
+        for path in sorted(found):
+            snap.append(('./' + os.path.relpath(path, root), path, found[path]))
     return snap
 
 
 def manifest_exact(module, tools, norm, entries):
     p = module.params
     opts = [] if not p['listed_only'] else ['--listed-only']
-    before = snapshot(tools, p['root'], entries, not p['listed_only'])
+    recurse = not p['listed_only']
+    before = snapshot(tools, p['root'], entries, recurse)
     rc, out, err = run([tools['capmanifest'], 'verify'] + opts + [p['manifest'], p['root']])
     if rc == 0:
-        return False, before, before
+        return False, shown(before), shown(before), None
     if rc != 1:
         raise ToolError('capmanifest verify: %s' % err)
     restore = [tools['capmanifest'], 'restore']
@@ -265,18 +333,26 @@ def manifest_exact(module, tools, norm, entries):
     if p['accept_new_content']:
         restore.append('--accept-new-content')
     rc, out, err = run(restore + opts + [p['manifest'], p['root']])
-    if rc != 0:
-        raise ToolError('capmanifest restore: %s' % err)
+    if rc != 0 and module.check_mode:
+        raise ToolError('capmanifest restore -n: %s' % err)
+    # A restore that refuses one file still restores the others: what it
+    # changed is read back from the files, failed or not.
+    error = 'capmanifest restore: %s' % err if rc != 0 else None
+    extras = before[len(entries):]
     if module.check_mode:
+        # restore -n succeeded, so restore would leave every listed file
+        # as the manifest says, and strip every extra one
         after = []
-        for e in entries:
-            sets = norm.sets(e.text)
-            sets.rootid = e.rootid
-            after.append((e.path.decode('utf-8', 'replace'), 'owner=%d group=%d mode=%04o %s'
-                          % (e.owner, e.group, e.mode, sets.shown())))
+        for (name, path, seen), e in zip(before, entries):
+            caps = norm.sets(e.text)
+            caps.rootid = e.rootid
+            after.append((name, path, restore_attrs.after_restore(seen, e, caps)))
+        after += [(name, path, CapState()) for name, path, seen in extras]
     else:
-        after = snapshot(tools, p['root'], entries, not p['listed_only'])
-    return before != after, before, after
+        after = snapshot(tools, p['root'], entries, recurse,
+                         [path for name, path, seen in extras])
+    before, after = shown(before), shown(after)
+    return before != after, before, after, error
 
 
 def manifest_absent(module, tools, norm, entries):
@@ -306,15 +382,24 @@ def manifest_absent(module, tools, norm, entries):
         after.append((name, target.shown()))
         if not current.same(target):
             todo.append((path, target))
-    if not module.check_mode:
+    if module.check_mode:
+        return bool(todo), before, after, None
+    # What was written is read back from the files, whatever happened:
+    # one setcap failing leaves those before it written.
+    error = None
+    try:
         for path, target in todo:
             write(module, tools, path, target)
-        now = read_files(tools['getcap'], [t[0] for t in todo])
-        for path, target in todo:
-            if not now[path].same(target):
-                raise ToolError('%s: after setcap it holds %s, not %s'
-                                % (escape(path), now[path].shown(), target.shown()))
-    return bool(todo), before, after
+    except ToolError as e:
+        error = str(e)
+    now = read_files(tools['getcap'], [t[0] for t in todo], missing_ok=True)
+    held = dict((path, now[path].shown() if now[path] is not None else MISSING) for path in now)
+    for path, target in todo:
+        if error is None and not (now[path] is not None and now[path].same(target)):
+            error = '%s: after setcap it holds %s, not %s' % (
+                escape(path), held[path], target.shown())
+    after = [(name, held.get(path, was)) for path, (name, was) in zip(paths, before)]
+    return before != after, before, after, error
 
 
 def by_manifest(module, tools, norm):
@@ -341,14 +426,16 @@ def by_manifest(module, tools, norm):
         module.fail_json(msg='%s: %s' % (escape(p['manifest']), e.strerror))
     entries = parse(data, escape(p['manifest']))
     if state == 'exact':
-        changed, before, after = manifest_exact(module, tools, norm, entries)
+        changed, before, after, error = manifest_exact(module, tools, norm, entries)
     else:
-        changed, before, after = manifest_absent(module, tools, norm, entries)
+        changed, before, after, error = manifest_absent(module, tools, norm, entries)
     result = dict(changed=changed, manifest=p['manifest'],
                   before=dict(before), after=dict(after))
     if module._diff:
         result['diff'] = dict(before_header=p['manifest'], after_header=p['manifest'],
                               before=manifest_lines(before), after=manifest_lines(after))
+    if error:
+        raise FailedAfterChange(error, result)
     return result
 
 
@@ -380,6 +467,8 @@ def main():
             result = one_file(module, tools, norm)
         else:
             result = by_manifest(module, tools, norm)
+    except FailedAfterChange as e:
+        module.fail_json(msg=str(e), tools=tools, **e.result)
     except ToolError as e:
         module.fail_json(msg=str(e), tools=tools)
     result['tools'] = tools
