@@ -5,10 +5,12 @@
  * here come after them, start with "setcap:", and name the file or clause
  * and the actual cause, which libcap's messages leave the user to guess.
  * Nothing here decides anything: a failed call is already final, and the
- * lstat() below only describes what the path names now.
+ * lstat() and statx() below only describe what the path names now.
  */
+#define _GNU_SOURCE /* statx */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +269,63 @@ static void explain_einval(const char *file, const char *shown, cap_t caps)
 		shown);
 }
 
+/* 1 when the effective set holds cap. */
+static int effective_has(cap_value_t cap)
+{
+	cap_flag_value_t v = CAP_CLEAR;
+	cap_t now = cap_get_proc();
+
+	if (now == NULL)
+		return 0;
+	cap_get_flag(now, cap, CAP_EFFECTIVE, &v);
+	cap_free(now);
+	return v == CAP_SET;
+}
+
+/*
+ * The kernel refuses any change of an immutable or append-only file, to
+ * root as well: naming the capabilities there blames what root has.
+ * statx(2) reports both flags without opening the file (opening a device
+ * or a FIFO could do something).
+ */
+static void explain_eperm(const char *file, const char *shown)
+{
+	struct statx sx;
+
+	if (statx(AT_FDCWD, file, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS,
+		  &sx) == 0) {
+		if (sx.stx_attributes_mask & sx.stx_attributes &
+		    STATX_ATTR_IMMUTABLE) {
+			fprintf(stderr,
+				"setcap: %s: permission denied: the file is "
+				"immutable (chattr -i lets it change)\n",
+				shown);
+			return;
+		}
+		if (sx.stx_attributes_mask & sx.stx_attributes &
+		    STATX_ATTR_APPEND) {
+			fprintf(stderr,
+				"setcap: %s: permission denied: the file is "
+				"append-only (chattr -a lets it change)\n",
+				shown);
+			return;
+		}
+	}
+	if (effective_has(CAP_SETFCAP) && effective_has(CAP_FOWNER)) {
+		fprintf(stderr,
+			"setcap: %s: permission denied, although setcap "
+			"holds CAP_SETFCAP and CAP_FOWNER: a security module "
+			"or the file system refused it\n",
+			shown);
+		return;
+	}
+	fprintf(stderr,
+		"setcap: %s: permission denied: writing file "
+		"capabilities needs CAP_SETFCAP, and ownership of the "
+		"file or CAP_FOWNER\n",
+		shown);
+}
+
 void explain_set_error(const char *file, int err, cap_t caps)
 {
 	/* The name as text: a control character in it must not forge or
@@ -293,11 +352,7 @@ void explain_set_error(const char *file, int err, cap_t caps)
 			shown);
 		break;
 	case EPERM:
-		fprintf(stderr,
-			"setcap: %s: permission denied: writing file "
-			"capabilities needs CAP_SETFCAP, and ownership of the "
-			"file or CAP_FOWNER\n",
-			shown);
+		explain_eperm(file, shown);
 		break;
 	case EACCES:
 		fprintf(stderr,

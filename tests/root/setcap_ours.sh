@@ -138,6 +138,23 @@ setcap: g: permission denied: writing file capabilities needs CAP_SETFCAP, and o
 fi
 [ "$rc" = 1 ] && [ "$out" = "$want" ] || { fail "as nobody: $rc [$out]"; }
 
+# An immutable or append-only file refuses root too: libcap's line, then
+# ours naming the flag, not capabilities root already holds.
+cp /bin/true imm && cp /bin/true app || fail "copies for chattr"
+at_exit "chattr -i '$T/imm'; chattr -a '$T/app'"
+if chattr +i imm && chattr +a app; then
+	for f in imm:immutable:i app:append-only:a; do
+		n=${f%%:*} what=${f#*:}; what=${what%:*}; flag=${f##*:}
+		out=$("$S" cap_net_raw=ep "$n" 2>&1); rc=$?
+		want="Failed to set capabilities on file '$n': Operation not permitted
+setcap: $n: permission denied: the file is $what (chattr -$flag lets it change)"
+		[ "$rc" = 1 ] && [ "$out" = "$want" ] || fail "$what file: $rc [$out]"
+	done
+	chattr -i imm && chattr -a app
+else
+	echo "note: the file system of $T keeps no immutable flag; not checked"
+fi
+
 # A non-root holder of CAP_SETFCAP may set caps on its own mode 0111 file,
 # which it cannot open for reading: cap_set_file's O_PATH open needs no
 # read permission.
