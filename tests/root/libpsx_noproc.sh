@@ -50,6 +50,13 @@ for b in psxnoproc psxnoproc-static; do
 	noproc $b proc fake
 done
 
+# The difference from 2.76 is listed, with this suite as its check.
+if grep -q '^| `libpsx-no-proc` | .* | libpsx_noproc |$' "$TOP/docs/differences.md"; then
+	ok "docs/differences.md lists libpsx-no-proc"
+else
+	fail "docs/differences.md has no row libpsx-no-proc checked by libpsx_noproc"
+fi
+
 # ---- libcap's libpsx in the same place ---------------------------------
 if is_sanitized || [ "${VALGRIND:-0}" = 1 ]; then
 	finish "one thread without /proc: changed; more, or no proof: refused, nothing changed (libcap's libpsx not compared here)"
