@@ -40,11 +40,19 @@
  * after the call, SIGSYS excepted: the kernel forces a blocked SIGSYS
  * from a seccomp filter's SECCOMP_RET_TRAP to its default action, which
  * would kill a process whose handler emulates the call, and libpsx leaves
- * SIGSYS to the program (psx_syscall(3)). The one thread the kernel adds
+ * SIGSYS to the program (psx_syscall(3)); so a SIGSYS handler that
+ * starts a thread, run for a SIGSYS sent at that very moment, is the one
+ * gap left. The one thread the kernel adds
  * on its own is an io_uring worker, created as task work on the caller's
  * way back to user space: it runs no code of the program's, and runs
  * each request under the credentials the request was submitted with,
  * never its own.
+ *
+ * rt_sigprocmask(2) itself is made with the caller's own mask back in
+ * place, or it would report and change the mask blocked here, which the
+ * restore then undoes. It changes the calling thread alone, as it does in
+ * a broadcast (each handler's mask is restored when it returns), so a
+ * thread started in between does not matter to it.
  *
  * A thread that has just exited can still be a member for a moment (it
  * clears its id, which wakes pthread_join(), before it is released), so
@@ -91,10 +99,15 @@ int lpsx_solo_call(long nr, const long arg[6], long *ret)
 		if (lpsx_ksig_mask(SIG_BLOCK, &block, &saved) < 0)
 			break;
 		if (syscall(SYS_unshare, CLONE_THREAD) == 0) {
+			int of_mask = nr == SYS_rt_sigprocmask;
+
+			if (of_mask)
+				lpsx_ksig_mask(SIG_SETMASK, &saved, NULL);
 			*ret = syscall(nr, arg[0], arg[1], arg[2], arg[3],
 				       arg[4], arg[5]);
 			err = errno;
-			lpsx_ksig_mask(SIG_SETMASK, &saved, NULL);
+			if (!of_mask)
+				lpsx_ksig_mask(SIG_SETMASK, &saved, NULL);
 			errno = *ret == -1 ? err : caller_errno;
 			return 1;
 		}

@@ -95,6 +95,41 @@ START_TEST(one_thread_is_changed_without_proc)
 }
 END_TEST
 
+/*
+ * rt_sigprocmask(2) through libpsx changes and reports the caller's own
+ * mask, as it does with /proc, although libpsx blocks signals around the
+ * call it makes alone.
+ */
+static int sigmask_alone(void)
+{
+	unsigned long add = 1ul << (SIGUSR2 - 1), before = 0, old = 0, now = 0;
+	long r;
+
+	if (enter_world() ||
+	    syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &before,
+		    sizeof(before)) < 0 ||
+	    (before & add))
+		FAIL("set-up: mask %#lx", before);
+	r = psx_syscall(SYS_rt_sigprocmask, SIG_BLOCK, (long)&add, (long)&old,
+			sizeof(add));
+	if (r != 0)
+		FAIL("rt_sigprocmask through libpsx: %ld (%s)", r,
+		     strerror(errno));
+	if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &now, sizeof(now)) < 0)
+		FAIL("rt_sigprocmask: %s", strerror(errno));
+	if (now != (before | add) || old != before)
+		FAIL("mask %#lx, reported as %#lx before the call; expected "
+		     "%#lx and %#lx",
+		     now, old, before | add, before);
+	return 0;
+}
+
+START_TEST(signal_mask_call_is_the_callers)
+{
+	ck_assert_int_eq(run_child(sigmask_alone), 0);
+}
+END_TEST
+
 /* ---- more threads, or no proof: refused ------------------------------ */
 
 static int raw_stop; /* atomic futex word */
@@ -194,6 +229,7 @@ static Suite *psx_noproc_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, one_thread_is_changed_without_proc);
+	tcase_add_test(tc, signal_mask_call_is_the_callers);
 	tcase_add_test(tc, more_threads_are_refused_without_proc);
 	tcase_add_test(tc, a_filter_answering_for_the_kernel_is_not_believed);
 	tcase_add_test(tc, no_proof_when_a_filter_refuses_unshare);
