@@ -21,9 +21,11 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/filter.h>
+#include <linux/magic.h>
 #include <linux/seccomp.h>
 
 /* A /proc of a PID namespace we are not in, mounted over ours. */
@@ -97,10 +99,19 @@ static inline int noproc_user_namespace(void)
 	return noproc_write("/proc/self/gid_map", map);
 }
 
+/* Whether path is on a proc file system (a /proc that can list threads). */
+static inline int noproc_is_procfs(const char *path)
+{
+	struct statfs fs;
+
+	return statfs(path, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
+}
+
 /*
  * Takes the thread list away from this process, which must still have
  * one thread (a user namespace requires it):
- *   unmounted   /proc unmounted, an empty directory (root)
+ *   unmounted   /proc unmounted, as often as one is mounted there (root);
+ *               a world that has none already is taken as it is
  *   fake        a tmpfs over /proc (noproc_mount_fake); without root, in
  *               a user namespace of its own
  *   foreign     the /proc of a PID namespace we are not in (root)
@@ -113,8 +124,12 @@ static inline int noproc_world(const char *world, char *why, size_t size)
 {
 	const char *step = "unshare(CLONE_NEWNS)";
 
-	if (strcmp(world, "proc") == 0)
-		return 0;
+	if (strcmp(world, "proc") == 0) {
+		if (noproc_is_procfs("/proc/self/task"))
+			return 0;
+		snprintf(why, size, "proc: no thread list at /proc here");
+		return -1;
+	}
 	if (unshare(CLONE_NEWNS) < 0) {
 		if (errno != EPERM || strcmp(world, "fake") != 0)
 			goto fail;
@@ -127,8 +142,11 @@ static inline int noproc_world(const char *world, char *why, size_t size)
 		goto fail;
 	step = world;
 	if (strcmp(world, "unmounted") == 0) {
-		if (umount2("/proc", MNT_DETACH) < 0)
-			goto fail;
+		int i;
+
+		for (i = 0; i < 8 && noproc_is_procfs("/proc"); i++)
+			if (umount2("/proc", MNT_DETACH) < 0)
+				goto fail;
 	} else if (strcmp(world, "fake") == 0) {
 		if (noproc_mount_fake() < 0)
 			goto fail;
@@ -140,6 +158,12 @@ static inline int noproc_world(const char *world, char *why, size_t size)
 			goto fail;
 	} else {
 		errno = EINVAL;
+		goto fail;
+	}
+	/* What libpsx will find: no list of our threads. */
+	step = "/proc/self/task is still a thread list";
+	if (noproc_is_procfs("/proc/self/task")) {
+		errno = EEXIST;
 		goto fail;
 	}
 	return 0;
