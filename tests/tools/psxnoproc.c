@@ -23,7 +23,7 @@
  *            unshare(2) with 0 without the kernel's check: refused,
  *            nothing changed;
  *   exiting  a raw clone(2) thread has called exit(2) and is held, by
- *            a tracer (PTRACE_O_TRACEEXIT), on its way out for 50 ms:
+ *            a tracer (PTRACE_O_TRACEEXIT), on its way out for 20 ms:
  *            still a member of the thread group when the call is made,
  *            gone soon after. The call must succeed (libpsx asks again).
  *   signal   one thread; a supervisor process holds that unshare(2)
@@ -218,13 +218,13 @@ static int exiting_main(void *arg)
 }
 
 /*
- * The tracer: holds the thread at its exit stop for 50 ms, after telling
+ * The tracer: holds the thread at its exit stop for 20 ms, after telling
  * the main thread it is there. A tracer, not a sleep in the thread,
  * because the thread must already be past the point of no return.
  */
 static int hold_exit(pid_t tid, int to_main)
 {
-	struct timespec hold = { 0, 50 * 1000 * 1000 };
+	struct timespec hold = { 0, 20 * 1000 * 1000 };
 	int status;
 
 	if (ptrace(PTRACE_SEIZE, tid, 0, PTRACE_O_TRACEEXIT) < 0 ||
