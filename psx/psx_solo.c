@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* A call made without the thread list, once the kernel proves the caller is alone. */
 #include <errno.h>
-#include <linux/sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/sched.h>
 
 #include "lpsx.h"
 
@@ -42,11 +42,10 @@
  * would kill a process whose handler emulates the call, and libpsx leaves
  * SIGSYS to the program (psx_syscall(3)); so a SIGSYS handler that
  * starts a thread, run for a SIGSYS sent at that very moment, is the one
- * gap left. The one thread the kernel adds
- * on its own is an io_uring worker, created as task work on the caller's
- * way back to user space: it runs no code of the program's, and runs
- * each request under the credentials the request was submitted with,
- * never its own.
+ * gap left. The one thread the kernel adds on its own is an io_uring
+ * worker, created as task work on the caller's way back to user space:
+ * it runs no code of the program's, and runs each request under the
+ * credentials the request was submitted with, never its own.
  *
  * rt_sigprocmask(2) itself is made with the caller's own mask back in
  * place, or it would report and change the mask blocked here, which the
