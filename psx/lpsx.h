@@ -24,6 +24,9 @@
  *     an ancestor PID namespace, the ids it lists are translated to ours),
  *     and every thread is checked to be reachable: one that keeps the
  *     signal blocked, or stays stopped, refuses the call (EDEADLK).
+ *     Without a thread list, the caller makes the call alone if the
+ *     kernel proves it has no other thread (psx_solo.c); otherwise
+ *     nothing is made.
  *  1. The caller makes the system call itself. If it fails, nothing else
  *     happens: the caller gets -1 and errno.
  *  2. The command and a new generation number are published, then every
@@ -148,6 +151,14 @@ int lpsx_proc_open(pid_t *self_ptid, int *translate);
 int lpsx_proc_task(int dirfd, pid_t ptid, struct lpsx_task *task);
 int lpsx_proc_ino(int dirfd, pid_t ptid, uint64_t *ino);
 int lpsx_proc_gone(int err);
+
+/*
+ * psx_solo.c: when the thread list cannot be had, the call made by the
+ * caller alone if the kernel proves it is the process's only thread.
+ * Returns 1 when it was made (*ret its result, errno its error or left as
+ * it was), 0 when that was not proven (nothing made, errno as it was).
+ */
+int lpsx_solo_call(long nr, const long arg[6], long *ret);
 
 /* psx_threads.c: the slot table and the walk over /proc/self/task. */
 struct lpsx_run {

@@ -341,6 +341,27 @@ static long refuse(void)
 }
 
 /*
+ * The thread list cannot be had: no proc file system at /proc in this
+ * root, one of a PID namespace we are not in, or one we cannot open or
+ * afford to track. A process whose only thread is the caller needs none,
+ * and the kernel can prove that (psx_solo.c). Otherwise the call is
+ * refused before anything changed, with the thread list's errno: a
+ * caller left to believe its other threads changed with it would keep
+ * using a privilege it thinks it gave up. Lock held; released here.
+ */
+static long without_list(long nr, const long arg[6], int caller_errno)
+{
+	int err = errno;
+	long ret = -1;
+
+	if (lpsx_solo_call(nr, arg, &ret))
+		err = ret == -1 ? errno : caller_errno;
+	lpsx_unlock();
+	errno = err;
+	return ret;
+}
+
+/*
  * Every broadcast system call ends up here. The caller goes first and
  * alone, and only after every check that could refuse the call has
  * passed (psx_preflight.c); only if its call succeeds do the other
@@ -356,8 +377,9 @@ static long broadcast(long nr, const long arg[6], int nargs)
 
 	if (lpsx_lock() < 0)
 		return -1; /* EDEADLK: from a handler inside our broadcast */
-	if (lpsx_run_open(&run) < 0 || lpsx_run_preflight(&run) < 0 ||
-	    lpsx_signal_claim() < 0)
+	if (lpsx_run_open(&run) < 0)
+		return without_list(nr, arg, saved_errno);
+	if (lpsx_run_preflight(&run) < 0 || lpsx_signal_claim() < 0)
 		return refuse();
 	ret = syscall(nr, arg[0], arg[1], arg[2], arg[3], arg[4], arg[5]);
 	if (ret == -1)

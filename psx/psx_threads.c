@@ -204,9 +204,10 @@ static int count_task(struct lpsx_run *run, pid_t ptid)
 
 /*
  * Opens our task directory and sizes the table for twice the threads
- * there now, before the caller makes its call: a process we cannot list,
- * whose ids we cannot map, or that we cannot afford to track, is refused
- * before anything changes.
+ * there now, before the caller makes its call: for a process we cannot
+ * list, whose ids we cannot map, or that we cannot afford to track, this
+ * fails before anything changes, and the call is made only if the caller
+ * is proven alone (psx_solo.c).
  */
 int lpsx_run_open(struct lpsx_run *run)
 {

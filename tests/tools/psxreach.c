@@ -49,14 +49,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
-#include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/psx_syscall.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "psx_noproc.h"
 
 #define NPTHREADS  4
 #define NRAW	   2
@@ -252,23 +252,6 @@ static int raw_main(void *arg)
 	return 0;
 }
 
-static int start_raw(void)
-{
-	size_t size = 256 * 1024;
-	char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-
-	if (stack == MAP_FAILED)
-		return -1;
-	/* The stack stays mapped: the thread may outlive any unmap we do. */
-	return clone(raw_main, stack + size,
-		     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
-			     CLONE_THREAD | CLONE_SYSVSEM,
-		     NULL) < 0
-		       ? -1
-		       : 0;
-}
-
 static int wait_ready(int n)
 {
 	double t0 = now_s();
@@ -292,7 +275,7 @@ static int start_mixed(int raw)
 		if (start_pthread((enum kind)i) < 0)
 			return -1;
 	for (i = 0; i < raw; i++)
-		if (start_raw() < 0)
+		if (noproc_raw_thread(raw_main, NULL) < 0)
 			return -1;
 	return wait_ready(NPTHREADS + raw);
 }
@@ -403,42 +386,16 @@ static int expect_refusal(int rc, int err, int want_errno, double took,
 	return bad != 0;
 }
 
-/*
- * Helper of foreign-proc, in a PID namespace of its own: its first
- * process mounts that namespace's /proc over ours (our mount namespace is
- * private) and exits.
- */
-static int mount_foreign_proc(void)
-{
-	pid_t helper = fork(), init;
-	int status;
-
-	if (helper == 0) {
-		if (unshare(CLONE_NEWPID) < 0)
-			_exit(1);
-		init = fork();
-		if (init == 0)
-			_exit(mount("proc", "/proc", "proc",
-				    MS_NOSUID | MS_NODEV | MS_NOEXEC,
-				    NULL) < 0);
-		_exit(init < 0 || waitpid(init, &status, 0) != init ||
-		      !WIFEXITED(status) || WEXITSTATUS(status) != 0);
-	}
-	return helper > 0 && waitpid(helper, &status, 0) == helper &&
-			       WIFEXITED(status) && WEXITSTATUS(status) == 0
-		       ? 0
-		       : -1;
-}
-
 static int mode_foreign_proc(void)
 {
+	char why[160];
 	double took;
 	int rc, err;
 
-	if (unshare(CLONE_NEWNS) < 0 ||
-	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
-	    mount_foreign_proc() < 0) {
-		perror("psxreach: mounting a foreign /proc");
+	/* In a private mount namespace: a PID namespace's own /proc. */
+	if (noproc_world("foreign", why, sizeof(why)) < 0) {
+		fprintf(stderr, "psxreach: mounting a foreign /proc: %s\n",
+			why);
 		return 2;
 	}
 	say_namespace();

@@ -9,8 +9,10 @@
 #ifndef CHECK_PSX_H
 #define CHECK_PSX_H
 
+#include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -66,6 +68,24 @@ static inline void task_comm(pid_t tid, char *buf, size_t size)
 	if (fgets(buf, (int)size, f) == NULL)
 		buf[0] = '\0';
 	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* The same through a task directory opened beforehand ("" once gone). */
+static inline void task_comm_at(int dirfd, pid_t tid, char *buf, size_t size)
+{
+	char name[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(name, sizeof(name), "%d/comm", (int)tid);
+	buf[0] = '\0';
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
@@ -273,6 +293,23 @@ static inline int run_child(int (*fn)(void))
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * The main() of the libpsx suites: valgrind_now read once, then the
+ * suite; EXIT_SUCCESS when no test failed.
+ */
+static inline int run_psx_suite(Suite *(*make_suite)(void))
+{
+	SRunner *runner;
+	int failed;
+
+	valgrind_now = under_valgrind();
+	runner = srunner_create(make_suite());
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
 #endif

@@ -130,13 +130,5 @@ static Suite *psx_copies_suite(void)
 
 int main(void)
 {
-	SRunner *runner;
-	int failed;
-
-	valgrind_now = under_valgrind();
-	runner = srunner_create(psx_copies_suite());
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return run_psx_suite(psx_copies_suite);
 }

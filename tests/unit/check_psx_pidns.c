@@ -15,7 +15,6 @@
 #include <check.h>
 #include <fcntl.h>
 #include <linux/futex.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -24,6 +23,7 @@
 
 #include "check_run.h"
 #include "check_psx.h"
+#include "psx_noproc.h"
 
 static int raw_stop; /* atomic futex word */
 
@@ -34,21 +34,6 @@ static int raw_thread(void *arg)
 	while (!__atomic_load_n(&raw_stop, __ATOMIC_SEQ_CST))
 		syscall(SYS_futex, &raw_stop, FUTEX_WAIT, 0, NULL, NULL, 0);
 	return 0;
-}
-
-/* A thread glibc does not know; its stack is never unmapped. */
-static pid_t start_raw_thread(void)
-{
-	size_t size = 256 * 1024;
-	char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-
-	if (stack == MAP_FAILED)
-		return -1;
-	return clone(raw_thread, stack + size,
-		     CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
-			     CLONE_THREAD | CLONE_SYSVSEM,
-		     NULL);
 }
 
 static void stop_raw_threads(void)
@@ -75,7 +60,7 @@ static int in_child_namespace(void)
 	if (start_workers(w, 4))
 		return 1;
 	for (i = 0; i < 2; i++)
-		if ((raw[i] = start_raw_thread()) < 0)
+		if ((raw[i] = noproc_raw_thread(raw_thread, NULL)) < 0)
 			FAIL("clone: %s", strerror(errno));
 	while (__atomic_load_n(&started, __ATOMIC_SEQ_CST) < 6)
 		usleep(1000);
@@ -127,59 +112,30 @@ START_TEST(child_pid_namespace_under_parent_proc)
 }
 END_TEST
 
-/* A thread's name read through a task directory opened beforehand. */
-static void comm_at(int dirfd, pid_t tid, char *buf, size_t size)
-{
-	char name[32];
-	ssize_t n;
-	int fd;
-
-	snprintf(name, sizeof(name), "%d/comm", (int)tid);
-	buf[0] = '\0';
-	fd = openat(dirfd, name, O_RDONLY);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
 static int foreign_proc(void)
 {
 	struct worker w[3];
 	int taskfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY), i;
-	pid_t helper, init;
-	char comm[32];
+	char comm[32], why[160];
 	long r;
 
 	memset(w, 0, sizeof(w));
-	if (taskfd < 0 || unshare(CLONE_NEWNS) < 0 ||
-	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0)
-		FAIL("private mount namespace: %s", strerror(errno));
+	if (taskfd < 0)
+		FAIL("/proc/self/task: %s", strerror(errno));
 	/* A process of a new PID namespace mounts its /proc over ours. */
-	helper = fork();
-	if (helper == 0) {
-		if (unshare(CLONE_NEWPID) < 0)
-			_exit(1);
-		init = fork();
-		if (init == 0)
-			_exit(mount("proc", "/proc", "proc", 0, NULL) < 0);
-		_exit(init < 0 || waitpid(init, &i, 0) != init || i != 0);
-	}
-	if (helper < 0 || waitpid(helper, &i, 0) != helper || i != 0)
-		FAIL("mounting a foreign /proc failed");
+	if (noproc_world("foreign", why, sizeof(why)) < 0)
+		FAIL("a foreign /proc: %s", why);
 	if (start_workers(w, 3))
 		return 1;
 	errno = 0;
 	r = psx_syscall(SYS_prctl, PR_SET_NAME, (long)"psx-foreign");
 	if (r != -1 || errno != ENOENT)
 		FAIL("expected -1/ENOENT, got %ld/%s", r, strerror(errno));
-	comm_at(taskfd, my_tid(), comm, sizeof(comm));
+	task_comm_at(taskfd, my_tid(), comm, sizeof(comm));
 	if (strcmp(comm, "psx-foreign") == 0)
 		FAIL("the refused call renamed the caller");
 	for (i = 0; i < 3; i++) {
-		comm_at(taskfd, w[i].tid, comm, sizeof(comm));
+		task_comm_at(taskfd, w[i].tid, comm, sizeof(comm));
 		if (comm[0] == '\0' || strcmp(comm, "psx-foreign") == 0)
 			FAIL("thread %d: \"%s\"", (int)w[i].tid, comm);
 	}
@@ -409,13 +365,5 @@ static Suite *psx_pidns_suite(void)
 
 int main(void)
 {
-	SRunner *runner;
-	int failed;
-
-	valgrind_now = under_valgrind();
-	runner = srunner_create(psx_pidns_suite());
-	srunner_run_all(runner, CK_NORMAL);
-	failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return run_psx_suite(psx_pidns_suite);
 }
