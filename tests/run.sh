@@ -102,7 +102,7 @@ chain_of() {	# SUITE: the chain naming it, if any
 # A name in suites.conf that is no suite (renamed, say) would silently lose
 # its rule: that is a failure of the run.
 stale=
-for s in $alone $valgrind $once $first $privatetmp $(conf hostpreset) $(conf container) $(for c in $chains; do eval "echo \$chain_$c"; done); do
+for s in $alone $valgrind $once $first $privatetmp $(conf hostpreset) $(conf container) $(conf container-noproc) $(for c in $chains; do eval "echo \$chain_$c"; done); do
 	case $s in
 	unit/*) [ -f "$s.c" ] ;;
 	*) [ -f "$s" ] ;;

@@ -14,8 +14,9 @@
 #     and one symbolic link per file through "..data";
 #   - tracefs is root's, mode 0700, as systemd mounts it at boot (set
 #     under the machine-wide tracefs lock, and put back at the end);
-#   - /proc, /sys and /dev are bound in, as a runtime does; the libpsx
-#     suites make worlds without /proc inside this one.
+#   - /proc, /sys and /dev are bound in, as a runtime does, and the
+#     suites tagged "container-noproc" (libpsx's) run again with /proc
+#     unmounted, as a runtime that mounts none leaves it.
 # It checks from the inside that each of these holds, then runs there the
 # suites tests/suites.conf tags "container". Any of them failing fails this
 # suite. Outside, before and after, it compares what it must not change:
@@ -25,6 +26,7 @@
 [ "$(id -u)" -eq 0 ] || skip "needs root (mount namespace, overlay, chroot)"
 
 SUITES=$(sed -n 's/^container:[[:space:]]*//p' "$TESTS_DIR/suites.conf" | tr -s ' \t' '\n\n')
+NOPROC=$(sed -n 's/^container-noproc:[[:space:]]*//p' "$TESTS_DIR/suites.conf" | tr -s ' \t' '\n\n')
 # The ConfigMap's data directory, as the kubelet names it.
 STAMP=..2026_12_05_00_00_00.000000001
 
@@ -53,8 +55,11 @@ case ${CONTAINER_WORLD:-} in
 	export LIB_OUTER_MNT_NS
 	# Private propagation: nothing mounted below reaches the host, and
 	# every mount goes with the namespace before $T is removed here.
-	LIB_T=$T CONTAINER_WORLD=build unshare -m --propagation private sh "$0" ||
+	if LIB_T=$T CONTAINER_WORLD=build unshare -m --propagation private sh "$0"; then
+		ok "the container world's suites"
+	else
 		fail "in the container world (above)"
+	fi
 	after=$(host_state)
 	if [ "$before" != "$after" ]; then
 		fail "the host changed:"
@@ -137,6 +142,19 @@ inside)
 	mkdir "$T/logs"
 	check "the suites above in the container world" \
 		env LOGDIR="$T/logs" TEST_SUMMARY='' TESTS="$SUITES" sh "$TESTS_DIR/run.sh"
+	# The suites for a world without /proc (a runtime that mounts none,
+	# bubblewrap without --proc): in a namespace of their own with /proc
+	# gone, each run by itself (run.sh reads /proc).
+	for s in $NOPROC; do
+		if unshare -m --propagation private sh -c \
+			'umount -l /proc && [ ! -e /proc/self ] && exec sh "$1"' - "$TESTS_DIR/$s" \
+			>"$T/noproc.log" 2>&1; then
+			ok "$s without /proc: $(tail -n 1 "$T/noproc.log")"
+		else
+			fail "$s without /proc:"
+			sed 's/^/    /' "$T/noproc.log" | tail -n 40
+		fi
+	done
 	finish
 	;;
 esac
