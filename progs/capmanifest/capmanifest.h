@@ -222,6 +222,8 @@ void target_free(struct target *t);
  * ever opened for reading.
  */
 cap_t entry_caps(int fd);
+/* Removes its capabilities: 0, or -1 with errno (ENODATA: none). */
+int entry_remove_caps(int fd);
 int entry_meta(int fd, const struct stat *st, struct meta *out);
 int entry_fix_meta(int fd, const struct meta *want, const struct meta *have);
 int meta_equal(const struct meta *a, const struct meta *b);

@@ -285,7 +285,7 @@ fail:
 /* An extra file: its capabilities go, whatever it is. */
 static int remove_caps(const struct ctx *ctx, const struct entry *have, int fd)
 {
-	if (!ctx->o->dry_run && cap_set_fd(fd, NULL) < 0) {
+	if (!ctx->o->dry_run && entry_remove_caps(fd) < 0) {
 		fail_entry("remove capabilities of", have->path, errno);
 		return 1;
 	}
@@ -361,7 +361,11 @@ int restore_one(enum change c, const struct entry *want,
 		fail_entry("set", e->path, errno);
 		goto out;
 	}
-	if (!o->dry_run && cap_set_fd(fd, caps) < 0) {
+	/*
+	 * Through cfd, the lease's descriptor of the same inode: an O_PATH
+	 * one is refused by cap_set_fd() in every libcap but ours (EBADF).
+	 */
+	if (!o->dry_run && cap_set_fd(cfd, caps) < 0) {
 		fail_entry("set", e->path, errno);
 		goto out;
 	}
@@ -372,7 +376,7 @@ int restore_one(enum change c, const struct entry *want,
 	 * the one hashed, and the capabilities written go again.
 	 */
 	if (!o->dry_run && (fstat(fd, &st) < 0 || st.st_size != size)) {
-		if (cap_set_fd(fd, NULL) < 0)
+		if (entry_remove_caps(fd) < 0)
 			fail_entry("remove capabilities of", e->path, errno);
 		refuse(e->path,
 		       "truncated while it was restored: its capabilities are taken off again");

@@ -314,20 +314,55 @@ inside() {
 			fail "the trigger touched ping, which no manifest lists"
 	fi
 
-	# 6. Debian's packages back, with deployment.md's commands, run by apt
-	# without a terminal, capability.conf edited (3. above). Without the
-	# --force-confold they document, dpkg stops at its conffile question
-	# and leaves libpam-cap half-installed; the documented command then
-	# finishes the job. Debian's .debs wait in apt's cache: no download.
+	# Debian's .debs wait in apt's cache for 5b and 6: no download.
 	have=0
 	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
 		f=$(ls "$T/${p}_$(echo "$rbver" | sed 's/:/%3a/')_"*.deb 2>/dev/null)
 		[ -n "$f" ] && cp "$f" "$m/var/cache/apt/archives/" && have=$((have + 1))
 	done
 	if [ -z "$rbver" ] || [ "$have" -ne 4 ]; then
-		echo "note: Debian's packages ('$rbver') are not at hand; going back not checked"
+		echo "note: Debian's packages ('$rbver') are not at hand; a partial downgrade and going back not checked"
 		finish
 	fi
+
+	# 5b. Debian's libcap2 alone. Our libcap2-bin and libpam-cap say they
+	# need our libcap2 exactly, so apt does not leave them beside
+	# Debian's (it removes or replaces them)...
+	inroot apt-get install -s -q --no-download --allow-downgrades \
+		"libcap2=$rbver" >"$T/partial.log" 2>&1
+	for p in libcap2-bin libpam-cap; do
+		grep -q "^Inst libcap2 .*($rbver " "$T/partial.log" &&
+		! grep -q "^\(Remv\|Inst\) $p " "$T/partial.log" &&
+			{ fail "apt keeps our $p beside Debian's libcap2"; grep '^\(Inst\|Remv\)' "$T/partial.log"; }
+	done
+	echo "apt-get install libcap2=$rbver alone:" $(sed -n 's/^\(Inst\|Remv\) \([^ ]*\) .*/\1 \2;/p' "$T/partial.log")
+	# ...and their programs work with it all the same, should someone
+	# force it: setcap --perf and the trigger's restore, whose O_PATH
+	# descriptors every libcap but ours refuses in cap_set_fd().
+	inroot dpkg -i --force-depends "/var/cache/apt/archives/libcap2_$(echo "$rbver" | sed 's/:/%3a/')_"*.deb \
+		>"$T/forced.log" 2>&1 || { fail "dpkg --force-depends of Debian's libcap2"; tail -5 "$T/forced.log"; }
+	[ "$(readlink -f "$m/lib/$ma/libcap.so.2")" != "$m/usr/lib/$ma/libcap.so.2.76" ] ||
+		fail "libcap.so.2 is still ours after installing Debian's libcap2"
+	inroot setcap --perf-group=perf_users --perf "$probe" >"$T/forced.out" 2>&1 ||
+		{ fail "setcap --perf with Debian's libcap2"; cat "$T/forced.out"; }
+	inroot setcap -r "$probe"
+	# The trigger, after an upgrade (probe 1 again, its recorded content):
+	# dpkg leaves it pending while a dependency of libcap2-bin is broken,
+	# so its postinst runs it here as dpkg would.
+	inroot dpkg -i "$T/probe1.deb" >"$T/trig.log" 2>&1
+	inroot /var/lib/dpkg/info/libcap2-bin.postinst triggered /usr/bin >>"$T/trig.log" 2>&1
+	[ "$(inroot getcap "$probe")" = "$granted" ] &&
+		grep -q "^set: .$probe " "$T/trig.log" ||
+		{ fail "the trigger with Debian's libcap2: $(inroot getcap "$probe")"; cat "$T/trig.log"; }
+	inroot dpkg -i $(ls "$T"/libcap2_2.76*.deb) >"$T/forced.log" 2>&1 ||
+		{ fail "our libcap2 does not go back in"; tail -5 "$T/forced.log"; }
+	inroot apt-get check -q >/dev/null || fail "after 5b: apt-get check finds broken dependencies"
+
+	# 6. Debian's packages back, with deployment.md's commands, run by apt
+	# without a terminal, capability.conf edited (3. above). Without the
+	# --force-confold they document, dpkg stops at its conffile question
+	# and leaves libpam-cap half-installed; the documented command then
+	# finishes the job.
 	before=$fails
 	doc_block rollback >"$m/tmp/rollback.sh"
 	sed 's/ -o Dpkg::Options::=--force-confold//' "$m/tmp/rollback.sh" >"$m/tmp/rollback-bare.sh"
