@@ -99,11 +99,21 @@ struct ctx {
 	int manifest_version;
 	int above_checked; /* above holds the directories above the root */
 	struct way above;
+	FILE *out, *err; /* restore's reports and refusals (stdout, stderr) */
+	int accepted;	 /* accept_new() took new content */
+	/* Refusals that named --fix-owner, --accept-new-content: */
+	int hint_fix, hint_accept; /* print_repair() adds them */
 };
 
 /* capmanifest_restore.c: makes one file match; 1 on a failure or refusal. */
 int restore_one(enum change c, const struct entry *want,
 		const struct entry *have, struct ctx *ctx);
+/*
+ * After restore: the command line that adds the options refusals named
+ * ("capmanifest: to restore them: capmanifest restore --fix-owner ..."),
+ * when any did, on stderr.
+ */
+void print_repair(const struct ctx *ctx);
 /* "<label> <path> <caps>[ [rootid=N]]" on stdout. */
 void print_entry(const char *label, const struct entry *e);
 /* "capmanifest: cannot <what> <path>: <reason>" */
