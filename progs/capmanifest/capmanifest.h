@@ -33,6 +33,26 @@ struct way {
 	char why[WHY_SIZE]; /* and who besides root may write it */
 };
 
+/*
+ * Where the Debian package's trigger (debian/libcap2-bin.postinst) finds
+ * the manifests it restores after an upgrade: the files of TRIGGER_DIR
+ * whose names end in TRIGGER_SUFFIX, as sh expands that pattern (no name
+ * starting with a dot, nothing in a subdirectory). add refuses a manifest
+ * it would never read there, and says which files it would not take new
+ * content for.
+ */
+#define TRIGGER_DIR    "/etc/capmanifest.d"
+#define TRIGGER_SUFFIX ".manifest"
+/*
+ * The trees the trigger watches (debian/libcap2-bin.triggers has one
+ * "interest-noawait" line for each, and for TRIGGER_DIR; the two lists
+ * are compared by tests/cli/capmanifest_add.sh): wherever Debian puts
+ * programs and their helpers. A package replacing a file elsewhere does
+ * not run it: add warns about such a file.
+ */
+#define TRIGGER_PATHS \
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"
+
 /* Starts a line naming a path record could not read (capmanifest_io.c). */
 #define UNREAD_TAG "!unread"
 
@@ -224,6 +244,17 @@ void target_unlock(struct target *t);
 int target_write(const struct target *t, const struct manifest *m);
 /* Unlocks and closes; t may be half opened (dirfd, lockfd -1). */
 void target_free(struct target *t);
+
+/*
+ * capmanifest_register.c: add into TRIGGER_DIR. register_check_name()
+ * sets *for_trigger when t's directory is TRIGGER_DIR or below it, and
+ * returns 1 (refused, said why) for a name the trigger never reads
+ * there, else 0. register_check_files() warns, on stderr, about each
+ * added file whose new content the trigger would not take after an
+ * upgrade, and why.
+ */
+int register_check_name(const struct target *t, int *for_trigger);
+void register_check_files(const struct manifest *added);
 
 /*
  * capmanifest_apply.c: one file, always through a descriptor of its own

@@ -184,6 +184,40 @@ inside() {
 	*) fail "login did not give cap_perfmon: $login" ;;
 	esac
 
+	# 3b. setcap --perf's repair hints, each pasted as printed, in the
+	# situation that printed it: a group to create, an owner to change,
+	# a file every user may run to restrict.
+	f=/tmp/perf_hints
+	cp /bin/true "$m$f" && chown nobody "$m$f" && chmod 0755 "$m$f"
+	hint() {	# CASE PREFIX SETCAP-ARGS...: the hint, pasted, then setcap again
+		lc=$1 lp=$2; shift 2
+		inroot setcap "$@" >"$T/hint.out" 2>"$T/hint.err" &&
+			{ fail "$lc: setcap did not refuse"; return 1; }
+		line=$(pasted_line "$T/hint.err" "$lp") ||
+			{ fail "$lc: no hint"; cat "$T/hint.err"; return 1; }
+		line=${line%")"}; line=${line%" first"}
+		inroot sh -c "$line" >"$T/hint.log" 2>&1 ||
+			{ fail "$lc: the pasted '$line' fails"; cat "$T/hint.log"; return 1; }
+	}
+	hint "a group that does not exist" \
+		"setcap: --perf-group: no group named 'pkgtest_perf' (create it first: " \
+		--perf-group=pkgtest_perf --perf "$f" &&
+	hint "a file root does not own" \
+		"setcap: $f: owned by uid $(chroot "$m" id -u nobody) (nobody), not root: its owner could open it to everyone again; refusing --perf-group (" \
+		--perf-group=pkgtest_perf --perf "$f" &&
+		inroot setcap --perf-group=pkgtest_perf --perf "$f" >"$T/hint.out" 2>&1 &&
+		[ "$(inroot stat -c '%U:%G %a' "$f")" = "root:pkgtest_perf 750" ] ||
+		{ fail "setcap after the pasted hints: $(inroot stat -c '%U:%G %a' "$f")"; cat "$T/hint.out"; }
+	chmod 0755 "$m$f"
+	inroot setcap --perf "$f" >"$T/hint.out" 2>"$T/hint.err"
+	if line=$(pasted_line "$T/hint.err" "setcap: WARNING: restrict it to a group instead: "); then
+		inroot sh -c "$line" >"$T/hint.log" 2>&1 &&
+		[ "$(inroot stat -c '%U:%G %a' "$f")" = "root:perf_users 750" ] ||
+			{ fail "the pasted '$line': $(inroot stat -c '%U:%G %a' "$f")"; cat "$T/hint.log"; }
+	else
+		fail "setcap --perf on a 0755 file printed no command to restrict it"; cat "$T/hint.err"
+	fi
+
 	# 4. perf for that member (pam_cap's inheritable grant meets perf's
 	# file inheritable bit), not for others; kernel-side cpu-clock needs
 	# cap_perfmon at perf_event_paranoid 2.
@@ -307,8 +341,62 @@ inside() {
 		fail "the trigger gave a root:root 0755 $probe its capability: $(inroot getcap "$probe")"
 	grep -q 'not restored' "$T/trig.log" ||
 		{ fail "the trigger did not say why it refused"; cat "$T/trig.log"; }
+	# The repair the trigger printed, pasted as root would: it restores.
+	if line=$(pasted_line "$T/trig.log" "capmanifest: to restore them: "); then
+		inroot sh -c "$line" >"$T/repair.log" 2>&1 ||
+			{ fail "the trigger's printed repair fails: $line"; cat "$T/repair.log"; }
+		[ "$(inroot getcap "$probe")" = "$granted" ] &&
+		[ "$(stat -c '%U %a' "$m$probe")" = "root 750" ] ||
+			{ fail "the trigger's printed repair left $probe $(stat -c '%U:%G %a' "$m$probe") $(inroot getcap "$probe")"; cat "$T/repair.log"; }
+	else
+		fail "the trigger printed no command to restore the refused file"; cat "$T/trig.log"
+	fi
 	inroot dpkg-statoverride --add root perf_users 0750 "$probe" ||
 		fail "dpkg-statoverride --add fails"
+
+	# 5a. A package's files anywhere, not only in the bin directories: a
+	# stand-in with a program under /opt and a helper under /usr/lib,
+	# registered, then upgraded: the trigger restores both. add refuses
+	# a manifest name the trigger never reads, and warns about a file
+	# whose new version the trigger would not take.
+	for v in 1 2; do
+		mkdir -p "$T/other$v/DEBIAN" "$T/other$v/opt/capmanifest-probe" \
+			"$T/other$v/usr/lib/capmanifest-probe"
+		for f in opt/capmanifest-probe/tool usr/lib/capmanifest-probe/helper; do
+			cp /bin/true "$T/other$v/$f" && printf 'version %s\n' "$v" >>"$T/other$v/$f"
+		done
+		printf 'Package: capmanifest-probe-other\nVersion: %s\nArchitecture: all\nMaintainer: test <test@localhost>\nDescription: stand-in for programs outside the bin directories\n' \
+			"$v" >"$T/other$v/DEBIAN/control"
+		dpkg-deb -b --root-owner-group "$T/other$v" "$T/other$v.deb" >/dev/null
+	done
+	inroot dpkg -i "$T/other1.deb" >"$T/other.log" 2>&1 ||
+		{ fail "the stand-in under /opt and /usr/lib does not install"; cat "$T/other.log"; }
+	others="/opt/capmanifest-probe/tool /usr/lib/capmanifest-probe/helper"
+	for f in $others; do inroot setcap cap_net_raw=ep "$f"; done
+	inroot capmanifest add /etc/capmanifest.d/other $others >"$T/add.log" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] && [ ! -e "$m/etc/capmanifest.d/other" ] &&
+		grep -q "^capmanifest: /etc/capmanifest.d/other: refused: .*; name it /etc/capmanifest.d/other.manifest\$" "$T/add.log" ||
+		{ fail "add to a manifest the trigger never reads: exit $rc"; cat "$T/add.log"; }
+	named=$(sed -n 's/^capmanifest: .*; name it //p' "$T/add.log")
+	inroot sh -c 'mkdir /opt/capmanifest-user /srv/capmanifest-probe &&
+		chown nobody /opt/capmanifest-user &&
+		cp /bin/true /opt/capmanifest-user/tool && cp /bin/true /srv/capmanifest-probe/tool &&
+		setcap cap_net_raw=ep /opt/capmanifest-user/tool cap_net_raw=ep /srv/capmanifest-probe/tool' ||
+		fail "cannot make the tools add warns about"
+	# Under the name it gave, with two files the trigger will not mend.
+	inroot capmanifest add "$named" $others /opt/capmanifest-user/tool /srv/capmanifest-probe/tool \
+		>"$T/add.log" 2>&1 || { fail "add of files in /opt, /usr/lib and /srv"; cat "$T/add.log"; }
+	[ "$(grep -c '^capmanifest: warning: ' "$T/add.log")" = 2 ] &&
+		grep -q "^capmanifest: warning: ./opt/capmanifest-user/tool: directory ./opt/capmanifest-user: uid [0-9]* owns it: after an upgrade replaces it, the package trigger will not take its new content" "$T/add.log" &&
+		grep -q "^capmanifest: warning: ./srv/capmanifest-probe/tool: the package trigger runs when a package installs a file below /usr, .* only" "$T/add.log" ||
+		{ fail "add's warnings about what the trigger will not do"; cat "$T/add.log"; }
+	inroot dpkg -i "$T/other2.deb" >"$T/trig.log" 2>&1
+	for f in $others; do
+		[ "$(inroot getcap "$f")" = "$f cap_net_raw=ep" ] &&
+			grep -q "^accepted: .$f " "$T/trig.log" ||
+			{ fail "the trigger did not restore $f after its package's upgrade"; cat "$T/trig.log"; }
+	done
 	if [ -n "$ping" ]; then
 		[ "$(inroot getcap /usr/bin/ping)" = "/usr/bin/ping cap_net_raw=ep" ] ||
 			fail "the trigger touched ping, which no manifest lists"
