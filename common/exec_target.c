@@ -11,32 +11,7 @@
 #include <unistd.h>
 
 #include "exec_target.h"
-
-/*
- * Opens the inode behind fd for reading. An O_PATH descriptor cannot be
- * read, so we open its /proc magic link, which resolves to the inode fd
- * holds and never re-walks the caller's path; the fstat comparison is
- * belt and braces. O_NONBLOCK and O_NOCTTY: fd was checked to be a regular
- * file, but an open must never block or acquire a terminal here.
- */
-static int open_for_reading(int fd, const struct stat *st)
-{
-	char path[40];
-	struct stat again;
-	int rfd, saved;
-
-	snprintf(path, sizeof(path), "/proc/thread-self/fd/%d", fd);
-	rfd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (rfd < 0)
-		return -1;
-	if (fstat(rfd, &again) == 0 && again.st_dev == st->st_dev &&
-	    again.st_ino == st->st_ino)
-		return rfd;
-	saved = errno == 0 ? EINVAL : errno;
-	close(rfd);
-	errno = saved;
-	return -1;
-}
+#include "reopen.h"
 
 /* The ELF types binfmt_elf loads; a .o or a core file it refuses. */
 static enum exec_target_kind elf_kind(const unsigned char *head, ssize_t n)
@@ -88,7 +63,7 @@ int exec_target_inspect(int fd, struct exec_target *t)
 		return -1;
 	t->nosuid = (vfs.f_flag & ST_NOSUID) != 0;
 	t->noexec = (vfs.f_flag & ST_NOEXEC) != 0;
-	rfd = open_for_reading(fd, &st);
+	rfd = reopen_regular_rdonly(fd);
 	if (rfd < 0)
 		return -1;
 	n = pread(rfd, head, sizeof(head), 0);

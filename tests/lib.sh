@@ -65,7 +65,9 @@
 #                        failures were counted) and SUMMARY when none
 #                        failed; exits 0 when none failed, else 1
 # Pasting (paste_run, paste_clean, at the end of this file): the command
-# lines a program prints for a person to paste, run against recorders.
+# lines a program prints for a person to paste, run against recorders;
+# pasted_line and paste_for_real take such a line from a program's output
+# and run it for real, in the situation that printed it.
 # $nl is a newline. Suites may keep their own counters (cases, rows) for
 # their summary lines.
 #
@@ -732,6 +734,32 @@ REC
 	# The recorders' own sh is the real one, by absolute path.
 	sed -i "1s|.*|#!$(command -v sh)|" "$T/paste.bin"/*
 	(cd "$T/paste" && PATH="$T/paste.bin" /bin/sh <"$1" >"$T/paste.out" 2>"$T/paste.err")
+}
+
+# pasted_line FILE PREFIX: what follows PREFIX on the last line of FILE
+# that starts with it (a command a program printed for a person to paste),
+# on stdout; status 1 when no line does.
+pasted_line() {
+	awk -v p="$2" 'index($0, p) == 1 { l = substr($0, length(p) + 1); n++ }
+		END { if (!n) exit 1; print l }' "$1"
+}
+
+# paste_for_real FILE PREFIX: runs that command for real, as a person who
+# pasted it into a POSIX shell would (sh -c, in the current directory),
+# with our programs first on PATH; through run ($rc, $T/out, $T/err). A
+# printed repair must work when followed: suites run it in the situation
+# that printed it (throw-away roots and temporary trees only). Without
+# such a line, rc is 127 and $T/err says so.
+paste_for_real() {
+	if lib_line=$(pasted_line "$1" "$2"); then
+		ran="pasted: $lib_line"
+		PATH="$BUILD/progs:$PATH" sh -c "$lib_line" >"$T/out" 2>"$T/err" </dev/null
+		rc=$?
+	else
+		ran="pasted from $1"
+		echo "no line starts with '$2'" >"$T/err"; : >"$T/out"
+		rc=127
+	fi
 }
 
 # paste_clean CASE: after paste_run, nothing but the recorders ran: sh

@@ -330,7 +330,7 @@ static int check_version(const struct opts *o, int version)
 static int run(const struct opts *o)
 {
 	struct manifest want = { 0 }, have = { 0 };
-	struct ctx ctx = { .o = o, .rootfd = -1 };
+	struct ctx ctx = { .o = o, .rootfd = -1, .out = stdout, .err = stderr };
 	struct digest_for d = { DIGEST_NONE, NULL };
 	int status = 2, failures, verify = strcmp(o->command, "verify") == 0;
 
@@ -370,6 +370,8 @@ static int run(const struct opts *o)
 		signal(SIGIO, SIG_IGN);
 	failures = compare(&want, &have, verify ? report : restore_one, &ctx);
 	status = failures ? 1 : 0;
+	if (!verify)
+		print_repair(&ctx);
 out:
 	if (ctx.rootfd >= 0)
 		close(ctx.rootfd);

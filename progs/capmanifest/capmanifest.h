@@ -33,6 +33,26 @@ struct way {
 	char why[WHY_SIZE]; /* and who besides root may write it */
 };
 
+/*
+ * Where the Debian package's trigger (debian/libcap2-bin.postinst) finds
+ * the manifests it restores after an upgrade: the files of TRIGGER_DIR
+ * whose names end in TRIGGER_SUFFIX, as sh expands that pattern (no name
+ * starting with a dot, nothing in a subdirectory). add refuses a manifest
+ * it would never read there, and says which files it would not take new
+ * content for.
+ */
+#define TRIGGER_DIR    "/etc/capmanifest.d"
+#define TRIGGER_SUFFIX ".manifest"
+/*
+ * The trees the trigger watches (debian/libcap2-bin.triggers has one
+ * "interest-noawait" line for each, and for TRIGGER_DIR; the two lists
+ * are compared by tests/cli/capmanifest_add.sh): wherever Debian puts
+ * programs and their helpers. A package replacing a file elsewhere does
+ * not run it: add warns about such a file.
+ */
+#define TRIGGER_PATHS \
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"
+
 /* Starts a line naming a path record could not read (capmanifest_io.c). */
 #define UNREAD_TAG "!unread"
 
@@ -99,11 +119,21 @@ struct ctx {
 	int manifest_version;
 	int above_checked; /* above holds the directories above the root */
 	struct way above;
+	FILE *out, *err; /* restore's reports and refusals (stdout, stderr) */
+	int accepted;	 /* accept_new() took new content */
+	/* Refusals that named --fix-owner, --accept-new-content: */
+	int hint_fix, hint_accept; /* print_repair() adds them */
 };
 
 /* capmanifest_restore.c: makes one file match; 1 on a failure or refusal. */
 int restore_one(enum change c, const struct entry *want,
 		const struct entry *have, struct ctx *ctx);
+/*
+ * After restore: the command line that adds the options refusals named
+ * ("capmanifest: to restore them: capmanifest restore --fix-owner ..."),
+ * when any did, on stderr.
+ */
+void print_repair(const struct ctx *ctx);
 /* "<label> <path> <caps>[ [rootid=N]]" on stdout. */
 void print_entry(const char *label, const struct entry *e);
 /* "capmanifest: cannot <what> <path>: <reason>" */
@@ -216,12 +246,25 @@ int target_write(const struct target *t, const struct manifest *m);
 void target_free(struct target *t);
 
 /*
+ * capmanifest_register.c: add into TRIGGER_DIR. register_check_name()
+ * sets *for_trigger when t's directory is TRIGGER_DIR or below it, and
+ * returns 1 (refused, said why) for a name the trigger never reads
+ * there, else 0. register_check_files() warns, on stderr, about each
+ * added file whose new content the trigger would not take after an
+ * upgrade, and why.
+ */
+int register_check_name(const struct target *t, int *for_trigger);
+void register_check_files(const struct manifest *added);
+
+/*
  * capmanifest_apply.c: one file, always through a descriptor of its own
  * (O_PATH, opened without following any link), so its type, owner, mode,
  * ACL and capabilities all belong to one inode and no FIFO or device is
  * ever opened for reading.
  */
 cap_t entry_caps(int fd);
+/* Removes its capabilities: 0, or -1 with errno (ENODATA: none). */
+int entry_remove_caps(int fd);
 int entry_meta(int fd, const struct stat *st, struct meta *out);
 int entry_fix_meta(int fd, const struct meta *want, const struct meta *have);
 int meta_equal(const struct meta *a, const struct meta *b);

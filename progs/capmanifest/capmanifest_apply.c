@@ -27,6 +27,7 @@
  */
 #define PROC_FD_FORMAT "/proc/thread-self/fd/%d"
 #define ACL_XATTR      "system.posix_acl_access"
+#define CAPS_XATTR     "security.capability"
 
 static void proc_path(char *buf, size_t size, int fd)
 {
@@ -40,6 +41,20 @@ cap_t entry_caps(int fd)
 
 	proc_path(path, sizeof(path), fd);
 	return cap_get_file(path);
+}
+
+/*
+ * Takes the file's capabilities away: removexattr(2) through the magic
+ * link, which opens nothing and needs no libcap (whose cap_set_fd(fd,
+ * NULL) refuses an O_PATH descriptor in every libcap but ours). 0, or -1
+ * with errno (ENODATA: it had none).
+ */
+int entry_remove_caps(int fd)
+{
+	char path[40];
+
+	proc_path(path, sizeof(path), fd);
+	return removexattr(path, CAPS_XATTR);
 }
 
 /*

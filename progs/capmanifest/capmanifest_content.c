@@ -2,16 +2,11 @@
 /*
  * capmanifest: a file's content, read from the very inode its O_PATH
  * descriptor holds. The path is never resolved again: the descriptor is
- * reopened for reading through its /proc/thread-self/fd magic link, which
- * the kernel resolves to the descriptor's own file (not to whatever now
- * has its name), and the new descriptor is checked to be that inode. The
- * O_PATH descriptor was opened without following links and checked to be
- * a regular file, and an inode's type never changes, so a FIFO or device
- * is never opened.
- *
- * Why not O_NOFOLLOW on the reopen: the magic link is a symlink to the
- * kernel, so O_NOFOLLOW refuses it (ELOOP) every time. Following it is
- * what makes it name the descriptor's inode.
+ * reopened for reading through its /proc/thread-self/fd magic link
+ * (reopen.h), which the kernel resolves to the descriptor's own file, not
+ * to whatever now has its name. The O_PATH descriptor was opened without
+ * following links and checked to be a regular file, and an inode's type
+ * never changes, so a FIFO or device is never opened.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,41 +17,11 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "reopen.h"
 
 int content_open(int fd)
 {
-	char path[40];
-	struct stat want, got;
-	int cfd, saved;
-
-	if (fstat(fd, &want) < 0)
-		return -1;
-	if (!S_ISREG(want.st_mode)) {
-		errno = EINVAL;
-		return -1;
-	}
-	snprintf(path, sizeof(path), "/proc/thread-self/fd/%d", fd);
-	/*
-	 * O_NONBLOCK: a process holding a write lease on the file (its owner
-	 * may take one) would otherwise stall this open until the kernel's
-	 * lease-break-time, per file; now the open fails with EWOULDBLOCK.
-	 * O_NOCTTY only for form: a regular file is no terminal.
-	 */
-	cfd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (cfd < 0)
-		return -1;
-	if (fstat(cfd, &got) < 0)
-		goto fail;
-	if (got.st_dev != want.st_dev || got.st_ino != want.st_ino) {
-		errno = ESTALE; /* cannot happen; fail closed if it does */
-		goto fail;
-	}
-	return cfd;
-fail:
-	saved = errno;
-	close(cfd);
-	errno = saved;
-	return -1;
+	return reopen_regular_rdonly(fd);
 }
 
 int content_lease(int cfd)

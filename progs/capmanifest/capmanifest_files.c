@@ -194,10 +194,12 @@ int manifest_add_files(const char *path, char *const *files, int n)
 	struct manifest old = { 0 }, add = { 0 }, merged = { 0 };
 	struct target t = { .dirfd = -1, .lockfd = -1 };
 	size_t i;
-	int status, changed = 0;
+	int status, changed = 0, for_trigger = 0;
 
 	/* Locked from the read to the rename: no other add in between. */
 	status = target_open(&t, path);
+	if (status == 0)
+		status = register_check_name(&t, &for_trigger);
 	if (status == 0)
 		status = target_lock(&t);
 	if (status == 0)
@@ -239,6 +241,8 @@ int manifest_add_files(const char *path, char *const *files, int n)
 						 : "updated:",
 			    e);
 	}
+	if (status == 0 && for_trigger)
+		register_check_files(&add);
 	goto out;
 nomem:
 	warn_operand(path, strerror(ENOMEM));

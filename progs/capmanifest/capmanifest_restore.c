@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "shquote.h"
 
 void print_entry(const char *label, const struct entry *e)
 {
@@ -53,40 +54,46 @@ void print_entry(const char *label, const struct entry *e)
 	printf("\n");
 }
 
+/* fail_entry(), on err: restore's messages go where its ctx says. */
+static void fail_entry_to(FILE *err, const char *what, const char *path, int e)
+{
+	fprintf(err, "capmanifest: cannot %s ", what);
+	print_escaped(err, path);
+	fprintf(err, ": %s\n",
+		e == EINVAL ? "not a regular file" : content_strerror(e));
+}
+
 void fail_entry(const char *what, const char *path, int err)
 {
-	fprintf(stderr, "capmanifest: cannot %s ", what);
-	print_escaped(stderr, path);
-	fprintf(stderr, ": %s\n",
-		err == EINVAL ? "not a regular file" : content_strerror(err));
+	fail_entry_to(stderr, what, path, err);
 }
 
 /* "capmanifest: <path>: has <fields>, manifest says <fields>: <why>" */
-static void refuse_meta(const char *path, const struct meta *have,
+static void refuse_meta(FILE *err, const char *path, const struct meta *have,
 			const struct meta *want, const char *why)
 {
-	fprintf(stderr, "capmanifest: ");
-	print_escaped(stderr, path);
-	fprintf(stderr, ": has ");
-	print_meta(stderr, have, want);
-	fprintf(stderr, ", manifest says ");
-	print_meta(stderr, want, have);
-	fprintf(stderr, ": %s\n", why);
+	fprintf(err, "capmanifest: ");
+	print_escaped(err, path);
+	fprintf(err, ": has ");
+	print_meta(err, have, want);
+	fprintf(err, ", manifest says ");
+	print_meta(err, want, have);
+	fprintf(err, ": %s\n", why);
 }
 
 /* "capmanifest: <path>: <reason, printf-style>" on one line. */
-__attribute__((format(printf, 2, 3))) static void refuse(const char *path,
-							 const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void
+refuse(FILE *err, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "capmanifest: ");
-	print_escaped(stderr, path);
-	fprintf(stderr, ": ");
+	fprintf(err, "capmanifest: ");
+	print_escaped(err, path);
+	fprintf(err, ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(err, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', err);
 }
 
 /*
@@ -94,18 +101,19 @@ __attribute__((format(printf, 2, 3))) static void refuse(const char *path,
  * sha256=Y", or, for a manifest without digests, that it records none:
  * the start of every content refusal; the caller ends the line.
  */
-static void refuse_content(const char *path, const struct entry *want,
+static void refuse_content(FILE *err, const char *path,
+			   const struct entry *want,
 			   const unsigned char have[SHA256_SIZE], int version)
 {
-	fprintf(stderr, "capmanifest: ");
-	print_escaped(stderr, path);
+	fprintf(err, "capmanifest: ");
+	print_escaped(err, path);
 	if (want->has_digest) {
-		fprintf(stderr, ": content differs: has ");
-		print_digest(stderr, have);
-		fprintf(stderr, ", manifest says ");
-		print_digest(stderr, want->digest);
+		fprintf(err, ": content differs: has ");
+		print_digest(err, have);
+		fprintf(err, ", manifest says ");
+		print_digest(err, want->digest);
 	} else {
-		fprintf(stderr,
+		fprintf(err,
 			": the manifest (version %d) records no content digest",
 			version);
 	}
@@ -114,7 +122,10 @@ static void refuse_content(const char *path, const struct entry *want,
 /*
  * Content that is not the recorded one (or not recorded): taken only
  * with --accept-new-content, and only where nobody but root could have
- * put it. 0 (taken, and said so on stdout) or -1 (refused, said why).
+ * put it. 0 (taken, and said so on ctx->out) or -1 (refused, said why).
+ * Without the option the same rule is judged, so that the refusal names
+ * the option only where it would take the file (and notes that for the
+ * command printed at the end), and otherwise says why it would not.
  */
 static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 		      const struct stat *st, const struct way *way,
@@ -125,14 +136,6 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 	char why[WHY_SIZE];
 	int rc = 0;
 
-	if (!o->accept_new) {
-		refuse_content(want->path, want, d, ctx->manifest_version);
-		fprintf(stderr, ": %s\n",
-			want->has_digest
-				? "not restored (--accept-new-content takes new content only where root alone could have put it)"
-				: "not restored (record it again, or --accept-new-content where root alone could have put it)");
-		return -1;
-	}
 	why[0] = '\0';
 	if (st->st_uid != 0) {
 		snprintf(why, sizeof(why), "uid %u owns it",
@@ -143,8 +146,9 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 		/* The directories above the tree's root: once a run. */
 		if (!ctx->above_checked) {
 			if (writers_above(ctx->rootfd, 0, &ctx->above) < 0) {
-				fail_entry("check the directories above",
-					   want->path, errno);
+				fail_entry_to(ctx->err,
+					      "check the directories above",
+					      want->path, errno);
 				return -1;
 			}
 			ctx->above_checked = 1;
@@ -154,33 +158,47 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 		else
 			rc = writers_besides(fd, st, 0, why);
 		if (rc < 0) {
-			fail_entry("check who may write", want->path, errno);
+			fail_entry_to(ctx->err, "check who may write",
+				      want->path, errno);
 			return -1;
 		}
 		if (rc == 0)
 			why[0] = '\0';
 	}
 	if (not != NULL || why[0] != '\0') {
-		refuse_content(want->path, want, d, ctx->manifest_version);
-		fputs(": not accepted: ", stderr);
+		refuse_content(ctx->err, want->path, want, d,
+			       ctx->manifest_version);
+		fputs(o->accept_new ? ": not accepted: "
+				    : ": not restored (nor with "
+				      "--accept-new-content: ",
+		      ctx->err);
 		if (not != NULL)
-			print_way(stderr, not );
+			print_way(ctx->err, not );
 		else
-			fputs(why, stderr);
-		fputc('\n', stderr);
+			fputs(why, ctx->err);
+		fputs(o->accept_new ? "\n" : ")\n", ctx->err);
 		return -1;
 	}
-	printf("%s ", o->dry_run ? "would accept:" : "accepted:");
-	print_escaped(stdout, want->path);
-	printf(" has ");
-	print_digest(stdout, d);
-	if (want->has_digest) {
-		printf(", manifest says ");
-		print_digest(stdout, want->digest);
-	} else {
-		printf(", manifest records none");
+	if (!o->accept_new) {
+		refuse_content(ctx->err, want->path, want, d,
+			       ctx->manifest_version);
+		fputs(": not restored (--accept-new-content takes it: it is root's alone from /)\n",
+		      ctx->err);
+		ctx->hint_accept = 1;
+		return -1;
 	}
-	printf(" (root's alone from /)\n");
+	ctx->accepted = 1;
+	fprintf(ctx->out, "%s ", o->dry_run ? "would accept:" : "accepted:");
+	print_escaped(ctx->out, want->path);
+	fprintf(ctx->out, " has ");
+	print_digest(ctx->out, d);
+	if (want->has_digest) {
+		fprintf(ctx->out, ", manifest says ");
+		print_digest(ctx->out, want->digest);
+	} else {
+		fprintf(ctx->out, ", manifest records none");
+	}
+	fprintf(ctx->out, " (root's alone from /)\n");
 	return 0;
 }
 
@@ -205,44 +223,45 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 
 	cfd = content_open(fd);
 	if (cfd < 0) {
-		fail_entry("read", want->path, errno);
+		fail_entry_to(ctx->err, "read", want->path, errno);
 		return -1;
 	}
 	if (!o->dry_run && content_lease(cfd) < 0) {
 		if (errno == EAGAIN)
-			refuse(want->path,
+			refuse(ctx->err, want->path,
 			       "open for writing by a process, so its content could change after it is checked: not restored");
 		else
-			refuse(want->path,
+			refuse(ctx->err, want->path,
 			       "cannot take a read lease on it (%s), so nothing would hold its content still: not restored",
 			       strerror(errno));
 		goto fail;
 	}
 	if (fstat(fd, &st) < 0) {
-		fail_entry("read", want->path, errno);
+		fail_entry_to(ctx->err, "read", want->path, errno);
 		goto fail;
 	}
 	if (st.st_uid != 0 && st.st_uid != owner) {
-		refuse(want->path,
+		refuse(ctx->err, want->path,
 		       "owned by uid %u, neither root nor the recorded owner (%u): not restored",
 		       (unsigned)st.st_uid, (unsigned)owner);
 		goto fail;
 	}
 	if (need_fix && !way->root_only) {
-		fprintf(stderr, "capmanifest: ");
-		print_escaped(stderr, want->path);
-		fputs(": ", stderr);
-		print_way(stderr, way);
+		fprintf(ctx->err, "capmanifest: ");
+		print_escaped(ctx->err, want->path);
+		fputs(": ", ctx->err);
+		print_way(ctx->err, way);
 		fputs(": not restored (--fix-owner changes no file in a directory that others than root may write)\n",
-		      stderr);
+		      ctx->err);
 		goto fail;
 	}
 	rc = writers_besides(fd, &st, owner, why);
 	if (rc != 0) {
 		if (rc < 0)
-			fail_entry("check who may write", want->path, errno);
+			fail_entry_to(ctx->err, "check who may write",
+				      want->path, errno);
 		else
-			refuse(want->path,
+			refuse(ctx->err, want->path,
 			       "%s, so its content could change after it is checked: not restored",
 			       why);
 		goto fail;
@@ -256,15 +275,16 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 	rc = need_fix ? writers_after_fix(fd, &st, &want->meta, why) : 0;
 	if (rc != 0) {
 		if (rc < 0)
-			fail_entry("check who may write", want->path, errno);
+			fail_entry_to(ctx->err, "check who may write",
+				      want->path, errno);
 		else
-			refuse(want->path,
+			refuse(ctx->err, want->path,
 			       "as the manifest has it, %s, so its content could change once it is restored: not restored",
 			       why);
 		goto fail;
 	}
 	if (content_digest(cfd, d, size) < 0) {
-		fail_entry("read", want->path, errno);
+		fail_entry_to(ctx->err, "read", want->path, errno);
 		goto fail;
 	}
 	if ((!want->has_digest || memcmp(d, want->digest, SHA256_SIZE) != 0) &&
@@ -272,7 +292,7 @@ static int vouch(struct ctx *ctx, const struct entry *want, int fd,
 		goto fail;
 	/* Broken: someone asked to write it while it was checked. */
 	if (!o->dry_run && !content_lease_held(cfd)) {
-		refuse(want->path,
+		refuse(ctx->err, want->path,
 		       "opened for writing while it was checked: not restored");
 		goto fail;
 	}
@@ -282,10 +302,122 @@ fail:
 	return -1;
 }
 
+/*
+ * A file whose owner, group, mode or ACL presence differ, in a run
+ * without --fix-owner: refused. Would --fix-owner restore it? The checks
+ * vouch() makes are run as a dry run with it (and with
+ * --accept-new-content, which the command print_repair() prints adds
+ * where the content needs it), their messages kept aside: the refusal
+ * names --fix-owner only if they pass, and otherwise is followed by the
+ * reason they gave. A hint that names an option must work when followed.
+ */
+static void refuse_unfixed(struct ctx *ctx, const struct entry *want, int fd,
+			   const struct meta *now, const struct way *way)
+{
+	struct opts po = *ctx->o;
+	struct ctx pc = *ctx;
+	char *why = NULL, *said = NULL;
+	size_t whylen = 0, saidlen = 0;
+	off_t size;
+	int cfd = -1;
+
+	po.dry_run = po.fix_owner = po.accept_new = 1;
+	pc.o = &po;
+	pc.accepted = 0;
+	pc.err = open_memstream(&why, &whylen);
+	pc.out = open_memstream(&said, &saidlen);
+	if (pc.err != NULL && pc.out != NULL) {
+		cfd = vouch(&pc, want, fd, 1, way, &size);
+		/* What it learnt of the directories above holds here too. */
+		ctx->above = pc.above;
+		ctx->above_checked = pc.above_checked;
+	}
+	if (pc.err != NULL)
+		fclose(pc.err);
+	if (pc.out != NULL)
+		fclose(pc.out);
+	if (cfd >= 0) {
+		close(cfd);
+		refuse_meta(ctx->err, want->path, now, &want->meta,
+			    "not restored (--fix-owner re-applies them)");
+		ctx->hint_fix = 1;
+		if (pc.accepted && !ctx->o->accept_new)
+			ctx->hint_accept = 1;
+	} else {
+		/* No hint where the dry run could not be made (ENOMEM). */
+		refuse_meta(ctx->err, want->path, now, &want->meta,
+			    "not restored");
+		if (why != NULL)
+			fputs(why, ctx->err);
+	}
+	free(why);
+	free(said);
+}
+
+/* " word", the operand as one shell word (shquote.h); 0, or -1 (EILSEQ). */
+static int put_word(FILE *out, const char *operand)
+{
+	char *word = shquote_path_dup(operand);
+
+	if (word == NULL && errno == EILSEQ)
+		return -1;
+	if (word == NULL) {
+		perror("capmanifest");
+		exit(2);
+	}
+	fprintf(out, " %s", word);
+	free(word);
+	return 0;
+}
+
+void print_repair(const struct ctx *ctx)
+{
+	const struct opts *o = ctx->o;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *cmd;
+	int shown;
+
+	if (!ctx->hint_fix && !ctx->hint_accept)
+		return;
+	cmd = open_memstream(&line, &len);
+	if (cmd == NULL) {
+		perror("capmanifest");
+		exit(2);
+	}
+	/* The run's own options (-n aside: this is the repair), then the
+	 * ones the refusals above named, in the usage's order. */
+	fputs("capmanifest restore", cmd);
+	fputs(o->one_fs ? " -x" : "", cmd);
+	fputs(o->pseudo ? " --include-pseudo" : "", cmd);
+	fputs(o->fix_owner || ctx->hint_fix ? " --fix-owner" : "", cmd);
+	fputs(o->accept_new || ctx->hint_accept ? " --accept-new-content" : "",
+	      cmd);
+	fputs(o->allow_v1 ? " --allow-v1" : "", cmd);
+	fputs(o->listed_only ? " --listed-only" : "", cmd);
+	shown = strcmp(o->manifest, "-") != 0 &&
+		put_word(cmd, o->manifest) == 0 && put_word(cmd, o->root) == 0;
+	if (fclose(cmd) != 0) {
+		perror("capmanifest");
+		exit(2);
+	}
+	if (shown)
+		fprintf(stderr, "capmanifest: to restore them: %s\n", line);
+	else if (strcmp(o->manifest, "-") == 0)
+		fprintf(stderr,
+			"capmanifest: to restore them: %s - DIR, the manifest on standard input again\n",
+			line);
+	else
+		fputs("capmanifest: to restore them, run restore with the options named above (" SHQUOTE_UNSHOWN
+		      ")\n",
+		      stderr);
+	free(line);
+}
+
 /* An extra file: its capabilities go, whatever it is. */
 static int remove_caps(const struct ctx *ctx, const struct entry *have, int fd)
 {
-	if (!ctx->o->dry_run && cap_set_fd(fd, NULL) < 0) {
+	if (!ctx->o->dry_run && entry_remove_caps(fd) < 0) {
 		fail_entry("remove capabilities of", have->path, errno);
 		return 1;
 	}
@@ -324,15 +456,15 @@ int restore_one(enum change c, const struct entry *want,
 		return rc;
 	}
 	need_fix = want->has_meta && !meta_equal(&now, &want->meta);
-	if (need_fix && !o->fix_owner) {
-		refuse_meta(e->path, &now, &want->meta,
-			    "not restored (--fix-owner re-applies them)");
-		goto out;
-	}
+	/* First what no option mends, so that no hint names one. */
 	if (need_fix && want->meta.acl && !now.acl) {
 		refuse_meta(
-			e->path, &now, &want->meta,
+			stderr, e->path, &now, &want->meta,
 			"not restored: the ACL's entries were not recorded, so it cannot be re-created");
+		goto out;
+	}
+	if (need_fix && !o->fix_owner) {
+		refuse_unfixed(ctx, want, fd, &now, &way);
 		goto out;
 	}
 	if (c == SAME && !need_fix) {
@@ -361,7 +493,11 @@ int restore_one(enum change c, const struct entry *want,
 		fail_entry("set", e->path, errno);
 		goto out;
 	}
-	if (!o->dry_run && cap_set_fd(fd, caps) < 0) {
+	/*
+	 * Through cfd, the lease's descriptor of the same inode: an O_PATH
+	 * one is refused by cap_set_fd() in every libcap but ours (EBADF).
+	 */
+	if (!o->dry_run && cap_set_fd(cfd, caps) < 0) {
 		fail_entry("set", e->path, errno);
 		goto out;
 	}
@@ -372,9 +508,9 @@ int restore_one(enum change c, const struct entry *want,
 	 * the one hashed, and the capabilities written go again.
 	 */
 	if (!o->dry_run && (fstat(fd, &st) < 0 || st.st_size != size)) {
-		if (cap_set_fd(fd, NULL) < 0)
+		if (entry_remove_caps(fd) < 0)
 			fail_entry("remove capabilities of", e->path, errno);
-		refuse(e->path,
+		refuse(stderr, e->path,
 		       "truncated while it was restored: its capabilities are taken off again");
 		goto out;
 	}

@@ -28,6 +28,7 @@
 #include "exec_target.h"
 #include "names.h"
 #include "perf.h"
+#include "reopen.h"
 #include "setcap.h"
 #include "shquote.h"
 
@@ -541,6 +542,34 @@ static int verify_caps(const struct target *t, cap_t want, int quiet)
 	return -1;
 }
 
+/*
+ * Writes caps to the inode through an ordinary descriptor of it: every
+ * libcap but ours refuses cap_set_fd() on an O_PATH descriptor (EBADF),
+ * and this program may run on one (Debian's libcap2 put back beside our
+ * libcap2-bin). reopen_regular_rdonly() reaches the same inode without
+ * looking the name up again. Where it cannot be opened for reading (its
+ * owner holds a write lease, or root lacks CAP_DAC_OVERRIDE), the O_PATH
+ * descriptor itself, which our libcap writes through /proc; if that is
+ * refused too, the reopen's error is the one that says why.
+ */
+static int set_caps(const struct target *t, cap_t caps)
+{
+	int wfd = reopen_regular_rdonly(t->fd), rc, saved;
+
+	if (wfd < 0) {
+		saved = errno;
+		rc = cap_set_fd(t->fd, caps);
+		if (rc < 0 && errno == EBADF)
+			errno = saved;
+		return rc;
+	}
+	rc = cap_set_fd(wfd, caps);
+	saved = errno;
+	close(wfd);
+	errno = saved;
+	return rc;
+}
+
 int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 	       int verify, int quiet)
 {
@@ -578,7 +607,7 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 	} else {
 		warn_unrestricted(&t);
 	}
-	if (!verify && cap_set_fd(t.fd, caps) < 0) {
+	if (!verify && set_caps(&t, caps) < 0) {
 		say(stderr, "%s: cannot set its capabilities: %s", file,
 		    strerror(errno));
 		goto out;

@@ -22,6 +22,15 @@ mkdir -p "$d/sub" "$d/real" && echo x >"$d/plain" && echo x >"$d/real/f" &&
 x=$(echo x | sha256sum | cut -d' ' -f1)
 dd=$(cd "$d" && pwd -P)		# the canonical directory, as manifests name it
 
+# The trees add says the package trigger watches are the ones it does.
+sed -n 's/^interest-noawait //p' "$TOP/debian/libcap2-bin.triggers" | sort >"$T/triggers"
+sed -n '/^#define TRIGGER_PATHS/,/[^\\]$/p' "$TOP/progs/capmanifest/capmanifest.h" |
+	grep -o '"/[^"]*"' | tr -d '"' >"$T/paths"
+sed -n 's/^#define TRIGGER_DIR *"\(.*\)"$/\1/p' "$TOP/progs/capmanifest/capmanifest.h" >>"$T/paths"
+sort -o "$T/paths" "$T/paths"
+[ "$(wc -l <"$T/paths")" -ge 5 ] && cmp -s "$T/triggers" "$T/paths" && pass ||
+	fail "debian/libcap2-bin.triggers watches $(tr '\n' ' ' <"$T/triggers"), capmanifest.h says $(tr '\n' ' ' <"$T/paths")"
+
 # --- without capabilities: the refusals --------------------------------
 expect 1 "" "capmanifest: $d/plain: no file capabilities to record (set them with setcap first)
 " run_ours "$cm" record "$d/plain"

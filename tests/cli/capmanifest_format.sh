@@ -47,12 +47,17 @@ echo y >"$T/y" && y=$(sha256sum "$T/y" | cut -d' ' -f1) &&
 run_ours "$cm" verify "$T/mc" "$t" >"$T/out" 2>"$T/err"; rc=$?
 printf 'missing: ./c/g cap_net_raw=ep\ncontent: ./c/g has sha256=%s, manifest says sha256=%s\n' $x $y >"$T/want"
 [ $rc -eq 1 ] && cmp -s "$T/out" "$T/want" && [ ! -s "$T/err" ] || fail "verify of other content: exit $rc: $(cat "$T/out" "$T/err")"
-expect_lines --case="restore -n of other content" 1 "" \
-	"capmanifest: ./c/g: content differs: has sha256=$x, manifest says sha256=$y: not restored (--accept-new-content takes new content only where root alone could have put it)" \
-	run_ours "$cm" restore -n "$T/mc" "$t"
-# restore refuses it, and says what --fix-owner would do.
+# (Below $T, where not root alone may write: no hint names
+# --accept-new-content, which would not take it either.)
+run_ours "$cm" restore -n "$T/mc" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	grep -qF "capmanifest: ./c/g: content differs: has sha256=$x, manifest says sha256=$y: not restored (nor with --accept-new-content: " "$T/err" ||
+	fail "restore -n of other content: exit $rc: $(cat "$T/out" "$T/err")"
+# restore refuses it, and says what --fix-owner would do, and the command
+# (the repair: without -n).
 expect_lines --case="restore -n of a changed mode" 1 "" \
-	"capmanifest: ./a/b/f: has mode=0644, manifest says mode=0750: not restored (--fix-owner re-applies them)" \
+	"capmanifest: ./a/b/f: has mode=0644, manifest says mode=0750: not restored (--fix-owner re-applies them)
+capmanifest: to restore them: capmanifest restore --fix-owner $T/m $t" \
 	run_ours "$cm" restore -n "$T/m" "$t"
 run_ours "$cm" restore -n --fix-owner "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 printf 'would fix: ./a/b/f mode=0750\nwould set: ./a/b/f cap_net_raw=ep\n' >"$T/want"
@@ -64,9 +69,10 @@ printf '# capmanifest 2\n./c/g owner=%s group=%s mode=0644 acl=no cap_net_raw=ep
 expect_lines --case="verify v2" 1 "missing: ./c/g cap_net_raw=ep" \
 	"capmanifest: $T/v2: version 2 manifest: file contents are not recorded, so not verified" \
 	run_ours "$cm" verify "$T/v2" "$t"
-expect_lines --case="restore -n v2" 1 "" \
-	"capmanifest: ./c/g: the manifest (version 2) records no content digest: not restored (record it again, or --accept-new-content where root alone could have put it)" \
-	run_ours "$cm" restore -n "$T/v2" "$t"
+run_ours "$cm" restore -n "$T/v2" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	grep -qF "capmanifest: ./c/g: the manifest (version 2) records no content digest: not restored (nor with --accept-new-content: " "$T/err" ||
+	fail "restore -n v2: exit $rc: $(cat "$T/out" "$T/err")"
 
 # Version 1: verify compares capabilities and says what it cannot check;
 # restore needs --allow-v1, and grants nothing to unknown content.
@@ -81,12 +87,12 @@ run_ours "$cm" restore -n "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
 # (Not root: the file is not root's, the owner a version 1 manifest
 # leaves to assume, and that is said first.)
 if [ $uid -eq 0 ]; then
-	why="the manifest (version 1) records no content digest: not restored (record it again, or --accept-new-content where root alone could have put it)"
+	why="the manifest (version 1) records no content digest: not restored (nor with --accept-new-content: "
 else
 	why="owned by uid $uid, neither root nor the recorded owner (0): not restored"
 fi
 run_ours "$cm" restore -n --allow-v1 "$T/v1" "$t" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] && [ ! -s "$T/out" ] && grep -qxF "capmanifest: ./c/g: $why" "$T/err" ||
+[ $rc -eq 1 ] && [ ! -s "$T/out" ] && grep -qF "capmanifest: ./c/g: $why" "$T/err" ||
 	fail "restore -n --allow-v1: exit $rc: $(cat "$T/out" "$T/err")"
 
 # Bad lines: each named with its number, nothing applied, exit 2.

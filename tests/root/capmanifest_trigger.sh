@@ -12,10 +12,12 @@
 #     content): the trigger accepts it and puts cap_perfmon back, a
 #     member of the group profiles, nobody still cannot run it;
 #   - so does a manifest of the older recipe (version 2, no digests);
-#   - an upgrade without them (root:root 0755): refused, as before;
+#   - an upgrade without them (root:root 0755): refused, as before, with
+#     the command that restores it; that command, pasted, does;
 #   - a registered tool in a directory nobody owns: a root-owned program
 #     of other content she renamed over it is not accepted, and her own
-#     file is refused; nobody running it gets neither euid 0 nor a
+#     file is refused, with no hint that --fix-owner would help (it
+#     would not); nobody running it gets neither euid 0 nor a
 #     capability. Nothing of either file changes;
 #   - add again after the upgrade records the new content: verify passes.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
@@ -79,6 +81,7 @@ expect_out "accepted: ./mnt/usr/bin/perf has sha256=$new, manifest says sha256=$
 set: ./mnt/usr/bin/perf cap_perfmon=ep
 " "trigger after an upgrade"
 expect_err "" "trigger after an upgrade"
+granted=$(xattr_hex "$perf")
 out=$(as member "$perf") && pass || fail "a group member cannot profile after the trigger: $out"
 echo "after the upgrade and the trigger, a member of the group: $out"
 out=$(as nobody "$perf" 2>&1) && fail "nobody ran perf: $out" || pass
@@ -99,9 +102,22 @@ setcap -r "$perf"
 upgrade 0:0 0755
 trigger "$pm"
 expect_rc 1 "trigger after an upgrade without the override"
+repair="capmanifest restore --fix-owner --accept-new-content --listed-only $pm /"
 expect_err "capmanifest: ./mnt/usr/bin/perf: has group=0 mode=0755, manifest says group=$gid mode=0750: not restored (--fix-owner re-applies them)
+capmanifest: to restore them: $repair
 " "trigger after an upgrade without the override"
 [ -z "$(xattr_hex "$perf")" ] && pass || fail "perf got a capability as root:root 0755"
+# The repair it prints works as pasted: the new content accepted (it is
+# root's alone, as the trigger's own option needs), group and mode put
+# back, then the capability.
+paste_for_real "$T/err" "capmanifest: to restore them: "
+expect_rc 0 "the printed repair" || cat "$T/err"
+expect_out "accepted: ./mnt/usr/bin/perf has sha256=$new, manifest says sha256=$old (root's alone from /)
+fixed: ./mnt/usr/bin/perf group=$gid mode=0750
+set: ./mnt/usr/bin/perf cap_perfmon=ep
+" "the printed repair"
+[ "$(state "$perf")" = "0:$gid 0750 $granted" ] && [ -n "$granted" ] && pass ||
+	fail "after the printed repair: $(state "$perf")"
 
 # A tool registered in a directory nobody owns.
 tool=/mnt/opt/app/tool tm=/mnt/etc/capmanifest.d/tool.manifest
@@ -122,7 +138,9 @@ as nobody sh -c 'rm -f "$1" && cp "$2" "$1"' - "$tool" "$cat_" || fail "nobody c
 before=$(state "$tool")
 trigger "$tm"
 expect_rc 1 "trigger: nobody's file"
-expect_err "capmanifest: ./mnt/opt/app/tool: has owner=$nobody_uid group=$nobody_gid, manifest says owner=0 group=0: not restored (--fix-owner re-applies them)
+# --fix-owner would not restore it either, so no hint names it.
+expect_err "capmanifest: ./mnt/opt/app/tool: has owner=$nobody_uid group=$nobody_gid, manifest says owner=0 group=0: not restored
+capmanifest: ./mnt/opt/app/tool: owned by uid $nobody_uid, neither root nor the recorded owner (0): not restored
 " "trigger: nobody's file"
 [ "$(state "$tool")" = "$before" ] && pass || fail "the tool changed: $before -> $(state "$tool")"
 as nobody "$tool" /proc/self/status >"$T/status"

@@ -184,6 +184,40 @@ inside() {
 	*) fail "login did not give cap_perfmon: $login" ;;
 	esac
 
+	# 3b. setcap --perf's repair hints, each pasted as printed, in the
+	# situation that printed it: a group to create, an owner to change,
+	# a file every user may run to restrict.
+	f=/tmp/perf_hints
+	cp /bin/true "$m$f" && chown nobody "$m$f" && chmod 0755 "$m$f"
+	hint() {	# CASE PREFIX SETCAP-ARGS...: the hint, pasted, then setcap again
+		lc=$1 lp=$2; shift 2
+		inroot setcap "$@" >"$T/hint.out" 2>"$T/hint.err" &&
+			{ fail "$lc: setcap did not refuse"; return 1; }
+		line=$(pasted_line "$T/hint.err" "$lp") ||
+			{ fail "$lc: no hint"; cat "$T/hint.err"; return 1; }
+		line=${line%")"}; line=${line%" first"}
+		inroot sh -c "$line" >"$T/hint.log" 2>&1 ||
+			{ fail "$lc: the pasted '$line' fails"; cat "$T/hint.log"; return 1; }
+	}
+	hint "a group that does not exist" \
+		"setcap: --perf-group: no group named 'pkgtest_perf' (create it first: " \
+		--perf-group=pkgtest_perf --perf "$f" &&
+	hint "a file root does not own" \
+		"setcap: $f: owned by uid $(chroot "$m" id -u nobody) (nobody), not root: its owner could open it to everyone again; refusing --perf-group (" \
+		--perf-group=pkgtest_perf --perf "$f" &&
+		inroot setcap --perf-group=pkgtest_perf --perf "$f" >"$T/hint.out" 2>&1 &&
+		[ "$(inroot stat -c '%U:%G %a' "$f")" = "root:pkgtest_perf 750" ] ||
+		{ fail "setcap after the pasted hints: $(inroot stat -c '%U:%G %a' "$f")"; cat "$T/hint.out"; }
+	chmod 0755 "$m$f"
+	inroot setcap --perf "$f" >"$T/hint.out" 2>"$T/hint.err"
+	if line=$(pasted_line "$T/hint.err" "setcap: WARNING: restrict it to a group instead: "); then
+		inroot sh -c "$line" >"$T/hint.log" 2>&1 &&
+		[ "$(inroot stat -c '%U:%G %a' "$f")" = "root:perf_users 750" ] ||
+			{ fail "the pasted '$line': $(inroot stat -c '%U:%G %a' "$f")"; cat "$T/hint.log"; }
+	else
+		fail "setcap --perf on a 0755 file printed no command to restrict it"; cat "$T/hint.err"
+	fi
+
 	# 4. perf for that member (pam_cap's inheritable grant meets perf's
 	# file inheritable bit), not for others; kernel-side cpu-clock needs
 	# cap_perfmon at perf_event_paranoid 2.
@@ -307,27 +341,116 @@ inside() {
 		fail "the trigger gave a root:root 0755 $probe its capability: $(inroot getcap "$probe")"
 	grep -q 'not restored' "$T/trig.log" ||
 		{ fail "the trigger did not say why it refused"; cat "$T/trig.log"; }
+	# The repair the trigger printed, pasted as root would: it restores.
+	if line=$(pasted_line "$T/trig.log" "capmanifest: to restore them: "); then
+		inroot sh -c "$line" >"$T/repair.log" 2>&1 ||
+			{ fail "the trigger's printed repair fails: $line"; cat "$T/repair.log"; }
+		[ "$(inroot getcap "$probe")" = "$granted" ] &&
+		[ "$(stat -c '%U %a' "$m$probe")" = "root 750" ] ||
+			{ fail "the trigger's printed repair left $probe $(stat -c '%U:%G %a' "$m$probe") $(inroot getcap "$probe")"; cat "$T/repair.log"; }
+	else
+		fail "the trigger printed no command to restore the refused file"; cat "$T/trig.log"
+	fi
 	inroot dpkg-statoverride --add root perf_users 0750 "$probe" ||
 		fail "dpkg-statoverride --add fails"
+
+	# 5a. A package's files anywhere, not only in the bin directories: a
+	# stand-in with a program under /opt and a helper under /usr/lib,
+	# registered, then upgraded: the trigger restores both. add refuses
+	# a manifest name the trigger never reads, and warns about a file
+	# whose new version the trigger would not take.
+	for v in 1 2; do
+		mkdir -p "$T/other$v/DEBIAN" "$T/other$v/opt/capmanifest-probe" \
+			"$T/other$v/usr/lib/capmanifest-probe"
+		for f in opt/capmanifest-probe/tool usr/lib/capmanifest-probe/helper; do
+			cp /bin/true "$T/other$v/$f" && printf 'version %s\n' "$v" >>"$T/other$v/$f"
+		done
+		printf 'Package: capmanifest-probe-other\nVersion: %s\nArchitecture: all\nMaintainer: test <test@localhost>\nDescription: stand-in for programs outside the bin directories\n' \
+			"$v" >"$T/other$v/DEBIAN/control"
+		dpkg-deb -b --root-owner-group "$T/other$v" "$T/other$v.deb" >/dev/null
+	done
+	inroot dpkg -i "$T/other1.deb" >"$T/other.log" 2>&1 ||
+		{ fail "the stand-in under /opt and /usr/lib does not install"; cat "$T/other.log"; }
+	others="/opt/capmanifest-probe/tool /usr/lib/capmanifest-probe/helper"
+	for f in $others; do inroot setcap cap_net_raw=ep "$f"; done
+	inroot capmanifest add /etc/capmanifest.d/other $others >"$T/add.log" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] && [ ! -e "$m/etc/capmanifest.d/other" ] &&
+		grep -q "^capmanifest: /etc/capmanifest.d/other: refused: .*; name it /etc/capmanifest.d/other.manifest\$" "$T/add.log" ||
+		{ fail "add to a manifest the trigger never reads: exit $rc"; cat "$T/add.log"; }
+	named=$(sed -n 's/^capmanifest: .*; name it //p' "$T/add.log")
+	inroot sh -c 'mkdir /opt/capmanifest-user /srv/capmanifest-probe &&
+		chown nobody /opt/capmanifest-user &&
+		cp /bin/true /opt/capmanifest-user/tool && cp /bin/true /srv/capmanifest-probe/tool &&
+		setcap cap_net_raw=ep /opt/capmanifest-user/tool cap_net_raw=ep /srv/capmanifest-probe/tool' ||
+		fail "cannot make the tools add warns about"
+	# Under the name it gave, with two files the trigger will not mend.
+	inroot capmanifest add "$named" $others /opt/capmanifest-user/tool /srv/capmanifest-probe/tool \
+		>"$T/add.log" 2>&1 || { fail "add of files in /opt, /usr/lib and /srv"; cat "$T/add.log"; }
+	[ "$(grep -c '^capmanifest: warning: ' "$T/add.log")" = 2 ] &&
+		grep -q "^capmanifest: warning: ./opt/capmanifest-user/tool: directory ./opt/capmanifest-user: uid [0-9]* owns it: after an upgrade replaces it, the package trigger will not take its new content" "$T/add.log" &&
+		grep -q "^capmanifest: warning: ./srv/capmanifest-probe/tool: the package trigger runs when a package installs a file below /usr, .* only" "$T/add.log" ||
+		{ fail "add's warnings about what the trigger will not do"; cat "$T/add.log"; }
+	inroot dpkg -i "$T/other2.deb" >"$T/trig.log" 2>&1
+	for f in $others; do
+		[ "$(inroot getcap "$f")" = "$f cap_net_raw=ep" ] &&
+			grep -q "^accepted: .$f " "$T/trig.log" ||
+			{ fail "the trigger did not restore $f after its package's upgrade"; cat "$T/trig.log"; }
+	done
 	if [ -n "$ping" ]; then
 		[ "$(inroot getcap /usr/bin/ping)" = "/usr/bin/ping cap_net_raw=ep" ] ||
 			fail "the trigger touched ping, which no manifest lists"
 	fi
 
-	# 6. Debian's packages back, with deployment.md's commands, run by apt
-	# without a terminal, capability.conf edited (3. above). Without the
-	# --force-confold they document, dpkg stops at its conffile question
-	# and leaves libpam-cap half-installed; the documented command then
-	# finishes the job. Debian's .debs wait in apt's cache: no download.
+	# Debian's .debs wait in apt's cache for 5b and 6: no download.
 	have=0
 	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
 		f=$(ls "$T/${p}_$(echo "$rbver" | sed 's/:/%3a/')_"*.deb 2>/dev/null)
 		[ -n "$f" ] && cp "$f" "$m/var/cache/apt/archives/" && have=$((have + 1))
 	done
 	if [ -z "$rbver" ] || [ "$have" -ne 4 ]; then
-		echo "note: Debian's packages ('$rbver') are not at hand; going back not checked"
+		echo "note: Debian's packages ('$rbver') are not at hand; a partial downgrade and going back not checked"
 		finish
 	fi
+
+	# 5b. Debian's libcap2 alone. Our libcap2-bin and libpam-cap say they
+	# need our libcap2 exactly, so apt does not leave them beside
+	# Debian's (it removes or replaces them)...
+	inroot apt-get install -s -q --no-download --allow-downgrades \
+		"libcap2=$rbver" >"$T/partial.log" 2>&1
+	for p in libcap2-bin libpam-cap; do
+		grep -q "^Inst libcap2 .*($rbver " "$T/partial.log" &&
+		! grep -q "^\(Remv\|Inst\) $p " "$T/partial.log" &&
+			{ fail "apt keeps our $p beside Debian's libcap2"; grep '^\(Inst\|Remv\)' "$T/partial.log"; }
+	done
+	echo "apt-get install libcap2=$rbver alone:" $(sed -n 's/^\(Inst\|Remv\) \([^ ]*\) .*/\1 \2;/p' "$T/partial.log")
+	# ...and their programs work with it all the same, should someone
+	# force it: setcap --perf and the trigger's restore, whose O_PATH
+	# descriptors every libcap but ours refuses in cap_set_fd().
+	inroot dpkg -i --force-depends "/var/cache/apt/archives/libcap2_$(echo "$rbver" | sed 's/:/%3a/')_"*.deb \
+		>"$T/forced.log" 2>&1 || { fail "dpkg --force-depends of Debian's libcap2"; tail -5 "$T/forced.log"; }
+	[ "$(readlink -f "$m/lib/$ma/libcap.so.2")" != "$m/usr/lib/$ma/libcap.so.2.76" ] ||
+		fail "libcap.so.2 is still ours after installing Debian's libcap2"
+	inroot setcap --perf-group=perf_users --perf "$probe" >"$T/forced.out" 2>&1 ||
+		{ fail "setcap --perf with Debian's libcap2"; cat "$T/forced.out"; }
+	inroot setcap -r "$probe"
+	# The trigger, after an upgrade (probe 1 again, its recorded content):
+	# dpkg leaves it pending while a dependency of libcap2-bin is broken,
+	# so its postinst runs it here as dpkg would.
+	inroot dpkg -i "$T/probe1.deb" >"$T/trig.log" 2>&1
+	inroot /var/lib/dpkg/info/libcap2-bin.postinst triggered /usr/bin >>"$T/trig.log" 2>&1
+	[ "$(inroot getcap "$probe")" = "$granted" ] &&
+		grep -q "^set: .$probe " "$T/trig.log" ||
+		{ fail "the trigger with Debian's libcap2: $(inroot getcap "$probe")"; cat "$T/trig.log"; }
+	inroot dpkg -i $(ls "$T"/libcap2_2.76*.deb) >"$T/forced.log" 2>&1 ||
+		{ fail "our libcap2 does not go back in"; tail -5 "$T/forced.log"; }
+	inroot apt-get check -q >/dev/null || fail "after 5b: apt-get check finds broken dependencies"
+
+	# 6. Debian's packages back, with deployment.md's commands, run by apt
+	# without a terminal, capability.conf edited (3. above). Without the
+	# --force-confold they document, dpkg stops at its conffile question
+	# and leaves libpam-cap half-installed; the documented command then
+	# finishes the job.
 	before=$fails
 	doc_block rollback >"$m/tmp/rollback.sh"
 	sed 's/ -o Dpkg::Options::=--force-confold//' "$m/tmp/rollback.sh" >"$m/tmp/rollback-bare.sh"
