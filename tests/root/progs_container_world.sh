@@ -117,8 +117,13 @@ inside)
 	# What broke capaudit's identity check: the device stat() gives a
 	# running program's file is not the one its mapping names.
 	sleep 30 &
-	sl=$!
-	mapdev=$(awk '$6 ~ /\/sleep$/ { print $4; exit }' "/proc/$sl/maps")
+	sl=$! mapdev= i=0
+	# Until the child has run sleep (a loaded machine is slow to exec).
+	while [ -z "$mapdev" ] && [ $i -lt 100 ]; do
+		mapdev=$(awk '$6 ~ /\/sleep$/ { print $4; exit }' "/proc/$sl/maps")
+		[ -n "$mapdev" ] || sleep 0.1
+		i=$((i + 1))
+	done
 	kill "$sl" 2>/dev/null
 	statdev=$(stat -L -c '%Hd:%Ld' "$(command -v sleep)")
 	[ -n "$mapdev" ] && [ "$((0x${mapdev%%:*})):$((0x${mapdev#*:}))" != "$statdev" ] ||
