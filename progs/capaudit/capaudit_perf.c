@@ -596,6 +596,33 @@ static int watch_seeds(struct tracer *t, const pid_t *tids, size_t ntids)
 	return 0;
 }
 
+/*
+ * CAPAUDIT_ATTACH_WAIT names a FIFO that --pid reads to its end after
+ * the threads are listed and before anything is opened on their ids:
+ * for tests, which end a thread and give its id to another process
+ * meanwhile. Ignored with privileges capaudit was not started with, as
+ * secure_getenv(3) ignores variables.
+ */
+static void attach_test_wait(void)
+{
+	const char *path = secure_getenv("CAPAUDIT_ATTACH_WAIT");
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	if (path == NULL || *path == '\0')
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		warn("CAPAUDIT_ATTACH_WAIT: %s", path);
+		return;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR && !launch_stop))
+		;
+	close(fd);
+}
+
 struct tracer *tracer_open(const struct source *src, pid_t pid,
 			   int whole_process)
 {
@@ -614,6 +641,8 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 		free(tids);
 		return NULL;
 	}
+	if (whole_process)
+		attach_test_wait();
 	/*
 	 * Followed in the kernel before perf's events are opened: what a
 	 * running process (--pid) starts meanwhile is then followed by the
