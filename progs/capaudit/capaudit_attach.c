@@ -256,21 +256,38 @@ static int pins_list(int dfd, struct pinned *p)
 		errno = saved;
 		return -1;
 	}
-	while ((d = readdir(dir)) != NULL) {
+	for (;;) {
 		char *end;
-		long tid = strtol(d->d_name, &end, 10);
+		long tid;
 
+		errno = 0;
+		d = readdir(dir);
+		if (d == NULL && errno != 0) {
+			int saved = errno; /* a listing cut short */
+
+			closedir(dir);
+			pins_release(p);
+			errno = saved;
+			return -1;
+		}
+		if (d == NULL)
+			break;
+		tid = strtol(d->d_name, &end, 10);
 		if (*end != '\0' || tid <= 0 || tid > INT32_MAX)
 			continue;
 		tfd = openat(dirfd(dir), d->d_name,
 			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (tfd < 0)
+		if (tfd < 0 && (errno == ENOENT || errno == ESRCH))
 			continue; /* that thread ended meanwhile */
-		if (pin_add(p, (pid_t)tid, tfd) < 0) {
-			close(tfd);
+		/* Not one thread left out unsaid (EMFILE: one fd each). */
+		if (tfd < 0 || pin_add(p, (pid_t)tid, tfd) < 0) {
+			int saved = tfd < 0 ? errno : ENOMEM;
+
+			if (tfd >= 0)
+				close(tfd);
 			closedir(dir);
 			pins_release(p);
-			errno = ENOMEM;
+			errno = saved;
 			return -1;
 		}
 	}
@@ -419,9 +436,12 @@ int attach_run(pid_t pid, unsigned long long duration, const struct source *src,
 		warn("--pid=%ld", (long)pid);
 		return 1;
 	}
-	ok = pins_list(dfd, &pins) < 0 ? -1 : 1;
-	if (ok == 1)
-		ok = process_allowed(dfd, pid, &pins, why, sizeof(why));
+	if (pins_list(dfd, &pins) < 0) {
+		warn("--pid=%ld: its threads", (long)pid);
+		close(dfd);
+		return 1;
+	}
+	ok = process_allowed(dfd, pid, &pins, why, sizeof(why));
 	if (ok != 1) {
 		refuse(pid, ok, why);
 		pins_release(&pins);
