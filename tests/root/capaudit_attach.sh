@@ -139,11 +139,12 @@ done
 #    do not name the same processes: refused, nothing watched.
 start outer "$target" --dumpable 30
 : >"$T/own1" && chown 1 "$T/own1"
-# (--kill-child: the namespace ends with unshare, killed at the end.)
+# The namespace ends with unshare (--kill-child), which holds SIGTERM
+# blocked while it waits: SIGKILL at the end.
 unshare -p -f --kill-child sh -c '"$0" --stranger last_pid "$1" "$2" 30 >"$3" 2>&1
 while :; do sleep 1; done' "$target" "$tpid" "$T/own1" "$T/ns.out" &
 ns_unshare=$!
-pids="$pids $ns_unshare"
+at_exit "kill -9 $ns_unshare 2>/dev/null"
 # The stranger, among the children of the namespace's first process.
 outer=
 n=0

@@ -26,11 +26,16 @@ how=$1 what=$2 d=$3 ca=$4
 shift 4
 case="$what's id given to a stranger ($how${1:+, $*})"
 target= stranger= ca_pid=
-at_exit 'for p in $target $stranger $ca_pid; do kill -9 "$p" 2>/dev/null; done'
+# done_case [SUMMARY]: ends what it started, then finish. (With LIB_T,
+# init sets no exit trap here: at_exit would never run.)
+done_case() {
+	for p in $target $stranger $ca_pid; do kill -9 "$p" 2>/dev/null; done
+	finish "$@"
+}
 mkdir -p "$d" && rm -f "$d/wait" "$d/report.json" "$d/err" "$d"/*.out &&
 	mkfifo "$d/wait" &&
 	: >"$d/own" && : >"$d/other" && chown 1 "$d/own" "$d/other" ||
-	{ fail "$case: set-up of $d"; finish; }
+	{ fail "$case: set-up of $d"; done_case; }
 
 # waitfor FILE PREFIX: the rest of FILE's first line starting with PREFIX.
 waitfor() {
@@ -46,7 +51,7 @@ waitfor() {
 "$BIN/capaudit_target" --helper "$d/own" 8 >"$d/target.out" 2>&1 &
 target=$!
 waitfor "$d/target.out" pid && tid=$(sed -n '1s/^tid //p' "$d/target.out") ||
-	{ fail "$case: capaudit_target --helper did not start: $(cat "$d/target.out")"; finish; }
+	{ fail "$case: capaudit_target --helper did not start: $(cat "$d/target.out")"; done_case; }
 [ "$what" = process ] && id=$target || id=$tid
 
 # Read-write, so that neither side's open waits for the other; capaudit's
@@ -68,7 +73,7 @@ holding() {
 		if [ $n -ge 200 ]; then
 			fail "$case: capaudit did not come to CAPAUDIT_ATTACH_WAIT: $(cat "$d/err")"
 			exec 3>&-
-			finish
+			done_case
 		fi
 		sleep 0.05
 	done
@@ -91,13 +96,13 @@ while [ -e "/proc/$target/task/$id" ] && [ "$what" != process ] && [ $n -lt 200 
 	n=$((n + 1))
 done
 [ -e "/proc/$target/task/$id" ] && [ "$what" != process ] &&
-	{ fail "$case: thread $id did not end"; exec 3>&-; finish; }
+	{ fail "$case: thread $id did not end"; exec 3>&-; done_case; }
 "$BIN/capaudit_target" --stranger "$how" "$id" "$d/other" 8 >"$d/stranger.out" 2>&1 3>&-
 stranger=$(sed -n 's/^stranger //p' "$d/stranger.out")
 if [ "$stranger" != "$id" ]; then
 	exec 3>&-
 	fail "$case: the stranger did not get id $id: $(cat "$d/stranger.out")"
-	finish
+	done_case
 fi
 # The second stop: the first released (no writer left), then a writer
 # again for capaudit's second open, held while the stranger checks.
@@ -115,9 +120,9 @@ if [ "$what" = process ]; then
 		pass || fail "$case: no line saying nothing was watched: $(cat "$d/err")"
 	! grep -q cap_fowner "$d/report.json" 2>/dev/null && pass ||
 		fail "$case: the stranger's checks reported: $(cat "$d/report.json")"
-	finish "$case: nothing watched, and said"
+	done_case "$case: nothing watched, and said"
 fi
-[ $rc -eq 0 ] || { fail "$case: capaudit exit $rc: $(cat "$d/err")"; finish; }
+[ $rc -eq 0 ] || { fail "$case: capaudit exit $rc: $(cat "$d/err")"; done_case; }
 counting=kernel
 case " $* " in *" --no-bpf "*) counting=samples ;; esac
 grep -q '"type":"summary".*"counting":"'$counting'"' "$d/report.json" && pass ||
@@ -134,4 +139,4 @@ grep -q '"type":"summary".*"threads_left_out":1,' "$d/report.json" && pass ||
 	fail "$case: the summary does not say one thread was left out: $(grep summary "$d/report.json")"
 expect_line "$d/err" "capaudit: thread $id ended while capaudit attached, and its id may have gone to another process since: nothing of it is counted" \
 	"$case: said on stderr"
-finish "$case: only the process's own checks counted, the thread left out said"
+done_case "$case: only the process's own checks counted, the thread left out said"
