@@ -175,6 +175,8 @@ struct counter *counter_open(const struct counting *cfg, char *why,
 			     size_t whylen);
 /* Follows thread tid (global id) and every thread it creates from now on. */
 int counter_follow(struct counter *c, pid_t tid);
+/* Follows tid no more (a seed whose id went to another process). */
+int counter_unfollow(struct counter *c, pid_t tid);
 /*
  * Follows the calling thread for one call of check, which must ask for
  * CAP_SETUID once; keeps that check, the tally's calibration. -1 with
@@ -246,12 +248,31 @@ struct record {
 struct tracer;
 
 /*
- * Opens the source's events for each thread of pid (all of /proc/pid/task
- * when whole_process) on every online CPU, inherited by children, all
- * writing into one ring buffer. NULL after a message naming what failed.
+ * The threads to watch, by id. held, when set, says whether tid[i] still
+ * names the thread it named when the caller listed it: a running
+ * process's thread may end and its id go to another process, which the
+ * id alone would then watch. NULL for our own child, not yet reaped,
+ * whose id cannot change hands.
  */
-struct tracer *tracer_open(const struct source *src, pid_t pid,
-			   int whole_process);
+struct watch_set {
+	const pid_t *tid;
+	size_t n;
+	int (*held)(const struct watch_set *ws, size_t i);
+	const void *ctx; /* the caller's, for held */
+};
+
+/*
+ * Opens the source's events for each thread of ws on every online CPU,
+ * inherited by children, all writing into one ring buffer. A thread
+ * whose id held() no longer vouches for once everything is open is left
+ * out, whatever was opened on its id: its events are disabled and what
+ * they wrote is never read (tracer_left_out()). NULL after a message
+ * naming what failed.
+ */
+struct tracer *tracer_open(const struct source *src,
+			   const struct watch_set *ws);
+/* Threads of the watch set left out, each said on stderr by tracer_open(). */
+size_t tracer_left_out(const struct tracer *t);
 /*
  * Waits up to timeout_ms for data, reads every buffer, and calls fn for
  * each record old enough that no CPU can still add an older one, in time
@@ -449,6 +470,7 @@ struct run_result {
 	enum run_cut cut; /* trials only */
 	size_t left;	  /* trials: processes it left behind, ended */
 	int left_running; /* trials: some could not be ended */
+	size_t left_out;  /* --pid: threads that ended as capaudit attached */
 };
 
 /* The capability's name (cap_to_name()), into buf. */

@@ -12,7 +12,8 @@
 #include <fcntl.h>
 #include <linux/kcmp.h>
 #include <linux/nsfs.h>
-#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -175,23 +176,77 @@ int ptrace_read_allowed(int dfd, pid_t pid, char *why, size_t len)
 }
 
 /*
- * ptrace(2) asks its question of one thread, and perf_event_open(2) of
- * each thread capaudit opens events for: a thread has credentials of
- * its own (a raw setuid(2) changes only the calling thread's), and a
- * process whose first thread is the user's may hold a thread that is
- * root's. So every thread must pass, as the process itself does. 1, 0
- * (why says which thread and why), or -1 with errno (ESRCH: gone).
+ * The threads of the process, each pinned by its /proc directory, opened
+ * through the process's own: the kernel resolves task/TID there only to
+ * a thread of that thread group, and the directory holds that thread's
+ * struct pid, whose files answer ENOENT once the thread is gone and its
+ * id free for another process. A directory whose files still answer
+ * after capaudit opened events on the id proves the id named that
+ * thread all along, as a pidfd would (and with no need for
+ * PIDFD_THREAD, Linux 6.9).
  */
-static int process_allowed(int dfd, pid_t pid, char *why, size_t len)
+struct pinned {
+	pid_t *tid;
+	int *fd;
+	size_t n, size;
+};
+
+static void pins_release(struct pinned *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		close(p->fd[i]);
+	free(p->tid);
+	free(p->fd);
+	memset(p, 0, sizeof(*p));
+}
+
+static int pin_add(struct pinned *p, pid_t tid, int fd)
+{
+	if (p->n == p->size) {
+		size_t size = p->size ? p->size * 2 : 8;
+		pid_t *tids = reallocarray(p->tid, size, sizeof(*tids));
+		int *fds;
+
+		if (tids == NULL)
+			return -1;
+		p->tid = tids;
+		fds = reallocarray(p->fd, size, sizeof(*fds));
+		if (fds == NULL)
+			return -1;
+		p->fd = fds;
+		p->size = size;
+	}
+	p->tid[p->n] = tid;
+	p->fd[p->n] = fd;
+	p->n++;
+	return 0;
+}
+
+/* 1 while fd's thread (or process) is still there, holding its id. */
+static int pin_alive(int fd)
+{
+	struct stat st;
+
+	return fstatat(fd, "stat", &st, 0) == 0;
+}
+
+static int pin_held(const struct watch_set *ws, size_t i)
+{
+	const struct pinned *p = ws->ctx;
+
+	return pin_alive(p->fd[i]);
+}
+
+/* Every thread of the process open on dfd, pinned. 0, or -1 with errno. */
+static int pins_list(int dfd, struct pinned *p)
 {
 	struct dirent *d;
-	char reason[160];
-	int rc, tdir, tfd;
+	int tdir, tfd;
 	DIR *dir;
 
-	rc = ptrace_read_allowed(dfd, pid, why, len);
-	if (rc != 1)
-		return rc;
+	memset(p, 0, sizeof(*p));
 	tdir = openat(dfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tdir < 0 || (dir = fdopendir(tdir)) == NULL) {
 		int saved = errno;
@@ -201,26 +256,121 @@ static int process_allowed(int dfd, pid_t pid, char *why, size_t len)
 		errno = saved;
 		return -1;
 	}
-	while (rc == 1 && (d = readdir(dir)) != NULL) {
+	for (;;) {
 		char *end;
-		long tid = strtol(d->d_name, &end, 10);
+		long tid;
 
-		if (*end != '\0' || tid <= 0 || tid == (long)pid)
+		errno = 0;
+		d = readdir(dir);
+		if (d == NULL && errno != 0) {
+			int saved = errno; /* a listing cut short */
+
+			closedir(dir);
+			pins_release(p);
+			errno = saved;
+			return -1;
+		}
+		if (d == NULL)
+			break;
+		tid = strtol(d->d_name, &end, 10);
+		if (*end != '\0' || tid <= 0 || tid > INT32_MAX)
 			continue;
 		tfd = openat(dirfd(dir), d->d_name,
 			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (tfd < 0)
+		if (tfd < 0 && (errno == ENOENT || errno == ESRCH))
 			continue; /* that thread ended meanwhile */
-		rc = ptrace_read_allowed(tfd, (pid_t)tid, reason,
-					 sizeof(reason));
-		close(tfd);
-		if (rc < 0 && errno == ESRCH)
-			rc = 1; /* ended meanwhile: nothing to watch */
-		else if (rc == 0)
-			snprintf(why, len, "its thread %ld: %s", tid, reason);
+		/* Not one thread left out unsaid (EMFILE: one fd each). */
+		if (tfd < 0 || pin_add(p, (pid_t)tid, tfd) < 0) {
+			int saved = tfd < 0 ? errno : ENOMEM;
+
+			if (tfd >= 0)
+				close(tfd);
+			closedir(dir);
+			pins_release(p);
+			errno = saved;
+			return -1;
+		}
 	}
 	closedir(dir);
+	if (p->n == 0) {
+		errno = ESRCH; /* every thread has ended */
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * ptrace(2) asks its question of one thread, and perf_event_open(2) of
+ * each thread capaudit opens events for: a thread has credentials of
+ * its own (a raw setuid(2) changes only the calling thread's), and a
+ * process whose first thread is the user's may hold a thread that is
+ * root's. So every thread capaudit watches (the pinned ones) must pass,
+ * as the process itself does. 1, 0 (why says which thread and why), or
+ * -1 with errno (ESRCH: gone).
+ */
+static int process_allowed(int dfd, pid_t pid, const struct pinned *p,
+			   char *why, size_t len)
+{
+	char reason[160];
+	size_t i;
+	int rc;
+
+	rc = ptrace_read_allowed(dfd, pid, why, len);
+	for (i = 0; rc == 1 && i < p->n; i++) {
+		if (p->tid[i] == pid)
+			continue;
+		rc = ptrace_read_allowed(p->fd[i], p->tid[i], reason,
+					 sizeof(reason));
+		/*
+		 * Ended meanwhile: nothing of it is watched (tracer_open()
+		 * leaves it out), and kcmp(2) may have asked about another
+		 * process that has its id now.
+		 */
+		if (rc != 1 && !pin_alive(p->fd[i]))
+			rc = 1;
+		else if (rc == 0)
+			snprintf(why, len, "its thread %ld: %s",
+				 (long)p->tid[i], reason);
+	}
 	return rc;
+}
+
+/*
+ * perf_event_open(2) and kcmp(2) take ids in capaudit's own pid
+ * namespace; /proc names processes in the namespace it was mounted for.
+ * Where the two differ (a /proc from outside a container, or from
+ * another one), --pid would watch whatever process holds the id in
+ * capaudit's namespace. NSpid of /proc/self lists capaudit's id in
+ * /proc's namespace first and in its own last: one id, its own, when
+ * they are the same (without the line, before Linux 4.1, /proc/self
+ * must at least be capaudit's own id).
+ */
+static int proc_is_own_pid_ns(void)
+{
+	char *line = NULL, *end, link[32];
+	size_t size = 0;
+	int same = -1;
+	ssize_t n;
+	FILE *f;
+
+	f = fopen("/proc/self/status", "re");
+	if (f == NULL)
+		return 0;
+	while (same < 0 && getline(&line, &size, f) > 0) {
+		if (strncmp(line, "NSpid:", 6) != 0)
+			continue;
+		same = strtol(line + 6, &end, 10) == (long)getpid() &&
+		       strspn(end, " \t\n") == strlen(end);
+	}
+	free(line);
+	fclose(f);
+	if (same >= 0)
+		return same;
+	n = readlink("/proc/self", link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	return strtol(link, &end, 10) == (long)getpid() && *end == '\0';
 }
 
 static double now(void)
@@ -255,59 +405,89 @@ static void describe_target(int dfd, pid_t pid, struct tally *t)
 		       st.st_ino);
 }
 
+static void refuse(pid_t pid, int ok, const char *why)
+{
+	warnx("--pid=%ld: %s: capaudit watches only what ptrace(2) would let "
+	      "you read",
+	      (long)pid, ok < 0 ? strerror(errno) : why);
+}
+
 int attach_run(pid_t pid, unsigned long long duration, const struct source *src,
 	       struct tally *t, struct run_result *rr)
 {
+	struct watch_set ws = { NULL, 0, pin_held, NULL };
+	struct pinned pins = { NULL, NULL, 0, 0 };
 	char path[64], why[200];
 	struct tracer *tr;
 	double start, end;
 	int dfd, ok;
 
+	if (!proc_is_own_pid_ns()) {
+		warnx("--pid=%ld: /proc shows another pid namespace than "
+		      "capaudit's own, where perf_event_open(2) would find "
+		      "another process by that id: mount the proc file system "
+		      "of capaudit's pid namespace on /proc",
+		      (long)pid);
+		return 1;
+	}
 	snprintf(path, sizeof(path), "/proc/%ld", (long)pid);
 	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		warn("--pid=%ld", (long)pid);
 		return 1;
 	}
-	ok = process_allowed(dfd, pid, why, sizeof(why));
+	if (pins_list(dfd, &pins) < 0) {
+		warn("--pid=%ld: its threads", (long)pid);
+		close(dfd);
+		return 1;
+	}
+	ok = process_allowed(dfd, pid, &pins, why, sizeof(why));
 	if (ok != 1) {
-		warnx("--pid=%ld: %s: capaudit watches only what ptrace(2) "
-		      "would let you read",
-		      (long)pid, ok < 0 ? strerror(errno) : why);
+		refuse(pid, ok, why);
+		pins_release(&pins);
 		close(dfd);
 		return 1;
 	}
 	describe_target(dfd, pid, t);
-	tr = tracer_open(src, pid, 1);
+	ws.tid = pins.tid;
+	ws.n = pins.n;
+	ws.ctx = &pins;
+	tr = tracer_open(src, &ws);
 	if (tr == NULL) {
+		pins_release(&pins);
 		close(dfd);
 		tally_free(t);
 		return 1;
 	}
 	/*
-	 * Asked again through the same directory, which belongs to the
-	 * process and not to the number: gone (a recycled pid), or changed
-	 * (it exec'd a set-user-ID program meanwhile), it is not watched.
+	 * Asked again through the same directories, which belong to the
+	 * process and its threads and not to the numbers: gone (a recycled
+	 * pid), or changed (it exec'd a set-user-ID program meanwhile), it
+	 * is not watched.
 	 */
-	ok = process_allowed(dfd, pid, why, sizeof(why));
-	close(dfd);
+	ok = process_allowed(dfd, pid, &pins, why, sizeof(why));
+	pins_release(&pins);
 	if (ok != 1) {
 		warnx("--pid=%ld: the process changed while capaudit attached "
 		      "(%s); nothing was watched",
 		      (long)pid, ok < 0 ? strerror(errno) : why);
+		close(dfd);
 		tracer_close(tr);
 		tally_free(t);
 		return 1;
 	}
+	rr->left_out = tracer_left_out(tr);
 	tracer_wake_on(tr, pid);
 	tracer_calibrate(tr);
 	start = now();
 	end = start + (double)(duration ? duration : 10);
+	/* Its end, by its directory: its id may be another's by then. */
 	while (!launch_stop && now() < end) {
 		tracer_drain(tr, 100, tally_record, t);
-		if (kill(pid, 0) < 0 && errno == ESRCH)
+		if (!pin_alive(dfd))
 			break;
 	}
+	close(dfd);
 	tracer_finish(tr, tally_record, t);
 	rr->attached = 1;
 	rr->seconds = now() - start;

@@ -307,6 +307,15 @@ int counter_follow(struct counter *c, pid_t tid)
 	return map_update(c->maps.follow, &key, &v, BPF_ANY);
 }
 
+int counter_unfollow(struct counter *c, pid_t tid)
+{
+	uint32_t key = (uint32_t)tid;
+
+	if (map_delete(c->maps.follow, &key) < 0 && errno != ENOENT)
+		return -1;
+	return 0;
+}
+
 /* A run or a total as the sample it stands for. */
 static void as_record(uint64_t pid_tgid, uint64_t cred, uint64_t target_ns,
 		      uint64_t capable_ns, uint64_t capret, uint64_t count,

@@ -321,6 +321,7 @@ static int start_launcher(struct handshake *h, pthread_t *thread)
 static struct tracer *trace_child(struct handshake *h, const struct source *src,
 				  struct tally *t, int *said)
 {
+	struct watch_set ws = { NULL, 1, NULL, NULL };
 	struct tracer *tr;
 	pid_t child = 0;
 	ssize_t n;
@@ -333,7 +334,9 @@ static struct tracer *trace_child(struct handshake *h, const struct source *src,
 		return NULL;
 	tally_free(t);
 	tally_init(t, child, NULL);
-	tr = tracer_open(src, child, 0);
+	/* Ours until reaped: its id cannot go to another process (no held). */
+	ws.tid = &child;
+	tr = tracer_open(src, &ws);
 	if (tr == NULL)
 		return NULL;
 	tracer_wake_on(tr, child);

@@ -6,7 +6,6 @@
  * read back in time order (capaudit_decode.c).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -64,7 +63,11 @@ struct tracer {
 	int *fds;
 	uint64_t *ids;
 	int *idx;
+	long *thread; /* the watch set's thread of each fd; -1: capaudit's */
 	size_t nfds, fds_size;
+	uint64_t *dropped; /* ids of the events of threads left out */
+	size_t ndropped, dropped_size;
+	size_t left_out;      /* threads left out (tracer_open()) */
 	uint64_t *sorted_ids; /* ids ascending, for record_decode() */
 	int *sorted_idx;
 	struct ring *rings;
@@ -218,57 +221,20 @@ static size_t ring_pages_for(size_t ncpu, size_t page)
 	return floor_pow2(bytes / page);
 }
 
-/* The threads to follow: pid itself, or every thread of the process. */
-static pid_t *list_threads(pid_t pid, int whole, size_t *n)
-{
-	pid_t *tids = NULL;
-	size_t cap = 0;
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-
-	*n = 0;
-	if (!whole) {
-		tids = malloc(sizeof(*tids));
-		if (tids != NULL) {
-			tids[0] = pid;
-			*n = 1;
-		}
-		return tids;
-	}
-	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
-	dir = opendir(path);
-	if (dir == NULL)
-		return NULL;
-	while ((d = readdir(dir)) != NULL) {
-		char *end;
-		long v = strtol(d->d_name, &end, 10);
-
-		if (*end != '\0' || v <= 0)
-			continue;
-		if (grow((void **)&tids, &cap, *n + 1, sizeof(*tids)) < 0) {
-			free(tids);
-			closedir(dir);
-			return NULL;
-		}
-		tids[(*n)++] = (pid_t)v;
-	}
-	closedir(dir);
-	if (*n == 0)
-		errno = ESRCH;
-	return tids;
-}
-
-/* Keeps fd with its id; the ring of its CPU takes its output. */
-static int add_fd(struct tracer *t, int fd, int spec)
+/*
+ * Keeps fd with its id and the watch set's thread it watches (-1:
+ * capaudit itself); the ring of its CPU takes its output.
+ */
+static int add_fd(struct tracer *t, int fd, int spec, long thread)
 {
 	uint64_t id = 0;
 
 	if (grow((void **)&t->fds, &t->fds_size, t->nfds + 1, sizeof(int)) < 0)
 		return -1;
-	/* ids and idx grow with fds: same capacity. */
+	/* ids, idx and thread grow with fds: same capacity. */
 	{
 		uint64_t *ids = reallocarray(t->ids, t->fds_size, sizeof(*ids));
+		long *th;
 		int *idx;
 
 		if (ids == NULL)
@@ -278,12 +244,17 @@ static int add_fd(struct tracer *t, int fd, int spec)
 		if (idx == NULL)
 			return -1;
 		t->idx = idx;
+		th = reallocarray(t->thread, t->fds_size, sizeof(*th));
+		if (th == NULL)
+			return -1;
+		t->thread = th;
 	}
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 		return -1;
 	t->fds[t->nfds] = fd;
 	t->ids[t->nfds] = id;
 	t->idx[t->nfds] = spec;
+	t->thread[t->nfds] = thread;
 	t->nfds++;
 	return 0;
 }
@@ -322,7 +293,7 @@ static int open_sentinels(struct tracer *t, int ncpu)
 			continue; /* no buffer on that CPU: nothing to lose */
 		}
 		/* Its id is known, so its samples (the calibration) are read. */
-		if (add_fd(t, fd, 0) < 0) {
+		if (add_fd(t, fd, 0, -1) < 0) {
 			close(fd);
 			return -1;
 		}
@@ -490,34 +461,54 @@ static int share_ring(struct tracer *t, int fd, int *cpu_ring)
 }
 
 /*
+ * Where each thread of the watch set stands: its events to open, or
+ * ended before anything was opened on its id (nothing to watch, nothing
+ * to say), or left out (tracer_open()).
+ */
+enum thread_state {
+	THREAD_OPEN,
+	THREAD_ENDED,
+	THREAD_LEFT_OUT,
+};
+
+/* Whether the watch set still vouches for thread i's id. */
+static int still_held(const struct watch_set *ws, size_t i)
+{
+	return ws->held == NULL || ws->held(ws, i);
+}
+
+/*
  * Every spec's event for each thread on one CPU. 0, SMALLER_RINGS, or
  * -1 after a message; *opened counts the events kept.
  */
-static int open_on_cpu(struct tracer *t, const pid_t *tids, size_t ntids,
-		       int whole_process, int cpu, int *opened)
+static int open_on_cpu(struct tracer *t, const struct watch_set *ws,
+		       const unsigned char *state, int cpu, int *opened)
 {
 	int cpu_ring = -1, spec, rc;
 	size_t i;
 
-	for (i = 0; i < ntids; i++) {
+	for (i = 0; i < ws->n; i++) {
+		if (state[i] != THREAD_OPEN)
+			continue;
 		for (spec = 0; spec < t->src->nevents; spec++) {
-			int fd = open_event(t, spec, tids[i], cpu, spec == 0);
+			int fd =
+				open_event(t, spec, ws->tid[i], cpu, spec == 0);
 
 			if (fd < 0 && errno == ENODEV)
 				return 0; /* this CPU is offline */
-			if (fd < 0 && errno == ESRCH && whole_process &&
-			    ntids > 1)
-				break; /* that thread ended meanwhile */
+			/* That thread ended: tracer_open() sees its id go. */
+			if (fd < 0 && errno == ESRCH && ws->held != NULL)
+				break;
 			if (fd < 0) {
 				warn("perf_event_open (pid %ld, cpu %d)",
-				     (long)tids[i], cpu);
+				     (long)ws->tid[i], cpu);
 				return -1;
 			}
 			if ((rc = share_ring(t, fd, &cpu_ring)) != 0) {
 				close(fd);
 				return rc;
 			}
-			if (add_fd(t, fd, spec) < 0) {
+			if (add_fd(t, fd, spec, (long)i) < 0) {
 				warn("perf event");
 				close(fd);
 				return -1;
@@ -529,15 +520,19 @@ static int open_on_cpu(struct tracer *t, const pid_t *tids, size_t ntids,
 }
 
 /* Every event of every thread on every CPU: 0, SMALLER_RINGS, or -1 after a message. */
-static int open_all(struct tracer *t, const pid_t *tids, size_t ntids,
-		    int whole_process, long ncpu)
+static int open_all(struct tracer *t, const struct watch_set *ws,
+		    const unsigned char *state, long ncpu)
 {
 	int cpu, opened = 0, rc;
 
 	for (cpu = 0; cpu < ncpu; cpu++)
-		if ((rc = open_on_cpu(t, tids, ntids, whole_process, cpu,
-				      &opened)) != 0)
+		if ((rc = open_on_cpu(t, ws, state, cpu, &opened)) != 0)
 			return rc;
+	if (opened == 0 && ws->held != NULL) {
+		warnx("every thread listed ended while capaudit attached: "
+		      "nothing was watched");
+		return -1;
+	}
 	if (opened == 0) {
 		warnx("no CPU to open perf events on");
 		return -1;
@@ -555,10 +550,13 @@ static int open_all(struct tracer *t, const pid_t *tids, size_t ntids,
 
 /*
  * The programs loaded and attached, then the threads followed; NULL
- * after a message.
+ * after a message. A seed whose id the watch set no longer vouches for
+ * right after is followed no more at once (and left out): it may have
+ * been another process's.
  */
 static struct counter *start_counting(const struct source *src,
-				      const pid_t *tids, size_t ntids)
+				      const struct watch_set *ws,
+				      unsigned char *state)
 {
 	struct counter *c;
 	char why[200];
@@ -569,24 +567,39 @@ static struct counter *start_counting(const struct source *src,
 		warnx("eBPF: %s", why);
 		return NULL;
 	}
-	for (i = 0; i < ntids; i++)
-		if (counter_follow(c, tids[i]) < 0) {
-			warn("eBPF: following thread %ld", (long)tids[i]);
+	for (i = 0; i < ws->n; i++) {
+		if (state[i] != THREAD_OPEN)
+			continue;
+		if (counter_follow(c, ws->tid[i]) < 0) {
+			warn("eBPF: following thread %ld", (long)ws->tid[i]);
 			counter_close(c);
 			return NULL;
 		}
+		if (still_held(ws, i))
+			continue;
+		state[i] = THREAD_LEFT_OUT;
+		if (counter_unfollow(c, ws->tid[i]) < 0) {
+			warn("eBPF: unfollowing thread %ld", (long)ws->tid[i]);
+			counter_close(c);
+			return NULL;
+		}
+	}
 	return c;
 }
 
 /* The seeds are watched from the start (release_watched()). */
-static int watch_seeds(struct tracer *t, const pid_t *tids, size_t ntids)
+static int watch_seeds(struct tracer *t, const struct watch_set *ws,
+		       const unsigned char *state)
 {
 	size_t i;
 
 	table_init(&t->watched, sizeof(pid_t), sizeof(int));
-	for (i = 0; i < ntids; i++) {
-		int *w = table_get(&t->watched, &tids[i], 1);
+	for (i = 0; i < ws->n; i++) {
+		int *w;
 
+		if (state[i] != THREAD_OPEN)
+			continue;
+		w = table_get(&t->watched, &ws->tid[i], 1);
 		if (w == NULL) {
 			warn(NULL);
 			return -1;
@@ -596,24 +609,161 @@ static int watch_seeds(struct tracer *t, const pid_t *tids, size_t ntids)
 	return 0;
 }
 
-struct tracer *tracer_open(const struct source *src, pid_t pid,
-			   int whole_process)
+/*
+ * Thread i's events are disabled (their children's with them) and what
+ * they wrote is never read: their ids, which every record of theirs and
+ * of what they were inherited into carries, are dropped. 0, or -1 after
+ * a message.
+ */
+static int drop_thread_events(struct tracer *t, size_t i, pid_t tid)
+{
+	size_t j;
+
+	for (j = 0; j < t->nfds; j++) {
+		if (t->thread[j] != (long)i)
+			continue;
+		if (ioctl(t->fds[j], PERF_EVENT_IOC_DISABLE, 0) < 0) {
+			warn("perf event of thread %ld: disabling it",
+			     (long)tid);
+			return -1;
+		}
+		if (grow((void **)&t->dropped, &t->dropped_size,
+			 t->ndropped + 1, sizeof(*t->dropped)) < 0) {
+			warn(NULL);
+			return -1;
+		}
+		t->dropped[t->ndropped++] = t->ids[j];
+	}
+	return 0;
+}
+
+/*
+ * Once everything is open, each thread's id is asked about again: one
+ * the watch set no longer vouches for may have ended before its events
+ * (or its follow entry) were opened, and its id gone to another process
+ * meanwhile, whose checks would then be reported as the command's. Its
+ * events, its follow entry and everything they saw are left out: the
+ * thread's own checks since the attach are lost with them, and the
+ * report says so. 0, or -1 after a message.
+ */
+static int leave_out_replaced(struct tracer *t, const struct watch_set *ws,
+			      unsigned char *state, struct counter *counter)
+{
+	size_t i;
+
+	for (i = 0; i < ws->n; i++) {
+		if (state[i] == THREAD_OPEN && !still_held(ws, i)) {
+			state[i] = THREAD_LEFT_OUT;
+			if (counter != NULL &&
+			    counter_unfollow(counter, ws->tid[i]) < 0) {
+				warn("eBPF: unfollowing thread %ld",
+				     (long)ws->tid[i]);
+				return -1;
+			}
+			if (drop_thread_events(t, i, ws->tid[i]) < 0)
+				return -1;
+		}
+		if (state[i] != THREAD_LEFT_OUT)
+			continue;
+		t->left_out++;
+		warnx("thread %ld ended while capaudit attached, and its id "
+		      "may have gone to another process since: nothing of it "
+		      "is counted",
+		      (long)ws->tid[i]);
+	}
+	return 0;
+}
+
+/* 1 when the record at rec (size bytes) comes from an event left out. */
+static int from_dropped(const struct tracer *t, const unsigned char *rec,
+			size_t size)
+{
+	struct perf_event_header h;
+	uint64_t id;
+	size_t i;
+
+	memcpy(&h, rec, sizeof(h));
+	/* A loss is the buffer's, whoever's records it lost. */
+	if (h.type == PERF_RECORD_LOST || size < sizeof(h) + 8)
+		return 0;
+	/*
+	 * PERF_SAMPLE_IDENTIFIER: first in a sample, last in the sample_id
+	 * that every other record carries (sample_id_all).
+	 */
+	if (h.type == PERF_RECORD_SAMPLE)
+		memcpy(&id, rec + sizeof(h), 8);
+	else
+		memcpy(&id, rec + size - 8, 8);
+	for (i = 0; i < t->ndropped; i++)
+		if (t->dropped[i] == id)
+			return 1;
+	return 0;
+}
+
+/*
+ * CAPAUDIT_ATTACH_WAIT names a FIFO that --pid reads to its end twice:
+ * after the threads are listed and before anything is opened on their
+ * ids, and again once everything is open, before each id is asked about
+ * again. For tests, which end a thread and give its id to another
+ * process at the first, and let that process's checks reach the buffers
+ * at the second. Ignored with privileges capaudit was not started with,
+ * as secure_getenv(3) ignores variables.
+ */
+static void attach_test_wait(void)
+{
+	const char *path = secure_getenv("CAPAUDIT_ATTACH_WAIT");
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	if (path == NULL || *path == '\0')
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		warn("CAPAUDIT_ATTACH_WAIT: %s", path);
+		return;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR && !launch_stop))
+		;
+	close(fd);
+}
+
+/* The threads still there before anything is opened: 0, or -1 for none. */
+static int mark_ended(const struct watch_set *ws, unsigned char *state)
+{
+	size_t i, open = 0;
+
+	for (i = 0; i < ws->n; i++) {
+		state[i] = still_held(ws, i) ? THREAD_OPEN : THREAD_ENDED;
+		open += state[i] == THREAD_OPEN;
+	}
+	return open > 0 ? 0 : -1;
+}
+
+struct tracer *tracer_open(const struct source *src, const struct watch_set *ws)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	size_t pages = ring_pages_for(ncpu > 0 ? (size_t)ncpu : 1,
 				      (size_t)sysconf(_SC_PAGESIZE));
 	struct counter *counter = NULL;
 	struct tracer *t = NULL;
-	size_t ntids = 0;
-	pid_t *tids;
+	unsigned char *state;
 	int rc;
 
-	tids = list_threads(pid, whole_process, &ntids);
-	if (tids == NULL || ntids == 0) {
-		warn("process %ld", (long)pid);
-		free(tids);
+	state = calloc(ws->n ? ws->n : 1, sizeof(*state));
+	if (state == NULL) {
+		warn(NULL);
 		return NULL;
 	}
+	if (mark_ended(ws, state) < 0) {
+		warnx("every thread listed ended before capaudit could watch "
+		      "it");
+		free(state);
+		return NULL;
+	}
+	if (ws->held != NULL)
+		attach_test_wait();
 	/*
 	 * Followed in the kernel before perf's events are opened: what a
 	 * running process (--pid) starts meanwhile is then followed by the
@@ -623,8 +773,8 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 	 * watched by perf and never counted.
 	 */
 	if (src->counting.usable &&
-	    (counter = start_counting(src, tids, ntids)) == NULL) {
-		free(tids);
+	    (counter = start_counting(src, ws, state)) == NULL) {
+		free(state);
 		return NULL;
 	}
 	/* Everything again with buffers half the size, until they fit. */
@@ -635,20 +785,29 @@ struct tracer *tracer_open(const struct source *src, pid_t pid,
 			warn(NULL);
 			break;
 		}
-		rc = open_all(t, tids, ntids, whole_process, ncpu);
+		rc = open_all(t, ws, state, ncpu);
 	}
+	if (rc == 0 && ws->held != NULL)
+		attach_test_wait();
+	if (rc == 0)
+		rc = leave_out_replaced(t, ws, state, counter);
 	if (rc == 0 && counter != NULL) {
 		t->counter = counter;
 		counter = NULL;
-		rc = watch_seeds(t, tids, ntids);
+		rc = watch_seeds(t, ws, state);
 	}
 	counter_close(counter);
-	free(tids);
+	free(state);
 	if (rc != 0) {
 		tracer_close(t);
 		return NULL;
 	}
 	return t;
+}
+
+size_t tracer_left_out(const struct tracer *t)
+{
+	return t->left_out;
 }
 
 static int push_record(struct tracer *t, const struct record *r)
@@ -717,6 +876,11 @@ static int take_record(struct tracer *t, const unsigned char *rec, size_t size,
 	struct record r;
 	uint64_t time;
 
+	if (t->ndropped > 0 && from_dropped(t, rec, size)) {
+		run->mine = 0; /* nothing joins a run across it */
+		run->len = 0;
+		return 0;
+	}
 	if (run->len == size && sample_again(t->run, rec, size, &time) &&
 	    record_extend_run(&t->recs[t->nrecs - 1], time, horizon))
 		return 0;
@@ -957,6 +1121,8 @@ void tracer_close(struct tracer *t)
 	free(t->fds);
 	free(t->ids);
 	free(t->idx);
+	free(t->thread);
+	free(t->dropped);
 	free(t->sorted_ids);
 	free(t->sorted_idx);
 	free(t->rings);

@@ -133,6 +133,15 @@ void report_table(const struct tally *t, const struct source *src,
 			"their checks are missing, and a capability may be\n",
 			(unsigned long long)t->unfollowed,
 			t->unfollowed == 1 ? "" : "s");
+	if (rr->left_out)
+		fprintf(out,
+			"not counted: %zu thread%s of the process ended while "
+			"capaudit attached, and %s id%s may have gone to "
+			"another process: nothing of %s is counted\n",
+			rr->left_out, rr->left_out == 1 ? "" : "s",
+			rr->left_out == 1 ? "its" : "their",
+			rr->left_out == 1 ? "" : "s",
+			rr->left_out == 1 ? "it" : "them");
 	if (t->launcher)
 		fprintf(out,
 			"not counted: %llu check%s by capaudit's launcher "
@@ -221,14 +230,14 @@ void report_json(const struct tally *t, const struct source *src,
 			WEXITSTATUS(rr->status));
 	fprintf(out,
 		"\"seconds\":%.3f,\"processes\":%zu,\"still_running\":%zu,"
-		"\"lost\":%llu,\"unfollowed\":%llu,\"launcher_checks\":%llu,"
-		"\"unknown\":%llu,"
+		"\"lost\":%llu,\"unfollowed\":%llu,\"threads_left_out\":%zu,"
+		"\"launcher_checks\":%llu,\"unknown\":%llu,"
 		"\"not_own\":{\"user_namespace\":%llu,\"credential\":%llu,"
 		"\"unknown\":%llu}}\n",
 		rr->seconds, tally_followed(t),
 		rr->attached ? 0 : tally_running(t),
 		(unsigned long long)t->lost, (unsigned long long)t->unfollowed,
-		(unsigned long long)t->launcher,
+		rr->left_out, (unsigned long long)t->launcher,
 		(unsigned long long)(t->out_of_range + t->unpaired),
 		(unsigned long long)t->class_checks[CLASS_USERNS],
 		(unsigned long long)t->class_checks[CLASS_CRED],

@@ -4,7 +4,9 @@
 # the kernel creates for the command (io_uring's workers) are counted as
 # perf counts them; a caller who holds no capability never counts in the
 # kernel through a copy of capaudit whose file grants them, whatever its
-# securebits; a capaudit killed mid-run leaves no program attached.
+# securebits; a capaudit killed mid-run leaves no program attached; a
+# --pid thread whose id goes to a stranger as capaudit attaches is left
+# out, its follow entry with it.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 CA=$BUILD/progs/capaudit S=$BUILD/progs/setcap uring=$BIN/capaudit_iouring
@@ -122,5 +124,18 @@ elif [ "$left" != none ]; then
 else
 	ok "killed capaudit: its $n eBPF objects (maps, programs, links) are gone"
 fi
+
+# 5. --pid: a listed thread's id given to a stranger between the listing
+#    and the follow entries (tools/capaudit_stranger.sh): the seed, the
+#    perf events and what they saw are left out, and said. The programs
+#    see global ids, so capaudit runs in the initial pid namespace and the
+#    stranger gets the id from clone3(2)'s set_tid, which leaves the
+#    machine's allocation of ids where it was (ns_last_pid would move it;
+#    root/capaudit_attach.sh uses it in a namespace of its own). A thread
+#    that ends, one that runs execve(2), the whole process killed.
+for what in thread exec process; do
+	LIB_T=$T sh "$TESTS_DIR/tools/capaudit_stranger.sh" set_tid $what "$T/$what" "$CA" ||
+		fail "--pid: a $what's id given to a stranger (above)"
+done
 
 finish "capaudit counting in the kernel, attacked: nothing more, nothing less than perf"
