@@ -35,14 +35,14 @@
 #define INCIDENTAL BIT(CAP_SYS_ADMIN)
 
 /*
- * The entry of the file image ran, made if new; -1 (ENOMEM). A file is
- * its device and inode; in a trial, a file of the suggestion is a copy
- * bound over its path, so there the path says which it stands for.
+ * The entry of the file image ran, or -1. A file is its device and
+ * inode; in a trial, a file of the suggestion is a copy bound over its
+ * path, so there the path says which it stands for.
  */
-static int file_of(struct suggestion *sg, const struct exec_image *im,
-		   int by_path)
+static int file_find(const struct suggestion *sg, const struct exec_image *im,
+		     int by_path)
 {
-	struct need_file *f;
+	const struct need_file *f;
 	size_t i;
 
 	for (i = 0; i < sg->nfiles; i++) {
@@ -57,6 +57,18 @@ static int file_of(struct suggestion *sg, const struct exec_image *im,
 					strcmp(f->path, im->file) == 0)))
 			return (int)i;
 	}
+	return -1;
+}
+
+/* The entry of the file image ran, made if new; -1 (ENOMEM). */
+static int file_of(struct suggestion *sg, const struct exec_image *im,
+		   int by_path)
+{
+	struct need_file *f;
+	int found = file_find(sg, im, by_path);
+
+	if (found >= 0)
+		return found;
 	if (sg->nfiles == sg->files_size) {
 		size_t n = sg->files_size ? sg->files_size * 2 : 4;
 		struct need_file *q = reallocarray(sg->files, n, sizeof(*q));
@@ -186,6 +198,43 @@ int suggest_merge(struct suggestion *sg, const struct tally *t)
 	return add_checks(sg, t, 1);
 }
 
+void suggest_asked(const struct suggestion *sg, const struct tally *t,
+		   uint64_t *asked, unsigned char *seen)
+{
+	size_t i;
+	int fi;
+
+	memset(asked, 0, sg->nfiles * sizeof(*asked));
+	if (seen != NULL) {
+		memset(seen, 0, sg->nfiles);
+		for (i = 0; i < t->nimages; i++)
+			if ((fi = file_find(sg, &t->images[i], 1)) >= 0)
+				seen[fi] = 1;
+	}
+	for (i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+
+		if (r->cls != CLASS_OWN || (BIT(r->cap) & INCIDENTAL) ||
+		    r->image < 0)
+			continue;
+		fi = file_find(sg, &t->images[r->image], 1);
+		if (fi >= 0)
+			asked[fi] |= BIT(r->cap);
+	}
+}
+
+/* The root-equivalent capabilities of mask (private/caps.def's tiers). */
+static uint64_t root_equivalent(uint64_t mask)
+{
+	uint64_t root = 0;
+	int c;
+
+	for (MASK_EACH(c, mask))
+		if (risk_tier_of(c) == RISK_ROOT)
+			root |= BIT(c);
+	return root;
+}
+
 void suggest_unproven(struct suggestion *sg, const char *why)
 {
 	size_t i;
@@ -201,9 +250,16 @@ void suggest_unproven(struct suggestion *sg, const char *why)
 	sg->unused = 0;
 	for (i = 0; i < sg->nfiles; i++) {
 		struct need_file *f = &sg->files[i];
+		uint64_t want = f->granted | (sg->failed ? f->refused : 0);
 
-		f->grant = f->granted | (sg->failed ? f->refused : 0);
-		sg->unused |= f->refused & ~f->grant;
+		/*
+		 * Unproven, a root-equivalent candidate is no suggestion:
+		 * ping asks for cap_setuid only to drop it. It is named
+		 * apart, in no line meant to be pasted.
+		 */
+		f->apart = root_equivalent(want);
+		f->grant = want & ~f->apart;
+		sg->unused |= f->refused & ~want;
 	}
 }
 
@@ -235,6 +291,16 @@ static uint64_t all_grants(const struct suggestion *sg)
 
 	for (i = 0; i < sg->nfiles; i++)
 		all |= sg->files[i].grant;
+	return all;
+}
+
+static uint64_t all_apart(const struct suggestion *sg)
+{
+	uint64_t all = 0;
+	size_t i;
+
+	for (i = 0; i < sg->nfiles; i++)
+		all |= sg->files[i].apart;
 	return all;
 }
 
@@ -274,6 +340,11 @@ static void print_header(const struct suggestion *sg, FILE *out)
 		const struct trial_log *l = &sg->log[i];
 
 		describe_status(l->status, what, sizeof(what));
+		if (l->file == PLAIN_RUN) {
+			fprintf(out, "#   run %zu, no capability%s: %s\n",
+				i + 1, i > 0 ? " again" : "", what);
+			continue;
+		}
 		if (l->file < 0) {
 			fprintf(out,
 				"#   run %zu, every candidate granted: %s\n",
@@ -295,39 +366,61 @@ static void print_header(const struct suggestion *sg, FILE *out)
 				sg->log[i].left == 1 ? "" : "es");
 }
 
+/* Each capability of caps with its risk label, and what follows it. */
+static void print_labels(uint64_t caps, const char *after, FILE *out)
+{
+	char name[64];
+	int c;
+
+	for (MASK_EACH(c, caps)) {
+		capability_name(c, name, sizeof(name));
+		fprintf(out, "#   %-22s %s: %s%s\n", name,
+			risk_tier_name(risk_tier_of(c)),
+			risk_reason(c) ? risk_reason(c) : "no label", after);
+	}
+}
+
 /* One file's grant: its capabilities, the setcap line, the warnings. */
 static void print_file(const struct need_file *f, FILE *out)
 {
-	char list[1024], name[64], *quoted;
-	int c;
+	char list[1024], *quoted;
 
 	fputs("# ", out);
 	escape_fputs(f->path, out);
 	fputs(" (ran as ", out);
 	escape_fputs(f->comm, out);
 	fputs("):\n", out);
-	for (MASK_EACH(c, f->grant)) {
-		capability_name(c, name, sizeof(name));
-		fprintf(out, "#   %-22s %s: %s\n", name,
-			risk_tier_name(risk_tier_of(c)),
-			risk_reason(c) ? risk_reason(c) : "no label");
+	print_labels(f->grant, "", out);
+	print_labels(f->apart, " (held apart: unproven)", out);
+	if (f->grant != 0) {
+		list_caps(f->grant, 0, list, sizeof(list));
+		/* The one line meant to be pasted: every operand quoted for sh. */
+		quoted = shquote_path_dup(f->path);
+		if (quoted != NULL) {
+			fprintf(out, "setcap %s=ep %s\n", list, quoted);
+			free(quoted);
+		} else {
+			fputs("# setcap: ", out);
+			escape_fputs(f->path, out);
+			fprintf(out, ": %s\n",
+				errno == EILSEQ ? SHQUOTE_UNSHOWN
+					"; "
+					"rename it first"
+						: strerror(errno));
+		}
 	}
-	list_caps(f->grant, 0, list, sizeof(list));
-	/* The one line meant to be pasted: every operand quoted for sh. */
-	quoted = shquote_path_dup(f->path);
-	if (quoted != NULL) {
-		fprintf(out, "setcap %s=ep %s\n", list, quoted);
-		free(quoted);
-	} else {
-		fputs("# setcap: ", out);
-		escape_fputs(f->path, out);
-		fprintf(out, ": %s\n",
-			errno == EILSEQ ? SHQUOTE_UNSHOWN "; "
-							  "rename it first"
-					: strerror(errno));
+	if (f->apart != 0) {
+		const char *them = f->apart & (f->apart - 1) ? "them" : "it";
+
+		list_caps(f->apart, 0, list, sizeof(list));
+		fprintf(out,
+			"# held apart: %s: root-equivalent and not proven "
+			"needed: no line here grants %s; grant %s by hand only "
+			"once a proof keeps %s\n",
+			list, them, them, them);
 	}
-	warn_grant(f->path, f->maj, f->min, f->ino, f->grant, out);
-	warn_libraries(f, f->grant, out);
+	warn_grant(f->path, f->maj, f->min, f->ino, f->grant | f->apart, out);
+	warn_libraries(f, f->grant | f->apart, out);
 }
 
 static void print_left_out(const struct suggestion *sg, const struct tally *t,
@@ -380,17 +473,21 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 	for (i = 0; i < sg->nfiles; i++) {
 		const struct need_file *f = &sg->files[i];
 
-		if (f->grant == 0)
+		if ((f->grant | f->apart) == 0)
 			continue;
 		if (f->path == NULL) {
-			list_caps(f->grant, 0, list, sizeof(list));
+			list_caps(f->grant | f->apart, 0, list, sizeof(list));
 			fprintf(out, "# %s: %s; no setcap line\n", list,
 				f->why);
 			continue;
 		}
 		print_file(f, out);
 	}
-	if (grant == 0) {
+	if (grant == 0 && all_apart(sg) != 0) {
+		fprintf(out, "# no line here grants anything: every candidate "
+			     "is root-equivalent and unproven (held apart "
+			     "above)\n");
+	} else if (grant == 0) {
 		if (!(sg->proven && sg->runs == 0))
 			fprintf(out, "# nothing to grant: %s\n",
 				sg->proven   ? "the command succeeds as well "
@@ -416,8 +513,8 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 	}
 	print_left_out(sg, t, out);
 	for (i = 0; i < sg->nfiles; i++)
-		if ((sg->files[i].grant & BIT(CAP_DAC_OVERRIDE)) &&
-		    (sg->files[i].grant & BIT(CAP_DAC_READ_SEARCH)) &&
+		if ((sg->files[i].apart & BIT(CAP_DAC_OVERRIDE)) &&
+		    (sg->files[i].apart & BIT(CAP_DAC_READ_SEARCH)) &&
 		    !sg->proven)
 			fprintf(out,
 				"# note: the kernel asks for "
@@ -487,11 +584,13 @@ void suggest_json(const struct suggestion *sg, const struct tally *t,
 		json_string(out, sg->unproven);
 	fprintf(out, ",\"runs\":%d,\"capabilities\":", sg->runs);
 	json_caps(grant, out);
+	fputs(",\"held_apart\":", out);
+	json_caps(all_apart(sg), out);
 	fprintf(out, ",\"files\":[");
 	for (i = 0; i < sg->nfiles; i++) {
 		const struct need_file *f = &sg->files[i];
 
-		if (f->grant == 0)
+		if ((f->grant | f->apart) == 0)
 			continue;
 		fprintf(out, "%s{", first ? "" : ",");
 		first = 0;
@@ -501,11 +600,14 @@ void suggest_json(const struct suggestion *sg, const struct tally *t,
 			fputs("\"path\":null", out);
 		fputs(",\"command\":", out);
 		json_string(out, f->comm);
-		fputs(",\"capabilities\":", out);
+		fprintf(out, ",\"proven\":%s,\"capabilities\":",
+			sg->proven ? "true" : "false");
 		json_caps(f->grant, out);
+		fputs(",\"held_apart\":", out);
+		json_caps(f->apart, out);
 		list_caps(f->grant, 0, list, sizeof(list));
 		fprintf(out, ",\"setcap\":");
-		json_string(out, list);
+		json_string(out, f->grant ? list : "");
 		fprintf(out, ",\"interpreter\":%s}",
 			f->path != NULL && is_interpreter(f->path) ? "true"
 								   : "false");

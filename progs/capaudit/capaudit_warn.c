@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "capaudit.h"
@@ -130,9 +129,8 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		root_tier |= risk_tier_of(c) == RISK_ROOT;
 	mask_names(list, sizeof(list), caps, 0);
 	warn_root(path, caps, out);
-	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != makedev(maj, min) ||
-	    st.st_ino != ino) {
+	fd = identity_open(path, &st);
+	if (fd < 0 || identity_match(fd, &st, maj, min, ino) == FILE_OTHER) {
 		say_file(out, "# WARNING: ", path);
 		fprintf(out,
 			": not the file the command ran any more (%s): check "

@@ -66,7 +66,7 @@ for who in root toor 0; do
 		>/dev/null 2>"$T/err" || fail "--user=$who: bind80 failed: $(cat "$T/err")"
 	name=$who
 	[ "$who" = 0 ] && name=root
-	expect_line "$T/rep" "proven by 2 runs as $name without root's capabilities (SECBIT_NOROOT)" \
+	expect_line "$T/rep" "proven by 4 runs as $name without root's capabilities (SECBIT_NOROOT)" \
 		"--user=$who: trials under SECBIT_NOROOT"
 	expect_line "$T/rep" "without cap_net_bind_service on $T/bin/bind80: exited with status 1: needed" \
 		"--user=$who: cap_net_bind_service needed"
@@ -86,7 +86,7 @@ in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dae
 	>/dev/null 2>&1
 expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
 	"daemon: cap_net_bind_service needed"
-expect_line "$T/rep" "# note: run 1 left " "daemon: the trial's leftovers said"
+expect_line "$T/rep" "# note: run 2 left " "daemon: the trial's leftovers said"
 sleep 3
 grep -qx "daemon 0000000000000000" "$T/w/daemons" ||
 	fail "daemon: the first run's daemon did not report ($(cat "$T/w/daemons"))"
@@ -107,7 +107,7 @@ expect_line "$T/rep" "without cap_kill on " "kill: a trial reaches a process out
 grep -q "^setcap cap_kill=ep " "$T/rep" || { cat "$T/rep"; fail "kill: cap_kill not proven"; }
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --proc-self \
 	>/dev/null 2>&1
-expect_line "$T/rep" "#   run 1, every candidate granted: exited with status 0" "/proc/PID: run 1"
+expect_line "$T/rep" "#   run 2, every candidate granted: exited with status 0" "/proc/PID: run 2"
 expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
 	"/proc/PID: cap_net_bind_service needed"
 
@@ -158,7 +158,7 @@ in_net timeout -s KILL 60 "$CA" --suggest --trial-timeout=3 --user=nobody --outp
 	"$T/bin/hostile" --serve >/dev/null 2>&1
 took=$(($(date +%s) - start))
 [ "$took" -lt 30 ] || fail "--trial-timeout=3: capaudit took $took s"
-expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 1 did not end within 3 s and was ended" \
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 2 did not end within 3 s and was ended" \
 	"--trial-timeout: unproven"
 if serving; then fail "--trial-timeout: the trial's server still runs"; pkill -KILL -f -- "^$T/bin/hostile --serve\$"; else pass; fi
 # SIGTERM to capaudit alone (not its process group) ends the trial too.
