@@ -588,6 +588,8 @@ enum file_match {
 	FILE_SAME,	  /* stat(2) gives the record's device and inode */
 	FILE_SAME_MAPPED, /* a mapping does, stat(2) not (overlayfs, btrfs):
 			   * numbers another file there may share */
+	FILE_UNKNOWN,	  /* stat(2) does not, and no mapping could be made
+			   * or read: errno says why */
 };
 
 /*
@@ -596,7 +598,10 @@ enum file_match {
  * -1 with errno (EINVAL: not a regular file).
  */
 int identity_open(const char *path, struct stat *st);
-/* Whether fd (st its fstat(2)) is the file a record names by maj:min ino. */
+/*
+ * Whether fd (opened by identity_open(), st its fstat(2)) is the file a
+ * record names by maj:min ino.
+ */
 enum file_match identity_match(int fd, const struct stat *st, uint32_t maj,
 			       uint32_t min, uint64_t ino);
 

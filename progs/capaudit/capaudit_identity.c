@@ -127,8 +127,9 @@ enum file_match identity_match(int fd, const struct stat *st, uint32_t maj,
 
 	if (st->st_dev == makedev(maj, min) && st->st_ino == ino)
 		return FILE_SAME;
-	if (mapped_identity(fd, &mdev, &mino) == 0 &&
-	    mdev == makedev(maj, min) && mino == ino)
+	if (mapped_identity(fd, &mdev, &mino) < 0)
+		return FILE_UNKNOWN;
+	if (mdev == makedev(maj, min) && mino == ino)
 		return FILE_SAME_MAPPED;
 	return FILE_OTHER;
 }

@@ -116,6 +116,10 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		return -1;
 	}
 	fd = identity_open(path, &st);
+	if (fd < 0 && errno == EINVAL) {
+		snprintf(why, len, "the path names no regular file now");
+		return -1;
+	}
 	if (fd < 0) {
 		snprintf(why, len, "cannot open it: %s", strerror(errno));
 		return -1;
@@ -137,6 +141,12 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 			 "inode numbers may be another file's: no trial can "
 			 "tell it is still the file the command ran",
 			 problem);
+		goto refuse;
+	case FILE_UNKNOWN:
+		snprintf(why, len,
+			 "cannot tell it is the file the command ran (a "
+			 "mapping of it: %s)",
+			 strerror(errno));
 		goto refuse;
 	default:
 		snprintf(why, len,
@@ -263,6 +273,7 @@ static int script_guarded(const char *path, char *why, size_t len)
 
 int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
 {
+	enum file_match match;
 	const char *problem;
 	struct stat st;
 	char *shown;
@@ -278,8 +289,10 @@ int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
 		 * root may change it, settles that as well.
 		 */
 		fd = identity_open(m->path, &st);
-		if (fd < 0 || identity_match(fd, &st, m->maj, m->min, m->ino) ==
-				      FILE_OTHER)
+		match = fd < 0 ? FILE_OTHER
+			       : identity_match(fd, &st, m->maj, m->min,
+						m->ino);
+		if (match == FILE_OTHER || match == FILE_UNKNOWN)
 			problem =
 				"names another file now than the one it loaded";
 		else

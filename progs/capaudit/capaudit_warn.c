@@ -120,6 +120,7 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		uint64_t caps, FILE *out)
 {
 	struct exec_target et;
+	enum file_match match;
 	const char *problem;
 	char list[1024], why[200];
 	struct stat st;
@@ -130,12 +131,17 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	mask_names(list, sizeof(list), caps, 0);
 	warn_root(path, caps, out);
 	fd = identity_open(path, &st);
-	if (fd < 0 || identity_match(fd, &st, maj, min, ino) == FILE_OTHER) {
+	match = fd < 0 ? FILE_UNKNOWN : identity_match(fd, &st, maj, min, ino);
+	if (match == FILE_OTHER || match == FILE_UNKNOWN) {
+		const char *why_not = match == FILE_UNKNOWN
+					      ? strerror(errno)
+					      : "another file now";
+
 		say_file(out, "# WARNING: ", path);
 		fprintf(out,
 			": not the file the command ran any more (%s): check "
 			"it before granting\n",
-			fd < 0 ? strerror(errno) : "another file now");
+			why_not);
 		if (fd >= 0)
 			close(fd);
 		return;
