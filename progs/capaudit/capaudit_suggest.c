@@ -284,23 +284,14 @@ static uint64_t total(const struct tally *t, int c, int refused)
 	return n;
 }
 
-static uint64_t all_grants(const struct suggestion *sg)
+/* Every file's grant together, or (apart) what is held apart. */
+static uint64_t every_file(const struct suggestion *sg, int apart)
 {
 	uint64_t all = 0;
 	size_t i;
 
 	for (i = 0; i < sg->nfiles; i++)
-		all |= sg->files[i].grant;
-	return all;
-}
-
-static uint64_t all_apart(const struct suggestion *sg)
-{
-	uint64_t all = 0;
-	size_t i;
-
-	for (i = 0; i < sg->nfiles; i++)
-		all |= sg->files[i].apart;
+		all |= apart ? sg->files[i].apart : sg->files[i].grant;
 	return all;
 }
 
@@ -463,7 +454,7 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		   const struct run_result *rr, const char *command,
 		   const char *user, FILE *out)
 {
-	uint64_t grant = all_grants(sg);
+	uint64_t grant = every_file(sg, 0);
 	char list[1024];
 	size_t i;
 
@@ -483,7 +474,7 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		}
 		print_file(f, out);
 	}
-	if (grant == 0 && all_apart(sg) != 0) {
+	if (grant == 0 && every_file(sg, 1) != 0) {
 		fprintf(out, "# no line here grants anything: every candidate "
 			     "is root-equivalent and unproven (held apart "
 			     "above)\n");
@@ -569,7 +560,7 @@ static void json_caps(uint64_t mask, FILE *out)
 void suggest_json(const struct suggestion *sg, const struct tally *t,
 		  const char *command, FILE *out)
 {
-	uint64_t grant = all_grants(sg);
+	uint64_t grant = every_file(sg, 0);
 	char list[1024];
 	size_t i;
 	int first = 1;
@@ -585,7 +576,7 @@ void suggest_json(const struct suggestion *sg, const struct tally *t,
 	fprintf(out, ",\"runs\":%d,\"capabilities\":", sg->runs);
 	json_caps(grant, out);
 	fputs(",\"held_apart\":", out);
-	json_caps(all_apart(sg), out);
+	json_caps(every_file(sg, 1), out);
 	fprintf(out, ",\"files\":[");
 	for (i = 0; i < sg->nfiles; i++) {
 		const struct need_file *f = &sg->files[i];
