@@ -521,12 +521,15 @@ void suggest_asked(const struct suggestion *sg, const struct tally *t,
  * root-equivalent capabilities are held apart (apart), not granted.
  */
 void suggest_unproven(struct suggestion *sg, const char *why);
+void suggest_free(struct suggestion *sg);
+
+/* ---- capaudit_advice.c: the least grant as people deploy it ---- */
+
 void suggest_print(const struct suggestion *sg, const struct tally *t,
 		   const struct run_result *rr, const char *command,
 		   const char *user, FILE *out);
 void suggest_json(const struct suggestion *sg, const struct tally *t,
 		  const char *command, FILE *out);
-void suggest_free(struct suggestion *sg);
 
 /* ---- capaudit_warn.c: what a grant hands out besides ---- */
 
