@@ -607,6 +607,12 @@ int identity_open(const char *path, struct stat *st);
  */
 enum file_match identity_match(int fd, const struct stat *st, uint32_t maj,
 			       uint32_t min, uint64_t ino);
+/*
+ * Whether path names the file a record names by maj:min ino: 1, or 0
+ * with why it does not (a clause: "another file now") in why.
+ */
+int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
+		   char *why, size_t len);
 
 /* ---- capaudit_trial.c: a run with file capabilities on copies ---- */
 

@@ -131,7 +131,14 @@ static void print_labels(uint64_t caps, const char *after, FILE *out)
 /* One file's grant: its capabilities, the setcap line, the warnings. */
 static void print_file(const struct need_file *f, FILE *out)
 {
-	char list[1024], *quoted;
+	char list[1024], why[128], *quoted;
+	/*
+	 * A kernel's name that is not the file (it was replaced, or the
+	 * kernel named it inside a layer of a nested overlay) gets no line:
+	 * pasted, it would grant another file.
+	 */
+	int same = identity_names(f->path, f->maj, f->min, f->ino, why,
+				  sizeof(why));
 
 	fputs("# ", out);
 	escape_fputs(f->path, out);
@@ -140,7 +147,15 @@ static void print_file(const struct need_file *f, FILE *out)
 	fputs("):\n", out);
 	print_labels(f->grant, "", out);
 	print_labels(f->apart, " (held apart: unproven)", out);
-	if (f->grant != 0) {
+	if (f->grant != 0 && !same) {
+		list_caps(f->grant, 0, list, sizeof(list));
+		fputs("# setcap: ", out);
+		escape_fputs(f->path, out);
+		fprintf(out,
+			": not the file the command ran (%s): no line for %s; "
+			"find the file it ran first\n",
+			why, list);
+	} else if (f->grant != 0) {
 		list_caps(f->grant, 0, list, sizeof(list));
 		/* The one line meant to be pasted: every operand quoted for sh. */
 		quoted = shquote_path_dup(f->path);
@@ -318,7 +333,7 @@ void suggest_json(const struct suggestion *sg, const struct tally *t,
 		  const char *command, FILE *out)
 {
 	uint64_t grant = every_file(sg, 0);
-	char list[1024];
+	char list[1024], why[128];
 	size_t i;
 	int first = 1;
 
@@ -348,8 +363,14 @@ void suggest_json(const struct suggestion *sg, const struct tally *t,
 			fputs("\"path\":null", out);
 		fputs(",\"command\":", out);
 		json_string(out, f->comm);
-		fprintf(out, ",\"proven\":%s,\"capabilities\":",
-			sg->proven ? "true" : "false");
+		fprintf(out,
+			",\"proven\":%s,\"same_file\":%s,\"capabilities\":",
+			sg->proven ? "true" : "false",
+			f->path != NULL &&
+					identity_names(f->path, f->maj, f->min,
+						       f->ino, why, sizeof(why))
+				? "true"
+				: "false");
 		json_caps(f->grant, out);
 		fputs(",\"held_apart\":", out);
 		json_caps(f->apart, out);

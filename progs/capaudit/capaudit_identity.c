@@ -133,3 +133,25 @@ enum file_match identity_match(int fd, const struct stat *st, uint32_t maj,
 		return FILE_SAME_MAPPED;
 	return FILE_OTHER;
 }
+
+int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
+		   char *why, size_t len)
+{
+	enum file_match match;
+	struct stat st;
+	int fd = identity_open(path, &st);
+
+	if (fd < 0) {
+		snprintf(why, len, "%s",
+			 errno == EINVAL ? "no regular file now"
+					 : strerror(errno));
+		return 0;
+	}
+	match = identity_match(fd, &st, maj, min, ino);
+	if (match == FILE_UNKNOWN)
+		snprintf(why, len, "no mapping of it: %s", strerror(errno));
+	else if (match == FILE_OTHER)
+		snprintf(why, len, "another file now");
+	close(fd);
+	return match == FILE_SAME || match == FILE_SAME_MAPPED;
+}

@@ -120,7 +120,6 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		uint64_t caps, FILE *out)
 {
 	struct exec_target et;
-	enum file_match match;
 	const char *problem;
 	char list[1024], why[200];
 	struct stat st;
@@ -130,22 +129,17 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		root_tier |= risk_tier_of(c) == RISK_ROOT;
 	mask_names(list, sizeof(list), caps, 0);
 	warn_root(path, caps, out);
-	fd = identity_open(path, &st);
-	match = fd < 0 ? FILE_UNKNOWN : identity_match(fd, &st, maj, min, ino);
-	if (match == FILE_OTHER || match == FILE_UNKNOWN) {
-		const char *why_not = match == FILE_UNKNOWN
-					      ? strerror(errno)
-					      : "another file now";
-
+	if (!identity_names(path, maj, min, ino, why, sizeof(why))) {
 		say_file(out, "# WARNING: ", path);
 		fprintf(out,
 			": not the file the command ran any more (%s): check "
 			"it before granting\n",
-			why_not);
-		if (fd >= 0)
-			close(fd);
+			why);
 		return;
 	}
+	fd = identity_open(path, &st);
+	if (fd < 0)
+		return; /* gone between the two looks: nothing to tell of it */
 	if (exec_target_inspect(fd, &et) == 0 &&
 	    (problem = exec_target_problem(&et, why, sizeof(why))) != NULL) {
 		say_file(out, "# WARNING: ", path);

@@ -22,7 +22,9 @@
 #     the kernel's record of the run, every trial was refused ("the path
 #     names another file now") and the fallback suggested the
 #     root-equivalent cap_setuid and cap_setpcap beside cap_net_raw;
-#     now cap_net_raw alone, proven.
+#     now cap_net_raw alone, proven. On an overlay whose lower layer is
+#     an overlay the kernel names the file inside a layer ("/ping"): no
+#     setcap line for that name.
 #   chown of a root's file to nobody: the first trial chowned it, the
 #     next succeeded without cap_chown and the report said "nothing to
 #     grant"; now unproven, "the command changes what it works on", with
@@ -215,18 +217,34 @@ proven_ping() {
 }
 # Overlayfs, lower layer on the disk, upper on a tmpfs (this suite's
 # mount namespace alone).
-mkdir "$T/lower" "$T/layers" "$T/ovl" && chmod 755 "$T/lower" "$T/ovl"
-cp "$ping" "$T/lower/ping" && chmod 755 "$T/lower/ping"
-if mount -t tmpfs -o mode=0755 tmpfs "$T/layers" && mkdir "$T/layers/up" "$T/layers/work" &&
-	mount -t overlay overlay -o "lowerdir=$T/lower,upperdir=$T/layers/up,workdir=$T/layers/work" "$T/ovl"; then
-	at_exit_checked "umount '$T/ovl' && umount '$T/layers'"
+if overlay_layers "$T" && cp "$ping" "$T/lower/ping" && chmod 755 "$T/lower/ping" &&
+	overlay_mount "$T"; then
 	# The world is the one that broke it: two file systems under it.
 	[ "$(stat -c %d "$T/ovl/ping")" != "$(stat -c %d "$T/lower/ping")" ] &&
 		[ "$(stat -f -c %T "$T/ovl")" = overlayfs ] && pass ||
 		fail "overlay: its ping is not on an overlay of two file systems"
 	proven_ping "$T/ovl/ping" "ping on overlayfs"
+	# An overlay whose lower layer is that overlay: the kernel names the
+	# file it ran inside a layer it mounted for itself ("/ping", which
+	# is no path here). No trial then, and no setcap line for that name
+	# (it was "setcap cap_setuid,cap_setpcap,cap_net_raw=ep /ping").
+	mkdir "$T/layers/up2" "$T/layers/work2" "$T/ovl2" && chmod 755 "$T/ovl2" &&
+		mount -t overlay overlay \
+			-o "lowerdir=$T/ovl,upperdir=$T/layers/up2,workdir=$T/layers/work2" "$T/ovl2" &&
+		at_exit_checked "umount '$T/ovl2'" ||
+		fail "cannot mount an overlay on the overlay"
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/ovl2/ping" >/dev/null 2>"$T/err"
+	if grep -q "^# capaudit --suggest: the least grant, proven" "$T/rep"; then
+		expect_suggested "$T/rep" "setcap cap_net_raw=ep $T/ovl2/ping" "ping on an overlay on an overlay"
+	elif setcap_lines "$T/rep" >/dev/null; then
+		cat "$T/rep"
+		fail "ping on an overlay on an overlay: unproven, and a setcap line"
+	else
+		expect_line "$T/rep" ": not the file the command ran (" \
+			"ping on an overlay on an overlay: why no setcap line"
+	fi
 else
-	fail "cannot mount an overlay (lower on the disk, upper on a tmpfs)"
+	fail "an overlay over two file systems"
 fi
 # btrfs, in a subvolume of a file system in a file.
 if ! command -v mkfs.btrfs >/dev/null || ! command -v btrfs >/dev/null; then

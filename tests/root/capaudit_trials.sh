@@ -275,16 +275,14 @@ fi
 # 10. Overlayfs over two file systems: the record's numbers are the
 #     overlay's, stat(2)'s a layer's. In a directory others may change
 #     (another file could take the same numbers there), refused.
-mkdir "$T/lower" "$T/layers" "$T/ovl" && mkdir "$T/lower/open" && chmod 755 "$T/lower" "$T/ovl" &&
-	chmod 777 "$T/lower/open" && cp "$T/bin/bind80" "$T/lower/open/bind80" && chmod 755 "$T/lower/open/bind80"
-if mount -t tmpfs -o mode=0755 tmpfs "$T/layers" && mkdir "$T/layers/up" "$T/layers/work" &&
-	mount -t overlay overlay -o "lowerdir=$T/lower,upperdir=$T/layers/up,workdir=$T/layers/work" "$T/ovl"; then
-	at_exit_checked "umount '$T/ovl' && umount '$T/layers'"
+if overlay_layers "$T" && mkdir "$T/lower/open" && chmod 777 "$T/lower/open" &&
+	cp "$T/bin/bind80" "$T/lower/open/bind80" && chmod 755 "$T/lower/open/bind80" &&
+	overlay_mount "$T"; then
 	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/ovl/open/bind80" --bind80 \
 		>/dev/null 2>&1
 	expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/ovl/open/bind80: it is in a directory others than root may change, and on this file system its device and inode numbers may be another file's" \
 		"overlay, a directory others may change: refused"
 else
-	fail "cannot mount an overlay (lower on the disk, upper on a tmpfs)"
+	fail "an overlay over two file systems"
 fi
 finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment; FUSE; overlay identity"

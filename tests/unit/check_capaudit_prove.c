@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,6 +59,7 @@ static void run_tally(struct tally *t, const char *file, uint64_t refused,
 {
 	struct record r;
 	char name[256];
+	struct stat st;
 	int c;
 
 	tally_init(t, 10, NULL);
@@ -71,8 +74,15 @@ static void run_tally(struct tally *t, const char *file, uint64_t refused,
 	r.kind = REC_EXEC_MAP;
 	snprintf(name, sizeof(name), "%s", file);
 	r.file = name;
-	r.maj = 254;
-	r.ino = ino_of(file);
+	/* A file that is there is named as the kernel would name it. */
+	if (stat(file, &st) == 0) {
+		r.maj = major(st.st_dev);
+		r.min = minor(st.st_dev);
+		r.ino = st.st_ino;
+	} else {
+		r.maj = 254;
+		r.ino = ino_of(file);
+	}
 	tally_record(&r, t);
 	feed_check(t, 10, CAP_SYS_ADMIN, -1); /* the overcommit reserve */
 	for (MASK_EACH(c, refused))
@@ -525,13 +535,18 @@ END_TEST
 START_TEST(unproven_root_equivalents_held_apart)
 {
 	struct run_result failed = { .status = EXITED(2), .seconds = 0.1 };
+	char self[256], line[320], *text = NULL;
 	struct suggestion sg;
 	struct tally t;
-	char *text = NULL;
 	size_t len = 0;
+	ssize_t n;
 	FILE *out;
 
-	run_tally(&t, "/usr/bin/ping",
+	/* A file that is there, as the kernel names it: this program. */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	run_tally(&t, self,
 		  BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW), 0);
 	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
 	suggest_unproven(&sg, "capaudit is not root");
@@ -543,8 +558,8 @@ START_TEST(unproven_root_equivalents_held_apart)
 	suggest_print(&sg, &t, &failed, NULL, "nobody", out);
 	suggest_json(&sg, &t, NULL, out);
 	ck_assert_int_eq(fclose(out), 0);
-	ck_assert_ptr_nonnull(
-		strstr(text, "\nsetcap cap_net_raw=ep /usr/bin/ping\n"));
+	snprintf(line, sizeof(line), "\nsetcap cap_net_raw=ep %s\n", self);
+	ck_assert_msg(strstr(text, line) != NULL, "%s", text);
 	ck_assert_ptr_nonnull(strstr(text, "\ncap_net_raw\tnobody\n"));
 	ck_assert_ptr_nonnull(
 		strstr(text, "\nAmbientCapabilities=CAP_NET_RAW\n"));
@@ -558,13 +573,50 @@ START_TEST(unproven_root_equivalents_held_apart)
 		      "\"escalation-adjacent\"}],\"held_apart\":[{\"name\":"
 		      "\"cap_setuid\",\"risk\":\"root-equivalent\"},{\"name\":"
 		      "\"cap_setpcap\",\"risk\":\"root-equivalent\"}],"));
-	ck_assert_ptr_nonnull(
-		strstr(text, "\"proven\":false,\"capabilities\""));
+	ck_assert_ptr_nonnull(strstr(
+		text, "\"proven\":false,\"same_file\":true,\"capabilities\""));
 	ck_assert_ptr_nonnull(strstr(text, ",\"setcap\":\"cap_net_raw\"}"));
 	/* No line but the note names a root-equivalent one as a grant. */
 	ck_assert_ptr_null(strstr(text, "setcap cap_setuid"));
 	ck_assert_ptr_null(strstr(text, "CAP_SETUID"));
 	ck_assert_ptr_null(strstr(text, "cap_setuid\tnobody"));
+	free(text);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * A path that names another file than the kernel's record (replaced
+ * since, or a path the kernel gave inside a layer of a nested overlay)
+ * gets no setcap line: pasted, it would grant that other file.
+ */
+START_TEST(no_setcap_line_for_another_file)
+{
+	struct run_result failed = { .status = EXITED(2), .seconds = 0.1 };
+	char *text = NULL;
+	struct suggestion sg;
+	struct tally t;
+	size_t len = 0;
+	FILE *out;
+
+	run_tally(&t, "/", BIT(CAP_NET_RAW), 0); /* a directory's name */
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	sg.files[0].ino++; /* the record named another inode there */
+	suggest_unproven(&sg, "capaudit is not root");
+	out = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(out);
+	suggest_print(&sg, &t, &failed, NULL, "nobody", out);
+	suggest_json(&sg, &t, NULL, out);
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_ptr_null(strstr(text, "\nsetcap "));
+	ck_assert_msg(strstr(text,
+			     "\n# setcap: /: not the file the command "
+			     "ran (no regular file now): no line for "
+			     "cap_net_raw; find the file it ran first\n") !=
+			      NULL,
+		      "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "\"same_file\":false"));
 	free(text);
 	suggest_free(&sg);
 	tally_free(&t);
@@ -695,6 +747,7 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, copies_that_break_the_program_prove_nothing);
 	tcase_add_test(tc, a_command_that_changes_its_file_proves_nothing);
 	tcase_add_test(tc, unproven_root_equivalents_held_apart);
+	tcase_add_test(tc, no_setcap_line_for_another_file);
 	tcase_add_test(tc, success_is_the_reference_or_the_list);
 	tcase_add_test(tc, trial_copies_carry_exactly_the_grant);
 	tcase_add_test(tc, user_environment);
