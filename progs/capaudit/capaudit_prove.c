@@ -108,19 +108,23 @@ struct run_view {
 	unsigned char *seen;
 };
 
-static int view_alloc(struct run_view *v, size_t n)
-{
-	memset(v, 0, sizeof(*v));
-	v->asked = calloc(n ? n : 1, sizeof(*v->asked));
-	v->seen = calloc(n ? n : 1, 1);
-	return v->asked != NULL && v->seen != NULL ? 0 : -1;
-}
-
 static void view_free(struct run_view *v)
 {
 	free(v->asked);
 	free(v->seen);
 	memset(v, 0, sizeof(*v));
+}
+
+/* 0, or -1 (ENOMEM) with v->asked NULL. */
+static int view_alloc(struct run_view *v, size_t n)
+{
+	memset(v, 0, sizeof(*v));
+	v->asked = calloc(n ? n : 1, sizeof(*v->asked));
+	v->seen = calloc(n ? n : 1, 1);
+	if (v->asked != NULL && v->seen != NULL)
+		return 0;
+	view_free(v);
+	return -1;
 }
 
 /* The run sg->runs, which ended with status, from its tally t. */
