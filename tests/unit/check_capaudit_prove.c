@@ -92,6 +92,21 @@ static void run_tally(struct tally *t, const char *file, uint64_t refused,
 	ck_assert_int_eq(tally_finish(t), 0);
 }
 
+/* The suggestion's text for nobody, then its --json line; caller frees. */
+static char *report_of(const struct suggestion *sg, const struct tally *t,
+		       const struct run_result *rr)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(out);
+	suggest_print(sg, t, rr, NULL, "nobody", out);
+	suggest_json(sg, t, NULL, out);
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
+}
+
 /* ping: drops cap_setuid and cap_setpcap it asks for; needs cap_net_raw. */
 struct fake_ping {
 	int runs;
@@ -277,8 +292,6 @@ START_TEST(unknown_file_named_escaped)
 	struct record r;
 	struct tally t;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *out;
 
 	tally_init(&t, 10, NULL);
 	feed_check(&t, getpid(), CAP_SETUID, 0); /* the calibration */
@@ -295,11 +308,7 @@ START_TEST(unknown_file_named_escaped)
 	ck_assert_uint_eq(sg.nfiles, 1);
 	ck_assert_ptr_null(sg.files[0].path);
 	suggest_unproven(&sg, "capaudit is not root");
-	out = open_memstream(&text, &len);
-	ck_assert_ptr_nonnull(out);
-	suggest_print(&sg, &t, &failed, NULL, "nobody", out);
-	suggest_json(&sg, &t, NULL, out);
-	ck_assert_int_eq(fclose(out), 0);
+	text = report_of(&sg, &t, &failed);
 	ck_assert_ptr_null(strchr(text, '\033'));
 	ck_assert_ptr_null(strchr(text, '\007'));
 	ck_assert_ptr_nonnull(
@@ -538,9 +547,7 @@ START_TEST(unproven_root_equivalents_held_apart)
 	char self[256], line[320], *text = NULL;
 	struct suggestion sg;
 	struct tally t;
-	size_t len = 0;
 	ssize_t n;
-	FILE *out;
 
 	/* A file that is there, as the kernel names it: this program. */
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -553,11 +560,7 @@ START_TEST(unproven_root_equivalents_held_apart)
 	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_RAW));
 	ck_assert_uint_eq(sg.files[0].apart,
 			  BIT(CAP_SETUID) | BIT(CAP_SETPCAP));
-	out = open_memstream(&text, &len);
-	ck_assert_ptr_nonnull(out);
-	suggest_print(&sg, &t, &failed, NULL, "nobody", out);
-	suggest_json(&sg, &t, NULL, out);
-	ck_assert_int_eq(fclose(out), 0);
+	text = report_of(&sg, &t, &failed);
 	snprintf(line, sizeof(line), "\nsetcap cap_net_raw=ep %s\n", self);
 	ck_assert_msg(strstr(text, line) != NULL, "%s", text);
 	ck_assert_ptr_nonnull(strstr(text, "\ncap_net_raw\tnobody\n"));
@@ -597,18 +600,12 @@ START_TEST(no_setcap_line_for_another_file)
 	char *text = NULL;
 	struct suggestion sg;
 	struct tally t;
-	size_t len = 0;
-	FILE *out;
 
 	run_tally(&t, "/", BIT(CAP_NET_RAW), 0); /* a directory's name */
 	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
 	sg.files[0].ino++; /* the record named another inode there */
 	suggest_unproven(&sg, "capaudit is not root");
-	out = open_memstream(&text, &len);
-	ck_assert_ptr_nonnull(out);
-	suggest_print(&sg, &t, &failed, NULL, "nobody", out);
-	suggest_json(&sg, &t, NULL, out);
-	ck_assert_int_eq(fclose(out), 0);
+	text = report_of(&sg, &t, &failed);
 	ck_assert_ptr_null(strstr(text, "\nsetcap "));
 	ck_assert_msg(strstr(text,
 			     "\n# setcap: /: not the file the command "
