@@ -360,8 +360,8 @@ static int same_start(struct suggestion *sg, const struct success *succ,
 		asked_names(any, got, sizeof(got));
 		snprintf(sg->unproven, sizeof(sg->unproven),
 			 CHANGES
-			 "run 1, without any capability, %s as with "
-			 "every candidate, yet later runs needed %s" NOT_SAME,
+			 "run 1, without any capability, %s, which counts "
+			 "as success, yet later runs needed %s" NOT_SAME,
 			 was, got);
 		return -1;
 	}

@@ -538,6 +538,48 @@ START_TEST(a_command_that_changes_its_file_proves_nothing)
 END_TEST
 
 /*
+ * Succeeds with every candidate and with none, fails with some: what
+ * the runs without one capability show is not a need, as the run
+ * without any says.
+ */
+static int run_both_or_none(void *ctx, struct suggestion *sg,
+			    const uint64_t *grant, struct run_result *rr,
+			    struct tally *t)
+{
+	uint64_t both = BIT(CAP_NET_RAW) | BIT(CAP_NET_ADMIN);
+
+	(void)ctx;
+	(void)sg;
+	rr->status = grant[0] == 0 || grant[0] == both ? EXITED(0) : EXITED(1);
+	run_tally(t, "/opt/both", both & ~grant[0], both & grant[0]);
+	return 0;
+}
+
+START_TEST(a_plain_success_with_a_grant_proves_nothing)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+	struct trial_runner runner = { run_both_or_none, NULL };
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	run_tally(&t, "/opt/both", BIT(CAP_NET_RAW) | BIT(CAP_NET_ADMIN), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 0);
+	ck_assert_msg(strstr(sg.unproven,
+			     "run 1, without any capability, exited with "
+			     "status 0, which counts as success, yet later "
+			     "runs needed cap_net_admin,cap_net_raw") != NULL,
+		      "%s", sg.unproven);
+	/* No run after the minimization: the first one already says it. */
+	ck_assert_int_eq(sg.runs, 4);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
  * Unproven, ping's root-equivalent candidates are in no line to paste:
  * named apart, in the text and in --json.
  */
@@ -743,6 +785,7 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, libraries_go_with_their_file);
 	tcase_add_test(tc, copies_that_break_the_program_prove_nothing);
 	tcase_add_test(tc, a_command_that_changes_its_file_proves_nothing);
+	tcase_add_test(tc, a_plain_success_with_a_grant_proves_nothing);
 	tcase_add_test(tc, unproven_root_equivalents_held_apart);
 	tcase_add_test(tc, no_setcap_line_for_another_file);
 	tcase_add_test(tc, success_is_the_reference_or_the_list);
