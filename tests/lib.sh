@@ -416,6 +416,34 @@ pid_ns_cleanup() {
 	done
 }
 
+# overlay_layers DIR, then overlay_mount DIR: an overlay on DIR/ovl whose
+# layers sit on two file systems, as a container's root often does: its
+# lower layer DIR/lower on the disk $T is on (or, where that is an overlay
+# itself, a container's root, on a tmpfs: an overlay whose lower layer is
+# an overlay is another case, where the kernel names a mapped file inside
+# a layer of its own), its upper on a tmpfs. Fill DIR/lower between the
+# two. Call it in a private mount namespace (private_etc); the unmounts
+# are registered. Non-zero after a line saying why.
+overlay_layers() {
+	mkdir "$1/lower" "$1/layers" "$1/ovl" && chmod 755 "$1/lower" "$1/ovl" || return 1
+	if [ "$(stat -f -c %T "$1")" = overlayfs ]; then
+		echo "note: $1 is on overlayfs: the overlay's lower layer is a tmpfs"
+		mount -t tmpfs -o mode=0755 tmpfs "$1/lower" ||
+			{ echo "overlay_layers: cannot mount a tmpfs for the lower layer"; return 1; }
+		at_exit_checked "umount '$1/lower'"
+	fi
+	mount -t tmpfs -o mode=0755 tmpfs "$1/layers" ||
+		{ echo "overlay_layers: cannot mount a tmpfs for the upper layer"; return 1; }
+	at_exit_checked "umount '$1/layers'"
+	mkdir "$1/layers/up" "$1/layers/work"
+}
+overlay_mount() {
+	mount -t overlay overlay \
+		-o "lowerdir=$1/lower,upperdir=$1/layers/up,workdir=$1/layers/work" "$1/ovl" ||
+		{ echo "overlay_mount: cannot mount an overlay on $1/ovl"; return 1; }
+	at_exit_checked "umount '$1/ovl'"
+}
+
 # private_etc [ARG...]: call it near the top of a root suite that runs
 # programs as other users by name (setpriv --reuid=nobody, capsh
 # --user=nobody, getent). It re-runs the suite ("$0" ARG...) in a private

@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -412,6 +411,7 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	tr->plan.n = sg->nfiles;
 	for (i = 0; i < sg->nfiles; i++) {
 		struct need_file *f = &sg->files[i];
+		struct stat st;
 		char why[200];
 
 		if (f->fd < 0 && f->path != NULL)
@@ -435,12 +435,21 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 			free(shown);
 			return -1;
 		}
+		/*
+		 * The child checks the path against stat(2)'s numbers, not
+		 * the record's: on overlayfs and btrfs the two differ.
+		 */
+		if (fstat(f->fd, &st) < 0) {
+			snprintf(sg->unproven, sizeof(sg->unproven), "%s",
+				 strerror(errno));
+			return -1;
+		}
 		memset(&files[i], 0, sizeof(files[i]));
 		files[i].src_fd = f->fd;
 		snprintf(files[i].target, sizeof(files[i].target), "%s",
 			 f->path);
-		files[i].dev = makedev(f->maj, f->min);
-		files[i].ino = f->ino;
+		files[i].dev = st.st_dev;
+		files[i].ino = st.st_ino;
 		snprintf(files[i].copy, sizeof(files[i].copy), "%s/%zu",
 			 tr->plan.dir, i);
 		files[i].xattr_len = filecap_encode(grant[i], files[i].xattr);

@@ -493,16 +493,19 @@ struct need_file {
 	uint64_t granted, refused; /* own checks, incidental ones left out */
 	uint64_t candidates;	   /* what the trials may grant it */
 	uint64_t grant;		   /* the suggestion */
-	int fd;			   /* the file, opened for the trials; -1 */
-	int usable; /* the trials may grant it (else why says why not) */
+	uint64_t apart; /* unproven root-equivalent candidates: in no grant */
+	int fd;		/* the file, opened for the trials; -1 */
+	int usable;	/* the trials may grant it (else why says why not) */
 	char why[200];
 	struct mapped_file *libs; /* what it loaded, in any run */
 	size_t nlibs;
 };
 
 /* One trial, for the report. */
+#define PLAIN_RUN (-2)
 struct trial_log {
-	int file; /* the file whose capability was left out; -1: all granted */
+	int file; /* the file whose capability was left out; -1: all granted,
+		   * PLAIN_RUN: none */
 	int cap;
 	int status; /* wait(2) status */
 	int success;
@@ -525,7 +528,7 @@ struct suggestion {
 	int failed;	     /* the first run did not exit 0 */
 	int first;	     /* its wait status */
 	int proven;	     /* the grant was shown by trials */
-	char unproven[300];  /* why it was not, "" when it was */
+	char unproven[512];  /* why it was not, "" when it was */
 	int reference;	     /* the wait status every candidate granted gave */
 	int have_reference;
 	struct trial_log *log;
@@ -543,14 +546,29 @@ int suggest_build(struct suggestion *sg, const struct tally *t,
  * (file, capability) pairs are new, or -1 (ENOMEM).
  */
 int suggest_merge(struct suggestion *sg, const struct tally *t);
-/* Unproven: the old rule, granted plus (after a failure) refused. */
+/*
+ * Each file's own checks in a trial's tally t (capabilities asked,
+ * granted or refused), into asked[0..sg->nfiles); a file not among sg's
+ * is left out. seen, if not NULL, gets 1 for each file t saw run (perf
+ * does not see one that gains capabilities at an exec another program
+ * made).
+ */
+void suggest_asked(const struct suggestion *sg, const struct tally *t,
+		   uint64_t *asked, unsigned char *seen);
+/*
+ * Unproven: the old rule, granted plus (after a failure) refused; its
+ * root-equivalent capabilities are held apart (apart), not granted.
+ */
 void suggest_unproven(struct suggestion *sg, const char *why);
+void suggest_free(struct suggestion *sg);
+
+/* ---- capaudit_advice.c: the least grant as people deploy it ---- */
+
 void suggest_print(const struct suggestion *sg, const struct tally *t,
 		   const struct run_result *rr, const char *command,
 		   const char *user, FILE *out);
 void suggest_json(const struct suggestion *sg, const struct tally *t,
 		  const char *command, FILE *out);
-void suggest_free(struct suggestion *sg);
 
 /* ---- capaudit_warn.c: what a grant hands out besides ---- */
 
@@ -602,6 +620,38 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 /* Whether wait status st is a success. */
 int success_of(const struct success *succ, int have_reference, int reference,
 	       int st);
+
+/* ---- capaudit_identity.c: the file a record of the run names ---- */
+
+struct stat;
+
+enum file_match {
+	FILE_OTHER,	  /* another file */
+	FILE_SAME,	  /* stat(2) gives the record's device and inode */
+	FILE_SAME_MAPPED, /* a mapping does, stat(2) not (overlayfs, btrfs):
+			   * numbers another file there may share */
+	FILE_UNKNOWN,	  /* stat(2) does not, and no mapping could be made
+			   * or read: errno says why */
+};
+
+/*
+ * Opens the regular file at path for reading (never a FIFO or device put
+ * there, never a last symbolic link), its fstat(2) into st. The fd, or
+ * -1 with errno (EINVAL: not a regular file).
+ */
+int identity_open(const char *path, struct stat *st);
+/*
+ * Whether fd (opened by identity_open(), st its fstat(2)) is the file a
+ * record names by maj:min ino.
+ */
+enum file_match identity_match(int fd, const struct stat *st, uint32_t maj,
+			       uint32_t min, uint64_t ino);
+/*
+ * Whether path names the file a record names by maj:min ino: 1, or 0
+ * with why it does not (a clause: "another file now") in why.
+ */
+int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
+		   char *why, size_t len);
 
 /* ---- capaudit_trial.c: a run with file capabilities on copies ---- */
 

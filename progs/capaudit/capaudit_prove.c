@@ -6,7 +6,13 @@
  * privilege it happened to have. So the command runs again with every
  * candidate granted, again while new candidates appear (a granted step
  * leads to the next), and then once without each candidate in turn; what
- * it can do without goes. The runs themselves are capaudit_trial.c's.
+ * it can do without goes. A proof needs every run to start from the same
+ * state, and a command that changes what it works on (a file it chowns)
+ * would start the next run from another: so the trials begin and end
+ * with a run without any capability, which must fail when something is
+ * needed and do and ask the same both times, and each run without a
+ * capability must do what the run before it did until it asks for that
+ * capability. The runs themselves are capaudit_trial.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,11 +20,16 @@
 #include <sys/wait.h>
 
 #include "capaudit.h"
+#include "escape.h"
 #include "mask.h"
 #include "risk.h"
 
 /* Rounds of "grant every candidate, see what else is asked". */
 #define CONVERGE_MAX 8
+
+/* Said of runs that did not start from the same state. */
+#define CHANGES	 "the command changes what it works on: "
+#define NOT_SAME " (the runs did not start from the same state)"
 
 int success_of(const struct success *succ, int have_reference, int reference,
 	       int st)
@@ -87,9 +98,59 @@ static int one_run(struct suggestion *sg, const struct trial_runner *runner,
 	return 0;
 }
 
-/* Every candidate granted, until no run asks for a new one. */
+/*
+ * What one run did: which run it was, how it ended, and file by file
+ * the capabilities it asked for and whether it was seen running.
+ */
+struct run_view {
+	int run, status;
+	uint64_t *asked;
+	unsigned char *seen;
+};
+
+static void view_free(struct run_view *v)
+{
+	free(v->asked);
+	free(v->seen);
+	memset(v, 0, sizeof(*v));
+}
+
+/* 0, or -1 (ENOMEM) with v->asked NULL. */
+static int view_alloc(struct run_view *v, size_t n)
+{
+	memset(v, 0, sizeof(*v));
+	v->asked = calloc(n ? n : 1, sizeof(*v->asked));
+	v->seen = calloc(n ? n : 1, 1);
+	if (v->asked != NULL && v->seen != NULL)
+		return 0;
+	view_free(v);
+	return -1;
+}
+
+/* The run sg->runs, which ended with status, from its tally t. */
+static void view_take(struct run_view *v, const struct suggestion *sg,
+		      const struct tally *t, int status)
+{
+	v->run = sg->runs;
+	v->status = status;
+	suggest_asked(sg, t, v->asked, v->seen);
+}
+
+static void view_copy(struct run_view *to, const struct run_view *from,
+		      size_t n)
+{
+	to->run = from->run;
+	to->status = from->status;
+	memcpy(to->asked, from->asked, n * sizeof(*to->asked));
+	memcpy(to->seen, from->seen, n);
+}
+
+/*
+ * Every candidate granted, until no run asks for a new one; what the
+ * last run did into ref (allocated here, the caller frees it).
+ */
 static int converge(struct suggestion *sg, const struct trial_runner *runner,
-		    uint64_t **grant)
+		    uint64_t **grant, struct run_view *ref)
 {
 	struct run_result rr;
 	struct tally t;
@@ -108,8 +169,12 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 		if (one_run(sg, runner, g, &rr, &t) < 0)
 			return -1;
 		added = suggest_merge(sg, &t);
+		if (added == 0 && view_alloc(ref, sg->nfiles) == 0)
+			view_take(ref, sg, &t, rr.status);
 		tally_free(&t);
-		if (added < 0 || log_run(sg, -1, 0, rr.status, 1, rr.left) < 0)
+		if (added < 0 ||
+		    log_run(sg, -1, 0, rr.status, 1, rr.left) < 0 ||
+		    (added == 0 && ref->asked == NULL))
 			return -1;
 		if (added == 0) {
 			sg->reference = rr.status;
@@ -124,6 +189,47 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 			return -1;
 		}
 	}
+}
+
+/*
+ * Whether the trial without cap on file ran as a run from the state of
+ * the run before it (base, whose grant it had but for cap) would: until
+ * its first check of cap, a run without it does what that run did. So
+ * it asks for cap if that run did, and ends as that run did if that run
+ * never asked. 1 after saying why in sg->unproven when it did not:
+ * something the runs work on changed (a file chowned by the run
+ * before), and what it did without cap shows nothing. A file perf did
+ * not see run in either (it gained capabilities at an exec another
+ * program made, where perf stops watching) is left to same_start().
+ */
+static int diverged(struct suggestion *sg, int file, int cap, int ok,
+		    const struct run_view *base, const struct run_view *trial)
+{
+	char name[64], what[64], was[64], *shown;
+	uint64_t bit = MASK_BIT(cap);
+
+	if (!base->seen[file] || !trial->seen[file] ||
+	    ((base->asked[file] & bit) ? (trial->asked[file] & bit) != 0 : ok))
+		return 0;
+	capability_name(cap, name, sizeof(name));
+	shown = escape_dup(sg->files[file].path != NULL ? sg->files[file].path
+							: sg->files[file].comm);
+	if (base->asked[file] & bit) {
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 CHANGES "run %d, without %s on %.120s, did not ask "
+				 "for it, where run %d did" NOT_SAME,
+			 trial->run, name, shown ? shown : "a file", base->run);
+	} else {
+		describe_status(trial->status, what, sizeof(what));
+		describe_status(base->status, was, sizeof(was));
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 CHANGES "run %d, without %s on %.120s, which run %d "
+				 "did not ask for, %s where run %d %s" NOT_SAME,
+			 trial->run, name, shown ? shown : "a file", base->run,
+			 what, base->run, was);
+	}
+	free(shown);
+	return 1;
 }
 
 struct pair {
@@ -144,19 +250,21 @@ static int by_danger(const void *a, const void *b)
 }
 
 static int minimize(struct suggestion *sg, const struct success *succ,
-		    const struct trial_runner *runner, uint64_t *grant)
+		    const struct trial_runner *runner, uint64_t *grant,
+		    struct run_view *base)
 {
+	struct run_view trial = { 0 };
 	struct pair *pairs;
 	size_t n = 0, i;
 	struct run_result rr;
 	struct tally t;
-	int c, ok;
+	int c, ok, rc = -1;
 
 	for (i = 0; i < sg->nfiles; i++)
 		n += (size_t)__builtin_popcountll(grant[i]);
 	pairs = calloc(n ? n : 1, sizeof(*pairs));
-	if (pairs == NULL)
-		return -1;
+	if (pairs == NULL || view_alloc(&trial, sg->nfiles) < 0)
+		goto out;
 	n = 0;
 	for (i = 0; i < sg->nfiles; i++)
 		for (MASK_EACH(c, grant[i])) {
@@ -168,35 +276,158 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 		uint64_t bit = MASK_BIT(pairs[i].cap);
 
 		grant[pairs[i].file] &= ~bit;
-		if (one_run(sg, runner, grant, &rr, &t) < 0) {
-			free(pairs);
-			return -1;
-		}
+		if (one_run(sg, runner, grant, &rr, &t) < 0)
+			goto out;
+		view_take(&trial, sg, &t, rr.status);
 		tally_free(&t);
 		ok = success_of(succ, sg->have_reference, sg->reference,
 				rr.status);
 		if (log_run(sg, pairs[i].file, pairs[i].cap, rr.status, ok,
-			    rr.left) < 0) {
-			free(pairs);
-			return -1;
-		}
+			    rr.left) < 0 ||
+		    diverged(sg, pairs[i].file, pairs[i].cap, ok, base, &trial))
+			goto out;
 		if (!ok)
 			grant[pairs[i].file] |= bit; /* needed: it stays */
+		else /* its grant is the grant now: the next trial's base */
+			view_copy(base, &trial, sg->nfiles);
 	}
+	rc = 0;
+out:
+	view_free(&trial);
 	free(pairs);
+	return rc;
+}
+
+/*
+ * A run with every file of the suggestion on a copy without any
+ * capability: where the trials start from, kept in t (the caller frees
+ * it). Its checks are all seen, as no exec in it gains a capability
+ * (perf stops watching one that does when another program started it).
+ */
+static int plain_run(struct suggestion *sg, const struct trial_runner *runner,
+		     struct tally *t, int *status)
+{
+	uint64_t *none = calloc(sg->nfiles ? sg->nfiles : 1, sizeof(*none));
+	struct run_result rr;
+	int rc;
+
+	if (none == NULL)
+		return -1;
+	rc = one_run(sg, runner, none, &rr, t);
+	free(none);
+	if (rc < 0)
+		return -1;
+	*status = rr.status;
+	if (log_run(sg, PLAIN_RUN, 0, rr.status, 0, rr.left) < 0) {
+		tally_free(t);
+		return -1;
+	}
 	return 0;
+}
+
+/* "cap_a,cap_b", or "nothing". */
+static void asked_names(uint64_t mask, char *buf, size_t size)
+{
+	if (mask == 0)
+		snprintf(buf, size, "nothing");
+	else
+		mask_names(buf, size, mask, 4);
+}
+
+/*
+ * The grant holds only if the trials started from the state the first
+ * run without any capability (plain0, which ended with status0) did:
+ * that run failed if something is needed and succeeded if nothing is,
+ * and the same run once more ends and asks as it did. -1 after saying
+ * why in sg->unproven.
+ */
+static int same_start(struct suggestion *sg, const struct success *succ,
+		      const struct trial_runner *runner, const uint64_t *grant,
+		      const struct tally *plain0, int status0)
+{
+	char what[64], was[64], got[100], had[100], *shown;
+	struct run_view first = { 0 }, again = { 0 };
+	struct tally plain1;
+	uint64_t any = 0;
+	int ok0, status1, rc = -1;
+	size_t i;
+
+	for (i = 0; i < sg->nfiles; i++)
+		any |= grant[i];
+	ok0 = success_of(succ, sg->have_reference, sg->reference, status0);
+	describe_status(status0, was, sizeof(was));
+	if (ok0 && any != 0) {
+		asked_names(any, got, sizeof(got));
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 CHANGES
+			 "run 1, without any capability, %s, which counts "
+			 "as success, yet later runs needed %s" NOT_SAME,
+			 was, got);
+		return -1;
+	}
+	if (!ok0 && any == 0) {
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 CHANGES "run 1, without any capability, %s, yet later "
+				 "runs without any succeeded" NOT_SAME,
+			 was);
+		return -1;
+	}
+	if (plain_run(sg, runner, &plain1, &status1) < 0)
+		return -1;
+	if (view_alloc(&first, sg->nfiles) == 0 &&
+	    view_alloc(&again, sg->nfiles) == 0) {
+		view_take(&first, sg, plain0, status0);
+		view_take(&again, sg, &plain1, status1);
+	}
+	tally_free(&plain1);
+	if (first.asked == NULL || again.asked == NULL)
+		goto out;
+	if (status1 != status0) {
+		describe_status(status1, what, sizeof(what));
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 CHANGES "run %d, without any capability as run 1 was, "
+				 "%s where run 1 %s" NOT_SAME,
+			 sg->runs, what, was);
+		goto out;
+	}
+	for (i = 0; i < sg->nfiles && first.asked[i] == again.asked[i]; i++)
+		;
+	if (i < sg->nfiles) {
+		asked_names(again.asked[i], got, sizeof(got));
+		asked_names(first.asked[i], had, sizeof(had));
+		shown = escape_dup(sg->files[i].path != NULL
+					   ? sg->files[i].path
+					   : sg->files[i].comm);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 CHANGES "run %d, without any capability as run 1 was, "
+				 "asked for %s on %.100s where run 1 asked for "
+				 "%s" NOT_SAME,
+			 sg->runs, got, shown != NULL ? shown : "a file", had);
+		free(shown);
+		goto out;
+	}
+	rc = 0;
+out:
+	view_free(&first);
+	view_free(&again);
+	return rc;
 }
 
 int suggest_prove(struct suggestion *sg, const struct success *succ,
 		  const struct trial_runner *runner)
 {
+	struct run_view ref = { 0 };
 	uint64_t *grant = NULL;
+	struct tally plain;
 	char what[64];
 	size_t i;
-	int rc = -1;
+	int rc = -1, have_plain = 0, plain_status = 0;
 
 	sg->unproven[0] = '\0';
-	if (converge(sg, runner, &grant) < 0)
+	if (plain_run(sg, runner, &plain, &plain_status) < 0)
+		goto unproven;
+	have_plain = 1;
+	if (converge(sg, runner, &grant, &ref) < 0)
 		goto unproven;
 	/*
 	 * The command did well as it was, and not with every candidate on
@@ -242,7 +473,9 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 			what);
 		goto unproven;
 	}
-	if (minimize(sg, succ, runner, grant) < 0)
+	if (minimize(sg, succ, runner, grant, &ref) < 0)
+		goto unproven;
+	if (same_start(sg, succ, runner, grant, &plain, plain_status) < 0)
 		goto unproven;
 	for (i = 0; i < sg->nfiles; i++)
 		sg->files[i].grant = grant[i];
@@ -256,6 +489,9 @@ unproven:
 	suggest_unproven(sg, sg->unproven);
 	rc = 0;
 out:
+	if (have_plain)
+		tally_free(&plain);
+	view_free(&ref);
 	free(grant);
 	return rc;
 }

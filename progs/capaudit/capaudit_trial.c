@@ -24,7 +24,6 @@
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -32,6 +31,7 @@
 #include "capaudit.h"
 #include "escape.h"
 #include "exec_target.h"
+#include "fsowner.h"
 #include "mask.h"
 
 /*
@@ -115,17 +115,55 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 			 "the kernel named it relative to another root");
 		return -1;
 	}
-	fd = open(path,
-		  O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	fd = identity_open(path, &st);
+	if (fd < 0 && errno == EINVAL) {
+		snprintf(why, len, "the path names no regular file now");
+		return -1;
+	}
 	if (fd < 0) {
 		snprintf(why, len, "cannot open it: %s", strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_dev != makedev(maj, min) || st.st_ino != ino) {
+	switch (identity_match(fd, &st, maj, min, ino)) {
+	case FILE_SAME:
+		break;
+	case FILE_SAME_MAPPED:
+		/*
+		 * The numbers the kernel gave may be another file's here (a
+		 * btrfs subvolume's, an overlay's other layer): the path
+		 * itself must be one only root can point elsewhere.
+		 */
+		problem = trial_path_problem(path);
+		if (problem == NULL)
+			break;
+		snprintf(why, len,
+			 "it %s, and on this file system its device and "
+			 "inode numbers may be another file's: no trial can "
+			 "tell it is still the file the command ran",
+			 problem);
+		goto refuse;
+	case FILE_UNKNOWN:
+		snprintf(why, len,
+			 "cannot tell it is the file the command ran (a "
+			 "mapping of it: %s)",
+			 strerror(errno));
+		goto refuse;
+	default:
 		snprintf(why, len,
 			 "the path names another file now than the one "
 			 "the command ran");
+		goto refuse;
+	}
+	/* Owner and mode below are the kernel's word, not a daemon's. */
+	switch (fs_owner_unvouched(fd, NULL)) {
+	case 0:
+		break;
+	case 1:
+		snprintf(why, len, "it is %s", FS_OWNER_FUSE_WHY);
+		goto refuse;
+	default:
+		snprintf(why, len, "cannot tell its file system: %s",
+			 strerror(errno));
 		goto refuse;
 	}
 	if (exec_target_inspect(fd, &et) < 0) {
@@ -190,10 +228,20 @@ const char *trial_path_problem(const char *path)
 		prefix[at > 0 ? at : 1] = '\0';
 		if (lstat(prefix, &st) < 0)
 			return "cannot be checked (a part of its path cannot be read)";
+		if (!S_ISDIR(st.st_mode) && path[at] != '\0')
+			return "has a symbolic link in its path";
+		/* A daemon's owners and modes prove nothing (fsowner.h). */
+		switch (S_ISLNK(st.st_mode) ? 0
+					    : fs_owner_unvouched(-1, prefix)) {
+		case 0:
+			break;
+		case 1:
+			return "is " FS_OWNER_FUSE_WHY;
+		default:
+			return "cannot be checked (its file system cannot be read)";
+		}
 		if (path[at] == '\0')
 			break;
-		if (!S_ISDIR(st.st_mode))
-			return "has a symbolic link in its path";
 		if (!dir_guarded(&st))
 			return "is in a directory others than root may change";
 	}
@@ -225,6 +273,7 @@ static int script_guarded(const char *path, char *why, size_t len)
 
 int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
 {
+	enum file_match match;
 	const char *problem;
 	struct stat st;
 	char *shown;
@@ -234,9 +283,16 @@ int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
 	for (i = 0; i < f->nlibs; i++) {
 		const struct mapped_file *m = &f->libs[i];
 
-		fd = open(m->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) < 0 ||
-		    st.st_dev != makedev(m->maj, m->min) || st.st_ino != m->ino)
+		/*
+		 * Numbers only a mapping gives (overlayfs, btrfs) may be
+		 * another file's there; the path's check below, that only
+		 * root may change it, settles that as well.
+		 */
+		fd = identity_open(m->path, &st);
+		match = fd < 0 ? FILE_OTHER
+			       : identity_match(fd, &st, m->maj, m->min,
+						m->ino);
+		if (match == FILE_OTHER || match == FILE_UNKNOWN)
 			problem =
 				"names another file now than the one it loaded";
 		else

@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "capaudit.h"
@@ -130,18 +129,17 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		root_tier |= risk_tier_of(c) == RISK_ROOT;
 	mask_names(list, sizeof(list), caps, 0);
 	warn_root(path, caps, out);
-	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != makedev(maj, min) ||
-	    st.st_ino != ino) {
+	if (!identity_names(path, maj, min, ino, why, sizeof(why))) {
 		say_file(out, "# WARNING: ", path);
 		fprintf(out,
 			": not the file the command ran any more (%s): check "
 			"it before granting\n",
-			fd < 0 ? strerror(errno) : "another file now");
-		if (fd >= 0)
-			close(fd);
+			why);
 		return;
 	}
+	fd = identity_open(path, &st);
+	if (fd < 0)
+		return; /* gone between the two looks: nothing to tell of it */
 	if (exec_target_inspect(fd, &et) == 0 &&
 	    (problem = exec_target_problem(&et, why, sizeof(why))) != NULL) {
 		say_file(out, "# WARNING: ", path);

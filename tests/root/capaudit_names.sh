@@ -68,5 +68,5 @@ cp "$probe" "$T/bin/bind80" && chmod 755 "$T/bin/bind80"
 in_net "$CA" --suggest --user="u${esc}x" --output="$T/rep" -- "$T/bin/bind80" --bind80 \
 	>/dev/null 2>&1
 no_raw "$T/rep" "--user's name"
-expect_line "$T/rep" "proven by 2 runs as u${shown}x:" "--user's name, escaped"
+expect_line "$T/rep" "proven by 4 runs as u${shown}x:" "--user's name, escaped"
 finish "capaudit --suggest: a #! line, group, owner and --user names escaped"

@@ -17,6 +17,19 @@
 #   unshare -Urn true, and its root reading a file of the real root's:
 #     nothing at all (its checks are in its own namespace);
 #   hostile file names: the setcap line, pasted, runs setcap alone.
+#   ping on overlayfs with its layers on two file systems (a container's
+#     root), and in a btrfs subvolume: stat(2) names another device than
+#     the kernel's record of the run, every trial was refused ("the path
+#     names another file now") and the fallback suggested the
+#     root-equivalent cap_setuid and cap_setpcap beside cap_net_raw;
+#     now cap_net_raw alone, proven. On an overlay whose lower layer is
+#     an overlay the kernel names the file inside a layer ("/ping"): no
+#     setcap line for that name.
+#   chown of a root's file to nobody: the first trial chowned it, the
+#     next succeeded without cap_chown and the report said "nothing to
+#     grant"; now unproven, "the command changes what it works on", with
+#     cap_chown held apart (root-equivalent), in the text and in --json,
+#     also behind a wrapper (where perf does not see the capable copy).
 # The network checks run in a network namespace of their own (loopback
 # up): ping_group_range is the kernel's default there, and port 80 ours.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
@@ -53,7 +66,7 @@ in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/ping" >"$T/out
 rc=$?
 [ "$rc" -eq 2 ] || fail "ping as nobody under capaudit: exit $rc, want 2 ($(cat "$T/out" "$T/err"))"
 expect_suggested "$T/rep" "setcap cap_net_raw=ep $T/bin/ping" "ping as nobody"
-expect_line "$T/rep" "# capaudit --suggest: the least grant, proven by 4 runs as nobody" "ping: proof"
+expect_line "$T/rep" "# capaudit --suggest: the least grant, proven by 6 runs as nobody" "ping: proof"
 expect_line "$T/rep" "without cap_setuid on $T/bin/ping: exited with status 0: not needed" "ping: cap_setuid"
 expect_line "$T/rep" "without cap_net_raw on $T/bin/ping: exited with status 2: needed" "ping: cap_net_raw"
 expect_line "$T/rep" "cap_net_raw	nobody" "ping: capability.conf"
@@ -191,4 +204,103 @@ mkdir "$T/h9" && chmod 755 "$T/h9" && cp /usr/bin/chown "$T/h9/$esc" && chmod 75
 setcap_lines "$T/rep" >/dev/null && fail "a name with escapes got a setcap line"
 expect_line "$T/rep" "# setcap: $T/h9/ch\033]0;x\007own: no command is shown" "a name with escapes"
 grep -q "$(printf '\033')" "$T/rep" && fail "a raw ESC reached the report"
-finish "capaudit --suggest: ping, a capture tool, chown, port 80 behind wrappers, unshare -Urn, hostile names"
+
+# 7. ping on stacked file systems: the kernel's record of the run names
+#    the file by numbers stat(2) does not give.
+# proven_ping FILE CASE: capaudit proves cap_net_raw alone for FILE.
+proven_ping() {
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$1" >/dev/null 2>"$T/err"
+	expect_suggested "$T/rep" "setcap cap_net_raw=ep $1" "$2"
+	expect_line "$T/rep" "# capaudit --suggest: the least grant, proven by 6 runs as nobody" "$2: proof"
+	expect_line "$T/rep" "without cap_setuid on $1: exited with status 0: not needed" "$2: cap_setuid"
+	expect_line "$T/rep" "without cap_net_raw on $1: exited with status 2: needed" "$2: cap_net_raw"
+}
+# Overlayfs, lower layer on the disk, upper on a tmpfs (this suite's
+# mount namespace alone).
+if overlay_layers "$T" && cp "$ping" "$T/lower/ping" && chmod 755 "$T/lower/ping" &&
+	overlay_mount "$T"; then
+	# The world is the one that broke it: two file systems under it.
+	[ "$(stat -c %d "$T/ovl/ping")" != "$(stat -c %d "$T/lower/ping")" ] &&
+		[ "$(stat -f -c %T "$T/ovl")" = overlayfs ] && pass ||
+		fail "overlay: its ping is not on an overlay of two file systems"
+	proven_ping "$T/ovl/ping" "ping on overlayfs"
+	# An overlay whose lower layer is that overlay: the kernel names the
+	# file it ran inside a layer it mounted for itself ("/ping", which
+	# is no path here). No trial then, and no setcap line for that name
+	# (it was "setcap cap_setuid,cap_setpcap,cap_net_raw=ep /ping").
+	mkdir "$T/layers/up2" "$T/layers/work2" "$T/ovl2" && chmod 755 "$T/ovl2" &&
+		mount -t overlay overlay \
+			-o "lowerdir=$T/ovl,upperdir=$T/layers/up2,workdir=$T/layers/work2" "$T/ovl2" &&
+		at_exit_checked "umount '$T/ovl2'" ||
+		fail "cannot mount an overlay on the overlay"
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/ovl2/ping" >/dev/null 2>"$T/err"
+	if grep -q "^# capaudit --suggest: the least grant, proven" "$T/rep"; then
+		expect_suggested "$T/rep" "setcap cap_net_raw=ep $T/ovl2/ping" "ping on an overlay on an overlay"
+	elif setcap_lines "$T/rep" >/dev/null; then
+		cat "$T/rep"
+		fail "ping on an overlay on an overlay: unproven, and a setcap line"
+	else
+		expect_line "$T/rep" ": not the file the command ran (" \
+			"ping on an overlay on an overlay: why no setcap line"
+	fi
+else
+	fail "an overlay over two file systems"
+fi
+# btrfs, in a subvolume of a file system in a file.
+if ! command -v mkfs.btrfs >/dev/null || ! command -v btrfs >/dev/null; then
+	echo "note: no mkfs.btrfs (btrfs-progs): ping in a btrfs subvolume not tried"
+elif ! grep -qw btrfs /proc/filesystems; then
+	echo "note: the kernel has no btrfs: ping in a btrfs subvolume not tried"
+else
+	mkdir "$T/btrfs" && truncate -s 128M "$T/btrfs.img" &&
+		mkfs.btrfs -q "$T/btrfs.img" >/dev/null 2>&1 &&
+		mount -o loop "$T/btrfs.img" "$T/btrfs" ||
+		fail "cannot make and mount a btrfs in a file"
+	if mountpoint -q "$T/btrfs"; then
+		at_exit_checked "umount '$T/btrfs'"
+		chmod 755 "$T/btrfs"
+		btrfs -q subvolume create "$T/btrfs/sub" >/dev/null &&
+			cp "$ping" "$T/btrfs/sub/ping" && chmod 755 "$T/btrfs/sub" "$T/btrfs/sub/ping" ||
+			fail "a btrfs subvolume with ping"
+		proven_ping "$T/btrfs/sub/ping" "ping in a btrfs subvolume"
+	fi
+fi
+
+# 8. A command that changes what it works on: nobody may not chown a
+#    root's file to himself; the first trial, granted cap_chown, does.
+cp /usr/bin/chown "$T/bin/chown-copy" && chmod 755 "$T/bin/chown-copy"
+for how in "" "timeout 20"; do
+	: >"$T/w/other" && chown root:root "$T/w/other"
+	"$CA" --suggest --user=nobody --output="$T/rep" -- $how "$T/bin/chown-copy" nobody "$T/w/other" \
+		>/dev/null 2>&1
+	[ $? -eq 1 ] || fail "chown of root's file as nobody${how:+ under $how}: not its exit status 1"
+	if grep -q "nothing to grant" "$T/rep" || grep -q "least grant, proven" "$T/rep"; then
+		cat "$T/rep"
+		fail "chown of root's file${how:+ under $how}: a proof from a changed file"
+	else
+		pass
+	fi
+	expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (the command changes what it works on: " \
+		"chown of root's file${how:+ under $how}: said unproven"
+	expect_line "$T/rep" "# held apart: cap_chown: root-equivalent and not proven needed" \
+		"chown of root's file${how:+ under $how}: cap_chown held apart"
+	setcap_lines "$T/rep" >/dev/null && { cat "$T/rep"; fail "chown of root's file${how:+ under $how}: a setcap line"; }
+done
+: >"$T/w/other" && chown root:root "$T/w/other"
+"$CA" --suggest --json --user=nobody --output="$T/rep" -- "$T/bin/chown-copy" nobody "$T/w/other" \
+	>/dev/null 2>&1
+if ! command -v python3 >/dev/null; then
+	echo "note: no python3: the --json of a command that changes its file not read"
+elif python3 - "$T/rep" <<'PY'; then pass; else cat "$T/rep"; fail "chown of root's file: --json does not say it"; fi
+import json, sys
+s = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "suggest"]
+assert len(s) == 1, s
+s = s[0]
+assert not s["proven"] and s["unproven"].startswith("the command changes what it works on: "), s
+assert s["capabilities"] == [] and s["setcap"] == "", s
+assert [c["name"] for c in s["held_apart"]] == ["cap_chown"], s
+f = s["files"]
+assert len(f) == 1 and not f[0]["proven"] and f[0]["capabilities"] == [] and f[0]["setcap"] == "", f
+assert f[0]["held_apart"] == [{"name": "cap_chown", "risk": "root-equivalent"}], f
+PY
+finish "capaudit --suggest: ping, a capture tool, chown, port 80 behind wrappers, unshare -Urn, hostile names, stacked file systems, a command that changes its file"

@@ -33,6 +33,13 @@
 #     RUNPATH or a loader): its code ran as root in the first trial;
 #     the trials now refuse a file whose libraries someone other than
 #     root may change, and the suggestion warns of them.
+#   a program, or a script, nobody wrote, shown as root's 0555 by bindfs
+#     (FUSE: owner and mode are what its daemon says): the trials ran it
+#     with the cap_setuid it asked for, and nobody's code made a file as
+#     root; now refused, naming FUSE.
+#   on overlayfs over two file systems the kernel's numbers for the file
+#     it ran are not stat(2)'s, and may be another file's: a file there
+#     in a directory others may change is refused, and said why.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
@@ -66,7 +73,7 @@ for who in root toor 0; do
 		>/dev/null 2>"$T/err" || fail "--user=$who: bind80 failed: $(cat "$T/err")"
 	name=$who
 	[ "$who" = 0 ] && name=root
-	expect_line "$T/rep" "proven by 2 runs as $name without root's capabilities (SECBIT_NOROOT)" \
+	expect_line "$T/rep" "proven by 4 runs as $name without root's capabilities (SECBIT_NOROOT)" \
 		"--user=$who: trials under SECBIT_NOROOT"
 	expect_line "$T/rep" "without cap_net_bind_service on $T/bin/bind80: exited with status 1: needed" \
 		"--user=$who: cap_net_bind_service needed"
@@ -86,7 +93,7 @@ in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dae
 	>/dev/null 2>&1
 expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
 	"daemon: cap_net_bind_service needed"
-expect_line "$T/rep" "# note: run 1 left " "daemon: the trial's leftovers said"
+expect_line "$T/rep" "# note: run 2 left " "daemon: the trial's leftovers said"
 sleep 3
 grep -qx "daemon 0000000000000000" "$T/w/daemons" ||
 	fail "daemon: the first run's daemon did not report ($(cat "$T/w/daemons"))"
@@ -107,7 +114,7 @@ expect_line "$T/rep" "without cap_kill on " "kill: a trial reaches a process out
 grep -q "^setcap cap_kill=ep " "$T/rep" || { cat "$T/rep"; fail "kill: cap_kill not proven"; }
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --proc-self \
 	>/dev/null 2>&1
-expect_line "$T/rep" "#   run 1, every candidate granted: exited with status 0" "/proc/PID: run 1"
+expect_line "$T/rep" "#   run 2, every candidate granted: exited with status 0" "/proc/PID: run 2"
 expect_line "$T/rep" "without cap_net_bind_service on $T/bin/hostile: exited with status 1: needed" \
 	"/proc/PID: cap_net_bind_service needed"
 
@@ -158,7 +165,7 @@ in_net timeout -s KILL 60 "$CA" --suggest --trial-timeout=3 --user=nobody --outp
 	"$T/bin/hostile" --serve >/dev/null 2>&1
 took=$(($(date +%s) - start))
 [ "$took" -lt 30 ] || fail "--trial-timeout=3: capaudit took $took s"
-expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 1 did not end within 3 s and was ended" \
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 2 did not end within 3 s and was ended" \
 	"--trial-timeout: unproven"
 if serving; then fail "--trial-timeout: the trial's server still runs"; pkill -KILL -f -- "^$T/bin/hostile --serve\$"; else pass; fi
 # SIGTERM to capaudit alone (not its process group) ends the trial too.
@@ -228,4 +235,54 @@ cp "$lib" "$T/bin/libroot.so" && chmod 644 "$T/bin/libroot.so"
 	"$T/bin/libroot.so" "$T/w/rootlib" >/dev/null 2>&1
 expect_line "$T/rep" "without cap_setuid on $T/bin/hostile: exited with status 1: needed" \
 	"root's library: proven"
-finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment"
+
+# 9. FUSE: bindfs shows a directory of nobody's as root's, 0555; mounted
+#    suid, so that the kernel would honour a file capability there.
+if ! command -v bindfs >/dev/null || [ ! -c /dev/fuse ]; then
+	echo "note: no bindfs or no /dev/fuse: programs on FUSE not tried"
+else
+	mkdir "$T/nbfuse" "$T/fuse" && chmod 755 "$T/fuse"
+	cp "$hostile" "$T/nbfuse/prog"
+	printf '#!%s\nescalate %s\n' "$T/bin/interp" "$T/w/fusepwned2" >"$T/nbfuse/script"
+	printf 'escalate %s\n' "$T/w/fusepwned1" >"$T/bin/escalate1" && chmod 644 "$T/bin/escalate1"
+	chmod 755 "$T/nbfuse/prog" "$T/nbfuse/script" && chown -R nobody "$T/nbfuse"
+	if bindfs -o suid -u 0 -g 0 -p 0755,a-w "$T/nbfuse" "$T/fuse" 2>"$T/err"; then
+		at_exit_checked "umount '$T/fuse'"
+		[ "$(stat -c '%u %a' "$T/fuse/prog" "$T/fuse/script" | sort -u)" = "0 555" ] && pass ||
+			fail "bindfs does not show nobody's files as root's 0555"
+		"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/fuse/prog" "$T/bin/escalate1" \
+			>/dev/null 2>&1
+		if [ -e "$T/w/fusepwned1" ]; then
+			fail "a program on FUSE: a trial ran nobody's code as root"
+		else
+			pass
+		fi
+		expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/fuse/prog: it is on a FUSE file system, whose daemon, not the kernel, says who owns it)" \
+			"a program on FUSE: refused"
+		"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/fuse/script" >/dev/null 2>&1
+		if [ -e "$T/w/fusepwned2" ]; then
+			fail "a script on FUSE: a trial ran it as root"
+		else
+			pass
+		fi
+		expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (the script $T/fuse/script is on a FUSE file system, whose daemon, not the kernel, says who owns it: no trial runs it" \
+			"a script on FUSE: refused"
+	else
+		echo "note: bindfs cannot mount here ($(cat "$T/err")): programs on FUSE not tried"
+	fi
+fi
+
+# 10. Overlayfs over two file systems: the record's numbers are the
+#     overlay's, stat(2)'s a layer's. In a directory others may change
+#     (another file could take the same numbers there), refused.
+if overlay_layers "$T" && mkdir "$T/lower/open" && chmod 777 "$T/lower/open" &&
+	cp "$T/bin/bind80" "$T/lower/open/bind80" && chmod 755 "$T/lower/open/bind80" &&
+	overlay_mount "$T"; then
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/ovl/open/bind80" --bind80 \
+		>/dev/null 2>&1
+	expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/ovl/open/bind80: it is in a directory others than root may change, and on this file system its device and inode numbers may be another file's" \
+		"overlay, a directory others may change: refused"
+else
+	fail "an overlay over two file systems"
+fi
+finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment; FUSE; overlay identity"

@@ -103,7 +103,7 @@ capaudit.8 :: skip: a developer's cap_perfmon copy of capaudit on her PATH and h
 capaudit.8 :: skip: reads the report the line before wrote :: grep '^setcap' report
 capaudit.8 :: skip: root/capaudit_suggest.sh proves ping's grant, as nobody :: capaudit --suggest --user=nobody --output=report -- ./ping -c1 127.0.0.1
 capaudit.8 :: skip: reads the report the line before wrote :: sed -n '/^# capaudit --suggest/,/^setcap/p' report
-capaudit.8 :: skip: not a command: the report's first line :: capaudit --suggest: the least grant, proven by 4 runs as nobody: each file below replaced, in a private mount namespace, by a copy carrying only the capabilities under test
+capaudit.8 :: skip: not a command: the report's first line :: capaudit --suggest: the least grant, proven by 6 runs as nobody: each file below replaced, in a private mount namespace, by a copy carrying only the capabilities under test
 capaudit.8 :: skip: not a command: a line of the report :: /opt/ping (ran as ping):
 capaudit.8 :: skip: root/capaudit_suggest.sh runs this python server behind wrappers :: capaudit --suggest --user=www-data -- timeout 2 python3 -m http.server 80
 capaudit.8 :: skip: needs a running sshd; root/capaudit_attach.sh attaches to a running process :: capaudit --json --pid=$(pidof sshd) --duration=5

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,12 +43,23 @@ static void feed_check(struct tally *t, pid_t pid, int cap, int ret)
 	tally_record(&r, t);
 }
 
+/* Each file an inode number of its own. */
+static uint64_t ino_of(const char *file)
+{
+	uint64_t h = 77;
+
+	while (*file)
+		h = h * 31 + (unsigned char)*file++;
+	return h;
+}
+
 /* A finished tally of one run of file: its checks, refused or granted. */
 static void run_tally(struct tally *t, const char *file, uint64_t refused,
 		      uint64_t granted)
 {
 	struct record r;
 	char name[256];
+	struct stat st;
 	int c;
 
 	tally_init(t, 10, NULL);
@@ -61,8 +74,15 @@ static void run_tally(struct tally *t, const char *file, uint64_t refused,
 	r.kind = REC_EXEC_MAP;
 	snprintf(name, sizeof(name), "%s", file);
 	r.file = name;
-	r.maj = 254;
-	r.ino = 77;
+	/* A file that is there is named as the kernel would name it. */
+	if (stat(file, &st) == 0) {
+		r.maj = major(st.st_dev);
+		r.min = minor(st.st_dev);
+		r.ino = st.st_ino;
+	} else {
+		r.maj = 254;
+		r.ino = ino_of(file);
+	}
 	tally_record(&r, t);
 	feed_check(t, 10, CAP_SYS_ADMIN, -1); /* the overcommit reserve */
 	for (MASK_EACH(c, refused))
@@ -70,6 +90,21 @@ static void run_tally(struct tally *t, const char *file, uint64_t refused,
 	for (MASK_EACH(c, granted))
 		feed_check(t, 10, c, 0);
 	ck_assert_int_eq(tally_finish(t), 0);
+}
+
+/* The suggestion's text for nobody, then its --json line; caller frees. */
+static char *report_of(const struct suggestion *sg, const struct tally *t,
+		       const struct run_result *rr)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(out);
+	suggest_print(sg, t, rr, NULL, "nobody", out);
+	suggest_json(sg, t, NULL, out);
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
 }
 
 /* ping: drops cap_setuid and cap_setpcap it asks for; needs cap_net_raw. */
@@ -114,15 +149,23 @@ START_TEST(ping_needs_cap_net_raw_alone)
 	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 	ck_assert_int_eq(sg.proven, 1);
 	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_RAW));
-	/* Every candidate, then without each, the root-equivalent ones first. */
-	ck_assert_int_eq(sg.runs, 4);
-	ck_assert_int_eq(f.runs, 4);
-	ck_assert_uint_eq(f.seen[0], BIT(CAP_SETUID) | BIT(CAP_SETPCAP) |
+	ck_assert_uint_eq(sg.files[0].apart, 0);
+	/*
+	 * None, every candidate, then without each, the root-equivalent
+	 * ones first, and none again.
+	 */
+	ck_assert_int_eq(sg.runs, 6);
+	ck_assert_int_eq(f.runs, 6);
+	ck_assert_uint_eq(f.seen[0], 0);
+	ck_assert_uint_eq(f.seen[1], BIT(CAP_SETUID) | BIT(CAP_SETPCAP) |
 					     BIT(CAP_NET_RAW));
-	ck_assert_uint_eq(f.seen[1], BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW));
-	ck_assert_uint_eq(f.seen[2], BIT(CAP_NET_RAW));
-	ck_assert_uint_eq(f.seen[3], 0);
-	ck_assert_int_eq(sg.log[3].success, 0);
+	ck_assert_uint_eq(f.seen[2], BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(f.seen[3], BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(f.seen[4], 0);
+	ck_assert_uint_eq(f.seen[5], 0);
+	ck_assert_int_eq(sg.log[4].success, 0);
+	ck_assert_int_eq(sg.log[0].file, PLAIN_RUN);
+	ck_assert_int_eq(sg.log[5].file, PLAIN_RUN);
 	ck_assert_int_eq(WEXITSTATUS(sg.reference), 0);
 	suggest_free(&sg);
 	tally_free(&t);
@@ -168,8 +211,11 @@ START_TEST(trials_converge_on_later_needs)
 	ck_assert_int_eq(sg.proven, 1);
 	ck_assert_uint_eq(sg.files[0].grant,
 			  BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_DAC_READ_SEARCH));
-	/* Two runs to converge (the second asks nothing new), two to minimize. */
-	ck_assert_int_eq(runs, 4);
+	/*
+	 * Two runs to converge (the second asks nothing new), two to
+	 * minimize, one without any capability before and after.
+	 */
+	ck_assert_int_eq(runs, 6);
 	ck_assert_int_eq(WEXITSTATUS(sg.reference), 124);
 	suggest_free(&sg);
 	tally_free(&t);
@@ -224,9 +270,10 @@ START_TEST(unproven_keeps_the_old_rule)
 	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 	ck_assert_int_eq(sg.proven, 0);
 	ck_assert_str_eq(sg.unproven, "no trial can grant it");
-	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_BIND_SERVICE) |
-						     BIT(CAP_DAC_OVERRIDE) |
-						     BIT(CAP_PERFMON));
+	/* Unproven, the root-equivalent one is held apart, not granted. */
+	ck_assert_uint_eq(sg.files[0].grant,
+			  BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_PERFMON));
+	ck_assert_uint_eq(sg.files[0].apart, BIT(CAP_DAC_OVERRIDE));
 	ck_assert_uint_eq(sg.incidental, BIT(CAP_SYS_ADMIN));
 	suggest_free(&sg);
 	tally_free(&t);
@@ -245,8 +292,6 @@ START_TEST(unknown_file_named_escaped)
 	struct record r;
 	struct tally t;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *out;
 
 	tally_init(&t, 10, NULL);
 	feed_check(&t, getpid(), CAP_SETUID, 0); /* the calibration */
@@ -263,11 +308,7 @@ START_TEST(unknown_file_named_escaped)
 	ck_assert_uint_eq(sg.nfiles, 1);
 	ck_assert_ptr_null(sg.files[0].path);
 	suggest_unproven(&sg, "capaudit is not root");
-	out = open_memstream(&text, &len);
-	ck_assert_ptr_nonnull(out);
-	suggest_print(&sg, &t, &failed, NULL, "nobody", out);
-	suggest_json(&sg, &t, NULL, out);
-	ck_assert_int_eq(fclose(out), 0);
+	text = report_of(&sg, &t, &failed);
 	ck_assert_ptr_null(strchr(text, '\033'));
 	ck_assert_ptr_null(strchr(text, '\007'));
 	ck_assert_ptr_nonnull(
@@ -331,21 +372,26 @@ START_TEST(libraries_go_with_their_file)
 }
 END_TEST
 
-/* Every trial fails: the copies are not the program (it checks its set-id bit). */
+/*
+ * Every trial fails: the copies are not the program (it checks its
+ * set-id bit). It asks for *ctx, granted or not.
+ */
 static int run_broken(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		      struct run_result *rr, struct tally *t)
 {
-	(void)ctx;
+	uint64_t ask = *(const uint64_t *)ctx;
+
 	(void)sg;
 	rr->status = EXITED(1);
-	run_tally(t, "/usr/bin/tool", 0, grant[0]);
+	run_tally(t, "/usr/bin/tool", ask & ~grant[0], ask & grant[0]);
 	return 0;
 }
 
 START_TEST(copies_that_break_the_program_prove_nothing)
 {
 	struct run_result ok = { .status = EXITED(0), .seconds = 0.1 };
-	struct trial_runner runner = { run_broken, NULL };
+	uint64_t ask = BIT(CAP_SETUID) | BIT(CAP_KILL);
+	struct trial_runner runner = { run_broken, &ask };
 	struct success succ = { 0 };
 	struct suggestion sg;
 	struct tally t;
@@ -357,9 +403,10 @@ START_TEST(copies_that_break_the_program_prove_nothing)
 	ck_assert_ptr_nonnull(strstr(sg.unproven,
 				     "exited with status 1, though it "
 				     "exited with status 0 as it was"));
-	/* Unproven: what it was granted, as before. */
-	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_SETUID) | BIT(CAP_KILL));
-	ck_assert_int_eq(sg.runs, 1);
+	/* Unproven: what it was granted, cap_setuid held apart. */
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_KILL));
+	ck_assert_uint_eq(sg.files[0].apart, BIT(CAP_SETUID));
+	ck_assert_int_eq(sg.runs, 2);
 	suggest_free(&sg);
 	tally_free(&t);
 
@@ -371,6 +418,7 @@ START_TEST(copies_that_break_the_program_prove_nothing)
 		struct run_result failed = { .status = EXITED(1),
 					     .seconds = 0.1 };
 
+		ask = BIT(CAP_DAC_OVERRIDE);
 		run_tally(&t, "/usr/bin/tool", BIT(CAP_DAC_OVERRIDE), 0);
 		ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
 		ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
@@ -391,6 +439,226 @@ START_TEST(copies_that_break_the_program_prove_nothing)
 		suggest_free(&sg);
 		tally_free(&t);
 	}
+}
+END_TEST
+
+/*
+ * chown of a root's file to nobody: once a run with cap_chown has done
+ * it, the file is nobody's and no run asks again. With net_raw it asks
+ * for cap_net_raw too, first, and needs it. With hidden, no check of a
+ * run that grants it anything is seen (perf stops watching a program
+ * that gains capabilities at an exec another program made), only its
+ * wrapper's.
+ */
+struct fake_chown {
+	int owned, net_raw, hidden;
+};
+
+static int run_chown(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		     struct run_result *rr, struct tally *t)
+{
+	struct fake_chown *f = ctx;
+	uint64_t g = grant[0], asked = 0;
+	int ok = 1;
+
+	(void)sg;
+	if (f->net_raw) {
+		asked |= BIT(CAP_NET_RAW);
+		ok = (g & BIT(CAP_NET_RAW)) != 0;
+	}
+	if (!f->owned) {
+		asked |= BIT(CAP_CHOWN);
+		f->owned = (g & BIT(CAP_CHOWN)) != 0;
+		ok &= f->owned;
+	}
+	rr->status = ok ? EXITED(0) : EXITED(1);
+	if (f->hidden && g != 0)
+		run_tally(t, "/usr/bin/timeout", 0, 0);
+	else
+		run_tally(t, "/usr/bin/chown", asked & ~g, asked & g);
+	return 0;
+}
+
+/* The first run, nobody's: what the command asked for, all refused. */
+static void chown_first(struct tally *t, struct suggestion *sg,
+			const struct fake_chown *f)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+
+	run_tally(t, "/usr/bin/chown",
+		  BIT(CAP_CHOWN) | (f->net_raw ? BIT(CAP_NET_RAW) : 0), 0);
+	ck_assert_int_eq(suggest_build(sg, t, &failed), 0);
+}
+
+START_TEST(a_command_that_changes_its_file_proves_nothing)
+{
+	static const struct fake_chown cases[] = {
+		{ 0, 0, 0 }, /* seen: its run without cap_chown asks nothing */
+		{ 0, 0, 1 }, /* hidden: its run without any succeeds */
+		{ 0, 1,
+		  1 }, /* hidden, cap_net_raw kept: run 1 is not repeated */
+	};
+	static const char *const why[] = {
+		"run 3, without cap_chown on /usr/bin/chown, did not ask for "
+		"it, where run 2 did",
+		"run 1, without any capability, exited with status 1, yet "
+		"later runs without any succeeded",
+		"run 5, without any capability as run 1 was, asked for "
+		"cap_net_raw on /usr/bin/chown where run 1 asked for "
+		"cap_chown,cap_net_raw",
+	};
+	struct success succ = { 0 };
+	struct trial_runner runner;
+	struct fake_chown f;
+	struct suggestion sg;
+	struct tally t;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		f = cases[i];
+		runner.run = run_chown;
+		runner.ctx = &f;
+		chown_first(&t, &sg, &f);
+		ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+		ck_assert_int_eq(sg.proven, 0);
+		ck_assert_msg(strncmp(sg.unproven,
+				      "the command changes what it works on: ",
+				      38) == 0,
+			      "case %zu: %s", i, sg.unproven);
+		ck_assert_msg(strstr(sg.unproven, why[i]) != NULL,
+			      "case %zu: %s", i, sg.unproven);
+		/* Unproven: cap_chown is root-equivalent, held apart. */
+		ck_assert_uint_eq(sg.files[0].apart, BIT(CAP_CHOWN));
+		ck_assert_uint_eq(sg.files[0].grant,
+				  f.net_raw ? BIT(CAP_NET_RAW) : 0);
+		suggest_free(&sg);
+		tally_free(&t);
+	}
+}
+END_TEST
+
+/*
+ * Succeeds with every candidate and with none, fails with some: what
+ * the runs without one capability show is not a need, as the run
+ * without any says.
+ */
+static int run_both_or_none(void *ctx, struct suggestion *sg,
+			    const uint64_t *grant, struct run_result *rr,
+			    struct tally *t)
+{
+	uint64_t both = BIT(CAP_NET_RAW) | BIT(CAP_NET_ADMIN);
+
+	(void)ctx;
+	(void)sg;
+	rr->status = grant[0] == 0 || grant[0] == both ? EXITED(0) : EXITED(1);
+	run_tally(t, "/opt/both", both & ~grant[0], both & grant[0]);
+	return 0;
+}
+
+START_TEST(a_plain_success_with_a_grant_proves_nothing)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+	struct trial_runner runner = { run_both_or_none, NULL };
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	run_tally(&t, "/opt/both", BIT(CAP_NET_RAW) | BIT(CAP_NET_ADMIN), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 0);
+	ck_assert_msg(strstr(sg.unproven,
+			     "run 1, without any capability, exited with "
+			     "status 0, which counts as success, yet later "
+			     "runs needed cap_net_admin,cap_net_raw") != NULL,
+		      "%s", sg.unproven);
+	/* No run after the minimization: the first one already says it. */
+	ck_assert_int_eq(sg.runs, 4);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * Unproven, ping's root-equivalent candidates are in no line to paste:
+ * named apart, in the text and in --json.
+ */
+START_TEST(unproven_root_equivalents_held_apart)
+{
+	struct run_result failed = { .status = EXITED(2), .seconds = 0.1 };
+	char self[256], line[320], *text = NULL;
+	struct suggestion sg;
+	struct tally t;
+	ssize_t n;
+
+	/* A file that is there, as the kernel names it: this program. */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	run_tally(&t, self,
+		  BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	suggest_unproven(&sg, "capaudit is not root");
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(sg.files[0].apart,
+			  BIT(CAP_SETUID) | BIT(CAP_SETPCAP));
+	text = report_of(&sg, &t, &failed);
+	snprintf(line, sizeof(line), "\nsetcap cap_net_raw=ep %s\n", self);
+	ck_assert_msg(strstr(text, line) != NULL, "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "\ncap_net_raw\tnobody\n"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "\nAmbientCapabilities=CAP_NET_RAW\n"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "\n# held apart: cap_setuid,cap_setpcap: "
+			     "root-equivalent and not proven needed: no line "
+			     "here grants them;"));
+	ck_assert_ptr_nonnull(strstr(text, " (held apart: unproven)\n"));
+	ck_assert_ptr_nonnull(strstr(
+		text, "\"capabilities\":[{\"name\":\"cap_net_raw\",\"risk\":"
+		      "\"escalation-adjacent\"}],\"held_apart\":[{\"name\":"
+		      "\"cap_setuid\",\"risk\":\"root-equivalent\"},{\"name\":"
+		      "\"cap_setpcap\",\"risk\":\"root-equivalent\"}],"));
+	ck_assert_ptr_nonnull(strstr(
+		text, "\"proven\":false,\"same_file\":true,\"capabilities\""));
+	ck_assert_ptr_nonnull(strstr(text, ",\"setcap\":\"cap_net_raw\"}"));
+	/* No line but the note names a root-equivalent one as a grant. */
+	ck_assert_ptr_null(strstr(text, "setcap cap_setuid"));
+	ck_assert_ptr_null(strstr(text, "CAP_SETUID"));
+	ck_assert_ptr_null(strstr(text, "cap_setuid\tnobody"));
+	free(text);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * A path that names another file than the kernel's record (replaced
+ * since, or a path the kernel gave inside a layer of a nested overlay)
+ * gets no setcap line: pasted, it would grant that other file.
+ */
+START_TEST(no_setcap_line_for_another_file)
+{
+	struct run_result failed = { .status = EXITED(2), .seconds = 0.1 };
+	char *text = NULL;
+	struct suggestion sg;
+	struct tally t;
+
+	run_tally(&t, "/", BIT(CAP_NET_RAW), 0); /* a directory's name */
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	sg.files[0].ino++; /* the record named another inode there */
+	suggest_unproven(&sg, "capaudit is not root");
+	text = report_of(&sg, &t, &failed);
+	ck_assert_ptr_null(strstr(text, "\nsetcap "));
+	ck_assert_msg(strstr(text,
+			     "\n# setcap: /: not the file the command "
+			     "ran (no regular file now): no line for "
+			     "cap_net_raw; find the file it ran first\n") !=
+			      NULL,
+		      "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "\"same_file\":false"));
+	free(text);
+	suggest_free(&sg);
+	tally_free(&t);
 }
 END_TEST
 
@@ -516,6 +784,10 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, unknown_file_named_escaped);
 	tcase_add_test(tc, libraries_go_with_their_file);
 	tcase_add_test(tc, copies_that_break_the_program_prove_nothing);
+	tcase_add_test(tc, a_command_that_changes_its_file_proves_nothing);
+	tcase_add_test(tc, a_plain_success_with_a_grant_proves_nothing);
+	tcase_add_test(tc, unproven_root_equivalents_held_apart);
+	tcase_add_test(tc, no_setcap_line_for_another_file);
 	tcase_add_test(tc, success_is_the_reference_or_the_list);
 	tcase_add_test(tc, trial_copies_carry_exactly_the_grant);
 	tcase_add_test(tc, user_environment);
