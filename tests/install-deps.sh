@@ -13,7 +13,9 @@
 # its least grant on the real ping), debhelper, dpkg-dev and
 # lintian (make deb, tests/root/deb_packages.sh), ansible-core (runs the
 # collection in contrib/ansible: tests/root/ansible_caps.sh; the "ansible"
-# package, thirty times larger, adds only collections we do not use).
+# package, thirty times larger, adds only collections we do not use),
+# btrfs-progs (capaudit proves a grant for a file in a btrfs subvolume, on
+# a loop file: tests/root/capaudit_suggest.sh).
 #
 # With --build, only what "make" and "make demo" need.
 BUILD_PACKAGES="gcc make pkg-config libpam0g-dev"
@@ -21,7 +23,7 @@ PACKAGES="$BUILD_PACKAGES check libsubunit-dev debhelper dpkg-dev lintian
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
 mandoc valgrind clang clang-format libclang-rt-dev strace python3 iputils-ping curl
-bindfs fuse3 ansible-core"
+bindfs fuse3 ansible-core btrfs-progs"
 [ "${1:-}" = --build ] && PACKAGES=$BUILD_PACKAGES
 
 missing=

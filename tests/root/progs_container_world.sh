@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # The suite must pass where containers run it, and leave the host as it
 # was. In a private mount namespace this suite builds a world the way a
-# container runtime does and chroots into it:
+# container runtime does and enters it with pivot_root:
 #   - / is an overlay whose lower layer is the host's root (on its disk)
 #     and whose upper layer is a tmpfs: a container root whose layers sit
 #     on two file systems, with what that changes (the st_dev stat()
@@ -23,7 +23,7 @@
 # the host's /etc/security, its tracefs, and its mount table (none of the
 # world's mounts there).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip "needs root (mount namespace, overlay, chroot)"
+[ "$(id -u)" -eq 0 ] || skip "needs root (mount namespace, overlay, pivot_root)"
 
 SUITES=$(sed -n 's/^container:[[:space:]]*//p' "$TESTS_DIR/suites.conf" | tr -s ' \t' '\n\n')
 NOPROC=$(sed -n 's/^container-noproc:[[:space:]]*//p' "$TESTS_DIR/suites.conf" | tr -s ' \t' '\n\n')
@@ -44,7 +44,7 @@ host_state() {
 case ${CONTAINER_WORLD:-} in
 '')
 	command -v unshare >/dev/null || skip "unshare (util-linux) is not installed"
-	command -v chroot >/dev/null || skip "chroot is not installed"
+	command -v pivot_root >/dev/null || skip "pivot_root (util-linux) is not installed"
 	unshare -m true 2>/dev/null || skip "cannot create a mount namespace"
 	[ -n "$SUITES" ] || { echo "FAIL: tests/suites.conf tags no suite container"; exit 1; }
 	init
@@ -103,8 +103,14 @@ build)
 	mount --bind "$T/cm" "$m/etc/security" &&
 		mount -o remount,bind,ro "$m/etc/security" ||
 		{ echo "FAIL: cannot bind the ConfigMap read-only"; exit 1; }
-	# The run inside: its own $T in the world's /tmp.
-	exec chroot "$m" /usr/bin/env CONTAINER_WORLD=inside sh "$TESTS_DIR/root/progs_container_world.sh"
+	# Into the world as a runtime enters a container: pivot_root(2), the
+	# old root detached, not chroot(2) (the kernel refuses a chrooted
+	# process a new user namespace, which suites make: unshare -Urn).
+	# The run inside has its own $T in the world's /tmp.
+	cd "$m" && mkdir -p .oldroot && pivot_root . .oldroot && cd / &&
+		umount -l /.oldroot && rmdir /.oldroot ||
+		{ echo "FAIL: cannot pivot_root into the world"; exit 1; }
+	exec /usr/bin/env CONTAINER_WORLD=inside sh "$TESTS_DIR/root/progs_container_world.sh"
 	;;
 inside)
 	init
