@@ -41,7 +41,11 @@
  *     open of step 3, which succeeds too: it runs with the credentials
  *     it was submitted with;
  *  7. cap_set_proc() of an empty set with all of these threads alive:
- *     in time, every ordinary thread empty.
+ *     in time, every ordinary thread empty;
+ *  8. psx_syscall3(io_uring_setup) of an SQPOLL ring: each thread's
+ *     call starts a polling thread after libpsx's check (see
+ *     workers_born_of_the_call()): in time, and those left out without
+ *     being signalled.
  *
  * First "pid N", then one line per check on stdout: "ok: ..." or
  * "FAIL: ...", and "N check(s) failed" last. Exit 0 when
@@ -58,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/psx_syscall.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -286,6 +291,92 @@ static int io_threads_keep_dac(int *count)
 	return good;
 }
 
+/* Whether some io_uring thread has signal 33 pending (bit 32 of SigPnd). */
+static int io_thread_signalled(void)
+{
+	pid_t io[32];
+	int i, n = io_threads(io, 32), found = 0;
+
+	for (i = 0; i < n; i++) {
+		char text[64];
+
+		if (status_line(io[i], "SigPnd:\t", text, sizeof(text)) == 0 &&
+		    (strtoull(text, NULL, 16) >> 32 & 1)) {
+			printf("  io_uring thread %d: SigPnd %s\n", (int)io[i],
+			       text);
+			found = 1;
+		}
+	}
+	return found;
+}
+
+/* How many of io_uring's SQPOLL threads there are now. */
+static int sqpoll_threads(void)
+{
+	pid_t io[32];
+	int i, n = io_threads(io, 32), found = 0;
+
+	for (i = 0; i < n; i++) {
+		char path[64], comm[32] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm",
+			 (int)io[i]);
+		f = fopen(path, "re");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f) != NULL &&
+		    strncmp(comm, "iou-sqp-", 8) == 0)
+			found++;
+		fclose(f);
+	}
+	return found;
+}
+
+/*
+ * Step 8. io_uring_setup(2) of an SQPOLL ring made through
+ * psx_syscall3(): each thread's call starts a polling thread, inside the
+ * call, after libpsx's pre-flight check; those of the other threads even
+ * while the broadcast runs. libpsx meets them in its sweeps, threads it
+ * has not seen: each must be left out there, not signalled (no signal 33
+ * pending on any io_uring thread afterwards), and the call must end in
+ * time. Every thread's ring stays open, each with its thread, until the
+ * program ends.
+ */
+static void workers_born_of_the_call(void)
+{
+	struct io_uring_params params;
+	struct timespec start;
+	char line[200];
+	int before, after = 0, i;
+	long fd;
+	double ms;
+
+	memset(&params, 0, sizeof(params));
+	params.flags = IORING_SETUP_SQPOLL;
+	params.sq_thread_idle = 10000;
+	before = sqpoll_threads();
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	fd = psx_syscall3(SYS_io_uring_setup, 8, (long)&params, 0);
+	ms = ms_since(&start);
+	/* each is a member of the process once its call has returned */
+	for (i = 0; i < 2000; i++) {
+		after = sqpoll_threads();
+		if (after >= before + 1 + NTHREADS)
+			break;
+		usleep(1000);
+	}
+	snprintf(line, sizeof(line),
+		 "psx_syscall3(io_uring_setup, SQPOLL) = %s in %.1f ms, "
+		 "starting a polling thread in each thread (%d, then %d)",
+		 fd >= 0 ? "a ring" : strerror(errno), ms, before, after);
+	check(fd >= 0 && ms < PROMPT_MS && after == before + 1 + NTHREADS,
+	      line);
+	check(!io_thread_signalled(),
+	      "... left out, not signalled: no io_uring thread has signal 33 "
+	      "pending");
+}
+
 int main(int argc, char **argv)
 {
 	static char byte1, byte2;
@@ -454,6 +545,9 @@ int main(int argc, char **argv)
 			      main_sets.prm == 0 && threads_match_main(),
 		      "every ordinary thread is empty (capget by id)");
 	}
+
+	/* 8. io_uring threads that the broadcast call itself starts */
+	workers_born_of_the_call();
 
 	if (write(worker_pipe[1], "x", 1) != 1)
 		die("write");
