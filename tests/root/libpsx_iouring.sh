@@ -10,11 +10,11 @@
 # an io-wq open of a root-only file submitted after CAP_DAC_OVERRIDE was
 # dropped is refused, although the worker that runs it still holds the
 # capability itself. As psx_syscall(3) says, a ring with an SQPOLL thread
-# set up before the drop, and a request submitted before it, keep the
-# old credentials. io_uring threads started by the broadcast call itself
-# (io_uring_setup of an SQPOLL ring through psx_syscall3(), in every
-# thread), which libpsx meets only after its check, are left out too,
-# never signalled. tools/psxiouring does all of it, linked with
+# set up before the drop, a personality registered before it, and a
+# request submitted before it keep the old credentials. io_uring threads
+# started by the broadcast call itself (io_uring_setup of an SQPOLL ring
+# through psx_syscall3(), in every thread), which libpsx meets only after
+# its check, are left out too, never signalled. tools/psxiouring does all of it, linked with
 # libpsx.so and again with libpsx.a and -Wl,-wrap,pthread_create.
 # Last, what libcap's own libpsx does there (docs/differences.md, row
 # libpsx-io-uring): 2.75 and 2.78, which bracket 2.76, signal the

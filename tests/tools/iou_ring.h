@@ -83,14 +83,16 @@ static inline struct io_uring_sqe *iou_push(struct iou_ring *r, int ud,
 	return sqe;
 }
 
-static inline void iou_push_open(struct iou_ring *r, int ud, const char *path,
-				 unsigned char flags)
+/* An open of path for reading; the request, for more fields to set. */
+static inline struct io_uring_sqe *
+iou_push_open(struct iou_ring *r, int ud, const char *path, unsigned char flags)
 {
 	struct io_uring_sqe *sqe = iou_push(r, ud, IORING_OP_OPENAT, flags);
 
 	sqe->fd = AT_FDCWD;
 	sqe->addr = (unsigned long)path;
 	sqe->open_flags = O_RDONLY | O_CLOEXEC;
+	return sqe;
 }
 
 /* A one-byte read into buf. */

@@ -20,7 +20,8 @@
  *     must have uid 65534 and every capability, and the worker, left
  *     out, still uid 0;
  *  3. as uid 65534 with every capability, sets up a second ring with a
- *     submission-queue polling thread (IORING_SETUP_SQPOLL); opens
+ *     submission-queue polling thread (IORING_SETUP_SQPOLL) and
+ *     registers a personality on the first; opens
  *     SECRET through the first ring in an io-wq worker (it must succeed:
  *     CAP_DAC_OVERRIDE decides it, so the test tests the capability),
  *     which leaves that worker idle; and submits a read of another empty
@@ -37,9 +38,10 @@
  *     the submitter's;
  *  6. opens SECRET through the SQPOLL ring: it succeeds, as documented,
  *     since such a ring runs requests with the credentials of the thread
- *     that set it up, taken when it was set up; and releases the linked
- *     open of step 3, which succeeds too: it runs with the credentials
- *     it was submitted with;
+ *     that set it up, taken when it was set up; so does an open naming a
+ *     personality registered in step 3 (IORING_REGISTER_PERSONALITY);
+ *     and releases the linked open of step 3, which succeeds too: it
+ *     runs with the credentials it was submitted with;
  *  7. cap_set_proc() of an empty set with all of these threads alive:
  *     in time, every ordinary thread empty;
  *  8. psx_syscall3(io_uring_setup) of an SQPOLL ring: each thread's
@@ -383,7 +385,7 @@ int main(int argc, char **argv)
 	struct iou_ring plain, sqpoll;
 	pthread_t threads[NTHREADS];
 	pid_t io[32];
-	int worker_pipe[2], link_pipe[2], i, n;
+	int worker_pipe[2], link_pipe[2], i, n, personality;
 	char line[256];
 	const char *secret;
 	cap_t caps;
@@ -446,9 +448,14 @@ int main(int argc, char **argv)
 		      "cap_dac_override among them (capget by id)");
 	}
 
-	/* 3. an SQPOLL ring; an open the capability decides; a held open */
+	/* 3. an SQPOLL ring, a personality; an open the capability decides;
+	 * a held open */
 	if (iou_setup(&sqpoll, IORING_SETUP_SQPOLL) < 0)
 		die("io_uring_setup (SQPOLL)");
+	personality = (int)syscall(SYS_io_uring_register, plain.fd,
+				   IORING_REGISTER_PERSONALITY, NULL, 0);
+	if (personality < 0)
+		die("IORING_REGISTER_PERSONALITY");
 	iou_push_open(&plain, 2, secret, IOSQE_ASYNC);
 	submit(&plain, 1);
 	res = wait_for(&plain, 2);
@@ -521,6 +528,17 @@ int main(int argc, char **argv)
 	snprintf(line, sizeof(line),
 		 "the SQPOLL ring set up before the drop opens it = %ld "
 		 "(its creator's credentials)",
+		 res);
+	check(res >= 0, line);
+	if (res >= 0)
+		close((int)res);
+	iou_push_open(&plain, 7, secret, IOSQE_ASYNC)->personality =
+		(unsigned short)personality;
+	submit(&plain, 1);
+	res = wait_for(&plain, 7);
+	snprintf(line, sizeof(line),
+		 "an io-wq open naming a personality registered before the "
+		 "drop = %ld (the credentials registered)",
 		 res);
 	check(res >= 0, line);
 	if (res >= 0)
