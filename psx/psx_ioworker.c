@@ -53,9 +53,9 @@
  *  - PF_IO_WORKER in the flags field of /proc/.../stat (the ninth: the
  *    kernel's task flags, as include/linux/sched.h defines them), which
  *    copy_process() sets for these threads and nothing else. Its value,
- *    0x10, has meant that since Linux 5.5, but before 5.12 io_uring's
- *    workers were kernel threads outside the process, and before 5.5 the
- *    bit was PF_VCPU, which KVM sets on a thread of a virtual machine
+ *    0x10, came with io-wq (Linux 5.5), but before 5.12 io_uring's
+ *    workers were kernel threads outside the process, and before io-wq
+ *    the bit was PF_VCPU, which KVM sets on a thread of a virtual machine
  *    monitor while it runs guest code. So the flag is believed only on
  *    Linux 5.12 or later, and a kernel release that cannot be read means
  *    it is not believed.
