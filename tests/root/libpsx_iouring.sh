@@ -59,11 +59,20 @@ if is_sanitized || [ "${VALGRIND:-0}" = 1 ]; then
 	finish "io_uring's workers left out: every ordinary thread changed at once; requests keep the credentials they were submitted with (libcap's libpsx not compared here)"
 fi
 
-# 2.75 and 2.78: the process must still be waiting after half a second,
-# some five hundred times what the call takes here.
+# 2.75 and 2.78: once the program has its worker and makes its first
+# call, it must still be waiting half a second later, some five hundred
+# times what the call takes here. It is killed by the pid it printed;
+# should it never print one, timeout(1) is asked to end it (TERM, which
+# timeout passes on: killing timeout would leave the program spinning).
 if upstream_refs; then
 	while read -r dir ver; do
 		with_upstream_libpsx "$dir" "$BIN/psxiouring" "$T/secret" >"$T/out" 2>&1 &
+		job=$!
+		i=0
+		while [ $i -lt 100 ] && ! grep -q '^io_uring threads: ' "$T/out"; do
+			sleep 0.1
+			i=$((i + 1))
+		done
 		sleep 0.5
 		pid=$(sed -n 's/^pid \([0-9][0-9]*\)$/\1/p' "$T/out")
 		pending=
@@ -81,8 +90,10 @@ if upstream_refs; then
 		if [ -n "$pid" ]; then
 			kill -0 "$pid" 2>/dev/null && alive=yes
 			kill -KILL "$pid" 2>/dev/null
+		else
+			for t in $(pgrep -P "$job"); do kill -TERM "$t"; done
 		fi
-		wait 2>/dev/null
+		wait "$job" 2>/dev/null
 		if [ "$alive" = yes ] && [ -n "$pending" ] &&
 		   grep -q '^io_uring threads: [1-9]' "$T/out" &&
 		   ! grep -q '^ok: cap_setuid' "$T/out"; then
