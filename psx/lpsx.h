@@ -23,7 +23,9 @@
  *     LPSX_SIGNAL, the thread list is opened (and, when /proc belongs to
  *     an ancestor PID namespace, the ids it lists are translated to ours),
  *     and every thread is checked to be reachable: one that keeps the
- *     signal blocked, or stays stopped, refuses the call (EDEADLK).
+ *     signal blocked, or stays stopped, refuses the call (EDEADLK),
+ *     unless it is an io_uring worker, which is left out of the
+ *     broadcast altogether (psx_ioworker.c says why).
  *     Without a thread list, the caller makes the call alone if the
  *     kernel proves it has no other thread (psx_solo.c); otherwise
  *     nothing is made.
@@ -31,9 +33,10 @@
  *     happens: the caller gets -1 and errno.
  *  2. The command and a new generation number are published, then every
  *     other thread listed in /proc/self/task gets a slot in the table
- *     below and a signal, sent with rt_tgsigqueueinfo() so that it carries
- *     our mark (SI_QUEUE, our pid, LPSX_MARK in si_errno) and, in
- *     si_value, the generation and the slot index.
+ *     below and a signal, sent with rt_tgsigqueueinfo() so that it
+ *     carries our mark (SI_QUEUE, our pid, LPSX_MARK in si_errno) and, in
+ *     si_value, the generation and the slot index. An io_uring worker
+ *     gets no signal, and its slot is GONE from the start.
  *  3. The signal handler (psx_signal.c) claims its slot (PENDING to
  *     RUNNING), makes the same system call, stores the result and marks
  *     the slot DONE.
@@ -57,7 +60,8 @@ enum lpsx_phase {
 	LPSX_PENDING = 0, /* signalled, not started */
 	LPSX_RUNNING = 1, /* the handler is making the call */
 	LPSX_DONE = 2,	  /* result stored */
-	LPSX_GONE = 3,	  /* the thread exited before it could run it */
+	LPSX_GONE = 3,	  /* exited before it could run it, or never will
+			     run it: an io_uring worker (psx_ioworker.c) */
 };
 
 #define LPSX_TICKET(gen, phase) (((uint64_t)(gen) << 2) | (uint64_t)(phase))
@@ -153,6 +157,13 @@ int lpsx_proc_ino(int dirfd, pid_t ptid, uint64_t *ino);
 int lpsx_proc_gone(int err);
 
 /*
+ * psx_ioworker.c: 1 when a listed thread is one of io_uring's workers,
+ * which run no code of the program's and are left out of a broadcast;
+ * 0 when not; -1 with errno (ENOENT or ESRCH when it has gone).
+ */
+int lpsx_proc_io_worker(int dirfd, pid_t ptid);
+
+/*
  * psx_solo.c: when the thread list cannot be had, the call made by the
  * caller alone if the kernel proves it is the process's only thread.
  * Returns 1 when it was made (*ret its result, errno its error or left as
@@ -175,6 +186,8 @@ struct lpsx_run {
 	uint32_t hash_size; /* a power of two */
 	pid_t *waiting;	    /* pre-flight: threads not yet reachable */
 	uint32_t nwaiting, waiting_size;
+	uint32_t *listed; /* pre-flight: listed id << 1 | io worker */
+	uint32_t nlisted, listed_size; /* a power of two, or 0 */
 };
 
 struct lpsx_slot *lpsx_slot_at(uint32_t index);
@@ -182,6 +195,7 @@ int lpsx_run_open(struct lpsx_run *run);
 int lpsx_run_each(struct lpsx_run *run, int (*fn)(struct lpsx_run *, pid_t));
 void lpsx_run_close(struct lpsx_run *run);
 int lpsx_run_preflight(struct lpsx_run *run);
+int lpsx_preflight_listed(const struct lpsx_run *run, pid_t ptid);
 int lpsx_run_sweep(struct lpsx_run *run);
 int lpsx_run_census(struct lpsx_run *run);
 int lpsx_run_wait(struct lpsx_run *run);

@@ -2,6 +2,7 @@
 /* Before the caller's call: can every thread be reached at all? */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -32,6 +33,14 @@
  *
  * A process whose RLIMIT_SIGPENDING is 0 can queue no real-time signal at
  * all, so with other threads to reach, it is refused with EAGAIN.
+ *
+ * An io_uring worker keeps every signal blocked for its whole life, and
+ * needs no call (psx_ioworker.c): it is neither waited for nor counted.
+ * Only a thread found unreachable is asked whether it is one, so the
+ * common case costs nothing more. What each listed thread turned out to
+ * be is noted (run->listed), so that after the call only the threads
+ * this check did not see, and those it found to be workers, are asked
+ * again before they are signalled (lpsx_preflight_listed).
  */
 #define PREFLIGHT_POLL_NS (2u * 1000000u)
 
@@ -62,15 +71,96 @@ static int note_waiting(struct lpsx_run *run, pid_t ptid)
 	return 0;
 }
 
+/* ---- listed id -> io worker or not, open addressing ---------------- */
+
+static uint32_t listed_slot(uint32_t ptid, uint32_t size)
+{
+	return (ptid * 2654435761u) & (size - 1);
+}
+
+/* Doubles the set once it is half full; -1 (ENOMEM) when it cannot. */
+static int listed_grow(struct lpsx_run *run)
+{
+	uint32_t size = run->listed_size ? run->listed_size * 2 : 256, i;
+	uint32_t *bigger;
+
+	if (run->listed_size > UINT32_MAX / 4) {
+		errno = ENOMEM;
+		return -1;
+	}
+	bigger = calloc(size, sizeof(*bigger));
+	if (bigger == NULL)
+		return -1;
+	for (i = 0; i < run->listed_size; i++) {
+		uint32_t entry = run->listed[i], h;
+
+		if (entry == 0)
+			continue;
+		for (h = listed_slot(entry >> 1, size); bigger[h] != 0;)
+			h = (h + 1) & (size - 1);
+		bigger[h] = entry;
+	}
+	free(run->listed);
+	run->listed = bigger;
+	run->listed_size = size;
+	return 0;
+}
+
+/* Ids are below 2^27 (parse_tid), so id << 1 | io fits and is never 0. */
+static int note_listed(struct lpsx_run *run, pid_t ptid, int io)
+{
+	uint32_t h;
+
+	if ((run->nlisted + 1) * 2 > run->listed_size && listed_grow(run) < 0)
+		return -1;
+	for (h = listed_slot((uint32_t)ptid, run->listed_size);
+	     run->listed[h] != 0; h = (h + 1) & (run->listed_size - 1))
+		if (run->listed[h] >> 1 == (uint32_t)ptid)
+			return 0; /* listed twice by one walk: seen already */
+	run->listed[h] = (uint32_t)ptid << 1 | (io ? 1u : 0u);
+	run->nlisted++;
+	return 0;
+}
+
+/*
+ * What the last pre-flight check found a listed id to be: 0 an ordinary
+ * thread, 1 an io_uring worker, -1 not seen (created since, or gone
+ * before it could be read). By the time of the call an id may name
+ * another thread, so only a 0 is taken as it is; psx_threads.c asks the
+ * others again.
+ */
+int lpsx_preflight_listed(const struct lpsx_run *run, pid_t ptid)
+{
+	uint32_t h;
+
+	if (run->listed_size == 0)
+		return -1;
+	for (h = listed_slot((uint32_t)ptid, run->listed_size);
+	     run->listed[h] != 0; h = (h + 1) & (run->listed_size - 1))
+		if (run->listed[h] >> 1 == (uint32_t)ptid)
+			return (int)(run->listed[h] & 1);
+	return -1;
+}
+
 static int check_one(struct lpsx_run *run, pid_t ptid)
 {
 	struct lpsx_task task;
+	int io = 0;
 
 	if (ptid == run->self_ptid)
 		return 0;
-	run->others++;
 	if (lpsx_proc_task(run->dirfd, ptid, &task) < 0)
 		return lpsx_proc_gone(errno) ? 0 : -1;
+	if (unreachable(&task)) {
+		io = lpsx_proc_io_worker(run->dirfd, ptid);
+		if (io < 0)
+			return lpsx_proc_gone(errno) ? 0 : -1;
+	}
+	if (note_listed(run, ptid, io) < 0)
+		return -1;
+	if (io)
+		return 0;
+	run->others++;
 	return unreachable(&task) ? note_waiting(run, ptid) : 0;
 }
 
@@ -103,6 +193,9 @@ int lpsx_run_preflight(struct lpsx_run *run)
 
 	run->nwaiting = 0;
 	run->others = 0;
+	run->nlisted = 0;
+	if (run->listed_size > 0)
+		memset(run->listed, 0, run->listed_size * sizeof(*run->listed));
 	if (lpsx_run_each(run, check_one) < 0)
 		return -1;
 	if (run->others > 0 && getrlimit(RLIMIT_SIGPENDING, &limit) == 0 &&

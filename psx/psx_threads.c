@@ -276,6 +276,22 @@ static pid_t our_tid(const struct lpsx_run *run, pid_t ptid)
 }
 
 /*
+ * Whether a thread about to get a slot is an io_uring worker, to be left
+ * out (psx_ioworker.c). One the pre-flight check saw as an ordinary
+ * thread is taken as one, which costs nothing (should its id have passed
+ * to a new worker since, the wait finds that out: check_laggard). The
+ * others are asked, whatever the check said, as the id may name another
+ * thread by now: one created since, or given the id of one that has
+ * exited. 1 yes, 0 no, -1 with errno.
+ */
+static int is_io_worker(const struct lpsx_run *run, pid_t ptid)
+{
+	if (lpsx_preflight_listed(run, ptid) == 0)
+		return 0;
+	return lpsx_proc_io_worker(run->dirfd, ptid);
+}
+
+/*
  * A listed id that has a slot may name another thread by now (see
  * lpsx_proc_ino): that one gets a slot of its own. The cost is one
  * lookup per listed thread per sweep; a thread whose inode was evicted
@@ -288,6 +304,7 @@ static int add_task(struct lpsx_run *run, pid_t ptid)
 	uint32_t index;
 	uint64_t ino;
 	pid_t tid;
+	int io;
 
 	if (ptid == run->self_ptid)
 		return 0;
@@ -295,6 +312,9 @@ static int add_task(struct lpsx_run *run, pid_t ptid)
 		return lpsx_proc_gone(errno) ? 0 : -1;
 	if (hash_has(run, ptid, ino))
 		return 0;
+	io = is_io_worker(run, ptid);
+	if (io < 0)
+		return lpsx_proc_gone(errno) ? 0 : -1;
 	tid = our_tid(run, ptid);
 	if (tid <= 0)
 		return tid; /* gone (0), or -1 with errno */
@@ -312,10 +332,14 @@ static int add_task(struct lpsx_run *run, pid_t ptid)
 	slot->ino = ino;
 	slot->result = 0;
 	slot->sent_ns = lpsx_now_ns();
-	__atomic_store_n(&slot->ticket, LPSX_TICKET(run->gen, LPSX_PENDING),
+	/* A worker's slot counts it in the census; it is never signalled. */
+	__atomic_store_n(&slot->ticket,
+			 LPSX_TICKET(run->gen, io ? LPSX_GONE : LPSX_PENDING),
 			 __ATOMIC_RELEASE);
 	run->nslots++;
 	hash_put(run->hash, run->hash_size, ptid, index);
+	if (io)
+		return 1;
 	/*
 	 * ESRCH: it has exited. EAGAIN: our real uid's queue of real-time
 	 * signals is full (RLIMIT_SIGPENDING); the wait sends again once it
@@ -410,12 +434,12 @@ int lpsx_run_census(struct lpsx_run *run)
 
 /*
  * A thread still pending after LAG_NS is looked at again. One that has
- * exited, or is a zombie (the main thread after pthread_exit(), which
- * never runs again), is settled GONE. One whose copy of our signal is
- * still queued is left alone: it runs the call as soon as it can (it is
- * busy, in an uninterruptible sleep, or keeps the signal blocked for now),
- * and signalling it again would only queue more copies of a real-time
- * signal, which are never merged. One whose copy has vanished gets
+ * exited, is a zombie (the main thread after pthread_exit(), which never
+ * runs again), or is an io_uring worker, is settled GONE. One whose copy
+ * of our signal is still queued is left alone: it runs the call as soon
+ * as it can (it is busy, in an uninterruptible sleep, or keeps the signal
+ * blocked for now), and signalling it again would only queue more copies
+ * of a real-time signal, which are never merged. One whose copy has vanished gets
  * another, after our handler is put back: a program or glibc that
  * installed its own meanwhile took it, SIG_IGN discarded it, or the queue
  * was full when we sent it.
@@ -442,6 +466,17 @@ static void check_laggard(struct lpsx_run *run, struct lpsx_slot *slot,
 	}
 	if (task.state == 'Z' || task.state == 'X') {
 		settle(slot, run->gen, phase, LPSX_GONE);
+		return;
+	}
+	/*
+	 * An io_uring worker that was signalled all the same (it took the
+	 * id of a thread the pre-flight check saw as an ordinary one) will
+	 * never take the signal: it is left out like any other worker. The
+	 * copy queued on it goes when it exits.
+	 */
+	if (phase == LPSX_PENDING && task.blocked &&
+	    lpsx_proc_io_worker(run->dirfd, slot->ptid) > 0) {
+		settle(slot, run->gen, LPSX_PENDING, LPSX_GONE);
 		return;
 	}
 	if (phase != LPSX_PENDING || task.pending)

@@ -123,6 +123,18 @@
 #                            the lines a row of docs/differences.md lets
 #                            differ); the programs' own paths are already
 #                            written as PROG in both.
+# Upstream's libpsx (libcap 2.75 and 2.78, which bracket 2.76), from the
+# packages tests/tools/libcap_ref.sh fetches:
+#   upstream_refs            0 with $T/refs holding "DIR VERSION" lines
+#                            when they can be had; 1 after a note (the
+#                            archive cannot be reached) or a counted failure
+#   listed_difference ID     docs/differences.md has the row ID, with this
+#                            suite among those that check it (one check)
+#   with_upstream_libpsx DIR CMD [ARG...]  run one of our programs with our
+#                            libcap.so.2 and the libpsx.so.2 in DIR, on the
+#                            C library the packages were built for, under
+#                            timeout(1): killed after 60 s (its child is
+#                            the program)
 
 [ -n "${LIB_SH_LOADED:-}" ] && return 0
 LIB_SH_LOADED=1
@@ -598,6 +610,33 @@ lib_reference_version() {
 		esac
 		return 0
 	done
+}
+
+upstream_refs() {
+	sh "$TESTS_DIR/tools/libcap_ref.sh" >"$T/refs" 2>"$T/refs.err"
+	case $? in
+	0) return 0 ;;
+	77) echo "note: 2.75 and 2.78 not compared: $(cat "$T/refs.err")" ;;
+	*) fail "tests/tools/libcap_ref.sh: $(cat "$T/refs.err")" ;;
+	esac
+	return 1
+}
+
+listed_difference() {
+	lib_suite=$(basename "$0" .sh)
+	if grep -q "^| \`$1\` | .* | \(.*, \)\{0,1\}$lib_suite\(, .*\)\{0,1\} |\$" \
+		"$TOP/docs/differences.md"; then
+		ok "docs/differences.md lists $1"
+	else
+		fail "docs/differences.md has no row $1 checked by $lib_suite"
+	fi
+}
+
+with_upstream_libpsx() {
+	lib_libc=$(dirname "$1")/libc/usr/lib/x86_64-linux-gnu
+	lib_dir=$1; shift
+	timeout -k 10 60 "$lib_libc/ld-linux-x86-64.so.2" --library-path \
+		"$BUILD/libcap:$lib_dir/usr/lib/x86_64-linux-gnu:$lib_libc" "$@"
 }
 
 as_libcap() {

@@ -16,6 +16,11 @@
  *   threads  two pthread_create() threads and one raw clone(2) thread
  *            alive: the call must be refused (ENOENT) before anything
  *            changed;
+ *   iouring  one thread of the program's, and an io_uring worker the
+ *            kernel made for a read forced to it (IOSQE_ASYNC): with
+ *            /proc the worker is left out and the call succeeds; without,
+ *            it is another thread of the process for the kernel, and the
+ *            call must be refused (ENOENT) before anything changed;
  *   eperm    one thread, and a seccomp filter refuses every unshare(2),
  *            the call libpsx proves it with among them (EPERM): refused,
  *            nothing changed;
@@ -56,6 +61,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capget_tid.h"
+#include "iou_ring.h"
 #include "psx_noproc.h"
 
 #define MAXTHREADS 8
@@ -75,29 +82,6 @@ static void add_thread(pid_t tid, const char *role)
 		roles[i] = role;
 		__atomic_store_n(&tids[i], tid, __ATOMIC_SEQ_CST);
 	}
-}
-
-struct sets {
-	unsigned long long eff, prm, inh;
-};
-
-static int read_sets(pid_t tid, struct sets *s)
-{
-	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3,
-						 tid };
-	struct __user_cap_data_struct data[2];
-
-	/* valgrind takes capget(2) to fill the first element alone */
-	memset(data, 0, sizeof(data));
-	if (syscall(SYS_capget, &head, data) < 0)
-		return -1;
-	s->eff =
-		(unsigned long long)data[1].effective << 32 | data[0].effective;
-	s->prm =
-		(unsigned long long)data[1].permitted << 32 | data[0].permitted;
-	s->inh = (unsigned long long)data[1].inheritable << 32 |
-		 data[0].inheritable;
-	return 0;
 }
 
 /* Prints every thread; returns how many differ from want. */
@@ -201,6 +185,24 @@ static int start_and_join(void)
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
 	return 0;
+}
+
+/*
+ * An io-wq worker, made by the kernel when the read is submitted (it
+ * waits for data there for as long as the process lives): a member of
+ * the thread group from the moment io_uring_enter(2) returns, /proc or
+ * not.
+ */
+static int start_io_worker(void)
+{
+	static struct iou_ring ring;
+	static char byte;
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC) < 0 || iou_setup(&ring, 0) < 0)
+		return -1;
+	iou_push_read(&ring, 0, fds[0], &byte, IOSQE_ASYNC);
+	return iou_submit(&ring, 1);
 }
 
 /* ---- the thread of "exiting" ----------------------------------------- */
@@ -428,7 +430,7 @@ int main(int argc, char **argv)
 	if (argc != 3) {
 		fprintf(stderr, "usage: psxnoproc proc|unmounted|fake|foreign|"
 				"chroot:DIR alone|joined|threads|eperm|fake|"
-				"exiting|signal\n");
+				"exiting|signal|iouring\n");
 		return 2;
 	}
 	world = argv[1];
@@ -456,6 +458,11 @@ int main(int argc, char **argv)
 		    (strcmp(scenario, "fake") == 0 &&
 		     noproc_filter(SECCOMP_RET_ERRNO | 0, 0, 0) < 0)) {
 			perror("psxnoproc: set-up");
+			return 2;
+		}
+	} else if (strcmp(scenario, "iouring") == 0) {
+		if (start_io_worker() < 0) {
+			perror("psxnoproc: io_uring");
 			return 2;
 		}
 	} else if (strcmp(scenario, "eperm") == 0) {
