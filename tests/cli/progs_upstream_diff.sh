@@ -74,12 +74,12 @@ fi
 
 # The generated cases, and the read-only fixture they name as ../../ro
 # (capability-bearing, deep and, to nobody, unreadable files).
-gen=$TESTS_DIR/tools/upstream_gen.pl
-perl "$gen" cases "$TOP" >"$T/gen.cases" ||
+perl "$TESTS_DIR/tools/upstream_gen.pl" cases "$TOP" >"$T/gen.cases" ||
 	{ fail "tests/tools/upstream_gen.pl cannot make the cases"; finish; }
-perl "$gen" fixture "$T/ro" ||
-	{ fail "tests/tools/upstream_gen.pl cannot make the fixture"; finish; }
-perl "$gen" digest "$T/ro" >"$T/ro.before" || exit 1
+fixture=$TESTS_DIR/tools/upstream_fixture.pl
+perl "$fixture" build "$T/ro" ||
+	{ fail "tests/tools/upstream_fixture.pl cannot build the fixture"; finish; }
+perl "$fixture" digest "$T/ro" >"$T/ro.before" || exit 1
 # nobody's cases reach ../../ro from $T/IMPL/w.
 chmod 0711 "$T" || exit 1
 for impl in $impls; do
@@ -107,7 +107,7 @@ done
 echo "$n cases through $impls in $(($(date +%s) - start)) s"
 # The builds run side by side on one ../../ro: a case that changed it
 # would make the others' outputs depend on the timing.
-perl "$gen" digest "$T/ro" | cmp -s - "$T/ro.before" ||
+perl "$fixture" digest "$T/ro" | cmp -s - "$T/ro.before" ||
 	fail "a case changed the shared fixture ../../ro (write to s/ only)"
 
 if is_sanitized; then
