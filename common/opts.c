@@ -92,11 +92,29 @@ const struct opt *opts_row(const struct opts_getopt *g, int val)
 	return NULL;
 }
 
+/*
+ * The index of the word getopt_long() was reading when it failed. It
+ * skips operands to reach an option after them, so optind before the
+ * call says nothing. It moves past every word it has read, except a
+ * cluster of short options ("-Qr") that still has letters after the bad
+ * one. (For "-Q -xQ" that test names the later cluster; the callers show
+ * the word of a long option only, and letters by optopt.)
+ */
+static int failed_word(int argc, char **argv)
+{
+	const char *w = optind < argc ? argv[optind] : NULL;
+
+	if (w != NULL && w[0] == '-' && w[1] != '-' && optopt > 0 &&
+	    optopt < 256 && strchr(w + 1, optopt) != NULL)
+		return optind;
+	return optind - 1;
+}
+
 int opts_parse(struct opts_getopt *g, int argc, char **argv, void *opts,
 	       int *status)
 {
 	for (;;) {
-		int before = optind, c, rc;
+		int c, rc;
 		const struct opt *row;
 
 		c = getopt_long(argc, argv, g->shortopts, g->longopts, NULL);
@@ -104,7 +122,7 @@ int opts_parse(struct opts_getopt *g, int argc, char **argv, void *opts,
 			return 0;
 		row = c == '?' || c == ':' ? NULL : opts_row(g, c);
 		if (row == NULL) {
-			g->word = before;
+			g->word = failed_word(argc, argv);
 			return -1;
 		}
 		rc = opts_run(g->prog, row, opts, optarg);

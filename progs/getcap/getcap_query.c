@@ -274,10 +274,15 @@ static char *text_rest(const struct opts *o, const struct lcap_xattr *x,
 	char *rest = NULL;
 	int n;
 
-	/* -n: rootid 0 is the initial namespace, -1 the "no owner" value. */
+	/*
+	 * -n: rootid 0 is the initial namespace, -1 the "no owner" value.
+	 * libcap prints the uid as a signed int, so one above 2^31 - 1
+	 * shows negative ([rootid=-2] for 4294967294); this line is
+	 * libcap's, to the byte. --json carries the uid itself.
+	 */
 	if (o->show_rootid && x->rootid != 0 && x->rootid != UINT32_MAX)
-		snprintf(rootid, sizeof(rootid), " [rootid=%u]",
-			 (unsigned)x->rootid);
+		snprintf(rootid, sizeof(rootid), " [rootid=%d]",
+			 (int)x->rootid);
 	if (!o->audit || r->worst < 0)
 		n = asprintf(&rest, " %s%s", text, rootid);
 	else

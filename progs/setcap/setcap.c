@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "escape.h"
@@ -29,8 +31,12 @@
 /* libcap reads at most this much capability text from stdin. */
 #define STDIN_MAX 2048
 
-/* Set when "-" filled the buffer: the text was cut, which explains a lot. */
-static int stdin_full;
+/*
+ * Set when "-" filled the buffer and more text is known to be waiting:
+ * the text was cut, which explains a lot. Said once, after libcap's lines
+ * for the pair (note_stdin_cut()).
+ */
+static int stdin_cut;
 
 struct opts {
 	const char *argv0; /* as invoked, for --license */
@@ -180,9 +186,32 @@ static uid_t parse_rootid(const char *arg)
 }
 
 /*
+ * Is more text waiting on standard input, now that STDIN_MAX bytes have
+ * been read? Answered without reading any of it (what setcap leaves
+ * there is the caller's): a file's offset against its size, or the bytes
+ * a pipe, terminal or socket holds. Anything else, or a writer that has
+ * not written the rest yet, is "not known": no note is better than a
+ * false one.
+ */
+static int stdin_has_more(void)
+{
+	struct stat st;
+	int waiting = 0;
+
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
+		off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+
+		return at >= 0 && at < st.st_size;
+	}
+	return ioctl(STDIN_FILENO, FIONREAD, &waiting) == 0 && waiting > 0;
+}
+
+/*
  * "-": up to STDIN_MAX bytes, ending at EOF or at a read that starts with
  * a newline (an empty line typed at a terminal). Embedded newlines are
- * whitespace to cap_from_text, so piped multi-line text works.
+ * whitespace to cap_from_text, so piped multi-line text works. A read
+ * that fails ends the run as libcap's does ("[Error - aborting]", after
+ * an empty line); ours names the error after it.
  */
 static char *read_stdin_caps(const struct opts *o, char *buf)
 {
@@ -194,19 +223,33 @@ static char *read_stdin_caps(const struct opts *o, char *buf)
 	while (len < STDIN_MAX) {
 		ssize_t n = read(STDIN_FILENO, buf + len, STDIN_MAX - len);
 
-		if (n <= 0 || buf[len] == '\n')
+		if (n < 0) {
+			int err = errno;
+
+			fputs("\n[Error - aborting]\n", stderr);
+			explain_stdin_error(err);
+			exit(EXIT_FAILURE);
+		}
+		if (n == 0 || buf[len] == '\n')
 			break;
 		len += (size_t)n;
 	}
 	if (len == 0)
 		usage(EXIT_FAILURE);
-	stdin_full = len == STDIN_MAX;
+	stdin_cut = len == STDIN_MAX && stdin_has_more();
 	buf[len] = '\0';
 	return buf;
 }
 
+/*
+ * Ours, after libcap's lines for the pair that read standard input: after
+ * its write (apply_pair()), or at exit when the pair failed.
+ */
 static void note_stdin_cut(void)
 {
+	if (!stdin_cut)
+		return;
+	stdin_cut = 0;
 	fprintf(stderr,
 		"setcap: capability text on stdin was cut at %d bytes, "
 		"as libcap's setcap reads no more; the rest was ignored\n",
@@ -248,12 +291,8 @@ static cap_t parse_caps(const char *text, int is_arg)
 		explain_text(text);
 		/* A near name for a mistyped one ("did you mean"). */
 		suggest_cap_text(stderr, "setcap", text);
-		if (stdin_full)
-			note_stdin_cut();
-		exit(EXIT_FAILURE);
+		exit(EXIT_FAILURE); /* note_stdin_cut() runs at exit */
 	}
-	if (stdin_full)
-		note_stdin_cut(); /* what was read parsed: the rest is lost */
 	return caps;
 }
 
@@ -487,6 +526,8 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		usage(EXIT_FAILURE);
+	/* A pair that read cut text and then failed says so last. */
+	atexit(note_stdin_cut);
 	/* Every --perf-group misuse ends the run before any file changes. */
 	if (perf_check_group_args(argc, argv, &o.perf_group) < 0)
 		exit(EXIT_FAILURE);
@@ -504,6 +545,8 @@ int main(int argc, char **argv)
 		if (++i == argc)
 			usage(EXIT_FAILURE);
 		apply_pair(&o, &p, argv[i]);
+		/* What was read parsed and was written: the rest is lost. */
+		note_stdin_cut();
 		cap_free(p.caps);
 	}
 	cap_free(o.mycaps);

@@ -26,6 +26,9 @@ void explain_effective(const char *file, cap_t caps, int forced);
 /* Says why raising CAP_SETFCAP failed. */
 void explain_no_setfcap(void);
 
+/* After libcap's "[Error - aborting]": why standard input could not be read. */
+void explain_stdin_error(int err);
+
 /* Warns about capabilities in caps that the running kernel does not know. */
 void warn_above_kernel(const char *file, cap_t caps);
 

@@ -395,6 +395,14 @@ void explain_no_setfcap(void)
 	      stderr);
 }
 
+void explain_stdin_error(int err)
+{
+	fprintf(stderr,
+		"setcap: cannot read capability text from standard input: "
+		"%s\n",
+		strerror(err));
+}
+
 /*
  * The kernel keeps bits above its last capability in the xattr but masks
  * them off at exec, so such a grant is silently worthless on this kernel.

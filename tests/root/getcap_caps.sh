@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # getcap against libcap 2.66's getcap on files that carry capabilities
 # (written by the system setcap and raw by setfattr): every option, rootid
-# with -n, devices, a parallel walk over a few thousand files, the EOVERFLOW
+# with -n (above 2^31 too), devices, a parallel walk over a few thousand files, the EOVERFLOW
 # error of an unmapped rootid, malformed values where the kernel takes them,
 # depth 3000, and -x at a tmpfs mount point in a private mount namespace.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
@@ -25,13 +25,15 @@ AS_LIBCAP_NORM=sorted
 
 mkdir "$T/t" && cd "$T/t" || exit 1
 mkdir -p sub/deeper empty
-for f in ep p i eip emptyset all high rootid rawv2 rawv3 plain sub/a sub/deeper/b; do
+for f in ep p i eip emptyset all high rootid rootid31 rootid32 rawv2 rawv3 plain sub/a sub/deeper/b; do
 	: >"$f"
 done
 $setcap cap_net_raw=ep ep && $setcap cap_perfmon=p p &&
 	$setcap cap_chown+i i && $setcap cap_perfmon,cap_bpf=eip eip &&
 	$setcap = emptyset && $setcap all=p all &&
 	$setcap "cap_chown=p 62+p" high && $setcap -n 1000 cap_perfmon=p rootid &&
+	$setcap -n 2147483648 cap_chown=p rootid31 &&
+	$setcap -n 4294967294 cap_chown=p rootid32 &&
 	$setcap cap_kill,cap_setfcap=ie sub/a && $setcap -n 1000 cap_sys_admin=p sub/deeper/b ||
 	{ fail "system setcap failed"; finish; }
 # Raw revision 2 (perfmon=ep, bit 38 in the second word) and a revision 3
@@ -44,13 +46,15 @@ ln -s ep link-to-ep; ln -s sub link-to-sub
 
 for o in "" -v -n -vn -r -rv -rn -rvn; do
 	# shellcheck disable=SC2086
-	as_libcap getcap $o ep p i eip emptyset all high rootid rawv2 rawv3 plain sub fifo null \
+	as_libcap getcap $o ep p i eip emptyset all high rootid rootid31 rootid32 rawv2 rawv3 plain sub fifo null \
 		link-to-ep link-to-sub missing sub/deeper/b
 	as_libcap getcap $o .
 done
-run_in_t "$ours" "$T/u" -n rootid rawv2 high emptyset
-printf '%s\n' "rootid cap_perfmon=p [rootid=1000]" "rawv2 cap_perfmon=ep" \
-	"high cap_chown=p 62+p" "emptyset =" | cmp -s - "$T/u.o" ||
+# A root id above 2^31 - 1 is printed as libcap prints it, signed.
+run_in_t "$ours" "$T/u" -n rootid rootid31 rootid32 rawv2 high emptyset
+printf '%s\n' "rootid cap_perfmon=p [rootid=1000]" \
+	"rootid31 cap_chown=p [rootid=-2147483648]" "rootid32 cap_chown=p [rootid=-2]" \
+	"rawv2 cap_perfmon=ep" "high cap_chown=p 62+p" "emptyset =" | cmp -s - "$T/u.o" ||
 	{ fail "exact lines"; cat "$T/u.o"; }
 
 # An unmapped rootid: the kernel's getxattr gives EOVERFLOW in a user

@@ -7,7 +7,9 @@
 # the SHA-256 pinned below, unpacks it, and writes for each version a bin/
 # of wrapper scripts (setcap, getcap, getpcaps, capsh) that run the
 # upstream program through trixie's dynamic loader, named by its own name
-# as argv[0], so that "capsh ==" finds the same wrapper in PATH.
+# as argv[0], so that "capsh ==" finds the same wrapper in PATH; and DIR/run,
+# "run PROGRAM ARG...", which runs any program of ours (a test tool linked
+# with -lcap) on that version's libcap.so.2 and trixie's libc.
 #
 #   sh tests/tools/libcap_ref.sh [CACHE]
 #
@@ -61,8 +63,9 @@ cache=$(cd "$cache" && pwd)
 exec 9>"$cache/.lock" || die "cannot lock $cache"
 flock 9
 
-# A cache filled from other pins is filled again.
-pins="$sum_libc $sum_old_lib $sum_old_bin $sum_new_lib $sum_new_bin"
+# A cache filled from other pins, or laid out by an older version of this
+# script (the last word), is filled again.
+pins="$sum_libc $sum_old_lib $sum_old_bin $sum_new_lib $sum_new_bin layout-2"
 if [ -s "$cache/ready" ] && [ "$(cat "$cache/pins" 2>/dev/null)" = "$pins" ]; then
 	cat "$cache/ready"
 	exit 0
@@ -106,6 +109,14 @@ exec "$cache/libc/$lib/ld-linux-x86-64.so.2" \\
 EOF
 		chmod 755 "$tmp/$v/bin/$p"
 	done
+	cat >"$tmp/$v/run" <<EOF
+#!/bin/sh
+# Runs "\$@" on libcap $v's libraries and trixie's libc (written by
+# tests/tools/libcap_ref.sh).
+exec "$cache/libc/$lib/ld-linux-x86-64.so.2" \\
+	--library-path "$cache/$v/$lib:$cache/libc/$lib" "\$@"
+EOF
+	chmod 755 "$tmp/$v/run"
 done
 # Wrappers name the final paths: move everything into place, then ready.
 rm -rf "$cache/libc" "$cache/$old" "$cache/$new"

@@ -6,9 +6,11 @@
 #
 #   perl upstream_compare.pl RULES DOC CASES OURS OLD NEW
 #
-# CASES has one line per case, "NNNN<TAB>PROGRAM<TAB>IDS<TAB>COMMAND"
-# (IDS: the rows named by the case's "#@" note, comma-separated, or "-").
-# OURS, OLD and NEW hold NNNN.out, NNNN.err and NNNN.rc for each case.
+# CASES has one line per case, "NNNN<TAB>PROGRAM<TAB>IDS<TAB>MODE<TAB>
+# COMMAND" (IDS: the rows named by the case's "#@" note, comma-separated,
+# or "-"; tests/tools/upstream_run.pl writes it). OURS, OLD and NEW are
+# the directories upstream_run.pl ran the cases in: each holds results,
+# every case's exit status, standard output and standard error.
 #
 # libcap 2.76 is where OLD and NEW agree. Where they differ, rules with
 # target "2.75" and "2.78" (rows saying which of the two 2.76 does) must
@@ -97,13 +99,30 @@ sub apply {
 	return @ids;
 }
 
+# upstream_run.pl's DIR/results: "NNNN RC OUTLEN ERRLEN\n", then the
+# bytes of both streams, for each case.
+my %results;
+sub results {
+	my ($dir) = @_;
+	return $results{$dir} if $results{$dir};
+	my $all = slurp("$dir/results") // '';
+	my %r;
+	pos($all) = 0;
+	while ($all =~ /\G(\d+) (\d+) (\d+) (\d+)\n/gc) {
+		my ($n, $rc, $lo, $le) = ($1, $2, $3, $4);
+		my $at = pos($all);
+		last if $at + $lo + $le > length $all;
+		$r{$n} = { rc => "$rc\n", out => substr($all, $at, $lo),
+			   err => substr($all, $at + $lo, $le) };
+		pos($all) = $at + $lo + $le;
+	}
+	return $results{$dir} = \%r;
+}
+
 sub load {
 	my ($dir, $n) = @_;
-	my %o;
-	for my $s (qw(out err rc)) {
-		$o{$s} = slurp("$dir/$n.$s");
-		return undef unless defined $o{$s};
-	}
+	my $r = results($dir)->{$n} or return undef;
+	my %o = %$r;
 	# Names that differ from run to run, never from program to program.
 	for my $s (qw(out err)) {
 		$o{$s} =~ s/\Q$dir\E\/w/DIR/g;
@@ -136,7 +155,7 @@ sub show {
 open(my $cf, '<', $cases_f) or die "cannot read $cases_f\n";
 while (my $l = <$cf>) {
 	chomp $l;
-	my ($n, $prog, $ids, $cmd) = split /\t/, $l, 4;
+	my ($n, $prog, $ids, $mode, $cmd) = split /\t/, $l, 5;
 	$count{total}++;
 	my ($u, $o275, $o278) = (load($ours, $n), load($old, $n),
 				 load($new, $n));

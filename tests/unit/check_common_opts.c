@@ -218,6 +218,38 @@ START_TEST(parse_reports_the_bad_word)
 	ck_assert_int_eq(g.word, 1);
 	ck_assert_int_eq(optopt, 'Q');
 	ck_assert_int_eq(s.all, 1);
+	ck_assert_int_eq(parse(&g, &s, &status, "prog -Qa"), -1);
+	ck_assert_int_eq(g.word, 1);
+	ck_assert_int_eq(optopt, 'Q');
+}
+END_TEST
+
+/*
+ * getopt_long() skips operands to reach an option after them, so the word
+ * it was reading is not the one optind stood on before the call: "getcap
+ * FILE --bogus" must name --bogus, not FILE (which made getcap print
+ * "invalid option -- '\0'").
+ */
+START_TEST(parse_reports_the_bad_word_after_operands)
+{
+	struct opts_getopt g;
+	struct seen s;
+	int status = 0;
+
+	ck_assert_int_eq(parse(&g, &s, &status, "prog x --nope y"), -1);
+	ck_assert_int_eq(g.word, 2);
+	ck_assert_int_eq(optopt, 0);
+	ck_assert_int_eq(parse(&g, &s, &status, "prog x y --verbose=1 z"), -1);
+	ck_assert_int_eq(g.word, 3);
+	ck_assert_ptr_eq(opts_row(&g, optopt), &rows[1]);
+	ck_assert_int_eq(parse(&g, &s, &status, "prog x -a y --file"), -1);
+	ck_assert_int_eq(g.word, 4);
+	ck_assert_ptr_eq(opts_row(&g, optopt), &rows[2]);
+	ck_assert_int_eq(parse(&g, &s, &status, "prog x -aQ y"), -1);
+	ck_assert_int_eq(g.word, 2);
+	ck_assert_int_eq(optopt, 'Q');
+	ck_assert_int_eq(parse(&g, &s, &status, "prog x y -Q"), -1);
+	ck_assert_int_eq(g.word, 3);
 }
 END_TEST
 
@@ -528,6 +560,7 @@ static Suite *opts_suite(void)
 	tcase_add_test(tc, flag_rows_set_their_member);
 	tcase_add_test(tc, parse_stops_where_a_handler_says);
 	tcase_add_test(tc, parse_reports_the_bad_word);
+	tcase_add_test(tc, parse_reports_the_bad_word_after_operands);
 	tcase_add_test(tc, help_lists_rows_with_help);
 	tcase_add_test(tc, find_takes_words_as_written);
 	tcase_add_test(tc, run_does_what_the_row_says);
