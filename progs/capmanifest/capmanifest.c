@@ -34,6 +34,7 @@
 
 #include "capmanifest.h"
 #include "opts.h"
+#include "reopen.h"
 #include "walk.h"
 #include "suggest.h"
 
@@ -253,10 +254,10 @@ static int report(enum change c, const struct entry *want,
  */
 static int check_proc(void)
 {
-	if (access("/proc/thread-self/fd", X_OK) == 0)
+	if (reopen_proc_usable() == 0)
 		return 0;
-	warnx("/proc/thread-self/fd: %s (capmanifest reads each file through its own descriptor there; is /proc mounted?)",
-	      strerror(errno));
+	warnx("%s: %s (capmanifest reads each file through its own descriptor there; is /proc mounted?)",
+	      REOPEN_PROC_DIR, strerror(errno));
 	return -1;
 }
 
