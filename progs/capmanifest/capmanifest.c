@@ -201,7 +201,8 @@ static int report(enum change c, const struct entry *want,
 {
 	unsigned char digest[SHA256_SIZE];
 	int found = c != SAME, fd, digest_ok;
-	struct meta now;
+	struct meta opened = { 0 };
+	const struct meta *now = &opened;
 
 	if (c == MISSING) {
 		print_entry("missing:", want);
@@ -222,10 +223,10 @@ static int report(enum change c, const struct entry *want,
 		return found;
 	if (c != MISSING) {
 		/* Recorded through its own descriptor, digest included. */
-		now = have->meta;
+		now = &have->meta;
 		digest_ok = have->has_digest;
 		memcpy(digest, have->digest, SHA256_SIZE);
-	} else if (current_meta(ctx, want->path, &fd, &now) < 0) {
+	} else if (current_meta(ctx, want->path, &fd, &opened) < 0) {
 		return found; /* no such file: "missing" says it */
 	} else {
 		/* A file without capabilities: the same descriptor for both. */
@@ -236,10 +237,11 @@ static int report(enum change c, const struct entry *want,
 		}
 		close(fd);
 	}
-	if (!meta_equal(&now, &want->meta)) {
-		print_meta_differs(want->path, &now, &want->meta);
+	if (!meta_matches(now, &want->meta)) {
+		print_meta_differs(want->path, now, &want->meta);
 		found = 1;
 	}
+	meta_free(&opened);
 	if (want->has_digest && digest_ok &&
 	    memcmp(digest, want->digest, SHA256_SIZE) != 0) {
 		print_content_differs(want->path, digest, want->digest);
@@ -308,23 +310,39 @@ static int record_files(const struct opts *o)
 	return status;
 }
 
+/* Whether an entry of m records an ACL without its entries. */
+static int has_unrecorded_acl(const struct manifest *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->count; i++)
+		if (m->entries[i].meta.acl &&
+		    m->entries[i].meta.acl_text == NULL)
+			return 1;
+	return 0;
+}
+
 /* The notes on what an old manifest cannot say, before verify or restore. */
-static int check_version(const struct opts *o, int version)
+static int check_version(const struct opts *o, const struct manifest *m)
 {
 	int verify = strcmp(o->command, "verify") == 0;
 
-	if (version < 2 && !verify && !o->allow_v1) {
+	if (m->version < 2 && !verify && !o->allow_v1) {
 		warnx("%s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check",
 		      o->manifest);
 		return -1;
 	}
-	if (version < 2)
+	if (m->version < 2)
 		warnx("%s: version 1 manifest: owner, group and mode are not recorded, so not %s",
 		      o->manifest, verify ? "verified" : "checked");
 	/* restore says so for each file it would write to (vouch()). */
-	if (version < 3 && verify)
+	if (m->version < 3 && verify)
 		warnx("%s: version %d manifest: file contents are not recorded, so not verified",
-		      o->manifest, version);
+		      o->manifest, m->version);
+	/* And each file it refuses (restore_one()). */
+	if (verify && has_unrecorded_acl(m))
+		warnx("%s: version %d manifest: ACL entries are not recorded, so a file whose ACL has named entries is reported as differing; record it again",
+		      o->manifest, m->version);
 	return 0;
 }
 
@@ -342,7 +360,7 @@ static int run(const struct opts *o)
 	if (strcmp(o->command, "add") == 0)
 		return manifest_add_files(o->manifest, o->files, o->nfiles);
 	if (load_manifest(&want, o->manifest, !verify) < 0 ||
-	    check_version(o, want.version) < 0)
+	    check_version(o, &want) < 0)
 		goto out;
 	ctx.manifest_version = want.version;
 	ctx.rootfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
