@@ -322,17 +322,15 @@ static int has_unrecorded_acl(const struct manifest *m)
 	return 0;
 }
 
-/* The notes on what an old manifest cannot say, before verify or restore. */
-static int check_version(const struct opts *o, const struct manifest *m)
+/*
+ * The notes on what an old manifest cannot say, before verify or restore
+ * (restore of version 1 without --allow-v1 is refused by refuse_v1()).
+ */
+static void note_version(const struct opts *o, const struct manifest *m)
 {
 	int verify = strcmp(o->command, "verify") == 0;
 
-	if (m->version < 2 && !verify && !o->allow_v1) {
-		warnx("%s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check",
-		      o->manifest);
-		return -1;
-	}
-	if (m->version < 2)
+	if (m->version < 2 && (verify || o->allow_v1))
 		warnx("%s: version 1 manifest: owner, group and mode are not recorded, so not %s",
 		      o->manifest, verify ? "verified" : "checked");
 	/* restore says so for each file it would write to (vouch()). */
@@ -343,7 +341,61 @@ static int check_version(const struct opts *o, const struct manifest *m)
 	if (verify && has_unrecorded_acl(m))
 		warnx("%s: version %d manifest: ACL entries are not recorded, so a file whose ACL has named entries is reported as differing; record it again",
 		      o->manifest, m->version);
-	return 0;
+}
+
+/*
+ * restore of a version 1 manifest without --allow-v1: it records neither
+ * who may run the files nor what they are, so it is refused whole
+ * (status 2, nothing changed). What would work instead is found, not
+ * guessed: a dry run with --allow-v1, and --accept-new-content, which
+ * takes a file only where nobody but root could have put it. If that
+ * would restore every file, the refusal ends with the command (only the
+ * options it needed); else with the reasons the dry run gave, and no
+ * command: a hint that names an option must work when followed.
+ */
+static int refuse_v1(const struct manifest *want, const struct manifest *have,
+		     struct ctx *ctx)
+{
+	struct opts po = *ctx->o;
+	struct ctx pc = *ctx;
+	char *why = NULL, *said = NULL;
+	size_t whylen = 0, saidlen = 0;
+	int failures = 1, made;
+
+	warnx("%s: a version 1 manifest records no owner, group or mode, and no content digest, so restore cannot check who may run the files it grants to, nor what they are; record the tree again",
+	      ctx->o->manifest);
+	po.dry_run = po.allow_v1 = po.accept_new = 1;
+	pc.o = &po;
+	pc.accepted = 0;
+	pc.err = open_memstream(&why, &whylen);
+	pc.out = open_memstream(&said, &saidlen);
+	made = pc.err != NULL && pc.out != NULL;
+	if (made)
+		failures = compare(want, have, restore_one, &pc);
+	if (pc.err != NULL)
+		fclose(pc.err);
+	if (pc.out != NULL)
+		fclose(pc.out);
+	if (failures == 0) {
+		fprintf(stderr,
+			"capmanifest: %s: --allow-v1%s would restore it: %s\n",
+			ctx->o->manifest,
+			pc.accepted ? " --accept-new-content" : "",
+			pc.accepted
+				? "every file it grants to is root's alone from /"
+				: "it grants to no file, only takes capabilities away");
+		ctx->hint_v1 = 1;
+		ctx->hint_accept = pc.accepted;
+		print_repair(ctx);
+	} else if (made) { /* (no hint where it could not be made: ENOMEM) */
+		fprintf(stderr,
+			"capmanifest: %s: nor would --allow-v1 --accept-new-content restore it:\n",
+			ctx->o->manifest);
+		fputs(why, stderr);
+	}
+	free(why);
+	free(said);
+	return 2;
 }
 
 static int run(const struct opts *o)
@@ -359,9 +411,9 @@ static int run(const struct opts *o)
 		return o->files != NULL ? record_files(o) : record_dir(o);
 	if (strcmp(o->command, "add") == 0)
 		return manifest_add_files(o->manifest, o->files, o->nfiles);
-	if (load_manifest(&want, o->manifest, !verify) < 0 ||
-	    check_version(o, &want) < 0)
+	if (load_manifest(&want, o->manifest, !verify) < 0)
 		goto out;
+	note_version(o, &want);
 	ctx.manifest_version = want.version;
 	ctx.rootfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx.rootfd < 0) {
@@ -387,6 +439,10 @@ static int run(const struct opts *o)
 	 */
 	if (!verify)
 		signal(SIGIO, SIG_IGN);
+	if (!verify && want.version < 2 && !o->allow_v1) {
+		status = refuse_v1(&want, &have, &ctx);
+		goto out;
+	}
 	failures = compare(&want, &have, verify ? report : restore_one, &ctx);
 	status = failures ? 1 : 0;
 	if (!verify)

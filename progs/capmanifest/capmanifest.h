@@ -129,8 +129,8 @@ struct ctx {
 	struct way above;
 	FILE *out, *err; /* restore's reports and refusals (stdout, stderr) */
 	int accepted;	 /* accept_new() took new content */
-	/* Refusals that named --fix-owner, --accept-new-content: */
-	int hint_fix, hint_accept; /* print_repair() adds them */
+	/* Refusals that named --fix-owner, --accept-new-content, --allow-v1: */
+	int hint_fix, hint_accept, hint_v1; /* print_repair() adds them */
 };
 
 /* capmanifest_restore.c: makes one file match; 1 on a failure or refusal. */

@@ -383,7 +383,7 @@ void print_repair(const struct ctx *ctx)
 	FILE *cmd;
 	int shown;
 
-	if (!ctx->hint_fix && !ctx->hint_accept)
+	if (!ctx->hint_fix && !ctx->hint_accept && !ctx->hint_v1)
 		return;
 	cmd = open_memstream(&line, &len);
 	if (cmd == NULL) {
@@ -398,7 +398,7 @@ void print_repair(const struct ctx *ctx)
 	fputs(o->fix_owner || ctx->hint_fix ? " --fix-owner" : "", cmd);
 	fputs(o->accept_new || ctx->hint_accept ? " --accept-new-content" : "",
 	      cmd);
-	fputs(o->allow_v1 ? " --allow-v1" : "", cmd);
+	fputs(o->allow_v1 || ctx->hint_v1 ? " --allow-v1" : "", cmd);
 	fputs(o->listed_only ? " --listed-only" : "", cmd);
 	shown = strcmp(o->manifest, "-") != 0 &&
 		put_word(cmd, o->manifest) == 0 && put_word(cmd, o->root) == 0;
