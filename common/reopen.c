@@ -28,7 +28,7 @@ int reopen_regular_rdonly(int fd)
 		errno = EINVAL;
 		return -1;
 	}
-	snprintf(path, sizeof(path), "/proc/thread-self/fd/%d", fd);
+	snprintf(path, sizeof(path), REOPEN_PROC_DIR "/%d", fd);
 	rfd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (rfd < 0)
 		return -1;
@@ -42,4 +42,9 @@ int reopen_regular_rdonly(int fd)
 	close(rfd);
 	errno = saved;
 	return -1;
+}
+
+int reopen_proc_usable(void)
+{
+	return access(REOPEN_PROC_DIR, X_OK);
 }

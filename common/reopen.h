@@ -27,4 +27,16 @@
  */
 int reopen_regular_rdonly(int fd);
 
+/* The directory of the magic links every reopen goes through. */
+#define REOPEN_PROC_DIR "/proc/thread-self/fd"
+
+/*
+ * 0 when REOPEN_PROC_DIR can be used, else -1 with errno (ENOENT: /proc
+ * is not mounted). A program that reaches its files only through those
+ * links asks first, and refuses before it changes anything, naming
+ * /proc, rather than failing part way with a bare "No such file or
+ * directory".
+ */
+int reopen_proc_usable(void);
+
 #endif

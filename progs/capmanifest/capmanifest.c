@@ -34,6 +34,7 @@
 
 #include "capmanifest.h"
 #include "opts.h"
+#include "reopen.h"
 #include "walk.h"
 #include "suggest.h"
 
@@ -200,7 +201,8 @@ static int report(enum change c, const struct entry *want,
 {
 	unsigned char digest[SHA256_SIZE];
 	int found = c != SAME, fd, digest_ok;
-	struct meta now;
+	struct meta opened = { 0 };
+	const struct meta *now = &opened;
 
 	if (c == MISSING) {
 		print_entry("missing:", want);
@@ -221,10 +223,10 @@ static int report(enum change c, const struct entry *want,
 		return found;
 	if (c != MISSING) {
 		/* Recorded through its own descriptor, digest included. */
-		now = have->meta;
+		now = &have->meta;
 		digest_ok = have->has_digest;
 		memcpy(digest, have->digest, SHA256_SIZE);
-	} else if (current_meta(ctx, want->path, &fd, &now) < 0) {
+	} else if (current_meta(ctx, want->path, &fd, &opened) < 0) {
 		return found; /* no such file: "missing" says it */
 	} else {
 		/* A file without capabilities: the same descriptor for both. */
@@ -235,10 +237,11 @@ static int report(enum change c, const struct entry *want,
 		}
 		close(fd);
 	}
-	if (!meta_equal(&now, &want->meta)) {
-		print_meta_differs(want->path, &now, &want->meta);
+	if (!meta_matches(now, &want->meta)) {
+		print_meta_differs(want->path, now, &want->meta);
 		found = 1;
 	}
+	meta_free(&opened);
 	if (want->has_digest && digest_ok &&
 	    memcmp(digest, want->digest, SHA256_SIZE) != 0) {
 		print_content_differs(want->path, digest, want->digest);
@@ -253,10 +256,10 @@ static int report(enum change c, const struct entry *want,
  */
 static int check_proc(void)
 {
-	if (access("/proc/thread-self/fd", X_OK) == 0)
+	if (reopen_proc_usable() == 0)
 		return 0;
-	warnx("/proc/thread-self/fd: %s (capmanifest reads each file through its own descriptor there; is /proc mounted?)",
-	      strerror(errno));
+	warnx("%s: %s (capmanifest reads each file through its own descriptor there; is /proc mounted?)",
+	      REOPEN_PROC_DIR, strerror(errno));
 	return -1;
 }
 
@@ -307,24 +310,92 @@ static int record_files(const struct opts *o)
 	return status;
 }
 
-/* The notes on what an old manifest cannot say, before verify or restore. */
-static int check_version(const struct opts *o, int version)
+/* Whether an entry of m records an ACL without its entries. */
+static int has_unrecorded_acl(const struct manifest *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->count; i++)
+		if (m->entries[i].meta.acl &&
+		    m->entries[i].meta.acl_text == NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * The notes on what an old manifest cannot say, before verify or restore
+ * (restore of version 1 without --allow-v1 is refused by refuse_v1()).
+ */
+static void note_version(const struct opts *o, const struct manifest *m)
 {
 	int verify = strcmp(o->command, "verify") == 0;
 
-	if (version < 2 && !verify && !o->allow_v1) {
-		warnx("%s: a version 1 manifest records no owner, group or mode, so restore cannot check who may run the files it grants to; record the tree again, or pass --allow-v1 to restore without that check",
-		      o->manifest);
-		return -1;
-	}
-	if (version < 2)
+	if (m->version < 2 && (verify || o->allow_v1))
 		warnx("%s: version 1 manifest: owner, group and mode are not recorded, so not %s",
 		      o->manifest, verify ? "verified" : "checked");
 	/* restore says so for each file it would write to (vouch()). */
-	if (version < 3 && verify)
+	if (m->version < 3 && verify)
 		warnx("%s: version %d manifest: file contents are not recorded, so not verified",
-		      o->manifest, version);
-	return 0;
+		      o->manifest, m->version);
+	/* And each file it refuses (restore_one()). */
+	if (verify && has_unrecorded_acl(m))
+		warnx("%s: version %d manifest: ACL entries are not recorded, so a file whose ACL has named entries is reported as differing; record it again",
+		      o->manifest, m->version);
+}
+
+/*
+ * restore of a version 1 manifest without --allow-v1: it records neither
+ * who may run the files nor what they are, so it is refused whole
+ * (status 2, nothing changed). What would work instead is found, not
+ * guessed: a dry run with --allow-v1, and --accept-new-content, which
+ * takes a file only where nobody but root could have put it. If that
+ * would restore every file, the refusal ends with the command (only the
+ * options it needed); else with the reasons the dry run gave, and no
+ * command: a hint that names an option must work when followed.
+ */
+static int refuse_v1(const struct manifest *want, const struct manifest *have,
+		     struct ctx *ctx)
+{
+	struct opts po = *ctx->o;
+	struct ctx pc = *ctx;
+	char *why = NULL, *said = NULL;
+	size_t whylen = 0, saidlen = 0;
+	int failures = 1, made;
+
+	warnx("%s: a version 1 manifest records no owner, group or mode, and no content digest, so restore cannot check who may run the files it grants to, nor what they are; record the tree again",
+	      ctx->o->manifest);
+	po.dry_run = po.allow_v1 = po.accept_new = 1;
+	pc.o = &po;
+	pc.accepted = 0;
+	pc.err = open_memstream(&why, &whylen);
+	pc.out = open_memstream(&said, &saidlen);
+	made = pc.err != NULL && pc.out != NULL;
+	if (made)
+		failures = compare(want, have, restore_one, &pc);
+	if (pc.err != NULL)
+		fclose(pc.err);
+	if (pc.out != NULL)
+		fclose(pc.out);
+	if (failures == 0) {
+		fprintf(stderr,
+			"capmanifest: %s: --allow-v1%s would restore it: %s\n",
+			ctx->o->manifest,
+			pc.accepted ? " --accept-new-content" : "",
+			pc.accepted
+				? "every file it grants to is root's alone from /"
+				: "it grants to no file, only takes capabilities away");
+		ctx->hint_v1 = 1;
+		ctx->hint_accept = pc.accepted;
+		print_repair(ctx);
+	} else if (made) { /* (no hint where it could not be made: ENOMEM) */
+		fprintf(stderr,
+			"capmanifest: %s: nor would --allow-v1 --accept-new-content restore it:\n",
+			ctx->o->manifest);
+		fputs(why, stderr);
+	}
+	free(why);
+	free(said);
+	return 2;
 }
 
 static int run(const struct opts *o)
@@ -340,9 +411,9 @@ static int run(const struct opts *o)
 		return o->files != NULL ? record_files(o) : record_dir(o);
 	if (strcmp(o->command, "add") == 0)
 		return manifest_add_files(o->manifest, o->files, o->nfiles);
-	if (load_manifest(&want, o->manifest, !verify) < 0 ||
-	    check_version(o, want.version) < 0)
+	if (load_manifest(&want, o->manifest, !verify) < 0)
 		goto out;
+	note_version(o, &want);
 	ctx.manifest_version = want.version;
 	ctx.rootfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx.rootfd < 0) {
@@ -368,6 +439,10 @@ static int run(const struct opts *o)
 	 */
 	if (!verify)
 		signal(SIGIO, SIG_IGN);
+	if (!verify && want.version < 2 && !o->allow_v1) {
+		status = refuse_v1(&want, &have, &ctx);
+		goto out;
+	}
 	failures = compare(&want, &have, verify ? report : restore_one, &ctx);
 	status = failures ? 1 : 0;
 	if (!verify)

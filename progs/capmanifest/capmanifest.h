@@ -12,11 +12,14 @@
 #include "sha256.h"
 
 /*
- * Version 3 adds each file's content digest (what the file is, not only
- * where it is); 2 added owner, group, mode and ACL presence. 1 and 2 are
- * still read.
+ * Version 4 records the entries of each file's access ACL, not only that
+ * it has one (capmanifest_acl.c); 3 added each file's content digest
+ * (what the file is, not only where it is); 2 owner, group, mode and ACL
+ * presence. 1 to 3 are still read.
  */
-#define MANIFEST_MAGIC	  "# capmanifest 3"
+#define MANIFEST_VERSION  4
+#define MANIFEST_MAGIC	  "# capmanifest 4"
+#define MANIFEST_MAGIC_V3 "# capmanifest 3"
 #define MANIFEST_MAGIC_V2 "# capmanifest 2"
 #define MANIFEST_MAGIC_V1 "# capmanifest 1"
 /* Room for a reason in a message: who may write a file, and how. */
@@ -59,13 +62,18 @@ struct way {
 /*
  * Who may run a file: a capability is only as narrow as the set of people
  * who can execute the file carrying it. acl is 1 when the file has a POSIX
- * access ACL with entries beyond the mode bits (named users or groups).
+ * access ACL with entries beyond the mode bits (named users or groups, or
+ * a mask), and acl_text is then its entries (capmanifest_acl.c), unless
+ * the meta comes from a manifest older than version 4, which recorded
+ * only that there was one. A meta owns its acl_text: meta_free().
  */
 struct meta {
 	uid_t uid;
 	gid_t gid;
 	mode_t mode; /* permission bits, setuid/setgid/sticky too */
 	int acl;
+	int acl_named;	/* with acl_text: it has named entries */
+	char *acl_text; /* "user::rwx,user:1000:r-x,...", or NULL */
 };
 
 /* One file carrying capabilities: its path relative to the tree's root. */
@@ -82,7 +90,7 @@ struct entry {
 struct manifest {
 	struct entry *entries;
 	size_t count, alloc;
-	int version; /* of the manifest read: 1, 2 or 3 */
+	int version; /* of the manifest read: 1 to 4 */
 	/*
 	 * Paths ("./dir", raw bytes) record could not read: a directory
 	 * not listed or a file whose capabilities could not be read. The
@@ -121,8 +129,8 @@ struct ctx {
 	struct way above;
 	FILE *out, *err; /* restore's reports and refusals (stdout, stderr) */
 	int accepted;	 /* accept_new() took new content */
-	/* Refusals that named --fix-owner, --accept-new-content: */
-	int hint_fix, hint_accept; /* print_repair() adds them */
+	/* Refusals that named --fix-owner, --accept-new-content, --allow-v1: */
+	int hint_fix, hint_accept, hint_v1; /* print_repair() adds them */
 };
 
 /* capmanifest_restore.c: makes one file match; 1 on a failure or refusal. */
@@ -134,8 +142,9 @@ int restore_one(enum change c, const struct entry *want,
  * when any did, on stderr.
  */
 void print_repair(const struct ctx *ctx);
-/* "<label> <path> <caps>[ [rootid=N]]" on stdout. */
+/* "<label> <path> <caps>[ [rootid=N]]" on stdout, or on out. */
 void print_entry(const char *label, const struct entry *e);
+void print_entry_to(FILE *out, const char *label, const struct entry *e);
 /* "capmanifest: cannot <what> <path>: <reason>" */
 void fail_entry(const char *what, const char *path, int err);
 
@@ -265,9 +274,32 @@ void register_check_files(const struct manifest *added);
 cap_t entry_caps(int fd);
 /* Removes its capabilities: 0, or -1 with errno (ENODATA: none). */
 int entry_remove_caps(int fd);
+/*
+ * Owner, group, mode (from st, fstat()ed on fd) and access ACL into *out
+ * (meta_free() it): 0, or -1 with errno (EBADMSG: an ACL that is not one
+ * the kernel would hold beside that mode).
+ */
 int entry_meta(int fd, const struct stat *st, struct meta *out);
+/*
+ * Makes the file's owner, group, mode and access ACL want's (have: as
+ * they are), its capabilities taken off first (the caller writes them
+ * after): 0, or -1 with errno (EIO: it did not end up as asked).
+ */
 int entry_fix_meta(int fd, const struct meta *want, const struct meta *have);
+void meta_free(struct meta *m);
+/* A copy of from into *to (its own acl_text): 0, or -1 (ENOMEM). */
+int meta_copy(struct meta *to, const struct meta *from);
+/* 1 when a and b are the same, field by field, ACL entries too. */
 int meta_equal(const struct meta *a, const struct meta *b);
+/*
+ * 1 when the file's have is what the manifest's want records. Where want
+ * comes from a manifest that recorded only that there is an ACL, an ACL
+ * with named entries does not match it: whom those entries let run the
+ * file was never recorded, so they are not taken as the recorded ones.
+ */
+int meta_matches(const struct meta *have, const struct meta *want);
+/* 1 when the ACLs of a and b match, as meta_matches() judges them. */
+int acl_matches(const struct meta *a, const struct meta *b);
 /*
  * The raw system.posix_acl_access value of fd's inode (any kind of
  * descriptor, O_PATH too) in *raw (caller frees), its length in *len:
@@ -275,6 +307,28 @@ int meta_equal(const struct meta *a, const struct meta *b);
  * errno.
  */
 int entry_acl(int fd, unsigned char **raw, size_t *len);
+
+/*
+ * capmanifest_acl.c: an access ACL's entries as one word of canonical
+ * text, in the kernel's order with numeric ids:
+ * "user::rwx,user:1000:r-x,group::r-x,mask::r-x,other::---".
+ */
+/*
+ * The ACL of the inode open as fd, whose mode is mode: 1 with *text (the
+ * caller frees it) and *named (whether it has named entries), 0 with
+ * *text NULL when it has none or base entries alone (nothing beyond the
+ * mode), -1 with errno (EBADMSG: not an ACL the kernel would hold beside
+ * mode: undecodable, out of order, or disagreeing with the mode).
+ */
+int acl_text_of_file(int fd, mode_t mode, char **text, int *named);
+/* 0 when text is an ACL that grants beyond mode in the canonical
+ * spelling, *named set; else -1 (EINVAL). */
+int acl_text_check(const char *text, mode_t mode, int *named);
+/* text's entries (the caller frees *entries): 0, or -1 (EINVAL, ENOMEM). */
+struct acl_entry;
+int acl_text_parse(const char *text, struct acl_entry **entries, int *count);
+/* text as a system.posix_acl_access value (the caller frees *raw). */
+int acl_text_xattr(const char *text, unsigned char **raw, size_t *len);
 
 /*
  * capmanifest_content.c: a file's content, read through its O_PATH
@@ -296,7 +350,8 @@ int content_lease_held(int cfd);
  * run's budget for them (see there), its content then not read.
  */
 int content_digest(int cfd, unsigned char out[SHA256_SIZE], off_t *size);
-/* strerror(), but for content_digest()'s EFBIG, what it means. */
+/* strerror(), but for content_digest()'s EFBIG and entry_meta()'s
+ * EBADMSG, what they mean. */
 const char *content_strerror(int err);
 /* The digest of fd's content, without a lease (record, verify). */
 int entry_digest(int fd, unsigned char out[SHA256_SIZE]);
@@ -315,7 +370,8 @@ int writers_besides(int fd, const struct stat *st, uid_t allowed,
 		    char why[WHY_SIZE]);
 /*
  * The same for the file as entry_fix_meta() will leave it: owned as want
- * says, its mode want's, and its ACL removed or chmodded to that mode,
+ * says, its mode want's, and its ACL want's (or, from a manifest that
+ * recorded only that there is one, the file's chmodded to that mode),
  * with want's owner allowed to write it.
  */
 int writers_after_fix(int fd, const struct stat *st, const struct meta *want,

@@ -57,27 +57,6 @@ int entry_remove_caps(int fd)
 	return removexattr(path, CAPS_XATTR);
 }
 
-/*
- * 1 when the access ACL value (Linux's xattr form: a 4-byte version, then
- * 8-byte entries of tag, permissions and id) grants beyond the mode bits:
- * named users or groups, or a mask. A value we cannot parse counts as one.
- */
-static int acl_is_extended(const unsigned char *v, size_t len)
-{
-	size_t off;
-
-	if (len < 4 || (len - 4) % 8 != 0)
-		return 1;
-	for (off = 4; off < len; off += 8) {
-		unsigned tag = (unsigned)v[off] | (unsigned)v[off + 1] << 8;
-
-		/* ACL_USER_OBJ 0x01, ACL_GROUP_OBJ 0x04, ACL_OTHER 0x20 */
-		if (tag != 0x01 && tag != 0x04 && tag != 0x20)
-			return 1;
-	}
-	return 0;
-}
-
 int entry_acl(int fd, unsigned char **raw, size_t *len)
 {
 	unsigned char *buf = NULL;
@@ -116,64 +95,127 @@ int entry_acl(int fd, unsigned char **raw, size_t *len)
 	return 1;
 }
 
-/* 1, 0, or -1 with errno when the ACL cannot be read. */
-static int read_acl(int fd)
-{
-	unsigned char *raw;
-	size_t len;
-	int ext, rc = entry_acl(fd, &raw, &len);
-
-	if (rc <= 0)
-		return rc;
-	ext = acl_is_extended(raw, len);
-	free(raw);
-	return ext;
-}
-
-/* Owner, group, mode (from st, fstat()ed on fd) and ACL. 0 or -1. */
 int entry_meta(int fd, const struct stat *st, struct meta *out)
 {
+	int rc;
+
 	out->uid = st->st_uid;
 	out->gid = st->st_gid;
 	out->mode = st->st_mode & 07777;
-	out->acl = read_acl(fd);
-	return out->acl < 0 ? -1 : 0;
+	rc = acl_text_of_file(fd, st->st_mode, &out->acl_text, &out->acl_named);
+	out->acl = rc > 0;
+	return rc < 0 ? -1 : 0;
+}
+
+void meta_free(struct meta *m)
+{
+	free(m->acl_text);
+	m->acl_text = NULL;
+}
+
+int meta_copy(struct meta *to, const struct meta *from)
+{
+	*to = *from;
+	if (from->acl_text == NULL)
+		return 0;
+	to->acl_text = strdup(from->acl_text);
+	return to->acl_text == NULL ? -1 : 0;
+}
+
+/* Both the same text, or both none. */
+static int same_text(const char *a, const char *b)
+{
+	return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
 }
 
 int meta_equal(const struct meta *a, const struct meta *b)
 {
 	return a->uid == b->uid && a->gid == b->gid && a->mode == b->mode &&
-	       a->acl == b->acl;
+	       a->acl == b->acl && same_text(a->acl_text, b->acl_text);
 }
 
 /*
- * Makes the file's owner, group and mode want's, removing an ACL want does
- * not have (re-creating one is not possible: the manifest keeps only its
- * presence, and the caller refuses that case first). The order matters:
- * the ACL goes first (a later chmod would only narrow its mask), then
- * chown, which clears the file's capabilities and its setuid and setgid
- * bits, then chmod; capabilities are written after this returns. The
- * result is read back. Returns 0, or -1 with errno (EIO when the file does
- * not end up as asked).
+ * An ACL recorded only as there (before version 4) stands for any ACL
+ * that lets nobody in beyond the mode bits: one with a mask alone. One
+ * with named entries is not taken for it, whoever they name.
+ */
+static int acl_unrecorded(const struct meta *m)
+{
+	return m->acl && m->acl_text == NULL;
+}
+
+int acl_matches(const struct meta *a, const struct meta *b)
+{
+	if (acl_unrecorded(a) || acl_unrecorded(b)) {
+		const struct meta *known = acl_unrecorded(a) ? b : a;
+
+		return known->acl &&
+		       (acl_unrecorded(known) || !known->acl_named);
+	}
+	return a->acl == b->acl && same_text(a->acl_text, b->acl_text);
+}
+
+int meta_matches(const struct meta *have, const struct meta *want)
+{
+	return have->uid == want->uid && have->gid == want->gid &&
+	       have->mode == want->mode && acl_matches(have, want);
+}
+
+/*
+ * Makes the file's owner, group, mode and ACL want's. Nothing it does may
+ * let anyone run the file with more than they could before or will after,
+ * and removing an ACL or setting another one passes through states that
+ * are neither (removing one gives the owning group the mask's
+ * permissions). So the file first loses what running it would grant: its
+ * capabilities (written again after this returns) and its set-user-ID and
+ * set-group-ID bits. Then the ACL goes if want has none (before chown and
+ * chmod: a chmod would only narrow its mask, leaving its entries), owner
+ * and group are set (chown clears capabilities and set-id bits anyway),
+ * want's ACL is written if it is not the file's (the kernel makes the
+ * mode's permission bits agree with it), and last the mode, set-id bits
+ * and all (which leaves an ACL that agrees with it as it is). A manifest
+ * that recorded only that there was an ACL (meta_matches()) leaves the
+ * one there as it is, but for what the chmod does to its mask. All through
+ * the descriptor's magic link: the inode fd holds, never a path looked up
+ * again. The result is read back.
  */
 int entry_fix_meta(int fd, const struct meta *want, const struct meta *have)
 {
 	char path[40];
+	unsigned char *raw;
+	size_t len;
 	struct stat st;
-	struct meta now;
+	struct meta now = { 0 };
+	int rc;
 
 	proc_path(path, sizeof(path), fd);
+	if (entry_remove_caps(fd) < 0 && errno != ENODATA)
+		return -1;
+	if ((have->mode & (S_ISUID | S_ISGID)) &&
+	    chmod(path, have->mode & ~(mode_t)(S_ISUID | S_ISGID)) < 0)
+		return -1;
 	if (have->acl && !want->acl && removexattr(path, ACL_XATTR) < 0 &&
 	    errno != ENODATA)
 		return -1;
 	if ((have->uid != want->uid || have->gid != want->gid) &&
 	    fchownat(fd, "", want->uid, want->gid, AT_EMPTY_PATH) < 0)
 		return -1;
+	if (want->acl_text != NULL &&
+	    !same_text(have->acl_text, want->acl_text)) {
+		if (acl_text_xattr(want->acl_text, &raw, &len) < 0)
+			return -1;
+		rc = setxattr(path, ACL_XATTR, raw, len, 0);
+		free(raw);
+		if (rc < 0)
+			return -1;
+	}
 	if (chmod(path, want->mode) < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 || entry_meta(fd, &st, &now) < 0)
 		return -1;
-	if (!meta_equal(&now, want)) {
+	rc = meta_matches(&now, want);
+	meta_free(&now);
+	if (!rc) {
 		errno = EIO;
 		return -1;
 	}

@@ -108,6 +108,8 @@ const char *content_strerror(int err)
 {
 	if (err == EFBIG)
 		return "content not read: larger than what is left of the 1 GiB a run reads from files users may change (a user can make one as large as she likes)";
+	if (err == EBADMSG)
+		return "its access ACL is not one the kernel would hold beside its mode (undecodable, out of order, or disagreeing with the mode), so who may run it is unknown";
 	return strerror(err);
 }
 

@@ -129,6 +129,7 @@ static int record_operand(struct manifest *m, int rootfd, const char *operand)
 		manifest_sort(m);
 	}
 	cap_free(ent.text);
+	meta_free(&ent.meta);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -153,7 +154,21 @@ int manifest_record_files(struct manifest *m, char *const *files, int n)
 
 /* --- add ------------------------------------------------------------- */
 
-/* An old manifest's entries that the files given do not replace. */
+/*
+ * Whether an old manifest's entry can be written in the current format as
+ * it is: it records owner, group and mode, a content digest, and its
+ * ACL's entries where it has one (none of which can be made up).
+ */
+static int carries_over(const struct entry *e)
+{
+	return e->has_meta && e->has_digest &&
+	       !(e->meta.acl && e->meta.acl_text == NULL);
+}
+
+/*
+ * An old manifest's entries that the files given do not replace and that
+ * cannot be written again as they are: named on stderr, and counted.
+ */
 static int unreplaced_old_entries(const struct manifest *old,
 				  const struct manifest *add, const char *path)
 {
@@ -161,13 +176,16 @@ static int unreplaced_old_entries(const struct manifest *old,
 	int n = 0;
 
 	for (i = 0; i < old->count; i++) {
-		if (manifest_find(add, old->entries[i].path) != NULL)
+		if (carries_over(&old->entries[i]) ||
+		    manifest_find(add, old->entries[i].path) != NULL)
 			continue;
 		if (n++ == 0) {
 			fputs("capmanifest: ", stderr);
 			escape_fputs(path, stderr);
 			fprintf(stderr,
-				": a version %d manifest records no content digests, and these entries are not being recorded again:\n",
+				old->version < 3
+					? ": a version %d manifest records no content digests, and these entries are not being recorded again:\n"
+					: ": a version %d manifest records that these files have an ACL, not its entries, and they are not being recorded again:\n",
 				old->version);
 		}
 		fputs("capmanifest:   ", stderr);
@@ -176,8 +194,8 @@ static int unreplaced_old_entries(const struct manifest *old,
 	}
 	if (n > 0)
 		fprintf(stderr,
-			"capmanifest: name %s too, so that the manifest can be written as version 3\n",
-			n == 1 ? "it" : "them");
+			"capmanifest: name %s too, so that the manifest can be written as version %d\n",
+			n == 1 ? "it" : "them", MANIFEST_VERSION);
 	return n;
 }
 
@@ -209,8 +227,7 @@ int manifest_add_files(const char *path, char *const *files, int n)
 	status = 1;
 	if (manifest_record_files(&add, files, n) < 0)
 		goto out; /* each named above; the manifest is untouched */
-	if (old.version != 0 && old.version < 3 &&
-	    unreplaced_old_entries(&old, &add, path) > 0)
+	if (unreplaced_old_entries(&old, &add, path) > 0)
 		goto out;
 	/* The old entries the new ones do not replace, then the new. */
 	for (i = 0; i < old.count; i++)
@@ -230,8 +247,10 @@ int manifest_add_files(const char *path, char *const *files, int n)
 			changed = 1;
 	}
 	manifest_sort(&merged);
-	/* Rewritten when anything changed, or to make it version 3. */
-	status = changed || old.version != 3 ? target_write(&t, &merged) : 0;
+	/* Rewritten when anything changed, or to make it the current version. */
+	status = changed || old.version != MANIFEST_VERSION
+			 ? target_write(&t, &merged)
+			 : 0;
 	for (i = 0; status == 0 && i < add.count; i++) {
 		const struct entry *e = &add.entries[i],
 				   *was = manifest_find(&old, e->path);

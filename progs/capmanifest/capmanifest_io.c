@@ -12,23 +12,26 @@
 #include "escape.h"
 
 /*
- * Format: a first line "# capmanifest 3", then one line per file:
- *   <path> owner=<uid> group=<gid> mode=<oooo> acl=<yes|no> sha256=<hex> <capability text>[ [rootid=<n>]]
+ * Format: a first line "# capmanifest 4", then one line per file:
+ *   <path> owner=<uid> group=<gid> mode=<oooo> acl=<no|entries> sha256=<hex> <capability text>[ [rootid=<n>]]
  * Paths are relative to the recorded tree ("./bin/ping") with space,
  * backslash and whatever a terminal could act on (control bytes, DEL, C1
  * controls, bidi and line separators, bytes that are not UTF-8) written
  * as \ooo octal, so the first space always ends the path, names with
  * newlines survive, and printing a manifest cannot steer a terminal. owner and
  * group are numbers, mode the permission bits in four octal digits, and
- * acl says whether a POSIX access ACL grants beyond them; sha256 is the
- * digest of the file's content, 64 lower-case hex digits (one spelling).
+ * acl the entries of a POSIX access ACL that grants beyond them, in
+ * capmanifest_acl.c's canonical text ("user::rwx,user:1000:r-x,group::r-x,
+ * mask::r-x,other::---"), or "no"; sha256 is the digest of the file's
+ * content, 64 lower-case hex digits (one spelling).
  * A line "!unread <path>" (version 2 on) names a path record could not read:
  * the manifest says nothing about it or below it. A reader that does not
  * know the line refuses the manifest (its path is not "./..."), which is
  * safer than taking the files there for extra ones and stripping them.
- * Version 2 lines are the same without sha256 (has_digest 0); version 1
- * ("# capmanifest 1") lines have no owner, group, mode or acl fields
- * either (has_meta 0). Both are still read.
+ * Version 3 lines have "acl=yes" where 4 has the entries (which version 3
+ * did not record: acl_text NULL); version 2 lines are the same without
+ * sha256 (has_digest 0); version 1 ("# capmanifest 1") lines have no owner,
+ * group, mode or acl fields either (has_meta 0). All are still read.
  */
 void print_escaped(FILE *out, const char *path)
 {
@@ -101,9 +104,12 @@ int manifest_add(struct manifest *m, const struct entry *e)
 	*n = *e;
 	n->path = strdup(e->path);
 	n->text = strdup(e->text);
-	if (n->path == NULL || n->text == NULL) {
+	if (meta_copy(&n->meta, &e->meta) < 0 || n->path == NULL ||
+	    n->text == NULL) {
 		free(n->path);
 		free(n->text);
+		meta_free(&n->meta);
+		errno = ENOMEM;
 		return -1;
 	}
 	m->count++;
@@ -220,6 +226,7 @@ void manifest_free(struct manifest *m)
 	for (i = 0; i < m->count; i++) {
 		free(m->entries[i].path);
 		free(m->entries[i].text);
+		meta_free(&m->entries[i].meta);
 	}
 	free(m->entries);
 	for (i = 0; i < m->nunread; i++)
@@ -229,8 +236,9 @@ void manifest_free(struct manifest *m)
 }
 
 /*
- * "owner=0 group=998 mode=0750 acl=no"; with only, just the fields that
- * differ from it (what verify and restore name as different).
+ * "owner=0 group=998 mode=0750 acl=no" (or "acl=" and the ACL's entries,
+ * or, from a manifest before version 4, "acl=yes"); with only, just the
+ * fields that differ from it (what verify and restore name as different).
  */
 void print_meta(FILE *out, const struct meta *m, const struct meta *only)
 {
@@ -248,8 +256,11 @@ void print_meta(FILE *out, const struct meta *m, const struct meta *only)
 		fprintf(out, "%smode=%04o", sep, (unsigned)m->mode);
 		sep = " ";
 	}
-	if (only == NULL || m->acl != only->acl)
-		fprintf(out, "%sacl=%s", sep, m->acl ? "yes" : "no");
+	if (only == NULL || !acl_matches(m, only))
+		fprintf(out, "%sacl=%s", sep,
+			m->acl_text != NULL ? m->acl_text
+			: m->acl	    ? "yes"
+					    : "no");
 }
 
 void print_digest(FILE *out, const unsigned char d[SHA256_SIZE])
@@ -265,7 +276,10 @@ int manifest_write(const struct manifest *m, FILE *out)
 	size_t i;
 
 	for (i = 0; i < m->count; i++) {
-		if (!m->entries[i].has_meta || !m->entries[i].has_digest) {
+		const struct entry *e = &m->entries[i];
+
+		if (!e->has_meta || !e->has_digest ||
+		    (e->meta.acl && e->meta.acl_text == NULL)) {
 			errno = EINVAL; /* it would not be read back */
 			return -1;
 		}
@@ -350,28 +364,61 @@ static int take_number(char **p, const char *key, int base, int digits,
 	return 0;
 }
 
-/* The version 2 fields after the path; *text moves to the capabilities. */
-static int take_meta(char **text, struct meta *m)
+/*
+ * The ACL's entries in a version 4 line, at p (ended by a space): checked
+ * against the mode, and copied into m. 0, or -1 (EINVAL, ENOMEM).
+ */
+static int take_acl_text(char *p, struct meta *m)
+{
+	char *end = strchr(p, ' ');
+	int rc;
+
+	if (end == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	*end = '\0';
+	rc = acl_text_check(p, m->mode, &m->acl_named);
+	if (rc == 0) {
+		m->acl_text = strdup(p);
+		rc = m->acl_text == NULL ? -1 : 0;
+	}
+	*end = ' ';
+	return rc;
+}
+
+/*
+ * The fields after the path of a version 2 to 4 line into m (meta_free()
+ * it); *text moves to what follows. acl is "yes" or "no" up to version
+ * 3, the entries or "no" from 4. 0, or -1 (ENOMEM, or EINVAL: malformed).
+ */
+static int take_meta(char **text, struct meta *m, int version)
 {
 	unsigned long uid, gid, mode;
 	char *p = *text;
 
+	memset(m, 0, sizeof(*m));
+	errno = EINVAL;
 	if (take_number(&p, "owner=", 10, 0, ' ', (uid_t)-2, &uid) < 0 ||
 	    take_number(&p, "group=", 10, 0, ' ', (gid_t)-2, &gid) < 0 ||
 	    take_number(&p, "mode=", 8, 4, ' ', 07777, &mode) < 0)
 		return -1;
-	if (strncmp(p, "acl=yes ", 8) == 0) {
-		m->acl = 1;
-		p += 8;
-	} else if (strncmp(p, "acl=no ", 7) == 0) {
-		m->acl = 0;
-		p += 7;
-	} else {
-		return -1;
-	}
 	m->uid = (uid_t)uid;
 	m->gid = (gid_t)gid;
 	m->mode = (mode_t)mode;
+	if (strncmp(p, "acl=no ", 7) == 0) {
+		m->acl = 0;
+	} else if (version < 4 && strncmp(p, "acl=yes ", 8) == 0) {
+		m->acl = 1;
+	} else if (version >= 4 && strncmp(p, "acl=", 4) == 0 &&
+		   strncmp(p, "acl=yes ", 8) != 0) {
+		if (take_acl_text(p + 4, m) < 0)
+			return -1;
+		m->acl = 1;
+	} else {
+		return -1;
+	}
+	p = strchr(p, ' ') + 1;
 	*text = p;
 	return 0;
 }
@@ -419,6 +466,8 @@ static enum line_result read_magic(struct manifest *m, const char *line,
 				   const char *name)
 {
 	if (strcmp(line, MANIFEST_MAGIC) == 0) {
+		m->version = MANIFEST_VERSION;
+	} else if (strcmp(line, MANIFEST_MAGIC_V3) == 0) {
 		m->version = 3;
 	} else if (strcmp(line, MANIFEST_MAGIC_V2) == 0) {
 		m->version = 2;
@@ -448,7 +497,7 @@ static enum line_result read_unread(struct manifest *m, char *path,
 }
 
 /*
- * "PATH [owner=N group=N mode=NNNN acl=yes|no [sha256=HEX]] CAPS
+ * "PATH [owner=N group=N mode=NNNN acl=ACL [sha256=HEX]] CAPS
  * [[rootid=N]]", the fields the manifest's version has: the
  * path must be one a walk can produce, the capabilities valid text (kept
  * in cap_to_text()'s canonical form).
@@ -478,9 +527,17 @@ static enum line_result read_entry(struct manifest *m, char *line,
 		return LINE_BAD;
 	}
 	if (m->version >= 2) {
-		if (take_meta(&text, &e.meta) < 0) {
-			warnx("%s:%lu: want \"owner=N group=N mode=NNNN acl=yes|no\" after the path",
-			      name, lineno);
+		if (take_meta(&text, &e.meta, m->version) < 0) {
+			if (errno == ENOMEM) {
+				warnx("%s: %s", name, strerror(ENOMEM));
+				return LINE_STOP;
+			}
+			if (m->version >= 4)
+				warnx("%s:%lu: want \"owner=N group=N mode=NNNN acl=no|ENTRIES\" after the path, the entries an ACL the mode agrees with, in the kernel's order (user::rwx,user:1000:r-x,group::r-x,mask::r-x,other::---)",
+				      name, lineno);
+			else
+				warnx("%s:%lu: want \"owner=N group=N mode=NNNN acl=yes|no\" after the path",
+				      name, lineno);
 			return LINE_BAD;
 		}
 		e.has_meta = 1;
@@ -489,12 +546,14 @@ static enum line_result read_entry(struct manifest *m, char *line,
 		if (take_digest(&text, e.digest) < 0) {
 			warnx("%s:%lu: want \"sha256=\" and 64 lower-case hex digits after acl=",
 			      name, lineno);
+			meta_free(&e.meta);
 			return LINE_BAD;
 		}
 		e.has_digest = 1;
 	}
 	if (take_rootid(text, &e.rootid) < 0) {
 		warnx("%s:%lu: bad [rootid=] suffix", name, lineno);
+		meta_free(&e.meta);
 		return LINE_BAD;
 	}
 	caps = cap_from_text(text);
@@ -507,15 +566,18 @@ static enum line_result read_entry(struct manifest *m, char *line,
 			lineno);
 		escape_fputs(text, stderr);
 		fputs("\"\n", stderr);
+		meta_free(&e.meta);
 		return LINE_BAD;
 	}
 	e.path = line;
 	if (manifest_add(m, &e) < 0) {
 		cap_free(e.text);
+		meta_free(&e.meta);
 		warnx("%s: %s", name, strerror(ENOMEM));
 		return LINE_STOP;
 	}
 	cap_free(e.text);
+	meta_free(&e.meta);
 	return LINE_OK;
 }
 

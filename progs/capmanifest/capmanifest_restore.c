@@ -14,9 +14,9 @@
  *    their directory they could keep, even after an upgrade replaced the
  *    recorded program);
  *  - nobody but root and the recorded owner may write the file itself,
- *    as it is and as --fix-owner would leave it (the recorded mode, and
- *    the ACL under the mask that mode makes);
- *  - its content is the recorded one (SHA-256, version 3 manifests), or,
+ *    as it is and as --fix-owner would leave it (the recorded mode and
+ *    ACL);
+ *  - its content is the recorded one (SHA-256, from version 3 on), or,
  *    with --accept-new-content, it is where only root could have put it:
  *    root's, written by root alone, and every directory from "/" down to
  *    it root's alone (a package upgrade: new content, but no user's);
@@ -44,14 +44,19 @@
 #include "capmanifest.h"
 #include "shquote.h"
 
+void print_entry_to(FILE *out, const char *label, const struct entry *e)
+{
+	fprintf(out, "%s ", label);
+	print_escaped(out, e->path);
+	fprintf(out, " %s", e->text);
+	if (e->rootid != 0)
+		fprintf(out, " [rootid=%u]", (unsigned)e->rootid);
+	fputc('\n', out);
+}
+
 void print_entry(const char *label, const struct entry *e)
 {
-	printf("%s ", label);
-	print_escaped(stdout, e->path);
-	printf(" %s", e->text);
-	if (e->rootid != 0)
-		printf(" [rootid=%u]", (unsigned)e->rootid);
-	printf("\n");
+	print_entry_to(stdout, label, e);
 }
 
 /* fail_entry(), on err: restore's messages go where its ctx says. */
@@ -303,7 +308,7 @@ fail:
 }
 
 /*
- * A file whose owner, group, mode or ACL presence differ, in a run
+ * A file whose owner, group, mode or ACL differ, in a run
  * without --fix-owner: refused. Would --fix-owner restore it? The checks
  * vouch() makes are run as a dry run with it (and with
  * --accept-new-content, which the command print_repair() prints adds
@@ -378,7 +383,7 @@ void print_repair(const struct ctx *ctx)
 	FILE *cmd;
 	int shown;
 
-	if (!ctx->hint_fix && !ctx->hint_accept)
+	if (!ctx->hint_fix && !ctx->hint_accept && !ctx->hint_v1)
 		return;
 	cmd = open_memstream(&line, &len);
 	if (cmd == NULL) {
@@ -393,7 +398,7 @@ void print_repair(const struct ctx *ctx)
 	fputs(o->fix_owner || ctx->hint_fix ? " --fix-owner" : "", cmd);
 	fputs(o->accept_new || ctx->hint_accept ? " --accept-new-content" : "",
 	      cmd);
-	fputs(o->allow_v1 ? " --allow-v1" : "", cmd);
+	fputs(o->allow_v1 || ctx->hint_v1 ? " --allow-v1" : "", cmd);
 	fputs(o->listed_only ? " --listed-only" : "", cmd);
 	shown = strcmp(o->manifest, "-") != 0 &&
 		put_word(cmd, o->manifest) == 0 && put_word(cmd, o->root) == 0;
@@ -418,11 +423,42 @@ void print_repair(const struct ctx *ctx)
 static int remove_caps(const struct ctx *ctx, const struct entry *have, int fd)
 {
 	if (!ctx->o->dry_run && entry_remove_caps(fd) < 0) {
-		fail_entry("remove capabilities of", have->path, errno);
+		fail_entry_to(ctx->err, "remove capabilities of", have->path,
+			      errno);
 		return 1;
 	}
-	print_entry(ctx->o->dry_run ? "would remove:" : "removed:", have);
+	print_entry_to(ctx->out,
+		       ctx->o->dry_run ? "would remove:" : "removed:", have);
 	return 0;
+}
+
+/*
+ * What no option mends, said before anything else so that no hint names
+ * one: a manifest that recorded only that the file had an ACL (before
+ * version 4), where it now has none (which cannot be re-created) or one
+ * with named entries (whom they let run the file was never recorded, so
+ * they cannot be taken for the recorded ones). 1 when refused.
+ */
+static int refuse_unrecorded_acl(const struct ctx *ctx,
+				 const struct entry *want,
+				 const struct meta *now)
+{
+	char why[WHY_SIZE];
+
+	if (!(want->meta.acl && want->meta.acl_text == NULL) ||
+	    acl_matches(now, &want->meta))
+		return 0;
+	if (!now->acl)
+		snprintf(
+			why, sizeof(why),
+			"not restored: the ACL's entries were not recorded, so it cannot be re-created");
+	else
+		snprintf(
+			why, sizeof(why),
+			"not restored: the manifest (version %d) records that it has an ACL, not its entries, so whom its named entries let run it cannot be checked; record it again",
+			ctx->manifest_version);
+	refuse_meta(ctx->err, want->path, now, &want->meta, why);
+	return 1;
 }
 
 int restore_one(enum change c, const struct entry *want,
@@ -444,25 +480,22 @@ int restore_one(enum change c, const struct entry *want,
 
 	fd = open_checked_beneath(ctx->rootfd, e->path, &st, &way);
 	if (fd < 0 || entry_meta(fd, &st, &now) < 0) {
-		fail_entry(c == EXTRA ? "remove capabilities of" : "set",
-			   e->path, errno);
+		fail_entry_to(ctx->err,
+			      c == EXTRA ? "remove capabilities of" : "set",
+			      e->path, errno);
 		if (fd >= 0)
 			close(fd);
 		return 1;
 	}
 	if (c == EXTRA) {
 		rc = remove_caps(ctx, have, fd);
+		meta_free(&now);
 		close(fd);
 		return rc;
 	}
-	need_fix = want->has_meta && !meta_equal(&now, &want->meta);
-	/* First what no option mends, so that no hint names one. */
-	if (need_fix && want->meta.acl && !now.acl) {
-		refuse_meta(
-			stderr, e->path, &now, &want->meta,
-			"not restored: the ACL's entries were not recorded, so it cannot be re-created");
+	need_fix = want->has_meta && !meta_matches(&now, &want->meta);
+	if (need_fix && refuse_unrecorded_acl(ctx, want, &now))
 		goto out;
-	}
 	if (need_fix && !o->fix_owner) {
 		refuse_unfixed(ctx, want, fd, &now, &way);
 		goto out;
@@ -477,20 +510,21 @@ int restore_one(enum change c, const struct entry *want,
 		goto out;
 	if (need_fix) {
 		if (!o->dry_run && entry_fix_meta(fd, &want->meta, &now) < 0) {
-			fail_entry("change owner, group or mode of", e->path,
-				   errno);
+			fail_entry_to(ctx->err,
+				      "change owner, group, mode or ACL of",
+				      e->path, errno);
 			goto out;
 		}
-		printf("%s ", o->dry_run ? "would fix:" : "fixed:");
-		print_escaped(stdout, e->path);
-		printf(" ");
-		print_meta(stdout, &want->meta, &now);
-		printf("\n");
+		fprintf(ctx->out, "%s ", o->dry_run ? "would fix:" : "fixed:");
+		print_escaped(ctx->out, e->path);
+		fputc(' ', ctx->out);
+		print_meta(ctx->out, &want->meta, &now);
+		fputc('\n', ctx->out);
 	}
-	/* Written after the fix: chown cleared any capabilities. */
+	/* Written after the fix, which took them off. */
 	caps = cap_from_text(want->text);
 	if (caps == NULL || cap_set_nsowner(caps, want->rootid) < 0) {
-		fail_entry("set", e->path, errno);
+		fail_entry_to(ctx->err, "set", e->path, errno);
 		goto out;
 	}
 	/*
@@ -498,7 +532,7 @@ int restore_one(enum change c, const struct entry *want,
 	 * one is refused by cap_set_fd() in every libcap but ours (EBADF).
 	 */
 	if (!o->dry_run && cap_set_fd(cfd, caps) < 0) {
-		fail_entry("set", e->path, errno);
+		fail_entry_to(ctx->err, "set", e->path, errno);
 		goto out;
 	}
 	/*
@@ -509,14 +543,16 @@ int restore_one(enum change c, const struct entry *want,
 	 */
 	if (!o->dry_run && (fstat(fd, &st) < 0 || st.st_size != size)) {
 		if (entry_remove_caps(fd) < 0)
-			fail_entry("remove capabilities of", e->path, errno);
-		refuse(stderr, e->path,
+			fail_entry_to(ctx->err, "remove capabilities of",
+				      e->path, errno);
+		refuse(ctx->err, e->path,
 		       "truncated while it was restored: its capabilities are taken off again");
 		goto out;
 	}
-	print_entry(o->dry_run ? "would set:" : "set:", want);
+	print_entry_to(ctx->out, o->dry_run ? "would set:" : "set:", want);
 	rc = 0;
 out:
+	meta_free(&now);
 	cap_free(caps);
 	if (cfd >= 0)
 		close(cfd); /* the lease ends here, after every change */

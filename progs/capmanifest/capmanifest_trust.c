@@ -101,17 +101,55 @@ static void acl_chmod(struct acl_entry *e, int n, mode_t mode)
 enum acl_fate {
 	ACL_AS_IS,    /* judged as it is now */
 	ACL_CHMODDED, /* as chmod to st's mode will leave it */
+	ACL_GIVEN,    /* replaced by the entries given (a manifest's) */
 	ACL_REMOVED,  /* none: the mode bits alone decide */
 };
 
+/*
+ * The ACL writers_of() judges, decoded into *e (the caller frees it), its
+ * count in *n: 1, 0 when there is none, -1 with errno, or 2 when the
+ * file's cannot be decoded (why then says so: who may write it is
+ * unknown, which counts as someone).
+ */
+static int acl_judged(int fd, enum acl_fate fate, const char *given,
+		      struct acl_entry **e, int *n, char why[WHY_SIZE])
+{
+	unsigned char *raw = NULL;
+	size_t len = 0;
+	int rc;
+
+	*e = NULL;
+	if (fate == ACL_REMOVED)
+		return 0;
+	if (fate == ACL_GIVEN)
+		return acl_text_parse(given, e, n) < 0 ? -1 : 1;
+	rc = entry_acl(fd, &raw, &len);
+	if (rc <= 0)
+		return rc;
+	*e = calloc(len / 8 + 1, sizeof(**e));
+	if (*e == NULL) {
+		free(raw);
+		errno = ENOMEM;
+		return -1;
+	}
+	*n = acl_decode(raw, len, *e, len / 8 + 1);
+	free(raw);
+	if (*n < 0) {
+		snprintf(
+			why, WHY_SIZE,
+			"its ACL cannot be decoded (%s), so who may write it is unknown",
+			strerror(errno));
+		return 2;
+	}
+	return 1;
+}
+
 static int writers_of(int fd, const struct stat *st, uid_t allowed,
-		      enum acl_fate fate, char why[WHY_SIZE])
+		      enum acl_fate fate, const char *given, char why[WHY_SIZE])
 {
 	struct acl_entry *e;
 	const char *sticky;
-	unsigned char *raw = NULL;
-	size_t len = 0;
-	int has_acl = 0, n, rc;
+	int has_acl, n = 0, rc;
 
 	/*
 	 * On FUSE its daemon says who owns it and who may write it, and
@@ -128,31 +166,20 @@ static int writers_of(int fd, const struct stat *st, uid_t allowed,
 		snprintf(why, WHY_SIZE, "uid %u owns it", (unsigned)st->st_uid);
 		return 1;
 	}
-	if (fate != ACL_REMOVED)
-		has_acl = entry_acl(fd, &raw, &len);
-	if (has_acl < 0)
-		return -1;
+	has_acl = acl_judged(fd, fate, given, &e, &n, why);
+	if (has_acl < 0 || has_acl == 2) {
+		free(e);
+		return has_acl < 0 ? -1 : 1;
+	}
 	if (has_acl && (st->st_mode & S_IRWXG)) {
-		e = calloc(len / 8 + 1, sizeof(*e));
-		if (e == NULL) {
-			free(raw);
-			errno = ENOMEM;
-			return -1;
-		}
-		n = acl_decode(raw, len, e, len / 8 + 1);
-		free(raw);
-		if (n < 0)
-			snprintf(
-				why, WHY_SIZE,
-				"its ACL cannot be decoded (%s), so who may write it is unknown",
-				strerror(errno));
-		else if (fate == ACL_CHMODDED)
+		/* (A manifest's ACL agrees with its mode: no change.) */
+		if (fate == ACL_CHMODDED || fate == ACL_GIVEN)
 			acl_chmod(e, n, st->st_mode);
-		rc = n < 0 ? 1 : acl_writers(e, n, st->st_gid, allowed, why);
+		rc = acl_writers(e, n, st->st_gid, allowed, why);
 		free(e);
 		return rc;
 	}
-	free(raw);
+	free(e);
 	rc = 0;
 	/* The sticky bit still lets them add names: see the top. */
 	sticky = S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX)
@@ -174,21 +201,28 @@ static int writers_of(int fd, const struct stat *st, uid_t allowed,
 int writers_besides(int fd, const struct stat *st, uid_t allowed,
 		    char why[WHY_SIZE])
 {
-	return writers_of(fd, st, allowed, ACL_AS_IS, why);
+	return writers_of(fd, st, allowed, ACL_AS_IS, NULL, why);
 }
 
 int writers_after_fix(int fd, const struct stat *st, const struct meta *want,
 		      char why[WHY_SIZE])
 {
 	struct stat as = *st;
+	enum acl_fate fate = ACL_REMOVED;
 
 	as.st_uid = want->uid;
 	as.st_gid = want->gid;
 	as.st_mode = (st->st_mode & S_IFMT) | want->mode;
-	/* entry_fix_meta() removes an ACL the manifest does not record,
-	 * and chmods one it does. */
-	return writers_of(fd, &as, want->uid,
-			  want->acl ? ACL_CHMODDED : ACL_REMOVED, why);
+	/*
+	 * entry_fix_meta() writes the ACL the manifest records, removes one
+	 * it does not, and chmods one it only knows is there (a manifest
+	 * before version 4).
+	 */
+	if (want->acl_text != NULL)
+		fate = ACL_GIVEN;
+	else if (want->acl)
+		fate = ACL_CHMODDED;
+	return writers_of(fd, &as, want->uid, fate, want->acl_text, why);
 }
 
 void print_way(FILE *out, const struct way *w)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * capmanifest record: every regular file below a root that carries
- * capabilities, with its owner, group, mode and ACL presence. The walk is
+ * capabilities, with its owner, group, mode and ACL. The walk is
  * getcap's (common/walk.c): directories are opened relative to their
  * parent without following links, and each file is read through an O_PATH
  * descriptor of its own, so what is recorded for a path is what that very
@@ -83,6 +83,7 @@ int entry_record(int fd, const struct stat *st, const char *rel, int digest,
 fail:
 	saved = errno;
 	cap_free(caps);
+	meta_free(&e->meta);
 	memset(e, 0, sizeof(*e));
 	errno = saved;
 	return -1;
@@ -165,8 +166,10 @@ static void record_file(const struct record_walk *rw, struct rec *r,
 	if (rc > 0 && manifest_add(&r->m, &ent) < 0)
 		rc = -1; /* ENOMEM */
 	err = errno;
-	if (ent.text != NULL)
-		cap_free(ent.text); /* manifest_add copied it */
+	if (ent.text != NULL) {
+		cap_free(ent.text); /* manifest_add copied them */
+		meta_free(&ent.meta);
+	}
 	if (rc >= 0)
 		goto out;
 	errno = err;
@@ -350,8 +353,10 @@ int manifest_record_listed(struct manifest *m, const struct manifest *want,
 		if (rc > 0 && manifest_add(m, &ent) < 0)
 			rc = -1; /* ENOMEM */
 		err = errno;
-		if (ent.text != NULL)
-			cap_free(ent.text); /* manifest_add copied it */
+		if (ent.text != NULL) {
+			cap_free(ent.text); /* manifest_add copied them */
+			meta_free(&ent.meta);
+		}
 		close(fd);
 		if (rc >= 0)
 			continue;

@@ -577,6 +577,20 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 	int ret = -1;
 
 	/*
+	 * Every step after the open names the inode through its /proc
+	 * link: without /proc the first would fail after nothing, and a
+	 * later one after the group was changed. Refused before either.
+	 */
+	if (reopen_proc_usable() < 0) {
+		say(stderr,
+		    "%s: refusing --perf, nothing changed: %s: %s (--perf "
+		    "reaches the file only through its own descriptor's link "
+		    "there, so that a name swapped meanwhile cannot redirect "
+		    "it; is /proc mounted?)",
+		    file, REOPEN_PROC_DIR, strerror(errno));
+		return -1;
+	}
+	/*
 	 * The path is resolved once, without following a final symlink;
 	 * every later step names the inode through t.fd or its /proc link.
 	 */
@@ -585,7 +599,7 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 		say(stderr, "%s: %s", file, strerror(errno));
 		return -1;
 	}
-	snprintf(t.proc, sizeof(t.proc), "/proc/thread-self/fd/%d", t.fd);
+	snprintf(t.proc, sizeof(t.proc), REOPEN_PROC_DIR "/%d", t.fd);
 	if (fstat(t.fd, &t.st) < 0) {
 		say(stderr, "%s: %s", file, strerror(errno));
 		goto out;

@@ -95,7 +95,7 @@ setcap cap_net_raw=ep "$d/plain" && setcap cap_kill=p "$d/real/f" || { fail "set
 # from /, in order.
 run run_ours sh -c 'cd "$1" && exec "$2" record plain ../d/link/f plain' - "$d" "$cm"
 expect_rc 0 "record of files" || cat "$T/err"
-expect_out "# capmanifest 3
+expect_out "# capmanifest 4
 .$dd/plain owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep
 .$dd/real/f owner=0 group=0 mode=0644 acl=no sha256=$x cap_kill=p
 " "record of files"
@@ -110,7 +110,7 @@ expect 0 "added: .$dd/real/f cap_kill=p
 # Merged: the old entry kept, the new one added, sorted; then replaced.
 expect 0 "added: .$dd/plain cap_net_raw=ep
 " "" run_ours "$cm" add "$T/reg/local.manifest" "$d/plain"
-printf '# capmanifest 3\n.%s/plain owner=0 group=0 mode=0644 acl=no sha256=%s cap_net_raw=ep\n.%s/real/f owner=0 group=0 mode=0644 acl=no sha256=%s cap_kill=p\n' \
+printf '# capmanifest 4\n.%s/plain owner=0 group=0 mode=0644 acl=no sha256=%s cap_net_raw=ep\n.%s/real/f owner=0 group=0 mode=0644 acl=no sha256=%s cap_kill=p\n' \
 	"$dd" "$x" "$dd" "$x" >"$T/want"
 same "$T/want" "$T/reg/local.manifest" "the merged manifest"
 ino=$(stat -c %i "$T/reg/local.manifest")
@@ -128,17 +128,17 @@ printf '!unread ./somewhere\n' >>"$T/reg/local.manifest"
 run_ours "$cm" add "$T/reg/local.manifest" "$d/plain" >/dev/null
 grep -qx '!unread ./somewhere' "$T/reg/local.manifest" && pass || fail "the !unread line was lost"
 
-# A version 2 manifest: written as version 3 only when each of its
+# A version 2 manifest: written as version 4 only when each of its
 # entries is recorded again (no digest can be made up for the others).
 printf '# capmanifest 2\n.%s/plain owner=0 group=0 mode=0644 acl=no cap_net_raw=ep\n./elsewhere owner=0 group=0 mode=0755 acl=no cap_kill=p\n' "$dd" >"$T/reg/old.manifest"
 cp "$T/reg/old.manifest" "$T/old.copy"
 expect 1 "" "capmanifest: $T/reg/old.manifest: a version 2 manifest records no content digests, and these entries are not being recorded again:
 capmanifest:   ./elsewhere
-capmanifest: name it too, so that the manifest can be written as version 3
+capmanifest: name it too, so that the manifest can be written as version 4
 " run_ours "$cm" add "$T/reg/old.manifest" "$d/plain"
 same "$T/old.copy" "$T/reg/old.manifest" "the refused version 2 manifest"
 printf '# capmanifest 2\n.%s/plain owner=0 group=0 mode=0644 acl=no cap_net_raw=ep\n' "$dd" >"$T/reg/old.manifest"
 expect 0 "updated: .$dd/plain cap_net_admin=ep
 " "" run_ours "$cm" add "$T/reg/old.manifest" "$d/plain"
-head -n 1 "$T/reg/old.manifest" | grep -qx '# capmanifest 3' && pass || fail "not written as version 3"
+head -n 1 "$T/reg/old.manifest" | grep -qx '# capmanifest 4' && pass || fail "not written as version 4"
 finish

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # capmanifest without privileges (so it also runs under ASan and valgrind):
-# record's walk of a generated tree, the version 3 format and its strict
+# record's walk of a generated tree, the version 4 format and its strict
 # parsing (owner/group/mode/acl/sha256 fields, no "." components, no
 # \000; version 2 lines are still read), version 1 and 2 handling (no
 # content digest: restore refuses), and restore's refusals and dry runs.
@@ -21,7 +21,7 @@ uid=$(id -u) gid=$(id -g)
 x=$(echo x | sha256sum | cut -d' ' -f1)	# every file here holds "x\n"
 
 run_ours "$cm" record "$t" >"$T/out" 2>"$T/err" || fail "record exited $?: $(cat "$T/err")"
-[ "$(cat "$T/out")" = "# capmanifest 3" ] || fail "record of a tree without capabilities: $(cat "$T/out")"
+[ "$(cat "$T/out")" = "# capmanifest 4" ] || fail "record of a tree without capabilities: $(cat "$T/out")"
 [ -s "$T/err" ] && fail "record stderr: $(cat "$T/err")"
 # A manifest that could not be written whole is no manifest: exit 2.
 if [ -w /dev/full ]; then
@@ -119,6 +119,42 @@ for n in 2 3 4 5 6 7 8 9 10 11 12; do
 done
 grep -q "^capmanifest: $T/bad:13: " "$T/err" && fail "good line 13 reported"
 
+# Version 4: the ACL's entries, in one spelling (the kernel's order,
+# numeric ids without leading zeros, rwx with dashes), agreeing with the
+# mode, and only when they grant beyond it ("acl=no" otherwise); not
+# "acl=yes", which says nothing of who may run the file.
+x4=$(printf 0 | sha256sum | cut -d' ' -f1)
+ok_acl="user::rwx,user:1000:r-x,group::r-x,mask::r-x,other::---"
+{
+	echo "# capmanifest 4"
+	for a in yes "" "user::rwx,group::r-x,other::---" \
+		"user::rwx,group::r-x,user:1000:r-x,mask::r-x,other::---" \
+		"user::rwx,user:1000:r-x,group::r-x,other::---" \
+		"user::rwx,user:1000:r-x,group::r-x,mask::rwx,other::---" \
+		"user::r-x,user:1000:r-x,group::r-x,mask::r-x,other::---" \
+		"user::rwx,user:1000:r-x,group::r-x,mask::r-x,other::r--" \
+		"user::rwx,user:01000:r-x,group::r-x,mask::r-x,other::---" \
+		"user::rwx,user:4294967295:r-x,group::r-x,mask::r-x,other::---" \
+		"user::rwx,user:1000:rx,group::r-x,mask::r-x,other::---" \
+		"user::rwx,user:1000:x-r,group::r-x,mask::r-x,other::---" \
+		"user::rwx,mask:1000:r-x,group::r-x,mask::r-x,other::---" \
+		"user::rwx,user:1000:r-x,group::r-x,mask::r-x,other::---,"; do
+		echo "./c/g owner=0 group=0 mode=0750 acl=$a sha256=$x4 cap_kill=p"
+	done
+	echo "./c/g owner=0 group=0 mode=0750 acl=$ok_acl sha256=$x4 cap_kill=p"
+	echo "./c/h owner=0 group=0 mode=0740 acl=user::rwx,group::r-x,mask::r--,other::--- sha256=$x4 cap_kill=p"
+	echo "./c/i owner=0 group=0 mode=0750 acl=no sha256=$x4 cap_kill=p"
+} >"$T/bad4"
+run_ours "$cm" verify "$T/bad4" "$t" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] || fail "bad version 4 manifest: exit $rc: $(cat "$T/out")"
+for n in 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	grep -q "^capmanifest: $T/bad4:$n: want \"owner=N group=N mode=NNNN acl=no|ENTRIES\" after the path" "$T/err" ||
+		fail "bad version 4 line $n not reported: $(sed -n "${n}p" "$T/bad4")"
+done
+for n in 16 17 18; do
+	grep -q "^capmanifest: $T/bad4:$n: " "$T/err" && fail "good version 4 line $n reported: $(grep ":$n: " "$T/err")"
+done
+
 # A directory record cannot read is named on stderr and marked "!unread"
 # in the manifest, which holds the rest; exit 1 (an exit 2 with an empty
 # manifest lost all that could be read). (As root, as nobody: root reads
@@ -131,7 +167,7 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	as_user() { "$@"; }
 fi
-expect_lines --case="record of an unreadable directory" 1 "$(printf '# capmanifest 3\n!unread ./shut')" \
+expect_lines --case="record of an unreadable directory" 1 "$(printf '# capmanifest 4\n!unread ./shut')" \
 	"capmanifest: cannot read directory $T/u/shut: Permission denied
 capmanifest: 1 path could not be read: the manifest marks it \"!unread\" and does not cover it" \
 	as_user ${VALGRIND_CMD:-} "$cm" record "$T/u"

@@ -92,8 +92,8 @@ done
 getcap -r "$T/r2" > "$T/r2.before"
 # What restore may change beside capabilities: owner, group, mode (the
 # set-user-ID bit too) and the access ACL, whose entries the manifest
-# does not record (only whether there is one). attrs.py sets an ACL and
-# prints a tree's every attribute restore may touch, from the inodes.
+# records. attrs.py sets an ACL and prints a tree's every attribute
+# restore may touch, from the inodes.
 cat > "$T/attrs.py" <<'PY'
 import os, struct, sys
 ACL = 'system.posix_acl_access'
@@ -129,9 +129,9 @@ PY
 # per attribute, and an extra capable file (listed_only false): o's owner
 # and g's group were changed (which clears capabilities), m's mode, s
 # lost its set-user-ID bit, k's mode took execute from its ACL's mask
-# (uid 65534 may no longer run it; restore's chmod gives it back), n's
-# ACL names another user (restore keeps that: the manifest records only
-# that there is an ACL), r's root id, c's set, a gained an ACL entry.
+# (uid 65534 may no longer run it; restore gives it back), n's ACL names
+# another user (restore puts back the recorded one, uid 65534's), r's
+# root id, c's set, a gained an ACL entry.
 for r in r6 r6c r7 r8; do
 	d=$T/$r/usr/bin
 	mkdir -p "$d"
@@ -384,10 +384,11 @@ is "$T/r3/usr/bin/b" none "manifest absent: b had nothing to take"
 is "$T/r4/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest others may write takes nothing away"
 is "$T/r5/usr/bin/a" cap_net_raw,cap_sys_time=ep "a manifest behind a swappable link takes nothing away"
 # What restore leaves, read from the inodes: r6 without its ACL, r8 as
-# recorded but for n's other named user (kept) and x's capabilities
-# (taken away); the trees restored in check mode not touched at all.
+# recorded (n's ACL entry for uid 65534 again, byte for byte) but for x's
+# capabilities (taken away); the trees restored in check mode not
+# touched at all.
 awk '$1 == "usr/bin/a" { $6 = "-" } 1' "$T/r6.fp0" > "$T/r6.want"
-{ grep -v '^usr/bin/n ' "$T/r8.recorded"; grep '^usr/bin/n ' "$T/r8.fp0"
+{ cat "$T/r8.recorded"
   grep '^usr/bin/x ' "$T/r8.fp0" | awk '{ $5 = "-" } 1'; } | LC_ALL=C sort > "$T/r8.want"
 LC_ALL=C sort "$T/r6c.fp0" > "$T/r6c.want"
 LC_ALL=C sort "$T/r7.fp0" > "$T/r7.want"
@@ -477,6 +478,11 @@ if first:
     check(m7.get("after") == m8.get("after") and d7.get("after") == d8.get("after"),
           "check mode predicts every attribute as restore leaves it: %r, restored %r"
           % (d7.get("after"), d8.get("after")))
+    nb = [l for l in d8.get("before", "").splitlines() if l.startswith("./usr/bin/n ")]
+    na = [l for l in d8.get("after", "").splitlines() if l.startswith("./usr/bin/n ")]
+    check(nb and "user:1000:r-x" in nb[0] and na and "user:65534:r-x" in na[0]
+          and "user:1000" not in na[0],
+          "--diff: an ACL entry for another user, the recorded one back: %r -> %r" % (nb, na))
 else:
     check(d8.get("before") == d8.get("after"), "restored: before and after the same")
 # A failed task says what it changed before failing (and, the second

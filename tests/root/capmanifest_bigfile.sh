@@ -47,7 +47,7 @@ timed() {
 }
 timed "record" "$cm" record "$t"
 expect_rc 1 "record"
-printf '%s\n' '# capmanifest 3' '!unread ./u/big' \
+printf '%s\n' '# capmanifest 4' '!unread ./u/big' \
 	"./bin/tool owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep" \
 	"./u/small owner=$(id -u nobody) group=$gid mode=0644 acl=no sha256=$x $caps" >"$T/want"
 same "$T/want" "$T/out" "record's manifest"

@@ -268,7 +268,7 @@ cp /bin/true "$t/app/tool" && chgrp 0 "$t/app/tool" && chmod 0775 "$t/app/tool" 
 	setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 7)" "$t/app/tool" &&
 	setcap cap_net_raw=ep "$t/app/tool" && run_ours "$cm" record "$t" >"$t.m" &&
 	setcap -r "$t/app/tool" && chmod 0755 "$t/app/tool" || fail "7: setup (ACL)"
-grep -q "^\./app/tool owner=0 group=0 mode=0775 acl=yes " "$t.m" || fail "7: manifest: $(cat "$t.m")"
+grep -q "^\./app/tool owner=0 group=0 mode=0775 acl=user::rwx,user:$nobody_uid:rwx,group::r-x,mask::rwx,other::r-x " "$t.m" || fail "7: manifest: $(cat "$t.m")"
 as_nobody sh -c ': >>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: nobody may write it under mask r-x (test setup)"
 before=$(state "$t/app/tool")
 refused "7: a recorded ACL entry of hers" "$t/app/tool" "$before" \

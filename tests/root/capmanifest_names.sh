@@ -37,7 +37,7 @@ sort "$T/err" >"$T/got"
 [ $rc -eq 1 ] && pass || fail "record as nobody: exit $rc, want 1"
 same "$T/want" "$T/got" "record's messages"
 grep -q "$esc" "$T/err" && fail "an escape character reached stderr" || pass
-printf '%s\n' '# capmanifest 3' "!unread ./ok/$shown" "!unread ./$shown" >"$T/want"
+printf '%s\n' '# capmanifest 4' "!unread ./ok/$shown" "!unread ./$shown" >"$T/want"
 same "$T/want" "$T/m" "the manifest"
 
 # The race as root: she exchanges that directory with a file of hers

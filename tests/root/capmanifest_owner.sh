@@ -12,9 +12,10 @@
 #   - restore --fix-owner puts group and mode back first, then the
 #     capability: nobody cannot run it, a member of the group can profile.
 # Also: a mode changed on a capable file, an ACL added to it (it lets
-# nobody profile), an ACL that cannot be re-created, and version 1
-# manifests (no owner/mode: restore refuses unless --allow-v1; no content
-# digest either, so even then it grants nothing to a file in /tmp).
+# nobody profile), a recorded ACL re-created after an upgrade lost it,
+# and version 1 manifests (no owner/mode: restore refuses unless
+# --allow-v1; no content digest either, so even then it grants nothing to
+# a file in /tmp). tests/root/capmanifest_acl.sh checks ACL entries.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
@@ -53,7 +54,7 @@ probe_as nobody >/dev/null && fail "setup: nobody (not in the group) could run p
 
 "$cm" record "$t" >"$T/m" || fail "record exited $?"
 sum=$(sha256sum "$perf" | cut -d' ' -f1)
-printf '# capmanifest 3\n./usr/bin/perf owner=0 group=%s mode=0750 acl=no sha256=%s cap_perfmon=ep\n' $gid "$sum" >"$T/want"
+printf '# capmanifest 4\n./usr/bin/perf owner=0 group=%s mode=0750 acl=no sha256=%s cap_perfmon=ep\n' $gid "$sum" >"$T/want"
 cmp -s "$T/m" "$T/want" || { fail "manifest:"; diff "$T/want" "$T/m"; }
 
 # dpkg's upgrade: a new file renamed over the old one, root:root 0755, no caps.
@@ -129,7 +130,7 @@ acl=$(printf '0x02000000''01000700ffffffff''02000500%02x%02x%02x%02x''04000500ff
 setfattr -n system.posix_acl_access -v "$acl" "$perf" || fail "cannot set the ACL"
 out=$(probe_as nobody) || fail "the ACL did not let nobody profile (test setup): $out"
 "$cm" verify "$T/m" "$t" >"$T/out"; rc=$?
-[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "differs: ./usr/bin/perf has acl=yes, manifest says acl=no" ] ||
+[ $rc -eq 1 ] && [ "$(cat "$T/out")" = "differs: ./usr/bin/perf has acl=user::rwx,user:$u:r-x,group::r-x,mask::r-x,other::---, manifest says acl=no" ] ||
 	fail "verify of an added ACL: exit $rc, $(cat "$T/out")"
 "$cm" restore --fix-owner "$T/m" "$t" >"$T/out" 2>"$T/err" || fail "restore --fix-owner of an ACL: $(cat "$T/err")"
 grep -qx "fixed: ./usr/bin/perf acl=no" "$T/out" || fail "ACL fix output: $(cat "$T/out")"
@@ -137,15 +138,20 @@ getfattr -n system.posix_acl_access "$perf" >/dev/null 2>&1 && fail "the ACL is 
 out=$(probe_as nobody) && fail "nobody still runs perf after the ACL was removed: $out"
 [ "$(caps_of "$perf")" = "cap_perfmon=ep" ] || fail "caps after the ACL fix: $(caps_of "$perf")"
 
-# A recorded ACL cannot be re-created: even --fix-owner refuses.
+# A recorded ACL is re-created, entry by entry, after an upgrade lost it.
 setfattr -n system.posix_acl_access -v "$acl" "$perf"
 "$cm" record "$t" >"$T/macl" || fail "record with an ACL exited $?"
-grep -q "^./usr/bin/perf owner=0 group=$gid mode=0750 acl=yes sha256=$sum cap_perfmon=ep\$" "$T/macl" ||
+text="user::rwx,user:$u:r-x,group::r-x,mask::r-x,other::---"
+grep -q "^./usr/bin/perf owner=0 group=$gid mode=0750 acl=$text sha256=$sum cap_perfmon=ep\$" "$T/macl" ||
 	fail "ACL not recorded: $(cat "$T/macl")"
 upgrade
 "$cm" restore --fix-owner "$T/macl" "$t" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] && grep -q "cannot be re-created" "$T/err" || fail "restore of a lost ACL: exit $rc, $(cat "$T/err")"
-[ -z "$(caps_of "$perf")" ] || fail "capabilities written although the ACL was lost"
+[ $rc -eq 0 ] && [ "$(cat "$T/out")" = "fixed: ./usr/bin/perf group=$gid mode=0750 acl=$text
+set: ./usr/bin/perf cap_perfmon=ep" ] || fail "restore of a lost ACL: exit $rc, $(cat "$T/out" "$T/err")"
+[ "$(getfattr -e hex -n system.posix_acl_access "$perf" 2>/dev/null | sed -n 's/^system.posix_acl_access=//p')" = "$acl" ] ||
+	fail "the ACL re-created is not the one recorded"
+out=$(probe_as nobody) || fail "the re-created ACL does not let nobody profile: $out"
+upgrade
 
 # Version 1 manifests cannot prove who may run a file.
 printf '# capmanifest 1\n./usr/bin/perf cap_perfmon=ep\n' >"$T/v1"

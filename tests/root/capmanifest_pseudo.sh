@@ -36,7 +36,7 @@ x=$(sha256sum "$t/bin/ping" | cut -d' ' -f1)	# every file here holds "x"
 # (As nobody, /proc/1/fd and friends cannot be read on any host.)
 chmod 755 "$t/shut"
 as_nobody $VALGRIND_CMD "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
-printf '%s\n' '# capmanifest 3' \
+printf '%s\n' '# capmanifest 4' \
 	"./bin/ping owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep" \
 	"./run/helper owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_admin=ep" \
 	"./shut/tool owner=0 group=0 mode=0644 acl=no sha256=$x cap_kill=ep" >"$T/want"
@@ -58,7 +58,7 @@ grep -q '^capmanifest: [0-9]* paths could not be read: the manifest marks them "
 # 3. A directory nobody may not read: named, marked, the rest recorded.
 chmod 700 "$t/shut"
 as_nobody $VALGRIND_CMD "$cm" record "$t" >"$T/m" 2>"$T/err"; rc=$?
-printf '%s\n' '# capmanifest 3' '!unread ./shut' \
+printf '%s\n' '# capmanifest 4' '!unread ./shut' \
 	"./bin/ping owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep" \
 	"./run/helper owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_admin=ep" >"$T/want"
 printf '%s\n' "capmanifest: cannot read directory $t/shut: Permission denied" \

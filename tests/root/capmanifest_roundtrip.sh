@@ -34,7 +34,7 @@ echo x >"$t/odd dir/$evil"
 # Every capable file holds "x\n".
 x=$(echo x | sha256sum | cut -d' ' -f1)
 cat >"$T/want" <<MANIFEST
-# capmanifest 3
+# capmanifest 4
 ./bin/perf owner=0 group=0 mode=0644 acl=no sha256=$x cap_syslog,cap_perfmon=ep
 ./bin/ping owner=0 group=0 mode=0644 acl=no sha256=$x cap_net_raw=ep
 ./odd\\040dir/evil\\342\\200\\256txt\\302\\233\\377 owner=0 group=0 mode=0644 acl=no sha256=$x cap_chown=p

@@ -60,7 +60,7 @@ expect_rc 0 "add" || cat "$T/err"
 expect_out "added: ./mnt/usr/bin/perf cap_perfmon=ep
 " "add"
 old=$(sum "$perf")
-printf '# capmanifest 3\n./mnt/usr/bin/perf owner=0 group=%s mode=0750 acl=no sha256=%s cap_perfmon=ep\n' $gid "$old" >"$T/want"
+printf '# capmanifest 4\n./mnt/usr/bin/perf owner=0 group=%s mode=0750 acl=no sha256=%s cap_perfmon=ep\n' $gid "$old" >"$T/want"
 same "$T/want" "$pm" "the registered manifest"
 [ "$(stat -c '%u:%g %a' "$pm")" = "0:0 644" ] && pass || fail "manifest: $(stat -c '%u:%g %a' "$pm")"
 [ "$(ls -A /mnt/etc/capmanifest.d)" = perf.manifest ] && pass ||

@@ -109,7 +109,7 @@ capaudit.8 :: skip: root/capaudit_suggest.sh runs this python server behind wrap
 capaudit.8 :: skip: needs a running sshd; root/capaudit_attach.sh attaches to a running process :: capaudit --json --pid=$(pidof sshd) --duration=5
 capaudit.8 :: user fails :: /usr/sbin/capaudit --check :: - :: grep -q '^capaudit: ' "$OUT"
 capcheck.8 :: root :: capcheck --config /etc/security/capability.conf alice bob :: grant :: grep -q '^alice: cap_perfmon ' "$OUT" && grep -q '^bob: none: ' "$OUT"
-capmanifest.8 :: skip: not a command: the manifest's first line :: capmanifest 3
+capmanifest.8 :: skip: not a command: the manifest's first line :: capmanifest 4
 capmanifest.8 :: root rc=0,1 :: capmanifest record / > /var/lib/caps.manifest :: perfcaps :: grep -q '^./usr/bin/perf ' /var/lib/caps.manifest
 capmanifest.8 :: skip: /mnt/image stands for a mounted image; root/capmanifest_roundtrip.sh records, copies and restores trees :: capmanifest verify /var/lib/caps.manifest /mnt/image
 capmanifest.8 :: skip: /mnt/image stands for a mounted image; root/capmanifest_roundtrip.sh records, copies and restores trees :: capmanifest restore /var/lib/caps.manifest /mnt/image

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Reads a capmanifest(8) manifest: the file format (versions 2 and 3,
-# which record owner, group and mode), not any program's output. The
+# Reads a capmanifest(8) manifest: the file format (versions 2 to 4,
+# which record owner, group and mode; 4 the ACL's entries too), not any
+# program's output. The
 # module needs its paths and what it records to show a diff and to tell
 # whether anything will change; capmanifest itself does the checking and
 # the writing, with its own rules about whom the manifest may come from.
@@ -12,18 +13,25 @@ import re
 
 from ansible_collections.libcap_perfmon.caps.plugins.module_utils.captools import ToolError
 
-VERSIONS = {'# capmanifest 2': 2, '# capmanifest 3': 3}
+VERSIONS = {'# capmanifest 2': 2, '# capmanifest 3': 3, '# capmanifest 4': 4}
+# A version 4 ACL: its entries in the kernel's order, numeric ids
+# (capmanifest checks the rest: order, mask, agreement with the mode).
+ACL_ENTRIES = rb'(?:user|group|mask|other):(?:[1-9][0-9]*|0)?:[r-][w-][x-]'
+ACL_TEXT = rb'no|' + ACL_ENTRIES + rb'(?:,' + ACL_ENTRIES + rb')*'
 OCTAL = re.compile(rb'\\([0-7]{3})')
 ROOTID = re.compile(r' \[rootid=([0-9]+)\]$')
 
 
 class Entry(object):
-    def __init__(self, path, owner, group, mode, acl, text, rootid):
+    def __init__(self, path, owner, group, mode, acl, acl_text, text, rootid):
         self.path = path          # bytes, relative: ./usr/bin/perf
         self.owner = owner
         self.group = group
         self.mode = mode
-        self.acl = acl
+        self.acl = acl            # whether it has an ACL beyond the mode
+        # Its entries ("user::rwx,user:1000:r-x,..."), or None: no ACL, or
+        # a version 2 or 3 manifest, which recorded only that there was one.
+        self.acl_text = acl_text
         self.text = text
         self.rootid = rootid
 
@@ -52,25 +60,31 @@ def parse(data, name):
     lines = data.split(b'\n')[:-1]
     version = VERSIONS.get(lines[0].decode('utf-8', 'replace')) if lines else None
     if version is None:
-        raise ToolError('%s: not a version 2 or 3 capmanifest manifest (first line '
-                        '%r); a version 1 manifest records no owner, group or mode'
+        raise ToolError('%s: not a version 2, 3 or 4 capmanifest manifest (first '
+                        'line %r); a version 1 manifest records no owner, group or mode'
                         % (name, lines[0] if lines else b''))
     entries = []
     for number, line in enumerate(lines[1:], 2):
         where = '%s line %d' % (name, number)
         if line.startswith(b'#') or line.startswith(b'!unread '):
             continue
-        fixed = 6 if version == 3 else 5
+        fixed = 6 if version >= 3 else 5
         words = line.split(b' ', fixed)
         if len(words) != fixed + 1 or not words[0].startswith(b'./'):
             raise ToolError('%s: not "./path owner= group= mode= acl= %scaps"'
-                            % (where, 'sha256= ' if version == 3 else ''))
+                            % (where, 'sha256= ' if version >= 3 else ''))
         path = unescape(words[0], where)
         owner = int(field(words[1], b'owner', where, rb'[0-9]+'))
         group = int(field(words[2], b'group', where, rb'[0-9]+'))
         mode = int(field(words[3], b'mode', where, rb'[0-7]{4}'), 8)
-        acl = field(words[4], b'acl', where, rb'yes|no') == 'yes'
-        if version == 3:
+        if version >= 4:
+            acl_text = field(words[4], b'acl', where, ACL_TEXT)
+            acl_text = None if acl_text == 'no' else acl_text
+            acl = acl_text is not None
+        else:
+            acl = field(words[4], b'acl', where, rb'yes|no') == 'yes'
+            acl_text = None
+        if version >= 3:
             field(words[5], b'sha256', where, rb'[0-9a-f]{64}')
         text = words[-1].decode('utf-8')
         rootid = 0
@@ -78,5 +92,5 @@ def parse(data, name):
         if m:
             rootid = int(m.group(1))
             text = text[:m.start()]
-        entries.append(Entry(path, owner, group, mode, acl, text, rootid))
+        entries.append(Entry(path, owner, group, mode, acl, acl_text, text, rootid))
     return entries

@@ -20,6 +20,9 @@ VERSION = 2
 USER_OBJ, USER, GROUP_OBJ, GROUP, MASK, OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
 NAMES = {USER_OBJ: 'user', USER: 'user', GROUP_OBJ: 'group', GROUP: 'group',
          MASK: 'mask', OTHER: 'other'}
+TAGS = {'user': (USER_OBJ, USER), 'group': (GROUP_OBJ, GROUP), 'mask': (MASK, None),
+        'other': (OTHER, None)}
+UNDEFINED_ID = 0xffffffff
 # Entries the mode bits alone express: an ACL of only these is no more
 # than the mode (capmanifest records acl=no for it).
 BASE = (USER_OBJ, GROUP_OBJ, OTHER)
@@ -51,6 +54,34 @@ def extended(raw):
         return False
     ents = entries(raw)
     return ents is None or any(tag not in BASE for tag, perm, uid in ents)
+
+
+def named(raw):
+    """Whether the ACL has named user or group entries (one we cannot
+    read counts as having them)."""
+    ents = entries(raw) if raw is not None else []
+    return ents is None or any(tag in (USER, GROUP) for tag, perm, uid in ents)
+
+
+def manifest_text(raw):
+    """The ACL as a version 4 manifest records it: None when there is
+    none or it holds base entries alone, else its entries as text()."""
+    return text(raw) if extended(raw) else None
+
+
+def encode(acl_text):
+    """The raw value of the ACL whose entries acl_text gives in text()'s
+    words, as capmanifest restore writes it (no id but in named entries)."""
+    out = []
+    for entry in acl_text.split(','):
+        tag, who, bits = entry.split(':')
+        plain, qualified = TAGS[tag]
+        perm = sum(b for c, b in zip(bits, (4, 2, 1)) if c != '-')
+        if who:
+            out.append(struct.pack('<HHI', qualified, perm, int(who)))
+        else:
+            out.append(struct.pack('<HHI', plain, perm, UNDEFINED_ID))
+    return struct.pack('<I', VERSION) + b''.join(out)
 
 
 def text(raw):

@@ -60,7 +60,7 @@ options:
       the host, so they are not present there), the file's own for absent.
     type: int
   manifest:
-    description: A capmanifest manifest (version 2 or 3) on the managed host.
+    description: A capmanifest manifest (version 2, 3 or 4) on the managed host.
     type: str
   root:
     description: The directory the manifest's paths are relative to.

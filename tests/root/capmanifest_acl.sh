@@ -1,0 +1,154 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# capmanifest records the entries of a capable file's access ACL, not
+# only that it has one, so an ACL that lets one more user run the file is
+# never passed silently. On the real kernel, a capable tool root:root
+# 0750 whose ACL already lets uid A run it (user:A:r-x, mask r-x):
+#   - record writes its entries (version 4);
+#   - mallory (uid M) gets an entry too, as "setfacl -m u:M:rx" does: she
+#     can now run it; verify names the difference, restore refuses with
+#     the command that restores it, which pasted puts back exactly the
+#     recorded ACL (A runs it, M cannot) and the capability, through the
+#     file's own descriptor;
+#   - A's permissions changed, and the mask widened by a chmod (g+x lets
+#     the named entry run it again): both reported;
+#   - an upgrade loses the ACL: restore --fix-owner re-creates it, byte
+#     for byte;
+#   - a version 3 manifest, which recorded only "acl=yes": an ACL with
+#     named entries is reported by verify and refused by restore (no
+#     option hinted, nothing changed), never taken for the recorded one;
+#     add records it again as version 4, and refuses to carry such an
+#     entry over unrecorded.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+cm=$BUILD/progs/capmanifest setcap=$BUILD/progs/setcap
+[ -x "$cm" ] && [ -x "$setcap" ] || { fail "capmanifest or setcap not built"; finish; }
+command -v setfattr >/dev/null 2>&1 && command -v getfattr >/dev/null 2>&1 ||
+	skip "setfattr and getfattr (attr) are not installed"
+command -v setpriv >/dev/null 2>&1 || skip "setpriv (util-linux) is not installed"
+chmod 755 "$T"
+# Numbers no account has (the kernel needs none for an ACL or a uid).
+A=47021 M=47022
+t=$T/tree tool=$T/tree/usr/bin/tool
+mkdir -p "$t/usr/bin" && chmod -R 755 "$t"
+
+# ENTRY...: the raw ACL ("tag perm id" each, id - for none), for setfattr.
+acl() {
+	printf '0x02000000'
+	while [ $# -gt 0 ]; do
+		id=$3; [ "$id" = - ] && id=4294967295
+		printf '%02x00%02x00%02x%02x%02x%02x' "$1" "$2" \
+			$((id & 255)) $((id >> 8 & 255)) $((id >> 16 & 255)) $((id >> 24 & 255))
+		shift 3
+	done
+}
+acl_of() { getfattr -e hex -n system.posix_acl_access "$1" 2>/dev/null | sed -n 's/^system.posix_acl_access=//p'; }
+set_acl() { setfattr -n system.posix_acl_access -v "$2" "$1" || fail "cannot set an ACL on $1"; }
+caps_of() { "$BUILD/progs/getcap" "$1" | sed 's/^[^ ]* *//'; }
+state() { printf '%s %s %s\n' "$(stat -c '%u:%g %a' "$1")" "$(acl_of "$1")" "$(caps_of "$1")"; }
+# UID: whether that user may run the tool (exit 0), as the kernel decides.
+# Through a shell, so that setpriv's own execve, still with root's
+# capabilities, is not the one checked.
+runs() { setpriv --reuid="$1" --regid=47020 --clear-groups sh -c 'exec "$0"' "$tool" 2>/dev/null; }
+
+# user::rwx user:A:r-x group::r-x mask::r-x other::---, mode 0750.
+recorded=$(acl 1 7 - 2 5 $A 4 5 - 16 5 - 32 0 -)
+text="user::rwx,user:$A:r-x,group::r-x,mask::r-x,other::---"
+cp /bin/true "$tool" && chmod 0750 "$tool" && set_acl "$tool" "$recorded" &&
+	"$setcap" cap_net_raw=ep "$tool" >/dev/null || { fail "setup"; finish; }
+runs $A && pass || fail "setup: uid $A cannot run the tool"
+runs $M && fail "setup: uid $M can run the tool"
+run "$cm" record "$t"
+expect_rc 0 "record" || cat "$T/err"
+sum=$(sha256sum "$tool" | cut -d' ' -f1)
+expect_out "# capmanifest 4
+./usr/bin/tool owner=0 group=0 mode=0750 acl=$text sha256=$sum cap_net_raw=ep
+" "record"
+cp "$T/out" "$T/m"
+
+# Mallory gets an entry beside A's: the same ACL presence, more runners.
+set_acl "$tool" "$(acl 1 7 - 2 5 $A 2 5 $M 4 5 - 16 5 - 32 0 -)"
+runs $M && pass || fail "setup: the added entry does not let uid $M run it"
+widened="user::rwx,user:$A:r-x,user:$M:r-x,group::r-x,mask::r-x,other::---"
+expect 1 "differs: ./usr/bin/tool has acl=$widened, manifest says acl=$text
+" "" "$cm" verify "$T/m" "$t"
+state "$tool" >"$T/before"
+expect 1 "" "capmanifest: ./usr/bin/tool: has acl=$widened, manifest says acl=$text: not restored (--fix-owner re-applies them)
+capmanifest: to restore them: capmanifest restore --fix-owner $T/m $t
+" "$cm" restore "$T/m" "$t"
+cp "$T/err" "$T/refusal"
+state "$tool" >"$T/after"
+same "$T/before" "$T/after" "the refused restore changed nothing"
+expect 0 "would fix: ./usr/bin/tool acl=$text
+would set: ./usr/bin/tool cap_net_raw=ep
+" "" "$cm" restore -n --fix-owner "$T/m" "$t"
+state "$tool" >"$T/after"
+same "$T/before" "$T/after" "the dry run changed nothing"
+paste_for_real "$T/refusal" "capmanifest: to restore them: "
+expect_rc 0 "the repair line, pasted" || cat "$T/err"
+expect_out "fixed: ./usr/bin/tool acl=$text
+set: ./usr/bin/tool cap_net_raw=ep
+" "the repair line, pasted"
+[ "$(acl_of "$tool")" = "$recorded" ] && pass || fail "the ACL restored: $(acl_of "$tool"), recorded $recorded"
+[ "$(caps_of "$tool")" = cap_net_raw=ep ] && [ "$(stat -c '%u:%g %a' "$tool")" = "0:0 750" ] && pass ||
+	fail "after the restore: $(state "$tool")"
+runs $M && fail "after the restore uid $M still runs the tool"
+runs $A && pass || fail "after the restore uid $A cannot run the tool"
+expect 0 "" "" "$cm" verify "$T/m" "$t"
+
+# A's permissions changed (r-x to --x): reported.
+set_acl "$tool" "$(acl 1 7 - 2 1 $A 4 5 - 16 5 - 32 0 -)"
+expect 1 "differs: ./usr/bin/tool has acl=user::rwx,user:$A:--x,group::r-x,mask::r-x,other::---, manifest says acl=$text
+" "" "$cm" verify "$T/m" "$t"
+# A mask narrowed when recorded (r--: A may read, not run), widened by chmod.
+set_acl "$tool" "$(acl 1 7 - 2 5 $A 4 4 - 16 4 - 32 0 -)"
+runs $A && fail "setup: mask r-- still lets uid $A run it"
+"$cm" record "$t" >"$T/mnarrow" || fail "record with mask r--"
+chmod 0750 "$tool"
+runs $A && pass || fail "setup: chmod g+x did not let uid $A run it"
+expect 1 "differs: ./usr/bin/tool has mode=0750 acl=user::rwx,user:$A:r-x,group::r--,mask::r-x,other::---, manifest says mode=0740 acl=user::rwx,user:$A:r-x,group::r--,mask::r--,other::---
+" "" "$cm" verify "$T/mnarrow" "$t"
+run "$cm" restore --fix-owner "$T/mnarrow" "$t"
+expect_rc 0 "restore of a narrowed mask" || cat "$T/err"
+runs $A && fail "after restoring the mask uid $A still runs the tool"
+
+# An upgrade loses the ACL (a new file renamed over it): re-created.
+cp /bin/true "$tool.new" && chmod 0755 "$tool.new" && mv -f "$tool.new" "$tool" || fail "upgrade"
+expect 1 "missing: ./usr/bin/tool cap_net_raw=ep
+differs: ./usr/bin/tool has mode=0755 acl=no, manifest says mode=0750 acl=$text
+" "" "$cm" verify "$T/m" "$t"
+run "$cm" restore --fix-owner "$T/m" "$t"
+expect_rc 0 "restore of a lost ACL" || cat "$T/err"
+expect_out "fixed: ./usr/bin/tool mode=0750 acl=$text
+set: ./usr/bin/tool cap_net_raw=ep
+" "restore of a lost ACL"
+[ "$(acl_of "$tool")" = "$recorded" ] && pass || fail "the ACL re-created: $(acl_of "$tool"), recorded $recorded"
+runs $A && pass || fail "uid $A cannot run the tool whose ACL was re-created"
+
+# A version 3 manifest knew only that there was an ACL.
+sed -e '1s/4$/3/' -e 's/ acl=[^ ]* / acl=yes /' "$T/m" >"$T/m3"
+set_acl "$tool" "$(acl 1 7 - 2 5 $A 2 5 $M 4 5 - 16 5 - 32 0 -)"
+expect 1 "differs: ./usr/bin/tool has acl=$widened, manifest says acl=yes
+" "capmanifest: $T/m3: version 3 manifest: ACL entries are not recorded, so a file whose ACL has named entries is reported as differing; record it again
+" "$cm" verify "$T/m3" "$t"
+state "$tool" >"$T/before"
+expect 1 "" "capmanifest: ./usr/bin/tool: has acl=$widened, manifest says acl=yes: not restored: the manifest (version 3) records that it has an ACL, not its entries, so whom its named entries let run it cannot be checked; record it again
+" "$cm" restore --fix-owner "$T/m3" "$t"
+state "$tool" >"$T/after"
+same "$T/before" "$T/after" "the restore refused for a version 3 ACL changed nothing"
+# add: an entry whose ACL entries were never recorded is not carried over
+# as if they were; recorded again, it is written with them.
+mkdir "$T/reg" && chmod 0755 "$T/reg"
+sed "s|^\./usr/bin/tool |.$tool |" "$T/m3" >"$T/reg/m" && cp /bin/true "$t/usr/bin/other" &&
+	"$setcap" cap_kill=ep "$t/usr/bin/other" >/dev/null || fail "setup: add"
+cp "$T/reg/m" "$T/m3.copy"
+expect 1 "" "capmanifest: $T/reg/m: a version 3 manifest records that these files have an ACL, not its entries, and they are not being recorded again:
+capmanifest:   .$tool
+capmanifest: name it too, so that the manifest can be written as version 4
+" "$cm" add "$T/reg/m" "$t/usr/bin/other"
+same "$T/m3.copy" "$T/reg/m" "the refused add changed the manifest"
+run "$cm" add "$T/reg/m" "$tool"
+expect_rc 0 "add again" || cat "$T/err"
+grep -qx "\.$tool owner=0 group=0 mode=0750 acl=$widened sha256=$sum cap_net_raw=ep" "$T/reg/m" &&
+	[ "$(head -n 1 "$T/reg/m")" = "# capmanifest 4" ] && pass || fail "add again: $(cat "$T/reg/m")"
+finish
