@@ -125,11 +125,53 @@ ln -s "$T/safe/link2" "$T/sticky/bl"
 chown -h "$bob" "$T/sticky/bl"
 refused "$T/sticky/bl" "not root's alone: symbolic link $T/sticky/bl on its way: uid 4002 owns it, and may point it at another file; nothing granted"
 # A second name of a root-owned file in the sticky directory: anyone may
-# make one there when fs.protected_hardlinks is off.
+# make one there when fs.protected_hardlinks is off; when it is on, only
+# a process that may write the file (root alone, here) may link it. The
+# setting is the kernel's, for the whole machine: it is 0 here in a mount
+# namespace of the case's own, a file of "0" bound over /proc's.
 f=$(conf h "$T/safe")
 ln "$f" "$T/sticky/h"
-refused "$T/sticky/h" "not root's alone: directory $T/sticky, which others may write, holds it, and it has 2 names: one may have been linked there; nothing granted"
+if [ "$(cat /proc/sys/fs/protected_hardlinks)" = 1 ]; then
+	read_ok "$T/sticky/h"
+else
+	echo "note: this host's fs.protected_hardlinks is 0: the second name's read is not shown"
+fi
+echo 0 >"$T/zero"
+printf '%s\n' 'mount --bind "$1" /proc/sys/fs/protected_hardlinks && shift && exec "$@"' >"$T/hardlinks0.sh"
+NS="unshare -m --propagation private sh $T/hardlinks0.sh $T/zero"
+refused "$T/sticky/h" "not root's alone: directory $T/sticky, which others may write, holds it, and it has 2 names: one may have been linked there; fs.protected_hardlinks is 0; nothing granted"
+NS=
 read_ok "$f"			# its name in a directory of root's alone
+
+# A directory everybody may write by its mode, on a read-only mount that
+# no other mount lets anyone write through: a Kubernetes ConfigMap (its
+# volume's root is 0777, the file reached through "..data" links). Made
+# per case in a mount namespace of its own (configmap.sh), where the
+# volume's writable mount is then unmounted, or kept (refused: a write
+# through it reaches the directory). tests/root/pam_cap_layouts.sh shows
+# the attacks with real logins.
+cat >"$T/configmap.sh" <<'EOF'
+# configmap.sh VOL DIR drop|keep COMMAND...
+set -e
+mount -t tmpfs -o mode=0777 configmap "$1"
+mkdir -m 0755 "$1/..2026_12_05"
+printf '^cap_sys_admin bob\n' >"$1/..2026_12_05/capability.conf"
+chmod 0644 "$1/..2026_12_05/capability.conf"
+ln -s ..2026_12_05 "$1/..data"
+ln -s ..data/capability.conf "$1/capability.conf"
+mount --bind "$1" "$2"
+mount -o remount,bind,ro "$2"
+[ "$3" = keep ] || umount "$1"
+shift 3
+exec "$@"
+EOF
+mkdir "$T/cmvol" "$T/cm"
+NS="unshare -m --propagation private sh $T/configmap.sh $T/cmvol $T/cm drop"
+read_ok "$T/cm/capability.conf"
+NS="unshare -m --propagation private sh $T/configmap.sh $T/cmvol $T/cm keep"
+refused "$T/cm/capability.conf" "$(dir_msg "$T/cm" "everybody may write it" |
+	sed "s|place; nothing|place; its mount is read-only, but the writable mount on $T/cmvol reaches it too; nothing|")"
+NS=
 
 # --- Without /proc: the file looked at is reopened by its name ---
 # capconf_open() judges the file before opening it for reading, then
