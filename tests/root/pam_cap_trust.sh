@@ -148,8 +148,11 @@ read_ok "$f"			# its name in a directory of root's alone
 # volume's root is 0777, the file reached through "..data" links). Made
 # per case in a mount namespace of its own (configmap.sh), where the
 # volume's writable mount is then unmounted, or kept (refused: a write
-# through it reaches the directory). tests/root/pam_cap_layouts.sh shows
-# the attacks with real logins.
+# through it reaches the directory); and a pid namespace, whose pid 1 the
+# module's process is, with its /proc: under valgrind, which knows no
+# statmount(2), the module reads mountinfo, which it takes as the whole
+# only there. tests/root/pam_cap_layouts.sh shows the attacks with real
+# logins.
 cat >"$T/configmap.sh" <<'EOF'
 # configmap.sh VOL DIR drop|keep COMMAND...
 set -e
@@ -166,9 +169,9 @@ shift 3
 exec "$@"
 EOF
 mkdir "$T/cmvol" "$T/cm"
-NS="unshare -m --propagation private sh $T/configmap.sh $T/cmvol $T/cm drop"
+NS="unshare -m -p -f --mount-proc --propagation private sh $T/configmap.sh $T/cmvol $T/cm drop"
 read_ok "$T/cm/capability.conf"
-NS="unshare -m --propagation private sh $T/configmap.sh $T/cmvol $T/cm keep"
+NS="unshare -m -p -f --mount-proc --propagation private sh $T/configmap.sh $T/cmvol $T/cm keep"
 refused "$T/cm/capability.conf" "$(dir_msg "$T/cm" "everybody may write it" |
 	sed "s|place; nothing|place; its mount is read-only, but the writable mount on $T/cmvol reaches it too; nothing|")"
 NS=
