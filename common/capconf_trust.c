@@ -515,7 +515,10 @@ static int way_trusted(const char *path, const struct stat *st,
 	 * Where others may add names, a root-owned file with another name
 	 * may be one they linked there, unless fs.protected_hardlinks kept
 	 * them from linking a file they may not write (a Nix store's file,
-	 * with the second name store optimisation gives it).
+	 * with the second name store optimisation gives it). The file is
+	 * root's, and root's alone to write (capconf_trust() saw to it), or
+	 * the null device, which is no regular file: only its owner, root,
+	 * may link it then.
 	 */
 	if (sticky_open && st->st_nlink > 1) {
 		char note[448];
