@@ -27,7 +27,7 @@
  *
  * Where the mode says others may write, the kernel may still refuse them
  * all, and then what they cannot do counts, not the mode (writeseal.h): a
- * directory root owns that no mount of the namespace lets anyone write
+ * directory root owns that no mount any process sees lets anyone write
  * (a Kubernetes ConfigMap: a read-only mount of a volume whose root is
  * 0777), and a second name of a root-only file in a sticky directory that
  * fs.protected_hardlinks kept others from making (a Nix store's file,

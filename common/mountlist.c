@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * Every mount of the caller's mount namespace, from the kernel (mounts.h):
- * listmount(2) and statmount(2) where the kernel has them (Linux 6.8) and
- * lets the caller list the whole namespace, from its top, chroot or not;
- * else /proc/self/mountinfo, which shows only the mounts under the
- * caller's root, and so is taken only where that root is init's (pid 1 of
- * the caller's pid namespace, in the same mount namespace): a process
- * chrooted elsewhere would not see mounts a user outside may write by.
+ * The mounts by which a write could reach a directory, from the kernel
+ * (mounts.h). A user writes through the mounts his processes see: those
+ * of the caller's mount namespace, and those of every other namespace a
+ * process lives in (a service's private one, made read-only with
+ * ProtectSystem=, sees "/" read-only while everybody else writes it).
+ *
+ * The caller's namespace is listed whole by listmount(2) and statmount(2)
+ * where the kernel has them (Linux 6.8) and the caller may (root), chroot
+ * or not; else /proc/self/mountinfo shows what is under the caller's
+ * root. Then the mountinfo of every other process /proc shows, once for
+ * each namespace and root: what it sees, by the path its users may take.
+ * Processes of another pid namespace (the node a container runs on) are
+ * not seen, and so not judged.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "mounts.h"
@@ -104,6 +112,7 @@ static void say(char *why, size_t len, const char *fmt, ...)
 /* What the search for a writable mount of one directory needs and finds. */
 struct view_search {
 	unsigned long long own_id; /* the directory's mount */
+	int whole_ns; /* statmount listed all of the caller's namespace */
 	unsigned int major, minor;
 	char fs_path[PATH_MAX];
 	const char *dir;
@@ -138,12 +147,21 @@ static int own_mount(struct view_search *s, const struct mount_entry *e)
 	return 0;
 }
 
-/* 1 with why when e is a writable way to the directory, else 0. */
-static int writable_view(struct view_search *s, const struct mount_entry *e)
+/*
+ * 1 with why when e, a mount the caller (pid NULL) or process pid sees,
+ * is a writable way to the directory; else 0.
+ */
+static int writable_view(struct view_search *s, const struct mount_entry *e,
+			 const char *pid)
 {
 	if (!mount_reaches(e, s->major, s->minor, s->fs_path))
 		return 0;
-	if (e->point != NULL)
+	if (pid != NULL)
+		say(s->why, s->whylen,
+		    "the writable mount on %s that process %s sees reaches "
+		    "it too",
+		    e->point, pid);
+	else if (e->point != NULL)
 		say(s->why, s->whylen,
 		    "the writable mount on %s reaches it too", e->point);
 	else
@@ -269,12 +287,13 @@ static int search_by_statmount(int fd, struct view_search *s)
 			} else if (entry_of(b, &e) < 0) {
 				rc = -2;
 			} else {
-				rc = writable_view(s, &e);
+				rc = writable_view(s, &e, NULL);
 			}
 		}
 		if (rc != 0 || n < LIST_BATCH)
 			break;
 	}
+	s->whole_ns = rc == 0;
 out:
 	if (rc == -2 && errno == ENOMEM)
 		rc = -1; /* no other way would do better */
@@ -284,57 +303,41 @@ out:
 #endif
 
 /*
- * Whether the caller sees the mount namespace as pid 1 of its pid
- * namespace does: the same namespace and the same root. 0, or -1 with why.
+ * The lines of a mountinfo text, each given to writable_view() (pid as
+ * there), cut into lines as they are read: 0, 1 or -1 with why.
  */
-static int root_is_init_root(char *why, size_t whylen)
+static int search_lines(char *text, struct view_search *s, const char *pid)
 {
-	struct stat ours, init;
-	struct statx rs, ir;
+	struct mount_entry e;
+	char *line, *next;
+	int rc = 0;
 
-	if (stat("/proc/self/ns/mnt", &ours) < 0 ||
-	    stat("/proc/1/ns/mnt", &init) < 0) {
-		say(why, whylen,
-		    "mountinfo shows every mount only to a process in the "
-		    "namespace and root of pid 1, and these cannot be read "
-		    "(%s)",
-		    strerror(errno));
-		return -1;
+	for (line = text; *line != '\0' && rc == 0; line = next) {
+		size_t len = strcspn(line, "\n");
+
+		next = line + len + (line[len] == '\n');
+		line[len] = '\0';
+		if (mountinfo_parse_line(line, &e) < 0) {
+			say(s->why, s->whylen,
+			    "a line of the mountinfo of %s cannot be read",
+			    pid != NULL ? pid : "this process");
+			return -1;
+		}
+		rc = writable_view(s, &e, pid);
 	}
-	if (ours.st_ino != init.st_ino || ours.st_dev != init.st_dev) {
-		say(why, whylen,
-		    "this process is in a mount namespace of its own, whose "
-		    "mounts only listmount(2) lists whole");
-		return -1;
-	}
-	if (statx(AT_FDCWD, "/", 0, STATX_MOUNT_ID_OLD, &rs) < 0 ||
-	    statx(AT_FDCWD, "/proc/1/root/", 0, STATX_MOUNT_ID_OLD, &ir) < 0 ||
-	    !(rs.stx_mask & ir.stx_mask & STATX_MOUNT_ID_OLD)) {
-		say(why, whylen, "the root of pid 1 is unknown (%s)",
-		    strerror(errno));
-		return -1;
-	}
-	if (rs.stx_mnt_id != ir.stx_mnt_id || rs.stx_ino != ir.stx_ino ||
-	    rs.stx_dev_major != ir.stx_dev_major ||
-	    rs.stx_dev_minor != ir.stx_dev_minor) {
-		say(why, whylen,
-		    "this process has a root other than init's (a chroot), "
-		    "outside which mountinfo shows no mount");
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 /*
- * The directory's own mount found in mountinfo's text by its id, then
- * every line given to writable_view(): 0, 1 or -1 as
- * mounts_writable_view(). The text is cut into lines as it is read.
+ * The directory's own mount found in the caller's mountinfo by its id,
+ * then every line given to writable_view(): 0, 1 or -1 as
+ * mounts_writable_view().
  */
 static int search_mountinfo_text(char *text, struct view_search *s)
 {
 	struct mount_entry e;
 	char *line, *next, *own = NULL;
-	int rc = 0;
+	int rc;
 
 	for (line = text; *line != '\0'; line = next) {
 		size_t len = strcspn(line, "\n");
@@ -351,32 +354,25 @@ static int search_mountinfo_text(char *text, struct view_search *s)
 		say(s->why, s->whylen, "its mount is not in mountinfo");
 		return -1;
 	}
-	if (mountinfo_parse_line(own, &e) < 0 || e.id != s->own_id)
+	if (mountinfo_parse_line(own, &e) < 0 || e.id != s->own_id) {
+		say(s->why, s->whylen, "its line of mountinfo cannot be read");
 		rc = -1;
-	else if (own_mount(s, &e) < 0)
-		rc = -2;
-	free(own);
-	for (line = text; *line != '\0' && rc == 0; line = next) {
-		size_t len = strcspn(line, "\n");
-
-		next = line + len + (line[len] == '\n');
-		line[len] = '\0';
-		if (mountinfo_parse_line(line, &e) < 0)
-			rc = -1;
-		else
-			rc = writable_view(s, &e);
+	} else {
+		rc = own_mount(s, &e) < 0 ? -1 : 0;
 	}
-	if (rc == -1)
-		say(s->why, s->whylen, "a line of mountinfo cannot be read");
-	return rc < 0 ? -1 : rc;
+	free(own);
+	return rc < 0 ? -1 : search_lines(text, s, NULL);
 }
 
-/* The whole of /proc/self/mountinfo, NUL-terminated (free()), or NULL. */
-static char *read_mountinfo(char *why, size_t whylen)
+/*
+ * The whole of a mountinfo file, NUL-terminated (free()), or NULL with
+ * errno (and why, but for ENOMEM).
+ */
+static char *read_mountinfo(const char *path, char *why, size_t whylen)
 {
 	size_t len = 0, size = 16384;
 	char *text = malloc(size), *bigger;
-	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0 || text == NULL)
@@ -409,7 +405,7 @@ fail : {
 	int saved = errno;
 
 	if (saved != ENOMEM)
-		say(why, whylen, "mountinfo cannot be read (%s)",
+		say(why, whylen, "%s cannot be read (%s)", path,
 		    strerror(saved));
 	if (fd >= 0)
 		close(fd);
@@ -425,8 +421,6 @@ static int search_by_mountinfo(int fd, struct view_search *s)
 	char *text;
 	int rc;
 
-	if (root_is_init_root(s->why, s->whylen) < 0)
-		return -1;
 	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
 		  STATX_MOUNT_ID_OLD, &sx) < 0 ||
 	    !(sx.stx_mask & STATX_MOUNT_ID_OLD)) {
@@ -435,11 +429,161 @@ static int search_by_mountinfo(int fd, struct view_search *s)
 		return -1;
 	}
 	s->own_id = sx.stx_mnt_id;
-	text = read_mountinfo(s->why, s->whylen);
+	text = read_mountinfo("/proc/self/mountinfo", s->why, s->whylen);
 	if (text == NULL)
 		return -1;
 	rc = search_mountinfo_text(text, s);
 	free(text);
+	return rc;
+}
+
+/* Which mounts a process sees: its mount namespace and its root. */
+struct view_key {
+	dev_t ns_dev, root_dev;
+	ino_t ns_ino, root_ino;
+	unsigned long long root_mount;
+};
+
+/* A process gone (or never there): its views need no judging. */
+static int gone(int err)
+{
+	return err == ENOENT || err == ESRCH;
+}
+
+/* Process pid's view into k: 0, or -1 with errno. */
+static int view_key_of(const char *pid, struct view_key *k)
+{
+	char path[64];
+	struct stat ns;
+	struct statx root;
+
+	snprintf(path, sizeof(path), "/proc/%s/ns/mnt", pid);
+	if (stat(path, &ns) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%s/root/", pid);
+	if (statx(AT_FDCWD, path, 0, STATX_MOUNT_ID_OLD, &root) < 0)
+		return -1;
+	if (!(root.stx_mask & STATX_MOUNT_ID_OLD)) {
+		errno = ENOSYS;
+		return -1;
+	}
+	memset(k, 0, sizeof(*k));
+	k->ns_dev = ns.st_dev;
+	k->ns_ino = ns.st_ino;
+	k->root_dev = makedev(root.stx_dev_major, root.stx_dev_minor);
+	k->root_ino = root.stx_ino;
+	k->root_mount = root.stx_mnt_id;
+	return 0;
+}
+
+static int same_ns(const struct view_key *a, const struct view_key *b)
+{
+	return a->ns_dev == b->ns_dev && a->ns_ino == b->ns_ino;
+}
+
+static int same_view(const struct view_key *a, const struct view_key *b)
+{
+	return same_ns(a, b) && a->root_dev == b->root_dev &&
+	       a->root_ino == b->root_ino && a->root_mount == b->root_mount;
+}
+
+/* Process pid's mounts: 0, 1 or -1 as mounts_writable_view(). */
+static int search_process(struct view_search *s, const char *pid)
+{
+	char path[64], *text;
+	int rc;
+
+	snprintf(path, sizeof(path), "/proc/%s/mountinfo", pid);
+	text = read_mountinfo(path, s->why, s->whylen);
+	if (text == NULL) {
+		/* EINVAL: a zombie, which has no namespaces left */
+		if (gone(errno) || errno == EINVAL) {
+			s->why[0] = '\0';
+			return 0;
+		}
+		return -1;
+	}
+	rc = search_lines(text, s, pid);
+	free(text);
+	return rc;
+}
+
+/* Whether name is a process id: digits alone. */
+static int is_pid(const char *name)
+{
+	return name[0] != '\0' && strspn(name, "0123456789") == strlen(name);
+}
+
+/*
+ * The mounts of every process /proc shows that sees another namespace,
+ * or (without statmount's list of this one) another root: 0, 1 or -1 as
+ * mounts_writable_view(). Each view is read once; a process whose view
+ * cannot be told (no access to its namespace link) is read all the same.
+ */
+static int search_other_views(struct view_search *s)
+{
+	struct view_key own, k, *seen = NULL, *more;
+	size_t nseen = 0, room = 0, i;
+	struct dirent *de;
+	char self[32];
+	int rc = 0, known;
+	DIR *d;
+
+	/* hidepid= hides other users' processes from all but root */
+	if (geteuid() != 0) {
+		say(s->why, s->whylen,
+		    "only root may read what mounts every process sees");
+		return -1;
+	}
+	if (view_key_of("self", &own) < 0 || (d = opendir("/proc")) == NULL) {
+		if (errno != ENOMEM)
+			say(s->why, s->whylen,
+			    "what mounts other processes see cannot be read "
+			    "(/proc: %s)",
+			    strerror(errno));
+		return -1;
+	}
+	snprintf(self, sizeof(self), "%ld", (long)getpid());
+	while (rc == 0 && (errno = 0, de = readdir(d)) != NULL) {
+		if (!is_pid(de->d_name) || strcmp(de->d_name, self) == 0)
+			continue;
+		known = view_key_of(de->d_name, &k) == 0;
+		if (!known && gone(errno))
+			continue;
+		if (known &&
+		    (s->whole_ns ? same_ns(&k, &own) : same_view(&k, &own)))
+			continue;
+		for (i = 0; known && i < nseen; i++)
+			if (same_view(&k, &seen[i]))
+				break;
+		if (known && i < nseen)
+			continue;
+		if (known && nseen == room) {
+			more = realloc(seen, (room + 16) * sizeof(*seen));
+			if (more == NULL) {
+				rc = -1;
+				break;
+			}
+			seen = more;
+			room += 16;
+		}
+		if (known)
+			seen[nseen++] = k;
+		rc = search_process(s, de->d_name);
+	}
+	if (rc == 0 && errno != 0) {
+		if (errno != ENOMEM)
+			say(s->why, s->whylen, "/proc cannot be listed (%s)",
+			    strerror(errno));
+		rc = -1;
+	}
+	{
+		int saved = errno;
+
+		closedir(d);
+		free(seen);
+		errno = saved;
+	}
 	return rc;
 }
 
@@ -462,6 +606,8 @@ int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
 #endif
 	if (rc == -2)
 		rc = search_by_mountinfo(fd, &s);
+	if (rc == 0)
+		rc = search_other_views(&s);
 	return rc;
 }
 

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * The mounts of the caller's mount namespace, as far as a trust check
- * needs them: which of them let a write reach a given directory.
+ * The mounts a write could reach a directory by, as far as a trust check
+ * needs them.
  *
  * A directory is one object however many mounts show it: a bind mount of
  * it, or of any directory above it on the same file system, is another
  * way to write it, read-only as the mount the caller reached it by may be.
  * The kernel answers per mount (its read-only flag, and its superblock's),
- * so every mount of the namespace is looked at, those outside a chroot
- * included: a user outside it may write through them.
+ * so every mount a process sees is looked at: those of the caller's mount
+ * namespace, outside a chroot too, and those of every other namespace a
+ * process lives in, where its users write.
  */
 #ifndef COMMON_MOUNTS_H
 #define COMMON_MOUNTS_H
@@ -53,14 +54,15 @@ int mount_reaches(const struct mount_entry *m, unsigned int major,
 		  unsigned int minor, const char *fs_path);
 
 /*
- * Whether any mount of the caller's mount namespace lets a write reach the
+ * Whether any mount that a process sees (of the caller's mount namespace,
+ * or of another one /proc shows a process in) lets a write reach the
  * directory open on fd (O_PATH will do), whose canonical path from the
- * caller's root is dir, though the mount it was reached by may be
- * read-only: 0 when none does; 1 when one does, with why ("the writable
- * mount on /srv/vol reaches it too"); -1 when that cannot be told (why
- * says why: the mounts cannot all be listed, the directory's own mount is
- * idmapped, ...), with errno ENOMEM alone meaning out of memory.
- * (mountlist.c)
+ * caller's root is dir, though the mount it was reached by is read-only:
+ * 0 when none does; 1 when one does, with why ("the writable mount on
+ * /srv/vol reaches it too"); -1 when that cannot be told (why says why:
+ * the mounts cannot all be read, the directory's own mount is writable
+ * or idmapped, ...), with an empty why and errno ENOMEM alone meaning out
+ * of memory. Only root may see every process's mounts. (mountlist.c)
  */
 int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen);
 

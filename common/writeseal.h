@@ -19,9 +19,9 @@
  * mount or superblock), its file system keeps its own data (a disk or
  * memory one: not overlayfs, whose layers are written beside it, nor a
  * network one, written by other machines), the mount namespace is root's
- * alone (mount_ns_root_controlled()), and no mount of the namespace,
- * outside a chroot too, lets a write reach the directory
- * (mounts_writable_view()). 0 when not: why is empty when its mount is
+ * alone (mount_ns_root_controlled()), and no mount that a process sees,
+ * outside a chroot or in another namespace too, lets a write reach the
+ * directory (mounts_writable_view()). 0 when not: why is empty when its mount is
  * writable, else it says what keeps it from being sealed ("its mount is
  * read-only, but ..."). -1 with errno ENOMEM.
  */

@@ -11,9 +11,10 @@
 # and the volume's writable mount is in another namespace (the node's):
 # granted (pam_cap refused it for the 0777 directory). Refused still:
 # another writable mount of the volume in the namespace, inside the
-# chroot or outside it; a read-only mount in a mount namespace that a user
-# namespace below root's owns (its root may remount it writable, and does
-# here); an overlayfs directory (its layers are written beside it).
+# chroot or outside it, or in another mount namespace a process lives in;
+# a read-only mount in a mount namespace that a user namespace below
+# root's owns (its root may remount it writable, and does here); an
+# overlayfs directory (its layers are written beside it).
 #
 # A Nix store: the file is root's 0444, in a root-owned sticky directory
 # (1775, group nixbld), with a second name that store optimisation gave
@@ -201,12 +202,25 @@ EOF
 	timeout 30 chroot "$m" /usr/bin/env -i PATH=/usr/bin:/bin \
 		su bob -c "$BUILD/progs/capcheck --config $conf" </dev/null >"$T/cc" 2>&1
 	label="capcheck run by bob"
-	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but mountinfo shows every mount only to a process in the namespace and root of pid 1, and these cannot be read (Permission denied)"
+	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but only root may read what mounts every process sees"
 	# A writable bind mount of the same directory in the namespace.
 	mount --bind "$m/etc/security" "$m/srv/cm" && mount -o remount,bind,rw "$m/srv/cm" ||
 		fail "cannot bind the ConfigMap writable"
 	login "ConfigMap, and a writable mount of it at /srv/cm" "$NONE"
 	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but the writable mount on /srv/cm reaches it too"
+	unmount_configmap
+
+	# The volume's writable mount in another mount namespace, which a
+	# process lives in (this shell): su runs where it is gone, as a login
+	# service made read-only by systemd's ProtectSystem= runs beside
+	# users who may write "/".
+	configmap
+	printf '%s\n' 'umount "$1" && shift && exec "$@"' >"$T/without.sh"
+	login "ConfigMap, writable in another process's mount namespace" "$NONE" \
+		unshare -m --propagation private sh "$T/without.sh" "$W/node"
+	# (the process named is this shell, or timeout, which it started)
+	sed 's/that process [0-9]* sees/that process N sees/' "$T/cc" >"$T/cc2" && mv "$T/cc2" "$T/cc"
+	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but the writable mount on $W/node that process N sees reaches it too"
 	unmount_configmap
 
 	# The volume's writable mount outside the chroot: a user outside it
