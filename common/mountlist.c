@@ -372,10 +372,13 @@ static char *read_mountinfo(const char *path, char *why, size_t whylen)
 {
 	size_t len = 0, size = 16384;
 	char *text = malloc(size), *bigger;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = -1, saved;
 	ssize_t n;
 
-	if (fd < 0 || text == NULL)
+	if (text == NULL)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		goto fail;
 	for (;;) {
 		if (len + 1 == size) {
@@ -401,9 +404,8 @@ static char *read_mountinfo(const char *path, char *why, size_t whylen)
 	close(fd);
 	text[len] = '\0';
 	return text;
-fail : {
-	int saved = errno;
-
+fail:
+	saved = errno;
 	if (saved != ENOMEM)
 		say(why, whylen, "%s cannot be read (%s)", path,
 		    strerror(saved));
@@ -412,7 +414,6 @@ fail : {
 	free(text);
 	errno = saved;
 	return NULL;
-}
 }
 
 static int search_by_mountinfo(int fd, struct view_search *s)
@@ -429,7 +430,7 @@ static int search_by_mountinfo(int fd, struct view_search *s)
 		return -1;
 	}
 	s->own_id = sx.stx_mnt_id;
-	text = read_mountinfo("/proc/self/mountinfo", s->why, s->whylen);
+	text = read_mountinfo("/proc/thread-self/mountinfo", s->why, s->whylen);
 	if (text == NULL)
 		return -1;
 	rc = search_mountinfo_text(text, s);
@@ -450,7 +451,7 @@ static int gone(int err)
 	return err == ENOENT || err == ESRCH;
 }
 
-/* Process pid's view into k: 0, or -1 with errno. */
+/* Process pid's view ("thread-self": the caller's) into k: 0, or -1 with errno. */
 static int view_key_of(const char *pid, struct view_key *k)
 {
 	char path[64];
@@ -535,7 +536,8 @@ static int search_other_views(struct view_search *s)
 		    "only root may read what mounts every process sees");
 		return -1;
 	}
-	if (view_key_of("self", &own) < 0 || (d = opendir("/proc")) == NULL) {
+	if (view_key_of("thread-self", &own) < 0 ||
+	    (d = opendir("/proc")) == NULL) {
 		if (errno != ENOMEM)
 			say(s->why, s->whylen,
 			    "what mounts other processes see cannot be read "
@@ -611,7 +613,10 @@ int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
 	return rc;
 }
 
-/* A namespace of the caller's, by /proc or (without it) by a pidfd. */
+/*
+ * A namespace of the calling thread's, by /proc or (without it) by a
+ * pidfd of its process.
+ */
 static int own_ns(const char *proc_name, unsigned long pidfd_request)
 {
 	int fd = open(proc_name, O_RDONLY | O_CLOEXEC), pidfd, saved;
@@ -640,7 +645,7 @@ int mount_ns_root_controlled(char *why, size_t whylen)
 	struct stat owner_st, user_st;
 	int mnt, owner, user, rc = -1;
 
-	mnt = own_ns("/proc/self/ns/mnt", PIDFD_GET_MNT_NS);
+	mnt = own_ns("/proc/thread-self/ns/mnt", PIDFD_GET_MNT_NS);
 	if (mnt < 0) {
 		say(why, whylen, "this mount namespace is unknown (%s)",
 		    strerror(errno));
@@ -662,7 +667,7 @@ int mount_ns_root_controlled(char *why, size_t whylen)
 		close(mnt);
 		return -1;
 	}
-	user = own_ns("/proc/self/ns/user", PIDFD_GET_USER_NS);
+	user = own_ns("/proc/thread-self/ns/user", PIDFD_GET_USER_NS);
 	if (user < 0 || fstat(owner, &owner_st) < 0 ||
 	    fstat(user, &user_st) < 0) {
 		say(why, whylen, "this user namespace is unknown (%s)",
