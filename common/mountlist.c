@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -33,7 +32,7 @@
 #include "mounts.h"
 
 /*
- * The kernel's interface (include/uapi/linux/mount.h, nsfs.h, pidfd.h),
+ * The kernel's interface (include/uapi/linux/mount.h),
  * which the C library's headers may predate. The new system calls have
  * one number on every architecture but alpha and mips (since 424); there
  * a build without them reads mountinfo alone.
@@ -54,9 +53,6 @@
 #define SB_READ_ONLY	      0x01U
 #define ATTR_READ_ONLY	      0x01ULL
 #define ATTR_IDMAP	      0x00100000ULL
-#define NSIO_GET_USERNS	      _IO(0xb7, 0x1)
-#define PIDFD_GET_MNT_NS      _IO(0xFF, 3)
-#define PIDFD_GET_USER_NS     _IO(0xFF, 9)
 
 struct mnt_id_req {
 	uint32_t size;
@@ -610,80 +606,5 @@ int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
 		rc = search_by_mountinfo(fd, &s);
 	if (rc == 0)
 		rc = search_other_views(&s);
-	return rc;
-}
-
-/*
- * A namespace of the calling thread's, by /proc or (without it) by a
- * pidfd of its process.
- */
-static int own_ns(const char *proc_name, unsigned long pidfd_request)
-{
-	int fd = open(proc_name, O_RDONLY | O_CLOEXEC), pidfd, saved;
-
-	if (fd >= 0 || (errno != ENOENT && errno != ENOTDIR))
-		return fd;
-#ifdef SYS_pidfd_open
-	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (pidfd < 0)
-		return -1;
-	fd = ioctl(pidfd, pidfd_request, 0);
-	saved = errno;
-	close(pidfd);
-	errno = saved;
-	return fd;
-#else
-	(void)pidfd;
-	(void)saved;
-	(void)pidfd_request;
-	return -1;
-#endif
-}
-
-int mount_ns_root_controlled(char *why, size_t whylen)
-{
-	struct stat owner_st, user_st;
-	int mnt, owner, user, rc = -1;
-
-	mnt = own_ns("/proc/thread-self/ns/mnt", PIDFD_GET_MNT_NS);
-	if (mnt < 0) {
-		say(why, whylen, "this mount namespace is unknown (%s)",
-		    strerror(errno));
-		return -1;
-	}
-	/*
-	 * ioctl_ns(2): EPERM when the owner is outside the caller's scope,
-	 * that is, a user namespace above the caller's; its root is ours.
-	 */
-	owner = ioctl(mnt, NSIO_GET_USERNS);
-	if (owner < 0 && errno == EPERM) {
-		close(mnt);
-		return 1;
-	}
-	if (owner < 0) {
-		say(why, whylen,
-		    "who owns this mount namespace is unknown (%s)",
-		    strerror(errno));
-		close(mnt);
-		return -1;
-	}
-	user = own_ns("/proc/thread-self/ns/user", PIDFD_GET_USER_NS);
-	if (user < 0 || fstat(owner, &owner_st) < 0 ||
-	    fstat(user, &user_st) < 0) {
-		say(why, whylen, "this user namespace is unknown (%s)",
-		    strerror(errno));
-	} else if (owner_st.st_ino == user_st.st_ino &&
-		   owner_st.st_dev == user_st.st_dev) {
-		rc = 1;
-	} else {
-		say(why, whylen,
-		    "this mount namespace belongs to a user namespace below "
-		    "this one, whose root may change its mounts");
-		rc = 0;
-	}
-	if (user >= 0)
-		close(user);
-	close(owner);
-	close(mnt);
 	return rc;
 }

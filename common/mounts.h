@@ -72,7 +72,7 @@ int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen);
  * read-only one writable, mount over a directory, unmount. 1 yes; 0 when
  * the namespace belongs to a user namespace below the caller's, whose
  * root (and creator) may, with why; -1 when it cannot be told, with why.
- * (mountlist.c)
+ * (mountns.c)
  */
 int mount_ns_root_controlled(char *why, size_t whylen);
 
