@@ -24,6 +24,15 @@
  * them: the file, or a directory on its way, on a FUSE file system is
  * refused whatever its daemon says of it (fsowner.h). A symbolic link is
  * on the file system of the directory holding it, judged on entering.
+ *
+ * Where the mode says others may write, the kernel may still refuse them
+ * all, and then what they cannot do counts, not the mode (writeseal.h): a
+ * directory root owns that no mount any process sees lets anyone write
+ * (a Kubernetes ConfigMap: a read-only mount of a volume whose root is
+ * 0777), and a second name of a root-only file in a sticky directory that
+ * fs.protected_hardlinks kept others from making (a Nix store's file,
+ * with the name store optimisation adds). Both hold only while root alone
+ * may change the mount namespace; anything unknown counts as a writer.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +49,7 @@
 #include "acl.h"
 #include "capconf.h"
 #include "fsowner.h"
+#include "writeseal.h"
 
 /* As the kernel: more symbolic links than this on one way is ELOOP. */
 #define LINKS_MAX 40
@@ -259,21 +269,25 @@ out:
 }
 
 /*
- * Could someone untrusted change what the name in directory dir (ds its
- * lstat) leads to? Its owner, and whoever else may write it, unless it is
- * sticky: then nobody but the owner of a name, and the directory's, may
- * rename or remove it (fs/namei.c, check_sticky()), and *sticky_open is
- * set (the name itself must then be root's, and a file have no other
- * name). 0, 1 with why, or -1 with errno and why.
+ * Could someone untrusted change what the name in directory dir (open on
+ * fd, ds its stat) leads to? Its owner, and whoever else may write it,
+ * unless it is sticky: then nobody but the owner of a name, and the
+ * directory's, may rename or remove it (fs/namei.c, check_sticky()), and
+ * *sticky_open is set (the name itself must then be root's, and a file
+ * have no other name that someone else could have made); or unless no
+ * mount lets anyone write it (writeseal.h): a read-only mount of a
+ * directory whose mode lets everybody write, as a Kubernetes ConfigMap
+ * volume is. 0, 1 with why, or -1 with errno and why.
  */
-static int dir_writer(const char *dir, const struct stat *ds,
+static int dir_writer(int fd, const char *dir, const struct stat *ds,
 		      const struct trusted *t, int *sticky_open, char *why,
 		      size_t whylen)
 {
-	char who[160];
+	char who[160], sealed_why[448];
 	int w;
 
 	*sticky_open = 0;
+	sealed_why[0] = '\0';
 	if (!uid_trusted(t, ds->st_uid)) {
 		say(who, sizeof(who), "uid %lu owns it",
 		    (unsigned long)ds->st_uid);
@@ -283,6 +297,17 @@ static int dir_writer(const char *dir, const struct stat *ds,
 		if (w > 0 && (ds->st_mode & S_ISVTX)) {
 			*sticky_open = 1;
 			w = 0;
+		} else if (w > 0) {
+			int sealed = dir_sealed(fd, dir, sealed_why,
+						sizeof(sealed_why));
+
+			if (sealed < 0) {
+				say(why, whylen, "directory %s: %s", dir,
+				    strerror(errno));
+				return -1;
+			}
+			if (sealed > 0)
+				w = 0;
 		}
 	}
 	if (w < 0)
@@ -290,8 +315,8 @@ static int dir_writer(const char *dir, const struct stat *ds,
 	else if (w > 0)
 		say(why, whylen,
 		    "directory %s on its way: %s; another file "
-		    "could be put in its place",
-		    dir, who);
+		    "could be put in its place%s%s",
+		    dir, who, sealed_why[0] != '\0' ? "; " : "", sealed_why);
 	return w;
 }
 
@@ -326,27 +351,29 @@ static int more_names(const char *p)
 
 /*
  * Directory dir's stat into ds, and whether its file system leaves its
- * owner to a daemon: 0, 1 with why, or -1 with errno (ENOTDIR for a link
- * or a file: O_DIRECTORY with O_NOFOLLOW). One descriptor makes the stat
- * and the statfs one object's: a mount cannot come or go between them.
+ * owner to a daemon: 0 with *fd open on it (O_PATH), 1 with why, or -1
+ * with errno (ENOTDIR for a link or a file: O_DIRECTORY with O_NOFOLLOW).
+ * One descriptor makes the stat, the statfs and what the mounts say of it
+ * one object's: a mount cannot come or go between them.
  */
-static int dir_stat(const char *dir, struct stat *ds, char *why, size_t whylen)
+static int dir_stat(const char *dir, int *fd, struct stat *ds, char *why,
+		    size_t whylen)
 {
-	int fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), rc;
+	int rc;
 
-	if (fd < 0)
+	*fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0)
 		return -1;
-	rc = fstat(fd, ds);
+	rc = fstat(*fd, ds);
 	if (rc == 0)
-		rc = fs_owner_unvouched(fd, NULL);
-	if (rc < 0) {
+		rc = fs_owner_unvouched(*fd, NULL);
+	if (rc != 0) {
 		int saved = errno;
 
-		close(fd);
+		close(*fd);
+		*fd = -1;
 		errno = saved;
-		return -1;
 	}
-	close(fd);
 	if (rc > 0)
 		say(why, whylen, "directory %s on its way: " FS_OWNER_FUSE_WHY,
 		    dir);
@@ -362,12 +389,15 @@ static int enter(const char *dir, const struct trusted *t, int *sticky_open,
 		 char *why, size_t whylen)
 {
 	struct stat ds;
-	int w;
+	int w, fd, saved;
 
-	w = dir_stat(dir, &ds, why, whylen);
+	w = dir_stat(dir, &fd, &ds, why, whylen);
 	if (w != 0)
 		return w < 0 ? CAPCONF_OPEN_FAILED : CAPCONF_OPEN_UNTRUSTED_DIR;
-	w = dir_writer(dir, &ds, t, sticky_open, why, whylen);
+	w = dir_writer(fd, dir, &ds, t, sticky_open, why, whylen);
+	saved = errno;
+	close(fd);
+	errno = saved;
 	if (w != 0)
 		return w < 0 ? CAPCONF_OPEN_FAILED : CAPCONF_OPEN_UNTRUSTED_DIR;
 	return CAPCONF_OPEN_OK;
@@ -483,13 +513,23 @@ static int way_trusted(const char *path, const struct stat *st,
 	}
 	/*
 	 * Where others may add names, a root-owned file with another name
-	 * may be one they linked there (fs.protected_hardlinks off).
+	 * may be one they linked there, unless fs.protected_hardlinks kept
+	 * them from linking a file they may not write (a Nix store's file,
+	 * with the second name store optimisation gives it). The file is
+	 * root's, and root's alone to write (capconf_trust() saw to it), or
+	 * the null device, which is no regular file: only its owner, root,
+	 * may link it then.
 	 */
 	if (sticky_open && st->st_nlink > 1) {
+		char note[448];
+
+		if (hardlinks_vouched(note, sizeof(note)))
+			return CAPCONF_OPEN_OK;
 		say(why, whylen,
 		    "directory %s, which others may write, holds "
-		    "it, and it has %lu names: one may have been linked there",
-		    dir, (unsigned long)st->st_nlink);
+		    "it, and it has %lu names: one may have been linked "
+		    "there; %s",
+		    dir, (unsigned long)st->st_nlink, note);
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	}
 	return CAPCONF_OPEN_OK;

@@ -125,11 +125,56 @@ ln -s "$T/safe/link2" "$T/sticky/bl"
 chown -h "$bob" "$T/sticky/bl"
 refused "$T/sticky/bl" "not root's alone: symbolic link $T/sticky/bl on its way: uid 4002 owns it, and may point it at another file; nothing granted"
 # A second name of a root-owned file in the sticky directory: anyone may
-# make one there when fs.protected_hardlinks is off.
+# make one there when fs.protected_hardlinks is off; when it is on, only
+# a process that may write the file (root alone, here) may link it. The
+# setting is the kernel's, for the whole machine: it is 0 here in a mount
+# namespace of the case's own, a file of "0" bound over /proc's.
 f=$(conf h "$T/safe")
 ln "$f" "$T/sticky/h"
-refused "$T/sticky/h" "not root's alone: directory $T/sticky, which others may write, holds it, and it has 2 names: one may have been linked there; nothing granted"
+if [ "$(cat /proc/sys/fs/protected_hardlinks)" = 1 ]; then
+	read_ok "$T/sticky/h"
+else
+	echo "note: this host's fs.protected_hardlinks is 0: the second name's read is not shown"
+fi
+echo 0 >"$T/zero"
+printf '%s\n' 'mount --bind "$1" /proc/sys/fs/protected_hardlinks && shift && exec "$@"' >"$T/hardlinks0.sh"
+NS="unshare -m --propagation private sh $T/hardlinks0.sh $T/zero"
+refused "$T/sticky/h" "not root's alone: directory $T/sticky, which others may write, holds it, and it has 2 names: one may have been linked there; fs.protected_hardlinks is 0; nothing granted"
+NS=
 read_ok "$f"			# its name in a directory of root's alone
+
+# A directory everybody may write by its mode, on a read-only mount that
+# no other mount lets anyone write through: a Kubernetes ConfigMap (its
+# volume's root is 0777, the file reached through "..data" links). Made
+# per case in a mount namespace of its own (configmap.sh), where the
+# volume's writable mount is then unmounted, or kept (refused: a write
+# through it reaches the directory); and a pid namespace, whose pid 1 the
+# module's process is, with its /proc: under valgrind, which knows no
+# statmount(2), the module reads mountinfo, which it takes as the whole
+# only there. tests/root/pam_cap_layouts.sh shows the attacks with real
+# logins.
+cat >"$T/configmap.sh" <<'EOF'
+# configmap.sh VOL DIR drop|keep COMMAND...
+set -e
+mount -t tmpfs -o mode=0777 configmap "$1"
+mkdir -m 0755 "$1/..2026_12_05"
+printf '^cap_sys_admin bob\n' >"$1/..2026_12_05/capability.conf"
+chmod 0644 "$1/..2026_12_05/capability.conf"
+ln -s ..2026_12_05 "$1/..data"
+ln -s ..data/capability.conf "$1/capability.conf"
+mount --bind "$1" "$2"
+mount -o remount,bind,ro "$2"
+[ "$3" = keep ] || umount "$1"
+shift 3
+exec "$@"
+EOF
+mkdir "$T/cmvol" "$T/cm"
+NS="unshare -m -p -f --mount-proc --propagation private sh $T/configmap.sh $T/cmvol $T/cm drop"
+read_ok "$T/cm/capability.conf"
+NS="unshare -m -p -f --mount-proc --propagation private sh $T/configmap.sh $T/cmvol $T/cm keep"
+refused "$T/cm/capability.conf" "$(dir_msg "$T/cm" "everybody may write it" |
+	sed "s|place; nothing|place; its mount is read-only, but the writable mount on $T/cmvol reaches it too; nothing|")"
+NS=
 
 # --- Without /proc: the file looked at is reopened by its name ---
 # capconf_open() judges the file before opening it for reading, then
@@ -165,9 +210,17 @@ in_userns() {
 	unshare -U sh -c 'read -r go <"$0"; exec "$@"' "$T/nsgo" "$@" &
 	nspid=$!
 	i=0
-	while [ "$(readlink "/proc/$nspid/ns/user")" = "$(readlink /proc/self/ns/user)" ]; do
+	while [ "$(readlink "/proc/$nspid/ns/user" 2>/dev/null)" = "$(readlink /proc/self/ns/user)" ]; do
 		i=$((i + 1)); [ $i -lt 200 ] || break; sleep 0.05
 	done
+	# No namespace made (unshare -U is refused in a chroot): no one would
+	# ever read the fifo, so nothing is written to it.
+	if ! kill -0 "$nspid" 2>/dev/null ||
+		[ "$(readlink "/proc/$nspid/ns/user" 2>/dev/null)" = "$(readlink /proc/self/ns/user)" ]; then
+		kill "$nspid" 2>/dev/null
+		wait "$nspid"
+		return 1
+	fi
 	printf '%s\n' "$map" | tr ';' '\n' >"/proc/$nspid/uid_map"
 	printf '%s\n' "$map" | tr ';' '\n' >"/proc/$nspid/gid_map"
 	echo go >"$T/nsgo"
@@ -176,7 +229,7 @@ in_userns() {
 CC=$BUILD/progs/capcheck
 f=$(conf nsbob "$T/safe")
 chown "$bob:$bob" "$f"
-if in_userns '0 0 1' true 2>/dev/null; then
+if unshare -U true 2>/dev/null && in_userns '0 0 1' true 2>/dev/null; then
 	# Its lines are read: line 1 gets its warning (no user bob here).
 	in_userns '0 0 1' "$CC" --config "$f" >"$T/ns1.out" 2>&1
 	if grep -q "not root's alone" "$T/ns1.out" || ! grep -qF "$f:1:" "$T/ns1.out"; then

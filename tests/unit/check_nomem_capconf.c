@@ -4,13 +4,19 @@
  * capconf_match.c, linked in): whichever allocation fails, capconf_find()
  * answers CAPCONF_NOMEM with nothing leaked, never a grant. In particular
  * a group name it could not copy must not make the user look like a
- * non-member, which would hand out a later line's grant instead.
+ * non-member, which would hand out a later line's grant instead. Nor
+ * may a mount list it could not hold make a directory read-only mounts
+ * seal (common/writeseal.c) look writable or sealed: it is out of memory.
  */
 #define _GNU_SOURCE /* unshare (check_userns.h) */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_userns.h"
@@ -67,6 +73,74 @@ START_TEST(find_by_group)
 }
 END_TEST
 
+/*
+ * The ConfigMap layout (a read-only bind of a 0777 volume root, its
+ * writable mount gone) in a mount namespace of its own, found as pid 1 of
+ * a pid namespace of its own, with its /proc: there the mounts are listed
+ * by statmount(2) or, under valgrind, which lacks it, by mountinfo.
+ */
+static void configmap_as_init(void)
+{
+	static const char vol[] = "/tmp/nomem_capconf.vol",
+			  etc[] = "/tmp/nomem_capconf.etc";
+	struct op op;
+	struct failalloc_case c = { "capconf_find (ConfigMap)", run_find,
+				    release_match, NULL, &op };
+	FILE *f;
+
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL),
+			 0);
+	ck_assert_int_eq(mount("proc", "/proc", "proc", 0, NULL), 0);
+	ck_assert_int_eq(mount("tmp", "/tmp", "tmpfs", 0, "mode=1777"), 0);
+	ck_assert_int_eq(mkdir(vol, 0755), 0);
+	ck_assert_int_eq(mkdir(etc, 0755), 0);
+	ck_assert_int_eq(mount("vol", vol, "tmpfs", 0, "mode=0777"), 0);
+	f = fopen("/tmp/nomem_capconf.vol/capability.conf", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("cap_perfmon @root\ncap_chown root\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(mount(vol, etc, "none", MS_BIND, NULL), 0);
+	ck_assert_int_eq(mount("none", etc, "none",
+			       MS_BIND | MS_REMOUNT | MS_RDONLY, NULL),
+			 0);
+	ck_assert_int_eq(umount(vol), 0);
+	memset(&op, 0, sizeof(op));
+	snprintf(op.path, sizeof(op.path), "%s/capability.conf", etc);
+	ck_assert_uint_ge(failalloc_check(&c), 4);
+}
+
+START_TEST(find_in_configmap)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		pid_t init;
+
+		if (unshare(CLONE_NEWPID) < 0) {
+			printf("note: no pid namespace (%s): case not run\n",
+			       strerror(errno));
+			_exit(0);
+		}
+		init = fork();
+		if (init == 0) {
+			configmap_as_init();
+			_exit(0);
+		}
+		_exit(init > 0 && waitpid(init, &status, 0) == init &&
+				      WIFEXITED(status) &&
+				      WEXITSTATUS(status) == 0
+			      ? 0
+			      : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the ConfigMap case failed (status %d)", status);
+}
+END_TEST
+
 static Suite *nomem_suite(void)
 {
 	Suite *s = suite_create("nomem_capconf");
@@ -74,6 +148,7 @@ static Suite *nomem_suite(void)
 	check_as_root();
 
 	tcase_add_test(tc, find_by_group);
+	tcase_add_test(tc, find_in_configmap);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,314 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# pam_cap reads capability.conf where the kernel, not the mode, keeps
+# everybody but root from writing it, and nowhere else; shown with real
+# logins (bob's "su - alice", through common-auth), whose shell's CapInh
+# says what pam_cap granted, and capcheck's reason beside each refusal
+# (capcheck run by bob cannot list every mount, and says so).
+#
+# A Kubernetes ConfigMap: /etc/security is a read-only bind mount of a
+# volume whose root is 0777, holding "..data" links to root's 0644 file,
+# and the volume's writable mount is in another namespace (the node's):
+# granted (pam_cap refused it for the 0777 directory). Refused still:
+# another writable mount of the volume in the namespace, inside the
+# chroot or outside it, or in another mount namespace a process lives in;
+# a read-only mount in a mount namespace that a user namespace below
+# root's owns (its root may remount it writable, and does here); an
+# overlayfs directory (its layers are written beside it).
+#
+# A Nix store: the file is root's 0444, in a root-owned sticky directory
+# (1775, group nixbld), with a second name that store optimisation gave
+# it; fs.protected_hardlinks=1 keeps anyone who may not write it from
+# linking it: granted (pam_cap refused the second name). Refused still:
+# fs.protected_hardlinks=0 (a file of "0" bound over the sysctl in the
+# world: the host's setting is never changed), a sticky store that is not
+# root's, a store its group may write without the sticky bit, and bob's
+# own symbolic link in the sticky store.
+#
+# Where: a throw-away root, as in docs_logins.sh: an overlay over / in a
+# private mount namespace, chrooted into; users alice, bob and nixbld1
+# with empty passwords; su's stack with our pam_cap.so. The host's /etc,
+# sysctls and binaries are never written.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+
+ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+GRANT=0000004000000000		# cap_perfmon (38), inheritable
+NONE=0000000000000000
+
+inside() {
+	W=$T/w m=$T/w/m
+	mkdir -p "$W" && mount -t tmpfs -o mode=0755 tmpfs "$W" &&
+	mkdir "$W/u" "$W/wk" "$m" &&
+	mount -t overlay overlay -o "lowerdir=/,upperdir=$W/u,workdir=$W/wk" "$m" ||
+		{ fail "cannot mount an overlay over /"; finish; }
+	for d in proc sys dev; do mount --rbind "/$d" "$m/$d" || { fail "bind /$d"; finish; }; done
+	[ -d "$m/run/nscd" ] && mount -t tmpfs none "$m/run/nscd"
+
+	cat >"$m/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
+alice:x:4701:4701:layouts login user:/home/alice:/bin/sh
+bob:x:4702:4702:layouts login user:/home/bob:/bin/sh
+nixbld1:x:30001:30000:nix build user:/var/empty:/usr/sbin/nologin
+EOF
+	cat >"$m/etc/group" <<'EOF'
+root:x:0:
+shadow:x:42:
+tty:x:5:
+nogroup:x:65534:
+alice:x:4701:
+bob:x:4702:
+nixbld:x:30000:nixbld1
+EOF
+	printf '%s\n' 'root:*:19000:0:99999:7:::' 'nobody:*:19000:0:99999:7:::' \
+		'alice::19000:0:99999:7:::' 'bob::19000:0:99999:7:::' \
+		'nixbld1:!:19000:0:99999:7:::' >"$m/etc/shadow"
+	chmod 0640 "$m/etc/shadow" && chown 0:42 "$m/etc/shadow"
+	printf 'passwd: files\ngroup: files\nshadow: files\n' >"$m/etc/nsswitch.conf"
+	mkdir -p "$m/home/alice" "$m/home/bob" &&
+	chown 4701:4701 "$m/home/alice" && chown 4702:4702 "$m/home/bob"
+
+	p=$m/etc/pam.d
+	printf '%s\n' 'auth [success=1 default=ignore] pam_unix.so nullok' \
+		'auth requisite pam_deny.so' 'auth required pam_permit.so' \
+		'auth optional pam_cap.so' >"$p/common-auth"
+	echo 'account required pam_unix.so' >"$p/common-account"
+	echo 'session required pam_unix.so' >"$p/common-session"
+	printf '%s\n' 'auth sufficient pam_rootok.so' '@include common-auth' \
+		'@include common-account' '@include common-session' >"$p/su"
+	cp "$p/su" "$p/su-l"
+	echo 'auth required pam_deny.so' >"$p/other"
+	mkdir -p "$m/etc/security" "$m/nix" "$m/srv/cm" &&
+	install -m 0644 "$BUILD/pam_cap/pam_cap.so" "$m/usr/lib/$ma/security/pam_cap.so" ||
+		{ fail "cannot build the world"; finish; }
+	conf=/etc/security/capability.conf
+	rm -f "$m$conf"
+
+	# login LABEL WANT [NSENTER-ARGS]: bob's "su - alice" in the world
+	# (joining another mount namespace first when told), alice's shell
+	# printing its CapInh; then capcheck's verdict on the file, in the
+	# same place, into $T/cc.
+	show='grep CapInh /proc/$$/status'
+	login() {
+		label=$1 want=$2
+		shift 2
+		timeout 30 "$@" chroot "$m" /usr/bin/env -i LANG=C TERM=dumb \
+			PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			su bob -c "su - alice -c '$show'" </dev/null >"$T/out" 2>&1
+		if grep -Eq "^CapInh:[[:space:]]+$want\$" "$T/out"; then
+			ok "$label: CapInh $want"
+		else
+			fail "$label: want CapInh $want from alice's shell, got:"
+			sed 's/^/    /' "$T/out" | tail -n 8
+		fi
+		timeout 30 "$@" chroot "$m" "$BUILD/progs/capcheck" \
+			--config "$conf" >"$T/cc" 2>&1
+	}
+	# refused_for WHY: capcheck said pam_cap refuses the file for WHY.
+	refused_for() {
+		if grep -qF "capcheck: $conf: not root's alone: $1: pam_cap grants nothing from it" "$T/cc"; then
+			ok "$label: capcheck names the reason"
+		else
+			fail "$label: capcheck should refuse it for: $1; said:"
+			sed 's/^/    /' "$T/cc"
+		fi
+	}
+	read_by_capcheck() {
+		if grep -q "not root's alone" "$T/cc"; then
+			fail "$label: capcheck refuses what pam_cap read:"
+			sed 's/^/    /' "$T/cc"
+		else
+			ok "$label: capcheck reads it too"
+		fi
+	}
+
+	# --- A ConfigMap ---
+	# volume DIR: the volume's layout in DIR, as the kubelet writes it
+	# (a script: the namespace holder below runs it too).
+	cat >"$T/volume.sh" <<'EOF'
+set -e
+chmod 0777 "$1"
+mkdir -m 0755 "$1/..2026_12_05_10_00_00.1"
+printf 'cap_perfmon alice\nnone *\n' >"$1/..2026_12_05_10_00_00.1/capability.conf"
+chmod 0644 "$1/..2026_12_05_10_00_00.1/capability.conf"
+ln -s ..2026_12_05_10_00_00.1 "$1/..data"
+ln -s ..data/capability.conf "$1/capability.conf"
+EOF
+	volume() {
+		sh "$T/volume.sh" "$1" || { fail "cannot lay out the volume in $1"; finish; }
+	}
+	# configmap: the volume (a tmpfs) bound read-only on /etc/security,
+	# its writable mount at $W/node (outside the chroot) until unmounted.
+	configmap() {
+		mkdir -p "$W/node" &&
+		mount -t tmpfs -o mode=0777 configmap-vol "$W/node" && volume "$W/node" &&
+		mount --bind "$W/node" "$m/etc/security" &&
+		mount -o remount,bind,ro "$m/etc/security" ||
+			{ fail "cannot mount the ConfigMap"; finish; }
+	}
+	unmount_configmap() {
+		umount "$m/etc/security"
+		mountpoint -q "$W/node" && umount "$W/node"
+		mountpoint -q "$m/srv/cm" && umount "$m/srv/cm"
+	}
+
+	# userns_case: the ConfigMap in a mount namespace of a user namespace
+	# below root's, which a holder process keeps; su joins it.
+	userns_case() {
+		mkfifo "$T/held" "$T/go"
+		# The holder answers "held" or "failed", then waits for "go".
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		unshare -r -m --propagation unchanged sh -c '
+			if mkdir -p "$1" && mount -t tmpfs -o mode=0777 userns-vol "$1" &&
+				sh "$2" "$1" && mount --bind "$1" "$3/etc/security" &&
+				mount -o remount,bind,ro "$3/etc/security" && umount "$1"; then
+				echo held >"$4"
+			else
+				echo failed >"$4"
+			fi
+			read -r go <"$5"' \
+			sh "$W/uvol" "$T/volume.sh" "$m" "$T/held" "$T/go" &
+		holder=$!
+		read -r held <"$T/held"
+		[ "$held" = held ] || fail "cannot make the ConfigMap in a user namespace's mount namespace"
+		login "ConfigMap, read-only in a user namespace's mount namespace" "$NONE" \
+			nsenter -t "$holder" -m
+		refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but this mount namespace belongs to a user namespace below this one, whose root may change its mounts"
+		# ... which that root may (the refusal is no caution for its own sake)
+		if nsenter -t "$holder" -U -m --preserve-credentials sh -c \
+			"mount -o remount,bind,rw '$m/etc/security' && touch '$m/etc/security/rewritten'" 2>"$T/err"; then
+			ok "that namespace's root remounts the ConfigMap writable"
+		else
+			fail "that namespace's root could not remount it: $(cat "$T/err")"
+		fi
+		echo go >"$T/go"
+		wait "$holder"
+	}
+
+	configmap
+	umount "$W/node"	# the node's writable mount is not the container's
+	login "ConfigMap, read-only, its writable mount elsewhere" "$GRANT"
+	read_by_capcheck
+	timeout 30 chroot "$m" /usr/bin/env -i PATH=/usr/bin:/bin \
+		su bob -c 'touch /etc/security/x' </dev/null >"$T/out" 2>&1
+	if grep -q 'Read-only file system' "$T/out"; then
+		ok "bob cannot write the ConfigMap directory (0777)"
+	else
+		fail "bob's write to the ConfigMap directory: $(cat "$T/out")"
+	fi
+	# Listing every mount takes root: bob's capcheck cannot tell, and
+	# says so rather than answer yes.
+	timeout 30 chroot "$m" /usr/bin/env -i PATH=/usr/bin:/bin \
+		su bob -c "$BUILD/progs/capcheck --config $conf" </dev/null >"$T/cc" 2>&1
+	label="capcheck run by bob"
+	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but only root may read what mounts every process sees"
+	# A writable bind mount of the same directory in the namespace.
+	mount --bind "$m/etc/security" "$m/srv/cm" && mount -o remount,bind,rw "$m/srv/cm" ||
+		fail "cannot bind the ConfigMap writable"
+	login "ConfigMap, and a writable mount of it at /srv/cm" "$NONE"
+	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but the writable mount on /srv/cm reaches it too"
+	unmount_configmap
+
+	# The volume's writable mount in another mount namespace, which a
+	# process lives in (this shell): su runs where it is gone, as a login
+	# service made read-only by systemd's ProtectSystem= runs beside
+	# users who may write "/".
+	configmap
+	printf '%s\n' 'umount "$1" && shift && exec "$@"' >"$T/without.sh"
+	login "ConfigMap, writable in another process's mount namespace" "$NONE" \
+		unshare -m --propagation private sh "$T/without.sh" "$W/node"
+	# (the process named is this shell, or timeout, which it started)
+	sed 's/that process [0-9]* sees/that process N sees/' "$T/cc" >"$T/cc2" && mv "$T/cc2" "$T/cc"
+	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but the writable mount on $W/node that process N sees reaches it too"
+	unmount_configmap
+
+	# The volume's writable mount outside the chroot: a user outside it
+	# writes through it (mountinfo, which shows what is under the root
+	# alone, would not say).
+	configmap
+	login "ConfigMap, its writable mount outside the chroot" "$NONE"
+	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but a writable mount outside this root (of / in its file system) reaches it too"
+	unmount_configmap
+
+	# The same read-only mount, made in a mount namespace that a user
+	# namespace below root's owns: its root may make it writable again.
+	if unshare -r true 2>/dev/null; then
+		userns_case
+	else
+		echo "note: no user namespaces here: that case not run"
+	fi
+
+	# A read-only bind of an overlayfs directory (0777, as its upper
+	# layer's root is): what its layers hold may change beneath it,
+	# whatever its mounts say.
+	mkdir -p "$W/ol" "$W/ou" "$W/ow" "$W/ovl" && volume "$W/ol" && chmod 0777 "$W/ou" &&
+	mount -t overlay ovl -o "lowerdir=$W/ol,upperdir=$W/ou,workdir=$W/ow" "$W/ovl" &&
+	mount --bind "$W/ovl" "$m/etc/security" && mount -o remount,bind,ro "$m/etc/security" &&
+	umount "$W/ovl" || fail "cannot mount the overlay ConfigMap"
+	login "ConfigMap on overlayfs, read-only" "$NONE"
+	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but its file system (type 0x794c7630) may be written by another way than its mounts"
+	umount "$m/etc/security"
+
+	# --- A Nix store ---
+	mount -t tmpfs -o mode=0755 nix "$m/nix" && mkdir -p "$m/nix/store/.links" &&
+	chown 0:30000 "$m/nix/store" && chmod 1775 "$m/nix/store" &&
+	f=/nix/store/0abc-capability.conf &&
+	printf 'cap_perfmon alice\nnone *\n' >"$m$f" && chmod 0444 "$m$f" &&
+	ln "$m$f" "$m/nix/store/.links/1xyz" &&
+	ln -s "$f" "$m$conf" || { fail "cannot lay out the store"; finish; }
+	[ "$(stat -c %h "$m$f")" = 2 ] || fail "the store file has $(stat -c %h "$m$f") names"
+	if [ "$(cat /proc/sys/fs/protected_hardlinks)" = 1 ]; then
+		login "Nix store file with a second name, fs.protected_hardlinks=1" "$GRANT"
+		read_by_capcheck
+	else
+		echo "note: this host's fs.protected_hardlinks is 0: the store's grant is not shown"
+	fi
+	echo 0 >"$W/hardlinks0"
+	mount --bind "$W/hardlinks0" "$m/proc/sys/fs/protected_hardlinks" ||
+		fail "cannot bind a 0 over fs.protected_hardlinks in the world"
+	login "Nix store file with a second name, fs.protected_hardlinks=0" "$NONE"
+	refused_for "directory /nix/store, which others may write, holds it, and it has 2 names: one may have been linked there; fs.protected_hardlinks is 0"
+	umount "$m/proc/sys/fs/protected_hardlinks"
+	# A sticky store another user owns: he may rename anything in it.
+	chown 30001 "$m/nix/store"
+	login "sticky store owned by nixbld1" "$NONE"
+	refused_for "directory /nix/store on its way: uid 30001 owns it; another file could be put in its place"
+	chown 0 "$m/nix/store"
+	# Group-writable without the sticky bit: nixbld may replace the name.
+	chmod 0775 "$m/nix/store"
+	login "store its group may write, not sticky" "$NONE"
+	refused_for "directory /nix/store on its way: its group 30000 may write it; another file could be put in its place"
+	chmod 1775 "$m/nix/store"
+	# bob's own symbolic link in a sticky world-writable directory: he
+	# may point it anywhere.
+	chmod 1777 "$m/nix/store" && ln -s "$f" "$m/nix/store/bobs" &&
+	chown -h 4702:4702 "$m/nix/store/bobs" && ln -sfn /nix/store/bobs "$m$conf" ||
+		fail "cannot make bob's link"
+	login "bob's symbolic link in the sticky store" "$NONE"
+	refused_for "symbolic link /nix/store/bobs on its way: uid 4702 owns it, and may point it at another file"
+
+	umount -R "$m" 2>/dev/null || umount -R -l "$m"
+	umount "$W"
+	finish "ConfigMap and Nix store layouts granted; each attack on them refused"
+}
+
+if [ "${1:-}" = --inside ]; then
+	inside
+	exit $?
+fi
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (mount namespace, overlay, chroot)"
+skip_if_sanitized "the logins run the plain build's pam_cap.so"
+for tool in unshare nsenter chroot su timeout mountpoint; do
+	command -v "$tool" >/dev/null 2>&1 || skip "$tool not found"
+done
+grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null ||
+	skip "the kernel has no overlay filesystem"
+[ -f "$BUILD/pam_cap/pam_cap.so" ] || skip "pam_cap.so is not built yet"
+[ -x "$BUILD/progs/capcheck" ] || skip "capcheck is not built yet"
+[ -d "/usr/lib/$ma/security" ] || skip "no PAM module directory /usr/lib/$ma/security"
+
+LIB_T=$T unshare -m --propagation private sh "$0" --inside ||
+	fail "in the throw-away root (above)"
+finish

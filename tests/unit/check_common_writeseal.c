@@ -1,0 +1,651 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * common/writeseal.c and common/mountlist.c on the real kernel: when a
+ * directory whose mode lets others write is sealed by its mounts, and when
+ * fs.protected_hardlinks vouches for a second name. Each test makes its
+ * mounts in a private mount namespace of its forked child (nothing reaches
+ * the host's), as root, or as another user in a user namespace of its own
+ * (check_userns.h). The mounts a pam_cap login would see are built the
+ * way Kubernetes builds a ConfigMap: a read-only bind mount of a volume
+ * whose root is 0777, its writable mount somewhere else, or gone.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_run.h"
+#include "check_userns.h"
+#include "writeseal.h"
+
+static char base[] = "/tmp/check_writeseal.XXXXXX";
+static char why[512];
+
+static void path_of(char *out, size_t len, const char *name)
+{
+	int n = snprintf(out, len, "%s/%s", base, name);
+
+	ck_assert(n > 0 && (size_t)n < len);
+}
+
+/* Everything below base, in memory, seen by this test's child alone. */
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(base));
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL),
+			 0);
+	ck_assert_int_eq(mount("base", base, "tmpfs", 0, "mode=0755"), 0);
+}
+
+static void teardown(void)
+{
+	umount2(base, MNT_DETACH);
+	rmdir(base);
+}
+
+static void make_dir(const char *name, mode_t mode)
+{
+	char p[256];
+
+	path_of(p, sizeof(p), name);
+	ck_assert_int_eq(mkdir(p, mode), 0);
+	ck_assert_int_eq(chmod(p, mode), 0);
+}
+
+/*
+ * The ConfigMap layout: tmpfs "vol" (root 0777) mounted writable on
+ * base/vol, bound read-only on base/etc; with keep_rw 0 the writable
+ * mount is then unmounted, as it is in the container's namespace.
+ */
+static void configmap(int keep_rw)
+{
+	char vol[256], etc[256];
+
+	path_of(vol, sizeof(vol), "vol");
+	path_of(etc, sizeof(etc), "etc");
+	make_dir("vol", 0755);
+	make_dir("etc", 0755);
+	ck_assert_int_eq(mount("vol", vol, "tmpfs", 0, "mode=0777"), 0);
+	make_dir("vol/..2026_12_05", 0755);
+	ck_assert_int_eq(mount(vol, etc, "none", MS_BIND, NULL), 0);
+	ck_assert_int_eq(mount("none", etc, "none",
+			       MS_BIND | MS_REMOUNT | MS_RDONLY, NULL),
+			 0);
+	if (!keep_rw)
+		ck_assert_int_eq(umount(vol), 0);
+}
+
+/*
+ * Runs fn in a forked child, which fn may chroot or move to another
+ * namespace: the test's own process stays where teardown undoes setup.
+ */
+static void in_child(void (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the test's child failed (status %d)", status);
+}
+
+/* statmount(2) and listmount(2) fail with ENOSYS, as before Linux 6.8. */
+static void without_statmount(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 457, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 458, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+	};
+	struct sock_fprog prog = { .len = sizeof(filter) / sizeof(filter[0]),
+				   .filter = filter };
+
+	ck_assert_int_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+	ck_assert_int_eq(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog), 0);
+}
+
+/* Runs fn as pid 1 of a new pid namespace, with its own /proc. */
+static void (*init_fn)(void);
+
+static void unshare_pid_ns(void)
+{
+	int status;
+	pid_t pid;
+
+	ck_assert_int_eq(unshare(CLONE_NEWPID), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* its /proc in a copy of the mount namespace: the test's
+		 * process keeps seeing itself in its own */
+		ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+		ck_assert_int_eq(mount("proc", "/proc", "proc", 0, NULL), 0);
+		init_fn();
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the test's pid 1 failed (status %d)", status);
+}
+
+/*
+ * Runs fn as pid 1 of a new pid namespace, with its own /proc; from a
+ * child, so that the test's process, which exits through the sanitizers'
+ * leak check, never leaves the pid namespace its /proc shows.
+ */
+static void as_init(void (*fn)(void))
+{
+	init_fn = fn;
+	in_child(unshare_pid_ns);
+}
+
+/*
+ * Whether the kernel (and valgrind, which knows neither call) lets
+ * statmount(2) answer: else mountinfo is what dir_sealed() reads.
+ */
+static int have_statmount(void)
+{
+	errno = 0;
+	return syscall(457, NULL, NULL, 0, 0) == -1 && errno != ENOSYS;
+}
+
+/* dir_sealed() of base/NAME (as the trust walker calls it). */
+static int sealed(const char *name)
+{
+	char p[256];
+	int fd, rc;
+
+	path_of(p, sizeof(p), name);
+	fd = open(p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	memset(why, 'x', sizeof(why));
+	rc = dir_sealed(fd, p, why, sizeof(why));
+	close(fd);
+	return rc;
+}
+
+START_TEST(writable_mount_is_no_seal)
+{
+	make_dir("open", 0777);
+	ck_assert_int_eq(sealed("open"), 0);
+	ck_assert_str_eq(why, "");
+}
+END_TEST
+
+static void configmap_sealed(void)
+{
+	ck_assert_int_eq(sealed("etc"), 1);
+	/* and the kernel agrees: nobody may add a name there */
+	{
+		char p[256];
+
+		path_of(p, sizeof(p), "etc/new");
+		errno = 0;
+		ck_assert_int_eq(mkdir(p, 0755), -1);
+		ck_assert_int_eq(errno, EROFS);
+	}
+	/* a writable mount of another directory of it reaches nothing here */
+	make_dir("beside", 0755);
+	{
+		char src[256], dst[256];
+
+		path_of(src, sizeof(src), "etc/..2026_12_05");
+		path_of(dst, sizeof(dst), "beside");
+		ck_assert_int_eq(mount(src, dst, "none", MS_BIND, NULL), 0);
+		ck_assert_int_eq(
+			mount("none", dst, "none", MS_BIND | MS_REMOUNT, NULL),
+			0);
+	}
+	ck_assert_int_eq(sealed("etc"), 1);
+}
+
+/*
+ * Each test that lists mounts does it as pid 1 of a pid namespace of its
+ * own, in the mount namespace it made: there mountinfo, which dir_sealed()
+ * reads where statmount(2) is missing (valgrind), shows every mount too,
+ * and both ways must give the same answer.
+ */
+START_TEST(configmap_is_sealed)
+{
+	configmap(0);
+	as_init(configmap_sealed);
+}
+END_TEST
+
+static void writable_elsewhere(void)
+{
+	char want[512], vol[256];
+
+	path_of(vol, sizeof(vol), "vol");
+	snprintf(want, sizeof(want),
+		 "its mount is read-only, but the writable mount on %s "
+		 "reaches it too",
+		 vol);
+	ck_assert_int_eq(sealed("etc"), 0);
+	ck_assert_str_eq(why, want);
+}
+
+START_TEST(writable_mount_elsewhere_unseals)
+{
+	configmap(1);
+	as_init(writable_elsewhere);
+}
+END_TEST
+
+/* Every mount of a read-only superblock refuses writes. */
+static void sealed_etc(void)
+{
+	ck_assert_int_eq(sealed("etc"), 1);
+}
+
+START_TEST(read_only_superblock_seals)
+{
+	char vol[256];
+
+	configmap(1);
+	path_of(vol, sizeof(vol), "vol");
+	ck_assert_int_eq(
+		mount("none", vol, "none", MS_REMOUNT | MS_RDONLY, NULL), 0);
+	as_init(sealed_etc);
+}
+END_TEST
+
+/* Set before a child runs: it reads mountinfo, as without statmount. */
+static int no_statmount;
+
+/* "the writable mount on base/NAME that process 1 sees reaches it too" */
+static void seen_by_init(char *out, size_t len, const char *name)
+{
+	char p[256];
+
+	path_of(p, sizeof(p), name);
+	snprintf(out, len,
+		 "its mount is read-only, but the writable mount on %s that "
+		 "process 1 sees reaches it too",
+		 p);
+}
+
+static void chrooted_in_root(void)
+{
+	char root[256], want[512];
+	int fd;
+
+	if (no_statmount)
+		without_statmount();
+	seen_by_init(want, sizeof(want), "vol");
+	path_of(root, sizeof(root), "root");
+	ck_assert_int_eq(chroot(root), 0);
+	ck_assert_int_eq(chdir("/"), 0);
+	fd = open("/etc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(dir_sealed(fd, "/etc", why, sizeof(why)), 0);
+	close(fd);
+	/*
+	 * statmount lists this namespace whole, chroot or not; mountinfo
+	 * shows what is under this root, and pid 1's what is under its own
+	 */
+	if (have_statmount())
+		ck_assert_str_eq(why, "its mount is read-only, but a writable "
+				      "mount outside this root (of / in its "
+				      "file system) reaches it too");
+	else
+		ck_assert_str_eq(why, want);
+}
+
+/* pid 1 stays where it is; its child chroots, as a login service may. */
+static void chroot_child_of_init(void)
+{
+	char proc[256];
+
+	path_of(proc, sizeof(proc), "root/proc");
+	ck_assert_int_eq(mount("/proc", proc, "none", MS_BIND, NULL), 0);
+	in_child(chrooted_in_root);
+}
+
+static void writable_mount_outside_chroot_body(void)
+{
+	char vol[256], etc[256];
+
+	make_dir("root", 0755);
+	make_dir("root/etc", 0755);
+	make_dir("root/proc", 0555);
+	make_dir("vol", 0755);
+	path_of(vol, sizeof(vol), "vol");
+	path_of(etc, sizeof(etc), "root/etc");
+	ck_assert_int_eq(mount("vol", vol, "tmpfs", 0, "mode=0777"), 0);
+	ck_assert_int_eq(mount(vol, etc, "none", MS_BIND, NULL), 0);
+	ck_assert_int_eq(mount("none", etc, "none",
+			       MS_BIND | MS_REMOUNT | MS_RDONLY, NULL),
+			 0);
+	as_init(chroot_child_of_init);
+}
+
+START_TEST(writable_mount_outside_chroot)
+{
+	writable_mount_outside_chroot_body();
+}
+END_TEST
+
+/* Overlayfs is written through its layers, whatever its mounts say. */
+START_TEST(overlay_is_no_seal)
+{
+	char opts[1024], lower[256], m[256], etc[256];
+
+	make_dir("lower", 0777);
+	make_dir("upper", 0755);
+	make_dir("work", 0755);
+	make_dir("ovl", 0755);
+	make_dir("etc", 0755);
+	path_of(lower, sizeof(lower), "lower");
+	path_of(m, sizeof(m), "ovl");
+	path_of(etc, sizeof(etc), "etc");
+	snprintf(opts, sizeof(opts),
+		 "lowerdir=%s,upperdir=%s/upper,workdir=%s/work", lower, base,
+		 base);
+	if (mount("overlay", m, "overlay", 0, opts) < 0) {
+		printf("note: no overlayfs here (%s)\n", strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(chmod(m, 0777), 0);
+	ck_assert_int_eq(mount(m, etc, "none", MS_BIND, NULL), 0);
+	ck_assert_int_eq(mount("none", etc, "none",
+			       MS_BIND | MS_REMOUNT | MS_RDONLY, NULL),
+			 0);
+	ck_assert_int_eq(umount(m), 0);
+	ck_assert_int_eq(sealed("etc"), 0);
+	ck_assert_str_eq(why, "its mount is read-only, but its file system "
+			      "(type 0x794c7630) may be written by another "
+			      "way than its mounts");
+}
+END_TEST
+
+/*
+ * A mount namespace that a user namespace below ours owns: its root may
+ * remount the bind writable, so it seals nothing for us, though the mount
+ * is read-only and no other mount reaches it.
+ */
+static pid_t ns_holder;
+
+static void in_ns_of_holder(void)
+{
+	char ns[64];
+	int fd;
+
+	snprintf(ns, sizeof(ns), "/proc/%ld/ns/mnt", (long)ns_holder);
+	fd = open(ns, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(setns(fd, CLONE_NEWNS), 0);
+	close(fd);
+	ck_assert_int_eq(sealed("etc"), 0);
+	ck_assert_str_eq(why,
+			 "its mount is read-only, but this mount namespace "
+			 "belongs to a user namespace below this one, whose "
+			 "root may change its mounts");
+}
+
+START_TEST(namespace_of_another_root)
+{
+	int ready[2];
+	char c;
+
+	configmap(0);
+	ck_assert_int_eq(pipe(ready), 0);
+	ns_holder = fork();
+	ck_assert_int_ge(ns_holder, 0);
+	if (ns_holder == 0) {
+		/* EPERM in a chroot, or where user namespaces are off */
+		int made = unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0;
+
+		if (write(ready[1], made ? "r" : "n", 1) != 1 || !made)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	if (c == 'r')
+		in_child(in_ns_of_holder);
+	else
+		printf("note: no user namespace to be made here (a chroot?): "
+		       "the case of another root's namespace not run\n");
+	kill(ns_holder, SIGKILL);
+	waitpid(ns_holder, NULL, 0);
+}
+END_TEST
+
+static void mountinfo_seals(void)
+{
+	without_statmount();
+	ck_assert_int_eq(sealed("etc"), 1);
+}
+
+static void mountinfo_sees_writable(void)
+{
+	char want[512], vol[256];
+
+	without_statmount();
+	path_of(vol, sizeof(vol), "vol");
+	snprintf(want, sizeof(want),
+		 "its mount is read-only, but the writable mount on %s "
+		 "reaches it too",
+		 vol);
+	ck_assert_int_eq(sealed("etc"), 0);
+	ck_assert_str_eq(why, want);
+}
+
+/* Without statmount, mountinfo decides: where it shows every mount. */
+START_TEST(mountinfo_when_no_statmount)
+{
+	configmap(0);
+	as_init(mountinfo_seals);
+}
+END_TEST
+
+START_TEST(mountinfo_sees_the_writable_mount)
+{
+	configmap(1);
+	as_init(mountinfo_sees_writable);
+}
+END_TEST
+
+/*
+ * A process in a mount namespace of its own where the volume's writable
+ * mount is gone, while pid 1 (another namespace) still sees it, as a
+ * service made read-only by systemd's ProtectSystem= sees "/" while
+ * everybody else may write it.
+ */
+static void own_namespace(void)
+{
+	char want[512];
+
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	if (no_statmount)
+		without_statmount();
+	{
+		char vol[256];
+
+		path_of(vol, sizeof(vol), "vol");
+		ck_assert_int_eq(umount(vol), 0);
+	}
+	seen_by_init(want, sizeof(want), "vol");
+	ck_assert_int_eq(sealed("etc"), 0);
+	ck_assert_str_eq(why, want);
+}
+
+static void namespace_beside_init(void)
+{
+	in_child(own_namespace);
+}
+
+START_TEST(writable_in_another_namespace)
+{
+	configmap(1);
+	as_init(namespace_beside_init);
+}
+END_TEST
+
+START_TEST(mountinfo_of_another_namespace)
+{
+	configmap(1);
+	no_statmount = 1;
+	as_init(namespace_beside_init);
+}
+END_TEST
+
+/* A chroot without statmount: pid 1's mountinfo shows what is outside. */
+START_TEST(mountinfo_outside_a_chroot)
+{
+	no_statmount = 1;
+	writable_mount_outside_chroot_body();
+}
+END_TEST
+
+/* An empty /proc (a user namespace may not unmount the real one). */
+static void no_proc(void)
+{
+	/* in a copy of the namespace: the test's process keeps its /proc */
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount("noproc", "/proc", "tmpfs", 0, "mode=0555"), 0);
+	ck_assert_int_eq(access("/proc/self", F_OK), -1);
+}
+
+/* Without /proc the namespaces are reached by a pidfd (Linux 6.11). */
+/*
+ * Without /proc the mounts other processes see are unknown: refused.
+ * (The leak check at exit needs /proc: no /proc in a child alone.)
+ */
+static void sealed_without_proc_child(void)
+{
+	static const char ro_but[] = "its mount is read-only, but ";
+
+	no_proc();
+	ck_assert_int_eq(sealed("etc"), 0);
+	if (have_statmount())
+		ck_assert_str_eq(why, "its mount is read-only, but what mounts "
+				      "other processes see cannot be read "
+				      "(/proc: No such file or directory)");
+	/* under valgrind, which lacks statmount: refused, and why */
+	ck_assert_int_eq(strncmp(why, ro_but, strlen(ro_but)), 0);
+	ck_assert_uint_gt(strlen(why), strlen(ro_but));
+}
+
+START_TEST(sealed_without_proc)
+{
+	configmap(0);
+	in_child(sealed_without_proc_child);
+}
+END_TEST
+
+/* A file of text bound over /proc/sys/fs/protected_hardlinks. */
+static void fake_hardlinks(const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	path_of(p, sizeof(p), "hardlinks");
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(mount(p, "/proc/sys/fs/protected_hardlinks", "none",
+			       MS_BIND, NULL),
+			 0);
+}
+
+START_TEST(hardlinks_as_the_kernel_says)
+{
+	char text[16] = "";
+	FILE *f = fopen("/proc/sys/fs/protected_hardlinks", "r");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(text, sizeof(text), f));
+	fclose(f);
+	if (strcmp(text, "1\n") == 0) {
+		ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 1);
+	} else {
+		ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
+		ck_assert_str_eq(why, "fs.protected_hardlinks is 0");
+	}
+}
+END_TEST
+
+static void hardlinks_without_proc(void)
+{
+	no_proc();
+	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
+	ck_assert_str_eq(why, "fs.protected_hardlinks cannot be read (No such "
+			      "file or directory)");
+}
+
+START_TEST(hardlinks_off_or_unknown)
+{
+	fake_hardlinks("0\n");
+	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
+	ck_assert_str_eq(why, "fs.protected_hardlinks is 0");
+	ck_assert_int_eq(umount("/proc/sys/fs/protected_hardlinks"), 0);
+	fake_hardlinks("1\nx");
+	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
+	ck_assert_str_eq(why, "fs.protected_hardlinks reads neither 0 nor 1");
+	ck_assert_int_eq(umount("/proc/sys/fs/protected_hardlinks"), 0);
+	fake_hardlinks("1\n");
+	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 1);
+	in_child(hardlinks_without_proc);
+}
+END_TEST
+
+static Suite *writeseal_suite(void)
+{
+	Suite *s = suite_create("common_writeseal");
+	TCase *tc = tcase_create("writeseal");
+
+	check_as_root();
+	/*
+	 * Every test changes its process's mount namespace, and some its
+	 * pid namespace or root: each needs a process of its own, under
+	 * valgrind too (where run.sh turns forking off).
+	 */
+	setenv("CK_FORK", "yes", 1);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, writable_mount_is_no_seal);
+	tcase_add_test(tc, configmap_is_sealed);
+	tcase_add_test(tc, writable_mount_elsewhere_unseals);
+	tcase_add_test(tc, read_only_superblock_seals);
+	tcase_add_test(tc, writable_mount_outside_chroot);
+	tcase_add_test(tc, overlay_is_no_seal);
+	tcase_add_test(tc, namespace_of_another_root);
+	tcase_add_test(tc, mountinfo_when_no_statmount);
+	tcase_add_test(tc, mountinfo_sees_the_writable_mount);
+	tcase_add_test(tc, writable_in_another_namespace);
+	tcase_add_test(tc, mountinfo_of_another_namespace);
+	tcase_add_test(tc, mountinfo_outside_a_chroot);
+	tcase_add_test(tc, sealed_without_proc);
+	tcase_add_test(tc, hardlinks_as_the_kernel_says);
+	tcase_add_test(tc, hardlinks_off_or_unknown);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(writeseal_suite)
