@@ -730,6 +730,45 @@ lib_tracefs_lock() {
 	export LIB_TRACEFS_LOCKED
 }
 
+# login_world ROOT: a user database and PAM stacks for real logins (su,
+# runuser, login) in a throw-away world whose root is ROOT (an overlay
+# over /, say): root, nobody, alice (uid 4701, in perf_users, gid 4800)
+# and bob (4702), with empty passwords and homes; files-only NSS; Debian's
+# su, su-l, runuser, runuser-l and login stacks reduced to the lines that
+# decide, common-auth ending with "auth optional pam_cap.so" (the module
+# the suite puts in ROOT's PAM directory); "other" denies. Suites append
+# their own users and groups.
+login_world() {
+	lib_m=$1
+	printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' \
+		'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin' \
+		'alice:x:4701:4701:login test user:/home/alice:/bin/sh' \
+		'bob:x:4702:4702:login test user:/home/bob:/bin/sh' >"$lib_m/etc/passwd" &&
+	printf '%s\n' 'root:x:0:' 'shadow:x:42:' 'utmp:x:43:' 'tty:x:5:' 'nogroup:x:65534:' \
+		'alice:x:4701:' 'bob:x:4702:' 'perf_users:x:4800:alice' >"$lib_m/etc/group" &&
+	printf '%s\n' 'root:*:19000:0:99999:7:::' 'nobody:*:19000:0:99999:7:::' \
+		'alice::19000:0:99999:7:::' 'bob::19000:0:99999:7:::' >"$lib_m/etc/shadow" &&
+	chmod 0640 "$lib_m/etc/shadow" && chown 0:42 "$lib_m/etc/shadow" &&
+	printf 'passwd: files\ngroup: files\nshadow: files\n' >"$lib_m/etc/nsswitch.conf" &&
+	mkdir -p "$lib_m/home/alice" "$lib_m/home/bob" "$lib_m/etc/pam.d" &&
+	chown 4701:4701 "$lib_m/home/alice" && chown 4702:4702 "$lib_m/home/bob" || return 1
+	lib_p=$lib_m/etc/pam.d
+	printf '%s\n' 'auth [success=1 default=ignore] pam_unix.so nullok' \
+		'auth requisite pam_deny.so' 'auth required pam_permit.so' \
+		'auth optional pam_cap.so' >"$lib_p/common-auth"
+	echo 'account required pam_unix.so' >"$lib_p/common-account"
+	echo 'session required pam_unix.so' >"$lib_p/common-session"
+	printf '%s\n' 'auth sufficient pam_rootok.so' '@include common-auth' \
+		'@include common-account' '@include common-session' >"$lib_p/su"
+	cp "$lib_p/su" "$lib_p/su-l"
+	printf '%s\n' 'auth sufficient pam_rootok.so' \
+		'session required pam_unix.so' >"$lib_p/runuser"
+	printf '%s\n' 'auth include runuser' 'session include runuser' >"$lib_p/runuser-l"
+	printf '%s\n' '@include common-auth' '@include common-account' \
+		'@include common-session' >"$lib_p/login"
+	echo 'auth required pam_deny.so' >"$lib_p/other"
+}
+
 # tmpfs_dir DIR...: each DIR (made if missing) a tmpfs of its own, mode
 # 0755, in the suite's private mount namespace (call private_etc first),
 # unmounted at exit before $T is removed. For suites that count the

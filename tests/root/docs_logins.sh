@@ -32,44 +32,7 @@ inside() {
 	# nscd would answer from the host's cache.
 	[ -d "$m/run/nscd" ] && mount -t tmpfs none "$m/run/nscd"
 
-	cat >"$m/etc/passwd" <<'EOF'
-root:x:0:0:root:/root:/bin/sh
-nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
-alice:x:4701:4701:docs login user:/home/alice:/bin/sh
-bob:x:4702:4702:docs login user:/home/bob:/bin/sh
-EOF
-	cat >"$m/etc/group" <<'EOF'
-root:x:0:
-shadow:x:42:
-utmp:x:43:
-tty:x:5:
-nogroup:x:65534:
-alice:x:4701:
-bob:x:4702:
-perf_users:x:4800:alice
-EOF
-	printf '%s\n' 'root:*:19000:0:99999:7:::' 'nobody:*:19000:0:99999:7:::' \
-		'alice::19000:0:99999:7:::' 'bob::19000:0:99999:7:::' >"$m/etc/shadow"
-	chmod 0640 "$m/etc/shadow" && chown 0:42 "$m/etc/shadow"
-	printf 'passwd: files\ngroup: files\nshadow: files\n' >"$m/etc/nsswitch.conf"
-	mkdir -p "$m/home/alice" "$m/home/bob" &&
-	chown 4701:4701 "$m/home/alice" && chown 4702:4702 "$m/home/bob"
-
-	p=$m/etc/pam.d
-	printf '%s\n' 'auth [success=1 default=ignore] pam_unix.so nullok' \
-		'auth requisite pam_deny.so' 'auth required pam_permit.so' \
-		'auth optional pam_cap.so' >"$p/common-auth"
-	echo 'account required pam_unix.so' >"$p/common-account"
-	echo 'session required pam_unix.so' >"$p/common-session"
-	printf '%s\n' 'auth sufficient pam_rootok.so' '@include common-auth' \
-		'@include common-account' '@include common-session' >"$p/su"
-	cp "$p/su" "$p/su-l"
-	printf '%s\n' 'auth sufficient pam_rootok.so' \
-		'session required pam_unix.so' >"$p/runuser"
-	printf '%s\n' 'auth include runuser' 'session include runuser' >"$p/runuser-l"
-	printf '%s\n' '@include common-auth' '@include common-account' \
-		'@include common-session' >"$p/login"
-	echo 'auth required pam_deny.so' >"$p/other"
+	login_world "$m" || { fail "cannot write the world's users and PAM stacks"; finish; }
 
 	conf=$m/etc/security/capability.conf
 	mkdir -p "$m/etc/security" &&

@@ -45,40 +45,11 @@ inside() {
 	for d in proc sys dev; do mount --rbind "/$d" "$m/$d" || { fail "bind /$d"; finish; }; done
 	[ -d "$m/run/nscd" ] && mount -t tmpfs none "$m/run/nscd"
 
-	cat >"$m/etc/passwd" <<'EOF'
-root:x:0:0:root:/root:/bin/sh
-nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
-alice:x:4701:4701:layouts login user:/home/alice:/bin/sh
-bob:x:4702:4702:layouts login user:/home/bob:/bin/sh
-nixbld1:x:30001:30000:nix build user:/var/empty:/usr/sbin/nologin
-EOF
-	cat >"$m/etc/group" <<'EOF'
-root:x:0:
-shadow:x:42:
-tty:x:5:
-nogroup:x:65534:
-alice:x:4701:
-bob:x:4702:
-nixbld:x:30000:nixbld1
-EOF
-	printf '%s\n' 'root:*:19000:0:99999:7:::' 'nobody:*:19000:0:99999:7:::' \
-		'alice::19000:0:99999:7:::' 'bob::19000:0:99999:7:::' \
-		'nixbld1:!:19000:0:99999:7:::' >"$m/etc/shadow"
-	chmod 0640 "$m/etc/shadow" && chown 0:42 "$m/etc/shadow"
-	printf 'passwd: files\ngroup: files\nshadow: files\n' >"$m/etc/nsswitch.conf"
-	mkdir -p "$m/home/alice" "$m/home/bob" &&
-	chown 4701:4701 "$m/home/alice" && chown 4702:4702 "$m/home/bob"
-
-	p=$m/etc/pam.d
-	printf '%s\n' 'auth [success=1 default=ignore] pam_unix.so nullok' \
-		'auth requisite pam_deny.so' 'auth required pam_permit.so' \
-		'auth optional pam_cap.so' >"$p/common-auth"
-	echo 'account required pam_unix.so' >"$p/common-account"
-	echo 'session required pam_unix.so' >"$p/common-session"
-	printf '%s\n' 'auth sufficient pam_rootok.so' '@include common-auth' \
-		'@include common-account' '@include common-session' >"$p/su"
-	cp "$p/su" "$p/su-l"
-	echo 'auth required pam_deny.so' >"$p/other"
+	login_world "$m" &&
+		echo 'nixbld1:x:30001:30000:nix build user:/var/empty:/usr/sbin/nologin' >>"$m/etc/passwd" &&
+		echo 'nixbld:x:30000:nixbld1' >>"$m/etc/group" &&
+		echo 'nixbld1:!:19000:0:99999:7:::' >>"$m/etc/shadow" ||
+		{ fail "cannot write the world's users and PAM stacks"; finish; }
 	mkdir -p "$m/etc/security" "$m/nix" "$m/srv/cm" &&
 	install -m 0644 "$BUILD/pam_cap/pam_cap.so" "$m/usr/lib/$ma/security/pam_cap.so" ||
 		{ fail "cannot build the world"; finish; }

@@ -10,8 +10,9 @@
 #     write copies the file up);
 #   - /etc/security is a read-only bind of a Kubernetes ConfigMap-style
 #     volume: a directory of mode 0777 holding "..data" pointing at a
-#     timestamped directory of root's 0644 files (the host's own, copied),
-#     and one symbolic link per file through "..data";
+#     timestamped directory of root's 0644 files (the host's own, copied,
+#     capability.conf with a grant for perf_users first), and one symbolic
+#     link per file through "..data"; a real su login there gets the grant;
 #   - tracefs is root's, mode 0700, as systemd mounts it at boot (set
 #     under the machine-wide tracefs lock, and put back at the end);
 #   - /proc, /sys and /dev are bound in, as a runtime does, and the
@@ -39,6 +40,14 @@ host_state() {
 	[ -d /sys/kernel/tracing ] && stat -c 'tracing %u:%g %a' /sys/kernel/tracing
 	# The world's mounts (all under $T) never reach the host's table.
 	grep -F "${T:-/nonexistent}" /proc/self/mountinfo || echo "no mount of the world's"
+}
+
+# grant_in FILE: the ConfigMap's capability.conf, as an administrator
+# would ship it: perf_users' grant first, then the host's lines (Debian's
+# end with "none *"), or that line alone.
+grant_in() {
+	{ echo "cap_perfmon @perf_users"; cat "$1" 2>/dev/null || echo "none *"; } >"$1.new" &&
+		mv "$1.new" "$1" && chmod 0644 "$1"
 }
 
 case ${CONTAINER_WORLD:-} in
@@ -94,6 +103,7 @@ build)
 		cp -a /etc/security/. "$T/cm/$STAMP/" &&
 		chown -R 0:0 "$T/cm/$STAMP" &&
 		find "$T/cm/$STAMP" -type f -exec chmod 0644 {} + &&
+		grant_in "$T/cm/$STAMP/capability.conf" &&
 		ln -s "$STAMP" "$T/cm/..data" ||
 		{ echo "FAIL: cannot make the ConfigMap volume"; exit 1; }
 	for e in "$T/cm/$STAMP"/* "$T/cm/$STAMP"/.[!.]*; do
@@ -153,6 +163,31 @@ inside)
 	mkdir "$T/logs"
 	check "the suites above in the container world" \
 		env LOGDIR="$T/logs" TEST_SUMMARY='' TESTS="$SUITES" sh "$TESTS_DIR/run.sh"
+	# A real login there: bob's "su - alice" through a PAM stack ending
+	# with our pam_cap.so, which reads the ConfigMap's capability.conf
+	# through its ..data links on the read-only mount; alice, in
+	# perf_users, gets cap_perfmon inheritable. Last: it rewrites the
+	# world's users and PAM stacks, which the suites above read.
+	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+	if is_sanitized; then
+		echo "note: the login is left out under ASan (su loads the plain build's pam_cap.so)"
+	elif login_world /; then
+		# nscd would answer from the host's cache.
+		[ ! -d /run/nscd ] || mount -t tmpfs none /run/nscd
+		install -m 0644 "$BUILD/pam_cap/pam_cap.so" "/usr/lib/$ma/security/pam_cap.so" ||
+			fail "world: cannot install our pam_cap.so"
+		timeout 30 env -i LANG=C PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			su bob -c "su - alice -c 'grep CapInh /proc/\$\$/status'" </dev/null >"$T/login" 2>&1
+		if grep -Eq '^CapInh:[[:space:]]+0000004000000000$' "$T/login"; then
+			ok "world: su - alice gets cap_perfmon from the read-only ConfigMap"
+		else
+			fail "world: su - alice, want CapInh 0000004000000000 from the ConfigMap's grant, got:"
+			sed 's/^/    /' "$T/login" | tail -n 8
+			"$BUILD/progs/capcheck" --config /etc/security/capability.conf 2>&1 | sed 's/^/    capcheck: /'
+		fi
+	else
+		fail "world: cannot write the world's users and PAM stacks"
+	fi
 	# The suites for a world without /proc (a runtime that mounts none,
 	# bubblewrap without --proc): in a namespace of their own with /proc
 	# gone, each run by itself (run.sh reads /proc).
