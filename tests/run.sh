@@ -599,6 +599,9 @@ if [ "$ne" -gt 1 ] && [ -s "$work/table" ]; then
 	echo "time table: CPU s by pass:$(awk '{ c[$3] += $1 } END { for (p in c) printf " %s %.1f", p, c[p] }' "$work/table")"
 	echo "time table: costliest suites (CPU s, own s, pass, suite):"
 	sort -rn "$work/table" | head -n 15 | awk '{ printf "  %7.1f %4d  %-9s %s\n", $1, $2, $3, $4 }'
+	# Every suite's, for whoever must find the next seconds to save.
+	sort -rn "$work/table" >"$plain_logs/time-table.txt" 2>/dev/null &&
+		echo "time table: every suite in $plain_logs/time-table.txt"
 fi
 rm -rf "$work"
 if [ "$cur_p" -le "$np" ]; then
