@@ -16,7 +16,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -657,7 +656,7 @@ static int audit(struct opts *o, char **argv, const char *path,
  */
 static int check_options(const struct opts *o, int argc)
 {
-	if (getauxval(AT_SECURE) && (o->iab != NULL || o->user != NULL)) {
+	if (privileged_by_own_file() && (o->iab != NULL || o->user != NULL)) {
 		warnx("--iab and --user are refused when capaudit runs with file "
 		      "capabilities (they would pass its own privilege to the "
 		      "command); run it as root for them");
@@ -729,7 +728,7 @@ static int audit_into_output(struct opts *o, char **argv, const char *path,
 /* With the event source found (or made): --check, or the audit. */
 static int with_source(struct opts *o, char **argv, const char *path)
 {
-	const char *root = secure_getenv("CAPAUDIT_SYSROOT");
+	const char *root = caller_getenv("CAPAUDIT_SYSROOT");
 	struct sysview sv = { "" };
 	struct source src;
 	int rc;

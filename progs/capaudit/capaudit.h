@@ -118,6 +118,17 @@ void source_release(const struct sysview *sv, struct source *src);
 /* One line naming the source, for the report and --check. */
 void source_describe(const struct source *src, FILE *out);
 
+/* ---- capaudit_privilege.c: whether capaudit's privileges are its caller's ---- */
+
+/*
+ * 1 when capaudit's capabilities may have come from its own file rather
+ * than from its caller (AT_SECURE, or uid 0 under SECBIT_NOROOT running a
+ * file with capabilities), or when that cannot be told; else 0.
+ */
+int privileged_by_own_file(void);
+/* getenv(3), or NULL when privileged_by_own_file(): for test variables. */
+const char *caller_getenv(const char *name);
+
 /* ---- capaudit_counting.c: whether checks are counted in the kernel ---- */
 
 /*

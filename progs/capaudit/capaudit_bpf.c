@@ -39,7 +39,7 @@
 
 static unsigned table_size(void)
 {
-	const char *env = secure_getenv("CAPAUDIT_BPF_ENTRIES");
+	const char *env = caller_getenv("CAPAUDIT_BPF_ENTRIES");
 	unsigned long v;
 	char *end;
 

@@ -19,7 +19,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
@@ -64,7 +63,7 @@ int trials_possible(char *why, size_t len)
 	cap_t self;
 	size_t i;
 
-	if (getauxval(AT_SECURE)) {
+	if (privileged_by_own_file()) {
 		snprintf(
 			why, len,
 			"capaudit runs with file capabilities and grants "
@@ -366,7 +365,7 @@ int trial_command_allowed(const char *path, char *why, size_t len)
 
 int plan_init(struct grant_plan *p)
 {
-	const char *tmp = secure_getenv("TMPDIR");
+	const char *tmp = caller_getenv("TMPDIR");
 
 	memset(p, 0, sizeof(*p));
 	p->devnull = -1;
