@@ -104,6 +104,7 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		    char *why, size_t len)
 {
 	struct exec_target et;
+	enum file_match match;
 	const char *problem;
 	char reason[200];
 	struct stat st;
@@ -123,7 +124,8 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		snprintf(why, len, "cannot open it: %s", strerror(errno));
 		return -1;
 	}
-	switch (identity_match(fd, &st, maj, min, ino)) {
+	match = identity_match(fd, &st, maj, min, ino);
+	switch (match) {
 	case FILE_SAME:
 		break;
 	case FILE_SAME_MAPPED:
@@ -192,6 +194,21 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 			 "capabilities, as its owner decides what it does",
 			 st.st_uid != 0 ? "not root's"
 					: "writable by others than root");
+		goto refuse;
+	}
+	/*
+	 * Each trial binds the copy over the path and the command finds it
+	 * there by name. Whoever may change a directory on the way can put
+	 * another file at that name once the copy is bound (a rename takes
+	 * the bind along with the old name), and the trial then runs that
+	 * file and judges the grant by it: a run that fails there keeps a
+	 * capability the command never needed.
+	 */
+	if (match == FILE_SAME && (problem = trial_path_problem(path)) != NULL) {
+		snprintf(why, len,
+			 "it %s: another file could take its place at that "
+			 "path during a trial",
+			 problem);
 		goto refuse;
 	}
 	return fd;

@@ -40,6 +40,10 @@
 #   on overlayfs over two file systems the kernel's numbers for the file
 #     it ran are not stat(2)'s, and may be another file's: a file there
 #     in a directory others may change is refused, and said why.
+#   a root's program in a directory nobody may change: nobody renamed the
+#     directory under the trial's bind and put his own file at the path,
+#     which the trial ran: cap_setuid was "proven" needed; now no file
+#     is tried whose path someone other than root may point elsewhere.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
@@ -285,4 +289,39 @@ if overlay_layers "$T" && mkdir "$T/lower/open" && chmod 777 "$T/lower/open" &&
 else
 	fail "an overlay over two file systems"
 fi
+# 11. A root's program in a directory nobody owns: the trial binds its
+#     copy over the path, and nobody, outside, renames the directory (the
+#     bind goes with it) and puts a file of his own at the path before
+#     the command finds it there. The run "without cap_setuid" ran his
+#     file and failed: cap_setuid was "proven" needed beside cap_net_raw.
+#     A wrapper holds the race open: it says it started, and execs the
+#     path once nobody has made his move (on the 4th run, the one
+#     without cap_setuid; his file puts the directory back).
+mkdir -p "$T/nbd/bin" "$T/race" && chown nobody "$T/nbd" "$T/race" && chmod 755 "$T/nbd" "$T/nbd/bin"
+cp "$ping" "$T/nbd/bin/ping" && chmod 755 "$T/nbd/bin/ping"
+printf '#!/bin/sh\ncd "%s" && mv bin bin.fake && mv bin.real bin\nexit 2\n' "$T/nbd" >"$T/race/fake"
+chown nobody "$T/race/fake" && chmod 755 "$T/race/fake"
+# nobody's side: on the 4th start, the directory swapped; then go.
+as_nobody_bg sh -c 'k=0
+	while [ ! -e "$0/stop" ]; do
+		[ -e "$0/started" ] || { sleep 0.01; continue; }
+		rm -f "$0/started"; k=$((k + 1))
+		[ $k = 4 ] && mv "$1/bin" "$1/bin.real" && mkdir "$1/bin" && cp "$0/fake" "$1/bin/ping"
+		: >"$0/go"
+	done' "$T/race" "$T/nbd"
+racer=$nobody_pid
+at_exit "kill $racer 2>/dev/null"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
+	sh -c ': >"$1/started"; while [ ! -e "$1/go" ]; do sleep 0.01; done; rm -f "$1/go"; exec "$0"' \
+	"$T/nbd/bin/ping" "$T/race" >/dev/null 2>&1
+: >"$T/race/stop"
+wait $racer
+if grep '^setcap .*cap_setuid' "$T/rep"; then
+	cat "$T/rep"
+	fail "a directory nobody may change: a file of his, run in a trial, made cap_setuid a need"
+else
+	pass
+fi
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/nbd/bin/ping: it is in a directory others than root may change: another file could take its place at that path during a trial)" \
+	"a directory nobody may change: refused"
 finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment; FUSE; overlay identity"
