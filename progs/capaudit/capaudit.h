@@ -520,6 +520,7 @@ struct trial_log {
 	int cap;
 	int status; /* wait(2) status */
 	int success;
+	int again;   /* a need confirmed from the least grant found */
 	size_t left; /* processes it left behind, which capaudit ended */
 };
 

@@ -102,7 +102,8 @@ static void print_header(const struct suggestion *sg, FILE *out)
 		capability_name(l->cap, name, sizeof(name));
 		fprintf(out, "#   run %zu, without %s on ", i + 1, name);
 		escape_fputs(sg->files[l->file].path, out);
-		fprintf(out, ": %s: %s\n", what,
+		fprintf(out, "%s: %s: %s\n",
+			l->again ? ", again, from the least grant" : "", what,
 			l->success ? "not needed" : "needed");
 	}
 	for (i = 0; i < sg->nlog; i++)
