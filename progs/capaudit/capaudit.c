@@ -22,6 +22,7 @@
 
 #include "capaudit.h"
 #include "escape.h"
+#include "mask.h"
 #include "number.h"
 #include "opts.h"
 #include "path.h"
@@ -511,6 +512,25 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 	sg->noroot = trials_as_root;
 	for (i = 0; i < sg->nfiles; i++)
 		any |= sg->files[i].candidates != 0;
+	if (!any && sg->lent_guessed) {
+		char list[256], reason[sizeof(sg->unproven)];
+
+		/*
+		 * Read from samples, a credential is its address, which the
+		 * kernel gives the next one: a command that changes its own
+		 * credential again and again (setfsuid(2) per request) shows
+		 * an old address around a new one, as a loan would, and its
+		 * need among the checks taken for lent.
+		 */
+		mask_names(list, sizeof(list), sg->lent_guessed, 0);
+		snprintf(reason, sizeof(reason),
+			 "its checks of %s were taken for checks under a "
+			 "credential lent for one call, a guess from samples "
+			 "(the note below)",
+			 list);
+		suggest_unproven(sg, reason);
+		return;
+	}
 	if (!any) {
 		sg->proven =
 			1; /* nothing to try: nothing of its own was asked */

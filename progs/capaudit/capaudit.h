@@ -71,7 +71,8 @@ struct event_spec {
 
 /* What the programs read in the kernel's own structures (capaudit_btf.c). */
 struct counter_layout {
-	size_t task_pid; /* the offset of task_struct.pid */
+	size_t task_pid;       /* the offset of task_struct.pid */
+	size_t task_real_cred; /* and of task_struct.real_cred */
 };
 
 /* Counting in the kernel (capaudit_bpf.c), when the tracepoint is the source. */
@@ -229,6 +230,12 @@ struct sample {
 	 */
 	uint64_t more, last;
 	int counted; /* counted in the kernel (capaudit_bpf.c), not read */
+	/*
+	 * Counted in the kernel, which says whether the credential was the
+	 * thread's own (task_struct.real_cred) or lent: 1 when lent. A
+	 * sample cannot say, and its credential's spans are judged instead.
+	 */
+	int lent;
 };
 
 /* What the ring buffer said besides samples. */
@@ -447,6 +454,12 @@ struct tally {
 	struct row *rows; /* by capability, then process */
 	size_t nrows;
 	uint64_t class_checks[NCLASSES];
+	/*
+	 * The capabilities of checks taken for a lent credential from
+	 * samples alone (a guess: a credential's address is reused), not
+	 * from what the kernel said of it.
+	 */
+	uint64_t lent_guessed;
 };
 
 /* root_comm NULL: root is our launched child; else the attached process. */
@@ -537,6 +550,7 @@ struct suggestion {
 	uint64_t incidental; /* checked, but asked by the kernel on its own */
 	uint64_t unused;     /* unproven: refused, yet the run succeeded */
 	uint64_t not_own;    /* checked only in CLASS_USERNS or CLASS_CRED */
+	uint64_t lent_guessed; /* of those, taken for lent from samples alone */
 	int failed;	     /* the first run did not exit 0 */
 	int first;	     /* its wait status */
 	int proven;	     /* the grant was shown by trials */

@@ -252,7 +252,11 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 			     "is root-equivalent and unproven (held apart "
 			     "above)\n");
 	} else if (grant == 0) {
-		if (!(sg->proven && sg->runs == 0))
+		if (!sg->proven && sg->lent_guessed)
+			fprintf(out, "# nothing to grant from the checks taken "
+				     "for the command's own; the others may be "
+				     "its own too (above)\n");
+		else if (!(sg->proven && sg->runs == 0))
 			fprintf(out, "# nothing to grant: %s\n",
 				sg->proven   ? "the command succeeds as well "
 					       "without any capability"
@@ -276,6 +280,18 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		fprintf(out, "CapabilityBoundingSet=%s\n", list);
 	}
 	print_left_out(sg, t, out);
+	if (sg->lent_guessed && !sg->proven) {
+		list_caps(sg->lent_guessed, 0, list, sizeof(list));
+		fprintf(out,
+			"# note: %s: checked only under a credential taken for "
+			"one lent for a call (see the table), a guess from "
+			"samples: the kernel gives a freed credential's address "
+			"to the next one, so a command that changes its own "
+			"credential again and again looks so; they may be its "
+			"own needs. Counted in the kernel (as root, without "
+			"--no-bpf), each check says whose credential it was\n",
+			list);
+	}
 	for (i = 0; i < sg->nfiles; i++)
 		if ((sg->files[i].apart & MASK_BIT(CAP_DAC_OVERRIDE)) &&
 		    (sg->files[i].apart & MASK_BIT(CAP_DAC_READ_SEARCH)) &&

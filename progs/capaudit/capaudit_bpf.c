@@ -211,7 +211,7 @@ static int load_progs(struct counter *c, const struct counter_layout *lay,
 {
 	static struct bpf_text text; /* large: not on the stack */
 
-	if (text_check(&text, &c->maps) < 0)
+	if (text_check(&text, &c->maps, lay) < 0)
 		goto too_long;
 	c->prog[PROG_CHECK] = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, &text,
 					"capaudit_check", why, whylen);
@@ -333,7 +333,8 @@ static void as_record(uint64_t pid_tgid, uint64_t cred, uint64_t target_ns,
 		r->s.have_capable_ns = 1;
 	r->s.cap = (int)(int32_t)(uint32_t)capret;
 	r->s.ret = (int)(int32_t)(uint32_t)(capret >> 32);
-	r->s.cred = cred;
+	r->s.cred = cred & ~CRED_LENT;
+	r->s.lent = (cred & CRED_LENT) ? 1 : 0;
 	r->s.target_ns = target_ns;
 	r->s.capable_ns = capable_ns;
 	r->s.more = count - 1;

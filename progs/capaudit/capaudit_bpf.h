@@ -24,7 +24,8 @@
 struct follow_val {
 	uint64_t count;	      /* checks in the run; 0: no run */
 	uint64_t first, last; /* CLOCK_MONOTONIC, as bpf_ktime_get_ns() */
-	uint64_t cred, target_ns, capable_ns;
+	uint64_t cred; /* its lowest bit set: lent, not the thread's own */
+	uint64_t target_ns, capable_ns;
 	uint64_t capret;   /* cap in the low half, ret in the high half */
 	uint64_t pid_tgid; /* the thread's tid and tgid when it made the run */
 	uint64_t epoch; /* new at every fork and exec: a key never spans one */
@@ -66,13 +67,17 @@ struct bpf_text {
 	int nlabels;
 };
 
+/* The lowest bit of a counted credential: not the thread's own (lent). */
+#define CRED_LENT 1ULL
+
 /*
  * The three programs, on raw tracepoints: cap_capable (its arguments
  * cred, target_ns, capable_ns, cap, ret), task_newtask (the new task,
  * clone flags) and sched_process_exec (task, old_pid, bprm). Each returns 0
  * after building its text, or -1 when the text did not fit.
  */
-int text_check(struct bpf_text *p, const struct counter_maps *m);
+int text_check(struct bpf_text *p, const struct counter_maps *m,
+	       const struct counter_layout *lay);
 int text_fork(struct bpf_text *p, const struct counter_maps *m,
 	      const struct counter_layout *lay);
 int text_exec(struct bpf_text *p, const struct counter_maps *m);

@@ -8,7 +8,8 @@
  * check: on every cap_capable() in the system. A thread not in the
  *   follow map returns at once. A followed thread's check that repeats
  *   its current run (same credential, namespaces, capability, result and
- *   ids) only counts and stamps the time; any other check first moves
+ *   ids; the credential marked when it is not the thread's own) only
+ *   counts and stamps the time; any other check first moves
  *   the run into the totals map, keyed by everything that tells checks
  *   apart, then starts a new run. A tight loop costs one hash lookup.
  * fork:  (task_newtask, which every new task passes in the thread that
@@ -41,6 +42,7 @@ enum { R0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10 };
 #define FP_TID	   (-148)
 #define FP_TID2	   (-152)
 #define FP_STATKEY (-156)
+#define FP_CRED	   (-168) /* the credential checked, marked when lent */
 
 #define OFF(type, field) ((short)offsetof(struct type, field))
 
@@ -342,7 +344,41 @@ static int end_program(struct bpf_text *p, const struct counter_maps *m,
 #define ARG_CAP	       24
 #define ARG_RET	       32
 
-int text_check(struct bpf_text *p, const struct counter_maps *m)
+/*
+ * The credential checked into the frame (FP_CRED), its lowest bit set
+ * (a struct cred is never at an odd address) when it is not the
+ * thread's own, task_struct.real_cred: the kernel lent it for one call
+ * (override_creds(): access(2)'s real ids, overlayfs's mounter), or it
+ * is a file's. A credential's address tells nothing more: the kernel
+ * reuses it for the next one, so a thread that changes its own
+ * credential again and again shows an old address around a new one, as
+ * a loan would. One that cannot be read is taken for lent.
+ */
+static void mark_lent(struct bpf_text *p, const struct counter_layout *lay)
+{
+	int own = new_label(p), read = new_label(p);
+
+	load(p, BPF_DW, R1, R6, ARG_CRED);
+	store(p, BPF_DW, R10, FP_CRED, R1);
+	call(p, BPF_FUNC_get_current_task);
+	mov_reg(p, R3, R0);
+	add_imm(p, R3, (int)lay->task_real_cred);
+	frame_ptr(p, R1, FP_KEY); /* scratch: the key is built later */
+	mov_imm(p, R2, 8);
+	call(p, BPF_FUNC_probe_read_kernel);
+	jump_imm(p, BPF_JEQ, R0, 0, read);
+	store_imm(p, BPF_DW, R10, FP_KEY, 0);
+	place(p, read);
+	load(p, BPF_DW, R1, R10, FP_KEY);
+	load(p, BPF_DW, R2, R10, FP_CRED);
+	jump_reg(p, BPF_JEQ, R1, R2, own);
+	emit(p, BPF_ALU64 | BPF_OR | BPF_K, R2, 0, 0, 1);
+	store(p, BPF_DW, R10, FP_CRED, R2);
+	place(p, own);
+}
+
+int text_check(struct bpf_text *p, const struct counter_maps *m,
+	       const struct counter_layout *lay)
 {
 	int out, start, moved;
 
@@ -357,12 +393,13 @@ int text_check(struct bpf_text *p, const struct counter_maps *m)
 	lookup(p, m->follow, FP_TID);
 	jump_imm(p, BPF_JEQ, R0, 0, out);
 	mov_reg(p, R8, R0);
+	mark_lent(p, lay);
 	call(p, BPF_FUNC_ktime_get_ns);
 	mov_reg(p, R9, R0);
 	/* The same check as the run's: count it and stamp the time. */
 	load(p, BPF_DW, R1, R8, OFF(follow_val, count));
 	jump_imm(p, BPF_JEQ, R1, 0, start);
-	load(p, BPF_DW, R2, R6, ARG_CRED);
+	load(p, BPF_DW, R2, R10, FP_CRED);
 	load(p, BPF_DW, R3, R8, OFF(follow_val, cred));
 	jump_reg(p, BPF_JNE, R2, R3, moved);
 	load(p, BPF_DW, R2, R6, ARG_TARGET_NS);
@@ -391,7 +428,7 @@ int text_check(struct bpf_text *p, const struct counter_maps *m)
 	store(p, BPF_DW, R8, OFF(follow_val, count), R1);
 	store(p, BPF_DW, R8, OFF(follow_val, first), R9);
 	store(p, BPF_DW, R8, OFF(follow_val, last), R9);
-	load(p, BPF_DW, R1, R6, ARG_CRED);
+	load(p, BPF_DW, R1, R10, FP_CRED);
 	store(p, BPF_DW, R8, OFF(follow_val, cred), R1);
 	load(p, BPF_DW, R1, R6, ARG_TARGET_NS);
 	store(p, BPF_DW, R8, OFF(follow_val, target_ns), R1);
