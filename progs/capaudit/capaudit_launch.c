@@ -281,11 +281,18 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 	else if (h->err != ECHILD)
 		escape_line(stderr, PROG ": ", "%s: cannot start it: %s",
 			    l->path, strerror(h->err));
-	else if ((err = why_not_started(l, denied, sizeof(denied))) != 0)
+	else if ((err = why_not_started(l, denied, sizeof(denied))) > 0)
 		escape_line(stderr, PROG ": ",
 			    "%s: the launcher could not start it%s%s: %s: %s",
 			    l->path, l->user ? " as " : "",
 			    l->user ? l->user : "", denied, strerror(err));
+	else if (err < 0)
+		escape_line(stderr, PROG ": ",
+			    "%s: the launcher could not start it%s%s (the "
+			    "look for why, as that user, did not end: a file "
+			    "system on the way does not answer?)",
+			    l->path, l->user ? " as " : "",
+			    l->user ? l->user : "");
 	else
 		escape_line(
 			stderr, PROG ": ",
