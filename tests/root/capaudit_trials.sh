@@ -324,4 +324,8 @@ else
 fi
 expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/nbd/bin/ping: it is in a directory others than root may change: another file could take its place at that path during a trial)" \
 	"a directory nobody may change: refused"
+# Its unproven line says who decides what the name is: nobody may put
+# a file of his there (on ext4 it may even get the freed inode number).
+expect_line "$T/rep" "# WARNING: $T/nbd/bin/ping is in a directory others than root may change: whoever may change it decides which file that name is when this line is pasted" \
+	"a directory nobody may change: said next to the setcap line"
 finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment; FUSE; overlay identity"
