@@ -787,6 +787,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	program_invocation_short_name = name;
+	launch_keep_children();
 	/* parse_options(): 1 when the run ends there (--help, --version, a usage error). */
 	rc = refuse_set_id();
 	if (rc == 0 && parse_options(argc, argv, &o, &rc) == 0)

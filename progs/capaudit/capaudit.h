@@ -815,6 +815,13 @@ int launch_run(const struct launch *l, const struct source *src,
 	       struct tally *t, struct run_result *rr);
 /* Set by SIGINT, SIGTERM and SIGQUIT: the command gets them too. */
 extern volatile sig_atomic_t launch_stop;
+/*
+ * capaudit waits for its children itself, so it takes SIGCHLD back to
+ * its default if its caller left it ignored (the kernel would reap them
+ * first); the command and the trials get it ignored again, as they would
+ * have without capaudit. Call once, first.
+ */
+void launch_keep_children(void);
 
 /* ---- capaudit_attach.c: --pid ---- */
 
