@@ -557,6 +557,7 @@ struct suggestion {
 	char unproven[512];  /* why it was not, "" when it was */
 	int reference;	     /* the wait status every candidate granted gave */
 	int have_reference;
+	int reference_run;   /* the trial that gave it */
 	struct trial_log *log;
 	size_t nlog, log_size;
 	int runs;	  /* trials run */

@@ -94,9 +94,10 @@ static void print_header(const struct suggestion *sg, FILE *out)
 			continue;
 		}
 		if (l->file < 0) {
-			fprintf(out,
-				"#   run %zu, every candidate granted: %s\n",
-				i + 1, what);
+			fprintf(out, "#   run %zu, %s: %s\n", i + 1,
+				l->again ? "every candidate granted again"
+					 : "every candidate granted",
+				what);
 			continue;
 		}
 		capability_name(l->cap, name, sizeof(name));

@@ -186,6 +186,7 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 		if (added == 0) {
 			sg->reference = rr.status;
 			sg->have_reference = 1;
+			sg->reference_run = sg->runs;
 			return 0;
 		}
 		if (round + 1 >= CONVERGE_MAX) {
@@ -322,6 +323,56 @@ static int confirm(struct suggestion *sg, const struct success *succ,
 out:
 	view_free(&view);
 	return rc;
+}
+
+/*
+ * Every trial is judged by the reference, the run with every candidate
+ * granted: one such run that ended otherwise than the command does
+ * (killed by the OOM killer, or by another process of the user's, which
+ * kill(2) allows; a network that failed once) makes each trial "fail"
+ * and keeps every candidate. So the least grant found must end as the
+ * reference did in a run of its own: a trial that left a capability out
+ * and succeeded ran with it (the last such trial's grant is the least
+ * grant); where none did, that grant runs once more when it matters
+ * most, and costs the least to find: the reference ended by a signal
+ * (which anyone may send), or the grant holds a root-equivalent
+ * capability. -1 after saying why in sg->unproven.
+ */
+static int reproduced(struct suggestion *sg, const struct success *succ,
+		      const struct trial_runner *runner, const uint64_t *grant,
+		      const struct pair *pairs, size_t n)
+{
+	char what[64], was[64];
+	struct run_result rr;
+	struct tally t;
+	int root = 0, c;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (pairs[i].needed_in == 0)
+			return 0;
+	for (i = 0; i < sg->nfiles; i++)
+		for (MASK_EACH(c, grant[i]))
+			root |= risk_tier_of(c) == RISK_ROOT;
+	if (!root && !WIFSIGNALED(sg->reference))
+		return 0;
+	if (one_run(sg, runner, grant, &rr, &t) < 0)
+		return -1;
+	tally_free(&t);
+	if (log_trial(sg, -1, 0, rr.status,
+		      success_of(succ, sg->have_reference, sg->reference,
+				 rr.status),
+		      1, rr.left) < 0)
+		return -1;
+	if (success_of(succ, sg->have_reference, sg->reference, rr.status))
+		return 0;
+	describe_status(rr.status, what, sizeof(what));
+	describe_status(sg->reference, was, sizeof(was));
+	snprintf(sg->unproven, sizeof(sg->unproven),
+		 "the command does not end the same way each time: run %d, "
+		 "with every candidate granted again, %s, where run %d %s",
+		 sg->runs, what, sg->reference_run, was);
+	return -1;
 }
 
 /* Into *kept (the caller frees it): each pair tried, and where it was needed. */
@@ -570,6 +621,7 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 	}
 	if (minimize(sg, succ, runner, grant, &ref, &pairs, &npairs) < 0 ||
 	    first_agrees(sg, succ, grant, plain_status) < 0 ||
+	    reproduced(sg, succ, runner, grant, pairs, npairs) < 0 ||
 	    confirm(sg, succ, runner, grant, &ref, pairs, npairs) < 0 ||
 	    same_start(sg, runner, &plain, plain_status) < 0)
 		goto unproven;
