@@ -469,6 +469,23 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 			 sg->runs);
 		return -1;
 	}
+	/*
+	 * kill(2) needs no privilege over a process of one's own user: any
+	 * other process of the user's may end a trial, and a trial it made
+	 * fail would keep a capability. Counted in the kernel, such signals
+	 * are seen.
+	 */
+	if (t->outside_signals) {
+		unsigned long long n = (unsigned long long)t->outside_signals;
+
+		tally_free(t);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "run %d was sent %llu signal%s by a process outside "
+			 "it (any process of the user's own may send one), so "
+			 "what it did proves nothing",
+			 sg->runs, n, n == 1 ? "" : "s");
+		return -1;
+	}
 	if (rr->cut != CUT_NONE) {
 		tally_free(t);
 		if (rr->cut == CUT_STOP)

@@ -175,6 +175,7 @@ struct record;
 /* What the kernel could not count: checks, and threads not followed. */
 struct counter_losses {
 	uint64_t checks, threads;
+	uint64_t signals; /* sent to a followed thread by one not followed */
 };
 
 /* 1 when capaudit runs in the initial pid namespace (the programs' ids). */
@@ -257,6 +258,7 @@ struct record {
 	char comm[16];
 	uint64_t lost;	     /* REC_LOST: checks */
 	uint64_t unfollowed; /* REC_LOST: threads the kernel did not follow */
+	uint64_t signals;    /* REC_LOST: signals sent in from outside */
 	uint32_t maj, min;   /* REC_EXEC_MAP: the file's device and inode */
 	uint64_t ino;
 	char *file; /* REC_EXEC_MAP: its path (record_release()) */
@@ -446,6 +448,12 @@ struct tally {
 	int init_ns_state; /* 0 not seen, 1 known, -1 two different answers */
 	uint64_t lost;	   /* samples the kernel could not write */
 	uint64_t unfollowed; /* threads the kernel's programs did not follow */
+	/*
+	 * Signals a process outside the command sent to its threads (kill(2),
+	 * tgkill(2), sigqueue(3); not the kernel's own, nor capaudit's),
+	 * counted in the kernel: 0 where nothing counts them.
+	 */
+	uint64_t outside_signals;
 	uint64_t launcher;   /* checks by our launcher before the exec */
 	uint64_t out_of_range; /* cap values beyond NCAPS */
 	uint64_t unpaired;     /* kprobe returns without an entry */

@@ -58,7 +58,7 @@ static unsigned table_size(void)
 /* Seeded threads' epochs: above any the programs hand out. */
 #define SEED_EPOCH (1ULL << 62)
 
-enum { PROG_CHECK, PROG_FORK, PROG_EXEC, NPROGS };
+enum { PROG_CHECK, PROG_FORK, PROG_EXEC, PROG_SIGNAL, NPROGS };
 
 struct counter {
 	struct counter_maps maps;
@@ -227,7 +227,13 @@ static int load_progs(struct counter *c, const struct counter_layout *lay,
 		goto too_long;
 	c->prog[PROG_EXEC] = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, &text,
 				       "capaudit_exec", why, whylen);
-	return c->prog[PROG_EXEC] < 0 ? -1 : 0;
+	if (c->prog[PROG_EXEC] < 0)
+		return -1;
+	if (text_signal(&text, &c->maps, lay, (uint32_t)getpid()) < 0)
+		goto too_long;
+	c->prog[PROG_SIGNAL] = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, &text,
+					 "capaudit_signal", why, whylen);
+	return c->prog[PROG_SIGNAL] < 0 ? -1 : 0;
 too_long:
 	snprintf(why, whylen, "a program did not fit its buffer");
 	errno = E2BIG;
@@ -241,8 +247,10 @@ static int attach_progs(struct counter *c, char *why, size_t whylen)
 		[PROG_CHECK] = "cap_capable",
 		[PROG_FORK] = "task_newtask",
 		[PROG_EXEC] = "sched_process_exec",
+		[PROG_SIGNAL] = "signal_generate",
 	};
-	static const int order[NPROGS] = { PROG_FORK, PROG_EXEC, PROG_CHECK };
+	static const int order[NPROGS] = { PROG_FORK, PROG_EXEC, PROG_CHECK,
+					   PROG_SIGNAL };
 	int i;
 
 	for (i = 0; i < NPROGS; i++) {
@@ -466,15 +474,21 @@ int counter_collect(struct counter *c,
 	 * in an interrupted context) lost a check, or a thread to follow.
 	 */
 	for (p = 0; p < NPROGS; p++)
-		if (c->prog[p] >= 0)
+		if (c->prog[p] >= 0 && p != PROG_SIGNAL)
 			*(p == PROG_CHECK ? &lost->checks : &lost->threads) +=
 				recursion_misses(c->prog[p]);
+	/* A signal the program missed may have been one from outside. */
+	if (c->prog[PROG_SIGNAL] >= 0)
+		lost->signals += recursion_misses(c->prog[PROG_SIGNAL]);
 	i = STAT_LOST;
 	if (map_lookup(c->maps.stats, &i, &stat) == 0)
 		lost->checks += stat;
 	i = STAT_UNFOLLOWED;
 	if (map_lookup(c->maps.stats, &i, &stat) == 0)
 		lost->threads += stat;
+	i = STAT_SIGNALS;
+	if (map_lookup(c->maps.stats, &i, &stat) == 0)
+		lost->signals += stat;
 	if (c->calibrated && push(&c->calibration, arg) < 0)
 		return -1;
 	if (collect_follow(c, push, arg) < 0 ||

@@ -45,6 +45,7 @@ enum counter_stat {
 	STAT_LOST,	 /* checks the totals map had no room for */
 	STAT_UNFOLLOWED, /* new threads the follow map had no room for */
 	STAT_EPOCH,	 /* the last epoch handed out */
+	STAT_SIGNALS,	 /* signals sent to a followed thread from outside */
 	NSTATS,
 };
 
@@ -71,15 +72,24 @@ struct bpf_text {
 #define CRED_LENT 1ULL
 
 /*
- * The three programs, on raw tracepoints: cap_capable (its arguments
- * cred, target_ns, capable_ns, cap, ret), task_newtask (the new task,
- * clone flags) and sched_process_exec (task, old_pid, bprm). Each returns 0
- * after building its text, or -1 when the text did not fit.
+ * The programs, on raw tracepoints: cap_capable (its arguments cred,
+ * target_ns, capable_ns, cap, ret), task_newtask (the new task, clone
+ * flags), sched_process_exec (task, old_pid, bprm) and signal_generate.
+ * Each returns 0 after building its text, or -1 when the text did not
+ * fit.
  */
 int text_check(struct bpf_text *p, const struct counter_maps *m,
 	       const struct counter_layout *lay);
 int text_fork(struct bpf_text *p, const struct counter_maps *m,
 	      const struct counter_layout *lay);
 int text_exec(struct bpf_text *p, const struct counter_maps *m);
+/*
+ * On signal_generate (sig, info, task, group, result): a signal delivered
+ * to a followed thread by a thread that is not followed and not
+ * capaudit's (self_tgid), sent by a process (kill(2), tgkill(2),
+ * sigqueue(3)), not by the kernel, is counted in STAT_SIGNALS.
+ */
+int text_signal(struct bpf_text *p, const struct counter_maps *m,
+		const struct counter_layout *lay, uint32_t self_tgid);
 
 #endif

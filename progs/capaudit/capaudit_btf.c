@@ -363,6 +363,7 @@ int kernel_shape_read(const char *path, struct counter_layout *lay, char *why,
 		/* Clone flags: unsigned long, u64 since Linux 6.17. */
 		{ "task_newtask", "task_struct n" },
 		{ "sched_process_exec", "task_struct i linux_binprm" },
+		{ "signal_generate", "i kernel_siginfo task_struct i i" },
 	};
 	struct btf b;
 	long pid, real_cred;

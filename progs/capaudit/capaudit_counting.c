@@ -78,8 +78,8 @@ void counting_describe(const struct source *src, FILE *out)
 
 	if (cfg->usable)
 		fprintf(out, "in the kernel, by eBPF programs on the raw "
-			     "tracepoints cap_capable, task_newtask and "
-			     "sched_process_exec\n");
+			     "tracepoints cap_capable, task_newtask, "
+			     "sched_process_exec and signal_generate\n");
 	else if (cfg->why[0] != '\0')
 		fprintf(out, "one perf sample per check (eBPF: %s)\n",
 			cfg->why);

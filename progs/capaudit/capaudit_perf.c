@@ -1025,7 +1025,8 @@ static void collect_counted(struct tracer *t)
 	r.kind = REC_LOST;
 	r.lost = lost.checks;
 	r.unfollowed = lost.threads;
-	if ((r.lost || r.unfollowed) && push_record(t, &r) < 0)
+	r.signals = lost.signals;
+	if ((r.lost || r.unfollowed || r.signals) && push_record(t, &r) < 0)
 		warnx("out of memory: %llu lost checks not reported",
 		      (unsigned long long)r.lost);
 }

@@ -479,6 +479,7 @@ void tally_record(const struct record *r, void *arg)
 	case REC_LOST:
 		t->lost += r->lost;
 		t->unfollowed += r->unfollowed;
+		t->outside_signals += r->signals;
 		break;
 	case REC_OTHER:
 		break;

@@ -29,7 +29,7 @@ mkdir -m 755 "$T/bin"
 tmpfs_dir "$T/w" || { fail "cannot mount a tmpfs on $T/w"; finish; }
 
 # 1. --check says how it counts, and why not with --no-bpf.
-expect_line "$T/check" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask and sched_process_exec" "--check as root"
+expect_line "$T/check" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask, sched_process_exec and signal_generate" "--check as root"
 "$CA" --no-bpf --check >"$T/out" 2>&1
 expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: --no-bpf)" "--check --no-bpf"
 
@@ -273,7 +273,7 @@ else
 	expect_line "$T/err" "capaudit: counting in the kernel, which needs no tracefs, cannot be used: capaudit's capabilities come from its file, not from its caller (it needs a caller who holds CAP_BPF and CAP_PERFMON: root, or a user given them as ambient capabilities)" "a copy with file capabilities, run by nobody, on tracefs 0700"
 	ambient --check >"$T/out" 2>&1 || fail "nobody holding the capabilities ambient, on tracefs 0700: --check failed"
 	expect_line "$T/out" "capaudit: would use raw tracepoint cap_capable, attached by eBPF (no tracefs needed)" "nobody holding the capabilities ambient, on tracefs 0700"
-	expect_line "$T/out" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask and sched_process_exec" "nobody holding the capabilities ambient, on tracefs 0700"
+	expect_line "$T/out" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask, sched_process_exec and signal_generate" "nobody holding the capabilities ambient, on tracefs 0700"
 	# And a real audit there: nobody's chown of its own file to uid 8,
 	# granted by its ambient cap_chown, counted in the kernel.
 	: >"$T/w/amb" && chown nobody "$T/w/amb"
@@ -291,6 +291,6 @@ else
 	as_nobody "$T/bin/capaudit" --check >"$T/out" 2>&1
 	expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: capaudit's capabilities come from its file, not from its caller)" "a copy with file capabilities, run by nobody"
 	ambient --check >"$T/out" 2>&1
-	expect_line "$T/out" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask and sched_process_exec" "nobody holding the capabilities ambient"
+	expect_line "$T/out" "capaudit: counting: in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask, sched_process_exec and signal_generate" "nobody holding the capabilities ambient"
 fi
 finish "capaudit counting in the kernel: the same rows as samples, no stranger counted, full tables said"

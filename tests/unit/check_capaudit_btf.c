@@ -97,6 +97,7 @@ enum shape {
 	EXEC_BPRM_FIRST,
 	NO_REAL_CRED,  /* no task_struct.real_cred to tell a lent credential */
 	REAL_CRED_INT, /* one that is no pointer to a cred */
+	SIGNAL_TASK_FIRST, /* signal_generate's task where its info was */
 };
 
 /* The file; its path in path (a temporary file the caller removes). */
@@ -154,6 +155,16 @@ static void write_btf(enum shape shape, char *path)
 
 		tracepoint(&b, "sched_process_exec",
 			   shape == EXEC_BPRM_FIRST ? swapped : good, 3);
+	}
+	{
+		uint32_t info = type(&b, "kernel_siginfo", BTF_KIND_STRUCT, 0,
+				     48);
+		uint32_t pinfo = ptr(&b, info);
+		uint32_t good[] = { i32, pinfo, ptask, i32, i32 };
+		uint32_t swapped[] = { i32, ptask, pinfo, i32, i32 };
+
+		tracepoint(&b, "signal_generate",
+			   shape == SIGNAL_TASK_FIRST ? swapped : good, 5);
 	}
 	memset(&h, 0, sizeof(h));
 	h.magic = BTF_MAGIC;
@@ -213,6 +224,7 @@ START_TEST(pointers_in_another_order_are_refused)
 		{ CRED_NS_SWAPPED, "cap_capable" },
 		{ TARGET_IS_TASK, "cap_capable" },
 		{ EXEC_BPRM_FIRST, "sched_process_exec" },
+		{ SIGNAL_TASK_FIRST, "signal_generate" },
 	};
 	struct counter_layout lay;
 	char why[200];
