@@ -685,7 +685,8 @@ enum file_match identity_match(int fd, const struct stat *st, uint32_t maj,
  * Whether path names the file a record names by maj:min ino: 1, or 0
  * with why it does not (a clause: "another file now") in why. Where only
  * a mapping gives the record's numbers, also that only root may change
- * what the path names (trial_path_problem()).
+ * what the path names (path_dirs_problem()); never on FUSE, whose daemon
+ * gives the numbers.
  */
 int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		   char *why, size_t len);
@@ -742,6 +743,12 @@ int trial_command_allowed(const char *path, char *why, size_t len);
  * its name; NULL when only root may.
  */
 const char *trial_path_problem(const char *path);
+/*
+ * The same of the directories above path alone (and FUSE for the file
+ * too): whether only root decides which file the name is, whoever owns
+ * the file. NULL, or the problem.
+ */
+const char *path_dirs_problem(const char *path);
 /*
  * Whether the trials may run f with capabilities as far as what it
  * loads goes: each library (and loader, and plugin) it mapped in the

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "fsowner.h"
 
 int identity_open(const char *path, struct stat *st)
 {
@@ -159,10 +160,18 @@ int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	 * subvolume's first file has the same inode number as every other
 	 * subvolume's, and the mapping names the file system's device, not
 	 * the subvolume's): they name this file only where nobody but root
-	 * could have put another one at the path, as for a trial.
+	 * could have put another one at the path, as for a trial. On FUSE
+	 * the daemon gives the numbers, both ways: they prove nothing.
 	 */
+	if ((match == FILE_SAME || match == FILE_SAME_MAPPED) &&
+	    fs_owner_unvouched(-1, path) != 0) {
+		snprintf(why, len,
+			 "it is on FUSE, whose daemon, not the kernel, gives "
+			 "its inode number");
+		return 0;
+	}
 	if (match == FILE_SAME_MAPPED &&
-	    (problem = trial_path_problem(path)) != NULL) {
+	    (problem = path_dirs_problem(path)) != NULL) {
 		snprintf(why, len,
 			 "on this file system its device and inode numbers "
 			 "may be another file's, and it %s",

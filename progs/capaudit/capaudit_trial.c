@@ -228,7 +228,7 @@ static int dir_guarded(const struct stat *st)
 				   (st->st_mode & S_ISVTX));
 }
 
-const char *trial_path_problem(const char *path)
+const char *path_dirs_problem(const char *path)
 {
 	char prefix[PATH_MAX];
 	struct stat st;
@@ -261,6 +261,18 @@ const char *trial_path_problem(const char *path)
 		if (!dir_guarded(&st))
 			return "is in a directory others than root may change";
 	}
+	return NULL;
+}
+
+const char *trial_path_problem(const char *path)
+{
+	const char *problem = path_dirs_problem(path);
+	struct stat st;
+
+	if (problem != NULL)
+		return problem;
+	if (lstat(path, &st) < 0)
+		return "cannot be checked (a part of its path cannot be read)";
 	if (!S_ISREG(st.st_mode))
 		return "is not a regular file";
 	if (st.st_uid != 0)

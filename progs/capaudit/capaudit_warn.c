@@ -155,7 +155,7 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	 * number, so nothing here could tell it from the one that ran).
 	 */
 	if (st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
-	    (problem = trial_path_problem(path)) != NULL) {
+	    (problem = path_dirs_problem(path)) != NULL) {
 		say_file(out, "# WARNING: ", path);
 		fprintf(out,
 			" %s: whoever may change it decides which file that "
