@@ -277,6 +277,16 @@ else
 		fi
 		expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (the script $T/fuse/script is on a FUSE file system, whose daemon, not the kernel, says who owns it: no trial runs it" \
 			"a script on FUSE: refused"
+		# Nor a setcap line: the daemon gives the inode numbers that
+		# say the file there is the one the command ran.
+		in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/fuse/prog" --proc-self \
+			>/dev/null 2>&1
+		if grep "^setcap .*$T/fuse/prog" "$T/rep"; then
+			fail "a program on FUSE: a setcap line, on its daemon's word that it is the file that ran"
+		else
+			expect_line "$T/rep" "# setcap: $T/fuse/prog: not the file the command ran (it is on FUSE, whose daemon, not the kernel, gives its inode number): no line for cap_net_bind_service" \
+				"a program on FUSE: no setcap line"
+		fi
 	else
 		echo "note: bindfs cannot mount here ($(cat "$T/err")): programs on FUSE not tried"
 	fi
