@@ -417,7 +417,8 @@ static uint64_t recursion_misses(int prog)
 static int collect_follow(struct counter *c,
 			  int (*push)(const struct record *, void *), void *arg)
 {
-	uint32_t key, next;
+	/* Zero first: the kernel writes next, which no compiler can see. */
+	uint32_t key = 0, next = 0;
 	struct follow_val v;
 	struct record r;
 	int first = 1;
@@ -442,6 +443,10 @@ static int collect_totals(struct counter *c,
 	struct record r;
 	int first = 1;
 
+	/* Zero first: the kernel writes next, which no compiler can see. */
+	memset(&key, 0, sizeof(key));
+	memset(&next, 0, sizeof(next));
+
 	while (map_next(c->maps.totals, first ? NULL : &key, &next) == 0) {
 		first = 0;
 		key = next;
@@ -459,7 +464,7 @@ int counter_collect(struct counter *c,
 		    int (*push)(const struct record *, void *), void *arg,
 		    struct counter_losses *lost)
 {
-	uint64_t stat;
+	uint64_t stat = 0; /* the kernel writes it, unseen by the compiler */
 	uint32_t i;
 	int p;
 
