@@ -16,13 +16,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "capaudit.h"
 #include "escape.h"
+#include "mask.h"
 #include "number.h"
 #include "opts.h"
 #include "path.h"
@@ -469,6 +469,23 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 			 sg->runs);
 		return -1;
 	}
+	/*
+	 * kill(2) needs no privilege over a process of one's own user: any
+	 * other process of the user's may end a trial, and a trial it made
+	 * fail would keep a capability. Counted in the kernel, such signals
+	 * are seen.
+	 */
+	if (t->outside_signals) {
+		unsigned long long n = (unsigned long long)t->outside_signals;
+
+		tally_free(t);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "run %d was sent %llu signal%s by a process outside "
+			 "it (any process of the user's own may send one), so "
+			 "what it did proves nothing",
+			 sg->runs, n, n == 1 ? "" : "s");
+		return -1;
+	}
 	if (rr->cut != CUT_NONE) {
 		tally_free(t);
 		if (rr->cut == CUT_STOP)
@@ -512,6 +529,25 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 	sg->noroot = trials_as_root;
 	for (i = 0; i < sg->nfiles; i++)
 		any |= sg->files[i].candidates != 0;
+	if (!any && sg->lent_guessed) {
+		char list[256], reason[sizeof(sg->unproven)];
+
+		/*
+		 * Read from samples, a credential is its address, which the
+		 * kernel gives the next one: a command that changes its own
+		 * credential again and again (setfsuid(2) per request) shows
+		 * an old address around a new one, as a loan would, and its
+		 * need among the checks taken for lent.
+		 */
+		mask_names(list, sizeof(list), sg->lent_guessed, 0);
+		snprintf(reason, sizeof(reason),
+			 "its checks of %s were taken for checks under a "
+			 "credential lent for one call, a guess from samples "
+			 "(the note below)",
+			 list);
+		suggest_unproven(sg, reason);
+		return;
+	}
 	if (!any) {
 		sg->proven =
 			1; /* nothing to try: nothing of its own was asked */
@@ -657,7 +693,7 @@ static int audit(struct opts *o, char **argv, const char *path,
  */
 static int check_options(const struct opts *o, int argc)
 {
-	if (getauxval(AT_SECURE) && (o->iab != NULL || o->user != NULL)) {
+	if (privileged_by_own_file() && (o->iab != NULL || o->user != NULL)) {
 		warnx("--iab and --user are refused when capaudit runs with file "
 		      "capabilities (they would pass its own privilege to the "
 		      "command); run it as root for them");
@@ -729,7 +765,7 @@ static int audit_into_output(struct opts *o, char **argv, const char *path,
 /* With the event source found (or made): --check, or the audit. */
 static int with_source(struct opts *o, char **argv, const char *path)
 {
-	const char *root = secure_getenv("CAPAUDIT_SYSROOT");
+	const char *root = caller_getenv("CAPAUDIT_SYSROOT");
 	struct sysview sv = { "" };
 	struct source src;
 	int rc;
@@ -768,6 +804,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	program_invocation_short_name = name;
+	launch_keep_children();
 	/* parse_options(): 1 when the run ends there (--help, --version, a usage error). */
 	rc = refuse_set_id();
 	if (rc == 0 && parse_options(argc, argv, &o, &rc) == 0)

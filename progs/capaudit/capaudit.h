@@ -71,7 +71,8 @@ struct event_spec {
 
 /* What the programs read in the kernel's own structures (capaudit_btf.c). */
 struct counter_layout {
-	size_t task_pid; /* the offset of task_struct.pid */
+	size_t task_pid;       /* the offset of task_struct.pid */
+	size_t task_real_cred; /* and of task_struct.real_cred */
 };
 
 /* Counting in the kernel (capaudit_bpf.c), when the tracepoint is the source. */
@@ -118,6 +119,17 @@ void source_release(const struct sysview *sv, struct source *src);
 /* One line naming the source, for the report and --check. */
 void source_describe(const struct source *src, FILE *out);
 
+/* ---- capaudit_privilege.c: whether capaudit's privileges are its caller's ---- */
+
+/*
+ * 1 when capaudit's capabilities may have come from its own file rather
+ * than from its caller (AT_SECURE, or uid 0 under SECBIT_NOROOT running a
+ * file with capabilities), or when that cannot be told; else 0.
+ */
+int privileged_by_own_file(void);
+/* getenv(3), or NULL when privileged_by_own_file(): for test variables. */
+const char *caller_getenv(const char *name);
+
 /* ---- capaudit_counting.c: whether checks are counted in the kernel ---- */
 
 /*
@@ -163,6 +175,7 @@ struct record;
 /* What the kernel could not count: checks, and threads not followed. */
 struct counter_losses {
 	uint64_t checks, threads;
+	uint64_t signals; /* sent to a followed thread by one not followed */
 };
 
 /* 1 when capaudit runs in the initial pid namespace (the programs' ids). */
@@ -218,6 +231,12 @@ struct sample {
 	 */
 	uint64_t more, last;
 	int counted; /* counted in the kernel (capaudit_bpf.c), not read */
+	/*
+	 * Counted in the kernel, which says whether the credential was the
+	 * thread's own (task_struct.real_cred) or lent: 1 when lent. A
+	 * sample cannot say, and its credential's spans are judged instead.
+	 */
+	int lent;
 };
 
 /* What the ring buffer said besides samples. */
@@ -239,6 +258,7 @@ struct record {
 	char comm[16];
 	uint64_t lost;	     /* REC_LOST: checks */
 	uint64_t unfollowed; /* REC_LOST: threads the kernel did not follow */
+	uint64_t signals;    /* REC_LOST: signals sent in from outside */
 	uint32_t maj, min;   /* REC_EXEC_MAP: the file's device and inode */
 	uint64_t ino;
 	char *file; /* REC_EXEC_MAP: its path (record_release()) */
@@ -428,6 +448,12 @@ struct tally {
 	int init_ns_state; /* 0 not seen, 1 known, -1 two different answers */
 	uint64_t lost;	   /* samples the kernel could not write */
 	uint64_t unfollowed; /* threads the kernel's programs did not follow */
+	/*
+	 * Signals a process outside the command sent to its threads (kill(2),
+	 * tgkill(2), sigqueue(3); not the kernel's own, nor capaudit's),
+	 * counted in the kernel: 0 where nothing counts them.
+	 */
+	uint64_t outside_signals;
 	uint64_t launcher;   /* checks by our launcher before the exec */
 	uint64_t out_of_range; /* cap values beyond NCAPS */
 	uint64_t unpaired;     /* kprobe returns without an entry */
@@ -436,6 +462,12 @@ struct tally {
 	struct row *rows; /* by capability, then process */
 	size_t nrows;
 	uint64_t class_checks[NCLASSES];
+	/*
+	 * The capabilities of checks taken for a lent credential from
+	 * samples alone (a guess: a credential's address is reused), not
+	 * from what the kernel said of it.
+	 */
+	uint64_t lent_guessed;
 };
 
 /* root_comm NULL: root is our launched child; else the attached process. */
@@ -509,6 +541,7 @@ struct trial_log {
 	int cap;
 	int status; /* wait(2) status */
 	int success;
+	int again;   /* a need confirmed from the least grant found */
 	size_t left; /* processes it left behind, which capaudit ended */
 };
 
@@ -525,12 +558,14 @@ struct suggestion {
 	uint64_t incidental; /* checked, but asked by the kernel on its own */
 	uint64_t unused;     /* unproven: refused, yet the run succeeded */
 	uint64_t not_own;    /* checked only in CLASS_USERNS or CLASS_CRED */
+	uint64_t lent_guessed; /* of those, taken for lent from samples alone */
 	int failed;	     /* the first run did not exit 0 */
 	int first;	     /* its wait status */
 	int proven;	     /* the grant was shown by trials */
 	char unproven[512];  /* why it was not, "" when it was */
 	int reference;	     /* the wait status every candidate granted gave */
 	int have_reference;
+	int reference_run;   /* the trial that gave it */
 	struct trial_log *log;
 	size_t nlog, log_size;
 	int runs;	  /* trials run */
@@ -648,7 +683,10 @@ enum file_match identity_match(int fd, const struct stat *st, uint32_t maj,
 			       uint32_t min, uint64_t ino);
 /*
  * Whether path names the file a record names by maj:min ino: 1, or 0
- * with why it does not (a clause: "another file now") in why.
+ * with why it does not (a clause: "another file now") in why. Where only
+ * a mapping gives the record's numbers, also that only root may change
+ * what the path names (path_dirs_problem()); never on FUSE, whose daemon
+ * gives the numbers.
  */
 int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		   char *why, size_t len);
@@ -705,6 +743,12 @@ int trial_command_allowed(const char *path, char *why, size_t len);
  * its name; NULL when only root may.
  */
 const char *trial_path_problem(const char *path);
+/*
+ * The same of the directories above path alone (and FUSE for the file
+ * too): whether only root decides which file the name is, whoever owns
+ * the file. NULL, or the problem.
+ */
+const char *path_dirs_problem(const char *path);
 /*
  * Whether the trials may run f with capabilities as far as what it
  * loads goes: each library (and loader, and plugin) it mapped in the
@@ -768,7 +812,9 @@ struct launch {
 /*
  * Why l's command could not start: as l's user, the first directory on
  * l->path it may not search, or the file it may not run. The errno (and
- * that path, in path), or 0 when nothing was found.
+ * that path, in path), 0 when nothing was found, or -1 when the look did
+ * not end within a few seconds (a file system that does not answer) or
+ * capaudit was told to stop.
  */
 int why_not_started(const struct launch *l, char *path, size_t size);
 char **env_for_user(const char *const *environ_, const char *name, uid_t uid,
@@ -785,6 +831,13 @@ int launch_run(const struct launch *l, const struct source *src,
 	       struct tally *t, struct run_result *rr);
 /* Set by SIGINT, SIGTERM and SIGQUIT: the command gets them too. */
 extern volatile sig_atomic_t launch_stop;
+/*
+ * capaudit waits for its children itself, so it takes SIGCHLD back to
+ * its default if its caller left it ignored (the kernel would reap them
+ * first); the command and the trials get it ignored again, as they would
+ * have without capaudit. Call once, first.
+ */
+void launch_keep_children(void);
 
 /* ---- capaudit_attach.c: --pid ---- */
 

@@ -94,15 +94,17 @@ static void print_header(const struct suggestion *sg, FILE *out)
 			continue;
 		}
 		if (l->file < 0) {
-			fprintf(out,
-				"#   run %zu, every candidate granted: %s\n",
-				i + 1, what);
+			fprintf(out, "#   run %zu, %s: %s\n", i + 1,
+				l->again ? "every candidate granted again"
+					 : "every candidate granted",
+				what);
 			continue;
 		}
 		capability_name(l->cap, name, sizeof(name));
 		fprintf(out, "#   run %zu, without %s on ", i + 1, name);
 		escape_fputs(sg->files[l->file].path, out);
-		fprintf(out, ": %s: %s\n", what,
+		fprintf(out, "%s: %s: %s\n",
+			l->again ? ", again, from the least grant" : "", what,
 			l->success ? "not needed" : "needed");
 	}
 	for (i = 0; i < sg->nlog; i++)
@@ -251,7 +253,11 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 			     "is root-equivalent and unproven (held apart "
 			     "above)\n");
 	} else if (grant == 0) {
-		if (!(sg->proven && sg->runs == 0))
+		if (!sg->proven && sg->lent_guessed)
+			fprintf(out, "# nothing to grant from the checks taken "
+				     "for the command's own; the others may be "
+				     "its own too (above)\n");
+		else if (!(sg->proven && sg->runs == 0))
 			fprintf(out, "# nothing to grant: %s\n",
 				sg->proven   ? "the command succeeds as well "
 					       "without any capability"
@@ -275,6 +281,18 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		fprintf(out, "CapabilityBoundingSet=%s\n", list);
 	}
 	print_left_out(sg, t, out);
+	if (sg->lent_guessed && !sg->proven) {
+		list_caps(sg->lent_guessed, 0, list, sizeof(list));
+		fprintf(out,
+			"# note: %s: checked only under a credential taken for "
+			"one lent for a call (see the table), a guess from "
+			"samples: the kernel gives a freed credential's address "
+			"to the next one, so a command that changes its own "
+			"credential again and again looks so; they may be its "
+			"own needs. Counted in the kernel (as root, without "
+			"--no-bpf), each check says whose credential it was\n",
+			list);
+	}
 	for (i = 0; i < sg->nfiles; i++)
 		if ((sg->files[i].apart & MASK_BIT(CAP_DAC_OVERRIDE)) &&
 		    (sg->files[i].apart & MASK_BIT(CAP_DAC_READ_SEARCH)) &&

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -29,7 +28,8 @@
 #include "procstatus.h"
 
 /*
- * The user's own privileges: with file capabilities (AT_SECURE)
+ * The user's own privileges: with file capabilities (AT_SECURE, or
+ * uid 0 under SECBIT_NOROOT; capaudit_privilege.c)
  * capaudit's are the file's, held to trace, not the user's, who has
  * none of them (an execve with file capabilities leaves only what the
  * file gives). Its CAP_SYS_PTRACE (effective), into *ptrace, and its
@@ -42,7 +42,7 @@ static uint64_t own_privileges(int *ptrace)
 	cap_t self;
 
 	*ptrace = 0;
-	if (getauxval(AT_SECURE))
+	if (privileged_by_own_file())
 		return 0;
 	self = cap_get_proc();
 	if (self != NULL)

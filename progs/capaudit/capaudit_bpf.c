@@ -39,7 +39,7 @@
 
 static unsigned table_size(void)
 {
-	const char *env = secure_getenv("CAPAUDIT_BPF_ENTRIES");
+	const char *env = caller_getenv("CAPAUDIT_BPF_ENTRIES");
 	unsigned long v;
 	char *end;
 
@@ -58,7 +58,7 @@ static unsigned table_size(void)
 /* Seeded threads' epochs: above any the programs hand out. */
 #define SEED_EPOCH (1ULL << 62)
 
-enum { PROG_CHECK, PROG_FORK, PROG_EXEC, NPROGS };
+enum { PROG_CHECK, PROG_FORK, PROG_EXEC, PROG_SIGNAL, NPROGS };
 
 struct counter {
 	struct counter_maps maps;
@@ -211,7 +211,7 @@ static int load_progs(struct counter *c, const struct counter_layout *lay,
 {
 	static struct bpf_text text; /* large: not on the stack */
 
-	if (text_check(&text, &c->maps) < 0)
+	if (text_check(&text, &c->maps, lay) < 0)
 		goto too_long;
 	c->prog[PROG_CHECK] = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, &text,
 					"capaudit_check", why, whylen);
@@ -227,7 +227,13 @@ static int load_progs(struct counter *c, const struct counter_layout *lay,
 		goto too_long;
 	c->prog[PROG_EXEC] = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, &text,
 				       "capaudit_exec", why, whylen);
-	return c->prog[PROG_EXEC] < 0 ? -1 : 0;
+	if (c->prog[PROG_EXEC] < 0)
+		return -1;
+	if (text_signal(&text, &c->maps, lay, (uint32_t)getpid()) < 0)
+		goto too_long;
+	c->prog[PROG_SIGNAL] = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, &text,
+					 "capaudit_signal", why, whylen);
+	return c->prog[PROG_SIGNAL] < 0 ? -1 : 0;
 too_long:
 	snprintf(why, whylen, "a program did not fit its buffer");
 	errno = E2BIG;
@@ -241,8 +247,10 @@ static int attach_progs(struct counter *c, char *why, size_t whylen)
 		[PROG_CHECK] = "cap_capable",
 		[PROG_FORK] = "task_newtask",
 		[PROG_EXEC] = "sched_process_exec",
+		[PROG_SIGNAL] = "signal_generate",
 	};
-	static const int order[NPROGS] = { PROG_FORK, PROG_EXEC, PROG_CHECK };
+	static const int order[NPROGS] = { PROG_FORK, PROG_EXEC, PROG_CHECK,
+					   PROG_SIGNAL };
 	int i;
 
 	for (i = 0; i < NPROGS; i++) {
@@ -333,7 +341,8 @@ static void as_record(uint64_t pid_tgid, uint64_t cred, uint64_t target_ns,
 		r->s.have_capable_ns = 1;
 	r->s.cap = (int)(int32_t)(uint32_t)capret;
 	r->s.ret = (int)(int32_t)(uint32_t)(capret >> 32);
-	r->s.cred = cred;
+	r->s.cred = cred & ~CRED_LENT;
+	r->s.lent = (cred & CRED_LENT) ? 1 : 0;
 	r->s.target_ns = target_ns;
 	r->s.capable_ns = capable_ns;
 	r->s.more = count - 1;
@@ -408,7 +417,8 @@ static uint64_t recursion_misses(int prog)
 static int collect_follow(struct counter *c,
 			  int (*push)(const struct record *, void *), void *arg)
 {
-	uint32_t key, next;
+	/* Zero first: the kernel writes next, which no compiler can see. */
+	uint32_t key = 0, next = 0;
 	struct follow_val v;
 	struct record r;
 	int first = 1;
@@ -433,6 +443,10 @@ static int collect_totals(struct counter *c,
 	struct record r;
 	int first = 1;
 
+	/* Zero first: the kernel writes next, which no compiler can see. */
+	memset(&key, 0, sizeof(key));
+	memset(&next, 0, sizeof(next));
+
 	while (map_next(c->maps.totals, first ? NULL : &key, &next) == 0) {
 		first = 0;
 		key = next;
@@ -450,7 +464,7 @@ int counter_collect(struct counter *c,
 		    int (*push)(const struct record *, void *), void *arg,
 		    struct counter_losses *lost)
 {
-	uint64_t stat;
+	uint64_t stat = 0; /* the kernel writes it, unseen by the compiler */
 	uint32_t i;
 	int p;
 
@@ -465,15 +479,21 @@ int counter_collect(struct counter *c,
 	 * in an interrupted context) lost a check, or a thread to follow.
 	 */
 	for (p = 0; p < NPROGS; p++)
-		if (c->prog[p] >= 0)
+		if (c->prog[p] >= 0 && p != PROG_SIGNAL)
 			*(p == PROG_CHECK ? &lost->checks : &lost->threads) +=
 				recursion_misses(c->prog[p]);
+	/* A signal the program missed may have been one from outside. */
+	if (c->prog[PROG_SIGNAL] >= 0)
+		lost->signals += recursion_misses(c->prog[PROG_SIGNAL]);
 	i = STAT_LOST;
 	if (map_lookup(c->maps.stats, &i, &stat) == 0)
 		lost->checks += stat;
 	i = STAT_UNFOLLOWED;
 	if (map_lookup(c->maps.stats, &i, &stat) == 0)
 		lost->threads += stat;
+	i = STAT_SIGNALS;
+	if (map_lookup(c->maps.stats, &i, &stat) == 0)
+		lost->signals += stat;
 	if (c->calibrated && push(&c->calibration, arg) < 0)
 		return -1;
 	if (collect_follow(c, push, arg) < 0 ||

@@ -24,7 +24,8 @@
 struct follow_val {
 	uint64_t count;	      /* checks in the run; 0: no run */
 	uint64_t first, last; /* CLOCK_MONOTONIC, as bpf_ktime_get_ns() */
-	uint64_t cred, target_ns, capable_ns;
+	uint64_t cred; /* its lowest bit set: lent, not the thread's own */
+	uint64_t target_ns, capable_ns;
 	uint64_t capret;   /* cap in the low half, ret in the high half */
 	uint64_t pid_tgid; /* the thread's tid and tgid when it made the run */
 	uint64_t epoch; /* new at every fork and exec: a key never spans one */
@@ -44,6 +45,7 @@ enum counter_stat {
 	STAT_LOST,	 /* checks the totals map had no room for */
 	STAT_UNFOLLOWED, /* new threads the follow map had no room for */
 	STAT_EPOCH,	 /* the last epoch handed out */
+	STAT_SIGNALS,	 /* signals sent to a followed thread from outside */
 	NSTATS,
 };
 
@@ -66,15 +68,28 @@ struct bpf_text {
 	int nlabels;
 };
 
+/* The lowest bit of a counted credential: not the thread's own (lent). */
+#define CRED_LENT 1ULL
+
 /*
- * The three programs, on raw tracepoints: cap_capable (its arguments
- * cred, target_ns, capable_ns, cap, ret), task_newtask (the new task,
- * clone flags) and sched_process_exec (task, old_pid, bprm). Each returns 0
- * after building its text, or -1 when the text did not fit.
+ * The programs, on raw tracepoints: cap_capable (its arguments cred,
+ * target_ns, capable_ns, cap, ret), task_newtask (the new task, clone
+ * flags), sched_process_exec (task, old_pid, bprm) and signal_generate.
+ * Each returns 0 after building its text, or -1 when the text did not
+ * fit.
  */
-int text_check(struct bpf_text *p, const struct counter_maps *m);
+int text_check(struct bpf_text *p, const struct counter_maps *m,
+	       const struct counter_layout *lay);
 int text_fork(struct bpf_text *p, const struct counter_maps *m,
 	      const struct counter_layout *lay);
 int text_exec(struct bpf_text *p, const struct counter_maps *m);
+/*
+ * On signal_generate (sig, info, task, group, result): a signal delivered
+ * to a followed thread by a thread that is not followed and not
+ * capaudit's (self_tgid), sent by a process (kill(2), tgkill(2),
+ * sigqueue(3)), not by the kernel, is counted in STAT_SIGNALS.
+ */
+int text_signal(struct bpf_text *p, const struct counter_maps *m,
+		const struct counter_layout *lay, uint32_t self_tgid);
 
 #endif

@@ -8,9 +8,12 @@
  * check: on every cap_capable() in the system. A thread not in the
  *   follow map returns at once. A followed thread's check that repeats
  *   its current run (same credential, namespaces, capability, result and
- *   ids) only counts and stamps the time; any other check first moves
+ *   ids; the credential marked when it is not the thread's own) only
+ *   counts and stamps the time; any other check first moves
  *   the run into the totals map, keyed by everything that tells checks
  *   apart, then starts a new run. A tight loop costs one hash lookup.
+ * signal: (signal_generate) a signal a process outside sends to a
+ *   followed thread is counted (text_signal() says which).
  * fork:  (task_newtask, which every new task passes in the thread that
  *   creates it, io_uring's worker threads too) a followed creator's new
  *   thread or process is followed, with a new epoch; a thread id that
@@ -41,6 +44,7 @@ enum { R0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10 };
 #define FP_TID	   (-148)
 #define FP_TID2	   (-152)
 #define FP_STATKEY (-156)
+#define FP_CRED	   (-168) /* the credential checked, marked when lent */
 
 #define OFF(type, field) ((short)offsetof(struct type, field))
 
@@ -342,7 +346,41 @@ static int end_program(struct bpf_text *p, const struct counter_maps *m,
 #define ARG_CAP	       24
 #define ARG_RET	       32
 
-int text_check(struct bpf_text *p, const struct counter_maps *m)
+/*
+ * The credential checked into the frame (FP_CRED), its lowest bit set
+ * (a struct cred is never at an odd address) when it is not the
+ * thread's own, task_struct.real_cred: the kernel lent it for one call
+ * (override_creds(): access(2)'s real ids, overlayfs's mounter), or it
+ * is a file's. A credential's address tells nothing more: the kernel
+ * reuses it for the next one, so a thread that changes its own
+ * credential again and again shows an old address around a new one, as
+ * a loan would. One that cannot be read is taken for lent.
+ */
+static void mark_lent(struct bpf_text *p, const struct counter_layout *lay)
+{
+	int own = new_label(p), read = new_label(p);
+
+	load(p, BPF_DW, R1, R6, ARG_CRED);
+	store(p, BPF_DW, R10, FP_CRED, R1);
+	call(p, BPF_FUNC_get_current_task);
+	mov_reg(p, R3, R0);
+	add_imm(p, R3, (int)lay->task_real_cred);
+	frame_ptr(p, R1, FP_KEY); /* scratch: the key is built later */
+	mov_imm(p, R2, 8);
+	call(p, BPF_FUNC_probe_read_kernel);
+	jump_imm(p, BPF_JEQ, R0, 0, read);
+	store_imm(p, BPF_DW, R10, FP_KEY, 0);
+	place(p, read);
+	load(p, BPF_DW, R1, R10, FP_KEY);
+	load(p, BPF_DW, R2, R10, FP_CRED);
+	jump_reg(p, BPF_JEQ, R1, R2, own);
+	emit(p, BPF_ALU64 | BPF_OR | BPF_K, R2, 0, 0, 1);
+	store(p, BPF_DW, R10, FP_CRED, R2);
+	place(p, own);
+}
+
+int text_check(struct bpf_text *p, const struct counter_maps *m,
+	       const struct counter_layout *lay)
 {
 	int out, start, moved;
 
@@ -357,12 +395,13 @@ int text_check(struct bpf_text *p, const struct counter_maps *m)
 	lookup(p, m->follow, FP_TID);
 	jump_imm(p, BPF_JEQ, R0, 0, out);
 	mov_reg(p, R8, R0);
+	mark_lent(p, lay);
 	call(p, BPF_FUNC_ktime_get_ns);
 	mov_reg(p, R9, R0);
 	/* The same check as the run's: count it and stamp the time. */
 	load(p, BPF_DW, R1, R8, OFF(follow_val, count));
 	jump_imm(p, BPF_JEQ, R1, 0, start);
-	load(p, BPF_DW, R2, R6, ARG_CRED);
+	load(p, BPF_DW, R2, R10, FP_CRED);
 	load(p, BPF_DW, R3, R8, OFF(follow_val, cred));
 	jump_reg(p, BPF_JNE, R2, R3, moved);
 	load(p, BPF_DW, R2, R6, ARG_TARGET_NS);
@@ -391,7 +430,7 @@ int text_check(struct bpf_text *p, const struct counter_maps *m)
 	store(p, BPF_DW, R8, OFF(follow_val, count), R1);
 	store(p, BPF_DW, R8, OFF(follow_val, first), R9);
 	store(p, BPF_DW, R8, OFF(follow_val, last), R9);
-	load(p, BPF_DW, R1, R6, ARG_CRED);
+	load(p, BPF_DW, R1, R10, FP_CRED);
 	store(p, BPF_DW, R8, OFF(follow_val, cred), R1);
 	load(p, BPF_DW, R1, R6, ARG_TARGET_NS);
 	store(p, BPF_DW, R8, OFF(follow_val, target_ns), R1);
@@ -484,4 +523,84 @@ int text_exec(struct bpf_text *p, const struct counter_maps *m)
 	store(p, BPF_DW, R8, OFF(follow_val, epoch), R1);
 	jump(p, out);
 	return end_program(p, m, unfollowed, out);
+}
+
+/* signal_generate's arguments: u64 each, in TP_PROTO order. */
+#define SIG_ARG_INFO   8
+#define SIG_ARG_TASK   16
+#define SIG_ARG_RESULT 32
+/* include/linux/sched/signal.h: the info of a signal the kernel sends. */
+#define SEND_SIG_NOINFO 0 /* from a process: si_code SI_USER */
+#define SEND_SIG_PRIV	1
+/* kernel_siginfo: si_signo, si_errno, then si_code (ints). */
+#define SI_CODE_OFF 8
+/* Sent by a process: kill(2), sigqueue(3), tgkill(2). */
+#define CODE_SI_USER  0
+#define CODE_SI_QUEUE (-1)
+#define CODE_SI_TKILL (-6)
+/* include/trace/events/signal.h: TRACE_SIGNAL_DELIVERED. */
+#define SIGNAL_DELIVERED 0
+
+/*
+ * Any process of the user's may kill(2) the command's processes, and a
+ * trial it made fail that way would keep a capability the command does
+ * not need. The signals the kernel itself sends (faults, timers, a
+ * child's end, a terminal's ^C) come with SEND_SIG_PRIV or a positive
+ * si_code; those a process sends, with SEND_SIG_NOINFO or SI_USER,
+ * SI_QUEUE or SI_TKILL, in the sender's own context: so the sender is
+ * the current thread, and one the programs do not follow is outside.
+ */
+int text_signal(struct bpf_text *p, const struct counter_maps *m,
+		const struct counter_layout *lay, uint32_t self_tgid)
+{
+	int out, outside;
+
+	text_init(p);
+	out = new_label(p);
+	outside = new_label(p);
+	mov_reg(p, R6, R1); /* the arguments */
+	load(p, BPF_DW, R1, R6, SIG_ARG_RESULT);
+	jump_imm(p, BPF_JNE, R1, SIGNAL_DELIVERED, out);
+	/* The receiving thread's id, from its task_struct. */
+	store_imm(p, BPF_W, R10, FP_TID, 0);
+	frame_ptr(p, R1, FP_TID);
+	mov_imm(p, R2, 4);
+	load(p, BPF_DW, R3, R6, SIG_ARG_TASK);
+	add_imm(p, R3, (int)lay->task_pid);
+	call(p, BPF_FUNC_probe_read_kernel);
+	jump_imm(p, BPF_JNE, R0, 0, out);
+	lookup(p, m->follow, FP_TID);
+	jump_imm(p, BPF_JEQ, R0, 0, out);
+	/* The sender: capaudit itself (a trial's end), or one followed. */
+	call(p, BPF_FUNC_get_current_pid_tgid);
+	mov_reg(p, R7, R0);
+	emit(p, BPF_ALU64 | BPF_RSH | BPF_K, R0, 0, 0, 32);
+	jump_imm(p, BPF_JEQ, R0, (int)self_tgid, out);
+	store(p, BPF_W, R10, FP_TID2, R7);
+	lookup(p, m->follow, FP_TID2);
+	jump_imm(p, BPF_JNE, R0, 0, out);
+	/* How it was sent. */
+	load(p, BPF_DW, R3, R6, SIG_ARG_INFO);
+	jump_imm(p, BPF_JEQ, R3, SEND_SIG_NOINFO, outside);
+	jump_imm(p, BPF_JEQ, R3, SEND_SIG_PRIV, out);
+	store_imm(p, BPF_W, R10, FP_STATKEY, 0);
+	frame_ptr(p, R1, FP_STATKEY);
+	mov_imm(p, R2, 4);
+	add_imm(p, R3, SI_CODE_OFF);
+	call(p, BPF_FUNC_probe_read_kernel);
+	jump_imm(p, BPF_JNE, R0, 0, outside); /* unread: counted */
+	/* si_code is an int: sign-extended, as the immediates are. */
+	load(p, BPF_W, R1, R10, FP_STATKEY);
+	emit(p, BPF_ALU64 | BPF_LSH | BPF_K, R1, 0, 0, 32);
+	emit(p, BPF_ALU64 | BPF_ARSH | BPF_K, R1, 0, 0, 32);
+	jump_imm(p, BPF_JEQ, R1, CODE_SI_USER, outside);
+	jump_imm(p, BPF_JEQ, R1, CODE_SI_QUEUE, outside);
+	jump_imm(p, BPF_JEQ, R1, CODE_SI_TKILL, outside);
+	jump(p, out);
+	place(p, outside);
+	mov_imm(p, R6, 1);
+	stat_add(p, m, STAT_SIGNALS, R6, out);
+	place(p, out);
+	return_zero(p);
+	return finish(p);
 }

@@ -203,13 +203,14 @@ static uint32_t btf_find(const struct btf *b, unsigned kind, const char *name)
 }
 
 /*
- * The byte offset of a 4-byte integer member of a struct, or -1 when it
- * is missing, a bit field, or of another size.
+ * The byte offset of a member of a struct, whole bytes and no bit field,
+ * and its type into *type; -1 when it is missing or a bit field.
  */
-static long member_offset(const struct btf *b, uint32_t sid, const char *name)
+static long member_at(const struct btf *b, uint32_t sid, const char *name,
+		      uint32_t *type)
 {
 	struct btf_type t;
-	uint32_t i, size;
+	uint32_t i;
 
 	if (btf_type_at(b, sid, &t) == NULL)
 		return -1;
@@ -227,12 +228,36 @@ static long member_offset(const struct btf *b, uint32_t sid, const char *name)
 					      : m.offset;
 		if ((BTF_INFO_KFLAG(t.info) &&
 		     BTF_MEMBER_BITFIELD_SIZE(m.offset)) ||
-		    bits % 32 != 0 || btf_shape(b, m.type, &size) != 'i' ||
-		    size != 4)
+		    bits % 8 != 0)
 			return -1;
+		*type = m.type;
 		return (long)(bits / 8);
 	}
 	return -1;
+}
+
+/* The offset of a 4-byte integer member, or -1 (missing, or another shape). */
+static long int_member(const struct btf *b, uint32_t sid, const char *name)
+{
+	uint32_t type, size;
+	long off = member_at(b, sid, name, &type);
+
+	if (off < 0 || off % 4 != 0 || btf_shape(b, type, &size) != 'i' ||
+	    size != 4)
+		return -1;
+	return off;
+}
+
+/* The offset of a member that points to struct to, or -1. */
+static long pointer_member(const struct btf *b, uint32_t sid, const char *name,
+			   const char *to)
+{
+	uint32_t type;
+	long off = member_at(b, sid, name, &type);
+
+	if (off < 0 || off % 8 != 0 || !points_to_struct(b, type, to))
+		return -1;
+	return off;
 }
 
 /*
@@ -338,9 +363,11 @@ int kernel_shape_read(const char *path, struct counter_layout *lay, char *why,
 		/* Clone flags: unsigned long, u64 since Linux 6.17. */
 		{ "task_newtask", "task_struct n" },
 		{ "sched_process_exec", "task_struct i linux_binprm" },
+		{ "signal_generate", "i kernel_siginfo task_struct i i" },
 	};
 	struct btf b;
-	long pid;
+	long pid, real_cred;
+	uint32_t task;
 	size_t i;
 	int rc = -1;
 
@@ -354,10 +381,18 @@ int kernel_shape_read(const char *path, struct counter_layout *lay, char *why,
 		snprintf(why, whylen, "%s: not BTF capaudit can read", path);
 		goto out;
 	}
-	pid = member_offset(&b, btf_find(&b, BTF_KIND_STRUCT, "task_struct"),
-			    "pid");
+	task = btf_find(&b, BTF_KIND_STRUCT, "task_struct");
+	pid = int_member(&b, task, "pid");
 	if (pid < 0) {
 		snprintf(why, whylen, "%s: no 4-byte task_struct.pid", path);
+		goto out;
+	}
+	/* The thread's own credential, which a lent one (override_creds()) is not. */
+	real_cred = pointer_member(&b, task, "real_cred", "cred");
+	if (real_cred < 0) {
+		snprintf(why, whylen,
+			 "%s: no task_struct.real_cred pointing to a cred",
+			 path);
 		goto out;
 	}
 	for (i = 0; i < sizeof(tracepoints) / sizeof(tracepoints[0]); i++)
@@ -370,6 +405,7 @@ int kernel_shape_read(const char *path, struct counter_layout *lay, char *why,
 			goto out;
 		}
 	lay->task_pid = (size_t)pid;
+	lay->task_real_cred = (size_t)real_cred;
 	rc = 0;
 out:
 	free(b.at);

@@ -5,40 +5,10 @@
  * directly, so counting works where tracefs is root's or not mounted.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <linux/securebits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/auxv.h>
-#include <sys/prctl.h>
-#include <sys/xattr.h>
 
 #include "capaudit.h"
-
-/*
- * Whether capaudit's capabilities may have come from its own file rather
- * than from its caller. The kernel says so (AT_SECURE) for every caller
- * but one whose real uid is 0 with root's privileges turned off
- * (SECBIT_NOROOT, the securebits' "pure capability" mode): it holds no
- * capability, gains the file's at the exec, and is not "secure" (its ids
- * did not change). There, any capability on capaudit's file is taken as
- * the source; what cannot be read is too.
- */
-static int caps_from_own_file(void)
-{
-	int bits;
-
-	if (getauxval(AT_SECURE))
-		return 1;
-	bits = prctl(PR_GET_SECUREBITS);
-	if (bits < 0)
-		return 1;
-	if (!(bits & SECBIT_NOROOT))
-		return 0;
-	return getxattr("/proc/self/exe", "security.capability", NULL, 0) >=
-		       0 ||
-	       (errno != ENODATA && errno != ENOTSUP);
-}
 
 void counting_try(const struct sysview *sv, struct source *src, int use_bpf)
 {
@@ -64,7 +34,7 @@ void counting_try(const struct sysview *sv, struct source *src, int use_bpf)
 	 * capabilities capaudit got from its own file must not show more
 	 * than perf would.
 	 */
-	if (caps_from_own_file()) {
+	if (privileged_by_own_file()) {
 		snprintf(cfg->why, sizeof(cfg->why),
 			 "capaudit's capabilities come from its file, not from "
 			 "its caller");
@@ -108,8 +78,8 @@ void counting_describe(const struct source *src, FILE *out)
 
 	if (cfg->usable)
 		fprintf(out, "in the kernel, by eBPF programs on the raw "
-			     "tracepoints cap_capable, task_newtask and "
-			     "sched_process_exec\n");
+			     "tracepoints cap_capable, task_newtask, "
+			     "sched_process_exec and signal_generate\n");
 	else if (cfg->why[0] != '\0')
 		fprintf(out, "one perf sample per check (eBPF: %s)\n",
 			cfg->why);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "fsowner.h"
 
 int identity_open(const char *path, struct stat *st)
 {
@@ -138,6 +139,7 @@ int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		   char *why, size_t len)
 {
 	enum file_match match;
+	const char *problem;
 	struct stat st;
 	int fd = identity_open(path, &st);
 
@@ -148,10 +150,33 @@ int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		return 0;
 	}
 	match = identity_match(fd, &st, maj, min, ino);
+	close(fd);
 	if (match == FILE_UNKNOWN)
 		snprintf(why, len, "no mapping of it: %s", strerror(errno));
 	else if (match == FILE_OTHER)
 		snprintf(why, len, "another file now");
-	close(fd);
+	/*
+	 * Numbers only a mapping gives may be another file's (a btrfs
+	 * subvolume's first file has the same inode number as every other
+	 * subvolume's, and the mapping names the file system's device, not
+	 * the subvolume's): they name this file only where nobody but root
+	 * could have put another one at the path, as for a trial. On FUSE
+	 * the daemon gives the numbers, both ways: they prove nothing.
+	 */
+	if ((match == FILE_SAME || match == FILE_SAME_MAPPED) &&
+	    fs_owner_unvouched(-1, path) != 0) {
+		snprintf(why, len,
+			 "it is on FUSE, whose daemon, not the kernel, gives "
+			 "its inode number");
+		return 0;
+	}
+	if (match == FILE_SAME_MAPPED &&
+	    (problem = path_dirs_problem(path)) != NULL) {
+		snprintf(why, len,
+			 "on this file system its device and inode numbers "
+			 "may be another file's, and it %s",
+			 problem);
+		return 0;
+	}
 	return match == FILE_SAME || match == FILE_SAME_MAPPED;
 }

@@ -25,6 +25,27 @@
 
 volatile sig_atomic_t launch_stop;
 
+/* The caller left SIGCHLD ignored: the command gets it so again. */
+static int sigchld_was_ignored;
+
+void launch_keep_children(void)
+{
+	struct sigaction sa;
+
+	/*
+	 * Ignored, SIGCHLD has the kernel reap every child at once:
+	 * waitpid() then fails (no status, no report), and a trial's
+	 * leftover that ended loses its pid to the next process before
+	 * capaudit kills it by that number.
+	 */
+	if (sigaction(SIGCHLD, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN) {
+		sigchld_was_ignored = 1;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigaction(SIGCHLD, &sa, NULL);
+	}
+}
+
 static int is_dropped(const char *entry)
 {
 	static const char *const names[] = {
@@ -178,6 +199,14 @@ static int wait_for_go(void *arg)
 	 */
 	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
 		return -1;
+	if (sigchld_was_ignored) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_IGN;
+		if (sigaction(SIGCHLD, &sa, NULL) < 0)
+			return -1;
+	}
 	if (write(h->ready[1], &me, sizeof(me)) != (ssize_t)sizeof(me))
 		return -1;
 	do
@@ -281,11 +310,18 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 	else if (h->err != ECHILD)
 		escape_line(stderr, PROG ": ", "%s: cannot start it: %s",
 			    l->path, strerror(h->err));
-	else if ((err = why_not_started(l, denied, sizeof(denied))) != 0)
+	else if ((err = why_not_started(l, denied, sizeof(denied))) > 0)
 		escape_line(stderr, PROG ": ",
 			    "%s: the launcher could not start it%s%s: %s: %s",
 			    l->path, l->user ? " as " : "",
 			    l->user ? l->user : "", denied, strerror(err));
+	else if (err < 0)
+		escape_line(stderr, PROG ": ",
+			    "%s: the launcher could not start it%s%s (the "
+			    "look for why, as that user, did not end: a file "
+			    "system on the way does not answer?)",
+			    l->path, l->user ? " as " : "",
+			    l->user ? l->user : "");
 	else
 		escape_line(
 			stderr, PROG ": ",

@@ -706,12 +706,12 @@ static int from_dropped(const struct tracer *t, const unsigned char *rec,
  * ids, and again once everything is open, before each id is asked about
  * again. For tests, which end a thread and give its id to another
  * process at the first, and let that process's checks reach the buffers
- * at the second. Ignored with privileges capaudit was not started with,
- * as secure_getenv(3) ignores variables.
+ * at the second. Ignored with privileges capaudit was not started with
+ * (caller_getenv()).
  */
 static void attach_test_wait(void)
 {
-	const char *path = secure_getenv("CAPAUDIT_ATTACH_WAIT");
+	const char *path = caller_getenv("CAPAUDIT_ATTACH_WAIT");
 	char buf[64];
 	ssize_t n;
 	int fd;
@@ -1025,7 +1025,8 @@ static void collect_counted(struct tracer *t)
 	r.kind = REC_LOST;
 	r.lost = lost.checks;
 	r.unfollowed = lost.threads;
-	if ((r.lost || r.unfollowed) && push_record(t, &r) < 0)
+	r.signals = lost.signals;
+	if ((r.lost || r.unfollowed || r.signals) && push_record(t, &r) < 0)
 		warnx("out of memory: %llu lost checks not reported",
 		      (unsigned long long)r.lost);
 }

@@ -52,8 +52,8 @@ int success_of(const struct success *succ, int have_reference, int reference,
 	       WTERMSIG(st) == WTERMSIG(reference);
 }
 
-static int log_run(struct suggestion *sg, int file, int cap, int status,
-		   int success, size_t left)
+static int log_trial(struct suggestion *sg, int file, int cap, int status,
+		     int success, int again, size_t left)
 {
 	struct trial_log *l;
 
@@ -71,8 +71,15 @@ static int log_run(struct suggestion *sg, int file, int cap, int status,
 	l->cap = cap;
 	l->status = status;
 	l->success = success;
+	l->again = again;
 	l->left = left;
 	return 0;
+}
+
+static int log_run(struct suggestion *sg, int file, int cap, int status,
+		   int success, size_t left)
+{
+	return log_trial(sg, file, cap, status, success, 0, left);
 }
 
 /* One run; -1 after setting sg->unproven. */
@@ -179,6 +186,7 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 		if (added == 0) {
 			sg->reference = rr.status;
 			sg->have_reference = 1;
+			sg->reference_run = sg->runs;
 			return 0;
 		}
 		if (round + 1 >= CONVERGE_MAX) {
@@ -234,6 +242,7 @@ static int diverged(struct suggestion *sg, int file, int cap, int ok,
 
 struct pair {
 	int file, cap;
+	int needed_in; /* the run without it that failed; 0: not needed */
 };
 
 /* The most dangerous first: of two that can stand in for each other, it goes. */
@@ -249,9 +258,127 @@ static int by_danger(const void *a, const void *b)
 	return x->cap < y->cap ? -1 : x->cap > y->cap;
 }
 
+/*
+ * One failed run without a capability is not yet a need: a command that
+ * fails now and then (a lost packet, a timeout, a run it counts) would
+ * keep whatever was left out of that run, cap_setuid as readily as any.
+ * So each capability kept is left out once more, from the least grant
+ * found (base: its run), and that run must fail as well. Where the
+ * least grant holds one capability only, that run is the one without
+ * any capability, which same_start() makes anyway. -1 after saying why
+ * in sg->unproven.
+ */
+static int confirm(struct suggestion *sg, const struct success *succ,
+		   const struct trial_runner *runner, uint64_t *grant,
+		   const struct run_view *base, const struct pair *pairs,
+		   size_t n)
+{
+	char name[64], what[64], *shown;
+	struct run_view view = { 0 }, *trial = &view;
+	struct run_result rr;
+	uint64_t bit, kept = 0;
+	struct tally t;
+	size_t i;
+	int ok, rc = -1;
+
+	for (i = 0; i < sg->nfiles; i++)
+		kept += (uint64_t)__builtin_popcountll(grant[i]);
+	if (kept < 2)
+		return 0;
+	if (view_alloc(&view, sg->nfiles) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (pairs[i].needed_in == 0)
+			continue;
+		bit = MASK_BIT(pairs[i].cap);
+		grant[pairs[i].file] &= ~bit;
+		if (one_run(sg, runner, grant, &rr, &t) < 0)
+			goto out;
+		grant[pairs[i].file] |= bit;
+		view_take(trial, sg, &t, rr.status);
+		tally_free(&t);
+		ok = success_of(succ, sg->have_reference, sg->reference,
+				rr.status);
+		if (log_trial(sg, pairs[i].file, pairs[i].cap, rr.status, ok, 1,
+			      rr.left) < 0 ||
+		    diverged(sg, pairs[i].file, pairs[i].cap, ok, base, trial))
+			goto out;
+		if (!ok)
+			continue;
+		capability_name(pairs[i].cap, name, sizeof(name));
+		describe_status(rr.status, what, sizeof(what));
+		shown = escape_dup(sg->files[pairs[i].file].path != NULL
+					   ? sg->files[pairs[i].file].path
+					   : sg->files[pairs[i].file].comm);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "the command does not end the same way each time: "
+			 "run %d, without %s on %.120s, %s, where run %d "
+			 "without it failed",
+			 sg->runs, name, shown != NULL ? shown : "a file", what,
+			 pairs[i].needed_in);
+		free(shown);
+		goto out;
+	}
+	rc = 0;
+out:
+	view_free(&view);
+	return rc;
+}
+
+/*
+ * Every trial is judged by the reference, the run with every candidate
+ * granted: one such run that ended otherwise than the command does
+ * (killed by the OOM killer, or by another process of the user's, which
+ * kill(2) allows; a network that failed once) makes each trial "fail"
+ * and keeps every candidate. So the least grant found must end as the
+ * reference did in a run of its own: a trial that left a capability out
+ * and succeeded ran with it (the last such trial's grant is the least
+ * grant); where none did, that grant runs once more when it matters
+ * most, and costs the least to find: the reference ended by a signal
+ * (which anyone may send), or the grant holds a root-equivalent
+ * capability. -1 after saying why in sg->unproven.
+ */
+static int reproduced(struct suggestion *sg, const struct success *succ,
+		      const struct trial_runner *runner, const uint64_t *grant,
+		      const struct pair *pairs, size_t n)
+{
+	char what[64], was[64];
+	struct run_result rr;
+	struct tally t;
+	int root = 0, c;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (pairs[i].needed_in == 0)
+			return 0;
+	for (i = 0; i < sg->nfiles; i++)
+		for (MASK_EACH(c, grant[i]))
+			root |= risk_tier_of(c) == RISK_ROOT;
+	if (!root && !WIFSIGNALED(sg->reference))
+		return 0;
+	if (one_run(sg, runner, grant, &rr, &t) < 0)
+		return -1;
+	tally_free(&t);
+	if (log_trial(sg, -1, 0, rr.status,
+		      success_of(succ, sg->have_reference, sg->reference,
+				 rr.status),
+		      1, rr.left) < 0)
+		return -1;
+	if (success_of(succ, sg->have_reference, sg->reference, rr.status))
+		return 0;
+	describe_status(rr.status, what, sizeof(what));
+	describe_status(sg->reference, was, sizeof(was));
+	snprintf(sg->unproven, sizeof(sg->unproven),
+		 "the command does not end the same way each time: run %d, "
+		 "with every candidate granted again, %s, where run %d %s",
+		 sg->runs, what, sg->reference_run, was);
+	return -1;
+}
+
+/* Into *kept (the caller frees it): each pair tried, and where it was needed. */
 static int minimize(struct suggestion *sg, const struct success *succ,
 		    const struct trial_runner *runner, uint64_t *grant,
-		    struct run_view *base)
+		    struct run_view *base, struct pair **kept, size_t *npairs)
 {
 	struct run_view trial = { 0 };
 	struct pair *pairs;
@@ -286,11 +413,16 @@ static int minimize(struct suggestion *sg, const struct success *succ,
 			    rr.left) < 0 ||
 		    diverged(sg, pairs[i].file, pairs[i].cap, ok, base, &trial))
 			goto out;
-		if (!ok)
+		if (!ok) {
 			grant[pairs[i].file] |= bit; /* needed: it stays */
-		else /* its grant is the grant now: the next trial's base */
+			pairs[i].needed_in = sg->runs;
+		} else { /* its grant is the grant now: the next trial's base */
 			view_copy(base, &trial, sg->nfiles);
+		}
 	}
+	*kept = pairs;
+	*npairs = n;
+	pairs = NULL;
 	rc = 0;
 out:
 	view_free(&trial);
@@ -337,20 +469,18 @@ static void asked_names(uint64_t mask, char *buf, size_t size)
 /*
  * The grant holds only if the trials started from the state the first
  * run without any capability (plain0, which ended with status0) did:
- * that run failed if something is needed and succeeded if nothing is,
- * and the same run once more ends and asks as it did. -1 after saying
- * why in sg->unproven.
+ * that run failed if something is needed and succeeded if nothing is
+ * (first_agrees(), which needs no run), and the same run once more ends
+ * and asks as it did (same_start()). -1 after saying why in
+ * sg->unproven.
  */
-static int same_start(struct suggestion *sg, const struct success *succ,
-		      const struct trial_runner *runner, const uint64_t *grant,
-		      const struct tally *plain0, int status0)
+static int first_agrees(struct suggestion *sg, const struct success *succ,
+			 const uint64_t *grant, int status0)
 {
-	char what[64], was[64], got[100], had[100], *shown;
-	struct run_view first = { 0 }, again = { 0 };
-	struct tally plain1;
+	char was[64], got[100];
 	uint64_t any = 0;
-	int ok0, status1, rc = -1;
 	size_t i;
+	int ok0;
 
 	for (i = 0; i < sg->nfiles; i++)
 		any |= grant[i];
@@ -372,6 +502,20 @@ static int same_start(struct suggestion *sg, const struct success *succ,
 			 was);
 		return -1;
 	}
+	return 0;
+}
+
+/* The run without any capability once more: it ends and asks as run 1 did. */
+static int same_start(struct suggestion *sg, const struct trial_runner *runner,
+		      const struct tally *plain0, int status0)
+{
+	char what[64], was[64], got[100], had[100], *shown;
+	struct run_view first = { 0 }, again = { 0 };
+	struct tally plain1;
+	int status1, rc = -1;
+	size_t i;
+
+	describe_status(status0, was, sizeof(was));
 	if (plain_run(sg, runner, &plain1, &status1) < 0)
 		return -1;
 	if (view_alloc(&first, sg->nfiles) == 0 &&
@@ -417,7 +561,9 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 		  const struct trial_runner *runner)
 {
 	struct run_view ref = { 0 };
+	struct pair *pairs = NULL;
 	uint64_t *grant = NULL;
+	size_t npairs = 0;
 	struct tally plain;
 	char what[64];
 	size_t i;
@@ -473,9 +619,11 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 			what);
 		goto unproven;
 	}
-	if (minimize(sg, succ, runner, grant, &ref) < 0)
-		goto unproven;
-	if (same_start(sg, succ, runner, grant, &plain, plain_status) < 0)
+	if (minimize(sg, succ, runner, grant, &ref, &pairs, &npairs) < 0 ||
+	    first_agrees(sg, succ, grant, plain_status) < 0 ||
+	    reproduced(sg, succ, runner, grant, pairs, npairs) < 0 ||
+	    confirm(sg, succ, runner, grant, &ref, pairs, npairs) < 0 ||
+	    same_start(sg, runner, &plain, plain_status) < 0)
 		goto unproven;
 	for (i = 0; i < sg->nfiles; i++)
 		sg->files[i].grant = grant[i];
@@ -492,6 +640,7 @@ out:
 	if (have_plain)
 		tally_free(&plain);
 	view_free(&ref);
+	free(pairs);
 	free(grant);
 	return rc;
 }

@@ -186,6 +186,7 @@ int suggest_build(struct suggestion *sg, const struct tally *t,
 	/* Checked only as not its own: those are left out, not candidates. */
 	for (i = 0; i < sg->nfiles; i++)
 		sg->not_own &= ~sg->files[i].candidates;
+	sg->lent_guessed = t->lent_guessed & sg->not_own & ~INCIDENTAL;
 	return 0;
 }
 

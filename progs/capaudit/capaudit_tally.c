@@ -36,6 +36,12 @@ struct span_val {
 	uint64_t first, last; /* the times of its first and last check */
 	uint64_t home_ns; /* where a check with it was granted: its namespace */
 	int foreign;	  /* tally_finish(): used only inside another's span */
+	/*
+	 * Counted in the kernel, which said whether the credential was the
+	 * thread's own (judged 1, lent 0) or not (lent 1): then no span
+	 * decides, as addresses are reused (capaudit_bpf_text.c).
+	 */
+	int judged, lent;
 };
 
 _Static_assert(
@@ -232,6 +238,12 @@ static void count(struct tally *t, const struct sample *s, int cap, int ret,
 		t->out_of_range += 1 + s->more;
 		return;
 	}
+	/*
+	 * What the kernel said of the credential is part of its identity:
+	 * one address is the thread's own now, lent later.
+	 */
+	if (have_id && s->counted && s->lent)
+		cred |= 1;
 	memset(&k, 0, sizeof(k));
 	k.tid = s->tid;
 	k.image = p->image;
@@ -258,6 +270,10 @@ static void count(struct tally *t, const struct sample *s, int cap, int ret,
 	if (sv == NULL) {
 		t->nomem = 1;
 		return;
+	}
+	if (s->counted) {
+		sv->judged = 1;
+		sv->lent = s->lent;
 	}
 	if (sv->first == 0 || s->time < sv->first)
 		sv->first = s->time ? s->time : 1;
@@ -463,6 +479,7 @@ void tally_record(const struct record *r, void *arg)
 	case REC_LOST:
 		t->lost += r->lost;
 		t->unfollowed += r->unfollowed;
+		t->outside_signals += r->signals;
 		break;
 	case REC_OTHER:
 		break;
@@ -521,7 +538,11 @@ static int by_span(const void *a, const void *b)
  * a thread another for the length of one call (access(2) checks with the
  * real ids, overlayfs with the mounter's). So a credential whose every
  * check falls strictly inside the span of another credential of the same
- * thread and file, used before and after it, was a loan: foreign.
+ * thread and file, used before and after it, was a loan: foreign. That
+ * is a guess where the checks are samples: a freed credential's address
+ * goes to a later one, which then spans the credentials in between as a
+ * lender would. Counted in the kernel, each check says whether its
+ * credential was the thread's own (judged), and that decides.
  */
 static int mark_foreign(struct tally *t)
 {
@@ -546,9 +567,12 @@ static int mark_foreign(struct tally *t)
 				refs[i].k.image == refs[start].k.image;
 		     i++) {
 			refs[i].v->foreign =
-				i > start && reach > refs[i].v->last &&
-				refs[i].v->first > refs[start].v->first;
-			if (refs[i].v->last > reach)
+				refs[i].v->judged
+					? refs[i].v->lent
+					: i > start && reach > refs[i].v->last &&
+						  refs[i].v->first >
+							  refs[start].v->first;
+			if (!refs[i].v->judged && refs[i].v->last > reach)
 				reach = refs[i].v->last;
 		}
 	}
@@ -575,6 +599,8 @@ static enum check_class classify(struct tally *t, const struct check_key *k)
 	/* Its credential lives in a user namespace the command made. */
 	if (sv->home_ns != 0 && sv->home_ns != t->init_ns)
 		return CLASS_USERNS;
+	if (sv->foreign && !sv->judged && k->cap >= 0 && k->cap < 64)
+		t->lent_guessed |= 1ULL << k->cap;
 	return sv->foreign ? CLASS_CRED : CLASS_OWN;
 }
 

@@ -19,7 +19,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
@@ -64,7 +63,7 @@ int trials_possible(char *why, size_t len)
 	cap_t self;
 	size_t i;
 
-	if (getauxval(AT_SECURE)) {
+	if (privileged_by_own_file()) {
 		snprintf(
 			why, len,
 			"capaudit runs with file capabilities and grants "
@@ -105,6 +104,7 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		    char *why, size_t len)
 {
 	struct exec_target et;
+	enum file_match match;
 	const char *problem;
 	char reason[200];
 	struct stat st;
@@ -124,7 +124,8 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		snprintf(why, len, "cannot open it: %s", strerror(errno));
 		return -1;
 	}
-	switch (identity_match(fd, &st, maj, min, ino)) {
+	match = identity_match(fd, &st, maj, min, ino);
+	switch (match) {
 	case FILE_SAME:
 		break;
 	case FILE_SAME_MAPPED:
@@ -195,6 +196,21 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 					: "writable by others than root");
 		goto refuse;
 	}
+	/*
+	 * Each trial binds the copy over the path and the command finds it
+	 * there by name. Whoever may change a directory on the way can put
+	 * another file at that name once the copy is bound (a rename takes
+	 * the bind along with the old name), and the trial then runs that
+	 * file and judges the grant by it: a run that fails there keeps a
+	 * capability the command never needed.
+	 */
+	if (match == FILE_SAME && (problem = trial_path_problem(path)) != NULL) {
+		snprintf(why, len,
+			 "it %s: another file could take its place at that "
+			 "path during a trial",
+			 problem);
+		goto refuse;
+	}
 	return fd;
 refuse:
 	close(fd);
@@ -212,7 +228,7 @@ static int dir_guarded(const struct stat *st)
 				   (st->st_mode & S_ISVTX));
 }
 
-const char *trial_path_problem(const char *path)
+const char *path_dirs_problem(const char *path)
 {
 	char prefix[PATH_MAX];
 	struct stat st;
@@ -245,6 +261,18 @@ const char *trial_path_problem(const char *path)
 		if (!dir_guarded(&st))
 			return "is in a directory others than root may change";
 	}
+	return NULL;
+}
+
+const char *trial_path_problem(const char *path)
+{
+	const char *problem = path_dirs_problem(path);
+	struct stat st;
+
+	if (problem != NULL)
+		return problem;
+	if (lstat(path, &st) < 0)
+		return "cannot be checked (a part of its path cannot be read)";
 	if (!S_ISREG(st.st_mode))
 		return "is not a regular file";
 	if (st.st_uid != 0)
@@ -366,7 +394,7 @@ int trial_command_allowed(const char *path, char *why, size_t len)
 
 int plan_init(struct grant_plan *p)
 {
-	const char *tmp = secure_getenv("TMPDIR");
+	const char *tmp = caller_getenv("TMPDIR");
 
 	memset(p, 0, sizeof(*p));
 	p->devnull = -1;

@@ -148,6 +148,20 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		fputs("; this grant would do nothing\n", out);
 	}
 	close(fd);
+	/*
+	 * A root's file where another may rename, remove or replace what a
+	 * directory holds: that one decides which file the name is when the
+	 * line is pasted (a file made there may even get the freed inode's
+	 * number, so nothing here could tell it from the one that ran).
+	 */
+	if (st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
+	    (problem = path_dirs_problem(path)) != NULL) {
+		say_file(out, "# WARNING: ", path);
+		fprintf(out,
+			" %s: whoever may change it decides which file that "
+			"name is when this line is pasted\n",
+			problem);
+	}
 	warn_who(path, &st, list, root_tier, out);
 	if (is_interpreter(path)) {
 		say_file(out, "# WARNING: ", path);

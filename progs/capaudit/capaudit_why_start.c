@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,12 +70,42 @@ static void diagnose_as_user(const struct launch *l, const gid_t *groups,
 	_exit(w == (ssize_t)sizeof(v) ? 0 : 1);
 }
 
+/*
+ * The diagnosis's answer within WHY_WAIT_MS: 0 with it in v, 1 when the
+ * child ended without one, -1 when it did not come (a file system on the
+ * way that answered the launch and stops answering now, a FUSE daemon or
+ * an NFS server; a directory swapped for a link to one), or capaudit was
+ * told to stop. Never a wait without end: the diagnosis is an aid, not
+ * worth holding capaudit for.
+ */
+#define WHY_WAIT_MS 3000
+
+static int read_verdict(int fd, struct start_verdict *v)
+{
+	struct pollfd pfd = { fd, POLLIN, 0 };
+	int waited = 0, rc;
+	ssize_t n;
+
+	while (waited < WHY_WAIT_MS && !launch_stop) {
+		rc = poll(&pfd, 1, 100);
+		if (rc < 0 && errno != EINTR)
+			return 1;
+		if (rc > 0) {
+			do
+				n = read(fd, v, sizeof(*v));
+			while (n < 0 && errno == EINTR);
+			return n == (ssize_t)sizeof(*v) ? 0 : 1;
+		}
+		waited += 100;
+	}
+	return -1;
+}
+
 int why_not_started(const struct launch *l, char *path, size_t size)
 {
 	struct start_verdict v;
 	gid_t *groups = NULL;
-	int fds[2], status, ngroups = 0;
-	ssize_t n;
+	int fds[2], status, ngroups = 0, rc, waited;
 	pid_t pid;
 
 	if (l->user != NULL &&
@@ -94,13 +126,27 @@ int why_not_started(const struct launch *l, char *path, size_t size)
 		close(fds[0]);
 		return 0;
 	}
-	do
-		n = read(fds[0], &v, sizeof(v));
-	while (n < 0 && errno == EINTR);
+	rc = read_verdict(fds[0], &v);
 	close(fds[0]);
+	if (rc < 0) {
+		/*
+		 * Held in a file system: a FUSE or NFS wait ends at SIGKILL.
+		 * One that does not is left to be reaped by init once
+		 * capaudit ends, not waited for.
+		 */
+		kill(pid, SIGKILL);
+		for (waited = 0; waited < 1000; waited += 10) {
+			pid_t w = waitpid(pid, &status, WNOHANG);
+
+			if (w == pid || (w < 0 && errno != EINTR))
+				break;
+			poll(NULL, 0, 10);
+		}
+		return -1;
+	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (n != (ssize_t)sizeof(v) || v.err == 0)
+	if (rc > 0 || v.err == 0)
 		return 0;
 	v.path[sizeof(v.path) - 1] = '\0';
 	snprintf(path, size, "%s", v.path);

@@ -5,7 +5,9 @@
 # its own and leaves ours untouched), tracefs readable by root only, and
 # perf_event_paranoid without CAP_PERFMON; the verdict matches the
 # kernel's with any of the capabilities and in a user namespace. A
-# capaudit with file capabilities ignores CAPAUDIT_SYSROOT (a fake /sys is for tests only).
+# capaudit with file capabilities ignores CAPAUDIT_SYSROOT (a fake /sys is
+# for tests only) and refuses --iab and --user, also when its caller is
+# uid 0 under SECBIT_NOROOT (no AT_SECURE there; the caller held nothing).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody by name, and a private mount namespace in which to unmount and
 # mount tracefs without touching the host's.
@@ -21,6 +23,8 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 at_exit_checked tracefs_restore
 chmod 755 "$T"
 cp "$CA" "$T/capaudit" && chmod 755 "$T/capaudit"
+# uid 0 with root's privileges turned off and no capability at all.
+noroot="setpriv --securebits=+noroot,+noroot_locked --inh-caps=-all --ambient-caps=-all"
 "$S" cap_perfmon=ep "$T/capaudit" || { fail "our setcap cap_perfmon=ep"; finish; }
 # This namespace only: whatever the host has mounted there goes away here
 # (its options noted first, to be put back).
@@ -149,5 +153,27 @@ if [ -e "$tfs/events/capability/cap_capable" ]; then
 		{ cat "$T/out"; fail "CAPAUDIT_SYSROOT was honoured with file capabilities"; }
 	grep -qx "capaudit: would use tracepoint capability:cap_capable (id [0-9]*) from $tfs" "$T/out" ||
 		fail "--check: $(cat "$T/out")"
+	# uid 0 with root's privileges off (SECBIT_NOROOT) and no capability
+	# gains the file's at the exec without AT_SECURE: the copy still holds
+	# privileges its caller does not, and a fake /sys (here one with a
+	# kprobe PMU of another type) is still not its to read.
+	mkdir -p "$T/fake/sys/bus/event_source/devices/kprobe/format"
+	echo 9 >"$T/fake/sys/bus/event_source/devices/kprobe/type"
+	echo config:0 >"$T/fake/sys/bus/event_source/devices/kprobe/format/retprobe"
+	CAPAUDIT_SYSROOT=$T/fake $noroot "$T/capaudit" --check >"$T/out" 2>&1 ||
+		{ cat "$T/out"; fail "uid 0 under SECBIT_NOROOT: --check failed"; }
+	grep -qx "capaudit: would use tracepoint capability:cap_capable (id [0-9]*) from $tfs" "$T/out" ||
+		fail "uid 0 under SECBIT_NOROOT: CAPAUDIT_SYSROOT was honoured with file capabilities: $(cat "$T/out")"
 fi
+
+# 7. The same copy, run by uid 0 under SECBIT_NOROOT holding nothing:
+#    --iab and --user would pass the file's cap_perfmon on to the command
+#    (it was ambient in the command, for every program it runs); refused.
+for opt in "--iab=^cap_perfmon" "--user=root"; do
+	$noroot "$T/capaudit" "$opt" --output=/dev/null -- sh -c 'grep "^CapAmb:" /proc/self/status' \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && grep -qx "capaudit: --iab and --user are refused when capaudit runs with file capabilities (they would pass its own privilege to the command); run it as root for them" "$T/err" &&
+		pass || fail "uid 0 under SECBIT_NOROOT, $opt: exit $rc, $(cat "$T/out" "$T/err")"
+done
 finish "capaudit: what is missing is named, and nothing is left mounted"

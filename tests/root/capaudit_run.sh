@@ -242,4 +242,23 @@ printf '#!/nonexistent/interpreter\n' >"$T/bad" && chmod 755 "$T/bad"
 rc=$?
 [ "$rc" -eq 1 ] && grep -qx "capaudit: $T/bad: the launcher could not start it (execve failed)" "$T/err" ||
 	fail "unexecutable command: exit $rc, $(cat "$T/err")"
+# capaudit started with SIGCHLD ignored, as a parent that ignores it
+# leaves it through execve: the kernel reaped capaudit's children itself,
+# waitpid() failed ("No child processes"), the command's status and the
+# report were lost (and a trial's leftover that ended lost its pid before
+# capaudit killed it by that number). The command still gets SIGCHLD
+# ignored, as it would without capaudit (bit 17 of SigIgn: 0x10000).
+if env --ignore-signal=CHLD true 2>/dev/null; then
+	env --ignore-signal=CHLD "$CA" --output="$T/ign" -- sh -c 'exit 3' 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 3 ] && grep -q "^command: exited with status 3" "$T/ign" ||
+		fail "SIGCHLD ignored by capaudit's caller: exit $rc: $(cat "$T/err")"
+	# (grep itself: a shell would put SIGCHLD back for its children)
+	env --ignore-signal=CHLD "$CA" --output="$T/ign" -- grep "^SigIgn:" /proc/self/status >"$T/out"
+	ign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "$T/out")
+	[ $((0x${ign:-0} & 0x10000)) -ne 0 ] ||
+		fail "SIGCHLD ignored by capaudit's caller: not ignored in the command (SigIgn ${ign:-none})"
+else
+	echo "note: env has no --ignore-signal: capaudit under an ignored SIGCHLD not tried"
+fi
 finish "capaudit: root granted, nobody+cap_perfmon refused, grandchild attributed, suggestion applied"

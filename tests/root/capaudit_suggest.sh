@@ -24,7 +24,10 @@
 #     root-equivalent cap_setuid and cap_setpcap beside cap_net_raw;
 #     now cap_net_raw alone, proven. On an overlay whose lower layer is
 #     an overlay the kernel names the file inside a layer ("/ping"): no
-#     setcap line for that name.
+#     setcap line for that name. A subvolume of nobody's put in the place
+#     of ping's, its first file with ping's inode number: no setcap line
+#     for his file (a mapping's numbers prove nothing in a directory
+#     others than root may change).
 #   chown of a root's file to nobody: the first trial chowned it, the
 #     next succeeded without cap_chown and the report said "nothing to
 #     grant"; now unproven, "the command changes what it works on", with
@@ -263,6 +266,36 @@ else
 			cp "$ping" "$T/btrfs/sub/ping" && chmod 755 "$T/btrfs/sub" "$T/btrfs/sub/ping" ||
 			fail "a btrfs subvolume with ping"
 		proven_ping "$T/btrfs/sub/ping" "ping in a btrfs subvolume"
+		# A btrfs whose directory nobody may change: a subvolume of his
+		# own, whose first file has the inode number of ping's in its
+		# subvolume, put in its place once ping has run. A mapping of
+		# either names the file system's device and that number: the
+		# report named nobody's file in its setcap line, as the file
+		# the command ran. Its path is one others than root may
+		# change, so the mapping's numbers prove nothing there.
+		mkdir "$T/btrfs/nb" && chown nobody "$T/btrfs/nb" &&
+			btrfs -q subvolume create "$T/btrfs/nb/sub" >/dev/null &&
+			cp "$ping" "$T/btrfs/nb/sub/ping" && chmod 755 "$T/btrfs/nb/sub" "$T/btrfs/nb/sub/ping" ||
+			fail "a btrfs subvolume with ping, in nobody's directory"
+		if as_nobody btrfs -q subvolume create "$T/btrfs/nb/his" >/dev/null 2>&1 &&
+			as_nobody cp "$probe" "$T/btrfs/nb/his/ping" &&
+			[ "$(stat -c %i "$T/btrfs/nb/his/ping")" = "$(stat -c %i "$T/btrfs/nb/sub/ping")" ]; then
+			in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
+				sh -c '"$0"; r=$?; cd "${0%/sub/ping}" && mv sub old && mv his sub; exit $r' \
+				"$T/btrfs/nb/sub/ping" >/dev/null 2>"$T/err"
+			[ "$(stat -c %U "$T/btrfs/nb/sub/ping")" = nobody ] ||
+				fail "btrfs, nobody's subvolume: not swapped in"
+			if setcap_lines "$T/rep"; then
+				cat "$T/rep"
+				fail "btrfs, nobody's subvolume in ping's place: a setcap line for his file"
+			else
+				pass
+			fi
+			expect_line "$T/rep" "# setcap: $T/btrfs/nb/sub/ping: not the file the command ran (on this file system its device and inode numbers may be another file's, and it is in a directory others than root may change): no line for cap_net_raw" \
+				"btrfs, nobody's subvolume in ping's place: why no setcap line"
+		else
+			echo "note: nobody cannot make a btrfs subvolume here: the swap of subvolumes not tried"
+		fi
 	fi
 fi
 

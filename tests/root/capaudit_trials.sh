@@ -40,6 +40,15 @@
 #   on overlayfs over two file systems the kernel's numbers for the file
 #     it ran are not stat(2)'s, and may be another file's: a file there
 #     in a directory others may change is refused, and said why.
+#   a root's program in a directory nobody may change: nobody renamed the
+#     directory under the trial's bind and put his own file at the path,
+#     which the trial ran: cap_setuid was "proven" needed; now no file
+#     is tried whose path someone other than root may point elsewhere.
+#   a process of nobody's killed the run with every candidate granted
+#     (kill(2) needs no privilege over one's own user's processes): every
+#     trial "failed", and ping's cap_setuid and cap_setpcap were proven;
+#     now a signal from outside a trial, counted in the kernel, leaves
+#     the grant unproven.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
@@ -55,6 +64,7 @@ done
 at_exit_checked tracefs_restore
 tracefs_mount || { fail "cannot mount tracefs in our mount namespace"; finish; }
 "$CA" --check >"$T/out" 2>&1 || skip "capaudit cannot trace here: $(cat "$T/out")"
+cp "$T/out" "$T/check"
 grep -q "tracepoint capability:cap_capable" "$T/out" ||
 	skip "no capability:cap_capable tracepoint (Linux 6.14+): $(cat "$T/out")"
 chmod 755 "$T"
@@ -267,6 +277,16 @@ else
 		fi
 		expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (the script $T/fuse/script is on a FUSE file system, whose daemon, not the kernel, says who owns it: no trial runs it" \
 			"a script on FUSE: refused"
+		# Nor a setcap line: the daemon gives the inode numbers that
+		# say the file there is the one the command ran.
+		in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/fuse/prog" --proc-self \
+			>/dev/null 2>&1
+		if grep "^setcap .*$T/fuse/prog" "$T/rep"; then
+			fail "a program on FUSE: a setcap line, on its daemon's word that it is the file that ran"
+		else
+			expect_line "$T/rep" "# setcap: $T/fuse/prog: not the file the command ran (it is on FUSE, whose daemon, not the kernel, gives its inode number): no line for cap_net_bind_service" \
+				"a program on FUSE: no setcap line"
+		fi
 	else
 		echo "note: bindfs cannot mount here ($(cat "$T/err")): programs on FUSE not tried"
 	fi
@@ -284,5 +304,89 @@ if overlay_layers "$T" && mkdir "$T/lower/open" && chmod 777 "$T/lower/open" &&
 		"overlay, a directory others may change: refused"
 else
 	fail "an overlay over two file systems"
+fi
+# 11. A root's program in a directory nobody owns: the trial binds its
+#     copy over the path, and nobody, outside, renames the directory (the
+#     bind goes with it) and puts a file of his own at the path before
+#     the command finds it there. The run "without cap_setuid" ran his
+#     file and failed: cap_setuid was "proven" needed beside cap_net_raw.
+#     A wrapper holds the race open: it says it started, and execs the
+#     path once nobody has made his move (on the 4th run, the one
+#     without cap_setuid; his file puts the directory back).
+mkdir -p "$T/nbd/bin" "$T/race" && chown nobody "$T/nbd" "$T/race" && chmod 755 "$T/nbd" "$T/nbd/bin"
+cp "$ping" "$T/nbd/bin/ping" && chmod 755 "$T/nbd/bin/ping"
+cp "$ping" "$T/bin/kping" && chmod 755 "$T/bin/kping"
+printf '#!/bin/sh\ncd "%s" && mv bin bin.fake && mv bin.real bin\nexit 2\n' "$T/nbd" >"$T/race/fake"
+chown nobody "$T/race/fake" && chmod 755 "$T/race/fake"
+# nobody's side: on the 4th start, the directory swapped; then go.
+as_nobody_bg sh -c 'k=0
+	while [ ! -e "$0/stop" ]; do
+		[ -e "$0/started" ] || { sleep 0.01; continue; }
+		rm -f "$0/started"; k=$((k + 1))
+		[ $k = 4 ] && mv "$1/bin" "$1/bin.real" && mkdir "$1/bin" && cp "$0/fake" "$1/bin/ping"
+		: >"$0/go"
+	done' "$T/race" "$T/nbd"
+racer=$nobody_pid
+at_exit "kill $racer 2>/dev/null"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
+	sh -c ': >"$1/started"; while [ ! -e "$1/go" ]; do sleep 0.01; done; rm -f "$1/go"; exec "$0"' \
+	"$T/nbd/bin/ping" "$T/race" >/dev/null 2>&1
+: >"$T/race/stop"
+wait $racer
+if grep '^setcap .*cap_setuid' "$T/rep"; then
+	cat "$T/rep"
+	fail "a directory nobody may change: a file of his, run in a trial, made cap_setuid a need"
+else
+	pass
+fi
+# (On an overlay, the container world's root, the mapping's numbers
+# alone name the file, and the reason says that too.)
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/nbd/bin/ping: it is in a directory others than root may change" \
+	"a directory nobody may change: refused"
+# Its unproven line says who decides what the name is: nobody may put
+# a file of his there (on ext4 it may even get the freed inode number).
+# Where only a mapping names it, there is no line for it at all.
+if grep -q "^setcap .* $T/nbd/bin/ping\$" "$T/rep"; then
+	expect_line "$T/rep" "# WARNING: $T/nbd/bin/ping is in a directory others than root may change: whoever may change it decides which file that name is when this line is pasted" \
+		"a directory nobody may change: said next to the setcap line"
+else
+	expect_line "$T/rep" "# setcap: $T/nbd/bin/ping: not the file the command ran (on this file system its device and inode numbers may be another file's, and it is in a directory others than root may change)" \
+		"a directory nobody may change, only a mapping naming it: no setcap line"
+fi
+# 12. kill(2) needs no privilege over a process of one's own user: a
+#     process of nobody's, outside the trials, killed the run with every
+#     candidate granted, and again when that grant was run once more.
+#     Every trial then "failed" against a reference killed by signal 9,
+#     and ping was proven to need cap_setuid, cap_setpcap and cap_net_raw.
+#     Counted in the kernel, the signal from outside is seen. (Held open
+#     as in 11: the wrapper says its pid and waits for nobody's go.)
+if grep -q "counting: in the kernel" "$T/check"; then
+	mkdir "$T/kill" && chown nobody "$T/kill"
+	as_nobody_bg sh -c 'k=0
+		while [ ! -e "$0/stop" ]; do
+			[ -e "$0/started" ] || { sleep 0.01; continue; }
+			rm -f "$0/started"; k=$((k + 1))
+			case $k in
+			3|7) kill -KILL "$(cat "$0/pid")" ;; # it waits for no go
+			*) : >"$0/go" ;;
+			esac
+		done' "$T/kill"
+	killer=$nobody_pid
+	at_exit "kill $killer 2>/dev/null"
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
+		sh -c 'echo $$ >"$1/pid"; : >"$1/started"; while [ ! -e "$1/go" ]; do sleep 0.01; done; rm -f "$1/go"; exec "$0"' \
+		"$T/bin/kping" "$T/kill" >/dev/null 2>&1
+	: >"$T/kill/stop"
+	wait $killer
+	if grep '^setcap .*cap_setuid' "$T/rep"; then
+		cat "$T/rep"
+		fail "a process of nobody's killed the trials: cap_setuid proven"
+	else
+		pass
+	fi
+	expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 2 was sent 1 signal by a process outside it (any process of the user's own may send one), so what it did proves nothing)" \
+		"a process of nobody's killed the trials: said"
+else
+	echo "note: capaudit does not count in the kernel here: signals from outside a trial not tried"
 fi
 finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment; FUSE; overlay identity"

@@ -8,7 +8,8 @@
 # --user given as a number is named as the database names it in the
 # capability.conf line. The command may not push input into root's
 # terminal (TIOCSTI), and keeps it as its controlling terminal. A command
-# the user may not reach or run is refused with the errno and the path.
+# the user may not reach or run is refused with the errno and the path;
+# a look for why that hangs (a file system that stops answering) ends.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # Base accounts only, plus the user below, in our mount namespace alone.
 private_etc "$@"
@@ -99,4 +100,20 @@ expect_line "$T/err" "capaudit: $T/private/true: the launcher could not start it
 mkdir -m 755 "$T/open" && cp /bin/true "$T/open/true" && chmod 700 "$T/open/true"
 "$CA" --user=capa -- "$T/open/true" >"$T/out" 2>"$T/err" && fail "--user=capa ran root's 0700 file"
 expect_line "$T/err" "capaudit: $T/open/true: the launcher could not start it as capa: $T/open/true: Permission denied" "a file the user may not run"
-finish "capaudit --user: the user's environment, 301 groups, its name; no TIOCSTI; why a command cannot start"
+# The look for why, made as the user, in a file system that stopped
+# answering after the launch (tools/preload/access_hang.c stands for
+# one): capaudit waited for it for ever, ^C included (its handler keeps
+# the look's child alive). It gives up after a few seconds and says so.
+start=$(date +%s)
+HANG_DIR=$T/private LD_PRELOAD=$BIN/libaccess_hang.so \
+	timeout -s KILL 30 "$CA" --user=capa -- "$T/private/true" >"$T/out" 2>"$T/err"
+rc=$? took=$(($(date +%s) - start))
+if [ "$rc" -eq 137 ]; then
+	fail "a look for why that never ends: capaudit still waited after 30 s"
+else
+	[ "$rc" -eq 1 ] && [ "$took" -lt 15 ] || fail "a look for why that never ends: exit $rc after $took s"
+	expect_line "$T/err" "capaudit: $T/private/true: the launcher could not start it as capa (the look for why, as that user, did not end: a file system on the way does not answer?)" \
+		"a look for why that never ends: said"
+fi
+pgrep -u capa >/dev/null && fail "a look for why that never ends: its process was left running"
+finish "capaudit --user: the user's environment, 301 groups, its name; no TIOCSTI; why a command cannot start, or that the look did not end"

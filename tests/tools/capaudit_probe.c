@@ -32,6 +32,14 @@
  *
  * capaudit_probe --bind80: binds port 80 on loopback; 0 or 1.
  *
+ * capaudit_probe --bind80-new-cred: opens a route netlink socket, makes
+ * itself a new credential (prctl(PR_SET_KEEPCAPS), as a server's
+ * setfsuid(2) per request does), binds port 80 with it, then asks through
+ * the socket to change a link, which the kernel checks (cap_net_admin)
+ * under the socket's credential, the older one: a check under a
+ * credential used before and after the bind's, which is no loan. 0 when
+ * the bind worked, else 1.
+ *
  * capaudit_probe --ids: prints "uids R E S" and "gids R E S".
  */
 #define _GNU_SOURCE
@@ -40,12 +48,15 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <fcntl.h>
+#include <linux/netlink.h>
 #include <linux/perf_event.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -93,6 +104,31 @@ static int try_bind(void)
 	printf("bind: %s\n", rc == 0 ? "ok" : strerror(errno));
 	close(fd);
 	return rc == 0 ? 0 : 1;
+}
+
+static int bind80_new_cred(void)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg i;
+	} req;
+	int nl = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE), rc;
+
+	if (nl < 0 || prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0) {
+		printf("bind80-new-cred: %s\n", strerror(errno));
+		return 1;
+	}
+	rc = try_bind();
+	memset(&req, 0, sizeof(req));
+	req.h.nlmsg_len = sizeof(req);
+	req.h.nlmsg_type = RTM_NEWLINK;
+	req.h.nlmsg_flags = NLM_F_REQUEST;
+	req.i.ifi_family = AF_UNSPEC;
+	req.i.ifi_index = 1;
+	if (send(nl, &req, sizeof(req), 0) < 0)
+		printf("netlink: %s\n", strerror(errno));
+	close(nl);
+	return rc;
 }
 
 static int try_perf(void)
@@ -271,6 +307,8 @@ int main(int argc, char **argv)
 		return capture(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "--bind80") == 0)
 		return try_bind();
+	if (argc == 2 && strcmp(argv[1], "--bind80-new-cred") == 0)
+		return bind80_new_cred();
 	if (argc == 2 && strcmp(argv[1], "--ids") == 0)
 		return ids();
 

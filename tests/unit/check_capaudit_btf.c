@@ -90,7 +90,15 @@ static void tracepoint(struct blob *b, const char *name, const uint32_t *args,
 	type(b, tname, BTF_KIND_TYPEDEF, 0, ptr(b, proto));
 }
 
-enum shape { GOOD, CRED_NS_SWAPPED, TARGET_IS_TASK, EXEC_BPRM_FIRST };
+enum shape {
+	GOOD,
+	CRED_NS_SWAPPED,
+	TARGET_IS_TASK,
+	EXEC_BPRM_FIRST,
+	NO_REAL_CRED,  /* no task_struct.real_cred to tell a lent credential */
+	REAL_CRED_INT, /* one that is no pointer to a cred */
+	SIGNAL_TASK_FIRST, /* signal_generate's task where its info was */
+};
 
 /* The file; its path in path (a temporary file the caller removes). */
 static void write_btf(enum shape shape, char *path)
@@ -98,22 +106,30 @@ static void write_btf(enum shape shape, char *path)
 	static struct blob b;
 	struct btf_header h;
 	uint32_t i32, u64, task, cred, ns, bprm, pcred, pns, ptask, pbprm;
-	struct btf_member pid;
+	struct btf_member pid, real_cred;
 	int fd;
 
 	memset(&b, 0, sizeof(b));
 	b.nstrings = 1; /* the empty name */
 	i32 = int_type(&b, "int", 4);
 	u64 = int_type(&b, "long long unsigned int", 8);
-	task = type(&b, "task_struct", BTF_KIND_STRUCT, 1, 4096);
+	cred = type(&b, "cred", BTF_KIND_STRUCT, 0, 64);
+	pcred = ptr(&b, cred);
+	task = type(&b, "task_struct", BTF_KIND_STRUCT,
+		    shape == NO_REAL_CRED ? 1 : 2, 4096);
 	pid.name_off = str(&b, "pid");
 	pid.type = i32;
 	pid.offset = 2464 * 8;
 	put(&b, &pid, sizeof(pid));
-	cred = type(&b, "cred", BTF_KIND_STRUCT, 0, 64);
+	if (shape != NO_REAL_CRED) {
+		/* As the kernel has it: a const pointer to struct cred. */
+		real_cred.name_off = str(&b, "real_cred");
+		real_cred.type = shape == REAL_CRED_INT ? u64 : pcred;
+		real_cred.offset = 2952 * 8;
+		put(&b, &real_cred, sizeof(real_cred));
+	}
 	ns = type(&b, "user_namespace", BTF_KIND_STRUCT, 0, 64);
 	bprm = type(&b, "linux_binprm", BTF_KIND_STRUCT, 0, 64);
-	pcred = ptr(&b, cred);
 	pns = ptr(&b, ns);
 	ptask = ptr(&b, task);
 	pbprm = ptr(&b, bprm);
@@ -139,6 +155,16 @@ static void write_btf(enum shape shape, char *path)
 
 		tracepoint(&b, "sched_process_exec",
 			   shape == EXEC_BPRM_FIRST ? swapped : good, 3);
+	}
+	{
+		uint32_t info = type(&b, "kernel_siginfo", BTF_KIND_STRUCT, 0,
+				     48);
+		uint32_t pinfo = ptr(&b, info);
+		uint32_t good[] = { i32, pinfo, ptask, i32, i32 };
+		uint32_t swapped[] = { i32, ptask, pinfo, i32, i32 };
+
+		tracepoint(&b, "signal_generate",
+			   shape == SIGNAL_TASK_FIRST ? swapped : good, 5);
 	}
 	memset(&h, 0, sizeof(h));
 	h.magic = BTF_MAGIC;
@@ -179,6 +205,13 @@ START_TEST(the_kernels_shape_is_read)
 
 	ck_assert_msg(read_shape(GOOD, &lay, why, sizeof(why)) == 0, "%s", why);
 	ck_assert_uint_eq(lay.task_pid, 2464);
+	ck_assert_uint_eq(lay.task_real_cred, 2952);
+	/* Without the thread's own credential, no check could be judged. */
+	ck_assert_int_eq(read_shape(NO_REAL_CRED, &lay, why, sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "task_struct.real_cred"));
+	ck_assert_int_eq(read_shape(REAL_CRED_INT, &lay, why, sizeof(why)),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(why, "task_struct.real_cred"));
 }
 END_TEST
 
@@ -191,6 +224,7 @@ START_TEST(pointers_in_another_order_are_refused)
 		{ CRED_NS_SWAPPED, "cap_capable" },
 		{ TARGET_IS_TASK, "cap_capable" },
 		{ EXEC_BPRM_FIRST, "sched_process_exec" },
+		{ SIGNAL_TASK_FIRST, "signal_generate" },
 	};
 	struct counter_layout lay;
 	char why[200];
@@ -311,6 +345,8 @@ START_TEST(the_running_kernel_is_read)
 					sizeof(why)) == 0,
 		      "%s", why);
 	ck_assert_uint_gt(lay.task_pid, 0);
+	ck_assert_uint_gt(lay.task_real_cred, 0);
+	ck_assert_uint_eq(lay.task_real_cred % 8, 0);
 }
 END_TEST
 

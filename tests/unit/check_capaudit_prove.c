@@ -7,6 +7,7 @@
  * --user, and which programs are interpreters.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
@@ -213,9 +214,16 @@ START_TEST(trials_converge_on_later_needs)
 			  BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_DAC_READ_SEARCH));
 	/*
 	 * Two runs to converge (the second asks nothing new), two to
-	 * minimize, one without any capability before and after.
+	 * minimize, where neither could go: every candidate once more, as
+	 * the reference was, then without each of the two kept again, one
+	 * without any capability before and after.
 	 */
-	ck_assert_int_eq(runs, 6);
+	ck_assert_int_eq(runs, 9);
+	ck_assert_int_eq(sg.log[5].file, -1);
+	ck_assert_int_eq(sg.log[5].again, 1);
+	ck_assert_int_eq(sg.log[5].success, 1);
+	ck_assert_int_eq(sg.log[6].again, 1);
+	ck_assert_int_eq(sg.log[6].success, 0);
 	ck_assert_int_eq(WEXITSTATUS(sg.reference), 124);
 	suggest_free(&sg);
 	tally_free(&t);
@@ -245,6 +253,122 @@ static int run_fails(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	snprintf(sg->unproven, sizeof(sg->unproven), "no trial can grant it");
 	return -1;
 }
+
+/*
+ * A command that fails now and then, here on its fourth run: the run
+ * without cap_setuid (asked for, never needed), which kept it beside the
+ * cap_net_bind_service it needs, as a lost packet would for ping.
+ */
+struct fake_flaky {
+	int runs, fail_on;
+	uint64_t seen[TRIALS_MAX];
+};
+
+static int run_flaky(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		     struct run_result *rr, struct tally *t)
+{
+	struct fake_flaky *f = ctx;
+	uint64_t need = BIT(CAP_NET_BIND_SERVICE), asked = need | BIT(CAP_SETUID);
+
+	(void)sg;
+	f->seen[f->runs++] = grant[0];
+	rr->status = (grant[0] & need) && f->runs + 1 != f->fail_on ? EXITED(0)
+								     : EXITED(1);
+	run_tally(t, "/opt/flaky", asked & ~grant[0], asked & grant[0]);
+	return 0;
+}
+
+START_TEST(a_failure_once_is_no_need)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+	struct fake_flaky f = { 0 };
+	struct trial_runner runner = { run_flaky, &f };
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	/* Its first run was 1; run 4 is trial 3, the one without cap_setuid. */
+	f.fail_on = 4;
+	run_tally(&t, "/opt/flaky", BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_SETUID),
+		  0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_uint_eq(f.seen[2], BIT(CAP_NET_BIND_SERVICE));
+	ck_assert_msg(sg.proven == 0, "proven: %llx",
+		      (unsigned long long)sg.files[0].grant);
+	ck_assert_msg(strstr(sg.unproven,
+			     "the command does not end the same way each "
+			     "time: run 6, without cap_setuid on /opt/flaky, "
+			     "exited with status 0, where run 3 without it "
+			     "failed") != NULL,
+		      "%s", sg.unproven);
+	/* Unproven: cap_setuid held apart, in no line to paste. */
+	ck_assert_uint_eq(sg.files[0].apart, BIT(CAP_SETUID));
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_BIND_SERVICE));
+	suggest_free(&sg);
+	tally_free(&t);
+
+	/* Without the failure: proven, cap_net_bind_service alone. */
+	memset(&f, 0, sizeof(f));
+	runner.ctx = &f;
+	run_tally(&t, "/opt/flaky", BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_SETUID),
+		  0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_BIND_SERVICE));
+	/* One kept: its second look is the run without any capability. */
+	ck_assert_int_eq(sg.runs, 5);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * ping whose run with every candidate was killed once (the OOM killer,
+ * or another process of the user's: kill(2) needs no privilege over
+ * one's own processes): every trial after it "failed" against that
+ * reference, and each candidate was kept, cap_setuid and cap_setpcap
+ * with cap_net_raw, "proven".
+ */
+static int run_ping_killed_once(void *ctx, struct suggestion *sg,
+				const uint64_t *grant, struct run_result *rr,
+				struct tally *t)
+{
+	struct fake_ping *f = ctx;
+	int rc = run_ping(ctx, sg, grant, rr, t);
+
+	if (f->runs == 2)
+		rr->status = SIGKILL; /* wait(2)'s status of a SIGKILL */
+	return rc;
+}
+
+START_TEST(a_reference_killed_once_proves_nothing)
+{
+	struct run_result first = { .status = EXITED(2), .seconds = 0.1 };
+	struct fake_ping f = { 0 };
+	struct trial_runner runner = { run_ping_killed_once, &f };
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	run_tally(&t, "/usr/bin/ping",
+		  BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &first), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_msg(sg.proven == 0, "proven: %llx",
+		      (unsigned long long)sg.files[0].grant);
+	ck_assert_msg(strstr(sg.unproven,
+			     "the command does not end the same way each "
+			     "time: run 6, with every candidate granted "
+			     "again, exited with status 0, where run 2 killed "
+			     "by signal 9") != NULL,
+		      "%s", sg.unproven);
+	ck_assert_uint_eq(sg.files[0].apart, BIT(CAP_SETUID) | BIT(CAP_SETPCAP));
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
 
 START_TEST(unproven_keeps_the_old_rule)
 {
@@ -780,6 +904,8 @@ static Suite *capaudit_suite(void)
 
 	tcase_add_test(tc, ping_needs_cap_net_raw_alone);
 	tcase_add_test(tc, trials_converge_on_later_needs);
+	tcase_add_test(tc, a_failure_once_is_no_need);
+	tcase_add_test(tc, a_reference_killed_once_proves_nothing);
 	tcase_add_test(tc, unproven_keeps_the_old_rule);
 	tcase_add_test(tc, unknown_file_named_escaped);
 	tcase_add_test(tc, libraries_go_with_their_file);

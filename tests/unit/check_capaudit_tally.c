@@ -216,6 +216,54 @@ START_TEST(classifies_by_namespace_and_credential)
 }
 END_TEST
 
+/*
+ * A credential's address is reused: A freed, a later credential of the
+ * thread gets it (or a file opened under A is checked with A after the
+ * thread changed its own), and B, the thread's own between them, looks
+ * lent from samples. Counted in the kernel, each check says whether
+ * its credential was the thread's own, and that decides.
+ */
+START_TEST(the_kernels_word_on_lent_credentials_decides)
+{
+	static const int counted[] = { 0, 1 };
+	struct record r;
+	struct tally t;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		tally_init(&t, 230, NULL);
+		calibrate(&t, INIT_NS);
+		exec_file(&t, 230, "server", "/opt/server", 8);
+		r = check(230, CAP_SYS_ADMIN, -1, CRED_A, INIT_NS);
+		r.s.counted = counted[i];
+		feed(&t, r);
+		r = check(230, CAP_NET_BIND_SERVICE, -1, CRED_B, INIT_NS);
+		r.s.counted = counted[i];
+		feed(&t, r);
+		/* A's address again: the socket's credential, not the thread's. */
+		r = check(230, CAP_NET_ADMIN, -1, CRED_A, INIT_NS);
+		r.s.counted = counted[i];
+		r.s.lent = counted[i];
+		feed(&t, r);
+		ck_assert_int_eq(tally_finish(&t), 0);
+		if (counted[i]) {
+			ck_assert_ptr_nonnull(row_of(&t, 230, CAP_NET_BIND_SERVICE,
+						     CLASS_OWN));
+			ck_assert_ptr_nonnull(
+				row_of(&t, 230, CAP_NET_ADMIN, CLASS_CRED));
+			ck_assert_uint_eq(t.lent_guessed, 0);
+		} else {
+			/* From samples a guess, and said to be one. */
+			ck_assert_ptr_nonnull(row_of(&t, 230, CAP_NET_BIND_SERVICE,
+						     CLASS_CRED));
+			ck_assert_uint_eq(t.lent_guessed,
+					  1ULL << CAP_NET_BIND_SERVICE);
+		}
+		tally_free(&t);
+	}
+}
+END_TEST
+
 START_TEST(unknown_namespace_decides_nothing)
 {
 	struct tally t;
@@ -418,6 +466,7 @@ static Suite *capaudit_suite(void)
 
 	tcase_add_test(tc, attributes_to_processes_and_files);
 	tcase_add_test(tc, classifies_by_namespace_and_credential);
+	tcase_add_test(tc, the_kernels_word_on_lent_credentials_decides);
 	tcase_add_test(tc, unknown_namespace_decides_nothing);
 	tcase_add_test(tc, pairs_kprobe_entry_and_return);
 	tcase_add_test(tc, records_wait_for_their_turn);
