@@ -57,6 +57,21 @@ int mount_reaches(const struct mount_entry *m, unsigned int major,
 		  unsigned int minor, const char *fs_path);
 
 /*
+ * Is the mount the file or directory open on fd (O_PATH will do) was
+ * reached by idmapped (MOUNT_ATTR_IDMAP)? Its owners are then the
+ * mapping's, not the file system's: root's bind of bob's directory that
+ * maps bob to root shows his files as root's. 1, 0, or -1 with errno
+ * when it cannot be told (neither statmount(2) nor mountinfo answer, on
+ * a kernel that has idmapped mounts). (mountidmap.c)
+ */
+int mount_idmapped(int fd);
+
+/* Why such a file is refused, after "it is " or "directory D is ". */
+#define MOUNT_IDMAPPED_WHY                                                \
+	"reached through an idmapped mount, whose mapping, not the file " \
+	"system, says who owns it"
+
+/*
  * Whether any mount a user could write through lets a write reach the
  * directory open on fd (O_PATH will do), whose canonical path from the
  * caller's root is dir, though the mount it was reached by is read-only:
