@@ -92,8 +92,13 @@ static int judge_held(struct view_search *s, const char *path, long pid,
 	unsigned long ino;
 	ssize_t n;
 
-	if (statx(AT_FDCWD, path, 0, STATX_TYPE | STATX_MOUNT_ID_OLD, &sx) <
-	    0) {
+	/*
+	 * What is cached, never asked of the file system: the file may be
+	 * on FUSE, whose daemon (a user's) need never answer, and the type
+	 * and mount are the kernel's own anyway.
+	 */
+	if (statx(AT_FDCWD, path, AT_STATX_DONT_SYNC,
+		  STATX_TYPE | STATX_MOUNT_ID_OLD, &sx) < 0) {
 		if (gone(errno) || beyond_root(errno))
 			return 0;
 		search_say(s, "what process %ld holds cannot be told (%s: %s)",

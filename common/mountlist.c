@@ -325,7 +325,9 @@ static int view_key_of(const char *pid, struct view_key *k)
 	if (stat(path, &ns) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%s/root/", pid);
-	if (statx(AT_FDCWD, path, 0, STATX_MOUNT_ID_OLD, &root) < 0)
+	/* cached only: its root may be on FUSE, whose daemon need not answer */
+	if (statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_MOUNT_ID_OLD,
+		  &root) < 0)
 		return -1;
 	if (!(root.stx_mask & STATX_MOUNT_ID_OLD)) {
 		errno = ENOSYS;
