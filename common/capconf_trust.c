@@ -22,7 +22,9 @@
  *
  * Owner, mode and ACL are the kernel's word only where the kernel keeps
  * them: the file, or a directory on its way, on a FUSE file system is
- * refused whatever its daemon says of it (fsowner.h). A symbolic link is
+ * refused whatever its daemon says of it (fsowner.h), and so is one
+ * reached through an idmapped mount (whose mapping says who owns it:
+ * mounts.h) or on a disk image another user may write (fsbacking.h). A symbolic link is
  * on the file system of the directory holding it, judged on entering.
  *
  * Where the mode says others may write, the kernel may still refuse them
@@ -48,7 +50,9 @@
 
 #include "acl.h"
 #include "capconf.h"
+#include "fsbacking.h"
 #include "fsowner.h"
+#include "mounts.h"
 #include "writeseal.h"
 
 /* As the kernel: more symbolic links than this on one way is ELOOP. */
@@ -70,6 +74,8 @@ struct trusted {
 	 */
 	int overflow_uid_ok;
 	unsigned long overflow_uid;
+	/* the file systems whose blocks were judged (fsbacking.h) */
+	struct fs_backing_seen backing;
 };
 
 static void say(char *why, size_t len, const char *fmt, ...)
@@ -136,6 +142,7 @@ static void trusted_init(struct trusted *t)
 {
 	char text[32];
 
+	t->backing.n = 0;
 	t->overflow_uid = 65534;
 	if (read_text("/proc/sys/kernel/overflowuid", text, sizeof(text)) == 0)
 		t->overflow_uid = strtoul(text, NULL, 10);
@@ -381,11 +388,45 @@ static int dir_stat(const char *dir, int *fd, struct stat *ds, char *why,
 }
 
 /*
+ * Whether the owners and modes of fd, the file (what "it") or directory
+ * what name, are the kernel's word beyond FUSE (fsowner.h): not when it
+ * was reached through an idmapped mount (its mapping says who owns it),
+ * nor when anyone but root may write the blocks of its file system (a
+ * disk image: fsbacking.h). 0, 1 with why, or -1 with errno.
+ */
+static int owners_unvouched(int fd, struct trusted *t, const char *what,
+			    const char *name, char *why, size_t whylen)
+{
+	char how[448];
+	int w = mount_idmapped(fd);
+
+	if (w > 0) {
+		snprintf(how, sizeof(how), "%s", MOUNT_IDMAPPED_WHY);
+	} else if (w < 0 && errno != ENOMEM) {
+		snprintf(how, sizeof(how),
+			 "reached through a mount of which it cannot be told "
+			 "whether it is idmapped (%s)",
+			 strerror(errno));
+		w = 1;
+	} else if (w == 0) {
+		w = fs_backing_writer(fd, &t->backing, how, sizeof(how));
+	}
+	if (w < 0)
+		say(why, whylen, "%s%s%s: %s", what, name != NULL ? " " : "",
+		    name != NULL ? name : "", strerror(errno));
+	else if (w > 0 && name != NULL)
+		say(why, whylen, "%s %s on its way is %s", what, name, how);
+	else if (w > 0)
+		say(why, whylen, "%s is %s", what, how);
+	return w;
+}
+
+/*
  * Enters directory dir on the way: judged as dir_writer() judges it, once
  * its file system is known to keep owners itself. CAPCONF_OPEN_OK,
  * CAPCONF_OPEN_UNTRUSTED_DIR with why, or CAPCONF_OPEN_FAILED with errno.
  */
-static int enter(const char *dir, const struct trusted *t, int *sticky_open,
+static int enter(const char *dir, struct trusted *t, int *sticky_open,
 		 char *why, size_t whylen)
 {
 	struct stat ds;
@@ -394,7 +435,9 @@ static int enter(const char *dir, const struct trusted *t, int *sticky_open,
 	w = dir_stat(dir, &fd, &ds, why, whylen);
 	if (w != 0)
 		return w < 0 ? CAPCONF_OPEN_FAILED : CAPCONF_OPEN_UNTRUSTED_DIR;
-	w = dir_writer(fd, dir, &ds, t, sticky_open, why, whylen);
+	w = owners_unvouched(fd, t, "directory", dir, why, whylen);
+	if (w == 0)
+		w = dir_writer(fd, dir, &ds, t, sticky_open, why, whylen);
 	saved = errno;
 	close(fd);
 	errno = saved;
@@ -411,7 +454,7 @@ static int enter(const char *dir, const struct trusted *t, int *sticky_open,
  * (and why when it says more).
  */
 static int way_trusted(const char *path, const struct stat *st,
-		       const struct trusted *t, char *why, size_t whylen)
+		       struct trusted *t, char *why, size_t whylen)
 {
 	char dir[PATH_MAX], rest[PATH_MAX], next[PATH_MAX], target[PATH_MAX];
 	struct stat ls;
@@ -557,6 +600,25 @@ int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	}
 	trusted_init(&t);
+	/*
+	 * Nor through an idmapped mount, nor on a user's disk image: asked
+	 * of a descriptor, the caller's or (by path) one of its own.
+	 */
+	{
+		int pfd = fd >= 0 ? fd : open(path, O_PATH | O_CLOEXEC), saved;
+
+		if (pfd < 0)
+			return CAPCONF_OPEN_FAILED;
+		w = owners_unvouched(pfd, &t, "it", NULL, why, whylen);
+		saved = errno;
+		if (pfd != fd)
+			close(pfd);
+		errno = saved;
+	}
+	if (w < 0)
+		return CAPCONF_OPEN_FAILED;
+	if (w > 0)
+		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	/* The owner may always chmod it writable. */
 	if (!uid_trusted(&t, st->st_uid)) {
 		say(why, whylen,

@@ -1,25 +1,31 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * The mounts by which a write could reach a directory, from the kernel
- * (mounts.h). A user writes through the mounts his processes see: those
- * of the caller's mount namespace, and those of every other namespace a
- * process lives in (a service's private one, made read-only with
- * ProtectSystem=, sees "/" read-only while everybody else writes it).
+ * (mounts.h). A user writes through the mounts his processes see, and
+ * through those of any mount namespace he may enter: his own (a user
+ * namespace's), kept by a process or by a mere descriptor of it, and
+ * those of every other namespace a process lives in (a service's private
+ * one, made read-only with ProtectSystem=, sees "/" read-only while
+ * everybody else writes it).
  *
  * The caller's namespace is listed whole by listmount(2) and statmount(2)
  * where the kernel has them (Linux 6.8) and the caller may (root), chroot
  * or not; else /proc/self/mountinfo shows what is under the caller's
- * root. Then the mountinfo of every other process /proc shows, once for
- * each namespace and root: what it sees, by the path its users may take.
- * Processes of another pid namespace (the node a container runs on) are
- * not seen, and so not judged.
+ * root. Then every other mount namespace the kernel walks (mountall.c,
+ * Linux 6.12), each whole: a chroot in it hides nothing, and one that no
+ * process lives in is there too. Then, for the namespaces that walk did
+ * not list (an older kernel, or one the caller may not administer), the
+ * mountinfo of every process /proc shows, once for each namespace and
+ * root: what it sees, by the path its users may take. Last, the
+ * directories processes hold on mounts none of these showed, lazily
+ * unmounted ones (mountheld.c). Processes of another pid namespace (the
+ * node a container runs on) are not seen, and so not judged.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,92 +35,13 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "mountkernel.h"
 #include "mounts.h"
+#include "mountsearch.h"
 
-/*
- * The kernel's interface (include/uapi/linux/mount.h),
- * which the C library's headers may predate. The new system calls have
- * one number on every architecture but alpha and mips (since 424); there
- * a build without them reads mountinfo alone.
- */
-#if defined(__NR_statmount) && defined(__NR_listmount)
-#define SYS_STATMOUNT __NR_statmount
-#define SYS_LISTMOUNT __NR_listmount
-#elif !defined(__alpha__) && !defined(__mips__)
-#define SYS_STATMOUNT 457
-#define SYS_LISTMOUNT 458
-#endif
-#define STATX_MOUNT_ID_OLD    0x1000U
-#define STATX_MOUNT_ID_UNIQUE 0x4000U
-#define SM_SB_BASIC	      0x01U
-#define SM_MNT_BASIC	      0x02U
-#define SM_MNT_ROOT	      0x08U
-#define SM_MNT_POINT	      0x10U
-#define SB_READ_ONLY	      0x01U
-#define ATTR_READ_ONLY	      0x01ULL
-#define ATTR_IDMAP	      0x00100000ULL
-
-struct mnt_id_req {
-	uint32_t size;
-	uint32_t spare;
-	uint64_t mnt_id;
-	uint64_t param;
-};
-
-/* struct statmount's first 512 bytes (the version 0 size), strings after. */
-struct statmount_head {
-	uint32_t size;
-	uint32_t mnt_opts;
-	uint64_t mask;
-	uint32_t sb_dev_major;
-	uint32_t sb_dev_minor;
-	uint64_t sb_magic;
-	uint32_t sb_flags;
-	uint32_t fs_type;
-	uint64_t mnt_id;
-	uint64_t mnt_parent_id;
-	uint32_t mnt_id_old;
-	uint32_t mnt_parent_id_old;
-	uint64_t mnt_attr;
-	uint64_t mnt_propagation;
-	uint64_t mnt_peer_group;
-	uint64_t mnt_master;
-	uint64_t propagate_from;
-	uint32_t mnt_root;
-	uint32_t mnt_point;
-	uint64_t rest[50];
-	char str[];
-};
-_Static_assert(sizeof(struct statmount_head) == 512, "struct statmount");
-
-/* Room for one mount's root and mount point. */
-#define STATMOUNT_LEN (sizeof(struct statmount_head) + 2 * PATH_MAX + 64)
 /* listmount's batch; and a bound on the parents above the caller's root */
 #define LIST_BATCH  256
 #define PARENTS_MAX 4096
-
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
-
-/* What the search for a writable mount of one directory needs and finds. */
-struct view_search {
-	unsigned long long own_id; /* the directory's mount */
-	int whole_ns; /* statmount listed all of the caller's namespace */
-	unsigned int major, minor;
-	char fs_path[PATH_MAX];
-	const char *dir;
-	char *why;
-	size_t whylen;
-};
 
 /*
  * The directory's own mount, e: the path in its file system, and whether
@@ -123,19 +50,19 @@ struct view_search {
 static int own_mount(struct view_search *s, const struct mount_entry *e)
 {
 	if (e->idmapped) {
-		say(s->why, s->whylen,
-		    "its mount is idmapped, and shows owners other than its "
-		    "file system's");
+		search_say(
+			s,
+			"its mount is idmapped, and shows owners other than its "
+			"file system's");
 		return -1;
 	}
 	if (!e->read_only) {
-		say(s->why, s->whylen, "its mount is writable");
+		search_say(s, "its mount is writable");
 		return -1;
 	}
 	if (mount_fs_path(e, s->dir, s->fs_path, sizeof(s->fs_path)) < 0) {
-		say(s->why, s->whylen,
-		    "where it is in its file system is unknown (%s)",
-		    strerror(errno));
+		search_say(s, "where it is in its file system is unknown (%s)",
+			   strerror(errno));
 		return -1;
 	}
 	s->major = e->major;
@@ -143,73 +70,21 @@ static int own_mount(struct view_search *s, const struct mount_entry *e)
 	return 0;
 }
 
-/*
- * 1 with why when e, a mount the caller (pid NULL) or process pid sees,
- * is a writable way to the directory; else 0.
- */
-static int writable_view(struct view_search *s, const struct mount_entry *e,
-			 const char *pid)
+int search_statmount_one(struct view_search *s, unsigned long long id,
+			 unsigned long long ns_id, const char *where,
+			 struct statmount_head *b)
 {
-	if (!mount_reaches(e, s->major, s->minor, s->fs_path))
-		return 0;
-	if (pid != NULL)
-		say(s->why, s->whylen,
-		    "the writable mount on %s that process %s sees reaches "
-		    "it too",
-		    e->point, pid);
-	else if (e->point != NULL)
-		say(s->why, s->whylen,
-		    "the writable mount on %s reaches it too", e->point);
-	else
-		say(s->why, s->whylen,
-		    "a writable mount outside this root (of %s in its file "
-		    "system) reaches it too",
-		    e->root);
-	return 1;
-}
+	struct mount_entry e;
 
-#ifdef SYS_STATMOUNT
-static int stat_mount(uint64_t id, unsigned int mask, struct statmount_head *b)
-{
-	struct mnt_id_req req = { .size = 24, .mnt_id = id, .param = mask };
-
-	return (int)syscall(SYS_STATMOUNT, &req, b, STATMOUNT_LEN, 0);
-}
-
-/* A statmount answer as an entry (pointing into b). */
-static int entry_of(const struct statmount_head *b, struct mount_entry *e)
-{
-	if (!(b->mask & SM_SB_BASIC) || !(b->mask & SM_MNT_BASIC) ||
-	    !(b->mask & SM_MNT_ROOT)) {
-		errno = EPROTO;
-		return -1;
+	if (kernel_statmount(id, ns_id, SM_SB_BASIC | SM_MNT_BASIC, b) < 0 ||
+	    kernel_mount_entry(b, 1, &e) < 0)
+		return errno == ENOENT ? 2 : -2; /* ENOENT: gone since listed */
+	if (!e.read_only && e.major == s->major && e.minor == s->minor) {
+		if (kernel_statmount(id, ns_id, SM_ALL, b) < 0 ||
+		    kernel_mount_entry(b, 0, &e) < 0)
+			return errno == ENOENT ? 2 : -2;
 	}
-	memset(e, 0, sizeof(*e));
-	e->id = b->mnt_id;
-	e->major = b->sb_dev_major;
-	e->minor = b->sb_dev_minor;
-	e->read_only =
-		(b->mnt_attr & ATTR_READ_ONLY) || (b->sb_flags & SB_READ_ONLY);
-	e->idmapped = (b->mnt_attr & ATTR_IDMAP) != 0;
-	e->root = b->str + b->mnt_root;
-	e->point = (b->mask & SM_MNT_POINT) ? b->str + b->mnt_point : NULL;
-	return 0;
-}
-
-/* The mount's unique id that fd is on; -1 with errno (ENOSYS: unknown). */
-static int unique_mount_id(int fd, const char *name, uint64_t *id)
-{
-	struct statx sx;
-
-	if (statx(fd, name, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
-		  STATX_MOUNT_ID_UNIQUE, &sx) < 0)
-		return -1;
-	if (!(sx.stx_mask & STATX_MOUNT_ID_UNIQUE)) {
-		errno = ENOSYS;
-		return -1;
-	}
-	*id = sx.stx_mnt_id;
-	return 0;
+	return search_judge(s, &e, where);
 }
 
 /*
@@ -227,11 +102,9 @@ static int search_by_statmount(int fd, struct view_search *s)
 
 	if (b == NULL)
 		return -1;
-	if (unique_mount_id(fd, "", &id) < 0 ||
-	    stat_mount(id,
-		       SM_SB_BASIC | SM_MNT_BASIC | SM_MNT_ROOT | SM_MNT_POINT,
-		       b) < 0 ||
-	    entry_of(b, &e) < 0)
+	if (kernel_unique_mount_id(fd, "", &id) < 0 ||
+	    kernel_statmount(id, 0, SM_ALL, b) < 0 ||
+	    kernel_mount_entry(b, 0, &e) < 0)
 		goto out;
 	s->own_id = id;
 	if (own_mount(s, &e) < 0) {
@@ -244,14 +117,14 @@ static int search_by_statmount(int fd, struct view_search *s)
 	 * it is not under the caller's root) takes in every mount, those a
 	 * chroot hides included.
 	 */
-	if (unique_mount_id(AT_FDCWD, "/", &top) < 0)
+	if (kernel_unique_mount_id(AT_FDCWD, "/", &top) < 0)
 		goto out;
 	for (hops = 0;; hops++) {
 		if (hops == PARENTS_MAX) {
 			errno = ELOOP;
 			goto out;
 		}
-		if (stat_mount(top, SM_MNT_BASIC, b) < 0)
+		if (kernel_statmount(top, 0, SM_MNT_BASIC, b) < 0)
 			goto out;
 		if (b->mnt_parent_id == top)
 			break;
@@ -259,11 +132,7 @@ static int search_by_statmount(int fd, struct view_search *s)
 	}
 	rc = 0;
 	for (;; last = list[n - 1]) {
-		struct mnt_id_req req = { .size = 24,
-					  .mnt_id = top,
-					  .param = last };
-
-		n = syscall(SYS_LISTMOUNT, &req, list, LIST_BATCH, 0);
+		n = kernel_listmount(top, 0, last, list, LIST_BATCH);
 		if (n < 0) {
 			rc = -2;
 			break;
@@ -272,19 +141,10 @@ static int search_by_statmount(int fd, struct view_search *s)
 			/* i == -1: the top itself, which listmount leaves out */
 			if (i == -1 && last != 0)
 				continue;
-			id = i == -1 ? top : list[i];
-			if (stat_mount(id,
-				       SM_SB_BASIC | SM_MNT_BASIC |
-					       SM_MNT_ROOT | SM_MNT_POINT,
-				       b) < 0) {
-				if (errno == ENOENT)
-					continue; /* gone since listed */
-				rc = -2;
-			} else if (entry_of(b, &e) < 0) {
-				rc = -2;
-			} else {
-				rc = writable_view(s, &e, NULL);
-			}
+			rc = search_statmount_one(s, i == -1 ? top : list[i], 0,
+						  NULL, b);
+			if (rc == 2)
+				rc = 0;
 		}
 		if (rc != 0 || n < LIST_BATCH)
 			break;
@@ -296,37 +156,39 @@ out:
 	free(b);
 	return rc;
 }
-#endif
 
 /*
- * The lines of a mountinfo text, each given to writable_view() (pid as
+ * The lines of a mountinfo text, each given to search_judge() (pid as
  * there), cut into lines as they are read: 0, 1 or -1 with why.
  */
 static int search_lines(char *text, struct view_search *s, const char *pid)
 {
 	struct mount_entry e;
-	char *line, *next;
+	char *line, *next, where[48];
 	int rc = 0;
 
+	if (pid != NULL)
+		snprintf(where, sizeof(where), "that process %s sees", pid);
 	for (line = text; *line != '\0' && rc == 0; line = next) {
 		size_t len = strcspn(line, "\n");
 
 		next = line + len + (line[len] == '\n');
 		line[len] = '\0';
 		if (mountinfo_parse_line(line, &e) < 0) {
-			say(s->why, s->whylen,
-			    "a line of the mountinfo of %s cannot be read",
-			    pid != NULL ? pid : "this process");
+			search_say(
+				s,
+				"a line of the mountinfo of %s cannot be read",
+				pid != NULL ? pid : "this process");
 			return -1;
 		}
-		rc = writable_view(s, &e, pid);
+		rc = search_judge(s, &e, pid != NULL ? where : NULL);
 	}
 	return rc;
 }
 
 /*
  * The directory's own mount found in the caller's mountinfo by its id,
- * then every line given to writable_view(): 0, 1 or -1 as
+ * then every line given to search_judge(): 0, 1 or -1 as
  * mounts_writable_view().
  */
 static int search_mountinfo_text(char *text, struct view_search *s)
@@ -347,11 +209,11 @@ static int search_mountinfo_text(char *text, struct view_search *s)
 		}
 	}
 	if (own == NULL) {
-		say(s->why, s->whylen, "its mount is not in mountinfo");
+		search_say(s, "its mount is not in mountinfo");
 		return -1;
 	}
 	if (mountinfo_parse_line(own, &e) < 0 || e.id != s->own_id) {
-		say(s->why, s->whylen, "its line of mountinfo cannot be read");
+		search_say(s, "its line of mountinfo cannot be read");
 		rc = -1;
 	} else {
 		rc = own_mount(s, &e) < 0 ? -1 : 0;
@@ -364,7 +226,7 @@ static int search_mountinfo_text(char *text, struct view_search *s)
  * The whole of a mountinfo file, NUL-terminated (free()), or NULL with
  * errno (and why, but for ENOMEM).
  */
-static char *read_mountinfo(const char *path, char *why, size_t whylen)
+static char *read_mountinfo(struct view_search *s, const char *path)
 {
 	size_t len = 0, size = 16384;
 	char *text = malloc(size), *bigger;
@@ -388,6 +250,13 @@ static char *read_mountinfo(const char *path, char *why, size_t whylen)
 			text = bigger;
 			size *= 2;
 		}
+		/* each read makes the kernel write more: it is what costs */
+		if (search_budget(s, 0) < 0) {
+			close(fd);
+			free(text);
+			errno = ETIMEDOUT;
+			return NULL;
+		}
 		n = read(fd, text + len, size - 1 - len);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -403,8 +272,7 @@ static char *read_mountinfo(const char *path, char *why, size_t whylen)
 fail:
 	saved = errno;
 	if (saved != ENOMEM)
-		say(why, whylen, "%s cannot be read (%s)", path,
-		    strerror(saved));
+		search_say(s, "%s cannot be read (%s)", path, strerror(saved));
 	if (fd >= 0)
 		close(fd);
 	free(text);
@@ -421,12 +289,11 @@ static int search_by_mountinfo(int fd, struct view_search *s)
 	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
 		  STATX_MOUNT_ID_OLD, &sx) < 0 ||
 	    !(sx.stx_mask & STATX_MOUNT_ID_OLD)) {
-		say(s->why, s->whylen, "its mount is unknown (%s)",
-		    strerror(errno));
+		search_say(s, "its mount is unknown (%s)", strerror(errno));
 		return -1;
 	}
 	s->own_id = sx.stx_mnt_id;
-	text = read_mountinfo("/proc/thread-self/mountinfo", s->why, s->whylen);
+	text = read_mountinfo(s, "/proc/thread-self/mountinfo");
 	if (text == NULL)
 		return -1;
 	rc = search_mountinfo_text(text, s);
@@ -458,7 +325,9 @@ static int view_key_of(const char *pid, struct view_key *k)
 	if (stat(path, &ns) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%s/root/", pid);
-	if (statx(AT_FDCWD, path, 0, STATX_MOUNT_ID_OLD, &root) < 0)
+	/* cached only: its root may be on FUSE, whose daemon need not answer */
+	if (statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_MOUNT_ID_OLD,
+		  &root) < 0)
 		return -1;
 	if (!(root.stx_mask & STATX_MOUNT_ID_OLD)) {
 		errno = ENOSYS;
@@ -491,7 +360,7 @@ static int search_process(struct view_search *s, const char *pid)
 	int rc;
 
 	snprintf(path, sizeof(path), "/proc/%s/mountinfo", pid);
-	text = read_mountinfo(path, s->why, s->whylen);
+	text = read_mountinfo(s, path);
 	if (text == NULL) {
 		/* EINVAL: a zombie, which has no namespaces left */
 		if (gone(errno) || errno == EINVAL) {
@@ -512,8 +381,9 @@ static int is_pid(const char *name)
 }
 
 /*
- * The mounts of every process /proc shows that sees another namespace,
- * or (without statmount's list of this one) another root: 0, 1 or -1 as
+ * The mounts of every process /proc shows that sees another namespace
+ * (one not listed whole already), or (without statmount's list of this
+ * one) another root: 0, 1 or -1 as
  * mounts_writable_view(). Each view is read once; a process whose view
  * cannot be told (no access to its namespace link) is read all the same.
  */
@@ -528,17 +398,18 @@ static int search_other_views(struct view_search *s)
 
 	/* hidepid= hides other users' processes from all but root */
 	if (geteuid() != 0) {
-		say(s->why, s->whylen,
-		    "only root may read what mounts every process sees");
+		search_say(s,
+			   "only root may read what mounts every process sees");
 		return -1;
 	}
 	if (view_key_of("thread-self", &own) < 0 ||
 	    (d = opendir("/proc")) == NULL) {
 		if (errno != ENOMEM)
-			say(s->why, s->whylen,
-			    "what mounts other processes see cannot be read "
-			    "(/proc: %s)",
-			    strerror(errno));
+			search_say(
+				s,
+				"what mounts other processes see cannot be read "
+				"(/proc: %s)",
+				strerror(errno));
 		return -1;
 	}
 	snprintf(self, sizeof(self), "%ld", (long)getpid());
@@ -549,7 +420,8 @@ static int search_other_views(struct view_search *s)
 		if (!known && gone(errno))
 			continue;
 		if (known &&
-		    (s->whole_ns ? same_ns(&k, &own) : same_view(&k, &own)))
+		    ((s->whole_ns ? same_ns(&k, &own) : same_view(&k, &own)) ||
+		     search_ns_known(s, k.ns_ino, 1)))
 			continue;
 		for (i = 0; known && i < nseen; i++)
 			if (same_view(&k, &seen[i]))
@@ -565,14 +437,19 @@ static int search_other_views(struct view_search *s)
 			seen = more;
 			room += 16;
 		}
-		if (known)
+		if (known) {
 			seen[nseen++] = k;
+			if (search_ns_seen(s, k.ns_ino, 0) < 0) {
+				rc = -1;
+				break;
+			}
+		}
 		rc = search_process(s, de->d_name);
 	}
 	if (rc == 0 && errno != 0) {
 		if (errno != ENOMEM)
-			say(s->why, s->whylen, "/proc cannot be listed (%s)",
-			    strerror(errno));
+			search_say(s, "/proc cannot be listed (%s)",
+				   strerror(errno));
 		rc = -1;
 	}
 	{
@@ -588,23 +465,34 @@ static int search_other_views(struct view_search *s)
 int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
 {
 	struct view_search s;
-	int rc = -2;
+	struct stat ns;
+	int rc, saved;
 
 	memset(&s, 0, sizeof(s));
 	s.dir = dir;
 	s.why = why;
 	s.whylen = whylen;
 	why[0] = '\0';
-#ifdef SYS_STATMOUNT
 	rc = search_by_statmount(fd, &s);
 	if (rc == -2) {
 		/* Not this way; why[] may hold the first part of the way. */
 		why[0] = '\0';
-	}
-#endif
-	if (rc == -2)
 		rc = search_by_mountinfo(fd, &s);
+	}
+	if (rc == 0 && stat("/proc/thread-self/ns/mnt", &ns) == 0 &&
+	    search_ns_seen(&s, ns.st_ino, s.whole_ns) < 0)
+		rc = -1;
+	if (rc == 0) {
+		rc = search_every_namespace(&s);
+		if (rc == -2)
+			rc = 0; /* the process views below, as before 6.12 */
+	}
 	if (rc == 0)
 		rc = search_other_views(&s);
+	if (rc == 0)
+		rc = search_held_mounts(&s);
+	saved = errno;
+	search_free(&s);
+	errno = saved;
 	return rc;
 }

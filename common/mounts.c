@@ -100,6 +100,7 @@ int mountinfo_parse_line(char *line, struct mount_entry *e)
 	    parse_number(colon + 1, 10, &minor) < 0 || major > 0xffffffffULL ||
 	    minor > 0xffffffffULL || root[0] != '/' || point[0] != '/')
 		goto bad;
+	e->old_id = e->id;
 	e->major = (unsigned int)major;
 	e->minor = (unsigned int)minor;
 	e->read_only = has_option(opts, "ro") || has_option(super_opts, "ro");

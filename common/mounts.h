@@ -7,9 +7,10 @@
  * it, or of any directory above it on the same file system, is another
  * way to write it, read-only as the mount the caller reached it by may be.
  * The kernel answers per mount (its read-only flag, and its superblock's),
- * so every mount a process sees is looked at: those of the caller's mount
- * namespace, outside a chroot too, and those of every other namespace a
- * process lives in, where its users write.
+ * so every mount a user may write through is looked at: those of the
+ * caller's mount namespace, outside a chroot too, those of every other
+ * namespace (one a process lives in, or a descriptor keeps), and those
+ * unmounted lazily that a process still holds a directory on.
  */
 #ifndef COMMON_MOUNTS_H
 #define COMMON_MOUNTS_H
@@ -19,10 +20,12 @@
 /* One mount: pointers into the text or buffer it was read from. */
 struct mount_entry {
 	unsigned long long id;	   /* statmount's unique id, or mountinfo's */
+	unsigned long long old_id; /* mountinfo's (which statmount gives too) */
 	unsigned int major, minor; /* its superblock's device */
 	int read_only; /* the mount, or its superblock, refuses writes */
 	int idmapped;  /* shows owners through a mapping (MOUNT_ATTR_IDMAP) */
-	const char *root;  /* its root, as a path in its file system */
+	const char *root;  /* its root, as a path in its file system (NULL:
+			      not asked for) */
 	const char *point; /* where it is mounted, from the caller's root; NULL
 			      when that is outside it (a chroot) */
 };
@@ -54,14 +57,33 @@ int mount_reaches(const struct mount_entry *m, unsigned int major,
 		  unsigned int minor, const char *fs_path);
 
 /*
- * Whether any mount that a process sees (of the caller's mount namespace,
- * or of another one /proc shows a process in) lets a write reach the
+ * Is the mount the file or directory open on fd (O_PATH will do) was
+ * reached by idmapped (MOUNT_ATTR_IDMAP)? Its owners are then the
+ * mapping's, not the file system's: root's bind of bob's directory that
+ * maps bob to root shows his files as root's. 1, 0, or -1 with errno
+ * when it cannot be told (neither statmount(2) nor mountinfo answer, on
+ * a kernel that has idmapped mounts). (mountidmap.c)
+ */
+int mount_idmapped(int fd);
+
+/* Why such a file is refused, after "it is " or "directory D is ". */
+#define MOUNT_IDMAPPED_WHY                                                \
+	"reached through an idmapped mount, whose mapping, not the file " \
+	"system, says who owns it"
+
+/*
+ * Whether any mount a user could write through lets a write reach the
  * directory open on fd (O_PATH will do), whose canonical path from the
  * caller's root is dir, though the mount it was reached by is read-only:
- * 0 when none does; 1 when one does, with why ("the writable mount on
- * /srv/vol reaches it too"); -1 when that cannot be told (why says why:
- * the mounts cannot all be read, the directory's own mount is writable
- * or idmapped, ...), with an empty why and errno ENOMEM alone meaning out
+ * one of the caller's mount namespace, of any other mount namespace
+ * (each listed whole where the kernel walks them all, whoever lives in
+ * it: mountall.c), of a namespace /proc shows a process in, or one a
+ * process holds a directory on though no namespace shows it (a mount
+ * unmounted lazily: mountheld.c). 0 when none does; 1 when one does,
+ * with why ("the writable mount on /srv/vol reaches it too"); -1 when
+ * that cannot be told (why says why: the mounts cannot all be read, more
+ * of them than are judged, the directory's own mount is writable or
+ * idmapped, ...), with an empty why and errno ENOMEM alone meaning out
  * of memory. Only root may see every process's mounts. (mountlist.c)
  */
 int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen);

@@ -163,20 +163,27 @@ int meta_matches(const struct meta *have, const struct meta *want)
 
 /*
  * Makes the file's owner, group, mode and ACL want's. Nothing it does may
- * let anyone run the file with more than they could before or will after,
+ * let anyone run or write the file who may not before and will not after,
  * and removing an ACL or setting another one passes through states that
- * are neither (removing one gives the owning group the mask's
- * permissions). So the file first loses what running it would grant: its
- * capabilities (written again after this returns) and its set-user-ID and
- * set-group-ID bits. Then the ACL goes if want has none (before chown and
- * chmod: a chmod would only narrow its mask, leaving its entries), owner
+ * are neither: removing one leaves the mode's group bits, which were the
+ * mask, as the owning group's permissions, so a group the ACL let read
+ * and run it would be let write it too (user::rwx,user:0:rwx,group::r-x,
+ * mask::rwx: the group may write it once the ACL is gone) until the last
+ * chmod. One who opens it for writing then keeps that descriptor, and a
+ * store through a shared mapping of it keeps the capabilities written
+ * next. So the file first loses what running it would grant: its
+ * capabilities (written again after this returns), and with a chmod to
+ * its owner's permissions alone, its set-user-ID and set-group-ID bits
+ * and every permission of its group, its ACL's entries (whose mask that
+ * chmod empties) and others. Then the ACL goes if want has none, owner
  * and group are set (chown clears capabilities and set-id bits anyway),
  * want's ACL is written if it is not the file's (the kernel makes the
  * mode's permission bits agree with it), and last the mode, set-id bits
- * and all (which leaves an ACL that agrees with it as it is). A manifest
- * that recorded only that there was an ACL (meta_matches()) leaves the
- * one there as it is, but for what the chmod does to its mask. All through
- * the descriptor's magic link: the inode fd holds, never a path looked up
+ * and all (which leaves an ACL that agrees with it as it is). Each state
+ * between lets nobody in but the owner, or is want's. A manifest that
+ * recorded only that there was an ACL (meta_matches()) leaves the one
+ * there as it is, but for what the chmods do to its mask. All through the
+ * descriptor's magic link: the inode fd holds, never a path looked up
  * again. The result is read back.
  */
 int entry_fix_meta(int fd, const struct meta *want, const struct meta *have)
@@ -191,8 +198,8 @@ int entry_fix_meta(int fd, const struct meta *want, const struct meta *have)
 	proc_path(path, sizeof(path), fd);
 	if (entry_remove_caps(fd) < 0 && errno != ENODATA)
 		return -1;
-	if ((have->mode & (S_ISUID | S_ISGID)) &&
-	    chmod(path, have->mode & ~(mode_t)(S_ISUID | S_ISGID)) < 0)
+	if ((have->mode & ~(mode_t)S_IRWXU) != 0 &&
+	    chmod(path, have->mode & S_IRWXU) < 0)
 		return -1;
 	if (have->acl && !want->acl && removexattr(path, ACL_XATTR) < 0 &&
 	    errno != ENODATA)

@@ -24,8 +24,9 @@
  *    the descriptor opened without following links, reopened for reading
  *    through its magic link, under a read lease that proves no process
  *    had it open for writing and that nobody opened it for writing (or
- *    truncated it with truncate(2)) until the changes were made; and
- *    the size, once they are made, is the size hashed (an open with
+ *    truncated it with truncate(2)) until the last change was made
+ *    (asked again after it); and the size, once they are made, is the
+ *    size hashed (an open with
  *    O_RDONLY | O_TRUNC empties a file without breaking a read lease).
  *
  * Anything else is refused with the file and the reason, and the file is
@@ -547,6 +548,21 @@ int restore_one(enum change c, const struct entry *want,
 				      e->path, errno);
 		refuse(ctx->err, e->path,
 		       "truncated while it was restored: its capabilities are taken off again");
+		goto out;
+	}
+	/*
+	 * And no process asked to open it for writing while it changed: the
+	 * opener passed its permission check then and waits for the lease,
+	 * to get its descriptor once cfd is closed, on a capable file that
+	 * a store through a shared mapping would change and leave capable.
+	 * Taken off before the lease ends, they are never there for it.
+	 */
+	if (!o->dry_run && !content_lease_held(cfd)) {
+		if (entry_remove_caps(fd) < 0)
+			fail_entry_to(ctx->err, "remove capabilities of",
+				      e->path, errno);
+		refuse(ctx->err, e->path,
+		       "opened for writing while it was restored: its capabilities are taken off again");
 		goto out;
 	}
 	print_entry_to(ctx->out, o->dry_run ? "would set:" : "set:", want);

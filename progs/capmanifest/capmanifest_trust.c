@@ -26,7 +26,9 @@
 
 #include "acl.h"
 #include "capmanifest.h"
+#include "fsbacking.h"
 #include "fsowner.h"
+#include "mounts.h"
 #include "walk.h"
 
 /*
@@ -160,6 +162,30 @@ static int writers_of(int fd, const struct stat *st, uid_t allowed,
 		if (rc > 0)
 			snprintf(why, WHY_SIZE, "it is " FS_OWNER_FUSE_WHY);
 		return rc;
+	}
+	/*
+	 * Nor through an idmapped mount (its mapping says who owns it), nor
+	 * where its file system is a disk image someone else writes.
+	 */
+	rc = mount_idmapped(fd);
+	if (rc != 0) {
+		if (rc > 0)
+			snprintf(why, WHY_SIZE, "it is " MOUNT_IDMAPPED_WHY);
+		else if (errno != ENOMEM)
+			snprintf(
+				why, WHY_SIZE,
+				"whether its mount is idmapped cannot be told (%s)",
+				strerror(errno));
+		return rc > 0 || errno != ENOMEM ? 1 : -1;
+	}
+	{
+		char how[WHY_SIZE - 8];
+
+		rc = fs_backing_writer(fd, NULL, how, sizeof(how));
+		if (rc > 0)
+			snprintf(why, WHY_SIZE, "it is %s", how);
+		if (rc != 0)
+			return rc;
 	}
 	/* An owner may always chmod it writable: owning is writing. */
 	if (st->st_uid != 0 && st->st_uid != allowed) {

@@ -151,4 +151,89 @@ run "$cm" add "$T/reg/m" "$tool"
 expect_rc 0 "add again" || cat "$T/err"
 grep -qx "\.$tool owner=0 group=0 mode=0750 acl=$widened sha256=$sum cap_net_raw=ep" "$T/reg/m" &&
 	[ "$(head -n 1 "$T/reg/m")" = "# capmanifest 4" ] && pass || fail "add again: $(cat "$T/reg/m")"
+# The moment between two changes. strace holds each of restore's chmods
+# (then its capability write) for 0.5 s while someone tries, every 20
+# ms, to open the tool for writing; one who gets a descriptor then keeps
+# it, and a store through a shared mapping changes the capable file and
+# leaves it capable.
+# - A group the ACL lets read and run it, never write: the recorded tool
+#   has no ACL (0755, group G); it now has user::rwx,user:0:rwx,
+#   group::r-x,mask::rwx (0775). Taking the ACL away leaves the mask's rwx
+#   as G's own, until the last chmod: a member of G, who may write it
+#   neither before nor after, must not get it open for writing.
+# - Its recorded owner, who may write it, opens it while its capability
+#   is written: restore must not leave it capable, held open for writing.
+# opener ID GID FILE: in the background, ID:GID opens FILE for writing
+# (waiting for restore's lease to end, once let), and says so in $T/wh.
+opener() {
+	rm -f "$T/wh/opened"
+	setpriv --reuid="$1" --regid="$2" --clear-groups sh -c '
+		i=0
+		while [ $i -lt 200 ]; do
+			if { command exec 3<>"$1"; } 2>/dev/null; then
+				echo opened >"$2"
+				exec sleep 10
+			fi
+			sleep 0.02
+			i=$((i + 1))
+		done' - "$3" "$T/wh/opened" &
+	opener_pid=$!
+	at_exit "kill $opener_pid 2>/dev/null"
+}
+# held_restore SYSCALLS ID GID ARG...: capmanifest ARG..., each of
+# SYSCALLS held for 0.5 s as it enters; once the first holds it, ID:GID
+# starts opening the tool for writing. Its status in $rc, its output in
+# $T/out and $T/err.
+held_restore() {
+	calls=$1 id=$2 gid=$3
+	shift 3
+	strace -f -qq -o /dev/null -e trace="$calls" -e inject="$calls":delay_enter=500000 \
+		"$cm" "$@" >"$T/out" 2>"$T/err" &
+	tracer=$!
+	at_exit "kill $tracer 2>/dev/null"
+	i=0 held=
+	while [ $i -lt 400 ] && [ -z "$held" ]; do
+		for p in $(pgrep -P $tracer); do
+			grep -q '^State:.*tracing stop' /proc/$p/status 2>/dev/null && held=$p
+		done
+		[ -n "$held" ] || sleep 0.01
+		i=$((i + 1))
+	done
+	[ -n "$held" ] || fail "window: restore never reached $calls (test setup)"
+	opener "$id" "$gid" "$wt"
+	wait $tracer
+	rc=$?
+	sleep 0.1	# an open that waited for the lease returns now
+}
+if command -v strace >/dev/null 2>&1; then
+	G=47020 W=47023
+	mkdir -p "$T/wh" "$T/win/usr/bin" && chmod 777 "$T/wh" && chmod -R 755 "$T/win"
+	wt=$T/win/usr/bin/tool
+	cp /bin/true "$wt" && chown 0:$G "$wt" && chmod 0755 "$wt" &&
+		"$setcap" cap_net_raw=ep "$wt" >/dev/null && "$cm" record "$T/win" >"$T/mwin" &&
+		set_acl "$wt" "$(acl 1 7 - 2 7 0 4 5 - 16 7 - 32 5 -)" || fail "window: setup"
+	[ "$(stat -c %a "$wt")" = 775 ] || fail "window: setup: mode $(stat -c %a "$wt"), want 775"
+	held_restore chmod,fchmodat $W $G restore --fix-owner "$T/mwin" "$T/win"
+	[ $rc -eq 0 ] && pass || fail "window: restore exited $rc: $(cat "$T/err")"
+	if [ -e "$T/wh/opened" ]; then
+		fail "window: uid $W of group $G, who may not write the tool before or after, opened it for writing while restore took its ACL away (now: $(state "$wt"))"
+	else
+		pass
+	fi
+	[ "$(state "$wt")" = "0:$G 755  cap_net_raw=ep" ] && pass || fail "window: after the restore: $(state "$wt")"
+	kill $opener_pid 2>/dev/null; wait $opener_pid 2>/dev/null
+
+	chown $A:$G "$wt" && "$setcap" cap_net_raw=ep "$wt" >/dev/null &&
+		"$cm" record "$T/win" >"$T/mown" && "$setcap" -r "$wt" >/dev/null ||
+		fail "window: setup (owner)"
+	held_restore fsetxattr,setxattr $A $G restore "$T/mown" "$T/win"
+	[ -e "$T/wh/opened" ] || fail "window: the owner could not open the tool for writing (test setup)"
+	[ $rc -eq 1 ] && pass || fail "window: restore of a tool opened for writing meanwhile: exit $rc, want 1"
+	[ "$(cat "$T/err")" = "capmanifest: ./usr/bin/tool: opened for writing while it was restored: its capabilities are taken off again" ] &&
+		pass || fail "window: stderr: $(cat "$T/err")"
+	[ -z "$(caps_of "$wt")" ] && pass || fail "window: capable while its owner holds it open for writing: $(state "$wt")"
+	kill $opener_pid 2>/dev/null; wait $opener_pid 2>/dev/null
+else
+	echo "note: no strace: the moments between restore's changes not checked"
+fi
 finish

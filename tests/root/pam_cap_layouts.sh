@@ -191,7 +191,8 @@ EOF
 		unshare -m --propagation private sh "$T/without.sh" "$W/node"
 	# (the process named is this shell, or timeout, which it started)
 	sed 's/that process [0-9]* sees/that process N sees/' "$T/cc" >"$T/cc2" && mv "$T/cc2" "$T/cc"
-	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but the writable mount on $W/node that process N sees reaches it too"
+	sed 's/in mount namespace mnt:\[[0-9]*\]/in mount namespace mnt:[N]/' "$T/cc" >"$T/cc2" && mv "$T/cc2" "$T/cc"
+	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but the writable mount on $W/node in mount namespace mnt:[N] reaches it too"
 	unmount_configmap
 
 	# The volume's writable mount outside the chroot: a user outside it
@@ -201,6 +202,103 @@ EOF
 	login "ConfigMap, its writable mount outside the chroot" "$NONE"
 	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but a writable mount outside this root (of / in its file system) reaches it too"
 	unmount_configmap
+
+	# Bob holds a way to the volume's writable mount after it is gone
+	# from every namespace a process lives in, and writes through it:
+	# a descriptor of his directory on it, unmounted lazily; his own
+	# mount namespace (of his user namespace), made while the mount was
+	# there and kept by a descriptor alone; his own chrooted process in
+	# such a namespace, whose mountinfo shows nothing above its root but
+	# whose /proc/PID/root/.. leads there. The kernel says nothing of
+	# any of them in the namespace su runs in.
+	chmod 755 "$T" "$W"
+	bob_holds() {	# CASE: bob's holder, $T/bh/held once it holds
+		rm -rf "$T/bh" && mkdir -m 777 "$T/bh" && mkfifo -m 666 "$T/bh/go" ||
+			{ fail "cannot make bob's fifo"; return 1; }
+		setpriv --reuid=4702 --regid=4702 --clear-groups sh "$T/bob_$1.sh" "$W" "$T/bh" &
+		bob=$!
+		at_exit "kill $bob 2>/dev/null"
+		i=0
+		while [ ! -s "$T/bh/held" ] && [ $i -lt 300 ]; do sleep 0.02; i=$((i + 1)); done
+		[ "$(cat "$T/bh/held" 2>/dev/null)" = held ] ||
+			{ fail "bob's holder ($1) did not get hold"; return 1; }
+	}
+	bob_writes() {	# CASE: let bob write; he must have
+		echo go >"$T/bh/go"
+		wait "$bob"
+		if [ -e "$m/etc/security/by-bob" ]; then
+			ok "$1: bob wrote in the ConfigMap directory"
+		else
+			fail "$1: bob could not write in the ConfigMap directory (test setup)"
+		fi
+	}
+	cat >"$T/bob_fd.sh" <<'EOF'
+exec 3<"$1/node" || exit 1
+echo held >"$2/held"
+read -r go <"$2/go"
+touch /proc/self/fd/3/by-bob
+EOF
+	cat >"$T/bob_ns.sh" <<'EOF'
+unshare -r -m --propagation unchanged sleep 60 &
+c=$!
+i=0
+while [ "$(readlink /proc/$c/ns/mnt)" = "$(readlink /proc/self/ns/mnt)" ] && [ $i -lt 300 ]; do
+	sleep 0.01; i=$((i + 1))
+done
+exec 3</proc/$c/ns/user 4</proc/$c/ns/mnt || exit 1
+kill $c
+echo held >"$2/held"
+read -r go <"$2/go"
+nsenter --preserve-credentials --user=/proc/self/fd/3 --mount=/proc/self/fd/4 touch "$1/node/by-bob"
+EOF
+	cat >"$T/bob_chroot.sh" <<'EOF'
+J=$2/jail
+mkdir -p "$J/usr" && ln -s usr/bin "$J/bin" && ln -s usr/lib "$J/lib" && ln -s usr/lib64 "$J/lib64" || exit 1
+unshare -r -m --propagation unchanged sh -c 'mount --rbind /usr "$0/usr" && exec chroot "$0" /bin/sleep 60' "$J" &
+c=$!
+i=0
+while [ "$(readlink /proc/$c/root)" != "$J" ] && [ $i -lt 300 ]; do sleep 0.01; i=$((i + 1)); done
+echo held >"$2/held"
+read -r go <"$2/go"
+touch "/proc/$c/root/../../${1##*/}/node/by-bob"
+kill $c
+EOF
+	# (the process and namespace named are bob's, other each run)
+	pid_n() {
+		sed 's/process [0-9]* holds/process N holds/; s/mnt:\[[0-9]*\]/mnt:[N]/' "$T/cc" >"$T/cc2" &&
+			mv "$T/cc2" "$T/cc"
+	}
+	configmap
+	if bob_holds fd; then
+		umount -l "$W/node"
+		login "ConfigMap, its writable mount unmounted lazily, bob's directory on it held" "$NONE"
+		pid_n
+		refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but process N holds a directory on a mount that no mount namespace shows (one unmounted lazily?), by which a write may reach it"
+		bob_writes "a directory held on a lazily unmounted mount"
+	fi
+	unmount_configmap
+	if unshare -r true 2>/dev/null; then
+		configmap
+		if bob_holds ns; then
+			umount "$W/node"
+			login "ConfigMap, writable in bob's mount namespace that a descriptor alone keeps" "$NONE"
+			pid_n
+			refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but the writable mount on $W/node in mount namespace mnt:[N] reaches it too"
+			bob_writes "his mount namespace, entered again"
+		fi
+		unmount_configmap
+		configmap
+		if bob_holds chroot; then
+			umount "$W/node"
+			login "ConfigMap, writable above the root of bob's chrooted process" "$NONE"
+			pid_n
+			refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but the writable mount on $W/node in mount namespace mnt:[N] reaches it too"
+			bob_writes "/proc/PID/root/.. of his chrooted process"
+		fi
+		unmount_configmap
+	else
+		echo "note: no user namespaces here: bob's own namespaces not tried"
+	fi
 
 	# The same read-only mount, made in a mount namespace that a user
 	# namespace below root's owns: its root may make it writable again.

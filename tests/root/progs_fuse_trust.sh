@@ -112,4 +112,39 @@ run run_ours "$cm" restore "$T/safe/m" "$tree"
 expect_rc 0 "capmanifest, root's tree" || cat "$T/err"
 expect_out "set: ./bin/tool cap_net_raw=ep
 " "capmanifest, root's tree"
+# A daemon that stops answering. The seal of a ConfigMap (a read-only
+# bind of a 0777 volume) is judged by what every process holds and sees;
+# a process whose working directory, or (in a mount namespace of its
+# own) whose root, is on FUSE, its daemon stopped, held capcheck (and a
+# login's pam_cap) for ever in statx(2) waiting for the daemon. What is
+# needed is in the kernel's cache: the check ends, and reads the file.
+if command -v perl >/dev/null 2>&1; then
+	mkdir "$T/vol" "$T/cm" && mount -t tmpfs -o mode=0777 vol "$T/vol" &&
+		printf 'cap_kill bob\n' >"$T/vol/capability.conf" &&
+		chmod 0644 "$T/vol/capability.conf" &&
+		mount --bind "$T/vol" "$T/cm" && mount -o remount,bind,ro "$T/cm" &&
+		umount "$T/vol" || { fail "cannot mount the ConfigMap"; finish; }
+	at_exit_checked "umount '$T/cm'"
+	(cd "$T/mnt" && exec sleep 60) &
+	in_cwd=$!
+	at_exit "kill $in_cwd 2>/dev/null"
+	unshare -m --propagation private perl -e 'chroot($ARGV[0]) && chdir("/") && sleep(60)' "$T/mnt" &
+	in_root=$!
+	at_exit "kill $in_root 2>/dev/null"
+	daemon=$(pgrep -f "^bindfs .*$T/bob $T/mnt\$")
+	sleep 0.3
+	[ -n "$daemon" ] && kill -STOP "$daemon" || fail "cannot stop bindfs (test setup)"
+	at_exit "kill -CONT $daemon 2>/dev/null"
+	sleep 1.5	# past FUSE's attribute timeout
+	timeout 20 "$CC" --config "$T/cm/capability.conf" >"$T/out" 2>"$T/err"
+	rc=$?
+	kill -CONT "$daemon"
+	[ $rc -ne 124 ] && pass || fail "capcheck waited for a stopped FUSE daemon (killed after 20 s)"
+	grep -q "not root's alone" "$T/err" &&
+		fail "the ConfigMap is refused: $(cat "$T/err")" || pass
+	kill "$in_cwd" "$in_root" 2>/dev/null
+	wait "$in_cwd" "$in_root" 2>/dev/null
+else
+	echo "note: no perl: a stopped FUSE daemon not tried"
+fi
 finish "a file or a directory on FUSE is trusted by no check"

@@ -559,6 +559,140 @@ START_TEST(sealed_without_proc)
 }
 END_TEST
 
+/*
+ * What processes hold. A child of pid 1 keeps a directory of the volume
+ * open (a descriptor, or its working directory) while the volume's
+ * writable mount is unmounted lazily: no namespace lists that mount, but
+ * through the directory a write still reaches the ConfigMap. Or it keeps
+ * a descriptor of a mount namespace made while the writable mount was
+ * there, and no process lives in that namespace. Without the walk over
+ * every namespace (pid namespaces refuse it), what is held is what tells.
+ */
+enum held_kind { HELD_FD, HELD_CWD, HELD_NS };
+static enum held_kind held_kind;
+
+static void hold_and_wait(int ready, int go)
+{
+	char vol[256], c = 'r';
+	int fd = -1;
+
+	path_of(vol, sizeof(vol), "vol");
+	if (held_kind == HELD_FD)
+		fd = open(vol, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	else if (held_kind == HELD_CWD)
+		fd = chdir(vol);
+	else if (unshare(CLONE_NEWNS) == 0)
+		fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		c = 'n';
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) < 0)
+		_exit(1);
+	/* the written file is the proof: a write reaches the ConfigMap */
+	if (held_kind == HELD_FD) {
+		int made = openat(fd, "through-the-held-directory",
+				  O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+
+		_exit(made >= 0 ? 0 : 1);
+	}
+	_exit(0);
+}
+
+static void held_sealed(void)
+{
+	char want[512], etc[256], vol[256], c;
+	int ready[2], go[2], status, ns = -1;
+	pid_t holder, gone;
+
+	path_of(vol, sizeof(vol), "vol");
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	holder = fork();
+	ck_assert_int_ge(holder, 0);
+	if (holder == 0)
+		hold_and_wait(ready[1], go[0]);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	ck_assert_int_eq(c, 'r');
+	if (held_kind == HELD_NS) {
+		/* the namespace, kept by a descriptor here, no process in it */
+		char link[64];
+
+		snprintf(link, sizeof(link), "/proc/%ld/ns/mnt", (long)holder);
+		ns = open(link, O_RDONLY | O_CLOEXEC);
+		ck_assert_int_ge(ns, 0);
+		ck_assert_int_eq(write(go[1], "g", 1), 1);
+		ck_assert_int_eq(waitpid(holder, &status, 0), holder);
+		holder = 0;
+	}
+	ck_assert_int_eq(umount2(vol, MNT_DETACH), 0);
+	if (held_kind == HELD_NS) {
+		struct stat st;
+
+		ck_assert_int_eq(fstat(ns, &st), 0);
+		snprintf(want, sizeof(want),
+			 "its mount is read-only, but process %ld holds mount "
+			 "namespace mnt:[%lu], whose mounts were not judged",
+			 (long)getpid(), (unsigned long)st.st_ino);
+	} else {
+		snprintf(want, sizeof(want),
+			 "its mount is read-only, but process %ld holds a "
+			 "directory on a mount that no mount namespace shows "
+			 "(one unmounted lazily?), by which a write may reach "
+			 "it",
+			 (long)holder);
+	}
+	/* what this very process holds is the caller's, never looked at */
+	if (held_kind == HELD_NS) {
+		gone = fork();
+		ck_assert_int_ge(gone, 0);
+		if (gone == 0) {
+			ck_assert_int_eq(sealed("etc"), 0);
+			ck_assert_str_eq(why, want);
+			_exit(0);
+		}
+		ck_assert_int_eq(waitpid(gone, &status, 0), gone);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		close(ns);
+	} else {
+		ck_assert_int_eq(sealed("etc"), 0);
+		ck_assert_str_eq(why, want);
+		ck_assert_int_eq(write(go[1], "g", 1), 1);
+		ck_assert_int_eq(waitpid(holder, &status, 0), holder);
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			      "the holder could not write through its "
+			      "directory");
+	}
+	/* once nothing holds it, the seal is the mounts' again */
+	ck_assert_int_eq(sealed("etc"), 1);
+	if (held_kind == HELD_FD) {
+		path_of(etc, sizeof(etc), "etc/through-the-held-directory");
+		ck_assert_int_eq(access(etc, F_OK), 0);
+	}
+}
+
+START_TEST(held_directory_unseals)
+{
+	configmap(1);
+	held_kind = HELD_FD;
+	as_init(held_sealed);
+}
+END_TEST
+
+START_TEST(held_working_directory_unseals)
+{
+	configmap(1);
+	held_kind = HELD_CWD;
+	as_init(held_sealed);
+}
+END_TEST
+
+START_TEST(held_namespace_unseals)
+{
+	configmap(1);
+	held_kind = HELD_NS;
+	as_init(held_sealed);
+}
+END_TEST
+
 /* A file of text bound over /proc/sys/fs/protected_hardlinks. */
 static void fake_hardlinks(const char *text)
 {
@@ -642,6 +776,9 @@ static Suite *writeseal_suite(void)
 	tcase_add_test(tc, mountinfo_of_another_namespace);
 	tcase_add_test(tc, mountinfo_outside_a_chroot);
 	tcase_add_test(tc, sealed_without_proc);
+	tcase_add_test(tc, held_directory_unseals);
+	tcase_add_test(tc, held_working_directory_unseals);
+	tcase_add_test(tc, held_namespace_unseals);
 	tcase_add_test(tc, hardlinks_as_the_kernel_says);
 	tcase_add_test(tc, hardlinks_off_or_unknown);
 	suite_add_tcase(s, tc);
