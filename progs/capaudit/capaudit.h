@@ -454,7 +454,7 @@ struct tally {
 	 * counted in the kernel: 0 where nothing counts them.
 	 */
 	uint64_t outside_signals;
-	uint64_t launcher;   /* checks by our launcher before the exec */
+	uint64_t launcher;     /* checks by our launcher before the exec */
 	uint64_t out_of_range; /* cap values beyond NCAPS */
 	uint64_t unpaired;     /* kprobe returns without an entry */
 	int nomem;
@@ -555,17 +555,17 @@ struct success {
 struct suggestion {
 	struct need_file *files;
 	size_t nfiles, files_size;
-	uint64_t incidental; /* checked, but asked by the kernel on its own */
-	uint64_t unused;     /* unproven: refused, yet the run succeeded */
-	uint64_t not_own;    /* checked only in CLASS_USERNS or CLASS_CRED */
+	uint64_t incidental;   /* checked, but asked by the kernel on its own */
+	uint64_t unused;       /* unproven: refused, yet the run succeeded */
+	uint64_t not_own;      /* checked only in CLASS_USERNS or CLASS_CRED */
 	uint64_t lent_guessed; /* of those, taken for lent from samples alone */
-	int failed;	     /* the first run did not exit 0 */
-	int first;	     /* its wait status */
-	int proven;	     /* the grant was shown by trials */
-	char unproven[512];  /* why it was not, "" when it was */
-	int reference;	     /* the wait status every candidate granted gave */
+	int failed;	       /* the first run did not exit 0 */
+	int first;	       /* its wait status */
+	int proven;	       /* the grant was shown by trials */
+	char unproven[512];    /* why it was not, "" when it was */
+	int reference; /* the wait status every candidate granted gave */
 	int have_reference;
-	int reference_run;   /* the trial that gave it */
+	int reference_run; /* the trial that gave it */
 	struct trial_log *log;
 	size_t nlog, log_size;
 	int runs;	  /* trials run */
