@@ -475,7 +475,7 @@ static void asked_names(uint64_t mask, char *buf, size_t size)
  * sg->unproven.
  */
 static int first_agrees(struct suggestion *sg, const struct success *succ,
-			 const uint64_t *grant, int status0)
+			const uint64_t *grant, int status0)
 {
 	char was[64], got[100];
 	uint64_t any = 0;

@@ -569,7 +569,8 @@ static int mark_foreign(struct tally *t)
 			refs[i].v->foreign =
 				refs[i].v->judged
 					? refs[i].v->lent
-					: i > start && reach > refs[i].v->last &&
+					: i > start &&
+						  reach > refs[i].v->last &&
 						  refs[i].v->first >
 							  refs[start].v->first;
 			if (!refs[i].v->judged && refs[i].v->last > reach)

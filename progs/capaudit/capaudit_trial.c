@@ -204,7 +204,8 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	 * file and judges the grant by it: a run that fails there keeps a
 	 * capability the command never needed.
 	 */
-	if (match == FILE_SAME && (problem = trial_path_problem(path)) != NULL) {
+	if (match == FILE_SAME &&
+	    (problem = trial_path_problem(path)) != NULL) {
 		snprintf(why, len,
 			 "it %s: another file could take its place at that "
 			 "path during a trial",

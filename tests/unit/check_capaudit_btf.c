@@ -157,8 +157,8 @@ static void write_btf(enum shape shape, char *path)
 			   shape == EXEC_BPRM_FIRST ? swapped : good, 3);
 	}
 	{
-		uint32_t info = type(&b, "kernel_siginfo", BTF_KIND_STRUCT, 0,
-				     48);
+		uint32_t info =
+			type(&b, "kernel_siginfo", BTF_KIND_STRUCT, 0, 48);
 		uint32_t pinfo = ptr(&b, info);
 		uint32_t good[] = { i32, pinfo, ptask, i32, i32 };
 		uint32_t swapped[] = { i32, ptask, pinfo, i32, i32 };
@@ -209,8 +209,7 @@ START_TEST(the_kernels_shape_is_read)
 	/* Without the thread's own credential, no check could be judged. */
 	ck_assert_int_eq(read_shape(NO_REAL_CRED, &lay, why, sizeof(why)), -1);
 	ck_assert_ptr_nonnull(strstr(why, "task_struct.real_cred"));
-	ck_assert_int_eq(read_shape(REAL_CRED_INT, &lay, why, sizeof(why)),
-			 -1);
+	ck_assert_int_eq(read_shape(REAL_CRED_INT, &lay, why, sizeof(why)), -1);
 	ck_assert_ptr_nonnull(strstr(why, "task_struct.real_cred"));
 }
 END_TEST

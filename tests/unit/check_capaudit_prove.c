@@ -268,12 +268,13 @@ static int run_flaky(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		     struct run_result *rr, struct tally *t)
 {
 	struct fake_flaky *f = ctx;
-	uint64_t need = BIT(CAP_NET_BIND_SERVICE), asked = need | BIT(CAP_SETUID);
+	uint64_t need = BIT(CAP_NET_BIND_SERVICE),
+		 asked = need | BIT(CAP_SETUID);
 
 	(void)sg;
 	f->seen[f->runs++] = grant[0];
 	rr->status = (grant[0] & need) && f->runs + 1 != f->fail_on ? EXITED(0)
-								     : EXITED(1);
+								    : EXITED(1);
 	run_tally(t, "/opt/flaky", asked & ~grant[0], asked & grant[0]);
 	return 0;
 }
@@ -364,7 +365,8 @@ START_TEST(a_reference_killed_once_proves_nothing)
 			     "again, exited with status 0, where run 2 killed "
 			     "by signal 9") != NULL,
 		      "%s", sg.unproven);
-	ck_assert_uint_eq(sg.files[0].apart, BIT(CAP_SETUID) | BIT(CAP_SETPCAP));
+	ck_assert_uint_eq(sg.files[0].apart,
+			  BIT(CAP_SETUID) | BIT(CAP_SETPCAP));
 	suggest_free(&sg);
 	tally_free(&t);
 }

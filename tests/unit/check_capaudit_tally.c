@@ -247,15 +247,15 @@ START_TEST(the_kernels_word_on_lent_credentials_decides)
 		feed(&t, r);
 		ck_assert_int_eq(tally_finish(&t), 0);
 		if (counted[i]) {
-			ck_assert_ptr_nonnull(row_of(&t, 230, CAP_NET_BIND_SERVICE,
-						     CLASS_OWN));
+			ck_assert_ptr_nonnull(row_of(
+				&t, 230, CAP_NET_BIND_SERVICE, CLASS_OWN));
 			ck_assert_ptr_nonnull(
 				row_of(&t, 230, CAP_NET_ADMIN, CLASS_CRED));
 			ck_assert_uint_eq(t.lent_guessed, 0);
 		} else {
 			/* From samples a guess, and said to be one. */
-			ck_assert_ptr_nonnull(row_of(&t, 230, CAP_NET_BIND_SERVICE,
-						     CLASS_CRED));
+			ck_assert_ptr_nonnull(row_of(
+				&t, 230, CAP_NET_BIND_SERVICE, CLASS_CRED));
 			ck_assert_uint_eq(t.lent_guessed,
 					  1ULL << CAP_NET_BIND_SERVICE);
 		}
