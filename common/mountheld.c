@@ -122,6 +122,7 @@ static int judge_held(struct view_search *s, const char *path, long pid,
 			"namespace shows (one unmounted lazily?), by which a "
 			"write may reach it",
 			pid);
+		s->unseen = 1;
 		return 1;
 	}
 	if (makedev(sx.stx_dev_major, sx.stx_dev_minor) != nsfs)
@@ -143,6 +144,7 @@ static int judge_held(struct view_search *s, const char *path, long pid,
 		"process %ld holds mount namespace mnt:[%lu], whose mounts were "
 		"not judged",
 		pid, ino);
+	s->unseen = 1;
 	return 1;
 }
 

@@ -462,37 +462,63 @@ static int search_other_views(struct view_search *s)
 	return rc;
 }
 
-int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
-{
-	struct view_search s;
-	struct stat ns;
-	int rc, saved;
+/*
+ * How many times the whole search is made when the only way found is a
+ * mount or namespace a process holds that the search never judged. A
+ * host that starts containers, or any "unshare -m", makes namespaces
+ * all the time, and a process that entered one after the walk listed
+ * them holds mounts it never saw: a login would be refused now and then
+ * for nothing. Each search is whole and judges afresh; one that finds no
+ * way is as sound as the first, and a mount unmounted lazily is unseen
+ * in every one. All share one deadline (MOUNTS_SEARCH_SECONDS).
+ */
+#define SEARCH_ATTEMPTS 4
 
-	memset(&s, 0, sizeof(s));
-	s.dir = dir;
-	s.why = why;
-	s.whylen = whylen;
-	why[0] = '\0';
-	rc = search_by_statmount(fd, &s);
+static int search_once(struct view_search *s, int fd)
+{
+	struct stat ns;
+	int rc;
+
+	rc = search_by_statmount(fd, s);
 	if (rc == -2) {
 		/* Not this way; why[] may hold the first part of the way. */
-		why[0] = '\0';
-		rc = search_by_mountinfo(fd, &s);
+		s->why[0] = '\0';
+		rc = search_by_mountinfo(fd, s);
 	}
 	if (rc == 0 && stat("/proc/thread-self/ns/mnt", &ns) == 0 &&
-	    search_ns_seen(&s, ns.st_ino, s.whole_ns) < 0)
+	    search_ns_seen(s, ns.st_ino, s->whole_ns) < 0)
 		rc = -1;
 	if (rc == 0) {
-		rc = search_every_namespace(&s);
+		rc = search_every_namespace(s);
 		if (rc == -2)
 			rc = 0; /* the process views below, as before 6.12 */
 	}
 	if (rc == 0)
-		rc = search_other_views(&s);
+		rc = search_other_views(s);
 	if (rc == 0)
-		rc = search_held_mounts(&s);
-	saved = errno;
-	search_free(&s);
-	errno = saved;
+		rc = search_held_mounts(s);
 	return rc;
+}
+
+int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
+{
+	struct view_search s;
+	unsigned long long deadline = 0;
+	int rc, saved, attempt;
+
+	for (attempt = 1;; attempt++) {
+		memset(&s, 0, sizeof(s));
+		s.dir = dir;
+		s.why = why;
+		s.whylen = whylen;
+		s.deadline_ns = deadline;
+		why[0] = '\0';
+		rc = search_once(&s, fd);
+		saved = errno;
+		deadline = s.deadline_ns;
+		search_free(&s);
+		errno = saved;
+		if (rc != 1 || !s.unseen || attempt == SEARCH_ATTEMPTS)
+			return rc;
+	}
 }

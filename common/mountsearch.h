@@ -36,6 +36,13 @@ struct view_search {
 	char *why;
 	size_t whylen;
 	unsigned long long deadline_ns; /* CLOCK_MONOTONIC; 0: none yet */
+	/*
+	 * why names a mount or mount namespace a process holds that the
+	 * search never judged: one made after the namespaces were listed
+	 * looks the same as one unmounted lazily, until they are listed
+	 * again (mountheld.c)
+	 */
+	int unseen;
 	/* every mount judged, by mountinfo's id (mountheld.c) */
 	unsigned long long *seen;
 	size_t nseen, seen_room;

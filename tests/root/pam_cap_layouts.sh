@@ -168,6 +168,36 @@ EOF
 	else
 		fail "bob's write to the ConfigMap directory: $(cat "$T/out")"
 	fi
+	# A container started while su's pam_cap searches the mounts: made
+	# after the namespaces were listed, its process holds mounts that the
+	# search never judged, as it would hold a mount unmounted lazily.
+	# strace holds setcred's look at what processes hold (the fourth
+	# opening of /proc: authenticate searches, then setcred) for 1 s;
+	# the container starts as soon as the third is done. pam_cap searches
+	# once more, where the container is listed, and grants (su failed
+	# with "Failure setting user credentials" before: a login that failed
+	# now and then on a host starting containers).
+	: >"$T/st"
+	timeout 60 strace -f -qq -o "$T/st" -P /proc -e trace=openat \
+		-e inject=openat:delay_enter=1000000:when=4 \
+		chroot "$m" /usr/bin/env -i LANG=C TERM=dumb PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		su bob -c "su - alice -c '$show'" </dev/null >"$T/out" 2>&1 &
+	traced=$!
+	i=0
+	while [ "$(grep -c '"/proc"' "$T/st")" -lt 3 ] && [ $i -lt 1000 ]; do
+		sleep 0.01; i=$((i + 1))
+	done
+	unshare -m --propagation private sh -c 'cd / && exec sleep 8' &
+	container=$!
+	wait "$traced"
+	if [ "$(grep -c '"/proc"' "$T/st")" -ge 4 ] && grep -Eq "^CapInh:[[:space:]]+$GRANT\$" "$T/out"; then
+		ok "ConfigMap, a container started while pam_cap searched: CapInh $GRANT"
+	else
+		fail "ConfigMap, a container started while pam_cap searched: want CapInh $GRANT after 4 openings of /proc, got ($(grep -c '"/proc"' "$T/st") openings):"
+		sed 's/^/    /' "$T/out" | tail -n 8
+	fi
+	kill "$container" 2>/dev/null
+	wait "$container" 2>/dev/null
 	# Listing every mount takes root: bob's capcheck cannot tell, and
 	# says so rather than answer yes.
 	timeout 30 chroot "$m" /usr/bin/env -i PATH=/usr/bin:/bin \
@@ -369,7 +399,7 @@ fi
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (mount namespace, overlay, chroot)"
 skip_if_sanitized "the logins run the plain build's pam_cap.so"
-for tool in unshare nsenter chroot su timeout mountpoint; do
+for tool in unshare nsenter chroot su timeout mountpoint strace; do
 	command -v "$tool" >/dev/null 2>&1 || skip "$tool not found"
 done
 grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null ||
