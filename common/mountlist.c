@@ -356,7 +356,8 @@ static int same_view(const struct view_key *a, const struct view_key *b)
 /* Process pid's mounts: 0, 1 or -1 as mounts_writable_view(). */
 static int search_process(struct view_search *s, const char *pid)
 {
-	char path[64], *text;
+	/* pid is a name from /proc, at most NAME_MAX long */
+	char path[sizeof("/proc//mountinfo") + NAME_MAX], *text;
 	int rc;
 
 	snprintf(path, sizeof(path), "/proc/%s/mountinfo", pid);

@@ -204,7 +204,7 @@ START_TEST(every_name_round_trips)
 		cap_free(name);
 	}
 	for (cap = TABLE_NAMES; cap < 64; cap++) {
-		char *name = cap_to_name(cap), want[8];
+		char *name = cap_to_name(cap), want[16];
 		cap_value_t back = -1;
 
 		snprintf(want, sizeof(want), "%d", cap);
