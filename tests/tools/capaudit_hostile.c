@@ -11,6 +11,10 @@
  *   capaudit_hostile --serve        binds, then serves for ever; exits 1
  *                    when the bind is refused (a server started without
  *                    timeout(1): the first run ends, a trial would not)
+ *   capaudit_hostile --hold MARK    binds, starts a daemon (setsid, a
+ *                    second fork), and both wait for ever holding what
+ *                    the trial granted; MARK, unused, names them on their
+ *                    command lines; exits 1 when the bind is refused
  *   capaudit_hostile --proc-self    exits 4 unless /proc/PID/stat, PID as
  *                    getpid() says, names this program (a shell's
  *                    /proc/$$); then binds
@@ -184,6 +188,23 @@ static int load(const char *lib, const char *file)
 	return fn != NULL && fn(file) == 0 ? 0 : 1;
 }
 
+/* The daemon and its starter, both for ever, with whatever they hold. */
+static int hold(void)
+{
+	pid_t pid;
+
+	if (bind80() < 0)
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+	}
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--daemon") == 0)
@@ -194,6 +215,8 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
+	if (argc == 3 && strcmp(argv[1], "--hold") == 0)
+		return hold();
 	if (argc == 2 && strcmp(argv[1], "--proc-self") == 0)
 		return proc_self(argv[0]);
 	if (argc == 3 && strcmp(argv[1], "--signal") == 0) {
@@ -215,7 +238,7 @@ int main(int argc, char **argv)
 		return interpret(argv[1]);
 	fprintf(stderr,
 		"usage: capaudit_hostile --daemon FILE | --serve | "
-		"--proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | "
+		"--hold MARK | --proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | "
 		"SCRIPT\n");
 	return 2;
 }
