@@ -395,9 +395,16 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	struct grant_file *files;
 	struct launch l = tr->launch;
 	size_t i;
+	int rc;
 
 	if (launch_stop) {
 		snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
+		return -1;
+	}
+	if (plan_dir_make(&tr->plan) < 0) {
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "a directory for the trial's copies: %s",
+			 strerror(errno));
 		return -1;
 	}
 	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1,
@@ -455,7 +462,9 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		files[i].xattr_len = filecap_encode(grant[i], files[i].xattr);
 	}
 	l.plan = &tr->plan;
-	if (launch_run(&l, tr->src, t, rr) != 0) {
+	rc = launch_run(&l, tr->src, t, rr);
+	plan_dir_drop(&tr->plan);
+	if (rc != 0) {
 		snprintf(sg->unproven, sizeof(sg->unproven),
 			 "a trial run failed "
 			 "(capaudit said why above)");
@@ -576,7 +585,7 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 		return;
 	}
 	if (plan_init(&tr.plan) < 0) {
-		snprintf(why, sizeof(why), "a directory for the trials: %s",
+		snprintf(why, sizeof(why), "/dev/null for the trials: %s",
 			 strerror(errno));
 		suggest_unproven(sg, why);
 		return;

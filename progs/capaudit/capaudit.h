@@ -756,8 +756,16 @@ const char *path_dirs_problem(const char *path);
  * runs with f's capabilities. 1, or 0 with the reason in why.
  */
 int trial_libraries_allowed(const struct need_file *f, char *why, size_t len);
-/* The plan's directory: 0, or -1 with errno. */
+/* The plan, with /dev/null open: 0, or -1 with errno. */
 int plan_init(struct grant_plan *p);
+/*
+ * A new directory for the next trial's copies, in TMPDIR (or /tmp), the
+ * last one removed: 0, or -1 with errno. The trial's launched child
+ * removes it once its tmpfs is gone (plan_apply()); plan_dir_drop()
+ * removes it if it is still there.
+ */
+int plan_dir_make(struct grant_plan *p);
+void plan_dir_drop(struct grant_plan *p);
 void plan_release(struct grant_plan *p);
 /*
  * In the launched child, before its execve: a mount namespace of its own

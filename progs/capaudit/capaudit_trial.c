@@ -395,30 +395,36 @@ int trial_command_allowed(const char *path, char *why, size_t len)
 
 int plan_init(struct grant_plan *p)
 {
+	memset(p, 0, sizeof(*p));
+	p->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	return p->devnull < 0 ? -1 : 0;
+}
+
+void plan_dir_drop(struct grant_plan *p)
+{
+	/* ENOENT: the trial's launched child removed it (plan_apply()). */
+	if (p->dir[0])
+		rmdir(p->dir);
+	p->dir[0] = '\0';
+}
+
+int plan_dir_make(struct grant_plan *p)
+{
 	const char *tmp = caller_getenv("TMPDIR");
 
-	memset(p, 0, sizeof(*p));
-	p->devnull = -1;
+	plan_dir_drop(p);
 	if (tmp == NULL || tmp[0] != '/' || strlen(tmp) > 200)
 		tmp = "/tmp";
 	snprintf(p->dir, sizeof(p->dir), "%s/capaudit.XXXXXX", tmp);
-	if (mkdtemp(p->dir) == NULL)
-		return -1;
-	p->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (p->devnull < 0) {
-		int saved = errno;
-
-		rmdir(p->dir);
-		errno = saved;
-		return -1;
-	}
-	return 0;
+	if (mkdtemp(p->dir) != NULL)
+		return 0;
+	p->dir[0] = '\0';
+	return -1;
 }
 
 void plan_release(struct grant_plan *p)
 {
-	if (p->dir[0])
-		rmdir(p->dir); /* its tmpfs lived in the trials' namespaces only */
+	plan_dir_drop(p);
 	if (p->devnull >= 0)
 		close(p->devnull);
 	free(p->files);
@@ -526,6 +532,11 @@ int plan_apply(const struct grant_plan *p, const char **step)
 	}
 	if (umount2(p->dir, MNT_DETACH) < 0)
 		FAIL("unmounting the tmpfs of the copies");
+	/*
+	 * Nothing needs the directory now: gone at once, it is not left
+	 * behind if capaudit is killed while the trial runs.
+	 */
+	rmdir(p->dir);
 	if (p->quiet && (dup2(p->devnull, 0) < 0 || dup2(p->devnull, 1) < 0 ||
 			 dup2(p->devnull, 2) < 0))
 		FAIL("sending the trial's output to /dev/null");

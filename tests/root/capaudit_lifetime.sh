@@ -9,13 +9,14 @@
 # ran on with the grant, reparented to init, with no time limit:
 #   1. mid-trial: the command and the daemon it started hold
 #      cap_net_bind_service; capaudit alone (not its process group) is
-#      SIGKILLed; within a second no process of the trial remains, and
-#      no mount namespace holds the trial's bind;
+#      SIGKILLed; within a second no process of the trial remains, no
+#      mount namespace holds the trial's bind, and no directory of the
+#      trial's is left in TMPDIR;
 #   2. at the start: the trial's launched child is held (a fanotify
 #      permission event) while it copies the command's file, before the
 #      trial's command exists; capaudit alone is SIGKILLed, the read
 #      released; the set-up must not go on to run the command with its
-#      grant.
+#      grant (its empty directory in TMPDIR may stay: it was in use).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody by name from the base accounts only.
 private_etc "$@"
@@ -30,7 +31,7 @@ for c in unshare pgrep; do
 done
 "$CA" --check >"$T/out" 2>&1 || skip "capaudit cannot trace here: $(cat "$T/out")"
 chmod 755 "$T"
-mkdir "$T/bin" && chmod 755 "$T/bin"
+mkdir "$T/bin" "$T/tmp" && chmod 755 "$T/bin"
 cp "$hostile" "$T/bin/hold" && chmod 755 "$T/bin/hold"
 
 # trial_procs MARK: the processes whose command line names MARK (the
@@ -75,9 +76,9 @@ gone() {
 }
 # start MARK: capaudit --suggest (its pid in $ca) as nobody on hold MARK,
 # in a network namespace of its own where port 80 is free (unshare and
-# sh exec into capaudit: $! is capaudit's pid).
+# sh exec into capaudit: $! is capaudit's pid), its TMPDIR $T/tmp.
 start() {
-	unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" \
+	TMPDIR=$T/tmp unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" \
 		"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hold" --hold "$1" \
 		>"$T/ca.out" 2>&1 &
 	ca=$!
@@ -94,6 +95,8 @@ if granted "$m1"; then
 	kill -KILL "$ca"
 	wait "$ca" 2>/dev/null
 	gone "$m1" "mid-trial"
+	left=$(ls -A "$T/tmp")
+	[ -z "$left" ] && pass || fail "mid-trial: left in TMPDIR: $left"
 else
 	fail "mid-trial: no trial process ever held the grant ($(cat "$T/ca.out"))"
 	kill -KILL "$ca" 2>/dev/null
