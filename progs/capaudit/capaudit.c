@@ -394,6 +394,7 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	struct trials *tr = ctx;
 	struct grant_file *files;
 	struct launch l = tr->launch;
+	char why[300];
 	size_t i;
 	int rc;
 
@@ -401,10 +402,9 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
 		return -1;
 	}
-	if (plan_dir_make(&tr->plan) < 0) {
+	if (plan_dir_make(&tr->plan, why, sizeof(why)) < 0) {
 		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "a directory for the trial's copies: %s",
-			 strerror(errno));
+			 "a directory for the trial's copies: %s", why);
 		return -1;
 	}
 	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1,
@@ -419,7 +419,6 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	for (i = 0; i < sg->nfiles; i++) {
 		struct need_file *f = &sg->files[i];
 		struct stat st;
-		char why[200];
 
 		if (f->fd < 0 && f->path != NULL)
 			f->fd = trial_open_file(f->path, f->maj, f->min, f->ino,

@@ -760,11 +760,12 @@ int trial_libraries_allowed(const struct need_file *f, char *why, size_t len);
 int plan_init(struct grant_plan *p);
 /*
  * A new directory for the next trial's copies, in TMPDIR (or /tmp), the
- * last one removed: 0, or -1 with errno. The trial's launched child
+ * last one removed: 0, or -1 with the reason in why (a TMPDIR others
+ * than root may change is refused). The trial's launched child
  * removes it once its tmpfs is gone (plan_apply()); plan_dir_drop()
  * removes it if it is still there.
  */
-int plan_dir_make(struct grant_plan *p);
+int plan_dir_make(struct grant_plan *p, char *why, size_t len);
 void plan_dir_drop(struct grant_plan *p);
 void plan_release(struct grant_plan *p);
 /*

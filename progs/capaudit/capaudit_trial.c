@@ -408,18 +408,36 @@ void plan_dir_drop(struct grant_plan *p)
 	p->dir[0] = '\0';
 }
 
-int plan_dir_make(struct grant_plan *p)
+int plan_dir_make(struct grant_plan *p, char *why, size_t len)
 {
-	const char *tmp = caller_getenv("TMPDIR");
+	const char *tmp = caller_getenv("TMPDIR"), *problem;
 
 	plan_dir_drop(p);
 	if (tmp == NULL || tmp[0] != '/' || strlen(tmp) > 200)
 		tmp = "/tmp";
 	snprintf(p->dir, sizeof(p->dir), "%s/capaudit.XXXXXX", tmp);
-	if (mkdtemp(p->dir) != NULL)
-		return 0;
-	p->dir[0] = '\0';
-	return -1;
+	if (mkdtemp(p->dir) == NULL) {
+		p->dir[0] = '\0';
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	/*
+	 * The trial's launched child mounts, fills, unmounts and removes
+	 * it by its path, as root. Whoever may rename what TMPDIR holds
+	 * could put a link to a directory of theirs at that name between
+	 * those steps, and the copy carrying the grant would be written
+	 * there, on their file system, for them to run at any time.
+	 */
+	problem = path_dirs_problem(p->dir);
+	if (problem != NULL) {
+		snprintf(why, len,
+			 "%.200s/capaudit.XXXXXX %s: another user could swap "
+			 "it during a trial",
+			 tmp, problem);
+		plan_dir_drop(p);
+		return -1;
+	}
+	return 0;
 }
 
 void plan_release(struct grant_plan *p)

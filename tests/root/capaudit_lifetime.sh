@@ -16,7 +16,13 @@
 #      permission event) while it copies the command's file, before the
 #      trial's command exists; capaudit alone is SIGKILLed, the read
 #      released; the set-up must not go on to run the command with its
-#      grant (its empty directory in TMPDIR may stay: it was in use).
+#      grant (its empty directory in TMPDIR may stay: it was in use);
+#   3. a TMPDIR others may change (0777, not sticky): the launched child
+#      mounts, fills and unmounts the trial's directory by its path, so
+#      another user who swapped it for a link to a directory of his
+#      between those steps got the copy carrying the grant written
+#      there, his to run after capaudit; the trials now refuse such a
+#      TMPDIR and say why (the grant was proven before).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody by name from the base accounts only.
 private_etc "$@"
@@ -136,4 +142,13 @@ if grep -qx ready "$T/fan.out"; then
 else
 	fail "at the start: cannot watch $T/bin/hold with fanotify: $(cat "$T/fan.out")"
 fi
-finish "no trial process outlives capaudit, killed mid-trial or as a trial starts; nothing stays bound"
+# 3. A TMPDIR others may change: no trial, and the reason said.
+mkdir "$T/open" && chmod 777 "$T/open"
+TMPDIR=$T/open unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" \
+	"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hold" --proc-self \
+	>"$T/ca.out" 2>&1
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (a directory for the trial's copies: $T/open/capaudit.XXXXXX is in a directory others than root may change: another user could swap it during a trial)" \
+	"open TMPDIR: refused"
+left=$(ls -A "$T/open")
+[ -z "$left" ] && pass || fail "open TMPDIR: left in it: $left"
+finish "no trial process outlives capaudit, killed mid-trial or as a trial starts; nothing stays bound; an open TMPDIR is refused"
