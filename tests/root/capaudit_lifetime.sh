@@ -22,7 +22,13 @@
 #      another user who swapped it for a link to a directory of his
 #      between those steps got the copy carrying the grant written
 #      there, his to run after capaudit; the trials now refuse such a
-#      TMPDIR and say why (the grant was proven before).
+#      TMPDIR and say why (the grant was proven before);
+#   4. a zombie of a trial that a process of nobody's outside it traces
+#      (PTRACE_SEIZE: no capability needed over one's own user's) and
+#      never waits for: the trial's init, killed at --trial-timeout,
+#      waits for it, and capaudit waited for the init for as long as
+#      that process liked; now capaudit gives up after a while, says
+#      so, and the grant is unproven.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody by name from the base accounts only.
 private_etc "$@"
@@ -151,4 +157,47 @@ expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (a directory for the tria
 	"open TMPDIR: refused"
 left=$(ls -A "$T/open")
 [ -z "$left" ] && pass || fail "open TMPDIR: left in it: $left"
-finish "no trial process outlives capaudit, killed mid-trial or as a trial starts; nothing stays bound; an open TMPDIR is refused"
+# 4. A trial's zombie kept by a tracer outside: capaudit ends anyway.
+m4=$T/mark-traced
+TMPDIR=$T/tmp unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" \
+	"$CA" --suggest --user=nobody --trial-timeout=1 --output="$T/rep" -- \
+	"$T/bin/hold" --plain "$m4" "$T/go" >"$T/ca.out" 2>&1 &
+ca=$!
+plain=
+n=0
+while [ -z "$plain" ] && [ "$n" -lt 100 ]; do
+	for p in $(pgrep -f -- "$m4"); do
+		# The trial's child: in a PID namespace of its own, no capability.
+		grep -q '^NSpid:[[:space:]]*[0-9]*[[:space:]][0-9]' "/proc/$p/status" 2>/dev/null &&
+			grep -q '^CapEff:[[:space:]]*0000000000000000' "/proc/$p/status" && plain=$p
+	done
+	[ -n "$plain" ] || sleep 0.05
+	n=$((n + 1))
+done
+if [ -n "$plain" ]; then
+	: >"$T/seize.out"
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		"$T/bin/hold" --seize "$plain" >"$T/seize.out" 2>&1 &
+	seizer=$!
+	at_exit "kill $seizer 2>/dev/null"
+	n=0
+	while ! grep -qx seized "$T/seize.out" && [ "$n" -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	grep -qx seized "$T/seize.out" || fail "traced: no tracer: $(cat "$T/seize.out")"
+	: >"$T/go"
+	n=0
+	while kill -0 "$ca" 2>/dev/null && [ "$n" -lt 150 ]; do sleep 0.1; n=$((n + 1)); done
+	if kill -0 "$ca" 2>/dev/null; then
+		fail "traced: capaudit still waits 15 s after the trial ended"
+		kill -KILL "$ca"
+	else
+		expect_line "$T/rep" "NOT PROVEN (run 2 left processes running that capaudit could not end)" \
+			"traced: unproven"
+	fi
+	wait "$ca" 2>/dev/null
+	kill "$seizer" 2>/dev/null
+else
+	fail "traced: no trial's child seen ($(cat "$T/ca.out"))"
+	kill -KILL "$ca" 2>/dev/null
+	wait "$ca" 2>/dev/null
+fi
+finish "no trial process outlives capaudit, killed mid-trial or as a trial starts; nothing stays bound; an open TMPDIR is refused; a traced zombie holds capaudit no longer"
