@@ -394,10 +394,17 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	struct trials *tr = ctx;
 	struct grant_file *files;
 	struct launch l = tr->launch;
+	char why[300];
 	size_t i;
+	int rc;
 
 	if (launch_stop) {
 		snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
+		return -1;
+	}
+	if (plan_dir_make(&tr->plan, why, sizeof(why)) < 0) {
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "a directory for the trial's copies: %s", why);
 		return -1;
 	}
 	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1,
@@ -412,7 +419,6 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	for (i = 0; i < sg->nfiles; i++) {
 		struct need_file *f = &sg->files[i];
 		struct stat st;
-		char why[200];
 
 		if (f->fd < 0 && f->path != NULL)
 			f->fd = trial_open_file(f->path, f->maj, f->min, f->ino,
@@ -455,7 +461,9 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		files[i].xattr_len = filecap_encode(grant[i], files[i].xattr);
 	}
 	l.plan = &tr->plan;
-	if (launch_run(&l, tr->src, t, rr) != 0) {
+	rc = launch_run(&l, tr->src, t, rr);
+	plan_dir_drop(&tr->plan);
+	if (rc != 0) {
 		snprintf(sg->unproven, sizeof(sg->unproven),
 			 "a trial run failed "
 			 "(capaudit said why above)");
@@ -576,7 +584,7 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 		return;
 	}
 	if (plan_init(&tr.plan) < 0) {
-		snprintf(why, sizeof(why), "a directory for the trials: %s",
+		snprintf(why, sizeof(why), "/dev/null for the trials: %s",
 			 strerror(errno));
 		suggest_unproven(sg, why);
 		return;

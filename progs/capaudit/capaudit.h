@@ -756,26 +756,72 @@ const char *path_dirs_problem(const char *path);
  * runs with f's capabilities. 1, or 0 with the reason in why.
  */
 int trial_libraries_allowed(const struct need_file *f, char *why, size_t len);
-/* The plan's directory: 0, or -1 with errno. */
+/* The plan, with /dev/null open: 0, or -1 with errno. */
 int plan_init(struct grant_plan *p);
+/*
+ * A new directory for the next trial's copies, in TMPDIR (or /tmp), the
+ * last one removed: 0, or -1 with the reason in why (a TMPDIR others
+ * than root may change is refused). The trial's launched child
+ * removes it once its tmpfs is gone (plan_apply()); plan_dir_drop()
+ * removes it if it is still there.
+ */
+int plan_dir_make(struct grant_plan *p, char *why, size_t len);
+void plan_dir_drop(struct grant_plan *p);
 void plan_release(struct grant_plan *p);
 /*
  * In the launched child, before its execve: a mount namespace of its own
- * where each file is a copy carrying its capabilities. Only
- * async-signal-safe calls. Returns 0, or -1 with the failed step in
- * *step and errno set.
+ * where each file is a copy carrying its capabilities (then
+ * trial_contain() makes the PID namespace). Only async-signal-safe
+ * calls. Returns 0, or -1 with the failed step in *step and errno set.
  */
 int plan_apply(const struct grant_plan *p, const char **step);
 
-/* ---- capaudit_contain.c: a trial's processes end with it ---- */
+/* ---- capaudit_contain.c: a trial's processes end with it, and with capaudit ---- */
+
+/* How a trial's command ended, as its namespace's init saw it. */
+struct trial_end {
+	int status;    /* the command's wait(2) status */
+	unsigned left; /* processes of the trial still there then, ended */
+};
+/*
+ * First thing in a trial's launched child: it dies with the thread of
+ * capaudit (pid capaudit) that forked it, which must live until it is
+ * reaped. 0, or -1 with errno (ESRCH: capaudit is gone already).
+ */
+int trial_tie(pid_t capaudit);
+/*
+ * In a trial's launched child, once plan_apply() is done: a new PID
+ * namespace, whose init (a process of capaudit's, pid 1 there, with the
+ * namespace's /proc: nsproc_mount()) forks the command's process and
+ * ends the namespace when the command ends. Returns 0 in the command's
+ * process only; the launched child writes the struct trial_end to
+ * report and ends as the command did (exit status or signal). -1 with
+ * the failed step in *step and errno set (in the launched child or the
+ * init). sigchld_ignored: the command gets SIGCHLD ignored. Only
+ * async-signal-safe calls.
+ */
+int trial_contain(int report, int sigchld_ignored, const char **step);
+
+/* ---- capaudit_nsproc.c: a trial's /proc ---- */
+
+/*
+ * In a trial's init, in the trial's mount namespace: where /proc is a
+ * proc, a proc of this PID namespace over it, with the mounts that were
+ * below the old one and its options. 0, or -1 with the failed step in
+ * *step and errno set. Only async-signal-safe calls.
+ */
+int nsproc_mount(const char **step);
+
+/* ---- capaudit_reap.c: what capaudit ends itself after a trial ---- */
 
 /* capaudit as the child subreaper (on) or not: 0, or -1 with errno. */
 int trial_reaper(int on);
 /*
- * Once a trial's command has been reaped: kills and reaps every child
- * capaudit has (what the trial left behind, handed to it as the
- * subreaper), until none is left. *ended says how many. 0, or -1 with
- * errno (EAGAIN: some still there after a while of this).
+ * Once a trial's launched child has been reaped: kills and reaps every
+ * child capaudit has (a trial's init whose launched child capaudit
+ * killed, handed to it as the subreaper), until none is left. *ended
+ * says how many. 0, or -1 with errno (EAGAIN: some still there after a
+ * while of this).
  */
 int trial_end_leftovers(size_t *ended);
 

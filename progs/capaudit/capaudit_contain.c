@@ -1,153 +1,312 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * A trial's processes end with it. A trial's command runs with the
- * capabilities under test; a daemon it starts would keep them, and the
- * capable copies with them (they live on in the trial's mount namespace
- * for as long as a process of it does), after capaudit is done.
+ * No process of a trial outlives capaudit, whatever ends capaudit: the
+ * kernel ends them, not capaudit's good health. A trial's command runs
+ * with the capabilities under test; run on after capaudit (killed by
+ * the OOM killer, or by kill -9), it and every daemon it started would
+ * keep them, and the capable copies with them, with no time limit.
  *
- * So capaudit is the child subreaper while it makes trials
- * (PR_SET_CHILD_SUBREAPER): a process whose parent ends is handed to
- * capaudit rather than to init, and once a trial's command has ended
- * and been reaped, every child capaudit still has is one the trial left
- * running. capaudit kills each, reaps it, and looks again: the children
- * of what it killed are its own now. A process cannot leave that tree;
- * one that is still there after TRIAL_END_SECONDS of this (forking
- * faster than capaudit kills) is said to be left running.
+ *   capaudit (the thread that launched it, alive until it is reaped)
+ *     launched child: in capaudit's PID namespace, never execs
+ *       init: pid 1 of the trial's PID namespace, never execs
+ *         the command: pid 2, and whatever it starts
  *
- * A PID namespace would end them all at once, but the command would not
- * see the machine's processes in it: kill, renice, strace -p and the
- * like would fail in every trial for a reason that is not theirs.
+ * Each link is the kernel's. The launched child gets SIGKILL when the
+ * thread that forked it dies (PR_SET_PDEATHSIG, set before anything of
+ * the trial is made: trial_tie()); the init gets SIGKILL when the
+ * launched child dies; and when the init dies the kernel kills every
+ * process of its namespace, and lets the init be reaped only once they
+ * are all gone (zap_pid_ns_processes()). No process can leave a PID
+ * namespace, and from inside it none can kill its init (the kernel drops
+ * every signal without a handler there, SIGKILL too) or see capaudit. A
+ * parent-death signal would not hold on the command itself: the kernel
+ * clears it at the exec of a file with capabilities, and at every
+ * change of ids. Neither of capaudit's own processes execs or changes
+ * its ids after setting it.
+ *
+ * The race at the start: each sets the signal first, then checks that
+ * its parent is still there (capaudit by pid; the launched child, whose
+ * pid the init cannot name from inside its namespace, by a pipe only it
+ * holds open), so a parent that died in between is seen as well.
+ *
+ * The command sees its namespace: getpid() is 2, /proc is the
+ * namespace's (capaudit_nsproc.c), and no process outside the trial is
+ * there to signal, trace or renice (capaudit_prove.c says so when the
+ * command's own run asked for a capability over one). capaudit's tracer
+ * follows the threads by their ids in the initial namespace, as before.
+ *
+ * Only async-signal-safe calls: this runs in the child of a threaded
+ * program, before its execve (cap_launch(3)'s rule).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "capaudit.h"
 
-/* How long capaudit keeps killing what a trial left before it gives up. */
-#define TRIAL_END_SECONDS 10
+#define FAIL(what)              \
+	do {                    \
+		*step = (what); \
+		return -1;      \
+	} while (0)
 
-int trial_reaper(int on)
+/* The signals capaudit handles: its processes here take them as a kill. */
+static void default_handlers(void)
 {
-	return prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0, 0, 0, 0);
+	static const int sigs[] = { SIGINT, SIGTERM, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
-/* The parent in /proc/PID/stat: the field after the state, after the last ')'. */
-static pid_t parent_of(int proc, const char *name)
+int trial_tie(pid_t capaudit)
 {
-	char path[64], buf[512], *end;
-	ssize_t n;
-	long ppid;
-	int fd;
+	default_handlers();
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return -1;
+	/* Dead before that: this process was handed to another already. */
+	if (getppid() != capaudit) {
+		errno = ESRCH;
+		return -1;
+	}
+	return 0;
+}
 
-	snprintf(path, sizeof(path), "%s/stat", name);
-	fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	end = strrchr(buf, ')'); /* the name may hold ')' itself */
-	if (end == NULL || end[1] != ' ' || end[2] == '\0' || end[3] != ' ')
-		return -1;
-	ppid = strtol(end + 4, NULL, 10);
-	return ppid > 0 ? (pid_t)ppid : -1;
+/* Closes the descriptors first..last; close_range(2) is Linux 5.9. */
+static void close_fds(unsigned first, unsigned last)
+{
+	struct rlimit rl;
+	unsigned fd;
+
+	if (first > last)
+		return;
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, first, last, 0) == 0)
+		return;
+#endif
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur > 1U << 20)
+		rl.rlim_cur = 1U << 20;
+	for (fd = first; fd <= last && fd < rl.rlim_cur; fd++)
+		close((int)fd);
 }
 
 /*
- * The children of this process, from /proc (every thread's: a process
- * handed to a subreaper may go to any of its threads). -1 (ENOMEM, or
- * /proc unreadable), else how many are in *pids (caller frees).
+ * Every descriptor but 0, 1, 2 (/dev/null in a trial) and the n in keep
+ * (sorted here): cap_launch(3)'s pipe among them, whose end-of-file
+ * tells capaudit the command has exec'd, and the tracer's.
  */
-static long children(pid_t **pids)
+static void close_except(int *keep, int n)
 {
-	pid_t self = getpid(), *q;
-	size_t n = 0, size = 0;
-	struct dirent *d;
-	int proc;
-	DIR *dir;
+	unsigned next = 3;
+	int i, j, k;
 
-	*pids = NULL;
-	proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (proc < 0 || (dir = fdopendir(proc)) == NULL) {
-		if (proc >= 0)
-			close(proc);
-		return -1;
-	}
-	while ((d = readdir(dir)) != NULL) {
-		char *end;
-		long pid = strtol(d->d_name, &end, 10);
-
-		if (*end != '\0' || pid <= 0 ||
-		    parent_of(proc, d->d_name) != self)
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			k = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = k;
+		}
+	for (i = 0; i < n; i++) {
+		if (keep[i] < (int)next)
 			continue;
-		if (n == size) {
-			size = size ? size * 2 : 16;
-			q = reallocarray(*pids, size, sizeof(*q));
-			if (q == NULL) {
-				free(*pids);
-				*pids = NULL;
-				closedir(dir);
-				errno = ENOMEM;
-				return -1;
-			}
-			*pids = q;
-		}
-		(*pids)[n++] = (pid_t)pid;
+		close_fds(next, (unsigned)keep[i] - 1);
+		next = (unsigned)keep[i] + 1;
 	}
-	closedir(dir);
-	return (long)n;
+	close_fds(next, ~0U);
 }
 
-static double seconds_now(void)
+/* Ends this process as status says: the same exit status, or signal. */
+static void end_as(int status)
 {
-	struct timespec ts;
+	struct sigaction sa;
+	struct rlimit none = { 0, 0 };
+	sigset_t set;
+	int sig;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (!WIFSIGNALED(status))
+		_exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);
+	/* Its signal, not a core dump of capaudit's memory. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	setrlimit(RLIMIT_CORE, &none);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	kill(getpid(), sig);
+	_exit(128 + sig); /* a signal that does not end a process */
 }
 
-int trial_end_leftovers(size_t *ended)
+static ssize_t read_all(int fd, void *buf, size_t len)
 {
-	double give_up = seconds_now() + TRIAL_END_SECONDS;
-	pid_t *pids;
-	long n, i;
+	ssize_t n;
 
-	*ended = 0;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/*
+ * The launched child: waits for the init, hands capaudit how the
+ * command ended, and ends as it did, so the trials compare the
+ * command's own ends. It holds lifeline open, for the init to see it.
+ */
+static void launched_child(pid_t init, int from_init, int lifeline, int report)
+{
+	int keep[] = { from_init, lifeline, report };
+	struct trial_end e;
+	int status = 0;
+
+	close_except(keep, 3);
+	while (waitpid(init, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(127);
+	/* Nothing said: the init failed, or was killed; that is the trial's end. */
+	if (read_all(from_init, &e, sizeof(e)) != (ssize_t)sizeof(e))
+		end_as(status);
+	while (write(report, &e, sizeof(e)) < 0 && errno == EINTR)
+		;
+	end_as(e.status);
+}
+
+/*
+ * The init keeps uid 0, as a kill(2) of pid 1 by the command then asks
+ * for cap_kill as it does outside, and only cap_kill, to end what the
+ * command leaves; not dumpable, so the command may not trace it with
+ * less than cap_sys_ptrace. The raw system call: libcap's objects are
+ * made with malloc(), not safe here.
+ */
+static int keep_only_kill(void)
+{
+	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3,
+						 0 };
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	data[0].effective = data[0].permitted = 1U << CAP_KILL;
+	if (syscall(SYS_capset, &head, data) < 0)
+		return -1;
+	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+/* Whether the launched child, lifeline's only writer, is gone. */
+static int launched_child_gone(int lifeline)
+{
+	struct pollfd p = { .fd = lifeline, .events = POLLIN };
+
+	return poll(&p, 1, 0) != 0; /* POLLHUP; or poll failed: gone, then */
+}
+
+/*
+ * Once the command has ended, what it left: the init kills every other
+ * process of the namespace (kill(-1) from pid 1 spares only itself) and
+ * reaps them all, orphans handed to it as their parents die included,
+ * until it has no child left. How many it reaped.
+ */
+static unsigned end_the_rest(void)
+{
+	unsigned n = 0;
+
+	kill(-1, SIGKILL);
 	for (;;) {
-		n = children(&pids);
-		if (n <= 0) {
-			free(pids);
-			return n == 0 ? 0 : -1;
-		}
-		if (seconds_now() > give_up) {
-			free(pids);
-			errno = EAGAIN;
-			return -1;
-		}
-		/*
-		 * A child of ours keeps its pid until we reap it, even once
-		 * it has ended: the number cannot name another process.
-		 */
-		for (i = 0; i < n; i++)
-			kill(pids[i], SIGKILL);
-		/* Reaped, its own children are ours before the next look. */
-		for (i = 0; i < n; i++) {
-			while (waitpid(pids[i], NULL, __WALL) < 0 &&
-			       errno == EINTR)
-				;
-			(*ended)++;
-		}
-		free(pids);
+		if (waitpid(-1, NULL, __WALL) > 0)
+			n++;
+		else if (errno != EINTR)
+			return n; /* ECHILD: nothing of the trial is left */
 	}
+}
+
+/*
+ * The init, pid 1 of the namespace: it reaps whatever is orphaned onto
+ * it until the command ends, ends the rest, tells the launched child,
+ * and exits, and its namespace with it.
+ */
+static void init_process(pid_t command, int to_launched)
+{
+	struct trial_end e = { 127 << 8, 0 };
+	int s;
+	pid_t w;
+
+	close_except(&to_launched, 1);
+	/*
+	 * A drop, which leaves the parent-death signal set (the kernel
+	 * clears it at a change of ids or a gain of capabilities only).
+	 */
+	if (keep_only_kill() < 0)
+		_exit(127); /* the namespace, the command in it, goes with us */
+	for (;;) {
+		w = waitpid(-1, &s, __WALL);
+		if (w == command) {
+			e.status = s;
+			break;
+		}
+		if (w < 0 && errno != EINTR)
+			break;
+	}
+	e.left = end_the_rest();
+	while (write(to_launched, &e, sizeof(e)) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+int trial_contain(int report, int sigchld_ignored, const char **step)
+{
+	int lifeline[2], ends[2];
+	pid_t init, command;
+
+	if (pipe2(lifeline, O_CLOEXEC) < 0 || pipe2(ends, O_CLOEXEC) < 0)
+		FAIL("pipes to the trial's init");
+	if (unshare(CLONE_NEWPID) < 0)
+		FAIL("unshare(CLONE_NEWPID)");
+	init = fork(); /* pid 1 of the new namespace */
+	if (init < 0)
+		FAIL("starting the trial's init");
+	if (init > 0)
+		launched_child(init, ends[0], lifeline[1], report);
+	close(ends[0]);
+	close(lifeline[1]);
+	/* Before the command exists: the namespace dies with the launched child. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		FAIL("tying the trial's init to its launched child");
+	if (launched_child_gone(lifeline[0]))
+		_exit(127);
+	close(lifeline[0]);
+	/*
+	 * Still root, and before the command exists: its /proc. A failure
+	 * here goes the way of any failed set-up step (the launched child
+	 * then ends as this process does).
+	 */
+	if (nsproc_mount(step) < 0)
+		return -1;
+	command = fork();
+	if (command < 0)
+		FAIL("starting the command in the trial's PID namespace");
+	if (command > 0)
+		init_process(command, ends[1]);
+	close(ends[1]);
+	if (sigchld_ignored) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_IGN;
+		if (sigaction(SIGCHLD, &sa, NULL) < 0)
+			FAIL("ignoring SIGCHLD again");
+	}
+	return 0; /* the command's process: the launcher execs it */
 }

@@ -164,9 +164,20 @@ void env_free(char **env)
  */
 struct handshake {
 	int ready[2], go[2], fail[2];
+	/*
+	 * end: a trial's struct trial_end, from its launched child; result:
+	 * the launcher's thread says how the launch went (struct
+	 * launch_result), and lives until release is closed.
+	 */
+	int end[2], result[2], release[2];
 	cap_launch_t attr;
 	const struct grant_plan *plan;
 	int guard_tty; /* --user: tty_guard() */
+	pid_t capaudit; /* getpid(): a trial's launched child dies with us */
+};
+
+/* What the launcher's thread says once cap_launch(3) has returned. */
+struct launch_result {
 	pid_t pid;
 	int err;
 };
@@ -185,6 +196,9 @@ static int wait_for_go(void *arg)
 	char byte;
 	ssize_t n;
 
+	/* Before anything of a trial is made: it must not outlive us. */
+	if (h->plan != NULL && trial_tie(h->capaudit) < 0)
+		return -1;
 	close(h->go[1]); /* else a dead capaudit leaves us blocked */
 	close(h->ready[0]);
 	close(h->fail[0]);
@@ -199,7 +213,8 @@ static int wait_for_go(void *arg)
 	 */
 	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
 		return -1;
-	if (sigchld_was_ignored) {
+	/* A trial's init and launched child wait for theirs: trial_contain(). */
+	if (sigchld_was_ignored && h->plan == NULL) {
 		struct sigaction sa;
 
 		memset(&sa, 0, sizeof(sa));
@@ -222,7 +237,10 @@ static int wait_for_go(void *arg)
 			return -1;
 		return -1;
 	}
-	if (h->plan != NULL && plan_apply(h->plan, &f.step) < 0) {
+	/* The command's process alone returns from trial_contain(). */
+	if (h->plan != NULL &&
+	    (plan_apply(h->plan, &f.step) < 0 ||
+	     trial_contain(h->end[1], sigchld_was_ignored, &f.step) < 0)) {
 		f.err = errno;
 		if (write(h->fail[1], &f, sizeof(f)) < 0)
 			return -1;
@@ -231,15 +249,42 @@ static int wait_for_go(void *arg)
 	return 0;
 }
 
+/*
+ * Runs the launcher, says how it went, and then waits for release: a
+ * trial's launched child gets SIGKILL when this thread ends
+ * (trial_tie()), so it ends only once that child has been reaped.
+ */
 static void *launch_thread(void *arg)
 {
 	struct handshake *h = arg;
+	struct launch_result got;
+	char byte;
 
-	h->pid = cap_launch(h->attr, h);
-	h->err = errno;
+	got.pid = cap_launch(h->attr, h);
+	got.err = errno;
 	close(h->ready[1]); /* the child's copy went with its exec */
 	close(h->fail[1]);
+	close(h->end[1]);
+	h->ready[1] = h->fail[1] = h->end[1] = -1;
+	while (write(h->result[1], &got, sizeof(got)) < 0 && errno == EINTR)
+		;
+	while (read(h->release[0], &byte, 1) < 0 && errno == EINTR)
+		;
 	return NULL;
+}
+
+/* How the launch went, from the launcher's thread. */
+static void await_launch(const struct handshake *h, struct launch_result *got)
+{
+	ssize_t n;
+
+	do
+		n = read(h->result[0], got, sizeof(*got));
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(*got)) {
+		got->pid = -1;
+		got->err = n < 0 ? errno : EPIPE;
+	}
 }
 
 static double now(void)
@@ -292,7 +337,7 @@ fail:
 }
 
 static void say_failed_start(const struct launch *l, struct handshake *h,
-			     int traced)
+			     int launch_err, int traced)
 {
 	struct child_failure f;
 	char denied[PATH_MAX];
@@ -307,9 +352,9 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 	if (n == (ssize_t)sizeof(f))
 		escape_line(stderr, PROG ": ", "%s: not started: %s: %s",
 			    l->path, f.step, strerror(f.err));
-	else if (h->err != ECHILD)
+	else if (launch_err != ECHILD)
 		escape_line(stderr, PROG ": ", "%s: cannot start it: %s",
-			    l->path, strerror(h->err));
+			    l->path, strerror(launch_err));
 	else if ((err = why_not_started(l, denied, sizeof(denied))) > 0)
 		escape_line(stderr, PROG ": ",
 			    "%s: the launcher could not start it%s%s: %s: %s",
@@ -336,8 +381,12 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 /* The launcher's pipes and the thread that runs it; -1 after a message. */
 static int start_launcher(struct handshake *h, pthread_t *thread)
 {
+	/* The end is read once the launched child is reaped: never blocks. */
 	if (pipe2(h->ready, O_CLOEXEC) < 0 || pipe2(h->go, O_CLOEXEC) < 0 ||
-	    pipe2(h->fail, O_CLOEXEC) < 0) {
+	    pipe2(h->fail, O_CLOEXEC) < 0 || pipe2(h->end, O_CLOEXEC) < 0 ||
+	    fcntl(h->end[0], F_SETFL, O_NONBLOCK) < 0 ||
+	    pipe2(h->result, O_CLOEXEC) < 0 ||
+	    pipe2(h->release, O_CLOEXEC) < 0) {
 		warn("pipe");
 		return -1;
 	}
@@ -419,10 +468,24 @@ static int wait_for_exit(const struct launch *l, pid_t pid, struct tracer *tr,
 	}
 }
 
-/* Whatever a trial left running would keep its grant. */
-static void end_leftovers(const struct launch *l, struct run_result *rr)
+/*
+ * Whatever a trial left running would keep its grant: its init said
+ * how many it ended; capaudit ends what is left of a trial it cut.
+ */
+static void end_leftovers(const struct launch *l, int from_trial,
+			  struct run_result *rr)
 {
-	if (l->plan == NULL || trial_end_leftovers(&rr->left) == 0)
+	struct trial_end e;
+	size_t ended = 0;
+	int rc;
+
+	if (l->plan == NULL)
+		return;
+	if (read(from_trial, &e, sizeof(e)) == (ssize_t)sizeof(e))
+		rr->left = e.left;
+	rc = trial_end_leftovers(&ended);
+	rr->left += ended;
+	if (rc == 0)
 		return;
 	rr->left_running = 1;
 	warnx("WARNING: a trial left processes running that capaudit could "
@@ -432,19 +495,19 @@ static void end_leftovers(const struct launch *l, struct run_result *rr)
 
 static void close_handshake(struct handshake *h)
 {
-	int i;
+	int *pipes[] = {
+		h->ready, h->go, h->fail, h->end, h->result, h->release
+	};
+	size_t i, j;
 
 	cap_free(h->attr);
 	h->attr = NULL;
-	for (i = 0; i < 2; i++) {
-		if (h->ready[i] >= 0)
-			close(h->ready[i]);
-		if (h->go[i] >= 0)
-			close(h->go[i]);
-		if (h->fail[i] >= 0)
-			close(h->fail[i]);
-		h->ready[i] = h->go[i] = h->fail[i] = -1;
-	}
+	for (i = 0; i < sizeof(pipes) / sizeof(pipes[0]); i++)
+		for (j = 0; j < 2; j++) {
+			if (pipes[i][j] >= 0)
+				close(pipes[i][j]);
+			pipes[i][j] = -1;
+		}
 }
 
 int launch_run(const struct launch *l, const struct source *src,
@@ -452,37 +515,48 @@ int launch_run(const struct launch *l, const struct source *src,
 {
 	struct handshake h = { .ready = { -1, -1 },
 			       .go = { -1, -1 },
-			       .fail = { -1, -1 } };
+			       .fail = { -1, -1 },
+			       .end = { -1, -1 },
+			       .result = { -1, -1 },
+			       .release = { -1, -1 } };
 	struct tracer *tr = NULL;
+	struct launch_result got;
 	pthread_t thread;
 	double start;
-	int rc = 1, said = 0;
+	int rc = 1, said = 0, threaded = 0;
 
 	tally_init(t, 0, NULL);
 	h.plan = l->plan;
 	h.guard_tty = l->user != NULL;
+	h.capaudit = getpid();
 	h.attr = make_launcher(l);
 	if (h.attr == NULL || start_launcher(&h, &thread) < 0)
 		goto out;
+	threaded = 1;
 	tr = trace_child(&h, src, t, &said);
 	start = now();
 	close(h.go[1]); /* without the byte, the launch fails */
 	h.go[1] = -1;
-	pthread_join(thread, NULL);
-	h.ready[1] = h.fail[1] = -1; /* closed by the thread */
-	if (h.pid < 0) {
-		say_failed_start(l, &h, tr != NULL || !said);
+	await_launch(&h, &got);
+	if (got.pid < 0) {
+		say_failed_start(l, &h, got.err, tr != NULL || !said);
 		goto out;
 	}
-	if (wait_for_exit(l, h.pid, tr, t, rr, start) < 0)
+	if (wait_for_exit(l, got.pid, tr, t, rr, start) < 0)
 		goto out;
 	rr->seconds = now() - start;
-	end_leftovers(l, rr);
+	end_leftovers(l, h.end[0], rr);
 	tracer_finish(tr, tally_record, t);
 	if (tally_finish(t) < 0)
 		warnx("out of memory: some checks were not counted");
 	rc = 0;
 out:
+	if (threaded) {
+		/* Reaped (or never started): the thread may go now. */
+		close(h.release[1]);
+		h.release[1] = -1;
+		pthread_join(thread, NULL);
+	}
 	tracer_close(tr);
 	close_handshake(&h);
 	if (rc != 0)

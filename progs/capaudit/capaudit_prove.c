@@ -27,6 +27,16 @@
 /* Rounds of "grant every candidate, see what else is asked". */
 #define CONVERGE_MAX 8
 
+/*
+ * Capabilities a check asks about when a process acts on another one:
+ * cap_kill (kill(2)), cap_sys_ptrace (ptrace(2), /proc/PID/mem),
+ * cap_sys_nice (setpriority(2) of another's), cap_sys_resource
+ * (prlimit(2) of another's).
+ */
+#define OVER_OTHERS                                      \
+	(MASK_BIT(CAP_KILL) | MASK_BIT(CAP_SYS_PTRACE) | \
+	 MASK_BIT(CAP_SYS_NICE) | MASK_BIT(CAP_SYS_RESOURCE))
+
 /* Said of runs that did not start from the same state. */
 #define CHANGES	 "the command changes what it works on: "
 #define NOT_SAME " (the runs did not start from the same state)"
@@ -557,6 +567,44 @@ out:
 	return rc;
 }
 
+/*
+ * A trial runs in a PID namespace of its own (capaudit_contain.c),
+ * where no process outside it is there: a command that signalled,
+ * traced or reniced one in its own run (first, file by file, what it
+ * asked for) finds none in a trial, and asks nothing. What the trials
+ * then make of it would be about another run than the command's. So a
+ * capability over another process that the command's own run asked
+ * for, and the run with every candidate granted (ref) did not, leaves
+ * the grant unproven. 1 after saying why in sg->unproven.
+ */
+static int others_unseen(struct suggestion *sg, const uint64_t *first,
+			 size_t nfirst, const struct run_view *ref)
+{
+	char names[100], *shown;
+	uint64_t lost;
+	size_t i;
+
+	for (i = 0; i < nfirst; i++) {
+		lost = first[i] & ~ref->asked[i] & OVER_OTHERS;
+		if (!ref->seen[i] || lost == 0)
+			continue;
+		mask_names(names, sizeof(names), lost, 4);
+		shown = escape_dup(sg->files[i].path != NULL
+					   ? sg->files[i].path
+					   : sg->files[i].comm);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "run %d, with every candidate granted, did not ask "
+			 "for %s on %.120s, which the command's own run asked "
+			 "for: a trial runs in a PID namespace of its own, "
+			 "where no process outside it is there to signal, "
+			 "trace or renice",
+			 ref->run, names, shown != NULL ? shown : "a file");
+		free(shown);
+		return 1;
+	}
+	return 0;
+}
+
 int suggest_prove(struct suggestion *sg, const struct success *succ,
 		  const struct trial_runner *runner)
 {
@@ -565,15 +613,23 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 	uint64_t *grant = NULL;
 	size_t npairs = 0;
 	struct tally plain;
+	uint64_t *first;
+	size_t i, nfirst = sg->nfiles;
 	char what[64];
-	size_t i;
 	int rc = -1, have_plain = 0, plain_status = 0;
 
 	sg->unproven[0] = '\0';
+	/* What the command's own run asked for: later runs add to it. */
+	first = calloc(nfirst ? nfirst : 1, sizeof(*first));
+	if (first == NULL)
+		goto unproven;
+	for (i = 0; i < nfirst; i++)
+		first[i] = sg->files[i].candidates;
 	if (plain_run(sg, runner, &plain, &plain_status) < 0)
 		goto unproven;
 	have_plain = 1;
-	if (converge(sg, runner, &grant, &ref) < 0)
+	if (converge(sg, runner, &grant, &ref) < 0 ||
+	    others_unseen(sg, first, nfirst, &ref))
 		goto unproven;
 	/*
 	 * The command did well as it was, and not with every candidate on
@@ -640,6 +696,7 @@ out:
 	if (have_plain)
 		tally_free(&plain);
 	view_free(&ref);
+	free(first);
 	free(pairs);
 	free(grant);
 	return rc;

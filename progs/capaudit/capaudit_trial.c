@@ -395,21 +395,46 @@ int trial_command_allowed(const char *path, char *why, size_t len)
 
 int plan_init(struct grant_plan *p)
 {
-	const char *tmp = caller_getenv("TMPDIR");
-
 	memset(p, 0, sizeof(*p));
-	p->devnull = -1;
+	p->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	return p->devnull < 0 ? -1 : 0;
+}
+
+void plan_dir_drop(struct grant_plan *p)
+{
+	/* ENOENT: the trial's launched child removed it (plan_apply()). */
+	if (p->dir[0])
+		rmdir(p->dir);
+	p->dir[0] = '\0';
+}
+
+int plan_dir_make(struct grant_plan *p, char *why, size_t len)
+{
+	const char *tmp = caller_getenv("TMPDIR"), *problem;
+
+	plan_dir_drop(p);
 	if (tmp == NULL || tmp[0] != '/' || strlen(tmp) > 200)
 		tmp = "/tmp";
 	snprintf(p->dir, sizeof(p->dir), "%s/capaudit.XXXXXX", tmp);
-	if (mkdtemp(p->dir) == NULL)
+	if (mkdtemp(p->dir) == NULL) {
+		p->dir[0] = '\0';
+		snprintf(why, len, "%s", strerror(errno));
 		return -1;
-	p->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (p->devnull < 0) {
-		int saved = errno;
-
-		rmdir(p->dir);
-		errno = saved;
+	}
+	/*
+	 * The trial's launched child mounts, fills, unmounts and removes
+	 * it by its path, as root. Whoever may rename what TMPDIR holds
+	 * could put a link to a directory of theirs at that name between
+	 * those steps, and the copy carrying the grant would be written
+	 * there, on their file system, for them to run at any time.
+	 */
+	problem = path_dirs_problem(p->dir);
+	if (problem != NULL) {
+		snprintf(why, len,
+			 "%.200s/capaudit.XXXXXX %s: another user could swap "
+			 "it during a trial",
+			 tmp, problem);
+		plan_dir_drop(p);
 		return -1;
 	}
 	return 0;
@@ -417,8 +442,7 @@ int plan_init(struct grant_plan *p)
 
 void plan_release(struct grant_plan *p)
 {
-	if (p->dir[0])
-		rmdir(p->dir); /* its tmpfs lived in the trials' namespaces only */
+	plan_dir_drop(p);
 	if (p->devnull >= 0)
 		close(p->devnull);
 	free(p->files);
@@ -526,6 +550,11 @@ int plan_apply(const struct grant_plan *p, const char **step)
 	}
 	if (umount2(p->dir, MNT_DETACH) < 0)
 		FAIL("unmounting the tmpfs of the copies");
+	/*
+	 * Nothing needs the directory now: gone at once, it is not left
+	 * behind if capaudit is killed while the trial runs.
+	 */
+	rmdir(p->dir);
 	if (p->quiet && (dup2(p->devnull, 0) < 0 || dup2(p->devnull, 1) < 0 ||
 			 dup2(p->devnull, 2) < 0))
 		FAIL("sending the trial's output to /dev/null");

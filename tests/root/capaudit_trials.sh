@@ -7,11 +7,13 @@
 #     "succeeded" and the grant was proven empty; they run under
 #     SECBIT_NOROOT like the trials without --user, and prove it.
 #   a daemon started by a trial kept the trial's grant (and the capable
-#     copy, in the trial's mount namespace) after capaudit ended; what a
-#     trial leaves running is now handed to capaudit (the subreaper) and
-#     ended with it, while the command still sees the machine's
-#     processes (/proc/PID is its own, and kill reaches a process
-#     outside) and ends as it did (an exit status, or a signal).
+#     copy, in the trial's mount namespace) after capaudit ended; a trial
+#     now runs in a PID namespace of its own, which ends with it (and
+#     with capaudit: capaudit_lifetime.sh), and says how many processes
+#     it ended; the command's /proc/PID is its own, it ends as it did
+#     (an exit status, or a signal), and a command that acts on a process
+#     outside the trial (kill -0 of one) is said to be unproven for that
+#     reason, not for "what it lacks is not among" the candidates.
 #   a script of nobody's (or in a directory nobody may change) run by a
 #     root-owned interpreter: the trials granted the interpreter what
 #     the script asked for, cap_setuid, and the script became root and
@@ -113,15 +115,17 @@ else
 	pass
 fi
 
-# 3. In a trial the command's /proc/PID is its own, and a process of the
-#    machine's is there to signal: kill -0 of one nobody owns needs
-#    cap_kill, proven.
+# 3. In a trial the command's /proc/PID is its own, and no process of
+#    the machine's is there to signal: kill -0 of one nobody owns asks
+#    for cap_kill in the command's own run, in no trial, and the grant is
+#    unproven for that reason.
 sleep 600 &
 sleeper=$!
 at_exit "kill $sleeper 2>/dev/null"
+kill_path=$(realpath /bin/kill)
 "$CA" --suggest --user=nobody --output="$T/rep" -- /bin/kill -0 "$sleeper" >/dev/null 2>&1
-expect_line "$T/rep" "without cap_kill on " "kill: a trial reaches a process outside"
-grep -q "^setcap cap_kill=ep " "$T/rep" || { cat "$T/rep"; fail "kill: cap_kill not proven"; }
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 2, with every candidate granted, did not ask for cap_kill on $kill_path, which the command's own run asked for: a trial runs in a PID namespace of its own, where no process outside it is there to signal, trace or renice)" \
+	"kill: a process outside the trial, unproven"
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --proc-self \
 	>/dev/null 2>&1
 expect_line "$T/rep" "#   run 2, every candidate granted: exited with status 0" "/proc/PID: run 2"
@@ -359,7 +363,9 @@ fi
 #     Every trial then "failed" against a reference killed by signal 9,
 #     and ping was proven to need cap_setuid, cap_setpcap and cap_net_raw.
 #     Counted in the kernel, the signal from outside is seen. (Held open
-#     as in 11: the wrapper says its pid and waits for nobody's go.)
+#     as in 11: the wrapper says it started and waits for nobody's go;
+#     in a trial's PID namespace its $$ is not the pid nobody sees, so
+#     nobody finds it by the mark on its command line.)
 if grep -q "counting: in the kernel" "$T/check"; then
 	mkdir "$T/kill" && chown nobody "$T/kill"
 	as_nobody_bg sh -c 'k=0
@@ -367,15 +373,16 @@ if grep -q "counting: in the kernel" "$T/check"; then
 			[ -e "$0/started" ] || { sleep 0.01; continue; }
 			rm -f "$0/started"; k=$((k + 1))
 			case $k in
-			3|7) kill -KILL "$(cat "$0/pid")" ;; # it waits for no go
+			# it waits for no go; [k]: not the line of this shell
+			3|7) pkill -KILL -f "^sh -c .* kill-target-mar[k]\$" ;;
 			*) : >"$0/go" ;;
 			esac
 		done' "$T/kill"
 	killer=$nobody_pid
 	at_exit "kill $killer 2>/dev/null"
 	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
-		sh -c 'echo $$ >"$1/pid"; : >"$1/started"; while [ ! -e "$1/go" ]; do sleep 0.01; done; rm -f "$1/go"; exec "$0"' \
-		"$T/bin/kping" "$T/kill" >/dev/null 2>&1
+		sh -c ': >"$1/started"; while [ ! -e "$1/go" ]; do sleep 0.01; done; rm -f "$1/go"; exec "$0"' \
+		"$T/bin/kping" "$T/kill" kill-target-mark >/dev/null 2>&1
 	: >"$T/kill/stop"
 	wait $killer
 	if grep '^setcap .*cap_setuid' "$T/rep"; then
@@ -388,5 +395,39 @@ if grep -q "counting: in the kernel" "$T/check"; then
 		"a process of nobody's killed the trials: said"
 else
 	echo "note: capaudit does not count in the kernel here: signals from outside a trial not tried"
+fi
+# 13. A trial's /proc is its PID namespace's, over the old one, and hides
+#     what the old one hid: a container runtime's masks (/dev/null over a
+#     file such as /proc/kcore, here /proc/cmdline, which every kernel
+#     has; /proc/sys bound read-only) stay, where a new proc alone would
+#     show the file and a writable /proc/sys. Each run writes what it
+#     found into $T/mask (the mount on /proc/sys that counts is the one on
+#     the /proc on top: the old ones stay in the table, hidden).
+if mount --bind /dev/null /proc/cmdline && mount --bind /proc/sys /proc/sys &&
+	mount -o remount,bind,ro /proc/sys; then
+	mkdir "$T/mask" && chmod 1777 "$T/mask"
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- sh -c '
+		{ echo "pid $$"; [ -c /proc/cmdline ] && echo "cmdline masked"
+		  awk '"'"'$5 == "/proc" { on[$1] = 1; under[$2] = 1 }
+			$5 == "/proc/sys" { sys[$2] = $6 }
+			END { for (m in on) if (!(m in under)) print sys[m] }'"'"' \
+			/proc/self/mountinfo | grep -q "^ro," && echo "sys read-only"
+		} >"$1/run.$(date +%s%N)"; exec "$0" --bind80' "$T/bin/bind80" "$T/mask" \
+		>/dev/null 2>&1
+	umount /proc/sys; umount /proc/cmdline
+	expect_line "$T/rep" "without cap_net_bind_service on $T/bin/bind80: exited with status 1: needed" \
+		"masked /proc: proven"
+	trials=$(grep -lx 'pid 2' "$T/mask"/run.* | wc -l)
+	[ "$trials" -ge 4 ] || fail "masked /proc: $trials runs as pid 2 of a namespace, want 4 or more"
+	for f in $(grep -lx 'pid 2' "$T/mask"/run.*); do
+		if [ "$(sed 1d "$f")" = "cmdline masked
+sys read-only" ]; then
+			pass
+		else
+			fail "masked /proc: a trial found: $(tr '\n' ' ' <"$f")"
+		fi
+	done
+else
+	fail "cannot mask /proc/cmdline and /proc/sys in our mount namespace"
 fi
 finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment; FUSE; overlay identity"

@@ -11,6 +11,20 @@
  *   capaudit_hostile --serve        binds, then serves for ever; exits 1
  *                    when the bind is refused (a server started without
  *                    timeout(1): the first run ends, a trial would not)
+ *   capaudit_hostile --hold MARK    binds, starts a daemon (setsid, a
+ *                    second fork), and both wait for ever holding what
+ *                    the trial granted; MARK, unused, names them on their
+ *                    command lines; exits 1 when the bind is refused
+ *   capaudit_hostile --plain MARK GO  binds; starts a child that drops
+ *                    every capability and is dumpable again (as any
+ *                    program without file capabilities run by the user
+ *                    is, for another process of the user to trace), and
+ *                    waits for ever (MARK, unused, names it); exits 0 once the
+ *                    file GO exists (at most 10 s); 1 when the bind is
+ *                    refused
+ *   capaudit_hostile --seize PID    traces PID (PTRACE_SEIZE), says
+ *                    "seized", and waits for ever, never waiting for
+ *                    PID: run outside a trial, as its user
  *   capaudit_hostile --proc-self    exits 4 unless /proc/PID/stat, PID as
  *                    getpid() says, names this program (a shell's
  *                    /proc/$$); then binds
@@ -41,8 +55,12 @@
 #include <string.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int bind80(void)
@@ -184,6 +202,57 @@ static int load(const char *lib, const char *file)
 	return fn != NULL && fn(file) == 0 ? 0 : 1;
 }
 
+/* The daemon and its starter, both for ever, with whatever they hold. */
+static int hold(void)
+{
+	pid_t pid;
+
+	if (bind80() < 0)
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+	}
+	for (;;)
+		pause();
+}
+
+static int plain(const char *go)
+{
+	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3,
+						 0 };
+	struct __user_cap_data_struct none[2];
+	int i;
+
+	if (bind80() < 0)
+		return 1;
+	if (fork() == 0) {
+		memset(none, 0, sizeof(none));
+		if (syscall(SYS_capset, &head, none) < 0 ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	for (i = 0; i < 1000 && access(go, F_OK) < 0; i++)
+		usleep(10000);
+	return 0;
+}
+
+static int seize(const char *pid)
+{
+	if (ptrace(PTRACE_SEIZE, (pid_t)atoi(pid), NULL, NULL) < 0) {
+		perror("PTRACE_SEIZE");
+		return 1;
+	}
+	printf("seized\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--daemon") == 0)
@@ -194,6 +263,12 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
+	if (argc == 3 && strcmp(argv[1], "--hold") == 0)
+		return hold();
+	if (argc == 4 && strcmp(argv[1], "--plain") == 0)
+		return plain(argv[3]); /* MARK names it on its command line */
+	if (argc == 3 && strcmp(argv[1], "--seize") == 0)
+		return seize(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "--proc-self") == 0)
 		return proc_self(argv[0]);
 	if (argc == 3 && strcmp(argv[1], "--signal") == 0) {
@@ -215,7 +290,7 @@ int main(int argc, char **argv)
 		return interpret(argv[1]);
 	fprintf(stderr,
 		"usage: capaudit_hostile --daemon FILE | --serve | "
-		"--proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | "
+		"--hold MARK | --plain MARK GO | --seize PID | --proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | "
 		"SCRIPT\n");
 	return 2;
 }

@@ -372,6 +372,81 @@ START_TEST(a_reference_killed_once_proves_nothing)
 }
 END_TEST
 
+/*
+ * kill -0 of another user's process: its own run asks for cap_kill,
+ * refused. In a trial's PID namespace that process is not there: kill
+ * fails without asking anything (ESRCH), granted or not.
+ */
+static int run_kill_outside(void *ctx, struct suggestion *sg,
+			    const uint64_t *grant, struct run_result *rr,
+			    struct tally *t)
+{
+	int *runs = ctx;
+
+	(void)sg;
+	(void)grant;
+	(*runs)++;
+	rr->status = EXITED(1);
+	run_tally(t, "/usr/bin/kill", 0, 0);
+	return 0;
+}
+
+/* The same process inside the trial (a child it made another user's). */
+static int run_kill_inside(void *ctx, struct suggestion *sg,
+			   const uint64_t *grant, struct run_result *rr,
+			   struct tally *t)
+{
+	int *runs = ctx;
+	uint64_t kill = BIT(CAP_KILL);
+
+	(void)sg;
+	(*runs)++;
+	rr->status = grant[0] & kill ? EXITED(0) : EXITED(1);
+	run_tally(t, "/usr/bin/kill", kill & ~grant[0], kill & grant[0]);
+	return 0;
+}
+
+START_TEST(a_process_outside_the_trial_proves_nothing)
+{
+	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 };
+	struct trial_runner runner = { run_kill_outside, NULL };
+	struct success succ = { 0 };
+	struct suggestion sg;
+	struct tally t;
+	int runs = 0;
+
+	runner.ctx = &runs;
+	run_tally(&t, "/usr/bin/kill", BIT(CAP_KILL), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_int_eq(sg.proven, 0);
+	/* Not "what it lacks is not among them": the namespace is why. */
+	ck_assert_msg(strcmp(sg.unproven,
+			     "run 2, with every candidate granted, did not "
+			     "ask for cap_kill on /usr/bin/kill, which the "
+			     "command's own run asked for: a trial runs in a "
+			     "PID namespace of its own, where no process "
+			     "outside it is there to signal, trace or "
+			     "renice") == 0,
+		      "%s", sg.unproven);
+	ck_assert_int_eq(runs, 2);
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_KILL));
+	suggest_free(&sg);
+	tally_free(&t);
+
+	/* Asked for in the trials too: proven as any other. */
+	runs = 0;
+	runner.run = run_kill_inside;
+	run_tally(&t, "/usr/bin/kill", BIT(CAP_KILL), 0);
+	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
+	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
+	ck_assert_msg(sg.proven == 1, "%s", sg.unproven);
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_KILL));
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
 START_TEST(unproven_keeps_the_old_rule)
 {
 	struct run_result failed = { .status = EXITED(1), .seconds = 0.1 },
@@ -908,6 +983,7 @@ static Suite *capaudit_suite(void)
 	tcase_add_test(tc, trials_converge_on_later_needs);
 	tcase_add_test(tc, a_failure_once_is_no_need);
 	tcase_add_test(tc, a_reference_killed_once_proves_nothing);
+	tcase_add_test(tc, a_process_outside_the_trial_proves_nothing);
 	tcase_add_test(tc, unproven_keeps_the_old_rule);
 	tcase_add_test(tc, unknown_file_named_escaped);
 	tcase_add_test(tc, libraries_go_with_their_file);
