@@ -51,7 +51,7 @@ mkdir -p "$t/home/$bad" && echo x >"$t/home/file" || exit 1
 i=0
 while [ $i -lt 400 ]; do : >"$t/home/f$i"; i=$((i + 1)); done
 chown -R nobody "$t/home" || exit 1
-seconds=${CAPMANIFEST_RACE_SECONDS:-$(long_or 10 30)}
+seconds=${CAPMANIFEST_RACE_SECONDS:-$(long_or 5 30)}
 (cd "$t/home" && exec setpriv --reuid=nobody --regid="$gid" --clear-groups \
 	"$swap" "$bad" file "$seconds") >"$T/swaps" &
 racer=$!

@@ -24,7 +24,7 @@ chmod 755 "$T"
 # 6 s a phase: the base commit recorded her path in 15 of 122 (file) and 9
 # of 120 (directory) records over 10 s; 6 s makes about 70 records, which
 # such code survives with odds under 1 in 250.
-seconds=${CAPMANIFEST_RACE_SECONDS:-$(long_or 6 30)}
+seconds=${CAPMANIFEST_RACE_SECONDS:-$(long_or 3 30)}
 t=$T/tree
 mkdir -p "$t/usr/bin" "$t/usr/lib" "$t/home/m/dir"
 for f in tool perf ping; do

@@ -23,7 +23,7 @@ cm=$BUILD/progs/capmanifest swap=$BIN/pathswap
 id nobody >/dev/null 2>&1 || skip "no user nobody"
 # 6 s a phase: a restore that hashed and wrote by path gave the evil inode
 # the capability in 116 of 457 runs.
-seconds=${CAPMANIFEST_RACE_SECONDS:-$(long_or 6 30)}
+seconds=${CAPMANIFEST_RACE_SECONDS:-$(long_or 3 30)}
 swapper=
 at_exit '[ -z "$swapper" ] || kill $swapper 2>/dev/null'
 chmod 755 "$T"

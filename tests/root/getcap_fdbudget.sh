@@ -25,7 +25,7 @@ swapper=
 at_exit '[ -z "$swapper" ] || kill $swapper 2>/dev/null'
 # 8 s: the base commit printed outside files in 17-27 of about 150 walks
 # over 15 s; 8 s makes about 80 walks.
-depth=34 seconds=${GETCAP_RACE_SECONDS:-$(long_or 8 45)}
+depth=34 seconds=${GETCAP_RACE_SECONDS:-$(long_or 4 45)}
 # cap_net_raw=ep, revision 2, as setcap writes it.
 value=0x0100000200200000000000000000000000000000
 
