@@ -172,7 +172,7 @@ struct handshake {
 	int end[2], result[2], release[2];
 	cap_launch_t attr;
 	const struct grant_plan *plan;
-	int guard_tty; /* --user: tty_guard() */
+	int guard_tty;	/* --user: tty_guard() */
 	pid_t capaudit; /* getpid(): a trial's launched child dies with us */
 };
 
