@@ -6,7 +6,7 @@
 # children on CPU 0 between bursts of checks that keep CPU 0's buffer
 # busy to read; each child moves to CPU 1 and makes one check at once.
 # Every child's check is its own, and the launcher's count is that of a
-# run with no child at all. Six rounds (the old reading lost up to
+# run with no child at all. Three rounds (the old reading lost up to
 # three children in most of them).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -21,7 +21,7 @@ launcher() { sed -n "s/^not counted: \([0-9]*\) checks* by capaudit's launcher.*
 base=$(launcher "$T/rep")
 base=${base:-0}
 round=1
-while [ "$round" -le 6 ]; do
+while [ "$round" -le 3 ]; do
 	"$CA" --output="$T/rep" -- "$probe" --fork-race 2000 200 "$T/f" >"$T/out" 2>"$T/err"
 	rc=$?
 	[ "$rc" -eq 77 ] && skip "the probe cannot pin itself to CPUs 0 and 1"

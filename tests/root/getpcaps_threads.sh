@@ -14,10 +14,10 @@
 #   hide      3000 threads, the root one last: the others exit while
 #             getpcaps is between two batches of the task listing; the
 #             root one is still found
-#   groups    10 processes of 64 threads with 65536 groups each: the audit
-#             runs in 96 MiB (it kept 16 MiB a process)
+#   groups    4 processes of 64 threads with 65536 groups each: the audit
+#             runs in 40 MiB (it kept 16 MiB a process)
 #   churn     threads starting and exiting all the time, each taking
-#             another uid: every one of 150 scans examines the process
+#             another uid: every one of 75 scans examines the process
 #             (none "not examined", exit 0) and sees the root worker
 # Then, on the same processes: a status without CapAmb and NoNewPrivs
 # lines (kernels before 4.3 and 4.10), bind-mounted over the real one, is
@@ -46,10 +46,11 @@ start() {
 	# (the redirect below truncates it only once the child runs).
 	rm -f "$out"
 	setsid "$TC" "$@" >"$out" 2>"$out.err" </dev/null &
-	i=0
+	# (a name of its own: callers count their loops in i)
+	tries=0
 	until grep -q '^ready' "$out" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || { fail "threadcreds $*: not ready: $(cat "$out.err")"; finish; }
+		tries=$((tries + 1))
+		[ $tries -lt 100 ] || { fail "threadcreds $*: not ready: $(cat "$out.err")"; finish; }
 		sleep 0.1
 	done
 	set -- $(cat "$out")
@@ -202,25 +203,25 @@ details "$main" "$T/out" | grep -q "^ *thread $hidden: root uids 0,0,0,0 " ||
 	fail "hide: no line for the root worker $hidden: [$(details "$main" "$T/out")]"
 kill -9 "$main"
 
-# --- groups: 10 processes of 64 threads, each with 65536 groups of its
+# --- groups: 4 processes of 64 threads, each with 65536 groups of its
 # own (a user can do as much with the 65536 subordinate gids of a user
 # namespace). The audit kept every set's group list to the end: 16 MiB a
-# process, 160 MiB here, and out of memory under a 96 MiB address-space
+# process, 64 MiB here, and out of memory under a 40 MiB address-space
 # limit ("getpcaps: /proc: Cannot allocate memory"). Now a process's
-# groups go once its executable is judged. ---
+# groups go once its executable is judged (the audit runs in 24 MiB). ---
 gpids=
 i=0
-while [ $i -lt 10 ]; do
+while [ $i -lt 4 ]; do
 	start groups 64
 	gpids="$gpids $tc_pid"
 	i=$((i + 1))
 done
 if [ -z "${VALGRIND_CMD:-}" ]; then
 	# shellcheck disable=SC2016 # $0 is the inner sh's
-	(ulimit -v 98304 && exec "$G" --all) >"$T/out" 2>"$T/err"
+	(ulimit -v 40960 && exec "$G" --all) >"$T/out" 2>"$T/err"
 	rc=$?
-	expect_rc 0 "groups: --all in 96 MiB"
-	expect_err "" "groups: --all in 96 MiB"
+	expect_rc 0 "groups: --all in 40 MiB"
+	expect_err "" "groups: --all in 40 MiB"
 	for p in $gpids; do
 		[ -n "$(row "$p" "$T/out")" ] || fail "groups: process $p not shown"
 	done
@@ -242,17 +243,17 @@ start churn
 main=$tc_pid
 # The scans run back to back and are judged together afterwards: the
 # churning threads burn a CPU for as long as the scans last.
-n=0
-while [ $n -lt 150 ]; do
+scans=75 n=0
+while [ $n -lt $scans ]; do
 	n=$((n + 1))
 	run_ours "$G" --all --json >"$T/c.out.$n" 2>"$T/c.err.$n"
 	echo $? >"$T/c.rc.$n"
 done
 kill -9 "$main"
-python3 - "$T" "$main" >"$T/c.py" 2>&1 <<'PY'
+python3 - "$T" "$main" "$scans" >"$T/c.py" 2>&1 <<'PY'
 import json, sys
 t, main = sys.argv[1], int(sys.argv[2])
-for n in range(1, 151):
+for n in range(1, int(sys.argv[3]) + 1):
     try:
         objs = [json.loads(l) for l in open("%s/c.out.%d" % (t, n))]
         rc = int(open("%s/c.rc.%d" % (t, n)).read())
@@ -271,14 +272,14 @@ for n in range(1, 151):
 PY
 bad=$(grep -c '^[0-9]* bad' "$T/c.py")
 seen_other=$(grep -c '^[0-9]* other$' "$T/c.py")
-[ "$(wc -l <"$T/c.py")" -eq 150 ] || fail "churn: the judge did not read 150 scans: $(tail -n 3 "$T/c.py")"
+[ "$(wc -l <"$T/c.py")" -eq $scans ] || fail "churn: the judge did not read $scans scans: $(tail -n 3 "$T/c.py")"
 if [ "$bad" -eq 0 ]; then
-	ok "churn: 150 scans, each examined the process and saw its root worker"
+	ok "churn: $scans scans, each examined the process and saw its root worker"
 else
-	fail "churn: $bad of 150 scans failed, the first: $(grep -m 3 '^[0-9]* bad' "$T/c.py")"
+	fail "churn: $bad of $scans scans failed, the first: $(grep -m 3 '^[0-9]* bad' "$T/c.py")"
 fi
 # The short-lived threads must have been met, or nothing raced.
-echo "churn: $seen_other of 150 scans met a short-lived thread with its own uid"
+echo "churn: $seen_other of $scans scans met a short-lived thread with its own uid"
 [ $seen_other -gt 0 ] || fail "churn: no scan met a short-lived thread: the race was not exercised"
 
 # --- A status without CapAmb and NoNewPrivs lines (kernels before 4.3
@@ -333,8 +334,8 @@ for k in 1 2 3 4; do
 done
 sleep 0.2
 n=0 named=0 mismatched=0
-# At least 250 scans, and on until 500 rows named the programs (at most 2000).
-while [ $n -lt 250 ] || { [ $named -lt 500 ] && [ $n -lt 2000 ]; }; do
+# At least 125 scans, and on until 250 rows named the programs (at most 1000).
+while [ $n -lt 125 ] || { [ $named -lt 250 ] && [ $n -lt 1000 ]; }; do
 	n=$((n + 1))
 	run_ours "$G" --all --verbose >"$T/x.out" 2>/dev/null
 	res=$(awk -v own="$T/envown" -v root="$T/envroot" '
@@ -348,7 +349,7 @@ done
 : >"$T/chain.stop"
 wait
 echo "exe race: $named rows named one of the two files over $n scans, $mismatched with the other file's verdict"
-[ $named -ge 500 ] || fail "exe race: only $named rows named the alternating programs"
+[ $named -ge 250 ] || fail "exe race: only $named rows named the alternating programs"
 [ $mismatched -eq 0 ] || fail "exe race: $mismatched rows printed one file and judged another"
 
 finish "getpcaps --all: threads (split, main exited, 3000, churn), unknown CapAmb/NoNewPrivs, exe path of the file judged"

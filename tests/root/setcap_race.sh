@@ -26,7 +26,7 @@ target_has_caps() { getfattr -n security.capability target >/dev/null 2>&1; }
 # library_phase <label> <command...>: runs the loop against the swapper.
 library_phase() {
 	label=$1; shift
-	"$swap" p q 2 >"$T/swaps" & pid=$!
+	"$swap" p q 1 >"$T/swaps" & pid=$!
 	counts=$("$@")
 	wait $pid || { fail "pathswap failed"; finish; }
 	pid=
@@ -40,8 +40,8 @@ library_phase() {
 }
 
 # 0. Control.
-"$swap" p q 2 >"$T/swaps" & pid=$!
-counts=$("$loop" -naive p 2)
+"$swap" p q 1 >"$T/swaps" & pid=$!
+counts=$("$loop" -naive p 1)
 wait $pid; pid=
 if target_has_caps; then
 	echo "control: a naive lstat+setxattr loop wrote to the symlink target ($counts)"
@@ -51,7 +51,7 @@ else
 fi
 
 # 1. The program.
-secs=3
+secs=2
 "$swap" p q $secs >"$T/swaps" & pid=$!
 ok=0 refused=0 other=0 i=0
 end=$(($(date +%s) + secs - 1))
@@ -76,7 +76,7 @@ if [ $i -ge 20 ] && { [ $ok -eq 0 ] || [ $refused -eq 0 ]; }; then
 fi
 
 # 2. The library, as fast as it goes.
-library_phase "cap_set_file loop" "$loop" p 2
+library_phase "cap_set_file loop" "$loop" p 1
 
 # 3. Without /proc. A sanitizer build cannot run there (the sanitizers
 # read their options and the thread list from /proc), so it skips this.
@@ -84,7 +84,7 @@ if nm "$loop" 2>/dev/null | grep -q __asan_init; then
 	echo "note: sanitizer build; /proc-less phase not run"
 elif unshare -m sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
 	library_phase "cap_set_file loop, /proc hidden" \
-		unshare -m sh -c 'mount -t tmpfs none /proc && exec "$0" p 2' "$loop"
+		unshare -m sh -c 'mount -t tmpfs none /proc && exec "$0" p 1' "$loop"
 else
 	echo "note: cannot make a private mount namespace; /proc-less phase not run"
 fi
