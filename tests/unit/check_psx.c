@@ -750,7 +750,7 @@ static int churn(void)
 {
 	pthread_t sp[SPAWNERS];
 	int spawners = under_valgrind() ? 1 : SPAWNERS;
-	double budget = under_valgrind() ? 8.0 : 4.0, t0 = now_s(), slowest = 0;
+	double budget = under_valgrind() ? 4.0 : 2.0, t0 = now_s(), slowest = 0;
 	long rounds = 0, checked = 0;
 	char name[16];
 	int i;
