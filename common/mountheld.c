@@ -172,6 +172,15 @@ static int judge_thread(struct view_search *s, long pid, long tid, dev_t nsfs)
 	while (rc == 0 && (de = readdir(d)) != NULL) {
 		if (!is_number(de->d_name))
 			continue;
+		/*
+		 * Each descriptor, not each process: a user's threads, each
+		 * with a table of its own as large as RLIMIT_NOFILE lets him,
+		 * take minutes to look at, and a login must not wait.
+		 */
+		if (search_budget(s, 0) < 0) {
+			rc = -1;
+			break;
+		}
 		snprintf(path, sizeof(path), "/proc/%ld/task/%ld/fd/%ld", pid,
 			 tid, atol(de->d_name));
 		rc = judge_held(s, path, pid, nsfs);
@@ -193,7 +202,10 @@ static int judge_process(struct view_search *s, long pid, dev_t nsfs)
 		return gone(errno) || beyond_root(errno) ? 0 : -1;
 	while (rc == 0 && (de = readdir(d)) != NULL)
 		if (is_number(de->d_name))
-			rc = judge_thread(s, pid, atol(de->d_name), nsfs);
+			rc = search_budget(s, 0) < 0
+				     ? -1
+				     : judge_thread(s, pid, atol(de->d_name),
+						    nsfs);
 	closedir(d);
 	return rc;
 }

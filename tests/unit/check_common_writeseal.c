@@ -11,10 +11,13 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -23,9 +26,11 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -693,6 +698,121 @@ START_TEST(held_namespace_unseals)
 }
 END_TEST
 
+/*
+ * The 3 s a search may take bound its look at what processes hold too.
+ * It was asked for between processes only, and one process of a user's,
+ * its threads each with a table of its own as full as RLIMIT_NOFILE lets
+ * it (a million descriptors in all), took 7 s to look at: a login waited
+ * as long as he liked. Each descriptor is of a judged mount, so that only
+ * the deadline ends the look.
+ */
+/* about a million in all, whatever RLIMIT_NOFILE lets one table hold */
+#define MANY_FDS   1000000
+#define TABLES_MAX 1000
+
+static int many_fd = -1;
+static unsigned long per_table;
+
+/* A table of its own, of per_table descriptors (hold_many() waits). */
+static void *fill_table(void *arg)
+{
+	int i;
+
+	(void)arg;
+	if (unshare(CLONE_FILES) == 0)
+		for (i = 0; (unsigned long)i < per_table && dup(many_fd) >= 0;
+		     i++)
+			;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void hold_many(int ready, int go)
+{
+	struct rlimit r;
+	char etc[256], c = 'r';
+	unsigned long tables = 0;
+	pthread_t t;
+	int i;
+
+	path_of(etc, sizeof(etc), "etc");
+	many_fd = open(etc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (many_fd < 0 || getrlimit(RLIMIT_NOFILE, &r) < 0 ||
+	    r.rlim_max < 1064)
+		c = 'n';
+	else {
+		r.rlim_cur = r.rlim_max;
+		per_table = r.rlim_max - 64 < 100000 ? r.rlim_max - 64 : 100000;
+		tables = (MANY_FDS + per_table - 1) / per_table;
+		if (tables > TABLES_MAX || setrlimit(RLIMIT_NOFILE, &r) < 0)
+			c = 'n';
+	}
+	for (i = 0; c == 'r' && (unsigned long)i < tables; i++)
+		if (pthread_create(&t, NULL, fill_table, NULL) != 0)
+			c = 'n';
+	/* each table full: /proc shows them all */
+	for (i = 0; c == 'r' && i < 2000; i++) {
+		char path[sizeof("/proc/self/task//fd/") + NAME_MAX + 16];
+		struct stat st;
+		DIR *d = opendir("/proc/self/task");
+		struct dirent *de;
+		int full = 0, n = 0;
+
+		while (d != NULL && (de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.')
+				continue;
+			n++;
+			snprintf(path, sizeof(path),
+				 "/proc/self/task/%s/fd/%lu", de->d_name,
+				 per_table + 2);
+			full += stat(path, &st) == 0;
+		}
+		if (d != NULL)
+			closedir(d);
+		if ((unsigned long)n == tables + 1 &&
+		    (unsigned long)full == tables)
+			break;
+		usleep(10000);
+	}
+	if (i == 2000)
+		c = 'n';
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+START_TEST(many_descriptors_within_deadline)
+{
+	struct timespec a, b;
+	int ready[2], go[2], status;
+	double took;
+	pid_t holder;
+	char c;
+
+	configmap(0);
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	holder = fork();
+	ck_assert_int_ge(holder, 0);
+	if (holder == 0)
+		hold_many(ready[1], go[0]);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	ck_assert_msg(c == 'r', "cannot hold %d descriptors", MANY_FDS);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ck_assert_int_eq(sealed("etc"), 0);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	ck_assert_int_eq(waitpid(holder, &status, 0), holder);
+	took = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
+	ck_assert_str_eq(why,
+			 "its mount is read-only, but the mounts could not "
+			 "all be judged in 3 seconds, so whether one "
+			 "reaches it is unknown");
+	ck_assert_msg(took < 3.5, "the search took %.2f s, past its 3 s", took);
+}
+END_TEST
+
 /* A file of text bound over /proc/sys/fs/protected_hardlinks. */
 static void fake_hardlinks(const char *text)
 {
@@ -753,7 +873,7 @@ END_TEST
 static Suite *writeseal_suite(void)
 {
 	Suite *s = suite_create("common_writeseal");
-	TCase *tc = tcase_create("writeseal");
+	TCase *tc = tcase_create("writeseal"), *slow;
 
 	check_as_root();
 	/*
@@ -782,6 +902,12 @@ static Suite *writeseal_suite(void)
 	tcase_add_test(tc, hardlinks_as_the_kernel_says);
 	tcase_add_test(tc, hardlinks_off_or_unknown);
 	suite_add_tcase(s, tc);
+	/* its own, for its 3 s and more before the deadline was kept */
+	slow = tcase_create("deadline");
+	tcase_add_checked_fixture(slow, setup, teardown);
+	tcase_set_timeout(slow, 60);
+	tcase_add_test(slow, many_descriptors_within_deadline);
+	suite_add_tcase(s, slow);
 	return s;
 }
 
