@@ -27,6 +27,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -573,18 +574,60 @@ END_TEST
  * there, and no process lives in that namespace. Without the walk over
  * every namespace (pid namespaces refuse it), what is held is what tells.
  */
-enum held_kind { HELD_FD, HELD_CWD, HELD_NS };
+enum held_kind { HELD_FD, HELD_CWD, HELD_NS, HELD_IN_FLIGHT };
 static enum held_kind held_kind;
+
+/* SCM_RIGHTS: fd sent through socket s, or received from it. */
+static int send_fd(int s, int fd)
+{
+	char c = 'f', control[CMSG_SPACE(sizeof(int))];
+	struct iovec io = { &c, 1 };
+	struct msghdr m = { .msg_iov = &io,
+			    .msg_iovlen = 1,
+			    .msg_control = control,
+			    .msg_controllen = sizeof(control) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(s, &m, 0) == 1 ? 0 : -1;
+}
+
+static int receive_fd(int s)
+{
+	char c, control[CMSG_SPACE(sizeof(int))];
+	struct iovec io = { &c, 1 };
+	struct msghdr m = { .msg_iov = &io,
+			    .msg_iovlen = 1,
+			    .msg_control = control,
+			    .msg_controllen = sizeof(control) };
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(s, &m, MSG_CMSG_CLOEXEC) != 1 ||
+	    (cm = CMSG_FIRSTHDR(&m)) == NULL || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
 
 static void hold_and_wait(int ready, int go)
 {
 	char vol[256], c = 'r';
-	int fd = -1;
+	int fd = -1, pair[2] = { -1, -1 };
 
 	path_of(vol, sizeof(vol), "vol");
-	if (held_kind == HELD_FD)
+	if (held_kind == HELD_FD || held_kind == HELD_IN_FLIGHT) {
 		fd = open(vol, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	else if (held_kind == HELD_CWD)
+		/* sent to itself, not received: in no table while searched */
+		if (held_kind == HELD_IN_FLIGHT && fd >= 0 &&
+		    (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) <
+			     0 ||
+		     send_fd(pair[0], fd) < 0 || close(fd) < 0))
+			fd = -1;
+	} else if (held_kind == HELD_CWD)
 		fd = chdir(vol);
 	else if (unshare(CLONE_NEWNS) == 0)
 		fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
@@ -592,8 +635,10 @@ static void hold_and_wait(int ready, int go)
 		c = 'n';
 	if (write(ready, &c, 1) != 1 || read(go, &c, 1) < 0)
 		_exit(1);
+	if (held_kind == HELD_IN_FLIGHT)
+		fd = receive_fd(pair[1]);
 	/* the written file is the proof: a write reaches the ConfigMap */
-	if (held_kind == HELD_FD) {
+	if (held_kind == HELD_FD || held_kind == HELD_IN_FLIGHT) {
 		int made = openat(fd, "through-the-held-directory",
 				  O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
 
@@ -637,6 +682,12 @@ static void held_sealed(void)
 			 "its mount is read-only, but process %ld holds mount "
 			 "namespace mnt:[%lu], whose mounts were not judged",
 			 (long)getpid(), (unsigned long)st.st_ino);
+	} else if (held_kind == HELD_IN_FLIGHT) {
+		snprintf(want, sizeof(want),
+			 "its mount is read-only, but process %ld holds a "
+			 "socket with descriptors sent through it and not "
+			 "received (1), which may hold a way to it",
+			 (long)holder);
 	} else {
 		snprintf(want, sizeof(want),
 			 "its mount is read-only, but process %ld holds a "
@@ -668,7 +719,7 @@ static void held_sealed(void)
 	}
 	/* once nothing holds it, the seal is the mounts' again */
 	ck_assert_int_eq(sealed("etc"), 1);
-	if (held_kind == HELD_FD) {
+	if (held_kind == HELD_FD || held_kind == HELD_IN_FLIGHT) {
 		path_of(etc, sizeof(etc), "etc/through-the-held-directory");
 		ck_assert_int_eq(access(etc, F_OK), 0);
 	}
@@ -686,6 +737,19 @@ START_TEST(held_working_directory_unseals)
 {
 	configmap(1);
 	held_kind = HELD_CWD;
+	as_init(held_sealed);
+}
+END_TEST
+
+/*
+ * The directory's descriptor sent through a socket and not received:
+ * in no process's table while the search looks (it was judged sealed),
+ * received and written through once the search is done.
+ */
+START_TEST(held_in_flight_unseals)
+{
+	configmap(1);
+	held_kind = HELD_IN_FLIGHT;
 	as_init(held_sealed);
 }
 END_TEST
@@ -899,6 +963,7 @@ static Suite *writeseal_suite(void)
 	tcase_add_test(tc, held_directory_unseals);
 	tcase_add_test(tc, held_working_directory_unseals);
 	tcase_add_test(tc, held_namespace_unseals);
+	tcase_add_test(tc, held_in_flight_unseals);
 	tcase_add_test(tc, hardlinks_as_the_kernel_says);
 	tcase_add_test(tc, hardlinks_off_or_unknown);
 	suite_add_tcase(s, tc);
