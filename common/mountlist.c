@@ -505,6 +505,8 @@ int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
 {
 	struct view_search s;
 	unsigned long long deadline = 0;
+	/* what the last search found, for when the next cannot finish */
+	char found[1024] = "";
 	int rc, saved, attempt;
 
 	for (attempt = 1;; attempt++) {
@@ -519,7 +521,18 @@ int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
 		deadline = s.deadline_ns;
 		search_free(&s);
 		errno = saved;
+		/*
+		 * A search again that runs out of time (each took a second
+		 * and more on a busy host) or cannot read something still
+		 * leaves the way the last one found: that is why, not the
+		 * 3 s the searches took together (ENOMEM aside: why empty).
+		 */
+		if (rc < 0 && found[0] != '\0' && why[0] != '\0') {
+			snprintf(why, whylen, "%s", found);
+			return 1;
+		}
 		if (rc != 1 || !s.unseen || attempt == SEARCH_ATTEMPTS)
 			return rc;
+		snprintf(found, sizeof(found), "%s", why);
 	}
 }
