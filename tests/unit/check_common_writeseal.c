@@ -914,12 +914,11 @@ static int sealed_timed(double *took)
 	return rc;
 }
 
-START_TEST(many_descriptors_within_deadline)
+static void many_past_deadline(void)
 {
 	struct many m;
 	double took;
 
-	configmap(0);
 	many_start(&m);
 	many_hold(&m, MANY_FDS);
 	ck_assert_int_eq(sealed_timed(&took), 0);
@@ -929,6 +928,13 @@ START_TEST(many_descriptors_within_deadline)
 			 "all be judged in 3 seconds, so whether one "
 			 "reaches it is unknown");
 	ck_assert_msg(took < 3.5, "the search took %.2f s, past its 3 s", took);
+}
+
+/* in a pid namespace of its own: what the search reads is this test's */
+START_TEST(many_descriptors_within_deadline)
+{
+	configmap(0);
+	as_init(many_past_deadline);
 }
 END_TEST
 
