@@ -20,7 +20,12 @@
  * no process's table: the socket holding it is judged a way, as its
  * contents cannot be told.
  *
- * Not seen: the processes of another pid namespace.
+ * Not seen: the processes of another pid namespace; and a file registered
+ * with an io_uring (IORING_REGISTER_FILES), which is in no process's
+ * table either and which the ring's owner installs in one again when he
+ * likes (IORING_OP_FIXED_FD_INSTALL, Linux 6.8); the ring itself may be
+ * in no table (IORING_SETUP_REGISTERED_FD_ONLY), and its fdinfo names a
+ * registered file's last component alone, never its mount.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
