@@ -25,7 +25,13 @@
  * table either and which the ring's owner installs in one again when he
  * likes (IORING_OP_FIXED_FD_INSTALL, Linux 6.8); the ring itself may be
  * in no table (IORING_SETUP_REGISTERED_FD_ONLY), and its fdinfo names a
- * registered file's last component alone, never its mount.
+ * registered file's last component alone, never its mount. Nor is the
+ * look a snapshot: a user who holds such a directory in a process the
+ * look has yet to reach (a higher pid) opens it again, while it looks
+ * at others, in one it has passed (through /proc/PID/fd/N of his own
+ * process, or pidfd_getfd(2)), and closes the first; each search made
+ * again gives him another try, and a try gone wrong only another
+ * search.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
