@@ -471,7 +471,9 @@ static int search_other_views(struct view_search *s)
  * them holds mounts it never saw: a login would be refused now and then
  * for nothing. Each search is whole and judges afresh; one that finds no
  * way is as sound as the first, and a mount unmounted lazily is unseen
- * in every one. All share one deadline (MOUNTS_SEARCH_SECONDS).
+ * in every one. All share one deadline (MOUNTS_SEARCH_SECONDS). What the
+ * look at what processes hold cannot see (mountheld.c) it cannot see in
+ * any: a user racing it gets a try for each search, not one a login.
  */
 #define SEARCH_ATTEMPTS 4
 
