@@ -16,9 +16,22 @@
  * it still). So may a mount namespace that a descriptor holds and whose
  * mounts were not judged (where the kernel could not list every one).
  *
- * Not seen: a descriptor in flight in a socket (sent with SCM_RIGHTS, not
- * yet received), which is in no process's table; and the processes of
- * another pid namespace.
+ * A descriptor in flight (sent with SCM_RIGHTS, not yet received) is in
+ * no process's table: the socket holding it is judged a way, as its
+ * contents cannot be told.
+ *
+ * Not seen: the processes of another pid namespace; and a file registered
+ * with an io_uring (IORING_REGISTER_FILES), which is in no process's
+ * table either and which the ring's owner installs in one again when he
+ * likes (IORING_OP_FIXED_FD_INSTALL, Linux 6.8); the ring itself may be
+ * in no table (IORING_SETUP_REGISTERED_FD_ONLY), and its fdinfo names a
+ * registered file's last component alone, never its mount. Nor is the
+ * look a snapshot: a user who holds such a directory in a process the
+ * look has yet to reach (a higher pid) opens it again, while it looks
+ * at others, in one it has passed (through /proc/PID/fd/N of his own
+ * process, or pidfd_getfd(2)), and closes the first; each search made
+ * again gives him another try, and a try gone wrong only another
+ * search.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -80,6 +93,35 @@ static int shares(long pid, long tid, int what)
 }
 
 /*
+ * How many descriptors were sent through the socket at path (a /proc
+ * link of a descriptor) and not yet received: its fdinfo's "scm_fds"
+ * (Linux 5.7; a listening socket's counts those sent to connections not
+ * yet accepted). 0 where the kernel does not say; -1 with errno.
+ */
+static long sent_unreceived(const char *path)
+{
+	char info[128], text[512], *at;
+	const char *fd = strstr(path, "/fd/");
+	ssize_t n;
+	int f;
+
+	if (fd == NULL) /* cwd or root: never a socket */
+		return 0;
+	snprintf(info, sizeof(info), "%.*sfdinfo/%s", (int)(fd - path + 1),
+		 path, fd + 4);
+	f = open(info, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return -1;
+	n = read(f, text, sizeof(text) - 1);
+	close(f);
+	if (n < 0)
+		return -1;
+	text[n] = '\0';
+	at = strstr(text, "\nscm_fds:");
+	return at == NULL ? 0 : strtol(at + 9, NULL, 10);
+}
+
+/*
  * The held thing at path (a /proc magic link) of process pid: 0 when it
  * is no way to the directory, 1 with why when it may be one, -1 with why
  * when it cannot be told.
@@ -122,6 +164,36 @@ static int judge_held(struct view_search *s, const char *path, long pid,
 			"namespace shows (one unmounted lazily?), by which a "
 			"write may reach it",
 			pid);
+		s->unseen = 1;
+		return 1;
+	}
+	if (S_ISSOCK(sx.stx_mode)) {
+		/*
+		 * A descriptor sent (SCM_RIGHTS) and not yet received is in
+		 * no process's table, and neither is what it holds: a
+		 * directory on a mount unmounted lazily, kept so while the
+		 * search looks, then received and written through. What is
+		 * in flight cannot be told; a daemon's fds pass quickly,
+		 * and the search is made again (mountlist.c).
+		 */
+		long sent = sent_unreceived(path);
+
+		if (sent < 0 && (gone(errno) || beyond_root(errno)))
+			return 0;
+		if (sent < 0) {
+			search_say(s,
+				   "what process %ld holds cannot be told "
+				   "(%s: %s)",
+				   pid, path, strerror(errno));
+			return -1;
+		}
+		if (sent == 0)
+			return 0;
+		search_say(s,
+			   "process %ld holds a socket with descriptors sent "
+			   "through it and not received (%ld), which may hold "
+			   "a way to it",
+			   pid, sent);
 		s->unseen = 1;
 		return 1;
 	}
@@ -172,6 +244,15 @@ static int judge_thread(struct view_search *s, long pid, long tid, dev_t nsfs)
 	while (rc == 0 && (de = readdir(d)) != NULL) {
 		if (!is_number(de->d_name))
 			continue;
+		/*
+		 * Each descriptor, not each process: a user's threads, each
+		 * with a table of its own as large as RLIMIT_NOFILE lets him,
+		 * take minutes to look at, and a login must not wait.
+		 */
+		if (search_budget(s, 0) < 0) {
+			rc = -1;
+			break;
+		}
 		snprintf(path, sizeof(path), "/proc/%ld/task/%ld/fd/%ld", pid,
 			 tid, atol(de->d_name));
 		rc = judge_held(s, path, pid, nsfs);
@@ -193,7 +274,10 @@ static int judge_process(struct view_search *s, long pid, dev_t nsfs)
 		return gone(errno) || beyond_root(errno) ? 0 : -1;
 	while (rc == 0 && (de = readdir(d)) != NULL)
 		if (is_number(de->d_name))
-			rc = judge_thread(s, pid, atol(de->d_name), nsfs);
+			rc = search_budget(s, 0) < 0
+				     ? -1
+				     : judge_thread(s, pid, atol(de->d_name),
+						    nsfs);
 	closedir(d);
 	return rc;
 }

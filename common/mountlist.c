@@ -471,7 +471,9 @@ static int search_other_views(struct view_search *s)
  * them holds mounts it never saw: a login would be refused now and then
  * for nothing. Each search is whole and judges afresh; one that finds no
  * way is as sound as the first, and a mount unmounted lazily is unseen
- * in every one. All share one deadline (MOUNTS_SEARCH_SECONDS).
+ * in every one. All share one deadline (MOUNTS_SEARCH_SECONDS). What the
+ * look at what processes hold cannot see (mountheld.c) it cannot see in
+ * any: a user racing it gets a try for each search, not one a login.
  */
 #define SEARCH_ATTEMPTS 4
 
@@ -505,6 +507,8 @@ int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
 {
 	struct view_search s;
 	unsigned long long deadline = 0;
+	/* what the last search found, for when the next cannot finish */
+	char found[1024] = "";
 	int rc, saved, attempt;
 
 	for (attempt = 1;; attempt++) {
@@ -519,7 +523,18 @@ int mounts_writable_view(int fd, const char *dir, char *why, size_t whylen)
 		deadline = s.deadline_ns;
 		search_free(&s);
 		errno = saved;
+		/*
+		 * A search again that runs out of time (each took a second
+		 * and more on a busy host) or cannot read something still
+		 * leaves the way the last one found: that is why, not the
+		 * 3 s the searches took together (ENOMEM aside: why empty).
+		 */
+		if (rc < 0 && found[0] != '\0' && why[0] != '\0') {
+			snprintf(why, whylen, "%s", found);
+			return 1;
+		}
 		if (rc != 1 || !s.unseen || attempt == SEARCH_ATTEMPTS)
 			return rc;
+		snprintf(found, sizeof(found), "%s", why);
 	}
 }

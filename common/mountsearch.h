@@ -38,9 +38,10 @@ struct view_search {
 	unsigned long long deadline_ns; /* CLOCK_MONOTONIC; 0: none yet */
 	/*
 	 * why names a mount or mount namespace a process holds that the
-	 * search never judged: one made after the namespaces were listed
-	 * looks the same as one unmounted lazily, until they are listed
-	 * again (mountheld.c)
+	 * search never judged, or descriptors in flight in a socket: one
+	 * made after the namespaces were listed looks the same as one
+	 * unmounted lazily, until they are listed again, and a daemon's
+	 * descriptors in flight are soon received (mountheld.c)
 	 */
 	int unseen;
 	/* every mount judged, by mountinfo's id (mountheld.c) */
