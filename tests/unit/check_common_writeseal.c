@@ -588,6 +588,7 @@ static int send_fd(int s, int fd)
 			    .msg_controllen = sizeof(control) };
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
 
+	memset(control, 0, sizeof(control)); /* its padding too */
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
 	cm->cmsg_len = CMSG_LEN(sizeof(int));
@@ -1129,12 +1130,25 @@ static Suite *writeseal_suite(void)
 	tcase_add_test(tc, hardlinks_off_or_unknown);
 	suite_add_tcase(s, tc);
 	/* its own, for its 3 s and more before the deadline was kept */
-	slow = tcase_create("deadline");
-	tcase_add_checked_fixture(slow, setup, teardown);
-	tcase_set_timeout(slow, 60);
-	tcase_add_test(slow, many_descriptors_within_deadline);
-	tcase_add_test(slow, held_named_past_deadline);
-	suite_add_tcase(s, slow);
+	/*
+	 * The deadline's cases wait out its 3 s with a million descriptors
+	 * held: the plain pass alone runs them. Under valgrind or the
+	 * sanitizers they cost three times as much and check no code the
+	 * cases above do not (the same look, the same deadline test); they
+	 * are left out there, and said so, not passed.
+	 */
+	if ((getenv("SANITIZE") != NULL && getenv("SANITIZE")[0] != '\0') ||
+	    (getenv("VALGRIND") != NULL &&
+	     strcmp(getenv("VALGRIND"), "1") == 0)) {
+		printf("note: the deadline cases run in the plain pass only\n");
+	} else {
+		slow = tcase_create("deadline");
+		tcase_add_checked_fixture(slow, setup, teardown);
+		tcase_set_timeout(slow, 60);
+		tcase_add_test(slow, many_descriptors_within_deadline);
+		tcase_add_test(slow, held_named_past_deadline);
+		suite_add_tcase(s, slow);
+	}
 	return s;
 }
 
