@@ -187,9 +187,10 @@ if serving; then fail "--trial-timeout: the trial's server still runs"; pkill -K
 unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" \
 	"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --serve >/dev/null 2>&1 &
 ca=$!
+# (its own run first, then the trial's namespaces: seconds on a busy host)
 n=0
-while ! serving && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-serving || fail "SIGTERM: the trial's server did not start"
+while ! serving && [ "$n" -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+serving || fail "SIGTERM: the trial's server did not start in 30 s"
 kill -TERM "$ca"
 n=0
 while kill -0 "$ca" 2>/dev/null && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done

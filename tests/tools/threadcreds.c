@@ -45,7 +45,7 @@
 #include <unistd.h>
 
 /* Threads that start short-lived ones, each living 0.2 to 0.8 ms. */
-#define CHURNERS 6
+#define CHURNERS 3
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
@@ -168,7 +168,7 @@ static void *worker(void *arg)
 static void *short_lived(void *arg)
 {
 	drop_this_thread((uid_t)(70000 + (unsigned long)arg % 1000));
-	usleep(200 + (unsigned)((unsigned long)arg % 7) * 100);
+	usleep(1000 + (unsigned)((unsigned long)arg % 7) * 200);
 	return NULL;
 }
 
