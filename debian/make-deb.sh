@@ -63,9 +63,12 @@ chmod +x "$out/libcap2/debian/rules"
 rm -rf "$out/libcap2"
 # lintian reads every .deb and takes a minute; its verdict is kept with the
 # packages (lintian.txt) so that callers need not run it again.
+# It leaves caches (mldbm-elf-*) in TMPDIR: a directory of its own, removed.
 if command -v lintian >/dev/null 2>&1; then
-	lintian --tag-display-limit 0 "$out"/libcap2_*_"$arch".changes \
+	lt=$(mktemp -d "${TMPDIR:-/tmp}/make-deb-lintian.XXXXXX")
+	TMPDIR=$lt lintian --tag-display-limit 0 "$out"/libcap2_*_"$arch".changes \
 		>"$out/lintian.txt" 2>&1 || true
+	rm -rf "$lt"
 fi
 echo "$sums" >"$out/.sources"
 echo "make-deb: built in $out:"
