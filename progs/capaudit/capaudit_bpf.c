@@ -27,6 +27,7 @@
 
 #include "capaudit.h"
 #include "capaudit_bpf.h"
+#include "capaudit_verifier.h"
 
 /*
  * Room for a command's threads and distinct runs. Entries are allocated
@@ -91,15 +92,16 @@ static int map_create(enum bpf_map_type type, size_t key, size_t val,
 
 /*
  * Loads one program. A refusal is loaded again with the verifier's log,
- * whose last line goes into why: it says what the kernel disliked.
+ * whose reason and place go into why (capaudit_verifier.c): what the
+ * kernel disliked, not the statistics it ends with.
  */
 static int prog_load(enum bpf_prog_type type, const struct bpf_text *t,
 		     const char *name, char *why, size_t whylen)
 {
 	static char log[16384];
+	char reason[240];
 	union bpf_attr a;
 	int fd, saved;
-	char *end;
 
 	memset(&a, 0, sizeof(a));
 	a.prog_type = type;
@@ -120,13 +122,10 @@ static int prog_load(enum bpf_prog_type type, const struct bpf_text *t,
 		errno = saved;
 		return -1;
 	}
-	end = log + strlen(log);
-	while (end > log && end[-1] == '\n')
-		*--end = '\0';
-	while (end > log && end[-1] != '\n')
-		end--;
-	snprintf(why, whylen, "loading %s: %s (the verifier: %.120s)", name,
-		 strerror(saved), end);
+	if (verifier_reason(log, reason, sizeof(reason)) < 0)
+		snprintf(reason, sizeof(reason), "no reason in its log");
+	snprintf(why, whylen, "loading %s: %s (the verifier: %s)", name,
+		 strerror(saved), reason);
 	errno = saved;
 	return -1;
 }
