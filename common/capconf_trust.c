@@ -40,7 +40,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +53,7 @@
 #include "fsowner.h"
 #include "mounts.h"
 #include "writeseal.h"
+#include "why.h"
 
 /* As the kernel: more symbolic links than this on one way is ELOOP. */
 #define LINKS_MAX 40
@@ -77,18 +77,6 @@ struct trusted {
 	/* the file systems whose blocks were judged (fsbacking.h) */
 	struct fs_backing_seen backing;
 };
-
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * A small /proc file into buf, NUL-terminated, without stdio (no
@@ -169,19 +157,21 @@ static int acl_writer(const struct acl_entry *e, int n, const struct stat *st,
 		case ACL_NAMED_USER:
 			if (uid_trusted(t, e[i].id))
 				break;
-			say(why, whylen, "an ACL entry lets uid %lu write it",
-			    (unsigned long)e[i].id);
+			why_say(why, whylen,
+				"an ACL entry lets uid %lu write it",
+				(unsigned long)e[i].id);
 			return 1;
 		case ACL_GROUP_OBJ:
-			say(why, whylen, "its group %lu may write it",
-			    (unsigned long)st->st_gid);
+			why_say(why, whylen, "its group %lu may write it",
+				(unsigned long)st->st_gid);
 			return 1;
 		case ACL_NAMED_GROUP:
-			say(why, whylen, "an ACL entry lets group %lu write it",
-			    (unsigned long)e[i].id);
+			why_say(why, whylen,
+				"an ACL entry lets group %lu write it",
+				(unsigned long)e[i].id);
 			return 1;
 		case ACL_OTHER:
-			say(why, whylen, "everybody may write it");
+			why_say(why, whylen, "everybody may write it");
 			return 1;
 		default: /* the owner's own entry, the mask */
 			break;
@@ -225,12 +215,12 @@ static int writer_of(int fd, const char *path, int follow,
 	if (!(st->st_mode & S_IRWXG) ||
 	    (len < 0 && (errno == ENODATA || errno == ENOTSUP))) {
 		if (st->st_mode & S_IWOTH) {
-			say(why, whylen, "everybody may write it");
+			why_say(why, whylen, "everybody may write it");
 			return 1;
 		}
 		if (st->st_mode & S_IWGRP) {
-			say(why, whylen, "its group %lu may write it",
-			    (unsigned long)st->st_gid);
+			why_say(why, whylen, "its group %lu may write it",
+				(unsigned long)st->st_gid);
 			return 1;
 		}
 		return 0;
@@ -252,18 +242,18 @@ static int writer_of(int fd, const char *path, int follow,
 		len = read_acl(fd, path, follow, raw, (size_t)len);
 	}
 	if (len < 0) {
-		say(why, whylen,
-		    "its ACL cannot be read (%s), so who may "
-		    "write it is unknown",
-		    strerror(errno));
+		why_say(why, whylen,
+			"its ACL cannot be read (%s), so who may "
+			"write it is unknown",
+			strerror(errno));
 		goto out;
 	}
 	n = acl_decode(raw, (size_t)len, e, ACL_MAX_ENTRIES);
 	if (n < 0) {
-		say(why, whylen,
-		    "its ACL cannot be decoded (%s), so who may "
-		    "write it is unknown",
-		    strerror(errno));
+		why_say(why, whylen,
+			"its ACL cannot be decoded (%s), so who may "
+			"write it is unknown",
+			strerror(errno));
 		goto out;
 	}
 	rc = acl_writer(e, n, st, t, why, whylen);
@@ -296,8 +286,8 @@ static int dir_writer(int fd, const char *dir, const struct stat *ds,
 	*sticky_open = 0;
 	sealed_why[0] = '\0';
 	if (!uid_trusted(t, ds->st_uid)) {
-		say(who, sizeof(who), "uid %lu owns it",
-		    (unsigned long)ds->st_uid);
+		why_say(who, sizeof(who), "uid %lu owns it",
+			(unsigned long)ds->st_uid);
 		w = 1;
 	} else {
 		w = writer_of(-1, dir, 0, ds, t, who, sizeof(who));
@@ -309,8 +299,8 @@ static int dir_writer(int fd, const char *dir, const struct stat *ds,
 						sizeof(sealed_why));
 
 			if (sealed < 0) {
-				say(why, whylen, "directory %s: %s", dir,
-				    strerror(errno));
+				why_say(why, whylen, "directory %s: %s", dir,
+					strerror(errno));
 				return -1;
 			}
 			if (sealed > 0)
@@ -318,12 +308,13 @@ static int dir_writer(int fd, const char *dir, const struct stat *ds,
 		}
 	}
 	if (w < 0)
-		say(why, whylen, "directory %s: %s", dir, who);
+		why_say(why, whylen, "directory %s: %s", dir, who);
 	else if (w > 0)
-		say(why, whylen,
-		    "directory %s on its way: %s; another file "
-		    "could be put in its place%s%s",
-		    dir, who, sealed_why[0] != '\0' ? "; " : "", sealed_why);
+		why_say(why, whylen,
+			"directory %s on its way: %s; another file "
+			"could be put in its place%s%s",
+			dir, who, sealed_why[0] != '\0' ? "; " : "",
+			sealed_why);
 	return w;
 }
 
@@ -382,8 +373,8 @@ static int dir_stat(const char *dir, int *fd, struct stat *ds, char *why,
 		errno = saved;
 	}
 	if (rc > 0)
-		say(why, whylen, "directory %s on its way: " FS_OWNER_FUSE_WHY,
-		    dir);
+		why_say(why, whylen,
+			"directory %s on its way: " FS_OWNER_FUSE_WHY, dir);
 	return rc;
 }
 
@@ -412,12 +403,13 @@ static int owners_unvouched(int fd, struct trusted *t, const char *what,
 		w = fs_backing_writer(fd, &t->backing, how, sizeof(how));
 	}
 	if (w < 0)
-		say(why, whylen, "%s%s%s: %s", what, name != NULL ? " " : "",
-		    name != NULL ? name : "", strerror(errno));
+		why_say(why, whylen, "%s%s%s: %s", what,
+			name != NULL ? " " : "", name != NULL ? name : "",
+			strerror(errno));
 	else if (w > 0 && name != NULL)
-		say(why, whylen, "%s %s on its way is %s", what, name, how);
+		why_say(why, whylen, "%s %s on its way is %s", what, name, how);
 	else if (w > 0)
-		say(why, whylen, "%s is %s", what, how);
+		why_say(why, whylen, "%s is %s", what, how);
 	return w;
 }
 
@@ -518,10 +510,10 @@ static int way_trusted(const char *path, const struct stat *st,
 		 * may write, the link's owner may point it anywhere.
 		 */
 		if (!uid_trusted(t, ls.st_uid)) {
-			say(why, whylen,
-			    "symbolic link %s on its way: uid %lu "
-			    "owns it, and may point it at another file",
-			    next, (unsigned long)ls.st_uid);
+			why_say(why, whylen,
+				"symbolic link %s on its way: uid %lu "
+				"owns it, and may point it at another file",
+				next, (unsigned long)ls.st_uid);
 			return CAPCONF_OPEN_UNTRUSTED_DIR;
 		}
 		if (++links > LINKS_MAX) {
@@ -548,10 +540,10 @@ static int way_trusted(const char *path, const struct stat *st,
 	if (rc != CAPCONF_OPEN_OK)
 		return rc;
 	if (ls.st_dev != st->st_dev || ls.st_ino != st->st_ino) {
-		say(why, whylen,
-		    "%s now leads to another file than the one "
-		    "read: a directory on its way changed",
-		    path);
+		why_say(why, whylen,
+			"%s now leads to another file than the one "
+			"read: a directory on its way changed",
+			path);
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	}
 	/*
@@ -568,11 +560,11 @@ static int way_trusted(const char *path, const struct stat *st,
 
 		if (hardlinks_vouched(note, sizeof(note)))
 			return CAPCONF_OPEN_OK;
-		say(why, whylen,
-		    "directory %s, which others may write, holds "
-		    "it, and it has %lu names: one may have been linked "
-		    "there; %s",
-		    dir, (unsigned long)st->st_nlink, note);
+		why_say(why, whylen,
+			"directory %s, which others may write, holds "
+			"it, and it has %lu names: one may have been linked "
+			"there; %s",
+			dir, (unsigned long)st->st_nlink, note);
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	}
 	return CAPCONF_OPEN_OK;
@@ -596,7 +588,7 @@ int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
 	if (w < 0)
 		return CAPCONF_OPEN_FAILED;
 	if (w > 0) {
-		say(why, whylen, "it is " FS_OWNER_FUSE_WHY);
+		why_say(why, whylen, "it is " FS_OWNER_FUSE_WHY);
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	}
 	trusted_init(&t);
@@ -621,10 +613,10 @@ int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	/* The owner may always chmod it writable. */
 	if (!uid_trusted(&t, st->st_uid)) {
-		say(why, whylen,
-		    "uid %lu owns it, and may make it say "
-		    "anything",
-		    (unsigned long)st->st_uid);
+		why_say(why, whylen,
+			"uid %lu owns it, and may make it say "
+			"anything",
+			(unsigned long)st->st_uid);
 		return CAPCONF_OPEN_UNTRUSTED;
 	}
 	w = writer_of(fd, path, 1, st, &t, why, whylen);

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,24 +30,13 @@
 #include "acl.h"
 #include "fsbacking.h"
 #include "fsowner.h"
+#include "why.h"
 
 /* Devices stacked deeper than this (or in a loop) cannot be told. */
 #define STACK_MAX      8
 #define BTRFS_MAGIC_FS 0x9123683EUL
 #define LOOP_MAJOR_NR  7
 #define NBD_MAJOR_NR   43
-
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 static int judge_fd(int fd, int depth, char *why, size_t whylen);
 
@@ -94,12 +82,12 @@ static int file_writer(int fd, const struct stat *st, char *who, size_t len)
 	int i, count;
 
 	if (st->st_uid != 0) {
-		say(who, len, "uid %lu owns it", (unsigned long)st->st_uid);
+		why_say(who, len, "uid %lu owns it", (unsigned long)st->st_uid);
 		return 1;
 	}
 	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		say(who, len, "its mode %04o lets others write it",
-		    (unsigned)(st->st_mode & 07777));
+		why_say(who, len, "its mode %04o lets others write it",
+			(unsigned)(st->st_mode & 07777));
 		return 1;
 	}
 	if (!(st->st_mode & S_IRWXG))
@@ -110,7 +98,8 @@ static int file_writer(int fd, const struct stat *st, char *who, size_t len)
 		return 0;
 	if (n < 0 ||
 	    (count = acl_decode(raw, (size_t)n, e, ACL_MAX_ENTRIES)) < 0) {
-		say(who, len, "its ACL cannot be read (%s)", strerror(errno));
+		why_say(who, len, "its ACL cannot be read (%s)",
+			strerror(errno));
 		return 1;
 	}
 	mask = acl_mask(e, count);
@@ -119,7 +108,7 @@ static int file_writer(int fd, const struct stat *st, char *who, size_t len)
 		    !(acl_effective(&e[i], mask) & ACL_PERM_WRITE) ||
 		    (e[i].tag == ACL_NAMED_USER && e[i].id == 0))
 			continue;
-		say(who, len, "an ACL entry lets others write it");
+		why_say(who, len, "an ACL entry lets others write it");
 		return 1;
 	}
 	return 0;
@@ -143,11 +132,11 @@ static int judge_loop(const char *name, unsigned maj, unsigned min, int depth,
 	if (dev < 0 || fstat(dev, &st) < 0 || !S_ISBLK(st.st_mode) ||
 	    st.st_rdev != makedev(maj, min) ||
 	    ioctl(dev, LOOP_GET_STATUS64, &info) < 0) {
-		say(why, whylen,
-		    "on loop device %s, and which file it holds cannot be "
-		    "told (%s: %s)",
-		    name, path,
-		    dev < 0 ? strerror(errno) : "not that loop device");
+		why_say(why, whylen,
+			"on loop device %s, and which file it holds cannot be "
+			"told (%s: %s)",
+			name, path,
+			dev < 0 ? strerror(errno) : "not that loop device");
 		if (dev >= 0)
 			close(dev);
 		return 1;
@@ -165,25 +154,25 @@ static int judge_loop(const char *name, unsigned maj, unsigned min, int depth,
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_dev != makedev(fmaj, fmin) ||
 	    (uint64_t)st.st_ino != info.lo_inode) {
-		say(why, whylen,
-		    "on loop device %s, whose backing file cannot be judged "
-		    "(no longer at %s)",
-		    name, file[0] == '/' ? file : "the name sysfs gives");
+		why_say(why, whylen,
+			"on loop device %s, whose backing file cannot be judged "
+			"(no longer at %s)",
+			name, file[0] == '/' ? file : "the name sysfs gives");
 		if (fd >= 0)
 			close(fd);
 		return 1;
 	}
 	if (fs_owner_unvouched(fd, NULL) > 0) {
-		say(who, sizeof(who), "it is " FS_OWNER_FUSE_WHY);
+		why_say(who, sizeof(who), "it is " FS_OWNER_FUSE_WHY);
 		rc = 1;
 	} else {
 		rc = file_writer(fd, &st, who, sizeof(who));
 	}
 	if (rc > 0)
-		say(why, whylen,
-		    "on loop device %s, whose backing file %s anyone who may "
-		    "write it rewrites: %s",
-		    name, file, who);
+		why_say(why, whylen,
+			"on loop device %s, whose backing file %s anyone who may "
+			"write it rewrites: %s",
+			name, file, who);
 	else
 		rc = judge_fd(fd, depth + 1, why, whylen);
 	close(fd);
@@ -192,19 +181,60 @@ static int judge_loop(const char *name, unsigned maj, unsigned min, int depth,
 
 /* The block device maj:min and every device it sits on. */
 static int judge_dev(unsigned maj, unsigned min, int depth, char *why,
+		     size_t whylen);
+
+/*
+ * Each device under dir (a sysfs directory of entries holding a "dev":
+ * a device's slaves, a btrfs file system's devices), which what is on,
+ * judged one level deeper. A dir that cannot be opened is no device
+ * (none stacked), or, when must, a reason.
+ */
+static int judge_devices(const char *dir, const char *what, int must, int depth,
+			 char *why, size_t whylen)
+{
+	char path[PATH_MAX + 320];
+	struct dirent *de;
+	unsigned maj, min;
+	int rc = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (d == NULL) {
+		if (!must)
+			return 0;
+		why_say(why, whylen,
+			"on %s whose devices cannot be told (%s: %s)", what,
+			dir, strerror(errno));
+		return 1;
+	}
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/dev", dir, de->d_name);
+		if (read_dev(path, &maj, &min) < 0) {
+			why_say(why, whylen,
+				"on %s, whose device %s cannot be told", what,
+				de->d_name);
+			rc = 1;
+		} else {
+			rc = judge_dev(maj, min, depth + 1, why, whylen);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int judge_dev(unsigned maj, unsigned min, int depth, char *why,
 		     size_t whylen)
 {
 	char link[64], real[PATH_MAX], sub[PATH_MAX + 320];
 	const char *name;
-	struct dirent *de;
 	unsigned smaj, smin;
-	int rc = 0;
-	DIR *d;
 
 	if (maj == 0)
 		return 0; /* no device: memory, a network, or a pseudo one */
 	if (depth > STACK_MAX) {
-		say(why, whylen, "on devices stacked too deep to be told");
+		why_say(why, whylen, "on devices stacked too deep to be told");
 		return 1;
 	}
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", maj, min);
@@ -212,17 +242,17 @@ static int judge_dev(unsigned maj, unsigned min, int depth, char *why,
 		/* No sysfs (a chroot): a loop or nbd device is still known. */
 		if (maj != LOOP_MAJOR_NR && maj != NBD_MAJOR_NR)
 			return 0;
-		say(why, whylen,
-		    "on device %u:%u, which may be a loop device, and /sys "
-		    "cannot say (%s)",
-		    maj, min, strerror(errno));
+		why_say(why, whylen,
+			"on device %u:%u, which may be a loop device, and /sys "
+			"cannot say (%s)",
+			maj, min, strerror(errno));
 		return 1;
 	}
 	name = strrchr(real, '/') + 1;
 	if (strncmp(name, "nbd", 3) == 0 || strncmp(name, "ublkb", 5) == 0) {
-		say(why, whylen,
-		    "on %s, a block device whose blocks a process serves",
-		    name);
+		why_say(why, whylen,
+			"on %s, a block device whose blocks a process serves",
+			name);
 		return 1;
 	}
 	snprintf(sub, sizeof(sub), "%s/loop", real);
@@ -234,32 +264,15 @@ static int judge_dev(unsigned maj, unsigned min, int depth, char *why,
 		snprintf(sub, sizeof(sub), "%.*s/dev", (int)(name - 1 - real),
 			 real);
 		if (read_dev(sub, &smaj, &smin) < 0) {
-			say(why, whylen,
-			    "on partition %s, whose disk cannot be told", name);
+			why_say(why, whylen,
+				"on partition %s, whose disk cannot be told",
+				name);
 			return 1;
 		}
 		return judge_dev(smaj, smin, depth + 1, why, whylen);
 	}
 	snprintf(sub, sizeof(sub), "%s/slaves", real);
-	d = opendir(sub);
-	if (d == NULL)
-		return 0;
-	while (rc == 0 && (de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof(sub), "%s/slaves/%s/dev", real,
-			 de->d_name);
-		if (read_dev(sub, &smaj, &smin) < 0) {
-			say(why, whylen,
-			    "on %s, whose device %s cannot be told", name,
-			    de->d_name);
-			rc = 1;
-		} else {
-			rc = judge_dev(smaj, smin, depth + 1, why, whylen);
-		}
-	}
-	closedir(d);
-	return rc;
+	return judge_devices(sub, name, 0, depth, why, whylen);
 }
 
 /*
@@ -271,18 +284,15 @@ static int judge_btrfs(int fd, int depth, char *why, size_t whylen)
 {
 	struct btrfs_ioctl_fs_info_args info;
 	char path[PATH_MAX + 64], uuid[40];
-	struct dirent *de;
-	unsigned maj, min;
-	int rfd, rc = 0, i;
-	DIR *d;
+	int rfd, i;
 
 	snprintf(path, sizeof(path), "/proc/thread-self/fd/%d", fd);
 	rfd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	memset(&info, 0, sizeof(info));
 	if (rfd < 0 || ioctl(rfd, BTRFS_IOC_FS_INFO, &info) < 0) {
-		say(why, whylen,
-		    "on a btrfs file system whose devices cannot be told (%s)",
-		    strerror(errno));
+		why_say(why, whylen,
+			"on a btrfs file system whose devices cannot be told (%s)",
+			strerror(errno));
 		if (rfd >= 0)
 			close(rfd);
 		return 1;
@@ -294,31 +304,8 @@ static int judge_btrfs(int fd, int depth, char *why, size_t whylen)
 			"%02x", info.fsid[i]);
 	uuid[8] = uuid[13] = uuid[18] = uuid[23] = '-';
 	snprintf(path, sizeof(path), "/sys/fs/btrfs/%s/devices", uuid);
-	d = opendir(path);
-	if (d == NULL) {
-		say(why, whylen,
-		    "on a btrfs file system whose devices cannot be told "
-		    "(%s: %s)",
-		    path, strerror(errno));
-		return 1;
-	}
-	while (rc == 0 && (de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/fs/btrfs/%s/devices/%s/dev",
-			 uuid, de->d_name);
-		if (read_dev(path, &maj, &min) < 0) {
-			say(why, whylen,
-			    "on a btrfs file system whose device %s cannot be "
-			    "told",
-			    de->d_name);
-			rc = 1;
-		} else {
-			rc = judge_dev(maj, min, depth + 1, why, whylen);
-		}
-	}
-	closedir(d);
-	return rc;
+	return judge_devices(path, "a btrfs file system", 1, depth, why,
+			     whylen);
 }
 
 static int judge_fd(int fd, int depth, char *why, size_t whylen)

@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -15,23 +14,12 @@
 #include <unistd.h>
 
 #include "mounts.h"
+#include "why.h"
 
 /* include/uapi/linux/nsfs.h and pidfd.h, which libc's headers may predate */
 #define NSIO_GET_USERNS	  _IO(0xb7, 0x1)
 #define PIDFD_GET_MNT_NS  _IO(0xFF, 3)
 #define PIDFD_GET_USER_NS _IO(0xFF, 9)
-
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * A namespace of the calling thread's, by /proc or (without it) by a
@@ -67,8 +55,8 @@ int mount_ns_root_controlled(char *why, size_t whylen)
 
 	mnt = own_ns("/proc/thread-self/ns/mnt", PIDFD_GET_MNT_NS);
 	if (mnt < 0) {
-		say(why, whylen, "this mount namespace is unknown (%s)",
-		    strerror(errno));
+		why_say(why, whylen, "this mount namespace is unknown (%s)",
+			strerror(errno));
 		return -1;
 	}
 	/*
@@ -81,24 +69,24 @@ int mount_ns_root_controlled(char *why, size_t whylen)
 		return 1;
 	}
 	if (owner < 0) {
-		say(why, whylen,
-		    "who owns this mount namespace is unknown (%s)",
-		    strerror(errno));
+		why_say(why, whylen,
+			"who owns this mount namespace is unknown (%s)",
+			strerror(errno));
 		close(mnt);
 		return -1;
 	}
 	user = own_ns("/proc/thread-self/ns/user", PIDFD_GET_USER_NS);
 	if (user < 0 || fstat(owner, &owner_st) < 0 ||
 	    fstat(user, &user_st) < 0) {
-		say(why, whylen, "this user namespace is unknown (%s)",
-		    strerror(errno));
+		why_say(why, whylen, "this user namespace is unknown (%s)",
+			strerror(errno));
 	} else if (owner_st.st_ino == user_st.st_ino &&
 		   owner_st.st_dev == user_st.st_dev) {
 		rc = 1;
 	} else {
-		say(why, whylen,
-		    "this mount namespace belongs to a user namespace below "
-		    "this one, whose root may change its mounts");
+		why_say(why, whylen,
+			"this mount namespace belongs to a user namespace below "
+			"this one, whose root may change its mounts");
 		rc = 0;
 	}
 	if (user >= 0)

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* When the kernel, not the mode, settles who may write (writeseal.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -10,6 +9,7 @@
 #include "mounts.h"
 #include "textfile.h"
 #include "writeseal.h"
+#include "why.h"
 
 /*
  * include/uapi/linux/magic.h: file systems that hold their own data, on a
@@ -27,18 +27,6 @@ static const unsigned long self_kept[] = {
 	0x73717368UL, /* squashfs */
 	0xE0F5E1E2UL, /* erofs */
 };
-
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 static int keeps_own_data(unsigned long magic)
 {
@@ -62,18 +50,18 @@ int dir_sealed(int fd, const char *dir, char *why, size_t whylen)
 	if (fstatvfs(fd, &sv) < 0 || !(sv.f_flag & ST_RDONLY))
 		return 0;
 	if (fstatfs(fd, &sf) < 0) {
-		say(why, whylen,
-		    "its mount is read-only, but its file system is "
-		    "unknown (%s)",
-		    strerror(errno));
+		why_say(why, whylen,
+			"its mount is read-only, but its file system is "
+			"unknown (%s)",
+			strerror(errno));
 		return 0;
 	}
 	/* f_type is a signed word: compare it as the kernel's unsigned magic */
 	if (!keeps_own_data((unsigned long)sf.f_type & 0xffffffffUL)) {
-		say(why, whylen,
-		    "its mount is read-only, but its file system (type "
-		    "0x%lx) may be written by another way than its mounts",
-		    (unsigned long)sf.f_type & 0xffffffffUL);
+		why_say(why, whylen,
+			"its mount is read-only, but its file system (type "
+			"0x%lx) may be written by another way than its mounts",
+			(unsigned long)sf.f_type & 0xffffffffUL);
 		return 0;
 	}
 	note[0] = '\0';
@@ -85,7 +73,7 @@ int dir_sealed(int fd, const char *dir, char *why, size_t whylen)
 		if (rc == 0)
 			return 1;
 	}
-	say(why, whylen, "its mount is read-only, but %s", note);
+	why_say(why, whylen, "its mount is read-only, but %s", note);
 	return 0;
 }
 
@@ -96,23 +84,24 @@ int hardlinks_vouched(char *why, size_t whylen)
 	why[0] = '\0';
 	if (text_file_read("/proc/sys/fs/protected_hardlinks", text,
 			   sizeof(text)) < 0) {
-		say(why, whylen, "fs.protected_hardlinks cannot be read (%s)",
-		    strerror(errno));
+		why_say(why, whylen,
+			"fs.protected_hardlinks cannot be read (%s)",
+			strerror(errno));
 		return 0;
 	}
 	if (strcmp(text, "0\n") == 0) {
-		say(why, whylen, "fs.protected_hardlinks is 0");
+		why_say(why, whylen, "fs.protected_hardlinks is 0");
 		return 0;
 	}
 	if (strcmp(text, "1\n") != 0) {
-		say(why, whylen,
-		    "fs.protected_hardlinks reads neither 0 nor 1");
+		why_say(why, whylen,
+			"fs.protected_hardlinks reads neither 0 nor 1");
 		return 0;
 	}
 	/* What /proc/sys shows is the kernel's while root alone mounts. */
 	note[0] = '\0';
 	if (mount_ns_root_controlled(note, sizeof(note)) > 0)
 		return 1;
-	say(why, whylen, "fs.protected_hardlinks is 1, but %s", note);
+	why_say(why, whylen, "fs.protected_hardlinks is 1, but %s", note);
 	return 0;
 }
