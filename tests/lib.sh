@@ -719,6 +719,9 @@ tracefs_as_systemd() {
 # LIB_TRACEFS_LOCKED set and relies on its holder's lock: taking it again
 # would wait for ever.
 LIB_TRACEFS_LOCK=${LIB_TRACEFS_LOCK:-/run/lock/libcap-perfmon-tracefs.lock}
+# The lock of tests/suites.conf's "mountlock" suites (run.sh takes it for
+# them; a suite takes it around a check of its own that wants a seal).
+LIB_MOUNTS_LOCK=${LIB_MOUNTS_LOCK:-/run/lock/libcap-perfmon-mounts.lock}
 lib_tracefs_lock() {
 	[ -z "${LIB_TRACEFS_LOCKED:-}" ] || return 0
 	command -v flock >/dev/null || { echo "tracefs: flock (util-linux) is missing"; return 1; }
@@ -767,6 +770,30 @@ login_world() {
 	printf '%s\n' '@include common-auth' '@include common-account' \
 		'@include common-session' >"$lib_p/login"
 	echo 'auth required pam_deny.so' >"$lib_p/other"
+}
+
+# strace_hold USECONDS CALLS CMD...: CMD in the background under strace,
+# each of the system calls CALLS (strace's -e trace= list) held that many
+# microseconds on its way in; its stdout in $T/out, its stderr in $T/err,
+# strace's pid in $tracer (wait for it: CMD's status). Returns once one of
+# its processes is held there, with that one's pid in $held, or 1 (held
+# empty) when none is within 8 s: the moment a race test acts in.
+strace_hold() {
+	lib_us=$1 lib_calls=$2
+	shift 2
+	strace -f -qq -o /dev/null -e trace="$lib_calls" \
+		-e inject="$lib_calls":delay_enter="$lib_us" "$@" >"$T/out" 2>"$T/err" &
+	tracer=$!
+	at_exit "kill $tracer 2>/dev/null"
+	lib_i=0 held=
+	while [ $lib_i -lt 800 ] && [ -z "$held" ]; do
+		for lib_p in $(pgrep -P $tracer); do
+			grep -q '^State:.*tracing stop' /proc/$lib_p/status 2>/dev/null && held=$lib_p
+		done
+		[ -n "$held" ] || sleep 0.01
+		lib_i=$((lib_i + 1))
+	done
+	[ -n "$held" ]
 }
 
 # tmpfs_dir DIR...: each DIR (made if missing) a tmpfs of its own, mode

@@ -187,19 +187,8 @@ opener() {
 held_restore() {
 	calls=$1 id=$2 gid=$3
 	shift 3
-	strace -f -qq -o /dev/null -e trace="$calls" -e inject="$calls":delay_enter=500000 \
-		"$cm" "$@" >"$T/out" 2>"$T/err" &
-	tracer=$!
-	at_exit "kill $tracer 2>/dev/null"
-	i=0 held=
-	while [ $i -lt 400 ] && [ -z "$held" ]; do
-		for p in $(pgrep -P $tracer); do
-			grep -q '^State:.*tracing stop' /proc/$p/status 2>/dev/null && held=$p
-		done
-		[ -n "$held" ] || sleep 0.01
-		i=$((i + 1))
-	done
-	[ -n "$held" ] || fail "window: restore never reached $calls (test setup)"
+	strace_hold 500000 "$calls" "$cm" "$@" ||
+		fail "window: restore never reached $calls (test setup)"
 	opener "$id" "$gid" "$wt"
 	wait $tracer
 	rc=$?

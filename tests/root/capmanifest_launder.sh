@@ -220,21 +220,9 @@ expect_out "set: ./app/tool cap_net_raw=ep
 truncopen=$BIN/truncopen
 if command -v strace >/dev/null 2>&1 && [ -x "$truncopen" ]; then
 	setcap -r "$t/app/tool"
-	strace -f -qq -o /dev/null -e trace=setxattr,lsetxattr,fsetxattr \
-		-e inject=setxattr,lsetxattr,fsetxattr:delay_enter=3000000 \
-		"$cm" restore "$t.m" "$t" >"$T/out" 2>"$T/err" &
-	tracer=$!
-	at_exit "kill $tracer 2>/dev/null"
 	# Stopped for the delay, on its way into setxattr: the only stop.
-	i=0 held=
-	while [ $i -lt 400 ] && [ -z "$held" ]; do
-		for p in $(pgrep -P $tracer); do
-			grep -q '^State:.*tracing stop' /proc/$p/status 2>/dev/null && held=$p
-		done
-		[ -n "$held" ] || sleep 0.02
-		i=$((i + 1))
-	done
-	[ -n "$held" ] || fail "6: restore never reached its capability write (test setup)"
+	strace_hold 3000000 setxattr,lsetxattr,fsetxattr "$cm" restore "$t.m" "$t" ||
+		fail "6: restore never reached its capability write (test setup)"
 	as_nobody "$truncopen" "$t/app/tool" || fail "6: nobody could not empty it (test setup)"
 	wait $tracer; rc=$?
 	[ "$(stat -c %s "$t/app/tool")" = 0 ] || fail "6: not emptied (test setup)"
