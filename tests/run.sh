@@ -82,7 +82,11 @@ conf() {	# KEY: every suite the lines "KEY: ..." name
 	sed -n "s/^$1:[[:space:]]*//p" "$CONF" | tr -s ' \t\n' '   '
 }
 alone=$(conf alone) valgrind=$(conf valgrind) once=$(conf once) first=$(conf first)
-privatetmp=$(conf privatetmp)
+privatetmp=$(conf privatetmp) mountlock=$(conf mountlock)
+# The lock the "mountlock" suites run under, machine-wide (every checkout
+# and the container world's run, which binds /run/lock, share it).
+LIB_MOUNTS_LOCK=${LIB_MOUNTS_LOCK:-/run/lock/libcap-perfmon-mounts.lock}
+export LIB_MOUNTS_LOCK
 can_unshare=
 [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null && can_unshare=1
 chains=$(sed -n 's/^chain \([A-Za-z0-9_-]*\):.*/\1/p' "$CONF" | sort -u | tr '\n' ' ')
@@ -102,7 +106,7 @@ chain_of() {	# SUITE: the chain naming it, if any
 # A name in suites.conf that is no suite (renamed, say) would silently lose
 # its rule: that is a failure of the run.
 stale=
-for s in $alone $valgrind $once $first $privatetmp $(conf hostpreset) $(conf container) $(conf container-noproc) $(for c in $chains; do eval "echo \$chain_$c"; done); do
+for s in $alone $valgrind $once $first $privatetmp $mountlock $(conf hostpreset) $(conf container) $(conf container-noproc) $(for c in $chains; do eval "echo \$chain_$c"; done); do
 	case $s in
 	unit/*) [ -f "$s.c" ] ;;
 	*) [ -f "$s" ] ;;
@@ -408,6 +412,9 @@ run_entry() {
 		# A /tmp of its own: an empty directory bound over it.
 		ptmp=$(mktemp -d "/tmp/run-tmp.XXXXXX") && chmod 1777 "$ptmp"
 		set -- unshare -m --propagation private sh -c "$PRIVATE_TMP" sh "$ptmp" "$s"
+	fi
+	if listed "$s" "$mountlock" && mkdir -p "${LIB_MOUNTS_LOCK%/*}"; then
+		set -- flock -w "$SUITE_TIMEOUT" "$LIB_MOUNTS_LOCK" "$@"
 	fi
 	timeout -k 10 "$SUITE_TIMEOUT" "$@" >"$log" 2>&1 </dev/null 9>&- &
 	child=$!

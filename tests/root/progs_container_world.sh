@@ -176,7 +176,10 @@ inside)
 		[ ! -d /run/nscd ] || mount -t tmpfs none /run/nscd
 		install -m 0644 "$BUILD/pam_cap/pam_cap.so" "/usr/lib/$ma/security/pam_cap.so" ||
 			fail "world: cannot install our pam_cap.so"
-		timeout 30 env -i LANG=C PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		# (under the lock of the suites that hold lazily unmounted
+		# mounts, which no seal outlives: tests/suites.conf, mountlock)
+		flock -w 600 "$LIB_MOUNTS_LOCK" \
+			timeout 30 env -i LANG=C PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			su bob -c "su - alice -c 'grep CapInh /proc/\$\$/status'" </dev/null >"$T/login" 2>&1
 		if grep -Eq '^CapInh:[[:space:]]+0000004000000000$' "$T/login"; then
 			ok "world: su - alice gets cap_perfmon from the read-only ConfigMap"
@@ -192,7 +195,8 @@ inside)
 	# bubblewrap without --proc): in a namespace of their own with /proc
 	# gone, each run by itself (run.sh reads /proc).
 	for s in $NOPROC; do
-		if unshare -m --propagation private sh -c \
+		if flock -w 600 "$LIB_MOUNTS_LOCK" \
+			unshare -m --propagation private sh -c \
 			'umount -l /proc && [ ! -e /proc/self ] && exec sh "$1"' - "$TESTS_DIR/$s" \
 			>"$T/noproc.log" 2>&1; then
 			ok "$s without /proc: $(tail -n 1 "$T/noproc.log")"
