@@ -59,11 +59,27 @@
 #   expect_line FILE TEXT [CASE]  a line of FILE holds TEXT (a fixed
 #                        string); FILE is shown (cat -v) on failure
 #   pass                 count a check that passed, silently
+#   not_checked WHAT     a part of the suite this host cannot check (WHAT
+#                        says which and why: "perf stat: perf is not
+#                        installed"): counted apart, never as a pass, and
+#                        named in finish's line. Where the whole suite can
+#                        check nothing, skip instead
 #   xattr_hex FILE       FILE's security.capability as getfattr's hex
 #                        (0x...), empty when it has none
-#   finish [SUMMARY]     print "N checks, M failed" ("M failed" when only
-#                        failures were counted) and SUMMARY when none
-#                        failed; exits 0 when none failed, else 1
+#   finish [SUMMARY]     print "N checks, M failed" (then ", K not checked:
+#                        WHAT; WHAT" when parts were not checked) and
+#                        SUMMARY when none failed; exits 0 when none
+#                        failed, else 1. Every case a suite decides is
+#                        counted, passed or failed (pass, ok, check, the
+#                        expect_ helpers)
+# A suite that runs again inside itself (sh "$0" --inside in a private
+# mount namespace, $T shared through LIB_T) counts that run's checks as
+# its own, so that its finish line, the one run.sh reads, says all it did:
+#   LIB_COUNTS=FILE      given to the inner run: its finish writes there
+#                        how many checks passed and what it could not check
+#   add_counts FILE      in the outer run, after the inner one: adds them
+#                        to this run's counts; a FILE never written (the
+#                        inner run stopped before its finish) is a failure
 # Pasting (paste_run, paste_clean, at the end of this file): the command
 # lines a program prints for a person to paste, run against recorders;
 # pasted_line and paste_for_real take such a line from a program's output
@@ -108,7 +124,7 @@
 #   has_reference VERSION [PACKAGE...]  the same test, for a suite whose
 #                            comparison is one part of it: false, the
 #                            reason in $reference_why, when it must be
-#                            left out (say so: echo "note: ...")
+#                            left out (count it: not_checked "...")
 #   REF                      the reference programs' directory (/usr/sbin)
 #   as_libcap [--case=NAME] PROG ARG...  run the reference PROG and ours
 #                            with the same arguments in the current
@@ -126,8 +142,9 @@
 # Upstream's libpsx (libcap 2.75 and 2.78, which bracket 2.76), from the
 # packages tests/tools/libcap_ref.sh fetches:
 #   upstream_refs            0 with $T/refs holding "DIR VERSION" lines
-#                            when they can be had; 1 after a note (the
-#                            archive cannot be reached) or a counted failure
+#                            when they can be had; 1 after a not_checked
+#                            (the archive cannot be reached) or a counted
+#                            failure
 #   listed_difference ID     docs/differences.md has the row ID, with this
 #                            suite among those that check it (one check)
 #   with_upstream_libpsx DIR CMD [ARG...]  run one of our programs with our
@@ -144,7 +161,7 @@ TOP=${TOP:-$(cd "$TESTS_DIR/.." && pwd)}
 BUILD=${BUILD:-$TOP/build/main}
 BIN=${BIN:-$BUILD/tests/bin}
 export TESTS_DIR TOP BUILD BIN
-fails=0 checks=0 rc=0 ran=
+fails=0 checks=0 rc=0 ran= lib_skipped=0 lib_skipped_why=
 nl='
 '
 # A script a suite runs inside itself (unshare ... sh -s) and that sources
@@ -152,6 +169,8 @@ nl='
 # then leaves the removal to the suite.
 T=${LIB_T:-}
 unset LIB_T	# not the programs' the inner script runs in turn
+lib_counts=${LIB_COUNTS:-}
+unset LIB_COUNTS
 lib_cleanups=
 
 init() {
@@ -225,6 +244,13 @@ pass() {
 check() {
 	lib_case=$1; shift
 	if "$@"; then checks=$((checks + 1)); else fail "$lib_case"; fi
+}
+
+# $lib_skipped_why: what not_checked was told, one line each.
+not_checked() {
+	lib_skipped=$((lib_skipped + 1))
+	lib_skipped_why="${lib_skipped_why:+$lib_skipped_why$nl}$*"
+	echo "not checked: $*"
 }
 
 run() {
@@ -351,14 +377,30 @@ xattr_hex() {
 }
 
 finish() {
-	if [ "$checks" -gt "$fails" ]; then
+	if [ -n "$lib_counts" ]; then
+		{ echo $((checks - fails)); printf '%s\n' "$lib_skipped_why"; } >"$lib_counts"
+	fi
+	if [ "$lib_skipped" -eq 0 ]; then
 		echo "$checks checks, $fails failed"
-	else	# a suite that counts its failures only
-		echo "$fails failed"
+	else
+		echo "$checks checks, $fails failed, $lib_skipped not checked: $(printf '%s\n' "$lib_skipped_why" |
+			sed -n '1h; 1!H; ${x; s/\n/; /g; p;}')"
 	fi
 	[ "$fails" -eq 0 ] || exit 1
 	[ $# -eq 0 ] || echo "$*"
 	exit 0
+}
+
+add_counts() {
+	if [ ! -s "$1" ]; then
+		fail "the run inside did not say what it checked (no $1)"
+		return 1
+	fi
+	checks=$((checks + $(sed -n 1p "$1")))
+	sed 1d "$1" >"$1.left"
+	while IFS= read -r lib_l; do
+		[ -z "$lib_l" ] || not_checked "$lib_l"
+	done <"$1.left"
 }
 
 # long_or SHORT LONG: SHORT, or LONG in "make test-long" (TEST_LONG=1):
@@ -616,7 +658,7 @@ upstream_refs() {
 	sh "$TESTS_DIR/tools/libcap_ref.sh" >"$T/refs" 2>"$T/refs.err"
 	case $? in
 	0) return 0 ;;
-	77) echo "note: 2.75 and 2.78 not compared: $(cat "$T/refs.err")" ;;
+	77) not_checked "2.75 and 2.78 not compared: $(cat "$T/refs.err")" ;;
 	*) fail "tests/tools/libcap_ref.sh: $(cat "$T/refs.err")" ;;
 	esac
 	return 1

@@ -67,7 +67,7 @@ while IFS= read -r name; do
 	printf 'cap_kill +%s\n' "$name" >"$T/conf"
 	cc --config "$T/conf" >"$T/out" 2>"$T/err"
 	rc=$?
-	[ $rc -eq 1 ] || fail "[+$(label "$name")]: exit $rc, want 1 (a warning)"
+	[ $rc -eq 1 ] && pass || fail "[+$(label "$name")]: exit $rc, want 1 (a warning)"
 	# The text to copy is between "write '" and the line's last "'".
 	sed -n "s/^capcheck: .*:1: warning: '.*' is a user name, not a group: write '\(.*\)'$/\1/p" \
 		"$T/err" >"$T/token"
@@ -92,7 +92,7 @@ done <"$T/names"
 # A plain name is printed as before.
 printf 'cap_kill +perf_users\n' >"$T/conf"
 cc --config "$T/conf" 2>"$T/err"
-[ "$(cat "$T/err")" = "capcheck: $T/conf:1: warning: '+perf_users' is a user name, not a group: write '@perf_users'" ] ||
+[ "$(cat "$T/err")" = "capcheck: $T/conf:1: warning: '+perf_users' is a user name, not a group: write '@perf_users'" ] && pass ||
 	fail "plain name: $(shown "$T/err")"
 # Names a terminal would not show as they are: nothing to copy, and why.
 # (One with a control character stops pam_cap: capcheck_verdicts.sh.)

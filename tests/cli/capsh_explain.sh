@@ -19,7 +19,7 @@ sed -n 's/^CAP_FACT(\([0-9]*\), *[A-Z0-9_]*, *\([a-z0-9_]*\), *"\([0-9.]*\)".*/\
 	"$table" >"$T/table"
 names=$(awk '{ print $2 }' "$T/table")
 count=$(wc -l <"$T/table")
-[ "$count" -gt 40 ] || fail "only $count capabilities read from $table"
+[ "$count" -gt 40 ] && pass || fail "only $count capabilities read from $table"
 last=$(($(cat /proc/sys/kernel/cap_last_cap 2>/dev/null || echo 40)))
 # Three spellings of each value (name, number, upper case), all in one run;
 # the expected header lines are built with the shell's own printf.
@@ -32,12 +32,12 @@ for name in $names; do
 	printf '%scap_%s (%d) [/proc/self/status:CapXXX: 0x%016x]\n' "$prefix" "$name" $n $((1 << n)) >>"$T/want"
 	n=$((n + 1))
 done
-[ $n -eq "$count" ] || fail "only $n names checked"
-awk '$1 != NR - 1 { exit 1 }' "$T/table" || fail "$table: numbers not 0, 1, 2, ..."
+[ $n -eq "$count" ] && pass || fail "only $n names checked"
+awk '$1 != NR - 1 { exit 1 }' "$T/table" && pass || fail "$table: numbers not 0, 1, 2, ..."
 # shellcheck disable=SC2086
 run "$C" $args
-[ $rc -eq 0 ] || fail "--explain x123: exit $rc"
-[ -s "$T/err" ] && fail "--explain x123: stderr $(head -n 3 "$T/err")"
+[ $rc -eq 0 ] && pass || fail "--explain x123: exit $rc"
+[ -s "$T/err" ] && fail "--explain x123: stderr $(head -n 3 "$T/err")" || pass
 # Split into blocks at header lines; check each triple is identical, the
 # blank second line, the indentation, the line length, "In Linux since",
 # and that no line uses libcap's stock opening. Bodies go to body.<name>.
@@ -72,12 +72,12 @@ awk -v dir="$T" -v names="$names" -v n="$count" '
 	END { flush(); if (blk != 3 * n - 1) printf "FAIL: %d blocks, want %d\n", blk + 1, 3 * n }
 ' "$T/out" >"$T/awk"
 [ -s "$T/awk" ] && { cat "$T/awk"; fail "--explain text blocks (above)"; }
-cmp -s "$T/want" "$T/got" || { fail "--explain headers:"; diff "$T/want" "$T/got" | head; }
+cmp -s "$T/want" "$T/got" && pass || { fail "--explain headers:"; diff "$T/want" "$T/got" | head; }
 for name in $names; do
-	[ -s "$T/body.$name" ] || fail "cap_$name: no description"
+	[ -s "$T/body.$name" ] && pass || fail "cap_$name: no description"
 done
 
-since() { grep -q "In Linux since $2" "$T/body.$1" || fail "cap_$1: want since $2"; }
+since() { grep -q "In Linux since $2" "$T/body.$1" && pass || fail "cap_$1: want since $2"; }
 # Each version the table gives, and (facts checked by hand) these:
 while read -r _ name ver; do since "$name" "$ver"; done <"$T/table"
 since chown 2.2; since sys_admin 2.2; since mknod 2.4; since lease 2.4
@@ -87,7 +87,7 @@ since audit_read 3.16; since perfmon 5.8; since bpf 5.8; since checkpoint_restor
 # The capabilities that amount to root say so.
 for name in sys_admin setuid setgid dac_override sys_module sys_ptrace sys_rawio \
 	    setfcap setpcap chown fowner mknod dac_read_search; do
-	grep -qi 'root' "$T/body.$name" || fail "cap_$name: no root-equivalence warning"
+	grep -qi 'root' "$T/body.$name" && pass || fail "cap_$name: no root-equivalence warning"
 done
 expect_line "$T/body.bpf" 'CAP_PERFMON' "cap_bpf: does not pair with CAP_PERFMON"
 expect_line "$T/body.perfmon" 'CAP_SYS_ADMIN' "cap_perfmon: no CAP_SYS_ADMIN history"
@@ -109,36 +109,36 @@ for v in "$count" 62 63; do
 	run "$C" "--explain=$v"
 	hex=$(printf '0x%016x' $((1 << v)))
 	what="<unsupported>"; [ "$v" -le "$last" ] && what="<unnamed in libcap>"
-	[ $rc -eq 0 ] || fail "--explain=$v: exit $rc"
-	printf '%s (%d) [/proc/self/status:CapXXX: %s]\n' "$what" $v "$hex" | cmp -s - "$T/out" ||
+	[ $rc -eq 0 ] && pass || fail "--explain=$v: exit $rc"
+	printf '%s (%d) [/proc/self/status:CapXXX: %s]\n' "$what" $v "$hex" | cmp -s - "$T/out" && pass ||
 		fail "--explain=$v: $(cat "$T/out")"
 done
-run "$C" --explain=0x26; [ "$(sed -n 1p "$T/out")" = "cap_perfmon (38) [/proc/self/status:CapXXX: 0x0000004000000000]" ] || fail "--explain=0x26"
+run "$C" --explain=0x26; [ "$(sed -n 1p "$T/out")" = "cap_perfmon (38) [/proc/self/status:CapXXX: 0x0000004000000000]" ] && pass || fail "--explain=0x26"
 for v in 64 -1 foo "" 99999999999999999999 cap_chownx; do
 	run "$C" "--explain=$v"
-	[ $rc -eq 1 ] || fail "--explain=$v: exit $rc"
-	[ -s "$T/out" ] && fail "--explain=$v: printed to stdout"
+	[ $rc -eq 1 ] && pass || fail "--explain=$v: exit $rc"
+	[ -s "$T/out" ] && fail "--explain=$v: printed to stdout" || pass
 	# libcap's line, then (ours) the nearest name where one is near.
 	{ printf "unrecognised value '%s'\n" "$v"
 	  [ "$v" = cap_chownx ] &&
 		echo "capsh: unknown capability 'cap_chownx'; did you mean cap_chown?"
-	} | cmp -s - "$T/err" || fail "--explain=$v: stderr $(cat "$T/err")"
+	} | cmp -s - "$T/err" && pass || fail "--explain=$v: stderr $(cat "$T/err")"
 done
 run "$C" --explain=cap_chown --explain=cap_kill
-[ "$(grep -c '^cap_' "$T/out")" -eq 2 ] || fail "two --explain: want two headers"
+[ "$(grep -c '^cap_' "$T/out")" -eq 2 ] && pass || fail "two --explain: want two headers"
 
 # --suggest: case-insensitive over names and descriptions, blank line between.
 run "$C" --suggest=PERFMON
-[ $rc -eq 0 ] || fail "--suggest=PERFMON: exit $rc"
-grep -q '^cap_perfmon (38) ' "$T/out" || fail "--suggest=PERFMON: no cap_perfmon"
-grep -q '^cap_bpf (39) ' "$T/out" || fail "--suggest=PERFMON: no cap_bpf (description mentions it)"
+[ $rc -eq 0 ] && pass || fail "--suggest=PERFMON: exit $rc"
+grep -q '^cap_perfmon (38) ' "$T/out" && pass || fail "--suggest=PERFMON: no cap_perfmon"
+grep -q '^cap_bpf (39) ' "$T/out" && pass || fail "--suggest=PERFMON: no cap_bpf (description mentions it)"
 heads=$(grep -c '^cap_' "$T/out")
 # Every header after the first follows a blank line; the output ends without one.
-awk 'NR > 1 && /^cap_/ && prev != "" { exit 1 } { prev = $0 }' "$T/out" || fail "--suggest: missing blank separator"
-[ -n "$(tail -n 1 "$T/out")" ] || fail "--suggest: trailing blank line"
-[ "$heads" -ge 5 ] || fail "--suggest=PERFMON: only $heads hits"
-run "$C" --suggest=cap_setfcap; grep -q '^cap_setfcap (31)' "$T/out" || fail "--suggest by name"
-run "$C" --suggest=zzzz-no-such-text; [ $rc -eq 0 ] && [ ! -s "$T/out" ] || fail "--suggest with no hit"
-run "$C" --suggest=; [ "$(grep -c '^\(<reserved for> \)\{0,1\}cap_' "$T/out")" -eq "$count" ] || fail "--suggest= should list all $count"
-grep -q 'Allows a process to' "$T/out" && fail "--suggest=: libcap's text found"
+awk 'NR > 1 && /^cap_/ && prev != "" { exit 1 } { prev = $0 }' "$T/out" && pass || fail "--suggest: missing blank separator"
+[ -n "$(tail -n 1 "$T/out")" ] && pass || fail "--suggest: trailing blank line"
+[ "$heads" -ge 5 ] && pass || fail "--suggest=PERFMON: only $heads hits"
+run "$C" --suggest=cap_setfcap; grep -q '^cap_setfcap (31)' "$T/out" && pass || fail "--suggest by name"
+run "$C" --suggest=zzzz-no-such-text; [ $rc -eq 0 ] && [ ! -s "$T/out" ] && pass || fail "--suggest with no hit"
+run "$C" --suggest=; [ "$(grep -c '^\(<reserved for> \)\{0,1\}cap_' "$T/out")" -eq "$count" ] && pass || fail "--suggest= should list all $count"
+grep -q 'Allows a process to' "$T/out" && fail "--suggest=: libcap's text found" || pass
 finish "capsh --explain/--suggest: all checks passed"

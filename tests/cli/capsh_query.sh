@@ -27,9 +27,9 @@ expect 1 "" "invalid --decode value: want a 64-bit hexadecimal number, got \"\"$
 # 62 and 63: numbers no table names yet and no kernel knows.
 expect 0 "0x4000000000000000=62$nl" "" "$C" --decode=4000000000000000
 run "$C" --decode=ffffffffffffffff
-[ "$(cut -d= -f1 "$T/out")" = 0xffffffffffffffff ] || fail "--decode=ffffffffffffffff"
-tr ',' '\n' <"$T/out" | tail -n 1 | grep -qx 63 || fail "--decode=ffffffffffffffff: does not end in 63"
-[ "$(tr ',' '\n' <"$T/out" | wc -l)" -eq 64 ] || fail "--decode=ffffffffffffffff: not 64 entries"
+[ "$(cut -d= -f1 "$T/out")" = 0xffffffffffffffff ] && pass || fail "--decode=ffffffffffffffff"
+tr ',' '\n' <"$T/out" | tail -n 1 | grep -qx 63 && pass || fail "--decode=ffffffffffffffff: does not end in 63"
+[ "$(tr ',' '\n' <"$T/out" | wc -l)" -eq 64 ] && pass || fail "--decode=ffffffffffffffff: not 64 entries"
 
 expect 0 "" "" "$C" --supports=cap_chown
 expect 0 "" "" "$C" --supports=0x26
@@ -100,7 +100,7 @@ expect 0 "" "" "$C" "--is-uid= $uid" --is-uid=0x$(printf '%x' "$uid")
 expect 0 "Supported modes: NOPRIV PURE1E_INIT PURE1E HYBRID$nl" "" "$C" --modes
 run "$C" --mode
 mode=$(sed -n 's/^Mode: //p' "$T/out")
-[ -n "$mode" ] || fail "--mode: $(cat "$T/out")"
+[ -n "$mode" ] && pass || fail "--mode: $(cat "$T/out")"
 expect 0 "" "" "$C" --inmode=$mode
 expect 1 "mismatched mode got=$mode want=nopriv$nl" "" "$C" --inmode=nopriv
 expect 1 "unsupported mode: FOO$nl" "" "$C" --mode=FOO
@@ -109,26 +109,26 @@ expect 1 "unsupported mode: UNCERTAIN$nl" "" "$C" --mode=UNCERTAIN
 
 # --print: the layout, and values that match the kernel's and id(1)'s view.
 run "$C" --print
-[ $rc -eq 0 ] || fail "--print: exit $rc"
-sed -n 1p "$T/out" | grep -q '^Current: ' || fail "--print line 1"
-sed -n 2p "$T/out" | grep -q '^Bounding set =' || fail "--print line 2"
-sed -n 3p "$T/out" | grep -q '^Ambient set =' || fail "--print line 3"
-sed -n 4p "$T/out" | grep -q '^Current IAB: ' || fail "--print line 4"
-sed -n 5p "$T/out" | grep -Eq "^Securebits: 0[0-7]*/0x[0-9a-f]+/[0-9]+'b[01]+ \(no-new-privs=[01]\)$" || fail "--print line 5"
-sed -n 6p "$T/out" | grep -Eq '^ secure-noroot: (yes|no) \((locked|unlocked)\)$' || fail "--print line 6"
-sed -n 7p "$T/out" | grep -Eq '^ secure-no-suid-fixup: (yes|no) \((locked|unlocked)\)$' || fail "--print line 7"
-sed -n 8p "$T/out" | grep -Eq '^ secure-keep-caps: (yes|no) \((locked|unlocked)\)$' || fail "--print line 8"
-sed -n 9p "$T/out" | grep -Eq '^ secure-no-ambient-raise: (yes|no) \((locked|unlocked)\)$' || fail "--print line 9"
-sed -n 10p "$T/out" | grep -qx "uid=$uid($(id -run)) euid=$(id -u)($(id -un))" || fail "--print uid line: $(sed -n 10p "$T/out")"
-sed -n 11p "$T/out" | grep -qx "gid=$gid($(id -rgn))" || fail "--print gid line: $(sed -n 11p "$T/out")"
-sed -n 12p "$T/out" | grep -q '^groups=' || fail "--print groups line"
-sed -n 13p "$T/out" | grep -qx "Guessed mode: $mode ([0-9])" || fail "--print mode line"
-[ "$(wc -l <"$T/out")" -eq 13 ] || fail "--print: not 13 lines"
+[ $rc -eq 0 ] && pass || fail "--print: exit $rc"
+sed -n 1p "$T/out" | grep -q '^Current: ' && pass || fail "--print line 1"
+sed -n 2p "$T/out" | grep -q '^Bounding set =' && pass || fail "--print line 2"
+sed -n 3p "$T/out" | grep -q '^Ambient set =' && pass || fail "--print line 3"
+sed -n 4p "$T/out" | grep -q '^Current IAB: ' && pass || fail "--print line 4"
+sed -n 5p "$T/out" | grep -Eq "^Securebits: 0[0-7]*/0x[0-9a-f]+/[0-9]+'b[01]+ \(no-new-privs=[01]\)$" && pass || fail "--print line 5"
+sed -n 6p "$T/out" | grep -Eq '^ secure-noroot: (yes|no) \((locked|unlocked)\)$' && pass || fail "--print line 6"
+sed -n 7p "$T/out" | grep -Eq '^ secure-no-suid-fixup: (yes|no) \((locked|unlocked)\)$' && pass || fail "--print line 7"
+sed -n 8p "$T/out" | grep -Eq '^ secure-keep-caps: (yes|no) \((locked|unlocked)\)$' && pass || fail "--print line 8"
+sed -n 9p "$T/out" | grep -Eq '^ secure-no-ambient-raise: (yes|no) \((locked|unlocked)\)$' && pass || fail "--print line 9"
+sed -n 10p "$T/out" | grep -qx "uid=$uid($(id -run)) euid=$(id -u)($(id -un))" && pass || fail "--print uid line: $(sed -n 10p "$T/out")"
+sed -n 11p "$T/out" | grep -qx "gid=$gid($(id -rgn))" && pass || fail "--print gid line: $(sed -n 11p "$T/out")"
+sed -n 12p "$T/out" | grep -q '^groups=' && pass || fail "--print groups line"
+sed -n 13p "$T/out" | grep -qx "Guessed mode: $mode ([0-9])" && pass || fail "--print mode line"
+[ "$(wc -l <"$T/out")" -eq 13 ] && pass || fail "--print: not 13 lines"
 # The bounding line names exactly the CapBnd bits.
 want=$("$C" --decode=$bnd | cut -d= -f2)
-sed -n 2p "$T/out" | grep -qx "Bounding set =$want" || fail "--print bounding differs from CapBnd"
+sed -n 2p "$T/out" | grep -qx "Bounding set =$want" && pass || fail "--print bounding differs from CapBnd"
 run "$C" --current
-[ "$(wc -l <"$T/out")" -eq 2 ] && grep -q '^Current: ' "$T/out" && grep -q '^Current IAB: ' "$T/out" || fail "--current layout"
+[ "$(wc -l <"$T/out")" -eq 2 ] && grep -q '^Current: ' "$T/out" && grep -q '^Current IAB: ' "$T/out" && pass || fail "--current layout"
 
 # Messages of the state-changing options that fail before touching anything.
 expect 1 "" "unable to interpret [--caps=foo]$nl" "$C" --caps=foo
@@ -161,7 +161,7 @@ expect 1 "" "already forked$nl" "$C" --forkfor=1 --forkfor=1
 start=$(date +%s)
 expect 0 "" "" "$C" --forkfor=30 --killit=9
 expect 0 "" "" "$C" --forkfor=30 --killit=15
-[ $(( $(date +%s) - start )) -lt 20 ] || fail "--killit did not end the child early"
+[ $(( $(date +%s) - start )) -lt 20 ] && pass || fail "--killit did not end the child early"
 expect 1 "" "child terminated with odd signal (18 != 0)$nl" "$C" --forkfor=1 --killit=18
 expect 0 "" "" "$C" --forkfor=1 --killit=0
 expect 1 "" "Unable to kill child process: Invalid argument$nl" "$C" --forkfor=1 --killit=99

@@ -17,14 +17,14 @@ expect_rc 0 --help; expect_err "" --help
 # Our three additions (--dropped, which libcap accepts without listing it,
 # --json, --version) follow libcap's last line, marked (docs/differences.md,
 # row not-in-libcap).
-tail -n 3 "$T/out" | head -n 1 | grep -qxF '  --dropped=xxx  exit 1 unless capability xxx dropped (not in libcap)' || fail "--help: no marked --dropped after libcap's text"
-tail -n 2 "$T/out" | head -n 1 | grep -q '^  --json .*(not in libcap)$' || fail "--help: no marked --json after libcap's text"
-tail -n 1 "$T/out" | grep -q '^  --version .*(not in libcap)$' || fail "--help: no marked --version last"
-head -n 1 "$T/out" | grep -qxF "usage: $C [args ...]" || fail "--help: first line $(head -n 1 "$T/out")"
-tail -n 4 "$T/out" | head -n 1 | grep -qxF "                 (without -- [$C] will simply exit(0))" || fail "--help: libcap's last line"
+tail -n 3 "$T/out" | head -n 1 | grep -qxF '  --dropped=xxx  exit 1 unless capability xxx dropped (not in libcap)' && pass || fail "--help: no marked --dropped after libcap's text"
+tail -n 2 "$T/out" | head -n 1 | grep -q '^  --json .*(not in libcap)$' && pass || fail "--help: no marked --json after libcap's text"
+tail -n 1 "$T/out" | grep -q '^  --version .*(not in libcap)$' && pass || fail "--help: no marked --version last"
+head -n 1 "$T/out" | grep -qxF "usage: $C [args ...]" && pass || fail "--help: first line $(head -n 1 "$T/out")"
+tail -n 4 "$T/out" | head -n 1 | grep -qxF "                 (without -- [$C] will simply exit(0))" && pass || fail "--help: libcap's last line"
 cp "$T/out" "$T/usage"
 lines=$(wc -l <"$T/usage")
-[ "$lines" -eq 51 ] || fail "--help: $lines lines, want 48 of libcap's and 3 of ours"
+[ "$lines" -eq 51 ] && pass || fail "--help: $lines lines, want 48 of libcap's and 3 of ours"
 # Every option capsh accepts is listed, one line each, in libcap's layout.
 for o in --addamb=xxx --cap-uid= --caps=xxx --chroot=path --current --decode=xxx \
 	 --delamb=xxx --drop=xxx --dropped=xxx --explain=xxx --forkfor= --gid= \
@@ -33,20 +33,20 @@ for o in --addamb=xxx --cap-uid= --caps=xxx --chroot=path --current --decode=xxx
 	 --is-gid= --keep= --killit= --license '--mode ' --mode= --modes \
 	 --no-new-privs --noamb --noenv --print --quiet --secbits= --shell= \
 	 --strict --suggest=text --supports=xxx --uid= --user= '== ' '=+ ' '-- ' '-+ '; do
-	grep -q -- "^  $o" "$T/usage" || fail "usage lacks $o"
+	grep -q -- "^  $o" "$T/usage" && pass || fail "usage lacks $o"
 done
 # The one deliberate fix of libcap's text (docs/differences.md, row
 # capsh-help-has-b); the --shell line is libcap's.
-grep -qxF '  --has-b=xxx    exit 1 if capability xxx dropped' "$T/usage" || fail "--has-b help line"
-grep -qxF '  --shell=/xx/yy use /xx/yy instead of /bin/bash for --' "$T/usage" || fail "--shell help line"
-grep -q 'not dropped' "$T/usage" && fail "usage still says 'not dropped'"
+grep -qxF '  --has-b=xxx    exit 1 if capability xxx dropped' "$T/usage" && pass || fail "--has-b help line"
+grep -qxF '  --shell=/xx/yy use /xx/yy instead of /bin/bash for --' "$T/usage" && pass || fail "--shell help line"
+grep -q 'not dropped' "$T/usage" && fail "usage still says 'not dropped'" || pass
 
-run "$C" -h; expect_rc 0 -h; cmp -s "$T/out" "$T/usage" || fail "-h differs from --help"
+run "$C" -h; expect_rc 0 -h; cmp -s "$T/out" "$T/usage" && pass || fail "-h differs from --help"
 run "$C" -h --print; expect_rc 0 "-h --print"
 # Help later on the line is a usage error (exit 1), after what came before.
 run "$C" --mode --help; expect_rc 1 "--mode --help"
-head -n 1 "$T/out" | grep -qx 'Mode: HYBRID\|Mode: [A-Z_0-9]*' || fail "--mode --help: no mode line first"
-[ "$(wc -l <"$T/out")" -eq 52 ] || fail "--mode --help: want mode line + usage"
+head -n 1 "$T/out" | grep -qx 'Mode: HYBRID\|Mode: [A-Z_0-9]*' && pass || fail "--mode --help: no mode line first"
+[ "$(wc -l <"$T/out")" -eq 52 ] && pass || fail "--mode --help: want mode line + usage"
 for a in --foo x - --printx --print=1 --current=1 --strict=1 --quiet=1 --help=1 -hx \
 	 --has-ambientx --no-new-privsx --licensex --noam --caps --uid --inmode \
 	 --decodex=1 --- -++ === =+= -+x; do
@@ -54,24 +54,24 @@ for a in --foo x - --printx --print=1 --current=1 --strict=1 --quiet=1 --help=1 
 	# (progs_version_help.sh checks the suggestions).
 	run "$C" "$a"; expect_rc 1 "$a"
 	[ "$(wc -l <"$T/err")" -eq 1 ] && head -n 1 "$T/err" |
-		grep -qF "capsh: unknown option '$a'" || fail "capsh $a: stderr [$(cat "$T/err")]"
-	cmp -s "$T/out" "$T/usage" || fail "$a: stdout is not exactly the usage"
+		grep -qF "capsh: unknown option '$a'" && pass || fail "capsh $a: stderr [$(cat "$T/err")]"
+	cmp -s "$T/out" "$T/usage" && pass || fail "$a: stdout is not exactly the usage"
 done
 # Near misses of --mode are named before the usage.
 for a in --modex --modes=1 --modesx; do
 	run "$C" "$a"; expect_rc 1 "$a"
-	head -n 1 "$T/out" | grep -qxF "unrecognized command [$a]" || fail "$a: $(head -n 1 "$T/out")"
+	head -n 1 "$T/out" | grep -qxF "unrecognized command [$a]" && pass || fail "$a: $(head -n 1 "$T/out")"
 done
 run; expect_rc 0 "(no args)"; expect_out "" "(no args)"; expect_err "" "(no args)"
 run "$C" --quiet; expect_rc 0 --quiet; expect_out "" --quiet
 run "$C" --noambXYZ; expect_rc 0 --noambXYZ; expect_err "" --noambXYZ
 run "$C" --noamb=all; expect_rc 0 --noamb=all
 run "$C" --license --foo; expect_rc 0 "--license --foo"
-head -n 1 "$T/out" | grep -qxF "$C see License file for details." || fail "--license first line"
-[ "$(wc -l <"$T/out")" -eq 2 ] || fail "--license: not two lines"
+head -n 1 "$T/out" | grep -qxF "$C see License file for details." && pass || fail "--license first line"
+[ "$(wc -l <"$T/out")" -eq 2 ] && pass || fail "--license: not two lines"
 run "$C" --forkfor=0; expect_rc 1 --forkfor=0; expect_err "require non-zero --forkfor value
 " --forkfor=0
-cmp -s "$T/out" "$T/usage" || fail "--forkfor=0: usage expected on stdout"
+cmp -s "$T/out" "$T/usage" && pass || fail "--forkfor=0: usage expected on stdout"
 run "$C" --strict --strict --noenv --quiet; expect_rc 0 "flags"; expect_out "" flags
 # == and =+ find capsh along PATH when argv[0] has no '/', pass on --quiet.
 if b=$(command -v bash); then
@@ -99,7 +99,7 @@ expect 4 "" "" "$C" --shell=/bin/sh -+ -c 'exit 4'
 # Differences 5 and 7 (progs/capsh/capsh.c): buffered output is neither lost by
 # -- nor written twice by the --forkfor child.
 "$C" --mode --shell=/bin/sh -- -c true >"$T/flush"
-[ "$(wc -l <"$T/flush")" -eq 1 ] || fail "--mode before --: $(wc -l <"$T/flush") lines"
+[ "$(wc -l <"$T/flush")" -eq 1 ] && pass || fail "--mode before --: $(wc -l <"$T/flush") lines"
 "$C" --mode --forkfor=1 >"$T/flush"; sleep 2
-[ "$(wc -l <"$T/flush")" -eq 1 ] || fail "--mode --forkfor: $(wc -l <"$T/flush") lines"
+[ "$(wc -l <"$T/flush")" -eq 1 ] && pass || fail "--mode --forkfor: $(wc -l <"$T/flush") lines"
 finish "capsh usage and argument handling: all checks passed"

@@ -226,14 +226,14 @@ END {
 	for (r in checked) print "checked " r " " checked[r]
 }
 ' $(find "$TOP/man" -type f -name '*.[0-9]' | sort) \
-  $(find "$TOP/docs" -type f -name '*.md' | sort) "$TOP/README.md" >"$T/out" 2>"$T/err" ||
+  $(find "$TOP/docs" -type f -name '*.md' | sort) "$TOP/README.md" >"$T/out" 2>"$T/err" && pass ||
 	fail "awk: $(cat "$T/err")"
 
 # Every kind of statement is still found somewhere: reworded, a rule
 # would check nothing and pass for ever.
 for rule in all-names known-values names-of unnamed above first-to-last \
 	    newest-kernel older-kernel name-number; do
-	grep -q "^checked $rule [1-9]" "$T/out" ||
+	grep -q "^checked $rule [1-9]" "$T/out" && pass ||
 		fail "no page states $rule any more: update this suite's rules"
 done
 while IFS= read -r line; do

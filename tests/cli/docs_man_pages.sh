@@ -45,7 +45,7 @@ render() { mandoc -T ascii -O width=400 "$1" 2>/dev/null | col -b; }
 		sed -n 's/^extern[^(]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p' \
 			"$TOP/include/sys/psx_syscall.h" && echo psx_syscall
 } | grep -vx 'capget\|capset' | sort -u >"$T/names"
-[ -s "$T/names" ] || fail "no exported names found"
+[ -s "$T/names" ] && pass || fail "no exported names found"
 
 nnames=0
 while read -r name; do
@@ -72,7 +72,7 @@ while read -r name; do
 			continue
 		fi
 	fi
-	name_section "$target" | grep -qx "$name" ||
+	name_section "$target" | grep -qx "$name" && pass ||
 		fail "$name: not listed in the NAME section of $(basename "$target")"
 done <"$T/names"
 
@@ -80,7 +80,7 @@ done <"$T/names"
 for page in "$man"/man*/*.[1-8]; do
 	is_stub "$page" || continue
 	rel=$(sed -n '1s/^\.so //p' "$page")
-	[ -f "$man/$rel" ] || fail "$(basename "$page"): dangling stub to $rel"
+	[ -f "$man/$rel" ] && pass || fail "$(basename "$page"): dangling stub to $rel"
 done
 
 # --- 2. every option appears in its page -------------------------------------
@@ -100,7 +100,7 @@ help_options() {
 check_option() {	# page option
 	# Bounded: "-v" must not be found inside "-verbose" or "cap-v".
 	grep -qE -- "(^|[^A-Za-z0-9_-])$(printf '%s' "$2" |
-		sed 's/[+.]/\\&/g')([^A-Za-z0-9_-]|$)" "$T/rendered" ||
+		sed 's/[+.]/\\&/g')([^A-Za-z0-9_-]|$)" "$T/rendered" && pass ||
 		fail "$(basename "$1"): option $2 is not documented"
 }
 
@@ -111,10 +111,10 @@ for prog in $(cd "$TOP/progs" && ls -d */ | tr -d /); do
 	getpcaps|capaudit) page=$man/man8/$prog.8; helparg=--help ;;
 	*) page=$man/man8/$prog.8; helparg=-h ;;
 	esac
-	[ -f "$page" ] || { fail "no page for $prog"; continue; }
-	[ -x "$BUILD/progs/$prog" ] || { fail "$prog is not built"; continue; }
+	[ -f "$page" ] && pass || { fail "no page for $prog"; continue; }
+	[ -x "$BUILD/progs/$prog" ] && pass || { fail "$prog is not built"; continue; }
 	"$BUILD/progs/$prog" $helparg 2>&1 | help_options >"$T/opts"
-	[ -s "$T/opts" ] || fail "$prog: no options found in its usage text"
+	[ -s "$T/opts" ] && pass || fail "$prog: no options found in its usage text"
 	[ $prog = capsh ] && printf '%s\n' $always_capsh >>"$T/opts"
 	render "$page" >"$T/rendered"
 	n=0
@@ -128,7 +128,7 @@ done
 # pam_cap's module arguments and the configuration syntax.
 render "$man/man8/pam_cap.8" >"$T/rendered"
 for opt in config= default= debug keepcaps autoauth defer; do
-	grep -q -- "$opt" "$T/rendered" ||
+	grep -q -- "$opt" "$T/rendered" && pass ||
 		fail "pam_cap.8: module argument $opt is not documented"
 done
 
@@ -136,7 +136,7 @@ done
 need_sections() {	# page section...
 	page=$1; shift
 	for s in "$@"; do
-		grep -qx "\\.SH \"*$s\"*" "$page" ||
+		grep -qx "\\.SH \"*$s\"*" "$page" && pass ||
 			fail "$(basename "$page"): no $s section"
 	done
 }
@@ -157,12 +157,12 @@ for page in "$man"/man[1-8]/*.[1-8]; do
 	esac
 	# The differences list closes the page, where readers look for it.
 	last=$(grep '^\.SH' "$page" | tail -n 1)
-	[ "$last" = ".SH SEE ALSO" ] || [ "$last" = ".SH DIFFERENCES FROM LIBCAP" ] ||
+	[ "$last" = ".SH SEE ALSO" ] || [ "$last" = ".SH DIFFERENCES FROM LIBCAP" ] && pass ||
 		fail "$(basename "$page"): last section is $last"
 done
-grep -q 'setcap cap_perfmon=ep /usr/bin/perf' "$man/man8/setcap.8" ||
+grep -q 'setcap cap_perfmon=ep /usr/bin/perf' "$man/man8/setcap.8" && pass ||
 	fail "setcap.8: the perf example is missing"
-grep -q 'cap_perfmon *@perf_users' "$man/man5/capability.conf.5" ||
+grep -q 'cap_perfmon *@perf_users' "$man/man5/capability.conf.5" && pass ||
 	fail "capability.conf.5: the perf_users example is missing"
 
 # --- 4. mandoc -Tlint -W warning is silent -----------------------------------
@@ -182,6 +182,8 @@ for page in man[1-8]/*.[1-8]; do
 	if [ -s "$T/lint" ]; then
 		fail "mandoc -Tlint: $page"
 		sed 's/^/    /' "$T/lint"
+	else
+		pass
 	fi
 done
 

@@ -33,7 +33,7 @@ for page in "$TOP"/man/man*/*.[0-9]; do
 	if grep -qF "\`$name($sect)\`" "$readme"; then named=$((named + 1))
 	else fail "README.md's map does not name $name($sect)"; fi
 done
-[ "$named" -ge 20 ] && ok "README.md names all $named manual pages" ||
+[ "$named" -ge 20 ] && ok "README.md names all $named manual pages" && pass ||
 	fail "only $named manual pages found or named"
 
 for doc in "$TOP"/docs/*.md "$TOP/bench/README.md"; do
@@ -65,6 +65,6 @@ for doc in "$readme" "$TOP"/docs/*.md "$TOP/bench/README.md"; do
 		fi
 	done <"$T/links"
 done
-[ "$links" -ge 20 ] && ok "$links relative links reach their files and headings" ||
+[ "$links" -ge 20 ] && ok "$links relative links reach their files and headings" && pass ||
 	fail "only $links relative links found"
 finish "README.md: short, two set-up commands, a complete map; the guides' links hold"

@@ -27,7 +27,7 @@ run_in_t() {
 	side=ours
 	[ "$prog" = "$ref" ] && side=2.66
 	perl "$TESTS_DIR/tools/rows.pl" $side getcap out "$out.o" &&
-		perl "$TESTS_DIR/tools/rows.pl" $side getcap err "$out.e" ||
+		perl "$TESTS_DIR/tools/rows.pl" $side getcap err "$out.e" && pass ||
 		fail "tests/tools/rows.pl $side: failed"
 }
 
@@ -51,6 +51,8 @@ usage_case() {
 	   ! cmp -s "$T/r.o" "$T/u.o" || [ "$(cat "$T/u.rc")" != "$want" ] ||
 	   ! cmp -s "$T/r.rc" "$T/u.rc"; then
 		fail "usage case: getcap $*"; diff "$T/r.e" "$T/u.e"
+	else
+		pass
 	fi
 }
 
@@ -104,6 +106,8 @@ last=$(grep -v ' (Not a regular file)$' "$T/u.o")
 want="deep$(perl -e 'print "/d" x 3000')/f"
 if [ "$dirs" -ne 3001 ] || [ "$last" != "$want" ] || [ -s "$T/u.e" ]; then
 	fail "deep tree: $dirs directory lines, stderr: $(head -c 200 "$T/u.e")"
+else
+	pass
 fi
 run_in_t "$ref" "$T/r" -rv deep
 grep -q "(File name too long)" "$T/r.e" ||
@@ -124,6 +128,8 @@ if ! cmp -s "$T/r.o.s" "$T/u.o.s" || [ -s "$T/u.e" ] ||
    [ "$(wc -l <"$T/u.o")" -ne 2045 ]; then
 	fail "binary tree under ulimit -n 12: $(wc -l <"$T/u.o") lines"
 	head -3 "$T/u.e"; diff "$T/r.o.s" "$T/u.o.s" | head -5
+else
+	pass
 fi
 rm -rf bin
 
@@ -134,10 +140,14 @@ grep -av -e '^\./d/e[/ ]' -e '^\./d/e$' -e '^\./fifo$' "$T/r.o" | sort >"$T/r.o.
 sort "$T/u.o" >"$T/u.o.s"
 if ! cmp -s "$T/r.o.s" "$T/u.o.s" || grep -aq -e '^\./d/e[/ ]' -e '^\./fifo' "$T/u.o"; then
 	fail "--exclude"; diff "$T/r.o.s" "$T/u.o.s" | head
+else
+	pass
 fi
 run_in_t "$ours" "$T/u" -rv --exclude=d d
 if [ -s "$T/u.o" ]; then
 	fail "--exclude of the operand itself"
+else
+	pass
 fi
 
 # Unreadable (700 of another user, or 000 when not root) and unsearchable
@@ -162,6 +172,8 @@ for o in -r -rv; do
 	   ! grep -qx "Failed to search directory 'noexec' (Permission denied)" "$T/u.e"; then
 		fail "unreadable directories ($o)"; diff "$T/r.o.s" "$T/u.o.s"
 		cat "$T/u.e"
+	else
+		pass
 	fi
 done
 chmod 755 locked noexec

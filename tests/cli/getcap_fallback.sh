@@ -103,20 +103,20 @@ for err in 38 1; do	# ENOSYS, EPERM
 	rm -f "$T/mark"
 	SHIM_ERRNO=$err SHIM_MARK=$T/mark LD_PRELOAD=$T/shim.so \
 		"$ours" -rvn . >"$T/fb.o" 2>"$T/fb.e"
-	[ -e "$T/mark" ] || { fail "the shim never saw getxattrat"; }
+	[ -e "$T/mark" ] && pass || { fail "the shim never saw getxattrat"; }
 	for s in o e; do
 		sort "$T/direct.$s" >"$T/d.s"; sort "$T/fb.$s" >"$T/f.s"
-		cmp -s "$T/d.s" "$T/f.s" ||
+		cmp -s "$T/d.s" "$T/f.s" && pass ||
 			{ fail "errno $err ($s):"; diff "$T/d.s" "$T/f.s" | head; }
 	done
 	SHIM_ERRNO=$err LD_PRELOAD=$T/shim.so "$ours" -vn a/f a/b/g a/fifo >"$T/fb1.o" 2>&1
-	cmp -s "$T/direct1.o" "$T/fb1.o" || { fail "errno $err, operands"; }
+	cmp -s "$T/direct1.o" "$T/fb1.o" && pass || { fail "errno $err, operands"; }
 done
 # No d_type: one fstatat per entry decides, with the same result.
 SHIM_NO_DTYPE=1 SHIM_MARK=$T/mark LD_PRELOAD=$T/shim.so "$ours" -rvn . >"$T/nd.o" 2>"$T/nd.e"
 for s in o e; do
 	sort "$T/direct.$s" >"$T/d.s"; sort "$T/nd.$s" >"$T/f.s"
-	cmp -s "$T/d.s" "$T/f.s" ||
+	cmp -s "$T/d.s" "$T/f.s" && pass ||
 		{ fail "DT_UNKNOWN ($s):"; diff "$T/d.s" "$T/f.s" | head; }
 done
 if command -v strace >/dev/null; then
@@ -126,16 +126,16 @@ if command -v strace >/dev/null; then
 		-o "$T/st" "$ours" -r a >/dev/null 2>&1
 	# a/ holds five entries; each needs a descriptor-relative fstatat.
 	n=$(grep -c 'statat[0-9]*([0-9].*AT_SYMLINK_NOFOLLOW' "$T/st")
-	[ "$n" -ge 5 ] || { fail "DT_UNKNOWN reached fstatat $n times"; }
+	[ "$n" -ge 5 ] && pass || { fail "DT_UNKNOWN reached fstatat $n times"; }
 fi
 
 # The deepest file is over PATH_MAX: read through /proc/self/fd.
 want="./$deepf"
 [ $caps = yes ] && want="./$deepf cap_kill=p"
-grep -qxF "$want" "$T/fb.o" || { fail "deep file not read by the fallback"; }
+grep -qxF "$want" "$T/fb.o" && pass || { fail "deep file not read by the fallback"; }
 if [ $caps = yes ]; then
 	grep -qx "./a/b/g cap_perfmon=p \[rootid=1000\]" "$T/fb.o" &&
-		grep -qx "./a/f cap_net_raw=ep" "$T/fb.o" ||
+		grep -qx "./a/f cap_net_raw=ep" "$T/fb.o" && pass ||
 		{ fail "capabilities through the fallback"; }
 fi
 

@@ -18,10 +18,10 @@ ok_run() {
 	name=$1; shift
 	run_ours "$G" "$@" >"$T/$name" 2>"$T/$name.err"; rc=$?
 	case $rc in
-	0) [ -s "$T/$name.err" ] && fail "getpcaps $*: stderr with exit 0: $(head -n 2 "$T/$name.err")" ;;
+	0) [ -s "$T/$name.err" ] && fail "getpcaps $*: stderr with exit 0: $(head -n 2 "$T/$name.err")" || pass ;;
 	1) grep -Ev '^getpcaps: (([0-9]+ processes)|(the executables of [0-9]+ capable processes)) not examined: ' "$T/$name.err" |
-		grep -q . && fail "getpcaps $*: unexpected stderr: $(cat "$T/$name.err")"
-	   [ -s "$T/$name.err" ] || fail "getpcaps $*: exit 1 without saying why" ;;
+		grep -q . && fail "getpcaps $*: unexpected stderr: $(cat "$T/$name.err")" || pass
+	   [ -s "$T/$name.err" ] && pass || fail "getpcaps $*: exit 1 without saying why" ;;
 	*) fail "getpcaps $*: exit $rc: $(head -n 3 "$T/$name.err")" ;;
 	esac
 }
@@ -38,25 +38,25 @@ ok_run verbose --all --verbose --iab
 ok_run json --all --json
 ok_run tjson --json --tree
 for f in table verbose; do
-	tail -n 1 "$T/$f" | grep -Eq '^summary: [0-9]+ processes examined, [0-9]+ shown; left out: [0-9]+ kernel threads, [0-9]+ zombies, [0-9]+ exited during the scan; [0-9]+ not examined$' ||
+	tail -n 1 "$T/$f" | grep -Eq '^summary: [0-9]+ processes examined, [0-9]+ shown; left out: [0-9]+ kernel threads, [0-9]+ zombies, [0-9]+ exited during the scan; [0-9]+ not examined$' && pass ||
 		fail "$f: no summary line: $(tail -n 1 "$T/$f")"
 done
 shown=$(awk -v p="$me" '$1 == p' "$T/table")
 if [ -n "$shown" ]; then
 	case $shown in
-	*"\"$want\""*) ;;
+	*"\"$want\""*) pass ;;
 	*) fail "row for $me [$shown] lacks getpcaps' text \"$want\"" ;;
 	esac
 fi
 if [ "$(id -u)" -eq 0 ]; then
-	[ -n "$shown" ] || fail "root's sleep $me is not listed"
-	grep -q "^ *$me .*" "$T/verbose" && grep -q '^        command: sleep 30$' "$T/verbose" ||
+	[ -n "$shown" ] && pass || fail "root's sleep $me is not listed"
+	grep -q "^ *$me .*" "$T/verbose" && grep -q '^        command: sleep 30$' "$T/verbose" && pass ||
 		fail "--verbose: no command line for $me"
 fi
 kill $me 2>/dev/null
 
 if command -v python3 >/dev/null 2>&1; then
-	python3 - "$T/json" "$T/tjson" <<'PY' || fail "--json / --tree --json"
+	python3 - "$T/json" "$T/tjson" <<'PY' && pass || fail "--json / --tree --json"
 import json, sys
 flat = [json.loads(l) for l in open(sys.argv[1])]
 tree = [json.loads(l) for l in open(sys.argv[2])]
@@ -78,14 +78,14 @@ for o in tree[:-1]:
     stack.append(o["pid"])
 PY
 else
-	echo "note: python3 not installed; JSON not parsed"
+	not_checked "python3 not installed; JSON not parsed"
 fi
 
 # Mistakes: one line, exit 2, nothing on stdout.
 mistake() {	# expected-line args...
 	line=$1; shift
 	run_ours "$G" "$@" >"$T/m.out" 2>"$T/m.err"; rc=$?
-	[ $rc -eq 2 ] && [ ! -s "$T/m.out" ] && [ "$(cat "$T/m.err")" = "$line" ] ||
+	[ $rc -eq 2 ] && [ ! -s "$T/m.out" ] && [ "$(cat "$T/m.err")" = "$line" ] && pass ||
 		fail "getpcaps $*: exit $rc, stderr [$(cat "$T/m.err")], stdout $(wc -c <"$T/m.out") bytes"
 }
 mistake "getpcaps: --all shows every process: '1' cannot be combined with it" --all 1
@@ -96,10 +96,10 @@ mistake "getpcaps: unknown option '--jsn'; did you mean --json?" --all --jsn
 mistake "getpcaps: --all shows every process: 'x\\033[2J' cannot be combined with it" --all "$(printf 'x\033[2J')"
 run_ours "$G" --tree --help >/dev/null 2>"$T/help"; rc=$?
 [ $rc -eq 0 ] && tail -n 2 "$T/help" | grep -c '(not in libcap)$' | grep -qx 2 &&
-	grep -q -- '--all ' "$T/help" && grep -q -- '--tree ' "$T/help" ||
+	grep -q -- '--all ' "$T/help" && grep -q -- '--tree ' "$T/help" && pass ||
 	fail "--tree --help: exit $rc"
 out=$(run_ours "$G" --all --version); rc=$?
-[ $rc -eq 0 ] && case $out in "getpcaps (libcap-perfmon) "*) true ;; *) false ;; esac ||
+[ $rc -eq 0 ] && case $out in "getpcaps (libcap-perfmon) "*) true ;; *) false ;; esac && pass ||
 	fail "--all --version: $rc [$out]"
 # Without --all or --tree, a word like it is still libcap's unparsable pid.
 expect_lines --case="--al" 1 "" "Cannot parse pid --al: (Invalid argument)

@@ -11,9 +11,9 @@ command -v python3 >/dev/null 2>&1 || skip "python3 is needed to parse JSON"
 # getpcaps: masks equal /proc/<pid>/status, text equals the plain output.
 sleep 30 & sleeper=$!
 at_exit 'kill $sleeper 2>/dev/null'
-run_ours "$BUILD/progs/getpcaps" --json $sleeper 1 >"$T/g.json" || fail "getpcaps --json exit $?"
+run_ours "$BUILD/progs/getpcaps" --json $sleeper 1 >"$T/g.json" && pass || fail "getpcaps --json exit $?"
 run_ours "$BUILD/progs/getpcaps" $sleeper 1 >"$T/g.txt"
-python3 - "$T/g.json" "$T/g.txt" $sleeper 1 <<'PY' || fail "getpcaps JSON does not match /proc"
+python3 - "$T/g.json" "$T/g.txt" $sleeper 1 <<'PY' && pass || fail "getpcaps JSON does not match /proc"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 texts = [l.rstrip("\n").split(": ", 1)[1] for l in open(sys.argv[2])]
@@ -36,8 +36,8 @@ PY
 kill $sleeper 2>/dev/null
 # Errors keep libcap's stderr line and exit status in JSON mode too.
 run_ours "$BUILD/progs/getpcaps" --json nosuchpid >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] || fail "bad pid exit $rc"
-grep -qx 'Cannot parse pid nosuchpid: (Invalid argument)' "$T/err" || fail "bad pid message: $(cat "$T/err")"
-[ -s "$T/out" ] && fail "bad pid printed JSON: $(cat "$T/out")"
+[ $rc -eq 1 ] && pass || fail "bad pid exit $rc"
+grep -qx 'Cannot parse pid nosuchpid: (Invalid argument)' "$T/err" && pass || fail "bad pid message: $(cat "$T/err")"
+[ -s "$T/out" ] && fail "bad pid printed JSON: $(cat "$T/out")" || pass
 
 finish

@@ -5,7 +5,8 @@
 # that fails (a host setting not put back) fails a suite that passed or
 # skipped; run.sh fails a suite that outlives SUITE_TIMEOUT, with its log,
 # instead of waiting for it, and one in whose processes valgrind or a
-# sanitizer found an error, whatever the suite's own checks said.
+# sanitizer found an error, whatever the suite's own checks said; a run
+# inside a suite is counted by it.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind"
@@ -42,7 +43,7 @@ suite cleanup_plain 'at_exit false; ok one; finish'
 outcome cleanup_plain 0 "an unchecked clean-up may fail (kill of a dead helper)"
 
 # tracefs helpers act only in a private mount namespace.
-suite tracefs_here 'LIB_OUTER_MNT_NS=$(readlink /proc/self/ns/mnt); if tracefs_mount; then fail "mounted in the outer namespace"; fi; finish'
+suite tracefs_here 'LIB_OUTER_MNT_NS=$(readlink /proc/self/ns/mnt); if tracefs_mount; then fail "mounted in the outer namespace"; else ok refused; fi; finish'
 outcome tracefs_here 0 "tracefs_mount refuses the namespace the suite started in"
 
 # The tracefs lock (on a file of our own here, not the machine's): a
@@ -122,6 +123,18 @@ PASSES=plain TESTS="$T/passes.sh" LOGDIR="$T/logs" TEST_SUMMARY= \
 	{ fail "run.sh failed a suite that only writes a file"; sed 's/^/    /' "$T/run2.out"; }
 [ "$(cat "$T/passes.seen" 2>/dev/null)" = "[unset]" ] ||
 	fail "a suite sees run.sh's PASSES: $(cat "$T/passes.seen" 2>/dev/null)"
+# A run inside the suite (sh "$0" --inside, as deb_packages.sh does) is
+# counted by the outer run, whose finish line is the suite's.
+suite nested 'if [ "${1:-}" = --inside ]; then ok a; ok b; not_checked "c: none here"; finish; fi
+LIB_T=$T LIB_COUNTS=$T/nested.counts sh "$0" --inside && pass || fail inner
+add_counts "$T/nested.counts"; finish'
+outcome nested 0 "a suite that counts the run inside it"
+[ "$(tail -n 1 "$T/nested.log")" = "3 checks, 0 failed, 1 not checked: c: none here" ] && pass ||
+	{ fail "the outer finish line does not count the run inside"; sed 's/^/    /' "$T/nested.log"; }
+suite nested_lost 'if [ "${1:-}" = --inside ]; then ok a; exit 0; fi
+LIB_T=$T LIB_COUNTS=$T/lost.counts sh "$0" --inside && pass || fail inner
+add_counts "$T/lost.counts"; finish'
+outcome nested_lost 1 "a run inside that never reached its finish"
 # need_reference: a differential suite on a system whose libcap is not
 # the version it compares with skips, naming both; dpkg-query is faked
 # by one earlier in PATH that answers from $T/fake/versions.
@@ -165,9 +178,9 @@ grep -qx "skipped: needs Debian's libcap 2.66 as its reference; libcap-dev is no
 	"$T/ref_dev.log" || { fail "the skip does not name libcap-dev"; sed 's/^/    /' "$T/ref_dev.log"; }
 # has_reference: the suite goes on without the comparison, told why.
 refsuite ref_part "libcap2 ii 1:2.78-1
-libcap2-bin ii 1:2.78-1" 'if has_reference 2.66; then fail compared; else echo "note: $reference_why"; fi; ok rest; finish'
+libcap2-bin ii 1:2.78-1" 'if has_reference 2.66; then fail compared; else not_checked "$reference_why"; fi; ok rest; finish'
 outcome ref_part 0 "has_reference 2.66 on 2.78"
-grep -qx "note: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.78" \
+grep -qx "not checked: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.78" \
 	"$T/ref_part.log" || { fail "has_reference gives no reason"; sed 's/^/    /' "$T/ref_part.log"; }
 
 # expect, expect_lines, expect_line, as_libcap: a pass, and one failure
@@ -182,7 +195,7 @@ suite expect_bad 'expect_lines 0 "a" "" sh -c "echo b; echo oops >&2; exit 2"; f
 outcome expect_bad 1 "expect_lines that does not hold"
 printf '%s\n' 'FAIL: sh -c echo b; echo oops >&2; exit 2: exit 2, wanted 0; stdout differs; stderr differs (- wanted, + got)' \
 	'    stdout:' '    @@ -1 +1 @@' '    -a' '    +b' '    stderr:' '    @@ -0,0 +1 @@' '    +oops' \
-	'1 failed' >"$T/expect_bad.want"
+	'1 checks, 1 failed' >"$T/expect_bad.want"
 same "$T/expect_bad.want" "$T/expect_bad.log" "expect_lines's one failure"
 suite line_bad 'printf "x\\n" >"$T/f"; expect_line "$T/f" y report; finish'
 outcome line_bad 1 "expect_line without the line"

@@ -28,36 +28,36 @@ ours=$p/lib/libcap-perfmon/libcap.so.2
 # and pkg-config look first; the library in its own directory.
 for lib in libcap.so.2 libpsx.so.2 libcap.so libpsx.so libcap.a; do
 	{ [ -e "$p/lib/$lib" ] || [ -L "$p/lib/$lib" ]; } &&
-		fail "default install put $lib in \$(libdir), which ld.so searches before the system's libcap"
+		fail "default install put $lib in \$(libdir), which ld.so searches before the system's libcap" || pass
 done
-[ -f "$p/lib/libcap-perfmon/libcap.so.2.76" ] || fail "no libcap.so.2.76 in the private directory"
+[ -f "$p/lib/libcap-perfmon/libcap.so.2.76" ] && pass || fail "no libcap.so.2.76 in the private directory"
 # Mode 0755, as upstream's "make install" leaves them: both libraries run
 # as programs (Debian's packages make them 0644, as dh_fixperms does).
 for lib in libcap.so.2.76 libpsx.so.2.76; do
 	mode=$(stat -c %a "$p/lib/libcap-perfmon/$lib" 2>/dev/null)
-	[ "$mode" = 755 ] || fail "$lib installed mode $mode, upstream's make install gives 755"
-	"$p/lib/libcap-perfmon/$lib" --help >"$T/run" 2>&1 ||
+	[ "$mode" = 755 ] && pass || fail "$lib installed mode $mode, upstream's make install gives 755"
+	"$p/lib/libcap-perfmon/$lib" --help >"$T/run" 2>&1 && pass ||
 		fail "$lib does not run as a program: $(head -c 200 "$T/run")"
 done
-[ -e "$p/include/sys/capability.h" ] && fail "default install put sys/capability.h where cc looks first"
-[ -e "$p/lib/pkgconfig/libcap.pc" ] && fail "default install put libcap.pc where pkg-config looks first"
+[ -e "$p/include/sys/capability.h" ] && fail "default install put sys/capability.h where cc looks first" || pass
+[ -e "$p/lib/pkgconfig/libcap.pc" ] && fail "default install put libcap.pc where pkg-config looks first" || pass
 
 # 2. The programs, pam_cap.so and a program built with the installed
 # libcap.pc load our library, not the system's, with no LD_LIBRARY_PATH.
 for f in "$p"/sbin/* "$p/lib/security/pam_cap.so"; do
-	[ -f "$f" ] || { fail "nothing installed in sbin"; break; }
+	[ -f "$f" ] && pass || { fail "nothing installed in sbin"; break; }
 	got=$(env -u LD_LIBRARY_PATH ldd "$f" | awk '$1 == "libcap.so.2" {print $3}')
-	[ "$got" = "$ours" ] || fail "$(basename "$f") loads '$got', not $ours"
+	[ "$got" = "$ours" ] && pass || fail "$(basename "$f") loads '$got', not $ours"
 done
-env -u LD_LIBRARY_PATH LD_DEBUG=libs "$p/sbin/getpcaps" $$ >/dev/null 2>"$T/debug" ||
+env -u LD_LIBRARY_PATH LD_DEBUG=libs "$p/sbin/getpcaps" $$ >/dev/null 2>"$T/debug" && pass ||
 	fail "installed getpcaps failed: $(tail -1 "$T/debug")"
-grep -q "calling init: $ours\$" "$T/debug" || fail "getpcaps did not initialise $ours"
+grep -q "calling init: $ours\$" "$T/debug" && pass || fail "getpcaps did not initialise $ours"
 printf '#include <sys/capability.h>\nint main(void) { return cap_max_bits() > 0 ? 0 : 1; }\n' >"$T/t.c"
 # shellcheck disable=SC2046
 if cc -o "$T/t" "$T/t.c" $(PKG_CONFIG_PATH=$p/lib/libcap-perfmon/pkgconfig \
 		pkg-config --cflags --libs libcap) 2>"$T/cc"; then
 	got=$(env -u LD_LIBRARY_PATH ldd "$T/t" | awk '$1 == "libcap.so.2" {print $3}')
-	[ "$got" = "$ours" ] || fail "a program built with libcap.pc loads '$got', not $ours"
+	[ "$got" = "$ours" ] && pass || fail "a program built with libcap.pc loads '$got', not $ours"
 else
 	fail "building with the installed libcap.pc: $(head -1 "$T/cc")"
 fi
@@ -68,10 +68,12 @@ man=$p/share/man
 if grep -lrE '\$\((prefix|exec_prefix|libdir|sbindir|bindir|includedir|mandir|pkgconfigdir|pamdir)\)|@[a-z]+dir@' \
 	"$man" >"$T/left"; then
 	fail "installed pages with build variables left: $(tr '\n' ' ' <"$T/left")"
+else
+	pass
 fi
-grep -qxF ".I $p/sbin/setcap" "$man/man8/setcap.8" || fail "setcap.8 FILES does not name $p/sbin/setcap"
-grep -qxF ".I $p/lib/security/pam_cap.so" "$man/man8/pam_cap.8" || fail "pam_cap.8 FILES does not name the module"
-grep -qxF ".I $ours" "$man/man3/libcap.3" || fail "libcap.3 FILES does not name $ours"
+grep -qxF ".I $p/sbin/setcap" "$man/man8/setcap.8" && pass || fail "setcap.8 FILES does not name $p/sbin/setcap"
+grep -qxF ".I $p/lib/security/pam_cap.so" "$man/man8/pam_cap.8" && pass || fail "pam_cap.8 FILES does not name the module"
+grep -qxF ".I $ours" "$man/man3/libcap.3" && pass || fail "libcap.3 FILES does not name $ours"
 
 # 4. Uninstall with the same prefix removes every file install wrote and
 # nothing else: another package's files in the same directories stay.
@@ -79,9 +81,9 @@ echo other >"$p/sbin/other"
 echo other >"$p/lib/libother.so.1"
 if minstall uninstall prefix="$p"; then
 	left=$(cd "$p" && find . ! -type d | sort | tr '\n' ' ')
-	[ "$left" = "./lib/libother.so.1 ./sbin/other " ] ||
+	[ "$left" = "./lib/libother.so.1 ./sbin/other " ] && pass ||
 		fail "after uninstall: left '$left', expected only the two foreign files"
-	[ -d "$p/lib/libcap-perfmon" ] && fail "private libdir not removed"
+	[ -d "$p/lib/libcap-perfmon" ] && fail "private libdir not removed" || pass
 else
 	fail "make uninstall failed"
 fi

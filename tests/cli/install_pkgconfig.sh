@@ -59,9 +59,9 @@ for pkg in libcap libpsx; do
 	# Our values, as installed with prefix=/usr.
 	for v in prefix=/usr exec_prefix=/usr libdir=/usr/lib includedir=/usr/include; do
 		got=$(ask "$ours" $pkg --variable="${v%%=*}")
-		[ "$got" = "${v#*=}" ] || fail "$pkg: ${v%%=*} is \"$got\", want \"${v#*=}\""
+		[ "$got" = "${v#*=}" ] && pass || fail "$pkg: ${v%%=*} is \"$got\", want \"${v#*=}\""
 	done
-	[ "$(ask "$ours" $pkg --modversion)" = 2.76 ] || fail "$pkg --modversion: $(ask "$ours" $pkg --modversion)"
+	[ "$(ask "$ours" $pkg --modversion)" = 2.76 ] && pass || fail "$pkg --modversion: $(ask "$ours" $pkg --modversion)"
 done
 
 for static in "" --static; do
@@ -69,7 +69,7 @@ for static in "" --static; do
 		"$(ask "$deb" libcap --libs $static)"
 	want='-Wl,--no-as-needed -Wl,--whole-archive -lpsx -Wl,--no-whole-archive -Wl,--as-needed -lpthread'
 	got=$(ask "$ours" libpsx --libs $static | sed 's/ *$//')
-	[ "$got" = "$want" ] && echo "ok: libpsx --libs $static: libcap 2.76's" ||
+	[ "$got" = "$want" ] && echo "ok: libpsx --libs $static: libcap 2.76's" && pass ||
 		fail "libpsx --libs $static: \"$got\", want libcap 2.76's \"$want\""
 done
 

@@ -26,7 +26,7 @@ kernel=$((last + 1))
 
 # Debian's libraries, copied so that they may be executed.
 sysdir= dirs="/lib/*-linux-gnu /usr/lib/*-linux-gnu /lib64 /usr/lib"
-has_reference 2.66 libcap2 libpam-cap || { echo "note: $reference_why"; dirs=; }
+has_reference 2.66 libcap2 libpam-cap || { not_checked "$reference_why"; dirs=; }
 for d in $dirs; do
 	[ -f "$d/libcap.so.2" ] && [ -f "$d/libpsx.so.2" ] &&
 		[ -f "$d/security/pam_cap.so" ] && { sysdir=$d; break; }
@@ -38,7 +38,7 @@ if [ -n "$sysdir" ]; then
 	cp "$sysdir/libcap.so.2" "$sysdir/libpsx.so.2" "$sysdir/security/pam_cap.so" "$T/deb/"
 	chmod 755 "$T/deb/"*
 else
-	echo "note: Debian's libcap2, libpam-cap not installed: no comparison of formats"
+	not_checked "Debian's libcap2, libpam-cap not installed: no comparison of formats"
 fi
 
 # run_lib NAME ARGS...: ours into $T/o (status $ro), Debian's into $T/d ($rd).
@@ -59,11 +59,13 @@ run_lib() {
 	fi
 	if [ $ro -ge 128 ]; then
 		fail "$lib $*: killed by signal $((ro - 128))"; sed 's/^/    /' "$T/oe"
+	else
+		pass
 	fi
 }
 status_is() {	# label want
-	[ $ro -eq "$2" ] || { fail "$1: status $ro, want $2"; sed 's/^/    /' "$T/o" "$T/oe"; }
-	[ -z "$rd" ] || [ "$rd" -eq "$2" ] || fail "$1: Debian's status $rd, want $2 (test out of date?)"
+	[ $ro -eq "$2" ] && pass || { fail "$1: status $ro, want $2"; sed 's/^/    /' "$T/o" "$T/oe"; }
+	[ -z "$rd" ] || [ "$rd" -eq "$2" ] && pass || fail "$1: Debian's status $rd, want $2 (test out of date?)"
 }
 # The path and the version number replaced, so that formats compare.
 shape() {	# file lib line
@@ -72,14 +74,14 @@ shape() {	# file lib line
 same_shape() {	# label lib line
 	[ -n "$sysdir" ] || return 0
 	o=$(shape "$T/o" "$2" "$3") d=$(shape "$T/d" "$2" "$3")
-	[ "$o" = "$d" ] || fail "$1: line $3 is \"$o\", Debian's \"$d\""
+	[ "$o" = "$d" ] && pass || fail "$1: line $3 is \"$o\", Debian's \"$d\""
 }
 
 # --- libcap.so.2 -------------------------------------------------------
 first="$T/ours/libcap.so.2 is the shared library version: libcap-$ver."
 run_lib libcap.so.2
 status_is "libcap.so.2" 0
-[ "$(head -n 1 "$T/o")" = "$first" ] || fail "libcap.so.2: first line \"$(head -n 1 "$T/o")\""
+[ "$(head -n 1 "$T/o")" = "$first" ] && pass || fail "libcap.so.2: first line \"$(head -n 1 "$T/o")\""
 same_shape "libcap.so.2" libcap.so.2 1
 
 memck=1 run_lib libcap.so.2 --summary
@@ -88,35 +90,35 @@ same_shape "libcap.so.2 --summary" libcap.so.2 1
 # Debian's libcap 2.66 names 41 capabilities; ours as many as its table.
 named=$(grep -c '^CAP_FACT(' "$TOP/private/caps.def")
 for key in "Current mode:" "Number of cap values known to:"; do
-	o=$(grep "^$key" "$T/o") || fail "libcap.so.2 --summary: no \"$key\" line"
+	o=$(grep "^$key" "$T/o") && pass || fail "libcap.so.2 --summary: no \"$key\" line"
 	d=$(grep "^$key" "$T/d" 2>/dev/null | sed "s/this libcap=41,/this libcap=$named,/")
-	[ -z "$sysdir" ] || [ "$o" = "$d" ] ||
+	[ -z "$sysdir" ] || [ "$o" = "$d" ] && pass ||
 		fail "libcap.so.2 --summary: \"$o\", Debian's \"$d\""
 done
-grep -qx "Number of cap values known to: this libcap=$named, running kernel=$kernel" "$T/o" ||
+grep -qx "Number of cap values known to: this libcap=$named, running kernel=$kernel" "$T/o" && pass ||
 	fail "libcap.so.2 --summary: the counts are not $named (private/caps.def) and $kernel (cap_last_cap $last)"
 names=$(sed -n 's/^Capabilities of the running kernel: //p' "$T/o")
 set -- $names
-[ $# -eq $kernel ] || fail "libcap.so.2 --summary: $# names, the kernel knows $kernel"
+[ $# -eq $kernel ] && pass || fail "libcap.so.2 --summary: $# names, the kernel knows $kernel"
 if has_reference 2.66 && [ $kernel -lt 64 ]; then
 	# Debian's capsh names them too (numbers past its table, as ours).
 	want=$(/usr/sbin/capsh --decode=$(printf '0x%x' $(( (1 << kernel) - 1 ))) |
 	       sed 's/^[^=]*=//; s/,/ /g')
-	[ "$names" = "$want" ] || fail "libcap.so.2 --summary names: \"$names\", capsh: \"$want\""
+	[ "$names" = "$want" ] && pass || fail "libcap.so.2 --summary names: \"$names\", capsh: \"$want\""
 fi
 [ -z "$names" ] || section_ok "libcap.so.2 --summary: $kernel capabilities, $1 ... $(eval echo \"\${$#}\")"
 
 for arg in --help --usage; do
 	run_lib libcap.so.2 $arg
 	status_is "libcap.so.2 $arg" 0
-	[ "$(tail -n 1 "$T/o")" = "usage: libcap.so [--help|--usage|--summary]" ] ||
+	[ "$(tail -n 1 "$T/o")" = "usage: libcap.so [--help|--usage|--summary]" ] && pass ||
 		fail "libcap.so.2 $arg: last line \"$(tail -n 1 "$T/o")\""
-	[ -z "$sysdir" ] || [ "$(tail -n 1 "$T/o")" = "$(tail -n 1 "$T/d")" ] ||
+	[ -z "$sysdir" ] || [ "$(tail -n 1 "$T/o")" = "$(tail -n 1 "$T/d")" ] && pass ||
 		fail "libcap.so.2 $arg: usage line differs from Debian's \"$(tail -n 1 "$T/d")\""
 done
 run_lib libcap.so.2 --no-such-option
 status_is "libcap.so.2 --no-such-option" 1
-grep -qx "usage: libcap.so \[--help|--usage|--summary\]" "$T/o" ||
+grep -qx "usage: libcap.so \[--help|--usage|--summary\]" "$T/o" && pass ||
 	fail "libcap.so.2 --no-such-option: no usage line"
 section_ok "libcap.so.2: version line, --summary, --help, --usage, bad option"
 
@@ -124,7 +126,7 @@ section_ok "libcap.so.2: version line, --summary, --help, --usage, bad option"
 for args in "" "--help"; do
 	memck=1 run_lib libpsx.so.2 $args
 	status_is "libpsx.so.2 $args" 0
-	[ "$(head -n 1 "$T/o")" = "$T/ours/libpsx.so.2 is the shared library version: libpsx-$ver." ] ||
+	[ "$(head -n 1 "$T/o")" = "$T/ours/libpsx.so.2 is the shared library version: libpsx-$ver." ] && pass ||
 		fail "libpsx.so.2 $args: first line \"$(head -n 1 "$T/o")\""
 	same_shape "libpsx.so.2 $args" libpsx.so.2 1
 done
@@ -138,15 +140,15 @@ case $(head -n 1 "$T/o") in
 *) fail "pam_cap.so: first line \"$(head -n 1 "$T/o")\"" ;;
 esac
 [ -z "$sysdir" ] || [ "$(shape "$T/o" pam_cap.so 1 | cut -d' ' -f1-3)" = \
-	"$(shape "$T/d" pam_cap.so 1 | cut -d' ' -f1-3)" ] ||
+	"$(shape "$T/d" pam_cap.so 1 | cut -d' ' -f1-3)" ] && pass ||
 	fail "pam_cap.so: first line's shape differs from Debian's: $(head -n 1 "$T/d")"
 memck=1 run_lib pam_cap.so --help
 status_is "pam_cap.so --help" 0
 args() { sed -n 's/^\([a-z]*=*[<a-z>]*\) *- .*/\1/p' "$1" | tr '\n' ' '; }
 o=$(args "$T/o")
-[ "$o" = "debug config=<file> keepcaps autoauth default=<iab> defer " ] ||
+[ "$o" = "debug config=<file> keepcaps autoauth default=<iab> defer " ] && pass ||
 	fail "pam_cap.so --help: module arguments \"$o\""
-[ -z "$sysdir" ] || [ "$o" = "$(args "$T/d")" ] ||
+[ -z "$sysdir" ] || [ "$o" = "$(args "$T/d")" ] && pass ||
 	fail "pam_cap.so --help: arguments \"$o\", Debian's \"$(args "$T/d")\""
 for args in "--usage" "--help extra"; do
 	run_lib pam_cap.so $args
@@ -158,14 +160,14 @@ section_ok "pam_cap.so: version line, --help's arguments, bad option"
 interp=$(readelf -lW /bin/sh | sed -n 's/.*program interpreter: \(.*\)\]$/\1/p')
 for lib in libcap.so.2 libpsx.so.2 pam_cap.so; do
 	f=$T/ours/$lib
-	readelf -hW "$f" | grep -q 'Type: *DYN' || fail "$lib is not ELF type DYN"
-	readelf -dW "$f" | grep -q TEXTREL && fail "$lib has text relocations (not position-independent)"
+	readelf -hW "$f" | grep -q 'Type: *DYN' && pass || fail "$lib is not ELF type DYN"
+	readelf -dW "$f" | grep -q TEXTREL && fail "$lib has text relocations (not position-independent)" || pass
 	got=$(readelf -lW "$f" | sed -n 's/.*program interpreter: \(.*\)\]$/\1/p')
-	[ -z "$interp" ] || [ "$got" = "$interp" ] || fail "$lib: interpreter \"$got\", /bin/sh's \"$interp\""
-	nm -D --defined-only "$f" | grep -i 'exec_entry\|so_start' && fail "$lib exports its entry point"
+	[ -z "$interp" ] || [ "$got" = "$interp" ] && pass || fail "$lib: interpreter \"$got\", /bin/sh's \"$interp\""
+	nm -D --defined-only "$f" | grep -i 'exec_entry\|so_start' && fail "$lib exports its entry point" || pass
 done
 for a in "$BUILD/libcap/libcap.a" "$BUILD/psx/libpsx.a"; do
-	ar t "$a" | grep exec_entry && fail "$a carries the entry point (its .interp would reach programs)"
+	ar t "$a" | grep exec_entry && fail "$a carries the entry point (its .interp would reach programs)" || pass
 done
 
 finish "our libraries run as programs and say what they are"

@@ -23,7 +23,7 @@ want_err=atexit
 expect_lines 0 "$want_out" "$want_err" run_ours "$probe"
 # Through a pipe as well (buffered the same, read as a stream).
 run sh -c '"$0" | cat' "$probe"
-[ "$(cat "$T/out")" = "$want_out" ] || fail "through a pipe: $(cat "$T/out")"
+[ "$(cat "$T/out")" = "$want_out" ] && pass || fail "through a pipe: $(cat "$T/out")"
 
 # libcap 2.75 and 2.78, for the row's account of 2.76 (not under the
 # sanitizers: the probe then needs their runtime, which trixie's loader is
@@ -34,8 +34,8 @@ fi
 sh "$TESTS_DIR/tools/libcap_ref.sh" >"$T/refs" 2>"$T/refs.err"
 rc=$?
 if [ $rc -ne 0 ]; then
-	[ $rc -eq 77 ] || fail "tests/tools/libcap_ref.sh: $(cat "$T/refs.err")"
-	echo "note: no upstream libcap to compare with: $(cat "$T/refs.err")"
+	[ $rc -eq 77 ] && pass || fail "tests/tools/libcap_ref.sh: $(cat "$T/refs.err")"
+	not_checked "no upstream libcap to compare with: $(cat "$T/refs.err")"
 	finish "ours writes once and runs the handler once"
 fi
 while read -r dir ver; do

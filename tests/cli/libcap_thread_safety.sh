@@ -51,7 +51,7 @@ command -v timeout >/dev/null && to="timeout 180"
 TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1" \
 	run_tsan $to $wrap "$T/threads"
 rc=$?
-[ "$rc" -eq 124 ] && fail "still running after 180 s (deadlock?)"
+[ "$rc" -eq 124 ] && fail "still running after 180 s (deadlock?)" || pass
 cat "$T/out"
 reports=$(grep -c '^WARNING: ThreadSanitizer' "$T/err")
 if [ "$rc" -ne 0 ] || [ "$reports" -ne 0 ]; then

@@ -13,7 +13,7 @@ psx=$BUILD/psx inc=$TOP/include src=$TESTS_DIR/tools/psxapi.c
 sys_h=/usr/include/sys/psx_syscall.h
 sys_lib=$(ls /usr/lib/*/libpsx.so /lib/*/libpsx.so 2>/dev/null | head -n 1)
 if ! has_reference 2.66 libcap2 libcap-dev; then
-	echo "note: Debian's header and libpsx left out: $reference_why"
+	not_checked "Debian's header and libpsx left out: $reference_why"
 	sys_h=/nonexistent sys_lib=
 fi
 [ -e "$psx/libpsx.so.2" ] || { fail "libpsx.so.2 is not built"; finish; }
@@ -34,7 +34,7 @@ psxapi_passes() {	# label command...
 
 # --- 1. our header on its own, strict -----------------------------------
 for std in c99 c11 gnu11; do
-	$cc -std=$std -Wall -Wextra -Wpedantic -Werror -I"$inc" -fsyntax-only "$src" ||
+	$cc -std=$std -Wall -Wextra -Wpedantic -Werror -I"$inc" -fsyntax-only "$src" && pass ||
 		fail "psxapi.c with our header does not compile as $std"
 done
 cat >"$T/cxx.cc" <<'CXX'
@@ -50,8 +50,8 @@ int main()
 CXX
 if command -v c++ >/dev/null 2>&1; then
 	c++ $san -Wall -Wextra -Werror -I"$inc" -o "$T/cxx" "$T/cxx.cc" \
-		-L"$psx" -Wl,-rpath,"$psx" -lpsx -lpthread || fail "C++ build"
-	run_ours "$T/cxx" || fail "C++ program: exit $?"
+		-L"$psx" -Wl,-rpath,"$psx" -lpsx -lpthread && pass || fail "C++ build"
+	run_ours "$T/cxx" && pass || fail "C++ program: exit $?"
 	echo "ok: the header works from C++"
 fi
 
@@ -69,7 +69,7 @@ if [ -f "$sys_h" ]; then
 		fail "our header and Debian's disagree"
 	fi
 else
-	echo "note: $sys_h missing (libcap-dev), declarations not compared"
+	not_checked "$sys_h missing (libcap-dev), declarations not compared"
 fi
 
 # --- 3. psxapi against each header and library ----------------------------
@@ -77,14 +77,14 @@ psxapi_passes "our header, our libpsx" run_ours "$BIN/psxapi" $threads
 if [ -f "$sys_h" ]; then
 	# No -I of ours: <sys/psx_syscall.h> is Debian's.
 	$cc $san -o "$T/debhdr" "$src" -L"$psx" -Wl,-rpath,"$psx" -lpsx \
-		-lpthread -Wl,-wrap,pthread_create || fail "Debian's header, our libpsx: link"
-	ldd "$T/debhdr" | grep -q "$psx/libpsx.so.2" || fail "debhdr does not load our libpsx"
+		-lpthread -Wl,-wrap,pthread_create && pass || fail "Debian's header, our libpsx: link"
+	ldd "$T/debhdr" | grep -q "$psx/libpsx.so.2" && pass || fail "debhdr does not load our libpsx"
 	psxapi_passes "Debian's header, our libpsx" run_ours "$T/debhdr" $threads
 fi
 if [ -f "$sys_h" ] && [ -n "$sys_lib" ]; then
-	$cc -o "$T/debian" "$src" "$sys_lib" -lpthread -Wl,-wrap,pthread_create ||
+	$cc -o "$T/debian" "$src" "$sys_lib" -lpthread -Wl,-wrap,pthread_create && pass ||
 		fail "Debian's header and libpsx: link"
-	LD_LIBRARY_PATH=$psx ldd "$T/debian" | grep -q "$psx/libpsx.so.2" ||
+	LD_LIBRARY_PATH=$psx ldd "$T/debian" | grep -q "$psx/libpsx.so.2" && pass ||
 		fail "a binary linked with Debian's libpsx does not load ours"
 	on_ours() { LD_LIBRARY_PATH=$psx with_our_lib ${VALGRIND_CMD:-} "$@"; }
 	psxapi_passes "built on Debian's libpsx, run on ours" on_ours "$T/debian" $threads
@@ -98,12 +98,14 @@ if command -v pkg-config >/dev/null 2>&1; then
 	# rest of the line is libcap 2.76's.
 	got=$(PKG_CONFIG_LIBDIR=$psx pkg-config --define-variable=libdir=/usr/local/lib --libs libpsx |
 		sed -e 's/ *$//' -e 's| -Wl,-rpath,/usr/local/lib$||')
-	[ "$got" = "$want" ] || fail "pkg-config --libs libpsx: \"$got\", want \"$want\""
+	[ "$got" = "$want" ] && pass || fail "pkg-config --libs libpsx: \"$got\", want \"$want\""
 	vars=$(PKG_CONFIG_LIBDIR=$psx pkg-config --print-variables libpsx | sort | tr '\n' ' ')
 	for v in exec_prefix includedir libdir prefix; do
-		case " $vars" in *" $v "*) ;; *) fail "libpsx.pc lacks the variable $v ($vars)" ;; esac
+		case " $vars" in *" $v "*) pass ;; *) fail "libpsx.pc lacks the variable $v ($vars)" ;; esac
 	done
 	echo "ok: pkg-config --libs libpsx: $got"
+else
+	not_checked "libpsx.pc: pkg-config is not installed"
 fi
 
 finish "libpsx's header, library and pkg-config file are drop-ins for libcap's"

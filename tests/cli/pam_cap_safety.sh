@@ -107,11 +107,11 @@ mkdir "$T/elsewhere"
 printf 'cap_kill alice\n' >"$T/elsewhere/capability.conf"
 chmod 644 "$T/elsewhere/capability.conf"
 for rel in capability.conf ./capability.conf ../elsewhere/capability.conf; do
-	cd "$T/elsewhere" || fail "cannot enter $T/elsewhere"
+	cd "$T/elsewhere" && pass || fail "cannot enter $T/elsewhere"
 	t ours "@$T/elsewhere/capability.conf" "config=$rel default=cap_bpf" alice 'auth setcred' "$stop"
 	logged "SYSLOG(3): config=$rel: not an absolute path: the file read would depend on the caller's working directory; nothing granted"
 	deb "$ok iab=5 $k0"
-	cd "$T" || fail "cannot enter $T"
+	cd "$T" && pass || fail "cannot enter $T"
 done
 t ours "@$T/elsewhere/capability.conf" "config= default=cap_bpf" alice 'auth setcred' "$stop"
 logged "SYSLOG(3): config=: not an absolute path"

@@ -15,22 +15,22 @@ mkdir "$T/w" && touch "$T/w/f" || exit 1
 hint_last() {
 	p=$1 want_rc=$2 hint=$3; shift 3
 	exe=$BUILD/progs/$p
-	[ -x "$exe" ] || { fail "$p is not built"; return; }
+	[ -x "$exe" ] && pass || { fail "$p is not built"; return; }
 	(cd "$T/w" && run_ours "$exe" "$@" >"$T/o" 2>"$T/e" </dev/null)
 	rc=$?
-	[ $rc -eq "$want_rc" ] || fail "$p $*: exit $rc, want $want_rc"
+	[ $rc -eq "$want_rc" ] && pass || fail "$p $*: exit $rc, want $want_rc"
 	last=$(tail -n 1 "$T/e")
-	[ "$last" = "$hint" ] ||
+	[ "$last" = "$hint" ] && pass ||
 		fail "$p $*: last line of stderr [$last], want [$hint]"
 	# The second run plain: valgrind's own lines would share the pipe.
 	(cd "$T/w" && "$exe" "$@" 2>&1 </dev/null | cat >"$T/both")
 	last=$(tail -n 1 "$T/both")
-	[ "$last" = "$hint" ] || {
+	[ "$last" = "$hint" ] && pass || {
 		fail "$p $* 2>&1 | cat: last line [$last], want [$hint]"
 		return
 	}
 	# Its own line, once: nothing before it on that line, no second copy.
-	[ "$(grep -c "did you mean" "$T/both")" -eq 1 ] ||
+	[ "$(grep -c "did you mean" "$T/both")" -eq 1 ] && pass ||
 		fail "$p $*: the hint is not printed exactly once"
 	pass
 }
@@ -57,10 +57,10 @@ hint_last capaudit 2 "capaudit: unknown option '--jsn'; did you mean --json?" --
 tail -n 2 "$T/both" >"$T/tail"
 printf '%s\n' "getpcaps: unknown option '--jsn'; did you mean --json?" \
 	"getpcaps: unknown option '--verbsoe'; did you mean --verbose?" |
-	cmp -s - "$T/tail" || fail "getpcaps --jsn 1 --verbsoe: last lines [$(cat "$T/tail")]"
+	cmp -s - "$T/tail" && pass || fail "getpcaps --jsn 1 --verbsoe: last lines [$(cat "$T/tail")]"
 # A pid that is no option gets no guess.
 run_ours "$BUILD/progs/getpcaps" -5 1 >/dev/null 2>"$T/e" </dev/null
-grep -q "did you mean\|unknown option" "$T/e" && fail "getpcaps -5: a guess for a bad pid"
+grep -q "did you mean\|unknown option" "$T/e" && fail "getpcaps -5: a guess for a bad pid" || pass
 
 # --- every option of every table: in the usage text, and guessed ----------
 # The options come from each program's option table in its source (one
@@ -94,9 +94,9 @@ guessed() {
 }
 total=0 k=0
 for p in setcap getcap getpcaps capsh capcheck capmanifest perfdoctor capaudit; do
-	cat "$TOP"/progs/$p/*.c | perl "$TESTS_DIR/tools/opt_table.pl" >"$T/table" ||
+	cat "$TOP"/progs/$p/*.c | perl "$TESTS_DIR/tools/opt_table.pl" >"$T/table" && pass ||
 		{ fail "$p: no option table found in progs/$p"; continue; }
-	[ "$(wc -l <"$T/table")" -ge 4 ] ||
+	[ "$(wc -l <"$T/table")" -ge 4 ] && pass ||
 		{ fail "$p: $(wc -l <"$T/table") options in its table"; continue; }
 	case $p in
 	capsh|getpcaps|capaudit) help=--help ;;
@@ -105,7 +105,7 @@ for p in setcap getcap getpcaps capsh capcheck capmanifest perfdoctor capaudit; 
 	"$BUILD/progs/$p" $help >"$T/usage" 2>&1 </dev/null
 	while read -r opt; do
 		total=$((total + 1))
-		has "$T/usage" "$opt" || fail "$p: $opt is not in its $help text"
+		has "$T/usage" "$opt" && pass || fail "$p: $opt is not in its $help text"
 		case $opt in --*) ;; *) continue ;; esac
 		# Under VALGRIND=1 every sixteenth guess runs in valgrind.
 		k=$((k + 1)) vg=
@@ -118,11 +118,11 @@ for p in setcap getcap getpcaps capsh capcheck capmanifest perfdoctor capaudit; 
 		capmanifest) guessed $p "$word" "$opt" "$word" ||
 			guessed $p "$word" "$opt" restore "$word" m . ;;
 		*) guessed $p "$word" "$opt" "$word" ;;
-		esac || fail "$p $word: last line [$last], want the guess $opt"
+		esac && pass || fail "$p $word: last line [$last], want the guess $opt"
 	done <"$T/table"
 done
 echo "$total table options checked"
-[ "$total" -ge 100 ] || fail "only $total options in the tables"
+[ "$total" -ge 100 ] && pass || fail "only $total options in the tables"
 pass
 
 finish "the guess is the last line, on its own, for every program"

@@ -24,25 +24,25 @@ prog_path() {
 # Every program progs/ builds (one folder each).
 for p in $(cd "$TOP/progs" && ls -d */ | tr -d /); do
 	exe=$(prog_path "$p")
-	[ -x "$exe" ] || { fail "$p is not built"; continue; }
+	[ -x "$exe" ] && pass || { fail "$p is not built"; continue; }
 	run_ours "$exe" --version >"$T/o" 2>"$T/e" </dev/null; rc=$?
-	[ $rc -eq 0 ] || fail "$p --version: exit $rc"
-	echo "$p (libcap-perfmon) $version" | cmp -s - "$T/o" ||
+	[ $rc -eq 0 ] && pass || fail "$p --version: exit $rc"
+	echo "$p (libcap-perfmon) $version" | cmp -s - "$T/o" && pass ||
 		fail "$p --version: stdout [$(head -c 200 "$T/o")]"
-	[ -s "$T/e" ] && fail "$p --version: stderr [$(head -c 200 "$T/e")]"
+	[ -s "$T/e" ] && fail "$p --version: stderr [$(head -c 200 "$T/e")]" || pass
 done
 # Options before it still count, as for -h and --license.
 for args in "setcap -q --version" "getcap -r --version" \
 	    "getpcaps --verbose --version" "capsh --quiet --version"; do
 	set -- $args; p=$1; shift
 	run_ours "$(prog_path "$p")" "$@" >"$T/o" 2>/dev/null </dev/null; rc=$?
-	[ $rc -eq 0 ] && grep -qxF "$p (libcap-perfmon) $version" "$T/o" ||
+	[ $rc -eq 0 ] && grep -qxF "$p (libcap-perfmon) $version" "$T/o" && pass ||
 		fail "$args: exit $rc, stdout [$(head -c 200 "$T/o")]"
 done
 # A --version that cannot be written is not a success.
 if [ -w /dev/full ]; then
 	run_ours "$BUILD/progs/getcap" --version >/dev/full 2>"$T/e"; rc=$?
-	[ $rc -ne 0 ] && grep -q '^getcap: writing --version: No space left on device$' "$T/e" ||
+	[ $rc -ne 0 ] && grep -q '^getcap: writing --version: No space left on device$' "$T/e" && pass ||
 		fail "getcap --version >/dev/full: exit $rc [$(cat "$T/e")]"
 fi
 
@@ -51,7 +51,7 @@ fi
 # (tests/tools/rows.pl): 2.66's output as 2.76 prints it, ours without our
 # additions and deliberate differences.
 rows() {
-	perl "$TESTS_DIR/tools/rows.pl" "$@" ||
+	perl "$TESTS_DIR/tools/rows.pl" "$@" && pass ||
 		fail "tests/tools/rows.pl $*: no rows applied"
 }
 
@@ -69,12 +69,12 @@ mistake() {
 	[ $((k % 4)) -eq 1 ] && vg=${VALGRIND_CMD:-}
 	(cd "$T/w" && $vg "$exe" "$@" >"$T/u.o" 2>"$T/u.e" </dev/null)
 	rc=$?
-	[ $rc -eq "$want_rc" ] || fail "$p $*: exit $rc, want $want_rc"
+	[ $rc -eq "$want_rc" ] && pass || fail "$p $*: exit $rc, want $want_rc"
 	n=0
 	[ -n "$ours_lines" ] && n=$(printf '%s\n' "$ours_lines" | wc -l)
 	if [ "$n" -gt 0 ]; then
 		tail -n "$n" "$T/u.e" >"$T/ours"
-		printf '%s\n' "$ours_lines" | cmp -s - "$T/ours" ||
+		printf '%s\n' "$ours_lines" | cmp -s - "$T/ours" && pass ||
 			fail "$p $*: our lines [$(cat "$T/ours")], want [$ours_lines]"
 	fi
 	ref=/usr/sbin/$p
@@ -82,7 +82,7 @@ mistake() {
 		[ "$p" != perfdoctor ] && [ "$p" != capcheck ] || return 0
 	(cd "$T/w" && "$ref" "$@" >"$T/r.o" 2>"$T/r.e" </dev/null)
 	ref_rc=$?
-	[ $ref_rc -eq $rc ] || fail "$p $*: exit $rc, libcap's $ref_rc"
+	[ $ref_rc -eq $rc ] && pass || fail "$p $*: exit $rc, libcap's $ref_rc"
 	# Both name themselves by argv[0]: compare by program name.
 	sed -i "s#$ref#$p#g" "$T/r.o" "$T/r.e"
 	sed -i "s#$exe#$p#g" "$T/u.o" "$T/u.e"
@@ -92,11 +92,11 @@ mistake() {
 	rows 2.66 "$p" out "$T/r.o"
 	rows ours "$p" err "$T/u.e.head"
 	rows ours "$p" out "$T/u.o"
-	cmp -s "$T/u.e.head" "$T/r.e" || {
+	cmp -s "$T/u.e.head" "$T/r.e" && pass || {
 		fail "$p $*: libcap's stderr lines differ (< 2.66, > ours)"
 		diff "$T/r.e" "$T/u.e.head" | head -n 8
 	}
-	cmp -s "$T/u.o" "$T/r.o" || {
+	cmp -s "$T/u.o" "$T/r.o" && pass || {
 		fail "$p $*: stdout differs (< 2.66, > ours)"
 		diff "$T/r.o" "$T/u.o" | head -n 8
 	}
@@ -107,9 +107,9 @@ mkdir "$T/w" && touch "$T/w/f" || exit 1
 compare=
 if has_reference 2.66 libcap2-bin; then
 	compare=1
-	[ -x /usr/sbin/setcap ] || echo "note: /usr/sbin/setcap absent: libcap's lines not compared"
+	[ -x /usr/sbin/setcap ] || not_checked "/usr/sbin/setcap absent: libcap's lines not compared"
 else
-	echo "note: libcap's lines not compared: $reference_why"
+	not_checked "libcap's lines not compared: $reference_why"
 fi
 
 # setcap: options it does not have are capability text to libcap.
@@ -166,10 +166,10 @@ mistake capsh 1 "capsh: unknown capability 'sys_admin'; did you mean cap_sys_adm
 # Our own programs: no libcap lines to keep; the usage, then the guess
 # last (tests/cli/progs_typo_hint.sh checks the order for every program).
 mistake capmanifest 2 "capmanifest: unknown command 'recrod'; did you mean record?" recrod .
-grep -q '^usage: capmanifest record' "$T/u.e" || fail "capmanifest recrod: no usage"
+grep -q '^usage: capmanifest record' "$T/u.e" && pass || fail "capmanifest recrod: no usage"
 mistake capmanifest 2 "capmanifest: unknown command 'list'" list .
 mistake capmanifest 2 "" verify only-one
-head -n 1 "$T/u.e" | grep -qxF "capmanifest: verify takes 2 operands (<manifest> <dir>), got 1" ||
+head -n 1 "$T/u.e" | grep -qxF "capmanifest: verify takes 2 operands (<manifest> <dir>), got 1" && pass ||
 	fail "capmanifest verify: first line [$(head -n 1 "$T/u.e")]"
 mistake capmanifest 2 "capmanifest: unknown option '--fix-ownr'; did you mean --fix-owner?" restore --fix-ownr m .
 mistake perfdoctor 2 "perfdoctor: unknown option '--usr=bob'; did you mean --user=?" --usr=bob

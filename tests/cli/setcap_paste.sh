@@ -66,7 +66,7 @@ cp "$BIN/perfprobe" "$T/perf"
 groupadd_case() {	# NAME WANT-PASTED
 	ours --perf-group="$1" --perf "$T/perf" >"$T/out" 2>"$T/err"
 	rc=$?
-	[ $rc -eq 1 ] || fail "--perf-group=[$1]: exit $rc, want 1"
+	[ $rc -eq 1 ] && pass || fail "--perf-group=[$1]: exit $rc, want 1"
 	sed -n 's/^setcap: --perf-group: no group named .* (create it first: \(.*\))$/\1/p' \
 		"$T/err" >"$T/line"
 	if [ "$(wc -l <"$T/line")" -ne 1 ]; then
@@ -82,14 +82,14 @@ done <"$T/names"
 groupadd_case "-o" "groupadd <--> <-o>"
 # A plain name is printed as before.
 ours --perf-group=perf_team --perf "$T/perf" 2>"$T/err"
-[ "$(cat "$T/err")" = "setcap: --perf-group: no group named 'perf_team' (create it first: groupadd perf_team)" ] ||
+[ "$(cat "$T/err")" = "setcap: --perf-group: no group named 'perf_team' (create it first: groupadd perf_team)" ] && pass ||
 	fail "plain group name: $(cat "$T/err")"
 # Names a terminal would not show as they are: no command, and why, with
 # the name escaped.
 for esc in 'a\033[2Jb' 'nl\012x' 'bad\377'; do
 	ours --perf-group="$(printf "$esc")" --perf "$T/perf" 2>"$T/err"
 	rc=$?
-	[ $rc -eq 1 ] || fail "unshowable group name: exit $rc, want 1"
+	[ $rc -eq 1 ] && pass || fail "unshowable group name: exit $rc, want 1"
 	if grep -q 'groupadd [^;]' "$T/err"; then
 		fail "groupadd command for an unshowable name: $(shown "$T/err")"
 	elif [ "$(cat "$T/err")" != "setcap: --perf-group: no group named '$esc' (create it first with groupadd; no command is shown, as the name holds characters a terminal would not show as they are)" ]; then
@@ -100,7 +100,7 @@ for esc in 'a\033[2Jb' 'nl\012x' 'bad\377'; do
 done
 # An empty name names no group (it gave "groupadd " with nothing).
 ours --perf-group= --perf "$T/perf" 2>"$T/err"
-[ "$(cat "$T/err")" = "setcap: --perf-group: no group named '': give --perf-group=GROUP, before --perf" ] ||
+[ "$(cat "$T/err")" = "setcap: --perf-group: no group named '': give --perf-group=GROUP, before --perf" ] && pass ||
 	fail "empty group name: $(cat "$T/err")"
 
 # 2. The WARNING for a world-executable file, from -v (verify only).
@@ -110,15 +110,15 @@ if grep -q 'mounted nosuid\|mounted noexec' "$T/err"; then
 	skip "$T is on a nosuid or noexec mount: setcap --perf refuses files there"
 fi
 [ "$(sed -n 's/^setcap: WARNING: restrict it to a group instead: //p' "$T/err")" = \
-	"setcap --perf-group=perf_users --perf $T/perf" ] ||
+	"setcap --perf-group=perf_users --perf $T/perf" ] && pass ||
 	fail "plain file name: $(cat "$T/err")"
 warning_case() {	# FILE (as given to setcap) WANT-PASTED
-	cp "$BIN/perfprobe" "$T/d/$1" && chmod 0755 "$T/d/$1" ||
+	cp "$BIN/perfprobe" "$T/d/$1" && chmod 0755 "$T/d/$1" && pass ||
 		{ fail "cannot make [$1]"; return; }
 	(cd "$T/d" && ours -v --perf "$1") >"$T/out" 2>"$T/err"
 	rc=$?
 	# 1: the file holds none of the capabilities -v looks for.
-	[ $rc -eq 1 ] || fail "-v --perf [$1]: exit $rc, want 1"
+	[ $rc -eq 1 ] && pass || fail "-v --perf [$1]: exit $rc, want 1"
 	sed -n 's/^setcap: WARNING: restrict it to a group instead: //p' "$T/err" >"$T/line"
 	if [ "$(wc -l <"$T/line")" -ne 1 ]; then
 		fail "WARNING for [$1]: no setcap command: $(cat "$T/err")"
@@ -137,7 +137,7 @@ for name in "$(printf 'e\033[2J')" "$(printf 'nl\nx')" "$(printf 'bad\377')"; do
 	cp "$BIN/perfprobe" "$T/d/$name" && chmod 0755 "$T/d/$name"
 	ours -v --perf "$T/d/$name" >"$T/out" 2>"$T/err"
 	rc=$?
-	[ $rc -eq 1 ] || fail "-v --perf on an unshowable name: exit $rc, want 1"
+	[ $rc -eq 1 ] && pass || fail "-v --perf on an unshowable name: exit $rc, want 1"
 	if grep -q "^setcap: WARNING: restrict it to a group instead: run setcap --perf-group=perf_users --perf on it (no command is shown, as the name holds characters a terminal would not show as they are)$" "$T/err" &&
 	   ! grep -q 'perf_users --perf [^o]' "$T/err"; then
 		pass

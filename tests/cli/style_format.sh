@@ -23,8 +23,8 @@ else
 		\( -name '*.c' -o -name '*.h' \) -print0 >"$T/files"
 fi
 n=$(tr -cd '\0' <"$T/files" | wc -c)
-[ "$n" -gt 100 ] || fail "only $n C files found in $TOP"
-xargs -0 clang-format --dry-run --Werror <"$T/files" >"$T/out" 2>&1 ||
+[ "$n" -gt 100 ] && pass || fail "only $n C files found in $TOP"
+xargs -0 clang-format --dry-run --Werror <"$T/files" >"$T/out" 2>&1 && pass ||
 	fail "files not laid out as .clang-format says (clang-format -i FILE fixes them):
 $(grep -o '^[^:]*\.[ch]:[0-9]*' "$T/out" | sort -u | head -n 20)"
 finish "$n C files as .clang-format lays them out"

@@ -43,7 +43,7 @@ export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_FORCE_COLOR=0
 export ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_LOCALHOST_WARNING=0
 export PATH="$P:$PATH"
 [ "$(command -v getcap)" = "$P/getcap" ] && [ "$(command -v setcap)" = "$P/setcap" ] &&
-	[ "$(command -v capmanifest)" = "$P/capmanifest" ] ||
+	[ "$(command -v capmanifest)" = "$P/capmanifest" ] && pass ||
 	fail "our programs come first on PATH"
 cd "$T" || exit 1
 
@@ -53,7 +53,7 @@ caps() {	# FILE: our getcap's capability text for it, or "none"
 }
 is() {		# FILE TEXT CASE
 	c=$(caps "$1")
-	[ "$c" = "$2" ] && ok "$3" || fail "$3: getcap says $c, want $2"
+	[ "$c" = "$2" ] && ok "$3" && pass || fail "$3: getcap says $c, want $2"
 }
 
 F=$T/f
@@ -85,7 +85,7 @@ for r in r1 r2 r3 r4 r5; do
 	mkdir -p "$T/$r/usr/bin"
 	cp /bin/true "$T/$r/usr/bin/a"; cp /bin/true "$T/$r/usr/bin/b"; cp /bin/true "$T/$r/usr/bin/c"
 	setcap cap_net_raw=ep "$T/$r/usr/bin/a" cap_chown=p "$T/$r/usr/bin/b"
-	capmanifest record "$T/$r" > "$T/$r.manifest" || fail "record $r"
+	capmanifest record "$T/$r" > "$T/$r.manifest" && pass || fail "record $r"
 	setcap cap_net_raw,cap_sys_time=ep "$T/$r/usr/bin/a" -r "$T/$r/usr/bin/b" \
 		cap_kill=ep "$T/$r/usr/bin/c"
 done
@@ -144,8 +144,8 @@ for r in r6 r6c r7 r8; do
 			cap_chown=p "$d/c" && setcap -n 1000 cap_net_raw=ep "$d/r"
 	setcap cap_net_raw=ep "$d/a"
 done
-capmanifest record "$T/r6" > "$T/acl.manifest" || fail "record r6"
-capmanifest record "$T/r8" > "$T/all.manifest" || fail "record r8"
+capmanifest record "$T/r6" > "$T/acl.manifest" && pass || fail "record r6"
+capmanifest record "$T/r8" > "$T/all.manifest" && pass || fail "record r8"
 "$PY" "$T/attrs.py" fp "$T/r8" > "$T/r8.recorded"
 for r in r6 r6c r7 r8; do
 	d=$T/$r/usr/bin
@@ -165,12 +165,12 @@ for r in r9 r10; do
 	mkdir -p "$T/$r/usr/bin"
 	cp /bin/true "$T/$r/usr/bin/a"; cp /bin/true "$T/$r/usr/bin/b"
 	setcap cap_net_raw=ep "$T/$r/usr/bin/a" cap_net_raw=ep "$T/$r/usr/bin/b"
-	capmanifest record "$T/$r" > "$T/$r.manifest" || fail "record $r"
+	capmanifest record "$T/$r" > "$T/$r.manifest" && pass || fail "record $r"
 done
 setcap cap_kill=ep "$T/r9/usr/bin/a"
 cp /bin/false "$T/r9/usr/bin/b" && setcap cap_kill=ep "$T/r9/usr/bin/b"
 at_exit_checked "chattr -i '$T/r10/usr/bin/b'"
-chattr +i "$T/r10/usr/bin/b" || fail "chattr +i: the file system of $T keeps no immutable flag"
+chattr +i "$T/r10/usr/bin/b" && pass || fail "chattr +i: the file system of $T keeps no immutable flag"
 chmod 0666 "$T/r4.manifest"
 # r5's manifest is root's, but reached through a link of nobody's in a
 # sticky directory all may write: she may point it elsewhere between the
@@ -333,7 +333,7 @@ cat > "$T/play.yml" <<'EOF'
 EOF
 play() {	# OUT: run the playbook, results in $T/OUT.json
 	ansible-playbook -i localhost, -c local --diff -e "@$T/vars.json" \
-		-e "t=$T out=$T/$1.json run=$1" "$T/play.yml" > "$T/$1.log" 2>&1 ||
+		-e "t=$T out=$T/$1.json run=$1" "$T/play.yml" > "$T/$1.log" 2>&1 && pass ||
 		{ fail "ansible-playbook ($1) exit status $?"; cat "$T/$1.log"; }
 }
 # The modules run the programs from /: a shell there would leave /INJECTED
@@ -356,7 +356,7 @@ case $("$P/getcap" -n "$F/nsroot") in
 *) fail "present left the namespaced set: $("$P/getcap" -n "$F/nsroot")" ;;
 esac
 is "$F/target" none "the link's target got nothing"
-[ "$(readlink "$F/link")" = target ] && ok "the link is still the link" || fail "the link changed"
+[ "$(readlink "$F/link")" = target ] && ok "the link is still the link" && pass || fail "the link changed"
 xattr_net_raw=$(xattr_hex "$F/ping")
 "$PY" - "$T/vars.json" > "$T/hostile.hex" <<'PY'
 import json, os, sys
@@ -368,10 +368,10 @@ for p in json.load(open(sys.argv[1]))["hostile"]:
 PY
 want=$(echo "$xattr_net_raw" | sed 's/^0x//')
 [ "$(sort -u "$T/hostile.hex")" = "$want" ] && [ "$(wc -l < "$T/hostile.hex")" -eq 4 ] &&
-	ok "each hostile name got cap_net_raw=ep" ||
+	ok "each hostile name got cap_net_raw=ep" && pass ||
 	fail "hostile names: $(cat "$T/hostile.hex"), want $want"
 no_injection
-[ "$(find "$F" -mindepth 1 -maxdepth 1 -printf x)" = xxxxxxxxxxxx ] && ok "no file appeared beside the hostile names" ||
+[ "$(find "$F" -mindepth 1 -maxdepth 1 -printf x)" = xxxxxxxxxxxx ] && ok "no file appeared beside the hostile names" && pass ||
 	fail "files in $F: $(ls "$F")"
 is "$T/nobodys/tool" none "a file in a directory of nobody's got nothing"
 is "$T/r1/usr/bin/a" cap_net_raw=ep "manifest: a restored to the recorded set"
@@ -519,9 +519,9 @@ check(a["process_summary"]["type"] == "summary" and a["process_summary"]["shown"
       "audit: getpcaps' summary")
 PY
 }
-check_results run1 > "$T/checks" || fail "run1: the results are not what the checks expect"
+check_results run1 > "$T/checks" && pass || fail "run1: the results are not what the checks expect"
 while read -r verdict case; do
-	[ "$verdict" = ok ] && ok "$case" || fail "$case"
+	[ "$verdict" = ok ] && ok "$case" && pass || fail "$case"
 done < "$T/checks"
 
 # The second run of the same playbook changes nothing (but the check mode
@@ -532,9 +532,9 @@ no_injection
 for f in ping extra two num ck; do caps "$F/$f"; done > "$T/caps2"
 same "$T/caps1" "$T/caps2" "the second run left the files as they were"
 trees_as_wanted run2
-check_results run2 > "$T/checks" || fail "run2: the results are not what the checks expect"
+check_results run2 > "$T/checks" && pass || fail "run2: the results are not what the checks expect"
 while read -r verdict case; do
-	[ "$verdict" = ok ] && ok "$case" || fail "$case"
+	[ "$verdict" = ok ] && ok "$case" && pass || fail "$case"
 done < "$T/checks"
 
 # Both modules' documentation, as ansible-doc reads it (as text, what
@@ -606,7 +606,7 @@ for fqcn in sys.argv[4:]:
 PY
 		fail "the documentation checks did not run"
 	while read -r verdict case; do
-		[ "$verdict" = ok ] && ok "$case" || fail "$case"
+		[ "$verdict" = ok ] && ok "$case" && pass || fail "$case"
 	done < "$T/checks"
 else
 	fail "ansible-doc $MODS: $(cat "$T/doc.err" "$T/doc.txt" | head -n 5)"
@@ -616,7 +616,7 @@ fi
 # files verbatim, and its command for this machine alone runs as written,
 # from the top of the tree, with the paths made ours as the doc says.
 for x in inventory.ini localhost.ini site.yml; do
-	"$PY" - "$TOP/docs/ansible.md" "$EX/$x" <<'PY' && ok "docs/ansible.md holds $x verbatim" || fail "docs/ansible.md and $x differ"
+	"$PY" - "$TOP/docs/ansible.md" "$EX/$x" <<'PY' && ok "docs/ansible.md holds $x verbatim" && pass || fail "docs/ansible.md and $x differ"
 import sys
 doc = open(sys.argv[1]).read()
 block = open(sys.argv[2]).read()
@@ -636,11 +636,11 @@ esac
 cp /bin/true "$F/perf"; cp /bin/true "$F/eping"
 setcap cap_sys_admin,cap_perfmon=ep "$F/perf" cap_kill=ep "$F/eping"
 (cd "$TOP" && sh -c "$cmd"' "$@"' sh -e "perf=$F/perf" -e "ping=$F/eping" -e perf_group=root \
-	-e "audit_paths=['$F']") > "$T/ex.log" 2>&1 ||
+	-e "audit_paths=['$F']") > "$T/ex.log" 2>&1 && pass ||
 	{ fail "the example playbook failed"; cat "$T/ex.log"; }
 is "$F/perf" cap_syslog,cap_perfmon=ep "example: perf holds exactly cap_perfmon,cap_syslog"
 is "$F/eping" cap_kill,cap_net_raw=ep "example: ping gained cap_net_raw, kept the rest"
-[ "$(stat -c %a:%g "$F/perf")" = 750:0 ] && ok "example: perf mode 0750" || fail "example: perf $(stat -c %a:%g "$F/perf")"
-grep -q "\"$F/ck\"" "$T/ex.log" && ok "example: the debug task lists the root-equivalent file" ||
+[ "$(stat -c %a:%g "$F/perf")" = 750:0 ] && ok "example: perf mode 0750" && pass || fail "example: perf $(stat -c %a:%g "$F/perf")"
+grep -q "\"$F/ck\"" "$T/ex.log" && ok "example: the debug task lists the root-equivalent file" && pass ||
 	fail "example: $F/ck not listed"
 finish "Ansible drove our programs: idempotent, check mode, diff, exact, absent, hostile names, manifests, audit"

@@ -22,8 +22,8 @@ for mode in 4755 2755 6755; do
 	cp "$CA" "$T/capaudit" && chown root:root "$T/capaudit" && chmod "$mode" "$T/capaudit"
 	as_nobody "$T/capaudit" -- "$T/probe" --ids >"$T/out" 2>"$T/err"
 	rc=$?
-	[ "$rc" -eq 1 ] || fail "mode $mode: exit $rc, want 1"
-	grep -q "^capaudit: refusing to run set-user-ID or set-group-ID " "$T/err" ||
+	[ "$rc" -eq 1 ] && pass || fail "mode $mode: exit $rc, want 1"
+	grep -q "^capaudit: refusing to run set-user-ID or set-group-ID " "$T/err" && pass ||
 		fail "mode $mode: no refusal: $(cat "$T/err")"
 	if [ -s "$T/out" ]; then
 		fail "mode $mode: the command ran: $(cat "$T/out")"
@@ -35,8 +35,8 @@ done
 
 # The supported install: file capabilities, no set-id bit; it runs.
 cp "$CA" "$T/capaudit" && chmod 755 "$T/capaudit"
-"$S" cap_perfmon=ep "$T/capaudit" || fail "our setcap cap_perfmon=ep"
-as_nobody "$T/capaudit" --version >"$T/out" 2>"$T/err" ||
+"$S" cap_perfmon=ep "$T/capaudit" && pass || fail "our setcap cap_perfmon=ep"
+as_nobody "$T/capaudit" --version >"$T/out" 2>"$T/err" && pass ||
 	fail "capaudit with file capabilities refused: $(cat "$T/err")"
-grep -q '^capaudit (libcap-perfmon) ' "$T/out" || fail "--version: $(cat "$T/out")"
+grep -q '^capaudit (libcap-perfmon) ' "$T/out" && pass || fail "--version: $(cat "$T/out")"
 finish "capaudit: set-user-ID and set-group-ID installs refused, nothing run"

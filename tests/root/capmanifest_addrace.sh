@@ -36,7 +36,7 @@ round() {
 	said=0 kept=0 i=1
 	while [ $i -le $n ]; do
 		[ "$(cat "$T/out.$i")" = "$1: .$bin/t$i $2" ] && [ ! -s "$T/err.$i" ] &&
-			said=$((said + 1)) || fail "$1 t$i: $(cat "$T/out.$i" "$T/err.$i")"
+			said=$((said + 1)) && pass || fail "$1 t$i: $(cat "$T/out.$i" "$T/err.$i")"
 		grep -q "^\.$bin/t$i .* $2\$" "$m" && kept=$((kept + 1))
 		i=$((i + 1))
 	done

@@ -70,14 +70,14 @@ refused() {
 recorded() {
 	cp /bin/true "$1/app/tool" && chmod 4755 "$1/app/tool" &&
 		setcap cap_net_raw=ep "$1/app/tool" || { fail "setup in $1"; finish; }
-	run_ours "$cm" record "$1" >"$1.m" || fail "record $1 exited $?"
+	run_ours "$cm" record "$1" >"$1.m" && pass || fail "record $1 exited $?"
 	echo "$1.m"
 }
 
 # 1. The finding: nobody's directory, nobody's copy of id.
 t=$T/t1; mkdir -p "$t/app" && chown nobody "$t/app"
 m=$(recorded "$t")
-as_nobody sh -c 'rm -f "$1" && cp /usr/bin/id "$1"' - "$t/app/tool" || fail "1: nobody could not replace it"
+as_nobody sh -c 'rm -f "$1" && cp /usr/bin/id "$1"' - "$t/app/tool" && pass || fail "1: nobody could not replace it"
 before=$(state "$t/app/tool")
 refused "1: nobody's id in her directory" "$t/app/tool" "$before" \
 	"capmanifest: ./app/tool: owned by uid $nobody_uid, neither root nor the recorded owner (0): not restored" \
@@ -90,7 +90,7 @@ case $out in
 esac
 [ -z "$(xattr_hex "$t/app/tool")" ] && pass || fail "1: it has capabilities"
 # The same with a copy of cat, for its capabilities as well.
-as_nobody sh -c 'rm -f "$1" && cp "$2" "$1"' - "$t/app/tool" "$probe" || fail "1: nobody could not replace it"
+as_nobody sh -c 'rm -f "$1" && cp "$2" "$1"' - "$t/app/tool" "$probe" && pass || fail "1: nobody could not replace it"
 before=$(state "$t/app/tool")
 refused "1: nobody's cat in her directory" "$t/app/tool" "$before" \
 	"capmanifest: ./app/tool: owned by uid $nobody_uid, neither root nor the recorded owner (0): not restored" \
@@ -102,7 +102,7 @@ no_gain 1 "$t/app/tool"
 t=$T/t2; mkdir -p "$t/app"
 m=$(recorded "$t")
 cp "$probe" "$t/app/tool.new" && chown nobody "$t/app/tool.new" && chmod 0755 "$t/app/tool.new" &&
-	mv -f "$t/app/tool.new" "$t/app/tool" || fail "2: setup"
+	mv -f "$t/app/tool.new" "$t/app/tool" && pass || fail "2: setup"
 before=$(state "$t/app/tool")
 refused "2: nobody's file in root's directory" "$t/app/tool" "$before" \
 	"capmanifest: ./app/tool: owned by uid $nobody_uid, neither root nor the recorded owner (0): not restored" \
@@ -117,9 +117,9 @@ acl() {	# the raw xattr: user::rwx, user:UID:PERM, group::r-x, mask::rwx, other:
 }
 t=$T/t3; mkdir -p "$t/app"
 m=$(recorded "$t")
-cp "$probe" "$t/app/spare" && chmod 0755 "$t/app/spare" || fail "3: setup"
-setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 7)" "$t/app" || fail "3: cannot set the ACL"
-as_nobody mv -f "$t/app/spare" "$t/app/tool" || fail "3: the ACL did not let nobody rename (test setup)"
+cp "$probe" "$t/app/spare" && chmod 0755 "$t/app/spare" && pass || fail "3: setup"
+setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 7)" "$t/app" && pass || fail "3: cannot set the ACL"
+as_nobody mv -f "$t/app/spare" "$t/app/tool" && pass || fail "3: the ACL did not let nobody rename (test setup)"
 before=$(state "$t/app/tool")
 refused "3: a directory nobody writes through an ACL entry" "$t/app/tool" "$before" \
 	"capmanifest: ./app/tool: directory ./app: uid $nobody_uid may write it (ACL entry): not restored (--fix-owner changes no file in a directory that others than root may write)" \
@@ -128,8 +128,8 @@ no_gain 3 "$t/app/tool"
 # The same mode 0775, but the ACL grants nobody r-x only: root's alone,
 # and the recorded content fixed as --fix-owner should.
 cp /bin/true "$t/app/tool" && chmod 0755 "$t/app/tool" &&
-	setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 5)" "$t/app" || fail "3: setup"
-[ "$(stat -c %a "$t/app")" = 775 ] || fail "3: the mode is $(stat -c %a "$t/app"), want 775"
+	setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 5)" "$t/app" && pass || fail "3: setup"
+[ "$(stat -c %a "$t/app")" = 775 ] && pass || fail "3: the mode is $(stat -c %a "$t/app"), want 775"
 run run_ours "$cm" restore --fix-owner "$m" "$t"
 expect_rc 0 "3: --fix-owner below an ACL that grants no write" || cat "$T/err"
 expect_out "fixed: ./app/tool mode=4755
@@ -142,7 +142,7 @@ set: ./app/tool cap_net_raw=ep
 t=$T/t4; mkdir -p "$t/app"
 m=$(recorded "$t")
 old=$(sha256sum /bin/true | cut -d' ' -f1) new=$(sha256sum "$probe" | cut -d' ' -f1)
-cp "$probe" "$t/app/tool.new" && chmod 0755 "$t/app/tool.new" && mv -f "$t/app/tool.new" "$t/app/tool" ||
+cp "$probe" "$t/app/tool.new" && chmod 0755 "$t/app/tool.new" && mv -f "$t/app/tool.new" "$t/app/tool" && pass ||
 	fail "4: setup"
 before=$(state "$t/app/tool")
 tmp=$(dirname "$T")
@@ -158,7 +158,7 @@ if [ "$(stat -c %a "$tmp")" = 1777 ]; then
 		"$cm" restore --fix-owner --accept-new-content "$m" "$t"
 	no_gain "4 (--accept-new-content)" "$t/app/tool"
 else
-	echo "note: $tmp is not mode 1777: --accept-new-content below a sticky directory not checked"
+	not_checked "$tmp is not mode 1777: --accept-new-content below a sticky directory not checked"
 fi
 
 # 5. The recorded content, but nobody holds it open for writing: she
@@ -167,14 +167,14 @@ fi
 t=$T/t5; mkdir -p "$t/app"
 cp /bin/true "$t/app/tool" && chown nobody "$t/app/tool" && chmod 0755 "$t/app/tool" &&
 	setcap cap_net_raw=ep "$t/app/tool" && run_ours "$cm" record "$t" >"$t.m" &&
-	setcap -r "$t/app/tool" || fail "5: setup"
+	setcap -r "$t/app/tool" && pass || fail "5: setup"
 mkdir "$T/h" && chown nobody "$T/h"
 as_nobody_bg sh -c 'exec 3<>"$1"; echo open >"$2"; exec sleep 60' - "$t/app/tool" "$T/h/holding"
 holder=$nobody_pid
 at_exit "kill $holder 2>/dev/null"
 i=0
 while [ ! -s "$T/h/holding" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-[ -s "$T/h/holding" ] || fail "5: nobody did not open it (test setup)"
+[ -s "$T/h/holding" ] && pass || fail "5: nobody did not open it (test setup)"
 before=$(state "$t/app/tool")
 refused "5: held open for writing" "$t/app/tool" "$before" \
 	"capmanifest: ./app/tool: open for writing by a process, so its content could change after it is checked: not restored" \
@@ -197,13 +197,13 @@ time.sleep(60)' "$t/app/tool" "$T/h/holding"
 	at_exit "kill $holder 2>/dev/null"
 	i=0
 	while [ ! -s "$T/h/holding" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	[ -s "$T/h/holding" ] || fail "5: nobody did not map it (test setup)"
+	[ -s "$T/h/holding" ] && pass || fail "5: nobody did not map it (test setup)"
 	refused "5: mapped shared and writable" "$t/app/tool" "$before" \
 		"capmanifest: ./app/tool: open for writing by a process, so its content could change after it is checked: not restored" \
 		"$cm" restore "$t.m" "$t"
 	kill $holder; wait $holder 2>/dev/null
 else
-	echo "note: no $py that nobody may run: a shared writable mapping not checked"
+	not_checked "no $py that nobody may run: a shared writable mapping not checked"
 fi
 run run_ours "$cm" restore "$t.m" "$t"
 expect_rc 0 "5: once let go" || cat "$T/err"
@@ -221,18 +221,18 @@ truncopen=$BIN/truncopen
 if command -v strace >/dev/null 2>&1 && [ -x "$truncopen" ]; then
 	setcap -r "$t/app/tool"
 	# Stopped for the delay, on its way into setxattr: the only stop.
-	strace_hold 3000000 setxattr,lsetxattr,fsetxattr "$cm" restore "$t.m" "$t" ||
+	strace_hold 3000000 setxattr,lsetxattr,fsetxattr "$cm" restore "$t.m" "$t" && pass ||
 		fail "6: restore never reached its capability write (test setup)"
-	as_nobody "$truncopen" "$t/app/tool" || fail "6: nobody could not empty it (test setup)"
+	as_nobody "$truncopen" "$t/app/tool" && pass || fail "6: nobody could not empty it (test setup)"
 	wait $tracer; rc=$?
-	[ "$(stat -c %s "$t/app/tool")" = 0 ] || fail "6: not emptied (test setup)"
+	[ "$(stat -c %s "$t/app/tool")" = 0 ] && pass || fail "6: not emptied (test setup)"
 	[ $rc -eq 1 ] && pass || fail "6: restore of a file emptied meanwhile: exit $rc, want 1"
 	[ "$(cat "$T/err")" = "capmanifest: ./app/tool: truncated while it was restored: its capabilities are taken off again" ] &&
-		pass || fail "6: stderr: $(cat "$T/err")"
+		pass && pass || fail "6: stderr: $(cat "$T/err")"
 	[ -z "$(xattr_hex "$t/app/tool")" ] && pass ||
 		fail "6: the emptied file kept $(getcap "$t/app/tool" | sed 's/^[^ ]* //')"
 else
-	echo "note: no strace or truncopen: a file emptied during restore not checked"
+	not_checked "no strace or truncopen: a file emptied during restore not checked"
 fi
 
 # 7. A manifest recording a mode that lets others write: root 4775 with
@@ -244,23 +244,23 @@ fi
 t=$T/t7; mkdir -p "$t/app"
 cp "$probe" "$t/app/tool" && chgrp "$nobody_gid" "$t/app/tool" && chmod 4775 "$t/app/tool" &&
 	setcap cap_net_raw=ep "$t/app/tool" && run_ours "$cm" record "$t" >"$t.m" &&
-	setcap -r "$t/app/tool" && chmod 0755 "$t/app/tool" || fail "7: setup"
-grep -q "^\./app/tool owner=0 group=$nobody_gid mode=4775 acl=no " "$t.m" || fail "7: manifest: $(cat "$t.m")"
+	setcap -r "$t/app/tool" && chmod 0755 "$t/app/tool" && pass || fail "7: setup"
+grep -q "^\./app/tool owner=0 group=$nobody_gid mode=4775 acl=no " "$t.m" && pass || fail "7: manifest: $(cat "$t.m")"
 before=$(state "$t/app/tool")
 refused "7: a recorded mode her group may write" "$t/app/tool" "$before" \
 	"capmanifest: ./app/tool: as the manifest has it, group $nobody_gid may write it (mode 4775), so its content could change once it is restored: not restored" \
 	"$cm" restore --fix-owner "$t.m" "$t"
 no_gain 7 "$t/app/tool"
-as_nobody sh -c 'exec 3>>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: she may open it for writing"
+as_nobody sh -c 'exec 3>>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: she may open it for writing" || pass
 cp /bin/true "$t/app/tool" && chgrp 0 "$t/app/tool" && chmod 0775 "$t/app/tool" &&
 	setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 7)" "$t/app/tool" &&
 	setcap cap_net_raw=ep "$t/app/tool" && run_ours "$cm" record "$t" >"$t.m" &&
-	setcap -r "$t/app/tool" && chmod 0755 "$t/app/tool" || fail "7: setup (ACL)"
-grep -q "^\./app/tool owner=0 group=0 mode=0775 acl=user::rwx,user:$nobody_uid:rwx,group::r-x,mask::rwx,other::r-x " "$t.m" || fail "7: manifest: $(cat "$t.m")"
-as_nobody sh -c ': >>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: nobody may write it under mask r-x (test setup)"
+	setcap -r "$t/app/tool" && chmod 0755 "$t/app/tool" && pass || fail "7: setup (ACL)"
+grep -q "^\./app/tool owner=0 group=0 mode=0775 acl=user::rwx,user:$nobody_uid:rwx,group::r-x,mask::rwx,other::r-x " "$t.m" && pass || fail "7: manifest: $(cat "$t.m")"
+as_nobody sh -c ': >>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: nobody may write it under mask r-x (test setup)" || pass
 before=$(state "$t/app/tool")
 refused "7: a recorded ACL entry of hers" "$t/app/tool" "$before" \
 	"capmanifest: ./app/tool: as the manifest has it, uid $nobody_uid may write it (ACL entry), so its content could change once it is restored: not restored" \
 	"$cm" restore --fix-owner "$t.m" "$t"
-as_nobody sh -c 'exec 3>>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: she may open it for writing (ACL)"
+as_nobody sh -c 'exec 3>>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: she may open it for writing (ACL)" || pass
 finish "capmanifest restore: no laundering: nobody's files, writable directories (mode and ACL), other content and open writers refused"

@@ -29,9 +29,9 @@ refused() {
 	printf '%s\n%s\n' "$hdr" "$2" >"$T/m"
 	for cmd in restore verify; do
 		"$cm" $cmd "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
-		[ $rc -eq 2 ] || fail "$1 ($cmd): exit $rc, want 2"
-		grep -q "^capmanifest: $T/m:2: $3" "$T/err" || fail "$1 ($cmd): stderr $(cat "$T/err")"
-		[ -s "$T/out" ] && fail "$1 ($cmd): stdout $(cat "$T/out")"
+		[ $rc -eq 2 ] && pass || fail "$1 ($cmd): exit $rc, want 2"
+		grep -q "^capmanifest: $T/m:2: $3" "$T/err" && pass || fail "$1 ($cmd): stderr $(cat "$T/err")"
+		[ -s "$T/out" ] && fail "$1 ($cmd): stdout $(cat "$T/out")" || pass
 	done
 }
 refused "a '.' component" "./sub/./b ${meta}cap_net_raw=ep" 'path must start with "./" and have no ".", ".." or empty component'
@@ -45,12 +45,12 @@ refused "an upper-case digest" "./a owner=0 group=0 mode=0644 acl=no sha256=$upp
 refused "a short digest" "./a owner=0 group=0 mode=0644 acl=no sha256=${x%?} cap_net_raw=ep" 'want "sha256="'
 refused "a long digest" "./a owner=0 group=0 mode=0644 acl=no sha256=${x}0 cap_net_raw=ep" 'want "sha256="'
 refused "a digest before acl=" "./a owner=0 group=0 mode=0644 sha256=$x acl=no cap_net_raw=ep" 'want "owner=N'
-[ -z "$(caps_of "$t/sub/b")" ] && [ -z "$(caps_of "$t/a")" ] || fail "a refused manifest granted something"
+[ -z "$(caps_of "$t/sub/b")" ] && [ -z "$(caps_of "$t/a")" ] && pass || fail "a refused manifest granted something"
 # The same escape of other bytes still works: \001 is a name's byte.
 printf 'x' >"$t/c$(printf '\001')d"
 printf '%s\n./c\\001d %scap_net_raw=ep\n' "$hdr" "$meta" >"$T/m"
-"$cm" restore "$T/m" "$t" >"$T/out" 2>&1 || fail "restore of ./c\\001d: $(cat "$T/out")"
-[ "$(caps_of "$t/c$(printf '\001')d")" = cap_net_raw=ep ] || fail "./c\\001d not restored"
+"$cm" restore "$T/m" "$t" >"$T/out" 2>&1 && pass || fail "restore of ./c\\001d: $(cat "$T/out")"
+[ "$(caps_of "$t/c$(printf '\001')d")" = cap_net_raw=ep ] && pass || fail "./c\\001d not restored"
 
 # A manifest cut short (a full disk under "record / > m", a copy
 # interrupted) ends without a newline, and its last field may be cut
@@ -63,10 +63,10 @@ cut_short() {	# NAME LINE: the line written without its newline
 	printf '%s\n%s' "$hdr" "$2" >"$T/m"
 	for cmd in restore verify; do
 		"$cm" $cmd "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
-		[ $rc -eq 2 ] || fail "$1 ($cmd): exit $rc, want 2"
-		[ "$(cat "$T/err")" = "capmanifest: $T/m:2: no newline at the end of the line: the manifest is cut short" ] ||
+		[ $rc -eq 2 ] && pass || fail "$1 ($cmd): exit $rc, want 2"
+		[ "$(cat "$T/err")" = "capmanifest: $T/m:2: no newline at the end of the line: the manifest is cut short" ] && pass ||
 			fail "$1 ($cmd): stderr $(cat "$T/err")"
-		[ -s "$T/out" ] && fail "$1 ($cmd): stdout $(cat "$T/out")"
+		[ -s "$T/out" ] && fail "$1 ($cmd): stdout $(cat "$T/out")" || pass
 	done
 	[ -z "$(caps_of "$t/cut")" ] && pass || fail "$1: granted $(caps_of "$t/cut")"
 }
@@ -74,7 +74,7 @@ cut_short "every capability but one, cut to every one" "./cut ${meta}=ep"
 cut_short "a namespaced capability cut before its root id" "./cut ${meta}cap_sys_admin=ep"
 # The line whole is read: only the cut was refused.
 printf '%s\n./cut %s=ep cap_sys_admin-ep\n' "$hdr" "$meta" >"$T/m"
-"$cm" restore "$T/m" "$t" >"$T/out" 2>&1 || fail "restore of a whole line: $(cat "$T/out")"
+"$cm" restore "$T/m" "$t" >"$T/out" 2>&1 && pass || fail "restore of a whole line: $(cat "$T/out")"
 [ "$(caps_of "$t/cut")" = "=ep cap_sys_admin-ep" ] && pass || fail "whole line: $(caps_of "$t/cut")"
 /usr/sbin/setcap -r "$t/cut"
 
@@ -89,29 +89,29 @@ for cmd in restore verify; do
 		strace -f -qq -e trace=open,openat,openat2 -o "$T/trace" \
 			"$cm" $cmd "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 		opened=$(grep -E '"[^"]*(fifo|null)"' "$T/trace" | grep -v O_PATH)
-		[ -z "$opened" ] || fail "$cmd opened them: $opened"
+		[ -z "$opened" ] && pass || fail "$cmd opened them: $opened"
 		echo "$cmd: opens of the FIFO and the device node: $(grep -cE '"[^"]*(fifo|null)"' "$T/trace"), all O_PATH"
 	else
 		"$cm" $cmd "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 	fi
-	[ $rc -eq 1 ] || fail "$cmd: exit $rc, want 1"
-	[ -e "$T/writer" ] && fail "$cmd opened the FIFO for reading: its writer connected"
+	[ $rc -eq 1 ] && pass || fail "$cmd: exit $rc, want 1"
+	[ -e "$T/writer" ] && fail "$cmd opened the FIFO for reading: its writer connected" || pass
 done
 # record reads every capable file's content: never a FIFO's or a device's.
 if command -v strace >/dev/null 2>&1; then
 	strace -f -qq -e trace=open,openat,openat2 -o "$T/trace" \
 		"$cm" record "$t" >"$T/out" 2>"$T/err"; rc=$?
-	[ $rc -eq 0 ] || fail "record: exit $rc: $(cat "$T/err")"
+	[ $rc -eq 0 ] && pass || fail "record: exit $rc: $(cat "$T/err")"
 	opened=$(grep -E '"[^"]*(fifo|null)"' "$T/trace")
-	[ -z "$opened" ] || fail "record opened them: $opened"
-	[ -e "$T/writer" ] && fail "record opened the FIFO for reading: its writer connected"
+	[ -z "$opened" ] && pass || fail "record opened them: $opened"
+	[ -e "$T/writer" ] && fail "record opened the FIFO for reading: its writer connected" || pass
 fi
 cat >"$T/want" <<'ERR'
 capmanifest: cannot set ./fifo: not a regular file
 capmanifest: cannot set ./null: not a regular file
 ERR
 "$cm" restore "$T/m" "$t" >"$T/out" 2>"$T/err"
-cmp -s "$T/err" "$T/want" || fail "restore's errors: $(cat "$T/err")"
-[ -e "$T/writer" ] && fail "the FIFO's writer connected"
+cmp -s "$T/err" "$T/want" && pass || fail "restore's errors: $(cat "$T/err")"
+[ -e "$T/writer" ] && fail "the FIFO's writer connected" || pass
 kill $writer 2>/dev/null; wait $writer 2>/dev/null; writer=
 finish

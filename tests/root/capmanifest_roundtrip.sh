@@ -30,7 +30,7 @@ evil=$(printf 'evil\342\200\256txt\302\233\377')
 echo x >"$t/odd dir/$evil"
 /usr/sbin/setcap cap_chown=p "$t/odd dir/$evil"
 
-"$cm" record "$t" >"$T/m" || fail "record exited $?"
+"$cm" record "$t" >"$T/m" && pass || fail "record exited $?"
 # Every capable file holds "x\n".
 x=$(echo x | sha256sum | cut -d' ' -f1)
 cat >"$T/want" <<MANIFEST
@@ -44,52 +44,52 @@ MANIFEST
 # 41 is a number to libcap 2.66's setcap and to this text; a name once
 # private/caps.def has one (tools/as_libcap266.sh writes it as 41 again).
 sh "$TESTS_DIR/tools/as_libcap266.sh" <"$T/m" >"$T/m.266"
-cmp -s "$T/m.266" "$T/want" || { fail "recorded manifest differs:"; diff "$T/want" "$T/m.266"; }
-"$cm" verify "$T/m" "$t" >"$T/out" || fail "verify of an intact tree exited $?"
-[ -s "$T/out" ] && fail "verify of an intact tree printed: $(cat "$T/out")"
+cmp -s "$T/m.266" "$T/want" && pass || { fail "recorded manifest differs:"; diff "$T/want" "$T/m.266"; }
+"$cm" verify "$T/m" "$t" >"$T/out" && pass || fail "verify of an intact tree exited $?"
+[ -s "$T/out" ] && fail "verify of an intact tree printed: $(cat "$T/out")" || pass
 
 # Lose and change capabilities as a careless copy would.
 cp "$t/bin/ping" "$T/ping" && mv "$T/ping" "$t/bin/ping"
 /usr/sbin/setcap cap_sys_admin=ep "$t/bin/perf"
 /usr/sbin/setcap cap_setuid=ep "$t/usr/lib/x/f3"
 "$cm" verify "$T/m" "$t" >"$T/out"; rc=$?
-[ $rc -eq 1 ] || fail "verify of a damaged tree exited $rc, want 1"
+[ $rc -eq 1 ] && pass || fail "verify of a damaged tree exited $rc, want 1"
 cat >"$T/want" <<'OUT'
 differs: ./bin/perf has cap_sys_admin=ep, manifest says cap_syslog,cap_perfmon=ep
 missing: ./bin/ping cap_net_raw=ep
 extra:   ./usr/lib/x/f3 cap_setuid=ep
 OUT
-cmp -s "$T/out" "$T/want" || { fail "verify output:"; diff "$T/want" "$T/out"; }
+cmp -s "$T/out" "$T/want" && pass || { fail "verify output:"; diff "$T/want" "$T/out"; }
 
-"$cm" restore -n "$T/m" "$t" >"$T/out" || fail "dry run exited $?"
-grep -q '^would set: ./bin/ping cap_net_raw=ep$' "$T/out" || fail "dry run: $(cat "$T/out")"
-"$cm" verify "$T/m" "$t" >/dev/null && fail "dry run changed the tree"
+"$cm" restore -n "$T/m" "$t" >"$T/out" && pass || fail "dry run exited $?"
+grep -q '^would set: ./bin/ping cap_net_raw=ep$' "$T/out" && pass || fail "dry run: $(cat "$T/out")"
+"$cm" verify "$T/m" "$t" >/dev/null && fail "dry run changed the tree" || pass
 
-"$cm" restore "$T/m" "$t" >"$T/out" || fail "restore exited $?"
+"$cm" restore "$T/m" "$t" >"$T/out" && pass || fail "restore exited $?"
 cat >"$T/want" <<'OUT'
 set: ./bin/perf cap_syslog,cap_perfmon=ep
 set: ./bin/ping cap_net_raw=ep
 removed: ./usr/lib/x/f3 cap_setuid=ep
 OUT
-cmp -s "$T/out" "$T/want" || { fail "restore output:"; diff "$T/want" "$T/out"; }
-"$cm" verify "$T/m" "$t" >"$T/out" || fail "verify after restore: $(cat "$T/out")"
-[ "$(/usr/sbin/getcap "$t/usr/lib/x/f7")" = "$t/usr/lib/x/f7 cap_chown=eip 41+eip" ] ||
+cmp -s "$T/out" "$T/want" && pass || { fail "restore output:"; diff "$T/want" "$T/out"; }
+"$cm" verify "$T/m" "$t" >"$T/out" && pass || fail "verify after restore: $(cat "$T/out")"
+[ "$(/usr/sbin/getcap "$t/usr/lib/x/f7")" = "$t/usr/lib/x/f7 cap_chown=eip 41+eip" ] && pass ||
 	fail "41+eip not restored exactly"
 
 # Bad manifests: every bad line named, nothing applied, exit 2.
 printf '# capmanifest 1\n./bin/ls cap_bogus=ep\n./bin/ls\n./../etc/x cap_kill=p\n/abs cap_kill=p\n./a\\9 cap_kill=p\n./bin/ping cap_kill=p [rootid=x]\n./bin/perf cap_kill=p [rootid=-4294967295]\n./bin/ls cap_kill=p [rootid= 5]\n./bin/ls cap_kill=p [rootid=4294967296]\n' >"$T/bad"
 "$cm" restore --allow-v1 "$T/bad" "$t" >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] || fail "bad manifest: exit $rc, want 2"
+[ $rc -eq 2 ] && pass || fail "bad manifest: exit $rc, want 2"
 for n in 2 3 4 5 6 7 8 9 10; do
-	grep -q "^capmanifest: $T/bad:$n: " "$T/err" || fail "line $n not reported: $(cat "$T/err")"
+	grep -q "^capmanifest: $T/bad:$n: " "$T/err" && pass || fail "line $n not reported: $(cat "$T/err")"
 done
 expect_line "$T/err" 'invalid capability text "cap_bogus=ep"' "bad caps not named"
-[ -s "$T/out" ] && fail "bad manifest applied something: $(cat "$T/out")"
+[ -s "$T/out" ] && fail "bad manifest applied something: $(cat "$T/out")" || pass
 printf 'not a manifest\n' >"$T/bad"
-"$cm" verify "$T/bad" "$t" 2>"$T/err"; [ $? -eq 2 ] || fail "non-manifest accepted"
-grep -q 'not a capability manifest' "$T/err" || fail "non-manifest message: $(cat "$T/err")"
-"$cm" verify "$T/nonexistent" "$t" 2>/dev/null; [ $? -eq 2 ] || fail "missing manifest accepted"
-"$cm" frobnicate 2>/dev/null; [ $? -eq 2 ] || fail "unknown command accepted"
+"$cm" verify "$T/bad" "$t" 2>"$T/err"; [ $? -eq 2 ] && pass || fail "non-manifest accepted"
+grep -q 'not a capability manifest' "$T/err" && pass || fail "non-manifest message: $(cat "$T/err")"
+"$cm" verify "$T/nonexistent" "$t" 2>/dev/null; [ $? -eq 2 ] && pass || fail "missing manifest accepted"
+"$cm" frobnicate 2>/dev/null; [ $? -eq 2 ] && pass || fail "unknown command accepted"
 
 # Restore never follows symlinks: a manifest entry that is a symlink, or has
 # a symlinked directory on its way, fails and the target stays untouched.
@@ -97,8 +97,8 @@ echo x >"$T/target"
 mkdir "$T/t2"; ln -s "$T/target" "$T/t2/victim"; ln -s "$T" "$T/t2/dir"
 printf '# capmanifest 3\n./victim owner=0 group=0 mode=0644 acl=no sha256=%s cap_sys_admin=ep\n./dir/target owner=0 group=0 mode=0644 acl=no sha256=%s cap_sys_admin=ep\n' "$x" "$x" >"$T/m2"
 "$cm" restore "$T/m2" "$T/t2" >/dev/null 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] || fail "restore through symlinks exited $rc, want 1"
-[ -z "$(/usr/sbin/getcap "$T/target")" ] || fail "symlink target got a capability"
+[ $rc -eq 1 ] && pass || fail "restore through symlinks exited $rc, want 1"
+[ -z "$(/usr/sbin/getcap "$T/target")" ] && pass || fail "symlink target got a capability"
 
 # The race: swap a symlink and a file at one path while restoring.
 mkdir "$T/t3"; echo x >"$T/t3/file"
@@ -116,8 +116,8 @@ while kill -0 $swapper 2>/dev/null; do
 	n=$((n + 1))
 done
 wait $swapper
-[ -z "$(/usr/sbin/getcap "$T/target")" ] || fail "race: symlink target got a capability"
-[ $set -gt 0 ] || fail "race: no restore reached a file (the race proves nothing)"
+[ -z "$(/usr/sbin/getcap "$T/target")" ] && pass || fail "race: symlink target got a capability"
+[ $set -gt 0 ] && pass || fail "race: no restore reached a file (the race proves nothing)"
 echo "race: $n restores against a swapping symlink ($set set a capability on a file), target untouched"
 
 finish

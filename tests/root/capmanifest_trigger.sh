@@ -74,7 +74,7 @@ upgrade() {	# OWNER:GROUP MODE
 }
 upgrade 0:$gid 0750
 new=$(sum "$perf")
-[ -z "$(xattr_hex "$perf")" ] || fail "the upgrade kept the capability (test setup)"
+[ -z "$(xattr_hex "$perf")" ] && pass || fail "the upgrade kept the capability (test setup)"
 trigger "$pm"
 expect_rc 0 "trigger after an upgrade" || cat "$T/err"
 expect_out "accepted: ./mnt/usr/bin/perf has sha256=$new, manifest says sha256=$old (root's alone from /)
@@ -126,7 +126,7 @@ cp /bin/true "$tool" && setcap cap_net_raw=ep "$tool" &&
 cat_=$(command -v cat)
 # A root-owned program of other content (a copy of cat) she renames over it.
 cp "$cat_" /mnt/opt/app/spare && chmod 0755 /mnt/opt/app/spare &&
-	as nobody mv -f /mnt/opt/app/spare "$tool" || fail "nobody could not rename (test setup)"
+	as nobody mv -f /mnt/opt/app/spare "$tool" && pass || fail "nobody could not rename (test setup)"
 before=$(state "$tool")
 trigger "$tm"
 expect_rc 1 "trigger: root's file of other content in nobody's directory"
@@ -134,7 +134,7 @@ expect_err "capmanifest: ./mnt/opt/app/tool: content differs: has sha256=$(sum "
 " "trigger: root's file of other content in nobody's directory"
 [ "$(state "$tool")" = "$before" ] && pass || fail "the tool changed: $before -> $(state "$tool")"
 # Her own file: refused before its content is even read.
-as nobody sh -c 'rm -f "$1" && cp "$2" "$1"' - "$tool" "$cat_" || fail "nobody could not replace it"
+as nobody sh -c 'rm -f "$1" && cp "$2" "$1"' - "$tool" "$cat_" && pass || fail "nobody could not replace it"
 before=$(state "$tool")
 trigger "$tm"
 expect_rc 1 "trigger: nobody's file"

@@ -60,11 +60,11 @@ refused() {
 
 # 1. Group write bits (an umask of 002, a group-writable copy).
 cp "$T/reg/m" "$T/reg/m1" && chmod 0664 "$T/reg/m1" && chgrp "$nobody_gid" "$T/reg/m1" || exit 1
-as_nobody sh -c 'printf "# capmanifest 3\n%s\n" "$2" >"$1"' - "$T/reg/m1" "$line" || fail "1: nobody could not write it (test setup)"
+as_nobody sh -c 'printf "# capmanifest 3\n%s\n" "$2" >"$1"' - "$T/reg/m1" "$line" && pass || fail "1: nobody could not write it (test setup)"
 refused "1: group-writable" "$T/reg/m1" "group $nobody_gid may write it (mode 0664)"
 # Other write bits.
 cp "$T/reg/m" "$T/reg/m1o" && chmod 0646 "$T/reg/m1o" &&
-	as_nobody sh -c 'printf "# capmanifest 3\n%s\n" "$2" >"$1"' - "$T/reg/m1o" "$line" || fail "1: setup"
+	as_nobody sh -c 'printf "# capmanifest 3\n%s\n" "$2" >"$1"' - "$T/reg/m1o" "$line" && pass || fail "1: setup"
 refused "1: world-writable" "$T/reg/m1o" "everyone may write it (mode 0646)"
 
 # 2. An ACL entry user:nobody:rw- (mask rw-: the mode shows 0664, but
@@ -73,9 +73,9 @@ acl() {	# the raw xattr: user::rw-, user:UID:rw-, group::r--, mask::rw-, other::
 	printf '0x02000000''01000600ffffffff''02000600%02x%02x%02x%02x''04000400ffffffff''10000600ffffffff''20000400ffffffff' \
 		$(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255))
 }
-cp "$T/reg/m" "$T/reg/m2" && setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid")" "$T/reg/m2" ||
+cp "$T/reg/m" "$T/reg/m2" && setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid")" "$T/reg/m2" && pass ||
 	fail "2: cannot set the ACL"
-as_nobody sh -c 'printf "# capmanifest 3\n%s\n" "$2" >"$1"' - "$T/reg/m2" "$line" || fail "2: the ACL did not let nobody write (test setup)"
+as_nobody sh -c 'printf "# capmanifest 3\n%s\n" "$2" >"$1"' - "$T/reg/m2" "$line" && pass || fail "2: the ACL did not let nobody write (test setup)"
 refused "2: an ACL entry" "$T/reg/m2" "uid $nobody_uid may write it (ACL entry)"
 
 # 3. Her own file, in root's directory.
@@ -84,7 +84,7 @@ refused "3: her own file" "$T/reg/m3" "uid $nobody_uid owns it"
 
 # 4. Root's manifest, 0644, in her directory: she renames hers over it.
 cp "$T/reg/m" "$T/hers/m" && chmod 0644 "$T/hers/m" || exit 1
-as_nobody sh -c 'printf "# capmanifest 3\n%s\n" "$2" >"$1.new" && mv -f "$1.new" "$1"' - "$T/hers/m" "$line" ||
+as_nobody sh -c 'printf "# capmanifest 3\n%s\n" "$2" >"$1.new" && mv -f "$1.new" "$1"' - "$T/hers/m" "$line" && pass ||
 	fail "4: nobody could not replace it (test setup)"
 refused "4: in her directory" "$T/hers/m" "its directory: uid $nobody_uid owns it"
 # The same file, root's and 0644 again, is still refused there: she
@@ -102,16 +102,16 @@ refused "5: a symbolic link" "$T/reg/m5" "a symbolic link"
 above="refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it, or rename the way to it)"
 mkdir "$T/hers/reg" "$T/hers/unpacked" && cp "$T/reg/m" "$T/hers/reg/m" &&
 	printf '# capmanifest 3\n%s\n' "$line" >"$T/hers/unpacked/m" || exit 1
-as_nobody sh -c 'mv "$1/reg" "$1/reg.old" && mv "$1/unpacked" "$1/reg"' - "$T/hers" ||
+as_nobody sh -c 'mv "$1/reg" "$1/reg.old" && mv "$1/unpacked" "$1/reg"' - "$T/hers" && pass ||
 	fail "6: nobody could not swap root's directories (test setup)"
-[ "$(stat -c %u "$T/hers/reg" "$T/hers/reg/m" | sort -u)" = 0 ] || fail "6: not root's (test setup)"
+[ "$(stat -c %u "$T/hers/reg" "$T/hers/reg/m" | sort -u)" = 0 ] && pass || fail "6: not root's (test setup)"
 run run_ours "$cm" restore "$T/hers/reg/m" "$t"
 expect_rc 2 "6: below her directory" || cat "$T/out"
 expect_out "" "6: below her directory"
 expect_err "capmanifest: $T/hers/reg/m: directory $T/hers: uid $nobody_uid owns it: $above
 " "6: below her directory"
 [ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "6: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
-setcap cap_net_raw=ep "$t/bin/tool" || fail "6: setcap"
+setcap cap_net_raw=ep "$t/bin/tool" && pass || fail "6: setcap"
 run run_ours "$cm" add "$T/hers/reg/new" "$t/bin/tool"
 setcap -r "$t/bin/tool"
 expect_rc 1 "6: add below her directory"
@@ -146,7 +146,7 @@ expect_out "missing: ./bin/tool cap_setuid=ep
 # root's, in the sticky /tmp: the sticky bit keeps it there.)
 tmp=$(dirname "$T")
 [ "$(stat -c '%u %a' "$tmp")" = "0 1777" ] ||
-	echo "note: $tmp is not root's 1777: a sticky directory above is not checked"
+	not_checked "$tmp is not root's 1777: a sticky directory above is not checked"
 run run_ours "$cm" restore "$T/reg/m" "$t"
 expect_rc 0 "root's manifest" || cat "$T/err"
 expect_out "set: ./bin/tool cap_net_raw=ep

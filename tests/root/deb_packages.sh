@@ -69,24 +69,24 @@ inside() {
 	# then dpkg does it, as apt would have.
 	swap() {
 		inroot apt-get install -s -q --no-download --allow-downgrades "$@" \
-			>"$T/apt.log" 2>&1 || { fail "apt refuses the swap"; tail -20 "$T/apt.log"; }
-		grep -q ' 0 to remove' "$T/apt.log" ||
+			>"$T/apt.log" 2>&1 && pass || { fail "apt refuses the swap"; tail -20 "$T/apt.log"; }
+		grep -q ' 0 to remove' "$T/apt.log" && pass ||
 			{ fail "apt would remove packages for the swap"; grep -A5 REMOVED "$T/apt.log"; }
-		inroot dpkg -i --force-confdef --force-confold "$@" >"$T/dpkg.log" 2>&1 ||
+		inroot dpkg -i --force-confdef --force-confold "$@" >"$T/dpkg.log" 2>&1 && pass ||
 			{ fail "dpkg -i fails"; tail -20 "$T/dpkg.log"; }
 	}
 	works() {	# $1: when; ip, systemctl, getcap, ping as nobody
-		inroot ip link show lo >/dev/null || fail "$1: ip link fails"
-		inroot systemctl --version >/dev/null || fail "$1: systemctl --version fails"
-		inroot getcap -r /usr >"$T/getcap.out" 2>"$T/getcap.err" ||
+		inroot ip link show lo >/dev/null && pass || fail "$1: ip link fails"
+		inroot systemctl --version >/dev/null && pass || fail "$1: systemctl --version fails"
+		inroot getcap -r /usr >"$T/getcap.out" 2>"$T/getcap.err" && pass ||
 			{ fail "$1: getcap -r /usr fails"; cat "$T/getcap.err"; }
 		if [ -n "$ping" ]; then
-			grep -q '^/usr/bin/ping cap_net_raw=ep$' "$T/getcap.out" ||
+			grep -q '^/usr/bin/ping cap_net_raw=ep$' "$T/getcap.out" && pass ||
 				{ fail "$1: getcap -r does not list ping's capability"; cat "$T/getcap.out"; }
-			chroot --userspec=nobody:nogroup "$m" /usr/bin/ping -c1 -W2 127.0.0.1 >/dev/null ||
+			chroot --userspec=nobody:nogroup "$m" /usr/bin/ping -c1 -W2 127.0.0.1 >/dev/null && pass ||
 				fail "$1: ping as nobody fails"
 		fi
-		inroot apt-get check -q >/dev/null || fail "$1: apt-get check finds broken dependencies"
+		inroot apt-get check -q >/dev/null && pass || fail "$1: apt-get check finds broken dependencies"
 	}
 
 	ours=$(ls "$T"/libcap2_2.76*.deb "$T"/libcap2-bin_2.76*.deb \
@@ -103,39 +103,40 @@ inside() {
 	swap $ours
 	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
 		v=$(inroot dpkg-query -W -f='${Version}' "$p")
-		[ "$v" = 1:2.76+perfmon1 ] || fail "$p is $v after the swap"
+		[ "$v" = 1:2.76+perfmon1 ] && pass || fail "$p is $v after the swap"
 	done
-	[ "$(readlink -f "$m/lib/$ma/libcap.so.2")" = "$m/usr/lib/$ma/libcap.so.2.76" ] ||
+	[ "$(readlink -f "$m/lib/$ma/libcap.so.2")" = "$m/usr/lib/$ma/libcap.so.2.76" ] && pass ||
 		fail "libcap.so.2 is not ours: $(readlink -f "$m/lib/$ma/libcap.so.2")"
-	inroot ldd /usr/sbin/ip | grep -q "libcap.so.2 => /lib/$ma/libcap.so.2" ||
+	inroot ldd /usr/sbin/ip | grep -q "libcap.so.2 => /lib/$ma/libcap.so.2" && pass ||
 		fail "ip does not load /lib/$ma/libcap.so.2"
 	# Debian's mode for shared libraries (dh_fixperms), though "make
 	# install" gives them 0755 as upstream's does.
 	for l in libcap.so.2.76 libpsx.so.2.76; do
 		mode=$(stat -c %a "$m/usr/lib/$ma/$l")
-		[ "$mode" = 644 ] || fail "the package installs $l mode $mode, Debian's is 644"
+		[ "$mode" = 644 ] && pass || fail "the package installs $l mode $mode, Debian's is 644"
 	done
 
 	# 1b. Debian's policy kept: the conffile ours ships ends, as Debian's
 	# does, with "none *" (every user no earlier line names has the
 	# inheritable and ambient sets cleared), it replaced an unedited
 	# Debian file, and README.Debian says so where an administrator looks.
-	inroot dpkg-query -W -f='${Conffiles}\n' libpam-cap | grep -q "^ $conf " ||
+	inroot dpkg-query -W -f='${Conffiles}\n' libpam-cap | grep -q "^ $conf " && pass ||
 		fail "$conf is not a conffile of our libpam-cap"
 	last=$(awk 'NF && $1 !~ /^#/ { l = $1 " " $2 } END { print l }' "$TOP/debian/capability.conf")
-	[ "$last" = "none *" ] ||
+	[ "$last" = "none *" ] && pass ||
 		fail "debian/capability.conf's last line is '$last', not Debian's 'none *'"
 	if [ -n "$unedited" ]; then
 		if cmp -s "$m$conf" "$TOP/debian/capability.conf"; then
+			pass
 			echo "capability.conf: Debian's unedited file replaced by ours, ending with 'none *'"
 		else
 			fail "the swap left Debian's unedited $conf, not ours"
 		fi
 	else
-		echo "note: the host's $conf is not Debian's unedited file; its replacement not checked"
+		not_checked "the host's $conf is not Debian's unedited file; its replacement not checked"
 	fi
 	grep -q 'ends, as Debian.s does, with "none \*": a grant goes ABOVE' \
-		"$m/usr/share/doc/libcap2-bin/README.Debian" ||
+		"$m/usr/share/doc/libcap2-bin/README.Debian" && pass ||
 		fail "the installed README.Debian does not say capability.conf ends with 'none *'"
 
 	# 1c. The documentation where Debian puts it: README.Debian like
@@ -146,36 +147,36 @@ inside() {
 		 libcap2-bin/docs/deployment.md libcap2-bin/docs/perf-without-root.md \
 		 libcap2-bin/docs/capmanifest.md libcap2-bin/docs/hacking.md \
 		 libpam-cap/deployment.md libcap-dev/install.md libcap-dev/libpsx.md; do
-		[ -f "$m/usr/share/doc/$f" ] || [ -f "$m/usr/share/doc/$f.gz" ] ||
+		[ -f "$m/usr/share/doc/$f" ] || [ -f "$m/usr/share/doc/$f.gz" ] && pass ||
 			fail "the packages did not install /usr/share/doc/$f"
 	done
 
 	# 2. iputils-ping, installed now, sets its capability with our setcap.
 	ping=$(ls "$T"/iputils-ping_*.deb 2>/dev/null | head -1)
 	if [ -n "$ping" ]; then
-		inroot dpkg -i "$ping" >"$T/ping.log" 2>&1 || { fail "iputils-ping does not install"; cat "$T/ping.log"; }
-		grep -q 'falling back to setuid' "$T/ping.log" && fail "iputils-ping's setcap failed"
+		inroot dpkg -i "$ping" >"$T/ping.log" 2>&1 && pass || { fail "iputils-ping does not install"; cat "$T/ping.log"; }
+		grep -q 'falling back to setuid' "$T/ping.log" && fail "iputils-ping's setcap failed" || pass
 	else
-		echo "note: no iputils-ping package at hand (no apt cache, no mirror); ping not checked"
+		not_checked "no iputils-ping package at hand (no apt cache, no mirror); ping not checked"
 	fi
 	works "with our packages"
 
 	# 3. A login through the system's "login" stack: pam-auth-update put
 	# our pam_cap in common-auth, and it grants cap_perfmon (38) to a
 	# perf_users member (the user and group exist in the overlay only).
-	grep -q '^auth.*pam_cap\.so' "$m/etc/pam.d/common-auth" ||
+	grep -q '^auth.*pam_cap\.so' "$m/etc/pam.d/common-auth" && pass ||
 		fail "pam-auth-update did not add pam_cap to common-auth"
 	inroot sh -c 'getent group perf_users >/dev/null || groupadd perf_users
 		getent passwd debpkgtest >/dev/null || useradd -M -s /bin/sh debpkgtest
-		usermod -aG perf_users debpkgtest && passwd -qd debpkgtest' ||
+		usermod -aG perf_users debpkgtest && passwd -qd debpkgtest' && pass ||
 		fail "cannot create the test user in the overlay"
 	# The grant as docs/perf-without-root.md writes it: ABOVE "none *".
 	# The conffile is edited from here on, as the rollback below needs.
-	inroot sed -i '1i cap_perfmon @perf_users' "$conf" ||
+	inroot sed -i '1i cap_perfmon @perf_users' "$conf" && pass ||
 		fail "cannot add the grant to $conf"
-	inroot capcheck debpkgtest >"$T/capcheck.out" 2>&1 ||
+	inroot capcheck debpkgtest >"$T/capcheck.out" 2>&1 && pass ||
 		{ fail "capcheck warns about the documented grant"; cat "$T/capcheck.out"; }
-	grep -q "^debpkgtest: cap_perfmon \[$conf:1, group @perf_users\]\$" "$T/capcheck.out" ||
+	grep -q "^debpkgtest: cap_perfmon \[$conf:1, group @perf_users\]\$" "$T/capcheck.out" && pass ||
 		{ fail "capcheck does not see the documented grant"; cat "$T/capcheck.out"; }
 	[ -x "$BIN/pamcase" ] || { echo "$BIN/pamcase is not built (make -C tests all)"; return 1; }
 	login=$(chroot "$m" "$BIN/pamcase" -s login -u debpkgtest auth setcred)
@@ -193,10 +194,10 @@ inside() {
 		lc=$1 lp=$2; shift 2
 		inroot setcap "$@" >"$T/hint.out" 2>"$T/hint.err" &&
 			{ fail "$lc: setcap did not refuse"; return 1; }
-		line=$(pasted_line "$T/hint.err" "$lp") ||
+		line=$(pasted_line "$T/hint.err" "$lp") && pass ||
 			{ fail "$lc: no hint"; cat "$T/hint.err"; return 1; }
 		line=${line%")"}; line=${line%" first"}
-		inroot sh -c "$line" >"$T/hint.log" 2>&1 ||
+		inroot sh -c "$line" >"$T/hint.log" 2>&1 && pass ||
 			{ fail "$lc: the pasted '$line' fails"; cat "$T/hint.log"; return 1; }
 	}
 	hint "a group that does not exist" \
@@ -206,13 +207,13 @@ inside() {
 		"setcap: $f: owned by uid $(chroot "$m" id -u nobody) (nobody), not root: its owner could open it to everyone again; refusing --perf-group (" \
 		--perf-group=pkgtest_perf --perf "$f" &&
 		inroot setcap --perf-group=pkgtest_perf --perf "$f" >"$T/hint.out" 2>&1 &&
-		[ "$(inroot stat -c '%U:%G %a' "$f")" = "root:pkgtest_perf 750" ] ||
+		[ "$(inroot stat -c '%U:%G %a' "$f")" = "root:pkgtest_perf 750" ] && pass ||
 		{ fail "setcap after the pasted hints: $(inroot stat -c '%U:%G %a' "$f")"; cat "$T/hint.out"; }
 	chmod 0755 "$m$f"
 	inroot setcap --perf "$f" >"$T/hint.out" 2>"$T/hint.err"
 	if line=$(pasted_line "$T/hint.err" "setcap: WARNING: restrict it to a group instead: "); then
 		inroot sh -c "$line" >"$T/hint.log" 2>&1 &&
-		[ "$(inroot stat -c '%U:%G %a' "$f")" = "root:perf_users 750" ] ||
+		[ "$(inroot stat -c '%U:%G %a' "$f")" = "root:perf_users 750" ] && pass ||
 			{ fail "the pasted '$line': $(inroot stat -c '%U:%G %a' "$f")"; cat "$T/hint.log"; }
 	else
 		fail "setcap --perf on a 0755 file printed no command to restrict it"; cat "$T/hint.err"
@@ -222,21 +223,23 @@ inside() {
 	# file inheritable bit), not for others; kernel-side cpu-clock needs
 	# cap_perfmon at perf_event_paranoid 2.
 	if [ -x /usr/bin/perf ]; then
-		inroot setcap cap_perfmon=ei /usr/bin/perf || fail "setcap on perf fails"
+		inroot setcap cap_perfmon=ei /usr/bin/perf && pass || fail "setcap on perf fails"
 		# perfdoctor agrees with capcheck and the login: yes.
 		inroot perfdoctor --user=debpkgtest --service=login /usr/bin/perf >"$T/pd.out" 2>&1
-		grep -q '^verdict: *YES' "$T/pd.out" ||
+		grep -q '^verdict: *YES' "$T/pd.out" && pass ||
 			{ fail "perfdoctor disagrees about the documented grant"; cat "$T/pd.out"; }
 		printf '#!/bin/sh\nexec perf stat -e instructions -e cpu-clock:k true\n' >"$m/tmp/perfrun"
 		chmod 0755 "$m/tmp/perfrun"
 		chroot "$m" "$BIN/pamcase" -s login -u debpkgtest -x /tmp/perfrun auth setcred \
-			>"$T/perf.out" 2>&1 || { fail "perf stat as a perf_users member fails"; cat "$T/perf.out"; }
+			>"$T/perf.out" 2>&1 && pass || { fail "perf stat as a perf_users member fails"; cat "$T/perf.out"; }
 		if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] &&
 		   chroot --userspec=nobody:nogroup "$m" /usr/bin/perf stat -e cpu-clock:k true >/dev/null 2>&1; then
 			fail "perf's kernel events work for nobody too: the check above proves nothing"
+		else
+			pass
 		fi
 	else
-		echo "note: perf is not installed; perf stat not checked"
+		not_checked "perf is not installed; perf stat not checked"
 	fi
 
 	# 4b. The guide (docs/perf-without-root.md), every step run, with the
@@ -245,6 +248,7 @@ inside() {
 		TOP="$TOP" BUILD="$BUILD" BIN="$BIN" TESTS_DIR="$TESTS_DIR" GUIDE_PROGS=/sbin \
 		GUIDE_PAM_CAP="/lib/$ma/security/pam_cap.so" \
 		sh "$TESTS_DIR/root/docs_guide_perf.sh" >"$T/guide.log" 2>&1; then
+		pass
 		tail -n 1 "$T/guide.log"
 	else
 		fail "the guide fails with the installed packages"; tail -n 20 "$T/guide.log"
@@ -257,7 +261,7 @@ inside() {
 		for f in $(zcat "$m$page" | sed -n '/^\.SH FILES/,/^\.SH [^F]/p' |
 			   grep -o '/[A-Za-z0-9_./-]*' | grep -E '^/(s?bin|lib|usr|etc/security)/.*[^/]$'); do
 			named=$((named + 1))
-			[ -e "$m$f" ] || { missing=$((missing + 1))
+			[ -e "$m$f" ] && pass || { missing=$((missing + 1))
 				fail "$page names $f, which the packages did not install"; }
 		done
 	done
@@ -276,17 +280,21 @@ inside() {
 		inroot capaudit --suggest -- chown 65534 /tmp/owned >"$T/capaudit.out" 2>&1
 		rc=$?
 		if grep -q 'no capability:cap_capable tracepoint\|tracefs is not mounted' "$T/capaudit.out"; then
-			echo "note: no capability tracepoint here; installed capaudit only --version"
-			inroot capaudit --version | grep -q '^capaudit (libcap-perfmon) ' ||
+			not_checked "no capability tracepoint here; installed capaudit only --version"
+			inroot capaudit --version | grep -q '^capaudit (libcap-perfmon) ' && pass ||
 				fail "installed capaudit --version"
 		elif [ $rc -ne 0 ] || ! grep -q '^cap_chown ' "$T/capaudit.out" ||
 		     ! grep -q '^setcap cap_chown=ep /usr/bin/chown$' "$T/capaudit.out"; then
 			fail "installed capaudit (exit $rc)"; cat "$T/capaudit.out"
+		else
+			pass
 		fi
+	else
+		not_checked "installed capaudit: no /sys/kernel/tracing here"
 	fi
 	inroot getpcaps --all >"$T/all.out" 2>&1
 	rc=$?
-	[ $rc -le 1 ] && tail -n 1 "$T/all.out" | grep -q '^summary: [0-9]* processes examined' ||
+	[ $rc -le 1 ] && tail -n 1 "$T/all.out" | grep -q '^summary: [0-9]* processes examined' && pass ||
 		{ fail "installed getpcaps --all (exit $rc)"; tail -n 3 "$T/all.out"; }
 
 	# 5. The trigger: a registered file replaced by dpkg (a stand-in
@@ -305,9 +313,9 @@ inside() {
 	inroot dpkg -i "$T/probe1.deb" >/dev/null
 	# Registered with deployment.md's three commands, the probe for perf.
 	doc_block keep | sed "s|/usr/bin/perf|$probe|g" >"$m/tmp/keep.sh"
-	grep -q "^capmanifest add /etc/capmanifest.d/local.manifest $probe\$" "$m/tmp/keep.sh" ||
+	grep -q "^capmanifest add /etc/capmanifest.d/local.manifest $probe\$" "$m/tmp/keep.sh" && pass ||
 		{ fail "deployment.md's keep block has no 'capmanifest add'"; cat "$m/tmp/keep.sh"; }
-	inroot sh -e /tmp/keep.sh >"$T/add.log" 2>&1 ||
+	inroot sh -e /tmp/keep.sh >"$T/add.log" 2>&1 && pass ||
 		{ fail "deployment.md's keep block fails"; cat "$T/add.log"; }
 	manifest=$m/etc/capmanifest.d/local.manifest
 	granted=$(inroot getcap "$probe")
@@ -315,43 +323,43 @@ inside() {
 	"$probe cap_syslog,cap_perfmon=ep"|"$probe cap_perfmon=ep") ;;
 	*) fail "the keep block left $probe with '$granted'" ;;
 	esac
-	grep -q "^.$probe owner=0 group=[0-9]* mode=0750 acl=no sha256=[0-9a-f]\{64\} ${granted#"$probe "}\$" "$manifest" ||
+	grep -q "^.$probe owner=0 group=[0-9]* mode=0750 acl=no sha256=[0-9a-f]\{64\} ${granted#"$probe "}\$" "$manifest" && pass ||
 		{ fail "the registered manifest is not as expected"; cat "$manifest"; }
 	# An upgrade: new content, unpacked root:root 0755, made root:perf_users
 	# 0750 by the statoverride; the trigger accepts it and restores.
 	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
-	[ "$(inroot getcap "$probe")" = "$granted" ] ||
+	[ "$(inroot getcap "$probe")" = "$granted" ] && pass ||
 		{ fail "the trigger did not restore the upgraded $probe: $(inroot getcap "$probe")"; cat "$T/trig.log"; }
-	grep -q "^accepted: .$probe has sha256=" "$T/trig.log" ||
+	grep -q "^accepted: .$probe has sha256=" "$T/trig.log" && pass ||
 		{ fail "the trigger did not say it accepted the new content"; cat "$T/trig.log"; }
 	# A manifest someone besides root could have written grants nothing:
 	# group-writable, the next upgrade of the file leaves it bare.
 	chmod 0664 "$manifest"
 	inroot dpkg -i "$T/probe1.deb" >"$T/trig.log" 2>&1
-	[ -z "$(inroot getcap "$probe")" ] ||
+	[ -z "$(inroot getcap "$probe")" ] && pass ||
 		fail "the trigger trusted a group-writable manifest: $(inroot getcap "$probe")"
-	grep -q 'local.manifest: ignored: ' "$T/trig.log" ||
+	grep -q 'local.manifest: ignored: ' "$T/trig.log" && pass ||
 		{ fail "the trigger did not say why it ignored the manifest"; cat "$T/trig.log"; }
 	chmod 0644 "$manifest"
 	# Without the statoverride, the upgraded file is root:root 0755: the
 	# trigger refuses it rather than open it to every user, and says so.
-	inroot dpkg-statoverride --remove "$probe" || fail "dpkg-statoverride --remove fails"
+	inroot dpkg-statoverride --remove "$probe" && pass || fail "dpkg-statoverride --remove fails"
 	inroot dpkg -i "$T/probe2.deb" >"$T/trig.log" 2>&1
-	[ -z "$(inroot getcap "$probe")" ] ||
+	[ -z "$(inroot getcap "$probe")" ] && pass ||
 		fail "the trigger gave a root:root 0755 $probe its capability: $(inroot getcap "$probe")"
-	grep -q 'not restored' "$T/trig.log" ||
+	grep -q 'not restored' "$T/trig.log" && pass ||
 		{ fail "the trigger did not say why it refused"; cat "$T/trig.log"; }
 	# The repair the trigger printed, pasted as root would: it restores.
 	if line=$(pasted_line "$T/trig.log" "capmanifest: to restore them: "); then
-		inroot sh -c "$line" >"$T/repair.log" 2>&1 ||
+		inroot sh -c "$line" >"$T/repair.log" 2>&1 && pass ||
 			{ fail "the trigger's printed repair fails: $line"; cat "$T/repair.log"; }
 		[ "$(inroot getcap "$probe")" = "$granted" ] &&
-		[ "$(stat -c '%U %a' "$m$probe")" = "root 750" ] ||
+		[ "$(stat -c '%U %a' "$m$probe")" = "root 750" ] && pass ||
 			{ fail "the trigger's printed repair left $probe $(stat -c '%U:%G %a' "$m$probe") $(inroot getcap "$probe")"; cat "$T/repair.log"; }
 	else
 		fail "the trigger printed no command to restore the refused file"; cat "$T/trig.log"
 	fi
-	inroot dpkg-statoverride --add root perf_users 0750 "$probe" ||
+	inroot dpkg-statoverride --add root perf_users 0750 "$probe" && pass ||
 		fail "dpkg-statoverride --add fails"
 
 	# 5a. A package's files anywhere, not only in the bin directories: a
@@ -369,36 +377,36 @@ inside() {
 			"$v" >"$T/other$v/DEBIAN/control"
 		dpkg-deb -b --root-owner-group "$T/other$v" "$T/other$v.deb" >/dev/null
 	done
-	inroot dpkg -i "$T/other1.deb" >"$T/other.log" 2>&1 ||
+	inroot dpkg -i "$T/other1.deb" >"$T/other.log" 2>&1 && pass ||
 		{ fail "the stand-in under /opt and /usr/lib does not install"; cat "$T/other.log"; }
 	others="/opt/capmanifest-probe/tool /usr/lib/capmanifest-probe/helper"
 	for f in $others; do inroot setcap cap_net_raw=ep "$f"; done
 	inroot capmanifest add /etc/capmanifest.d/other $others >"$T/add.log" 2>&1
 	rc=$?
 	[ $rc -eq 1 ] && [ ! -e "$m/etc/capmanifest.d/other" ] &&
-		grep -q "^capmanifest: /etc/capmanifest.d/other: refused: .*; name it /etc/capmanifest.d/other.manifest\$" "$T/add.log" ||
+		grep -q "^capmanifest: /etc/capmanifest.d/other: refused: .*; name it /etc/capmanifest.d/other.manifest\$" "$T/add.log" && pass ||
 		{ fail "add to a manifest the trigger never reads: exit $rc"; cat "$T/add.log"; }
 	named=$(sed -n 's/^capmanifest: .*; name it //p' "$T/add.log")
 	inroot sh -c 'mkdir /opt/capmanifest-user /srv/capmanifest-probe &&
 		chown nobody /opt/capmanifest-user &&
 		cp /bin/true /opt/capmanifest-user/tool && cp /bin/true /srv/capmanifest-probe/tool &&
-		setcap cap_net_raw=ep /opt/capmanifest-user/tool cap_net_raw=ep /srv/capmanifest-probe/tool' ||
+		setcap cap_net_raw=ep /opt/capmanifest-user/tool cap_net_raw=ep /srv/capmanifest-probe/tool' && pass ||
 		fail "cannot make the tools add warns about"
 	# Under the name it gave, with two files the trigger will not mend.
 	inroot capmanifest add "$named" $others /opt/capmanifest-user/tool /srv/capmanifest-probe/tool \
-		>"$T/add.log" 2>&1 || { fail "add of files in /opt, /usr/lib and /srv"; cat "$T/add.log"; }
+		>"$T/add.log" 2>&1 && pass || { fail "add of files in /opt, /usr/lib and /srv"; cat "$T/add.log"; }
 	[ "$(grep -c '^capmanifest: warning: ' "$T/add.log")" = 2 ] &&
 		grep -q "^capmanifest: warning: ./opt/capmanifest-user/tool: directory ./opt/capmanifest-user: uid [0-9]* owns it: after an upgrade replaces it, the package trigger will not take its new content" "$T/add.log" &&
-		grep -q "^capmanifest: warning: ./srv/capmanifest-probe/tool: the package trigger runs when a package installs a file below /usr, .* only" "$T/add.log" ||
+		grep -q "^capmanifest: warning: ./srv/capmanifest-probe/tool: the package trigger runs when a package installs a file below /usr, .* only" "$T/add.log" && pass ||
 		{ fail "add's warnings about what the trigger will not do"; cat "$T/add.log"; }
 	inroot dpkg -i "$T/other2.deb" >"$T/trig.log" 2>&1
 	for f in $others; do
 		[ "$(inroot getcap "$f")" = "$f cap_net_raw=ep" ] &&
-			grep -q "^accepted: .$f " "$T/trig.log" ||
+			grep -q "^accepted: .$f " "$T/trig.log" && pass ||
 			{ fail "the trigger did not restore $f after its package's upgrade"; cat "$T/trig.log"; }
 	done
 	if [ -n "$ping" ]; then
-		[ "$(inroot getcap /usr/bin/ping)" = "/usr/bin/ping cap_net_raw=ep" ] ||
+		[ "$(inroot getcap /usr/bin/ping)" = "/usr/bin/ping cap_net_raw=ep" ] && pass ||
 			fail "the trigger touched ping, which no manifest lists"
 	fi
 
@@ -409,7 +417,7 @@ inside() {
 		[ -n "$f" ] && cp "$f" "$m/var/cache/apt/archives/" && have=$((have + 1))
 	done
 	if [ -z "$rbver" ] || [ "$have" -ne 4 ]; then
-		echo "note: Debian's packages ('$rbver') are not at hand; a partial downgrade and going back not checked"
+		not_checked "Debian's packages ('$rbver') are not at hand; a partial downgrade and going back not checked"
 		finish
 	fi
 
@@ -419,19 +427,22 @@ inside() {
 	inroot apt-get install -s -q --no-download --allow-downgrades \
 		"libcap2=$rbver" >"$T/partial.log" 2>&1
 	for p in libcap2-bin libpam-cap; do
-		grep -q "^Inst libcap2 .*($rbver " "$T/partial.log" &&
-		! grep -q "^\(Remv\|Inst\) $p " "$T/partial.log" &&
-			{ fail "apt keeps our $p beside Debian's libcap2"; grep '^\(Inst\|Remv\)' "$T/partial.log"; }
+		if grep -q "^Inst libcap2 .*($rbver " "$T/partial.log" &&
+		   ! grep -q "^\(Remv\|Inst\) $p " "$T/partial.log"; then
+			fail "apt keeps our $p beside Debian's libcap2"; grep '^\(Inst\|Remv\)' "$T/partial.log"
+		else
+			pass
+		fi
 	done
 	echo "apt-get install libcap2=$rbver alone:" $(sed -n 's/^\(Inst\|Remv\) \([^ ]*\) .*/\1 \2;/p' "$T/partial.log")
 	# ...and their programs work with it all the same, should someone
 	# force it: setcap --perf and the trigger's restore, whose O_PATH
 	# descriptors every libcap but ours refuses in cap_set_fd().
 	inroot dpkg -i --force-depends "/var/cache/apt/archives/libcap2_$(echo "$rbver" | sed 's/:/%3a/')_"*.deb \
-		>"$T/forced.log" 2>&1 || { fail "dpkg --force-depends of Debian's libcap2"; tail -5 "$T/forced.log"; }
-	[ "$(readlink -f "$m/lib/$ma/libcap.so.2")" != "$m/usr/lib/$ma/libcap.so.2.76" ] ||
+		>"$T/forced.log" 2>&1 && pass || { fail "dpkg --force-depends of Debian's libcap2"; tail -5 "$T/forced.log"; }
+	[ "$(readlink -f "$m/lib/$ma/libcap.so.2")" != "$m/usr/lib/$ma/libcap.so.2.76" ] && pass ||
 		fail "libcap.so.2 is still ours after installing Debian's libcap2"
-	inroot setcap --perf-group=perf_users --perf "$probe" >"$T/forced.out" 2>&1 ||
+	inroot setcap --perf-group=perf_users --perf "$probe" >"$T/forced.out" 2>&1 && pass ||
 		{ fail "setcap --perf with Debian's libcap2"; cat "$T/forced.out"; }
 	inroot setcap -r "$probe"
 	# The trigger, after an upgrade (probe 1 again, its recorded content):
@@ -440,11 +451,11 @@ inside() {
 	inroot dpkg -i "$T/probe1.deb" >"$T/trig.log" 2>&1
 	inroot /var/lib/dpkg/info/libcap2-bin.postinst triggered /usr/bin >>"$T/trig.log" 2>&1
 	[ "$(inroot getcap "$probe")" = "$granted" ] &&
-		grep -q "^set: .$probe " "$T/trig.log" ||
+		grep -q "^set: .$probe " "$T/trig.log" && pass ||
 		{ fail "the trigger with Debian's libcap2: $(inroot getcap "$probe")"; cat "$T/trig.log"; }
-	inroot dpkg -i $(ls "$T"/libcap2_2.76*.deb) >"$T/forced.log" 2>&1 ||
+	inroot dpkg -i $(ls "$T"/libcap2_2.76*.deb) >"$T/forced.log" 2>&1 && pass ||
 		{ fail "our libcap2 does not go back in"; tail -5 "$T/forced.log"; }
-	inroot apt-get check -q >/dev/null || fail "after 5b: apt-get check finds broken dependencies"
+	inroot apt-get check -q >/dev/null && pass || fail "after 5b: apt-get check finds broken dependencies"
 
 	# 6. Debian's packages back, with deployment.md's commands, run by apt
 	# without a terminal, capability.conf edited (3. above). Without the
@@ -455,31 +466,31 @@ inside() {
 	doc_block rollback >"$m/tmp/rollback.sh"
 	sed 's/ -o Dpkg::Options::=--force-confold//' "$m/tmp/rollback.sh" >"$m/tmp/rollback-bare.sh"
 	cmp -s "$m/tmp/rollback.sh" "$m/tmp/rollback-bare.sh" &&
-		fail "deployment.md's rollback block no longer says -o Dpkg::Options::=--force-confold"
+		fail "deployment.md's rollback block no longer says -o Dpkg::Options::=--force-confold" || pass
 	inroot sh -e /tmp/rollback-bare.sh </dev/null >"$T/rb1.log" 2>&1
 	rc=$?
 	status=$(inroot dpkg-query -W -f='${db:Status-Abbrev}' libpam-cap)
-	[ "$rc" -eq 100 ] && [ "$status" = "iU " ] ||
+	[ "$rc" -eq 100 ] && [ "$status" = "iU " ] && pass ||
 		{ fail "without --force-confold: exit $rc, libpam-cap '$status' (deployment.md: 100, iU)"; tail -n 8 "$T/rb1.log"; }
-	inroot sh -e /tmp/rollback.sh </dev/null >"$T/rb2.log" 2>&1 ||
+	inroot sh -e /tmp/rollback.sh </dev/null >"$T/rb2.log" 2>&1 && pass ||
 		{ fail "deployment.md's rollback fails without a terminal"; tail -n 20 "$T/rb2.log"; }
 	for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
 		st=$(inroot dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$p")
-		[ "$st" = "ii  $rbver" ] || fail "$p is '$st' after going back, not 'ii  $rbver'"
+		[ "$st" = "ii  $rbver" ] && pass || fail "$p is '$st' after going back, not 'ii  $rbver'"
 	done
 	# What deployment.md says stays behind, and what goes.
-	[ "$(sed -n 1p "$m$conf")" = "cap_perfmon @perf_users" ] ||
+	[ "$(sed -n 1p "$m$conf")" = "cap_perfmon @perf_users" ] && pass ||
 		fail "going back did not keep the edited $conf"
-	[ -f "$m/etc/capmanifest.d/local.manifest" ] ||
+	[ -f "$m/etc/capmanifest.d/local.manifest" ] && pass ||
 		fail "going back removed /etc/capmanifest.d/local.manifest"
-	grep -q "/etc/capmanifest.d.*not empty" "$T/rb1.log" "$T/rb2.log" ||
+	grep -q "/etc/capmanifest.d.*not empty" "$T/rb1.log" "$T/rb2.log" && pass ||
 		fail "dpkg did not warn about /etc/capmanifest.d (deployment.md says it does)"
-	inroot dpkg-statoverride --list "$probe" >/dev/null ||
+	inroot dpkg-statoverride --list "$probe" >/dev/null && pass ||
 		fail "going back removed the statoverride of $probe"
 	for p in capmanifest perfdoctor capcheck capaudit; do
-		[ ! -e "$m/sbin/$p" ] || fail "/sbin/$p is still there after going back"
+		[ ! -e "$m/sbin/$p" ] && pass || fail "/sbin/$p is still there after going back"
 	done
-	grep -q '^auth.*pam_cap\.so' "$m/etc/pam.d/common-auth" ||
+	grep -q '^auth.*pam_cap\.so' "$m/etc/pam.d/common-auth" && pass ||
 		fail "common-auth lost pam_cap going back"
 	# Debian's pam_cap reads the kept file: the member's login still gets
 	# cap_perfmon.
@@ -516,6 +527,8 @@ make -s -C "$TOP" deb DEB_OUT="$out" >/dev/null || { fail "make deb"; finish; }
 # lintian: no errors (warnings are listed for the reader).
 if grep -q '^E: ' "$out/lintian.txt"; then
 	fail "lintian reports errors:"; grep '^E: ' "$out/lintian.txt"
+else
+	pass
 fi
 grep '^[WI]: ' "$out/lintian.txt" | head -5
 
@@ -524,7 +537,7 @@ grep '^[WI]: ' "$out/lintian.txt" | head -5
 # reads), from apt's cache, or downloaded (kept in build/deb/debian for the
 # next run). The host's own version is checked unchanged at the end.
 debver=$(dpkg-query -W -f='${Version}' libcap2)
-rbver=$(rollback_version) || fail "deployment.md has no rollback block with a 'v=' line"
+rbver=$(rollback_version) && pass || fail "deployment.md has no rollback block with a 'v=' line"
 deball=$out/debian
 mkdir -p "$deball"
 for p in libcap2 libcap2-bin libpam-cap libcap-dev iputils-ping; do
@@ -547,11 +560,13 @@ cp "$out"/libcap2_*.deb "$out"/libcap2-bin_*.deb "$out"/libpam-cap_*.deb \
 cp "$deball"/*.deb "$T/" 2>/dev/null
 
 # The rest runs again in a private mount namespace (see inside(), above).
-LIB_T=$T unshare -m --propagation private sh "$0" --inside "$multiarch" "$rbver" ||
+LIB_T=$T LIB_COUNTS=$T/inside.counts unshare -m --propagation private \
+	sh "$0" --inside "$multiarch" "$rbver" && pass ||
 	fail "in the throw-away root (above)"
+add_counts "$T/inside.counts"
 
 sum_after=$(sha256sum "$hostlib" | cut -d' ' -f1)
-[ "$sum_before" = "$sum_after" ] || fail "the host's $hostlib changed"
-[ "$(dpkg-query -W -f='${Version}' libcap2)" = "$debver" ] ||
+[ "$sum_before" = "$sum_after" ] && pass || fail "the host's $hostlib changed"
+[ "$(dpkg-query -W -f='${Version}' libcap2)" = "$debver" ] && pass ||
 	fail "the host's libcap2 package changed"
 finish "our packages replaced Debian's in a throw-away root, worked, and gave way to Debian's again; the host is unchanged"

@@ -375,7 +375,7 @@ inside() {
 		printf '%s\n' "$pre" >"$m/tmp/ex/$n.pre"
 		printf 'OUT=/tmp/ex/%s.out\n%s\n' "$n" "$post" >"$m/tmp/ex/$n.post"
 		chmod 0644 "$m/tmp/ex/$n".*
-		inroot "$n.pre" >"$T/$n.pre.log" 2>&1 ||
+		inroot "$n.pre" >"$T/$n.pre.log" 2>&1 && pass ||
 			{ fail "$doc: set-up for '$cmd' failed"; sed 's/^/    /' "$T/$n.pre.log"; continue; }
 		case $action in
 		root*) inroot "$n.sh" >"$m/tmp/ex/$n.out" 2>&1 ;;
@@ -464,10 +464,13 @@ awk -F '\t' -v plan="$T/plan" -v stale="$T/stale" '
 ' FS=' :: ' "$T/table" FS='\t' "$T/examples" >>"$T/bad"
 if [ -s "$T/bad" ]; then
 	while IFS= read -r l; do fail "${l#FAIL: }"; done <"$T/bad"
+else
+	pass
 fi
 [ -s "$T/plan" ] || { fail "no examples found"; finish; }
 echo "$(wc -l <"$T/plan") examples in $(docs | wc -l) documents"
 
-LIB_T=$T unshare -m --propagation private sh "$0" --inside ||
+LIB_T=$T LIB_COUNTS=$T/inside.counts unshare -m --propagation private sh "$0" --inside && pass ||
 	fail "in the throw-away root (above)"
+add_counts "$T/inside.counts"
 finish "every example ran or is excused with its reason"

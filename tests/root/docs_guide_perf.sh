@@ -266,12 +266,16 @@ for step in "$work/steps"/*.sh; do
 		if [ $rc -eq 0 ]; then
 			fail "$name succeeded but must fail"
 			sed 's/^/    /' "$n.got"
+		else
+			pass
 		fi ;;
 	*)
 		if [ $rc -ne 0 ]; then
 			fail "$name exited $rc"
 			sed 's/^/    /' "$n.got"
 			[ -f "$n.pam" ] && sed 's/^/    pam: /' "$n.pam"
+		else
+			pass
 		fi ;;
 	esac
 	if [ -f "$n.out" ]; then
@@ -285,14 +289,18 @@ for step in "$work/steps"/*.sh; do
 		if ! cmp -s "$n.want" "$n.norm"; then
 			fail "$name: output differs from the guide (- guide, + got)"
 			diff -u "$n.want" "$n.norm" | tail -n +3 | sed 's/^/    /'
+		else
+			pass
 		fi
+	else
+		pass
 	fi
 done
 
 # The guide's state really took effect: the final step undid everything.
-[ -z "$(getcap "$work/usr/bin/perf")" ] ||
+[ -z "$(getcap "$work/usr/bin/perf")" ] && pass ||
 	{ fail "perf still has capabilities after the undo step"; }
-grep -q "^perf_users:x:$gid:alice\$" "$work/group" ||
+grep -q "^perf_users:x:$gid:alice\$" "$work/group" && pass ||
 	{ fail "the group step did not add alice to perf_users"; }
 
 finish "guide: $nsteps blocks run, $checked outputs match (programs from $progs, $pam_cap)"

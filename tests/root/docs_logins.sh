@@ -97,6 +97,7 @@ grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null ||
 [ -x "$BUILD/progs/getpcaps" ] || skip "getpcaps is not built yet"
 [ -d "/usr/lib/$ma/security" ] || skip "no PAM module directory /usr/lib/$ma/security"
 
-LIB_T=$T unshare -m --propagation private sh "$0" --inside ||
+LIB_T=$T LIB_COUNTS=$T/inside.counts unshare -m --propagation private sh "$0" --inside && pass ||
 	fail "in the throw-away root (above)"
+add_counts "$T/inside.counts"
 finish

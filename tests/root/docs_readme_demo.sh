@@ -24,8 +24,8 @@ awk '
 	s == 3 && / cap_perfmon=ep$/ { audited = 1 }
 	s == 4 && /^CapEff:\t0000004000000000$/ { only = 1 }
 	s == 4 && /^perf_event_open: ok$/ { allowed = 1 }
-	END { exit !(refused && audited && only && allowed) }' "$out" ||
+	END { exit !(refused && audited && only && allowed) }' "$out" && pass ||
 	{ fail "make demo: not refused, granted, audited and allowed in that order"; cat "$out"; }
 dir=$(sed -n 's/^demo: done; removed //p' "$out")
-[ -n "$dir" ] && [ ! -e "$dir" ] || fail "make demo left its directory: '$dir'"
+[ -n "$dir" ] && [ ! -e "$dir" ] && pass || fail "make demo left its directory: '$dir'"
 finish "make demo: refused, granted exactly cap_perfmon, audited, allowed"

@@ -27,26 +27,26 @@ chmod 0744 "$t/listonly"	# nobody can list it but not search it
 # Default: libcap's stdout and exit status.
 run_ours as_nobody "$getcap" -r "$t" >"$T/ours" 2>/dev/null; orc=$?
 as_nobody "$ref" -r "$t" >"$T/theirs" 2>/dev/null; rrc=$?
-cmp -s "$T/ours" "$T/theirs" || { fail "default -r stdout differs from libcap's"; diff "$T/theirs" "$T/ours"; }
-[ $orc -eq $rrc ] || fail "default -r exit $orc, libcap $rrc"
-grep -q "^$t/open/ping cap_net_raw=ep$" "$T/ours" || fail "the readable file is missing (test premise)"
+cmp -s "$T/ours" "$T/theirs" && pass || { fail "default -r stdout differs from libcap's"; diff "$T/theirs" "$T/ours"; }
+[ $orc -eq $rrc ] && pass || fail "default -r exit $orc, libcap $rrc"
+grep -q "^$t/open/ping cap_net_raw=ep$" "$T/ours" && pass || fail "the readable file is missing (test premise)"
 
 # --audit: both unseen places on stdout, escaped; exit 1.
 run_ours as_nobody "$getcap" -r --audit "$t" >"$T/audit" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] || fail "--audit exit $rc, want 1"
-grep -qx "$t/open/ping cap_net_raw=ep" "$T/audit" || fail "--audit lost the readable file"
-grep -qx "$t/dark\\\\033\\[8m (directory not examined: Permission denied)" "$T/audit" ||
+[ $rc -eq 1 ] && pass || fail "--audit exit $rc, want 1"
+grep -qx "$t/open/ping cap_net_raw=ep" "$T/audit" && pass || fail "--audit lost the readable file"
+grep -qx "$t/dark\\\\033\\[8m (directory not examined: Permission denied)" "$T/audit" && pass ||
 	fail "--audit: the unreadable directory is not reported (escaped): $(cat "$T/audit")"
-grep -qx "$t/listonly/perf (capabilities unknown: Permission denied)" "$T/audit" ||
+grep -qx "$t/listonly/perf (capabilities unknown: Permission denied)" "$T/audit" && pass ||
 	fail "--audit: the file in the unsearchable directory is not reported: $(cat "$T/audit")"
-[ "$(grep -c '^  risk: unknown: ' "$T/audit")" -eq 2 ] || fail "--audit risk lines: $(cat "$T/audit")"
-grep -q "$(printf '\033')" "$T/audit" "$T/err" && fail "--audit printed a raw ESC"
-grep -q 'dark\\033\[8m' "$T/err" || fail "--audit stderr does not name the directory escaped: $(cat "$T/err")"
+[ "$(grep -c '^  risk: unknown: ' "$T/audit")" -eq 2 ] && pass || fail "--audit risk lines: $(cat "$T/audit")"
+grep -q "$(printf '\033')" "$T/audit" "$T/err" && fail "--audit printed a raw ESC" || pass
+grep -q 'dark\\033\[8m' "$T/err" && pass || fail "--audit stderr does not name the directory escaped: $(cat "$T/err")"
 
 # --json: the same findings as objects; exit 1.
 run_ours as_nobody "$getcap" -r --json "$t" >"$T/json" 2>/dev/null; rc=$?
-[ $rc -eq 1 ] || fail "--json exit $rc, want 1"
-python3 - "$T/json" "$t" <<'PY' || fail "--json: $(cat "$T/json")"
+[ $rc -eq 1 ] && pass || fail "--json exit $rc, want 1"
+python3 - "$T/json" "$t" <<'PY' && pass || fail "--json: $(cat "$T/json")"
 import json, sys
 top = sys.argv[2]
 objs = {o["path"][len(top) + 1:]: o for o in map(json.loads, open(sys.argv[1]))}
@@ -58,6 +58,6 @@ assert objs["open/ping"]["text"] == "cap_net_raw=ep"
 PY
 
 # As root everything is seen: no finding, exit 0.
-run_ours "$getcap" -r --audit "$t" >"$T/root" 2>&1 || fail "--audit as root exit $?"
-grep -q unknown "$T/root" && fail "--audit as root reports unknowns: $(cat "$T/root")"
+run_ours "$getcap" -r --audit "$t" >"$T/root" 2>&1 && pass || fail "--audit as root exit $?"
+grep -q unknown "$T/root" && fail "--audit as root reports unknowns: $(cat "$T/root")" || pass
 finish

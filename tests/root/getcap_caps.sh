@@ -54,7 +54,7 @@ done
 run_in_t "$ours" "$T/u" -n rootid rootid31 rootid32 rawv2 high emptyset
 printf '%s\n' "rootid cap_perfmon=p [rootid=1000]" \
 	"rootid31 cap_chown=p [rootid=-2147483648]" "rootid32 cap_chown=p [rootid=-2]" \
-	"rawv2 cap_perfmon=ep" "high cap_chown=p 62+p" "emptyset =" | cmp -s - "$T/u.o" ||
+	"rawv2 cap_perfmon=ep" "high cap_chown=p 62+p" "emptyset =" | cmp -s - "$T/u.o" && pass ||
 	{ fail "exact lines"; cat "$T/u.o"; }
 
 # An unmapped rootid: the kernel's getxattr gives EOVERFLOW in a user
@@ -70,10 +70,12 @@ if unshare -U -r true 2>/dev/null; then
 		if ! cmp -s "$T/r.e.s" "$T/u.e.s" || ! cmp -s "$T/r.o.s" "$T/u.o.s" ||
 		   ! grep -q "(Value too large" "$T/u.e" || [ "$(cat "$T/u.rc")" != 0 ]; then
 			fail "EOVERFLOW in a user namespace ($o)"; cat "$T/r.e" "$T/u.e"
+		else
+			pass
 		fi
 	done
 else
-	echo "note: no user namespaces here, EOVERFLOW case not run"
+	not_checked "no user namespaces here, EOVERFLOW case not run"
 fi
 
 # Malformed values: this kernel refuses them on write (EINVAL); any it
@@ -83,7 +85,7 @@ for v in 0x01000001002000000000000000 0x0100000200200000000000000000000000000000
 	 0x010000020020000000000000000000000000 0x0300000200200000 0x04000002002000000000000000000000000000000; do
 	setfattr -n security.capability -v "$v" bad 2>/dev/null || continue
 	run_in_t "$ours" "$T/u" bad
-	grep -qx "Failed to get capabilities of file 'bad' (.*)" "$T/u.e" && [ ! -s "$T/u.o" ] ||
+	grep -qx "Failed to get capabilities of file 'bad' (.*)" "$T/u.e" && [ ! -s "$T/u.o" ] && pass ||
 		fail "malformed $v accepted by the kernel and misread"
 	setfattr -x security.capability bad
 done
@@ -100,7 +102,7 @@ while [ $i -lt 40 ]; do
 done
 as_libcap getcap -r many
 as_libcap getcap -rv many
-[ "$(wc -l <"$T/out")" -eq 2441 ] || fail "many: $(wc -l <"$T/out") lines"
+[ "$(wc -l <"$T/out")" -eq 2441 ] && pass || fail "many: $(wc -l <"$T/out") lines"
 
 # Depth 3000: libcap's getxattr on the full path fails (ENAMETOOLONG); we
 # read the capability through the parent's descriptor.
@@ -110,7 +112,7 @@ mkdir deep
 	{ fail "cannot build the deep tree"; finish; }
 run_in_t "$ours" "$T/u" -r deep
 want="deep$(perl -e 'print "/d" x 3000')/f cap_kill=p"
-[ "$(cat "$T/u.o")" = "$want" ] && [ ! -s "$T/u.e" ] || fail "deep tree"
+[ "$(cat "$T/u.o")" = "$want" ] && [ ! -s "$T/u.e" ] && pass || fail "deep tree"
 rm -rf deep
 
 # -x / --one-file-system at a tmpfs mount point, in a private mount
@@ -139,30 +141,30 @@ if unshare -m true 2>/dev/null; then
 		sh -c "ulimit -n 6 && exec taskset -c 0 '"$ours"' -rvx mnt" >'"$T"'/x5.o 2>&1')
 	rc=$?
 	if [ $rc -eq 3 ]; then
-		echo "note: cannot mount tmpfs here, -x not tested"
+		not_checked "cannot mount tmpfs here, -x not tested"
 	else
 		sort "$T/all.o" >"$T/all.s"; sort "$T/r.o" >"$T/r.s"
-		cmp -s "$T/all.s" "$T/r.s" || fail "-r across a mount point"
-		grep -qx "mnt/under/inside cap_kill=p" "$T/all.o" || fail "-r did not cross"
+		cmp -s "$T/all.s" "$T/r.s" && pass || fail "-r across a mount point"
+		grep -qx "mnt/under/inside cap_kill=p" "$T/all.o" && pass || fail "-r did not cross"
 		grep -v '^mnt/[ab]' "$T/x.o" | sort >"$T/x.s"
 		printf '%s\n' "mnt (Not a regular file)" "mnt/under (Not a regular file)" |
-			cmp -s - "$T/x.s" || { fail "-x"; cat "$T/x.s"; }
-		[ "$(grep -c '^mnt/[ab]' "$T/x.o")" -eq 512 ] || fail "-x: binary tree"
+			cmp -s - "$T/x.s" && pass || { fail "-x"; cat "$T/x.s"; }
+		[ "$(grep -c '^mnt/[ab]' "$T/x.o")" -eq 512 ] && pass || fail "-x: binary tree"
 		sort "$T/x.o" >"$T/x.s"; sort "$T/x2.o" >"$T/x2.s"
-		cmp -s "$T/x.s" "$T/x2.s" || fail "--one-file-system differs from -x"
+		cmp -s "$T/x.s" "$T/x2.s" && pass || fail "--one-file-system differs from -x"
 		sort "$T/x3.o" >"$T/x3.s"; sort "$T/x4.o" >"$T/x4.s"
-		grep -q "under2/g\|inside2" "$T/x3.s" && fail "-x entered the second mount"
+		grep -q "under2/g\|inside2" "$T/x3.s" && fail "-x entered the second mount" || pass
 		expect_line "$T/x3.s" "under2 (Not a regular file)" "-x: under2 missing"
 		# One thread (taskset) and 6 descriptors: every directory is
 		# opened by path, the mount point included.
 		sort "$T/x5.o" >"$T/x5.s"
 		for x in x4 x5; do
-			cmp -s "$T/x3.s" "$T/$x.s" || { fail "-x under a low ulimit -n ($x)"
+			cmp -s "$T/x3.s" "$T/$x.s" && pass || { fail "-x under a low ulimit -n ($x)"
 				diff "$T/x3.s" "$T/$x.s" | head -5; }
 		done
 	fi
 else
-	echo "note: no mount namespaces here, -x not tested"
+	not_checked "no mount namespaces here, -x not tested"
 fi
 
 finish "getcap matches libcap 2.66 on files with capabilities"

@@ -57,18 +57,18 @@ walk() {
 
 # Control: nothing swapped, every file seen although descriptors ran out.
 for cpu1 in 0 1; do
-	walk $cpu1 || fail "control walk exited $?"
+	walk $cpu1 && pass || fail "control walk exited $?"
 	got=$(grep -c "/INSIDE cap_net_raw=ep\$" "$T/out")
-	[ "$got" -eq "$want" ] || fail "control walk (one cpu: $cpu1) saw $got of $want capped files: $(head -c 300 "$T/err")"
-	[ -s "$T/err" ] && fail "control walk stderr: $(head -c 300 "$T/err")"
+	[ "$got" -eq "$want" ] && pass || fail "control walk (one cpu: $cpu1) saw $got of $want capped files: $(head -c 300 "$T/err")"
+	[ -s "$T/err" ] && fail "control walk stderr: $(head -c 300 "$T/err")" || pass
 done
 if command -v strace >/dev/null 2>&1; then
 	walk 1 strace -f -qq -e trace=openat -o "$T/trace"
 	reopens=$(grep -c 'O_PATH' "$T/trace")
 	bypath=$(grep -c "openat(AT_FDCWD, \"$T/tree/" "$T/trace")
 	echo "one-cpu walk under strace: $reopens directories reached again through O_PATH, $bypath opened by a path below the root"
-	[ $((reopens + bypath)) -gt 0 ] || fail "the walk never ran out of descriptors: the test does not exercise the budget"
-	[ "$bypath" -eq 0 ] || fail "directories opened by path: $(grep "openat(AT_FDCWD, \"$T/tree/" "$T/trace" | head -n 2)"
+	[ $((reopens + bypath)) -gt 0 ] && pass || fail "the walk never ran out of descriptors: the test does not exercise the budget"
+	[ "$bypath" -eq 0 ] && pass || fail "directories opened by path: $(grep "openat(AT_FDCWD, \"$T/tree/" "$T/trace" | head -n 2)"
 else
 	echo "strace not installed: the reopen path is not confirmed"
 fi
@@ -85,11 +85,11 @@ while kill -0 $swapper 2>/dev/null; do
 	fi
 	[ "$(grep -c INSIDE "$T/out")" -lt "$want" ] && partial=$((partial + 1))
 	bad=$(grep -v "^Failed to read directory '$T/tree/n/n[^']*' (replaced by another directory during the walk)\$" "$T/err")
-	[ -z "$bad" ] || { fail "run $runs stderr: $(echo "$bad" | head -n 3)"; break; }
+	[ -z "$bad" ] && pass || { fail "run $runs stderr: $(echo "$bad" | head -n 3)"; break; }
 done
-wait $swapper || fail "pathswap failed"
+wait $swapper && pass || fail "pathswap failed"
 swapper=
 echo "$runs walks against $(cat "$T/swaps") swaps; $escaped led out of the tree, $partial missed part of the tree (swapped away mid-walk)"
-[ "$runs" -ge 20 ] || fail "only $runs walks: the race was hardly exercised"
-[ "$escaped" -eq 0 ] || fail "getcap printed files from outside the tree in $escaped of $runs walks"
+[ "$runs" -ge 20 ] && pass || fail "only $runs walks: the race was hardly exercised"
+[ "$escaped" -eq 0 ] && pass || fail "getcap printed files from outside the tree in $escaped of $runs walks"
 finish

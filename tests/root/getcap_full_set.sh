@@ -22,9 +22,9 @@ same_as_libcap() {
 	run_ours "$getcap" "$@" 2>"$T/o.err" >"$T/o.raw"; orc=$?
 	sh "$TESTS_DIR/tools/as_libcap266.sh" <"$T/o.raw" >"$T/o.out"
 	"$ref" "$@" >"$T/r.out" 2>"$T/r.err"; rrc=$?
-	cmp -s "$T/o.out" "$T/r.out" || { fail "stdout differs from libcap for $*:"; diff "$T/r.out" "$T/o.out"; }
-	cmp -s "$T/o.err" "$T/r.err" || { fail "stderr differs from libcap for $*:"; diff "$T/r.err" "$T/o.err"; }
-	[ $orc -eq $rrc ] || fail "exit $orc, libcap $rrc, for $*"
+	cmp -s "$T/o.out" "$T/r.out" && pass || { fail "stdout differs from libcap for $*:"; diff "$T/r.out" "$T/o.out"; }
+	cmp -s "$T/o.err" "$T/r.err" && pass || { fail "stderr differs from libcap for $*:"; diff "$T/r.err" "$T/o.err"; }
+	[ $orc -eq $rrc ] && pass || fail "exit $orc, libcap $rrc, for $*"
 }
 
 # P all 64 bits (what getcap once hid), then E+P+I all bits, then I alone.
@@ -35,27 +35,27 @@ setfattr -n security.capability -v 0x01000002ffffffffffffffffffffffffffffffff "$
 setfattr -n security.capability -v 0x0000000200000000ffffffff00000000ffffffff "$t/alli"
 for f in allp alleip alli; do same_as_libcap "$t/$f"; done
 same_as_libcap -r "$t"
-[ -s "$T/o.out" ] || fail "getcap -r printed nothing for fully capable files"
+[ -s "$T/o.out" ] && pass || fail "getcap -r printed nothing for fully capable files"
 
 # The kernel really runs it with every capability of the bounding set
 # (without the effective flag: with it, exec fails unless the bounding
 # set is full, since the kernel then insists on every bit of P).
 bnd=$(awk '/^CapBnd:/ {print $2}' /proc/self/status)
 prm=$(as_nobody "$t/allp" /proc/self/status | awk '/^CapPrm:/ {print $2}')
-[ "$prm" = "$bnd" ] || fail "exec as nobody: CapPrm $prm, want the bounding set $bnd"
+[ "$prm" = "$bnd" ] && pass || fail "exec as nobody: CapPrm $prm, want the bounding set $bnd"
 
 # --audit: each file, its root-equivalent tier, exit 0.
 run_ours "$getcap" --audit "$t/allp" "$t/alleip" "$t/alli" >"$T/audit" 2>"$T/err"; rc=$?
-[ $rc -eq 0 ] || fail "--audit exit $rc"
-[ -s "$T/err" ] && fail "--audit stderr: $(cat "$T/err")"
+[ $rc -eq 0 ] && pass || fail "--audit exit $rc"
+[ -s "$T/err" ] && fail "--audit stderr: $(cat "$T/err")" || pass
 for f in allp alleip alli; do
-	grep -q "^$t/$f =" "$T/audit" || fail "--audit leaves out $f"
+	grep -q "^$t/$f =" "$T/audit" && pass || fail "--audit leaves out $f"
 done
-[ "$(grep -c '^  risk: root-equivalent: ' "$T/audit")" -eq 3 ] || fail "--audit tiers: $(cat "$T/audit")"
+[ "$(grep -c '^  risk: root-equivalent: ' "$T/audit")" -eq 3 ] && pass || fail "--audit tiers: $(cat "$T/audit")"
 
 # --json: one object per file with the masks the xattrs hold.
-run_ours "$getcap" --json "$t/allp" "$t/alleip" "$t/alli" >"$T/json" || fail "--json exit $?"
-python3 - "$T/json" <<'PY' || fail "--json objects wrong: $(cat "$T/json")"
+run_ours "$getcap" --json "$t/allp" "$t/alleip" "$t/alli" >"$T/json" && pass || fail "--json exit $?"
+python3 - "$T/json" <<'PY' && pass || fail "--json objects wrong: $(cat "$T/json")"
 import json, sys
 objs = {o["path"].rsplit("/", 1)[1]: o for o in map(json.loads, open(sys.argv[1]))}
 full = "0xffffffffffffffff"
@@ -83,9 +83,9 @@ done
 # Default output: libcap's bytes, whatever they hold, in libcap's order.
 run_ours "$getcap" -r "$h" >"$T/ours"
 "$ref" -r "$h" >"$T/theirs"
-cmp -s "$T/ours" "$T/theirs" || fail "default -r output is not libcap's"
-run_ours "$getcap" -r --audit "$h" >"$T/audit" 2>"$T/err" || fail "--audit -r exit $?"
-python3 - "$T/audit" "$h" <<'PY' || fail "--audit output not escaped: $(od -c "$T/audit" | head -20)"
+cmp -s "$T/ours" "$T/theirs" && pass || fail "default -r output is not libcap's"
+run_ours "$getcap" -r --audit "$h" >"$T/audit" 2>"$T/err" && pass || fail "--audit -r exit $?"
+python3 - "$T/audit" "$h" <<'PY' && pass || fail "--audit output not escaped: $(od -c "$T/audit" | head -20)"
 import sys
 data = open(sys.argv[1], "rb").read()
 top = sys.argv[2].encode()
@@ -104,7 +104,7 @@ want = sorted(top + b"/" + n + b" cap_net_raw=ep" for n in
 assert heads == want, (heads, want)
 PY
 # No line of the audit may start with the forged path.
-grep -q '^/usr/bin/fake' "$T/audit" && fail "a file name forged an audit line"
-"$ref" -r "$h" | grep -q '^/usr/bin/fake' || fail "the forging name does not forge libcap's line (test broken)"
+grep -q '^/usr/bin/fake' "$T/audit" && fail "a file name forged an audit line" || pass
+"$ref" -r "$h" | grep -q '^/usr/bin/fake' && pass || fail "the forging name does not forge libcap's line (test broken)"
 
 finish

@@ -20,9 +20,9 @@ $setcap cap_perfmon,cap_bpf+ei "$t/sub/deeper/tool"
 $setcap -n 1000 cap_kill=p "$t/sub/$odd"
 $setcap "cap_chown=p 41,63+i" "$t/sub/high"
 
-"$getcap" -r --json "$t" >"$T/json" || fail "--json exit $?"
+"$getcap" -r --json "$t" >"$T/json" && pass || fail "--json exit $?"
 "$getcap" -r "$t" >"$T/plain"
-python3 - "$T/json" "$T/plain" <<'PY' || fail "JSON does not match the xattrs"
+python3 - "$T/json" "$T/plain" <<'PY' && pass || fail "JSON does not match the xattrs"
 import json, subprocess, sys
 plain = {}
 for raw in open(sys.argv[2], "rb").read().split(b"\n"):
@@ -56,15 +56,15 @@ assert sugg["perf"].startswith("perf needs cap_perfmon") and sugg["ping"] is Non
 PY
 
 # -v adds objects for uncapped files and for directories.
-"$getcap" -v --json "$t/bin/plain" "$t/bin" >"$T/v" || fail "-v --json exit $?"
+"$getcap" -v --json "$t/bin/plain" "$t/bin" >"$T/v" && pass || fail "-v --json exit $?"
 cat >"$T/want" <<EOF2
 {"schema":1,"path":"$t/bin/plain","text":null}
 {"schema":1,"path":"$t/bin","text":null,"regular":false}
 EOF2
-cmp -s "$T/v" "$T/want" || { fail "-v --json:"; diff "$T/want" "$T/v"; }
+cmp -s "$T/v" "$T/want" && pass || { fail "-v --json:"; diff "$T/want" "$T/v"; }
 
 # --audit: libcap's line, then risk and suggestion lines, kept together.
-"$getcap" --audit "$t/bin/perf" "$t/bin/ping" "$t/bin/plain" >"$T/audit" || fail "--audit exit $?"
+"$getcap" --audit "$t/bin/perf" "$t/bin/ping" "$t/bin/plain" >"$T/audit" && pass || fail "--audit exit $?"
 cat >"$T/want" <<EOF2
 $t/bin/perf cap_sys_admin=ep
   risk: root-equivalent: cap_sys_admin: the catch-all "new root": mounts, namespaces, BPF, perf and much more
@@ -72,11 +72,11 @@ $t/bin/perf cap_sys_admin=ep
 $t/bin/ping cap_net_raw=ep
   risk: escalation-adjacent: cap_net_raw: raw and packet sockets: can spoof and sniff traffic on the host
 EOF2
-cmp -s "$T/audit" "$T/want" || { fail "--audit:"; diff "$T/want" "$T/audit"; }
+cmp -s "$T/audit" "$T/want" && pass || { fail "--audit:"; diff "$T/want" "$T/audit"; }
 # In a parallel -r, each file's block stays whole.
 "$getcap" -r --audit "$t" >"$T/audit"
-grep -A1 "^$t/sub/deeper/tool " "$T/audit" | tail -n 1 | grep -q '^  risk: kernel-read: cap_perfmon: ' ||
+grep -A1 "^$t/sub/deeper/tool " "$T/audit" | tail -n 1 | grep -q '^  risk: kernel-read: cap_perfmon: ' && pass ||
 	fail "-r --audit block: $(cat "$T/audit")"
-"$getcap" --json=1 "$t" 2>"$T/err"; [ $? -eq 1 ] || fail "--json=1 accepted"
-grep -q "option '--json' doesn't allow an argument" "$T/err" || fail "--json=1 message: $(cat "$T/err")"
+"$getcap" --json=1 "$t" 2>"$T/err"; [ $? -eq 1 ] && pass || fail "--json=1 accepted"
+grep -q "option '--json' doesn't allow an argument" "$T/err" && pass || fail "--json=1 message: $(cat "$T/err")"
 finish

@@ -45,7 +45,7 @@ for i in $(seq 34); do mkdir -p "$d/t1" "$d/n" && : >"$d/t1/f" && setfattr -n se
 same_order_as_libcap() {
 	dir=$1; shift
 	(cd "$dir" && "$ref" "$@" >"$T/ref" 2>/dev/null)
-	[ -s "$T/ref" ] || { fail "libcap printed nothing for $*"; return; }
+	[ -s "$T/ref" ] && pass || { fail "libcap printed nothing for $*"; return; }
 	for how in plain one-cpu fd48 plain one-cpu fd48; do
 		case $how in
 		plain) (cd "$dir" && "$ours" "$@" >"$T/ours" 2>/dev/null) ;;
@@ -59,6 +59,7 @@ same_order_as_libcap() {
 			return
 		fi
 	done
+	pass
 	echo "getcap $* (in $dir): $(wc -l <"$T/ref") lines, identical"
 }
 same_order_as_libcap "$T" -r t

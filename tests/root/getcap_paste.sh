@@ -31,22 +31,24 @@ make_perf() {
 # audit PATH: getcap --audit and --json on PATH (from $T/d); the suggestion
 # line without its prefix in $T/line, --json's in $T/json_sugg.
 audit() {
-	(cd "$T/d" && run_ours "$getcap" --audit -- "$1") >"$T/out" 2>"$T/err" ||
+	(cd "$T/d" && run_ours "$getcap" --audit -- "$1") >"$T/out" 2>"$T/err" && pass ||
 		fail "[$1]: getcap --audit exit $?: $(shown "$T/err")"
-	(cd "$T/d" && run_ours "$getcap" --json -- "$1") >"$T/json" 2>"$T/err" ||
+	(cd "$T/d" && run_ours "$getcap" --json -- "$1") >"$T/json" 2>"$T/err" && pass ||
 		fail "[$1]: getcap --json exit $?: $(shown "$T/err")"
 	grep "^  suggest: " "$T/out" >"$T/sugg"
 	sed -n "s/^$PREFIX//p" "$T/out" >"$T/line"
 	python3 -c 'import json, sys
 print(json.loads(open(sys.argv[1], encoding="utf-8").read())["suggestion"])' \
-		"$T/json" >"$T/json_sugg" || fail "[$1]: --json: $(shown "$T/json")"
+		"$T/json" >"$T/json_sugg" && pass || fail "[$1]: --json: $(shown "$T/json")"
 	if [ "$(sed 's/^  suggest: //' "$T/sugg")" != "$(cat "$T/json_sugg")" ]; then
 		fail "[$1]: --json's suggestion [$(shown "$T/json_sugg")] is not --audit's [$(shown "$T/sugg")]"
+	else
+		pass
 	fi
 }
 
 case_path() {	# PATH (relative to $T/d, as given to getcap) WANT-PASTED
-	make_perf "$1" || { fail "cannot make [$1]"; return; }
+	make_perf "$1" && pass || { fail "cannot make [$1]"; return; }
 	audit "$1"
 	if [ "$(wc -l <"$T/line")" -ne 1 ]; then
 		fail "[$1]: no suggestion with a command: $(shown "$T/out")"
@@ -64,10 +66,10 @@ case_path() {	# PATH (relative to $T/d, as given to getcap) WANT-PASTED
 
 # A plain name: the path as it is.
 case_path bin/perf "setcap <--perf-group=perf_users> <--perf> <bin/perf>"
-[ "$(cat "$T/line")" = "setcap --perf-group=perf_users --perf bin/perf" ] ||
+[ "$(cat "$T/line")" = "setcap --perf-group=perf_users --perf bin/perf" ] && pass ||
 	fail "plain path: $(shown "$T/out")"
 run_ours "$getcap" --audit "$T/d/bin/perf" >"$T/out"
-grep -qxF "${PREFIX}setcap --perf-group=perf_users --perf $T/d/bin/perf" "$T/out" ||
+grep -qxF "${PREFIX}setcap --perf-group=perf_users --perf $T/d/bin/perf" "$T/out" && pass ||
 	fail "plain absolute path: $(shown "$T/out")"
 # Hostile names: in a directory on the path, and in the file's own name
 # (perf_..., perf-...: getcap knows perf by its name).
@@ -91,7 +93,7 @@ case_path "perf-it's" "setcap <--perf-group=perf_users> <--perf> <perf-it's>"
 case_path "-x/perf" "setcap <--perf-group=perf_users> <--perf> <./-x/perf>"
 # -r: every file of the walk gets its own command.
 run_ours "$getcap" -r --audit "$T/d" >"$T/out"
-[ "$(grep -c "^$PREFIX" "$T/out")" -eq "$(grep -c ' cap_sys_admin=ep$' "$T/out")" ] ||
+[ "$(grep -c "^$PREFIX" "$T/out")" -eq "$(grep -c ' cap_sys_admin=ep$' "$T/out")" ] && pass ||
 	fail "-r: a perf binary without its command: $(shown "$T/out")"
 sed -n "s/^$PREFIX//p" "$T/out" >"$T/line"
 rm -rf "$T/paste"
@@ -100,12 +102,14 @@ paste_clean "-r --audit: all suggestions at once"
 if grep -v '^setcap <--perf-group=perf_users> <--perf> <' "$T/pasted" >/dev/null ||
    [ "$(grep -c '' "$T/pasted")" -ne "$(grep -c '' "$T/line")" ]; then
 	fail "-r --audit: pasting ran more than one setcap a line: $(cat "$T/pasted")"
+else
+	pass
 fi
 # Names a terminal would not show as they are: no command, and why.
 for esc in 'e\033[2J' 'nl\012x' 'bad\377'; do
 	name=$(printf "perf_$esc")
 	label=$(printf '%s' "$esc" | sed 's/\\/<backslash>/g')
-	make_perf "$name" || { fail "cannot make [$label]"; continue; }
+	make_perf "$name" && pass || { fail "cannot make [$label]"; continue; }
 	audit "$name"
 	if [ "$(cat "$T/sugg")" = "  suggest: perf needs cap_perfmon (Linux 5.8+), not cap_sys_admin: $UNSHOWN" ]; then
 		pass

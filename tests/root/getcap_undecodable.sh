@@ -48,10 +48,10 @@ name=$(printf 'rev1\033[2J')
 # The kernel grants cap_net_raw (bit 13) from both values at exec ...
 for f in v2flags "$name"; do
 	prm=$(as_nobody "$m/$f" /proc/self/status | awk '/^CapPrm:/ {print $2}')
-	[ "$prm" = 0000000000002000 ] || fail "exec of $f as nobody: CapPrm '$prm', want 0000000000002000 (test premise)"
+	[ "$prm" = 0000000000002000 ] && pass || fail "exec of $f as nobody: CapPrm '$prm', want 0000000000002000 (test premise)"
 done
 # ... while getxattr(2) refuses to show them.
-getfattr -n security.capability "$m/v2flags" >/dev/null 2>&1 && fail "getxattr shows the value (test premise)"
+getfattr -n security.capability "$m/v2flags" >/dev/null 2>&1 && fail "getxattr shows the value (test premise)" || pass
 
 # Default output: libcap's, byte for byte (stderr only), exit 0.
 for args in "$m/v2flags" "$m/$name" "-r $m"; do
@@ -60,24 +60,24 @@ for args in "$m/v2flags" "$m/$name" "-r $m"; do
 	# shellcheck disable=SC2086
 	"$ref" $args >"$T/r.out" 2>"$T/r.err"; rrc=$?
 	sort "$T/o.err" >"$T/o.errs"; sort "$T/r.err" >"$T/r.errs"
-	cmp -s "$T/o.out" "$T/r.out" || fail "stdout differs from libcap for $args"
-	cmp -s "$T/o.errs" "$T/r.errs" || { fail "stderr differs from libcap for $args"; diff "$T/r.errs" "$T/o.errs"; }
-	[ $orc -eq $rrc ] || fail "exit $orc, libcap $rrc for $args"
+	cmp -s "$T/o.out" "$T/r.out" && pass || fail "stdout differs from libcap for $args"
+	cmp -s "$T/o.errs" "$T/r.errs" && pass || { fail "stderr differs from libcap for $args"; diff "$T/r.errs" "$T/o.errs"; }
+	[ $orc -eq $rrc ] && pass || fail "exit $orc, libcap $rrc for $args"
 done
 
 # --audit: both files on stdout, escaped, with the unknown tier; exit 1.
 run_ours "$getcap" -r --audit "$m" >"$T/audit" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] || fail "--audit exit $rc, want 1"
-grep -qx "$m/v2flags (capabilities unknown: Invalid argument)" "$T/audit" || fail "--audit: v2flags missing: $(cat "$T/audit")"
-grep -qx "$m/rev1\\\\033\\[2J (capabilities unknown: Invalid argument)" "$T/audit" || fail "--audit: rev1 missing or unescaped: $(od -c "$T/audit" | head)"
-[ "$(grep -c '^  risk: unknown: security.capability is present' "$T/audit")" -eq 2 ] || fail "--audit risk lines: $(cat "$T/audit")"
-grep -q "$(printf '\033')" "$T/audit" "$T/err" && fail "--audit printed a raw ESC"
-grep -q plain "$T/audit" && fail "--audit reports a file without capabilities"
+[ $rc -eq 1 ] && pass || fail "--audit exit $rc, want 1"
+grep -qx "$m/v2flags (capabilities unknown: Invalid argument)" "$T/audit" && pass || fail "--audit: v2flags missing: $(cat "$T/audit")"
+grep -qx "$m/rev1\\\\033\\[2J (capabilities unknown: Invalid argument)" "$T/audit" && pass || fail "--audit: rev1 missing or unescaped: $(od -c "$T/audit" | head)"
+[ "$(grep -c '^  risk: unknown: security.capability is present' "$T/audit")" -eq 2 ] && pass || fail "--audit risk lines: $(cat "$T/audit")"
+grep -q "$(printf '\033')" "$T/audit" "$T/err" && fail "--audit printed a raw ESC" || pass
+grep -q plain "$T/audit" && fail "--audit reports a file without capabilities" || pass
 
 # --json: one object each, tier unknown, errno EINVAL; exit 1.
 run_ours "$getcap" --json "$m/v2flags" "$m/plain" >"$T/json" 2>/dev/null; rc=$?
-[ $rc -eq 1 ] || fail "--json exit $rc, want 1"
-python3 - "$T/json" <<'PY' || fail "--json: $(cat "$T/json")"
+[ $rc -eq 1 ] && pass || fail "--json exit $rc, want 1"
+python3 - "$T/json" <<'PY' && pass || fail "--json: $(cat "$T/json")"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 assert len(objs) == 1, objs
@@ -86,7 +86,7 @@ assert o["path"].endswith("/v2flags") and o["text"] is None, o
 assert o["errno"] == 22 and o["risk"]["tier"] == "unknown", o
 PY
 # A file that reads fine keeps exit 0.
-run_ours "$getcap" --json --audit "$m/plain" >/dev/null 2>&1 || fail "--json on a plain file exit $?"
+run_ours "$getcap" --json --audit "$m/plain" >/dev/null 2>&1 && pass || fail "--json on a plain file exit $?"
 umount "$m"
 finish
 INNER

@@ -80,9 +80,9 @@ done
 targets="$A $A1 $B $Cp $D $E $F $Gp"
 
 run_ours "$G" --all --iab >"$T/all" 2>"$T/all.err"; rc=$?
-[ $rc -eq 0 ] || fail "--all exit $rc [$(cat "$T/all.err")]"
-[ -s "$T/all.err" ] && fail "--all wrote to stderr: $(cat "$T/all.err")"
-head -n 1 "$T/all" | grep -q '^    PID    PPID USER         COMMAND          RISK                CAPABILITIES$' ||
+[ $rc -eq 0 ] && pass || fail "--all exit $rc [$(cat "$T/all.err")]"
+[ -s "$T/all.err" ] && fail "--all wrote to stderr: $(cat "$T/all.err")" || pass
+head -n 1 "$T/all" | grep -q '^    PID    PPID USER         COMMAND          RISK                CAPABILITIES$' && pass ||
 	fail "header: $(head -n 1 "$T/all")"
 
 # row PID: the table's line for PID; flags PID: its flags, sorted.
@@ -95,19 +95,19 @@ flags() {
 check() {
 	pid=$1 user=$2 comm=$3 risk=$4 want_flags=$5 text=${6:-}
 	r=$(row "$pid")
-	[ -n "$r" ] || { fail "pid $pid ($comm) not shown"; return; }
+	[ -n "$r" ] && pass || { fail "pid $pid ($comm) not shown"; return; }
 	set -- $r
-	[ "$2" = "$(ppid_of "$pid")" ] || fail "$comm: ppid $2, want $(ppid_of "$pid")"
-	[ "$3" = "$user" ] || fail "$comm: user $3, want $user"
-	[ "$4" = "$comm" ] || fail "$comm: command $4"
-	[ "$5" = "$risk" ] || fail "$comm: risk $5, want $risk"
+	[ "$2" = "$(ppid_of "$pid")" ] && pass || fail "$comm: ppid $2, want $(ppid_of "$pid")"
+	[ "$3" = "$user" ] && pass || fail "$comm: user $3, want $user"
+	[ "$4" = "$comm" ] && pass || fail "$comm: command $4"
+	[ "$5" = "$risk" ] && pass || fail "$comm: risk $5, want $risk"
 	caps=$(echo "$r" | cut -c67-)
 	ref=$(run_ours "$G" --iab --verbose "$pid" | sed "s/^$pid: //")
-	[ "$caps" = "$ref" ] || fail "$comm: sets [$caps], getpcaps --iab --verbose [$ref]"
+	[ "$caps" = "$ref" ] && pass || fail "$comm: sets [$caps], getpcaps --iab --verbose [$ref]"
 	if [ -n "$text" ]; then
-		case $caps in "\"$text\""*) ;; *) fail "$comm: text [$caps], want \"$text\"" ;; esac
+		case $caps in "\"$text\""*) pass ;; *) fail "$comm: text [$caps], want \"$text\"" ;; esac
 	fi
-	[ "$(flags "$pid")" = "$want_flags" ] || fail "$comm: flags [$(flags "$pid")], want [$want_flags]"
+	[ "$(flags "$pid")" = "$want_flags" ] && pass || fail "$comm: flags [$(flags "$pid")], want [$want_flags]"
 }
 check "$A" nobody sh escalation-adjacent ambient-shell cap_net_raw=eip
 check "$A1" nobody sleep escalation-adjacent "" cap_net_raw=eip
@@ -119,20 +119,20 @@ check "$F" nobody sleep escalation-adjacent "" cap_net_raw=eip
 check "$Gp" nobody sleep - "" =
 case $(row "$Gp" | cut -c67-) in *'!'*cap_sys_admin*) ;; *) fail "G: no !cap_sys_admin: $(row "$Gp")" ;; esac
 check 1 root sh root-equivalent ""
-tail -n 1 "$T/all" | grep -Eq '^summary: [0-9]+ processes examined, [0-9]+ shown; left out: 0 kernel threads, 0 zombies, [0-9]+ exited during the scan; 0 not examined$' ||
+tail -n 1 "$T/all" | grep -Eq '^summary: [0-9]+ processes examined, [0-9]+ shown; left out: 0 kernel threads, 0 zombies, [0-9]+ exited during the scan; 0 not examined$' && pass ||
 	fail "summary: $(tail -n 1 "$T/all")"
 # Every process of the namespace is root or a target: all are shown.
 shown=$(grep -c '^ *[0-9]' "$T/all")
 total=$(ls /proc | grep -cE '^[0-9]+$')
-[ "$shown" -ge 10 ] || fail "only $shown rows"
+[ "$shown" -ge 10 ] && pass || fail "only $shown rows"
 
 # Without --iab, the IAB part only where ambient or bounding say something.
-run_ours "$G" --all >"$T/plain" 2>&1 || fail "--all without --iab failed"
-awk -v p="$F" '$1 == p' "$T/plain" | grep -q '\[\^cap_net_raw' || fail "plain: F lacks its IAB part"
+run_ours "$G" --all >"$T/plain" 2>&1 && pass || fail "--all without --iab failed"
+awk -v p="$F" '$1 == p' "$T/plain" | grep -q '\[\^cap_net_raw' && pass || fail "plain: F lacks its IAB part"
 
 # --json: every line parses; each target's masks equal /proc/<pid>/status.
-run_ours "$G" --all --json >"$T/json" 2>&1 || fail "--json failed: $(tail -n 2 "$T/json")"
-python3 - "$T/json" "$A $B $Cp $D $E $F $Gp" <<'PY' || fail "--json content"
+run_ours "$G" --all --json >"$T/json" 2>&1 && pass || fail "--json failed: $(tail -n 2 "$T/json")"
+python3 - "$T/json" "$A $B $Cp $D $E $F $Gp" <<'PY' && pass || fail "--json content"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 assert objs[-1]["type"] == "summary", objs[-1]
@@ -152,7 +152,7 @@ for pid in map(int, sys.argv[2].split()):
     assert o["text"] and "iab" in o and isinstance(o["flags"], list)
 print("json ok")
 PY
-python3 - "$T/json" "$A" "$Cp" "$F" <<'PY' || fail "--json flags"
+python3 - "$T/json" "$A" "$Cp" "$F" <<'PY' && pass || fail "--json flags"
 import json, sys
 procs = {o["pid"]: o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "process"}
 a, c, f = (procs[int(x)] for x in sys.argv[2:])
@@ -163,9 +163,9 @@ PY
 
 # --tree: pre-order, each child right under its parent's subtree; the text
 # tree's indentation is three columns per level.
-run_ours "$G" --tree --json >"$T/tjson" 2>&1 || fail "--tree --json failed"
-run_ours "$G" --tree >"$T/tree" 2>&1 || fail "--tree failed"
-python3 - "$T/tjson" "$T/tree" "$targets" <<'PY' || fail "--tree structure"
+run_ours "$G" --tree --json >"$T/tjson" 2>&1 && pass || fail "--tree --json failed"
+run_ours "$G" --tree >"$T/tree" 2>&1 && pass || fail "--tree failed"
+python3 - "$T/tjson" "$T/tree" "$targets" <<'PY' && pass || fail "--tree structure"
 import json, re, sys
 objs = [o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "process"]
 targets = set(map(int, sys.argv[3].split()))
@@ -192,17 +192,17 @@ for l in open(sys.argv[2]):
 assert targets <= seen, targets - seen
 print("tree ok")
 PY
-grep -q "^|  .*\`- $A1 sleep (nobody)" "$T/tree" || fail "tree: sleep 61 not the last child of A: $(grep -n " $A1 " "$T/tree")"
+grep -q "^|  .*\`- $A1 sleep (nobody)" "$T/tree" && pass || fail "tree: sleep 61 not the last child of A: $(grep -n " $A1 " "$T/tree")"
 
 # Options: pids and the legacy formats do not combine with --all.
 expect_lines --case="--all 1" 2 "" "getpcaps: --all shows every process: '1' cannot be combined with it" \
 	run_ours "$G" --all 1
 out=$(run_ours "$G" --legacy --tree 2>&1); rc=$?
-[ $rc -eq 2 ] || fail "--legacy --tree: $rc [$out]"
+[ $rc -eq 2 ] && pass || fail "--legacy --tree: $rc [$out]"
 expect_lines --case="--tre" 2 "" "getpcaps: unknown option '--tre'; did you mean --tree?" \
 	run_ours "$G" --all --tre
 out=$(run_ours "$G" --all --help 2>&1); rc=$?
-[ $rc -eq 0 ] && echo "$out" | grep -q -- '--tree .*(not in libcap)$' || fail "--all --help: $rc"
+[ $rc -eq 0 ] && echo "$out" | grep -q -- '--tree .*(not in libcap)$' && pass || fail "--all --help: $rc"
 
 # A user namespace gives a full bounding set: a process there with nothing
 # but uid 0 (root under SECBIT_NOROOT, all sets empty) is still shown,
@@ -212,12 +212,12 @@ out=$(run_ours "$G" --all --help 2>&1); rc=$?
 unshare -Ur --pid --fork --mount-proc sh -c '
 	setpriv --securebits +noroot --inh-caps=-all sleep 66 &
 	setpriv --securebits +noroot --inh-caps=-all --bounding-set=-net_raw sleep 67 &
-	sleep 0.3; "$1" --all' sh "$G" >"$T/userns" 2>&1 || fail "--all in a user namespace: $(cat "$T/userns")"
-grep -q ' sleep ' "$T/userns" || fail "user namespace: no sleep row at all: $(cat "$T/userns")"
+	sleep 0.3; "$1" --all' sh "$G" >"$T/userns" 2>&1 && pass || fail "--all in a user namespace: $(cat "$T/userns")"
+grep -q ' sleep ' "$T/userns" && pass || fail "user namespace: no sleep row at all: $(cat "$T/userns")"
 [ "$(grep -c ' sleep ' "$T/userns")" -eq 2 ] &&
 	grep ' sleep ' "$T/userns" | grep -q ' root  *sleep  *root-equivalent  *"="$' &&
 	grep ' sleep ' "$T/userns" | grep -q ' root  *sleep  *root-equivalent  *"=" \[!cap_net_raw\]$' &&
-	[ "$(grep -c '^        ! root-regains: ' "$T/userns")" -eq 2 ] ||
+	[ "$(grep -c '^        ! root-regains: ' "$T/userns")" -eq 2 ] && pass ||
 	fail "user namespace: want both root sleeps, root-regains: $(cat "$T/userns")"
 
 # As nobody under hidepid=1, other users' processes cannot be read: they
@@ -228,15 +228,15 @@ if mount -t proc -o hidepid=1 proc /proc 2>/dev/null; then
 	setpriv $nb "$T/getpcaps" --all >"$T/hid" 2>"$T/hid.err"; rc=$?
 	umount /proc
 	if grep -q 'error while loading shared libraries' "$T/hid.err"; then
-		echo "note: nobody cannot load the build tree's library; hidepid check left out"
+		not_checked "nobody cannot load the build tree's library; hidepid check left out"
 	else
-		[ $rc -eq 1 ] || fail "hidepid as nobody: exit $rc"
-		grep -Eq '^getpcaps: [0-9]+ processes not examined: (Permission denied|Operation not permitted) \(a complete audit needs root\)$' "$T/hid.err" ||
+		[ $rc -eq 1 ] && pass || fail "hidepid as nobody: exit $rc"
+		grep -Eq '^getpcaps: [0-9]+ processes not examined: (Permission denied|Operation not permitted) \(a complete audit needs root\)$' "$T/hid.err" && pass ||
 			fail "hidepid: stderr [$(cat "$T/hid.err")]"
-		grep -Eq '; [1-9][0-9]* not examined$' "$T/hid" || fail "hidepid: summary $(tail -n 1 "$T/hid")"
+		grep -Eq '; [1-9][0-9]* not examined$' "$T/hid" && pass || fail "hidepid: summary $(tail -n 1 "$T/hid")"
 	fi
 else
-	echo "note: cannot mount proc with hidepid=1; unreadable-process check left out"
+	not_checked "cannot mount proc with hidepid=1; unreadable-process check left out"
 fi
 # Under hidepid=invisible (and ptraceable) the processes nobody may not
 # trace are not even listed: the old audit showed nobody's own, counted
@@ -256,28 +256,28 @@ for how in invisible ptraceable; do
 		"$T/getpcaps" --all >"$T/hidr" 2>"$T/hidr.err"; rrc=$?
 		umount /proc
 		if grep -q 'error while loading shared libraries' "$T/hid.err"; then
-			echo "note: nobody cannot load the build tree's library; hidepid=$how check left out"
+			not_checked "nobody cannot load the build tree's library; hidepid=$how check left out"
 			continue
 		fi
 		said="getpcaps: /proc: mounted with hidepid=$how: the processes this user may not trace are not listed, and not counted (a complete audit needs root)"
-		[ $rc -eq 1 ] || fail "hidepid=$how as nobody: exit $rc"
-		grep -qxF "$said" "$T/hid.err" ||
+		[ $rc -eq 1 ] && pass || fail "hidepid=$how as nobody: exit $rc"
+		grep -qxF "$said" "$T/hid.err" && pass ||
 			fail "hidepid=$how as nobody: stderr [$(cat "$T/hid.err")]"
 		if grep -qx 1 "$T/hidg.ls"; then
 			grep -q 'hidepid' "$T/hidg.err" &&
-				fail "hidepid=$how, nobody in gid= sees pid 1, yet: [$(cat "$T/hidg.err")]"
+				fail "hidepid=$how, nobody in gid= sees pid 1, yet: [$(cat "$T/hidg.err")]" || pass
 		else
-			[ $grc -eq 1 ] && grep -qxF "$said" "$T/hidg.err" ||
+			[ $grc -eq 1 ] && grep -qxF "$said" "$T/hidg.err" && pass ||
 				fail "hidepid=$how, nobody in gid= does not see pid 1, yet: exit $grc [$(cat "$T/hidg.err")]"
 		fi
 		[ "$how" = invisible ] && ! grep -qx 1 "$T/hidg.ls" &&
 			fail "hidepid=invisible: the gid= member does not see pid 1"
 		[ "$how" = ptraceable ] && grep -qx 1 "$T/hidg.ls" &&
 			fail "hidepid=ptraceable: the gid= member sees pid 1"
-		[ $rrc -eq 0 ] && [ ! -s "$T/hidr.err" ] || fail "hidepid=$how as root: exit $rrc [$(cat "$T/hidr.err")]"
+		[ $rrc -eq 0 ] && [ ! -s "$T/hidr.err" ] && pass || fail "hidepid=$how as root: exit $rrc [$(cat "$T/hidr.err")]"
 		pass
 	else
-		echo "note: cannot mount proc with hidepid=$how; check left out"
+		not_checked "cannot mount proc with hidepid=$how; check left out"
 	fi
 done
 
@@ -292,7 +292,7 @@ aclg=$acl'04000500ffffffff''08000700feff0000''10000700ffffffff''20000500ffffffff
 for v in aclw aclm aclg; do
 	cp /bin/sleep "$T/$v" && chmod 755 "$T/$v" &&
 	eval "setfattr -n system.posix_acl_access -v \$$v \"\$T/\$v\"" &&
-	"$S" cap_net_raw=ep "$T/$v" || { fail "cannot make $v"; continue; }
+	"$S" cap_net_raw=ep "$T/$v" && pass || { fail "cannot make $v"; continue; }
 	# shellcheck disable=SC2086
 	setsid setpriv $nb "$T/$v" 65 </dev/null >/dev/null 2>&1 &
 done
@@ -301,20 +301,20 @@ for v in aclw aclm aclg; do
 done
 run_ours "$G" --all >"$T/all" 2>&1
 for v in aclw aclm aclg; do
-	pid=$(pid_of "$T/$v" 65) || { fail "$v did not start"; continue; }
+	pid=$(pid_of "$T/$v" 65) && pass || { fail "$v did not start"; continue; }
 	# shellcheck disable=SC2086
 	if setpriv $nb test -w "$T/$v"; then kernel=writable-exe; else kernel=; fi
 	case $(flags "$pid") in *writable-exe*) ours=writable-exe ;; *) ours= ;; esac
-	[ "$ours" = "$kernel" ] ||
+	[ "$ours" = "$kernel" ] && pass ||
 		fail "$v: getpcaps says [$ours], the kernel's test -w as nobody says [$kernel]"
 	case $v in aclm) want= ;; *) want=writable-exe ;; esac
-	[ "$ours" = "$want" ] || fail "$v: [$ours], want [$want]"
+	[ "$ours" = "$want" ] && pass || fail "$v: [$ours], want [$want]"
 done
 echo "acl ok"
 
 # A command line is the process's to choose too: a 100,000-byte one is
 # kept to its first 4096 bytes and says so, in the table and in --json.
-cp /bin/sh "$T/longsh" && chmod 755 "$T/longsh" && "$S" cap_net_raw=ep "$T/longsh" ||
+cp /bin/sh "$T/longsh" && chmod 755 "$T/longsh" && "$S" cap_net_raw=ep "$T/longsh" && pass ||
 	fail "cannot make the long-argv shell"
 long=$(head -c 100000 /dev/zero | tr '\0' a)
 # shellcheck disable=SC2086
@@ -323,9 +323,9 @@ for i in $(seq 50); do lp=$(pid_of "$T/longsh" -c 'sleep 67; :' longsh "$long") 
 run_ours "$G" --all --verbose >"$T/long" 2>&1
 line=$(grep -a "command: $T/longsh -c " "$T/long")
 case $line in *" [cut at 4096 bytes]") ;; *) fail "long command line: not marked cut: $(echo "$line" | tail -c 80)" ;; esac
-[ "$(printf '%s' "$line" | wc -c)" -lt 4300 ] || fail "long command line: $(printf '%s' "$line" | wc -c) bytes printed"
+[ "$(printf '%s' "$line" | wc -c)" -lt 4300 ] && pass || fail "long command line: $(printf '%s' "$line" | wc -c) bytes printed"
 run_ours "$G" --all --verbose --json >"$T/long.json" 2>&1
-python3 - "$T/long.json" "${lp:-0}" <<'PY' || fail "long command line in --json"
+python3 - "$T/long.json" "${lp:-0}" <<'PY' && pass || fail "long command line in --json"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 me = [r for r in rows if r.get("pid") == int(sys.argv[2])]
@@ -336,27 +336,27 @@ PY
 # A name is the process's to choose: an escape sequence in it is printed
 # as text (\033), in the table, --verbose's command line and --json.
 esc=$(printf 'x\033[2Jy')
-cp /bin/sleep "$T/$esc" && chmod 755 "$T/$esc" && "$S" cap_net_raw=ep "$T/$esc" ||
+cp /bin/sleep "$T/$esc" && chmod 755 "$T/$esc" && "$S" cap_net_raw=ep "$T/$esc" && pass ||
 	fail "cannot make the escape-named sleep"
 # shellcheck disable=SC2086
 setsid setpriv $nb "$T/$esc" 64 </dev/null >/dev/null 2>&1 &
 for i in $(seq 50); do pid_of "$T/$esc" 64 >/dev/null && break; sleep 0.1; done
 run_ours "$G" --all --verbose >"$T/esc" 2>&1
 run_ours "$G" --all --json >>"$T/esc" 2>&1
-grep -q "$(printf '\033')" "$T/esc" && fail "a raw ESC reached the output: $(grep -a "$(printf '\033')" "$T/esc" | cat -v)"
-grep -Fq ' x\033[2Jy ' "$T/esc" || fail "the escape-named process is not shown as text: $(grep -a 'x' "$T/esc" | head -n 3 | cat -v)"
+grep -q "$(printf '\033')" "$T/esc" && fail "a raw ESC reached the output: $(grep -a "$(printf '\033')" "$T/esc" | cat -v)" || pass
+grep -Fq ' x\033[2Jy ' "$T/esc" && pass || fail "the escape-named process is not shown as text: $(grep -a 'x' "$T/esc" | head -n 3 | cat -v)"
 
 # The same name with a C1 CSI (U+009B) and a right-to-left override
 # (U+202E): valid UTF-8 and valid in JSON, but a viewer acts on them, so
 # --json writes them as \u escapes (as the text output writes \ooo).
 c1=$(printf 'c1\302\233' ; printf '31mx\342\200\256y')
-cp /bin/sleep "$T/$c1" && chmod 755 "$T/$c1" && "$S" cap_net_raw=ep "$T/$c1" ||
+cp /bin/sleep "$T/$c1" && chmod 755 "$T/$c1" && "$S" cap_net_raw=ep "$T/$c1" && pass ||
 	fail "cannot make the C1-named sleep"
 # shellcheck disable=SC2086
 setsid setpriv $nb "$T/$c1" 64 </dev/null >/dev/null 2>&1 &
 for i in $(seq 50); do pid_of "$T/$c1" 64 >/dev/null && break; sleep 0.1; done
 run_ours "$G" --all --verbose --json >"$T/c1.json" 2>&1
-python3 - "$T/c1.json" <<'PY' || fail "C1 and bidi in --json: $(grep -a c1 "$T/c1.json" | head -n 2)"
+python3 - "$T/c1.json" <<'PY' && pass || fail "C1 and bidi in --json: $(grep -a c1 "$T/c1.json" | head -n 2)"
 import json, sys
 raw = open(sys.argv[1], "rb").read()
 assert b"\xc2\x9b" not in raw and b"\xe2\x80\xae" not in raw, "raw C1 or U+202E in the output"

@@ -65,8 +65,8 @@ while [ $i -lt 40 ]; do
 	esac
 	[ "$opt" = --verbose ] && set -- --all --verbose || set -- "$opt"
 	run_ours "$G" "$@" >"$T/out" 2>"$T/err"; rc=$?
-	[ $rc -eq 0 ] || fail "getpcaps $* exit $rc"
-	[ -s "$T/err" ] && fail "getpcaps $* stderr: $(head -n 3 "$T/err")"
+	[ $rc -eq 0 ] && pass || fail "getpcaps $* exit $rc"
+	[ -s "$T/err" ] && fail "getpcaps $* stderr: $(head -n 3 "$T/err")" || pass
 	if [ "$opt" = --tree ]; then
 		# "<prefix><pid> <comm> (<user>) <risk> <caps>"
 		sed -n 's/^[-|` ]*\([0-9][0-9]* churn[xy] .*\)$/\1/p' "$T/out" |
@@ -84,7 +84,7 @@ while [ $i -lt 40 ]; do
 		churny) want_user=root want="\"$root_text\"" ;;
 		esac
 		caps=${caps%% \[*}
-		[ "$user" = "$want_user" ] && [ "$caps" = "$want" ] ||
+		[ "$user" = "$want_user" ] && [ "$caps" = "$want" ] && pass ||
 			fail "mixed data: pid $pid $comm as $user with $caps"
 	done <"$T/rows"
 	n=$(sed -n 's/.* \([0-9][0-9]*\) exited during the scan.*/\1/p' "$T/out")
@@ -92,6 +92,6 @@ while [ $i -lt 40 ]; do
 	i=$((i + 1))
 done
 kill "$churn" 2>/dev/null; wait "$churn" 2>/dev/null; churn=
-[ $rows -gt 0 ] || fail "no churn process was ever seen: the test shows nothing"
+[ $rows -gt 0 ] && pass || fail "no churn process was ever seen: the test shows nothing"
 echo "40 scans: $rows churn rows checked, $exited processes exited mid-scan, pid_max $small, highest churn pid $maxpid"
 finish "getpcaps --all under churn: no errors, no mixed data"

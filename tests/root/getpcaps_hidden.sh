@@ -51,23 +51,23 @@ inside() {
 }
 
 # --- a thread with uid 0 and empty sets ---
-inside bare || fail "bare: the namespace did not run: $(cat "$T/bare.ready" 2>/dev/null)"
-grep -qx 'Uid:	0	0	0	0' "$T/bare.uids" && grep -qx 'Uid:	65534	65534	65534	65534' "$T/bare.uids" ||
+inside bare && pass || fail "bare: the namespace did not run: $(cat "$T/bare.ready" 2>/dev/null)"
+grep -qx 'Uid:	0	0	0	0' "$T/bare.uids" && grep -qx 'Uid:	65534	65534	65534	65534' "$T/bare.uids" && pass ||
 	fail "bare: threadcreds did not split: $(cat "$T/bare.uids")"
 # The setup is the one that hid it: a full bounding set in every thread.
-[ "$(sort -u "$T/bare.bnd" | wc -l)" -eq 1 ] || fail "bare: bounding sets differ: $(cat "$T/bare.bnd")"
+[ "$(sort -u "$T/bare.bnd" | wc -l)" -eq 1 ] && pass || fail "bare: bounding sets differ: $(cat "$T/bare.bnd")"
 r=$(awk '$1 == 2' "$T/bare.txt")
 if [ -z "$r" ]; then
 	fail "bare: the process with a uid 0 thread is not shown: $(cat "$T/bare.txt")"
 else
 	set -- $r
-	[ "$3 $5" = "root root-equivalent" ] || fail "bare: user and risk [$3 $5], want [root root-equivalent]: $r"
-	grep -q '^        ! root-regains: a user id is 0 while the permitted set lacks part of the bounding set' "$T/bare.txt" ||
+	[ "$3 $5" = "root root-equivalent" ] && pass || fail "bare: user and risk [$3 $5], want [root root-equivalent]: $r"
+	grep -q '^        ! root-regains: a user id is 0 while the permitted set lacks part of the bounding set' "$T/bare.txt" && pass ||
 		fail "bare: not flagged root-regains: $(cat "$T/bare.txt")"
-	grep -q '^        thread [0-9]*: root uids 0,0,0,0 "="$' "$T/bare.txt" || fail "bare: no line for the root thread: $(cat "$T/bare.txt")"
+	grep -q '^        thread [0-9]*: root uids 0,0,0,0 "="$' "$T/bare.txt" && pass || fail "bare: no line for the root thread: $(cat "$T/bare.txt")"
 fi
-grep -qx 'rc=0' "$T/bare.txt" || fail "bare: exit status: $(tail -n 1 "$T/bare.txt")"
-python3 - "$T/bare.json" <<'PY' || fail "bare: --json: $(cat "$T/bare.jerr")"
+grep -qx 'rc=0' "$T/bare.txt" && pass || fail "bare: exit status: $(tail -n 1 "$T/bare.txt")"
+python3 - "$T/bare.json" <<'PY' && pass || fail "bare: --json: $(cat "$T/bare.jerr")"
 import json, sys
 procs = {o["pid"]: o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "process"}
 o = procs[2]
@@ -78,16 +78,16 @@ print("bare json ok")
 PY
 
 # --- a thread with filesystem uid 0 only ---
-inside fsroot || fail "fsroot: the namespace did not run: $(cat "$T/fsroot.ready" 2>/dev/null)"
-grep -qx 'Uid:	65534	65534	65534	0' "$T/fsroot.uids" || fail "fsroot: no thread with fsuid 0: $(cat "$T/fsroot.uids")"
+inside fsroot && pass || fail "fsroot: the namespace did not run: $(cat "$T/fsroot.ready" 2>/dev/null)"
+grep -qx 'Uid:	65534	65534	65534	0' "$T/fsroot.uids" && pass || fail "fsroot: no thread with fsuid 0: $(cat "$T/fsroot.uids")"
 r=$(awk '$1 == 2' "$T/fsroot.txt")
 if [ -z "$r" ]; then
 	fail "fsroot: the process with an fsuid 0 thread is not shown: $(cat "$T/fsroot.txt")"
 else
 	set -- $r
-	[ "$3 $5" = "nobody root-equivalent" ] || fail "fsroot: user and risk [$3 $5]: $r"
-	grep -q '^        ! root-regains: ' "$T/fsroot.txt" || fail "fsroot: not flagged: $(cat "$T/fsroot.txt")"
-	grep -q '^        thread [0-9]*: nobody uids 65534,65534,65534,0 "="$' "$T/fsroot.txt" ||
+	[ "$3 $5" = "nobody root-equivalent" ] && pass || fail "fsroot: user and risk [$3 $5]: $r"
+	grep -q '^        ! root-regains: ' "$T/fsroot.txt" && pass || fail "fsroot: not flagged: $(cat "$T/fsroot.txt")"
+	grep -q '^        thread [0-9]*: nobody uids 65534,65534,65534,0 "="$' "$T/fsroot.txt" && pass ||
 		fail "fsroot: no line for the fsuid 0 thread: $(cat "$T/fsroot.txt")"
 fi
 
@@ -107,44 +107,44 @@ listed_as_nobody() {
 	umount /proc
 }
 if ! listed_as_nobody plain; then
-	echo "note: cannot mount proc here; hidepid checks left out"
+	not_checked "cannot mount proc here; hidepid checks left out"
 elif grep -q 'error while loading shared libraries' "$T/plain.err"; then
-	echo "note: nobody cannot load the build tree's library; hidepid checks left out"
+	not_checked "nobody cannot load the build tree's library; hidepid checks left out"
 else
 	# Without hidepid nobody reads every status: complete, exit 0.
-	[ "$(cat "$T/plain.rc")" = 0 ] && [ ! -s "$T/plain.err" ] ||
+	[ "$(cat "$T/plain.rc")" = 0 ] && [ ! -s "$T/plain.err" ] && pass ||
 		fail "no hidepid: exit $(cat "$T/plain.rc"): $(cat "$T/plain.err")"
 	hid="getpcaps: /proc: mounted with hidepid=invisible: the processes this user may not trace are not listed, and not counted (a complete audit needs root)"
 	if listed_as_nobody inv hidepid=invisible; then
 		# Pid 1 (root) is not listed to nobody: the old audit exited 0.
-		awk '$1 == 1' "$T/inv" | grep -q . && fail "hidepid=invisible: nobody sees pid 1?"
-		[ "$(cat "$T/inv.rc")" = 1 ] || fail "hidepid=invisible as nobody: exit $(cat "$T/inv.rc"), want 1"
-		[ "$(cat "$T/inv.err")" = "$hid" ] || fail "hidepid=invisible: stderr [$(cat "$T/inv.err")]"
+		awk '$1 == 1' "$T/inv" | grep -q . && fail "hidepid=invisible: nobody sees pid 1?" || pass
+		[ "$(cat "$T/inv.rc")" = 1 ] && pass || fail "hidepid=invisible as nobody: exit $(cat "$T/inv.rc"), want 1"
+		[ "$(cat "$T/inv.err")" = "$hid" ] && pass || fail "hidepid=invisible: stderr [$(cat "$T/inv.err")]"
 		# root (CAP_SYS_PTRACE) is shown every process: complete.
-		[ "$(cat "$T/inv.root.rc")" = 0 ] && [ ! -s "$T/inv.root.err" ] ||
+		[ "$(cat "$T/inv.root.rc")" = 0 ] && [ ! -s "$T/inv.root.err" ] && pass ||
 			fail "hidepid=invisible as root: exit $(cat "$T/inv.root.rc"): $(cat "$T/inv.root.err")"
-		awk '$1 == 1' "$T/inv.root" | grep -q . || fail "hidepid=invisible as root: pid 1 not shown"
+		awk '$1 == 1' "$T/inv.root" | grep -q . && pass || fail "hidepid=invisible as root: pid 1 not shown"
 	else
 		fail "cannot mount proc with hidepid=invisible"
 	fi
 	# The gid= group is shown every process under invisible.
 	if listed_as_nobody gid hidepid=invisible,gid=65534; then
-		[ "$(cat "$T/gid.rc")" = 0 ] && [ ! -s "$T/gid.err" ] ||
+		[ "$(cat "$T/gid.rc")" = 0 ] && [ ! -s "$T/gid.err" ] && pass ||
 			fail "hidepid=invisible,gid=65534 as nobody: exit $(cat "$T/gid.rc"): $(cat "$T/gid.err")"
-		awk '$1 == 1' "$T/gid" | grep -q . || fail "gid=65534: pid 1 not shown"
+		awk '$1 == 1' "$T/gid" | grep -q . && pass || fail "gid=65534: pid 1 not shown"
 	else
 		fail "cannot mount proc with gid="
 	fi
 	if listed_as_nobody ptr hidepid=ptraceable; then
-		[ "$(cat "$T/ptr.rc")" = 1 ] || fail "hidepid=ptraceable as nobody: exit $(cat "$T/ptr.rc"), want 1"
-		grep -q '^getpcaps: /proc: mounted with hidepid=ptraceable: ' "$T/ptr.err" || fail "ptraceable: stderr [$(cat "$T/ptr.err")]"
+		[ "$(cat "$T/ptr.rc")" = 1 ] && pass || fail "hidepid=ptraceable as nobody: exit $(cat "$T/ptr.rc"), want 1"
+		grep -q '^getpcaps: /proc: mounted with hidepid=ptraceable: ' "$T/ptr.err" && pass || fail "ptraceable: stderr [$(cat "$T/ptr.err")]"
 	else
-		echo "note: this kernel has no hidepid=ptraceable"
+		not_checked "this kernel has no hidepid=ptraceable"
 	fi
 	# noaccess lists them: they are counted as not examined, as before.
 	if listed_as_nobody noacc hidepid=noaccess; then
 		[ "$(cat "$T/noacc.rc")" = 1 ] && grep -q 'processes not examined' "$T/noacc.err" &&
-			! grep -q 'hidepid' "$T/noacc.err" || fail "hidepid=noaccess: exit $(cat "$T/noacc.rc"): $(cat "$T/noacc.err")"
+			! grep -q 'hidepid' "$T/noacc.err" && pass || fail "hidepid=noaccess: exit $(cat "$T/noacc.rc"): $(cat "$T/noacc.err")"
 	else
 		fail "cannot mount proc with hidepid=noaccess"
 	fi

@@ -34,6 +34,8 @@ compare() {
 		fail "$* differs (exit system $sys_rc, ours $our_rc)"
 		diff "$T/sys.out" "$T/our.out" | head -8
 		diff "$T/sys.err" "$T/our.err" | head -8
+	else
+		pass
 	fi
 }
 

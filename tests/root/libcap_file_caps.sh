@@ -34,22 +34,30 @@ compare_write() {	# compare_write <setcap args...>: same bytes, same getcap
 	checked=$((checked + 1))
 	if [ "$rca" != "$rcb" ] || [ "$(xattr_hex a)" != "$(xattr_hex b)" ]; then
 		fail "setcap $*: ours rc=$rca $(xattr_hex a), libcap rc=$rcb $(xattr_hex b)"
+	else
+		pass
 	fi
 	if [ "$(/usr/sbin/getcap -n a | sed 's/^a //')" != \
 	     "$(/usr/sbin/getcap -n b | sed 's/^b //')" ]; then
 		fail "getcap differs after setcap $*"
+	else
+		pass
 	fi
 	# Read back both ways: our library and libcap agree on both files
 	# (on the names libcap 2.66 has: see tools/as_libcap266.sh).
 	if [ "$(read_ours a b)" != "$("$BIN/ref-filecap" a b)" ]; then
 		fail "reading after setcap $*: ours $(read_ours a b | tr '\n' ' ')" \
 		     "libcap $("$BIN/ref-filecap" a b | tr '\n' ' ')"
+	else
+		pass
 	fi
 	# What libcap wrote, our setcap verifies.
 	# ("=e" is the exception: the flag alone reads back as "=", in both.)
 	case " $* " in *" =e "*) return ;; esac
 	if [ "$rcb" = 0 ] && ! "$ours" -q -v "$@" b; then
 		fail "our setcap -v $* rejects what libcap wrote"
+	else
+		pass
 	fi
 }
 
@@ -94,14 +102,16 @@ for raw in \
 		case $l in "r NULL Success") l="r NULL Invalid argument" ;; esac
 		if [ "$o" != "$l" ]; then
 			fail "raw $raw: ours [$o], libcap [$l]"
+		else
+			pass
 		fi
 		"$ours" -q -v = r; rc=$?
-		[ $rc -le 1 ] || { fail "raw $raw: setcap -v crashed ($rc)"; }
+		[ $rc -le 1 ] && pass || { fail "raw $raw: setcap -v crashed ($rc)"; }
 	else
 		refused=$((refused + 1))
 	fi
 done
 echo "raw values: kernel accepted $accepted, refused $refused"
-[ $accepted -ge 4 ] || { fail "the kernel accepted too few raw values"; }
-[ $checked -ge 100 ] || { fail "only $checked writes compared"; }
+[ $accepted -ge 4 ] && pass || { fail "the kernel accepted too few raw values"; }
+[ $checked -ge 100 ] && pass || { fail "only $checked writes compared"; }
 finish "$checked setcap writes byte-identical to libcap 2.66 and read back alike"

@@ -32,21 +32,21 @@ run_tool() {	# expected-exit binary args...
 
 for mode in proc mode setuid iab; do
 	run_tool 0 psxcaps $mode
-	grep -qx '5 threads, 0 differ from the expected state' "$T/out" ||
+	grep -qx '5 threads, 0 differ from the expected state' "$T/out" && pass ||
 		{ fail "psxcaps $mode: not every thread changed"; }
 	run_tool 0 psxcaps-static $mode
 	# Without libpsx only the main thread changes: the bug libpsx fixes.
 	run_tool 1 psxcaps-nopsx $mode
-	grep -qx '5 threads, 4 differ from the expected state' "$T/out" ||
+	grep -qx '5 threads, 4 differ from the expected state' "$T/out" && pass ||
 		{ fail "psxcaps-nopsx $mode: expected the four workers to differ"; }
 done
 
 run_tool 0 psxcaps exploit "$T/secret"
-grep -q '^worker thread: CapEff 0000000000000000, .*Permission denied, raw socket: Operation not permitted$' "$T/out" ||
+grep -q '^worker thread: CapEff 0000000000000000, .*Permission denied, raw socket: Operation not permitted$' "$T/out" && pass ||
 	{ fail "the worker kept privilege with libpsx"; }
 run_tool 0 psxcaps-static exploit "$T/secret"
 run_tool 1 psxcaps-nopsx exploit "$T/secret"
-grep -q '^worker thread: .*OPENED, raw socket: OPENED$' "$T/out" ||
+grep -q '^worker thread: .*OPENED, raw socket: OPENED$' "$T/out" && pass ||
 	{ fail "without libpsx the exploit should work (test broken?)"; }
 
 finish "every thread changed with libpsx (shared and static); without it the exploit works"

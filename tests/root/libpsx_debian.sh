@@ -42,10 +42,10 @@ run_prog() {	# libpath expected-exit last-line-pattern program
 
 # The loader must really pick ours up.
 for prog in psx_test libcap_psx_test noexploit; do
-	LD_LIBRARY_PATH=$psx:$cap ldd "$dir/$prog" | grep -q "$psx/libpsx.so.2" ||
+	LD_LIBRARY_PATH=$psx:$cap ldd "$dir/$prog" | grep -q "$psx/libpsx.so.2" && pass ||
 		{ fail "$prog does not load $psx/libpsx.so.2"; }
 done
-LD_LIBRARY_PATH=$psx:$cap ldd "$dir/libcap_psx_test" | grep -q "$cap/libcap.so.2" ||
+LD_LIBRARY_PATH=$psx:$cap ldd "$dir/libcap_psx_test" | grep -q "$cap/libcap.so.2" && pass ||
 	{ fail "libcap_psx_test does not load $cap/libcap.so.2"; }
 
 ours=$psx:$cap

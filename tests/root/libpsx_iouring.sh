@@ -48,6 +48,8 @@ for b in psxiouring psxiouring-static; do
 	if [ $rc -ne 0 ] || ! grep -qx '0 check(s) failed' "$T/out"; then
 		fail "$b: exit $rc"
 		sed 's/^/    /' "$T/out"
+	else
+		pass
 	fi
 done
 

@@ -31,23 +31,23 @@ reach() {	# case expected-exit command...
 
 for mode in ns-setresuid ns-caps; do
 	reach "$mode, no namespace" 0 "$BIN/psxreach" $mode
-	grep -qx '7 threads, 0 differ from the expected state' "$T/out" ||
+	grep -qx '7 threads, 0 differ from the expected state' "$T/out" && pass ||
 		fail "$mode, no namespace: not every thread changed"
 	reach "$mode, child namespace, the parent's /proc" 0 unshare -p -f "$BIN/psxreach" $mode
-	grep -q '^pid 1; /proc/self -> [1-9][0-9]*$' "$T/out" ||
+	grep -q '^pid 1; /proc/self -> [1-9][0-9]*$' "$T/out" && pass ||
 		fail "$mode: not pid 1 under the parent's /proc (test broken?)"
-	grep -qx '7 threads, 0 differ from the expected state' "$T/out" ||
+	grep -qx '7 threads, 0 differ from the expected state' "$T/out" && pass ||
 		fail "$mode, child namespace, the parent's /proc: not every thread changed"
 	reach "$mode, child namespace, its own /proc" 0 \
 		unshare -p -f --mount-proc "$BIN/psxreach" $mode
-	grep -qx '7 threads, 0 differ from the expected state' "$T/out" ||
+	grep -qx '7 threads, 0 differ from the expected state' "$T/out" && pass ||
 		fail "$mode, child namespace, its own /proc: not every thread changed"
 done
 
 reach "a /proc of another namespace: refused" 0 "$BIN/psxreach" foreign-proc
-grep -q '^psx_syscall3(.*) returned -1 (No such file or directory)' "$T/out" ||
+grep -q '^psx_syscall3(.*) returned -1 (No such file or directory)' "$T/out" && pass ||
 	fail "foreign /proc: expected ENOENT"
-grep -qx '7 threads, 0 differ from the expected state' "$T/out" ||
+grep -qx '7 threads, 0 differ from the expected state' "$T/out" && pass ||
 	fail "foreign /proc: a thread changed although the call was refused"
 
 finish "every thread changed in a child PID namespace under its parent's /proc; a foreign /proc is refused with ENOENT"

@@ -19,8 +19,8 @@ init
 [ -x "$BIN/psxprobe" ] || skip "psxprobe not built (libpsx missing)"
 out=$("$BIN/psxprobe"); rc=$?
 echo "$out"
-[ $rc -eq 0 ] || fail "cap_set_proc did not reach the second thread"
-echo "$out" | grep -qx 'main E 0000000000000000, worker E 0000000000000000' ||
+[ $rc -eq 0 ] && pass || fail "cap_set_proc did not reach the second thread"
+echo "$out" | grep -qx 'main E 0000000000000000, worker E 0000000000000000' && pass ||
 	fail "unexpected output"
 
 psx=$BUILD/psx cap=$BUILD/libcap cc=${CC:-cc}
@@ -37,7 +37,7 @@ for order in "cap psx" "psx cap"; do
 	set -- $order
 	# --no-as-needed: libpsx is not referenced by name, and must stay.
 	$cc -O2 -o "$T/probe-$1-$2" "$TESTS_DIR/tools/psxprobe.c" \
-		-Wl,--no-as-needed -l$1 -l$2 -lpthread || fail "cc -l$1 -l$2"
+		-Wl,--no-as-needed -l$1 -l$2 -lpthread && pass || fail "cc -l$1 -l$2"
 done
 
 probe() {	# case expected-exit binary library-path
@@ -52,7 +52,7 @@ probe() {	# case expected-exit binary library-path
 probe "-lcap -lpsx, Debian's libcap, our libpsx: libcap's own definition wins" 1 \
 	"$T/probe-cap-psx" "$psx"
 grep -q 'worker E 0000000000000000' "$T/out" &&
-	fail "-lcap -lpsx on Debian's libcap reached the worker (did the binding change?)"
+	fail "-lcap -lpsx on Debian's libcap reached the worker (did the binding change?)" || pass
 probe "-lpsx -lcap, Debian's libcap, our libpsx: libpsx's definition wins" 0 \
 	"$T/probe-psx-cap" "$psx"
 probe "-lcap -lpsx, our libcap and libpsx" 0 "$T/probe-cap-psx" "$psx:$cap"

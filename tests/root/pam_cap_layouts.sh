@@ -142,7 +142,7 @@ EOF
 			sh "$W/uvol" "$T/volume.sh" "$m" "$T/held" "$T/go" &
 		holder=$!
 		read -r held <"$T/held"
-		[ "$held" = held ] || fail "cannot make the ConfigMap in a user namespace's mount namespace"
+		[ "$held" = held ] && pass || fail "cannot make the ConfigMap in a user namespace's mount namespace"
 		login "ConfigMap, read-only in a user namespace's mount namespace" "$NONE" \
 			nsenter -t "$holder" -m
 		refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but this mount namespace belongs to a user namespace below this one, whose root may change its mounts"
@@ -210,7 +210,7 @@ EOF
 	label="capcheck run by bob"
 	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but only root may read what mounts every process sees"
 	# A writable bind mount of the same directory in the namespace.
-	mount --bind "$m/etc/security" "$m/srv/cm" && mount -o remount,bind,rw "$m/srv/cm" ||
+	mount --bind "$m/etc/security" "$m/srv/cm" && mount -o remount,bind,rw "$m/srv/cm" && pass ||
 		fail "cannot bind the ConfigMap writable"
 	login "ConfigMap, and a writable mount of it at /srv/cm" "$NONE"
 	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but the writable mount on /srv/cm reaches it too"
@@ -248,14 +248,14 @@ EOF
 	# any of them in the namespace su runs in.
 	chmod 755 "$T" "$W"
 	bob_holds() {	# CASE: bob's holder, $T/bh/held once it holds
-		rm -rf "$T/bh" && mkdir -m 777 "$T/bh" && mkfifo -m 666 "$T/bh/go" ||
+		rm -rf "$T/bh" && mkdir -m 777 "$T/bh" && mkfifo -m 666 "$T/bh/go" && pass ||
 			{ fail "cannot make bob's fifo"; return 1; }
 		setpriv --reuid=4702 --regid=4702 --clear-groups sh "$T/bob_$1.sh" "$W" "$T/bh" &
 		bob=$!
 		at_exit "kill $bob 2>/dev/null"
 		i=0
 		while [ ! -s "$T/bh/held" ] && [ $i -lt 300 ]; do sleep 0.02; i=$((i + 1)); done
-		[ "$(cat "$T/bh/held" 2>/dev/null)" = held ] ||
+		[ "$(cat "$T/bh/held" 2>/dev/null)" = held ] && pass ||
 			{ fail "bob's holder ($1) did not get hold"; return 1; }
 	}
 	bob_writes() {	# CASE: let bob write; he must have
@@ -332,7 +332,7 @@ EOF
 		fi
 		unmount_configmap
 	else
-		echo "note: no user namespaces here: bob's own namespaces not tried"
+		not_checked "no user namespaces here: bob's own namespaces not tried"
 	fi
 
 	# The same read-only mount, made in a mount namespace that a user
@@ -340,7 +340,7 @@ EOF
 	if unshare -r true 2>/dev/null; then
 		userns_case
 	else
-		echo "note: no user namespaces here: that case not run"
+		not_checked "no user namespaces here: that case not run"
 	fi
 
 	# A read-only bind of an overlayfs directory (0777, as its upper
@@ -349,7 +349,7 @@ EOF
 	mkdir -p "$W/ol" "$W/ou" "$W/ow" "$W/ovl" && volume "$W/ol" && chmod 0777 "$W/ou" &&
 	mount -t overlay ovl -o "lowerdir=$W/ol,upperdir=$W/ou,workdir=$W/ow" "$W/ovl" &&
 	mount --bind "$W/ovl" "$m/etc/security" && mount -o remount,bind,ro "$m/etc/security" &&
-	umount "$W/ovl" || fail "cannot mount the overlay ConfigMap"
+	umount "$W/ovl" && pass || fail "cannot mount the overlay ConfigMap"
 	login "ConfigMap on overlayfs, read-only" "$NONE"
 	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but its file system (type 0x794c7630) may be written by another way than its mounts"
 	umount "$m/etc/security"
@@ -361,15 +361,15 @@ EOF
 	printf 'cap_perfmon alice\nnone *\n' >"$m$f" && chmod 0444 "$m$f" &&
 	ln "$m$f" "$m/nix/store/.links/1xyz" &&
 	ln -s "$f" "$m$conf" || { fail "cannot lay out the store"; finish; }
-	[ "$(stat -c %h "$m$f")" = 2 ] || fail "the store file has $(stat -c %h "$m$f") names"
+	[ "$(stat -c %h "$m$f")" = 2 ] && pass || fail "the store file has $(stat -c %h "$m$f") names"
 	if [ "$(cat /proc/sys/fs/protected_hardlinks)" = 1 ]; then
 		login "Nix store file with a second name, fs.protected_hardlinks=1" "$GRANT"
 		read_by_capcheck
 	else
-		echo "note: this host's fs.protected_hardlinks is 0: the store's grant is not shown"
+		not_checked "this host's fs.protected_hardlinks is 0: the store's grant is not shown"
 	fi
 	echo 0 >"$W/hardlinks0"
-	mount --bind "$W/hardlinks0" "$m/proc/sys/fs/protected_hardlinks" ||
+	mount --bind "$W/hardlinks0" "$m/proc/sys/fs/protected_hardlinks" && pass ||
 		fail "cannot bind a 0 over fs.protected_hardlinks in the world"
 	login "Nix store file with a second name, fs.protected_hardlinks=0" "$NONE"
 	refused_for "directory /nix/store, which others may write, holds it, and it has 2 names: one may have been linked there; fs.protected_hardlinks is 0"
@@ -387,7 +387,7 @@ EOF
 	# bob's own symbolic link in a sticky world-writable directory: he
 	# may point it anywhere.
 	chmod 1777 "$m/nix/store" && ln -s "$f" "$m/nix/store/bobs" &&
-	chown -h 4702:4702 "$m/nix/store/bobs" && ln -sfn /nix/store/bobs "$m$conf" ||
+	chown -h 4702:4702 "$m/nix/store/bobs" && ln -sfn /nix/store/bobs "$m$conf" && pass ||
 		fail "cannot make bob's link"
 	login "bob's symbolic link in the sticky store" "$NONE"
 	refused_for "symbolic link /nix/store/bobs on its way: uid 4702 owns it, and may point it at another file"
@@ -413,6 +413,7 @@ grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null ||
 [ -x "$BUILD/progs/capcheck" ] || skip "capcheck is not built yet"
 [ -d "/usr/lib/$ma/security" ] || skip "no PAM module directory /usr/lib/$ma/security"
 
-LIB_T=$T unshare -m --propagation private sh "$0" --inside ||
+LIB_T=$T LIB_COUNTS=$T/inside.counts unshare -m --propagation private sh "$0" --inside && pass ||
 	fail "in the throw-away root (above)"
+add_counts "$T/inside.counts"
 finish

@@ -30,6 +30,7 @@ chmod 755 "$T/perf-ei" "$T/perf-plain"
 if setpriv --reuid=4002 --regid=4002 --clear-groups "$T/perf-ei" >/dev/null 2>&1; then
 	fail "perf-ei works without any grant: the test would prove nothing"; finish
 fi
+pass
 
 # login USER CONF ARGS OPS PROG EXPECTED-PAM-LINE EXPECTED-PROBE-RC
 # The service stands in for login: pam_permit plays the password check.
@@ -57,6 +58,7 @@ login_with() {
 		echo "    probe exit $rc"; sed 's/^/    log: /' "$T/log" | head -5
 		return
 	fi
+	pass
 	# The probe's own view of its capabilities after exec, for the record.
 	label=debian; [ "$mod" = "$OURS" ] && label=ours
 	printf '%s %s: %s\n' "$label" "$user" "$(printf '%s\n' "$out" | grep -E '^(CapEff|perf)' | tr '\n\t' '  ')"

@@ -82,7 +82,7 @@ if acl "$T/owner" 0x0200000001000600ffffffff04000400ffffffff20000400ffffffff 2>/
 	acl "$f" 0x0200000001000600ffffffff04000400ffffffff080006006810000010000600ffffffff20000400ffffffff
 	refused "$f" "$(file_msg "an ACL entry lets group 4200 write it")"
 else
-	echo "note: no POSIX ACLs on $T's filesystem; ACL cases not run"
+	not_checked "no POSIX ACLs on $T's filesystem; ACL cases not run"
 fi
 
 # --- The directories above it ---
@@ -134,7 +134,7 @@ ln "$f" "$T/sticky/h"
 if [ "$(cat /proc/sys/fs/protected_hardlinks)" = 1 ]; then
 	read_ok "$T/sticky/h"
 else
-	echo "note: this host's fs.protected_hardlinks is 0: the second name's read is not shown"
+	not_checked "this host's fs.protected_hardlinks is 0: the second name's read is not shown"
 fi
 echo 0 >"$T/zero"
 printf '%s\n' 'mount --bind "$1" /proc/sys/fs/protected_hardlinks && shift && exec "$@"' >"$T/hardlinks0.sh"
@@ -191,7 +191,7 @@ if unshare -m --propagation private sh -c 'umount -l /proc && [ ! -e /proc/self 
 		fail "without /proc, capcheck did not read $f: $(cat "$T/noproc.out")"
 	fi
 else
-	echo "note: no private mount namespace without /proc here; that case not run"
+	not_checked "no private mount namespace without /proc here; that case not run"
 fi
 
 # --- A user namespace other than the first ---
@@ -256,7 +256,7 @@ if unshare -U true 2>/dev/null && in_userns '0 0 1' true 2>/dev/null; then
 		fail "userns, group 4200 unmapped: capcheck trusts what it may write: $(cat "$T/ns3.out")"
 	fi
 else
-	echo "note: no user namespaces here; their cases not run"
+	not_checked "no user namespaces here; their cases not run"
 fi
 
 echo "$cases cases${DEB:+, Debian's module shown granting where ours refuses}"

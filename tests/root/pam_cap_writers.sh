@@ -90,7 +90,7 @@ NS=
 # little-endian). user::rw- user:bob:rw- group::r-- mask::rw- other::r--
 # gives mode 0664: nothing in S_IWOTH.
 conf aclbob 0644 0:0 "0x02000000${a_obj}02000600a20f0000${g_obj}10000600ffffffff${o_r}"
-[ "$(stat -c %a "$T/aclbob")" = 664 ] || fail "the ACL did not set the mask: $(stat -c %a "$T/aclbob")"
+[ "$(stat -c %a "$T/aclbob")" = 664 ] && pass || fail "the ACL did not set the mask: $(stat -c %a "$T/aclbob")"
 refused aclbob "an ACL entry lets uid 4002 write it"
 # group:perf_users:rw-
 conf aclgroup 0644 0:0 "0x02000000${a_obj}${g_obj}080006000410000010000600ffffffff${o_r}"

@@ -95,7 +95,7 @@ doctor --pid="$pid" "$perf"
 # shellcheck disable=SC2086
 agree "--pid: session with perf_users" yes "verdict:   YES" $fresh
 doctor --pid="$pid" --user=bob "$perf"
-[ $d -eq 2 ] && grep -q "process $pid runs as alice, not bob" "$T/doc" ||
+[ $d -eq 2 ] && grep -q "process $pid runs as alice, not bob" "$T/doc" && pass ||
 	{ fail "--pid of alice's with --user=bob: exit $d"; sed 's/^/    /' "$T/doc"; }
 
 # shellcheck disable=SC2086
@@ -121,7 +121,7 @@ doctor --pid="$pid" "$perf"
 agree "--pid: bounding set without cap_syslog" no \
 	"bounding set lacks cap_syslog, so the kernel refuses to execute a file that needs it in its effective set" \
 	$fresh --bounding-set=-syslog
-grep -qxF "at exec:   none" "$T/doc" || fail "--pid, no cap_syslog: at exec: $(grep '^at exec' "$T/doc")"
+grep -qxF "at exec:   none" "$T/doc" && pass || fail "--pid, no cap_syslog: at exec: $(grep '^at exec' "$T/doc")"
 
 # A user namespace: root in there, nobody to perf_event_open() outside.
 unshare --user --map-root-user sleep 120 &
@@ -165,6 +165,6 @@ agree "--pid: ambient cap_perfmon, perf without file capabilities" yes "ambient 
 
 # A process that does not exist is an error, not a verdict.
 doctor --pid=999999 "$perf"
-[ $d -eq 2 ] && grep -q "perfdoctor: process 999999: no such process" "$T/doc" ||
+[ $d -eq 2 ] && grep -q "perfdoctor: process 999999: no such process" "$T/doc" && pass ||
 	{ fail "--pid=999999: exit $d"; sed 's/^/    /' "$T/doc"; }
 finish

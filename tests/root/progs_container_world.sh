@@ -64,16 +64,21 @@ case ${CONTAINER_WORLD:-} in
 	export LIB_OUTER_MNT_NS
 	# Private propagation: nothing mounted below reaches the host, and
 	# every mount goes with the namespace before $T is removed here.
-	if LIB_T=$T CONTAINER_WORLD=build unshare -m --propagation private sh "$0"; then
+	mkdir "$T/counts"
+	if LIB_T=$T LIB_COUNTS=$T/counts/inside CONTAINER_WORLD=build \
+		unshare -m --propagation private sh "$0"; then
 		ok "the container world's suites"
 	else
 		fail "in the container world (above)"
 	fi
+	add_counts "$T/counts/inside"
 	after=$(host_state)
 	if [ "$before" != "$after" ]; then
 		fail "the host changed:"
 		printf '%s\n' "$before" >"$T/before"
 		printf '%s\n' "$after" | diff "$T/before" - | sed 's/^/    /'
+	else
+		pass
 	fi
 	finish "the suites tagged container passed in a container-like world; the host is as before"
 	;;
@@ -95,6 +100,9 @@ build)
 	# in the upper layer.
 	mkdir -p /run/lock "$m/run/lock" && mount --bind /run/lock "$m/run/lock" ||
 		{ echo "FAIL: cannot bind /run/lock"; exit 1; }
+	# Where the run inside says what it checked, for the outer run to count.
+	mkdir "$m/run/lib-counts" && mount --bind "${lib_counts%/*}" "$m/run/lib-counts" ||
+		{ echo "FAIL: cannot bind the directory of the counts"; exit 1; }
 	# The ConfigMap volume: its own tmpfs (as the kubelet's is on the
 	# node, out of the container's reach), root 0777 (as such volumes'
 	# roots are), root's 0644 files behind ..data, bound read-only.
@@ -120,16 +128,17 @@ build)
 	cd "$m" && mkdir -p .oldroot && pivot_root . .oldroot && cd / &&
 		umount -l /.oldroot && rmdir /.oldroot ||
 		{ echo "FAIL: cannot pivot_root into the world"; exit 1; }
-	exec /usr/bin/env CONTAINER_WORLD=inside sh "$TESTS_DIR/root/progs_container_world.sh"
+	exec /usr/bin/env CONTAINER_WORLD=inside LIB_COUNTS="/run/lib-counts/${lib_counts##*/}" \
+		sh "$TESTS_DIR/root/progs_container_world.sh"
 	;;
 inside)
 	init
 	chmod 755 "$T"
 	# The world is what it claims, or this run proves nothing.
-	[ "$(stat -f -c %T /)" = overlayfs ] || fail "world: / is $(stat -f -c %T /), not an overlay"
+	[ "$(stat -f -c %T /)" = overlayfs ] && pass || fail "world: / is $(stat -f -c %T /), not an overlay"
 	upper=$(grep ' - overlay ' /proc/self/mountinfo | awk '$5 == "/"' | tr ' ,' '\n\n' |
 		sed -n 's/^upperdir=//p' | tail -n 1)
-	[ -n "$upper" ] || fail "world: no overlay with an upper layer on / in the mount table"
+	[ -n "$upper" ] && pass || fail "world: no overlay with an upper layer on / in the mount table"
 	# What broke capaudit's identity check: the device stat() gives a
 	# running program's file is not the one its mapping names.
 	sleep 30 &
@@ -142,20 +151,20 @@ inside)
 	done
 	kill "$sl" 2>/dev/null
 	statdev=$(stat -L -c '%Hd:%Ld' "$(command -v sleep)")
-	[ -n "$mapdev" ] && [ "$((0x${mapdev%%:*})):$((0x${mapdev#*:}))" != "$statdev" ] ||
+	[ -n "$mapdev" ] && [ "$((0x${mapdev%%:*})):$((0x${mapdev#*:}))" != "$statdev" ] && pass ||
 		fail "world: stat() and /proc/PID/maps agree on sleep's device ($statdev, $mapdev): not the overlay that broke it"
 	if touch /etc/security/.probe 2>"$T/err"; then
 		fail "world: /etc/security is writable"
 	else
-		grep -q 'Read-only file system' "$T/err" || fail "world: /etc/security: $(cat "$T/err")"
+		grep -q 'Read-only file system' "$T/err" && pass || fail "world: /etc/security: $(cat "$T/err")"
 	fi
-	[ -L /etc/security/..data ] && [ "$(stat -c '%a' /etc/security/)" = 777 ] ||
+	[ -L /etc/security/..data ] && [ "$(stat -c '%a' /etc/security/)" = 777 ] && pass ||
 		fail "world: /etc/security is not a ConfigMap-style volume"
-	[ ! -e /etc/security/capability.conf ] || [ -L /etc/security/capability.conf ] ||
+	[ ! -e /etc/security/capability.conf ] || [ -L /etc/security/capability.conf ] && pass ||
 		fail "world: capability.conf is not a link through ..data"
 	at_exit_checked tracefs_restore
-	tracefs_as_systemd || fail "world: cannot make tracefs root's 0700"
-	[ "$(stat -c '%u:%g %a' /sys/kernel/tracing)" = "0:0 700" ] ||
+	tracefs_as_systemd && pass || fail "world: cannot make tracefs root's 0700"
+	[ "$(stat -c '%u:%g %a' /sys/kernel/tracing)" = "0:0 700" ] && pass ||
 		fail "world: tracefs is not root's 0700"
 	[ "$fails" -eq 0 ] || finish
 	echo "world: / on an overlay (upper $upper), /etc/security a read-only ConfigMap-style volume, tracefs root's 0700"
@@ -170,11 +179,11 @@ inside)
 	# world's users and PAM stacks, which the suites above read.
 	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
 	if is_sanitized; then
-		echo "note: the login is left out under ASan (su loads the plain build's pam_cap.so)"
+		not_checked "the login is left out under ASan (su loads the plain build's pam_cap.so)"
 	elif login_world /; then
 		# nscd would answer from the host's cache.
 		[ ! -d /run/nscd ] || mount -t tmpfs none /run/nscd
-		install -m 0644 "$BUILD/pam_cap/pam_cap.so" "/usr/lib/$ma/security/pam_cap.so" ||
+		install -m 0644 "$BUILD/pam_cap/pam_cap.so" "/usr/lib/$ma/security/pam_cap.so" && pass ||
 			fail "world: cannot install our pam_cap.so"
 		# (under the lock of the suites that hold lazily unmounted
 		# mounts, which no seal outlives: tests/suites.conf, mountlock)

@@ -133,7 +133,7 @@ if command -v perl >/dev/null 2>&1; then
 	at_exit "kill $in_root 2>/dev/null"
 	daemon=$(pgrep -f "^bindfs .*$T/bob $T/mnt\$")
 	sleep 0.3
-	[ -n "$daemon" ] && kill -STOP "$daemon" || fail "cannot stop bindfs (test setup)"
+	[ -n "$daemon" ] && kill -STOP "$daemon" && pass || fail "cannot stop bindfs (test setup)"
 	at_exit "kill -CONT $daemon 2>/dev/null"
 	sleep 1.5	# past FUSE's attribute timeout
 	timeout 20 "$CC" --config "$T/cm/capability.conf" >"$T/out" 2>"$T/err"
@@ -145,6 +145,6 @@ if command -v perl >/dev/null 2>&1; then
 	kill "$in_cwd" "$in_root" 2>/dev/null
 	wait "$in_cwd" "$in_root" 2>/dev/null
 else
-	echo "note: no perl: a stopped FUSE daemon not tried"
+	not_checked "no perl: a stopped FUSE daemon not tried"
 fi
 finish "a file or a directory on FUSE is trusted by no check"

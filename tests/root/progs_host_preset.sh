@@ -110,11 +110,11 @@ mkdir "$T/usrbin" "$T/usrbin.work" &&
 [ -e /usr/bin/perf ] || cp /bin/true /usr/bin/perf
 setcap cap_perfmon,cap_syslog=ep /usr/bin/perf || { fail "cannot set capabilities on the preset perf"; finish; }
 # The presets are in effect, or this run proves nothing.
-[ "$(getent group perf_users | cut -d: -f1)" = perf_users ] || fail "preset: no perf_users group"
-[ "$(getent passwd alice | cut -d: -f1)" = alice ] || fail "preset: no alice"
-[ ! -f "$conf" ] || grep -qx 'cap_perfmon @perf_users' "$conf" || fail "preset: capability.conf lacks the grant"
-[ -e /sys/kernel/tracing/trace ] || fail "preset: tracefs is not mounted"
-[ "$(stat -c '%u:%g %a' /sys/kernel/tracing)" = "0:0 700" ] ||
+[ "$(getent group perf_users | cut -d: -f1)" = perf_users ] && pass || fail "preset: no perf_users group"
+[ "$(getent passwd alice | cut -d: -f1)" = alice ] && pass || fail "preset: no alice"
+[ ! -f "$conf" ] || grep -qx 'cap_perfmon @perf_users' "$conf" && pass || fail "preset: capability.conf lacks the grant"
+[ -e /sys/kernel/tracing/trace ] && pass || fail "preset: tracefs is not mounted"
+[ "$(stat -c '%u:%g %a' /sys/kernel/tracing)" = "0:0 700" ] && pass ||
 	fail "preset: tracefs is not root's 0700: $(stat -c '%u:%g %a' /sys/kernel/tracing)"
 case $(getcap /usr/bin/perf) in
 *cap_perfmon*) ;;

@@ -225,23 +225,27 @@ while IFS= read -r row; do
 	cp "$T/b/err" "$T/b/err.libcap"
 	if [ $as276 = 0 ]; then
 		perl "$TESTS_DIR/tools/rows.pl" 2.66 setcap out "$T/a/out" &&
-		perl "$TESTS_DIR/tools/rows.pl" 2.66 setcap err "$T/a/err" ||
+		perl "$TESTS_DIR/tools/rows.pl" 2.66 setcap err "$T/a/err" && pass ||
 		fail "row $n: tests/tools/rows.pl failed"
 	fi
 	perl "$TESTS_DIR/tools/rows.pl" ours setcap out "$T/b/out" &&
-		perl "$TESTS_DIR/tools/rows.pl" ours setcap err "$T/b/err.libcap" ||
+		perl "$TESTS_DIR/tools/rows.pl" ours setcap err "$T/b/err.libcap" && pass ||
 		fail "row $n: tests/tools/rows.pl failed"
 	for what in out rc xattrs; do
 		if ! cmp -s "$T/a/$what" "$T/b/$what"; then
 			fail "row $n [$label]: $what differs (< libcap, > ours)"
 			diff "$T/a/$what" "$T/b/$what" | head -10
+		else
+			pass
 		fi
 	done
 	if ! cmp -s "$T/a/err" "$T/b/err.libcap"; then
 		fail "row $n [$label]: stderr differs (< libcap, > ours)"
 		diff "$T/a/err" "$T/b/err.libcap" | head -10
+	else
+		pass
 	fi
 done <"$T/rows"
-[ "$n" -ge 90 ] || fail "only $n rows ran"
+[ "$n" -ge 90 ] && pass || fail "only $n rows ran"
 [ "$fails" -eq 0 ] || echo "$fails differences in $n rows"
 finish "$n argument lists: stdout, stderr, exit status and xattrs identical to libcap 2.66 (2.76 for the ! rows)"

@@ -22,16 +22,16 @@ setfattr -n system.posix_acl_access -v "$ACL_BOB" "$f" ||
 	skip "this filesystem ($T) has no POSIX ACLs"
 # The set-up means something: the ACL lets bob execute the 0750 file.
 probe_as 4002 4002 4002 "$f"
-[ $? -ne 126 ] || fail "set-up: the ACL does not let bob execute the file"
+[ $? -ne 126 ] && pass || fail "set-up: the ACL does not let bob execute the file"
 
 ours "$setcap" --perf-group=perf_users --perf "$f" >"$T/out" 2>"$T/err"
 rc=$?
-[ $rc -eq 0 ] || fail "--perf-group=perf_users --perf exited $rc: $(cat "$T/err")"
-grep -q "removed its ACL, which also let user:bob:r-x run it" "$T/err" ||
+[ $rc -eq 0 ] && pass || fail "--perf-group=perf_users --perf exited $rc: $(cat "$T/err")"
+grep -q "removed its ACL, which also let user:bob:r-x run it" "$T/err" && pass ||
 	fail "no word about the removed ACL: $(cat "$T/err")"
-[ "$(cat "$T/out")" = "$f: OK" ] || fail "stdout: $(cat "$T/out")"
-getfattr -n system.posix_acl_access "$f" >/dev/null 2>&1 && fail "the ACL is still there"
-[ "$(stat -c '%a %u %g' "$f")" = "750 0 4100" ] || fail "mode/owner: $(stat -c '%a %u %g' "$f")"
+[ "$(cat "$T/out")" = "$f: OK" ] && pass || fail "stdout: $(cat "$T/out")"
+getfattr -n system.posix_acl_access "$f" >/dev/null 2>&1 && fail "the ACL is still there" || pass
+[ "$(stat -c '%a %u %g' "$f")" = "750 0 4100" ] && pass || fail "mode/owner: $(stat -c '%a %u %g' "$f")"
 probe_as 4002 4002 4002 "$f"; rc=$?
 if [ $rc -eq 126 ]; then ok "bob (outside perf_users) cannot execute it"
 else fail "bob ran it (exit $rc): $(cat "$T/probe.out")"; fi
@@ -39,7 +39,7 @@ probe_as 4001 4001 4001,4100 "$f"; rc=$?
 if [ $rc -eq 0 ]; then ok "alice (in perf_users) opens the CPU-wide event"
 else fail "alice's probe exited $rc: $(cat "$T/probe.out")"; fi
 # -v with the group checks the restriction as well as the capabilities.
-ours "$setcap" -v --perf-group=perf_users --perf "$f" >"$T/out" 2>&1 ||
+ours "$setcap" -v --perf-group=perf_users --perf "$f" >"$T/out" 2>&1 && pass ||
 	fail "-v on the restricted file: $(cat "$T/out")"
 
 # A file not owned by root: refused, nothing changed (not even the group).
@@ -48,10 +48,10 @@ cp "$BIN/perfprobe" "$g"
 chown 4001:4001 "$g"
 chmod 0755 "$g"
 ours "$setcap" --perf-group=perf_users --perf "$g" 2>"$T/err"; rc=$?
-[ $rc -eq 1 ] || fail "non-root owner: exit $rc"
-grep -q "owned by uid 4001 (alice), not root" "$T/err" || fail "message: $(cat "$T/err")"
-[ -z "$(caps "$g")" ] || fail "non-root owner: capabilities written"
-[ "$(stat -c '%a %u %g' "$g")" = "755 4001 4001" ] || fail "non-root owner: file changed"
+[ $rc -eq 1 ] && pass || fail "non-root owner: exit $rc"
+grep -q "owned by uid 4001 (alice), not root" "$T/err" && pass || fail "message: $(cat "$T/err")"
+[ -z "$(caps "$g")" ] && pass || fail "non-root owner: capabilities written"
+[ "$(stat -c '%a %u %g' "$g")" = "755 4001 4001" ] && pass || fail "non-root owner: file changed"
 
 # Misuse: an error (exit 1, a message) and no file touched.
 h=$T/plain
@@ -84,7 +84,7 @@ ln -s "$h" "$T/link"
 misuse "not a regular file but a symbolic link" --perf-group=perf_users --perf "$T/link"
 # A file named like the option, in a pair, is a file, not the option.
 cp "$BIN/perfprobe" "$T/--perf-group=x"
-(cd "$T" && ours "$setcap" cap_perfmon=ep --perf-group=x) 2>"$T/err" ||
+(cd "$T" && ours "$setcap" cap_perfmon=ep --perf-group=x) 2>"$T/err" && pass ||
 	fail "a file named --perf-group=x was taken for the option: $(cat "$T/err")"
-[ "$(caps "$T/--perf-group=x")" = "cap_perfmon=ep" ] || fail "--perf-group=x file: $(caps "$T/--perf-group=x")"
+[ "$(caps "$T/--perf-group=x")" = "cap_perfmon=ep" ] && pass || fail "--perf-group=x file: $(caps "$T/--perf-group=x")"
 finish

@@ -33,7 +33,7 @@ chmod 0755 "$T/interp" "$T/script"
 refused "$T/script" "is a script (#!$T/interp): the kernel runs its interpreter and ignores the script's file capabilities"
 /usr/sbin/setcap cap_perfmon,cap_syslog=ep "$T/script"
 probe_as 4002 4002 - "$T/script"; rc=$?
-[ $rc -eq 1 ] || fail "a capable script gave its interpreter perf (exit $rc): $(cat "$T/probe.out")"
+[ $rc -eq 1 ] && pass || fail "a capable script gave its interpreter perf (exit $rc): $(cat "$T/probe.out")"
 printf '#!/bin/sh\nexec true\n' >"$T/wrapper"
 chmod 0755 "$T/wrapper"
 refused "$T/wrapper" "is a script (#!/bin/sh)"
@@ -73,27 +73,27 @@ case $? in
 3) skip "cannot mount a tmpfs in a private mount namespace"; cat "$T/ns.out" ;;
 *) fail "mount namespace part:"; cat "$T/ns.out" ;;
 esac
-grep -q "is on a filesystem mounted nosuid, where the kernel ignores file capabilities; refusing --perf" "$T/ns.out" ||
+grep -q "is on a filesystem mounted nosuid, where the kernel ignores file capabilities; refusing --perf" "$T/ns.out" && pass ||
 	fail "no nosuid reason"
-grep -q "is on a filesystem mounted noexec: nobody can execute it; refusing --perf" "$T/ns.out" ||
+grep -q "is on a filesystem mounted noexec: nobody can execute it; refusing --perf" "$T/ns.out" && pass ||
 	fail "no noexec reason"
 
 # World-executable: accepted, loudly, and the warning is true.
 cp "$BIN/perfprobe" "$T/open"
 chmod 0755 "$T/open"
-ours "$setcap" --perf "$T/open" >"$T/out" 2>"$T/err" || fail "--perf on a 0755 binary exited $?"
-[ "$(cat "$T/out")" = "$T/open: OK" ] || fail "stdout: $(cat "$T/out")"
-grep -q "WARNING: $T/open is executable by every user (mode 0755)" "$T/err" ||
+ours "$setcap" --perf "$T/open" >"$T/out" 2>"$T/err" && pass || fail "--perf on a 0755 binary exited $?"
+[ "$(cat "$T/out")" = "$T/open: OK" ] && pass || fail "stdout: $(cat "$T/out")"
+grep -q "WARNING: $T/open is executable by every user (mode 0755)" "$T/err" && pass ||
 	fail "no warning: $(cat "$T/err")"
-grep -q "setcap --perf-group=perf_users --perf $T/open" "$T/err" || fail "no --perf-group suggestion"
-probe_as 4002 4002 - "$T/open" || fail "bob, in no group, could not use the open binary"
+grep -q "setcap --perf-group=perf_users --perf $T/open" "$T/err" && pass || fail "no --perf-group suggestion"
+probe_as 4002 4002 - "$T/open" && pass || fail "bob, in no group, could not use the open binary"
 # -q keeps stdout quiet, not the warning.
 ours "$setcap" -q --perf "$T/open" >"$T/out" 2>"$T/err"
-[ -s "$T/out" ] && fail "-q printed: $(cat "$T/out")"
-grep -q WARNING "$T/err" || fail "-q silenced the warning"
+[ -s "$T/out" ] && fail "-q printed: $(cat "$T/out")" || pass
+grep -q WARNING "$T/err" && pass || fail "-q silenced the warning"
 # Restricted to a group: no warning.
 ours "$setcap" --perf-group=perf_users --perf "$T/open" >"$T/out" 2>"$T/err"
-grep -q WARNING "$T/err" && fail "warning for a restricted binary: $(cat "$T/err")"
+grep -q WARNING "$T/err" && fail "warning for a restricted binary: $(cat "$T/err")" || pass
 # Whoever makes a file names it: names reach stdout and stderr escaped,
 # never raw, so none can forge a line or drive the terminal.
 esc=$(printf '\033')
@@ -101,13 +101,13 @@ evil="$T/e
 setcap: forged$esc[2J"
 printf '#!/bin/sh\n' >"$evil"
 ours "$setcap" --perf "$evil" >"$T/out" 2>"$T/err"
-grep -q "$esc" "$T/err" "$T/out" && fail "an ESC reached the terminal"
-grep -q "^setcap: forged" "$T/err" && fail "a file name forged a line"
-grep -qF 'e\012setcap: forged\033[2J is a script' "$T/err" || fail "refusal not escaped: $(cat "$T/err")"
+grep -q "$esc" "$T/err" "$T/out" && fail "an ESC reached the terminal" || pass
+grep -q "^setcap: forged" "$T/err" && fail "a file name forged a line" || pass
+grep -qF 'e\012setcap: forged\033[2J is a script' "$T/err" && pass || fail "refusal not escaped: $(cat "$T/err")"
 cp "$BIN/perfprobe" "$evil"
 chmod 0750 "$evil"
-ours "$setcap" --perf "$evil" >"$T/out" 2>"$T/err" || fail "--perf on an oddly named ELF: $(cat "$T/err")"
-[ "$(cat "$T/out")" = "$T/e\012setcap: forged\033[2J: OK" ] || fail "OK line not escaped: $(cat "$T/out")"
+ours "$setcap" --perf "$evil" >"$T/out" 2>"$T/err" && pass || fail "--perf on an oddly named ELF: $(cat "$T/err")"
+[ "$(cat "$T/out")" = "$T/e\012setcap: forged\033[2J: OK" ] && pass || fail "OK line not escaped: $(cat "$T/out")"
 
 # perf takes its subcommand from its own name, so a copy named
 # perf-test runs "perf test". setcap --perf grants (the file is fine) but
@@ -117,15 +117,15 @@ cp "$BIN/perfprobe" "$T/perf-test"
 cp "$BIN/perfprobe" "$T/perf_test"
 chmod 0750 "$T/perf-test" "$T/perf_test"
 dispatch="perf runs a file named 'perf-test' as 'perf test' (it takes its subcommand from its own name): name the copy without 'perf-', e.g. 'perf_test'"
-ours "$setcap" --perf "$T/perf-test" >"$T/out" 2>"$T/err" || fail "--perf perf-test: exit $?: $(cat "$T/err")"
-grep -qxF "setcap: warning: $T/perf-test: $dispatch" "$T/err" || fail "--perf perf-test: no dispatch warning: $(cat "$T/err")"
-[ "$(caps "$T/perf-test")" != "" ] || fail "--perf perf-test: nothing granted"
-ours "$setcap" --perf "$T/perf_test" >"$T/out" 2>"$T/err" || fail "--perf perf_test: exit $?"
-grep -q "as 'perf" "$T/err" && fail "--perf perf_test: warned: $(cat "$T/err")"
+ours "$setcap" --perf "$T/perf-test" >"$T/out" 2>"$T/err" && pass || fail "--perf perf-test: exit $?: $(cat "$T/err")"
+grep -qxF "setcap: warning: $T/perf-test: $dispatch" "$T/err" && pass || fail "--perf perf-test: no dispatch warning: $(cat "$T/err")"
+[ "$(caps "$T/perf-test")" != "" ] && pass || fail "--perf perf-test: nothing granted"
+ours "$setcap" --perf "$T/perf_test" >"$T/out" 2>"$T/err" && pass || fail "--perf perf_test: exit $?"
+grep -q "as 'perf" "$T/err" && fail "--perf perf_test: warned: $(cat "$T/err")" || pass
 ours "$BUILD/progs/perfdoctor" "$T/perf-test" >"$T/doc" 2>&1
-grep -qxF "name:      $dispatch" "$T/doc" || { fail "perfdoctor perf-test: no dispatch line:"; sed 's/^/    /' "$T/doc"; }
+grep -qxF "name:      $dispatch" "$T/doc" && pass || { fail "perfdoctor perf-test: no dispatch line:"; sed 's/^/    /' "$T/doc"; }
 ours "$BUILD/progs/perfdoctor" "$T/perf_test" >"$T/doc" 2>&1
-grep -q '^name:' "$T/doc" && fail "perfdoctor perf_test: dispatch line"
+grep -q '^name:' "$T/doc" && fail "perfdoctor perf_test: dispatch line" || pass
 if [ -x /usr/bin/perf ] && head -c 4 /usr/bin/perf | grep -q ELF; then
 	cp /usr/bin/perf "$T/perf-version"
 	out=$("$T/perf-version" 2>&1)
