@@ -69,9 +69,13 @@
 #   finish [SUMMARY]     print "N checks, M failed" (then ", K not checked:
 #                        WHAT; WHAT" when parts were not checked) and
 #                        SUMMARY when none failed; exits 0 when none
-#                        failed, else 1. Every case a suite decides is
-#                        counted, passed or failed (pass, ok, check, the
-#                        expect_ helpers)
+#                        failed, else 1. A suite that reaches it having
+#                        counted no check at all fails ("ran no check"):
+#                        a loop over nothing is not a pass. Every case a
+#                        suite decides is counted, passed or failed
+#                        (pass, ok, check, the expect_ helpers), and
+#                        run.sh fails a suite that exits 0 without this
+#                        line and N > 0
 # A suite that runs again inside itself (sh "$0" --inside in a private
 # mount namespace, $T shared through LIB_T) counts that run's checks as
 # its own, so that its finish line, the one run.sh reads, says all it did:
@@ -387,6 +391,10 @@ finish() {
 			sed -n '1h; 1!H; ${x; s/\n/; /g; p;}')"
 	fi
 	[ "$fails" -eq 0 ] || exit 1
+	if [ "$checks" -eq 0 ]; then
+		echo "FAIL: ran no check: a suite that checked nothing has not passed"
+		exit 1
+	fi
 	[ $# -eq 0 ] || echo "$*"
 	exit 0
 }

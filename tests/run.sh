@@ -3,7 +3,12 @@
 # Runs every tier of the suite and prints one verdict line per suite, then
 # "suites: N passed, N failed, N skipped". A suite exits 0 (pass), 77 (skip,
 # with its reason on its output) or anything else (fail). Skips never count
-# as passes. The root tier runs when we are root and is skipped otherwise.
+# as passes. A suite that exits 0 must also show that it checked something,
+# else it fails ("ran no check"): a shell suite ends with lib.sh's
+# "N checks, 0 failed" line, N > 0 (its ", K not checked: WHAT" part, the
+# parts this host could not check, is shown with its verdict and counted
+# on the "suites:" line); a unit suite prints Check's "100%: Checks: N",
+# N > 0. The root tier runs when we are root and is skipped otherwise.
 #
 #   TESTS="unit/check_text cli/libcap_text_diff.sh" sh run.sh   runs only those
 #                          (building first what they need, as below)
@@ -368,6 +373,23 @@ vg_reports() {
 	done
 }
 
+# counted SUITE LOG: the line of LOG that says what SUITE, which exited 0,
+# checked: the last "N checks, 0 failed[, K not checked: WHAT]" (shell) or
+# "100%: Checks: N, ..." (unit), on stdout; status 1 when there is none or
+# N is 0. A suite whose loop ran over nothing, or whose every case was
+# left out, has proved nothing and must not pass.
+counted() {
+	case $1 in
+	unit/*) cnt_re='^100%: Checks: [0-9]+, ' ;;
+	*) cnt_re='^[0-9]+ checks, 0 failed(, [0-9]+ not checked: .*)?$' ;;
+	esac
+	cnt_line=$(grep -aE "$cnt_re" "$2" 2>/dev/null | tail -n 1)
+	case $cnt_line in
+	''|0\ *|'100%: Checks: 0,'*) return 1 ;;
+	esac
+	printf '%s\n' "$cnt_line"
+}
+
 run_entry() {
 	ek=$1
 	eval "s=\$e${ek}_suite"
@@ -443,6 +465,10 @@ run_entry() {
 		else
 			rm -rf "$sandir"
 		fi
+	fi
+	if [ "$rc" -eq 0 ] && ! counted "$s" "$log" >/dev/null; then
+		echo "run.sh: ran no check: exit 0 without a count of checks above zero (lib.sh's finish: \"N checks, 0 failed\"; Check's \"100%: Checks: N\")" >>"$log"
+		rc=nocheck
 	fi
 	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"
 	times >"$work/times.$ek"
@@ -542,7 +568,7 @@ print_ready() {
 		if [ -z "$cur_k" ]; then
 			eval "head=\$p${p}_head cur_k=\$p${p}_first"
 			[ -z "$head" ] || echo "$head"
-			npass=0 nfail=0 nskip=0
+			npass=0 nfail=0 nskip=0 nparts=0
 			if [ "$p" -eq 1 ] && [ -n "$stale" ]; then
 				nfail=1
 				echo "FAIL: tests/suites.conf names suites that do not exist:$stale"
@@ -563,7 +589,13 @@ print_ready() {
 			echo "${cpu:-0} ${secs:-0} $pname $s" >>"$work/table"
 			case $rc in
 			none) ;;
-			0) npass=$((npass + 1)); echo "PASS: $s ($secs s, CPU $cpu s)" ;;
+			0)
+				npass=$((npass + 1))
+				# The parts it could not check here, named.
+				parts=$(counted "$s" "$log" | sed -n 's/^[0-9]* checks, 0 failed, \([0-9]*\) not checked: /\1 not checked: /p')
+				[ -z "$parts" ] || nparts=$((nparts + ${parts%% *}))
+				echo "PASS: $s ($secs s, CPU $cpu s${parts:+; $parts})" ;;
+			nocheck) nfail=$((nfail + 1)); echo "FAIL: $s (exit 0 but ran no check; $secs s, CPU $cpu s)"; sed 's/^/    /' "$log" | tail -n 40 ;;
 			77) nskip=$((nskip + 1)); echo "SKIP: $s ($(tail -n 1 "$log"); $secs s, CPU $cpu s)" ;;
 			*) nfail=$((nfail + 1)); echo "FAIL: $s (exit $rc; $secs s, CPU $cpu s)"; sed 's/^/    /' "$log" | tail -n 40 ;;
 			esac
@@ -577,7 +609,9 @@ print_ready() {
 			sed 's/^/    /' "$logs/build.log" | tail -n 40
 		fi
 		if [ "$note" != none ]; then
-			echo "suites: $npass passed, $nfail failed, $nskip skipped"
+			parts=
+			[ "$nparts" -eq 0 ] || parts="; $nparts parts of passed suites not checked (named above)"
+			echo "suites: $npass passed, $nfail failed, $nskip skipped$parts"
 			# "make test" adds up its passes from this file for one closing total.
 			[ -z "${TEST_SUMMARY:-}" ] || echo "$npass $nfail $nskip" >>"$TEST_SUMMARY"
 		fi

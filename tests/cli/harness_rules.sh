@@ -5,8 +5,9 @@
 # that fails (a host setting not put back) fails a suite that passed or
 # skipped; run.sh fails a suite that outlives SUITE_TIMEOUT, with its log,
 # instead of waiting for it, and one in whose processes valgrind or a
-# sanitizer found an error, whatever the suite's own checks said; a run
-# inside a suite is counted by it.
+# sanitizer found an error, whatever the suite's own checks said; a suite
+# that checked nothing fails, in lib.sh's finish and in run.sh, and the
+# parts a passing suite could not check are named.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind"
@@ -93,7 +94,7 @@ rm -f "$T/made"
 
 # run.sh: a suite that hangs is failed after SUITE_TIMEOUT.
 printf '%s\n' '#!/bin/sh' 'echo started' "sleep 600 & echo \$! >'$T/hang.pid'; wait" >"$T/hang.sh"
-printf '%s\n' '#!/bin/sh' 'exit 0' >"$T/quick.sh"
+printf '%s\n' '#!/bin/sh' 'echo "1 checks, 0 failed"' >"$T/quick.sh"
 start=$(date +%s)
 # Not the outer run's TEST_SUMMARY: these verdicts are not the real run's.
 TESTS="$T/hang.sh $T/quick.sh" SUITE_TIMEOUT=2 LOGDIR="$T/logs" JOBS=2 TEST_SUMMARY= \
@@ -117,12 +118,25 @@ esac
 # One that runs run.sh again (progs_host_preset.sh) would otherwise repeat
 # every pass of "make test" inside the plain one, the sanitizer pass's
 # build of the tree included, racing the outer run's own.
-printf '%s\n' '#!/bin/sh' "echo \"[\${PASSES-unset}]\" >'$T/passes.seen'" >"$T/passes.sh"
+printf '%s\n' '#!/bin/sh' "echo \"[\${PASSES-unset}]\" >'$T/passes.seen'" \
+	'echo "1 checks, 0 failed"' >"$T/passes.sh"
 PASSES=plain TESTS="$T/passes.sh" LOGDIR="$T/logs" TEST_SUMMARY= \
 	sh "$TESTS_DIR/run.sh" >"$T/run2.out" 2>&1 ||
 	{ fail "run.sh failed a suite that only writes a file"; sed 's/^/    /' "$T/run2.out"; }
 [ "$(cat "$T/passes.seen" 2>/dev/null)" = "[unset]" ] ||
 	fail "a suite sees run.sh's PASSES: $(cat "$T/passes.seen" 2>/dev/null)"
+# A suite that checked nothing has not passed. lib.sh's finish fails it
+# (a loop over an empty list, every case left out); run.sh fails one that
+# exits 0 without finish's count above zero (a shell suite) or Check's
+# (a unit suite), and names what a passing suite left unchecked.
+suite none 'for f in $(ls "$T/no such dir" 2>/dev/null); do ok "$f"; done; finish'
+outcome none 1 "finish with no check counted"
+grep -qx '0 checks, 0 failed' "$T/none.log" && grep -q '^FAIL: ran no check' "$T/none.log" ||
+	{ fail "finish with no check does not say it ran none"; sed 's/^/    /' "$T/none.log"; }
+suite some_left 'not_checked "perf stat: perf is not installed"; ok rest; finish'
+outcome some_left 0 "a pass with one part not checked"
+grep -qx '1 checks, 0 failed, 1 not checked: perf stat: perf is not installed' "$T/some_left.log" ||
+	{ fail "finish does not name the part not checked"; sed 's/^/    /' "$T/some_left.log"; }
 # A run inside the suite (sh "$0" --inside, as deb_packages.sh does) is
 # counted by the outer run, whose finish line is the suite's.
 suite nested 'if [ "${1:-}" = --inside ]; then ok a; ok b; not_checked "c: none here"; finish; fi
@@ -135,6 +149,29 @@ suite nested_lost 'if [ "${1:-}" = --inside ]; then ok a; exit 0; fi
 LIB_T=$T LIB_COUNTS=$T/lost.counts sh "$0" --inside && pass || fail inner
 add_counts "$T/lost.counts"; finish'
 outcome nested_lost 1 "a run inside that never reached its finish"
+printf '%s\n' '#!/bin/sh' 'echo "nothing to see"; exit 0' >"$T/silent.sh"
+printf '%s\n' '#!/bin/sh' 'echo "0 checks, 0 failed"; exit 0' >"$T/zero.sh"
+mkdir -p "$T/nb/tests/bin"
+printf '%s\n' '#!/bin/sh' 'echo "100%: Checks: 0, Failures: 0, Errors: 0"' >"$T/nb/tests/bin/check_empty"
+printf '%s\n' '#!/bin/sh' 'echo "100%: Checks: 2, Failures: 0, Errors: 0"' >"$T/nb/tests/bin/check_two"
+chmod 755 "$T/nb/tests/bin/check_empty" "$T/nb/tests/bin/check_two"
+RUN_SH_BUILT=1 BUILD="$T/nb" TESTS="$T/silent.sh $T/zero.sh $T/some_left.sh unit/check_empty unit/check_two" \
+	LOGDIR="$T/nlogs" TEST_SUMMARY= sh "$TESTS_DIR/run.sh" >"$T/run5.out" 2>&1
+rc=$?
+for s in "$T/silent.sh" "$T/zero.sh" unit/check_empty; do
+	if grep -q "^FAIL: $s (exit 0 but ran no check; " "$T/run5.out"; then
+		pass
+	else
+		fail "run.sh does not fail $s, which exited 0 having checked nothing"
+		sed 's/^/    /' "$T/run5.out"
+	fi
+done
+grep -q "^PASS: $T/some_left.sh (.*; 1 not checked: perf stat: perf is not installed)\$" "$T/run5.out" &&
+	grep -q '^PASS: unit/check_two ' "$T/run5.out" &&
+	grep -qx 'suites: 2 passed, 3 failed, 0 skipped; 1 parts of passed suites not checked (named above)' "$T/run5.out" &&
+	[ "$rc" -ne 0 ] && pass ||
+	{ fail "run.sh's verdicts on suites that counted their checks (exit $rc)"; sed 's/^/    /' "$T/run5.out"; }
+
 # need_reference: a differential suite on a system whose libcap is not
 # the version it compares with skips, naming both; dpkg-query is faked
 # by one earlier in PATH that answers from $T/fake/versions.
