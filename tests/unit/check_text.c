@@ -178,7 +178,10 @@ START_TEST(majority_picks_the_base)
 	snprintf(want, sizeof(want), "=p %s-p", names);
 	ck_assert_str_eq(text, want);
 	cap_free(text);
-	/* One more cleared: no more =p than not (a tie keeps none), so none. */
+	/*
+	 * One more cleared: no more =p than not, so none (a tie only when the
+	 * kernel's count is even: tie_keeps_the_smaller_combination).
+	 */
 	cap = half;
 	cap_set_flag(caps, CAP_PERMITTED, 1, &cap, CAP_CLEAR);
 	text = cap_to_text(caps, NULL);
@@ -187,6 +190,78 @@ START_TEST(majority_picks_the_base)
 	ck_assert_str_eq(text, want);
 	cap_free(text);
 	cap_free(caps);
+}
+END_TEST
+
+/* caps first .. end - 1 get exactly the flags of text ("=p", "=ep", "="). */
+static void set_range(cap_t caps, cap_value_t first, cap_value_t end,
+		      const char *text)
+{
+	cap_t flags = cap_from_text(text);
+	cap_value_t cap;
+	cap_flag_t flag;
+	cap_flag_value_t value;
+
+	ck_assert_ptr_nonnull(flags);
+	for (flag = CAP_EFFECTIVE; flag <= CAP_INHERITABLE; flag++) {
+		ck_assert_int_eq(cap_get_flag(flags, 0, flag, &value), 0);
+		for (cap = first; cap < end; cap++)
+			ck_assert_int_eq(
+				cap_set_flag(caps, flag, 1, &cap, value), 0);
+	}
+	cap_free(flags);
+}
+
+/*
+ * Two combinations held by equally many of the kernel's caps: the base is
+ * the smaller combination value (e=1, p=2, i=4), as in libcap 2.66's
+ * output. Half the caps in each; with an odd count the last one takes a
+ * third combination that ties with nothing.
+ */
+START_TEST(tie_keeps_the_smaller_combination)
+{
+	static const struct {
+		const char *low, *high, *odd; /* the tied pair, the odd one */
+		const char *raise, *odd_clause;
+	} ties[] = {
+		/* none (0) and p (2): the base is empty, "x=p". */
+		{ "=", "=p", "=e", "=p", "+e" },
+		/* p (2) and ep (3): the base is "=p", ep caps "+e". */
+		{ "=p", "=ep", "=", "+e", "-p" },
+	};
+	cap_value_t bits = cap_max_bits(), half = bits / 2;
+	char high[2048], odd[64], want[2200];
+	size_t n;
+
+	for (n = 0; n < sizeof(ties) / sizeof(ties[0]); n++) {
+		cap_t caps = cap_init();
+		char *text;
+
+		set_range(caps, 0, half, ties[n].low);
+		set_range(caps, half, 2 * half, ties[n].high);
+		set_range(caps, 2 * half, bits, ties[n].odd);
+		join_names(high, sizeof(high), half, 2 * half);
+		/* An empty base: the first clause takes the "=" ("x=p"). */
+		snprintf(want, sizeof(want), "%s%s%s%s",
+			 n == 0 ? "" : ties[n].low, n == 0 ? "" : " ", high,
+			 ties[n].raise);
+		if (bits % 2) {
+			join_names(odd, sizeof(odd), 2 * half, bits);
+			snprintf(want + strlen(want),
+				 sizeof(want) - strlen(want), " %s%s", odd,
+				 ties[n].odd_clause);
+		}
+		text = cap_to_text(caps, NULL);
+		ck_assert_ptr_nonnull(text);
+		ck_assert_msg(strcmp(text, want) == 0,
+			      "tie-break: %d caps %s and %d caps %s must keep "
+			      "the smaller combination (%s) as the base: got "
+			      "\"%s\", want \"%s\"",
+			      (int)half, ties[n].low, (int)half, ties[n].high,
+			      ties[n].low, text, want);
+		cap_free(text);
+		cap_free(caps);
+	}
 }
 END_TEST
 
@@ -297,6 +372,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, canonical_text_table);
 	tcase_add_test(tc, text_rejects_null_and_bad_sets);
 	tcase_add_test(tc, majority_picks_the_base);
+	tcase_add_test(tc, tie_keeps_the_smaller_combination);
 	tcase_add_test(tc, every_name_round_trips);
 	tcase_add_test(tc, perfmon_name_and_number);
 	tcase_add_test(tc, from_name_quirks);
