@@ -2,7 +2,6 @@
 /* SHA-256 as FIPS 180-4 section 6.2 specifies it (see sha256.h). */
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sha256.h"
@@ -147,19 +146,6 @@ void sha256(const void *data, size_t len, unsigned char out[SHA256_SIZE])
 	sha256_init(&c);
 	sha256_update(&c, data, len);
 	sha256_final(&c, out);
-}
-
-int sha256_fd(int fd, unsigned char out[SHA256_SIZE])
-{
-	struct stat st;
-
-	/*
-	 * The size is taken first and the read stops there: a file someone
-	 * keeps appending to would otherwise be read for ever.
-	 */
-	if (fstat(fd, &st) < 0)
-		return -1;
-	return sha256_fd_size(fd, st.st_size, out);
 }
 
 int sha256_fd_size(int fd, off_t size, unsigned char out[SHA256_SIZE])

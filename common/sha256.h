@@ -30,17 +30,13 @@ void sha256_final(struct sha256 *c, unsigned char out[SHA256_SIZE]);
 void sha256(const void *data, size_t len, unsigned char out[SHA256_SIZE]);
 
 /*
- * The digest of the regular file fd from offset 0 to the size fstat()
- * gives first (pread, so the descriptor's offset is neither used nor
- * moved). 0, or -1 with errno: pread's (EINTR is retried), or EAGAIN
- * when the file turned out shorter or longer than that size (it changed
- * while it was read).
- */
-int sha256_fd(int fd, unsigned char out[SHA256_SIZE]);
-/*
- * The same for a size the caller took (and, say, judged) itself: EAGAIN
- * when the file is not that size once read, so no more than size bytes
- * (and one) are ever read. EINVAL for a negative size.
+ * The digest of the regular file fd from offset 0 to size, a size the
+ * caller took (and, say, judged) itself, so that a file someone keeps
+ * appending to is not read for ever (pread: the descriptor's offset is
+ * neither used nor moved). 0, or -1 with errno: pread's (EINTR is
+ * retried), EINVAL for a negative size, or EAGAIN when the file is not
+ * that size once read (it changed meanwhile), so no more than size bytes
+ * (and one) are ever read.
  */
 int sha256_fd_size(int fd, off_t size, unsigned char out[SHA256_SIZE]);
 

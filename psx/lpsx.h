@@ -132,7 +132,6 @@ int lpsx_ksig_mask(int how, const struct lpsx_kset *set, struct lpsx_kset *old);
 void lpsx_ksig_set_handler(struct lpsx_ksigaction *act,
 			   void (*fn)(int, siginfo_t *, void *));
 void lpsx_kset_add(struct lpsx_kset *set, int sig);
-int lpsx_kset_has(const struct lpsx_kset *set, int sig);
 
 /* psx_signal.c: our handler, its installation, and sending. */
 extern struct lpsx_command lpsx_command;

@@ -136,12 +136,3 @@ void lpsx_kset_add(struct lpsx_kset *set, int sig)
 	set->word[(unsigned)(sig - 1) / bits] |=
 		1ul << ((unsigned)(sig - 1) % bits);
 }
-
-int lpsx_kset_has(const struct lpsx_kset *set, int sig)
-{
-	unsigned bits = 8 * sizeof(unsigned long);
-
-	return (set->word[(unsigned)(sig - 1) / bits] >>
-		((unsigned)(sig - 1) % bits)) &
-	       1;
-}
