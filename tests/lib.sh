@@ -84,10 +84,11 @@
 #   add_counts FILE      in the outer run, after the inner one: adds them
 #                        to this run's counts; a FILE never written (the
 #                        inner run stopped before its finish) is a failure
-# Pasting (paste_run, paste_clean, at the end of this file): the command
-# lines a program prints for a person to paste, run against recorders;
-# pasted_line and paste_for_real take such a line from a program's output
-# and run it for real, in the situation that printed it.
+# Pasting (paste_run, paste_clean, hostile_names, at the end of this
+# file): the command lines a program prints for a person to paste, run
+# against recorders, for the one list of hostile names; pasted_line and
+# paste_for_real take such a line from a program's output and run it for
+# real, in the situation that printed it.
 # $nl is a newline. Suites may keep their own counters (cases, rows) for
 # their summary lines.
 #
@@ -917,6 +918,34 @@ REC
 	# The recorders' own sh is the real one, by absolute path.
 	sed -i "1s|.*|#!$(command -v sh)|" "$T/paste.bin"/*
 	(cd "$T/paste" && PATH="$T/paste.bin" /bin/sh <"$1" >"$T/paste.out" 2>"$T/paste.err")
+}
+
+# hostile_names FILE: the names a printed command must carry through a
+# shell as they are, one a line (read them back with "while IFS= read -r
+# name"): a command ended and one started (";", "|", "&&", "#"), command
+# substitutions ($(...), `...`), quotes alone and inside, a blank, a
+# backslash, a tilde before a user's name, a glob, history ("!!"), a
+# multibyte character. The paste suites (setcap_paste, getcap_paste) all
+# take this list; a name a terminal would not show as it is (an escape,
+# a newline, a byte that is no UTF-8) gets no command at all, and the
+# suites try those apart.
+hostile_names() {
+	cat >"$1" <<'NAMES'
+a;touch${IFS}INJECTED;#
+$(touch INJECTED)
+`touch INJECTED`
+it's
+'
+two words
+back\slash
+"dq" && touch INJECTED
+a|touch INJECTED>x
+~root
+~x
+*
+!!
+caf€
+NAMES
 }
 
 # pasted_line FILE PREFIX: what follows PREFIX on the last line of FILE

@@ -44,22 +44,7 @@ pasted() {
 # which prints it, would turn a "\033" back into ESC).
 shown() { cat -v "$1" | sed 's/\\/<backslash>/g'; }
 
-# The hostile names, one per line of a file (read back with IFS=newline).
-cat >"$T/names" <<'EOF'
-a;touch${IFS}INJECTED;#
-$(touch INJECTED)
-`touch INJECTED`
-it's
-'
-two words
-back\slash
-"dq" && touch INJECTED
-a|touch INJECTED>x
-~root
-*
-!!
-caf€
-EOF
+hostile_names "$T/names"
 
 # 1. groupadd for a missing --perf-group.
 cp "$BIN/perfprobe" "$T/perf"
@@ -128,7 +113,6 @@ warning_case() {	# FILE (as given to setcap) WANT-PASTED
 	rm -f "$T/d/$1"
 }
 while IFS= read -r name; do
-	[ "$name" = "~root" ] && name="~x"	# a file name, not a home directory
 	warning_case "$name" "setcap <--perf-group=perf_users> <--perf> <$name>"
 done <"$T/names"
 # A relative path that starts with '-': "./" keeps it a file for every command.

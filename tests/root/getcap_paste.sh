@@ -73,21 +73,11 @@ grep -qxF "${PREFIX}setcap --perf-group=perf_users --perf $T/d/bin/perf" "$T/out
 	fail "plain absolute path: $(shown "$T/out")"
 # Hostile names: in a directory on the path, and in the file's own name
 # (perf_..., perf-...: getcap knows perf by its name).
+hostile_names "$T/names"
 while IFS= read -r name; do
 	case_path "$name/perf" "setcap <--perf-group=perf_users> <--perf> <$name/perf>"
 	case_path "perf_$name" "setcap <--perf-group=perf_users> <--perf> <perf_$name>"
-done <<'EOF'
-a;touch${IFS}INJECTED;#
-$(touch INJECTED)
-`touch INJECTED`
-it's
-two words
-back\slash
-"dq" && touch INJECTED
-a|touch INJECTED>x
-*
-caf€
-EOF
+done <"$T/names"
 case_path "perf-it's" "setcap <--perf-group=perf_users> <--perf> <perf-it's>"
 # A relative path that starts with '-': "./" keeps it a file for every command.
 case_path "-x/perf" "setcap <--perf-group=perf_users> <--perf> <./-x/perf>"

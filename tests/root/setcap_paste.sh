@@ -63,21 +63,10 @@ chown_case() {	# FILE (as given to setcap) WANT-PASTED
 chown_case plain "chown <root> <plain>"
 [ "$(cat "$T/err")" = "setcap: plain: owned by uid 4001 (alice), not root: its owner could open it to everyone again; refusing --perf-group (chown root plain first)" ] && pass ||
 	fail "plain name: $(shown "$T/err")"
+hostile_names "$T/names"
 while IFS= read -r name; do
 	chown_case "$name" "chown <root> <$name>"
-done <<'EOF'
-a;touch${IFS}INJECTED;#
-$(touch INJECTED)
-`touch INJECTED`
-it's
-two words
-back\slash
-"dq" && touch INJECTED
-a|touch INJECTED>x
-~x
-*
-caf€
-EOF
+done <"$T/names"
 # A relative path that starts with '-' would be an option of chown's.
 chown_case "-R" "chown <root> <./-R>"
 # The absolute path, as given.
