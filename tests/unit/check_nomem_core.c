@@ -22,18 +22,15 @@ struct op {
 	ssize_t length;
 };
 
-static int result(struct op *op)
-{
-	return op->out != NULL ? 0 : -1;
-}
-
-static void release_out(void *ctx)
-{
-	struct op *op = ctx;
-
-	ck_assert_int_eq(cap_free(op->out), 0);
-	op->out = NULL;
-}
+FAILALLOC_RELEASE(release_out, struct op)
+FAILALLOC_RUN(run_init, struct op, cap_init())
+FAILALLOC_RUN(run_dup, struct op, cap_dup(op->in))
+FAILALLOC_RUN(run_from_text, struct op, cap_from_text(op->text))
+FAILALLOC_RUN(run_to_text, struct op, cap_to_text(op->in, &op->length))
+FAILALLOC_RUN(run_to_name, struct op, cap_to_name(op->value))
+FAILALLOC_RUN(run_copy_int, struct op, cap_copy_int(op->blob))
+FAILALLOC_RUN(run_copy_int_check, struct op,
+	      cap_copy_int_check(op->blob, op->blob_len))
 
 /* The input set still encodes as it did, and no length was reported. */
 static int in_unchanged(void *ctx)
@@ -60,38 +57,6 @@ static void given_set(struct op *op, const char *text)
 			 cap_size(op->in));
 }
 
-static int run_init(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_init();
-	return result(op);
-}
-
-static int run_dup(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_dup(op->in);
-	return result(op);
-}
-
-static int run_from_text(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_from_text(op->text);
-	return result(op);
-}
-
-static int run_to_text(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_to_text(op->in, &op->length);
-	return result(op);
-}
-
 static void release_text(void *ctx)
 {
 	struct op *op = ctx;
@@ -99,30 +64,6 @@ static void release_text(void *ctx)
 	ck_assert_int_eq((size_t)op->length, strlen(op->out));
 	release_out(ctx);
 	op->length = -7;
-}
-
-static int run_to_name(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_to_name(op->value);
-	return result(op);
-}
-
-static int run_copy_int(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_copy_int(op->blob);
-	return result(op);
-}
-
-static int run_copy_int_check(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_copy_int_check(op->blob, op->blob_len);
-	return result(op);
 }
 
 START_TEST(init_and_dup)
@@ -162,22 +103,8 @@ START_TEST(from_text)
 		op.text = texts[i];
 		if (strcmp(texts[i], "cap_chown=ep junk") == 0) {
 			/* Rejected text: ENOMEM while allocating, else EINVAL. */
-			int err;
-
-			failalloc_start(1);
-			op.out = cap_from_text(op.text);
-			err = errno;
-			failalloc_stop();
+			failalloc_check_refusal(&c, EINVAL);
 			ck_assert_ptr_null(op.out);
-			ck_assert_int_eq(err, ENOMEM);
-			ck_assert_uint_eq(failalloc_live(), 0);
-			failalloc_start(0);
-			op.out = cap_from_text(op.text);
-			err = errno;
-			failalloc_stop();
-			ck_assert_ptr_null(op.out);
-			ck_assert_int_eq(err, EINVAL);
-			ck_assert_uint_eq(failalloc_live(), 0);
 			continue;
 		}
 		ck_assert_uint_ge(failalloc_check(&c), 1);

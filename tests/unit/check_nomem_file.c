@@ -56,21 +56,8 @@ static int xattr_unchanged(void *ctx)
 	       (len < 0 || memcmp(now, op->before, (size_t)len) == 0);
 }
 
-static int run_get_file(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_get_file(op->path);
-	return op->out != NULL ? 0 : -1;
-}
-
-static int run_get_fd(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_get_fd(op->fd);
-	return op->out != NULL ? 0 : -1;
-}
+FAILALLOC_RUN(run_get_file, struct op, cap_get_file(op->path))
+FAILALLOC_RUN(run_get_fd, struct op, cap_get_fd(op->fd))
 
 static int run_set_file(void *ctx)
 {

@@ -35,29 +35,9 @@ static int nothing(void *detail __attribute__((unused)))
 	return 0;
 }
 
-static int run_new(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_new_launcher("/bin/sh", argv_ok, NULL);
-	return op->out != NULL ? 0 : -1;
-}
-
-static int run_func(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_func_launcher(nothing);
-	return op->out != NULL ? 0 : -1;
-}
-
-static void release_out(void *ctx)
-{
-	struct op *op = ctx;
-
-	ck_assert_int_eq(cap_free(op->out), 0);
-	op->out = NULL;
-}
+FAILALLOC_RUN(run_new, struct op, cap_new_launcher("/bin/sh", argv_ok, NULL))
+FAILALLOC_RUN(run_func, struct op, cap_func_launcher(nothing))
+FAILALLOC_RELEASE(release_out, struct op)
 
 static int run_chroot(void *ctx)
 {
@@ -133,11 +113,7 @@ START_TEST(set_chroot)
 	/* An empty directory: an exec inside it finds no /bin/sh. */
 	ck_assert_int_eq(cap_launcher_set_chroot(op.attr, dir), 0);
 	op.path = "/";
-	failalloc_start(1);
-	ck_assert_int_eq(cap_launcher_set_chroot(op.attr, op.path), -1);
-	ck_assert_int_eq(errno, ENOMEM);
-	failalloc_stop();
-	ck_assert_uint_eq(failalloc_live(), 0);
+	failalloc_first_fails(&c);
 	if (geteuid() == 0) {
 		/*
 		 * Still dir: no /bin/sh to exec there (any failure is ECHILD).
@@ -165,11 +141,7 @@ START_TEST(setgroups)
 	op.attr = cap_new_launcher("/bin/sh", argv_groups, NULL);
 	ck_assert_ptr_nonnull(op.attr);
 	ck_assert_int_eq(cap_launcher_setgroups(op.attr, 4242, 2, first), 0);
-	failalloc_start(1);
-	ck_assert_int_eq(run_setgroups(&op), -1);
-	ck_assert_int_eq(errno, ENOMEM);
-	failalloc_stop();
-	ck_assert_uint_eq(failalloc_live(), 0);
+	failalloc_first_fails(&c);
 	if (geteuid() == 0)
 		ck_assert_int_eq(launch(op.attr), 0); /* the first groups */
 	else

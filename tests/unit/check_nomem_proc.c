@@ -17,21 +17,8 @@ struct op {
 	void *out;
 };
 
-static int run_get_proc(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_get_proc();
-	return op->out != NULL ? 0 : -1;
-}
-
-static int run_get_pid(void *ctx)
-{
-	struct op *op = ctx;
-
-	op->out = cap_get_pid(op->pid);
-	return op->out != NULL ? 0 : -1;
-}
+FAILALLOC_RUN(run_get_proc, struct op, cap_get_proc())
+FAILALLOC_RUN(run_get_pid, struct op, cap_get_pid(op->pid))
 
 static void release_out(void *ctx)
 {

@@ -91,4 +91,77 @@ static inline unsigned long failalloc_check(const struct failalloc_case *c)
 	return 0;
 }
 
+/*
+ * c with its first allocation failing: -1 with ENOMEM, nothing left
+ * allocated, its inputs unchanged (a setter keeps what was set before).
+ */
+static inline void failalloc_first_fails(const struct failalloc_case *c)
+{
+	int rc, err;
+
+	errno = 0;
+	failalloc_start(1);
+	rc = c->run(c->ctx);
+	err = errno;
+	failalloc_stop();
+	ck_assert_msg(rc == -1 && failalloc_failed(),
+		      "%s: no failure with its first allocation failing",
+		      c->name);
+	ck_assert_msg(err == ENOMEM, "%s: errno %d, not ENOMEM", c->name, err);
+	ck_assert_msg(failalloc_live() == 0, "%s: %lu blocks leaked", c->name,
+		      failalloc_live());
+	if (c->unchanged != NULL)
+		ck_assert_msg(c->unchanged(c->ctx), "%s: an input changed",
+			      c->name);
+}
+
+/*
+ * c given input it refuses: ENOMEM when its first allocation fails (it
+ * could not even look), errno want (EINVAL) when none does; nothing is
+ * left allocated either way.
+ */
+static inline void failalloc_check_refusal(const struct failalloc_case *c,
+					   int want)
+{
+	int rc, err;
+
+	failalloc_first_fails(c);
+	errno = 0;
+	failalloc_start(0);
+	rc = c->run(c->ctx);
+	err = errno;
+	failalloc_stop();
+	ck_assert_msg(rc == -1, "%s: accepted what it must refuse", c->name);
+	ck_assert_msg(err == want, "%s: errno %d, want %d", c->name, err, want);
+	ck_assert_msg(failalloc_live() == 0, "%s: %lu blocks leaked", c->name,
+		      failalloc_live());
+}
+
+/*
+ * Most operations return an object the library allocates, NULL on
+ * failure. A suite's context keeps it in a member "void *out";
+ *	FAILALLOC_RUN(run_dup, struct op, cap_dup(op->in))
+ * defines the run() that calls it (op is the context) and stores the
+ * result there, 0 when an object came back; and
+ *	FAILALLOC_RELEASE(release_out, struct op)
+ * the release() that frees it with cap_free(), which must succeed.
+ */
+#define FAILALLOC_RUN(fn, type, call)            \
+	static int fn(void *ctx)                 \
+	{                                        \
+		type *op = ctx;                  \
+                                                 \
+		op->out = (call);                \
+		return op->out != NULL ? 0 : -1; \
+	}
+
+#define FAILALLOC_RELEASE(fn, type)                     \
+	static void fn(void *ctx)                       \
+	{                                               \
+		type *op = ctx;                         \
+                                                        \
+		ck_assert_int_eq(cap_free(op->out), 0); \
+		op->out = NULL;                         \
+	}
+
 #endif
