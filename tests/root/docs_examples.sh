@@ -72,6 +72,7 @@ docs/hacking.md :: skip: builds the tree every suite runs on :: make -s -j2 -C t
 docs/hacking.md :: skip: builds the tree every suite runs on; cli/harness_rules.sh checks run.sh builds it when it is not built :: make -s -j2 && make -s -j2 -C tests all
 docs/hacking.md :: skip: runs suites; this is one of them :: TESTS="root/capmanifest_owner.sh unit/check_common_sha256" sh tests/run.sh
 docs/hacking.md :: skip: this suite :: sh tests/root/docs_examples.sh
+docs/hacking.md :: skip: sets an option of the reader's own clone; the throw-away root has no clone to blame in :: git config blame.ignoreRevsFile .git-blame-ignore-revs
 docs/hacking.md :: skip: runs suites; this is one of them :: BUILD=$PWD/build/asan SANITIZE=address,undefined TESTS="cli/capcheck_verdicts.sh" sh tests/run.sh
 docs/install.md :: skip: builds the tree every suite runs on :: make
 docs/install.md :: skip: cli/install_layout.sh and install_staged.sh run it :: make install
