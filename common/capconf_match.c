@@ -170,10 +170,10 @@ static int nss_member(const struct capconf_user *u, const char *group,
 		listed = strcmp(gr.gr_mem[i], u->name) == 0;
 	free(buf);
 	if (listed && u->groups_error[0] == '\0') {
-		snprintf(why, whylen,
-			 "group '%s' lists '%s' as a member, "
-			 "but getgrouplist() leaves the group out",
-			 group, u->name);
+		snprintf(
+			why, whylen,
+			"group '%s' lists '%s' as a member, but getgrouplist() leaves the group out",
+			group, u->name);
 		return -1;
 	}
 	if (listed || u->groups_error[0] != '\0') {
@@ -416,9 +416,7 @@ static int log_missing_at(const struct capconf_line *line,
 		    strcmp(t, u->name) == 0 || !in_groups(u, t))
 			continue;
 		log(ctx, LOG_WARNING,
-		    "%s:%lu: '%s' is a user name, not a "
-		    "group, so this line does not select '%s', who is in "
-		    "group '%s': did you mean '@%s'?",
+		    "%s:%lu: '%s' is a user name, not a group, so this line does not select '%s', who is in group '%s': did you mean '@%s'?",
 		    path, line->number, t, u->name, t, t);
 		return 1;
 	}
@@ -455,14 +453,13 @@ int capconf_scan(struct capconf_reader *r, const char *path,
 			return stop(m, path, line->number, log, ctx,
 				    "NUL byte in line");
 		if (at < 0 && line->error == CAPCONF_LINE_CONTROL)
-			return stop(m, path, line->number, log, ctx,
-				    "control character 0x%02x in line%s: a "
-				    "name would hold it",
-				    line->control,
-				    line->control == '\r'
-					    ? " (CR: a file "
-					      "with DOS line ends?)"
-					    : "");
+			return stop(
+				m, path, line->number, log, ctx,
+				"control character 0x%02x in line%s: a name would hold it",
+				line->control,
+				line->control == '\r'
+					? " (CR: a file with DOS line ends?)"
+					: "");
 		if (at < 0)
 			return stop(m, path, line->number, log, ctx,
 				    "cannot tell whether '%s' is in '%s': %s",

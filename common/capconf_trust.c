@@ -243,16 +243,14 @@ static int writer_of(int fd, const char *path, int follow,
 	}
 	if (len < 0) {
 		why_say(why, whylen,
-			"its ACL cannot be read (%s), so who may "
-			"write it is unknown",
+			"its ACL cannot be read (%s), so who may write it is unknown",
 			strerror(errno));
 		goto out;
 	}
 	n = acl_decode(raw, (size_t)len, e, ACL_MAX_ENTRIES);
 	if (n < 0) {
 		why_say(why, whylen,
-			"its ACL cannot be decoded (%s), so who may "
-			"write it is unknown",
+			"its ACL cannot be decoded (%s), so who may write it is unknown",
 			strerror(errno));
 		goto out;
 	}
@@ -311,8 +309,7 @@ static int dir_writer(int fd, const char *dir, const struct stat *ds,
 		why_say(why, whylen, "directory %s: %s", dir, who);
 	else if (w > 0)
 		why_say(why, whylen,
-			"directory %s on its way: %s; another file "
-			"could be put in its place%s%s",
+			"directory %s on its way: %s; another file could be put in its place%s%s",
 			dir, who, sealed_why[0] != '\0' ? "; " : "",
 			sealed_why);
 	return w;
@@ -394,10 +391,10 @@ static int owners_unvouched(int fd, struct trusted *t, const char *what,
 	if (w > 0) {
 		snprintf(how, sizeof(how), "%s", MOUNT_IDMAPPED_WHY);
 	} else if (w < 0 && errno != ENOMEM) {
-		snprintf(how, sizeof(how),
-			 "reached through a mount of which it cannot be told "
-			 "whether it is idmapped (%s)",
-			 strerror(errno));
+		snprintf(
+			how, sizeof(how),
+			"reached through a mount of which it cannot be told whether it is idmapped (%s)",
+			strerror(errno));
 		w = 1;
 	} else if (w == 0) {
 		w = fs_backing_writer(fd, &t->backing, how, sizeof(how));
@@ -511,8 +508,7 @@ static int way_trusted(const char *path, const struct stat *st,
 		 */
 		if (!uid_trusted(t, ls.st_uid)) {
 			why_say(why, whylen,
-				"symbolic link %s on its way: uid %lu "
-				"owns it, and may point it at another file",
+				"symbolic link %s on its way: uid %lu owns it, and may point it at another file",
 				next, (unsigned long)ls.st_uid);
 			return CAPCONF_OPEN_UNTRUSTED_DIR;
 		}
@@ -541,8 +537,7 @@ static int way_trusted(const char *path, const struct stat *st,
 		return rc;
 	if (ls.st_dev != st->st_dev || ls.st_ino != st->st_ino) {
 		why_say(why, whylen,
-			"%s now leads to another file than the one "
-			"read: a directory on its way changed",
+			"%s now leads to another file than the one read: a directory on its way changed",
 			path);
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	}
@@ -561,9 +556,7 @@ static int way_trusted(const char *path, const struct stat *st,
 		if (hardlinks_vouched(note, sizeof(note)))
 			return CAPCONF_OPEN_OK;
 		why_say(why, whylen,
-			"directory %s, which others may write, holds "
-			"it, and it has %lu names: one may have been linked "
-			"there; %s",
+			"directory %s, which others may write, holds it, and it has %lu names: one may have been linked there; %s",
 			dir, (unsigned long)st->st_nlink, note);
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	}
@@ -614,8 +607,7 @@ int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
 	/* The owner may always chmod it writable. */
 	if (!uid_trusted(&t, st->st_uid)) {
 		why_say(why, whylen,
-			"uid %lu owns it, and may make it say "
-			"anything",
+			"uid %lu owns it, and may make it say anything",
 			(unsigned long)st->st_uid);
 		return CAPCONF_OPEN_UNTRUSTED;
 	}

@@ -86,28 +86,21 @@ const char *exec_target_problem(const struct exec_target *t, char *buf,
 {
 	switch (t->kind) {
 	case EXEC_TARGET_SCRIPT:
-		snprintf(buf, len,
-			 "is a script (%s): the kernel runs its "
-			 "interpreter and ignores the script's file "
-			 "capabilities; give them to the ELF binary it runs",
-			 t->interp);
+		snprintf(
+			buf, len,
+			"is a script (%s): the kernel runs its interpreter and ignores the script's file capabilities; give them to the ELF binary it runs",
+			t->interp);
 		return buf;
 	case EXEC_TARGET_ELF_OTHER:
-		return "is an ELF file the kernel does not execute (an object "
-		       "or core file), so its file capabilities do nothing";
+		return "is an ELF file the kernel does not execute (an object or core file), so its file capabilities do nothing";
 	case EXEC_TARGET_OTHER:
-		return "is not an ELF executable: the kernel runs it through "
-		       "an interpreter registered with binfmt_misc, or refuses "
-		       "it; only an ELF binary runs with its own file "
-		       "capabilities";
+		return "is not an ELF executable: the kernel runs it through an interpreter registered with binfmt_misc, or refuses it; only an ELF binary runs with its own file capabilities";
 	case EXEC_TARGET_ELF:
 		break;
 	}
 	if (t->noexec)
-		return "is on a filesystem mounted noexec: nobody can "
-		       "execute it";
+		return "is on a filesystem mounted noexec: nobody can execute it";
 	if (t->nosuid)
-		return "is on a filesystem mounted nosuid, where the kernel "
-		       "ignores file capabilities";
+		return "is on a filesystem mounted nosuid, where the kernel ignores file capabilities";
 	return NULL;
 }

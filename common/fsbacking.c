@@ -133,8 +133,7 @@ static int judge_loop(const char *name, unsigned maj, unsigned min, int depth,
 	    st.st_rdev != makedev(maj, min) ||
 	    ioctl(dev, LOOP_GET_STATUS64, &info) < 0) {
 		why_say(why, whylen,
-			"on loop device %s, and which file it holds cannot be "
-			"told (%s: %s)",
+			"on loop device %s, and which file it holds cannot be told (%s: %s)",
 			name, path,
 			dev < 0 ? strerror(errno) : "not that loop device");
 		if (dev >= 0)
@@ -155,8 +154,7 @@ static int judge_loop(const char *name, unsigned maj, unsigned min, int depth,
 	    st.st_dev != makedev(fmaj, fmin) ||
 	    (uint64_t)st.st_ino != info.lo_inode) {
 		why_say(why, whylen,
-			"on loop device %s, whose backing file cannot be judged "
-			"(no longer at %s)",
+			"on loop device %s, whose backing file cannot be judged (no longer at %s)",
 			name, file[0] == '/' ? file : "the name sysfs gives");
 		if (fd >= 0)
 			close(fd);
@@ -170,8 +168,7 @@ static int judge_loop(const char *name, unsigned maj, unsigned min, int depth,
 	}
 	if (rc > 0)
 		why_say(why, whylen,
-			"on loop device %s, whose backing file %s anyone who may "
-			"write it rewrites: %s",
+			"on loop device %s, whose backing file %s anyone who may write it rewrites: %s",
 			name, file, who);
 	else
 		rc = judge_fd(fd, depth + 1, why, whylen);
@@ -243,8 +240,7 @@ static int judge_dev(unsigned maj, unsigned min, int depth, char *why,
 		if (maj != LOOP_MAJOR_NR && maj != NBD_MAJOR_NR)
 			return 0;
 		why_say(why, whylen,
-			"on device %u:%u, which may be a loop device, and /sys "
-			"cannot say (%s)",
+			"on device %u:%u, which may be a loop device, and /sys cannot say (%s)",
 			maj, min, strerror(errno));
 		return 1;
 	}

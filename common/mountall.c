@@ -82,8 +82,7 @@ static int list_namespace(struct view_search *s, uint64_t ns_id, ino_t ino,
 		}
 		search_say(
 			s,
-			"the mounts of mount namespace mnt:[%lu] cannot be read "
-			"(%s)",
+			"the mounts of mount namespace mnt:[%lu] cannot be read (%s)",
 			(unsigned long)ino, strerror(errno));
 		return -1;
 	}
@@ -119,10 +118,10 @@ static int walk(struct view_search *s, int self, int previous,
 			if (rc == -1 && errno == ENOMEM)
 				s->why[0] = '\0';
 			else if (rc == -1)
-				search_say(s,
-					   "the mount namespaces cannot all be "
-					   "listed (%s)",
-					   strerror(errno));
+				search_say(
+					s,
+					"the mount namespaces cannot all be listed (%s)",
+					strerror(errno));
 			break;
 		}
 		first = 0;

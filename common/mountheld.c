@@ -151,8 +151,7 @@ static int judge_held(struct view_search *s, const char *path, long pid,
 		if (!(sx.stx_mask & STATX_MOUNT_ID_OLD)) {
 			search_say(
 				s,
-				"which mount a directory process %ld holds is on "
-				"cannot be told",
+				"which mount a directory process %ld holds is on cannot be told",
 				pid);
 			return -1;
 		}
@@ -160,9 +159,7 @@ static int judge_held(struct view_search *s, const char *path, long pid,
 			return 0;
 		search_say(
 			s,
-			"process %ld holds a directory on a mount that no mount "
-			"namespace shows (one unmounted lazily?), by which a "
-			"write may reach it",
+			"process %ld holds a directory on a mount that no mount namespace shows (one unmounted lazily?), by which a write may reach it",
 			pid);
 		s->unseen = 1;
 		return 1;
@@ -181,19 +178,18 @@ static int judge_held(struct view_search *s, const char *path, long pid,
 		if (sent < 0 && (gone(errno) || beyond_root(errno)))
 			return 0;
 		if (sent < 0) {
-			search_say(s,
-				   "what process %ld holds cannot be told "
-				   "(%s: %s)",
-				   pid, path, strerror(errno));
+			search_say(
+				s,
+				"what process %ld holds cannot be told (%s: %s)",
+				pid, path, strerror(errno));
 			return -1;
 		}
 		if (sent == 0)
 			return 0;
-		search_say(s,
-			   "process %ld holds a socket with descriptors sent "
-			   "through it and not received (%ld), which may hold "
-			   "a way to it",
-			   pid, sent);
+		search_say(
+			s,
+			"process %ld holds a socket with descriptors sent through it and not received (%ld), which may hold a way to it",
+			pid, sent);
 		s->unseen = 1;
 		return 1;
 	}
@@ -213,8 +209,7 @@ static int judge_held(struct view_search *s, const char *path, long pid,
 		return 0;
 	search_say(
 		s,
-		"process %ld holds mount namespace mnt:[%lu], whose mounts were "
-		"not judged",
+		"process %ld holds mount namespace mnt:[%lu], whose mounts were not judged",
 		pid, ino);
 	s->unseen = 1;
 	return 1;

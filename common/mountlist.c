@@ -52,8 +52,7 @@ static int own_mount(struct view_search *s, const struct mount_entry *e)
 	if (e->idmapped) {
 		search_say(
 			s,
-			"its mount is idmapped, and shows owners other than its "
-			"file system's");
+			"its mount is idmapped, and shows owners other than its file system's");
 		return -1;
 	}
 	if (!e->read_only) {
@@ -408,8 +407,7 @@ static int search_other_views(struct view_search *s)
 		if (errno != ENOMEM)
 			search_say(
 				s,
-				"what mounts other processes see cannot be read "
-				"(/proc: %s)",
+				"what mounts other processes see cannot be read (/proc: %s)",
 				strerror(errno));
 		return -1;
 	}

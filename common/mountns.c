@@ -85,8 +85,7 @@ int mount_ns_root_controlled(char *why, size_t whylen)
 		rc = 1;
 	} else {
 		why_say(why, whylen,
-			"this mount namespace belongs to a user namespace below "
-			"this one, whose root may change its mounts");
+			"this mount namespace belongs to a user namespace below this one, whose root may change its mounts");
 		rc = 0;
 	}
 	if (user >= 0)

@@ -57,16 +57,14 @@ int search_budget(struct view_search *s, unsigned long long more)
 	if (s->nseen + more > MOUNTS_JUDGED_MAX) {
 		search_say(
 			s,
-			"more than %d mounts would have to be judged, too many "
-			"to tell whether one reaches it",
+			"more than %d mounts would have to be judged, too many to tell whether one reaches it",
 			MOUNTS_JUDGED_MAX);
 		return -1;
 	}
 	if (t > s->deadline_ns) {
 		search_say(
 			s,
-			"the mounts could not all be judged in %d seconds, so "
-			"whether one reaches it is unknown",
+			"the mounts could not all be judged in %d seconds, so whether one reaches it is unknown",
 			MOUNTS_SEARCH_SECONDS);
 		return -1;
 	}
@@ -93,8 +91,7 @@ int search_judge(struct view_search *s, const struct mount_entry *e,
 	else if (where != NULL)
 		search_say(
 			s,
-			"a writable mount (of %s in its file system) %s reaches it "
-			"too",
+			"a writable mount (of %s in its file system) %s reaches it too",
 			e->root, where);
 	else if (e->point != NULL)
 		search_say(s, "the writable mount on %s reaches it too",
@@ -102,8 +99,7 @@ int search_judge(struct view_search *s, const struct mount_entry *e,
 	else
 		search_say(
 			s,
-			"a writable mount outside this root (of %s in its file "
-			"system) reaches it too",
+			"a writable mount outside this root (of %s in its file system) reaches it too",
 			e->root);
 	return 1;
 }

@@ -127,11 +127,11 @@ static const char *const texts[] = {
 	[SUGGEST_BPF] =
 		"BPF tools need cap_bpf with cap_perfmon (Linux " PERF_PERFMON_LINUX
 		"+), not cap_sys_admin",
-	[SUGGEST_PERF_PTRACE] = "perf on Linux " PERF_NO_PTRACE_LINUX "+ needs "
-				"no cap_sys_ptrace once it holds cap_perfmon",
-	[SUGGEST_DAC_READ] = "if the program only reads files, "
-			     "cap_dac_read_search is narrower than "
-			     "cap_dac_override",
+	[SUGGEST_PERF_PTRACE] =
+		"perf on Linux " PERF_NO_PTRACE_LINUX
+		"+ needs no cap_sys_ptrace once it holds cap_perfmon",
+	[SUGGEST_DAC_READ] =
+		"if the program only reads files, cap_dac_read_search is narrower than cap_dac_override",
 };
 
 const char *risk_suggestion(cap_t caps, const char *path)

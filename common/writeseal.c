@@ -51,16 +51,14 @@ int dir_sealed(int fd, const char *dir, char *why, size_t whylen)
 		return 0;
 	if (fstatfs(fd, &sf) < 0) {
 		why_say(why, whylen,
-			"its mount is read-only, but its file system is "
-			"unknown (%s)",
+			"its mount is read-only, but its file system is unknown (%s)",
 			strerror(errno));
 		return 0;
 	}
 	/* f_type is a signed word: compare it as the kernel's unsigned magic */
 	if (!keeps_own_data((unsigned long)sf.f_type & 0xffffffffUL)) {
 		why_say(why, whylen,
-			"its mount is read-only, but its file system (type "
-			"0x%lx) may be written by another way than its mounts",
+			"its mount is read-only, but its file system (type 0x%lx) may be written by another way than its mounts",
 			(unsigned long)sf.f_type & 0xffffffffUL);
 		return 0;
 	}

@@ -65,12 +65,11 @@ void lcap_exec_entry(void)
 
 	exec_read_args(&args, "This library");
 	exec_put(&out, args.argv[0]);
-	exec_put(&out,
-		 " is the shared library version: libcap-" EXEC_VERSION ".\n"
-		 "It is libcap-perfmon's from-scratch drop-in for libcap "
-		 "(BSD-3-Clause OR GPL-2.0-only);\n"
-		 "libcap(3) describes its interface, --summary what this "
-		 "kernel supports.\n");
+	exec_put(
+		&out,
+		" is the shared library version: libcap-" EXEC_VERSION ".\n"
+		"It is libcap-perfmon's from-scratch drop-in for libcap (BSD-3-Clause OR GPL-2.0-only);\n"
+		"libcap(3) describes its interface, --summary what this kernel supports.\n");
 	for (int i = 1; i < args.argc; i++) {
 		if (strcmp(args.argv[i], "--summary") == 0) {
 			put_summary(&out);

@@ -35,10 +35,9 @@ static void apply_deferred(pam_handle_t *pamh, void *data, int status)
 	if ((status & PAM_DATA_SILENT) && !(status & PAM_DATA_REPLACE) &&
 	    (status & ~(PAM_DATA_SILENT | PAM_DATA_REPLACE)) == PAM_SUCCESS) {
 		if (cap_iab_set_proc(iab) != 0)
-			pam_cap_log(pamh, LOG_ERR,
-				    "deferred capabilities not applied at "
-				    "pam_end, restrictions applied, no "
-				    "ambient grant: %m");
+			pam_cap_log(
+				pamh, LOG_ERR,
+				"deferred capabilities not applied at pam_end, restrictions applied, no ambient grant: %m");
 	}
 	cap_free(iab);
 }
@@ -121,10 +120,10 @@ int pam_cap_apply(pam_handle_t *pamh, const struct pam_cap_opts *opts,
 		if (cap_iab_set_proc(iab) == 0) {
 			rc = PAM_SUCCESS;
 		} else {
-			pam_cap_log(pamh, LOG_ERR,
-				    "capabilities '%s' not applied, "
-				    "failing setcred: %m",
-				    text);
+			pam_cap_log(
+				pamh, LOG_ERR,
+				"capabilities '%s' not applied, failing setcred: %m",
+				text);
 			rc = PAM_CRED_ERR;
 		}
 		cap_free(iab);

@@ -78,11 +78,10 @@ static int find_grant(pam_handle_t *pamh, const struct pam_cap_opts *o,
 	 * there would pass every check and decide. No file an admin meant.
 	 */
 	if (o->config[0] != '/') {
-		pam_cap_log(pamh, LOG_ERR,
-			    "config=%s: not an absolute path: "
-			    "the file read would depend on the caller's "
-			    "working directory; nothing granted",
-			    o->config);
+		pam_cap_log(
+			pamh, LOG_ERR,
+			"config=%s: not an absolute path: the file read would depend on the caller's working directory; nothing granted",
+			o->config);
 		return CAPCONF_BROKEN;
 	}
 	rc = capconf_find(o->config, user, m, log_to_pam, &lc);

@@ -30,16 +30,17 @@ void pam_cap_exec_entry(void)
 
 	exec_read_args(&args, "This module");
 	exec_put(&out, args.argv[0]);
-	exec_put(&out,
-		 " (version libcap-" EXEC_VERSION ") is the PAM module of "
-		 "libcap-perfmon that gives\n"
-		 "a user the inheritable (IAB) capabilities capability.conf(5) "
-		 "grants them;\n"
-		 "see pam_cap(8). BSD-3-Clause OR GPL-2.0-only.\n");
+	exec_put(
+		&out,
+		" (version libcap-" EXEC_VERSION
+		") is the PAM module of libcap-perfmon that gives\n"
+		"a user the inheritable (IAB) capabilities capability.conf(5) grants them;\n"
+		"see pam_cap(8). BSD-3-Clause OR GPL-2.0-only.\n");
 	if (args.argc > 1) {
 		if (args.argc == 2 && strcmp(args.argv[1], "--help") == 0) {
-			exec_put(&out, "\nModule arguments (in the PAM "
-				       "configuration, after pam_cap.so):\n\n");
+			exec_put(
+				&out,
+				"\nModule arguments (in the PAM configuration, after pam_cap.so):\n\n");
 			exec_put(&out, module_args);
 		} else {
 			exec_put(&out, "\n");

@@ -28,15 +28,13 @@ void pam_cap_vlog(pam_handle_t *pamh, int prio, const char *fmt, va_list ap)
 
 	if (vasprintf(&text, fmt, ap) < 0) { /* %m reads errno first */
 		pam_syslog(pamh, LOG_CRIT,
-			   "out of memory formatting a log"
-			   " message");
+			   "out of memory formatting a log message");
 		return;
 	}
 	esc = escape_dup(text);
 	if (esc == NULL)
 		pam_syslog(pamh, LOG_CRIT,
-			   "out of memory escaping a log"
-			   " message");
+			   "out of memory escaping a log message");
 	else
 		pam_syslog(pamh, prio, "%s", esc);
 	free(esc);

@@ -81,8 +81,7 @@ static void describe(char *buf, size_t size, long result)
 static __attribute__((noreturn)) void kill_differing(void)
 {
 	fprintf(stderr,
-		"libpsx: killing process %d rather than leave it with "
-		"threads that differ\n",
+		"libpsx: killing process %d rather than leave it with threads that differ\n",
 		(int)run.pid);
 	kill(run.pid, SIGKILL);
 	_exit(127);
@@ -100,9 +99,7 @@ static void die_inconsistent(const char *what)
 	int err = errno;
 
 	fprintf(stderr,
-		"libpsx: %s: %s; system call %ld was already made by "
-		"thread %d, so the process is killed rather than left with "
-		"threads that differ\n",
+		"libpsx: %s: %s; system call %ld was already made by thread %d, so the process is killed rather than left with threads that differ\n",
 		what, strerror(err), lpsx_command.nr, (int)run.self);
 	kill(run.pid, SIGKILL);
 	_exit(127);
@@ -122,10 +119,7 @@ static void die_inconsistent(const char *what)
 static void die_endless(void)
 {
 	fprintf(stderr,
-		"libpsx: system call %ld was made by thread %d, but "
-		"for %llu s every listing of the threads found new ones or "
-		"missed one; the process is killed rather than left with "
-		"threads that differ\n",
+		"libpsx: system call %ld was made by thread %d, but for %llu s every listing of the threads found new ones or missed one; the process is killed rather than left with threads that differ\n",
 		lpsx_command.nr, (int)run.self,
 		(unsigned long long)(LPSX_STALL_NS / 1000000000u));
 	kill(run.pid, SIGKILL);
@@ -147,8 +141,7 @@ static void die_unreached(void)
 	uint32_t i, shown = 0;
 
 	fprintf(stderr,
-		"libpsx: system call %ld was made by thread %d, but "
-		"these threads did not make it, and none answered for %llu s:\n",
+		"libpsx: system call %ld was made by thread %d, but these threads did not make it, and none answered for %llu s:\n",
 		lpsx_command.nr, (int)run.self,
 		(unsigned long long)(LPSX_STALL_NS / 1000000000u));
 	for (i = 0; i < run.nslots; i++) {
@@ -270,8 +263,7 @@ static void check_failures(void)
 			fprintf(stderr, "libpsx: system call ");
 			print_call();
 			fprintf(stderr,
-				" was made by thread %d, but failed in "
-				"these threads, which keep their old state:\n",
+				" was made by thread %d, but failed in these threads, which keep their old state:\n",
 				(int)run.self);
 		}
 		if (shown++ < 32)

@@ -18,11 +18,10 @@ void lpsx_exec_entry(void)
 
 	exec_read_args(&args, "This library");
 	exec_put(&out, args.argv[0]);
-	exec_put(&out,
-		 " is the shared library version: libpsx-" EXEC_VERSION ".\n"
-		 "It is libcap-perfmon's from-scratch drop-in for libpsx "
-		 "(BSD-3-Clause OR GPL-2.0-only):\n"
-		 "system calls made by every thread of a process; see "
-		 "psx_syscall(3).\n");
+	exec_put(
+		&out,
+		" is the shared library version: libpsx-" EXEC_VERSION ".\n"
+		"It is libcap-perfmon's from-scratch drop-in for libpsx (BSD-3-Clause OR GPL-2.0-only):\n"
+		"system calls made by every thread of a process; see psx_syscall(3).\n");
 	exec_exit(&out, 0);
 }

@@ -152,20 +152,16 @@ static void warn_plus(const char *path, unsigned long n, const char *t)
 	char *group;
 
 	if (!escape_is_shown_as_is(t + 1)) {
-		warn_line(path, n,
-			  "'%s' is a user name, not a group: a group "
-			  "is written '@' and its name, not shown here: it "
-			  "holds characters a terminal would not show as they "
-			  "are",
-			  t);
+		warn_line(
+			path, n,
+			"'%s' is a user name, not a group: a group is written '@' and its name, not shown here: it holds characters a terminal would not show as they are",
+			t);
 		return;
 	}
 	if (asprintf(&group, "@%s'", t + 1) < 0)
 		errx(EXIT_FAILURE, "out of memory");
 	warn_line_tail(path, n, group,
-		       "'%s' is a user name, not a group: "
-		       "write '",
-		       t);
+		       "'%s' is a user name, not a group: write '", t);
 	free(group);
 }
 
@@ -179,20 +175,18 @@ static void warn_missing_at(const char *path, unsigned long n, const char *t)
 	char *group;
 
 	if (!escape_is_shown_as_is(t)) {
-		warn_line(path, n,
-			  "unknown user '%s': never matches; a group "
-			  "of that name exists, which is written '@' and its "
-			  "name (not shown here: it holds characters a "
-			  "terminal would not show as they are)",
-			  t);
+		warn_line(
+			path, n,
+			"unknown user '%s': never matches; a group of that name exists, which is written '@' and its name (not shown here: it holds characters a terminal would not show as they are)",
+			t);
 		return;
 	}
 	if (asprintf(&group, "@%s'?", t) < 0)
 		errx(EXIT_FAILURE, "out of memory");
-	warn_line_tail(path, n, group,
-		       "unknown user '%s': never matches; "
-		       "there is a group '%s': did you mean '",
-		       t, t);
+	warn_line_tail(
+		path, n, group,
+		"unknown user '%s': never matches; there is a group '%s': did you mean '",
+		t, t);
 	free(group);
 }
 
@@ -227,17 +221,17 @@ static void check_who(const char *path, unsigned long n, const char *t)
 		warn_line(path, n, "cannot look up user '%s': %s", t,
 			  strerror(errno));
 	else if (strchr(t, ',') != NULL)
-		warn_line(path, n,
-			  "'%s' is one user name, not a list: "
-			  "separate names with spaces",
-			  t);
+		warn_line(
+			path, n,
+			"'%s' is one user name, not a list: separate names with spaces",
+			t);
 	else if (t[0] == '+' && t[1] != '\0')
 		warn_plus(path, n, t);
 	else if (t[0] == '#')
-		warn_line(path, n,
-			  "'%s' is a user name: '#' starts a comment "
-			  "only at the start of a line",
-			  t);
+		warn_line(
+			path, n,
+			"'%s' is a user name: '#' starts a comment only at the start of a line",
+			t);
 	else if (group_exists(t))
 		warn_missing_at(path, n, t);
 	else
@@ -265,19 +259,18 @@ static void check_trailing_comma(const char *path,
 	    strcmp(line->tok[1], "all") == 0 ||
 	    strcmp(line->tok[1], "none") == 0 || !escape_is_shown_as_is(caps) ||
 	    !escape_is_shown_as_is(line->tok[1])) {
-		warn_line(path, line->number,
-			  "'%s' ends in a comma: pam_cap "
-			  "grants '%.*s' and reads the next word as a user",
-			  caps, (int)(len - 1), caps);
+		warn_line(
+			path, line->number,
+			"'%s' ends in a comma: pam_cap grants '%.*s' and reads the next word as a user",
+			caps, (int)(len - 1), caps);
 		return;
 	}
 	if (asprintf(&joined, "%s%s'", caps, line->tok[1]) < 0)
 		errx(EXIT_FAILURE, "out of memory");
-	warn_line_tail(path, line->number, joined,
-		       "'%s' ends in a comma: "
-		       "pam_cap grants '%.*s' and reads '%s' as a user; for "
-		       "both, write '",
-		       caps, (int)(len - 1), caps, line->tok[1]);
+	warn_line_tail(
+		path, line->number, joined,
+		"'%s' ends in a comma: pam_cap grants '%.*s' and reads '%s' as a user; for both, write '",
+		caps, (int)(len - 1), caps, line->tok[1]);
 	free(joined);
 }
 
@@ -301,41 +294,36 @@ static int lint(const char *path)
 	}
 	if (rc != CAPCONF_OPEN_OK) {
 		say(stderr,
-		    "%s: %s: %s: pam_cap grants nothing from it, "
-		    "not even default=",
+		    "%s: %s: %s: pam_cap grants nothing from it, not even default=",
 		    PROG, path, capconf_open_strerror(&r, rc));
 		warnings++;
 		return 0;
 	}
 	while ((rc = capconf_next(&r, &line)) > 0) {
 		if (line->error == CAPCONF_LINE_TOO_LONG) {
-			warn_line(path, line->number,
-				  "longer than %d bytes: "
-				  "%s (libcap would split it into two lines)",
-				  CAPCONF_LINE_MAX, STOPS);
+			warn_line(
+				path, line->number,
+				"longer than %d bytes: %s (libcap would split it into two lines)",
+				CAPCONF_LINE_MAX, STOPS);
 		} else if (line->error == CAPCONF_LINE_NUL) {
 			warn_line(path, line->number, "NUL byte: %s", STOPS);
 		} else if (line->error == CAPCONF_LINE_CONTROL) {
-			warn_line(path, line->number,
-				  "control character "
-				  "0x%02x%s: %s (libcap would read it as part "
-				  "of a name)",
-				  line->control,
-				  line->control == '\r' ? " (CR: DOS line "
-							  "ends?)"
-							: "",
-				  STOPS);
+			warn_line(
+				path, line->number,
+				"control character 0x%02x%s: %s (libcap would read it as part of a name)",
+				line->control,
+				line->control == '\r' ? " (CR: DOS line ends?)"
+						      : "",
+				STOPS);
 		} else if (stop != 0) {
 			warn_line(path, line->number,
-				  "never used: pam_cap "
-				  "stops at line %lu first",
+				  "never used: pam_cap stops at line %lu first",
 				  stop);
 		} else if (star != 0) {
-			warn_line(path, line->number,
-				  "never used: the '*' on "
-				  "line %lu matches everybody first: move this "
-				  "line above line %lu",
-				  star, star);
+			warn_line(
+				path, line->number,
+				"never used: the '*' on line %lu matches everybody first: move this line above line %lu",
+				star, star);
 		}
 		if (line->error != CAPCONF_LINE_OK) {
 			if (stop == 0)
@@ -343,15 +331,14 @@ static int lint(const char *path)
 			continue;
 		}
 		if (!caps_text_valid(line->tok[0]))
-			warn_line(path, line->number,
-				  "'%s' is not valid IAB "
-				  "text: users it matches get nothing",
-				  line->tok[0]);
+			warn_line(
+				path, line->number,
+				"'%s' is not valid IAB text: users it matches get nothing",
+				line->tok[0]);
 		check_trailing_comma(path, line);
 		if (line->ntok == 1)
 			warn_line(path, line->number,
-				  "no users listed: "
-				  "never matches");
+				  "no users listed: never matches");
 		for (i = 1; i < line->ntok; i++) {
 			check_who(path, line->number, line->tok[i]);
 			if (star == 0 && strcmp(line->tok[i], "*") == 0)
@@ -414,9 +401,7 @@ static void report_shadowed(const char *path, const char *user,
 	if (rc != CAPCONF_FOUND)
 		return;
 	say(stdout,
-	    "  never reached: line %lu ('%s', %s %s) is meant for "
-	    "%s, but the '*' on line %lu matches first: move line %lu above "
-	    "line %lu",
+	    "  never reached: line %lu ('%s', %s %s) is meant for %s, but the '*' on line %lu matches first: move line %lu above line %lu",
 	    later.line, later.caps, capconf_why_name(later.why), later.who,
 	    user, star, later.line, star);
 	warnings++;
@@ -449,13 +434,11 @@ static void report_user(const char *path, const char *user)
 		/* The module's verdict: its scan stops here, as ours did. */
 		if (m.line != 0)
 			say(stdout,
-			    "%s: nothing granted, not even default=: "
-			    "%s [%s:%lu, pam_cap stops here]",
+			    "%s: nothing granted, not even default=: %s [%s:%lu, pam_cap stops here]",
 			    user, m.problem, path, m.line);
 		else
 			say(stdout,
-			    "%s: nothing granted, not even default=: "
-			    "%s [%s]",
+			    "%s: nothing granted, not even default=: %s [%s]",
 			    user, m.problem, path);
 		warnings++;
 		return;
@@ -469,13 +452,11 @@ static void report_user(const char *path, const char *user)
 		    user, path, m.line, capconf_why_name(m.why), m.who);
 	} else if (strcmp(m.caps, "none") == 0) {
 		say(stdout,
-		    "%s: none: inheritable and ambient sets cleared "
-		    "[%s:%lu, %s %s]",
+		    "%s: none: inheritable and ambient sets cleared [%s:%lu, %s %s]",
 		    user, path, m.line, capconf_why_name(m.why), m.who);
 	} else if ((iab = cap_iab_from_text(m.caps)) == NULL) {
 		say(stdout,
-		    "%s: nothing granted: '%s' is not valid IAB text "
-		    "[%s:%lu, %s %s]",
+		    "%s: nothing granted: '%s' is not valid IAB text [%s:%lu, %s %s]",
 		    user, m.caps, path, m.line, capconf_why_name(m.why), m.who);
 	} else {
 		text = cap_iab_to_text(iab);
@@ -495,8 +476,7 @@ static void report_user(const char *path, const char *user)
 static void print_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s [-h|--help] [-c|--config FILE] [--version] "
-		"[USER...]\n",
+		"usage: %s [-h|--help] [-c|--config FILE] [--version] [USER...]\n",
 		PROG);
 }
 
@@ -547,8 +527,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		print_usage(stderr);
 		fprintf(stderr,
-			"%s: name a USER to see what pam_cap grants "
-			"them, or give --config FILE to check FILE alone\n",
+			"%s: name a USER to see what pam_cap grants them, or give --config FILE to check FILE alone\n",
 			PROG);
 		return EXIT_USAGE;
 	}

@@ -67,8 +67,8 @@ int register_check_name(const struct target *t, int *for_trigger)
 	fputs("capmanifest: ", stderr);
 	escape_fputs(t->path, stderr);
 	fputs(": refused: the package trigger reads only " TRIGGER_DIR
-	      "/*" TRIGGER_SUFFIX " (no name starting with '.', nothing in a "
-	      "subdirectory), so it would never restore these files; name it " TRIGGER_DIR
+	      "/*" TRIGGER_SUFFIX
+	      " (no name starting with '.', nothing in a subdirectory), so it would never restore these files; name it " TRIGGER_DIR
 	      "/",
 	      stderr);
 	name = len > 0 ? strndup(stem, len) : NULL;
@@ -105,8 +105,7 @@ static void check_entry(int rootfd, const struct entry *e)
 	if (!watched_path(e->path)) {
 		fputs("capmanifest: warning: ", stderr);
 		print_escaped(stderr, e->path);
-		fputs(": the package trigger runs when a package installs a "
-		      "file below ",
+		fputs(": the package trigger runs when a package installs a file below ",
 		      stderr);
 		for (i = 0; i < sizeof(watched) / sizeof(watched[0]); i++)
 			fprintf(stderr, "%s%s", i == 0 ? "" : ", ", watched[i]);
@@ -142,9 +141,7 @@ static void check_entry(int rootfd, const struct entry *e)
 	} else {
 		return;
 	}
-	fputs(": after an upgrade replaces it, the package trigger will not "
-	      "take its new content (it takes new content only where root "
-	      "alone could have put it)\n",
+	fputs(": after an upgrade replaces it, the package trigger will not take its new content (it takes new content only where root alone could have put it)\n",
 	      stderr);
 }
 

@@ -174,9 +174,9 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 	if (not != NULL || why[0] != '\0') {
 		refuse_content(ctx->err, want->path, want, d,
 			       ctx->manifest_version);
-		fputs(o->accept_new ? ": not accepted: "
-				    : ": not restored (nor with "
-				      "--accept-new-content: ",
+		fputs(o->accept_new
+			      ? ": not accepted: "
+			      : ": not restored (nor with --accept-new-content: ",
 		      ctx->err);
 		if (not != NULL)
 			print_way(ctx->err, not );

@@ -270,8 +270,7 @@ static int run_license(struct opts *o, const struct call *c)
 {
 	(void)c;
 	printf("%s see License file for details.\n", o->argv0);
-	printf("Copyright (c) 2026 the libcap-perfmon authors "
-	       "(an independent reimplementation of libcap's capsh)\n");
+	printf("Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap's capsh)\n");
 	return 0;
 }
 

@@ -44,8 +44,8 @@ int capsh_parse_uint(const char *text, const char *what, unsigned *value)
  */
 int capsh_cap_value(const char *text, cap_value_t *cap)
 {
-	static const char letters[] = "abcdefghijklmnopqrstuvwxyz"
-				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ_";
+	static const char letters[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
 	unsigned long long v;
 
 	if (isdigit((unsigned char)text[0])) {

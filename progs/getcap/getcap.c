@@ -239,8 +239,7 @@ static int opt_exclude(void *p, const char *arg)
 static int opt_license(void *p, const char *arg)
 {
 	printf("%s see LICENSE file for details.\n"
-	       "Copyright (c) 2026 the libcap-perfmon authors (an "
-	       "independent reimplementation of libcap's getcap)\n",
+	       "Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap's getcap)\n",
 	       ((struct opts *)p)->argv0);
 	(void)arg;
 	return 0;
@@ -392,8 +391,7 @@ static void warn_unused(const struct opts *o, const unsigned char *used)
 		if (used[i])
 			continue;
 		shown = escape_dup(o->exclude[i]);
-		out_err("getcap: --exclude=%s is not below any operand: "
-			"nothing excluded\n",
+		out_err("getcap: --exclude=%s is not below any operand: nothing excluded\n",
 			shown != NULL ? shown : "?");
 		free(shown);
 	}

@@ -174,8 +174,7 @@ void query_unknown(const struct opts *o, struct outbuf *ob, const struct ent *e,
 		fprintf(mem, ",\"text\":null,\"error\":");
 		json_string(mem, strerror(err));
 		fprintf(mem,
-			",\"errno\":%d,\"risk\":{\"tier\":\"unknown\","
-			"\"cap\":null,\"reason\":",
+			",\"errno\":%d,\"risk\":{\"tier\":\"unknown\",\"cap\":null,\"reason\":",
 			err);
 		json_string(mem, why);
 		fputs("},\"suggestion\":null", mem);

@@ -176,8 +176,7 @@ static int visit(void *arg, void *tctx, const struct walk_ent *w,
 			out_line(ob, &e, " (Not a regular file)");
 		if (kid == NULL || add_seg(w->dir_data, ob, kid) < 0) {
 			free(kid);
-			out_err("getcap: out of memory: directory '%s%s%s' "
-				"skipped\n",
+			out_err("getcap: out of memory: directory '%s%s%s' skipped\n",
 				w->dir,
 				path_needs_slash(w->dir, w->dirlen) ? "/" : "",
 				w->name);
@@ -256,8 +255,7 @@ static void walk_failed(void *arg, void *tctx, const char *path,
 			note_unexamined(g, path, err);
 		break;
 	case WALK_ERR_MOVED:
-		out_err("Failed to read directory '%s' (replaced by another "
-			"directory during the walk)\n",
+		out_err("Failed to read directory '%s' (replaced by another directory during the walk)\n",
 			p);
 		if (audit)
 			note_unexamined(g, path, ESTALE);
@@ -287,19 +285,18 @@ static void report_unexamined(struct gwalk *g, struct outbuf *ob)
 	for (i = 0; i < g->ndirs; i++) {
 		struct ent e = { .dirfd = -1, .name = g->dirs[i].path };
 
-		query_unknown(g->o, ob, &e, "directory not examined",
-			      g->dirs[i].err,
-			      "the files below it could not be "
-			      "examined; they may carry any capability");
+		query_unknown(
+			g->o, ob, &e, "directory not examined", g->dirs[i].err,
+			"the files below it could not be examined; they may carry any capability");
 		free(g->dirs[i].path);
 	}
 	free(g->dirs);
 	if (g->dirs_lost) {
 		struct ent e = { .dirfd = -1, .name = "?" };
 
-		query_unknown(g->o, ob, &e, "directory not examined", ENOMEM,
-			      "out of memory: a directory that could not be "
-			      "examined was not recorded");
+		query_unknown(
+			g->o, ob, &e, "directory not examined", ENOMEM,
+			"out of memory: a directory that could not be examined was not recorded");
 	}
 }
 

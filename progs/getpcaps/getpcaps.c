@@ -43,8 +43,7 @@ static int opt_license(void *p, const char *arg)
 	(void)p;
 	(void)arg;
 	printf("--license see LICENSE file for details.\n"
-	       "[Copyright (c) 2026 the libcap-perfmon authors (an independent"
-	       " reimplementation of libcap's getpcaps)]\n");
+	       "[Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap's getpcaps)]\n");
 	exit(EXIT_SUCCESS);
 }
 
@@ -341,10 +340,10 @@ static int audit_main(int argc, char *argv[], struct opts *o)
 				     N_OPTIONS, AUDIT, 0);
 			return 2;
 		} else {
-			escape_line(stderr, "getpcaps: ",
-				    "--all shows every"
-				    " process: '%s' cannot be combined with it",
-				    arg);
+			escape_line(
+				stderr, "getpcaps: ",
+				"--all shows every process: '%s' cannot be combined with it",
+				arg);
 			return 2;
 		}
 	}

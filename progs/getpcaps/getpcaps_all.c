@@ -120,23 +120,20 @@ int all_main(const struct print_opts *po)
 	}
 	if (s.counts.not_examined) {
 		fprintf(stderr,
-			"getpcaps: %zu processes not examined: %s"
-			" (a complete audit needs root)\n",
+			"getpcaps: %zu processes not examined: %s (a complete audit needs root)\n",
 			s.counts.not_examined,
 			strerror(s.counts.not_examined_errno));
 		status = EXIT_FAILURE;
 	}
 	if (s.counts.hidden) {
 		fprintf(stderr,
-			"getpcaps: /proc: %s (a complete audit needs"
-			" root)\n",
+			"getpcaps: /proc: %s (a complete audit needs root)\n",
 			s.counts.hidden_why);
 		status = EXIT_FAILURE;
 	}
 	if (s.counts.exe_unchecked) {
 		fprintf(stderr,
-			"getpcaps: the executables of %zu capable"
-			" processes not examined: %s\n",
+			"getpcaps: the executables of %zu capable processes not examined: %s\n",
 			s.counts.exe_unchecked, strerror(s.counts.exe_errno));
 		status = EXIT_FAILURE;
 	}

@@ -161,10 +161,10 @@ int proc_hides_processes(int procfd, char *why, size_t len)
 		return 0;
 	id = mount_id_of(procfd);
 	if (id < 0 || super_options(procfd, id, opts, sizeof(opts)) < 0) {
-		snprintf(why, len,
-			 "cannot read its mount options (%s), so "
-			 "whether it hides processes is unknown",
-			 strerror(errno));
+		snprintf(
+			why, len,
+			"cannot read its mount options (%s), so whether it hides processes is unknown",
+			strerror(errno));
 		return 1;
 	}
 	if (option(opts, "hidepid", mode, sizeof(mode)) == NULL ||
@@ -177,9 +177,9 @@ int proc_hides_processes(int procfd, char *why, size_t len)
 	    strspn(gid, "0123456789") == strlen(gid) &&
 	    in_group((gid_t)strtoul(gid, NULL, 10)))
 		return 0;
-	snprintf(why, len,
-		 "mounted with hidepid=%s: the processes this user "
-		 "may not trace are not listed, and not counted",
-		 mode);
+	snprintf(
+		why, len,
+		"mounted with hidepid=%s: the processes this user may not trace are not listed, and not counted",
+		mode);
 	return 1;
 }

@@ -78,8 +78,7 @@ static void put_thread_sets(struct user_cache *uc, const struct scan *s,
 		printf("%s{\"tids\":[", i ? "," : "");
 		for (t = 0; t < set->count && t < THREAD_TIDS_MOST; t++)
 			printf("%s%d", t ? "," : "", (int)set->tids[t]);
-		printf("],\"threads\":%zu,\"main\":%s,\"uid\":%u,\"ruid\":%u,"
-		       "\"suid\":%u,\"fsuid\":%u,",
+		printf("],\"threads\":%zu,\"main\":%s,\"uid\":%u,\"ruid\":%u,\"suid\":%u,\"fsuid\":%u,",
 		       set->count, !p->main_exited && i == 0 ? "true" : "false",
 		       (unsigned)u[1], (unsigned)u[0], (unsigned)u[2],
 		       (unsigned)u[3]);

@@ -136,21 +136,15 @@ static const char *risk_name(const struct creds *c)
 
 const struct flag_text flag_text[] = {
 	{ FLAG_AMBIENT_SHELL, "ambient-shell",
-	  "ambient capabilities in an interactive shell: every program"
-	  " started from it gets them" },
+	  "ambient capabilities in an interactive shell: every program started from it gets them" },
 	{ FLAG_WRITABLE_EXE, "writable-exe",
 	  "capabilities in a process whose user may rewrite its executable" },
 	{ FLAG_NO_NNP_DAEMON, "no-new-privs-missing",
-	  "capable daemon without no_new_privs: a set-user-ID or"
-	  " file-capability program it runs can gain more" },
+	  "capable daemon without no_new_privs: a set-user-ID or file-capability program it runs can gain more" },
 	{ FLAG_THREADS_DIFFER, "threads-differ",
-	  "its threads hold different credentials: the line above is all of"
-	  " them together, each set of threads follows" },
+	  "its threads hold different credentials: the line above is all of them together, each set of threads follows" },
 	{ FLAG_ROOT_REGAINS, "root-regains",
-	  "a user id is 0 while the permitted set lacks part of the bounding"
-	  " set: root's files are its own, and with a real, effective or saved"
-	  " uid 0 an execve(2) gives the rest back (unless securebits, which"
-	  " /proc does not show, forbid it)" },
+	  "a user id is 0 while the permitted set lacks part of the bounding set: root's files are its own, and with a real, effective or saved uid 0 an execve(2) gives the rest back (unless securebits, which /proc does not show, forbid it)" },
 };
 
 const size_t nflags = sizeof(flag_text) / sizeof(flag_text[0]);
@@ -237,8 +231,7 @@ static void put_thread_sets(struct user_cache *uc, const struct scan *s,
 		putchar('\n');
 	}
 	if (p->threads_untold > 0)
-		printf("%s%zu threads more, in credential sets past the first"
-		       " %d: not listed, counted above\n",
+		printf("%s%zu threads more, in credential sets past the first %d: not listed, counted above\n",
 		       indent, p->threads_untold, THREAD_SETS_MOST);
 }
 
@@ -257,16 +250,13 @@ static void put_details(struct user_cache *uc, const struct scan *s,
 			printf("%s! %s: %s\n", indent, flag_text[i].key,
 			       flag_text[i].text);
 	if (!p->c.amb_known)
-		printf("%s? ambient: unknown: its status has no CapAmb line"
-		       " (a kernel before 4.3?)\n",
+		printf("%s? ambient: unknown: its status has no CapAmb line (a kernel before 4.3?)\n",
 		       indent);
 	if (p->c.nnp < 0)
-		printf("%s? no_new_privs: unknown: its status has no NoNewPrivs"
-		       " line (a kernel before 4.10?)\n",
+		printf("%s? no_new_privs: unknown: its status has no NoNewPrivs line (a kernel before 4.10?)\n",
 		       indent);
 	if (p->main_exited)
-		printf("%s? main thread: exited; the process is its other"
-		       " threads\n",
+		printf("%s? main thread: exited; the process is its other threads\n",
 		       indent);
 	put_thread_sets(uc, s, p, indent, o->iab);
 	if (!o->verbose)
@@ -456,16 +446,12 @@ int print_all(struct scan *s, const struct print_opts *o)
 	}
 	if (o->json) {
 		json_object_open(stdout, "summary");
-		printf("\"listed\":%zu,\"examined\":%zu,\"shown\":%zu,"
-		       "\"kernel_threads\":%zu,\"zombies\":%zu,\"exited\":%zu,"
-		       "\"not_examined\":%zu,\"exe_unchecked\":%zu}\n",
+		printf("\"listed\":%zu,\"examined\":%zu,\"shown\":%zu,\"kernel_threads\":%zu,\"zombies\":%zu,\"exited\":%zu,\"not_examined\":%zu,\"exe_unchecked\":%zu}\n",
 		       c->listed, c->examined, shown, c->kernel_threads,
 		       c->zombies, c->exited, c->not_examined,
 		       c->exe_unchecked);
 	} else {
-		printf("summary: %zu processes examined, %zu shown; left out:"
-		       " %zu kernel threads, %zu zombies, %zu exited during"
-		       " the scan; %zu not examined\n",
+		printf("summary: %zu processes examined, %zu shown; left out: %zu kernel threads, %zu zombies, %zu exited during the scan; %zu not examined\n",
 		       c->examined, shown, c->kernel_threads, c->zombies,
 		       c->exited, c->not_examined);
 	}

@@ -124,8 +124,7 @@ static int parse_stat(const char *text, char *comm, size_t comm_size,
 	}
 	/* fields 3..22 of proc(5); %*s skips the ones we do not use */
 	if (sscanf(close + 1,
-		   " %c %d %*s %*s %d %*s %u"
-		   " %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+		   " %c %d %*s %*s %d %*s %u %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
 		   &f->state, &ppid, &f->tty_nr, &f->flags, &f->start) != 5)
 		return -1;
 	f->ppid = (pid_t)ppid;

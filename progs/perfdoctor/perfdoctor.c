@@ -139,19 +139,18 @@ static void grant_note(const struct pam_view *pv, char *buf, size_t len)
 		return;
 	if (pv->grant_unknown)
 		put(buf, len,
-		    "perfdoctor may not read %s, which pam_cap "
-		    "reads for a login through %s: run perfdoctor as root",
+		    "perfdoctor may not read %s, which pam_cap reads for a login through %s: run perfdoctor as root",
 		    pv->config, pv->service);
 	else if ((pv->amb & BIT(CAP_PERFMON)) && pv->amb_reaches != ANSWER_YES)
-		snprintf(buf, len,
-			 "pam_cap's ambient grant does not surely "
-			 "reach a login through %s: %s",
-			 pv->service, pv->amb_why);
+		snprintf(
+			buf, len,
+			"pam_cap's ambient grant does not surely reach a login through %s: %s",
+			pv->service, pv->amb_why);
 	else if ((pv->inh & BIT(CAP_PERFMON)) && pv->iab_reaches != ANSWER_YES)
-		snprintf(buf, len,
-			 "pam_cap's grant does not surely reach a "
-			 "login through %s: %s",
-			 pv->service, pv->iab_why);
+		snprintf(
+			buf, len,
+			"pam_cap's grant does not surely reach a login through %s: %s",
+			pv->service, pv->iab_why);
 }
 
 /* Where a pam_cap grant must go: the file this service's pam_cap reads. */
@@ -266,15 +265,13 @@ static void login_again(struct verdict *v, const char *user, const char *why)
 	size_t len = strlen(v->reason);
 
 	snprintf(v->reason + len, sizeof(v->reason) - len,
-		 "; a new login of "
-		 "%s %s: log in again",
-		 user, why);
+		 "; a new login of %s %s: log in again", user, why);
 	memmove(&v->fixes[1], &v->fixes[0],
 		sizeof(v->fixes[0]) * (MAX_FIXES - 1));
 	memset(&v->fixes[0], 0, sizeof(v->fixes[0]));
-	snprintf(v->fixes[0].text, sizeof(v->fixes[0].text),
-		 "log in again "
-		 "(a new login reads groups and capability.conf afresh)");
+	snprintf(
+		v->fixes[0].text, sizeof(v->fixes[0].text),
+		"log in again (a new login reads groups and capability.conf afresh)");
 	v->nfixes = v->nfixes < MAX_FIXES ? v->nfixes + 1 : MAX_FIXES;
 }
 
@@ -344,16 +341,16 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	}
 	if (v.answer != ANSWER_YES && who.may_exec == ANSWER_NO &&
 	    fresh_exec == ANSWER_YES)
-		login_again(&v, u->name,
-			    "would be allowed to execute it, with "
-			    "groups from the database that this session lacks");
+		login_again(
+			&v, u->name,
+			"would be allowed to execute it, with groups from the database that this session lacks");
 	else if (v.answer != ANSWER_YES && u->known && npv > 0 && fresh_yes &&
 		 fresh_helps(&who)) {
 		/* Nothing else to change: the rest was for this session. */
 		v.nfixes = 0;
-		login_again(&v, u->name,
-			    "would pass: the group database or "
-			    "capability.conf changed since this session began");
+		login_again(
+			&v, u->name,
+			"would pass: the group database or capability.conf changed since this session began");
 	}
 	print_verdict(&v, u->name, b->path, "");
 	print_risk(b, &who, &fx);
@@ -374,8 +371,9 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 
 	login_subject(&who, self, u, NULL, 0);
 	who.may_exec = may_execute(b, u->uid, u->gid, u->groups, u->ngroups);
-	print_session(&who, "a new login, groups from the group database, "
-			    "the rest modelled on this process");
+	print_session(
+		&who,
+		"a new login, groups from the group database, the rest modelled on this process");
 	print_pam(pv, npv);
 	fill_fix_context(&fx, b, u, o->pam.config, 1, self->bounding);
 	for (i = 0; i < npv; i++) {
@@ -397,8 +395,7 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 		 npv == 1 && pv[0].service[0] != '(' ? pv[0].service : "");
 	print_verdict(&all, u->name, b->path, how);
 	if (all.answer == ANSWER_YES)
-		say("note:      sessions %s began before a change of groups or "
-		    "capability.conf keep the old state: judge one with --pid",
+		say("note:      sessions %s began before a change of groups or capability.conf keep the old state: judge one with --pid",
 		    u->name);
 	print_risk(b, &who, &fx);
 	return exit_code(all.answer);

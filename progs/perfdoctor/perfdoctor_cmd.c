@@ -31,8 +31,7 @@ void cmd_lit(struct cmd *c, const char *s)
 	if (c->len + n >= sizeof(c->text)) {
 		/* Never a command cut short: it would run something else. */
 		put(c->why, sizeof(c->why),
-		    "no command printed: it would be "
-		    "longer than %zu bytes",
+		    "no command printed: it would be longer than %zu bytes",
 		    sizeof(c->text) - 1);
 		return;
 	}
@@ -51,9 +50,7 @@ void cmd_word(struct cmd *c, const char *what, const char *word)
 	if (q == NULL) {
 		if (errno == EILSEQ)
 			put(c->why, sizeof(c->why),
-			    "no command printed: the "
-			    "%s '%s' holds characters a terminal would not "
-			    "show as they are",
+			    "no command printed: the %s '%s' holds characters a terminal would not show as they are",
 			    what, word);
 		else
 			put(c->why, sizeof(c->why), "no command printed: %s",
@@ -162,8 +159,7 @@ void cmd_append(struct cmd *c, const char *line, const char *file,
 	}
 	if (sed_text(esc, sizeof(esc), line) < 0) {
 		put(c->why, sizeof(c->why),
-		    "no command printed: the line "
-		    "would be too long");
+		    "no command printed: the line would be too long");
 		return;
 	}
 	put(script, sizeof(script), "$a %s", esc);

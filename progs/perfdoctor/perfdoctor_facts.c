@@ -171,11 +171,10 @@ int gather_session(struct session_facts *s, pid_t pid)
 					    : strerror(errno),
 			     NULL);
 	else if (ps.seen != PROC_STATUS_ALL)
-		status_error(pid,
-			     "its status lacks Uid, Gid, Groups, Cap*, "
-			     "NoNewPrivs or Seccomp (process gone, or a kernel "
-			     "before 4.10)",
-			     NULL);
+		status_error(
+			pid,
+			"its status lacks Uid, Gid, Groups, Cap*, NoNewPrivs or Seccomp (process gone, or a kernel before 4.10)",
+			NULL);
 	ok = ok && ps.seen == PROC_STATUS_ALL;
 	free(bad);
 	if (ok) {

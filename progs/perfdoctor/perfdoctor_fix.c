@@ -109,9 +109,7 @@ static int join_grants_more(struct verdict *v, const struct subject *who,
 	    grant_only_perf_differs(cf->grant, cf->joined_grant))
 		return 0;
 	add_fix(v,
-		"joining %s changes what %s grants %s: '%s' instead of "
-		"'%s'; no command printed: give %s's grant a line of its own "
-		"first, or change that group's",
+		"joining %s changes what %s grants %s: '%s' instead of '%s'; no command printed: give %s's grant a line of its own first, or change that group's",
 		PERF_GROUP, fx->pv->config, who->name,
 		cf->joined_grant[0] != '\0' ? cf->joined_grant : "nothing",
 		cf->grant[0] != '\0' ? cf->grant : "nothing", who->name);
@@ -138,8 +136,7 @@ static void preset_steps(struct verdict *v, const struct binary_facts *b,
 
 	if (b->fix_path[0] == '\0') {
 		add_fix(v,
-			"no command printed: where the symbolic link %s "
-			"leads cannot be resolved",
+			"no command printed: where the symbolic link %s leads cannot be resolved",
 			b->path);
 		return;
 	}
@@ -230,8 +227,7 @@ static void join_file_group(struct verdict *v, const struct binary_facts *b,
 	qg = shquote_dup(grp);
 	qu = shquote_dup(who->name);
 	add_fix(v,
-		"only members of group %s%s may run it, and joining it "
-		"gives %s all else that group may do: no command printed",
+		"only members of group %s%s may run it, and joining it gives %s all else that group may do: no command printed",
 		qg != NULL ? qg : "id ", qg != NULL ? "" : gnum,
 		qu != NULL ? qu : "the user");
 	free(qg);
@@ -300,8 +296,7 @@ int fix_preset_line(char *buf, size_t len, char *note, size_t note_len,
 	if (used >= len) {
 		/* Never a command cut short. */
 		put(buf, len,
-		    "no command printed: it would be longer than "
-		    "%zu bytes",
+		    "no command printed: it would be longer than %zu bytes",
 		    len - 1);
 		note[0] = '\0';
 		rc = -1;
@@ -319,8 +314,7 @@ int fix_owner_line(char *buf, size_t len, const struct binary_facts *b)
 	cmd_init(&c);
 	if (b->fix_path[0] == '\0')
 		put(c.why, sizeof(c.why),
-		    "no command printed: where the "
-		    "symbolic link %s leads cannot be resolved",
+		    "no command printed: where the symbolic link %s leads cannot be resolved",
 		    b->path);
 	/* chown drops the file's capabilities: set the same ones again. */
 	cmd_lit(&c, "chown root ");

@@ -33,8 +33,7 @@ static const char *conf_name_problem(const char *name)
 	if (strcmp(name, "*") == 0)
 		return "'*' means everybody there";
 	if (!escape_is_shown_as_is(name))
-		return "it holds characters a terminal would not show as "
-		       "they are";
+		return "it holds characters a terminal would not show as they are";
 	return NULL;
 }
 
@@ -143,14 +142,10 @@ static void fix_conf_mode(struct verdict *v, const struct pam_view *pv)
 	 */
 	if (pv->conf.world_writable)
 		put(note, sizeof(note),
-		    "pam_cap reads nothing from a "
-		    "world-writable file; read every line first: anyone "
-		    "could have written it");
+		    "pam_cap reads nothing from a world-writable file; read every line first: anyone could have written it");
 	else
 		put(note, sizeof(note),
-		    "pam_cap reads nothing from a file "
-		    "others may write (%s); read every line first: they "
-		    "could have written it",
+		    "pam_cap reads nothing from a file others may write (%s); read every line first: they could have written it",
 		    pv->conf.untrusted);
 	cmd_add(v, &c, note);
 }
@@ -182,10 +177,7 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 		 * who would get this user's grant instead of theirs.
 		 */
 		add_fix(v,
-			"capability.conf cannot name %s (%s), and a line "
-			"for a group would change the grant of its other "
-			"members: no line can give %s alone cap_perfmon; a "
-			"name without blanks, '@' or '*' can have one",
+			"capability.conf cannot name %s (%s), and a line for a group would change the grant of its other members: no line can give %s alone cap_perfmon; a name without blanks, '@' or '*' can have one",
 			who->name, problem, who->name);
 		return;
 	}
@@ -195,8 +187,7 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	if (strlen(caps) + 1 + strlen(who->name) + 1 > sizeof(line) ||
 	    strlen(caps) + 1 + strlen(who->name) > CAPCONF_LINE_MAX) {
 		add_fix(v,
-			"no line printed: a capability.conf line for "
-			"this user would be longer than %zu bytes",
+			"no line printed: a capability.conf line for this user would be longer than %zu bytes",
 			sizeof(line) - 1);
 		return;
 	}
@@ -205,9 +196,9 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	if (decided == 0) {
 		cmd_append(&c, line, pv->config, cf->has_lines);
 		cmd_add(v, &c,
-			cf->from_default ? "default= applies only "
-					   "where no line matches"
-					 : NULL);
+			cf->from_default
+				? "default= applies only where no line matches"
+				: NULL);
 		return;
 	}
 	if (sed_text(esc, sizeof(esc), line) < 0)
@@ -219,13 +210,11 @@ static void fix_grant_line(struct verdict *v, const struct subject *who,
 	cmd_path(&c, "file name", pv->config);
 	if (cf->decided_star)
 		put(note, sizeof(note),
-		    "above line %lu: its '*' matches "
-		    "everybody first, and the first matching line wins",
+		    "above line %lu: its '*' matches everybody first, and the first matching line wins",
 		    decided);
 	else
 		put(note, sizeof(note),
-		    "above line %lu, which decides for "
-		    "%s now: the first matching line wins",
+		    "above line %lu, which decides for %s now: the first matching line wins",
 		    decided, who->name);
 	cmd_add(v, &c, note);
 }
@@ -273,9 +262,7 @@ int fix_shadowed_grant(struct verdict *v, const struct fix_context *fx)
 	cmd_lit(&c, " ");
 	cmd_path(&c, "file name", fx->config);
 	put(note, sizeof(note),
-	    "moves line %lu ('%s') above line %lu: the "
-	    "'*' on line %lu matches everybody first, and the first "
-	    "matching line wins",
+	    "moves line %lu ('%s') above line %lu: the '*' on line %lu matches everybody first, and the first matching line wins",
 	    fx->shadow, fx->shadow_text, fx->star, fx->star);
 	cmd_add(v, &c, note);
 	return 1;

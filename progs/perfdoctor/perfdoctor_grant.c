@@ -264,10 +264,10 @@ static void judge_shadow(struct pam_view *view, const char *user)
 		conf_line_text(view->config, later.line, view->shadow_line,
 			       sizeof(view->shadow_line));
 		len = strlen(view->grant);
-		snprintf(view->grant + len, sizeof(view->grant) - len,
-			 "; line %lu ('%s') names %s but is never reached: the "
-			 "first matching line wins",
-			 later.line, view->shadow_text, user);
+		snprintf(
+			view->grant + len, sizeof(view->grant) - len,
+			"; line %lu ('%s') names %s but is never reached: the first matching line wins",
+			later.line, view->shadow_text, user);
 	}
 	capconf_match_release(&later);
 }
@@ -283,10 +283,8 @@ void judge_grant(struct pam_view *view, const char *user, const char *fallback)
 	if (rc == CAPCONF_FOUND) {
 		text = m.caps;
 		put(view->grant, sizeof(view->grant),
-		    "%s:%lu grants '%s' "
-		    "(%s %s)",
-		    view->config, m.line, m.caps, capconf_why_name(m.why),
-		    m.who);
+		    "%s:%lu grants '%s' (%s %s)", view->config, m.line, m.caps,
+		    capconf_why_name(m.why), m.who);
 	} else if (rc == CAPCONF_NOT_FOUND || rc == CAPCONF_UNKNOWN_USER ||
 		   rc == CAPCONF_UNREADABLE) {
 		/*
@@ -306,24 +304,19 @@ void judge_grant(struct pam_view *view, const char *user, const char *fallback)
 		/* pam_cap runs as root: what it reads is not known here. */
 		view->grant_unknown = 1;
 		put(view->grant, sizeof(view->grant),
-		    "%s: perfdoctor may not "
-		    "read it, so what it grants is unknown (run "
-		    "perfdoctor as root)",
+		    "%s: perfdoctor may not read it, so what it grants is unknown (run perfdoctor as root)",
 		    view->config);
 	} else if (rc == CAPCONF_BROKEN && m.line == 0) {
 		put(view->grant, sizeof(view->grant),
-		    "%s: pam_cap stops here "
-		    "(%s): grants nothing, not even default=",
+		    "%s: pam_cap stops here (%s): grants nothing, not even default=",
 		    view->config, m.problem);
 	} else if (rc == CAPCONF_BROKEN) {
 		put(view->grant, sizeof(view->grant),
-		    "%s:%lu: pam_cap stops "
-		    "here (%s): grants nothing, not even default=",
+		    "%s:%lu: pam_cap stops here (%s): grants nothing, not even default=",
 		    view->config, m.line, m.problem);
 	} else {
 		put(view->grant, sizeof(view->grant),
-		    "%s: cannot be judged "
-		    "(out of memory): grants nothing",
+		    "%s: cannot be judged (out of memory): grants nothing",
 		    view->config);
 	}
 	iab = text != NULL && strcmp(text, "all") && strcmp(text, "none")

@@ -78,11 +78,11 @@ static void target_blocks(struct verdict *v, const struct binary_facts *b)
 	 * the script runs, and judges that one when asked to.
 	 */
 	if (b->target.kind == EXEC_TARGET_ELF)
-		add_fix(v, "copy perf to a filesystem mounted without nosuid "
-			   "and noexec, then run perfdoctor on the copy");
+		add_fix(v,
+			"copy perf to a filesystem mounted without nosuid and noexec, then run perfdoctor on the copy");
 	else
-		add_fix(v, "find the ELF binary it runs (readlink -f, file: it "
-			   "must say ELF), then run perfdoctor on that one");
+		add_fix(v,
+			"find the ELF binary it runs (readlink -f, file: it must say ELF), then run perfdoctor on that one");
 }
 
 /* Whether the kernel applies b's file capabilities at exec at all. */
@@ -155,14 +155,12 @@ static void judge_exec(const struct binary_facts *b, const struct subject *who,
 		v->want_exec = 1;
 	} else if (who->may_exec == ANSWER_UNKNOWN) {
 		block(v, ANSWER_UNKNOWN,
-		      "perfdoctor cannot check whether %s may execute %s (run "
-		      "it as root, or as %s)",
+		      "perfdoctor cannot check whether %s may execute %s (run it as root, or as %s)",
 		      who->name, b->path, who->name);
 	}
 	if (who->seccomp == 1)
 		block(v, ANSWER_NO,
-		      "the session is in seccomp strict mode, which allows no "
-		      "execve()");
+		      "the session is in seccomp strict mode, which allows no execve()");
 }
 
 /* A user namespace: no capability gained in there counts. */
@@ -170,15 +168,12 @@ static void judge_userns(const struct subject *who, struct verdict *v)
 {
 	if (who->init_userns == ANSWER_NO) {
 		block(v, ANSWER_NO,
-		      "the session is in a user namespace: perf_event_open() "
-		      "asks for CAP_PERFMON in the initial one, and no "
-		      "capability gained in there counts");
-		add_fix(v, "run perf from a session outside the container or "
-			   "user namespace");
+		      "the session is in a user namespace: perf_event_open() asks for CAP_PERFMON in the initial one, and no capability gained in there counts");
+		add_fix(v,
+			"run perf from a session outside the container or user namespace");
 	} else if (who->init_userns == ANSWER_UNKNOWN) {
 		block(v, ANSWER_UNKNOWN,
-		      "cannot tell whether the session is in the initial user "
-		      "namespace");
+		      "cannot tell whether the session is in the initial user namespace");
 	}
 }
 
@@ -209,30 +204,26 @@ static void judge_file_caps(const struct kernel_facts *k,
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN,
-		      "cannot read %s to tell an ELF binary, whose file "
-		      "capabilities count, from a script, whose do not (%s)",
+		      "cannot read %s to tell an ELF binary, whose file capabilities count, from a script, whose do not (%s)",
 		      b->path, strerror(b->target_err));
 	} else if (b->target_known && !caps_honoured(b) && !who->is_root) {
 		target_blocks(v, b);
 	} else if (foreign_rootid(b) && !who->is_root) {
 		block(v, ANSWER_NO,
-		      "the file capabilities of %s are for the user namespace "
-		      "whose root is uid %u (rootid): the kernel ignores them "
-		      "outside it",
+		      "the file capabilities of %s are for the user namespace whose root is uid %u (rootid): the kernel ignores them outside it",
 		      b->path, (unsigned)foreign_rootid(b));
 		v->want_preset = 1;
 	} else if (b->xattr_unsupported) {
 		block(v, ANSWER_NO,
 		      "the filesystem of %s cannot store file capabilities",
 		      b->path);
-		add_fix(v, "copy perf to a filesystem that stores extended "
-			   "attributes, then run perfdoctor on the copy");
+		add_fix(v,
+			"copy perf to a filesystem that stores extended attributes, then run perfdoctor on the copy");
 	} else if ((p_free & needed) && who->no_new_privs) {
 		block(v, ANSWER_NO,
-		      "the session has no_new_privs set, so exec grants no "
-		      "file capabilities");
-		add_fix(v, "run perf from a session without NoNewPrivileges= "
-			   "(systemd) or no_new_privs");
+		      "the session has no_new_privs set, so exec grants no file capabilities");
+		add_fix(v,
+			"run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
 	} else if (((fp | fi) & needed & ~who->bounding) || refused) {
 		uint64_t lack = refused ? refused : BIT(CAP_PERFMON);
 		char names[512];
@@ -240,8 +231,7 @@ static void judge_file_caps(const struct kernel_facts *k,
 		names_or_none(lack, names, sizeof(names));
 		block(v, ANSWER_NO, "the session's bounding set lacks %s%s",
 		      names,
-		      refused ? ", so the kernel refuses to execute a "
-				"file that needs it in its effective set"
+		      refused ? ", so the kernel refuses to execute a file that needs it in its effective set"
 			      : "");
 		/*
 		 * A new login whose bounding set had them before pam_cap: the
@@ -252,13 +242,11 @@ static void judge_file_caps(const struct kernel_facts *k,
 				      (fi & needed) && !(fp & needed), lack);
 		else
 			add_fix(v,
-				"allow %s in the bounding set of that "
-				"service or container",
+				"allow %s in the bounding set of that service or container",
 				names);
 	} else if ((fi & needed) && !(fp & needed)) {
 		block(v, ANSWER_NO,
-		      "%s grants cap_perfmon only to callers holding it in "
-		      "their inheritable set, and %s does not",
+		      "%s grants cap_perfmon only to callers holding it in their inheritable set, and %s does not",
 		      b->path, who->name);
 		/*
 		 * Only the grant is a fix: the preset would replace the
@@ -268,14 +256,12 @@ static void judge_file_caps(const struct kernel_facts *k,
 		fix_pam_grant(v, who, fx, 1, 0);
 	} else if (!knows_perfmon) {
 		block(v, ANSWER_NO,
-		      "this kernel predates CAP_PERFMON and %s lacks "
-		      "cap_sys_admin",
+		      "this kernel predates CAP_PERFMON and %s lacks cap_sys_admin",
 		      b->path);
 		v->want_preset = 1;
 	} else if (fp & needed) {
 		block(v, ANSWER_NO,
-		      "%s holds cap_perfmon in permitted but not effective, "
-		      "and perf does not raise it",
+		      "%s holds cap_perfmon in permitted but not effective, and perf does not raise it",
 		      b->path);
 		v->want_preset = 1;
 	} else {
@@ -305,8 +291,8 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	needed = perf_enough(k->max_bits);
 	if (!b->exists) {
 		block(v, ANSWER_NO, "%s does not exist", b->path);
-		add_fix(v, "install perf (Debian: apt-get install linux-perf) "
-			   "or name the binary");
+		add_fix(v,
+			"install perf (Debian: apt-get install linux-perf) or name the binary");
 		return;
 	}
 	if (!b->is_regular) {
@@ -325,8 +311,7 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	}
 	if (who->seccomp == 2)
 		block(v, ANSWER_UNKNOWN,
-		      "the session runs under a seccomp filter, which may "
-		      "refuse perf_event_open() whatever its capabilities");
+		      "the session runs under a seccomp filter, which may refuse perf_event_open() whatever its capabilities");
 	/* After the rest: the preset also answers "may not execute". */
 	if (v->answer == ANSWER_NO)
 		fix_perf(v, b, who, fx);

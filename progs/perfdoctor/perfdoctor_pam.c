@@ -111,49 +111,39 @@ static void judge_survival(struct pam_view *view, const struct pam_entry *e)
 
 	if (e->defer && !e->keepcaps) {
 		REACH(iab, ANSWER_NO,
-		      "defer without keepcaps: after the switch "
-		      "to the user nothing is left to apply the grant with");
+		      "defer without keepcaps: after the switch to the user nothing is left to apply the grant with");
 		REACH(amb, ANSWER_NO, "%s", view->iab_why);
 		return;
 	}
 	if (e->defer && prog == PROG_SWITCHES_THEN_ENDS) {
 		REACH(iab, ANSWER_YES,
-		      "applied at pam_end() after %s switches "
-		      "to the user",
+		      "applied at pam_end() after %s switches to the user",
 		      who);
 		REACH(amb, ANSWER_YES, "%s", view->iab_why);
 		return;
 	}
 	if (e->defer && prog == PROG_OPENSSH) {
 		REACH(iab, ANSWER_NO,
-		      "OpenSSH never calls pam_end() in the "
-		      "session, so a deferred grant never arrives");
+		      "OpenSSH never calls pam_end() in the session, so a deferred grant never arrives");
 		REACH(amb, ANSWER_NO, "%s", view->iab_why);
 		return;
 	}
 	if (e->defer) {
 		REACH(iab, ANSWER_UNKNOWN,
-		      "whether '%s' calls pam_end(PAM_SUCCESS"
-		      "|PAM_DATA_SILENT) after switching to the user is not "
-		      "known to perfdoctor",
+		      "whether '%s' calls pam_end(PAM_SUCCESS|PAM_DATA_SILENT) after switching to the user is not known to perfdoctor",
 		      view->service);
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
 		return;
 	}
 	if (prog == PROG_OTHER)
 		REACH(iab, ANSWER_UNKNOWN,
-		      "whether '%s' calls pam_setcred() in "
-		      "the process that becomes the session is not known to "
-		      "perfdoctor",
+		      "whether '%s' calls pam_setcred() in the process that becomes the session is not known to perfdoctor",
 		      view->service);
 	else
 		REACH(iab, ANSWER_YES,
-		      "applied by pam_setcred(), kept across "
-		      "the switch to the user");
+		      "applied by pam_setcred(), kept across the switch to the user");
 	REACH(amb, ANSWER_NO,
-	      "the kernel clears the ambient set when %s "
-	      "switches from root to the user; it needs 'keepcaps defer' and "
-	      "a login program that honours them (login, su)",
+	      "the kernel clears the ambient set when %s switches from root to the user; it needs 'keepcaps defer' and a login program that honours them (login, su)",
 	      who);
 }
 
@@ -212,8 +202,7 @@ static void judge_typos(const struct pam_stack *s, struct pam_view *view, int k)
 		    module_installed(m, found, sizeof(found)) != ANSWER_NO)
 			continue;
 		put(view->warning, sizeof(view->warning),
-		    "%s: module '%s' "
-		    "is not installed: did you mean 'pam_cap.so'?",
+		    "%s: module '%s' is not installed: did you mean 'pam_cap.so'?",
 		    s->e[i].where, m);
 		return;
 	}
@@ -222,10 +211,8 @@ static void judge_typos(const struct pam_stack *s, struct pam_view *view, int k)
 	near = suggest_nearest(s->e[k].unknown, pam_cap_arguments,
 			       pam_cap_narguments);
 	put(view->warning, sizeof(view->warning),
-	    "%s: pam_cap ignores the "
-	    "argument '%s'%s%s%s%s",
-	    s->e[k].where, s->e[k].unknown,
-	    s->e[k].nunknown > 1 ? " and others" : "",
+	    "%s: pam_cap ignores the argument '%s'%s%s%s%s", s->e[k].where,
+	    s->e[k].unknown, s->e[k].nunknown > 1 ? " and others" : "",
 	    near != NULL ? " (did you mean '" : "", near != NULL ? near : "",
 	    near != NULL ? "'?)" : "");
 }
@@ -250,9 +237,7 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 	pam_stack_read(s, file);
 	if (s->error[0] != '\0') {
 		put(view->stack, sizeof(view->stack),
-		    "cannot read its "
-		    "stack: %s",
-		    s->error);
+		    "cannot read its stack: %s", s->error);
 		REACH(iab, ANSWER_UNKNOWN, "its PAM stack could not be read");
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
 		return;
@@ -267,12 +252,11 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 		else
 			view->no_pam_cap = 1; /* "other" is everyone's */
 		put(view->stack, sizeof(view->stack),
-		    "%s%s: no pam_cap "
-		    "in its auth stack, so capability.conf is not read",
+		    "%s%s: no pam_cap in its auth stack, so capability.conf is not read",
 		    path,
-		    file == view->service ? ""
-					  : " (no service file: "
-					    "libpam uses 'other')");
+		    file == view->service
+			    ? ""
+			    : " (no service file: libpam uses 'other')");
 		REACH(iab, ANSWER_NO, "pam_cap does not run");
 		REACH(amb, ANSWER_NO, "pam_cap does not run");
 		return;
@@ -292,31 +276,25 @@ static void judge_stack(struct pam_stack *s, struct pam_view *view,
 	 */
 	if (s->e[k].config_given && s->e[k].config[0] != '/') {
 		REACH(iab, ANSWER_NO,
-		      "pam_cap's config= is not an absolute "
-		      "path, so pam_cap grants nothing");
+		      "pam_cap's config= is not an absolute path, so pam_cap grants nothing");
 		REACH(amb, ANSWER_NO, "%s", view->iab_why);
 		return;
 	}
 	if (count > 1) {
 		REACH(iab, ANSWER_UNKNOWN,
-		      "pam_cap appears %d times in the "
-		      "stack",
-		      count);
+		      "pam_cap appears %d times in the stack", count);
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
 		return;
 	}
 	switch (module_installed(s->e[k].module, found, sizeof(found))) {
 	case ANSWER_NO:
 		REACH(iab, ANSWER_NO,
-		      "%s is not installed, so libpam cannot "
-		      "load it",
-		      found);
+		      "%s is not installed, so libpam cannot load it", found);
 		REACH(amb, ANSWER_NO, "%s", view->iab_why);
 		return;
 	case ANSWER_UNKNOWN:
 		REACH(iab, ANSWER_UNKNOWN,
-		      "no libpam module directory found "
-		      "to look for %s in",
+		      "no libpam module directory found to look for %s in",
 		      found);
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);
 		return;
@@ -381,9 +359,7 @@ int pam_views(const struct pam_opts *o, const char *user,
 		memset(view, 0, sizeof(*view));
 		snprintf(view->service, sizeof(view->service), "(none)");
 		put(view->stack, sizeof(view->stack),
-		    "none of the services "
-		    "%s exists in %s",
-		    all, o->dir);
+		    "none of the services %s exists in %s", all, o->dir);
 		snprintf(view->config, sizeof(view->config), "%s", o->config);
 		REACH(iab, ANSWER_UNKNOWN, "no known login service to check");
 		REACH(amb, ANSWER_UNKNOWN, "%s", view->iab_why);

@@ -91,17 +91,16 @@ void print_header(const struct kernel_facts *k, const struct binary_facts *b,
 		    ? ", on a filesystem without extended attributes"
 		    : "");
 	if (b->is_regular && !b->target_known) {
-		say("%-10s cannot read it to tell an ELF binary from a "
-		    "script: %s",
+		say("%-10s cannot read it to tell an ELF binary from a script: %s",
 		    "target:", strerror(b->target_err));
 	} else if (b->is_regular) {
 		const char *why = exec_target_problem(&b->target, problem,
 						      sizeof(problem));
 
 		say("%-10s %s", "target:",
-		    why != NULL ? why
-				: "an ELF executable, on a filesystem that "
-				  "honours file capabilities");
+		    why != NULL
+			    ? why
+			    : "an ELF executable, on a filesystem that honours file capabilities");
 	}
 	{
 		/*
@@ -112,9 +111,7 @@ void print_header(const struct kernel_facts *k, const struct binary_facts *b,
 
 		base = base != NULL ? base + 1 : b->path;
 		if (strncmp(base, "perf-", 5) == 0 && base[5] != '\0')
-			say("%-10s perf runs a file named '%s' as 'perf %s' "
-			    "(it takes its subcommand from its own name): name "
-			    "the copy without 'perf-', e.g. 'perf_%s'",
+			say("%-10s perf runs a file named '%s' as 'perf %s' (it takes its subcommand from its own name): name the copy without 'perf-', e.g. 'perf_%s'",
 			    "name:", base, base + 5, base + 5);
 	}
 	if (b->caps != NULL) {
@@ -139,8 +136,7 @@ void print_session(const struct subject *who, const char *label)
 	say("%-10s %s: uid %u gid %u, groups %s", "session:", label,
 	    (unsigned)who->uid, (unsigned)who->gid,
 	    group_list(who->groups, who->ngroups, groups, sizeof(groups)));
-	say("%-10s bounding set %s cap_perfmon; inheritable %s; ambient %s; "
-	    "no_new_privs=%d; seccomp=%d; user namespace: %s",
+	say("%-10s bounding set %s cap_perfmon; inheritable %s; ambient %s; no_new_privs=%d; seccomp=%d; user namespace: %s",
 	    "", (who->bounding & BIT(CAP_PERFMON)) ? "includes" : "LACKS",
 	    names_or_none(who->inheritable, bits, sizeof(bits)),
 	    names_or_none(who->ambient, groups, sizeof(groups)),
@@ -213,9 +209,7 @@ static void suggest_preset(const char *lead, const struct binary_facts *b,
 		say("%s%s", full,
 		    line[0] != '\0'
 			    ? line
-			    : "setcap "
-			      "--perf-group=GROUP --perf FILE (no command here: "
-			      "perfdoctor sees none that keeps this user's access)");
+			    : "setcap --perf-group=GROUP --perf FILE (no command here: perfdoctor sees none that keeps this user's access)");
 }
 
 void print_risk(const struct binary_facts *b, const struct subject *who,
@@ -256,15 +250,14 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	 */
 	if ((b->mode & 0001) && risk_highest(b->caps, 1u << CAP_PERMITTED,
 					     NULL) >= RISK_KERNEL_READ)
-		suggest_preset("every user may run it with these capabilities; "
-			       "restrict it to a group: ",
-			       b, who, fx);
+		suggest_preset(
+			"every user may run it with these capabilities; restrict it to a group: ",
+			b, who, fx);
 	if (b->uid != 0) {
 		char lead[128];
 
 		put(lead, sizeof(lead),
-		    "suggest:   its owner (uid %u), not "
-		    "root, can change who runs it: ",
+		    "suggest:   its owner (uid %u), not root, can change who runs it: ",
 		    (unsigned)b->uid);
 		if (fix_owner_line(line, sizeof(line), b) == 0)
 			say_command(lead, line, "");

@@ -58,8 +58,7 @@ static int opt_license(void *p, const char *arg)
 {
 	/* 2.76 names the program here; 2.66 printed the option itself. */
 	printf("%s see LICENSE file for details.\n"
-	       "Copyright (c) 2026 the libcap-perfmon authors (an independent "
-	       "reimplementation of libcap's setcap)\n",
+	       "Copyright (c) 2026 the libcap-perfmon authors (an independent reimplementation of libcap's setcap)\n",
 	       ((struct opts *)p)->argv0);
 	(void)arg;
 	exit(EXIT_SUCCESS);
@@ -124,14 +123,12 @@ static const struct opt options[] = {
 	{ .name = "perf",
 	  .arg = optional_argument,
 	  .tags = PAIR_PERF,
-	  .line = " --perf[=<subcommands>] <filename>  the least perf needs "
-		  "on this kernel, then verify (not in libcap)" },
+	  .line = " --perf[=<subcommands>] <filename>  the least perf needs on this kernel, then verify (not in libcap)" },
 	{ .name = "perf-group",
 	  .arg = required_argument,
 	  .handle = opt_perf_group,
 	  .value = "<group>",
-	  .help = "before --perf: make the file root:<group> 0750 without "
-		  "ACL entries first (not in libcap)" },
+	  .help = "before --perf: make the file root:<group> 0750 without ACL entries first (not in libcap)" },
 	/* Ours: libcap's setcap took it for capability text. */
 	{ OPTS_VERSION_ROW,
 	  .help = "print the version and exit (not in libcap)" },
@@ -142,8 +139,7 @@ static const struct opt options[] = {
 static void print_usage(void)
 {
 	/* libcap 2.76's usage text, to the byte, then our lines. */
-	fputs("usage: setcap [--license] [-f] [-h] [-n <rootid>] [-q] [-v] "
-	      "(-r|-|<caps>) <filename> [ ... (-r|-|<capsN>) <filenameN> ]\n"
+	fputs("usage: setcap [--license] [-f] [-h] [-n <rootid>] [-q] [-v] (-r|-|<caps>) <filename> [ ... (-r|-|<capsN>) <filenameN> ]\n"
 	      "\n"
 	      " Note <filename> must be a regular (non-symlink) file.\n",
 	      stderr);
@@ -251,8 +247,7 @@ static void note_stdin_cut(void)
 		return;
 	stdin_cut = 0;
 	fprintf(stderr,
-		"setcap: capability text on stdin was cut at %d bytes, "
-		"as libcap's setcap reads no more; the rest was ignored\n",
+		"setcap: capability text on stdin was cut at %d bytes, as libcap's setcap reads no more; the rest was ignored\n",
 		STDIN_MAX);
 }
 
@@ -380,10 +375,8 @@ static void set_file(struct opts *o, cap_t caps, const char *file)
 	raise_setfcap(o);
 	if (caps != NULL && effective_refused(caps)) {
 		/* 2.76's lines, printed with -f too, where they are a warning. */
-		fputs("Error: under Linux, effective file capabilities must "
-		      "either be empty, or\n"
-		      "       exactly match the union of selected permitted "
-		      "and inheritable bits.\n",
+		fputs("Error: under Linux, effective file capabilities must either be empty, or\n"
+		      "       exactly match the union of selected permitted and inheritable bits.\n",
 		      stderr);
 		if (!o->force) {
 			explain_effective(file, caps, 0);
@@ -438,8 +431,7 @@ static int take_option(struct opts *o, int argc, char **argv, int *i)
 	if (row->arg == required_argument && value == NULL) {
 		/* -n's value is the next word, as in libcap. */
 		if (++*i == argc) {
-			fputs("usage: .. -n <rootid> .. - rootid!=0 "
-			      "file caps",
+			fputs("usage: .. -n <rootid> .. - rootid!=0 file caps",
 			      stderr);
 			exit(EXIT_FAILURE);
 		}
@@ -533,8 +525,7 @@ int main(int argc, char **argv)
 		exit(EXIT_FAILURE);
 	o.mycaps = cap_get_proc();
 	if (o.mycaps == NULL)
-		fputs("warning - unable to get process capabilities "
-		      "(old libcap?)\n",
+		fputs("warning - unable to get process capabilities (old libcap?)\n",
 		      stderr);
 	for (i = 1; i < argc; i++) {
 		struct pair p;

@@ -86,8 +86,7 @@ static void explain_clause(int index, int count, const char *clause)
 	put_quoted(clause, strlen(clause));
 	fputs(": ", stderr);
 	if (clause[names_len] == '\0') {
-		fputs("no operator: write names=flags, names+flags or "
-		      "names-flags (flags e, i, p)\n",
+		fputs("no operator: write names=flags, names+flags or names-flags (flags e, i, p)\n",
 		      stderr);
 		return;
 	}
@@ -118,8 +117,7 @@ static void explain_clause(int index, int count, const char *clause)
 	if (names_len == 0 && clause[0] != '=')
 		fputs("only '=' may stand without capability names\n", stderr);
 	else
-		fputs("bad operator or flags after the names (operators =, "
-		      "+, -; flags e, i, p in lower case)\n",
+		fputs("bad operator or flags after the names (operators =, +, -; flags e, i, p in lower case)\n",
 		      stderr);
 }
 
@@ -153,8 +151,7 @@ void explain_text(const char *text)
 		}
 	}
 	free(copy);
-	fputs("setcap: bad capability text: each clause is valid alone, but "
-	      "not together\n",
+	fputs("setcap: bad capability text: each clause is valid alone, but not together\n",
 	      stderr);
 }
 
@@ -196,46 +193,36 @@ void explain_effective(const char *file, cap_t caps, int forced)
 	 * only make effective what it grants) and refuses missing ones.
 	 */
 	if (n_extra > 0 && forced && n_missing == 0)
-		escape_line(stderr, "setcap: ",
-			    "%s: written anyway (-f), "
-			    "without %s: neither permitted nor inheritable, so "
-			    "never raised",
-			    file, extra);
+		escape_line(
+			stderr, "setcap: ",
+			"%s: written anyway (-f), without %s: neither permitted nor inheritable, so never raised",
+			file, extra);
 	else if (n_extra > 0)
-		escape_line(stderr, "setcap: ",
-			    "%s: %s: effective but neither "
-			    "permitted nor inheritable, so there is nothing to "
-			    "raise: add p (=ep), or leave e out",
-			    file, extra);
+		escape_line(
+			stderr, "setcap: ",
+			"%s: %s: effective but neither permitted nor inheritable, so there is nothing to raise: add p (=ep), or leave e out",
+			file, extra);
 	if (n_missing > 0)
-		escape_line(stderr, "setcap: ",
-			    "%s: %s: permitted or "
-			    "inheritable but not effective: a file has one "
-			    "effective flag, on for all its capabilities or "
-			    "for none",
-			    file, missing);
+		escape_line(
+			stderr, "setcap: ",
+			"%s: %s: permitted or inheritable but not effective: a file has one effective flag, on for all its capabilities or for none",
+			file, missing);
 }
 
 static const char *kind_of(mode_t mode)
 {
 	if (S_ISLNK(mode))
-		return "is a symbolic link: setcap never follows links, name "
-		       "the target file itself";
+		return "is a symbolic link: setcap never follows links, name the target file itself";
 	if (S_ISDIR(mode))
-		return "is a directory: only regular files carry file "
-		       "capabilities";
+		return "is a directory: only regular files carry file capabilities";
 	if (S_ISFIFO(mode))
-		return "is a FIFO (named pipe): only regular files carry file "
-		       "capabilities";
+		return "is a FIFO (named pipe): only regular files carry file capabilities";
 	if (S_ISCHR(mode))
-		return "is a character device: only regular files carry file "
-		       "capabilities";
+		return "is a character device: only regular files carry file capabilities";
 	if (S_ISBLK(mode))
-		return "is a block device: only regular files carry file "
-		       "capabilities";
+		return "is a block device: only regular files carry file capabilities";
 	if (S_ISSOCK(mode))
-		return "is a socket: only regular files carry file "
-		       "capabilities";
+		return "is a socket: only regular files carry file capabilities";
 	return NULL;
 }
 
@@ -250,22 +237,18 @@ static void explain_einval(const char *file, const char *shown, cap_t caps)
 	}
 	if (caps != NULL && effective_leaves_granted_out(caps)) {
 		fprintf(stderr,
-			"setcap: %s: the effective flags must be empty "
-			"or include every permitted and inheritable "
-			"capability (a file has one effective bit)\n",
+			"setcap: %s: the effective flags must be empty or include every permitted and inheritable capability (a file has one effective bit)\n",
 			shown);
 		return;
 	}
 	if (caps != NULL && cap_get_nsowner(caps) != 0) {
 		fprintf(stderr,
-			"setcap: %s: the kernel refused namespace root "
-			"uid %u (not a uid mapped in this user namespace?)\n",
+			"setcap: %s: the kernel refused namespace root uid %u (not a uid mapped in this user namespace?)\n",
 			shown, (unsigned)cap_get_nsowner(caps));
 		return;
 	}
 	fprintf(stderr,
-		"setcap: %s: the kernel refused this capability "
-		"value\n",
+		"setcap: %s: the kernel refused this capability value\n",
 		shown);
 }
 
@@ -297,32 +280,26 @@ static void explain_eperm(const char *file, const char *shown)
 		if (sx.stx_attributes_mask & sx.stx_attributes &
 		    STATX_ATTR_IMMUTABLE) {
 			fprintf(stderr,
-				"setcap: %s: permission denied: the file is "
-				"immutable (chattr -i lets it change)\n",
+				"setcap: %s: permission denied: the file is immutable (chattr -i lets it change)\n",
 				shown);
 			return;
 		}
 		if (sx.stx_attributes_mask & sx.stx_attributes &
 		    STATX_ATTR_APPEND) {
 			fprintf(stderr,
-				"setcap: %s: permission denied: the file is "
-				"append-only (chattr -a lets it change)\n",
+				"setcap: %s: permission denied: the file is append-only (chattr -a lets it change)\n",
 				shown);
 			return;
 		}
 	}
 	if (effective_has(CAP_SETFCAP) && effective_has(CAP_FOWNER)) {
 		fprintf(stderr,
-			"setcap: %s: permission denied, although setcap "
-			"holds CAP_SETFCAP and CAP_FOWNER: a security module "
-			"or the file system refused it\n",
+			"setcap: %s: permission denied, although setcap holds CAP_SETFCAP and CAP_FOWNER: a security module or the file system refused it\n",
 			shown);
 		return;
 	}
 	fprintf(stderr,
-		"setcap: %s: permission denied: writing file "
-		"capabilities needs CAP_SETFCAP, and ownership of the "
-		"file or CAP_FOWNER\n",
+		"setcap: %s: permission denied: writing file capabilities needs CAP_SETFCAP, and ownership of the file or CAP_FOWNER\n",
 		shown);
 }
 
@@ -340,15 +317,12 @@ void explain_set_error(const char *file, int err, cap_t caps)
 		break;
 	case ENODATA:
 		fprintf(stderr,
-			"setcap: %s: has no security.capability "
-			"attribute, so there is nothing to remove (-f makes "
-			"this non-fatal)\n",
+			"setcap: %s: has no security.capability attribute, so there is nothing to remove (-f makes this non-fatal)\n",
 			shown);
 		break;
 	case ENOTSUP:
 		fprintf(stderr,
-			"setcap: %s: this filesystem does not support "
-			"security.capability extended attributes\n",
+			"setcap: %s: this filesystem does not support security.capability extended attributes\n",
 			shown);
 		break;
 	case EPERM:
@@ -356,8 +330,7 @@ void explain_set_error(const char *file, int err, cap_t caps)
 		break;
 	case EACCES:
 		fprintf(stderr,
-			"setcap: %s: permission denied: a directory on "
-			"the path cannot be searched\n",
+			"setcap: %s: permission denied: a directory on the path cannot be searched\n",
 			shown);
 		break;
 	case ENOENT:
@@ -366,20 +339,17 @@ void explain_set_error(const char *file, int err, cap_t caps)
 		break;
 	case ENOTDIR:
 		fprintf(stderr,
-			"setcap: %s: a component of the path is not a "
-			"directory\n",
+			"setcap: %s: a component of the path is not a directory\n",
 			shown);
 		break;
 	case EROFS:
 		fprintf(stderr,
-			"setcap: %s: the filesystem is mounted "
-			"read-only\n",
+			"setcap: %s: the filesystem is mounted read-only\n",
 			shown);
 		break;
 	case ELOOP:
 		fprintf(stderr,
-			"setcap: %s: too many symbolic links in the "
-			"directories of the path\n",
+			"setcap: %s: too many symbolic links in the directories of the path\n",
 			shown);
 		break;
 	default:
@@ -390,16 +360,14 @@ void explain_set_error(const char *file, int err, cap_t caps)
 
 void explain_no_setfcap(void)
 {
-	fputs("setcap: writing file capabilities needs CAP_SETFCAP in the "
-	      "permitted set: run setcap as root\n",
+	fputs("setcap: writing file capabilities needs CAP_SETFCAP in the permitted set: run setcap as root\n",
 	      stderr);
 }
 
 void explain_stdin_error(int err)
 {
 	fprintf(stderr,
-		"setcap: cannot read capability text from standard input: "
-		"%s\n",
+		"setcap: cannot read capability text from standard input: %s\n",
 		strerror(err));
 }
 
@@ -427,8 +395,7 @@ void warn_above_kernel(const char *file, cap_t caps)
 			fprintf(stderr, "setcap: warning: %s: %s (%d)", shown,
 				name, v);
 		fprintf(stderr,
-			" is above this kernel's last capability %s "
-			"(%d); the kernel will ignore it at exec\n",
+			" is above this kernel's last capability %s (%d); the kernel will ignore it at exec\n",
 			last != NULL ? last : "?", max - 1);
 		cap_free(name);
 	}

@@ -66,8 +66,8 @@ cap_t perf_preset(const char *subcommands)
 			lock = 1;
 		else if (kind == PERF_SUB_UNKNOWN) {
 			say(stderr,
-			    "--perf: unknown perf subcommand '%.*s' "
-			    "(known: " PERF_SUBCOMMANDS ")",
+			    "--perf: unknown perf subcommand '%.*s' (known: " PERF_SUBCOMMANDS
+			    ")",
 			    (int)len, p);
 			return NULL;
 		}
@@ -78,9 +78,8 @@ cap_t perf_preset(const char *subcommands)
 	n = perf_preset_caps(lock, list);
 	if (list[0] == CAP_SYS_ADMIN)
 		say(stderr,
-		    "warning: --perf: this kernel predates "
-		    "CAP_PERFMON (Linux " PERF_PERFMON_LINUX "); granting "
-		    "cap_sys_admin, which is equivalent to root");
+		    "warning: --perf: this kernel predates CAP_PERFMON (Linux " PERF_PERFMON_LINUX
+		    "); granting cap_sys_admin, which is equivalent to root");
 	caps = cap_init();
 	if (caps == NULL ||
 	    cap_set_flag(caps, CAP_PERMITTED, n, list, CAP_SET) < 0 ||
@@ -151,8 +150,8 @@ static void say_no_group(const char *name)
 	}
 	if (word == NULL) {
 		say(stderr,
-		    "--perf-group: no group named '%s' (create it "
-		    "first with groupadd; " SHQUOTE_UNSHOWN ")",
+		    "--perf-group: no group named '%s' (create it first with groupadd; " SHQUOTE_UNSHOWN
+		    ")",
 		    name);
 		return;
 	}
@@ -163,9 +162,7 @@ static void say_no_group(const char *name)
 		exit(EXIT_FAILURE);
 	}
 	say_cmd(cmd, ")",
-		"--perf-group: no group named '%s' (create it "
-		"first: ",
-		name);
+		"--perf-group: no group named '%s' (create it first: ", name);
 	free(cmd);
 	free(word);
 }
@@ -193,16 +190,14 @@ int perf_check_group_args(int argc, char **argv, struct perf_group *g)
 			continue;
 		}
 		if (strcmp(arg, "--perf-group") == 0) {
-			say(stderr, "--perf-group needs a group: "
-				    "--perf-group=GROUP, before --perf");
+			say(stderr,
+			    "--perf-group needs a group: --perf-group=GROUP, before --perf");
 			return -1;
 		}
 		if (strncmp(arg, "--perf-group=", 13) == 0) {
 			if (seen++) {
 				say(stderr,
-				    "--perf-group given twice ('%s', "
-				    "then '%s'): give it once, before the "
-				    "--perf files",
+				    "--perf-group given twice ('%s', then '%s'): give it once, before the --perf files",
 				    g->name, arg + 13);
 				return -1;
 			}
@@ -221,21 +216,19 @@ int perf_check_group_args(int argc, char **argv, struct perf_group *g)
 	if (perf_before) {
 		/* It applies to every --perf file: none may come before it. */
 		say(stderr,
-		    "--perf-group=%s must come before every --perf it "
-		    "applies to, not after one",
+		    "--perf-group=%s must come before every --perf it applies to, not after one",
 		    g->name);
 		return -1;
 	}
 	if (!perf_after) {
 		say(stderr,
-		    "--perf-group=%s applies to the --perf files that "
-		    "follow it, and none does: put it before --perf",
+		    "--perf-group=%s applies to the --perf files that follow it, and none does: put it before --perf",
 		    g->name);
 		return -1;
 	}
 	if (g->name[0] == '\0') {
-		say(stderr, "--perf-group: no group named '': give "
-			    "--perf-group=GROUP, before --perf");
+		say(stderr,
+		    "--perf-group: no group named '': give --perf-group=GROUP, before --perf");
 		return -1;
 	}
 	errno = 0;
@@ -243,8 +236,7 @@ int perf_check_group_args(int argc, char **argv, struct perf_group *g)
 	if (gr == NULL) {
 		if (errno != 0 && errno != ENOENT && errno != ESRCH)
 			say(stderr,
-			    "--perf-group: cannot look up group '%s': "
-			    "%s",
+			    "--perf-group: cannot look up group '%s': %s",
 			    g->name, strerror(errno));
 		else
 			say_no_group(g->name);
@@ -334,8 +326,7 @@ static int check_exec_target(const struct target *t)
 
 	if (exec_target_inspect(t->fd, &et) < 0) {
 		say(stderr,
-		    "%s: cannot tell how the kernel would execute it: "
-		    "%s",
+		    "%s: cannot tell how the kernel would execute it: %s",
 		    t->file, strerror(errno));
 		return -1;
 	}
@@ -361,9 +352,7 @@ static void warn_dispatch_name(const char *file)
 	if (strncmp(base, "perf-", 5) != 0 || base[5] == '\0')
 		return;
 	say(stderr,
-	    "warning: %s: perf runs a file named '%s' as 'perf %s' "
-	    "(it takes its subcommand from its own name): name the copy "
-	    "without 'perf-', e.g. 'perf_%s'",
+	    "warning: %s: perf runs a file named '%s' as 'perf %s' (it takes its subcommand from its own name): name the copy without 'perf-', e.g. 'perf_%s'",
 	    file, base, base + 5, base + 5);
 }
 
@@ -375,16 +364,14 @@ static int check_restricted(const struct target *t, const struct perf_group *g)
 
 	if (t->st.st_uid != 0) {
 		say(stderr,
-		    "%s: not restricted to group %s: owned by uid %s, "
-		    "not root",
+		    "%s: not restricted to group %s: owned by uid %s, not root",
 		    t->file, g->name,
 		    user_label(t->st.st_uid, owner, sizeof(owner)));
 		return -1;
 	}
 	if (t->st.st_gid != g->gid || (t->st.st_mode & 07777) != 0750) {
 		say(stderr,
-		    "%s: not restricted to group %s: group %u mode "
-		    "%04o, want group %u mode 0750",
+		    "%s: not restricted to group %s: group %u mode %04o, want group %u mode 0750",
 		    t->file, g->name, (unsigned)t->st.st_gid,
 		    (unsigned)(t->st.st_mode & 07777), (unsigned)g->gid);
 		return -1;
@@ -397,8 +384,7 @@ static int check_restricted(const struct target *t, const struct perf_group *g)
 	}
 	if (n > 0) {
 		say(stderr,
-		    "%s: not restricted to group %s: its ACL also "
-		    "lets %s run it",
+		    "%s: not restricted to group %s: its ACL also lets %s run it",
 		    t->file, g->name, acl);
 		return -1;
 	}
@@ -425,15 +411,11 @@ static int restrict_to_group(struct target *t, const struct perf_group *g)
 		user_label(t->st.st_uid, owner, sizeof(owner));
 		if (cmd != NULL)
 			say_cmd(cmd, " first)",
-				"%s: owned by uid %s, not "
-				"root: its owner could open it to everyone "
-				"again; refusing --perf-group (",
+				"%s: owned by uid %s, not root: its owner could open it to everyone again; refusing --perf-group (",
 				t->file, owner);
 		else
 			say(stderr,
-			    "%s: owned by uid %s, not root: its owner "
-			    "could open it to everyone again; refusing "
-			    "--perf-group (make root its owner first; " SHQUOTE_UNSHOWN
+			    "%s: owned by uid %s, not root: its owner could open it to everyone again; refusing --perf-group (make root its owner first; " SHQUOTE_UNSHOWN
 			    ")",
 			    t->file, owner);
 		free(cmd);
@@ -480,27 +462,21 @@ static void warn_unrestricted(const struct target *t)
 
 	if (t->st.st_mode & S_IXOTH) {
 		say(stderr,
-		    "WARNING: %s is executable by every user (mode "
-		    "%04o): each of them runs perf with these capabilities "
-		    "and can monitor the whole system",
+		    "WARNING: %s is executable by every user (mode %04o): each of them runs perf with these capabilities and can monitor the whole system",
 		    t->file, (unsigned)(t->st.st_mode & 07777));
 		cmd = file_command(PERF_SETCAP_FIX(""), t->file);
 		if (cmd != NULL)
 			say_cmd(cmd, "",
-				"WARNING: restrict it to a group "
-				"instead: ");
+				"WARNING: restrict it to a group instead: ");
 		else
 			say(stderr,
-			    "WARNING: restrict it to a group instead: "
-			    "run setcap --perf-group=" PERF_GROUP " --perf on "
-			    "it (" SHQUOTE_UNSHOWN ")");
+			    "WARNING: restrict it to a group instead: run setcap --perf-group=" PERF_GROUP
+			    " --perf on it (" SHQUOTE_UNSHOWN ")");
 		free(cmd);
 	}
 	if (t->st.st_uid != 0)
 		say(stderr,
-		    "WARNING: %s is owned by uid %s, not root, who can "
-		    "change its mode and so who runs it with these "
-		    "capabilities",
+		    "WARNING: %s is owned by uid %s, not root, who can change its mode and so who runs it with these capabilities",
 		    t->file, user_label(t->st.st_uid, owner, sizeof(owner)));
 }
 
@@ -583,10 +559,7 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 	 */
 	if (reopen_proc_usable() < 0) {
 		say(stderr,
-		    "%s: refusing --perf, nothing changed: %s: %s (--perf "
-		    "reaches the file only through its own descriptor's link "
-		    "there, so that a name swapped meanwhile cannot redirect "
-		    "it; is /proc mounted?)",
+		    "%s: refusing --perf, nothing changed: %s: %s (--perf reaches the file only through its own descriptor's link there, so that a name swapped meanwhile cannot redirect it; is /proc mounted?)",
 		    file, REOPEN_PROC_DIR, strerror(errno));
 		return -1;
 	}
@@ -606,9 +579,9 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 	}
 	if (!S_ISREG(t.st.st_mode)) {
 		say(stderr, "%s: not a regular file%s", file,
-		    S_ISLNK(t.st.st_mode) ? " but a symbolic link: name the "
-					    "file it points to"
-					  : "");
+		    S_ISLNK(t.st.st_mode)
+			    ? " but a symbolic link: name the file it points to"
+			    : "");
 		goto out;
 	}
 	if (check_exec_target(&t) < 0)

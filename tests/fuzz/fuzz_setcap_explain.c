@@ -76,8 +76,8 @@ static char *expected_cause(const char *clause)
 	char *cause = NULL, *q;
 
 	if (clause[names_len] == '\0')
-		return strdup("no operator: write names=flags, names+flags or "
-			      "names-flags (flags e, i, p)\n");
+		return strdup(
+			"no operator: write names=flags, names+flags or names-flags (flags e, i, p)\n");
 	while (names_len > 0 && start <= names_len) {
 		size_t len = strcspn(clause + start, ",=+-");
 
@@ -92,8 +92,7 @@ static char *expected_cause(const char *clause)
 			FUZZ_ASSERT(cause != NULL);
 			if (isdigit((unsigned char)clause[start]))
 				sprintf(cause,
-					"capability number %s is out of "
-					"range (0 to 63)\n",
+					"capability number %s is out of range (0 to 63)\n",
 					q);
 			else
 				sprintf(cause, "unknown capability name %s\n",
@@ -105,8 +104,8 @@ static char *expected_cause(const char *clause)
 	}
 	if (names_len == 0 && clause[0] != '=')
 		return strdup("only '=' may stand without capability names\n");
-	return strdup("bad operator or flags after the names (operators =, "
-		      "+, -; flags e, i, p in lower case)\n");
+	return strdup(
+		"bad operator or flags after the names (operators =, +, -; flags e, i, p in lower case)\n");
 }
 
 /* Checks one explanation of refused text against cap_from_text(). */

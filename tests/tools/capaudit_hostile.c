@@ -289,8 +289,6 @@ int main(int argc, char **argv)
 	if (argc == 2 && argv[1][0] != '-')
 		return interpret(argv[1]);
 	fprintf(stderr,
-		"usage: capaudit_hostile --daemon FILE | --serve | "
-		"--hold MARK | --plain MARK GO | --seize PID | --proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | "
-		"SCRIPT\n");
+		"usage: capaudit_hostile --daemon FILE | --serve | --hold MARK | --plain MARK GO | --seize PID | --proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | SCRIPT\n");
 	return 2;
 }

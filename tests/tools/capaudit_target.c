@@ -229,11 +229,9 @@ int main(int argc, char **argv)
 		return helper_mode(argv[2], argv[3]);
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: capaudit_target --dumpable|--nodumpable|--thread-exit|"
-			"--mixed-creds SECONDS\n"
+			"usage: capaudit_target --dumpable|--nodumpable|--thread-exit|--mixed-creds SECONDS\n"
 			"       capaudit_target --helper FILE SECONDS\n"
-			"       capaudit_target --stranger last_pid|set_tid ID FILE "
-			"SECONDS\n");
+			"       capaudit_target --stranger last_pid|set_tid ID FILE SECONDS\n");
 		return 2;
 	}
 	seconds = (unsigned)atoi(argv[2]);

@@ -389,8 +389,7 @@ START_TEST(launch_mode_nopriv)
 {
 	static const char *argv[] = {
 		"sh", "-c",
-		"grep -q '^NoNewPrivs:.1' /proc/self/status && "
-		"grep -q '^CapBnd:.0000000000000000' /proc/self/status",
+		"grep -q '^NoNewPrivs:.1' /proc/self/status && grep -q '^CapBnd:.0000000000000000' /proc/self/status",
 		NULL
 	};
 	cap_launch_t attr = cap_new_launcher("/bin/sh", argv, NULL);

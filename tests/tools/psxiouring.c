@@ -203,8 +203,7 @@ static int threads_match_main(void)
 	for (i = 1; i <= NTHREADS; i++) {
 		if (read_sets(tids[i], &got) < 0 || got.eff != want.eff ||
 		    got.prm != want.prm || got.inh != want.inh) {
-			printf("  thread %d: eff %016llx prm %016llx, "
-			       "main eff %016llx prm %016llx\n",
+			printf("  thread %d: eff %016llx prm %016llx, main eff %016llx prm %016llx\n",
 			       (int)tids[i], got.eff, got.prm, want.eff,
 			       want.prm);
 			same = 0;
@@ -368,15 +367,14 @@ static void workers_born_of_the_call(void)
 			break;
 		usleep(1000);
 	}
-	snprintf(line, sizeof(line),
-		 "psx_syscall3(io_uring_setup, SQPOLL) = %s in %.1f ms, "
-		 "starting a polling thread in each thread (%d, then %d)",
-		 fd >= 0 ? "a ring" : strerror(errno), ms, before, after);
+	snprintf(
+		line, sizeof(line),
+		"psx_syscall3(io_uring_setup, SQPOLL) = %s in %.1f ms, starting a polling thread in each thread (%d, then %d)",
+		fd >= 0 ? "a ring" : strerror(errno), ms, before, after);
 	check(fd >= 0 && ms < PROMPT_MS && after == before + 1 + NTHREADS,
 	      line);
 	check(!io_thread_signalled(),
-	      "... left out, not signalled: no io_uring thread has signal 33 "
-	      "pending");
+	      "... left out, not signalled: no io_uring thread has signal 33 pending");
 }
 
 int main(int argc, char **argv)
@@ -404,8 +402,8 @@ int main(int argc, char **argv)
 		if (getuid() != 0 || read_sets(0, &mine) < 0 ||
 		    (mine.eff & (DAC_CAPS | 1ull << CAP_SETUID)) !=
 			    (DAC_CAPS | 1ull << CAP_SETUID)) {
-			fprintf(stderr, "psxiouring: needs root with "
-					"cap_setuid and cap_dac_override\n");
+			fprintf(stderr,
+				"psxiouring: needs root with cap_setuid and cap_dac_override\n");
 			return 2;
 		}
 	}
@@ -444,8 +442,7 @@ int main(int argc, char **argv)
 		check(read_sets(0, &main_sets) == 0 &&
 			      (main_sets.eff & DAC_CAPS) == DAC_CAPS &&
 			      threads_match_main(),
-		      "every ordinary thread kept the capabilities, "
-		      "cap_dac_override among them (capget by id)");
+		      "every ordinary thread kept the capabilities, cap_dac_override among them (capget by id)");
 	}
 
 	/* 3. an SQPOLL ring, a personality; an open the capability decides;
@@ -459,10 +456,10 @@ int main(int argc, char **argv)
 	iou_push_open(&plain, 2, secret, IOSQE_ASYNC);
 	submit(&plain, 1);
 	res = wait_for(&plain, 2);
-	snprintf(line, sizeof(line),
-		 "as uid 65534 with CAP_DAC_OVERRIDE, an io-wq open of %s "
-		 "= %ld",
-		 secret, res);
+	snprintf(
+		line, sizeof(line),
+		"as uid 65534 with CAP_DAC_OVERRIDE, an io-wq open of %s = %ld",
+		secret, res);
 	check(res >= 0, line);
 	if (res >= 0)
 		close((int)res);
@@ -497,8 +494,7 @@ int main(int argc, char **argv)
 		      "every ordinary thread dropped them too (capget by id)");
 	}
 	check(io_threads_keep_dac(&n),
-	      "left out, every io_uring thread still holds CAP_DAC_OVERRIDE "
-	      "itself");
+	      "left out, every io_uring thread still holds CAP_DAC_OVERRIDE itself");
 
 	/* 5. a request submitted now: the submitter's credentials decide */
 	iou_push_open(&plain, 5, secret, IOSQE_ASYNC);
@@ -513,11 +509,10 @@ int main(int argc, char **argv)
 	{
 		int good = io_threads_keep_dac(&n);
 
-		snprintf(line, sizeof(line),
-			 "... although the worker that ran it holds "
-			 "CAP_DAC_OVERRIDE itself (%d io_uring threads, none "
-			 "without it)",
-			 n);
+		snprintf(
+			line, sizeof(line),
+			"... although the worker that ran it holds CAP_DAC_OVERRIDE itself (%d io_uring threads, none without it)",
+			n);
 		check(good, line);
 	}
 
@@ -525,10 +520,10 @@ int main(int argc, char **argv)
 	iou_push_open(&sqpoll, 6, secret, 0);
 	submit(&sqpoll, 1);
 	res = wait_for(&sqpoll, 6);
-	snprintf(line, sizeof(line),
-		 "the SQPOLL ring set up before the drop opens it = %ld "
-		 "(its creator's credentials)",
-		 res);
+	snprintf(
+		line, sizeof(line),
+		"the SQPOLL ring set up before the drop opens it = %ld (its creator's credentials)",
+		res);
 	check(res >= 0, line);
 	if (res >= 0)
 		close((int)res);
@@ -536,20 +531,20 @@ int main(int argc, char **argv)
 		(unsigned short)personality;
 	submit(&plain, 1);
 	res = wait_for(&plain, 7);
-	snprintf(line, sizeof(line),
-		 "an io-wq open naming a personality registered before the "
-		 "drop = %ld (the credentials registered)",
-		 res);
+	snprintf(
+		line, sizeof(line),
+		"an io-wq open naming a personality registered before the drop = %ld (the credentials registered)",
+		res);
 	check(res >= 0, line);
 	if (res >= 0)
 		close((int)res);
 	if (write(link_pipe[1], "x", 1) != 1)
 		die("write");
 	res = wait_for(&plain, 4);
-	snprintf(line, sizeof(line),
-		 "the open submitted before the drop, run after it = %ld "
-		 "(the credentials it was submitted with)",
-		 res);
+	snprintf(
+		line, sizeof(line),
+		"the open submitted before the drop, run after it = %ld (the credentials it was submitted with)",
+		res);
 	check(wait_for(&plain, 3) == 1 && res >= 0, line);
 	if (res >= 0)
 		close((int)res);

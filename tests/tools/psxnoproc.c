@@ -428,9 +428,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc != 3) {
-		fprintf(stderr, "usage: psxnoproc proc|unmounted|fake|foreign|"
-				"chroot:DIR alone|joined|threads|eperm|fake|"
-				"exiting|signal|iouring\n");
+		fprintf(stderr,
+			"usage: psxnoproc proc|unmounted|fake|foreign|chroot:DIR alone|joined|threads|eperm|fake|exiting|signal|iouring\n");
 		return 2;
 	}
 	world = argv[1];

@@ -570,8 +570,7 @@ static int mode_stall(void)
 	fflush(stdout);
 	rc = timed("cap_set_proc(empty)", drop_all_caps, &took);
 	/* Only reached when libpsx did not kill the process. */
-	printf("still alive (cap_set_proc returned %d): expected libpsx to "
-	       "kill the process\n",
+	printf("still alive (cap_set_proc returned %d): expected libpsx to kill the process\n",
 	       rc);
 	return 1;
 }
@@ -649,8 +648,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc != 2) {
 		fprintf(stderr,
-			"usage: psxreach ns-setresuid|ns-caps|foreign-proc|"
-			"daemon|rawblock|traced|stall|setxid\n");
+			"usage: psxreach ns-setresuid|ns-caps|foreign-proc|daemon|rawblock|traced|stall|setxid\n");
 		return 2;
 	}
 	/* Opened first: foreign-proc replaces /proc afterwards. */

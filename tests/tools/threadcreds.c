@@ -216,8 +216,8 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "churn") == 0) {
 		churn = 1;
 	} else {
-		fprintf(stderr, "usage: threadcreds split|mainexit|churn|bare|"
-				"fsroot|many N|groups N|hide N\n");
+		fprintf(stderr,
+			"usage: threadcreds split|mainexit|churn|bare|fsroot|many N|groups N|hide N\n");
 		return 2;
 	}
 	if (n < 1 || n > 100000)

@@ -188,8 +188,7 @@ int main(void)
 	pthread_create(&t[7], NULL, reconfigure_launcher, NULL);
 	for (i = 0; i < 8; i++)
 		pthread_join(t[i], NULL);
-	printf("calls: %lu on one cap_t (3 threads), %lu on one cap_iab_t "
-	       "(3 threads), %lu launches and %lu launcher changes\n",
+	printf("calls: %lu on one cap_t (3 threads), %lu on one cap_iab_t (3 threads), %lu launches and %lu launcher changes\n",
 	       calls[0], calls[1], calls[2], calls[3]);
 	cap_free(shared_launcher);
 	cap_free(shared_iab);

@@ -297,12 +297,11 @@ START_TEST(a_failure_once_is_no_need)
 	ck_assert_uint_eq(f.seen[2], BIT(CAP_NET_BIND_SERVICE));
 	ck_assert_msg(sg.proven == 0, "proven: %llx",
 		      (unsigned long long)sg.files[0].grant);
-	ck_assert_msg(strstr(sg.unproven,
-			     "the command does not end the same way each "
-			     "time: run 6, without cap_setuid on /opt/flaky, "
-			     "exited with status 0, where run 3 without it "
-			     "failed") != NULL,
-		      "%s", sg.unproven);
+	ck_assert_msg(
+		strstr(sg.unproven,
+		       "the command does not end the same way each time: run 6, without cap_setuid on /opt/flaky, exited with status 0, where run 3 without it failed") !=
+			NULL,
+		"%s", sg.unproven);
 	/* Unproven: cap_setuid held apart, in no line to paste. */
 	ck_assert_uint_eq(sg.files[0].apart, BIT(CAP_SETUID));
 	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_BIND_SERVICE));
@@ -359,12 +358,11 @@ START_TEST(a_reference_killed_once_proves_nothing)
 	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 	ck_assert_msg(sg.proven == 0, "proven: %llx",
 		      (unsigned long long)sg.files[0].grant);
-	ck_assert_msg(strstr(sg.unproven,
-			     "the command does not end the same way each "
-			     "time: run 6, with every candidate granted "
-			     "again, exited with status 0, where run 2 killed "
-			     "by signal 9") != NULL,
-		      "%s", sg.unproven);
+	ck_assert_msg(
+		strstr(sg.unproven,
+		       "the command does not end the same way each time: run 6, with every candidate granted again, exited with status 0, where run 2 killed by signal 9") !=
+			NULL,
+		"%s", sg.unproven);
 	ck_assert_uint_eq(sg.files[0].apart,
 			  BIT(CAP_SETUID) | BIT(CAP_SETPCAP));
 	suggest_free(&sg);
@@ -421,14 +419,11 @@ START_TEST(a_process_outside_the_trial_proves_nothing)
 	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 	ck_assert_int_eq(sg.proven, 0);
 	/* Not "what it lacks is not among them": the namespace is why. */
-	ck_assert_msg(strcmp(sg.unproven,
-			     "run 2, with every candidate granted, did not "
-			     "ask for cap_kill on /usr/bin/kill, which the "
-			     "command's own run asked for: a trial runs in a "
-			     "PID namespace of its own, where no process "
-			     "outside it is there to signal, trace or "
-			     "renice") == 0,
-		      "%s", sg.unproven);
+	ck_assert_msg(
+		strcmp(sg.unproven,
+		       "run 2, with every candidate granted, did not ask for cap_kill on /usr/bin/kill, which the command's own run asked for: a trial runs in a PID namespace of its own, where no process outside it is there to signal, trace or renice") ==
+			0,
+		"%s", sg.unproven);
 	ck_assert_int_eq(runs, 2);
 	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_KILL));
 	suggest_free(&sg);
@@ -601,9 +596,9 @@ START_TEST(copies_that_break_the_program_prove_nothing)
 	ck_assert_int_eq(suggest_build(&sg, &t, &ok), 0);
 	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 	ck_assert_int_eq(sg.proven, 0);
-	ck_assert_ptr_nonnull(strstr(sg.unproven,
-				     "exited with status 1, though it "
-				     "exited with status 0 as it was"));
+	ck_assert_ptr_nonnull(strstr(
+		sg.unproven,
+		"exited with status 1, though it exited with status 0 as it was"));
 	/* Unproven: what it was granted, cap_setuid held apart. */
 	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_KILL));
 	ck_assert_uint_eq(sg.files[0].apart, BIT(CAP_SETUID));
@@ -624,9 +619,9 @@ START_TEST(copies_that_break_the_program_prove_nothing)
 		ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
 		ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 		ck_assert_int_eq(sg.proven, 0);
-		ck_assert_ptr_nonnull(strstr(sg.unproven,
-					     "still exited with status 1, "
-					     "as it did without"));
+		ck_assert_ptr_nonnull(strstr(
+			sg.unproven,
+			"still exited with status 1, as it did without"));
 		suggest_free(&sg);
 		tally_free(&t);
 		/* Unless --success says what success is: then it is proven none is needed... */
@@ -700,13 +695,9 @@ START_TEST(a_command_that_changes_its_file_proves_nothing)
 		  1 }, /* hidden, cap_net_raw kept: run 1 is not repeated */
 	};
 	static const char *const why[] = {
-		"run 3, without cap_chown on /usr/bin/chown, did not ask for "
-		"it, where run 2 did",
-		"run 1, without any capability, exited with status 1, yet "
-		"later runs without any succeeded",
-		"run 5, without any capability as run 1 was, asked for "
-		"cap_net_raw on /usr/bin/chown where run 1 asked for "
-		"cap_chown,cap_net_raw",
+		"run 3, without cap_chown on /usr/bin/chown, did not ask for it, where run 2 did",
+		"run 1, without any capability, exited with status 1, yet later runs without any succeeded",
+		"run 5, without any capability as run 1 was, asked for cap_net_raw on /usr/bin/chown where run 1 asked for cap_chown,cap_net_raw",
 	};
 	struct success succ = { 0 };
 	struct trial_runner runner;
@@ -768,11 +759,11 @@ START_TEST(a_plain_success_with_a_grant_proves_nothing)
 	ck_assert_int_eq(suggest_build(&sg, &t, &failed), 0);
 	ck_assert_int_eq(suggest_prove(&sg, &succ, &runner), 0);
 	ck_assert_int_eq(sg.proven, 0);
-	ck_assert_msg(strstr(sg.unproven,
-			     "run 1, without any capability, exited with "
-			     "status 0, which counts as success, yet later "
-			     "runs needed cap_net_admin,cap_net_raw") != NULL,
-		      "%s", sg.unproven);
+	ck_assert_msg(
+		strstr(sg.unproven,
+		       "run 1, without any capability, exited with status 0, which counts as success, yet later runs needed cap_net_admin,cap_net_raw") !=
+			NULL,
+		"%s", sg.unproven);
 	/* No run after the minimization: the first one already says it. */
 	ck_assert_int_eq(sg.runs, 4);
 	suggest_free(&sg);
@@ -809,16 +800,13 @@ START_TEST(unproven_root_equivalents_held_apart)
 	ck_assert_ptr_nonnull(strstr(text, "\ncap_net_raw\tnobody\n"));
 	ck_assert_ptr_nonnull(
 		strstr(text, "\nAmbientCapabilities=CAP_NET_RAW\n"));
-	ck_assert_ptr_nonnull(
-		strstr(text, "\n# held apart: cap_setuid,cap_setpcap: "
-			     "root-equivalent and not proven needed: no line "
-			     "here grants them;"));
+	ck_assert_ptr_nonnull(strstr(
+		text,
+		"\n# held apart: cap_setuid,cap_setpcap: root-equivalent and not proven needed: no line here grants them;"));
 	ck_assert_ptr_nonnull(strstr(text, " (held apart: unproven)\n"));
 	ck_assert_ptr_nonnull(strstr(
-		text, "\"capabilities\":[{\"name\":\"cap_net_raw\",\"risk\":"
-		      "\"escalation-adjacent\"}],\"held_apart\":[{\"name\":"
-		      "\"cap_setuid\",\"risk\":\"root-equivalent\"},{\"name\":"
-		      "\"cap_setpcap\",\"risk\":\"root-equivalent\"}],"));
+		text,
+		"\"capabilities\":[{\"name\":\"cap_net_raw\",\"risk\":\"escalation-adjacent\"}],\"held_apart\":[{\"name\":\"cap_setuid\",\"risk\":\"root-equivalent\"},{\"name\":\"cap_setpcap\",\"risk\":\"root-equivalent\"}],"));
 	ck_assert_ptr_nonnull(strstr(
 		text, "\"proven\":false,\"same_file\":true,\"capabilities\""));
 	ck_assert_ptr_nonnull(strstr(text, ",\"setcap\":\"cap_net_raw\"}"));
@@ -850,12 +838,11 @@ START_TEST(no_setcap_line_for_another_file)
 	suggest_unproven(&sg, "capaudit is not root");
 	text = report_of(&sg, &t, &failed);
 	ck_assert_ptr_null(strstr(text, "\nsetcap "));
-	ck_assert_msg(strstr(text,
-			     "\n# setcap: /: not the file the command "
-			     "ran (no regular file now): no line for "
-			     "cap_net_raw; find the file it ran first\n") !=
-			      NULL,
-		      "%s", text);
+	ck_assert_msg(
+		strstr(text,
+		       "\n# setcap: /: not the file the command ran (no regular file now): no line for cap_net_raw; find the file it ran first\n") !=
+			NULL,
+		"%s", text);
 	ck_assert_ptr_nonnull(strstr(text, "\"same_file\":false"));
 	free(text);
 	suggest_free(&sg);

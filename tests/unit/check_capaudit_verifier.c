@@ -26,8 +26,7 @@ START_TEST(the_reason_not_the_statistics)
 		"0: R1=ctx() R10=fp0\n"
 		"0: (bf) r0 = r2\n"
 		"R2 !read_ok\n"
-		"processed 1 insns (limit 1000000) max_states_per_insn 0 "
-		"total_states 0 peak_states 0 mark_read 0\n";
+		"processed 1 insns (limit 1000000) max_states_per_insn 0 total_states 0 peak_states 0 mark_read 0\n";
 
 	ck_assert_int_eq(verifier_reason(log, out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "R2 !read_ok, at instruction 0: (bf) r0 = r2");
@@ -52,9 +51,9 @@ START_TEST(the_source_line_when_the_log_has_one)
 		"processed 4 insns (limit 1000000) max_states_per_insn 0\n\n";
 
 	ck_assert_int_eq(verifier_reason(log, out, sizeof(out)), 0);
-	ck_assert_str_eq(out, "R2 invalid mem access 'scalar', at instruction "
-			      "3: (61) r0 = *(u32 *)(r2 +8), source: return "
-			      "*(int *)n; @ check.bpf.c:42");
+	ck_assert_str_eq(
+		out,
+		"R2 invalid mem access 'scalar', at instruction 3: (61) r0 = *(u32 *)(r2 +8), source: return *(int *)n; @ check.bpf.c:42");
 }
 END_TEST
 

@@ -310,15 +310,15 @@ START_TEST(group_lookup_error_stops)
 {
 	fake.gr_fail = DENY_GID;
 	fake.gr_error = EIO;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': "
-		      "group 'deny' cannot be looked up: Input/output error");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': group 'deny' cannot be looked up: Input/output error");
 	fake.minus_one = 1;
 	fake.gr_error = EAGAIN;
-	expect_broken("cap_kill bob\n" DENY_THEN_ALL,
-		      strlen("cap_kill bob\n" DENY_THEN_ALL), 2,
-		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
-		      "cannot be looked up: Resource temporarily unavailable");
+	expect_broken(
+		"cap_kill bob\n" DENY_THEN_ALL,
+		strlen("cap_kill bob\n" DENY_THEN_ALL), 2,
+		"cannot tell whether 'mal' is in '@deny': group 'deny' cannot be looked up: Resource temporarily unavailable");
 }
 END_TEST
 
@@ -334,18 +334,18 @@ START_TEST(unavailable_service_stops)
 {
 	fake.ngroups = 1;
 	fake.nam_error = ENOENT;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
-		      "cannot be looked up: No such file or directory");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': group 'deny' cannot be looked up: No such file or directory");
 	fake.nam_error = EAGAIN;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
-		      "cannot be looked up: Resource temporarily unavailable");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': group 'deny' cannot be looked up: Resource temporarily unavailable");
 	fake.nam_error = 0;
 	fake.nam_keeps_errno = 1;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
-		      "cannot be looked up: Input/output error");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': group 'deny' cannot be looked up: Input/output error");
 }
 END_TEST
 
@@ -369,14 +369,12 @@ START_TEST(member_by_the_group_entry)
 {
 	fake.ngroups = 1;
 	fake.deny_lists_mal = 1;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
-		      "lists 'mal' as a member, but getgrouplist() leaves the "
-		      "group out");
-	expect_broken("^cap_sys_admin @deny\n", 21, 1,
-		      "cannot tell whether 'mal' is in '@deny': group 'deny' "
-		      "lists 'mal' as a member, but getgrouplist() leaves the "
-		      "group out");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': group 'deny' lists 'mal' as a member, but getgrouplist() leaves the group out");
+	expect_broken(
+		"^cap_sys_admin @deny\n", 21, 1,
+		"cannot tell whether 'mal' is in '@deny': group 'deny' lists 'mal' as a member, but getgrouplist() leaves the group out");
 	/* Not named, and the list is whole: not a member. */
 	fake.deny_lists_mal = 0;
 	expect_found(DENY_THEN_ALL, 2, "^cap_sys_admin", "*");
@@ -392,18 +390,18 @@ START_TEST(failing_database_makes_list_incomplete)
 {
 	fake.ngroups = 1;
 	fake.probe_error = ETIMEDOUT;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': the group "
-		      "database failed: Connection timed out");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': the group database failed: Connection timed out");
 	fake.probe_error = ENOENT;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': the group "
-		      "database failed: Input/output error");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': the group database failed: Input/output error");
 	/* The entry naming mal decides nothing: the login lacks it too. */
 	fake.deny_lists_mal = 1;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': the group "
-		      "database failed: Input/output error");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': the group database failed: Input/output error");
 }
 END_TEST
 
@@ -441,9 +439,9 @@ END_TEST
 START_TEST(too_many_groups)
 {
 	fake.ngroups = CAPCONF_GROUPS_MAX + 1;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': "
-		      "'mal' is in more than 65536 groups");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': 'mal' is in more than 65536 groups");
 	/* The primary group is known without the list. */
 	expect_found("cap_perfmon @mal\n" DENY_THEN_ALL, 1, "cap_perfmon",
 		     "@mal");
@@ -457,9 +455,9 @@ START_TEST(grouplist_without_size)
 {
 	fake.ngroups = 100;
 	fake.grouplist_lies = 1;
-	expect_broken(DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
-		      "cannot tell whether 'mal' is in '@deny': "
-		      "the group database failed: Input/output error");
+	expect_broken(
+		DENY_THEN_ALL, strlen(DENY_THEN_ALL), 1,
+		"cannot tell whether 'mal' is in '@deny': the group database failed: Input/output error");
 }
 END_TEST
 
@@ -564,9 +562,9 @@ START_TEST(read_error_mid_file_stops)
 			 CAPCONF_BROKEN);
 	ck_assert_uint_eq(m.line, 2);
 	ck_assert_str_eq(m.problem, "read error: Input/output error");
-	ck_assert_ptr_nonnull(strstr(logged,
-				     "<3>stream:2: read error: "
-				     "Input/output error; stopped here"));
+	ck_assert_ptr_nonnull(strstr(
+		logged,
+		"<3>stream:2: read error: Input/output error; stopped here"));
 	capconf_close(&r);
 	capconf_user_release(&u);
 }

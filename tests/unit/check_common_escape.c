@@ -59,9 +59,7 @@ START_TEST(unsafe_unicode_is_escaped)
 	expect("a\xc2\x9b"
 	       "b",
 	       "a\\302\\233b");
-	expect("evil\xe2\x80\xae"
-	       "txt",
-	       "evil\\342\\200\\256txt");
+	expect("evil\xe2\x80\xaetxt", "evil\\342\\200\\256txt");
 	expect("\xe2\x80\xa8", "\\342\\200\\250");
 	expect("\xe2\x81\xa6\xe2\x81\xa9", "\\342\\201\\246\\342\\201\\251");
 	/* U+00A0 is the first printable code point after the C1 block. */

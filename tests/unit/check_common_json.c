@@ -76,8 +76,7 @@ START_TEST(separators_and_bidi_escaped)
 	/* U+061C, U+200E, U+200F, U+2028 .. U+202E, U+2066 .. U+2069 */
 	expect("\xd8\x9c", "\"\\u061c\"");
 	expect("\xe2\x80\x8e\xe2\x80\x8f", "\"\\u200e\\u200f\"");
-	expect("\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac"
-	       "\xe2\x80\xad\xe2\x80\xae",
+	expect("\xe2\x80\xa8\xe2\x80\xa9\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad\xe2\x80\xae",
 	       "\"\\u2028\\u2029\\u202a\\u202b\\u202c\\u202d\\u202e\"");
 	expect("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9",
 	       "\"\\u2066\\u2067\\u2068\\u2069\"");
@@ -154,9 +153,9 @@ START_TEST(path_keeps_exact_bytes_in_hex)
 	fputc(' ', mem);
 	json_path(mem, "exe", "/tmp/\xc2\x9b");
 	ck_assert_int_eq(fclose(mem), 0);
-	ck_assert_str_eq(text, "\"exe\":\"/tmp/a\\ufffd\\u009b\","
-			       "\"exe_hex\":\"2f746d702f61ffc29b\" "
-			       "\"exe\":\"/tmp/\\u009b\"");
+	ck_assert_str_eq(
+		text,
+		"\"exe\":\"/tmp/a\\ufffd\\u009b\",\"exe_hex\":\"2f746d702f61ffc29b\" \"exe\":\"/tmp/\\u009b\"");
 	free(text);
 }
 END_TEST
@@ -174,8 +173,9 @@ START_TEST(object_opener)
 	json_object_open(mem, "summary");
 	fputs("\"b\":2}", mem);
 	ck_assert_int_eq(fclose(mem), 0);
-	ck_assert_str_eq(text, "{\"schema\":1,\"a\":1} "
-			       "{\"schema\":1,\"type\":\"summary\",\"b\":2}");
+	ck_assert_str_eq(
+		text,
+		"{\"schema\":1,\"a\":1} {\"schema\":1,\"type\":\"summary\",\"b\":2}");
 	free(text);
 }
 END_TEST

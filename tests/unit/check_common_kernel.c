@@ -159,8 +159,8 @@ START_TEST(user_namespace_initial_or_not)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
 	if (WEXITSTATUS(status) == 3)
-		fprintf(stderr, "note: unshare(CLONE_NEWUSER) refused: the "
-				"other namespace is not checked\n");
+		fprintf(stderr,
+			"note: unshare(CLONE_NEWUSER) refused: the other namespace is not checked\n");
 	else
 		ck_assert_int_eq(WEXITSTATUS(status), 0);
 }

@@ -25,10 +25,10 @@ START_TEST(line_fields)
 	struct mount_entry e;
 	char buf[512];
 
-	ck_assert_int_eq(parse("36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - "
-			       "ext3 /dev/root rw,errors=continue",
-			       &e, buf, sizeof(buf)),
-			 0);
+	ck_assert_int_eq(
+		parse("36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue",
+		      &e, buf, sizeof(buf)),
+		0);
 	ck_assert_uint_eq(e.id, 36);
 	ck_assert_uint_eq(e.major, 98);
 	ck_assert_uint_eq(e.minor, 0);
@@ -40,10 +40,10 @@ START_TEST(line_fields)
 	ck_assert_int_eq(
 		parse("7 1 0:5 / /x ro - tmpfs t rw", &e, buf, sizeof(buf)), 0);
 	ck_assert_int_eq(e.read_only, 1);
-	ck_assert_int_eq(parse("7 1 259:65536 / /x rw shared:4 master:2 "
-			       "propagate_from:1 - xfs /dev/a rw",
-			       &e, buf, sizeof(buf)),
-			 0);
+	ck_assert_int_eq(
+		parse("7 1 259:65536 / /x rw shared:4 master:2 propagate_from:1 - xfs /dev/a rw",
+		      &e, buf, sizeof(buf)),
+		0);
 	ck_assert_uint_eq(e.minor, 65536);
 	/* an empty source, as fsconfig(2) allows */
 	ck_assert_int_eq(parse("8 1 0:40 / /y rw - tmpfs  rw,size=4k", &e, buf,
@@ -81,10 +81,10 @@ START_TEST(escaped_paths)
 	struct mount_entry e;
 	char buf[512];
 
-	ck_assert_int_eq(parse("10 1 0:41 /a\\040b\\134c /d\\011e\\012f rw - "
-			       "tmpfs x\\040y rw",
-			       &e, buf, sizeof(buf)),
-			 0);
+	ck_assert_int_eq(
+		parse("10 1 0:41 /a\\040b\\134c /d\\011e\\012f rw - tmpfs x\\040y rw",
+		      &e, buf, sizeof(buf)),
+		0);
 	ck_assert_str_eq(e.root, "/a b\\c");
 	ck_assert_str_eq(e.point, "/d\te\nf");
 	/* not an escape: left as it is */

@@ -44,11 +44,11 @@ START_TEST(command_names_the_file)
 	       PERFMON_NOT_ADMIN
 	       "setcap --perf-group=perf_users --perf /usr/bin/perf");
 	expect("cap_sys_admin=ep", "/opt/a;touch${IFS}x;#/perf",
-	       PERFMON_NOT_ADMIN "setcap --perf-group=perf_users --perf "
-				 "'/opt/a;touch${IFS}x;#/perf'");
+	       PERFMON_NOT_ADMIN
+	       "setcap --perf-group=perf_users --perf '/opt/a;touch${IFS}x;#/perf'");
 	expect("cap_sys_admin=ep", "perf_it's",
-	       PERFMON_NOT_ADMIN "setcap --perf-group=perf_users --perf "
-				 "'perf_it'\\''s'");
+	       PERFMON_NOT_ADMIN
+	       "setcap --perf-group=perf_users --perf 'perf_it'\\''s'");
 	expect("cap_sys_admin=ep", "-d/perf",
 	       PERFMON_NOT_ADMIN
 	       "setcap --perf-group=perf_users --perf ./-d/perf");
@@ -67,9 +67,7 @@ START_TEST(unshowable_file_gets_no_command)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		expect("cap_sys_admin=ep", bad[i],
 		       PERFMON_NOT_ADMIN
-		       "run setcap --perf-group=perf_users --perf on this file "
-		       "(no command is shown, as the name holds characters a "
-		       "terminal would not show as they are)");
+		       "run setcap --perf-group=perf_users --perf on this file (no command is shown, as the name holds characters a terminal would not show as they are)");
 }
 END_TEST
 

@@ -222,20 +222,22 @@ START_TEST(lines_name_the_word_and_the_guess)
 	ck_assert_str_eq(s, "getcap: unknown option '--xyzzy'\n");
 	free(s);
 	s = capture(say_hostile, &ret);
-	ck_assert_str_eq(s,
-			 "getcap: unknown option "
-			 "'--jsn\\012/usr/bin/x cap_sys_admin=ep\\033[2J'\n");
+	ck_assert_str_eq(
+		s,
+		"getcap: unknown option '--jsn\\012/usr/bin/x cap_sys_admin=ep\\033[2J'\n");
 	free(s);
 	/* Capability lines only come with a guess: libcap named the word. */
 	s = capture(say_cap, &ret);
 	ck_assert_int_eq(ret, 1);
-	ck_assert_str_eq(s, "capsh: unknown capability 'cap_perfmn'; "
-			    "did you mean cap_perfmon?\n");
+	ck_assert_str_eq(
+		s,
+		"capsh: unknown capability 'cap_perfmn'; did you mean cap_perfmon?\n");
 	free(s);
 	s = capture(say_text, &ret);
 	ck_assert_int_eq(ret, 1);
-	ck_assert_str_eq(s, "setcap: unknown capability 'CAP_KIL'; "
-			    "did you mean cap_kill?\n");
+	ck_assert_str_eq(
+		s,
+		"setcap: unknown capability 'CAP_KIL'; did you mean cap_kill?\n");
 	free(s);
 }
 END_TEST

@@ -246,10 +246,10 @@ static void writable_elsewhere(void)
 	char want[512], vol[256];
 
 	path_of(vol, sizeof(vol), "vol");
-	snprintf(want, sizeof(want),
-		 "its mount is read-only, but the writable mount on %s "
-		 "reaches it too",
-		 vol);
+	snprintf(
+		want, sizeof(want),
+		"its mount is read-only, but the writable mount on %s reaches it too",
+		vol);
 	ck_assert_int_eq(sealed("etc"), 0);
 	ck_assert_str_eq(why, want);
 }
@@ -288,10 +288,10 @@ static void seen_by_init(char *out, size_t len, const char *name)
 	char p[256];
 
 	path_of(p, sizeof(p), name);
-	snprintf(out, len,
-		 "its mount is read-only, but the writable mount on %s that "
-		 "process 1 sees reaches it too",
-		 p);
+	snprintf(
+		out, len,
+		"its mount is read-only, but the writable mount on %s that process 1 sees reaches it too",
+		p);
 }
 
 static void chrooted_in_root(void)
@@ -314,9 +314,9 @@ static void chrooted_in_root(void)
 	 * shows what is under this root, and pid 1's what is under its own
 	 */
 	if (have_statmount())
-		ck_assert_str_eq(why, "its mount is read-only, but a writable "
-				      "mount outside this root (of / in its "
-				      "file system) reaches it too");
+		ck_assert_str_eq(
+			why,
+			"its mount is read-only, but a writable mount outside this root (of / in its file system) reaches it too");
 	else
 		ck_assert_str_eq(why, want);
 }
@@ -382,9 +382,9 @@ START_TEST(overlay_is_no_seal)
 			 0);
 	ck_assert_int_eq(umount(m), 0);
 	ck_assert_int_eq(sealed("etc"), 0);
-	ck_assert_str_eq(why, "its mount is read-only, but its file system "
-			      "(type 0x794c7630) may be written by another "
-			      "way than its mounts");
+	ck_assert_str_eq(
+		why,
+		"its mount is read-only, but its file system (type 0x794c7630) may be written by another way than its mounts");
 }
 END_TEST
 
@@ -406,10 +406,9 @@ static void in_ns_of_holder(void)
 	ck_assert_int_eq(setns(fd, CLONE_NEWNS), 0);
 	close(fd);
 	ck_assert_int_eq(sealed("etc"), 0);
-	ck_assert_str_eq(why,
-			 "its mount is read-only, but this mount namespace "
-			 "belongs to a user namespace below this one, whose "
-			 "root may change its mounts");
+	ck_assert_str_eq(
+		why,
+		"its mount is read-only, but this mount namespace belongs to a user namespace below this one, whose root may change its mounts");
 }
 
 START_TEST(namespace_of_another_root)
@@ -435,8 +434,7 @@ START_TEST(namespace_of_another_root)
 	if (c == 'r')
 		in_child(in_ns_of_holder);
 	else
-		printf("note: no user namespace to be made here (a chroot?): "
-		       "the case of another root's namespace not run\n");
+		printf("note: no user namespace to be made here (a chroot?): the case of another root's namespace not run\n");
 	kill(ns_holder, SIGKILL);
 	waitpid(ns_holder, NULL, 0);
 }
@@ -454,10 +452,10 @@ static void mountinfo_sees_writable(void)
 
 	without_statmount();
 	path_of(vol, sizeof(vol), "vol");
-	snprintf(want, sizeof(want),
-		 "its mount is read-only, but the writable mount on %s "
-		 "reaches it too",
-		 vol);
+	snprintf(
+		want, sizeof(want),
+		"its mount is read-only, but the writable mount on %s reaches it too",
+		vol);
 	ck_assert_int_eq(sealed("etc"), 0);
 	ck_assert_str_eq(why, want);
 }
@@ -550,9 +548,9 @@ static void sealed_without_proc_child(void)
 	no_proc();
 	ck_assert_int_eq(sealed("etc"), 0);
 	if (have_statmount())
-		ck_assert_str_eq(why, "its mount is read-only, but what mounts "
-				      "other processes see cannot be read "
-				      "(/proc: No such file or directory)");
+		ck_assert_str_eq(
+			why,
+			"its mount is read-only, but what mounts other processes see cannot be read (/proc: No such file or directory)");
 	/* under valgrind, which lacks statmount: refused, and why */
 	ck_assert_int_eq(strncmp(why, ro_but, strlen(ro_but)), 0);
 	ck_assert_uint_gt(strlen(why), strlen(ro_but));
@@ -679,23 +677,20 @@ static void held_sealed(void)
 		struct stat st;
 
 		ck_assert_int_eq(fstat(ns, &st), 0);
-		snprintf(want, sizeof(want),
-			 "its mount is read-only, but process %ld holds mount "
-			 "namespace mnt:[%lu], whose mounts were not judged",
-			 (long)getpid(), (unsigned long)st.st_ino);
+		snprintf(
+			want, sizeof(want),
+			"its mount is read-only, but process %ld holds mount namespace mnt:[%lu], whose mounts were not judged",
+			(long)getpid(), (unsigned long)st.st_ino);
 	} else if (held_kind == HELD_IN_FLIGHT) {
-		snprintf(want, sizeof(want),
-			 "its mount is read-only, but process %ld holds a "
-			 "socket with descriptors sent through it and not "
-			 "received (1), which may hold a way to it",
-			 (long)holder);
+		snprintf(
+			want, sizeof(want),
+			"its mount is read-only, but process %ld holds a socket with descriptors sent through it and not received (1), which may hold a way to it",
+			(long)holder);
 	} else {
-		snprintf(want, sizeof(want),
-			 "its mount is read-only, but process %ld holds a "
-			 "directory on a mount that no mount namespace shows "
-			 "(one unmounted lazily?), by which a write may reach "
-			 "it",
-			 (long)holder);
+		snprintf(
+			want, sizeof(want),
+			"its mount is read-only, but process %ld holds a directory on a mount that no mount namespace shows (one unmounted lazily?), by which a write may reach it",
+			(long)holder);
 	}
 	/* what this very process holds is the caller's, never looked at */
 	if (held_kind == HELD_NS) {
@@ -714,9 +709,9 @@ static void held_sealed(void)
 		ck_assert_str_eq(why, want);
 		ck_assert_int_eq(write(go[1], "g", 1), 1);
 		ck_assert_int_eq(waitpid(holder, &status, 0), holder);
-		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-			      "the holder could not write through its "
-			      "directory");
+		ck_assert_msg(
+			WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			"the holder could not write through its directory");
 	}
 	/* once nothing holds it, the seal is the mounts' again */
 	ck_assert_int_eq(sealed("etc"), 1);
@@ -927,10 +922,9 @@ static void many_past_deadline(void)
 	many_stop(&m);
 	ck_assert_msg(took < 3.5, "the search took %.2f s, past its 3 s", took);
 	ck_assert_int_eq(rc, 0);
-	ck_assert_str_eq(why,
-			 "its mount is read-only, but the mounts could not "
-			 "all be judged in 3 seconds, so whether one "
-			 "reaches it is unknown");
+	ck_assert_str_eq(
+		why,
+		"its mount is read-only, but the mounts could not all be judged in 3 seconds, so whether one reaches it is unknown");
 }
 
 /* in a pid namespace of its own: what the search reads is this test's */
@@ -1022,12 +1016,10 @@ static void held_past_deadline(void)
 	ck_assert_int_eq(write(go[1], "g", 1), 1);
 	ck_assert_int_eq(waitpid(holder, &status, 0), holder);
 	many_stop(&m);
-	snprintf(want, sizeof(want),
-		 "its mount is read-only, but process %ld holds a "
-		 "directory on a mount that no mount namespace shows "
-		 "(one unmounted lazily?), by which a write may reach "
-		 "it",
-		 (long)holder);
+	snprintf(
+		want, sizeof(want),
+		"its mount is read-only, but process %ld holds a directory on a mount that no mount namespace shows (one unmounted lazily?), by which a write may reach it",
+		(long)holder);
 	ck_assert_str_eq(why, want);
 	ck_assert_msg(took < 3.5, "the search took %.2f s, past its 3 s", took);
 }
@@ -1076,8 +1068,9 @@ static void hardlinks_without_proc(void)
 {
 	no_proc();
 	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
-	ck_assert_str_eq(why, "fs.protected_hardlinks cannot be read (No such "
-			      "file or directory)");
+	ck_assert_str_eq(
+		why,
+		"fs.protected_hardlinks cannot be read (No such file or directory)");
 }
 
 START_TEST(hardlinks_off_or_unknown)

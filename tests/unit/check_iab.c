@@ -351,11 +351,11 @@ START_TEST(status_values_that_would_wrap)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	cap_free(cap_proc_root(dir));
 	for (n = 0; n < sizeof(bad) / sizeof(bad[0]); n++) {
-		snprintf(body, sizeof(body),
-			 "CapInh:\t%s\n"
-			 "CapBnd:\t000001ffffffffff\nCapAmb:"
-			 "\t0000000000000000\n",
-			 bad[n]);
+		snprintf(
+			body, sizeof(body),
+			"CapInh:\t%s\n"
+			"CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n",
+			bad[n]);
 		write_status(dir, body);
 		errno = 0;
 		iab = cap_iab_get_pid(4242);

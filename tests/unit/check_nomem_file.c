@@ -155,8 +155,8 @@ START_TEST(read_and_write)
 	ck_assert_ptr_nonnull(first);
 	if (cap_set_file(op.path, first) != 0) {
 		ck_assert_int_eq(errno, EPERM);
-		fprintf(stderr, "nomem_file: no CAP_SETFCAP, writes not "
-				"checked\n");
+		fprintf(stderr,
+			"nomem_file: no CAP_SETFCAP, writes not checked\n");
 		cap_free(first);
 		teardown_file(&op);
 		return;

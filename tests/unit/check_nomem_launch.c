@@ -120,8 +120,8 @@ START_TEST(set_chroot)
 		 */
 		ck_assert_int_eq(launch(op.attr), -ECHILD);
 	} else {
-		fprintf(stderr, "nomem_launch: not root, the chroot kept is "
-				"not launched into\n");
+		fprintf(stderr,
+			"nomem_launch: not root, the chroot kept is not launched into\n");
 	}
 	ck_assert_uint_eq(failalloc_check(&c), 1);
 	op.path = NULL; /* cancelling frees and allocates nothing */
@@ -145,8 +145,8 @@ START_TEST(setgroups)
 	if (geteuid() == 0)
 		ck_assert_int_eq(launch(op.attr), 0); /* the first groups */
 	else
-		fprintf(stderr, "nomem_launch: not root, the groups kept are "
-				"not launched with\n");
+		fprintf(stderr,
+			"nomem_launch: not root, the groups kept are not launched with\n");
 	ck_assert_uint_eq(failalloc_check(&c), 1);
 	ck_assert_int_eq(cap_free(op.attr), 0);
 }
@@ -176,8 +176,8 @@ START_TEST(child_allocates_nothing)
 				 0);
 		ck_assert_int_eq(cap_launcher_set_chroot(attr, "/"), 0);
 	} else {
-		fprintf(stderr, "nomem_launch: not root, the child applies "
-				"only an IAB\n");
+		fprintf(stderr,
+			"nomem_launch: not root, the child applies only an IAB\n");
 	}
 	failalloc_start(1);
 	rc = launch(attr);

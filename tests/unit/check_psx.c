@@ -409,8 +409,7 @@ START_TEST(mismatch_warned)
 	char want[64];
 
 	snprintf(want, sizeof(want),
-		 "libpsx: threads differ on system call %d(0, 0, 0): "
-		 "thread ",
+		 "libpsx: threads differ on system call %d(0, 0, 0): thread ",
 		 SYS_gettid);
 	ck_assert_msg(strstr(err, want) != NULL &&
 			      strstr(err, " (the caller) returned ") != NULL,
@@ -440,12 +439,11 @@ START_TEST(privilege_failure_kills_whatever_the_sensitivity)
 	ck_assert_msg(
 		strstr(err, want) != NULL &&
 			strstr(err,
-			       "but failed in these threads, which keep their old "
-			       "state:") != NULL,
+			       "but failed in these threads, which keep their old state:") !=
+				NULL,
 		"no report: %s", err);
 	snprintf(want, sizeof(want),
-		 "libpsx:   thread %ld: errno 1 (Operation not "
-		 "permitted)\n",
+		 "libpsx:   thread %ld: errno 1 (Operation not permitted)\n",
 		 strtol(line + 9, NULL, 10));
 	ck_assert_msg(strstr(err, want) != NULL, "the thread is not named: %s",
 		      err);
@@ -551,8 +549,7 @@ START_TEST(chroot_keeps_the_list_and_no_proc_refuses)
 	int rc;
 
 	if (geteuid() != 0 || under_valgrind()) {
-		printf("skipped: needs root for chroot(2), and no valgrind "
-		       "(it reads /proc itself)\n");
+		printf("skipped: needs root for chroot(2), and no valgrind (it reads /proc itself)\n");
 		return;
 	}
 	ck_assert_ptr_nonnull(mkdtemp(chroot_dir));
@@ -647,8 +644,7 @@ START_TEST(fake_proc_refuses_the_call)
 
 	/* valgrind, chrooted, could not remove its /tmp/vgdb-pipe-* files. */
 	if (geteuid() != 0 || under_valgrind()) {
-		printf("skipped: needs root for chroot(2), and no valgrind "
-		       "(it leaves its files in /tmp when chrooted)\n");
+		printf("skipped: needs root for chroot(2), and no valgrind (it leaves its files in /tmp when chrooted)\n");
 		return;
 	}
 
@@ -789,8 +785,7 @@ static int churn(void)
 	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < spawners; i++)
 		pthread_join(sp[i], NULL);
-	printf("churn: %ld broadcasts in %.1f s while %ld threads were created "
-	       "and exited; %ld thread states checked; slowest broadcast %.3f s\n",
+	printf("churn: %ld broadcasts in %.1f s while %ld threads were created and exited; %ld thread states checked; slowest broadcast %.3f s\n",
 	       rounds, now_s() - t0, churn_created, checked, slowest);
 	if (rounds < (under_valgrind() ? 3 : 10) || churn_created < 10)
 		FAIL("too little churn to mean anything");
@@ -971,8 +966,7 @@ static int fork_while_broadcasting_how(int raw)
 		broadcasts++;
 	}
 	pthread_join(t, NULL);
-	printf("%s: %d children forked from a second thread during %ld "
-	       "broadcasts; %d failed\n",
+	printf("%s: %d children forked from a second thread during %ld broadcasts; %d failed\n",
 	       raw ? "_Fork" : "fork", fork_rounds, broadcasts, fork_failures);
 	if (fork_failures != 0)
 		return 1;

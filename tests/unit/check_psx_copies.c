@@ -74,8 +74,7 @@ static int two_copies(void)
 		return 1;
 	if (setresuid((uid_t)-1, (uid_t)-1, (uid_t)-1) != 0)
 		FAIL("glibc's setxid broadcast, again: %s", strerror(errno));
-	printf("two copies took signal 33 from each other 5 times; every "
-	       "broadcast and glibc's setxid reached every thread\n");
+	printf("two copies took signal 33 from each other 5 times; every broadcast and glibc's setxid reached every thread\n");
 	return stop_workers(w, 4);
 }
 

@@ -280,15 +280,14 @@ static int skipped_thread(void)
 	if (!trap_fired)
 		rc = 1, fprintf(stderr, "set-up: no listing returned E1\n");
 	task_comm(kids[2].tid, comm, sizeof(comm));
-	printf("B %d created E1 %d, E2 %d and C %d before it made the call; "
-	       "E1 and E2 exited mid-listing; C is named \"%s\"\n",
+	printf("B %d created E1 %d, E2 %d and C %d before it made the call; E1 and E2 exited mid-listing; C is named \"%s\"\n",
 	       (int)b_tid, (int)kids[0].tid, (int)kids[1].tid, (int)kids[2].tid,
 	       comm);
 	if (strcmp(comm, "psx-new") != 0)
-		rc = 1, fprintf(stderr,
-				"false success: the broadcast returned 0, "
-				"thread %d (C) is still named \"%s\"\n",
-				(int)kids[2].tid, comm);
+		rc = 1,
+		fprintf(stderr,
+			"false success: the broadcast returned 0, thread %d (C) is still named \"%s\"\n",
+			(int)kids[2].tid, comm);
 	if (expect_all_named("psx-new"))
 		rc = 1;
 	__atomic_store_n(&finish, 1, __ATOMIC_SEQ_CST);
@@ -336,8 +335,7 @@ static int hidden_thread(void)
 	__atomic_store_n(&caller_tid, my_tid(), __ATOMIC_SEQ_CST);
 	r = psx_syscall3(SYS_prctl, PR_SET_NAME, (long)"psx-new", 0);
 	fprintf(stderr,
-		"the broadcast returned %ld with a thread it never "
-		"listed\n",
+		"the broadcast returned %ld with a thread it never listed\n",
 		r);
 	return 1;
 }
@@ -354,16 +352,14 @@ START_TEST(unlistable_thread_ends_the_process)
 	 * here it only spun a CPU for its ten seconds.
 	 */
 	if (under_valgrind()) {
-		printf("skipped under valgrind: the child is killed, memcheck "
-		       "has no verdict on it\n");
+		printf("skipped under valgrind: the child is killed, memcheck has no verdict on it\n");
 		return;
 	}
 	t0 = now_s();
 	rc = run_child(hidden_thread);
 	took = now_s() - t0;
 
-	printf("a thread no listing shows: the child ended with %d after "
-	       "%.1f s\n",
+	printf("a thread no listing shows: the child ended with %d after %.1f s\n",
 	       rc, took);
 	ck_assert_int_eq(rc, 128 + SIGKILL);
 	ck_assert(took >= 9.0);

@@ -118,8 +118,7 @@ static int sigmask_alone(void)
 	if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &now, sizeof(now)) < 0)
 		FAIL("rt_sigprocmask: %s", strerror(errno));
 	if (now != (before | add) || old != before)
-		FAIL("mask %#lx, reported as %#lx before the call; expected "
-		     "%#lx and %#lx",
+		FAIL("mask %#lx, reported as %#lx before the call; expected %#lx and %#lx",
 		     now, old, before | add, before);
 	return 0;
 }
@@ -253,8 +252,7 @@ static int world_possible(void)
 int main(void)
 {
 	if (!noproc_is_procfs("/proc/self/task")) {
-		printf("skipped: no /proc to read the threads' names back "
-		       "through (root/libpsx_noproc.sh runs without one)\n");
+		printf("skipped: no /proc to read the threads' names back through (root/libpsx_noproc.sh runs without one)\n");
 		return 77;
 	}
 	if (run_child(world_possible) != 0)

@@ -73,8 +73,7 @@ static int in_child_namespace(void)
 		pid_t bad;
 		int listed = all_named("psx-pidns", &bad);
 
-		printf("pid 1, /proc/self -> %s: %d threads listed, 2 of them "
-		       "raw clone(2) threads (ours %d and %d), all reached\n",
+		printf("pid 1, /proc/self -> %s: %d threads listed, 2 of them raw clone(2) threads (ours %d and %d), all reached\n",
 		       self, listed, (int)raw[0], (int)raw[1]);
 		if (listed != 7)
 			FAIL("%d threads listed, expected 7", listed);
@@ -285,8 +284,7 @@ static int reused_tid_scenario(void)
 		FAIL("set-up: the new thread got id %d, not %d",
 		     (int)reuse_ytid, (int)reuse_ktid);
 	task_comm(reuse_ytid, comm, sizeof(comm));
-	printf("thread %d exited mid-broadcast; a thread created by one that had "
-	       "not made the call yet got id %d, and is named \"%s\"\n",
+	printf("thread %d exited mid-broadcast; a thread created by one that had not made the call yet got id %d, and is named \"%s\"\n",
 	       (int)reuse_ktid, (int)reuse_ytid, comm);
 	if (strcmp(comm, "psx-reused") != 0)
 		FAIL("thread %d (a reused id) kept its old state: \"%s\"",

@@ -253,12 +253,11 @@ START_TEST(tie_keeps_the_smaller_combination)
 		}
 		text = cap_to_text(caps, NULL);
 		ck_assert_ptr_nonnull(text);
-		ck_assert_msg(strcmp(text, want) == 0,
-			      "tie-break: %d caps %s and %d caps %s must keep "
-			      "the smaller combination (%s) as the base: got "
-			      "\"%s\", want \"%s\"",
-			      (int)half, ties[n].low, (int)half, ties[n].high,
-			      ties[n].low, text, want);
+		ck_assert_msg(
+			strcmp(text, want) == 0,
+			"tie-break: %d caps %s and %d caps %s must keep the smaller combination (%s) as the base: got \"%s\", want \"%s\"",
+			(int)half, ties[n].low, (int)half, ties[n].high,
+			ties[n].low, text, want);
 		cap_free(text);
 		cap_free(caps);
 	}

@@ -57,35 +57,31 @@ static inline unsigned long failalloc_check(const struct failalloc_case *c)
 		err = errno;
 		made = failalloc_stop();
 		if (!failalloc_failed()) {
-			ck_assert_msg(rc == 0,
-				      "%s failed (errno %d) with no "
-				      "allocation failing",
-				      c->name, err);
+			ck_assert_msg(
+				rc == 0,
+				"%s failed (errno %d) with no allocation failing",
+				c->name, err);
 			if (c->release != NULL)
 				c->release(c->ctx);
 			ck_assert_msg(failalloc_live() == 0,
-				      "%s: release left "
-				      "%lu blocks",
-				      c->name, failalloc_live());
+				      "%s: release left %lu blocks", c->name,
+				      failalloc_live());
 			return made;
 		}
 		ck_assert_msg(rc == -1,
-			      "%s succeeded although allocation %lu "
-			      "failed",
+			      "%s succeeded although allocation %lu failed",
 			      c->name, n);
 		ck_assert_msg(err == ENOMEM,
-			      "%s: allocation %lu failed, errno "
-			      "%d, not ENOMEM",
+			      "%s: allocation %lu failed, errno %d, not ENOMEM",
 			      c->name, n, err);
 		ck_assert_msg(failalloc_live() == 0,
-			      "%s: allocation %lu failed "
-			      "and %lu blocks leaked",
+			      "%s: allocation %lu failed and %lu blocks leaked",
 			      c->name, n, failalloc_live());
 		if (c->unchanged != NULL)
-			ck_assert_msg(c->unchanged(c->ctx),
-				      "%s: allocation %lu "
-				      "failed and an input changed",
-				      c->name, n);
+			ck_assert_msg(
+				c->unchanged(c->ctx),
+				"%s: allocation %lu failed and an input changed",
+				c->name, n);
 	}
 	ck_abort_msg("%s: still failing after %lu allocations", c->name, n);
 	return 0;
