@@ -450,7 +450,8 @@ long int psx_syscall6(long int syscall_nr, long int arg1, long int arg2,
 /*
  * Behind the psx_syscall() macro: the arguments, then 6, 5, ... 0, so
  * the seventh variadic value is the number of arguments the caller gave.
- * The name is libcap's ABI (STYLE.md otherwise forbids "__").
+ * The name is libcap's ABI (docs/style.md, "Files and names", otherwise
+ * forbids "__").
  */
 long int __psx_syscall(long int syscall_nr, ...)
 {

@@ -10,7 +10,8 @@
  * call: this, which is glibc's pthread_create. It lives in its own object
  * because a definition next to __wrap_pthread_create would capture that
  * function's reference in a static --wrap link and recurse forever. The
- * name is libcap's ABI, hence the "__" STYLE.md otherwise forbids.
+ * name is libcap's ABI, hence the "__" docs/style.md ("Files and names")
+ * otherwise forbids.
  */
 __attribute__((weak)) int __real_pthread_create(pthread_t *thread,
 						const pthread_attr_t *attr,

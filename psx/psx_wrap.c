@@ -7,7 +7,8 @@
  * documentation has programs link with -Wl,-wrap,pthread_create. We find
  * every thread in /proc/self/task instead, so the wrapper only has to
  * start the thread. The names are fixed by ld's --wrap and are libcap's
- * ABI, hence the "__" STYLE.md otherwise forbids.
+ * ABI, hence the "__" docs/style.md ("Files and names") otherwise
+ * forbids.
  *
  * This file must not define __real_pthread_create (see psx_real.c): in a
  * static link with --wrap, ld binds our reference to the real
