@@ -27,7 +27,7 @@ suite skip_clean 'skip "nothing to do"'
 outcome skip_clean 77 "a skip with no failure"
 suite skip_after_fail 'fail "first"; skip "later"'
 outcome skip_after_fail 1 "a skip after a failed check"
-grep -q '^FAIL: 1 failed before a skip: later$' "$T/skip_after_fail.log" ||
+grep -q '^FAIL: 1 failed before a skip: later$' "$T/skip_after_fail.log" && pass ||
 	fail "the late skip does not say it follows a failure"
 
 suite cleanup_ok 'at_exit_checked "true"; ok one; finish'
@@ -35,8 +35,8 @@ outcome cleanup_ok 0 "a checked clean-up that succeeds"
 # The command, quotes and all, is what runs.
 suite cleanup_bad "at_exit_checked \"echo 'it'\\''s' >'$T/said'; false\"; ok one; finish"
 outcome cleanup_bad 1 "a checked clean-up that fails, after a pass"
-[ "$(cat "$T/said" 2>/dev/null)" = "it's" ] || fail "the checked clean-up did not run as written"
-grep -q "^FAIL: clean-up failed: " "$T/cleanup_bad.log" ||
+[ "$(cat "$T/said" 2>/dev/null)" = "it's" ] && pass || fail "the checked clean-up did not run as written"
+grep -q "^FAIL: clean-up failed: " "$T/cleanup_bad.log" && pass ||
 	fail "the failed clean-up is not named"
 suite cleanup_skip 'at_exit_checked false; skip "nothing"'
 outcome cleanup_skip 1 "a checked clean-up that fails, after a skip"
@@ -90,7 +90,7 @@ fi
 rm -f "$T/made"
 (RUN_SH_BUILT=1 PATH="$T/fakemake:$PATH" TESTS="$T/nothing.sh" BUILD="$T/b" LOGDIR="$T/blogs" \
 	TEST_SUMMARY= sh "$TESTS_DIR/run.sh") >"$T/build.out" 2>&1
-[ ! -e "$T/made" ] || fail "run.sh built again what its caller had built: $(cat "$T/made")"
+[ ! -e "$T/made" ] && pass || fail "run.sh built again what its caller had built: $(cat "$T/made")"
 
 # run.sh: a suite that hangs is failed after SUITE_TIMEOUT.
 printf '%s\n' '#!/bin/sh' 'echo started' "sleep 600 & echo \$! >'$T/hang.pid'; wait" >"$T/hang.sh"
@@ -101,12 +101,12 @@ TESTS="$T/hang.sh $T/quick.sh" SUITE_TIMEOUT=2 LOGDIR="$T/logs" JOBS=2 TEST_SUMM
 	sh "$TESTS_DIR/run.sh" >"$T/run.out" 2>&1
 rc=$?
 took=$(($(date +%s) - start))
-[ "$rc" -ne 0 ] || fail "run.sh passed a run whose suite hung"
-grep -q "^FAIL: $T/hang.sh (exit 124" "$T/run.out" || { fail "the hung suite is not failed as timed out"; sed 's/^/    /' "$T/run.out"; }
-grep -q "run.sh: timed out after 2 s" "$T/run.out" || fail "the log does not say it timed out"
-grep -q "^PASS: $T/quick.sh" "$T/run.out" || fail "the other suite's verdict is missing"
-[ "$took" -lt 60 ] || fail "run.sh took $took s for a 2 s time-out"
-child=$(cat "$T/hang.pid" 2>/dev/null) || fail "the hung suite never started its child"
+[ "$rc" -ne 0 ] && pass || fail "run.sh passed a run whose suite hung"
+grep -q "^FAIL: $T/hang.sh (exit 124" "$T/run.out" && pass || { fail "the hung suite is not failed as timed out"; sed 's/^/    /' "$T/run.out"; }
+grep -q "run.sh: timed out after 2 s" "$T/run.out" && pass || fail "the log does not say it timed out"
+grep -q "^PASS: $T/quick.sh" "$T/run.out" && pass || fail "the other suite's verdict is missing"
+[ "$took" -lt 60 ] && pass || fail "run.sh took $took s for a 2 s time-out"
+child=$(cat "$T/hang.pid" 2>/dev/null) && pass || fail "the hung suite never started its child"
 sleep 1	# timeout(1) signalled the group; let it go
 # Gone, or a zombie waiting for whoever inherited it.
 state=$(ps -o stat= -p "${child:-0}" 2>/dev/null)
@@ -121,9 +121,9 @@ esac
 printf '%s\n' '#!/bin/sh' "echo \"[\${PASSES-unset}]\" >'$T/passes.seen'" \
 	'echo "1 checks, 0 failed"' >"$T/passes.sh"
 PASSES=plain TESTS="$T/passes.sh" LOGDIR="$T/logs" TEST_SUMMARY= \
-	sh "$TESTS_DIR/run.sh" >"$T/run2.out" 2>&1 ||
+	sh "$TESTS_DIR/run.sh" >"$T/run2.out" 2>&1 && pass ||
 	{ fail "run.sh failed a suite that only writes a file"; sed 's/^/    /' "$T/run2.out"; }
-[ "$(cat "$T/passes.seen" 2>/dev/null)" = "[unset]" ] ||
+[ "$(cat "$T/passes.seen" 2>/dev/null)" = "[unset]" ] && pass ||
 	fail "a suite sees run.sh's PASSES: $(cat "$T/passes.seen" 2>/dev/null)"
 # A suite that checked nothing has not passed. lib.sh's finish fails it
 # (a loop over an empty list, every case left out); run.sh fails one that
@@ -131,11 +131,11 @@ PASSES=plain TESTS="$T/passes.sh" LOGDIR="$T/logs" TEST_SUMMARY= \
 # (a unit suite), and names what a passing suite left unchecked.
 suite none 'for f in $(ls "$T/no such dir" 2>/dev/null); do ok "$f"; done; finish'
 outcome none 1 "finish with no check counted"
-grep -qx '0 checks, 0 failed' "$T/none.log" && grep -q '^FAIL: ran no check' "$T/none.log" ||
+grep -qx '0 checks, 0 failed' "$T/none.log" && grep -q '^FAIL: ran no check' "$T/none.log" && pass ||
 	{ fail "finish with no check does not say it ran none"; sed 's/^/    /' "$T/none.log"; }
 suite some_left 'not_checked "perf stat: perf is not installed"; ok rest; finish'
 outcome some_left 0 "a pass with one part not checked"
-grep -qx '1 checks, 0 failed, 1 not checked: perf stat: perf is not installed' "$T/some_left.log" ||
+grep -qx '1 checks, 0 failed, 1 not checked: perf stat: perf is not installed' "$T/some_left.log" && pass ||
 	{ fail "finish does not name the part not checked"; sed 's/^/    /' "$T/some_left.log"; }
 # A run inside the suite (sh "$0" --inside, as deb_packages.sh does) is
 # counted by the outer run, whose finish line is the suite's.
@@ -196,29 +196,29 @@ refsuite ref_newer "libcap2 ii 1:2.75-10+deb13u1
 libcap2-bin ii 1:2.75-10+deb13u1" 'need_reference 2.66; ok "ran on"; finish'
 outcome ref_newer 77 "need_reference 2.66 on 2.75"
 grep -qx "skipped: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.75" \
-	"$T/ref_newer.log" || { fail "the skip does not name both versions"; sed 's/^/    /' "$T/ref_newer.log"; }
+	"$T/ref_newer.log" && pass || { fail "the skip does not name both versions"; sed 's/^/    /' "$T/ref_newer.log"; }
 # Only the programs newer: the package named is the one that differs.
 refsuite ref_bin "libcap2 ii 1:2.66-4
 libcap2-bin ii 2.78-1" 'need_reference 2.66; finish'
 outcome ref_bin 77 "need_reference 2.66, libcap2-bin 2.78"
 grep -qx "skipped: needs Debian's libcap 2.66 as its reference; the system has libcap2-bin 2.78" \
-	"$T/ref_bin.log" || { fail "the skip does not name libcap2-bin 2.78"; sed 's/^/    /' "$T/ref_bin.log"; }
+	"$T/ref_bin.log" && pass || { fail "the skip does not name libcap2-bin 2.78"; sed 's/^/    /' "$T/ref_bin.log"; }
 # Removed (its conffiles left) or never installed: not installed.
 refsuite ref_gone "libcap2 ii 1:2.66-4
 libcap2-bin rc 1:2.66-4" 'need_reference 2.66; finish'
 outcome ref_gone 77 "need_reference 2.66, libcap2-bin removed"
 grep -qx "skipped: needs Debian's libcap 2.66 as its reference; libcap2-bin is not installed" \
-	"$T/ref_gone.log" || { fail "the skip does not say libcap2-bin is not installed"; sed 's/^/    /' "$T/ref_gone.log"; }
+	"$T/ref_gone.log" && pass || { fail "the skip does not say libcap2-bin is not installed"; sed 's/^/    /' "$T/ref_gone.log"; }
 refsuite ref_dev "$deb12" 'need_reference 2.66 libcap2 libcap-dev; finish'
 outcome ref_dev 77 "need_reference 2.66 libcap2 libcap-dev, no libcap-dev"
 grep -qx "skipped: needs Debian's libcap 2.66 as its reference; libcap-dev is not installed" \
-	"$T/ref_dev.log" || { fail "the skip does not name libcap-dev"; sed 's/^/    /' "$T/ref_dev.log"; }
+	"$T/ref_dev.log" && pass || { fail "the skip does not name libcap-dev"; sed 's/^/    /' "$T/ref_dev.log"; }
 # has_reference: the suite goes on without the comparison, told why.
 refsuite ref_part "libcap2 ii 1:2.78-1
 libcap2-bin ii 1:2.78-1" 'if has_reference 2.66; then fail compared; else not_checked "$reference_why"; fi; ok rest; finish'
 outcome ref_part 0 "has_reference 2.66 on 2.78"
 grep -qx "not checked: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.78" \
-	"$T/ref_part.log" || { fail "has_reference gives no reason"; sed 's/^/    /' "$T/ref_part.log"; }
+	"$T/ref_part.log" && pass || { fail "has_reference gives no reason"; sed 's/^/    /' "$T/ref_part.log"; }
 
 # expect, expect_lines, expect_line, as_libcap: a pass, and one failure
 # per case that names it and shows the difference.
@@ -227,7 +227,7 @@ expect_lines 3 "" "b${nl}c" sh -c "printf \"b\\\\nc\\\\n\" >&2; exit 3"
 printf "x\\ny\\n" >"$T/f"; expect_line "$T/f" y
 finish'
 outcome expects 0 "expect, expect_lines, expect_line that hold"
-grep -qx '3 checks, 0 failed' "$T/expects.log" || fail "three expectations are not three checks: $(cat "$T/expects.log")"
+grep -qx '3 checks, 0 failed' "$T/expects.log" && pass || fail "three expectations are not three checks: $(cat "$T/expects.log")"
 suite expect_bad 'expect_lines 0 "a" "" sh -c "echo b; echo oops >&2; exit 2"; finish'
 outcome expect_bad 1 "expect_lines that does not hold"
 printf '%s\n' 'FAIL: sh -c echo b; echo oops >&2; exit 2: exit 2, wanted 0; stdout differs; stderr differs (- wanted, + got)' \
@@ -236,7 +236,7 @@ printf '%s\n' 'FAIL: sh -c echo b; echo oops >&2; exit 2: exit 2, wanted 0; stdo
 same "$T/expect_bad.want" "$T/expect_bad.log" "expect_lines's one failure"
 suite line_bad 'printf "x\\n" >"$T/f"; expect_line "$T/f" y report; finish'
 outcome line_bad 1 "expect_line without the line"
-grep -qx 'FAIL: report: no line with: y' "$T/line_bad.log" || fail "expect_line's failure: $(cat "$T/line_bad.log")"
+grep -qx 'FAIL: report: no line with: y' "$T/line_bad.log" && pass || fail "expect_line's failure: $(cat "$T/line_bad.log")"
 # as_libcap against a fake reference and a fake build: the programs' own
 # paths are PROG's name on both sides, AS_LIBCAP_NORM edits both.
 mkdir -p "$T/ref" "$T/build/progs"
@@ -253,7 +253,7 @@ AS_LIBCAP_NORM=drop_more as_libcap worse y
 finish"
 outcome as_libcap 1 "as_libcap with one program that differs"
 grep -qx '3 checks, 1 failed' "$T/as_libcap.log" &&
-	grep -qx "FAIL: worse y: exit 2, libcap's 1 (- libcap's, + ours)" "$T/as_libcap.log" ||
+	grep -qx "FAIL: worse y: exit 2, libcap's 1 (- libcap's, + ours)" "$T/as_libcap.log" && pass ||
 	{ fail "as_libcap's verdicts"; sed 's/^/    /' "$T/as_libcap.log"; }
 # run.sh's valgrind pass: a memcheck report fails the suite, even one
 # whose own checks all passed and that never looked at the exit status or
@@ -267,14 +267,14 @@ if command -v valgrind >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
 		'(void)v; if (c > 1) syscall(1000);' \
 		'else if (fork() == 0) { p = NULL; _exit(0); }' \
 		'free(p); return 0; }' >"$T/leak.c"
-	cc -O0 -o "$T/leak" "$T/leak.c" || fail "cannot build the leaking program"
+	cc -O0 -o "$T/leak" "$T/leak.c" && pass || fail "cannot build the leaking program"
 	suite vg_leak "run_ours '$T/leak' >/dev/null 2>&1; ok ran; finish"
 	suite vg_warn "run_ours '$T/leak' warn 2>/dev/null; ok ran; finish"
 	VALGRIND=1 TESTS="$T/vg_leak.sh $T/vg_warn.sh" LOGDIR="$T/vglogs" TEST_SUMMARY= \
 		sh "$TESTS_DIR/run.sh" >"$T/run3.out" 2>&1
-	grep -q "^FAIL: $T/vg_leak.sh (exit 1" "$T/run3.out" ||
+	grep -q "^FAIL: $T/vg_leak.sh (exit 1" "$T/run3.out" && pass ||
 		{ fail "a suite whose program leaks passes under valgrind"; sed 's/^/    /' "$T/run3.out"; }
-	grep -q "definitely lost" "$T/run3.out" || fail "the leak report is not shown"
+	grep -q "definitely lost" "$T/run3.out" && pass || fail "the leak report is not shown"
 	grep -q "^FAIL: $T/vg_warn.sh" "$T/run3.out" &&
 		{ fail "valgrind's warning about a system call failed a suite"; sed 's/^/    /' "$T/run3.out"; }
 fi
@@ -285,20 +285,20 @@ if command -v cc >/dev/null 2>&1 &&
 	printf '%s\n' '#include <stdlib.h>' \
 		'int main(void) { char *volatile p = malloc(40); p[0] = 1; p = NULL; return 0; }' \
 		>"$T/aleak.c"
-	cc -O0 -fsanitize=address -o "$T/aleak" "$T/aleak.c" || fail "cannot build the ASan leak"
+	cc -O0 -fsanitize=address -o "$T/aleak" "$T/aleak.c" && pass || fail "cannot build the ASan leak"
 	suite san_leak "'$T/aleak' >/dev/null 2>&1; ok ran; finish"
 	suite san_clean "'$T/asan_ok'; ok ran; finish"
 	SANITIZE=address TESTS="$T/san_leak.sh $T/san_clean.sh" LOGDIR="$T/sanlogs" TEST_SUMMARY= \
 		sh "$TESTS_DIR/run.sh" >"$T/run4.out" 2>&1
-	grep -q "^FAIL: $T/san_leak.sh (exit 1" "$T/run4.out" ||
+	grep -q "^FAIL: $T/san_leak.sh (exit 1" "$T/run4.out" && pass ||
 		{ fail "a suite whose program leaks passes under ASan"; sed 's/^/    /' "$T/run4.out"; }
-	grep -q "^PASS: $T/san_clean.sh" "$T/run4.out" ||
+	grep -q "^PASS: $T/san_clean.sh" "$T/run4.out" && pass ||
 		{ fail "a clean program fails under ASan"; sed 's/^/    /' "$T/run4.out"; }
 fi
 # The unit suites' marker for a foreign child (check_run.h) is the one
 # run.sh's valgrind skips: were they to drift, every shell a suite reads
 # back through would run under memcheck again, at ten times the cost.
 mark=$(sed -n 's/^#define UNTRACED_FOREIGN "\(.*\)"$/\1/p' "$TESTS_DIR/unit/check_run.h")
-[ -n "$mark" ] && grep -q -- "--trace-children-skip-by-arg=\*$mark\*" "$TESTS_DIR/run.sh" ||
+[ -n "$mark" ] && grep -q -- "--trace-children-skip-by-arg=\*$mark\*" "$TESTS_DIR/run.sh" && pass ||
 	fail "run.sh's valgrind does not skip check_run.h's UNTRACED_FOREIGN ('$mark')"
 finish "skip after failure, checked clean-ups, suite time-outs, the passes, need_reference and the expect helpers behave"
