@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/* capaudit: the report, a table or --json. */
+#ifndef CAPAUDIT_REPORT_H
+#define CAPAUDIT_REPORT_H
+
+#include <stdio.h>
+
+struct run_result;
+struct source;
+struct tally;
+
+/* The capability's name (cap_to_name()), into buf. */
+void capability_name(int cap, char *buf, size_t size);
+/* "exited with status 1", "killed by signal 9". */
+void describe_status(int status, char *buf, size_t size);
+void report_table(const struct tally *t, const struct source *src,
+		  const struct run_result *rr, FILE *out);
+void report_json(const struct tally *t, const struct source *src,
+		 const struct run_result *rr, FILE *out);
+
+#endif
