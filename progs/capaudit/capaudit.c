@@ -21,6 +21,18 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "capaudit_advice.h"
+#include "capaudit_attach.h"
+#include "capaudit_counting.h"
+#include "capaudit_launch.h"
+#include "capaudit_privilege.h"
+#include "capaudit_prove.h"
+#include "capaudit_reap.h"
+#include "capaudit_report.h"
+#include "capaudit_source.h"
+#include "capaudit_suggest.h"
+#include "capaudit_tally.h"
+#include "capaudit_trial.h"
 #include "escape.h"
 #include "mask.h"
 #include "number.h"

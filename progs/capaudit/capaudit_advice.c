@@ -17,6 +17,12 @@
 #include "mask.h"
 #include "risk.h"
 #include "capaudit.h"
+#include "capaudit_advice.h"
+#include "capaudit_identity.h"
+#include "capaudit_report.h"
+#include "capaudit_suggest.h"
+#include "capaudit_tally.h"
+#include "capaudit_warn.h"
 #include "escape.h"
 #include "shquote.h"
 

@@ -24,6 +24,11 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "capaudit_attach.h"
+#include "capaudit_launch.h"
+#include "capaudit_perf.h"
+#include "capaudit_privilege.h"
+#include "capaudit_tally.h"
 #include "mask.h"
 #include "procstatus.h"
 

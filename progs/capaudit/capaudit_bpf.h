@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capaudit.h"
+#include "capaudit_counting.h"
 
 /*
  * One followed thread, the value of the follow map (keyed by its thread

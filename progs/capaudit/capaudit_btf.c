@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_counting.h"
 
 #define BTF_MAX_SIZE (256U << 20)
 

@@ -45,13 +45,15 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_contain.h"
+#include "capaudit_nsproc.h"
 
 #define FAIL(what)              \
 	do {                    \

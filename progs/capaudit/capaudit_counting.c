@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "capaudit.h"
+#include "capaudit_counting.h"
+#include "capaudit_perf.h"
+#include "capaudit_privilege.h"
+#include "capaudit_source.h"
 
 void counting_try(const struct sysview *sv, struct source *src, int use_bpf)
 {

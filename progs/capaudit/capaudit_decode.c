@@ -13,7 +13,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "capaudit.h"
+#include "capaudit_decode.h"
+#include "capaudit_source.h"
 
 /* A field's value, sign-extended when the format says it is signed. */
 static int64_t get_int(const unsigned char *p, size_t size, int is_signed)

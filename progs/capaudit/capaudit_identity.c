@@ -23,7 +23,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_identity.h"
+#include "capaudit_trial.h"
 #include "fsowner.h"
 
 int identity_open(const char *path, struct stat *st)

@@ -20,6 +20,14 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "capaudit_contain.h"
+#include "capaudit_launch.h"
+#include "capaudit_perf.h"
+#include "capaudit_reap.h"
+#include "capaudit_tally.h"
+#include "capaudit_trial.h"
+#include "capaudit_tty.h"
+#include "capaudit_why_start.h"
 #include "escape.h"
 #include "groups.h"
 

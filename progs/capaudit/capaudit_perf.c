@@ -20,7 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_counting.h"
+#include "capaudit_decode.h"
+#include "capaudit_launch.h"
+#include "capaudit_perf.h"
+#include "capaudit_privilege.h"
+#include "capaudit_source.h"
+#include "capaudit_table.h"
 
 /*
  * Each CPU's buffer holds what the command checks while capaudit is not

@@ -17,7 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/xattr.h>
 
-#include "capaudit.h"
+#include "capaudit_privilege.h"
 
 /*
  * The kernel says so (AT_SECURE) for every caller but one whose real uid

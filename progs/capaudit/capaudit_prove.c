@@ -20,6 +20,10 @@
 #include <sys/wait.h>
 
 #include "capaudit.h"
+#include "capaudit_prove.h"
+#include "capaudit_report.h"
+#include "capaudit_suggest.h"
+#include "capaudit_tally.h"
 #include "escape.h"
 #include "mask.h"
 #include "risk.h"

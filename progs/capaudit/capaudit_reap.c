@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -26,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_reap.h"
 
 /*
  * How long capaudit keeps killing what a trial left before it gives up.

@@ -13,6 +13,10 @@
 #include "json.h"
 #include "risk.h"
 #include "capaudit.h"
+#include "capaudit_counting.h"
+#include "capaudit_report.h"
+#include "capaudit_source.h"
+#include "capaudit_tally.h"
 #include "escape.h"
 
 void capability_name(int cap, char *buf, size_t size)

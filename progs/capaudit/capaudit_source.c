@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "capaudit_counting.h"
+#include "capaudit_source.h"
 #include "kernel.h"
 #include "mask.h"
 #include "number.h"

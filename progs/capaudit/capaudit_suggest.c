@@ -16,6 +16,8 @@
 #include "mask.h"
 #include "risk.h"
 #include "capaudit.h"
+#include "capaudit_suggest.h"
+#include "capaudit_tally.h"
 #include "escape.h"
 
 #define BIT(c) MASK_BIT(c)

@@ -6,10 +6,11 @@
  * follows (a daemon with thousands of threads under --pid).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capaudit.h"
+#include "capaudit_table.h"
 
 /*
  * A slot: the key, the value (8-byte aligned, as the slots are), then

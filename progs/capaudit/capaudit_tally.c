@@ -9,11 +9,15 @@
  * file capability could answer.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_decode.h"
+#include "capaudit_table.h"
+#include "capaudit_tally.h"
 
 /* Keys are compared as bytes: every one is zeroed before it is filled. */
 struct check_key {

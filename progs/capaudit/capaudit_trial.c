@@ -27,7 +27,12 @@
 #include <unistd.h>
 
 #include "cap_xattr.h"
-#include "capaudit.h"
+#include "capaudit_identity.h"
+#include "capaudit_privilege.h"
+#include "capaudit_report.h"
+#include "capaudit_suggest.h"
+#include "capaudit_tally.h"
+#include "capaudit_trial.h"
 #include "escape.h"
 #include "exec_target.h"
 #include "fsowner.h"

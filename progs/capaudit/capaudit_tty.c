@@ -28,7 +28,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_tty.h"
 
 /*
  * ioctl(2)'s numbers in each ABI a process of this machine may call the

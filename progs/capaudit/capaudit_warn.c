@@ -13,7 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_identity.h"
+#include "capaudit_report.h"
+#include "capaudit_suggest.h"
+#include "capaudit_tally.h"
+#include "capaudit_trial.h"
+#include "capaudit_warn.h"
 #include "escape.h"
 #include "exec_target.h"
 #include "mask.h"

@@ -19,7 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_launch.h"
+#include "capaudit_why_start.h"
 #include "groups.h"
 
 struct start_verdict {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_counting.h"
 #include "check_run.h"
 
 struct blob {

@@ -15,7 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_identity.h"
 #include "check_run.h"
 
 static char dir[64];

@@ -12,7 +12,8 @@
 #include <sys/capability.h>
 #include <sys/mman.h>
 
-#include "capaudit.h"
+#include "capaudit_decode.h"
+#include "capaudit_source.h"
 #include "check_run.h"
 
 /* The kernel 6.18 format of capability:cap_capable, as tracefs shows it. */

@@ -17,6 +17,14 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "capaudit_advice.h"
+#include "capaudit_decode.h"
+#include "capaudit_launch.h"
+#include "capaudit_prove.h"
+#include "capaudit_suggest.h"
+#include "capaudit_tally.h"
+#include "capaudit_trial.h"
+#include "capaudit_warn.h"
 #include "check_run.h"
 #include "cap_xattr.h"
 #include "mask.h"

@@ -8,11 +8,13 @@
  * credential lent for one call.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_decode.h"
+#include "capaudit_tally.h"
 #include "check_run.h"
 
 #define INIT_NS	 0xffffffff82a5c0e0ULL
