@@ -23,6 +23,7 @@
 #include "capaudit.h"
 #include "capaudit_advice.h"
 #include "capaudit_attach.h"
+#include "capaudit_json.h"
 #include "capaudit_counting.h"
 #include "capaudit_launch.h"
 #include "capaudit_privilege.h"

@@ -3,8 +3,8 @@
  * How --suggest's least grant is shown: in the forms people deploy
  * (setcap lines, a capability.conf line, systemd lines), each capability
  * with its risk label and each file with what the grant hands out
- * besides, what is held apart, what the runs cannot tell; or as one
- * --json object.
+ * besides, what is held apart, what the runs cannot tell (as a --json
+ * object: capaudit_json.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,7 +13,6 @@
 #include <sys/capability.h>
 #include <sys/wait.h>
 
-#include "json.h"
 #include "mask.h"
 #include "risk.h"
 #include "capaudit.h"
@@ -45,17 +44,6 @@ static uint64_t total(const struct tally *t, int c, int refused)
 		if (t->rows[i].cap == c)
 			n += refused ? t->rows[i].refused : t->rows[i].granted;
 	return n;
-}
-
-/* Every file's grant together, or (apart) what is held apart. */
-static uint64_t every_file(const struct suggestion *sg, int apart)
-{
-	uint64_t all = 0;
-	size_t i;
-
-	for (i = 0; i < sg->nfiles; i++)
-		all |= apart ? sg->files[i].apart : sg->files[i].grant;
-	return all;
 }
 
 static void print_header(const struct suggestion *sg, FILE *out)
@@ -234,7 +222,7 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		   const struct run_result *rr, const char *command,
 		   const char *user, FILE *out)
 {
-	uint64_t grant = every_file(sg, 0);
+	uint64_t grant = suggest_every_file(sg, 0);
 	char list[1024];
 	size_t i;
 
@@ -254,7 +242,7 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		}
 		print_file(f, out);
 	}
-	if (grant == 0 && every_file(sg, 1) != 0) {
+	if (grant == 0 && suggest_every_file(sg, 1) != 0) {
 		fprintf(out, "# no line here grants anything: every candidate "
 			     "is root-equivalent and unproven (held apart "
 			     "above)\n");
@@ -334,87 +322,4 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 			(unsigned long long)t->unfollowed);
 	fprintf(out, "# not exercised: only the paths this run took; other "
 		     "options, inputs and error paths may need more\n");
-}
-
-static void json_caps(uint64_t mask, FILE *out)
-{
-	char name[64];
-	int c, first = 1;
-
-	fputc('[', out);
-	for (MASK_EACH(c, mask)) {
-		capability_name(c, name, sizeof(name));
-		fprintf(out, "%s{\"name\":", first ? "" : ",");
-		json_string(out, name);
-		fprintf(out, ",\"risk\":\"%s\"}",
-			risk_tier_name(risk_tier_of(c)));
-		first = 0;
-	}
-	fputc(']', out);
-}
-
-void suggest_json(const struct suggestion *sg, const struct tally *t,
-		  const char *command, FILE *out)
-{
-	uint64_t grant = every_file(sg, 0);
-	char list[1024], why[128];
-	size_t i;
-	int first = 1;
-
-	(void)t;
-	json_object_open(out, "suggest");
-	fprintf(out, "\"failed\":%s,\"proven\":%s,\"unproven\":",
-		sg->failed ? "true" : "false", sg->proven ? "true" : "false");
-	if (sg->proven)
-		fputs("null", out);
-	else
-		json_string(out, sg->unproven);
-	fprintf(out, ",\"runs\":%d,\"capabilities\":", sg->runs);
-	json_caps(grant, out);
-	fputs(",\"held_apart\":", out);
-	json_caps(every_file(sg, 1), out);
-	fprintf(out, ",\"files\":[");
-	for (i = 0; i < sg->nfiles; i++) {
-		const struct need_file *f = &sg->files[i];
-
-		if ((f->grant | f->apart) == 0)
-			continue;
-		fprintf(out, "%s{", first ? "" : ",");
-		first = 0;
-		if (f->path != NULL)
-			json_path(out, "path", f->path);
-		else
-			fputs("\"path\":null", out);
-		fputs(",\"command\":", out);
-		json_string(out, f->comm);
-		fprintf(out,
-			",\"proven\":%s,\"same_file\":%s,\"capabilities\":",
-			sg->proven ? "true" : "false",
-			f->path != NULL &&
-					identity_names(f->path, f->maj, f->min,
-						       f->ino, why, sizeof(why))
-				? "true"
-				: "false");
-		json_caps(f->grant, out);
-		fputs(",\"held_apart\":", out);
-		json_caps(f->apart, out);
-		list_caps(f->grant, 0, list, sizeof(list));
-		fprintf(out, ",\"setcap\":");
-		json_string(out, f->grant ? list : "");
-		fprintf(out, ",\"interpreter\":%s}",
-			f->path != NULL && is_interpreter(f->path) ? "true"
-								   : "false");
-	}
-	fprintf(out, "],\"left_out\":{");
-	json_vector(out, "incidental", sg->incidental);
-	fprintf(out, ",");
-	json_vector(out, "unused", sg->unused);
-	fprintf(out, ",");
-	json_vector(out, "not_own", sg->not_own & ~sg->incidental);
-	fprintf(out, "},\"command\":");
-	json_string(out, command != NULL ? command : "");
-	list_caps(grant, 0, list, sizeof(list));
-	fprintf(out, ",\"setcap\":");
-	json_string(out, grant ? list : "");
-	fprintf(out, "}\n");
 }

@@ -12,7 +12,5 @@ struct tally;
 void suggest_print(const struct suggestion *sg, const struct tally *t,
 		   const struct run_result *rr, const char *command,
 		   const char *user, FILE *out);
-void suggest_json(const struct suggestion *sg, const struct tally *t,
-		  const char *command, FILE *out);
 
 #endif

@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * capaudit's report: a table by default, one row per capability and
- * process, or (--json) one object per line; the checks that cannot be
+ * capaudit's report as a table, one row per capability and process (the
+ * same as --json objects: capaudit_json.c); the checks that cannot be
  * the command's needs (another user namespace, a borrowed credential) in
- * a table of their own; both end with what the run was and what may be
+ * a table of their own; it ends with what the run was and what may be
  * missing from it, never silently.
  */
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/wait.h>
 
-#include "json.h"
-#include "risk.h"
 #include "capaudit.h"
 #include "capaudit_counting.h"
 #include "capaudit_report.h"
@@ -165,85 +163,4 @@ void report_table(const struct tally *t, const struct source *src,
 			"their later checks are not counted\n",
 			left, left == 1 ? "" : "es");
 	print_notes(t, out);
-}
-
-static const char *source_name(const struct source *src)
-{
-	switch (src->kind) {
-	case SOURCE_KPROBE_EVENTS:
-		return "kprobe_events";
-	case SOURCE_KPROBE_PMU:
-		return "kprobe_pmu";
-	case SOURCE_RAW_TRACEPOINT:
-		return "raw_tracepoint";
-	default:
-		return "tracepoint";
-	}
-}
-
-void report_json(const struct tally *t, const struct source *src,
-		 const struct run_result *rr, FILE *out)
-{
-	char name[64];
-	size_t i;
-
-	for (i = 0; i < t->nrows; i++) {
-		const struct row *r = &t->rows[i];
-		const struct exec_image *im =
-			r->image >= 0 ? &t->images[r->image] : NULL;
-
-		capability_name(r->cap, name, sizeof(name));
-		json_object_open(out, "check");
-		fputs("\"capability\":", out);
-		json_string(out, name);
-		fprintf(out,
-			",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,"
-			"\"ppid\":%ld,\"command\":",
-			r->cap, risk_tier_name(risk_tier_of(r->cap)),
-			(long)r->pid, (long)r->ppid);
-		json_string(out, r->comm);
-		fprintf(out, ",");
-		if (im != NULL && im->file != NULL)
-			json_path(out, "file", im->file);
-		else
-			fprintf(out, "\"file\":null");
-		fprintf(out,
-			",\"class\":\"%s\",\"counted\":%s,\"checks\":%llu,"
-			"\"granted\":%llu,\"refused\":%llu}\n",
-			class_name(r->cls),
-			r->cls == CLASS_OWN ? "true" : "false",
-			(unsigned long long)(r->granted + r->refused),
-			(unsigned long long)r->granted,
-			(unsigned long long)r->refused);
-	}
-	json_object_open(out, "summary");
-	fprintf(out, "\"source\":\"%s\",\"counting\":\"%s\",", source_name(src),
-		src->counting.usable ? "kernel" : "samples");
-	if (rr->attached)
-		fprintf(out, "\"attached\":true,\"exit_status\":null,"
-			     "\"signal\":null,");
-	else if (WIFSIGNALED(rr->status))
-		fprintf(out,
-			"\"attached\":false,\"exit_status\":null,"
-			"\"signal\":%d,",
-			WTERMSIG(rr->status));
-	else
-		fprintf(out,
-			"\"attached\":false,\"exit_status\":%d,"
-			"\"signal\":null,",
-			WEXITSTATUS(rr->status));
-	fprintf(out,
-		"\"seconds\":%.3f,\"processes\":%zu,\"still_running\":%zu,"
-		"\"lost\":%llu,\"unfollowed\":%llu,\"threads_left_out\":%zu,"
-		"\"launcher_checks\":%llu,\"unknown\":%llu,"
-		"\"not_own\":{\"user_namespace\":%llu,\"credential\":%llu,"
-		"\"unknown\":%llu}}\n",
-		rr->seconds, tally_followed(t),
-		rr->attached ? 0 : tally_running(t),
-		(unsigned long long)t->lost, (unsigned long long)t->unfollowed,
-		rr->left_out, (unsigned long long)t->launcher,
-		(unsigned long long)(t->out_of_range + t->unpaired),
-		(unsigned long long)t->class_checks[CLASS_USERNS],
-		(unsigned long long)t->class_checks[CLASS_CRED],
-		(unsigned long long)t->class_checks[CLASS_UNKNOWN]);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* capaudit: the report, a table or --json. */
+/* capaudit: the report as a table. */
 #ifndef CAPAUDIT_REPORT_H
 #define CAPAUDIT_REPORT_H
 
@@ -15,7 +15,5 @@ void capability_name(int cap, char *buf, size_t size);
 void describe_status(int status, char *buf, size_t size);
 void report_table(const struct tally *t, const struct source *src,
 		  const struct run_result *rr, FILE *out);
-void report_json(const struct tally *t, const struct source *src,
-		 const struct run_result *rr, FILE *out);
 
 #endif

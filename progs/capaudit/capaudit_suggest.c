@@ -262,6 +262,17 @@ void suggest_unproven(struct suggestion *sg, const char *why)
 	}
 }
 
+/* Every file's grant together, or (apart) what is held apart. */
+uint64_t suggest_every_file(const struct suggestion *sg, int apart)
+{
+	uint64_t all = 0;
+	size_t i;
+
+	for (i = 0; i < sg->nfiles; i++)
+		all |= apart ? sg->files[i].apart : sg->files[i].grant;
+	return all;
+}
+
 void suggest_free(struct suggestion *sg)
 {
 	size_t i;

@@ -89,6 +89,8 @@ void suggest_asked(const struct suggestion *sg, const struct tally *t,
  * root-equivalent capabilities are held apart (apart), not granted.
  */
 void suggest_unproven(struct suggestion *sg, const char *why);
+/* Every file's grant together, or (apart) what is held apart. */
+uint64_t suggest_every_file(const struct suggestion *sg, int apart);
 void suggest_free(struct suggestion *sg);
 
 #endif

@@ -19,6 +19,7 @@
 #include "capaudit.h"
 #include "capaudit_advice.h"
 #include "capaudit_decode.h"
+#include "capaudit_json.h"
 #include "capaudit_launch.h"
 #include "capaudit_prove.h"
 #include "capaudit_suggest.h"
