@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
-/* Name-or-number lookups of users and groups (see names.h). */
+/* Name-or-number lookups of users, groups and capabilities (see names.h). */
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -30,4 +30,13 @@ const char *names_group(gid_t gid, char *buf, size_t len)
 
 	return name_or_number(gr != NULL ? gr->gr_name : NULL, (unsigned)gid,
 			      buf, len);
+}
+
+const char *names_cap(cap_value_t cap, char *buf, size_t len)
+{
+	char *name = cap_to_name(cap);
+
+	snprintf(buf, len, "%s", name != NULL ? name : "?");
+	cap_free(name);
+	return buf;
 }

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "mask.h"
+#include "names.h"
 #include "risk.h"
 #include "capaudit.h"
 #include "capaudit_advice.h"
@@ -94,7 +95,7 @@ static void print_header(const struct suggestion *sg, FILE *out)
 				what);
 			continue;
 		}
-		capability_name(l->cap, name, sizeof(name));
+		names_cap(l->cap, name, sizeof(name));
 		fprintf(out, "#   run %zu, without %s on ", i + 1, name);
 		escape_fputs(sg->files[l->file].path, out);
 		fprintf(out, "%s: %s: %s\n",
@@ -117,7 +118,7 @@ static void print_labels(uint64_t caps, const char *after, FILE *out)
 	int c;
 
 	for (MASK_EACH(c, caps)) {
-		capability_name(c, name, sizeof(name));
+		names_cap(c, name, sizeof(name));
 		fprintf(out, "#   %-22s %s: %s%s\n", name,
 			risk_tier_name(risk_tier_of(c)),
 			risk_reason(c) ? risk_reason(c) : "no label", after);
@@ -189,7 +190,7 @@ static void print_left_out(const struct suggestion *sg, const struct tally *t,
 	int c;
 
 	for (MASK_EACH(c, sg->incidental)) {
-		capability_name(c, name, sizeof(name));
+		names_cap(c, name, sizeof(name));
 		fprintf(out,
 			"# left out: %s (%s): checked %llu times (%llu "
 			"granted); the kernel asks for it on its own (the "
@@ -202,7 +203,7 @@ static void print_left_out(const struct suggestion *sg, const struct tally *t,
 			(unsigned long long)total(t, c, 0));
 	}
 	for (MASK_EACH(c, sg->unused)) {
-		capability_name(c, name, sizeof(name));
+		names_cap(c, name, sizeof(name));
 		fprintf(out,
 			"# left out: %s: refused, yet the run succeeded "
 			"without it\n",

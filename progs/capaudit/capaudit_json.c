@@ -10,11 +10,11 @@
 
 #include "json.h"
 #include "mask.h"
+#include "names.h"
 #include "risk.h"
 #include "capaudit.h"
 #include "capaudit_identity.h"
 #include "capaudit_json.h"
-#include "capaudit_report.h"
 #include "capaudit_source.h"
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
@@ -45,7 +45,7 @@ void report_json(const struct tally *t, const struct source *src,
 		const struct exec_image *im =
 			r->image >= 0 ? &t->images[r->image] : NULL;
 
-		capability_name(r->cap, name, sizeof(name));
+		names_cap(r->cap, name, sizeof(name));
 		json_object_open(out, "check");
 		fputs("\"capability\":", out);
 		json_string(out, name);
@@ -108,7 +108,7 @@ static void json_caps(uint64_t mask, FILE *out)
 
 	fputc('[', out);
 	for (MASK_EACH(c, mask)) {
-		capability_name(c, name, sizeof(name));
+		names_cap(c, name, sizeof(name));
 		fprintf(out, "%s{\"name\":", first ? "" : ",");
 		json_string(out, name);
 		fprintf(out, ",\"risk\":\"%s\"}",

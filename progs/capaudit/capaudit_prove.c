@@ -26,6 +26,7 @@
 #include "capaudit_tally.h"
 #include "escape.h"
 #include "mask.h"
+#include "names.h"
 #include "risk.h"
 
 /* Rounds of "grant every candidate, see what else is asked". */
@@ -233,7 +234,7 @@ static int diverged(struct suggestion *sg, int file, int cap, int ok,
 	if (!base->seen[file] || !trial->seen[file] ||
 	    ((base->asked[file] & bit) ? (trial->asked[file] & bit) != 0 : ok))
 		return 0;
-	capability_name(cap, name, sizeof(name));
+	names_cap(cap, name, sizeof(name));
 	shown = escape_dup(sg->files[file].path != NULL ? sg->files[file].path
 							: sg->files[file].comm);
 	if (base->asked[file] & bit) {
@@ -319,7 +320,7 @@ static int confirm(struct suggestion *sg, const struct success *succ,
 			goto out;
 		if (!ok)
 			continue;
-		capability_name(pairs[i].cap, name, sizeof(name));
+		names_cap(pairs[i].cap, name, sizeof(name));
 		describe_status(rr.status, what, sizeof(what));
 		shown = escape_dup(sg->files[pairs[i].file].path != NULL
 					   ? sg->files[pairs[i].file].path

@@ -16,14 +16,7 @@
 #include "capaudit_source.h"
 #include "capaudit_tally.h"
 #include "escape.h"
-
-void capability_name(int cap, char *buf, size_t size)
-{
-	char *name = cap_to_name((cap_value_t)cap);
-
-	snprintf(buf, size, "%s", name != NULL ? name : "?");
-	cap_free(name);
-}
+#include "names.h"
 
 void describe_status(int status, char *buf, size_t size)
 {
@@ -56,7 +49,7 @@ static void print_rows(const struct tally *t, int own, FILE *out)
 
 		if ((r->cls == CLASS_OWN) != own)
 			continue;
-		capability_name(r->cap, name, sizeof(name));
+		names_cap(r->cap, name, sizeof(name));
 		fprintf(out, "%-22s %7llu %7llu %7llu %7ld  ", name,
 			(unsigned long long)(r->granted + r->refused),
 			(unsigned long long)r->granted,

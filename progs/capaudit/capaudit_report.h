@@ -9,8 +9,6 @@ struct run_result;
 struct source;
 struct tally;
 
-/* The capability's name (cap_to_name()), into buf. */
-void capability_name(int cap, char *buf, size_t size);
 /* "exited with status 1", "killed by signal 9". */
 void describe_status(int status, char *buf, size_t size);
 void report_table(const struct tally *t, const struct source *src,

@@ -29,7 +29,6 @@
 #include "cap_xattr.h"
 #include "capaudit_identity.h"
 #include "capaudit_privilege.h"
-#include "capaudit_report.h"
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
 #include "capaudit_trial.h"
@@ -37,6 +36,7 @@
 #include "exec_target.h"
 #include "fsowner.h"
 #include "mask.h"
+#include "names.h"
 
 /*
  * Revision 2 with the effective flag, by the library's own codec (the
@@ -90,7 +90,7 @@ int trials_possible(char *why, size_t len)
 		    v != CAP_SET) {
 			char name[64];
 
-			capability_name(needed[i], name, sizeof(name));
+			names_cap(needed[i], name, sizeof(name));
 			snprintf(
 				why, len,
 				"capaudit lacks %s, which the trials need "

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "capaudit_identity.h"
-#include "capaudit_report.h"
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
 #include "capaudit_trial.h"
@@ -74,7 +73,7 @@ static void warn_root(const char *path, uint64_t caps, FILE *out)
 	for (MASK_EACH(c, caps)) {
 		if (risk_tier_of(c) != RISK_ROOT)
 			continue;
-		capability_name(c, name, sizeof(name));
+		names_cap(c, name, sizeof(name));
 		fprintf(out, "# WARNING: %s is root-equivalent (%s): ", name,
 			risk_reason(c) ? risk_reason(c)
 				       : "see capabilities(7)");
