@@ -21,6 +21,7 @@
 #include "escape.h"
 #include "groups.h"
 #include "mask.h"
+#include "names.h"
 #include "opts.h"
 
 #define PROG	      "capcheck"
@@ -367,7 +368,7 @@ static void report_risk(cap_iab_t iab)
 		mask_of_iab(iab, CAP_IAB_INH) | mask_of_iab(iab, CAP_IAB_AMB);
 	cap_value_t cap, worst;
 	enum risk_tier tier;
-	char *name;
+	char name[64];
 
 	if (granted == NULL)
 		errx(EXIT_FAILURE, "out of memory");
@@ -377,12 +378,10 @@ static void report_risk(cap_iab_t iab)
 	cap_free(granted);
 	if (worst < 0)
 		return;
-	name = cap_to_name(worst);
 	say(stdout, "  risk: %s: %s: %s", risk_tier_name(tier),
-	    name != NULL ? name : "?",
+	    names_cap(worst, name, sizeof(name)),
 	    risk_reason(worst) ? risk_reason(worst)
 			       : "no label for this capability");
-	cap_free(name);
 }
 
 /*

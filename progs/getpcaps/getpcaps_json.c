@@ -10,6 +10,7 @@
 
 #include "getpcaps.h"
 #include "json.h"
+#include "names.h"
 #include "risk.h"
 
 static void put_bool_or_null(const char *key, int value)
@@ -139,12 +140,11 @@ void json_process(struct scan *s, const struct proc *p,
 	if (tier < 0) {
 		printf("null,\"risk_cap\":null");
 	} else {
-		char *cap = cap_to_name(worst);
+		char cap[64];
 
 		json_string(stdout, risk_tier_name((enum risk_tier)tier));
 		printf(",\"risk_cap\":");
-		json_string(stdout, cap != NULL ? cap : "?");
-		cap_free(cap);
+		json_string(stdout, names_cap(worst, cap, sizeof(cap)));
 	}
 	printf(",\"exe_writable\":%s,\"flags\":[",
 	       p->exe_state == EXE_WRITABLE    ? "true"

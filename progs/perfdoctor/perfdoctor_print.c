@@ -227,11 +227,10 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	tier = risk_highest(b->caps, ~0u, &worst);
 	suggestion = risk_suggestion(b->caps, b->path);
 	if (tier >= RISK_KERNEL_READ) {
-		char *name = cap_to_name(worst);
+		char name[64];
 
-		say("risk:      %s (%s: %s)", risk_tier_name(tier), name,
-		    risk_reason(worst));
-		cap_free(name);
+		say("risk:      %s (%s: %s)", risk_tier_name(tier),
+		    names_cap(worst, name, sizeof(name)), risk_reason(worst));
 	}
 	sl = suggestion != NULL ? strlen(suggestion) : 0;
 	if (sl > tl && strcmp(suggestion + sl - tl, tail) == 0) {
