@@ -2,15 +2,14 @@
 /*
  * The perf events capaudit reads: one per CPU (and per thread of an
  * attached process, and per probe), inherited by every child the target
- * creates, written into as few ring buffers as the kernel allows, and
- * read back in time order (capaudit_decode.c).
+ * creates, written into as few ring buffers as the kernel allows
+ * (capaudit_ring.c), and read back in time order (capaudit_decode.c).
  */
 #define _GNU_SOURCE
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
-#include <poll.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,36 +24,9 @@
 #include "capaudit_launch.h"
 #include "capaudit_perf.h"
 #include "capaudit_privilege.h"
+#include "capaudit_ring.h"
 #include "capaudit_source.h"
 #include "capaudit_table.h"
-
-/*
- * Each CPU's buffer holds what the command checks while capaudit is not
- * reading it; a record the kernel finds no room for is lost. A check
- * takes 80 bytes and a tight loop makes about a million a second, so
- * 8 MiB keeps a tenth of a second of them: a busy machine may leave
- * capaudit that long without a CPU. The kernel wakes capaudit when a
- * quarter is full (wakeup_watermark): a wake-up for every few thousand
- * checks rather than for every few hundred. On many CPUs the buffers
- * share RING_BUDGET, but none starts below RING_FLOOR; where the
- * locked-memory limit refuses a buffer (perf_event_mlock_kb and
- * RLIMIT_MEMLOCK bind a user without CAP_IPC_LOCK), all are halved, down
- * to RING_MIN_PAGES: more records may then be lost, and are counted as
- * lost.
- */
-#define RING_MAX       (8UL << 20)
-#define RING_BUDGET    (64UL << 20)
-#define RING_FLOOR     (1UL << 20)
-#define RING_MIN_PAGES 8UL
-
-struct ring {
-	int fd;
-	int hup; /* the event's task is gone: not polled again */
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	size_t size; /* of data, a power of two */
-	size_t map_len;
-};
 
 struct sentinel {
 	int fd, cpu;
@@ -76,16 +48,12 @@ struct tracer {
 	size_t left_out;      /* threads left out (tracer_open()) */
 	uint64_t *sorted_ids; /* ids ascending, for record_decode() */
 	int *sorted_idx;
-	struct ring *rings;
-	size_t nrings, rings_size;
 	struct record *recs; /* recs[off..nrecs): read, not yet delivered */
 	size_t off, nrecs, recs_size, seq;
 	uint64_t seen; /* the latest time stamp read by earlier drains */
 	int wake_fd; /* a pidfd that ends the wait when its process ends, or -1 */
-	size_t page,
-		ring_pages; /* data pages of each new buffer, a power of two */
-	unsigned char tmp[65536]; /* a record that wraps the buffer */
 	unsigned char run[256]; /* take_record(): the latest sample of a run */
+	struct rings rings;	/* the buffers the events write into */
 };
 
 static uint64_t sample_type_of(const struct source *src)
@@ -176,55 +144,9 @@ static int open_event(const struct tracer *t, int spec, pid_t tid, int cpu,
 		side_band_only(&a, tid == 0);
 	/* Only the event that maps a buffer sets its watermark. */
 	a.watermark = 1;
-	a.wakeup_watermark = (uint32_t)(t->ring_pages * t->page / 4);
+	a.wakeup_watermark = rings_watermark(&t->rings);
 	return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1,
 			    PERF_FLAG_FD_CLOEXEC);
-}
-
-static int map_ring(struct tracer *t, int fd)
-{
-	size_t len = (t->ring_pages + 1) * t->page;
-	struct ring *r;
-	void *base;
-
-	if (grow((void **)&t->rings, &t->rings_size, t->nrings + 1,
-		 sizeof(*t->rings)) < 0)
-		return -1;
-	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (base == MAP_FAILED)
-		return -1;
-	r = &t->rings[t->nrings++];
-	r->fd = fd;
-	r->hup = 0;
-	r->meta = base;
-	r->data = (unsigned char *)base + t->page;
-	r->size = t->ring_pages * t->page;
-	r->map_len = len;
-	return 0;
-}
-
-/* The largest power of two no greater than n (n >= 1). */
-static size_t floor_pow2(size_t n)
-{
-	size_t p = 1;
-
-	while (p <= n / 2)
-		p *= 2;
-	return p;
-}
-
-/* The size of the first buffer tried, in data pages (RING_MAX above). */
-static size_t ring_pages_for(size_t ncpu, size_t page)
-{
-	size_t bytes = RING_BUDGET / (ncpu ? ncpu : 1);
-
-	if (bytes > RING_MAX)
-		bytes = RING_MAX;
-	if (bytes < RING_FLOOR)
-		bytes = RING_FLOOR;
-	if (bytes / page < RING_MIN_PAGES)
-		return RING_MIN_PAGES;
-	return floor_pow2(bytes / page);
 }
 
 /*
@@ -290,11 +212,11 @@ static int open_sentinels(struct tracer *t, int ncpu)
 		if (fd < 0)
 			return -1;
 		/* The ring of that CPU is the one that takes it. */
-		for (r = 0; r < t->nrings; r++)
+		for (r = 0; r < t->rings.n; r++)
 			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
-				  t->rings[r].fd) == 0)
+				  t->rings.ring[r].fd) == 0)
 				break;
-		if (r == t->nrings) {
+		if (r == t->rings.n) {
 			close(fd);
 			continue; /* no buffer on that CPU: nothing to lose */
 		}
@@ -420,8 +342,7 @@ static struct tracer *tracer_new(const struct source *src, size_t ring_pages)
 		return NULL;
 	t->src = src;
 	t->wake_fd = -1;
-	t->page = (size_t)sysconf(_SC_PAGESIZE);
-	t->ring_pages = ring_pages;
+	rings_init(&t->rings, (size_t)sysconf(_SC_PAGESIZE), ring_pages);
 	return t;
 }
 
@@ -436,10 +357,9 @@ static struct tracer *tracer_new(const struct source *src, size_t ring_pages)
  */
 static int map_first(struct tracer *t, int fd)
 {
-	if (map_ring(t, fd) == 0)
+	if (rings_map(&t->rings, fd) == 0)
 		return 0;
-	if ((errno == EPERM || errno == ENOMEM) &&
-	    t->ring_pages > RING_MIN_PAGES)
+	if ((errno == EPERM || errno == ENOMEM) && rings_can_shrink(&t->rings))
 		return SMALLER_RINGS;
 	warn("mmap of the perf ring buffer");
 	return -1;
@@ -454,8 +374,8 @@ static int share_ring(struct tracer *t, int fd, int *cpu_ring)
 {
 	int rc;
 
-	if (t->nrings > 0 &&
-	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings[0].fd) == 0)
+	if (t->rings.n > 0 &&
+	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->rings.ring[0].fd) == 0)
 		return 0;
 	if (*cpu_ring >= 0 &&
 	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *cpu_ring) == 0)
@@ -835,36 +755,6 @@ static int push_record(struct tracer *t, const struct record *r)
 }
 
 /*
- * The record at tail, whole: in place, or copied into t->tmp when it
- * wraps around the end of the buffer; its size in *size. NULL when its
- * header cannot be one (never loop on it).
- */
-static const unsigned char *record_at(struct tracer *t, const struct ring *ring,
-				      uint64_t tail, uint64_t head,
-				      size_t *size)
-{
-	size_t off = (size_t)(tail & (ring->size - 1));
-	struct perf_event_header h;
-	size_t first = ring->size - off;
-
-	if (sizeof(h) <= first) {
-		memcpy(&h, ring->data + off, sizeof(h));
-	} else {
-		memcpy(&h, ring->data + off, first);
-		memcpy((unsigned char *)&h + first, ring->data,
-		       sizeof(h) - first);
-	}
-	if (h.size < sizeof(h) || h.size > head - tail)
-		return NULL;
-	*size = h.size;
-	if (h.size <= first)
-		return ring->data + off;
-	memcpy(t->tmp, ring->data + off, first);
-	memcpy(t->tmp + first, ring->data, h.size - first);
-	return t->tmp;
-}
-
-/*
  * What read_ring() knows of the last record it kept: a sample may join
  * it only when it came from this ring in this read (mine). The bytes of
  * a run's latest sample are kept (len of them): the same bytes again but
@@ -912,64 +802,26 @@ static int take_record(struct tracer *t, const unsigned char *rec, size_t size,
 	return 0;
 }
 
-/* Reads every complete record of one ring; the kernel may write on. */
-static int read_ring(struct tracer *t, struct ring *ring, uint64_t horizon)
-{
-	uint64_t head =
-		__atomic_load_n(&ring->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = ring->meta->data_tail;
-	struct run_state run = { 0, 0 };
-	const unsigned char *rec;
-	size_t size;
-	int rc = 0;
+/* A read of one ring: the tracer, the drain's horizon, the run so far. */
+struct ring_read {
+	struct tracer *t;
+	uint64_t horizon;
+	struct run_state run;
+};
 
-	while (tail < head &&
-	       (rec = record_at(t, ring, tail, head, &size)) != NULL) {
-		if (take_record(t, rec, size, horizon, &run) < 0)
-			rc = -1;
-		tail += size;
-	}
-	__atomic_store_n(&ring->meta->data_tail, tail, __ATOMIC_RELEASE);
-	return rc;
+static int take_read(const unsigned char *rec, size_t size, void *arg)
+{
+	struct ring_read *rd = arg;
+
+	return take_record(rd->t, rec, size, rd->horizon, &rd->run);
 }
 
-/*
- * Waits for data on the buffers whose events still have a task. An
- * event whose thread has exited (a watched process's thread) says
- * POLLHUP for ever: polled again, it would make every poll return at
- * once and the watch spin on the CPU, so it is polled no more; its
- * buffer is still read, as other events write into it too.
- */
-static int wait_for_data(struct tracer *t, int timeout_ms)
+/* Reads every complete record of ring i; the kernel may write on. */
+static int read_ring(struct tracer *t, size_t i, uint64_t horizon)
 {
-	struct pollfd pfd[65];
-	size_t which[65], i, n = 0;
-	int rc;
+	struct ring_read rd = { t, horizon, { 0, 0 } };
 
-	/*
-	 * Its process's end: its events say POLLHUP before it can be
-	 * reaped, and with them no longer polled, only this fd tells.
-	 */
-	if (t->wake_fd >= 0) {
-		pfd[n].fd = t->wake_fd;
-		pfd[n].events = POLLIN;
-		which[n++] = SIZE_MAX;
-	}
-	for (i = 0; i < t->nrings && n < 65; i++) {
-		if (t->rings[i].hup)
-			continue;
-		pfd[n].fd = t->rings[i].fd;
-		pfd[n].events = POLLIN;
-		which[n++] = i;
-	}
-	rc = poll(n ? pfd : NULL, (nfds_t)n, timeout_ms);
-	if (rc < 0)
-		return errno == EINTR ? 0 : -1;
-	for (i = 0; i < n; i++)
-		if (which[i] != SIZE_MAX &&
-		    (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
-			t->rings[which[i]].hup = 1;
-	return 0;
+	return rings_read(&t->rings, i, take_read, &rd);
 }
 
 int tracer_drain(struct tracer *t, int timeout_ms,
@@ -979,13 +831,13 @@ int tracer_drain(struct tracer *t, int timeout_ms,
 	size_t i, before;
 	int rc = 0;
 
-	if (timeout_ms > 0 && wait_for_data(t, timeout_ms) < 0)
+	if (timeout_ms > 0 && rings_wait(&t->rings, t->wake_fd, timeout_ms) < 0)
 		return -1;
 	if (t->off == t->nrecs)
 		t->off = t->nrecs = 0; /* all delivered: start afresh */
 	before = t->nrecs;
-	for (i = 0; i < t->nrings; i++)
-		if (read_ring(t, &t->rings[i], horizon) < 0)
+	for (i = 0; i < t->rings.n; i++)
+		if (read_ring(t, i, horizon) < 0)
 			rc = -1;
 	for (i = before; i < t->nrecs; i++) {
 		const struct sample *s = &t->recs[i].s;
@@ -1097,8 +949,8 @@ void tracer_finish(struct tracer *t, void (*fn)(const struct record *, void *),
 
 	/* A loss at the very end is said in one more record (open_sentinels()). */
 	on_each_sentinel(t, one_check);
-	for (i = 0; i < t->nrings; i++)
-		read_ring(t, &t->rings[i], UINT64_MAX);
+	for (i = 0; i < t->rings.n; i++)
+		read_ring(t, i, UINT64_MAX);
 	if (t->counter != NULL) {
 		collect_counted(t);
 		fn = release_watched;
@@ -1118,8 +970,7 @@ void tracer_close(struct tracer *t)
 	if (t->counter != NULL)
 		table_free(&t->watched);
 	counter_close(t->counter);
-	for (i = 0; i < t->nrings; i++)
-		munmap(t->rings[i].meta, t->rings[i].map_len);
+	rings_free(&t->rings);
 	free(t->sentinels); /* their fds are in fds */
 	if (t->wake_fd >= 0)
 		close(t->wake_fd);
@@ -1132,7 +983,6 @@ void tracer_close(struct tracer *t)
 	free(t->dropped);
 	free(t->sorted_ids);
 	free(t->sorted_idx);
-	free(t->rings);
 	for (i = t->off; i < t->nrecs; i++)
 		record_release(&t->recs[i]);
 	free(t->recs);
