@@ -16,7 +16,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,15 +26,13 @@
 #include "capaudit_counting.h"
 #include "capaudit_launch.h"
 #include "capaudit_privilege.h"
-#include "capaudit_prove.h"
-#include "capaudit_reap.h"
+#include "capaudit_runner.h"
 #include "capaudit_report.h"
 #include "capaudit_source.h"
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
-#include "capaudit_trial.h"
+#include "capaudit_verdict.h"
 #include "escape.h"
-#include "mask.h"
 #include "number.h"
 #include "opts.h"
 #include "path.h"
@@ -390,245 +387,24 @@ static int check_combinations(const struct opts *o, int argc)
 	return 0;
 }
 
-/* The least time a trial gets before it is ended, in seconds. */
-#define TRIAL_TIMEOUT_MIN 30.0
-
-/* What the trials need besides the suggestion. */
-struct trials {
-	struct launch launch;
-	const struct source *src;
-	struct grant_plan plan;
-};
-
-/* One trial run: every file of sg, a copy with grant[i], bound over it. */
-static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
-		     struct run_result *rr, struct tally *t)
-{
-	struct trials *tr = ctx;
-	struct grant_file *files;
-	struct launch l = tr->launch;
-	char why[300];
-	size_t i;
-	int rc;
-
-	if (launch_stop) {
-		snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
-		return -1;
-	}
-	if (plan_dir_make(&tr->plan, why, sizeof(why)) < 0) {
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "a directory for the trial's copies: %s", why);
-		return -1;
-	}
-	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1,
-			     sizeof(*files));
-	if (files == NULL) {
-		snprintf(sg->unproven, sizeof(sg->unproven), "%s",
-			 strerror(ENOMEM));
-		return -1;
-	}
-	tr->plan.files = files;
-	tr->plan.n = sg->nfiles;
-	for (i = 0; i < sg->nfiles; i++) {
-		struct need_file *f = &sg->files[i];
-		struct stat st;
-
-		if (f->fd < 0 && f->path != NULL)
-			f->fd = trial_open_file(f->path, f->maj, f->min, f->ino,
-						why, sizeof(why));
-		/* Before every trial: a later run may have loaded more. */
-		if (f->fd >= 0 &&
-		    !trial_libraries_allowed(f, why, sizeof(why))) {
-			close(f->fd);
-			f->fd = -1;
-		}
-		if (f->fd < 0) {
-			char *shown =
-				escape_dup(f->path != NULL ? f->path : f->comm);
-
-			snprintf(sg->unproven, sizeof(sg->unproven),
-				 "no trial can "
-				 "grant %s: %s",
-				 shown != NULL ? shown : "a file",
-				 f->path != NULL ? why : f->why);
-			free(shown);
-			return -1;
-		}
-		/*
-		 * The child checks the path against stat(2)'s numbers, not
-		 * the record's: on overlayfs and btrfs the two differ.
-		 */
-		if (fstat(f->fd, &st) < 0) {
-			snprintf(sg->unproven, sizeof(sg->unproven), "%s",
-				 strerror(errno));
-			return -1;
-		}
-		memset(&files[i], 0, sizeof(files[i]));
-		files[i].src_fd = f->fd;
-		snprintf(files[i].target, sizeof(files[i].target), "%s",
-			 f->path);
-		files[i].dev = st.st_dev;
-		files[i].ino = st.st_ino;
-		snprintf(files[i].copy, sizeof(files[i].copy), "%s/%zu",
-			 tr->plan.dir, i);
-		files[i].xattr_len = filecap_encode(grant[i], files[i].xattr);
-	}
-	l.plan = &tr->plan;
-	rc = launch_run(&l, tr->src, t, rr);
-	plan_dir_drop(&tr->plan);
-	if (rc != 0) {
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "a trial run failed "
-			 "(capaudit said why above)");
-		return -1;
-	}
-	if (rr->left_running) {
-		tally_free(t);
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "run %d left processes "
-			 "running that capaudit could not end",
-			 sg->runs);
-		return -1;
-	}
-	/*
-	 * kill(2) needs no privilege over a process of one's own user: any
-	 * other process of the user's may end a trial, and a trial it made
-	 * fail would keep a capability. Counted in the kernel, such signals
-	 * are seen.
-	 */
-	if (t->outside_signals) {
-		unsigned long long n = (unsigned long long)t->outside_signals;
-
-		tally_free(t);
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "run %d was sent %llu signal%s by a process outside "
-			 "it (any process of the user's own may send one), so "
-			 "what it did proves nothing",
-			 sg->runs, n, n == 1 ? "" : "s");
-		return -1;
-	}
-	if (rr->cut != CUT_NONE) {
-		tally_free(t);
-		if (rr->cut == CUT_STOP)
-			snprintf(sg->unproven, sizeof(sg->unproven),
-				 "interrupted");
-		else
-			snprintf(
-				sg->unproven, sizeof(sg->unproven),
-				"run %d did not "
-				"end within %.0f s and was ended (a server? wrap it in "
-				"timeout(1); or --trial-timeout)",
-				sg->runs, l.limit);
-		return -1;
-	}
-	return 0;
-}
-
-/* --suggest: candidates from the run, then the trials when they can be made. */
+/* --suggest, as the options ask, with trials for real (capaudit_runner.c). */
 static void make_suggestion(const struct opts *o, const struct launch *l,
 			    const struct source *src, const struct tally *t,
 			    const struct run_result *rr, struct suggestion *sg)
 {
-	struct trials tr = { .launch = *l, .src = src };
-	struct trial_runner runner = { run_trial, &tr };
-	char why[300];
-	size_t i;
-	int any = 0, trials_as_root;
+	struct suggest_request rq = { .user = o->user,
+				      .uid = o->uid,
+				      .euid = geteuid(),
+				      .attached = o->pid != 0,
+				      .no_minimize = o->no_minimize,
+				      .trial_timeout = o->trial_timeout,
+				      .success = &o->success,
+				      .path = l->path };
+	struct trial_ops ops;
+	struct trials tr;
 
-	if (suggest_build(sg, t, rr) < 0) {
-		suggest_unproven(sg, strerror(ENOMEM));
-		return;
-	}
-	/*
-	 * The trials run as uid 0 without --user, and with a --user whose
-	 * uid is 0 (root, or another name for it): uid 0 would get every
-	 * capability at each execve whatever the copies carry, and each
-	 * trial would "succeed" without the capability it leaves out.
-	 */
-	trials_as_root = o->user != NULL ? o->uid == 0 : geteuid() == 0;
-	sg->user = o->user != NULL ? o->user : trials_as_root ? "root" : "you";
-	sg->noroot = trials_as_root;
-	for (i = 0; i < sg->nfiles; i++)
-		any |= sg->files[i].candidates != 0;
-	if (!any && sg->lent_guessed) {
-		char list[256], reason[sizeof(sg->unproven)];
-
-		/*
-		 * Read from samples, a credential is its address, which the
-		 * kernel gives the next one: a command that changes its own
-		 * credential again and again (setfsuid(2) per request) shows
-		 * an old address around a new one, as a loan would, and its
-		 * need among the checks taken for lent.
-		 */
-		mask_names(list, sizeof(list), sg->lent_guessed, 0);
-		snprintf(reason, sizeof(reason),
-			 "its checks of %s were taken for checks under a "
-			 "credential lent for one call, a guess from samples "
-			 "(the note below)",
-			 list);
-		suggest_unproven(sg, reason);
-		return;
-	}
-	if (!any) {
-		sg->proven =
-			1; /* nothing to try: nothing of its own was asked */
-		return;
-	}
-	if (o->pid) {
-		suggest_unproven(
-			sg,
-			"capaudit watched a running process and cannot run it again");
-		return;
-	}
-	if (o->no_minimize) {
-		suggest_unproven(sg, "--no-minimize: the command ran once");
-		return;
-	}
-	if (t->init_ns_state != 1 || !trials_possible(why, sizeof(why))) {
-		suggest_unproven(
-			sg,
-			t->init_ns_state != 1
-				? "capaudit could not learn its own user namespace"
-				: why);
-		return;
-	}
-	if (!trial_command_allowed(l->path, why, sizeof(why))) {
-		suggest_unproven(sg, why);
-		return;
-	}
-	if (plan_init(&tr.plan) < 0) {
-		snprintf(why, sizeof(why), "/dev/null for the trials: %s",
-			 strerror(errno));
-		suggest_unproven(sg, why);
-		return;
-	}
-	tr.plan.quiet = 1;
-	tr.plan.noroot = trials_as_root;
-	/*
-	 * The command ended on its own once; a trial the grant lets run on
-	 * (a server) would hold capaudit for ever, its output unseen.
-	 */
-	tr.launch.limit = o->trial_timeout ? (double)o->trial_timeout
-			  : rr->seconds * 10 > TRIAL_TIMEOUT_MIN
-				  ? rr->seconds * 10
-				  : TRIAL_TIMEOUT_MIN;
-	/* What a trial leaves running is handed to capaudit, which ends it. */
-	if (trial_reaper(1) < 0) {
-		snprintf(why, sizeof(why),
-			 "capaudit cannot end what a trial leaves "
-			 "running (PR_SET_CHILD_SUBREAPER: %s)",
-			 strerror(errno));
-		suggest_unproven(sg, why);
-		plan_release(&tr.plan);
-		return;
-	}
-	if (isatty(STDERR_FILENO))
-		warnx("proving the grant: running the command again, at most "
-		      "%d times",
-		      TRIALS_MAX);
-	suggest_prove(sg, &o->success, &runner);
-	trial_reaper(0);
-	plan_release(&tr.plan);
+	trials_ops_init(&ops, &tr, l, src);
+	suggest_make(&rq, t, rr, &ops, sg);
 }
 
 /* What a finished run prints: the table or JSON, the suggestion, losses. */

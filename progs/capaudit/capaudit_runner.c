@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * The trials --suggest makes, for real (struct trial_ops, whose user is
+ * capaudit_verdict.c): whether this capaudit can make them (root, not
+ * file capabilities), whether the command may be run by them, a plan
+ * whose copies carry each trial's grant, capaudit as the subreaper of
+ * what a trial leaves, and each trial launched under the tracer.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capaudit_launch.h"
+#include "capaudit_prove.h"
+#include "capaudit_reap.h"
+#include "capaudit_runner.h"
+#include "capaudit_suggest.h"
+#include "capaudit_trial.h"
+#include "capaudit_verdict.h"
+#include "escape.h"
+
+/* One trial run: every file of sg, a copy with grant[i], bound over it. */
+static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		     struct run_result *rr, struct tally *t)
+{
+	struct trials *tr = ctx;
+	struct grant_file *files;
+	struct launch l = tr->launch;
+	char why[300];
+	size_t i;
+	int rc;
+
+	if (launch_stop) {
+		snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
+		return -1;
+	}
+	if (plan_dir_make(&tr->plan, why, sizeof(why)) < 0) {
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "a directory for the trial's copies: %s", why);
+		return -1;
+	}
+	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1,
+			     sizeof(*files));
+	if (files == NULL) {
+		snprintf(sg->unproven, sizeof(sg->unproven), "%s",
+			 strerror(ENOMEM));
+		return -1;
+	}
+	tr->plan.files = files;
+	tr->plan.n = sg->nfiles;
+	for (i = 0; i < sg->nfiles; i++) {
+		struct need_file *f = &sg->files[i];
+		struct stat st;
+
+		if (f->fd < 0 && f->path != NULL)
+			f->fd = trial_open_file(f->path, f->maj, f->min, f->ino,
+						why, sizeof(why));
+		/* Before every trial: a later run may have loaded more. */
+		if (f->fd >= 0 &&
+		    !trial_libraries_allowed(f, why, sizeof(why))) {
+			close(f->fd);
+			f->fd = -1;
+		}
+		if (f->fd < 0) {
+			char *shown =
+				escape_dup(f->path != NULL ? f->path : f->comm);
+
+			snprintf(sg->unproven, sizeof(sg->unproven),
+				 "no trial can "
+				 "grant %s: %s",
+				 shown != NULL ? shown : "a file",
+				 f->path != NULL ? why : f->why);
+			free(shown);
+			return -1;
+		}
+		/*
+		 * The child checks the path against stat(2)'s numbers, not
+		 * the record's: on overlayfs and btrfs the two differ.
+		 */
+		if (fstat(f->fd, &st) < 0) {
+			snprintf(sg->unproven, sizeof(sg->unproven), "%s",
+				 strerror(errno));
+			return -1;
+		}
+		memset(&files[i], 0, sizeof(files[i]));
+		files[i].src_fd = f->fd;
+		snprintf(files[i].target, sizeof(files[i].target), "%s",
+			 f->path);
+		files[i].dev = st.st_dev;
+		files[i].ino = st.st_ino;
+		snprintf(files[i].copy, sizeof(files[i].copy), "%s/%zu",
+			 tr->plan.dir, i);
+		files[i].xattr_len = filecap_encode(grant[i], files[i].xattr);
+	}
+	l.plan = &tr->plan;
+	rc = launch_run(&l, tr->src, t, rr);
+	plan_dir_drop(&tr->plan);
+	if (rc != 0) {
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "a trial run failed "
+			 "(capaudit said why above)");
+		return -1;
+	}
+	return trial_judge(sg, rr, t, l.limit);
+}
+
+static int possible(void *ctx, char *why, size_t len)
+{
+	(void)ctx;
+	return trials_possible(why, len);
+}
+
+static int command_allowed(void *ctx, const char *path, char *why, size_t len)
+{
+	(void)ctx;
+	return trial_command_allowed(path, why, len);
+}
+
+static int begin(void *ctx, double limit, int noroot, char *why, size_t len)
+{
+	struct trials *tr = ctx;
+
+	if (plan_init(&tr->plan) < 0) {
+		snprintf(why, len, "/dev/null for the trials: %s",
+			 strerror(errno));
+		return -1;
+	}
+	tr->plan.quiet = 1;
+	tr->plan.noroot = noroot;
+	tr->launch.limit = limit;
+	/* What a trial leaves running is handed to capaudit, which ends it. */
+	if (trial_reaper(1) < 0) {
+		snprintf(why, len,
+			 "capaudit cannot end what a trial leaves "
+			 "running (PR_SET_CHILD_SUBREAPER: %s)",
+			 strerror(errno));
+		plan_release(&tr->plan);
+		return -1;
+	}
+	if (isatty(STDERR_FILENO))
+		warnx("proving the grant: running the command again, at most "
+		      "%d times",
+		      TRIALS_MAX);
+	return 0;
+}
+
+static void end(void *ctx)
+{
+	struct trials *tr = ctx;
+
+	trial_reaper(0);
+	plan_release(&tr->plan);
+}
+
+void trials_ops_init(struct trial_ops *ops, struct trials *tr,
+		     const struct launch *l, const struct source *src)
+{
+	memset(tr, 0, sizeof(*tr));
+	tr->launch = *l;
+	tr->src = src;
+	ops->possible = possible;
+	ops->command_allowed = command_allowed;
+	ops->begin = begin;
+	ops->run = run_trial;
+	ops->end = end;
+	ops->ctx = tr;
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * --suggest's verdict: the candidates of the command's run, whether
+ * trials may prove a grant (nothing to prove, a watched process, the
+ * options, the machine, the command), the trials themselves through
+ * struct trial_ops, and what each trial's end proves. Everything here
+ * decides; what needs privilege is the ops' (capaudit_runner.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mask.h"
+#include "capaudit.h"
+#include "capaudit_prove.h"
+#include "capaudit_suggest.h"
+#include "capaudit_tally.h"
+#include "capaudit_verdict.h"
+
+/* The least time a trial gets before it is ended, in seconds. */
+#define TRIAL_TIMEOUT_MIN 30.0
+
+void suggest_make(const struct suggest_request *rq, const struct tally *t,
+		  const struct run_result *rr, const struct trial_ops *ops,
+		  struct suggestion *sg)
+{
+	struct trial_runner runner = { ops->run, ops->ctx };
+	char why[300];
+	double limit;
+	size_t i;
+	int any = 0, trials_as_root;
+
+	if (suggest_build(sg, t, rr) < 0) {
+		suggest_unproven(sg, strerror(ENOMEM));
+		return;
+	}
+	/*
+	 * The trials run as uid 0 without --user, and with a --user whose
+	 * uid is 0 (root, or another name for it): uid 0 would get every
+	 * capability at each execve whatever the copies carry, and each
+	 * trial would "succeed" without the capability it leaves out.
+	 */
+	trials_as_root = rq->user != NULL ? rq->uid == 0 : rq->euid == 0;
+	sg->user = rq->user != NULL ? rq->user
+		   : trials_as_root ? "root"
+				    : "you";
+	sg->noroot = trials_as_root;
+	for (i = 0; i < sg->nfiles; i++)
+		any |= sg->files[i].candidates != 0;
+	if (!any && sg->lent_guessed) {
+		char list[256], reason[sizeof(sg->unproven)];
+
+		/*
+		 * Read from samples, a credential is its address, which the
+		 * kernel gives the next one: a command that changes its own
+		 * credential again and again (setfsuid(2) per request) shows
+		 * an old address around a new one, as a loan would, and its
+		 * need among the checks taken for lent.
+		 */
+		mask_names(list, sizeof(list), sg->lent_guessed, 0);
+		snprintf(reason, sizeof(reason),
+			 "its checks of %s were taken for checks under a "
+			 "credential lent for one call, a guess from samples "
+			 "(the note below)",
+			 list);
+		suggest_unproven(sg, reason);
+		return;
+	}
+	if (!any) {
+		sg->proven =
+			1; /* nothing to try: nothing of its own was asked */
+		return;
+	}
+	if (rq->attached) {
+		suggest_unproven(
+			sg,
+			"capaudit watched a running process and cannot run it again");
+		return;
+	}
+	if (rq->no_minimize) {
+		suggest_unproven(sg, "--no-minimize: the command ran once");
+		return;
+	}
+	if (t->init_ns_state != 1 ||
+	    !ops->possible(ops->ctx, why, sizeof(why))) {
+		suggest_unproven(
+			sg,
+			t->init_ns_state != 1
+				? "capaudit could not learn its own user namespace"
+				: why);
+		return;
+	}
+	if (!ops->command_allowed(ops->ctx, rq->path, why, sizeof(why))) {
+		suggest_unproven(sg, why);
+		return;
+	}
+	/*
+	 * The command ended on its own once; a trial the grant lets run on
+	 * (a server) would hold capaudit for ever, its output unseen.
+	 */
+	limit = rq->trial_timeout ? (double)rq->trial_timeout
+		: rr->seconds * 10 > TRIAL_TIMEOUT_MIN ? rr->seconds * 10
+						       : TRIAL_TIMEOUT_MIN;
+	if (ops->begin(ops->ctx, limit, trials_as_root, why, sizeof(why)) < 0) {
+		suggest_unproven(sg, why);
+		return;
+	}
+	suggest_prove(sg, rq->success, &runner);
+	ops->end(ops->ctx);
+}
+
+int trial_judge(struct suggestion *sg, const struct run_result *rr,
+		struct tally *t, double limit)
+{
+	if (rr->left_running) {
+		tally_free(t);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "run %d left processes "
+			 "running that capaudit could not end",
+			 sg->runs);
+		return -1;
+	}
+	/*
+	 * kill(2) needs no privilege over a process of one's own user: any
+	 * other process of the user's may end a trial, and a trial it made
+	 * fail would keep a capability. Counted in the kernel, such signals
+	 * are seen.
+	 */
+	if (t->outside_signals) {
+		unsigned long long n = (unsigned long long)t->outside_signals;
+
+		tally_free(t);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "run %d was sent %llu signal%s by a process outside "
+			 "it (any process of the user's own may send one), so "
+			 "what it did proves nothing",
+			 sg->runs, n, n == 1 ? "" : "s");
+		return -1;
+	}
+	if (rr->cut != CUT_NONE) {
+		tally_free(t);
+		if (rr->cut == CUT_STOP)
+			snprintf(sg->unproven, sizeof(sg->unproven),
+				 "interrupted");
+		else
+			snprintf(
+				sg->unproven, sizeof(sg->unproven),
+				"run %d did not "
+				"end within %.0f s and was ended (a server? wrap it in "
+				"timeout(1); or --trial-timeout)",
+				sg->runs, limit);
+		return -1;
+	}
+	return 0;
+}
