@@ -4,7 +4,7 @@
  * cross execve, so each file the command ran gets its own), from the
  * command's own checks; proven by trials (capaudit_prove.c) or said to
  * be unproven, its root-equivalent candidates then held apart. How it
- * is shown is capaudit_advice.c's.
+ * is shown is capaudit_advice.c's (as text) and capaudit_json.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
