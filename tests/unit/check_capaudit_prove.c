@@ -26,81 +26,10 @@
 #include "capaudit_tally.h"
 #include "capaudit_trial.h"
 #include "capaudit_warn.h"
+#include "capaudit_runs.h"
 #include "check_run.h"
 #include "cap_xattr.h"
 #include "mask.h"
-
-#define INIT_NS	  0xffffffff82a5c0e0ULL
-#define CRED	  0xffff888001000000ULL
-#define BIT(c)	  MASK_BIT(c)
-#define EXITED(n) ((n) << 8)
-
-static uint64_t clock_now = 1;
-
-static void feed_check(struct tally *t, pid_t pid, int cap, int ret)
-{
-	struct record r;
-
-	memset(&r, 0, sizeof(r));
-	r.kind = REC_SAMPLE;
-	r.s.pid = r.s.tid = pid;
-	r.s.time = clock_now++;
-	r.s.cap = cap;
-	r.s.ret = ret;
-	r.s.have_cap = r.s.have_ret = r.s.have_cred = r.s.have_ns = 1;
-	r.s.cred = CRED;
-	r.s.target_ns = INIT_NS;
-	tally_record(&r, t);
-}
-
-/* Each file an inode number of its own. */
-static uint64_t ino_of(const char *file)
-{
-	uint64_t h = 77;
-
-	while (*file)
-		h = h * 31 + (unsigned char)*file++;
-	return h;
-}
-
-/* A finished tally of one run of file: its checks, refused or granted. */
-static void run_tally(struct tally *t, const char *file, uint64_t refused,
-		      uint64_t granted)
-{
-	struct record r;
-	char name[256];
-	struct stat st;
-	int c;
-
-	tally_init(t, 10, NULL);
-	feed_check(t, getpid(), CAP_SETUID, 0); /* the calibration */
-	memset(&r, 0, sizeof(r));
-	r.kind = REC_COMM;
-	r.pid = r.tid = 10;
-	r.exec = 1;
-	r.s.time = clock_now++;
-	snprintf(r.comm, sizeof(r.comm), "%s", strrchr(file, '/') + 1);
-	tally_record(&r, t);
-	r.kind = REC_EXEC_MAP;
-	snprintf(name, sizeof(name), "%s", file);
-	r.file = name;
-	/* A file that is there is named as the kernel would name it. */
-	if (stat(file, &st) == 0) {
-		r.maj = major(st.st_dev);
-		r.min = minor(st.st_dev);
-		r.ino = st.st_ino;
-	} else {
-		r.maj = 254;
-		r.ino = ino_of(file);
-	}
-	tally_record(&r, t);
-	feed_check(t, 10, CAP_SYS_ADMIN, -1); /* the overcommit reserve */
-	for (MASK_EACH(c, refused))
-		feed_check(t, 10, c, -1);
-	for (MASK_EACH(c, granted))
-		feed_check(t, 10, c, 0);
-	ck_assert_int_eq(tally_finish(t), 0);
-}
 
 /* The suggestion's text for nobody, then its --json line; caller frees. */
 static char *report_of(const struct suggestion *sg, const struct tally *t,

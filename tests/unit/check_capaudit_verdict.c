@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * capaudit --suggest's verdict (progs/capaudit/capaudit_verdict.c)
+ * without root: suggest_make() is given a finished run and fake trial
+ * ops, which stand for the machine (may trials be made here, may this
+ * command be run by them, getting ready, each trial, the end) and
+ * record each call. Proven: which gate stops the trials before any is
+ * made, and with what reason; that a trial is made only past every
+ * gate, in the order possible, command, begin, the runs, end, with the
+ * time limit and SECBIT_NOROOT decided from the options; which grants
+ * the runs are given, in order; and how a trial's outcome (a failed
+ * run, one ended at its limit, a command that changes, --success)
+ * becomes the verdict. trial_judge(): what a trial's end proves.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/wait.h>
+
+#include "capaudit.h"
+#include "capaudit_prove.h"
+#include "capaudit_suggest.h"
+#include "capaudit_tally.h"
+#include "capaudit_verdict.h"
+#include "capaudit_runs.h"
+#include "check_run.h"
+
+#define PING	  "/usr/bin/ping"
+#define CRED_LENT 0xffff888002000000ULL
+
+/* The machine and the command, as the fake ops show them. */
+struct fake {
+	char calls[1024]; /* each op called, in order, one word each */
+	int not_possible; /* possible() says no */
+	int not_allowed;  /* command_allowed() says no */
+	int begin_fails;
+	const char *path; /* what command_allowed() was asked about */
+	double limit;	  /* what begin() was given */
+	int noroot;	  /* what begin() was given */
+	int fail_run;	  /* that run fails (0: none) */
+	int cut_run;	  /* that run is ended at its limit (0: none) */
+	int changes; /* the command ends otherwise from its 2nd plain run */
+	int runs;    /* trials made */
+	uint64_t grants[TRIALS_MAX];
+};
+
+static void called(struct fake *f, const char *op)
+{
+	size_t len = strlen(f->calls);
+
+	snprintf(f->calls + len, sizeof(f->calls) - len, "%s%s", len ? " " : "",
+		 op);
+}
+
+static int fake_possible(void *ctx, char *why, size_t len)
+{
+	struct fake *f = ctx;
+
+	called(f, "possible");
+	snprintf(why, len, "capaudit is not root");
+	return !f->not_possible;
+}
+
+static int fake_command_allowed(void *ctx, const char *path, char *why,
+				size_t len)
+{
+	struct fake *f = ctx;
+
+	called(f, "command");
+	f->path = path;
+	snprintf(why, len, "%s is a script others may change", path);
+	return !f->not_allowed;
+}
+
+static int fake_begin(void *ctx, double limit, int noroot, char *why,
+		      size_t len)
+{
+	struct fake *f = ctx;
+
+	called(f, "begin");
+	f->limit = limit;
+	f->noroot = noroot;
+	if (!f->begin_fails)
+		return 0;
+	snprintf(why, len, "/dev/null for the trials: %s", strerror(EMFILE));
+	return -1;
+}
+
+/*
+ * ping: asks for cap_setuid and cap_setpcap, which it drops, and for
+ * cap_net_raw, without which it exits 2. A command that changes exits
+ * 3 instead without any capability, from its second such run on.
+ */
+static int fake_run(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		    struct run_result *rr, struct tally *t)
+{
+	struct fake *f = ctx;
+	uint64_t g = grant[0], raw = BIT(CAP_NET_RAW);
+	int plain_runs = 0, i;
+
+	called(f, "run");
+	ck_assert_uint_eq(sg->nfiles, 1);
+	ck_assert_int_eq(sg->runs, f->runs + 1);
+	f->grants[f->runs++] = g;
+	if (f->runs == f->fail_run) {
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "a trial run failed (capaudit said why above)");
+		return -1;
+	}
+	for (i = 0; i < f->runs; i++)
+		plain_runs += f->grants[i] == 0;
+	rr->status = g & raw			    ? EXITED(0)
+		     : f->changes && plain_runs > 1 ? EXITED(3)
+						    : EXITED(2);
+	run_tally(t, PING, BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | (raw & ~g),
+		  g & raw);
+	if (f->runs == f->cut_run)
+		rr->cut = CUT_TIME;
+	return trial_judge(sg, rr, t, f->limit);
+}
+
+static void fake_end(void *ctx)
+{
+	called(ctx, "end");
+}
+
+/* suggest_make() on the run t, which ended as rr, with f's machine. */
+static void make(const struct suggest_request *rq, struct fake *f,
+		 const struct tally *t, const struct run_result *rr,
+		 struct suggestion *sg)
+{
+	struct trial_ops ops = { fake_possible, fake_command_allowed,
+				 fake_begin,	fake_run,
+				 fake_end,	f };
+
+	suggest_make(rq, t, rr, &ops, sg);
+}
+
+static const struct success any_success = { 0 };
+
+/* --suggest as root, no other option: every gate open. */
+static struct suggest_request request(void)
+{
+	struct suggest_request rq = { .euid = 0,
+				      .success = &any_success,
+				      .path = PING };
+
+	return rq;
+}
+
+/* ping run once without capabilities: it failed for cap_net_raw. */
+static const struct run_result first_run = { .status = EXITED(2),
+					     .seconds = 0.1 };
+
+static void ping_run(struct tally *t)
+{
+	run_tally(t, PING,
+		  BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW), 0);
+}
+
+/*
+ * Unproven for why: ping's grant by the old rule (what was refused,
+ * after a failure), its root-equivalent candidates (cap_setuid,
+ * cap_setpcap) held apart.
+ */
+static void expect_unproven(const struct suggestion *sg, const char *why)
+{
+	ck_assert_int_eq(sg->proven, 0);
+	ck_assert_str_eq(sg->unproven, why);
+	ck_assert_uint_eq(sg->files[0].grant, BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(sg->files[0].apart,
+			  BIT(CAP_SETUID) | BIT(CAP_SETPCAP));
+}
+
+START_TEST(trials_prove_the_least_grant_in_order)
+{
+	static const uint64_t order[] = {
+		0,
+		BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW),
+		BIT(CAP_SETPCAP) | BIT(CAP_NET_RAW),
+		BIT(CAP_NET_RAW),
+		0,
+		0,
+	};
+	struct suggest_request rq = request();
+	struct fake f = { 0 };
+	struct suggestion sg;
+	struct tally t;
+	size_t i;
+
+	ping_run(&t);
+	make(&rq, &f, &t, &first_run, &sg);
+	ck_assert_str_eq(f.calls, "possible command begin run run run run run "
+				  "run end");
+	ck_assert_str_eq(f.path, PING);
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_str_eq(sg.unproven, "");
+	ck_assert_uint_eq(sg.files[0].grant, BIT(CAP_NET_RAW));
+	ck_assert_uint_eq(sg.files[0].apart, 0);
+	/*
+	 * None, every candidate, then without each, the root-equivalent
+	 * first, then none again: the run 1 started from.
+	 */
+	ck_assert_int_eq(sg.runs, 6);
+	for (i = 0; i < 6; i++)
+		ck_assert_msg(f.grants[i] == order[i], "run %zu: grant %#llx",
+			      i + 1, (unsigned long long)f.grants[i]);
+	/* As root, the trials are made under SECBIT_NOROOT. */
+	ck_assert_int_eq(f.noroot, 1);
+	ck_assert_int_eq(sg.noroot, 1);
+	ck_assert_str_eq(sg.user, "root");
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/* Only the command's own checks make candidates: none, nothing to try. */
+START_TEST(nothing_of_its_own_needs_no_trial)
+{
+	struct suggest_request rq = request();
+	struct run_result ok = { .status = EXITED(0), .seconds = 0.1 };
+	struct fake f = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	run_tally(&t, PING, 0, 0); /* cap_sys_admin alone: the kernel's own */
+	make(&rq, &f, &t, &ok, &sg);
+	ck_assert_str_eq(f.calls, "");
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_int_eq(sg.runs, 0);
+	ck_assert_uint_eq(sg.incidental, BIT(CAP_SYS_ADMIN));
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * Read from samples, a check under a credential seen inside the span of
+ * the thread's own is taken for one lent for a call: with nothing else
+ * asked, it may be the command's need all the same, and no trial could
+ * tell, so the suggestion is unproven, saying why.
+ */
+START_TEST(a_lent_guess_is_unproven_without_a_trial)
+{
+	struct suggest_request rq = request();
+	struct fake f = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	start_run(&t, "/opt/server");
+	feed_check(&t, 10, CAP_SYS_ADMIN, -1);
+	feed_check_cred(&t, 10, CAP_NET_BIND_SERVICE, -1, CRED_LENT);
+	feed_check(&t, 10, CAP_SYS_ADMIN, -1);
+	ck_assert_int_eq(tally_finish(&t), 0);
+	ck_assert_uint_eq(t.lent_guessed, BIT(CAP_NET_BIND_SERVICE));
+	make(&rq, &f, &t, &first_run, &sg);
+	ck_assert_str_eq(f.calls, "");
+	ck_assert_int_eq(sg.proven, 0);
+	ck_assert_str_eq(sg.unproven,
+			 "its checks of cap_net_bind_service were taken for "
+			 "checks under a credential lent for one call, a guess "
+			 "from samples (the note below)");
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * The gates before any trial, in their order: each leaves the grant
+ * unproven with its reason and asks the machine nothing further.
+ */
+START_TEST(each_gate_stops_the_trials_with_its_reason)
+{
+	static const struct {
+		int attached, no_minimize, lost_ns, not_possible, not_allowed,
+			begin_fails;
+		const char *calls, *why;
+	} gate[] = {
+		{ 1, 1, 1, 1, 1, 1, "",
+		  "capaudit watched a running process and cannot run it "
+		  "again" },
+		{ 0, 1, 1, 1, 1, 1, "", "--no-minimize: the command ran once" },
+		{ 0, 0, 1, 1, 1, 1, "",
+		  "capaudit could not learn its own user namespace" },
+		{ 0, 0, 0, 1, 1, 1, "possible", "capaudit is not root" },
+		{ 0, 0, 0, 0, 1, 1, "possible command",
+		  PING " is a script others may change" },
+		{ 0, 0, 0, 0, 0, 1, "possible command begin",
+		  "/dev/null for the trials: Too many open files" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(gate) / sizeof(gate[0]); i++) {
+		struct suggest_request rq = request();
+		struct fake f = { 0 };
+		struct suggestion sg;
+		struct tally t;
+
+		rq.attached = gate[i].attached;
+		rq.no_minimize = gate[i].no_minimize;
+		f.not_possible = gate[i].not_possible;
+		f.not_allowed = gate[i].not_allowed;
+		f.begin_fails = gate[i].begin_fails;
+		ping_run(&t);
+		if (gate[i].lost_ns)
+			t.init_ns_state =
+				-1; /* two answers: no own namespace */
+		make(&rq, &f, &t, &first_run, &sg);
+		ck_assert_msg(strcmp(f.calls, gate[i].calls) == 0,
+			      "gate %zu: called \"%s\"", i, f.calls);
+		ck_assert_int_eq(sg.runs, 0);
+		expect_unproven(&sg, gate[i].why);
+		suggest_free(&sg);
+		tally_free(&t);
+	}
+}
+END_TEST
+
+/*
+ * uid 0 would get every capability at each execve, whatever the copies
+ * carry: the trials run under SECBIT_NOROOT whenever they run as uid 0,
+ * with or without --user, and the report names who they ran as.
+ */
+START_TEST(trials_as_uid_0_run_without_roots_capabilities)
+{
+	static const struct {
+		const char *user;
+		uid_t uid, euid;
+		int noroot;
+		const char *as;
+	} who[] = {
+		{ NULL, 0, 0, 1, "root" },
+		{ NULL, 0, 1000, 0, "you" },
+		{ "nobody", 65534, 0, 0, "nobody" },
+		{ "toor", 0, 1000, 1, "toor" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(who) / sizeof(who[0]); i++) {
+		struct suggest_request rq = request();
+		struct fake f = { 0 };
+		struct suggestion sg;
+		struct tally t;
+
+		rq.user = who[i].user;
+		rq.uid = who[i].uid;
+		rq.euid = who[i].euid;
+		f.begin_fails = 1;
+		f.noroot = -1;
+		ping_run(&t);
+		make(&rq, &f, &t, &first_run, &sg);
+		ck_assert_str_eq(f.calls, "possible command begin");
+		ck_assert_int_eq(f.noroot, who[i].noroot);
+		ck_assert_int_eq(sg.noroot, who[i].noroot);
+		ck_assert_str_eq(sg.user, who[i].as);
+		suggest_free(&sg);
+		tally_free(&t);
+	}
+}
+END_TEST
+
+/*
+ * A trial's time limit: --trial-timeout, or ten times the first run,
+ * at least 30 s (a server the grant lets run on would hold capaudit).
+ */
+START_TEST(trial_time_limit)
+{
+	static const struct {
+		double seconds;
+		unsigned long long timeout;
+		double limit;
+	} lim[] = {
+		{ 0.1, 0, 30.0 },
+		{ 12.5, 0, 125.0 },
+		{ 12.5, 7, 7.0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
+		struct suggest_request rq = request();
+		struct run_result rr = first_run;
+		struct fake f = { 0 };
+		struct suggestion sg;
+		struct tally t;
+
+		rr.seconds = lim[i].seconds;
+		rq.trial_timeout = lim[i].timeout;
+		f.begin_fails = 1;
+		ping_run(&t);
+		make(&rq, &f, &t, &rr, &sg);
+		ck_assert_double_eq(f.limit, lim[i].limit);
+		suggest_free(&sg);
+		tally_free(&t);
+	}
+}
+END_TEST
+
+/*
+ * How a trial's outcome becomes the verdict: a run that cannot be made,
+ * one ended at its time limit (trial_judge()), or a command that ends
+ * otherwise when run again as it was (it changes what it works on: the
+ * trials did not start from the state its first run did) proves
+ * nothing, and says why; the end is made all the same.
+ */
+START_TEST(a_trials_outcome_becomes_the_verdict)
+{
+	static const struct {
+		int fail_run, cut_run, changes;
+		const char *calls, *why;
+	} out[] = {
+		{ 2, 0, 0, "possible command begin run run end",
+		  "a trial run failed (capaudit said why above)" },
+		{ 0, 2, 0, "possible command begin run run end",
+		  "run 2 did not end within 30 s and was ended (a server? "
+		  "wrap it in timeout(1); or --trial-timeout)" },
+		{ 0, 0, 1, "possible command begin run run run run run run end",
+		  "the command changes what it works on: run 6, without any "
+		  "capability as run 1 was, exited with status 3 where run 1 "
+		  "exited with status 2 (the runs did not start from the "
+		  "same state)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(out) / sizeof(out[0]); i++) {
+		struct suggest_request rq = request();
+		struct fake f = { .fail_run = out[i].fail_run,
+				  .cut_run = out[i].cut_run,
+				  .changes = out[i].changes };
+		struct suggestion sg;
+		struct tally t;
+
+		ping_run(&t);
+		make(&rq, &f, &t, &first_run, &sg);
+		ck_assert_str_eq(f.calls, out[i].calls);
+		expect_unproven(&sg, out[i].why);
+		suggest_free(&sg);
+		tally_free(&t);
+	}
+}
+END_TEST
+
+/*
+ * --success is what the trials judge by: with exit status 2 counted as
+ * success besides 0, ping needs nothing; with 2 alone, its run with
+ * every candidate granted (status 0) is no success, and nothing is
+ * proven.
+ */
+START_TEST(success_statuses_reach_the_trials)
+{
+	static const struct success zero_two = { 2, { 0, 2 } },
+				    two = { 1, { 2 } };
+	struct suggest_request rq = request();
+	struct fake f = { 0 }, g = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	rq.success = &zero_two;
+	ping_run(&t);
+	make(&rq, &f, &t, &first_run, &sg);
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_uint_eq(sg.files[0].grant, 0);
+	ck_assert_uint_eq(suggest_every_file(&sg, 0), 0);
+	suggest_free(&sg);
+	rq.success = &two;
+	make(&rq, &g, &t, &first_run, &sg);
+	expect_unproven(&sg, "with every candidate granted the command exited "
+			     "with status 0, which --success does not count as "
+			     "success");
+	ck_assert_str_eq(g.calls, "possible command begin run run end");
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/* What one trial's end proves, the first reason found first. */
+START_TEST(judge_a_trials_end)
+{
+	static const struct {
+		int left_running;
+		uint64_t signals;
+		enum run_cut cut;
+		const char *why; /* NULL: it may be judged */
+	} end[] = {
+		{ 0, 0, CUT_NONE, NULL },
+		{ 1, 2, CUT_TIME,
+		  "run 3 left processes running that capaudit could not end" },
+		{ 0, 2, CUT_TIME,
+		  "run 3 was sent 2 signals by a process outside it (any "
+		  "process of the user's own may send one), so what it did "
+		  "proves nothing" },
+		{ 0, 1, CUT_NONE,
+		  "run 3 was sent 1 signal by a process outside it (any "
+		  "process of the user's own may send one), so what it did "
+		  "proves nothing" },
+		{ 0, 0, CUT_STOP, "interrupted" },
+		{ 0, 0, CUT_TIME,
+		  "run 3 did not end within 45 s and was ended (a server? "
+		  "wrap it in timeout(1); or --trial-timeout)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(end) / sizeof(end[0]); i++) {
+		struct run_result rr = { .status = EXITED(0) };
+		struct suggestion sg;
+		struct tally t;
+
+		memset(&sg, 0, sizeof(sg));
+		sg.runs = 3;
+		run_tally(&t, PING, 0, BIT(CAP_NET_RAW));
+		t.outside_signals = end[i].signals;
+		rr.left_running = end[i].left_running;
+		rr.cut = end[i].cut;
+		if (end[i].why == NULL) {
+			ck_assert_int_eq(trial_judge(&sg, &rr, &t, 45.0), 0);
+			ck_assert_str_eq(sg.unproven, "");
+			/* Kept for the proof: the caller's to free. */
+			ck_assert_uint_ne(t.nrows, 0);
+			tally_free(&t);
+			continue;
+		}
+		/* Refused, the trial's tally is freed with it. */
+		ck_assert_int_eq(trial_judge(&sg, &rr, &t, 45.0), -1);
+		ck_assert_str_eq(sg.unproven, end[i].why);
+	}
+}
+END_TEST
+
+static Suite *verdict_suite(void)
+{
+	Suite *s = suite_create("capaudit_verdict");
+	TCase *tg = tcase_create("gates");
+	TCase *tt = tcase_create("trials");
+	TCase *tj = tcase_create("judge");
+
+	tcase_add_test(tg, nothing_of_its_own_needs_no_trial);
+	tcase_add_test(tg, a_lent_guess_is_unproven_without_a_trial);
+	tcase_add_test(tg, each_gate_stops_the_trials_with_its_reason);
+	tcase_add_test(tg, trials_as_uid_0_run_without_roots_capabilities);
+	tcase_add_test(tg, trial_time_limit);
+	suite_add_tcase(s, tg);
+	tcase_add_test(tt, trials_prove_the_least_grant_in_order);
+	tcase_add_test(tt, a_trials_outcome_becomes_the_verdict);
+	tcase_add_test(tt, success_statuses_reach_the_trials);
+	suite_add_tcase(s, tt);
+	tcase_add_test(tj, judge_a_trials_end);
+	suite_add_tcase(s, tj);
+	return s;
+}
+
+CHECK_MAIN(verdict_suite)
