@@ -37,6 +37,7 @@
 #include "opts.h"
 #include "path.h"
 #include "suggest.h"
+#include "version.h"
 
 extern char **environ;
 
@@ -187,6 +188,28 @@ static int opt_output(void *p, const char *v)
 	return OPTS_NEXT;
 }
 
+/*
+ * --version: every program's line, then whether counting in the kernel
+ * is built in (a build without the BPF tool chain leaves it out, and
+ * capaudit reads every check as a perf sample).
+ */
+static int opt_version(void *p, const char *v)
+{
+	const char *missing = counter_not_built();
+
+	(void)p;
+	(void)v;
+	if (version_print(PROG) != 0)
+		return 1;
+	printf("counting in the kernel: %s\n",
+	       missing != NULL ? missing : "built in");
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		warn("writing --version");
+		return 1;
+	}
+	return 0;
+}
+
 /* One table: getopt's options, the usage text and the hints come from it. */
 static const struct opt options[] = {
 	{ .name = "user",
@@ -246,7 +269,11 @@ static const struct opt options[] = {
 	  .flag = OPTS_FLAG(struct opts, no_bpf) },
 	{ OPTS_HELP_ROW("help", 0), .help = "print this text (also -h)" },
 	{ OPTS_HELP_ROW(NULL, 'h') },
-	{ OPTS_VERSION_ROW, .help = "print the version" },
+	{ .name = "version",
+	  .arg = no_argument,
+	  .handle = opt_version,
+	  .help = "print the version, and whether counting in the kernel\n"
+		  "is built in" },
 };
 
 static void usage(FILE *out)

@@ -24,6 +24,10 @@ void counting_try(const struct sysview *sv, struct source *src, int use_bpf)
 		snprintf(cfg->why, sizeof(cfg->why), "--no-bpf");
 		return;
 	}
+	if (counter_not_built() != NULL) {
+		snprintf(cfg->why, sizeof(cfg->why), "%s", counter_not_built());
+		return;
+	}
 	/* A fake /sys (tests): the kernel's eBPF is not the machine's. */
 	if (sv->root[0] != '\0') {
 		snprintf(cfg->why, sizeof(cfg->why), "CAPAUDIT_SYSROOT is set");
@@ -43,10 +47,10 @@ void counting_try(const struct sysview *sv, struct source *src, int use_bpf)
 			 "its caller");
 		return;
 	}
-	if (kernel_shape_read("/sys/kernel/btf/vmlinux", &cfg->layout, cfg->why,
-			      sizeof(cfg->why)) < 0)
-		return;
-	/* Loaded, attached, one check of capaudit's own counted, removed. */
+	/*
+	 * Loaded (the kernel checks the programs against its own BTF),
+	 * attached, one check of capaudit's own counted; kept for the run.
+	 */
 	counter_probe(cfg, setuid_check);
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * capaudit: counting the checks in the kernel with eBPF, for
- * capaudit_counting.c (whether it is used), capaudit_btf.c (the running
- * kernel's types) and capaudit_bpf.c (the programs, their maps, their
- * counts), one block per file.
+ * capaudit_counting.c (whether it is used) and bpf/capaudit_bpf.c (the
+ * programs' loader, their maps, their counts; capaudit_bpf_none.c in a
+ * build without the BPF tool chain), one block per file.
  */
 #ifndef CAPAUDIT_COUNTING_H
 #define CAPAUDIT_COUNTING_H
@@ -16,17 +16,19 @@
 struct source;
 struct sysview;
 
-/* What the programs read in the kernel's own structures (capaudit_btf.c). */
-struct counter_layout {
-	size_t task_pid;       /* the offset of task_struct.pid */
-	size_t task_real_cred; /* and of task_struct.real_cred */
-};
-
 /* Counting in the kernel (capaudit_bpf.c), when the tracepoint is the source. */
+struct counter;
+/* Room for why counting cannot be used: a verifier's refusal is long. */
+#define COUNTER_WHY_MAX 512
 struct counting {
 	int usable; /* the programs loaded and counted a check of capaudit's */
-	struct counter_layout layout;
-	char why[200]; /* when not usable, and it was tried: why */
+	/*
+	 * The counter that proved it, loaded and attached, which the first
+	 * counter_open() takes instead of loading again (counting_release()
+	 * frees it).
+	 */
+	struct counter *probed;
+	char why[COUNTER_WHY_MAX]; /* when not usable, and it was tried: why */
 };
 
 /* ---- capaudit_counting.c: whether checks are counted in the kernel ---- */
@@ -46,20 +48,9 @@ int raw_tracepoint_find(const struct sysview *sv, struct source *src, char *why,
 /* One line: counted in the kernel, or one perf sample per check and why. */
 void counting_describe(const struct source *src, FILE *out);
 
-/* ---- capaudit_btf.c: the running kernel's types ---- */
+/* ---- bpf/capaudit_bpf.c: checks counted in the kernel ---- */
+/* (capaudit_bpf_none.c instead in a build without the BPF tool chain) */
 
-/*
- * Reads the kernel's BTF at path: task_struct.pid's offset into lay, and
- * that the raw tracepoints cap_capable, task_newtask and
- * sched_process_exec take the arguments the programs read. 0, or -1
- * with why filled in.
- */
-int kernel_shape_read(const char *path, struct counter_layout *lay, char *why,
-		      size_t whylen);
-
-/* ---- capaudit_bpf.c: checks counted in the kernel ---- */
-
-struct counter;
 struct record;
 
 /* What the kernel could not count: checks, and threads not followed. */
@@ -68,8 +59,6 @@ struct counter_losses {
 	uint64_t signals; /* sent to a followed thread by one not followed */
 };
 
-/* 1 when capaudit runs in the initial pid namespace (the programs' ids). */
-int counter_pidns_initial(void);
 /*
  * Creates the maps, loads the programs and attaches them. NULL with
  * errno, and why filled in.
@@ -83,9 +72,11 @@ int counter_unfollow(struct counter *c, pid_t tid);
 /*
  * Follows the calling thread for one call of check, which must ask for
  * CAP_SETUID once; keeps that check, the tally's calibration. -1 with
- * EPROTO when the program saw something else (its arguments misread).
+ * EPROTO and why when the program saw something else (its arguments
+ * misread), or nothing because the kernel is not what it reads.
  */
-int counter_calibrate(struct counter *c, void (*check)(void));
+int counter_calibrate(struct counter *c, void (*check)(void), char *why,
+		      size_t whylen);
 /*
  * Detaches the programs, then hands every count to push as a sample (a
  * run of identical checks: more, last), the calibration first. -1 when
@@ -96,10 +87,17 @@ int counter_collect(struct counter *c,
 		    struct counter_losses *lost);
 void counter_close(struct counter *c);
 /*
- * For source_find(): loads, attaches and calibrates once, then removes
- * everything; 0 when counting in the kernel works here, else -1 with
- * cfg->why.
+ * For source_find(): loads, attaches and calibrates once; 0 when
+ * counting in the kernel works here (the counter kept in cfg->probed for
+ * the run), else -1 with cfg->why.
  */
 int counter_probe(struct counting *cfg, void (*check)(void));
+/* Unloads and frees the probe's counter, if any (source_release()). */
+void counting_release(struct counting *cfg);
+/*
+ * NULL where counting in the kernel is built into capaudit; otherwise
+ * why not (built without the BPF tool chain), for --version and --check.
+ */
+const char *counter_not_built(void);
 
 #endif

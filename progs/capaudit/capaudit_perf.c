@@ -294,11 +294,14 @@ void tracer_calibrate(struct tracer *t)
 	size_t i;
 
 	if (t->counter != NULL) {
-		if (counter_calibrate(t->counter, setuid_check) < 0)
+		char why[COUNTER_WHY_MAX];
+
+		if (counter_calibrate(t->counter, setuid_check, why,
+				      sizeof(why)) < 0)
 			warnx("eBPF: the calibration check was not counted "
 			      "as expected (%s): no check can be judged the "
 			      "command's own",
-			      strerror(errno));
+			      why);
 		return;
 	}
 	/*
@@ -484,8 +487,8 @@ static struct counter *start_counting(const struct source *src,
 				      const struct watch_set *ws,
 				      unsigned char *state)
 {
+	char why[COUNTER_WHY_MAX];
 	struct counter *c;
-	char why[200];
 	size_t i;
 
 	c = counter_open(&src->counting, why, sizeof(why));

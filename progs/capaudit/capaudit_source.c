@@ -38,7 +38,7 @@ static const char *const tracefs_dirs[] = {
 #define NTRACEFS (sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]))
 
 struct missing {
-	char line[MAX_MISSING][400];
+	char line[MAX_MISSING][400 + COUNTER_WHY_MAX];
 	int n;
 };
 
@@ -557,7 +557,8 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		int use_bpf, FILE *err)
 {
 	enum tracefs_state state[NTRACEFS];
-	char rel[128] = "?", dir[512], why[256] = "", bpf_why[200] = "";
+	char rel[128] = "?", dir[512], why[256] = "",
+	     bpf_why[COUNTER_WHY_MAX] = "";
 	int major = 0, minor = 0, found = 0, any_mounted = 0, e[NTRACEFS], rc;
 	struct missing m = { .n = 0 };
 	size_t i;
@@ -670,6 +671,7 @@ void source_release(const struct sysview *sv, struct source *src)
 {
 	char line[128], why[64];
 
+	counting_release(&src->counting);
 	if (src->kind != SOURCE_KPROBE_EVENTS || src->group[0] == '\0')
 		return;
 	if (src->private_mount) {

@@ -44,22 +44,82 @@ static int is_noise(const struct line *l)
 	       starts(l, "mark_precise");
 }
 
-/* "12: (79) r2 = ...": an instruction, numbered. */
-static int is_insn(const struct line *l)
+/* The length of a "12:" that starts the line, or 0. */
+static size_t number_colon(const struct line *l)
 {
 	size_t i = 0;
 
 	while (i < l->n && isdigit((unsigned char)l->start[i]))
 		i++;
-	return i > 0 && i + 2 < l->n && l->start[i] == ':' &&
-	       l->start[i + 1] == ' ' && l->start[i + 2] == '(';
+	return i > 0 && i < l->n && l->start[i] == ':' ? i + 1 : 0;
+}
+
+/* "12: R0=..." or "12: (79) ...": an instruction's state or the instruction. */
+static int is_numbered(const struct line *l)
+{
+	return number_colon(l) > 0;
+}
+
+/* "12: (79) r2 = ...": an instruction, numbered. */
+static int is_insn(const struct line *l)
+{
+	size_t i = number_colon(l);
+
+	return i > 0 && i + 1 < l->n && l->start[i] == ' ' &&
+	       l->start[i + 1] == '(';
+}
+
+/* The line before the reason that is an instruction, or one of n 0. */
+static struct line insn_before(const char *log, const struct line *reason)
+{
+	struct line insn = { reason->start, 0 };
+	const char *end;
+
+	for (end = reason->start; end > log;) {
+		insn = line_before(log, end - 1);
+		if (is_insn(&insn))
+			return insn;
+		end = insn.start;
+	}
+	insn.n = 0;
+	return insn;
+}
+
+/*
+ * With line information the log says "; TEXT @ FILE:LINE" where the walk
+ * enters a source line: the nearest above the instruction is its own.
+ * Its text and its place, split at the last " @ "; 0, or -1 for none.
+ */
+static int source_before(const char *log, const struct line *insn,
+			 struct line *text, struct line *where)
+{
+	const char *end, *at;
+	struct line l;
+
+	for (end = insn->start; end > log; end = l.start) {
+		l = line_before(log, end - 1);
+		if (l.n <= 2 || !starts(&l, "; "))
+			continue;
+		text->start = l.start + 2;
+		text->n = l.n - 2;
+		where->n = 0;
+		for (at = l.start + l.n - 3; at >= text->start; at--)
+			if (strncmp(at, " @ ", 3) == 0) {
+				where->start = at + 3;
+				where->n =
+					(size_t)(l.start + l.n - where->start);
+				text->n = (size_t)(at - text->start);
+				break;
+			}
+		return 0;
+	}
+	return -1;
 }
 
 int verifier_reason(const char *log, char *out, size_t len)
 {
 	const char *end = log + strlen(log);
-	struct line reason, insn, source;
-	size_t used;
+	struct line reason, insn, text, where;
 
 	out[0] = '\0';
 	for (;;) {
@@ -70,36 +130,28 @@ int verifier_reason(const char *log, char *out, size_t len)
 			break;
 		end = reason.start > log ? reason.start - 1 : log;
 	}
-	snprintf(out, len, "%.*s", (int)reason.n, reason.start);
-	insn.n = 0;
-	for (end = reason.start; end > log;) {
-		insn = line_before(log, end - 1);
-		if (is_insn(&insn))
-			break;
-		insn.n = 0;
-		end = insn.start;
-	}
-	if (insn.n == 0)
-		return 0;
-	used = strlen(out);
-	if (used < len)
-		snprintf(out + used, len - used, ", at instruction %.*s",
-			 (int)insn.n, insn.start);
 	/*
-	 * With line information the log says "; text @ file:line" where the
-	 * walk enters a source line: the nearest above is the instruction's.
+	 * The log of a program it accepted ends with its last instruction
+	 * or state ("12: R0=..."), never a reason: a light skeleton's
+	 * loader, accepted, leaves its log where a refused program of its
+	 * would have written one.
 	 */
-	for (end = insn.start; end > log;) {
-		source = line_before(log, end - 1);
-		if (source.n > 2 && starts(&source, "; ")) {
-			used = strlen(out);
-			if (used < len)
-				snprintf(out + used, len - used,
-					 ", source: %.*s", (int)source.n - 2,
-					 source.start + 2);
-			break;
-		}
-		end = source.start;
-	}
+	if (is_numbered(&reason))
+		return -1;
+	insn = insn_before(log, &reason);
+	if (insn.n == 0)
+		snprintf(out, len, "%.*s", (int)reason.n, reason.start);
+	else if (source_before(log, &insn, &text, &where) < 0)
+		snprintf(out, len, "%.*s (instruction %.*s)", (int)reason.n,
+			 reason.start, (int)insn.n, insn.start);
+	else if (where.n == 0)
+		snprintf(out, len, "%.*s (instruction %.*s; source: %.*s)",
+			 (int)reason.n, reason.start, (int)insn.n, insn.start,
+			 (int)text.n, text.start);
+	else
+		snprintf(out, len,
+			 "%.*s: %.*s (instruction %.*s; source: %.*s)",
+			 (int)where.n, where.start, (int)reason.n, reason.start,
+			 (int)insn.n, insn.start, (int)text.n, text.start);
 	return 0;
 }

@@ -6,13 +6,15 @@
 #include <stddef.h>
 
 /*
- * From the verifier's log (log_level 1), the reason it refused the
- * program, into out: the last line that is not a statistics line
+ * From the verifier's log (log_level 1), why it refused the program, into
+ * out, as a compiler says it: "FILE:LINE: REASON (instruction N: INSN;
+ * source: TEXT)". REASON is the last line that is not a statistics line
  * ("processed 12 insns (limit 1000000) ...", which comes last on current
- * kernels), then ", at instruction N: INSN" for the instruction line
- * before it, and ", source: TEXT" for the source line the log gives
- * before that instruction (a program with line information). Returns 0,
- * or -1 when the log holds no reason (out empty).
+ * kernels); INSN the instruction line before it; FILE, LINE and TEXT the
+ * source line the log names before that instruction ("; TEXT @ FILE:LINE",
+ * in a program with line information). Without a source line it is
+ * "REASON (instruction N: INSN)", and without an instruction REASON
+ * alone. Returns 0, or -1 when the log holds no reason (out empty).
  */
 int verifier_reason(const char *log, char *out, size_t len);
 

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * What the programs of capaudit.bpf.c and their loader (capaudit_bpf.c)
+ * share: the layouts of the maps' keys and values and the stats slots.
+ * Both include this one definition, so the kernel's side and ours never
+ * disagree on where a field is. Only <linux/types.h> here: the programs
+ * are compiled without the C library.
+ */
+#ifndef CAPAUDIT_MAPS_H
+#define CAPAUDIT_MAPS_H
+
+#include <linux/types.h>
+
+/*
+ * Room for a command's threads and distinct runs, in each hash map.
+ * Entries are allocated as they are used (BPF_F_NO_PREALLOC), so a large
+ * table costs nothing until a command fills it; what finds no room is
+ * counted, never dropped in silence. The loader may make it smaller
+ * (CAPAUDIT_BPF_ENTRIES, for tests that fill the tables).
+ */
+#define COUNTER_TABLE_MAX (1U << 20)
+
+/*
+ * One followed thread, the value of the follow map (keyed by its thread
+ * id in the initial pid namespace): the run of identical checks it is
+ * making now, counted in place; a different check moves the run into
+ * the totals map.
+ */
+struct follow_val {
+	__u64 count;	   /* checks in the run; 0: no run */
+	__u64 first, last; /* CLOCK_MONOTONIC, as bpf_ktime_get_ns() */
+	__u64 cred;	   /* its lowest bit set: lent, not the thread's own */
+	__u64 target_ns, capable_ns;
+	__u64 capret;	/* cap in the low half, ret in the high half */
+	__u64 pid_tgid; /* the thread's tid and tgid when it made the run */
+	__u64 epoch;	/* new at every fork and exec: a key never spans one */
+};
+
+/* A key of the totals map: the run's identity. */
+struct total_key {
+	__u64 pid_tgid, epoch, cred, target_ns, capable_ns, capret;
+};
+
+struct total_val {
+	__u64 count, first, last;
+};
+
+/* The slots of the stats array map. */
+enum counter_stat {
+	STAT_LOST,	 /* checks the totals map had no room for */
+	STAT_UNFOLLOWED, /* new threads the follow map had no room for */
+	STAT_EPOCH,	 /* the last epoch handed out */
+	STAT_SIGNALS,	 /* signals sent to a followed thread from outside */
+	STAT_MISMATCH,	 /* enum kernel_mismatch: why nothing is counted */
+	NSTATS,
+};
+
+/*
+ * What of the running kernel is not what the programs read, bit by bit
+ * in STAT_MISMATCH. The kernel tells when it loads the programs (CO-RE:
+ * each tracepoint's prototype and each field is looked up in its own
+ * BTF); a program that finds any bit set counts nothing and stores the
+ * bits, which the calibration reads and reports.
+ */
+enum kernel_mismatch {
+	MISMATCH_CAP_CAPABLE = 1 << 0,	      /* the raw tracepoints' */
+	MISMATCH_TASK_NEWTASK = 1 << 1,	      /* arguments: number, and */
+	MISMATCH_SCHED_PROCESS_EXEC = 1 << 2, /* pointer or integer each */
+	MISMATCH_SIGNAL_GENERATE = 1 << 3,
+	MISMATCH_TASK_PID = 1 << 4,	  /* a 4-byte task_struct.pid */
+	MISMATCH_TASK_REAL_CRED = 1 << 5, /* a task_struct.real_cred pointer */
+	MISMATCH_SIGINFO_CODE = 1 << 6,	  /* a 4-byte kernel_siginfo.si_code */
+};
+
+/* The lowest bit of a counted credential: not the thread's own (lent). */
+#define CRED_LENT 1ULL
+
+/* Seeded threads' epochs: above any the programs hand out. */
+#define SEED_EPOCH (1ULL << 62)
+
+#endif
