@@ -7,9 +7,10 @@
 # check of a process that is not the command's, also when it gets a
 # thread id the command used; full kernel tables said, never silent; a
 # credential taken for lent by its address alone (the kernel reuses
-# addresses) where the kernel can say whose it is; and
+# addresses) where the kernel can say whose it is;
 # only a caller who holds CAP_BPF itself gets it, never a copy of capaudit
-# whose file grants it.
+# whose file grants it; a capaudit built without the BPF tool chain, or
+# whose programs read another kernel, says so and counts by samples.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody by name from the base accounts.
 private_etc "$@"
@@ -19,6 +20,8 @@ py=/usr/bin/python3
 [ -x "$CA" ] && [ -x "$S" ] && [ -x "$probe" ] || { fail "capaudit, setcap or capaudit_probe not built"; finish; }
 [ -x "$py" ] || { fail "$py missing (tests/install-deps.sh installs it)"; finish; }
 "$CA" --check >"$T/check" 2>&1 || skip "capaudit cannot trace here: $(cat "$T/check")"
+"$CA" --version | grep -qx 'counting in the kernel: built in' ||
+	skip "capaudit was built without the BPF tool chain (make BPF=no, or no clang, bpftool or libbpf-dev): $("$CA" --version | tail -n 1)"
 grep -q '^capaudit: would use tracepoint capability:cap_capable' "$T/check" ||
 	skip "no capability:cap_capable tracepoint (Linux 6.14+): $(cat "$T/check")"
 chmod 755 "$T"
@@ -91,6 +94,47 @@ count() {
 	sed -n '/"capability":"'"$2"'"/p' "$1" | grep "${3:+\"command\":\"$3\"}" |
 		sed -n 's/.*"checks":\([0-9]*\).*/\1/p' | awk '{ n += $1 } END { print n + 0 }'
 }
+
+# 1b. capaudit as a build without the BPF tool chain makes it (tests/Makefile
+#     links capaudit-nobpf from capaudit's own objects, capaudit_bpf_none.c in
+#     place of the counter): --version and --check say it is not built in,
+#     and an audit counts every check by samples.
+nb=$BIN/capaudit-nobpf nb_why="not built in: capaudit was built without clang, bpftool and libbpf-dev"
+if [ -x "$nb" ]; then
+	"$nb" --version >"$T/out" 2>&1
+	expect_line "$T/out" "counting in the kernel: $nb_why" "built without the tool chain: --version"
+	"$nb" --check >"$T/out" 2>&1
+	expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: $nb_why)" "built without the tool chain: --check"
+	: >"$T/w/nb"
+	"$nb" --json --output="$T/nb.json" -- sh -c 'chown 1 "$0"; chown 2 "$0"' "$T/w/nb" >/dev/null 2>"$T/err" ||
+		fail "built without the tool chain: the audit failed: $(cat "$T/err")"
+	[ "$(summary_field "$T/nb.json" counting)" = '"samples"' ] && [ "$(count "$T/nb.json" cap_chown)" -eq 2 ] &&
+		pass || { cat "$T/nb.json" "$T/err"; fail "built without the tool chain: not 2 cap_chown checks counted by samples"; }
+	expect_line "$T/out" "capaudit: would use " "built without the tool chain: --check names the source"
+else
+	fail "$nb not built (tests/Makefile)"
+fi
+"$CA" --version >"$T/out" 2>&1
+expect_line "$T/out" "counting in the kernel: built in" "--version"
+
+# 1c. Programs that read another kernel than the running one count nothing
+#     and say so: capaudit-mismatch's programs (tests/Makefile) name a
+#     prototype of cap_capable and a task_struct field this kernel's BTF
+#     lacks. The kernel tells at load time; the probe's calibration reads
+#     what the programs stored and reports both, and the audit counts by
+#     samples instead of misreading arguments.
+mm=$BIN/capaudit-mismatch
+if [ -x "$mm" ]; then
+	"$mm" --check >"$T/out" 2>&1
+	expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: the running kernel's BTF differs from what the programs read (they count nothing there): the arguments of the raw tracepoint cap_capable, task_struct.pid (a 4-byte integer))" \
+		"programs for another kernel: --check"
+	"$mm" --json --output="$T/mm.json" -- chown 3 "$T/w/nb" >/dev/null 2>"$T/err" ||
+		fail "programs for another kernel: the audit failed: $(cat "$T/err")"
+	[ "$(summary_field "$T/mm.json" counting)" = '"samples"' ] && [ "$(count "$T/mm.json" cap_chown)" -eq 1 ] &&
+		pass || { cat "$T/mm.json" "$T/err"; fail "programs for another kernel: not 1 cap_chown check counted by samples"; }
+else
+	fail "$mm not built (tests/Makefile)"
+fi
 
 # 2. The same rows both ways.
 # (Under ASan the probe's own mappings, each a cap_sys_admin check, vary

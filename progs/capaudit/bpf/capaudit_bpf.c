@@ -390,12 +390,14 @@ static void say_mismatch(uint64_t bits, char *why, size_t whylen)
 		uint64_t bit;
 		const char *what;
 	} parts[] = {
-		{ MISMATCH_CAP_CAPABLE, "the raw tracepoint cap_capable" },
-		{ MISMATCH_TASK_NEWTASK, "the raw tracepoint task_newtask" },
+		{ MISMATCH_CAP_CAPABLE,
+		  "the arguments of the raw tracepoint cap_capable" },
+		{ MISMATCH_TASK_NEWTASK,
+		  "the arguments of the raw tracepoint task_newtask" },
 		{ MISMATCH_SCHED_PROCESS_EXEC,
-		  "the raw tracepoint sched_process_exec" },
+		  "the arguments of the raw tracepoint sched_process_exec" },
 		{ MISMATCH_SIGNAL_GENERATE,
-		  "the raw tracepoint signal_generate" },
+		  "the arguments of the raw tracepoint signal_generate" },
 		{ MISMATCH_TASK_PID, "task_struct.pid (a 4-byte integer)" },
 		{ MISMATCH_TASK_REAL_CRED,
 		  "task_struct.real_cred (a pointer)" },
