@@ -3,7 +3,10 @@
 # Installs what the build and the test suite need, on Debian and derivatives.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 #
-# Build: gcc make pkg-config, Check (unit tests), PAM headers (pam_cap).
+# Build: gcc make pkg-config, Check (unit tests), PAM headers (pam_cap),
+# clang, llvm, bpftool and libbpf-dev (capaudit's eBPF programs: compiled
+# for the BPF target, their light skeleton generated; the programs link no
+# libbpf, and a build without them leaves counting in the kernel out).
 # Tests: the reference libcap 2.66 library, programs and pam_cap to compare
 # against, attr (setfattr writes raw xattrs), cwrap's pam/nss wrappers,
 # mandoc (man page lint), clang-format (the C layout), valgrind, clang
@@ -18,7 +21,7 @@
 # a loop file: tests/root/capaudit_suggest.sh).
 #
 # With --build, only what "make" and "make demo" need.
-BUILD_PACKAGES="gcc make pkg-config libpam0g-dev"
+BUILD_PACKAGES="gcc make pkg-config libpam0g-dev clang llvm bpftool libbpf-dev"
 PACKAGES="$BUILD_PACKAGES check libsubunit-dev debhelper dpkg-dev lintian
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper

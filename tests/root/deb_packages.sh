@@ -274,7 +274,18 @@ inside() {
 	# 4d. The additions the packages carry run as installed: capaudit
 	# (root: it mounts tracefs in a namespace of its own) sees the chown
 	# it was given and suggests that one capability; getpcaps --all ends
-	# with its summary.
+	# with its summary. capaudit counts in the kernel (its eBPF programs
+	# are built with the package, by Build-Depends' tool chain) and
+	# libcap2-bin gains no run-time dependency for it (no libbpf: the
+	# programs load through a light skeleton, bpf(2) alone).
+	inroot capaudit --version >"$T/version.out" 2>&1
+	grep -qx 'counting in the kernel: built in' "$T/version.out" ||
+		fail "the packaged capaudit does not count in the kernel: $(cat "$T/version.out")"
+	deps=$(dpkg-deb -f "$T"/libcap2-bin_2.76*.deb Depends)
+	case $deps in
+	*bpf* | *elf* | *libz*) fail "libcap2-bin depends on $deps" ;;
+	esac
+	inroot ldd /sbin/capaudit | grep -q 'libbpf' && fail "the packaged capaudit loads libbpf"
 	if [ -e "$m/sys/kernel/tracing/events" ] || [ -d "$m/sys/kernel/tracing" ]; then
 		inroot sh -c ': >/tmp/owned' &&
 		inroot capaudit --suggest -- chown 65534 /tmp/owned >"$T/capaudit.out" 2>&1
