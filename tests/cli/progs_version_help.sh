@@ -31,7 +31,7 @@ for p in $(cd "$TOP/progs" && ls -d */ | tr -d /); do
 	[ $rc -eq 0 ] && pass || fail "$p --version: exit $rc"
 	if [ "$p" = capaudit ]; then
 		head -n 1 "$T/o" >"$T/o1"
-		tail -n +2 "$T/o" | grep -qxE 'counting in the kernel: (built in|not built in: capaudit was built without clang, bpftool and libbpf-dev)' &&
+		tail -n +2 "$T/o" | grep -qxE 'counting in the kernel: (built in|not built in: capaudit was built without the BPF tool chain \(clang, bpftool, libbpf-dev\))' &&
 			[ "$(wc -l <"$T/o")" -eq 2 ] && pass || fail "capaudit --version: no counting line [$(head -c 300 "$T/o")]"
 		mv "$T/o1" "$T/o"
 	fi

@@ -99,7 +99,7 @@ count() {
 #     links capaudit-nobpf from capaudit's own objects, capaudit_bpf_none.c in
 #     place of the counter): --version and --check say it is not built in,
 #     and an audit counts every check by samples.
-nb=$BIN/capaudit-nobpf nb_why="not built in: capaudit was built without clang, bpftool and libbpf-dev"
+nb=$BIN/capaudit-nobpf nb_why="not built in: capaudit was built without the BPF tool chain (clang, bpftool, libbpf-dev)"
 if [ -x "$nb" ]; then
 	"$nb" --version >"$T/out" 2>&1
 	expect_line "$T/out" "counting in the kernel: $nb_why" "built without the tool chain: --version"
