@@ -258,6 +258,25 @@ for bad in 0 1 -5 x 99999999999; do
 		{ cat "$T/bad" "$T/err"; fail "CAPAUDIT_BPF_ENTRIES=$bad: not the default tables"; }
 done
 
+# 6a. The follow map, keyed by thread id, has room for every id the
+#     machine gives (pid_max, up to 1048576), never less; the loader
+#     sizes it so rather than at a million buckets, whose making cost
+#     every run some 10 ms. Read from capaudit's own descriptors
+#     (fdinfo: a hash map whose values are 72 bytes).
+want=$(cat /proc/sys/kernel/pid_max)
+[ "$want" -gt 1048576 ] && want=1048576
+"$CA" --output=/dev/null -- sleep 2 &
+ca=$!
+got=
+for i in $(seq 40); do
+	got=$(grep -l '^value_size:	72$' /proc/$ca/fdinfo/* 2>/dev/null | head -n 1 |
+		xargs -r sed -n 's/^max_entries:	//p')
+	[ -n "$got" ] && break
+	sleep 0.05
+done
+wait "$ca"
+[ "$got" = "$want" ] && pass || fail "the follow map has room for ${got:-(not seen)} threads, want pid_max's $want"
+
 # 6b. A credential's address says nothing of whose it is: a server that
 #     makes itself a new credential (setfsuid(2) per request does) and
 #     then has a socket opened under the old one checked. The old

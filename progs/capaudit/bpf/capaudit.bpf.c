@@ -69,11 +69,28 @@ struct {
 const volatile __u32 self_tgid = 0;
 
 /*
- * 0 when the running kernel is what the programs read, else the
- * enum kernel_mismatch bits of what differs. Every term is a constant
- * the kernel patches in at load time, so where all hold the verifier
- * drops the test, and the programs pay nothing for it.
+ * 1 when the running kernel is what the programs read: each term is a
+ * constant the kernel patches in at load time, and where all hold the
+ * verifier turns every test into a jump it then drops, so the programs
+ * pay a few register moves for it.
  */
+static __always_inline int kernel_as_read(void)
+{
+	return bpf_core_type_exists(btf_trace_cap_capable) &&
+	       bpf_core_type_exists(btf_trace_task_newtask) &&
+	       bpf_core_type_exists(btf_trace_sched_process_exec) &&
+	       bpf_core_type_exists(btf_trace_signal_generate) &&
+	       bpf_core_field_exists(struct task_struct, pid) &&
+	       bpf_core_field_size(struct task_struct, pid) == sizeof(__u32) &&
+	       bpf_core_field_exists(struct task_struct, real_cred) &&
+	       bpf_core_field_size(struct task_struct, real_cred) ==
+		       sizeof(__u64) &&
+	       bpf_core_field_exists(struct kernel_siginfo, si_code) &&
+	       bpf_core_field_size(struct kernel_siginfo, si_code) ==
+		       sizeof(int);
+}
+
+/* Where it is not, the enum kernel_mismatch bits of what differs. */
 static __always_inline __u64 kernel_mismatch(void)
 {
 	__u64 m = 0;
@@ -115,14 +132,13 @@ static __always_inline void stat_add(__u32 which, __u64 n)
 static __always_inline int refuse_to_count(void)
 {
 	__u32 which = STAT_MISMATCH;
-	__u64 m = kernel_mismatch();
 	__u64 *slot;
 
-	if (m == 0)
+	if (kernel_as_read())
 		return 0;
 	slot = bpf_map_lookup_elem(&capaudit_stats, &which);
 	if (slot)
-		*slot = m;
+		*slot = kernel_mismatch();
 	return 1;
 }
 
@@ -211,12 +227,11 @@ int capaudit_check(struct bpf_raw_tracepoint_args *ctx)
 	struct follow_val *v;
 	__u32 tid;
 
-	if (refuse_to_count())
-		return 0;
 	pid_tgid = bpf_get_current_pid_tgid();
 	tid = (__u32)pid_tgid;
 	v = bpf_map_lookup_elem(&capaudit_follow, &tid);
-	if (!v)
+	/* Every check in the system comes here: the others' end at once. */
+	if (!v || refuse_to_count())
 		return 0;
 	cred = mark_lent(ctx->args[0]);
 	now = bpf_ktime_get_ns();

@@ -30,6 +30,8 @@
 #include "capaudit.h"
 #include "capaudit_maps.h"
 #include "capaudit_skel.h"
+#include "number.h"
+#include "textfile.h"
 
 /*
  * The generated skeleton casts its constant data to void * and counts
@@ -90,6 +92,32 @@ static void *skel_open(void)
 }
 
 /*
+ * The follow map's room: a thread id is below pid_max (the initial pid
+ * namespace's, where the programs' ids live), and the map holds one entry
+ * per id, so it never needs more. Each entry of room costs the kernel a
+ * bucket when the map is created, 16 MB and some 10 ms for a million, so
+ * the room a machine's ids can use is all it gets. pid_max raised during
+ * a run gives ids beyond it, which find no room: counted as not
+ * followed, as any thread the map has no room for.
+ */
+static unsigned follow_size(unsigned entries)
+{
+	unsigned long long pid_max;
+	char text[32];
+	ssize_t n;
+
+	n = text_file_read("/proc/sys/kernel/pid_max", text, sizeof(text));
+	if (n <= 0)
+		return entries;
+	if (text[n - 1] == '\n')
+		text[n - 1] = '\0';
+	if (number_parse(text, 10, UINT32_MAX, &pid_max) != 0 || pid_max < 2 ||
+	    pid_max >= entries)
+		return entries;
+	return (unsigned)pid_max;
+}
+
+/*
  * Before the load: capaudit's own process id (the signal program leaves
  * its signals out) and the tables' room.
  */
@@ -100,7 +128,7 @@ static void skel_prepare(void *p, const void *arg)
 
 	(void)arg;
 	skel->rodata->self_tgid = (__u32)getpid();
-	skel->maps.capaudit_follow.max_entries = entries;
+	skel->maps.capaudit_follow.max_entries = follow_size(entries);
 	skel->maps.capaudit_totals.max_entries = entries;
 }
 

@@ -13,9 +13,11 @@
 
 /*
  * Room for a command's threads and distinct runs, in each hash map.
- * Entries are allocated as they are used (BPF_F_NO_PREALLOC), so a large
- * table costs nothing until a command fills it; what finds no room is
- * counted, never dropped in silence. The loader may make it smaller
+ * Entries are allocated as they are used (BPF_F_NO_PREALLOC), but the
+ * kernel makes a bucket for each when it creates the map (16 bytes, and
+ * some 10 ms for a million); what finds no room is counted, never
+ * dropped in silence. The loader gives the follow map no more than the
+ * machine's thread ids can use, and may make both smaller
  * (CAPAUDIT_BPF_ENTRIES, for tests that fill the tables).
  */
 #define COUNTER_TABLE_MAX (1U << 20)
