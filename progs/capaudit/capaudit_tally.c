@@ -43,7 +43,7 @@ struct span_val {
 	/*
 	 * Counted in the kernel, which said whether the credential was the
 	 * thread's own (judged 1, lent 0) or not (lent 1): then no span
-	 * decides, as addresses are reused (capaudit_bpf_text.c).
+	 * decides, as addresses are reused (bpf/capaudit.bpf.c).
 	 */
 	int judged, lent;
 };
