@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "capaudit.h"
+#include "capaudit_counting.h"
 
 const char *counter_not_built(void)
 {

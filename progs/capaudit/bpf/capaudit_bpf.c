@@ -22,12 +22,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "capaudit.h"
+#include "capaudit_counting.h"
+#include "capaudit_decode.h"
+#include "capaudit_privilege.h"
 #include "capaudit_maps.h"
 #include "capaudit_skel.h"
 #include "number.h"
