@@ -4,7 +4,10 @@
 #define CHECK_RUN_H
 
 #include <check.h>
+#include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /*
  * An argument that keeps valgrind (run.sh's VALGRIND_ARGS) from tracing a
@@ -14,6 +17,33 @@
  * or one that loads our libraries: those are what memcheck is for.
  */
 #define UNTRACED_FOREIGN "vg-untraced-foreign"
+
+/*
+ * stdout sent to path for a test, then given back: in the valgrind pass
+ * (CK_FORK=no) every test runs in the runner's own process, and a stdout
+ * left on /dev/full or a file takes the runner's summary with it, which
+ * run.sh then counts as a suite that checked nothing.
+ */
+static int check_stdout_saved = -1;
+
+static inline void stdout_divert(const char *path)
+{
+	fflush(stdout);
+	check_stdout_saved = dup(STDOUT_FILENO);
+	ck_assert_int_ge(check_stdout_saved, 0);
+	ck_assert_ptr_nonnull(freopen(path, "w", stdout));
+}
+
+/* What the test left unwritten is dropped, not sent to the real stdout. */
+static inline void stdout_restore(void)
+{
+	__fpurge(stdout);
+	clearerr(stdout);
+	ck_assert_int_eq(dup2(check_stdout_saved, STDOUT_FILENO),
+			 STDOUT_FILENO);
+	close(check_stdout_saved);
+	check_stdout_saved = -1;
+}
 
 #define CHECK_MAIN(make_suite)                                    \
 	int main(void)                                            \
