@@ -937,12 +937,15 @@ END_TEST
 
 /*
  * A search made again that runs out of time names what the one before
- * found, not the time: each search here takes about 1.5 s, looking at a
+ * found, not the time: each search here takes about 1 s, looking at a
  * process of many descriptors (pid 2 of a new pid namespace) before
  * another (pid 3) that holds a directory on the volume's writable mount,
- * unmounted lazily. The first finds that directory, the second runs out
- * of time; "could not all be judged in 3 seconds" sent an administrator
- * after a slow host, and away from the process that holds a way.
+ * unmounted lazily. The first searches find that directory, the last of
+ * the four runs out of time; "could not all be judged in 3 seconds" sent
+ * an administrator after a slow host, and away from the process that
+ * holds a way. 1 s, not more: the time is measured once, and a machine
+ * that grows busier (other suites) may slow the searches, and at three
+ * times slower the first runs out too, and rightly gives the 3 s message.
  */
 /*
  * As the search looks at them (mountheld.c), every descriptor process
@@ -998,7 +1001,7 @@ static void held_past_deadline(void)
 	many_hold(&m, sample);
 	took = look_at_all(m.pid, &fds);
 	ck_assert_uint_ge(fds, sample);
-	fds = (unsigned long)(1.5 / took * (double)fds);
+	fds = (unsigned long)(1.0 / took * (double)fds);
 	many_hold(&m, fds < MANY_FDS ? fds : MANY_FDS);
 	ck_assert_int_eq(pipe(ready), 0);
 	ck_assert_int_eq(pipe(go), 0);
