@@ -37,7 +37,8 @@ int main(int argc, char **argv)
 	if (skel == NULL)
 		err(1, "loading the empty programs");
 	if (floor__attach(skel) < 0) {
-		int saved = errno; /* from bpf(2); the closes must not mask it */
+		/* bpf(2)'s errno: the closes must not mask it. */
+		int saved = errno;
 
 		floor__destroy(skel);
 		errno = saved;
