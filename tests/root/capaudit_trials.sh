@@ -50,15 +50,19 @@
 #     (kill(2) needs no privilege over one's own user's processes): every
 #     trial "failed", and ping's cap_setuid and cap_setpcap were proven;
 #     now a signal from outside a trial, counted in the kernel, leaves
-#     the grant unproven.
+#     the grant unproven; and so does one sent otherwise than by kill(2)
+#     (a queued signal with any si_code, a pipe's owner signalled when
+#     written to, a signal whose siginfo found no room), which the
+#     kernel's count took for the kernel's own or for not delivered.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
 init
 CA=$BUILD/progs/capaudit probe=$BIN/capaudit_probe ping=$BIN/capaudit_ping
-hostile=$BIN/capaudit_hostile
+hostile=$BIN/capaudit_hostile py=/usr/bin/python3
 [ -x "$CA" ] && [ -x "$probe" ] && [ -x "$ping" ] && [ -x "$hostile" ] ||
 	{ fail "capaudit, capaudit_probe, capaudit_ping or capaudit_hostile not built"; finish; }
+[ -x "$py" ] || { fail "$py missing (tests/install-deps.sh installs it)"; finish; }
 skip_if_sanitized "file capabilities on copies of programs (ASan refuses AT_SECURE)"
 for c in unshare timeout pgrep pkill; do
 	command -v "$c" >/dev/null || skip "$c is not installed"
@@ -371,36 +375,79 @@ fi
 #     Counted in the kernel, the signal from outside is seen. (Held open
 #     as in 11: the wrapper says it started and waits for nobody's go;
 #     in a trial's PID namespace its $$ is not the pid nobody sees, so
-#     nobody finds it by the mark on its command line.)
+#     nobody finds it by the mark on its command line.) Every way a
+#     process of the user's may end another's (tools/capaudit_hostile.c
+#     --send), not kill(2) alone: whatever si_code rt_sigqueueinfo(2)
+#     gives (only kill's, sigqueue's and tgkill's were counted; a POSIX
+#     timer's SI_TIMER among them), a file whose owner (F_SETOWN) is the
+#     trial's process signalled when written to or sent a datagram (the
+#     kernel sends that one, with a positive si_code or SEND_SIG_PRIV,
+#     in the writer's context or the network's interrupt: it was taken
+#     for the kernel's own), and a signal whose siginfo found no room
+#     (the user's pending signals at their limit): pending, but not
+#     "delivered" to the tracepoint.
 if grep -q "counting: in the kernel" "$T/check"; then
 	mkdir "$T/kill" && chown nobody "$T/kill"
-	as_nobody_bg sh -c 'k=0
-		while [ ! -e "$0/stop" ]; do
-			[ -e "$0/started" ] || { sleep 0.01; continue; }
-			rm -f "$0/started"; k=$((k + 1))
-			case $k in
-			# it waits for no go; [k]: not the line of this shell
-			3|7) pkill -KILL -f "^sh -c .* kill-target-mar[k]\$" ;;
-			*) : >"$0/go" ;;
-			esac
-		done' "$T/kill"
-	killer=$nobody_pid
-	at_exit "kill $killer 2>/dev/null"
-	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
-		sh -c ': >"$1/started"; while [ ! -e "$1/go" ]; do sleep 0.01; done; rm -f "$1/go"; exec "$0"' \
-		"$T/bin/kping" "$T/kill" kill-target-mark >/dev/null 2>&1
-	: >"$T/kill/stop"
-	wait $killer
-	if grep '^setcap .*cap_setuid' "$T/rep"; then
-		cat "$T/rep"
-		fail "a process of nobody's killed the trials: cap_setuid proven"
-	else
-		pass
-	fi
-	expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 2 was sent 1 signal by a process outside it (any process of the user's own may send one), so what it did proves nothing)" \
-		"a process of nobody's killed the trials: said"
+	for how in kill sigqueue sigqueue-timer sigio sigio-default sigio-udp lose-info; do
+		rm -f "$T/kill/stop" "$T/kill/started" "$T/kill/go"
+		as_nobody_bg sh -c 'k=0
+			while [ ! -e "$0/stop" ]; do
+				[ -e "$0/started" ] || { sleep 0.01; continue; }
+				rm -f "$0/started"; k=$((k + 1))
+				case $k in
+				# it waits for no go; [k]: not the line of this shell
+				3|7) for p in $(pgrep -f "^sh -c .* kill-target-mar[k]\$"); do
+					"$1" --send "$2" "$p"
+				done ;;
+				*) : >"$0/go" ;;
+				esac
+			done' "$T/kill" "$T/bin/hostile" "$how"
+		killer=$nobody_pid
+		at_exit "kill $killer 2>/dev/null"
+		in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
+			sh -c ': >"$1/started"; while [ ! -e "$1/go" ]; do sleep 0.01; done; rm -f "$1/go"; exec "$0"' \
+			"$T/bin/kping" "$T/kill" kill-target-mark >/dev/null 2>&1
+		: >"$T/kill/stop"
+		wait $killer
+		if grep '^setcap .*cap_setuid' "$T/rep"; then
+			cat "$T/rep"
+			fail "a process of nobody's killed the trials ($how): cap_setuid proven"
+		else
+			pass
+		fi
+		expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (run 2 was sent 1 signal by a process outside it (any process of the user's own may send one), so what it did proves nothing)" \
+			"a process of nobody's killed the trials ($how): said"
+	done
 else
 	echo "note: capaudit does not count in the kernel here: signals from outside a trial not tried"
+fi
+# 12b. The kernel's own timers are no process outside: timeout(1)'s
+#     POSIX timer (SI_TIMER) and alarm(2) (SIGALRM, SEND_SIG_PRIV) fire
+#     from an interrupt, in whatever task the CPU runs, here a loop of
+#     nobody's own on each CPU. Counted as signals from outside, they
+#     left every such grant unproven.
+if grep -q "counting: in the kernel" "$T/check"; then
+	busy=
+	for i in 1 2; do
+		as_nobody_bg timeout 20 nice -n 19 sh -c 'while :; do :; done'
+		busy="$busy $nobody_pid"
+	done
+	at_exit "kill $busy 2>/dev/null"
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- timeout 0.5 "$T/bin/hostile" --serve >/dev/null 2>&1
+	lines=$(grep '^setcap ' "$T/rep")
+	[ "$lines" = "setcap cap_net_bind_service=ep $T/bin/hostile" ] &&
+		grep -q '^# capaudit --suggest: the least grant, proven' "$T/rep" && pass ||
+		{ cat "$T/rep"; fail "timeout(1)'s timer, beside loops: not cap_net_bind_service proven"; }
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$py" -c '
+import signal, socket, time
+socket.socket().bind(("127.0.0.1", 80))
+signal.alarm(1)
+time.sleep(10)' >/dev/null 2>&1
+	grep -q '^# capaudit --suggest: the least grant, proven' "$T/rep" &&
+		grep -q '^setcap cap_net_bind_service=ep ' "$T/rep" && pass ||
+		{ cat "$T/rep"; fail "alarm(2), beside loops: not cap_net_bind_service proven"; }
+	kill $busy 2>/dev/null
+	wait $busy 2>/dev/null
 fi
 # 13. A trial's /proc is its PID namespace's, over the old one, and hides
 #     what the old one hid: a container runtime's masks (/dev/null over a

@@ -22,6 +22,23 @@
  *                    waits for ever (MARK, unused, names it); exits 0 once the
  *                    file GO exists (at most 10 s); 1 when the bind is
  *                    refused
+ *   capaudit_hostile --send HOW PID ends PID, a process of the caller's
+ *                    user, as HOW: "kill" (kill(2), SIGKILL); "sigqueue"
+ *                    (SIGKILL by rt_sigqueueinfo(2) with si_code
+ *                    SI_ASYNCIO, which a process may send another);
+ *                    "sigqueue-timer" (the same with SI_TIMER, a POSIX
+ *                    timer's, as the kernel's timers send it); "sigio"
+ *                    (a pipe whose owner is PID, F_SETOWN, signals
+ *                    SIGKILL, F_SETSIG, when written to: the kernel
+ *                    sends it with si_code POLL_IN); "sigio-default" (the
+ *                    same without F_SETSIG: SIGIO, which ends a process
+ *                    that does not handle it, sent with SEND_SIG_PRIV);
+ *                    "sigio-udp" (SIGKILL, F_SETSIG, for a UDP socket
+ *                    whose owner is PID, when a datagram sent to it on
+ *                    loopback arrives: in the network's interrupt);
+ *                    "lose-info" (SIGTERM by rt_sigqueueinfo(2) once the
+ *                    user's pending signals are at RLIMIT_SIGPENDING:
+ *                    delivered without its siginfo); 0, or 1 and why
  *   capaudit_hostile --seize PID    traces PID (PTRACE_SEIZE), says
  *                    "seized", and waits for ever, never waiting for
  *                    PID: run outside a trial, as its user
@@ -241,6 +258,110 @@ static int plain(const char *go)
 	return 0;
 }
 
+/* rt_sigqueueinfo(2) of sig with si_code code: 0, or -1 with errno. */
+static int queue_signal(pid_t pid, int sig, int code)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = sig;
+	si.si_code = code;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	return (int)syscall(SYS_rt_sigqueueinfo, pid, sig, &si);
+}
+
+/*
+ * The kernel sends the signal of a file's owner (F_SETOWN) when it
+ * becomes readable, in the context of the process that wrote to it.
+ */
+static int send_sigio(pid_t pid, int sig)
+{
+	int p[2], rc = -1;
+
+	if (pipe(p) < 0)
+		return -1;
+	if (fcntl(p[0], F_SETOWN, pid) == 0 &&
+	    (sig == 0 || fcntl(p[0], F_SETSIG, sig) == 0) &&
+	    fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_ASYNC) == 0 &&
+	    write(p[1], "x", 1) == 1)
+		rc = 0;
+	close(p[0]);
+	close(p[1]);
+	return rc;
+}
+
+/* The same for a UDP socket on loopback, sent a datagram of its own. */
+static int send_sigio_udp(pid_t pid, int sig)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+	int s = socket(AF_INET, SOCK_DGRAM, 0), rc = -1;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	    getsockname(s, (struct sockaddr *)&a, &len) == 0 &&
+	    fcntl(s, F_SETOWN, pid) == 0 && fcntl(s, F_SETSIG, sig) == 0 &&
+	    fcntl(s, F_SETFL, fcntl(s, F_GETFL) | O_ASYNC) == 0 &&
+	    sendto(s, "x", 1, 0, (struct sockaddr *)&a, sizeof(a)) == 1)
+		rc = 0;
+	if (s >= 0)
+		close(s);
+	return rc;
+}
+
+/*
+ * Queues SIGRTMIN to itself (blocked) until the user's pending signals
+ * reach RLIMIT_SIGPENDING: a signal queued to another process of the user
+ * then finds no room for its siginfo and is delivered without it.
+ */
+static int send_losing_info(pid_t pid)
+{
+	sigset_t rt;
+
+	sigemptyset(&rt);
+	sigaddset(&rt, SIGRTMIN);
+	if (sigprocmask(SIG_BLOCK, &rt, NULL) < 0)
+		return -1;
+	while (queue_signal(getpid(), SIGRTMIN, SI_QUEUE) == 0)
+		;
+	if (errno != EAGAIN)
+		return -1;
+	return queue_signal(pid, SIGTERM, SI_QUEUE);
+}
+
+static int send_as(const char *how, pid_t pid)
+{
+	int rc;
+
+	if (strcmp(how, "kill") == 0)
+		rc = kill(pid, SIGKILL);
+	else if (strcmp(how, "sigqueue") == 0)
+		rc = queue_signal(pid, SIGKILL, SI_ASYNCIO);
+	else if (strcmp(how, "sigqueue-timer") == 0)
+		rc = queue_signal(pid, SIGKILL, SI_TIMER);
+	else if (strcmp(how, "sigio") == 0)
+		rc = send_sigio(pid, SIGKILL);
+	else if (strcmp(how, "sigio-udp") == 0)
+		rc = send_sigio_udp(pid, SIGKILL);
+	else if (strcmp(how, "sigio-default") == 0)
+		rc = send_sigio(pid, 0);
+	else if (strcmp(how, "lose-info") == 0)
+		rc = send_losing_info(pid);
+	else {
+		fprintf(stderr, "--send: %s: not a way to send\n", how);
+		return 1;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "--send %s %ld: %s\n", how, (long)pid,
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int seize(const char *pid)
 {
 	if (ptrace(PTRACE_SEIZE, (pid_t)atoi(pid), NULL, NULL) < 0) {
@@ -267,6 +388,8 @@ int main(int argc, char **argv)
 		return hold();
 	if (argc == 4 && strcmp(argv[1], "--plain") == 0)
 		return plain(argv[3]); /* MARK names it on its command line */
+	if (argc == 4 && strcmp(argv[1], "--send") == 0)
+		return send_as(argv[2], (pid_t)atoi(argv[3]));
 	if (argc == 3 && strcmp(argv[1], "--seize") == 0)
 		return seize(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "--proc-self") == 0)
@@ -289,6 +412,6 @@ int main(int argc, char **argv)
 	if (argc == 2 && argv[1][0] != '-')
 		return interpret(argv[1]);
 	fprintf(stderr,
-		"usage: capaudit_hostile --daemon FILE | --serve | --hold MARK | --plain MARK GO | --seize PID | --proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | SCRIPT\n");
+		"usage: capaudit_hostile --daemon FILE | --serve | --hold MARK | --plain MARK GO | --send HOW PID | --seize PID | --proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | SCRIPT\n");
 	return 2;
 }

@@ -11,8 +11,8 @@
  *   counts and stamps the time; any other check first moves the run into
  *   the totals map, keyed by everything that tells checks apart, then
  *   starts a new run. A tight loop costs one hash lookup.
- * signal: (signal_generate) a signal a process outside sends to a
- *   followed thread is counted.
+ * signal: (signal_generate) a signal a process outside makes the kernel
+ *   send a followed thread is counted.
  * fork:  (task_newtask, which every new task passes in the thread that
  *   creates it, io_uring's worker threads too) a followed creator's new
  *   thread or process is followed, with a new epoch; a thread id that
@@ -85,6 +85,9 @@ static __always_inline int kernel_as_read(void)
 	       bpf_core_field_exists(struct task_struct, real_cred) &&
 	       bpf_core_field_size(struct task_struct, real_cred) ==
 		       sizeof(__u64) &&
+	       bpf_core_field_exists(struct task_struct, stack) &&
+	       bpf_core_field_size(struct task_struct, stack) ==
+		       sizeof(__u64) &&
 	       bpf_core_field_exists(struct kernel_siginfo, si_code) &&
 	       bpf_core_field_size(struct kernel_siginfo, si_code) ==
 		       sizeof(int);
@@ -109,6 +112,9 @@ static __always_inline __u64 kernel_mismatch(void)
 	if (!bpf_core_field_exists(struct task_struct, real_cred) ||
 	    bpf_core_field_size(struct task_struct, real_cred) != sizeof(__u64))
 		m |= MISMATCH_TASK_REAL_CRED;
+	if (!bpf_core_field_exists(struct task_struct, stack) ||
+	    bpf_core_field_size(struct task_struct, stack) != sizeof(__u64))
+		m |= MISMATCH_TASK_STACK;
 	if (!bpf_core_field_exists(struct kernel_siginfo, si_code) ||
 	    bpf_core_field_size(struct kernel_siginfo, si_code) != sizeof(int))
 		m |= MISMATCH_SIGINFO_CODE;
@@ -329,28 +335,60 @@ int capaudit_exec(struct bpf_raw_tracepoint_args *ctx)
 }
 
 /*
+ * 1 for a signal one of the kernel's timers sends: ITIMER_REAL's
+ * (setitimer(2), alarm(2)), a SIGALRM with SEND_SIG_PRIV, or a POSIX
+ * timer's (timer_create(2)), si_code SI_TIMER. Both come from a timer
+ * interrupt, in whatever task the CPU was running, and only to the
+ * timer's own process. A process may send another one with SI_TIMER
+ * itself (rt_sigqueueinfo(2) takes it), but that siginfo is on its own
+ * kernel stack, where a timer's never is: it is part of the timer.
+ */
+static __always_inline int from_a_timer(int sig, __u64 info)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	__u64 stack;
+	int code;
+
+	if (info == SEND_SIG_PRIV)
+		return sig == SIGALRM;
+	if (info == SEND_SIG_NOINFO ||
+	    bpf_core_read(&code, sizeof(code),
+			  &((struct kernel_siginfo *)info)->si_code) ||
+	    code != SI_TIMER ||
+	    bpf_core_read(&stack, sizeof(stack), &task->stack))
+		return 0;
+	/* Unsigned: below the stack is off it too. */
+	return info - stack >= STACK_ROOM;
+}
+
+/*
  * signal_generate(sig, info, task, group, result). Any process of the
- * user's may kill(2) the command's processes, and a trial it made fail
- * that way would keep a capability the command does not need. The
- * signals the kernel itself sends (faults, timers, a child's end, a
- * terminal's ^C) come with SEND_SIG_PRIV or a positive si_code; those a
- * process sends, with SEND_SIG_NOINFO or SI_USER, SI_QUEUE or SI_TKILL,
- * in the sender's own context: so the sender is the current thread, and
- * one the programs do not follow (and not capaudit, whose signals end
- * trials) is outside.
+ * user's may end the command's processes, and a trial it made fail that
+ * way would keep a capability the command does not need. Not with
+ * kill(2) alone: rt_sigqueueinfo(2) gives a signal any si_code below 0;
+ * a file whose owner (F_SETOWN) is the trial's process makes the kernel
+ * send it SIGIO, or what F_SETSIG names, with SEND_SIG_PRIV or a
+ * positive si_code, when the file is written to (in the writer's
+ * context, or the network's interrupt); so neither how a signal says it
+ * was sent nor where it comes from tells who wanted it. Every signal
+ * made pending for a followed thread by a thread that is neither
+ * followed nor capaudit's (whose signals end trials) is counted, with
+ * its siginfo or without (none left under the user's RLIMIT_SIGPENDING,
+ * which another process of the user may fill), but the kernel's timers',
+ * which a process sets for itself alone. One the thread ignores, or
+ * that was pending already, changes nothing.
  */
 SEC("raw_tp/signal_generate")
 int capaudit_signal(struct bpf_raw_tracepoint_args *ctx)
 {
-	struct kernel_siginfo *info = (void *)ctx->args[1];
 	struct task_struct *task = (void *)ctx->args[2];
-	__u64 pid_tgid;
+	__u64 pid_tgid, result = ctx->args[4];
 	__u32 tid, sender;
-	int code;
 
 	if (refuse_to_count())
 		return 0;
-	if (ctx->args[4] != TRACE_SIGNAL_DELIVERED)
+	if (result != TRACE_SIGNAL_DELIVERED &&
+	    result != TRACE_SIGNAL_LOSE_INFO)
 		return 0;
 	/* The receiving thread, followed. */
 	if (bpf_core_read(&tid, sizeof(tid), &task->pid) ||
@@ -362,12 +400,7 @@ int capaudit_signal(struct bpf_raw_tracepoint_args *ctx)
 	if (pid_tgid >> 32 == self_tgid ||
 	    bpf_map_lookup_elem(&capaudit_follow, &sender))
 		return 0;
-	/* How it was sent; an si_code that cannot be read is counted. */
-	if ((__u64)info == SEND_SIG_PRIV)
-		return 0;
-	if ((__u64)info != SEND_SIG_NOINFO &&
-	    !bpf_core_read(&code, sizeof(code), &info->si_code) &&
-	    code != SI_USER && code != SI_QUEUE && code != SI_TKILL)
+	if (from_a_timer((int)ctx->args[0], ctx->args[1]))
 		return 0;
 	stat_add(STAT_SIGNALS, 1);
 	return 0;

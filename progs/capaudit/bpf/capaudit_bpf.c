@@ -435,6 +435,7 @@ static void say_mismatch(uint64_t bits, char *why, size_t whylen)
 		  "task_struct.real_cred (a pointer)" },
 		{ MISMATCH_SIGINFO_CODE,
 		  "kernel_siginfo.si_code (a 4-byte integer)" },
+		{ MISMATCH_TASK_STACK, "task_struct.stack (a pointer)" },
 	};
 	size_t i, used;
 

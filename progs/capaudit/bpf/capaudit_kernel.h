@@ -34,7 +34,8 @@ struct linux_binprm {
 };
 
 struct task_struct {
-	int pid; /* the thread id, in the initial pid namespace */
+	void *stack; /* the lowest address of its kernel stack */
+	int pid;     /* the thread id, in the initial pid namespace */
 	/* The thread's own credential; one it is lent is another. */
 	const struct cred *real_cred;
 } __attribute__((preserve_access_index));
@@ -62,14 +63,22 @@ typedef void (*btf_trace_sched_process_exec)(void *, struct task_struct *, int,
 typedef void (*btf_trace_signal_generate)(void *, int, struct kernel_siginfo *,
 					  struct task_struct *, int, int);
 
-/* include/trace/events/signal.h: the result of a delivered signal. */
+/*
+ * include/trace/events/signal.h: the results of a signal now pending,
+ * with its siginfo or (none left under RLIMIT_SIGPENDING) without.
+ */
 #define TRACE_SIGNAL_DELIVERED 0
+#define TRACE_SIGNAL_LOSE_INFO 4
 /* include/linux/sched/signal.h: the info of a signal the kernel sends. */
-#define SEND_SIG_NOINFO 0 /* from a process: si_code SI_USER */
+#define SEND_SIG_NOINFO 0 /* kill(2) */
 #define SEND_SIG_PRIV	1
-/* Sent by a process: kill(2), sigqueue(3), tgkill(2). */
-#define SI_USER	 0
-#define SI_QUEUE (-1)
-#define SI_TKILL (-6)
+/* include/uapi/asm-generic/siginfo.h: a POSIX timer's expiry. */
+#define SI_TIMER (-2)
+#define SIGALRM	 14
+/*
+ * More than any architecture's kernel stack (THREAD_SIZE: 16 KiB, 32 KiB
+ * with KASAN): a siginfo this far above a task's stack base is on it.
+ */
+#define STACK_ROOM (64 * 1024)
 
 #endif

@@ -52,7 +52,7 @@ enum counter_stat {
 	STAT_LOST,	 /* checks the totals map had no room for */
 	STAT_UNFOLLOWED, /* new threads the follow map had no room for */
 	STAT_EPOCH,	 /* the last epoch handed out */
-	STAT_SIGNALS,	 /* signals sent to a followed thread from outside */
+	STAT_SIGNALS,	 /* signals from outside, pending for one followed */
 	STAT_MISMATCH,	 /* enum kernel_mismatch: why nothing is counted */
 	NSTATS,
 };
@@ -72,6 +72,7 @@ enum kernel_mismatch {
 	MISMATCH_TASK_PID = 1 << 4,	  /* a 4-byte task_struct.pid */
 	MISMATCH_TASK_REAL_CRED = 1 << 5, /* a task_struct.real_cred pointer */
 	MISMATCH_SIGINFO_CODE = 1 << 6,	  /* a 4-byte kernel_siginfo.si_code */
+	MISMATCH_TASK_STACK = 1 << 7,	  /* a task_struct.stack pointer */
 };
 
 /* The lowest bit of a counted credential: not the thread's own (lent). */
