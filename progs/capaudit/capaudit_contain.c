@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "capaudit_contain.h"
+#include "capaudit_fds.h"
 #include "capaudit_nsproc.h"
 
 #define FAIL(what)              \
@@ -85,49 +86,6 @@ int trial_tie(pid_t capaudit)
 		return -1;
 	}
 	return 0;
-}
-
-/* Closes the descriptors first..last; close_range(2) is Linux 5.9. */
-static void close_fds(unsigned first, unsigned last)
-{
-	struct rlimit rl;
-	unsigned fd;
-
-	if (first > last)
-		return;
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, first, last, 0) == 0)
-		return;
-#endif
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur > 1U << 20)
-		rl.rlim_cur = 1U << 20;
-	for (fd = first; fd <= last && fd < rl.rlim_cur; fd++)
-		close((int)fd);
-}
-
-/*
- * Every descriptor but 0, 1, 2 (/dev/null in a trial) and the n in keep
- * (sorted here): cap_launch(3)'s pipe among them, whose end-of-file
- * tells capaudit the command has exec'd, and the tracer's.
- */
-static void close_except(int *keep, int n)
-{
-	unsigned next = 3;
-	int i, j, k;
-
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
-			k = keep[j];
-			keep[j] = keep[j - 1];
-			keep[j - 1] = k;
-		}
-	for (i = 0; i < n; i++) {
-		if (keep[i] < (int)next)
-			continue;
-		close_fds(next, (unsigned)keep[i] - 1);
-		next = (unsigned)keep[i] + 1;
-	}
-	close_fds(next, ~0U);
 }
 
 /* Ends this process as status says: the same exit status, or signal. */
@@ -175,7 +133,12 @@ static void launched_child(pid_t init, int from_init, int lifeline, int report)
 	struct trial_end e;
 	int status = 0;
 
-	close_except(keep, 3);
+	/*
+	 * 0, 1, 2 (/dev/null in a trial) and keep alone: cap_launch(3)'s
+	 * pipe goes, whose end-of-file tells capaudit the command has
+	 * exec'd, and so do the tracer's descriptors.
+	 */
+	fds_close_except(keep, 3);
 	while (waitpid(init, &status, 0) < 0)
 		if (errno != EINTR)
 			_exit(127);
@@ -245,7 +208,8 @@ static void init_process(pid_t command, int to_launched)
 	int s;
 	pid_t w;
 
-	close_except(&to_launched, 1);
+	/* 0, 1, 2 and the pipe to the launched child alone, as there. */
+	fds_close_except(&to_launched, 1);
 	/*
 	 * A drop, which leaves the parent-death signal set (the kernel
 	 * clears it at a change of ids or a gain of capabilities only).

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "capaudit_fds.h"
 #include "capaudit_launch.h"
 #include "capaudit_why_start.h"
 #include "groups.h"
@@ -61,6 +62,14 @@ static void diagnose_as_user(const struct launch *l, const gid_t *groups,
 	struct start_verdict v;
 	ssize_t w;
 
+	/*
+	 * Nothing of capaudit's but the answer's pipe, before it is the
+	 * user's process: capaudit's descriptors (its eBPF programs' links,
+	 * perf events) would live as long as this process, which a file
+	 * system that stops answering may hold past SIGKILL, and past
+	 * capaudit.
+	 */
+	fds_close_except(&out, 1);
 	memset(&v, 0, sizeof(v));
 	if (l->user != NULL && (setgroups((size_t)ngroups, groups) < 0 ||
 				setresgid(l->gid, l->gid, l->gid) < 0 ||

@@ -9,7 +9,8 @@
 # capability.conf line. The command may not push input into root's
 # terminal (TIOCSTI), and keeps it as its controlling terminal. A command
 # the user may not reach or run is refused with the errno and the path;
-# a look for why that hangs (a file system that stops answering) ends.
+# a look for why that hangs (a file system that stops answering) ends,
+# and holds none of capaudit's descriptors meanwhile.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # Base accounts only, plus the user below, in our mount namespace alone.
 private_etc "$@"
@@ -104,10 +105,29 @@ expect_line "$T/err" "capaudit: $T/open/true: the launcher could not start it as
 # answering after the launch (tools/preload/access_hang.c stands for
 # one): capaudit waited for it for ever, ^C included (its handler keeps
 # the look's child alive). It gives up after a few seconds and says so.
+# The look's child, capa's, holds none of capaudit's descriptors: it held
+# them all, the eBPF programs' links among them, which kept the programs
+# attached after capaudit ended for as long as a file system held the
+# child (a FUSE daemon that never answers holds it past SIGKILL).
 start=$(date +%s)
 HANG_DIR=$T/private LD_PRELOAD=$BIN/libaccess_hang.so \
-	timeout -s KILL 30 "$CA" --user=capa -- "$T/private/true" >"$T/out" 2>"$T/err"
+	timeout -s KILL 30 "$CA" --user=capa -- "$T/private/true" >"$T/out" 2>"$T/err" &
+ca=$!
+held=
+for i in $(seq 100); do
+	look=$(pgrep -u capa | head -n 1)
+	[ -n "$look" ] && held=$(ls "/proc/$look/fd" 2>/dev/null | grep -cvxE '[012]') && break
+	sleep 0.02
+done
+wait $ca
 rc=$? took=$(($(date +%s) - start))
+if [ -z "$look" ]; then
+	fail "a look for why that never ends: its process was not seen"
+elif [ "$held" != 1 ]; then
+	fail "a look for why that never ends: its process held $held descriptors above 2 (capaudit's: pipes, perf events, eBPF), not its one pipe"
+else
+	pass
+fi
 if [ "$rc" -eq 137 ]; then
 	fail "a look for why that never ends: capaudit still waited after 30 s"
 else
