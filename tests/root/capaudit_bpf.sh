@@ -252,8 +252,12 @@ expect_line "$T/err" "capaudit: " "full tables: said on stderr"
 grep -Eq 'threads the command started were not followed; the counts are lower bounds' "$T/err" ||
 	fail "full tables: stderr does not say threads were not followed: $(cat "$T/err")"
 [ "$(summary_field "$T/full.json" unfollowed)" = 0 ] || fail "unfollowed threads with the full-size tables"
-for bad in 0 1 -5 x 99999999999; do
-	CAPAUDIT_BPF_ENTRIES=$bad "$CA" --output="$T/bad" -- chown 12 "$T/w/f" 2>"$T/err" &&
+# Values that are no size leave the tables as they are: a command of
+# three processes and six checks fills no table of 2. (A '-' before the
+# digits was read as the number's negation: -18446744073709551614 was 2.)
+for bad in 0 1 -5 -18446744073709551614 x 99999999999 2x; do
+	CAPAUDIT_BPF_ENTRIES=$bad "$CA" --output="$T/bad" -- \
+		sh -c 'chown 12 "$0"; nice -n 1 true; chown 13 "$0"; nice -n 1 true' "$T/w/f" 2>"$T/err" &&
 		grep -qx 'lost samples: 0' "$T/bad" && ! grep -q '^not followed' "$T/bad" ||
 		{ cat "$T/bad" "$T/err"; fail "CAPAUDIT_BPF_ENTRIES=$bad: not the default tables"; }
 done

@@ -72,19 +72,16 @@ struct counter {
 /*
  * Room for a command's threads and distinct runs. CAPAUDIT_BPF_ENTRIES
  * makes both tables smaller, so tests can fill them (ignored in a
- * program run with privilege it gained).
+ * program run with privilege it gained); anything but a number from 2
+ * to the most is ignored too (number_parse(): a '-' is no negation).
  */
 static unsigned table_size(void)
 {
 	const char *env = caller_getenv("CAPAUDIT_BPF_ENTRIES");
-	unsigned long v;
-	char *end;
+	unsigned long long v;
 
-	if (env == NULL || *env == '\0')
-		return COUNTER_TABLE_MAX;
-	errno = 0;
-	v = strtoul(env, &end, 10);
-	if (errno != 0 || *end != '\0' || v < 2 || v > COUNTER_TABLE_MAX)
+	if (env == NULL || number_parse(env, 10, COUNTER_TABLE_MAX, &v) != 0 ||
+	    v < 2)
 		return COUNTER_TABLE_MAX;
 	return (unsigned)v;
 }
