@@ -6,9 +6,11 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capaudit_verifier.h"
+#include "escape.h"
 
 /* A line of the log: [start, start + n), without its newline. */
 struct line {
@@ -116,6 +118,47 @@ static int source_before(const char *log, const struct line *insn,
 	return -1;
 }
 
+/*
+ * Where s, escaped, may be cut at n or before it: never inside a \ooo
+ * (every backslash of escape_dup()'s starts one) or a UTF-8 character.
+ */
+static size_t whole_prefix(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = n > 3 ? n - 3 : 0; i < n; i++)
+		if (s[i] == '\\') {
+			n = i;
+			break;
+		}
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+/*
+ * out escaped as every message of ours is (escape.h), in place: the log
+ * repeats our source's text, its file's name and the kernel's words, and
+ * an escape sequence or a line break there would reach the terminal.
+ * 0, or -1 when memory ran out (out empty).
+ */
+static int escape_in_place(char *out, size_t len)
+{
+	char *shown = escape_dup(out);
+	size_t n;
+
+	out[0] = '\0';
+	if (shown == NULL)
+		return -1;
+	n = strlen(shown);
+	if (n >= len)
+		n = whole_prefix(shown, len - 1);
+	memcpy(out, shown, n);
+	out[n] = '\0';
+	free(shown);
+	return 0;
+}
+
 int verifier_reason(const char *log, char *out, size_t len)
 {
 	const char *end = log + strlen(log);
@@ -153,5 +196,5 @@ int verifier_reason(const char *log, char *out, size_t len)
 			 "%.*s: %.*s (instruction %.*s; source: %.*s)",
 			 (int)where.n, where.start, (int)reason.n, reason.start,
 			 (int)insn.n, insn.start, (int)text.n, text.start);
-	return 0;
+	return escape_in_place(out, len);
 }

@@ -14,7 +14,9 @@
  * source line the log names before that instruction ("; TEXT @ FILE:LINE",
  * in a program with line information). Without a source line it is
  * "REASON (instruction N: INSN)", and without an instruction REASON
- * alone. Returns 0, or -1 when the log holds no reason (out empty).
+ * alone. Control characters and what else a terminal acts on are written
+ * as \ooo (escape.h), and what does not fit is cut whole. Returns 0, or
+ * -1 when the log holds no reason or memory ran out (out empty).
  */
 int verifier_reason(const char *log, char *out, size_t len);
 

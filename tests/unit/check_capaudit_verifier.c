@@ -9,6 +9,7 @@
  * planted line of unit/verifier_planted.bpf.c.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -104,6 +105,57 @@ START_TEST(the_place_after_the_last_at)
 END_TEST
 
 /*
+ * The log repeats our source's text and its file's name, and the kernel's
+ * words: a terminal's escape sequence or a line break there (a source line
+ * with an ESC in a string, a build directory whose name has one) reaches
+ * the report, --check and stderr. Each is written as \ooo, as every other
+ * message of ours writes what it did not make itself.
+ */
+START_TEST(control_characters_escaped)
+{
+	const char *log = "; s = \"\033[2J\r\"; @ x\033]0;t\007.bpf.c:7\n"
+			  "5: (85) call unknown#1\n"
+			  "invalid func\nunknown\n"
+			  "processed 6 insns (limit 1000000)\n";
+
+	ck_assert_int_eq(verifier_reason(log, out, sizeof(out)), 0);
+	ck_assert_str_eq(
+		out,
+		"x\\033]0;t\\007.bpf.c:7: unknown (instruction 5: (85) call unknown#1; source: s = \"\\033[2J\\015\";)");
+}
+END_TEST
+
+/*
+ * Escaped, a reason may be four times as long: it is cut to the room
+ * given, never inside an escape or a character, and terminated.
+ */
+START_TEST(escaped_and_cut_whole)
+{
+	char log[2048], small[32];
+	size_t i, n;
+
+	n = 0;
+	for (i = 0; i < 300; i++)
+		log[n++] = (char)(i % 2 ? 0x1b : 'a');
+	memcpy(log + n, "\nprocessed 1 insns\n", 20);
+	ck_assert_int_eq(verifier_reason(log, out, sizeof(out)), 0);
+	ck_assert_ptr_null(strchr(out, 0x1b));
+	/* "a\033" again and again, the last whole, the room used */
+	ck_assert_uint_ge(strlen(out), sizeof(out) - 5);
+	ck_assert_uint_ge(strlen(strrchr(out, '\\')), 4);
+	n = 0;
+	for (i = 0; i < 20; i++) {
+		memcpy(log + n, "\xc3\xa9", 2); /* é */
+		n += 2;
+	}
+	memcpy(log + n, "\nprocessed 1 insns\n", 20);
+	ck_assert_int_eq(verifier_reason(log, small, sizeof(small)), 0);
+	ck_assert_uint_eq(strlen(small), 30); /* 15 whole, none cut */
+	ck_assert_int_eq(small[29], (char)0xa9);
+}
+END_TEST
+
+/*
  * The log of a program the verifier accepted ends with an instruction or
  * a state, never a reason: a light skeleton's loader, accepted, leaves
  * its log where the program it failed to load for another cause (no
@@ -165,6 +217,20 @@ static void planted_destroy(void *skel)
  * The refused program as capaudit reports one: the verifier's reason,
  * the file and the line of our source, never the statistics.
  */
+/* The descriptors this process holds: /proc/self/fd's entries. */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_msg(d != NULL, "/proc/self/fd: %s", strerror(errno));
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1; /* the directory's own */
+}
+
 START_TEST(a_planted_bug_names_its_line)
 {
 	static const struct skel_kind planted = { "the planted program",
@@ -172,6 +238,7 @@ START_TEST(a_planted_bug_names_its_line)
 						  planted_load,
 						  planted_destroy };
 	char why[512], where[128];
+	int fds = open_fds();
 	void *skel;
 
 	snprintf(where, sizeof(where),
@@ -180,6 +247,8 @@ START_TEST(a_planted_bug_names_its_line)
 	skel = skel_load(&planted, NULL, why, sizeof(why));
 	ck_assert_ptr_null(skel);
 	ck_assert_int_eq(errno, EACCES);
+	/* Twice refused (the load, then the load for the log): nothing kept. */
+	ck_assert_int_eq(open_fds(), fds);
 	ck_assert_msg(strncmp(why, "the verifier refused the planted program: ",
 			      42) == 0,
 		      "not said to be the verifier's refusal: %s", why);
@@ -205,6 +274,8 @@ static Suite *verifier_suite(void)
 	tcase_add_test(tc, no_reason_in_statistics_alone);
 	tcase_add_test(tc, the_place_after_the_last_at);
 	tcase_add_test(tc, no_reason_in_an_accepted_log);
+	tcase_add_test(tc, control_characters_escaped);
+	tcase_add_test(tc, escaped_and_cut_whole);
 #ifdef PLANTED_SOURCE
 	/* Loading a program takes root: otherwise left out, and said so. */
 	if (geteuid() == 0)
