@@ -121,6 +121,15 @@ int trial_judge(struct suggestion *sg, const struct run_result *rr,
 		return -1;
 	}
 	/*
+	 * Stopped by capaudit's user (^C, which the terminal sends the
+	 * trial's command too, as a signal from outside it): said so.
+	 */
+	if (rr->cut == CUT_STOP) {
+		tally_free(t);
+		snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
+		return -1;
+	}
+	/*
 	 * kill(2) needs no privilege over a process of one's own user: any
 	 * other process of the user's may end a trial, and a trial it made
 	 * fail would keep a capability. Counted in the kernel, such signals
@@ -137,18 +146,12 @@ int trial_judge(struct suggestion *sg, const struct run_result *rr,
 			 sg->runs, n, n == 1 ? "" : "s");
 		return -1;
 	}
-	if (rr->cut != CUT_NONE) {
+	if (rr->cut == CUT_TIME) {
 		tally_free(t);
-		if (rr->cut == CUT_STOP)
-			snprintf(sg->unproven, sizeof(sg->unproven),
-				 "interrupted");
-		else
-			snprintf(
-				sg->unproven, sizeof(sg->unproven),
-				"run %d did not "
-				"end within %.0f s and was ended (a server? wrap it in "
-				"timeout(1); or --trial-timeout)",
-				sg->runs, limit);
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "run %d did not end within %.0f s and was ended (a "
+			 "server? wrap it in timeout(1); or --trial-timeout)",
+			 sg->runs, limit);
 		return -1;
 	}
 	return 0;

@@ -494,6 +494,11 @@ START_TEST(judge_a_trials_end)
 		  "process of the user's own may send one), so what it did "
 		  "proves nothing" },
 		{ 0, 0, CUT_STOP, "interrupted" },
+		/*
+		 * ^C reaches the trial's command too, from the terminal (a
+		 * signal from outside it): interrupted is what happened.
+		 */
+		{ 0, 1, CUT_STOP, "interrupted" },
 		{ 0, 0, CUT_TIME,
 		  "run 3 did not end within 45 s and was ended (a server? "
 		  "wrap it in timeout(1); or --trial-timeout)" },
