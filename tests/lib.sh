@@ -838,8 +838,13 @@ strace_hold() {
 	at_exit "kill $tracer 2>/dev/null"
 	lib_i=0 held=
 	while [ $lib_i -lt 800 ] && [ -z "$held" ]; do
+		# strace stops the command at every call it makes, for a
+		# moment: only a stop that lasts is the call held.
 		for lib_p in $(pgrep -P $tracer); do
-			grep -q '^State:.*tracing stop' /proc/$lib_p/status 2>/dev/null && held=$lib_p
+			grep -q '^State:.*tracing stop' /proc/$lib_p/status 2>/dev/null &&
+				sleep 0.05 &&
+				grep -q '^State:.*tracing stop' /proc/$lib_p/status 2>/dev/null &&
+				held=$lib_p
 		done
 		[ -n "$held" ] || sleep 0.01
 		lib_i=$((lib_i + 1))
