@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * The eBPF programs that count a command's capability checks in the
- * kernel, on raw tracepoints; compiled by clang, loaded by capaudit_bpf.c
- * through the light skeleton bpftool generates from them.
+ * kernel, on BTF-typed raw tracepoints (tp_btf: the kernel hands them its
+ * own pointers, typed, so a field is read by a plain load, not a helper
+ * call); compiled by clang, loaded by capaudit_bpf.c through the light
+ * skeleton bpftool generates from them.
  *
  * check: on every cap_capable() in the system. A thread not in the
  *   follow map returns at once. A followed thread's check that repeats
  *   its current run (same credential, namespaces, capability, result and
  *   ids; the credential marked when it is not the thread's own) only
- *   counts and stamps the time; any other check first moves the run into
- *   the totals map, keyed by everything that tells checks apart, then
- *   starts a new run. A tight loop costs one hash lookup.
+ *   counts; any other check first moves the run into the totals map,
+ *   keyed by everything that tells checks apart, then starts a new run,
+ *   stamped with the time. A tight loop costs one hash lookup and an add:
+ *   no clock read, for nothing needs a counted run's last check's time
+ *   (user space orders a run by its first check, and takes a counted
+ *   credential as lent or not by what the program said, never by spans
+ *   of time).
  * signal: (signal_generate) a signal a process outside makes the kernel
  *   send a followed thread is counted.
  * fork:  (task_newtask, which every new task passes in the thread that
@@ -36,9 +42,16 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 
 #include "capaudit_kernel.h"
 #include "capaudit_maps.h"
+
+/*
+ * BPF_PROG() makes each program a function of the tracepoint's arguments
+ * and of ctx, which it passes them in; a program uses only some of them.
+ */
+#pragma clang diagnostic ignored "-Wunused-parameter"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -179,13 +192,12 @@ static __always_inline void move_run(struct follow_val *v)
 		return;
 	t = bpf_map_lookup_elem(&capaudit_totals, &key);
 	if (t) {
-		/* Known: add the run's checks; its last is the latest. */
+		/* Known: add the run's checks; it is the latest run. */
 		t->count += v->count;
-		t->last = v->last;
+		t->last = v->first;
 	} else {
 		fresh.count = v->count;
-		fresh.first = v->first;
-		fresh.last = v->last;
+		fresh.first = fresh.last = v->first;
 		if (bpf_map_update_elem(&capaudit_totals, &key, &fresh,
 					BPF_NOEXIST))
 			stat_add(STAT_LOST, v->count);
@@ -205,31 +217,53 @@ static __always_inline int follow_anew(__u32 tid)
 }
 
 /*
- * The credential checked, its lowest bit set (a struct cred is never at
- * an odd address) when it is not the thread's own, task_struct.real_cred:
- * the kernel lent it for one call (override_creds(): access(2)'s real
- * ids, overlayfs's mounter), or it is a file's. A credential's address
- * tells nothing more: the kernel reuses it for the next one, so a thread
- * that changes its own credential again and again shows an old address
- * around a new one, as a loan would. One that cannot be read is taken
- * for lent.
+ * CRED_LENT when the credential checked is not the thread's own,
+ * task_struct.real_cred: the kernel lent it for one call
+ * (override_creds(): access(2)'s real ids, overlayfs's mounter), or it
+ * is a file's. A credential's address tells nothing more: the kernel
+ * reuses it for the next one, so a thread that changes its own
+ * credential again and again shows an old address around a new one, as
+ * a loan would. A real_cred that cannot be read (the load faults and
+ * gives 0) is taken for lent.
+ *
+ * Both are the kernel's typed pointers, which the verifier lets a
+ * privileged program compare but never OR: so the flag is a scalar of
+ * its own, and joins the address in the map's memory (run_start()).
  */
-static __always_inline __u64 mark_lent(__u64 cred)
+static __always_inline __u64 lent_flag(const struct cred *cred)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
-	const struct cred *own;
+	struct task_struct *task = bpf_get_current_task_btf();
 
-	if (bpf_core_read(&own, sizeof(own), &task->real_cred) ||
-	    (__u64)own != cred)
-		return cred | CRED_LENT;
-	return cred;
+	return task->real_cred == cred ? 0 : CRED_LENT;
+}
+
+/*
+ * The run of v starts with this check, at the time now. The credential
+ * goes in as the address, then gets its lent bit in memory: the value
+ * read back from the map is a scalar, which the verifier lets us OR.
+ */
+static __always_inline void run_start(struct follow_val *v,
+				      const struct cred *cred, __u64 lent,
+				      __u64 target_ns, __u64 capable_ns,
+				      __u64 capret, __u64 pid_tgid)
+{
+	v->count = 1;
+	v->first = bpf_ktime_get_ns();
+	v->cred = (__u64)cred;
+	*(volatile __u64 *)&v->cred |= lent;
+	v->target_ns = target_ns;
+	v->capable_ns = capable_ns;
+	v->capret = capret;
+	v->pid_tgid = pid_tgid;
 }
 
 /* cap_capable(cred, target_ns, capable_ns, cap, ret) */
-SEC("raw_tp/cap_capable")
-int capaudit_check(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/cap_capable")
+int BPF_PROG(capaudit_check, const struct cred *cred,
+	     struct user_namespace *target_ns,
+	     const struct user_namespace *capable_ns, int cap, int ret)
 {
-	__u64 pid_tgid, now, cred, target_ns, capable_ns, capret;
+	__u64 pid_tgid, lent, capret;
 	struct follow_val *v;
 	__u32 tid;
 
@@ -239,42 +273,40 @@ int capaudit_check(struct bpf_raw_tracepoint_args *ctx)
 	/* Every check in the system comes here: the others' end at once. */
 	if (!v || refuse_to_count())
 		return 0;
-	cred = mark_lent(ctx->args[0]);
-	now = bpf_ktime_get_ns();
-	target_ns = ctx->args[1];
-	capable_ns = ctx->args[2];
-	capret = (__u32)ctx->args[3] | ctx->args[4] << 32;
-	/* The same check as the run's: count it and stamp the time. */
-	if (v->count != 0 && v->cred == cred && v->target_ns == target_ns &&
-	    v->capable_ns == capable_ns && v->capret == capret &&
+	lent = lent_flag(cred);
+	capret = (__u32)cap | (__u64)(__u32)ret << 32;
+	/*
+	 * The same check as the run's: count it. The run's credential holds
+	 * its lent bit, and the address never its lowest bit (a struct cred
+	 * is never at an odd address): XOR takes the bit of this check off
+	 * where they agree, and equality holds only then.
+	 */
+	if (v->count != 0 && (v->cred ^ lent) == (__u64)cred &&
+	    v->target_ns == (__u64)target_ns &&
+	    v->capable_ns == (__u64)capable_ns && v->capret == capret &&
 	    v->pid_tgid == pid_tgid) {
 		v->count++;
-		v->last = now;
 		return 0;
 	}
 	/* Another check: the run goes to the totals, this one starts anew. */
 	move_run(v);
-	v->count = 1;
-	v->first = v->last = now;
-	v->cred = cred;
-	v->target_ns = target_ns;
-	v->capable_ns = capable_ns;
-	v->capret = capret;
-	v->pid_tgid = pid_tgid;
+	run_start(v, cred, lent, (__u64)target_ns, (__u64)capable_ns, capret,
+		  pid_tgid);
 	return 0;
 }
 
 /* task_newtask(task, clone_flags), in the creating thread. */
-SEC("raw_tp/task_newtask")
-int capaudit_fork(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/task_newtask")
+int BPF_PROG(capaudit_fork, struct task_struct *child)
 {
-	struct task_struct *child = (void *)ctx->args[0];
 	struct follow_val *old;
 	__u32 tid, creator;
 
 	if (refuse_to_count())
 		return 0;
-	if (bpf_core_read(&tid, sizeof(tid), &child->pid))
+	/* A typed pointer: a plain load (a fault would read 0, no thread's id). */
+	tid = child->pid;
+	if (tid == 0)
 		goto unfollowed;
 	/* Its creator: the thread whose perf events it inherits. */
 	creator = (__u32)bpf_get_current_pid_tgid();
@@ -294,11 +326,11 @@ unfollowed:
 }
 
 /* sched_process_exec(task, old_pid, bprm), in the thread that execs. */
-SEC("raw_tp/sched_process_exec")
-int capaudit_exec(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(capaudit_exec, struct task_struct *task, int old_pid)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u32 old_tid = (__u32)ctx->args[1];
+	__u32 old_tid = (__u32)old_pid;
 	struct follow_val *v, *leader;
 	__u64 epoch;
 	int rc;
@@ -378,11 +410,11 @@ static __always_inline int from_a_timer(int sig, __u64 info)
  * which a process sets for itself alone. One the thread ignores, or
  * that was pending already, changes nothing.
  */
-SEC("raw_tp/signal_generate")
-int capaudit_signal(struct bpf_raw_tracepoint_args *ctx)
+SEC("tp_btf/signal_generate")
+int BPF_PROG(capaudit_signal, int sig, struct kernel_siginfo *info,
+	     struct task_struct *task, int group, int result)
 {
-	struct task_struct *task = (void *)ctx->args[2];
-	__u64 pid_tgid, result = ctx->args[4];
+	__u64 pid_tgid;
 	__u32 tid, sender;
 
 	if (refuse_to_count())
@@ -390,9 +422,9 @@ int capaudit_signal(struct bpf_raw_tracepoint_args *ctx)
 	if (result != TRACE_SIGNAL_DELIVERED &&
 	    result != TRACE_SIGNAL_LOSE_INFO)
 		return 0;
-	/* The receiving thread, followed. */
-	if (bpf_core_read(&tid, sizeof(tid), &task->pid) ||
-	    !bpf_map_lookup_elem(&capaudit_follow, &tid))
+	/* The receiving thread, followed (a fault reads 0, never followed). */
+	tid = task->pid;
+	if (!bpf_map_lookup_elem(&capaudit_follow, &tid))
 		return 0;
 	/* The sender: capaudit itself (a trial's end), or one followed. */
 	pid_tgid = bpf_get_current_pid_tgid();
@@ -400,7 +432,7 @@ int capaudit_signal(struct bpf_raw_tracepoint_args *ctx)
 	if (pid_tgid >> 32 == self_tgid ||
 	    bpf_map_lookup_elem(&capaudit_follow, &sender))
 		return 0;
-	if (from_a_timer((int)ctx->args[0], ctx->args[1]))
+	if (from_a_timer(sig, (__u64)info))
 		return 0;
 	stat_add(STAT_SIGNALS, 1);
 	return 0;

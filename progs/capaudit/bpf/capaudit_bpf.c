@@ -409,7 +409,7 @@ static void as_record(uint64_t pid_tgid, uint64_t cred, uint64_t target_ns,
 static void follow_record(const struct follow_val *v, struct record *r)
 {
 	as_record(v->pid_tgid, v->cred, v->target_ns, v->capable_ns, v->capret,
-		  v->count, v->first, v->last, r);
+		  v->count, v->first, v->first, r);
 }
 
 /* What STAT_MISMATCH's bits say, into why. */

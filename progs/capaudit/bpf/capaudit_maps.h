@@ -29,9 +29,9 @@
  * the totals map.
  */
 struct follow_val {
-	__u64 count;	   /* checks in the run; 0: no run */
-	__u64 first, last; /* CLOCK_MONOTONIC, as bpf_ktime_get_ns() */
-	__u64 cred;	   /* its lowest bit set: lent, not the thread's own */
+	__u64 count; /* checks in the run; 0: no run */
+	__u64 first; /* its first check, CLOCK_MONOTONIC (bpf_ktime_get_ns()) */
+	__u64 cred;  /* its lowest bit set: lent, not the thread's own */
 	__u64 target_ns, capable_ns;
 	__u64 capret;	/* cap in the low half, ret in the high half */
 	__u64 pid_tgid; /* the thread's tid and tgid when it made the run */
@@ -43,6 +43,10 @@ struct total_key {
 	__u64 pid_tgid, epoch, cred, target_ns, capable_ns, capret;
 };
 
+/*
+ * first: the first check of its earliest run; last: when its latest run
+ * started (a run's later checks are counted, never timed).
+ */
 struct total_val {
 	__u64 count, first, last;
 };
