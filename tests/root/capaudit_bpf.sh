@@ -266,14 +266,14 @@ done
 #     machine gives (pid_max, up to 1048576), never less; the loader
 #     sizes it so rather than at a million buckets, whose making cost
 #     every run some 10 ms. Read from capaudit's own descriptors
-#     (fdinfo: a hash map whose values are 64 bytes).
+#     (fdinfo: a hash map whose values are 128 bytes).
 want=$(cat /proc/sys/kernel/pid_max)
 [ "$want" -gt 1048576 ] && want=1048576
 "$CA" --output=/dev/null -- sleep 2 &
 ca=$!
 got=
 for i in $(seq 40); do
-	got=$(grep -l '^value_size:	64$' /proc/$ca/fdinfo/* 2>/dev/null | head -n 1 |
+	got=$(grep -l '^value_size:	128$' /proc/$ca/fdinfo/* 2>/dev/null | head -n 1 |
 		xargs -r sed -n 's/^max_entries:	//p')
 	[ -n "$got" ] && break
 	sleep 0.05

@@ -7,12 +7,15 @@
  * skeleton bpftool generates from them.
  *
  * check: on every cap_capable() in the system. A thread not in the
- *   follow map returns at once. A followed thread's check that repeats
- *   its current run (same credential, namespaces, capability, result and
- *   ids; the credential marked when it is not the thread's own) only
- *   counts; any other check first moves the run into the totals map,
- *   keyed by everything that tells checks apart, then starts a new run,
- *   stamped with the time. A tight loop costs one hash lookup and an add:
+ *   follow map returns at once. A followed thread keeps its FOLLOW_RUNS
+ *   latest runs of identical checks in place; a check that repeats one
+ *   of them (same credential, namespaces, capability, result and ids;
+ *   the credential marked when it is not the thread's own) only counts;
+ *   any other check first moves the run used least lately into the
+ *   totals map, keyed by everything that tells checks apart, then starts
+ *   a new run there, stamped with the time. So a loop of two checks in
+ *   turn counts in place as one of one check does; that costs one hash
+ *   lookup and an add:
  *   no clock read, for nothing needs a counted run's last check's time
  *   (user space orders a run by its first check, and takes a counted
  *   credential as lent or not by what the program said, never by spans
@@ -173,36 +176,46 @@ static __always_inline __u64 new_epoch(void)
 }
 
 /*
- * Moves the run of a follow entry into the totals, and empties it. The
- * checks of a run the totals map has no room for are counted as lost.
+ * Moves a run of a follow entry (of epoch) into the totals, and empties
+ * it. The checks of a run the totals map has no room for are counted as
+ * lost.
  */
-static __always_inline void move_run(struct follow_val *v)
+static __always_inline void move_run(struct follow_run *r, __u64 epoch)
 {
 	struct total_key key = {
-		.pid_tgid = v->pid_tgid,
-		.epoch = v->epoch,
-		.cred = v->cred,
-		.target_ns = v->target_ns,
-		.capable_ns = v->capable_ns,
-		.capret = v->capret,
+		.pid_tgid = r->pid_tgid,
+		.epoch = epoch,
+		.cred = r->cred,
+		.target_ns = r->target_ns,
+		.capable_ns = r->capable_ns,
+		.capret = r->capret,
 	};
 	struct total_val *t, fresh;
 
-	if (v->count == 0)
+	if (r->count == 0)
 		return;
 	t = bpf_map_lookup_elem(&capaudit_totals, &key);
 	if (t) {
 		/* Known: add the run's checks; it is the latest run. */
-		t->count += v->count;
-		t->last = v->first;
+		t->count += r->count;
+		t->last = r->first;
 	} else {
-		fresh.count = v->count;
-		fresh.first = fresh.last = v->first;
+		fresh.count = r->count;
+		fresh.first = fresh.last = r->first;
 		if (bpf_map_update_elem(&capaudit_totals, &key, &fresh,
 					BPF_NOEXIST))
-			stat_add(STAT_LOST, v->count);
+			stat_add(STAT_LOST, r->count);
 	}
-	v->count = 0;
+	r->count = 0;
+}
+
+/* Every run of a follow entry into the totals (its epoch ends). */
+static __always_inline void move_runs(struct follow_val *v)
+{
+	int i;
+
+	for (i = 0; i < FOLLOW_RUNS; i++)
+		move_run(&v->run[i], v->epoch);
 }
 
 /* Follows thread tid afresh, with a new epoch: 0, or -1 when it cannot. */
@@ -238,23 +251,39 @@ static __always_inline __u64 lent_flag(const struct cred *cred)
 }
 
 /*
- * The run of v starts with this check, at the time now. The credential
- * goes in as the address, then gets its lent bit in memory: the value
- * read back from the map is a scalar, which the verifier lets us OR.
+ * 1 when run r is of this check. The run's credential holds its lent
+ * bit, and the address never its lowest bit (a struct cred is never at
+ * an odd address): XOR takes this check's bit off where they agree, and
+ * equality holds only then.
  */
-static __always_inline void run_start(struct follow_val *v,
+static __always_inline int run_same(const struct follow_run *r,
+				    const struct cred *cred, __u64 lent,
+				    __u64 target_ns, __u64 capable_ns,
+				    __u64 capret, __u64 pid_tgid)
+{
+	return r->count != 0 && (r->cred ^ lent) == (__u64)cred &&
+	       r->target_ns == target_ns && r->capable_ns == capable_ns &&
+	       r->capret == capret && r->pid_tgid == pid_tgid;
+}
+
+/*
+ * Run r starts with this check, at the time now. The credential goes in
+ * as the address, then gets its lent bit in memory: the value read back
+ * from the map is a scalar, which the verifier lets us OR.
+ */
+static __always_inline void run_start(struct follow_run *r,
 				      const struct cred *cred, __u64 lent,
 				      __u64 target_ns, __u64 capable_ns,
 				      __u64 capret, __u64 pid_tgid)
 {
-	v->count = 1;
-	v->first = bpf_ktime_get_ns();
-	v->cred = (__u64)cred;
-	*(volatile __u64 *)&v->cred |= lent;
-	v->target_ns = target_ns;
-	v->capable_ns = capable_ns;
-	v->capret = capret;
-	v->pid_tgid = pid_tgid;
+	r->count = 1;
+	r->first = bpf_ktime_get_ns();
+	r->cred = (__u64)cred;
+	*(volatile __u64 *)&r->cred |= lent;
+	r->target_ns = target_ns;
+	r->capable_ns = capable_ns;
+	r->capret = capret;
+	r->pid_tgid = pid_tgid;
 }
 
 /* cap_capable(cred, target_ns, capable_ns, cap, ret) */
@@ -263,9 +292,11 @@ int BPF_PROG(capaudit_check, const struct cred *cred,
 	     struct user_namespace *target_ns,
 	     const struct user_namespace *capable_ns, int cap, int ret)
 {
+	__u64 tns = (__u64)target_ns, cns = (__u64)capable_ns;
 	__u64 pid_tgid, lent, capret;
+	struct follow_run *r;
 	struct follow_val *v;
-	__u32 tid;
+	__u32 tid, i;
 
 	pid_tgid = bpf_get_current_pid_tgid();
 	tid = (__u32)pid_tgid;
@@ -275,23 +306,24 @@ int BPF_PROG(capaudit_check, const struct cred *cred,
 		return 0;
 	lent = lent_flag(cred);
 	capret = (__u32)cap | (__u64)(__u32)ret << 32;
-	/*
-	 * The same check as the run's: count it. The run's credential holds
-	 * its lent bit, and the address never its lowest bit (a struct cred
-	 * is never at an odd address): XOR takes the bit of this check off
-	 * where they agree, and equality holds only then.
-	 */
-	if (v->count != 0 && (v->cred ^ lent) == (__u64)cred &&
-	    v->target_ns == (__u64)target_ns &&
-	    v->capable_ns == (__u64)capable_ns && v->capret == capret &&
-	    v->pid_tgid == pid_tgid) {
-		v->count++;
-		return 0;
+	/* The same check as one of the runs: count it there. */
+	for (i = 0; i < FOLLOW_RUNS; i++) {
+		r = &v->run[i];
+		if (run_same(r, cred, lent, tns, cns, capret, pid_tgid)) {
+			r->count++;
+			v->latest = i;
+			return 0;
+		}
 	}
-	/* Another check: the run goes to the totals, this one starts anew. */
-	move_run(v);
-	run_start(v, cred, lent, (__u64)target_ns, (__u64)capable_ns, capret,
-		  pid_tgid);
+	/*
+	 * Another check: the run used least lately goes to the totals, and
+	 * this one starts anew in its place.
+	 */
+	i = (v->latest + 1) % FOLLOW_RUNS;
+	r = &v->run[i];
+	move_run(r, v->epoch);
+	run_start(r, cred, lent, tns, cns, capret, pid_tgid);
+	v->latest = i;
 	return 0;
 }
 
@@ -313,7 +345,7 @@ int BPF_PROG(capaudit_fork, struct task_struct *child)
 	/* The id's previous owner: its last run kept, its entry dropped. */
 	old = bpf_map_lookup_elem(&capaudit_follow, &tid);
 	if (old) {
-		move_run(old);
+		move_runs(old);
 		bpf_map_delete_elem(&capaudit_follow, &tid);
 	}
 	if (!bpf_map_lookup_elem(&capaudit_follow, &creator))
@@ -341,10 +373,10 @@ int BPF_PROG(capaudit_exec, struct task_struct *task, int old_pid)
 		/* A thread that was not the leader: its entry becomes the leader's. */
 		v = bpf_map_lookup_elem(&capaudit_follow, &old_tid);
 		if (v) {
-			move_run(v);
+			move_runs(v);
 			leader = bpf_map_lookup_elem(&capaudit_follow, &tid);
 			if (leader)
-				move_run(leader);
+				move_runs(leader);
 			rc = follow_anew(tid);
 			bpf_map_delete_elem(&capaudit_follow, &old_tid);
 			if (rc != 0)
@@ -356,7 +388,7 @@ int BPF_PROG(capaudit_exec, struct task_struct *task, int old_pid)
 	v = bpf_map_lookup_elem(&capaudit_follow, &tid);
 	if (!v)
 		return 0;
-	move_run(v);
+	move_runs(v);
 	epoch = new_epoch();
 	if (epoch == 0) {
 		stat_add(STAT_UNFOLLOWED, 1);

@@ -406,7 +406,7 @@ static void as_record(uint64_t pid_tgid, uint64_t cred, uint64_t target_ns,
 	r->s.counted = 1;
 }
 
-static void follow_record(const struct follow_val *v, struct record *r)
+static void follow_record(const struct follow_run *v, struct record *r)
 {
 	as_record(v->pid_tgid, v->cred, v->target_ns, v->capable_ns, v->capret,
 		  v->count, v->first, v->first, r);
@@ -452,9 +452,10 @@ int counter_calibrate(struct counter *c, void (*check)(void), char *why,
 		      size_t whylen)
 {
 	uint32_t key = (uint32_t)syscall(SYS_gettid);
+	const struct follow_run *run;
 	struct follow_val v;
-	uint64_t mismatch;
-	int rc;
+	uint64_t mismatch, checks = 0;
+	int rc, i;
 
 	if (counter_follow(c, (pid_t)key) < 0) {
 		snprintf(why, whylen, "following capaudit's own check: %s",
@@ -462,7 +463,11 @@ int counter_calibrate(struct counter *c, void (*check)(void), char *why,
 		return -1;
 	}
 	check();
+	memset(&v, 0, sizeof(v));
 	rc = map_lookup(follow_fd(c), &key, &v);
+	for (i = 0; i < FOLLOW_RUNS; i++)
+		checks += v.run[i].count;
+	run = &v.run[v.latest % FOLLOW_RUNS]; /* the run of the latest check */
 	/* Never left followed: what capaudit forks later is not the command's. */
 	map_delete(follow_fd(c), &key);
 	mismatch = stat_read(c, STAT_MISMATCH);
@@ -479,17 +484,18 @@ int counter_calibrate(struct counter *c, void (*check)(void), char *why,
 	 * and kinds, not for which struct each points to: a credential
 	 * read where a namespace is would not be the thread's own.)
 	 */
-	if (rc < 0 || v.count != 1 || (uint32_t)v.capret != CAP_SETUID ||
-	    ((int32_t)(v.capret >> 32) != 0 &&
-	     (int32_t)(v.capret >> 32) != -EPERM) ||
-	    v.cred == 0 || (v.cred & CRED_LENT) || v.target_ns == 0) {
+	if (rc < 0 || checks != 1 || run->count != 1 ||
+	    (uint32_t)run->capret != CAP_SETUID ||
+	    ((int32_t)(run->capret >> 32) != 0 &&
+	     (int32_t)(run->capret >> 32) != -EPERM) ||
+	    run->cred == 0 || (run->cred & CRED_LENT) || run->target_ns == 0) {
 		snprintf(why, whylen,
 			 "the program misread cap_capable's arguments (its "
 			 "own check came out as something else)");
 		errno = EPROTO;
 		return -1;
 	}
-	follow_record(&v, &c->calibration);
+	follow_record(run, &c->calibration);
 	c->calibrated = 1;
 	return 0;
 }
@@ -513,16 +519,20 @@ static int collect_follow(struct counter *c,
 	uint32_t key = 0, next = 0;
 	struct follow_val v;
 	struct record r;
-	int first = 1;
+	int first = 1, i;
 
 	while (map_next(follow_fd(c), first ? NULL : &key, &next) == 0) {
 		first = 0;
 		key = next;
-		if (map_lookup(follow_fd(c), &key, &v) < 0 || v.count == 0)
+		if (map_lookup(follow_fd(c), &key, &v) < 0)
 			continue;
-		follow_record(&v, &r);
-		if (push(&r, arg) < 0)
-			return -1;
+		for (i = 0; i < FOLLOW_RUNS; i++) {
+			if (v.run[i].count == 0)
+				continue;
+			follow_record(&v.run[i], &r);
+			if (push(&r, arg) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }

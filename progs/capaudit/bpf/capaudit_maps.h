@@ -23,19 +23,31 @@
 #define COUNTER_TABLE_MAX (1U << 20)
 
 /*
- * One followed thread, the value of the follow map (keyed by its thread
- * id in the initial pid namespace): the run of identical checks it is
- * making now, counted in place; a different check moves the run into
- * the totals map.
+ * The runs a followed thread keeps in place: a loop of as many different
+ * checks in turn counts without touching the totals map.
  */
-struct follow_val {
+#define FOLLOW_RUNS 2
+
+/* A run of identical checks, counted in place. */
+struct follow_run {
 	__u64 count; /* checks in the run; 0: no run */
 	__u64 first; /* its first check, CLOCK_MONOTONIC (bpf_ktime_get_ns()) */
 	__u64 cred;  /* its lowest bit set: lent, not the thread's own */
 	__u64 target_ns, capable_ns;
 	__u64 capret;	/* cap in the low half, ret in the high half */
 	__u64 pid_tgid; /* the thread's tid and tgid when it made the run */
-	__u64 epoch;	/* new at every fork and exec: a key never spans one */
+};
+
+/*
+ * One followed thread, the value of the follow map (keyed by its thread
+ * id in the initial pid namespace): the runs it is making now; a check
+ * unlike all of them moves the run used least lately into the totals
+ * map, and takes its place.
+ */
+struct follow_val {
+	struct follow_run run[FOLLOW_RUNS];
+	__u64 epoch;  /* new at every fork and exec: a key never spans one */
+	__u64 latest; /* the run that counted the latest check */
 };
 
 /* A key of the totals map: the run's identity. */
