@@ -296,7 +296,7 @@ int BPF_PROG(capaudit_check, const struct cred *cred,
 	__u64 pid_tgid, lent, capret;
 	struct follow_run *r;
 	struct follow_val *v;
-	__u32 tid, i;
+	__u32 tid, latest, i, n;
 
 	pid_tgid = bpf_get_current_pid_tgid();
 	tid = (__u32)pid_tgid;
@@ -306,12 +306,19 @@ int BPF_PROG(capaudit_check, const struct cred *cred,
 		return 0;
 	lent = lent_flag(cred);
 	capret = (__u32)cap | (__u64)(__u32)ret << 32;
-	/* The same check as one of the runs: count it there. */
-	for (i = 0; i < FOLLOW_RUNS; i++) {
+	/*
+	 * The same check as one of the runs: count it there. The run of the
+	 * latest check first: a tight loop of one check finds it at once,
+	 * and stores nothing else.
+	 */
+	latest = v->latest % FOLLOW_RUNS;
+	for (n = 0, i = latest; n < FOLLOW_RUNS;
+	     n++, i = (i + 1) % FOLLOW_RUNS) {
 		r = &v->run[i];
 		if (run_same(r, cred, lent, tns, cns, capret, pid_tgid)) {
 			r->count++;
-			v->latest = i;
+			if (i != latest)
+				v->latest = i;
 			return 0;
 		}
 	}
@@ -319,7 +326,7 @@ int BPF_PROG(capaudit_check, const struct cred *cred,
 	 * Another check: the run used least lately goes to the totals, and
 	 * this one starts anew in its place.
 	 */
-	i = (v->latest + 1) % FOLLOW_RUNS;
+	i = (latest + 1) % FOLLOW_RUNS;
 	r = &v->run[i];
 	move_run(r, v->epoch);
 	run_start(r, cred, lent, tns, cns, capret, pid_tgid);
