@@ -142,10 +142,10 @@ static int opt_trial_timeout(void *p, const char *v)
 	unsigned long long *n = &((struct opts *)p)->trial_timeout;
 
 	if (number_parse(v, 10, 31536000, n) != 0 || *n == 0) {
-		escape_line(stderr, PROG ": ",
-			    "--trial-timeout=%s: not a number of "
-			    "seconds (1 to 31536000)",
-			    v);
+		escape_line(
+			stderr, PROG ": ",
+			"--trial-timeout=%s: not a number of seconds (1 to 31536000)",
+			v);
 		return 2;
 	}
 	return OPTS_NEXT;
@@ -175,10 +175,10 @@ static int opt_success(void *p, const char *v)
 		w += len + 1;
 	}
 bad:
-	escape_line(stderr, PROG ": ",
-		    "--success=%s: not a list of exit statuses "
-		    "(0 to 255, at most %d, comma-separated)",
-		    v, SUCCESS_MAX);
+	escape_line(
+		stderr, PROG ": ",
+		"--success=%s: not a list of exit statuses (0 to 255, at most %d, comma-separated)",
+		v, SUCCESS_MAX);
 	return 2;
 }
 
@@ -370,9 +370,7 @@ static int refuse_set_id(void)
 	}
 	if (ru == eu && ru == su && rg == eg && rg == sg)
 		return 0;
-	warnx("refusing to run set-user-ID or set-group-ID (uids %u %u %u, "
-	      "gids %u %u %u): it would run the command with the file's ids; give it "
-	      "file capabilities instead (setcap cap_perfmon=ep), or run it as root",
+	warnx("refusing to run set-user-ID or set-group-ID (uids %u %u %u, gids %u %u %u): it would run the command with the file's ids; give it file capabilities instead (setcap cap_perfmon=ep), or run it as root",
 	      (unsigned)ru, (unsigned)eu, (unsigned)su, (unsigned)rg,
 	      (unsigned)eg, (unsigned)sg);
 	return 1;
@@ -464,8 +462,7 @@ static void print_report(const struct opts *o, const struct launch *l,
 		warnx("%llu samples were lost; the counts are lower bounds",
 		      (unsigned long long)t->lost);
 	if (t->unfollowed)
-		warnx("%llu threads the command started were not followed; the "
-		      "counts are lower bounds",
+		warnx("%llu threads the command started were not followed; the counts are lower bounds",
 		      (unsigned long long)t->unfollowed);
 	if (t->nomem)
 		warnx("out of memory: some checks were not counted");
@@ -518,9 +515,7 @@ static int audit(struct opts *o, char **argv, const char *path,
 static int check_options(const struct opts *o, int argc)
 {
 	if (privileged_by_own_file() && (o->iab != NULL || o->user != NULL)) {
-		warnx("--iab and --user are refused when capaudit runs with file "
-		      "capabilities (they would pass its own privilege to the "
-		      "command); run it as root for them");
+		warnx("--iab and --user are refused when capaudit runs with file capabilities (they would pass its own privilege to the command); run it as root for them");
 		return 2;
 	}
 	return check_combinations(o, argc);

@@ -53,15 +53,13 @@ static void print_header(const struct suggestion *sg, FILE *out)
 	size_t i;
 
 	if (sg->proven && sg->runs == 0) {
-		fprintf(out, "# capaudit --suggest: nothing to grant: the "
-			     "command made no capability check of its own that "
-			     "a file capability answers\n");
+		fprintf(out,
+			"# capaudit --suggest: nothing to grant: the command made no capability check of its own that a file capability answers\n");
 		return;
 	}
 	if (!sg->proven) {
 		fprintf(out,
-			"# capaudit --suggest: NOT PROVEN (%s); the "
-			"candidates: what the command's own checks %s\n",
+			"# capaudit --suggest: NOT PROVEN (%s); the candidates: what the command's own checks %s\n",
 			sg->unproven,
 			sg->failed ? "were granted or refused (the run failed)"
 				   : "were granted");
@@ -72,8 +70,7 @@ static void print_header(const struct suggestion *sg, FILE *out)
 		sg->runs, sg->runs == 1 ? "" : "s");
 	escape_fputs(sg->user != NULL ? sg->user : "?", out);
 	fprintf(out,
-		"%s: each file below replaced, in a private mount namespace, "
-		"by a copy carrying only the capabilities under test\n",
+		"%s: each file below replaced, in a private mount namespace, by a copy carrying only the capabilities under test\n",
 		sg->noroot ? " without root's capabilities (SECBIT_NOROOT)"
 			   : "");
 	describe_status(sg->reference, what, sizeof(what));
@@ -105,8 +102,7 @@ static void print_header(const struct suggestion *sg, FILE *out)
 	for (i = 0; i < sg->nlog; i++)
 		if (sg->log[i].left)
 			fprintf(out,
-				"# note: run %zu left %zu process%s behind, "
-				"which capaudit ended with it\n",
+				"# note: run %zu left %zu process%s behind, which capaudit ended with it\n",
 				i + 1, sg->log[i].left,
 				sg->log[i].left == 1 ? "" : "es");
 }
@@ -149,8 +145,7 @@ static void print_file(const struct need_file *f, FILE *out)
 		fputs("# setcap: ", out);
 		escape_fputs(f->path, out);
 		fprintf(out,
-			": not the file the command ran (%s): no line for %s; "
-			"find the file it ran first\n",
+			": not the file the command ran (%s): no line for %s; find the file it ran first\n",
 			why, list);
 	} else if (f->grant != 0) {
 		list_caps(f->grant, 0, list, sizeof(list));
@@ -164,8 +159,7 @@ static void print_file(const struct need_file *f, FILE *out)
 			escape_fputs(f->path, out);
 			fprintf(out, ": %s\n",
 				errno == EILSEQ ? SHQUOTE_UNSHOWN
-					"; "
-					"rename it first"
+					"; rename it first"
 						: strerror(errno));
 		}
 	}
@@ -174,9 +168,7 @@ static void print_file(const struct need_file *f, FILE *out)
 
 		list_caps(f->apart, 0, list, sizeof(list));
 		fprintf(out,
-			"# held apart: %s: root-equivalent and not proven "
-			"needed: no line here grants %s; grant %s by hand only "
-			"once a proof keeps %s\n",
+			"# held apart: %s: root-equivalent and not proven needed: no line here grants %s; grant %s by hand only once a proof keeps %s\n",
 			list, them, them, them);
 	}
 	warn_grant(f->path, f->maj, f->min, f->ino, f->grant | f->apart, out);
@@ -192,12 +184,7 @@ static void print_left_out(const struct suggestion *sg, const struct tally *t,
 	for (MASK_EACH(c, sg->incidental)) {
 		names_cap(c, name, sizeof(name));
 		fprintf(out,
-			"# left out: %s (%s): checked %llu times (%llu "
-			"granted); the kernel asks for it on its own (the "
-			"overcommit reserve of every private writable mapping, "
-			"the fallback of cap_perfmon), so these checks show no "
-			"need; add it by hand only if the program fails "
-			"without it\n",
+			"# left out: %s (%s): checked %llu times (%llu granted); the kernel asks for it on its own (the overcommit reserve of every private writable mapping, the fallback of cap_perfmon), so these checks show no need; add it by hand only if the program fails without it\n",
 			name, risk_tier_name(risk_tier_of(c)),
 			(unsigned long long)(total(t, c, 0) + total(t, c, 1)),
 			(unsigned long long)total(t, c, 0));
@@ -205,16 +192,13 @@ static void print_left_out(const struct suggestion *sg, const struct tally *t,
 	for (MASK_EACH(c, sg->unused)) {
 		names_cap(c, name, sizeof(name));
 		fprintf(out,
-			"# left out: %s: refused, yet the run succeeded "
-			"without it\n",
+			"# left out: %s: refused, yet the run succeeded without it\n",
 			name);
 	}
 	if (sg->not_own & ~sg->incidental) {
 		list_caps(sg->not_own & ~sg->incidental, 0, list, sizeof(list));
 		fprintf(out,
-			"# left out: %s: checked only in a user namespace the "
-			"command made or under a credential not its own (see "
-			"the table): no file capability answers those\n",
+			"# left out: %s: checked only in a user namespace the command made or under a credential not its own (see the table): no file capability answers those\n",
 			list);
 	}
 }
@@ -244,34 +228,28 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		print_file(f, out);
 	}
 	if (grant == 0 && suggest_every_file(sg, 1) != 0) {
-		fprintf(out, "# no line here grants anything: every candidate "
-			     "is root-equivalent and unproven (held apart "
-			     "above)\n");
+		fprintf(out,
+			"# no line here grants anything: every candidate is root-equivalent and unproven (held apart above)\n");
 	} else if (grant == 0) {
 		if (!sg->proven && sg->lent_guessed)
-			fprintf(out, "# nothing to grant from the checks taken "
-				     "for the command's own; the others may be "
-				     "its own too (above)\n");
+			fprintf(out,
+				"# nothing to grant from the checks taken for the command's own; the others may be its own too (above)\n");
 		else if (!(sg->proven && sg->runs == 0))
 			fprintf(out, "# nothing to grant: %s\n",
-				sg->proven   ? "the command succeeds as well "
-					       "without any capability"
-				: sg->failed ? "no check the command made "
-					       "itself was refused; "
-					       "its failure is not about "
-					       "capabilities a file could hold"
-					     : "this run needed no capability");
+				sg->proven
+					? "the command succeeds as well without any capability"
+				: sg->failed
+					? "no check the command made itself was refused; its failure is not about capabilities a file could hold"
+					: "this run needed no capability");
 	} else {
 		list_caps(grant, 0, list, sizeof(list));
 		fprintf(out,
-			"# capability.conf (pam_cap; each file then needs its "
-			"capabilities =ei, not =ep):\n%s\t",
+			"# capability.conf (pam_cap; each file then needs its capabilities =ei, not =ep):\n%s\t",
 			list);
 		escape_fputs(user, out);
 		list_caps(grant, 1, list, sizeof(list));
 		fprintf(out,
-			"\n# systemd unit, [Service] section (ambient: every "
-			"program of the service gets them):\n");
+			"\n# systemd unit, [Service] section (ambient: every program of the service gets them):\n");
 		fprintf(out, "AmbientCapabilities=%s\n", list);
 		fprintf(out, "CapabilityBoundingSet=%s\n", list);
 	}
@@ -279,13 +257,7 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 	if (sg->lent_guessed && !sg->proven) {
 		list_caps(sg->lent_guessed, 0, list, sizeof(list));
 		fprintf(out,
-			"# note: %s: checked only under a credential taken for "
-			"one lent for a call (see the table), a guess from "
-			"samples: the kernel gives a freed credential's address "
-			"to the next one, so a command that changes its own "
-			"credential again and again looks so; they may be its "
-			"own needs. Counted in the kernel (as root, without "
-			"--no-bpf), each check says whose credential it was\n",
+			"# note: %s: checked only under a credential taken for one lent for a call (see the table), a guess from samples: the kernel gives a freed credential's address to the next one, so a command that changes its own credential again and again looks so; they may be its own needs. Counted in the kernel (as root, without --no-bpf), each check says whose credential it was\n",
 			list);
 	}
 	for (i = 0; i < sg->nfiles; i++)
@@ -293,34 +265,25 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 		    (sg->files[i].apart & MASK_BIT(CAP_DAC_READ_SEARCH)) &&
 		    !sg->proven)
 			fprintf(out,
-				"# note: the kernel asks for "
-				"cap_dac_override, then cap_dac_read_search; "
-				"for reading, cap_dac_read_search alone may be "
-				"enough\n");
+				"# note: the kernel asks for cap_dac_override, then cap_dac_read_search; for reading, cap_dac_read_search alone may be enough\n");
 	if (sg->failed && !sg->proven)
 		fprintf(out,
-			"# not exercised: the command failed (%s %d), so "
-			"checks it would have made later are not known; grant "
-			"this and run capaudit again\n",
+			"# not exercised: the command failed (%s %d), so checks it would have made later are not known; grant this and run capaudit again\n",
 			WIFSIGNALED(rr->status) ? "signal" : "exit status",
 			WIFSIGNALED(rr->status) ? WTERMSIG(rr->status)
 						: WEXITSTATUS(rr->status));
 	if (rr->attached)
 		fprintf(out,
-			"# not exercised: capaudit watched a running process "
-			"for %.2f s only; checks before and after are not "
-			"known\n",
+			"# not exercised: capaudit watched a running process for %.2f s only; checks before and after are not known\n",
 			rr->seconds);
 	if (t->lost)
 		fprintf(out,
-			"# not exercised: %llu samples were lost, so a "
-			"capability may be missing here\n",
+			"# not exercised: %llu samples were lost, so a capability may be missing here\n",
 			(unsigned long long)t->lost);
 	if (t->unfollowed)
 		fprintf(out,
-			"# not exercised: %llu threads were not followed, so a "
-			"capability may be missing here\n",
+			"# not exercised: %llu threads were not followed, so a capability may be missing here\n",
 			(unsigned long long)t->unfollowed);
-	fprintf(out, "# not exercised: only the paths this run took; other "
-		     "options, inputs and error paths may need more\n");
+	fprintf(out,
+		"# not exercised: only the paths this run took; other options, inputs and error paths may need more\n");
 }

@@ -157,10 +157,9 @@ int ptrace_read_allowed(int dfd, pid_t pid, char *why, size_t len)
 	if (!cap && (fstatat(dfd, "environ", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		     st.st_uid != ps.uid[1] || st.st_gid != ps.gid[1])) {
 		proc_status_release(&ps);
-		snprintf(why, len,
-			 "not dumpable (it ran a set-user-ID or "
-			 "file-capability program, or made itself so with "
-			 "prctl(PR_SET_DUMPABLE))");
+		snprintf(
+			why, len,
+			"not dumpable (it ran a set-user-ID or file-capability program, or made itself so with prctl(PR_SET_DUMPABLE))");
 		return 0;
 	}
 	proc_status_release(&ps);
@@ -412,8 +411,7 @@ static void describe_target(int dfd, pid_t pid, struct tally *t)
 
 static void refuse(pid_t pid, int ok, const char *why)
 {
-	warnx("--pid=%ld: %s: capaudit watches only what ptrace(2) would let "
-	      "you read",
+	warnx("--pid=%ld: %s: capaudit watches only what ptrace(2) would let you read",
 	      (long)pid, ok < 0 ? strerror(errno) : why);
 }
 
@@ -428,10 +426,7 @@ int attach_run(pid_t pid, unsigned long long duration, const struct source *src,
 	int dfd, ok;
 
 	if (!proc_is_own_pid_ns()) {
-		warnx("--pid=%ld: /proc shows another pid namespace than "
-		      "capaudit's own, where perf_event_open(2) would find "
-		      "another process by that id: mount the proc file system "
-		      "of capaudit's pid namespace on /proc",
+		warnx("--pid=%ld: /proc shows another pid namespace than capaudit's own, where perf_event_open(2) would find another process by that id: mount the proc file system of capaudit's pid namespace on /proc",
 		      (long)pid);
 		return 1;
 	}
@@ -473,8 +468,7 @@ int attach_run(pid_t pid, unsigned long long duration, const struct source *src,
 	ok = process_allowed(dfd, pid, &pins, why, sizeof(why));
 	pins_release(&pins);
 	if (ok != 1) {
-		warnx("--pid=%ld: the process changed while capaudit attached "
-		      "(%s); nothing was watched",
+		warnx("--pid=%ld: the process changed while capaudit attached (%s); nothing was watched",
 		      (long)pid, ok < 0 ? strerror(errno) : why);
 		close(dfd);
 		tracer_close(tr);

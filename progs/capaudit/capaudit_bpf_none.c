@@ -13,8 +13,7 @@
 
 const char *counter_not_built(void)
 {
-	return "not built in: capaudit was built without the BPF tool chain "
-	       "(clang, bpftool, libbpf-dev)";
+	return "not built in: capaudit was built without the BPF tool chain (clang, bpftool, libbpf-dev)";
 }
 
 int counter_probe(struct counting *cfg, void (*check)(void))

@@ -42,9 +42,9 @@ void counting_try(const struct sysview *sv, struct source *src, int use_bpf)
 	 * than perf would.
 	 */
 	if (privileged_by_own_file()) {
-		snprintf(cfg->why, sizeof(cfg->why),
-			 "capaudit's capabilities come from its file, not from "
-			 "its caller");
+		snprintf(
+			cfg->why, sizeof(cfg->why),
+			"capaudit's capabilities come from its file, not from its caller");
 		return;
 	}
 	/*
@@ -84,9 +84,8 @@ void counting_describe(const struct source *src, FILE *out)
 	const struct counting *cfg = &src->counting;
 
 	if (cfg->usable)
-		fprintf(out, "in the kernel, by eBPF programs on the raw "
-			     "tracepoints cap_capable, task_newtask, "
-			     "sched_process_exec and signal_generate\n");
+		fprintf(out,
+			"in the kernel, by eBPF programs on the raw tracepoints cap_capable, task_newtask, sched_process_exec and signal_generate\n");
 	else if (cfg->why[0] != '\0')
 		fprintf(out, "one perf sample per check (eBPF: %s)\n",
 			cfg->why);

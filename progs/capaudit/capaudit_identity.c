@@ -166,17 +166,17 @@ int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	 */
 	if ((match == FILE_SAME || match == FILE_SAME_MAPPED) &&
 	    fs_owner_unvouched(-1, path) != 0) {
-		snprintf(why, len,
-			 "it is on FUSE, whose daemon, not the kernel, gives "
-			 "its inode number");
+		snprintf(
+			why, len,
+			"it is on FUSE, whose daemon, not the kernel, gives its inode number");
 		return 0;
 	}
 	if (match == FILE_SAME_MAPPED &&
 	    (problem = path_dirs_problem(path)) != NULL) {
-		snprintf(why, len,
-			 "on this file system its device and inode numbers "
-			 "may be another file's, and it %s",
-			 problem);
+		snprintf(
+			why, len,
+			"on this file system its device and inode numbers may be another file's, and it %s",
+			problem);
 		return 0;
 	}
 	return match == FILE_SAME || match == FILE_SAME_MAPPED;

@@ -50,8 +50,7 @@ void report_json(const struct tally *t, const struct source *src,
 		fputs("\"capability\":", out);
 		json_string(out, name);
 		fprintf(out,
-			",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,"
-			"\"ppid\":%ld,\"command\":",
+			",\"value\":%d,\"risk\":\"%s\",\"pid\":%ld,\"ppid\":%ld,\"command\":",
 			r->cap, risk_tier_name(risk_tier_of(r->cap)),
 			(long)r->pid, (long)r->ppid);
 		json_string(out, r->comm);
@@ -61,8 +60,7 @@ void report_json(const struct tally *t, const struct source *src,
 		else
 			fprintf(out, "\"file\":null");
 		fprintf(out,
-			",\"class\":\"%s\",\"counted\":%s,\"checks\":%llu,"
-			"\"granted\":%llu,\"refused\":%llu}\n",
+			",\"class\":\"%s\",\"counted\":%s,\"checks\":%llu,\"granted\":%llu,\"refused\":%llu}\n",
 			class_name(r->cls),
 			r->cls == CLASS_OWN ? "true" : "false",
 			(unsigned long long)(r->granted + r->refused),
@@ -73,24 +71,18 @@ void report_json(const struct tally *t, const struct source *src,
 	fprintf(out, "\"source\":\"%s\",\"counting\":\"%s\",", source_name(src),
 		src->counting.usable ? "kernel" : "samples");
 	if (rr->attached)
-		fprintf(out, "\"attached\":true,\"exit_status\":null,"
-			     "\"signal\":null,");
+		fprintf(out,
+			"\"attached\":true,\"exit_status\":null,\"signal\":null,");
 	else if (WIFSIGNALED(rr->status))
 		fprintf(out,
-			"\"attached\":false,\"exit_status\":null,"
-			"\"signal\":%d,",
+			"\"attached\":false,\"exit_status\":null,\"signal\":%d,",
 			WTERMSIG(rr->status));
 	else
 		fprintf(out,
-			"\"attached\":false,\"exit_status\":%d,"
-			"\"signal\":null,",
+			"\"attached\":false,\"exit_status\":%d,\"signal\":null,",
 			WEXITSTATUS(rr->status));
 	fprintf(out,
-		"\"seconds\":%.3f,\"processes\":%zu,\"still_running\":%zu,"
-		"\"lost\":%llu,\"unfollowed\":%llu,\"threads_left_out\":%zu,"
-		"\"launcher_checks\":%llu,\"unknown\":%llu,"
-		"\"not_own\":{\"user_namespace\":%llu,\"credential\":%llu,"
-		"\"unknown\":%llu}}\n",
+		"\"seconds\":%.3f,\"processes\":%zu,\"still_running\":%zu,\"lost\":%llu,\"unfollowed\":%llu,\"threads_left_out\":%zu,\"launcher_checks\":%llu,\"unknown\":%llu,\"not_own\":{\"user_namespace\":%llu,\"credential\":%llu,\"unknown\":%llu}}\n",
 		rr->seconds, tally_followed(t),
 		rr->attached ? 0 : tally_running(t),
 		(unsigned long long)t->lost, (unsigned long long)t->unfollowed,

@@ -369,17 +369,14 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 			    l->path, l->user ? " as " : "",
 			    l->user ? l->user : "", denied, strerror(err));
 	else if (err < 0)
-		escape_line(stderr, PROG ": ",
-			    "%s: the launcher could not start it%s%s (the "
-			    "look for why, as that user, did not end: a file "
-			    "system on the way does not answer?)",
-			    l->path, l->user ? " as " : "",
-			    l->user ? l->user : "");
+		escape_line(
+			stderr, PROG ": ",
+			"%s: the launcher could not start it%s%s (the look for why, as that user, did not end: a file system on the way does not answer?)",
+			l->path, l->user ? " as " : "", l->user ? l->user : "");
 	else
 		escape_line(
 			stderr, PROG ": ",
-			"%s: the launcher could not start "
-			"it (%sexecve failed)",
+			"%s: the launcher could not start it (%sexecve failed)",
 			l->path,
 			l->user || l->iab
 				? "the change of user or IAB was refused, or "
@@ -496,8 +493,7 @@ static void end_leftovers(const struct launch *l, int from_trial,
 	if (rc == 0)
 		return;
 	rr->left_running = 1;
-	warnx("WARNING: a trial left processes running that capaudit could "
-	      "not end (%s): they hold that trial's capabilities",
+	warnx("WARNING: a trial left processes running that capaudit could not end (%s): they hold that trial's capabilities",
 	      strerror(errno));
 }
 

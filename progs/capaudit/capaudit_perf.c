@@ -298,9 +298,7 @@ void tracer_calibrate(struct tracer *t)
 
 		if (counter_calibrate(t->counter, setuid_check, why,
 				      sizeof(why)) < 0)
-			warnx("eBPF: the calibration check was not counted "
-			      "as expected (%s): no check can be judged the "
-			      "command's own",
+			warnx("eBPF: the calibration check was not counted as expected (%s): no check can be judged the command's own",
 			      why);
 		return;
 	}
@@ -458,8 +456,7 @@ static int open_all(struct tracer *t, const struct watch_set *ws,
 		if ((rc = open_on_cpu(t, ws, state, cpu, &opened)) != 0)
 			return rc;
 	if (opened == 0 && ws->held != NULL) {
-		warnx("every thread listed ended while capaudit attached: "
-		      "nothing was watched");
+		warnx("every thread listed ended while capaudit attached: nothing was watched");
 		return -1;
 	}
 	if (opened == 0) {
@@ -595,9 +592,7 @@ static int leave_out_replaced(struct tracer *t, const struct watch_set *ws,
 		if (state[i] != THREAD_LEFT_OUT)
 			continue;
 		t->left_out++;
-		warnx("thread %ld ended while capaudit attached, and its id "
-		      "may have gone to another process since: nothing of it "
-		      "is counted",
+		warnx("thread %ld ended while capaudit attached, and its id may have gone to another process since: nothing of it is counted",
 		      (long)ws->tid[i]);
 	}
 	return 0;
@@ -686,8 +681,7 @@ struct tracer *tracer_open(const struct source *src, const struct watch_set *ws)
 		return NULL;
 	}
 	if (mark_ended(ws, state) < 0) {
-		warnx("every thread listed ended before capaudit could watch "
-		      "it");
+		warnx("every thread listed ended before capaudit could watch it");
 		free(state);
 		return NULL;
 	}

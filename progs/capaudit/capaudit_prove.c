@@ -104,9 +104,7 @@ static int one_run(struct suggestion *sg, const struct trial_runner *runner,
 {
 	if (sg->runs >= TRIALS_MAX) {
 		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "it would take more "
-			 "than %d runs",
-			 TRIALS_MAX);
+			 "it would take more than %d runs", TRIALS_MAX);
 		return -1;
 	}
 	sg->runs++;
@@ -205,10 +203,10 @@ static int converge(struct suggestion *sg, const struct trial_runner *runner,
 			return 0;
 		}
 		if (round + 1 >= CONVERGE_MAX) {
-			snprintf(sg->unproven, sizeof(sg->unproven),
-				 "each of %d runs "
-				 "with every candidate granted asked for more",
-				 CONVERGE_MAX);
+			snprintf(
+				sg->unproven, sizeof(sg->unproven),
+				"each of %d runs with every candidate granted asked for more",
+				CONVERGE_MAX);
 			return -1;
 		}
 	}
@@ -238,18 +236,20 @@ static int diverged(struct suggestion *sg, int file, int cap, int ok,
 	shown = escape_dup(sg->files[file].path != NULL ? sg->files[file].path
 							: sg->files[file].comm);
 	if (base->asked[file] & bit) {
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 CHANGES "run %d, without %s on %.120s, did not ask "
-				 "for it, where run %d did" NOT_SAME,
-			 trial->run, name, shown ? shown : "a file", base->run);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			CHANGES
+			"run %d, without %s on %.120s, did not ask for it, where run %d did" NOT_SAME,
+			trial->run, name, shown ? shown : "a file", base->run);
 	} else {
 		describe_status(trial->status, what, sizeof(what));
 		describe_status(base->status, was, sizeof(was));
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 CHANGES "run %d, without %s on %.120s, which run %d "
-				 "did not ask for, %s where run %d %s" NOT_SAME,
-			 trial->run, name, shown ? shown : "a file", base->run,
-			 what, base->run, was);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			CHANGES
+			"run %d, without %s on %.120s, which run %d did not ask for, %s where run %d %s" NOT_SAME,
+			trial->run, name, shown ? shown : "a file", base->run,
+			what, base->run, was);
 	}
 	free(shown);
 	return 1;
@@ -325,12 +325,11 @@ static int confirm(struct suggestion *sg, const struct success *succ,
 		shown = escape_dup(sg->files[pairs[i].file].path != NULL
 					   ? sg->files[pairs[i].file].path
 					   : sg->files[pairs[i].file].comm);
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "the command does not end the same way each time: "
-			 "run %d, without %s on %.120s, %s, where run %d "
-			 "without it failed",
-			 sg->runs, name, shown != NULL ? shown : "a file", what,
-			 pairs[i].needed_in);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			"the command does not end the same way each time: run %d, without %s on %.120s, %s, where run %d without it failed",
+			sg->runs, name, shown != NULL ? shown : "a file", what,
+			pairs[i].needed_in);
 		free(shown);
 		goto out;
 	}
@@ -383,10 +382,10 @@ static int reproduced(struct suggestion *sg, const struct success *succ,
 		return 0;
 	describe_status(rr.status, what, sizeof(what));
 	describe_status(sg->reference, was, sizeof(was));
-	snprintf(sg->unproven, sizeof(sg->unproven),
-		 "the command does not end the same way each time: run %d, "
-		 "with every candidate granted again, %s, where run %d %s",
-		 sg->runs, what, sg->reference_run, was);
+	snprintf(
+		sg->unproven, sizeof(sg->unproven),
+		"the command does not end the same way each time: run %d, with every candidate granted again, %s, where run %d %s",
+		sg->runs, what, sg->reference_run, was);
 	return -1;
 }
 
@@ -503,18 +502,19 @@ static int first_agrees(struct suggestion *sg, const struct success *succ,
 	describe_status(status0, was, sizeof(was));
 	if (ok0 && any != 0) {
 		asked_names(any, got, sizeof(got));
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 CHANGES
-			 "run 1, without any capability, %s, which counts "
-			 "as success, yet later runs needed %s" NOT_SAME,
-			 was, got);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			CHANGES
+			"run 1, without any capability, %s, which counts as success, yet later runs needed %s" NOT_SAME,
+			was, got);
 		return -1;
 	}
 	if (!ok0 && any == 0) {
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 CHANGES "run 1, without any capability, %s, yet later "
-				 "runs without any succeeded" NOT_SAME,
-			 was);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			CHANGES
+			"run 1, without any capability, %s, yet later runs without any succeeded" NOT_SAME,
+			was);
 		return -1;
 	}
 	return 0;
@@ -543,10 +543,11 @@ static int same_start(struct suggestion *sg, const struct trial_runner *runner,
 		goto out;
 	if (status1 != status0) {
 		describe_status(status1, what, sizeof(what));
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 CHANGES "run %d, without any capability as run 1 was, "
-				 "%s where run 1 %s" NOT_SAME,
-			 sg->runs, what, was);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			CHANGES
+			"run %d, without any capability as run 1 was, %s where run 1 %s" NOT_SAME,
+			sg->runs, what, was);
 		goto out;
 	}
 	for (i = 0; i < sg->nfiles && first.asked[i] == again.asked[i]; i++)
@@ -557,11 +558,11 @@ static int same_start(struct suggestion *sg, const struct trial_runner *runner,
 		shown = escape_dup(sg->files[i].path != NULL
 					   ? sg->files[i].path
 					   : sg->files[i].comm);
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 CHANGES "run %d, without any capability as run 1 was, "
-				 "asked for %s on %.100s where run 1 asked for "
-				 "%s" NOT_SAME,
-			 sg->runs, got, shown != NULL ? shown : "a file", had);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			CHANGES
+			"run %d, without any capability as run 1 was, asked for %s on %.100s where run 1 asked for %s" NOT_SAME,
+			sg->runs, got, shown != NULL ? shown : "a file", had);
 		free(shown);
 		goto out;
 	}
@@ -597,13 +598,10 @@ static int others_unseen(struct suggestion *sg, const uint64_t *first,
 		shown = escape_dup(sg->files[i].path != NULL
 					   ? sg->files[i].path
 					   : sg->files[i].comm);
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "run %d, with every candidate granted, did not ask "
-			 "for %s on %.120s, which the command's own run asked "
-			 "for: a trial runs in a PID namespace of its own, "
-			 "where no process outside it is there to signal, "
-			 "trace or renice",
-			 ref->run, names, shown != NULL ? shown : "a file");
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			"run %d, with every candidate granted, did not ask for %s on %.120s, which the command's own run asked for: a trial runs in a PID namespace of its own, where no process outside it is there to signal, trace or renice",
+			ref->run, names, shown != NULL ? shown : "a file");
 		free(shown);
 		return 1;
 	}
@@ -646,9 +644,7 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 		describe_status(sg->reference, what, sizeof(what));
 		snprintf(
 			sg->unproven, sizeof(sg->unproven),
-			"with every candidate "
-			"granted on copies the command %s, though it exited with "
-			"status 0 as it was",
+			"with every candidate granted on copies the command %s, though it exited with status 0 as it was",
 			what);
 		goto unproven;
 	}
@@ -663,9 +659,7 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 		describe_status(sg->reference, what, sizeof(what));
 		snprintf(
 			sg->unproven, sizeof(sg->unproven),
-			"with every candidate "
-			"granted the command still %s, as it did without: what it "
-			"lacks is not among them (--success names what success is)",
+			"with every candidate granted the command still %s, as it did without: what it lacks is not among them (--success names what success is)",
 			what);
 		goto unproven;
 	}
@@ -674,9 +668,7 @@ int suggest_prove(struct suggestion *sg, const struct success *succ,
 		describe_status(sg->reference, what, sizeof(what));
 		snprintf(
 			sg->unproven, sizeof(sg->unproven),
-			"with every candidate "
-			"granted the command %s, which --success does not count as "
-			"success",
+			"with every candidate granted the command %s, which --success does not count as success",
 			what);
 		goto unproven;
 	}

@@ -71,16 +71,11 @@ static void print_notes(const struct tally *t, FILE *out)
 		sys_admin |= t->rows[i].cap == CAP_SYS_ADMIN;
 	}
 	if (any_refused)
-		fprintf(out, "note: a refused check is the kernel saying no; "
-			     "the program may have failed there, or gone "
-			     "on\n      without (cap_dac_override is asked "
-			     "before cap_dac_read_search, cap_perfmon before "
-			     "cap_sys_admin)\n");
+		fprintf(out,
+			"note: a refused check is the kernel saying no; the program may have failed there, or gone on\n      without (cap_dac_override is asked before cap_dac_read_search, cap_perfmon before cap_sys_admin)\n");
 	if (sys_admin)
-		fprintf(out, "note: the kernel also asks for cap_sys_admin on "
-			     "its own, for every private writable\n      "
-			     "mapping (the overcommit reserve): those checks "
-			     "show no need for it\n");
+		fprintf(out,
+			"note: the kernel also asks for cap_sys_admin on its own, for every private writable\n      mapping (the overcommit reserve): those checks show no need for it\n");
 }
 
 void report_table(const struct tally *t, const struct source *src,
@@ -118,42 +113,34 @@ void report_table(const struct tally *t, const struct source *src,
 	fprintf(out, "counting: ");
 	counting_describe(src, out);
 	fprintf(out, "lost samples: %llu%s\n", (unsigned long long)t->lost,
-		t->lost ? " (the counts are lower bounds; a capability may be "
-			  "missing)"
+		t->lost ? " (the counts are lower bounds; a capability may be missing)"
 			: "");
 	if (t->unfollowed)
 		fprintf(out,
-			"not followed: %llu thread%s the command started (the "
-			"kernel's table was full, or its program was busy): "
-			"their checks are missing, and a capability may be\n",
+			"not followed: %llu thread%s the command started (the kernel's table was full, or its program was busy): their checks are missing, and a capability may be\n",
 			(unsigned long long)t->unfollowed,
 			t->unfollowed == 1 ? "" : "s");
 	if (rr->left_out)
 		fprintf(out,
-			"not counted: %zu thread%s of the process ended while "
-			"capaudit attached, and %s id%s may have gone to "
-			"another process: nothing of %s is counted\n",
+			"not counted: %zu thread%s of the process ended while capaudit attached, and %s id%s may have gone to another process: nothing of %s is counted\n",
 			rr->left_out, rr->left_out == 1 ? "" : "s",
 			rr->left_out == 1 ? "its" : "their",
 			rr->left_out == 1 ? "" : "s",
 			rr->left_out == 1 ? "it" : "them");
 	if (t->launcher)
 		fprintf(out,
-			"not counted: %llu check%s by capaudit's launcher "
-			"before the command started\n",
+			"not counted: %llu check%s by capaudit's launcher before the command started\n",
 			(unsigned long long)t->launcher,
 			t->launcher == 1 ? "" : "s");
 	if (t->out_of_range || t->unpaired)
 		fprintf(out,
-			"not counted: %llu checks of unknown capabilities, "
-			"%llu probe returns without an entry\n",
+			"not counted: %llu checks of unknown capabilities, %llu probe returns without an entry\n",
 			(unsigned long long)t->out_of_range,
 			(unsigned long long)t->unpaired);
 	left = rr->attached ? 0 : tally_running(t);
 	if (left)
 		fprintf(out,
-			"still running: %zu process%s outlived the command; "
-			"their later checks are not counted\n",
+			"still running: %zu process%s outlived the command; their later checks are not counted\n",
 			left, left == 1 ? "" : "es");
 	print_notes(t, out);
 }

@@ -69,8 +69,7 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 				escape_dup(f->path != NULL ? f->path : f->comm);
 
 			snprintf(sg->unproven, sizeof(sg->unproven),
-				 "no trial can "
-				 "grant %s: %s",
+				 "no trial can grant %s: %s",
 				 shown != NULL ? shown : "a file",
 				 f->path != NULL ? why : f->why);
 			free(shown);
@@ -100,8 +99,7 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	plan_dir_drop(&tr->plan);
 	if (rc != 0) {
 		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "a trial run failed "
-			 "(capaudit said why above)");
+			 "a trial run failed (capaudit said why above)");
 		return -1;
 	}
 	return trial_judge(sg, rr, t, l.limit);
@@ -133,16 +131,15 @@ static int begin(void *ctx, double limit, int noroot, char *why, size_t len)
 	tr->launch.limit = limit;
 	/* What a trial leaves running is handed to capaudit, which ends it. */
 	if (trial_reaper(1) < 0) {
-		snprintf(why, len,
-			 "capaudit cannot end what a trial leaves "
-			 "running (PR_SET_CHILD_SUBREAPER: %s)",
-			 strerror(errno));
+		snprintf(
+			why, len,
+			"capaudit cannot end what a trial leaves running (PR_SET_CHILD_SUBREAPER: %s)",
+			strerror(errno));
 		plan_release(&tr->plan);
 		return -1;
 	}
 	if (isatty(STDERR_FILENO))
-		warnx("proving the grant: running the command again, at most "
-		      "%d times",
+		warnx("proving the grant: running the command again, at most %d times",
 		      TRIALS_MAX);
 	return 0;
 }

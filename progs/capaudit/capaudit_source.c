@@ -258,10 +258,10 @@ static int try_kprobe_events(const char *dir, struct source *src, int check)
 	snprintf(src->group, sizeof(src->group), "capaudit_%ld",
 		 (long)getpid());
 	memset(src->ev, 0, sizeof(src->ev));
-	snprintf(line, sizeof(line),
-		 "p:%s/cap cap_capable cred=$arg1:x64 "
-		 "ns=$arg2:x64 cap=$arg3:s32\n",
-		 src->group);
+	snprintf(
+		line, sizeof(line),
+		"p:%s/cap cap_capable cred=$arg1:x64 ns=$arg2:x64 cap=$arg3:s32\n",
+		src->group);
 	if (kprobe_write(dir, line) < 0)
 		goto fail;
 	snprintf(line, sizeof(line), "r:%s/ret cap_capable ret=$retval:s32\n",
@@ -368,8 +368,8 @@ static int try_kprobe_pmu(const struct sysview *sv, struct source *src,
 #else
 	(void)symbol;
 	(void)src;
-	miss(m, "kprobe PMU: capaudit does not know this architecture's "
-		"argument registers");
+	miss(m,
+	     "kprobe PMU: capaudit does not know this architecture's argument registers");
 	return -1;
 #endif
 }
@@ -446,19 +446,14 @@ static void check_permission(const struct sysview *sv, const char *rel,
 	 */
 	if (kernel_in_initial_userns() != 1) {
 		miss(m,
-		     "perf_event_paranoid is %d and capaudit runs in a user "
-		     "namespace other than the initial one: capabilities held "
-		     "there do not count for perf events (run capaudit in the "
-		     "initial user namespace, or set perf_event_paranoid -1)",
+		     "perf_event_paranoid is %d and capaudit runs in a user namespace other than the initial one: capabilities held there do not count for perf events (run capaudit in the initial user namespace, or set perf_event_paranoid -1)",
 		     paranoid);
 		return;
 	}
 	if (perfmon_capable())
 		return;
 	miss(m,
-	     "perf_event_paranoid is %d and capaudit's effective set lacks "
-	     "%s: tracing another process's capability checks needs it, or "
-	     "perf_event_paranoid -1 (kernel %s)",
+	     "perf_event_paranoid is %d and capaudit's effective set lacks %s: tracing another process's capability checks needs it, or perf_event_paranoid -1 (kernel %s)",
 	     paranoid,
 	     perf_knows_perfmon(cap_max_bits())
 		     ? "CAP_PERFMON"
@@ -533,9 +528,9 @@ static int in_private_tracefs(const struct sysview *sv, struct source *src,
 		return -1;
 	}
 	if (msg.rc == -2) {
-		snprintf(why, whylen,
-			 "it has neither events/capability/cap_capable nor "
-			 "kprobe_events");
+		snprintf(
+			why, whylen,
+			"it has neither events/capability/cap_capable nor kprobe_events");
 		return -1;
 	}
 	if (msg.rc < 0 && msg.err == EACCES) {
@@ -610,18 +605,13 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 	if (!found) {
 		if (!kernel_at_least(major, minor, 6, 14))
 			miss(&m,
-			     "kernel %s has no capability:cap_capable "
-			     "tracepoint (it came with Linux 6.14)",
+			     "kernel %s has no capability:cap_capable tracepoint (it came with Linux 6.14)",
 			     rel);
 		for (i = 0; i < NTRACEFS; i++) {
 			sys_path(sv, dir, sizeof(dir), "%s", tracefs_dirs[i]);
 			if (state[i] == TFS_DENIED)
 				miss(&m,
-				     "%s: %s (tracefs is root's; let a group "
-				     "read it: mount -o remount,gid=GROUP,"
-				     "mode=0750 %s, and at boot: \"tracefs %s "
-				     "tracefs gid=GROUP,mode=0750 0 0\" in "
-				     "/etc/fstab)",
+				     "%s: %s (tracefs is root's; let a group read it: mount -o remount,gid=GROUP,mode=0750 %s, and at boot: \"tracefs %s tracefs gid=GROUP,mode=0750 0 0\" in /etc/fstab)",
 				     dir, strerror(e[i]), dir, dir);
 			else if (state[i] == TFS_NO_EVENT &&
 				 kernel_at_least(major, minor, 6, 14))
@@ -631,9 +621,7 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		if (!any_mounted) {
 			sys_path(sv, dir, sizeof(dir), "%s", tracefs_dirs[0]);
 			miss(&m,
-			     "tracefs is not mounted at %s%s%s (mount -t "
-			     "tracefs nodev %s, or run capaudit as root: it "
-			     "mounts one in a private mount namespace)",
+			     "tracefs is not mounted at %s%s%s (mount -t tracefs nodev %s, or run capaudit as root: it mounts one in a private mount namespace)",
 			     dir,
 			     why[0] ? "; mounted in a private mount namespace: "
 				    : "",
@@ -641,17 +629,12 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		}
 		if (bpf_why[0] != '\0')
 			miss(&m,
-			     "counting in the kernel, which needs no tracefs, "
-			     "cannot be used: %s (it needs a caller who holds "
-			     "CAP_BPF and CAP_PERFMON: root, or a user given "
-			     "them as ambient capabilities)",
+			     "counting in the kernel, which needs no tracefs, cannot be used: %s (it needs a caller who holds CAP_BPF and CAP_PERFMON: root, or a user given them as ambient capabilities)",
 			     bpf_why);
 		sys_path(sv, dir, sizeof(dir),
 			 "/sys/bus/event_source/devices/kprobe");
 		miss(&m,
-		     "no kprobe to fall back on: no kprobe PMU (%s) and no "
-		     "kprobe_events in a mounted tracefs "
-		     "(CONFIG_KPROBE_EVENTS)",
+		     "no kprobe to fall back on: no kprobe PMU (%s) and no kprobe_events in a mounted tracefs (CONFIG_KPROBE_EVENTS)",
 		     dir);
 	}
 	check_permission(sv, rel, &m);
@@ -692,8 +675,7 @@ void source_describe(const struct source *src, FILE *out)
 	switch (src->kind) {
 	case SOURCE_TRACEPOINT:
 		fprintf(out,
-			"tracepoint capability:cap_capable (id %llu) from "
-			"%s%s\n",
+			"tracepoint capability:cap_capable (id %llu) from %s%s\n",
 			(unsigned long long)src->ev[0].config, src->tracefs,
 			src->private_mount
 				? " (mounted in a private mount namespace)"
@@ -701,8 +683,7 @@ void source_describe(const struct source *src, FILE *out)
 		break;
 	case SOURCE_KPROBE_EVENTS:
 		fprintf(out,
-			"kprobes on cap_capable written to "
-			"%s/kprobe_events%s\n",
+			"kprobes on cap_capable written to %s/kprobe_events%s\n",
 			src->tracefs,
 			src->private_mount
 				? " (mounted in a private mount namespace)"
@@ -710,13 +691,12 @@ void source_describe(const struct source *src, FILE *out)
 		break;
 	case SOURCE_KPROBE_PMU:
 		fprintf(out,
-			"kprobe PMU (type %u) on cap_capable, arguments from "
-			"registers\n",
+			"kprobe PMU (type %u) on cap_capable, arguments from registers\n",
 			src->ev[0].type);
 		break;
 	case SOURCE_RAW_TRACEPOINT:
-		fprintf(out, "raw tracepoint cap_capable, attached by eBPF "
-			     "(no tracefs needed)\n");
+		fprintf(out,
+			"raw tracepoint cap_capable, attached by eBPF (no tracefs needed)\n");
 		break;
 	}
 }

@@ -92,8 +92,7 @@ static int file_of(struct suggestion *sg, const struct exec_image *im,
 		if (shown == NULL)
 			return -1;
 		snprintf(f->why, sizeof(f->why),
-			 "the file %s ran is not known "
-			 "(its record was lost)",
+			 "the file %s ran is not known (its record was lost)",
 			 shown);
 		free(shown);
 	}

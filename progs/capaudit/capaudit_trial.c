@@ -71,15 +71,13 @@ int trials_possible(char *why, size_t len)
 	if (privileged_by_own_file()) {
 		snprintf(
 			why, len,
-			"capaudit runs with file capabilities and grants "
-			"nothing: run it as root with --user=USER to prove a grant");
+			"capaudit runs with file capabilities and grants nothing: run it as root with --user=USER to prove a grant");
 		return 0;
 	}
 	if (geteuid() != 0) {
-		snprintf(why, len,
-			 "capaudit is not root, so it cannot run the "
-			 "command again with each grant: run it as root with "
-			 "--user=USER to prove one");
+		snprintf(
+			why, len,
+			"capaudit is not root, so it cannot run the command again with each grant: run it as root with --user=USER to prove one");
 		return 0;
 	}
 	self = cap_get_proc();
@@ -93,9 +91,7 @@ int trials_possible(char *why, size_t len)
 			names_cap(needed[i], name, sizeof(name));
 			snprintf(
 				why, len,
-				"capaudit lacks %s, which the trials need "
-				"(a mount namespace, file capabilities on a copy, "
-				"the user's ids)",
+				"capaudit lacks %s, which the trials need (a mount namespace, file capabilities on a copy, the user's ids)",
 				name);
 			cap_free(self);
 			return 0;
@@ -142,22 +138,21 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		problem = trial_path_problem(path);
 		if (problem == NULL)
 			break;
-		snprintf(why, len,
-			 "it %s, and on this file system its device and "
-			 "inode numbers may be another file's: no trial can "
-			 "tell it is still the file the command ran",
-			 problem);
+		snprintf(
+			why, len,
+			"it %s, and on this file system its device and inode numbers may be another file's: no trial can tell it is still the file the command ran",
+			problem);
 		goto refuse;
 	case FILE_UNKNOWN:
-		snprintf(why, len,
-			 "cannot tell it is the file the command ran (a "
-			 "mapping of it: %s)",
-			 strerror(errno));
+		snprintf(
+			why, len,
+			"cannot tell it is the file the command ran (a mapping of it: %s)",
+			strerror(errno));
 		goto refuse;
 	default:
-		snprintf(why, len,
-			 "the path names another file now than the one "
-			 "the command ran");
+		snprintf(
+			why, len,
+			"the path names another file now than the one the command ran");
 		goto refuse;
 	}
 	/* Owner and mode below are the kernel's word, not a daemon's. */
@@ -188,17 +183,17 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	 */
 	/* A copy runs without its set-id bit: not the same program. */
 	if (st.st_mode & (S_ISUID | S_ISGID)) {
-		snprintf(why, len,
-			 "it is set-user-ID or set-group-ID, which its "
-			 "copy would not be");
+		snprintf(
+			why, len,
+			"it is set-user-ID or set-group-ID, which its copy would not be");
 		goto refuse;
 	}
 	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(why, len,
-			 "it is %s: capaudit runs no copy of it with "
-			 "capabilities, as its owner decides what it does",
-			 st.st_uid != 0 ? "not root's"
-					: "writable by others than root");
+		snprintf(
+			why, len,
+			"it is %s: capaudit runs no copy of it with capabilities, as its owner decides what it does",
+			st.st_uid != 0 ? "not root's"
+				       : "writable by others than root");
 		goto refuse;
 	}
 	/*
@@ -211,10 +206,10 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	 */
 	if (match == FILE_SAME &&
 	    (problem = trial_path_problem(path)) != NULL) {
-		snprintf(why, len,
-			 "it %s: another file could take its place at that "
-			 "path during a trial",
-			 problem);
+		snprintf(
+			why, len,
+			"it %s: another file could take its place at that path during a trial",
+			problem);
 		goto refuse;
 	}
 	return fd;
@@ -297,10 +292,10 @@ static int script_guarded(const char *path, char *why, size_t len)
 	if (problem == NULL)
 		return 1;
 	shown = escape_dup(path);
-	snprintf(why, len,
-		 "the script %s %s: no trial runs it with capabilities, "
-		 "as someone other than root decides what it says",
-		 shown != NULL ? shown : "", problem);
+	snprintf(
+		why, len,
+		"the script %s %s: no trial runs it with capabilities, as someone other than root decides what it says",
+		shown != NULL ? shown : "", problem);
 	free(shown);
 	return 0;
 }
@@ -338,9 +333,7 @@ int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
 		shown = escape_dup(m->path);
 		snprintf(
 			why, len,
-			"it loads %s, which %s: no trial runs it with "
-			"capabilities, as someone other than root decides what that "
-			"code does",
+			"it loads %s, which %s: no trial runs it with capabilities, as someone other than root decides what that code does",
 			shown != NULL ? shown : "a file", problem);
 		free(shown);
 		return 0;
@@ -435,10 +428,10 @@ int plan_dir_make(struct grant_plan *p, char *why, size_t len)
 	 */
 	problem = path_dirs_problem(p->dir);
 	if (problem != NULL) {
-		snprintf(why, len,
-			 "%.200s/capaudit.XXXXXX %s: another user could swap "
-			 "it during a trial",
-			 tmp, problem);
+		snprintf(
+			why, len,
+			"%.200s/capaudit.XXXXXX %s: another user could swap it during a trial",
+			tmp, problem);
 		plan_dir_drop(p);
 		return -1;
 	}

@@ -58,11 +58,10 @@ void suggest_make(const struct suggest_request *rq, const struct tally *t,
 		 * need among the checks taken for lent.
 		 */
 		mask_names(list, sizeof(list), sg->lent_guessed, 0);
-		snprintf(reason, sizeof(reason),
-			 "its checks of %s were taken for checks under a "
-			 "credential lent for one call, a guess from samples "
-			 "(the note below)",
-			 list);
+		snprintf(
+			reason, sizeof(reason),
+			"its checks of %s were taken for checks under a credential lent for one call, a guess from samples (the note below)",
+			list);
 		suggest_unproven(sg, reason);
 		return;
 	}
@@ -114,10 +113,10 @@ int trial_judge(struct suggestion *sg, const struct run_result *rr,
 {
 	if (rr->left_running) {
 		tally_free(t);
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "run %d left processes "
-			 "running that capaudit could not end",
-			 sg->runs);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			"run %d left processes running that capaudit could not end",
+			sg->runs);
 		return -1;
 	}
 	/*
@@ -139,19 +138,18 @@ int trial_judge(struct suggestion *sg, const struct run_result *rr,
 		unsigned long long n = (unsigned long long)t->outside_signals;
 
 		tally_free(t);
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "run %d was sent %llu signal%s by a process outside "
-			 "it (any process of the user's own may send one), so "
-			 "what it did proves nothing",
-			 sg->runs, n, n == 1 ? "" : "s");
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			"run %d was sent %llu signal%s by a process outside it (any process of the user's own may send one), so what it did proves nothing",
+			sg->runs, n, n == 1 ? "" : "s");
 		return -1;
 	}
 	if (rr->cut == CUT_TIME) {
 		tally_free(t);
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "run %d did not end within %.0f s and was ended (a "
-			 "server? wrap it in timeout(1); or --trial-timeout)",
-			 sg->runs, limit);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			"run %d did not end within %.0f s and was ended (a server? wrap it in timeout(1); or --trial-timeout)",
+			sg->runs, limit);
 		return -1;
 	}
 	return 0;

@@ -91,13 +91,11 @@ static void warn_who(const char *path, const struct stat *st, const char *list,
 	if (st->st_mode & S_IXOTH) {
 		say_file(out, "# WARNING: ", path);
 		fprintf(out,
-			" is executable by every user (mode %04o): each of "
-			"them gets %s with it%s\n",
+			" is executable by every user (mode %04o): each of them gets %s with it%s\n",
 			(unsigned)(st->st_mode & 07777), list,
 			root_tier ? ", which makes every user root" : "");
 		fprintf(out,
-			"#   restrict who may run it first (a group, mode 0750, as "
-			"setcap --perf-group does for perf), or grant a copy only that group may run\n");
+			"#   restrict who may run it first (a group, mode 0750, as setcap --perf-group does for perf), or grant a copy only that group may run\n");
 	} else if ((st->st_mode & S_IXGRP) && st->st_gid != 0) {
 		say_file(out, "# note: ", path);
 		/* Names from the databases are shown escaped, as paths are. */
@@ -115,8 +113,7 @@ static void warn_who(const char *path, const struct stat *st, const char *list,
 	if ((st->st_mode & S_ISUID) && st->st_uid == 0) {
 		say_file(out, "# note: ", path);
 		fprintf(out,
-			" is set-user-ID root: it runs with every capability now; "
-			"the grant can replace that (chmod u-s)\n");
+			" is set-user-ID root: it runs with every capability now; the grant can replace that (chmod u-s)\n");
 	}
 }
 
@@ -136,8 +133,7 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	if (!identity_names(path, maj, min, ino, why, sizeof(why))) {
 		say_file(out, "# WARNING: ", path);
 		fprintf(out,
-			": not the file the command ran any more (%s): check "
-			"it before granting\n",
+			": not the file the command ran any more (%s): check it before granting\n",
 			why);
 		return;
 	}
@@ -162,18 +158,14 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	    (problem = path_dirs_problem(path)) != NULL) {
 		say_file(out, "# WARNING: ", path);
 		fprintf(out,
-			" %s: whoever may change it decides which file that "
-			"name is when this line is pasted\n",
+			" %s: whoever may change it decides which file that name is when this line is pasted\n",
 			problem);
 	}
 	warn_who(path, &st, list, root_tier, out);
 	if (is_interpreter(path)) {
 		say_file(out, "# WARNING: ", path);
 		fprintf(out,
-			" is an interpreter: every program it runs (any "
-			"script, any code given with -c or -m, any user's) gets %s; "
-			"prefer an ambient capability for this one service (systemd, "
-			"below) or a small program of its own\n",
+			" is an interpreter: every program it runs (any script, any code given with -c or -m, any user's) gets %s; prefer an ambient capability for this one service (systemd, below) or a small program of its own\n",
 			list);
 	}
 }

@@ -288,9 +288,9 @@ static struct counter *counter_load(char *why, size_t whylen)
 	int p, saved;
 
 	if (!pidns_initial()) {
-		snprintf(why, whylen,
-			 "capaudit runs in a pid namespace other than the "
-			 "initial one");
+		snprintf(
+			why, whylen,
+			"capaudit runs in a pid namespace other than the initial one");
 		errno = EPERM;
 		return NULL;
 	}
@@ -436,9 +436,9 @@ static void say_mismatch(uint64_t bits, char *why, size_t whylen)
 	};
 	size_t i, used;
 
-	snprintf(why, whylen,
-		 "the running kernel's BTF differs from what the programs "
-		 "read (they count nothing there):");
+	snprintf(
+		why, whylen,
+		"the running kernel's BTF differs from what the programs read (they count nothing there):");
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		if (!(bits & parts[i].bit))
 			continue;
@@ -489,9 +489,9 @@ int counter_calibrate(struct counter *c, void (*check)(void), char *why,
 	    ((int32_t)(run->capret >> 32) != 0 &&
 	     (int32_t)(run->capret >> 32) != -EPERM) ||
 	    run->cred == 0 || (run->cred & CRED_LENT) || run->target_ns == 0) {
-		snprintf(why, whylen,
-			 "the program misread cap_capable's arguments (its "
-			 "own check came out as something else)");
+		snprintf(
+			why, whylen,
+			"the program misread cap_capable's arguments (its own check came out as something else)");
 		errno = EPROTO;
 		return -1;
 	}
