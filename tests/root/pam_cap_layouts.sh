@@ -172,8 +172,8 @@ EOF
 	# namespaces were listed, its process holds mounts that the search
 	# never judged, as it would hold a mount unmounted lazily. capcheck
 	# searches as pam_cap does (the same code); strace holds its look at
-	# what processes hold (the second opening of /proc) for 0.5 s, and
-	# the container starts as soon as the first is done. The search is
+	# what processes hold (the second opening of /proc) for 0.8 s, and
+	# the container starts while it is held. The search is
 	# made again, where the container is listed, and passes: before, it
 	# refused, as su's pam_cap did in CI ("Failure setting user
 	# credentials"), now and then, on a host starting containers. (Only
@@ -181,12 +181,21 @@ EOF
 	# su must be, its searches outran their 3 s on a loaded host.)
 	: >"$T/st"
 	timeout 60 strace -f --seccomp-bpf -qq -o "$T/st" -P /proc -e trace=openat \
-		-e inject=openat:delay_enter=500000:when=2 \
+		-e inject=openat:delay_enter=800000:when=2 \
 		chroot "$m" "$BUILD/progs/capcheck" --config "$conf" >"$T/cc" 2>&1 &
 	traced=$!
-	i=0
-	while [ "$(grep -c '"/proc"' "$T/st")" -lt 1 ] && [ $i -lt 1000 ]; do
-		sleep 0.01; i=$((i + 1))
+	# Held: capcheck in a tracing stop that lasts (every openat stops it
+	# for a moment). Not strace's log, which it may write late.
+	i=0 held=
+	while [ -z "$held" ] && [ $i -lt 1000 ]; do
+		for p in $(pgrep -f -- "$BUILD/progs/capcheck --config"); do
+			grep -q '^State:.*tracing stop' /proc/$p/status 2>/dev/null &&
+				sleep 0.05 &&
+				grep -q '^State:.*tracing stop' /proc/$p/status 2>/dev/null &&
+				held=$p
+		done
+		[ -n "$held" ] || sleep 0.01
+		i=$((i + 1))
 	done
 	unshare -m --propagation private sh -c 'cd / && exec sleep 8' &
 	container=$!
