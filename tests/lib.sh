@@ -953,6 +953,18 @@ caf€
 NAMES
 }
 
+# terminal_safe FILE: status 0 when FILE holds only what escape_fputs()
+# (common/escape.h) lets through: printable ASCII, newlines, and well-formed
+# UTF-8 that is neither a C1 control, a line or paragraph separator, nor a
+# bidirectional control. Our messages escape everything else as \ooo, so a
+# name that happens to be valid UTF-8 is shown as it is.
+terminal_safe() {
+	perl -e '
+		local $/; my $t = <STDIN>; utf8::decode($t) or exit 1;
+		exit($t =~ /[^\n\x20-\x7e\x{a0}-\x{10ffff}]|[\x{61c}\x{200e}\x{200f}\x{2028}-\x{202e}\x{2066}-\x{2069}\x{d800}-\x{dfff}]/ ? 1 : 0);
+	' <"$1"
+}
+
 # pasted_line FILE PREFIX: what follows PREFIX on the last line of FILE
 # that starts with it (a command a program printed for a person to paste),
 # on stdout; status 1 when no line does.
