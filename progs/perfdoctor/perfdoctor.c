@@ -75,6 +75,7 @@ static void session_subject(struct subject *who, const struct session_facts *s,
 	memset(who, 0, sizeof(*who));
 	who->name = name;
 	who->is_root = s->ruid == 0 || s->euid == 0;
+	who->root_euid = s->euid == 0;
 	who->uid = s->fsuid;
 	who->gid = s->fsgid;
 	who->groups = s->groups;
@@ -86,6 +87,8 @@ static void session_subject(struct subject *who, const struct session_facts *s,
 	who->no_new_privs = s->no_new_privs;
 	who->seccomp = s->seccomp;
 	who->init_userns = s->init_userns;
+	who->userns_how = s->userns_how;
+	who->sc = &s->sc;
 }
 
 /*
@@ -104,7 +107,7 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 				 : 0;
 
 	session_subject(who, self, u->name);
-	who->is_root = u->uid == 0;
+	who->is_root = who->root_euid = u->uid == 0;
 	who->uid = u->uid;
 	who->gid = u->gid;
 	who->groups = u->groups;
@@ -310,6 +313,7 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	else
 		snprintf(label, sizeof(label), "this process (your session)");
 	print_session(&who, label);
+	print_surroundings(s, k);
 	print_pam(pv, npv);
 	fill_fix_context(&fx, b, u, o->pam.config, 0, 0);
 	if (npv > 0)
@@ -374,6 +378,7 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	print_session(
 		&who,
 		"a new login, groups from the group database, the rest modelled on this process");
+	print_surroundings(self, k);
 	print_pam(pv, npv);
 	fill_fix_context(&fx, b, u, o->pam.config, 1, self->bounding);
 	for (i = 0; i < npv; i++) {
@@ -440,6 +445,8 @@ static int diagnose(const struct opts *o)
 	}
 	gather_kernel(&k);
 	gather_binary(&b, o->binary);
+	gather_seccomp(&s, s.dfd, &b.arch);
+	gather_container(&s, s.dfd);
 	print_header(&k, &b, u.name);
 	if (pam_views(&o->pam, u.name, pv, MAX_SERVICES, &npv) < 0) {
 		release_binary(&b);

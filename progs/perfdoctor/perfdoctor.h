@@ -19,6 +19,17 @@ enum answer {
 	ANSWER_UNKNOWN = 2,
 };
 
+/*
+ * The system call perf makes to open an event, as a seccomp filter sees
+ * it: the audit architecture of its calling convention and the number
+ * of perf_event_open() there (perfdoctor_arch.c).
+ */
+struct perf_arch {
+	uint32_t audit_arch;
+	uint32_t nr;
+	const char *name; /* "x86_64", "i386", "x32", ...; NULL: unknown */
+};
+
 struct kernel_facts {
 	char release[128];
 	int major, minor;
@@ -45,6 +56,21 @@ struct binary_facts {
 	 * be resolved.
 	 */
 	char fix_path[4096];
+	struct perf_arch
+		arch; /* name NULL: not an ELF binary this kernel runs */
+};
+
+/*
+ * What the seccomp filters of a session make of perf_event_open():
+ * allows is ANSWER_YES when the call reaches the kernel (or there is no
+ * filter), ANSWER_NO when a filter answers in the kernel's place, and
+ * ANSWER_UNKNOWN when that cannot be told from here.
+ */
+struct seccomp_view {
+	enum answer allows;
+	char line
+		[800]; /* how it was found and what was found, for "seccomp:" */
+	char why[600]; /* the refusal or the doubt, for the verdict */
 };
 
 /* Credentials and capability state of a session, from /proc/<pid>/status. */
@@ -58,6 +84,12 @@ struct session_facts {
 	int no_new_privs;
 	int seccomp;		 /* 0 none, 1 strict, 2 filter */
 	enum answer init_userns; /* in the initial user namespace? */
+	char userns_how[200];	 /* how that was told, when not by its inode */
+	int dfd;	  /* its /proc directory; release_session() closes it */
+	unsigned threads; /* the thread group's size */
+	struct seccomp_view sc; /* filled by gather_seccomp() */
+	char container[600];	/* what runs it in a container, or "" */
+	int in_container; /* another pid or user namespace, or a runtime */
 };
 
 /* The user as the passwd and group databases describe a new login. */
@@ -138,6 +170,7 @@ struct pam_view {
 struct subject {
 	const char *name; /* the user, for messages */
 	int is_root;	  /* real or effective uid 0: exec keeps privileges */
+	int root_euid;	  /* the effective uid is 0: exec raises them too */
 	uid_t uid;	  /* credentials that exec's permission check uses */
 	gid_t gid;
 	const gid_t *groups;
@@ -146,7 +179,9 @@ struct subject {
 	int no_new_privs;
 	int seccomp;
 	enum answer init_userns;
-	enum answer may_exec; /* may_execute() with the credentials above */
+	const char *userns_how; /* how init_userns was told, or "" */
+	enum answer may_exec;	/* may_execute() with the credentials above */
+	const struct seccomp_view *sc; /* its filters' answer, or NULL */
 };
 
 /* What the fix lines may suggest. */
@@ -190,9 +225,18 @@ struct fix {
 	int is_command;
 };
 
+/* A blocker besides the one the verdict line names. */
+#define MAX_ALSO 6
+
 struct verdict {
 	enum answer answer;
 	char reason[1024];
+	/* Every other blocker found, each with its own answer: "also:" lines. */
+	struct {
+		enum answer answer;
+		char text[1024];
+	} also[MAX_ALSO];
+	int nalso;
 	struct fix fixes[MAX_FIXES];
 	int nfixes;
 	uint64_t at_exec; /* the effective set after exec */
@@ -296,11 +340,43 @@ const char *group_list(const gid_t *groups, int n, char *buf, size_t len);
 void print_header(const struct kernel_facts *k, const struct binary_facts *b,
 		  const char *user);
 void print_session(const struct subject *who, const char *label);
+/* The session's user namespace, seccomp filter and container, as found. */
+void print_surroundings(const struct session_facts *s,
+			const struct kernel_facts *k);
 void print_pam(const struct pam_view *pv, int n);
 void print_verdict(const struct verdict *v, const char *user, const char *path,
 		   const char *how);
 void print_risk(const struct binary_facts *b, const struct subject *who,
 		const struct fix_context *fx);
+
+/* perfdoctor_arch.c */
+/* The convention of an ELF header (len bytes): 0, or -1 for none this kernel runs. */
+int perf_arch_of_elf(const unsigned char *hdr, size_t len, struct perf_arch *a);
+/* The same for the file open on fd (O_PATH will do): 0, or -1 with errno. */
+int perf_arch_of_fd(int fd, struct perf_arch *a);
+/* perfdoctor's own. */
+int perf_arch_self(struct perf_arch *a);
+/* That of the process whose /proc directory is open on dfd (its exe). */
+int perf_arch_of_process(int dfd, struct perf_arch *a);
+
+/* perfdoctor_seccomp.c */
+/*
+ * s->sc for the session s (its seccomp mode read): for perfdoctor's own
+ * session, by a probe; for another process, by reading its filters
+ * (root) through its /proc directory dfd and running them on the call
+ * perf (architecture arch) makes.
+ */
+void gather_seccomp(struct session_facts *s, int dfd,
+		    const struct perf_arch *arch);
+/* "EPERM" and the like for the errno values perfdoctor reports; NULL for others. */
+const char *errno_name(int e);
+
+/* perfdoctor_container.c */
+/*
+ * s->container and s->in_container: what the session's namespaces,
+ * cgroup, environment and parents say about a container around it.
+ */
+void gather_container(struct session_facts *s, int dfd);
 
 /* perfdoctor_facts.c */
 void gather_kernel(struct kernel_facts *k);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -22,6 +23,8 @@
 
 /* The inode number of the initial user namespace (PROC_USER_INIT_INO). */
 #define INIT_USERNS_INO 0xEFFFFFFDU
+/* statfs(2)'s f_type of nsfs, where every ns/ link leads. */
+#define NSFS_MAGIC_NUMBER 0x6e736673
 
 void gather_kernel(struct kernel_facts *k)
 {
@@ -104,6 +107,8 @@ void gather_binary(struct binary_facts *b, const char *path)
 		b->target_known = 1;
 	else
 		b->target_err = errno;
+	/* The system call a seccomp filter will see perf make. */
+	perf_arch_of_fd(fd, &b->arch);
 	snprintf(proc, sizeof(proc), "/proc/thread-self/fd/%d", fd);
 	/* ENOTSUP from a one-byte read tells "no xattrs here" from "no capability". */
 	if (getxattr(proc, "security.capability", &probe, 0) < 0 &&
@@ -137,18 +142,71 @@ static void status_error(pid_t pid, const char *what, const char *detail)
 }
 
 /*
+ * Is the process whose /proc directory is dfd in the initial user
+ * namespace? Its ns/user names the namespace by inode: the initial one's
+ * is fixed (PROC_USER_INIT_INO, uapi's USER_NS_INIT_INO since Linux
+ * 6.18) and any other is numbered from 0xF0000000 up, so the inode tells
+ * them apart for sure, provided the file is nsfs's and not one a
+ * made-up /proc shows. Where ns/user cannot be used, uid_map still
+ * proves one thing: a map other than every uid to itself ("0 0
+ * 4294967295") is not the initial namespace's. That map proves nothing
+ * the other way (root may give a new namespace the same one), so it
+ * answers "no" or "unknown", never "yes".
+ */
+static enum answer initial_userns(int dfd, char *how, size_t len)
+{
+	struct statfs fs;
+	struct stat st;
+	char map[256];
+	unsigned long a, b, c;
+	int fd = openat(dfd, "ns/user", O_RDONLY | O_CLOEXEC), n, used = 0;
+	ssize_t got;
+
+	how[0] = '\0';
+	if (fd >= 0) {
+		int ok = fstat(fd, &st) == 0 && fstatfs(fd, &fs) == 0 &&
+			 fs.f_type == NSFS_MAGIC_NUMBER;
+
+		close(fd);
+		if (ok)
+			return st.st_ino == INIT_USERNS_INO ? ANSWER_YES
+							    : ANSWER_NO;
+	}
+	fd = openat(dfd, "uid_map", O_RDONLY | O_CLOEXEC);
+	got = fd >= 0 ? read(fd, map, sizeof(map) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got <= 0) {
+		put(how, len, "neither ns/user nor uid_map can be read");
+		return ANSWER_UNKNOWN;
+	}
+	map[got] = '\0';
+	n = sscanf(map, " %lu %lu %lu %n", &a, &b, &c, &used);
+	if (n == 3 && a == 0 && b == 0 && c == 4294967295UL &&
+	    map[used] == '\0') {
+		put(how, len,
+		    "ns/user cannot be read, and uid_map maps every uid to itself, as a new namespace's may too");
+		return ANSWER_UNKNOWN;
+	}
+	put(how, len,
+	    "told by uid_map, which does not map every uid to itself as the initial namespace's does");
+	return ANSWER_NO;
+}
+
+/*
  * The session's state from one read of its status file, opened through
  * its /proc directory so a pid reused meanwhile cannot be mixed in: the
- * user namespace is looked up in the same directory.
+ * user namespace is looked up in the same directory, which stays open
+ * (s->dfd) for the seccomp filter and the container.
  */
 int gather_session(struct session_facts *s, pid_t pid)
 {
 	struct proc_status ps;
 	char dir[32], *bad = NULL;
 	int dfd, ok;
-	struct stat ns;
 
 	memset(s, 0, sizeof(*s));
+	s->dfd = -1;
 	s->pid = pid;
 	if (pid > 0)
 		snprintf(dir, sizeof(dir), "/proc/%d", (int)pid);
@@ -189,15 +247,13 @@ int gather_session(struct session_facts *s, pid_t pid)
 		s->ambient = ps.ambient;
 		s->no_new_privs = ps.no_new_privs;
 		s->seccomp = ps.seccomp;
+		s->threads = ps.threads;
 	}
 	proc_status_release(&ps);
 	/* Capabilities count for perf_event_open only in the initial namespace. */
-	if (fstatat(dfd, "ns/user", &ns, 0) == 0)
-		s->init_userns =
-			ns.st_ino == INIT_USERNS_INO ? ANSWER_YES : ANSWER_NO;
-	else
-		s->init_userns = ANSWER_UNKNOWN;
-	close(dfd);
+	s->init_userns =
+		initial_userns(dfd, s->userns_how, sizeof(s->userns_how));
+	s->dfd = dfd;
 	if (!ok) {
 		release_session(s);
 		return -1;
@@ -207,6 +263,9 @@ int gather_session(struct session_facts *s, pid_t pid)
 
 void release_session(struct session_facts *s)
 {
+	if (s->dfd >= 0)
+		close(s->dfd);
+	s->dfd = -1;
 	free(s->groups);
 	s->groups = NULL;
 	s->ngroups = 0;

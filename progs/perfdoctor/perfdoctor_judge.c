@@ -14,24 +14,48 @@
 #include "perf.h"
 #include "perfdoctor.h"
 
+/* Another blocker, for an "also:" line: once, and not the verdict's own. */
+static void also(struct verdict *v, enum answer a, const char *text)
+{
+	int i;
+
+	if (strcmp(v->reason, text) == 0)
+		return;
+	for (i = 0; i < v->nalso; i++)
+		if (strcmp(v->also[i].text, text) == 0)
+			return;
+	if (v->nalso == MAX_ALSO)
+		return;
+	v->also[v->nalso].answer = a;
+	snprintf(v->also[v->nalso].text, sizeof(v->also[0].text), "%s", text);
+	v->nalso++;
+}
+
 /*
  * Records a blocker: the first one is the one to fix first, and NO
- * (certain) beats UNKNOWN (may or may not block).
+ * (certain) beats UNKNOWN (may or may not block). Every other blocker
+ * is kept too, so that each one is named.
  */
 static void block(struct verdict *v, enum answer a, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 static void block(struct verdict *v, enum answer a, const char *fmt, ...)
 {
+	char text[sizeof(v->reason)];
 	va_list ap;
 
-	if (v->answer == ANSWER_NO ||
-	    (v->answer == ANSWER_UNKNOWN && a != ANSWER_NO))
-		return;
-	v->answer = a;
 	va_start(ap, fmt);
-	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	if (v->answer == ANSWER_NO ||
+	    (v->answer == ANSWER_UNKNOWN && a != ANSWER_NO)) {
+		also(v, a, text);
+		return;
+	}
+	if (v->answer == ANSWER_UNKNOWN)
+		also(v, ANSWER_UNKNOWN, v->reason);
+	v->answer = a;
+	memcpy(v->reason, text, sizeof(text));
 }
 
 void add_fix(struct verdict *v, const char *fmt, ...)
@@ -125,9 +149,20 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 	uint64_t p_after;
 
 	if (who->is_root) {
-		*p_free = who->bounding;
-		*e_after = p_after =
+		/*
+		 * Root's exec: P' = bounding | pI, whatever the file holds;
+		 * E' = P' when the effective uid is 0 or the file's fE is
+		 * set, else the ambient set (a real uid of 0 alone raises
+		 * nothing).
+		 */
+		*p_free = who->bounding | who->inheritable;
+		p_after =
 			who->no_new_privs ? *p_free & who->permitted : *p_free;
+		*e_after = who->root_euid || (b->caps != NULL &&
+					      caps_honoured(b) &&
+					      !foreign_rootid(b) && fe)
+				   ? p_after
+				   : who->ambient;
 	} else if (b->caps == NULL || !caps_honoured(b) || foreign_rootid(b)) {
 		*p_free = p_after = *e_after = who->ambient;
 	} else {
@@ -163,6 +198,58 @@ static void judge_exec(const struct binary_facts *b, const struct subject *who,
 		      "the session is in seccomp strict mode, which allows no execve()");
 }
 
+/*
+ * Root gets the bounding set at exec, file capabilities or not: what
+ * keeps cap_perfmon from it is the bounding set (a container started
+ * without it), no_new_privs holding it to a permitted set without it, or
+ * an effective uid other than 0.
+ */
+static void judge_root(const struct subject *who, uint64_t needed,
+		       struct verdict *v)
+{
+	char names[512];
+
+	names_or_none(BIT(CAP_PERFMON), names, sizeof(names));
+	if (!((who->bounding | who->inheritable) & needed)) {
+		block(v, ANSWER_NO,
+		      "the session's bounding set lacks cap_perfmon, and exec gives root nothing outside it");
+		add_fix(v,
+			"allow %s in the bounding set of that service or container",
+			names);
+	} else if (who->no_new_privs && !(who->permitted & needed)) {
+		block(v, ANSWER_NO,
+		      "the session has no_new_privs set and lacks cap_perfmon in its permitted set, so exec may not add it");
+		add_fix(v,
+			"run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
+	} else if (!who->root_euid) {
+		block(v, ANSWER_NO,
+		      "only the session's real uid is 0: exec raises none of root's capabilities into the effective set when the effective uid is another");
+	}
+}
+
+/*
+ * The seccomp filter answers before any capability is looked at: a call
+ * it refuses fails for CAP_PERFMON and CAP_SYS_ADMIN alike.
+ */
+static void judge_seccomp(const struct subject *who, struct verdict *v)
+{
+	const struct seccomp_view *sc = who->sc;
+
+	if (who->seccomp != 2 || (sc != NULL && sc->allows == ANSWER_YES))
+		return;
+	if (sc != NULL && sc->allows == ANSWER_NO) {
+		block(v, ANSWER_NO,
+		      "the session's seccomp filter refuses perf_event_open() whatever its capabilities: %s",
+		      sc->why);
+		add_fix(v,
+			"run perf under a seccomp profile that lets perf_event_open() through (a container's: one that allows it to CAP_PERFMON, rather than seccomp=unconfined or CAP_SYS_ADMIN)");
+		return;
+	}
+	block(v, ANSWER_UNKNOWN,
+	      "the session runs under a seccomp filter, which may refuse perf_event_open() whatever its capabilities%s%s",
+	      sc != NULL && sc->why[0] ? ": " : "", sc != NULL ? sc->why : "");
+}
+
 /* A user namespace: no capability gained in there counts. */
 static void judge_userns(const struct subject *who, struct verdict *v)
 {
@@ -173,7 +260,10 @@ static void judge_userns(const struct subject *who, struct verdict *v)
 			"run perf from a session outside the container or user namespace");
 	} else if (who->init_userns == ANSWER_UNKNOWN) {
 		block(v, ANSWER_UNKNOWN,
-		      "cannot tell whether the session is in the initial user namespace");
+		      "cannot tell whether the session is in the initial user namespace%s%s%s",
+		      who->userns_how != NULL && who->userns_how[0] ? " (" : "",
+		      who->userns_how != NULL ? who->userns_how : "",
+		      who->userns_how != NULL && who->userns_how[0] ? ")" : "");
 	}
 }
 
@@ -278,6 +368,17 @@ static void judge_file_caps(const struct kernel_facts *k,
 			fix_shadowed_grant(v, fx);
 		v->want_preset = 1;
 	}
+	/*
+	 * no_new_privs blocks whatever else does: exec grants no file
+	 * capability under it, so a fix of the rest alone would not do.
+	 */
+	if (who->no_new_privs && ((fp | fi) & needed) && caps_honoured(b) &&
+	    !foreign_rootid(b)) {
+		block(v, ANSWER_NO,
+		      "the session has no_new_privs set, so exec grants no file capabilities");
+		add_fix(v,
+			"run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
+	}
 }
 
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
@@ -306,12 +407,12 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	/* paranoid <= 0: system-wide monitoring is open to everybody. */
 	if (k->paranoid == INT32_MIN || k->paranoid > 0) {
 		judge_userns(who, v);
-		if (!(e_after & needed))
+		if (!(e_after & needed) && who->is_root)
+			judge_root(who, needed, v);
+		else if (!(e_after & needed))
 			judge_file_caps(k, b, who, fx, p_free, needed, v);
 	}
-	if (who->seccomp == 2)
-		block(v, ANSWER_UNKNOWN,
-		      "the session runs under a seccomp filter, which may refuse perf_event_open() whatever its capabilities");
+	judge_seccomp(who, v);
 	/* After the rest: the preset also answers "may not execute". */
 	if (v->answer == ANSWER_NO)
 		fix_perf(v, b, who, fx);

@@ -147,6 +147,21 @@ void print_session(const struct subject *who, const char *label)
 	say("%-10s may execute the binary: %s", "", answer_name(who->may_exec));
 }
 
+void print_surroundings(const struct session_facts *s,
+			const struct kernel_facts *k)
+{
+	if (s->userns_how[0] != '\0')
+		say("%-10s %s", "userns:", s->userns_how);
+	if (s->seccomp == 2)
+		say("%-10s %s", "seccomp:", s->sc.line);
+	if (s->container[0] != '\0')
+		say("%-10s %s", "container:", s->container);
+	/* The one setting a container cannot make its own. */
+	if (s->in_container && k->paranoid != INT32_MIN && k->paranoid > 0)
+		say("%-10s kernel.perf_event_paranoid = %d is the host's, one value for every container on this kernel: it is why a CPU-wide event needs CAP_PERFMON here",
+		    "note:", k->paranoid);
+}
+
 /*
  * A line ending in a command: lead and cmd as they are (every operand of
  * cmd went through shquote, which takes only what a terminal shows as it
@@ -185,6 +200,10 @@ void print_verdict(const struct verdict *v, const char *user, const char *path,
 		say("verdict:   NO: %s", v->reason);
 	else
 		say("verdict:   UNKNOWN: %s", v->reason);
+	for (i = 0; v->answer != ANSWER_YES && i < v->nalso; i++)
+		say("also:      %s: %s",
+		    v->also[i].answer == ANSWER_NO ? "NO" : "UNKNOWN",
+		    v->also[i].text);
 	for (i = 0; i < v->nfixes; i++) {
 		if (v->fixes[i].is_command)
 			say_command("fix:       ", v->fixes[i].text,

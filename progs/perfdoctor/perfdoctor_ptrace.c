@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * Reading another process's seccomp filters. The kernel hands them out
+ * only through PTRACE_SECCOMP_GET_FILTER: to a reader with CAP_SYS_ADMIN
+ * and no filter of its own, about a tracee in a ptrace stop. So the
+ * process is stopped, for as long as the copy takes, as a debugger would
+ * stop it, and this file's whole concern is that nothing else happens
+ * to it:
+ *
+ *  - The tracer is a child of perfdoctor that exits when done. A tracer
+ *    that exits detaches from its tracee whatever state it is in, so no
+ *    path (an error, a timeout, perfdoctor killed: the child dies with
+ *    it, PR_SET_PDEATHSIG) leaves the process stopped or traced.
+ *  - PTRACE_SEIZE, not PTRACE_ATTACH: no SIGSTOP is sent, which its
+ *    parent would see; PTRACE_INTERRUPT stops it, a stop no one else
+ *    observes. A signal that arrives meanwhile is handed back on detach;
+ *    a job-control stop stays in effect, as it would have.
+ *  - A set-user-ID execve() made while it is traced gains its privileges
+ *    only if the tracer holds CAP_SYS_PTRACE (ptracer_capable()): the
+ *    reader insists on it, so being read never costs a program its
+ *    privileges.
+ *  - A process that does not stop within a bound (uninterruptible sleep,
+ *    a vfork() parent) is let go by the reader's exit: SIGALRM's default
+ *    action ends it.
+ *  - The pid is pinned with a pidfd, and the /proc directory opened
+ *    before: if the process exits while it is read, or the pid now names
+ *    another process, what was read is thrown away.
+ *  - The count of filters (Seccomp_filters) is read with the process
+ *    stopped, before and after the copy: another thread's
+ *    SECCOMP_FILTER_FLAG_TSYNC can still add one, and filters only ever
+ *    grow, so an unchanged count means an unchanged chain.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perfdoctor.h"
+#include "perfdoctor_ptrace.h"
+
+/* How long the process may take to stop; how long the reader may take in all. */
+#define STOP_SECONDS 2
+#define READER_MS    5000
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+/* Where the reader stopped, for the reason. */
+enum read_stage {
+	READ_OK,
+	READ_SEIZE,
+	READ_INTERRUPT,
+	READ_WAIT,
+	READ_GONE,
+	READ_COUNT,
+	READ_FILTER,
+	READ_TOO_BIG,
+	READ_NOMEM,
+};
+
+/* The reader's report, before the lengths and the instructions. */
+struct report {
+	int32_t stage;
+	int32_t err;
+	uint32_t nfilters, ninsns;
+	uint32_t count_before, count_after; /* UINT32_MAX: no such line */
+	uint32_t filter;		    /* READ_FILTER: which one */
+	uint32_t pad;
+};
+
+#define REPORT_MAX                                                \
+	(sizeof(struct report) + FILTERS_MAX * sizeof(uint32_t) + \
+	 FILTERS_MAX_INSNS * sizeof(struct sock_filter))
+
+/*
+ * A number from a "Name:\tvalue" line of a status file under dfd (path
+ * "status" or "task/N/status"); UINT32_MAX when the line is missing.
+ */
+static int status_value(int dfd, const char *path, const char *name,
+			uint32_t *value)
+{
+	char buf[4096], *line;
+	size_t nlen = strlen(name), have = 0;
+	ssize_t n;
+	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
+
+	*value = UINT32_MAX;
+	if (fd < 0)
+		return -1;
+	while (have < sizeof(buf) - 1 &&
+	       (n = read(fd, buf + have, sizeof(buf) - 1 - have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	if (have == 0)
+		return -1;
+	buf[have] = '\0';
+	for (line = buf; line != NULL && *line != '\0';) {
+		char *next = strchr(line, '\n');
+
+		if (strncmp(line, name, nlen) == 0 && line[nlen] == ':') {
+			char *end;
+			unsigned long v = strtoul(line + nlen + 1, &end, 10);
+
+			if (end == line + nlen + 1 || v >= UINT32_MAX ||
+			    (*end != '\n' && *end != '\0'))
+				return -1;
+			*value = (uint32_t)v;
+			return 0;
+		}
+		line = next != NULL ? next + 1 : NULL;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Waits for the first ptrace stop. A signal-delivery stop holds a signal
+ * on its way: *inject gets it, for the detach to hand back.
+ */
+static int wait_stop(pid_t pid, int *inject, struct report *r)
+{
+	int st;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &st, __WALL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			r->stage = READ_WAIT;
+			r->err = errno;
+			return -1;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			r->stage = READ_GONE;
+			r->err = ESRCH;
+			return -1;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		/*
+		 * PTRACE_EVENT_STOP: ours, or a job-control stop (which the
+		 * detach leaves in effect); event 0: a signal on its way.
+		 */
+		if (((unsigned)st >> 16) == 0)
+			*inject = WSTOPSIG(st);
+		return 0;
+	}
+}
+
+/* Copies every filter, oldest first (ptrace's order), into *lens and *insns. */
+static int copy_filters(pid_t pid, struct report *r, uint32_t **lens,
+			struct sock_filter **insns)
+{
+	*lens = malloc(FILTERS_MAX * sizeof(**lens));
+	*insns = malloc(FILTERS_MAX_INSNS * sizeof(**insns));
+	if (*lens == NULL || *insns == NULL) {
+		r->stage = READ_NOMEM;
+		r->err = ENOMEM;
+		return -1;
+	}
+	for (;;) {
+		long n = ptrace(PTRACE_SECCOMP_GET_FILTER, pid,
+				(void *)(uintptr_t)r->nfilters, NULL);
+		long got;
+
+		if (n < 0 && errno == ENOENT)
+			return 0; /* past the oldest */
+		if (n <= 0 || n > 4096) {
+			r->stage = READ_FILTER;
+			r->err = n < 0 ? errno : EINVAL;
+			r->filter = r->nfilters;
+			return -1;
+		}
+		if (r->nfilters >= FILTERS_MAX ||
+		    (uint64_t)r->ninsns + (uint64_t)n > FILTERS_MAX_INSNS) {
+			r->stage = READ_TOO_BIG;
+			return -1;
+		}
+		got = ptrace(PTRACE_SECCOMP_GET_FILTER, pid,
+			     (void *)(uintptr_t)r->nfilters,
+			     *insns + r->ninsns);
+		if (got != n) {
+			r->stage = READ_FILTER;
+			r->err = got < 0 ? errno : EINVAL;
+			r->filter = r->nfilters;
+			return -1;
+		}
+		(*lens)[r->nfilters++] = (uint32_t)n;
+		r->ninsns += (uint32_t)n;
+	}
+}
+
+/* The reader: a child of perfdoctor; its exit is the detach of last resort. */
+static void reader(int out, int dfd, pid_t pid, pid_t parent)
+{
+	struct report r;
+	uint32_t *lens = NULL;
+	struct sock_filter *insns = NULL;
+	int inject = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.count_before = r.count_after = UINT32_MAX;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+	    getppid() != parent)
+		_exit(3);
+	/* SIGALRM's default action ends the reader, and so the trace. */
+	signal(SIGALRM, SIG_DFL);
+	alarm(STOP_SECONDS);
+	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) < 0) {
+		r.stage = READ_SEIZE;
+		r.err = errno;
+		goto send;
+	}
+	if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) < 0) {
+		r.stage = READ_INTERRUPT;
+		r.err = errno;
+		goto send;
+	}
+	if (wait_stop(pid, &inject, &r) < 0)
+		goto send;
+	if (status_value(dfd, "status", "Seccomp_filters", &r.count_before) <
+	    0) {
+		r.stage = READ_COUNT;
+		r.err = errno;
+	} else if (copy_filters(pid, &r, &lens, &insns) == 0 &&
+		   status_value(dfd, "status", "Seccomp_filters",
+				&r.count_after) < 0) {
+		r.stage = READ_COUNT;
+		r.err = errno;
+	}
+	/* Let it go now; should this fail, the exit below does it. */
+	ptrace(PTRACE_DETACH, pid, NULL, (void *)(uintptr_t)inject);
+send:
+	alarm(0);
+	if (r.stage != READ_OK)
+		r.nfilters = r.ninsns = 0;
+	if (write_all(out, &r, sizeof(r)) < 0 ||
+	    write_all(out, lens, r.nfilters * sizeof(*lens)) < 0 ||
+	    write_all(out, insns, r.ninsns * sizeof(*insns)) < 0)
+		_exit(2);
+	_exit(0);
+}
+
+/* Does the process whose /proc directory is dfd still exist (or linger)? */
+static int still_there(int dfd, int pidfd)
+{
+	struct pollfd p = { pidfd, POLLIN, 0 };
+	int fd = openat(dfd, "stat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	/* A pidfd turns readable when its process exits. */
+	return pidfd < 0 || (poll(&p, 1, 0) == 0);
+}
+
+/* Why perfdoctor itself may not read filters, or NULL when it may. */
+static const char *reader_cannot(void)
+{
+	cap_flag_value_t admin = CAP_CLEAR, ptrace_cap = CAP_CLEAR;
+	cap_t own = cap_get_proc();
+
+	if (own != NULL) {
+		cap_get_flag(own, CAP_SYS_ADMIN, CAP_EFFECTIVE, &admin);
+		cap_get_flag(own, CAP_SYS_PTRACE, CAP_EFFECTIVE, &ptrace_cap);
+		cap_free(own);
+	}
+	if (admin != CAP_SET || ptrace_cap != CAP_SET)
+		return "perfdoctor may read another process's seccomp filter only with CAP_SYS_ADMIN and CAP_SYS_PTRACE: run it as root";
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 0)
+		return "perfdoctor runs under a seccomp filter itself, and the kernel shows filters only to a reader without one";
+	return NULL;
+}
+
+/* Reads everything the reader sends, within READER_MS; returns the bytes. */
+static size_t drain(int in, char *buf, size_t max, int *timed_out)
+{
+	struct timespec end, now;
+	size_t have = 0;
+
+	*timed_out = 0;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += READER_MS / 1000;
+	for (;;) {
+		struct pollfd p = { in, POLLIN, 0 };
+		long ms;
+		ssize_t n;
+		int r;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (end.tv_sec - now.tv_sec) * 1000 +
+		     (end.tv_nsec - now.tv_nsec) / 1000000;
+		if (ms <= 0) {
+			*timed_out = 1;
+			return have;
+		}
+		r = poll(&p, 1, (int)ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			*timed_out = r == 0;
+			return have;
+		}
+		if (have >= max)
+			return have; /* more than a report holds: malformed */
+		n = read(in, buf + have, max - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return have;
+		have += (size_t)n;
+	}
+}
+
+/* The reason for a reader's failure, into why. */
+static void explain(const struct report *r, int dfd, pid_t pid, char *why,
+		    size_t len)
+{
+	const char *e = errno_name(r->err);
+	uint32_t tracer = 0;
+	char en[40];
+
+	put(en, sizeof(en), "%s", e != NULL ? e : "an error");
+	switch (r->stage) {
+	case READ_SEIZE:
+		if (r->err == EPERM &&
+		    status_value(dfd, "status", "TracerPid", &tracer) == 0 &&
+		    tracer != 0 && tracer != UINT32_MAX)
+			put(why, len,
+			    "process %d is traced by process %u, and a process has one tracer: its seccomp filter cannot be read",
+			    (int)pid, (unsigned)tracer);
+		else if (r->err == ESRCH)
+			put(why, len,
+			    "process %d exited before its seccomp filter could be read",
+			    (int)pid);
+		else
+			put(why, len,
+			    "the kernel would not let perfdoctor trace process %d to read its seccomp filter (%s: %s)",
+			    (int)pid, en, strerror(r->err));
+		break;
+	case READ_GONE:
+		put(why, len,
+		    "process %d exited while its seccomp filter was being read",
+		    (int)pid);
+		break;
+	case READ_FILTER:
+		put(why, len,
+		    "the kernel would not hand over filter %u of process %d (%s: %s%s)",
+		    (unsigned)r->filter + 1, (int)pid, en, strerror(r->err),
+		    r->err == EMEDIUMTYPE ? ", it keeps no copy of the program"
+					  : "");
+		break;
+	case READ_TOO_BIG:
+		put(why, len,
+		    "process %d has more seccomp filters or instructions than the kernel allows one thread (%d instructions)",
+		    (int)pid, FILTERS_MAX_INSNS);
+		break;
+	default:
+		put(why, len,
+		    "reading the seccomp filter of process %d failed (step %d, %s: %s)",
+		    (int)pid, (int)r->stage, en, strerror(r->err));
+	}
+}
+
+/*
+ * Every thread must run under as many filters as the main thread: the
+ * one that starts perf is not known, and filters differ only by count
+ * when installed apart (a TSYNC'd chain is the same for all).
+ */
+static int threads_agree(int dfd, uint32_t count)
+{
+	DIR *d;
+	struct dirent *e;
+	int tfd = openat(dfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int same = 1;
+
+	if (tfd < 0)
+		return 0;
+	d = fdopendir(tfd);
+	if (d == NULL) {
+		close(tfd);
+		return 0;
+	}
+	while (same && (e = readdir(d)) != NULL) {
+		char path[300];
+		uint32_t c;
+
+		if (e->d_name[0] == '.')
+			continue;
+		put(path, sizeof(path), "task/%s/status", e->d_name);
+		/* A thread that exited meanwhile runs nothing. */
+		if (status_value(dfd, path, "Seccomp_filters", &c) < 0 &&
+		    (errno == ENOENT || errno == ESRCH))
+			continue;
+		same = c == count;
+	}
+	closedir(d);
+	return same;
+}
+
+/* fs from the report in buf (n bytes), every length checked. */
+static int unpack(const char *buf, size_t n, struct filter_set *fs)
+{
+	const struct report *r = (const struct report *)buf;
+	const uint32_t *lens = (const uint32_t *)(buf + sizeof(*r));
+	size_t i, at = 0;
+
+	if (r->nfilters == 0 || r->nfilters > FILTERS_MAX ||
+	    r->ninsns > FILTERS_MAX_INSNS ||
+	    n != sizeof(*r) + r->nfilters * sizeof(uint32_t) +
+			    r->ninsns * sizeof(struct sock_filter))
+		return -1;
+	fs->filters = calloc(r->nfilters, sizeof(*fs->filters));
+	fs->insns = malloc(r->ninsns * sizeof(*fs->insns));
+	if (fs->filters == NULL || fs->insns == NULL)
+		return -1;
+	memcpy(fs->insns, lens + r->nfilters, r->ninsns * sizeof(*fs->insns));
+	/*
+	 * ptrace numbers them from the oldest (get_nth_filter() walks back
+	 * from the newest), and seccomp runs them from the newest, which
+	 * wins a tie: the newest goes first.
+	 */
+	for (i = 0; i < r->nfilters; i++) {
+		struct cbpf_filter *f = &fs->filters[r->nfilters - 1 - i];
+
+		if (lens[i] == 0 || lens[i] > r->ninsns - at)
+			return -1;
+		f->insns = fs->insns + at;
+		f->len = lens[i];
+		at += lens[i];
+	}
+	fs->n = r->nfilters;
+	return at == r->ninsns ? 0 : -1;
+}
+
+int read_seccomp_filters(int dfd, pid_t pid, struct filter_set *fs, char *why,
+			 size_t len)
+{
+	const char *cannot = reader_cannot();
+	struct report r;
+	char *buf = NULL;
+	size_t n = 0;
+	int pipefd[2] = { -1, -1 }, pidfd, st = 0, timed_out = 0, rc = -1;
+	uint32_t threads = 1;
+	pid_t child, me = getpid();
+
+	memset(fs, 0, sizeof(*fs));
+	if (cannot != NULL) {
+		put(why, len, "%s", cannot);
+		return -1;
+	}
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (!still_there(dfd, -1) || (pidfd < 0 && errno == ESRCH)) {
+		put(why, len,
+		    "process %d exited before its seccomp filter could be read",
+		    (int)pid);
+		goto out;
+	}
+	buf = malloc(REPORT_MAX);
+	if (buf == NULL || pipe2(pipefd, O_CLOEXEC) < 0) {
+		put(why, len, "cannot read its seccomp filter: %s",
+		    strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	child = fork();
+	if (child == 0) {
+		close(pipefd[0]);
+		reader(pipefd[1], dfd, pid, me);
+	}
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	if (child < 0) {
+		put(why, len, "cannot read its seccomp filter: %s",
+		    strerror(errno));
+		goto out;
+	}
+	n = drain(pipefd[0], buf, REPORT_MAX, &timed_out);
+	if (timed_out)
+		kill(child, SIGKILL); /* its exit lets the process go */
+	while (waitpid(child, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM) {
+		put(why, len,
+		    "process %d did not stop within %d seconds to have its seccomp filter read (an uninterruptible wait, or a vfork() parent?); it was let go untouched",
+		    (int)pid, STOP_SECONDS);
+		goto out;
+	}
+	if (n < sizeof(r) || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		put(why, len,
+		    "the reader of process %d's seccomp filter failed (%s %d)",
+		    (int)pid, WIFSIGNALED(st) ? "signal" : "exit status",
+		    WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		goto out;
+	}
+	memcpy(&r, buf, sizeof(r));
+	if (r.stage != READ_OK) {
+		explain(&r, dfd, pid, why, len);
+		goto out;
+	}
+	if (!still_there(dfd, pidfd)) {
+		put(why, len,
+		    "process %d exited while its seccomp filter was being read",
+		    (int)pid);
+		goto out;
+	}
+	if (r.count_before != r.count_after ||
+	    (r.count_before != UINT32_MAX && r.count_before != r.nfilters)) {
+		put(why, len,
+		    "the seccomp filters of process %d changed while being read",
+		    (int)pid);
+		goto out;
+	}
+	if (status_value(dfd, "status", "Threads", &threads) == 0 &&
+	    threads > 1 &&
+	    (r.count_before == UINT32_MAX || !threads_agree(dfd, r.nfilters))) {
+		put(why, len,
+		    "the threads of process %d run under different seccomp filters, and which one starts perf is not known",
+		    (int)pid);
+		goto out;
+	}
+	if (unpack(buf, n, fs) < 0) {
+		release_filter_set(fs);
+		put(why, len,
+		    "the seccomp filters of process %d came back malformed",
+		    (int)pid);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pidfd >= 0)
+		close(pidfd);
+	free(buf);
+	return rc;
+}
+
+void release_filter_set(struct filter_set *fs)
+{
+	free(fs->filters);
+	free(fs->insns);
+	memset(fs, 0, sizeof(*fs));
+}
