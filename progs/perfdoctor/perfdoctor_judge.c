@@ -134,11 +134,32 @@ uid_t foreign_rootid(const struct binary_facts *b)
 }
 
 /*
+ * fE with a permitted bit the bounding set (or, for fI, the inheritable
+ * set) keeps out of P': the kernel refuses the exec itself (EPERM,
+ * "insufficient to execute correctly"), for root as for anyone, since it
+ * applies the file's sets before root's. The bits missing, or 0.
+ */
+static uint64_t exec_refused(const struct binary_facts *b,
+			     const struct subject *who)
+{
+	uint64_t fp = mask_of_flag(b->caps, CAP_PERMITTED);
+	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
+	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
+
+	if (b->caps == NULL || !caps_honoured(b) || foreign_rootid(b) || !fe)
+		return 0;
+	return fp & ~((fp & who->bounding) | (fi & who->inheritable));
+}
+
+/*
  * The kernel's exec rule: P' = (fP & bounding) | (fI & pI), E' = fE ?
  * P' : 0, the ambient set cleared; a file whose capabilities do not
- * count keeps only the ambient set (P' = E' = A); root keeps the
- * bounding set. no_new_privs caps P' at the old P. *p_free gets P'
- * before that cap, *e_after E' (0 when the kernel refuses the exec).
+ * count keeps only the ambient set (P' = E' = A); root gets P' =
+ * bounding | pI whatever the file holds, raised into E' when its
+ * effective uid is 0 or the file's fE is set (a real uid of 0 alone
+ * raises nothing: E' is the ambient set). no_new_privs caps P' at the
+ * old P. *p_free gets P' before that cap, *e_after E' (0 when the kernel
+ * refuses the exec).
  */
 static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		      uint64_t *p_free, uint64_t *e_after)
@@ -146,38 +167,26 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 	uint64_t fp = mask_of_flag(b->caps, CAP_PERMITTED);
 	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
 	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
+	int honoured =
+		b->caps != NULL && caps_honoured(b) && !foreign_rootid(b);
 	uint64_t p_after;
 
 	if (who->is_root) {
-		/*
-		 * Root's exec: P' = bounding | pI, whatever the file holds;
-		 * E' = P' when the effective uid is 0 or the file's fE is
-		 * set, else the ambient set (a real uid of 0 alone raises
-		 * nothing).
-		 */
 		*p_free = who->bounding | who->inheritable;
 		p_after =
 			who->no_new_privs ? *p_free & who->permitted : *p_free;
-		*e_after = who->root_euid || (b->caps != NULL &&
-					      caps_honoured(b) &&
-					      !foreign_rootid(b) && fe)
-				   ? p_after
-				   : who->ambient;
-	} else if (b->caps == NULL || !caps_honoured(b) || foreign_rootid(b)) {
+		*e_after = who->root_euid || (honoured && fe) ? p_after
+							      : who->ambient;
+	} else if (!honoured) {
 		*p_free = p_after = *e_after = who->ambient;
 	} else {
 		*p_free = (fp & who->bounding) | (fi & who->inheritable);
 		p_after =
 			who->no_new_privs ? *p_free & who->permitted : *p_free;
 		*e_after = fe ? p_after : 0;
-		/*
-		 * fE with a permitted bit P' lacks: the kernel refuses the
-		 * exec itself (EPERM, "insufficient to execute correctly"),
-		 * so nothing is granted.
-		 */
-		if (fe && (fp & ~*p_free))
-			*e_after = 0;
 	}
+	if (exec_refused(b, who))
+		*e_after = 0;
 }
 
 /* What keeps the session from running the binary at all. */
@@ -204,13 +213,22 @@ static void judge_exec(const struct binary_facts *b, const struct subject *who,
  * without it), no_new_privs holding it to a permitted set without it, or
  * an effective uid other than 0.
  */
-static void judge_root(const struct subject *who, uint64_t needed,
-		       struct verdict *v)
+static void judge_root(const struct binary_facts *b, const struct subject *who,
+		       uint64_t needed, struct verdict *v)
 {
+	uint64_t refused = exec_refused(b, who);
 	char names[512];
 
-	names_or_none(BIT(CAP_PERFMON), names, sizeof(names));
-	if (!((who->bounding | who->inheritable) & needed)) {
+	names_or_none(refused ? refused : BIT(CAP_PERFMON), names,
+		      sizeof(names));
+	if (refused) {
+		block(v, ANSWER_NO,
+		      "the session's bounding set lacks %s, so the kernel refuses to execute a file that needs it in its effective set",
+		      names);
+		add_fix(v,
+			"allow %s in the bounding set of that service or container",
+			names);
+	} else if (!((who->bounding | who->inheritable) & needed)) {
 		block(v, ANSWER_NO,
 		      "the session's bounding set lacks cap_perfmon, and exec gives root nothing outside it");
 		add_fix(v,
@@ -280,17 +298,12 @@ static void judge_file_caps(const struct kernel_facts *k,
 {
 	uint64_t fp = mask_of_flag(b->caps, CAP_PERMITTED);
 	uint64_t fi = mask_of_flag(b->caps, CAP_INHERITABLE);
-	uint64_t fe = mask_of_flag(b->caps, CAP_EFFECTIVE);
 	int knows_perfmon = perf_knows_perfmon(k->max_bits);
 	/*
 	 * fE with a permitted bit P' lacks (the bounding set took it):
 	 * execve() fails with EPERM.
 	 */
-	uint64_t refused = !who->is_root && b->caps != NULL &&
-					   caps_honoured(b) &&
-					   !foreign_rootid(b) && fe
-				   ? fp & ~p_free
-				   : 0;
+	uint64_t refused = exec_refused(b, who);
 
 	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN,
@@ -408,7 +421,7 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	if (k->paranoid == INT32_MIN || k->paranoid > 0) {
 		judge_userns(who, v);
 		if (!(e_after & needed) && who->is_root)
-			judge_root(who, needed, v);
+			judge_root(b, who, needed, v);
 		else if (!(e_after & needed))
 			judge_file_caps(k, b, who, fx, p_free, needed, v);
 	}

@@ -1,0 +1,209 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# perfdoctor answers YES or NO for a session under a seccomp filter, as a
+# container runtime's profile sets one, and names every blocker. Each case
+# runs a session under filters (tests/tools/scfilter) with chosen
+# credentials (setpriv, fullns) and checks that three answers agree:
+#  - perfdoctor run inside that session (it probes the filter);
+#  - perfdoctor --pid of a sleeping process of that session, from the host
+#    (it reads the filters with ptrace and runs them), after which the
+#    process is still running, neither stopped nor traced;
+#  - the CPU-wide perf probe run in that session (the kernel's answer).
+# The cases: podman's default profile for a container without
+# CAP_SYS_ADMIN (perf_event_open refused with EPERM) and with the rule the
+# runtime adds for it (allowed); ENOSYS; a kill; a trap; SECCOMP_RET_TRACE
+# without a tracer; stacked filters (the newest of equal actions wins); a
+# container without CAP_PERFMON in its bounding set (two blockers named);
+# no_new_privs with a file-capability perf; a user namespace mapping every
+# uid to itself (its uid_map looks like the initial one's). A filter that
+# looks at group_fd is UNKNOWN from the host, never YES.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+. "$TESTS_DIR/tools/perf_world.sh"
+doctor_bin=$BUILD/progs/perfdoctor
+[ -x "$BIN/scfilter" ] || { fail "scfilter is not built"; finish; }
+pids=
+at_exit 'for p in $pids; do kill "$p" 2>/dev/null; done'
+mkdir "$T/nopam"
+: >"$T/empty.conf"
+# perf as setcap --perf leaves it, runnable by alice (perf_users).
+perf=$T/perf
+cp "$BIN/perfprobe" "$perf"
+chgrp 4100 "$perf"
+chmod 0750 "$perf"
+/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$perf"
+# And perf as an image ships it: no file capabilities (root needs none).
+plain=$T/perf-plain
+cp "$BIN/perfprobe" "$plain"
+chmod 0755 "$plain"
+alice="--reuid=4001 --regid=4001 --groups=4001,4100"
+root="--inh-caps=-all"
+
+# The session of a case: scfilter's options $F, then setpriv's $C.
+# inside: perfdoctor run in it; $din its exit, $T/in its report.
+inside() {
+	# shellcheck disable=SC2086 # option lists
+	"$BIN/scfilter" $F setpriv $C sh -c 'exec "$@"' sh env \
+		LD_PRELOAD="$NWRAP" NSS_WRAPPER_PASSWD="$T/passwd" \
+		NSS_WRAPPER_GROUP="$T/group" ASAN_OPTIONS=verify_asan_link_order=0 \
+		${VALGRIND_CMD:-} "$doctor_bin" --pam-dir="$T/nopam" \
+		--config="$T/empty.conf" "${P:-$perf}" >"$T/in" 2>&1
+	din=$?
+}
+# host: perfdoctor --pid of a process of it, from here; $dhost, $T/host.
+# The process must then still run, neither stopped nor traced.
+host() {
+	# shellcheck disable=SC2086
+	${PREFIX:-} "$BIN/scfilter" $F setpriv $C sleep 120 &
+	pid=$!
+	pids="$pids $pid"
+	i=0
+	# Under fullns, the session is its child.
+	while [ -n "${PREFIX:-}" ] && [ ! -s "/proc/$pid/task/$pid/children" ] &&
+		[ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	[ -z "${PREFIX:-}" ] || pid=$(cat "/proc/$pid/task/$pid/children" | tr -d ' ')
+	while [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" != "$(command -v sleep)" ] &&
+		[ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	ours "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" \
+		--pid="$pid" "${P:-$perf}" >"$T/host" 2>&1
+	dhost=$?
+	state=$(sed -n 's/^State:\t\(.\).*/\1/p' "/proc/$pid/status" 2>/dev/null)
+	tracer=$(sed -n 's/^TracerPid:\t//p' "/proc/$pid/status" 2>/dev/null)
+	if [ "$state" = S ] && [ "$tracer" = 0 ]; then
+		pass
+	else
+		fail "$label: after --pid, process $pid is in state '$state', traced by '$tracer'"
+	fi
+	kill "$pid" 2>/dev/null
+}
+# kernel: the CPU-wide probe run in it; $r 0 when the event opened, else 1.
+kernel() {
+	# shellcheck disable=SC2086
+	${PREFIX:-} "$BIN/scfilter" $F setpriv $C sh -c 'exec "$0"' "${P:-$perf}" >"$T/probe.out" 2>&1
+	r=$?
+	[ $r -eq 0 ] || r=1
+}
+# agree LABEL WANT(yes|no) INSIDE-TEXT HOST-TEXT: all three answers are
+# WANT, each report holds its text.
+agree() {
+	label=$1
+	case $2 in yes) w=0 ;; no) w=1 ;; esac
+	inside
+	host
+	kernel
+	if [ "$din" -ne $w ] || [ "$dhost" -ne $w ] || [ $r -ne $w ]; then
+		fail "$label: inside exit $din, --pid exit $dhost, probe $r; want all $w"
+		sed 's/^/    in   | /' "$T/in"
+		sed 's/^/    host | /' "$T/host"
+		sed 's/^/    probe| /' "$T/probe.out"
+	elif ! grep -qF -- "$3" "$T/in"; then
+		fail "$label: inside, no '$3' in:"; sed 's/^/    | /' "$T/in"
+	elif ! grep -qF -- "$4" "$T/host"; then
+		fail "$label: --pid, no '$4' in:"; sed 's/^/    | /' "$T/host"
+	else
+		ok "$label: inside, from the host and in the kernel: $2"
+	fi
+}
+# has FILE TEXT: the report FILE holds TEXT too.
+has() {
+	grep -qF -- "$2" "$1" && pass || { fail "$label: no '$2' in:"; sed 's/^/    | /' "$1"; }
+}
+
+F=-P C=$root
+agree "podman's profile without CAP_SYS_ADMIN's rule, root with CAP_PERFMON" no \
+	"seccomp filter refuses perf_event_open() whatever its capabilities: EPERM (Operation not permitted) from the filter, not the kernel" \
+	"seccomp filter refuses perf_event_open() whatever its capabilities: SECCOMP_RET_ERRNO(1) from filter 1 of 1"
+grep -q "Operation not permitted" "$T/probe.out" && pass || fail "the probe: $(cat "$T/probe.out")"
+F=-Q
+agree "the same profile with the rule" yes "verdict:   YES" "verdict:   YES"
+has "$T/in" "the kernel answered every call itself (E2BIG, with its size written back): the filter lets it through"
+has "$T/host" "SECCOMP_RET_ALLOW (pid -1, any cpu, flags PERF_FLAG_FD_CLOEXEC): it reaches the kernel"
+
+# A container without CAP_PERFMON (nor CAP_SYS_ADMIN, which would do), its
+# perf without file capabilities: the bounding set and the filter, both
+# named. (Root's bounding set was judged as a missing file capability.)
+F=-P C="$root --bounding-set=-perfmon,-sys_admin" P=$plain
+agree "podman's profile, root without CAP_PERFMON or CAP_SYS_ADMIN" no \
+	"verdict:   NO: the session's bounding set lacks cap_perfmon, and exec gives root nothing outside it" \
+	"verdict:   NO: the session's bounding set lacks cap_perfmon, and exec gives root nothing outside it"
+has "$T/in" "also:      NO: the session's seccomp filter refuses perf_event_open()"
+has "$T/host" "also:      NO: the session's seccomp filter refuses perf_event_open()"
+F=-Q
+agree "the rule, root without CAP_PERFMON or CAP_SYS_ADMIN" no \
+	"bounding set lacks cap_perfmon" "bounding set lacks cap_perfmon"
+P=
+
+# Root needs no file capabilities, but a file whose effective bit is set
+# and whose permitted set the bounding set does not cover is refused by
+# the kernel, for root too: CAP_SYS_ADMIN alone would do, yet exec fails.
+# (This was YES, for root.)
+F= C="$root --bounding-set=-perfmon"
+agree "root, no filter, CAP_PERFMON out of the bounding set, an =ep perf" no \
+	"verdict:   NO: the session's bounding set lacks cap_perfmon, so the kernel refuses to execute a file that needs it in its effective set" \
+	"verdict:   NO: the session's bounding set lacks cap_perfmon, so the kernel refuses to execute a file that needs it in its effective set"
+F=-Q
+agree "the same under the rule" no "so the kernel refuses to execute" "so the kernel refuses to execute"
+
+F="-e 38" C=$alice
+agree "ENOSYS, alice with a perf of hers" no "ENOSYS (Function not implemented) from the filter" \
+	"SECCOMP_RET_ERRNO(38)"
+F="-e 1 -e 38"
+agree "two filters, errno 1 then errno 38: the newest wins" no \
+	"ENOSYS (Function not implemented) from the filter" "SECCOMP_RET_ERRNO(38) from filter 2 of 2"
+grep -q "errno 38" "$T/probe.out" && pass || fail "the probe under errno 1 then 38: $(cat "$T/probe.out")"
+F="-k -a"
+agree "a kill below an allow" no "the filter killed the caller" "SECCOMP_RET_KILL_PROCESS from filter 1 of 2"
+F=-t
+agree "a trap" no "the filter sent SIGSYS instead (SECCOMP_RET_TRAP)" "SECCOMP_RET_TRAP from filter 1 of 1"
+F=-T
+agree "SECCOMP_RET_TRACE, no tracer" no "ENOSYS (Function not implemented) from the filter" \
+	"SECCOMP_RET_TRACE(0) from filter 1 of 1 (pid -1, any cpu, flags PERF_FLAG_FD_CLOEXEC): without a tracer"
+
+# no_new_privs (Kubernetes' allowPrivilegeEscalation: false): the
+# file-capability perf gains nothing, whatever the filter.
+F="-Q -N" C=$alice
+agree "no_new_privs, the rule, a file-capability perf" no \
+	"verdict:   NO: the session has no_new_privs set, so exec grants no file capabilities" \
+	"verdict:   NO: the session has no_new_privs set, so exec grants no file capabilities"
+F="-P -N"
+agree "no_new_privs and podman's profile" no "no_new_privs set" "no_new_privs set"
+has "$T/in" "also:      NO: the session's seccomp filter refuses perf_event_open()"
+has "$T/host" "also:      NO: the session's seccomp filter refuses perf_event_open()"
+
+# A user namespace whose uid_map is the initial one's ("0 0 4294967295"):
+# root in there, with CAP_PERFMON, counts for nothing.
+PREFIX=$BIN/fullns F=-Q C=$root
+label="a user namespace mapping every uid"
+# shellcheck disable=SC2086
+"$BIN/fullns" "$BIN/scfilter" $F setpriv $C sh -c 'exec "$@"' sh \
+	"$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" "$perf" >"$T/in" 2>&1
+din=$?
+host
+kernel
+PREFIX=
+if [ "$din" -eq 1 ] && [ "$dhost" -eq 1 ] && [ $r -eq 1 ] &&
+	grep -q "the session is in a user namespace" "$T/in" &&
+	grep -q "the session is in a user namespace" "$T/host"; then
+	ok "$label: inside, from the host and in the kernel: no"
+else
+	fail "$label: inside exit $din, --pid exit $dhost, probe $r"
+	sed 's/^/    | /' "$T/in" "$T/host" "$T/probe.out"
+fi
+
+# A filter that looks at group_fd: perf passes leaders' descriptors there,
+# which nobody knows beforehand. From the host: unknown, never yes.
+F="-g 42" C=$alice
+label="a rule on group_fd"
+host
+kernel
+if [ "$dhost" -eq 3 ] && [ $r -eq 0 ] &&
+	grep -qF "needs the low word of argument 3 (group_fd), which perf's caller decides" "$T/host"; then
+	ok "$label: --pid answers unknown (the probe, with no group, opens)"
+else
+	fail "$label: --pid exit $dhost, probe $r"; sed 's/^/    | /' "$T/host"
+fi
+finish
