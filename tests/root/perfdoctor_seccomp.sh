@@ -73,7 +73,8 @@ host() {
 	dhost=$?
 	state=$(sed -n 's/^State:\t\(.\).*/\1/p' "/proc/$pid/status" 2>/dev/null)
 	tracer=$(sed -n 's/^TracerPid:\t//p' "/proc/$pid/status" 2>/dev/null)
-	if [ "$state" = S ] && [ "$tracer" = 0 ]; then
+	# Running (or just woken from its sleep), not stopped or traced.
+	if { [ "$state" = S ] || [ "$state" = R ]; } && [ "$tracer" = 0 ]; then
 		pass
 	else
 		fail "$label: after --pid, process $pid is in state '$state', traced by '$tracer'"
