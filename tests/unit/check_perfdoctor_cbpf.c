@@ -49,7 +49,10 @@
 	((struct sock_filter){ (uint16_t)(c), (uint8_t)(t), (uint8_t)(f), \
 			       (uint32_t)(k) })
 
-/* valgrind has no seccomp(2): the cases that need the kernel say so. */
+/*
+ * valgrind has no seccomp(2): the cases that need the kernel are left out
+ * of the suite there (and counted nowhere), not passed.
+ */
 static int kernel_filters_work(void)
 {
 	pid_t p = fork();
@@ -66,10 +69,7 @@ static int kernel_filters_work(void)
 			      : 1);
 	}
 	waitpid(p, &st, 0);
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		return 1;
-	printf("skipped: this kernel (or valgrind) refuses seccomp filters\n");
-	return 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
 static int install(const struct sock_filter *f, size_t n)
@@ -101,8 +101,6 @@ START_TEST(accepts_the_opcodes_the_kernel_accepts)
 	uint32_t code;
 	pid_t p;
 
-	if (!kernel_filters_work())
-		return;
 	ck_assert_int_eq(pipe(pipefd), 0);
 	p = fork();
 	if (p == 0) {
@@ -226,8 +224,6 @@ START_TEST(refuses_the_shapes_the_kernel_refuses)
 {
 	size_t i;
 
-	if (!kernel_filters_work())
-		return;
 	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		int st, kernel;
 		pid_t p;
@@ -411,8 +407,6 @@ START_TEST(computes_what_the_kernel_computes)
 {
 	int prog, compared = 0, undefined = 0;
 
-	if (!kernel_filters_work())
-		return;
 	rnd_state = 0x2545F491U;
 	for (prog = 0; prog < 150; prog++) {
 		struct sock_filter f[PROG_MAX];
@@ -753,8 +747,6 @@ START_TEST(combination_agrees_with_the_kernel)
 	};
 	size_t a, b, n = sizeof(seen) / sizeof(seen[0]);
 
-	if (!kernel_filters_work())
-		return;
 	for (a = 0; a < n; a++)
 		for (b = 0; b < n; b++) {
 			struct sock_filter fa, fb;
@@ -858,14 +850,18 @@ static Suite *cbpf_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, accepts_the_opcodes_the_kernel_accepts);
-	tcase_add_test(tc, refuses_the_shapes_the_kernel_refuses);
-	tcase_add_test(tc, computes_what_the_kernel_computes);
+	if (kernel_filters_work()) {
+		tcase_add_test(tc, accepts_the_opcodes_the_kernel_accepts);
+		tcase_add_test(tc, refuses_the_shapes_the_kernel_refuses);
+		tcase_add_test(tc, computes_what_the_kernel_computes);
+		tcase_add_test(tc, combination_agrees_with_the_kernel);
+	} else {
+		printf("not run: the four cases against the kernel (seccomp(2) refuses filters here: valgrind?)\n");
+	}
 	tcase_add_test(tc, never_guesses_an_unknown_word);
 	tcase_add_test(tc, runs_to_the_kernels_rules);
 	tcase_add_test(tc, survives_random_bytes);
 	tcase_add_test(tc, combines_as_seccomp_does);
-	tcase_add_test(tc, combination_agrees_with_the_kernel);
 	tcase_add_test(tc, names_actions);
 	suite_add_tcase(s, tc);
 	return s;
