@@ -31,9 +31,9 @@
 #define MAX_SERVICES 8
 
 struct opts {
-	const char *user; /* --user, or NULL */
-	const char *binary;
-	pid_t pid; /* --pid, or 0 */
+	const char *user;   /* --user, or NULL */
+	const char *binary; /* the operand, or NULL */
+	pid_t pid;	    /* --pid, or 0 */
 	struct pam_opts pam;
 };
 
@@ -413,7 +413,8 @@ static int diagnose(const struct opts *o)
 	struct binary_facts b;
 	struct session_facts s;
 	struct user_facts u;
-	int npv = 0, rc = 2, new_login = 0;
+	const char *binary;
+	int npv = 0, rc = 2, new_login = 0, rootfd;
 
 	memset(&u, 0, sizeof(u));
 	if (gather_session(&s, o->pid) < 0)
@@ -444,7 +445,15 @@ static int diagnose(const struct opts *o)
 		new_login = u.uid != s.ruid;
 	}
 	gather_kernel(&k);
-	gather_binary(&b, o->binary);
+	/*
+	 * A process in another root (a container's) can execute only what
+	 * is in there: the binary is looked up in its root.
+	 */
+	rootfd = o->pid > 0 ? foreign_root(s.dfd) : -1;
+	binary = o->binary != NULL ? o->binary
+		 : rootfd >= 0	   ? perf_in_root(rootfd)
+				   : default_binary();
+	gather_binary(&b, binary, rootfd, o->pid);
 	gather_seccomp(&s, s.dfd, &b.arch);
 	gather_container(&s, s.dfd);
 	print_header(&k, &b, u.name);
@@ -570,6 +579,6 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	o.binary = optind < argc ? argv[optind] : default_binary();
+	o.binary = optind < argc ? argv[optind] : NULL;
 	return diagnose(&o);
 }

@@ -56,8 +56,15 @@ struct binary_facts {
 	 * be resolved.
 	 */
 	char fix_path[4096];
-	struct perf_arch
-		arch; /* name NULL: not an ELF binary this kernel runs */
+	/* Its calling convention; name NULL: no ELF binary this kernel runs. */
+	struct perf_arch arch;
+	/*
+	 * The root the path was looked up in: -1 for perfdoctor's own, else
+	 * a descriptor of that of process root_of (another mount namespace
+	 * or chroot: a container's), which release_binary() closes.
+	 */
+	int rootfd;
+	pid_t root_of;
 };
 
 /*
@@ -380,7 +387,20 @@ void gather_container(struct session_facts *s, int dfd);
 
 /* perfdoctor_facts.c */
 void gather_kernel(struct kernel_facts *k);
-void gather_binary(struct binary_facts *b, const char *path);
+/*
+ * The binary at path, looked up in perfdoctor's root, or (rootfd not -1,
+ * which b then owns) in the root of process root_of that rootfd is open
+ * on, as that process would find it.
+ */
+void gather_binary(struct binary_facts *b, const char *path, int rootfd,
+		   pid_t root_of);
+/*
+ * The root of the process whose /proc directory is dfd, opened, when it
+ * is not perfdoctor's own; else -1.
+ */
+int foreign_root(int dfd);
+/* perf as a process in that root finds it: the first in the usual PATH. */
+const char *perf_in_root(int rootfd);
 void release_binary(struct binary_facts *b);
 /* 0, or -1 after a message on stderr (no such process, unreadable, bad format). */
 int gather_session(struct session_facts *s, pid_t pid);

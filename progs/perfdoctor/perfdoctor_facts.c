@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -52,6 +54,76 @@ const char *paranoid_meaning(int level)
 	return "unprivileged use of perf_events is disabled (a distribution patch); everything needs CAP_PERFMON";
 }
 
+/* path opened as a process whose root is rootfd opens it: no way out. */
+static int open_in_root(int rootfd, const char *path, int flags)
+{
+	struct open_how how;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = (uint64_t)flags;
+	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	return (int)syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+}
+
+int foreign_root(int dfd)
+{
+	struct stat theirs, ours;
+	int fd = openat(dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &theirs) == 0 && stat("/", &ours) == 0 &&
+	    theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+const char *perf_in_root(int rootfd)
+{
+	static const char *const dirs[] = {
+		"/usr/local/sbin/perf", "/usr/local/bin/perf", "/usr/sbin/perf",
+		"/usr/bin/perf",	"/sbin/perf",	       "/bin/perf",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		int fd = open_in_root(rootfd, dirs[i], O_PATH | O_CLOEXEC);
+
+		if (fd >= 0) {
+			close(fd);
+			return dirs[i];
+		}
+	}
+	return "/usr/bin/perf";
+}
+
+/*
+ * The fix path of a binary in another root: where its link leads, as
+ * that root names it (the file's path from here, less the root's), or
+ * "" when that cannot be told.
+ */
+static void fix_path_in_root(struct binary_facts *b, int fd)
+{
+	char proc[40], root[4096], file[4096];
+	ssize_t rl, fl;
+	size_t n;
+
+	b->fix_path[0] = '\0';
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", b->rootfd);
+	rl = readlink(proc, root, sizeof(root) - 1);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	fl = readlink(proc, file, sizeof(file) - 1);
+	if (rl <= 0 || fl <= 0)
+		return;
+	root[rl] = file[fl] = '\0';
+	n = strcmp(root, "/") == 0 ? 0 : (size_t)rl;
+	if (strncmp(file, root, n) == 0 && file[n] == '/' &&
+	    strlen(file + n) < sizeof(b->fix_path))
+		strcpy(b->fix_path, file + n);
+}
+
 /*
  * The name the fix commands give the binary: setcap --perf acts on the
  * file itself and refuses a symbolic link, so a link is resolved (the
@@ -78,7 +150,8 @@ static void set_fix_path(struct binary_facts *b)
  * follows it, once, and everything else is read from that inode through
  * its descriptor and /proc link.
  */
-void gather_binary(struct binary_facts *b, const char *path)
+void gather_binary(struct binary_facts *b, const char *path, int rootfd,
+		   pid_t root_of)
 {
 	char proc[40], probe;
 	struct stat st;
@@ -86,8 +159,16 @@ void gather_binary(struct binary_facts *b, const char *path)
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
-	set_fix_path(b);
-	fd = open(path, O_PATH | O_CLOEXEC);
+	b->rootfd = rootfd;
+	b->root_of = root_of;
+	if (rootfd < 0) {
+		set_fix_path(b);
+		fd = open(path, O_PATH | O_CLOEXEC);
+	} else {
+		fd = open_in_root(rootfd, path, O_PATH | O_CLOEXEC);
+		if (fd >= 0)
+			fix_path_in_root(b, fd);
+	}
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		b->err = errno;
 		if (fd >= 0)
@@ -124,6 +205,9 @@ void release_binary(struct binary_facts *b)
 {
 	cap_free(b->caps);
 	b->caps = NULL;
+	if (b->rootfd >= 0)
+		close(b->rootfd);
+	b->rootfd = -1;
 }
 
 /* "perfdoctor: process 42: no such process", names escaped. */
@@ -335,6 +419,10 @@ void release_user(struct user_facts *u)
 	memset(u, 0, sizeof(*u));
 }
 
+static enum answer may_access_in(int rootfd, const char *path, int mode,
+				 uid_t uid, gid_t gid, const gid_t *groups,
+				 int ngroups);
+
 /* Are these our own real credentials, so access(2) may answer directly? */
 static int are_mine(uid_t uid, gid_t gid, const gid_t *groups, int n)
 {
@@ -360,16 +448,29 @@ enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
 			   ? X_OK | R_OK
 			   : X_OK;
 
-	return may_access(b->path, mode, uid, gid, groups, ngroups);
+	return may_access_in(b->rootfd, b->path, mode, uid, gid, groups,
+			     ngroups);
 }
 
 enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
 		       const gid_t *groups, int ngroups)
 {
+	return may_access_in(-1, path, mode, uid, gid, groups, ngroups);
+}
+
+/*
+ * may_access() in the root rootfd is open on (-1: ours): the child
+ * enters it first (chroot, as root), so that the path and every
+ * directory on it are the ones that root's processes see.
+ */
+static enum answer may_access_in(int rootfd, const char *path, int mode,
+				 uid_t uid, gid_t gid, const gid_t *groups,
+				 int ngroups)
+{
 	pid_t child;
 	int st;
 
-	if (are_mine(uid, gid, groups, ngroups)) {
+	if (rootfd < 0 && are_mine(uid, gid, groups, ngroups)) {
 		if (access(path, mode) == 0)
 			return ANSWER_YES;
 		return errno == EACCES || errno == EPERM ? ANSWER_NO
@@ -387,6 +488,8 @@ enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
 		 * access(2) then checks with exactly these real ids, and root
 		 * (uid 0) keeps its capabilities, as it would at exec.
 		 */
+		if (rootfd >= 0 && (fchdir(rootfd) < 0 || chroot(".") < 0))
+			_exit(3);
 		if (setgroups((size_t)ngroups, groups) < 0 ||
 		    setresgid(gid, gid, gid) < 0 ||
 		    setresuid(uid, uid, uid) < 0)

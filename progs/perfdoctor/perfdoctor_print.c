@@ -79,6 +79,9 @@ void print_header(const struct kernel_facts *k, const struct binary_facts *b,
 	else
 		say("%-10s kernel.perf_event_paranoid = %d: %s",
 		    "paranoid:", k->paranoid, paranoid_meaning(k->paranoid));
+	if (b->rootfd >= 0)
+		say("%-10s %s is looked up in the root of process %d, which it can execute, not in perfdoctor's",
+		    "root:", b->path, (int)b->root_of);
 	if (!b->exists) {
 		say("%-10s %s: %s", "binary:", b->path, strerror(b->err));
 		return;

@@ -15,7 +15,8 @@
 # without a tracer; stacked filters (the newest of equal actions wins); a
 # container without CAP_PERFMON in its bounding set (two blockers named);
 # no_new_privs with a file-capability perf; a user namespace mapping every
-# uid to itself (its uid_map looks like the initial one's). A filter that
+# uid to itself (its uid_map looks like the initial one's); a container's
+# root, where --pid finds the perf that process would run. A filter that
 # looks at group_fd is UNKNOWN from the host, never YES.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -194,6 +195,59 @@ else
 	fail "$label: inside exit $din, --pid exit $dhost, probe $r"
 	sed 's/^/    | /' "$T/in" "$T/host" "$T/probe.out"
 fi
+
+# A container's root: its processes execute its files, so --pid looks the
+# binary up in the process's root (named or found on the usual PATH), not
+# in perfdoctor's. A root holding a sleep, libc (bind-mounted, in a mount
+# namespace of its own) and two perfs: /usr/bin/perfc with capabilities,
+# /usr/bin/perf without. (Both were looked up on the host.)
+croot=$T/croot
+mkdir -p "$croot/usr/bin" "$croot/usr/lib" "$croot/usr/lib64"
+chmod 755 "$croot" "$croot/usr" "$croot/usr/bin"
+ln -s usr/lib "$croot/lib"
+ln -s usr/lib64 "$croot/lib64"
+cp "$(command -v sleep)" "$croot/usr/bin/sleep"
+cp "$perf" "$croot/usr/bin/perfc"
+chgrp 4100 "$croot/usr/bin/perfc"
+chmod 0750 "$croot/usr/bin/perfc"
+/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$croot/usr/bin/perfc"
+cp "$BIN/perfprobe" "$croot/usr/bin/perf"
+# in_root CMD...: CMD in that root as alice, under the rule.
+in_root() {
+	"$BIN/scfilter" -Q unshare -m sh -c 'mount --bind /usr/lib "$0/usr/lib" &&
+		{ [ ! -d /usr/lib64 ] || mount --bind /usr/lib64 "$0/usr/lib64"; } &&
+		exec chroot --userspec=4001:4001 --groups=4001,4100 "$0" "$@"' "$croot" "$@"
+}
+in_root /usr/bin/sleep 120 &
+sub=$!
+pids="$pids $sub"
+# The function runs in a subshell: the session is its child, once it has
+# executed the sleep in there.
+i=0 pid=
+while { [ -z "$pid" ] || ! readlink "/proc/$pid/exe" 2>/dev/null | grep -q '/usr/bin/sleep$'; } &&
+	[ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+	pid=$(tr -d ' ' <"/proc/$sub/task/$sub/children" 2>/dev/null)
+done
+pids="$pids $pid"
+label="a container's root"
+for bin in /usr/bin/perfc ""; do
+	ours "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" \
+		--pid="$pid" ${bin:+"$bin"} >"$T/host" 2>&1
+	dhost=$?
+	in_root "${bin:-/usr/bin/perf}" >"$T/probe.out" 2>&1
+	r=$?
+	[ $r -eq 0 ] || r=1
+	if [ "$dhost" -eq $r ] &&
+		grep -qF "root:      ${bin:-/usr/bin/perf} is looked up in the root of process $pid" "$T/host"; then
+		ok "$label, ${bin:-perf on its PATH}: --pid and the kernel agree: $(grep '^verdict' "$T/host")"
+	else
+		fail "$label, ${bin:-perf on its PATH}: --pid exit $dhost, probe $r"
+		sed 's/^/    | /' "$T/host" "$T/probe.out"
+	fi
+done
+[ "$r" -eq 1 ] && [ "$dhost" -eq 1 ] && pass || fail "$label: its perf without capabilities was not NO"
+kill "$pid"
 
 # A filter that looks at group_fd: perf passes leaders' descriptors there,
 # which nobody knows beforehand. From the host: unknown, never yes.
