@@ -386,6 +386,11 @@ const char *errno_name(int e);
 void gather_container(struct session_facts *s, int dfd);
 
 /* perfdoctor_facts.c */
+/*
+ * fork(), or -1 (errno EPERM) where a seccomp filter answers clone() or
+ * getpid() in the kernel's place: never a "child" that is perfdoctor.
+ */
+pid_t fork_child(void);
 void gather_kernel(struct kernel_facts *k);
 /*
  * The binary at path, looked up in perfdoctor's root, or (rootfd not -1,

@@ -423,6 +423,29 @@ static enum answer may_access_in(int rootfd, const char *path, int mode,
 				 uid_t uid, gid_t gid, const gid_t *groups,
 				 int ngroups);
 
+pid_t fork_child(void)
+{
+	pid_t parent = getpid(), child;
+
+	/*
+	 * A seccomp filter may answer a system call with 0 without running
+	 * it (SECCOMP_RET_ERRNO of 0). Answering clone() so would make
+	 * perfdoctor itself run as "the child", and end with the child's
+	 * _exit(): its answer. A real child is a new process with its own
+	 * pid, and no errno answer can fake a pid, which is positive.
+	 */
+	if (parent <= 0) {
+		errno = EPERM;
+		return -1;
+	}
+	child = fork();
+	if (child == 0 && getpid() == parent) {
+		errno = EPERM;
+		return -1;
+	}
+	return child;
+}
+
 /* Are these our own real credentials, so access(2) may answer directly? */
 static int are_mine(uid_t uid, gid_t gid, const gid_t *groups, int n)
 {
@@ -479,7 +502,7 @@ static enum answer may_access_in(int rootfd, const char *path, int mode,
 	if (geteuid() != 0)
 		return ANSWER_UNKNOWN;
 	fflush(NULL);
-	child = fork();
+	child = fork_child();
 	if (child < 0)
 		return ANSWER_UNKNOWN;
 	if (child == 0) {

@@ -494,7 +494,7 @@ int read_seccomp_filters(int dfd, pid_t pid, struct filter_set *fs, char *why,
 		goto out;
 	}
 	fflush(NULL);
-	child = fork();
+	child = fork_child();
 	if (child == 0) {
 		close(pipefd[0]);
 		reader(pipefd[1], dfd, pid, me);

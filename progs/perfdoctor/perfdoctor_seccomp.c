@@ -274,15 +274,18 @@ static void probe_self(struct seccomp_view *v, const struct perf_arch *perf)
 		return;
 	}
 	fflush(NULL);
-	child = fork();
+	child = fork_child();
 	if (child == 0) {
 		close(pipefd[0]);
 		probe_child(pipefd[1], ncpu);
 	}
 	close(pipefd[1]);
 	if (child < 0) {
-		put(v->why, sizeof(v->why), "cannot probe it: %s",
-		    strerror(errno));
+		put(v->why, sizeof(v->why), "cannot probe it: fork(): %s%s",
+		    strerror(errno),
+		    errno == EPERM
+			    ? " (the filter answers clone() or getpid() in the kernel's place)"
+			    : "");
 		put(v->line, sizeof(v->line), "a filter: %s", v->why);
 		close(pipefd[0]);
 		free(got);

@@ -249,6 +249,24 @@ done
 [ "$r" -eq 1 ] && [ "$dhost" -eq 1 ] && pass || fail "$label: its perf without capabilities was not NO"
 kill "$pid"
 
+# A filter that answers clone() with 0 unrun: every fork() "succeeds" as
+# the child, in perfdoctor itself. Its probe (and, for a new login, its
+# access check) must not run in its place: that ended perfdoctor without a
+# word, with the child's exit status (0, YES, for a login's access).
+label="fork() faked by the filter"
+for who in "" --user=alice; do
+	"$BIN/scfilter" -F sh -c 'exec "$@"' sh env LD_PRELOAD="$NWRAP" \
+		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+		"$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" \
+		${who:+"$who"} "$perf" >"$T/in" 2>&1
+	din=$?
+	if [ $din -eq 3 ] && grep -qF "cannot probe it: fork(): Operation not permitted (the filter answers clone() or getpid() in the kernel's place)" "$T/in"; then
+		ok "$label${who:+, $who}: UNKNOWN, saying why"
+	else
+		fail "$label${who:+, $who}: exit $din"; sed 's/^/    | /' "$T/in"
+	fi
+done
+
 # A filter that looks at group_fd: perf passes leaders' descriptors there,
 # which nobody knows beforehand. From the host: unknown, never yes.
 F="-g 42" C=$alice

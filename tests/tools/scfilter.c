@@ -20,6 +20,8 @@
  *           container holding the capability: perf_event_open() allowed
  *   -g N    perf_event_open: EPERM when group_fd (its 4th argument) is N
  *   -x N    N filters that let everything through
+ *   -F      clone() and clone3() answer 0 without running: every fork()
+ *           "succeeds" in the parent, as though it were the child
  *   -N      sets no_new_privs (none is needed as root: CAP_SYS_ADMIN)
  * Exits 125 when it cannot install them, else execs CMD.
  */
@@ -119,6 +121,20 @@ static int group_fd_rule(unsigned n)
 	return install(f, sizeof(f) / sizeof(f[0]));
 }
 
+/* clone() and clone3() return 0 unrun: a fork the caller cannot tell. */
+static int fake_fork(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return install(f, sizeof(f) / sizeof(f[0]));
+}
+
 static int allow_all(void)
 {
 	struct sock_filter f[] = {
@@ -142,7 +158,7 @@ int main(int argc, char **argv)
 	unsigned long n, i;
 	int c, r = 0;
 
-	while (r == 0 && (c = getopt(argc, argv, "+e:ktTlaPQg:x:N")) != -1) {
+	while (r == 0 && (c = getopt(argc, argv, "+e:ktTlaPQg:x:FN")) != -1) {
 		switch (c) {
 		case 'e':
 			r = number(optarg, 4095, &n) ||
@@ -176,6 +192,9 @@ int main(int argc, char **argv)
 			for (i = 0; r == 0 && i < n; i++)
 				r = allow_all();
 			break;
+		case 'F':
+			r = fake_fork();
+			break;
 		case 'N':
 			r = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 			break;
@@ -185,7 +204,7 @@ int main(int argc, char **argv)
 	}
 	if (r != 0 || optind >= argc) {
 		fprintf(stderr,
-			"usage: scfilter [-e N|-k|-t|-T|-l|-a|-P|-Q|-g N|-x N|-N]... CMD [ARG...]\n");
+			"usage: scfilter [-e N|-k|-t|-T|-l|-a|-P|-Q|-g N|-x N|-F|-N]... CMD [ARG...]\n");
 		return 125;
 	}
 	execvp(argv[optind], argv + optind);
