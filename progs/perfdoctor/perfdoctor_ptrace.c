@@ -481,7 +481,7 @@ int read_seccomp_filters(int dfd, pid_t pid, struct filter_set *fs, char *why,
 		return -1;
 	}
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (!still_there(dfd, -1) || (pidfd < 0 && errno == ESRCH)) {
+	if ((pidfd < 0 && errno == ESRCH) || !still_there(dfd, -1)) {
 		put(why, len,
 		    "process %d exited before its seccomp filter could be read",
 		    (int)pid);

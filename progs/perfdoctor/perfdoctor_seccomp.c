@@ -124,6 +124,7 @@ static void probe_child(int out, unsigned ncpu)
 	static const uint64_t flags[] = { PERF_FLAG_FD_CLOEXEC, 0 };
 	struct rlimit none = { 0, 0 };
 	struct sigaction sa;
+	sigset_t all;
 	unsigned f, cpu;
 
 	/* A kill by the filter is the answer, not a crash to keep. */
@@ -132,6 +133,9 @@ static void probe_child(int out, unsigned ncpu)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigsys;
 	sigaction(SIGSYS, &sa, NULL);
+	/* A trap must reach the handler, whatever mask perfdoctor got. */
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
 	for (f = 0; f < 2; f++)
 		for (cpu = 0; cpu < (f == 0 ? ncpu : 1); cpu++) {
 			struct perf_event_attr attr;
