@@ -25,10 +25,14 @@
  *  - The pid is pinned with a pidfd, and the /proc directory opened
  *    before: if the process exits while it is read, or the pid now names
  *    another process, what was read is thrown away.
- *  - The count of filters (Seccomp_filters) is read with the process
+ *  - The count of filters (Seccomp_filters) is read with the thread
  *    stopped, before and after the copy: another thread's
  *    SECCOMP_FILTER_FLAG_TSYNC can still add one, and filters only ever
  *    grow, so an unchanged count means an unchanged chain.
+ *  - Filters belong to threads, and any thread may start perf: each
+ *    thread (up to 64) is read in turn, stopped only for its own copy,
+ *    and a chain that differs from the main thread's makes the answer
+ *    unknown.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -51,9 +55,11 @@
 #include "perfdoctor.h"
 #include "perfdoctor_ptrace.h"
 
-/* How long the process may take to stop; how long the reader may take in all. */
+/* How long the threads may take to stop; how long the reader may take in all. */
 #define STOP_SECONDS 2
 #define READER_MS    5000
+/* The most threads whose filters are read, one after the other. */
+#define THREADS_MAX 64
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -70,6 +76,9 @@ enum read_stage {
 	READ_FILTER,
 	READ_TOO_BIG,
 	READ_NOMEM,
+	READ_CHANGED,
+	READ_TOO_MANY_THREADS,
+	READ_THREADS_DIFFER,
 };
 
 /* The reader's report, before the lengths and the instructions. */
@@ -77,8 +86,8 @@ struct report {
 	int32_t stage;
 	int32_t err;
 	uint32_t nfilters, ninsns;
-	uint32_t count_before, count_after; /* UINT32_MAX: no such line */
-	uint32_t filter;		    /* READ_FILTER: which one */
+	uint32_t
+		filter; /* READ_FILTER: which one; READ_THREADS_DIFFER: the thread */
 	uint32_t pad;
 };
 
@@ -178,96 +187,168 @@ static int wait_stop(pid_t pid, int *inject, struct report *r)
 	}
 }
 
-/* Copies every filter, oldest first (ptrace's order), into *lens and *insns. */
-static int copy_filters(pid_t pid, struct report *r, uint32_t **lens,
-			struct sock_filter **insns)
+/* One thread's filters, oldest first (ptrace's order). */
+struct chain {
+	uint32_t nfilters, ninsns;
+	uint32_t lens[FILTERS_MAX];
+	struct sock_filter insns[FILTERS_MAX_INSNS];
+};
+
+/* Copies every filter of the stopped thread tid into c. */
+static int copy_filters(pid_t tid, struct report *r, struct chain *c)
 {
-	*lens = malloc(FILTERS_MAX * sizeof(**lens));
-	*insns = malloc(FILTERS_MAX_INSNS * sizeof(**insns));
-	if (*lens == NULL || *insns == NULL) {
-		r->stage = READ_NOMEM;
-		r->err = ENOMEM;
-		return -1;
-	}
+	c->nfilters = c->ninsns = 0;
 	for (;;) {
-		long n = ptrace(PTRACE_SECCOMP_GET_FILTER, pid,
-				(void *)(uintptr_t)r->nfilters, NULL);
+		long n = ptrace(PTRACE_SECCOMP_GET_FILTER, tid,
+				(void *)(uintptr_t)c->nfilters, NULL);
 		long got;
 
 		if (n < 0 && errno == ENOENT)
-			return 0; /* past the oldest */
+			return 0; /* past the newest */
 		if (n <= 0 || n > 4096) {
 			r->stage = READ_FILTER;
 			r->err = n < 0 ? errno : EINVAL;
-			r->filter = r->nfilters;
+			r->filter = c->nfilters;
 			return -1;
 		}
-		if (r->nfilters >= FILTERS_MAX ||
-		    (uint64_t)r->ninsns + (uint64_t)n > FILTERS_MAX_INSNS) {
+		if (c->nfilters >= FILTERS_MAX ||
+		    (uint64_t)c->ninsns + (uint64_t)n > FILTERS_MAX_INSNS) {
 			r->stage = READ_TOO_BIG;
 			return -1;
 		}
-		got = ptrace(PTRACE_SECCOMP_GET_FILTER, pid,
-			     (void *)(uintptr_t)r->nfilters,
-			     *insns + r->ninsns);
+		got = ptrace(PTRACE_SECCOMP_GET_FILTER, tid,
+			     (void *)(uintptr_t)c->nfilters,
+			     c->insns + c->ninsns);
 		if (got != n) {
 			r->stage = READ_FILTER;
 			r->err = got < 0 ? errno : EINVAL;
-			r->filter = r->nfilters;
+			r->filter = c->nfilters;
 			return -1;
 		}
-		(*lens)[r->nfilters++] = (uint32_t)n;
-		r->ninsns += (uint32_t)n;
+		c->lens[c->nfilters++] = (uint32_t)n;
+		c->ninsns += (uint32_t)n;
 	}
+}
+
+/*
+ * Seizes thread tid, stops it, copies its filters into c between two
+ * reads of its filter count (from status, a path under dfd), and lets it
+ * go. 0, or -1 with r's stage and errno (READ_GONE: it has exited).
+ */
+static int read_thread(pid_t tid, int dfd, const char *status, struct report *r,
+		       struct chain *c)
+{
+	uint32_t before = UINT32_MAX, after = UINT32_MAX;
+	int inject = 0, rc = -1;
+
+	if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) < 0) {
+		r->stage = errno == ESRCH ? READ_GONE : READ_SEIZE;
+		r->err = errno;
+		return -1;
+	}
+	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) < 0) {
+		r->stage = READ_INTERRUPT;
+		r->err = errno;
+		return -1; /* the reader's exit lets it go */
+	}
+	if (wait_stop(tid, &inject, r) < 0)
+		return -1;
+	if (status_value(dfd, status, "Seccomp_filters", &before) < 0 ||
+	    copy_filters(tid, r, c) < 0 ||
+	    status_value(dfd, status, "Seccomp_filters", &after) < 0) {
+		if (r->stage == READ_OK) {
+			r->stage = READ_COUNT;
+			r->err = errno;
+		}
+	} else if (before != after ||
+		   (before != UINT32_MAX && before != c->nfilters)) {
+		r->stage = READ_CHANGED;
+	} else {
+		rc = 0;
+	}
+	/* Let it go now; should this fail, the reader's exit does it. */
+	ptrace(PTRACE_DETACH, tid, NULL, (void *)(uintptr_t)inject);
+	return rc;
+}
+
+/*
+ * The other threads of process pid, each read and compared with the
+ * main thread's chain: perf may be started by any of them. A thread that
+ * exits meanwhile runs nothing, and is passed over.
+ */
+static void read_other_threads(pid_t pid, int dfd, struct report *r,
+			       const struct chain *main_chain)
+{
+	struct chain *c = malloc(sizeof(*c));
+	int tfd = openat(dfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = tfd >= 0 ? fdopendir(tfd) : NULL;
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (c == NULL || d == NULL) {
+		r->stage = c == NULL ? READ_NOMEM : READ_COUNT;
+		r->err = c == NULL ? ENOMEM : errno;
+		if (d == NULL && tfd >= 0)
+			close(tfd);
+		goto out;
+	}
+	while (r->stage == READ_OK && (e = readdir(d)) != NULL) {
+		char status[300], *end;
+		long tid = strtol(e->d_name, &end, 10);
+
+		if (e->d_name[0] == '.' || *end != '\0' || tid == pid)
+			continue;
+		if (++n > THREADS_MAX) {
+			r->stage = READ_TOO_MANY_THREADS;
+			break;
+		}
+		put(status, sizeof(status), "task/%ld/status", tid);
+		if (read_thread((pid_t)tid, dfd, status, r, c) < 0) {
+			if (r->stage == READ_GONE)
+				r->stage = READ_OK;
+			continue;
+		}
+		if (c->nfilters != main_chain->nfilters ||
+		    memcmp(c->lens, main_chain->lens,
+			   c->nfilters * sizeof(c->lens[0])) != 0 ||
+		    memcmp(c->insns, main_chain->insns,
+			   c->ninsns * sizeof(c->insns[0])) != 0) {
+			r->stage = READ_THREADS_DIFFER;
+			r->filter = (uint32_t)tid;
+		}
+	}
+out:
+	if (d != NULL)
+		closedir(d);
+	free(c);
 }
 
 /* The reader: a child of perfdoctor; its exit is the detach of last resort. */
 static void reader(int out, int dfd, pid_t pid, pid_t parent)
 {
+	struct chain *c = calloc(1, sizeof(*c));
 	struct report r;
-	uint32_t *lens = NULL;
-	struct sock_filter *insns = NULL;
-	int inject = 0;
+	uint32_t threads = 1;
 
 	memset(&r, 0, sizeof(r));
-	r.count_before = r.count_after = UINT32_MAX;
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
-	    getppid() != parent)
+	    getppid() != parent || c == NULL)
 		_exit(3);
-	/* SIGALRM's default action ends the reader, and so the trace. */
+	/* SIGALRM's default action ends the reader, and so every trace. */
 	signal(SIGALRM, SIG_DFL);
 	alarm(STOP_SECONDS);
-	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) < 0) {
-		r.stage = READ_SEIZE;
-		r.err = errno;
-		goto send;
-	}
-	if (ptrace(PTRACE_INTERRUPT, pid, NULL, NULL) < 0) {
-		r.stage = READ_INTERRUPT;
-		r.err = errno;
-		goto send;
-	}
-	if (wait_stop(pid, &inject, &r) < 0)
-		goto send;
-	if (status_value(dfd, "status", "Seccomp_filters", &r.count_before) <
-	    0) {
-		r.stage = READ_COUNT;
-		r.err = errno;
-	} else if (copy_filters(pid, &r, &lens, &insns) == 0 &&
-		   status_value(dfd, "status", "Seccomp_filters",
-				&r.count_after) < 0) {
-		r.stage = READ_COUNT;
-		r.err = errno;
-	}
-	/* Let it go now; should this fail, the exit below does it. */
-	ptrace(PTRACE_DETACH, pid, NULL, (void *)(uintptr_t)inject);
-send:
+	if (read_thread(pid, dfd, "status", &r, c) == 0 &&
+	    status_value(dfd, "status", "Threads", &threads) == 0 &&
+	    threads > 1)
+		read_other_threads(pid, dfd, &r, c);
 	alarm(0);
-	if (r.stage != READ_OK)
-		r.nfilters = r.ninsns = 0;
+	if (r.stage == READ_OK) {
+		r.nfilters = c->nfilters;
+		r.ninsns = c->ninsns;
+	}
 	if (write_all(out, &r, sizeof(r)) < 0 ||
-	    write_all(out, lens, r.nfilters * sizeof(*lens)) < 0 ||
-	    write_all(out, insns, r.ninsns * sizeof(*insns)) < 0)
+	    write_all(out, c->lens, r.nfilters * sizeof(c->lens[0])) < 0 ||
+	    write_all(out, c->insns, r.ninsns * sizeof(c->insns[0])) < 0)
 		_exit(2);
 	_exit(0);
 }
@@ -386,47 +467,26 @@ static void explain(const struct report *r, int dfd, pid_t pid, char *why,
 		    "process %d has more seccomp filters or instructions than the kernel allows one thread (%d instructions)",
 		    (int)pid, FILTERS_MAX_INSNS);
 		break;
+	case READ_CHANGED:
+		put(why, len,
+		    "the seccomp filters of process %d changed while being read",
+		    (int)pid);
+		break;
+	case READ_TOO_MANY_THREADS:
+		put(why, len,
+		    "process %d has more than %d threads, whose filters (any of them may start perf) are not all read",
+		    (int)pid, THREADS_MAX);
+		break;
+	case READ_THREADS_DIFFER:
+		put(why, len,
+		    "thread %u of process %d runs under other seccomp filters than its main thread, and which one starts perf is not known",
+		    (unsigned)r->filter, (int)pid);
+		break;
 	default:
 		put(why, len,
 		    "reading the seccomp filter of process %d failed (step %d, %s: %s)",
 		    (int)pid, (int)r->stage, en, strerror(r->err));
 	}
-}
-
-/*
- * Every thread must run under as many filters as the main thread: the
- * one that starts perf is not known, and filters differ only by count
- * when installed apart (a TSYNC'd chain is the same for all).
- */
-static int threads_agree(int dfd, uint32_t count)
-{
-	DIR *d;
-	struct dirent *e;
-	int tfd = openat(dfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int same = 1;
-
-	if (tfd < 0)
-		return 0;
-	d = fdopendir(tfd);
-	if (d == NULL) {
-		close(tfd);
-		return 0;
-	}
-	while (same && (e = readdir(d)) != NULL) {
-		char path[300];
-		uint32_t c;
-
-		if (e->d_name[0] == '.')
-			continue;
-		put(path, sizeof(path), "task/%s/status", e->d_name);
-		/* A thread that exited meanwhile runs nothing. */
-		if (status_value(dfd, path, "Seccomp_filters", &c) < 0 &&
-		    (errno == ENOENT || errno == ESRCH))
-			continue;
-		same = c == count;
-	}
-	closedir(d);
-	return same;
 }
 
 /* fs from the report in buf (n bytes), every length checked. */
@@ -471,8 +531,7 @@ int read_seccomp_filters(int dfd, pid_t pid, struct filter_set *fs, char *why,
 	struct report r;
 	char *buf = NULL;
 	size_t n = 0;
-	int pipefd[2] = { -1, -1 }, pidfd, st = 0, timed_out = 0, rc = -1;
-	uint32_t threads = 1;
+	int pipefd[2] = { -1, -1 }, pidfd, st = 0, timed_out = 0, rc = -1, err;
 	pid_t child, me = getpid();
 
 	memset(fs, 0, sizeof(*fs));
@@ -495,6 +554,7 @@ int read_seccomp_filters(int dfd, pid_t pid, struct filter_set *fs, char *why,
 	}
 	fflush(NULL);
 	child = fork_child();
+	err = errno;
 	if (child == 0) {
 		close(pipefd[0]);
 		reader(pipefd[1], dfd, pid, me);
@@ -503,7 +563,7 @@ int read_seccomp_filters(int dfd, pid_t pid, struct filter_set *fs, char *why,
 	pipefd[1] = -1;
 	if (child < 0) {
 		put(why, len, "cannot read its seccomp filter: %s",
-		    strerror(errno));
+		    strerror(err));
 		goto out;
 	}
 	n = drain(pipefd[0], buf, REPORT_MAX, &timed_out);
@@ -532,21 +592,6 @@ int read_seccomp_filters(int dfd, pid_t pid, struct filter_set *fs, char *why,
 	if (!still_there(dfd, pidfd)) {
 		put(why, len,
 		    "process %d exited while its seccomp filter was being read",
-		    (int)pid);
-		goto out;
-	}
-	if (r.count_before != r.count_after ||
-	    (r.count_before != UINT32_MAX && r.count_before != r.nfilters)) {
-		put(why, len,
-		    "the seccomp filters of process %d changed while being read",
-		    (int)pid);
-		goto out;
-	}
-	if (status_value(dfd, "status", "Threads", &threads) == 0 &&
-	    threads > 1 &&
-	    (r.count_before == UINT32_MAX || !threads_agree(dfd, r.nfilters))) {
-		put(why, len,
-		    "the threads of process %d run under different seccomp filters, and which one starts perf is not known",
 		    (int)pid);
 		goto out;
 	}

@@ -245,7 +245,7 @@ static void probe_self(struct seccomp_view *v, const struct perf_arch *perf)
 	struct perf_arch self;
 	struct probe_answer *got;
 	unsigned ncpu = cpu_count(), want = ncpu + 1, n, i;
-	int pipefd[2], st, timed_out;
+	int pipefd[2], st, timed_out, err;
 	char what[160], how[300];
 	pid_t child;
 
@@ -279,6 +279,7 @@ static void probe_self(struct seccomp_view *v, const struct perf_arch *perf)
 	}
 	fflush(NULL);
 	child = fork_child();
+	err = errno;
 	if (child == 0) {
 		close(pipefd[0]);
 		probe_child(pipefd[1], ncpu);
@@ -286,8 +287,8 @@ static void probe_self(struct seccomp_view *v, const struct perf_arch *perf)
 	close(pipefd[1]);
 	if (child < 0) {
 		put(v->why, sizeof(v->why), "cannot probe it: fork(): %s%s",
-		    strerror(errno),
-		    errno == EPERM
+		    strerror(err),
+		    err == EPERM
 			    ? " (the filter answers clone() or getpid() in the kernel's place)"
 			    : "");
 		put(v->line, sizeof(v->line), "a filter: %s", v->why);

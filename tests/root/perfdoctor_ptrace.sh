@@ -13,6 +13,7 @@
 #  - every signal blocked; stopped by SIGSTOP (stays stopped);
 #  - a stream of queued signals while it is read again and again: none lost;
 #  - a vfork() parent, which cannot stop: UNKNOWN after the bound, let go;
+#  - threads: all read; one with a filter of its own makes it UNKNOWN;
 #  - a set-user-ID program executing itself in a loop while read: every
 #    execution keeps its effective uid 0;
 #  - 3000 filters and a profile: all read, the profile's refusal found.
@@ -174,6 +175,35 @@ if [ "$got" = 200 ] && [ $reads -gt 0 ]; then
 else
 	fail "queued signals: $got of 200 handled, $reads reads"
 fi
+
+# Filters belong to threads, and any thread may start perf: every thread
+# is read. Three threads sharing the filters: read, all three let go;
+# three threads with a filter of their own each, as many filters for each
+# but one refusing perf_event_open(): UNKNOWN, naming it. (Only the main
+# thread was read, and the others' counts compared: YES.)
+SCF=-Q
+start "$BIN/ptarget" -m 0
+i=0
+while [ "$(field "$pid" Threads)" != 3 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+doctor "$pid"
+said "three threads, one chain" 0 "1 filter read from process $pid"
+for t in /proc/"$pid"/task/*; do
+	left "three threads, one chain: thread ${t##*/}" "$pid/task/${t##*/}" S 0
+done
+kill -9 "$pid"
+start "$BIN/ptarget" -m 1
+i=0
+while [ "$(sed -n 's/^Seccomp_filters:\t//p' /proc/"$pid"/task/*/status | sort -u)" != 2 ] &&
+	[ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+doctor "$pid"
+said "threads with filters of their own" 3 "runs under other seccomp filters than its main thread, and which one starts perf is not known"
+for t in /proc/"$pid"/task/*; do
+	left "threads with filters of their own: thread ${t##*/}" "$pid/task/${t##*/}" S 0
+done
+kill -9 "$pid"
+SCF=
 
 # A vfork() parent cannot stop until its child is done: perfdoctor gives
 # up after its bound and lets it go, untouched.

@@ -14,15 +14,24 @@
  *                installed set-user-ID root, every line should say 0
  *   -S PID       traces PID (PTRACE_SEIZE, which does not stop it), so
  *                that no other tracer may, then waits for SIGKILL
+ *   -m N         two more threads, then waits for SIGKILL; with N 1 each
+ *                of the three first installs a filter of its own (no
+ *                TSYNC), the last one's refusing perf_event_open() with
+ *                EPERM: as many filters for each, not the same ones
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,6 +108,50 @@ static int record_and_reexec(const char *file, long n)
 	return 1;
 }
 
+/* A filter of this thread's own: perf_event_open() gets action. */
+static void own_filter(unsigned action)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_perf_event_open, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, action),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { 4, f };
+
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+		_exit(1);
+}
+
+static void *idle(void *arg)
+{
+	if (arg != NULL)
+		own_filter(*(unsigned *)arg);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * Three threads; with own, each installs a filter of its own, as many
+ * for each (the count alike), one of them refusing perf_event_open().
+ */
+static int threads(int own)
+{
+	static unsigned allow = SECCOMP_RET_ALLOW,
+			refuse = SECCOMP_RET_ERRNO | EPERM;
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, idle, own ? &allow : NULL) != 0 ||
+	    pthread_create(&t, NULL, idle, own ? &refuse : NULL) != 0)
+		return 1;
+	if (own)
+		own_filter(SECCOMP_RET_ALLOW);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t all;
@@ -133,9 +186,11 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
+	if (argc >= 3 && strcmp(argv[1], "-m") == 0)
+		return threads(atoi(argv[2]) == 1);
 	if (argc >= 4 && strcmp(argv[1], "-e") == 0)
 		return record_and_reexec(argv[2], strtol(argv[3], NULL, 10));
 	fprintf(stderr,
-		"usage: ptarget -b | -r FILE | -v SECONDS | -e FILE N | -S PID\n");
+		"usage: ptarget -b | -r FILE | -v SECONDS | -e FILE N | -S PID | -m N\n");
 	return 2;
 }
