@@ -25,10 +25,12 @@
  *  - The pid is pinned with a pidfd, and the /proc directory opened
  *    before: if the process exits while it is read, or the pid now names
  *    another process, what was read is thrown away.
- *  - The count of filters (Seccomp_filters) is read with the thread
- *    stopped, before and after the copy: another thread's
- *    SECCOMP_FILTER_FLAG_TSYNC can still add one, and filters only ever
- *    grow, so an unchanged count means an unchanged chain.
+ *  - The count of filters (Seccomp_filters, since Linux 5.9) is read
+ *    with the thread stopped, before and after the copy: another
+ *    thread's SECCOMP_FILTER_FLAG_TSYNC can still add one, and filters
+ *    only ever grow, so an unchanged count means an unchanged chain.
+ *    (Without the count, the copy is still one chain: ptrace numbers
+ *    filters from the oldest, which a new one does not renumber.)
  *  - Filters belong to threads, and any thread may start perf: each
  *    thread (up to 64) is read in turn, stopped only for its own copy,
  *    and a chain that differs from the main thread's makes the answer
@@ -253,9 +255,13 @@ static int read_thread(pid_t tid, int dfd, const char *status, struct report *r,
 	}
 	if (wait_stop(tid, &inject, r) < 0)
 		return -1;
-	if (status_value(dfd, status, "Seccomp_filters", &before) < 0 ||
-	    copy_filters(tid, r, c) < 0 ||
-	    status_value(dfd, status, "Seccomp_filters", &after) < 0) {
+	if (status_value(dfd, status, "Seccomp_filters", &before) < 0 &&
+	    (errno == ENOENT || errno == ESRCH)) {
+		/* Gone from the process: exited, or a reused id. */
+		r->stage = READ_GONE;
+		r->err = ESRCH;
+	} else if (copy_filters(tid, r, c) < 0 ||
+		   status_value(dfd, status, "Seccomp_filters", &after) < 0) {
 		if (r->stage == READ_OK) {
 			r->stage = READ_COUNT;
 			r->err = errno;
@@ -302,6 +308,11 @@ static void read_other_threads(pid_t pid, int dfd, struct report *r,
 			r->stage = READ_TOO_MANY_THREADS;
 			break;
 		}
+		/*
+		 * The status path goes through the process's own directory:
+		 * a thread id reused by another process meanwhile is let go
+		 * unread, its status being nowhere there.
+		 */
 		put(status, sizeof(status), "task/%ld/status", tid);
 		if (read_thread((pid_t)tid, dfd, status, r, c) < 0) {
 			if (r->stage == READ_GONE)
