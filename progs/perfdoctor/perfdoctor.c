@@ -391,6 +391,10 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	all.answer = combine(v, pv, npv, all.reason, sizeof(all.reason));
 	if (all.answer == ANSWER_UNKNOWN && v[0].answer != ANSWER_UNKNOWN)
 		all.nfixes = 0;
+	/* The services differ: the first one's other blockers are its own. */
+	for (i = 1; i < npv; i++)
+		if (v[i].answer != v[0].answer)
+			all.nalso = 0;
 	/* Every service must pass: each one's fixes (its stack, its file). */
 	for (i = 1; all.answer == ANSWER_NO && i < npv; i++)
 		for (j = 0; j < v[i].nfixes; j++)
