@@ -487,6 +487,20 @@ void cbpf_combine(const struct cbpf_filter *filters, size_t n,
 		out->verdict = CBPF_UNDECIDED;
 }
 
+int cbpf_action_kills(uint32_t action)
+{
+	switch (action & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_ERRNO:
+	case SECCOMP_RET_TRACE:
+	case SECCOMP_RET_USER_NOTIF:
+	case SECCOMP_RET_LOG:
+	case SECCOMP_RET_ALLOW:
+		return 0;
+	default: /* kill, trap, and what the kernel kills for */
+		return 1;
+	}
+}
+
 const char *cbpf_action_name(uint32_t action, char *buf, size_t len)
 {
 	uint32_t data = action & SECCOMP_RET_DATA;

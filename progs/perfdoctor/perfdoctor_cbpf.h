@@ -102,6 +102,9 @@ struct cbpf_outcome {
 void cbpf_combine(const struct cbpf_filter *filters, size_t n,
 		  const struct cbpf_input *in, struct cbpf_outcome *out);
 
+/* 1 when action kills or traps the caller (SIGSYS) instead of failing the call. */
+int cbpf_action_kills(uint32_t action);
+
 /*
  * "SECCOMP_RET_ERRNO(1)" and the like, for a filter's return value, into
  * buf.

@@ -244,7 +244,7 @@ static void probe_self(struct seccomp_view *v, const struct perf_arch *perf)
 {
 	struct perf_arch self;
 	struct probe_answer *got;
-	unsigned ncpu = cpu_count(), want = ncpu + 1, n, i;
+	unsigned ncpu = cpu_count(), want = ncpu + 1, n, i, j;
 	int pipefd[2], st, timed_out, err;
 	char what[160], how[300];
 	pid_t child;
@@ -307,7 +307,23 @@ static void probe_self(struct seccomp_view *v, const struct perf_arch *perf)
 	    self.name, (unsigned)self.nr, ncpu);
 	for (i = 0; i < n && kernel_answered(&got[i]); i++)
 		;
-	if (i < n) {
+	/*
+	 * Every answer in: with PERF_FLAG_FD_CLOEXEC (the calls before
+	 * ncpu) refused but 0 let through, or the other way round, perf's
+	 * own fallback from one to the other decides.
+	 */
+	for (j = ncpu; n == want && j < n && kernel_answered(&got[j]); j++)
+		;
+	if (i < n && n == want && (i < ncpu) != (j < n) && !got[i].trapped) {
+		variant_text(what, sizeof(what), got[i].cpu, got[i].flags);
+		refusal_text(v->why, sizeof(v->why), &got[i]);
+		put(v->line, sizeof(v->line),
+		    "%s: refused (%s) but let through with the other flags: %s",
+		    how, what, v->why);
+		put(v->why, sizeof(v->why),
+		    "its answer depends on the flags (refused with %s, let through with the other ones); perf falls back from one to the other",
+		    what);
+	} else if (i < n) {
 		variant_text(what, sizeof(what), got[i].cpu, got[i].flags);
 		refusal_text(v->why, sizeof(v->why), &got[i]);
 		put(v->line, sizeof(v->line), "%s: refused (%s): %s", how, what,
@@ -395,6 +411,12 @@ struct decision {
 	int cpu;
 	uint64_t flags;
 	int have;
+	/*
+	 * The call goes through with one value of the flags, not with the
+	 * other: o is the refusal. perf tries PERF_FLAG_FD_CLOEXEC first
+	 * and 0 after an error, so whether it works is perf's business.
+	 */
+	int flags_differ;
 };
 
 /* Keeps the outcome that says most: a refusal, then doubt, then the rest. */
@@ -419,30 +441,44 @@ static void evaluate(const struct cbpf_filter *f, size_t n,
 		     const struct perf_arch *a, struct decision *d)
 {
 	static const uint64_t flags[] = { PERF_FLAG_FD_CLOEXEC, 0 };
+	struct decision each[2];
 	unsigned ncpu = cpu_count(), i, cpu;
 	struct cbpf_input in;
 	struct cbpf_outcome o;
+	int pass0, pass1;
 
-	memset(d, 0, sizeof(*d));
+	memset(each, 0, sizeof(each));
 	for (i = 0; i < 2; i++) {
 		perf_input(&in, a, -1, flags[i]);
 		cbpf_combine(f, n, &in, &o);
 		/*
 		 * Any CPU: unless a filter needs the cpu to decide, this
-		 * holds for all of them; if one does, each is run.
+		 * holds for all of them; if one does, each is run (a
+		 * CPU-wide session opens an event on every one).
 		 */
 		if (o.verdict != CBPF_UNDECIDED ||
 		    o.undecided.status != CBPF_DEPENDS ||
 		    o.undecided.word != CBPF_WORD_ARG(2, 0)) {
-			keep(d, &o, -1, flags[i]);
+			keep(&each[i], &o, -1, flags[i]);
 			continue;
 		}
 		for (cpu = 0; cpu < ncpu; cpu++) {
 			perf_input(&in, a, (int)cpu, flags[i]);
 			cbpf_combine(f, n, &in, &o);
-			keep(d, &o, (int)cpu, flags[i]);
+			keep(&each[i], &o, (int)cpu, flags[i]);
 		}
 	}
+	pass0 = each[0].o.verdict == CBPF_ALLOWED;
+	pass1 = each[1].o.verdict == CBPF_ALLOWED;
+	/* A kill or trap of the first call perf makes ends perf. */
+	if (pass0 != pass1 && !(each[0].o.verdict == CBPF_REFUSED &&
+				cbpf_action_kills(each[0].o.action))) {
+		*d = pass0 ? each[1] : each[0];
+		d->flags_differ = 1;
+		return;
+	}
+	*d = each[0];
+	keep(d, &each[1].o, each[1].cpu, each[1].flags);
 }
 
 static void judge_filters(struct seccomp_view *v, const struct filter_set *fs,
@@ -462,6 +498,18 @@ static void judge_filters(struct seccomp_view *v, const struct filter_set *fs,
 		put(what, sizeof(what), "pid -1, any cpu, flags %s",
 		    d.flags ? "PERF_FLAG_FD_CLOEXEC" : "0");
 	cbpf_action_name(d.o.action, act, sizeof(act));
+	if (d.flags_differ) {
+		v->allows = ANSWER_UNKNOWN;
+		put(v->why, sizeof(v->why),
+		    "its answer depends on the flags: %s (%s) from filter %zu of %zu, while the other flags get through; perf falls back from one to the other",
+		    d.o.verdict == CBPF_UNDECIDED ? "undecided" : act, what,
+		    fs->n - (d.o.verdict == CBPF_UNDECIDED
+				     ? d.o.undecided_filter
+				     : d.o.filter),
+		    fs->n);
+		put(v->line, sizeof(v->line), "%s: %s", how, v->why);
+		return;
+	}
 	switch (d.o.verdict) {
 	case CBPF_ALLOWED:
 		v->allows = ANSWER_YES;

@@ -267,6 +267,26 @@ for who in "" --user=alice; do
 	fi
 done
 
+# A filter that refuses PERF_FLAG_FD_CLOEXEC and lets flags 0 through:
+# perf, which tries the first and falls back to the second, decides; so
+# UNKNOWN inside and from the host (the probe, with flags 0, opens). A
+# kill on PERF_FLAG_FD_CLOEXEC, the first call perf makes, ends perf: NO.
+C=$alice
+for F in -c -C; do
+	label="a rule on PERF_FLAG_FD_CLOEXEC ($F)"
+	inside
+	host
+	kernel
+	case $F in -c) w=3 t="depends on the flags" ;; -C) w=1 t="refuses perf_event_open()" ;; esac
+	if [ "$din" -eq $w ] && [ "$dhost" -eq $w ] && [ $r -eq 0 ] &&
+		grep -qF "$t" "$T/in" && grep -qF "$t" "$T/host"; then
+		ok "$label: inside and from the host exit $w, the probe with flags 0 opens"
+	else
+		fail "$label: inside exit $din, --pid exit $dhost, probe $r"
+		sed 's/^/    | /' "$T/in" "$T/host"
+	fi
+done
+
 # A filter that looks at group_fd: perf passes leaders' descriptors there,
 # which nobody knows beforehand. From the host: unknown, never yes.
 F="-g 42" C=$alice

@@ -19,6 +19,9 @@
  *   -Q      the same profile with the rule the runtime adds for a
  *           container holding the capability: perf_event_open() allowed
  *   -g N    perf_event_open: EPERM when group_fd (its 4th argument) is N
+ *   -c      perf_event_open: EPERM when its flags ask for
+ *           PERF_FLAG_FD_CLOEXEC (perf then tries again without)
+ *   -C      the same with SECCOMP_RET_KILL_PROCESS
  *   -x N    N filters that let everything through
  *   -F      clone() and clone3() answer 0 without running: every fork()
  *           "succeeds" in the parent, as though it were the child
@@ -135,6 +138,21 @@ static int fake_fork(void)
 	return install(f, sizeof(f) / sizeof(f[0]));
 }
 
+/* action for perf_event_open() with PERF_FLAG_FD_CLOEXEC (1 << 3). */
+static int cloexec_rule(unsigned action)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_perf_event_open, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(4)),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 1U << 3, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, action),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return install(f, sizeof(f) / sizeof(f[0]));
+}
+
 static int allow_all(void)
 {
 	struct sock_filter f[] = {
@@ -158,7 +176,7 @@ int main(int argc, char **argv)
 	unsigned long n, i;
 	int c, r = 0;
 
-	while (r == 0 && (c = getopt(argc, argv, "+e:ktTlaPQg:x:FN")) != -1) {
+	while (r == 0 && (c = getopt(argc, argv, "+e:ktTlaPQg:cCx:FN")) != -1) {
 		switch (c) {
 		case 'e':
 			r = number(optarg, 4095, &n) ||
@@ -187,6 +205,11 @@ int main(int argc, char **argv)
 			r = number(optarg, 0xffffffffUL, &n) ||
 			    group_fd_rule((unsigned)n);
 			break;
+		case 'c':
+		case 'C':
+			r = cloexec_rule(c == 'c' ? SECCOMP_RET_ERRNO | EPERM
+						  : SECCOMP_RET_KILL_PROCESS);
+			break;
 		case 'x':
 			r = number(optarg, 10000, &n);
 			for (i = 0; r == 0 && i < n; i++)
@@ -204,7 +227,7 @@ int main(int argc, char **argv)
 	}
 	if (r != 0 || optind >= argc) {
 		fprintf(stderr,
-			"usage: scfilter [-e N|-k|-t|-T|-l|-a|-P|-Q|-g N|-x N|-F|-N]... CMD [ARG...]\n");
+			"usage: scfilter [-e N|-k|-t|-T|-l|-a|-P|-Q|-g N|-c|-C|-x N|-F|-N]... CMD [ARG...]\n");
 		return 125;
 	}
 	execvp(argv[optind], argv + optind);
