@@ -159,7 +159,11 @@ start "$BIN/ptarget" -r "$T/count"
 i=0
 while [ ! -s "$T/count.sig" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 sig=$(cat "$T/count.sig")
-( n=0; while [ $n -lt 200 ]; do /bin/kill -s "$sig" "$pid"; n=$((n + 1)); done ) &
+# Ten at a time, a pause between, for the reads to meet them.
+( n=0; while [ $n -lt 200 ]; do
+	kill -"$sig" "$pid"; n=$((n + 1))
+	[ $((n % 10)) -ne 0 ] || sleep 0.02
+done ) &
 sender=$!
 reads=0
 while kill -0 "$sender" 2>/dev/null; do
