@@ -16,8 +16,9 @@
 # container without CAP_PERFMON in its bounding set (two blockers named);
 # no_new_privs with a file-capability perf; a user namespace mapping every
 # uid to itself (its uid_map looks like the initial one's); a container's
-# root, where --pid finds the perf that process would run. A filter that
-# looks at group_fd is UNKNOWN from the host, never YES.
+# root, where --pid finds the perf that process would run; an i386 perf,
+# judged by its own calling convention. A filter that looks at group_fd is
+# UNKNOWN from the host, never YES.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 . "$TESTS_DIR/tools/perf_world.sh"
@@ -292,6 +293,35 @@ for F in -c -C; do
 		sed 's/^/    | /' "$T/in" "$T/host"
 	fi
 done
+
+# An i386 perf calls perf_event_open() as number 336, seen as
+# AUDIT_ARCH_I386: a profile that checks the architecture (podman's, as
+# libseccomp compiles it) kills it, a filter that checks the number alone
+# lets it through. From the host, the filter is run for perf's
+# convention, read from its ELF header; inside, perfdoctor (x86_64) cannot
+# probe another convention: UNKNOWN. (Both were judged as x86_64.)
+if [ -x "$BIN/perfprobe32" ] && "$BIN/perfprobe32" >/dev/null 2>&1; then
+	P=$T/perf32 C=$root
+	cp "$BIN/perfprobe32" "$P"
+	for F in -Q "-e 1"; do
+		label="an i386 perf, $F"
+		inside
+		host
+		kernel
+		case $F in -Q) w=1 t="SECCOMP_RET_KILL_PROCESS from filter 1 of 1" ;; *) w=0 t="SECCOMP_RET_ALLOW" ;; esac
+		if [ "$dhost" -eq $w ] && [ $r -eq $w ] && [ "$din" -eq 3 ] &&
+			grep -qF "run on perf_event_open() (i386, number 336): $t" "$T/host" &&
+			grep -qF "perf is a binary for i386, and perfdoctor can probe only its own calling convention" "$T/in"; then
+			ok "$label: --pid and the kernel agree ($w), inside unknown"
+		else
+			fail "$label: --pid exit $dhost, probe $r, inside $din"
+			sed 's/^/    | /' "$T/host" "$T/in" "$T/probe.out"
+		fi
+	done
+	P=
+else
+	not_checked "an i386 perf: no perfprobe32, or this kernel runs no i386 binary"
+fi
 
 # A filter that looks at group_fd: perf passes leaders' descriptors there,
 # which nobody knows beforehand. From the host: unknown, never yes.
