@@ -7,7 +7,6 @@
  * AUDIT_ARCH_I386. Exit 0 and "perf_event_open: ok" when it opens,
  * 1 and "perf_event_open: errno N" otherwise.
  */
-#define NR_EXIT		   1
 #define NR_WRITE	   4
 #define NR_PERF_EVENT_OPEN 336
 
