@@ -292,6 +292,30 @@ static int fresh_helps(const struct subject *who)
 	       (who->bounding & BIT(CAP_PERFMON));
 }
 
+/*
+ * The binary is in another root (a container's): a command printed here
+ * would be pasted here, and act on this host's file of that name and
+ * with this host's groups. Each fix is said in words instead, to be
+ * carried out in there.
+ */
+static void fixes_in_root(struct verdict *v, const struct binary_facts *b)
+{
+	struct fix f;
+	int i;
+
+	for (i = 0; b->rootfd >= 0 && i < v->nfixes; i++) {
+		if (!v->fixes[i].is_command)
+			continue;
+		memset(&f, 0, sizeof(f));
+		put(f.text, sizeof(f.text),
+		    "in the root of process %d, not on this host: %s%s%s%s",
+		    (int)b->root_of, v->fixes[i].text,
+		    v->fixes[i].note[0] ? " (" : "", v->fixes[i].note,
+		    v->fixes[i].note[0] ? ")" : "");
+		v->fixes[i] = f;
+	}
+}
+
 /* --pid or the caller's own session: its real credentials decide. */
 static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 			    const struct binary_facts *b,
@@ -356,6 +380,7 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 			&v, u->name,
 			"would pass: the group database or capability.conf changed since this session began");
 	}
+	fixes_in_root(&v, b);
 	print_verdict(&v, u->name, b->path, "");
 	print_risk(b, &who, &fx);
 	return exit_code(v.answer);

@@ -254,6 +254,17 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 		say("risk:      %s (%s: %s)", risk_tier_name(tier),
 		    names_cap(worst, name, sizeof(name)), risk_reason(worst));
 	}
+	/*
+	 * A binary in another root (a container's): a command pasted here
+	 * would act on this host's file of that name, with this host's
+	 * groups.
+	 */
+	if (b->rootfd >= 0) {
+		if (suggestion != NULL || (b->mode & 0001) || b->uid != 0)
+			say("suggest:   run perfdoctor in the root of process %d for commands: its files and groups are not this host's",
+			    (int)b->root_of);
+		return;
+	}
 	sl = suggestion != NULL ? strlen(suggestion) : 0;
 	if (sl > tl && strcmp(suggestion + sl - tl, tail) == 0) {
 		/* Its "<file>" is a redirection when pasted: the command. */

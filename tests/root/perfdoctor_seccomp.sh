@@ -199,7 +199,8 @@ fi
 
 # A container's root: its processes execute its files, so --pid looks the
 # binary up in the process's root (named or found on the usual PATH), not
-# in perfdoctor's. A root holding a sleep, libc (bind-mounted, in a mount
+# in perfdoctor's, and its fixes are words for in there (a setcap pasted
+# here would grant capabilities to this host's perf). A root holding a sleep, libc (bind-mounted, in a mount
 # namespace of its own) and two perfs: /usr/bin/perfc with capabilities,
 # /usr/bin/perf without. (Both were looked up on the host.)
 croot=$T/croot
@@ -250,7 +251,17 @@ for bin in /usr/bin/perfc ""; do
 		fail "$label, ${bin:-perf on its PATH}: --pid exit $dhost, probe $r"
 		sed 's/^/    | /' "$T/host" "$T/probe.out"
 	fi
+	# No command to paste here: it would act on this host's files.
+	if grep -E '^(fix|suggest): +[^ ]*(setcap|chown|chmod|usermod|groupadd|sed|printf) ' "$T/host" |
+		grep -vq 'in the root of process\|run perfdoctor in the root of process'; then
+		fail "$label, ${bin:-perf on its PATH}: a command for this host:"
+		sed 's/^/    | /' "$T/host"
+	else
+		pass
+	fi
 done
+grep -qF "fix:       in the root of process $pid, not on this host: setcap --perf-group=perf_users --perf /usr/bin/perf" "$T/host" &&
+	pass || { fail "$label: no fix for its perf in there, in words"; sed 's/^/    | /' "$T/host"; }
 is_sanitized || { [ "$r" -eq 1 ] && [ "$dhost" -eq 1 ] && pass; } ||
 	fail "$label: its perf without capabilities was not NO"
 kill "$pid"
