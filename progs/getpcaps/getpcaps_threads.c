@@ -53,13 +53,6 @@ int creds_uid0(const struct creds *c)
 	return creds_root_like(c) || c->uid[3] == 0;
 }
 
-void creds_release(struct creds *c)
-{
-	free(c->groups);
-	c->groups = NULL;
-	c->ngroups = 0;
-}
-
 static int same_groups(const struct creds *a, const struct creds *b)
 {
 	return a->ngroups == b->ngroups &&
