@@ -244,12 +244,14 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 		 unsigned nthreads, struct buf *b, int *live_dfd);
 void threads_free(struct proc *p);
 /*
- * Frees the sets' supplementary groups once the executable is judged
- * (nothing after needs them): a user may give each of 64 threads its own
- * 65536 groups (a user namespace and its subordinate gids), 16 MiB a
- * process that the audit would otherwise keep to the end.
+ * Frees what nothing reads once the executable is judged, so that the
+ * audit keeps little more than struct proc for each process to the end:
+ * the sets' supplementary groups (a user may give each of 64 threads its
+ * own 65536 groups, through a user namespace and its subordinate gids,
+ * 16 MiB a process), and a lone set, which is p->c itself and is printed
+ * only when there are several (FLAG_THREADS_DIFFER).
  */
-void threads_forget_groups(struct proc *p);
+void threads_trim(struct proc *p);
 
 /*
  * 1 when check_exe() needs p's executable: p is capable and none of its

@@ -283,7 +283,7 @@ static enum step read_program(struct proc *p, struct reading *r, struct bufs *b,
 		open_err = r->xfd < 0 ? errno : 0;
 	}
 	r->exe_err = check_exe(p, r->xfd, open_err);
-	threads_forget_groups(p);
+	threads_trim(p);
 	if (vanished(r->exe_err)) {
 		errno = r->exe_err; /* exiting: its memory, exe link included, is gone */
 		return STEP_FAILED;
