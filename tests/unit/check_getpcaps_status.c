@@ -76,74 +76,54 @@ START_TEST(reads_the_main_threads_facts)
 }
 END_TEST
 
-START_TEST(a_kernel_thread_says_so)
+/* What each head gives; the credentials after it are always the same. */
+static const struct accepted {
+	const char *why, *head;
+	int kthread;
+	char state;
+	pid_t ppid;
+	int comm_known; /* and then the name */
+	const char *comm;
+} accepted[] = {
+	{ "a kernel thread says so",
+	  "Name:\tkworker/0:1\nState:\tI (idle)\nPPid:\t2\nKthread:\t1\n", 1,
+	  'I', 2, 1, "kworker/0:1" },
+	{ "kernels that write no Kthread line: unknown, left to stat's flags",
+	  "Name:\tsh\nState:\tR (running)\nPPid:\t1\n", -1, 'R', 1, 1, "sh" },
+	/*
+	 * The kernel writes a newline in a name as \n and a backslash as \\,
+	 * the rest raw (a tab, an ESC): the name comes back as stat has it.
+	 */
+	{ "the kernel's two escapes undone",
+	  "Name:\tn\\nl\\\\b\t\033x\nState:\tS\nPPid:\t1\nKthread:\t0\n", 0,
+	  'S', 1, 1, "n\nl\\b\t\033x" },
+	{ "the other escapes of its classes, should a kernel write them",
+	  "Name:\t\\t\\e\\\"\nState:\tS\nPPid:\t1\n", -1, 'S', 1, 1,
+	  "\t\033\"" },
+	{ "an escape we do not know: the name is left to stat, the rest stands",
+	  "Name:\ta\\qb\nState:\tS\nPPid:\t9\nKthread:\t0\n", 0, 'S', 9, 0,
+	  NULL },
+	{ "a backslash that ends the name: left to stat",
+	  "Name:\tend\\\nState:\tS\nPPid:\t9\n", -1, 'S', 9, 0, NULL },
+};
+
+START_TEST(reads_what_the_kernel_writes)
 {
+	const struct accepted *a = &accepted[_i]; /* _i: Check's loop index */
 	struct status_facts f;
 	int err;
 
-	ck_assert_int_eq(parse_with("Name:\tkworker/0:1\nState:\tI (idle)\n"
-				    "PPid:\t2\nKthread:\t1\n",
-				    &f, &err),
-			 0);
-	ck_assert_int_eq(f.kthread, 1);
-	ck_assert_int_eq(f.state, 'I');
-}
-END_TEST
-
-/* Kernels that do not write the line: unknown, left to stat's flags. */
-START_TEST(no_kthread_line_is_unknown)
-{
-	struct status_facts f;
-	int err;
-
-	ck_assert_int_eq(parse_with("Name:\tsh\nState:\tR (running)\n"
-				    "PPid:\t1\n",
-				    &f, &err),
-			 0);
-	ck_assert_int_eq(f.kthread, -1);
-	ck_assert_int_eq(f.ppid, 1);
-}
-END_TEST
-
-/*
- * The kernel writes a newline in a name as \n and a backslash as \\, the
- * rest raw (a tab, an ESC): the name comes back as stat would give it.
- */
-START_TEST(name_escapes_are_undone)
-{
-	struct status_facts f;
-	int err;
-
-	ck_assert_int_eq(parse_with("Name:\tn\\nl\\\\b\t\033x\nState:\tS\n"
-				    "PPid:\t1\nKthread:\t0\n",
-				    &f, &err),
-			 0);
-	ck_assert_int_eq(f.comm_known, 1);
-	ck_assert_str_eq(f.comm, "n\nl\\b\t\033x");
-	/* the other escapes of the kernel's classes, should one write them */
-	ck_assert_int_eq(parse_with("Name:\t\\t\\e\\\"\nState:\tS\nPPid:\t1\n",
-				    &f, &err),
-			 0);
-	ck_assert_int_eq(f.comm_known, 1);
-	ck_assert_str_eq(f.comm, "\t\033\"");
-}
-END_TEST
-
-/* An escape we do not know: the name is left to stat, the rest stands. */
-START_TEST(unknown_escape_leaves_the_name_to_stat)
-{
-	struct status_facts f;
-	int err;
-
-	ck_assert_int_eq(parse_with("Name:\ta\\qb\nState:\tS\nPPid:\t9\n"
-				    "Kthread:\t0\n",
-				    &f, &err),
-			 0);
-	ck_assert_int_eq(f.comm_known, 0);
-	ck_assert_int_eq(f.ppid, 9);
-	ck_assert_int_eq(
-		parse_with("Name:\tend\\\nState:\tS\nPPid:\t9\n", &f, &err), 0);
-	ck_assert_int_eq(f.comm_known, 0);
+	ck_assert_msg(parse_with(a->head, &f, &err) == 0, "%s: refused",
+		      a->why);
+	ck_assert_msg(f.kthread == a->kthread, "%s: kthread %d", a->why,
+		      f.kthread);
+	ck_assert_msg(f.state == a->state, "%s: state %c", a->why, f.state);
+	ck_assert_msg(f.ppid == a->ppid, "%s: ppid %d", a->why, (int)f.ppid);
+	ck_assert_msg(f.comm_known == a->comm_known, "%s: comm_known %d",
+		      a->why, f.comm_known);
+	if (a->comm != NULL)
+		ck_assert_msg(strcmp(f.comm, a->comm) == 0, "%s: comm [%s]",
+			      a->why, f.comm);
 }
 END_TEST
 
@@ -249,10 +229,8 @@ static Suite *getpcaps_status_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, reads_the_main_threads_facts);
-	tcase_add_test(tc, a_kernel_thread_says_so);
-	tcase_add_test(tc, no_kthread_line_is_unknown);
-	tcase_add_test(tc, name_escapes_are_undone);
-	tcase_add_test(tc, unknown_escape_leaves_the_name_to_stat);
+	tcase_add_loop_test(tc, reads_what_the_kernel_writes, 0,
+			    sizeof(accepted) / sizeof(accepted[0]));
 	tcase_add_test(tc, refuses_what_it_cannot_read);
 	tcase_add_test(tc, a_threads_status_needs_no_facts);
 	tcase_add_test(tc, stat_with_parentheses_in_the_name);
