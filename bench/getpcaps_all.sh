@@ -186,6 +186,7 @@ for r in $mem_rows; do
 	awk -v w="$(what_of "$r")" -v a="$m1" -v b="$m2" -v n1="$n1" -v n2="$n2" 'BEGIN {
 		if (a == "?" || b == "?") { printf "  %s: ? (GNU time is not installed)\n", w; exit }
 		per = (b - a) * 1024 / (n2 - n1)
+		if (per > -0.5 && per < 0.5) per = 0
 		printf "  %s: %d KiB, %d KiB, %.0f bytes, %.1f MiB\n", w, a, b, per, (a * 1024 + per * (100000 - n1)) / 1048576 }'
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
