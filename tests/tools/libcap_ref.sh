@@ -57,7 +57,7 @@ mirror=${LIBCAP_REF_MIRROR:-http://deb.debian.org/debian}
 libcdir=usr/lib/x86_64-linux-gnu
 # Bump when the unpacked layout or the wrappers change: a cache laid out
 # otherwise is unpacked again.
-layout=layout-3
+layout=3
 
 die() { echo "libcap_ref: $*" >&2; exit 1; }
 unreachable() { echo "libcap_ref: $*" >&2; exit 77; }
@@ -148,7 +148,8 @@ stamp() {
 	else
 		p=$(pins_of "$1")
 	fi
-	printf '%s\n' $p "$layout" "$cache"
+	# shellcheck disable=SC2086 # $p: one pin a word
+	printf '%s\n' $p "layout $layout" "$cache"
 }
 # ready NAME: its directory is complete and made from today's pins.
 ready() { [ "$(cat "$cache/$1/.pinned" 2>/dev/null)" = "$(stamp "$1")" ]; }
@@ -224,6 +225,7 @@ unpack() {
 # fill NAME PINS: NAME's directory in $tmp, its packages fetched and unpacked.
 fill() {
 	mkdir "$tmp/$1" || die mkdir
+	# shellcheck disable=SC2086 # $2: one pin a word
 	set -- "$1" $2
 	name=$1; shift
 	while [ $# -ge 2 ]; do
@@ -284,8 +286,8 @@ install_dir() {
 	chmod -R go+rX "$tmp/$1" || die "chmod $tmp/$1"
 	rm -rf "${cache:?}/$1"
 	mv "$tmp/$1" "$cache/$1" || die "cannot fill $cache/$1"
-	stamp "$1" >"$cache/$1/.pinned.new" && mv "$cache/$1/.pinned.new" "$cache/$1/.pinned" ||
-		die "cannot mark $cache/$1 ready"
+	stamp "$1" >"$cache/$1/.pinned.new" || die "cannot mark $cache/$1 ready"
+	mv "$cache/$1/.pinned.new" "$cache/$1/.pinned" || die "cannot mark $cache/$1 ready"
 }
 
 if ! ready libc; then
