@@ -120,7 +120,7 @@ case ${1:-} in
 	;;
 --setup)
 	# make test's step: fill the cache, one line either way, never fail.
-	out=$(sh "$0" 2.66 2.75 2.78 2>&1 >/dev/null)
+	out=$(LIBCAP_REF_RETRY=1 sh "$0" 2.66 2.75 2.78 2>&1 >/dev/null)
 	case $? in
 	0) echo "reference libcaps 2.66, 2.75, 2.78: $(default_cache)" ;;
 	*) echo "reference libcaps not all at hand (the suites comparing with them will skip): $out" ;;
@@ -186,6 +186,16 @@ if all_ready "$@"; then
 fi
 chmod 755 "$cache" 2>/dev/null
 
+# A download that failed a moment ago is not tried again by every suite
+# that asks (where the network drops packets, each try costs its
+# time-outs): for ten minutes the same answer from the same mirror,
+# unless LIBCAP_REF_RETRY=1 (--setup sets it: make test tries each time).
+marker=$cache/.unreachable
+if [ "${LIBCAP_REF_RETRY:-0}" != 1 ] && [ -n "$(find "$marker" -mmin -10 2>/dev/null)" ] &&
+   [ "$(sed -n 1p "$marker")" = "$mirror" ]; then
+	unreachable "$(sed 1d "$marker") (tried less than 10 minutes ago; make test-refs tries again now)"
+fi
+
 tmp=$(mktemp -d "$cache/.work.XXXXXX") || die "mktemp in $cache"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
@@ -198,9 +208,12 @@ fetch() {
 		return 0
 	fi
 	mkdir -p "$(dirname "$f")" || die "cannot make $(dirname "$f")"
-	curl -fsS --retry 2 --connect-timeout 15 --max-time 300 \
-		-o "$tmp/p.deb" "$mirror/$1" 2>"$tmp/curl.err" ||
-		unreachable "cannot download $mirror/$1 ($(tr '\n' ' ' <"$tmp/curl.err"| sed 's/ *$//')): with the network, run \"make test-refs\" once (it fills $cache); if the archive dropped the file, renew the pins in tests/tools/libcap_ref.sh"
+	if ! curl -fsS --retry 2 --connect-timeout 15 --max-time 300 \
+		-o "$tmp/p.deb" "$mirror/$1" 2>"$tmp/curl.err"; then
+		msg="cannot download $mirror/$1 ($(tr '\n' ' ' <"$tmp/curl.err" | sed 's/ *$//')): with the network, run \"make test-refs\" once (it fills $cache); if the archive dropped the file, renew the pins in tests/tools/libcap_ref.sh"
+		printf '%s\n%s\n' "$mirror" "$msg" >"$marker"
+		unreachable "$msg"
+	fi
 	got=$(sha256sum <"$tmp/p.deb" | cut -d' ' -f1)
 	[ "$got" = "$2" ] || die "$1: sha256 $got, pinned $2"
 	mv "$tmp/p.deb" "$f" || die "cannot keep $f"
@@ -305,4 +318,5 @@ for v; do
 		die "libcap $v's capsh does not run: $out"
 	}
 done
+rm -f "$marker"
 report "$@"
