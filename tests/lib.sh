@@ -719,7 +719,7 @@ lib_pinned_reference() {
 
 ref_env() {
 	if [ "$REF_PINNED" = 1 ]; then
-		LD_LIBRARY_PATH=$REF_LIB "$@"
+		LD_LIBRARY_PATH=$REF_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$@"
 	else
 		"$@"
 	fi

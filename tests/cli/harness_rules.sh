@@ -191,6 +191,7 @@ refsuite() {
 	printf '%s\n' "$2" >"$T/fake/versions.$1"
 	suite "$1" "PATH=\"$T/fake:\$PATH\"; cp '$T/fake/versions.$1' '$T/fake/versions'
 LIBCAP_REF_CACHE='$T/nocache' LIBCAP_REF_MIRROR=$nomirror; export LIBCAP_REF_CACHE LIBCAP_REF_MIRROR
+unset LIBCAP_REF_PINNED
 $3"
 }
 nomirror=http://127.0.0.1:9/debian
