@@ -83,10 +83,14 @@ else
 	fail "getcap_order.sh on the warm cache, offline: exit $rc"; sed 's/^/    /' "$T/warm.log"
 fi
 [ ! -e "$T/used" ] && pass || { fail "the system's programs were used:"; sed 's/^/    /' "$T/used"; }
-# The hiding holds: the system's getcap cannot be run in that world.
-elsewhere /usr/sbin/getcap -h >/dev/null 2>&1
-[ -e "$T/used" ] && pass || fail "the system's getcap is not hidden (the test proves nothing)"
-rm -f "$T/used"
+# The hiding holds: a getcap the system has cannot be run in that world.
+if [ -x /usr/sbin/getcap ]; then
+	elsewhere /usr/sbin/getcap -h >/dev/null 2>&1
+	[ -e "$T/used" ] && pass || fail "the system's getcap is not hidden (the test proves nothing)"
+	rm -f "$T/used"
+else
+	echo "note: this system has no /usr/sbin/getcap to hide"
+fi
 
 # 2. A difference planted in ours fails it.
 mkdir -p "$T/build/progs" || exit 1
