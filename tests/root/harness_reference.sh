@@ -131,9 +131,9 @@ else
 	fail "filling an empty cache from file://$cache/debs: exit $rc"; sed 's/^/    /' "$T/fresh.out"
 fi
 # A .deb that is not the pinned one is refused, nothing is marked ready.
-mkdir -p "$T/bad" && cp -R "$cache/debs/pool" "$T/bad/" || exit 1
-deb=$(find "$T/bad/pool" -name 'libc6_*.deb')
-printf 'x' >>"$deb"
+# (libc6 is fetched first: a mirror holding a wrong one of it is enough.)
+libc6=$(cd "$cache/debs" && find pool -name 'libc6_*.deb')
+mkdir -p "$T/bad/$(dirname "$libc6")" && echo 'not the pinned libc6' >"$T/bad/$libc6" || exit 1
 LIBCAP_REF_CACHE=$T/badcache LIBCAP_REF_MIRROR=file://$T/bad sh "$ref_sh" 2.66 >"$T/bad.out" 2>&1
 rc=$?
 if [ $rc -eq 1 ] && grep -q "^libcap_ref: pool/main/g/glibc/libc6_.*: sha256 [0-9a-f]*, pinned [0-9a-f]*$" "$T/bad.out" &&
