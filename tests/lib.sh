@@ -1107,3 +1107,23 @@ paste_clean() {
 		pass
 	fi
 }
+
+# throwaway_root DIR: a throw-away root for real logins (su, login, sshd),
+# in a private mount namespace whose mounts die with it (a run inside the
+# suite, under LIB_T, whose $T the outer run removes: rm -rf would follow
+# these mounts): a tmpfs on DIR holding an overlay over / on DIR/m (its
+# writes go to the tmpfs), with /proc, /sys and /dev bound in and nscd's
+# socket hidden (nscd would answer from the host's cache). Fill DIR/m
+# (login_world), then chroot into it. The host's files are never
+# written. Non-zero after a line saying why.
+throwaway_root() {
+	mkdir -p "$1" && mount -t tmpfs -o mode=0755 tmpfs "$1" &&
+		mkdir "$1/u" "$1/wk" "$1/m" &&
+		mount -t overlay overlay -o "lowerdir=/,upperdir=$1/u,workdir=$1/wk" "$1/m" ||
+		{ echo "throwaway_root: cannot mount an overlay over / on $1/m"; return 1; }
+	for lib_d in proc sys dev; do
+		mount --rbind "/$lib_d" "$1/m/$lib_d" ||
+			{ echo "throwaway_root: cannot bind /$lib_d into $1/m"; return 1; }
+	done
+	[ ! -d "$1/m/run/nscd" ] || mount -t tmpfs none "$1/m/run/nscd"
+}
