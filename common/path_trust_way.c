@@ -88,6 +88,8 @@ static int enter(struct path_trust *t, struct way *w, int holder)
 		/* Its writer, should it hold the file after all. */
 		memcpy(w->sticky_why, t->why, sizeof(w->sticky_why));
 	}
+	if (rc == 0)
+		t->why[0] = t->note[0] = '\0'; /* a later failure's own */
 	return rc;
 }
 
