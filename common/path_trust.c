@@ -361,7 +361,9 @@ int path_trust_inode_as(struct path_trust *t, int fd, const struct stat *as,
 int path_trust_dir(struct path_trust *t, int fd, const char *name,
 		   const struct stat *st, int holder, int *sticky)
 {
-	int w = judge_inode(t, fd, name, st, 0, NULL, 0), sealed;
+	/* Only a path from the root names it for others than the caller. */
+	const char *canonical = name[0] == '/' ? name : NULL;
+	int w = judge_inode(t, fd, canonical, st, 0, NULL, 0), sealed;
 
 	*sticky = 0;
 	t->note[0] = '\0';
@@ -376,7 +378,7 @@ int path_trust_dir(struct path_trust *t, int fd, const char *name,
 		      !holder))) {
 			*sticky = 1;
 			w = 0;
-		} else if (t->policy.sealed_mounts) {
+		} else if (t->policy.sealed_mounts && canonical != NULL) {
 			sealed = dir_sealed(fd, name, t->note, sizeof(t->note));
 			if (sealed < 0) {
 				why_say(t->why, sizeof(t->why), "%s",

@@ -209,11 +209,13 @@ int path_trust_inode_as(struct path_trust *t, int fd, const struct stat *as,
 
 /*
  * A directory on a way: open on fd (O_PATH will do), st fstat()ed on it,
- * named name (path_trust_way()'s canonical path from the caller's root,
- * which a read-only mount's seal needs, or the caller's own name for it),
- * holder when the file judged is in it (or it is the one judged). Judged
- * as path_trust_inode() judges it, its ACL read through name if /proc is
- * missing, then the policy's sticky and sealed_mounts rules. 0, with
+ * named name: its canonical path from the caller's root (as
+ * path_trust_way() has it), which a read-only mount's seal needs and by
+ * which its ACL is read where /proc is missing; or, not starting with
+ * "/", the caller's own name for it, only said (then no seal, and no ACL
+ * but through /proc). holder when the file judged is in it (or it is the
+ * one judged). Judged as path_trust_inode() judges it, then by the
+ * policy's sticky and sealed_mounts rules. 0, with
  * *sticky set when the sticky bit alone made it root's; 1 (where
  * PATH_TRUST_DIR, path name); or -1 with errno.
  */
