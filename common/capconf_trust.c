@@ -37,8 +37,7 @@
 #include "path_trust.h"
 #include "why.h"
 
-/* pam_cap's questions, with the reason for each in path_trust.h. */
-static const struct path_trust_policy conf_policy = {
+const struct path_trust_policy capconf_trust_policy = {
 	.also = (uid_t)-1,
 	.overflow_uid = 1,
 	.sticky = PATH_TRUST_STICKY_NAMES,
@@ -141,7 +140,7 @@ int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
 	pfd = fd >= 0 ? fd : open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0)
 		return CAPCONF_OPEN_FAILED;
-	path_trust_init(&t, &conf_policy);
+	path_trust_init(&t, &capconf_trust_policy);
 	rc = path_trust_inode(&t, pfd, fd >= 0 ? NULL : path, st);
 	saved = errno;
 	if (pfd != fd)
@@ -158,7 +157,7 @@ int capconf_way_trusted(const char *path, const struct stat *st, char *why,
 	struct path_trust t;
 
 	why[0] = '\0';
-	path_trust_init(&t, &conf_policy);
+	path_trust_init(&t, &capconf_trust_policy);
 	return say_verdict(&t, path_trust_way(&t, path, st), path, st, why,
 			   whylen);
 }

@@ -4,7 +4,7 @@
  * mode lets others write but that no mount lets anyone write, and a second
  * name of a file that fs.protected_hardlinks kept others from making.
  * Used by the trust checks that decide whether root may act on a file
- * (capconf_trust.c). Each answer holds only while root alone may change
+ * (path_trust.h). Each answer holds only while root alone may change
  * the mounts of the caller's mount namespace (mounts.h).
  */
 #ifndef COMMON_WRITESEAL_H

@@ -28,17 +28,12 @@
 #include "check_run.h"
 #include "check_userns.h"
 #include "acl.h"
+#include "capconf.h"
 #include "fsowner.h"
 #include "path_trust.h"
 
-/* pam_cap's, capcheck's and perfdoctor's policy (common/capconf_trust.c) */
-static const struct path_trust_policy conf = {
-	.also = (uid_t)-1,
-	.overflow_uid = 1,
-	.sticky = PATH_TRUST_STICKY_NAMES,
-	.sealed_mounts = 1,
-	.words = PATH_TRUST_WORDS_CONF,
-};
+/* pam_cap's, capcheck's and perfdoctor's policy, as they ask it */
+static const struct path_trust_policy *const conf = &capconf_trust_policy;
 
 /* capmanifest's, for its tree (progs/capmanifest/capmanifest_trust.c) */
 static const struct path_trust_policy manifest = {
@@ -85,12 +80,12 @@ START_TEST(owner_not_trusted)
 {
 	struct path_trust_policy mine = manifest;
 
-	ck_assert_int_eq(judge(&conf, meta(4002, 0, S_IFREG | 0644), NULL, 0),
+	ck_assert_int_eq(judge(conf, meta(4002, 0, S_IFREG | 0644), NULL, 0),
 			 1);
 	ck_assert_int_eq(t.how, PATH_TRUST_OWNER);
 	ck_assert_int_eq(t.where, PATH_TRUST_IT);
 	ck_assert_str_eq(t.why, "uid 4002 owns it");
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0644), NULL, 0), 0);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0644), NULL, 0), 0);
 	/* the uid a policy names beside root: its own, and nobody else's */
 	mine.also = 4002;
 	ck_assert_int_eq(
@@ -104,14 +99,14 @@ END_TEST
 /* Each program's words for the same writers, as its tests quote them. */
 START_TEST(mode_writers_in_each_voice)
 {
-	ck_assert_int_eq(judge(&conf, meta(0, 4200, S_IFREG | 0664), NULL, 0),
+	ck_assert_int_eq(judge(conf, meta(0, 4200, S_IFREG | 0664), NULL, 0),
 			 1);
 	ck_assert_int_eq(t.how, PATH_TRUST_WRITER);
 	ck_assert_str_eq(t.why, "its group 4200 may write it");
 	ck_assert_int_eq(
 		judge(&manifest, meta(0, 4200, S_IFREG | 0664), NULL, 0), 1);
 	ck_assert_str_eq(t.why, "group 4200 may write it (mode 0664)");
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0646), NULL, 0), 1);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0646), NULL, 0), 1);
 	ck_assert_str_eq(t.why, "everybody may write it");
 	ck_assert_int_eq(judge(&manifest, meta(0, 0, S_IFREG | 0646), NULL, 0),
 			 1);
@@ -121,7 +116,7 @@ START_TEST(mode_writers_in_each_voice)
 	ck_assert_str_eq(
 		t.why,
 		"everyone may write it (mode 1777, sticky, which still lets them add names)");
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0644), NULL, 0), 0);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0644), NULL, 0), 0);
 	ck_assert_int_eq(judge(&manifest, meta(0, 0, S_IFREG | 0755), NULL, 0),
 			 0);
 }
@@ -130,7 +125,7 @@ END_TEST
 /* Processes that are not root hold gid 0: root's group is no root. */
 START_TEST(group_root_is_no_root)
 {
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0664), NULL, 0), 1);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0664), NULL, 0), 1);
 	ck_assert_str_eq(t.why, "its group 0 may write it");
 	ck_assert_int_eq(judge(&manifest, meta(0, 0, S_IFDIR | 0775), NULL, 0),
 			 1);
@@ -165,16 +160,16 @@ START_TEST(acl_entries_as_the_kernel_weighs_them)
 	int n = named_user(e, 4002, 6, 6);
 
 	/* the mode shows the mask: 0664 */
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0664), e, n), 1);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0664), e, n), 1);
 	ck_assert_str_eq(t.why, "an ACL entry lets uid 4002 write it");
 	ck_assert_int_eq(judge(&manifest, meta(0, 0, S_IFREG | 0664), e, n), 1);
 	ck_assert_str_eq(t.why, "uid 4002 may write it (ACL entry)");
 	/* the mask r-- takes the write away */
 	n = named_user(e, 4002, 6, 4);
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0644), e, n), 0);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0644), e, n), 0);
 	/* root's own entry, and the uid a policy names */
 	n = named_user(e, 0, 6, 6);
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0664), e, n), 0);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0664), e, n), 0);
 	mine.also = 4002;
 	n = named_user(e, 4002, 6, 6);
 	ck_assert_int_eq(judge(&mine, meta(0, 0, S_IFREG | 0664), e, n), 0);
@@ -182,12 +177,12 @@ START_TEST(acl_entries_as_the_kernel_weighs_them)
 	 * No group bit in the mode: the kernel never looks at the ACL, and
 	 * neither does the judge (the named entry cannot write).
 	 */
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0604), e, n), 0);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0604), e, n), 0);
 	/* the owning group's entry writes: root's group too */
 	e[2].perm = 6;
 	n = named_user(e, 0, 6, 6);
 	e[2].perm = 6;
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0664), e, n), 1);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0664), e, n), 1);
 	ck_assert_str_eq(t.why, "its group 0 may write it");
 	ck_assert_int_eq(judge(&manifest, meta(0, 7, S_IFREG | 0664), e, n), 1);
 	ck_assert_str_eq(t.why, "group 7 may write it (ACL entry)");
@@ -202,7 +197,7 @@ START_TEST(acl_named_group_and_other)
 		ENTRY(ACL_OTHER, 4, NO_ID),
 	};
 
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0664), e, 5), 1);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0664), e, 5), 1);
 	ck_assert_str_eq(t.why, "an ACL entry lets group 0 write it");
 	ck_assert_int_eq(judge(&manifest, meta(0, 0, S_IFREG | 0664), e, 5), 1);
 	ck_assert_str_eq(t.why, "group 0 may write it (ACL entry)");
@@ -210,7 +205,7 @@ START_TEST(acl_named_group_and_other)
 	e[2].perm = 4;
 	e[3].perm = 4;
 	e[4].perm = 6;
-	ck_assert_int_eq(judge(&conf, meta(0, 0, S_IFREG | 0646), e, 5), 1);
+	ck_assert_int_eq(judge(conf, meta(0, 0, S_IFREG | 0646), e, 5), 1);
 	ck_assert_str_eq(t.why, "everybody may write it");
 	ck_assert_int_eq(judge(&manifest, meta(0, 0, S_IFREG | 0646), e, 5), 1);
 	ck_assert_str_eq(t.why, "everyone may write it (ACL entry)");
@@ -226,7 +221,7 @@ START_TEST(overflow_uid_by_policy)
 	struct acl_entry e[8];
 	int n = named_user(e, 65534, 6, 6);
 
-	path_trust_init(&t, &conf);
+	path_trust_init(&t, conf);
 	t.overflow = 65534;
 	t.overflow_trusted = 1;
 	ck_assert_int_eq(path_trust_uid(&t, 65534), 1);
@@ -260,25 +255,15 @@ static void overflow_in_new_userns(void)
 	char map[64];
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
-	int fd;
 
 	if (unshare(CLONE_NEWUSER) < 0)
-		_exit(3); /* checked by the caller */
-	fd = open("/proc/self/setgroups", O_WRONLY);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, "deny", 4), 4);
-	close(fd);
+		_exit(3); /* the caller fails the test */
+	write_proc_file("/proc/self/setgroups", "deny");
 	snprintf(map, sizeof(map), "0 %lu 1\n", (unsigned long)uid);
-	fd = open("/proc/self/uid_map", O_WRONLY);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, map, strlen(map)), (ssize_t)strlen(map));
-	close(fd);
+	write_proc_file("/proc/self/uid_map", map);
 	snprintf(map, sizeof(map), "0 %lu 1\n", (unsigned long)gid);
-	fd = open("/proc/self/gid_map", O_WRONLY);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, map, strlen(map)), (ssize_t)strlen(map));
-	close(fd);
-	path_trust_init(&t, &conf);
+	write_proc_file("/proc/self/gid_map", map);
+	path_trust_init(&t, conf);
 	ck_assert_int_eq(path_trust_uid(&t, t.overflow), 1);
 	/* the same namespace, a policy that trusts no overflow uid */
 	path_trust_init(&t, &manifest);
@@ -290,7 +275,7 @@ START_TEST(overflow_uid_read_from_the_namespace)
 	int status;
 	pid_t pid;
 
-	path_trust_init(&t, &conf);
+	path_trust_init(&t, conf);
 	if (in_first_userns())
 		ck_assert_int_eq(t.overflow_trusted, 0);
 	pid = fork();
@@ -367,14 +352,14 @@ START_TEST(way_of_roots_alone)
 	make("/etc", S_IFDIR | 0755);
 	make("/etc/security", S_IFDIR | 0755);
 	make("/etc/security/capability.conf", S_IFREG | 0644);
-	ck_assert_int_eq(way(&conf, "/etc/security/capability.conf",
+	ck_assert_int_eq(way(conf, "/etc/security/capability.conf",
 			     "/etc/security/capability.conf"),
 			 0);
 	ck_assert_int_eq(way(&manifest, "/etc/security/capability.conf",
 			     "/etc/security/capability.conf"),
 			 0);
 	/* ".", "..", doubled slashes, and a relative way */
-	ck_assert_int_eq(way(&conf,
+	ck_assert_int_eq(way(conf,
 			     "//etc/./security/../security//capability.conf",
 			     "/etc/security/capability.conf"),
 			 0);
@@ -394,7 +379,7 @@ START_TEST(way_through_a_writable_directory)
 	make("/open", S_IFDIR | 0777);
 	make("/open/a", S_IFDIR | 0755);
 	make("/open/a/f", S_IFREG | 0644);
-	ck_assert_int_eq(way(&conf, "/open/a/f", "/open/a/f"), 1);
+	ck_assert_int_eq(way(conf, "/open/a/f", "/open/a/f"), 1);
 	ck_assert_int_eq(t.where, PATH_TRUST_DIR);
 	ck_assert_int_eq(t.how, PATH_TRUST_WRITER);
 	ck_assert_int_eq(t.holder, 0);
@@ -405,7 +390,7 @@ START_TEST(way_through_a_writable_directory)
 	ck_assert_str_eq(t.path, "/open");
 	ck_assert_str_eq(t.why, "everyone may write it (mode 0777)");
 	/* reached by "..": judged again */
-	ck_assert_int_eq(way(&conf, "/open/a/../a/f", "/open/a/f"), 1);
+	ck_assert_int_eq(way(conf, "/open/a/../a/f", "/open/a/f"), 1);
 	ck_assert_str_eq(t.path, "/open");
 }
 END_TEST
@@ -424,8 +409,8 @@ START_TEST(sticky_by_policy)
 	make("/tmp/f", S_IFREG | 0644);
 	make("/tmp/d", S_IFDIR | 0755);
 	make("/tmp/d/f", S_IFREG | 0644);
-	ck_assert_int_eq(way(&conf, "/tmp/f", "/tmp/f"), 0);
-	ck_assert_int_eq(way(&conf, "/tmp/d/f", "/tmp/d/f"), 0);
+	ck_assert_int_eq(way(conf, "/tmp/f", "/tmp/f"), 0);
+	ck_assert_int_eq(way(conf, "/tmp/d/f", "/tmp/d/f"), 0);
 	ck_assert_int_eq(way(&above, "/tmp/d/f", "/tmp/d/f"), 0);
 	ck_assert_int_eq(way(&above, "/tmp/d", "/tmp/d"), 0);
 	/* the directory holding the file, or judged itself */
@@ -466,7 +451,7 @@ START_TEST(directory_judged_alone)
 	ck_assert_int_eq(t.where, PATH_TRUST_DIR);
 	ck_assert_int_eq(t.holder, 1);
 	ck_assert_str_eq(t.path, "tmp");
-	path_trust_init(&t, &conf);
+	path_trust_init(&t, conf);
 	ck_assert_int_eq(path_trust_dir(&t, fd, "/tmp", &st, 1, &sticky), 0);
 	ck_assert_int_eq(sticky, 1);
 	path_trust_init(&t, &manifest);
@@ -491,14 +476,14 @@ START_TEST(way_through_an_acl)
 	make("/d/f", S_IFREG | 0644);
 	ck_assert_int_eq(setxattr("/d", ACL_XATTR_ACCESS, acl, sizeof(acl), 0),
 			 0);
-	ck_assert_int_eq(way(&conf, "/d/f", "/d/f"), 1);
+	ck_assert_int_eq(way(conf, "/d/f", "/d/f"), 1);
 	ck_assert_str_eq(t.path, "/d");
 	ck_assert_str_eq(t.why, "an ACL entry lets group 0 write it");
 	ck_assert_int_eq(way(&manifest, "/d/f", "/d/f"), 1);
 	ck_assert_str_eq(t.why, "group 0 may write it (ACL entry)");
 	/* chmod g-w narrows the mask: the entry no longer writes */
 	ck_assert_int_eq(chmod("/d", 0755), 0);
-	ck_assert_int_eq(way(&conf, "/d/f", "/d/f"), 0);
+	ck_assert_int_eq(way(conf, "/d/f", "/d/f"), 0);
 }
 END_TEST
 
@@ -514,7 +499,7 @@ START_TEST(way_through_links)
 	ck_assert_int_eq(symlink("/srv/f", "/etc/abs"), 0);
 	ck_assert_int_eq(symlink("../srv", "/etc/rel"), 0);
 	ck_assert_int_eq(symlink("/open/d", "/etc/opened"), 0);
-	ck_assert_int_eq(way(&conf, "/etc/abs", "/srv/f"), 0);
+	ck_assert_int_eq(way(conf, "/etc/abs", "/srv/f"), 0);
 	ck_assert_int_eq(way(&manifest, "/etc/rel/f", "/srv/f"), 0);
 	/* judged where it leads */
 	ck_assert_int_eq(way(&manifest, "/etc/opened/f", "/open/d/f"), 1);
@@ -522,15 +507,15 @@ START_TEST(way_through_links)
 	ck_assert_str_eq(t.path, "/open");
 	/* a link held by a directory others may write: refused there */
 	ck_assert_int_eq(symlink("/srv/f", "/open/l"), 0);
-	ck_assert_int_eq(way(&conf, "/open/l", "/srv/f"), 1);
+	ck_assert_int_eq(way(conf, "/open/l", "/srv/f"), 1);
 	ck_assert_str_eq(t.path, "/open");
 	/* a loop is the kernel's ELOOP; a missing name its ENOENT */
 	ck_assert_int_eq(symlink("/etc/loop", "/etc/loop"), 0);
 	errno = 0;
-	ck_assert_int_eq(way(&conf, "/etc/loop", "/srv/f"), -1);
+	ck_assert_int_eq(way(conf, "/etc/loop", "/srv/f"), -1);
 	ck_assert_int_eq(errno, ELOOP);
 	errno = 0;
-	path_trust_init(&t, &conf);
+	path_trust_init(&t, conf);
 	ck_assert_int_eq(path_trust_way(&t, "/etc/none", &(struct stat){ 0 }),
 			 -1);
 	ck_assert_int_eq(errno, ENOENT);
@@ -543,17 +528,17 @@ START_TEST(way_to_another_file)
 	make("/a", S_IFREG | 0644);
 	make("/b", S_IFREG | 0644);
 	make("/d", S_IFDIR | 0755);
-	ck_assert_int_eq(way(&conf, "/a", "/b"), 1);
+	ck_assert_int_eq(way(conf, "/a", "/b"), 1);
 	ck_assert_int_eq(t.where, PATH_TRUST_MOVED);
 	ck_assert_str_eq(t.path, "/a");
 	ck_assert_int_eq(way(&manifest, "/d", "/"), 1);
 	ck_assert_int_eq(t.where, PATH_TRUST_MOVED);
 	/* a file's way that ends at a directory; a file used as one */
 	errno = 0;
-	ck_assert_int_eq(way(&conf, "/d/", "/a"), -1);
+	ck_assert_int_eq(way(conf, "/d/", "/a"), -1);
 	ck_assert_int_eq(errno, EISDIR);
 	errno = 0;
-	ck_assert_int_eq(way(&conf, "/a/x", "/a"), -1);
+	ck_assert_int_eq(way(conf, "/a/x", "/a"), -1);
 	ck_assert_int_eq(errno, ENOTDIR);
 }
 END_TEST
@@ -582,13 +567,13 @@ START_TEST(second_name_in_a_sticky_directory)
 	make("/safe/f", S_IFREG | 0444);
 	ck_assert_int_eq(link("/safe/f", "/store/f"), 0);
 	hardlinks_off();
-	ck_assert_int_eq(way(&conf, "/store/f", "/store/f"), 1);
+	ck_assert_int_eq(way(conf, "/store/f", "/store/f"), 1);
 	ck_assert_int_eq(t.where, PATH_TRUST_NAMES);
 	ck_assert_int_eq(t.how, PATH_TRUST_LINKED);
 	ck_assert_str_eq(t.path, "/store");
 	ck_assert_str_eq(t.why, "fs.protected_hardlinks is 0");
 	/* its name in a directory of root's alone */
-	ck_assert_int_eq(way(&conf, "/safe/f", "/safe/f"), 0);
+	ck_assert_int_eq(way(conf, "/safe/f", "/safe/f"), 0);
 }
 END_TEST
 
@@ -618,11 +603,11 @@ static const unsigned char group0_rw[] = {
 START_TEST(inode_acl_through_o_path)
 {
 	make("/f", S_IFREG | 0644);
-	ck_assert_int_eq(inode(&conf, "/f", NULL), 0);
+	ck_assert_int_eq(inode(conf, "/f", NULL), 0);
 	ck_assert_int_eq(setxattr("/f", ACL_XATTR_ACCESS, group0_rw,
 				  sizeof(group0_rw), 0),
 			 0);
-	ck_assert_int_eq(inode(&conf, "/f", NULL), 1);
+	ck_assert_int_eq(inode(conf, "/f", NULL), 1);
 	ck_assert_int_eq(t.where, PATH_TRUST_IT);
 	ck_assert_str_eq(t.why, "an ACL entry lets group 0 write it");
 }
@@ -639,10 +624,10 @@ START_TEST(inode_acl_without_proc)
 				  sizeof(group0_rw), 0),
 			 0);
 	ck_assert_int_eq(umount2("/proc", MNT_DETACH), 0);
-	ck_assert_int_eq(inode(&conf, "/f", "/f"), 1);
+	ck_assert_int_eq(inode(conf, "/f", "/f"), 1);
 	ck_assert_str_eq(t.why, "an ACL entry lets group 0 write it");
 	errno = 0;
-	ck_assert_int_eq(inode(&conf, "/f", NULL), -1);
+	ck_assert_int_eq(inode(conf, "/f", NULL), -1);
 	ck_assert_int_eq(t.how, PATH_TRUST_UNKNOWN);
 	ck_assert_str_eq(
 		t.why,
@@ -687,7 +672,7 @@ START_TEST(owners_on_the_way)
 	make("/etc", S_IFDIR | 0755);
 	make("/etc/f", S_IFREG | 0644);
 	ck_assert_int_eq(chown("/bobs", 4002, 4002), 0);
-	ck_assert_int_eq(way(&conf, "/bobs/f", "/bobs/f"), 1);
+	ck_assert_int_eq(way(conf, "/bobs/f", "/bobs/f"), 1);
 	ck_assert_int_eq(t.where, PATH_TRUST_DIR);
 	ck_assert_int_eq(t.how, PATH_TRUST_OWNER);
 	ck_assert_str_eq(t.path, "/bobs");
@@ -703,7 +688,7 @@ START_TEST(owners_on_the_way)
 	make("/tmp", S_IFDIR | 01777);
 	make("/tmp/f", S_IFREG | 0644);
 	ck_assert_int_eq(chown("/tmp", 4002, 4002), 0);
-	ck_assert_int_eq(way(&conf, "/tmp/f", "/tmp/f"), 1);
+	ck_assert_int_eq(way(conf, "/tmp/f", "/tmp/f"), 1);
 	ck_assert_int_eq(t.how, PATH_TRUST_OWNER);
 	/* the uid the policy names is trusted as root is */
 	mine.also = 4002;
