@@ -171,6 +171,8 @@ int manifest_read(struct manifest *m, FILE *in, const char *name);
  * are neither empty, "." nor "..". */
 int manifest_path_ok(const char *path);
 void print_escaped(FILE *out, const char *path);
+/* "capmanifest: <operand>: <what>" on stderr, escaped as say.h says. */
+void warn_operand(const char *operand, const char *what);
 void print_meta(FILE *out, const struct meta *m, const struct meta *only);
 /* "sha256=<64 hex digits>" */
 void print_digest(FILE *out, const unsigned char d[SHA256_SIZE]);

@@ -25,15 +25,8 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "say.h"
 #include "escape.h"
-
-/* "capmanifest: <operand>: <what>", the operand escaped as it came. */
-static void warn_operand(const char *operand, const char *what)
-{
-	fputs("capmanifest: ", stderr);
-	escape_fputs(operand, stderr);
-	fprintf(stderr, ": %s\n", what);
-}
 
 void target_free(struct target *t)
 {
@@ -52,11 +45,9 @@ void target_free(struct target *t)
  */
 static void refuse_target(const char *what, const char *why)
 {
-	fputs("capmanifest: ", stderr);
-	escape_fputs(what, stderr);
-	fprintf(stderr,
-		": %s: refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it)\n",
-		why);
+	say(stderr, "capmanifest: ",
+	    "%s: %s: refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it)",
+	    what, why);
 }
 
 /*
