@@ -23,7 +23,9 @@
 #      anything in it, sticky or not);
 #   9. root's link to root's directory, in her directory (she may point
 #      it elsewhere: it was followed, and judged only where it led);
-#  10. her own link in root's directory.
+#  10. her own link in root's directory;
+#  11. root's manifest on a read-only mount of a directory everyone may
+#      write, which no other mount reaches (pam_cap reads such a one).
 # verify still reads any manifest (it changes nothing), and root's own
 # manifest in root's directory (below the sticky /tmp, whose sticky bit
 # does keep others from renaming root's directory away) is restored as
@@ -158,6 +160,29 @@ expect_rc 2 "10: her link" || cat "$T/out"
 expect_err "capmanifest: $T/reg/hers.l/m: symbolic link $T/reg/hers.l: uid $nobody_uid owns it, and may point it elsewhere: $above
 " "10: her link"
 [ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "10: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
+
+# 11. Root's manifest in a directory whose mode lets everyone write, on a
+# read-only mount that no other mount reaches (a Kubernetes ConfigMap's
+# layout, which pam_cap reads): refused all the same. capmanifest judges
+# its manifests, and the files they make capable, by owner, mode and ACL
+# alone (path_trust.h, sealed_mounts).
+cat >"$T/ro.sh" <<'EOF'
+set -e
+mount -t tmpfs -o mode=0777 vol "$1"
+cp "$3" "$1/m"
+chmod 0644 "$1/m"
+mount --bind "$1" "$2"
+mount -o remount,bind,ro "$2"
+umount "$1"
+shift 3
+exec "$@"
+EOF
+mkdir "$T/vol" "$T/ro" || exit 1
+run unshare -m --propagation private sh "$T/ro.sh" "$T/vol" "$T/ro" "$T/reg/m" "$cm" restore "$T/ro/m" "$t"
+expect_rc 2 "11: a read-only mount of a directory everyone may write" || cat "$T/out"
+expect_err "capmanifest: $T/ro/m: its directory: everyone may write it (mode 0777): $reason
+" "11: a read-only mount of a directory everyone may write"
+[ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "11: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
 
 # verify reads them all: it only reports.
 run run_ours "$cm" verify "$T/reg/m1" "$t"
