@@ -47,26 +47,6 @@ static const struct path_trust_policy manifest = {
 
 static struct path_trust t;
 
-/*
- * Runs fn in a forked child that leaves by _exit(): one in a namespace
- * of its own, or without /proc, where the sanitizers' leak check at exit
- * could not read the process.
- */
-static void in_child(void (*fn)(void))
-{
-	int status;
-	pid_t pid = fork();
-
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		fn();
-		_exit(0);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "the test's child failed (status %d)", status);
-}
-
 static struct path_trust_policy with_sticky(enum path_trust_sticky sticky)
 {
 	struct path_trust_policy p = manifest;
@@ -310,7 +290,7 @@ START_TEST(overflow_uid_read_from_the_namespace)
 	path_trust_init(&t, conf);
 	if (in_first_userns())
 		ck_assert_int_eq(t.overflow_trusted, 0);
-	in_child(overflow_in_new_userns);
+	check_in_child(overflow_in_new_userns);
 }
 END_TEST
 
@@ -729,7 +709,7 @@ START_TEST(inode_acl_without_proc)
 	ck_assert_int_eq(setxattr("/f", ACL_XATTR_ACCESS, group0_rw,
 				  sizeof(group0_rw), 0),
 			 0);
-	in_child(acl_without_proc);
+	check_in_child(acl_without_proc);
 }
 END_TEST
 

@@ -96,25 +96,6 @@ static void configmap(int keep_rw)
 		ck_assert_int_eq(umount(vol), 0);
 }
 
-/*
- * Runs fn in a forked child, which fn may chroot or move to another
- * namespace: the test's own process stays where teardown undoes setup.
- */
-static void in_child(void (*fn)(void))
-{
-	int status;
-	pid_t pid = fork();
-
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		fn();
-		_exit(0);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "the test's child failed (status %d)", status);
-}
-
 /* statmount(2) and listmount(2) fail with ENOSYS, as before Linux 6.8. */
 static void without_statmount(void)
 {
@@ -165,7 +146,7 @@ static void unshare_pid_ns(void)
 static void as_init(void (*fn)(void))
 {
 	init_fn = fn;
-	in_child(unshare_pid_ns);
+	check_in_child(unshare_pid_ns);
 }
 
 /*
@@ -328,7 +309,7 @@ static void chroot_child_of_init(void)
 
 	path_of(proc, sizeof(proc), "root/proc");
 	ck_assert_int_eq(mount("/proc", proc, "none", MS_BIND, NULL), 0);
-	in_child(chrooted_in_root);
+	check_in_child(chrooted_in_root);
 }
 
 static void writable_mount_outside_chroot_body(void)
@@ -432,7 +413,7 @@ START_TEST(namespace_of_another_root)
 	close(ready[1]);
 	ck_assert_int_eq(read(ready[0], &c, 1), 1);
 	if (c == 'r')
-		in_child(in_ns_of_holder);
+		check_in_child(in_ns_of_holder);
 	else
 		printf("note: no user namespace to be made here (a chroot?): the case of another root's namespace not run\n");
 	kill(ns_holder, SIGKILL);
@@ -501,7 +482,7 @@ static void own_namespace(void)
 
 static void namespace_beside_init(void)
 {
-	in_child(own_namespace);
+	check_in_child(own_namespace);
 }
 
 START_TEST(writable_in_another_namespace)
@@ -559,7 +540,7 @@ static void sealed_without_proc_child(void)
 START_TEST(sealed_without_proc)
 {
 	configmap(0);
-	in_child(sealed_without_proc_child);
+	check_in_child(sealed_without_proc_child);
 }
 END_TEST
 
@@ -1088,7 +1069,7 @@ START_TEST(hardlinks_off_or_unknown)
 	ck_assert_int_eq(umount("/proc/sys/fs/protected_hardlinks"), 0);
 	fake_hardlinks("1\n");
 	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 1);
-	in_child(hardlinks_without_proc);
+	check_in_child(hardlinks_without_proc);
 }
 END_TEST
 
