@@ -417,10 +417,12 @@ sub gen_capsh {
 	my @opts = options_of($top, 'capsh');
 	$CAP{edge}[0] = scalar(() = cap_names($top));
 	heading('capsh: each option alone, without its value, misspelt');
-	# The options without a value that carry on, in one command.
-	# --no-new-privs first: --has-no-new-privs holds after it.
+	# libcap's options without a value that carry on, in one command
+	# (one of ours would make the whole command a difference: each is
+	# run alone, below). --no-new-privs first: --has-no-new-privs holds
+	# after it.
 	my @flags = sort { ($b eq '--no-new-privs') <=> ($a eq '--no-new-privs') }
-		grep { !/=$/ && !/^(--help|-h|--license|--version|--json|--quiet)$/ } @opts;
+		grep { !/=$/ && !/^(--help|-h|--license|--quiet)$/ && !rows_of('capsh', $_) } @opts;
 	case({ root => 1 }, ['capsh', '--quiet', @flags, '--print']);
 	for my $o (@opts, '--bogus', '-x', '--prin', '--', '-+', '==', '=+') {
 		my @rows = $o =~ /^(--bogus|-x|--prin|--|-\+|==|=\+)$/ ? ()
@@ -437,7 +439,7 @@ sub gen_capsh {
 			case({}, ['capsh', '--shell=/bin/false', $o]);
 		} else {
 			case({ rows => [@rows] }, ['capsh', $o])
-				if $o =~ /^(--help|-h|--license|--version|--json|--bogus|-x|--prin)$/;
+				if @rows || $o =~ /^(--help|-h|--license|--bogus|-x|--prin)$/;
 			# A value to an option that takes none: unknown to
 			# both, ours or not.
 			case({}, ['capsh', "$o=x"]) unless $o eq '--noamb';
