@@ -87,6 +87,12 @@ bench: all
 fuzz:
 	@$(MAKE) -C tests/fuzz fuzz
 
+# The recipes of docs/hacking.md ("Adding things"), each followed in a
+# scratch clone and checked (tests/tools/recipes.sh); minutes, so not
+# part of make test. RECIPES=capability (option, json, suite) for one.
+recipes:
+	@sh tests/tools/recipes.sh $(RECIPES)
+
 # make test with the long settings (TEST_LONG=1, see tests/lib.sh's
 # long_or): the races and the fuzz smoke run several times longer, the
 # valgrind pass takes every cli suite, and a suite has 30 minutes.
@@ -98,4 +104,4 @@ clean:
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
 	rm -rf $(BUILD)
 
-.PHONY: all install uninstall test test-refs test-long deb distcheck abi-check demo bench fuzz clean
+.PHONY: all install uninstall test test-refs test-long recipes deb distcheck abi-check demo bench fuzz clean
