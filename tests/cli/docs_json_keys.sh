@@ -27,11 +27,13 @@ plain_page() {
 	sed -e 's/\\(dq/"/g' -e 's/\\-/-/g' -e 's/\\&//g' "$1"
 }
 
-# documented PAGE_TEXT KEY: the key quoted, or a bold word of the page.
+# documented PAGE_TEXT KEY: the key quoted, or a bold word of the page
+# (neither an option's name, "--groups", nor a word of the text output,
+# "groups=", is the key "groups").
 documented() {
 	grep -qF "\"$2\"" "$1" && return 0
-	grep -E '^\.(B|BR|RB|BI|IB) ' "$1" | tr -c 'a-z0-9_\n' ' ' |
-		grep -qE "(^| )$2( |\$)" && return 0
+	grep -E '^\.(B|BR|RB|BI|IB) ' "$1" | sed -e 's/--[a-z0-9_-]*//g' -e 's/[a-z0-9_]*=//g' |
+		tr -c 'a-z0-9_\n' ' ' | grep -qE "(^| )$2( |\$)" && return 0
 	grep -qE "\\\\fB$2\\\\f" "$1"
 }
 
