@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "check_pidns.h"
 #include "check_userns.h"
 #include "writeseal.h"
 
@@ -114,41 +115,6 @@ static void without_statmount(void)
 	ck_assert_int_eq(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog), 0);
 }
 
-/* Runs fn as pid 1 of a new pid namespace, with its own /proc. */
-static void (*init_fn)(void);
-
-static void unshare_pid_ns(void)
-{
-	int status;
-	pid_t pid;
-
-	ck_assert_int_eq(unshare(CLONE_NEWPID), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		/* its /proc in a copy of the mount namespace: the test's
-		 * process keeps seeing itself in its own */
-		ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
-		ck_assert_int_eq(mount("proc", "/proc", "proc", 0, NULL), 0);
-		init_fn();
-		_exit(0);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "the test's pid 1 failed (status %d)", status);
-}
-
-/*
- * Runs fn as pid 1 of a new pid namespace, with its own /proc; from a
- * child, so that the test's process, which exits through the sanitizers'
- * leak check, never leaves the pid namespace its /proc shows.
- */
-static void as_init(void (*fn)(void))
-{
-	init_fn = fn;
-	check_in_child(unshare_pid_ns);
-}
-
 /*
  * Whether the kernel (and valgrind, which knows neither call) lets
  * statmount(2) answer: else mountinfo is what dir_sealed() reads.
@@ -218,7 +184,7 @@ static void configmap_sealed(void)
 START_TEST(configmap_is_sealed)
 {
 	configmap(0);
-	as_init(configmap_sealed);
+	check_as_init(configmap_sealed);
 }
 END_TEST
 
@@ -238,7 +204,7 @@ static void writable_elsewhere(void)
 START_TEST(writable_mount_elsewhere_unseals)
 {
 	configmap(1);
-	as_init(writable_elsewhere);
+	check_as_init(writable_elsewhere);
 }
 END_TEST
 
@@ -256,7 +222,7 @@ START_TEST(read_only_superblock_seals)
 	path_of(vol, sizeof(vol), "vol");
 	ck_assert_int_eq(
 		mount("none", vol, "none", MS_REMOUNT | MS_RDONLY, NULL), 0);
-	as_init(sealed_etc);
+	check_as_init(sealed_etc);
 }
 END_TEST
 
@@ -327,7 +293,7 @@ static void writable_mount_outside_chroot_body(void)
 	ck_assert_int_eq(mount("none", etc, "none",
 			       MS_BIND | MS_REMOUNT | MS_RDONLY, NULL),
 			 0);
-	as_init(chroot_child_of_init);
+	check_as_init(chroot_child_of_init);
 }
 
 START_TEST(writable_mount_outside_chroot)
@@ -445,14 +411,14 @@ static void mountinfo_sees_writable(void)
 START_TEST(mountinfo_when_no_statmount)
 {
 	configmap(0);
-	as_init(mountinfo_seals);
+	check_as_init(mountinfo_seals);
 }
 END_TEST
 
 START_TEST(mountinfo_sees_the_writable_mount)
 {
 	configmap(1);
-	as_init(mountinfo_sees_writable);
+	check_as_init(mountinfo_sees_writable);
 }
 END_TEST
 
@@ -488,7 +454,7 @@ static void namespace_beside_init(void)
 START_TEST(writable_in_another_namespace)
 {
 	configmap(1);
-	as_init(namespace_beside_init);
+	check_as_init(namespace_beside_init);
 }
 END_TEST
 
@@ -496,7 +462,7 @@ START_TEST(mountinfo_of_another_namespace)
 {
 	configmap(1);
 	no_statmount = 1;
-	as_init(namespace_beside_init);
+	check_as_init(namespace_beside_init);
 }
 END_TEST
 
@@ -706,7 +672,7 @@ START_TEST(held_directory_unseals)
 {
 	configmap(1);
 	held_kind = HELD_FD;
-	as_init(held_sealed);
+	check_as_init(held_sealed);
 }
 END_TEST
 
@@ -714,7 +680,7 @@ START_TEST(held_working_directory_unseals)
 {
 	configmap(1);
 	held_kind = HELD_CWD;
-	as_init(held_sealed);
+	check_as_init(held_sealed);
 }
 END_TEST
 
@@ -727,7 +693,7 @@ START_TEST(held_in_flight_unseals)
 {
 	configmap(1);
 	held_kind = HELD_IN_FLIGHT;
-	as_init(held_sealed);
+	check_as_init(held_sealed);
 }
 END_TEST
 
@@ -735,7 +701,7 @@ START_TEST(held_namespace_unseals)
 {
 	configmap(1);
 	held_kind = HELD_NS;
-	as_init(held_sealed);
+	check_as_init(held_sealed);
 }
 END_TEST
 
@@ -912,7 +878,7 @@ static void many_past_deadline(void)
 START_TEST(many_descriptors_within_deadline)
 {
 	configmap(0);
-	as_init(many_past_deadline);
+	check_as_init(many_past_deadline);
 }
 END_TEST
 
@@ -1011,7 +977,7 @@ static void held_past_deadline(void)
 START_TEST(held_named_past_deadline)
 {
 	configmap(1);
-	as_init(held_past_deadline);
+	check_as_init(held_past_deadline);
 }
 END_TEST
 
