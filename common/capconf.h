@@ -183,9 +183,10 @@ int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
 /*
  * pam_cap's questions to path_trust.h (capconf_trust.c), the reason for
  * each there: root alone; the overflow uid of a nested user namespace
- * that does not map it; sticky directories keep root's names, the file's
- * own too (fs.protected_hardlinks vouching for a second name); read-only
- * mounts no mount lets anyone write seal a directory; pam_cap's words.
+ * that does not map it; sticky directories keep the way on to root's
+ * directories in them, never the file or a link (PATH_TRUST_STICKY_ABOVE);
+ * read-only mounts no mount lets anyone write seal a directory, sticky or
+ * not; pam_cap's words.
  */
 struct path_trust_policy;
 extern const struct path_trust_policy capconf_trust_policy;

@@ -16,15 +16,22 @@
  * will do.
  *
  * The file is judged by the descriptor pam_cap reads, and the way to it
- * followed again from "/" (path_trust_way()). Where the mode says others
- * may write, the kernel may still refuse them all, and then what they
- * cannot do counts, not the mode (writeseal.h): a directory root owns that
- * no mount any process sees lets anyone write (a Kubernetes ConfigMap: a
- * read-only mount of a volume whose root is 0777), and a second name of a
- * root-only file in a sticky directory that fs.protected_hardlinks kept
- * others from making (a Nix store's file, with the name store
- * optimisation adds). Both hold only while root alone may change the
- * mount namespace; anything unknown counts as a writer.
+ * followed again from "/" (path_trust_way()). A sticky directory others
+ * may write (/tmp; a multi-user Nix store, root's 1775, group nixbld)
+ * keeps root's directories in it root's, and so the way on through them,
+ * but not a file or link of root's in it: whoever may write it may rename
+ * one in from a directory of theirs under a free name (the configured
+ * one before it is made, a store path garbage collection removed), and
+ * rename(2) asks nothing of the file moved. Root-owned files whose lines a
+ * user chose do lie in users' directories ("root# tool > ~alice/out", a
+ * tarball root unpacked there). Where the mode says others may write, the
+ * kernel may still refuse them all, and then what they cannot do counts,
+ * not the mode (writeseal.h): a directory root owns that no mount any
+ * process sees lets anyone write (a Kubernetes ConfigMap: a read-only
+ * mount of a volume whose root is 0777; a Nix store on a file system
+ * mounted read-only wherever it is mounted) holds root's names alone,
+ * sticky or not. That holds only while root alone may change the mount
+ * namespace; anything unknown counts as a writer.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,7 +47,7 @@
 const struct path_trust_policy capconf_trust_policy = {
 	.also = (uid_t)-1,
 	.overflow_uid = 1,
-	.sticky = PATH_TRUST_STICKY_NAMES,
+	.sticky = PATH_TRUST_STICKY_ABOVE,
 	.sealed_mounts = 1,
 	.words = PATH_TRUST_WORDS_CONF,
 };
@@ -63,8 +70,7 @@ static int say_failed(const struct path_trust *t, char *why, size_t whylen)
 }
 
 /* A directory on the way, or what it holds: CAPCONF_OPEN_UNTRUSTED_DIR. */
-static int say_dir(const struct path_trust *t, const struct stat *st, char *why,
-		   size_t whylen)
+static int say_dir(const struct path_trust *t, char *why, size_t whylen)
 {
 	switch (t->how) {
 	case PATH_TRUST_FUSE:
@@ -75,10 +81,13 @@ static int say_dir(const struct path_trust *t, const struct stat *st, char *why,
 		why_say(why, whylen, "directory %s on its way is %s", t->path,
 			t->why);
 		break;
-	case PATH_TRUST_LINKED:
+	case PATH_TRUST_FREE_NAME:
 		why_say(why, whylen,
-			"directory %s, which others may write, holds it, and it has %lu names: one may have been linked there; %s",
-			t->path, (unsigned long)st->st_nlink, t->why);
+			"directory %s holds %s: %s, and the sticky bit does not stop them putting %s there under a free name%s%s",
+			t->path,
+			t->holder ? "it" : "a symbolic link on its way", t->why,
+			t->holder ? "a file" : "a link",
+			t->note[0] != '\0' ? "; " : "", t->note);
 		break;
 	default:
 		why_say(why, whylen,
@@ -92,7 +101,7 @@ static int say_dir(const struct path_trust *t, const struct stat *st, char *why,
 
 /* The verdict of rc (path_trust's) as capconf_trust() returns it. */
 static int say_verdict(const struct path_trust *t, int rc, const char *path,
-		       const struct stat *st, char *why, size_t whylen)
+		       char *why, size_t whylen)
 {
 	if (rc == 0)
 		return CAPCONF_OPEN_OK;
@@ -122,7 +131,7 @@ static int say_verdict(const struct path_trust *t, int rc, const char *path,
 			path);
 		return CAPCONF_OPEN_UNTRUSTED_DIR;
 	default:
-		return say_dir(t, st, why, whylen);
+		return say_dir(t, why, whylen);
 	}
 }
 
@@ -148,7 +157,7 @@ int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
 	errno = saved;
 	if (rc == 0)
 		rc = path_trust_way(&t, path, st);
-	return say_verdict(&t, rc, path, st, why, whylen);
+	return say_verdict(&t, rc, path, why, whylen);
 }
 
 int capconf_way_trusted(const char *path, const struct stat *st, char *why,
@@ -158,6 +167,5 @@ int capconf_way_trusted(const char *path, const struct stat *st, char *why,
 
 	why[0] = '\0';
 	path_trust_init(&t, &capconf_trust_policy);
-	return say_verdict(&t, path_trust_way(&t, path, st), path, st, why,
-			   whylen);
+	return say_verdict(&t, path_trust_way(&t, path, st), path, why, whylen);
 }

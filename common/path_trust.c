@@ -369,16 +369,11 @@ int path_trust_dir(struct path_trust *t, int fd, const char *name,
 	t->note[0] = '\0';
 	if (w > 0 && t->how == PATH_TRUST_WRITER) {
 		/*
-		 * Nobody else may rename or remove a name of root's there:
-		 * where the policy lets that keep the way, it does.
+		 * No mount lets anyone write it: every name in it is root's,
+		 * sticky bit or not. Asked first, so that a sealed sticky
+		 * directory may hold the file.
 		 */
-		if ((st->st_mode & S_ISVTX) &&
-		    (t->policy.sticky == PATH_TRUST_STICKY_NAMES ||
-		     (t->policy.sticky == PATH_TRUST_STICKY_ABOVE &&
-		      !holder))) {
-			*sticky = 1;
-			w = 0;
-		} else if (t->policy.sealed_mounts && canonical != NULL) {
+		if (t->policy.sealed_mounts && canonical != NULL) {
 			sealed = dir_sealed(fd, name, t->note, sizeof(t->note));
 			if (sealed < 0) {
 				why_say(t->why, sizeof(t->why), "%s",
@@ -386,6 +381,21 @@ int path_trust_dir(struct path_trust *t, int fd, const char *name,
 				t->how = PATH_TRUST_SHOWN;
 				w = -1;
 			} else if (sealed > 0) {
+				w = 0;
+			}
+		}
+		/*
+		 * Nobody else may rename or remove a name of root's there,
+		 * but they may add a free one: where the policy lets that
+		 * keep the way, it does, to a directory the caller finds
+		 * next; never as the directory judged.
+		 */
+		if (w > 0 && (st->st_mode & S_ISVTX) &&
+		    t->policy.sticky == PATH_TRUST_STICKY_ABOVE) {
+			if (holder) {
+				t->how = PATH_TRUST_FREE_NAME;
+			} else {
+				*sticky = 1;
 				w = 0;
 			}
 		}

@@ -44,9 +44,14 @@ struct acl_entry;
  * How a directory counts that others may write, but that has the sticky
  * bit: there nobody but the owner of a name, and the directory's owner,
  * may rename or remove it (fs/namei.c, check_sticky()). They may still
- * add any name that is free, and link a file there where
- * fs.protected_hardlinks lets them (writeseal.h). A sticky directory whose
- * owner is not trusted is never root's alone, whatever the policy.
+ * add any name that is free, and a name they add may be a file or a
+ * symbolic link of root's: rename(2) asks nothing of what it moves (but
+ * of a directory, whose ".." it rewrites), so a root-owned file in a
+ * directory of theirs (a tool's output root wrote there, a file root
+ * unpacked there) is theirs to move in, its lines their choice. A sticky
+ * directory whose owner is not trusted is never root's alone, whatever
+ * the policy. A directory no mount lets anyone write is root's alone,
+ * sticky or not, where the policy says so (sealed_mounts).
  */
 enum path_trust_sticky {
 	/*
@@ -57,22 +62,19 @@ enum path_trust_sticky {
 	 */
 	PATH_TRUST_STICKY_NEVER,
 	/*
-	 * Root's alone on the way, where the next directory or link is
-	 * trusted (as it is judged next), but never as the directory holding
-	 * the file, or judged itself: capmanifest's manifest, whose name add
-	 * makes anew in that directory (a sticky /tmp holding root's
-	 * directory of manifests is fine; manifests in /tmp are not).
+	 * Root's alone on the way, where the next name is a directory (of
+	 * root's, which nobody else could have moved in, as it is judged
+	 * next); never where the next name is the file, a symbolic link,
+	 * or anything else that is no directory, nor as the directory
+	 * judged itself (PATH_TRUST_FREE_NAME). capmanifest's manifest,
+	 * whose name add makes anew in its directory (a sticky /tmp holding
+	 * root's directory of manifests is fine; manifests in /tmp are
+	 * not), and pam_cap's capability.conf: its configured name, free
+	 * until the file is made (or again once a Nix store's garbage
+	 * collection removed it), may be taken by a file of root's that
+	 * its mover chose the lines of.
 	 */
 	PATH_TRUST_STICKY_ABOVE,
-	/*
-	 * Root's alone wherever the names met in it are trusted, the file's
-	 * own included, and a file with more than one name was one nobody
-	 * else could link there (fs.protected_hardlinks: writeseal.h).
-	 * pam_cap: its file exists and is root's when it is read, and a Nix
-	 * store (root's, 1775, group nixbld) holds capability.conf with a
-	 * second name that store optimisation gave it.
-	 */
-	PATH_TRUST_STICKY_NAMES,
 };
 
 /*
@@ -131,7 +133,6 @@ enum path_trust_where {
 	PATH_TRUST_IT,	  /* the file or directory judged */
 	PATH_TRUST_DIR,	  /* a directory on its way: path */
 	PATH_TRUST_LINK,  /* a symbolic link on its way: path */
-	PATH_TRUST_NAMES, /* its directory path may hold a name linked there */
 	PATH_TRUST_MOVED, /* the way now leads to another file */
 };
 
@@ -148,8 +149,13 @@ enum path_trust_how {
 	PATH_TRUST_SHOWN,
 	/* Who may write it is unknown: its ACL cannot be read (-1 only). */
 	PATH_TRUST_UNKNOWN,
-	/* NAMES: why fs.protected_hardlinks does not vouch for the names. */
-	PATH_TRUST_LINKED,
+	/*
+	 * DIR: a sticky directory that others may write (why says who) and
+	 * the policy keeps on the way holds the file, or is judged itself
+	 * (holder), or holds a symbolic link on the way (not holder): they
+	 * may have put it there under a free name (ABOVE, above).
+	 */
+	PATH_TRUST_FREE_NAME,
 };
 
 /*
@@ -165,7 +171,7 @@ struct path_trust {
 	enum path_trust_where where;
 	enum path_trust_how how;
 	int holder;	     /* DIR: the one holding the file, or judged */
-	char path[PATH_MAX]; /* DIR, LINK, NAMES: its name */
+	char path[PATH_MAX]; /* DIR, LINK, MOVED: its name */
 	char why[448];
 	char note[448]; /* DIR: "its mount is read-only, but ..." or "" */
 };
@@ -215,9 +221,11 @@ int path_trust_inode_as(struct path_trust *t, int fd, const struct stat *as,
  * "/", the caller's own name for it, only said (then no seal, and no ACL
  * but through /proc). holder when the file judged is in it (or it is the
  * one judged). Judged as path_trust_inode() judges it, then by the
- * policy's sticky and sealed_mounts rules. 0, with
- * *sticky set when the sticky bit alone made it root's; 1 (where
- * PATH_TRUST_DIR, path name); or -1 with errno.
+ * policy's sealed_mounts and sticky rules, in that order (a sealed
+ * directory is root's alone, whatever it holds). 0, with *sticky set
+ * when the sticky bit alone made it root's (the caller must then refuse
+ * any name in it that is no directory); 1 (where PATH_TRUST_DIR, path
+ * name); or -1 with errno.
  */
 int path_trust_dir(struct path_trust *t, int fd, const char *name,
 		   const struct stat *st, int holder, int *sticky);
@@ -226,11 +234,13 @@ int path_trust_dir(struct path_trust *t, int fd, const char *name,
  * The way to path, followed from "/" (a relative path from the working
  * directory) one name at a time as the kernel follows it: every directory
  * entered is judged (path_trust_dir()), those holding a symbolic link
- * included, every link met must belong to a trusted user, and the name it
- * ends at must be the file or directory of st (not, PATH_TRUST_MOVED: a
+ * included, every link met must belong to a trusted user, no name but a
+ * directory may lie in a directory only its sticky bit made root's
+ * (PATH_TRUST_FREE_NAME), and the name the way ends at must be the file
+ * or directory of st (not, PATH_TRUST_MOVED: a
  * directory on the way changed). A directory no untrusted user may change
  * cannot have changed between the caller's open and this walk, and one
- * that may is refused either way. 0, 1 (where DIR, LINK, NAMES or MOVED),
+ * that may is refused either way. 0, 1 (where DIR, LINK or MOVED),
  * or -1 with errno (EISDIR: a file's path ends at a directory; ENOTDIR,
  * ELOOP, ENAMETOOLONG as the kernel's; how and why may say more).
  */

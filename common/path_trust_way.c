@@ -18,19 +18,18 @@
 
 #include "path_trust.h"
 #include "why.h"
-#include "writeseal.h"
 
 /* As the kernel: more symbolic links than this on one way is ELOOP. */
 #define LINKS_MAX 40
 
 /* Where the walk is. */
 struct way {
-	char dir[PATH_MAX];   /* the directory entered, canonical */
-	char rest[PATH_MAX];  /* what is left to follow from it */
-	struct stat ds;	      /* dir's */
-	int sticky;	      /* dir is root's by its sticky bit alone */
-	int sticky_met;	      /* some directory on the way was */
-	char sticky_why[448]; /* why others may write the last such */
+	char dir[PATH_MAX];    /* the directory entered, canonical */
+	char rest[PATH_MAX];   /* what is left to follow from it */
+	struct stat ds;	       /* dir's */
+	int sticky;	       /* dir is root's by its sticky bit alone */
+	char sticky_why[448];  /* why others may write it, then */
+	char sticky_note[448]; /* and what kept its mount from sealing it */
 };
 
 /* dir + "/" + name into out (PATH_MAX); -1 with ENAMETOOLONG. */
@@ -84,9 +83,9 @@ static int enter(struct path_trust *t, struct way *w, int holder)
 	close(fd);
 	errno = saved;
 	if (rc == 0 && w->sticky) {
-		w->sticky_met = 1;
-		/* Its writer, should it hold the file after all. */
+		/* Its writer, should it hold what is no directory. */
 		memcpy(w->sticky_why, t->why, sizeof(w->sticky_why));
+		memcpy(w->sticky_note, t->note, sizeof(w->sticky_note));
 	}
 	if (rc == 0)
 		t->why[0] = t->note[0] = '\0'; /* a later failure's own */
@@ -113,9 +112,29 @@ static int way_start(struct way *w, const char *path)
 }
 
 /*
+ * A name that is no directory, in w->dir, which its sticky bit alone made
+ * root's: anyone who may write w->dir may have put it there under a free
+ * name, a file or a symbolic link of root's moved in from a directory of
+ * theirs (rename(2) asks nothing of what it moves, but of a directory,
+ * whose ".." it rewrites). holder: the file judged; else a link on its
+ * way. 1.
+ */
+static int free_name(struct path_trust *t, const struct way *w, int holder)
+{
+	t->where = PATH_TRUST_DIR;
+	t->how = PATH_TRUST_FREE_NAME;
+	t->holder = holder;
+	memcpy(t->why, w->sticky_why, sizeof(t->why));
+	memcpy(t->note, w->sticky_note, sizeof(t->note));
+	why_say(t->path, sizeof(t->path), "%s", w->dir);
+	return 1;
+}
+
+/*
  * A symbolic link at name, in w->dir (judged): its owner must be trusted,
- * or may point it elsewhere. Then w->rest becomes its text, and what
- * followed it. 0, 1, or -1 with errno.
+ * or may point it elsewhere, and w->dir no directory that a link may have
+ * been moved into. Then w->rest becomes its text, and what followed it.
+ * 0, 1, or -1 with errno.
  */
 static int take_link(struct path_trust *t, struct way *w, const char *name,
 		     const struct stat *ls, int *links)
@@ -131,6 +150,8 @@ static int take_link(struct path_trust *t, struct way *w, const char *name,
 		why_say(t->path, sizeof(t->path), "%s", name);
 		return 1;
 	}
+	if (w->sticky)
+		return free_name(t, w, 0);
 	if (++*links > LINKS_MAX) {
 		errno = ELOOP;
 		return -1;
@@ -150,40 +171,19 @@ static int take_link(struct path_trust *t, struct way *w, const char *name,
 }
 
 /*
- * Where the way ended, at the file or directory of st, in w->dir (or w->dir
- * itself when at_dir): the end of the sticky rules, then whether it is
- * the file judged at all. 0, 1, or -1 with errno.
+ * Where the way ended, at ls: a name in w->dir, or w->dir itself (which
+ * path_trust_dir() judged as the one judged, so never root's by its
+ * sticky bit alone). It must lie in no directory only its sticky bit made
+ * root's, and be the file or directory of st. 0, or 1.
  */
-static int way_end(struct path_trust *t, struct way *w, const char *path,
-		   const struct stat *st, const struct stat *ls, int at_dir)
+static int way_end(struct path_trust *t, const struct way *w, const char *path,
+		   const struct stat *st, const struct stat *ls)
 {
-	/* A sticky holder keeps no name it holds under ABOVE. */
-	if (w->sticky && t->policy.sticky == PATH_TRUST_STICKY_ABOVE) {
-		t->where = PATH_TRUST_DIR;
-		t->how = PATH_TRUST_WRITER;
-		t->holder = 1;
-		memcpy(t->why, w->sticky_why, sizeof(t->why));
-		why_say(t->path, sizeof(t->path), "%s", w->dir);
-		return 1;
-	}
+	if (w->sticky)
+		return free_name(t, w, 1);
 	if (ls->st_dev != st->st_dev || ls->st_ino != st->st_ino) {
 		t->where = PATH_TRUST_MOVED;
 		why_say(t->path, sizeof(t->path), "%s", path);
-		return 1;
-	}
-	/*
-	 * Where others may add names, a root-owned file with another name
-	 * may be one they linked there, unless fs.protected_hardlinks kept
-	 * them from linking a file they may not write (a Nix store's file,
-	 * with the second name store optimisation gives it). The caller
-	 * judged the file root's alone to write (or it is the null device,
-	 * no regular file: only its owner, root, may link it then).
-	 */
-	if (w->sticky_met && !at_dir && st->st_nlink > 1 &&
-	    !hardlinks_vouched(t->why, sizeof(t->why))) {
-		t->where = PATH_TRUST_NAMES;
-		t->how = PATH_TRUST_LINKED;
-		why_say(t->path, sizeof(t->path), "%s", w->dir);
 		return 1;
 	}
 	return 0;
@@ -210,7 +210,7 @@ static int follow(struct path_trust *t, struct way *w, const char *path,
 				errno = EISDIR;
 				return -1;
 			}
-			return way_end(t, w, path, st, &w->ds, 1);
+			return way_end(t, w, path, st, &w->ds);
 		}
 		if (len == 1 && name[0] == '.') {
 			memmove(w->rest, p, strlen(p) + 1);
@@ -239,11 +239,12 @@ static int follow(struct path_trust *t, struct way *w, const char *path,
 				errno = ENOTDIR;
 				return -1;
 			}
-			return way_end(t, w, path, st, &ls, 0);
+			return way_end(t, w, path, st, &ls);
 		}
 		/*
 		 * dir, judged, holds the link; in a sticky directory others
-		 * may write, the link's owner may point it anywhere.
+		 * may write, the link's owner may point it anywhere, and a
+		 * link of root's may have been moved in.
 		 */
 		rc = take_link(t, w, next, &ls, &links);
 		if (rc == 0 && w->rest[0] == '/') {

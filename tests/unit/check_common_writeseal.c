@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * common/writeseal.c and common/mountlist.c on the real kernel: when a
- * directory whose mode lets others write is sealed by its mounts, and when
- * fs.protected_hardlinks vouches for a second name. Each test makes its
- * mounts in a private mount namespace of its forked child (nothing reaches
- * the host's), as root, or as another user in a user namespace of its own
- * (check_userns.h). The mounts a pam_cap login would see are built the
+ * directory whose mode lets others write is sealed by its mounts. Each
+ * test makes its mounts in a private mount namespace of its forked child
+ * (nothing reaches the host's), as root, or as another user in a user
+ * namespace of its own (check_userns.h). The mounts a pam_cap login would see are built the
  * way Kubernetes builds a ConfigMap: a read-only bind mount of a volume
  * whose root is 0777, its writable mount somewhere else, or gone.
  */
@@ -981,64 +980,6 @@ START_TEST(held_named_past_deadline)
 }
 END_TEST
 
-/* A file of text bound over /proc/sys/fs/protected_hardlinks. */
-static void fake_hardlinks(const char *text)
-{
-	char p[256];
-	FILE *f;
-
-	path_of(p, sizeof(p), "hardlinks");
-	f = fopen(p, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
-	ck_assert_int_eq(mount(p, "/proc/sys/fs/protected_hardlinks", "none",
-			       MS_BIND, NULL),
-			 0);
-}
-
-START_TEST(hardlinks_as_the_kernel_says)
-{
-	char text[16] = "";
-	FILE *f = fopen("/proc/sys/fs/protected_hardlinks", "r");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_ptr_nonnull(fgets(text, sizeof(text), f));
-	fclose(f);
-	if (strcmp(text, "1\n") == 0) {
-		ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 1);
-	} else {
-		ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
-		ck_assert_str_eq(why, "fs.protected_hardlinks is 0");
-	}
-}
-END_TEST
-
-static void hardlinks_without_proc(void)
-{
-	no_proc();
-	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
-	ck_assert_str_eq(
-		why,
-		"fs.protected_hardlinks cannot be read (No such file or directory)");
-}
-
-START_TEST(hardlinks_off_or_unknown)
-{
-	fake_hardlinks("0\n");
-	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
-	ck_assert_str_eq(why, "fs.protected_hardlinks is 0");
-	ck_assert_int_eq(umount("/proc/sys/fs/protected_hardlinks"), 0);
-	fake_hardlinks("1\nx");
-	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
-	ck_assert_str_eq(why, "fs.protected_hardlinks reads neither 0 nor 1");
-	ck_assert_int_eq(umount("/proc/sys/fs/protected_hardlinks"), 0);
-	fake_hardlinks("1\n");
-	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 1);
-	check_in_child(hardlinks_without_proc);
-}
-END_TEST
-
 static Suite *writeseal_suite(void)
 {
 	Suite *s = suite_create("common_writeseal");
@@ -1069,8 +1010,6 @@ static Suite *writeseal_suite(void)
 	tcase_add_test(tc, held_working_directory_unseals);
 	tcase_add_test(tc, held_namespace_unseals);
 	tcase_add_test(tc, held_in_flight_unseals);
-	tcase_add_test(tc, hardlinks_as_the_kernel_says);
-	tcase_add_test(tc, hardlinks_off_or_unknown);
 	suite_add_tcase(s, tc);
 	/* its own, for its 3 s and more before the deadline was kept */
 	/*
