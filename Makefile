@@ -36,6 +36,7 @@ export TEST_SUMMARY
 
 test:
 	@sh tests/install-deps.sh
+	@sh tests/tools/libcap_ref.sh --setup
 	@rm -f $(TEST_SUMMARY)
 	@case " $$MAKEFLAGS" in *" -j"*) j= ;; *) j=-j$$(getconf _NPROCESSORS_ONLN) ;; esac; \
 		$(MAKE) $$j all && $(MAKE) $$j -C tests all
@@ -44,6 +45,16 @@ test:
 		rc=$$?; awk '{ p += $$1; f += $$2; s += $$3 } END { \
 		printf "total: %d passed, %d failed, %d skipped\n", p, f, s }' $(TEST_SUMMARY); \
 		exit $$rc
+
+# The reference libcaps the differential suites compare with, as Debian
+# built them and pinned by SHA-256 (tests/tools/libcap_ref.sh): 2.66
+# (Debian 12's, used where the system has not installed it), 2.75 and
+# 2.78. Fetched once into a cache outside the tree (for root
+# /var/cache/libcap-perfmon; LIBCAP_REF_CACHE=dir for another) and reused
+# offline; make test does this first. Without the network and an empty
+# cache it says so and the suites that need them skip, naming what to do.
+test-refs:
+	@sh tests/tools/libcap_ref.sh --setup
 
 # Debian packages (libcap2, libcap2-bin, libpam-cap, libcap-dev) built with
 # dpkg-buildpackage from a clean copy of the tree; the .debs go to build/deb
@@ -76,6 +87,12 @@ bench: all
 fuzz:
 	@$(MAKE) -C tests/fuzz fuzz
 
+# The recipes of docs/hacking.md ("Adding things"), each followed in a
+# scratch clone and checked (tests/tools/recipes.sh); minutes, so not
+# part of make test. RECIPES=capability (option, json, suite) for one.
+recipes:
+	@sh tests/tools/recipes.sh $(RECIPES)
+
 # make test with the long settings (TEST_LONG=1, see tests/lib.sh's
 # long_or): the races and the fuzz smoke run several times longer, the
 # valgrind pass takes every cli suite, and a suite has 30 minutes.
@@ -87,4 +104,4 @@ clean:
 		[ -f $$d/Makefile ] && $(MAKE) -C $$d clean; done; true
 	rm -rf $(BUILD)
 
-.PHONY: all install uninstall test test-long deb distcheck abi-check demo bench fuzz clean
+.PHONY: all install uninstall test test-refs test-long recipes deb distcheck abi-check demo bench fuzz clean

@@ -109,3 +109,21 @@ int acl_permits(const struct acl_entry *e, int n, const struct stat *st,
 		return 0;
 	return (other & want) == want;
 }
+
+void acl_chmod(struct acl_entry *e, int n, mode_t mode)
+{
+	int i, masked = 0;
+
+	for (i = 0; i < n; i++)
+		if (e[i].tag == ACL_MASK)
+			masked = 1;
+	for (i = 0; i < n; i++) {
+		if (e[i].tag == ACL_USER_OBJ)
+			e[i].perm = (mode >> 6) & 7;
+		else if (e[i].tag == ACL_MASK ||
+			 (e[i].tag == ACL_GROUP_OBJ && !masked))
+			e[i].perm = (mode >> 3) & 7;
+		else if (e[i].tag == ACL_OTHER)
+			e[i].perm = mode & 7;
+	}
+}

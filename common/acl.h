@@ -64,4 +64,12 @@ int acl_permits(const struct acl_entry *e, int n, const struct stat *st,
 		uid_t uid, int (*in_group)(gid_t gid, const void *ctx),
 		const void *ctx, unsigned want);
 
+/*
+ * What chmod(2) to mode leaves of an ACL (fs/posix_acl.c,
+ * __posix_acl_chmod()): the entries that mirror the mode are rewritten
+ * (the owner's, the mask's or, without a mask, the owning group's, and
+ * other's); the named entries stay, limited by the new mask.
+ */
+void acl_chmod(struct acl_entry *e, int n, mode_t mode);
+
 #endif

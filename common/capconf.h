@@ -174,10 +174,22 @@ int capconf_open(struct capconf_reader *r, const char *path);
  * directory or link on its way, or the file, on FUSE: fsowner.h), with
  * why (whylen bytes) naming the writer; or CAPCONF_OPEN_FAILED with errno
  * (ENOMEM among them), and why saying more when an ACL cannot be read or
- * decoded (who may write is unknown then). (capconf_trust.c)
+ * decoded (who may write is unknown then). (capconf_trust.c: pam_cap's
+ * policy for path_trust.h, which judges.)
  */
 int capconf_trust(const char *path, int fd, const struct stat *st, char *why,
 		  size_t whylen);
+
+/*
+ * pam_cap's questions to path_trust.h (capconf_trust.c), the reason for
+ * each there: root alone; the overflow uid of a nested user namespace
+ * that does not map it; sticky directories keep the way on to root's
+ * directories in them, never the file or a link (PATH_TRUST_STICKY_ABOVE);
+ * read-only mounts no mount lets anyone write seal a directory, sticky or
+ * not; pam_cap's words.
+ */
+struct path_trust_policy;
+extern const struct path_trust_policy capconf_trust_policy;
 
 /*
  * The way to path alone, as capconf_trust() judges it: whether a name on

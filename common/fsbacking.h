@@ -7,7 +7,7 @@
  * they say and whatever its mounts allow (a read-only mount of it
  * included). A network block device (nbd) or a ublk device serves
  * whatever the process behind it answers. So the trust checks that
- * decide whether root may act on a file (capconf_trust.c, capmanifest)
+ * decide whether root may act on a file (path_trust.h)
  * ask this of the file and of every directory on its way, as they ask
  * fsowner.h of FUSE.
  */

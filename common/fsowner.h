@@ -7,7 +7,7 @@
  * namespaces) that says uid 0, mode 0644 over files he writes, and root's
  * own "bindfs -u 0" shows a user's directory as root's. No check of owner
  * and mode means anything there, so the trust checks that decide whether
- * root may act on a file (capconf_trust.c, capmanifest) refuse it.
+ * root may act on a file (path_trust.h) refuse it.
  */
 #ifndef COMMON_FSOWNER_H
 #define COMMON_FSOWNER_H

@@ -76,32 +76,37 @@ static int is_hidden_code_point(uint32_t cp)
 
 void json_string(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	/* Bytes that pass unchanged are written in runs, not one by one. */
+	const unsigned char *p = (const unsigned char *)s, *run = p;
 
 	fputc('"', out);
 	while (*p != '\0') {
 		size_t len = utf8_length(p);
-		uint32_t cp;
+		uint32_t cp = len == 0 ? 0 : code_point(p, len);
 
+		if (len != 0 && cp != '"' && cp != '\\' && cp >= 0x20 &&
+		    cp != 0x7f && !is_hidden_code_point(cp)) {
+			p += len;
+			continue;
+		}
+		fwrite(run, 1, (size_t)(p - run), out);
 		if (len == 0) {
 			/* Not UTF-8: JSON cannot hold the byte (json.h). */
 			fputs("\\ufffd", out);
-			p++;
-			continue;
-		}
-		cp = code_point(p, len);
-		if (cp == '"' || cp == '\\')
+			len = 1;
+		} else if (cp == '"' || cp == '\\') {
 			fprintf(out, "\\%c", (int)cp);
-		else if (cp == '\n')
+		} else if (cp == '\n') {
 			fputs("\\n", out);
-		else if (cp == '\t')
+		} else if (cp == '\t') {
 			fputs("\\t", out);
-		else if (cp < 0x20 || cp == 0x7f || is_hidden_code_point(cp))
+		} else {
 			fprintf(out, "\\u%04x", (unsigned)cp);
-		else
-			fwrite(p, 1, len, out);
+		}
 		p += len;
+		run = p;
 	}
+	fwrite(run, 1, (size_t)(p - run), out);
 	fputc('"', out);
 }
 

@@ -89,22 +89,33 @@ static int parse_small(const char *p, int max, int *out)
 
 int proc_status_line(const char *line, struct proc_status *s)
 {
-	/* In the order of the PROC_STATUS_* bits. */
-	static const char *const keys[] = {
-		"Uid:",	    "Gid:",    "Groups:",  "CapInh:",
-		"CapPrm:",  "CapBnd:", "CapAmb:",  "NoNewPrivs:",
-		"Seccomp:", "CapEff:", "Threads:",
+	/*
+	 * In the order of the PROC_STATUS_* bits. A status file has some 60
+	 * lines and a process audit reads one per thread: the first letter
+	 * turns most lines away before any string comparison.
+	 */
+	static const struct {
+		const char *name;
+		size_t len;
+	} keys[] = {
+#define KEY(name) { name, sizeof(name) - 1 }
+		KEY("Uid:"),	KEY("Gid:"),	    KEY("Groups:"),
+		KEY("CapInh:"), KEY("CapPrm:"),	    KEY("CapBnd:"),
+		KEY("CapAmb:"), KEY("NoNewPrivs:"), KEY("Seccomp:"),
+		KEY("CapEff:"), KEY("Threads:"),
+#undef KEY
 	};
 	unsigned id[4];
 	size_t i;
 	int rc = -1, k;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strncmp(line, keys[i], strlen(keys[i])) == 0)
+		if (line[0] == keys[i].name[0] &&
+		    strncmp(line, keys[i].name, keys[i].len) == 0)
 			break;
 	if (i == sizeof(keys) / sizeof(keys[0]))
 		return 0;
-	line += strlen(keys[i]);
+	line += keys[i].len;
 	switch (1 << i) {
 	case PROC_STATUS_UID:
 	case PROC_STATUS_GID:

@@ -7,7 +7,6 @@
 #include <sys/vfs.h>
 
 #include "mounts.h"
-#include "textfile.h"
 #include "writeseal.h"
 #include "why.h"
 
@@ -72,34 +71,5 @@ int dir_sealed(int fd, const char *dir, char *why, size_t whylen)
 			return 1;
 	}
 	why_say(why, whylen, "its mount is read-only, but %s", note);
-	return 0;
-}
-
-int hardlinks_vouched(char *why, size_t whylen)
-{
-	char text[16], note[384];
-
-	why[0] = '\0';
-	if (text_file_read("/proc/sys/fs/protected_hardlinks", text,
-			   sizeof(text)) < 0) {
-		why_say(why, whylen,
-			"fs.protected_hardlinks cannot be read (%s)",
-			strerror(errno));
-		return 0;
-	}
-	if (strcmp(text, "0\n") == 0) {
-		why_say(why, whylen, "fs.protected_hardlinks is 0");
-		return 0;
-	}
-	if (strcmp(text, "1\n") != 0) {
-		why_say(why, whylen,
-			"fs.protected_hardlinks reads neither 0 nor 1");
-		return 0;
-	}
-	/* What /proc/sys shows is the kernel's while root alone mounts. */
-	note[0] = '\0';
-	if (mount_ns_root_controlled(note, sizeof(note)) > 0)
-		return 1;
-	why_say(why, whylen, "fs.protected_hardlinks is 1, but %s", note);
 	return 0;
 }

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * When the kernel, not the mode, settles who may write: a directory whose
- * mode lets others write but that no mount lets anyone write, and a second
- * name of a file that fs.protected_hardlinks kept others from making.
- * Used by the trust checks that decide whether root may act on a file
- * (capconf_trust.c). Each answer holds only while root alone may change
- * the mounts of the caller's mount namespace (mounts.h).
+ * mode lets others write but that no mount lets anyone write. Used by the
+ * trust checks that decide whether root may act on a file (path_trust.h).
+ * The answer holds only while root alone may change the mounts of the
+ * caller's mount namespace (mounts.h).
  */
 #ifndef COMMON_WRITESEAL_H
 #define COMMON_WRITESEAL_H
@@ -26,15 +25,5 @@
  * read-only, but ..."). -1 with errno ENOMEM.
  */
 int dir_sealed(int fd, const char *dir, char *why, size_t whylen);
-
-/*
- * Could a second name of a file that only root may write have been made
- * by someone else? With fs.protected_hardlinks at 1 only its owner, or a
- * process with CAP_FOWNER over it, or one that may read and write it, may
- * link it (fs/namei.c, may_linkat()): 1 then, in a mount namespace root
- * alone may change (where /proc/sys is the kernel's). 0 with why when the
- * setting is 0, unknown, or cannot be trusted.
- */
-int hardlinks_vouched(char *why, size_t whylen);
 
 #endif

@@ -18,7 +18,13 @@
 # collection in contrib/ansible: tests/root/ansible_caps.sh; the "ansible"
 # package, thirty times larger, adds only collections we do not use),
 # btrfs-progs (capaudit proves a grant for a file in a btrfs subvolume, on
-# a loop file: tests/root/capaudit_suggest.sh).
+# a loop file: tests/root/capaudit_suggest.sh), openssh-server,
+# openssh-client and iproute2 (a real sshd, in a throw-away root on the
+# loopback of a network namespace of its own, logs users in through our
+# pam_cap: tests/root/pam_cap_sshd.sh, which needs only the programs: it
+# uses neither the host's sshd configuration nor its host keys. Debian's
+# openssh-server package also makes host keys and starts the host's own
+# sshd where the init system lets it, which this script then says).
 #
 # With --build, only what "make" and "make demo" need.
 BUILD_PACKAGES="gcc make pkg-config libpam0g-dev clang llvm bpftool libbpf-dev"
@@ -26,7 +32,7 @@ PACKAGES="$BUILD_PACKAGES check libsubunit-dev debhelper dpkg-dev lintian
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
 mandoc valgrind clang clang-format libclang-rt-dev strace python3 iputils-ping curl
-bindfs fuse3 ansible-core btrfs-progs"
+bindfs fuse3 ansible-core btrfs-progs openssh-server openssh-client iproute2"
 [ "${1:-}" = --build ] && PACKAGES=$BUILD_PACKAGES
 
 missing=
@@ -56,3 +62,9 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null &&
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
 	{ echo "install-deps: apt-get install$missing failed" >&2; exit 1; }
+case " $missing " in
+*" openssh-server "*)
+	echo "install-deps: note: openssh-server may have started this host's" \
+	     "sshd; the tests need only its program (to stop and disable the" \
+	     "service: systemctl disable --now ssh)" >&2 ;;
+esac

@@ -118,19 +118,48 @@
 #                            $T/group only (nss_wrapper preloaded; ASan
 #                            told that it is not first)
 #
-# Comparing with Debian's libcap (the reference: /usr/sbin/setcap, getcap,
-# getpcaps, capsh and the libcap.so.2 beside them), the "_diff" suites:
-#   need_reference VERSION [PACKAGE...]  skip (77) unless the system's
-#                            libcap packages (libcap2 libcap2-bin unless
-#                            named) are upstream VERSION; the reason names
-#                            the version found and the one needed. Every
-#                            suite that runs the system's programs or
-#                            library to compare with calls it first.
+# Comparing with Debian 12's libcap 2.66 (the reference: its setcap,
+# getcap, getpcaps, capsh, libcap.so.2, libpsx.so.2, headers and
+# pam_cap.so), the "_diff" suites. The system's own packages where it has
+# them at that version; elsewhere (or with LIBCAP_REF_PINNED=1) the same
+# packages pinned by SHA-256, which tests/tools/libcap_ref.sh fetches once
+# into a cache outside the tree ("make test-refs"; make test does it) and
+# runs through trixie's loader:
+#   need_reference VERSION [PACKAGE...]  skip (77) unless the reference
+#                            can be had: the system's libcap packages
+#                            (libcap2 libcap2-bin unless named) are
+#                            upstream VERSION, or VERSION is pinned and
+#                            its copy is cached or can be fetched. The
+#                            reason names what the system has, why the
+#                            copy cannot be had and how to get it. Every
+#                            suite that runs the reference calls it (or
+#                            has_reference) first, then names its files
+#                            only through the variables below.
 #   has_reference VERSION [PACKAGE...]  the same test, for a suite whose
 #                            comparison is one part of it: false, the
 #                            reason in $reference_why, when it must be
 #                            left out (count it: not_checked "...")
-#   REF                      the reference programs' directory (/usr/sbin)
+#   REF                      the reference programs' directory: /usr/sbin,
+#                            or the pinned copy's wrappers (each started
+#                            by its path sees that path as argv[0], as
+#                            /usr/sbin/PROG does)
+#   REF_LIB                  the directory of its libcap.so.2, libpsx.so.2
+#                            and security/pam_cap.so
+#   REF_ROOT                 the root of its packages' other files
+#                            ($REF_ROOT/usr/include/sys/capability.h):
+#                            empty for the system's
+#   REF_SBIN                 its real programs (ELF files, not wrappers),
+#                            for a suite that runs them on our library
+#   REF_PINNED               1 for the pinned copy, else 0
+#   ref_env CMD [ARG...]     CMD with the reference's libraries first in
+#                            the loader's path where they are not the
+#                            system's (a program of Debian's, or one
+#                            built against the reference)
+#   ref_tool NAME            the path of tests/tools/NAME.c built against
+#                            the reference: $BIN/ref-NAME (tests/Makefile)
+#                            for the system's, built into $T for the
+#                            pinned copy; fails, saying why, when it
+#                            cannot be had
 #   as_libcap [--case=NAME] PROG ARG...  run the reference PROG and ours
 #                            with the same arguments in the current
 #                            directory; theirs lands in $T/ref.out,
@@ -614,8 +643,8 @@ in_nss_world() {
 		"$@"
 }
 
-# The reference: Debian's libcap packages, in the system's directories.
-REF=${REF:-/usr/sbin}
+# The reference: see the header. Until has_reference decides, the system's.
+REF=${REF:-/usr/sbin} REF_ROOT='' REF_SBIN=/usr/sbin REF_PINNED=0 REF_LIB=''
 
 # need_reference VERSION [PACKAGE...]: see the header. The version is the
 # upstream part of what dpkg-query reports (1:2.66-4+deb12u3 is 2.66);
@@ -629,16 +658,91 @@ has_reference() {
 	lib_need=$1; shift
 	[ $# -gt 0 ] || set -- libcap2 libcap2-bin
 	reference_why=
+	if lib_system_reference "$lib_need" "$@"; then
+		REF=/usr/sbin REF_ROOT='' REF_SBIN=/usr/sbin REF_PINNED=0
+		REF_LIB=$(lib_system_libdir)
+		return 0
+	fi
+	lib_pinned_reference "$lib_need"
+}
+
+# lib_system_reference VERSION PACKAGE...: the system has every PACKAGE at
+# VERSION; else false, with what it has in $lib_sys_why.
+lib_system_reference() {
+	lib_need=$1; shift
+	if [ "${LIBCAP_REF_PINNED:-0}" = 1 ]; then
+		lib_sys_why="LIBCAP_REF_PINNED=1 leaves the system's packages out"
+		return 1
+	fi
 	for lib_pkg in "$@"; do
 		lib_found=$(lib_reference_version "$lib_pkg")
 		[ "$lib_found" = "$lib_need" ] && continue
 		if [ -z "$lib_found" ]; then
-			reference_why="needs Debian's libcap $lib_need as its reference; $lib_pkg is not installed"
+			lib_sys_why="$lib_pkg is not installed"
 		else
-			reference_why="needs Debian's libcap $lib_need as its reference; the system has $lib_pkg $lib_found"
+			lib_sys_why="the system has $lib_pkg $lib_found"
 		fi
 		return 1
 	done
+}
+
+# lib_system_libdir: the directory of the system's libcap.so.2.
+lib_system_libdir() {
+	for lib_d in /lib/*-linux-gnu /usr/lib/*-linux-gnu /lib64 /usr/lib64; do
+		[ -e "$lib_d/libcap.so.2" ] && { echo "$lib_d"; return 0; }
+	done
+}
+
+# lib_pinned_reference VERSION: the reference variables on the pinned copy
+# of VERSION (fetched once per suite at most); false with $reference_why
+# when there is none. A copy that fails its pin is a failure, not a skip.
+lib_pinned_reference() {
+	lib_why_pre="needs Debian's libcap $1 as its reference; $lib_sys_why"
+	if [ "$1" != 2.66 ]; then
+		reference_why="$lib_why_pre (and no copy of $1 is pinned)"
+		return 1
+	fi
+	if [ -z "${lib_pinned_dir:-}" ]; then
+		lib_out=$(sh "$TESTS_DIR/tools/libcap_ref.sh" "$1" 2>"$T/libcap_ref.err")
+		case $? in
+		0) lib_pinned_dir=${lib_out% *} ;;
+		77)	reference_why="$lib_why_pre, and its pinned copy cannot be had: $(cat "$T/libcap_ref.err")"
+			return 1 ;;
+		*)	fail "tests/tools/libcap_ref.sh $1: $(cat "$T/libcap_ref.err")"
+			reference_why="the pinned copy of libcap $1 failed (above)"
+			return 1 ;;
+		esac
+	fi
+	REF=$lib_pinned_dir/bin REF_ROOT=$lib_pinned_dir REF_SBIN=$lib_pinned_dir/sbin
+	REF_LIB=$lib_pinned_dir/lib/x86_64-linux-gnu REF_PINNED=1
+}
+
+ref_env() {
+	if [ "$REF_PINNED" = 1 ]; then
+		LD_LIBRARY_PATH=$REF_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$@"
+	else
+		"$@"
+	fi
+}
+
+ref_tool() {
+	if [ "$REF_PINNED" != 1 ]; then
+		[ -x "$BIN/ref-$1" ] && { echo "$BIN/ref-$1"; return 0; }
+		echo "$BIN/ref-$1 is not built (tests/Makefile builds it where the system has libcap-dev)" >&2
+		return 1
+	fi
+	[ -x "$T/ref-$1" ] && { echo "$T/ref-$1"; return 0; }
+	# As tests/Makefile's ref-% rule, on the pinned header and library.
+	lib_defs=
+	[ "$1" = capprobe ] && lib_defs=-DPROBE_IAB
+	# shellcheck disable=SC2086 # $lib_defs: no or one word
+	${CC:-cc} -O2 -g -std=gnu11 -Wall $lib_defs -I"$REF_ROOT/usr/include" \
+		-o "$T/ref-$1" "$TESTS_DIR/tools/$1.c" "$REF_LIB/libcap.so.2" \
+		-Wl,--disable-new-dtags,-rpath,"$REF_LIB" >"$T/ref-$1.log" 2>&1 || {
+		echo "cannot build tests/tools/$1.c on the pinned libcap $REF_ROOT: $(cat "$T/ref-$1.log")" >&2
+		return 1
+	}
+	echo "$T/ref-$1"
 }
 
 # lib_reference_version PACKAGE: its upstream version, nothing when it
@@ -1002,4 +1106,24 @@ paste_clean() {
 	else
 		pass
 	fi
+}
+
+# throwaway_root DIR: a throw-away root for real logins (su, login, sshd),
+# in a private mount namespace whose mounts die with it (a run inside the
+# suite, under LIB_T, whose $T the outer run removes: rm -rf would follow
+# these mounts): a tmpfs on DIR holding an overlay over / on DIR/m (its
+# writes go to the tmpfs), with /proc, /sys and /dev bound in and nscd's
+# socket hidden (nscd would answer from the host's cache). Fill DIR/m
+# (login_world), then chroot into it. The host's files are never
+# written. Non-zero after a line saying why.
+throwaway_root() {
+	mkdir -p "$1" && mount -t tmpfs -o mode=0755 tmpfs "$1" &&
+		mkdir "$1/u" "$1/wk" "$1/m" &&
+		mount -t overlay overlay -o "lowerdir=/,upperdir=$1/u,workdir=$1/wk" "$1/m" ||
+		{ echo "throwaway_root: cannot mount an overlay over / on $1/m"; return 1; }
+	for lib_d in proc sys dev; do
+		mount --rbind "/$lib_d" "$1/m/$lib_d" ||
+			{ echo "throwaway_root: cannot bind /$lib_d into $1/m"; return 1; }
+	done
+	[ ! -d "$1/m/run/nscd" ] || mount -t tmpfs none "$1/m/run/nscd"
 }

@@ -32,7 +32,7 @@
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
 #include "capaudit_verdict.h"
-#include "escape.h"
+#include "say.h"
 #include "number.h"
 #include "opts.h"
 #include "path.h"
@@ -78,7 +78,7 @@ static int opt_user(void *p, const char *v)
 	if (pw == NULL && number_parse(v, 10, UINT_MAX - 1, &n) == 0)
 		pw = getpwuid((uid_t)n);
 	if (pw == NULL) {
-		escape_line(stderr, PROG ": ", "--user=%s: no such user", v);
+		say(stderr, PROG ": ", "--user=%s: no such user", v);
 		return 2;
 	}
 	free(o->user);
@@ -104,8 +104,7 @@ static int opt_iab(void *p, const char *v)
 	cap_free(o->iab);
 	o->iab = cap_iab_from_text(v);
 	if (o->iab == NULL) {
-		escape_line(stderr, PROG ": ", "--iab=%s: %s", v,
-			    strerror(errno));
+		say(stderr, PROG ": ", "--iab=%s: %s", v, strerror(errno));
 		suggest_cap_text(stderr, PROG, v);
 		return 2;
 	}
@@ -117,7 +116,7 @@ static int opt_pid(void *p, const char *v)
 	unsigned long long n;
 
 	if (number_parse(v, 10, INT_MAX, &n) != 0 || n == 0) {
-		escape_line(stderr, PROG ": ", "--pid=%s: not a process id", v);
+		say(stderr, PROG ": ", "--pid=%s: not a process id", v);
 		return 2;
 	}
 	((struct opts *)p)->pid = (pid_t)n;
@@ -128,10 +127,9 @@ static int opt_duration(void *p, const char *v)
 {
 	if (number_parse(v, 10, 31536000, &((struct opts *)p)->duration) != 0 ||
 	    ((struct opts *)p)->duration == 0) {
-		escape_line(
-			stderr, PROG ": ",
-			"--duration=%s: not a number of seconds (1 to 31536000)",
-			v);
+		say(stderr, PROG ": ",
+		    "--duration=%s: not a number of seconds (1 to 31536000)",
+		    v);
 		return 2;
 	}
 	return OPTS_NEXT;
@@ -142,10 +140,9 @@ static int opt_trial_timeout(void *p, const char *v)
 	unsigned long long *n = &((struct opts *)p)->trial_timeout;
 
 	if (number_parse(v, 10, 31536000, n) != 0 || *n == 0) {
-		escape_line(
-			stderr, PROG ": ",
-			"--trial-timeout=%s: not a number of seconds (1 to 31536000)",
-			v);
+		say(stderr, PROG ": ",
+		    "--trial-timeout=%s: not a number of seconds (1 to 31536000)",
+		    v);
 		return 2;
 	}
 	return OPTS_NEXT;
@@ -175,10 +172,9 @@ static int opt_success(void *p, const char *v)
 		w += len + 1;
 	}
 bad:
-	escape_line(
-		stderr, PROG ": ",
-		"--success=%s: not a list of exit statuses (0 to 255, at most %d, comma-separated)",
-		v, SUCCESS_MAX);
+	say(stderr, PROG ": ",
+	    "--success=%s: not a list of exit statuses (0 to 255, at most %d, comma-separated)",
+	    v, SUCCESS_MAX);
 	return 2;
 }
 
@@ -526,8 +522,8 @@ static int find_command(const char *cmd, char *path, size_t size)
 {
 	if (resolve_command(cmd, path, size) == 0)
 		return 0;
-	escape_line(stderr, PROG ": ", "%s: %s", cmd,
-		    errno == ENOENT ? "command not found" : strerror(errno));
+	say(stderr, PROG ": ", "%s: %s", cmd,
+	    errno == ENOENT ? "command not found" : strerror(errno));
 	return 127;
 }
 
@@ -566,15 +562,14 @@ static int audit_into_output(struct opts *o, char **argv, const char *path,
 	int rc;
 
 	if (o->output != NULL && (out = fopen(o->output, "we")) == NULL) {
-		escape_line(stderr, PROG ": ", "%s: %s", o->output,
-			    strerror(errno));
+		say(stderr, PROG ": ", "%s: %s", o->output, strerror(errno));
 		return 1;
 	}
 	catch_signals();
 	rc = audit(o, argv, path, src, out);
 	if ((out != stdout ? fclose(out) : fflush(out)) != 0) {
-		escape_line(stderr, PROG ": ", "%s: %s",
-			    o->output ? o->output : "stdout", strerror(errno));
+		say(stderr, PROG ": ", "%s: %s",
+		    o->output ? o->output : "stdout", strerror(errno));
 		if (rc == 0)
 			rc = 1;
 	}

@@ -28,7 +28,7 @@
 #include "capaudit_trial.h"
 #include "capaudit_tty.h"
 #include "capaudit_why_start.h"
-#include "escape.h"
+#include "say.h"
 #include "groups.h"
 
 volatile sig_atomic_t launch_stop;
@@ -317,9 +317,8 @@ static cap_launch_t make_launcher(const struct launch *l)
 	if (l->user != NULL) {
 		n = groups_of_user(l->user, l->gid, &groups);
 		if (n < 0) {
-			escape_line(stderr, PROG ": ",
-				    "--user=%s: its groups: %s", l->user,
-				    strerror(errno));
+			say(stderr, PROG ": ", "--user=%s: its groups: %s",
+			    l->user, strerror(errno));
 			cap_free(attr);
 			return NULL;
 		}
@@ -358,29 +357,27 @@ static void say_failed_start(const struct launch *l, struct handshake *h,
 	if (n != (ssize_t)sizeof(f) && !traced)
 		return; /* tracer_open() has said why */
 	if (n == (ssize_t)sizeof(f))
-		escape_line(stderr, PROG ": ", "%s: not started: %s: %s",
-			    l->path, f.step, strerror(f.err));
+		say(stderr, PROG ": ", "%s: not started: %s: %s", l->path,
+		    f.step, strerror(f.err));
 	else if (launch_err != ECHILD)
-		escape_line(stderr, PROG ": ", "%s: cannot start it: %s",
-			    l->path, strerror(launch_err));
+		say(stderr, PROG ": ", "%s: cannot start it: %s", l->path,
+		    strerror(launch_err));
 	else if ((err = why_not_started(l, denied, sizeof(denied))) > 0)
-		escape_line(stderr, PROG ": ",
-			    "%s: the launcher could not start it%s%s: %s: %s",
-			    l->path, l->user ? " as " : "",
-			    l->user ? l->user : "", denied, strerror(err));
+		say(stderr, PROG ": ",
+		    "%s: the launcher could not start it%s%s: %s: %s", l->path,
+		    l->user ? " as " : "", l->user ? l->user : "", denied,
+		    strerror(err));
 	else if (err < 0)
-		escape_line(
-			stderr, PROG ": ",
-			"%s: the launcher could not start it%s%s (the look for why, as that user, did not end: a file system on the way does not answer?)",
-			l->path, l->user ? " as " : "", l->user ? l->user : "");
+		say(stderr, PROG ": ",
+		    "%s: the launcher could not start it%s%s (the look for why, as that user, did not end: a file system on the way does not answer?)",
+		    l->path, l->user ? " as " : "", l->user ? l->user : "");
 	else
-		escape_line(
-			stderr, PROG ": ",
-			"%s: the launcher could not start it (%sexecve failed)",
-			l->path,
-			l->user || l->iab
-				? "the change of user or IAB was refused, or "
-				: "");
+		say(stderr, PROG ": ",
+		    "%s: the launcher could not start it (%sexecve failed)",
+		    l->path,
+		    l->user || l->iab
+			    ? "the change of user or IAB was refused, or "
+			    : "");
 }
 
 /* The launcher's pipes and the thread that runs it; -1 after a message. */

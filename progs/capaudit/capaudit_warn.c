@@ -18,11 +18,11 @@
 #include "capaudit_tally.h"
 #include "capaudit_trial.h"
 #include "capaudit_warn.h"
-#include "escape.h"
 #include "exec_target.h"
 #include "mask.h"
 #include "names.h"
 #include "risk.h"
+#include "say.h"
 
 /*
  * Programs that run code they are given (a script, -c, -m, stdin): a
@@ -58,12 +58,6 @@ int is_interpreter(const char *path)
 	return 0;
 }
 
-static void say_file(FILE *out, const char *lead, const char *path)
-{
-	fputs(lead, out);
-	escape_fputs(path, out);
-}
-
 /* The grant's root-equivalent capabilities, named as such. */
 static void warn_root(const char *path, uint64_t caps, FILE *out)
 {
@@ -74,11 +68,11 @@ static void warn_root(const char *path, uint64_t caps, FILE *out)
 		if (risk_tier_of(c) != RISK_ROOT)
 			continue;
 		names_cap(c, name, sizeof(name));
-		fprintf(out, "# WARNING: %s is root-equivalent (%s): ", name,
-			risk_reason(c) ? risk_reason(c)
-				       : "see capabilities(7)");
-		say_file(out, "whoever runs ", path);
-		fprintf(out, " with it can take over the machine\n");
+		say(out, "# WARNING: ",
+		    "%s is root-equivalent (%s): whoever runs %s with it can take over the machine",
+		    name,
+		    risk_reason(c) ? risk_reason(c) : "see capabilities(7)",
+		    path);
 	}
 }
 
@@ -89,31 +83,27 @@ static void warn_who(const char *path, const struct stat *st, const char *list,
 	char who[64];
 
 	if (st->st_mode & S_IXOTH) {
-		say_file(out, "# WARNING: ", path);
-		fprintf(out,
-			" is executable by every user (mode %04o): each of them gets %s with it%s\n",
-			(unsigned)(st->st_mode & 07777), list,
-			root_tier ? ", which makes every user root" : "");
-		fprintf(out,
-			"#   restrict who may run it first (a group, mode 0750, as setcap --perf-group does for perf), or grant a copy only that group may run\n");
+		say(out, "# WARNING: ",
+		    "%s is executable by every user (mode %04o): each of them gets %s with it%s",
+		    path, (unsigned)(st->st_mode & 07777), list,
+		    root_tier ? ", which makes every user root" : "");
+		say(out, "#   ",
+		    "restrict who may run it first (a group, mode 0750, as setcap --perf-group does for perf), or grant a copy only that group may run");
 	} else if ((st->st_mode & S_IXGRP) && st->st_gid != 0) {
-		say_file(out, "# note: ", path);
 		/* Names from the databases are shown escaped, as paths are. */
-		say_file(out, " is executable by group ",
-			 names_group(st->st_gid, who, sizeof(who)));
-		fprintf(out, ": each member gets %s with it\n", list);
+		say(out, "# note: ",
+		    "%s is executable by group %s: each member gets %s with it",
+		    path, names_group(st->st_gid, who, sizeof(who)), list);
 	}
 	if (st->st_uid != 0) {
-		say_file(out, "# WARNING: ", path);
-		say_file(out, " is owned by ",
-			 names_user(st->st_uid, who, sizeof(who)));
-		fprintf(out, ", not root, who can change who runs it with %s\n",
-			list);
+		say(out, "# WARNING: ",
+		    "%s is owned by %s, not root, who can change who runs it with %s",
+		    path, names_user(st->st_uid, who, sizeof(who)), list);
 	}
 	if ((st->st_mode & S_ISUID) && st->st_uid == 0) {
-		say_file(out, "# note: ", path);
-		fprintf(out,
-			" is set-user-ID root: it runs with every capability now; the grant can replace that (chmod u-s)\n");
+		say(out, "# note: ",
+		    "%s is set-user-ID root: it runs with every capability now; the grant can replace that (chmod u-s)",
+		    path);
 	}
 }
 
@@ -131,10 +121,9 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	mask_names(list, sizeof(list), caps, 0);
 	warn_root(path, caps, out);
 	if (!identity_names(path, maj, min, ino, why, sizeof(why))) {
-		say_file(out, "# WARNING: ", path);
-		fprintf(out,
-			": not the file the command ran any more (%s): check it before granting\n",
-			why);
+		say(out, "# WARNING: ",
+		    "%s: not the file the command ran any more (%s): check it before granting",
+		    path, why);
 		return;
 	}
 	fd = identity_open(path, &st);
@@ -142,10 +131,9 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		return; /* gone between the two looks: nothing to tell of it */
 	if (exec_target_inspect(fd, &et) == 0 &&
 	    (problem = exec_target_problem(&et, why, sizeof(why))) != NULL) {
-		say_file(out, "# WARNING: ", path);
-		say_file(out, " ",
-			 problem); /* a script's "#!" line is its author's */
-		fputs("; this grant would do nothing\n", out);
+		/* a script's "#!" line is its author's: escaped */
+		say(out, "# WARNING: ", "%s %s; this grant would do nothing",
+		    path, problem);
 	}
 	close(fd);
 	/*
@@ -156,17 +144,15 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	 */
 	if (st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
 	    (problem = path_dirs_problem(path)) != NULL) {
-		say_file(out, "# WARNING: ", path);
-		fprintf(out,
-			" %s: whoever may change it decides which file that name is when this line is pasted\n",
-			problem);
+		say(out, "# WARNING: ",
+		    "%s %s: whoever may change it decides which file that name is when this line is pasted",
+		    path, problem);
 	}
 	warn_who(path, &st, list, root_tier, out);
 	if (is_interpreter(path)) {
-		say_file(out, "# WARNING: ", path);
-		fprintf(out,
-			" is an interpreter: every program it runs (any script, any code given with -c or -m, any user's) gets %s; prefer an ambient capability for this one service (systemd, below) or a small program of its own\n",
-			list);
+		say(out, "# WARNING: ",
+		    "%s is an interpreter: every program it runs (any script, any code given with -c or -m, any user's) gets %s; prefer an ambient capability for this one service (systemd, below) or a small program of its own",
+		    path, list);
 	}
 }
 
@@ -183,11 +169,9 @@ void warn_libraries(const struct need_file *f, uint64_t caps, FILE *out)
 		problem = trial_path_problem(f->libs[i].path);
 		if (problem == NULL)
 			continue;
-		say_file(out, "# WARNING: ", f->path);
-		say_file(out, " loads ", f->libs[i].path);
-		fprintf(out,
-			", which %s: whoever may change it runs code with %s\n",
-			problem, list);
+		say(out, "# WARNING: ",
+		    "%s loads %s, which %s: whoever may change it runs code with %s",
+		    f->path, f->libs[i].path, problem, list);
 	}
 }
 
@@ -201,10 +185,10 @@ void warn_script(const char *command, FILE *out)
 		return;
 	if (exec_target_inspect(fd, &et) == 0 &&
 	    et.kind == EXEC_TARGET_SCRIPT) {
-		say_file(out, "# WARNING: ", command);
 		/* The "#!" line is the script author's text: escaped. */
-		say_file(out, " ", exec_target_problem(&et, why, sizeof(why)));
-		fputs(": the files below are what the kernel ran\n", out);
+		say(out, "# WARNING: ",
+		    "%s %s: the files below are what the kernel ran", command,
+		    exec_target_problem(&et, why, sizeof(why)));
 	}
 	close(fd);
 }

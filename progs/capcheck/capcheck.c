@@ -23,6 +23,7 @@
 #include "mask.h"
 #include "names.h"
 #include "opts.h"
+#include "say.h"
 
 #define PROG	      "capcheck"
 #define EXIT_WARNINGS 1
@@ -34,58 +35,26 @@ struct opts {
 
 static int warnings;
 
-/*
- * Prints to out with every control character escaped (escape.h): user
- * names and config text come from people who may be attackers, and a CR,
- * a newline or an ESC sequence in them must not forge or hide output.
- */
-static void vput(FILE *out, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
-
-static void vput(FILE *out, const char *fmt, va_list ap)
-{
-	char *text;
-
-	if (vasprintf(&text, fmt, ap) < 0)
-		errx(EXIT_FAILURE, "out of memory");
-	escape_fputs(text, out);
-	free(text);
-}
-
-static void say(FILE *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* One escaped line. */
-static void say(FILE *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vput(out, fmt, ap);
-	va_end(ap);
-	fputc('\n', out);
-}
-
 static void vwarn_line(const char *path, unsigned long n, const char *tail,
 		       const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
 /*
  * "capcheck: FILE:LINE: warning: ..." on stderr, counted for the exit
- * code: the formatted text escaped, then tail as it is. tail is text to
- * copy into capability.conf, which has no escapes: the caller checked that
- * a terminal shows it as it is (escape_is_shown_as_is()), and escaping its
- * backslashes would change what is copied.
+ * code: the formatted text escaped (say.h), then tail as it is. tail is
+ * text to copy into capability.conf, which has no escapes: the caller
+ * checked that a terminal shows it as it is (escape_is_shown_as_is()),
+ * and escaping its backslashes would change what is copied.
  */
 static void vwarn_line(const char *path, unsigned long n, const char *tail,
 		       const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", PROG);
-	escape_fputs(path, stderr);
-	fprintf(stderr, ":%lu: warning: ", n);
-	vput(stderr, fmt, ap);
-	fputs(tail, stderr);
-	fputc('\n', stderr);
+	char *text;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		errx(EXIT_FAILURE, "out of memory");
+	say_tail(stderr, PROG ": ", tail, "%s:%lu: warning: %s", path, n, text);
+	free(text);
 	warnings++;
 }
 
@@ -290,13 +259,13 @@ static int lint(const char *path)
 
 	rc = capconf_open(&r, path);
 	if (rc == CAPCONF_OPEN_FAILED) {
-		say(stderr, "%s: %s: %s", PROG, path, strerror(errno));
+		say_errno(stderr, PROG ": ", errno, "%s", path);
 		return -1;
 	}
 	if (rc != CAPCONF_OPEN_OK) {
-		say(stderr,
-		    "%s: %s: %s: pam_cap grants nothing from it, not even default=",
-		    PROG, path, capconf_open_strerror(&r, rc));
+		say(stderr, PROG ": ",
+		    "%s: %s: pam_cap grants nothing from it, not even default=",
+		    path, capconf_open_strerror(&r, rc));
 		warnings++;
 		return 0;
 	}
@@ -348,8 +317,8 @@ static int lint(const char *path)
 	}
 	if (rc < 0) {
 		/* The module stops there too, and grants nothing. */
-		say(stderr, "%s: %s:%lu: read error: %s", PROG, path,
-		    r.lineno + 1, strerror(errno));
+		say_errno(stderr, PROG ": ", errno, "%s:%lu: read error", path,
+			  r.lineno + 1);
 		capconf_close(&r);
 		return -1;
 	}
@@ -378,7 +347,7 @@ static void report_risk(cap_iab_t iab)
 	cap_free(granted);
 	if (worst < 0)
 		return;
-	say(stdout, "  risk: %s: %s: %s", risk_tier_name(tier),
+	say(stdout, "", "  risk: %s: %s: %s", risk_tier_name(tier),
 	    names_cap(worst, name, sizeof(name)),
 	    risk_reason(worst) ? risk_reason(worst)
 			       : "no label for this capability");
@@ -399,7 +368,7 @@ static void report_shadowed(const char *path, const char *user,
 		errx(EXIT_FAILURE, "out of memory");
 	if (rc != CAPCONF_FOUND)
 		return;
-	say(stdout,
+	say(stdout, "",
 	    "  never reached: line %lu ('%s', %s %s) is meant for %s, but the '*' on line %lu matches first: move line %lu above line %lu",
 	    later.line, later.caps, capconf_why_name(later.why), later.who,
 	    user, star, later.line, star);
@@ -420,47 +389,47 @@ static void report_user(const char *path, const char *user)
 	case CAPCONF_FOUND:
 		break;
 	case CAPCONF_UNKNOWN_USER:
-		say(stdout, "%s: unknown user: nothing granted", user);
+		say(stdout, "", "%s: unknown user: nothing granted", user);
 		warnings++;
 		return;
 	case CAPCONF_NOMEM:
 		errx(EXIT_FAILURE, "out of memory");
 	case CAPCONF_UNREADABLE:
-		say(stdout, "%s: %s does not exist: nothing granted", user,
+		say(stdout, "", "%s: %s does not exist: nothing granted", user,
 		    path);
 		return;
 	case CAPCONF_BROKEN:
 		/* The module's verdict: its scan stops here, as ours did. */
 		if (m.line != 0)
-			say(stdout,
+			say(stdout, "",
 			    "%s: nothing granted, not even default=: %s [%s:%lu, pam_cap stops here]",
 			    user, m.problem, path, m.line);
 		else
-			say(stdout,
+			say(stdout, "",
 			    "%s: nothing granted, not even default=: %s [%s]",
 			    user, m.problem, path);
 		warnings++;
 		return;
 	default:
-		say(stdout, "%s: no line matches: nothing granted", user);
+		say(stdout, "", "%s: no line matches: nothing granted", user);
 		return;
 	}
 	if (strcmp(m.caps, "all") == 0) {
-		say(stdout,
+		say(stdout, "",
 		    "%s: all: capabilities left unchanged [%s:%lu, %s %s]",
 		    user, path, m.line, capconf_why_name(m.why), m.who);
 	} else if (strcmp(m.caps, "none") == 0) {
-		say(stdout,
+		say(stdout, "",
 		    "%s: none: inheritable and ambient sets cleared [%s:%lu, %s %s]",
 		    user, path, m.line, capconf_why_name(m.why), m.who);
 	} else if ((iab = cap_iab_from_text(m.caps)) == NULL) {
-		say(stdout,
+		say(stdout, "",
 		    "%s: nothing granted: '%s' is not valid IAB text [%s:%lu, %s %s]",
 		    user, m.caps, path, m.line, capconf_why_name(m.why), m.who);
 	} else {
 		text = cap_iab_to_text(iab);
 		/* The canonical form is what cap_iab_set_proc() will apply. */
-		say(stdout, "%s: %s [%s:%lu, %s %s]", user,
+		say(stdout, "", "%s: %s [%s:%lu, %s %s]", user,
 		    text == NULL ? m.caps : text, path, m.line,
 		    capconf_why_name(m.why), m.who);
 		report_risk(iab);
@@ -525,9 +494,8 @@ int main(int argc, char **argv)
 	 */
 	if (argc < 2) {
 		print_usage(stderr);
-		fprintf(stderr,
-			"%s: name a USER to see what pam_cap grants them, or give --config FILE to check FILE alone\n",
-			PROG);
+		say(stderr, PROG ": ",
+		    "name a USER to see what pam_cap grants them, or give --config FILE to check FILE alone");
 		return EXIT_USAGE;
 	}
 	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]), 0);

@@ -34,6 +34,8 @@ struct way {
 	int root_only;	    /* 1: each is writable by root alone */
 	char dir[PATH_MAX]; /* else the first that is not: "./app", "/tmp" */
 	char why[WHY_SIZE]; /* and who besides root may write it */
+	int link;	    /* dir is a symbolic link (way_to()) */
+	int holder;	    /* dir is the one holding the file (way_to()) */
 };
 
 /*
@@ -169,6 +171,8 @@ int manifest_read(struct manifest *m, FILE *in, const char *name);
  * are neither empty, "." nor "..". */
 int manifest_path_ok(const char *path);
 void print_escaped(FILE *out, const char *path);
+/* "capmanifest: <operand>: <what>" on stderr, escaped as say.h says. */
+void warn_operand(const char *operand, const char *what);
 void print_meta(FILE *out, const struct meta *m, const struct meta *only);
 /* "sha256=<64 hex digits>" */
 void print_digest(FILE *out, const unsigned char d[SHA256_SIZE]);
@@ -234,7 +238,7 @@ struct target {
 	char lockname[NAME_MAX + 1];
 };
 /* Splits path, opens its directory, refuses one others may write, or
- * one below a directory others may write (writers_above(), sticky rule). */
+ * one below a directory others may write (way_to(), sticky rule). */
 int target_open(struct target *t, const char *path);
 /*
  * Reads the manifest into m: a regular file (not a link; a FIFO is never
@@ -358,13 +362,14 @@ int entry_digest(int fd, unsigned char out[SHA256_SIZE]);
 
 /*
  * capmanifest_trust.c: who besides root may change a file or a
- * directory, by the kernel's rule (owner, mode bits, POSIX ACL).
+ * directory, or the way to it, as common/path_trust.h judges it.
  */
 /*
  * 0 when nobody but root and allowed (a uid; 0 for root alone) may write
  * the inode open as fd (st fstat()ed on it), 1 when someone else may
  * (*why then says who and how: "uid 65534 owns it"; on a FUSE file system
- * always, its daemon having the say: fsowner.h), -1 with errno.
+ * always, its daemon having the say: fsowner.h; or when who may is
+ * unknown, its ACL unread), -1 with errno.
  */
 int writers_besides(int fd, const struct stat *st, uid_t allowed,
 		    char why[WHY_SIZE]);
@@ -376,24 +381,30 @@ int writers_besides(int fd, const struct stat *st, uid_t allowed,
  */
 int writers_after_fix(int fd, const struct stat *st, const struct meta *want,
 		      char why[WHY_SIZE]);
-/* "directory <dir, escaped>: <why>" */
+/* "directory <dir, escaped>: <why>" (or "symbolic link ...") */
 void print_way(FILE *out, const struct way *w);
 /*
  * walk_open_beneath()'s way to relpath below rootfd, which also checks
- * every directory on it, rootfd's included (way->dir: "." for it). The
- * O_PATH descriptor, or -1 with errno as walk_open_beneath() sets it.
+ * every directory on it, rootfd's included (way->dir: "." for it), a
+ * sticky one as any other. The O_PATH descriptor, or -1 with errno as
+ * walk_open_beneath() sets it.
  */
 int open_checked_beneath(int rootfd, const char *relpath, struct stat *st,
 			 struct way *way);
 /*
- * The directories above dirfd up to "/" (the process's root), checked
- * alike: 0 (way->root_only set as found, way->dir an absolute path), or
- * -1 with errno. With sticky_holds, a sticky directory of root's (or of
- * the user running capmanifest) counts as root's alone when the next
- * directory on the way is theirs too: nobody else may rename that one
- * away, though they may add names beside it. Without it (the way to new
- * content, which could be any name) it does not.
+ * The way to path, the directory open as fd, followed from "/" as the
+ * kernel follows it (path_trust_way()): every directory on it, fd's
+ * included, writable by nobody but root and the user running capmanifest,
+ * every symbolic link on it theirs, and path still leading to fd's. 0
+ * (way->root_only set as found, way->dir an absolute path, way->holder
+ * when it is fd's directory itself), or -1 with errno. With sticky_above,
+ * a sticky directory of root's (or of the user running capmanifest)
+ * counts as root's alone above fd's, since nobody else may rename the
+ * next directory on the way, theirs too, away, though they may add names
+ * beside it. Without it (the way to new content, which could be any
+ * name), or for fd's own directory (where add makes the manifest's new
+ * name), it does not.
  */
-int writers_above(int dirfd, int sticky_holds, struct way *way);
+int way_to(const char *path, int fd, int sticky_above, struct way *way);
 
 #endif

@@ -16,16 +16,8 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
-#include "escape.h"
+#include "say.h"
 #include "walk.h"
-
-/* "capmanifest: <operand>: <what>", the operand escaped as it came. */
-static void warn_operand(const char *operand, const char *what)
-{
-	fputs("capmanifest: ", stderr);
-	escape_fputs(operand, stderr);
-	fprintf(stderr, ": %s\n", what);
-}
 
 /*
  * The manifest path of a file operand: its directory made canonical
@@ -179,15 +171,12 @@ static int unreplaced_old_entries(const struct manifest *old,
 		if (carries_over(&old->entries[i]) ||
 		    manifest_find(add, old->entries[i].path) != NULL)
 			continue;
-		if (n++ == 0) {
-			fputs("capmanifest: ", stderr);
-			escape_fputs(path, stderr);
-			fprintf(stderr,
-				old->version < 3
-					? ": a version %d manifest records no content digests, and these entries are not being recorded again:\n"
-					: ": a version %d manifest records that these files have an ACL, not its entries, and they are not being recorded again:\n",
-				old->version);
-		}
+		if (n++ == 0)
+			say(stderr, "capmanifest: ",
+			    old->version < 3
+				    ? "%s: a version %d manifest records no content digests, and these entries are not being recorded again:"
+				    : "%s: a version %d manifest records that these files have an ACL, not its entries, and they are not being recorded again:",
+			    path, old->version);
 		fputs("capmanifest:   ", stderr);
 		print_escaped(stderr, old->entries[i].path);
 		fputc('\n', stderr);

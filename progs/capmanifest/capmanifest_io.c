@@ -10,6 +10,7 @@
 
 #include "capmanifest.h"
 #include "escape.h"
+#include "say.h"
 
 /*
  * Format: a first line "# capmanifest 4", then one line per file:
@@ -33,6 +34,11 @@
  * sha256 (has_digest 0); version 1 ("# capmanifest 1") lines have no owner,
  * group, mode or acl fields either (has_meta 0). All are still read.
  */
+void warn_operand(const char *operand, const char *what)
+{
+	say(stderr, "capmanifest: ", "%s: %s", operand, what);
+}
+
 void print_escaped(FILE *out, const char *path)
 {
 	/*

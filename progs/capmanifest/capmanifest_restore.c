@@ -149,9 +149,10 @@ static int accept_new(struct ctx *ctx, const struct entry *want, int fd,
 	} else if (!way->root_only) {
 		not = way;
 	} else {
-		/* The directories above the tree's root: once a run. */
+		/* The way to the tree's root, from "/": once a run. */
 		if (!ctx->above_checked) {
-			if (writers_above(ctx->rootfd, 0, &ctx->above) < 0) {
+			if (way_to(ctx->o->root, ctx->rootfd, 0, &ctx->above) <
+			    0) {
 				fail_entry_to(ctx->err,
 					      "check the directories above",
 					      want->path, errno);

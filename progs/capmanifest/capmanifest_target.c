@@ -25,15 +25,8 @@
 #include <unistd.h>
 
 #include "capmanifest.h"
+#include "say.h"
 #include "escape.h"
-
-/* "capmanifest: <operand>: <what>", the operand escaped as it came. */
-static void warn_operand(const char *operand, const char *what)
-{
-	fputs("capmanifest: ", stderr);
-	escape_fputs(operand, stderr);
-	fprintf(stderr, ": %s\n", what);
-}
 
 void target_free(struct target *t)
 {
@@ -52,34 +45,38 @@ void target_free(struct target *t)
  */
 static void refuse_target(const char *what, const char *why)
 {
-	fputs("capmanifest: ", stderr);
-	escape_fputs(what, stderr);
-	fprintf(stderr,
-		": %s: refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it)\n",
-		why);
+	say(stderr, "capmanifest: ",
+	    "%s: %s: refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it)",
+	    what, why);
 }
 
 /*
- * The directories above the manifest's, up to "/": 0, or 1 once
- * reported. Links in the path were followed by the open: what is judged
- * is where they led, climbing by "..". Here a sticky directory of root's
- * (/tmp) holding one of root's counts as root's alone: nobody else may
- * rename that one away (writers_above()).
+ * The way to the manifest's directory, from "/": 0, or 1 once reported.
+ * Links on it are judged where they are and followed; a sticky directory
+ * of root's (/tmp) holding one of root's counts as root's alone above the
+ * manifest's own: nobody else may rename that one away (way_to()).
  */
-static int check_above(const struct target *t)
+static int check_way(const struct target *t)
 {
-	struct way above;
+	struct way way;
 
-	if (writers_above(t->dirfd, 1, &above) < 0) {
+	if (way_to(t->dir, t->dirfd, 1, &way) < 0) {
 		warn_operand(t->dir, strerror(errno));
 		return 1;
 	}
-	if (above.root_only)
+	if (way.root_only)
 		return 0;
+	if (way.holder) {
+		char what[WHY_SIZE + 32];
+
+		snprintf(what, sizeof(what), "its directory: %s", way.why);
+		refuse_target(t->path, what);
+		return 1;
+	}
 	fputs("capmanifest: ", stderr);
 	escape_fputs(t->path, stderr);
 	fputs(": ", stderr);
-	print_way(stderr, &above);
+	print_way(stderr, &way);
 	fputs(": refused (a manifest grants capabilities as root, so nobody but its owner may be able to write it, or rename the way to it)\n",
 	      stderr);
 	return 1;
@@ -88,9 +85,6 @@ static int check_above(const struct target *t)
 int target_open(struct target *t, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char why[WHY_SIZE];
-	struct stat st;
-	int rc;
 
 	t->path = path;
 	t->dirfd = t->lockfd = -1;
@@ -108,23 +102,11 @@ int target_open(struct target *t, const char *path)
 		return 2;
 	}
 	t->dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (t->dirfd < 0 || fstat(t->dirfd, &st) < 0) {
+	if (t->dirfd < 0) {
 		warn_operand(t->dir, strerror(errno));
 		return 1;
 	}
-	rc = writers_besides(t->dirfd, &st, geteuid(), why);
-	if (rc < 0) {
-		warn_operand(t->dir, strerror(errno));
-		return 1;
-	}
-	if (rc > 0) {
-		char what[WHY_SIZE + 32];
-
-		snprintf(what, sizeof(what), "its directory: %s", why);
-		refuse_target(path, what);
-		return 1;
-	}
-	return check_above(t);
+	return check_way(t);
 }
 
 int target_read(const struct target *t, struct manifest *m, int must_exist)

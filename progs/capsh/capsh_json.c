@@ -85,7 +85,9 @@ int capsh_decode_json(const char *hex)
 	if (capsh_parse_hex(hex, &bits) != 0)
 		return 1;
 	json_object_open(stdout, NULL);
-	json_path(stdout, "input", hex);
+	/* Parsed as hex digits, so it is ASCII: no "input_hex" twin. */
+	fputs("\"input\":", stdout);
+	json_string(stdout, hex);
 	putchar(',');
 	json_vector(stdout, "decoded", bits);
 	printf("}\n");

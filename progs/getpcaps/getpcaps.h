@@ -84,7 +84,9 @@ struct thread_set {
 /* One process as one consistent read of /proc/<pid> saw it. */
 struct proc {
 	pid_t pid, ppid;
-	struct creds c;		  /* all its threads together (widest) */
+	struct creds c; /* all its threads together (widest) */
+	/* from stat, read only when needed (getpcaps_scan.c) */
+	int stat_read;
 	unsigned long long start; /* start time (clock ticks after boot) */
 	int tty;		  /* has a controlling terminal */
 	char comm[64];		  /* raw bytes, as the kernel has them */
@@ -133,6 +135,7 @@ struct scan {
 /* What to read beyond the credentials (they cost a read per process). */
 struct scan_opts {
 	int cmdline; /* read cmdline and the exe's path */
+	int stat;    /* read every process's stat (terminal, start time) */
 };
 
 /*
@@ -166,6 +169,14 @@ struct proc *scan_parent(const struct scan *s, const struct proc *p);
 /* Sets flags and shown on every process (after the whole scan). */
 void judge_all(struct scan *s);
 
+/*
+ * 1 when judge_all() needs p's controlling terminal or start time, known
+ * only from its stat: p may be a capable daemon without no_new_privs, or
+ * a shell with ambient capabilities, or the service manager of one. For
+ * the scan, which reads stat only when it must. (getpcaps_all.c)
+ */
+int judge_needs_stat(const struct scan *s, const struct proc *p);
+
 /* A growing read buffer, reused for every process. */
 struct buf {
 	char *data;
@@ -181,13 +192,41 @@ struct buf {
 ssize_t read_at(int dfd, const char *name, struct buf *b, int whole,
 		size_t most);
 
+/* What a main thread's status says beyond its credentials. */
+struct status_facts {
+	char state; /* R, S, D, Z, X, ... */
+	pid_t ppid;
+	int kthread;	  /* 1, 0; -1 when there is no Kthread line */
+	unsigned threads; /* the process's threads; 0 unknown */
+	char comm[64];	  /* raw bytes, the kernel's escapes undone */
+	int comm_known;	  /* 0: an escape not known, comm left to stat */
+};
+
 /*
- * One thread's status text into c (c->groups: free with creds_release()).
- * Returns 0, or -1 with errno EPROTO (a line missing or malformed) or
- * ENOMEM. (getpcaps_scan.c)
+ * One thread's status text into c (c->groups: free with creds_release()),
+ * and when f is not NULL, the main thread's facts into f. Returns 0, or
+ * -1 with errno EPROTO (a line missing or malformed) or ENOMEM.
+ * (getpcaps_status.c)
  */
-int creds_parse(const char *status, struct creds *c, unsigned *threads);
+int creds_parse(const char *status, struct creds *c, struct status_facts *f);
 void creds_release(struct creds *c);
+
+/* The fields of /proc/<pid>/stat we use. */
+struct stat_fields {
+	char state;
+	pid_t ppid;
+	int tty_nr;
+	unsigned flags;
+	unsigned long long start;
+};
+
+/*
+ * A stat text into f, and its command name into comm unless comm is
+ * NULL. Returns 0, or -1 when the text is not what the kernel writes.
+ * (getpcaps_status.c)
+ */
+int stat_parse(const char *text, char *comm, size_t comm_size,
+	       struct stat_fields *f);
 
 /*
  * Reads the threads of the process whose /proc directory is dfd into p
@@ -205,12 +244,20 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 		 unsigned nthreads, struct buf *b, int *live_dfd);
 void threads_free(struct proc *p);
 /*
- * Frees the sets' supplementary groups once the executable is judged
- * (nothing after needs them): a user may give each of 64 threads its own
- * 65536 groups (a user namespace and its subordinate gids), 16 MiB a
- * process that the audit would otherwise keep to the end.
+ * Frees what nothing reads once the executable is judged, so that the
+ * audit keeps little more than struct proc for each process to the end:
+ * the sets' supplementary groups (a user may give each of 64 threads its
+ * own 65536 groups, through a user namespace and its subordinate gids,
+ * 16 MiB a process), and a lone set, which is p->c itself and is printed
+ * only when there are several (FLAG_THREADS_DIFFER).
  */
-void threads_forget_groups(struct proc *p);
+void threads_trim(struct proc *p);
+
+/*
+ * 1 when check_exe() needs p's executable: p is capable and none of its
+ * real, effective or saved uids is 0. (getpcaps_exe.c)
+ */
+int exe_needed(const struct proc *p);
 
 /*
  * Judges the executable open on xfd (-1 when it could not be opened, with

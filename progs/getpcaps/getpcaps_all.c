@@ -47,26 +47,49 @@ static int in_list(const char *name, const char *const *list, size_t n)
 #define IN_LIST(name, list) in_list(name, list, sizeof(list) / sizeof(list[0]))
 
 /*
- * A daemon: no controlling terminal, started by pid 1 or by a service
- * manager. Without no_new_privs, a set-user-ID-root or file-capability
- * program it can be made to run hands it more: for a non-root daemon
+ * Without no_new_privs, a set-user-ID-root or file-capability program a
+ * capable process can be made to run hands it more: for a non-root one
  * root's uid at least (it owns most of the system's files), for a root
  * one whatever its bounding set allows beyond its permitted set. A root
  * process already holding its whole bounding set has nothing to gain.
+ */
+static int capable_without_nnp(const struct scan *s, const struct proc *p)
+{
+	/* An unknown no_new_privs (before Linux 4.10) is shown as such. */
+	if (p->c.nnp != 0 || (p->c.prm | p->c.amb) == 0)
+		return 0;
+	return p->c.uid[1] != 0 || (p->c.bnd & s->full & ~p->c.prm) != 0;
+}
+
+/*
+ * Such a process as a daemon: no controlling terminal, started by pid 1
+ * or by a service manager.
  */
 static int daemon_without_nnp(const struct scan *s, const struct proc *p)
 {
 	const struct proc *parent;
 
-	/* An unknown no_new_privs (before Linux 4.10) is shown as such. */
-	if (p->tty || p->c.nnp != 0 || (p->c.prm | p->c.amb) == 0)
-		return 0;
-	if (p->c.uid[1] == 0 && (p->c.bnd & s->full & ~p->c.prm) == 0)
+	if (p->tty || !capable_without_nnp(s, p))
 		return 0;
 	if (p->ppid == 1)
 		return 1;
 	parent = scan_parent(s, p);
 	return parent != NULL && IN_LIST(parent->comm, managers);
+}
+
+/* A shell with ambient capabilities: every program it starts gets them. */
+static int shell_with_ambient(const struct proc *p)
+{
+	return p->c.amb != 0 && IN_LIST(p->comm, shells);
+}
+
+int judge_needs_stat(const struct scan *s, const struct proc *p)
+{
+	/* the terminal: is it interactive, or a daemon? */
+	if (shell_with_ambient(p) || capable_without_nnp(s, p))
+		return 1;
+	/* the start time of a daemon's parent, to know it is its parent */
+	return IN_LIST(p->comm, managers);
 }
 
 void judge_all(struct scan *s)
@@ -86,7 +109,7 @@ void judge_all(struct scan *s)
 		p->flags = 0;
 		if (creds_uid0(&p->c) && (p->c.bnd & s->full & ~p->c.prm) != 0)
 			p->flags |= FLAG_ROOT_REGAINS;
-		if (p->c.amb != 0 && p->tty && IN_LIST(p->comm, shells))
+		if (p->tty && shell_with_ambient(p))
 			p->flags |= FLAG_AMBIENT_SHELL;
 		if (p->exe_state == EXE_WRITABLE)
 			p->flags |= FLAG_WRITABLE_EXE;
@@ -104,6 +127,8 @@ int all_main(const struct print_opts *po)
 	int status = EXIT_SUCCESS;
 
 	so.cmdline = po->verbose;
+	/* --json shows every process's terminal; --tree needs start times */
+	so.stat = po->json || po->tree;
 	if (scan_run(&s, "/proc", &so) < 0) {
 		fprintf(stderr, "getpcaps: /proc: %s\n", strerror(errno));
 		return EXIT_FAILURE;

@@ -59,6 +59,12 @@ static int exe_writable_by(const struct creds *c, int xfd,
 			   ACL_PERM_WRITE);
 }
 
+/* Root can rewrite anything anyway; without capabilities nothing is at stake. */
+int exe_needed(const struct proc *p)
+{
+	return !creds_root_like(&p->c) && (p->c.prm | p->c.eff | p->c.amb) != 0;
+}
+
 /*
  * Can a user of the process change what it runs? xfd is the executable,
  * opened through the exe link, which the kernel resolves to the very file
@@ -74,7 +80,7 @@ int check_exe(struct proc *p, int xfd, int open_err)
 	size_t i;
 	int w, err = 0;
 
-	if (creds_root_like(&p->c) || (p->c.prm | p->c.eff | p->c.amb) == 0) {
+	if (!exe_needed(p)) {
 		p->exe_state = EXE_NOT_NEEDED;
 		return 0;
 	}

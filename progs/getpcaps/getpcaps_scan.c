@@ -6,15 +6,22 @@
  * and everything else is read relative to that descriptor, never by a
  * path again. The kernel ties such a descriptor to the process it was
  * opened for, not to the number: once that process is gone its files
- * answer ENOENT or ESRCH, even if the pid has been handed to a new one.
- * We still compare the start time in stat before and after the other
- * reads, so two processes' data can never be mixed into one record.
+ * answer ENOENT or ESRCH, even if the pid has been handed to a new one,
+ * so two processes' data can never be mixed into one record.
+ *
+ * What is read, and why no more: a proc file costs about as much to open
+ * and make as any other, so each one counts. Every process's main thread
+ * status (credentials, name, state, parent, thread count, kernel thread
+ * or not); every other thread's status when it has more than one; its
+ * executable only when a capable non-root user might rewrite it (or
+ * --verbose prints it); its stat only when its terminal or start time is
+ * needed, or when more than its status was read, to see whether it
+ * exited meanwhile (read_last_stat()).
  */
 #define _GNU_SOURCE /* O_PATH */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
@@ -22,7 +29,6 @@
 
 #include "getpcaps.h"
 #include "mask.h"
-#include "procstatus.h"
 
 #define PF_KTHREAD 0x00200000u /* include/linux/sched.h: a kernel thread */
 
@@ -92,92 +98,6 @@ ssize_t read_at(int dfd, const char *name, struct buf *b, int whole,
 	return len;
 }
 
-/* The fields of /proc/<pid>/stat we use. */
-struct stat_fields {
-	char state;
-	pid_t ppid;
-	int tty_nr;
-	unsigned flags;
-	unsigned long long start;
-};
-
-/*
- * "pid (comm) state ppid pgrp session tty_nr tpgid flags ... starttime":
- * comm may hold spaces and parentheses, so it ends at the last ')'.
- * Returns 0, or -1 when the text is not what the kernel writes.
- */
-static int parse_stat(const char *text, char *comm, size_t comm_size,
-		      struct stat_fields *f)
-{
-	const char *open = strchr(text, '('), *close = strrchr(text, ')');
-	size_t len;
-	int ppid;
-
-	if (open == NULL || close == NULL || close < open)
-		return -1;
-	len = (size_t)(close - open - 1);
-	if (comm != NULL) {
-		if (len >= comm_size)
-			len = comm_size - 1;
-		memcpy(comm, open + 1, len);
-		comm[len] = '\0';
-	}
-	/* fields 3..22 of proc(5); %*s skips the ones we do not use */
-	if (sscanf(close + 1,
-		   " %c %d %*s %*s %d %*s %u %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
-		   &f->state, &ppid, &f->tty_nr, &f->flags, &f->start) != 5)
-		return -1;
-	f->ppid = (pid_t)ppid;
-	return 0;
-}
-
-/*
- * The status lines we use, read by the shared strict reader: a malformed
- * line fails the record (it is counted as not examined), never a 0 taken
- * for root. A missing CapAmb (before Linux 4.3) or NoNewPrivs (before
- * 4.10) line is unknown, not 0 (procstatus.h).
- */
-int creds_parse(const char *status, struct creds *c, unsigned *threads)
-{
-	const unsigned need = PROC_STATUS_UID | PROC_STATUS_GID |
-			      PROC_STATUS_GROUPS | PROC_STATUS_CAPINH |
-			      PROC_STATUS_CAPPRM | PROC_STATUS_CAPEFF |
-			      PROC_STATUS_CAPBND;
-	struct proc_status ps;
-	const char *bad;
-	int i;
-
-	memset(c, 0, sizeof(*c));
-	if (proc_status_parse(status, &ps, &bad) < 0) {
-		int saved = errno == EINVAL ? EPROTO : errno;
-
-		proc_status_release(&ps);
-		errno = saved;
-		return -1;
-	}
-	if ((ps.seen & need) != need) {
-		proc_status_release(&ps);
-		errno = EPROTO;
-		return -1;
-	}
-	for (i = 0; i < 4; i++) {
-		c->uid[i] = ps.uid[i];
-		c->gid[i] = ps.gid[i];
-	}
-	c->groups = ps.groups; /* c owns them now */
-	c->ngroups = ps.ngroups;
-	c->inh = ps.inheritable;
-	c->prm = ps.permitted;
-	c->eff = ps.effective;
-	c->bnd = ps.bounding;
-	c->amb = ps.ambient;
-	c->amb_known = proc_status_ambient_known(&ps);
-	c->nnp = ps.no_new_privs;
-	if (threads != NULL)
-		*threads = ps.seen & PROC_STATUS_THREADS ? ps.threads : 0;
-	return 0;
-}
-
 static int vanished(int err)
 {
 	return err == ENOENT || err == ESRCH;
@@ -233,11 +153,11 @@ static int read_cmdline(struct proc *p, int dfd, struct buf *b)
 struct reading {
 	int dfd, sfd, xfd,
 		live; /* /proc/<pid>, its stat, its exe, a live thread */
-	struct stat_fields f;	 /* stat at the start */
+	struct status_facts f;	 /* the main thread's status */
 	struct creds main_creds; /* the main thread's, until threads_read() */
-	unsigned nthreads;	 /* as status gave it (0: unknown) */
 	int dead;		 /* the main thread has exited */
-	int exe_err;		 /* why the executable could not be examined */
+	int more;    /* read more than the status: may have exited meanwhile */
+	int exe_err; /* why the executable could not be examined */
 };
 
 /* How a step ended. */
@@ -247,36 +167,77 @@ enum step {
 	STEP_FAILED,   /* errno says why */
 };
 
-/* The process's first stat: a kernel thread is left out, nothing else is read. */
-static enum step read_first_stat(struct scan *s, struct proc *p,
-				 struct reading *r, struct bufs *b)
+/*
+ * The process's stat: its terminal and start time, and what its status
+ * left unsaid (a kernel thread, on kernels without the Kthread line; a
+ * name with an escape we do not know). Read last, after whatever else
+ * was read of the process, it also tells whether the process exited
+ * meanwhile, and is then counted so; a second read must show the start
+ * time the first did (the descriptor is tied to the process, so this is
+ * a guard, never seen to fail).
+ */
+static enum step read_stat(struct scan *s, struct proc *p, struct reading *r,
+			   struct bufs *b, int last)
 {
-	r->sfd = openat(r->dfd, "stat", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat_fields f;
+	char comm[sizeof(p->comm)];
+
+	if (r->sfd < 0)
+		r->sfd = openat(r->dfd, "stat",
+				O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (r->sfd < 0 || read_fd(r->sfd, &b->stat, 1, 0) < 0)
 		return STEP_FAILED;
-	if (parse_stat(b->stat.data, p->comm, sizeof(p->comm), &r->f) < 0) {
+	if (stat_parse(b->stat.data, comm, sizeof(comm), &f) < 0) {
 		errno = EPROTO;
 		return STEP_FAILED;
 	}
-	if (r->f.flags & PF_KTHREAD) {
+	if (p->stat_read && f.start != p->start) {
+		s->counts.exited++;
+		return STEP_LEFT_OUT;
+	}
+	if (r->f.kthread < 0)
+		r->f.kthread = (f.flags & PF_KTHREAD) != 0;
+	if (!r->f.comm_known) {
+		memcpy(p->comm, comm, sizeof(comm));
+		r->f.comm_known = 1;
+	}
+	p->start = f.start;
+	p->tty = f.tty_nr != 0;
+	p->stat_read = 1;
+	/* A main thread that exits now, with others running, leaves it running. */
+	if (last && is_dead(f.state) && !r->dead && p->threads <= 1) {
+		s->counts.exited++;
+		return STEP_LEFT_OUT;
+	}
+	return STEP_NEXT;
+}
+
+/*
+ * The main thread's status: its credentials, and whether the process is
+ * a kernel thread (left out, nothing else read) or a zombie (left out).
+ */
+static enum step read_main_thread(struct scan *s, struct proc *p,
+				  struct reading *r, struct bufs *b)
+{
+	enum step step;
+
+	if (read_at(r->dfd, "status", &b->status, 1, 0) < 0 ||
+	    creds_parse(b->status.data, &r->main_creds, &r->f) < 0)
+		return STEP_FAILED;
+	if (r->f.comm_known)
+		memcpy(p->comm, r->f.comm, sizeof(p->comm));
+	if (r->f.kthread < 0 || !r->f.comm_known) {
+		step = read_stat(s, p, r, b, 0);
+		if (step != STEP_NEXT)
+			return step;
+	}
+	if (r->f.kthread > 0) {
 		s->counts.kernel_threads++;
 		return STEP_LEFT_OUT;
 	}
 	p->ppid = r->f.ppid;
-	p->tty = r->f.tty_nr != 0;
-	p->start = r->f.start;
-	return STEP_NEXT;
-}
-
-/* The main thread's status: a process that is only a zombie is left out. */
-static enum step read_main_thread(struct scan *s, struct reading *r,
-				  struct bufs *b)
-{
-	if (read_at(r->dfd, "status", &b->status, 1, 0) < 0 ||
-	    creds_parse(b->status.data, &r->main_creds, &r->nthreads) < 0)
-		return STEP_FAILED;
 	r->dead = is_dead(r->f.state);
-	if (r->dead && r->nthreads == 1) {
+	if (r->dead && r->f.threads == 1) {
 		s->counts.zombies++;
 		return STEP_LEFT_OUT;
 	}
@@ -286,12 +247,18 @@ static enum step read_main_thread(struct scan *s, struct reading *r,
 	return STEP_NEXT;
 }
 
-/* Every thread's credentials; with the main thread dead, a live one's directory. */
+/*
+ * Every thread's credentials; with the main thread dead, a live one's
+ * directory. A process whose status counts one thread has no other to
+ * list: its main thread's status is its thread's (a thread started after
+ * that read is one no listing made then would have shown either).
+ */
 static enum step read_all_threads(struct scan *s, struct proc *p,
 				  struct reading *r, struct bufs *b)
 {
+	r->more |= r->dead || r->f.threads != 1;
 	if (threads_read(p, r->dfd, r->dead ? NULL : &r->main_creds,
-			 r->nthreads, &b->status,
+			 r->f.threads, &b->status,
 			 r->dead ? &r->live : NULL) == 0)
 		return STEP_NEXT;
 	if (r->dead && errno == ESRCH) {
@@ -301,15 +268,22 @@ static enum step read_all_threads(struct scan *s, struct proc *p,
 	return STEP_FAILED;
 }
 
-/* The executable (who may rewrite it) and, when printed, the command line. */
+/*
+ * The executable (who may rewrite it), when it needs judging, and, when
+ * printed, its path and the command line.
+ */
 static enum step read_program(struct proc *p, struct reading *r, struct bufs *b,
 			      const struct scan_opts *o)
 {
-	int from = r->live >= 0 ? r->live : r->dfd;
+	int from = r->live >= 0 ? r->live : r->dfd, open_err = 0;
 
-	r->xfd = openat(from, "exe", O_PATH | O_CLOEXEC);
-	r->exe_err = check_exe(p, r->xfd, r->xfd < 0 ? errno : 0);
-	threads_forget_groups(p);
+	if (o->cmdline || exe_needed(p)) {
+		r->more = 1;
+		r->xfd = openat(from, "exe", O_PATH | O_CLOEXEC);
+		open_err = r->xfd < 0 ? errno : 0;
+	}
+	r->exe_err = check_exe(p, r->xfd, open_err);
+	threads_trim(p);
 	if (vanished(r->exe_err)) {
 		errno = r->exe_err; /* exiting: its memory, exe link included, is gone */
 		return STEP_FAILED;
@@ -323,22 +297,19 @@ static enum step read_program(struct proc *p, struct reading *r, struct bufs *b,
 }
 
 /*
- * Still the same process, and did it not exit meanwhile? (A main thread
- * that exits now, with others running, leaves it running.)
+ * stat, last, when the process's terminal or start time is needed (all
+ * of them for --json and --tree; for the table, those judge_all() asks
+ * for), or when more than its status was read: did it exit meanwhile?
+ * A single-threaded process that needs neither is one read of status.
  */
-static enum step read_last_stat(struct scan *s, const struct proc *p,
-				struct reading *r, struct bufs *b)
+static enum step read_last_stat(struct scan *s, struct proc *p,
+				struct reading *r, struct bufs *b,
+				const struct scan_opts *o)
 {
-	struct stat_fields again;
+	int wanted = o->stat || judge_needs_stat(s, p);
 
-	if (read_fd(r->sfd, &b->stat, 1, 0) < 0)
-		return STEP_FAILED;
-	if (parse_stat(b->stat.data, NULL, 0, &again) < 0 ||
-	    again.start != r->f.start ||
-	    (is_dead(again.state) && !r->dead && p->threads <= 1)) {
-		s->counts.exited++;
-		return STEP_LEFT_OUT;
-	}
+	if ((wanted && !p->stat_read) || r->more)
+		return read_stat(s, p, r, b, 1);
 	return STEP_NEXT;
 }
 
@@ -420,18 +391,16 @@ static int scan_one(struct scan *s, int procfd, const char *name, pid_t pid,
 		p = new_proc(s);
 	if (p != NULL) {
 		p->pid = pid;
-		step = read_first_stat(s, p, &r, b);
+		step = read_main_thread(s, p, &r, b);
 	} else if (r.dfd >= 0) {
 		errno = ENOMEM;
 	}
-	if (step == STEP_NEXT)
-		step = read_main_thread(s, &r, b);
 	if (step == STEP_NEXT)
 		step = read_all_threads(s, p, &r, b);
 	if (step == STEP_NEXT)
 		step = read_program(p, &r, b, o);
 	if (step == STEP_NEXT)
-		step = read_last_stat(s, p, &r, b);
+		step = read_last_stat(s, p, &r, b, o);
 	if (step == STEP_NEXT) {
 		keep_proc(s, p, &r);
 	} else {
@@ -557,5 +526,8 @@ struct proc *scan_parent(const struct scan *s, const struct proc *p)
 {
 	struct proc *parent = p->ppid != p->pid ? scan_find(s, p->ppid) : NULL;
 
-	return parent != NULL && parent->start <= p->start ? parent : NULL;
+	/* Without both start times it cannot be told from a recycled pid. */
+	if (parent == NULL || !parent->stat_read || !p->stat_read)
+		return NULL;
+	return parent->start <= p->start ? parent : NULL;
 }

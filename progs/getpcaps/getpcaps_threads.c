@@ -53,13 +53,6 @@ int creds_uid0(const struct creds *c)
 	return creds_root_like(c) || c->uid[3] == 0;
 }
 
-void creds_release(struct creds *c)
-{
-	free(c->groups);
-	c->groups = NULL;
-	c->ngroups = 0;
-}
-
 static int same_groups(const struct creds *a, const struct creds *b)
 {
 	return a->ngroups == b->ngroups &&
@@ -153,14 +146,6 @@ static int add_thread(struct proc *p, pid_t tid, struct creds *c)
 	return 0;
 }
 
-void threads_forget_groups(struct proc *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->nsets; i++)
-		creds_release(&p->sets[i].c);
-}
-
 void threads_free(struct proc *p)
 {
 	size_t i;
@@ -170,6 +155,18 @@ void threads_free(struct proc *p)
 	free(p->sets);
 	p->sets = NULL;
 	p->nsets = 0;
+}
+
+void threads_trim(struct proc *p)
+{
+	size_t i;
+
+	if (p->nsets == 1 && p->threads_untold == 0) {
+		threads_free(p);
+		return;
+	}
+	for (i = 0; i < p->nsets; i++)
+		creds_release(&p->sets[i].c);
 }
 
 static int tid_name(const char *name, pid_t *tid)

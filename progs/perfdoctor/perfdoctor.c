@@ -21,12 +21,12 @@
 #include <unistd.h>
 
 #include "capconf.h"
-#include "escape.h"
 #include "groups.h"
 #include "opts.h"
 #include "path.h"
 #include "perf.h"
 #include "perfdoctor.h"
+#include "say.h"
 
 #define MAX_SERVICES 8
 
@@ -346,7 +346,7 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	{
 		char bits[1024];
 
-		say("%-10s %s",
+		say(stdout, "", "%-10s %s",
 		    "at exec:", names_or_none(v.at_exec, bits, sizeof(bits)));
 	}
 	if (v.answer != ANSWER_YES && u->known) {
@@ -408,7 +408,7 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	fill_fix_context(&fx, b, u, o->pam.config, 1, self->bounding);
 	for (i = 0; i < npv; i++) {
 		judge_login(k, b, self, u, &pv[i], &fx, who.may_exec, &v[i]);
-		say("%-10s %s%s%s",
+		say(stdout, "", "%-10s %s%s%s",
 		    "at exec:", names_or_none(v[i].at_exec, bits, sizeof(bits)),
 		    npv > 1 ? " via " : "", npv > 1 ? pv[i].service : "");
 	}
@@ -429,7 +429,8 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 		 npv == 1 && pv[0].service[0] != '(' ? pv[0].service : "");
 	print_verdict(&all, u->name, b->path, how);
 	if (all.answer == ANSWER_YES)
-		say("note:      sessions %s began before a change of groups or capability.conf keep the old state: judge one with --pid",
+		say(stdout, "",
+		    "note:      sessions %s began before a change of groups or capability.conf keep the old state: judge one with --pid",
 		    u->name);
 	print_risk(b, &who, &fx);
 	return exit_code(all.answer);
@@ -453,21 +454,17 @@ static int diagnose(const struct opts *o)
 		if (gather_user_uid(&u, s.euid) < 0)
 			goto out;
 		if (o->user != NULL && strcmp(o->user, u.name) != 0) {
-			fprintf(stderr, "perfdoctor: process %d runs as ",
-				(int)o->pid);
-			escape_fputs(u.name, stderr);
-			fputs(", not ", stderr);
-			escape_fputs(o->user, stderr);
-			fputc('\n', stderr);
+			say(stderr,
+			    "perfdoctor: ", "process %d runs as %s, not %s",
+			    (int)o->pid, u.name, o->user);
 			goto out;
 		}
 	} else {
 		if (gather_user(&u, o->user) < 0)
 			goto out;
 		if (!u.known) {
-			fputs("perfdoctor: user '", stderr);
-			escape_fputs(o->user, stderr);
-			fputs("' is not known\n", stderr);
+			say(stderr, "perfdoctor: ", "user '%s' is not known",
+			    o->user);
 			goto out;
 		}
 		/* Yourself by name: your session, not a model of a login. */
@@ -517,9 +514,9 @@ static int opt_pid(void *p, const char *arg)
 	pid = strtol(arg, &end, 10);
 	if (errno != 0 || end == arg || *end != '\0' || pid <= 0 ||
 	    pid > INT32_MAX) {
-		fputs("perfdoctor: --pid wants a process id, got \"", stderr);
-		escape_fputs(arg, stderr);
-		fputs("\"\n", stderr);
+		say(stderr,
+		    "perfdoctor: ", "--pid wants a process id, got \"%s\"",
+		    arg);
 		return 2;
 	}
 	((struct opts *)p)->pid = (pid_t)pid;
@@ -595,6 +592,8 @@ int main(int argc, char **argv)
 	struct opts_getopt g;
 	int status;
 
+	/* perfdoctor(8): no memory is status 2, as a usage error is */
+	say_exit_status(2);
 	opts_build(&g, &prog, options, sizeof(options) / sizeof(options[0]), 0);
 	switch (opts_parse(&g, argc, argv, &o, &status)) {
 	case 1:

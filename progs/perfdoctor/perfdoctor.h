@@ -339,8 +339,7 @@ int fix_owner_line(char *buf, size_t len, const struct binary_facts *b);
 void put(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* perfdoctor_print.c: the report, every line escaped. */
-void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* perfdoctor_print.c: the report, every line escaped (say.h). */
 const char *answer_name(enum answer a);
 const char *names_or_none(uint64_t bits, char *buf, size_t len);
 const char *group_list(const gid_t *groups, int n, char *buf, size_t len);

@@ -17,11 +17,11 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "escape.h"
 #include "groups.h"
 #include "kernel.h"
 #include "procstatus.h"
 #include "perfdoctor.h"
+#include "say.h"
 
 /* The inode number of the initial user namespace (PROC_USER_INIT_INO). */
 #define INIT_USERNS_INO 0xEFFFFFFDU
@@ -213,16 +213,13 @@ void release_binary(struct binary_facts *b)
 /* "perfdoctor: process 42: no such process", names escaped. */
 static void status_error(pid_t pid, const char *what, const char *detail)
 {
-	char *e = detail != NULL ? escape_dup(detail) : NULL;
+	char where[32] = "/proc/self";
 
 	if (pid > 0)
-		fprintf(stderr, "perfdoctor: process %d: %s", (int)pid, what);
-	else
-		fprintf(stderr, "perfdoctor: /proc/self: %s", what);
-	if (detail != NULL)
-		fprintf(stderr, " '%s'", e != NULL ? e : "?");
-	fputc('\n', stderr);
-	free(e);
+		snprintf(where, sizeof(where), "process %d", (int)pid);
+	say(stderr, "perfdoctor: ", "%s: %s%s%s%s", where, what,
+	    detail != NULL ? " '" : "", detail != NULL ? detail : "",
+	    detail != NULL ? "'" : "");
 }
 
 /*

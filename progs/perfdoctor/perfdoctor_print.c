@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * perfdoctor's report: every line goes through escape_vline(), so file,
+ * perfdoctor's report: every line goes through say() (say.h), so file,
  * user, group and service names and configuration text are printed with
  * control characters escaped and cannot forge or hide a line.
  */
 #include <grp.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +16,7 @@
 #include "names.h"
 #include "perf.h"
 #include "perfdoctor.h"
-
-void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (escape_vline(stdout, "", fmt, ap) < 0) {
-		perror("perfdoctor");
-		exit(2);
-	}
-	va_end(ap);
-}
+#include "say.h"
 
 const char *answer_name(enum answer a)
 {
@@ -66,41 +54,44 @@ void print_header(const struct kernel_facts *k, const struct binary_facts *b,
 {
 	char gbuf[64], pbuf[64], problem[200];
 
-	say("perfdoctor: can %s monitor the whole system with %s?", user,
-	    b->path);
-	say("%s", "");
-	say("%-10s Linux %s knows %d capabilities: CAP_PERFMON is %s",
+	say(stdout, "", "perfdoctor: can %s monitor the whole system with %s?",
+	    user, b->path);
+	say(stdout, "", "%s", "");
+	say(stdout, "",
+	    "%-10s Linux %s knows %d capabilities: CAP_PERFMON is %s",
 	    "kernel:", k->release, k->max_bits,
 	    perf_knows_perfmon(k->max_bits) ? "supported (5.8+)"
 					    : "NOT supported (needs 5.8+)");
 	if (k->paranoid == INT32_MIN)
-		say("%-10s kernel.perf_event_paranoid: %s",
+		say(stdout, "", "%-10s kernel.perf_event_paranoid: %s",
 		    "paranoid:", paranoid_meaning(k->paranoid));
 	else
-		say("%-10s kernel.perf_event_paranoid = %d: %s",
+		say(stdout, "", "%-10s kernel.perf_event_paranoid = %d: %s",
 		    "paranoid:", k->paranoid, paranoid_meaning(k->paranoid));
 	if (b->rootfd >= 0)
-		say("%-10s %s is looked up in the root of process %d, which it can execute, not in perfdoctor's",
+		say(stdout, "", "%-10s %s is looked up in the root of process %d, which it can execute, not in perfdoctor's",
 		    "root:", b->path, (int)b->root_of);
 	if (!b->exists) {
-		say("%-10s %s: %s", "binary:", b->path, strerror(b->err));
+		say(stdout, "", "%-10s %s: %s", "binary:", b->path,
+		    strerror(b->err));
 		return;
 	}
 	names_user(b->uid, pbuf, sizeof(pbuf));
-	say("%-10s %s: owner %s group %s mode %04o%s", "binary:", b->path, pbuf,
-	    names_group(b->gid, gbuf, sizeof(gbuf)),
+	say(stdout, "", "%-10s %s: owner %s group %s mode %04o%s",
+	    "binary:", b->path, pbuf, names_group(b->gid, gbuf, sizeof(gbuf)),
 	    (unsigned)(b->mode & 07777),
 	    b->xattr_unsupported
 		    ? ", on a filesystem without extended attributes"
 		    : "");
 	if (b->is_regular && !b->target_known) {
-		say("%-10s cannot read it to tell an ELF binary from a script: %s",
+		say(stdout, "",
+		    "%-10s cannot read it to tell an ELF binary from a script: %s",
 		    "target:", strerror(b->target_err));
 	} else if (b->is_regular) {
 		const char *why = exec_target_problem(&b->target, problem,
 						      sizeof(problem));
 
-		say("%-10s %s", "target:",
+		say(stdout, "", "%-10s %s", "target:",
 		    why != NULL
 			    ? why
 			    : "an ELF executable, on a filesystem that honours file capabilities");
@@ -114,21 +105,23 @@ void print_header(const struct kernel_facts *k, const struct binary_facts *b,
 
 		base = base != NULL ? base + 1 : b->path;
 		if (strncmp(base, "perf-", 5) == 0 && base[5] != '\0')
-			say("%-10s perf runs a file named '%s' as 'perf %s' (it takes its subcommand from its own name): name the copy without 'perf-', e.g. 'perf_%s'",
+			say(stdout, "",
+			    "%-10s perf runs a file named '%s' as 'perf %s' (it takes its subcommand from its own name): name the copy without 'perf-', e.g. 'perf_%s'",
 			    "name:", base, base + 5, base + 5);
 	}
 	if (b->caps != NULL) {
 		char *text = cap_to_text(b->caps, NULL);
 
 		if (foreign_rootid(b))
-			say("%-10s %s [rootid=%u]",
+			say(stdout, "", "%-10s %s [rootid=%u]",
 			    "file caps:", text ? text : "?",
 			    (unsigned)foreign_rootid(b));
 		else
-			say("%-10s %s", "file caps:", text ? text : "?");
+			say(stdout, "", "%-10s %s",
+			    "file caps:", text ? text : "?");
 		cap_free(text);
 	} else {
-		say("%-10s none", "file caps:");
+		say(stdout, "", "%-10s none", "file caps:");
 	}
 }
 
@@ -136,10 +129,11 @@ void print_session(const struct subject *who, const char *label)
 {
 	char groups[1024], bits[256];
 
-	say("%-10s %s: uid %u gid %u, groups %s", "session:", label,
+	say(stdout, "", "%-10s %s: uid %u gid %u, groups %s", "session:", label,
 	    (unsigned)who->uid, (unsigned)who->gid,
 	    group_list(who->groups, who->ngroups, groups, sizeof(groups)));
-	say("%-10s bounding set %s cap_perfmon; inheritable %s; ambient %s; no_new_privs=%d; seccomp=%d; user namespace: %s",
+	say(stdout, "",
+	    "%-10s bounding set %s cap_perfmon; inheritable %s; ambient %s; no_new_privs=%d; seccomp=%d; user namespace: %s",
 	    "", (who->bounding & BIT(CAP_PERFMON)) ? "includes" : "LACKS",
 	    names_or_none(who->inheritable, bits, sizeof(bits)),
 	    names_or_none(who->ambient, groups, sizeof(groups)),
@@ -147,21 +141,22 @@ void print_session(const struct subject *who, const char *label)
 	    who->init_userns == ANSWER_YES  ? "the initial one"
 	    : who->init_userns == ANSWER_NO ? "ANOTHER"
 					    : "unknown");
-	say("%-10s may execute the binary: %s", "", answer_name(who->may_exec));
+	say(stdout, "", "%-10s may execute the binary: %s", "",
+	    answer_name(who->may_exec));
 }
 
 void print_surroundings(const struct session_facts *s,
 			const struct kernel_facts *k)
 {
 	if (s->userns_how[0] != '\0')
-		say("%-10s %s", "userns:", s->userns_how);
+		say(stdout, "", "%-10s %s", "userns:", s->userns_how);
 	if (s->seccomp == 2)
-		say("%-10s %s", "seccomp:", s->sc.line);
+		say(stdout, "", "%-10s %s", "seccomp:", s->sc.line);
 	if (s->container[0] != '\0')
-		say("%-10s %s", "container:", s->container);
+		say(stdout, "", "%-10s %s", "container:", s->container);
 	/* The one setting a container cannot make its own. */
 	if (s->in_container && k->paranoid != INT32_MIN && k->paranoid > 0)
-		say("%-10s kernel.perf_event_paranoid = %d is the host's, one value for every container on this kernel: it is why a CPU-wide event needs CAP_PERFMON here",
+		say(stdout, "", "%-10s kernel.perf_event_paranoid = %d is the host's, one value for every container on this kernel: it is why a CPU-wide event needs CAP_PERFMON here",
 		    "note:", k->paranoid);
 }
 
@@ -174,17 +169,14 @@ void print_surroundings(const struct session_facts *s,
 static void say_command(const char *lead, const char *cmd, const char *note)
 {
 	if (!escape_is_shown_as_is(lead) || !escape_is_shown_as_is(cmd)) {
-		say("%s%s%s%s", lead, cmd, note[0] != '\0' ? "   # " : "",
-		    note);
+		say(stdout, "", "%s%s%s%s", lead, cmd,
+		    note[0] != '\0' ? "   # " : "", note);
 		return;
 	}
 	fputs(lead, stdout);
 	fputs(cmd, stdout);
-	if (note[0] != '\0') {
-		fputs("   # ", stdout);
-		escape_fputs(note, stdout);
-	}
-	if (putchar('\n') == EOF) {
+	say(stdout, note[0] != '\0' ? "   # " : "", "%s", note);
+	if (ferror(stdout)) {
 		perror("perfdoctor");
 		exit(2);
 	}
@@ -195,16 +187,17 @@ void print_verdict(const struct verdict *v, const char *user, const char *path,
 {
 	int i;
 
-	say("%s", "");
+	say(stdout, "", "%s", "");
 	if (v->answer == ANSWER_YES)
-		say("verdict:   YES: %s can monitor the whole system with %s%s",
+		say(stdout, "",
+		    "verdict:   YES: %s can monitor the whole system with %s%s",
 		    user, path, how);
 	else if (v->answer == ANSWER_NO)
-		say("verdict:   NO: %s", v->reason);
+		say(stdout, "", "verdict:   NO: %s", v->reason);
 	else
-		say("verdict:   UNKNOWN: %s", v->reason);
+		say(stdout, "", "verdict:   UNKNOWN: %s", v->reason);
 	for (i = 0; v->answer != ANSWER_YES && i < v->nalso; i++)
-		say("also:      %s: %s",
+		say(stdout, "", "also:      %s: %s",
 		    v->also[i].answer == ANSWER_NO ? "NO" : "UNKNOWN",
 		    v->also[i].text);
 	for (i = 0; i < v->nfixes; i++) {
@@ -212,7 +205,7 @@ void print_verdict(const struct verdict *v, const char *user, const char *path,
 			say_command("fix:       ", v->fixes[i].text,
 				    v->fixes[i].note);
 		else
-			say("fix:       %s", v->fixes[i].text);
+			say(stdout, "", "fix:       %s", v->fixes[i].text);
 	}
 }
 
@@ -228,7 +221,7 @@ static void suggest_preset(const char *lead, const struct binary_facts *b,
 			    fx) == 0)
 		say_command(full, line, note);
 	else
-		say("%s%s", full,
+		say(stdout, "", "%s%s", full,
 		    line[0] != '\0'
 			    ? line
 			    : "setcap --perf-group=GROUP --perf FILE (no command here: perfdoctor sees none that keeps this user's access)");
@@ -251,7 +244,7 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	if (tier >= RISK_KERNEL_READ) {
 		char name[64];
 
-		say("risk:      %s (%s: %s)", risk_tier_name(tier),
+		say(stdout, "", "risk:      %s (%s: %s)", risk_tier_name(tier),
 		    names_cap(worst, name, sizeof(name)), risk_reason(worst));
 	}
 	/*
@@ -261,7 +254,7 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	 */
 	if (b->rootfd >= 0) {
 		if (suggestion != NULL || (b->mode & 0001) || b->uid != 0)
-			say("suggest:   run perfdoctor in the root of process %d for commands: its files and groups are not this host's",
+			say(stdout, "", "suggest:   run perfdoctor in the root of process %d for commands: its files and groups are not this host's",
 			    (int)b->root_of);
 		return;
 	}
@@ -273,7 +266,7 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 		put(lead, sizeof(lead), "%.*s", (int)(sl - tl), suggestion);
 		suggest_preset(lead, b, who, fx);
 	} else if (suggestion != NULL) {
-		say("suggest:   %s", suggestion);
+		say(stdout, "", "suggest:   %s", suggestion);
 	}
 	/*
 	 * Only the file's permitted set goes to every user: its inheritable
@@ -294,7 +287,7 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 		if (fix_owner_line(line, sizeof(line), b) == 0)
 			say_command(lead, line, "");
 		else
-			say("%s%s", lead, line);
+			say(stdout, "", "%s%s", lead, line);
 	}
 }
 
@@ -303,13 +296,15 @@ void print_pam(const struct pam_view *pv, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		say("%-10s %s: %s", "pam:", pv[i].service, pv[i].stack);
-		say("%-10s inheritable and bounding: %s (%s); ambient: %s (%s)",
+		say(stdout, "", "%-10s %s: %s", "pam:", pv[i].service,
+		    pv[i].stack);
+		say(stdout, "",
+		    "%-10s inheritable and bounding: %s (%s); ambient: %s (%s)",
 		    "", answer_name(pv[i].iab_reaches), pv[i].iab_why,
 		    answer_name(pv[i].amb_reaches), pv[i].amb_why);
 		if (pv[i].warning[0] != '\0')
-			say("%-10s %s", "warning:", pv[i].warning);
+			say(stdout, "", "%-10s %s", "warning:", pv[i].warning);
 		if (i == 0 || strcmp(pv[i].grant, pv[i - 1].grant) != 0)
-			say("%-10s %s", "pam_cap:", pv[i].grant);
+			say(stdout, "", "%-10s %s", "pam_cap:", pv[i].grant);
 	}
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "escape.h"
+#include "say.h"
 #include "mask.h"
 #include "setcap.h"
 
@@ -193,20 +194,17 @@ void explain_effective(const char *file, cap_t caps, int forced)
 	 * only make effective what it grants) and refuses missing ones.
 	 */
 	if (n_extra > 0 && forced && n_missing == 0)
-		escape_line(
-			stderr, "setcap: ",
-			"%s: written anyway (-f), without %s: neither permitted nor inheritable, so never raised",
-			file, extra);
+		say(stderr, "setcap: ",
+		    "%s: written anyway (-f), without %s: neither permitted nor inheritable, so never raised",
+		    file, extra);
 	else if (n_extra > 0)
-		escape_line(
-			stderr, "setcap: ",
-			"%s: %s: effective but neither permitted nor inheritable, so there is nothing to raise: add p (=ep), or leave e out",
-			file, extra);
+		say(stderr, "setcap: ",
+		    "%s: %s: effective but neither permitted nor inheritable, so there is nothing to raise: add p (=ep), or leave e out",
+		    file, extra);
 	if (n_missing > 0)
-		escape_line(
-			stderr, "setcap: ",
-			"%s: %s: permitted or inheritable but not effective: a file has one effective flag, on for all its capabilities or for none",
-			file, missing);
+		say(stderr, "setcap: ",
+		    "%s: %s: permitted or inheritable but not effective: a file has one effective flag, on for all its capabilities or for none",
+		    file, missing);
 }
 
 static const char *kind_of(mode_t mode)

@@ -29,27 +29,9 @@
 #include "names.h"
 #include "perf.h"
 #include "reopen.h"
+#include "say.h"
 #include "setcap.h"
 #include "shquote.h"
-
-/*
- * One line on out, "setcap: " and the formatted text, every control
- * character escaped: file and group names are the caller's bytes.
- */
-static void say(FILE *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void say(FILE *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (escape_vline(out, "setcap: ", fmt, ap) < 0) {
-		perror("setcap");
-		exit(EXIT_FAILURE);
-	}
-	va_end(ap);
-}
 
 cap_t perf_preset(const char *subcommands)
 {
@@ -65,7 +47,7 @@ cap_t perf_preset(const char *subcommands)
 		if (kind == PERF_SUB_BUFFERED)
 			lock = 1;
 		else if (kind == PERF_SUB_UNKNOWN) {
-			say(stderr,
+			say(stderr, "setcap: ",
 			    "--perf: unknown perf subcommand '%.*s' (known: " PERF_SUBCOMMANDS
 			    ")",
 			    (int)len, p);
@@ -77,14 +59,14 @@ cap_t perf_preset(const char *subcommands)
 	}
 	n = perf_preset_caps(lock, list);
 	if (list[0] == CAP_SYS_ADMIN)
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "warning: --perf: this kernel predates CAP_PERFMON (Linux " PERF_PERFMON_LINUX
 		    "); granting cap_sys_admin, which is equivalent to root");
 	caps = cap_init();
 	if (caps == NULL ||
 	    cap_set_flag(caps, CAP_PERMITTED, n, list, CAP_SET) < 0 ||
 	    cap_set_flag(caps, CAP_EFFECTIVE, n, list, CAP_SET) < 0) {
-		say(stderr, "--perf: %s", strerror(errno));
+		say(stderr, "setcap: ", "--perf: %s", strerror(errno));
 		cap_free(caps);
 		return NULL;
 	}
@@ -95,8 +77,8 @@ static void say_cmd(const char *cmd, const char *tail, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * say() for a line that holds a command to paste: the formatted text
- * escaped, then cmd and tail (our own text) as they are. cmd's operands
+ * say_tail() for a line that holds a command to paste: the formatted
+ * text escaped, then cmd and tail (our own text) as they are. cmd's operands
  * come from shquote_dup(), which refuses any name a terminal would not
  * show as it is; escaping the backslashes it lets through would change
  * what the pasted command names.
@@ -104,20 +86,16 @@ static void say_cmd(const char *cmd, const char *tail, const char *fmt, ...)
 static void say_cmd(const char *cmd, const char *tail, const char *fmt, ...)
 {
 	va_list ap;
-	char *text;
-	int n;
+	char *after;
 
-	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
+	if (asprintf(&after, "%s%s", cmd, tail) < 0) {
 		perror("setcap");
 		exit(EXIT_FAILURE);
 	}
-	fputs("setcap: ", stderr);
-	escape_fputs(text, stderr);
-	fprintf(stderr, "%s%s\n", cmd, tail);
-	free(text);
+	va_start(ap, fmt);
+	vsay_tail(stderr, "setcap: ", after, fmt, ap);
+	va_end(ap);
+	free(after);
 }
 
 /*
@@ -149,7 +127,7 @@ static void say_no_group(const char *name)
 		exit(EXIT_FAILURE);
 	}
 	if (word == NULL) {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "--perf-group: no group named '%s' (create it first with groupadd; " SHQUOTE_UNSHOWN
 		    ")",
 		    name);
@@ -190,13 +168,13 @@ int perf_check_group_args(int argc, char **argv, struct perf_group *g)
 			continue;
 		}
 		if (strcmp(arg, "--perf-group") == 0) {
-			say(stderr,
+			say(stderr, "setcap: ",
 			    "--perf-group needs a group: --perf-group=GROUP, before --perf");
 			return -1;
 		}
 		if (strncmp(arg, "--perf-group=", 13) == 0) {
 			if (seen++) {
-				say(stderr,
+				say(stderr, "setcap: ",
 				    "--perf-group given twice ('%s', then '%s'): give it once, before the --perf files",
 				    g->name, arg + 13);
 				return -1;
@@ -215,19 +193,19 @@ int perf_check_group_args(int argc, char **argv, struct perf_group *g)
 		return 0;
 	if (perf_before) {
 		/* It applies to every --perf file: none may come before it. */
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "--perf-group=%s must come before every --perf it applies to, not after one",
 		    g->name);
 		return -1;
 	}
 	if (!perf_after) {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "--perf-group=%s applies to the --perf files that follow it, and none does: put it before --perf",
 		    g->name);
 		return -1;
 	}
 	if (g->name[0] == '\0') {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "--perf-group: no group named '': give --perf-group=GROUP, before --perf");
 		return -1;
 	}
@@ -235,7 +213,7 @@ int perf_check_group_args(int argc, char **argv, struct perf_group *g)
 	gr = getgrnam(g->name);
 	if (gr == NULL) {
 		if (errno != 0 && errno != ENOENT && errno != ESRCH)
-			say(stderr,
+			say(stderr, "setcap: ",
 			    "--perf-group: cannot look up group '%s': %s",
 			    g->name, strerror(errno));
 		else
@@ -325,14 +303,15 @@ static int check_exec_target(const struct target *t)
 	char why[200];
 
 	if (exec_target_inspect(t->fd, &et) < 0) {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "%s: cannot tell how the kernel would execute it: %s",
 		    t->file, strerror(errno));
 		return -1;
 	}
 	problem = exec_target_problem(&et, why, sizeof(why));
 	if (problem != NULL) {
-		say(stderr, "%s %s; refusing --perf", t->file, problem);
+		say(stderr, "setcap: ", "%s %s; refusing --perf", t->file,
+		    problem);
 		return -1;
 	}
 	return 0;
@@ -351,7 +330,7 @@ static void warn_dispatch_name(const char *file)
 	base = base != NULL ? base + 1 : file;
 	if (strncmp(base, "perf-", 5) != 0 || base[5] == '\0')
 		return;
-	say(stderr,
+	say(stderr, "setcap: ",
 	    "warning: %s: perf runs a file named '%s' as 'perf %s' (it takes its subcommand from its own name): name the copy without 'perf-', e.g. 'perf_%s'",
 	    file, base, base + 5, base + 5);
 }
@@ -363,14 +342,14 @@ static int check_restricted(const struct target *t, const struct perf_group *g)
 	int n;
 
 	if (t->st.st_uid != 0) {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "%s: not restricted to group %s: owned by uid %s, not root",
 		    t->file, g->name,
 		    user_label(t->st.st_uid, owner, sizeof(owner)));
 		return -1;
 	}
 	if (t->st.st_gid != g->gid || (t->st.st_mode & 07777) != 0750) {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "%s: not restricted to group %s: group %u mode %04o, want group %u mode 0750",
 		    t->file, g->name, (unsigned)t->st.st_gid,
 		    (unsigned)(t->st.st_mode & 07777), (unsigned)g->gid);
@@ -378,12 +357,12 @@ static int check_restricted(const struct target *t, const struct perf_group *g)
 	}
 	n = acl_extended_entries(t, acl, sizeof(acl));
 	if (n < 0 && errno != ENOTSUP) {
-		say(stderr, "%s: cannot read its ACL: %s", t->file,
+		say(stderr, "setcap: ", "%s: cannot read its ACL: %s", t->file,
 		    strerror(errno));
 		return -1;
 	}
 	if (n > 0) {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "%s: not restricted to group %s: its ACL also lets %s run it",
 		    t->file, g->name, acl);
 		return -1;
@@ -414,7 +393,7 @@ static int restrict_to_group(struct target *t, const struct perf_group *g)
 				"%s: owned by uid %s, not root: its owner could open it to everyone again; refusing --perf-group (",
 				t->file, owner);
 		else
-			say(stderr,
+			say(stderr, "setcap: ",
 			    "%s: owned by uid %s, not root: its owner could open it to everyone again; refusing --perf-group (make root its owner first; " SHQUOTE_UNSHOWN
 			    ")",
 			    t->file, owner);
@@ -422,34 +401,35 @@ static int restrict_to_group(struct target *t, const struct perf_group *g)
 		return -1;
 	}
 	if (fchownat(t->fd, "", (uid_t)-1, g->gid, AT_EMPTY_PATH) < 0) {
-		say(stderr, "%s: cannot give it to group %s: %s", t->file,
-		    g->name, strerror(errno));
+		say(stderr, "setcap: ", "%s: cannot give it to group %s: %s",
+		    t->file, g->name, strerror(errno));
 		return -1;
 	}
 	n = acl_extended_entries(t, acl, sizeof(acl));
 	if (n < 0 && errno != ENOTSUP) {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "%s: cannot read its ACL: %s; refusing --perf-group",
 		    t->file, strerror(errno));
 		return -1;
 	}
 	if (n >= 0 && removexattr(t->proc, ACL_XATTR_ACCESS) < 0 &&
 	    errno != ENODATA) {
-		say(stderr, "%s: cannot remove its ACL: %s", t->file,
-		    strerror(errno));
+		say(stderr, "setcap: ", "%s: cannot remove its ACL: %s",
+		    t->file, strerror(errno));
 		return -1;
 	}
 	if (n > 0)
-		say(stderr, "%s: removed its ACL, which also let %s run it",
+		say(stderr,
+		    "setcap: ", "%s: removed its ACL, which also let %s run it",
 		    t->file, acl);
 	if (chmod(t->proc, 0750) < 0) {
-		say(stderr, "%s: cannot make it mode 0750: %s", t->file,
-		    strerror(errno));
+		say(stderr, "setcap: ", "%s: cannot make it mode 0750: %s",
+		    t->file, strerror(errno));
 		return -1;
 	}
 	/* Read back what the inode now says, and check nothing slipped in. */
 	if (fstat(t->fd, &t->st) < 0) {
-		say(stderr, "%s: %s", t->file, strerror(errno));
+		say(stderr, "setcap: ", "%s: %s", t->file, strerror(errno));
 		return -1;
 	}
 	return check_restricted(t, g);
@@ -461,7 +441,7 @@ static void warn_unrestricted(const struct target *t)
 	char owner[64], *cmd;
 
 	if (t->st.st_mode & S_IXOTH) {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "WARNING: %s is executable by every user (mode %04o): each of them runs perf with these capabilities and can monitor the whole system",
 		    t->file, (unsigned)(t->st.st_mode & 07777));
 		cmd = file_command(PERF_SETCAP_FIX(""), t->file);
@@ -469,13 +449,13 @@ static void warn_unrestricted(const struct target *t)
 			say_cmd(cmd, "",
 				"WARNING: restrict it to a group instead: ");
 		else
-			say(stderr,
+			say(stderr, "setcap: ",
 			    "WARNING: restrict it to a group instead: run setcap --perf-group=" PERF_GROUP
 			    " --perf on it (" SHQUOTE_UNSHOWN ")");
 		free(cmd);
 	}
 	if (t->st.st_uid != 0)
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "WARNING: %s is owned by uid %s, not root, who can change its mode and so who runs it with these capabilities",
 		    t->file, user_label(t->st.st_uid, owner, sizeof(owner)));
 }
@@ -487,14 +467,14 @@ static int verify_caps(const struct target *t, cap_t want, int quiet)
 	int cmp, same_ns;
 
 	if (got == NULL && errno != ENODATA) {
-		say(stderr, "%s: cannot read its capabilities: %s", t->file,
-		    strerror(errno));
+		say(stderr, "setcap: ", "%s: cannot read its capabilities: %s",
+		    t->file, strerror(errno));
 		return -1;
 	}
 	if (got == NULL)
 		got = cap_init();
 	if (got == NULL) {
-		say(stderr, "%s: %s", t->file, strerror(errno));
+		say(stderr, "setcap: ", "%s: %s", t->file, strerror(errno));
 		return -1;
 	}
 	cmp = cap_compare(got, want);
@@ -558,7 +538,7 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 	 * later one after the group was changed. Refused before either.
 	 */
 	if (reopen_proc_usable() < 0) {
-		say(stderr,
+		say(stderr, "setcap: ",
 		    "%s: refusing --perf, nothing changed: %s: %s (--perf reaches the file only through its own descriptor's link there, so that a name swapped meanwhile cannot redirect it; is /proc mounted?)",
 		    file, REOPEN_PROC_DIR, strerror(errno));
 		return -1;
@@ -569,16 +549,16 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 	 */
 	t.fd = open(file, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (t.fd < 0) {
-		say(stderr, "%s: %s", file, strerror(errno));
+		say(stderr, "setcap: ", "%s: %s", file, strerror(errno));
 		return -1;
 	}
 	snprintf(t.proc, sizeof(t.proc), REOPEN_PROC_DIR "/%d", t.fd);
 	if (fstat(t.fd, &t.st) < 0) {
-		say(stderr, "%s: %s", file, strerror(errno));
+		say(stderr, "setcap: ", "%s: %s", file, strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(t.st.st_mode)) {
-		say(stderr, "%s: not a regular file%s", file,
+		say(stderr, "setcap: ", "%s: not a regular file%s", file,
 		    S_ISLNK(t.st.st_mode)
 			    ? " but a symbolic link: name the file it points to"
 			    : "");
@@ -595,8 +575,8 @@ int perf_apply(const char *file, cap_t caps, const struct perf_group *group,
 		warn_unrestricted(&t);
 	}
 	if (!verify && set_caps(&t, caps) < 0) {
-		say(stderr, "%s: cannot set its capabilities: %s", file,
-		    strerror(errno));
+		say(stderr, "setcap: ", "%s: cannot set its capabilities: %s",
+		    file, strerror(errno));
 		goto out;
 	}
 	/* Setting or not, report what landed on the inode. */

@@ -12,7 +12,7 @@ init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
-C=$BUILD/progs/capsh ref=/usr/sbin/capsh old=$BIN/oldkernel
+C=$BUILD/progs/capsh old=$BIN/oldkernel
 [ -x "$C" ] && [ -x "$old" ] || { fail "capsh or oldkernel not built"; finish; }
 "$old" 37 /bin/true; rc=$?
 # 77 is the tool's own "no seccomp filters here"; anything else is a failure.
@@ -47,6 +47,7 @@ run "$old" 37 "$C" --has-b=cap_perfmon --dropped=cap_perfmon --has-a=cap_bpf
 [ $rc -eq 0 ] && pass || fail "--has-b/--dropped/--has-a on an unknown cap should pass (exit $rc)"
 
 if has_reference 2.66; then
+	ref=$REF/capsh
 	first_unnamed=$(grep -c '^CAP_FACT(' "$TOP/private/caps.def")
 	[ "$first_unnamed" -gt 41 ] || first_unnamed=41
 	n=0

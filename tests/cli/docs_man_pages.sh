@@ -189,11 +189,12 @@ done
 
 # --- 5. pam_cap's pages cite pages a Debian system has -------------------------
 # Each page they name is one of ours, or one of these, which Debian ships
-# (libpam-runtime, libpam0g-dev, manpages, manpages-dev, login): pam_cap(8)
-# once sent readers to pam(8), which exists nowhere (PAM's overview is
-# pam(7)).
+# (libpam-runtime, libpam0g-dev, manpages, manpages-dev, login,
+# openssh-server): pam_cap(8) once sent readers to pam(8), which exists
+# nowhere (PAM's overview is pam(7)).
 debian_pages='chroot(2) getgrnam_r(3) getgrouplist(3) pam_end(3) pam_setcred(3)
-statvfs(3) syslog(3) su(1) capabilities(7) pam(7) pam-auth-update(8)'
+statvfs(3) syslog(3) su(1) login(1) sshd(8) capabilities(7) pam(7)
+pam-auth-update(8)'
 for page in man8/pam_cap.8 man5/capability.conf.5; do
 	for cited in $(render "$page" | grep -o '[a-z_][a-z0-9_.-]*([1-8])' | sort -u); do
 		name=${cited%(*} sec=${cited#*(}

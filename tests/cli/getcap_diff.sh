@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# getcap against the system's libcap 2.66 getcap on trees without file
+# getcap against Debian's libcap 2.66 getcap on trees without file
 # capabilities (no privilege needed): options, usage, operands of every
 # type, -r/-v naming, symlink loops, odd names, depth 3000, --exclude and
 # unreadable directories. stdout and stderr are compared sorted (our -r is
@@ -10,9 +10,10 @@ init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
-ours=$BUILD/progs/getcap ref=/usr/sbin/getcap
+ours=$BUILD/progs/getcap
 [ -x "$ours" ] || { fail "getcap not built"; finish; }
 need_reference 2.66
+ref=$REF/getcap
 command -v perl >/dev/null || skip "perl needed for the deep tree"
 chmod 755 "$T"
 

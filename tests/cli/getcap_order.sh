@@ -7,8 +7,9 @@
 # covers capable files, low descriptor limits and /usr.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
-ref=/usr/sbin/getcap ours=$BUILD/progs/getcap
+ours=$BUILD/progs/getcap
 need_reference 2.66
+ref=$REF/getcap
 t=$T/t
 for i in 0 1 2 3 4 5; do
 	for j in 0 1 2 3; do

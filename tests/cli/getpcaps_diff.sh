@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Differential test: our getpcaps and the system's (libcap 2.66) print the
+# Differential test: our getpcaps and Debian's (libcap 2.66) print the
 # same stdout and stderr bytes and exit the same way for the same pids and
 # options: self (0, ""), $$, 1, processes with a reduced IAB (started by
 # capsh --iab, and by capsh as nobody), bad and missing pids, option mixes.
@@ -14,9 +14,10 @@ init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
-ours=$BUILD/progs/getpcaps ref=/usr/sbin/getpcaps capsh=/usr/sbin/capsh
+ours=$BUILD/progs/getpcaps
 [ -x "$ours" ] || { fail "progs/getpcaps is not built"; finish; }
 need_reference 2.66
+ref=$REF/getpcaps capsh=$REF/capsh
 pids=
 at_exit 'for p in $pids; do kill "$p" 2>/dev/null; done'
 
@@ -104,4 +105,4 @@ if [ "$(id -u)" -eq 0 ]; then
 	"$ours" --iab "$t1" | grep -q '!cap_sys_admin.*\^cap_perfmon' ||
 		{ fail "target $t1 lacks the IAB it was started with"; finish; }
 fi
-finish "$n invocations identical to /usr/sbin/getpcaps"
+finish "$n invocations identical to libcap 2.66's getpcaps ($ref)"

@@ -173,8 +173,11 @@ grep -q "^PASS: $T/some_left.sh (.*; 1 not checked: perf stat: perf is not insta
 	{ fail "run.sh's verdicts on suites that counted their checks (exit $rc)"; sed 's/^/    /' "$T/run5.out"; }
 
 # need_reference: a differential suite on a system whose libcap is not
-# the version it compares with skips, naming both; dpkg-query is faked
-# by one earlier in PATH that answers from $T/fake/versions.
+# the version it compares with, and without the pinned copy (an empty
+# cache, the archive a closed port on the loopback), skips, naming what
+# the system has and how to get the copy; dpkg-query is faked by one
+# earlier in PATH that answers from $T/fake/versions. (With the copy at
+# hand it compares: root/harness_reference.sh.)
 mkdir "$T/fake"
 cat >"$T/fake/dpkg-query" <<'DQ'
 #!/bin/sh
@@ -186,8 +189,15 @@ chmod 755 "$T/fake/dpkg-query"
 # refsuite NAME VERSIONS BODY: a suite seeing the packages VERSIONS.
 refsuite() {
 	printf '%s\n' "$2" >"$T/fake/versions.$1"
-	suite "$1" "PATH=\"$T/fake:\$PATH\"; cp '$T/fake/versions.$1' '$T/fake/versions'; $3"
+	suite "$1" "PATH=\"$T/fake:\$PATH\"; cp '$T/fake/versions.$1' '$T/fake/versions'
+LIBCAP_REF_CACHE='$T/nocache' LIBCAP_REF_MIRROR=$nomirror; export LIBCAP_REF_CACHE LIBCAP_REF_MIRROR
+unset LIBCAP_REF_PINNED
+$3"
 }
+nomirror=http://127.0.0.1:9/debian
+# no_copy LOG: the part of a skip after what the system has.
+no_copy=", and its pinned copy cannot be had: libcap_ref: cannot download $nomirror/"
+no_copy_how="with the network, run \"make test-refs\" once (it fills $T/nocache)"
 deb12='libcap2 ii 1:2.66-4+deb12u3+b1
 libcap2-bin ii 1:2.66-4+deb12u3+b1'
 refsuite ref_same "$deb12" 'need_reference 2.66; ok same; finish'
@@ -195,29 +205,30 @@ outcome ref_same 0 "need_reference 2.66 on 2.66"
 refsuite ref_newer "libcap2 ii 1:2.75-10+deb13u1
 libcap2-bin ii 1:2.75-10+deb13u1" 'need_reference 2.66; ok "ran on"; finish'
 outcome ref_newer 77 "need_reference 2.66 on 2.75"
-grep -qx "skipped: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.75" \
-	"$T/ref_newer.log" && pass || { fail "the skip does not name both versions"; sed 's/^/    /' "$T/ref_newer.log"; }
+grep -qF "skipped: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.75$no_copy" \
+	"$T/ref_newer.log" && grep -qF "$no_copy_how" "$T/ref_newer.log" && pass ||
+	{ fail "the skip does not name both versions and make test-refs"; sed 's/^/    /' "$T/ref_newer.log"; }
 # Only the programs newer: the package named is the one that differs.
 refsuite ref_bin "libcap2 ii 1:2.66-4
 libcap2-bin ii 2.78-1" 'need_reference 2.66; finish'
 outcome ref_bin 77 "need_reference 2.66, libcap2-bin 2.78"
-grep -qx "skipped: needs Debian's libcap 2.66 as its reference; the system has libcap2-bin 2.78" \
+grep -qF "skipped: needs Debian's libcap 2.66 as its reference; the system has libcap2-bin 2.78$no_copy" \
 	"$T/ref_bin.log" && pass || { fail "the skip does not name libcap2-bin 2.78"; sed 's/^/    /' "$T/ref_bin.log"; }
 # Removed (its conffiles left) or never installed: not installed.
 refsuite ref_gone "libcap2 ii 1:2.66-4
 libcap2-bin rc 1:2.66-4" 'need_reference 2.66; finish'
 outcome ref_gone 77 "need_reference 2.66, libcap2-bin removed"
-grep -qx "skipped: needs Debian's libcap 2.66 as its reference; libcap2-bin is not installed" \
+grep -qF "skipped: needs Debian's libcap 2.66 as its reference; libcap2-bin is not installed$no_copy" \
 	"$T/ref_gone.log" && pass || { fail "the skip does not say libcap2-bin is not installed"; sed 's/^/    /' "$T/ref_gone.log"; }
 refsuite ref_dev "$deb12" 'need_reference 2.66 libcap2 libcap-dev; finish'
 outcome ref_dev 77 "need_reference 2.66 libcap2 libcap-dev, no libcap-dev"
-grep -qx "skipped: needs Debian's libcap 2.66 as its reference; libcap-dev is not installed" \
+grep -qF "skipped: needs Debian's libcap 2.66 as its reference; libcap-dev is not installed$no_copy" \
 	"$T/ref_dev.log" && pass || { fail "the skip does not name libcap-dev"; sed 's/^/    /' "$T/ref_dev.log"; }
 # has_reference: the suite goes on without the comparison, told why.
 refsuite ref_part "libcap2 ii 1:2.78-1
 libcap2-bin ii 1:2.78-1" 'if has_reference 2.66; then fail compared; else not_checked "$reference_why"; fi; ok rest; finish'
 outcome ref_part 0 "has_reference 2.66 on 2.78"
-grep -qx "not checked: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.78" \
+grep -qF "not checked: needs Debian's libcap 2.66 as its reference; the system has libcap2 2.78$no_copy" \
 	"$T/ref_part.log" && pass || { fail "has_reference gives no reason"; sed 's/^/    /' "$T/ref_part.log"; }
 
 # expect, expect_lines, expect_line, as_libcap: a pass, and one failure

@@ -41,15 +41,16 @@ if [ "${LIBCAP_COMPLETE:-1}" = 1 ]; then
 	else
 		pass
 	fi
-	# Binaries linked against the system libcap must find every API name
-	# (the system's 2.66: a newer one may export names 2.76 does not).
-	syslibs="/lib/*/libcap.so.2 /usr/lib/*/libcap.so.2"
-	has_reference 2.66 libcap2 || {
-		not_checked "not compared with the system's libcap.so.2: $reference_why"
-		syslibs=
-	}
+	# Binaries linked against Debian's libcap must find every API name
+	# (2.66's: a newer one may export names 2.76 does not).
+	syslibs=
+	if has_reference 2.66 libcap2; then
+		syslibs=$REF_LIB/libcap.so.2
+	else
+		not_checked "not compared with Debian's libcap.so.2: $reference_why"
+	fi
 	for sys in $syslibs; do
-		[ -e "$sys" ] || continue
+		[ -e "$sys" ] || { fail "$sys is missing"; continue; }
 		nm -D --defined-only "$sys" | awk '$2 == "T" {print $3}' |
 			grep -v '^_' | sort >"$T/system"
 		missing=$(comm -23 "$T/system" "$T/exported")
@@ -109,13 +110,14 @@ else
 fi
 nm -D --defined-only "$psx" | grep -q ' W __real_pthread_create$' && pass ||
 	{ fail "libpsx: __real_pthread_create is not weak"; }
-syslibs="/lib/*/libpsx.so.2 /usr/lib/*/libpsx.so.2"
-has_reference 2.66 libcap2 || {
-	not_checked "not compared with the system's libpsx.so.2: $reference_why"
-	syslibs=
-}
+syslibs=
+if has_reference 2.66 libcap2; then
+	syslibs=$REF_LIB/libpsx.so.2
+else
+	not_checked "not compared with Debian's libpsx.so.2: $reference_why"
+fi
 for sys in $syslibs; do
-	[ -e "$sys" ] || continue
+	[ -e "$sys" ] || { fail "$sys is missing"; continue; }
 	nm -D --defined-only "$sys" | awk '$2 ~ /^[TBDW]$/ {print $3}' | LC_ALL=C sort >"$T/psx_system"
 	missing=$(LC_ALL=C comm -23 "$T/psx_system" "$T/psx_exported" | tr '\n' ' ')
 	if [ "$missing" != "__so_start psx_action_key " ]; then

@@ -25,20 +25,19 @@ last=$(cat /proc/sys/kernel/cap_last_cap 2>/dev/null) ||
 kernel=$((last + 1))
 
 # Debian's libraries, copied so that they may be executed.
-sysdir= dirs="/lib/*-linux-gnu /usr/lib/*-linux-gnu /lib64 /usr/lib"
-has_reference 2.66 libcap2 libpam-cap || { not_checked "$reference_why"; dirs=; }
-for d in $dirs; do
-	[ -f "$d/libcap.so.2" ] && [ -f "$d/libpsx.so.2" ] &&
-		[ -f "$d/security/pam_cap.so" ] && { sysdir=$d; break; }
-done
+sysdir=
+if has_reference 2.66 libcap2 libpam-cap; then
+	sysdir=$REF_LIB
+else
+	not_checked "no comparison of formats with Debian's libraries: $reference_why"
+fi
 mkdir "$T/ours" "$T/deb"
 cp "$BUILD/libcap/libcap.so.2" "$BUILD/psx/libpsx.so.2" "$BUILD/pam_cap/pam_cap.so" "$T/ours/"
 chmod 755 "$T/ours/"*
 if [ -n "$sysdir" ]; then
-	cp "$sysdir/libcap.so.2" "$sysdir/libpsx.so.2" "$sysdir/security/pam_cap.so" "$T/deb/"
+	cp "$sysdir/libcap.so.2" "$sysdir/libpsx.so.2" "$sysdir/security/pam_cap.so" "$T/deb/" ||
+		{ fail "Debian's libraries are not all in $sysdir"; finish; }
 	chmod 755 "$T/deb/"*
-else
-	not_checked "Debian's libcap2, libpam-cap not installed: no comparison of formats"
 fi
 
 # run_lib NAME ARGS...: ours into $T/o (status $ro), Debian's into $T/d ($rd).
@@ -55,7 +54,7 @@ run_lib() {
 	memck=0
 	rd=
 	if [ -n "$sysdir" ]; then
-		"$T/deb/$lib" "$@" >"$T/d" 2>/dev/null; rd=$?
+		ref_env "$T/deb/$lib" "$@" >"$T/d" 2>/dev/null; rd=$?
 	fi
 	if [ $ro -ge 128 ]; then
 		fail "$lib $*: killed by signal $((ro - 128))"; sed 's/^/    /' "$T/oe"
@@ -102,7 +101,7 @@ set -- $names
 [ $# -eq $kernel ] && pass || fail "libcap.so.2 --summary: $# names, the kernel knows $kernel"
 if has_reference 2.66 && [ $kernel -lt 64 ]; then
 	# Debian's capsh names them too (numbers past its table, as ours).
-	want=$(/usr/sbin/capsh --decode=$(printf '0x%x' $(( (1 << kernel) - 1 ))) |
+	want=$("$REF/capsh" --decode=$(printf '0x%x' $(( (1 << kernel) - 1 ))) |
 	       sed 's/^[^=]*=//; s/,/ /g')
 	[ "$names" = "$want" ] && pass || fail "libcap.so.2 --summary names: \"$names\", capsh: \"$want\""
 fi

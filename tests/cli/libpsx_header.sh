@@ -10,11 +10,16 @@
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 psx=$BUILD/psx inc=$TOP/include src=$TESTS_DIR/tools/psxapi.c
-sys_h=/usr/include/sys/psx_syscall.h
-sys_lib=$(ls /usr/lib/*/libpsx.so /lib/*/libpsx.so 2>/dev/null | head -n 1)
-if ! has_reference 2.66 libcap2 libcap-dev; then
+# Debian's header (a pinned copy's by -I), and its library by its
+# SONAME's file (libcap-dev's libpsx.so is an absolute link, which a copy
+# unpacked elsewhere cannot follow).
+sys_inc=
+if has_reference 2.66 libcap2 libcap-dev; then
+	[ "$REF_PINNED" = 1 ] && sys_inc=$REF_ROOT/usr/include
+	sys_h=$REF_ROOT/usr/include/sys/psx_syscall.h sys_lib=$REF_LIB/libpsx.so.2
+else
 	not_checked "Debian's header and libpsx left out: $reference_why"
-	sys_h=/nonexistent sys_lib=
+	sys_h=/nonexistent sys_lib= sys_inc=
 fi
 [ -e "$psx/libpsx.so.2" ] || { fail "libpsx.so.2 is not built"; finish; }
 cc=${CC:-cc}
@@ -76,13 +81,13 @@ fi
 psxapi_passes "our header, our libpsx" run_ours "$BIN/psxapi" $threads
 if [ -f "$sys_h" ]; then
 	# No -I of ours: <sys/psx_syscall.h> is Debian's.
-	$cc $san -o "$T/debhdr" "$src" -L"$psx" -Wl,-rpath,"$psx" -lpsx \
+	$cc $san ${sys_inc:+-I"$sys_inc"} -o "$T/debhdr" "$src" -L"$psx" -Wl,-rpath,"$psx" -lpsx \
 		-lpthread -Wl,-wrap,pthread_create && pass || fail "Debian's header, our libpsx: link"
 	ldd "$T/debhdr" | grep -q "$psx/libpsx.so.2" && pass || fail "debhdr does not load our libpsx"
 	psxapi_passes "Debian's header, our libpsx" run_ours "$T/debhdr" $threads
 fi
 if [ -f "$sys_h" ] && [ -n "$sys_lib" ]; then
-	$cc -o "$T/debian" "$src" "$sys_lib" -lpthread -Wl,-wrap,pthread_create && pass ||
+	$cc ${sys_inc:+-I"$sys_inc"} -o "$T/debian" "$src" "$sys_lib" -lpthread -Wl,-wrap,pthread_create && pass ||
 		fail "Debian's header and libpsx: link"
 	LD_LIBRARY_PATH=$psx ldd "$T/debian" | grep -q "$psx/libpsx.so.2" && pass ||
 		fail "a binary linked with Debian's libpsx does not load ours"

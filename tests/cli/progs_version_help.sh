@@ -65,8 +65,9 @@ rows() {
 
 # mistake PROG WANT_RC OURS_LINES ARGS...: our program exits WANT_RC; its
 # stderr ends in OURS_LINES (newline-separated; "" for none). With
-# Debian's /usr/sbin/PROG present, what comes before our lines (less our
-# usage additions) equals Debian's stderr, and stdout and status agree.
+# Debian's libcap 2.66 at hand ($REF/PROG), what comes before our lines
+# (less our usage additions) equals Debian's stderr, and stdout and
+# status agree.
 # Under VALGRIND=1 every fourth case runs in valgrind (each start costs a
 # second or two there); the others run plain.
 k=0
@@ -85,7 +86,7 @@ mistake() {
 		printf '%s\n' "$ours_lines" | cmp -s - "$T/ours" && pass ||
 			fail "$p $*: our lines [$(cat "$T/ours")], want [$ours_lines]"
 	fi
-	ref=/usr/sbin/$p
+	ref=$REF/$p
 	[ -n "$compare" ] && [ -x "$ref" ] && [ "$p" != capmanifest ] &&
 		[ "$p" != perfdoctor ] && [ "$p" != capcheck ] || return 0
 	(cd "$T/w" && "$ref" "$@" >"$T/r.o" 2>"$T/r.e" </dev/null)
@@ -115,7 +116,7 @@ mkdir "$T/w" && touch "$T/w/f" || exit 1
 compare=
 if has_reference 2.66 libcap2-bin; then
 	compare=1
-	[ -x /usr/sbin/setcap ] || not_checked "/usr/sbin/setcap absent: libcap's lines not compared"
+	[ -x "$REF/setcap" ] || not_checked "$REF/setcap absent: libcap's lines not compared"
 else
 	not_checked "libcap's lines not compared: $reference_why"
 fi

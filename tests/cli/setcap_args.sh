@@ -3,7 +3,7 @@
 # Unprivileged part of the setcap differential test: argument handling,
 # usage, parse errors and -v on files without capabilities, which need no
 # CAP_SETFCAP. Our stdout, stderr and exit status must equal
-# /usr/sbin/setcap's, once both went through the rows of
+# Debian's libcap 2.66 setcap's, once both went through the rows of
 # docs/differences.md (tests/tools/rows.pl: 2.66's output as 2.76 prints
 # it; ours without our "setcap:" lines and usage additions).
 # The privileged rows live in tests/root/setcap_diff.sh.
@@ -12,8 +12,9 @@ init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
 [ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
-ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
+ours=$BUILD/progs/setcap
 need_reference 2.66
+ref=$REF/setcap
 [ -x "$ours" ] || { fail "progs/setcap is not built"; finish; }
 cd "$T" && touch g && mkdir d || exit 1
 n=0

@@ -179,6 +179,11 @@ mkdir -m 1777 "$T/sticky"
 mkdir "$T/sticky/sub"	# reached as sticky/sub/.., which is sticky again
 ln -s "$T" "$T/sticky/via"
 chown -h 65534 "$T/sticky/via"
+# r6 and r7: root's own manifest, and root's own link to one, in that
+# sticky directory: another user may have moved either there from a
+# directory of theirs under the free name.
+cp "$T/r5.manifest" "$T/sticky/r5.manifest"
+ln -s "$T/r5.manifest" "$T/sticky/rootlink.manifest"
 # Tools that print JSON of schema 2 (a fake getcap; our setcap).
 mkdir "$T/fake"
 cat > "$T/fake/getcap" <<EOF
@@ -295,6 +300,14 @@ cat > "$T/play.yml" <<'EOF'
       libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/sticky/sub/../via/r5.manifest", root: "{{ t }}/r5", state: absent}
       register: m5
       ignore_errors: true
+    - name: root's manifest in a sticky directory all may write is refused
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/sticky/r5.manifest", root: "{{ t }}/r5", state: absent}
+      register: m_sticky
+      ignore_errors: true
+    - name: so is root's link there to a manifest
+      libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/sticky/rootlink.manifest", root: "{{ t }}/r5", state: absent}
+      register: m_stickylink
+      ignore_errors: true
     - name: restore --fix-owner takes a user's ACL entry away (check mode)
       libcap_perfmon.caps.file_caps: {manifest: "{{ t }}/acl.manifest", root: "{{ t }}/r6c", fix_owner: true}
       check_mode: true
@@ -327,7 +340,7 @@ cat > "$T/play.yml" <<'EOF'
         dest: "{{ out }}"
         content: "{{ {'ck': ck, 'ping1': ping1, 'ping2': ping2, 'extra': extra, 'two': two,
                       'num': num, 'hostile': hostile_r, 'link': link, 'missing': missing,
-                      'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4, 'm5': m5,
+                      'badtext': badtext, 'effrule': effrule, 'schema': schema, 'debian': debian, 'm1': m1, 'm2': m2, 'm3': m3, 'm4': m4, 'm5': m5, 'm_sticky': m_sticky, 'm_stickylink': m_stickylink,
                       'm6': m6, 'm6c': m6c, 'm7': m7, 'm8': m8, 'm9': m9, 'm10': m10,
                       'evilpath': evilpath, 'eviltools': eviltools, 'swappable': swappable, 'audit': audit, 'nsroot': nsroot} | to_json }}"
 EOF
@@ -454,6 +467,10 @@ check(r["m4"]["failed"] and "the file " + t + "/r4.manifest is writable by other
       "a manifest others may write is refused: " + r["m4"]["msg"])
 check(r["m5"]["failed"] and "symbolic link " + t + "/sticky/via belongs to uid 65534" in r["m5"]["msg"],
       "a manifest behind a link another user may replace is refused: " + r["m5"]["msg"])
+for k, what in (("m_sticky", "the file " + t + "/sticky/r5.manifest"),
+                ("m_stickylink", "symbolic link " + t + "/sticky/rootlink.manifest")):
+    check(r[k].get("failed") and what + " is in " + t + "/sticky, a sticky directory all may write" in r[k].get("msg", ""),
+          "root's manifest or link in a sticky directory is refused: " + json.dumps(r[k]))
 check(r["m3"]["changed"] == first, "manifest absent changed only the first time")
 # restore --fix-owner: whatever it changes is a change, in check mode as
 # in a real run, and --diff shows it; check mode predicts what the real

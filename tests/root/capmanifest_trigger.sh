@@ -19,6 +19,8 @@
 #     file is refused, with no hint that --fix-owner would help (it
 #     would not); nobody running it gets neither euid 0 nor a
 #     capability. Nothing of either file changes;
+#   - the system named through a link in nobody's directory: the upgrade
+#     is not accepted (she could point the link at another tree);
 #   - add again after the upgrade records the new content: verify passes.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -118,6 +120,23 @@ set: ./mnt/usr/bin/perf cap_perfmon=ep
 " "the printed repair"
 [ "$(state "$perf")" = "0:$gid 0750 $granted" ] && [ -n "$granted" ] && pass ||
 	fail "after the printed repair: $(state "$perf")"
+
+# The system named through a link of root's in nobody's directory: she
+# could point it at another tree of root's files (a chroot's, an old
+# release's), whose program at the recorded path would be taken as the
+# upgrade. Not accepted, and nothing changes. (The link was followed,
+# and the directories above "/" judged, none: it was accepted.)
+setcap -r "$perf"
+ln -s / /mnt/opt/app/system || { fail "cannot make the link"; finish; }
+before=$(state "$perf")
+run run_ours "$cm" restore --listed-only --accept-new-content "$pm" /mnt/opt/app/system
+expect_rc 1 "trigger through a link in nobody's directory"
+expect_out "" "trigger through a link in nobody's directory"
+expect_err "capmanifest: ./mnt/usr/bin/perf: content differs: has sha256=$new, manifest says sha256=$old: not accepted: directory /mnt/opt/app: uid $nobody_uid owns it
+" "trigger through a link in nobody's directory"
+[ "$(state "$perf")" = "$before" ] && pass || fail "perf changed: $before -> $(state "$perf")"
+rm /mnt/opt/app/system
+setcap cap_perfmon=ep "$perf"
 
 # A tool registered in a directory nobody owns.
 tool=/mnt/opt/app/tool tm=/mnt/etc/capmanifest.d/tool.manifest

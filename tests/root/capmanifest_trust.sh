@@ -20,7 +20,12 @@
 #   7. the same reached through a link of root's to that directory (it
 #      is judged where the link leads);
 #   8. root's directory in a sticky directory of hers (she may remove
-#      anything in it, sticky or not).
+#      anything in it, sticky or not);
+#   9. root's link to root's directory, in her directory (she may point
+#      it elsewhere: it was followed, and judged only where it led);
+#  10. her own link in root's directory;
+#  11. root's manifest on a read-only mount of a directory everyone may
+#      write, which no other mount reaches (pam_cap reads such a one).
 # verify still reads any manifest (it changes nothing), and root's own
 # manifest in root's directory (below the sticky /tmp, whose sticky bit
 # does keep others from renaming root's directory away) is restored as
@@ -135,6 +140,49 @@ expect_rc 2 "8: below her sticky directory" || cat "$T/out"
 expect_err "capmanifest: $T/sticky/reg/m: directory $T/sticky: uid $nobody_uid owns it: $above
 " "8: below her sticky directory"
 [ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "8: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
+
+# 9. Root's own link to root's directory, in her directory: she may point
+# it at another directory of root's (one holding an old manifest). The
+# way is judged where the link lies, not only where it leads (it was
+# followed, and root's manifest restored).
+ln -s "$T/reg" "$T/hers/reg.l" || exit 1
+run run_ours "$cm" restore "$T/hers/reg.l/m" "$t"
+expect_rc 2 "9: a link in her directory" || cat "$T/out"
+expect_err "capmanifest: $T/hers/reg.l/m: directory $T/hers: uid $nobody_uid owns it: $above
+" "9: a link in her directory"
+[ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "9: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
+
+# 10. Her own link, in root's directory, to root's directory: hers to
+# repoint whenever she likes.
+ln -s "$T/reg" "$T/reg/hers.l" && chown -h nobody "$T/reg/hers.l" || exit 1
+run run_ours "$cm" restore "$T/reg/hers.l/m" "$t"
+expect_rc 2 "10: her link" || cat "$T/out"
+expect_err "capmanifest: $T/reg/hers.l/m: symbolic link $T/reg/hers.l: uid $nobody_uid owns it, and may point it elsewhere: $above
+" "10: her link"
+[ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "10: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
+
+# 11. Root's manifest in a directory whose mode lets everyone write, on a
+# read-only mount that no other mount reaches (a Kubernetes ConfigMap's
+# layout, which pam_cap reads): refused all the same. capmanifest judges
+# its manifests, and the files they make capable, by owner, mode and ACL
+# alone (path_trust.h, sealed_mounts).
+cat >"$T/ro.sh" <<'EOF'
+set -e
+mount -t tmpfs -o mode=0777 vol "$1"
+cp "$3" "$1/m"
+chmod 0644 "$1/m"
+mount --bind "$1" "$2"
+mount -o remount,bind,ro "$2"
+umount "$1"
+shift 3
+exec "$@"
+EOF
+mkdir "$T/vol" "$T/ro" || exit 1
+run unshare -m --propagation private sh "$T/ro.sh" "$T/vol" "$T/ro" "$T/reg/m" "$cm" restore "$T/ro/m" "$t"
+expect_rc 2 "11: a read-only mount of a directory everyone may write" || cat "$T/out"
+expect_err "capmanifest: $T/ro/m: its directory: everyone may write it (mode 0777): $reason
+" "11: a read-only mount of a directory everyone may write"
+[ -z "$(xattr_hex "$t/bin/tool")" ] && pass || { fail "11: the tool got $(getcap "$t/bin/tool")"; setcap -r "$t/bin/tool"; }
 
 # verify reads them all: it only reports.
 run run_ours "$cm" verify "$T/reg/m1" "$t"

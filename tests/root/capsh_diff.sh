@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
 # Differential test, as root on the real kernel: our capsh and libcap's
-# /usr/sbin/capsh (2.66) run the same argument lists, and stdout, stderr and
+# capsh (Debian's 2.66) run the same argument lists, and stdout, stderr and
 # the exit status must be byte-identical. Both programs' paths are replaced
 # by "CAPSH" and child PIDs by "PID=N" first. Then both go through the rows
 # of docs/differences.md (tests/tools/rows.pl): libcap's usage and --license
@@ -17,8 +17,9 @@
 init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-ours=$BUILD/progs/capsh ref=/usr/sbin/capsh
+ours=$BUILD/progs/capsh
 need_reference 2.66
+ref=$REF/capsh
 [ -x "$ours" ] || { fail "our capsh is not built"; finish; }
 [ "$(id -u)" -eq 0 ] || skip "needs root"
 id nobody >/dev/null 2>&1 || skip "no user nobody"

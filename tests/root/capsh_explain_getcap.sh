@@ -26,7 +26,7 @@ cp /bin/true "$T/perf"
 got=$("$BUILD/progs/getcap" "$T/perf" | sed "s|^$T/perf|/usr/bin/perf|")
 [ "$got" = "$quoted" ] && pass || fail "explanation says getcap prints [$quoted], ours prints [$got]"
 if has_reference 2.66; then
-	got=$(/usr/sbin/getcap "$T/perf" | sed "s|^$T/perf|/usr/bin/perf|")
+	got=$("$REF/getcap" "$T/perf" | sed "s|^$T/perf|/usr/bin/perf|")
 	[ "$got" = "$quoted" ] && pass || fail "explanation says getcap prints [$quoted], libcap's prints [$got]"
 else
 	not_checked "libcap's getcap not run: $reference_why"

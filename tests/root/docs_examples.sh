@@ -74,6 +74,10 @@ docs/hacking.md :: skip: runs suites; this is one of them :: TESTS="root/capmani
 docs/hacking.md :: skip: this suite :: sh tests/root/docs_examples.sh
 docs/hacking.md :: skip: sets an option of the reader's own clone; the throw-away root has no clone to blame in :: git config blame.ignoreRevsFile .git-blame-ignore-revs
 docs/hacking.md :: skip: runs suites; this is one of them :: BUILD=$PWD/build/asan SANITIZE=address,undefined TESTS="cli/capcheck_verdicts.sh" sh tests/run.sh
+docs/hacking.md :: skip: a recipe's check, run in a scratch clone by make recipes (tests/tools/recipes.sh) :: TESTS="$(cd tests && ls unit/check_*.c | sed 's/\.c$//') cli/docs_cap_names.sh cli/capsh_explain.sh cli/capsh_json.sh cli/capsh_oldkernel.sh cli/libcap_text_diff.sh cli/libcap_iab_diff.sh cli/libcap_exec_library.sh cli/libcap_abi_exports.sh cli/getcap_diff.sh cli/getpcaps_diff.sh cli/getpcaps_json.sh cli/progs_upstream_diff.sh root/capsh_diff.sh root/setcap_diff.sh root/setcap_ours.sh root/getcap_json_audit.sh root/libcap_file_caps.sh root/capmanifest_roundtrip.sh" sh tests/run.sh
+docs/hacking.md :: skip: a recipe's check, run in a scratch clone by make recipes (tests/tools/recipes.sh) :: TESTS="cli/docs_man_pages.sh cli/capsh_usage.sh cli/progs_typo_hint.sh cli/progs_version_help.sh cli/progs_upstream_diff.sh unit/check_common_opts" sh tests/run.sh
+docs/hacking.md :: skip: a recipe's check, run in a scratch clone by make recipes (tests/tools/recipes.sh) :: TESTS="cli/docs_json_keys.sh cli/<program>_json.sh" sh tests/run.sh
+docs/hacking.md :: skip: a recipe's check, run in a scratch clone by make recipes (tests/tools/recipes.sh) :: TESTS="cli/<program>_<aspect>.sh" sh tests/run.sh
 docs/install.md :: skip: builds the tree every suite runs on :: make
 docs/install.md :: skip: cli/install_layout.sh and install_staged.sh run it :: make install
 docs/install.md :: skip: cli/install_layout.sh and install_staged.sh run it :: make uninstall

@@ -7,9 +7,10 @@
 # depth 3000, and -x at a tmpfs mount point in a private mount namespace.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
-ours=$BUILD/progs/getcap ref=/usr/sbin/getcap setcap=/usr/sbin/setcap
+ours=$BUILD/progs/getcap
 [ -x "$ours" ] || { fail "getcap not built"; finish; }
 need_reference 2.66
+ref=$REF/getcap setcap=$REF/setcap
 command -v setfattr >/dev/null || skip "setfattr (attr) needed"
 
 

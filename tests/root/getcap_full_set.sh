@@ -12,8 +12,9 @@ init
 private_etc "$@"
 command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"
 command -v python3 >/dev/null 2>&1 || skip "python3 is needed to parse JSON"
-getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
+getcap=$BUILD/progs/getcap
 need_reference 2.66
+ref=$REF/getcap
 chmod 755 "$T"
 
 # Same stdout, stderr and exit status as libcap's getcap for these args.
@@ -78,7 +79,7 @@ esc=$(printf 'clear\033[2J\033]0;title\007')
 cr=$(printf 'alice\r')
 bidi=$(printf 'evil\342\200\256txt')
 for f in "$forge" "$esc" "$cr" "$bidi" plain; do
-	echo x >"$h/$f"; /usr/sbin/setcap cap_net_raw=ep "$h/$f"
+	echo x >"$h/$f"; "$REF/setcap" cap_net_raw=ep "$h/$f"
 done
 # Default output: libcap's bytes, whatever they hold, in libcap's order.
 run_ours "$getcap" -r "$h" >"$T/ours"

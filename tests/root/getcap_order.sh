@@ -3,15 +3,16 @@
 # getcap -r prints exactly libcap's byte stream, so what scripts and diffs
 # made of libcap's output keeps working: nftw's order, readdir order with
 # each directory's contents right after its own entry, although our walk
-# lists directories in parallel. Compared with /usr/sbin/getcap -r and -v -r
-# on generated trees (capable files, links, FIFOs, empty and deep
+# lists directories in parallel. Compared with Debian's getcap (2.66) -r
+# and -v -r on generated trees (capable files, links, FIFOs, empty and deep
 # directories; several operand spellings), walked on two CPUs, on one, and
 # out of descriptors (hard limit 48), several times each; and on /usr.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 command -v setfattr >/dev/null 2>&1 || skip "setfattr (attr) is not installed"
-ref=/usr/sbin/getcap ours=$BUILD/progs/getcap
+ours=$BUILD/progs/getcap
 need_reference 2.66
+ref=$REF/getcap
 runs=0
 value=0x0100000200200000000000000000000000000000	# cap_net_raw=ep
 

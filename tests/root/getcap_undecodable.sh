@@ -15,8 +15,9 @@ for t in debugfs mkfs.ext4 unshare python3; do
 	command -v $t >/dev/null 2>&1 || skip "$t is not installed"
 done
 [ -e /dev/loop-control ] || skip "no loop devices (/dev/loop-control)"
-getcap=$BUILD/progs/getcap ref=/usr/sbin/getcap
+getcap=$BUILD/progs/getcap
 need_reference 2.66
+ref=$REF/getcap
 chmod 755 "$T"
 
 # rev 2 + effective + undefined flag 0x2, P = cap_net_raw; rev 1, same.

@@ -281,6 +281,46 @@ for how in invisible ptraceable; do
 	fi
 done
 
+# A capable daemon's parent may be a service manager instead of pid 1:
+# the copy of rootsleep (nobody, cap_net_raw=ep, no terminal) under a
+# shell named "supervise" is flagged no-new-privs-missing, the same under
+# a shell named "keeper" is not. The parent is known for what it is by
+# its start time, which only its stat holds: the table reads stat only
+# where a flag needs it, and a manager must be one of those.
+# Names with the two characters status escapes (a newline, a backslash)
+# are shown as stat has them, escaped our way, in the table and --json.
+cp /bin/sh "$T/supervise" && cp /bin/sh "$T/keeper" && chmod 755 "$T/supervise" "$T/keeper" &&
+nlname=$(printf 'n\nl\\b') && cp /bin/sleep "$T/$nlname" && pass || fail "cannot make the parents and names"
+for parent in supervise keeper; do
+	# shellcheck disable=SC2086
+	setsid "$T/$parent" -c "setpriv $nb $T/rootsleep 69; :" </dev/null >/dev/null 2>&1 &
+done
+"$T/$nlname" 68 </dev/null >/dev/null 2>&1 &
+want=$(printf '%s\0' "$T/rootsleep" 69 | od -An -c | tr -d ' \n')
+for i in $(seq 50); do
+	sv= kp= nl=$(pid_of "$T/$nlname" 68)
+	for d in /proc/[0-9]*; do
+		[ "$(od -An -c "$d/cmdline" 2>/dev/null | tr -d ' \n')" = "$want" ] || continue
+		case $(cat "/proc/$(ppid_of "${d#/proc/}")/comm") in
+		supervise) sv=${d#/proc/} ;; keeper) kp=${d#/proc/} ;;
+		esac
+	done
+	[ -n "$sv" ] && [ -n "$kp" ] && [ -n "$nl" ] && break
+	sleep 0.1
+done
+[ -n "$sv" ] && [ -n "$kp" ] && [ -n "$nl" ] && pass || fail "targets did not start: supervise's [$sv] keeper's [$kp] name's [$nl]"
+run_ours "$G" --all --iab >"$T/all" 2>"$T/all.err"
+[ -n "$sv" ] && check "$sv" nobody rootsleep escalation-adjacent no-new-privs-missing cap_net_raw=ep
+[ -n "$kp" ] && check "$kp" nobody rootsleep escalation-adjacent "" cap_net_raw=ep
+[ "$(row "$nl" | awk '{ print $4 }')" = 'n\012l\134b' ] && pass ||
+	fail "a name with a newline and a backslash: command [$(row "$nl" | awk '{ print $4 }' | tr '\\' /)], want n/012l/134b (each / a backslash)"
+run_ours "$G" --all --json >"$T/json" 2>&1
+python3 - "$T/json" "${nl:-0}" "$nlname" <<'PY' && pass || fail "--json: the name with a newline and a backslash"
+import json, sys
+procs = {o["pid"]: o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "process"}
+assert procs[int(sys.argv[2])]["comm"] == sys.argv[3] == "n\nl\\b", procs.get(int(sys.argv[2]))
+PY
+
 # POSIX ACLs beside the mode bits (root:root 0755 copies, run by nobody):
 # user:nobody:rwx under mask rwx, and group:nogroup:rwx, let nobody write
 # the file: writable-exe; the same user entry under mask r-x does not.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Drop-in check: Debian's own /usr/sbin/capsh and /usr/sbin/getpcaps, run
-# on our libcap.so.2 (LD_LIBRARY_PATH), print exactly what they print on
-# the system libcap, for several process states: plain, dropped bounding
+# Drop-in check: Debian's own capsh and getpcaps (2.66: the system's, or
+# the pinned copy's programs on this system's loader), run on our
+# libcap.so.2 (LD_LIBRARY_PATH), print exactly what they print on Debian's
+# libcap, for several process states: plain, dropped bounding
 # bits, an IAB with ambient perfmon, nobody, the modes, securebits,
 # chroot, and capsh's own launcher-free helpers.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
@@ -10,8 +11,11 @@ init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
 [ "$(id -u)" -eq 0 ] || skip "needs root (capsh state changes)"
-capsh=/usr/sbin/capsh getpcaps=/usr/sbin/getpcaps
 need_reference 2.66
+capsh=$REF_SBIN/capsh getpcaps=$REF_SBIN/getpcaps
+# A pinned copy's programs need glibc 2.34 or later (Debian 12's build).
+out=$(ref_env "$capsh" --license 2>&1) ||
+	skip "Debian 12's capsh ($capsh) does not run on this system's C library (it needs glibc 2.34 or later): $(printf '%s' "$out" | head -n 1)"
 lib=$BUILD/libcap
 [ -e "$lib/libcap.so.2" ] || { fail "libcap.so.2 is not built"; finish; }
 if ldd "$lib/libcap.so.2" | grep -q 'libasan\|libubsan'; then
@@ -21,11 +25,11 @@ fi
 LD_LIBRARY_PATH=$lib ldd "$capsh" | grep -q "$lib/libcap.so.2" ||
 	{ fail "capsh does not load $lib/libcap.so.2"; finish; }
 
-# compare CMD...: the same output and exit status on the system libcap and ours.
+# compare CMD...: the same output and exit status on Debian's libcap and ours.
 n=0
 compare() {
 	n=$((n + 1))
-	"$@" >"$T/sys.out" 2>"$T/sys.err"; sys_rc=$?
+	ref_env "$@" >"$T/sys.out" 2>"$T/sys.err"; sys_rc=$?
 	LD_LIBRARY_PATH=$lib "$@" >"$T/our.out" 2>"$T/our.err"; our_rc=$?
 	# Pids differ between runs; getpcaps echoes them.
 	sed -i 's/^[0-9][0-9]*:/PID:/' "$T/sys.out" "$T/our.out"

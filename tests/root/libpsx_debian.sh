@@ -1,21 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Debian's own libpsx test programs (libcap2's tests directory), built
-# against Debian's libpsx 2.66 and libcap, run on our libpsx.so.2 and
-# libcap.so.2 through LD_LIBRARY_PATH and pass: psx_test (psx_syscall
-# from the main thread and from threads, keepcaps everywhere),
-# libcap_psx_test (cap_set_proc through libpsx while threads come and
-# go), libcap_psx_launch_test (the launcher; despite its name Debian links
-# it without libpsx), and noexploit (the exploit,
-# linked with libpsx, fails). exploit, linked without libpsx, must still
-# succeed: it shows the exploit is real. Then once more with our libpsx
-# and Debian's libcap.
+# Debian's own libpsx test programs (libcap-dev's tests directory, the
+# system's or the pinned copy's), built against Debian's libpsx 2.66 and
+# libcap, run on our libpsx.so.2 and libcap.so.2 through LD_LIBRARY_PATH
+# and pass: psx_test (psx_syscall from the main thread and from threads,
+# keepcaps everywhere), libcap_psx_test (cap_set_proc through libpsx
+# while threads come and go), libcap_psx_launch_test (the launcher;
+# despite its name Debian links it without libpsx), and noexploit (the
+# exploit, linked with libpsx, fails). exploit, linked without libpsx,
+# must still succeed: it shows the exploit is real. Then once more with
+# our libpsx and Debian's libcap.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 [ "$(id -u)" -eq 0 ] || skip "needs root (the programs change capabilities)"
-dir=/usr/lib/x86_64-linux-gnu/libcap2/tests
 need_reference 2.66 libcap2 libcap-dev
+dir=$REF_ROOT/usr/lib/x86_64-linux-gnu/libcap2/tests
 [ -x "$dir/psx_test" ] || skip "Debian's libcap2 test programs are not installed ($dir)"
+# A pinned copy's programs need glibc 2.34 or later (Debian 12's build).
+out=$(cd "$dir" && ref_env ./noop 2>&1) ||
+	skip "Debian 12's test programs ($dir) do not run on this system's C library (they need glibc 2.34 or later): $(printf '%s' "$out" | head -n 1)"
+# Debian's libcap: the system's, or the pinned copy's after ours.
+deb_cap=
+[ "$REF_PINNED" = 1 ] && deb_cap=:$REF_LIB
 psx=$BUILD/psx cap=$BUILD/libcap
 [ -e "$psx/libpsx.so.2" ] || { fail "libpsx.so.2 is not built"; finish; }
 if ldd "$psx/libpsx.so.2" "$cap/libcap.so.2" | grep -q 'libasan\|libubsan'; then
@@ -56,7 +62,7 @@ run_prog "$ours" 0 "exploit failed" noexploit
 run_prog "$ours" 1 "exploit succeeded" exploit
 # Our libpsx under Debian's libcap (noexploit loads libpsx first, so
 # Debian's libcap finds its psx_load_syscalls).
-run_prog "$psx" 0 "hello libcap and libpsx .* PASSED" libcap_psx_test
-run_prog "$psx" 0 "exploit failed" noexploit
+run_prog "$psx$deb_cap" 0 "hello libcap and libpsx .* PASSED" libcap_psx_test
+run_prog "$psx$deb_cap" 0 "exploit failed" noexploit
 
 finish "Debian's libpsx test programs pass on our libpsx.so.2 and libcap.so.2"

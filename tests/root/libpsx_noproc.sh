@@ -72,7 +72,7 @@ fi
 
 # Debian's 2.66: the call succeeds, but only the caller changed.
 if has_reference 2.66 libcap2; then
-	lib=$(dirname "$(dpkg-query -L libcap2 | grep '/libpsx\.so\.2$' | head -n 1)")
+	lib=$REF_LIB
 	LD_LIBRARY_PATH=$BUILD/libcap:$lib timeout 60 "$BIN/psxnoproc" unmounted alone >"$T/out" 2>&1
 	rc=$?
 	expect_line "$T/out" "cap_set_proc(empty) = 0 (success)" "2.66, one thread"

@@ -16,19 +16,26 @@
 # root's owns (its root may remount it writable, and does here); an
 # overlayfs directory (its layers are written beside it).
 #
+# A free name in a sticky directory: config= names a file not made yet
+# in a sticky directory everybody may write (1777); alice moves root's
+# file, whose lines she chose, from her own directory to that name (a
+# rename asks nothing of the file): refused (pam_cap granted what she
+# wrote: a file of root's with one name in a sticky directory was read).
+#
 # A Nix store: the file is root's 0444, in a root-owned sticky directory
 # (1775, group nixbld), with a second name that store optimisation gave
-# it; fs.protected_hardlinks=1 keeps anyone who may not write it from
-# linking it: granted (pam_cap refused the second name). Refused still:
-# fs.protected_hardlinks=0 (a file of "0" bound over the sysctl in the
-# world: the host's setting is never changed), a sticky store that is not
-# root's, a store its group may write without the sticky bit, and bob's
-# own symbolic link in the sticky store.
+# it. Its group may put a file of root's there under a free name, so it
+# is refused (pam_cap read it), and so it is while NixOS's read-only
+# bind of the store over itself leaves the store's file system writable
+# below; granted once no mount lets anyone write the store (its file
+# system read-only). Refused still: a sticky store that is not root's, a
+# store its group may write without the sticky bit, and bob's own
+# symbolic link in the sticky store.
 #
 # Where: a throw-away root, as in docs_logins.sh: an overlay over / in a
 # private mount namespace, chrooted into; users alice, bob and nixbld1
-# with empty passwords; su's stack with our pam_cap.so. The host's /etc,
-# sysctls and binaries are never written.
+# with empty passwords; su's stack with our pam_cap.so. The host's /etc
+# and binaries are never written.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 
@@ -363,7 +370,36 @@ EOF
 	refused_for "directory /etc/security on its way: everybody may write it; another file could be put in its place; its mount is read-only, but its file system (type 0x794c7630) may be written by another way than its mounts"
 	umount "$m/etc/security"
 
+	# --- A free name in a sticky directory ---
+	# config= names a file not made yet in a sticky directory everybody
+	# may write. Root's file whose lines alice chose lies in her own
+	# directory (root ran a tool writing there), and she moves it in:
+	# rename(2) asks nothing of a file it moves, only of the two
+	# directories. Root's, with one name, in a sticky directory, it was
+	# read, and granted what she wrote.
+	mkdir -m 1777 "$m/srv/drop" &&
+	printf 'cap_perfmon alice\nnone *\n' >"$m/home/alice/out" && chmod 0644 "$m/home/alice/out" &&
+	cp "$m/etc/pam.d/common-auth" "$T/common-auth" &&
+	sed -i 's|pam_cap\.so$|pam_cap.so config=/srv/drop/capability.conf|' "$m/etc/pam.d/common-auth" &&
+	grep -q 'config=/srv/drop/capability.conf' "$m/etc/pam.d/common-auth" ||
+		{ fail "cannot lay out the sticky directory"; finish; }
+	if chroot "$m" setpriv --reuid=4701 --regid=4701 --clear-groups \
+		mv /home/alice/out /srv/drop/capability.conf 2>"$T/err" &&
+		[ "$(stat -c '%u %h' "$m/srv/drop/capability.conf")" = "0 1" ]; then
+		ok "alice moved root's file into the sticky directory"
+	else
+		fail "alice could not move root's file (test setup): $(cat "$T/err")"
+	fi
+	conf=/srv/drop/capability.conf
+	login "root's file alice moved to the free name config= gives, in a sticky directory" "$NONE"
+	refused_for "directory /srv/drop holds it: everybody may write it, and the sticky bit does not stop them putting a file there under a free name"
+	cp "$T/common-auth" "$m/etc/pam.d/common-auth"
+	conf=/etc/security/capability.conf
+
 	# --- A Nix store ---
+	# Root's 0444 file in a root-owned sticky directory (1775, group
+	# nixbld), with a second name store optimisation gave it; the
+	# configured name a link to it, as NixOS's /etc links are.
 	mount -t tmpfs -o mode=0755 nix "$m/nix" && mkdir -p "$m/nix/store/.links" &&
 	chown 0:30000 "$m/nix/store" && chmod 1775 "$m/nix/store" &&
 	f=/nix/store/0abc-capability.conf &&
@@ -371,18 +407,23 @@ EOF
 	ln "$m$f" "$m/nix/store/.links/1xyz" &&
 	ln -s "$f" "$m$conf" || { fail "cannot lay out the store"; finish; }
 	[ "$(stat -c %h "$m$f")" = 2 ] && pass || fail "the store file has $(stat -c %h "$m$f") names"
-	if [ "$(cat /proc/sys/fs/protected_hardlinks)" = 1 ]; then
-		login "Nix store file with a second name, fs.protected_hardlinks=1" "$GRANT"
-		read_by_capcheck
-	else
-		not_checked "this host's fs.protected_hardlinks is 0: the store's grant is not shown"
-	fi
-	echo 0 >"$W/hardlinks0"
-	mount --bind "$W/hardlinks0" "$m/proc/sys/fs/protected_hardlinks" && pass ||
-		fail "cannot bind a 0 over fs.protected_hardlinks in the world"
-	login "Nix store file with a second name, fs.protected_hardlinks=0" "$NONE"
-	refused_for "directory /nix/store, which others may write, holds it, and it has 2 names: one may have been linked there; fs.protected_hardlinks is 0"
-	umount "$m/proc/sys/fs/protected_hardlinks"
+	# nixbld may put any file of root's there under a free name (one
+	# garbage collection removed, or the configured one before it is made)
+	login "Nix store its group may write (1775)" "$NONE"
+	refused_for "directory /nix/store holds it: its group 30000 may write it, and the sticky bit does not stop them putting a file there under a free name"
+	# NixOS's read-only store (boot.readOnlyNixStore): the store bound
+	# read-only over itself, on a file system still mounted writable (at
+	# /, here at /nix), through which a write reaches it.
+	mount --bind "$m/nix/store" "$m/nix/store" && mount -o remount,ro,bind "$m/nix/store" && pass ||
+		fail "cannot bind the store read-only"
+	login "Nix store bound read-only over itself, its file system writable at /nix" "$NONE"
+	refused_for "directory /nix/store holds it: its group 30000 may write it, and the sticky bit does not stop them putting a file there under a free name; its mount is read-only, but the writable mount on /nix reaches it too"
+	# The store's file system read-only wherever it is mounted: sealed.
+	mount -o remount,ro "$m/nix" && pass || fail "cannot make the store's file system read-only"
+	login "Nix store on a file system no mount lets anyone write" "$GRANT"
+	read_by_capcheck
+	umount "$m/nix/store" && mount -o remount,rw "$m/nix" && pass ||
+		fail "cannot make the store writable again"
 	# A sticky store another user owns: he may rename anything in it.
 	chown 30001 "$m/nix/store"
 	login "sticky store owned by nixbld1" "$NONE"

@@ -10,11 +10,12 @@
 # AUTHINFO_UNAVAIL, setcred CRED_ERR) with the reason logged; Debian's
 # 2.66 module, which checks nothing, is shown granting. What root alone
 # may write is read as before: a mask that takes the write away, a sticky
-# directory, root's own symbolic links; not what group root may write
-# (processes that are not root hold gid 0).
+# directory on the way to root's directory, root's own symbolic links;
+# not what group root may write (processes that are not root hold gid
+# 0), nor a file or link of root's in a sticky directory others may write
+# (anyone who may write it may have moved one there under a free name).
 # Every directory on the way is judged, those holding a symbolic link on
-# it too, and in a sticky directory the link's owner and the file's other
-# names. In a user namespace the overflow uid counts as root's only when
+# it too. In a user namespace the overflow uid counts as root's only when
 # the namespace does not map it (checked with capcheck, which judges as
 # pam_cap does).
 # Root: the files get owners other than the runner (bob is uid 4002).
@@ -89,7 +90,14 @@ fi
 mkdir "$T/open"; chmod 0777 "$T/open"
 refused "$(conf c "$T/open")" "$(dir_msg "$T/open" "everybody may write it")"
 mkdir "$T/sticky"; chmod 1777 "$T/sticky"
-read_ok "$(conf c "$T/sticky")"		# bob may not replace root's file
+# bob may not replace root's file there, but may have moved it in from
+# his own directory, under a name that was free
+free_msg() {
+	echo "not root's alone: directory $T/sticky holds $1: everybody may write it, and the sticky bit does not stop them putting $2 there under a free name; nothing granted"
+}
+refused "$(conf c "$T/sticky")" "$(free_msg it "a file")"
+mkdir "$T/sticky/d"
+read_ok "$(conf c "$T/sticky/d")"	# root's directory in it: nobody moves that
 mkdir "$T/bobs"; chown "$bob" "$T/bobs"; chmod 0755 "$T/bobs"
 refused "$(conf c "$T/bobs")" "$(dir_msg "$T/bobs" "uid 4002 owns it")"
 mkdir -p "$T/deep/a/b"; chmod 0777 "$T/deep"
@@ -111,37 +119,24 @@ t both "@$T/rootnull" "config=$T/rootnull default=^cap_kill" bob 'auth setcred' 
 mkdir "$T/safe"
 ln -s "$T/bobs/c" "$T/safe/link"
 refused "$T/safe/link" "$(dir_msg "$T/bobs" "uid 4002 owns it")"
-ln -s "$T/sticky/c" "$T/safe/link2"
+ln -s "$T/sticky/d/c" "$T/safe/link2"
 read_ok "$T/safe/link2"
+ln -s "$T/sticky/c" "$T/safe/link3"
+refused "$T/safe/link3" "$(free_msg it "a file")"
 # Every directory the way passes is judged, those holding a link on it
 # too: here a root-owned link in bob's directory, between two root-owned
 # ones. bob may point it at any file (the old check resolved the path
 # first, judged only where it ended, and read this one).
-ln -s "$T/sticky/c" "$T/bobs/hop"
+ln -s "$T/sticky/d/c" "$T/bobs/hop"
 ln -s "$T/bobs/hop" "$T/safe/via"
 refused "$T/safe/via" "$(dir_msg "$T/bobs" "uid 4002 owns it")"
 # bob's own link in the sticky directory: he may repoint it whenever.
 ln -s "$T/safe/link2" "$T/sticky/bl"
 chown -h "$bob" "$T/sticky/bl"
 refused "$T/sticky/bl" "not root's alone: symbolic link $T/sticky/bl on its way: uid 4002 owns it, and may point it at another file; nothing granted"
-# A second name of a root-owned file in the sticky directory: anyone may
-# make one there when fs.protected_hardlinks is off; when it is on, only
-# a process that may write the file (root alone, here) may link it. The
-# setting is the kernel's, for the whole machine: it is 0 here in a mount
-# namespace of the case's own, a file of "0" bound over /proc's.
-f=$(conf h "$T/safe")
-ln "$f" "$T/sticky/h"
-if [ "$(cat /proc/sys/fs/protected_hardlinks)" = 1 ]; then
-	read_ok "$T/sticky/h"
-else
-	not_checked "this host's fs.protected_hardlinks is 0: the second name's read is not shown"
-fi
-echo 0 >"$T/zero"
-printf '%s\n' 'mount --bind "$1" /proc/sys/fs/protected_hardlinks && shift && exec "$@"' >"$T/hardlinks0.sh"
-NS="unshare -m --propagation private sh $T/hardlinks0.sh $T/zero"
-refused "$T/sticky/h" "not root's alone: directory $T/sticky, which others may write, holds it, and it has 2 names: one may have been linked there; fs.protected_hardlinks is 0; nothing granted"
-NS=
-read_ok "$f"			# its name in a directory of root's alone
+# root's own link in the sticky directory: as well moved in.
+ln -s "$T/safe/link2" "$T/sticky/rl"
+refused "$T/sticky/rl" "$(free_msg "a symbolic link on its way" "a link")"
 
 # A directory everybody may write by its mode, on a read-only mount that
 # no other mount lets anyone write through: a Kubernetes ConfigMap (its

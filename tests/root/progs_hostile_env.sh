@@ -12,8 +12,9 @@
 # vanishing mid-walk are getcap's and tested with it.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
-P=$BUILD/progs R=/usr/sbin
+P=$BUILD/progs
 need_reference 2.66
+R=$REF
 for t in setcap getpcaps capsh; do
 	[ -x "$P/$t" ] || { fail "progs/$t is not built"; finish; }
 done
@@ -178,11 +179,12 @@ if is_sanitized || [ "${VALGRIND:-0}" = 1 ]; then
 elif ! unshare --mount --propagation private true 2>/dev/null; then
 	fail "unshare --mount is not available"
 else
+	refprobe=$(ref_tool capprobe 2>"$T/why") || { fail "$(cat "$T/why")"; finish; }
 	cat >noproc.sh <<'EOF'
 mount -t tmpfs none /proc || exit 9
 pid=$$
 for side in ref ours; do
-	dir=$R; probe=$BIN/ref-capprobe
+	dir=$R; probe=$refprobe
 	[ $side = ours ] && dir=$P && probe=$BIN/capprobe
 	{
 		"$dir/getpcaps" $pid 1; echo "rc=$?"
@@ -195,7 +197,7 @@ for side in ref ours; do
 done
 echo $pid >pid
 EOF
-	R=$R P=$P BIN=$BIN unshare --mount --propagation private sh noproc.sh
+	R=$R P=$P BIN=$BIN refprobe=$refprobe unshare --mount --propagation private sh noproc.sh
 	rc=$?
 	[ $rc = 0 ] && pass || fail "no-procfs script failed: $rc"
 	cmp -s ref.np ours.np && pass || { fail "without /proc our programs differ from libcap's"; diff ref.np ours.np | head -20; }

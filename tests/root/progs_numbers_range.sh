@@ -8,7 +8,7 @@
 # Every such value is refused here, with a line naming the option and the
 # value and nothing done, checked on the real kernel (the shell after "--"
 # must never run). In-range values still behave byte for byte as libcap's
-# programs (/usr/sbin/capsh, /usr/sbin/setcap, /usr/sbin/getpcaps).
+# programs (Debian's 2.66 capsh, setcap and getpcaps).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 capsh=$BUILD/progs/capsh setcap=$BUILD/progs/setcap getpcaps=$BUILD/progs/getpcaps
@@ -59,12 +59,12 @@ capsh: unknown capability 'cap_kill-'; did you mean cap_kill?" --inh=cap_kill --
 refuse 'cap[38junk] not recognized by library' --has-p=38junk
 # libcap's capsh reads the value only as far as the digits go: it drops
 # cap_kill (5) for "5x" and runs the shell.
-/usr/sbin/capsh --drop=5x -- -c 'grep CapBnd /proc/self/status' >"$T/ref" 2>&1
+"$REF/capsh" --drop=5x -- -c 'grep CapBnd /proc/self/status' >"$T/ref" 2>&1
 echo "libcap for --drop=5x: $(cat "$T/ref")"
 
 # The kernel's word, as libcap's capsh gets it: with 4294967296 it stays
 # root, we never get that far.
-/usr/sbin/capsh --uid=4294967296 -- -c 'id -u' >"$T/ref" 2>&1
+"$REF/capsh" --uid=4294967296 -- -c 'id -u' >"$T/ref" 2>&1
 echo "libcap for --uid=4294967296: uid $(cat "$T/ref")"
 
 # In range: byte-identical to libcap's capsh (stdout, stderr, status),
@@ -134,7 +134,7 @@ for v in 1 1000 0x10 010 +5 4294967294 4294967295; do
 	cases=$((cases + 1))
 	rm -rf "$T/r" "$T/o"; mkdir "$T/r" "$T/o"
 	: >"$T/r/f"; : >"$T/o/f"
-	(cd "$T/r" && /usr/sbin/setcap -n "$v" cap_chown=p f 2>/dev/null); rrc=$?
+	(cd "$T/r" && "$REF/setcap" -n "$v" cap_chown=p f 2>/dev/null); rrc=$?
 	(cd "$T/o" && run_ours "$setcap" -n "$v" cap_chown=p f 2>/dev/null); orc=$?
 	r=$(cd "$T/r" && getfattr -e hex -n security.capability f 2>&1)
 	o=$(cd "$T/o" && getfattr -e hex -n security.capability f 2>&1)
@@ -145,7 +145,7 @@ done
 # getpcaps already refuses what does not fit a pid, as libcap does.
 for v in 4294967297 -1 1x 99999999999999999999; do
 	cases=$((cases + 1))
-	/usr/sbin/getpcaps "$v" >"$T/gr" 2>&1; rrc=$?
+	"$REF/getpcaps" "$v" >"$T/gr" 2>&1; rrc=$?
 	run_ours "$getpcaps" "$v" >"$T/go" 2>&1; orc=$?
 	[ $rrc = $orc ] && cmp -s "$T/gr" "$T/go" && [ $orc -ne 0 ] && pass ||
 		fail "getpcaps '$v': libcap $rrc '$(cat "$T/gr")', ours $orc '$(cat "$T/go")'"

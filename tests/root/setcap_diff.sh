@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
-# Differential test: our progs/setcap and Debian's /usr/sbin/setcap (libcap
+# Differential test: our progs/setcap and Debian's setcap (libcap
 # 2.66) run on identical fixtures must give byte-identical stdout, stderr,
 # exit status and resulting security.capability bytes, for every argument
 # list in the table below, once both went through the rows of
@@ -29,15 +29,16 @@
 #     9223372036854775808: libcap narrows it to uid_t, 0 writing a v2
 #     capability); we refuse it, see root/progs_numbers_range.sh.
 # Rows starting "!" are effective sets 2.76 refuses and 2.66 writes: for
-# them the expected result is 2.76's, not /usr/sbin/setcap's (exit 1, its
+# them the expected result is 2.76's, not Debian's setcap's (exit 1, its
 # two "Error: under Linux, ..." lines, empty stdout, nothing written);
 # root/setcap_effective.sh checks our added lines and -f.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 # Users and groups by name (nobody, nogroup) from the base accounts only.
 private_etc "$@"
-ours=$BUILD/progs/setcap ref=/usr/sbin/setcap
+ours=$BUILD/progs/setcap
 need_reference 2.66
+ref=$REF/setcap
 command -v setfattr >/dev/null && command -v getfattr >/dev/null ||
 	skip "setfattr/getfattr (attr) are not installed"
 [ -x "$ours" ] || { fail "progs/setcap is not built"; finish; }

@@ -10,7 +10,6 @@
 init
 S=$BUILD/progs/setcap
 [ -x "$S" ] || { fail "progs/setcap is not built"; finish; }
-ref=/usr/sbin/setcap
 cd "$T" || exit 1
 printf '#!/bin/sh\necho hi\n' >script.sh
 printf '#!/bin/sh -e\033[2J\nexit 0\n' >odd.sh
@@ -28,6 +27,7 @@ expect_err "$WARN$nl" "our warning, alone on stderr"
 ours_x=$(xattr_hex script.sh)
 [ -n "$ours_x" ] && pass || fail "the capabilities were not written"
 if has_reference 2.66; then
+	ref=$REF/setcap
 	setcap_rm() { "$ref" -r script.sh 2>/dev/null; }
 	setcap_rm
 	"$ref" cap_perfmon=ep script.sh >out 2>err </dev/null; ref_rc=$?

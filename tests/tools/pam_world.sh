@@ -2,9 +2,9 @@
 # Sourced (not run) by the pam_cap suites: a private world of users, groups and PAM
 # services through cwrap's nss_wrapper and pam_wrapper, and pam() to drive
 # pamcase in it. Nothing in /etc is read or written. Uses lib.sh's $T
-# (init), sets $OURS (our module) and $DEB (Debian's pam_cap.so, or
-# empty); t() runs one case through our module (and Debian's for "both"
-# cases).
+# (init), sets $OURS (our module) and $DEB (Debian's pam_cap.so 2.66, the
+# system's or the pinned copy's, or empty); t() runs one case through our
+# module (and Debian's for "both" cases).
 . "$TESTS_DIR/lib.sh"
 init
 
@@ -14,14 +14,15 @@ need_nss_wrapper
 NWRAP=$NSS_WRAPPER_LIB
 OURS=$BUILD/pam_cap/pam_cap.so
 [ -f "$OURS" ] || { echo "pam_cap.so has not been built"; exit 1; }
-DEB=
-for d in /lib/*-linux-gnu/security /usr/lib/*-linux-gnu/security; do
-	[ -f "$d/pam_cap.so" ] && DEB=$d/pam_cap.so && break
-done
-# The "both" cases expect 2.66's module: another version is left out.
-if [ -n "$DEB" ] && ! has_reference 2.66 libpam-cap; then
+# The "both" cases expect 2.66's module: another version is left out. A
+# pinned copy's module loads the pinned libcap.so.2 beside it ($DEB_LIBS).
+DEB= DEB_LIBS=
+if has_reference 2.66 libpam-cap; then
+	DEB=$REF_LIB/security/pam_cap.so
+	[ "$REF_PINNED" = 1 ] && DEB_LIBS=$REF_LIB
+	[ -f "$DEB" ] || { fail "Debian's pam_cap.so is not at $DEB"; DEB=; }
+else
 	echo "note: Debian's pam_cap.so not compared: $reference_why"
-	DEB=
 fi
 # The valgrind pass checks our module's memory; Debian's behaviour was
 # compared in the plain pass, and under valgrind it doubled the time.
@@ -105,6 +106,7 @@ pam_direct() {
 		PAM_WRAPPER_DISABLE_DEEPBIND=1 \
 		ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0" \
 		PAM_WRAPPER_DEBUGLEVEL="${PWDEBUG:-0}" $nss \
+		${pam_libs:+LD_LIBRARY_PATH="$pam_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"} \
 		LD_PRELOAD="$preload${PAM_PRELOAD_MORE:+ $PAM_PRELOAD_MORE}" \
 		$NS ${VALGRIND_CMD:-} "$BIN/pamcase" "$@" 2>"${PAM_ERR:-$T/log}"
 }
@@ -191,7 +193,8 @@ t() {
 
 # run_one MODULE: prints pamcase's line for the current case.
 run_one() {
-	mod=$1 stack=0 o=$ops
+	mod=$1 stack=0 o=$ops pam_libs=
+	[ "$mod" = "$DEB" ] && pam_libs=$DEB_LIBS
 	case $o in stack\ *) stack=1 o=${o#stack } ;; esac
 	if [ "$user" = - ]; then set --; else set -- -u "$user"; fi
 	# shellcheck disable=SC2086 # word splitting of options is intended

@@ -99,7 +99,9 @@ my %CAP = (
 	# both read these alike (as root they hold, or are simply known)
 	same => ['cap_chown', 'CAP_CHOWN', 'Cap_Chown', 'cap_perfmon', '0',
 		 '40', '010', '0x26', 'cap_checkpoint_restore'],
-	# beyond this kernel, or beyond 64
+	# beyond this kernel, or beyond 64; the first is made the first
+	# number private/caps.def leaves unnamed (gen_capsh), so that both
+	# still print the same explanation for it
 	edge => ['41', '63', '64'],
 	# a number with junk: libcap takes the number
 	numjunk => ['1x', '08', '1 '],
@@ -189,6 +191,8 @@ my %LIBCAP = (
 		     --noenv --print --quiet --secbits= --shell= --strict
 		     --suggest= --supports= --uid= --user=)],
 );
+# The last capability libcap 2.76 names (cap_checkpoint_restore).
+my $LIBCAP_LAST = 40;
 my %OURS_ROW = (
 	setcap => 'setcap-perf', getcap => 'getcap-options',
 	getpcaps => 'getpcaps-options', capsh => 'capsh-options',
@@ -282,7 +286,9 @@ sub gen_setcap {
 		     ['getcap', '-n', map { "s/c$_" } 0 .. 63],
 		     ['setcap', '-v', @pairs]);
 	}
-	my @names = cap_names($top);
+	# Every name libcap 2.76 knows (0 to 40): one past them is a name
+	# 2.76 refuses, which the numbers above already write.
+	my @names = (cap_names($top))[0 .. $LIBCAP_LAST];
 	case({ root => 1 }, ['setcap', (map { ("$_=ep", "s/$_") } @names),
 			     join(',', map { uc } @names) . '+ip', 's/names',
 			     join(',', 0 .. 63) . '=p', 's/all'],
@@ -409,11 +415,14 @@ my @CAPSH_CAPS = (
 sub gen_capsh {
 	my ($top) = @_;
 	my @opts = options_of($top, 'capsh');
+	$CAP{edge}[0] = scalar(() = cap_names($top));
 	heading('capsh: each option alone, without its value, misspelt');
-	# The options without a value that carry on, in one command.
-	# --no-new-privs first: --has-no-new-privs holds after it.
+	# libcap's options without a value that carry on, in one command
+	# (one of ours would make the whole command a difference: each is
+	# run alone, below). --no-new-privs first: --has-no-new-privs holds
+	# after it.
 	my @flags = sort { ($b eq '--no-new-privs') <=> ($a eq '--no-new-privs') }
-		grep { !/=$/ && !/^(--help|-h|--license|--version|--json|--quiet)$/ } @opts;
+		grep { !/=$/ && !/^(--help|-h|--license|--quiet)$/ && !rows_of('capsh', $_) } @opts;
 	case({ root => 1 }, ['capsh', '--quiet', @flags, '--print']);
 	for my $o (@opts, '--bogus', '-x', '--prin', '--', '-+', '==', '=+') {
 		my @rows = $o =~ /^(--bogus|-x|--prin|--|-\+|==|=\+)$/ ? ()
@@ -430,7 +439,7 @@ sub gen_capsh {
 			case({}, ['capsh', '--shell=/bin/false', $o]);
 		} else {
 			case({ rows => [@rows] }, ['capsh', $o])
-				if $o =~ /^(--help|-h|--license|--version|--json|--bogus|-x|--prin)$/;
+				if @rows || $o =~ /^(--help|-h|--license|--bogus|-x|--prin)$/;
 			# A value to an option that takes none: unknown to
 			# both, ours or not.
 			case({}, ['capsh', "$o=x"]) unless $o eq '--noamb';
@@ -503,9 +512,13 @@ sub gen_capsh {
 	}
 
 	heading('capsh: all 64 capability numbers');
+	# Our explanations are our own text for every capability
+	# private/caps.def names; past them, both print the same lines.
+	my $named = () = cap_names($top);
 	case({ rows => ['capsh-explain-text'] },
-	     ['capsh', map { "--explain=$_" } 0 .. 40]);
-	case({}, ['capsh', map { "--explain=$_" } 41 .. 64]);
+	     ['capsh', map { "--explain=$_" } 0 .. $named - 1]);
+	case({}, ['capsh', map { "--explain=$_" } $named .. 64]);
+	# What this kernel (6.18) supports, then two it does not.
 	case({}, ['capsh', map { "--supports=$_" } 0 .. 40]);
 	case({}, ['capsh', "--supports=$_"]) for 41, 63;
 	case({ root => 1 }, ['capsh', '--drop=' . join(',', 0 .. 63), '--print']);

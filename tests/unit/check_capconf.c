@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <grp.h>
 #include <pwd.h>
@@ -209,7 +210,11 @@ static void collect(void *ctx, int prio, const char *fmt, ...)
 	snprintf(logged + len, sizeof(logged) - len, "\n");
 }
 
-static char path[64];
+/*
+ * The config, in a directory of the test's own: a file straight in the
+ * sticky /tmp is refused (anyone may have moved a file of root's there).
+ */
+static char dir[64], path[96];
 
 static void setup(void)
 {
@@ -217,8 +222,10 @@ static void setup(void)
 
 	reset();
 	logged[0] = '\0';
-	strcpy(path, "/tmp/check_capconf.XXXXXX");
-	fd = mkstemp(path);
+	strcpy(dir, "/tmp/check_capconf.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/capability.conf", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 }
@@ -226,6 +233,7 @@ static void setup(void)
 static void teardown(void)
 {
 	unlink(path);
+	rmdir(dir);
 }
 
 /* Writes len bytes of text as the config. */

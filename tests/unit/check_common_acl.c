@@ -161,6 +161,35 @@ START_TEST(effective_permissions_under_the_mask)
 }
 END_TEST
 
+/* chmod rewrites the entries that mirror the mode, and no other. */
+START_TEST(chmod_rewrites_the_mirrored_entries)
+{
+	struct acl_entry e[] = {
+		{ ACL_USER_OBJ, 7, 0 },	 { ACL_NAMED_USER, 6, 1000 },
+		{ ACL_GROUP_OBJ, 5, 0 }, { ACL_MASK, 7, 0 },
+		{ ACL_OTHER, 5, 0 },
+	};
+	struct acl_entry minimal[] = {
+		{ ACL_USER_OBJ, 7, 0 },
+		{ ACL_GROUP_OBJ, 5, 0 },
+		{ ACL_OTHER, 5, 0 },
+	};
+
+	acl_chmod(e, 5, 0640);
+	ck_assert_uint_eq(e[0].perm, 6);
+	ck_assert_uint_eq(e[1].perm, 6); /* named: kept, under the mask */
+	ck_assert_uint_eq(e[2].perm, 5); /* the mask stands for the group */
+	ck_assert_uint_eq(e[3].perm, 4);
+	ck_assert_uint_eq(e[4].perm, 0);
+	ck_assert_uint_eq(acl_effective(&e[1], acl_mask(e, 5)), 4);
+	/* without a mask, the owning group's entry is the group bits */
+	acl_chmod(minimal, 3, 0751);
+	ck_assert_uint_eq(minimal[0].perm, 7);
+	ck_assert_uint_eq(minimal[1].perm, 5);
+	ck_assert_uint_eq(minimal[2].perm, 1);
+}
+END_TEST
+
 static Suite *acl_suite(void)
 {
 	Suite *s = suite_create("common_acl");
@@ -171,6 +200,7 @@ static Suite *acl_suite(void)
 	tcase_add_test(tc, the_mask_limits_named_entries_and_groups);
 	tcase_add_test(tc, a_matching_group_that_denies_ends_the_search);
 	tcase_add_test(tc, effective_permissions_under_the_mask);
+	tcase_add_test(tc, chmod_rewrites_the_mirrored_entries);
 	suite_add_tcase(s, tc);
 	return s;
 }

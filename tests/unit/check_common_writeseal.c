@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * common/writeseal.c and common/mountlist.c on the real kernel: when a
- * directory whose mode lets others write is sealed by its mounts, and when
- * fs.protected_hardlinks vouches for a second name. Each test makes its
- * mounts in a private mount namespace of its forked child (nothing reaches
- * the host's), as root, or as another user in a user namespace of its own
- * (check_userns.h). The mounts a pam_cap login would see are built the
+ * directory whose mode lets others write is sealed by its mounts. Each
+ * test makes its mounts in a private mount namespace of its forked child
+ * (nothing reaches the host's), as root, or as another user in a user
+ * namespace of its own (check_userns.h). The mounts a pam_cap login would see are built the
  * way Kubernetes builds a ConfigMap: a read-only bind mount of a volume
  * whose root is 0777, its writable mount somewhere else, or gone.
  */
@@ -35,6 +34,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "check_pidns.h"
 #include "check_userns.h"
 #include "writeseal.h"
 
@@ -96,25 +96,6 @@ static void configmap(int keep_rw)
 		ck_assert_int_eq(umount(vol), 0);
 }
 
-/*
- * Runs fn in a forked child, which fn may chroot or move to another
- * namespace: the test's own process stays where teardown undoes setup.
- */
-static void in_child(void (*fn)(void))
-{
-	int status;
-	pid_t pid = fork();
-
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		fn();
-		_exit(0);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "the test's child failed (status %d)", status);
-}
-
 /* statmount(2) and listmount(2) fail with ENOSYS, as before Linux 6.8. */
 static void without_statmount(void)
 {
@@ -131,41 +112,6 @@ static void without_statmount(void)
 
 	ck_assert_int_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
 	ck_assert_int_eq(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog), 0);
-}
-
-/* Runs fn as pid 1 of a new pid namespace, with its own /proc. */
-static void (*init_fn)(void);
-
-static void unshare_pid_ns(void)
-{
-	int status;
-	pid_t pid;
-
-	ck_assert_int_eq(unshare(CLONE_NEWPID), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		/* its /proc in a copy of the mount namespace: the test's
-		 * process keeps seeing itself in its own */
-		ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
-		ck_assert_int_eq(mount("proc", "/proc", "proc", 0, NULL), 0);
-		init_fn();
-		_exit(0);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "the test's pid 1 failed (status %d)", status);
-}
-
-/*
- * Runs fn as pid 1 of a new pid namespace, with its own /proc; from a
- * child, so that the test's process, which exits through the sanitizers'
- * leak check, never leaves the pid namespace its /proc shows.
- */
-static void as_init(void (*fn)(void))
-{
-	init_fn = fn;
-	in_child(unshare_pid_ns);
 }
 
 /*
@@ -237,7 +183,7 @@ static void configmap_sealed(void)
 START_TEST(configmap_is_sealed)
 {
 	configmap(0);
-	as_init(configmap_sealed);
+	check_as_init(configmap_sealed);
 }
 END_TEST
 
@@ -257,7 +203,7 @@ static void writable_elsewhere(void)
 START_TEST(writable_mount_elsewhere_unseals)
 {
 	configmap(1);
-	as_init(writable_elsewhere);
+	check_as_init(writable_elsewhere);
 }
 END_TEST
 
@@ -275,7 +221,7 @@ START_TEST(read_only_superblock_seals)
 	path_of(vol, sizeof(vol), "vol");
 	ck_assert_int_eq(
 		mount("none", vol, "none", MS_REMOUNT | MS_RDONLY, NULL), 0);
-	as_init(sealed_etc);
+	check_as_init(sealed_etc);
 }
 END_TEST
 
@@ -328,7 +274,7 @@ static void chroot_child_of_init(void)
 
 	path_of(proc, sizeof(proc), "root/proc");
 	ck_assert_int_eq(mount("/proc", proc, "none", MS_BIND, NULL), 0);
-	in_child(chrooted_in_root);
+	check_in_child(chrooted_in_root);
 }
 
 static void writable_mount_outside_chroot_body(void)
@@ -346,7 +292,7 @@ static void writable_mount_outside_chroot_body(void)
 	ck_assert_int_eq(mount("none", etc, "none",
 			       MS_BIND | MS_REMOUNT | MS_RDONLY, NULL),
 			 0);
-	as_init(chroot_child_of_init);
+	check_as_init(chroot_child_of_init);
 }
 
 START_TEST(writable_mount_outside_chroot)
@@ -432,7 +378,7 @@ START_TEST(namespace_of_another_root)
 	close(ready[1]);
 	ck_assert_int_eq(read(ready[0], &c, 1), 1);
 	if (c == 'r')
-		in_child(in_ns_of_holder);
+		check_in_child(in_ns_of_holder);
 	else
 		printf("note: no user namespace to be made here (a chroot?): the case of another root's namespace not run\n");
 	kill(ns_holder, SIGKILL);
@@ -464,14 +410,14 @@ static void mountinfo_sees_writable(void)
 START_TEST(mountinfo_when_no_statmount)
 {
 	configmap(0);
-	as_init(mountinfo_seals);
+	check_as_init(mountinfo_seals);
 }
 END_TEST
 
 START_TEST(mountinfo_sees_the_writable_mount)
 {
 	configmap(1);
-	as_init(mountinfo_sees_writable);
+	check_as_init(mountinfo_sees_writable);
 }
 END_TEST
 
@@ -501,13 +447,13 @@ static void own_namespace(void)
 
 static void namespace_beside_init(void)
 {
-	in_child(own_namespace);
+	check_in_child(own_namespace);
 }
 
 START_TEST(writable_in_another_namespace)
 {
 	configmap(1);
-	as_init(namespace_beside_init);
+	check_as_init(namespace_beside_init);
 }
 END_TEST
 
@@ -515,7 +461,7 @@ START_TEST(mountinfo_of_another_namespace)
 {
 	configmap(1);
 	no_statmount = 1;
-	as_init(namespace_beside_init);
+	check_as_init(namespace_beside_init);
 }
 END_TEST
 
@@ -559,7 +505,7 @@ static void sealed_without_proc_child(void)
 START_TEST(sealed_without_proc)
 {
 	configmap(0);
-	in_child(sealed_without_proc_child);
+	check_in_child(sealed_without_proc_child);
 }
 END_TEST
 
@@ -725,7 +671,7 @@ START_TEST(held_directory_unseals)
 {
 	configmap(1);
 	held_kind = HELD_FD;
-	as_init(held_sealed);
+	check_as_init(held_sealed);
 }
 END_TEST
 
@@ -733,7 +679,7 @@ START_TEST(held_working_directory_unseals)
 {
 	configmap(1);
 	held_kind = HELD_CWD;
-	as_init(held_sealed);
+	check_as_init(held_sealed);
 }
 END_TEST
 
@@ -746,7 +692,7 @@ START_TEST(held_in_flight_unseals)
 {
 	configmap(1);
 	held_kind = HELD_IN_FLIGHT;
-	as_init(held_sealed);
+	check_as_init(held_sealed);
 }
 END_TEST
 
@@ -754,7 +700,7 @@ START_TEST(held_namespace_unseals)
 {
 	configmap(1);
 	held_kind = HELD_NS;
-	as_init(held_sealed);
+	check_as_init(held_sealed);
 }
 END_TEST
 
@@ -931,7 +877,7 @@ static void many_past_deadline(void)
 START_TEST(many_descriptors_within_deadline)
 {
 	configmap(0);
-	as_init(many_past_deadline);
+	check_as_init(many_past_deadline);
 }
 END_TEST
 
@@ -1030,65 +976,7 @@ static void held_past_deadline(void)
 START_TEST(held_named_past_deadline)
 {
 	configmap(1);
-	as_init(held_past_deadline);
-}
-END_TEST
-
-/* A file of text bound over /proc/sys/fs/protected_hardlinks. */
-static void fake_hardlinks(const char *text)
-{
-	char p[256];
-	FILE *f;
-
-	path_of(p, sizeof(p), "hardlinks");
-	f = fopen(p, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
-	ck_assert_int_eq(mount(p, "/proc/sys/fs/protected_hardlinks", "none",
-			       MS_BIND, NULL),
-			 0);
-}
-
-START_TEST(hardlinks_as_the_kernel_says)
-{
-	char text[16] = "";
-	FILE *f = fopen("/proc/sys/fs/protected_hardlinks", "r");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_ptr_nonnull(fgets(text, sizeof(text), f));
-	fclose(f);
-	if (strcmp(text, "1\n") == 0) {
-		ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 1);
-	} else {
-		ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
-		ck_assert_str_eq(why, "fs.protected_hardlinks is 0");
-	}
-}
-END_TEST
-
-static void hardlinks_without_proc(void)
-{
-	no_proc();
-	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
-	ck_assert_str_eq(
-		why,
-		"fs.protected_hardlinks cannot be read (No such file or directory)");
-}
-
-START_TEST(hardlinks_off_or_unknown)
-{
-	fake_hardlinks("0\n");
-	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
-	ck_assert_str_eq(why, "fs.protected_hardlinks is 0");
-	ck_assert_int_eq(umount("/proc/sys/fs/protected_hardlinks"), 0);
-	fake_hardlinks("1\nx");
-	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 0);
-	ck_assert_str_eq(why, "fs.protected_hardlinks reads neither 0 nor 1");
-	ck_assert_int_eq(umount("/proc/sys/fs/protected_hardlinks"), 0);
-	fake_hardlinks("1\n");
-	ck_assert_int_eq(hardlinks_vouched(why, sizeof(why)), 1);
-	in_child(hardlinks_without_proc);
+	check_as_init(held_past_deadline);
 }
 END_TEST
 
@@ -1122,8 +1010,6 @@ static Suite *writeseal_suite(void)
 	tcase_add_test(tc, held_working_directory_unseals);
 	tcase_add_test(tc, held_namespace_unseals);
 	tcase_add_test(tc, held_in_flight_unseals);
-	tcase_add_test(tc, hardlinks_as_the_kernel_says);
-	tcase_add_test(tc, hardlinks_off_or_unknown);
 	suite_add_tcase(s, tc);
 	/* its own, for its 3 s and more before the deadline was kept */
 	/*

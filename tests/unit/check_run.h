@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /*
@@ -43,6 +44,28 @@ static inline void stdout_restore(void)
 			 STDOUT_FILENO);
 	close(check_stdout_saved);
 	check_stdout_saved = -1;
+}
+
+/*
+ * Runs fn in a forked child that leaves by _exit(): for a test that
+ * changes its namespaces, its root or its /proc (which the test's own
+ * process must keep: its sanitizer leak check at exit reads /proc), or
+ * must not take its process along. The test fails when fn does (an
+ * assertion) or the child dies.
+ */
+static inline void check_in_child(void (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the test's child failed (status %d)", status);
 }
 
 #define CHECK_MAIN(make_suite)                                    \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * For suites whose files must be root's (pam_cap reads no capability.conf
- * anyone but root could have written, common/capconf_trust.c): run by
+ * anyone but root could have written, common/path_trust.h): run by
  * another user, the suite goes on in a user namespace of its own where
  * that user is root, so the files it makes are root's there, and those of
  * real root (/, /tmp) show the overflow id, which such a namespace trusts.

@@ -56,7 +56,8 @@ def unsafe(path, st, what):
     module runs as, when it is not root) change it, or None.
     Group and other write bits also cover an ACL: with one, the group
     bits are its mask, the most any named user or group may have. A
-    sticky directory of root's is safe for the entries root owns in it."""
+    sticky directory of root's is safe for the directories root owns in
+    it (untrusted_by refuses anything else there)."""
     if st.st_uid not in (0, os.geteuid()):
         return '%s %s belongs to uid %d' % (what, escape(path), st.st_uid)
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not (
@@ -100,11 +101,20 @@ def untrusted_by(path, file_too=True):
             st = os.lstat(nxt)
         except OSError as e:
             return '%s: %s' % (escape(nxt), e.strerror)
+        if stat.S_ISLNK(st.st_mode) and shared and st.st_uid not in (0, os.geteuid()):
+            # its owner may replace it in a sticky directory all may write
+            return 'symbolic link %s belongs to uid %d in %s, a directory ' \
+                   'all may write' % (escape(nxt), st.st_uid, escape(cur))
+        if shared and not stat.S_ISDIR(st.st_mode):
+            # Anyone who may write there may move root's file or link out
+            # of a directory of their own into a free name: moving a file
+            # asks nothing of the file. A directory cannot be moved so
+            # (its ".." would change, which needs write access to it).
+            return '%s %s is in %s, a sticky directory all may write, where ' \
+                   'anyone may put a file or link under a free name' % (
+                       'symbolic link' if stat.S_ISLNK(st.st_mode) else 'the file',
+                       escape(nxt), escape(cur))
         if stat.S_ISLNK(st.st_mode):
-            if shared and st.st_uid not in (0, os.geteuid()):
-                # its owner may replace it in a sticky directory all may write
-                return 'symbolic link %s belongs to uid %d in %s, a directory ' \
-                       'all may write' % (escape(nxt), st.st_uid, escape(cur))
             links += 1
             if links > MAX_LINKS:
                 return '%s: too many symbolic links' % escape(path)
@@ -123,8 +133,8 @@ def untrusted_by(path, file_too=True):
 
 
 def open_sticky(st):
-    """A sticky directory others may write (/tmp): safe for the entries
-    root owns, and only those."""
+    """A sticky directory others may write (/tmp): safe on the way to the
+    directories root owns in it, and only those (see untrusted_by)."""
     return bool(st.st_mode & stat.S_ISVTX and st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
