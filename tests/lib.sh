@@ -66,6 +66,10 @@
 #                        check nothing, skip instead
 #   xattr_hex FILE       FILE's security.capability as getfattr's hex
 #                        (0x...), empty when it has none
+#   acl_user_hex UID PERM  a POSIX access ACL as setfattr takes it (0x...,
+#                        for system.posix_acl_access): user::rwx,
+#                        user:UID:PERM (an octal digit), group::r-x,
+#                        mask::rwx, other::r-x (no setfacl needed)
 #   finish [SUMMARY]     print "N checks, M failed" (then ", K not checked:
 #                        WHAT; WHAT" when parts were not checked) and
 #                        SUMMARY when none failed; exits 0 when none
@@ -408,6 +412,11 @@ expect_line() {
 xattr_hex() {
 	getfattr -e hex -n security.capability "$1" 2>/dev/null |
 		sed -n 's/^security.capability=//p'
+}
+
+acl_user_hex() {
+	printf '0x02000000''01000700ffffffff''0200%02x00%02x%02x%02x%02x''04000500ffffffff''10000700ffffffff''20000500ffffffff' \
+		"$2" $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255))
 }
 
 finish() {

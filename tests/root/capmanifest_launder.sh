@@ -111,14 +111,10 @@ no_gain 2 "$t/app/tool"
 
 # 3. An ACL entry (u:nobody:rwx; the mask rwx shows as mode 0775) lets
 # nobody rename a root-owned program of other content over the tool.
-acl() {	# the raw xattr: user::rwx, user:UID:PERM, group::r-x, mask::rwx, other::r-x
-	printf '0x02000000''01000700ffffffff''0200%02x00%02x%02x%02x%02x''04000500ffffffff''10000700ffffffff''20000500ffffffff' \
-		"$2" $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255))
-}
 t=$T/t3; mkdir -p "$t/app"
 m=$(recorded "$t")
 cp "$probe" "$t/app/spare" && chmod 0755 "$t/app/spare" && pass || fail "3: setup"
-setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 7)" "$t/app" && pass || fail "3: cannot set the ACL"
+setfattr -n system.posix_acl_access -v "$(acl_user_hex "$nobody_uid" 7)" "$t/app" && pass || fail "3: cannot set the ACL"
 as_nobody mv -f "$t/app/spare" "$t/app/tool" && pass || fail "3: the ACL did not let nobody rename (test setup)"
 before=$(state "$t/app/tool")
 refused "3: a directory nobody writes through an ACL entry" "$t/app/tool" "$before" \
@@ -128,7 +124,7 @@ no_gain 3 "$t/app/tool"
 # The same mode 0775, but the ACL grants nobody r-x only: root's alone,
 # and the recorded content fixed as --fix-owner should.
 cp /bin/true "$t/app/tool" && chmod 0755 "$t/app/tool" &&
-	setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 5)" "$t/app" && pass || fail "3: setup"
+	setfattr -n system.posix_acl_access -v "$(acl_user_hex "$nobody_uid" 5)" "$t/app" && pass || fail "3: setup"
 [ "$(stat -c %a "$t/app")" = 775 ] && pass || fail "3: the mode is $(stat -c %a "$t/app"), want 775"
 run run_ours "$cm" restore --fix-owner "$m" "$t"
 expect_rc 0 "3: --fix-owner below an ACL that grants no write" || cat "$T/err"
@@ -253,7 +249,7 @@ refused "7: a recorded mode her group may write" "$t/app/tool" "$before" \
 no_gain 7 "$t/app/tool"
 as_nobody sh -c 'exec 3>>"$1"' - "$t/app/tool" 2>/dev/null && fail "7: she may open it for writing" || pass
 cp /bin/true "$t/app/tool" && chgrp 0 "$t/app/tool" && chmod 0775 "$t/app/tool" &&
-	setfattr -n system.posix_acl_access -v "$(acl "$nobody_uid" 7)" "$t/app/tool" &&
+	setfattr -n system.posix_acl_access -v "$(acl_user_hex "$nobody_uid" 7)" "$t/app/tool" &&
 	setcap cap_net_raw=ep "$t/app/tool" && run_ours "$cm" record "$t" >"$t.m" &&
 	setcap -r "$t/app/tool" && chmod 0755 "$t/app/tool" && pass || fail "7: setup (ACL)"
 grep -q "^\./app/tool owner=0 group=0 mode=0775 acl=user::rwx,user:$nobody_uid:rwx,group::r-x,mask::rwx,other::r-x " "$t.m" && pass || fail "7: manifest: $(cat "$t.m")"

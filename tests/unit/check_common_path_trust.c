@@ -30,6 +30,8 @@
 #include "check_run.h"
 #include "check_pidns.h"
 #include "check_userns.h"
+#define WORLD_BASE "/tmp/check_path_trust.XXXXXX"
+#include "check_world.h"
 #include "acl.h"
 #include "capconf.h"
 #include "fsowner.h"
@@ -298,93 +300,10 @@ END_TEST
 
 /* --- Files and ways, in a chroot into a fresh tmpfs --- */
 
-static char base[] = "/tmp/check_path_trust.XXXXXX";
-
-static void make_base(void)
-{
-	ck_assert_ptr_nonnull(mkdtemp(base));
-}
-
-static void remove_base(void)
-{
-	rmdir(base);
-}
-
-/* mkdir -p of path (below base, where the world is being made). */
-static void make_dirs(char *path)
-{
-	char *slash;
-
-	for (slash = strchr(path + 1, '/'); slash != NULL;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		ck_assert(mkdir(path, 0755) == 0 || errno == EEXIST);
-		*slash = '/';
-	}
-	ck_assert(mkdir(path, 0755) == 0 || errno == EEXIST);
-}
-
-/*
- * The directory of a log file that options name after key (run.sh names
- * one per suite: the sanitizers' log_path=, valgrind's --log-file=),
- * bound at the same path in the world: what they find in a chrooted test,
- * or in a process it forks, is written where run.sh reads it.
- */
-static void keep_log_dir(const char *options, const char *key)
-{
-	const char *at = options != NULL ? strstr(options, key) : NULL;
-	char dir[512], inside[sizeof(base) + sizeof(dir)], *slash;
-	size_t len;
-
-	if (at == NULL)
-		return;
-	at += strlen(key);
-	len = strcspn(at, ": ");
-	ck_assert_uint_lt(len, sizeof(dir));
-	memcpy(dir, at, len);
-	dir[len] = '\0';
-	slash = strrchr(dir, '/');
-	if (slash == NULL || slash == dir)
-		return;
-	*slash = '\0';
-	snprintf(inside, sizeof(inside), "%s%s", base, dir);
-	make_dirs(inside);
-	ck_assert_int_eq(mount(dir, inside, "none", MS_BIND, NULL), 0);
-}
-
-/* This test's child: / is a tmpfs of root's (0755), with /proc. */
-static void enter_world(void)
-{
-	char proc[sizeof(base) + 8];
-
-	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
-	ck_assert_int_eq(mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL),
-			 0);
-	ck_assert_int_eq(mount("world", base, "tmpfs", 0, "mode=0755"), 0);
-	snprintf(proc, sizeof(proc), "%s/proc", base);
-	ck_assert_int_eq(mkdir(proc, 0555), 0);
-	ck_assert_int_eq(mount("/proc", proc, "none", MS_BIND | MS_REC, NULL),
-			 0);
-	keep_log_dir(getenv("ASAN_OPTIONS"), "log_path=");
-	keep_log_dir(getenv("UBSAN_OPTIONS"), "log_path=");
-	keep_log_dir(getenv("VALGRIND_CMD"), "--log-file=");
-	ck_assert_int_eq(chroot(base), 0);
-	ck_assert_int_eq(chdir("/"), 0);
-	umask(0);
-}
-
+/* The files the tests judge: empty, no test reads them. */
 static void make(const char *path, mode_t mode)
 {
-	if (S_ISDIR(mode)) {
-		ck_assert_int_eq(mkdir(path, mode & 07777), 0);
-	} else {
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode & 07777);
-
-		ck_assert_int_ge(fd, 0);
-		ck_assert_int_eq(write(fd, "cap_kill alice\n", 15), 15);
-		close(fd);
-	}
-	ck_assert_int_eq(chmod(path, mode & 07777), 0);
+	world_make(path, mode);
 }
 
 /* path_trust_way() of path, judged to lead to target's file, under p. */
@@ -862,9 +781,7 @@ static Suite *path_trust_suite(void)
 	 * Each file test mounts and chroots in its own process, under
 	 * valgrind too (where run.sh turns forking off).
 	 */
-	setenv("CK_FORK", "yes", 1);
-	tcase_add_unchecked_fixture(files, make_base, remove_base);
-	tcase_add_checked_fixture(files, enter_world, NULL);
+	world_fixtures(files);
 	tcase_add_test(files, way_of_roots_alone);
 	tcase_add_test(files, way_through_a_writable_directory);
 	tcase_add_test(files, sticky_by_policy);
