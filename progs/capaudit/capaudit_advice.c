@@ -124,7 +124,7 @@ static void print_labels(uint64_t caps, const char *after, FILE *out)
 /* One file's grant: its capabilities, the setcap line, the warnings. */
 static void print_file(const struct need_file *f, FILE *out)
 {
-	char list[1024], why[128], *quoted;
+	char list[1024], why[512], *quoted;
 	/*
 	 * A kernel's name that is not the file (it was replaced, or the
 	 * kernel named it inside a layer of a nested overlay) gets no line:
@@ -144,9 +144,10 @@ static void print_file(const struct need_file *f, FILE *out)
 		list_caps(f->grant, 0, list, sizeof(list));
 		fputs("# setcap: ", out);
 		escape_fputs(f->path, out);
-		fprintf(out,
-			": not the file the command ran (%s): no line for %s; find the file it ran first\n",
-			why, list);
+		fputs(": not the file the command ran (", out);
+		escape_fputs(why, out); /* it may name a directory */
+		fprintf(out, "): no line for %s; find the file it ran first\n",
+			list);
 	} else if (f->grant != 0) {
 		list_caps(f->grant, 0, list, sizeof(list));
 		/* The one line meant to be pasted: every operand quoted for sh. */

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "capaudit_identity.h"
-#include "capaudit_trial.h"
+#include "capaudit_trust.h"
 #include "fsowner.h"
 
 int identity_open(const char *path, struct stat *st)
@@ -140,7 +140,7 @@ int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		   char *why, size_t len)
 {
 	enum file_match match;
-	const char *problem;
+	char clause[400];
 	struct stat st;
 	int fd = identity_open(path, &st);
 
@@ -172,11 +172,12 @@ int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		return 0;
 	}
 	if (match == FILE_SAME_MAPPED &&
-	    (problem = path_dirs_problem(path)) != NULL) {
+	    trust_way(path, &st, TRUST_NOW, clause, sizeof(clause)) !=
+		    TRUST_ROOTS) {
 		snprintf(
 			why, len,
 			"on this file system its device and inode numbers may be another file's, and it %s",
-			problem);
+			clause);
 		return 0;
 	}
 	return match == FILE_SAME || match == FILE_SAME_MAPPED;

@@ -31,10 +31,10 @@ enum file_match identity_match(int fd, const struct stat *st, uint32_t maj,
 			       uint32_t min, uint64_t ino);
 /*
  * Whether path names the file a record names by maj:min ino: 1, or 0
- * with why it does not (a clause: "another file now") in why. Where only
- * a mapping gives the record's numbers, also that only root may change
- * what the path names (path_dirs_problem()); never on FUSE, whose daemon
- * gives the numbers.
+ * with why it does not (a clause: "another file now") in why, unescaped
+ * (it may name a directory). Where only a mapping gives the record's
+ * numbers, also that only root may change what the path names
+ * (trust_way()); never on FUSE, whose daemon gives the numbers.
  */
 int identity_names(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		   char *why, size_t len);

@@ -21,6 +21,7 @@
 #include "capaudit_trial.h"
 #include "capaudit_verdict.h"
 #include "escape.h"
+#include "why.h"
 
 /* One trial run: every file of sg, a copy with grant[i], bound over it. */
 static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
@@ -29,7 +30,7 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	struct trials *tr = ctx;
 	struct grant_file *files;
 	struct launch l = tr->launch;
-	char why[300];
+	char why[512];
 	size_t i;
 	int rc;
 
@@ -38,8 +39,8 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 		return -1;
 	}
 	if (plan_dir_make(&tr->plan, why, sizeof(why)) < 0) {
-		snprintf(sg->unproven, sizeof(sg->unproven),
-			 "a directory for the trial's copies: %s", why);
+		why_say(sg->unproven, sizeof(sg->unproven),
+			"a directory for the trial's copies: %s", why);
 		return -1;
 	}
 	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1,
@@ -68,10 +69,10 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 			char *shown =
 				escape_dup(f->path != NULL ? f->path : f->comm);
 
-			snprintf(sg->unproven, sizeof(sg->unproven),
-				 "no trial can grant %s: %s",
-				 shown != NULL ? shown : "a file",
-				 f->path != NULL ? why : f->why);
+			why_say(sg->unproven, sizeof(sg->unproven),
+				"no trial can grant %s: %s",
+				shown != NULL ? shown : "a file",
+				f->path != NULL ? why : f->why);
 			free(shown);
 			return -1;
 		}

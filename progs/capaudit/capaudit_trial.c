@@ -32,11 +32,12 @@
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
 #include "capaudit_trial.h"
+#include "capaudit_trust.h"
 #include "escape.h"
 #include "exec_target.h"
-#include "fsowner.h"
 #include "mask.h"
 #include "names.h"
+#include "why.h"
 
 /*
  * Revision 2 with the effective flag, by the library's own codec (the
@@ -107,7 +108,7 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	struct exec_target et;
 	enum file_match match;
 	const char *problem;
-	char reason[200];
+	char reason[200], clause[400];
 	struct stat st;
 	int fd;
 
@@ -128,21 +129,8 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	match = identity_match(fd, &st, maj, min, ino);
 	switch (match) {
 	case FILE_SAME:
+	case FILE_SAME_MAPPED: /* and the path root's alone: below */
 		break;
-	case FILE_SAME_MAPPED:
-		/*
-		 * The numbers the kernel gave may be another file's here (a
-		 * btrfs subvolume's, an overlay's other layer): the path
-		 * itself must be one only root can point elsewhere.
-		 */
-		problem = trial_path_problem(path);
-		if (problem == NULL)
-			break;
-		snprintf(
-			why, len,
-			"it %s, and on this file system its device and inode numbers may be another file's: no trial can tell it is still the file the command ran",
-			problem);
-		goto refuse;
 	case FILE_UNKNOWN:
 		snprintf(
 			why, len,
@@ -155,16 +143,25 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 			"the path names another file now than the one the command ran");
 		goto refuse;
 	}
-	/* Owner and mode below are the kernel's word, not a daemon's. */
-	switch (fs_owner_unvouched(fd, NULL)) {
-	case 0:
+	/*
+	 * The trials run the copy with capabilities; whoever may change the
+	 * file decides what that copy does with them. Its owner, mode and
+	 * ACL must be the kernel's word, not a daemon's or a mapping's, for
+	 * the mode and the set-id bits below to mean anything.
+	 */
+	switch (trust_file(fd, &st, clause, sizeof(clause))) {
+	case TRUST_ROOTS:
 		break;
-	case 1:
-		snprintf(why, len, "it is %s", FS_OWNER_FUSE_WHY);
+	case TRUST_OTHERS:
+		trust_clause_escape(clause, sizeof(clause));
+		snprintf(
+			why, len,
+			"it %s: capaudit runs no copy of it with capabilities, as someone other than root decides what it does",
+			clause);
 		goto refuse;
 	default:
-		snprintf(why, len, "cannot tell its file system: %s",
-			 strerror(errno));
+		trust_clause_escape(clause, sizeof(clause));
+		snprintf(why, len, "it %s", clause);
 		goto refuse;
 	}
 	if (exec_target_inspect(fd, &et) < 0) {
@@ -177,23 +174,11 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		snprintf(why, len, "it %s", problem);
 		goto refuse;
 	}
-	/*
-	 * The trials run the copy with capabilities; whoever may change the
-	 * file decides what that copy does with them.
-	 */
 	/* A copy runs without its set-id bit: not the same program. */
 	if (st.st_mode & (S_ISUID | S_ISGID)) {
 		snprintf(
 			why, len,
 			"it is set-user-ID or set-group-ID, which its copy would not be");
-		goto refuse;
-	}
-	if (st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		snprintf(
-			why, len,
-			"it is %s: capaudit runs no copy of it with capabilities, as its owner decides what it does",
-			st.st_uid != 0 ? "not root's"
-				       : "writable by others than root");
 		goto refuse;
 	}
 	/*
@@ -202,14 +187,24 @@ int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 	 * another file at that name once the copy is bound (a rename takes
 	 * the bind along with the old name), and the trial then runs that
 	 * file and judges the grant by it: a run that fails there keeps a
-	 * capability the command never needed.
+	 * capability the command never needed. Where only a mapping gave
+	 * the kernel's numbers (a btrfs subvolume, an overlay's layer), they
+	 * may be another file's, and only a way root alone may change says
+	 * the path still names the file the command ran.
 	 */
-	if (match == FILE_SAME &&
-	    (problem = trial_path_problem(path)) != NULL) {
-		snprintf(
-			why, len,
-			"it %s: another file could take its place at that path during a trial",
-			problem);
+	if (trust_way(path, &st, TRUST_NOW, clause, sizeof(clause)) !=
+	    TRUST_ROOTS) {
+		trust_clause_escape(clause, sizeof(clause));
+		if (match == FILE_SAME_MAPPED)
+			snprintf(
+				why, len,
+				"it %s, and on this file system its device and inode numbers may be another file's: no trial can tell it is still the file the command ran",
+				clause);
+		else
+			snprintf(
+				why, len,
+				"it %s: another file could take its place at that path during a trial",
+				clause);
 		goto refuse;
 	}
 	return fd;
@@ -219,83 +214,22 @@ refuse:
 }
 
 /*
- * Only root may change what the directory holds: root's, and not
- * writable by others, or sticky (others may not rename or remove what
- * root keeps there).
+ * Whether only root decides what the script at path (open on fd) says: 1,
+ * or 0 and why.
  */
-static int dir_guarded(const struct stat *st)
+static int script_guarded(const char *path, int fd, char *why, size_t len)
 {
-	return st->st_uid == 0 && (!(st->st_mode & (S_IWGRP | S_IWOTH)) ||
-				   (st->st_mode & S_ISVTX));
-}
+	char clause[400], *shown;
 
-const char *path_dirs_problem(const char *path)
-{
-	char prefix[PATH_MAX];
-	struct stat st;
-	size_t at;
-
-	if (path[0] != '/' || strlen(path) >= sizeof(prefix))
-		return "cannot be checked (not an absolute path)";
-	/* "/" first, then each directory down to the file. */
-	for (at = 0;; at++) {
-		if (at > 0 && path[at] != '/' && path[at] != '\0')
-			continue;
-		memcpy(prefix, path, at > 0 ? at : 1);
-		prefix[at > 0 ? at : 1] = '\0';
-		if (lstat(prefix, &st) < 0)
-			return "cannot be checked (a part of its path cannot be read)";
-		if (!S_ISDIR(st.st_mode) && path[at] != '\0')
-			return "has a symbolic link in its path";
-		/* A daemon's owners and modes prove nothing (fsowner.h). */
-		switch (S_ISLNK(st.st_mode) ? 0
-					    : fs_owner_unvouched(-1, prefix)) {
-		case 0:
-			break;
-		case 1:
-			return "is " FS_OWNER_FUSE_WHY;
-		default:
-			return "cannot be checked (its file system cannot be read)";
-		}
-		if (path[at] == '\0')
-			break;
-		if (!dir_guarded(&st))
-			return "is in a directory others than root may change";
-	}
-	return NULL;
-}
-
-const char *trial_path_problem(const char *path)
-{
-	const char *problem = path_dirs_problem(path);
-	struct stat st;
-
-	if (problem != NULL)
-		return problem;
-	if (lstat(path, &st) < 0)
-		return "cannot be checked (a part of its path cannot be read)";
-	if (!S_ISREG(st.st_mode))
-		return "is not a regular file";
-	if (st.st_uid != 0)
-		return "is not root's";
-	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return "is writable by others than root";
-	return NULL;
-}
-
-/* Whether only root decides what the script at path says: 1, or 0 and why. */
-static int script_guarded(const char *path, char *why, size_t len)
-{
-	const char *problem = trial_path_problem(path);
-	char *shown;
-
-	if (problem == NULL)
+	if (trust_path(path, fd, TRUST_NOW, clause, sizeof(clause)) ==
+	    TRUST_ROOTS)
 		return 1;
+	trust_clause_escape(clause, sizeof(clause));
 	shown = escape_dup(path);
 	snprintf(
 		why, len,
 		"the script %s %s: no trial runs it with capabilities, as someone other than root decides what it says",
-		shown != NULL ? shown : "", problem);
+		shown != NULL ? shown : "", clause);
 	free(shown);
 	return 0;
 }
@@ -303,9 +237,8 @@ static int script_guarded(const char *path, char *why, size_t len)
 int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
 {
 	enum file_match match;
-	const char *problem;
+	char clause[400], *shown;
 	struct stat st;
-	char *shown;
 	size_t i;
 	int fd;
 
@@ -322,19 +255,21 @@ int trial_libraries_allowed(const struct need_file *f, char *why, size_t len)
 			       : identity_match(fd, &st, m->maj, m->min,
 						m->ino);
 		if (match == FILE_OTHER || match == FILE_UNKNOWN)
-			problem =
-				"names another file now than the one it loaded";
-		else
-			problem = trial_path_problem(m->path);
+			why_say(clause, sizeof(clause),
+				"names another file now than the one it loaded");
+		else if (trust_path(m->path, fd, TRUST_NOW, clause,
+				    sizeof(clause)) == TRUST_ROOTS)
+			clause[0] = '\0';
 		if (fd >= 0)
 			close(fd);
-		if (problem == NULL)
+		if (clause[0] == '\0')
 			continue;
+		trust_clause_escape(clause, sizeof(clause));
 		shown = escape_dup(m->path);
 		snprintf(
 			why, len,
 			"it loads %s, which %s: no trial runs it with capabilities, as someone other than root decides what that code does",
-			shown != NULL ? shown : "a file", problem);
+			shown != NULL ? shown : "a file", clause);
 		free(shown);
 		return 0;
 	}
@@ -376,8 +311,8 @@ int trial_command_allowed(const char *path, char *why, size_t len)
 			close(fd);
 			break; /* an ELF file: trial_open_file() judges it */
 		}
+		ok = script_guarded(cur, fd, why, len);
 		close(fd);
-		ok = script_guarded(cur, why, len);
 		/* Its interpreter may be a script too: the kernel reads both. */
 		next = interpreter_of(&et);
 		free(cur);
@@ -408,7 +343,10 @@ void plan_dir_drop(struct grant_plan *p)
 
 int plan_dir_make(struct grant_plan *p, char *why, size_t len)
 {
-	const char *tmp = caller_getenv("TMPDIR"), *problem;
+	const char *tmp = caller_getenv("TMPDIR");
+	char clause[400], *shown;
+	struct stat st;
+	int fd;
 
 	plan_dir_drop(p);
 	if (tmp == NULL || tmp[0] != '/' || strlen(tmp) > 200)
@@ -426,16 +364,26 @@ int plan_dir_make(struct grant_plan *p, char *why, size_t len)
 	 * those steps, and the copy carrying the grant would be written
 	 * there, on their file system, for them to run at any time.
 	 */
-	problem = path_dirs_problem(p->dir);
-	if (problem != NULL) {
-		snprintf(
-			why, len,
-			"%.200s/capaudit.XXXXXX %s: another user could swap it during a trial",
-			tmp, problem);
-		plan_dir_drop(p);
-		return -1;
-	}
-	return 0;
+	fd = open(p->dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		why_say(clause, sizeof(clause), "cannot be checked (%s)",
+			strerror(errno));
+	else if (trust_way(p->dir, &st, TRUST_NOW, clause, sizeof(clause)) ==
+		 TRUST_ROOTS)
+		clause[0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	if (clause[0] == '\0')
+		return 0;
+	trust_clause_escape(clause, sizeof(clause));
+	shown = escape_dup(tmp);
+	snprintf(
+		why, len,
+		"%.200s/capaudit.XXXXXX %s: another user could swap it during a trial",
+		shown != NULL ? shown : "TMPDIR", clause);
+	free(shown);
+	plan_dir_drop(p);
+	return -1;
 }
 
 void plan_release(struct grant_plan *p)

@@ -38,32 +38,19 @@ int trials_possible(char *why, size_t len);
 /*
  * Opens path for the trials and checks it: the same file the run mapped
  * (device and inode), a regular ELF file the kernel would honour file
- * capabilities on, root's and writable by root only. Returns the fd, or
- * -1 with the reason in why.
+ * capabilities on, and only root's to change, the way to it included
+ * (capaudit_trust.h). Returns the fd, or -1 with the reason in why.
  */
 int trial_open_file(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		    char *why, size_t len);
 /*
  * Whether the trials may run the command at path: a script (and a
  * script its "#!" line names) is read afresh by its interpreter in
- * each trial, whose copy runs it with capabilities, so it and every
- * directory above it must be root's and writable by root alone (as
- * trial_open_file() asks of a file). 1, or 0 with the reason in why.
+ * each trial, whose copy runs it with capabilities, so it and its way
+ * must be only root's to change (as trial_open_file() asks of a file).
+ * 1, or 0 with the reason in why.
  */
 int trial_command_allowed(const char *path, char *why, size_t len);
-/*
- * Why someone other than root may change what the file at path holds
- * (it, or a directory above it, is not root's or is writable by others
- * and not sticky; a symbolic link on the way), as a clause that follows
- * its name; NULL when only root may.
- */
-const char *trial_path_problem(const char *path);
-/*
- * The same of the directories above path alone (and FUSE for the file
- * too): whether only root decides which file the name is, whoever owns
- * the file. NULL, or the problem.
- */
-const char *path_dirs_problem(const char *path);
 /*
  * Whether the trials may run f with capabilities as far as what it
  * loads goes: each library (and loader, and plugin) it mapped in the

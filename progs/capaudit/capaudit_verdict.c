@@ -25,7 +25,7 @@ void suggest_make(const struct suggest_request *rq, const struct tally *t,
 		  struct suggestion *sg)
 {
 	struct trial_runner runner = { ops->run, ops->ctx };
-	char why[300];
+	char why[512];
 	double limit;
 	size_t i;
 	int any = 0, trials_as_root;

@@ -16,7 +16,7 @@
 #include "capaudit_identity.h"
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
-#include "capaudit_trial.h"
+#include "capaudit_trust.h"
 #include "capaudit_warn.h"
 #include "exec_target.h"
 #include "mask.h"
@@ -111,8 +111,9 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		uint64_t caps, FILE *out)
 {
 	struct exec_target et;
+	enum trust_verdict own;
 	const char *problem;
-	char list[1024], why[200];
+	char list[1024], why[512], clause[400];
 	struct stat st;
 	int fd, root_tier = 0, c;
 
@@ -135,18 +136,30 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 		say(out, "# WARNING: ", "%s %s; this grant would do nothing",
 		    path, problem);
 	}
+	/*
+	 * Root's file that others may write anyway (its mode, an ACL
+	 * entry), or whose owner and mode the kernel does not keep: they
+	 * decide what runs with the grant. (Another owner: warn_who().)
+	 */
+	own = st.st_uid == 0 ? trust_file(fd, &st, clause, sizeof(clause))
+			     : TRUST_OTHERS;
 	close(fd);
+	if (st.st_uid == 0 && own != TRUST_ROOTS) {
+		say(out, "# WARNING: ",
+		    "%s %s: whoever may change it decides what runs with %s",
+		    path, clause, list);
+	}
 	/*
 	 * A root's file where another may rename, remove or replace what a
 	 * directory holds: that one decides which file the name is when the
 	 * line is pasted (a file made there may even get the freed inode's
 	 * number, so nothing here could tell it from the one that ran).
 	 */
-	if (st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH)) &&
-	    (problem = path_dirs_problem(path)) != NULL) {
+	if (own == TRUST_ROOTS && trust_way(path, &st, TRUST_PASTED, clause,
+					    sizeof(clause)) != TRUST_ROOTS) {
 		say(out, "# WARNING: ",
 		    "%s %s: whoever may change it decides which file that name is when this line is pasted",
-		    path, problem);
+		    path, clause);
 	}
 	warn_who(path, &st, list, root_tier, out);
 	if (is_interpreter(path)) {
@@ -158,20 +171,19 @@ void warn_grant(const char *path, uint32_t maj, uint32_t min, uint64_t ino,
 
 void warn_libraries(const struct need_file *f, uint64_t caps, FILE *out)
 {
-	const char *problem;
-	char list[1024];
+	char list[1024], clause[400];
 	size_t i;
 
 	if (caps == 0)
 		return;
 	mask_names(list, sizeof(list), caps, 0);
 	for (i = 0; i < f->nlibs; i++) {
-		problem = trial_path_problem(f->libs[i].path);
-		if (problem == NULL)
+		if (trust_path(f->libs[i].path, -1, TRUST_PASTED, clause,
+			       sizeof(clause)) == TRUST_ROOTS)
 			continue;
 		say(out, "# WARNING: ",
 		    "%s loads %s, which %s: whoever may change it runs code with %s",
-		    f->path, f->libs[i].path, problem, list);
+		    f->path, f->libs[i].path, clause, list);
 	}
 }
 

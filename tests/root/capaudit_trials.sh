@@ -54,6 +54,17 @@
 #     (a queued signal with any si_code, a pipe's owner signalled when
 #     written to, a signal whose siginfo found no room), which the
 #     kernel's count took for the kernel's own or for not delivered.
+#   who may change a file the trials run, or that a pasted line grants,
+#     was judged by its mode bits: the reason for root's command or
+#     library with an ACL entry letting nobody write it did not name
+#     the entry, and no warning next to the command's setcap line said
+#     it; and a sticky directory everyone may write was trusted as the
+#     one holding the command, where the user nobody may move a file of
+#     root's from a directory of his in under any free name (a rename
+#     needs no permission on the file itself): the trial was made, and
+#     the grant "proven". Judged now as common/path_trust.h judges (a
+#     sticky directory above root's directory holding the file is still
+#     fine: nobody cannot rename root's directory in it).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 # nobody and a second name for uid 0, in our mount namespace alone.
 private_etc "$@"
@@ -81,6 +92,10 @@ in_net() { unshare -n sh -c '"$0" --lo-up && exec "$@"' "$ping" "$@"; }
 cp /etc/passwd "$T/passwd" && echo "toor:x:0:0:toor:/root:/bin/sh" >>"$T/passwd" &&
 	chmod 644 "$T/passwd" && umount /etc/passwd && mount --bind "$T/passwd" /etc/passwd ||
 	{ fail "a passwd with toor"; finish; }
+
+nobody_uid=$(id -u nobody)
+# What an ACL entry letting nobody write a file of root's is said to be.
+acl_why="is writable by others than root (an ACL entry lets uid $nobody_uid write it)"
 
 # 1. --user of uid 0: the trials hold no capability but the copy's.
 cp "$probe" "$T/bin/bind80" && chmod 755 "$T/bin/bind80"
@@ -150,8 +165,10 @@ done
 cp "$hostile" "$T/bin/interp" && chmod 755 "$T/bin/interp"
 mkdir "$T/nb" && chown nobody "$T/nb" && chmod 755 "$T/nb"
 mkdir "$T/open" && chmod 777 "$T/open"
+# (nb/script is root's: nobody's directory alone decides what it says;
+# bin/nobodys is nobody's, in root's directory.)
 printf '#!%s\nescalate %s\n' "$T/bin/interp" "$T/w/pwned" >"$T/nb/script"
-chown nobody "$T/nb/script" && chmod 755 "$T/nb/script"
+chmod 755 "$T/nb/script"
 cp "$T/nb/script" "$T/bin/nobodys" && chown nobody "$T/bin/nobodys"
 cp "$T/nb/script" "$T/open/script" && chmod 755 "$T/open/script"
 for s in "$T/bin/nobodys:is not root's" \
@@ -236,9 +253,9 @@ if [ -e "$T/w/libpwned" ]; then
 else
 	pass
 fi
-expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bin/hostile: it loads $T/nb/libesc.so, which is in a directory others than root may change:" \
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bin/hostile: it loads $T/nb/libesc.so, which is not root's:" \
 	"nobody's library: refused"
-expect_line "$T/rep" "# WARNING: $T/bin/hostile loads $T/nb/libesc.so, which is in a directory others than root may change: whoever may change it runs code with cap_setuid" \
+expect_line "$T/rep" "# WARNING: $T/bin/hostile loads $T/nb/libesc.so, which is not root's: whoever may change it runs code with cap_setuid" \
 	"nobody's library: warned"
 # A library loaded only once the trial granted the bind: it ran in that
 # trial, but the next (which grants the cap_setuid it asked for) is not
@@ -253,6 +270,23 @@ else
 fi
 expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bin/hostile: it loads $T/nb/libesc.so" \
 	"a library loaded in a trial: refused"
+# Root's library with an ACL entry letting nobody write it: refused,
+# and warned of, naming the entry.
+cp "$lib" "$T/bin/libacl.so" && chmod 644 "$T/bin/libacl.so" &&
+	setfattr -n system.posix_acl_access -v "$(acl_user_hex "$nobody_uid" 6)" "$T/bin/libacl.so" ||
+	fail "an ACL on $T/bin/libacl.so"
+"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dlopen \
+	"$T/bin/libacl.so" "$T/w/aclpwned" >/dev/null 2>&1
+if [ -e "$T/w/aclpwned" ]; then
+	ls -l "$T/w/aclpwned"
+	fail "a library nobody may write through an ACL entry: a trial ran it as root"
+else
+	pass
+fi
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bin/hostile: it loads $T/bin/libacl.so, which $acl_why:" \
+	"a library nobody may write through an ACL entry: refused"
+expect_line "$T/rep" "# WARNING: $T/bin/hostile loads $T/bin/libacl.so, which $acl_why: whoever may change it runs code with cap_setuid" \
+	"a library nobody may write through an ACL entry: warned"
 # Root's library in root's directory: proven as before.
 cp "$lib" "$T/bin/libroot.so" && chmod 644 "$T/bin/libroot.so"
 "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/hostile" --dlopen \
@@ -483,4 +517,36 @@ sys read-only" ]; then
 else
 	fail "cannot mask /proc/cmdline and /proc/sys in our mount namespace"
 fi
-finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment; FUSE; overlay identity"
+# 14. Who may change the command, judged as the kernel decides. Root's
+#     command with an ACL entry letting nobody write it: refused, naming
+#     the entry, and its setcap line warned of.
+cp "$T/bin/bind80" "$T/bin/aclbind" &&
+	setfattr -n system.posix_acl_access -v "$(acl_user_hex "$nobody_uid" 7)" "$T/bin/aclbind" ||
+	fail "an ACL on $T/bin/aclbind"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/aclbind" --bind80 >/dev/null 2>&1
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/bin/aclbind: it $acl_why: capaudit runs no copy of it with capabilities" \
+	"a command nobody may write through an ACL entry: refused"
+expect_line "$T/rep" "# WARNING: $T/bin/aclbind $acl_why: whoever may change it decides what runs with cap_net_bind_service" \
+	"a command nobody may write through an ACL entry: warned"
+#     Root's command in root's sticky directory everyone may write ($T/w,
+#     1777), the one holding it: refused; its setcap line warned of (as
+#     in 11, where only a mapping names it there is no line).
+cp "$T/bin/bind80" "$T/w/bind80" && chmod 755 "$T/w/bind80"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/w/bind80" --bind80 >/dev/null 2>&1
+sticky_why="is in directory $T/w, which is sticky but lets others than root add names, a file of root's moved in among them (everybody may write it)"
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (no trial can grant $T/w/bind80: it $sticky_why" \
+	"a command in a sticky directory everyone may write: refused"
+if grep -q "^setcap .* $T/w/bind80\$" "$T/rep"; then
+	expect_line "$T/rep" "# WARNING: $T/w/bind80 $sticky_why: whoever may change it decides which file that name is when this line is pasted" \
+		"a command in a sticky directory everyone may write: warned"
+else
+	expect_line "$T/rep" "# setcap: $T/w/bind80: not the file the command ran (on this file system its device and inode numbers may be another file's, and it $sticky_why)" \
+		"a command in a sticky directory everyone may write, only a mapping naming it: no setcap line"
+fi
+#     Reached through that sticky directory, in root's 0755 directory
+#     below it: proven as before.
+mkdir "$T/w/bin" && chmod 755 "$T/w/bin" && cp "$T/bin/bind80" "$T/w/bin/bind80"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/w/bin/bind80" --bind80 >/dev/null 2>&1
+expect_line "$T/rep" "without cap_net_bind_service on $T/w/bin/bind80: exited with status 1: needed" \
+	"a sticky directory above root's directory holding the command: proven"
+finish "capaudit --suggest trials: uid 0 under SECBIT_NOROOT; a trial's processes end with it; scripts, libraries; a time limit; root's environment; FUSE; overlay identity; ACLs and sticky directories"
