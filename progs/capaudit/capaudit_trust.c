@@ -195,11 +195,6 @@ enum trust_verdict trust_way(const char *path, const struct stat *st,
 			"has a symbolic link in its path (%s: %s, and may point it elsewhere)",
 			t.path, t.why);
 		return TRUST_OTHERS;
-	case PATH_TRUST_NAMES:
-		why_say(clause, len,
-			"has %lu names, and someone other than root may have made one (%s)",
-			(unsigned long)st->st_nlink, t.why);
-		return TRUST_OTHERS;
 	default: /* PATH_TRUST_MOVED */
 		why_say(clause, len,
 			"cannot be checked (its path now leads to another file: a directory on its way changed)");
