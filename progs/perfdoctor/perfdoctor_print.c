@@ -69,7 +69,8 @@ void print_header(const struct kernel_facts *k, const struct binary_facts *b,
 		say(stdout, "", "%-10s kernel.perf_event_paranoid = %d: %s",
 		    "paranoid:", k->paranoid, paranoid_meaning(k->paranoid));
 	if (b->rootfd >= 0)
-		say(stdout, "", "%-10s %s is looked up in the root of process %d, which it can execute, not in perfdoctor's",
+		say(stdout, "",
+		    "%-10s %s is looked up in the root of process %d, which it can execute, not in perfdoctor's",
 		    "root:", b->path, (int)b->root_of);
 	if (!b->exists) {
 		say(stdout, "", "%-10s %s: %s", "binary:", b->path,
@@ -156,7 +157,8 @@ void print_surroundings(const struct session_facts *s,
 		say(stdout, "", "%-10s %s", "container:", s->container);
 	/* The one setting a container cannot make its own. */
 	if (s->in_container && k->paranoid != INT32_MIN && k->paranoid > 0)
-		say(stdout, "", "%-10s kernel.perf_event_paranoid = %d is the host's, one value for every container on this kernel: it is why a CPU-wide event needs CAP_PERFMON here",
+		say(stdout, "",
+		    "%-10s kernel.perf_event_paranoid = %d is the host's, one value for every container on this kernel: it is why a CPU-wide event needs CAP_PERFMON here",
 		    "note:", k->paranoid);
 }
 
@@ -254,7 +256,8 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	 */
 	if (b->rootfd >= 0) {
 		if (suggestion != NULL || (b->mode & 0001) || b->uid != 0)
-			say(stdout, "", "suggest:   run perfdoctor in the root of process %d for commands: its files and groups are not this host's",
+			say(stdout, "",
+			    "suggest:   run perfdoctor in the root of process %d for commands: its files and groups are not this host's",
 			    (int)b->root_of);
 		return;
 	}
