@@ -100,10 +100,9 @@ struct opts_getopt {
 	size_t n;
 	unsigned only; /* opts_build()'s: the rows getopt knows */
 	struct option longopts[OPTS_MAX + 1];
-	char shortopts
-		[3 * OPTS_MAX +
-		 2]; /* [+] letters, ":" or "::" after one taking a value */
-	int word;    /* after an error: argv index of the word getopt read */
+	/* [+] letters, ":" or "::" after one taking a value */
+	char shortopts[3 * OPTS_MAX + 2];
+	int word; /* after an error: argv index of the word getopt read */
 };
 
 /*

@@ -14,8 +14,8 @@ static int kernel_bits;
 
 static int probe_kernel_bits(void)
 {
-	int low = 0,
-	    high = LCAP_BITS; /* PR_CAPBSET_READ(low) works, high fails */
+	/* PR_CAPBSET_READ(low) works, PR_CAPBSET_READ(high) fails */
+	int low = 0, high = LCAP_BITS;
 
 	if (lcap_sys_prctl(PR_CAPBSET_READ, 0, 0, 0, 0) < 0)
 		return LCAP_NAMED; /* prctl unavailable (seccomp?): our names */

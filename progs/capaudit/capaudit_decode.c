@@ -242,8 +242,8 @@ static int decode_lost(const unsigned char *p, size_t len, struct record *r)
  */
 static int decode_mmap2(const unsigned char *p, size_t len, struct record *r)
 {
-	size_t head = sizeof(struct perf_event_header),
-	       fixed = 8 + 24 + 8 + 16 + 8;
+	size_t head = sizeof(struct perf_event_header);
+	size_t fixed = 8 + 24 + 8 + 16 + 8;
 	uint32_t pt[2], mm[2], prot;
 	size_t n;
 

@@ -552,8 +552,8 @@ int source_find(const struct sysview *sv, struct source *src, int check,
 		int use_bpf, FILE *err)
 {
 	enum tracefs_state state[NTRACEFS];
-	char rel[128] = "?", dir[512], why[256] = "",
-	     bpf_why[COUNTER_WHY_MAX] = "";
+	char rel[128] = "?", dir[512], why[256] = "";
+	char bpf_why[COUNTER_WHY_MAX] = "";
 	int major = 0, minor = 0, found = 0, any_mounted = 0, e[NTRACEFS], rc;
 	struct missing m = { .n = 0 };
 	size_t i;

@@ -590,9 +590,9 @@ static int take_record_operands(struct opts *o, int n, char **argv)
 /* The operands a command takes; 0, or 2 after the usage text. */
 static int take_operands(struct opts *o, int argc, char **argv)
 {
-	int operands = argc - optind,
-	    record = strcmp(o->command, "record") == 0,
-	    add = strcmp(o->command, "add") == 0;
+	int operands = argc - optind;
+	int record = strcmp(o->command, "record") == 0;
+	int add = strcmp(o->command, "add") == 0;
 
 	if (record && operands >= 1) {
 		if (take_record_operands(o, operands, argv + optind) != 0)

@@ -114,8 +114,8 @@ int target_read(const struct target *t, struct manifest *m, int must_exist)
 	char why[WHY_SIZE];
 	struct stat st;
 	FILE *in;
-	int fd = openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC),
-	    cfd = -1, rc;
+	int fd = openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int cfd = -1, rc;
 
 	if (fd < 0 && errno == ENOENT && !must_exist)
 		return 0;

@@ -151,8 +151,10 @@ static int read_cmdline(struct proc *p, int dfd, struct buf *b)
 
 /* What one read of /proc/<pid> holds open and has learnt, step by step. */
 struct reading {
-	int dfd, sfd, xfd,
-		live; /* /proc/<pid>, its stat, its exe, a live thread */
+	int dfd;  /* /proc/<pid> */
+	int sfd;  /* its stat */
+	int xfd;  /* its exe */
+	int live; /* a live thread's directory, when the main thread is dead */
 	struct status_facts f;	 /* the main thread's status */
 	struct creds main_creds; /* the main thread's, until threads_read() */
 	int dead;		 /* the main thread has exited */

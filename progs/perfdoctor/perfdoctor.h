@@ -75,8 +75,8 @@ struct binary_facts {
  */
 struct seccomp_view {
 	enum answer allows;
-	char line
-		[800]; /* how it was found and what was found, for "seccomp:" */
+	/* how it was found and what was found, for "seccomp:" */
+	char line[800];
 	char why[600]; /* the refusal or the doubt, for the verdict */
 };
 
@@ -209,8 +209,8 @@ struct fix_context {
 	 */
 	int login;
 	uint64_t base_bounding;
-	const char
-		*grant_note; /* a pam_cap grant that does not arrive, or NULL */
+	/* a pam_cap grant that does not arrive, or NULL */
+	const char *grant_note;
 	const struct pam_view *pv; /* the service judged, or NULL */
 	/* From the pam view judged (struct pam_view): where a grant must go. */
 	unsigned long star, shadow;
@@ -434,8 +434,8 @@ enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
 /* perfdoctor_pam.c */
 struct pam_opts {
 	const char *dir; /* --pam-dir, default /etc/pam.d */
-	const char *
-		services; /* --service, comma-separated; NULL: the default list */
+	/* --service, comma-separated; NULL: the default list */
+	const char *services;
 	const char *config; /* --config: for pam_cap lines without config= */
 };
 /*

@@ -44,10 +44,10 @@ struct opts {
 	int verify;	   /* -v: compare instead of writing */
 	int force; /* -f (2.76): E mismatch and -r on nothing are not fatal */
 	uid_t rootid; /* -n: namespace owner written as revision 3 */
-	struct perf_group
-		perf_group; /* --perf-group=, checked before any change */
-	cap_t mycaps;	    /* our own process capabilities, for CAP_SETFCAP */
-	int raised;	    /* CAP_SETFCAP already in our effective set */
+	/* --perf-group=, checked before any change */
+	struct perf_group perf_group;
+	cap_t mycaps; /* our own process capabilities, for CAP_SETFCAP */
+	int raised;   /* CAP_SETFCAP already in our effective set */
 };
 
 static uid_t parse_rootid(const char *arg);
