@@ -119,14 +119,14 @@ expect_line "$T/out" "counting in the kernel: built in" "--version"
 
 # 1c. Programs that read another kernel than the running one count nothing
 #     and say so: capaudit-mismatch's programs (tests/Makefile) name a
-#     prototype of cap_capable and a task_struct field this kernel's BTF
+#     prototype of cap_capable and task_struct fields this kernel's BTF
 #     lacks. The kernel tells at load time; the probe's calibration reads
 #     what the programs stored and reports both, and the audit counts by
 #     samples instead of misreading arguments.
 mm=$BIN/capaudit-mismatch
 if [ -x "$mm" ]; then
 	"$mm" --check >"$T/out" 2>&1
-	expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: the running kernel's BTF differs from what the programs read (they count nothing there): the arguments of the raw tracepoint cap_capable, task_struct.pid (a 4-byte integer))" \
+	expect_line "$T/out" "capaudit: counting: one perf sample per check (eBPF: the running kernel's BTF differs from what the programs read (they count nothing there): the arguments of the raw tracepoint cap_capable, task_struct.pid (a 4-byte integer), task_struct.tgid (a 4-byte integer))" \
 		"programs for another kernel: --check"
 	"$mm" --json --output="$T/mm.json" -- chown 3 "$T/w/nb" >/dev/null 2>"$T/err" ||
 		fail "programs for another kernel: the audit failed: $(cat "$T/err")"
@@ -161,6 +161,27 @@ for t in ts: t.join()
 ' "$T/w/f" &&
 	[ "$(count "$T/kernel.json" cap_chown)" -eq 2000 ] ||
 	fail "four threads: $(count "$T/kernel.json" cap_chown) cap_chown checks, want 2000"
+ROWS_SKIP=
+# Ids that meet at one entry of the direct table (a thread's follow entry
+# at its id's low bits) are followed in the spill table: in a direct
+# table of four (CAPAUDIT_BPF_ENTRIES, which leaves the spill table and
+# the totals four each), five processes, which keep their entries to the
+# end, put one there at least. The same rows, and none left unfollowed.
+ROWS_SKIP=cap_sys_admin
+CAPAUDIT_BPF_ENTRIES=4
+export CAPAUDIT_BPF_ENTRIES
+both "five processes, a direct table of four" "$py" -c '
+import os, sys
+for i in range(4):
+    pid = os.fork()
+    if pid == 0:
+        os.chown(sys.argv[1], 20 + i, -1)
+        os._exit(0)
+    os.waitpid(pid, 0)
+' "$T/w/f" &&
+	[ "$(count "$T/kernel.json" cap_chown)" -eq 4 ] ||
+	fail "five processes, a direct table of four: $(count "$T/kernel.json" cap_chown) cap_chown checks, want 4"
+unset CAPAUDIT_BPF_ENTRIES
 ROWS_SKIP=
 # A thread that is not the leader execs: it takes the leader's thread id,
 # and chown's check is chown's, by the file the kernel ran.
@@ -262,24 +283,37 @@ for bad in 0 1 -5 -18446744073709551614 x 99999999999 2x; do
 		{ cat "$T/bad" "$T/err"; fail "CAPAUDIT_BPF_ENTRIES=$bad: not the default tables"; }
 done
 
-# 6a. The follow map, keyed by thread id, has room for every id the
-#     machine gives (pid_max, up to 1048576), never less; the loader
-#     sizes it so rather than at a million buckets, whose making cost
-#     every run some 10 ms. Read from capaudit's own descriptors
-#     (fdinfo: a hash map whose values are 128 bytes).
-want=$(cat /proc/sys/kernel/pid_max)
+# 6a. The follow tables, keyed by thread id, have room for every id the
+#     machine gives: the spill table (a hash map) pid_max, up to 1048576,
+#     never less; the loader sizes it so rather than at a million
+#     buckets, whose making cost every run some 10 ms. The direct table
+#     (an array, entries at an id's low bits) a power of two, the largest
+#     no larger than pid_max and 65536. Read from capaudit's own
+#     descriptors (fdinfo: the maps whose values are 128 bytes, by type).
+pid_max=$(cat /proc/sys/kernel/pid_max)
+want=$pid_max
 [ "$want" -gt 1048576 ] && want=1048576
+want_direct=1
+while [ $((want_direct * 2)) -le "$pid_max" ] && [ "$want_direct" -lt 65536 ]; do
+	want_direct=$((want_direct * 2))
+done
 "$CA" --output=/dev/null -- sleep 2 &
 ca=$!
-got=
+got= got_direct=
 for i in $(seq 40); do
-	got=$(grep -l '^value_size:	128$' /proc/$ca/fdinfo/* 2>/dev/null | head -n 1 |
-		xargs -r sed -n 's/^max_entries:	//p')
-	[ -n "$got" ] && break
+	for f in $(grep -l '^value_size:	128$' /proc/$ca/fdinfo/* 2>/dev/null); do
+		case $(sed -n 's/^map_type:	//p' "$f") in
+		1) got=$(sed -n 's/^max_entries:	//p' "$f") ;;
+		2) got_direct=$(sed -n 's/^max_entries:	//p' "$f") ;;
+		esac
+	done
+	[ -n "$got" ] && [ -n "$got_direct" ] && break
 	sleep 0.05
 done
 wait "$ca"
-[ "$got" = "$want" ] && pass || fail "the follow map has room for ${got:-(not seen)} threads, want pid_max's $want"
+[ "$got" = "$want" ] && pass || fail "the spill table has room for ${got:-(not seen)} threads, want pid_max's $want"
+[ "$got_direct" = "$want_direct" ] && pass ||
+	fail "the direct table has room for ${got_direct:-(not seen)} threads, want $want_direct (pid_max $pid_max)"
 
 # 6b. A credential's address says nothing of whose it is: a server that
 #     makes itself a new credential (setfsuid(2) per request does) and

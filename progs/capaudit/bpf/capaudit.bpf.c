@@ -6,16 +6,17 @@
  * call); compiled by clang, loaded by capaudit_bpf.c through the light
  * skeleton bpftool generates from them.
  *
- * check: on every cap_capable() in the system. A thread not in the
- *   follow map returns at once. A followed thread keeps its FOLLOW_RUNS
+ * check: on every cap_capable() in the system. A thread not followed
+ *   returns at once. A followed thread keeps its FOLLOW_RUNS
  *   latest runs of identical checks in place; a check that repeats one
  *   of them (same credential, namespaces, capability, result and ids;
  *   the credential marked when it is not the thread's own) only counts;
  *   any other check first moves the run used least lately into the
  *   totals map, keyed by everything that tells checks apart, then starts
  *   a new run there, stamped with the time. So a loop of two checks in
- *   turn counts in place as one of one check does; that costs one hash
- *   lookup and an add:
+ *   turn counts in place as one of one check does; that costs one call
+ *   (the thread, bpf_get_current_task_btf()), its follow entry found in
+ *   the direct table with no call, a few loads and compares, and an add:
  *   no clock read, for nothing needs a counted run's last check's time
  *   (user space orders a run by its first check, and takes a counted
  *   credential as lent or not by what the program said, never by spans
@@ -35,7 +36,9 @@
  *
  * Only the thread itself touches its entry (fork: before the child can
  * run), so no two programs race on a run; the totals key holds the
- * thread id for the same reason.
+ * thread id for the same reason. A thread's entry is in the direct
+ * table, at its id's low bits, when that entry was free when it was
+ * followed, else in the spill table (capaudit_maps.h, struct follow_val).
  *
  * Every program first asks whether the running kernel is the one they
  * read (kernel_mismatch()); where it is not, they count nothing and say
@@ -58,6 +61,21 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
+/*
+ * The direct table: a followed thread's entry at its id's low bits
+ * (direct_mask), which the kernel finds inline, with no call (an array's
+ * lookup), where a hash map's lookup costs two calls and a hash. The
+ * loader reads and seeds it through a mapping of its own (mmap(2)).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DIRECT_TABLE_MAX);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32); /* the thread id's low bits */
+	__type(value, struct follow_val);
+} capaudit_direct SEC(".maps");
+
+/* The spill table: a followed thread whose direct entry is another's. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, COUNTER_TABLE_MAX);
@@ -83,6 +101,8 @@ struct {
 
 /* capaudit's own process, set by the loader: its signals end trials. */
 const volatile __u32 self_tgid = 0;
+/* The direct table's room less one, set by the loader (a power of two). */
+const volatile __u32 direct_mask = 0;
 
 /*
  * 1 when the running kernel is what the programs read: each term is a
@@ -98,6 +118,8 @@ static __always_inline int kernel_as_read(void)
 	       bpf_core_type_exists(btf_trace_signal_generate) &&
 	       bpf_core_field_exists(struct task_struct, pid) &&
 	       bpf_core_field_size(struct task_struct, pid) == sizeof(__u32) &&
+	       bpf_core_field_exists(struct task_struct, tgid) &&
+	       bpf_core_field_size(struct task_struct, tgid) == sizeof(__u32) &&
 	       bpf_core_field_exists(struct task_struct, real_cred) &&
 	       bpf_core_field_size(struct task_struct, real_cred) ==
 		       sizeof(__u64) &&
@@ -125,6 +147,9 @@ static __always_inline __u64 kernel_mismatch(void)
 	if (!bpf_core_field_exists(struct task_struct, pid) ||
 	    bpf_core_field_size(struct task_struct, pid) != sizeof(__u32))
 		m |= MISMATCH_TASK_PID;
+	if (!bpf_core_field_exists(struct task_struct, tgid) ||
+	    bpf_core_field_size(struct task_struct, tgid) != sizeof(__u32))
+		m |= MISMATCH_TASK_TGID;
 	if (!bpf_core_field_exists(struct task_struct, real_cred) ||
 	    bpf_core_field_size(struct task_struct, real_cred) != sizeof(__u64))
 		m |= MISMATCH_TASK_REAL_CRED;
@@ -218,13 +243,90 @@ static __always_inline void move_runs(struct follow_val *v)
 		move_run(&v->run[i], v->epoch);
 }
 
-/* Follows thread tid afresh, with a new epoch: 0, or -1 when it cannot. */
+/* Whether a thread was ever followed in the spill table: else none is. */
+static __always_inline int spill_used(void)
+{
+	__u32 which = STAT_SPILLED;
+	__u64 *slot = bpf_map_lookup_elem(&capaudit_stats, &which);
+
+	return slot && *slot;
+}
+
+/*
+ * Said before the first thread goes into the spill table, so that whoever
+ * finds its entry there also finds it said.
+ */
+static __always_inline void spill_use(void)
+{
+	__u32 which = STAT_SPILLED;
+	__u64 *slot = bpf_map_lookup_elem(&capaudit_stats, &which);
+
+	if (slot && !*slot)
+		__sync_lock_test_and_set(slot, 1);
+}
+
+/* The direct table's entry for thread id tid, whoever holds it. */
+static __always_inline struct follow_val *direct_entry(__u32 tid)
+{
+	__u32 at = tid & direct_mask;
+
+	return bpf_map_lookup_elem(&capaudit_direct, &at);
+}
+
+/* Thread tid's follow entry, or NULL when it is not followed. */
+static __always_inline struct follow_val *followed(__u32 tid)
+{
+	struct follow_val *v = direct_entry(tid);
+
+	if (v && v->owner == tid + 1)
+		return v;
+	if (!spill_used())
+		return NULL;
+	return bpf_map_lookup_elem(&capaudit_follow, &tid);
+}
+
+/*
+ * Thread tid is followed no more, its entry dropped (its runs moved or
+ * not, as the caller chose). Only for a thread that cannot be counting
+ * at the same time: one that is gone (its id given to another), or the
+ * thread the program runs in.
+ */
+static __always_inline void unfollow(__u32 tid)
+{
+	struct follow_val *v = direct_entry(tid);
+
+	if (v && v->owner == tid + 1)
+		__sync_lock_test_and_set(&v->owner, FOLLOW_FREE);
+	else if (spill_used())
+		bpf_map_delete_elem(&capaudit_follow, &tid);
+}
+
+/*
+ * Follows thread tid afresh, with a new epoch, in its direct entry when
+ * that is free, else in the spill table: 0, or -1 when it cannot. For a
+ * thread that follows no more (unfollow()), or one that does not run yet.
+ */
 static __always_inline int follow_anew(__u32 tid)
 {
-	struct follow_val v = { .epoch = new_epoch() };
+	struct follow_val fresh = { .epoch = new_epoch() };
+	struct follow_val *v = direct_entry(tid);
+	int i;
 
-	if (v.epoch == 0 ||
-	    bpf_map_update_elem(&capaudit_follow, &tid, &v, BPF_ANY) != 0)
+	if (fresh.epoch == 0)
+		return -1;
+	fresh.latest = FOLLOW_RUNS - 1; /* a first run goes to run[0] */
+	if (v && __sync_val_compare_and_swap(&v->owner, FOLLOW_FREE,
+					     FOLLOW_HELD) == FOLLOW_FREE) {
+		/* Held, by this program alone: filled in, then given to tid. */
+		for (i = 0; i < FOLLOW_RUNS; i++)
+			v->run[i].count = 0;
+		v->latest = fresh.latest;
+		v->epoch = fresh.epoch;
+		__sync_lock_test_and_set(&v->owner, tid + 1);
+		return 0;
+	}
+	spill_use();
+	if (bpf_map_update_elem(&capaudit_follow, &tid, &fresh, BPF_ANY) != 0)
 		return -1;
 	return 0;
 }
@@ -243,10 +345,9 @@ static __always_inline int follow_anew(__u32 tid)
  * privileged program compare but never OR: so the flag is a scalar of
  * its own, and joins the address in the map's memory (run_start()).
  */
-static __always_inline __u64 lent_flag(const struct cred *cred)
+static __always_inline __u64 lent_flag(const struct task_struct *task,
+				       const struct cred *cred)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-
 	return task->real_cred == cred ? 0 : CRED_LENT;
 }
 
@@ -286,7 +387,11 @@ static __always_inline void run_start(struct follow_run *r,
 	r->pid_tgid = pid_tgid;
 }
 
-/* cap_capable(cred, target_ns, capable_ns, cap, ret) */
+/*
+ * cap_capable(cred, target_ns, capable_ns, cap, ret). The thread's ids
+ * and credential are read from its task_struct, found by the one call a
+ * check makes; its follow entry, with no call, in the direct table.
+ */
 SEC("tp_btf/cap_capable")
 int BPF_PROG(capaudit_check, const struct cred *cred,
 	     struct user_namespace *target_ns,
@@ -294,17 +399,22 @@ int BPF_PROG(capaudit_check, const struct cred *cred,
 {
 	__u64 tns = (__u64)target_ns, cns = (__u64)capable_ns;
 	__u64 pid_tgid, lent, capret;
+	struct task_struct *task;
 	struct follow_run *r;
 	struct follow_val *v;
 	__u32 tid, latest, i, n;
 
-	pid_tgid = bpf_get_current_pid_tgid();
-	tid = (__u32)pid_tgid;
-	v = bpf_map_lookup_elem(&capaudit_follow, &tid);
-	/* Every check in the system comes here: the others' end at once. */
-	if (!v || refuse_to_count())
+	/* First: where the kernel is not what they read, no field is read. */
+	if (refuse_to_count())
 		return 0;
-	lent = lent_flag(cred);
+	task = bpf_get_current_task_btf();
+	tid = task->pid;
+	v = followed(tid);
+	/* Every check in the system comes here: the others' end at once. */
+	if (!v)
+		return 0;
+	pid_tgid = (__u64)(__u32)task->tgid << 32 | tid;
+	lent = lent_flag(task, cred);
 	capret = (__u32)cap | (__u64)(__u32)ret << 32;
 	/*
 	 * The same check as one of the runs: count it there. The run of the
@@ -349,13 +459,13 @@ int BPF_PROG(capaudit_fork, struct task_struct *child)
 		goto unfollowed;
 	/* Its creator: the thread whose perf events it inherits. */
 	creator = (__u32)bpf_get_current_pid_tgid();
-	/* The id's previous owner: its last run kept, its entry dropped. */
-	old = bpf_map_lookup_elem(&capaudit_follow, &tid);
+	/* The id's previous owner, gone: its last runs kept, its entry dropped. */
+	old = followed(tid);
 	if (old) {
 		move_runs(old);
-		bpf_map_delete_elem(&capaudit_follow, &tid);
+		unfollow(tid);
 	}
-	if (!bpf_map_lookup_elem(&capaudit_follow, &creator))
+	if (!followed(creator))
 		return 0;
 	if (follow_anew(tid) == 0)
 		return 0;
@@ -377,22 +487,27 @@ int BPF_PROG(capaudit_exec, struct task_struct *task, int old_pid)
 	if (refuse_to_count())
 		return 0;
 	if (tid != old_tid) {
-		/* A thread that was not the leader: its entry becomes the leader's. */
-		v = bpf_map_lookup_elem(&capaudit_follow, &old_tid);
+		/*
+		 * A thread that was not the leader, which is gone: the
+		 * thread's entry becomes the leader's id's.
+		 */
+		v = followed(old_tid);
 		if (v) {
 			move_runs(v);
-			leader = bpf_map_lookup_elem(&capaudit_follow, &tid);
-			if (leader)
+			leader = followed(tid);
+			if (leader) {
 				move_runs(leader);
+				unfollow(tid);
+			}
+			unfollow(old_tid);
 			rc = follow_anew(tid);
-			bpf_map_delete_elem(&capaudit_follow, &old_tid);
 			if (rc != 0)
 				stat_add(STAT_UNFOLLOWED, 1);
 			return 0;
 		}
 	}
 	/* The same thread: the run before the exec is moved, a new epoch. */
-	v = bpf_map_lookup_elem(&capaudit_follow, &tid);
+	v = followed(tid);
 	if (!v)
 		return 0;
 	move_runs(v);
@@ -463,13 +578,12 @@ int BPF_PROG(capaudit_signal, int sig, struct kernel_siginfo *info,
 		return 0;
 	/* The receiving thread, followed (a fault reads 0, never followed). */
 	tid = task->pid;
-	if (!bpf_map_lookup_elem(&capaudit_follow, &tid))
+	if (!followed(tid))
 		return 0;
 	/* The sender: capaudit itself (a trial's end), or one followed. */
 	pid_tgid = bpf_get_current_pid_tgid();
 	sender = (__u32)pid_tgid;
-	if (pid_tgid >> 32 == self_tgid ||
-	    bpf_map_lookup_elem(&capaudit_follow, &sender))
+	if (pid_tgid >> 32 == self_tgid || followed(sender))
 		return 0;
 	if (from_a_timer(sig, (__u64)info))
 		return 0;

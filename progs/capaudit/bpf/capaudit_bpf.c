@@ -30,6 +30,8 @@
 
 #include "capaudit_counting.h"
 #include "capaudit_decode.h"
+#include "capaudit_follow.h"
+#include "capaudit_mapcmd.h"
 #include "capaudit_privilege.h"
 #include "capaudit_maps.h"
 #include "capaudit_skel.h"
@@ -54,6 +56,7 @@ enum { PROG_CHECK, PROG_FORK, PROG_EXEC, PROG_SIGNAL, NPROGS };
 
 struct counter {
 	struct capaudit_bpf *skel;
+	struct follow_table follow; /* the threads followed */
 	int link[NPROGS]; /* the raw tracepoints' descriptors, or -1 */
 	int attached;
 	struct record calibration;
@@ -93,13 +96,13 @@ static void *skel_open(void)
 }
 
 /*
- * The follow map's room: a thread id is below pid_max (the initial pid
- * namespace's, where the programs' ids live), and the map holds one entry
- * per id, so it never needs more. Each entry of room costs the kernel a
- * bucket when the map is created, 16 MB and some 10 ms for a million, so
- * the room a machine's ids can use is all it gets. pid_max raised during
- * a run gives ids beyond it, which find no room: counted as not
- * followed, as any thread the map has no room for.
+ * The spill table's room: a thread id is below pid_max (the initial pid
+ * namespace's, where the programs' ids live), and the table holds one
+ * entry per id, so it never needs more. Each entry of room costs the
+ * kernel a bucket when the map is created, 16 MB and some 10 ms for a
+ * million, so the room a machine's ids can use is all it gets. pid_max
+ * raised during a run gives ids beyond it, which may find no room:
+ * counted as not followed, as any thread the tables have no room for.
  */
 static unsigned follow_size(unsigned entries)
 {
@@ -120,16 +123,23 @@ static unsigned follow_size(unsigned entries)
 
 /*
  * Before the load: capaudit's own process id (the signal program leaves
- * its signals out) and the tables' room.
+ * its signals out) and the tables' room. The direct table's is a power
+ * of two, its entries found at a thread id's low bits: as many as the
+ * machine's ids where they are few (no two ids meet there then), up to
+ * DIRECT_TABLE_MAX (8 MiB, allocated whole) where they are many.
  */
 static void skel_prepare(void *p, const void *arg)
 {
 	struct capaudit_bpf *skel = p;
 	unsigned entries = table_size();
+	unsigned follow = follow_size(entries);
+	unsigned direct = follow_direct_entries(follow);
 
 	(void)arg;
 	skel->rodata->self_tgid = (__u32)getpid();
-	skel->maps.capaudit_follow.max_entries = follow_size(entries);
+	skel->rodata->direct_mask = direct - 1;
+	skel->maps.capaudit_direct.max_entries = direct;
+	skel->maps.capaudit_follow.max_entries = follow;
 	skel->maps.capaudit_totals.max_entries = entries;
 }
 
@@ -146,11 +156,6 @@ static void skel_destroy(void *p)
 static const struct skel_kind capaudit_kind = {
 	"the programs", skel_open, skel_prepare, skel_load_it, skel_destroy,
 };
-
-static int follow_fd(const struct counter *c)
-{
-	return c->skel->maps.capaudit_follow.map_fd;
-}
 
 static int totals_fd(const struct counter *c)
 {
@@ -173,31 +178,6 @@ static int prog_fd(const struct counter *c, int p)
 
 	return d[p]->prog_fd;
 }
-
-/*
- * One element command: LOOKUP (val: out), UPDATE (val: in, flags),
- * DELETE, GET_NEXT_KEY (key NULL: the first; val: the next key out).
- */
-static int map_elem(enum bpf_cmd cmd, int map, const void *key, const void *val,
-		    uint64_t flags)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)map;
-	a.key = (uint64_t)(uintptr_t)key;
-	a.value = (uint64_t)(uintptr_t)val; /* shared with next_key */
-	a.flags = flags;
-	return (int)syscall(SYS_bpf, cmd, &a, sizeof(a));
-}
-
-#define map_lookup(map, key, val) \
-	map_elem(BPF_MAP_LOOKUP_ELEM, map, key, val, 0)
-#define map_update(map, key, val, flags) \
-	map_elem(BPF_MAP_UPDATE_ELEM, map, key, val, flags)
-#define map_delete(map, key) map_elem(BPF_MAP_DELETE_ELEM, map, key, NULL, 0)
-#define map_next(map, key, next) \
-	map_elem(BPF_MAP_GET_NEXT_KEY, map, key, next, 0)
 
 static uint64_t stat_read(const struct counter *c, enum counter_stat which)
 {
@@ -302,8 +282,16 @@ static struct counter *counter_load(char *why, size_t whylen)
 	for (p = 0; p < NPROGS; p++)
 		c->link[p] = -1;
 	c->skel = skel_load(&capaudit_kind, NULL, why, whylen);
-	if (c->skel != NULL && attach_progs(c, why, whylen) == 0)
+	if (c->skel != NULL &&
+	    follow_table_open(&c->follow, c->skel->maps.capaudit_direct.map_fd,
+			      c->skel->maps.capaudit_direct.max_entries,
+			      c->skel->maps.capaudit_follow.map_fd,
+			      stats_fd(c)) < 0) {
+		snprintf(why, whylen, "mapping the direct follow table: %s",
+			 strerror(errno));
+	} else if (c->skel != NULL && attach_progs(c, why, whylen) == 0) {
 		return c;
+	}
 	saved = errno;
 	counter_close(c);
 	errno = saved;
@@ -363,21 +351,13 @@ struct counter *counter_open(const struct counting *cfg, char *why,
 
 int counter_follow(struct counter *c, pid_t tid)
 {
-	struct follow_val v;
-	uint32_t key = (uint32_t)tid;
-
-	memset(&v, 0, sizeof(v));
-	v.epoch = SEED_EPOCH + key;
-	return map_update(follow_fd(c), &key, &v, BPF_ANY);
+	return follow_table_add(&c->follow, (uint32_t)tid,
+				SEED_EPOCH + (uint32_t)tid);
 }
 
 int counter_unfollow(struct counter *c, pid_t tid)
 {
-	uint32_t key = (uint32_t)tid;
-
-	if (map_delete(follow_fd(c), &key) < 0 && errno != ENOENT)
-		return -1;
-	return 0;
+	return follow_table_drop(&c->follow, (uint32_t)tid, 0);
 }
 
 /* A run or a total as the sample it stands for. */
@@ -428,6 +408,7 @@ static void say_mismatch(uint64_t bits, char *why, size_t whylen)
 		{ MISMATCH_SIGNAL_GENERATE,
 		  "the arguments of the raw tracepoint signal_generate" },
 		{ MISMATCH_TASK_PID, "task_struct.pid (a 4-byte integer)" },
+		{ MISMATCH_TASK_TGID, "task_struct.tgid (a 4-byte integer)" },
 		{ MISMATCH_TASK_REAL_CRED,
 		  "task_struct.real_cred (a pointer)" },
 		{ MISMATCH_SIGINFO_CODE,
@@ -464,12 +445,16 @@ int counter_calibrate(struct counter *c, void (*check)(void), char *why,
 	}
 	check();
 	memset(&v, 0, sizeof(v));
-	rc = map_lookup(follow_fd(c), &key, &v);
+	rc = follow_table_read(&c->follow, key, &v);
 	for (i = 0; i < FOLLOW_RUNS; i++)
 		checks += v.run[i].count;
 	run = &v.run[v.latest % FOLLOW_RUNS]; /* the run of the latest check */
-	/* Never left followed: what capaudit forks later is not the command's. */
-	map_delete(follow_fd(c), &key);
+	/*
+	 * Never left followed: what capaudit forks later is not the
+	 * command's. Its own entry, which this thread alone counts in, is
+	 * free again.
+	 */
+	follow_table_drop(&c->follow, key, 1);
 	mismatch = stat_read(c, STAT_MISMATCH);
 	if (mismatch != 0) {
 		say_mismatch(mismatch, why, whylen);
@@ -512,29 +497,34 @@ static void wait_programs_done(void)
 		nanosleep(&ts, NULL);
 }
 
+struct pushing {
+	int (*push)(const struct record *, void *);
+	void *arg;
+};
+
+/* A followed thread's runs, each as a record. */
+static int push_runs(const struct follow_val *v, void *arg)
+{
+	const struct pushing *p = arg;
+	struct record r;
+	int i;
+
+	for (i = 0; i < FOLLOW_RUNS; i++) {
+		if (v->run[i].count == 0)
+			continue;
+		follow_record(&v->run[i], &r);
+		if (p->push(&r, p->arg) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int collect_follow(struct counter *c,
 			  int (*push)(const struct record *, void *), void *arg)
 {
-	/* Zero first: the kernel writes next, which no compiler can see. */
-	uint32_t key = 0, next = 0;
-	struct follow_val v;
-	struct record r;
-	int first = 1, i;
+	struct pushing p = { push, arg };
 
-	while (map_next(follow_fd(c), first ? NULL : &key, &next) == 0) {
-		first = 0;
-		key = next;
-		if (map_lookup(follow_fd(c), &key, &v) < 0)
-			continue;
-		for (i = 0; i < FOLLOW_RUNS; i++) {
-			if (v.run[i].count == 0)
-				continue;
-			follow_record(&v.run[i], &r);
-			if (push(&r, arg) < 0)
-				return -1;
-		}
-	}
-	return 0;
+	return follow_table_each(&c->follow, push_runs, &p);
 }
 
 static int collect_totals(struct counter *c,
@@ -623,6 +613,7 @@ static void unload(struct counter *c)
 	if (c->skel == NULL)
 		return;
 	detach_progs(c);
+	follow_table_close(&c->follow);
 	capaudit_bpf__destroy(c->skel);
 	c->skel = NULL;
 	c->attached = 0;

@@ -33,11 +33,19 @@ struct linux_binprm {
 	int argc;
 };
 
+/*
+ * A pointer member is void *, whatever it points to: clang emits a
+ * struct it first meets through a member's pointer as a forward
+ * declaration in the programs' BTF, and a prototype above that names
+ * the same struct (cap_capable's const struct cred *) would then be
+ * found incompatible with the kernel's.
+ */
 struct task_struct {
 	void *stack; /* the lowest address of its kernel stack */
 	int pid;     /* the thread id, in the initial pid namespace */
+	int tgid;    /* its process's id, the leader's thread id */
 	/* The thread's own credential; one it is lent is another. */
-	const struct cred *real_cred;
+	const void *real_cred;
 } __attribute__((preserve_access_index));
 
 /* include/linux/signal_types.h: the fields in an anonymous struct. */
