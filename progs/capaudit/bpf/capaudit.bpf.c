@@ -40,9 +40,10 @@
  * table, at its id's low bits, when that entry was free when it was
  * followed, else in the spill table (capaudit_maps.h, struct follow_val).
  *
- * Every program first asks whether the running kernel is the one they
- * read (kernel_mismatch()); where it is not, they count nothing and say
- * why in STAT_MISMATCH, which the loader's calibration reports.
+ * Every program first asks whether the running kernel is the one it
+ * reads (refuse_to_count()); where it is not, it counts nothing and says
+ * why in STAT_MISMATCH, which the loader's calibration reports. The
+ * check program asks about everything any of them reads.
  */
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -105,59 +106,52 @@ const volatile __u32 self_tgid = 0;
 const volatile __u32 direct_mask = 0;
 
 /*
- * 1 when the running kernel is what the programs read: each term is a
- * constant the kernel patches in at load time, and where all hold the
- * verifier turns every test into a jump it then drops, so the programs
- * pay a few register moves for it.
+ * The enum kernel_mismatch bits, of those in want, of what the running
+ * kernel does not have as the programs read it. Each term is a constant
+ * the kernel patches in at load time (a CO-RE relocation, each of which
+ * costs the load a search of the kernel's BTF); a program asks only
+ * about what it reads, which want names, a constant the compiler drops
+ * the other terms for. Where the kernel is as read, the verifier knows
+ * the result is 0 and drops every test, so the programs pay a few
+ * register moves for it.
  */
-static __always_inline int kernel_as_read(void)
-{
-	return bpf_core_type_exists(btf_trace_cap_capable) &&
-	       bpf_core_type_exists(btf_trace_task_newtask) &&
-	       bpf_core_type_exists(btf_trace_sched_process_exec) &&
-	       bpf_core_type_exists(btf_trace_signal_generate) &&
-	       bpf_core_field_exists(struct task_struct, pid) &&
-	       bpf_core_field_size(struct task_struct, pid) == sizeof(__u32) &&
-	       bpf_core_field_exists(struct task_struct, tgid) &&
-	       bpf_core_field_size(struct task_struct, tgid) == sizeof(__u32) &&
-	       bpf_core_field_exists(struct task_struct, real_cred) &&
-	       bpf_core_field_size(struct task_struct, real_cred) ==
-		       sizeof(__u64) &&
-	       bpf_core_field_exists(struct task_struct, stack) &&
-	       bpf_core_field_size(struct task_struct, stack) ==
-		       sizeof(__u64) &&
-	       bpf_core_field_exists(struct kernel_siginfo, si_code) &&
-	       bpf_core_field_size(struct kernel_siginfo, si_code) ==
-		       sizeof(int);
-}
-
-/* Where it is not, the enum kernel_mismatch bits of what differs. */
-static __always_inline __u64 kernel_mismatch(void)
+static __always_inline __u64 kernel_mismatch(__u64 want)
 {
 	__u64 m = 0;
 
-	if (!bpf_core_type_exists(btf_trace_cap_capable))
+	if ((want & MISMATCH_CAP_CAPABLE) &&
+	    !bpf_core_type_exists(btf_trace_cap_capable))
 		m |= MISMATCH_CAP_CAPABLE;
-	if (!bpf_core_type_exists(btf_trace_task_newtask))
+	if ((want & MISMATCH_TASK_NEWTASK) &&
+	    !bpf_core_type_exists(btf_trace_task_newtask))
 		m |= MISMATCH_TASK_NEWTASK;
-	if (!bpf_core_type_exists(btf_trace_sched_process_exec))
+	if ((want & MISMATCH_SCHED_PROCESS_EXEC) &&
+	    !bpf_core_type_exists(btf_trace_sched_process_exec))
 		m |= MISMATCH_SCHED_PROCESS_EXEC;
-	if (!bpf_core_type_exists(btf_trace_signal_generate))
+	if ((want & MISMATCH_SIGNAL_GENERATE) &&
+	    !bpf_core_type_exists(btf_trace_signal_generate))
 		m |= MISMATCH_SIGNAL_GENERATE;
-	if (!bpf_core_field_exists(struct task_struct, pid) ||
-	    bpf_core_field_size(struct task_struct, pid) != sizeof(__u32))
+	if ((want & MISMATCH_TASK_PID) &&
+	    (!bpf_core_field_exists(struct task_struct, pid) ||
+	     bpf_core_field_size(struct task_struct, pid) != sizeof(__u32)))
 		m |= MISMATCH_TASK_PID;
-	if (!bpf_core_field_exists(struct task_struct, tgid) ||
-	    bpf_core_field_size(struct task_struct, tgid) != sizeof(__u32))
+	if ((want & MISMATCH_TASK_TGID) &&
+	    (!bpf_core_field_exists(struct task_struct, tgid) ||
+	     bpf_core_field_size(struct task_struct, tgid) != sizeof(__u32)))
 		m |= MISMATCH_TASK_TGID;
-	if (!bpf_core_field_exists(struct task_struct, real_cred) ||
-	    bpf_core_field_size(struct task_struct, real_cred) != sizeof(__u64))
+	if ((want & MISMATCH_TASK_REAL_CRED) &&
+	    (!bpf_core_field_exists(struct task_struct, real_cred) ||
+	     bpf_core_field_size(struct task_struct, real_cred) !=
+		     sizeof(__u64)))
 		m |= MISMATCH_TASK_REAL_CRED;
-	if (!bpf_core_field_exists(struct task_struct, stack) ||
-	    bpf_core_field_size(struct task_struct, stack) != sizeof(__u64))
+	if ((want & MISMATCH_TASK_STACK) &&
+	    (!bpf_core_field_exists(struct task_struct, stack) ||
+	     bpf_core_field_size(struct task_struct, stack) != sizeof(__u64)))
 		m |= MISMATCH_TASK_STACK;
-	if (!bpf_core_field_exists(struct kernel_siginfo, si_code) ||
-	    bpf_core_field_size(struct kernel_siginfo, si_code) != sizeof(int))
+	if ((want & MISMATCH_SIGINFO_CODE) &&
+	    (!bpf_core_field_exists(struct kernel_siginfo, si_code) ||
+	     bpf_core_field_size(struct kernel_siginfo, si_code) !=
+		     sizeof(int)))
 		m |= MISMATCH_SIGINFO_CODE;
 	return m;
 }
@@ -172,20 +166,26 @@ static __always_inline void stat_add(__u32 which, __u64 n)
 }
 
 /*
- * 1, after storing why, when the kernel is not what the programs read:
- * then they must not count, for every argument and field they would
- * read could be something else.
+ * 1, after storing why, when the kernel is not what a program reads
+ * (want: what it reads, enum kernel_mismatch): then it must not count,
+ * for every argument and field it would read could be something else,
+ * and no read of a field the kernel lacks is ever reached. The check
+ * program asks about everything (MISMATCH_ALL), so that no check is
+ * counted where any program would misread, and the calibration, whose
+ * check it counts, reads every bit; the others about their own reads.
+ * The bits are ORed in: a program that asks about less never takes
+ * away what another stored.
  */
-static __always_inline int refuse_to_count(void)
+static __always_inline int refuse_to_count(__u64 want)
 {
+	__u64 m = kernel_mismatch(want), *slot;
 	__u32 which = STAT_MISMATCH;
-	__u64 *slot;
 
-	if (kernel_as_read())
+	if (m == 0)
 		return 0;
 	slot = bpf_map_lookup_elem(&capaudit_stats, &which);
-	if (slot)
-		*slot = kernel_mismatch();
+	if (slot && (*slot & m) != m)
+		__sync_fetch_and_or(slot, m);
 	return 1;
 }
 
@@ -405,7 +405,7 @@ int BPF_PROG(capaudit_check, const struct cred *cred,
 	__u32 tid, latest, i, n;
 
 	/* First: where the kernel is not what they read, no field is read. */
-	if (refuse_to_count())
+	if (refuse_to_count(MISMATCH_ALL))
 		return 0;
 	task = bpf_get_current_task_btf();
 	tid = task->pid;
@@ -451,7 +451,7 @@ int BPF_PROG(capaudit_fork, struct task_struct *child)
 	struct follow_val *old;
 	__u32 tid, creator;
 
-	if (refuse_to_count())
+	if (refuse_to_count(MISMATCH_TASK_NEWTASK | MISMATCH_TASK_PID))
 		return 0;
 	/* A typed pointer: a plain load (a fault would read 0, no thread's id). */
 	tid = child->pid;
@@ -484,7 +484,7 @@ int BPF_PROG(capaudit_exec, struct task_struct *task, int old_pid)
 	__u64 epoch;
 	int rc;
 
-	if (refuse_to_count())
+	if (refuse_to_count(MISMATCH_SCHED_PROCESS_EXEC))
 		return 0;
 	if (tid != old_tid) {
 		/*
@@ -571,7 +571,8 @@ int BPF_PROG(capaudit_signal, int sig, struct kernel_siginfo *info,
 	__u64 pid_tgid;
 	__u32 tid, sender;
 
-	if (refuse_to_count())
+	if (refuse_to_count(MISMATCH_SIGNAL_GENERATE | MISMATCH_TASK_PID |
+			    MISMATCH_SIGINFO_CODE | MISMATCH_TASK_STACK))
 		return 0;
 	if (result != TRACE_SIGNAL_DELIVERED &&
 	    result != TRACE_SIGNAL_LOSE_INFO)

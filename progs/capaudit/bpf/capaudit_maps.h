@@ -119,6 +119,7 @@ enum kernel_mismatch {
 	MISMATCH_SIGINFO_CODE = 1 << 6,	  /* a 4-byte kernel_siginfo.si_code */
 	MISMATCH_TASK_STACK = 1 << 7,	  /* a task_struct.stack pointer */
 	MISMATCH_TASK_TGID = 1 << 8,	  /* a 4-byte task_struct.tgid */
+	MISMATCH_ALL = (1 << 9) - 1,
 };
 
 /* The lowest bit of a counted credential: not the thread's own (lent). */
