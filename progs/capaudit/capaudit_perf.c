@@ -669,7 +669,8 @@ struct tracer *tracer_open(const struct source *src, const struct watch_set *ws)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	size_t pages = ring_pages_for(ncpu > 0 ? (size_t)ncpu : 1,
-				      (size_t)sysconf(_SC_PAGESIZE));
+				      (size_t)sysconf(_SC_PAGESIZE),
+				      src->counting.usable);
 	struct counter *counter = NULL;
 	struct tracer *t = NULL;
 	unsigned char *state;

@@ -29,10 +29,19 @@
  * RLIMIT_MEMLOCK bind a user without CAP_IPC_LOCK), all are halved, down
  * to RING_MIN_PAGES: more records may then be lost, and are counted as
  * lost.
+ *
+ * When the checks are counted in the kernel, the buffers carry only
+ * names, forks, exits and mappings: about a kilobyte for a process that
+ * execs a program and its libraries, so RING_SIDE_BAND keeps some two
+ * thousand such processes while capaudit is not reading. No more: the
+ * kernel allocates and maps every page of a buffer when capaudit maps
+ * it, some 2 to 4 ms for 8 MiB, which every audit waited for on every
+ * CPU.
  */
 #define RING_MAX       (8UL << 20)
 #define RING_BUDGET    (64UL << 20)
 #define RING_FLOOR     (1UL << 20)
+#define RING_SIDE_BAND (2UL << 20)
 #define RING_MIN_PAGES 8UL
 
 void rings_init(struct rings *rs, size_t page, size_t pages)
@@ -65,7 +74,7 @@ static size_t floor_pow2(size_t n)
 }
 
 /* The size of the first buffer tried, in data pages (RING_MAX above). */
-size_t ring_pages_for(size_t ncpu, size_t page)
+size_t ring_pages_for(size_t ncpu, size_t page, int side_band)
 {
 	size_t bytes = RING_BUDGET / (ncpu ? ncpu : 1);
 
@@ -73,6 +82,8 @@ size_t ring_pages_for(size_t ncpu, size_t page)
 		bytes = RING_MAX;
 	if (bytes < RING_FLOOR)
 		bytes = RING_FLOOR;
+	if (side_band && bytes > RING_SIDE_BAND)
+		bytes = RING_SIDE_BAND;
 	if (bytes / page < RING_MIN_PAGES)
 		return RING_MIN_PAGES;
 	return floor_pow2(bytes / page);

@@ -32,9 +32,10 @@ struct rings {
 /*
  * The data pages of the first buffers tried (rings_init()) on ncpu CPUs:
  * enough to keep a tight loop's checks while capaudit has no CPU, within
- * a budget shared by all.
+ * a budget shared by all; side_band: less, for buffers that carry no
+ * check (counted in the kernel), only names, forks, exits and mappings.
  */
-size_t ring_pages_for(size_t ncpu, size_t page);
+size_t ring_pages_for(size_t ncpu, size_t page, int side_band);
 /* No buffer yet; each will have pages data pages of page bytes. */
 void rings_init(struct rings *rs, size_t page, size_t pages);
 /*

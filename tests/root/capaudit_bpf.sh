@@ -283,37 +283,67 @@ for bad in 0 1 -5 -18446744073709551614 x 99999999999 2x; do
 		{ cat "$T/bad" "$T/err"; fail "CAPAUDIT_BPF_ENTRIES=$bad: not the default tables"; }
 done
 
-# 6a. The follow tables, keyed by thread id, have room for every id the
-#     machine gives: the spill table (a hash map) pid_max, up to 1048576,
-#     never less; the loader sizes it so rather than at a million
-#     buckets, whose making cost every run some 10 ms. The direct table
-#     (an array, entries at an id's low bits) a power of two, the largest
-#     no larger than pid_max and 65536. Read from capaudit's own
-#     descriptors (fdinfo: the maps whose values are 128 bytes, by type).
+# 6a. The follow tables, keyed by thread id: the spill table (a hash
+#     map) has room for every id the machine gives, pid_max, up to the
+#     tables' 262144, never less; the loader sizes it so rather than at
+#     the tables' room, whose buckets the kernel makes while capaudit
+#     waits. The direct table (an array, entries at an id's low bits) a
+#     power of two, the largest no larger than pid_max and 65536. The
+#     totals have the tables' room, which CAPAUDIT_BPF_ENTRIES raises to
+#     1048576 for a command of hundreds of thousands of processes. Read
+#     from capaudit's own descriptors (fdinfo: the follow tables' values
+#     are 128 bytes, the totals' keys 48). And perf's buffers, which carry
+#     no check then, only names, forks, exits and mappings, are mapped at
+#     2 MiB each at most (and a page of their own), not at the 8 MiB a
+#     loop's samples take (the kernel makes every page when it is mapped).
 pid_max=$(cat /proc/sys/kernel/pid_max)
 want=$pid_max
-[ "$want" -gt 1048576 ] && want=1048576
+[ "$want" -gt 262144 ] && want=262144
 want_direct=1
 while [ $((want_direct * 2)) -le "$pid_max" ] && [ "$want_direct" -lt 65536 ]; do
 	want_direct=$((want_direct * 2))
 done
-"$CA" --output=/dev/null -- sleep 2 &
-ca=$!
-got= got_direct=
-for i in $(seq 40); do
-	for f in $(grep -l '^value_size:	128$' /proc/$ca/fdinfo/* 2>/dev/null); do
-		case $(sed -n 's/^map_type:	//p' "$f") in
-		1) got=$(sed -n 's/^max_entries:	//p' "$f") ;;
-		2) got_direct=$(sed -n 's/^max_entries:	//p' "$f") ;;
-		esac
+rooms() {	# ENTRIES (empty: unset): got, got_direct and got_totals
+	if [ -n "$1" ]; then
+		CAPAUDIT_BPF_ENTRIES=$1 "$CA" --output=/dev/null -- sleep 2 &
+	else
+		"$CA" --output=/dev/null -- sleep 2 &
+	fi
+	ca=$!
+	got= got_direct= got_totals=
+	for i in $(seq 40); do
+		for f in $(grep -l '^value_size:	128$' /proc/$ca/fdinfo/* 2>/dev/null); do
+			case $(sed -n 's/^map_type:	//p' "$f") in
+			1) got=$(sed -n 's/^max_entries:	//p' "$f") ;;
+			2) got_direct=$(sed -n 's/^max_entries:	//p' "$f") ;;
+			esac
+		done
+		got_totals=$(grep -l '^key_size:	48$' /proc/$ca/fdinfo/* 2>/dev/null | head -n 1 |
+			xargs -r sed -n 's/^max_entries:	//p')
+		got_ring=0
+		for r in $(sed -n 's/^\([0-9a-f]*\)-\([0-9a-f]*\) .*anon_inode:\[perf_event\]$/\1:\2/p' \
+				/proc/$ca/maps 2>/dev/null); do
+			n=$((0x${r#*:} - 0x${r%:*}))
+			[ "$n" -gt "$got_ring" ] && got_ring=$n
+		done
+		[ -n "$got" ] && [ -n "$got_direct" ] && [ -n "$got_totals" ] &&
+			[ "${got_ring:-0}" -gt 0 ] && break
+		sleep 0.05
 	done
-	[ -n "$got" ] && [ -n "$got_direct" ] && break
-	sleep 0.05
-done
-wait "$ca"
+	wait "$ca"
+}
+rooms ""
 [ "$got" = "$want" ] && pass || fail "the spill table has room for ${got:-(not seen)} threads, want pid_max's $want"
 [ "$got_direct" = "$want_direct" ] && pass ||
 	fail "the direct table has room for ${got_direct:-(not seen)} threads, want $want_direct (pid_max $pid_max)"
+[ "$got_totals" = 262144 ] && pass || fail "the totals have room for ${got_totals:-(not seen)} runs, want 262144"
+[ "${got_ring:-0}" -gt 0 ] && [ "$got_ring" -le $((2097152 + $(getconf PAGESIZE))) ] && pass ||
+	fail "counting in the kernel, perf's buffers are mapped at ${got_ring:-(not seen)} bytes, want 2 MiB and a page at most"
+rooms 1048576
+[ "$got_totals" = 1048576 ] && pass ||
+	fail "CAPAUDIT_BPF_ENTRIES=1048576: the totals have room for ${got_totals:-(not seen)} runs, want 1048576"
+[ "$got_direct" = "$want_direct" ] && pass ||
+	fail "CAPAUDIT_BPF_ENTRIES=1048576: the direct table has room for ${got_direct:-(not seen)} threads, want $want_direct"
 
 # 6b. A credential's address says nothing of whose it is: a server that
 #     makes itself a new credential (setfsuid(2) per request does) and

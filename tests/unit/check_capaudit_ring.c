@@ -209,13 +209,18 @@ START_TEST(buffer_sizes)
 	struct rings rs;
 
 	/* 8 MiB each, a power of two of pages, within 64 MiB in all. */
-	ck_assert_uint_eq(ring_pages_for(2, 4096), 2048);
-	ck_assert_uint_eq(ring_pages_for(0, 4096), 2048);
-	ck_assert_uint_eq(ring_pages_for(24, 4096), 512);
+	ck_assert_uint_eq(ring_pages_for(2, 4096, 0), 2048);
+	ck_assert_uint_eq(ring_pages_for(0, 4096, 0), 2048);
+	ck_assert_uint_eq(ring_pages_for(24, 4096, 0), 512);
 	/* Never below 1 MiB, however many CPUs share the budget. */
-	ck_assert_uint_eq(ring_pages_for(1000, 4096), 256);
+	ck_assert_uint_eq(ring_pages_for(1000, 4096, 0), 256);
 	/* Never below 8 pages, however large a page. */
-	ck_assert_uint_eq(ring_pages_for(2, 2UL << 20), 8);
+	ck_assert_uint_eq(ring_pages_for(2, 2UL << 20, 0), 8);
+	/* No check in them (counted in the kernel): 2 MiB at most. */
+	ck_assert_uint_eq(ring_pages_for(2, 4096, 1), 512);
+	ck_assert_uint_eq(ring_pages_for(24, 4096, 1), 512);
+	ck_assert_uint_eq(ring_pages_for(1000, 4096, 1), 256);
+	ck_assert_uint_eq(ring_pages_for(2, 2UL << 20, 1), 8);
 	rings_init(&rs, 4096, 16);
 	ck_assert_int_eq(rings_can_shrink(&rs), 1);
 	ck_assert_uint_eq(rings_watermark(&rs), 16 * 4096 / 4);

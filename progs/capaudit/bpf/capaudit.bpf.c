@@ -79,7 +79,7 @@ struct {
 /* The spill table: a followed thread whose direct entry is another's. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, COUNTER_TABLE_MAX);
+	__uint(max_entries, COUNTER_TABLE_DEFAULT);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32); /* the thread id */
 	__type(value, struct follow_val);
@@ -87,7 +87,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, COUNTER_TABLE_MAX);
+	__uint(max_entries, COUNTER_TABLE_DEFAULT);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct total_key);
 	__type(value, struct total_val);

@@ -74,7 +74,7 @@ struct counter {
 
 /*
  * Room for a command's threads and distinct runs. CAPAUDIT_BPF_ENTRIES
- * makes both tables smaller, so tests can fill them (ignored in a
+ * sets it, smaller so tests can fill the tables, or larger (ignored in a
  * program run with privilege it gained); anything but a number from 2
  * to the most is ignored too (number_parse(): a '-' is no negation).
  */
@@ -85,7 +85,7 @@ static unsigned table_size(void)
 
 	if (env == NULL || number_parse(env, 10, COUNTER_TABLE_MAX, &v) != 0 ||
 	    v < 2)
-		return COUNTER_TABLE_MAX;
+		return COUNTER_TABLE_DEFAULT;
 	return (unsigned)v;
 }
 

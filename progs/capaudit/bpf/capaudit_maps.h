@@ -15,13 +15,17 @@
  * Room for a command's threads and distinct runs, in each hash map (the
  * spill table and the totals). Entries are allocated as they are used
  * (BPF_F_NO_PREALLOC), but the kernel makes a bucket for each when it
- * creates the map (16 bytes, and some 10 ms for a million); what finds
- * no room is counted, never dropped in silence. The loader gives the
- * spill table no more than the machine's thread ids can use, and may
- * make every table smaller (CAPAUDIT_BPF_ENTRIES, for tests that fill
- * the tables).
+ * creates the map, 16 bytes each, set up while capaudit waits: 2 to 3
+ * ms for COUNTER_TABLE_DEFAULT's, 16 to 77 ms for a million, most of
+ * what an audit of a short command took. What finds no room is counted,
+ * never dropped in silence. The loader gives the spill table no more
+ * than the machine's thread ids can use, and CAPAUDIT_BPF_ENTRIES sets
+ * every table's room, up to COUNTER_TABLE_MAX: smaller for tests that
+ * fill the tables, larger for a command that runs hundreds of thousands
+ * of processes.
  */
-#define COUNTER_TABLE_MAX (1U << 20)
+#define COUNTER_TABLE_DEFAULT (1U << 18)
+#define COUNTER_TABLE_MAX     (1U << 20)
 
 /*
  * The runs a followed thread keeps in place: a loop of as many different
