@@ -89,6 +89,8 @@ static void session_subject(struct subject *who, const struct session_facts *s,
 	who->init_userns = s->init_userns;
 	who->userns_how = s->userns_how;
 	who->sc = &s->sc;
+	who->noroot = s->noroot;
+	who->noroot_why = s->noroot_why;
 }
 
 /*
@@ -96,6 +98,9 @@ static void session_subject(struct subject *who, const struct session_facts *s,
  * empty inheritable and ambient sets (login programs start from root
  * daemons that hold none), pam_cap's grant added where it arrives
  * (optimistic: also where that is unknown), the rest as this process.
+ * Securebits too: login, su, sshd and pam_cap leave them as they found
+ * them, so a login inherits those of what runs the login program, as it
+ * does the bounding set, and both are modelled on this process's.
  */
 static void login_subject(struct subject *who, const struct session_facts *self,
 			  const struct user_facts *u, const struct pam_view *pv,

@@ -97,6 +97,14 @@ struct session_facts {
 	struct seccomp_view sc; /* filled by gather_seccomp() */
 	char container[600];	/* what runs it in a container, or "" */
 	int in_container; /* another pid or user namespace, or a runtime */
+	/*
+	 * SECBIT_NOROOT in its securebits: ANSWER_YES set (exec treats uid 0
+	 * as any other uid), ANSWER_NO clear, ANSWER_UNKNOWN when they cannot
+	 * be read (another process's: the kernel shows them to nobody else),
+	 * noroot_why then saying so.
+	 */
+	enum answer noroot;
+	char noroot_why[400];
 };
 
 /* The user as the passwd and group databases describe a new login. */
@@ -189,6 +197,8 @@ struct subject {
 	const char *userns_how; /* how init_userns was told, or "" */
 	enum answer may_exec;	/* may_execute() with the credentials above */
 	const struct seccomp_view *sc; /* its filters' answer, or NULL */
+	enum answer noroot;	/* SECBIT_NOROOT, as struct session_facts */
+	const char *noroot_why; /* why that is unknown, or "" */
 };
 
 /* What the fix lines may suggest. */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/openat2.h>
+#include <linux/securebits.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/statfs.h>
@@ -275,6 +277,36 @@ static enum answer initial_userns(int dfd, char *how, size_t len)
 }
 
 /*
+ * SECBIT_NOROOT of the session: with it set, exec gives uid 0 nothing of
+ * its own (capabilities(7), "The securebits flags"). perfdoctor's own
+ * securebits are its session's: fork() copies them, and exec keeps all
+ * but SECBIT_KEEP_CAPS. Another process's are in no /proc file (its
+ * status has no such line) nor anywhere else the kernel shows them.
+ */
+static void gather_noroot(struct session_facts *s)
+{
+	int bits;
+
+	if (s->pid > 0) {
+		s->noroot = ANSWER_UNKNOWN;
+		put(s->noroot_why, sizeof(s->noroot_why),
+		    "process %d is uid 0, and whether exec gives it root's capabilities depends on its securebits (SECBIT_NOROOT takes that away), which the kernel shows to no other process: run perfdoctor in that process's own session to know (podman exec or docker exec into its container, or as its service)",
+		    (int)s->pid);
+		return;
+	}
+	errno = 0;
+	bits = prctl(PR_GET_SECUREBITS, 0L, 0L, 0L, 0L);
+	if (bits < 0) {
+		s->noroot = ANSWER_UNKNOWN;
+		put(s->noroot_why, sizeof(s->noroot_why),
+		    "the session is uid 0, and whether exec gives it root's capabilities depends on its securebits, which perfdoctor cannot read: prctl(PR_GET_SECUREBITS): %s",
+		    strerror(errno));
+		return;
+	}
+	s->noroot = (bits & SECBIT_NOROOT) ? ANSWER_YES : ANSWER_NO;
+}
+
+/*
  * The session's state from one read of its status file, opened through
  * its /proc directory so a pid reused meanwhile cannot be mixed in: the
  * user namespace is looked up in the same directory, which stays open
@@ -331,6 +363,7 @@ int gather_session(struct session_facts *s, pid_t pid)
 		s->threads = ps.threads;
 	}
 	proc_status_release(&ps);
+	gather_noroot(s);
 	/* Capabilities count for perf_event_open only in the initial namespace. */
 	s->init_userns =
 		initial_userns(dfd, s->userns_how, sizeof(s->userns_how));

@@ -117,6 +117,17 @@ static int caps_honoured(const struct binary_facts *b)
 }
 
 /*
+ * Root's exec rule applies: a real or effective uid of 0, and no
+ * SECBIT_NOROOT, which the kernel looks at first and which makes uid 0
+ * at exec like any other uid. (Unknown securebits are judged both ways,
+ * by judge().)
+ */
+static int root_rule(const struct subject *who)
+{
+	return who->is_root && who->noroot == ANSWER_NO;
+}
+
+/*
  * Namespaced file capabilities (a v3 attribute with a root id) count only
  * in a user namespace whose root is that uid: everywhere else, the initial
  * namespace included, exec ignores them. A session in another namespace
@@ -171,7 +182,7 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		b->caps != NULL && caps_honoured(b) && !foreign_rootid(b);
 	uint64_t p_after;
 
-	if (who->is_root) {
+	if (root_rule(who)) {
 		*p_free = who->bounding | who->inheritable;
 		p_after =
 			who->no_new_privs ? *p_free & who->permitted : *p_free;
@@ -305,13 +316,13 @@ static void judge_file_caps(const struct kernel_facts *k,
 	 */
 	uint64_t refused = exec_refused(b, who);
 
-	if (!b->target_known && !who->is_root && ((fp | fi) & needed)) {
+	if (!b->target_known && !root_rule(who) && ((fp | fi) & needed)) {
 		block(v, ANSWER_UNKNOWN,
 		      "cannot read %s to tell an ELF binary, whose file capabilities count, from a script, whose do not (%s)",
 		      b->path, strerror(b->target_err));
-	} else if (b->target_known && !caps_honoured(b) && !who->is_root) {
+	} else if (b->target_known && !caps_honoured(b) && !root_rule(who)) {
 		target_blocks(v, b);
-	} else if (foreign_rootid(b) && !who->is_root) {
+	} else if (foreign_rootid(b) && !root_rule(who)) {
 		block(v, ANSWER_NO,
 		      "the file capabilities of %s are for the user namespace whose root is uid %u (rootid): the kernel ignores them outside it",
 		      b->path, (unsigned)foreign_rootid(b));
@@ -394,9 +405,26 @@ static void judge_file_caps(const struct kernel_facts *k,
 	}
 }
 
-void judge(const struct kernel_facts *k, const struct binary_facts *b,
-	   const struct subject *who, const struct fix_context *fx,
-	   struct verdict *v)
+/*
+ * Uid 0 under SECBIT_NOROOT: exec gives it what it gives anyone else, so
+ * what the file and the ambient set grant decides, and that is what
+ * judge_file_caps() names and fixes, after the reason root gets nothing.
+ */
+static void judge_noroot(const struct kernel_facts *k,
+			 const struct binary_facts *b,
+			 const struct subject *who,
+			 const struct fix_context *fx, uint64_t p_free,
+			 uint64_t needed, struct verdict *v)
+{
+	block(v, ANSWER_NO,
+	      "the session's securebits hold SECBIT_NOROOT, so exec gives uid 0 none of root's capabilities, only what %s and the ambient set grant",
+	      b->path);
+	judge_file_caps(k, b, who, fx, p_free, needed, v);
+}
+
+static void judge_once(const struct kernel_facts *k,
+		       const struct binary_facts *b, const struct subject *who,
+		       const struct fix_context *fx, struct verdict *v)
 {
 	uint64_t needed, p_free, e_after;
 
@@ -420,8 +448,10 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	/* paranoid <= 0: system-wide monitoring is open to everybody. */
 	if (k->paranoid == INT32_MIN || k->paranoid > 0) {
 		judge_userns(who, v);
-		if (!(e_after & needed) && who->is_root)
+		if (!(e_after & needed) && root_rule(who))
 			judge_root(b, who, needed, v);
+		else if (!(e_after & needed) && who->is_root)
+			judge_noroot(k, b, who, fx, p_free, needed, v);
 		else if (!(e_after & needed))
 			judge_file_caps(k, b, who, fx, p_free, needed, v);
 	}
@@ -429,4 +459,37 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	/* After the rest: the preset also answers "may not execute". */
 	if (v->answer == ANSWER_NO)
 		fix_perf(v, b, who, fx);
+}
+
+/*
+ * A uid-0 session whose securebits are unknown (another process's): a
+ * yes that needs root's exec rule is unknown, since SECBIT_NOROOT would
+ * take the rule away; a yes without the rule (the ambient set, or file
+ * capabilities that grant cap_perfmon anyway) holds either way, and so
+ * does a no, the rule giving root a superset of what the file gives.
+ */
+void judge(const struct kernel_facts *k, const struct binary_facts *b,
+	   const struct subject *who, const struct fix_context *fx,
+	   struct verdict *v)
+{
+	struct subject each = *who;
+	struct verdict without;
+	int i;
+
+	if (!who->is_root || who->noroot != ANSWER_UNKNOWN) {
+		judge_once(k, b, who, fx, v);
+		return;
+	}
+	each.noroot = ANSWER_NO;
+	judge_once(k, b, &each, fx, v);
+	if (v->answer == ANSWER_NO)
+		return;
+	each.noroot = ANSWER_YES;
+	judge_once(k, b, &each, fx, &without);
+	if (without.answer == ANSWER_YES)
+		return;
+	block(v, ANSWER_UNKNOWN, "%s", who->noroot_why);
+	/* What makes it yes without the rule makes it yes either way. */
+	for (i = 0; i < without.nfixes; i++)
+		add_fix_once(v, &without.fixes[i]);
 }

@@ -142,6 +142,12 @@ void print_session(const struct subject *who, const char *label)
 	    who->init_userns == ANSWER_YES  ? "the initial one"
 	    : who->init_userns == ANSWER_NO ? "ANOTHER"
 					    : "unknown");
+	/* Uid 0 only: for anyone else, exec's rule is the same either way. */
+	if (who->is_root)
+		say(stdout, "", "%-10s securebits: SECBIT_NOROOT %s", "",
+		    who->noroot == ANSWER_YES  ? "set, root's exec rule is off"
+		    : who->noroot == ANSWER_NO ? "clear"
+					       : "unknown");
 	say(stdout, "", "%-10s may execute the binary: %s", "",
 	    answer_name(who->may_exec));
 }

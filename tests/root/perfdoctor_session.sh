@@ -11,6 +11,9 @@
 #  - no_new_privs, a bounding set without cap_perfmon, a user namespace:
 #    NO, and the probe fails;
 #  - inheritable (with a +ei perf) or ambient cap_perfmon: YES, probe works;
+#  - uid 0 under SECBIT_NOROOT, perf without file capabilities: NO inside,
+#    UNKNOWN from the host (which cannot read its securebits), also for
+#    uid 0 without it (YES inside); ambient cap_perfmon: YES both ways;
 #  - a missing process, or --user naming someone else: exit 2.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -162,6 +165,60 @@ doctor --pid="$pid" "$file"
 # shellcheck disable=SC2086
 agree "--pid: ambient cap_perfmon, perf without file capabilities" yes "ambient cap_perfmon" \
 	$fresh --inh-caps=+perfmon --ambient-caps=+perfmon
+
+# Root's exec rule (no file capabilities needed) is off under
+# SECBIT_NOROOT (systemd's SecureBits=noroot). Inside, perfdoctor reads
+# its securebits: NO with the bit, YES without, as the probe says. From
+# the host, nobody can read another process's securebits: a yes that needs
+# root's rule is UNKNOWN, saying why, whichever way the bit is (each was
+# YES); a yes the ambient set gives (the rule not needed) stays YES.
+noroot="--securebits=+noroot"
+# inside_root LABEL WANT TEXT SETPRIV-OPTIONS...: perfdoctor run in that
+# uid-0 session, agreeing with the probe run there.
+inside_root() {
+	label=$1 want=$2 text=$3
+	shift 3
+	# shellcheck disable=SC2086 # VALGRIND_CMD: a command line
+	setpriv "$@" sh -c 'exec "$@"' sh env LD_PRELOAD="$NWRAP" \
+		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+		ASAN_OPTIONS=verify_asan_link_order=0 ${VALGRIND_CMD:-} "$doctor_bin" --pam-dir="$T/nopam" \
+		--config="$T/empty.conf" "$file" >"$T/doc" 2>&1
+	d=$?
+	agree "$label" "$want" "$text" "$@"
+}
+unknown_from_host() {	# LABEL: the last --pid run said UNKNOWN, and why
+	if [ $d -eq 3 ] && grep -qF "verdict:   UNKNOWN: process $pid is uid 0, and whether exec gives it root's capabilities depends on its securebits" "$T/doc"; then
+		ok "$1: $(grep '^verdict' "$T/doc" | cut -c1-60)..."
+	else
+		fail "$1: exit $d, want 3 and the securebits reason:"; sed 's/^/    /' "$T/doc"
+	fi
+}
+file=$T/perf-plain
+# shellcheck disable=SC2086 # option lists
+inside_root "uid 0 under SECBIT_NOROOT, a perf without file capabilities" no \
+	"verdict:   NO: the session's securebits hold SECBIT_NOROOT, so exec gives uid 0 none of root's capabilities" \
+	$noroot
+expect_line "$T/doc" "           securebits: SECBIT_NOROOT set, root's exec rule is off" \
+	"no securebits line"
+# shellcheck disable=SC2086 # option lists
+session $noroot
+doctor --pid="$pid" "$file"
+unknown_from_host "--pid: uid 0 under SECBIT_NOROOT, a perf without file capabilities"
+inside_root "uid 0 without SECBIT_NOROOT, a perf without file capabilities" yes \
+	"verdict:   YES" --inh-caps=-all
+expect_line "$T/doc" "           securebits: SECBIT_NOROOT clear" "no securebits line"
+session --inh-caps=-all
+doctor --pid="$pid" "$file"
+unknown_from_host "--pid: uid 0 without SECBIT_NOROOT, a perf without file capabilities"
+# shellcheck disable=SC2086 # option lists
+inside_root "uid 0 under SECBIT_NOROOT, ambient cap_perfmon" yes "verdict:   YES" \
+	$noroot --inh-caps=+perfmon --ambient-caps=+perfmon
+# shellcheck disable=SC2086 # option lists
+session $noroot --inh-caps=+perfmon --ambient-caps=+perfmon
+doctor --pid="$pid" "$file"
+# shellcheck disable=SC2086 # option lists
+agree "--pid: uid 0 under SECBIT_NOROOT, ambient cap_perfmon" yes "verdict:   YES" \
+	$noroot --inh-caps=+perfmon --ambient-caps=+perfmon
 
 # A process that does not exist is an error, not a verdict.
 doctor --pid=999999 "$perf"
