@@ -168,7 +168,8 @@ static uint64_t exec_refused(const struct binary_facts *b,
  * count keeps only the ambient set (P' = E' = A); root gets P' =
  * bounding | pI whatever the file holds, raised into E' when its
  * effective uid is 0 or the file's fE is set (a real uid of 0 alone
- * raises nothing: E' is the ambient set). no_new_privs caps P' at the
+ * raises nothing: E' is the ambient set, which file capabilities clear
+ * for root as for anyone). no_new_privs caps P' at the
  * old P. *p_free gets P' before that cap, *e_after E' (0 when the kernel
  * refuses the exec).
  */
@@ -186,8 +187,10 @@ static void exec_sets(const struct binary_facts *b, const struct subject *who,
 		*p_free = who->bounding | who->inheritable;
 		p_after =
 			who->no_new_privs ? *p_free & who->permitted : *p_free;
-		*e_after = who->root_euid || (honoured && fe) ? p_after
-							      : who->ambient;
+		if (who->root_euid || (honoured && fe))
+			*e_after = p_after;
+		else
+			*e_after = honoured ? 0 : who->ambient;
 	} else if (!honoured) {
 		*p_free = p_after = *e_after = who->ambient;
 	} else {
@@ -252,7 +255,10 @@ static void judge_root(const struct binary_facts *b, const struct subject *who,
 			"run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
 	} else if (!who->root_euid) {
 		block(v, ANSWER_NO,
-		      "only the session's real uid is 0: exec raises none of root's capabilities into the effective set when the effective uid is another");
+		      "only the session's real uid is 0: exec raises none of root's capabilities into the effective set when the effective uid is another%s",
+		      who->ambient & needed
+			      ? ", and the file capabilities of the binary clear the ambient set"
+			      : "");
 	}
 }
 

@@ -14,6 +14,8 @@
 #  - uid 0 under SECBIT_NOROOT, perf without file capabilities: NO inside,
 #    UNKNOWN from the host (which cannot read its securebits), also for
 #    uid 0 without it (YES inside); ambient cap_perfmon: YES both ways;
+#  - a real uid of 0 alone, ambient cap_perfmon, a perf with file
+#    capabilities (which clear the ambient set): NO;
 #  - a missing process, or --user naming someone else: exit 2.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -219,6 +221,28 @@ doctor --pid="$pid" "$file"
 # shellcheck disable=SC2086 # option lists
 agree "--pid: uid 0 under SECBIT_NOROOT, ambient cap_perfmon" yes "verdict:   YES" \
 	$noroot --inh-caps=+perfmon --ambient-caps=+perfmon
+
+# File capabilities clear the ambient set, root's too: a real uid of 0
+# with another effective uid keeps nothing of it at exec of a perf that
+# has some (fE clear), so cap_perfmon in it is no help. (It was YES, the
+# ambient set counted.) The probe is executed by setpriv itself: a shell
+# would set its effective uid back to the real one.
+file=$T/perf-i
+cp "$BIN/perfprobe" "$file"
+/usr/sbin/setcap cap_syslog+i "$file"
+ruid0="--euid=4001 --inh-caps=+perfmon --ambient-caps=+perfmon"
+# shellcheck disable=SC2086 # option lists
+session $ruid0
+doctor --pid="$pid" "$file"
+# shellcheck disable=SC2086
+setpriv $ruid0 "$file" >"$T/probe.out" 2>&1; r=$?
+if [ $d -eq 1 ] && [ $r -ne 0 ] &&
+	grep -qF "the file capabilities of the binary clear the ambient set" "$T/doc"; then
+	ok "--pid: real uid 0 alone, ambient cap_perfmon, a perf with file capabilities: NO, as the probe"
+else
+	fail "real uid 0 alone, ambient cap_perfmon, file capabilities: doctor exit $d, probe exit $r"
+	sed 's/^/    /' "$T/doc" "$T/probe.out"
+fi
 
 # A process that does not exist is an error, not a verdict.
 doctor --pid=999999 "$perf"
