@@ -17,8 +17,9 @@
 # no_new_privs with a file-capability perf; a user namespace mapping every
 # uid to itself (its uid_map looks like the initial one's); a container's
 # root, where --pid finds the perf that process would run; an i386 perf,
-# judged by its own calling convention. A filter that looks at group_fd is
-# UNKNOWN from the host, never YES.
+# judged by its own calling convention. Securebits perfdoctor cannot read
+# (uid 0, a perf without file capabilities), and a filter that looks at
+# group_fd from the host: UNKNOWN, never YES.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 . "$TESTS_DIR/tools/perf_world.sh"
@@ -335,6 +336,23 @@ if [ -x "$BIN/perfprobe32" ] && "$BIN/perfprobe32" >/dev/null 2>&1; then
 	P=
 else
 	not_checked "an i386 perf: no perfprobe32, or this kernel runs no i386 binary"
+fi
+
+# A filter that refuses prctl(PR_GET_SECUREBITS): perfdoctor cannot tell
+# whether SECBIT_NOROOT takes root's exec rule away, so for uid 0 and a
+# perf without file capabilities it answers UNKNOWN, saying why, never
+# YES (this kernel, which reads them itself, runs the probe). It was YES:
+# securebits were never read.
+F=-S C=$root P=$plain
+label="securebits unreadable, uid 0, a perf without file capabilities"
+inside
+kernel
+P=
+if [ "$din" -eq 3 ] && [ $r -eq 0 ] &&
+	grep -qF "verdict:   UNKNOWN: the session is uid 0, and whether exec gives it root's capabilities depends on its securebits, which perfdoctor cannot read: prctl(PR_GET_SECUREBITS): Operation not permitted" "$T/in"; then
+	ok "$label: inside unknown (the probe opens)"
+else
+	fail "$label: inside exit $din, probe $r"; sed 's/^/    | /' "$T/in"
 fi
 
 # A filter that looks at group_fd: perf passes leaders' descriptors there,

@@ -26,6 +26,8 @@
  *   -F      clone() and clone3() answer 0 without running: every fork()
  *           "succeeds" in the parent, as though it were the child
  *   -N      sets no_new_privs (none is needed as root: CAP_SYS_ADMIN)
+ *   -S      prctl(PR_GET_SECUREBITS): SECCOMP_RET_ERRNO(EPERM), so that
+ *           securebits cannot be read (perf_event_open() is let through)
  * Exits 125 when it cannot install them, else execs CMD.
  */
 #define _GNU_SOURCE
@@ -64,6 +66,21 @@ static int perf_gets(unsigned action)
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_perf_event_open, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, action),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return install(f, sizeof(f) / sizeof(f[0]));
+}
+
+/* prctl(PR_GET_SECUREBITS) refused with EPERM; everything else allowed. */
+static int securebits_refused(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_GET_SECUREBITS, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 
@@ -176,7 +193,8 @@ int main(int argc, char **argv)
 	unsigned long n, i;
 	int c, r = 0;
 
-	while (r == 0 && (c = getopt(argc, argv, "+e:ktTlaPQg:cCx:FN")) != -1) {
+	while (r == 0 &&
+	       (c = getopt(argc, argv, "+e:ktTlaPQg:cCx:FNS")) != -1) {
 		switch (c) {
 		case 'e':
 			r = number(optarg, 4095, &n) ||
@@ -221,13 +239,16 @@ int main(int argc, char **argv)
 		case 'N':
 			r = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 			break;
+		case 'S':
+			r = securebits_refused();
+			break;
 		default:
 			return 125;
 		}
 	}
 	if (r != 0 || optind >= argc) {
 		fprintf(stderr,
-			"usage: scfilter [-e N|-k|-t|-T|-l|-a|-P|-Q|-g N|-c|-C|-x N|-F|-N]... CMD [ARG...]\n");
+			"usage: scfilter [-e N|-k|-t|-T|-l|-a|-P|-Q|-g N|-c|-C|-x N|-F|-N|-S]... CMD [ARG...]\n");
 		return 125;
 	}
 	execvp(argv[optind], argv + optind);
