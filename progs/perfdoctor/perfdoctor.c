@@ -212,9 +212,30 @@ static void judge_login(const struct kernel_facts *k,
 		 note[0] ? note : "pam_cap's grant may or may not arrive");
 }
 
+/*
+ * The effective set of a new login of uid from where s runs: root's
+ * exec rule gives uid 0 the bounding set (none under SECBIT_NOROOT or
+ * when that cannot be told: the check then errs towards "may not"),
+ * anyone else nothing.
+ */
+static uint64_t login_effective(uid_t uid, const struct session_facts *s)
+{
+	return uid == 0 && s->noroot == ANSWER_NO ? s->bounding : 0;
+}
+
+static struct exec_creds user_creds(const struct user_facts *u,
+				    const struct session_facts *s)
+{
+	struct exec_creds c = { u->uid, u->gid, u->groups, u->ngroups,
+				login_effective(u->uid, s) };
+
+	return c;
+}
+
 static void fill_fix_context(struct fix_context *fx,
 			     const struct binary_facts *b,
-			     const struct user_facts *u, const char *config,
+			     const struct user_facts *u,
+			     const struct session_facts *s, const char *config,
 			     int login, uint64_t bounding)
 {
 	struct group *gr = getgrnam(PERF_GROUP);
@@ -226,6 +247,7 @@ static void fill_fix_context(struct fix_context *fx,
 	fx->gid = u->gid;
 	fx->groups = u->groups;
 	fx->ngroups = u->ngroups;
+	fx->effective = login_effective(u->uid, s);
 	fx->login = login;
 	fx->base_bounding = bounding;
 	fx->in_file_group =
@@ -334,9 +356,12 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	char label[64];
 	int i, fresh_yes = npv > 0;
 
+	struct exec_creds own;
+
 	session_subject(&who, s, u->name);
-	who.may_exec =
-		may_execute(b, who.uid, who.gid, who.groups, who.ngroups);
+	own = (struct exec_creds){ who.uid, who.gid, who.groups, who.ngroups,
+				   s->effective };
+	who.may_exec = may_execute(b, &own);
 	if (o->pid > 0)
 		snprintf(label, sizeof(label), "process %d", (int)o->pid);
 	else
@@ -344,7 +369,7 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	print_session(&who, label);
 	print_surroundings(s, k);
 	print_pam(pv, npv);
-	fill_fix_context(&fx, b, u, o->pam.config, 0, 0);
+	fill_fix_context(&fx, b, u, s, o->pam.config, 0, 0);
 	if (npv > 0)
 		fix_from_view(&fx, &pv[0]);
 	judge(k, b, &who, &fx, &v);
@@ -355,8 +380,9 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 		    "at exec:", names_or_none(v.at_exec, bits, sizeof(bits)));
 	}
 	if (v.answer != ANSWER_YES && u->known) {
-		fresh_exec =
-			may_execute(b, u->uid, u->gid, u->groups, u->ngroups);
+		struct exec_creds fresh_creds = user_creds(u, s);
+
+		fresh_exec = may_execute(b, &fresh_creds);
 		/*
 		 * Not root, so the kernel cannot be asked for a login's groups:
 		 * for this hint only, a group the database gives the user and
@@ -403,14 +429,16 @@ static int diagnose_login(const struct opts *o, const struct kernel_facts *k,
 	char bits[1024], how[128];
 	int i, j;
 
+	struct exec_creds creds = user_creds(u, self);
+
 	login_subject(&who, self, u, NULL, 0);
-	who.may_exec = may_execute(b, u->uid, u->gid, u->groups, u->ngroups);
+	who.may_exec = may_execute(b, &creds);
 	print_session(
 		&who,
 		"a new login, groups from the group database, the rest modelled on this process");
 	print_surroundings(self, k);
 	print_pam(pv, npv);
-	fill_fix_context(&fx, b, u, o->pam.config, 1, self->bounding);
+	fill_fix_context(&fx, b, u, self, o->pam.config, 1, self->bounding);
 	for (i = 0; i < npv; i++) {
 		judge_login(k, b, self, u, &pv[i], &fx, who.may_exec, &v[i]);
 		say(stdout, "", "%-10s %s%s%s",

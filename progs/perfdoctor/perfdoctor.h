@@ -88,6 +88,7 @@ struct session_facts {
 	gid_t *groups; /* supplementary groups; free() */
 	int ngroups;
 	uint64_t inheritable, permitted, bounding, ambient;
+	uint64_t effective; /* what its own exec's permission check uses */
 	int no_new_privs;
 	int seccomp;		 /* 0 none, 1 strict, 2 filter */
 	enum answer init_userns; /* in the initial user namespace? */
@@ -219,6 +220,8 @@ struct fix_context {
 	 */
 	int login;
 	uint64_t base_bounding;
+	/* The effective set of a new login of the user (exec's check). */
+	uint64_t effective;
 	/* a pam_cap grant that does not arrive, or NULL */
 	const char *grant_note;
 	const struct pam_view *pv; /* the service judged, or NULL */
@@ -429,17 +432,29 @@ void release_session(struct session_facts *s);
 void release_user(struct user_facts *u);
 const char *paranoid_meaning(int level);
 /*
- * May a process with these credentials execute the binary (and read it,
- * for a script, whose interpreter opens it)? The kernel answers (access(2)
- * in a child that takes on the credentials, so ACLs, noexec mounts and
- * every directory on the path count): ANSWER_UNKNOWN when we can neither
- * switch to them (not root) nor are them.
+ * The credentials exec's permission check uses: filesystem ids, groups
+ * and the effective set (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH decide
+ * for uid 0 as for anyone).
  */
-enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
-			const gid_t *groups, int ngroups);
+struct exec_creds {
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	int ngroups;
+	uint64_t effective;
+};
+/*
+ * May a process with these credentials execute the binary (and read it,
+ * for a script, whose interpreter opens it)? The kernel answers
+ * (faccessat2(AT_EACCESS) in a child that takes on the credentials, so
+ * ACLs, noexec mounts and every directory on the path count):
+ * ANSWER_UNKNOWN when we can neither switch to them (not root, or an
+ * effective set beyond perfdoctor's) nor are them.
+ */
+enum answer may_execute(const struct binary_facts *b,
+			const struct exec_creds *c);
 /* The same question for any path and access(2) mode. */
-enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
-		       const gid_t *groups, int ngroups);
+enum answer may_access(const char *path, int mode, const struct exec_creds *c);
 
 /* perfdoctor_pam.c */
 struct pam_opts {

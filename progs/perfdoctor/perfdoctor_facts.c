@@ -11,6 +11,7 @@
 #include <string.h>
 #include <linux/openat2.h>
 #include <linux/securebits.h>
+#include <sys/fsuid.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -21,6 +22,7 @@
 
 #include "groups.h"
 #include "kernel.h"
+#include "mask.h"
 #include "procstatus.h"
 #include "perfdoctor.h"
 #include "say.h"
@@ -356,6 +358,7 @@ int gather_session(struct session_facts *s, pid_t pid)
 		ps.groups = NULL;
 		s->inheritable = ps.inheritable;
 		s->permitted = ps.permitted;
+		s->effective = ps.effective;
 		s->bounding = ps.bounding;
 		s->ambient = ps.ambient;
 		s->no_new_privs = ps.no_new_privs;
@@ -450,8 +453,7 @@ void release_user(struct user_facts *u)
 }
 
 static enum answer may_access_in(int rootfd, const char *path, int mode,
-				 uid_t uid, gid_t gid, const gid_t *groups,
-				 int ngroups);
+				 const struct exec_creds *c);
 
 pid_t fork_child(void)
 {
@@ -476,39 +478,83 @@ pid_t fork_child(void)
 	return child;
 }
 
-/* Are these our own real credentials, so access(2) may answer directly? */
-static int are_mine(uid_t uid, gid_t gid, const gid_t *groups, int n)
+/*
+ * Are these our own credentials as the kernel checks them (filesystem
+ * ids, groups, effective set), so faccessat() may answer directly?
+ */
+static int are_mine(const struct exec_creds *c)
 {
 	gid_t *mine;
+	cap_t caps;
+	uint64_t eff;
 	int count, i, same;
 
-	if (uid != getuid() || gid != getgid())
+	/* setfsuid(-1) changes nothing and returns the current fsuid. */
+	if (c->uid != (uid_t)setfsuid((uid_t)-1) ||
+	    c->gid != (gid_t)setfsgid((gid_t)-1))
+		return 0;
+	caps = cap_get_proc();
+	if (caps == NULL)
+		return 0;
+	eff = mask_of_flag(caps, CAP_EFFECTIVE);
+	cap_free(caps);
+	if (eff != c->effective)
 		return 0;
 	count = groups_of_process(&mine);
 	if (count < 0)
 		return 0;
-	same = count == n;
-	for (i = 0; i < n && same; i++)
-		same = groups_have(mine, count, groups[i]);
+	same = count == c->ngroups;
+	for (i = 0; i < c->ngroups && same; i++)
+		same = groups_have(mine, count, c->groups[i]);
 	free(mine);
 	return same;
 }
 
-enum answer may_execute(const struct binary_facts *b, uid_t uid, gid_t gid,
-			const gid_t *groups, int ngroups)
+enum answer may_execute(const struct binary_facts *b,
+			const struct exec_creds *c)
 {
 	int mode = b->target_known && b->target.kind == EXEC_TARGET_SCRIPT
 			   ? X_OK | R_OK
 			   : X_OK;
 
-	return may_access_in(b->rootfd, b->path, mode, uid, gid, groups,
-			     ngroups);
+	return may_access_in(b->rootfd, b->path, mode, c);
 }
 
-enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
-		       const gid_t *groups, int ngroups)
+enum answer may_access(const char *path, int mode, const struct exec_creds *c)
 {
-	return may_access_in(-1, path, mode, uid, gid, groups, ngroups);
+	return may_access_in(-1, path, mode, c);
+}
+
+/*
+ * The kernel's answer for the caller's filesystem ids, groups and
+ * effective set, as exec's own check uses them (AT_EACCESS; plain
+ * access(2) would take the real uid, and root's permitted set). The
+ * system call itself: glibc answers a faccessat2() that is missing or
+ * filtered (ENOSYS) from the mode bits, in which uid 0 passes them all.
+ */
+static int kernel_access(const char *path, int mode)
+{
+	return (int)syscall(SYS_faccessat2, AT_FDCWD, path, mode, AT_EACCESS);
+}
+
+/* Exactly the effective set effective, permitted the same, inheritable none. */
+static int become_effective(uint64_t effective)
+{
+	cap_t caps = cap_init();
+	cap_value_t cap;
+	int rc;
+
+	if (caps == NULL)
+		return -1;
+	for (MASK_EACH(cap, effective))
+		if (cap_set_flag(caps, CAP_EFFECTIVE, 1, &cap, CAP_SET) < 0 ||
+		    cap_set_flag(caps, CAP_PERMITTED, 1, &cap, CAP_SET) < 0) {
+			cap_free(caps);
+			return -1;
+		}
+	rc = cap_set_proc(caps);
+	cap_free(caps);
+	return rc;
 }
 
 /*
@@ -517,14 +563,13 @@ enum answer may_access(const char *path, int mode, uid_t uid, gid_t gid,
  * directory on it are the ones that root's processes see.
  */
 static enum answer may_access_in(int rootfd, const char *path, int mode,
-				 uid_t uid, gid_t gid, const gid_t *groups,
-				 int ngroups)
+				 const struct exec_creds *c)
 {
 	pid_t child;
 	int st;
 
-	if (rootfd < 0 && are_mine(uid, gid, groups, ngroups)) {
-		if (access(path, mode) == 0)
+	if (rootfd < 0 && are_mine(c)) {
+		if (kernel_access(path, mode) == 0)
 			return ANSWER_YES;
 		return errno == EACCES || errno == EPERM ? ANSWER_NO
 							 : ANSWER_UNKNOWN;
@@ -537,17 +582,22 @@ static enum answer may_access_in(int rootfd, const char *path, int mode,
 		return ANSWER_UNKNOWN;
 	if (child == 0) {
 		/*
-		 * Groups and gid while still root, uid last (as a login does);
-		 * access(2) then checks with exactly these real ids, and root
-		 * (uid 0) keeps its capabilities, as it would at exec.
+		 * Groups and gid while still root, uid last (as a login does),
+		 * capabilities kept across it only to be cut down to exactly
+		 * the session's effective set: a uid 0 without
+		 * CAP_DAC_OVERRIDE passes no mode bits perfdoctor's
+		 * capabilities would. A set perfdoctor lacks part of cannot
+		 * be taken on (capset refuses): unknown.
 		 */
 		if (rootfd >= 0 && (fchdir(rootfd) < 0 || chroot(".") < 0))
 			_exit(3);
-		if (setgroups((size_t)ngroups, groups) < 0 ||
-		    setresgid(gid, gid, gid) < 0 ||
-		    setresuid(uid, uid, uid) < 0)
+		if (prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L) < 0 ||
+		    setgroups((size_t)c->ngroups, c->groups) < 0 ||
+		    setresgid(c->gid, c->gid, c->gid) < 0 ||
+		    setresuid(c->uid, c->uid, c->uid) < 0 ||
+		    become_effective(c->effective) < 0)
 			_exit(3);
-		if (access(path, mode) == 0)
+		if (kernel_access(path, mode) == 0)
 			_exit(0);
 		_exit(errno == EACCES || errno == EPERM ? 1 : 2);
 	}

@@ -50,7 +50,8 @@ static enum answer exec_with(const struct binary_facts *b,
 		memcpy(groups, fx->groups, (size_t)n * sizeof(*groups));
 	if (extra != (gid_t)-1 && !groups_have(groups, n, extra))
 		groups[n++] = extra;
-	a = may_execute(b, fx->uid, fx->gid, groups, n);
+	a = may_execute(b, &(struct exec_creds){ fx->uid, fx->gid, groups, n,
+						 fx->effective });
 	member = fx->gid == b->gid || groups_have(groups, n, b->gid);
 	free(groups);
 	if (a != ANSWER_UNKNOWN)
@@ -86,7 +87,9 @@ static enum answer dirs_let_through(const char *path,
 		memcpy(groups, fx->groups, (size_t)n * sizeof(*groups));
 	if (gid != (gid_t)-1 && !groups_have(groups, n, gid))
 		groups[n++] = gid;
-	a = may_access(dir, X_OK, fx->uid, fx->gid, groups, n);
+	a = may_access(dir, X_OK,
+		       &(struct exec_creds){ fx->uid, fx->gid, groups, n,
+					     fx->effective });
 	free(groups);
 	return a;
 }

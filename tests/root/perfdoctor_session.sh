@@ -16,6 +16,9 @@
 #    uid 0 without it (YES inside); ambient cap_perfmon: YES both ways;
 #  - a real uid of 0 alone, ambient cap_perfmon, a perf with file
 #    capabilities (which clear the ambient set): NO;
+#  - uid 0 without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH in its
+#    effective set, ambient cap_perfmon, a perf of another owner's alone
+#    (0700): NO, it may not execute it, as the kernel refuses the probe;
 #  - a missing process, or --user naming someone else: exit 2.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -241,6 +244,30 @@ if [ $d -eq 1 ] && [ $r -ne 0 ] &&
 	ok "--pid: real uid 0 alone, ambient cap_perfmon, a perf with file capabilities: NO, as the probe"
 else
 	fail "real uid 0 alone, ambient cap_perfmon, file capabilities: doctor exit $d, probe exit $r"
+	sed 's/^/    /' "$T/doc" "$T/probe.out"
+fi
+
+# Whether the session may execute the binary is asked with its own
+# effective capabilities, not perfdoctor's: uid 0 without the DAC
+# overrides may not execute a file another uid keeps to itself. (It was
+# YES, the check keeping all of perfdoctor's capabilities.) The probe
+# is executed by a shell: setpriv itself still holds the overrides in its
+# effective set when it executes, as sleep, exec'd, does not.
+file=$T/perf-nobody
+cp "$BIN/perfprobe" "$file"
+chown 65534 "$file"
+chmod 0700 "$file"
+nodac="--inh-caps=-all,+perfmon --ambient-caps=+perfmon --bounding-set=-dac_override,-dac_read_search"
+# shellcheck disable=SC2086 # option lists
+session $nodac
+doctor --pid="$pid" "$file"
+# shellcheck disable=SC2086
+setpriv $nodac sh -c 'exec "$0"' "$file" >"$T/probe.out" 2>&1; r=$?
+if [ $d -eq 1 ] && [ $r -ne 0 ] && grep -qF "Permission denied" "$T/probe.out" &&
+	grep -qF "verdict:   NO: root may not execute $file" "$T/doc"; then
+	ok "--pid: uid 0 without the DAC overrides, another owner's 0700 perf: NO, as the probe"
+else
+	fail "uid 0 without the DAC overrides, 0700 perf of uid 65534: doctor exit $d, probe exit $r"
 	sed 's/^/    /' "$T/doc" "$T/probe.out"
 fi
 
