@@ -49,7 +49,13 @@ struct binary_facts {
 	int target_err;	  /* why not (errno), e.g. EACCES: cannot read it */
 	struct exec_target target;
 	int xattr_unsupported;
-	cap_t caps; /* NULL when it carries none */
+	cap_t caps; /* NULL when it carries none, or caps_err */
+	/*
+	 * errno of reading its security.capability, when that failed other
+	 * than ENODATA or ENOTSUP (none there): whether it carries file
+	 * capabilities is then unknown. 0 when read.
+	 */
+	int caps_err;
 	/*
 	 * The path the commands name: path itself, or where its symbolic
 	 * link leads (setcap --perf refuses a link); "" when that cannot

@@ -201,7 +201,7 @@ void gather_binary(struct binary_facts *b, const char *path, int rootfd,
 		b->xattr_unsupported = 1;
 	b->caps = cap_get_file(proc);
 	if (b->caps == NULL && errno != ENODATA && errno != ENOTSUP)
-		b->err = errno;
+		b->err = b->caps_err = errno;
 	close(fd);
 }
 

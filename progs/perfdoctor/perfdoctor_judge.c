@@ -468,6 +468,25 @@ static void judge_once(const struct kernel_facts *k,
 }
 
 /*
+ * File capabilities perfdoctor could not read, on a file whose would
+ * count (an ELF binary, or one it could not read to tell): whatever they
+ * are decides. Some clear the ambient set, for root too; fE with a
+ * permitted bit the bounding set lacks makes the kernel refuse the exec;
+ * and an attribute the kernel cannot read or parse either fails the exec.
+ * So no answer rests on "none": a yes becomes unknown, a no gets the
+ * doubt as an also: line.
+ */
+static void judge_unread_caps(const struct binary_facts *b, struct verdict *v)
+{
+	if (b->caps != NULL || b->caps_err == 0 ||
+	    (b->target_known && !caps_honoured(b)))
+		return;
+	block(v, ANSWER_UNKNOWN,
+	      "perfdoctor cannot read the file capabilities of %s (security.capability: %s): with some, exec clears the ambient set and applies the file's sets, and may refuse the file, so the capabilities perf would get are unknown",
+	      b->path, strerror(b->caps_err));
+}
+
+/*
  * A uid-0 session whose securebits are unknown (another process's): a
  * yes that needs root's exec rule is unknown, since SECBIT_NOROOT would
  * take the rule away; a yes without the rule (the ambient set, or file
@@ -484,10 +503,12 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 
 	if (!who->is_root || who->noroot != ANSWER_UNKNOWN) {
 		judge_once(k, b, who, fx, v);
+		judge_unread_caps(b, v);
 		return;
 	}
 	each.noroot = ANSWER_NO;
 	judge_once(k, b, &each, fx, v);
+	judge_unread_caps(b, v);
 	if (v->answer == ANSWER_NO)
 		return;
 	each.noroot = ANSWER_YES;

@@ -121,6 +121,10 @@ void print_header(const struct kernel_facts *k, const struct binary_facts *b,
 			say(stdout, "", "%-10s %s",
 			    "file caps:", text ? text : "?");
 		cap_free(text);
+	} else if (b->caps_err != 0) {
+		say(stdout, "",
+		    "%-10s unknown: cannot read its security.capability: %s",
+		    "file caps:", strerror(b->caps_err));
 	} else {
 		say(stdout, "", "%-10s none", "file caps:");
 	}

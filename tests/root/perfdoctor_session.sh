@@ -16,6 +16,10 @@
 #    uid 0 without it (YES inside); ambient cap_perfmon: YES both ways;
 #  - a real uid of 0 alone, ambient cap_perfmon, a perf with file
 #    capabilities (which clear the ambient set): NO;
+#  - the same, perfdoctor unable to read file capabilities (a seccomp
+#    filter fails its getxattr with EIO; the kernel's read at exec is no
+#    system call): UNKNOWN naming why, never YES from the ambient set; a
+#    plain perf the same, where the ambient set is all that is left;
 #  - uid 0 without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH in its
 #    effective set, ambient cap_perfmon, a perf of another owner's alone
 #    (0700): NO, it may not execute it, as the kernel refuses the probe;
@@ -246,6 +250,34 @@ else
 	fail "real uid 0 alone, ambient cap_perfmon, file capabilities: doctor exit $d, probe exit $r"
 	sed 's/^/    /' "$T/doc" "$T/probe.out"
 fi
+
+# The same session and perf, perfdoctor unable to read any file's
+# capabilities (getxattr fails with EIO): whether exec keeps the ambient
+# set is unknown, and so is the answer. (It was YES: a perf whose
+# capabilities could not be read counted as one without any.) A perf
+# without file capabilities, where the ambient set would give the yes,
+# is as unknown from here.
+unread() {	# LABEL: the last doctor run said UNKNOWN, naming the read
+	if [ $d -eq 3 ] && grep -qF "verdict:   UNKNOWN: perfdoctor cannot read the file capabilities of $file (security.capability: Input/output error)" "$T/doc" &&
+		grep -qF "file caps: unknown: cannot read its security.capability: Input/output error" "$T/doc"; then
+		ok "$1: $(grep '^verdict' "$T/doc" | cut -c1-70)..."
+	else
+		fail "$1: exit $d, want 3 and the unread capabilities named:"; sed 's/^/    /' "$T/doc"
+	fi
+}
+doctor_eio() {	# [ARGS...]: doctor, every getxattr() of it failing (EIO)
+	# shellcheck disable=SC2086 # VALGRIND_CMD is a command line
+	nss "$BIN/scfilter" -X 5 ${VALGRIND_CMD:-} "$doctor_bin" \
+		--pam-dir="$T/nopam" --config="$T/empty.conf" "$@" >"$T/doc" 2>&1
+	d=$?
+}
+# shellcheck disable=SC2086 # option lists
+session $ruid0
+doctor_eio --pid="$pid" "$file"
+unread "--pid: real uid 0 alone, ambient cap_perfmon, file capabilities unreadable"
+file=$T/perf-plain
+doctor_eio --pid="$pid" "$file"
+unread "--pid: real uid 0 alone, ambient cap_perfmon, a plain perf's capabilities unreadable"
 
 # Whether the session may execute the binary is asked with its own
 # effective capabilities, not perfdoctor's: uid 0 without the DAC

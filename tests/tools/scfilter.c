@@ -28,6 +28,10 @@
  *   -N      sets no_new_privs (none is needed as root: CAP_SYS_ADMIN)
  *   -S      prctl(PR_GET_SECUREBITS): SECCOMP_RET_ERRNO(EPERM), so that
  *           securebits cannot be read (perf_event_open() is let through)
+ *   -X N    getxattr(), lgetxattr(), fgetxattr() (and getxattrat() where
+ *           the headers know it): SECCOMP_RET_ERRNO(N), so that no file
+ *           capability can be read, as on a filesystem that fails it; the
+ *           kernel's own read at exec is no system call and unaffected
  * Exits 125 when it cannot install them, else execs CMD.
  */
 #define _GNU_SOURCE
@@ -82,6 +86,26 @@ static int securebits_refused(void)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_GET_SECUREBITS, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return install(f, sizeof(f) / sizeof(f[0]));
+}
+
+/* Every call reading an extended attribute answers the errno e. */
+static int xattr_reads_fail(unsigned e)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getxattr, 4, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_lgetxattr, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fgetxattr, 2, 0),
+#ifdef SYS_getxattrat
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getxattrat, 1, 0),
+#else
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getxattr, 1, 0),
+#endif
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | e),
 	};
 
 	return install(f, sizeof(f) / sizeof(f[0]));
@@ -194,7 +218,7 @@ int main(int argc, char **argv)
 	int c, r = 0;
 
 	while (r == 0 &&
-	       (c = getopt(argc, argv, "+e:ktTlaPQg:cCx:FNS")) != -1) {
+	       (c = getopt(argc, argv, "+e:ktTlaPQg:cCx:FNSX:")) != -1) {
 		switch (c) {
 		case 'e':
 			r = number(optarg, 4095, &n) ||
@@ -242,13 +266,17 @@ int main(int argc, char **argv)
 		case 'S':
 			r = securebits_refused();
 			break;
+		case 'X':
+			r = number(optarg, 4095, &n) ||
+			    xattr_reads_fail((unsigned)n);
+			break;
 		default:
 			return 125;
 		}
 	}
 	if (r != 0 || optind >= argc) {
 		fprintf(stderr,
-			"usage: scfilter [-e N|-k|-t|-T|-l|-a|-P|-Q|-g N|-c|-C|-x N|-F|-N|-S]... CMD [ARG...]\n");
+			"usage: scfilter [-e N|-k|-t|-T|-l|-a|-P|-Q|-g N|-c|-C|-x N|-F|-N|-S|-X N]... CMD [ARG...]\n");
 		return 125;
 	}
 	execvp(argv[optind], argv + optind);
