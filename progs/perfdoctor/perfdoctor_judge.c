@@ -493,9 +493,9 @@ static void judge_unread_caps(const struct binary_facts *b, struct verdict *v)
  * capabilities that grant cap_perfmon anyway) holds either way, and so
  * does a no, the rule giving root a superset of what the file gives.
  */
-void judge(const struct kernel_facts *k, const struct binary_facts *b,
-	   const struct subject *who, const struct fix_context *fx,
-	   struct verdict *v)
+static void judge_rules(const struct kernel_facts *k,
+			const struct binary_facts *b, const struct subject *who,
+			const struct fix_context *fx, struct verdict *v)
 {
 	struct subject each = *who;
 	struct verdict without;
@@ -503,12 +503,10 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 
 	if (!who->is_root || who->noroot != ANSWER_UNKNOWN) {
 		judge_once(k, b, who, fx, v);
-		judge_unread_caps(b, v);
 		return;
 	}
 	each.noroot = ANSWER_NO;
 	judge_once(k, b, &each, fx, v);
-	judge_unread_caps(b, v);
 	if (v->answer == ANSWER_NO)
 		return;
 	each.noroot = ANSWER_YES;
@@ -519,4 +517,41 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	/* What makes it yes without the rule makes it yes either way. */
 	for (i = 0; i < without.nfixes; i++)
 		add_fix_once(v, &without.fixes[i]);
+}
+
+/*
+ * A binary perfdoctor could not read carries file capabilities: as an
+ * ELF binary, the kernel applies them (and clears the ambient set, and
+ * may refuse the exec); as a script, it ignores them. A yes that holds
+ * only the second way is unknown.
+ */
+static void judge_unread_target(const struct kernel_facts *k,
+				const struct binary_facts *b,
+				const struct subject *who,
+				const struct fix_context *fx, struct verdict *v)
+{
+	struct binary_facts elf = *b;
+	struct verdict as_elf;
+
+	if (v->answer != ANSWER_YES || b->target_known || b->caps == NULL ||
+	    !b->is_regular)
+		return;
+	elf.target_known = 1;
+	memset(&elf.target, 0, sizeof(elf.target));
+	elf.target.kind = EXEC_TARGET_ELF;
+	judge_rules(k, &elf, who, fx, &as_elf);
+	if (as_elf.answer == ANSWER_YES)
+		return;
+	block(v, ANSWER_UNKNOWN,
+	      "perfdoctor cannot read %s to tell an ELF binary from a script (%s), and as an ELF binary, whose file capabilities count and clear the ambient set, %s",
+	      b->path, strerror(b->target_err), as_elf.reason);
+}
+
+void judge(const struct kernel_facts *k, const struct binary_facts *b,
+	   const struct subject *who, const struct fix_context *fx,
+	   struct verdict *v)
+{
+	judge_rules(k, b, who, fx, v);
+	judge_unread_caps(b, v);
+	judge_unread_target(k, b, who, fx, v);
 }

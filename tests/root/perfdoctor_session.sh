@@ -20,6 +20,10 @@
 #    filter fails its getxattr with EIO; the kernel's read at exec is no
 #    system call): UNKNOWN naming why, never YES from the ambient set; a
 #    plain perf the same, where the ambient set is all that is left;
+#  - alice with ambient cap_perfmon and a perf she may execute but not
+#    read (0711) that carries file capabilities: perfdoctor cannot tell
+#    an ELF binary (its capabilities clear the ambient set) from a script:
+#    UNKNOWN, where the probe fails;
 #  - uid 0 without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH in its
 #    effective set, ambient cap_perfmon, a perf of another owner's alone
 #    (0700): NO, it may not execute it, as the kernel refuses the probe;
@@ -278,6 +282,31 @@ unread "--pid: real uid 0 alone, ambient cap_perfmon, file capabilities unreadab
 file=$T/perf-plain
 doctor_eio --pid="$pid" "$file"
 unread "--pid: real uid 0 alone, ambient cap_perfmon, a plain perf's capabilities unreadable"
+
+# A perf alice may execute but not read, with file capabilities: as an
+# ELF binary they clear her ambient set, as a script they would not
+# count, and perfdoctor, run as her, cannot read it to tell. (It was YES,
+# the file judged as a script.)
+file=$T/perf-noread
+cp "$BIN/perfprobe" "$file"
+chmod 0711 "$file"
+/usr/sbin/setcap cap_syslog+i "$file"
+amb="$fresh --inh-caps=+perfmon --ambient-caps=+perfmon"
+# shellcheck disable=SC2086 # option lists, VALGRIND_CMD a command line
+setpriv $amb sh -c 'exec "$@"' sh env LD_PRELOAD="$NWRAP" \
+	NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+	ASAN_OPTIONS=verify_asan_link_order=0 ${VALGRIND_CMD:-} "$doctor_bin" --pam-dir="$T/nopam" \
+	--config="$T/empty.conf" "$file" >"$T/doc" 2>&1
+d=$?
+# shellcheck disable=SC2086
+setpriv $amb sh -c 'exec "$0"' "$file" >"$T/probe.out" 2>&1; r=$?
+if [ $d -eq 3 ] && [ $r -ne 0 ] &&
+	grep -qF "verdict:   UNKNOWN: perfdoctor cannot read $file to tell an ELF binary from a script (Permission denied)" "$T/doc"; then
+	ok "alice's own session, ambient cap_perfmon, an unreadable perf with file capabilities: UNKNOWN; the probe fails"
+else
+	fail "ambient cap_perfmon, unreadable perf with file capabilities: doctor exit $d, probe exit $r"
+	sed 's/^/    /' "$T/doc" "$T/probe.out"
+fi
 
 # Whether the session may execute the binary is asked with its own
 # effective capabilities, not perfdoctor's: uid 0 without the DAC
