@@ -65,6 +65,23 @@ void suggest_make(const struct suggest_request *rq, const struct tally *t,
 		suggest_unproven(sg, reason);
 		return;
 	}
+	/*
+	 * "Nothing to grant" rests on the counts alone, no trial behind
+	 * it: where checks were lost, or threads of the command never
+	 * followed (the kernel's tables full), the missing ones may be
+	 * the command's need.
+	 */
+	if (!any && (t->lost || t->unfollowed)) {
+		char reason[sizeof(sg->unproven)];
+
+		snprintf(
+			reason, sizeof(reason),
+			"no check of its own was seen, but %llu checks were lost and %llu threads not followed, so its need may be among them",
+			(unsigned long long)t->lost,
+			(unsigned long long)t->unfollowed);
+		suggest_unproven(sg, reason);
+		return;
+	}
 	if (!any) {
 		sg->proven =
 			1; /* nothing to try: nothing of its own was asked */

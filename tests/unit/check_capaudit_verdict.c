@@ -236,6 +236,49 @@ START_TEST(nothing_of_its_own_needs_no_trial)
 END_TEST
 
 /*
+ * "Nothing to grant" has no trial behind it, only the counts: a run that
+ * lost checks, or whose threads the kernel's tables had no room to
+ * follow (CAPAUDIT_BPF_ENTRIES small, a command of many processes), may
+ * have lost its need, so it is unproven, saying so, and nothing is run.
+ */
+START_TEST(nothing_seen_with_counts_lost_is_unproven)
+{
+	static const struct {
+		uint64_t lost, unfollowed;
+		const char *why;
+	} runs[] = {
+		{ 0, 2,
+		  "no check of its own was seen, but 0 checks were lost and 2 "
+		  "threads not followed, so its need may be among them" },
+		{ 7, 0,
+		  "no check of its own was seen, but 7 checks were lost and 0 "
+		  "threads not followed, so its need may be among them" },
+	};
+	struct suggest_request rq = request();
+	struct run_result ok = { .status = EXITED(0), .seconds = 0.1 };
+	struct suggestion sg;
+	struct tally t;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct fake f = { 0 };
+
+		run_tally(&t, PING, 0, 0);
+		t.lost = runs[i].lost;
+		t.unfollowed = runs[i].unfollowed;
+		make(&rq, &f, &t, &ok, &sg);
+		ck_assert_str_eq(f.calls, "");
+		ck_assert_int_eq(sg.proven, 0);
+		ck_assert_str_eq(sg.unproven, runs[i].why);
+		for (j = 0; j < sg.nfiles; j++)
+			ck_assert_uint_eq(sg.files[j].grant, 0);
+		suggest_free(&sg);
+		tally_free(&t);
+	}
+}
+END_TEST
+
+/*
  * Read from samples, a check under a credential seen inside the span of
  * the thread's own is taken for one lent for a call: with nothing else
  * asked, it may be the command's need all the same, and no trial could
@@ -539,6 +582,7 @@ static Suite *verdict_suite(void)
 	TCase *tj = tcase_create("judge");
 
 	tcase_add_test(tg, nothing_of_its_own_needs_no_trial);
+	tcase_add_test(tg, nothing_seen_with_counts_lost_is_unproven);
 	tcase_add_test(tg, a_lent_guess_is_unproven_without_a_trial);
 	tcase_add_test(tg, each_gate_stops_the_trials_with_its_reason);
 	tcase_add_test(tg, trials_as_uid_0_run_without_roots_capabilities);
