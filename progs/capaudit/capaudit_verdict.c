@@ -66,17 +66,19 @@ void suggest_make(const struct suggest_request *rq, const struct tally *t,
 		return;
 	}
 	/*
-	 * "Nothing to grant" rests on the counts alone, no trial behind
-	 * it: where checks were lost, or threads of the command never
-	 * followed (the kernel's tables full), the missing ones may be
-	 * the command's need.
+	 * What the command's run asked for is all the trials start from,
+	 * and "nothing to grant" rests on it alone: where checks were lost,
+	 * or threads of the command never followed (the kernel's tables
+	 * full), the missing ones may be its need, or a check over a
+	 * process outside, which no trial (in a PID namespace of its own)
+	 * would make again.
 	 */
-	if (!any && (t->lost || t->unfollowed)) {
+	if (t->lost || t->unfollowed) {
 		char reason[sizeof(sg->unproven)];
 
 		snprintf(
 			reason, sizeof(reason),
-			"no check of its own was seen, but %llu checks were lost and %llu threads not followed, so its need may be among them",
+			"the command's run lost %llu checks and %llu threads were not followed, so its need may be among them",
 			(unsigned long long)t->lost,
 			(unsigned long long)t->unfollowed);
 		suggest_unproven(sg, reason);
@@ -143,6 +145,24 @@ int trial_judge(struct suggestion *sg, const struct run_result *rr,
 	if (rr->cut == CUT_STOP) {
 		tally_free(t);
 		snprintf(sg->unproven, sizeof(sg->unproven), "interrupted");
+		return -1;
+	}
+	/*
+	 * What a trial asked for is compared with what the runs before it
+	 * asked for: a trial whose checks were lost, or whose threads were
+	 * not followed, shows less than it did (and a signal an unfollowed
+	 * thread of its own sent looks like one from outside).
+	 */
+	if (t->lost || t->unfollowed) {
+		unsigned long long lost = (unsigned long long)t->lost;
+		unsigned long long unfollowed =
+			(unsigned long long)t->unfollowed;
+
+		tally_free(t);
+		snprintf(
+			sg->unproven, sizeof(sg->unproven),
+			"run %d lost %llu checks and %llu threads were not followed, so what it asked for is not known",
+			sg->runs, lost, unfollowed);
 		return -1;
 	}
 	/*

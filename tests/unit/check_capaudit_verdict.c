@@ -236,23 +236,30 @@ START_TEST(nothing_of_its_own_needs_no_trial)
 END_TEST
 
 /*
- * "Nothing to grant" has no trial behind it, only the counts: a run that
- * lost checks, or whose threads the kernel's tables had no room to
- * follow (CAPAUDIT_BPF_ENTRIES small, a command of many processes), may
- * have lost its need, so it is unproven, saying so, and nothing is run.
+ * The trials start from what the command's run asked for, and "nothing
+ * to grant" rests on it alone: a run that lost checks, or whose threads
+ * the kernel's tables had no room to follow (CAPAUDIT_BPF_ENTRIES small,
+ * a command of many processes), may have lost its need, or a check over
+ * a process outside that no trial makes again. Unproven, saying so, and
+ * nothing is run: with nothing seen of its own, and with ping's
+ * candidates.
  */
-START_TEST(nothing_seen_with_counts_lost_is_unproven)
+START_TEST(a_run_with_counts_lost_is_unproven)
 {
 	static const struct {
 		uint64_t lost, unfollowed;
+		int candidates;
 		const char *why;
 	} runs[] = {
-		{ 0, 2,
-		  "no check of its own was seen, but 0 checks were lost and 2 "
-		  "threads not followed, so its need may be among them" },
-		{ 7, 0,
-		  "no check of its own was seen, but 7 checks were lost and 0 "
-		  "threads not followed, so its need may be among them" },
+		{ 0, 2, 0,
+		  "the command's run lost 0 checks and 2 threads were not "
+		  "followed, so its need may be among them" },
+		{ 7, 0, 0,
+		  "the command's run lost 7 checks and 0 threads were not "
+		  "followed, so its need may be among them" },
+		{ 3, 1, 1,
+		  "the command's run lost 3 checks and 1 threads were not "
+		  "followed, so its need may be among them" },
 	};
 	struct suggest_request rq = request();
 	struct run_result ok = { .status = EXITED(0), .seconds = 0.1 };
@@ -263,15 +270,23 @@ START_TEST(nothing_seen_with_counts_lost_is_unproven)
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		struct fake f = { 0 };
 
-		run_tally(&t, PING, 0, 0);
+		if (runs[i].candidates)
+			ping_run(&t);
+		else
+			run_tally(&t, PING, 0, 0);
 		t.lost = runs[i].lost;
 		t.unfollowed = runs[i].unfollowed;
-		make(&rq, &f, &t, &ok, &sg);
+		make(&rq, &f, &t, runs[i].candidates ? &first_run : &ok, &sg);
 		ck_assert_str_eq(f.calls, "");
 		ck_assert_int_eq(sg.proven, 0);
-		ck_assert_str_eq(sg.unproven, runs[i].why);
-		for (j = 0; j < sg.nfiles; j++)
-			ck_assert_uint_eq(sg.files[j].grant, 0);
+		ck_assert_int_eq(sg.runs, 0);
+		if (runs[i].candidates) {
+			expect_unproven(&sg, runs[i].why);
+		} else {
+			ck_assert_str_eq(sg.unproven, runs[i].why);
+			for (j = 0; j < sg.nfiles; j++)
+				ck_assert_uint_eq(sg.files[j].grant, 0);
+		}
 		suggest_free(&sg);
 		tally_free(&t);
 	}
@@ -574,6 +589,48 @@ START_TEST(judge_a_trials_end)
 }
 END_TEST
 
+/*
+ * A trial that lost checks, or did not follow a thread, asked for more
+ * than it shows, and what it asked for is compared with the runs before
+ * it: it proves nothing.
+ */
+START_TEST(a_trial_with_counts_lost_proves_nothing)
+{
+	static const struct {
+		uint64_t lost, unfollowed;
+		const char *why;
+	} end[] = {
+		{ 4, 0,
+		  "run 3 lost 4 checks and 0 threads were not followed, so "
+		  "what it asked for is not known" },
+		{ 0, 2,
+		  "run 3 lost 0 checks and 2 threads were not followed, so "
+		  "what it asked for is not known" },
+	};
+	uint64_t signals[] = { 0, 5 };
+	size_t i;
+
+	for (i = 0; i < sizeof(end) / sizeof(end[0]); i++) {
+		struct run_result rr = { .status = EXITED(0) };
+		struct suggestion sg;
+		struct tally t;
+
+		memset(&sg, 0, sizeof(sg));
+		sg.runs = 3;
+		run_tally(&t, PING, 0, BIT(CAP_NET_RAW));
+		t.lost = end[i].lost;
+		t.unfollowed = end[i].unfollowed;
+		/*
+		 * Its signals from threads of its own it did not follow look
+		 * like signals from outside: the loss is the reason.
+		 */
+		t.outside_signals = signals[i];
+		ck_assert_int_eq(trial_judge(&sg, &rr, &t, 45.0), -1);
+		ck_assert_str_eq(sg.unproven, end[i].why);
+	}
+}
+END_TEST
+
 static Suite *verdict_suite(void)
 {
 	Suite *s = suite_create("capaudit_verdict");
@@ -582,7 +639,7 @@ static Suite *verdict_suite(void)
 	TCase *tj = tcase_create("judge");
 
 	tcase_add_test(tg, nothing_of_its_own_needs_no_trial);
-	tcase_add_test(tg, nothing_seen_with_counts_lost_is_unproven);
+	tcase_add_test(tg, a_run_with_counts_lost_is_unproven);
 	tcase_add_test(tg, a_lent_guess_is_unproven_without_a_trial);
 	tcase_add_test(tg, each_gate_stops_the_trials_with_its_reason);
 	tcase_add_test(tg, trials_as_uid_0_run_without_roots_capabilities);
@@ -593,6 +650,7 @@ static Suite *verdict_suite(void)
 	tcase_add_test(tt, success_statuses_reach_the_trials);
 	suite_add_tcase(s, tt);
 	tcase_add_test(tj, judge_a_trials_end);
+	tcase_add_test(tj, a_trial_with_counts_lost_proves_nothing);
 	suite_add_tcase(s, tj);
 	return s;
 }
