@@ -399,7 +399,9 @@ int threads_read(struct proc *p, int dfd, struct creds *main_creds,
 	}
 	closedir(dir);
 	if (err == 0) {
-		qsort(seen.tids, seen.n, sizeof(*seen.tids), by_tid);
+		/* none seen: tids is NULL, which qsort() may not be given */
+		if (seen.n > 1)
+			qsort(seen.tids, seen.n, sizeof(*seen.tids), by_tid);
 		if (relist(p, dfd, &seen, b, live_dfd) < 0)
 			err = errno;
 	}
