@@ -14,8 +14,9 @@
 #   hide      3000 threads, the root one last: the others exit while
 #             getpcaps is between two batches of the task listing; the
 #             root one is still found
-#   groups    4 processes of 64 threads with 65536 groups each: the audit
-#             runs in 40 MiB (it kept 16 MiB a process)
+#   groups    4 processes of 65 threads with 65536 groups and a uid of
+#             their own each: the audit runs in 40 MiB (it kept 16 MiB a
+#             process)
 #   churn     threads starting and exiting all the time, each taking
 #             another uid: every one of 75 scans examines the process
 #             (none "not examined", exit 0) and sees the root worker
@@ -203,12 +204,16 @@ details "$main" "$T/out" | grep -q "^ *thread $hidden: root uids 0,0,0,0 " && pa
 	fail "hide: no line for the root worker $hidden: [$(details "$main" "$T/out")]"
 kill -9 "$main"
 
-# --- groups: 4 processes of 64 threads, each with 65536 groups of its
-# own (a user can do as much with the 65536 subordinate gids of a user
+# --- groups: 4 processes of 64 workers and a main thread, each thread a
+# credential set of its own (a uid of its own) holding 65536 groups (a
+# user can do as much with the 65536 subordinate ids of a user
 # namespace). The audit kept every set's group list to the end: 16 MiB a
 # process, 64 MiB here, and out of memory under a 40 MiB address-space
 # limit ("getpcaps: /proc: Cannot allocate memory"). Now a process's
-# groups go once its executable is judged (the audit runs in 24 MiB). ---
+# groups go once its executable is judged (the audit runs in 24 MiB). The
+# threads share one list (set once, before the workers start): each
+# setgroups(2) sorts its 65536 entries in the kernel, and one a thread
+# took 6 s of CPU. ---
 gpids=
 i=0
 while [ $i -lt 4 ]; do

@@ -13,9 +13,14 @@
  *              (pthread_exit), leaving the process to the worker
  *   many N     N workers, all dropped to 65534 like the main thread, but
  *              the last, which stays root
- *   groups N   N workers, each with 65536 supplementary groups of its
- *              own (setgroups(2) on the thread: gids 100000 + its index
- *              onward), so every thread is a credential set of its own
+ *   groups N   N workers and the main thread, each holding 65536
+ *              supplementary groups (gids 100000 onward, set by the main
+ *              thread before it starts them: threads start with their
+ *              creator's credentials), each worker with a uid of its own
+ *              (100000 + its index; the last stays root), so every
+ *              thread is a credential set of its own with the whole list.
+ *              One setgroups(2): the kernel sorts a 65536-entry list at
+ *              each, and 256 of them cost seconds of CPU
  *   hide N     as many N, the root worker last; on SIGUSR1 every other
  *              worker exits, and "gone" is printed once they have: the
  *              threads that a listing of the task directory stood on
@@ -52,7 +57,8 @@ static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int ready_count;
 static pid_t *tids;
 
-/* This thread only: uid 65534 (the kernel then clears P, E and A). */
+/* This thread only: gid 65534 and uid uid (the kernel then clears P, E and
+ * A). */
 static void drop_this_thread(uid_t uid)
 {
 	if (syscall(SYS_setresgid, 65534, 65534, 65534) != 0 ||
@@ -122,7 +128,8 @@ struct worker {
 
 static int quit; /* hide: the fillers leave (under lock) */
 
-/* This thread only: 65536 groups, from gid first on. */
+/* This thread only (and the threads it starts): 65536 groups, from gid
+ * first on. */
 static void own_groups(gid_t first)
 {
 	gid_t *g = malloc(65536 * sizeof(*g));
@@ -144,10 +151,8 @@ static void *worker(void *arg)
 {
 	const struct worker *w = arg;
 
-	if (w->groups)
-		own_groups(100000 + (gid_t)w->index);
 	if (w->drop)
-		drop_this_thread(65534);
+		drop_this_thread(w->groups ? 100000 + (uid_t)w->index : 65534);
 	else if (w->keep == KEEP_NOTHING)
 		capset_this_thread(-1);
 	else if (w->keep == KEEP_FSUID)
@@ -235,6 +240,8 @@ int main(int argc, char **argv)
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	if (groups)
+		own_groups(100000);
 	for (i = 0; i < n; i++) {
 		pthread_attr_t attr;
 
