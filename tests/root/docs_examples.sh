@@ -337,6 +337,12 @@ world_up() {
 	# a /tmp of its own holding only the examples' files.
 	mount -t tmpfs -o mode=1777 tmpfs "$m/tmp" &&
 	cp -a "$W/base/tmp/ex" "$m/tmp/" || return 1
+	# root's home is the world's own, empty, as on a system just set up:
+	# the host's (the caches of whoever runs the suite, a quarter of a
+	# million files here) is no part of the system the examples describe,
+	# and the walks of / (capmanifest record, getcap -r) spent most of
+	# their time in it.
+	mount -t tmpfs -o mode=0700 tmpfs "$m/root" || return 1
 	# ... and the tree and build, when they live below /tmp (a clone
 	# there): set-up steps copy from $BUILD.
 	for d in "$TOP" "$BUILD"; do
