@@ -57,6 +57,13 @@ inside() {
 	# man-db's trigger re-indexes every manual page at each dpkg run
 	# (seconds each time); it is not what is tested here.
 	rm -f "$m/var/lib/man-db/auto-update"
+	# apt's binary caches, as Debian keeps them by default, where a host
+	# image turned them off (docker-clean): each apt run here then reads
+	# the archive's package lists once, not again at every run (a second
+	# of CPU each, over a dozen runs). Its verdicts are the same.
+	printf '%s\n' 'Dir::Cache::pkgcache "/var/cache/apt/pkgcache.bin";' \
+		'Dir::Cache::srcpkgcache "/var/cache/apt/srcpkgcache.bin";' \
+		>"$m/etc/apt/apt.conf.d/zz-deb-packages-caches"
 
 	# The system's own programs, in the throw-away root, with a plain
 	# environment.
