@@ -100,6 +100,10 @@
 # and whether this is a valgrind pass (VALGRIND=1, see run.sh):
 #   is_sanitized             true when the library was built with SANITIZE=...
 #   skip_if_sanitized WHY    exit 77 with WHY under sanitizers
+#   no_leak_check CMD [ARG...]  run CMD (in the foreground), under
+#                            sanitizers without LeakSanitizer: for a process
+#                            run under strace, which LSan cannot stop (it
+#                            uses ptrace itself)
 #   run_ours CMD [ARG...]    run one of our binaries (programs, $BIN tools);
 #                            under VALGRIND=1 it runs inside valgrind
 #   with_our_lib CMD [ARG...]  run a foreign, uninstrumented binary (say
@@ -469,6 +473,17 @@ skip_if_sanitized() {
 
 run_ours() {
 	${VALGRIND_CMD:-} "$@"
+}
+
+# LeakSanitizer stops a process's threads with ptrace(2) to scan them at
+# exit, which it cannot do in a process already traced (it dies with "has
+# encountered a fatal error"). Every other check of ASan and UBSan runs.
+no_leak_check() {
+	if is_sanitized; then
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$@"
+	else
+		"$@"
+	fi
 }
 
 # The sanitizer runtimes the library links, as LD_PRELOAD wants them.
@@ -945,8 +960,12 @@ login_world() {
 strace_hold() {
 	lib_us=$1 lib_calls=$2
 	shift 2
-	strace -f -qq -o /dev/null -e trace="$lib_calls" \
-		-e inject="$lib_calls":delay_enter="$lib_us" "$@" >"$T/out" 2>"$T/err" &
+	set -- strace -f -qq -o /dev/null -e trace="$lib_calls" \
+		-e inject="$lib_calls":delay_enter="$lib_us" "$@"
+	# (not no_leak_check: a function in the background is a subshell,
+	# and $tracer must be strace itself)
+	! is_sanitized || set -- env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$@"
+	"$@" >"$T/out" 2>"$T/err" &
 	tracer=$!
 	at_exit "kill $tracer 2>/dev/null"
 	lib_i=0 held=

@@ -12,7 +12,6 @@ init
 CA=$BUILD/progs/capaudit probe=$BIN/capaudit_probe ping=$BIN/capaudit_ping
 [ -x "$CA" ] && [ -x "$probe" ] && [ -x "$ping" ] ||
 	{ fail "capaudit, capaudit_probe or capaudit_ping not built"; finish; }
-skip_if_sanitized "file capabilities on copies of programs (ASan refuses AT_SECURE)"
 command -v unshare >/dev/null || skip "unshare is not installed"
 at_exit_checked tracefs_restore
 tracefs_mount || { fail "cannot mount tracefs in our mount namespace"; finish; }

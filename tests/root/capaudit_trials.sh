@@ -74,7 +74,6 @@ hostile=$BIN/capaudit_hostile py=/usr/bin/python3
 [ -x "$CA" ] && [ -x "$probe" ] && [ -x "$ping" ] && [ -x "$hostile" ] ||
 	{ fail "capaudit, capaudit_probe, capaudit_ping or capaudit_hostile not built"; finish; }
 [ -x "$py" ] || { fail "$py missing (tests/install-deps.sh installs it)"; finish; }
-skip_if_sanitized "file capabilities on copies of programs (ASan refuses AT_SECURE)"
 for c in unshare timeout pgrep pkill; do
 	command -v "$c" >/dev/null || skip "$c is not installed"
 done

@@ -86,7 +86,7 @@ sleep 0.2
 printf '%s\n./fifo %scap_net_raw=ep\n./null %scap_net_raw=ep\n' "$hdr" "$meta" "$meta" >"$T/m"
 for cmd in restore verify; do
 	if command -v strace >/dev/null 2>&1; then
-		strace -f -qq -e trace=open,openat,openat2 -o "$T/trace" \
+		no_leak_check strace -f -qq -e trace=open,openat,openat2 -o "$T/trace" \
 			"$cm" $cmd "$T/m" "$t" >"$T/out" 2>"$T/err"; rc=$?
 		opened=$(grep -E '"[^"]*(fifo|null)"' "$T/trace" | grep -v O_PATH)
 		[ -z "$opened" ] && pass || fail "$cmd opened them: $opened"
@@ -99,7 +99,7 @@ for cmd in restore verify; do
 done
 # record reads every capable file's content: never a FIFO's or a device's.
 if command -v strace >/dev/null 2>&1; then
-	strace -f -qq -e trace=open,openat,openat2 -o "$T/trace" \
+	no_leak_check strace -f -qq -e trace=open,openat,openat2 -o "$T/trace" \
 		"$cm" record "$t" >"$T/out" 2>"$T/err"; rc=$?
 	[ $rc -eq 0 ] && pass || fail "record: exit $rc: $(cat "$T/err")"
 	opened=$(grep -E '"[^"]*(fifo|null)"' "$T/trace")
