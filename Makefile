@@ -21,7 +21,8 @@ uninstall:
 # Runs every tier of the suite; installs missing build and test dependencies
 # first when run as root (and says what to install otherwise). Then, unless
 # this run is already a sanitizer or valgrind one, the unit and cli tiers
-# again under ASan+UBSan (built in build/address-undefined while the first
+# (and the root suites tests/suites.conf lists under "sanitize") again
+# under ASan+UBSan (built in build/address-undefined while the first
 # pass runs) and under valgrind: tests/run.sh runs the three passes' suites
 # side by side (JOBS=N at a time; default twice the CPUs) and prints each
 # pass in turn. TEST_PASSES=plain keeps to the first pass. The builds use

@@ -29,8 +29,10 @@
 #       sanitize  builds the tree with SANITIZE=$EXTRA_SANITIZE (default
 #                 address,undefined) in build/<sanitizers>, in the
 #                 background while other suites run, then runs the unit and
-#                 cli tiers there (the root tier is left to the plain pass,
-#                 whose binaries get file capabilities)
+#                 cli tiers there, and the root suites tests/suites.conf
+#                 lists under "sanitize" (those that drive the programs
+#                 only root tests reach; the rest of the root tier is left
+#                 to the plain pass)
 #       valgrind  the plain build's unit tier and the cli suites
 #                 tests/suites.conf lists under "valgrind" (the libraries'),
 #                 under valgrind; any "==PID==" report in a valgrind log
@@ -87,6 +89,7 @@ conf() {	# KEY: every suite the lines "KEY: ..." name
 	sed -n "s/^$1:[[:space:]]*//p" "$CONF" | tr -s ' \t\n' '   '
 }
 alone=$(conf alone) valgrind=$(conf valgrind) once=$(conf once) first=$(conf first)
+sanitize_root=$(conf sanitize)
 privatetmp=$(conf privatetmp) mountlock=$(conf mountlock)
 # The lock the "mountlock" suites run under, machine-wide (every checkout
 # and the container world's run, which binds /run/lock, share it).
@@ -111,7 +114,7 @@ chain_of() {	# SUITE: the chain naming it, if any
 # A name in suites.conf that is no suite (renamed, say) would silently lose
 # its rule: that is a failure of the run.
 stale=
-for s in $alone $valgrind $once $first $privatetmp $mountlock $(conf hostpreset) $(conf container) $(conf container-noproc) $(for c in $chains; do eval "echo \$chain_$c"; done); do
+for s in $alone $valgrind $once $first $sanitize_root $privatetmp $mountlock $(conf hostpreset) $(conf container) $(conf container-noproc) $(for c in $chains; do eval "echo \$chain_$c"; done); do
 	case $s in
 	unit/*) [ -f "$s.c" ] ;;
 	*) [ -f "$s" ] ;;
@@ -122,9 +125,9 @@ done
 # Each pass p has: name, build (BUILD), san (SANITIZE), vg (VALGRIND),
 # tiers, logs, head (its header line), and ready (1 once its build exists).
 np=0
-add_pass() {	# NAME BUILD SANITIZE VALGRIND TIERS LOGS HEADER
+add_pass() {	# NAME BUILD SANITIZE VALGRIND TIERS LOGS HEADER [SUITES]
 	np=$((np + 1))
-	eval "p${np}_name=\$1 p${np}_build=\$2 p${np}_san=\$3 p${np}_vg=\$4 p${np}_tiers=\$5 p${np}_logs=\$6 p${np}_head=\$7 p${np}_ready=1 p${np}_note="
+	eval "p${np}_name=\$1 p${np}_build=\$2 p${np}_san=\$3 p${np}_vg=\$4 p${np}_tiers=\$5 p${np}_logs=\$6 p${np}_head=\$7 p${np}_also=\${8:-} p${np}_ready=1 p${np}_note="
 }
 BUILD=${BUILD:-$TOP/build/main}
 plain_logs=${LOGDIR:-$BUILD/tests/bin/logs}
@@ -148,10 +151,14 @@ if [ -z "${RUN_SH_BUILT:-}" ]; then
 fi
 RUN_SH_BUILT=1
 export RUN_SH_BUILT
-# TIERS narrows the extra passes too, but never to the root tier.
-extra_tiers=
-for t in ${TIERS:-unit cli}; do
-	case $t in unit|cli) extra_tiers="$extra_tiers $t" ;; esac
+# TIERS narrows the extra passes too, but never to the root tier: of that,
+# the sanitizer pass runs the suites suites.conf lists under "sanitize".
+extra_tiers= extra_root=
+for t in ${TIERS:-unit cli root}; do
+	case $t in
+	unit|cli) extra_tiers="$extra_tiers $t" ;;
+	root) extra_root=$sanitize_root ;;
+	esac
 done
 for pass in ${PASSES:-plain}; do
 	case $pass in
@@ -162,7 +169,7 @@ for pass in ${PASSES:-plain}; do
 		san=${EXTRA_SANITIZE:-address,undefined}
 		b=$TOP/build/$(echo "$san" | tr , -)
 		add_pass sanitize "$b" "$san" 0 "$extra_tiers" "$b/tests/bin/logs" \
-			"== sanitizer pass (SANITIZE=$san)"
+			"== sanitizer pass (SANITIZE=$san)" "$extra_root"
 		eval "p${np}_ready=0" ;;
 	valgrind)
 		add_pass valgrind "$BUILD" "" 1 "$extra_tiers" "$plain_logs/valgrind" \
@@ -185,14 +192,15 @@ unset PASSES
 ne=0
 first_pass=1
 for p in $(seq 1 $np); do
-	eval "tiers=\$p${p}_tiers vg=\$p${p}_vg logs=\$p${p}_logs"
+	eval "tiers=\$p${p}_tiers vg=\$p${p}_vg logs=\$p${p}_logs also=\$p${p}_also"
 	suites=
 	eval "name=\$p${p}_name"
 	if [ -n "${TESTS:-}" ] && [ "$name" = plain ]; then
 		suites=$TESTS
 	elif [ -n "${TESTS:-}" ]; then
 		for s in $TESTS; do
-			listed "${s%%/*}" "$tiers" && suites="$suites $s"
+			{ listed "${s%%/*}" "$tiers" || listed "$s" "$also"; } &&
+				suites="$suites $s"
 		done
 	else
 		for tier in $tiers; do
@@ -207,6 +215,7 @@ for p in $(seq 1 $np); do
 				done ;;
 			esac
 		done
+		suites="$suites $also"
 	fi
 	eval "p${p}_first=$((ne + 1))"
 	for s in $suites; do
