@@ -485,11 +485,13 @@ run_entry() {
 	echo "$rc $(($(date +%s) - started)) $(echo "$cpu0 $cpu1" | awk '{ printf "%.1f", $2 - $1 }')" >"$work/res.$ek"
 }
 
-# run_build P (in a job's subshell): builds pass P's tree and test programs.
+# run_build P (in a job's subshell): builds pass P's tree and the test
+# programs its suites use (tests/Makefile: sanitize-pass, the only pass with
+# a build of its own).
 run_build() {
 	log=$LOGS/build.log
 	{ make -s -j"$cpus" -C "$TOP" all SANITIZE="$SANITIZE" BUILD="$BUILD" &&
-	  make -s -j"$cpus" -C "$TOP/tests" all SANITIZE="$SANITIZE" BUILD="$BUILD"
+	  make -s -j"$cpus" -C "$TOP/tests" sanitize-pass SANITIZE="$SANITIZE" BUILD="$BUILD"
 	} >"$log" 2>&1 </dev/null 9>&- &
 	child=$!
 	wait $child
