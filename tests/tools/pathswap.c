@@ -1,15 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * pathswap A B SECONDS: atomically exchanges the directory entries A and B
- * (renameat2 RENAME_EXCHANGE) as fast as it can for SECONDS, so a program
- * working on A meanwhile sees a regular file and a symlink in turn. Used
- * by the root tier's cap_set_file race test. Prints the swap count.
+ * (renameat2 RENAME_EXCHANGE) as fast as it can for SECONDS, or until
+ * SIGTERM, so a program working on A meanwhile sees a regular file and a
+ * symlink in turn. Used by the root tier's race tests: a test that counts
+ * its attempts ends it with SIGTERM once it made enough. Prints the swap
+ * count.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -20,6 +31,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pathswap A B SECONDS\n");
 		return 2;
 	}
+	signal(SIGTERM, on_term);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += atoi(argv[3]);
 	do {
@@ -34,8 +46,9 @@ int main(int argc, char **argv)
 			swaps++;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while (now.tv_sec < end.tv_sec ||
-		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	} while (!stop &&
+		 (now.tv_sec < end.tv_sec ||
+		  (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec)));
 	printf("%lu\n", swaps);
 	return 0;
 }
