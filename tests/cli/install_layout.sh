@@ -11,7 +11,7 @@
 init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the first pass of make test runs it)"
 minstall() {	# make TARGET VAR=VALUE...; the log is shown on failure
 	make -s -C "$TOP" "$@" >"$T/log" 2>&1 ||
 		{ cat "$T/log"; echo "make $*: failed"; return 1; }

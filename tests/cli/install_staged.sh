@@ -9,7 +9,7 @@
 init
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the first pass of make test runs it)"
 stage=$T/stage
 mkdir "$stage"
 

@@ -11,7 +11,7 @@ init
 set -e
 # Nothing here runs under valgrind: in the valgrind pass it would only
 # repeat the plain pass.
-[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the plain and sanitizer passes run it)"
+[ "${VALGRIND:-0}" = 1 ] && skip "runs none of our code under valgrind (the first pass of make test runs it)"
 lib=$BUILD/libcap/libcap.so.2
 
 nm -D --defined-only "$lib" | awk '{print $3}' | sort >"$T/exported"
