@@ -34,6 +34,16 @@
  * An empty request ends it. Each child leaves with _exit(): pam_wrapper's
  * exit handler would remove the directory every later case reads its
  * service files from (the server's own exit removes it).
+ *
+ * With PAMCASE_WARM=MODULE (and PAMCASE_WARM_USER, PAMCASE_WARM_ARG: a
+ * user, one module argument), the server first runs MODULE's
+ * authentication once itself, its result ignored, then unloads MODULE
+ * again. Under valgrind a child translates all the code it runs that its
+ * parent never ran: libpam's, pam_wrapper's, nss_wrapper's and libc's
+ * parts of a case, once run in the server, are translated once for every
+ * child (a served case took 0.14 s of CPU, 0.075 s so). Authentication
+ * changes nothing in the process, and each case still loads the module
+ * afresh, in a child of its own.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -436,6 +446,28 @@ static int serve_one(char *req)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* The server's own case before the others (see the top of this file). */
+static void warm_up(void)
+{
+	const char *module = getenv("PAMCASE_WARM");
+	const char *arg[2] = { getenv("PAMCASE_WARM_ARG"), NULL };
+	static struct pam_conv quiet;
+	pam_handle_t *pamh;
+	hook_fn auth_fn;
+	void *dl;
+
+	if (module == NULL ||
+	    (dl = dlopen(module, RTLD_NOW | RTLD_LOCAL)) == NULL)
+		return;
+	auth_fn = (hook_fn)dlsym(dl, "pam_sm_authenticate");
+	if (auth_fn != NULL && pam_start("pamcase", getenv("PAMCASE_WARM_USER"),
+					 &quiet, &pamh) == PAM_SUCCESS) {
+		auth_fn(pamh, 0, arg[0] != NULL, arg);
+		pam_end(pamh, PAM_SUCCESS);
+	}
+	dlclose(dl);
+}
+
 static int serve(const char *dir)
 {
 	static char req[65536];
@@ -443,6 +475,8 @@ static int serve(const char *dir)
 	ssize_t len;
 	FILE *rep;
 	int rc;
+
+	warm_up();
 
 	snprintf(path, sizeof(path), "%s.rep", dir);
 	while ((len = read_request(dir, req, sizeof(req))) > 0) {
