@@ -31,10 +31,7 @@ mkdir "$T/nopam"
 : >"$T/empty.conf"
 # perf as setcap --perf leaves it, runnable by alice (perf_users).
 perf=$T/perf
-cp "$BIN/perfprobe" "$perf"
-chgrp 4100 "$perf"
-chmod 0750 "$perf"
-/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$perf"
+perf_as_setcap_perf "$perf" || fail "cannot make $perf"
 # And perf as an image ships it: no file capabilities (root needs none).
 plain=$T/perf-plain
 cp "$BIN/perfprobe" "$plain"
@@ -210,10 +207,7 @@ chmod 755 "$croot" "$croot/usr" "$croot/usr/bin"
 ln -s usr/lib "$croot/lib"
 ln -s usr/lib64 "$croot/lib64"
 cp "$(command -v sleep)" "$croot/usr/bin/sleep"
-cp "$perf" "$croot/usr/bin/perfc"
-chgrp 4100 "$croot/usr/bin/perfc"
-chmod 0750 "$croot/usr/bin/perfc"
-/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$croot/usr/bin/perfc"
+perf_as_setcap_perf "$croot/usr/bin/perfc" || fail "cannot make $croot/usr/bin/perfc"
 cp "$BIN/perfprobe" "$croot/usr/bin/perf"
 # in_root CMD...: CMD in that root as alice, under the rule.
 in_root() {

@@ -37,10 +37,7 @@ at_exit 'for p in $pids; do kill "$p" 2>/dev/null; done'
 mkdir "$T/nopam"
 : >"$T/empty.conf"
 perf=$T/perf
-cp "$BIN/perfprobe" "$perf"
-chgrp 4100 "$perf"
-chmod 0750 "$perf"
-/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$perf"
+perf_as_setcap_perf "$perf" || fail "cannot make $perf"
 
 doctor() {	# [ARGS...]: perfdoctor in the private world; $d its exit
 	ours "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" \

@@ -97,6 +97,15 @@ pd_perf_file() {
 	chmod "$1" "$PERF"
 	[ -z "${4:-}" ] || /usr/sbin/setcap "$4" "$PERF"
 }
+# perf_as_setcap_perf FILE: a probe at FILE as `setcap --perf` leaves perf:
+# group perf_users, 0750, cap_perfmon and cap_syslog in its permitted and
+# effective sets.
+perf_as_setcap_perf() {
+	cp "$BIN/perfprobe" "$1" &&
+		chgrp 4100 "$1" &&
+		chmod 0750 "$1" &&
+		/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$1"
+}
 # pd_doctor ARGS...: perfdoctor in the world; $d is its exit status.
 pd_doctor() {
 	ours "$doctor_bin" --pam-dir="$PAMD" --service=login --config="$CONF" \
