@@ -24,7 +24,13 @@
 # pam_cap: tests/root/pam_cap_sshd.sh, which needs only the programs: it
 # uses neither the host's sshd configuration nor its host keys. Debian's
 # openssh-server package also makes host keys and starts the host's own
-# sshd where the init system lets it, which this script then says).
+# sshd where the init system lets it, which this script then says),
+# podman, runc, golang-github-containers-common (the runtime's default
+# seccomp profile, /usr/share/containers/seccomp.json), uidmap,
+# slirp4netns and fuse-overlayfs (a real container runtime runs perfdoctor
+# and a perf probe in containers: tests/root/perfdoctor_podman.sh, with
+# runc, since crun refuses hybrid cgroup layouts; it keeps to a store,
+# configuration and mount namespace of its own and uses no registry).
 #
 # With --build, only what "make" and "make demo" need.
 BUILD_PACKAGES="gcc make pkg-config libpam0g-dev clang llvm bpftool libbpf-dev"
@@ -32,7 +38,8 @@ PACKAGES="$BUILD_PACKAGES check libsubunit-dev debhelper dpkg-dev lintian
 libcap-dev libcap2-bin libpam-cap attr
 libpam-wrapper libpamtest0-dev libnss-wrapper
 mandoc valgrind clang clang-format libclang-rt-dev strace python3 iputils-ping curl
-bindfs fuse3 ansible-core btrfs-progs openssh-server openssh-client iproute2"
+bindfs fuse3 ansible-core btrfs-progs openssh-server openssh-client iproute2
+podman runc golang-github-containers-common uidmap slirp4netns fuse-overlayfs"
 [ "${1:-}" = --build ] && PACKAGES=$BUILD_PACKAGES
 
 missing=

@@ -10,7 +10,8 @@
 #
 # What counts as an example: in Markdown, every line of a fenced "sh" block
 # (a block marked "<!-- test: ... -->" is run by docs_guide_perf.sh, one
-# marked "<!-- deb_packages: ... -->" by deb_packages.sh); a fence without
+# marked "<!-- deb_packages: ... -->" by deb_packages.sh, one marked
+# "<!-- podman: ... -->" by perfdoctor_podman.sh); a fence without
 # a language, or an indented code block, fails (it would hide commands).
 # In man pages, a line of an .EX block after a "# " (root) or "$ " (a user)
 # prompt whose first word is not capitalised (those are comments of a
@@ -181,7 +182,7 @@ extract() {
 	}
 	md {
 		line = $0
-		if (!infence && line ~ /^[ \t]*<!-- (test|deb_packages): .* -->[ \t]*$/) { marker = FNR; next }
+		if (!infence && line ~ /^[ \t]*<!-- (test|deb_packages|podman): .* -->[ \t]*$/) { marker = FNR; next }
 		if (!infence && line ~ /^[ \t]*```/) {
 			lang = line; sub(/^[ \t]*```/, "", lang); lang = trim(lang)
 			infence = 1; covered = (marker == FNR - 1)

@@ -1,0 +1,567 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only
+# perfdoctor and the kernel agree in real containers. Debian's podman runs,
+# with runc, an image imported from files made here (no registry): a
+# static CPU-wide perf probe (/probe), perfdoctor with the libraries it
+# links, and a perf with cap_perfmon=ep (/usr/bin/perf, the probe again: a
+# stand-in, since Debian's perf needs dozens of libraries and proves
+# nothing more here). In each configuration one container runs the probe,
+# then perfdoctor on the same binary, and stays up while perfdoctor --pid
+# judges its process from the host. The kernel's answer (the probe's) and
+# both verdicts must agree, and each refusal must name its blocker:
+#   no capabilities; CAP_PERFMON under the runtime's default seccomp
+#   profile; CAP_PERFMON under our profile; our profile without
+#   CAP_PERFMON; CAP_SYS_ADMIN; a user that is not root with cap_perfmon
+#   in its bounding set only (as Docker and Kubernetes give an added
+#   capability to such a user), running the file-capability perf, with and
+#   without no-new-privileges; root of a user namespace of its own with
+#   CAP_PERFMON; and the Kubernetes pod of docs/containers.md, played by
+#   "podman play kube". The blocks of docs/containers.md marked
+#   "<!-- podman: NAME -->" run here too, as written, and its docker lines
+#   must be podman lines run here with "docker" for "podman".
+#
+# podman keeps to a store of its own in $T (--root, --runroot, --tmpdir,
+# its network, containers.conf, storage.conf, registries and signature
+# policy all there, a cgroup parent named after $T), run in a private
+# mount namespace whose /var is an overlay writing to $T (podman 4.3
+# writes a blob cache in /var/lib/containers whatever --root says) and
+# whose /etc/containers is a directory of ours. On every exit, the pods,
+# containers and image are removed, the store is checked empty, and no
+# mount, process, network namespace or cgroup of the run is left. On this
+# kind of host (a hybrid cgroup layout, root without CAP_SYS_RESOURCE)
+# crun refuses to start and the default ulimits cannot be set: runc, no
+# default ulimits and --ulimit host.
+. "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
+init
+
+[ "$(id -u)" = 0 ] || skip "needs root"
+for c in podman runc conmon unshare nsenter; do
+	command -v $c >/dev/null ||
+		skip "$c is not installed (apt-get install podman runc golang-github-containers-common uidmap; tests/install-deps.sh installs them)"
+done
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo x)
+case $paranoid in
+-*|0|x) skip "perf_event_paranoid is '$paranoid'; CPU-wide events need no capability here" ;;
+esac
+[ "$(cat /proc/sys/kernel/cap_last_cap)" -ge 38 ] || skip "this kernel predates CAP_PERFMON"
+default_profile=/usr/share/containers/seccomp.json
+[ -r "$default_profile" ] ||
+	skip "no $default_profile: the runtime's default seccomp profile (golang-github-containers-common)"
+[ -d /etc/containers ] || skip "no /etc/containers (podman's package makes it)"
+[ -x "$BIN/perfprobe-static" ] || { fail "perfprobe-static is not built"; finish; }
+doctor=$BUILD/progs/perfdoctor
+DOC=$TOP/docs/containers.md
+
+S=$T/s
+mkdir -p "$S/root" "$S/run" "$S/tmp" "$S/net" "$S/etc" "$S/var/up" "$S/var/work" \
+	"$S/img" "$T/out" "$T/nopam" "$T/bin" "$T/work"
+: >"$T/empty.conf"
+
+# --- what podman reads: ours only -------------------------------------------
+cat >"$S/etc/containers.conf" <<EOF
+[containers]
+default_ulimits = []
+netns = "none"
+[engine]
+infra_image = "localhost/perfdoctor-test:1"
+EOF
+# A user that is not root gets the default capabilities in its bounding
+# set only (podman gives those of --cap-add as ambient ones too): this
+# configuration's default is cap_perfmon alone.
+sed 's/^\[containers\]$/&\ndefault_capabilities = ["PERFMON"]/' \
+	"$S/etc/containers.conf" >"$S/etc/bounding.conf"
+cat >"$S/etc/storage.conf" <<EOF
+[storage]
+driver = "overlay"
+graphroot = "$S/root"
+runroot = "$S/run"
+EOF
+: >"$S/etc/registries.conf"
+echo '{"default": [{"type": "insecureAcceptAnything"}]}' >"$S/etc/policy.json"
+cgparent=/$(basename "$T")
+# What this run's cgroup parent and podman's default one leave: podman
+# makes /libpod_parent (pods, conmon) where it is missing.
+cg_before=$(ls -d /sys/fs/cgroup/*/libpod_parent /sys/fs/cgroup/libpod_parent 2>/dev/null)
+
+# The private mount namespace every podman command runs in, held by a
+# sleeping process; its mounts die with it. The host's PAM stacks and
+# capability.conf are hidden there, for the perfdoctor the docs run.
+mkdir -p "$S/empty"
+unshare -m --propagation private sh -c '
+	mount -t overlay overlay -o "lowerdir=/var,upperdir=$1/var/up,workdir=$1/var/work" /var &&
+	mount --bind "$1/etc" /etc/containers &&
+	for d in /etc/pam.d /etc/security; do
+		[ ! -d $d ] || mount --bind "$1/empty" $d || exit 1
+	done && : >"$1/held" && exec sleep 900' sh "$S" &
+holder=$!
+at_exit 'kill $holder 2>/dev/null; wait $holder 2>/dev/null'
+i=0
+while [ ! -e "$S/held" ] && kill -0 $holder 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+[ -e "$S/held" ] || { fail "cannot make the private mount namespace"; finish; }
+
+# podman as the tests run it, first on PATH; docs examples call it by name.
+cat >"$T/bin/podman" <<EOF
+#!/bin/sh
+CONTAINERS_CONF=\${PODMAN_CONF:-$S/etc/containers.conf} \\
+CONTAINERS_STORAGE_CONF=$S/etc/storage.conf \\
+CONTAINERS_REGISTRIES_CONF=$S/etc/registries.conf TMPDIR=$S/tmp \\
+exec nsenter -t $holder -m --wd="\$PWD" $(command -v podman) --root "$S/root" \\
+	--runroot "$S/run" --tmpdir "$S/tmp" --network-config-dir "$S/net" \\
+	--storage-driver overlay --runtime runc --cgroup-manager cgroupfs \\
+	--events-backend none "\$@"
+EOF
+chmod 755 "$T/bin/podman"
+pm() { "$T/bin/podman" "$@"; }
+netns_before=$(ls /run/netns 2>/dev/null)
+
+# Removes everything podman made; 0 when the store was left empty.
+podman_clean() {
+	[ -z "${cleaned:-}" ] || return 0
+	pm pod rm -a -f -t 0 >/dev/null 2>&1
+	pm rm -a -f -t 0 >/dev/null 2>&1
+	pm rmi -a -f >/dev/null 2>&1
+	[ -z "$(pm ps -a -q 2>&1)" ] && [ -z "$(pm pod ps -q 2>&1)" ] &&
+		[ -z "$(pm images -a -q 2>&1)" ]
+}
+# The cgroups podman made for this run, deepest first: those under our
+# cgroup parent; those of the pods it played (under /libpod_parent, where
+# podman 4.3 removes a pod's cgroup from the hierarchies of controllers
+# only, not from name=systemd's or the unified one); and /libpod_parent
+# itself where it made that. A cgroup still in use stays, and says so.
+: >"$T/pods"
+pods_of() {	# the pod ids "podman play kube" printed in FILE
+	awk '/^Pod:$/ { p = 1; next } p && /^[0-9a-f]+$/ && length($0) == 64 { print } { p = 0 }' "$1" >>"$T/pods"
+}
+our_cgroups() {
+	ls -d /sys/fs/cgroup/*"$cgparent" /sys/fs/cgroup"$cgparent" 2>/dev/null
+	for id in $(cat "$T/pods"); do
+		ls -d /sys/fs/cgroup/*/libpod_parent/"$id" /sys/fs/cgroup/libpod_parent/"$id" 2>/dev/null
+	done
+}
+cgroups_clean() {
+	# A container podman could not remove dies first.
+	for d in /sys/fs/cgroup/pids"$cgparent" /sys/fs/cgroup/unified"$cgparent"; do
+		[ -d "$d" ] && find "$d" -name cgroup.procs -exec cat {} + | xargs -r kill -9 2>/dev/null
+	done
+	for d in $(our_cgroups); do
+		find "$d" -depth -type d -exec rmdir {} +
+	done
+	for d in $(ls -d /sys/fs/cgroup/*/libpod_parent /sys/fs/cgroup/libpod_parent 2>/dev/null); do
+		case "$nl$cg_before$nl" in *"$nl$d$nl"*) continue ;; esac
+		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
+	done
+	[ -z "$(our_cgroups)" ]
+}
+at_exit_checked 'cgroups_clean'
+at_exit_checked 'podman_clean'
+
+# --- the image ----------------------------------------------------------------
+img=$S/img
+# FILE copied to the same path in the image, with every library it links.
+with_libs() {
+	for f in "$1" $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$img$(dirname "$f")" && cp -L "$f" "$img$f" || return 1
+	done
+}
+mkdir -p "$img/usr/bin" "$img/bin" "$img/etc" "$img/out" &&
+	cp "$BIN/perfprobe-static" "$img/probe" &&
+	cp "$BIN/perfprobe-static" "$img/usr/bin/perf" &&
+	"$BUILD/progs/setcap" cap_perfmon=ep "$img/usr/bin/perf" &&
+	with_libs "$doctor" && mv "$img$doctor" "$img/usr/bin/perfdoctor" &&
+	with_libs "$(readlink -f /bin/sh)" && mv "$img$(readlink -f /bin/sh)" "$img/bin/sh" &&
+	with_libs "$(readlink -f "$(command -v sleep)")" &&
+	mv "$img$(readlink -f "$(command -v sleep)")" "$img/bin/sleep" ||
+	{ fail "cannot build the image's tree"; finish; }
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$img/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$img/etc/group"
+tar --xattrs --xattrs-include=security.capability -C "$img" -cf "$S/img.tar" . &&
+	pm import -q -c 'ENV PATH=/usr/bin:/bin' \
+	-c 'CMD ["/bin/sh", "-c", "trap \"exit 0\" TERM; /bin/sleep 300 & wait"]' "$S/img.tar" localhost/perfdoctor-test:1 >/dev/null &&
+	pm tag localhost/perfdoctor-test:1 localhost/profiling:latest ||
+	{ fail "podman import failed"; finish; }
+
+# --- our seccomp profile --------------------------------------------------------
+profile=$T/work/perfmon.json
+# PLACEHOLDER until perfdoctor --seccomp-profile exists: the default
+# profile with perf_event_open() allowed to CAP_PERFMON and taken out of
+# the rule that refuses it without CAP_SYS_ADMIN.
+python3 - "$default_profile" "$profile" <<'EOF' || fail "cannot write the placeholder profile"
+import json, sys
+p = json.load(open(sys.argv[1]))
+for r in p["syscalls"]:
+    if "perf_event_open" in r["names"] and r["action"] != "SCMP_ACT_ALLOW":
+        r["names"].remove("perf_event_open")
+p["syscalls"] = [r for r in p["syscalls"] if r["names"]]
+p["syscalls"].append({"names": ["perf_event_open"], "action": "SCMP_ACT_ALLOW",
+                      "args": [], "includes": {"caps": ["CAP_PERFMON"]}, "excludes": {}})
+json.dump(p, open(sys.argv[2], "w"), indent=1)
+EOF
+
+# --- the configurations -----------------------------------------------------------
+# start NAME [PODMAN_RUN_OPTION...]: a container pd-NAME that runs each
+# probe, /probe (as an image ships perf: no file capabilities) and
+# /usr/bin/perf (cap_perfmon=ep), then perfdoctor on it, then sleeps;
+# $T/out/NAME gets BIN.probe, BIN.probe.rc, BIN.in and BIN.in.rc for each
+# (BIN: probe, perf), then "done".
+inner='for p in /probe /usr/bin/perf; do
+	b=${p##*/}; "$p" >/out/$b.probe 2>&1; echo $? >/out/$b.probe.rc
+	/usr/bin/perfdoctor "$p" >/out/$b.in 2>&1; echo $? >/out/$b.in.rc
+done; : >/out/done; exec /bin/sleep 300'
+names=
+start() {
+	n=$1
+	shift
+	mkdir "$T/out/$n" && chmod 0777 "$T/out/$n"
+	names="$names $n"
+	pm run -d --name "pd-$n" --network none --ulimit host --cgroup-parent="$cgparent" \
+		-v "$T/out/$n:/out" "$@" localhost/perfdoctor-test:1 /bin/sh -c "$inner" \
+		>/dev/null 2>"$T/out/$n.err" ||
+		{ fail "$n: podman run: $(cat "$T/out/$n.err")"; return 1; }
+}
+
+ours=seccomp=$profile
+start none --cap-drop=ALL
+start perfmon-default --cap-add=PERFMON
+start perfmon-ours --cap-add=PERFMON --security-opt "$ours"
+start ours-only --security-opt "$ours"
+start sysadmin --cap-add=SYS_ADMIN
+PODMAN_CONF=$S/etc/bounding.conf start user --user=65534:65534 --security-opt "$ours"
+PODMAN_CONF=$S/etc/bounding.conf start user-nnp --user=65534:65534 --security-opt "$ours" \
+	--security-opt no-new-privileges
+start userns --uidmap=0:200000:65536 --gidmap=0:200000:65536 --cap-add=PERFMON \
+	--security-opt "$ours"
+
+# The pod of docs/containers.md, with its container's command and a
+# volume for the results: the securityContext and annotations as written.
+mkdir -p "$T/work/seccomp" "$T/out/kube" && chmod 0777 "$T/out/kube" &&
+	cp "$profile" "$T/work/seccomp/perfmon.json"
+awk '/^<!-- podman: kube -->$/ { m = 1; next } m && /^```yaml$/ { y = 1; next }
+	y && /^```$/ { exit } y' "$DOC" >"$T/work/doc-pod.yaml"
+[ -s "$T/work/doc-pod.yaml" ] || fail "docs/containers.md: no pod marked <!-- podman: kube -->"
+# JSON is YAML: the command and the volume go in as flow lists.
+python3 - "$T/work/doc-pod.yaml" "$T/work/pod.yaml" "$T/out/kube" "$inner" <<'EOF' ||
+import json, re, sys
+out, done = [], set()
+for line in open(sys.argv[1]):
+    m = re.match(r"( *)command:", line)
+    if m:
+        ind = m.group(1)
+        out.append(f"{ind}command: {json.dumps(['/bin/sh', '-c', sys.argv[4]])}\n")
+        out.append(f'{ind}volumeMounts: [{{"name": "out", "mountPath": "/out"}}]\n')
+        done.add("command")
+        continue
+    m = re.match(r"( *)image:", line)
+    if m:
+        out.append(f"{m.group(1)}image: localhost/perfdoctor-test:1\n")
+        done.add("image")
+        continue
+    if re.match(r"  name:", line) and "name" not in done:
+        out.append("  name: pd-kube\n")
+        done.add("name")
+        continue
+    if re.match(r"  restartPolicy:", line):
+        continue
+    out.append(line)
+    if line.rstrip() == "spec:":
+        vol = {"name": "out", "hostPath": {"path": sys.argv[3], "type": "Directory"}}
+        out.append(f"  volumes: [{json.dumps(vol)}]\n  restartPolicy: Never\n")
+        done.add("spec")
+want = {"name", "command", "image", "spec"}
+if done != want:
+    sys.exit(f"no {sorted(want - done)} in the pod")
+open(sys.argv[2], "w").writelines(out)
+EOF
+	fail "cannot make the pod from docs/containers.md's"
+kube_ctr=pd-kube-$(sed -n 's/^  - name: *//p' "$T/work/doc-pod.yaml" | head -1)
+names="$names kube"
+pm play kube --network none --seccomp-profile-root "$T/work/seccomp" "$T/work/pod.yaml" \
+	>"$T/out/kube.play" 2>"$T/out/kube.err" || fail "kube: podman play kube: $(cat "$T/out/kube.err")"
+pods_of "$T/out/kube.play"
+
+# --- the answers ------------------------------------------------------------------
+# Every container has finished its inside part (or stopped).
+i=0
+for n in $names; do
+	while [ ! -e "$T/out/$n/done" ] && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+done
+ctr() { if [ "$1" = kube ]; then echo "$kube_ctr"; else echo "pd-$1"; fi; }
+pm inspect -f '{{.Name}} {{.State.Pid}}' $(for n in $names; do ctr "$n"; done) \
+	>"$T/pids" 2>"$T/pids.err" || fail "podman inspect: $(cat "$T/pids.err")"
+for n in $names; do
+	pid=$(awk -v c="$(ctr "$n")" '$1 == c { print $2 }' "$T/pids")
+	[ -n "$pid" ] && [ "$pid" -gt 0 ] || { fail "$n: no process to judge from the host"; continue; }
+	for p in /probe /usr/bin/perf; do
+		b=${p##*/}
+		run_ours "$doctor" --pam-dir="$T/nopam" --config="$T/empty.conf" --pid="$pid" "$p" \
+			>"$T/out/$n/$b.host" 2>&1
+		echo $? >"$T/out/$n/$b.host.rc"
+	done
+done
+
+# --- the configurations' answers, checked ------------------------------------
+# What each configuration must give, for each binary (probe: no file
+# capabilities; perf: cap_perfmon=ep): the kernel's answer (ok, an errno
+# name, or exec: the binary could not even be executed), and the
+# blockers both verdicts must name (ok: none; its verdicts say YES).
+# host=securebits: uid 0 with a binary without file capabilities, which
+# perfdoctor --pid cannot judge from the host (another process's
+# securebits are in no /proc file): it must say UNKNOWN for that reason,
+# never YES or NO.
+#
+#  NAME            BIN    KERNEL  HOST        BLOCKERS
+expected() {
+	cat <<'TABLE'
+none             probe  EPERM   same        seccomp bounding
+none             perf   exec    same        bounding seccomp
+perfmon-default  probe  EPERM   same        seccomp
+perfmon-default  perf   EPERM   same        seccomp
+perfmon-ours     probe  ok      securebits  -
+perfmon-ours     perf   ok      same        -
+ours-only        probe  ENOSYS  same        bounding seccomp
+ours-only        perf   exec    same        bounding seccomp
+sysadmin         probe  ok      securebits  -
+sysadmin         perf   exec    same        bounding
+user             probe  EACCES  same        nofilecap
+user             perf   ok      same        -
+user-nnp         probe  EACCES  same        nofilecap
+user-nnp         perf   EACCES  same        nnp
+userns           probe  EACCES  same        userns
+userns           perf   EACCES  same        userns
+kube             probe  ok      securebits  -
+kube             perf   ok      same        -
+TABLE
+}
+# The words that name each blocker in a verdict: or also: line.
+blocker_text() {
+	case $1 in
+	seccomp) echo "seccomp filter refuses perf_event_open()" ;;
+	bounding) echo "bounding set lacks cap_perfmon" ;;
+	nnp) echo "has no_new_privs set, so exec grants no file capabilities" ;;
+	userns) echo "is in a user namespace" ;;
+	nofilecap) echo "carries no cap_perfmon" ;;
+	esac
+}
+# The kernel's answer, as the probe's output and status show it.
+kernel_answer() {
+	case "$(cat "$1.rc" 2>/dev/null):$(cat "$1" 2>/dev/null)" in
+	"0:perf_event_open: ok") echo ok ;;
+	"1:perf_event_open: "*"(errno 1)") echo EPERM ;;
+	"1:perf_event_open: "*"(errno 13)") echo EACCES ;;
+	"1:perf_event_open: "*"(errno 38)") echo ENOSYS ;;
+	"126:"*"Operation not permitted") echo exec ;;
+	*) echo "?: $(cat "$1.rc" "$1" 2>/dev/null | tr '\n' ' ')" ;;
+	esac
+}
+# judged CASE REPORT WANT BLOCKERS: the report's status and verdict are
+# WANT's (ok: YES, exit 0; else NO, exit 1), naming each blocker.
+judged() {
+	verdicts=$(grep -E '^(verdict|also):' "$2" 2>/dev/null)
+	if [ "$3" = ok ]; then
+		[ "$(cat "$2.rc" 2>/dev/null)" = 0 ] && case $verdicts in "verdict:   YES: "*) true ;; *) false ;; esac
+	else
+		[ "$(cat "$2.rc" 2>/dev/null)" = 1 ] && case $verdicts in "verdict:   NO: "*) true ;; *) false ;; esac
+	fi || { fail "$1: exit $(cat "$2.rc" 2>/dev/null), want the kernel's $3: $verdicts"; return; }
+	for k in $4; do
+		[ "$k" = - ] && continue
+		case $verdicts in
+		*"$(blocker_text "$k")"*) pass ;;
+		*) fail "$1: names no $k blocker ($(blocker_text "$k")): $verdicts" ;;
+		esac
+	done
+}
+expected >"$T/expected"
+while read -r n b kernel host blockers; do
+	case " $names " in *" $n "*) ;; *) echo "$n" >>"$T/missing"; continue ;; esac
+	got=$(kernel_answer "$T/out/$n/$b.probe")
+	if [ "$got" = "$kernel" ]; then pass; else
+		fail "$n: the kernel's answer to $b is $got, want $kernel"
+	fi
+	judged "$n: perfdoctor $b inside" "$T/out/$n/$b.in" "$kernel" "$blockers"
+	if [ "$host" = securebits ]; then
+		[ "$(cat "$T/out/$n/$b.host.rc")" = 3 ] &&
+			grep -q '^verdict:   UNKNOWN: process [0-9]* is uid 0, and whether exec gives it root.s capabilities depends on its securebits' \
+				"$T/out/$n/$b.host" && pass ||
+			fail "$n: perfdoctor --pid $b: $(grep -E '^(verdict|also):' "$T/out/$n/$b.host")"
+	else
+		judged "$n: perfdoctor --pid $b from the host" "$T/out/$n/$b.host" "$kernel" "$blockers"
+	fi
+done <"$T/expected"
+[ ! -s "$T/missing" ] || fail "configurations not started: $(tr '\n' ' ' <"$T/missing")"
+
+# --- docs/containers.md ----------------------------------------------------------
+# Its blocks marked "<!-- podman: NAME -->": $T/doc/NAME holds the lines
+# (a line ending in "\" joined to the next), NAME.lang the fence's
+# language, and NAME.text a "text" block that follows it: lines its output
+# must hold.
+mkdir -p "$T/doc" "$T/docrun"
+awk -v d="$T/doc" '
+	/^<!-- podman: [a-z-]+ -->$/ { name = $3; next }
+	name != "" && /^```[a-z]+$/ { f = d "/" name; lang = substr($0, 4)
+		print lang >(f ".lang"); printf "" >f; inb = 1; next }
+	inb && /^```$/ { inb = 0; last = name; name = ""; next }
+	inb { if (join != "") { $0 = join $0; join = "" }
+		if (/\\$/) { join = substr($0, 1, length($0) - 1); next }
+		print >f; next }
+	last != "" && /^```text$/ { t = d "/" last ".text"; printf "" >t; intext = 1; next }
+	intext && /^```$/ { intext = 0; last = ""; next }
+	intext { print >t; next }
+	/^[^ \t]/ { last = "" }
+' "$DOC"
+for b in diagnose diagnose-host profile run run-user docker kube kube-play systemd; do
+	[ -s "$T/doc/$b" ] || fail "docs/containers.md: no block marked <!-- podman: $b -->"
+done
+for f in "$T"/doc/*.lang; do
+	b=$(basename "$f" .lang)
+	case $b in
+	diagnose|diagnose-host|profile|run|run-user|docker|kube-play) want=sh ;;
+	kube) want=yaml ;;
+	systemd) want=ini ;;
+	*) fail "docs/containers.md: a block marked $b, which this suite does not know"; continue ;;
+	esac
+	[ "$(cat "$f")" = "$want" ] || fail "docs/containers.md: block $b is $(cat "$f"), not $want"
+done
+
+# doc_run BLOCK: each line of it, in order, as a root shell would run it,
+# in the mount namespace podman runs in (a write to /var lands in $T),
+# in $T/docrun, with podman and our programs first on PATH; each line's
+# status must be doc_rc's, and its output goes to $T/docrun/BLOCK.out.
+# The host's PAM stacks and capability.conf are not perfdoctor's there.
+doc_rc() {
+	case $1 in
+	diagnose:1|diagnose-host:2) echo 1 ;;
+	*) echo 0 ;;
+	esac
+}
+doc_run() {
+	i=0
+	: >"$T/docrun/$1.out"
+	while IFS= read -r line; do
+		i=$((i + 1))
+		PATH="$T/bin:$BUILD/progs:$PATH" nsenter -t $holder -m --wd="$T/docrun" \
+			sh -c "$line" >>"$T/docrun/$1.out" 2>&1 </dev/null
+		rc=$?
+		if [ "$rc" = "$(doc_rc "$1:$i")" ]; then pass; else
+			fail "docs/containers.md, $1: '$line' exited $rc: $(tail -n 5 "$T/docrun/$1.out")"
+		fi
+	done <"$T/doc/$1"
+	[ ! -s "$T/doc/$1.text" ] || while IFS= read -r want; do
+		grep -qxF -- "$want" "$T/docrun/$1.out" && pass ||
+			fail "docs/containers.md, $1: no line '$want' in what it printed: $(cat "$T/docrun/$1.out")"
+	done <"$T/doc/$1.text"
+}
+doc_run diagnose
+doc_run diagnose-host
+if "$doctor" --help 2>&1 | grep -q -- --seccomp-profile; then
+	doc_run profile
+else
+	# PLACEHOLDER until perfdoctor --seccomp-profile exists.
+	cp "$profile" "$T/docrun/perfmon.json"
+	not_checked "docs/containers.md's profile block: perfdoctor has no --seccomp-profile yet"
+fi
+doc_run run
+doc_run run-user
+cp "$T/doc/kube" "$T/docrun/profiling.yaml"
+doc_run kube-play
+pods_of "$T/docrun/kube-play.out"
+for b in run run-user kube-play; do
+	expect_line "$T/docrun/$b.out" "perf_event_open: ok" "docs/containers.md, $b: the kernel's answer"
+done
+# The docker lines: each is a podman line run above, with docker for podman.
+while IFS= read -r line; do
+	case $line in docker\ *) ;; *) fail "docs/containers.md, docker: not a docker line: $line"; continue ;; esac
+	as_podman="podman ${line#docker }"
+	if cat "$T/doc/run" "$T/doc/run-user" | grep -qxF -- "$as_podman"; then pass; else
+		fail "docs/containers.md, docker: no podman line run here is '$as_podman'"
+	fi
+done <"$T/doc/docker"
+
+# The systemd lines: the user and sets they ask for, given with setpriv
+# (no systemd here); every other directive is one this suite cannot prove.
+user= amb= bnd= nnp=
+while IFS= read -r line; do
+	case $line in
+	"[Service]") ;;
+	User=*) user=${line#User=} ;;
+	AmbientCapabilities=CAP_PERFMON) amb=+perfmon ;;
+	CapabilityBoundingSet=CAP_PERFMON) bnd=-all,+perfmon ;;
+	NoNewPrivileges=yes) nnp=--no-new-privs ;;
+	*) fail "docs/containers.md, systemd: a line this suite cannot run: $line" ;;
+	esac
+done <"$T/doc/systemd"
+uid=$(id -u "$user" 2>/dev/null) && gid=$(id -g "$user") ||
+	fail "docs/containers.md, systemd: no user '$user' here"
+if [ -n "$amb" ] && [ -n "$bnd" ] && [ -n "${uid:-}" ]; then
+	svc="--reuid=$uid --regid=$gid --clear-groups --inh-caps=-all,$amb --ambient-caps=-all,$amb --bounding-set=$bnd $nnp"
+	# shellcheck disable=SC2086 # option lists
+	svc() { setpriv $svc "$@"; }
+	svc "$BIN/perfprobe" >"$T/svc.probe" 2>&1
+	echo $? >"$T/svc.probe.rc"
+	[ "$(kernel_answer "$T/svc.probe")" = ok ] && pass ||
+		fail "docs/containers.md, systemd: the kernel refuses: $(cat "$T/svc.probe")"
+	svc "$doctor" --pam-dir="$T/nopam" --config="$T/empty.conf" "$BIN/perfprobe" >"$T/svc.in" 2>&1
+	echo $? >"$T/svc.in.rc"
+	judged "docs/containers.md, systemd: perfdoctor in the service" "$T/svc.in" ok -
+	# shellcheck disable=SC2086
+	setpriv $svc sleep 60 &
+	svc_pid=$!
+	at_exit 'kill $svc_pid 2>/dev/null'
+	i=0
+	while [ "$(readlink "/proc/$svc_pid/exe")" != "$(readlink -f "$(command -v sleep)")" ] &&
+		[ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	run_ours "$doctor" --pam-dir="$T/nopam" --config="$T/empty.conf" --pid=$svc_pid \
+		"$BIN/perfprobe" >"$T/svc.host" 2>&1
+	echo $? >"$T/svc.host.rc"
+	kill $svc_pid
+	judged "docs/containers.md, systemd: perfdoctor --pid of the service" "$T/svc.host" ok -
+else
+	fail "docs/containers.md, systemd: no User=, AmbientCapabilities=CAP_PERFMON and CapabilityBoundingSet=CAP_PERFMON"
+fi
+
+# --- nothing left behind ---------------------------------------------------------
+pm inspect -f '{{.State.ConmonPid}} {{.State.Pid}}' $(for n in $names; do ctr "$n"; done) \
+	>"$T/procs" 2>/dev/null
+if podman_clean; then pass; else
+	fail "podman left: $(pm ps -a -q; pm pod ps -q; pm images -a -q)"
+fi
+cleaned=1
+# No mount of the store in podman's namespace, then none at all once it
+# is gone; no process of the run; no network namespace; no cgroup.
+if grep -e " $S/root" -e " $S/run" "/proc/$holder/mountinfo" >"$T/mounts.left"; then
+	fail "mounts left in podman's namespace: $(head -5 "$T/mounts.left")"
+else
+	pass
+fi
+kill $holder && wait $holder 2>/dev/null
+grep -F " $T/" /proc/self/mountinfo >"$T/mounts.left" &&
+	fail "mounts left: $(head -5 "$T/mounts.left")" || pass
+# Alive: a zombie has ended, and init reaps it.
+alive() {
+	[ "$1" -gt 0 ] 2>/dev/null && [ -e "/proc/$1" ] &&
+		! grep -q '^State:.Z' "/proc/$1/status" 2>/dev/null
+}
+i=0
+while :; do
+	left=
+	for p in $(cat "$T/procs") $holder; do
+		alive "$p" && left="$left $p"
+	done
+	for p in /proc/[0-9]*; do
+		grep -qF -- "$S" "$p/cmdline" 2>/dev/null && alive "${p#/proc/}" && left="$left ${p#/proc/}"
+	done
+	[ -n "$left" ] && [ $i -lt 50 ] || break
+	sleep 0.1; i=$((i + 1))
+done
+[ -z "$left" ] && pass || fail "processes left:$left: $(for p in $left; do tr '\0' ' ' <"/proc/$p/cmdline"; echo; done)"
+[ "$(ls /run/netns 2>/dev/null)" = "$netns_before" ] && pass ||
+	fail "network namespaces left: $(ls /run/netns)"
+[ "$(wc -l <"$T/pods")" = 2 ] && pass || fail "pods played: $(cat "$T/pods"), want 2"
+cgroups_clean && pass || fail "cgroups left: $(our_cgroups)"
+cgroups_cleaned=1
+
+finish "$(echo $names | wc -w) configurations: the kernel, perfdoctor inside and perfdoctor --pid agree; docs/containers.md run"
