@@ -5,10 +5,10 @@
 # static CPU-wide perf probe (/probe), perfdoctor with the libraries it
 # links, and a perf with cap_perfmon=ep (/usr/bin/perf, the probe again: a
 # stand-in, since Debian's perf needs dozens of libraries and proves
-# nothing more here). In each configuration one container runs the probe,
-# then perfdoctor on the same binary, and stays up while perfdoctor --pid
-# judges its process from the host. The kernel's answer (the probe's) and
-# both verdicts must agree, and each refusal must name its blocker:
+# nothing more here). In each configuration one container runs each of the
+# two (the kernel's answer), then perfdoctor on it, and stays up while
+# perfdoctor --pid judges its process, for each, from the host. The three
+# answers must agree, and each refusal must name its blocker:
 #   no capabilities; CAP_PERFMON under the runtime's default seccomp
 #   profile; CAP_PERFMON under our profile (perfdoctor --seccomp-profile);
 #   our profile without CAP_PERFMON; CAP_SYS_ADMIN; a user that is not
