@@ -322,7 +322,7 @@ done
 #  NAME            BIN    KERNEL  HOST        BLOCKERS
 expected() {
 	cat <<'TABLE'
-none             probe  EPERM   same        seccomp bounding
+none             probe  EPERM   same        bounding seccomp
 none             perf   exec    same        bounding seccomp
 perfmon-default  probe  EPERM   same        seccomp
 perfmon-default  perf   EPERM   same        seccomp
@@ -401,6 +401,56 @@ while read -r n b kernel host blockers; do
 		judged "$n: perfdoctor --pid $b from the host" "$T/out/$n/$b.host" "$kernel" "$blockers"
 	fi
 done <"$T/expected"
+# docs/containers.md's table of the configurations is this one: a row
+# for each, "| what | probe | perf |", each binary's cell the kernel's
+# answer and the blockers perfdoctor names.
+label() {
+	case $1 in
+	none) echo '`--cap-drop=ALL`' ;;
+	perfmon-default) echo '`--cap-add=PERFMON`' ;;
+	perfmon-ours) echo '`--cap-add=PERFMON`, our profile' ;;
+	ours-only) echo 'our profile, no `CAP_PERFMON`' ;;
+	sysadmin) echo '`--cap-add=SYS_ADMIN`' ;;
+	user) echo 'a user, `CAP_PERFMON` in its bounding set only, our profile' ;;
+	user-nnp) echo 'the same with `no-new-privileges`' ;;
+	user-capadd) echo 'a user, `--cap-add=PERFMON`, our profile' ;;
+	userns) echo '`--uidmap=0:200000:65536`, `--cap-add=PERFMON`, our profile' ;;
+	kube) echo 'the pod below' ;;
+	kube-field) echo 'the pod below without its annotation' ;;
+	esac
+}
+answer_text() {
+	case $1 in
+	ok) echo works ;;
+	exec) echo 'not executed (EPERM)' ;;
+	*) echo "$1" ;;
+	esac
+}
+blocker_words() {
+	case $1 in
+	seccomp) echo 'seccomp filter' ;;
+	bounding) echo 'bounding set' ;;
+	nnp) echo 'no_new_privs' ;;
+	userns) echo 'user namespace' ;;
+	nofilecap) echo 'no file capabilities' ;;
+	esac
+}
+while read -r n b kernel host blockers; do
+	words=
+	for k in $blockers; do
+		[ "$k" = - ] && continue
+		words="${words:+$words, }$(blocker_words "$k")"
+	done
+	cell="$(answer_text "$kernel")${words:+: $words}"
+	[ "$host" = securebits ] && cell="$cell (from the host: unknown)"
+	if [ "$b" = probe ]; then
+		k1=$cell
+	else
+		echo "| $(label "$n") | $k1 | $cell |"
+	fi
+done <"$T/expected" >"$T/doc-table.want"
+grep '^| ' "$DOC" | grep -vF -e '| configuration |' -e '|---' >"$T/doc-table.got"
+same "$T/doc-table.want" "$T/doc-table.got" "docs/containers.md's table of configurations"
 # A sanitized perfdoctor inside reports on its stderr (the container has
 # none of run.sh's log paths): no report in any of them.
 if grep -lE '^==[0-9]+==(ERROR|WARNING): |runtime error: |^SUMMARY: [A-Za-z]+Sanitizer' \
