@@ -11,7 +11,8 @@
 # answers must agree, and each refusal must name its blocker:
 #   no capabilities; CAP_PERFMON under the runtime's default seccomp
 #   profile; CAP_PERFMON under our profile (perfdoctor --seccomp-profile);
-#   our profile without CAP_PERFMON; CAP_SYS_ADMIN; a user that is not
+#   our profile without CAP_PERFMON; CAP_SYS_ADMIN; CAP_PERFMON with no
+#   seccomp filter (seccomp=unconfined); a user that is not
 #   root with cap_perfmon in its bounding set only (as Docker and
 #   Kubernetes give an added capability to such a user), running the
 #   file-capability perf, with and without no-new-privileges; that user
@@ -220,6 +221,7 @@ start perfmon-default --cap-add=PERFMON
 start perfmon-ours --cap-add=PERFMON --security-opt "$ours"
 start ours-only --security-opt "$ours"
 start sysadmin --cap-add=SYS_ADMIN
+start unconfined --cap-add=PERFMON --security-opt seccomp=unconfined
 PODMAN_CONF=$S/etc/bounding.conf start user --user=65534:65534 --security-opt "$ours"
 PODMAN_CONF=$S/etc/bounding.conf start user-nnp --user=65534:65534 --security-opt "$ours" \
 	--security-opt no-new-privileges
@@ -332,6 +334,8 @@ ours-only        probe  EPERM   same        bounding seccomp
 ours-only        perf   exec    same        bounding seccomp
 sysadmin         probe  ok      securebits  -
 sysadmin         perf   exec    same        bounding
+unconfined       probe  ok      securebits  -
+unconfined       perf   ok      same        -
 user             probe  EACCES  same        nofilecap
 user             perf   ok      same        -
 user-nnp         probe  EACCES  same        nofilecap
@@ -411,6 +415,7 @@ label() {
 	perfmon-ours) echo '`--cap-add=PERFMON`, our profile' ;;
 	ours-only) echo 'our profile, no `CAP_PERFMON`' ;;
 	sysadmin) echo '`--cap-add=SYS_ADMIN`' ;;
+	unconfined) echo '`--cap-add=PERFMON`, `seccomp=unconfined`' ;;
 	user) echo 'a user, `CAP_PERFMON` in its bounding set only, our profile' ;;
 	user-nnp) echo 'the same with `no-new-privileges`' ;;
 	user-capadd) echo 'a user, `--cap-add=PERFMON`, our profile' ;;
