@@ -10,7 +10,8 @@
 # perfdoctor --pid judges its process, for each, from the host. The three
 # answers must agree, and each refusal must name its blocker:
 #   no capabilities; CAP_PERFMON under the runtime's default seccomp
-#   profile; CAP_PERFMON under our profile (perfdoctor --seccomp-profile);
+#   profile; the podman flags perfdoctor prints there, pasted (CAP_PERFMON
+#   under the profile perfdoctor --seccomp-profile prints);
 #   our profile without CAP_PERFMON; CAP_SYS_ADMIN; CAP_PERFMON with no
 #   seccomp filter (seccomp=unconfined); a user that is not
 #   root with cap_perfmon in its bounding set only (as Docker and
@@ -18,7 +19,8 @@
 #   file-capability perf, with and without no-new-privileges; that user
 #   with --cap-add=PERFMON (podman makes it ambient); root of a user
 #   namespace of its own with CAP_PERFMON; and the Kubernetes pod of
-#   docs/containers.md, played by "podman play kube", as written and
+#   docs/containers.md, whose securityContext and annotation must be what
+#   perfdoctor prints, played by "podman play kube", as written and
 #   without its seccomp annotation (podman 4.3 reads no other). The blocks
 #   of docs/containers.md marked
 #   "<!-- podman: NAME -->" run here too, as written, and its docker lines
@@ -224,7 +226,6 @@ spids=
 names="none perfmon-default perfmon-ours ours-only sysadmin unconfined user user-nnp user-capadd userns"
 bg_start none --cap-drop=ALL
 bg_start perfmon-default --cap-add=PERFMON
-bg_start perfmon-ours --cap-add=PERFMON --security-opt "$ours"
 bg_start ours-only --security-opt "$ours"
 bg_start sysadmin --cap-add=SYS_ADMIN
 bg_start unconfined --cap-add=PERFMON --security-opt seccomp=unconfined
@@ -293,7 +294,47 @@ play kube
 # podman 4.3 reads the seccomp profile from the annotation only, not from
 # securityContext.seccompProfile (the doc's pod carries both, and says
 # why): without it, the runtime's default profile refuses.
-play kube-field container.seccomp.security.alpha.kubernetes.io/
+play kube-field seccomp.security.alpha.kubernetes.io/
+# perfmon-ours: the flags perfdoctor printed in perfmon-default, pasted as
+# a shell reads them, with the profile it printed as perfmon.json.
+i=0
+while [ ! -e "$T/out/perfmon-default/done" ] && [ $i -lt 300 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+podman_fix=$(pasted_line "$T/out/perfmon-default/perf.in" "fix:       podman or docker run: ")
+podman_fix=${podman_fix%%, not *}
+case $podman_fix in
+*--privileged*|*SYS_ADMIN*|*unconfined*) fail "perfdoctor's podman fix grants more: $podman_fix" ;;
+--*) pass ;;
+*) fail "perfmon-default: perfdoctor printed no podman fix: $(grep '^fix:' "$T/out/perfmon-default/perf.in")" ;;
+esac
+# The pod of docs/containers.md holds, as they are, the securityContext
+# and the annotation perfdoctor printed there.
+python3 - "$T/out/perfmon-default/perf.in" "$T/work/doc-pod.yaml" >"$T/kube-fix.err" 2>&1 <<'EOF' &&
+import sys
+def braced(text, after):
+    i = text.find(after)
+    if i < 0:
+        sys.exit(f"perfdoctor printed no '{after}'")
+    i += len(after)
+    depth = 0
+    for j in range(i, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[j], 0)
+        if depth == 0:
+            return text[i:j + 1]
+    sys.exit(f"an unbalanced '{after}'")
+report = open(sys.argv[1]).read()
+pod = open(sys.argv[2]).read().splitlines()
+for key, after, ind in (("securityContext", "the container's securityContext: ", "    "),
+                        ("annotations", "its metadata also needs annotations: ", "  ")):
+    want = f"{ind}{key}: {braced(report, after)}"
+    if want not in pod:
+        sys.exit(f"docs/containers.md's pod has no line '{want}'")
+EOF
+	pass || fail "$(cat "$T/kube-fix.err")"
+eval "set -- $podman_fix"
+(cd "$T/work" && start perfmon-ours "$@") &
+spids="$spids $!"
 wait $spids
 for n in $names; do
 	[ ! -e "$T/out/$n.failed" ] || fail "$n: podman run: $(cat "$T/out/$n.err")"
