@@ -621,9 +621,36 @@ done <"$T/doc/systemd"
 uid=$(id -u "$user" 2>/dev/null) && gid=$(id -g "$user") ||
 	fail "docs/containers.md, systemd: no user '$user' here"
 if [ -n "$amb" ] && [ -n "$bnd" ] && [ -n "${uid:-}" ]; then
+	# The service's process is what setpriv makes once it has executed a
+	# program (sh): setpriv itself still holds root's permitted set at its
+	# own exec, which no_new_privs would let a file capability keep.
+	# Without the ambient line, a perf with cap_perfmon=ep gains nothing
+	# under no_new_privs: perfdoctor must say so, and its fix must be the
+	# doc's line.
+	chmod 0711 "$T" && mkdir -m 0755 "$T/pub" && cp "$BIN/perfprobe" "$T/pub/perf" &&
+		"$BUILD/progs/setcap" cap_perfmon=ep "$T/pub/perf" || fail "cannot make $T/pub/perf"
+	before="--reuid=$uid --regid=$gid --clear-groups --inh-caps=-all --bounding-set=$bnd $nnp"
+	# shellcheck disable=SC2086 # option lists
+	setpriv $before sh -c 'exec "$0"' "$T/pub/perf" >"$T/svc0.probe" 2>&1
+	echo $? >"$T/svc0.probe.rc"
+	want=ok
+	[ -n "$nnp" ] && want=EACCES
+	[ "$(kernel_answer "$T/svc0.probe")" = $want ] && pass ||
+		fail "docs/containers.md, systemd without its ambient line: the kernel's answer is $(kernel_answer "$T/svc0.probe"), want $want"
+	# shellcheck disable=SC2086
+	setpriv $before sh -c 'exec "$0" "$@"' "$doctor" --pam-dir="$T/nopam" --config="$T/empty.conf" "$T/pub/perf" \
+		>"$T/svc0.in" 2>&1
+	echo $? >"$T/svc0.in.rc"
+	if [ -n "$nnp" ]; then
+		judged "docs/containers.md, systemd without its ambient line: perfdoctor" "$T/svc0.in" EACCES nnp
+		fix=$(pasted_line "$T/svc0.in" "fix:       a systemd service: ")
+		fix=${fix%% in its unit*}
+		grep -qxF -- "$fix" "$T/doc/systemd" && pass ||
+			fail "docs/containers.md, systemd: perfdoctor's fix '$fix' is not a line of the unit"
+	fi
 	svc="--reuid=$uid --regid=$gid --clear-groups --inh-caps=-all,$amb --ambient-caps=-all,$amb --bounding-set=$bnd $nnp"
 	# shellcheck disable=SC2086 # option lists
-	svc() { setpriv $svc "$@"; }
+	svc() { setpriv $svc sh -c 'exec "$0" "$@"' "$@"; }
 	svc "$BIN/perfprobe" >"$T/svc.probe" 2>&1
 	echo $? >"$T/svc.probe.rc"
 	[ "$(kernel_answer "$T/svc.probe")" = ok ] && pass ||
@@ -632,7 +659,7 @@ if [ -n "$amb" ] && [ -n "$bnd" ] && [ -n "${uid:-}" ]; then
 	echo $? >"$T/svc.in.rc"
 	judged "docs/containers.md, systemd: perfdoctor in the service" "$T/svc.in" ok -
 	# shellcheck disable=SC2086
-	setpriv $svc sleep 60 &
+	setpriv $svc sh -c 'exec sleep 60' &
 	svc_pid=$!
 	at_exit 'kill $svc_pid 2>/dev/null'
 	i=0
