@@ -5,9 +5,9 @@
 #include "json.h"
 #include "mask.h"
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_length(const unsigned char *s)
+size_t json_utf8_length(const char *text)
 {
+	const unsigned char *s = (const unsigned char *)text;
 	size_t len, i;
 	uint32_t cp;
 
@@ -38,7 +38,7 @@ int json_is_utf8(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p != '\0') {
-		size_t len = utf8_length(p);
+		size_t len = json_utf8_length((const char *)p);
 
 		if (len == 0)
 			return 0;
@@ -81,7 +81,7 @@ void json_string(FILE *out, const char *s)
 
 	fputc('"', out);
 	while (*p != '\0') {
-		size_t len = utf8_length(p);
+		size_t len = json_utf8_length((const char *)p);
 		uint32_t cp = len == 0 ? 0 : code_point(p, len);
 
 		if (len != 0 && cp != '"' && cp != '\\' && cp >= 0x20 &&

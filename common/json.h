@@ -40,6 +40,13 @@ void json_string(FILE *out, const char *s);
 int json_is_utf8(const char *s);
 
 /*
+ * The length of the well-formed UTF-8 sequence at s (1 to 4 bytes), or 0
+ * when none starts there: a stray byte, an overlong form, a surrogate, a
+ * code point past U+10FFFF. It reads no further than a NUL byte.
+ */
+size_t json_utf8_length(const char *s);
+
+/*
  * "key":"<path>" and, when the path is not valid UTF-8, also
  * "key_hex":"<every byte in hex>" so the exact name is never lost.
  */

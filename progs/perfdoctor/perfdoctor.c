@@ -35,6 +35,8 @@ struct opts {
 	const char *binary; /* the operand, or NULL */
 	pid_t pid;	    /* --pid, or 0 */
 	struct pam_opts pam;
+	int profile; /* --seccomp-profile: print it, judge nothing */
+	const char *profile_base; /* its BASE, or NULL for the default */
 };
 
 static void usage(FILE *out)
@@ -52,7 +54,13 @@ static void usage(FILE *out)
 		"  and prints the fix.\n"
 		"  Exit status: 0 yes, 1 no, 3 unknown, 2 usage or lookup error.\n"
 		"  -u, -p and -c are short for --user, --pid and --config;\n"
-		"  -h, --help print this text; --version prints the version and exits.\n");
+		"  -h, --help print this text; --version prints the version and exits.\n"
+		"usage: perfdoctor --seccomp-profile[=BASE]\n"
+		"  Prints BASE, a container runtime's seccomp profile (default\n"
+		"  " SECCOMP_PROFILE_DEFAULT
+		"), with perf_event_open() also allowed\n"
+		"  to a container holding CAP_PERFMON, and nothing else changed.\n"
+		"  Exit status: 0 printed, 2 usage error or a BASE it cannot use.\n");
 }
 
 static const char *default_binary(void)
@@ -574,6 +582,13 @@ static int opt_service(void *p, const char *arg)
 	return OPTS_NEXT;
 }
 
+static int opt_seccomp_profile(void *p, const char *arg)
+{
+	((struct opts *)p)->profile = 1;
+	((struct opts *)p)->profile_base = arg;
+	return OPTS_NEXT;
+}
+
 /* --help: the usage text on stdout, asked for, a success. */
 static int help(void *p)
 {
@@ -613,6 +628,10 @@ static const struct opt options[] = {
 	  .arg = required_argument,
 	  .handle = opt_service,
 	  .value = "NAME[,NAME...]" },
+	{ .name = "seccomp-profile",
+	  .arg = optional_argument,
+	  .handle = opt_seccomp_profile,
+	  .value = "BASE" },
 	{ OPTS_HELP_ROW("help", 'h') },
 	{ OPTS_VERSION_ROW },
 };
@@ -640,6 +659,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (o.profile && (argc > optind || o.user != NULL || o.pid > 0)) {
+		/* getopt takes BASE only after '=': a word after it is an operand. */
+		say(stderr, "perfdoctor: ",
+		    "--seccomp-profile judges no session: it takes no --user, --pid or PERF_BINARY, and its BASE as --seccomp-profile=BASE");
+		return 2;
+	}
+	if (o.profile)
+		return print_seccomp_profile(o.profile_base);
 	o.binary = optind < argc ? argv[optind] : NULL;
 	return diagnose(&o);
 }

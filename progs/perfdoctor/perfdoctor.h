@@ -403,6 +403,16 @@ const char *errno_name(int e);
  */
 void gather_container(struct session_facts *s, int dfd);
 
+/* perfdoctor_profile_cmd.c */
+/* The profile of podman and CRI-O (containers-common), as Debian installs it. */
+#define SECCOMP_PROFILE_DEFAULT "/usr/share/containers/seccomp.json"
+/*
+ * --seccomp-profile[=BASE]: BASE (NULL: the default) with perf_event_open()
+ * also allowed to CAP_PERFMON, on stdout. Returns the exit status: 0, or
+ * 2 after a message (and nothing on stdout).
+ */
+int print_seccomp_profile(const char *base);
+
 /* perfdoctor_facts.c */
 /*
  * fork(), or -1 (errno EPERM) where a seccomp filter answers clone() or

@@ -134,6 +134,8 @@ pam_cap.8 :: user :: /usr/sbin/getpcaps $$ :: grant :: grep -q '^[0-9]*: cap_per
 perfdoctor.8 :: root fails :: perfdoctor --user=alice /usr/bin/perf :: group; printf 'cap_perfmon\t@perf_users\n' >>/etc/security/capability.conf :: grep -q '^verdict: *NO' "$OUT"
 perfdoctor.8 :: user :: /usr/sbin/perfdoctor /usr/bin/perf :: perfcaps :: grep -q '^verdict: *YES' "$OUT"
 perfdoctor.8 :: skip: 4242 stands for a container's process; root/perfdoctor_seccomp.sh judges such processes from the host :: perfdoctor --pid=4242
+perfdoctor.8 :: root :: perfdoctor --seccomp-profile >/etc/containers/perfmon.json :: mkdir -p /usr/share/containers /etc/containers; printf '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": []}' >/usr/share/containers/seccomp.json :: grep -q '"CAP_PERFMON"' /etc/containers/perfmon.json
+perfdoctor.8 :: skip: '...' stands for the image and the command to run in it :: podman run --cap-add=PERFMON --security-opt seccomp=/etc/containers/perfmon.json ...
 setcap.8 :: root :: setcap cap_perfmon=ep /usr/bin/perf
 setcap.8 :: root :: setcap -v cap_perfmon=ep /usr/bin/perf :: - :: grep -qx '/usr/bin/perf: OK' "$OUT"
 setcap.8 :: root :: echo cap_perfmon,cap_syslog=ep | setcap -q - /usr/bin/perf

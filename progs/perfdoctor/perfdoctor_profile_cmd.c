@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * perfdoctor --seccomp-profile[=BASE]: reads BASE, a container runtime's
+ * seccomp profile, and prints it on stdout with perf_event_open() also
+ * allowed to containers holding CAP_PERFMON (perfdoctor_profile.c). The
+ * whole profile is made in memory first: on any failure nothing at all
+ * is printed on stdout, only the reason on stderr, so that a redirection
+ * never leaves half a profile behind for a runtime to load.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfdoctor.h"
+#include "perfdoctor_jscan.h"
+#include "perfdoctor_profile.h"
+#include "say.h"
+
+/* What a file is, when it is not a regular one. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+static int not_regular(const char *path, mode_t mode)
+{
+	say(stderr, "perfdoctor: ", "%s: %s, not a regular file (a profile)",
+	    path, file_kind(mode));
+	return -1;
+}
+
+static int too_big(const char *path, unsigned long long size)
+{
+	say(stderr, "perfdoctor: ",
+	    "%s: %llu bytes or more, larger than the %d bytes a profile may have here",
+	    path, size, PROFILE_MAX_BYTES);
+	return -1;
+}
+
+/*
+ * BASE, whole, into *text (malloc'd) and *len: 0, or -1 after a message.
+ * Anything but a regular file is refused before it is opened (opening a
+ * device may act on it; a FIFO would wait for a writer), and again after
+ * (it may have been swapped meanwhile); the file is read to its end but
+ * never past the limit, whatever it says its size is.
+ */
+static int read_base(const char *path, int is_default, char **text, size_t *len)
+{
+	struct stat st;
+	size_t have = 0;
+	ssize_t n;
+	char *buf;
+	int fd;
+
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT && is_default)
+			say(stderr, "perfdoctor: ",
+			    "%s: no such file: the default profile of podman and CRI-O (containers-common) is not installed here; give your runtime's profile as --seccomp-profile=BASE (docker installs none: give its profiles/seccomp/default.json)",
+			    path);
+		else
+			say_errno(stderr, "perfdoctor: ", errno, "%s", path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return not_regular(path, st.st_mode);
+	fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		say_errno(stderr, "perfdoctor: ", errno, "%s", path);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+
+		close(fd);
+		say_errno(stderr, "perfdoctor: ", err, "%s", path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return not_regular(path, st.st_mode);
+	}
+	if (st.st_size > PROFILE_MAX_BYTES) {
+		close(fd);
+		return too_big(path, (unsigned long long)st.st_size);
+	}
+	buf = malloc(PROFILE_MAX_BYTES + 1);
+	if (buf == NULL) {
+		close(fd);
+		say_errno(stderr, "perfdoctor: ", ENOMEM, "%s", path);
+		return -1;
+	}
+	/* One byte past the limit tells a file that grew past it. */
+	while (have <= PROFILE_MAX_BYTES) {
+		n = read(fd, buf + have, PROFILE_MAX_BYTES + 1 - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+	}
+	if (n < 0) {
+		int err = errno;
+
+		close(fd);
+		free(buf);
+		say_errno(stderr, "perfdoctor: ", err, "%s", path);
+		return -1;
+	}
+	close(fd);
+	if (have > PROFILE_MAX_BYTES) {
+		free(buf);
+		return too_big(path, (unsigned long long)have);
+	}
+	buf[have] = '\0'; /* what the reader's UTF-8 check stops at */
+	*text = buf;
+	*len = have;
+	return 0;
+}
+
+int print_seccomp_profile(const char *base)
+{
+	const char *path = base != NULL ? base : SECCOMP_PROFILE_DEFAULT;
+	struct profile_change c;
+	unsigned long line, column;
+	char *text;
+	size_t len;
+
+	if (path[0] == '\0') {
+		say(stderr, "perfdoctor: ",
+		    "--seccomp-profile= names no file: give BASE, or no '=' for the default, %s",
+		    SECCOMP_PROFILE_DEFAULT);
+		return 2;
+	}
+	if (read_base(path, base == NULL, &text, &len) < 0)
+		return 2;
+	if (profile_allow_perfmon(text, len, &c) < 0) {
+		if (c.err_has_at) {
+			jscan_position(text, len, c.err_at, &line, &column);
+			say(stderr,
+			    "perfdoctor: ", "%s: line %lu, column %lu: %s",
+			    path, line, column, c.err);
+		} else {
+			say(stderr, "perfdoctor: ", "%s: %s", path, c.err);
+		}
+		free(text);
+		return 2;
+	}
+	free(text);
+	if (fwrite(c.text, 1, c.len, stdout) != c.len || fflush(stdout) != 0) {
+		say_errno(stderr, "perfdoctor: ", errno,
+			  "cannot write the profile");
+		profile_change_free(&c);
+		return 2;
+	}
+	say(stderr, "perfdoctor: ", "%s: %s%s", path, c.what,
+	    c.changed ? "" : ": printed unchanged");
+	profile_change_free(&c);
+	return 0;
+}
