@@ -360,9 +360,10 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 	struct fix_context fx;
 	struct subject who;
 	struct verdict v, fresh;
+	struct fix rt[MAX_RUNTIME];
 	enum answer fresh_exec = ANSWER_UNKNOWN;
-	char label[64];
-	int i, fresh_yes = npv > 0;
+	char label[64], broad[600];
+	int i, nrt, fresh_yes = npv > 0;
 
 	struct exec_creds own;
 
@@ -420,7 +421,17 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 			"would pass: the group database or capability.conf changed since this session began");
 	}
 	fixes_in_root(&v, b);
+	/*
+	 * After fixes_in_root(): these lines are for the host or the
+	 * container's definition, not for the files in its root.
+	 */
+	nrt = runtime_lines(s, &who, b, v.answer, rt, MAX_RUNTIME, broad,
+			    sizeof(broad));
+	for (i = 0; broad[0] == '\0' && i < nrt; i++)
+		add_fix_once(&v, &rt[i]);
 	print_verdict(&v, u->name, b->path, "");
+	if (broad[0] != '\0')
+		print_narrower(broad, rt, nrt);
 	print_risk(b, &who, &fx);
 	return exit_code(v.answer);
 }

@@ -237,7 +237,7 @@ struct fix_context {
 	const char *shadow_text;
 };
 
-#define MAX_FIXES 8
+#define MAX_FIXES 12
 #define FIX_LEN	  1024
 
 /*
@@ -373,6 +373,8 @@ void print_verdict(const struct verdict *v, const char *user, const char *path,
 		   const char *how);
 void print_risk(const struct binary_facts *b, const struct subject *who,
 		const struct fix_context *fx);
+/* "note:" why, then each of the n lines of f as "narrower:". */
+void print_narrower(const char *why, const struct fix *f, int n);
 
 /* perfdoctor_arch.c */
 /* The convention of an ELF header (len bytes): 0, or -1 for none this kernel runs. */
@@ -395,6 +397,24 @@ void gather_seccomp(struct session_facts *s, int dfd,
 		    const struct perf_arch *arch);
 /* "EPERM" and the like for the errno values perfdoctor reports; NULL for others. */
 const char *errno_name(int e);
+
+/* perfdoctor_runtime.c */
+/* The most lines runtime_lines() gives. */
+#define MAX_RUNTIME \
+	4 /* (a container: profile, flags, securityContext, annotation) */
+/*
+ * The fixes that belong to what starts session s (subject who, the
+ * binary b), judged answer: a container runtime's flags, a Kubernetes
+ * securityContext, a systemd service's unit lines, least privilege
+ * first. Into out (at most max); returns how many. Fixes, why "", for
+ * a session not answered YES when something such lines change is in
+ * the way; else, for a container that holds CAP_SYS_ADMIN or runs
+ * without a seccomp filter, the narrower way, why (into why) saying
+ * that is more than perf needs. 0 and why "" otherwise.
+ */
+int runtime_lines(const struct session_facts *s, const struct subject *who,
+		  const struct binary_facts *b, enum answer answer,
+		  struct fix *out, int max, char *why, size_t why_len);
 
 /* perfdoctor_container.c */
 /*

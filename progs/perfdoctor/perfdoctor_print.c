@@ -221,6 +221,19 @@ void print_verdict(const struct verdict *v, const char *user, const char *path,
 	}
 }
 
+void print_narrower(const char *why, const struct fix *f, int n)
+{
+	int i;
+
+	say(stdout, "", "note:      %s", why);
+	for (i = 0; i < n; i++) {
+		if (f[i].is_command)
+			say_command("narrower:  ", f[i].text, f[i].note);
+		else
+			say(stdout, "", "narrower:  %s", f[i].text);
+	}
+}
+
 /* "suggest:   LEAD" and the preset for b that keeps who's access. */
 static void suggest_preset(const char *lead, const struct binary_facts *b,
 			   const struct subject *who,

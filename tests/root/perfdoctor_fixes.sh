@@ -532,13 +532,16 @@ pd_now_yes "F27 a new login" --pid="$pid" "$PERF"
 # F28: no_new_privs.
 session --reuid=4001 --regid=4001 --groups=4001,4100 --no-new-privs
 pd_doctor --pid="$pid" "$PERF"
-pd_expect_fixes "F28 no_new_privs" "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs"
+# Then a systemd service's way (root/perfdoctor_runtime.sh).
+pd_expect_fixes "F28 no_new_privs" "run perf from a session without NoNewPrivileges= (systemd) or no_new_privs
+a systemd service: AmbientCapabilities=CAP_PERFMON in its unit's [Service] section (perf then needs no file capabilities, NoNewPrivileges= or not)"
 session --reuid=4001 --regid=4001 --groups=4001,4100
 pd_now_yes "F28 without" --pid="$pid" "$PERF"
 # F29: a bounding set without cap_perfmon (not pam_cap's doing).
 session --reuid=4001 --regid=4001 --groups=4001,4100 --bounding-set=-perfmon
 pd_doctor --pid="$pid" "$PERF"
-pd_expect_fixes "F29 bounding set" "allow cap_perfmon in the bounding set of that service or container"
+pd_expect_fixes "F29 bounding set" "allow cap_perfmon in the bounding set of that service or container
+a systemd service: its unit's CapabilityBoundingSet=, where it sets one, must hold CAP_PERFMON"
 session --reuid=4001 --regid=4001 --groups=4001,4100
 pd_now_yes "F29 with it" --pid="$pid" "$PERF"
 # ... cap_syslog, which this perf carries too.
@@ -556,7 +559,13 @@ while [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" != "$(command -v sleep)" ] &&
 	sleep 0.05; i=$((i + 1))
 done
 pd_doctor --pid="$pid" "$PERF"
-pd_expect_fixes "F30 user namespace" "run perf from a session outside the container or user namespace"
+# Then the runtimes' ways out of it (root/perfdoctor_runtime.sh): a
+# namespace that holds CAP_SYS_ADMIN, so the narrower profile too.
+pd_expect_fixes "F30 user namespace" "run perf from a session outside the container or user namespace
+perfdoctor --seccomp-profile >perfmon.json   # on the host: podman's and CRI-O's default profile (/usr/share/containers/seccomp.json) with perf_event_open() also allowed to CAP_PERFMON; docker's: --seccomp-profile=BASE, its profiles/seccomp/default.json
+podman or docker run: --cap-add=PERFMON --security-opt seccomp=perfmon.json, not --privileged, --cap-add=SYS_ADMIN or --security-opt seccomp=unconfined; run by root (rootful podman), without --userns: CAP_PERFMON in a user namespace does not count for perf
+Kubernetes, the container's securityContext: {capabilities: {add: [PERFMON]}, seccompProfile: {type: Localhost, localhostProfile: perfmon.json}, allowPrivilegeEscalation: false}, the profile at /var/lib/kubelet/seccomp/perfmon.json on every node; false will do: perf gets CAP_PERFMON from the container's own sets; and hostUsers: true in the pod's spec: CAP_PERFMON in a user namespace does not count for perf
+podman play kube of that pod: its metadata also needs annotations: {seccomp.security.alpha.kubernetes.io/pod: localhost/perfmon.json} (podman 4 reads this annotation, not seccompProfile; the profile in /var/lib/kubelet/seccomp too)"
 session --reuid=4001 --regid=4001 --groups=4001,4100
 pd_now_yes "F30 outside" --pid="$pid" "$PERF"
 
