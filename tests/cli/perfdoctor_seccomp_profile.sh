@@ -26,7 +26,8 @@
 #    and why: invalid JSON and UTF-8, a NUL byte, a BOM, \u0000, a key
 #    read twice (in another case too), a value of another type, name and
 #    names, deep nesting, more than 1 MiB, a FIFO (no hang), a directory,
-#    an unreadable file; a file name with control characters is escaped;
+#    an unreadable file; a file name with control characters is escaped,
+#    and so is an action the line on stderr echoes;
 #  - misuse: an operand, --user, --pid; a full stdout.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -449,6 +450,14 @@ PERFMON: perf_event_open: SCMP_ACT_ALLOW
 SYS_ADMIN: perf_event_open: SCMP_ACT_KILL
 SYS_ADMIN+PERFMON: perf_event_open: SCMP_ACT_ALLOW" \
 	"perf_event_open leaves syscalls[0] (SCMP_ACT_ERRNO) for a copy of it that excludes CAP_PERFMON too, right after it; syscalls[1] (SCMP_ACT_KILL) excludes CAP_PERFMON too; a new rule allows perf_event_open() under CAP_PERFMON, after the last rule that names it"
+
+# An action with control characters (an OSC title, a screen clear) is
+# echoed escaped, the rule changed all the same.
+printf '{"defaultAction":"SCMP_ACT_ERRNO","syscalls":[{"names":["perf_event_open"],"action":"X\\u001b]0;pwned\\u0007\\u001b[2J"}]}' >"$T/b.json"
+prof "$T/b.json"
+expect_rc 0 "an action with control characters"
+expect_err "perfdoctor: $T/b.json: syscalls[0] (X\\033]0;pwned\\007\\033[2J) excludes CAP_PERFMON too; a new rule allows perf_event_open() under CAP_PERFMON, after the last rule that names it
+" "an action with control characters"
 
 # --- bases refused ------------------------------------------------------------
 # bad CASE FILE-CONTENT-PRINTF MESSAGE: exit 2, nothing on stdout.
