@@ -306,6 +306,29 @@ if command -v cc >/dev/null 2>&1 &&
 	grep -q "^PASS: $T/san_clean.sh" "$T/run4.out" && pass ||
 		{ fail "a clean program fails under ASan"; sed 's/^/    /' "$T/run4.out"; }
 fi
+# UBSan's reports too, where GCC's two runtimes are loaded together: UBSan
+# then reads no log_path and writes to standard error, and exits 1 as our
+# programs do on bad input, so a suite expecting that failure would pass.
+# The object Make.Rules links into every sanitizer build (it is made while
+# the makefile is read, here into a scratch build) gives it the log_path.
+if command -v cc >/dev/null 2>&1 &&
+   printf 'int main(void) { return 0; }\n' |
+	cc -fsanitize=address,undefined -x c -o "$T/asan_ub_ok" - 2>/dev/null; then
+	make -s -n -C "$TOP/common" BUILD="$T/sanbuild" SANITIZE=address,undefined all >/dev/null 2>&1
+	[ -s "$T/sanbuild/ubsan_log_path.o" ] && pass ||
+		fail "a sanitizer build's makefile made no ubsan_log_path.o"
+	printf '%s\n' '#include <limits.h>' \
+		'int main(int argc, char **argv) { int n = INT_MAX; (void)argv; n += argc; return n == 0; }' \
+		>"$T/ub.c"
+	cc -O0 -fsanitize=address,undefined -fno-sanitize-recover=all -o "$T/ub" "$T/ub.c" \
+		"$T/sanbuild/ubsan_log_path.o" && pass || fail "cannot build the undefined behaviour"
+	suite san_ub "'$T/ub' >/dev/null 2>&1; ok ran; finish"
+	SANITIZE=address,undefined TESTS="$T/san_ub.sh" LOGDIR="$T/sanublogs" TEST_SUMMARY= \
+		sh "$TESTS_DIR/run.sh" >"$T/run5.out" 2>&1
+	grep -q "^FAIL: $T/san_ub.sh (exit 1" "$T/run5.out" && pass ||
+		{ fail "a suite whose program overflows an int passes under UBSan"; sed 's/^/    /' "$T/run5.out"; }
+	grep -q "signed integer overflow" "$T/run5.out" && pass || fail "UBSan's report is not shown"
+fi
 # The unit suites' marker for a foreign child (check_run.h) is the one
 # run.sh's valgrind skips: were they to drift, every shell a suite reads
 # back through would run under memcheck again, at ten times the cost.
