@@ -26,25 +26,13 @@
 #   "<!-- podman: NAME -->" run here too, as written, and its docker lines
 #   must be podman lines run here with "docker" for "podman".
 #
-# podman keeps to a store of its own in $T (--root, --runroot, --tmpdir,
-# its network, containers.conf, storage.conf, registries and signature
-# policy all there, a cgroup parent named after $T), run in a private
-# mount namespace whose /var is an overlay writing to $T (podman 4.3
-# writes a blob cache in /var/lib/containers whatever --root says) and
-# whose /etc/containers is a directory of ours. On every exit, the pods,
-# containers and image are removed, the store is checked empty, and no
-# mount, process, network namespace or cgroup of the run is left. On this
-# kind of host (a hybrid cgroup layout, root without CAP_SYS_RESOURCE)
-# crun refuses to start and the default ulimits cannot be set: runc, no
-# default ulimits and --ulimit host.
+# podman runs in tests/tools/podman_world.sh's world: a store,
+# configuration, cgroup parent and mount namespace of its own, removed on
+# every exit; at the end the suite checks that the store is empty and no
+# mount, process, network namespace or cgroup of the run is left.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 
-[ "$(id -u)" = 0 ] || skip "needs root"
-for c in podman runc conmon unshare nsenter; do
-	command -v $c >/dev/null ||
-		skip "$c is not installed (apt-get install podman runc golang-github-containers-common uidmap; tests/install-deps.sh installs them)"
-done
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo x)
 case $paranoid in
 -*|0|x) skip "perf_event_paranoid is '$paranoid'; CPU-wide events need no capability here" ;;
@@ -53,143 +41,29 @@ esac
 default_profile=/usr/share/containers/seccomp.json
 [ -r "$default_profile" ] ||
 	skip "no $default_profile: the runtime's default seccomp profile (golang-github-containers-common)"
-[ -d /etc/containers ] || skip "no /etc/containers (podman's package makes it)"
 [ -x "$BIN/perfprobe-static" ] || { fail "perfprobe-static is not built"; finish; }
 doctor=$BUILD/progs/perfdoctor
 DOC=$TOP/docs/containers.md
 
-S=$T/s
-mkdir -p "$S/root" "$S/run" "$S/tmp" "$S/net" "$S/etc" "$S/var/up" "$S/var/work" \
-	"$S/img" "$T/out" "$T/nopam" "$T/bin" "$T/work"
+. "$TESTS_DIR/tools/podman_world.sh"
+mkdir -p "$T/out" "$T/nopam" "$T/work"
 : >"$T/empty.conf"
-
-# --- what podman reads: ours only -------------------------------------------
-cat >"$S/etc/containers.conf" <<EOF
-[containers]
-default_ulimits = []
-netns = "none"
-[engine]
-infra_image = "localhost/perfdoctor-test:1"
-EOF
-# A user that is not root gets the default capabilities in its bounding
-# set only (podman gives those of --cap-add as ambient ones too): this
-# configuration's default is cap_perfmon alone.
-sed 's/^\[containers\]$/&\ndefault_capabilities = ["PERFMON"]/' \
-	"$S/etc/containers.conf" >"$S/etc/bounding.conf"
-cat >"$S/etc/storage.conf" <<EOF
-[storage]
-driver = "overlay"
-graphroot = "$S/root"
-runroot = "$S/run"
-EOF
-: >"$S/etc/registries.conf"
-echo '{"default": [{"type": "insecureAcceptAnything"}]}' >"$S/etc/policy.json"
-cgparent=/$(basename "$T")
-# What this run's cgroup parent and podman's default one leave: podman
-# makes /libpod_parent (pods, conmon) where it is missing.
-cg_before=$(ls -d /sys/fs/cgroup/*/libpod_parent /sys/fs/cgroup/libpod_parent 2>/dev/null)
-
-# The private mount namespace every podman command runs in, held by a
-# sleeping process; its mounts die with it. The host's PAM stacks and
-# capability.conf are hidden there, for the perfdoctor the docs run.
-mkdir -p "$S/empty"
-unshare -m --propagation private sh -c '
-	mount -t overlay overlay -o "lowerdir=/var,upperdir=$1/var/up,workdir=$1/var/work" /var &&
-	mount --bind "$1/etc" /etc/containers &&
-	for d in /etc/pam.d /etc/security; do
-		[ ! -d $d ] || mount --bind "$1/empty" $d || exit 1
-	done && : >"$1/held" && exec sleep 900' sh "$S" &
-holder=$!
-at_exit 'kill $holder 2>/dev/null; wait $holder 2>/dev/null'
-i=0
-while [ ! -e "$S/held" ] && kill -0 $holder 2>/dev/null && [ $i -lt 100 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-[ -e "$S/held" ] || { fail "cannot make the private mount namespace"; finish; }
-
-# podman as the tests run it, first on PATH; docs examples call it by name.
-cat >"$T/bin/podman" <<EOF
-#!/bin/sh
-CONTAINERS_CONF=\${PODMAN_CONF:-$S/etc/containers.conf} \\
-CONTAINERS_STORAGE_CONF=$S/etc/storage.conf \\
-CONTAINERS_REGISTRIES_CONF=$S/etc/registries.conf TMPDIR=$S/tmp \\
-exec nsenter -t $holder -m --wd="\$PWD" $(command -v podman) --root "$S/root" \\
-	--runroot "$S/run" --tmpdir "$S/tmp" --network-config-dir "$S/net" \\
-	--storage-driver overlay --runtime runc --cgroup-manager cgroupfs \\
-	--events-backend none "\$@"
-EOF
-chmod 755 "$T/bin/podman"
-pm() { "$T/bin/podman" "$@"; }
-netns_before=$(ls /run/netns 2>/dev/null)
-
-# Removes everything podman made; 0 when the store was left empty.
-podman_clean() {
-	[ -z "${cleaned:-}" ] || return 0
-	# A pod's removal waits seconds for its cgroups (whose ended
-	# processes this host's init reaps late): the containers go meanwhile.
-	pm pod rm -a -f -t 0 >/dev/null 2>&1 &
-	pm rm -f -t 0 $(for n in ${names:-}; do echo "pd-$n"; done | grep -v kube) >/dev/null 2>&1
-	wait $!
-	pm rm -a -f -t 0 >/dev/null 2>&1
-	pm rmi -a -f >/dev/null 2>&1
-	[ -z "$(pm ps -a -q 2>&1)" ] && [ -z "$(pm pod ps -q 2>&1)" ] &&
-		[ -z "$(pm images -a -q 2>&1)" ]
-}
-# The cgroups podman made for this run, deepest first: those under our
-# cgroup parent; those of the pods it played (under /libpod_parent, where
-# podman 4.3 removes a pod's cgroup from the hierarchies of controllers
-# only, not from name=systemd's or the unified one); and /libpod_parent
-# itself where it made that. A cgroup still in use stays, and says so.
-: >"$T/pods"
-pods_of() {	# the pod ids "podman play kube" printed in FILE
-	awk '/^Pod:$/ { p = 1; next } p && /^[0-9a-f]+$/ && length($0) == 64 { print } { p = 0 }' "$1" >>"$T/pods"
-}
-our_cgroups() {
-	ls -d /sys/fs/cgroup/*"$cgparent" /sys/fs/cgroup"$cgparent" 2>/dev/null
-	for id in $(cat "$T/pods"); do
-		ls -d /sys/fs/cgroup/*/libpod_parent/"$id" /sys/fs/cgroup/libpod_parent/"$id" 2>/dev/null
-	done
-}
-cgroups_clean() {
-	# A container podman could not remove dies first.
-	for d in /sys/fs/cgroup/pids"$cgparent" /sys/fs/cgroup/unified"$cgparent"; do
-		[ -d "$d" ] && find "$d" -name cgroup.procs -exec cat {} + | xargs -r kill -9 2>/dev/null
-	done
-	for d in $(our_cgroups); do
-		find "$d" -depth -type d -exec rmdir {} +
-	done
-	for d in $(ls -d /sys/fs/cgroup/*/libpod_parent /sys/fs/cgroup/libpod_parent 2>/dev/null); do
-		case "$nl$cg_before$nl" in *"$nl$d$nl"*) continue ;; esac
-		find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
-	done
-	[ -z "$(our_cgroups)" ]
-}
-at_exit_checked 'cgroups_clean'
-at_exit_checked 'podman_clean'
 
 # --- the image ----------------------------------------------------------------
 img=$S/img
-# FILE copied to the same path in the image, with every library it links.
-with_libs() {
-	for f in "$1" $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
-		mkdir -p "$img$(dirname "$f")" && cp -L "$f" "$img$f" || return 1
-	done
-}
-mkdir -p "$img/usr/bin" "$img/bin" "$img/etc" "$img/out" &&
+mkdir -p "$img/usr/bin" "$img/etc" "$img/out" &&
 	cp "$BIN/perfprobe-static" "$img/probe" &&
 	cp "$BIN/perfprobe-static" "$img/usr/bin/perf" &&
 	"$BUILD/progs/setcap" cap_perfmon=ep "$img/usr/bin/perf" &&
-	with_libs "$doctor" && mv "$img$doctor" "$img/usr/bin/perfdoctor" &&
-	with_libs "$(readlink -f /bin/sh)" && mv "$img$(readlink -f /bin/sh)" "$img/bin/sh" &&
-	with_libs "$(readlink -f "$(command -v sleep)")" &&
-	mv "$img$(readlink -f "$(command -v sleep)")" "$img/bin/sleep" ||
+	podman_image_add "$doctor" /usr/bin/perfdoctor &&
+	podman_image_add "$(readlink -f /bin/sh)" /bin/sh &&
+	podman_image_add "$(readlink -f "$(command -v sleep)")" /bin/sleep ||
 	{ fail "cannot build the image's tree"; finish; }
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$img/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$img/etc/group"
-tar --xattrs --xattrs-include=security.capability -C "$img" -cf "$S/img.tar" . &&
-	pm import -q -c 'ENV PATH=/usr/bin:/bin' \
-	-c 'CMD ["/bin/sh", "-c", "trap \"exit 0\" TERM; /bin/sleep 300 & wait"]' "$S/img.tar" localhost/perfdoctor-test:1 >/dev/null &&
-	pm tag localhost/perfdoctor-test:1 localhost/profiling:latest ||
+podman_image -c 'ENV PATH=/usr/bin:/bin' \
+	-c 'CMD ["/bin/sh", "-c", "trap \"exit 0\" TERM; /bin/sleep 300 & wait"]' &&
+	pm tag "$PODMAN_IMAGE" localhost/profiling:latest ||
 	{ fail "podman import failed"; finish; }
 
 # --- our seccomp profile --------------------------------------------------------
@@ -216,7 +90,7 @@ start() {
 	shift
 	mkdir "$T/out/$n" && chmod 0777 "$T/out/$n"
 	pm run -d --name "pd-$n" --network none --ulimit host --cgroup-parent="$cgparent" \
-		-v "$T/out/$n:/out" "$@" localhost/perfdoctor-test:1 /bin/sh -c "$inner" \
+		-v "$T/out/$n:/out" "$@" "$PODMAN_IMAGE" /bin/sh -c "$inner" \
 		>/dev/null 2>"$T/out/$n.err" || : >"$T/out/$n.failed"
 }
 
@@ -248,9 +122,9 @@ play() {
 	n=$1
 	mkdir "$T/out/$n" && chmod 0777 "$T/out/$n"
 	# JSON is YAML: the command and the volume go in as flow lists.
-	python3 - "$T/work/doc-pod.yaml" "$T/work/$n.yaml" "$T/out/$n" "$inner" "pd-$n" "${2:-}" <<'EOF' ||
+	python3 - "$T/work/doc-pod.yaml" "$T/work/$n.yaml" "$T/out/$n" "$inner" "pd-$n" "${2:-}" "$PODMAN_IMAGE" <<'EOF' ||
 import json, re, sys
-src, dst, outdir, inner, name, drop = sys.argv[1:]
+src, dst, outdir, inner, name, drop, image = sys.argv[1:]
 out, done = [], set()
 for line in open(src):
     if drop and drop in line:
@@ -265,7 +139,7 @@ for line in open(src):
         continue
     m = re.match(r"( *)image:", line)
     if m:
-        out.append(f"{m.group(1)}image: localhost/perfdoctor-test:1\n")
+        out.append(f"{m.group(1)}image: {image}\n")
         done.add("image")
         continue
     if re.match(r"  name:", line) and "name" not in done:
@@ -572,8 +446,8 @@ doc_run() {
 	: >"$T/docrun/$1.out"
 	while IFS= read -r line; do
 		i=$((i + 1))
-		PATH="$T/bin:$BUILD/progs:$PATH" nsenter -t $holder -m --wd="$T/docrun" \
-			sh -c "$line" >>"$T/docrun/$1.out" 2>&1 </dev/null
+		(cd "$T/docrun" && PATH="$T/bin:$BUILD/progs:$PATH" in_podman_ns \
+			sh -c "$line" >>"$T/docrun/$1.out" 2>&1 </dev/null)
 		rc=$?
 		if [ "$rc" = "$(doc_rc "$1:$i")" ]; then pass; else
 			fail "docs/containers.md, $1: '$line' exited $rc: $(tail -n 5 "$T/docrun/$1.out")"
@@ -679,42 +553,7 @@ fi
 # --- nothing left behind ---------------------------------------------------------
 pm inspect -f '{{.State.ConmonPid}} {{.State.Pid}}' $(for n in $names; do ctr "$n"; done) \
 	>"$T/procs" 2>/dev/null
-if podman_clean; then pass; else
-	fail "podman left: $(pm ps -a -q; pm pod ps -q; pm images -a -q)"
-fi
-cleaned=1
-# No mount of the store in podman's namespace, then none at all once it
-# is gone; no process of the run; no network namespace; no cgroup.
-if grep -e " $S/root" -e " $S/run" "/proc/$holder/mountinfo" >"$T/mounts.left"; then
-	fail "mounts left in podman's namespace: $(head -5 "$T/mounts.left")"
-else
-	pass
-fi
-kill $holder && wait $holder 2>/dev/null
-grep -F " $T/" /proc/self/mountinfo >"$T/mounts.left" &&
-	fail "mounts left: $(head -5 "$T/mounts.left")" || pass
-# Alive: a zombie has ended, and init reaps it.
-alive() {
-	[ "$1" -gt 0 ] 2>/dev/null && [ -e "/proc/$1" ] &&
-		! grep -q '^State:.Z' "/proc/$1/status" 2>/dev/null
-}
-i=0
-while :; do
-	left=
-	for p in $(cat "$T/procs") $holder; do
-		alive "$p" && left="$left $p"
-	done
-	for p in /proc/[0-9]*; do
-		grep -qF -- "$S" "$p/cmdline" 2>/dev/null && alive "${p#/proc/}" && left="$left ${p#/proc/}"
-	done
-	[ -n "$left" ] && [ $i -lt 50 ] || break
-	sleep 0.1; i=$((i + 1))
-done
-[ -z "$left" ] && pass || fail "processes left:$left: $(for p in $left; do tr '\0' ' ' <"/proc/$p/cmdline"; echo; done)"
-[ "$(ls /run/netns 2>/dev/null)" = "$netns_before" ] && pass ||
-	fail "network namespaces left: $(ls /run/netns)"
 [ "$(wc -l <"$T/pods")" = 3 ] && pass || fail "pods played: $(cat "$T/pods"), want 3"
-cgroups_clean && pass || fail "cgroups left: $(our_cgroups)"
-cgroups_cleaned=1
+podman_left_nothing "$(cat "$T/procs")"
 
 finish "$(echo $names | wc -w) configurations: the kernel, perfdoctor inside and perfdoctor --pid agree; docs/containers.md run"
