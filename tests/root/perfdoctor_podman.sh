@@ -170,7 +170,8 @@ play kube
 # why): without it, the runtime's default profile refuses.
 play kube-field seccomp.security.alpha.kubernetes.io/
 # perfmon-ours: the flags perfdoctor printed in perfmon-default, pasted as
-# a shell reads them, with the profile it printed as perfmon.json.
+# a shell reads them (plain words only: this shell is root's), with the
+# profile it printed as perfmon.json.
 i=0
 while [ ! -e "$T/out/perfmon-default/done" ] && [ $i -lt 300 ]; do
 	sleep 0.1; i=$((i + 1))
@@ -178,6 +179,7 @@ done
 podman_fix=$(pasted_line "$T/out/perfmon-default/perf.in" "fix:       podman or docker run: ")
 podman_fix=${podman_fix%%, not *}
 case $podman_fix in
+*[!A-Za-z0-9=._/\ -]*) fail "perfdoctor's podman fix is not plain words: $podman_fix"; podman_fix= ;;
 *--privileged*|*SYS_ADMIN*|*unconfined*) fail "perfdoctor's podman fix grants more: $podman_fix" ;;
 --*) pass ;;
 *) fail "perfmon-default: perfdoctor printed no podman fix: $(grep '^fix:' "$T/out/perfmon-default/perf.in")" ;;
