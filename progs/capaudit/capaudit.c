@@ -51,7 +51,7 @@ struct opts {
 	unsigned long long duration;
 	unsigned long long trial_timeout; /* --trial-timeout, or 0 */
 	struct success success;		  /* --success */
-	int json, suggest, no_minimize, check, no_bpf;
+	int json, suggest, no_minimize, no_container, check, no_bpf;
 	const char *output;
 };
 
@@ -239,6 +239,9 @@ static const struct opt options[] = {
 	{ .name = "no-minimize",
 	  .help = "with --suggest: run COMMAND only once (the grant is unproven)",
 	  .flag = OPTS_FLAG(struct opts, no_minimize) },
+	{ .name = "no-container",
+	  .help = "with --suggest: no container lines, and none of their runs",
+	  .flag = OPTS_FLAG(struct opts, no_container) },
 	{ .name = "success",
 	  .arg = required_argument,
 	  .handle = opt_success,
@@ -405,6 +408,10 @@ static int check_combinations(const struct opts *o, int argc)
 		warnx("--no-minimize, --success and --trial-timeout go with --suggest");
 		return 2;
 	}
+	if (o->no_container && !o->suggest) {
+		warnx("--no-container goes with --suggest");
+		return 2;
+	}
 	return 0;
 }
 
@@ -415,9 +422,12 @@ static void make_suggestion(const struct opts *o, const struct launch *l,
 {
 	struct suggest_request rq = { .user = o->user,
 				      .uid = o->uid,
+				      .gid = o->gid,
 				      .euid = geteuid(),
+				      .egid = getegid(),
 				      .attached = o->pid != 0,
 				      .no_minimize = o->no_minimize,
+				      .no_container = o->no_container,
 				      .trial_timeout = o->trial_timeout,
 				      .success = &o->success,
 				      .path = l->path };

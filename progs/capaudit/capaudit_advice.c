@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
  * How --suggest's least grant is shown: in the forms people deploy
- * (setcap lines, a capability.conf line, systemd lines), each capability
+ * (setcap lines, a capability.conf line, systemd lines, and for
+ * containers capaudit_container_text.c's), each capability
  * with its risk label and each file with what the grant hands out
  * besides, what is held apart, what the runs cannot tell (as a --json
  * object: capaudit_json.c).
@@ -18,6 +19,7 @@
 #include "risk.h"
 #include "capaudit.h"
 #include "capaudit_advice.h"
+#include "capaudit_container_text.h"
 #include "capaudit_identity.h"
 #include "capaudit_report.h"
 #include "capaudit_suggest.h"
@@ -253,6 +255,7 @@ void suggest_print(const struct suggestion *sg, const struct tally *t,
 			"\n# systemd unit, [Service] section (ambient: every program of the service gets them):\n");
 		fprintf(out, "AmbientCapabilities=%s\n", list);
 		fprintf(out, "CapabilityBoundingSet=%s\n", list);
+		container_print(sg, out);
 	}
 	print_left_out(sg, t, out);
 	if (sg->lent_guessed && !sg->proven) {

@@ -13,6 +13,7 @@
 #include "names.h"
 #include "risk.h"
 #include "capaudit.h"
+#include "capaudit_container.h"
 #include "capaudit_identity.h"
 #include "capaudit_json.h"
 #include "capaudit_source.h"
@@ -110,6 +111,92 @@ static void json_caps(uint64_t mask, FILE *out)
 	fputc(']', out);
 }
 
+static void json_strings(const char *const *s, size_t n, FILE *out)
+{
+	size_t i;
+
+	fputc('[', out);
+	for (i = 0; s != NULL && i < n && s[i] != NULL; i++) {
+		if (i > 0)
+			fputc(',', out);
+		json_string(out, s[i]);
+	}
+	fputc(']', out);
+}
+
+/* A way's flags and securityContext; [] and null when it has none. */
+static void container_lines_json(const struct container_advice *ca,
+				 const struct container_proof *p, FILE *out)
+{
+	const char *words[CONTAINER_WORDS], *add[64];
+	struct container_context k;
+	struct container_flags f;
+	int usable = !(p->ran && !p->proven) &&
+		     container_flags_of(p, ca->uid, ca->gid, &f) == 0 &&
+		     container_context_of(p, ca->uid, ca->gid, &k) == 0;
+	size_t i;
+
+	for (i = 0; usable && i < f.n; i++)
+		words[i] = f.word[i];
+	fputs(",\"flags\":", out);
+	json_strings(words, usable ? f.n : 0, out);
+	fputs(",\"kubernetes\":", out);
+	if (!usable || !container_has_context(p->way)) {
+		fputs("null", out);
+		return;
+	}
+	for (i = 0; i < k.nadd; i++)
+		add[i] = k.add[i];
+	fprintf(out,
+		"{\"run_as_user\":%lu,\"run_as_group\":%lu,\"run_as_non_root\":%s,\"allow_privilege_escalation\":%s,\"drop\":[\"ALL\"],\"add\":",
+		(unsigned long)k.run_as_user, (unsigned long)k.run_as_group,
+		k.run_as_non_root ? "true" : "false",
+		k.allow_privilege_escalation ? "true" : "false");
+	json_strings(add, k.nadd, out);
+	fputc('}', out);
+}
+
+/* ,"containers":[...], one object a way; nothing with --no-container. */
+static void containers_json(const struct container_advice *ca, FILE *out)
+{
+	size_t i;
+
+	if (!ca->asked)
+		return;
+	fputs(",\"containers\":[", out);
+	for (i = 0; ca->shown && i < ca->nways; i++) {
+		const struct container_proof *p = &ca->ways[i];
+
+		fputs(i ? ",{\"runtimes\":" : "{\"runtimes\":", out);
+		json_strings(container_runtimes(p->way), 3, out);
+		fprintf(out,
+			",\"user\":%lu,\"group\":%lu,\"proven\":%s,\"unproven\":",
+			(unsigned long)ca->uid, (unsigned long)ca->gid,
+			p->proven ? "true" : "false");
+		if (p->proven)
+			fputs("null", out);
+		else
+			json_string(out, p->unproven);
+		fputs(",\"run\":", out);
+		if (p->run)
+			fprintf(out, "%d", p->run);
+		else
+			fputs("null", out);
+		fputs(",\"sets\":{", out);
+		json_vector(out, "bounding", p->sets.bounding);
+		fputc(',', out);
+		json_vector(out, "inheritable", p->sets.inheritable);
+		fputc(',', out);
+		json_vector(out, "ambient", p->sets.ambient);
+		fprintf(out, ",\"no_new_privs\":%s,\"file_capabilities\":%s}",
+			p->sets.no_new_privs ? "true" : "false",
+			p->sets.file_caps ? "true" : "false");
+		container_lines_json(ca, p, out);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
 void suggest_json(const struct suggestion *sg, const struct tally *t,
 		  const char *command, FILE *out)
 {
@@ -173,5 +260,6 @@ void suggest_json(const struct suggestion *sg, const struct tally *t,
 	mask_names(list, sizeof(list), grant, 0);
 	fprintf(out, ",\"setcap\":");
 	json_string(out, grant ? list : "");
+	containers_json(&sg->container, out);
 	fprintf(out, "}\n");
 }

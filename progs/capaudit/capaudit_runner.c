@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capaudit_container.h"
 #include "capaudit_launch.h"
 #include "capaudit_prove.h"
 #include "capaudit_reap.h"
@@ -23,13 +24,15 @@
 #include "escape.h"
 #include "why.h"
 
-/* One trial run: every file of sg, a copy with grant[i], bound over it. */
-static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
-		     struct run_result *rr, struct tally *t)
+/*
+ * One run launched as l says: every file of sg, a copy with grant[i],
+ * bound over it.
+ */
+static int run_launch(struct trials *tr, struct launch *l,
+		      struct suggestion *sg, const uint64_t *grant,
+		      struct run_result *rr, struct tally *t)
 {
-	struct trials *tr = ctx;
 	struct grant_file *files;
-	struct launch l = tr->launch;
 	char why[512];
 	size_t i;
 	int rc;
@@ -95,15 +98,56 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 			 tr->plan.dir, i);
 		files[i].xattr_len = filecap_encode(grant[i], files[i].xattr);
 	}
-	l.plan = &tr->plan;
-	rc = launch_run(&l, tr->src, t, rr);
+	l->plan = &tr->plan;
+	rc = launch_run(l, tr->src, t, rr);
 	plan_dir_drop(&tr->plan);
 	if (rc != 0) {
 		snprintf(sg->unproven, sizeof(sg->unproven),
 			 "a trial run failed (capaudit said why above)");
 		return -1;
 	}
-	return trial_judge(sg, rr, t, l.limit);
+	return trial_judge(sg, rr, t, l->limit);
+}
+
+/* One trial run: every file of sg, a copy with grant[i], bound over it. */
+static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		     struct run_result *rr, struct tally *t)
+{
+	struct trials *tr = ctx;
+	struct launch l = tr->launch;
+
+	return run_launch(tr, &l, sg, grant, rr, t);
+}
+
+/*
+ * A run in a container's sets: the copies carry grant (the files' own
+ * grant, or nothing), and the launcher, after --user's ids, makes cs's
+ * bounding, inheritable and ambient sets (in place of --iab: the
+ * container decides them), with no_new_privs as cs says. uid 0 runs as
+ * root does in a container, without SECBIT_NOROOT: its execve gives it
+ * the bounding set, as it gives a container's root.
+ */
+static int run_contained(void *ctx, struct suggestion *sg,
+			 const uint64_t *grant, const struct container_sets *cs,
+			 struct run_result *rr, struct tally *t)
+{
+	struct trials *tr = ctx;
+	struct launch l = tr->launch;
+	int noroot = tr->plan.noroot, rc;
+
+	l.iab = container_iab(cs);
+	if (l.iab == NULL) {
+		snprintf(sg->unproven, sizeof(sg->unproven),
+			 "the container's sets as an IAB: %s", strerror(errno));
+		return -1;
+	}
+	tr->plan.noroot = 0;
+	tr->plan.no_new_privs = cs->no_new_privs;
+	rc = run_launch(tr, &l, sg, grant, rr, t);
+	tr->plan.noroot = noroot;
+	tr->plan.no_new_privs = 0;
+	cap_free(l.iab);
+	return rc;
 }
 
 static int possible(void *ctx, char *why, size_t len)
@@ -164,5 +208,6 @@ void trials_ops_init(struct trial_ops *ops, struct trials *tr,
 	ops->begin = begin;
 	ops->run = run_trial;
 	ops->end = end;
+	ops->run_contained = run_contained;
 	ops->ctx = tr;
 }

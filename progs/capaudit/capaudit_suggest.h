@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capaudit_container.h"
+
 struct mapped_file;
 struct run_result;
 struct tally;
@@ -65,6 +67,8 @@ struct suggestion {
 	int runs;	  /* trials run */
 	const char *user; /* who the trials ran as */
 	int noroot;	  /* as uid 0, under SECBIT_NOROOT */
+	/* The grant in a container. */
+	struct container_advice container;
 };
 
 /* The candidates of a run: every file with own checks. 0, or -1 ENOMEM. */

@@ -513,5 +513,13 @@ int plan_apply(const struct grant_plan *p, const char **step)
 	    prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED, 0, 0,
 		  0) < 0)
 		FAIL("setting SECBIT_NOROOT");
+	/*
+	 * A container run whose runtime sets no_new_privs (podman's and
+	 * docker's no-new-privileges, Kubernetes' allowPrivilegeEscalation
+	 * false) before its command's execve: then a file capability or a
+	 * set-user-ID file gains the command nothing, as in the container.
+	 */
+	if (p->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		FAIL("setting no_new_privs");
 	return 0;
 }

@@ -26,6 +26,8 @@ struct grant_plan {
 	int devnull;
 	int noroot; /* uid 0 (no --user, or a --user of uid 0):
 				 * SECBIT_NOROOT, so only file caps count */
+	/* A container run that sets no_new_privs. */
+	int no_new_privs;
 };
 
 /* A revision 2 security.capability value granting caps =ep into buf. */

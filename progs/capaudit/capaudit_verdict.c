@@ -12,6 +12,7 @@
 
 #include "mask.h"
 #include "capaudit.h"
+#include "capaudit_container.h"
 #include "capaudit_prove.h"
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
@@ -20,7 +21,11 @@
 /* The least time a trial gets before it is ended, in seconds. */
 #define TRIAL_TIMEOUT_MIN 30.0
 
-void suggest_make(const struct suggest_request *rq, const struct tally *t,
+/*
+ * The suggestion and its proof; 1 when the trials began (ops->end() is
+ * the caller's then), else 0.
+ */
+static int decide(const struct suggest_request *rq, const struct tally *t,
 		  const struct run_result *rr, const struct trial_ops *ops,
 		  struct suggestion *sg)
 {
@@ -32,7 +37,7 @@ void suggest_make(const struct suggest_request *rq, const struct tally *t,
 
 	if (suggest_build(sg, t, rr) < 0) {
 		suggest_unproven(sg, strerror(ENOMEM));
-		return;
+		return 0;
 	}
 	/*
 	 * The trials run as uid 0 without --user, and with a --user whose
@@ -63,7 +68,7 @@ void suggest_make(const struct suggest_request *rq, const struct tally *t,
 			"its checks of %s were taken for checks under a credential lent for one call, a guess from samples (the note below)",
 			list);
 		suggest_unproven(sg, reason);
-		return;
+		return 0;
 	}
 	/*
 	 * What the command's run asked for is all the trials start from,
@@ -82,22 +87,22 @@ void suggest_make(const struct suggest_request *rq, const struct tally *t,
 			(unsigned long long)t->lost,
 			(unsigned long long)t->unfollowed);
 		suggest_unproven(sg, reason);
-		return;
+		return 0;
 	}
 	if (!any) {
 		sg->proven =
 			1; /* nothing to try: nothing of its own was asked */
-		return;
+		return 0;
 	}
 	if (rq->attached) {
 		suggest_unproven(
 			sg,
 			"capaudit watched a running process and cannot run it again");
-		return;
+		return 0;
 	}
 	if (rq->no_minimize) {
 		suggest_unproven(sg, "--no-minimize: the command ran once");
-		return;
+		return 0;
 	}
 	if (t->init_ns_state != 1 ||
 	    !ops->possible(ops->ctx, why, sizeof(why))) {
@@ -106,11 +111,11 @@ void suggest_make(const struct suggest_request *rq, const struct tally *t,
 			t->init_ns_state != 1
 				? "capaudit could not learn its own user namespace"
 				: why);
-		return;
+		return 0;
 	}
 	if (!ops->command_allowed(ops->ctx, rq->path, why, sizeof(why))) {
 		suggest_unproven(sg, why);
-		return;
+		return 0;
 	}
 	/*
 	 * The command ended on its own once; a trial the grant lets run on
@@ -121,9 +126,35 @@ void suggest_make(const struct suggest_request *rq, const struct tally *t,
 						       : TRIAL_TIMEOUT_MIN;
 	if (ops->begin(ops->ctx, limit, trials_as_root, why, sizeof(why)) < 0) {
 		suggest_unproven(sg, why);
-		return;
+		return 0;
 	}
 	suggest_prove(sg, rq->success, &runner);
+	return 1;
+}
+
+void suggest_make(const struct suggest_request *rq, const struct tally *t,
+		  const struct run_result *rr, const struct trial_ops *ops,
+		  struct suggestion *sg)
+{
+	struct container_runner runner = { ops->run_contained, ops->ctx };
+	int began = decide(rq, t, rr, ops, sg);
+
+	/*
+	 * The container's user is the trials' (their uid decides what a
+	 * runtime gives it). A watched process's user is not known.
+	 */
+	if (!rq->no_container)
+		container_plan(
+			sg, rq->user != NULL ? rq->uid : rq->euid,
+			rq->user != NULL ? rq->gid : rq->egid,
+			rq->attached
+				? "capaudit watched a running process, "
+				  "whose user in a container it cannot tell"
+				: NULL);
+	if (!began)
+		return;
+	if (sg->proven)
+		container_prove(sg, rq->success, &runner);
 	ops->end(ops->ctx);
 }
 

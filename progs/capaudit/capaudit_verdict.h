@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct container_sets;
 struct run_result;
 struct success;
 struct suggestion;
@@ -20,9 +21,13 @@ struct tally;
 struct suggest_request {
 	const char *user; /* --user's name, or NULL */
 	uid_t uid;	  /* --user's uid */
+	gid_t gid;	  /* --user's group */
 	uid_t euid;   /* capaudit's effective uid: the trials' without --user */
+	gid_t egid;   /* capaudit's effective gid: the trials' without --user */
 	int attached; /* --pid: the process cannot be run again */
 	int no_minimize; /* --no-minimize: the command ran once, no trial */
+	/* --no-container: nothing for containers. */
+	int no_container;
 	unsigned long long trial_timeout; /* --trial-timeout's seconds, or 0 */
 	const struct success *success;	  /* --success */
 	const char *path;		  /* the command, resolved */
@@ -49,14 +54,24 @@ struct trial_ops {
 		   struct run_result *rr, struct tally *t);
 	/* After the trials; called once begin() returned 0, never otherwise. */
 	void (*end)(void *ctx);
+	/*
+	 * One run in a container's sets, as struct container_runner's run
+	 * (capaudit_container.h): after the trials, before end().
+	 */
+	int (*run_contained)(void *ctx, struct suggestion *sg,
+			     const uint64_t *grant,
+			     const struct container_sets *cs,
+			     struct run_result *rr, struct tally *t);
 	void *ctx;
 };
 
 /*
  * --suggest: the candidates of the run t (which ended as rr) into sg,
  * then, when trials may be made, the grant proven by them through ops;
- * otherwise sg is unproven, with the reason. The caller frees sg with
- * suggest_free().
+ * otherwise sg is unproven, with the reason. Then, unless
+ * --no-container, the grant in a container (sg->container), its ways
+ * proven by a run each in a proven grant's trials. The caller frees sg
+ * with suggest_free().
  */
 void suggest_make(const struct suggest_request *rq, const struct tally *t,
 		  const struct run_result *rr, const struct trial_ops *ops,

@@ -4,7 +4,7 @@
 # against fake /proc and /sys trees (CAPAUDIT_SYSROOT): an old kernel,
 # tracefs not mounted, the kprobe PMU, tracefs kprobe_events (the probes
 # written, then removed), a readable tracepoint; and its usage errors
-# (--success and --no-minimize included).
+# (--success, --no-minimize and --no-container included).
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 CA=$BUILD/progs/capaudit
@@ -170,6 +170,8 @@ run_ours "$CA" --help >"$T/out" && pass || fail "--help"
 run_ours "$CA" --no-minimize true >/dev/null 2>"$T/err"; [ $? -eq 2 ] && pass || fail "--no-minimize without --suggest: not 2"
 grep -qx "capaudit: --no-minimize, --success and --trial-timeout go with --suggest" "$T/err" && pass || fail "--no-minimize alone: $(cat "$T/err")"
 run_ours "$CA" --trial-timeout=5 true >/dev/null 2>"$T/err"; [ $? -eq 2 ] && pass || fail "--trial-timeout without --suggest: not 2"
+run_ours "$CA" --no-container true >/dev/null 2>"$T/err"; [ $? -eq 2 ] && pass || fail "--no-container without --suggest: not 2"
+grep -qx "capaudit: --no-container goes with --suggest" "$T/err" && pass || fail "--no-container alone: $(cat "$T/err")"
 for bad in "" 0 -1 1x 31536001; do
 	run_ours "$CA" --suggest --trial-timeout="$bad" true >/dev/null 2>"$T/err"
 	[ $? -eq 2 ] && pass || fail "--trial-timeout=$bad: not 2"
@@ -181,7 +183,7 @@ for bad in "" 256 -1 1,,2 0,x 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 99999999
 	[ $? -eq 2 ] && pass || fail "--success=$bad: not 2"
 	grep -qF -- "--success=$bad: not a list of exit statuses" "$T/err" && pass || fail "--success=$bad: $(cat "$T/err")"
 done
-for o in user= iab= pid= duration= json suggest no-minimize success= trial-timeout= output= check help version; do
+for o in user= iab= pid= duration= json suggest no-minimize no-container success= trial-timeout= output= check help version; do
 	grep -q "^  --$o" "$T/out" && pass || fail "--help lacks --$o"
 done
 run_ours "$CA" --version | grep -q '^capaudit (libcap-perfmon) ' && pass || fail "--version"

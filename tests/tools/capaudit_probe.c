@@ -41,6 +41,13 @@
  * the bind worked, else 1.
  *
  * capaudit_probe --ids: prints "uids R E S" and "gids R E S".
+ *
+ * capaudit_probe --bind80-sets FILE: binds port 80 on loopback (as
+ * --bind80), then appends to FILE one line saying how that went and the
+ * sets it ran with, as /proc/self/status shows them:
+ * "bind ok uid 65534 gid 65534 CapInh 0 CapPrm 400 CapEff 400 CapBnd 400
+ * CapAmb 400 NoNewPrivs 1" (the masks in hex, as the kernel writes them,
+ * leading zeros gone); 0 when the bind worked, else 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -295,6 +302,40 @@ static int ids(void)
 	return 0;
 }
 
+/* The line --bind80-sets appends: fields of /proc/self/status. */
+static int bind80_sets(const char *file)
+{
+	static const char *const keys[] = { "CapInh", "CapPrm", "CapEff",
+					    "CapBnd", "CapAmb", "NoNewPrivs" };
+	char line[256], out[512];
+	size_t i, len;
+	int rc = try_bind(), n;
+	FILE *status = fopen("/proc/self/status", "r"), *to;
+
+	if (status == NULL)
+		return 1;
+	n = snprintf(out, sizeof(out), "bind %s uid %u gid %u",
+		     rc == 0 ? "ok" : "refused", (unsigned)getuid(),
+		     (unsigned)getgid());
+	while (fgets(line, sizeof(line), status) != NULL)
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			len = strlen(keys[i]);
+			if (strncmp(line, keys[i], len) == 0 &&
+			    line[len] == ':') {
+				unsigned long long v =
+					strtoull(line + len + 1, NULL, 16);
+
+				n += snprintf(out + n, sizeof(out) - (size_t)n,
+					      " %s %llx", keys[i], v);
+			}
+		}
+	fclose(status);
+	to = fopen(file, "a");
+	if (to == NULL || fprintf(to, "%s\n", out) < 0 || fclose(to) != 0)
+		return 1;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	int failed = 0;
@@ -311,6 +352,8 @@ int main(int argc, char **argv)
 		return bind80_new_cred();
 	if (argc == 2 && strcmp(argv[1], "--ids") == 0)
 		return ids();
+	if (argc == 3 && strcmp(argv[1], "--bind80-sets") == 0)
+		return bind80_sets(argv[2]);
 
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "--loop") == 0)
 		return loop(atol(argv[2]), argv[3],

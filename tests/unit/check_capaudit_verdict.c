@@ -10,7 +10,11 @@
  * time limit and SECBIT_NOROOT decided from the options; which grants
  * the runs are given, in order; and how a trial's outcome (a failed
  * run, one ended at its limit, a command that changes, --success)
- * becomes the verdict. trial_judge(): what a trial's end proves.
+ * becomes the verdict. trial_judge(): what a trial's end proves. The
+ * container runs: made only after a proven grant, one for each way the
+ * trials' user gets it in a container, each under that way's sets (the
+ * fake kernel below gives the command only what those sets give it at
+ * execve), each way proven only when its run succeeded.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,6 +47,13 @@ struct fake {
 	int changes; /* the command ends otherwise from its 2nd plain run */
 	int runs;    /* trials made */
 	uint64_t grants[TRIALS_MAX];
+	uid_t uid;	    /* who the trials run as, for the fake kernel */
+	int contained;	    /* container runs made */
+	int contained_cut;  /* that container run ends at its limit */
+	int contained_fail; /* that container run fails */
+	int contained_numbers[4]; /* sg->runs during each */
+	struct container_sets sets[4];
+	uint64_t file_grants[4]; /* the copy's file capabilities in each */
 };
 
 static void called(struct fake *f, const char *op)
@@ -125,15 +136,56 @@ static void fake_end(void *ctx)
 	called(ctx, "end");
 }
 
+/*
+ * A container run of ping, which needs cap_net_raw in its effective set
+ * after execve: the fake kernel gives root the bounding set, another
+ * user the file's capabilities within the bounding set (nothing under
+ * no_new_privs, which makes them gain nothing) or else the ambient set.
+ */
+static int fake_run_contained(void *ctx, struct suggestion *sg,
+			      const uint64_t *grant,
+			      const struct container_sets *cs,
+			      struct run_result *rr, struct tally *t)
+{
+	struct fake *f = ctx;
+	uint64_t eff, raw = BIT(CAP_NET_RAW);
+
+	called(f, "contained");
+	ck_assert_uint_eq(sg->nfiles, 1);
+	ck_assert_int_lt(f->contained, 4);
+	f->contained_numbers[f->contained] = sg->runs;
+	f->sets[f->contained] = *cs;
+	f->file_grants[f->contained] = grant[0];
+	f->contained++;
+	if (f->uid == 0)
+		eff = cs->bounding;
+	else if (grant[0] != 0)
+		eff = cs->no_new_privs ? 0 : grant[0] & cs->bounding;
+	else
+		eff = cs->ambient;
+	rr->status = eff & raw && f->contained != f->contained_fail ? EXITED(0)
+								    : EXITED(2);
+	run_tally(t, PING, BIT(CAP_SETUID) | BIT(CAP_SETPCAP) | (raw & ~eff),
+		  eff & raw);
+	if (f->contained == f->contained_cut)
+		rr->cut = CUT_TIME;
+	return trial_judge(sg, rr, t, f->limit);
+}
+
 /* suggest_make() on the run t, which ended as rr, with f's machine. */
 static void make(const struct suggest_request *rq, struct fake *f,
 		 const struct tally *t, const struct run_result *rr,
 		 struct suggestion *sg)
 {
-	struct trial_ops ops = { fake_possible, fake_command_allowed,
-				 fake_begin,	fake_run,
-				 fake_end,	f };
+	struct trial_ops ops = { .possible = fake_possible,
+				 .command_allowed = fake_command_allowed,
+				 .begin = fake_begin,
+				 .run = fake_run,
+				 .end = fake_end,
+				 .run_contained = fake_run_contained,
+				 .ctx = f };
 
+	f->uid = rq->user != NULL ? rq->uid : rq->euid;
 	suggest_make(rq, t, rr, &ops, sg);
 }
 
@@ -192,7 +244,7 @@ START_TEST(trials_prove_the_least_grant_in_order)
 	ping_run(&t);
 	make(&rq, &f, &t, &first_run, &sg);
 	ck_assert_str_eq(f.calls, "possible command begin run run run run run "
-				  "run end");
+				  "run contained end");
 	ck_assert_str_eq(f.path, PING);
 	ck_assert_int_eq(sg.proven, 1);
 	ck_assert_str_eq(sg.unproven, "");
@@ -631,12 +683,214 @@ START_TEST(a_trial_with_counts_lost_proves_nothing)
 }
 END_TEST
 
+/* The container ways' sets, as the runtimes were seen to give them. */
+static void expect_sets(const struct container_sets *cs, uint64_t bounding,
+			uint64_t inheritable, uint64_t ambient,
+			int no_new_privs, int file_caps)
+{
+	ck_assert_uint_eq(cs->bounding, bounding);
+	ck_assert_uint_eq(cs->inheritable, inheritable);
+	ck_assert_uint_eq(cs->ambient, ambient);
+	ck_assert_int_eq(cs->no_new_privs, no_new_privs);
+	ck_assert_int_eq(cs->file_caps, file_caps);
+}
+
+/*
+ * As root: one container run, after the proof's six, numbered 7, in the
+ * sets a container's root gets (bounding the grant, no ambient, no
+ * inheritable, no_new_privs), the copy carrying no file capability; the
+ * proof's count stays 6, and the way is proven by that run.
+ */
+START_TEST(a_proven_grant_is_run_in_a_containers_sets_as_root)
+{
+	struct suggest_request rq = request();
+	struct fake f = { 0 };
+	struct suggestion sg;
+	struct tally t;
+	const struct container_proof *p;
+
+	ping_run(&t);
+	make(&rq, &f, &t, &first_run, &sg);
+	ck_assert_str_eq(f.calls, "possible command begin run run run run run "
+				  "run contained end");
+	ck_assert_int_eq(f.contained_numbers[0], 7);
+	expect_sets(&f.sets[0], BIT(CAP_NET_RAW), 0, 0, 1, 0);
+	ck_assert_uint_eq(f.file_grants[0], 0);
+	ck_assert_int_eq(sg.runs, 6);
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_int_eq(sg.container.asked, 1);
+	ck_assert_int_eq(sg.container.shown, 1);
+	ck_assert_int_eq(sg.container.runs, 1);
+	ck_assert_uint_eq(sg.container.uid, 0);
+	ck_assert_uint_eq(sg.container.nways, 1);
+	p = &sg.container.ways[0];
+	ck_assert_int_eq(p->way, WAY_ROOT);
+	ck_assert_int_eq(p->ran, 1);
+	ck_assert_int_eq(p->proven, 1);
+	ck_assert_int_eq(p->run, 7);
+	ck_assert_int_eq(p->status, EXITED(0));
+	ck_assert_str_eq(p->unproven, "");
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * As nobody: two runs, podman's (the grant in every set, as ambient
+ * capabilities, no_new_privs; the copy bare) and docker's and
+ * Kubernetes' (the grant as the bounding set only, the copy carrying
+ * its file capabilities, no no_new_privs); each proven by its own run,
+ * with --user's ids as the container's.
+ */
+START_TEST(a_proven_grant_is_run_in_each_way_for_another_user)
+{
+	struct suggest_request rq = request();
+	uint64_t raw = BIT(CAP_NET_RAW);
+	struct fake f = { 0 };
+	struct suggestion sg;
+	struct tally t;
+	size_t i;
+
+	rq.user = "nobody";
+	rq.uid = 65534;
+	rq.gid = 65533;
+	ping_run(&t);
+	make(&rq, &f, &t, &first_run, &sg);
+	ck_assert_str_eq(f.calls, "possible command begin run run run run run "
+				  "run contained contained end");
+	ck_assert_int_eq(f.noroot, 0);
+	ck_assert_int_eq(f.contained_numbers[0], 7);
+	ck_assert_int_eq(f.contained_numbers[1], 8);
+	expect_sets(&f.sets[0], raw, raw, raw, 1, 0);
+	ck_assert_uint_eq(f.file_grants[0], 0);
+	expect_sets(&f.sets[1], raw, 0, 0, 0, 1);
+	ck_assert_uint_eq(f.file_grants[1], raw);
+	ck_assert_int_eq(sg.runs, 6);
+	ck_assert_uint_eq(sg.container.uid, 65534);
+	ck_assert_uint_eq(sg.container.gid, 65533);
+	ck_assert_uint_eq(sg.container.nways, 2);
+	ck_assert_int_eq(sg.container.ways[0].way, WAY_AMBIENT);
+	ck_assert_int_eq(sg.container.ways[1].way, WAY_FILE_CAPS);
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(sg.container.ways[i].proven, 1);
+		ck_assert_int_eq(sg.container.ways[i].run, 7 + (int)i);
+	}
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * A way is proven only by its run's success. A run that fails (here
+ * podman's, as one whose command refuses to run with capabilities it
+ * did not gain from a file would) shows the way does not work: said,
+ * with the run and how it ended, while the grant stays proven and the
+ * other way is run all the same. A run that cannot be judged (ended at
+ * its time limit) leaves its way unproven, with trial_judge()'s reason
+ * under its own number.
+ */
+START_TEST(a_container_way_is_proven_only_by_its_runs_success)
+{
+	struct suggest_request rq = request();
+	struct fake f = { .contained_fail = 1 }, g = { .contained_cut = 1 };
+	struct suggestion sg;
+	struct tally t;
+	const struct container_proof *p;
+
+	rq.user = "nobody";
+	rq.uid = 65534;
+	ping_run(&t);
+	make(&rq, &f, &t, &first_run, &sg);
+	ck_assert_str_eq(f.calls, "possible command begin run run run run run "
+				  "run contained contained end");
+	p = &sg.container.ways[0];
+	ck_assert_int_eq(p->ran, 1);
+	ck_assert_int_eq(p->proven, 0);
+	ck_assert_int_eq(p->status, EXITED(2));
+	ck_assert_str_eq(p->unproven,
+			 "run 7, in these sets, exited with status 2, where "
+			 "run 2, with every candidate granted as file "
+			 "capabilities, exited with status 0");
+	ck_assert_int_eq(sg.container.ways[1].proven, 1);
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_str_eq(sg.unproven, "");
+	suggest_free(&sg);
+
+	make(&rq, &g, &t, &first_run, &sg);
+	p = &sg.container.ways[0];
+	ck_assert_int_eq(p->ran, 0);
+	ck_assert_int_eq(p->proven, 0);
+	ck_assert_int_eq(p->run, 7);
+	ck_assert_str_eq(p->unproven,
+			 "run 7 did not end within 30 s and was ended (a "
+			 "server? wrap it in timeout(1); or --trial-timeout)");
+	ck_assert_int_eq(sg.container.ways[1].proven, 1);
+	ck_assert_int_eq(sg.container.ways[1].run, 8);
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_str_eq(sg.unproven, "");
+	ck_assert_int_eq(sg.runs, 6);
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
+/*
+ * No container run without a proven grant: unproven, each way is said
+ * to be unproven too, why, and nothing more is run. --no-container asks
+ * nothing of containers (not even that); a watched process (--pid) gets
+ * no container lines, saying why.
+ */
+START_TEST(no_container_run_without_a_proven_grant)
+{
+	struct suggest_request rq = request();
+	struct fake f = { .not_possible = 1 }, g = { 0 }, h = { 0 };
+	struct suggestion sg;
+	struct tally t;
+
+	ping_run(&t);
+	rq.user = "nobody";
+	rq.uid = 65534;
+	make(&rq, &f, &t, &first_run, &sg);
+	ck_assert_str_eq(f.calls, "possible");
+	ck_assert_int_eq(sg.container.shown, 1);
+	ck_assert_uint_eq(sg.container.grant, BIT(CAP_NET_RAW));
+	ck_assert_int_eq(sg.container.ways[0].run, 0);
+	ck_assert_int_eq(sg.container.ways[0].proven, 0);
+	ck_assert_str_eq(sg.container.ways[1].unproven,
+			 "the grant itself is not proven, and no run was made "
+			 "in these sets");
+	suggest_free(&sg);
+
+	rq.no_container = 1;
+	make(&rq, &g, &t, &first_run, &sg);
+	ck_assert_str_eq(g.calls, "possible command begin run run run run run "
+				  "run end");
+	ck_assert_int_eq(sg.proven, 1);
+	ck_assert_int_eq(sg.container.asked, 0);
+	ck_assert_int_eq(sg.container.shown, 0);
+	suggest_free(&sg);
+
+	rq.no_container = 0;
+	rq.attached = 1;
+	make(&rq, &h, &t, &first_run, &sg);
+	ck_assert_str_eq(h.calls, "");
+	ck_assert_int_eq(sg.container.asked, 1);
+	ck_assert_int_eq(sg.container.shown, 0);
+	ck_assert_str_eq(sg.container.why_not,
+			 "capaudit watched a running process, whose user in a "
+			 "container it cannot tell");
+	suggest_free(&sg);
+	tally_free(&t);
+}
+END_TEST
+
 static Suite *verdict_suite(void)
 {
 	Suite *s = suite_create("capaudit_verdict");
 	TCase *tg = tcase_create("gates");
 	TCase *tt = tcase_create("trials");
 	TCase *tj = tcase_create("judge");
+	TCase *tc = tcase_create("containers");
 
 	tcase_add_test(tg, nothing_of_its_own_needs_no_trial);
 	tcase_add_test(tg, a_run_with_counts_lost_is_unproven);
@@ -649,6 +903,11 @@ static Suite *verdict_suite(void)
 	tcase_add_test(tt, a_trials_outcome_becomes_the_verdict);
 	tcase_add_test(tt, success_statuses_reach_the_trials);
 	suite_add_tcase(s, tt);
+	tcase_add_test(tc, a_proven_grant_is_run_in_a_containers_sets_as_root);
+	tcase_add_test(tc, a_proven_grant_is_run_in_each_way_for_another_user);
+	tcase_add_test(tc, a_container_way_is_proven_only_by_its_runs_success);
+	tcase_add_test(tc, no_container_run_without_a_proven_grant);
+	suite_add_tcase(s, tc);
 	tcase_add_test(tj, judge_a_trials_end);
 	tcase_add_test(tj, a_trial_with_counts_lost_proves_nothing);
 	suite_add_tcase(s, tj);

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
+/*
+ * --suggest's grant in a container (progs/capaudit/capaudit_container.c
+ * and capaudit_container_text.c) without root: the sets each way gives,
+ * as the runtimes were seen to give them; the IAB that makes them; the
+ * flags and securityContext of each way, exactly as printed, proven,
+ * unproven and shown not to work; and the writers, given hostile text,
+ * keep it one shell word and one YAML string. The runs themselves are
+ * check_capaudit_verdict's; on the real kernel, capaudit_suggest.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/wait.h>
+
+#include "capaudit_container.h"
+#include "capaudit_container_text.h"
+#include "capaudit_suggest.h"
+#include "check_run.h"
+#include "mask.h"
+
+#define BIT(c)	  MASK_BIT(c)
+#define EXITED(n) ((n) << 8)
+
+/* What container_print() writes for sg. */
+static char *printed(const struct suggestion *sg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(out);
+	container_print(sg, out);
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
+}
+
+/* A suggestion whose grant is grant, for uid:gid, its ways planned. */
+static void planned(struct suggestion *sg, uint64_t grant, uid_t uid, gid_t gid,
+		    int proven)
+{
+	static struct need_file file;
+
+	memset(sg, 0, sizeof(*sg));
+	memset(&file, 0, sizeof(file));
+	file.fd = -1;
+	file.grant = grant;
+	sg->files = &file;
+	sg->nfiles = 1;
+	sg->proven = proven;
+	container_plan(sg, uid, gid, NULL);
+}
+
+/* Each way proven by its run, numbered from first. */
+static void proven_by_runs(struct suggestion *sg, int first)
+{
+	size_t i;
+
+	for (i = 0; i < sg->container.nways; i++) {
+		struct container_proof *p = &sg->container.ways[i];
+
+		p->ran = p->proven = 1;
+		p->run = first + (int)i;
+		p->status = EXITED(0);
+		p->unproven[0] = '\0';
+	}
+}
+
+START_TEST(each_way_gives_the_sets_the_runtimes_give)
+{
+	uint64_t g = BIT(CAP_NET_RAW) | BIT(CAP_CHOWN);
+	struct container_sets cs;
+
+	/* podman 4.3 (runc), root: CapBnd = CapPrm = CapEff, CapInh = CapAmb = 0. */
+	container_sets_of(WAY_ROOT, g, &cs);
+	ck_assert_uint_eq(cs.bounding, g);
+	ck_assert_uint_eq(cs.inheritable, 0);
+	ck_assert_uint_eq(cs.ambient, 0);
+	ck_assert_int_eq(cs.no_new_privs, 1);
+	ck_assert_int_eq(cs.file_caps, 0);
+	/* podman, --user=65534: the added ones in all five. */
+	container_sets_of(WAY_AMBIENT, g, &cs);
+	ck_assert_uint_eq(cs.bounding, g);
+	ck_assert_uint_eq(cs.inheritable, g);
+	ck_assert_uint_eq(cs.ambient, g);
+	ck_assert_int_eq(cs.no_new_privs, 1);
+	ck_assert_int_eq(cs.file_caps, 0);
+	/* docker, Kubernetes, another user: the bounding set, and the files'. */
+	container_sets_of(WAY_FILE_CAPS, g, &cs);
+	ck_assert_uint_eq(cs.bounding, g);
+	ck_assert_uint_eq(cs.inheritable, 0);
+	ck_assert_uint_eq(cs.ambient, 0);
+	ck_assert_int_eq(cs.no_new_privs, 0);
+	ck_assert_int_eq(cs.file_caps, 1);
+}
+END_TEST
+
+/*
+ * The IAB drops every capability of the kernel's but the grant from the
+ * bounding set, and raises exactly the sets' inheritable and ambient.
+ */
+START_TEST(the_iab_makes_the_sets)
+{
+	uint64_t g = BIT(CAP_NET_RAW) | BIT(CAP_NET_BIND_SERVICE);
+	uint64_t kernel = mask_below(cap_max_bits());
+	struct container_sets cs;
+	cap_iab_t iab;
+
+	container_sets_of(WAY_AMBIENT, g, &cs);
+	iab = container_iab(&cs);
+	ck_assert_ptr_nonnull(iab);
+	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_BOUND), kernel & ~g);
+	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_INH), g);
+	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_AMB), g);
+	cap_free(iab);
+	container_sets_of(WAY_ROOT, g, &cs);
+	iab = container_iab(&cs);
+	ck_assert_ptr_nonnull(iab);
+	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_BOUND), kernel & ~g);
+	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_INH), 0);
+	ck_assert_uint_eq(mask_of_iab(iab, CAP_IAB_AMB), 0);
+	cap_free(iab);
+}
+END_TEST
+
+START_TEST(root_in_a_container_proven)
+{
+	struct suggestion sg;
+	char *text;
+
+	planned(&sg, BIT(CAP_NET_RAW) | BIT(CAP_CHOWN), 0, 0, 1);
+	ck_assert_uint_eq(sg.container.nways, 1);
+	proven_by_runs(&sg, 7);
+	text = printed(&sg);
+	ck_assert_str_eq(
+		text,
+		"# podman, docker or Kubernetes, as uid 0 in the container: the "
+		"flags of podman run or docker run, proven by run 7 in the sets "
+		"the container gets there (bounding, permitted and effective "
+		"set cap_chown,cap_net_raw, inheritable and ambient set empty, "
+		"no_new_privs set)\n"
+		"#   run 7, in those sets: exited with status 0\n"
+		"--cap-drop=ALL --cap-add=CHOWN --cap-add=NET_RAW --user=0:0 "
+		"--security-opt=no-new-privileges\n"
+		"# Kubernetes, the container's securityContext (the sets of run "
+		"7):\n"
+		"securityContext:\n"
+		"  runAsUser: 0\n"
+		"  runAsGroup: 0\n"
+		"  runAsNonRoot: false\n"
+		"  allowPrivilegeEscalation: false\n"
+		"  capabilities:\n"
+		"    drop: [\"ALL\"]\n"
+		"    add: [\"CHOWN\", \"NET_RAW\"]\n"
+		"# note: the container runs had the runtime's capability sets "
+		"and the user's ids, not its seccomp profile, security module, "
+		"cgroups or image, and ran in the initial user namespace, as in "
+		"a container that root starts (in a rootless container's own "
+		"namespace no capability counts outside it)\n");
+	free(text);
+}
+END_TEST
+
+/*
+ * Another user: podman's flags (ambient, no_new_privs); docker's and
+ * Kubernetes' need the files' own capabilities and no no_new_privs.
+ * cap_perfmon brings the note on the runtimes' seccomp profiles.
+ */
+START_TEST(another_user_in_a_container_proven)
+{
+	struct suggestion sg;
+	char *text;
+
+	planned(&sg, BIT(CAP_PERFMON), 65534, 65534, 1);
+	ck_assert_uint_eq(sg.container.nways, 2);
+	proven_by_runs(&sg, 5);
+	sg.container.ways[1].left = 2;
+	text = printed(&sg);
+	ck_assert_str_eq(
+		text,
+		"# podman, as uid 65534 in the container: the flags of podman "
+		"run, proven by run 5 in the sets the container gets there "
+		"(bounding, inheritable, permitted, effective and ambient set "
+		"cap_perfmon, no_new_privs set)\n"
+		"#   podman gives a user other than root what --cap-add adds as "
+		"ambient capabilities: every program in the container holds "
+		"them\n"
+		"#   run 5, in those sets: exited with status 0\n"
+		"--cap-drop=ALL --cap-add=PERFMON --user=65534:65534 "
+		"--security-opt=no-new-privileges\n"
+		"# docker or Kubernetes, as uid 65534 in the container: the "
+		"flags of docker run, proven by run 6 in the sets the container "
+		"gets there (bounding set cap_perfmon, inheritable and ambient "
+		"set empty, no_new_privs not set, each file with its grant as "
+		"file capabilities)\n"
+		"#   docker and Kubernetes give a user other than root no "
+		"ambient capability: each file needs its grant in the image "
+		"(the setcap lines above), and privilege escalation allowed\n"
+		"#   run 6, in those sets: exited with status 0 (it left 2 "
+		"processes behind, which capaudit ended)\n"
+		"--cap-drop=ALL --cap-add=PERFMON --user=65534:65534 "
+		"--security-opt=no-new-privileges=false\n"
+		"# Kubernetes, the container's securityContext (the sets of run "
+		"6):\n"
+		"securityContext:\n"
+		"  runAsUser: 65534\n"
+		"  runAsGroup: 65534\n"
+		"  runAsNonRoot: true\n"
+		"  allowPrivilegeEscalation: true\n"
+		"  capabilities:\n"
+		"    drop: [\"ALL\"]\n"
+		"    add: [\"PERFMON\"]\n"
+		"# note: the container runs had the runtime's capability sets "
+		"and the user's ids, not its seccomp profile, security module, "
+		"cgroups or image, and ran in the initial user namespace, as in "
+		"a container that root starts (in a rootless container's own "
+		"namespace no capability counts outside it)\n"
+		"# note: the default seccomp profile of podman 4 (and of docker "
+		"before 2022) lets perf_event_open(2) and bpf(2) through only "
+		"with CAP_SYS_ADMIN, whatever else a container holds: "
+		"perfdoctor, run in the container, says whether a filter "
+		"refuses them\n");
+	free(text);
+}
+END_TEST
+
+/*
+ * Unproven, the lines are given with NOT PROVEN and why, as setcap's
+ * are; a way whose run failed gives no line to paste, and says why.
+ */
+START_TEST(unproven_and_failed_ways)
+{
+	struct suggestion sg;
+	char *text;
+
+	planned(&sg, BIT(CAP_NET_RAW), 0, 0, 0);
+	text = printed(&sg);
+	{
+		static const char head[] =
+			"# podman, docker or Kubernetes, as uid 0 in the "
+			"container: the flags of podman run or docker run, NOT "
+			"PROVEN (the grant itself is not proven, and no run "
+			"was made in these sets); the sets the container gets "
+			"there: bounding, permitted and effective set "
+			"cap_net_raw, inheritable and ambient set empty, "
+			"no_new_privs set\n"
+			"--cap-drop=ALL --cap-add=NET_RAW --user=0:0 "
+			"--security-opt=no-new-privileges\n"
+			"# Kubernetes, the container's securityContext (NOT "
+			"PROVEN, as above):\n"
+			"securityContext:\n";
+
+		ck_assert_msg(strncmp(text, head, strlen(head)) == 0, "%s",
+			      text);
+	}
+	free(text);
+	planned(&sg, BIT(CAP_NET_RAW), 1000, 1000, 1);
+	sg.container.ways[0].ran = 1;
+	sg.container.ways[0].run = 7;
+	snprintf(sg.container.ways[0].unproven,
+		 sizeof(sg.container.ways[0].unproven),
+		 "run 7, in these sets, exited with status 2, where run 2, "
+		 "with every candidate granted as file capabilities, exited "
+		 "with status 0");
+	sg.container.ways[1].ran = 1;
+	sg.container.ways[1].run = 8;
+	snprintf(sg.container.ways[1].unproven,
+		 sizeof(sg.container.ways[1].unproven), "run 8 was \033[31m");
+	text = printed(&sg);
+	ck_assert_str_eq(
+		text,
+		"# podman, as uid 1000 in the container: no flags: run 7, in "
+		"these sets, exited with status 2, where run 2, with every "
+		"candidate granted as file capabilities, exited with status 0\n"
+		"# docker or Kubernetes, as uid 1000 in the container: no "
+		"flags: run 8 was \\033[31m\n"
+		"# note: the container runs had the runtime's capability sets "
+		"and the user's ids, not its seccomp profile, security module, "
+		"cgroups or image, and ran in the initial user namespace, as in "
+		"a container that root starts (in a rootless container's own "
+		"namespace no capability counts outside it)\n");
+	free(text);
+	/* --pid: the user is not known. */
+	memset(&sg, 0, sizeof(sg));
+	sg.container.asked = 1;
+	snprintf(sg.container.why_not, sizeof(sg.container.why_not),
+		 "capaudit watched a running process");
+	text = printed(&sg);
+	ck_assert_str_eq(text, "# containers: no lines: capaudit watched a "
+			       "running process\n");
+	free(text);
+}
+END_TEST
+
+/*
+ * The writers given text no capability name holds today: each flag stays
+ * one word for the shell (quoted, its quote escaped), each name one YAML
+ * string on its line; a word a terminal would not show as it is makes
+ * no line at all.
+ */
+START_TEST(hostile_text_stays_one_word_and_one_string)
+{
+	struct container_context k;
+	struct container_flags f;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	memset(&f, 0, sizeof(f));
+	snprintf(f.word[f.n++], sizeof(f.word[0]), "--cap-drop=ALL");
+	snprintf(f.word[f.n++], sizeof(f.word[0]), "--cap-add=X;touch Y");
+	snprintf(f.word[f.n++], sizeof(f.word[0]), "--cap-add=$(id)'`id`");
+	ck_assert_int_eq(container_flags_fputs(&f, out), 0);
+	memset(&k, 0, sizeof(k));
+	k.run_as_user = 1;
+	k.run_as_group = 2;
+	snprintf(k.add[k.nadd++], sizeof(k.add[0]),
+		 "NET_RAW\"]\n  privileged: true #");
+	snprintf(k.add[k.nadd++], sizeof(k.add[0]), "A\\\"B");
+	container_context_fputs(&k, out);
+	snprintf(f.word[f.n++], sizeof(f.word[0]), "--cap-add=\033[2J");
+	ck_assert_int_eq(container_flags_fputs(&f, out), -1);
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_str_eq(text,
+			 "--cap-drop=ALL '--cap-add=X;touch Y' "
+			 "'--cap-add=$(id)'\\''`id`'\n"
+			 "securityContext:\n"
+			 "  runAsUser: 1\n"
+			 "  runAsGroup: 2\n"
+			 "  runAsNonRoot: false\n"
+			 "  allowPrivilegeEscalation: false\n"
+			 "  capabilities:\n"
+			 "    drop: [\"ALL\"]\n"
+			 "    add: [\"NET_RAW\\\"]\\n  privileged: true #\", "
+			 "\"A\\\\\\\"B\"]\n");
+	free(text);
+}
+END_TEST
+
+static Suite *container_suite(void)
+{
+	Suite *s = suite_create("capaudit_container");
+	TCase *tc = tcase_create("container");
+
+	tcase_add_test(tc, each_way_gives_the_sets_the_runtimes_give);
+	tcase_add_test(tc, the_iab_makes_the_sets);
+	tcase_add_test(tc, root_in_a_container_proven);
+	tcase_add_test(tc, another_user_in_a_container_proven);
+	tcase_add_test(tc, unproven_and_failed_ways);
+	tcase_add_test(tc, hostile_text_stays_one_word_and_one_string);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(container_suite)
