@@ -1040,7 +1040,7 @@ tracefs_restore() {
 PASTE_COMMANDS="setcap getcap getpcaps capsh capmanifest capaudit perfdoctor capcheck
 chmod chown chgrp usermod groupadd gpasswd adduser addgroup useradd mount umount
 sysctl touch rm mv cp ln id sh bash dash env sudo su setpriv systemctl apt apt-get
-dpkg dpkg-statoverride perf cat tee sed grep printf echo test mkdir"
+dpkg dpkg-statoverride perf cat tee sed grep printf echo test mkdir podman docker"
 paste_run() {
 	mkdir -p "$T/paste" "$T/paste.bin" || return 1
 	: >"$T/pasted"

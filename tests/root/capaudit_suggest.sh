@@ -33,6 +33,16 @@
 #     grant"; now unproven, "the command changes what it works on", with
 #     cap_chown held apart (root-equivalent), in the text and in --json,
 #     also behind a wrapper (where perf does not see the capable copy).
+#   containers: ping's grant as podman's and docker's flags and a
+#     Kubernetes securityContext, for nobody and for root, each proven by
+#     a run in the sets that runtime gives its container's process; a
+#     probe records the sets each of those runs had (as podman 4.3 with
+#     runc gives them: root, bounding = permitted = effective = the
+#     grant; another user, the grant in all five sets, or the file's own
+#     capabilities under that bounding set); pasted after "podman run",
+#     the flags of a hostile name's grant run podman alone; --json.
+#     The servers under timeout run with --no-container: their runs
+#     last seconds each.
 # The network checks run in a network namespace of their own (loopback
 # up): ping_group_range is the kernel's default there, and port 80 ours.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
@@ -72,6 +82,26 @@ expect_line "$T/rep" "# capaudit --suggest: the least grant, proven by 6 runs as
 expect_line "$T/rep" "without cap_setuid on $T/bin/ping: exited with status 0: not needed" "ping: cap_setuid"
 expect_line "$T/rep" "without cap_net_raw on $T/bin/ping: exited with status 2: needed" "ping: cap_net_raw"
 expect_line "$T/rep" "cap_net_raw	nobody" "ping: capability.conf"
+# In a container: podman's flags (ambient), docker's (the file's own),
+# Kubernetes' securityContext, each proven by its run after the six.
+expect_lines_in() {	# REPORT CASE LINE...: each LINE a whole line of REPORT
+	rep=$1 what=$2
+	shift 2
+	for l in "$@"; do
+		grep -qxF -- "$l" "$rep" && pass || { cat "$rep"; fail "$what: no line [$l]"; }
+	done
+}
+expect_lines_in "$T/rep" "ping as nobody, in a container" \
+	"--cap-drop=ALL --cap-add=NET_RAW --user=65534:65534 --security-opt=no-new-privileges" \
+	"#   run 7, in those sets: exited with status 0" \
+	"--cap-drop=ALL --cap-add=NET_RAW --user=65534:65534 --security-opt=no-new-privileges=false" \
+	"#   run 8, in those sets: exited with status 0" \
+	"# Kubernetes, the container's securityContext (the sets of run 8):" \
+	"  runAsNonRoot: true" "  allowPrivilegeEscalation: true" '    add: ["NET_RAW"]'
+expect_line "$T/rep" "# podman, as uid 65534 in the container: the flags of podman run, proven by run 7 in the sets the container gets there (bounding, inheritable, permitted, effective and ambient set cap_net_raw, no_new_privs set)" \
+	"ping as nobody: podman's way"
+expect_line "$T/rep" "# docker or Kubernetes, as uid 65534 in the container: the flags of docker run, proven by run 8 in the sets the container gets there (bounding set cap_net_raw, inheritable and ambient set empty, no_new_privs not set, each file with its grant as file capabilities)" \
+	"ping as nobody: docker's and Kubernetes' way"
 # Applied: that grant, and only it, makes it work for nobody.
 in_net $nobody "$T/bin/ping" >/dev/null && fail "ping worked for nobody before setcap"
 "$S" cap_net_raw=ep "$T/bin/ping" || fail "our setcap cap_net_raw=ep"
@@ -83,6 +113,71 @@ in_net "$CA" --suggest --output="$T/rep" -- "$T/bin/ping" >/dev/null 2>"$T/err" 
 	fail "ping as root: $(cat "$T/err")"
 expect_suggested "$T/rep" "setcap cap_net_raw=ep $T/bin/ping" "ping as root"
 expect_line "$T/rep" "runs as root without root's capabilities (SECBIT_NOROOT)" "ping as root: how"
+expect_lines_in "$T/rep" "ping as root, in a container" \
+	"--cap-drop=ALL --cap-add=NET_RAW --user=0:0 --security-opt=no-new-privileges" \
+	"#   run 7, in those sets: exited with status 0" \
+	"# Kubernetes, the container's securityContext (the sets of run 7):" \
+	"  runAsUser: 0" "  runAsNonRoot: false" "  allowPrivilegeEscalation: false" '    drop: ["ALL"]'
+[ "$(grep -c '^--cap-drop=' "$T/rep")" = 1 ] && pass || fail "ping as root: not one line of flags"
+# The securityContext is YAML that says what the lines say.
+if python3 -c 'import yaml' 2>/dev/null; then
+	sed -n '/^securityContext:$/,/^    add: /p' "$T/rep" >"$T/ctx.yaml"
+	python3 - "$T/ctx.yaml" <<'PY' && pass || { cat "$T/rep"; fail "ping as root: the securityContext is not that YAML"; }
+import sys, yaml
+got = yaml.safe_load(open(sys.argv[1]))
+assert got == {"securityContext": {"runAsUser": 0, "runAsGroup": 0, "runAsNonRoot": False,
+	"allowPrivilegeEscalation": False,
+	"capabilities": {"drop": ["ALL"], "add": ["NET_RAW"]}}}, got
+PY
+else
+	not_checked "the securityContext read as YAML (no python3 yaml module)"
+fi
+
+# 1a. The sets of the container runs, as the command had them: a probe
+#     that needs cap_net_bind_service writes its /proc/self/status sets
+#     after each run. The last two (nobody) and the last (root) are the
+#     container runs; those sets are what podman 4.3 (runc) gives a
+#     container's process for the flags printed.
+cp "$probe" "$T/bin/setsprobe" && chmod 755 "$T/bin/setsprobe"
+mkdir "$T/sets" "$T/sets/nb" && chown nobody "$T/sets/nb" && chmod 700 "$T/sets/nb"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/setsprobe" --bind80-sets "$T/sets/nb/log" \
+	>/dev/null 2>&1
+expect_suggested "$T/rep" "setcap cap_net_bind_service=ep $T/bin/setsprobe" "sets probe as nobody"
+tail -n 2 "$T/sets/nb/log" >"$T/sets.got"
+printf '%s\n' \
+	"bind ok uid 65534 gid 65534 CapInh 400 CapPrm 400 CapEff 400 CapBnd 400 CapAmb 400 NoNewPrivs 1" \
+	"bind ok uid 65534 gid 65534 CapInh 0 CapPrm 400 CapEff 400 CapBnd 400 CapAmb 0 NoNewPrivs 0" >"$T/sets.want"
+same "$T/sets.want" "$T/sets.got" "the sets of nobody's container runs (podman's, then docker's and Kubernetes')"
+expect_line "$T/rep" "#   run 6, in those sets: exited with status 0" "sets probe as nobody: run 6"
+# As root, in --json: its "containers" says what the text does.
+in_net "$CA" --suggest --json --output="$T/rep" -- "$T/bin/setsprobe" --bind80-sets "$T/sets/root" >/dev/null 2>&1
+if ! command -v python3 >/dev/null; then
+	not_checked "--json's containers (no python3)"
+elif python3 - "$T/rep" <<'PY'; then pass; else cat "$T/rep"; fail "sets probe as root: --json's containers"; fi
+import json, sys
+s = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "suggest"]
+assert len(s) == 1 and s[0]["proven"] and s[0]["setcap"] == "cap_net_bind_service", s
+s = s[0]
+none = {"hex": "0x0000000000000000", "names": []}
+assert s["containers"] == [{
+	"runtimes": ["podman", "docker", "kubernetes"], "user": 0, "group": 0,
+	"proven": True, "unproven": None, "run": s["runs"] + 1,
+	"sets": {"bounding": {"hex": "0x0000000000000400", "names": ["cap_net_bind_service"]},
+		"inheritable": none, "ambient": none,
+		"no_new_privs": True, "file_capabilities": False},
+	"flags": ["--cap-drop=ALL", "--cap-add=NET_BIND_SERVICE", "--user=0:0",
+		"--security-opt=no-new-privileges"],
+	"kubernetes": {"run_as_user": 0, "run_as_group": 0, "run_as_non_root": False,
+		"allow_privilege_escalation": False, "drop": ["ALL"],
+		"add": ["NET_BIND_SERVICE"]}}], s["containers"]
+PY
+tail -n 1 "$T/sets/root" >"$T/sets.got"
+echo "bind ok uid 0 gid 0 CapInh 0 CapPrm 400 CapEff 400 CapBnd 400 CapAmb 0 NoNewPrivs 1" >"$T/sets.want"
+same "$T/sets.want" "$T/sets.got" "the sets of root's container run"
+# The trials before them ran with the host's bounding set and no
+# no_new_privs: the container runs' sets are their own.
+grep -c "NoNewPrivs 1" "$T/sets/root" | grep -qx 1 && pass ||
+	{ cat "$T/sets/root"; fail "sets probe as root: no_new_privs in more than the container run"; }
 
 # 1b. iputils' ping, when installed, the same way (a copy, without the
 #     capabilities the package gave it).
@@ -141,19 +236,22 @@ if [ -n "$py" ] && "$py" -c 'import http.server' 2>/dev/null; then
 		"sh -c") set -- sh -c "exec timeout $serve_for \"\$0\" $serve" "$pyc" ;;
 		*) set -- $how "$pyc" $serve ;;
 		esac
-		in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$@" >/dev/null 2>&1
+		in_net "$CA" --suggest --no-container --user=nobody --output="$T/rep" -- "$@" >/dev/null 2>&1
 		expect_suggested "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 under $how"
 		expect_line "$T/rep" "#   success: exited with status 124, as with every candidate granted" "port 80 under $how: success"
 		expect_line "$T/rep" "# WARNING: $pyc is an interpreter" "port 80 under $how: interpreter"
 	done
 	# As root, nothing refused: not "the grant the refused checks point to".
-	in_net "$CA" --suggest --output="$T/rep" -- timeout $serve_for "$pyc" $serve >/dev/null 2>&1
+	in_net "$CA" --suggest --no-container --output="$T/rep" -- timeout $serve_for "$pyc" $serve >/dev/null 2>&1
 	expect_suggested "$T/rep" "setcap cap_net_bind_service=ep $pyc" "port 80 as root"
 	grep -q "refused checks point to" "$T/rep" && fail "port 80 as root: spoke of refused checks"
+	# --no-container: no line for containers, and the proof as it was.
+	grep -Eq '^(--cap-drop=|securityContext:|# (podman|docker|Kubernetes|containers)|# note: the container)' "$T/rep" &&
+		{ cat "$T/rep"; fail "port 80 as root, --no-container: a container line"; }
 	# A script: the kernel runs its interpreter, which gets the grant; said so.
 	printf '#!%s\nimport socket\nsocket.socket().bind(("127.0.0.1", 80))\n' "$pyc" >"$T/bin/serve"
 	chmod 755 "$T/bin/serve"
-	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/serve" >/dev/null 2>&1
+	in_net "$CA" --suggest --no-container --user=nobody --output="$T/rep" -- "$T/bin/serve" >/dev/null 2>&1
 	expect_suggested "$T/rep" "setcap cap_net_bind_service=ep $pyc" "a python script"
 	expect_line "$T/rep" "# WARNING: $T/bin/serve is a script (#!$pyc): the kernel runs its interpreter" "a python script: said a script"
 	expect_line "$T/rep" "# WARNING: $pyc is an interpreter" "a python script: interpreter"
@@ -164,7 +262,7 @@ if [ -n "$py" ] && "$py" -c 'import http.server' 2>/dev/null; then
 else
 	echo "note: no /usr/bin/python3 with http.server; the port-80 server is ours"
 	cp "$probe" "$T/bin/bind80" && chmod 755 "$T/bin/bind80"
-	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- env timeout $serve_for "$T/bin/bind80" --bind80 >/dev/null 2>&1
+	in_net "$CA" --suggest --no-container --user=nobody --output="$T/rep" -- env timeout $serve_for "$T/bin/bind80" --bind80 >/dev/null 2>&1
 	expect_suggested "$T/rep" "setcap cap_net_bind_service=ep $T/bin/bind80" "port 80 under env timeout"
 fi
 
@@ -173,6 +271,7 @@ fi
 	fail "unshare -Urn true as nobody failed"
 setcap_lines "$T/rep" >/dev/null && { cat "$T/rep"; fail "unshare -Urn: a setcap line"; }
 grep -q '^AmbientCapabilities=' "$T/rep" && fail "unshare -Urn: a systemd grant"
+grep -q '^--cap-drop=' "$T/rep" && fail "unshare -Urn: container flags"
 expect_line "$T/rep" "# capaudit --suggest: nothing to grant" "unshare -Urn"
 grep -q ' user_namespace$' "$T/rep" || { cat "$T/rep"; fail "unshare -Urn: no check shown in its namespace"; }
 # Its root reads a file of the real root's: the DAC checks are asked in
@@ -198,6 +297,15 @@ for name in 'ch;touch${IFS}INJECTED;#' '$(touch INJECTED)' "it's mine" 'a b`touc
 		fail "name $i: pasted as: $(cat "$T/pasted")"
 	paste_clean "name $i"
 	[ ! -e "$T/paste/INJECTED" ] && [ ! -e INJECTED ] || fail "name $i: INJECTED was made"
+	# The container flags, pasted after "podman run": podman alone runs.
+	grep '^--cap-drop=' "$T/rep" | sed 's/^/podman run /' >"$T/lines"
+	[ "$(wc -l <"$T/lines")" = 2 ] || { cat "$T/rep"; fail "name $i: not two lines of container flags"; continue; }
+	paste_run "$T/lines"
+	printf '%s\n' "podman <run> <--cap-drop=ALL> <--cap-add=CHOWN> <--user=65534:65534> <--security-opt=no-new-privileges>" \
+		"podman <run> <--cap-drop=ALL> <--cap-add=CHOWN> <--user=65534:65534> <--security-opt=no-new-privileges=false>" >"$T/want"
+	same "$T/want" "$T/pasted" "name $i: the container flags pasted"
+	paste_clean "name $i, container flags"
+	expect_line "$T/rep" '    add: ["CHOWN"]' "name $i: the securityContext's grant"
 done
 # A name a terminal would not show as it is: no setcap line, and why.
 esc=$(printf 'ch\033]0;x\007own')
@@ -334,5 +442,6 @@ assert [c["name"] for c in s["held_apart"]] == ["cap_chown"], s
 f = s["files"]
 assert len(f) == 1 and not f[0]["proven"] and f[0]["capabilities"] == [] and f[0]["setcap"] == "", f
 assert f[0]["held_apart"] == [{"name": "cap_chown", "risk": "root-equivalent"}], f
+assert s["containers"] == [], s
 PY
 finish "capaudit --suggest: ping, a capture tool, chown, port 80 behind wrappers, unshare -Urn, hostile names, stacked file systems, a command that changes its file"

@@ -466,12 +466,14 @@ if grep -q "counting: in the kernel" "$T/check"; then
 		busy="$busy $nobody_pid"
 	done
 	at_exit "kill $busy 2>/dev/null"
-	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- timeout 0.5 "$T/bin/hostile" --serve >/dev/null 2>&1
+	# --no-container: the loops burn a CPU each for as long as this
+	# part runs, and the container runs prove nothing here.
+	in_net "$CA" --suggest --no-container --user=nobody --output="$T/rep" -- timeout 0.5 "$T/bin/hostile" --serve >/dev/null 2>&1
 	lines=$(grep '^setcap ' "$T/rep")
 	[ "$lines" = "setcap cap_net_bind_service=ep $T/bin/hostile" ] &&
 		grep -q '^# capaudit --suggest: the least grant, proven' "$T/rep" && pass ||
 		{ cat "$T/rep"; fail "timeout(1)'s timer, beside loops: not cap_net_bind_service proven"; }
-	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$py" -c '
+	in_net "$CA" --suggest --no-container --user=nobody --output="$T/rep" -- "$py" -c '
 import signal, socket, time
 socket.socket().bind(("127.0.0.1", 80))
 signal.alarm(1)
