@@ -41,8 +41,9 @@
 #     grant; another user, the grant in all five sets, or the file's own
 #     capabilities under that bounding set); pasted after "podman run",
 #     the flags of a hostile name's grant run podman alone; --json.
-#     The servers under timeout run with --no-container: their runs
-#     last seconds each.
+#     The servers under timeout run with --no-container, as their
+#     runs last seconds each, and so do the cases about other things
+#     than containers whose container runs would be ping's again.
 # The network checks run in a network namespace of their own (loopback
 # up): ping_group_range is the kernel's default there, and port 80 ours.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
@@ -183,7 +184,7 @@ grep -c "NoNewPrivs 1" "$T/sets/root" | grep -qx 1 && pass ||
 #     capabilities the package gave it).
 if [ -x /usr/bin/ping ]; then
 	cp /usr/bin/ping "$T/bin/iping" && chmod 755 "$T/bin/iping"
-	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/iping" -c1 -W2 127.0.0.1 \
+	in_net "$CA" --suggest --no-container --user=nobody --output="$T/rep" -- "$T/bin/iping" -c1 -W2 127.0.0.1 \
 		>/dev/null 2>&1
 	expect_suggested "$T/rep" "setcap cap_net_raw=ep $T/bin/iping" "iputils ping as nobody"
 	"$S" cap_net_raw=ep "$T/bin/iping" || fail "our setcap on iputils ping"
@@ -201,7 +202,7 @@ fi
 cp "$probe" "$T/bin/capture" && chmod 755 "$T/bin/capture"
 "$S" cap_net_raw=ep "$T/bin/capture" || fail "our setcap on the capture tool"
 : >"$T/secret" && chmod 600 "$T/secret"
-in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/capture" --capture "$T/secret" \
+in_net "$CA" --suggest --no-container --user=nobody --output="$T/rep" -- "$T/bin/capture" --capture "$T/secret" \
 	>/dev/null 2>&1
 [ $? -eq 3 ] || fail "capture tool: not refused promiscuous mode"
 expect_suggested "$T/rep" "setcap cap_net_admin,cap_net_raw=ep $T/bin/capture" "capture tool"
@@ -212,7 +213,7 @@ awk '$NF == "credential" && ($1 == "cap_dac_override" || $1 == "cap_dac_read_sea
 # 3. chown: the least grant is root-equivalent, and every user may run it.
 cp /usr/bin/chown "$T/bin/chown" && chmod 755 "$T/bin/chown"
 : >"$T/w/f" && chown nobody:nogroup "$T/w/f"
-"$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/chown" 1 "$T/w/f" >/dev/null 2>&1
+"$CA" --suggest --no-container --user=nobody --output="$T/rep" -- "$T/bin/chown" 1 "$T/w/f" >/dev/null 2>&1
 [ $? -eq 1 ] || fail "chown as nobody: not its exit status 1"
 expect_suggested "$T/rep" "setcap cap_chown=ep $T/bin/chown" "chown"
 expect_line "$T/rep" "# WARNING: cap_chown is root-equivalent" "chown: root-equivalent"
@@ -319,7 +320,7 @@ grep -q "$(printf '\033')" "$T/rep" && fail "a raw ESC reached the report"
 #    the file by numbers stat(2) does not give.
 # proven_ping FILE CASE: capaudit proves cap_net_raw alone for FILE.
 proven_ping() {
-	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$1" >/dev/null 2>"$T/err"
+	in_net "$CA" --suggest --no-container --user=nobody --output="$T/rep" -- "$1" >/dev/null 2>"$T/err"
 	expect_suggested "$T/rep" "setcap cap_net_raw=ep $1" "$2"
 	expect_line "$T/rep" "# capaudit --suggest: the least grant, proven by 6 runs as nobody" "$2: proof"
 	expect_line "$T/rep" "without cap_setuid on $1: exited with status 0: not needed" "$2: cap_setuid"
@@ -343,7 +344,7 @@ if overlay_layers "$T" && cp "$ping" "$T/lower/ping" && chmod 755 "$T/lower/ping
 			-o "lowerdir=$T/ovl,upperdir=$T/layers/up2,workdir=$T/layers/work2" "$T/ovl2" &&
 		at_exit_checked "umount '$T/ovl2'" ||
 		fail "cannot mount an overlay on the overlay"
-	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/ovl2/ping" >/dev/null 2>"$T/err"
+	in_net "$CA" --suggest --no-container --user=nobody --output="$T/rep" -- "$T/ovl2/ping" >/dev/null 2>"$T/err"
 	if grep -q "^# capaudit --suggest: the least grant, proven" "$T/rep"; then
 		expect_suggested "$T/rep" "setcap cap_net_raw=ep $T/ovl2/ping" "ping on an overlay on an overlay"
 	elif setcap_lines "$T/rep" >/dev/null; then
