@@ -104,3 +104,111 @@ const char *exec_target_problem(const struct exec_target *t, char *buf,
 		return "is on a filesystem mounted nosuid, where the kernel ignores file capabilities";
 	return NULL;
 }
+
+/* The program headers' place in the file, from either class's header. */
+struct elf_layout {
+	uint64_t phoff;
+	size_t phentsize, phnum;
+	int wide; /* ELFCLASS64 */
+};
+
+static int elf_layout(int rfd, struct elf_layout *l)
+{
+	union {
+		unsigned char ident[EI_NIDENT];
+		Elf32_Ehdr h32;
+		Elf64_Ehdr h64;
+	} h;
+	static const unsigned char own_order =
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		ELFDATA2MSB;
+#else
+		ELFDATA2LSB;
+#endif
+	ssize_t n = pread(rfd, &h, sizeof(h), 0);
+
+	if (n < 0)
+		return -1;
+	if (n < EI_NIDENT || memcmp(h.ident, ELFMAG, SELFMAG) != 0)
+		return 0;
+	/* binfmt_elf runs only the machine's own byte order. */
+	if (h.ident[EI_DATA] != own_order) {
+		errno = EINVAL;
+		return -1;
+	}
+	l->wide = h.ident[EI_CLASS] == ELFCLASS64;
+	if (l->wide && n >= (ssize_t)sizeof(h.h64)) {
+		l->phoff = h.h64.e_phoff;
+		l->phentsize = h.h64.e_phentsize;
+		l->phnum = h.h64.e_phnum;
+	} else if (h.ident[EI_CLASS] == ELFCLASS32 &&
+		   n >= (ssize_t)sizeof(h.h32)) {
+		l->phoff = h.h32.e_phoff;
+		l->phentsize = h.h32.e_phentsize;
+		l->phnum = h.h32.e_phnum;
+	} else {
+		errno = EINVAL;
+		return -1;
+	}
+	if (l->phentsize !=
+		    (l->wide ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)) ||
+	    l->phnum > 4096) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 1;
+}
+
+int exec_target_elf_interp(int fd, char *buf, size_t len)
+{
+	struct elf_layout l;
+	union {
+		Elf32_Phdr p32;
+		Elf64_Phdr p64;
+	} ph;
+	uint64_t off, size;
+	size_t i;
+	ssize_t n;
+	int rfd, rc, saved;
+
+	rfd = reopen_regular_rdonly(fd);
+	if (rfd < 0)
+		return -1;
+	rc = elf_layout(rfd, &l);
+	for (i = 0; rc == 1 && i < l.phnum; i++) {
+		n = pread(rfd, &ph, l.phentsize,
+			  (off_t)(l.phoff + i * l.phentsize));
+		if (n != (ssize_t)l.phentsize) {
+			if (n >= 0)
+				errno = EINVAL;
+			rc = -1;
+			break;
+		}
+		if ((l.wide ? ph.p64.p_type : ph.p32.p_type) != PT_INTERP)
+			continue;
+		off = l.wide ? ph.p64.p_offset : ph.p32.p_offset;
+		size = l.wide ? ph.p64.p_filesz : ph.p32.p_filesz;
+		/* A name and its NUL, as binfmt_elf reads it. */
+		if (size < 2 || size > len) {
+			errno = size < 2 ? EINVAL : ENAMETOOLONG;
+			rc = -1;
+			break;
+		}
+		n = pread(rfd, buf, (size_t)size, (off_t)off);
+		if (n != (ssize_t)size || buf[size - 1] != '\0' ||
+		    strlen(buf) != size - 1) {
+			if (n >= 0)
+				errno = EINVAL;
+			rc = -1;
+			break;
+		}
+		saved = errno;
+		close(rfd);
+		errno = saved;
+		return 1;
+	}
+	saved = errno;
+	close(rfd);
+	errno = saved;
+	return rc == 1 ? 0 : rc;
+}

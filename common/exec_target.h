@@ -8,6 +8,8 @@
 #ifndef COMMON_EXEC_TARGET_H
 #define COMMON_EXEC_TARGET_H
 
+#include <stddef.h>
+
 enum exec_target_kind {
 	EXEC_TARGET_ELF,       /* ELF executable or shared object: binfmt_elf */
 	EXEC_TARGET_SCRIPT,    /* "#!": binfmt_script runs the interpreter */
@@ -37,5 +39,16 @@ int exec_target_inspect(int fd, struct exec_target *t);
  */
 const char *exec_target_problem(const struct exec_target *t, char *buf,
 				unsigned len);
+
+/*
+ * The program interpreter (PT_INTERP: the dynamic loader the kernel maps
+ * to start it) of the ELF file open on fd (any descriptor, as above),
+ * in the machine's own byte order, into buf (size len). Returns 1, 0
+ * when it names none (a static binary, or no ELF file at all), or -1
+ * with errno (EINVAL: headers that do not hold together, or another
+ * byte order; ENAMETOOLONG: the name does not fit buf; what reading
+ * the file gave).
+ */
+int exec_target_elf_interp(int fd, char *buf, size_t len);
 
 #endif

@@ -22,6 +22,8 @@
  *   file's capabilities in the image, which no_new_privs would make the
  *   kernel ignore, so privilege escalation must be allowed.
  *
+ * The run of podman's way for another user gives every program the
+ * command starts the grant: capaudit_ambient.c keeps it to root's.
  * How it is shown: capaudit_container_text.c and capaudit_json.c.
  */
 #include <ctype.h>

@@ -194,12 +194,13 @@ void container_print(const struct suggestion *sg, FILE *out)
 	}
 	for (i = 0; i < ca->nways; i++)
 		print_way(ca, &ca->ways[i], out);
-	fputs("# note: the container runs had the runtime's capability sets "
-	      "and the user's ids, not its seccomp profile, security module, "
-	      "cgroups or image, and ran in the initial user namespace, as in "
-	      "a container that root starts (in a rootless container's own "
-	      "namespace no capability counts outside it)\n",
-	      out);
+	if (ca->runs > 0)
+		fputs("# note: the container runs had the runtime's capability sets "
+		      "and the user's ids, not its seccomp profile, security module, "
+		      "cgroups or image, and ran in the initial user namespace, as in "
+		      "a container that root starts (in a rootless container's own "
+		      "namespace no capability counts outside it)\n",
+		      out);
 	if (ca->grant & (MASK_BIT(CAP_PERFMON) | MASK_BIT(CAP_BPF)))
 		fputs("# note: the default seccomp profile of podman 4 (and of "
 		      "docker before 2022) lets perf_event_open(2) and bpf(2) "

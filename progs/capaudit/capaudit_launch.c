@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "capaudit.h"
+#include "capaudit_ambient.h"
 #include "capaudit_contain.h"
 #include "capaudit_launch.h"
 #include "capaudit_perf.h"
@@ -245,10 +246,14 @@ static int wait_for_go(void *arg)
 			return -1;
 		return -1;
 	}
-	/* The command's process alone returns from trial_contain(). */
+	/*
+	 * The command's process alone returns from trial_contain(); the
+	 * ambient run's confinement comes after the namespace's mounts.
+	 */
 	if (h->plan != NULL &&
 	    (plan_apply(h->plan, &f.step) < 0 ||
-	     trial_contain(h->end[1], sigchld_was_ignored, &f.step) < 0)) {
+	     trial_contain(h->end[1], sigchld_was_ignored, &f.step) < 0 ||
+	     ambient_confine(h->plan, &f.step) < 0)) {
 		f.err = errno;
 		if (write(h->fail[1], &f, sizeof(f)) < 0)
 			return -1;

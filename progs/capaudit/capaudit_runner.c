@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capaudit_ambient.h"
 #include "capaudit_container.h"
 #include "capaudit_launch.h"
 #include "capaudit_prove.h"
@@ -26,10 +27,11 @@
 
 /*
  * One run launched as l says: every file of sg, a copy with grant[i],
- * bound over it.
+ * bound over it, and each of extra[0..nextra) as it says.
  */
 static int run_launch(struct trials *tr, struct launch *l,
 		      struct suggestion *sg, const uint64_t *grant,
+		      const struct grant_file *extra, size_t nextra,
 		      struct run_result *rr, struct tally *t)
 {
 	struct grant_file *files;
@@ -46,7 +48,7 @@ static int run_launch(struct trials *tr, struct launch *l,
 			"a directory for the trial's copies: %s", why);
 		return -1;
 	}
-	files = reallocarray(tr->plan.files, sg->nfiles ? sg->nfiles : 1,
+	files = reallocarray(tr->plan.files, sg->nfiles + nextra + 1,
 			     sizeof(*files));
 	if (files == NULL) {
 		snprintf(sg->unproven, sizeof(sg->unproven), "%s",
@@ -54,7 +56,13 @@ static int run_launch(struct trials *tr, struct launch *l,
 		return -1;
 	}
 	tr->plan.files = files;
-	tr->plan.n = sg->nfiles;
+	tr->plan.n = sg->nfiles + nextra;
+	for (i = 0; i < nextra; i++) {
+		files[sg->nfiles + i] = extra[i];
+		snprintf(files[sg->nfiles + i].copy,
+			 sizeof(files[sg->nfiles + i].copy), "%s/%zu",
+			 tr->plan.dir, sg->nfiles + i);
+	}
 	for (i = 0; i < sg->nfiles; i++) {
 		struct need_file *f = &sg->files[i];
 		struct stat st;
@@ -116,7 +124,7 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
 	struct trials *tr = ctx;
 	struct launch l = tr->launch;
 
-	return run_launch(tr, &l, sg, grant, rr, t);
+	return run_launch(tr, &l, sg, grant, NULL, 0, rr, t);
 }
 
 /*
@@ -125,7 +133,11 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
  * bounding, inheritable and ambient sets (in place of --iab: the
  * container decides them), with no_new_privs as cs says. uid 0 runs as
  * root does in a container, without SECBIT_NOROOT: its execve gives it
- * the bounding set, as it gives a container's root.
+ * the bounding set, as it gives a container's root. Ambient
+ * capabilities for another user reach every program the command runs:
+ * that run is kept to the programs the runs before it ran, each of them
+ * root's, and its loaders made harmless (capaudit_ambient.c), or it is
+ * not made.
  */
 static int run_contained(void *ctx, struct suggestion *sg,
 			 const uint64_t *grant, const struct container_sets *cs,
@@ -133,20 +145,38 @@ static int run_contained(void *ctx, struct suggestion *sg,
 {
 	struct trials *tr = ctx;
 	struct launch l = tr->launch;
+	struct ambient_guard guard = { 0 };
 	int noroot = tr->plan.noroot, rc;
+	char why[400];
 
+	if (cs->ambient != 0 &&
+	    !ambient_guard_make(sg, l.path, &guard, why, sizeof(why))) {
+		why_say(sg->unproven, sizeof(sg->unproven),
+			"run %d, which would give every program the command "
+			"starts the grant, was not made: %s",
+			sg->runs, why);
+		return -1;
+	}
 	l.iab = container_iab(cs);
 	if (l.iab == NULL) {
 		snprintf(sg->unproven, sizeof(sg->unproven),
 			 "the container's sets as an IAB: %s", strerror(errno));
+		ambient_guard_free(&guard);
 		return -1;
 	}
 	tr->plan.noroot = 0;
 	tr->plan.no_new_privs = cs->no_new_privs;
-	rc = run_launch(tr, &l, sg, grant, rr, t);
+	tr->plan.confine = cs->ambient != 0;
+	tr->plan.paths = guard.paths;
+	tr->plan.npaths = guard.npaths;
+	rc = run_launch(tr, &l, sg, grant, guard.loaders, guard.nloaders, rr,
+			t);
 	tr->plan.noroot = noroot;
-	tr->plan.no_new_privs = 0;
+	tr->plan.no_new_privs = tr->plan.confine = 0;
+	tr->plan.paths = NULL;
+	tr->plan.npaths = 0;
 	cap_free(l.iab);
+	ambient_guard_free(&guard);
 	return rc;
 }
 

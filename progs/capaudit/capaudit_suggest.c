@@ -33,18 +33,18 @@
 #define INCIDENTAL BIT(CAP_SYS_ADMIN)
 
 /*
- * The entry of the file image ran, or -1. A file is its device and
- * inode; in a trial, a file of the suggestion is a copy bound over its
- * path, so there the path says which it stands for.
+ * The entry of the file image ran among files[0..n), or -1. A file is
+ * its device and inode; in a trial, a file of the suggestion is a copy
+ * bound over its path, so there the path says which it stands for.
  */
-static int file_find(const struct suggestion *sg, const struct exec_image *im,
-		     int by_path)
+static int find_in(const struct need_file *files, size_t n,
+		   const struct exec_image *im, int by_path)
 {
 	const struct need_file *f;
 	size_t i;
 
-	for (i = 0; i < sg->nfiles; i++) {
-		f = &sg->files[i];
+	for (i = 0; i < n; i++) {
+		f = &files[i];
 		if (im->file == NULL
 			    ? f->path == NULL
 			    : f->path != NULL &&
@@ -58,25 +58,34 @@ static int file_find(const struct suggestion *sg, const struct exec_image *im,
 	return -1;
 }
 
-/* The entry of the file image ran, made if new; -1 (ENOMEM). */
-static int file_of(struct suggestion *sg, const struct exec_image *im,
-		   int by_path)
+static int file_find(const struct suggestion *sg, const struct exec_image *im,
+		     int by_path)
+{
+	return find_in(sg->files, sg->nfiles, im, by_path);
+}
+
+/*
+ * The entry of the file image ran in *files (*n of them, room for
+ * *size), made if new; -1 (ENOMEM).
+ */
+static int entry_of(struct need_file **files, size_t *n, size_t *size,
+		    const struct exec_image *im, int by_path)
 {
 	struct need_file *f;
-	int found = file_find(sg, im, by_path);
+	int found = find_in(*files, *n, im, by_path);
 
 	if (found >= 0)
 		return found;
-	if (sg->nfiles == sg->files_size) {
-		size_t n = sg->files_size ? sg->files_size * 2 : 4;
-		struct need_file *q = reallocarray(sg->files, n, sizeof(*q));
+	if (*n == *size) {
+		size_t more = *size ? *size * 2 : 4;
+		struct need_file *q = reallocarray(*files, more, sizeof(*q));
 
 		if (q == NULL)
 			return -1;
-		sg->files = q;
-		sg->files_size = n;
+		*files = q;
+		*size = more;
 	}
-	f = &sg->files[sg->nfiles];
+	f = &(*files)[*n];
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 	f->maj = im->maj;
@@ -96,7 +105,13 @@ static int file_of(struct suggestion *sg, const struct exec_image *im,
 			 shown);
 		free(shown);
 	}
-	return (int)sg->nfiles++;
+	return (int)(*n)++;
+}
+
+static int file_of(struct suggestion *sg, const struct exec_image *im,
+		   int by_path)
+{
+	return entry_of(&sg->files, &sg->nfiles, &sg->files_size, im, by_path);
 }
 
 /* What image loaded besides its file, into f, once each; -1 (ENOMEM). */
@@ -129,12 +144,34 @@ static int add_libraries(struct need_file *f, const struct tally *t,
 	return 0;
 }
 
+/* Every file t's processes executed, and what each loaded; -1 (ENOMEM). */
+static int add_programs(struct suggestion *sg, const struct tally *t,
+			int by_path)
+{
+	size_t i;
+	int pi;
+
+	for (i = 0; i < t->nimages; i++) {
+		pi = entry_of(&sg->programs, &sg->nprograms, &sg->programs_size,
+			      &t->images[i], by_path);
+		if (pi < 0 ||
+		    add_libraries(&sg->programs[pi], t, &t->images[i]) < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Own checks of t into the files; returns how many pairs are new, or -1. */
 static int add_checks(struct suggestion *sg, const struct tally *t, int by_path)
 {
 	uint64_t before, after;
 	size_t i;
 	int added = 0, fi;
+
+	if (add_programs(sg, t, by_path) < 0)
+		return -1;
 
 	for (i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
@@ -272,21 +309,26 @@ uint64_t suggest_every_file(const struct suggestion *sg, int apart)
 	return all;
 }
 
+/* Frees files[0..n) and what each holds. */
+static void free_files(struct need_file *files, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		free(files[i].path);
+		if (files[i].fd >= 0)
+			close(files[i].fd);
+		for (j = 0; j < files[i].nlibs; j++)
+			free(files[i].libs[j].path);
+		free(files[i].libs);
+	}
+	free(files);
+}
+
 void suggest_free(struct suggestion *sg)
 {
-	size_t i;
-
-	for (i = 0; i < sg->nfiles; i++) {
-		size_t j;
-
-		free(sg->files[i].path);
-		if (sg->files[i].fd >= 0)
-			close(sg->files[i].fd);
-		for (j = 0; j < sg->files[i].nlibs; j++)
-			free(sg->files[i].libs[j].path);
-		free(sg->files[i].libs);
-	}
-	free(sg->files);
+	free_files(sg->files, sg->nfiles);
+	free_files(sg->programs, sg->nprograms);
 	free(sg->log);
 	memset(sg, 0, sizeof(sg[0]));
 }

@@ -51,6 +51,12 @@ struct success {
 struct suggestion {
 	struct need_file *files;
 	size_t nfiles, files_size;
+	/*
+	 * Every file the runs executed, checks or none (wrappers too), and
+	 * what each loaded: whatever runs with ambient capabilities.
+	 */
+	struct need_file *programs;
+	size_t nprograms, programs_size;
 	uint64_t incidental;   /* checked, but asked by the kernel on its own */
 	uint64_t unused;       /* unproven: refused, yet the run succeeded */
 	uint64_t not_own;      /* checked only in CLASS_USERNS or CLASS_CRED */

@@ -60,6 +60,16 @@ size_t filecap_encode(uint64_t caps, unsigned char buf[20])
 	return n;
 }
 
+size_t filecap_encode_none(unsigned char buf[20])
+{
+	struct lcap_xattr x = { .effective = 0 };
+	unsigned char raw[LCAP_XATTR_MAX];
+	size_t n = lcap_xattr_encode(&x, raw);
+
+	memcpy(buf, raw, n);
+	return n;
+}
+
 int trials_possible(char *why, size_t len)
 {
 	static const cap_value_t needed[] = {

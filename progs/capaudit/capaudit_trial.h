@@ -28,10 +28,22 @@ struct grant_plan {
 				 * SECBIT_NOROOT, so only file caps count */
 	/* A container run that sets no_new_privs. */
 	int no_new_privs;
+	/*
+	 * The ambient run: the command may execute only the files (their
+	 * copies) and these paths (capaudit_ambient.c).
+	 */
+	int confine;
+	char (*paths)[4096];
+	size_t npaths;
 };
 
 /* A revision 2 security.capability value granting caps =ep into buf. */
 size_t filecap_encode(uint64_t caps, unsigned char buf[20]);
+/*
+ * One granting nothing, which still makes its file one with file
+ * capabilities (the kernel clears the ambient set at its execve).
+ */
+size_t filecap_encode_none(unsigned char buf[20]);
 /*
  * Whether the trials can grant file capabilities here: 1, or 0 with the
  * reason in why (capaudit not root, a file-capability capaudit).

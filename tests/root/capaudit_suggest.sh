@@ -40,7 +40,10 @@
 #     runc gives them: root, bounding = permitted = effective = the
 #     grant; another user, the grant in all five sets, or the file's own
 #     capabilities under that bounding set); pasted after "podman run",
-#     the flags of a hostile name's grant run podman alone; --json.
+#     the flags of a hostile name's grant run podman alone; --json;
+#     podman's way for nobody, where every program holds the grant, runs
+#     no program of nobody's with it: not a wrapper of his, not one run
+#     late, not one the loader is made to run.
 #     The servers under timeout run with --no-container, as their
 #     runs last seconds each, and so do the cases about other things
 #     than containers whose container runs would be ping's again.
@@ -179,6 +182,41 @@ same "$T/sets.want" "$T/sets.got" "the sets of root's container run"
 # no_new_privs: the container runs' sets are their own.
 grep -c "NoNewPrivs 1" "$T/sets/root" | grep -qx 1 && pass ||
 	{ cat "$T/sets/root"; fail "sets probe as root: no_new_privs in more than the container run"; }
+
+# 1b. podman's way gives every program the command starts the grant as
+#     ambient capabilities; nobody decides some of them. No program of
+#     his may run so: (a) a wrapper of his: that run is not made, and
+#     says why; (b) one the command runs late, first in that run (its
+#     counter says when): Landlock keeps it from starting; (c) the same
+#     through the loader run as a program ("ld.so PROGRAM", which maps
+#     PROGRAM with no exec check): the loader's copy holds an empty file
+#     capability, so that execve clears the ambient set. His program
+#     records the sets it ran with: never the grant.
+mkdir "$T/nbw" && cp "$probe" "$T/nbw/evil" && cp /usr/bin/env "$T/nbw/env" && chown -R nobody "$T/nbw"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/nbw/env" "$T/bin/setsprobe" --bind80-sets "$T/nbw/a" \
+	>/dev/null 2>&1
+expect_line "$T/rep" "# podman, as uid 65534 in the container: the flags of podman run, NOT PROVEN (run 5, which would give every program the command starts the grant, was not made: $T/nbw/env: it is not root's:" \
+	"nobody's wrapper: podman's way not run"
+expect_line "$T/rep" "#   run 6, in those sets: exited with status 0" "nobody's wrapper: docker's way run"
+grep -q 'CapAmb 400' "$T/nbw/a" && { cat "$T/nbw/a"; fail "nobody's wrapper: a run had the grant as ambient capabilities"; }
+loader=$(awk '/\/ld-linux/ { print $6; exit }' /proc/self/maps)
+for how in direct loader; do
+	rm -f "$T/nbw/count"
+	set -- "$T/nbw/evil"
+	[ "$how" = loader ] && set -- "$loader" "$T/nbw/evil"
+	[ -n "$1" ] || { not_checked "no loader found in /proc/self/maps: the loader run as a program"; continue; }
+	in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
+		"$T/bin/setsprobe" --bind80-exec-after 5 "$T/nbw/count" "$@" --bind80-sets "$T/nbw/$how" >/dev/null 2>&1
+	[ "$(cat "$T/nbw/count")" = 7 ] && pass || fail "a program run late ($how): $(cat "$T/nbw/count") runs, want 7"
+	expect_line "$T/rep" "# podman, as uid 65534 in the container: no flags: run 5, in these sets, exited with status" \
+		"a program run late ($how): podman's way shown not to work"
+	if grep -qv 'CapPrm 0 CapEff 0 CapBnd 400 CapAmb 0 ' "$T/nbw/$how" 2>/dev/null; then
+		cat "$T/nbw/$how"
+		fail "a program of nobody's run late ($how) had the grant"
+	else
+		pass
+	fi
+done
 
 # 1b. iputils' ping, when installed, the same way (a copy, without the
 #     capabilities the package gave it).

@@ -48,6 +48,12 @@
  * "bind ok uid 65534 gid 65534 CapInh 0 CapPrm 400 CapEff 400 CapBnd 400
  * CapAmb 400 NoNewPrivs 1" (the masks in hex, as the kernel writes them,
  * leading zeros gone); 0 when the bind worked, else 1.
+ *
+ * capaudit_probe --bind80-exec-after N COUNTER PROG [ARG...]: binds port
+ * 80 on loopback, then counts its run in the file COUNTER (a number, none
+ * at first) and, from its run N+1 on, execs PROG with the ARGs (its
+ * argv[0] is PROG): a program that runs something it never ran before,
+ * late. 0 when the bind worked, 1 when not, 3 when the exec failed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -336,6 +342,29 @@ static int bind80_sets(const char *file)
 	return rc;
 }
 
+/* --bind80-exec-after: argv[2] is N, argv[3] COUNTER, argv[4] PROG. */
+static int bind80_exec_after(char **argv)
+{
+	long n = atol(argv[2]), runs = 0;
+	int rc = try_bind();
+	FILE *f = fopen(argv[3], "r");
+
+	if (f != NULL) {
+		if (fscanf(f, "%ld", &runs) != 1)
+			runs = 0;
+		fclose(f);
+	}
+	f = fopen(argv[3], "w");
+	if (f == NULL || fprintf(f, "%ld\n", runs + 1) < 0 || fclose(f) != 0)
+		return 1;
+	if (runs < n)
+		return rc;
+	fflush(stdout);
+	execv(argv[4], argv + 4);
+	printf("exec %s: %s\n", argv[4], strerror(errno));
+	return 3;
+}
+
 int main(int argc, char **argv)
 {
 	int failed = 0;
@@ -354,6 +383,8 @@ int main(int argc, char **argv)
 		return ids();
 	if (argc == 3 && strcmp(argv[1], "--bind80-sets") == 0)
 		return bind80_sets(argv[2]);
+	if (argc >= 5 && strcmp(argv[1], "--bind80-exec-after") == 0)
+		return bind80_exec_after(argv);
 
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "--loop") == 0)
 		return loop(atol(argv[2]), argv[3],

@@ -73,6 +73,7 @@ static void proven_by_runs(struct suggestion *sg, int first)
 {
 	size_t i;
 
+	sg->container.runs = (int)sg->container.nways;
 	for (i = 0; i < sg->container.nways; i++) {
 		struct container_proof *p = &sg->container.ways[i];
 
@@ -269,6 +270,8 @@ START_TEST(unproven_and_failed_ways)
 
 		ck_assert_msg(strncmp(text, head, strlen(head)) == 0, "%s",
 			      text);
+		/* No run was made: nothing is said of what runs had. */
+		ck_assert_ptr_null(strstr(text, "# note: the container runs"));
 	}
 	free(text);
 	planned(&sg, BIT(CAP_NET_RAW), 1000, 1000, 1);
@@ -281,6 +284,7 @@ START_TEST(unproven_and_failed_ways)
 		 "with status 0");
 	sg.container.ways[1].ran = 1;
 	sg.container.ways[1].run = 8;
+	sg.container.runs = 2;
 	snprintf(sg.container.ways[1].unproven,
 		 sizeof(sg.container.ways[1].unproven), "run 8 was \033[31m");
 	text = printed(&sg);

@@ -775,6 +775,9 @@ START_TEST(a_proven_grant_is_run_in_each_way_for_another_user)
 		ck_assert_int_eq(sg.container.ways[i].proven, 1);
 		ck_assert_int_eq(sg.container.ways[i].run, 7 + (int)i);
 	}
+	/* What podman's way would give the grant to: every program run. */
+	ck_assert_uint_eq(sg.nprograms, 1);
+	ck_assert_str_eq(sg.programs[0].path, PING);
 	suggest_free(&sg);
 	tally_free(&t);
 }

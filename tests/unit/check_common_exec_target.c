@@ -139,6 +139,89 @@ START_TEST(anything_else_is_not_elf)
 }
 END_TEST
 
+/*
+ * An ELF64 file of the machine's order whose program headers hold a
+ * PT_INTERP naming interp (size bytes of it, NUL included), or none.
+ */
+static size_t elf_with_interp(unsigned char *f, const char *interp, size_t size)
+{
+	Elf64_Ehdr *h = (Elf64_Ehdr *)f;
+	Elf64_Phdr ph[2];
+
+	memset(f, 0, 512);
+	memcpy(h->e_ident, ELFMAG, SELFMAG);
+	h->e_ident[EI_CLASS] = ELFCLASS64;
+	h->e_ident[EI_DATA] = *(const unsigned char *)&(uint16_t){ 1 }
+				      ? ELFDATA2LSB
+				      : ELFDATA2MSB;
+	h->e_type = ET_DYN;
+	h->e_phoff = sizeof(*h);
+	h->e_phentsize = sizeof(Elf64_Phdr);
+	h->e_phnum = 2;
+	memset(ph, 0, sizeof(ph));
+	ph[0].p_type = PT_LOAD;
+	ph[1].p_type = interp != NULL ? PT_INTERP : PT_NOTE;
+	ph[1].p_offset = 300;
+	ph[1].p_filesz = size;
+	memcpy(f + sizeof(*h), ph, sizeof(ph));
+	if (interp != NULL)
+		memcpy(f + 300, interp, size);
+	return 300 + size;
+}
+
+/* What exec_target_elf_interp() says of these bytes. */
+static int interp_of(const char *name, const void *bytes, size_t len, char *buf,
+		     size_t size)
+{
+	int fd = file_with(name, bytes, len, O_PATH), rc;
+
+	errno = 0;
+	rc = exec_target_elf_interp(fd, buf, size);
+	close(fd);
+	return rc;
+}
+
+/*
+ * The dynamic loader an ELF file names, as the kernel reads PT_INTERP;
+ * none for a static one or no ELF file; headers that do not hold
+ * together, a name without its NUL or too long to fit, an error.
+ */
+START_TEST(elf_program_interpreter)
+{
+	static const char ld[] = "/lib64/ld-linux-x86-64.so.2";
+	unsigned char f[512];
+	char buf[64];
+	size_t n;
+
+	n = elf_with_interp(f, ld, sizeof(ld));
+	ck_assert_int_eq(interp_of("dyn", f, n, buf, sizeof(buf)), 1);
+	ck_assert_str_eq(buf, ld);
+	n = elf_with_interp(f, NULL, 0);
+	ck_assert_int_eq(interp_of("static", f, n, buf, sizeof(buf)), 0);
+	ck_assert_int_eq(
+		interp_of("script", "#!/bin/sh\n", 10, buf, sizeof(buf)), 0);
+	/* The name without its NUL, or with one inside it. */
+	n = elf_with_interp(f, ld, sizeof(ld) - 1);
+	ck_assert_int_eq(interp_of("unended", f, n + 1, buf, sizeof(buf)), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	n = elf_with_interp(f, "/a\0b", 5);
+	ck_assert_int_eq(interp_of("inner", f, n, buf, sizeof(buf)), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	n = elf_with_interp(f, ld, sizeof(ld));
+	ck_assert_int_eq(interp_of("long", f, n, buf, 10), -1);
+	ck_assert_int_eq(errno, ENAMETOOLONG);
+	/* The program headers past the end of the file. */
+	n = elf_with_interp(f, ld, sizeof(ld));
+	ck_assert_int_eq(interp_of("cut", f, 80, buf, sizeof(buf)), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	/* The other byte order: no machine here runs it. */
+	n = elf_with_interp(f, ld, sizeof(ld));
+	f[EI_DATA] = f[EI_DATA] == ELFDATA2LSB ? ELFDATA2MSB : ELFDATA2LSB;
+	ck_assert_int_eq(interp_of("order", f, n, buf, sizeof(buf)), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
 START_TEST(honoured_only_for_elf_on_a_normal_mount)
 {
 	unsigned char h[64];
@@ -200,6 +283,7 @@ static Suite *exec_target_suite(void)
 	tcase_add_test(tc, anything_else_is_not_elf);
 	tcase_add_test(tc, honoured_only_for_elf_on_a_normal_mount);
 	tcase_add_test(tc, errors_are_reported);
+	tcase_add_test(tc, elf_program_interpreter);
 	suite_add_tcase(s, tc);
 	return s;
 }
