@@ -10,14 +10,17 @@
  * would get the grant for a program of their own. So this run is made
  * only when:
  *
- *   - every program the runs so far executed is still that file, only
- *     root's to change, its way too, loads only root's libraries, and is
- *     no interpreter (the scripts it would read are anyone's) unless it
- *     is a file of the grant, which the trials gave it already;
+ *   - every program the runs so far executed is a file of the grant,
+ *     which the trials gave it already, still that file, only root's to
+ *     change, its way too, and loads only root's libraries. A program
+ *     outside the grant would hold it in this run alone: the setcap
+ *     lines never give it one, and what it loads or runs (a plugin, a
+ *     script, a library its environment names, none of them held back
+ *     by the secure mode file capabilities bring) may be its user's;
  *
  *   - Landlock lets the command execute only those programs (the copies
- *     of the grant's files, the others in place) and their loaders: one
- *     it did not run before fails to start, and the run fails;
+ *     of the grant's files) and their loaders: one it did not run
+ *     before fails to start, and the run fails;
  *
  *   - each loader is a copy holding an empty file capability: started
  *     as a program (ld.so PROGRAM), a loader runs whatever file it is
@@ -187,20 +190,23 @@ static int check_program(const struct suggestion *sg, const struct need_file *p,
 		return refuse(why, len, p->path,
 			      "it is an interpreter that is not a file of the "
 			      "grant: the scripts it runs would hold it");
-	fd = f != NULL && f->fd >= 0
-		     ? f->fd
-		     : trial_open_file(p->path, p->maj, p->min, p->ino, reason,
-				       sizeof(reason));
+	if (f == NULL)
+		return refuse(why, len, p->path,
+			      "it is not a file of the grant: it would hold "
+			      "the grant in that run alone, and what it loads "
+			      "or runs may be its user's");
+	fd = f->fd >= 0 ? f->fd
+			: trial_open_file(p->path, p->maj, p->min, p->ino,
+					  reason, sizeof(reason));
 	if (fd < 0)
 		return refuse(why, len, p->path, reason);
 	if (!trial_libraries_allowed(p, reason, sizeof(reason)))
 		refuse(why, len, p->path, reason);
-	else if (add_loader(g, p, fd, why, len) &&
-		 (f != NULL || add_path(g, p->path) == 0))
+	else if (add_loader(g, p, fd, why, len))
 		ok = 1;
 	else if (why[0] == '\0')
 		snprintf(why, len, "%s", strerror(errno));
-	if (f == NULL || f->fd < 0)
+	if (f->fd < 0)
 		close(fd);
 	return ok;
 }

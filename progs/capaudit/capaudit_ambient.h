@@ -24,7 +24,7 @@ struct ambient_guard {
 	 */
 	struct grant_file *loaders;
 	size_t nloaders;
-	/* The programs run in place, and a script command: Landlock's rules. */
+	/* A script command, run in place: Landlock's rule for it. */
 	char (*paths)[4096];
 	size_t npaths;
 };
@@ -32,10 +32,9 @@ struct ambient_guard {
 /*
  * Whether sg's command, at command, may run with the grant as ambient
  * capabilities, where every program it starts holds them: each program
- * the runs so far executed (sg->programs) still the file they ran, only
- * root's to change (its way too), loading only root's libraries, and no
- * interpreter but a file of the grant (the scripts it would run would
- * hold them); each ELF file's loader seen and root's. Fills g; 1, or 0
+ * the runs so far executed (sg->programs) a file of the grant, still the
+ * file they ran, only root's to change (its way too), loading only
+ * root's libraries; each ELF file's loader seen and root's. Fills g; 1, or 0
  * with the reason in why (g then empty). ambient_guard_free() frees g.
  */
 int ambient_guard_make(const struct suggestion *sg, const char *command,

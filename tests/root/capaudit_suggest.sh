@@ -195,10 +195,18 @@ grep -c "NoNewPrivs 1" "$T/sets/root" | grep -qx 1 && pass ||
 mkdir "$T/nbw" && cp "$probe" "$T/nbw/evil" && cp /usr/bin/env "$T/nbw/env" && chown -R nobody "$T/nbw"
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/nbw/env" "$T/bin/setsprobe" --bind80-sets "$T/nbw/a" \
 	>/dev/null 2>&1
-expect_line "$T/rep" "# podman, as uid 65534 in the container: the flags of podman run, NOT PROVEN (run 5, which would give every program the command starts the grant, was not made: $T/nbw/env: it is not root's:" \
+expect_line "$T/rep" "# podman, as uid 65534 in the container: the flags of podman run, NOT PROVEN (run 5, which would give every program the command starts the grant, was not made: $T/nbw/env: it is not a file of the grant:" \
 	"nobody's wrapper: podman's way not run"
 expect_line "$T/rep" "#   run 6, in those sets: exited with status 0" "nobody's wrapper: docker's way run"
 grep -q 'CapAmb 400' "$T/nbw/a" && { cat "$T/nbw/a"; fail "nobody's wrapper: a run had the grant as ambient capabilities"; }
+# (a') root's own wrapper (env): it is no file of the grant, so the run
+#     that would give it the grant as well, and whatever it is made to
+#     load, is not made either.
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- /usr/bin/env "$T/bin/setsprobe" --bind80-sets "$T/nbw/r" \
+	>/dev/null 2>&1
+expect_line "$T/rep" "# podman, as uid 65534 in the container: the flags of podman run, NOT PROVEN (run 5, which would give every program the command starts the grant, was not made: /usr/bin/env: it is not a file of the grant:" \
+	"root's wrapper: podman's way not run"
+grep -q 'CapAmb 400' "$T/nbw/r" && { cat "$T/nbw/r"; fail "root's wrapper: a run had the grant as ambient capabilities"; }
 loader=$(awk '/\/ld-linux/ { print $6; exit }' /proc/self/maps)
 for how in direct loader; do
 	rm -f "$T/nbw/count"
