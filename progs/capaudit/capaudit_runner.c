@@ -20,6 +20,7 @@
 #include "capaudit_reap.h"
 #include "capaudit_runner.h"
 #include "capaudit_suggest.h"
+#include "capaudit_tally.h"
 #include "capaudit_trial.h"
 #include "capaudit_verdict.h"
 #include "escape.h"
@@ -139,6 +140,71 @@ static int run_trial(void *ctx, struct suggestion *sg, const uint64_t *grant,
  * root's, and its loaders made harmless (capaudit_ambient.c), or it is
  * not made.
  */
+/* Whether path is one of the loaders the run put in place (g). */
+static int is_guard_loader(const struct ambient_guard *g, const char *path)
+{
+	size_t k;
+
+	for (k = 0; path != NULL && k < g->nloaders; k++)
+		if (strcmp(path, g->loaders[k].target) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether every library each process of run t loaded, but the loaders
+ * the run put in place itself (nor what a loader run as a program
+ * maps: its empty file capability left it nothing), is still root's
+ * alone, as the trials
+ * require of a file they grant: 1, or 0 with why. A container's run
+ * differs from the trials in what it may load: a program holding
+ * ambient capabilities runs without the secure mode (AT_SECURE) a file
+ * capability gives, so a library that reads its user's configuration
+ * only outside that mode (a PKCS#11 module list, say) may load its
+ * user's code there first. That code ran in this run, as a library
+ * loaded late runs in the trial that first loads it; a proof made of
+ * it would vouch for code its user decides.
+ */
+static int run_libraries_allowed(const struct tally *t,
+				 const struct ambient_guard *g, char *why,
+				 size_t len)
+{
+	char reason[400], *shown;
+	struct need_file f;
+	size_t i, j;
+	int ok = 1;
+
+	for (i = 0; i < t->nimages && ok; i++) {
+		const struct exec_image *im = &t->images[i];
+
+		if (is_guard_loader(g, im->file))
+			continue;
+		memset(&f, 0, sizeof(f));
+		f.fd = -1;
+		f.libs = calloc(im->nlibs ? im->nlibs : 1, sizeof(*f.libs));
+		if (f.libs == NULL) {
+			snprintf(why, len, "%s", strerror(errno));
+			return 0;
+		}
+		for (j = 0; j < im->nlibs; j++) {
+			const struct mapped_file *m = &t->maps[im->libs[j]];
+
+			if (!is_guard_loader(g, m->path))
+				f.libs[f.nlibs++] = *m;
+		}
+		if (!trial_libraries_allowed(&f, reason, sizeof(reason))) {
+			shown = escape_dup(im->file != NULL ? im->file
+							    : im->comm);
+			why_say(why, len, "%s: %s",
+				shown != NULL ? shown : "a program", reason);
+			free(shown);
+			ok = 0;
+		}
+		free(f.libs);
+	}
+	return ok;
+}
+
 static int run_contained(void *ctx, struct suggestion *sg,
 			 const uint64_t *grant, const struct container_sets *cs,
 			 struct run_result *rr, struct tally *t)
@@ -171,6 +237,13 @@ static int run_contained(void *ctx, struct suggestion *sg,
 	tr->plan.npaths = guard.npaths;
 	rc = run_launch(tr, &l, sg, grant, guard.loaders, guard.nloaders, rr,
 			t);
+	if (rc == 0 && !run_libraries_allowed(t, &guard, why, sizeof(why))) {
+		why_say(sg->unproven, sizeof(sg->unproven),
+			"run %d, in these sets, ran what its user may change: %s",
+			sg->runs, why);
+		tally_free(t);
+		rc = -1;
+	}
 	tr->plan.noroot = noroot;
 	tr->plan.no_new_privs = tr->plan.confine = 0;
 	tr->plan.paths = NULL;

@@ -43,7 +43,8 @@
 #     the flags of a hostile name's grant run podman alone; --json;
 #     podman's way for nobody, where every program holds the grant, runs
 #     no program of nobody's with it: not a wrapper of his, not one run
-#     late, not one the loader is made to run.
+#     late, not one the loader is made to run; a library of his that a
+#     program loads only outside the secure mode leaves it unproven.
 #     The servers under timeout run with --no-container, as their
 #     runs last seconds each, and so do the cases about other things
 #     than containers whose container runs would be ping's again.
@@ -225,6 +226,21 @@ for how in direct loader; do
 		pass
 	fi
 done
+
+# (d) a program of the grant that loads a library of nobody's only
+#     outside the secure mode (AT_SECURE) a file capability gives, as a
+#     library reading its user's configuration only there does: no trial
+#     loads it, podman's run (ambient capabilities, no secure mode)
+#     does, and proves nothing.
+cp "$BIN/capaudit_hostile" "$T/bin/unsecure" && chmod 755 "$T/bin/unsecure" &&
+	cp "$BIN/libcapaudit_escalate.so" "$T/nbw/lib.so" && chown nobody "$T/nbw/lib.so" ||
+	fail "copies of capaudit_hostile and its library"
+in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
+	"$T/bin/unsecure" --bound-dlopen-unsecure "$T/nbw/lib.so" "$T/nbw/esc" >/dev/null 2>&1
+expect_line "$T/rep" "# podman, as uid 65534 in the container: the flags of podman run, NOT PROVEN (run 5, in these sets, ran what its user may change: $T/bin/unsecure: it loads $T/nbw/lib.so, which is not root's:" \
+	"a library of nobody's loaded outside the secure mode: podman's way not proven"
+expect_line "$T/rep" "#   run 6, in those sets: exited with status 0" \
+	"a library of nobody's loaded outside the secure mode: docker's way proven"
 
 # 1b. iputils' ping, when installed, the same way (a copy, without the
 #     capabilities the package gave it).

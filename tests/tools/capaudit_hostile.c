@@ -58,6 +58,12 @@
  *   capaudit_hostile --bound-dlopen LIB FILE  binds; only once bound
  *                    (in a trial that grants it) does --dlopen; 1 when
  *                    the bind is refused
+ *   capaudit_hostile --bound-dlopen-unsecure LIB FILE  binds; then,
+ *                    outside the secure mode (AT_SECURE) a file
+ *                    capability gives, as a library that reads its
+ *                    user's configuration only there does, loads LIB and
+ *                    calls its escalate(FILE); 0 once bound, whatever
+ *                    LIB did; 1 when the bind is refused
  *   capaudit_hostile SCRIPT         an interpreter ("#!" names it): runs
  *                    SCRIPT's last line, "bind" (binds; 0 or 1) or
  *                    "escalate FILE" (setuid(0), then creates FILE, which
@@ -73,6 +79,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -407,11 +414,18 @@ int main(int argc, char **argv)
 		return load(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "--bound-dlopen") == 0)
 		return bind80() < 0 ? 1 : load(argv[2], argv[3]);
+	if (argc == 4 && strcmp(argv[1], "--bound-dlopen-unsecure") == 0) {
+		if (bind80() < 0)
+			return 1;
+		if (getauxval(AT_SECURE) == 0)
+			load(argv[2], argv[3]);
+		return 0;
+	}
 	if (argc == 3 && strcmp(argv[1], "--tiocsti") == 0)
 		return tiocsti(argv[2]);
 	if (argc == 2 && argv[1][0] != '-')
 		return interpret(argv[1]);
 	fprintf(stderr,
-		"usage: capaudit_hostile --daemon FILE | --serve | --hold MARK | --plain MARK GO | --send HOW PID | --seize PID | --proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen LIB FILE | SCRIPT\n");
+		"usage: capaudit_hostile --daemon FILE | --serve | --hold MARK | --plain MARK GO | --send HOW PID | --seize PID | --proc-self | --signal SIG | --tiocsti TEXT | --[bound-]dlopen[-unsecure] LIB FILE | SCRIPT\n");
 	return 2;
 }
