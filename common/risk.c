@@ -50,6 +50,17 @@ const char *risk_reason(cap_value_t cap)
 	return cap >= 0 && cap < LABELS ? labels[cap].reason : NULL;
 }
 
+uint64_t risk_root_mask(uint64_t mask)
+{
+	uint64_t root = 0;
+	cap_value_t cap;
+
+	for (MASK_EACH(cap, mask))
+		if (risk_tier_of(cap) == RISK_ROOT)
+			root |= MASK_BIT(cap);
+	return root;
+}
+
 const char *risk_tier_name(enum risk_tier tier)
 {
 	switch (tier) {

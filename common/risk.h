@@ -7,6 +7,7 @@
 #ifndef COMMON_RISK_H
 #define COMMON_RISK_H
 
+#include <stdint.h>
 #include <sys/capability.h>
 
 enum risk_tier {
@@ -21,6 +22,9 @@ enum risk_tier risk_tier_of(cap_value_t cap);
 
 /* One line saying why; NULL for values this table does not describe. */
 const char *risk_reason(cap_value_t cap);
+
+/* The capabilities of mask (bit c for capability c) in RISK_ROOT. */
+uint64_t risk_root_mask(uint64_t mask);
 
 /* "root-equivalent", "kernel-read", "escalation-adjacent" or "low". */
 const char *risk_tier_name(enum risk_tier tier);

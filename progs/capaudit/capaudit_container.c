@@ -34,6 +34,7 @@
 
 #include "capaudit.h"
 #include "capaudit_container.h"
+#include "capaudit_interp.h"
 #include "capaudit_prove.h"
 #include "capaudit_report.h"
 #include "capaudit_suggest.h"
@@ -212,6 +213,17 @@ static void prove_way(struct suggestion *sg, const struct success *succ,
 
 	for (i = 0; i < sg->nfiles; i++)
 		grant[i] = p->sets.file_caps ? sg->files[i].grant : 0;
+	/*
+	 * Another user's run gives no interpreter a root-equivalent
+	 * capability, as a file's or (podman's way: every program holds
+	 * the grant) as an ambient one: it is not made (capaudit_interp.c).
+	 */
+	if (sg->container.uid != 0 &&
+	    (!interp_grant_allowed(sg, grant, p->unproven,
+				   sizeof(p->unproven)) ||
+	     !interp_ambient_allowed(sg, p->sets.ambient, p->unproven,
+				     sizeof(p->unproven))))
+		return;
 	/* Its messages (trial_judge()) name the run by sg->runs. */
 	sg->runs++;
 	p->run = sg->runs;

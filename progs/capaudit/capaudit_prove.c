@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 
 #include "capaudit.h"
+#include "capaudit_interp.h"
 #include "capaudit_prove.h"
 #include "capaudit_report.h"
 #include "capaudit_suggest.h"
@@ -97,11 +98,19 @@ static int log_run(struct suggestion *sg, int file, int cap, int status,
 	return log_trial(sg, file, cap, status, success, 0, left);
 }
 
-/* One run; -1 after setting sg->unproven. */
+/*
+ * One run; -1 after setting sg->unproven. Every trial is made here: as
+ * a user other than root (not SECBIT_NOROOT's uid 0), one that would
+ * give an interpreter a root-equivalent capability is not made
+ * (capaudit_interp.c), whichever step asked for it.
+ */
 static int one_run(struct suggestion *sg, const struct trial_runner *runner,
 		   const uint64_t *grant, struct run_result *rr,
 		   struct tally *t)
 {
+	if (!sg->noroot && !interp_grant_allowed(sg, grant, sg->unproven,
+						 sizeof(sg->unproven)))
+		return -1;
 	if (sg->runs >= TRIALS_MAX) {
 		snprintf(sg->unproven, sizeof(sg->unproven),
 			 "it would take more than %d runs", TRIALS_MAX);

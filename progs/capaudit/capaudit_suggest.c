@@ -258,18 +258,6 @@ void suggest_asked(const struct suggestion *sg, const struct tally *t,
 	}
 }
 
-/* The root-equivalent capabilities of mask (private/caps.def's tiers). */
-static uint64_t root_equivalent(uint64_t mask)
-{
-	uint64_t root = 0;
-	int c;
-
-	for (MASK_EACH(c, mask))
-		if (risk_tier_of(c) == RISK_ROOT)
-			root |= BIT(c);
-	return root;
-}
-
 void suggest_unproven(struct suggestion *sg, const char *why)
 {
 	size_t i;
@@ -292,7 +280,7 @@ void suggest_unproven(struct suggestion *sg, const char *why)
 		 * ping asks for cap_setuid only to drop it. It is named
 		 * apart, in no line meant to be pasted.
 		 */
-		f->apart = root_equivalent(want);
+		f->apart = risk_root_mask(want);
 		f->grant = want & ~f->apart;
 		sg->unused |= f->refused & ~want;
 	}

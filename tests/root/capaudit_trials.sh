@@ -20,6 +20,13 @@
 #     made a file; the trials now run no script someone other than root
 #     decides, and say so (a root's script in root's directories is
 #     still proven).
+#   a root's shell sourcing a file of nobody's (sh -c '. ~nobody/rc;
+#     exec PROG'): his redirect of a file only root may read made the
+#     shell a candidate for cap_dac_override and cap_dac_read_search,
+#     and the run with every candidate granted ran his file holding both
+#     (then "proved" cap_dac_read_search needed on the shell); no trial
+#     as a user other than root now gives an interpreter a
+#     root-equivalent capability, and the grant is unproven, said why.
 #   a server the grant lets start (the first run, refused its port,
 #     ended at once) held capaudit for ever, its output in /dev/null,
 #     and SIGTERM to capaudit did not end the trial as documented; a
@@ -190,6 +197,34 @@ printf '#!%s\nbind\n' "$T/bin/interp" >"$T/bin/rootscript" && chmod 755 "$T/bin/
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/bin/rootscript" >/dev/null 2>&1
 expect_line "$T/rep" "without cap_net_bind_service on $T/bin/interp: exited with status 1: needed" \
 	"root's script: proven"
+# A root's interpreter running code of nobody's: a shell sourcing his
+# file. His redirect of a file only root may read, refused, made the
+# shell a candidate for cap_dac_override and cap_dac_read_search, and
+# the run with every candidate granted gave the shell both while it ran
+# his file (CapPrm 6: enough to write /etc/passwd); as the redirect ends
+# the script, cap_dac_read_search was even "proven" needed. Now no
+# trial gives an interpreter a root-equivalent capability: his file,
+# which records the shell's own sets, never holds either.
+sh_path=$(readlink -f /bin/sh)
+printf 'secret\n' >"$T/secret" && chmod 600 "$T/secret"
+printf '%s\n' 'while read -r k v; do case $k in Cap*) echo "$k $v";; esac; done </proc/self/status >>"$0"' \
+	": <$T/secret" >"$T/nb/rc"
+: >"$T/nb/caps" && chown nobody "$T/nb/rc" "$T/nb/caps"
+"$CA" --suggest --no-container --user=nobody --output="$T/rep" -- /bin/sh -c ". $T/nb/rc; exec true" "$T/nb/caps" \
+	>/dev/null 2>&1
+held=$(awk '$1 == "CapPrm:" || $1 == "CapEff:" { print $2 }' "$T/nb/caps")
+[ -n "$held" ] || fail "nobody's shell file: it never ran ($(cat "$T/rep"))"
+bad=
+for v in $held; do [ $((0x$v & 6)) -eq 0 ] || bad="$bad $v"; done
+if [ -n "$bad" ]; then
+	cat "$T/nb/caps"
+	fail "nobody's shell file ran holding cap_dac_override or cap_dac_read_search:$bad"
+else
+	pass
+fi
+expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (not tried: $sh_path is an interpreter: a trial giving it cap_dac_override,cap_dac_read_search would give cap_dac_override,cap_dac_read_search to every script it runs, its user's included)" \
+	"nobody's shell file: unproven, said why"
+if grep '^setcap ' "$T/rep"; then fail "nobody's shell file: a setcap line for the shell"; else pass; fi
 
 # 6. A server that only the grant lets start: ended at --trial-timeout.
 # serving: whether a process runs "$T/bin/hostile --serve".

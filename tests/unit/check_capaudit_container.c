@@ -14,9 +14,11 @@
 #include <sys/capability.h>
 #include <sys/wait.h>
 
+#include "capaudit.h"
 #include "capaudit_container.h"
 #include "capaudit_container_text.h"
 #include "capaudit_suggest.h"
+#include "capaudit_tally.h"
 #include "check_run.h"
 #include "mask.h"
 
@@ -313,6 +315,108 @@ START_TEST(unproven_and_failed_ways)
 }
 END_TEST
 
+/* A container runner that records each run's sets; each run succeeds. */
+struct fake_ways {
+	int runs;
+	struct container_sets sets[CONTAINER_WAYS];
+	uint64_t shell_grant[CONTAINER_WAYS]; /* files[1]'s copy */
+};
+
+static int run_way(void *ctx, struct suggestion *sg, const uint64_t *grant,
+		   const struct container_sets *cs, struct run_result *rr,
+		   struct tally *t)
+{
+	struct fake_ways *f = ctx;
+
+	ck_assert_int_lt(f->runs, CONTAINER_WAYS);
+	ck_assert_uint_eq(sg->nfiles, 2);
+	f->sets[f->runs] = *cs;
+	f->shell_grant[f->runs++] = grant[1];
+	rr->status = EXITED(0);
+	memset(t, 0, sizeof(*t));
+	return 0;
+}
+
+/*
+ * A wrapper shell (sh -c '. ~user/rc; exec prog') runs the user's code
+ * and then prog, whose proven grant is for prog alone. podman's way for
+ * another user gives every program it runs the grant as ambient
+ * capabilities: a root-equivalent one would be the user's in his rc.
+ * That run is not made, said why; docker's way (the files' own grants:
+ * none on the shell) is, and a grant that is not root-equivalent is
+ * run in both ways as before. The shell's own root-equivalent grant as
+ * a file capability is not given either.
+ */
+START_TEST(no_root_equivalent_run_on_an_interpreter)
+{
+	static char prog[] = "/usr/local/bin/prog", dash[] = "/usr/bin/dash";
+	struct need_file files[2], programs[2];
+	struct success succ = { 0 };
+	struct fake_ways f;
+	struct container_runner runner = { run_way, &f };
+	struct suggestion sg;
+	uint64_t grant;
+	int pass;
+
+	for (pass = 0; pass < 3; pass++) {
+		grant = pass == 1 ? BIT(CAP_NET_BIND_SERVICE)
+				  : BIT(CAP_DAC_READ_SEARCH);
+		memset(&sg, 0, sizeof(sg));
+		memset(files, 0, sizeof(files));
+		memset(programs, 0, sizeof(programs));
+		memset(&f, 0, sizeof(f));
+		files[0].path = programs[0].path = prog;
+		files[1].path = programs[1].path = dash;
+		files[0].fd = files[1].fd = programs[0].fd = programs[1].fd =
+			-1;
+		files[0].grant = pass == 2 ? 0 : grant;
+		files[1].grant = pass == 2 ? grant : 0;
+		sg.files = files;
+		sg.nfiles = 2;
+		sg.programs = programs;
+		sg.nprograms = 2;
+		sg.proven = sg.have_reference = 1;
+		sg.reference = EXITED(0);
+		sg.runs = 4;
+		container_plan(&sg, 65534, 65534, NULL);
+		ck_assert_uint_eq(sg.container.nways, 2);
+		container_prove(&sg, &succ, &runner);
+		if (pass == 1) {
+			ck_assert_int_eq(f.runs, 2);
+			ck_assert_int_eq(sg.container.ways[0].proven, 1);
+			ck_assert_int_eq(sg.container.ways[1].proven, 1);
+			continue;
+		}
+		/* podman's way: not made. */
+		ck_assert_int_eq(sg.container.ways[0].ran, 0);
+		ck_assert_int_eq(sg.container.ways[0].proven, 0);
+		ck_assert_str_eq(
+			sg.container.ways[0].unproven,
+			"not tried: /usr/bin/dash is an interpreter: a trial giving it cap_dac_read_search (as ambient capabilities) would give cap_dac_read_search to every script it runs, its user's included");
+		ck_assert_int_eq(f.runs, pass == 0 ? 1 : 0);
+		if (pass == 0) { /* docker's: prog's grant, none on the shell */
+			ck_assert_int_eq(sg.container.ways[1].proven, 1);
+			ck_assert_uint_eq(f.sets[0].ambient, 0);
+			ck_assert_uint_eq(f.shell_grant[0], 0);
+		} else {
+			ck_assert_int_eq(sg.container.ways[1].ran, 0);
+			ck_assert_str_eq(
+				sg.container.ways[1].unproven,
+				"not tried: /usr/bin/dash is an interpreter: a trial giving it cap_dac_read_search would give cap_dac_read_search to every script it runs, its user's included");
+		}
+		ck_assert_int_eq(sg.runs, 4);
+	}
+	/* Root in the container: root's own code, run as before. */
+	memset(&f, 0, sizeof(f));
+	files[0].grant = 0;
+	files[1].grant = BIT(CAP_DAC_READ_SEARCH);
+	container_plan(&sg, 0, 0, NULL);
+	container_prove(&sg, &succ, &runner);
+	ck_assert_int_eq(f.runs, 1);
+	ck_assert_int_eq(sg.container.ways[0].proven, 1);
+}
+END_TEST
+
 /*
  * The writers given text no capability name holds today: each flag stays
  * one word for the shell (quoted, its quote escaped), each name one YAML
@@ -367,6 +471,7 @@ static Suite *container_suite(void)
 	tcase_add_test(tc, the_iab_makes_the_sets);
 	tcase_add_test(tc, root_in_a_container_proven);
 	tcase_add_test(tc, another_user_in_a_container_proven);
+	tcase_add_test(tc, no_root_equivalent_run_on_an_interpreter);
 	tcase_add_test(tc, unproven_and_failed_ways);
 	tcase_add_test(tc, hostile_text_stays_one_word_and_one_string);
 	suite_add_tcase(s, tc);
