@@ -97,6 +97,24 @@ START_TEST(the_others_as_before)
 }
 END_TEST
 
+/* The root-equivalent capabilities of a mask: those of the RISK_ROOT tier. */
+START_TEST(root_mask_keeps_the_root_tier)
+{
+	uint64_t dac =
+		(1ULL << CAP_DAC_OVERRIDE) | (1ULL << CAP_DAC_READ_SEARCH);
+	uint64_t low = (1ULL << CAP_NET_BIND_SERVICE) | (1ULL << CAP_NET_RAW) |
+		       (1ULL << CAP_PERFMON);
+	cap_value_t c;
+
+	ck_assert_uint_eq(risk_root_mask(0), 0);
+	ck_assert_uint_eq(risk_root_mask(low), 0);
+	ck_assert_uint_eq(risk_root_mask(dac | low), dac);
+	for (c = 0; c < 64; c++)
+		ck_assert_uint_eq(risk_root_mask(1ULL << c) != 0,
+				  risk_tier_of(c) == RISK_ROOT);
+}
+END_TEST
+
 static Suite *risk_suite(void)
 {
 	Suite *s = suite_create("common_risk");
@@ -105,6 +123,7 @@ static Suite *risk_suite(void)
 	tcase_add_test(tc, command_names_the_file);
 	tcase_add_test(tc, unshowable_file_gets_no_command);
 	tcase_add_test(tc, the_others_as_before);
+	tcase_add_test(tc, root_mask_keeps_the_root_tier);
 	suite_add_tcase(s, tc);
 	return s;
 }
