@@ -225,6 +225,8 @@ fi
 expect_line "$T/rep" "# capaudit --suggest: NOT PROVEN (not tried: $sh_path is an interpreter: a trial giving it cap_dac_override,cap_dac_read_search would give cap_dac_override,cap_dac_read_search to every script it runs, its user's included)" \
 	"nobody's shell file: unproven, said why"
 if grep '^setcap ' "$T/rep"; then fail "nobody's shell file: a setcap line for the shell"; else pass; fi
+expect_line "$T/rep" "# held apart: cap_dac_override,cap_dac_read_search: root-equivalent and not proven needed" \
+	"nobody's shell file: both held apart"
 
 # 6. A server that only the grant lets start: ended at --trial-timeout.
 # serving: whether a process runs "$T/bin/hostile --serve".
