@@ -829,8 +829,26 @@ int tracer_drain(struct tracer *t, int timeout_ms,
 	size_t i, before;
 	int rc = 0;
 
-	if (timeout_ms > 0 && rings_wait(&t->rings, t->wake_fd, timeout_ms) < 0)
+	/*
+	 * Counting in the kernel, the buffers carry the side band alone, and
+	 * nothing in them is delivered before the end. Watched, they would
+	 * wake capaudit at every exit of a thread the command made: perf
+	 * wakes whoever polls the buffer of an inherited event's parent
+	 * whenever one of its copies goes (so that poll() can say POLLHUP),
+	 * and the exiting thread pays for that wake-up, some 3 us of the 10
+	 * a thread costs under capaudit here (capaudit woke 1,015 times for
+	 * the 977 threads of bench/capaudit_loop --mixed, 131 times
+	 * without). So they are read every few milliseconds instead, unless
+	 * records came fast enough to fill a quarter of one since the last
+	 * read (rings_busy()): then they are watched as the samples' are.
+	 */
+	if (timeout_ms > 0 && t->counter != NULL && !rings_busy(&t->rings)) {
+		if (rings_wait_unwatched(&t->rings, t->wake_fd, timeout_ms) < 0)
+			return -1;
+	} else if (timeout_ms > 0 &&
+		   rings_wait(&t->rings, t->wake_fd, timeout_ms) < 0) {
 		return -1;
+	}
 	if (t->off == t->nrecs)
 		t->off = t->nrecs = 0; /* all delivered: start afresh */
 	before = t->nrecs;

@@ -114,6 +114,7 @@ int rings_map(struct rings *rs, int fd)
 	r->data = (unsigned char *)base + rs->page;
 	r->size = rs->pages * rs->page;
 	r->map_len = len;
+	r->found = 0;
 	return 0;
 }
 
@@ -159,6 +160,7 @@ int rings_read(struct rings *rs, size_t i,
 	size_t size;
 	int rc = 0;
 
+	ring->found = head - tail;
 	while (tail < head &&
 	       (rec = record_at(rs->tmp, ring, tail, head, &size)) != NULL) {
 		if (take(rec, size, arg) < 0)
@@ -206,6 +208,42 @@ int rings_wait(struct rings *rs, int wake_fd, int timeout_ms)
 		if (which[i] != SIZE_MAX &&
 		    (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)))
 			rs->ring[which[i]].hup = 1;
+	return 0;
+}
+
+int rings_busy(const struct rings *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->ring[i].found > rs->ring[i].size / 4)
+			return 1;
+	return 0;
+}
+
+/*
+ * The longest wait without watching the buffers: a millisecond for every
+ * RING_UNWATCHED_RATE bytes of the smallest (1 ms at least: 8 ms for
+ * RING_SIDE_BAND). A CPU would have to write records at 256 MB/s, one of
+ * the smallest (56 bytes) every 220 ns, to fill its buffer before it is
+ * read, where each record also costs a system call (a rename, a mapping)
+ * or a task made or gone; and one that writes a quarter of a buffer
+ * between two reads has the buffers watched again (rings_busy()).
+ */
+#define RING_UNWATCHED_RATE (256UL << 10)
+
+int rings_wait_unwatched(const struct rings *rs, int wake_fd, int timeout_ms)
+{
+	struct pollfd pfd = { wake_fd, POLLIN, 0 };
+	size_t i, period = (size_t)timeout_ms;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->ring[i].size / RING_UNWATCHED_RATE < period)
+			period = rs->ring[i].size / RING_UNWATCHED_RATE;
+	if (period < 1)
+		period = 1;
+	if (poll(wake_fd >= 0 ? &pfd : NULL, wake_fd >= 0, (int)period) < 0)
+		return errno == EINTR ? 0 : -1;
 	return 0;
 }
 

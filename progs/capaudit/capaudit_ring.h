@@ -19,6 +19,7 @@ struct ring {
 	unsigned char *data;
 	size_t size; /* of data, a power of two */
 	size_t map_len;
+	uint64_t found; /* bytes written and unread when last read */
 };
 
 /* Every buffer of one tracer, each of the same size. */
@@ -65,6 +66,20 @@ int rings_read(struct rings *rs, size_t i,
  * to be readable. 0 (also when a signal ended the wait), or -1 with errno.
  */
 int rings_wait(struct rings *rs, int wake_fd, int timeout_ms);
+/*
+ * 1 when the last read of some buffer found it more than a quarter full
+ * (the wakeup_watermark): records come fast enough there that a wait
+ * that does not watch the buffers could let one overflow.
+ */
+int rings_busy(const struct rings *rs);
+/*
+ * Waits up to timeout_ms, but at most a period short enough for the
+ * buffers to take what any CPU writes meanwhile, for wake_fd (unless -1)
+ * alone: the buffers are not watched, so that nothing but its end and
+ * the period wakes the waiter. 0 (also when a signal ended the wait), or
+ * -1 with errno.
+ */
+int rings_wait_unwatched(const struct rings *rs, int wake_fd, int timeout_ms);
 /* Unmaps every buffer (their fds are the caller's to close). */
 void rings_free(struct rings *rs);
 

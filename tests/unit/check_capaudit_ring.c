@@ -5,8 +5,10 @@
  * handed over whole and in order, also where one (or its header) wraps
  * around the end; reading stops at a header that cannot be one and at a
  * record the kernel is still writing; what is read is given back to the
- * kernel. Then the buffers' sizes, and the wait that stops polling a
- * buffer whose task is gone.
+ * kernel. Then the buffers' sizes, the wait that stops polling a
+ * buffer whose task is gone, and the wait that does not watch the
+ * buffers (counting in the kernel) unless the last read found one a
+ * quarter full.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -274,6 +276,72 @@ START_TEST(a_hung_up_buffer_is_polled_no_more)
 }
 END_TEST
 
+/*
+ * A read that found more than a quarter of a buffer written (the
+ * watermark) says the buffers are busy, until a read finds less.
+ */
+START_TEST(a_buffer_read_a_quarter_full_is_busy)
+{
+	struct rings rs;
+	struct seen s = { 0 };
+
+	fake_ring(&rs, 0);
+	ck_assert_int_eq(rings_busy(&rs), 0);
+	put_record(&rs, 1, 512, 0xa1);
+	put_record(&rs, 2, 512, 0xa2);
+	ck_assert_int_eq(rings_read(&rs, 0, take, &s), 0);
+	ck_assert_int_eq(rings_busy(&rs), 0); /* DATA / 4 exactly */
+	put_record(&rs, 1, 512, 0xa1);
+	put_record(&rs, 2, 512, 0xa2);
+	put_record(&rs, 3, 8, 0xa3);
+	ck_assert_int_eq(rings_read(&rs, 0, take, &s), 0);
+	ck_assert_int_eq(rings_busy(&rs), 1);
+	ck_assert_int_eq(rings_read(&rs, 0, take, &s), 0);
+	ck_assert_int_eq(rings_busy(&rs), 0);
+	ck_assert_int_eq(s.n, 5);
+	rings_free(&rs);
+}
+END_TEST
+
+/*
+ * The unwatched wait ignores a buffer with data (its fd readable), ends
+ * after a period the buffers' size sets (RING_SIDE_BAND's: 8 ms), even
+ * under a longer timeout, and at once when the wake fd is readable.
+ */
+START_TEST(an_unwatched_wait_ends_with_its_period_or_the_wake_fd)
+{
+	struct rings rs;
+	struct ring r;
+	int data[2], wake[2];
+	double t0, took;
+
+	ck_assert_int_eq(pipe(data), 0);
+	ck_assert_int_eq(pipe(wake), 0);
+	ck_assert_int_eq(write(data[1], "x", 1), 1);
+	memset(&r, 0, sizeof(r));
+	r.fd = data[0];
+	r.size = 2UL << 20;
+	rings_init(&rs, 4096, 512);
+	rs.ring = &r;
+	rs.n = rs.ring_size = 1;
+	t0 = now();
+	ck_assert_int_eq(rings_wait_unwatched(&rs, wake[0], 5000), 0);
+	took = now() - t0;
+	ck_assert_double_ge(took, 0.007);
+	ck_assert_double_lt(took, 2.0);
+	/* A buffer too large to fill: the timeout bounds the wait. */
+	r.size = 1UL << 40;
+	ck_assert_int_eq(write(wake[1], "x", 1), 1);
+	t0 = now();
+	ck_assert_int_eq(rings_wait_unwatched(&rs, wake[0], 5000), 0);
+	ck_assert_double_lt(now() - t0, 2.0);
+	close(data[0]);
+	close(data[1]);
+	close(wake[0]);
+	close(wake[1]);
+}
+END_TEST
+
 static Suite *ring_suite(void)
 {
 	Suite *s = suite_create("capaudit_ring");
@@ -288,6 +356,9 @@ static Suite *ring_suite(void)
 	tcase_add_test(tc, buffer_sizes);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tw, a_hung_up_buffer_is_polled_no_more);
+	tcase_add_test(tw, a_buffer_read_a_quarter_full_is_busy);
+	tcase_add_test(tw,
+		       an_unwatched_wait_ends_with_its_period_or_the_wake_fd);
 	suite_add_tcase(s, tw);
 	return s;
 }
