@@ -43,7 +43,8 @@
  * Every program first asks whether the running kernel is the one it
  * reads (refuse_to_count()); where it is not, it counts nothing and says
  * why in STAT_MISMATCH, which the loader's calibration reports. The
- * check program asks about everything any of them reads.
+ * check program asks about everything any of them reads before it counts
+ * (for a thread not followed, it reads the thread id alone).
  */
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -170,9 +171,10 @@ static __always_inline void stat_add(__u32 which, __u64 n)
  * (want: what it reads, enum kernel_mismatch): then it must not count,
  * for every argument and field it would read could be something else,
  * and no read of a field the kernel lacks is ever reached. The check
- * program asks about everything (MISMATCH_ALL), so that no check is
- * counted where any program would misread, and the calibration, whose
- * check it counts, reads every bit; the others about their own reads.
+ * program asks about everything (MISMATCH_ALL) before it counts, so that
+ * no check is counted where any program would misread, and the
+ * calibration, whose check it counts, reads every bit; the others about
+ * their own reads.
  * The bits are ORed in: a program that asks about less never takes
  * away what another stored.
  */
@@ -404,14 +406,23 @@ int BPF_PROG(capaudit_check, const struct cred *cred,
 	struct follow_val *v;
 	__u32 tid, latest, i, n;
 
-	/* First: where the kernel is not what they read, no field is read. */
-	if (refuse_to_count(MISMATCH_ALL))
+	/*
+	 * Every check in the system comes here, and most are no followed
+	 * thread's: they read the thread id alone (asked about first) and
+	 * end. A followed thread's check asks about everything the programs
+	 * read before it reads anything else, so that nothing is counted
+	 * where any program would misread (the calibration's check is one).
+	 */
+	if (refuse_to_count(MISMATCH_TASK_PID)) {
+		refuse_to_count(MISMATCH_ALL); /* the whole of it said */
 		return 0;
+	}
 	task = bpf_get_current_task_btf();
 	tid = task->pid;
 	v = followed(tid);
-	/* Every check in the system comes here: the others' end at once. */
 	if (!v)
+		return 0;
+	if (refuse_to_count(MISMATCH_ALL))
 		return 0;
 	pid_tgid = (__u64)(__u32)task->tgid << 32 | tid;
 	lent = lent_flag(task, cred);
