@@ -9,22 +9,34 @@
 # there pays); under capaudit counting in the kernel (eBPF, as root);
 # under capaudit --no-bpf (one perf sample per check); and, when it is
 # installed, under a bpftrace one-liner that counts the same tracepoint
-# in the kernel. In alternating rounds (ROUNDS each, medians). The loop
-# times itself, so no tool's start-up is part of those figures: wall
-# time, and the loop's CPU time (what each tool adds in the kernel is
-# charged to it). Then the checks each tool counted, capaudit's distance
-# from the floor and from bpftrace, and what starting and ending an audit
-# costs: `capaudit -- true`, wall, median of STARTS runs. Needs root
-# (capaudit mounts tracefs in a private mount namespace of its own if
-# none is mounted; bpftrace is given one).
-#   LOOPS=500000 ROUNDS=5 STARTS=20 sh bench/capaudit.sh
+# in the kernel. ROUNDS rounds, each running every row once, in an order
+# that turns by one row every round (so no row always follows the same
+# one). The loop times itself, so no tool's start-up is part of those
+# figures: wall time, and the loop's CPU time (what each tool adds in the
+# kernel is charged to it). Every row is compared with plain in each
+# round, and the median of those per-round ratios is its figure: the
+# machine's load drifts over a bench, and rows run seconds apart see
+# nearly the same load. Beside it the fastest round (the one noise
+# disturbed least). Each row runs under bin/capwatch (capwatch.c), which
+# sees another tool's programs on cap_capable (a test suite's capaudit):
+# they slow the row they meet and no other, so a round where any met one
+# of its rows is left out, every row's alike, as long as 3 rounds or
+# more are left. Then the checks each tool counted, capaudit's distance
+# from the floor and from bpftrace, each round's in turn and their median
+# (the goals' verdicts follow from those medians, with an interval that
+# holds the median of the noise at 95%), the machine's load, and what
+# starting and ending an audit costs:
+# `capaudit -- true`, wall, median of STARTS runs. Needs root (capaudit
+# mounts tracefs in a private mount namespace of its own if none is
+# mounted; bpftrace is given one).
+#   LOOPS=500000 ROUNDS=9 STARTS=20 sh bench/capaudit.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 BUILD=${BUILD:-$top/build/main}
 ca=$BUILD/progs/capaudit loop=$BUILD/bench/bin/capaudit_loop
 floor=$BUILD/bench/bin/floor
-loops=${LOOPS:-500000} rounds=${ROUNDS:-5} starts=${STARTS:-20}
+loops=${LOOPS:-500000} rounds=${ROUNDS:-9} starts=${STARTS:-20}
 [ -x "$ca" ] || { echo "bench: build first ($ca missing)"; exit 1; }
 [ -x "$loop" ] || { echo "bench: $loop missing (make -C bench)"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "bench: needs root (chown to other uids, and tracing)"; exit 77; }
@@ -50,6 +62,31 @@ fi
 file=$tmp/fs/file
 touch "$file"
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+# The CPU time a hypervisor gave others ("steal", /proc/stat): with the
+# total, in clock ticks, so its share over the bench can be said.
+steal() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print $9, t }' /proc/stat; }
+steal_start=$(steal)
+
+# Another tool's programs on cap_capable (a test suite's capaudit, on a
+# machine shared with them) run at every check of whatever row they meet,
+# and only of that row. So each row runs under bin/capwatch, which notes
+# the most it saw attached there meanwhile.
+watch=$BUILD/bench/bin/capwatch
+if [ ! -x "$watch" ]; then
+	echo "other programs on cap_capable: not watched ($watch missing: make -C bench)"
+	watch=
+elif ! "$watch" "$tmp/w" true 2>"$tmp/watch.err"; then
+	echo "other programs on cap_capable: not watched ($(head -1 "$tmp/watch.err"))"
+	watch=
+fi
+watched() {	# COMMAND...: run under capwatch, when there is one
+	if [ -n "$watch" ]; then
+		"$watch" "$tmp/w" "$@"
+	else
+		echo 0 >"$tmp/w"
+		"$@"
+	fi
+}
 
 if [ ! -x "$floor" ]; then
 	echo "floor: skipped (needs clang, bpftool, libbpf-dev)"
@@ -66,7 +103,7 @@ bt=${BPFTRACE-$(command -v bpftrace)}	# BPFTRACE= leaves it out
 prog='tracepoint:capability:cap_capable /pid == cpid/ { @[args->cap, args->ret] = count(); }'
 bpftrace_run() {	# OUT LOOP-ARGS...
 	out=$1; shift
-	unshare -m --propagation private sh -c '
+	watched unshare -m --propagation private sh -c '
 		t=/sys/kernel/tracing
 		[ -r "$t/events/capability/cap_capable/format" ] ||
 			mount -t tracefs tracefs "$t" || exit 1
@@ -81,13 +118,6 @@ elif ! bpftrace_run "$tmp/bt.out" "$loops" "$file" "$tmp/probe" ||
 	bt=
 fi
 
-# Another tool's programs on cap_capable (a test suite's capaudit, say)
-# slow every row alike, plain included: counted at each round's start.
-foreign() {
-	command -v bpftool >/dev/null || return 0
-	bpftool link show 2>/dev/null | grep -c "tp 'cap_capable'" >>"$tmp/foreign"
-}
-
 # The checks a report or bpftrace's map holds: cap_chown (0), and for
 # the mixed loop cap_sys_nice (23) as well, all granted.
 counted() {	# MODE REPORT
@@ -99,34 +129,79 @@ bt_counted() {	# MODE OUTPUT
 		END { print n + 0 }' "$2"
 }
 
-# One round of a loop: MODE is alike or mixed, the loop's arguments follow.
-round() {	# MODE LOOP-ARGS...
-	m=$1; shift
-	"$loop" "$@" "$file" "$tmp/$m.plain" || exit 1
-	if [ -n "$floor" ]; then
-		"$floor" "$loop" "$@" "$file" "$tmp/$m.floor" || exit 1
-	fi
-	"$ca" --output="$tmp/rep" -- "$loop" "$@" "$file" "$tmp/$m.capaudit" 2>/dev/null || exit 1
-	sed -n 's/^lost samples: \([0-9]*\).*/\1/p' "$tmp/rep" >>"$tmp/$m.lost"
-	counted "$m" "$tmp/rep" >>"$tmp/$m.counted"
-	sed -n 's/^counting: //p' "$tmp/rep" >"$tmp/counting"
-	"$ca" --no-bpf --output="$tmp/rep" -- "$loop" "$@" "$file" "$tmp/$m.samples" 2>/dev/null || exit 1
-	sed -n 's/^lost samples: \([0-9]*\).*/\1/p' "$tmp/rep" >>"$tmp/$m.lost.samples"
-	counted "$m" "$tmp/rep" >>"$tmp/$m.counted.samples"
-	if [ -n "$bt" ]; then
+# The rows, in the order of the first round; each round starts one row
+# further along, the others following in the same order.
+rows="plain${floor:+ floor} capaudit samples${bt:+ bpftrace}"
+nrows=$(echo $rows | wc -w)
+rotated() {	# ROUND: the rows in that round's order
+	echo $rows $rows | tr ' ' '\n' | tail -n +$(($1 % nrows + 1)) | head -n "$nrows"
+}
+
+# One run of one row on a loop: MODE is alike or mixed, the loop's
+# arguments follow; its times are appended to $tmp/MODE.ROW, and the
+# other tools' programs it met on cap_capable to $tmp/MODE.others.ROW
+# (what capwatch saw, less the row's own: the floor's or capaudit's).
+run_row() {	# ROW MODE LOOP-ARGS...
+	row=$1 m=$2; shift 2
+	own=0
+	case $row in
+	plain)
+		watched "$loop" "$@" "$file" "$tmp/$m.plain" || exit 1 ;;
+	floor)
+		own=1
+		watched "$floor" "$loop" "$@" "$file" "$tmp/$m.floor" || exit 1 ;;
+	capaudit)
+		own=1
+		watched "$ca" --output="$tmp/rep" -- "$loop" "$@" "$file" "$tmp/$m.capaudit" 2>/dev/null || exit 1
+		sed -n 's/^lost samples: \([0-9]*\).*/\1/p' "$tmp/rep" >>"$tmp/$m.lost"
+		counted "$m" "$tmp/rep" >>"$tmp/$m.counted"
+		sed -n 's/^counting: //p' "$tmp/rep" >"$tmp/counting" ;;
+	samples)
+		watched "$ca" --no-bpf --output="$tmp/rep" -- "$loop" "$@" "$file" "$tmp/$m.samples" 2>/dev/null || exit 1
+		sed -n 's/^lost samples: \([0-9]*\).*/\1/p' "$tmp/rep" >>"$tmp/$m.lost.samples"
+		counted "$m" "$tmp/rep" >>"$tmp/$m.counted.samples" ;;
+	bpftrace)
 		bpftrace_run "$tmp/bt.out" "$@" "$file" "$tmp/$m.bpftrace" ||
 			{ cat "$tmp/bt.out"; exit 1; }
-		bt_counted "$m" "$tmp/bt.out" >>"$tmp/$m.btcounted"
-	fi
+		bt_counted "$m" "$tmp/bt.out" >>"$tmp/$m.btcounted" ;;
+	esac
+	awk -v own="$own" '{ print ($1 > own ? $1 - own : 0) }' "$tmp/w" >>"$tmp/$m.others.$row"
 }
 
 r=0
 while [ "$r" -lt "$rounds" ]; do
-	foreign
-	round alike "$loops"
-	round mixed --mixed "$loops"
+	cut -d' ' -f1 /proc/loadavg >>"$tmp/load"
+	for row in $(rotated "$r"); do
+		run_row "$row" alike "$loops"
+	done
+	for row in $(rotated "$r"); do
+		run_row "$row" mixed --mixed "$loops"
+	done
 	r=$((r + 1))
 done
+steal_end=$(steal)
+
+# A round of a loop is disturbed where another tool's program met any of
+# its rows. The rounds judged, every row's alike: the undisturbed ones,
+# when there are 3 or more; else every round (and the report says so).
+# The times of the rounds judged replace each row's, all of them kept in
+# $tmp/MODE.ROW.all.
+judge() {	# MODE
+	paste -d' ' $(for row in $rows; do echo "$tmp/$1.others.$row"; done) |
+		awk '{ d = 0; for (i = 1; i <= NF; i++) if ($i > 0) d = 1; print d }' >"$tmp/$1.disturbed"
+	if [ "$(grep -c '^0$' "$tmp/$1.disturbed")" -ge 3 ]; then
+		awk '$1 == 0 { print NR }' "$tmp/$1.disturbed" >"$tmp/$1.judged"
+	else
+		awk '{ print NR }' "$tmp/$1.disturbed" >"$tmp/$1.judged"
+	fi
+	for row in $rows; do
+		mv "$tmp/$1.$row" "$tmp/$1.$row.all"
+		awk 'NR == FNR { keep[$1] = 1; next } keep[FNR]' \
+			"$tmp/$1.judged" "$tmp/$1.$row.all" >"$tmp/$1.$row"
+	done
+}
+judge alike
+judge mixed
 
 # Starting and ending an audit: the command does nothing, so what is
 # left is capaudit's own work (tracefs, loading, attaching, detaching,
@@ -148,50 +223,101 @@ while [ "$r" -lt "$starts" ]; do
 done
 
 median() {	# FILE [COLUMN]
-	awk -v c="${2:-1}" '{ print $c }' "$1" | sort -n |
+	awk -v c="${2:-1}" '{ print $c }' "$1" | sort -g |
 		awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+quantile() {	# FILE Q: between the sorted values, linearly
+	sort -g "$1" | awk -v q="$2" '{ v[NR] = $1 } END {
+		p = 1 + (NR - 1) * q; i = int(p)
+		print (i < NR) ? v[i] + (p - i) * (v[i + 1] - v[i]) : v[NR] }'
+}
 range() { sort -n "$1" | sed -n '1p;$p' | paste -sd- -; }
-echo "capaudit benchmark: median of $rounds alternating rounds, $(nproc) cpus, load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+# An interval the median of the noise lies in, from the sorted values
+# alone, no law of the noise assumed: the k-th smallest to the k-th
+# largest, k the largest for which at most 2.5% of as many fair coin
+# tosses as values give fewer than k heads; with its confidence (95% or
+# more from 6 values on).
+interval() {	# FILE
+	sort -g "$1" | awk '{ v[NR] = $1 } END {
+		k = 1; p = 0.5 ^ NR; c = p
+		for (j = 1; j < NR; j++) { p *= (NR - j + 1) / j; if (c + p > 0.025) break; c += p; k = j + 1 }
+		printf "%+.3fx to %+.3fx (%.0f%%)", v[k], v[NR - k + 1], 100 * (1 - 2 * c) }'
+}
+fastest() { awk -v c="${2:-1}" '{ print $c }' "$1" | sort -g | head -1; }
+# Each round's time of a row over plain's in the same round (COLUMN 1:
+# wall, 2: the loop's CPU), one a line, the rounds in order.
+per_round() {	# MODE ROW COLUMN
+	paste -d' ' "$tmp/$1.plain" "$tmp/$1.$2" |
+		awk -v c="$3" '{ print $(c + 2) / $c }'
+}
+# Each round's capaudit ratio minus another row's, the loop's CPU, of
+# the rounds judged (SUFFIX empty) or of all (SUFFIX .all).
+per_round_over() {	# MODE OTHER-ROW [SUFFIX]
+	paste -d' ' "$tmp/$1.plain${3-}" "$tmp/$1.capaudit${3-}" "$tmp/$1.$2${3-}" |
+		awk '{ print ($4 - $6) / $2 }'
+}
+echo "capaudit benchmark: $rounds rounds, each row once a round, in an order that turns every round; $(nproc) cpus"
+echo "load average (1, 5, 15 min): $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end, the 1-minute one $(range "$tmp/load") at the rounds' starts"
+echo "$steal_start $steal_end" | awk '{ if ($4 > $2) printf "CPU time the hypervisor gave others meanwhile (steal): %.1f%% of all CPUs'"'"' time\n", 100 * ($3 - $1) / ($4 - $2) }'
 echo "the chowned file: on a $(stat -f -c %T "$tmp/fs") file system"
 [ -n "$bt" ] && echo "bpftrace: $("$bt" --version 2>/dev/null | head -1)"
-if [ -s "$tmp/foreign" ] && [ "$(sort -n "$tmp/foreign" | tail -1)" -gt 0 ]; then
-	echo "other eBPF programs on cap_capable at a round's start: $(range "$tmp/foreign") (each slows every row, plain included)"
-fi
-fastest() { awk -v c="${2:-1}" '{ print $c }' "$1" | sort -n | head -1; }
-line() {	# MODE NAME TIMES
-	awk -v n="$2" -v w="$(median "$3" 1)" -v c="$(median "$3" 2)" -v f="$(fastest "$3" 2)" \
-	    -v pw="$(median "$tmp/$1.plain" 1)" -v pc="$(median "$tmp/$1.plain" 2)" \
-	    -v pf="$(fastest "$tmp/$1.plain" 2)" 'BEGIN {
-		printf "%-12s %8.3f s %5.2fx  %8.3f s %5.2fx  %8.3f s %5.2fx\n", n, w, w / pw, c, c / pc, f, f / pf }'
+line() {	# MODE ROW NAME
+	per_round "$1" "$2" 1 >"$tmp/ratio.wall"
+	per_round "$1" "$2" 2 >"$tmp/ratio.cpu"
+	awk -v n="$3" -v w="$(median "$tmp/$1.$2" 1)" -v c="$(median "$tmp/$1.$2" 2)" \
+	    -v rw="$(median "$tmp/ratio.wall")" -v rc="$(median "$tmp/ratio.cpu")" \
+	    -v f="$(fastest "$tmp/$1.$2" 2)" -v pf="$(fastest "$tmp/$1.plain" 2)" 'BEGIN {
+		printf "%-12s %8.3f s %5.2fx  %8.3f s %5.2fx  %8.3f s %5.2fx\n", n, w, rw, c, rc, f, f / pf }'
 }
-# capaudit's ratio minus another row's, the loop's CPU: of the medians,
-# then of the fastest rounds (the machine's noise only ever adds time, so
-# the fastest round of each row is the one it disturbed least).
-over() {	# MODE OTHER-TIMES
-	awk -v a="$(median "$tmp/$1.capaudit" 2)" -v o="$(median "$2" 2)" \
-	    -v p="$(median "$tmp/$1.plain" 2)" \
-	    -v fa="$(fastest "$tmp/$1.capaudit" 2)" -v fo="$(fastest "$2" 2)" \
+# capaudit's distance from another row, the loop's CPU over plain's:
+# each round's, their median and quartiles, and that of the fastest
+# rounds (the machine's noise only ever adds time, so the fastest round
+# of each row is the one it disturbed least). The median is the figure
+# the goals are judged by; it goes into $tmp/MODE.over.OTHER.
+over() {	# MODE OTHER-ROW
+	per_round_over "$1" "$2" >"$tmp/$1.over.rounds"
+	median "$tmp/$1.over.rounds" >"$tmp/$1.over.$2"
+	awk -v m="$(cat "$tmp/$1.over.$2")" -v q1="$(quantile "$tmp/$1.over.rounds" 0.25)" \
+	    -v q3="$(quantile "$tmp/$1.over.rounds" 0.75)" \
+	    -v fa="$(fastest "$tmp/$1.capaudit" 2)" -v fo="$(fastest "$tmp/$1.$2" 2)" \
 	    -v fp="$(fastest "$tmp/$1.plain" 2)" 'BEGIN {
-		printf "%+.2fx (fastest rounds: %+.2fx)", (a - o) / p, (fa - fo) / fp }'
+		printf "median %+.3fx (quartiles %+.3fx to %+.3fx; fastest rounds %+.3fx)", m, q1, q3, (fa - fo) / fp }'
+	printf '; the median within %s' "$(interval "$tmp/$1.over.rounds")"
+	cp "$tmp/$1.over.rounds" "$tmp/$1.rounds.$2"
+	per_round_over "$1" "$2" .all | paste -d' ' - "$tmp/$1.disturbed" >"$tmp/$1.over.all"
+	printf '; each round: %s' "$(awk '{ printf "%s%+.3f%s", (NR > 1 ? " " : ""), $1, ($2 ? "*" : "") }' "$tmp/$1.over.all")"
+}
+# Which rounds the figures of a loop come from.
+judged() {	# MODE
+	n=$(wc -l <"$tmp/$1.disturbed")
+	k=$(grep -c '^0$' "$tmp/$1.disturbed")
+	others=$(cat "$tmp/$1".others.* | sort -n | tail -1)
+	if [ -z "$watch" ]; then
+		echo "rounds judged: all $n (other programs on cap_capable not watched)"
+	elif [ "$k" -eq "$n" ]; then
+		echo "rounds judged: all $n (no other program on cap_capable met any row)"
+	elif [ "$k" -ge 3 ]; then
+		echo "rounds judged: the $k of $n that no other program on cap_capable met (up to $others met a row of the others, marked *)"
+	else
+		echo "rounds judged: all $n, though only $k met no other program on cap_capable (up to $others met a row of the others, marked *): the figures carry their cost where it fell"
+	fi
 }
 report() {	# MODE TITLE WHAT-IS-COUNTED
 	m=$1
 	echo
 	echo "$2"
+	judged "$m"
+	echo "the loop's wall and CPU time, medians; each ratio the median of the rounds' ratios to plain; the fastest round's CPU over plain's fastest"
 	echo "                     wall          loop's CPU     fastest round's CPU"
-	line "$m" plain "$tmp/$m.plain"
-	[ -n "$floor" ] && line "$m" floor "$tmp/$m.floor"
-	line "$m" capaudit "$tmp/$m.capaudit"
-	line "$m" "--no-bpf" "$tmp/$m.samples"
-	[ -n "$bt" ] && line "$m" bpftrace "$tmp/$m.bpftrace"
+	line "$m" plain plain
+	[ -n "$floor" ] && line "$m" floor floor
+	line "$m" capaudit capaudit
+	line "$m" samples "--no-bpf"
+	[ -n "$bt" ] && line "$m" bpftrace bpftrace
 	[ -n "$floor" ] &&
-		echo "capaudit over the floor, loop's CPU: $(over "$m" "$tmp/$m.floor") (goal: at most +0.03x)"
-	if [ -n "$bt" ]; then
-		echo "capaudit over bpftrace, loop's CPU: $(over "$m" "$tmp/$m.bpftrace") (goal: not above it)"
-		awk -v c="$(median "$tmp/$m.capaudit" 2)" -v b="$(median "$tmp/$m.bpftrace" 2)" 'BEGIN {
-			printf "capaudit against bpftrace (loop'"'"'s CPU): %.2fx%s\n", c / b, c <= b ? "" : " (capaudit costs more)" }'
-	fi
+		echo "capaudit over the floor, loop's CPU: $(over "$m" floor)"
+	[ -n "$bt" ] &&
+		echo "capaudit over bpftrace, loop's CPU: $(over "$m" bpftrace)"
 	echo "capaudit counted $(range "$tmp/$m.counted") $3 of $loops, lost $(range "$tmp/$m.lost") samples"
 	echo "capaudit --no-bpf counted $(range "$tmp/$m.counted.samples") $3 of $loops, lost $(range "$tmp/$m.lost.samples") samples"
 	[ -n "$bt" ] && echo "bpftrace counted $(range "$tmp/$m.btcounted") $3 of $loops"
@@ -200,6 +326,30 @@ report() {	# MODE TITLE WHAT-IS-COUNTED
 report alike "$loops chowns, one cap_chown check each, all alike:" "cap_chown checks"
 report mixed "$loops checks, cap_chown and cap_sys_nice in turn, a new thread every 256 pairs (--mixed):" "cap_chown and cap_sys_nice checks"
 echo "capaudit counting: $(cat "$tmp/counting")"
+# The goals, judged by the medians of the rounds' differences above:
+# capaudit at most +0.03x over the floor, and not above bpftrace, on
+# both loops.
+within() {	# FILE LIMIT: the rounds whose difference is within it
+	awk -v l="$2" '$1 <= l { k++ } END { printf "%d of %d rounds", k, NR }' "$1"
+}
+verdict() {	# OTHER-ROW GOAL LIMIT
+	awk -v a="$(cat "$tmp/alike.over.$1")" -v b="$(cat "$tmp/mixed.over.$1")" \
+	    -v g="$2" -v l="$3" 'BEGIN {
+		printf "goal, %s (medians of the rounds'"'"' differences): chowns %+.3fx %s, mixed %+.3fx %s: %s\n",
+			g, a, a <= l ? "yes" : "no", b, b <= l ? "yes" : "no", a <= l && b <= l ? "met" : "not met" }'
+	echo "  within it: chowns $(within "$tmp/alike.rounds.$1" "$3"), mixed $(within "$tmp/mixed.rounds.$1" "$3"); medians within $(interval "$tmp/alike.rounds.$1") and $(interval "$tmp/mixed.rounds.$1")"
+}
+echo
+if [ -n "$floor" ]; then
+	verdict floor "capaudit at most +0.03x over the floor" 0.03
+else
+	echo "goal, capaudit at most +0.03x over the floor: not judged (no floor row)"
+fi
+if [ -n "$bt" ]; then
+	verdict bpftrace "capaudit not above bpftrace" 0
+else
+	echo "goal, capaudit not above bpftrace: not judged (no bpftrace row)"
+fi
 echo
 echo "starting and ending an audit, wall, median of $starts:"
 awk -v t="$(median "$tmp/start.true")" 'BEGIN { printf "true alone          %6.3f s (the clock'"'"'s own cost)\n", t / 1e6 }'
