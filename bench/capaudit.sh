@@ -10,8 +10,9 @@
 # under capaudit --no-bpf (one perf sample per check); and, when it is
 # installed, under a bpftrace one-liner that counts the same tracepoint
 # in the kernel. ROUNDS rounds, each running every row once, in an order
-# that turns by one row every round (so no row always follows the same
-# one). The loop times itself, so no tool's start-up is part of those
+# that turns by one row every round and goes the other way round every
+# other round (so no row always follows the same one), SETTLE seconds
+# between runs (0.25). The loop times itself, so no tool's start-up is part of those
 # figures: wall time, and the loop's CPU time (what each tool adds in the
 # kernel is charged to it). Every row is compared with plain in each
 # round, and the median of those per-round ratios is its figure: the
@@ -29,7 +30,7 @@
 # `capaudit -- true`, wall, median of STARTS runs. Needs root (capaudit
 # mounts tracefs in a private mount namespace of its own if none is
 # mounted; bpftrace is given one).
-#   LOOPS=500000 ROUNDS=9 STARTS=20 sh bench/capaudit.sh
+#   LOOPS=500000 ROUNDS=9 STARTS=20 SETTLE=0.25 sh bench/capaudit.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -129,12 +130,18 @@ bt_counted() {	# MODE OUTPUT
 		END { print n + 0 }' "$2"
 }
 
-# The rows, in the order of the first round; each round starts one row
-# further along, the others following in the same order.
+# The rows, in the order of the first round. Each round starts one row
+# further along, every other one going the other way round, so that each
+# row follows two others in turn; and each run starts SETTLE seconds
+# after the last, once what the last run's tool left for the kernel to
+# do (its programs, maps and buffers freed after an RCU grace period) is
+# done, which would otherwise be charged to whatever ran next.
 rows="plain${floor:+ floor} capaudit samples${bt:+ bpftrace}"
 nrows=$(echo $rows | wc -w)
+settle=${SETTLE:-0.25}
 rotated() {	# ROUND: the rows in that round's order
-	echo $rows $rows | tr ' ' '\n' | tail -n +$(($1 % nrows + 1)) | head -n "$nrows"
+	echo $rows $rows | tr ' ' '\n' | tail -n +$(($1 % nrows + 1)) | head -n "$nrows" |
+		if [ $(($1 % 2)) -eq 1 ]; then tac; else cat; fi
 }
 
 # One run of one row on a loop: MODE is alike or mixed, the loop's
@@ -144,6 +151,7 @@ rotated() {	# ROUND: the rows in that round's order
 run_row() {	# ROW MODE LOOP-ARGS...
 	row=$1 m=$2; shift 2
 	own=0
+	sleep "$settle"
 	case $row in
 	plain)
 		watched "$loop" "$@" "$file" "$tmp/$m.plain" || exit 1 ;;
@@ -256,7 +264,7 @@ per_round_over() {	# MODE OTHER-ROW [SUFFIX]
 	paste -d' ' "$tmp/$1.plain${3-}" "$tmp/$1.capaudit${3-}" "$tmp/$1.$2${3-}" |
 		awk '{ print ($4 - $6) / $2 }'
 }
-echo "capaudit benchmark: $rounds rounds, each row once a round, in an order that turns every round; $(nproc) cpus"
+echo "capaudit benchmark: $rounds rounds, each row once a round, in an order that turns every round, $settle s between runs; $(nproc) cpus"
 echo "load average (1, 5, 15 min): $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end, the 1-minute one $(range "$tmp/load") at the rounds' starts"
 echo "$steal_start $steal_end" | awk '{ if ($4 > $2) printf "CPU time the hypervisor gave others meanwhile (steal): %.1f%% of all CPUs'"'"' time\n", 100 * ($3 - $1) / ($4 - $2) }'
 echo "the chowned file: on a $(stat -f -c %T "$tmp/fs") file system"
