@@ -62,8 +62,10 @@
  *                    outside the secure mode (AT_SECURE) a file
  *                    capability gives, as a library that reads its
  *                    user's configuration only there does, loads LIB and
- *                    calls its escalate(FILE); 0 once bound, whatever
- *                    LIB did; 1 when the bind is refused
+ *                    calls its record_caps(FILE) (the capabilities its
+ *                    code ran with, a line added to FILE, or why LIB
+ *                    could not be loaded: "dlopen: ..."); 0 once bound,
+ *                    whatever LIB did; 1 when the bind is refused
  *   capaudit_hostile SCRIPT         an interpreter ("#!" names it): runs
  *                    SCRIPT's last line, "bind" (binds; 0 or 1) or
  *                    "escalate FILE" (setuid(0), then creates FILE, which
@@ -215,15 +217,32 @@ static int tiocsti(const char *text)
 	return rc == 0 ? 0 : 1;
 }
 
-static int load(const char *lib, const char *file)
+static int load_fn(const char *lib, const char *name, const char *file)
 {
 	void *h = dlopen(lib, RTLD_NOW);
 	int (*fn)(const char *);
 
 	if (h == NULL)
 		return 2;
-	*(void **)&fn = dlsym(h, "escalate");
+	*(void **)&fn = dlsym(h, name);
 	return fn != NULL && fn(file) == 0 ? 0 : 1;
+}
+
+/* Why dlopen(3) failed, a line added to file. */
+static void note_refused(const char *file)
+{
+	const char *why = dlerror();
+	FILE *f = fopen(file, "ae");
+
+	if (f == NULL)
+		return;
+	fprintf(f, "dlopen: %s\n", why != NULL ? why : "failed");
+	fclose(f);
+}
+
+static int load(const char *lib, const char *file)
+{
+	return load_fn(lib, "escalate", file);
 }
 
 /* The daemon and its starter, both for ever, with whatever they hold. */
@@ -417,8 +436,9 @@ int main(int argc, char **argv)
 	if (argc == 4 && strcmp(argv[1], "--bound-dlopen-unsecure") == 0) {
 		if (bind80() < 0)
 			return 1;
-		if (getauxval(AT_SECURE) == 0)
-			load(argv[2], argv[3]);
+		if (getauxval(AT_SECURE) == 0 &&
+		    load_fn(argv[2], "record_caps", argv[3]) == 2)
+			note_refused(argv[3]);
 		return 0;
 	}
 	if (argc == 3 && strcmp(argv[1], "--tiocsti") == 0)
