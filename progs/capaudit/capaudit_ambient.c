@@ -29,6 +29,15 @@
  *     at that execve, while the loader an ELF file names is mapped by
  *     the kernel for that file, whose own capabilities alone count.
  *
+ *   - in the run's mount namespace every mount is noexec but the
+ *     copies' and one over each library the programs loaded in the
+ *     runs so far (and a script command): ambient capabilities bring
+ *     no secure mode, so a library reading its user's configuration
+ *     there may try to map a library of that user's, and Landlock does
+ *     not cover mmap(2); the noexec flag makes that mapping fail
+ *     (capaudit_noexec.c). A library no earlier run loaded cannot be
+ *     loaded in this one.
+ *
  * What a program of the grant does with the grant stays the command's
  * own business, as in the trials and in the container.
  */
@@ -45,6 +54,7 @@
 #include <unistd.h>
 
 #include "capaudit_ambient.h"
+#include "capaudit_noexec.h"
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
 #include "capaudit_trial.h"
@@ -62,6 +72,7 @@ void ambient_guard_free(struct ambient_guard *g)
 			close(g->loaders[i].src_fd);
 	free(g->loaders);
 	free(g->paths);
+	free(g->keep);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -93,6 +104,74 @@ static int add_path(struct ambient_guard *g, const char *path)
 	g->paths = q;
 	snprintf(g->paths[g->npaths++], sizeof(g->paths[0]), "%s", path);
 	return 0;
+}
+
+/*
+ * path, a file the run may map executable, added to g once with
+ * stat(2)'s numbers (the child checks the path against them): 0, or -1
+ * with errno.
+ */
+static int add_keep(struct ambient_guard *g, const char *path)
+{
+	struct exec_keep *q;
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < g->nkeep; i++)
+		if (strcmp(g->keep[i].path, path) == 0)
+			return 0;
+	if (strlen(path) >= sizeof(g->keep[0].path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (lstat(path, &st) < 0)
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		return -1;
+	}
+	q = reallocarray(g->keep, g->nkeep + 1, sizeof(*q));
+	if (q == NULL)
+		return -1;
+	g->keep = q;
+	q = &g->keep[g->nkeep++];
+	memset(q, 0, sizeof(*q));
+	snprintf(q->path, sizeof(q->path), "%s", path);
+	q->dev = st.st_dev;
+	q->ino = st.st_ino;
+	return 0;
+}
+
+/*
+ * Each library p loaded in the runs, but its loader and the files of the
+ * grant (their copies are bound from a mount that is not noexec): 1, or
+ * 0 with why.
+ */
+static int keep_libraries(const struct suggestion *sg,
+			  const struct need_file *p, struct ambient_guard *g,
+			  char *why, size_t len)
+{
+	char reason[400];
+	size_t i, j;
+
+	for (i = 0; i < p->nlibs; i++) {
+		const char *lib = p->libs[i].path;
+		int copied = 0;
+
+		for (j = 0; j < g->nloaders && !copied; j++)
+			copied = strcmp(g->loaders[j].target, lib) == 0;
+		for (j = 0; j < sg->nfiles && !copied; j++)
+			copied = sg->files[j].path != NULL &&
+				 strcmp(sg->files[j].path, lib) == 0;
+		if (copied || add_keep(g, lib) == 0)
+			continue;
+		why_say(reason, sizeof(reason),
+			"it is a library that cannot be kept executable in "
+			"that run (%s)",
+			strerror(errno));
+		return refuse(why, len, lib, reason);
+	}
+	return 1;
 }
 
 /*
@@ -202,7 +281,8 @@ static int check_program(const struct suggestion *sg, const struct need_file *p,
 		return refuse(why, len, p->path, reason);
 	if (!trial_libraries_allowed(p, reason, sizeof(reason)))
 		refuse(why, len, p->path, reason);
-	else if (add_loader(g, p, fd, why, len))
+	else if (add_loader(g, p, fd, why, len) &&
+		 keep_libraries(sg, p, g, why, len))
 		ok = 1;
 	else if (why[0] == '\0')
 		snprintf(why, len, "%s", strerror(errno));
@@ -211,10 +291,31 @@ static int check_program(const struct suggestion *sg, const struct need_file *p,
 	return ok;
 }
 
+/*
+ * A loader a program named after another loaded it is a copy's target:
+ * its path opens the copy in the run, not the file kept.
+ */
+static void drop_loaders_kept(struct ambient_guard *g)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < g->nkeep; i++) {
+		int loader = 0;
+
+		for (j = 0; j < g->nloaders && !loader; j++)
+			loader = strcmp(g->loaders[j].target,
+					g->keep[i].path) == 0;
+		if (!loader)
+			g->keep[n++] = g->keep[i];
+	}
+	g->nkeep = n;
+}
+
 int ambient_guard_make(const struct suggestion *sg, const char *command,
 		       struct ambient_guard *g, char *why, size_t len)
 {
 	struct exec_target et;
+	char real[PATH_MAX];
 	size_t i;
 	int fd;
 
@@ -228,9 +329,17 @@ int ambient_guard_make(const struct suggestion *sg, const char *command,
 			strerror(errno));
 		return 0;
 	}
+	if (!noexec_possible()) {
+		snprintf(
+			why, len,
+			"the kernel cannot make its mounts noexec, which keeps it from mapping other files (mount_setattr: %s)",
+			strerror(errno));
+		return 0;
+	}
 	for (i = 0; i < sg->nprograms; i++)
 		if (!check_program(sg, &sg->programs[i], g, why, len))
 			goto refused;
+	drop_loaders_kept(g);
 	/*
 	 * A script command is executed by its path (the kernel then maps
 	 * its interpreter, a program above): its way was checked to be
@@ -238,7 +347,9 @@ int ambient_guard_make(const struct suggestion *sg, const char *command,
 	 */
 	fd = open(command, O_PATH | O_CLOEXEC);
 	if (fd >= 0 && exec_target_inspect(fd, &et) == 0 &&
-	    et.kind == EXEC_TARGET_SCRIPT && add_path(g, command) < 0) {
+	    et.kind == EXEC_TARGET_SCRIPT &&
+	    (add_path(g, command) < 0 || realpath(command, real) == NULL ||
+	     add_keep(g, real) < 0)) {
 		snprintf(why, len, "%s", strerror(errno));
 		close(fd);
 		goto refused;

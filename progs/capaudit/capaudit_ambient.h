@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+struct exec_keep;
 struct grant_file;
 struct grant_plan;
 struct suggestion;
@@ -27,6 +28,13 @@ struct ambient_guard {
 	/* A script command, run in place: Landlock's rule for it. */
 	char (*paths)[4096];
 	size_t npaths;
+	/*
+	 * What the run may execute or map executable besides the copies
+	 * (every other mount of its namespace is noexec): each library the
+	 * programs loaded in the runs so far, and a script command.
+	 */
+	struct exec_keep *keep;
+	size_t nkeep;
 };
 
 /*
@@ -34,7 +42,8 @@ struct ambient_guard {
  * capabilities, where every program it starts holds them: each program
  * the runs so far executed (sg->programs) a file of the grant, still the
  * file they ran, only root's to change (its way too), loading only
- * root's libraries; each ELF file's loader seen and root's. Fills g; 1, or 0
+ * root's libraries; each ELF file's loader seen and root's; the kernel
+ * able to make the run's mounts noexec. Fills g; 1, or 0
  * with the reason in why (g then empty). ambient_guard_free() frees g.
  */
 int ambient_guard_make(const struct suggestion *sg, const char *command,

@@ -235,6 +235,8 @@ static int run_contained(void *ctx, struct suggestion *sg,
 	tr->plan.confine = cs->ambient != 0;
 	tr->plan.paths = guard.paths;
 	tr->plan.npaths = guard.npaths;
+	tr->plan.keep = guard.keep;
+	tr->plan.nkeep = guard.nkeep;
 	rc = run_launch(tr, &l, sg, grant, guard.loaders, guard.nloaders, rr,
 			t);
 	if (rc == 0 && !run_libraries_allowed(t, &guard, why, sizeof(why))) {
@@ -248,6 +250,8 @@ static int run_contained(void *ctx, struct suggestion *sg,
 	tr->plan.no_new_privs = tr->plan.confine = 0;
 	tr->plan.paths = NULL;
 	tr->plan.npaths = 0;
+	tr->plan.keep = NULL;
+	tr->plan.nkeep = 0;
 	cap_free(l.iab);
 	ambient_guard_free(&guard);
 	return rc;

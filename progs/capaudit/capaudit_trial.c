@@ -28,6 +28,7 @@
 
 #include "cap_xattr.h"
 #include "capaudit_identity.h"
+#include "capaudit_noexec.h"
 #include "capaudit_privilege.h"
 #include "capaudit_suggest.h"
 #include "capaudit_tally.h"
@@ -492,6 +493,13 @@ int plan_apply(const struct grant_plan *p, const char **step)
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		FAIL("making the mount namespace private");
 	/*
+	 * The ambient run: nothing may be executed or mapped executable
+	 * but the copies, bound next from a mount made after this one, and
+	 * the files of keep, once the copies are in place.
+	 */
+	if (p->confine && noexec_all(step) < 0)
+		return -1;
+	/*
 	 * Neither nosuid nor noexec: the copies must run with their file
 	 * capabilities. Only this namespace sees it, and it is unmounted
 	 * before the command starts (the binds keep the copies).
@@ -511,6 +519,8 @@ int plan_apply(const struct grant_plan *p, const char **step)
 	 * behind if capaudit is killed while the trial runs.
 	 */
 	rmdir(p->dir);
+	if (p->confine && noexec_keep(p->keep, p->nkeep, step) < 0)
+		return -1;
 	if (p->quiet && (dup2(p->devnull, 0) < 0 || dup2(p->devnull, 1) < 0 ||
 			 dup2(p->devnull, 2) < 0))
 		FAIL("sending the trial's output to /dev/null");

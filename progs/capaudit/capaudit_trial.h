@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct exec_keep;
 struct need_file;
 
 /* One file of a trial: a copy with these capabilities, bound over it. */
@@ -30,11 +31,15 @@ struct grant_plan {
 	int no_new_privs;
 	/*
 	 * The ambient run: the command may execute only the files (their
-	 * copies) and these paths (capaudit_ambient.c).
+	 * copies) and these paths (capaudit_ambient.c); every mount is
+	 * noexec but those of the copies and of the files in keep
+	 * (capaudit_noexec.c).
 	 */
 	int confine;
 	char (*paths)[4096];
 	size_t npaths;
+	const struct exec_keep *keep;
+	size_t nkeep;
 };
 
 /* A revision 2 security.capability value granting caps =ep into buf. */

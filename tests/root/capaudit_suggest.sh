@@ -193,6 +193,7 @@ grep -c "NoNewPrivs 1" "$T/sets/root" | grep -qx 1 && pass ||
 #     PROGRAM with no exec check): the loader's copy holds an empty file
 #     capability, so that execve clears the ambient set. His program
 #     records the sets it ran with: never the grant.
+findmnt -rn -o ID,PARENT,TARGET,VFS-OPTIONS >"$T/mounts.before"
 mkdir "$T/nbw" && cp "$probe" "$T/nbw/evil" && cp /usr/bin/env "$T/nbw/env" && chown -R nobody "$T/nbw"
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- "$T/nbw/env" "$T/bin/setsprobe" --bind80-sets "$T/nbw/a" \
 	>/dev/null 2>&1
@@ -231,16 +232,31 @@ done
 #     outside the secure mode (AT_SECURE) a file capability gives, as a
 #     library reading its user's configuration only there does: no trial
 #     loads it, podman's run (ambient capabilities, no secure mode)
-#     does, and proves nothing.
+#     tries to. Every mount of that run is noexec but its allowed
+#     files': the library cannot be mapped there (the program notes
+#     dlopen's refusal in esc), so its code, which adds the capabilities
+#     it ran with to esc, never runs with the grant, and the run, made of
+#     root's files alone, proves podman's way.
 cp "$BIN/capaudit_hostile" "$T/bin/unsecure" && chmod 755 "$T/bin/unsecure" &&
 	cp "$BIN/libcapaudit_escalate.so" "$T/nbw/lib.so" && chown nobody "$T/nbw/lib.so" ||
 	fail "copies of capaudit_hostile and its library"
 in_net "$CA" --suggest --user=nobody --output="$T/rep" -- \
 	"$T/bin/unsecure" --bound-dlopen-unsecure "$T/nbw/lib.so" "$T/nbw/esc" >/dev/null 2>&1
-expect_line "$T/rep" "# podman, as uid 65534 in the container: the flags of podman run, NOT PROVEN (run 5, in these sets, ran what its user may change: $T/bin/unsecure: it loads $T/nbw/lib.so, which is not root's:" \
-	"a library of nobody's loaded outside the secure mode: podman's way not proven"
+expect_line "$T/rep" "# podman, as uid 65534 in the container: the flags of podman run, proven by run 5 in the sets the container gets there (bounding, inheritable, permitted, effective and ambient set cap_net_bind_service, no_new_privs set)" \
+	"a library of nobody's refused outside the secure mode: podman's way proven by root's files alone"
 expect_line "$T/rep" "#   run 6, in those sets: exited with status 0" \
 	"a library of nobody's loaded outside the secure mode: docker's way proven"
+if grep '^CapEff:' "$T/nbw/esc" 2>/dev/null | grep -qv '^CapEff:[[:space:]]*0*$'; then
+	cat "$T/nbw/esc"
+	fail "a library of nobody's loaded outside the secure mode ran with the grant"
+else
+	pass
+fi
+expect_line "$T/nbw/esc" "dlopen: $T/nbw/lib.so: failed to map segment from shared object" \
+	"a library of nobody's in the ambient run: its mapping refused"
+# The ambient runs' noexec mounts and binds stayed in their namespaces.
+findmnt -rn -o ID,PARENT,TARGET,VFS-OPTIONS >"$T/mounts.after"
+same "$T/mounts.before" "$T/mounts.after" "the host's mounts after the ambient runs"
 
 # 1b. iputils' ping, when installed, the same way (a copy, without the
 #     capabilities the package gave it).
