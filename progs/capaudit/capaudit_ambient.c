@@ -143,9 +143,9 @@ static int add_keep(struct ambient_guard *g, const char *path)
 }
 
 /*
- * Each library p loaded in the runs, but its loader and the files of the
- * grant (their copies are bound from a mount that is not noexec): 1, or
- * 0 with why.
+ * Each library p loaded in the runs, but the files of the grant (their
+ * copies are bound from a mount that is not noexec; the loaders' are
+ * dropped once all are known: drop_loaders_kept()): 1, or 0 with why.
  */
 static int keep_libraries(const struct suggestion *sg,
 			  const struct need_file *p, struct ambient_guard *g,
@@ -158,8 +158,6 @@ static int keep_libraries(const struct suggestion *sg,
 		const char *lib = p->libs[i].path;
 		int copied = 0;
 
-		for (j = 0; j < g->nloaders && !copied; j++)
-			copied = strcmp(g->loaders[j].target, lib) == 0;
 		for (j = 0; j < sg->nfiles && !copied; j++)
 			copied = sg->files[j].path != NULL &&
 				 strcmp(sg->files[j].path, lib) == 0;
@@ -292,8 +290,8 @@ static int check_program(const struct suggestion *sg, const struct need_file *p,
 }
 
 /*
- * A loader a program named after another loaded it is a copy's target:
- * its path opens the copy in the run, not the file kept.
+ * A loader is a copy's target (its path opens the copy in the run, not
+ * the file kept): out of keep, whichever program loaded it.
  */
 static void drop_loaders_kept(struct ambient_guard *g)
 {
