@@ -78,7 +78,7 @@ static int new_node(struct reader *r, enum jkind kind, int parent)
 	n->kind = kind;
 	n->start = r->at;
 	n->parent = parent;
-	n->first_child = n->next = -1;
+	n->first_child = n->next = n->prev = -1;
 	return d->count++;
 }
 
@@ -284,6 +284,7 @@ static void link_child(struct jdoc *d, int parent, int child, int *last)
 		d->n[parent].first_child = child;
 	else
 		d->n[*last].next = child;
+	d->n[child].prev = *last;
 	*last = child;
 	d->n[parent].nchildren++;
 }

@@ -30,10 +30,12 @@ enum jkind {
 /*
  * One value. Its children (an array's elements, an object's members'
  * values) are the nodes first_child, then each one's next, in the order
- * of the text; -1 ends the list. A member's key is its value node's.
+ * of the text; -1 ends the list, and a child's prev is the one before it
+ * (-1 for the first). A member's key is its value node's.
  */
 struct jnode {
 	enum jkind kind;
+	int prev; /* here, beside kind: no padding, the node stays 80 bytes */
 	size_t start, end; /* the value's bytes: text[start, end) */
 	/* An object member's key, quotes included: text[key_start, key_end) */
 	size_t key_start, key_end;

@@ -345,15 +345,15 @@ static void add_exclusion(struct ctx *x, struct splice *s, const struct rule *r)
 		int ex = jscan_member(d, r->node, "excludes");
 
 		if (ex >= 0) { /* null */
-			splice_indent(d->text, d->n[ex].key_start, ind,
-				      sizeof(ind));
+			splice_style_indent(d, &st, d->n[ex].key_start, ind,
+					    sizeof(ind));
 			gen_member_strings(&b, &st, ind, "caps", perfmon, 1);
 			if (!b.oom)
 				splice_replace(s, d, ex, b.s);
 		} else {
 			last = last_child(d, r->node);
-			splice_indent(d->text, d->n[last].key_start, ind,
-				      sizeof(ind));
+			splice_style_indent(d, &st, d->n[last].key_start, ind,
+					    sizeof(ind));
 			gen_string(&b, "excludes");
 			sbuf_str(&b, st.colon);
 			gen_member_strings(&b, &st, ind, "caps", perfmon, 1);
@@ -361,8 +361,8 @@ static void add_exclusion(struct ctx *x, struct splice *s, const struct rule *r)
 				splice_after(s, d, last, b.s);
 		}
 	} else if (d->n[r->excludes].nchildren == 0) {
-		splice_indent(d->text, d->n[r->excludes].key_start, ind,
-			      sizeof(ind));
+		splice_style_indent(d, &st, d->n[r->excludes].key_start, ind,
+				    sizeof(ind));
 		gen_member_strings(&b, &st, ind, "caps", perfmon, 1);
 		if (!b.oom)
 			splice_replace(s, d, r->excludes, b.s);
@@ -371,15 +371,15 @@ static void add_exclusion(struct ctx *x, struct splice *s, const struct rule *r)
 			caps >= 0 ? caps : jscan_member(d, r->excludes, "caps");
 
 		if (at >= 0) { /* null, or [] */
-			splice_indent(d->text, d->n[at].key_start, ind,
-				      sizeof(ind));
+			splice_style_indent(d, &st, d->n[at].key_start, ind,
+					    sizeof(ind));
 			gen_strings(&b, &st, ind, perfmon, 1);
 			if (!b.oom)
 				splice_replace(s, d, at, b.s);
 		} else {
 			last = last_child(d, r->excludes);
-			splice_indent(d->text, d->n[last].key_start, ind,
-				      sizeof(ind));
+			splice_style_indent(d, &st, d->n[last].key_start, ind,
+					    sizeof(ind));
 			gen_string(&b, "caps");
 			sbuf_str(&b, st.colon);
 			gen_strings(&b, &st, ind, perfmon, 1);
@@ -485,7 +485,8 @@ static void add_allow_rule(struct ctx *x, int after, int syscalls)
 
 	if (after >= 0) {
 		jstyle_of(d, after, &st);
-		splice_indent(d->text, d->n[after].start, ind, sizeof(ind));
+		splice_style_indent(d, &st, d->n[after].start, ind,
+				    sizeof(ind));
 		gen_allow_rule(&b, &st, ind);
 		if (!b.oom)
 			splice_after(&x->s, d, after, b.s);
@@ -493,7 +494,8 @@ static void add_allow_rule(struct ctx *x, int after, int syscalls)
 		int at = syscalls >= 0 ? syscalls : last_child(d, 0);
 
 		jstyle_of(d, 0, &st);
-		splice_indent(d->text, d->n[at].key_start, ind, sizeof(ind));
+		splice_style_indent(d, &st, d->n[at].key_start, ind,
+				    sizeof(ind));
 		snprintf(inner, sizeof(inner), "%s%s", ind,
 			 st.lines ? st.unit : "");
 		if (syscalls < 0) {
@@ -671,6 +673,9 @@ int profile_allow_perfmon(const char *text, size_t len,
 		snprintf(c->err, sizeof(c->err), "%s", strerror(errno));
 		goto out;
 	}
+	/* BASE's nodes go before the output's are made: not both at once. */
+	jscan_free(&x.d);
+	splice_free(&x.s);
 	rc = c->changed ? recheck(c) : 0;
 out:
 	jscan_free(&x.d);

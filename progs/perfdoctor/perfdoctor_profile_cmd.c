@@ -7,6 +7,7 @@
  * is printed on stdout, only the reason on stderr, so that a redirection
  * never leaves half a profile behind for a runtime to load.
  */
+#define _GNU_SOURCE /* O_PATH */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "perfdoctor.h"
 #include "perfdoctor_jscan.h"
 #include "perfdoctor_profile.h"
+#include "reopen.h"
 #include "say.h"
 
 /* What a file is, when it is not a regular one. */
@@ -53,10 +55,12 @@ static int too_big(const char *path, unsigned long long size)
 
 /*
  * BASE, whole, into *text (malloc'd) and *len: 0, or -1 after a message.
- * Anything but a regular file is refused before it is opened (opening a
- * device may act on it; a FIFO would wait for a writer), and again after
- * (it may have been swapped meanwhile); the file is read to its end but
- * never past the limit, whatever it says its size is.
+ * BASE is opened O_PATH first, which opens nothing (no FIFO waits for a
+ * writer, no device acts on an open) and pins one inode: only a regular
+ * file is then opened for reading, through /proc/thread-self/fd
+ * (reopen.h), so that a name swapped meanwhile for a FIFO or a device's
+ * never has that opened. The file is read to its end but never past the
+ * limit, whatever it says its size is.
  */
 static int read_base(const char *path, int is_default, char **text, size_t *len)
 {
@@ -64,39 +68,45 @@ static int read_base(const char *path, int is_default, char **text, size_t *len)
 	size_t have = 0;
 	ssize_t n;
 	char *buf;
-	int fd;
+	int pfd, fd;
 
-	if (stat(path, &st) < 0) {
-		if (errno == ENOENT && is_default)
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0 || fstat(pfd, &st) < 0) {
+		int err = errno;
+
+		if (pfd >= 0)
+			close(pfd);
+		if (err == ENOENT && is_default)
 			say(stderr, "perfdoctor: ",
 			    "%s: no such file: the default profile of podman and CRI-O (containers-common) is not installed here; give your runtime's profile as --seccomp-profile=BASE (docker installs none: give its profiles/seccomp/default.json)",
 			    path);
 		else
-			say_errno(stderr, "perfdoctor: ", errno, "%s", path);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode))
-		return not_regular(path, st.st_mode);
-	fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		say_errno(stderr, "perfdoctor: ", errno, "%s", path);
-		return -1;
-	}
-	if (fstat(fd, &st) < 0) {
-		int err = errno;
-
-		close(fd);
-		say_errno(stderr, "perfdoctor: ", err, "%s", path);
+			say_errno(stderr, "perfdoctor: ", err, "%s", path);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+		close(pfd);
 		return not_regular(path, st.st_mode);
 	}
 	if (st.st_size > PROFILE_MAX_BYTES) {
-		close(fd);
+		close(pfd);
 		return too_big(path, (unsigned long long)st.st_size);
 	}
+	fd = reopen_regular_rdonly(pfd);
+	if (fd < 0) {
+		int err = errno;
+
+		close(pfd);
+		if (err == ENOENT)
+			say(stderr, "perfdoctor: ",
+			    "%s: cannot be opened through " REOPEN_PROC_DIR
+			    ", which only names the file that was looked at: is /proc mounted?",
+			    path);
+		else
+			say_errno(stderr, "perfdoctor: ", err, "%s", path);
+		return -1;
+	}
+	close(pfd);
 	buf = malloc(PROFILE_MAX_BYTES + 1);
 	if (buf == NULL) {
 		close(fd);

@@ -156,15 +156,21 @@ void splice_indent(const char *text, size_t at, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+void splice_style_indent(const struct jdoc *d, const struct jstyle *st,
+			 size_t at, char *buf, size_t len)
+{
+	if (st->lines)
+		splice_indent(d->text, at, buf, len);
+	else
+		buf[0] = '\0';
+}
+
 /* The text before node x: from its previous sibling's end (or its container's bracket) to x. */
 static void before(const struct jdoc *d, int x, size_t *from, size_t *to)
 {
-	const struct jnode *p = &d->n[d->n[x].parent];
-	int c, prev = -1;
+	int prev = d->n[x].prev;
 
-	for (c = p->first_child; c >= 0 && c != x; c = d->n[c].next)
-		prev = c;
-	*from = prev >= 0 ? d->n[prev].end : p->start + 1;
+	*from = prev >= 0 ? d->n[prev].end : d->n[d->n[x].parent].start + 1;
 	*to = d->n[x].key != NULL ? d->n[x].key_start : d->n[x].start;
 }
 

@@ -55,6 +55,15 @@ void jstyle_of(const struct jdoc *d, int obj, struct jstyle *st);
 void splice_indent(const char *text, size_t at, char *buf, size_t len);
 
 /*
+ * The same, for a value laid out as st says: "" on one line, where no
+ * indentation is written. Looking for the start of a long line once for
+ * each value would take time quadratic in the line's length (a profile
+ * on one line, its thousands of rules each changed).
+ */
+void splice_style_indent(const struct jdoc *d, const struct jstyle *st,
+			 size_t at, char *buf, size_t len);
+
+/*
  * A growing string for new values; a failed growth is remembered (oom)
  * and every later addition does nothing.
  */

@@ -25,9 +25,12 @@
 #    gets exit 2, nothing on stdout, and a line naming the file, where
 #    and why: invalid JSON and UTF-8, a NUL byte, a BOM, \u0000, a key
 #    read twice (in another case too), a value of another type, name and
-#    names, deep nesting, more than 1 MiB, a FIFO (no hang), a directory,
-#    an unreadable file; a file name with control characters is escaped,
-#    and so is an action the line on stderr echoes;
+#    names, deep nesting, more than 1 MiB, a FIFO (no hang, and never
+#    opened: not when swapped in between a look at BASE and its open), a
+#    directory, an unreadable file; a file name with control characters
+#    is escaped, and so is an action the line on stderr echoes;
+#  - 1 MiB of one-line rules, each changed, within 2 CPU seconds; 1 MiB
+#    of values within 70 MB;
 #  - misuse: an operand, --user, --pid; a full stdout.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
@@ -504,6 +507,66 @@ bad "nested 33 deep" "{\"a\": $deep" "line 1, column 38: nested deeper than 32 l
 head -c 1048577 /dev/zero | tr '\0' ' ' >"$T/big.json"
 prof "$T/big.json"
 refused "more than 1 MiB" "perfdoctor: $T/big.json: 1048577 bytes or more, larger than the 1048576 bytes a profile may have here"
+
+# Time and memory for a profile of 1 MiB. On one line, with each of its
+# 20000 rules changed: linear time (looking for the start of the line
+# for each rule took 4 CPU seconds). A profile of 500000 values: BASE's
+# are gone before the output's are read again (both at once took twice
+# the memory: 90 MB). Bounds with a wide margin, for the plain build
+# alone (sanitizers and valgrind take more of both).
+nrules=$(python3 - "$T/rules.json" "$T/values.json" <<'PY'
+import sys
+size = 1 << 20
+head = '{"defaultAction":"SCMP_ACT_ERRNO","syscalls":['
+rule = '{"name":"perf_event_open","action":"SCMP_ACT_KILL"}'
+n = (size - len(head) - 2) // (len(rule) + 1)
+open(sys.argv[1], "w").write(head + ",".join([rule] * n) + "]}")
+print(n)
+head = '{"defaultAction":"SCMP_ACT_ERRNO","x":['
+n = (size - len(head) - 2) // 2
+open(sys.argv[2], "w").write(head + ",".join(["0"] * n) + "]}")
+PY
+)
+if is_sanitized || [ -n "${VALGRIND_CMD:-}" ]; then
+	not_checked "the time and memory bounds of a 1 MiB profile (a sanitizer or valgrind build)"
+else
+	(ulimit -t 2 && exec "$PD" "--seccomp-profile=$T/rules.json") >"$T/out" 2>"$T/err"
+	rc=$?
+	n=$(grep -o '"CAP_PERFMON"' "$T/out" | wc -l)
+	[ "$rc" = 0 ] && [ "$n" = $((nrules + 1)) ] && pass ||
+		fail "$nrules rules on one line, within 2 CPU seconds: exit $rc, CAP_PERFMON $n times (want one more): $(head -c 200 "$T/err")"
+	(ulimit -v 70000 && exec "$PD" "--seccomp-profile=$T/values.json") >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" = 0 ] && pass ||
+		fail "500000 values, within 70 MB: exit $rc: $(head -c 200 "$T/err")"
+fi
+
+# A name swapped between a look and an open (libswap_on_open renames a
+# FIFO over BASE at perfdoctor's first open of it): the FIFO is never
+# opened for reading, which would let a writer waiting on it through.
+mkfifo "$T/swapfifo"
+printf '{}' >"$T/swapped.json"
+(exec 3>"$T/swapfifo") &
+writer=$!
+i=0
+until [ "$(cat /proc/$writer/wchan 2>/dev/null)" = wait_for_partner ] || [ $i -ge 50 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+if [ "$(cat /proc/$writer/wchan 2>/dev/null)" != wait_for_partner ]; then
+	not_checked "BASE swapped for a FIFO: /proc/PID/wchan does not say where a writer waits"
+else
+	run env SWAP_AT="$T/swapped.json" SWAP_FROM="$T/swapfifo" \
+		LD_PRELOAD="$BIN/libswap_on_open.so" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		${VALGRIND_CMD:-} "$PD" "--seccomp-profile=$T/swapped.json"
+	refused "BASE swapped for a FIFO" "perfdoctor: $T/swapped.json: a FIFO, not a regular file (a profile)"
+	[ "$(cat /proc/$writer/wchan 2>/dev/null)" = wait_for_partner ] && pass ||
+		fail "BASE swapped for a FIFO: perfdoctor opened it for reading (its writer went through)"
+fi
+for f in "$T/swapped.json" "$T/swapfifo"; do
+	[ -p "$f" ] && : <>"$f"	# lets the writer go
+done
+wait "$writer"
 
 # A FIFO is refused without waiting for a writer; a directory; a file
 # its reader may not read.
