@@ -298,7 +298,12 @@ static int filter_free(const struct jdoc *d, int f, const char *only)
 		return 1;
 	if (arches >= 0 && d->n[arches].nchildren > 0)
 		return 0;
-	if (mk >= 0 && d->n[mk].kind == JSCAN_STRING && d->n[mk].str_len > 0)
+	/*
+	 * Any minKernel is a condition, "" too: docker reads "" as kernel
+	 * 0.0, which every kernel reaches, so that under excludes it makes
+	 * the rule apply nowhere (containers-common ignores minKernel).
+	 */
+	if (mk >= 0 && d->n[mk].kind == JSCAN_STRING)
 		return 0;
 	for (e = caps < 0 ? -1 : d->n[caps].first_child; e >= 0;
 	     e = d->n[e].next)

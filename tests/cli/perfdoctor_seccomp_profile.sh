@@ -9,13 +9,16 @@
 #    is exactly the intended change, byte for byte;
 #  - the output parses (python's json) and means what it should for a
 #    container with no added capability, CAP_PERFMON, CAP_SYS_ADMIN and
-#    both (tools/seccomp_rules.py, which is shown to catch the two wrong
+#    both, and for every combination of the capabilities the profiles
+#    name, as containers-common and as docker select rules
+#    (tools/seccomp_rules.py, which is shown to catch the two wrong
 #    fixes: an allow rule alone, CAP_PERFMON in the EPERM rule's
 #    excludes), for each shape of BASE: docker's before 2022, a default
 #    that allows, a refusing rule with arguments, architectures and
 #    minKernel, perf_event_open in no rule, no rules at all, one line,
-#    two-space indentation, an escaped name; and the host's installed
-#    profile when there is one;
+#    two-space indentation, an escaped name, an allow rule excluding
+#    minKernel "" (which docker reads as 0.0: the rule applies nowhere);
+#    and the host's installed profile when there is one;
 #  - a BASE that allows it already (docker's since 2022, or to every
 #    container) is printed unchanged, saying so on stderr;
 #  - the default BASE is /usr/share/containers/seccomp.json, and its
@@ -218,7 +221,7 @@ for w in wrong1 wrong2; do
 	if $RULES "$T/podman.json" "$T/out" >"$T/sem" 2>&1; then
 		fail "the checker passes the wrong fix $w"
 	else
-		grep -q '^DIFFERENCE: PERFMON: ' "$T/sem" && pass ||
+		grep -q '^DIFFERENCE: containers-common: CAP_PERFMON: ' "$T/sem" && pass ||
 			{ fail "the checker on $w:"; sed 's/^/    | /' "$T/sem"; }
 	fi
 done
@@ -453,6 +456,17 @@ PERFMON: perf_event_open: SCMP_ACT_ALLOW
 SYS_ADMIN: perf_event_open: SCMP_ACT_KILL
 SYS_ADMIN+PERFMON: perf_event_open: SCMP_ACT_ALLOW" \
 	"perf_event_open leaves syscalls[0] (SCMP_ACT_ERRNO) for a copy of it that excludes CAP_PERFMON too, right after it; syscalls[1] (SCMP_ACT_KILL) excludes CAP_PERFMON too; a new rule allows perf_event_open() under CAP_PERFMON, after the last rule that names it"
+
+# An allow rule whose excludes hold a minKernel of "" applies nowhere for
+# docker, which reads "" as kernel 0.0 (every kernel reaches it), and
+# everywhere for containers-common, which knows no minKernel: it is no
+# unconditional allow, and the new rule is added.
+printf '{"defaultAction":"SCMP_ACT_ERRNO","syscalls":[{"names":["perf_event_open"],"action":"SCMP_ACT_ALLOW","includes":{"caps":["CAP_PERFMON"]},"excludes":{"minKernel":""}}]}' >"$T/b.json"
+shape "an allow excluding minKernel \"\"" "no caps: perf_event_open: the default, SCMP_ACT_ERRNO
+PERFMON: perf_event_open: SCMP_ACT_ALLOW
+SYS_ADMIN: perf_event_open: the default, SCMP_ACT_ERRNO
+SYS_ADMIN+PERFMON: perf_event_open: SCMP_ACT_ALLOW" \
+	"a new rule allows perf_event_open() under CAP_PERFMON, after the last rule that names it"
 
 # An action with control characters (an OSC title, a screen clear) is
 # echoed escaped, the rule changed all the same.

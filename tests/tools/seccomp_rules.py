@@ -4,19 +4,35 @@
 allowed to CAP_PERFMON and nothing else changed, as a container runtime
 reads the two profiles (both must parse as JSON, python's own reader).
 
-For four containers -- no added capability, CAP_PERFMON, CAP_SYS_ADMIN,
-both -- on top of podman's default set, the rules that apply are worked
-out as containers-common and docker select them (a rule applies when the
-bounding set holds every capability of includes.caps and none of
-excludes.caps, its arches name amd64 or none, its minKernel is at most
-the running kernel's), and for every call named in either profile the
-answers are compared: each call but perf_event_open() must meet the same
-rules (action, errno, arguments) in both, and so must perf_event_open()
-without CAP_PERFMON; with it, every rule that applies to it must allow it
-and one must do so without conditions (or none applies and the default
-action allows). Prints one line per container: what perf_event_open()
-gets from OUT. Exit 0 when all holds, 1 with each difference.
+Keys are matched as Go's encoding/json matches them, which every runtime
+reads profiles with: in any case, with U+017F and U+212A (Kelvin sign)
+standing for 's' and 'k'; of two keys for one field the last counts.
+
+The rules that apply to a container are worked out as each runtime
+selects them, for two runtimes whose rules differ:
+ - containers-common (podman, CRI-O; Debian 12's 0.50): a rule applies
+   when the bounding set holds every capability of includes.caps and
+   none of excludes.caps, and its arches name amd64 (includes) or do not
+   (excludes); it knows no minKernel, which it ignores; a rule's "errno"
+   (a name or a number), when set, is its errno instead of "errnoRet";
+ - docker (moby): the same, and minKernel, whatever string it holds,
+   "" too, which it reads as kernel 0.0: an includes.minKernel the
+   running kernel has not reached, or an excludes.minKernel it has,
+   leaves the rule out; it knows no "errno".
+For each runtime, for containers holding podman's default set plus every
+combination of the capabilities the two profiles name (with CAP_PERFMON
+and CAP_SYS_ADMIN among them; the four of "no caps", CAP_PERFMON,
+CAP_SYS_ADMIN and both when they name too many for that), the answers
+of every call named in either profile are compared: each call but
+perf_event_open() must meet the same rules (action, errno, arguments) in
+both, and so must perf_event_open() without CAP_PERFMON; with it, every
+rule that applies to it must allow it and one must do so without
+conditions (or none applies and the default action allows). Prints one
+line per container of the four (containers-common's rules): what
+perf_event_open() gets from OUT. Exit 0 when all holds, 1 with each
+difference.
 """
+import itertools
 import json
 import os
 import sys
@@ -28,44 +44,137 @@ DEFAULT_CAPS = ["CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID",
 CONTAINERS = [("no caps", []), ("PERFMON", ["CAP_PERFMON"]),
               ("SYS_ADMIN", ["CAP_SYS_ADMIN"]),
               ("SYS_ADMIN+PERFMON", ["CAP_SYS_ADMIN", "CAP_PERFMON"])]
+# Every combination of up to this many named capabilities is tried.
+MAX_COMBINED = 8
+ERRNO_NAMES = {"EPERM": 1, "ENOENT": 2, "EACCES": 13, "EINVAL": 22,
+               "ENOSYS": 38}
 
 
-def kernel_at_least(want):
-    have = [int(x) for x in os.uname().release.split("-")[0].split(".")[:2]]
-    need = [int(x) for x in want.split(".")[:2]]
-    return have >= need
-
-
-def applies(rule, bounding):
-    inc = rule.get("includes") or {}
-    exc = rule.get("excludes") or {}
-    if "amd64" in (exc.get("arches") or []):
+def key_is(key, field):
+    """Does Go's encoding/json read key as the field named field?"""
+    if len(key) != len(field):
         return False
-    if any(c in bounding for c in exc.get("caps") or []):
-        return False
-    if exc.get("minKernel") and kernel_at_least(exc["minKernel"]):
-        return False
-    if (inc.get("arches") or []) and "amd64" not in inc["arches"]:
-        return False
-    if any(c not in bounding for c in inc.get("caps") or []):
-        return False
-    if inc.get("minKernel") and not kernel_at_least(inc["minKernel"]):
+    for k, f in zip(key, field):
+        f = f.lower()
+        if k.lower() == f and k.isascii():
+            continue
+        if (f, k) in (("s", "\u017f"), ("k", "\u212a")):
+            continue
         return False
     return True
 
 
-def answers(profile, bounding):
+def get(obj, field):
+    """obj's value for field, as Go reads it (the last key for it)."""
+    if not isinstance(obj, dict):
+        return None
+    found = None
+    for key, value in obj.items():
+        if key_is(key, field):
+            found = value
+    return found
+
+
+def kernel_at_least(want):
+    have = [int(x) for x in os.uname().release.split("-")[0].split(".")[:2]]
+    if want == "":
+        return True  # docker's 0.0
+    need = [int(x) for x in want.split(".")]
+    if len(need) != 2:
+        raise ValueError("minKernel %r is not <kernel>.<major>" % want)
+    return have >= need
+
+
+def applies(rule, bounding, runtime):
+    inc = get(rule, "includes") or {}
+    exc = get(rule, "excludes") or {}
+    if "amd64" in (get(exc, "arches") or []):
+        return False
+    if any(c in bounding for c in get(exc, "caps") or []):
+        return False
+    if runtime == "docker" and isinstance(get(exc, "minKernel"), str) and \
+            kernel_at_least(get(exc, "minKernel")):
+        return False
+    if (get(inc, "arches") or []) and "amd64" not in get(inc, "arches"):
+        return False
+    if any(c not in bounding for c in get(inc, "caps") or []):
+        return False
+    if runtime == "docker" and isinstance(get(inc, "minKernel"), str) and \
+            not kernel_at_least(get(inc, "minKernel")):
+        return False
+    return True
+
+
+def errno_of(rule, runtime):
+    named = get(rule, "errno")
+    if runtime == "containers-common" and named:
+        return ERRNO_NAMES.get(named, named)
+    return get(rule, "errnoRet")
+
+
+def answers(profile, bounding, runtime):
     """call name -> sorted answers of the rules that apply to it"""
     out = {}
-    for rule in profile.get("syscalls") or []:
-        if not applies(rule, bounding):
+    for rule in get(profile, "syscalls") or []:
+        if not applies(rule, bounding, runtime):
             continue
-        names = [rule["name"]] if rule.get("name") else rule.get("names") or []
-        what = (rule.get("action"), rule.get("errnoRet"), rule.get("errno"),
-                json.dumps(rule.get("args") or [], sort_keys=True))
+        name = get(rule, "name")
+        names = [name] if name else get(rule, "names") or []
+        what = (get(rule, "action"), errno_of(rule, runtime),
+                json.dumps(get(rule, "args") or [], sort_keys=True))
         for n in names:
             out.setdefault(n, []).append(what)
-    return {n: sorted(set(a)) for n, a in out.items()}
+    return {n: sorted(set(a), key=repr) for n, a in out.items()}
+
+
+def named_caps(*profiles):
+    caps = set()
+    for p in profiles:
+        for rule in get(p, "syscalls") or []:
+            for f in ("includes", "excludes"):
+                caps.update(get(get(rule, f), "caps") or [])
+    return sorted(caps - set(DEFAULT_CAPS) | {"CAP_PERFMON", "CAP_SYS_ADMIN"})
+
+
+def containers(base, new):
+    """(label, added capabilities) of every container to try."""
+    caps = named_caps(base, new)
+    if len(caps) > MAX_COMBINED:
+        return CONTAINERS
+    return [("+".join(c) or "no caps", list(c))
+            for n in range(len(caps) + 1)
+            for c in itertools.combinations(caps, n)]
+
+
+def unfiltered(profile):
+    """Neither a default action nor rules: the runtimes set no filter."""
+    return not get(profile, "defaultAction") and not get(profile, "syscalls")
+
+
+def compare(base, new, label, bounding, runtime, bad):
+    b = answers(base, bounding, runtime)
+    n = answers(new, bounding, runtime)
+    for name in sorted(set(b) | set(n)):
+        if name == PERF and "CAP_PERFMON" in bounding:
+            continue
+        if b.get(name, []) != n.get(name, []):
+            bad.append("%s: %s: %s: %s in BASE, %s in OUT" %
+                       (runtime, label, name, b.get(name, []),
+                        n.get(name, [])))
+    got = n.get(PERF, [])
+    if "CAP_PERFMON" in bounding:
+        if any(a[0] != "SCMP_ACT_ALLOW" for a in got):
+            bad.append("%s: %s: perf_event_open meets %s" %
+                       (runtime, label, got))
+        elif not got and get(new, "defaultAction") != "SCMP_ACT_ALLOW" and \
+                not unfiltered(new):
+            bad.append("%s: %s: no rule allows perf_event_open" %
+                       (runtime, label))
+        elif got and all(a[2] != "[]" for a in got) and \
+                get(new, "defaultAction") != "SCMP_ACT_ALLOW":
+            bad.append("%s: %s: perf_event_open allowed only on conditions" %
+                       (runtime, label))
+    return got
 
 
 def main():
@@ -73,29 +182,19 @@ def main():
     new = json.load(open(sys.argv[2], encoding="utf-8"))
     bad = []
     for key in ("defaultAction", "defaultErrnoRet", "defaultErrno",
-                "architectures", "archMap"):
-        if base.get(key) != new.get(key):
+                "architectures", "archMap", "flags", "listenerPath",
+                "listenerMetadata"):
+        if get(base, key) != get(new, key):
             bad.append("%s differs" % key)
+    for runtime in ("containers-common", "docker"):
+        for label, caps in containers(base, new):
+            compare(base, new, label, set(DEFAULT_CAPS + caps), runtime, bad)
     for label, caps in CONTAINERS:
-        bounding = set(DEFAULT_CAPS + caps)
-        b, n = answers(base, bounding), answers(new, bounding)
-        for name in sorted(set(b) | set(n)):
-            if name == PERF and "CAP_PERFMON" in bounding:
-                continue
-            if b.get(name, []) != n.get(name, []):
-                bad.append("%s: %s: %s in BASE, %s in OUT" %
-                           (label, name, b.get(name, []), n.get(name, [])))
-        got = n.get(PERF, [])
-        if "CAP_PERFMON" in bounding:
-            if any(a[0] != "SCMP_ACT_ALLOW" for a in got):
-                bad.append("%s: perf_event_open meets %s" % (label, got))
-            elif not got and new.get("defaultAction") != "SCMP_ACT_ALLOW":
-                bad.append("%s: no rule allows perf_event_open" % label)
-            elif got and all(a[3] != "[]" for a in got):
-                bad.append("%s: perf_event_open allowed only on conditions" % label)
+        got = compare(base, new, label, set(DEFAULT_CAPS + caps),
+                      "containers-common", [])
         if not got:
             print("%s: perf_event_open: the default, %s" %
-                  (label, new.get("defaultAction")))
+                  (label, get(new, "defaultAction")))
         else:
             print("%s: perf_event_open: %s" % (label, ", ".join(
                 "%s%s" % (a[0], "(%s)" % a[1] if a[1] is not None else "")
