@@ -22,14 +22,14 @@
 #include <unistd.h>
 
 #include "perfdoctor.h"
+#include "reopen.h"
 
 /* The initial pid namespace's inode number (PROC_PID_INIT_INO). */
 #define INIT_PIDNS_INO 0xEFFFFFFCU
 
-/* Up to len - 1 bytes of the file at path under dfd; -1 when unreadable. */
-static ssize_t slurp(int dfd, const char *path, char *buf, size_t len)
+/* Up to len - 1 bytes read from fd, which it closes; -1 when fd is. */
+static ssize_t read_closing(int fd, char *buf, size_t len)
 {
-	int fd = openat(dfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	size_t have = 0;
 	ssize_t n;
 
@@ -40,6 +40,31 @@ static ssize_t slurp(int dfd, const char *path, char *buf, size_t len)
 	close(fd);
 	buf[have] = '\0';
 	return (ssize_t)have;
+}
+
+/* Up to len - 1 bytes of the /proc file path under dfd; -1 when unreadable. */
+static ssize_t slurp(int dfd, const char *path, char *buf, size_t len)
+{
+	return read_closing(openat(dfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY),
+			    buf, len);
+}
+
+/*
+ * The same for a file in the container's root, which its image or its
+ * root user may have made anything: only a regular file is read, opened
+ * O_PATH first and then through /proc (reopen.h), so that a FIFO there
+ * (which an open for reading waits on for a writer, for ever) or a
+ * device (a terminal read waits for input) is never opened.
+ */
+static ssize_t slurp_regular(const char *path, char *buf, size_t len)
+{
+	int pfd = open(path, O_PATH | O_CLOEXEC), fd;
+
+	if (pfd < 0)
+		return -1;
+	fd = reopen_regular_rdonly(pfd);
+	close(pfd);
+	return read_closing(fd, buf, len);
 }
 
 /* Appends "; what" to the evidence, once. */
@@ -183,7 +208,7 @@ static void from_root(struct session_facts *s)
 {
 	char buf[4096], *line, *save = NULL;
 
-	if (slurp(AT_FDCWD, "/run/.containerenv", buf, sizeof(buf)) >= 0) {
+	if (slurp_regular("/run/.containerenv", buf, sizeof(buf)) >= 0) {
 		note(s, "podman (/run/.containerenv)");
 		for (line = strtok_r(buf, "\n", &save); line != NULL;
 		     line = strtok_r(NULL, "\n", &save))

@@ -8,15 +8,18 @@
  * line can be skipped is kept: "sufficient" and "done" end a stack,
  * "value=N" jumps over N lines (a substack counts as one).
  */
-#define _GNU_SOURCE /* getline, strcasecmp */
+#define _GNU_SOURCE /* getline, strcasecmp, O_PATH */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "perfdoctor.h"
+#include "reopen.h"
 
 static void stack_error(struct pam_stack *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -221,6 +224,37 @@ static void read_line(struct pam_stack *s, const char *file,
 	}
 }
 
+/*
+ * A stack file for reading, a regular file only: NULL with errno (EINVAL
+ * for anything else). Opened O_PATH first and then through /proc
+ * (reopen.h): a FIFO put there (or named by an include), which an open
+ * for reading waits on for a writer for ever, or a terminal, whose read
+ * waits for input, is never opened. libpam would hang on them; the
+ * report says why instead.
+ */
+static FILE *open_stack_file(const char *path)
+{
+	int pfd = open(path, O_PATH | O_CLOEXEC), fd, saved;
+	FILE *f;
+
+	if (pfd < 0)
+		return NULL;
+	fd = reopen_regular_rdonly(pfd);
+	saved = errno;
+	close(pfd);
+	if (fd < 0) {
+		errno = saved;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (f == NULL) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return f;
+}
+
 /* Every auth line of a file, in order (other types are read past). */
 static void read_file(struct pam_stack *s, const char *name, int level,
 		      int frame, int depth)
@@ -240,9 +274,11 @@ static void read_file(struct pam_stack *s, const char *name, int level,
 		snprintf(path, sizeof(path), "%s", name);
 	else
 		snprintf(path, sizeof(path), "%s/%s", s->dir, name);
-	f = fopen(path, "re");
+	f = open_stack_file(path);
 	if (f == NULL) {
-		stack_error(s, "%s: %s", path, strerror(errno));
+		stack_error(s, "%s: %s", path,
+			    errno == EINVAL ? "not a regular file"
+					    : strerror(errno));
 		return;
 	}
 	while ((len = getline(&line, &cap, f)) >= 0) {

@@ -12,7 +12,7 @@
 # the user, pam_end(PAM_SUCCESS|PAM_DATA_SILENT): util-linux login and
 # su) and "sshd" (auth, setcred, switch, and a pam_end without
 # PAM_DATA_SILENT: OpenSSH ends PAM in another process; emulated here,
-# no real sshd runs).
+# no real sshd runs). A FIFO for a stack's file is refused, no hang.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 . "$TESTS_DIR/tools/perf_world.sh"
@@ -257,6 +257,23 @@ for rel in "$(basename "$conf")" "./$(basename "$conf")" ""; do
 		"pam_cap's config= is not an absolute path, so pam_cap grants nothing"
 done
 cd "$here" && pass || fail "cd back"
+
+# A FIFO for a service's file, or for a file an include names, is never
+# opened for reading (its open would wait for a writer for ever, as
+# libpam's does): the stack cannot be read, and the report says why.
+mkfifo "$T/svc/fifo" "$T/svc/common-fifo"
+stack login "@include $T/svc/common-fifo"
+echo 'cap_perfmon alice' >"$conf"
+for svc in fifo login; do
+	# shellcheck disable=SC2086 # VALGRIND_CMD is a command line
+	nss timeout -s KILL 20 ${VALGRIND_CMD:-} "$doctor_bin" --user=alice --pam-dir="$T/svc" --service="$svc" \
+		--config="$conf" "$T/perf-ei" >"$T/doc" 2>&1
+	d=$?
+	file=$T/svc/fifo
+	[ "$svc" = fifo ] || file=$T/svc/common-fifo
+	[ $d -eq 3 ] && grep -qF "$file: not a regular file" "$T/doc" && pass ||
+		{ fail "a FIFO for $file: exit $d (137: killed after 20 s), want 3 and why"; sed 's/^/    /' "$T/doc"; }
+done
 
 # Several services: the answer is theirs only if they all agree.
 echo '^cap_perfmon alice' >"$conf"

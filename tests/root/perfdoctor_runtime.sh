@@ -19,7 +19,10 @@
 #  - a user's file-capability perf under no_new_privs: true, and no
 #    no-new-privileges;
 #  - no container: SystemCallFilter=, CapabilityBoundingSet=,
-#    AmbientCapabilities= lines, each where it is what blocks.
+#    AmbientCapabilities= lines, each where it is what blocks;
+#  - a container whose /run/.containerenv is a FIFO or a link to a
+#    terminal: no hang, no word of it; a name with escapes in it: shown
+#    escaped.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 . "$TESTS_DIR/tools/perf_world.sh"
@@ -111,6 +114,44 @@ doctor 1 "verdict:   NO: the session has no_new_privs set, so exec grants no fil
 fix:       run perf from a session without NoNewPrivileges= (systemd) or no_new_privs
 fix:       podman or docker run: --cap-add=PERFMON, not --privileged, --cap-add=SYS_ADMIN or --security-opt seccomp=unconfined, nor --security-opt no-new-privileges (it voids perf's file capabilities)
 fix:       Kubernetes, the container's securityContext: {capabilities: {add: [PERFMON]}, allowPrivilegeEscalation: true}; true: perf gets CAP_PERFMON from its file capabilities, which no_new_privs (false) voids"
+
+# The container's /run/.containerenv is its image's or its root's to
+# make: a FIFO there is never opened (its open would wait for a writer
+# for ever) and a terminal neither; a regular one's name= is shown
+# escaped. The session is the one above, without a filter.
+cat >"$T/containerenv" <<'EOF'
+#!/bin/sh
+# containerenv KIND CMD...: CMD with KIND at /run/.containerenv.
+mount -t tmpfs none /run || exit 9
+case $1 in
+fifo) mkfifo /run/.containerenv ;;
+tty) ln -s /dev/tty /run/.containerenv ;;
+hostile) printf 'engine="podman-4.3.1"\nname=x\033]0;t\007$(touch INJECTED)\n' >/run/.containerenv ;;
+esac
+shift
+exec "$@"
+EOF
+chmod 0755 "$T/containerenv"
+for kind in fifo tty hostile; do
+	label="/run/.containerenv: $kind"
+	PREFIX="timeout -s KILL 20 unshare -p -f -m --mount-proc --kill-child $T/containerenv $kind"
+	F= C="$root --bounding-set=-sys_admin" P=$plain
+	doctor 0 "verdict:   YES: root can monitor the whole system with $plain
+note:      the container runs without a seccomp filter (--security-opt seccomp=unconfined or --privileged), $NOTE_TAIL
+$NARROWER"
+	line=$(grep '^container: ' "$T/report")
+	case $kind in
+	fifo | tty) want="a pid namespace of its own" unwanted=containerenv ;;
+	*) want='podman (/run/.containerenv); container x\033]0;t\007$(touch INJECTED) (/run/.containerenv)'
+	   unwanted=$(printf '\033') ;;
+	esac
+	case $line in
+	*"$unwanted"*) fail "$label: $line" ;;
+	*"$want"*) pass ;;
+	*) fail "$label: no '$want' in: $line" ;;
+	esac
+done
+PREFIX= P=
 
 # No container: a systemd service's unit lines, each for what blocks.
 PREFIX=
