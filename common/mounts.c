@@ -71,7 +71,7 @@ static int parse_number(const char *text, int base, unsigned long long *out)
 int mountinfo_parse_line(char *line, struct mount_entry *e)
 {
 	char *p = line, *id, *parent, *dev, *colon, *root, *point, *opts, *f;
-	char *super_opts;
+	char *fstype, *super_opts;
 	unsigned long long n, major, minor;
 
 	memset(e, 0, sizeof(*e));
@@ -85,7 +85,8 @@ int mountinfo_parse_line(char *line, struct mount_entry *e)
 	do
 		f = next_field(&p);
 	while (f != NULL && strcmp(f, "-") != 0);
-	if (f == NULL || next_field(&p) == NULL || next_field(&p) == NULL)
+	if (f == NULL || (fstype = next_field(&p)) == NULL ||
+	    next_field(&p) == NULL)
 		goto bad; /* no separator, type or source */
 	super_opts = next_field(&p);
 	if (super_opts == NULL || p != NULL || opts == NULL || dev == NULL)
@@ -109,6 +110,8 @@ int mountinfo_parse_line(char *line, struct mount_entry *e)
 	unescape(point);
 	e->root = root;
 	e->point = point;
+	e->fstype = fstype;
+	e->super_opts = super_opts;
 	return 0;
 bad:
 	memset(e, 0, sizeof(*e));

@@ -28,11 +28,14 @@ struct mount_entry {
 			      not asked for) */
 	const char *point; /* where it is mounted, from the caller's root; NULL
 			      when that is outside it (a chroot) */
+	/* mountinfo's file system type and super options (NULL: not read) */
+	const char *fstype, *super_opts;
 };
 
 /*
  * One line of /proc/PID/mountinfo (proc(5)), without its newline, into e:
- * the fields are unescaped in place (\ooo), and e points into line.
+ * the fields are unescaped in place (\ooo), and e points into line
+ * (fstype and super_opts too, as they are).
  * Returns 0, or -1 with EINVAL for a line of another shape.
  */
 int mountinfo_parse_line(char *line, struct mount_entry *e);

@@ -452,6 +452,14 @@ void gather_binary(struct binary_facts *b, const char *path, int rootfd,
  * is not perfdoctor's own; else -1.
  */
 int foreign_root(int dfd);
+
+/*
+ * Is the process whose /proc directory is dfd frozen by a cgroup v1
+ * freezer (a paused container), which no ptrace stop gets through?
+ * (perfdoctor_frozen.c) 1, or 0 (not, or it cannot be told).
+ */
+int process_frozen(int dfd);
+
 /* perf as a process in that root finds it: the first in the usual PATH. */
 const char *perf_in_root(int rootfd);
 void release_binary(struct binary_facts *b);

@@ -20,8 +20,8 @@
  *    reader insists on it, so being read never costs a program its
  *    privileges.
  *  - A process that does not stop within a bound (uninterruptible sleep,
- *    a vfork() parent) is let go by the reader's exit: SIGALRM's default
- *    action ends it.
+ *    a vfork() parent, a cgroup v1 freezer's: a paused container) is let
+ *    go by the reader's exit: SIGALRM's default action ends it.
  *  - The pid is pinned with a pidfd, and the /proc directory opened
  *    before: if the process exits while it is read, or the pid now names
  *    another process, what was read is thrown away.
@@ -377,6 +377,13 @@ static int still_there(int dfd, int pidfd)
 	return pidfd < 0 || (poll(&p, 1, 0) == 0);
 }
 
+static void said_frozen(pid_t pid, char *why, size_t len)
+{
+	put(why, len,
+	    "process %d is frozen (its cgroup's freezer: a container paused with podman pause or docker pause) and cannot stop to have its seccomp filter read; it was let go untouched: unpause it, then ask again",
+	    (int)pid);
+}
+
 /* Why perfdoctor itself may not read filters, or NULL when it may. */
 static const char *reader_cannot(void)
 {
@@ -557,6 +564,11 @@ int read_seccomp_filters(int dfd, pid_t pid, struct filter_set *fs, char *why,
 		    (int)pid);
 		goto out;
 	}
+	/* Frozen now: no stop would come, and no wait for one helps. */
+	if (process_frozen(dfd)) {
+		said_frozen(pid, why, len);
+		goto out;
+	}
 	buf = malloc(REPORT_MAX);
 	if (buf == NULL || pipe2(pipefd, O_CLOEXEC) < 0) {
 		put(why, len, "cannot read its seccomp filter: %s",
@@ -582,9 +594,13 @@ int read_seccomp_filters(int dfd, pid_t pid, struct filter_set *fs, char *why,
 		kill(child, SIGKILL); /* its exit lets the process go */
 	while (waitpid(child, &st, 0) < 0 && errno == EINTR)
 		;
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM && process_frozen(dfd)) {
+		said_frozen(pid, why, len);
+		goto out;
+	}
 	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM) {
 		put(why, len,
-		    "process %d did not stop within %d seconds to have its seccomp filter read (an uninterruptible wait, or a vfork() parent?); it was let go untouched",
+		    "process %d did not stop within %d seconds to have its seccomp filter read (an uninterruptible wait, a frozen cgroup, or a vfork() parent?); it was let go untouched",
 		    (int)pid, STOP_SECONDS);
 		goto out;
 	}

@@ -13,6 +13,8 @@
 #  - every signal blocked; stopped by SIGSTOP (stays stopped);
 #  - a stream of queued signals while it is read again and again: none lost;
 #  - a vfork() parent, which cannot stop: UNKNOWN after the bound, let go;
+#  - frozen by cgroup v1's freezer (a paused container): UNKNOWN at once,
+#    saying so, untouched; by cgroup v2's: its filter read;
 #  - threads: all read; one with a filter of its own makes it UNKNOWN;
 #  - a set-user-ID program executing itself in a loop while read: every
 #    execution keeps its effective uid 0;
@@ -229,6 +231,49 @@ i=0
 while [ "$(state "$pid")" = D ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 left "a vfork() parent, its child done" "$pid" S 0
 kill -9 "$pid"
+
+# A paused container's process, frozen by its cgroup's freezer: with
+# cgroup v1's it waits in the kernel's refrigerator and no ptrace stop
+# comes until it is thawed; perfdoctor says so at once, without tracing
+# it (a wait would end only at the bound), and leaves it as it was. With
+# cgroup v2's the frozen process takes the stop: its filter is read.
+frozen_case() {	# LABEL DIR FREEZE THAW STATE-FILE FROZEN-STATE EXIT TEXT
+	start sleep 120
+	g=$2/perfdoctor_ptrace.$$
+	at_exit_checked "{ [ ! -d '$g' ] || { echo '$4' >'$g/$3'; kill -9 $pid; i=0; while [ -s '$g/cgroup.procs' ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i + 1)); done; rmdir '$g'; }; }"
+	mkdir "$g" && echo "$pid" >"$g/cgroup.procs" && echo "$5" >"$g/$3" ||
+		{ fail "$1: cannot freeze process $pid in $g"; return; }
+	i=0
+	until grep -qx "$6" "$g/$7" || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
+	doctor "$pid"
+	said "$1" "$8" "$9"
+	left "$1, still frozen" "$pid" "$(state "$pid")" 0
+	echo "$4" >"$g/$3"
+	i=0
+	until [ "$(state "$pid")" = S ] || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done
+	left "$1, thawed" "$pid" S 0
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	i=0
+	while [ -s "$g/cgroup.procs" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	rmdir "$g" && pass || fail "$1: cannot remove $g"
+}
+v1=/sys/fs/cgroup/freezer
+if [ -f "$v1/cgroup.procs" ] && [ -w "$v1" ] && grep -q 'cgroup .*freezer' /proc/self/mountinfo; then
+	frozen_case "a process frozen by cgroup v1's freezer" "$v1" \
+		freezer.state THAWED FROZEN FROZEN freezer.state 3 \
+		"is frozen (its cgroup's freezer: a container paused with podman pause or docker pause)"
+else
+	not_checked "a process frozen by cgroup v1's freezer: no cgroup v1 freezer here"
+fi
+v2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+if [ -n "$v2" ] && [ -f "$v2/cgroup.procs" ] && [ -w "$v2" ]; then
+	frozen_case "a process frozen by cgroup v2's freezer" "$v2" \
+		cgroup.freeze 0 1 "frozen 1" cgroup.events 1 \
+		"SECCOMP_RET_ERRNO(1) from filter"
+else
+	not_checked "a process frozen by cgroup v2's freezer: no writable cgroup2 here"
+fi
 
 # A set-user-ID program executing itself 200 times under the filter while
 # it is read: a tracer without CAP_SYS_PTRACE would cost an execution its

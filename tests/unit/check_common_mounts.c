@@ -36,6 +36,8 @@ START_TEST(line_fields)
 	ck_assert_str_eq(e.point, "/mnt2");
 	ck_assert_int_eq(e.read_only, 0);
 	ck_assert_int_eq(e.idmapped, 0);
+	ck_assert_str_eq(e.fstype, "ext3");
+	ck_assert_str_eq(e.super_opts, "rw,errors=continue");
 	/* no optional field; several */
 	ck_assert_int_eq(
 		parse("7 1 0:5 / /x ro - tmpfs t rw", &e, buf, sizeof(buf)), 0);
