@@ -31,23 +31,23 @@ int shquote_is_bare(const char *s)
 	return 1;
 }
 
-/* Length of the quoted form, the terminating NUL not counted. */
-static size_t quoted_length(const char *s)
+/* Length of the quoted form, each ' written as quote, the NUL not counted. */
+static size_t quoted_length(const char *s, const char *quote)
 {
 	size_t n = 2;
 
 	for (; *s != '\0'; s++)
-		n += *s == '\'' ? 4 : 1;
+		n += *s == '\'' ? strlen(quote) : 1;
 	return n;
 }
 
-static void quote_into(char *out, const char *s)
+static void quote_into(char *out, const char *s, const char *quote)
 {
 	*out++ = '\'';
 	for (; *s != '\0'; s++) {
 		if (*s == '\'') {
-			memcpy(out, "'\\''", 4); /* close, \', reopen */
-			out += 4;
+			memcpy(out, quote, strlen(quote));
+			out += strlen(quote);
 		} else {
 			*out++ = *s;
 		}
@@ -56,7 +56,7 @@ static void quote_into(char *out, const char *s)
 	*out = '\0';
 }
 
-char *shquote_dup(const char *s)
+static char *quote_dup(const char *s, const char *quote)
 {
 	char *word;
 
@@ -66,10 +66,20 @@ char *shquote_dup(const char *s)
 	}
 	if (shquote_is_bare(s))
 		return strdup(s);
-	word = malloc(quoted_length(s) + 1);
+	word = malloc(quoted_length(s, quote) + 1);
 	if (word != NULL)
-		quote_into(word, s);
+		quote_into(word, s, quote);
 	return word;
+}
+
+char *shquote_dup(const char *s)
+{
+	return quote_dup(s, "'\\''"); /* close, \', reopen */
+}
+
+char *shquote_words_dup(const char *s)
+{
+	return quote_dup(s, "'\"'\"'"); /* close, "'", reopen */
 }
 
 int shquote_fputs(const char *s, FILE *out)

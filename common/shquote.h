@@ -32,6 +32,17 @@ int shquote_fputs(const char *s, FILE *out);
  * errno EILSEQ (as above) or ENOMEM. */
 char *shquote_dup(const char *s);
 
+/*
+ * The same word for a name inside a line of words, which is printed
+ * escaped (say(), escape.h: a backslash comes out as \134): each '
+ * written as '"'"', so that the quoting holds no backslash for that to
+ * change, and the name's own backslashes stay inside single quotes,
+ * where \134 expands to nothing. A person who pastes the whole line runs
+ * nothing it names. NULL as shquote_dup(). For a command printed as it
+ * is, shquote_dup().
+ */
+char *shquote_words_dup(const char *s);
+
 /* 1 when shquote_fputs() would write s without quotes. */
 int shquote_is_bare(const char *s);
 

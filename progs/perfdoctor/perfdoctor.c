@@ -330,25 +330,21 @@ static int fresh_helps(const struct subject *who)
 /*
  * The binary is in another root (a container's): a command printed here
  * would be pasted here, and act on this host's file of that name and
- * with this host's groups. Each fix is said in words instead, to be
- * carried out in there.
+ * with this host's groups. Each command is led by words saying where it
+ * is to be run instead, which make the whole line no command. The
+ * command itself stays as it is: turned into words, which are printed
+ * escaped, the backslash of its quoting ('\'') would come out as \134
+ * and let a name's $(...) run when pasted.
  */
 static void fixes_in_root(struct verdict *v, const struct binary_facts *b)
 {
-	struct fix f;
 	int i;
 
-	for (i = 0; b->rootfd >= 0 && i < v->nfixes; i++) {
-		if (!v->fixes[i].is_command)
-			continue;
-		memset(&f, 0, sizeof(f));
-		put(f.text, sizeof(f.text),
-		    "in the root of process %d, not on this host: %s%s%s%s",
-		    (int)b->root_of, v->fixes[i].text,
-		    v->fixes[i].note[0] ? " (" : "", v->fixes[i].note,
-		    v->fixes[i].note[0] ? ")" : "");
-		v->fixes[i] = f;
-	}
+	for (i = 0; b->rootfd >= 0 && i < v->nfixes; i++)
+		if (v->fixes[i].is_command)
+			put(v->fixes[i].lead, sizeof(v->fixes[i].lead),
+			    "in the root of process %d, not on this host: ",
+			    (int)b->root_of);
 }
 
 /* --pid or the caller's own session: its real credentials decide. */

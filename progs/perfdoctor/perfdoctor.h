@@ -243,11 +243,13 @@ struct fix_context {
 /*
  * One fix line: a command line for the shell, every operand quoted
  * (perfdoctor_fix.c), with a note printed after "   # "; or, with
- * is_command 0, words for a person (nothing to paste).
+ * is_command 0, words for a person (nothing to paste). A command's lead,
+ * when set, is our words before it, saying where it is to be run.
  */
 struct fix {
 	char text[FIX_LEN];
 	char note[256];
+	char lead[80];
 	int is_command;
 };
 

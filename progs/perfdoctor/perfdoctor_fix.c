@@ -205,9 +205,10 @@ static void fix_preset(struct verdict *v, const struct binary_facts *b,
  * when joining it changes nothing else capability.conf grants: any other
  * group (wheel, docker, a project's) gives the user whatever else it may
  * do as well, which is more than perf; that is said in words for a person
- * to weigh, no command. The names in the words are quoted as in a command
+ * to weigh, no command. The names in the words are quoted for the shell
  * (or the group given by number), so that pasting the line runs nothing
- * it names.
+ * it names: with '"'"' for a quote (shquote_words_dup()), since words are
+ * printed escaped and the backslash of '\'' would come out as \134.
  */
 static void join_file_group(struct verdict *v, const struct binary_facts *b,
 			    const struct subject *who,
@@ -227,8 +228,8 @@ static void join_file_group(struct verdict *v, const struct binary_facts *b,
 		return;
 	}
 	put(gnum, sizeof(gnum), "%lu", (unsigned long)b->gid);
-	qg = shquote_dup(grp);
-	qu = shquote_dup(who->name);
+	qg = shquote_words_dup(grp);
+	qu = shquote_words_dup(who->name);
 	add_fix(v,
 		"only members of group %s%s may run it, and joining it gives %s all else that group may do: no command printed",
 		qg != NULL ? qg : "id ", qg != NULL ? "" : gnum,

@@ -213,11 +213,15 @@ void print_verdict(const struct verdict *v, const char *user, const char *path,
 		    v->also[i].answer == ANSWER_NO ? "NO" : "UNKNOWN",
 		    v->also[i].text);
 	for (i = 0; i < v->nfixes; i++) {
-		if (v->fixes[i].is_command)
-			say_command("fix:       ", v->fixes[i].text,
-				    v->fixes[i].note);
-		else
+		if (v->fixes[i].is_command) {
+			char lead[128];
+
+			put(lead, sizeof(lead), "fix:       %s",
+			    v->fixes[i].lead);
+			say_command(lead, v->fixes[i].text, v->fixes[i].note);
+		} else {
 			say(stdout, "", "fix:       %s", v->fixes[i].text);
+		}
 	}
 }
 

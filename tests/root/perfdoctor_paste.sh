@@ -164,6 +164,22 @@ if [ -s "$T/pasted" ] || [ -n "$(ls -A "$T/paste")" ] ||
 else
 	pass
 fi
+# A quote in the name too: the words quote it with '"'"', not '\'': they
+# are printed escaped, where the backslash would come out as \134 and
+# leave the $(...) outside the quotes, to run when pasted.
+pd_world
+printf "g'%s':x:4302:dave\\n" "$subst" >>"$ROOT/etc/group"
+pd_perf_file 0750 root 4302 cap_perfmon,cap_syslog=ep
+pd_doctor --user=alice "$PERF"
+pd_expect_fixes "group g'$subst', join" "only members of group 'g'\"'\"'$subst'\"'\"'' may run it, and joining it gives alice all else that group may do: no command printed"
+pd_fixes >"$T/paste.in"
+paste_run "$T/paste.in"
+if [ -s "$T/pasted" ] || [ -n "$(ls -A "$T/paste")" ] ||
+	[ "$(cat "$T/paste.err")" != "/bin/sh: 1: only: not found" ]; then
+	fail "group g'$subst', join: pasted, the words ran: $(cat "$T/pasted" "$T/paste.err")"
+else
+	pass
+fi
 pd_world
 printf 'g %s:x:4301:dave\n' "$subst" >>"$ROOT/etc/group"
 pd_perf_file 0750 root 4301

@@ -262,6 +262,31 @@ is_sanitized || {
 }
 is_sanitized || { [ "$r" -eq 1 ] && [ "$dhost" -eq 1 ] && pass; } ||
 	fail "$label: its perf without capabilities was not NO"
+# A perf in there whose path holds a quote, $(...) and `...` (the image's
+# to name): the command for in there names it exactly and, pasted, runs
+# nothing else; the words before it make the whole line no command.
+# (Turned into words, which are printed escaped, its quoting's '\'' came
+# out as '\134'' and let the $(...) run.)
+hname="q'\$(touch INJECTED)'\`touch INJECTED\`;x"
+mkdir -p "$croot/opt/$hname"
+chmod 755 "$croot/opt" "$croot/opt/$hname"
+cp "$BIN/perfprobe" "$croot/opt/$hname/perf"
+ln -s "/opt/$hname/perf" "$croot/usr/bin/perfq"
+ours "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" \
+	--pid="$pid" /usr/bin/perfq >"$T/host" 2>&1
+lead="fix:       in the root of process $pid, not on this host: "
+if pasted_line "$T/host" "$lead" >"$T/cmd"; then
+	paste_run "$T/cmd"
+	printf 'setcap <--perf-group=perf_users> <--perf> </opt/%s/perf>\n' "$hname" >"$T/want"
+	same "$T/want" "$T/pasted" "$label: a hostile path, the command for in there, pasted"
+	paste_clean "$label: a hostile path, the command for in there, pasted"
+	grep "^$lead" "$T/host" | sed 's/^fix: *//' >"$T/whole"
+	paste_run "$T/whole"
+	[ ! -s "$T/pasted" ] && [ -z "$(ls -A "$T/paste")" ] && pass ||
+		fail "$label: a hostile path, the whole fix: line pasted ran: $(cat "$T/pasted") $(ls -A "$T/paste")"
+else
+	fail "$label: a hostile path: no fix for in there"; sed 's/^/    | /' "$T/host"
+fi
 kill "$pid"
 
 # A filter that answers clone() with 0 unrun: every fork() "succeeds" as

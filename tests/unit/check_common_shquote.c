@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "escape.h"
 #include "shquote.h"
 
 static void expect(const char *in, const char *want)
@@ -90,9 +91,10 @@ END_TEST
  * What a real shell reads back from "printf %s WORD" is the original, and
  * nothing else runs: every hostile word, under every shell installed.
  */
-static void shell_reads_back(const char *shell, const char *word)
+static void shell_prints(const char *shell, const char *quoted,
+			 const char *want)
 {
-	char *quoted = shquote_dup(word), *line = NULL, got[512];
+	char *line = NULL, got[512];
 	int pipefd[2], status;
 	ssize_t n, total = 0;
 	pid_t pid;
@@ -125,8 +127,42 @@ static void shell_reads_back(const char *shell, const char *word)
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		      "%s -c '%s' failed", shell, line);
 	got[total] = '\0';
-	ck_assert_str_eq(got, word);
+	ck_assert_str_eq(got, want);
 	free(line);
+}
+
+static void shell_reads_back(const char *shell, const char *word)
+{
+	char *quoted = shquote_dup(word);
+
+	shell_prints(shell, quoted, word);
+	free(quoted);
+}
+
+/*
+ * A name quoted for a line of words, as say() prints that line (escaped:
+ * each backslash as \134): the shell reads back the name, its own
+ * backslashes as \134, and nothing runs.
+ */
+static void words_read_back(const char *shell, const char *word)
+{
+	char *quoted = shquote_words_dup(word), *printed = NULL, *want = NULL;
+	size_t size = 0, wsize = 0;
+	FILE *mem = open_memstream(&printed, &size);
+	FILE *wmem = open_memstream(&want, &wsize);
+	const char *c;
+
+	ck_assert_ptr_nonnull(quoted);
+	ck_assert_ptr_nonnull(mem);
+	ck_assert_ptr_nonnull(wmem);
+	escape_fputs(quoted, mem);
+	fclose(mem);
+	for (c = word; *c != '\0'; c++)
+		fputs(*c == '\\' ? "\\134" : (char[]){ *c, '\0' }, wmem);
+	fclose(wmem);
+	shell_prints(shell, printed, want);
+	free(printed);
+	free(want);
 	free(quoted);
 }
 
@@ -164,10 +200,37 @@ START_TEST(shells_read_the_word_back)
 		if (access(shells[s], X_OK) != 0)
 			continue;
 		ran++;
-		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
 			shell_reads_back(shells[s], words[w]);
+			words_read_back(shells[s], words[w]);
+		}
 	}
 	ck_assert_int_ge(ran, 1);
+}
+END_TEST
+
+/* In words: no backslash of ours, which say() would print as \134. */
+START_TEST(words_quote_without_backslashes)
+{
+	static const char *const cases[][2] = {
+		{ "perf_users", "perf_users" },
+		{ "it's", "'it'\"'\"'s'" },
+		{ "g'$(touch INJECTED)'",
+		  "'g'\"'\"'$(touch INJECTED)'\"'\"''" },
+		{ "a b", "'a b'" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = shquote_words_dup(cases[i][0]);
+
+		ck_assert_ptr_nonnull(got);
+		ck_assert_str_eq(got, cases[i][1]);
+		free(got);
+	}
+	errno = 0;
+	ck_assert_ptr_null(shquote_words_dup("a\nb"));
+	ck_assert_int_eq(errno, EILSEQ);
 }
 END_TEST
 
@@ -211,6 +274,7 @@ static Suite *shquote_suite(void)
 	tcase_add_test(tc, unshowable_words_are_refused);
 	tcase_add_test(tc, shells_read_the_word_back);
 	tcase_add_test(tc, paths_never_read_as_options);
+	tcase_add_test(tc, words_quote_without_backslashes);
 	suite_add_tcase(s, tc);
 	return s;
 }
