@@ -524,6 +524,19 @@ static int diagnose(const struct opts *o)
 	 * is in there: the binary is looked up in its root.
 	 */
 	rootfd = o->pid > 0 ? foreign_root(s.dfd) : -1;
+	if (rootfd == -2) {
+		/*
+		 * Not perfdoctor's root for want of knowing: a process of a
+		 * container would be judged with this host's binary.
+		 */
+		say_errno(
+			stderr, "perfdoctor: ", errno,
+			errno == ENOENT
+				? "process %d: its root is gone: it has exited, or its main thread has"
+				: "process %d: its root, where it would find the binary, cannot be opened",
+			(int)o->pid);
+		goto out;
+	}
 	binary = o->binary != NULL ? o->binary
 		 : rootfd >= 0	   ? perf_in_root(rootfd)
 				   : default_binary();

@@ -451,7 +451,9 @@ void gather_binary(struct binary_facts *b, const char *path, int rootfd,
 		   pid_t root_of);
 /*
  * The root of the process whose /proc directory is dfd, opened, when it
- * is not perfdoctor's own; else -1.
+ * is not perfdoctor's own; -1 when it is; -2 with errno when it cannot be
+ * told (ENOENT: the process has exited, its root gone with it; EACCES:
+ * no right to look), and which binary it would run with it.
  */
 int foreign_root(int dfd);
 

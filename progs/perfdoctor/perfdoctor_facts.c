@@ -75,9 +75,15 @@ int foreign_root(int dfd)
 	int fd = openat(dfd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)
-		return -1;
-	if (fstat(fd, &theirs) == 0 && stat("/", &ours) == 0 &&
-	    theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino) {
+		return -2;
+	if (fstat(fd, &theirs) < 0 || stat("/", &ours) < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -2;
+	}
+	if (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino) {
 		close(fd);
 		return -1;
 	}

@@ -442,6 +442,33 @@ static size_t drain(int in, char *buf, size_t max, int *timed_out)
 	}
 }
 
+/*
+ * Is the process whose /proc directory is dfd exiting, or a zombie?
+ * ptrace refuses to attach to it with EPERM, which alone would read as
+ * a refusal of perfdoctor's rights. Its stat's flags say PF_EXITING.
+ */
+static int exiting(int dfd)
+{
+	char buf[1024], *p;
+	unsigned long flags;
+	int fd = openat(dfd, "stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno == ESRCH || errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* pid (comm) state ppid pgrp session tty_nr tpgid flags: comm may hold ')' */
+	p = strrchr(buf, ')');
+	if (p == NULL ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return 0;
+	return (flags & 0x4) != 0; /* PF_EXITING */
+}
+
 /* The reason for a reader's failure, into why. */
 static void explain(const struct report *r, int dfd, pid_t pid, char *why,
 		    size_t len)
@@ -459,7 +486,7 @@ static void explain(const struct report *r, int dfd, pid_t pid, char *why,
 			put(why, len,
 			    "process %d is traced by process %u, and a process has one tracer: its seccomp filter cannot be read",
 			    (int)pid, (unsigned)tracer);
-		else if (r->err == ESRCH)
+		else if (r->err == ESRCH || (r->err == EPERM && exiting(dfd)))
 			put(why, len,
 			    "process %d exited before its seccomp filter could be read",
 			    (int)pid);

@@ -18,6 +18,9 @@
  *                of the three first installs a filter of its own (no
  *                TSYNC), the last one's refusing perf_event_open() with
  *                EPERM: as many filters for each, not the same ones
+ *   -L           a second thread waits for SIGKILL; the main thread
+ *                ends (pthread_exit): the process lives on, its leader
+ *                a zombie whose root and working directory are gone
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -152,6 +155,14 @@ static int threads(int own)
 		pause();
 }
 
+static void *wait_for_kill(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t all;
@@ -190,7 +201,14 @@ int main(int argc, char **argv)
 		return threads(atoi(argv[2]) == 1);
 	if (argc >= 4 && strcmp(argv[1], "-e") == 0)
 		return record_and_reexec(argv[2], strtol(argv[3], NULL, 10));
+	if (argc >= 2 && strcmp(argv[1], "-L") == 0) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, wait_for_kill, NULL) != 0)
+			return 1;
+		pthread_exit(NULL);
+	}
 	fprintf(stderr,
-		"usage: ptarget -b | -r FILE | -v SECONDS | -e FILE N | -S PID | -m N\n");
+		"usage: ptarget -b | -r FILE | -v SECONDS | -e FILE N | -S PID | -m N | -L\n");
 	return 2;
 }
