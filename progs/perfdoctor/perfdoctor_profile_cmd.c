@@ -10,10 +10,12 @@
 #define _GNU_SOURCE /* O_PATH */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "perfdoctor.h"
@@ -54,6 +56,29 @@ static int too_big(const char *path, unsigned long long size)
 }
 
 /*
+ * Is the file open on fd one of the kernel's interfaces, which look like
+ * regular files and are none: a read of /proc/kmsg takes messages from
+ * the system log's reader, some of sysfs's and debugfs's act. BASE
+ * swapped for a link to one would have root read it.
+ */
+static int kernel_file(int fd)
+{
+	struct statfs fs;
+
+	if (fstatfs(fd, &fs) < 0)
+		return 0; /* the open and read that follow will say why */
+	switch ((unsigned long)fs.f_type) {
+	case PROC_SUPER_MAGIC:
+	case SYSFS_MAGIC:
+	case DEBUGFS_MAGIC:
+	case TRACEFS_MAGIC:
+	case SECURITYFS_MAGIC:
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * BASE, whole, into *text (malloc'd) and *len: 0, or -1 after a message.
  * BASE is opened O_PATH first, which opens nothing (no FIFO waits for a
  * writer, no device acts on an open) and pins one inode: only a regular
@@ -87,6 +112,13 @@ static int read_base(const char *path, int is_default, char **text, size_t *len)
 	if (!S_ISREG(st.st_mode)) {
 		close(pfd);
 		return not_regular(path, st.st_mode);
+	}
+	if (kernel_file(pfd)) {
+		close(pfd);
+		say(stderr, "perfdoctor: ",
+		    "%s: a file of the kernel's (/proc, /sys and the like), not a profile: reading one may act (/proc/kmsg's read takes messages from the system log)",
+		    path);
+		return -1;
 	}
 	if (st.st_size > PROFILE_MAX_BYTES) {
 		close(pfd);

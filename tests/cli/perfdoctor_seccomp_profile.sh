@@ -30,8 +30,9 @@
 #    read twice (in another case too), a value of another type, name and
 #    names, deep nesting, more than 1 MiB, a FIFO (no hang, and never
 #    opened: not when swapped in between a look at BASE and its open), a
-#    directory, an unreadable file; a file name with control characters
-#    is escaped, and so is an action the line on stderr echoes;
+#    directory, a file of /proc (a link to one too), an unreadable file;
+#    a file name with control characters is escaped, and so is an
+#    action the line on stderr echoes;
 #  - 1 MiB of one-line rules, each changed, within 2 CPU seconds; 1 MiB
 #    of values within 70 MB;
 #  - misuse: an operand, --user, --pid; a full stdout.
@@ -581,6 +582,14 @@ for f in "$T/swapped.json" "$T/swapfifo"; do
 	[ -p "$f" ] && : <>"$f"	# lets the writer go
 done
 wait "$writer"
+
+# A file of the kernel's, which looks regular (a read of /proc/kmsg takes
+# messages from the system log), is never read, reached by a link too.
+ln -s /proc/self/status "$T/proc.json"
+for f in /proc/self/environ "$T/proc.json"; do
+	prof "$f"
+	refused "$f" "perfdoctor: $f: a file of the kernel's (/proc, /sys and the like), not a profile: reading one may act (/proc/kmsg's read takes messages from the system log)"
+done
 
 # A FIFO is refused without waiting for a writer; a directory; a file
 # its reader may not read.
