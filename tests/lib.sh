@@ -912,6 +912,15 @@ lib_tracefs_lock() {
 	export LIB_TRACEFS_LOCKED
 }
 
+# without_locks CMD...: runs CMD (a daemon that stays behind, bindfs) with
+# descriptors 3 to 9 closed. A suite holds its locks there (tracefs's on
+# 7, run.sh's "mountlock" flock on 3): a daemon left running after its
+# suite (one killed by its time-out) would hold them on, and every later
+# suite on the machine that wants one would wait its 600 s, then fail.
+without_locks() {
+	"$@" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
+}
+
 # login_world ROOT: a user database and PAM stacks for real logins (su,
 # runuser, login) in a throw-away world whose root is ROOT (an overlay
 # over /, say): root, nobody, alice (uid 4701, in perf_users, gid 4800)
