@@ -306,22 +306,27 @@ if command -v cc >/dev/null 2>&1 &&
 	grep -q "^PASS: $T/san_clean.sh" "$T/run4.out" && pass ||
 		{ fail "a clean program fails under ASan"; sed 's/^/    /' "$T/run4.out"; }
 fi
-# UBSan's reports too, where GCC's two runtimes are loaded together: UBSan
-# then reads no log_path and writes to standard error, and exits 1 as our
-# programs do on bad input, so a suite expecting that failure would pass.
-# The object Make.Rules links into every sanitizer build (it is made while
-# the makefile is read, here into a scratch build) gives it the log_path.
+# UBSan's reports too. Loaded beside libasan.so, GCC's UBSan ignores
+# log_path, writes to standard error and exits 1, as our programs do on
+# bad input, so a suite expecting that failure would pass; Make.Rules
+# links it in instead. The program here is linked with the link flags a
+# sanitizer build's makefile gives (asked of make itself).
 if command -v cc >/dev/null 2>&1 &&
    printf 'int main(void) { return 0; }\n' |
 	cc -fsanitize=address,undefined -x c -o "$T/asan_ub_ok" - 2>/dev/null; then
-	make -s -n -C "$TOP/common" BUILD="$T/sanbuild" SANITIZE=address,undefined all >/dev/null 2>&1
-	[ -s "$T/sanbuild/ubsan_log_path.o" ] && pass ||
-		fail "a sanitizer build's makefile made no ubsan_log_path.o"
+	san_ldflags=$(printf 'print-ldflags:\n\t@echo $(LDFLAGS)\n' |
+		make -s -C "$TOP/common" -f Makefile -f - BUILD="$T/sanbuild" \
+			SANITIZE=address,undefined print-ldflags 2>/dev/null)
+	case " $san_ldflags " in
+	*" -fsanitize=address,undefined "*) pass ;;
+	*) fail "a sanitizer build's link flags: '$san_ldflags'" ;;
+	esac
 	printf '%s\n' '#include <limits.h>' \
 		'int main(int argc, char **argv) { int n = INT_MAX; (void)argv; n += argc; return n == 0; }' \
 		>"$T/ub.c"
+	# shellcheck disable=SC2086 # the flags are words
 	cc -O0 -fsanitize=address,undefined -fno-sanitize-recover=all -o "$T/ub" "$T/ub.c" \
-		"$T/sanbuild/ubsan_log_path.o" && pass || fail "cannot build the undefined behaviour"
+		$san_ldflags && pass || fail "cannot build the undefined behaviour"
 	suite san_ub "'$T/ub' >/dev/null 2>&1; ok ran; finish"
 	SANITIZE=address,undefined TESTS="$T/san_ub.sh" LOGDIR="$T/sanublogs" TEST_SUMMARY= \
 		sh "$TESTS_DIR/run.sh" >"$T/run5.out" 2>&1
