@@ -40,34 +40,50 @@ sleep 0.3
 set -- $pids
 t1=$1 t2=$2 t3=${3:-$1}
 
-# compare ARGS...: libcap's getpcaps and ours print the same, exit alike.
+# compare ARGS...: libcap's getpcaps and ours, run now and judged by
+# judge_all below, once every case ran: rows.pl (a perl start and the
+# rules compiled) then runs four times in all, not four times a case.
 n=0
+mkdir "$T/c" || exit 1
 compare() {
 	n=$((n + 1))
-	"$ref" "$@" >"$T/ref.out" 2>"$T/ref.err"; ref_rc=$?
-	"$ours" "$@" >"$T/our.out" 2>"$T/our.err"; our_rc=$?
-	if grep -q '(not in libcap)$' "$T/our.err"; then
+	"$ref" "$@" >"$T/c/$n.ref.out" 2>"$T/c/$n.ref.err"
+	eval "ref_rc_$n=$? args_$n=\$*"
+	"$ours" "$@" >"$T/c/$n.our.out" 2>"$T/c/$n.our.err"
+	eval "our_rc_$n=$?"
+	if grep -q '(not in libcap)$' "$T/c/$n.our.err"; then
 		# Additions only after libcap's last usage line.
-		tail -n 1 "$T/our.err" | grep -q '(not in libcap)$' && pass ||
+		tail -n 1 "$T/c/$n.our.err" | grep -q '(not in libcap)$' && pass ||
 			fail "getpcaps $*: an addition is not last"
 	fi
-	# Both through the rows of docs/differences.md (tests/tools/rows.pl):
-	# 2.66's usage line as 2.76 prints it, our --license line, usage
-	# additions and "getpcaps: unknown option" lines taken out.
+}
+
+# judge_all: every case's outputs through the rows of docs/differences.md
+# (tests/tools/rows.pl): 2.66's usage line as 2.76 prints it, our
+# --license line, usage additions and "getpcaps: unknown option" lines
+# taken out; then both sides byte for byte, and the exit statuses.
+judge_all() {
 	for s in out err; do
-		perl "$TESTS_DIR/tools/rows.pl" 2.66 getpcaps $s "$T/ref.$s" &&
-			perl "$TESTS_DIR/tools/rows.pl" ours getpcaps $s "$T/our.$s" && pass ||
-			fail "tests/tools/rows.pl: failed"
+		# (one check a case, as when each case ran rows.pl on its own)
+		perl "$TESTS_DIR/tools/rows.pl" 2.66 getpcaps $s "$T"/c/*.ref.$s &&
+			perl "$TESTS_DIR/tools/rows.pl" ours getpcaps $s "$T"/c/*.our.$s &&
+			checks=$((checks + n)) || fail "tests/tools/rows.pl: failed"
 	done
-	# pid 0 and "" name the getpcaps process itself: same state in both.
-	if ! cmp -s "$T/ref.out" "$T/our.out" ||
-	   ! cmp -s "$T/ref.err" "$T/our.err" || [ $ref_rc -ne $our_rc ]; then
-		fail "getpcaps $* differs (exit ref $ref_rc, ours $our_rc)"
-		diff "$T/ref.out" "$T/our.out" | head -5
-		diff "$T/ref.err" "$T/our.err" | head -5
-	else
-		pass
-	fi
+	i=0
+	while [ $i -lt $n ]; do
+		i=$((i + 1))
+		c=$T/c/$i
+		eval "ref_rc=\$ref_rc_$i our_rc=\$our_rc_$i args=\$args_$i"
+		# pid 0 and "" name the getpcaps process itself: same state in both.
+		if ! cmp -s "$c.ref.out" "$c.our.out" ||
+		   ! cmp -s "$c.ref.err" "$c.our.err" || [ "$ref_rc" -ne "$our_rc" ]; then
+			fail "getpcaps $args differs (exit ref $ref_rc, ours $our_rc)"
+			diff "$c.ref.out" "$c.our.out" | head -5
+			diff "$c.ref.err" "$c.our.err" | head -5
+		else
+			pass
+		fi
+	done
 }
 
 for opts in "" --verbose --legacy --ugly --iab "--iab --verbose" \
@@ -98,6 +114,7 @@ compare --iab 0 1
 compare --iab --verbose "" 1
 compare --iab 999999 1
 compare 1 --iab "$t1" --verbose "$t2" --legacy "$t3"
+judge_all
 
 [ "$fails" -eq 0 ] || { echo "$fails of $n invocations differ"; finish; }
 # The reduced-IAB target must really show its IAB (else the test is weak).

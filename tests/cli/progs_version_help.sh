@@ -55,28 +55,23 @@ if [ -w /dev/full ]; then
 fi
 
 # --- mistakes ---------------------------------------------------------------
-# Both sides go through the rows of docs/differences.md before comparing
-# (tests/tools/rows.pl): 2.66's output as 2.76 prints it, ours without our
-# additions and deliberate differences.
-rows() {
-	perl "$TESTS_DIR/tools/rows.pl" "$@" && pass ||
-		fail "tests/tools/rows.pl $*: no rows applied"
-}
-
 # mistake PROG WANT_RC OURS_LINES ARGS...: our program exits WANT_RC; its
 # stderr ends in OURS_LINES (newline-separated; "" for none). With
 # Debian's libcap 2.66 at hand ($REF/PROG), what comes before our lines
 # (less our usage additions) equals Debian's stderr, and stdout and
-# status agree.
+# status agree: judged by judge_mistakes once every case ran, so that
+# rows.pl (a perl start and the rules compiled) runs four times a
+# program, not four times a case.
 # Under VALGRIND=1 every fourth case runs in valgrind (each start costs a
 # second or two there); the others run plain.
-k=0
+k=0 compared= M=$T/m
+mkdir "$M" || exit 1
 mistake() {
 	p=$1 want_rc=$2 ours_lines=$3; shift 3
 	exe=$(prog_path "$p")
 	k=$((k + 1)) vg=
 	[ $((k % 4)) -eq 1 ] && vg=${VALGRIND_CMD:-}
-	(cd "$T/w" && $vg "$exe" "$@" >"$T/u.o" 2>"$T/u.e" </dev/null)
+	(cd "$T/w" && $vg "$exe" "$@" >"$M/$k.$p.u.o" 2>"$T/u.e" </dev/null)
 	rc=$?
 	[ $rc -eq "$want_rc" ] && pass || fail "$p $*: exit $rc, want $want_rc"
 	n=0
@@ -89,26 +84,47 @@ mistake() {
 	ref=$REF/$p
 	[ -n "$compare" ] && [ -x "$ref" ] && [ "$p" != capmanifest ] &&
 		[ "$p" != perfdoctor ] && [ "$p" != capcheck ] || return 0
-	(cd "$T/w" && "$ref" "$@" >"$T/r.o" 2>"$T/r.e" </dev/null)
+	(cd "$T/w" && "$ref" "$@" >"$M/$k.$p.r.o" 2>"$M/$k.$p.r.e" </dev/null)
 	ref_rc=$?
 	[ $ref_rc -eq $rc ] && pass || fail "$p $*: exit $rc, libcap's $ref_rc"
 	# Both name themselves by argv[0]: compare by program name.
-	sed -i "s#$ref#$p#g" "$T/r.o" "$T/r.e"
-	sed -i "s#$exe#$p#g" "$T/u.o" "$T/u.e"
+	sed -i "s#$ref#$p#g" "$M/$k.$p.r.o" "$M/$k.$p.r.e"
+	sed -i "s#$exe#$p#g" "$M/$k.$p.u.o" "$T/u.e"
 	total=$(wc -l <"$T/u.e")
-	head -n $((total - n)) "$T/u.e" >"$T/u.e.head"
-	rows 2.66 "$p" err "$T/r.e"
-	rows 2.66 "$p" out "$T/r.o"
-	rows ours "$p" err "$T/u.e.head"
-	rows ours "$p" out "$T/u.o"
-	cmp -s "$T/u.e.head" "$T/r.e" && pass || {
-		fail "$p $*: libcap's stderr lines differ (< 2.66, > ours)"
-		diff "$T/r.e" "$T/u.e.head" | head -n 8
-	}
-	cmp -s "$T/u.o" "$T/r.o" && pass || {
-		fail "$p $*: stdout differs (< 2.66, > ours)"
-		diff "$T/r.o" "$T/u.o" | head -n 8
-	}
+	head -n $((total - n)) "$T/u.e" >"$M/$k.$p.u.e"
+	compared="$compared $k.$p"
+	eval "case_$k=\"\$p \$*\""
+}
+
+# judge_mistakes: the saved outputs through the rows of
+# docs/differences.md (tests/tools/rows.pl): 2.66's output as 2.76 prints
+# it, ours without our additions and deliberate differences; then
+# libcap's stderr lines and stdout, each case's side by side.
+judge_mistakes() {
+	[ -n "$compared" ] || return 0
+	for p in setcap getcap getpcaps capsh; do
+		m=$(cd "$M" && ls | sed -n "s/^\([0-9]*\.$p\)\.r\.o\$/\1/p")
+		[ -n "$m" ] || continue
+		for args in "2.66 r.e err" "2.66 r.o out" "ours u.e err" "ours u.o out"; do
+			set -- $args
+			# (one check a case, as when each case ran rows.pl)
+			(cd "$M" && perl "$TESTS_DIR/tools/rows.pl" "$1" "$p" "$3" \
+				$(for c in $m; do echo "$c.$2"; done)) &&
+				checks=$((checks + $(echo $m | wc -w))) ||
+				fail "tests/tools/rows.pl $1 $p $3: no rows applied"
+		done
+	done
+	for c in $compared; do
+		eval "what=\$case_${c%%.*}"
+		cmp -s "$M/$c.u.e" "$M/$c.r.e" && pass || {
+			fail "$what: libcap's stderr lines differ (< 2.66, > ours)"
+			diff "$M/$c.r.e" "$M/$c.u.e" | head -n 8
+		}
+		cmp -s "$M/$c.u.o" "$M/$c.r.o" && pass || {
+			fail "$what: stdout differs (< 2.66, > ours)"
+			diff "$M/$c.r.o" "$M/$c.u.o" | head -n 8
+		}
+	done
 }
 
 mkdir "$T/w" && touch "$T/w/f" || exit 1
@@ -171,7 +187,9 @@ mistake capsh 1 "capsh: unknown capability 'perfmon'; did you mean cap_perfmon?"
 mistake capsh 1 "capsh: unknown capability 'perfmon'; did you mean cap_perfmon?" --supports=perfmon
 mistake capsh 1 "capsh: unknown capability 'sys_admin'; did you mean cap_sys_admin?" --drop=sys_admin
 
-# Our own programs: no libcap lines to keep.
+# The cases of libcap's programs, beside libcap 2.66's.
+judge_mistakes
+
 # Our own programs: no libcap lines to keep; the usage, then the guess
 # last (tests/cli/progs_typo_hint.sh checks the order for every program).
 mistake capmanifest 2 "capmanifest: unknown command 'recrod'; did you mean record?" recrod .
