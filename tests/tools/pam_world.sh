@@ -114,18 +114,19 @@ pam_direct() {
 }
 
 # Under valgrind, starting valgrind costs ten times a case: direct-call
-# cases (-m, no -s: they read only the service file written above) go to
-# one pamcase -S, started under valgrind with the environment pam() gives,
-# which forks a child for each. The child's report still fails the suite
-# (run.sh reads every valgrind log). Cases with another environment, a
-# service of their own or a byte the request cannot carry run as before.
+# cases (-m) and stack cases (-s, their service file copied by the child
+# where pam_wrapper put the others: pamcase.c) go to one pamcase -S,
+# started under valgrind with the environment pam() gives, which forks a
+# child for each. The child's report still fails the suite (run.sh reads
+# every valgrind log). Cases with another environment or a byte the
+# request cannot carry run as before.
 pcs_pid= pcs_env=
 pam_servable() {
-	[ -n "$pcs_pid" ] && [ "$1" = -m ] && [ -z "$NS" ] && [ ! -e "$T/pcs.dead" ] ||
-		return 1
+	[ -n "$pcs_pid" ] && { [ "$1" = -m ] || [ "$1" = -s ]; } && [ -z "$NS" ] &&
+		[ ! -e "$T/pcs.dead" ] || return 1
 	[ "$pcs_env" = "${REAL_NSS:-0}/${PWDEBUG:-0}/${PAM_PRELOAD_MORE:-}" ] || return 1
 	for a in "$@"; do
-		case $a in -s|*"$(printf '\037')"*|*"
+		case $a in *"$(printf '\037')"*|*"
 "*) return 1 ;; esac
 	done
 }

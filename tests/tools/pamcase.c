@@ -33,7 +33,9 @@
  * and writes the child's exit status and a newline to the FIFO DIR.rep.
  * An empty request ends it. Each child leaves with _exit(): pam_wrapper's
  * exit handler would remove the directory every later case reads its
- * service files from (the server's own exit removes it).
+ * service files from (the server's own exit removes it). A case's -s
+ * SERVICE file, which the suite may have written since the server
+ * started, is copied there first.
  *
  * With PAMCASE_WARM=MODULE (and PAMCASE_WARM_USER, PAMCASE_WARM_ARG: a
  * user, one module argument), the server first runs MODULE's
@@ -46,6 +48,7 @@
  * afresh, in a child of its own.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <grp.h>
@@ -408,6 +411,57 @@ static ssize_t read_request(const char *dir, char *buf, size_t size)
 	return (ssize_t)len;
 }
 
+/*
+ * A served case's -s SERVICE, written by the suite after the server
+ * started: pam_wrapper copied PAM_WRAPPER_SERVICE_DIR once, at the
+ * server's start, into the directory its libpam reads
+ * (PAM_WRAPPER_RUNTIME_DIR). The child copies the service's file there
+ * as pam_wrapper would have, before pam_start() reads it. 0, or -1.
+ */
+static int copy_service(int argc, char **argv)
+{
+	const char *from = getenv("PAM_WRAPPER_SERVICE_DIR");
+	const char *to = getenv("PAM_WRAPPER_RUNTIME_DIR");
+	const char *name = NULL;
+	char path[4096], buf[8192];
+	int in, out, i, rc = 0;
+	ssize_t n;
+
+	/* the options run_case() takes, those with a value skipped */
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
+			name = argv[i + 1];
+		if (argv[i][1] != '\0' && strchr("msuxPIMa", argv[i][1]) != NULL &&
+		    argv[i][2] == '\0')
+			i++;
+	}
+	if (name == NULL)
+		return 0;
+	if (from == NULL || to == NULL || strchr(name, '/') != NULL) {
+		errno = EINVAL; /* not under pam_wrapper, or not a name */
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%s", from, name);
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", to, name);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			rc = -1;
+			break;
+		}
+	if (n < 0 || close(out) < 0)
+		rc = -1;
+	close(in);
+	return rc;
+}
+
 /* Runs the request's case in a child; returns its exit status. */
 static int serve_one(char *req)
 {
@@ -439,6 +493,10 @@ static int serve_one(char *req)
 		close(fd);
 		field[1] = name;
 		field[n] = NULL;
+		if (copy_service(n - 1, field + 1) < 0) {
+			perror("pamcase: copying the service file");
+			leave(3);
+		}
 		leave(run_case(n - 1, field + 1));
 	}
 	if (waitpid(pid, &st, 0) < 0)
