@@ -32,8 +32,12 @@ list_sources() {
 			! -name '*.so*' ! -name '*.install' ! -name '*.pc'
 	fi | LC_ALL=C sort
 }
-sums=$(list_sources | while IFS= read -r f; do
-	[ -f "$f" ] && sha256sum "$f"; done)
+# The files that exist (a deleted one may still be in git's index), one
+# sha256sum for them all.
+existing() {
+	list_sources | while IFS= read -r f; do [ ! -f "$f" ] || printf '%s\n' "$f"; done
+}
+sums=$(existing | xargs -r -d '\n' sha256sum)
 
 version=$(dpkg-parsechangelog -l debian/changelog -S Version | sed 's/^[0-9]*://')
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
@@ -51,9 +55,7 @@ fi
 rm -rf "$out/libcap2" "$out/.sources" "$out/lintian.txt" "$out"/*.deb \
 	"$out"/*.changes "$out"/*.buildinfo
 mkdir "$out/libcap2"
-list_sources | while IFS= read -r f; do
-	[ -f "$f" ] && { mkdir -p "$out/libcap2/$(dirname "$f")"; cp -p "$f" "$out/libcap2/$f"; }
-done
+existing | xargs -r -d '\n' cp -p --parents -t "$out/libcap2"
 chmod +x "$out/libcap2/debian/rules"
 (cd "$out/libcap2" && dpkg-buildpackage -b -us -uc -j2) >"$out/build.log" 2>&1 || {
 	tail -30 "$out/build.log" >&2
