@@ -355,6 +355,57 @@ cpu_children() {
 	}' "$1"
 }
 
+# What run.sh does for every suite is done with the shell's builtins (no
+# date, awk, tr, grep a suite: with 400 entries, those processes cost
+# seconds of CPU in a run, and every suite waited for them to start).
+#
+# times_us FIGURE: sets us to the microseconds of one figure "times"
+# prints ("1m2.345000s": dash gives six decimals, bash three).
+times_us() {
+	tu_m=${1%%m*} tu_s=${1#*m}
+	tu_s=${tu_s%s}
+	tu_i=${tu_s%.*} tu_f=${tu_s#*.}000000
+	tu_f=${tu_f%"${tu_f#??????}"}
+	tu_f=${tu_f#"${tu_f%%[!0]*}"}	# no leading zero: not octal
+	us=$(((tu_m * 60 + tu_i) * 1000000 + ${tu_f:-0}))
+}
+# children_us FILE: sets cpu_us to the CPU microseconds (user + system)
+# of the children this shell has waited for, as "times >FILE" wrote them.
+children_us() {
+	{ read -r _ _ && read -r cu_u cu_s; } <"$1" || { cpu_us=0; return; }
+	times_us "$cu_u"
+	cpu_us=$us
+	times_us "$cu_s"
+	cpu_us=$((cpu_us + us))
+}
+# tenths_of US: sets tenths to US in tenths of a second, rounded.
+tenths_of() {
+	tenths=$((($1 + 50000) / 100000))
+}
+# as_seconds TENTHS: sets secs_text to TENTHS as seconds with one decimal.
+as_seconds() {
+	secs_text=$(($1 / 10)).$(($1 % 10))
+}
+# now_s: sets now to a clock's whole seconds (for differences): the
+# kernel's uptime where /proc is, else date(1).
+if read -r now _ </proc/uptime 2>/dev/null; then
+	now_s() { read -r now _ </proc/uptime; now=${now%.*}; }
+else
+	now_s() { now=$(date +%s); }
+fi
+# log_of SUITE: sets log_name to the suite's log's name, its every "/"
+# an "_" (cli_getcap_args.sh.log).
+log_of() {
+	lo_in=$1 log_name=
+	while :; do
+		case $lo_in in
+		*/*) log_name=$log_name${lo_in%%/*}_ lo_in=${lo_in#*/} ;;
+		*) break ;;
+		esac
+	done
+	log_name=$log_name$lo_in.log
+}
+
 # run_entry K (in a job's subshell): runs one suite, writes "rc seconds
 # cpu-seconds" (the suite's processes' CPU time, whatever else ran beside).
 # Every suite runs under timeout(1) with SUITE_TIMEOUT seconds (default
@@ -369,17 +420,18 @@ SUITE_TIMEOUT=${SUITE_TIMEOUT:-300}
 # (0xff03, 0xff09), with which the capability.conf trust check asks who
 # owns the mount namespace (common/mountlist.c).
 vg_reports() {
-	for f in "$1"/*; do
-		[ -f "$f" ] || continue
-		grep -E '^==[0-9]+== ' "$f" | awk '
-			/ Warning: noted but unhandled ioctl 0x(b701|ff03|ff09) with no size\/direction hints\.$/ {
-				skip = 2; next
-			}
-			skip > 0 && / (This could cause spurious value errors to appear\.|See README_MISSING_SYSCALL_OR_IOCTL for guidance on writing a proper wrapper\.)$/ {
-				skip--; next
-			}
-			{ skip = 0; print }'
-	done
+	# (every log at once: one grep and one awk, however many processes
+	# valgrind followed; a warning's lines are consecutive in its file)
+	set -- "$1"/*
+	[ -f "$1" ] || return 0
+	grep -hE '^==[0-9]+== ' "$@" | awk '
+		/ Warning: noted but unhandled ioctl 0x(b701|ff03|ff09) with no size\/direction hints\.$/ {
+			skip = 2; next
+		}
+		skip > 0 && / (This could cause spurious value errors to appear\.|See README_MISSING_SYSCALL_OR_IOCTL for guidance on writing a proper wrapper\.)$/ {
+			skip--; next
+		}
+		{ skip = 0; print }'
 }
 
 # counted SUITE LOG: the line of LOG that says what SUITE, which exited 0,
@@ -392,7 +444,8 @@ counted() {
 	unit/*) cnt_re='^100%: Checks: [0-9]+, ' ;;
 	*) cnt_re='^[0-9]+ checks, 0 failed(, [0-9]+ not checked: .*)?$' ;;
 	esac
-	cnt_line=$(grep -aE "$cnt_re" "$2" 2>/dev/null | tail -n 1)
+	# (one process: the last line that matches, or an empty one)
+	cnt_line=$(sed -nE "/$cnt_re/h; \${x;p;}" "$2" 2>/dev/null)
 	case $cnt_line in
 	''|0\ *|'100%: Checks: 0,'*) return 1 ;;
 	esac
@@ -402,10 +455,13 @@ counted() {
 run_entry() {
 	ek=$1
 	eval "s=\$e${ek}_suite"
-	log=$LOGS/$(echo "$s" | tr / _).log
-	started=$(date +%s)
+	log_of "$s"
+	log=$LOGS/$log_name
+	now_s
+	started=$now
 	times >"$work/times.$ek"
-	cpu0=$(cpu_children "$work/times.$ek")
+	children_us "$work/times.$ek"
+	cpu0=$cpu_us
 	ptmp=
 	vgdir=
 	if [ -n "${VALGRIND_CMD:-}" ]; then
@@ -467,7 +523,8 @@ run_entry() {
 		fi
 	fi
 	if [ -n "$sandir" ]; then
-		if [ -n "$(find "$sandir" -type f 2>/dev/null | head -n 1)" ]; then
+		set -- "$sandir"/*	# (only the sanitizers' reports are made there)
+		if [ -e "$1" ]; then
 			echo "run.sh: a sanitizer reported errors (files in $sandir):" >>"$log"
 			find "$sandir" -type f -exec cat {} + | head -n 200 >>"$log"
 			rc=1
@@ -475,14 +532,17 @@ run_entry() {
 			rm -rf "$sandir"
 		fi
 	fi
-	if [ "$rc" -eq 0 ] && ! counted "$s" "$log" >/dev/null; then
+	# What it checked, for print_ready's line.
+	if [ "$rc" -eq 0 ] && ! counted "$s" "$log" >"$work/cnt.$ek"; then
 		echo "run.sh: ran no check: exit 0 without a count of checks above zero (lib.sh's finish: \"N checks, 0 failed\"; Check's \"100%: Checks: N\")" >>"$log"
 		rc=nocheck
 	fi
 	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"
 	times >"$work/times.$ek"
-	cpu1=$(cpu_children "$work/times.$ek")
-	echo "$rc $(($(date +%s) - started)) $(echo "$cpu0 $cpu1" | awk '{ printf "%.1f", $2 - $1 }')" >"$work/res.$ek"
+	children_us "$work/times.$ek"
+	tenths_of $((cpu_us - cpu0))
+	now_s
+	echo "$rc $((now - started)) $tenths" >"$work/res.$ek"
 }
 
 # run_build P (in a job's subshell): builds pass P's tree and the test
@@ -590,20 +650,28 @@ print_ready() {
 			eval "rc=\$e${cur_k}_rc secs=\$e${cur_k}_secs cpu=\$e${cur_k}_cpu s=\$e${cur_k}_suite why=\$e${cur_k}_why"
 			[ -n "$rc" ] || return 0
 			eval "logs=\$p${p}_logs"
-			log=$logs/$(echo "$s" | tr / _).log
+			log_of "$s"
+			log=$logs/$log_name
 			if [ -n "$why" ]; then
 				echo "skipped by run.sh: $why" >"$log"
 			fi
 			total_secs=$((total_secs + ${secs:-0}))
-			total_cpu=$(echo "$total_cpu ${cpu:-0}" | awk '{ printf "%.1f", $1 + $2 }')
+			total_cpu=$((total_cpu + ${cpu:-0}))
+			as_seconds "${cpu:-0}"
+			cpu=$secs_text
 			eval "pname=\$p${p}_name"
-			echo "${cpu:-0} ${secs:-0} $pname $s" >>"$work/table"
+			echo "$cpu ${secs:-0} $pname $s" >>"$work/table"
 			case $rc in
 			none) ;;
 			0)
 				npass=$((npass + 1))
 				# The parts it could not check here, named.
-				parts=$(counted "$s" "$log" | sed -n 's/^[0-9]* checks, 0 failed, \([0-9]*\) not checked: /\1 not checked: /p')
+				parts=
+				read -r cnt_line <"$work/cnt.$cur_k" 2>/dev/null || cnt_line=
+				case $cnt_line in
+				[0-9]*' checks, 0 failed, '[0-9]*' not checked: '*)
+					parts=${cnt_line#* checks, 0 failed, } ;;
+				esac
 				[ -z "$parts" ] || nparts=$((nparts + ${parts%% *}))
 				echo "PASS: $s ($secs s, CPU $cpu s${parts:+; $parts})" ;;
 			nocheck) nfail=$((nfail + 1)); echo "FAIL: $s (exit 0 but ran no check; $secs s, CPU $cpu s)"; sed 's/^/    /' "$log" | tail -n 40 ;;
@@ -661,5 +729,5 @@ if [ "$cur_p" -le "$np" ]; then
 	exit 1
 fi
 [ "$np" -eq 1 ] && [ "$ne" -le 1 ] ||
-	echo "time: $(($(date +%s) - started_all)) s for $ne suites (their own times add up to $total_secs s; JOBS=$JOBS); CPU: $all_cpu s, $total_cpu s of it in suites"
+	echo "time: $(($(date +%s) - started_all)) s for $ne suites (their own times add up to $total_secs s; JOBS=$JOBS); CPU: $all_cpu s, $(as_seconds "$total_cpu"; echo "$secs_text") s of it in suites"
 [ -z "$failed" ]
