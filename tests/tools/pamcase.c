@@ -431,7 +431,8 @@ static int copy_service(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
 			name = argv[i + 1];
-		if (argv[i][1] != '\0' && strchr("msuxPIMa", argv[i][1]) != NULL &&
+		if (argv[i][1] != '\0' &&
+		    strchr("msuxPIMa", argv[i][1]) != NULL &&
 		    argv[i][2] == '\0')
 			i++;
 	}
