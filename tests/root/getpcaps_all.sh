@@ -361,7 +361,9 @@ long=$(head -c 100000 /dev/zero | tr '\0' a)
 setsid setpriv $nb "$T/longsh" -c 'sleep 67; :' longsh "$long" </dev/null >/dev/null 2>&1 &
 for i in $(seq 50); do lp=$(pid_of "$T/longsh" -c 'sleep 67; :' longsh "$long") && break; sleep 0.1; done
 run_ours "$G" --all --verbose >"$T/long" 2>&1
-line=$(grep -a "command: $T/longsh -c " "$T/long")
+# One line a process; the shell's child may still carry the same command
+# line between its fork and its exec of sleep, so judge the first.
+line=$(grep -a "command: $T/longsh -c " "$T/long" | head -n 1)
 case $line in *" [cut at 4096 bytes]") ;; *) fail "long command line: not marked cut: $(echo "$line" | tail -c 80)" ;; esac
 [ "$(printf '%s' "$line" | wc -c)" -lt 4300 ] && pass || fail "long command line: $(printf '%s' "$line" | wc -c) bytes printed"
 run_ours "$G" --all --verbose --json >"$T/long.json" 2>&1
