@@ -237,14 +237,18 @@ static int add_loader(struct ambient_guard *g, const struct need_file *p,
 	return 1;
 }
 
-/* The file of the grant program p is, or NULL. */
+/*
+ * The file of the grant program p is, or NULL: a file the suggestion
+ * lists with nothing to grant is not one (the run would give it the
+ * grant that no setcap line gives it).
+ */
 static const struct need_file *granted(const struct suggestion *sg,
 				       const struct need_file *p)
 {
 	size_t i;
 
 	for (i = 0; i < sg->nfiles; i++)
-		if (sg->files[i].path != NULL &&
+		if (sg->files[i].path != NULL && sg->files[i].grant != 0 &&
 		    strcmp(sg->files[i].path, p->path) == 0)
 			return &sg->files[i];
 	return NULL;

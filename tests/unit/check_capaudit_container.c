@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "capaudit.h"
+#include "capaudit_ambient.h"
 #include "capaudit_container.h"
 #include "capaudit_container_text.h"
 #include "capaudit_suggest.h"
@@ -462,6 +463,45 @@ START_TEST(hostile_text_stays_one_word_and_one_string)
 }
 END_TEST
 
+/*
+ * podman's ambient run gives every program the command runs the grant:
+ * a program the suggestion lists with nothing to grant is no file of
+ * the grant, and the run is not made (it would hold the grant there
+ * alone). Where Landlock is missing the run is refused before that, for
+ * that reason; refused all the same.
+ */
+START_TEST(ambient_run_refuses_a_file_granted_nothing)
+{
+	struct need_file files[2], program;
+	struct suggestion sg;
+	struct ambient_guard g;
+	char why[512], env[] = "/usr/bin/env", env2[] = "/usr/bin/env",
+		       pinger[] = "/usr/local/bin/pinger";
+
+	memset(files, 0, sizeof(files));
+	memset(&program, 0, sizeof(program));
+	memset(&sg, 0, sizeof(sg));
+	files[0].path = env;
+	files[0].fd = -1;
+	files[1].path = pinger;
+	files[1].fd = -1;
+	files[1].grant = BIT(CAP_NET_RAW);
+	program.path = env2;
+	sg.files = files;
+	sg.nfiles = 2;
+	sg.programs = &program;
+	sg.nprograms = 1;
+	ck_assert_int_eq(
+		ambient_guard_make(&sg, "/usr/bin/env", &g, why, sizeof(why)),
+		0);
+	if (strstr(why, "Landlock") == NULL)
+		ck_assert_msg(strstr(why, "/usr/bin/env") != NULL &&
+				      strstr(why, "not a file of the grant") !=
+					      NULL,
+			      "why: %s", why);
+}
+END_TEST
+
 static Suite *container_suite(void)
 {
 	Suite *s = suite_create("capaudit_container");
@@ -474,6 +514,7 @@ static Suite *container_suite(void)
 	tcase_add_test(tc, no_root_equivalent_run_on_an_interpreter);
 	tcase_add_test(tc, unproven_and_failed_ways);
 	tcase_add_test(tc, hostile_text_stays_one_word_and_one_string);
+	tcase_add_test(tc, ambient_run_refuses_a_file_granted_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
