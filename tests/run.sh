@@ -55,6 +55,9 @@
 # program) loading our ASan-built library needs the sanitizer runtimes
 # preloaded, which with_our_lib does. A suite's standard input is
 # /dev/null, and it inherits no descriptor but 0, 1 and 2 from the runner.
+# Run as root, each suite has a /tmp of its own, a new tmpfs in a mount
+# namespace of its own (but those tests/suites.conf lists under "disktmp",
+# and all with RUN_SH_DISK_TMP=1, which keep the machine's /tmp).
 cd "$(dirname "$0")" || exit 1
 TESTS_DIR=$(pwd)
 TOP=$(cd .. && pwd)
@@ -90,7 +93,7 @@ conf() {	# KEY: every suite the lines "KEY: ..." name
 }
 alone=$(conf alone) valgrind=$(conf valgrind) once=$(conf once) first=$(conf first)
 sanitize_root=$(conf sanitize)
-privatetmp=$(conf privatetmp) mountlock=$(conf mountlock)
+privatetmp=$(conf privatetmp) mountlock=$(conf mountlock) disktmp=$(conf disktmp)
 # The lock the "mountlock" suites run under, machine-wide (every checkout
 # and the container world's run, which binds /run/lock, share it).
 LIB_MOUNTS_LOCK=${LIB_MOUNTS_LOCK:-/run/lock/libcap-perfmon-mounts.lock}
@@ -114,7 +117,7 @@ chain_of() {	# SUITE: the chain naming it, if any
 # A name in suites.conf that is no suite (renamed, say) would silently lose
 # its rule: that is a failure of the run.
 stale=
-for s in $alone $valgrind $once $first $sanitize_root $privatetmp $mountlock $(conf hostpreset) $(conf container) $(conf container-noproc) $(for c in $chains; do eval "echo \$chain_$c"; done); do
+for s in $alone $valgrind $once $first $sanitize_root $privatetmp $mountlock $disktmp $(conf hostpreset) $(conf container) $(conf container-noproc) $(for c in $chains; do eval "echo \$chain_$c"; done); do
 	case $s in
 	unit/*) [ -f "$s.c" ] ;;
 	*) [ -f "$s" ] ;;
@@ -327,10 +330,12 @@ pass_env() {
 	fi
 }
 
-# In a new mount namespace: an empty directory ($1) bound over /tmp, with
-# the tree, the build and $TMPDIR bound back in where they are under /tmp;
-# then runs sh with the other arguments.
-PRIVATE_TMP='p=$1; shift; keep=
+# In a new mount namespace: an empty directory ($1; a new tmpfs there
+# when $2 is not empty) bound over /tmp, with the tree, the build and
+# $TMPDIR bound back in where they are under /tmp; then runs the other
+# arguments.
+PRIVATE_TMP='p=$1 fs=$2; shift 2; keep=
+[ -z "$fs" ] || mount -t tmpfs -o mode=1777 tmpfs "$p" || exit 1
 for d in "$TOP" "$BUILD" "${TMPDIR:-}"; do
 	case $d in /tmp/?*) ;; *) continue ;; esac
 	for k in $keep; do case $d/ in "$k"/*) continue 2 ;; esac; done
@@ -339,7 +344,7 @@ done
 for d in $keep; do mkdir -p "$p/${d#/tmp/}" || exit 1; done
 for d in $keep; do mount --bind "$d" "$p/${d#/tmp/}" || exit 1; done
 mount --rbind "$p" /tmp || exit 1
-exec sh "$@"'
+exec "$@"'
 
 # cpu_children FILE: the CPU seconds (user + system) of the children this
 # shell has waited for, as the "times" builtin wrote them to FILE ("times
@@ -462,7 +467,7 @@ run_entry() {
 	times >"$work/times.$ek"
 	children_us "$work/times.$ek"
 	cpu0=$cpu_us
-	ptmp=
+	ptmp= ptmpfs=
 	vgdir=
 	if [ -n "${VALGRIND_CMD:-}" ]; then
 		# Each valgrind process (forked children too: %p) writes to a
@@ -495,11 +500,22 @@ run_entry() {
 	root/*)
 		[ "$(id -u)" -eq 0 ] || set -- sh -c 'echo "root tier needs root"; exit 77' ;;
 	esac
-	if [ "${s%%/*}" != unit ] && listed "$s" "$privatetmp" && [ -n "$can_unshare" ]; then
-		# A /tmp of its own: an empty directory bound over it.
-		ptmp=$(mktemp -d "/tmp/run-tmp.XXXXXX") && chmod 1777 "$ptmp"
-		set -- unshare -m --propagation private sh -c "$PRIVATE_TMP" sh "$ptmp" "$s"
+	# A /tmp of its own (when we are root): a new tmpfs. A suite's files
+	# there cost a fraction of what the root file system charges for
+	# creating, renaming and removing them (a third of a suite's CPU was
+	# the kernel's, much of it that); and a suite meets no other's files.
+	# The disktmp suites, and every suite of a run with RUN_SH_DISK_TMP
+	# set (a world whose suites must write on its root, as
+	# progs_container_world.sh's), keep /tmp; those of them that are
+	# privatetmp get an empty directory of /tmp's bound over it.
+	if [ -n "$can_unshare" ] && [ -z "${RUN_SH_DISK_TMP:-}" ] && ! listed "$s" "$disktmp"; then
+		ptmp=$work/tmp.$ek ptmpfs=1
+		mkdir "$ptmp"
+	elif [ -n "$can_unshare" ] && [ "${s%%/*}" != unit ] && listed "$s" "$privatetmp"; then
+		ptmp=$(mktemp -d "/tmp/run-tmp.XXXXXX") ptmpfs=
+		chmod 1777 "$ptmp"
 	fi
+	[ -z "$ptmp" ] || set -- unshare -m --propagation private sh -c "$PRIVATE_TMP" sh "$ptmp" "$ptmpfs" "$@"
 	if listed "$s" "$mountlock" && mkdir -p "${LIB_MOUNTS_LOCK%/*}"; then
 		set -- flock -w "$SUITE_TIMEOUT" "$LIB_MOUNTS_LOCK" "$@"
 	fi
@@ -537,7 +553,8 @@ run_entry() {
 		echo "run.sh: ran no check: exit 0 without a count of checks above zero (lib.sh's finish: \"N checks, 0 failed\"; Check's \"100%: Checks: N\")" >>"$log"
 		rc=nocheck
 	fi
-	[ -z "${ptmp:-}" ] || rm -rf "$ptmp"
+	# (a tmpfs's mount point is empty here: $work goes at the end)
+	[ -z "${ptmp:-}" ] || [ -n "$ptmpfs" ] || rm -rf "$ptmp"
 	times >"$work/times.$ek"
 	children_us "$work/times.$ek"
 	tenths_of $((cpu_us - cpu0))

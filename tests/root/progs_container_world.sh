@@ -168,10 +168,13 @@ inside)
 		fail "world: tracefs is not root's 0700"
 	[ "$fails" -eq 0 ] || finish
 	echo "world: / on an overlay (upper $upper), /etc/security a read-only ConfigMap-style volume, tracefs root's 0700"
-	# The inner run's logs and verdicts stay out of the outer run's.
+	# The inner run's logs and verdicts stay out of the outer run's. Its
+	# suites keep the world's /tmp (RUN_SH_DISK_TMP): their files must
+	# be on the overlay, not on a tmpfs of their own.
 	mkdir "$T/logs"
 	check "the suites above in the container world" \
-		env LOGDIR="$T/logs" TEST_SUMMARY='' TESTS="$SUITES" sh "$TESTS_DIR/run.sh"
+		env LOGDIR="$T/logs" TEST_SUMMARY='' TESTS="$SUITES" RUN_SH_DISK_TMP=1 \
+		sh "$TESTS_DIR/run.sh"
 	# A real login there: bob's "su - alice" through a PAM stack ending
 	# with our pam_cap.so, which reads the ConfigMap's capability.conf
 	# through its ..data links on the read-only mount; alice, in
