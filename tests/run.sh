@@ -98,8 +98,11 @@ privatetmp=$(conf privatetmp) mountlock=$(conf mountlock) disktmp=$(conf disktmp
 # and the container world's run, which binds /run/lock, share it).
 LIB_MOUNTS_LOCK=${LIB_MOUNTS_LOCK:-/run/lock/libcap-perfmon-mounts.lock}
 export LIB_MOUNTS_LOCK
-can_unshare=
+can_unshare= can_tmpfs=
 [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null && can_unshare=1
+# (a tmpfs mounted over /tmp in a namespace of its own, to see that it can)
+[ -n "$can_unshare" ] && unshare -m --propagation private \
+	sh -c 'mount -t tmpfs -o mode=1777 tmpfs /tmp' 2>/dev/null && can_tmpfs=1
 chains=$(sed -n 's/^chain \([A-Za-z0-9_-]*\):.*/\1/p' "$CONF" | sort -u | tr '\n' ' ')
 for c in $chains; do
 	eval "chain_$c=\" \$(conf \"chain $c\") \""
@@ -508,7 +511,7 @@ run_entry() {
 	# set (a world whose suites must write on its root, as
 	# progs_container_world.sh's), keep /tmp; those of them that are
 	# privatetmp get an empty directory of /tmp's bound over it.
-	if [ -n "$can_unshare" ] && [ -z "${RUN_SH_DISK_TMP:-}" ] && ! listed "$s" "$disktmp"; then
+	if [ -n "$can_tmpfs" ] && [ -z "${RUN_SH_DISK_TMP:-}" ] && ! listed "$s" "$disktmp"; then
 		ptmp=$work/tmp.$ek ptmpfs=1
 		mkdir "$ptmp"
 	elif [ -n "$can_unshare" ] && [ "${s%%/*}" != unit ] && listed "$s" "$privatetmp"; then
