@@ -334,12 +334,13 @@ pass_env() {
 }
 
 # In a new mount namespace: an empty directory ($1; a new tmpfs there
-# when $2 is not empty) bound over /tmp, with the tree, the build and
-# $TMPDIR bound back in where they are under /tmp; then runs the other
-# arguments.
-PRIVATE_TMP='p=$1 fs=$2; shift 2; keep=
+# when $2 is not empty) bound over /tmp, with the tree, the build,
+# $TMPDIR and the directory $3 (a suite given by its path, say in
+# harness_rules.sh's $T) bound back in where they are under /tmp; then
+# runs the other arguments.
+PRIVATE_TMP='p=$1 fs=$2 own=$3; shift 3; keep=
 [ -z "$fs" ] || mount -t tmpfs -o mode=1777 tmpfs "$p" || exit 1
-for d in "$TOP" "$BUILD" "${TMPDIR:-}"; do
+for d in "$TOP" "$BUILD" "${TMPDIR:-}" "$own"; do
 	case $d in /tmp/?*) ;; *) continue ;; esac
 	for k in $keep; do case $d/ in "$k"/*) continue 2 ;; esac; done
 	keep="$keep $d"
@@ -518,7 +519,8 @@ run_entry() {
 		ptmp=$(mktemp -d "/tmp/run-tmp.XXXXXX") ptmpfs=
 		chmod 1777 "$ptmp"
 	fi
-	[ -z "$ptmp" ] || set -- unshare -m --propagation private sh -c "$PRIVATE_TMP" sh "$ptmp" "$ptmpfs" "$@"
+	case $s in /*) sdir=${s%/*} ;; *) sdir= ;; esac
+	[ -z "$ptmp" ] || set -- unshare -m --propagation private sh -c "$PRIVATE_TMP" sh "$ptmp" "$ptmpfs" "$sdir" "$@"
 	if listed "$s" "$mountlock" && mkdir -p "${LIB_MOUNTS_LOCK%/*}"; then
 		set -- flock -w "$SUITE_TIMEOUT" "$LIB_MOUNTS_LOCK" "$@"
 	fi
