@@ -84,6 +84,7 @@ static void session_subject(struct subject *who, const struct session_facts *s,
 	who->name = name;
 	who->is_root = s->ruid == 0 || s->euid == 0;
 	who->root_euid = s->euid == 0;
+	who->real_root = s->ruid == 0;
 	who->uid = s->fsuid;
 	who->gid = s->fsgid;
 	who->groups = s->groups;
@@ -120,7 +121,7 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 				 : 0;
 
 	session_subject(who, self, u->name);
-	who->is_root = who->root_euid = u->uid == 0;
+	who->is_root = who->root_euid = who->real_root = u->uid == 0;
 	who->uid = u->uid;
 	who->gid = u->gid;
 	who->groups = u->groups;

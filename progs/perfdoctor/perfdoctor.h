@@ -193,6 +193,8 @@ struct subject {
 	const char *name; /* the user, for messages */
 	int is_root;	  /* real or effective uid 0: exec keeps privileges */
 	int root_euid;	  /* the effective uid is 0: exec raises them too */
+	int real_root;	  /* the real uid is 0 (file capabilities and a
+			     set-user-ID root exec: see exec_subject()) */
 	uid_t uid;	  /* credentials that exec's permission check uses */
 	gid_t gid;
 	const gid_t *groups;

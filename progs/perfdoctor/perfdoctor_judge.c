@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mask.h"
 #include "names.h"
@@ -486,6 +487,40 @@ static void judge_unread_caps(const struct binary_facts *b, struct verdict *v)
 	      b->path, strerror(b->caps_err));
 }
 
+/* Set-user-ID and owned by uid 0 (in the namespace perfdoctor sees it in). */
+static int suid_root(const struct binary_facts *b)
+{
+	return (b->mode & S_ISUID) && b->uid == 0;
+}
+
+/*
+ * The caller as exec makes it, as far as capabilities go. A set-user-ID
+ * root binary makes the effective uid 0, so root's exec rule applies,
+ * unless the kernel ignores the bit: under no_new_privs, on a nosuid
+ * mount, and for a script (the kernel applies its interpreter's bit,
+ * not the script's), which caps_honoured() also tells. Then, with an
+ * effective uid of 0 and a real uid of another, file capabilities the
+ * kernel honours turn root's rule off: exec gives what the file grants,
+ * as to anyone (the kernel's "set-user-ID and file capabilities mixed").
+ */
+static void exec_subject(const struct binary_facts *b,
+			 const struct subject *caller, struct subject *out)
+{
+	int has_fcap =
+		b->caps != NULL && caps_honoured(b) && !foreign_rootid(b);
+
+	*out = *caller;
+	if (suid_root(b) && caps_honoured(b) && !caller->no_new_privs &&
+	    !caller->root_euid) {
+		out->is_root = out->root_euid = 1;
+		if (out->noroot == ANSWER_UNKNOWN)
+			out->noroot_why =
+				"the binary is set-user-ID root, and whether exec then gives root's capabilities depends on the session's securebits (SECBIT_NOROOT takes that away), which perfdoctor cannot read: run it in that session itself to know";
+	}
+	if (has_fcap && out->root_euid && !out->real_root)
+		out->is_root = out->root_euid = 0;
+}
+
 /*
  * A uid-0 session whose securebits are unknown (another process's): a
  * yes that needs root's exec rule is unknown, since SECBIT_NOROOT would
@@ -494,13 +529,17 @@ static void judge_unread_caps(const struct binary_facts *b, struct verdict *v)
  * does a no, the rule giving root a superset of what the file gives.
  */
 static void judge_rules(const struct kernel_facts *k,
-			const struct binary_facts *b, const struct subject *who,
+			const struct binary_facts *b,
+			const struct subject *caller,
 			const struct fix_context *fx, struct verdict *v)
 {
-	struct subject each = *who;
+	struct subject each, execing;
+	const struct subject *who = &execing;
 	struct verdict without;
 	int i;
 
+	exec_subject(b, caller, &execing);
+	each = execing;
 	if (!who->is_root || who->noroot != ANSWER_UNKNOWN) {
 		judge_once(k, b, who, fx, v);
 		return;
@@ -547,6 +586,36 @@ static void judge_unread_target(const struct kernel_facts *k,
 	      b->path, strerror(b->target_err), as_elf.reason);
 }
 
+/*
+ * A set-user-ID root binary perfdoctor could not read: as an ELF binary,
+ * exec makes the caller uid 0; as a script, the bit does nothing. A no
+ * that holds only the second way is unknown.
+ */
+static void judge_unread_suid(const struct kernel_facts *k,
+			      const struct binary_facts *b,
+			      const struct subject *who,
+			      const struct fix_context *fx, struct verdict *v)
+{
+	struct binary_facts elf = *b;
+	struct verdict as_elf;
+	char no[sizeof(v->reason)];
+
+	if (v->answer != ANSWER_NO || b->target_known || !suid_root(b) ||
+	    !b->is_regular)
+		return;
+	elf.target_known = 1;
+	memset(&elf.target, 0, sizeof(elf.target));
+	elf.target.kind = EXEC_TARGET_ELF;
+	judge_rules(k, &elf, who, fx, &as_elf);
+	if (as_elf.answer == ANSWER_NO)
+		return;
+	memcpy(no, v->reason, sizeof(no));
+	v->answer = ANSWER_UNKNOWN;
+	put(v->reason, sizeof(v->reason),
+	    "perfdoctor cannot read %s to tell an ELF binary, whose set-user-ID bit makes exec run it as uid 0, from a script, whose bit the kernel ignores (%s); as a script: %s",
+	    b->path, strerror(b->target_err), no);
+}
+
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v)
@@ -554,4 +623,5 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	judge_rules(k, b, who, fx, v);
 	judge_unread_caps(b, v);
 	judge_unread_target(k, b, who, fx, v);
+	judge_unread_suid(k, b, who, fx, v);
 }

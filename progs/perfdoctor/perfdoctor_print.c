@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "risk.h"
 #include "escape.h"
@@ -265,6 +266,19 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 	char line[2048];
 	size_t sl, tl = strlen(tail);
 
+	/*
+	 * Set-user-ID root, where the kernel honours the bit: whoever may
+	 * run it runs it as uid 0, with every capability root has.
+	 */
+	if ((b->mode & S_ISUID) && b->uid == 0 && b->target_known &&
+	    b->target.kind == EXEC_TARGET_ELF && !b->target.nosuid &&
+	    !b->target.noexec) {
+		say(stdout, "",
+		    "risk:      %s (set-user-ID root: whoever may execute it runs it as uid 0, with every capability of root; perf needs cap_perfmon and cap_syslog)",
+		    risk_tier_name(RISK_ROOT));
+		say(stdout, "",
+		    "suggest:   take the set-user-ID bit away (chmod u-s), then give the file only what perf needs: setcap --perf-group=GROUP --perf FILE");
+	}
 	/* Namespaced capabilities grant nothing here: no risk to tell of. */
 	if (b->caps == NULL || foreign_rootid(b))
 		return;

@@ -144,6 +144,45 @@ chmod 0755 "$T/script"
 agree "a script with file capabilities" alice "$T/script"
 doc_has "verdict:   NO: $T/script is a script (#!$T/interp): the kernel runs its interpreter and ignores the script's file capabilities"
 
+# Set-user-ID root: exec makes alice uid 0 and root's rule gives her
+# every capability, unless the file also carries capabilities, which
+# then alone decide for a caller whose real uid is not 0 (the kernel's
+# "set-user-ID and file capabilities mixed"). Owned by another user, the
+# bit gives nothing.
+# The probe without sanitizers (tests/Makefile says why).
+suid=$T/suid
+cp "$BIN/perfprobe-static" "$suid"
+chmod 4755 "$suid"
+agree "set-user-ID root, no file capabilities" alice "$suid"
+doc_has "verdict:   YES: alice can monitor the whole system with $suid"
+doc_has "risk:      root-equivalent (set-user-ID root: whoever may execute it runs it as uid 0"
+/usr/sbin/setcap cap_syslog=ep "$suid"
+chmod 4755 "$suid"
+agree "set-user-ID root with cap_syslog=ep" alice "$suid"
+doc_has "verdict:   NO: $suid carries no cap_perfmon"
+/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$suid"
+chmod 4755 "$suid"
+agree "set-user-ID root with the preset" alice "$suid"
+/usr/sbin/setcap -r "$suid"
+chown 4002:4002 "$suid"
+chmod 4755 "$suid"
+agree "set-user-ID bob" alice "$suid"
+doc_lacks "risk:      root-equivalent"
+# alice's own perfdoctor may not read a 4711 file: ELF (the bit counts)
+# or script (it does not) is unknown, and so is the verdict.
+chown 0:0 "$suid"
+chmod 4711 "$suid"
+# shellcheck disable=SC2046 # three words
+as_user $(creds alice) env LD_PRELOAD="$NWRAP" NSS_WRAPPER_PASSWD="$T/passwd" \
+	NSS_WRAPPER_GROUP="$T/group" ASAN_OPTIONS=verify_asan_link_order=0 \
+	${VALGRIND_CMD:-} "$doctor_bin" --pam-dir="$T/nopam" --config="$T/empty.conf" \
+	"$suid" >"$T/doc" 2>&1
+d=$?
+[ $d -eq 3 ] && pass || { fail "unreadable set-user-ID root file: exit $d, want 3 (unknown)"; sed 's/^/    /' "$T/doc"; }
+doc_has "verdict:   UNKNOWN: perfdoctor cannot read $suid to tell an ELF binary, whose set-user-ID bit makes exec run it as uid 0"
+# shellcheck disable=SC2046 # three words
+probe_as $(creds alice) "$suid" && pass || fail "the 4711 set-user-ID root probe failed for alice"
+
 # A nosuid mount, in a private mount namespace: doctor and probe both there.
 unshare -m --propagation private sh -s "$T" "$BIN/perfprobe" "$doctor_bin" "$NWRAP" <<'EOF' >"$T/ns.out" 2>&1
 T=$1 probe=$2 doctor=$3 nwrap=$4
@@ -151,11 +190,18 @@ mkdir "$T/nosuid"
 mount -t tmpfs -o nosuid,mode=0755 none "$T/nosuid" || exit 3
 cp "$probe" "$T/nosuid/perf"
 /usr/sbin/setcap cap_perfmon,cap_syslog=ep "$T/nosuid/perf"
+cp "$probe-static" "$T/nosuid/suid"
+chmod 4755 "$T/nosuid/suid"
 LD_PRELOAD="$nwrap" NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
 	ASAN_OPTIONS=verify_asan_link_order=0 "$doctor" --user=alice --pam-dir="$T/nopam" --config="$T/empty.conf" "$T/nosuid/perf"
 echo "doctor exit $?"
 setpriv --reuid=4001 --regid=4001 --groups=4001,4100 sh -c 'exec "$0"' "$T/nosuid/perf"
 echo "probe exit $?"
+LD_PRELOAD="$nwrap" NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+	ASAN_OPTIONS=verify_asan_link_order=0 "$doctor" --user=alice --pam-dir="$T/nopam" --config="$T/empty.conf" "$T/nosuid/suid"
+echo "suid doctor exit $?"
+setpriv --reuid=4001 --regid=4001 --groups=4001,4100 sh -c 'exec "$0"' "$T/nosuid/suid"
+echo "suid probe exit $?"
 umount "$T/nosuid"
 EOF
 case $? in
@@ -165,6 +211,11 @@ case $? in
 	ok "nosuid mount: doctor and kernel agree: NO"
    else
 	fail "nosuid mount:"; sed 's/^/    /' "$T/ns.out"
+   fi
+   if grep -q "^suid doctor exit 1" "$T/ns.out" && grep -q "^suid probe exit 1" "$T/ns.out"; then
+	ok "set-user-ID root on a nosuid mount: doctor and kernel agree: NO"
+   else
+	fail "set-user-ID root on a nosuid mount:"; sed 's/^/    /' "$T/ns.out"
    fi ;;
 esac
 
