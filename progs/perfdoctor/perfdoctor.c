@@ -85,6 +85,8 @@ static void session_subject(struct subject *who, const struct session_facts *s,
 	who->is_root = s->ruid == 0 || s->euid == 0;
 	who->root_euid = s->euid == 0;
 	who->real_root = s->ruid == 0;
+	who->euid = s->euid;
+	who->suid_to = (uid_t)-1;
 	who->uid = s->fsuid;
 	who->gid = s->fsgid;
 	who->groups = s->groups;
@@ -122,6 +124,7 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 
 	session_subject(who, self, u->name);
 	who->is_root = who->root_euid = who->real_root = u->uid == 0;
+	who->euid = u->uid;
 	who->uid = u->uid;
 	who->gid = u->gid;
 	who->groups = u->groups;

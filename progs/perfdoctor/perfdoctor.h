@@ -195,7 +195,17 @@ struct subject {
 	int root_euid;	  /* the effective uid is 0: exec raises them too */
 	int real_root;	  /* the real uid is 0 (file capabilities and a
 			     set-user-ID root exec: see exec_subject()) */
-	uid_t uid;	  /* credentials that exec's permission check uses */
+	/* The effective uid: does a set-user-ID exec change it? */
+	uid_t euid;
+	/*
+	 * Set by exec_subject() for the process exec makes: the ambient bits
+	 * that exec cleared because the binary's set-user-ID or set-group-ID
+	 * bit changed the effective uid or gid, and the uid the set-user-ID
+	 * bit made the effective one when it changed it ((uid_t)-1 when not).
+	 */
+	uint64_t ambient_cleared;
+	uid_t suid_to;
+	uid_t uid; /* credentials that exec's permission check uses */
 	gid_t gid;
 	const gid_t *groups;
 	int ngroups;

@@ -254,11 +254,20 @@ static void judge_root(const struct binary_facts *b, const struct subject *who,
 		      "the session has no_new_privs set and lacks cap_perfmon in its permitted set, so exec may not add it");
 		add_fix(v,
 			"run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
+	} else if (!who->root_euid && who->suid_to != (uid_t)-1) {
+		block(v, ANSWER_NO,
+		      "%s is set-user-ID to uid %u, which exec makes the effective uid: exec raises none of root's capabilities into the effective set when the effective uid is not 0%s",
+		      b->path, (unsigned)who->suid_to,
+		      (who->ambient_cleared & needed)
+			      ? ", and the change of effective uid clears the ambient set"
+			      : "");
 	} else if (!who->root_euid) {
 		block(v, ANSWER_NO,
 		      "only the session's real uid is 0: exec raises none of root's capabilities into the effective set when the effective uid is another%s",
-		      who->ambient & needed
-			      ? ", and the file capabilities of the binary clear the ambient set"
+		      (who->ambient | who->ambient_cleared) & needed
+			      ? (who->ambient_cleared & needed
+					 ? ", and the set-group-ID bit of the binary, changing the effective gid, clears the ambient set"
+					 : ", and the file capabilities of the binary clear the ambient set")
 			      : "");
 	}
 }
@@ -429,6 +438,26 @@ static void judge_noroot(const struct kernel_facts *k,
 	judge_file_caps(k, b, who, fx, p_free, needed, v);
 }
 
+/*
+ * The ambient set held what perf needs, and exec cleared it: the
+ * binary's set-user-ID or set-group-ID bit changes the effective uid or
+ * gid, and the kernel then keeps no ambient capability.
+ */
+static void judge_id_change(const struct binary_facts *b,
+			    const struct subject *who, struct verdict *v)
+{
+	if (who->suid_to != (uid_t)-1)
+		block(v, ANSWER_NO,
+		      "%s is set-user-ID to uid %u: exec changes the effective uid, which clears the ambient set that holds cap_perfmon",
+		      b->path, (unsigned)who->suid_to);
+	else
+		block(v, ANSWER_NO,
+		      "%s is set-group-ID to gid %u, a group %s is not in: exec changes the effective gid, which clears the ambient set that holds cap_perfmon",
+		      b->path, (unsigned)b->gid, who->name);
+	add_fix(v,
+		"take the set-user-ID and set-group-ID bits away (chmod ug-s), or give the file capabilities instead of relying on the ambient set");
+}
+
 static void judge_once(const struct kernel_facts *k,
 		       const struct binary_facts *b, const struct subject *who,
 		       const struct fix_context *fx, struct verdict *v)
@@ -455,6 +484,9 @@ static void judge_once(const struct kernel_facts *k,
 	/* paranoid <= 0: system-wide monitoring is open to everybody. */
 	if (k->paranoid == INT32_MIN || k->paranoid > 0) {
 		judge_userns(who, v);
+		if (!(e_after & needed) && (who->ambient_cleared & needed) &&
+		    !root_rule(who))
+			judge_id_change(b, who, v);
 		if (!(e_after & needed) && root_rule(who))
 			judge_root(b, who, needed, v);
 		else if (!(e_after & needed) && who->is_root)
@@ -494,28 +526,68 @@ static int suid_root(const struct binary_facts *b)
 }
 
 /*
- * The caller as exec makes it, as far as capabilities go. A set-user-ID
- * root binary makes the effective uid 0, so root's exec rule applies,
- * unless the kernel ignores the bit: under no_new_privs, on a nosuid
- * mount, and for a script (the kernel applies its interpreter's bit,
- * not the script's), which caps_honoured() also tells. Then, with an
- * effective uid of 0 and a real uid of another, file capabilities the
- * kernel honours turn root's rule off: exec gives what the file grants,
- * as to anyone (the kernel's "set-user-ID and file capabilities mixed").
+ * The bits exec looks at: set-user-ID, and set-group-ID with group
+ * execute (without it, the set-group-ID bit means mandatory locking).
+ */
+static int id_bits(const struct binary_facts *b)
+{
+	return (b->mode & S_ISUID) ||
+	       (b->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP);
+}
+
+/* The kernel's in_group_p(): the filesystem gid or a supplementary group. */
+static int in_group(const struct subject *who, gid_t gid)
+{
+	int i;
+
+	if (who->gid == gid)
+		return 1;
+	for (i = 0; i < who->ngroups; i++)
+		if (who->groups[i] == gid)
+			return 1;
+	return 0;
+}
+
+/*
+ * The caller as exec makes it, as far as capabilities go. Unless the
+ * kernel ignores the bits (under no_new_privs, on a nosuid mount, and
+ * for a script, whose interpreter's bits count instead, which
+ * caps_honoured() also tells), a set-user-ID binary makes its owner the
+ * effective uid: a root owner turns root's exec rule on, any other turns
+ * the raise into the effective set off, even for a caller that was uid
+ * 0. A new effective uid, or a new effective gid the caller is not a
+ * member of, clears the ambient set. Then, with an effective uid of 0 and
+ * a real uid of another, file capabilities the kernel honours turn
+ * root's rule off: exec gives what the file grants, as to anyone (the
+ * kernel's "set-user-ID and file capabilities mixed").
  */
 static void exec_subject(const struct binary_facts *b,
 			 const struct subject *caller, struct subject *out)
 {
 	int has_fcap =
 		b->caps != NULL && caps_honoured(b) && !foreign_rootid(b);
+	int bits = caps_honoured(b) && !caller->no_new_privs && id_bits(b);
+	int set_uid = bits && (b->mode & S_ISUID);
+	int set_gid = bits && (b->mode & S_ISGID);
 
 	*out = *caller;
-	if (suid_root(b) && caps_honoured(b) && !caller->no_new_privs &&
-	    !caller->root_euid) {
-		out->is_root = out->root_euid = 1;
-		if (out->noroot == ANSWER_UNKNOWN)
+	out->ambient_cleared = 0;
+	out->suid_to = (uid_t)-1;
+	if (set_uid) {
+		if (b->uid == 0 && !caller->root_euid &&
+		    out->noroot == ANSWER_UNKNOWN)
 			out->noroot_why =
 				"the binary is set-user-ID root, and whether exec then gives root's capabilities depends on the session's securebits (SECBIT_NOROOT takes that away), which perfdoctor cannot read: run it in that session itself to know";
+		out->euid = b->uid;
+		out->root_euid = b->uid == 0;
+		out->is_root = out->real_root || out->root_euid;
+		if (b->uid != caller->euid)
+			out->suid_to = b->uid;
+	}
+	if ((set_uid && b->uid != caller->euid) ||
+	    (set_gid && !in_group(caller, b->gid))) {
+		out->ambient_cleared = out->ambient;
+		out->ambient = 0;
 	}
 	if (has_fcap && out->root_euid && !out->real_root)
 		out->is_root = out->root_euid = 0;
@@ -587,33 +659,43 @@ static void judge_unread_target(const struct kernel_facts *k,
 }
 
 /*
- * A set-user-ID root binary perfdoctor could not read: as an ELF binary,
- * exec makes the caller uid 0; as a script, the bit does nothing. A no
- * that holds only the second way is unknown.
+ * A set-user-ID or set-group-ID binary perfdoctor could not read: as an
+ * ELF binary, exec applies the bits (a root owner makes the caller uid
+ * 0; a new effective uid or gid clears the ambient set); as a script,
+ * the kernel ignores them. An answer that holds only one way is unknown.
  */
-static void judge_unread_suid(const struct kernel_facts *k,
-			      const struct binary_facts *b,
-			      const struct subject *who,
-			      const struct fix_context *fx, struct verdict *v)
+static void judge_unread_ids(const struct kernel_facts *k,
+			     const struct binary_facts *b,
+			     const struct subject *who,
+			     const struct fix_context *fx, struct verdict *v)
 {
 	struct binary_facts elf = *b;
 	struct verdict as_elf;
-	char no[sizeof(v->reason)];
+	char was[sizeof(v->reason)];
 
-	if (v->answer != ANSWER_NO || b->target_known || !suid_root(b) ||
+	if (v->answer == ANSWER_UNKNOWN || b->target_known || !id_bits(b) ||
 	    !b->is_regular)
 		return;
 	elf.target_known = 1;
 	memset(&elf.target, 0, sizeof(elf.target));
 	elf.target.kind = EXEC_TARGET_ELF;
 	judge_rules(k, &elf, who, fx, &as_elf);
-	if (as_elf.answer == ANSWER_NO)
+	if (as_elf.answer == v->answer)
 		return;
-	memcpy(no, v->reason, sizeof(no));
+	memcpy(was, v->reason, sizeof(was));
 	v->answer = ANSWER_UNKNOWN;
-	put(v->reason, sizeof(v->reason),
-	    "perfdoctor cannot read %s to tell an ELF binary, whose set-user-ID bit makes exec run it as uid 0, from a script, whose bit the kernel ignores (%s); as a script: %s",
-	    b->path, strerror(b->target_err), no);
+	if (as_elf.answer == ANSWER_NO)
+		put(v->reason, sizeof(v->reason),
+		    "perfdoctor cannot read %s to tell an ELF binary, whose set-user-ID or set-group-ID bit exec applies, from a script, whose bits the kernel ignores (%s); as an ELF binary: %s",
+		    b->path, strerror(b->target_err), as_elf.reason);
+	else if (suid_root(b))
+		put(v->reason, sizeof(v->reason),
+		    "perfdoctor cannot read %s to tell an ELF binary, whose set-user-ID bit makes exec run it as uid 0, from a script, whose bit the kernel ignores (%s); as a script: %s",
+		    b->path, strerror(b->target_err), was);
+	else
+		put(v->reason, sizeof(v->reason),
+		    "perfdoctor cannot read %s to tell an ELF binary, whose set-user-ID or set-group-ID bit exec applies, from a script, whose bits the kernel ignores (%s); as a script: %s",
+		    b->path, strerror(b->target_err), was);
 }
 
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
@@ -623,5 +705,5 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	judge_rules(k, b, who, fx, v);
 	judge_unread_caps(b, v);
 	judge_unread_target(k, b, who, fx, v);
-	judge_unread_suid(k, b, who, fx, v);
+	judge_unread_ids(k, b, who, fx, v);
 }

@@ -9,7 +9,10 @@
 # Scripts, nosuid mounts and namespaced file capabilities get NO (exec
 # grants them nothing), the fix for a 0755 perf restricts it to a group,
 # ACLs count as the kernel counts them, a missing process is an error, and
-# names are escaped.
+# names are escaped. Set-user-ID and set-group-ID binaries are judged as
+# the kernel runs them: root's rule for a root owner, none of root's
+# effective capabilities for another, and the ambient set cleared when
+# the effective uid or gid changes.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 . "$TESTS_DIR/tools/perf_world.sh"
@@ -182,6 +185,72 @@ d=$?
 doc_has "verdict:   UNKNOWN: perfdoctor cannot read $suid to tell an ELF binary, whose set-user-ID bit makes exec run it as uid 0"
 # shellcheck disable=SC2046 # three words
 probe_as $(creds alice) "$suid" && pass || fail "the 4711 set-user-ID root probe failed for alice"
+
+# A set-user-ID or set-group-ID exec that changes the effective uid or
+# gid clears the ambient set, and a bit naming another uid than 0 takes
+# root's raise into the effective set away, even from root: each session
+# below runs perfdoctor (no --user: it judges itself) and the probe with
+# the same credentials. (Each was YES where the kernel says NO.)
+# in_session LABEL WANT(0 yes, 1 no, 3 unknown) TEXT FILE SETPRIV-OPTIONS...
+in_session() {
+	label=$1 want=$2 text=$3 file=$4
+	shift 4
+	# shellcheck disable=SC2086 # VALGRIND_CMD: a command line
+	setpriv "$@" sh -c 'exec "$@"' sh env LD_PRELOAD="$NWRAP" \
+		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+		ASAN_OPTIONS=verify_asan_link_order=0 ${VALGRIND_CMD:-} "$doctor_bin" \
+		--pam-dir="$T/nopam" --config="$T/empty.conf" "$file" >"$T/doc" 2>&1
+	d=$?
+	setpriv "$@" sh -c 'exec "$0"' "$file" >"$T/probe.out" 2>&1; r=$?
+	[ $r -eq 0 ] || r=1
+	if [ $d -ne "$want" ] || { [ "$want" -ne 3 ] && [ $r -ne "$want" ]; } ||
+		{ [ "$want" -eq 3 ] && [ $r -ne 1 ]; }; then
+		fail "$label: doctor exit $d, probe exit $r, want $want"
+		sed 's/^/    /' "$T/doc" "$T/probe.out"
+	elif ! grep -qF -- "$text" "$T/doc"; then
+		fail "$label: no '$text' in:"; sed 's/^/    /' "$T/doc"
+	else
+		ok "$label: doctor and kernel agree: $(grep '^verdict' "$T/doc" | cut -c1-90)"
+	fi
+}
+amb="--inh-caps=+perfmon,+syslog --ambient-caps=+perfmon,+syslog"
+alice_s="--reuid=4001 --regid=4001 --groups=4001,4100"
+ids=$T/ids
+cp "$BIN/perfprobe-static" "$ids"
+chown 4002:4002 "$ids"
+chmod 4755 "$ids"
+# shellcheck disable=SC2086 # option lists
+in_session "alice, ambient cap_perfmon, set-user-ID bob" 1 \
+	"verdict:   NO: $ids is set-user-ID to uid 4002: exec changes the effective uid, which clears the ambient set" \
+	"$ids" $alice_s $amb
+# shellcheck disable=SC2086
+in_session "root, set-user-ID bob" 1 \
+	"verdict:   NO: $ids is set-user-ID to uid 4002, which exec makes the effective uid" \
+	"$ids" --reuid=0 --regid=0 --clear-groups
+# shellcheck disable=SC2086
+in_session "real uid 0 alone, ambient cap_perfmon, set-user-ID bob" 1 \
+	"and the change of effective uid clears the ambient set" \
+	"$ids" --ruid=0 --euid=4001 --regid=4001 --clear-groups $amb
+chmod 4711 "$ids"
+# shellcheck disable=SC2086
+in_session "alice, ambient cap_perfmon, unreadable set-user-ID bob" 3 \
+	"verdict:   UNKNOWN: perfdoctor cannot read $ids to tell an ELF binary, whose set-user-ID or set-group-ID bit exec applies, from a script" \
+	"$ids" $alice_s $amb
+chown 0:0 "$ids"
+chmod 4755 "$ids"
+# shellcheck disable=SC2086
+in_session "alice under SECBIT_NOROOT, ambient cap_perfmon, set-user-ID root" 1 \
+	"verdict:   NO: $ids is set-user-ID to uid 0: exec changes the effective uid, which clears the ambient set" \
+	"$ids" $alice_s $amb --securebits=+noroot
+chown 0:4200 "$ids"
+chmod 2755 "$ids"
+# shellcheck disable=SC2086
+in_session "alice, ambient cap_perfmon, set-group-ID bob's group" 1 \
+	"verdict:   NO: $ids is set-group-ID to gid 4200, a group alice is not in" \
+	"$ids" $alice_s $amb
+# shellcheck disable=SC2086
+in_session "alice in the group, ambient cap_perfmon, set-group-ID" 0 \
+	"verdict:   YES" "$ids" --reuid=4001 --regid=4001 --groups=4001,4200 $amb
 
 # A nosuid mount, in a private mount namespace: doctor and probe both there.
 unshare -m --propagation private sh -s "$T" "$BIN/perfprobe" "$doctor_bin" "$NWRAP" <<'EOF' >"$T/ns.out" 2>&1
