@@ -62,6 +62,16 @@ struct binary_facts {
 	 * be resolved.
 	 */
 	char fix_path[4096];
+	/*
+	 * A script's interpreter (the first word of its "#!" line), whose
+	 * set-user-ID and set-group-ID bits and file capabilities exec
+	 * applies in the script's place: interp_privileged is 1 when it has
+	 * any that count, or when perfdoctor cannot tell (a relative name,
+	 * which the caller's working directory resolves; another script or
+	 * a file it cannot read; a line cut short), else 0.
+	 */
+	char interp_path[80];
+	int interp_privileged;
 	/* Its calling convention; name NULL: no ELF binary this kernel runs. */
 	struct perf_arch arch;
 	/*

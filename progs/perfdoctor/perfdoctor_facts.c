@@ -156,6 +156,56 @@ static void set_fix_path(struct binary_facts *b)
 }
 
 /*
+ * A script's interpreter, as binfmt_script finds it: the first word after
+ * "#!" (blanks skipped), looked up in the same root as the script. Only
+ * an ELF interpreter on a mount without nosuid, with neither set-id bits
+ * nor file capabilities, is known to give nothing; one that is missing
+ * makes the exec fail, which gives nothing either.
+ */
+static void gather_interp(struct binary_facts *b)
+{
+	const char *line = b->target.interp + 2, *word;
+	size_t n;
+	struct exec_target t;
+	struct stat st;
+	char proc[40];
+	int fd;
+
+	word = line + strspn(line, " \t");
+	n = strcspn(word, " \t");
+	if (n == 0)
+		return; /* no interpreter: the kernel refuses the exec */
+	b->interp_privileged = 1;
+	if (n >= sizeof(b->interp_path) ||
+	    (word[n] == '\0' &&
+	     strlen(b->target.interp) == sizeof(b->target.interp) - 1))
+		return; /* the line was cut: the name may go on */
+	memcpy(b->interp_path, word, n);
+	b->interp_path[n] = '\0';
+	if (b->interp_path[0] != '/')
+		return;
+	fd = b->rootfd < 0 ? open(b->interp_path, O_PATH | O_CLOEXEC)
+			   : open_in_root(b->rootfd, b->interp_path,
+					  O_PATH | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			b->interp_privileged = 0;
+		return;
+	}
+	if (fstat(fd, &st) == 0 && exec_target_inspect(fd, &t) == 0 &&
+	    t.kind == EXEC_TARGET_ELF) {
+		snprintf(proc, sizeof(proc), "/proc/thread-self/fd/%d", fd);
+		errno = 0;
+		b->interp_privileged =
+			!t.nosuid &&
+			((st.st_mode & (S_ISUID | S_ISGID)) ||
+			 getxattr(proc, "security.capability", NULL, 0) >= 0 ||
+			 (errno != ENODATA && errno != ENOTSUP));
+	}
+	close(fd);
+}
+
+/*
  * The binary as execve() would find it: the path is followed like exec
  * follows it, once, and everything else is read from that inode through
  * its descriptor and /proc link.
@@ -198,6 +248,8 @@ void gather_binary(struct binary_facts *b, const char *path, int rootfd,
 		b->target_known = 1;
 	else
 		b->target_err = errno;
+	if (b->target_known && b->target.kind == EXEC_TARGET_SCRIPT)
+		gather_interp(b);
 	/* The system call a seccomp filter will see perf make. */
 	perf_arch_of_fd(fd, &b->arch);
 	snprintf(proc, sizeof(proc), "/proc/thread-self/fd/%d", fd);

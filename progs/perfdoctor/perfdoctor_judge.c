@@ -698,6 +698,45 @@ static void judge_unread_ids(const struct kernel_facts *k,
 		    b->path, strerror(b->target_err), was);
 }
 
+/*
+ * A script whose interpreter has set-id bits or file capabilities (or
+ * one perfdoctor cannot look into): exec applies the interpreter's, so
+ * a no that the most an interpreter can give (set-user-ID root) would
+ * turn is unknown; the interpreter is the binary to judge.
+ */
+static void judge_interp(const struct kernel_facts *k,
+			 const struct binary_facts *b,
+			 const struct subject *who,
+			 const struct fix_context *fx, struct verdict *v)
+{
+	struct binary_facts most = *b;
+	struct verdict as_most;
+	char was[sizeof(v->reason)];
+
+	if (v->answer != ANSWER_NO || !b->target_known ||
+	    b->target.kind != EXEC_TARGET_SCRIPT || !b->interp_privileged)
+		return;
+	most.target.kind = EXEC_TARGET_ELF;
+	most.target.nosuid = 0;
+	most.mode |= S_ISUID;
+	most.uid = 0;
+	most.caps = NULL;
+	most.caps_err = 0;
+	judge_rules(k, &most, who, fx, &as_most);
+	if (as_most.answer == ANSWER_NO)
+		return;
+	memcpy(was, v->reason, sizeof(was));
+	v->answer = ANSWER_UNKNOWN;
+	if (b->interp_path[0] == '/')
+		put(v->reason, sizeof(v->reason),
+		    "%s is a script whose interpreter %s has set-user-ID or set-group-ID bits or file capabilities, or is a file perfdoctor cannot look into: exec applies the interpreter's, not the script's; run perfdoctor on the interpreter (as for the script itself: %s)",
+		    b->path, b->interp_path, was);
+	else
+		put(v->reason, sizeof(v->reason),
+		    "%s is a script whose interpreter perfdoctor cannot look into (a name the caller's working directory resolves, or a #! line cut short), and exec applies the interpreter's set-user-ID and set-group-ID bits and file capabilities: run perfdoctor on the interpreter (as for the script itself: %s)",
+		    b->path, was);
+}
+
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v)
@@ -706,4 +745,5 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	judge_unread_caps(b, v);
 	judge_unread_target(k, b, who, fx, v);
 	judge_unread_ids(k, b, who, fx, v);
+	judge_interp(k, b, who, fx, v);
 }
