@@ -737,6 +737,39 @@ static void judge_interp(const struct kernel_facts *k,
 		    b->path, was);
 }
 
+/*
+ * no_new_privs makes exec ignore the set-user-ID and set-group-ID bits:
+ * when those bits would have turned the answer, that is the reason,
+ * named first, with its fix.
+ */
+static void judge_nnp_bits(const struct kernel_facts *k,
+			   const struct binary_facts *b,
+			   const struct subject *who,
+			   const struct fix_context *fx, struct verdict *v)
+{
+	struct subject free = *who;
+	struct binary_facts plain = *b;
+	struct verdict with_bits, without_bits;
+	char was[sizeof(v->reason)];
+
+	if (v->answer != ANSWER_NO || !who->no_new_privs || !id_bits(b) ||
+	    !caps_honoured(b))
+		return;
+	free.no_new_privs = 0;
+	judge_rules(k, b, &free, fx, &with_bits);
+	plain.mode &= ~(mode_t)(S_ISUID | S_ISGID);
+	judge_rules(k, &plain, &free, fx, &without_bits);
+	if (with_bits.answer == without_bits.answer)
+		return;
+	memcpy(was, v->reason, sizeof(was));
+	put(v->reason, sizeof(v->reason),
+	    "the session has no_new_privs set, so exec ignores the set-user-ID and set-group-ID bits of %s",
+	    b->path);
+	also(v, ANSWER_NO, was);
+	add_fix(v,
+		"run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
+}
+
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v)
@@ -746,4 +779,5 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	judge_unread_target(k, b, who, fx, v);
 	judge_unread_ids(k, b, who, fx, v);
 	judge_interp(k, b, who, fx, v);
+	judge_nnp_bits(k, b, who, fx, v);
 }

@@ -252,6 +252,17 @@ in_session "alice, ambient cap_perfmon, set-group-ID bob's group" 1 1 \
 in_session "alice in the group, ambient cap_perfmon, set-group-ID" 0 0 \
 	"verdict:   YES" "$ids" --reuid=4001 --regid=4001 --groups=4001,4200 $amb
 
+# no_new_privs: exec ignores the bit, which is the reason (it said only
+# that the file carries no cap_perfmon, and suggested file capabilities,
+# which no_new_privs keeps from counting too).
+chown 0:0 "$ids"
+chmod 4755 "$ids"
+# shellcheck disable=SC2086
+in_session "alice under no_new_privs, set-user-ID root" 1 1 \
+	"verdict:   NO: the session has no_new_privs set, so exec ignores the set-user-ID and set-group-ID bits of $ids" \
+	"$ids" $alice_s --no-new-privs
+doc_has "fix:       run perf from a session without NoNewPrivileges= (systemd) or no_new_privs"
+
 # A script's interpreter set-user-ID root: exec applies the interpreter's
 # bit, not the script's, and the probe opens its event. perfdoctor does
 # not judge the interpreter in the script's place, but no longer says NO.
