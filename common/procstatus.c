@@ -102,7 +102,7 @@ int proc_status_line(const char *line, struct proc_status *s)
 		KEY("Uid:"),	KEY("Gid:"),	    KEY("Groups:"),
 		KEY("CapInh:"), KEY("CapPrm:"),	    KEY("CapBnd:"),
 		KEY("CapAmb:"), KEY("NoNewPrivs:"), KEY("Seccomp:"),
-		KEY("CapEff:"), KEY("Threads:"),
+		KEY("CapEff:"), KEY("Threads:"),    KEY("TracerPid:"),
 #undef KEY
 	};
 	unsigned id[4];
@@ -158,6 +158,10 @@ int proc_status_line(const char *line, struct proc_status *s)
 	case PROC_STATUS_THREADS:
 		rc = parse_small(line, INT_MAX, &k);
 		s->threads = (unsigned)k;
+		break;
+	case PROC_STATUS_TRACER:
+		rc = parse_small(line, INT_MAX, &k);
+		s->tracer = (pid_t)k;
 		break;
 	}
 	if (rc < 0) {

@@ -26,7 +26,8 @@ enum {
 	PROC_STATUS_SECCOMP = 256,
 	PROC_STATUS_CAPEFF = 512,
 	PROC_STATUS_THREADS = 1024,
-	PROC_STATUS_ALL = 2047,
+	PROC_STATUS_TRACER = 2048,
+	PROC_STATUS_ALL = 4095,
 };
 
 /*
@@ -48,6 +49,7 @@ struct proc_status {
 	int no_new_privs; /* 0 or 1; -1 unknown (no NoNewPrivs line) */
 	int seccomp;	  /* 0 none, 1 strict, 2 filter; -1 unknown */
 	unsigned threads; /* the thread group's size ("Threads:") */
+	pid_t tracer;	  /* "TracerPid:": who traces it, 0 for nobody */
 };
 
 /*

@@ -102,6 +102,7 @@ static void session_subject(struct subject *who, const struct session_facts *s,
 	who->sc = &s->sc;
 	who->noroot = s->noroot;
 	who->noroot_why = s->noroot_why;
+	who->tracer = s->tracer;
 }
 
 /*
@@ -130,6 +131,7 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 	who->groups = u->groups;
 	who->ngroups = u->ngroups;
 	who->inheritable = who->ambient = 0;
+	who->tracer = 0; /* a new login: nobody traces it yet */
 	if (who->is_root)
 		who->permitted = who->bounding;
 	if (pv == NULL)

@@ -111,6 +111,7 @@ struct session_facts {
 	char userns_how[200];	 /* how that was told, when not by its inode */
 	int dfd;	  /* its /proc directory; release_session() closes it */
 	unsigned threads; /* the thread group's size */
+	pid_t tracer;	  /* the process tracing it (TracerPid), or 0 */
 	struct seccomp_view sc; /* filled by gather_seccomp() */
 	char container[600];	/* what runs it in a container, or "" */
 	int in_container; /* another pid or user namespace, or a runtime */
@@ -228,6 +229,7 @@ struct subject {
 	const struct seccomp_view *sc; /* its filters' answer, or NULL */
 	enum answer noroot;	/* SECBIT_NOROOT, as struct session_facts */
 	const char *noroot_why; /* why that is unknown, or "" */
+	pid_t tracer;		/* the process tracing it, or 0 */
 };
 
 /* What the fix lines may suggest. */

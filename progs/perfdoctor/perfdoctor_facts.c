@@ -404,7 +404,7 @@ int gather_session(struct session_facts *s, pid_t pid)
 	else if (ps.seen != PROC_STATUS_ALL)
 		status_error(
 			pid,
-			"its status lacks Uid, Gid, Groups, Cap*, NoNewPrivs or Seccomp (process gone, or a kernel before 4.10)",
+			"its status lacks Uid, Gid, Groups, Cap*, NoNewPrivs, Seccomp or TracerPid (process gone, or a kernel before 4.10)",
 			NULL);
 	ok = ok && ps.seen == PROC_STATUS_ALL;
 	free(bad);
@@ -422,6 +422,7 @@ int gather_session(struct session_facts *s, pid_t pid)
 		s->no_new_privs = ps.no_new_privs;
 		s->seccomp = ps.seccomp;
 		s->threads = ps.threads;
+		s->tracer = ps.tracer;
 	}
 	proc_status_release(&ps);
 	gather_noroot(s);

@@ -770,6 +770,29 @@ static void judge_nnp_bits(const struct kernel_facts *k,
 		"run perf from a session without NoNewPrivileges= (systemd) or no_new_privs");
 }
 
+/*
+ * A traced session: an exec that changes the effective ids or adds
+ * permitted capabilities keeps the change only if the tracer held
+ * CAP_SYS_PTRACE when it attached (the kernel's ptracer_capable()),
+ * which nothing in /proc tells; else the kernel holds the new permitted
+ * set to the old one. A yes that needs a capability from outside the
+ * session's permitted set is unknown.
+ */
+static void judge_traced(const struct kernel_facts *k,
+			 const struct subject *who, struct verdict *v)
+{
+	uint64_t needed = perf_enough(k->max_bits);
+
+	if (v->answer != ANSWER_YES || who->tracer <= 0 ||
+	    (k->paranoid != INT32_MIN && k->paranoid <= 0) ||
+	    (v->at_exec & who->permitted & needed))
+		return;
+	block(v, ANSWER_UNKNOWN,
+	      "the session is traced by process %d: exec keeps the capabilities it adds, and what a set-user-ID or set-group-ID bit gives, only if the tracer held CAP_SYS_PTRACE when it attached, which perfdoctor cannot tell; else perf gets none outside the session's permitted set",
+	      (int)who->tracer);
+	add_fix(v, "run perf with no debugger or strace attached");
+}
+
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v)
@@ -780,4 +803,5 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	judge_unread_ids(k, b, who, fx, v);
 	judge_interp(k, b, who, fx, v);
 	judge_nnp_bits(k, b, who, fx, v);
+	judge_traced(k, who, v);
 }

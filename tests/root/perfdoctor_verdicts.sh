@@ -275,6 +275,49 @@ in_session "alice, a script whose interpreter is set-user-ID root" 3 0 \
 	"verdict:   UNKNOWN: $T/suid-script is a script whose interpreter $ids has set-user-ID or set-group-ID bits or file capabilities" \
 	"$T/suid-script" $alice_s
 
+# A traced session (alice's strace, without CAP_SYS_PTRACE): exec keeps
+# neither what file capabilities add nor a set-user-ID root bit's gain,
+# and the probe fails; whether a tracer held CAP_SYS_PTRACE when it
+# attached is not to be seen: UNKNOWN (it was YES for both). Capabilities
+# the session holds already (ambient) still count: YES.
+# traced LABEL DOCTOR-EXIT PROBE-EXIT FILE SETPRIV-OPTIONS...
+traced() {
+	label=$1 want=$2 pwant=$3 file=$4
+	shift 4
+	# shellcheck disable=SC2016 # the inner shell expands them
+	setpriv "$@" strace -f -qq -o /dev/null sh -c '
+		env LD_PRELOAD="$1" NSS_WRAPPER_PASSWD="$2" NSS_WRAPPER_GROUP="$3" \
+			ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 $4 "$5" \
+			--pam-dir="$6" --config="$7" "$8"
+		echo "doctor $?" >&2
+		"$8" >/dev/null 2>&1
+		echo "probe $?" >&2' sh "$NWRAP" "$T/passwd" "$T/group" "${VALGRIND_CMD:-}" \
+		"$doctor_bin" "$T/nopam" "$T/empty.conf" "$file" >"$T/doc" 2>"$T/traced.out"
+	[ "$pwant" -eq 0 ] && pw="probe 0" || pw="probe [1-9]"
+	if grep -qx "doctor $want" "$T/traced.out" && grep -qx "$pw" "$T/traced.out"; then
+		ok "$label: doctor and kernel agree: $(grep '^verdict' "$T/doc" | cut -c1-90)"
+	else
+		fail "$label: want doctor $want, probe $pwant:"
+		sed 's/^/    /' "$T/traced.out" "$T/doc"
+	fi
+}
+if command -v strace >/dev/null; then
+	chown 0:0 "$ids"
+	chmod 4755 "$ids"
+	# shellcheck disable=SC2086
+	traced "alice traced, set-user-ID root" 3 1 "$ids" $alice_s
+	doc_has "verdict:   UNKNOWN: the session is traced by process"
+	cp "$BIN/perfprobe-static" "$T/fcaps"
+	/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$T/fcaps"
+	# shellcheck disable=SC2086
+	traced "alice traced, file capabilities" 3 1 "$T/fcaps" $alice_s
+	cp "$BIN/perfprobe-static" "$T/plain"
+	# shellcheck disable=SC2086
+	traced "alice traced, ambient cap_perfmon" 0 0 "$T/plain" $alice_s $amb
+else
+	not_checked "no strace: the traced session's cases not run"
+fi
+
 # A nosuid mount, in a private mount namespace: doctor and probe both there.
 unshare -m --propagation private sh -s "$T" "$BIN/perfprobe" "$doctor_bin" "$NWRAP" <<'EOF' >"$T/ns.out" 2>&1
 T=$1 probe=$2 doctor=$3 nwrap=$4

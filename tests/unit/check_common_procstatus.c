@@ -26,7 +26,8 @@ static const char good[] = "Name:\tperf\n"
 			   "CapAmb:\t0000004000000000\n"
 			   "NoNewPrivs:\t1\n"
 			   "Seccomp:\t2\n"
-			   "Threads:\t3\n";
+			   "Threads:\t3\n"
+			   "TracerPid:\t77\n";
 
 /* Reads text as a status file; returns proc_status_read()'s result. */
 static int read_text(const char *text, struct proc_status *s, char **bad)
@@ -57,6 +58,7 @@ START_TEST(reads_every_field)
 	ck_assert_int_eq(read_text(good, &s, &bad), 0);
 	ck_assert_ptr_null(bad);
 	ck_assert_uint_eq(s.seen, PROC_STATUS_ALL);
+	ck_assert_int_eq(s.tracer, 77);
 	ck_assert_uint_eq(s.uid[0], 1000);
 	ck_assert_uint_eq(s.uid[3], 1003);
 	ck_assert_uint_eq(s.gid[1], 2001);
