@@ -324,11 +324,15 @@ static void login_again(struct verdict *v, const char *user, const char *why)
  * groups and pam_cap's grant, yes; no_new_privs, the bounding set, a
  * user namespace or seccomp come from where the session runs, and a new
  * login there is modelled on perfdoctor's own process, which says
- * nothing about them.
+ * nothing about them. Nor does a session whose real and effective uids
+ * differ (one of them 0) pass for a login of its effective user: exec
+ * treats it otherwise (root's rule, set-user-ID and file capabilities
+ * mixed), whatever the databases say.
  */
 static int fresh_helps(const struct subject *who)
 {
 	return !who->no_new_privs && who->seccomp == 0 &&
+	       who->real_root == who->root_euid &&
 	       who->init_userns == ANSWER_YES &&
 	       (who->bounding & BIT(CAP_PERFMON));
 }

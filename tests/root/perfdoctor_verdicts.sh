@@ -193,16 +193,19 @@ probe_as $(creds alice) "$suid" && pass || fail "the 4711 set-user-ID root probe
 # the same credentials. (Each was YES where the kernel says NO.)
 # in_session LABEL DOCTOR-EXIT(0 yes, 1 no, 3 unknown) PROBE-EXIT(0 opens,
 #	1 fails) TEXT FILE SETPRIV-OPTIONS...
+# setpriv executes both itself: a shell would set an effective uid other
+# than the real one back to the real one. (ld.so then ignores LD_PRELOAD,
+# and perfdoctor names users from the host's database.)
 in_session() {
 	label=$1 want=$2 pwant=$3 text=$4 file=$5
 	shift 5
 	# shellcheck disable=SC2086 # VALGRIND_CMD: a command line
-	setpriv "$@" sh -c 'exec "$@"' sh env LD_PRELOAD="$NWRAP" \
+	setpriv "$@" env LD_PRELOAD="$NWRAP" \
 		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
 		ASAN_OPTIONS=verify_asan_link_order=0 ${VALGRIND_CMD:-} "$doctor_bin" \
 		--pam-dir="$T/nopam" --config="$T/empty.conf" "$file" >"$T/doc" 2>&1
 	d=$?
-	setpriv "$@" sh -c 'exec "$0"' "$file" >"$T/probe.out" 2>&1; r=$?
+	setpriv "$@" "$file" >"$T/probe.out" 2>&1; r=$?
 	[ $r -eq 0 ] || r=1
 	if [ $d -ne "$want" ] || [ $r -ne "$pwant" ]; then
 		fail "$label: doctor exit $d, probe exit $r, want $want and $pwant"
@@ -274,6 +277,18 @@ chmod 0755 "$T/suid-script"
 in_session "alice, a script whose interpreter is set-user-ID root" 3 0 \
 	"verdict:   UNKNOWN: $T/suid-script is a script whose interpreter $ids has set-user-ID or set-group-ID bits or file capabilities" \
 	"$T/suid-script" $alice_s
+
+# An effective uid of 0 alone, a perf with file capabilities lacking
+# cap_perfmon: exec gives only the file's (set-user-ID and file
+# capabilities mixed), which no new login of root would change, though
+# perfdoctor said one would pass and told to log in again.
+cp "$BIN/perfprobe-static" "$T/syslog"
+/usr/sbin/setcap cap_syslog=ep "$T/syslog"
+# shellcheck disable=SC2086
+in_session "effective uid 0 alone, cap_syslog=ep" 1 1 \
+	"verdict:   NO: $T/syslog carries no cap_perfmon" \
+	"$T/syslog" --ruid=4001 --euid=0 --regid=4001 --groups=4001,4100
+doc_lacks "log in again"
 
 # A traced session (alice's strace, without CAP_SYS_PTRACE): exec keeps
 # neither what file capabilities add nor a set-user-ID root bit's gain,
