@@ -72,6 +72,11 @@ struct binary_facts {
 	 */
 	char interp_path[80];
 	int interp_privileged;
+	/*
+	 * perfdoctor itself runs in the initial user namespace, so uid 0
+	 * above is the host's root (not a container's, mapped elsewhere).
+	 */
+	int seen_from_host;
 	/* Its calling convention; name NULL: no ELF binary this kernel runs. */
 	struct perf_arch arch;
 	/*

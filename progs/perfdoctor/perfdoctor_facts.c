@@ -162,6 +162,22 @@ static void set_fix_path(struct binary_facts *b)
  * nor file capabilities, is known to give nothing; one that is missing
  * makes the exec fail, which gives nothing either.
  */
+static enum answer initial_userns(int dfd, char *how, size_t len);
+
+/* Is perfdoctor's own user namespace the initial one? */
+static int own_userns_initial(void)
+{
+	int self = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char how[200];
+	enum answer a = ANSWER_UNKNOWN;
+
+	if (self >= 0) {
+		a = initial_userns(self, how, sizeof(how));
+		close(self);
+	}
+	return a == ANSWER_YES;
+}
+
 static void gather_interp(struct binary_facts *b)
 {
 	const char *line = b->target.interp + 2, *word;
@@ -236,6 +252,7 @@ void gather_binary(struct binary_facts *b, const char *path, int rootfd,
 		return;
 	}
 	b->exists = 1;
+	b->seen_from_host = own_userns_initial();
 	b->uid = st.st_uid;
 	b->gid = st.st_gid;
 	b->mode = st.st_mode;

@@ -268,14 +268,20 @@ void print_risk(const struct binary_facts *b, const struct subject *who,
 
 	/*
 	 * Set-user-ID root, where the kernel honours the bit: whoever may
-	 * run it runs it as uid 0, with every capability root has.
+	 * run it runs it as uid 0, with every capability root has, or, with
+	 * file capabilities beside the bit, those (root's callers aside).
+	 * Only the host's root: in another user namespace, uid 0 is
+	 * whichever uid that namespace maps it to.
 	 */
-	if ((b->mode & S_ISUID) && b->uid == 0 && b->target_known &&
-	    b->target.kind == EXEC_TARGET_ELF && !b->target.nosuid &&
-	    !b->target.noexec) {
+	if ((b->mode & S_ISUID) && b->uid == 0 && b->seen_from_host &&
+	    b->target_known && b->target.kind == EXEC_TARGET_ELF &&
+	    !b->target.nosuid && !b->target.noexec) {
 		say(stdout, "",
-		    "risk:      %s (set-user-ID root: whoever may execute it runs it as uid 0, with every capability of root; perf needs cap_perfmon and cap_syslog)",
-		    risk_tier_name(RISK_ROOT));
+		    "risk:      %s (set-user-ID root: whoever may execute it runs it as uid 0, %s; perf needs cap_perfmon and cap_syslog)",
+		    risk_tier_name(RISK_ROOT),
+		    b->caps != NULL && !foreign_rootid(b)
+			    ? "the owner of root's files, with the file's capabilities (and every capability of root for callers whose real uid is 0)"
+			    : "with every capability of root");
 		say(stdout, "",
 		    "suggest:   take the set-user-ID bit away (chmod u-s), then give the file only what perf needs: setcap --perf-group=GROUP --perf FILE");
 	}

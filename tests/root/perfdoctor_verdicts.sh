@@ -163,6 +163,8 @@ doc_has "risk:      root-equivalent (set-user-ID root: whoever may execute it ru
 chmod 4755 "$suid"
 agree "set-user-ID root with cap_syslog=ep" alice "$suid"
 doc_has "verdict:   NO: $suid carries no cap_perfmon"
+# Not every capability of root then (it said so): the file's.
+doc_has "risk:      root-equivalent (set-user-ID root: whoever may execute it runs it as uid 0, the owner of root's files, with the file's capabilities"
 /usr/sbin/setcap cap_perfmon,cap_syslog=ep "$suid"
 chmod 4755 "$suid"
 agree "set-user-ID root with the preset" alice "$suid"
@@ -311,6 +313,23 @@ in_session "effective uid 0 alone, cap_syslog=ep" 1 1 \
 	"verdict:   NO: $T/syslog carries no cap_perfmon" \
 	"$T/syslog" --ruid=4001 --euid=0 --regid=4001 --groups=4001,4100
 doc_lacks "log in again"
+
+# In a user namespace of alice's (her uid its 0), her own set-user-ID
+# file shows as root's: no root-equivalent risk line for it (there was
+# one), and NO as the kernel says.
+cp "$BIN/perfprobe-static" "$T/hers"
+chown 4001:4001 "$T/hers"
+chmod 4755 "$T/hers"
+# shellcheck disable=SC2086
+if setpriv $alice_s unshare -Ur true 2>/dev/null; then
+	# shellcheck disable=SC2086
+	in_session "alice in her user namespace, her set-user-ID file" 1 1 \
+		"verdict:   NO: the session is in a user namespace" \
+		"$T/hers" $alice_s unshare -Ur
+	doc_lacks "risk:      root-equivalent"
+else
+	not_checked "no user namespaces for alice: her set-user-ID file's case not run"
+fi
 
 # A traced session (alice's strace, without CAP_SYS_PTRACE): exec keeps
 # neither what file capabilities add nor a set-user-ID root bit's gain,
