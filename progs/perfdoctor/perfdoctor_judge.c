@@ -701,8 +701,10 @@ static void judge_unread_ids(const struct kernel_facts *k,
 /*
  * A script whose interpreter has set-id bits or file capabilities (or
  * one perfdoctor cannot look into): exec applies the interpreter's, so
- * a no that the most an interpreter can give (set-user-ID root) would
- * turn is unknown; the interpreter is the binary to judge.
+ * a no that the most an interpreter can give would turn is unknown; the
+ * interpreter is the binary to judge. The most is set-user-ID root
+ * (root's rule), or, where that rule does not apply (SECBIT_NOROOT),
+ * file capabilities that grant what perf needs.
  */
 static void judge_interp(const struct kernel_facts *k,
 			 const struct binary_facts *b,
@@ -712,6 +714,8 @@ static void judge_interp(const struct kernel_facts *k,
 	struct binary_facts most = *b;
 	struct verdict as_most;
 	char was[sizeof(v->reason)];
+	cap_t fcaps;
+	int i;
 
 	if (v->answer != ANSWER_NO || !b->target_known ||
 	    b->target.kind != EXEC_TARGET_SCRIPT || !b->interp_privileged)
@@ -723,6 +727,21 @@ static void judge_interp(const struct kernel_facts *k,
 	most.caps = NULL;
 	most.caps_err = 0;
 	judge_rules(k, &most, who, fx, &as_most);
+	for (i = 0; as_most.answer == ANSWER_NO && i < 2; i++) {
+		/* One at a time: a bit the bounding set lacks fails the exec. */
+		cap_value_t one = i == 0 ? CAP_PERFMON : CAP_SYS_ADMIN;
+
+		if ((fcaps = cap_init()) == NULL ||
+		    cap_set_flag(fcaps, CAP_PERMITTED, 1, &one, CAP_SET) < 0 ||
+		    cap_set_flag(fcaps, CAP_EFFECTIVE, 1, &one, CAP_SET) < 0) {
+			cap_free(fcaps);
+			return; /* ENOMEM: the no stands, as said */
+		}
+		most.mode &= ~(mode_t)(S_ISUID | S_ISGID);
+		most.caps = fcaps;
+		judge_rules(k, &most, who, fx, &as_most);
+		cap_free(fcaps);
+	}
 	if (as_most.answer == ANSWER_NO)
 		return;
 	memcpy(was, v->reason, sizeof(was));

@@ -301,6 +301,16 @@ chmod 0755 "$T/suid-script"
 in_session "alice, a script whose interpreter is set-user-ID root" 3 0 \
 	"verdict:   UNKNOWN: $T/suid-script is a script whose interpreter $ids has set-user-ID or set-group-ID bits or file capabilities" \
 	"$T/suid-script" $alice_s
+# The same with an interpreter carrying cap_perfmon,cap_syslog=ep, for
+# uid 0 under SECBIT_NOROOT (where set-user-ID root would give nothing,
+# the interpreter's file capabilities give what perf needs): it was NO.
+cp "$BIN/perfprobe-static" "$T/fcaps-interp"
+/usr/sbin/setcap cap_perfmon,cap_syslog=ep "$T/fcaps-interp"
+printf '#!%s\n' "$T/fcaps-interp" >"$T/fcaps-script"
+chmod 0755 "$T/fcaps-script"
+in_session "uid 0 under SECBIT_NOROOT, a script whose interpreter has file capabilities" 3 0 \
+	"verdict:   UNKNOWN: $T/fcaps-script is a script whose interpreter $T/fcaps-interp has" \
+	"$T/fcaps-script" --securebits=+noroot
 
 # An effective uid of 0 alone, a perf with file capabilities lacking
 # cap_perfmon: exec gives only the file's (set-user-ID and file
