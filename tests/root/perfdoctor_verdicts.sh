@@ -12,7 +12,10 @@
 # names are escaped. Set-user-ID and set-group-ID binaries are judged as
 # the kernel runs them: root's rule for a root owner, none of root's
 # effective capabilities for another, and the ambient set cleared when
-# the effective uid or gid changes.
+# the effective uid or gid changes; no_new_privs is named when it is what
+# takes the bit away; a script whose interpreter has set-id bits or file
+# capabilities, and a traced session's gain at exec, are UNKNOWN; the
+# root-equivalent risk line is for the host's root, saying what it gives.
 . "${TESTS_DIR:-$(dirname "$0")/..}/lib.sh"
 init
 . "$TESTS_DIR/tools/perf_world.sh"
