@@ -766,7 +766,7 @@ static void judge_nnp_bits(const struct kernel_facts *k,
 			   const struct subject *who,
 			   const struct fix_context *fx, struct verdict *v)
 {
-	struct subject free = *who;
+	struct subject unbound = *who;
 	struct binary_facts plain = *b;
 	struct verdict with_bits, without_bits;
 	char was[sizeof(v->reason)];
@@ -774,10 +774,10 @@ static void judge_nnp_bits(const struct kernel_facts *k,
 	if (v->answer != ANSWER_NO || !who->no_new_privs || !id_bits(b) ||
 	    !caps_honoured(b))
 		return;
-	free.no_new_privs = 0;
-	judge_rules(k, b, &free, fx, &with_bits);
+	unbound.no_new_privs = 0;
+	judge_rules(k, b, &unbound, fx, &with_bits);
 	plain.mode &= ~(mode_t)(S_ISUID | S_ISGID);
-	judge_rules(k, &plain, &free, fx, &without_bits);
+	judge_rules(k, &plain, &unbound, fx, &without_bits);
 	if (with_bits.answer == without_bits.answer)
 		return;
 	memcpy(was, v->reason, sizeof(was));
