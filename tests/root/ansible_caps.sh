@@ -36,7 +36,8 @@ EX=$COLL/examples
 # Nothing of Ansible's goes to ~/.ansible or /etc/ansible: its home, temp
 # dirs and configuration are ours.
 mkdir "$T/home" "$T/f" "$T/pub"
-export HOME="$T/home" ANSIBLE_HOME="$T/home/.ansible" ANSIBLE_CONFIG="$T/none.cfg"
+export HOME="$T/home" ANSIBLE_HOME="$T/home/.ansible" ANSIBLE_CONFIG="$T/ansible.cfg"
+printf '[defaults]\ninternal_poll_interval = 0.01\n' >"$T/ansible.cfg"
 export ANSIBLE_LOCAL_TEMP="$T/home/ltmp" ANSIBLE_REMOTE_TEMP="$T/home/rtmp"
 export ANSIBLE_COLLECTIONS_PATH="$COLL" ANSIBLE_PYTHON_INTERPRETER=$PY
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_FORCE_COLOR=0
