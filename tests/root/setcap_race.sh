@@ -23,8 +23,8 @@ touch target p && ln -s target q
 
 target_has_caps() { getfattr -n security.capability target >/dev/null 2>&1; }
 
-# The loops below stop at a second's boundary, before the swapper's time
-# is up; the swaps made after that race nothing. stop_swapper ends it
+# The loops below run for half a second, the swapper for one; the swaps
+# made after a loop ended race nothing. stop_swapper ends it
 # (SIGTERM, to which it answers by printing its count and exiting 0; or
 # it dies of it when it comes before it set its handler) and fails when
 # pathswap itself failed.
@@ -54,7 +54,7 @@ library_phase() {
 
 # 0. Control.
 "$swap" p q 1 >"$T/swaps" & pid=$!
-counts=$("$loop" -naive p 1)
+counts=$("$loop" -naive p 0.5)
 stop_swapper
 if target_has_caps; then
 	echo "control: a naive lstat+setxattr loop wrote to the symlink target ($counts)"
@@ -63,12 +63,12 @@ else
 	echo "control: the naive loop did not hit the window this time ($counts)"
 fi
 
-# 1. The program.
-secs=2
-"$swap" p q $secs >"$T/swaps" & pid=$!
+# 1. The program, for 0.7 s by the clock's nanoseconds (whole seconds
+# gave anything from none to one second), the swapper's 2 s outlasting it.
+"$swap" p q 2 >"$T/swaps" & pid=$!
 ok=0 refused=0 other=0 i=0
-end=$(($(date +%s) + secs - 1))
-while [ $i -lt 2000 ] && [ "$(date +%s)" -lt $end ]; do
+end=$(($(date +%s%N) + 700000000))
+while [ $i -lt 2000 ] && [ "$(date +%s%N)" -lt $end ]; do
 	i=$((i + 1))
 	"$S" cap_net_raw=ep p 2>"$T/err"
 	case $? in
@@ -90,7 +90,7 @@ fi
 pass
 
 # 2. The library, as fast as it goes.
-library_phase "cap_set_file loop" "$loop" p 1
+library_phase "cap_set_file loop" "$loop" p 0.5
 
 # 3. Without /proc. A sanitizer build cannot run there (the sanitizers
 # read their options and the thread list from /proc), so it skips this.
@@ -98,7 +98,7 @@ if nm "$loop" 2>/dev/null | grep -q __asan_init; then
 	not_checked "sanitizer build; /proc-less phase not run"
 elif unshare -m sh -c 'mount -t tmpfs none /proc' 2>/dev/null; then
 	library_phase "cap_set_file loop, /proc hidden" \
-		unshare -m sh -c 'mount -t tmpfs none /proc && exec "$0" p 1' "$loop"
+		unshare -m sh -c 'mount -t tmpfs none /proc && exec "$0" p 0.5' "$loop"
 else
 	not_checked "cannot make a private mount namespace; /proc-less phase not run"
 fi
