@@ -346,13 +346,23 @@ world_up() {
 	# and the walks of / (capmanifest record, getcap -r) spent most of
 	# their time in it.
 	mount -t tmpfs -o mode=0700 tmpfs "$m/root" || return 1
-	# ... and the tree and build, when they live below /tmp (a clone
-	# there): set-up steps copy from $BUILD.
-	for d in "$TOP" "$BUILD"; do
-		case $d in
-		/tmp/*) [ -d "$m$d" ] && continue
-			mkdir -p "$m$d" && mount --bind "$d" "$m$d" || return 1 ;;
+	# So is a top-level directory of the host's that a Debian system does
+	# not have (where the checkouts of whoever runs the suite live, tens
+	# of thousands of files, changing while other builds run): it is
+	# empty in the world.
+	for d in "$m"/*; do
+		[ -d "$d" ] && [ ! -L "$d" ] || continue
+		case ${d##*/} in
+		bin|boot|dev|etc|home|lib|lib32|lib64|libx32|lost+found|media|mnt) ;;
+		opt|proc|root|run|sbin|srv|sys|tmp|usr|var) ;;
+		*) mount -t tmpfs -o mode=0755 tmpfs "$d" || return 1 ;;
 		esac
+	done
+	# ... but the tree and build, when they live below one of those (or
+	# /tmp, /root): set-up steps copy from $BUILD.
+	for d in "$TOP" "$BUILD"; do
+		[ -d "$m$d" ] && continue
+		mkdir -p "$m$d" && mount --bind "$d" "$m$d" || return 1
 	done
 	[ -d "$m/run/nscd" ] && mount -t tmpfs none "$m/run/nscd"
 	return 0
