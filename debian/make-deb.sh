@@ -6,12 +6,37 @@
 # The build is skipped when the sources that go into the packages are the
 # same as for the .debs already in OUT (their checksums are in OUT/.sources).
 #
+# lintian's verdict is kept beside them (OUT/lintian.txt).
+#
 # Usage: sh debian/make-deb.sh [OUT]      (OUT defaults to build/deb)
+#        sh debian/make-deb.sh --lintian [OUT]   lintian alone, on OUT's packages
+# MAKE_DEB_LINTIAN=later leaves a missing lintian.txt to the caller, who
+# runs --lintian beside other work (tests/root/deb_packages.sh does).
 set -eu
+lintian_only=
+if [ "${1:-}" = --lintian ]; then lintian_only=1; shift; fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/build/deb}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+
+# lintian reads every .deb and takes a minute; its verdict is kept with the
+# packages (lintian.txt, written whole or not at all) so that callers need
+# not run it again. It leaves caches (mldbm-elf-*) in TMPDIR: a directory
+# of its own, removed.
+run_lintian() {
+	command -v lintian >/dev/null 2>&1 || return 0
+	lt=$(mktemp -d "${TMPDIR:-/tmp}/make-deb-lintian.XXXXXX")
+	TMPDIR=$lt lintian --tag-display-limit 0 "$out"/libcap2_*_"$arch".changes \
+		>"$out/lintian.txt.new" 2>&1 || true
+	mv "$out/lintian.txt.new" "$out/lintian.txt"
+	rm -rf "$lt"
+}
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+if [ -n "$lintian_only" ]; then
+	run_lintian
+	exit 0
+fi
 
 for tool in dpkg-buildpackage dh; do
 	command -v "$tool" >/dev/null 2>&1 || {
@@ -40,7 +65,6 @@ existing() {
 sums=$(existing | xargs -r -d '\n' sha256sum)
 
 version=$(dpkg-parsechangelog -l debian/changelog -S Version | sed 's/^[0-9]*://')
-arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 debs=
 for p in libcap2 libcap2-bin libpam-cap libcap-dev; do
 	debs="$debs $out/${p}_${version}_${arch}.deb"
@@ -48,11 +72,12 @@ done
 fresh=yes
 for d in $debs; do [ -f "$d" ] || fresh=; done
 if [ -n "$fresh" ] && [ "$sums" = "$(cat "$out/.sources" 2>/dev/null)" ]; then
+	[ -f "$out/lintian.txt" ] || [ "${MAKE_DEB_LINTIAN:-}" = later ] || run_lintian
 	echo "make-deb: packages in $out are up to date"
 	exit 0
 fi
 
-rm -rf "$out/libcap2" "$out/.sources" "$out/lintian.txt" "$out"/*.deb \
+rm -rf "$out/libcap2" "$out/.sources" "$out"/lintian.txt* "$out"/*.deb \
 	"$out"/*.changes "$out"/*.buildinfo
 mkdir "$out/libcap2"
 existing | xargs -r -d '\n' cp -p --parents -t "$out/libcap2"
@@ -63,15 +88,7 @@ chmod +x "$out/libcap2/debian/rules"
 	exit 1
 }
 rm -rf "$out/libcap2"
-# lintian reads every .deb and takes a minute; its verdict is kept with the
-# packages (lintian.txt) so that callers need not run it again.
-# It leaves caches (mldbm-elf-*) in TMPDIR: a directory of its own, removed.
-if command -v lintian >/dev/null 2>&1; then
-	lt=$(mktemp -d "${TMPDIR:-/tmp}/make-deb-lintian.XXXXXX")
-	TMPDIR=$lt lintian --tag-display-limit 0 "$out"/libcap2_*_"$arch".changes \
-		>"$out/lintian.txt" 2>&1 || true
-	rm -rf "$lt"
-fi
+[ "${MAKE_DEB_LINTIAN:-}" = later ] || run_lintian
 echo "$sums" >"$out/.sources"
 echo "make-deb: built in $out:"
 for d in $debs; do echo "  $(basename "$d")"; done
