@@ -107,8 +107,11 @@ static inline long task_status(pid_t tid, const char *key)
 	return v;
 }
 
-/* A zombie (a main thread after pthread_exit) runs nothing any more. */
-static inline int task_is_zombie(pid_t tid)
+/*
+ * The state letter of /proc/self/task/TID/stat ('S': asleep in a
+ * blocking call), or 0 when it cannot be read (a world without /proc).
+ */
+static inline char task_state(pid_t tid)
 {
 	char path[64], buf[512], *paren;
 	FILE *f;
@@ -122,7 +125,13 @@ static inline int task_is_zombie(pid_t tid)
 	fclose(f);
 	buf[n] = '\0';
 	paren = strrchr(buf, ')');
-	return paren != NULL && paren[1] == ' ' && paren[2] == 'Z';
+	return paren != NULL && paren[1] == ' ' ? paren[2] : 0;
+}
+
+/* A zombie (a main thread after pthread_exit) runs nothing any more. */
+static inline int task_is_zombie(pid_t tid)
+{
+	return task_state(tid) == 'Z';
 }
 
 /*
@@ -244,7 +253,28 @@ static inline int start_workers(struct worker *w, int n)
 	}
 	while (__atomic_load_n(&started, __ATOMIC_SEQ_CST) < n)
 		usleep(1000);
-	usleep(20000); /* let readers and sleepers block */
+	/*
+	 * The readers and sleepers are to be blocked when the broadcasts
+	 * come: a fixed pause was not enough while the spinners held both
+	 * CPUs of a busy machine. Each is watched until the kernel says it
+	 * sleeps (a sleeper between two naps may be caught running: it is
+	 * looked at again); without /proc, a pause must do.
+	 */
+	for (i = 0; i < n; i++) {
+		int waited = 0;
+		char st;
+
+		if (w[i].kind != READER && w[i].kind != SLEEPER)
+			continue;
+		while ((st = task_state(w[i].tid)) != 'S' && st != 0) {
+			if (++waited > 10000)
+				FAIL("worker %d never blocked (state %c)",
+				     (int)w[i].tid, st);
+			usleep(1000);
+		}
+		if (st == 0)
+			usleep(20000);
+	}
 	return 0;
 }
 
