@@ -86,6 +86,9 @@ static void session_subject(struct subject *who, const struct session_facts *s,
 	who->root_euid = s->euid == 0;
 	who->real_root = s->ruid == 0;
 	who->euid = s->euid;
+	who->ruid = s->ruid;
+	who->egid = s->egid;
+	who->rgid = s->rgid;
 	who->suid_to = (uid_t)-1;
 	who->uid = s->fsuid;
 	who->gid = s->fsgid;
@@ -125,7 +128,8 @@ static void login_subject(struct subject *who, const struct session_facts *self,
 
 	session_subject(who, self, u->name);
 	who->is_root = who->root_euid = who->real_root = u->uid == 0;
-	who->euid = u->uid;
+	who->euid = who->ruid = u->uid;
+	who->egid = who->rgid = u->gid;
 	who->uid = u->uid;
 	who->gid = u->gid;
 	who->groups = u->groups;

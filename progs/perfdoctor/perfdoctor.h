@@ -35,6 +35,14 @@ struct kernel_facts {
 	int major, minor;
 	int max_bits; /* cap_max_bits() */
 	int paranoid; /* kernel.perf_event_paranoid, or INT32_MIN if unreadable */
+	/*
+	 * How exec tells that it changed the ids (and so clears the ambient
+	 * set): ANSWER_YES, the new effective uid against the old effective
+	 * one and the new effective gid against the caller's groups (seen
+	 * on Linux 6.18); ANSWER_NO, against the real uid and gid (Linux
+	 * 6.15 and before); ANSWER_UNKNOWN between, judged both ways.
+	 */
+	enum answer setid_by_effective;
 };
 
 struct binary_facts {
@@ -211,8 +219,9 @@ struct subject {
 	int root_euid;	  /* the effective uid is 0: exec raises them too */
 	int real_root;	  /* the real uid is 0 (file capabilities and a
 			     set-user-ID root exec: see exec_subject()) */
-	/* The effective uid: does a set-user-ID exec change it? */
-	uid_t euid;
+	/* The ids exec compares to tell whether it changed them. */
+	uid_t euid, ruid;
+	gid_t egid, rgid;
 	/*
 	 * Set by exec_subject() for the process exec makes: the ambient bits
 	 * that exec cleared because the binary's set-user-ID or set-group-ID
@@ -221,6 +230,9 @@ struct subject {
 	 */
 	uint64_t ambient_cleared;
 	uid_t suid_to;
+	/* Why the ambient set was cleared: which bit, or the ids before. */
+	enum { CLEARED_BY_NONE, CLEARED_BY_SETUID, CLEARED_BY_SETGID,
+	       CLEARED_BY_MIXED_IDS } cleared_by;
 	uid_t uid; /* credentials that exec's permission check uses */
 	gid_t gid;
 	const gid_t *groups;

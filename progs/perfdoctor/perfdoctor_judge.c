@@ -438,6 +438,19 @@ static void judge_noroot(const struct kernel_facts *k,
 	judge_file_caps(k, b, who, fx, p_free, needed, v);
 }
 
+/* The kernel's in_group_p(): the filesystem gid or a supplementary group. */
+static int in_group(const struct subject *who, gid_t gid)
+{
+	int i;
+
+	if (who->gid == gid)
+		return 1;
+	for (i = 0; i < who->ngroups; i++)
+		if (who->groups[i] == gid)
+			return 1;
+	return 0;
+}
+
 /*
  * The ambient set held what perf needs, and exec cleared it: the
  * binary's set-user-ID or set-group-ID bit changes the effective uid or
@@ -446,13 +459,24 @@ static void judge_noroot(const struct kernel_facts *k,
 static void judge_id_change(const struct binary_facts *b,
 			    const struct subject *who, struct verdict *v)
 {
-	if (who->suid_to != (uid_t)-1)
+	if (who->cleared_by == CLEARED_BY_MIXED_IDS) {
+		block(v, ANSWER_NO,
+		      "the session's effective uid or gid differs from its real one, and this kernel (before Linux 6.16) takes that for a change of ids at exec, which clears the ambient set that holds cap_perfmon");
+		add_fix(v,
+			"run perf from a session whose real and effective ids are the same");
+		return;
+	}
+	if (who->cleared_by == CLEARED_BY_SETUID)
 		block(v, ANSWER_NO,
 		      "%s is set-user-ID to uid %u: exec changes the effective uid, which clears the ambient set that holds cap_perfmon",
-		      b->path, (unsigned)who->suid_to);
-	else
+		      b->path, (unsigned)b->uid);
+	else if (!in_group(who, b->gid))
 		block(v, ANSWER_NO,
 		      "%s is set-group-ID to gid %u, a group %s is not in: exec changes the effective gid, which clears the ambient set that holds cap_perfmon",
+		      b->path, (unsigned)b->gid, who->name);
+	else
+		block(v, ANSWER_NO,
+		      "%s is set-group-ID to gid %u, not %s's real gid: this kernel (before Linux 6.16) takes that for a change of ids at exec, even to a group of the caller's, and clears the ambient set that holds cap_perfmon",
 		      b->path, (unsigned)b->gid, who->name);
 	add_fix(v,
 		"take the set-user-ID and set-group-ID bits away (chmod ug-s), or give the file capabilities instead of relying on the ambient set");
@@ -535,19 +559,6 @@ static int id_bits(const struct binary_facts *b)
 	       (b->mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP);
 }
 
-/* The kernel's in_group_p(): the filesystem gid or a supplementary group. */
-static int in_group(const struct subject *who, gid_t gid)
-{
-	int i;
-
-	if (who->gid == gid)
-		return 1;
-	for (i = 0; i < who->ngroups; i++)
-		if (who->groups[i] == gid)
-			return 1;
-	return 0;
-}
-
 /*
  * The caller as exec makes it, as far as capabilities go. Unless the
  * kernel ignores the bits (under no_new_privs, on a nosuid mount, and
@@ -562,7 +573,8 @@ static int in_group(const struct subject *who, gid_t gid)
  * kernel's "set-user-ID and file capabilities mixed").
  */
 static void exec_subject(const struct binary_facts *b,
-			 const struct subject *caller, struct subject *out)
+			 const struct subject *caller, int by_effective,
+			 struct subject *out)
 {
 	int has_fcap =
 		b->caps != NULL && caps_honoured(b) && !foreign_rootid(b);
@@ -570,9 +582,14 @@ static void exec_subject(const struct binary_facts *b,
 	int set_uid = bits && (b->mode & S_ISUID);
 	int set_gid = bits && (b->mode & S_ISGID);
 
+	uid_t euid = set_uid ? b->uid : caller->euid;
+	gid_t egid = set_gid ? b->gid : caller->egid;
+	int changed;
+
 	*out = *caller;
 	out->ambient_cleared = 0;
 	out->suid_to = (uid_t)-1;
+	out->cleared_by = CLEARED_BY_NONE;
 	if (set_uid) {
 		if (b->uid == 0 && !caller->root_euid &&
 		    out->noroot == ANSWER_UNKNOWN)
@@ -584,10 +601,25 @@ static void exec_subject(const struct binary_facts *b,
 		if (b->uid != caller->euid)
 			out->suid_to = b->uid;
 	}
-	if ((set_uid && b->uid != caller->euid) ||
-	    (set_gid && !in_group(caller, b->gid))) {
+	/*
+	 * The ids changed, by the rule of the kernel's release: since 2025
+	 * the new effective uid against the old one and the new effective
+	 * gid against the caller's groups; before, both against the real
+	 * ones, so that a caller whose effective ids differ from its real
+	 * ones lost its ambient set at any exec.
+	 */
+	if (by_effective)
+		changed = euid != caller->euid || !in_group(caller, egid);
+	else
+		changed = euid != caller->ruid || egid != caller->rgid;
+	if (changed) {
 		out->ambient_cleared = out->ambient;
 		out->ambient = 0;
+		out->cleared_by = set_uid && euid != caller->euid
+					  ? CLEARED_BY_SETUID
+				  : set_gid && egid != caller->egid
+					  ? CLEARED_BY_SETGID
+					  : CLEARED_BY_MIXED_IDS;
 	}
 	if (has_fcap && out->root_euid && !out->real_root)
 		out->is_root = out->root_euid = 0;
@@ -610,7 +642,7 @@ static void judge_rules(const struct kernel_facts *k,
 	struct verdict without;
 	int i;
 
-	exec_subject(b, caller, &execing);
+	exec_subject(b, caller, k->setid_by_effective != ANSWER_NO, &execing);
 	each = execing;
 	if (!who->is_root || who->noroot != ANSWER_UNKNOWN) {
 		judge_once(k, b, who, fx, v);
@@ -812,9 +844,9 @@ static void judge_traced(const struct kernel_facts *k,
 	add_fix(v, "run perf with no debugger or strace attached");
 }
 
-void judge(const struct kernel_facts *k, const struct binary_facts *b,
-	   const struct subject *who, const struct fix_context *fx,
-	   struct verdict *v)
+static void judge_all(const struct kernel_facts *k,
+		      const struct binary_facts *b, const struct subject *who,
+		      const struct fix_context *fx, struct verdict *v)
 {
 	judge_rules(k, b, who, fx, v);
 	judge_unread_caps(b, v);
@@ -823,4 +855,36 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	judge_interp(k, b, who, fx, v);
 	judge_nnp_bits(k, b, who, fx, v);
 	judge_traced(k, who, v);
+}
+
+/*
+ * A release whose rule for changed ids at exec perfdoctor does not know
+ * (exec_subject()): judged both ways, an answer that differs is unknown.
+ */
+void judge(const struct kernel_facts *k, const struct binary_facts *b,
+	   const struct subject *who, const struct fix_context *fx,
+	   struct verdict *v)
+{
+	struct kernel_facts one = *k;
+	struct verdict other;
+	char was[sizeof(v->reason)];
+
+	if (k->setid_by_effective != ANSWER_UNKNOWN) {
+		judge_all(k, b, who, fx, v);
+		return;
+	}
+	one.setid_by_effective = ANSWER_YES;
+	judge_all(&one, b, who, fx, v);
+	one.setid_by_effective = ANSWER_NO;
+	judge_all(&one, b, who, fx, &other);
+	if (other.answer == v->answer)
+		return;
+	if (v->answer != ANSWER_NO)
+		memcpy(was, other.reason, sizeof(was));
+	else
+		memcpy(was, v->reason, sizeof(was));
+	v->answer = ANSWER_UNKNOWN;
+	put(v->reason, sizeof(v->reason),
+	    "on Linux %d.%d, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before), which decides whether it clears the ambient set; the one way: %s",
+	    k->major, k->minor, was);
 }

@@ -282,6 +282,57 @@ in_session "alice, ambient cap_perfmon, set-group-ID bob's group" 1 1 \
 in_session "alice in the group, ambient cap_perfmon, set-group-ID" 0 0 \
 	"verdict:   YES" "$ids" --reuid=4001 --regid=4001 --groups=4001,4200 $amb
 
+# Which ids exec compares to tell a change (and clear the ambient set)
+# was rewritten in 2025: this kernel compares the effective ones and the
+# caller's groups (the case above, and a session of mixed real and
+# effective uids, below, where the kernel keeps the ambient set). Linux
+# 6.15 and before compared the real ones; perfdoctor on such a kernel,
+# shown here by the 2.6 release setarch --uname-2.6 makes uname(2) say,
+# must judge by that rule: each of these sessions is NO there.
+plainprobe=$T/plainprobe
+cp "$BIN/perfprobe-static" "$plainprobe"
+# shellcheck disable=SC2086
+in_session "mixed real and effective uids, ambient cap_perfmon" 0 0 \
+	"verdict:   YES" "$plainprobe" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
+# old_kernel LABEL TEXT FILE SETPRIV-OPTIONS...: perfdoctor under a
+# release before 6.16 says NO, with TEXT, for a session made so.
+old_kernel() {
+	label=$1 text=$2 file=$3
+	shift 3
+	setpriv "$@" sleep 60 &
+	spid=$!
+	i=0
+	while [ "$(readlink "/proc/$spid/exe" 2>/dev/null)" != "$(command -v sleep)" ] &&
+		[ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	# shellcheck disable=SC2086 # VALGRIND_CMD: a command line
+	setarch "$(uname -m)" --uname-2.6 env LD_PRELOAD="$NWRAP" \
+		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+		ASAN_OPTIONS=verify_asan_link_order=0 ${VALGRIND_CMD:-} "$doctor_bin" \
+		--pid="$spid" --pam-dir="$T/nopam" --config="$T/empty.conf" "$file" >"$T/doc" 2>&1
+	d=$?
+	kill "$spid"; wait "$spid" 2>/dev/null
+	if [ $d -ne 1 ] || ! grep -qF -- "$text" "$T/doc"; then
+		fail "$label, as on Linux 6.15 and before: exit $d, want 1 and '$text'"
+		sed 's/^/    /' "$T/doc"
+	else
+		ok "$label, as on Linux 6.15 and before: NO"
+	fi
+}
+if setarch "$(uname -m)" --uname-2.6 true 2>/dev/null; then
+	# shellcheck disable=SC2086
+	old_kernel "alice in the group, ambient cap_perfmon, set-group-ID" \
+		"verdict:   NO: $ids is set-group-ID to gid 4200, not alice's real gid: this kernel (before Linux 6.16)" \
+		"$ids" --reuid=4001 --regid=4001 --groups=4001,4200 $amb
+	# shellcheck disable=SC2086
+	old_kernel "mixed real and effective uids, ambient cap_perfmon" \
+		"verdict:   NO: the session's effective uid or gid differs from its real one, and this kernel (before Linux 6.16)" \
+		"$plainprobe" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
+else
+	not_checked "setarch --uname-2.6 is refused here; the rule of Linux 6.15 and before not checked"
+fi
+
 # no_new_privs: exec ignores the bit, which is the reason (it said only
 # that the file carries no cap_perfmon, and suggested file capabilities,
 # which no_new_privs keeps from counting too).
