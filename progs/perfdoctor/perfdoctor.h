@@ -231,8 +231,12 @@ struct subject {
 	uint64_t ambient_cleared;
 	uid_t suid_to;
 	/* Why the ambient set was cleared: which bit, or the ids before. */
-	enum { CLEARED_BY_NONE, CLEARED_BY_SETUID, CLEARED_BY_SETGID,
-	       CLEARED_BY_MIXED_IDS } cleared_by;
+	enum {
+		CLEARED_BY_NONE,
+		CLEARED_BY_SETUID,
+		CLEARED_BY_SETGID,
+		CLEARED_BY_MIXED_IDS
+	} cleared_by;
 	uid_t uid; /* credentials that exec's permission check uses */
 	gid_t gid;
 	const gid_t *groups;
