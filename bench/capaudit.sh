@@ -254,15 +254,16 @@ interval() {	# FILE
 fastest() { awk -v c="${2:-1}" '{ print $c }' "$1" | sort -g | head -1; }
 # Each round's time of a row over plain's in the same round (COLUMN 1:
 # wall, 2: the loop's CPU), one a line, the rounds in order.
+# (A times file's line: wall, CPU, then the loop's context switches.)
 per_round() {	# MODE ROW COLUMN
 	paste -d' ' "$tmp/$1.plain" "$tmp/$1.$2" |
-		awk -v c="$3" '{ print $(c + 2) / $c }'
+		awk -v c="$3" '{ print $(c + NF / 2) / $c }'
 }
 # Each round's capaudit ratio minus another row's, the loop's CPU, of
 # the rounds judged (SUFFIX empty) or of all (SUFFIX .all).
 per_round_over() {	# MODE OTHER-ROW [SUFFIX]
 	paste -d' ' "$tmp/$1.plain${3-}" "$tmp/$1.capaudit${3-}" "$tmp/$1.$2${3-}" |
-		awk '{ print ($4 - $6) / $2 }'
+		awk '{ w = NF / 3; print ($(w + 2) - $(2 * w + 2)) / $2 }'
 }
 echo "capaudit benchmark: $rounds rounds, each row once a round, in an order that turns every round, $settle s between runs; $(nproc) cpus"
 echo "load average (1, 5, 15 min): $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end, the 1-minute one $(range "$tmp/load") at the rounds' starts"
@@ -322,6 +323,11 @@ report() {	# MODE TITLE WHAT-IS-COUNTED
 	line "$m" capaudit capaudit
 	line "$m" samples "--no-bpf"
 	[ -n "$bt" ] && line "$m" bpftrace bpftrace
+	printf "the loop's context switches, medians, voluntary/involuntary:"
+	for row in $rows; do
+		printf ' %s %s/%s' "$row" "$(median "$tmp/$m.$row" 3)" "$(median "$tmp/$m.$row" 4)"
+	done
+	echo
 	[ -n "$floor" ] &&
 		echo "capaudit over the floor, loop's CPU: $(over "$m" floor)"
 	[ -n "$bt" ] &&

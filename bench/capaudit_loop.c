@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /*
- * capaudit_loop [--mixed] N FILE [TIMES]: a capability-heavy loop for
- * bench/capaudit.sh.
+ * capaudit_loop [--mixed] [--cpu=N] N FILE [TIMES]: a capability-heavy
+ * loop for bench/capaudit.sh.
  *
  * Plain: N chowns of FILE to uid 1 and 2 in turn; as root each one is a
  * granted cap_chown check (the caller is not the file's owner), so the
@@ -21,13 +21,25 @@
  * file: a tracer's start-up and tear-down are then no part of what is
  * compared. Its CPU time follows on the same line: the tracer's cost in
  * the kernel is charged to the loop (its threads' included), while the
- * wall time also holds whatever else the machine was doing.
+ * wall time also holds whatever else the machine was doing. Then the
+ * loop's context switches, voluntary (a thread joined, a wait) and
+ * involuntary (another task took its CPU), its threads' included: counts
+ * of how much the machine disturbed it.
+ *
+ * --cpu=N: the loop (and every thread it makes) runs on CPU N alone, so
+ * that a tracer's own process, on the other CPUs, never takes the loop's
+ * CPU, and a new thread starts on the CPU its creator waits on, as it
+ * does under every row alike.
  */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,20 +122,58 @@ static long alike(long n, const char *file)
 	return refused;
 }
 
+/* Runs the calling thread, and the threads it makes, on CPU cpu alone. */
+static int pin_to(const char *cpu)
+{
+	char *end;
+	long n;
+	cpu_set_t one;
+
+	errno = 0;
+	n = strtol(cpu, &end, 10);
+	if (errno != 0 || end == cpu || *end != '\0' || n < 0 ||
+	    n >= CPU_SETSIZE) {
+		fprintf(stderr, "capaudit_loop: --cpu=%s: not a CPU number\n",
+			cpu);
+		return -1;
+	}
+	CPU_ZERO(&one);
+	CPU_SET((int)n, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) < 0) {
+		fprintf(stderr, "capaudit_loop: running on CPU %ld: %s\n", n,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int mix = argc > 1 && strcmp(argv[1], "--mixed") == 0;
 	double start, cpu, took;
+	struct rusage before, after;
 	long n, refused;
+	int mix = 0;
 	FILE *times;
 
-	argc -= mix;
-	argv += mix;
+	for (; argc > 1 && strncmp(argv[1], "--", 2) == 0; argc--, argv++) {
+		if (strcmp(argv[1], "--mixed") == 0)
+			mix = 1;
+		else if (strncmp(argv[1], "--cpu=", 6) == 0) {
+			if (pin_to(argv[1] + 6) < 0)
+				return 2;
+		} else
+			break;
+	}
 	if ((argc != 3 && argc != 4) || (n = atol(argv[1])) <= 0 ||
 	    (mix && n < 2)) {
 		fprintf(stderr,
-			"usage: capaudit_loop [--mixed] N FILE [TIMES]\n");
+			"usage: capaudit_loop [--mixed] [--cpu=N] N FILE [TIMES]\n");
 		return 2;
+	}
+	/* The whole process's, its joined threads' included. */
+	if (getrusage(RUSAGE_SELF, &before) < 0) {
+		perror("capaudit_loop: getrusage");
+		return 1;
 	}
 	start = now(CLOCK_MONOTONIC);
 	cpu = now(CLOCK_PROCESS_CPUTIME_ID);
@@ -138,10 +188,16 @@ int main(int argc, char **argv)
 			mix ? "chown and nice pairs" : "chowns");
 		return 1;
 	}
+	if (getrusage(RUSAGE_SELF, &after) < 0) {
+		perror("capaudit_loop: getrusage");
+		return 1;
+	}
 	if (argc == 4) {
 		times = fopen(argv[3], "a");
 		if (times == NULL ||
-		    fprintf(times, "%.6f %.6f\n", took, cpu) < 0 ||
+		    fprintf(times, "%.6f %.6f %ld %ld\n", took, cpu,
+			    after.ru_nvcsw - before.ru_nvcsw,
+			    after.ru_nivcsw - before.ru_nivcsw) < 0 ||
 		    fclose(times) != 0) {
 			perror(argv[3]);
 			return 1;
