@@ -12,9 +12,14 @@
 # in the kernel. ROUNDS rounds, each running every row once, in an order
 # that turns by one row every round and goes the other way round every
 # other round (so no row always follows the same one), SETTLE seconds
-# between runs (0.25). The loop times itself, so no tool's start-up is part of those
-# figures: wall time, and the loop's CPU time (what each tool adds in the
-# kernel is charged to it). Every row is compared with plain in each
+# between runs (0.25). With two CPUs or more, the loop runs on one CPU
+# alone (the last this script may use, or LOOP_CPU; LOOP_CPU=none: no
+# such split) and everything else the bench starts (capwatch, the tools,
+# this shell) on the others, in every row alike: a tool's own process
+# then never takes the loop's CPU, and the loop's new threads start
+# where their creator waits. The loop times itself, so no tool's
+# start-up is part of those figures: wall time, and the loop's CPU time
+# (what each tool adds in the kernel is charged to it). Every row is compared with plain in each
 # round, and the median of those per-round ratios is its figure: the
 # machine's load drifts over a bench, and rows run seconds apart see
 # nearly the same load. Beside it the fastest round (the one noise
@@ -56,6 +61,27 @@ if [ "$on_tmpfs" = 1 ] && [ -z "${CAPAUDIT_BENCH_NS:-}" ]; then
 	CAPAUDIT_BENCH_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 fi
 tmp=$(mktemp -d); trap 'umount "$tmp/fs" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+# The CPUs: the loop on the last one this shell may use (or LOOP_CPU),
+# everything else on the others. The loop pins itself (--cpu), so the
+# tool that starts it (capaudit, the floor, bpftrace) runs where it is.
+allowed=$(awk '/^Cpus_allowed_list:/ {
+	n = split($2, r, ",")
+	for (i = 1; i <= n; i++)
+		if (split(r[i], ab, "-") == 2) for (c = ab[1]; c <= ab[2]; c++) print c
+		else print r[i] }' /proc/self/status)
+loop_cpu=${LOOP_CPU-$(echo "$allowed" | tail -1)}
+tool_cpus=$(echo "$allowed" | grep -vx "$loop_cpu" | paste -sd, -)
+pinned=
+if [ "$loop_cpu" = none ] || [ -z "$tool_cpus" ]; then
+	layout="the loop and the tools on any of the $(echo "$allowed" | wc -l) CPUs (no CPU of the loop's own)"
+elif ! command -v taskset >/dev/null; then
+	layout="the loop and the tools on any CPU (taskset, util-linux, not installed)"
+elif ! taskset -pc "$tool_cpus" $$ >/dev/null; then
+	layout="the loop and the tools on any CPU (taskset -pc $tool_cpus refused)"
+else
+	pinned=--cpu=$loop_cpu
+	layout="the loop on CPU $loop_cpu alone, everything else on CPU $tool_cpus, in every row"
+fi
 mkdir "$tmp/fs"
 if [ "$on_tmpfs" = 1 ]; then
 	mount -t tmpfs -o size=1m capaudit-bench "$tmp/fs" || exit 1
@@ -180,10 +206,10 @@ r=0
 while [ "$r" -lt "$rounds" ]; do
 	cut -d' ' -f1 /proc/loadavg >>"$tmp/load"
 	for row in $(rotated "$r"); do
-		run_row "$row" alike "$loops"
+		run_row "$row" alike $pinned "$loops"
 	done
 	for row in $(rotated "$r"); do
-		run_row "$row" mixed --mixed "$loops"
+		run_row "$row" mixed --mixed $pinned "$loops"
 	done
 	r=$((r + 1))
 done
@@ -265,10 +291,11 @@ per_round_over() {	# MODE OTHER-ROW [SUFFIX]
 	paste -d' ' "$tmp/$1.plain${3-}" "$tmp/$1.capaudit${3-}" "$tmp/$1.$2${3-}" |
 		awk '{ w = NF / 3; print ($(w + 2) - $(2 * w + 2)) / $2 }'
 }
-echo "capaudit benchmark: $rounds rounds, each row once a round, in an order that turns every round, $settle s between runs; $(nproc) cpus"
+echo "capaudit benchmark: $rounds rounds, each row once a round, in an order that turns every round, $settle s between runs; $(echo "$allowed" | wc -l) CPUs"
 echo "load average (1, 5, 15 min): $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end, the 1-minute one $(range "$tmp/load") at the rounds' starts"
 echo "$steal_start $steal_end" | awk '{ if ($4 > $2) printf "CPU time the hypervisor gave others meanwhile (steal): %.1f%% of all CPUs'"'"' time\n", 100 * ($3 - $1) / ($4 - $2) }'
 echo "the chowned file: on a $(stat -f -c %T "$tmp/fs") file system"
+echo "CPUs: $layout"
 [ -n "$bt" ] && echo "bpftrace: $("$bt" --version 2>/dev/null | head -1)"
 line() {	# MODE ROW NAME
 	per_round "$1" "$2" 1 >"$tmp/ratio.wall"
