@@ -271,11 +271,14 @@ range() { sort -n "$1" | sed -n '1p;$p' | paste -sd- -; }
 # largest, k the largest for which at most 2.5% of as many fair coin
 # tosses as values give fewer than k heads; with its confidence (95% or
 # more from 6 values on).
-interval() {	# FILE
+bounds() {	# FILE: LOW HIGH CONFIDENCE
 	sort -g "$1" | awk '{ v[NR] = $1 } END {
 		k = 1; p = 0.5 ^ NR; c = p
 		for (j = 1; j < NR; j++) { p *= (NR - j + 1) / j; if (c + p > 0.025) break; c += p; k = j + 1 }
-		printf "%+.3fx to %+.3fx (%.0f%%)", v[k], v[NR - k + 1], 100 * (1 - 2 * c) }'
+		print v[k], v[NR - k + 1], 100 * (1 - 2 * c) }'
+}
+interval() {	# FILE
+	bounds "$1" | awk '{ printf "%+.3fx to %+.3fx (%.0f%%)", $1, $2, $3 }'
 }
 fastest() { awk -v c="${2:-1}" '{ print $c }' "$1" | sort -g | head -1; }
 # Each round's time of a row over plain's in the same round (COLUMN 1:
@@ -373,12 +376,20 @@ echo "capaudit counting: $(cat "$tmp/counting")"
 within() {	# FILE LIMIT: the rounds whose difference is within it
 	awk -v l="$2" '$1 <= l { k++ } END { printf "%d of %d rounds", k, NR }' "$1"
 }
+# Whether the noise could have made the verdict: the median's interval
+# wholly within the limit, wholly beyond it, or holding it (then these
+# rounds cannot tell, whatever the median says).
+sure() {	# FILE LIMIT
+	bounds "$1" | awk -v l="$2" '{
+		print ($2 <= l ? "wholly within the goal" : ($1 > l ? "wholly beyond the goal" : "holding the limit (these rounds cannot tell)")) }'
+}
 verdict() {	# OTHER-ROW GOAL LIMIT
 	awk -v a="$(cat "$tmp/alike.over.$1")" -v b="$(cat "$tmp/mixed.over.$1")" \
 	    -v g="$2" -v l="$3" 'BEGIN {
 		printf "goal, %s (medians of the rounds'"'"' differences): chowns %+.3fx %s, mixed %+.3fx %s: %s\n",
 			g, a, a <= l ? "yes" : "no", b, b <= l ? "yes" : "no", a <= l && b <= l ? "met" : "not met" }'
 	echo "  within it: chowns $(within "$tmp/alike.rounds.$1" "$3"), mixed $(within "$tmp/mixed.rounds.$1" "$3"); medians within $(interval "$tmp/alike.rounds.$1") and $(interval "$tmp/mixed.rounds.$1")"
+	echo "  so, the intervals: chowns $(sure "$tmp/alike.rounds.$1" "$3"), mixed $(sure "$tmp/mixed.rounds.$1" "$3")"
 }
 echo
 if [ -n "$floor" ]; then
