@@ -35,14 +35,14 @@
 # `capaudit -- true`, wall, median of STARTS runs. Needs root (capaudit
 # mounts tracefs in a private mount namespace of its own if none is
 # mounted; bpftrace is given one).
-#   LOOPS=500000 ROUNDS=9 STARTS=20 SETTLE=0.25 sh bench/capaudit.sh
+#   LOOPS=100000 ROUNDS=41 STARTS=20 SETTLE=0.25 sh bench/capaudit.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 BUILD=${BUILD:-$top/build/main}
 ca=$BUILD/progs/capaudit loop=$BUILD/bench/bin/capaudit_loop
 floor=$BUILD/bench/bin/floor
-loops=${LOOPS:-500000} rounds=${ROUNDS:-9} starts=${STARTS:-20}
+loops=${LOOPS:-100000} rounds=${ROUNDS:-41} starts=${STARTS:-20}
 [ -x "$ca" ] || { echo "bench: build first ($ca missing)"; exit 1; }
 [ -x "$loop" ] || { echo "bench: $loop missing (make -C bench)"; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "bench: needs root (chown to other uids, and tracing)"; exit 77; }
