@@ -240,6 +240,8 @@ judge mixed
 # Starting and ending an audit: the command does nothing, so what is
 # left is capaudit's own work (tracefs, loading, attaching, detaching,
 # the report). `true` alone, timed the same way, is the clock's floor.
+# On every CPU again, as an audit starts anywhere else.
+[ -n "$pinned" ] && taskset -pc "$(echo "$allowed" | paste -sd, -)" $$ >/dev/null
 now() { date +%s%N; }
 r=0
 while [ "$r" -lt "$starts" ]; do
