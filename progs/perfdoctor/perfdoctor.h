@@ -224,18 +224,25 @@ struct subject {
 	gid_t egid, rgid;
 	/*
 	 * Set by exec_subject() for the process exec makes: the ambient bits
-	 * that exec cleared because the binary's set-user-ID or set-group-ID
-	 * bit changed the effective uid or gid, and the uid the set-user-ID
+	 * that exec cleared because it took the ids for changed (by a bit
+	 * of the binary's, or by the session's own), and the uid the set-user-ID
 	 * bit made the effective one when it changed it ((uid_t)-1 when not).
 	 */
 	uint64_t ambient_cleared;
 	uid_t suid_to;
-	/* Why the ambient set was cleared: which bit, or the ids before. */
+	/*
+	 * Why the ambient set was cleared: which bit, or the session's own
+	 * ids, which exec takes for a change with no bit at all (taking the
+	 * bits away would not help): effective ids that differ from the real
+	 * ones (Linux 6.15 and before), or an effective gid that is neither
+	 * the filesystem gid nor a supplementary group (Linux 6.18).
+	 */
 	enum {
 		CLEARED_BY_NONE,
 		CLEARED_BY_SETUID,
 		CLEARED_BY_SETGID,
-		CLEARED_BY_MIXED_IDS
+		CLEARED_BY_MIXED_IDS,
+		CLEARED_BY_EGID_OUTSIDE
 	} cleared_by;
 	uid_t uid; /* credentials that exec's permission check uses */
 	gid_t gid;

@@ -222,6 +222,23 @@ static void judge_exec(const struct binary_facts *b, const struct subject *who,
 		      "the session is in seccomp strict mode, which allows no execve()");
 }
 
+/* Why exec cleared the ambient set, as a clause of judge_root()'s reason. */
+static const char *cleared_clause(const struct subject *who)
+{
+	switch (who->cleared_by) {
+	case CLEARED_BY_SETUID:
+		return ", and the change of effective uid clears the ambient set";
+	case CLEARED_BY_SETGID:
+		return ", and the set-group-ID bit of the binary, changing the effective gid, clears the ambient set";
+	case CLEARED_BY_MIXED_IDS:
+		return ", and exec on Linux 6.15 and before clears the ambient set of a session whose effective ids differ from its real ones";
+	case CLEARED_BY_EGID_OUTSIDE:
+		return ", and exec clears the ambient set of a session whose effective gid is neither its filesystem gid nor one of its groups";
+	default:
+		return "";
+	}
+}
+
 /*
  * Root gets the bounding set at exec, file capabilities or not: what
  * keeps cap_perfmon from it is the bounding set (a container started
@@ -258,15 +275,14 @@ static void judge_root(const struct binary_facts *b, const struct subject *who,
 		block(v, ANSWER_NO,
 		      "%s is set-user-ID to uid %u, which exec makes the effective uid: exec raises none of root's capabilities into the effective set when the effective uid is not 0%s",
 		      b->path, (unsigned)who->suid_to,
-		      (who->ambient_cleared & needed)
-			      ? ", and the change of effective uid clears the ambient set"
-			      : "");
+		      (who->ambient_cleared & needed) ? cleared_clause(who)
+						      : "");
 	} else if (!who->root_euid) {
 		block(v, ANSWER_NO,
 		      "only the session's real uid is 0: exec raises none of root's capabilities into the effective set when the effective uid is another%s",
 		      (who->ambient | who->ambient_cleared) & needed
 			      ? (who->ambient_cleared & needed
-					 ? ", and the set-group-ID bit of the binary, changing the effective gid, clears the ambient set"
+					 ? cleared_clause(who)
 					 : ", and the file capabilities of the binary clear the ambient set")
 			      : "");
 	}
@@ -452,18 +468,29 @@ static int in_group(const struct subject *who, gid_t gid)
 }
 
 /*
- * The ambient set held what perf needs, and exec cleared it: the
- * binary's set-user-ID or set-group-ID bit changes the effective uid or
- * gid, and the kernel then keeps no ambient capability.
+ * The ambient set held what perf needs, and exec cleared it: it took the
+ * ids for changed, by the binary's set-user-ID or set-group-ID bit or by
+ * the session's own ids (exec_subject() tells which), and the kernel
+ * then keeps no ambient capability. The reason and the fix name that
+ * cause: taking the bits away does not help a session whose own ids
+ * are the cause.
  */
 static void judge_id_change(const struct binary_facts *b,
 			    const struct subject *who, struct verdict *v)
 {
 	if (who->cleared_by == CLEARED_BY_MIXED_IDS) {
 		block(v, ANSWER_NO,
-		      "the session's effective uid or gid differs from its real one, and this kernel (before Linux 6.16) takes that for a change of ids at exec, which clears the ambient set that holds cap_perfmon");
+		      "the session's effective uid or gid differs from its real one, which exec on Linux 6.15 and before takes for a change of ids, and so clears the ambient set that holds cap_perfmon");
 		add_fix(v,
 			"run perf from a session whose real and effective ids are the same");
+		return;
+	}
+	if (who->cleared_by == CLEARED_BY_EGID_OUTSIDE) {
+		block(v, ANSWER_NO,
+		      "the session's effective gid %u is neither its filesystem gid (%u) nor one of its groups, which exec takes for a change of ids, and so clears the ambient set that holds cap_perfmon",
+		      (unsigned)who->egid, (unsigned)who->gid);
+		add_fix(v,
+			"run perf from a process whose filesystem gid is its effective gid (one that has not called setfsgid(2) since its exec)");
 		return;
 	}
 	if (who->cleared_by == CLEARED_BY_SETUID)
@@ -476,7 +503,7 @@ static void judge_id_change(const struct binary_facts *b,
 		      b->path, (unsigned)b->gid, who->name);
 	else
 		block(v, ANSWER_NO,
-		      "%s is set-group-ID to gid %u, not %s's real gid: this kernel (before Linux 6.16) takes that for a change of ids at exec, even to a group of the caller's, and clears the ambient set that holds cap_perfmon",
+		      "%s is set-group-ID to gid %u, not %s's real gid: exec on Linux 6.15 and before takes that for a change of ids, even to a group of the caller's, and clears the ambient set that holds cap_perfmon",
 		      b->path, (unsigned)b->gid, who->name);
 	add_fix(v,
 		"take the set-user-ID and set-group-ID bits away (chmod ug-s), or give the file capabilities instead of relying on the ambient set");
@@ -560,14 +587,31 @@ static int id_bits(const struct binary_facts *b)
 }
 
 /*
+ * Whether exec takes effective ids euid and egid for a change of the
+ * caller's, and so clears the ambient set, by the rule of the kernel's
+ * release: since 2025 (seen on Linux 6.18) the new effective uid against
+ * the old one and the new effective gid against the caller's groups
+ * (in_group_p(): the filesystem gid and the supplementary groups);
+ * before, both against the real ones, so that a caller whose effective
+ * ids differ from its real ones lost its ambient set at any exec.
+ */
+static int ids_changed(const struct subject *caller, uid_t euid, gid_t egid,
+		       int by_effective)
+{
+	if (by_effective)
+		return euid != caller->euid || !in_group(caller, egid);
+	return euid != caller->ruid || egid != caller->rgid;
+}
+
+/*
  * The caller as exec makes it, as far as capabilities go. Unless the
  * kernel ignores the bits (under no_new_privs, on a nosuid mount, and
  * for a script, whose interpreter's bits count instead, which
  * caps_honoured() also tells), a set-user-ID binary makes its owner the
  * effective uid: a root owner turns root's exec rule on, any other turns
  * the raise into the effective set off, even for a caller that was uid
- * 0. A new effective uid, or a new effective gid the caller is not a
- * member of, clears the ambient set. Then, with an effective uid of 0 and
+ * 0. Effective ids that exec takes for a change (ids_changed()) clear
+ * the ambient set. Then, with an effective uid of 0 and
  * a real uid of another, file capabilities the kernel honours turn
  * root's rule off: exec gives what the file grants, as to anyone (the
  * kernel's "set-user-ID and file capabilities mixed").
@@ -584,7 +628,6 @@ static void exec_subject(const struct binary_facts *b,
 
 	uid_t euid = set_uid ? b->uid : caller->euid;
 	gid_t egid = set_gid ? b->gid : caller->egid;
-	int changed;
 
 	*out = *caller;
 	out->ambient_cleared = 0;
@@ -601,25 +644,24 @@ static void exec_subject(const struct binary_facts *b,
 		if (b->uid != caller->euid)
 			out->suid_to = b->uid;
 	}
-	/*
-	 * The ids changed, by the rule of the kernel's release: since 2025
-	 * the new effective uid against the old one and the new effective
-	 * gid against the caller's groups; before, both against the real
-	 * ones, so that a caller whose effective ids differ from its real
-	 * ones lost its ambient set at any exec.
-	 */
-	if (by_effective)
-		changed = euid != caller->euid || !in_group(caller, egid);
-	else
-		changed = euid != caller->ruid || egid != caller->rgid;
-	if (changed) {
+	if (ids_changed(caller, euid, egid, by_effective)) {
 		out->ambient_cleared = out->ambient;
 		out->ambient = 0;
-		out->cleared_by = set_uid && euid != caller->euid
-					  ? CLEARED_BY_SETUID
-				  : set_gid && egid != caller->egid
-					  ? CLEARED_BY_SETGID
-					  : CLEARED_BY_MIXED_IDS;
+		/*
+		 * The cause to name, and so the fix: the session's own ids
+		 * when exec takes them for a change without any bit (taking
+		 * the bits away would not help), else the set-user-ID bit
+		 * if it changes them by itself, else the set-group-ID one.
+		 */
+		if (ids_changed(caller, caller->euid, caller->egid,
+				by_effective))
+			out->cleared_by = by_effective ? CLEARED_BY_EGID_OUTSIDE
+						       : CLEARED_BY_MIXED_IDS;
+		else if (set_uid &&
+			 ids_changed(caller, euid, caller->egid, by_effective))
+			out->cleared_by = CLEARED_BY_SETUID;
+		else
+			out->cleared_by = CLEARED_BY_SETGID;
 	}
 	if (has_fcap && out->root_euid && !out->real_root)
 		out->is_root = out->root_euid = 0;
@@ -860,6 +902,10 @@ static void judge_all(const struct kernel_facts *k,
 /*
  * A release whose rule for changed ids at exec perfdoctor does not know
  * (exec_subject()): judged both ways, an answer that differs is unknown.
+ * The way that says no (or, between yes and unknown, the unknown one)
+ * gives the reason, and its fixes and other blockers join the verdict:
+ * what holds perf back there is what to fix; a reason of the verdict's
+ * own that it replaces stays as an also: line.
  */
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
@@ -867,7 +913,10 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 {
 	struct kernel_facts one = *k;
 	struct verdict other;
-	char was[sizeof(v->reason)];
+	const struct verdict *named;
+	enum answer own;
+	char own_reason[sizeof(v->reason)], was[sizeof(v->reason)];
+	int i;
 
 	if (k->setid_by_effective != ANSWER_UNKNOWN) {
 		judge_all(k, b, who, fx, v);
@@ -879,12 +928,23 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	judge_all(&one, b, who, fx, &other);
 	if (other.answer == v->answer)
 		return;
-	if (v->answer != ANSWER_NO)
-		memcpy(was, other.reason, sizeof(was));
-	else
-		memcpy(was, v->reason, sizeof(was));
+	named = v->answer == ANSWER_NO	      ? v
+		: other.answer == ANSWER_NO   ? &other
+		: v->answer == ANSWER_UNKNOWN ? v
+					      : &other;
+	own = v->answer;
+	memcpy(own_reason, v->reason, sizeof(own_reason));
+	memcpy(was, named->reason, sizeof(was));
 	v->answer = ANSWER_UNKNOWN;
 	put(v->reason, sizeof(v->reason),
 	    "on Linux %d.%d, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before), which decides whether it clears the ambient set; the one way: %s",
 	    k->major, k->minor, was);
+	if (named == v)
+		return;
+	if (own == ANSWER_UNKNOWN)
+		also(v, ANSWER_UNKNOWN, own_reason);
+	for (i = 0; i < other.nalso; i++)
+		also(v, other.also[i].answer, other.also[i].text);
+	for (i = 0; i < other.nfixes; i++)
+		add_fix_once(v, &other.fixes[i]);
 }

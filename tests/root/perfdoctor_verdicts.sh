@@ -12,7 +12,9 @@
 # names are escaped. Set-user-ID and set-group-ID binaries are judged as
 # the kernel runs them: root's rule for a root owner, none of root's
 # effective capabilities for another, and the ambient set cleared when
-# the effective uid or gid changes; no_new_privs is named when it is what
+# exec takes the ids for changed, by the rule of the kernel's release
+# (uname(2) made to say 2.6 or 6.16 for the others), with the cause
+# named: a bit, or the session's own ids; no_new_privs is named when it is what
 # takes the bit away; a script whose interpreter has set-id bits or file
 # capabilities, and a traced session's gain at exec, are UNKNOWN; the
 # root-equivalent risk line is for the host's root, saying what it gives.
@@ -288,17 +290,33 @@ in_session "alice in the group, ambient cap_perfmon, set-group-ID" 0 0 \
 # effective uids, below, where the kernel keeps the ambient set). Linux
 # 6.15 and before compared the real ones; perfdoctor on such a kernel,
 # shown here by the 2.6 release setarch --uname-2.6 makes uname(2) say,
-# must judge by that rule: each of these sessions is NO there.
+# must judge by that rule, and name the cause that rule sees.
 plainprobe=$T/plainprobe
 cp "$BIN/perfprobe-static" "$plainprobe"
 # shellcheck disable=SC2086
 in_session "mixed real and effective uids, ambient cap_perfmon" 0 0 \
 	"verdict:   YES" "$plainprobe" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
-# old_kernel LABEL TEXT FILE SETPRIV-OPTIONS...: perfdoctor under a
-# release before 6.16 says NO, with TEXT, for a session made so.
-old_kernel() {
-	label=$1 text=$2 file=$3
-	shift 3
+# A set-user-ID bit naming the session's real uid, in a session whose
+# effective uid is another, changes the effective uid: this kernel
+# clears the ambient set (the rule of 6.15 and before would not, below).
+suid_alice=$T/suid-alice
+cp "$BIN/perfprobe-static" "$suid_alice"
+chown 4001:4001 "$suid_alice"
+chmod 4755 "$suid_alice"
+# shellcheck disable=SC2086
+in_session "mixed ids, ambient cap_perfmon, set-user-ID to the real uid" 1 1 \
+	"verdict:   NO: $suid_alice is set-user-ID to uid 4001: exec changes the effective uid" \
+	"$suid_alice" --ruid=4001 --euid=4002 --rgid=4001 --egid=4003 --clear-groups $amb
+# shellcheck disable=SC2086
+in_session "real uid 0 alone, ambient cap_perfmon" 0 0 \
+	"verdict:   YES" "$plainprobe" --ruid=0 --euid=4001 --regid=4001 --clear-groups $amb
+# as_release RELEASE WANT LABEL TEXT FILE SETPRIV-OPTIONS...: perfdoctor,
+# asked about a session made so (--pid) while uname(2) says RELEASE
+# (2.6: setarch --uname-2.6, else tools/preload/uname_release.c), exits
+# WANT and says TEXT.
+as_release() {
+	release=$1 want=$2 label=$3 text=$4 file=$5
+	shift 5
 	setpriv "$@" sleep 60 &
 	spid=$!
 	i=0
@@ -306,32 +324,113 @@ old_kernel() {
 		[ $i -lt 100 ]; do
 		sleep 0.05; i=$((i + 1))
 	done
+	if [ "$release" = 2.6 ]; then
+		set -- setarch "$(uname -m)" --uname-2.6 env LD_PRELOAD="$NWRAP"
+	else
+		set -- env LD_PRELOAD="$NWRAP:$BIN/libuname_release.so" UNAME_RELEASE="$release"
+	fi
 	# shellcheck disable=SC2086 # VALGRIND_CMD: a command line
-	setarch "$(uname -m)" --uname-2.6 env LD_PRELOAD="$NWRAP" \
-		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
+	"$@" NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \
 		ASAN_OPTIONS=verify_asan_link_order=0 ${VALGRIND_CMD:-} "$doctor_bin" \
 		--pid="$spid" --pam-dir="$T/nopam" --config="$T/empty.conf" "$file" >"$T/doc" 2>&1
 	d=$?
 	kill "$spid"; wait "$spid" 2>/dev/null
-	if [ $d -ne 1 ] || ! grep -qF -- "$text" "$T/doc"; then
-		fail "$label, as on Linux 6.15 and before: exit $d, want 1 and '$text'"
+	if [ $d -ne "$want" ] || ! grep -qF -- "$text" "$T/doc"; then
+		fail "$label, as on Linux $release: exit $d, want $want and '$text'"
 		sed 's/^/    /' "$T/doc"
 	else
-		ok "$label, as on Linux 6.15 and before: NO"
+		ok "$label, as on Linux $release: $(grep '^verdict' "$T/doc" | cut -c1-90)"
 	fi
+}
+# old_kernel LABEL TEXT FILE SETPRIV-OPTIONS...: perfdoctor under a
+# release before 6.16 says NO, with TEXT, for a session made so.
+old_kernel() {
+	as_release 2.6 1 "$@"
 }
 if setarch "$(uname -m)" --uname-2.6 true 2>/dev/null; then
 	# shellcheck disable=SC2086
 	old_kernel "alice in the group, ambient cap_perfmon, set-group-ID" \
-		"verdict:   NO: $ids is set-group-ID to gid 4200, not alice's real gid: this kernel (before Linux 6.16)" \
+		"verdict:   NO: $ids is set-group-ID to gid 4200, not alice's real gid: exec on Linux 6.15 and before" \
 		"$ids" --reuid=4001 --regid=4001 --groups=4001,4200 $amb
 	# shellcheck disable=SC2086
 	old_kernel "mixed real and effective uids, ambient cap_perfmon" \
-		"verdict:   NO: the session's effective uid or gid differs from its real one, and this kernel (before Linux 6.16)" \
+		"verdict:   NO: the session's effective uid or gid differs from its real one, which exec on Linux 6.15 and before" \
 		"$plainprobe" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
+	# The reason is the session's mixed ids, which no chmod removes: the
+	# bit brings the effective uid back to the real one (it named the
+	# bit, and chmod ug-s for the fix).
+	# shellcheck disable=SC2086
+	old_kernel "mixed ids, ambient cap_perfmon, set-user-ID to the real uid" \
+		"verdict:   NO: the session's effective uid or gid differs from its real one" \
+		"$suid_alice" --ruid=4001 --euid=4002 --rgid=4001 --egid=4003 --clear-groups $amb
+	# The same bit with only the uids mixed: the ids after exec are the
+	# real ones, which that rule takes for no change.
+	# shellcheck disable=SC2086
+	as_release 2.6 0 "mixed uids, ambient cap_perfmon, set-user-ID to the real uid" \
+		"verdict:   YES" "$suid_alice" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
+	# Real uid 0 alone: the ambient set goes for the mixed ids, not for a
+	# set-group-ID bit the binary does not have (it said so).
+	# shellcheck disable=SC2086
+	old_kernel "real uid 0 alone, ambient cap_perfmon" \
+		"and exec on Linux 6.15 and before clears the ambient set of a session whose effective ids differ from its real ones" \
+		"$plainprobe" --ruid=0 --euid=4001 --regid=4001 --clear-groups $amb
 else
 	not_checked "setarch --uname-2.6 is refused here; the rule of Linux 6.15 and before not checked"
 fi
+# 6.16 and 6.17: judged both ways, and where the ways differ, UNKNOWN,
+# with what holds perf back the way that says no, and its fix (there was
+# none when the other way said yes).
+# shellcheck disable=SC2086
+as_release 6.16.3 3 "mixed real and effective uids, ambient cap_perfmon" \
+	"verdict:   UNKNOWN: on Linux 6.16, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before), which decides whether it clears the ambient set; the one way: the session's effective uid or gid differs from its real one" \
+	"$plainprobe" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
+doc_has "fix:       run perf from a session whose real and effective ids are the same"
+# shellcheck disable=SC2086
+as_release 6.17.0 3 "mixed uids, ambient cap_perfmon, set-user-ID to the real uid" \
+	"verdict:   UNKNOWN: on Linux 6.17, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before), which decides whether it clears the ambient set; the one way: $suid_alice is set-user-ID to uid 4001" \
+	"$suid_alice" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
+doc_has "fix:       take the set-user-ID and set-group-ID bits away (chmod ug-s)"
+
+# A process that called setfsgid(2) (exec sets the filesystem gid back
+# to the effective one, so only --pid shows one): this kernel checks the
+# new effective gid against the filesystem gid and the groups, and an
+# effective gid outside them is a change of ids at any exec, which
+# clears the ambient set. The reason is that, not a rule of kernels
+# before 6.16 (it said so); with the filesystem gid equal to the
+# effective one, the same session keeps it.
+# fsgid_session LABEL WANT PWANT TEXT FILE FSGID SETPRIV-OPTIONS...
+fsgid_session() {
+	label=$1 want=$2 pwant=$3 text=$4 file=$5 fsg=$6
+	shift 6
+	setpriv "$@" "$BIN/fsgid" "$fsg" - >"$T/fsgid.out" 2>&1 &
+	spid=$!
+	i=0
+	while ! grep -qx ready "$T/fsgid.out" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	ours "$doctor_bin" --pid="$spid" --pam-dir="$T/nopam" \
+		--config="$T/empty.conf" "$file" >"$T/doc" 2>&1
+	d=$?
+	kill "$spid"; wait "$spid" 2>/dev/null
+	setpriv "$@" "$BIN/fsgid" "$fsg" "$file" >"$T/probe.out" 2>&1; r=$?
+	[ $r -eq 0 ] || r=1
+	if [ $d -ne "$want" ] || [ $r -ne "$pwant" ]; then
+		fail "$label: doctor exit $d, probe exit $r, want $want and $pwant"
+		sed 's/^/    /' "$T/fsgid.out" "$T/doc" "$T/probe.out"
+	elif ! grep -qF -- "$text" "$T/doc"; then
+		fail "$label: no '$text' in:"; sed 's/^/    /' "$T/doc"
+	else
+		ok "$label: doctor and kernel agree: $(grep '^verdict' "$T/doc" | cut -c1-90)"
+	fi
+}
+# shellcheck disable=SC2086
+fsgid_session "effective gid outside the filesystem gid and groups, ambient cap_perfmon" 1 1 \
+	"verdict:   NO: the session's effective gid 4002 is neither its filesystem gid (4001) nor one of its groups" \
+	"$plainprobe" 4001 --reuid=4001 --rgid=4001 --egid=4002 --clear-groups $amb
+doc_has "fix:       run perf from a process whose filesystem gid is its effective gid"
+# shellcheck disable=SC2086
+fsgid_session "filesystem gid the effective one, ambient cap_perfmon" 0 0 \
+	"verdict:   YES" "$plainprobe" 4002 --reuid=4001 --rgid=4001 --egid=4002 --clear-groups $amb
 
 # no_new_privs: exec ignores the bit, which is the reason (it said only
 # that the file carries no cap_perfmon, and suggested file capabilities,
