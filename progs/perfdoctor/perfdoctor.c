@@ -331,12 +331,15 @@ static void login_again(struct verdict *v, const char *user, const char *why)
  * nothing about them. Nor does a session whose real and effective uids
  * differ (one of them 0) pass for a login of its effective user: exec
  * treats it otherwise (root's rule, set-user-ID and file capabilities
- * mixed), whatever the databases say.
+ * mixed), whatever the databases say; nor one whose own ids exec takes
+ * for a change (own_ids_changed()), which then loses its ambient set at
+ * any exec: a new login has none such, but the reason is those ids, not
+ * a change of the databases, and the fix is another session.
  */
-static int fresh_helps(const struct subject *who)
+static int fresh_helps(const struct kernel_facts *k, const struct subject *who)
 {
 	return !who->no_new_privs && who->seccomp == 0 &&
-	       who->real_root == who->root_euid &&
+	       who->real_root == who->root_euid && !own_ids_changed(k, who) &&
 	       who->init_userns == ANSWER_YES &&
 	       (who->bounding & BIT(CAP_PERFMON));
 }
@@ -423,7 +426,7 @@ static int diagnose_session(const struct opts *o, const struct kernel_facts *k,
 			&v, u->name,
 			"would be allowed to execute it, with groups from the database that this session lacks");
 	else if (v.answer != ANSWER_YES && u->known && npv > 0 && fresh_yes &&
-		 fresh_helps(&who)) {
+		 fresh_helps(k, &who)) {
 		/* Nothing else to change: the rest was for this session. */
 		v.nfixes = 0;
 		login_again(

@@ -335,6 +335,12 @@ uid_t foreign_rootid(const struct binary_facts *b);
 void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	   const struct subject *who, const struct fix_context *fx,
 	   struct verdict *v);
+/*
+ * Whether exec takes the session's own ids for a change with no bit at
+ * all (and so clears its ambient set at any exec), by a rule the
+ * kernel's release may follow.
+ */
+int own_ids_changed(const struct kernel_facts *k, const struct subject *who);
 /* A fix in words (no command), for a person to carry out. */
 void add_fix(struct verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -603,6 +603,14 @@ static int ids_changed(const struct subject *caller, uid_t euid, gid_t egid,
 	return euid != caller->ruid || egid != caller->rgid;
 }
 
+int own_ids_changed(const struct kernel_facts *k, const struct subject *who)
+{
+	return (k->setid_by_effective != ANSWER_NO &&
+		ids_changed(who, who->euid, who->egid, 1)) ||
+	       (k->setid_by_effective != ANSWER_YES &&
+		ids_changed(who, who->euid, who->egid, 0));
+}
+
 /*
  * The caller as exec makes it, as far as capabilities go. Unless the
  * kernel ignores the bits (under no_new_privs, on a nosuid mount, and
