@@ -40,7 +40,8 @@ struct kernel_facts {
 	 * set): ANSWER_YES, the new effective uid against the old effective
 	 * one and the new effective gid against the caller's groups (seen
 	 * on Linux 6.18); ANSWER_NO, against the real uid and gid (Linux
-	 * 6.15 and before); ANSWER_UNKNOWN between, judged both ways.
+	 * 6.15 and before); ANSWER_UNKNOWN, judged both ways: every
+	 * release before 6.18 (gather_kernel() says why).
 	 */
 	enum answer setid_by_effective;
 };

@@ -38,13 +38,13 @@ void gather_kernel(struct kernel_facts *k)
 	kernel_release(k->release, sizeof(k->release), &k->major, &k->minor);
 	/*
 	 * exec's test of changed ids was rewritten in 2025 (after Linux
-	 * 6.15); this machine's 6.18 shows the new one, and the release
-	 * between is not known here.
+	 * 6.15); this machine's 6.18 shows the new one. An older release
+	 * has the old one unless its vendor carried the change back, which
+	 * its number does not tell: judged both ways (judge()), so that
+	 * neither rule's yes passes for the other's no.
 	 */
 	if (k->major > 6 || (k->major == 6 && k->minor >= 18))
 		k->setid_by_effective = ANSWER_YES;
-	else if (k->major > 0 && (k->major < 6 || k->minor <= 15))
-		k->setid_by_effective = ANSWER_NO;
 	else
 		k->setid_by_effective = ANSWER_UNKNOWN;
 	k->max_bits = cap_max_bits();

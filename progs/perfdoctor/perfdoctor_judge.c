@@ -945,7 +945,7 @@ void judge(const struct kernel_facts *k, const struct binary_facts *b,
 	memcpy(was, named->reason, sizeof(was));
 	v->answer = ANSWER_UNKNOWN;
 	put(v->reason, sizeof(v->reason),
-	    "on Linux %d.%d, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before), which decides whether it clears the ambient set; the one way: %s",
+	    "on Linux %d.%d, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before, unless the change was carried back), which decides whether it clears the ambient set; the one way: %s",
 	    k->major, k->minor, was);
 	if (named == v)
 		return;

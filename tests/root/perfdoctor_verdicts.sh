@@ -343,31 +343,36 @@ as_release() {
 	fi
 }
 # old_kernel LABEL TEXT FILE SETPRIV-OPTIONS...: perfdoctor under a
-# release before 6.16 says NO, with TEXT, for a session made so.
+# release before 6.18, for a session made so where the rule of 6.15 and
+# before says no and this kernel's yes: it judges both ways (a vendor
+# may have carried the new rule back), so UNKNOWN, with TEXT, the old
+# rule's reason, as "the one way", and its fix.
 old_kernel() {
-	as_release 2.6 1 "$@"
+	as_release 2.6 3 "$@"
 }
 if setarch "$(uname -m)" --uname-2.6 true 2>/dev/null; then
 	# shellcheck disable=SC2086
 	old_kernel "alice in the group, ambient cap_perfmon, set-group-ID" \
-		"verdict:   NO: $ids is set-group-ID to gid 4200, not alice's real gid: exec on Linux 6.15 and before" \
+		"the one way: $ids is set-group-ID to gid 4200, not alice's real gid: exec on Linux 6.15 and before" \
 		"$ids" --reuid=4001 --regid=4001 --groups=4001,4200 $amb
 	# shellcheck disable=SC2086
 	old_kernel "mixed real and effective uids, ambient cap_perfmon" \
-		"verdict:   NO: the session's effective uid or gid differs from its real one, which exec on Linux 6.15 and before" \
+		"the one way: the session's effective uid or gid differs from its real one, which exec on Linux 6.15 and before" \
 		"$plainprobe" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
-	# The reason is the session's mixed ids, which no chmod removes: the
-	# bit brings the effective uid back to the real one (it named the
-	# bit, and chmod ug-s for the fix).
+	# Both rules say no (the old one for the session's mixed gids, which
+	# no chmod removes, this kernel's for the bit): NO, by this kernel's
+	# reason, and the session's ids among the fixes.
 	# shellcheck disable=SC2086
-	old_kernel "mixed ids, ambient cap_perfmon, set-user-ID to the real uid" \
-		"verdict:   NO: the session's effective uid or gid differs from its real one" \
+	as_release 2.6 1 "mixed ids, ambient cap_perfmon, set-user-ID to the real uid" \
+		"verdict:   NO: $suid_alice is set-user-ID to uid 4001: exec changes the effective uid" \
 		"$suid_alice" --ruid=4001 --euid=4002 --rgid=4001 --egid=4003 --clear-groups $amb
 	# The same bit with only the uids mixed: the ids after exec are the
-	# real ones, which that rule takes for no change.
+	# real ones, which the old rule takes for no change (a yes), this
+	# kernel's for one (a no): UNKNOWN, never the old rule's yes.
 	# shellcheck disable=SC2086
-	as_release 2.6 0 "mixed uids, ambient cap_perfmon, set-user-ID to the real uid" \
-		"verdict:   YES" "$suid_alice" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
+	as_release 2.6 3 "mixed uids, ambient cap_perfmon, set-user-ID to the real uid" \
+		"the one way: $suid_alice is set-user-ID to uid 4001" "$suid_alice" \
+		--ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
 	# Real uid 0 alone: the ambient set goes for the mixed ids, not for a
 	# set-group-ID bit the binary does not have (it said so).
 	# shellcheck disable=SC2086
@@ -377,17 +382,17 @@ if setarch "$(uname -m)" --uname-2.6 true 2>/dev/null; then
 else
 	not_checked "setarch --uname-2.6 is refused here; the rule of Linux 6.15 and before not checked"
 fi
-# 6.16 and 6.17: judged both ways, and where the ways differ, UNKNOWN,
+# 6.16 and 6.17 as any release before 6.18: judged both ways, and where the ways differ, UNKNOWN,
 # with what holds perf back the way that says no, and its fix (there was
 # none when the other way said yes).
 # shellcheck disable=SC2086
 as_release 6.16.3 3 "mixed real and effective uids, ambient cap_perfmon" \
-	"verdict:   UNKNOWN: on Linux 6.16, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before), which decides whether it clears the ambient set; the one way: the session's effective uid or gid differs from its real one" \
+	"verdict:   UNKNOWN: on Linux 6.16, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before, unless the change was carried back), which decides whether it clears the ambient set; the one way: the session's effective uid or gid differs from its real one" \
 	"$plainprobe" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
 doc_has "fix:       run perf from a session whose real and effective ids are the same"
 # shellcheck disable=SC2086
 as_release 6.17.0 3 "mixed uids, ambient cap_perfmon, set-user-ID to the real uid" \
-	"verdict:   UNKNOWN: on Linux 6.17, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before), which decides whether it clears the ambient set; the one way: $suid_alice is set-user-ID to uid 4001" \
+	"verdict:   UNKNOWN: on Linux 6.17, perfdoctor does not know whether exec tells a change of ids by the effective ids and the caller's groups (Linux 6.18) or by the real ids (6.15 and before, unless the change was carried back), which decides whether it clears the ambient set; the one way: $suid_alice is set-user-ID to uid 4001" \
 	"$suid_alice" --ruid=4001 --euid=4002 --regid=4001 --clear-groups $amb
 doc_has "fix:       take the set-user-ID and set-group-ID bits away (chmod ug-s)"
 
