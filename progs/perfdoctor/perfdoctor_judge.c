@@ -712,6 +712,20 @@ static void judge_rules(const struct kernel_facts *k,
 		add_fix_once(v, &without.fixes[i]);
 }
 
+/* The verdict for b were it an ELF binary, which perfdoctor could not read. */
+static void judge_as_elf(const struct kernel_facts *k,
+			 const struct binary_facts *b,
+			 const struct subject *who,
+			 const struct fix_context *fx, struct verdict *as_elf)
+{
+	struct binary_facts elf = *b;
+
+	elf.target_known = 1;
+	memset(&elf.target, 0, sizeof(elf.target));
+	elf.target.kind = EXEC_TARGET_ELF;
+	judge_rules(k, &elf, who, fx, as_elf);
+}
+
 /*
  * A binary perfdoctor could not read carries file capabilities: as an
  * ELF binary, the kernel applies them (and clears the ambient set, and
@@ -723,16 +737,12 @@ static void judge_unread_target(const struct kernel_facts *k,
 				const struct subject *who,
 				const struct fix_context *fx, struct verdict *v)
 {
-	struct binary_facts elf = *b;
 	struct verdict as_elf;
 
 	if (v->answer != ANSWER_YES || b->target_known || b->caps == NULL ||
 	    !b->is_regular)
 		return;
-	elf.target_known = 1;
-	memset(&elf.target, 0, sizeof(elf.target));
-	elf.target.kind = EXEC_TARGET_ELF;
-	judge_rules(k, &elf, who, fx, &as_elf);
+	judge_as_elf(k, b, who, fx, &as_elf);
 	if (as_elf.answer == ANSWER_YES)
 		return;
 	block(v, ANSWER_UNKNOWN,
@@ -751,17 +761,13 @@ static void judge_unread_ids(const struct kernel_facts *k,
 			     const struct subject *who,
 			     const struct fix_context *fx, struct verdict *v)
 {
-	struct binary_facts elf = *b;
 	struct verdict as_elf;
 	char was[sizeof(v->reason)];
 
 	if (v->answer == ANSWER_UNKNOWN || b->target_known || !id_bits(b) ||
 	    !b->is_regular)
 		return;
-	elf.target_known = 1;
-	memset(&elf.target, 0, sizeof(elf.target));
-	elf.target.kind = EXEC_TARGET_ELF;
-	judge_rules(k, &elf, who, fx, &as_elf);
+	judge_as_elf(k, b, who, fx, &as_elf);
 	if (as_elf.answer == v->answer)
 		return;
 	memcpy(was, v->reason, sizeof(was));
@@ -816,8 +822,10 @@ static void judge_interp(const struct kernel_facts *k,
 		if ((fcaps = cap_init()) == NULL ||
 		    cap_set_flag(fcaps, CAP_PERMITTED, 1, &one, CAP_SET) < 0 ||
 		    cap_set_flag(fcaps, CAP_EFFECTIVE, 1, &one, CAP_SET) < 0) {
+			/* ENOMEM: untold, so the no may not stand. */
 			cap_free(fcaps);
-			return; /* ENOMEM: the no stands, as said */
+			as_most.answer = ANSWER_UNKNOWN;
+			break;
 		}
 		most.mode &= ~(mode_t)(S_ISUID | S_ISGID);
 		most.caps = fcaps;
