@@ -213,7 +213,7 @@ echo 'cap_perfmon alice' >"$conf"
 setpriv --reuid=4001 --regid=4001 --groups=4001,4100 sleep 120 &
 old=$!
 at_exit 'kill $old 2>/dev/null'
-while [ "$(readlink "/proc/$old/exe" 2>/dev/null)" != "$(command -v sleep)" ]; do sleep 0.05; done
+held_session "$old" || fail "the old session never started"
 ours "$doctor_bin" --pid="$old" --pam-dir="$T/svc" --service=login \
 	--config="$T/unused.conf" "$T/perf-ei" >"$T/doc" 2>&1
 d=$?
@@ -243,7 +243,7 @@ if setarch "$(uname -m)" --uname-2.6 true 2>/dev/null; then
 	mixed=$!
 	# shellcheck disable=SC2016 # at_exit expands it when the suite ends
 	at_exit 'kill $mixed 2>/dev/null'
-	while [ "$(readlink "/proc/$mixed/exe" 2>/dev/null)" != "$(command -v sleep)" ]; do sleep 0.05; done
+	held_session "$mixed" || fail "the session of mixed ids never started"
 	# shellcheck disable=SC2086 # VALGRIND_CMD: a command line
 	setarch "$(uname -m)" --uname-2.6 env LD_PRELOAD="$NWRAP" \
 		NSS_WRAPPER_PASSWD="$T/passwd" NSS_WRAPPER_GROUP="$T/group" \

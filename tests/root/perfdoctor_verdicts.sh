@@ -217,11 +217,7 @@ in_session() {
 	pid)
 		setpriv "$@" sleep 60 &
 		spid=$!
-		i=0
-		while [ "$(readlink "/proc/$spid/exe" 2>/dev/null)" != "$(command -v sleep)" ] &&
-			[ $i -lt 100 ]; do
-			sleep 0.05; i=$((i + 1))
-		done
+		held_session "$spid" || { fail "$label: the session never started"; kill "$spid"; return; }
 		ours "$doctor_bin" --pid="$spid" --pam-dir="$T/nopam" \
 			--config="$T/empty.conf" "$file" >"$T/doc" 2>&1
 		d=$?
@@ -319,11 +315,7 @@ as_release() {
 	shift 5
 	setpriv "$@" sleep 60 &
 	spid=$!
-	i=0
-	while [ "$(readlink "/proc/$spid/exe" 2>/dev/null)" != "$(command -v sleep)" ] &&
-		[ $i -lt 100 ]; do
-		sleep 0.05; i=$((i + 1))
-	done
+	held_session "$spid" || { fail "$label: the session never started"; kill "$spid"; return; }
 	if [ "$release" = 2.6 ]; then
 		set -- setarch "$(uname -m)" --uname-2.6 env LD_PRELOAD="$NWRAP"
 	else

@@ -42,6 +42,18 @@ as_user() {
 	setpriv --reuid="$u" --regid="$g" "$@"
 }
 
+# held_session PID: waits, 5 s at most, until PID (a setpriv or setsid
+# that execs sleep once it took its credentials) runs sleep: before that
+# it still has the credentials it was started with. 1 when it never did.
+held_session() {
+	_held=0
+	while [ "$(readlink "/proc/$1/exe" 2>/dev/null)" != "$(command -v sleep)" ]; do
+		_held=$((_held + 1))
+		[ $_held -le 100 ] || return 1
+		sleep 0.05
+	done
+}
+
 probe_as() {
 	as_user "$1" "$2" "$3" sh -c 'exec "$0"' "$4" >"$T/probe.out" 2>&1
 }
