@@ -166,13 +166,6 @@ static void set_fix_path(struct binary_facts *b)
 	free(real);
 }
 
-/*
- * A script's interpreter, as binfmt_script finds it: the first word after
- * "#!" (blanks skipped), looked up in the same root as the script. Only
- * an ELF interpreter on a mount without nosuid, with neither set-id bits
- * nor file capabilities, is known to give nothing; one that is missing
- * makes the exec fail, which gives nothing either.
- */
 static enum answer initial_userns(int dfd, char *how, size_t len);
 
 /* Is perfdoctor's own user namespace the initial one? */
@@ -189,6 +182,13 @@ static int own_userns_initial(void)
 	return a == ANSWER_YES;
 }
 
+/*
+ * A script's interpreter, as binfmt_script finds it: the first word after
+ * "#!" (blanks skipped), looked up in the same root as the script. Only
+ * an ELF interpreter on a mount without nosuid, with neither set-id bits
+ * nor file capabilities, is known to give nothing; one that is missing
+ * makes the exec fail, which gives nothing either.
+ */
 static void gather_interp(struct binary_facts *b)
 {
 	const char *line = b->target.interp + 2, *word;
