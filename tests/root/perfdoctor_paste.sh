@@ -148,6 +148,19 @@ chmod 0755 "$long/perf"
 pd_doctor --user=alice "$long/perf"
 pd_expect_fixes "a path of ${#long} bytes" "no command printed: it would be longer than 1023 bytes"
 
+# words_inert LABEL: the last doctor's fix lines, pasted, ran nothing and
+# wrote nothing (sh only finds no command "only").
+words_inert() {
+	pd_fixes >"$T/paste.in"
+	paste_run "$T/paste.in"
+	if [ -s "$T/pasted" ] || [ -n "$(ls -A "$T/paste")" ] ||
+		[ "$(cat "$T/paste.err")" != "/bin/sh: 1: only: not found" ]; then
+		fail "$1: pasted, the words ran: $(cat "$T/pasted" "$T/paste.err")"
+	else
+		pass
+	fi
+}
+
 # The binary's group named to inject: joining it is no command (it gives
 # more than perf), and the words name it quoted: pasted by mistake, the
 # sentence runs nothing it names (sh only finds no command "only").
@@ -156,14 +169,7 @@ printf 'g%s:x:4300:dave\n' "$semi" >>"$ROOT/etc/group"
 pd_perf_file 0750 root 4300 cap_perfmon,cap_syslog=ep
 pd_doctor --user=alice "$PERF"
 pd_expect_fixes "group g$semi, join" "only members of group 'g$semi' may run it, and joining it gives alice all else that group may do: no command printed"
-pd_fixes >"$T/paste.in"
-paste_run "$T/paste.in"
-if [ -s "$T/pasted" ] || [ -n "$(ls -A "$T/paste")" ] ||
-	[ "$(cat "$T/paste.err")" != "/bin/sh: 1: only: not found" ]; then
-	fail "group g$semi, join: pasted, the words ran: $(cat "$T/pasted" "$T/paste.err")"
-else
-	pass
-fi
+words_inert "group g$semi, join"
 # A quote in the name too: the words quote it with '"'"', not '\'': they
 # are printed escaped, where the backslash would come out as \134 and
 # leave the $(...) outside the quotes, to run when pasted.
@@ -172,14 +178,7 @@ printf "g'%s':x:4302:dave\\n" "$subst" >>"$ROOT/etc/group"
 pd_perf_file 0750 root 4302 cap_perfmon,cap_syslog=ep
 pd_doctor --user=alice "$PERF"
 pd_expect_fixes "group g'$subst', join" "only members of group 'g'\"'\"'$subst'\"'\"'' may run it, and joining it gives alice all else that group may do: no command printed"
-pd_fixes >"$T/paste.in"
-paste_run "$T/paste.in"
-if [ -s "$T/pasted" ] || [ -n "$(ls -A "$T/paste")" ] ||
-	[ "$(cat "$T/paste.err")" != "/bin/sh: 1: only: not found" ]; then
-	fail "group g'$subst', join: pasted, the words ran: $(cat "$T/pasted" "$T/paste.err")"
-else
-	pass
-fi
+words_inert "group g'$subst', join"
 pd_world
 printf 'g %s:x:4301:dave\n' "$subst" >>"$ROOT/etc/group"
 pd_perf_file 0750 root 4301
